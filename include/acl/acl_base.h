@@ -1,0 +1,85 @@
+/*
+ * ptolab ACL subset: base types and error codes.
+ *
+ * Names and numeric values follow Huawei CANN's public acl_base.h and
+ * rt_error_codes.h so that host code written for ACL compiles unchanged and
+ * can compare return values against the same constants. Only the part of the
+ * API that ptolab implements is declared (docs/acl.md lists it).
+ */
+#ifndef PTOLAB_ACL_ACL_BASE_H_
+#define PTOLAB_ACL_ACL_BASE_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define ACL_FUNC_VISIBILITY __attribute__((visibility("default")))
+#else
+#define ACL_FUNC_VISIBILITY
+#endif
+
+typedef int aclError;
+typedef void *aclrtStream;
+typedef void *aclrtEvent;
+typedef void *aclrtContext;
+typedef uint16_t aclFloat16;
+
+/* Plain `static const int` (as CANN declares them) keeps the header valid C. */
+static const int ACL_SUCCESS = 0;
+static const int ACL_ERROR_NONE = 0;
+
+/* Parameter and lifecycle errors (100xxx). */
+static const int ACL_ERROR_INVALID_PARAM = 100000;
+static const int ACL_ERROR_UNINITIALIZE = 100001;
+static const int ACL_ERROR_REPEAT_INITIALIZE = 100002;
+static const int ACL_ERROR_INVALID_FILE = 100003;
+static const int ACL_ERROR_REPEAT_FINALIZE = 100037;
+
+/* Resource errors (200xxx). */
+static const int ACL_ERROR_BAD_ALLOC = 200000;
+static const int ACL_ERROR_API_NOT_SUPPORT = 200001;
+static const int ACL_ERROR_INVALID_DEVICE = 200002;
+static const int ACL_ERROR_FEATURE_UNSUPPORTED = 200006;
+
+/* Internal errors (500xxx). */
+static const int ACL_ERROR_INTERNAL_ERROR = 500000;
+static const int ACL_ERROR_FAILURE = 500001;
+static const int ACL_ERROR_RT_FAILURE = 500003;
+
+/* Runtime errors, CANN's rt_error_codes.h. */
+static const int ACL_RT_SUCCESS = 0;
+static const int ACL_ERROR_RT_PARAM_INVALID = 107000;
+static const int ACL_ERROR_RT_INVALID_DEVICEID = 107001;
+static const int ACL_ERROR_RT_CONTEXT_NULL = 107002;
+static const int ACL_ERROR_RT_STREAM_CONTEXT = 107003;
+static const int ACL_ERROR_RT_INVALID_MEMORY_TYPE = 107016;
+static const int ACL_ERROR_RT_INVALID_HANDLE = 107017;
+static const int ACL_ERROR_RT_FEATURE_NOT_SUPPORT = 207000;
+static const int ACL_ERROR_RT_MEMORY_ALLOCATION = 207001;
+static const int ACL_ERROR_RT_MEMORY_FREE = 207002;
+static const int ACL_ERROR_RT_NO_DEVICE = 207004;
+static const int ACL_ERROR_RT_INTERNAL_ERROR = 507000;
+static const int ACL_ERROR_RT_AICORE_TIMEOUT = 507014;
+static const int ACL_ERROR_RT_AICORE_EXCEPTION = 507015;
+static const int ACL_ERROR_RT_AICORE_TRAP_EXCEPTION = 507016;
+static const int ACL_ERROR_RT_VECTOR_CORE_TIMEOUT = 507034;
+static const int ACL_ERROR_RT_VECTOR_CORE_EXCEPTION = 507035;
+static const int ACL_ERROR_RT_VECTOR_CORE_TRAP_EXCEPTION = 507036;
+static const int ACL_ERROR_RT_STREAM_SYNC_TIMEOUT = 507046;
+static const int ACL_ERROR_RT_EVENT_SYNC_TIMEOUT = 507047;
+
+/*
+ * Message of the most recent failed call on the calling thread, or "" when
+ * none failed yet. Never returns NULL, so it is always safe to print.
+ */
+ACL_FUNC_VISIBILITY const char *aclGetRecentErrMsg(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PTOLAB_ACL_ACL_BASE_H_ */

@@ -1,0 +1,185 @@
+// Shared machinery under every instruction body: where a tile's bytes live,
+// bounds checks, element conversion and rounding, the valid-region loop and
+// the dispatch record. Instruction headers stay a few lines each on top of it.
+#pragma once
+#include <pto/common/tile.hpp>
+#include <ptosim/core.hpp>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <type_traits>
+
+namespace pto::sim {
+
+using ptosim::Core;
+using ptosim::OpRecord;
+using ptosim::Pipe;
+using ptosim::Space;
+using ptosim::SourceLoc;
+
+inline SourceLoc loc_of(const CallSite& cs) { return SourceLoc{cs.file, cs.line}; }
+
+template <class T>
+constexpr Space space_of() {
+    constexpr TileType L = T::Loc;
+    if constexpr (L == TileType::Vec) return Space::UB;
+    else if constexpr (L == TileType::Mat) return Space::L1;
+    else if constexpr (L == TileType::Left || L == TileType::ScaleLeft) return Space::L0A;
+    else if constexpr (L == TileType::Right || L == TileType::ScaleRight) return Space::L0B;
+    else if constexpr (L == TileType::Acc) return Space::L0C;
+    else if constexpr (L == TileType::Bias) return Space::BT;
+    else return Space::FB;
+}
+
+inline const char* tile_type_name(TileType t) {
+    static const char* names[] = {"Vec", "Mat", "Left", "Right", "Acc", "Bias", "Scaling", "ScaleLeft", "ScaleRight"};
+    return names[static_cast<int>(t)];
+}
+
+// Bytes a tile spans in its buffer.
+template <class T>
+constexpr uint64_t tile_bytes() {
+    return static_cast<uint64_t>(T::Rows) * T::Cols * sizeof(typename T::DType);
+}
+
+// Validates a tile operand (assigned, in bounds, valid shape in range) and
+// returns its first byte in the core's buffer.
+template <class T>
+uint8_t* tile_base(Core& c, const T& t, const char* op, const char* role, const SourceLoc& loc) {
+    constexpr Space sp = space_of<T>();
+    if (!t.assigned())
+        ptosim::fault(loc, std::string(op) + ": " + role + " tile (" + tile_type_name(T::Loc) +
+                               ") has no address; place it with TASSIGN(tile, offset) first");
+    const int vr = t.GetValidRow(), vc = t.GetValidCol();
+    if (vr < 0 || vr > T::Rows || vc < 0 || vc > T::Cols)
+        ptosim::fault(loc, std::string(op) + ": " + role + " tile's valid shape " + std::to_string(vr) + "x" +
+                               std::to_string(vc) + " exceeds its " + std::to_string(T::Rows) + "x" +
+                               std::to_string(T::Cols) + " storage");
+    if (t.address() % TileConfig::alignedSize != 0)
+        ptosim::fault(loc, std::string(op) + ": " + role + " tile address 0x" + [&] {
+            char b[32];
+            std::snprintf(b, sizeof b, "%llx", static_cast<unsigned long long>(t.address()));
+            return std::string(b);
+        }() + " is not 32-byte aligned");
+    std::string what = std::string(op) + " " + role + " tile";
+    ptosim::check_local(c, sp, t.address(), tile_bytes<T>(), what.c_str(), loc);
+    return c.mem[static_cast<int>(sp)] + t.address();
+}
+
+// ------------------------------------------------------------ element types
+
+template <class T>
+constexpr bool is_f16 = std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t>;
+template <class T>
+constexpr bool is_float_elem = is_f16<T> || std::is_floating_point_v<T>;
+
+template <class T>
+inline T load_elem(const uint8_t* p) {
+    T v;
+    std::memcpy(&v, p, sizeof(T));
+    return v;
+}
+template <class T>
+inline void store_elem(uint8_t* p, T v) {
+    std::memcpy(p, &v, sizeof(T));
+}
+
+// The type an element is computed in: float for the 16-bit floats, itself otherwise.
+template <class T>
+using compute_t = std::conditional_t<is_f16<T>, float, T>;
+
+template <class T>
+inline compute_t<T> widen(T v) {
+    return static_cast<compute_t<T>>(v);
+}
+
+// Rounds x (finite, non-zero) to a binary format with `precision` significand
+// bits, minimum normal exponent emin and largest finite value maxv.
+double round_to_format(double x, int precision, int emin, double maxv, RoundMode mode);
+double round_to_integer(double x, RoundMode mode);
+
+template <class D>
+struct format_of;
+template <>
+struct format_of<half> {
+    static constexpr int precision = 11, emin = -14;
+    static constexpr double max = 65504.0;
+};
+template <>
+struct format_of<bfloat16_t> {
+    static constexpr int precision = 8, emin = -126;
+    static constexpr double max = 3.3895313892515355e38;
+};
+template <>
+struct format_of<float> {
+    static constexpr int precision = 24, emin = -126;
+    static constexpr double max = 3.4028234663852886e38;
+};
+
+// Converts one element with the given rounding mode; integer results saturate
+// unless sat is OFF, in which case they wrap (docs/semantics.md, "TCVT").
+template <class D, class S>
+inline D convert(S s, RoundMode mode, SaturationMode sat = SaturationMode::ON) {
+    if constexpr (std::is_same_v<D, S> && !is_float_elem<D>) {
+        return s;
+    } else {
+        const double x = static_cast<double>(widen(s));
+        if constexpr (is_float_elem<D>) {
+            if (std::isnan(x) || std::isinf(x) || x == 0.0) return D(static_cast<float>(x));
+            const RoundMode m = mode == RoundMode::CAST_NONE ? RoundMode::CAST_RINT : mode;
+            if constexpr (std::is_same_v<D, S> && std::is_same_v<D, float>) {
+                return static_cast<float>(round_to_integer(x, m));  // fp32 -> fp32 rounds to an integral value
+            } else {
+                return D(static_cast<float>(round_to_format(x, format_of<D>::precision, format_of<D>::emin,
+                                                            format_of<D>::max, m)));
+            }
+        } else {
+            if (std::isnan(x)) return D(0);
+            const double r = is_float_elem<S> ? round_to_integer(x, mode == RoundMode::CAST_NONE ? RoundMode::CAST_RINT
+                                                                                                  : mode)
+                                              : x;
+            constexpr double lo = static_cast<double>(std::numeric_limits<D>::min());
+            constexpr double hi = static_cast<double>(std::numeric_limits<D>::max());
+            if (sat == SaturationMode::ON) {
+                if (r <= lo) return std::numeric_limits<D>::min();
+                if (r >= hi) return std::numeric_limits<D>::max();
+                return static_cast<D>(r);
+            }
+            if (std::isinf(r)) return D(0);
+            return static_cast<D>(static_cast<std::make_unsigned_t<D>>(static_cast<long long>(std::fmod(r, 18446744073709551616.0))));
+        }
+    }
+}
+
+// Default narrowing of a computed value back into an element (round to
+// nearest even for floats, wrap-around for integers).
+template <class D, class C>
+inline D narrow(C v) {
+    if constexpr (is_f16<D>) return D(static_cast<float>(v));
+    else return static_cast<D>(v);
+}
+
+// ------------------------------------------------------------ record helper
+
+template <class T>
+inline OpRecord& record_tile(OpRecord& r, bool write, const T& t) {
+    constexpr Space sp = space_of<T>();
+    return write ? r.write(sp, t.address(), tile_bytes<T>()) : r.read(sp, t.address(), tile_bytes<T>());
+}
+
+inline OpRecord make_record(const char* op, Pipe pipe, const CallSite& cs) {
+    OpRecord r;
+    r.op = op;
+    r.pipe = pipe;
+    r.loc = loc_of(cs);
+    return r;
+}
+
+// Element pointer of (r, c) in a tile whose first byte is base.
+template <class T>
+inline uint8_t* at(uint8_t* base, uint64_t r, uint64_t c) {
+    return base + tile_element_offset<T>(r, c) * sizeof(typename T::DType);
+}
+
+}  // namespace pto::sim

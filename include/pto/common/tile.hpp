@@ -1,0 +1,326 @@
+// Tile and GlobalTensor: the data vocabulary of PTO kernels. A Tile is a view
+// of a core's local buffer (address, element type, shape, valid shape, layout);
+// a GlobalTensor is a view of GM with a 5-D shape and stride.
+#pragma once
+#include <pto/common/type.hpp>
+#include <type_traits>
+
+namespace pto {
+
+// ---------------------------------------------------------------- Tile
+
+template <TileType Loc_, typename Element_, int Rows_, int Cols_, BLayout BFractal_ = BLayout::RowMajor,
+          int RowValid_ = Rows_, int ColValid_ = Cols_, SLayout SFractal_ = SLayout::NoneBox,
+          int SFractalSize_ = TileConfig::fractalABSize, PadValue PadVal_ = PadValue::Null,
+          CompactMode Compact_ = CompactMode::Null>
+struct Tile {
+    using DType = Element_;
+    static constexpr TileType Loc = Loc_;
+    static constexpr int Rows = Rows_;
+    static constexpr int Cols = Cols_;
+    static constexpr int Numel = Rows_ * Cols_;
+    static constexpr int ValidRow = RowValid_;
+    static constexpr int ValidCol = ColValid_;
+    static constexpr BLayout BFractal = BFractal_;
+    static constexpr SLayout SFractal = SFractal_;
+    static constexpr int SFractalSize = SFractalSize_;
+    static constexpr PadValue PadVal = PadVal_;
+    static constexpr CompactMode Compact = Compact_;
+    static constexpr bool isRowMajor = BFractal_ == BLayout::RowMajor;
+    static constexpr bool isBoxedLayout = SFractal_ != SLayout::NoneBox;
+    static constexpr bool isInnerRowMajor = SFractal_ == SLayout::RowMajor;
+    static constexpr bool isInnerColMajor = SFractal_ == SLayout::ColMajor;
+    static constexpr int RowStride = isRowMajor ? Cols_ : 1;
+    static constexpr int ColStride = isRowMajor ? 1 : Rows_;
+
+    // A fractal box: 512 bytes (16 x 32B) for operand tiles, 16 x 16 elements
+    // of 4 bytes (1024 bytes) for accumulators, 16 x 2 for MX scales.
+    static constexpr int InnerRows = !isBoxedLayout ? 1
+                                     : SFractalSize_ == TileConfig::fractalCSize ? TileConfig::fixedRowSize
+                                     : SFractalSize_ == TileConfig::fractalMxSize ? 16
+                                     : isInnerRowMajor ? TileConfig::fixedRowSize
+                                                       : static_cast<int>(TileConfig::alignedSize / sizeof(Element_));
+    static constexpr int InnerCols = !isBoxedLayout ? 1
+                                     : SFractalSize_ == TileConfig::fractalCSize ? TileConfig::fixedColSize
+                                     : SFractalSize_ == TileConfig::fractalMxSize ? 2
+                                     : isInnerRowMajor ? static_cast<int>(TileConfig::alignedSize / sizeof(Element_))
+                                                       : TileConfig::fixedColSize;
+    static constexpr int InnerNumel = InnerRows * InnerCols;
+
+    static_assert(Rows_ > 0 && Cols_ > 0, "Tile: Rows and Cols must be positive");
+    static_assert(RowValid_ == DYNAMIC || (RowValid_ > 0 && RowValid_ <= Rows_),
+                  "Tile: the static valid row count must lie in 1..Rows (or be DYNAMIC)");
+    static_assert(ColValid_ == DYNAMIC || (ColValid_ > 0 && ColValid_ <= Cols_),
+                  "Tile: the static valid column count must lie in 1..Cols (or be DYNAMIC)");
+    static_assert(SFractalSize_ == TileConfig::fractalABSize || SFractalSize_ == TileConfig::fractalCSize ||
+                      SFractalSize_ == TileConfig::fractalMxSize,
+                  "Tile: SFractalSize must be 512, 1024 or 32");
+    static_assert(!isBoxedLayout || Cols_ % InnerCols == 0, "Tile: Cols must be a multiple of the fractal box width");
+    static_assert(!isBoxedLayout || Loc_ == TileType::Vec || Rows_ == 1 || Rows_ % InnerRows == 0,
+                  "Tile: Rows must be a multiple of the fractal box height");
+    static_assert(isBoxedLayout || !isRowMajor || (Cols_ * sizeof(Element_)) % TileConfig::alignedSize == 0 ||
+                      Rows_ == 1 || Loc_ == TileType::Bias,
+                  "Tile: a row-major tile's row (Cols * sizeof(element)) must be a multiple of 32 bytes");
+    static_assert(isBoxedLayout || isRowMajor || (Rows_ * sizeof(Element_)) % TileConfig::alignedSize == 0 ||
+                      Cols_ == 1,
+                  "Tile: a column-major tile's column (Rows * sizeof(element)) must be a multiple of 32 bytes");
+    static_assert(SFractalSize_ != TileConfig::fractalCSize || sizeof(Element_) == 4,
+                  "Tile: 1024-byte (accumulator) fractals hold 4-byte elements only");
+
+    using TileDType = Element_*;
+
+    PTO_INTERNAL Tile() = default;
+
+    template <int R = RowValid_, int C = ColValid_, std::enable_if_t<R == DYNAMIC && C == DYNAMIC, int> = 0>
+    PTO_INTERNAL Tile(size_t validRow, size_t validCol)
+        : RowMaskInternal(static_cast<int>(validRow)), ColMaskInternal(static_cast<int>(validCol)) {}
+
+    template <int R = RowValid_, int C = ColValid_, std::enable_if_t<(R == DYNAMIC) != (C == DYNAMIC), int> = 0>
+    PTO_INTERNAL explicit Tile(size_t valid) {
+        if constexpr (R == DYNAMIC) RowMaskInternal = static_cast<int>(valid);
+        else ColMaskInternal = static_cast<int>(valid);
+    }
+
+    PTO_INTERNAL int GetValidRow() const {
+        if constexpr (RowValid_ == DYNAMIC) return RowMaskInternal;
+        else return RowValid_;
+    }
+    PTO_INTERNAL int GetValidCol() const {
+        if constexpr (ColValid_ == DYNAMIC) return ColMaskInternal;
+        else return ColValid_;
+    }
+    PTO_INTERNAL void SetValidShape(int r, int c) {
+        if constexpr (RowValid_ == DYNAMIC) RowMaskInternal = r;
+        if constexpr (ColValid_ == DYNAMIC) ColMaskInternal = c;
+    }
+
+    // As on hardware, the data pointer holds the tile's buffer-local address.
+    PTO_INTERNAL TileDType data() const { return reinterpret_cast<TileDType>(static_cast<uintptr_t>(addr_)); }
+    PTO_INTERNAL uint64_t address() const { return addr_; }
+    PTO_INTERNAL bool assigned() const { return assigned_; }
+    PTO_INTERNAL void assign_address(uint64_t a) {
+        addr_ = a;
+        assigned_ = true;
+    }
+
+    int RowMaskInternal = RowValid_ == DYNAMIC ? Rows_ : RowValid_;
+    int ColMaskInternal = ColValid_ == DYNAMIC ? Cols_ : ColValid_;
+
+private:
+    uint64_t addr_ = 0;
+    bool assigned_ = false;
+};
+
+template <typename T, int Rows, int Cols, int RowValid = Rows, int ColValid = Cols>
+#if PTOSIM_TARGET_A5
+using TileLeft = Tile<TileType::Left, T, Rows, Cols, BLayout::ColMajor, RowValid, ColValid, SLayout::RowMajor,
+                      TileConfig::fractalABSize>;
+#else
+using TileLeft = Tile<TileType::Left, T, Rows, Cols, BLayout::RowMajor, RowValid, ColValid, SLayout::RowMajor,
+                      TileConfig::fractalABSize>;
+#endif
+
+template <typename T, int Rows, int Cols, int RowValid = Rows, int ColValid = Cols>
+using TileRight = Tile<TileType::Right, T, Rows, Cols, BLayout::RowMajor, RowValid, ColValid, SLayout::ColMajor,
+                       TileConfig::fractalABSize>;
+
+template <typename T, int Rows, int Cols, int RowValid = Rows, int ColValid = Cols>
+using TileAcc = Tile<TileType::Acc, T, Rows, Cols, BLayout::ColMajor, RowValid, ColValid, SLayout::RowMajor,
+                     TileConfig::fractalCSize>;
+
+template <typename T, int Cols, int ColValid = Cols>
+using TileBias = Tile<TileType::Bias, T, 1, Cols, BLayout::RowMajor, 1, ColValid>;
+
+template <class T>
+struct is_tile : std::false_type {};
+template <TileType L, class E, int R, int C, BLayout B, int RV, int CV, SLayout S, int F, PadValue P, CompactMode M>
+struct is_tile<Tile<L, E, R, C, B, RV, CV, S, F, P, M>> : std::true_type {};
+template <class T>
+constexpr bool is_tile_data_v = is_tile<std::remove_cv_t<T>>::value;
+
+template <class T>
+constexpr bool is_Nz_layout = !T::isRowMajor && T::SFractal == SLayout::RowMajor;
+template <class T>
+constexpr bool is_Zn_layout = T::isRowMajor && T::SFractal == SLayout::ColMajor;
+template <class T>
+constexpr bool is_Zz_layout = T::isRowMajor && T::SFractal == SLayout::RowMajor;
+
+// Element offset of (row, col) inside the tile, in elements (docs/semantics.md, "Tile layouts").
+template <class T>
+constexpr uint64_t tile_element_offset(uint64_t r, uint64_t c) {
+    if constexpr (!T::isBoxedLayout) {
+        return r * T::RowStride + c * T::ColStride;
+    } else {
+        constexpr uint64_t IR = T::InnerRows, IC = T::InnerCols, NR = T::Rows / T::InnerRows > 0 ? T::Rows / T::InnerRows : 1,
+                           NC = T::Cols / T::InnerCols;
+        const uint64_t br = r / IR, bc = c / IC, ir = r % IR, ic = c % IC;
+        const uint64_t block = T::isRowMajor ? br * NC + bc : bc * NR + br;
+        const uint64_t inner = T::isInnerRowMajor ? ir * IC + ic : ic * IR + ir;
+        return block * (IR * IC) + inner;
+    }
+}
+
+// ---------------------------------------------------------------- GlobalTensor
+
+template <int64_t N1 = DYNAMIC, int64_t N2 = DYNAMIC, int64_t N3 = DYNAMIC, int64_t N4 = DYNAMIC,
+          int64_t N5 = DYNAMIC>
+struct Shape {
+    static constexpr int64_t staticShape[5] = {N1, N2, N3, N4, N5};
+    static constexpr int dynamicCount = (N1 == DYNAMIC) + (N2 == DYNAMIC) + (N3 == DYNAMIC) + (N4 == DYNAMIC) +
+                                        (N5 == DYNAMIC);
+    int64_t shape[5] = {N1 == DYNAMIC ? 1 : N1, N2 == DYNAMIC ? 1 : N2, N3 == DYNAMIC ? 1 : N3,
+                        N4 == DYNAMIC ? 1 : N4, N5 == DYNAMIC ? 1 : N5};
+
+    PTO_INTERNAL Shape() = default;
+    // With five values, only the DYNAMIC slots take theirs; with fewer, there
+    // must be exactly one value per DYNAMIC slot, filled in order.
+    template <class... I, std::enable_if_t<(sizeof...(I) >= 1 && sizeof...(I) <= 5 &&
+                                            (std::is_integral_v<I> && ...)), int> = 0>
+    PTO_INTERNAL Shape(I... values) {
+        static_assert(sizeof...(I) == 5 || sizeof...(I) == dynamicCount,
+                      "Shape: pass one value per DYNAMIC dimension, or all five");
+        const int64_t v[] = {static_cast<int64_t>(values)...};
+        int k = 0;
+        for (int d = 0; d < 5; ++d) {
+            if constexpr (sizeof...(I) == 5) {
+                if (staticShape[d] == DYNAMIC) shape[d] = v[d];
+            } else if (staticShape[d] == DYNAMIC) {
+                shape[d] = v[k++];
+            }
+        }
+    }
+};
+
+template <int64_t S1 = DYNAMIC, int64_t S2 = DYNAMIC, int64_t S3 = DYNAMIC, int64_t S4 = DYNAMIC,
+          int64_t S5 = DYNAMIC>
+struct Stride {
+    static constexpr int64_t staticStride[5] = {S1, S2, S3, S4, S5};
+    static constexpr int dynamicCount = (S1 == DYNAMIC) + (S2 == DYNAMIC) + (S3 == DYNAMIC) + (S4 == DYNAMIC) +
+                                        (S5 == DYNAMIC);
+    int64_t stride[5] = {S1 == DYNAMIC ? 1 : S1, S2 == DYNAMIC ? 1 : S2, S3 == DYNAMIC ? 1 : S3,
+                         S4 == DYNAMIC ? 1 : S4, S5 == DYNAMIC ? 1 : S5};
+
+    PTO_INTERNAL Stride() = default;
+    template <class... I, std::enable_if_t<(sizeof...(I) >= 1 && sizeof...(I) <= 5 &&
+                                            (std::is_integral_v<I> && ...)), int> = 0>
+    PTO_INTERNAL Stride(I... values) {
+        static_assert(sizeof...(I) == 5 || sizeof...(I) == dynamicCount,
+                      "Stride: pass one value per DYNAMIC dimension, or all five");
+        const int64_t v[] = {static_cast<int64_t>(values)...};
+        int k = 0;
+        for (int d = 0; d < 5; ++d) {
+            if constexpr (sizeof...(I) == 5) {
+                if (staticStride[d] == DYNAMIC) stride[d] = v[d];
+            } else if (staticStride[d] == DYNAMIC) {
+                stride[d] = v[k++];
+            }
+        }
+    }
+};
+
+namespace detail {
+template <class T>
+constexpr int c0_of = static_cast<int>(C0_SIZE_BYTE / sizeof(T));
+constexpr int64_t mul_or_dyn(int64_t a, int64_t b) { return a == DYNAMIC || b == DYNAMIC ? DYNAMIC : a * b; }
+}  // namespace detail
+
+// 2-D shapes and their dense strides for ND, DN and NZ global tensors.
+template <typename T, int R, int C, Layout L = Layout::ND>
+struct TileShape2D;
+template <typename T, int R, int C>
+struct TileShape2D<T, R, C, Layout::ND> : Shape<1, 1, 1, R, C> {
+    using Shape<1, 1, 1, R, C>::Shape;
+};
+template <typename T, int R, int C>
+struct TileShape2D<T, R, C, Layout::DN> : Shape<1, 1, 1, R, C> {
+    using Shape<1, 1, 1, R, C>::Shape;
+};
+template <typename T, int R, int C>
+struct TileShape2D<T, R, C, Layout::NZ>
+    : Shape<1, (C == DYNAMIC ? DYNAMIC : C / detail::c0_of<T>), (R == DYNAMIC ? DYNAMIC : R / 16), 16, detail::c0_of<T>> {
+    static_assert(R == DYNAMIC || R % 16 == 0, "TileShape2D<NZ>: rows must be a multiple of 16");
+    static_assert(C == DYNAMIC || C % detail::c0_of<T> == 0, "TileShape2D<NZ>: cols must be a multiple of 32 bytes");
+    using Base = Shape<1, (C == DYNAMIC ? DYNAMIC : C / detail::c0_of<T>), (R == DYNAMIC ? DYNAMIC : R / 16), 16,
+                       detail::c0_of<T>>;
+    PTO_INTERNAL TileShape2D() = default;
+    PTO_INTERNAL TileShape2D(int64_t rows, int64_t cols)
+        : Base(1, cols / detail::c0_of<T>, rows / 16, 16, detail::c0_of<T>) {}
+};
+
+template <typename T, int R, int C, Layout L = Layout::ND>
+struct BaseShape2D;
+template <typename T, int R, int C>
+struct BaseShape2D<T, R, C, Layout::ND>
+    : Stride<detail::mul_or_dyn(R, C), detail::mul_or_dyn(R, C), detail::mul_or_dyn(R, C), C, 1> {
+    using Base = Stride<detail::mul_or_dyn(R, C), detail::mul_or_dyn(R, C), detail::mul_or_dyn(R, C), C, 1>;
+    PTO_INTERNAL BaseShape2D() = default;
+    PTO_INTERNAL BaseShape2D(int64_t rows, int64_t cols) : Base(rows * cols, rows * cols, rows * cols, cols, 1) {}
+};
+template <typename T, int R, int C>
+struct BaseShape2D<T, R, C, Layout::DN>
+    : Stride<detail::mul_or_dyn(R, C), detail::mul_or_dyn(R, C), detail::mul_or_dyn(R, C), 1, R> {
+    using Base = Stride<detail::mul_or_dyn(R, C), detail::mul_or_dyn(R, C), detail::mul_or_dyn(R, C), 1, R>;
+    PTO_INTERNAL BaseShape2D() = default;
+    PTO_INTERNAL BaseShape2D(int64_t rows, int64_t cols) : Base(rows * cols, rows * cols, rows * cols, 1, rows) {}
+};
+template <typename T, int R, int C>
+struct BaseShape2D<T, R, C, Layout::NZ>
+    : Stride<detail::mul_or_dyn(R, C), detail::mul_or_dyn(R, detail::c0_of<T>), 16 * detail::c0_of<T>,
+             detail::c0_of<T>, 1> {
+    using Base = Stride<detail::mul_or_dyn(R, C), detail::mul_or_dyn(R, detail::c0_of<T>), 16 * detail::c0_of<T>,
+                        detail::c0_of<T>, 1>;
+    PTO_INTERNAL BaseShape2D() = default;
+    PTO_INTERNAL BaseShape2D(int64_t rows, int64_t cols)
+        : Base(rows * cols, rows * detail::c0_of<T>, 16 * detail::c0_of<T>, detail::c0_of<T>, 1) {}
+};
+
+template <typename Element_, typename Shape_, typename Stride_, Layout Layout_ = Layout::ND>
+struct GlobalTensor {
+    using Shape = Shape_;
+    using Stride = Stride_;
+    using RawDType = Element_;
+    using DType = __gm__ Element_;
+    static constexpr Layout layout = Layout_;
+    static constexpr int64_t staticShape[5] = {Shape_::staticShape[0], Shape_::staticShape[1], Shape_::staticShape[2],
+                                               Shape_::staticShape[3], Shape_::staticShape[4]};
+    static constexpr int64_t staticStride[5] = {Stride_::staticStride[0], Stride_::staticStride[1],
+                                                Stride_::staticStride[2], Stride_::staticStride[3],
+                                                Stride_::staticStride[4]};
+    static_assert(Layout_ == Layout::ND || Layout_ == Layout::DN || Layout_ == Layout::NZ,
+                  "GlobalTensor: the simulator supports the ND, DN and NZ global layouts");
+
+    PTO_INTERNAL GlobalTensor() = default;
+    PTO_INTERNAL GlobalTensor(DType* data, const Shape_& shape = Shape_(), const Stride_& stride = Stride_())
+        : data_(data), shape_(shape), stride_(stride) {}
+
+    PTO_INTERNAL int64_t GetShape(int dim) const { return dim >= 0 && dim < 5 ? shape_.shape[dim] : -1; }
+    PTO_INTERNAL int64_t GetStride(int dim) const { return dim >= 0 && dim < 5 ? stride_.stride[dim] : -1; }
+    template <int dim>
+    static constexpr int64_t GetShape() {
+        static_assert(dim >= 0 && dim < 5, "GlobalTensor::GetShape<dim>: dim must be 0..4");
+        static_assert(staticShape[dim] != DYNAMIC, "GlobalTensor::GetShape<dim>: this dimension is DYNAMIC");
+        return staticShape[dim];
+    }
+    template <int dim>
+    static constexpr int64_t GetStride() {
+        static_assert(dim >= 0 && dim < 5, "GlobalTensor::GetStride<dim>: dim must be 0..4");
+        static_assert(staticStride[dim] != DYNAMIC, "GlobalTensor::GetStride<dim>: this dimension is DYNAMIC");
+        return staticStride[dim];
+    }
+    PTO_INTERNAL DType* data() const { return data_; }
+    PTO_INTERNAL void set_data(DType* p) { data_ = p; }
+
+private:
+    DType* data_ = nullptr;
+    Shape_ shape_;
+    Stride_ stride_;
+};
+
+template <class T>
+struct is_global : std::false_type {};
+template <class E, class S, class St, Layout L>
+struct is_global<GlobalTensor<E, S, St, L>> : std::true_type {};
+template <class T>
+constexpr bool is_global_data_v = is_global<std::remove_cv_t<T>>::value;
+
+}  // namespace pto

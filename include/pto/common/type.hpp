@@ -1,0 +1,125 @@
+// Qualifiers, enums and constants of the PTO-ISA API (docs/api.md lists the
+// public header each name mirrors).
+#pragma once
+#include <cstdint>
+#include <cstddef>
+#include <ptosim/float16.hpp>
+
+// Memory-space qualifiers and entry attributes are bisheng keywords; on the
+// simulator every address is a host address or a local-buffer offset.
+#ifndef __gm__
+#define __gm__
+#endif
+#ifndef __ubuf__
+#define __ubuf__
+#endif
+#ifndef __cbuf__
+#define __cbuf__
+#endif
+#ifndef __ca__
+#define __ca__
+#endif
+#ifndef __cb__
+#define __cb__
+#endif
+#ifndef __cc__
+#define __cc__
+#endif
+#ifndef __fbuf__
+#define __fbuf__
+#endif
+#ifndef __biasbuf__
+#define __biasbuf__
+#endif
+#ifndef __global__
+#define __global__
+#endif
+#ifndef __aicore__
+#define __aicore__
+#endif
+#ifndef AICORE
+#define AICORE
+#endif
+#ifndef GM_ADDR
+#define GM_ADDR __gm__ uint8_t*
+#endif
+#define PTO_INLINE inline
+#define PTO_INST AICORE PTO_INLINE
+#define PTO_INTERNAL AICORE PTO_INLINE
+
+// Which target the translation unit is compiled for. ptocc sets the bisheng
+// macros from --cce-aicore-arch; see docs/semantics.md "Target selection".
+#if (defined(__CCE_AICORE__) && __CCE_AICORE__ == 310) || (defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510) || \
+    defined(__DAV_C310__)
+#define PTOSIM_TARGET_A5 1
+#ifndef PTO_NPU_ARCH_A5
+#define PTO_NPU_ARCH_A5
+#endif
+#elif (defined(__CCE_AICORE__) && __CCE_AICORE__ == 220) || (defined(__NPU_ARCH__) && __NPU_ARCH__ == 2201) || \
+    defined(__DAV_C220__)
+#define PTOSIM_TARGET_A5 0
+#ifndef PTO_NPU_ARCH_A2A3
+#define PTO_NPU_ARCH_A2A3
+#endif
+#elif !defined(PTOSIM_TARGET_AGNOSTIC)
+#error "ptosim: no target architecture. Build kernels with ptocc --cce-aicore-arch=dav-c220*|dav-c310*, or define __CCE_AICORE__ (220 for A2A3, 310 for A5)."
+#endif
+
+typedef int8_t int4b_t;  // placeholder name some kernels spell; no 4-bit arithmetic is simulated
+typedef half float16_t;
+typedef half aclFloat16;
+
+// CCE pipes and event ids (values as in the CCE headers).
+enum pipe_t : int { PIPE_S = 0, PIPE_V = 1, PIPE_M = 2, PIPE_MTE1 = 3, PIPE_MTE2 = 4, PIPE_MTE3 = 5, PIPE_ALL = 6,
+                    PIPE_MTE4 = 7, PIPE_MTE5 = 8, PIPE_V2 = 9, PIPE_FIX = 10 };
+enum event_t : int { EVENT_ID0 = 0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6, EVENT_ID7 };
+
+namespace pto {
+
+enum class TileType { Vec, Mat, Left, Right, Acc, Bias, Scaling, ScaleLeft, ScaleRight };
+enum class BLayout { RowMajor = 0, ColMajor = 1 };
+enum class SLayout { NoneBox = 0, RowMajor = 1, ColMajor = 2 };
+enum class PadValue : uint64_t { Null = 0, Zero = 1, Max = 2, Min = 3 };
+enum class CompactMode { Null, Normal };
+enum class Layout { ND, DN, NZ, SCALE, MX_A_ND, MX_A_DN, MX_A_ZZ, MX_B_ND, MX_B_DN, MX_B_NN, NC1HWC0, C1HWNC0, NCHW,
+                    NHWC, NDC1HWC0, NCDHW, FRACTAL_Z, FRACTAL_Z_S16S8, FRACTAL_Z_3D, MAX };
+enum class RoundMode : uint8_t { CAST_NONE = 0, CAST_RINT = 1, CAST_ROUND = 2, CAST_FLOOR = 3, CAST_CEIL = 4,
+                                 CAST_TRUNC = 5, CAST_ODD = 6 };
+enum class SaturationMode : uint8_t { ON = 0, OFF = 1 };
+enum class AccToVecMode : uint8_t { SingleModeVec0 = 0, SingleModeVec1 = 1, DualModeSplitM = 2, DualModeSplitN = 3 };
+enum class ReluPreMode : uint8_t { NoRelu = 0, NormalRelu = 1 };
+enum class AtomicType : uint8_t { AtomicNone = 0, AtomicAdd = 1 };
+enum class AccPhase : uint8_t { Unspecified = 0x0, Unknown = Unspecified, Partial = 0x2, Final = 0x3 };
+enum class STPhase : uint8_t { Unspecified = 0x0, Partial = 0x2, Final = 0x3 };
+enum class CmpMode : uint8_t { EQ = 0, NE, LT, LE, GT, GE };
+
+constexpr int DYNAMIC = -1;
+
+namespace GlobalTensorDim {
+constexpr int DIM_0 = 0, DIM_1 = 1, DIM_2 = 2, DIM_3 = 3, DIM_4 = 4, TOTAL_DIM = 5;
+}
+
+namespace TileConfig {
+constexpr int alignedSize = 32;
+constexpr int fixedRowSize = 16;
+constexpr int fixedColSize = 16;
+constexpr int fractalABSize = 512;
+constexpr int fractalCSize = 1024;
+constexpr int fractalMxSize = 32;
+}  // namespace TileConfig
+
+constexpr int BLOCK_BYTE_SIZE = 32;
+constexpr int C0_SIZE_BYTE = 32;
+constexpr int FRACTAL_NZ_ROW = 16;
+constexpr int CUBE_BLOCK_SIZE = 512;
+
+// Instructions return a record the real API uses for event chaining.
+struct RecordEvent {};
+
+// Where an instruction was called from; the instruction macros fill it in.
+struct CallSite {
+    const char* file = nullptr;
+    int line = 0;
+};
+
+}  // namespace pto

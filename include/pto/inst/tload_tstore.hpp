@@ -1,0 +1,158 @@
+// TLOAD (GM -> Vec/Mat) and TSTORE (Vec/Mat/Acc -> GM).
+#pragma once
+#include <pto/common/gm_view.hpp>
+
+namespace pto {
+
+namespace sim {
+
+template <class T, class G>
+constexpr bool layouts_match() {
+    if constexpr (G::layout == Layout::ND) return !T::isBoxedLayout && T::isRowMajor;
+    else if constexpr (G::layout == Layout::DN) return !T::isBoxedLayout && !T::isRowMajor;
+    else return is_Nz_layout<T>;
+}
+
+// Fills what the hardware pads when a tile has a PadValue: the rest of each
+// valid row up to 32 bytes (Vec), or up to whole fractals (Mat).
+template <class T>
+void fill_padding(uint8_t* base, int vr, int vc) {
+    using E = typename T::DType;
+    constexpr PadValue P = T::PadVal;
+    if constexpr (P == PadValue::Null) {
+        return;
+    } else {
+        E v{};
+        if constexpr (P == PadValue::Max || P == PadValue::Min) {
+            constexpr bool mx = P == PadValue::Max;
+            if constexpr (std::is_same_v<E, half>) v = E::from_bits(mx ? 0x7c00 : 0xfc00);
+            else if constexpr (std::is_same_v<E, bfloat16_t>) v = E::from_bits(mx ? 0x7f80 : 0xff80);
+            else if constexpr (std::is_floating_point_v<E>) v = mx ? std::numeric_limits<E>::infinity() : -std::numeric_limits<E>::infinity();
+            else v = mx ? std::numeric_limits<E>::max() : std::numeric_limits<E>::min();
+        }
+        constexpr int c0 = static_cast<int>(TileConfig::alignedSize / sizeof(E));
+        int rows_to = vr, cols_to = (vc + c0 - 1) / c0 * c0;
+        if constexpr (T::Loc != TileType::Vec) rows_to = T::isBoxedLayout ? (vr + T::InnerRows - 1) / T::InnerRows * T::InnerRows : vr;
+        rows_to = std::min(rows_to, T::Rows);
+        cols_to = std::min(cols_to, T::Cols);
+        for (int r = 0; r < rows_to; ++r)
+            for (int c = (r < vr ? vc : 0); c < cols_to; ++c) store_elem(at<T>(base, r, c), v);
+    }
+}
+
+}  // namespace sim
+
+template <typename TileData, typename GlobalData, typename... WaitEvents>
+PTO_INST RecordEvent TLOAD(CallSite cs, TileData& dst, GlobalData& src, WaitEvents&...) {
+    static_assert(is_tile_data_v<TileData> && is_global_data_v<GlobalData>,
+                  "TLOAD(dst, src): dst must be a Tile and src a GlobalTensor");
+    static_assert(TileData::Loc == TileType::Vec || TileData::Loc == TileType::Mat,
+                  "TLOAD: the destination must be a Vec (UB) or Mat (L1) tile");
+    static_assert(sizeof(typename TileData::DType) == sizeof(typename GlobalData::RawDType),
+                  "TLOAD: tile and global tensor element sizes must be equal");
+    static_assert(sim::layouts_match<TileData, GlobalData>() ||
+                      (TileData::Loc == TileType::Mat && GlobalData::layout == Layout::ND && is_Nz_layout<TileData>) ||
+                      (TileData::Loc == TileType::Mat && GlobalData::layout == Layout::DN && is_Zn_layout<TileData>),
+                  "TLOAD: unsupported layout pair; Vec tiles take ND->ND, DN->DN, NZ->NZ; Mat tiles also ND->NZ and DN->ZN");
+    using namespace sim;
+    Core& c = ptosim::core();
+    const SourceLoc loc = loc_of(cs);
+    uint8_t* base = tile_base(c, dst, "TLOAD", "destination", loc);
+    const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
+    GmView<GlobalData> v(src);
+    OpRecord rec = make_record("TLOAD", Pipe::MTE2, cs);
+    check_gm_operand(src, v, vr, vc, "TLOAD", rec, false, loc);
+    record_tile(rec, true, dst);
+    constexpr size_t es = sizeof(typename TileData::DType);
+    rec.elements = static_cast<uint64_t>(vr) * vc;
+    rec.bytes = rec.elements * es;
+    ptosim::dispatch(c, rec);
+    const uint8_t* g = gm_bytes(src);
+    if constexpr (!TileData::isBoxedLayout && TileData::isRowMajor && GlobalData::layout == Layout::ND) {
+        const bool unit = v.st[4] == 1;
+        for (int r = 0; r < vr; ++r) {
+            const uint8_t* row = g + v.offset(r, 0) * es;
+            uint8_t* d = at<TileData>(base, r, 0);
+            if (unit) std::memcpy(d, row, vc * es);
+            else
+                for (int col = 0; col < vc; ++col) std::memcpy(d + col * es, row + col * v.st[4] * es, es);
+        }
+    } else {
+        for (int r = 0; r < vr; ++r)
+            for (int col = 0; col < vc; ++col) std::memcpy(at<TileData>(base, r, col), g + v.offset(r, col) * es, es);
+    }
+    fill_padding<TileData>(base, vr, vc);
+    return {};
+}
+
+template <typename TileData, typename GlobalData, typename... WaitEvents>
+PTO_INST RecordEvent TLOAD(TileData& dst, GlobalData& src, WaitEvents&... events) {
+    return TLOAD(CallSite{}, dst, src, events...);
+}
+
+namespace sim {
+
+template <class TileData, class GlobalData, AtomicType atomic, ReluPreMode relu>
+RecordEvent tstore(CallSite cs, GlobalData& dst, TileData& src) {
+    using S = typename TileData::DType;
+    using D = typename GlobalData::RawDType;
+    static_assert(is_tile_data_v<TileData> && is_global_data_v<GlobalData>,
+                  "TSTORE(dst, src): dst must be a GlobalTensor and src a Tile");
+    constexpr bool from_acc = TileData::Loc == TileType::Acc;
+    static_assert(TileData::Loc == TileType::Vec || from_acc || (TileData::Loc == TileType::Mat && !PTOSIM_TARGET_A5),
+                  "TSTORE: the source must be a Vec or Acc tile (A2A3 also stores Mat tiles; A5 does not)");
+    static_assert(from_acc || sizeof(S) == sizeof(D), "TSTORE: tile and global element sizes must be equal");
+    static_assert(!from_acc || (std::is_same_v<S, float> && (std::is_same_v<D, float> || std::is_same_v<D, half> ||
+                                                             std::is_same_v<D, bfloat16_t>)) ||
+                      (std::is_same_v<S, int32_t> && std::is_same_v<D, int32_t>),
+                  "TSTORE from Acc: float accumulators store as float, half or bfloat16_t; int32 as int32 "
+                  "(quantized stores are not simulated yet)");
+    static_assert(from_acc ? (GlobalData::layout == Layout::ND || GlobalData::layout == Layout::NZ)
+                           : layouts_match<TileData, GlobalData>(),
+                  "TSTORE: unsupported layout pair; Vec/Mat tiles store to the matching global layout; Acc stores to ND or NZ");
+    static_assert(atomic == AtomicType::AtomicNone || !std::is_integral_v<D> || sizeof(D) >= 2,
+                  "TSTORE: atomic add is not defined for 8-bit elements");
+    Core& c = ptosim::core();
+    const SourceLoc loc = loc_of(cs);
+    const uint8_t* base = tile_base(c, src, "TSTORE", "source", loc);
+    const int vr = src.GetValidRow(), vc = src.GetValidCol();
+    GmView<GlobalData> v(dst);
+    OpRecord rec = make_record("TSTORE", from_acc ? Pipe::FIX : Pipe::MTE3, cs);
+    record_tile(rec, false, src);
+    check_gm_operand(dst, v, vr, vc, "TSTORE", rec, true, loc);
+    rec.elements = static_cast<uint64_t>(vr) * vc;
+    rec.bytes = rec.elements * sizeof(D);
+    ptosim::dispatch(c, rec);
+    uint8_t* g = gm_bytes(dst);
+    for (int r = 0; r < vr; ++r) {
+        for (int col = 0; col < vc; ++col) {
+            const uint8_t* s = at<TileData>(const_cast<uint8_t*>(base), r, col);
+            uint8_t* d = g + v.offset(r, col) * sizeof(D);
+            if constexpr (!from_acc && atomic == AtomicType::AtomicNone && relu == ReluPreMode::NoRelu) {
+                std::memcpy(d, s, sizeof(D));
+            } else {
+                auto x = widen(load_elem<S>(s));
+                if constexpr (relu == ReluPreMode::NormalRelu) x = x > 0 ? x : decltype(x)(0);
+                if constexpr (atomic == AtomicType::AtomicAdd) x = x + widen(load_elem<D>(d));
+                store_elem(d, narrow<D>(x));
+            }
+        }
+    }
+    return {};
+}
+
+}  // namespace sim
+
+template <typename TileData, typename GlobalData, AtomicType atomic = AtomicType::AtomicNone,
+          ReluPreMode relu = ReluPreMode::NoRelu, typename... WaitEvents>
+PTO_INST RecordEvent TSTORE(CallSite cs, GlobalData& dst, TileData& src, WaitEvents&...) {
+    return sim::tstore<TileData, GlobalData, atomic, relu>(cs, dst, src);
+}
+
+template <typename TileData, typename GlobalData, AtomicType atomic = AtomicType::AtomicNone,
+          ReluPreMode relu = ReluPreMode::NoRelu, typename... WaitEvents>
+PTO_INST RecordEvent TSTORE(GlobalData& dst, TileData& src, WaitEvents&...) {
+    return sim::tstore<TileData, GlobalData, atomic, relu>(CallSite{}, dst, src);
+}
+
+}  // namespace pto

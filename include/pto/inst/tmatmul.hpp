@@ -1,0 +1,144 @@
+// TMATMUL, TMATMUL_ACC, TMATMUL_BIAS on the Cube unit: C (L0C) from A (L0A)
+// and B (L0B). Products accumulate in float (int32 for int8) in ascending k
+// (docs/semantics.md, "TMATMUL").
+#pragma once
+#include <pto/common/sim_support.hpp>
+#include <vector>
+
+namespace pto {
+
+namespace sim {
+
+template <class C, class A, class B>
+constexpr void check_matmul_types() {
+    using TC = typename C::DType;
+    using TA = typename A::DType;
+    using TB = typename B::DType;
+    static_assert(C::Loc == TileType::Acc && A::Loc == TileType::Left && B::Loc == TileType::Right,
+                  "TMATMUL(c, a, b): c must be an Acc tile, a a Left tile and b a Right tile");
+    static_assert(std::is_same_v<TA, TB>, "TMATMUL: Left and Right element types must be the same");
+    static_assert((std::is_same_v<TC, int32_t> && std::is_same_v<TA, int8_t>) ||
+                      (std::is_same_v<TC, float> &&
+                       (std::is_same_v<TA, half> || std::is_same_v<TA, bfloat16_t> || std::is_same_v<TA, float>)),
+                  "TMATMUL: supported (C, A, B) types are (int32, int8, int8), (float, half, half), "
+                  "(float, bfloat16_t, bfloat16_t), (float, float, float)");
+    static_assert(A::Rows == C::Rows && A::Cols == B::Rows && B::Cols == C::Cols,
+                  "TMATMUL: shapes must chain: Left Rows == Acc Rows, Left Cols == Right Rows, Right Cols == Acc Cols");
+    static_assert(PTOSIM_TARGET_A5 ? is_Nz_layout<A> : is_Zz_layout<A>,
+                  "TMATMUL: the Left tile must use the target's L0A layout; declare it with TileLeft<...>");
+    static_assert(is_Zn_layout<B>, "TMATMUL: the Right tile must be Zn; declare it with TileRight<...>");
+    static_assert(is_Nz_layout<C>, "TMATMUL: the Acc tile must be Nz; declare it with TileAcc<...>");
+}
+
+template <class T, class Tile>
+void gather_rowmajor(std::vector<T>& out, const uint8_t* base, int rows, int cols) {
+    out.resize(static_cast<size_t>(rows) * cols);
+    for (int r = 0; r < rows; ++r)
+        for (int c = 0; c < cols; ++c)
+            out[static_cast<size_t>(r) * cols + c] =
+                static_cast<T>(widen(load_elem<typename Tile::DType>(at<Tile>(const_cast<uint8_t*>(base), r, c))));
+}
+
+// Cin: optional accumulator input (same tile type as C); bias: optional row.
+template <class C, class A, class B, class Bias>
+void matmul(CallSite cs, const char* op, C& cOut, const C* cIn, A& a, B& b, const Bias* bias) {
+    check_matmul_types<C, A, B>();
+    using Acc = typename C::DType;
+    Core& core = ptosim::core();
+    const SourceLoc loc = loc_of(cs);
+    uint8_t* cbase = tile_base(core, cOut, op, "accumulator", loc);
+    const uint8_t* abase = tile_base(core, a, op, "left", loc);
+    const uint8_t* bbase = tile_base(core, b, op, "right", loc);
+    const uint8_t* inbase = cIn ? tile_base(core, *cIn, op, "accumulator input", loc) : nullptr;
+    const uint8_t* biasbase = nullptr;
+    const int m = a.GetValidRow(), k = a.GetValidCol(), n = b.GetValidCol();
+    for (auto [v, name] : {std::pair{m, "m (Left valid rows)"}, {k, "k (Left valid cols)"}, {n, "n (Right valid cols)"}})
+        if (v < 1 || v > 4095) ptosim::fault(loc, std::string(op) + ": " + name + " = " + std::to_string(v) + " must lie in 1..4095");
+    if (b.GetValidRow() != k)
+        ptosim::fault(loc, std::string(op) + ": Left valid cols (k = " + std::to_string(k) + ") differ from Right valid rows (" +
+                               std::to_string(b.GetValidRow()) + ")");
+    OpRecord rec = make_record(op, Pipe::M, cs);
+    record_tile(rec, false, a);
+    record_tile(rec, false, b);
+    if constexpr (!std::is_same_v<Bias, void>) {
+        biasbase = tile_base(core, *bias, op, "bias", loc);
+        record_tile(rec, false, *bias);
+    }
+    record_tile(rec, true, cOut);
+    rec.elements = static_cast<uint64_t>(m) * n;
+    rec.flops = 2ull * m * n * k;
+    rec.bytes = (static_cast<uint64_t>(m) * k + static_cast<uint64_t>(k) * n) * sizeof(typename A::DType);
+    ptosim::dispatch(core, rec);
+
+    thread_local std::vector<Acc> av, bv, cv;
+    gather_rowmajor<Acc, A>(av, abase, m, k);
+    gather_rowmajor<Acc, B>(bv, bbase, k, n);
+    cv.assign(static_cast<size_t>(m) * n, Acc(0));
+    if (inbase) {
+        for (int i = 0; i < m; ++i)
+            for (int j = 0; j < n; ++j) cv[static_cast<size_t>(i) * n + j] = load_elem<Acc>(at<C>(const_cast<uint8_t*>(inbase), i, j));
+    }
+    if constexpr (!std::is_same_v<Bias, void>) {
+        for (int i = 0; i < m; ++i)
+            for (int j = 0; j < n; ++j) cv[static_cast<size_t>(i) * n + j] += load_elem<Acc>(at<Bias>(const_cast<uint8_t*>(biasbase), 0, j));
+    }
+    for (int i = 0; i < m; ++i) {
+        Acc* crow = cv.data() + static_cast<size_t>(i) * n;
+        const Acc* arow = av.data() + static_cast<size_t>(i) * k;
+        for (int p = 0; p < k; ++p) {
+            const Acc x = arow[p];
+            const Acc* brow = bv.data() + static_cast<size_t>(p) * n;
+            for (int j = 0; j < n; ++j) crow[j] += x * brow[j];
+        }
+    }
+    for (int i = 0; i < m; ++i)
+        for (int j = 0; j < n; ++j) store_elem(at<C>(cbase, i, j), cv[static_cast<size_t>(i) * n + j]);
+}
+
+}  // namespace sim
+
+template <typename TileRes, typename TileLeft_, typename TileRight_, typename... WaitEvents>
+PTO_INST RecordEvent TMATMUL(CallSite cs, TileRes& c, TileLeft_& a, TileRight_& b, WaitEvents&...) {
+    sim::matmul<TileRes, TileLeft_, TileRight_, void>(cs, "TMATMUL", c, nullptr, a, b, nullptr);
+    return {};
+}
+template <AccPhase Phase = AccPhase::Unspecified, typename TileRes, typename TileLeft_, typename TileRight_,
+          typename... WaitEvents>
+PTO_INST RecordEvent TMATMUL(TileRes& c, TileLeft_& a, TileRight_& b, WaitEvents&...) {
+    sim::matmul<TileRes, TileLeft_, TileRight_, void>(CallSite{}, "TMATMUL", c, nullptr, a, b, nullptr);
+    return {};
+}
+
+// TMATMUL_ACC(cOut, cIn, a, b): cOut = cIn + a*b; TMATMUL_ACC(c, a, b): c += a*b.
+template <typename TileRes, typename TileLeft_, typename TileRight_, typename... WaitEvents>
+PTO_INST RecordEvent TMATMUL_ACC(CallSite cs, TileRes& cOut, TileRes& cIn, TileLeft_& a, TileRight_& b, WaitEvents&...) {
+    sim::matmul<TileRes, TileLeft_, TileRight_, void>(cs, "TMATMUL_ACC", cOut, &cIn, a, b, nullptr);
+    return {};
+}
+template <typename TileRes, typename TileLeft_, typename TileRight_, typename... WaitEvents>
+PTO_INST RecordEvent TMATMUL_ACC(CallSite cs, TileRes& c, TileLeft_& a, TileRight_& b, WaitEvents&...) {
+    sim::matmul<TileRes, TileLeft_, TileRight_, void>(cs, "TMATMUL_ACC", c, &c, a, b, nullptr);
+    return {};
+}
+template <AccPhase Phase = AccPhase::Unspecified, typename TileRes, typename TileLeft_, typename TileRight_,
+          typename... WaitEvents>
+PTO_INST RecordEvent TMATMUL_ACC(TileRes& cOut, TileRes& cIn, TileLeft_& a, TileRight_& b, WaitEvents&...) {
+    sim::matmul<TileRes, TileLeft_, TileRight_, void>(CallSite{}, "TMATMUL_ACC", cOut, &cIn, a, b, nullptr);
+    return {};
+}
+
+template <typename TileRes, typename TileLeft_, typename TileRight_, typename TileBias_, typename... WaitEvents>
+PTO_INST RecordEvent TMATMUL_BIAS(CallSite cs, TileRes& c, TileLeft_& a, TileRight_& b, TileBias_& bias, WaitEvents&...) {
+    static_assert(TileBias_::Loc == TileType::Bias && TileBias_::Rows == 1 &&
+                      std::is_same_v<typename TileBias_::DType, typename TileRes::DType>,
+                  "TMATMUL_BIAS: the bias must be a one-row Bias tile of the accumulator's element type");
+    sim::matmul<TileRes, TileLeft_, TileRight_, TileBias_>(cs, "TMATMUL_BIAS", c, nullptr, a, b, &bias);
+    return {};
+}
+template <AccPhase Phase = AccPhase::Unspecified, typename TileRes, typename TileLeft_, typename TileRight_,
+          typename TileBias_, typename... WaitEvents>
+PTO_INST RecordEvent TMATMUL_BIAS(TileRes& c, TileLeft_& a, TileRight_& b, TileBias_& bias, WaitEvents&...) {
+    return TMATMUL_BIAS(CallSite{}, c, a, b, bias);
+}
+
+}  // namespace pto

@@ -1,0 +1,13 @@
+// ptolab's PTO-ISA API for the ptosim simulator. Kernels include this header
+// exactly as they include the real one; ptocc puts this directory first.
+#pragma once
+#include <pto/common/type.hpp>
+#include <pto/common/tile.hpp>
+#include <pto/common/tassign.hpp>
+#include <pto/common/intrinsics.hpp>
+#include <pto/inst/tload_tstore.hpp>
+#include <pto/inst/tmov.hpp>
+#include <pto/inst/tmatmul.hpp>
+#include <pto/inst/elementwise.hpp>
+#include <pto/inst/tcvt.hpp>
+#include <pto/call_sites.hpp>

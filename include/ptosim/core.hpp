@@ -1,0 +1,125 @@
+// The simulated AI core as PTO instructions and intrinsics see it: its type,
+// ids, local buffers, flag state, and the one dispatch point every
+// instruction passes (docs/design.md of this repo: "Dispatch point").
+#pragma once
+#include <cstdint>
+#include <cstddef>
+#include <string>
+#include <functional>
+
+namespace ptosim {
+
+enum class Target : uint8_t { A2A3, A5 };
+enum class CoreType : uint8_t { AIC, AIV };
+enum class KernelKind : uint8_t { Vec, Cube, Mix };
+
+// Memory spaces. GM is host memory; the rest are per-core byte arrays.
+enum class Space : uint8_t { GM, UB, L1, L0A, L0B, L0C, BT, FB, Count };
+constexpr int kSpaceCount = static_cast<int>(Space::Count);
+
+// Hardware pipes, numbered as CCE's pipe_t (docs/semantics.md, "Pipes").
+enum class Pipe : uint8_t { S = 0, V = 1, M = 2, MTE1 = 3, MTE2 = 4, MTE3 = 5, ALL = 6, MTE4 = 7, MTE5 = 8, V2 = 9, FIX = 10, Count = 11 };
+constexpr int kPipeCount = static_cast<int>(Pipe::Count);
+constexpr int kEventIds = 8;
+
+const char* to_string(Target);
+const char* to_string(CoreType);
+const char* to_string(KernelKind);
+const char* to_string(Space);
+const char* to_string(Pipe);
+
+struct SourceLoc {
+    const char* file = nullptr;
+    int line = 0;
+    bool known() const { return file != nullptr; }
+    std::string str() const;
+};
+
+struct Access {
+    Space space = Space::GM;
+    uint64_t offset = 0;  // byte offset in the core's buffer, or the GM address
+    uint64_t bytes = 0;
+};
+
+// What one instruction or intrinsic is, recorded before it executes.
+struct OpRecord {
+    const char* op = "";
+    Pipe pipe = Pipe::S;
+    Access reads[3];
+    Access writes[2];
+    uint8_t n_reads = 0;
+    uint8_t n_writes = 0;
+    uint64_t elements = 0;
+    uint64_t bytes = 0;
+    uint64_t flops = 0;
+    SourceLoc loc;
+
+    OpRecord& read(Space s, uint64_t off, uint64_t n) { reads[n_reads++] = {s, off, n}; return *this; }
+    OpRecord& write(Space s, uint64_t off, uint64_t n) { writes[n_writes++] = {s, off, n}; return *this; }
+};
+
+class Launch;
+
+struct Core {
+    CoreType type = CoreType::AIV;
+    Target target = Target::A2A3;
+    int index = 0;  // position in the launch, used in reports
+    int physical = 0;  // physical core slot of this type
+    int64_t block_idx = 0;
+    int64_t block_num = 1;
+    int64_t subblock_id = 0;
+    int64_t subblock_dim = 1;
+    uint8_t* mem[kSpaceCount] = {};
+    uint64_t mem_size[kSpaceCount] = {};
+    Launch* launch = nullptr;
+
+    // intra-core flags: set_flag(src, dst, id) -> wait_flag(src, dst, id)
+    uint8_t flags[kPipeCount][kPipeCount][kEventIds] = {};
+    bool vector_mask_set = false;
+    bool mask_norm_set = false;
+    uint64_t ffts_base = 0;
+    uint64_t ops = 0;
+    SourceLoc last_loc;
+
+    std::string name() const;  // e.g. "AIV block 3 sub 1"
+};
+
+// The core the calling kernel code runs on; throws outside a launch.
+Core& core();
+Core* current_core_or_null();
+
+// Raised by instructions and intrinsics; the launch stops and reports it.
+struct KernelFault {
+    std::string what;
+    SourceLoc loc;
+};
+[[noreturn]] void fault(const SourceLoc& loc, std::string message);
+
+// Dispatch: subscribers (checkers, cost model, tracer) see every record.
+using Subscriber = std::function<void(const Core&, const OpRecord&)>;
+int subscribe(Subscriber s);
+void unsubscribe(int id);
+namespace detail {
+extern bool g_has_subscribers;
+void notify(const Core&, const OpRecord&);
+}
+inline void dispatch(Core& c, const OpRecord& r) {
+    ++c.ops;
+    c.last_loc = r.loc;
+    if (detail::g_has_subscribers) detail::notify(c, r);
+}
+
+// Blocks the calling core until ready() holds; describe() explains the wait
+// in a deadlock report. Returns immediately when ready() already holds.
+void block_until(Core& c, const SourceLoc& loc, const std::function<bool()>& ready,
+                 const std::function<std::string()>& describe);
+
+// Checks that [offset, offset+bytes) lies inside the core's buffer of `space`.
+void check_local(const Core& c, Space space, uint64_t offset, uint64_t bytes, const char* what,
+                 const SourceLoc& loc);
+
+// The core of the caller's mix group with the given type and sub-block
+// (A5 TMOV Acc->Vec and TINSERT Vec->Mat cross between Cube and Vector cores).
+Core& group_core(Core& c, CoreType type, int subblock, const char* op, const SourceLoc& loc);
+
+}  // namespace ptosim

@@ -1,0 +1,17 @@
+// Runtime side of the CCE synchronisation intrinsics; pto/common/intrinsics.hpp
+// wraps these under bisheng's names. Semantics and sources: docs/semantics.md.
+#pragma once
+#include <ptosim/core.hpp>
+
+namespace ptosim::intr {
+void set_flag(const SourceLoc& loc, Pipe src, Pipe dst, int64_t event);
+void wait_flag(const SourceLoc& loc, Pipe src, Pipe dst, int64_t event);
+void pipe_barrier(const SourceLoc& loc, Pipe pipe);
+void set_mask_norm(const SourceLoc& loc);
+void set_vector_mask(const SourceLoc& loc, uint64_t hi, uint64_t lo);
+void set_ffts_base_addr(const SourceLoc& loc, uint64_t addr);
+void ffts_cross_core_sync(const SourceLoc& loc, Pipe pipe, uint64_t config);
+void wait_flag_dev(const SourceLoc& loc, int64_t flag);
+void set_intra_block(const SourceLoc& loc, Pipe pipe, int64_t id);
+void wait_intra_block(const SourceLoc& loc, Pipe pipe, int64_t id);
+}  // namespace ptosim::intr

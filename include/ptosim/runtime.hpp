@@ -1,0 +1,122 @@
+// Host-side simulator API: SoC profiles, the device, streams, launches and
+// registered GM allocations. The ACL shim (acl/acl.h) is a thin C layer over it.
+#pragma once
+#include <ptosim/core.hpp>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ptosim {
+
+struct SocProfile {
+    const char* name;
+    Target target;
+    int aic;  // Cube cores
+    int aiv;  // Vector cores
+    uint64_t ub, l1, l0a, l0b, l0c, bt, fb;  // local buffer bytes
+    double clock_ghz;
+    double gm_gbps;
+    const char* source;
+};
+
+const std::vector<SocProfile>& soc_profiles();
+const SocProfile* find_soc(std::string_view name);
+
+// Outcome of a launch or a synchronisation; code 0 is success.
+struct Status {
+    int code = 0;
+    std::string message;
+    bool ok() const { return code == 0; }
+};
+
+// Error codes shared with the ACL shim (values of CANN's acl_base.h).
+namespace err {
+constexpr int kInvalidParam = 100000;
+constexpr int kUninitialized = 100001;
+constexpr int kRepeatInitialize = 100002;
+constexpr int kBadAlloc = 200000;
+constexpr int kInvalidDevice = 107001;
+constexpr int kContextNull = 107002;
+constexpr int kStreamSyncTimeout = 507046;
+constexpr int kAiCoreException = 507015;
+constexpr int kVectorCoreException = 507035;
+constexpr int kKernelDeadlock = 507016;  // reported as an AI core trap exception
+}  // namespace err
+
+struct LaunchSpec {
+    std::string kernel;
+    SourceLoc site;
+    Target target = Target::A2A3;
+    KernelKind kind = KernelKind::Vec;
+    uint32_t block_dim = 1;
+    std::function<void()> aic_body;  // Cube/Mix kernels
+    std::function<void()> aiv_body;  // Vec/Mix kernels
+};
+
+class Stream;
+
+struct Allocation {
+    uintptr_t base;
+    uint64_t size;
+    bool device;  // aclrtMalloc (true) or aclrtMallocHost (false)
+};
+
+class Device {
+public:
+    // The process's simulated device; its SoC comes from PTO_SIM_SOC.
+    static Device& get();
+    const SocProfile& soc() const { return *soc_; }
+    Status select_soc(std::string_view name);  // only before the first launch
+
+    Stream* default_stream();
+    Stream* create_stream();
+    Status destroy_stream(Stream* s);
+    bool is_stream(const Stream* s) const;
+
+    void* allocate(uint64_t bytes, bool device);
+    Status release(void* p, bool device);
+    // The allocation containing [p, p+bytes), if any.
+    std::optional<Allocation> find(const void* p, uint64_t bytes = 1) const;
+
+    // FFTS control block address handed out by rtGetC2cCtrlAddr.
+    uint64_t ffts_ctrl_addr() const;
+
+    struct Impl;
+    Impl& impl() { return *impl_; }
+    ~Device();
+
+private:
+    Device();
+    const SocProfile* soc_;
+    std::unique_ptr<Impl> impl_;
+};
+
+class Stream {
+public:
+    explicit Stream(Device& d);
+    ~Stream();
+    void enqueue_launch(LaunchSpec spec);
+    // Waits until all queued work ran; returns the first error since the last
+    // synchronisation, or a timeout status after timeout_s seconds.
+    Status synchronize(double timeout_s);
+    struct Impl;
+
+private:
+    std::unique_ptr<Impl> impl_;
+};
+
+// Runs one launch synchronously on the calling thread (streams use this).
+Status run_launch(Device& d, const LaunchSpec& spec);
+
+// Seconds a synchronisation waits by default: PTO_SYNC_TIMEOUT_S, else 60.
+double default_sync_timeout_s();
+
+// Last error message of this thread, for aclGetRecentErrMsg.
+void set_last_error(std::string msg);
+const char* last_error();
+
+}  // namespace ptosim

@@ -1,0 +1,520 @@
+// The ACL subset (acl/acl.h, runtime/rt_ffts.h) as a thin layer over
+// ptosim::Device. Every failure returns CANN's code and leaves a message for
+// aclGetRecentErrMsg saying what was wrong, with which value, and what to do.
+// Behaviour and the deliberate differences from CANN: docs/acl.md.
+#include <acl/acl.h>
+#include <runtime/rt_ffts.h>
+#include <ptosim/runtime.hpp>
+
+#include <cerrno>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace {
+
+using ptosim::Device;
+using ptosim::Stream;
+
+// runtime.hpp's err codes are returned to ACL callers unchanged, so the ones
+// this file relies on must keep CANN's values.
+static_assert(ptosim::err::kInvalidParam == 100000);
+static_assert(ptosim::err::kUninitialized == 100001);
+static_assert(ptosim::err::kRepeatInitialize == 100002);
+static_assert(ptosim::err::kBadAlloc == 200000);
+static_assert(ptosim::err::kInvalidDevice == 107001);
+static_assert(ptosim::err::kAiCoreException == 507015);
+static_assert(ptosim::err::kVectorCoreException == 507035);
+
+constexpr uint32_t kFftsCtrlBytes = 64;  // size of the control block device.cpp reserves
+constexpr int kNoDevice = -1;
+
+struct State {
+    std::mutex mu;
+    bool initialized = false;
+    bool device_active[1024] = {};  // indexed by device id; count is capped below
+    int last_set_device = kNoDevice;
+    std::map<Stream*, int> acl_streams;  // streams from aclrtCreateStream -> device id
+};
+
+State& state() {
+    // Leaked like Device: stream threads may still run during static destruction.
+    static State* s = new State();
+    return *s;
+}
+
+thread_local int t_current_device = kNoDevice;
+
+std::string hex(const void* p) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "0x%" PRIxPTR, reinterpret_cast<uintptr_t>(p));
+    return buf;
+}
+
+aclError fail(aclError code, std::string msg) {
+    ptosim::set_last_error(std::move(msg));
+    return code;
+}
+
+uint32_t device_count() {
+    const char* v = std::getenv("PTO_SIM_DEVICE_COUNT");
+    if (!v || !*v) return 1;
+    char* end = nullptr;
+    errno = 0;
+    long n = std::strtol(v, &end, 10);
+    if (errno == 0 && end != v && *end == '\0' && n >= 1 && n <= 1024) return static_cast<uint32_t>(n);
+    static bool warned = false;
+    if (!warned) {
+        warned = true;
+        std::fprintf(stderr, "ptosim: warning: PTO_SIM_DEVICE_COUNT='%s' is not a whole number in 1..1024; using 1\n",
+                     v);
+    }
+    return 1;
+}
+
+aclError check_device_id(const char* fn, int32_t id) {
+    uint32_t n = device_count();
+    if (id < 0 || static_cast<uint32_t>(id) >= n) {
+        return fail(ACL_ERROR_RT_INVALID_DEVICEID,
+                    std::string(fn) + ": device id " + std::to_string(id) + " does not exist; the simulator has " +
+                        std::to_string(n) + " device(s), ids 0.." + std::to_string(n - 1) +
+                        " (set PTO_SIM_DEVICE_COUNT for more)");
+    }
+    return ACL_SUCCESS;
+}
+
+aclError require_init(const char* fn) {
+    std::lock_guard lk(state().mu);
+    if (!state().initialized)
+        return fail(ACL_ERROR_UNINITIALIZE, std::string(fn) + ": ACL is not initialised; call aclInit(nullptr) first");
+    return ACL_SUCCESS;
+}
+
+// Streams and memory need an initialised ACL and a device set by
+// aclrtSetDevice. A thread that never set one uses the device most recently
+// set by any thread, so helper threads of a host program keep working.
+aclError require_device(const char* fn) {
+    State& s = state();
+    std::lock_guard lk(s.mu);
+    if (!s.initialized)
+        return fail(ACL_ERROR_UNINITIALIZE, std::string(fn) + ": ACL is not initialised; call aclInit(nullptr) first");
+    if (t_current_device != kNoDevice && s.device_active[t_current_device]) return ACL_SUCCESS;
+    if (s.last_set_device != kNoDevice && s.device_active[s.last_set_device]) return ACL_SUCCESS;
+    return fail(ACL_ERROR_RT_CONTEXT_NULL,
+                std::string(fn) + ": no device is set; call aclrtSetDevice(0) after aclInit and before using streams "
+                                  "or memory");
+}
+
+// Where a pointer range lives, as far as the allocation registry knows.
+struct Where {
+    bool registered = false;  // inside some aclrtMalloc/aclrtMallocHost block
+    bool device = false;
+    uintptr_t base = 0;
+    uint64_t size = 0;
+};
+
+Where locate(const void* p) {
+    Where w;
+    if (const std::optional<ptosim::Allocation> a = Device::get().find(p, 1)) {
+        w.registered = true;
+        w.device = a->device;
+        w.base = a->base;
+        w.size = a->size;
+    }
+    return w;
+}
+
+const char* kind_name(int kind) {
+    switch (kind) {
+    case ACL_MEMCPY_HOST_TO_HOST: return "ACL_MEMCPY_HOST_TO_HOST";
+    case ACL_MEMCPY_HOST_TO_DEVICE: return "ACL_MEMCPY_HOST_TO_DEVICE";
+    case ACL_MEMCPY_DEVICE_TO_HOST: return "ACL_MEMCPY_DEVICE_TO_HOST";
+    case ACL_MEMCPY_DEVICE_TO_DEVICE: return "ACL_MEMCPY_DEVICE_TO_DEVICE";
+    case ACL_MEMCPY_DEFAULT: return "ACL_MEMCPY_DEFAULT";
+    default: return "an unknown kind";
+    }
+}
+
+// Checks that [p, p+bytes) suits its role: `want_device` says whether the copy
+// kind expects device memory there. Unregistered memory counts as host memory.
+aclError check_side(const char* fn, const char* arg, const void* p, uint64_t bytes, bool want_device,
+                    const char* kind) {
+    Where w = locate(p);
+    if (want_device && !w.device) {
+        return fail(ACL_ERROR_INVALID_PARAM,
+                    std::string(fn) + ": " + arg + " " + hex(p) + " is not device memory, but kind is " + kind +
+                        "; pass a pointer from aclrtMalloc or change the copy kind");
+    }
+    if (!want_device && w.device) {
+        return fail(ACL_ERROR_INVALID_PARAM,
+                    std::string(fn) + ": " + arg + " " + hex(p) + " is device memory (aclrtMalloc block at " +
+                        hex(reinterpret_cast<void*>(w.base)) + "), but kind is " + kind +
+                        "; use a host buffer or change the copy kind");
+    }
+    if (w.registered) {
+        uint64_t offset = reinterpret_cast<uintptr_t>(p) - w.base;
+        if (bytes > w.size - offset) {
+            return fail(ACL_ERROR_INVALID_PARAM,
+                        std::string(fn) + ": " + arg + " range " + hex(p) + " + " + std::to_string(bytes) +
+                            " bytes runs past the end of its " + (w.device ? "aclrtMalloc" : "aclrtMallocHost") +
+                            " block (base " + hex(reinterpret_cast<void*>(w.base)) + ", " + std::to_string(w.size) +
+                            " bytes, range starts at offset " + std::to_string(offset) +
+                            "); reduce the count or allocate more");
+        }
+    }
+    return ACL_SUCCESS;
+}
+
+aclError release(const char* fn, void* p, bool device) {
+    const char* arg = device ? "devPtr" : "hostPtr";
+    if (!p) return fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": " + arg + " is null; pass the pointer to free");
+    Where w = locate(p);
+    if (!w.registered) {
+        return fail(ACL_ERROR_INVALID_PARAM,
+                    std::string(fn) + ": " + arg + " " + hex(p) +
+                        " is not an allocated block: it was already freed (double free) or never came from " +
+                        (device ? "aclrtMalloc" : "aclrtMallocHost"));
+    }
+    if (w.base != reinterpret_cast<uintptr_t>(p)) {
+        return fail(ACL_ERROR_INVALID_PARAM,
+                    std::string(fn) + ": " + arg + " " + hex(p) + " points " +
+                        std::to_string(reinterpret_cast<uintptr_t>(p) - w.base) + " bytes into the block at " +
+                        hex(reinterpret_cast<void*>(w.base)) + "; free the pointer the allocation returned");
+    }
+    if (w.device != device) {
+        return fail(ACL_ERROR_INVALID_PARAM,
+                    std::string(fn) + ": " + arg + " " + hex(p) + " was allocated with " +
+                        (w.device ? "aclrtMalloc; free it with aclrtFree" : "aclrtMallocHost; free it with aclrtFreeHost"));
+    }
+    ptosim::Status st = Device::get().release(p, device);
+    if (!st.ok()) return fail(st.code, std::string(fn) + ": " + st.message);
+    return ACL_SUCCESS;
+}
+
+aclError allocate(const char* fn, const char* arg, void** out, size_t size, bool device) {
+    if (!out) return fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": " + arg + " is null; pass the address of a void* to receive the block");
+    *out = nullptr;
+    if (size == 0)
+        return fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": size is 0; request at least one byte");
+    void* p = Device::get().allocate(size, device);
+    if (!p) {
+        return fail(ACL_ERROR_BAD_ALLOC, std::string(fn) + ": out of host memory allocating " + std::to_string(size) +
+                                             " bytes; the simulator backs " + (device ? "device" : "host") +
+                                             " memory with host RAM, so reduce the size");
+    }
+    *out = p;
+    return ACL_SUCCESS;
+}
+
+// Translates a synchronisation outcome into an ACL return on this thread
+// (launch errors were recorded on the stream's worker thread, not here).
+aclError sync_result(const char* fn, const ptosim::Status& st) {
+    if (st.ok()) return ACL_SUCCESS;
+    aclError code = st.code == ptosim::err::kStreamSyncTimeout ? ACL_ERROR_RT_STREAM_SYNC_TIMEOUT : st.code;
+    return fail(code, std::string(fn) + ": " + st.message);
+}
+
+aclError resolve_stream(const char* fn, aclrtStream stream, Stream** out) {
+    if (!stream) {
+        *out = Device::get().default_stream();
+        return ACL_SUCCESS;
+    }
+    auto* s = static_cast<Stream*>(stream);
+    if (!Device::get().is_stream(s)) {
+        return fail(ACL_ERROR_INVALID_PARAM,
+                    std::string(fn) + ": stream " + hex(stream) +
+                        " is not a live stream (already destroyed, released by aclrtResetDevice, or never created); "
+                        "pass a stream from aclrtCreateStream, or nullptr for the default stream");
+    }
+    *out = s;
+    return ACL_SUCCESS;
+}
+
+// Releases what aclrtResetDevice/aclFinalize free on hardware: the streams
+// created on that device. Called without the state lock held, because a
+// stream's destructor waits for its queued launches.
+void destroy_streams(const std::vector<Stream*>& streams) {
+    for (Stream* s : streams) (void)Device::get().destroy_stream(s);
+}
+
+std::vector<Stream*> take_streams_locked(State& s, int device) {
+    std::vector<Stream*> out;
+    for (auto it = s.acl_streams.begin(); it != s.acl_streams.end();) {
+        if (device == kNoDevice || it->second == device) {
+            out.push_back(it->first);
+            it = s.acl_streams.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    return out;
+}
+
+int current_device_locked(const State& s) {
+    if (t_current_device != kNoDevice && s.device_active[t_current_device]) return t_current_device;
+    if (s.last_set_device != kNoDevice && s.device_active[s.last_set_device]) return s.last_set_device;
+    return kNoDevice;
+}
+
+}  // namespace
+
+extern "C" {
+
+const char* aclGetRecentErrMsg(void) { return ptosim::last_error(); }
+
+aclError aclInit(const char* configPath) {
+    State& s = state();
+    std::lock_guard lk(s.mu);
+    if (s.initialized)
+        return fail(ACL_ERROR_REPEAT_INITIALIZE,
+                    "aclInit: ACL is already initialised; call aclInit once per process (or aclFinalize first)");
+    if (configPath && *configPath) {
+        // The contents are not interpreted, but a missing file is a mistake CANN reports too.
+        std::FILE* f = std::fopen(configPath, "rb");
+        if (!f) {
+            return fail(ACL_ERROR_INVALID_FILE, std::string("aclInit: cannot read configPath '") + configPath +
+                                                    "': " + std::strerror(errno) +
+                                                    "; pass an existing JSON file, or nullptr for no configuration");
+        }
+        std::fclose(f);
+    }
+    (void)Device::get();  // reports a bad PTO_SIM_SOC now rather than at the first launch
+    s.initialized = true;
+    return ACL_SUCCESS;
+}
+
+aclError aclFinalize(void) {
+    State& s = state();
+    std::vector<Stream*> doomed;
+    {
+        std::lock_guard lk(s.mu);
+        if (!s.initialized)
+            return fail(ACL_ERROR_REPEAT_FINALIZE,
+                        "aclFinalize: ACL is not initialised (never initialised, or already finalised); call "
+                        "aclFinalize once after a successful aclInit");
+        doomed = take_streams_locked(s, kNoDevice);
+        for (bool& a : s.device_active) a = false;
+        s.last_set_device = kNoDevice;
+        s.initialized = false;
+    }
+    t_current_device = kNoDevice;
+    destroy_streams(doomed);
+    return ACL_SUCCESS;
+}
+
+aclError aclrtSetDevice(int32_t deviceId) {
+    if (aclError e = require_init("aclrtSetDevice")) return e;
+    if (aclError e = check_device_id("aclrtSetDevice", deviceId)) return e;
+    State& s = state();
+    std::lock_guard lk(s.mu);
+    s.device_active[deviceId] = true;
+    s.last_set_device = deviceId;
+    t_current_device = deviceId;
+    return ACL_SUCCESS;
+}
+
+aclError aclrtResetDevice(int32_t deviceId) {
+    if (aclError e = require_init("aclrtResetDevice")) return e;
+    if (aclError e = check_device_id("aclrtResetDevice", deviceId)) return e;
+    State& s = state();
+    std::vector<Stream*> doomed;
+    {
+        std::lock_guard lk(s.mu);
+        if (!s.device_active[deviceId]) return ACL_SUCCESS;  // CANN tolerates resetting an unset device
+        s.device_active[deviceId] = false;
+        doomed = take_streams_locked(s, deviceId);
+        if (s.last_set_device == deviceId) s.last_set_device = kNoDevice;
+    }
+    if (t_current_device == deviceId) t_current_device = kNoDevice;
+    destroy_streams(doomed);
+    return ACL_SUCCESS;
+}
+
+aclError aclrtGetDevice(int32_t* deviceId) {
+    if (!deviceId)
+        return fail(ACL_ERROR_INVALID_PARAM, "aclrtGetDevice: deviceId is null; pass the address of an int32_t");
+    if (aclError e = require_init("aclrtGetDevice")) return e;
+    State& s = state();
+    std::lock_guard lk(s.mu);
+    int d = current_device_locked(s);
+    if (d == kNoDevice)
+        return fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtGetDevice: no device is set; call aclrtSetDevice first");
+    *deviceId = d;
+    return ACL_SUCCESS;
+}
+
+aclError aclrtGetDeviceCount(uint32_t* count) {
+    if (!count)
+        return fail(ACL_ERROR_INVALID_PARAM, "aclrtGetDeviceCount: count is null; pass the address of a uint32_t");
+    *count = device_count();
+    return ACL_SUCCESS;
+}
+
+const char* aclrtGetSocName(void) { return Device::get().soc().name; }
+
+aclError aclrtCreateStream(aclrtStream* stream) {
+    if (!stream)
+        return fail(ACL_ERROR_INVALID_PARAM,
+                    "aclrtCreateStream: stream is null; pass the address of an aclrtStream to receive the handle");
+    *stream = nullptr;
+    if (aclError e = require_device("aclrtCreateStream")) return e;
+    Stream* st = Device::get().create_stream();
+    State& s = state();
+    {
+        std::lock_guard lk(s.mu);
+        s.acl_streams[st] = current_device_locked(s);
+    }
+    *stream = st;
+    return ACL_SUCCESS;
+}
+
+aclError aclrtDestroyStream(aclrtStream stream) {
+    if (!stream)
+        return fail(ACL_ERROR_INVALID_PARAM,
+                    "aclrtDestroyStream: stream is null; the default stream cannot be destroyed, pass a stream from "
+                    "aclrtCreateStream");
+    if (aclError e = require_device("aclrtDestroyStream")) return e;
+    auto* st = static_cast<Stream*>(stream);
+    Device& d = Device::get();
+    if (!d.is_stream(st) || st == d.default_stream()) {
+        return fail(ACL_ERROR_INVALID_PARAM,
+                    "aclrtDestroyStream: stream " + hex(stream) +
+                        " is not a live stream from aclrtCreateStream (already destroyed, released by "
+                        "aclrtResetDevice, or never created)");
+    }
+    {
+        State& s = state();
+        std::lock_guard lk(s.mu);
+        s.acl_streams.erase(st);
+    }
+    ptosim::Status r = d.destroy_stream(st);
+    if (!r.ok()) return fail(r.code, "aclrtDestroyStream: " + r.message);
+    return ACL_SUCCESS;
+}
+
+aclError aclrtSynchronizeStream(aclrtStream stream) {
+    if (aclError e = require_device("aclrtSynchronizeStream")) return e;
+    Stream* st = nullptr;
+    if (aclError e = resolve_stream("aclrtSynchronizeStream", stream, &st)) return e;
+    return sync_result("aclrtSynchronizeStream", st->synchronize(ptosim::default_sync_timeout_s()));
+}
+
+aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) {
+    if (aclError e = require_device("aclrtSynchronizeStreamWithTimeout")) return e;
+    if (timeout == 0 || timeout < -1) {
+        return fail(ACL_ERROR_INVALID_PARAM, "aclrtSynchronizeStreamWithTimeout: timeout " + std::to_string(timeout) +
+                                                 " ms is invalid; pass a positive number of milliseconds, or -1 to "
+                                                 "wait without limit");
+    }
+    Stream* st = nullptr;
+    if (aclError e = resolve_stream("aclrtSynchronizeStreamWithTimeout", stream, &st)) return e;
+    if (timeout > 0)
+        return sync_result("aclrtSynchronizeStreamWithTimeout", st->synchronize(timeout / 1000.0));
+    // Waiting in bounded slices keeps the deadline arithmetic far from overflow.
+    for (;;) {
+        ptosim::Status r = st->synchronize(3600.0);
+        if (r.code != ptosim::err::kStreamSyncTimeout) return sync_result("aclrtSynchronizeStreamWithTimeout", r);
+    }
+}
+
+aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
+    if (devPtr) *devPtr = nullptr;
+    if (aclError e = require_device("aclrtMalloc")) return e;
+    constexpr uint32_t kFlags =
+        ACL_MEM_TYPE_LOW_BAND_WIDTH | ACL_MEM_TYPE_HIGH_BAND_WIDTH | ACL_MEM_ACCESS_USER_SPACE_READONLY;
+    uint32_t p = static_cast<uint32_t>(policy);
+    if ((p & ~kFlags) > ACL_MEM_MALLOC_HUGE1G_ONLY_P2P) {
+        return fail(ACL_ERROR_INVALID_PARAM, "aclrtMalloc: policy " + std::to_string(p) +
+                                                 " is not an aclrtMemMallocPolicy; use ACL_MEM_MALLOC_HUGE_FIRST");
+    }
+    return allocate("aclrtMalloc", "devPtr", devPtr, size, true);
+}
+
+aclError aclrtMallocHost(void** hostPtr, size_t size) {
+    if (hostPtr) *hostPtr = nullptr;
+    if (aclError e = require_device("aclrtMallocHost")) return e;
+    return allocate("aclrtMallocHost", "hostPtr", hostPtr, size, false);
+}
+
+aclError aclrtFree(void* devPtr) {
+    if (aclError e = require_device("aclrtFree")) return e;
+    return release("aclrtFree", devPtr, true);
+}
+
+aclError aclrtFreeHost(void* hostPtr) {
+    if (aclError e = require_device("aclrtFreeHost")) return e;
+    return release("aclrtFreeHost", hostPtr, false);
+}
+
+aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {
+    const char* fn = "aclrtMemcpy";
+    if (aclError e = require_device(fn)) return e;
+    if (!dst) return fail(ACL_ERROR_INVALID_PARAM, "aclrtMemcpy: dst is null; pass the destination buffer");
+    if (!src) return fail(ACL_ERROR_INVALID_PARAM, "aclrtMemcpy: src is null; pass the source buffer");
+    if (count == 0)
+        return fail(ACL_ERROR_INVALID_PARAM, "aclrtMemcpy: count is 0; pass the number of bytes to copy (at least 1)");
+    if (count > destMax) {
+        return fail(ACL_ERROR_INVALID_PARAM, "aclrtMemcpy: count " + std::to_string(count) + " exceeds destMax " +
+                                                 std::to_string(destMax) +
+                                                 "; the copy would overrun dst, so pass dst's real capacity as "
+                                                 "destMax or copy fewer bytes");
+    }
+    int k = static_cast<int>(kind);
+    bool dst_dev = false, src_dev = false;
+    switch (k) {
+    case ACL_MEMCPY_HOST_TO_HOST: break;
+    case ACL_MEMCPY_HOST_TO_DEVICE: dst_dev = true; break;
+    case ACL_MEMCPY_DEVICE_TO_HOST: src_dev = true; break;
+    case ACL_MEMCPY_DEVICE_TO_DEVICE: dst_dev = src_dev = true; break;
+    case ACL_MEMCPY_DEFAULT:
+        dst_dev = locate(dst).device;
+        src_dev = locate(src).device;
+        break;
+    default:
+        return fail(ACL_ERROR_INVALID_PARAM, "aclrtMemcpy: kind " + std::to_string(k) +
+                                                 " is not supported; use ACL_MEMCPY_HOST_TO_HOST (0), "
+                                                 "HOST_TO_DEVICE (1), DEVICE_TO_HOST (2), DEVICE_TO_DEVICE (3) or "
+                                                 "DEFAULT (4)");
+    }
+    if (aclError e = check_side(fn, "dst", dst, count, dst_dev, kind_name(k))) return e;
+    if (aclError e = check_side(fn, "src", src, count, src_dev, kind_name(k))) return e;
+    std::memmove(dst, src, count);  // memmove: a DEVICE_TO_DEVICE copy may overlap within one block
+    return ACL_SUCCESS;
+}
+
+aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
+    const char* fn = "aclrtMemset";
+    if (aclError e = require_device(fn)) return e;
+    if (!devPtr) return fail(ACL_ERROR_INVALID_PARAM, "aclrtMemset: devPtr is null; pass the buffer to fill");
+    if (count == 0)
+        return fail(ACL_ERROR_INVALID_PARAM, "aclrtMemset: count is 0; pass the number of bytes to set (at least 1)");
+    if (count > maxCount) {
+        return fail(ACL_ERROR_INVALID_PARAM, "aclrtMemset: count " + std::to_string(count) + " exceeds maxCount " +
+                                                 std::to_string(maxCount) +
+                                                 "; pass the buffer's real capacity as maxCount or set fewer bytes");
+    }
+    // ACL accepts host or device memory here; only the range is checked.
+    bool is_dev = locate(devPtr).device;
+    if (aclError e = check_side(fn, "devPtr", devPtr, count, is_dev, is_dev ? "device memory" : "host memory"))
+        return e;
+    std::memset(devPtr, static_cast<unsigned char>(value), count);
+    return ACL_SUCCESS;
+}
+
+rtError_t rtGetC2cCtrlAddr(uint64_t* addr, uint32_t* len) {
+    if (!addr || !len) {
+        return fail(ACL_ERROR_RT_PARAM_INVALID, std::string("rtGetC2cCtrlAddr: ") + (!addr ? "addr" : "len") +
+                                                    " is null; pass the address of a uint64_t for addr and of a "
+                                                    "uint32_t for len");
+    }
+    *addr = Device::get().ffts_ctrl_addr();
+    *len = kFftsCtrlBytes;
+    return RT_ERROR_NONE;
+}
+
+}  // extern "C"

@@ -1,0 +1,56 @@
+#include <ptosim/core.hpp>
+#include <mutex>
+#include <utility>
+#include <vector>
+
+namespace ptosim {
+
+namespace detail {
+bool g_has_subscribers = false;
+}
+
+namespace {
+std::mutex g_mu;
+std::vector<std::pair<int, Subscriber>> g_subs;
+int g_next = 1;
+}  // namespace
+
+int subscribe(Subscriber s) {
+    std::lock_guard lk(g_mu);
+    g_subs.emplace_back(g_next, std::move(s));
+    detail::g_has_subscribers = true;
+    return g_next++;
+}
+
+void unsubscribe(int id) {
+    std::lock_guard lk(g_mu);
+    std::erase_if(g_subs, [&](auto& p) { return p.first == id; });
+    detail::g_has_subscribers = !g_subs.empty();
+}
+
+void detail::notify(const Core& c, const OpRecord& r) {
+    std::lock_guard lk(g_mu);
+    for (auto& [id, s] : g_subs) s(c, r);
+}
+
+const char* to_string(Target t) { return t == Target::A2A3 ? "A2A3" : "A5"; }
+const char* to_string(CoreType t) { return t == CoreType::AIC ? "AIC" : "AIV"; }
+const char* to_string(KernelKind k) {
+    switch (k) {
+        case KernelKind::Vec: return "vector";
+        case KernelKind::Cube: return "cube";
+        case KernelKind::Mix: return "mix";
+    }
+    return "?";
+}
+const char* to_string(Space s) {
+    static const char* names[] = {"GM", "UB", "L1", "L0A", "L0B", "L0C", "BT", "FB"};
+    return static_cast<int>(s) < kSpaceCount ? names[static_cast<int>(s)] : "?";
+}
+const char* to_string(Pipe p) {
+    static const char* names[] = {"PIPE_S",    "PIPE_V",    "PIPE_M",    "PIPE_MTE1", "PIPE_MTE2", "PIPE_MTE3",
+                                  "PIPE_ALL",  "PIPE_MTE4", "PIPE_MTE5", "PIPE_V2",   "PIPE_FIX"};
+    return static_cast<int>(p) < kPipeCount ? names[static_cast<int>(p)] : "PIPE_?";
+}
+
+}  // namespace ptosim

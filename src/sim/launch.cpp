@@ -1,0 +1,315 @@
+// Deterministic cooperative execution of a launch: every simulated core is a
+// fiber on the stream's worker thread; a core runs until it finishes or
+// blocks on a flag, then the lowest-numbered runnable core continues.
+#include "launch.hpp"
+#include "device_impl.hpp"
+#include <sys/mman.h>
+#include <cstdio>
+#include <sstream>
+
+namespace ptosim {
+
+namespace {
+thread_local Core* t_core = nullptr;
+thread_local Launch* t_launch = nullptr;
+thread_local CoreSlot* t_starting = nullptr;
+
+constexpr size_t kStackBytes = 8u << 20;
+thread_local std::vector<void*> t_stack_pool;
+
+void* take_stack() {
+    if (!t_stack_pool.empty()) {
+        void* s = t_stack_pool.back();
+        t_stack_pool.pop_back();
+        return s;
+    }
+    void* s = mmap(nullptr, kStackBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK,
+                   -1, 0);
+    if (s == MAP_FAILED) return nullptr;
+    mprotect(s, 4096, PROT_NONE);  // guard page: a kernel stack overflow faults instead of corrupting
+    return s;
+}
+void give_stack(void* s) {
+    if (t_stack_pool.size() < 256) t_stack_pool.push_back(s);
+    else munmap(s, kStackBytes);
+}
+
+void fiber_entry() {
+    CoreSlot* slot = t_starting;
+    try {
+        (*slot->body)();
+    } catch (const KernelFault& f) {
+        t_launch->fault_from(*slot, f);
+    } catch (const std::exception& e) {
+        t_launch->fault_from(*slot, KernelFault{std::string("C++ exception escaped the kernel: ") + e.what(),
+                                                slot->core.last_loc});
+    }
+    slot->state = CoreSlot::State::Done;
+    // returning resumes uc_link: the scheduler
+}
+}  // namespace
+
+Core* current_core_or_null() { return t_core; }
+
+Core& core() {
+    if (!t_core) {
+        std::fprintf(stderr,
+                     "ptosim: error: a PTO instruction or core intrinsic ran outside a kernel launch; call kernels "
+                     "through <<<...>>> (ptocc) or ptosim::launch\n");
+        std::abort();
+    }
+    return *t_core;
+}
+
+void fault(const SourceLoc& loc, std::string message) { throw KernelFault{std::move(message), loc}; }
+
+std::string SourceLoc::str() const {
+    if (!file) return "<unknown location>";
+    return std::string(file) + ":" + std::to_string(line);
+}
+
+std::string Core::name() const {
+    std::string s = to_string(type);
+    s += " block " + std::to_string(block_idx);
+    if (type == CoreType::AIV && subblock_dim > 1) s += " sub " + std::to_string(subblock_id);
+    return s;
+}
+
+void block_until(Core& c, const SourceLoc& loc, const std::function<bool()>& ready,
+                 const std::function<std::string()>& describe) {
+    if (ready()) return;
+    Launch* l = c.launch;
+    CoreSlot& s = l->slot_of(c);
+    s.ready = ready;
+    s.describe = describe;
+    s.wait_loc = loc;
+    s.state = CoreSlot::State::Blocked;
+    l->yield_from(s);  // returns once the scheduler found ready() true
+    s.ready = nullptr;
+    s.describe = nullptr;
+}
+
+void check_local(const Core& c, Space space, uint64_t offset, uint64_t bytes, const char* what,
+                 const SourceLoc& loc) {
+    uint64_t size = c.mem_size[static_cast<int>(space)];
+    if (size == 0) {
+        fault(loc, std::string(what) + ": " + c.name() + " has no " + to_string(space) +
+                       " buffer (a " + to_string(space) + " tile used on the wrong core type?)");
+    }
+    if (offset > size || bytes > size - offset) {
+        char buf[256];
+        std::snprintf(buf, sizeof buf, "%s: bytes [0x%llx, 0x%llx) lie outside %s (%llu bytes on %s)", what,
+                      static_cast<unsigned long long>(offset), static_cast<unsigned long long>(offset + bytes),
+                      to_string(space), static_cast<unsigned long long>(size), c.launch->soc().name);
+        fault(loc, std::string(buf) + "; fix the TASSIGN address or the tile shape");
+    }
+}
+
+Core& group_core(Core& c, CoreType type, int subblock, const char* op, const SourceLoc& loc) {
+    Launch& l = *c.launch;
+    if (l.cores_per_group() != 3)
+        fault(loc, std::string(op) + " moves data between a Cube core and its Vector sub-blocks; it needs a mix launch "
+                                     "(--cce-aicore-arch=dav-c310)");
+    int g = l.slot_of(c).group;
+    return l.group_member(g, type == CoreType::AIC ? 0 : 1 + subblock)->core;
+}
+
+Launch::Launch(Device& d, const LaunchSpec& spec) : dev_(d), spec_(spec), soc_(d.soc()) {}
+
+Launch::~Launch() {
+    for (auto& s : slots_)
+        if (s->fiber.stack) give_stack(s->fiber.stack);
+}
+
+void Launch::note_signal(std::string s) {
+    recent_signals.push_back(std::move(s));
+    if (recent_signals.size() > 8) recent_signals.pop_front();
+}
+
+void Launch::fault_from(const CoreSlot& s, const KernelFault& f) {
+    if (!fault_) {
+        fault_ = f;
+        fault_core_ = &s;
+    }
+}
+
+Status Launch::prepare() {
+    const std::string where = "kernel '" + spec_.kernel + "' launched at " + spec_.site.str();
+    if (spec_.block_dim == 0) return {err::kInvalidParam, where + ": block_dim is 0; launch at least one block"};
+    if (spec_.target != soc_.target) {
+        const char* fix = spec_.target == Target::A5 ? "Ascend950PR" : "Ascend910B2";
+        return {err::kInvalidParam, where + ": built for " + to_string(spec_.target) + " but the simulated device is " +
+                                        soc_.name + " (" + to_string(soc_.target) + "); set PTO_SIM_SOC=" + fix +
+                                        " or rebuild for the device's architecture"};
+    }
+    const bool need_aic = spec_.kind != KernelKind::Vec, need_aiv = spec_.kind != KernelKind::Cube;
+    if ((need_aic && !spec_.aic_body) || (need_aiv && !spec_.aiv_body))
+        return {err::kInvalidParam, where + ": the " + to_string(spec_.kind) + " kernel lacks its " +
+                                        (need_aic && !spec_.aic_body ? "Cube" : "Vector") + " core variant"};
+    per_group_ = spec_.kind == KernelKind::Mix ? 3 : 1;
+    groups_ = static_cast<int>(spec_.block_dim);
+    capacity_ = spec_.kind == KernelKind::Vec ? soc_.aiv : spec_.kind == KernelKind::Cube ? soc_.aic
+                                                                                           : std::min(soc_.aic, soc_.aiv / 2);
+    if (groups_ > capacity_) {
+        auto& impl = dev_.impl();
+        std::lock_guard lk(impl.mu);
+        if (impl.wave_warned.insert(spec_.kernel).second) {
+            std::fprintf(stderr,
+                         "ptosim: warning: %s: block_dim %d exceeds the %d %s of %s; blocks run in waves. Persistent "
+                         "kernels should launch at most that many blocks and loop inside.\n",
+                         where.c_str(), groups_, capacity_,
+                         spec_.kind == KernelKind::Vec ? "Vector cores" : spec_.kind == KernelKind::Cube ? "Cube cores"
+                                                                                                         : "Cube+2 Vector groups",
+                         soc_.name);
+        }
+    }
+    for (int g = 0; g < groups_; ++g) {
+        for (int m = 0; m < per_group_; ++m) {
+            auto s = std::make_unique<CoreSlot>();
+            Core& c = s->core;
+            c.type = (spec_.kind == KernelKind::Cube || (spec_.kind == KernelKind::Mix && m == 0)) ? CoreType::AIC
+                                                                                                   : CoreType::AIV;
+            c.target = spec_.target;
+            c.index = g * per_group_ + m;
+            c.block_idx = g;
+            c.block_num = spec_.block_dim;
+            c.subblock_id = spec_.kind == KernelKind::Mix && m > 0 ? m - 1 : 0;
+            c.subblock_dim = spec_.kind == KernelKind::Mix ? 2 : 1;
+            c.launch = this;
+            s->group = g;
+            s->body = const_cast<std::function<void()>*>(c.type == CoreType::AIC ? &spec_.aic_body : &spec_.aiv_body);
+            slots_.push_back(std::move(s));
+        }
+    }
+    ffts.assign(slots_.size(), {});
+    intra.assign(slots_.size(), {});
+    group_slot_.assign(groups_, -1);
+    for (int i = capacity_ - 1; i >= 0; --i) free_slots_.push_back(i);
+    return {};
+}
+
+void Launch::admit(int group) {
+    int phys = free_slots_.back();
+    free_slots_.pop_back();
+    group_slot_[group] = phys;
+    auto& impl = dev_.impl();
+    for (int m = 0; m < per_group_; ++m) {
+        CoreSlot& s = *group_member(group, m);
+        Core& c = s.core;
+        // mix group p owns Cube core p and Vector cores 2p, 2p+1
+        c.physical = c.type == CoreType::AIC ? phys : (per_group_ == 3 ? phys * 2 + (m - 1) : phys);
+        auto& mem = impl.memory(soc_, c.type, c.physical);
+        for (int sp = 0; sp < kSpaceCount; ++sp) {
+            c.mem[sp] = mem.space[sp].data();
+            c.mem_size[sp] = mem.space[sp].size();
+        }
+        s.fiber.stack = take_stack();
+        s.fiber.size = kStackBytes;
+        getcontext(&s.fiber.ctx);
+        s.fiber.ctx.uc_stack.ss_sp = s.fiber.stack;
+        s.fiber.ctx.uc_stack.ss_size = kStackBytes;
+        s.fiber.ctx.uc_link = &sched_;
+        makecontext(&s.fiber.ctx, fiber_entry, 0);
+        s.state = CoreSlot::State::Runnable;
+    }
+}
+
+CoreSlot* Launch::pick() {
+    for (auto& s : slots_) {
+        if (s->state == CoreSlot::State::Runnable) return s.get();
+        if (s->state == CoreSlot::State::Blocked && s->ready()) return s.get();
+    }
+    return nullptr;
+}
+
+void Launch::yield_from(CoreSlot& s) {
+    Core* self = t_core;
+    swapcontext(&s.fiber.ctx, &sched_);
+    t_core = self;
+}
+
+Status Launch::run() {
+    if (Status st = prepare(); !st.ok()) return st;
+    {
+        std::lock_guard lk(dev_.impl().mu);
+        dev_.impl().launched = true;
+    }
+    Launch* prev_launch = t_launch;
+    Core* prev_core = t_core;
+    t_launch = this;
+    while (next_group_ < groups_ && !free_slots_.empty()) admit(next_group_++);
+    Status result;
+    for (;;) {
+        CoreSlot* s = pick();
+        if (!s) {
+            bool blocked = false;
+            for (auto& x : slots_) blocked |= x->state == CoreSlot::State::Blocked;
+            if (blocked) result = {err::kKernelDeadlock, deadlock_report()};
+            break;
+        }
+        if (s->state == CoreSlot::State::Runnable && s->ready == nullptr) t_starting = s;
+        s->state = CoreSlot::State::Runnable;
+        t_core = &s->core;
+        swapcontext(&sched_, &s->fiber.ctx);
+        t_core = nullptr;
+        if (fault_) break;
+        if (s->state == CoreSlot::State::Done) {
+            bool group_done = true;
+            for (int m = 0; m < per_group_; ++m) group_done &= group_member(s->group, m)->state == CoreSlot::State::Done;
+            if (group_done) {
+                free_slots_.push_back(group_slot_[s->group]);
+                if (next_group_ < groups_) admit(next_group_++);
+            }
+        }
+    }
+    if (fault_) {
+        const Core& c = fault_core_->core;
+        result = {c.type == CoreType::AIV ? err::kVectorCoreException : err::kAiCoreException,
+                  "kernel '" + spec_.kernel + "' (launched at " + spec_.site.str() + ") faulted on " + c.name() +
+                      " at " + fault_->loc.str() + ": " + fault_->what};
+    }
+    t_launch = prev_launch;
+    t_core = prev_core;
+    return result;
+}
+
+std::string Launch::deadlock_report() const {
+    std::ostringstream o;
+    int done = 0, blocked = 0, pending = 0;
+    for (auto& s : slots_) {
+        done += s->state == CoreSlot::State::Done;
+        blocked += s->state == CoreSlot::State::Blocked;
+        pending += s->state == CoreSlot::State::Pending;
+    }
+    o << "deadlock in kernel '" << spec_.kernel << "' (launched at " << spec_.site.str() << ", block_dim "
+      << spec_.block_dim << ", " << soc_.name << "): no core can make progress; " << blocked << " blocked, " << done
+      << " finished";
+    if (pending) o << ", " << pending << " not started (waiting for a free core: blocks beyond the core count run in waves)";
+    o << "\n";
+    for (auto& s : slots_) {
+        if (s->state != CoreSlot::State::Blocked) continue;
+        o << "  " << s->core.name() << " waits at " << s->wait_loc.str() << ": " << s->describe() << "\n";
+    }
+    if (!recent_signals.empty()) {
+        o << "  last cross-core signals:";
+        for (auto& r : recent_signals) o << "\n    " << r;
+        o << "\n";
+    } else {
+        o << "  no cross-core signal was sent in this launch\n";
+    }
+    o << "  fix: every wait needs a matching set on the producing pipe/core (set_flag/wait_flag, "
+         "ffts_cross_core_sync/wait_flag_dev, set_intra_block/wait_intra_block)";
+    return o.str();
+}
+
+Status run_launch(Device& d, const LaunchSpec& spec) {
+    Launch l(d, spec);
+    Status st = l.run();
+    if (!st.ok()) {
+        std::fprintf(stderr, "ptosim: error %d: %s\n", st.code, st.message.c_str());
+        set_last_error(st.message);
+    }
+    return st;
+}
+
+}  // namespace ptosim

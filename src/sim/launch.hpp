@@ -1,0 +1,93 @@
+// One kernel launch: its simulated cores, the deterministic cooperative
+// scheduler that runs them, and the cross-core flag state they share.
+#pragma once
+#include <ptosim/runtime.hpp>
+#include <ucontext.h>
+#include <array>
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ptosim {
+
+struct Fiber {
+    ucontext_t ctx{};
+    void* stack = nullptr;
+    size_t size = 0;
+};
+
+struct CoreSlot {
+    enum class State { Pending, Runnable, Blocked, Done };
+    Core core;
+    Fiber fiber;
+    State state = State::Pending;
+    int group = 0;
+    std::function<bool()> ready;
+    std::function<std::string()> describe;
+    SourceLoc wait_loc;
+    std::function<void()>* body = nullptr;
+};
+
+// A2A3 FFTS flags (16 per core) and A5 intra-block flags (32 per core),
+// counted per receiving core (docs/semantics.md, "Cross-core flags").
+constexpr int kFftsFlags = 16;
+constexpr int kIntraBlockFlags = 32;
+
+class Launch {
+public:
+    Launch(Device& d, const LaunchSpec& spec);
+    ~Launch();
+    Status run();
+
+    const LaunchSpec& spec() const { return spec_; }
+    const SocProfile& soc() const { return soc_; }
+    std::vector<std::unique_ptr<CoreSlot>>& slots() { return slots_; }
+    int cores_per_group() const { return per_group_; }
+    CoreSlot& slot_of(const Core& c) { return *slots_[c.index]; }
+    CoreSlot* group_member(int group, int member) {
+        size_t i = static_cast<size_t>(group) * per_group_ + member;
+        return i < slots_.size() ? slots_[i].get() : nullptr;
+    }
+
+    // Counters by receiving core index and flag id.
+    std::vector<std::array<uint32_t, kFftsFlags>> ffts;
+    // FFTS signals that release their receivers only once every member has
+    // sent one (modes 0 and 1, and mode 2 from the Vector side).
+    struct FftsBarrier {
+        std::vector<int> members, receivers;
+        std::vector<std::array<uint32_t, kFftsFlags>> pending;  // by member
+    };
+    std::map<std::pair<int, int>, FftsBarrier> ffts_barriers;  // (mode, group or core type)
+    std::vector<std::array<uint32_t, kIntraBlockFlags>> intra;
+    // Last signals, for deadlock reports.
+    std::deque<std::string> recent_signals;
+    void note_signal(std::string s);
+
+    void yield_from(CoreSlot& s);  // fiber -> scheduler
+    void fault_from(const CoreSlot& s, const KernelFault& f);
+
+private:
+    Status prepare();
+    void admit(int group);
+    CoreSlot* pick();
+    std::string deadlock_report() const;
+
+    Device& dev_;
+    LaunchSpec spec_;
+    SocProfile soc_;
+    int per_group_ = 1;
+    int groups_ = 0;
+    int capacity_ = 0;
+    int next_group_ = 0;
+    std::vector<int> group_slot_;  // physical slot of each admitted group
+    std::vector<int> free_slots_;
+    std::vector<std::unique_ptr<CoreSlot>> slots_;
+    ucontext_t sched_{};
+    std::optional<KernelFault> fault_;
+    const CoreSlot* fault_core_ = nullptr;
+};
+
+}  // namespace ptosim

@@ -1,0 +1,39 @@
+// SoC profiles. Sources and the reasoning behind each figure: docs/soc-profiles.md.
+#include <ptosim/runtime.hpp>
+
+namespace ptosim {
+
+namespace {
+constexpr uint64_t KiB = 1024;
+
+// A2A3 (DAV_2201) AI core buffers, identical across the 910B family and 910_93.
+constexpr uint64_t kA2UB = 192 * KiB, kA2L1 = 512 * KiB, kA2L0A = 64 * KiB, kA2L0B = 64 * KiB, kA2L0C = 128 * KiB,
+                   kA2BT = 1 * KiB, kA2FB = 2 * KiB;
+// A5 (DAV_3510) AI core buffers.
+constexpr uint64_t kA5UB = 248 * KiB, kA5L1 = 512 * KiB, kA5L0A = 64 * KiB, kA5L0B = 64 * KiB, kA5L0C = 256 * KiB,
+                   kA5BT = 4 * KiB, kA5FB = 4 * KiB;
+
+const char* kA2Source = "docs/soc-profiles.md#a2a3";
+const char* kA5Source = "docs/soc-profiles.md#a5";
+}  // namespace
+
+const std::vector<SocProfile>& soc_profiles() {
+    static const std::vector<SocProfile> profiles = {
+        {"Ascend910B1", Target::A2A3, 24, 48, kA2UB, kA2L1, kA2L0A, kA2L0B, kA2L0C, kA2BT, kA2FB, 1.85, 1600, kA2Source},
+        {"Ascend910B2", Target::A2A3, 24, 48, kA2UB, kA2L1, kA2L0A, kA2L0B, kA2L0C, kA2BT, kA2FB, 1.8, 1600, kA2Source},
+        {"Ascend910B3", Target::A2A3, 20, 40, kA2UB, kA2L1, kA2L0A, kA2L0B, kA2L0C, kA2BT, kA2FB, 1.8, 1600, kA2Source},
+        {"Ascend910B4", Target::A2A3, 20, 40, kA2UB, kA2L1, kA2L0A, kA2L0B, kA2L0C, kA2BT, kA2FB, 1.5, 800, kA2Source},
+        {"Ascend910_93", Target::A2A3, 24, 48, kA2UB, kA2L1, kA2L0A, kA2L0B, kA2L0C, kA2BT, kA2FB, 1.85, 1600, kA2Source},
+        {"Ascend950PR", Target::A5, 28, 56, kA5UB, kA5L1, kA5L0A, kA5L0B, kA5L0C, kA5BT, kA5FB, 1.65, 1600, kA5Source},
+        {"Ascend950DT", Target::A5, 32, 64, kA5UB, kA5L1, kA5L0A, kA5L0B, kA5L0C, kA5BT, kA5FB, 1.65, 4000, kA5Source},
+    };
+    return profiles;
+}
+
+const SocProfile* find_soc(std::string_view name) {
+    for (const auto& p : soc_profiles())
+        if (name == p.name) return &p;
+    return nullptr;
+}
+
+}  // namespace ptosim

@@ -1,0 +1,58 @@
+// Launch helpers for kernel tests: run a lambda as a vec, cube or mix kernel
+// on the simulated device of the compiled target, synchronously.
+#pragma once
+#include <pto/pto-inst.hpp>
+#include <ptosim/runtime.hpp>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace testutil {
+
+inline ptosim::Target compiled_target() { return PTOSIM_TARGET_A5 ? ptosim::Target::A5 : ptosim::Target::A2A3; }
+
+inline void select_target_soc() {
+    static const bool done = [] {
+        auto st = ptosim::Device::get().select_soc(PTOSIM_TARGET_A5 ? "Ascend950PR" : "Ascend910B2");
+        return st.ok();
+    }();
+    (void)done;
+}
+
+inline ptosim::Status launch(ptosim::KernelKind kind, uint32_t block_dim, std::function<void()> aic,
+                             std::function<void()> aiv, const char* name = "test_kernel") {
+    select_target_soc();
+    ptosim::LaunchSpec s;
+    s.kernel = name;
+    s.site = {__FILE__, __LINE__};
+    s.target = compiled_target();
+    s.kind = kind;
+    s.block_dim = block_dim;
+    s.aic_body = std::move(aic);
+    s.aiv_body = std::move(aiv);
+    return ptosim::run_launch(ptosim::Device::get(), s);
+}
+
+inline ptosim::Status run_vec(std::function<void()> body, uint32_t block_dim = 1) {
+    return launch(ptosim::KernelKind::Vec, block_dim, nullptr, std::move(body));
+}
+inline ptosim::Status run_cube(std::function<void()> body, uint32_t block_dim = 1) {
+    return launch(ptosim::KernelKind::Cube, block_dim, std::move(body), nullptr);
+}
+inline ptosim::Status run_mix(std::function<void()> aic, std::function<void()> aiv, uint32_t block_dim = 1) {
+    return launch(ptosim::KernelKind::Mix, block_dim, std::move(aic), std::move(aiv));
+}
+
+// Deterministic pseudo-random values (xorshift), so failures reproduce.
+struct Rng {
+    uint64_t s = 0x9e3779b97f4a7c15ull;
+    uint64_t next() {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        return s;
+    }
+    double uniform(double lo, double hi) { return lo + (hi - lo) * static_cast<double>(next() >> 11) / 9007199254740992.0; }
+};
+
+}  // namespace testutil

@@ -1,0 +1,496 @@
+// The ACL subset: success paths, every rejected input with its exact CANN code,
+// and the message a user gets from aclGetRecentErrMsg.
+#include <acl/acl.h>
+#include <runtime/rt_ffts.h>
+#include <ptosim/runtime.hpp>
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+std::string msg() { return aclGetRecentErrMsg(); }
+
+#define EXPECT_MSG_HAS(sub) EXPECT_NE(msg().find(sub), std::string::npos) << "message: " << msg()
+
+// ACL state is process-wide, so every test starts from "not initialised".
+class Acl : public ::testing::Test {
+protected:
+    void SetUp() override {
+        (void)aclFinalize();
+        unsetenv("PTO_SIM_DEVICE_COUNT");
+    }
+    void TearDown() override {
+        (void)aclFinalize();
+        unsetenv("PTO_SIM_DEVICE_COUNT");
+    }
+};
+
+// Initialised, with device 0 set.
+class AclDev : public Acl {
+protected:
+    void SetUp() override {
+        Acl::SetUp();
+        ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+        ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+    }
+};
+
+TEST(AclCodes, MatchCann) {
+    EXPECT_EQ(ACL_SUCCESS, 0);
+    EXPECT_EQ(ACL_ERROR_INVALID_PARAM, 100000);
+    EXPECT_EQ(ACL_ERROR_UNINITIALIZE, 100001);
+    EXPECT_EQ(ACL_ERROR_REPEAT_INITIALIZE, 100002);
+    EXPECT_EQ(ACL_ERROR_REPEAT_FINALIZE, 100037);
+    EXPECT_EQ(ACL_ERROR_BAD_ALLOC, 200000);
+    EXPECT_EQ(ACL_ERROR_RT_PARAM_INVALID, 107000);
+    EXPECT_EQ(ACL_ERROR_RT_INVALID_DEVICEID, 107001);
+    EXPECT_EQ(ACL_ERROR_RT_CONTEXT_NULL, 107002);
+    EXPECT_EQ(ACL_ERROR_RT_AICORE_EXCEPTION, 507015);
+    EXPECT_EQ(ACL_ERROR_RT_VECTOR_CORE_EXCEPTION, 507035);
+    EXPECT_EQ(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, 507046);
+    EXPECT_EQ(ACL_MEMCPY_HOST_TO_HOST, 0);
+    EXPECT_EQ(ACL_MEMCPY_HOST_TO_DEVICE, 1);
+    EXPECT_EQ(ACL_MEMCPY_DEVICE_TO_HOST, 2);
+    EXPECT_EQ(ACL_MEMCPY_DEVICE_TO_DEVICE, 3);
+    EXPECT_EQ(ACL_MEM_MALLOC_HUGE_FIRST, 0);
+    EXPECT_EQ(ACL_MEM_MALLOC_HUGE_ONLY, 1);
+    EXPECT_EQ(ACL_MEM_MALLOC_NORMAL_ONLY, 2);
+    EXPECT_EQ(RT_ERROR_NONE, 0);
+}
+
+// --- lifecycle -------------------------------------------------------------
+
+TEST_F(Acl, InitFinalize) {
+    EXPECT_EQ(aclInit(nullptr), ACL_SUCCESS);
+    EXPECT_EQ(aclInit(nullptr), ACL_ERROR_REPEAT_INITIALIZE);
+    EXPECT_MSG_HAS("already initialised");
+    EXPECT_EQ(aclFinalize(), ACL_SUCCESS);
+    EXPECT_EQ(aclFinalize(), ACL_ERROR_REPEAT_FINALIZE);
+    EXPECT_MSG_HAS("aclFinalize");
+    EXPECT_EQ(aclInit(""), ACL_SUCCESS);  // empty path means no configuration
+}
+
+TEST_F(Acl, InitWithConfigFile) {
+    char path[] = "/tmp/ptosim_acl_cfgXXXXXX";
+    int fd = mkstemp(path);
+    ASSERT_GE(fd, 0);
+    EXPECT_EQ(aclInit(path), ACL_SUCCESS);
+    std::remove(path);
+}
+
+TEST_F(Acl, InitWithMissingConfigFile) {
+    EXPECT_EQ(aclInit("/nonexistent/ptosim/acl.json"), ACL_ERROR_INVALID_FILE);
+    EXPECT_MSG_HAS("/nonexistent/ptosim/acl.json");
+    EXPECT_EQ(aclrtSetDevice(0), ACL_ERROR_UNINITIALIZE);  // the failed init left ACL uninitialised
+}
+
+TEST_F(Acl, CallsBeforeInit) {
+    EXPECT_EQ(aclrtSetDevice(0), ACL_ERROR_UNINITIALIZE);
+    EXPECT_MSG_HAS("aclInit");
+    EXPECT_EQ(aclrtResetDevice(0), ACL_ERROR_UNINITIALIZE);
+    int32_t dev = -5;
+    EXPECT_EQ(aclrtGetDevice(&dev), ACL_ERROR_UNINITIALIZE);
+    aclrtStream s = nullptr;
+    EXPECT_EQ(aclrtCreateStream(&s), ACL_ERROR_UNINITIALIZE);
+    EXPECT_EQ(aclrtSynchronizeStream(nullptr), ACL_ERROR_UNINITIALIZE);
+    void* p = reinterpret_cast<void*>(1);
+    EXPECT_EQ(aclrtMalloc(&p, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_UNINITIALIZE);
+    EXPECT_EQ(p, nullptr);
+    EXPECT_EQ(aclrtMallocHost(&p, 64), ACL_ERROR_UNINITIALIZE);
+    char buf[8] = {};
+    EXPECT_EQ(aclrtMemcpy(buf, 8, buf, 8, ACL_MEMCPY_HOST_TO_HOST), ACL_ERROR_UNINITIALIZE);
+    EXPECT_EQ(aclrtMemset(buf, 8, 0, 8), ACL_ERROR_UNINITIALIZE);
+    EXPECT_MSG_HAS("aclrtMemset");
+}
+
+TEST_F(Acl, QueriesWorkBeforeInit) {
+    uint32_t n = 0;
+    EXPECT_EQ(aclrtGetDeviceCount(&n), ACL_SUCCESS);
+    EXPECT_EQ(n, 1u);
+    const char* soc = aclrtGetSocName();
+    ASSERT_NE(soc, nullptr);
+    EXPECT_STREQ(soc, ptosim::Device::get().soc().name);
+    EXPECT_NE(ptosim::find_soc(soc), nullptr);
+}
+
+TEST_F(Acl, CallsWithoutDevice) {
+    ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+    aclrtStream s = nullptr;
+    EXPECT_EQ(aclrtCreateStream(&s), ACL_ERROR_RT_CONTEXT_NULL);
+    EXPECT_MSG_HAS("aclrtSetDevice");
+    void* p = nullptr;
+    EXPECT_EQ(aclrtMalloc(&p, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_RT_CONTEXT_NULL);
+    int32_t dev = -5;
+    EXPECT_EQ(aclrtGetDevice(&dev), ACL_ERROR_RT_CONTEXT_NULL);
+}
+
+// --- devices ---------------------------------------------------------------
+
+TEST_F(Acl, SetGetResetDevice) {
+    ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+    EXPECT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+    EXPECT_EQ(aclrtSetDevice(0), ACL_SUCCESS);  // setting again is allowed
+    int32_t dev = -1;
+    EXPECT_EQ(aclrtGetDevice(&dev), ACL_SUCCESS);
+    EXPECT_EQ(dev, 0);
+    EXPECT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
+    EXPECT_EQ(aclrtGetDevice(&dev), ACL_ERROR_RT_CONTEXT_NULL);
+    EXPECT_EQ(aclrtResetDevice(0), ACL_SUCCESS);  // resetting an unset device is tolerated
+}
+
+TEST_F(Acl, UnknownDeviceId) {
+    ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+    EXPECT_EQ(aclrtSetDevice(1), ACL_ERROR_RT_INVALID_DEVICEID);
+    EXPECT_MSG_HAS("device id 1");
+    EXPECT_MSG_HAS("PTO_SIM_DEVICE_COUNT");
+    EXPECT_EQ(aclrtSetDevice(-1), ACL_ERROR_RT_INVALID_DEVICEID);
+    EXPECT_MSG_HAS("device id -1");
+    EXPECT_EQ(aclrtResetDevice(7), ACL_ERROR_RT_INVALID_DEVICEID);
+    EXPECT_MSG_HAS("aclrtResetDevice");
+}
+
+TEST_F(Acl, DeviceCountFromEnv) {
+    setenv("PTO_SIM_DEVICE_COUNT", "4", 1);
+    uint32_t n = 0;
+    EXPECT_EQ(aclrtGetDeviceCount(&n), ACL_SUCCESS);
+    EXPECT_EQ(n, 4u);
+    ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+    EXPECT_EQ(aclrtSetDevice(3), ACL_SUCCESS);
+    int32_t dev = -1;
+    EXPECT_EQ(aclrtGetDevice(&dev), ACL_SUCCESS);
+    EXPECT_EQ(dev, 3);
+    EXPECT_EQ(aclrtSetDevice(4), ACL_ERROR_RT_INVALID_DEVICEID);
+    EXPECT_MSG_HAS("ids 0..3");
+    // All devices share one SoC.
+    EXPECT_STREQ(aclrtGetSocName(), ptosim::Device::get().soc().name);
+}
+
+TEST_F(Acl, DeviceCountEnvInvalidFallsBackToOne) {
+    setenv("PTO_SIM_DEVICE_COUNT", "lots", 1);
+    uint32_t n = 0;
+    EXPECT_EQ(aclrtGetDeviceCount(&n), ACL_SUCCESS);
+    EXPECT_EQ(n, 1u);
+}
+
+TEST_F(Acl, NullOutputPointers) {
+    EXPECT_EQ(aclrtGetDeviceCount(nullptr), ACL_ERROR_INVALID_PARAM);
+    EXPECT_MSG_HAS("count is null");
+    ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+    EXPECT_EQ(aclrtGetDevice(nullptr), ACL_ERROR_INVALID_PARAM);
+    EXPECT_MSG_HAS("deviceId is null");
+}
+
+TEST_F(AclDev, OtherThreadUsesLastSetDevice) {
+    aclError r = -1;
+    int32_t dev = -1;
+    std::thread t([&] {
+        r = aclrtGetDevice(&dev);
+    });
+    t.join();
+    EXPECT_EQ(r, ACL_SUCCESS);
+    EXPECT_EQ(dev, 0);
+}
+
+// --- streams ---------------------------------------------------------------
+
+TEST_F(AclDev, StreamLifecycle) {
+    aclrtStream s = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
+    ASSERT_NE(s, nullptr);
+    EXPECT_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS);  // empty stream
+    EXPECT_EQ(aclrtSynchronizeStreamWithTimeout(s, 100), ACL_SUCCESS);
+    EXPECT_EQ(aclrtSynchronizeStreamWithTimeout(s, -1), ACL_SUCCESS);
+    EXPECT_EQ(aclrtDestroyStream(s), ACL_SUCCESS);
+    EXPECT_EQ(aclrtDestroyStream(s), ACL_ERROR_INVALID_PARAM);
+    EXPECT_MSG_HAS("not a live stream");
+    EXPECT_EQ(aclrtSynchronizeStream(s), ACL_ERROR_INVALID_PARAM);
+    EXPECT_MSG_HAS("not a live stream");
+}
+
+TEST_F(AclDev, DefaultStreamSync) {
+    EXPECT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
+    EXPECT_EQ(aclrtSynchronizeStreamWithTimeout(nullptr, 50), ACL_SUCCESS);
+}
+
+TEST_F(AclDev, StreamBadArguments) {
+    EXPECT_EQ(aclrtCreateStream(nullptr), ACL_ERROR_INVALID_PARAM);
+    EXPECT_MSG_HAS("stream is null");
+    EXPECT_EQ(aclrtDestroyStream(nullptr), ACL_ERROR_INVALID_PARAM);
+    EXPECT_MSG_HAS("default stream cannot be destroyed");
+    int not_a_stream = 0;
+    EXPECT_EQ(aclrtSynchronizeStream(&not_a_stream), ACL_ERROR_INVALID_PARAM);
+    EXPECT_EQ(aclrtDestroyStream(&not_a_stream), ACL_ERROR_INVALID_PARAM);
+    EXPECT_EQ(aclrtSynchronizeStreamWithTimeout(nullptr, 0), ACL_ERROR_INVALID_PARAM);
+    EXPECT_MSG_HAS("timeout 0 ms");
+    EXPECT_EQ(aclrtSynchronizeStreamWithTimeout(nullptr, -2), ACL_ERROR_INVALID_PARAM);
+    EXPECT_MSG_HAS("-1");
+}
+
+TEST_F(AclDev, ResetDeviceReleasesStreams) {
+    aclrtStream s = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
+    ASSERT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+    EXPECT_EQ(aclrtDestroyStream(s), ACL_ERROR_INVALID_PARAM);
+    EXPECT_MSG_HAS("aclrtResetDevice");
+}
+
+ptosim::LaunchSpec sleeping_launch(int ms) {
+    ptosim::LaunchSpec spec;
+    spec.kernel = "acl_test_sleep";
+    spec.kind = ptosim::KernelKind::Vec;
+    spec.target = ptosim::Device::get().soc().target;
+    spec.block_dim = 1;
+    spec.aiv_body = [ms] { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); };
+    return spec;
+}
+
+TEST_F(AclDev, SyncTimeoutThenCompletes) {
+    aclrtStream s = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
+    static_cast<ptosim::Stream*>(s)->enqueue_launch(sleeping_launch(400));
+    EXPECT_EQ(aclrtSynchronizeStreamWithTimeout(s, 20), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    EXPECT_MSG_HAS("timed out");
+    EXPECT_EQ(aclrtSynchronizeStreamWithTimeout(s, -1), ACL_SUCCESS);
+    EXPECT_EQ(aclrtDestroyStream(s), ACL_SUCCESS);
+}
+
+TEST_F(AclDev, KernelFaultSurfacesOnSync) {
+    aclrtStream s = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
+    ptosim::LaunchSpec spec = sleeping_launch(0);
+    spec.kernel = "acl_test_fault";
+    spec.aiv_body = [] { ptosim::fault({}, "deliberate test fault"); };
+    static_cast<ptosim::Stream*>(s)->enqueue_launch(std::move(spec));
+    EXPECT_EQ(aclrtSynchronizeStream(s), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    EXPECT_MSG_HAS("deliberate test fault");  // visible on this thread, not just the worker's
+    EXPECT_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS);  // the error is reported once
+    EXPECT_EQ(aclrtDestroyStream(s), ACL_SUCCESS);
+}
+
+// --- memory ----------------------------------------------------------------
+
+TEST_F(AclDev, MallocFreeAllPolicies) {
+    for (aclrtMemMallocPolicy p : {ACL_MEM_MALLOC_HUGE_FIRST, ACL_MEM_MALLOC_HUGE_ONLY, ACL_MEM_MALLOC_NORMAL_ONLY,
+                                   ACL_MEM_MALLOC_HUGE_FIRST_P2P, ACL_MEM_MALLOC_NORMAL_ONLY_P2P,
+                                   ACL_MEM_MALLOC_HUGE1G_ONLY_P2P}) {
+        void* d = nullptr;
+        ASSERT_EQ(aclrtMalloc(&d, 1000, p), ACL_SUCCESS) << msg();
+        ASSERT_NE(d, nullptr);
+        const std::optional<ptosim::Allocation> a = ptosim::Device::get().find(d, 1000);
+        ASSERT_TRUE(a.has_value());
+        EXPECT_TRUE(a->device);
+        EXPECT_EQ(a->size, 1000u);
+        EXPECT_EQ(aclrtFree(d), ACL_SUCCESS);
+    }
+    void* d = nullptr;
+    auto flagged = static_cast<aclrtMemMallocPolicy>(ACL_MEM_MALLOC_HUGE_FIRST | ACL_MEM_TYPE_HIGH_BAND_WIDTH);
+    ASSERT_EQ(aclrtMalloc(&d, 64, flagged), ACL_SUCCESS);
+    EXPECT_EQ(aclrtFree(d), ACL_SUCCESS);
+}
+
+TEST_F(AclDev, MallocHostFreeHost) {
+    void* h = nullptr;
+    ASSERT_EQ(aclrtMallocHost(&h, 256), ACL_SUCCESS);
+    ASSERT_NE(h, nullptr);
+    const std::optional<ptosim::Allocation> a = ptosim::Device::get().find(h, 256);
+    ASSERT_TRUE(a.has_value());
+    EXPECT_FALSE(a->device);
+    EXPECT_EQ(aclrtFreeHost(h), ACL_SUCCESS);
+}
+
+TEST_F(AclDev, MallocBadArguments) {
+    EXPECT_EQ(aclrtMalloc(nullptr, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_INVALID_PARAM);
+    EXPECT_MSG_HAS("devPtr is null");
+    void* d = reinterpret_cast<void*>(1);
+    EXPECT_EQ(aclrtMalloc(&d, 0, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_INVALID_PARAM);
+    EXPECT_MSG_HAS("size is 0");
+    EXPECT_EQ(d, nullptr);
+    EXPECT_EQ(aclrtMalloc(&d, 64, static_cast<aclrtMemMallocPolicy>(42)), ACL_ERROR_INVALID_PARAM);
+    EXPECT_MSG_HAS("policy 42");
+    EXPECT_EQ(aclrtMallocHost(nullptr, 64), ACL_ERROR_INVALID_PARAM);
+    EXPECT_MSG_HAS("hostPtr is null");
+    EXPECT_EQ(aclrtMallocHost(&d, 0), ACL_ERROR_INVALID_PARAM);
+    EXPECT_MSG_HAS("aclrtMallocHost: size is 0");
+}
+
+TEST_F(AclDev, MallocTooLarge) {
+    void* d = reinterpret_cast<void*>(1);
+    EXPECT_EQ(aclrtMalloc(&d, SIZE_MAX / 2, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_BAD_ALLOC);
+    EXPECT_MSG_HAS("out of host memory");
+    EXPECT_EQ(d, nullptr);
+}
+
+TEST_F(AclDev, FreeErrors) {
+    EXPECT_EQ(aclrtFree(nullptr), ACL_ERROR_INVALID_PARAM);
+    EXPECT_MSG_HAS("devPtr is null");
+    EXPECT_EQ(aclrtFreeHost(nullptr), ACL_ERROR_INVALID_PARAM);
+    EXPECT_MSG_HAS("hostPtr is null");
+
+    void* d = nullptr;
+    ASSERT_EQ(aclrtMalloc(&d, 128, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    EXPECT_EQ(aclrtFreeHost(d), ACL_ERROR_INVALID_PARAM);
+    EXPECT_MSG_HAS("free it with aclrtFree");
+    EXPECT_EQ(aclrtFree(static_cast<char*>(d) + 16), ACL_ERROR_INVALID_PARAM);
+    EXPECT_MSG_HAS("16 bytes into the block");
+    EXPECT_EQ(aclrtFree(d), ACL_SUCCESS);
+    EXPECT_EQ(aclrtFree(d), ACL_ERROR_INVALID_PARAM);
+    EXPECT_MSG_HAS("double free");
+
+    void* h = nullptr;
+    ASSERT_EQ(aclrtMallocHost(&h, 128), ACL_SUCCESS);
+    EXPECT_EQ(aclrtFree(h), ACL_ERROR_INVALID_PARAM);
+    EXPECT_MSG_HAS("free it with aclrtFreeHost");
+    EXPECT_EQ(aclrtFreeHost(h), ACL_SUCCESS);
+    EXPECT_EQ(aclrtFreeHost(h), ACL_ERROR_INVALID_PARAM);
+    EXPECT_MSG_HAS("aclrtFreeHost");
+
+    int stack_var = 0;
+    EXPECT_EQ(aclrtFree(&stack_var), ACL_ERROR_INVALID_PARAM);
+    EXPECT_MSG_HAS("never came from aclrtMalloc");
+}
+
+TEST_F(AclDev, MemcpyRoundTrip) {
+    constexpr size_t n = 1024;
+    std::vector<uint8_t> in(n), out(n, 0);
+    for (size_t i = 0; i < n; ++i) in[i] = static_cast<uint8_t>(i * 7 + 3);
+    void *d1 = nullptr, *d2 = nullptr;
+    ASSERT_EQ(aclrtMalloc(&d1, n, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMalloc(&d2, n, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    EXPECT_EQ(aclrtMemcpy(d1, n, in.data(), n, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    EXPECT_EQ(aclrtMemcpy(d2, n, d1, n, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_SUCCESS);
+    EXPECT_EQ(aclrtMemcpy(out.data(), n, d2, n, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    EXPECT_EQ(in, out);
+
+    // Partial copy into the middle of a block, then DEFAULT direction inference.
+    EXPECT_EQ(aclrtMemset(d1, n, 0, n), ACL_SUCCESS);
+    EXPECT_EQ(aclrtMemcpy(static_cast<char*>(d1) + 512, 512, in.data(), 512, ACL_MEMCPY_DEFAULT), ACL_SUCCESS);
+    std::vector<uint8_t> back(n, 0xff);
+    EXPECT_EQ(aclrtMemcpy(back.data(), n, d1, n, ACL_MEMCPY_DEFAULT), ACL_SUCCESS);
+    for (size_t i = 0; i < 512; ++i) ASSERT_EQ(back[i], 0) << i;
+    for (size_t i = 0; i < 512; ++i) ASSERT_EQ(back[512 + i], in[i]) << i;
+
+    void* h = nullptr;
+    ASSERT_EQ(aclrtMallocHost(&h, n), ACL_SUCCESS);
+    EXPECT_EQ(aclrtMemcpy(h, n, in.data(), n, ACL_MEMCPY_HOST_TO_HOST), ACL_SUCCESS);
+    EXPECT_EQ(std::memcmp(h, in.data(), n), 0);
+    EXPECT_EQ(aclrtMemcpy(d2, n, h, n, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);  // pinned host -> device
+
+    EXPECT_EQ(aclrtFreeHost(h), ACL_SUCCESS);
+    EXPECT_EQ(aclrtFree(d1), ACL_SUCCESS);
+    EXPECT_EQ(aclrtFree(d2), ACL_SUCCESS);
+}
+
+TEST_F(AclDev, MemcpyBadArguments) {
+    char host[64] = {};
+    void* d = nullptr;
+    ASSERT_EQ(aclrtMalloc(&d, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+
+    EXPECT_EQ(aclrtMemcpy(nullptr, 64, host, 64, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_INVALID_PARAM);
+    EXPECT_MSG_HAS("dst is null");
+    EXPECT_EQ(aclrtMemcpy(d, 64, nullptr, 64, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_INVALID_PARAM);
+    EXPECT_MSG_HAS("src is null");
+    EXPECT_EQ(aclrtMemcpy(d, 64, host, 0, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_INVALID_PARAM);
+    EXPECT_MSG_HAS("count is 0");
+    EXPECT_EQ(aclrtMemcpy(d, 32, host, 64, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_INVALID_PARAM);
+    EXPECT_MSG_HAS("count 64 exceeds destMax 32");
+    EXPECT_EQ(aclrtMemcpy(d, 64, host, 64, static_cast<aclrtMemcpyKind>(9)), ACL_ERROR_INVALID_PARAM);
+    EXPECT_MSG_HAS("kind 9");
+
+    // Wrong direction for where the pointers live.
+    char other[64] = {};
+    EXPECT_EQ(aclrtMemcpy(other, 64, host, 64, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_INVALID_PARAM);
+    EXPECT_MSG_HAS("dst");
+    EXPECT_MSG_HAS("is not device memory");
+    EXPECT_MSG_HAS("ACL_MEMCPY_HOST_TO_DEVICE");
+    void* d2 = nullptr;
+    ASSERT_EQ(aclrtMalloc(&d2, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    EXPECT_EQ(aclrtMemcpy(d, 64, d2, 64, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_INVALID_PARAM);
+    EXPECT_MSG_HAS("src");
+    EXPECT_MSG_HAS("is device memory");
+    EXPECT_EQ(aclrtMemcpy(host, 64, other, 64, ACL_MEMCPY_DEVICE_TO_HOST), ACL_ERROR_INVALID_PARAM);
+    EXPECT_MSG_HAS("src");
+    EXPECT_MSG_HAS("is not device memory");
+    EXPECT_EQ(aclrtMemcpy(d2, 64, d, 64, ACL_MEMCPY_DEVICE_TO_HOST), ACL_ERROR_INVALID_PARAM);
+    EXPECT_MSG_HAS("dst");
+    EXPECT_EQ(aclrtMemcpy(host, 64, d, 64, ACL_MEMCPY_HOST_TO_HOST), ACL_ERROR_INVALID_PARAM);
+    EXPECT_MSG_HAS("ACL_MEMCPY_HOST_TO_HOST");
+    EXPECT_EQ(aclrtMemcpy(d, 64, host, 64, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_ERROR_INVALID_PARAM);
+    EXPECT_MSG_HAS("ACL_MEMCPY_DEVICE_TO_DEVICE");
+
+    // Ranges running past the end of a block.
+    EXPECT_EQ(aclrtMemcpy(static_cast<char*>(d) + 32, 64, host, 64, ACL_MEMCPY_HOST_TO_DEVICE),
+              ACL_ERROR_INVALID_PARAM);
+    EXPECT_MSG_HAS("runs past the end");
+    EXPECT_MSG_HAS("offset 32");
+    char big[128] = {};
+    EXPECT_EQ(aclrtMemcpy(big, 128, d, 128, ACL_MEMCPY_DEVICE_TO_HOST), ACL_ERROR_INVALID_PARAM);
+    EXPECT_MSG_HAS("runs past the end");
+    void* h = nullptr;
+    ASSERT_EQ(aclrtMallocHost(&h, 16), ACL_SUCCESS);
+    EXPECT_EQ(aclrtMemcpy(h, 64, host, 64, ACL_MEMCPY_HOST_TO_HOST), ACL_ERROR_INVALID_PARAM);
+    EXPECT_MSG_HAS("aclrtMallocHost block");
+
+    // A freed device block is no longer device memory.
+    ASSERT_EQ(aclrtFree(d2), ACL_SUCCESS);
+    EXPECT_EQ(aclrtMemcpy(host, 64, d2, 64, ACL_MEMCPY_DEVICE_TO_HOST), ACL_ERROR_INVALID_PARAM);
+
+    EXPECT_EQ(aclrtFreeHost(h), ACL_SUCCESS);
+    EXPECT_EQ(aclrtFree(d), ACL_SUCCESS);
+}
+
+TEST_F(AclDev, Memset) {
+    void* d = nullptr;
+    ASSERT_EQ(aclrtMalloc(&d, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    EXPECT_EQ(aclrtMemset(d, 64, 0x1AB, 64), ACL_SUCCESS);  // low byte, as memset
+    for (int i = 0; i < 64; ++i) ASSERT_EQ(static_cast<uint8_t*>(d)[i], 0xAB);
+    EXPECT_EQ(aclrtMemset(static_cast<char*>(d) + 8, 56, 0, 8), ACL_SUCCESS);
+    EXPECT_EQ(static_cast<uint8_t*>(d)[8], 0);
+    EXPECT_EQ(static_cast<uint8_t*>(d)[16], 0xAB);
+    char host[16];
+    EXPECT_EQ(aclrtMemset(host, 16, 7, 16), ACL_SUCCESS);  // host memory is accepted too
+    EXPECT_EQ(host[15], 7);
+
+    EXPECT_EQ(aclrtMemset(nullptr, 64, 0, 64), ACL_ERROR_INVALID_PARAM);
+    EXPECT_MSG_HAS("devPtr is null");
+    EXPECT_EQ(aclrtMemset(d, 64, 0, 0), ACL_ERROR_INVALID_PARAM);
+    EXPECT_MSG_HAS("count is 0");
+    EXPECT_EQ(aclrtMemset(d, 32, 0, 64), ACL_ERROR_INVALID_PARAM);
+    EXPECT_MSG_HAS("count 64 exceeds maxCount 32");
+    EXPECT_EQ(aclrtMemset(static_cast<char*>(d) + 60, 64, 0, 64), ACL_ERROR_INVALID_PARAM);
+    EXPECT_MSG_HAS("runs past the end");
+    EXPECT_EQ(aclrtFree(d), ACL_SUCCESS);
+}
+
+TEST_F(AclDev, FinalizeThenCallsFail) {
+    ASSERT_EQ(aclFinalize(), ACL_SUCCESS);
+    void* d = nullptr;
+    EXPECT_EQ(aclrtMalloc(&d, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_UNINITIALIZE);
+    ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);  // re-initialising after finalize is allowed
+    EXPECT_EQ(aclrtMalloc(&d, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_RT_CONTEXT_NULL);
+}
+
+// --- rt_ffts.h ---------------------------------------------------------------
+
+TEST(AclFfts, C2cCtrlAddr) {
+    uint64_t addr = 0;
+    uint32_t len = 0;
+    EXPECT_EQ(rtGetC2cCtrlAddr(&addr, &len), RT_ERROR_NONE);
+    EXPECT_NE(addr, 0u);
+    EXPECT_EQ(addr, ptosim::Device::get().ffts_ctrl_addr());
+    EXPECT_EQ(len, 64u);
+    EXPECT_EQ(rtGetC2cCtrlAddr(nullptr, &len), ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_MSG_HAS("addr is null");
+    EXPECT_EQ(rtGetC2cCtrlAddr(&addr, nullptr), ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_MSG_HAS("len is null");
+}
+
+}  // namespace
