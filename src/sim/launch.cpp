@@ -174,7 +174,8 @@ Status Launch::prepare() {
             c.block_idx = g;
             c.block_num = spec_.block_dim;
             c.subblock_id = spec_.kind == KernelKind::Mix && m > 0 ? m - 1 : 0;
-            c.subblock_dim = spec_.kind == KernelKind::Mix ? 2 : 1;
+            // Only the Vector cores of a mix group see two sub-blocks; the Cube core sees one.
+            c.subblock_dim = spec_.kind == KernelKind::Mix && c.type == CoreType::AIV ? 2 : 1;
             c.launch = this;
             s->group = g;
             s->body = const_cast<std::function<void()>*>(c.type == CoreType::AIC ? &spec_.aic_body : &spec_.aiv_body);

@@ -98,12 +98,12 @@ void bump(uint32_t& n, const std::string& what, const SourceLoc& loc) {
 void barrier_signal(Launch& l, Launch::FftsBarrier& b, const Core& from, int flag, const SourceLoc& loc) {
     size_t m = 0;
     while (b.members[m] != from.index) ++m;
-    bump(b.pending[m][flag], "FFTS flag " + std::to_string(flag) + " of " + from.name() + " (pending barrier)", loc);
+    bump(b.pending[m][flag], "ffts_cross_core_sync: FFTS flag " + std::to_string(flag) + " of " + from.name() + " (pending barrier)", loc);
     for (auto& p : b.pending)
         if (p[flag] == 0) return;
     for (auto& p : b.pending) --p[flag];
     for (int r : b.receivers) {
-        bump(l.ffts[r][flag], "FFTS flag " + std::to_string(flag) + " of " + l.slots()[r]->core.name(), loc);
+        bump(l.ffts[r][flag], "ffts_cross_core_sync: FFTS flag " + std::to_string(flag) + " of " + l.slots()[r]->core.name(), loc);
         l.note_signal("FFTS flag " + std::to_string(flag) + " released " + l.slots()[r]->core.name());
     }
 }
@@ -157,7 +157,7 @@ void ffts_cross_core_sync(const SourceLoc& loc, Pipe pipe, uint64_t config) {
                            "a mix launch (--cce-aicore-arch=dav-c220)");
             if (c.type == CoreType::AIC) {
                 for (int r : aivs()) {
-                    bump(l.ffts[r][flag], "FFTS flag " + std::to_string(flag) + " of " + l.slots()[r]->core.name(), loc);
+                    bump(l.ffts[r][flag], "ffts_cross_core_sync: FFTS flag " + std::to_string(flag) + " of " + l.slots()[r]->core.name(), loc);
                 }
             } else {
                 barrier_signal(l, barrier(l, 2, g, aivs(), {l.group_member(g, 0)->core.index}), c, flag, loc);
@@ -206,7 +206,7 @@ void set_intra_block(const SourceLoc& loc, Pipe pipe, int64_t id) {
         to = l.group_member(g, 0);
         flag = static_cast<int>(id % 16 + 16 * c.subblock_id);
     }
-    bump(l.intra[to->core.index][flag], "intra-block flag " + std::to_string(flag) + " of " + to->core.name(), loc);
+    bump(l.intra[to->core.index][flag], "set_intra_block: intra-block flag " + std::to_string(flag) + " of " + to->core.name(), loc);
     l.note_signal(c.name() + " -> " + to->core.name() + " intra-block flag " + std::to_string(flag) + " at " + loc.str());
 }
 

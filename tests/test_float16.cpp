@@ -1,0 +1,87 @@
+// half and bfloat16_t conversions against independent references: the
+// compiler's _Float16 for half, exact rational rounding for bfloat16.
+#include <ptosim/float16.hpp>
+#include <gtest/gtest.h>
+#include <cmath>
+#include <cstring>
+
+namespace {
+uint16_t bits(half h) { return h.bits; }
+uint16_t f16_ref_bits(float f) {
+    _Float16 h = static_cast<_Float16>(f);
+    uint16_t b;
+    std::memcpy(&b, &h, 2);
+    return b;
+}
+float f16_ref_value(uint16_t b) {
+    _Float16 h;
+    std::memcpy(&h, &b, 2);
+    return static_cast<float>(h);
+}
+// Round-to-nearest-even to 8 significant bits, by exact arithmetic on double.
+uint16_t bf16_ref_bits(float f) {
+    if (std::isnan(f)) return 0x7fc0;
+    double x = f;
+    int e;
+    double m = std::frexp(std::fabs(x), &e);  // [0.5, 1)
+    double scaled = std::ldexp(m, 8);          // 8 significant bits
+    double fl = std::floor(scaled), frac = scaled - fl;
+    double r = frac > 0.5 ? fl + 1 : frac < 0.5 ? fl : (std::fmod(fl, 2.0) == 0 ? fl : fl + 1);
+    float v = static_cast<float>(std::ldexp(r, e - 8));
+    if (x < 0) v = -v;
+    uint32_t u;
+    std::memcpy(&u, &v, 4);
+    return static_cast<uint16_t>(u >> 16);
+}
+}  // namespace
+
+TEST(Float16, EveryHalfValueConvertsToFloatAndBackExactly) {
+    for (uint32_t b = 0; b < 0x10000; ++b) {
+        const float ref = f16_ref_value(static_cast<uint16_t>(b));
+        const float f = half::from_bits(static_cast<uint16_t>(b));
+        if (std::isnan(ref)) {
+            ASSERT_TRUE(std::isnan(f)) << std::hex << b;
+            ASSERT_TRUE(std::isnan(static_cast<float>(half(f)))) << std::hex << b;
+            continue;
+        }
+        ASSERT_EQ(f, ref) << std::hex << b;
+        ASSERT_EQ(bits(half(f)), b) << std::hex << b;
+    }
+}
+
+TEST(Float16, FloatToHalfRoundsToNearestEvenLikeTheCompiler) {
+    // every half midpoint and its float neighbours, plus overflow and underflow edges
+    for (uint32_t b = 0; b < 0x7c00; ++b) {
+        const double lo = f16_ref_value(static_cast<uint16_t>(b)), hi = f16_ref_value(static_cast<uint16_t>(b + 1));
+        const float mid = static_cast<float>((lo + hi) / 2);
+        for (float f : {mid, std::nextafter(mid, 0.0f), std::nextafter(mid, 1e9f), -mid}) {
+            ASSERT_EQ(bits(half(f)), f16_ref_bits(f)) << f;
+        }
+    }
+    for (float f : {65504.0f, 65519.0f, 65520.0f, 1e30f, -1e30f, INFINITY, -INFINITY, 2.9802322e-8f, 2.9802326e-8f,
+                    1e-10f, -0.0f})
+        EXPECT_EQ(bits(half(f)), f16_ref_bits(f)) << f;
+}
+
+TEST(Float16, HalfKeepsNaNQuiet) {
+    EXPECT_EQ(bits(half(NAN)) & 0x7e00, 0x7e00);
+    EXPECT_TRUE(std::isnan(static_cast<float>(half::from_bits(0x7c01))));
+}
+
+TEST(Bfloat16, RoundsToNearestEven) {
+    uint64_t s = 12345;
+    for (int i = 0; i < 200000; ++i) {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        uint32_t u = static_cast<uint32_t>(s >> 32);
+        float f;
+        std::memcpy(&f, &u, 4);
+        if (std::isnan(f) || std::isinf(f) || std::fabs(f) > 3.38e38f || (std::fabs(f) < 1.2e-38f && f != 0)) continue;
+        ASSERT_EQ(bfloat16_t(f).bits, bf16_ref_bits(f)) << f;
+    }
+    EXPECT_EQ(bfloat16_t(1.00390625f).bits, 0x3f80);  // tie between 1 and 1+2^-7 goes to even
+    EXPECT_EQ(bfloat16_t(1.01171875f).bits, 0x3f82);  // tie rounds up to even
+    EXPECT_EQ(bfloat16_t(INFINITY).bits, 0x7f80);
+    EXPECT_EQ(bfloat16_t(3.4e38f).bits, 0x7f80);  // above the largest bf16, rounds to infinity
+    EXPECT_TRUE(std::isnan(static_cast<float>(bfloat16_t(NAN))));
+    EXPECT_EQ(static_cast<float>(bfloat16_t::from_bits(0x4049)), 3.140625f);
+}

@@ -1,0 +1,366 @@
+// Launch model, scheduler, flags and streams, driven through the runtime API
+// and the intrinsics' runtime entry points (no PTO headers needed).
+#include <ptosim/intrinsics.hpp>
+#include <ptosim/runtime.hpp>
+#include <gtest/gtest.h>
+#include <atomic>
+#include <chrono>
+#include <thread>
+#include <vector>
+
+using namespace ptosim;
+
+namespace {
+
+SourceLoc here(int line) { return SourceLoc{"kernel.cpp", line}; }
+
+LaunchSpec spec(KernelKind kind, uint32_t block_dim, std::function<void()> aic, std::function<void()> aiv) {
+    LaunchSpec s;
+    s.kernel = "k";
+    s.site = {"host.cpp", 7};
+    s.target = Target::A2A3;
+    s.kind = kind;
+    s.block_dim = block_dim;
+    s.aic_body = std::move(aic);
+    s.aiv_body = std::move(aiv);
+    return s;
+}
+
+Status run(KernelKind kind, uint32_t block_dim, std::function<void()> aic, std::function<void()> aiv) {
+    return run_launch(Device::get(), spec(kind, block_dim, std::move(aic), std::move(aiv)));
+}
+
+struct Ids {
+    CoreType type;
+    int64_t block, num, sub, subdim;
+    bool operator==(const Ids&) const = default;
+};
+
+Ids ids() {
+    Core& c = core();
+    return {c.type, c.block_idx, c.block_num, c.subblock_id, c.subblock_dim};
+}
+
+}  // namespace
+
+TEST(Launch, VectorKernelSeesOneBlockPerCore) {
+    std::vector<Ids> seen;
+    ASSERT_TRUE(run(KernelKind::Vec, 3, nullptr, [&] { seen.push_back(ids()); }).ok());
+    std::vector<Ids> want = {{CoreType::AIV, 0, 3, 0, 1}, {CoreType::AIV, 1, 3, 0, 1}, {CoreType::AIV, 2, 3, 0, 1}};
+    EXPECT_EQ(seen, want);
+}
+
+TEST(Launch, CubeKernelSeesOneBlockPerCore) {
+    std::vector<Ids> seen;
+    ASSERT_TRUE(run(KernelKind::Cube, 2, [&] { seen.push_back(ids()); }, nullptr).ok());
+    std::vector<Ids> want = {{CoreType::AIC, 0, 2, 0, 1}, {CoreType::AIC, 1, 2, 0, 1}};
+    EXPECT_EQ(seen, want);
+}
+
+TEST(Launch, MixKernelGroupsOneCubeWithTwoVectorSubBlocks) {
+    std::vector<Ids> seen;
+    auto body = [&] { seen.push_back(ids()); };
+    ASSERT_TRUE(run(KernelKind::Mix, 2, body, body).ok());
+    std::vector<Ids> want = {{CoreType::AIC, 0, 2, 0, 1}, {CoreType::AIV, 0, 2, 0, 2}, {CoreType::AIV, 0, 2, 1, 2},
+                             {CoreType::AIC, 1, 2, 0, 1}, {CoreType::AIV, 1, 2, 0, 2}, {CoreType::AIV, 1, 2, 1, 2}};
+    EXPECT_EQ(seen, want);
+}
+
+TEST(Launch, LocalBuffersMatchTheSocProfile) {
+    uint64_t ub = 0, l0c = 0, l1 = 0;
+    ASSERT_TRUE(run(KernelKind::Mix, 1, [&] { l0c = core().mem_size[int(Space::L0C)]; l1 = core().mem_size[int(Space::L1)]; },
+                    [&] { ub = core().mem_size[int(Space::UB)]; })
+                    .ok());
+    const SocProfile& soc = Device::get().soc();
+    EXPECT_EQ(ub, soc.ub);
+    EXPECT_EQ(l0c, soc.l0c);
+    EXPECT_EQ(l1, soc.l1);
+    EXPECT_EQ(std::string(soc.name), "Ascend910B2");
+    EXPECT_EQ(ub, 192u * 1024);
+}
+
+TEST(Launch, BlocksBeyondTheCoreCountRunInWavesWithOneWarning) {
+    const int cores = Device::get().soc().aiv;
+    std::vector<int> slots;
+    auto body = [&] { slots.push_back(core().physical); };
+    testing::internal::CaptureStderr();
+    LaunchSpec s = spec(KernelKind::Vec, cores + 5, nullptr, body);
+    s.kernel = "wavy";
+    ASSERT_TRUE(run_launch(Device::get(), s).ok());
+    ASSERT_TRUE(run_launch(Device::get(), s).ok());
+    std::string err = testing::internal::GetCapturedStderr();
+    EXPECT_EQ(slots.size(), 2u * (cores + 5));
+    EXPECT_NE(err.find("block_dim " + std::to_string(cores + 5) + " exceeds the " + std::to_string(cores) + " Vector cores"),
+              std::string::npos)
+        << err;
+    EXPECT_EQ(err.find("exceeds"), err.rfind("exceeds")) << "warned more than once: " << err;
+    // block `cores` reuses the first freed physical core
+    EXPECT_EQ(slots[cores], 0);
+}
+
+TEST(Launch, CoresRunInIdOrderUntilTheyBlock) {
+    std::vector<int> order;
+    auto aic = [&] {
+        intr::set_ffts_base_addr(here(2), Device::get().ffts_ctrl_addr());
+        Core& c = core();
+        order.push_back(static_cast<int>(c.block_idx));
+        intr::ffts_cross_core_sync(here(3), Pipe::FIX, 1 | (0 << 4) | (5 << 8));
+        if (c.block_idx == 0) intr::wait_flag_dev(here(4), 5);
+        order.push_back(100 + static_cast<int>(c.block_idx));
+    };
+    ASSERT_TRUE(run(KernelKind::Cube, 3, aic, nullptr).ok());
+    // block 0 blocks at the mode-0 barrier until blocks 1 and 2 have signalled
+    std::vector<int> want = {0, 1, 101, 2, 102, 100};
+    EXPECT_EQ(order, want);
+}
+
+TEST(Launch, RejectsZeroBlocksAndTargetMismatch) {
+    Status st = run(KernelKind::Vec, 0, nullptr, [] {});
+    EXPECT_EQ(st.code, err::kInvalidParam);
+    EXPECT_NE(st.message.find("block_dim is 0"), std::string::npos) << st.message;
+    LaunchSpec s = spec(KernelKind::Vec, 1, nullptr, [] {});
+    s.target = Target::A5;
+    st = run_launch(Device::get(), s);
+    EXPECT_EQ(st.code, err::kInvalidParam);
+    EXPECT_NE(st.message.find("built for A5 but the simulated device is Ascend910B2 (A2A3); set PTO_SIM_SOC=Ascend950PR"),
+              std::string::npos)
+        << st.message;
+    st = run(KernelKind::Mix, 1, [] {}, nullptr);
+    EXPECT_NE(st.message.find("lacks its Vector core variant"), std::string::npos) << st.message;
+}
+
+TEST(Launch, SocCannotChangeAfterTheFirstLaunch) {
+    ASSERT_TRUE(run(KernelKind::Vec, 1, nullptr, [] {}).ok());
+    Status st = Device::get().select_soc("Ascend950PR");
+    EXPECT_EQ(st.code, err::kInvalidParam);
+    EXPECT_NE(st.message.find("cannot change after the first launch"), std::string::npos);
+    EXPECT_EQ(Device::get().select_soc("Ascend9000").message, "unknown SoC 'Ascend9000'");
+}
+
+TEST(Flags, WaitWithoutSetIsADeadlockNamingCoreFlagAndLine) {
+    Status st = run(KernelKind::Vec, 2, nullptr, [] {
+        if (core().block_idx == 1) intr::wait_flag(here(42), Pipe::MTE2, Pipe::V, 0);
+    });
+    EXPECT_EQ(st.code, err::kKernelDeadlock);
+    EXPECT_NE(st.message.find("deadlock in kernel 'k' (launched at host.cpp:7, block_dim 2, Ascend910B2)"),
+              std::string::npos)
+        << st.message;
+    EXPECT_NE(st.message.find("1 blocked, 1 finished"), std::string::npos) << st.message;
+    EXPECT_NE(st.message.find("AIV block 1 waits at kernel.cpp:42: wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0) but no "
+                              "set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0) preceded it"),
+              std::string::npos)
+        << st.message;
+}
+
+TEST(Flags, SetThenWaitPassesAndDoubleSetFaults) {
+    EXPECT_TRUE(run(KernelKind::Vec, 1, nullptr, [] {
+                    intr::set_flag(here(1), Pipe::V, Pipe::MTE3, 7);
+                    intr::wait_flag(here(2), Pipe::V, Pipe::MTE3, 7);
+                    intr::set_flag(here(3), Pipe::V, Pipe::MTE3, 7);
+                    intr::wait_flag(here(4), Pipe::V, Pipe::MTE3, 7);
+                }).ok());
+    Status st = run(KernelKind::Vec, 1, nullptr, [] {
+        intr::set_flag(here(10), Pipe::V, Pipe::MTE3, 1);
+        intr::set_flag(here(11), Pipe::V, Pipe::MTE3, 1);
+    });
+    EXPECT_EQ(st.code, err::kVectorCoreException);
+    EXPECT_NE(st.message.find("faulted on AIV block 0 at kernel.cpp:11: set_flag(PIPE_V, PIPE_MTE3, EVENT_ID1) while "
+                              "the flag is still set"),
+              std::string::npos)
+        << st.message;
+}
+
+TEST(Flags, EventIdAndPipeRangesAreChecked) {
+    Status st = run(KernelKind::Vec, 1, nullptr, [] { intr::set_flag(here(5), Pipe::V, Pipe::MTE3, 8); });
+    EXPECT_NE(st.message.find("event id 8 is out of range; use EVENT_ID0..EVENT_ID7"), std::string::npos) << st.message;
+    st = run(KernelKind::Vec, 1, nullptr, [] { intr::set_flag(here(5), Pipe::ALL, Pipe::MTE3, 0); });
+    EXPECT_NE(st.message.find("PIPE_ALL is only valid in pipe_barrier"), std::string::npos) << st.message;
+}
+
+TEST(Ffts, Mode2CubeReleasesBothVectorsAndWaitsForBoth) {
+    std::vector<std::string> log;
+    auto aic = [&] {
+        intr::set_ffts_base_addr(here(1), Device::get().ffts_ctrl_addr());
+        log.push_back("aic signal");
+        intr::ffts_cross_core_sync(here(2), Pipe::FIX, 1 | (2 << 4) | (3 << 8));
+        intr::wait_flag_dev(here(3), 4);
+        log.push_back("aic released");
+    };
+    auto aiv = [&] {
+        intr::set_ffts_base_addr(here(4), Device::get().ffts_ctrl_addr());
+        intr::wait_flag_dev(here(5), 3);
+        log.push_back("aiv " + std::to_string(core().subblock_id));
+        intr::ffts_cross_core_sync(here(6), Pipe::MTE3, 1 | (2 << 4) | (4 << 8));
+    };
+    ASSERT_TRUE(run(KernelKind::Mix, 1, aic, aiv).ok());
+    std::vector<std::string> want = {"aic signal", "aiv 0", "aiv 1", "aic released"};
+    EXPECT_EQ(log, want);
+}
+
+TEST(Ffts, CubeWaitingForOneMissingSubBlockIsReported) {
+    auto aic = [] {
+        intr::set_ffts_base_addr(here(1), Device::get().ffts_ctrl_addr());
+        intr::wait_flag_dev(here(20), 4);
+    };
+    auto aiv = [] {
+        intr::set_ffts_base_addr(here(4), Device::get().ffts_ctrl_addr());
+        if (core().subblock_id == 0) intr::ffts_cross_core_sync(here(21), Pipe::MTE3, 1 | (2 << 4) | (4 << 8));
+    };
+    Status st = run(KernelKind::Mix, 1, aic, aiv);
+    EXPECT_EQ(st.code, err::kKernelDeadlock);
+    EXPECT_NE(st.message.find("AIC block 0 waits at kernel.cpp:20: wait_flag_dev(4) needs 1 release of FFTS flag 4, has 0"),
+              std::string::npos)
+        << st.message;
+    EXPECT_NE(st.message.find("AIV block 0 sub 0 ffts_cross_core_sync(mode 2, flag 4) at kernel.cpp:21"), std::string::npos)
+        << st.message;
+}
+
+TEST(Ffts, Mode1SynchronisesTheTwoSubBlocks) {
+    std::vector<int> order;
+    auto aiv = [&] {
+        intr::set_ffts_base_addr(here(1), Device::get().ffts_ctrl_addr());
+        order.push_back(static_cast<int>(core().subblock_id));
+        intr::ffts_cross_core_sync(here(2), Pipe::MTE3, 1 | (1 << 4) | (2 << 8));
+        intr::wait_flag_dev(here(3), 2);
+        order.push_back(10 + static_cast<int>(core().subblock_id));
+    };
+    ASSERT_TRUE(run(KernelKind::Mix, 1, [] {}, aiv).ok());
+    std::vector<int> want = {0, 1, 11, 10};
+    EXPECT_EQ(order, want);
+}
+
+TEST(Ffts, RequiresTheBaseAddressAndAValidMode) {
+    Status st = run(KernelKind::Vec, 1, nullptr, [] { intr::ffts_cross_core_sync(here(9), Pipe::MTE3, 1 | (0 << 4)); });
+    EXPECT_NE(st.message.find("ffts_cross_core_sync before set_ffts_base_addr(addr) with the address from rtGetC2cCtrlAddr"),
+              std::string::npos)
+        << st.message;
+    st = run(KernelKind::Vec, 1, nullptr, [] {
+        intr::set_ffts_base_addr(here(1), Device::get().ffts_ctrl_addr());
+        intr::ffts_cross_core_sync(here(9), Pipe::MTE3, 1 | (3 << 4));
+    });
+    EXPECT_NE(st.message.find("mode 3 in config bits 4-5 is not defined"), std::string::npos) << st.message;
+    st = run(KernelKind::Vec, 1, nullptr, [] {
+        intr::set_ffts_base_addr(here(1), Device::get().ffts_ctrl_addr());
+        intr::ffts_cross_core_sync(here(9), Pipe::MTE3, 1 | (2 << 4));
+    });
+    EXPECT_NE(st.message.find("mode 2 synchronises a Cube core with its Vector sub-blocks; it needs a mix launch"),
+              std::string::npos)
+        << st.message;
+}
+
+TEST(Ffts, CounterHoldsFifteenSignals) {
+    Status st = run(KernelKind::Mix, 1,
+                    [] {
+                        intr::set_ffts_base_addr(here(1), Device::get().ffts_ctrl_addr());
+                        for (int i = 0; i < 16; ++i) intr::ffts_cross_core_sync(here(30), Pipe::FIX, 1 | (2 << 4) | (6 << 8));
+                    },
+                    [] {});
+    EXPECT_NE(st.message.find("at kernel.cpp:30: ffts_cross_core_sync"), std::string::npos) << st.message;
+    EXPECT_NE(st.message.find("already holds 15 unconsumed signals"), std::string::npos) << st.message;
+}
+
+TEST(Dispatch, SubscribersSeeEveryRecordWithItsSourceLine) {
+    std::vector<std::string> ops;
+    int id = subscribe([&](const Core& c, const OpRecord& r) {
+        ops.push_back(std::string(r.op) + "@" + std::to_string(r.loc.line) + ":" + to_string(r.pipe) + ":" + c.name());
+    });
+    ASSERT_TRUE(run(KernelKind::Vec, 1, nullptr, [] {
+                    intr::set_flag(here(1), Pipe::MTE2, Pipe::V, 0);
+                    intr::wait_flag(here(2), Pipe::MTE2, Pipe::V, 0);
+                    intr::pipe_barrier(here(3), Pipe::ALL);
+                }).ok());
+    unsubscribe(id);
+    ASSERT_TRUE(run(KernelKind::Vec, 1, nullptr, [] { intr::pipe_barrier(here(4), Pipe::V); }).ok());
+    std::vector<std::string> want = {"set_flag@1:PIPE_MTE2:AIV block 0", "wait_flag@2:PIPE_V:AIV block 0",
+                                     "pipe_barrier@3:PIPE_ALL:AIV block 0"};
+    EXPECT_EQ(ops, want);
+}
+
+TEST(Kernel, FaultsStopTheLaunchAndNameTheCore) {
+    std::atomic<int> after{0};
+    Status st = run(KernelKind::Vec, 3, nullptr, [&] {
+        if (core().block_idx == 1) check_local(core(), Space::UB, 190 * 1024, 4096, "TLOAD destination tile", here(77));
+        ++after;
+    });
+    EXPECT_EQ(st.code, err::kVectorCoreException);
+    EXPECT_NE(st.message.find("faulted on AIV block 1 at kernel.cpp:77: TLOAD destination tile: bytes [0x2f800, 0x30800) "
+                              "lie outside UB (196608 bytes on Ascend910B2)"),
+              std::string::npos)
+        << st.message;
+    EXPECT_EQ(after.load(), 1) << "block 2 must not run after block 1 faulted";
+    st = run(KernelKind::Vec, 1, nullptr, [] { check_local(core(), Space::L0A, 0, 32, "TMOV destination tile", here(5)); });
+    EXPECT_NE(st.message.find("AIV block 0 has no L0A buffer"), std::string::npos) << st.message;
+}
+
+TEST(Kernel, CxxExceptionsBecomeFaults) {
+    Status st = run(KernelKind::Cube, 1, [] { throw std::runtime_error("boom"); }, nullptr);
+    EXPECT_EQ(st.code, err::kAiCoreException);
+    EXPECT_NE(st.message.find("C++ exception escaped the kernel: boom"), std::string::npos) << st.message;
+}
+
+TEST(Stream, LaunchesAreAsynchronousAndSynchronizeTimesOut) {
+    Stream* s = Device::get().create_stream();
+    std::atomic<bool> release{false}, ran{false};
+    s->enqueue_launch(spec(KernelKind::Vec, 1, nullptr, [&] {
+        while (!release.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        ran = true;
+    }));
+    Status st = s->synchronize(0.05);
+    EXPECT_EQ(st.code, err::kStreamSyncTimeout);
+    EXPECT_NE(st.message.find("timed out after 0.05 s"), std::string::npos) << st.message;
+    EXPECT_NE(st.message.find("raise PTO_SYNC_TIMEOUT_S"), std::string::npos) << st.message;
+    EXPECT_FALSE(ran.load());
+    release = true;
+    EXPECT_TRUE(s->synchronize(10).ok());
+    EXPECT_TRUE(ran.load());
+    ASSERT_TRUE(Device::get().destroy_stream(s).ok());
+}
+
+TEST(Stream, ReportsTheFirstErrorOnceThenRecovers) {
+    Stream* s = Device::get().create_stream();
+    testing::internal::CaptureStderr();
+    s->enqueue_launch(spec(KernelKind::Vec, 1, nullptr, [] { intr::wait_flag(here(3), Pipe::V, Pipe::MTE3, 2); }));
+    s->enqueue_launch(spec(KernelKind::Vec, 0, nullptr, [] {}));
+    Status st = s->synchronize(10);
+    std::string err = testing::internal::GetCapturedStderr();
+    EXPECT_EQ(st.code, err::kKernelDeadlock);
+    EXPECT_NE(err.find("ptosim: error 507016: deadlock in kernel 'k'"), std::string::npos) << err;
+    EXPECT_NE(err.find("ptosim: error 100000:"), std::string::npos) << "the second failure is printed too: " << err;
+    EXPECT_TRUE(s->synchronize(10).ok());
+    ASSERT_TRUE(Device::get().destroy_stream(s).ok());
+    EXPECT_EQ(Device::get().destroy_stream(s).code, err::kInvalidParam);
+}
+
+TEST(Stream, DefaultSyncTimeoutComesFromTheEnvironment) {
+    unsetenv("PTO_SYNC_TIMEOUT_S");
+    EXPECT_EQ(default_sync_timeout_s(), 60.0);
+    setenv("PTO_SYNC_TIMEOUT_S", "2.5", 1);
+    EXPECT_EQ(default_sync_timeout_s(), 2.5);
+    setenv("PTO_SYNC_TIMEOUT_S", "soon", 1);
+    testing::internal::CaptureStderr();
+    EXPECT_EQ(default_sync_timeout_s(), 60.0);
+    EXPECT_NE(testing::internal::GetCapturedStderr().find("PTO_SYNC_TIMEOUT_S='soon' is not a positive number"),
+              std::string::npos);
+    unsetenv("PTO_SYNC_TIMEOUT_S");
+}
+
+TEST(Soc, ProfilesCoverBothTargets) {
+    for (const char* n : {"Ascend910B1", "Ascend910B2", "Ascend910B3", "Ascend910B4", "Ascend910_93"}) {
+        const SocProfile* p = find_soc(n);
+        ASSERT_NE(p, nullptr) << n;
+        EXPECT_EQ(p->target, Target::A2A3);
+        EXPECT_EQ(p->ub, 192u * 1024);
+        EXPECT_EQ(p->l0c, 128u * 1024);
+        EXPECT_EQ(p->aiv, 2 * p->aic);
+    }
+    for (const char* n : {"Ascend950PR", "Ascend950DT"}) {
+        const SocProfile* p = find_soc(n);
+        ASSERT_NE(p, nullptr) << n;
+        EXPECT_EQ(p->target, Target::A5);
+        EXPECT_EQ(p->ub, 248u * 1024);
+        EXPECT_EQ(p->l0c, 256u * 1024);
+    }
+    EXPECT_EQ(find_soc("Ascend910B2")->aic, 24);
+    EXPECT_EQ(find_soc("Ascend910B2")->aiv, 48);
+    EXPECT_EQ(find_soc("Ascend310P"), nullptr);
+}
