@@ -1,0 +1,87 @@
+// A2A3 mix kernel: the Cube core computes A*B into a GM workspace, signals its
+// two Vector sub-blocks over FFTS (mode 2), and each adds D to half the rows.
+#include "mix_kernel_common.hpp"
+#include <gtest/gtest.h>
+
+using namespace pto;
+using namespace mixk;
+
+namespace {
+
+int g_vec_wait_line = 0;
+
+void aic_part(__gm__ half* a, __gm__ half* b, __gm__ float* ws, uint64_t ffts, int rounds) {
+    set_ffts_base_addr(ffts);
+    const int64_t blk = get_block_idx();
+    for (int r = 0; r < rounds; ++r) {
+        if (r > 0) wait_flag_dev(1);  // both sub-blocks consumed the workspace
+        auto acc = cube_matmul(a + blk * M * K, b + blk * K * N);
+        using GW = GlobalTensor<float, TileShape2D<float, M, N>, BaseShape2D<float, M, N>>;
+        GW gw(ws + blk * M * N);
+        TSTORE(gw, acc);
+        pipe_barrier(PIPE_ALL);
+        ffts_cross_core_sync(PIPE_FIX, 1 | (2 << 4) | (0 << 8));
+    }
+}
+
+void aiv_part(__gm__ float* ws, __gm__ float* d, __gm__ float* out, uint64_t ffts, int rounds) {
+    set_ffts_base_addr(ffts);
+    set_mask_norm();
+    set_vector_mask(-1, -1);
+    constexpr int H = M / 2;
+    using T = Tile<TileType::Vec, float, H, N>;
+    using G = GlobalTensor<float, TileShape2D<float, H, N>, BaseShape2D<float, H, N>>;
+    const int64_t off = get_block_idx() * M * N + get_subblockid() * H * N;
+    for (int r = 0; r < rounds; ++r) {
+        g_vec_wait_line = __LINE__ + 1;
+        wait_flag_dev(0);
+        T w, dt, o;
+        TASSIGN(w, 0);
+        TASSIGN(dt, 0x2000);
+        TASSIGN(o, 0x4000);
+        G gw(ws + off), gd(d + off), go(out + off);
+        TLOAD(w, gw);
+        TLOAD(dt, gd);
+        set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+        wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+        TADD(o, w, dt);
+        set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+        wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+        TSTORE(go, o);
+        pipe_barrier(PIPE_ALL);
+        if (r + 1 < rounds) ffts_cross_core_sync(PIPE_MTE3, 1 | (2 << 4) | (1 << 8));
+    }
+}
+
+uint64_t ffts_addr() { return ptosim::Device::get().ffts_ctrl_addr(); }
+
+}  // namespace
+
+class MixA2A3 : public testing::TestWithParam<std::pair<int, int>> {};
+
+TEST_P(MixA2A3, MatmulThroughWorkspaceThenVectorAdd) {
+    auto [blocks, rounds] = GetParam();
+    Inputs in(blocks);
+    auto st = testutil::run_mix([&] { aic_part(in.a.data(), in.b.data(), in.ws.data(), ffts_addr(), rounds); },
+                                [&] { aiv_part(in.ws.data(), in.d.data(), in.out.data(), ffts_addr(), rounds); }, blocks);
+    ASSERT_TRUE(st.ok()) << st.message;
+    EXPECT_EQ(in.out, reference(in.a, in.b, in.d, blocks));
+}
+
+INSTANTIATE_TEST_SUITE_P(BlocksRounds, MixA2A3,
+                         testing::Values(std::pair{1, 1}, std::pair{2, 1}, std::pair{1, 3}, std::pair{3, 2}));
+
+TEST(MixA2A3Deadlock, MissingCubeSignalIsReportedWithCoreFlagAndLine) {
+    Inputs in(1);
+    auto st = testutil::run_mix(
+        [&] { set_ffts_base_addr(ffts_addr()); },  // forgets to compute and signal
+        [&] { aiv_part(in.ws.data(), in.d.data(), in.out.data(), ffts_addr(), 1); });
+    ASSERT_EQ(st.code, ptosim::err::kKernelDeadlock) << st.message;
+    const std::string where = std::string(__FILE__) + ":" + std::to_string(g_vec_wait_line);
+    for (int sub = 0; sub < 2; ++sub) {
+        std::string want = "AIV block 0 sub " + std::to_string(sub) + " waits at " + where +
+                           ": wait_flag_dev(0) needs 1 release of FFTS flag 0, has 0";
+        EXPECT_NE(st.message.find(want), std::string::npos) << st.message;
+    }
+    EXPECT_NE(st.message.find("no cross-core signal was sent in this launch"), std::string::npos) << st.message;
+}

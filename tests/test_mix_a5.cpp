@@ -1,0 +1,90 @@
+// A5 mix kernel: the Cube core computes A*B in L0C and moves it straight into
+// both Vector sub-blocks' UB with TMOV Acc->Vec (DualModeSplitM), signalling
+// with intra-block flags; each sub-block adds D to its half and stores.
+#include "mix_kernel_common.hpp"
+#include <gtest/gtest.h>
+
+using namespace pto;
+using namespace mixk;
+
+namespace {
+
+constexpr int H = M / 2;
+constexpr uint64_t kAccInUb = 0x10000;
+constexpr int kReady = 0, kFree = 1;
+using VecHalf = Tile<TileType::Vec, float, H, N>;
+
+void aic_part(__gm__ half* a, __gm__ half* b, int rounds) {
+    const int64_t blk = get_block_idx();
+    for (int r = 0; r < rounds; ++r) {
+        if (r > 0) {  // both sub-blocks are done with the previous result
+            wait_intra_block(PIPE_FIX, kFree);
+            wait_intra_block(PIPE_FIX, kFree + 16);
+        }
+        auto acc = cube_matmul(a + blk * M * K, b + blk * K * N);
+        VecHalf v;
+        TASSIGN(v, kAccInUb);
+        TMOV<VecHalf, TileAcc<float, M, N>, AccToVecMode::DualModeSplitM>(v, acc);
+        pipe_barrier(PIPE_ALL);
+        set_intra_block(PIPE_FIX, kReady);
+        set_intra_block(PIPE_FIX, kReady + 16);
+    }
+}
+
+void aiv_part(__gm__ float* d, __gm__ float* out, int rounds) {
+    using G = GlobalTensor<float, TileShape2D<float, H, N>, BaseShape2D<float, H, N>>;
+    const int64_t off = get_block_idx() * M * N + get_subblockid() * H * N;
+    for (int r = 0; r < rounds; ++r) {
+        wait_intra_block(PIPE_V, kReady);
+        VecHalf acc, dt, o;
+        TASSIGN(acc, kAccInUb);
+        TASSIGN(dt, 0);
+        TASSIGN(o, 0x2000);
+        G gd(d + off), go(out + off);
+        TLOAD(dt, gd);
+        set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+        wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+        TADD(o, acc, dt);
+        set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+        wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+        TSTORE(go, o);
+        pipe_barrier(PIPE_ALL);
+        if (r + 1 < rounds) set_intra_block(PIPE_V, kFree);
+    }
+}
+
+}  // namespace
+
+class MixA5 : public testing::TestWithParam<std::pair<int, int>> {};
+
+TEST_P(MixA5, MatmulMovedIntoBothSubBlocksThenVectorAdd) {
+    auto [blocks, rounds] = GetParam();
+    Inputs in(blocks);
+    auto st = testutil::run_mix([&] { aic_part(in.a.data(), in.b.data(), rounds); },
+                                [&] { aiv_part(in.d.data(), in.out.data(), rounds); }, blocks);
+    ASSERT_TRUE(st.ok()) << st.message;
+    EXPECT_EQ(in.out, reference(in.a, in.b, in.d, blocks));
+}
+
+INSTANTIATE_TEST_SUITE_P(BlocksRounds, MixA5,
+                         testing::Values(std::pair{1, 1}, std::pair{2, 1}, std::pair{1, 3}, std::pair{4, 2}));
+
+TEST(MixA5Deadlock, SubBlockOneNeverSignalsFree) {
+    Inputs in(1);
+    auto st = testutil::run_mix([&] { aic_part(in.a.data(), in.b.data(), 2); },
+                                [&] {
+                                    if (get_subblockid() == 0) aiv_part(in.d.data(), in.out.data(), 2);
+                                });
+    ASSERT_EQ(st.code, ptosim::err::kKernelDeadlock) << st.message;
+    EXPECT_NE(st.message.find("AIC block 0 waits at"), std::string::npos) << st.message;
+    EXPECT_NE(st.message.find("wait_intra_block(17) needs 1 signal on intra-block flag 17, has 0"), std::string::npos)
+        << st.message;
+    EXPECT_NE(st.message.find("AIV block 0 sub 0 waits at"), std::string::npos) << st.message;
+}
+
+TEST(MixA5, FftsIntrinsicsAreRejectedOnA5) {
+    auto st = testutil::run_vec([] { ffts_cross_core_sync(PIPE_MTE3, 1); });
+    EXPECT_NE(st.message.find("ffts_cross_core_sync is an A2A3 (dav-c220) intrinsic; on A5 use set_intra_block"),
+              std::string::npos)
+        << st.message;
+}

@@ -1,0 +1,130 @@
+// Multi-core vector and cube launches with tails, written the way production
+// kernels are: block_dim blocks loop over tiles of a runtime-sized problem.
+#include "sim_test_util.hpp"
+#include <gtest/gtest.h>
+
+using namespace pto;
+
+namespace {
+
+constexpr int kCols = 256;  // elements per tile (one row of 256 floats)
+
+// z = x + y over n elements; block b handles tiles b, b + block_num, ...
+void vec_add_kernel(__gm__ float* x, __gm__ float* y, __gm__ float* z, int64_t n) {
+    set_mask_norm();
+    set_vector_mask(-1, -1);
+    using G = GlobalTensor<float, Shape<1, 1, 1, 1, DYNAMIC>, Stride<1, 1, 1, kCols, 1>>;
+    using T = Tile<TileType::Vec, float, 1, kCols, BLayout::RowMajor, 1, DYNAMIC>;
+    const int64_t tiles = (n + kCols - 1) / kCols;
+    for (int64_t t = get_block_idx(); t < tiles; t += get_block_num()) {
+        const int64_t len = std::min<int64_t>(kCols, n - t * kCols);
+        T a(len), b(len), c(len);
+        TASSIGN(a, 0x0);
+        TASSIGN(b, 0x1000);
+        TASSIGN(c, 0x2000);
+        G gx(x + t * kCols, G::Shape(len)), gy(y + t * kCols, G::Shape(len)), gz(z + t * kCols, G::Shape(len));
+        TLOAD(a, gx);
+        TLOAD(b, gy);
+        set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+        wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+        TADD(c, a, b);
+        set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+        wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+        TSTORE(gz, c);
+        set_flag(PIPE_MTE3, PIPE_MTE2, EVENT_ID0);
+        wait_flag(PIPE_MTE3, PIPE_MTE2, EVENT_ID0);
+    }
+}
+
+// c (m x 32, float) = a (m x 32, half) * b (32 x 32, half); block b computes
+// 16-row slabs b, b + block_num, ...; the last slab may be partial.
+void cube_matmul_kernel(__gm__ half* a, __gm__ half* b, __gm__ float* c, int64_t m) {
+    constexpr int K = 32, N = 32, BM = 16;
+    using MatA = Tile<TileType::Mat, half, BM, K, BLayout::ColMajor, DYNAMIC, K, SLayout::RowMajor, 512, PadValue::Zero>;
+    using MatB = Tile<TileType::Mat, half, K, N, BLayout::ColMajor, K, N, SLayout::RowMajor, 512>;
+    using GA = GlobalTensor<half, Shape<1, 1, 1, DYNAMIC, K>, Stride<1, 1, 1, K, 1>>;
+    using GB = GlobalTensor<half, Shape<1, 1, 1, K, N>, Stride<1, 1, 1, N, 1>>;
+    using GC = GlobalTensor<float, Shape<1, 1, 1, DYNAMIC, N>, Stride<1, 1, 1, N, 1>>;
+    MatB bm;
+    TASSIGN(bm, 0x8000);
+    GB gb(b);
+    TLOAD(bm, gb);
+    TileRight<half, K, N> br;
+    TASSIGN(br, 0);
+    set_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID1);
+    wait_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID1);
+    TMOV(br, bm);
+    const int64_t slabs = (m + BM - 1) / BM;
+    for (int64_t s = get_block_idx(); s < slabs; s += get_block_num()) {
+        const int64_t rows = std::min<int64_t>(BM, m - s * BM);
+        MatA am(rows);
+        TASSIGN(am, 0);
+        GA ga(a + s * BM * K, GA::Shape(rows));
+        TLOAD(am, ga);
+        set_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID0);
+        wait_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID0);
+        TileLeft<half, BM, K, DYNAMIC, K> al(rows);
+        TASSIGN(al, 0);
+        TMOV(al, am);
+        set_flag(PIPE_MTE1, PIPE_M, EVENT_ID0);
+        wait_flag(PIPE_MTE1, PIPE_M, EVENT_ID0);
+        TileAcc<float, BM, N, DYNAMIC, N> acc(rows);
+        TASSIGN(acc, 0);
+        TMATMUL(acc, al, br);
+        set_flag(PIPE_M, PIPE_FIX, EVENT_ID0);
+        wait_flag(PIPE_M, PIPE_FIX, EVENT_ID0);
+        GC gc(c + s * BM * N, GC::Shape(rows));
+        TSTORE(gc, acc);
+        set_flag(PIPE_FIX, PIPE_MTE2, EVENT_ID0);
+        wait_flag(PIPE_FIX, PIPE_MTE2, EVENT_ID0);
+    }
+}
+
+}  // namespace
+
+class VecAdd : public testing::TestWithParam<std::pair<int64_t, uint32_t>> {};
+
+TEST_P(VecAdd, MatchesScalarSum) {
+    auto [n, blocks] = GetParam();
+    std::vector<float> x(n), y(n), z(n + 8, -7.0f);
+    for (int64_t i = 0; i < n; ++i) {
+        x[i] = 0.5f * i;
+        y[i] = 1000.0f - i;
+    }
+    auto st = testutil::run_vec([&] { vec_add_kernel(x.data(), y.data(), z.data(), n); }, blocks);
+    ASSERT_TRUE(st.ok()) << st.message;
+    for (int64_t i = 0; i < n; ++i) ASSERT_EQ(z[i], x[i] + y[i]) << "element " << i;
+    for (int64_t i = n; i < n + 8; ++i) ASSERT_EQ(z[i], -7.0f) << "wrote past the end at " << i;
+}
+
+// one tile, two tiles, a tail, more tiles than cores, more blocks than cores (waves)
+INSTANTIATE_TEST_SUITE_P(Shapes, VecAdd,
+                         testing::Values(std::pair<int64_t, uint32_t>{256, 1}, std::pair<int64_t, uint32_t>{512, 2},
+                                         std::pair<int64_t, uint32_t>{1000, 3}, std::pair<int64_t, uint32_t>{1, 4},
+                                         std::pair<int64_t, uint32_t>{256 * 100 + 17, 8},
+                                         std::pair<int64_t, uint32_t>{256 * 70, 70}));
+
+class CubeMatmul : public testing::TestWithParam<std::pair<int64_t, uint32_t>> {};
+
+TEST_P(CubeMatmul, MatchesFloatAccumulation) {
+    auto [m, blocks] = GetParam();
+    constexpr int K = 32, N = 32;
+    std::vector<half> a(m * K), b(K * N);
+    std::vector<float> c(m * N, -1.0f);
+    testutil::Rng rng;
+    for (auto& v : a) v = half(static_cast<float>(rng.uniform(-1, 1)));
+    for (auto& v : b) v = half(static_cast<float>(rng.uniform(-1, 1)));
+    auto st = testutil::run_cube([&] { cube_matmul_kernel(a.data(), b.data(), c.data(), m); }, blocks);
+    ASSERT_TRUE(st.ok()) << st.message;
+    for (int64_t i = 0; i < m; ++i)
+        for (int j = 0; j < N; ++j) {
+            float ref = 0;
+            for (int p = 0; p < K; ++p) ref += static_cast<float>(a[i * K + p]) * static_cast<float>(b[p * N + j]);
+            ASSERT_EQ(c[i * N + j], ref) << i << "," << j;
+        }
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, CubeMatmul,
+                         testing::Values(std::pair<int64_t, uint32_t>{16, 1}, std::pair<int64_t, uint32_t>{32, 2},
+                                         std::pair<int64_t, uint32_t>{37, 2}, std::pair<int64_t, uint32_t>{5, 3},
+                                         std::pair<int64_t, uint32_t>{16 * 40 + 3, 30}));
