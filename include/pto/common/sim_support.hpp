@@ -4,11 +4,20 @@
 #pragma once
 #include <pto/common/tile.hpp>
 #include <ptosim/core.hpp>
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <string>
 #include <type_traits>
+
+// Element loops run at the kernel's -O level; GCC's -O2 cost model skips
+// vectorising loops with runtime trip counts, which the tile loops all have.
+#if defined(__GNUC__) && !defined(__clang__)
+#define PTOSIM_VECTORIZE __attribute__((optimize("tree-vectorize", "vect-cost-model=dynamic")))
+#else
+#define PTOSIM_VECTORIZE
+#endif
 
 namespace pto::sim {
 
@@ -18,7 +27,13 @@ using ptosim::Pipe;
 using ptosim::Space;
 using ptosim::SourceLoc;
 
-inline SourceLoc loc_of(const CallSite& cs) { return SourceLoc{cs.file, cs.line}; }
+// Calls that bypass the call-site macros (explicit template arguments, as in
+// TMOV<...>(...)) are reported at the core's last known location.
+inline SourceLoc loc_of(const CallSite& cs) {
+    if (cs.file) return SourceLoc{cs.file, cs.line};
+    if (const Core* c = ptosim::current_core_or_null()) return c->last_loc;
+    return {};
+}
 
 template <class T>
 constexpr Space space_of() {
@@ -180,6 +195,14 @@ inline OpRecord make_record(const char* op, Pipe pipe, const CallSite& cs) {
 template <class T>
 inline uint8_t* at(uint8_t* base, uint64_t r, uint64_t c) {
     return base + tile_element_offset<T>(r, c) * sizeof(typename T::DType);
+}
+
+// How many elements from a column that is a multiple of the run are
+// contiguous along a row: a whole row for ND, a fractal row for Nz/Zz, else 1.
+template <class T>
+constexpr int row_run() {
+    if constexpr (!T::isBoxedLayout) return T::isRowMajor ? T::Cols : 1;
+    else return T::isInnerRowMajor ? T::InnerCols : 1;
 }
 
 }  // namespace pto::sim

@@ -24,7 +24,7 @@ constexpr bool vec_arith_type = std::is_same_v<E, half> || std::is_same_v<E, flo
 // dst(r, c) = f(src_i(r, c)...) over dst's valid region, computed in
 // compute_t and rounded back into dst's element type.
 template <class Dst, class F, class... Src>
-void elementwise(CallSite cs, const char* op, Dst& dst, F f, Src&... src) {
+PTOSIM_VECTORIZE void elementwise(CallSite cs, const char* op, Dst& dst, F f, Src&... src) {
     check_vec_operand<Dst>();
     (check_vec_operand<Src>(), ...);
     Core& c = ptosim::core();

@@ -40,6 +40,35 @@ void fill_padding(uint8_t* base, int vr, int vc) {
     }
 }
 
+// Copies the rows x cols region between a tile and GM without conversion,
+// in contiguous runs where both layouts allow it.
+template <class T, class G, bool to_tile>
+PTOSIM_VECTORIZE void copy_tile_gm(uint8_t* tile, uint8_t* gm, const GmView<G>& v, int rows, int cols) {
+    constexpr size_t es = sizeof(typename T::DType);
+    constexpr int run = row_run<T>();
+    if constexpr (G::layout == Layout::ND && run > 1) {
+        if (v.st[4] == 1) {
+            for (int r = 0; r < rows; ++r) {
+                uint8_t* g = gm + v.offset(r, 0) * es;
+                for (int c = 0; c < cols; c += run) {
+                    const size_t n = static_cast<size_t>(std::min(run, cols - c)) * es;
+                    uint8_t* t = at<T>(tile, r, c);
+                    if constexpr (to_tile) std::memcpy(t, g + c * es, n);
+                    else std::memcpy(g + c * es, t, n);
+                }
+            }
+            return;
+        }
+    }
+    for (int r = 0; r < rows; ++r)
+        for (int c = 0; c < cols; ++c) {
+            uint8_t* t = at<T>(tile, r, c);
+            uint8_t* g = gm + v.offset(r, c) * es;
+            if constexpr (to_tile) std::memcpy(t, g, es);
+            else std::memcpy(g, t, es);
+        }
+}
+
 }  // namespace sim
 
 template <typename TileData, typename GlobalData, typename... WaitEvents>
@@ -67,20 +96,7 @@ PTO_INST RecordEvent TLOAD(CallSite cs, TileData& dst, GlobalData& src, WaitEven
     rec.elements = static_cast<uint64_t>(vr) * vc;
     rec.bytes = rec.elements * es;
     ptosim::dispatch(c, rec);
-    const uint8_t* g = gm_bytes(src);
-    if constexpr (!TileData::isBoxedLayout && TileData::isRowMajor && GlobalData::layout == Layout::ND) {
-        const bool unit = v.st[4] == 1;
-        for (int r = 0; r < vr; ++r) {
-            const uint8_t* row = g + v.offset(r, 0) * es;
-            uint8_t* d = at<TileData>(base, r, 0);
-            if (unit) std::memcpy(d, row, vc * es);
-            else
-                for (int col = 0; col < vc; ++col) std::memcpy(d + col * es, row + col * v.st[4] * es, es);
-        }
-    } else {
-        for (int r = 0; r < vr; ++r)
-            for (int col = 0; col < vc; ++col) std::memcpy(at<TileData>(base, r, col), g + v.offset(r, col) * es, es);
-    }
+    copy_tile_gm<TileData, GlobalData, true>(base, gm_bytes(src), v, vr, vc);
     fill_padding<TileData>(base, vr, vc);
     return {};
 }
@@ -110,6 +126,7 @@ RecordEvent tstore(CallSite cs, GlobalData& dst, TileData& src) {
     static_assert(from_acc ? (GlobalData::layout == Layout::ND || GlobalData::layout == Layout::NZ)
                            : layouts_match<TileData, GlobalData>(),
                   "TSTORE: unsupported layout pair; Vec/Mat tiles store to the matching global layout; Acc stores to ND or NZ");
+    static_assert(relu == ReluPreMode::NoRelu || from_acc, "TSTORE: ReLU is a fixpipe option of stores from Acc tiles");
     static_assert(atomic == AtomicType::AtomicNone || !std::is_integral_v<D> || sizeof(D) >= 2,
                   "TSTORE: atomic add is not defined for 8-bit elements");
     Core& c = ptosim::core();
@@ -124,14 +141,13 @@ RecordEvent tstore(CallSite cs, GlobalData& dst, TileData& src) {
     rec.bytes = rec.elements * sizeof(D);
     ptosim::dispatch(c, rec);
     uint8_t* g = gm_bytes(dst);
-    for (int r = 0; r < vr; ++r) {
-        for (int col = 0; col < vc; ++col) {
-            const uint8_t* s = at<TileData>(const_cast<uint8_t*>(base), r, col);
-            uint8_t* d = g + v.offset(r, col) * sizeof(D);
-            if constexpr (!from_acc && atomic == AtomicType::AtomicNone && relu == ReluPreMode::NoRelu) {
-                std::memcpy(d, s, sizeof(D));
-            } else {
-                auto x = widen(load_elem<S>(s));
+    if constexpr (!from_acc && atomic == AtomicType::AtomicNone && relu == ReluPreMode::NoRelu) {
+        copy_tile_gm<TileData, GlobalData, false>(const_cast<uint8_t*>(base), g, v, vr, vc);
+    } else {
+        for (int r = 0; r < vr; ++r) {
+            for (int col = 0; col < vc; ++col) {
+                auto x = widen(load_elem<S>(at<TileData>(const_cast<uint8_t*>(base), r, col)));
+                uint8_t* d = g + v.offset(r, col) * sizeof(D);
                 if constexpr (relu == ReluPreMode::NormalRelu) x = x > 0 ? x : decltype(x)(0);
                 if constexpr (atomic == AtomicType::AtomicAdd) x = x + widen(load_elem<D>(d));
                 store_elem(d, narrow<D>(x));

@@ -3,6 +3,7 @@
 // (docs/semantics.md, "TMATMUL").
 #pragma once
 #include <pto/common/sim_support.hpp>
+#include <ptosim/gemm.hpp>
 #include <vector>
 
 namespace pto {
@@ -82,15 +83,7 @@ void matmul(CallSite cs, const char* op, C& cOut, const C* cIn, A& a, B& b, cons
         for (int i = 0; i < m; ++i)
             for (int j = 0; j < n; ++j) cv[static_cast<size_t>(i) * n + j] += load_elem<Acc>(at<Bias>(const_cast<uint8_t*>(biasbase), 0, j));
     }
-    for (int i = 0; i < m; ++i) {
-        Acc* crow = cv.data() + static_cast<size_t>(i) * n;
-        const Acc* arow = av.data() + static_cast<size_t>(i) * k;
-        for (int p = 0; p < k; ++p) {
-            const Acc x = arow[p];
-            const Acc* brow = bv.data() + static_cast<size_t>(p) * n;
-            for (int j = 0; j < n; ++j) crow[j] += x * brow[j];
-        }
-    }
+    ptosim::gemm_accumulate(m, n, k, av.data(), bv.data(), cv.data());
     for (int i = 0; i < m; ++i)
         for (int j = 0; j < n; ++j) store_elem(at<C>(cbase, i, j), cv[static_cast<size_t>(i) * n + j]);
 }

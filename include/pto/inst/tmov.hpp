@@ -10,27 +10,35 @@ namespace sim {
 
 // dst(dr + i, dc + j) = convert(src(sr + i, sc + j)) for i < rows, j < cols.
 template <class Dst, class Src, ReluPreMode relu = ReluPreMode::NoRelu>
-void copy_region(uint8_t* dbase, const uint8_t* sbase, int rows, int cols, int dr, int dc, int sr, int sc) {
+PTOSIM_VECTORIZE void copy_region(uint8_t* dbase, const uint8_t* sbase, int rows, int cols, int dr, int dc, int sr,
+                                  int sc) {
     using D = typename Dst::DType;
     using S = typename Src::DType;
+    constexpr bool raw = std::is_same_v<D, S> && relu == ReluPreMode::NoRelu;
+    constexpr int drun = row_run<Dst>(), srun = row_run<Src>();
     for (int i = 0; i < rows; ++i) {
-        for (int j = 0; j < cols; ++j) {
+        for (int j = 0; j < cols;) {
+            // Copy the longest stretch contiguous in both layouts.
+            int n = 1;
+            if constexpr (raw && drun > 1 && srun > 1)
+                n = std::min({drun - (dc + j) % drun, srun - (sc + j) % srun, cols - j});
             const uint8_t* s = at<Src>(const_cast<uint8_t*>(sbase), sr + i, sc + j);
             uint8_t* d = at<Dst>(dbase, dr + i, dc + j);
-            if constexpr (std::is_same_v<D, S> && relu == ReluPreMode::NoRelu) {
-                std::memcpy(d, s, sizeof(D));
+            if constexpr (raw) {
+                std::memcpy(d, s, n * sizeof(D));
             } else {
                 auto x = widen(load_elem<S>(s));
                 if constexpr (relu == ReluPreMode::NormalRelu) x = x > 0 ? x : decltype(x)(0);
                 store_elem(d, narrow<D>(x));
             }
+            j += n;
         }
     }
 }
 
 template <class Dst, class Src>
 constexpr Pipe move_pipe() {
-    if constexpr (Src::Loc == TileType::Acc) return Pipe::FIX;
+    if constexpr (Src::Loc == TileType::Acc || Dst::Loc == TileType::Scaling) return Pipe::FIX;
     else if constexpr (Src::Loc == TileType::Vec && Dst::Loc == TileType::Vec) return Pipe::V;
     else if constexpr (Src::Loc == TileType::Vec) return Pipe::MTE3;
     else return Pipe::MTE1;
