@@ -364,3 +364,17 @@ TEST(Soc, ProfilesCoverBothTargets) {
     EXPECT_EQ(find_soc("Ascend910B2")->aiv, 48);
     EXPECT_EQ(find_soc("Ascend310P"), nullptr);
 }
+
+TEST(KernelDeathTest, BadPointerCrashNamesKernelCoreAndLastCall) {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    EXPECT_DEATH(
+        {
+            (void)run(KernelKind::Vec, 2, nullptr, [] {
+                if (core().block_idx == 1) {
+                    intr::pipe_barrier(here(61), Pipe::V);
+                    *reinterpret_cast<volatile int*>(uintptr_t{16}) = 1;
+                }
+            });
+        },
+        "ptosim: fatal: SIGSEGV \\(address 0x10\\) in kernel 'k' on AIV 1; last PTO call at kernel.cpp:61");
+}

@@ -4,8 +4,12 @@
 #include "launch.hpp"
 #include "device_impl.hpp"
 #include <sys/mman.h>
+#include <csignal>
 #include <cstdio>
+#include <cstring>
+#include <mutex>
 #include <sstream>
+#include <unistd.h>
 
 namespace ptosim {
 
@@ -32,6 +36,48 @@ void* take_stack() {
 void give_stack(void* s) {
     if (t_stack_pool.size() < 256) t_stack_pool.push_back(s);
     else munmap(s, kStackBytes);
+}
+
+// A kernel that dereferences a bad pointer or overflows its stack still dies,
+// as on hardware, but first says which kernel, core and source line it was in.
+void on_crash(int sig, siginfo_t* info, void*) {
+    if (const Core* c = t_core) {
+        char buf[512];
+        const Launch* l = t_launch;
+        int n = std::snprintf(buf, sizeof buf,
+                              "ptosim: fatal: %s (address %p) in kernel '%s' on %s %lld%s; last PTO call at %s:%d. "
+                              "A raw pointer in the kernel went outside its memory, or the kernel's stack (8 MiB) "
+                              "overflowed.\n",
+                              sig == SIGSEGV ? "SIGSEGV" : "SIGBUS", info->si_addr,
+                              l ? l->spec().kernel.c_str() : "?", to_string(c->type), static_cast<long long>(c->block_idx),
+                              c->type == CoreType::AIV && c->subblock_dim > 1 ? (c->subblock_id ? " sub 1" : " sub 0") : "",
+                              c->last_loc.file ? c->last_loc.file : "<unknown>", c->last_loc.line);
+        if (n > 0) (void)!write(2, buf, static_cast<size_t>(std::min<int>(n, sizeof buf - 1)));
+    }
+    std::signal(sig, SIG_DFL);
+    std::raise(sig);
+}
+
+void install_crash_report() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        struct sigaction sa {};
+        sa.sa_sigaction = on_crash;
+        sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGSEGV, &sa, nullptr);
+        sigaction(SIGBUS, &sa, nullptr);
+    });
+    // The handler must run on its own stack: a fiber stack overflow leaves none.
+    thread_local std::vector<char> alt(1 << 16);
+    thread_local bool installed = false;
+    if (!installed) {
+        stack_t ss{};
+        ss.ss_sp = alt.data();
+        ss.ss_size = alt.size();
+        sigaltstack(&ss, nullptr);
+        installed = true;
+    }
 }
 
 void fiber_entry() {
@@ -304,6 +350,7 @@ std::string Launch::deadlock_report() const {
 }
 
 Status run_launch(Device& d, const LaunchSpec& spec) {
+    install_crash_report();
     Launch l(d, spec);
     Status st = l.run();
     if (!st.ok()) {
