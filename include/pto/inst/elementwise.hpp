@@ -81,9 +81,32 @@ PTOSIM_VECTORIZE void elementwise(CallSite cs, const char* op, Dst& dst, F f, Sr
         return NAME(CallSite{}, dst, src, scalar, e...);                                                           \
     }
 
+namespace sim {
+// Signed overflow and uint16 * uint16 (promoted to int) would be undefined
+// behaviour in C++; integer arithmetic runs unsigned to get the wrap-around.
+template <class A>
+inline A wrap_add(A a, A b) {
+    if constexpr (std::is_integral_v<A>) {
+        using U = std::make_unsigned_t<decltype(a + b)>;
+        return static_cast<A>(static_cast<U>(a) + static_cast<U>(b));
+    } else {
+        return a + b;
+    }
+}
+template <class A>
+inline A wrap_mul(A a, A b) {
+    if constexpr (std::is_integral_v<A>) {
+        using U = std::make_unsigned_t<decltype(a * b)>;
+        return static_cast<A>(static_cast<U>(a) * static_cast<U>(b));
+    } else {
+        return a * b;
+    }
+}
+}  // namespace sim
+
 // Integer results wrap (two's complement); float results round to nearest even.
-PTOSIM_BINARY_OP(TADD, a + b)
-PTOSIM_SCALAR_OP(TADDS, a + s)
-PTOSIM_SCALAR_OP(TMULS, a * s)
+PTOSIM_BINARY_OP(TADD, sim::wrap_add(a, b))
+PTOSIM_SCALAR_OP(TADDS, sim::wrap_add(a, s))
+PTOSIM_SCALAR_OP(TMULS, sim::wrap_mul(a, s))
 
 }  // namespace pto

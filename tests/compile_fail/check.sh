@@ -1,0 +1,27 @@
+#!/bin/sh
+# Usage: check.sh <compiler> <file> <include dir> <defs>
+# Passes when <file> fails to compile and the compiler's diagnostics contain
+# the text after "// expect:" in the file.
+compiler=$1
+file=$2
+inc=$3
+defs=$4
+expect=$(sed -n 's|^// expect: *||p' "$file" | head -n 1)
+if [ -z "$expect" ]; then
+    echo "check.sh: $file has no '// expect: <text>' line" >&2
+    exit 2
+fi
+# shellcheck disable=SC2086 # defs is a list of -D flags
+out=$("$compiler" -std=c++20 -fsyntax-only -I"$inc" $defs "$file" 2>&1)
+status=$?
+if [ $status -eq 0 ]; then
+    echo "FAIL: $file compiled, but it must be rejected with: $expect"
+    exit 1
+fi
+if printf '%s' "$out" | grep -F -q -- "$expect"; then
+    echo "ok: $file rejected with: $expect"
+    exit 0
+fi
+echo "FAIL: $file was rejected, but not with: $expect"
+printf '%s\n' "$out" | head -n 40
+exit 1
