@@ -1,0 +1,107 @@
+// The runtime side of `kernel<<<block_dim, l2ctrl, stream>>>(args)` in
+// sources built by ptocc. ptocc rewrites each launch site into
+//   ::ptosim::cc::launch<PTOCC_TU_ID, site, __LINE__>("kernel", __FILE__,
+//       [](auto&&... a) { kernel(a...); }, ::ptosim::cc::config(block_dim, l2ctrl, stream), args...)
+// and compiles the translation unit once per core variant. The variant that
+// runs host code (the primary) packs the arguments into a std::tuple and runs
+// its own thunk on its cores; a mix launch fetches the other variant's thunk
+// for the same site from the registry in libptosim, which loads that variant
+// from the image embedded in the library on first use.
+// Format and rules: docs/kernel-library-format.md.
+#pragma once
+#include <ptosim/runtime.hpp>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <tuple>
+#include <type_traits>
+#include <typeinfo>
+#include <utility>
+
+extern "C" {
+// Stable C entry points, so variant objects never depend on C++ name mangling
+// of the registry. `core` is a ptosim::CoreType value.
+typedef void (*ptocc_thunk)(const void* packed_args);
+void ptocc_register_thunk(uint64_t tu, uint32_t site, uint32_t line, int core, ptocc_thunk fn, const char* signature);
+void ptocc_register_image(uint64_t tu, int core, const unsigned char* data, size_t size, const char* origin);
+void ptocc_unregister_image(uint64_t tu, int core, const unsigned char* data);
+}
+
+namespace ptosim::cc {
+
+struct Config {
+    uint32_t block_dim;
+    const void* l2ctrl;  // accepted for source compatibility; the simulator has no L2 control
+    void* stream;        // aclrtStream; null means the default stream
+};
+inline Config config(uint32_t block_dim, const void* l2ctrl, void* stream) { return {block_dim, l2ctrl, stream}; }
+
+// The other variant's thunk for a launch site, loading that variant if needed.
+// `signature` is typeid(packed tuple).name(); a mismatch is an error.
+Status find_variant(uint64_t tu, uint32_t site, uint32_t line, CoreType core, const char* signature,
+                    ptocc_thunk* out);
+// Queues a rewritten launch on `stream`; errors go to stderr and aclGetRecentErrMsg.
+void submit(LaunchSpec spec, void* stream);
+void report_launch_error(const char* kernel, const char* file, uint32_t line, const std::string& message);
+
+template <class F, class Tuple>
+void thunk(const void* packed) {
+    std::apply(F{}, *static_cast<const Tuple*>(packed));
+}
+
+// Registers a secondary variant's thunk while its shared object loads.
+template <uint64_t Tu, uint32_t Site, uint32_t Line, CoreType Core, class F, class Tuple>
+struct Registration {
+    static inline const bool done = (ptocc_register_thunk(Tu, Site, Line, static_cast<int>(Core), &thunk<F, Tuple>,
+                                                          typeid(Tuple).name()),
+                                     true);
+};
+
+#if defined(__PTOCC_KIND__)
+inline constexpr KernelKind kBuildKind = __PTOCC_KIND__ == 0 ? KernelKind::Vec
+                                         : __PTOCC_KIND__ == 1 ? KernelKind::Cube
+                                                               : KernelKind::Mix;
+inline constexpr Target kBuildTarget = __PTOCC_TARGET__ == 1 ? Target::A5 : Target::A2A3;
+inline constexpr bool kSecondaryVariant = __PTOCC_VARIANT__ == 1;
+#endif
+
+template <uint64_t Tu, uint32_t Site, uint32_t Line, class F, class... A>
+void launch(const char* name, const char* file, F, Config cfg, A&&... args) {
+#if !defined(__PTOCC_KIND__)
+    static_assert(sizeof(F) == 0, "kernel launch syntax needs a device build: pass --cce-aicore-arch to ptocc");
+#else
+    using Tuple = std::tuple<std::decay_t<A>...>;
+    if constexpr (kSecondaryVariant) {
+        // This variant's host code never runs; it only provides its thunk.
+        (void)Registration<Tu, Site, Line, CoreType::AIV, F, Tuple>::done;
+        (void)name, (void)file, (void)cfg, ((void)args, ...);
+    } else {
+        auto packed = std::make_shared<const Tuple>(std::forward<A>(args)...);
+        LaunchSpec spec;
+        spec.kernel = name;
+        spec.site = SourceLoc{file, static_cast<int>(Line)};
+        spec.target = kBuildTarget;
+        spec.kind = kBuildKind;
+        spec.block_dim = cfg.block_dim;
+        ptocc_thunk own = &thunk<F, Tuple>;
+        std::function<void()> body = [own, packed] { own(packed.get()); };
+        if constexpr (kBuildKind == KernelKind::Vec) {
+            spec.aiv_body = std::move(body);
+        } else {
+            spec.aic_body = std::move(body);
+        }
+        if constexpr (kBuildKind == KernelKind::Mix) {
+            ptocc_thunk vec = nullptr;
+            Status st = find_variant(Tu, Site, Line, CoreType::AIV, typeid(Tuple).name(), &vec);
+            if (!st.ok()) {
+                report_launch_error(name, file, Line, st.message);
+                return;
+            }
+            spec.aiv_body = [vec, packed] { vec(packed.get()); };
+        }
+        submit(std::move(spec), cfg.stream);
+    }
+#endif
+}
+
+}  // namespace ptosim::cc

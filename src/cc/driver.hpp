@@ -1,0 +1,41 @@
+// Turns parsed options into the commands of a simulator or bisheng build and
+// runs them (docs/ptocc.md, "What a build runs").
+#pragma once
+#include "options.hpp"
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace ptocc {
+
+struct Paths {
+    std::string include_dir;  // ptolab's include/, placed first
+    std::string lib_dir;      // directory of libptosim.so, also the rpath
+    std::string cxx;          // host C++ compiler
+};
+Paths default_paths();
+
+struct Step {
+    std::string note;                             // printed as a "# ..." line by --dry-run
+    std::vector<std::vector<std::string>> run;    // commands, run concurrently
+    std::function<bool(std::string& error)> act;  // in-process work (writing a file), skipped by --dry-run
+};
+
+struct Plan {
+    std::vector<Step> steps;
+    std::string temp_dir;
+    std::vector<std::string> rewrite_notes;  // shown when a compile fails
+};
+
+// The bisheng executable ptocc would run: $ASCEND_HOME_PATH/compiler/ccec_compiler/bin/bisheng, else PATH.
+std::string find_bisheng();
+
+// Builds the plan; returns false (with diags) on a usage error.
+bool plan_build(const Options& o, const Paths& paths, bool dry_run, Plan& plan, std::vector<Diag>& diags);
+
+std::string shell_quote(const std::string& s);
+
+// The whole command: parse, lint, plan, run. Returns the process exit status.
+int run_ptocc(const std::vector<std::string>& args);
+
+}  // namespace ptocc

@@ -1,0 +1,404 @@
+// The launch rewriter: a C++ lexer just precise enough to tell code from
+// comments, string/character literals (raw strings, digit separators and
+// line continuations included), and a token-level matcher for launch sites.
+// Unrecognised `<<<` sequences are left alone: the host compiler then reports
+// them on the user's line, and the driver adds the rewriter's note.
+#include "rewrite.hpp"
+
+#include <cstddef>
+#include <map>
+
+namespace ptocc {
+namespace {
+
+enum class Kind { Ident, Number, Literal, Punct };
+
+struct Token {
+    Kind kind;
+    size_t begin, end;  // byte range in the source
+    int line, column;
+};
+
+bool ident_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$' || (static_cast<unsigned char>(c) >= 0x80); }
+bool ident_char(char c) { return ident_start(c) || (c >= '0' && c <= '9'); }
+bool digit(char c) { return c >= '0' && c <= '9'; }
+
+class Lexer {
+public:
+    explicit Lexer(const std::string& s) : s_(s) {}
+
+    std::vector<Token> run() {
+        std::vector<Token> out;
+        while (skip_space_and_comments(), i_ < s_.size()) {
+            Token t{Kind::Punct, i_, i_, line_, col()};
+            char c = s_[i_];
+            if (ident_start(c)) {
+                size_t b = i_;
+                while (i_ < s_.size() && ident_char(s_[i_])) ++i_;
+                std::string id = s_.substr(b, i_ - b);
+                if (i_ < s_.size() && s_[i_] == '"' && is_raw_prefix(id)) {
+                    raw_string();
+                    t.kind = Kind::Literal;
+                } else if (i_ < s_.size() && (s_[i_] == '"' || s_[i_] == '\'') && is_encoding_prefix(id)) {
+                    quoted(s_[i_]);
+                    t.kind = Kind::Literal;
+                } else {
+                    t.kind = Kind::Ident;
+                }
+            } else if (digit(c) || (c == '.' && i_ + 1 < s_.size() && digit(s_[i_ + 1]))) {
+                number();
+                t.kind = Kind::Number;
+            } else if (c == '"' || c == '\'') {
+                quoted(c);
+                t.kind = Kind::Literal;
+            } else if (c == ':' && i_ + 1 < s_.size() && s_[i_ + 1] == ':') {
+                i_ += 2;
+            } else if (c == '-' && i_ + 1 < s_.size() && s_[i_ + 1] == '>') {
+                i_ += 2;
+            } else {
+                ++i_;
+            }
+            t.end = i_;
+            out.push_back(t);
+        }
+        return out;
+    }
+
+private:
+    const std::string& s_;
+    size_t i_ = 0;
+    int line_ = 1;
+    size_t line_start_ = 0;
+
+    int col() const { return static_cast<int>(i_ - line_start_) + 1; }
+    void newline_at(size_t pos) {
+        ++line_;
+        line_start_ = pos + 1;
+    }
+
+    static bool is_encoding_prefix(const std::string& id) { return id == "L" || id == "u" || id == "U" || id == "u8"; }
+    static bool is_raw_prefix(const std::string& id) { return id == "R" || id == "LR" || id == "uR" || id == "UR" || id == "u8R"; }
+
+    void skip_space_and_comments() {
+        while (i_ < s_.size()) {
+            char c = s_[i_];
+            if (c == '\n') {
+                newline_at(i_);
+                ++i_;
+            } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+                ++i_;
+            } else if (c == '\\' && i_ + 1 < s_.size() && (s_[i_ + 1] == '\n' || s_[i_ + 1] == '\r')) {
+                ++i_;  // a line continuation; the newline is counted on the next turn
+            } else if (c == '/' && i_ + 1 < s_.size() && s_[i_ + 1] == '/') {
+                // A line comment continues over backslash-newlines, as in translation phase 2.
+                while (i_ < s_.size() && s_[i_] != '\n') {
+                    if (s_[i_] == '\\' && i_ + 1 < s_.size() && s_[i_ + 1] == '\n') {
+                        newline_at(i_ + 1);
+                        i_ += 2;
+                    } else {
+                        ++i_;
+                    }
+                }
+            } else if (c == '/' && i_ + 1 < s_.size() && s_[i_ + 1] == '*') {
+                i_ += 2;
+                while (i_ < s_.size() && !(s_[i_] == '*' && i_ + 1 < s_.size() && s_[i_ + 1] == '/')) {
+                    if (s_[i_] == '\n') newline_at(i_);
+                    ++i_;
+                }
+                i_ = i_ < s_.size() ? i_ + 2 : i_;
+            } else {
+                return;
+            }
+        }
+    }
+
+    // Ends at the closing quote, or at an unescaped newline: an apostrophe in
+    // `#error don't` must not swallow the rest of the file.
+    void quoted(char q) {
+        ++i_;
+        while (i_ < s_.size()) {
+            char c = s_[i_];
+            if (c == '\\' && i_ + 1 < s_.size()) {
+                if (s_[i_ + 1] == '\n') newline_at(i_ + 1);
+                i_ += 2;
+                continue;
+            }
+            if (c == '\n') return;
+            ++i_;
+            if (c == q) break;
+        }
+        while (i_ < s_.size() && ident_char(s_[i_])) ++i_;  // user-defined literal suffix
+    }
+
+    void raw_string() {
+        size_t open = i_ + 1;
+        size_t paren = s_.find('(', open);
+        if (paren == std::string::npos || paren - open > 16) {
+            quoted('"');
+            return;
+        }
+        std::string close = ")" + s_.substr(open, paren - open) + "\"";
+        size_t endpos = s_.find(close, paren + 1);
+        size_t stop = endpos == std::string::npos ? s_.size() : endpos + close.size();
+        for (size_t k = i_; k < stop; ++k)
+            if (s_[k] == '\n') newline_at(k);
+        i_ = stop;
+        while (i_ < s_.size() && ident_char(s_[i_])) ++i_;
+    }
+
+    void number() {
+        while (i_ < s_.size()) {
+            char c = s_[i_];
+            if ((c == '+' || c == '-') && i_ > 0) {
+                char p = s_[i_ - 1];
+                if (p == 'e' || p == 'E' || p == 'p' || p == 'P') {
+                    ++i_;
+                    continue;
+                }
+                return;
+            }
+            if (c == '\'' && i_ + 1 < s_.size() && ident_char(s_[i_ + 1])) {
+                i_ += 2;  // digit separator
+                continue;
+            }
+            if (ident_char(c) || c == '.') {
+                ++i_;
+                continue;
+            }
+            return;
+        }
+    }
+};
+
+class Rewriter {
+public:
+    Rewriter(const std::string& s, std::vector<Token> toks, RewriteResult& r) : s_(s), t_(std::move(toks)), r_(r) {
+        for (size_t k = 0; k + 2 < t_.size(); ++k) {
+            if (!is_triple(k, '<')) continue;
+            Site site;
+            if (match(k, site) && !sites_.count(site.callee_begin)) sites_[site.callee_begin] = site;
+        }
+    }
+
+    size_t size() const { return t_.size(); }
+    const Token& token(size_t k) const { return t_[k]; }
+
+    // Emits tokens [a, b) with the gaps between them, rewriting launch sites.
+    void emit(size_t a, size_t b, std::string& out) {
+        for (size_t k = a; k < b;) {
+            if (k > a) gap(k - 1, k, out);
+            auto it = sites_.find(k);
+            if (it != sites_.end() && it->second.close < b) {
+                write_site(it->second, out);
+                k = it->second.close + 1;
+                continue;
+            }
+            out.append(s_, t_[k].begin, t_[k].end - t_[k].begin);
+            ++k;
+        }
+    }
+
+private:
+    struct Site {
+        size_t callee_begin = 0, open = 0 /* first '<' */, close_cfg = 0 /* first '>' of >>> */, lparen = 0, close = 0;
+    };
+
+    const std::string& s_;
+    std::vector<Token> t_;
+    RewriteResult& r_;
+    std::map<size_t, Site> sites_;  // by the callee's first token
+    int next_site_ = 0;
+
+    bool punct(size_t k, char c) const {
+        return k < t_.size() && t_[k].kind == Kind::Punct && t_[k].end - t_[k].begin == 1 && s_[t_[k].begin] == c;
+    }
+    bool punct2(size_t k, const char* p) const {
+        return k < t_.size() && t_[k].kind == Kind::Punct && t_[k].end - t_[k].begin == 2 && s_.compare(t_[k].begin, 2, p) == 0;
+    }
+    bool adjacent(size_t k) const { return k + 1 < t_.size() && t_[k].end == t_[k + 1].begin; }
+    bool is_triple(size_t k, char c) const {
+        return punct(k, c) && punct(k + 1, c) && punct(k + 2, c) && adjacent(k) && adjacent(k + 1);
+    }
+
+    void gap(size_t prev, size_t next, std::string& out) const {
+        out.append(s_, t_[prev].end, t_[next].begin - t_[prev].end);
+    }
+
+    void note(size_t k, std::string msg) { r_.errors.push_back({t_[k].line, t_[k].column, std::move(msg)}); }
+
+    // Index of the token closing the bracket opened at k, or npos.
+    size_t matching(size_t k) const {
+        int depth = 0;
+        for (size_t j = k; j < t_.size(); ++j) {
+            if (punct(j, '(') || punct(j, '[') || punct(j, '{')) ++depth;
+            else if (punct(j, ')') || punct(j, ']') || punct(j, '}')) {
+                if (--depth == 0) return j;
+                if (depth < 0) return std::string::npos;
+            }
+        }
+        return std::string::npos;
+    }
+
+    // Keywords that can precede `::name` in an expression statement.
+    bool keyword(size_t k) const {
+        static const char* words[] = {"return", "co_return", "co_await", "throw", "else", "do", "case", "new", "delete", "sizeof"};
+        for (const char* w : words)
+            if (s_.compare(t_[k].begin, t_[k].end - t_[k].begin, w) == 0) return true;
+        return false;
+    }
+
+    // Walks back from the token before `<<<` over `::ns::name<targs>`.
+    bool callee_start(size_t open, size_t& begin) const {
+        if (open == 0) return false;
+        size_t j = open - 1;
+        if (punct(j, '>')) {
+            int angle = 0, nest = 0;
+            bool found = false;
+            for (size_t k = j + 1; k-- > 0;) {
+                if (punct(k, ')') || punct(k, ']')) ++nest;
+                else if (punct(k, '(') || punct(k, '[')) {
+                    if (--nest < 0) return false;
+                } else if (nest == 0 && punct(k, '>')) ++angle;
+                else if (nest == 0 && punct(k, '<')) {
+                    if (--angle == 0) {
+                        j = k;
+                        found = true;
+                        break;
+                    }
+                } else if (punct(k, ';') || punct(k, '{') || punct(k, '}')) return false;
+            }
+            if (!found || j == 0) return false;
+            --j;
+        }
+        if (t_[j].kind != Kind::Ident) return false;
+        while (j >= 2 && punct2(j - 1, "::") && t_[j - 2].kind == Kind::Ident && !keyword(j - 2)) j -= 2;
+        if (j >= 1 && punct2(j - 1, "::") && (j == 1 || t_[j - 2].kind != Kind::Ident || keyword(j - 2))) --j;
+        if (j > 0 && (punct(j - 1, '.') || punct2(j - 1, "->"))) return false;
+        begin = j;
+        return true;
+    }
+
+    bool match(size_t open, Site& site) {
+        size_t cb = 0;
+        if (!callee_start(open, cb)) {
+            note(open, "'<<<' does not follow a kernel name (expected name<<<block_dim, l2ctrl, stream>>>(args)); "
+                       "left unchanged");
+            return false;
+        }
+        int depth = 0;
+        size_t close_cfg = std::string::npos;
+        for (size_t k = open + 3; k < t_.size(); ++k) {
+            if (punct(k, '(') || punct(k, '[') || punct(k, '{')) ++depth;
+            else if (punct(k, ')') || punct(k, ']') || punct(k, '}')) {
+                if (--depth < 0) break;
+            } else if (depth == 0 && punct(k, ';')) break;
+            else if (depth == 0 && is_triple(k, '>')) {
+                close_cfg = k;
+                break;
+            }
+        }
+        if (close_cfg == std::string::npos) {
+            note(open, "the launch configuration after '<<<' has no closing '>>>' before the end of the statement");
+            return false;
+        }
+        size_t lp = close_cfg + 3;
+        if (!punct(lp, '(')) {
+            note(close_cfg, "expected '(' with the kernel arguments after '>>>'");
+            return false;
+        }
+        size_t rp = matching(lp);
+        if (rp == std::string::npos) {
+            note(lp, "the kernel argument list opened here is not closed");
+            return false;
+        }
+        site = {cb, open, close_cfg, lp, rp};
+        return true;
+    }
+
+    std::string callee_name(const Site& st) const {
+        std::string n;
+        for (size_t k = st.callee_begin; k < st.open; ++k) {
+            for (size_t c = t_[k].begin; c < t_[k].end; ++c) {
+                char ch = s_[c];
+                if (ch == '\\' || ch == '"') n += '\\';
+                if (ch == '\n' || ch == '\r') {
+                    n += ch == '\n' ? "\\n" : "\\r";  // a raw string in a template argument
+                    continue;
+                }
+                n += ch;
+            }
+            if (k + 1 < st.open && t_[k].end != t_[k + 1].begin) n += ' ';
+        }
+        return n;
+    }
+
+    void write_site(const Site& st, std::string& out) {
+        const int idx = next_site_++;
+        ++r_.launches;
+        out += "::ptosim::cc::launch<PTOCC_TU_ID, " + std::to_string(idx) + "u, __LINE__>(\"" + callee_name(st) +
+               "\", __FILE__, [](auto&&... ptocc_a) { ";
+        out.append(s_, t_[st.callee_begin].begin, t_[st.open - 1].end - t_[st.callee_begin].begin);
+        out += "(static_cast<decltype(ptocc_a)&&>(ptocc_a)...); }";
+        gap(st.open - 1, st.open, out);
+        out += ", ::ptosim::cc::config(";
+        if (st.close_cfg > st.open + 3) {
+            gap(st.open + 2, st.open + 3, out);
+            emit(st.open + 3, st.close_cfg, out);
+            gap(st.close_cfg - 1, st.close_cfg, out);
+        } else {
+            gap(st.open + 2, st.close_cfg, out);
+        }
+        out += ")";
+        gap(st.close_cfg + 2, st.lparen, out);
+        if (st.close > st.lparen + 1) {
+            out += ", ";
+            gap(st.lparen, st.lparen + 1, out);
+            emit(st.lparen + 1, st.close, out);
+            gap(st.close - 1, st.close, out);
+        } else {
+            gap(st.lparen, st.close, out);
+        }
+        out += ")";
+    }
+};
+
+std::string line_directive(const std::string& name) {
+    std::string q;
+    for (char c : name) {
+        if (c == '\\' || c == '"') q += '\\';
+        q += c;
+    }
+    return "#line 1 \"" + q + "\"\n";
+}
+
+}  // namespace
+
+RewriteResult rewrite_launches(const std::string& source, const std::string& display_name) {
+    RewriteResult r;
+    r.text = "#include <ptosim/kernel_launch.hpp>\n" + line_directive(display_name);
+    r.text.reserve(r.text.size() + source.size() + 256);
+    Rewriter rw(source, Lexer(source).run(), r);
+    if (rw.size() == 0) {
+        r.text += source;
+        return r;
+    }
+    r.text.append(source, 0, rw.token(0).begin);
+    rw.emit(0, rw.size(), r.text);
+    size_t tail = rw.token(rw.size() - 1).end;
+    r.text.append(source, tail, std::string::npos);
+    return r;
+}
+
+bool has_launch_syntax(const std::string& source) {
+    std::vector<Token> toks = Lexer(source).run();
+    for (size_t k = 0; k + 2 < toks.size(); ++k) {
+        const Token &a = toks[k], &b = toks[k + 1], &c = toks[k + 2];
+        if (a.kind == Kind::Punct && b.kind == Kind::Punct && c.kind == Kind::Punct && a.end == b.begin &&
+            b.end == c.begin && source[a.begin] == '<' && source[b.begin] == '<' && source[c.begin] == '<' &&
+            a.end - a.begin == 1 && b.end - b.begin == 1 && c.end - c.begin == 1)
+            return true;
+    }
+    return false;
+}
+
+}  // namespace ptocc

@@ -1,0 +1,32 @@
+// Launch-syntax rewriting: turns `kernel<targs><<<block_dim, l2ctrl, stream>>>(args)`
+// into a call of ptosim::cc::launch (include/ptosim/kernel_launch.hpp) without
+// moving any token to another line, so diagnostics keep the user's lines.
+// Self-contained (standard library only) so the fuzz target can build it alone.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace ptocc {
+
+struct RewriteDiag {
+    int line = 0;  // 1-based line in the input
+    int column = 0;
+    std::string message;
+};
+
+struct RewriteResult {
+    std::string text;          // the rewritten source, starting with a #line directive
+    int launches = 0;          // launch sites rewritten
+    std::vector<RewriteDiag> errors;
+};
+
+// `display_name` is what __FILE__ and diagnostics show (the path as the user
+// wrote it). Line l of the output, after the two leading directive lines,
+// holds line l of the input.
+RewriteResult rewrite_launches(const std::string& source, const std::string& display_name);
+
+// True when `source` has a `<<<` outside comments, strings and character
+// literals; cheaper than a rewrite for deciding whether one is needed.
+bool has_launch_syntax(const std::string& source);
+
+}  // namespace ptocc

@@ -1,0 +1,231 @@
+// Part of libptosim: the registry behind include/ptosim/kernel_launch.hpp.
+// Secondary core variants arrive as shared-object images embedded in kernel
+// libraries; the first mix launch that needs one loads it from memory
+// (memfd_create + dlopen, RTLD_LOCAL), and its static initialisers register
+// one thunk per launch site here.
+#include <ptosim/kernel_launch.hpp>
+
+#include <dlfcn.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <string>
+#include <tuple>
+
+namespace ptosim::cc {
+namespace {
+
+struct SiteKey {
+    uint64_t tu;
+    uint32_t site, line;
+    int core;
+    bool operator<(const SiteKey& o) const {
+        return std::tie(tu, site, line, core) < std::tie(o.tu, o.site, o.line, o.core);
+    }
+};
+
+struct SiteEntry {
+    ptocc_thunk fn = nullptr;
+    const char* signature = nullptr;
+    bool ambiguous = false;  // two different thunks for one key (a launch macro expanded twice on one line)
+};
+
+struct Image {
+    const unsigned char* data = nullptr;
+    size_t size = 0;
+    std::string origin;
+    void* handle = nullptr;
+    std::string load_error;
+};
+
+struct Registry {
+    std::mutex mu;       // guards the maps
+    std::mutex load_mu;  // serialises loading; not held with mu, because loading registers thunks
+    std::map<SiteKey, SiteEntry> sites;
+    std::map<std::pair<uint64_t, int>, Image> images;
+};
+
+Registry& registry() {
+    static Registry* r = new Registry();  // leaked: kernels may launch during static destruction
+    return *r;
+}
+
+std::string tu_hex(uint64_t tu) {
+    char b[24];
+    std::snprintf(b, sizeof b, "%016" PRIx64, tu);
+    return b;
+}
+
+// Writes the image to an anonymous file and dlopens it.
+void* load_image(const Image& img, int core, std::string& error) {
+    std::string name = "ptocc-" + std::string(to_string(static_cast<CoreType>(core))) + "-" + img.origin;
+    int fd = static_cast<int>(memfd_create(name.c_str(), MFD_CLOEXEC));
+    std::string path;
+    if (fd < 0) {
+        // Kernels without memfd support (or seccomp filters) still have a temp directory.
+        const char* tmp = std::getenv("TMPDIR");
+        path = std::string(tmp && *tmp ? tmp : "/tmp") + "/ptocc-variant-XXXXXX";
+        fd = mkstemp(path.data());
+        if (fd < 0) {
+            error = std::string("cannot create a file for the variant image: ") + std::strerror(errno);
+            return nullptr;
+        }
+    } else {
+        path = "/proc/self/fd/" + std::to_string(fd);
+    }
+    size_t off = 0;
+    while (off < img.size) {
+        ssize_t n = write(fd, img.data + off, img.size - off);
+        if (n <= 0) {
+            error = std::string("cannot write the variant image: ") + std::strerror(errno);
+            close(fd);
+            return nullptr;
+        }
+        off += static_cast<size_t>(n);
+    }
+    void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!h) error = std::string("dlopen of the variant image failed: ") + dlerror();
+    if (path.rfind("/proc/self/fd/", 0) != 0) {
+        close(fd);
+        unlink(path.c_str());
+    } else if (!h) {
+        close(fd);
+    }
+    // A loaded memfd image keeps its descriptor: the dynamic loader matches
+    // objects by path, so a reused /proc/self/fd/N would hand back the
+    // previously loaded variant instead of loading this one.
+    return h;
+}
+
+}  // namespace
+
+Status find_variant(uint64_t tu, uint32_t site, uint32_t line, CoreType core, const char* signature,
+                    ptocc_thunk* out) {
+    Registry& r = registry();
+    const SiteKey key{tu, site, line, static_cast<int>(core)};
+    const char* variant = core == CoreType::AIV ? "Vector" : "Cube";
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        Image img;
+        {
+            std::lock_guard lk(r.mu);
+            auto it = r.sites.find(key);
+            if (it != r.sites.end()) {
+                if (it->second.ambiguous)
+                    return {err::kInvalidParam,
+                            "two launches expand to one site (a macro with a launch used twice on one line); put "
+                            "each expansion on its own line"};
+                if (std::strcmp(it->second.signature, signature) != 0)
+                    return {err::kInvalidParam, std::string("the ") + variant +
+                                                    " variant packs the arguments differently (" +
+                                                    it->second.signature + " vs " + signature +
+                                                    "); argument types must not depend on __DAV_CUBE__/__DAV_VEC__"};
+                *out = it->second.fn;
+                return {};
+            }
+            auto im = r.images.find({tu, key.core});
+            if (im == r.images.end())
+                return {err::kInvalidParam,
+                        std::string("the ") + variant + " core variant of this mix kernel is not loaded (translation unit " +
+                            tu_hex(tu) +
+                            "); build the library with ptocc from the objects ptocc produced, and do not strip the "
+                            ".rodata.ptocc section"};
+            if (im->second.handle || !im->second.load_error.empty()) {
+                if (!im->second.load_error.empty()) return {err::kInvalidParam, im->second.load_error};
+                break;  // loaded, yet the site is missing
+            }
+            img = im->second;
+        }
+        std::lock_guard load(r.load_mu);
+        std::string error;
+        void* h = nullptr;
+        {
+            std::lock_guard lk(r.mu);
+            auto im = r.images.find({tu, key.core});
+            if (im == r.images.end() || im->second.handle) continue;
+        }
+        h = load_image(img, key.core, error);
+        std::lock_guard lk(r.mu);
+        auto im = r.images.find({tu, key.core});
+        if (im != r.images.end()) {
+            im->second.handle = h;
+            if (!h) im->second.load_error = "cannot load the " + std::string(variant) + " variant of " + img.origin + ": " + error;
+        }
+    }
+    return {err::kInvalidParam,
+            std::string("the ") + variant + " variant has no launch site #" + std::to_string(site) + " at line " +
+                std::to_string(line) +
+                "; both variants must contain the same launches, so keep launch sites outside "
+                "#if __DAV_CUBE__/__DAV_VEC__ sections"};
+}
+
+void report_launch_error(const char* kernel, const char* file, uint32_t line, const std::string& message) {
+    std::string m = "kernel '" + std::string(kernel) + "' launched at " + (file ? file : "?") + ":" +
+                    std::to_string(line) + ": " + message;
+    std::fprintf(stderr, "ptosim: error: %s\n", m.c_str());
+    set_last_error(m);
+}
+
+void submit(LaunchSpec spec, void* stream) {
+    Device& d = Device::get();
+    // A library built for A5 should run without the user knowing SoC names;
+    // an explicit PTO_SIM_SOC is respected and a mismatch is reported by the launch.
+    const char* env = std::getenv("PTO_SIM_SOC");
+    if ((!env || !*env) && d.soc().target != spec.target)
+        (void)d.select_soc(spec.target == Target::A5 ? "Ascend950PR" : "Ascend910B2");
+    Stream* s = stream ? static_cast<Stream*>(stream) : d.default_stream();
+    if (stream && !d.is_stream(s)) {
+        char hex[32];
+        std::snprintf(hex, sizeof hex, "%p", stream);
+        report_launch_error(spec.kernel.c_str(), spec.site.file, static_cast<uint32_t>(spec.site.line),
+                            std::string("stream ") + hex +
+                                " is not a live stream (destroyed, released by aclrtResetDevice, or not an "
+                                "aclrtStream); pass a stream from aclrtCreateStream, or nullptr for the default "
+                                "stream. The launch was not queued.");
+        return;
+    }
+    s->enqueue_launch(std::move(spec));
+}
+
+}  // namespace ptosim::cc
+
+extern "C" {
+
+void ptocc_register_thunk(uint64_t tu, uint32_t site, uint32_t line, int core, ptocc_thunk fn, const char* signature) {
+    auto& r = ptosim::cc::registry();
+    std::lock_guard lk(r.mu);
+    auto [it, fresh] = r.sites.try_emplace({tu, site, line, core});
+    if (fresh) {
+        it->second.fn = fn;
+        it->second.signature = signature;
+    } else if (it->second.fn != fn) {
+        it->second.ambiguous = true;
+    }
+}
+
+void ptocc_register_image(uint64_t tu, int core, const unsigned char* data, size_t size, const char* origin) {
+    auto& r = ptosim::cc::registry();
+    std::lock_guard lk(r.mu);
+    auto& img = r.images[{tu, core}];
+    if (img.handle) return;  // a reloaded library finds its variant already loaded
+    img.data = data;
+    img.size = size;
+    img.origin = origin ? origin : "?";
+    img.load_error.clear();
+}
+
+void ptocc_unregister_image(uint64_t tu, int core, const unsigned char* data) {
+    auto& r = ptosim::cc::registry();
+    std::lock_guard lk(r.mu);
+    auto it = r.images.find({tu, core});
+    // A loaded variant stays usable; only the soon-dangling bytes are forgotten.
+    if (it != r.images.end() && it->second.data == data && !it->second.handle) r.images.erase(it);
+}
+
+}  // extern "C"

@@ -1,0 +1,83 @@
+#!/usr/bin/python3
+"""ptocc-built kernel libraries loaded with ctypes.CDLL, as the cookbook's
+jit runners do, with numeric checks against NumPy.
+
+usage: test_ctypes.py <ptocc> <kernels dir> <libptosim.so> <work dir>
+"""
+import ctypes
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+ptocc, kernels, libptosim, work = sys.argv[1:5]
+os.makedirs(work, exist_ok=True)
+failures = 0
+
+
+def build(arch, src, out, macro="-DMEMORY_BASE"):
+    path = os.path.join(work, out)
+    cmd = [ptocc, "-fPIC", "-shared", "-xcce", f"--cce-aicore-arch={arch}", macro, os.path.join(kernels, src), "-o", path]
+    subprocess.run(cmd, check=True)
+    return ctypes.CDLL(path)
+
+
+def ptr(a):
+    return ctypes.c_void_p(a.ctypes.data)
+
+
+def check(name, got, want, rtol=1.3e-6, atol=1e-5):
+    global failures
+    err = np.abs(got - want)
+    bad = err > atol + rtol * np.abs(want)
+    if bad.any():
+        i = int(np.argmax(err))
+        print(f"FAIL {name}: {int(bad.sum())} elements out of tolerance; worst index {i}: got {got.flat[i]} want {want.flat[i]}")
+        failures += 1
+    else:
+        print(f"PASS {name}: {got.size} elements, max abs error {err.max():.3g}")
+
+
+rt = ctypes.CDLL(libptosim)
+assert rt.aclInit(None) == 0
+assert rt.aclrtSetDevice(0) == 0
+
+
+def sync():
+    rc = rt.aclrtSynchronizeStream(None)
+    if rc != 0:
+        rt.aclGetRecentErrMsg.restype = ctypes.c_char_p
+        raise RuntimeError(f"aclrtSynchronizeStream: {rc}: {rt.aclGetRecentErrMsg().decode()}")
+
+
+rng = np.random.default_rng(3)
+
+vec = build("dav-c220-vec", "vec_add.cpp", "libvec_add.so")
+blocks = 3
+x = rng.standard_normal(blocks * 32 * 64).astype(np.float32)
+y = rng.standard_normal(blocks * 32 * 64).astype(np.float32)
+z = np.zeros_like(x)
+vec.call_vec_add(ctypes.c_uint32(blocks), None, ptr(x), ptr(y), ptr(z))
+sync()
+check("vec_add dav-c220-vec", z, x + y)
+
+cube = build("dav-c220-cube", "cube_matmul.cpp", "libcube.so")
+a = rng.uniform(-2, 2, (2, 32, 32)).astype(np.float16)
+b = rng.uniform(-2, 2, (2, 32, 32)).astype(np.float16)
+c = np.zeros((2, 32, 32), np.float32)
+cube.call_cube_matmul(ctypes.c_uint32(2), None, ptr(a), ptr(b), ptr(c))
+sync()
+check("cube_matmul dav-c220-cube", c, np.matmul(a.astype(np.float32), b.astype(np.float32)), atol=1e-4)
+
+mix = build("dav-c220", "mix_matmul_add.cpp", "libmix.so")
+d = rng.uniform(-10, 10, (2, 32, 32)).astype(np.float32)
+ws = np.zeros_like(d)
+out = np.zeros_like(d)
+ffts, ln = ctypes.c_uint64(), ctypes.c_uint32()
+assert rt.rtGetC2cCtrlAddr(ctypes.byref(ffts), ctypes.byref(ln)) == 0
+mix.call_matmul_add(ctypes.c_uint32(2), None, ptr(a), ptr(b), ptr(d), ptr(ws), ptr(out), ffts)
+sync()
+check("matmul_add dav-c220 (mix)", out, np.matmul(a.astype(np.float32), b.astype(np.float32)) + d, atol=1e-4)
+
+sys.exit(1 if failures else 0)

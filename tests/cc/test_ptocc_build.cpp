@@ -1,0 +1,293 @@
+// End-to-end: ptocc builds the kernels in kernels/, the libraries load with
+// dlopen and compute the right numbers, and the command line behaves as
+// documented (two-object links, host programs, diagnostics, stand-in bisheng).
+#include <acl/acl.h>
+#include <runtime/rt_ffts.h>
+#include <ptosim/float16.hpp>
+#include <ptosim/runtime.hpp>
+#include <gtest/gtest.h>
+
+#include <dlfcn.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+
+namespace {
+
+const std::string kPtocc = PTOCC_BIN;
+const std::string kKernels = PTOCC_KERNELS;
+
+struct CmdResult {
+    int status;
+    std::string output;
+};
+
+CmdResult sh(const std::string& cmd) {
+    CmdResult r{0, {}};
+    FILE* p = popen((cmd + " 2>&1").c_str(), "r");
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
+    int ws = pclose(p);
+    r.status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128;
+    return r;
+}
+
+// Output directory private to this test process: ctest runs tests in parallel.
+const fs::path& out_dir() {
+    static const fs::path d = [] {
+        fs::path p = fs::path(PTOCC_OUT) / ("p" + std::to_string(getpid()));
+        fs::create_directories(p);
+        return p;
+    }();
+    return d;
+}
+
+std::string build(const std::string& args, const std::string& out) {
+    const std::string path = (out_dir() / out).string();
+    CmdResult r = sh(kPtocc + " " + args + " -o " + path);
+    EXPECT_EQ(r.status, 0) << r.output;
+    return path;
+}
+
+void* open_lib(const std::string& path) {
+    void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    EXPECT_NE(h, nullptr) << dlerror();
+    return h;
+}
+
+template <class F>
+F sym(void* h, const char* name) {
+    void* s = dlsym(h, name);
+    EXPECT_NE(s, nullptr) << name;
+    return reinterpret_cast<F>(s);
+}
+
+using VecFn = void (*)(uint32_t, void*, uint8_t*, uint8_t*, uint8_t*);
+using CubeFn = void (*)(uint32_t, void*, uint8_t*, uint8_t*, uint8_t*);
+using MixFn = void (*)(uint32_t, void*, uint8_t*, uint8_t*, uint8_t*, uint8_t*, uint8_t*, uint64_t);
+
+class Acl : public testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        static bool once = [] {
+            aclInit(nullptr);
+            return aclrtSetDevice(0) == ACL_SUCCESS;
+        }();
+        ASSERT_TRUE(once);
+    }
+    static void sync() { ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS) << aclGetRecentErrMsg(); }
+};
+
+uint8_t* u8(void* p) { return static_cast<uint8_t*>(p); }
+
+void check_vec(VecFn f, uint32_t blocks, void* stream = nullptr) {
+    const size_t n = blocks * 32 * 64;
+    std::vector<float> x(n), y(n), z(n, -1.0f);
+    for (size_t i = 0; i < n; ++i) x[i] = static_cast<float>(i) * 0.25f, y[i] = 3.0f - static_cast<float>(i);
+    f(blocks, stream, u8(x.data()), u8(y.data()), u8(z.data()));
+    if (stream) ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS) << aclGetRecentErrMsg();
+    else ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS) << aclGetRecentErrMsg();
+    for (size_t i = 0; i < n; ++i) ASSERT_EQ(z[i], x[i] + y[i]) << "element " << i;
+}
+
+struct MatmulData {
+    int blocks;
+    std::vector<half> a, b;
+    std::vector<float> d, ws, out;
+    explicit MatmulData(int g) : blocks(g), a(g * 1024), b(g * 1024), d(g * 1024), ws(g * 1024), out(g * 1024, -7.0f) {
+        std::mt19937 rng(7);
+        std::uniform_real_distribution<float> u(-2, 2);
+        for (auto& v : a) v = half(u(rng));
+        for (auto& v : b) v = half(u(rng));
+        for (auto& v : d) v = u(rng) * 5;
+    }
+    // A*B (+ D) with float accumulation in ascending k, like the Cube unit.
+    float ref(int g, int i, int j, bool add_d) const {
+        float acc = 0;
+        for (int p = 0; p < 32; ++p)
+            acc += static_cast<float>(a[g * 1024 + i * 32 + p]) * static_cast<float>(b[g * 1024 + p * 32 + j]);
+        return acc + (add_d ? d[g * 1024 + i * 32 + j] : 0.0f);
+    }
+};
+
+void expect_close(float got, float want, const std::string& where) {
+    // float32 tolerances of the seed (torch.testing.assert_close defaults)
+    EXPECT_LE(std::fabs(got - want), 1e-5f + 1.3e-6f * std::fabs(want)) << where << ": got " << got << " want " << want;
+}
+
+TEST_F(Acl, VecKernelBuiltWithPtoccRunsThroughDlopen) {
+    void* h = open_lib(build("-fPIC -shared -xcce --cce-aicore-arch=dav-c220-vec -DMEMORY_BASE -O1 " + kKernels + "/vec_add.cpp", "libvec_add.so"));
+    check_vec(sym<VecFn>(h, "call_vec_add"), 4);
+}
+
+TEST_F(Acl, VecKernelOnAnExplicitStream) {
+    void* h = open_lib(build("-fPIC -shared -xcce --cce-aicore-arch=dav-c220-vec -DMEMORY_BASE " + kKernels + "/vec_add.cpp", "libvec_add_s.so"));
+    aclrtStream s = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
+    check_vec(sym<VecFn>(h, "call_vec_add"), 2, s);
+    aclrtDestroyStream(s);
+}
+
+TEST_F(Acl, InvalidStreamIsAClearErrorAndNothingRuns) {
+    void* h = open_lib(build("-fPIC -shared -xcce --cce-aicore-arch=dav-c220-vec -DMEMORY_BASE " + kKernels + "/vec_add.cpp", "libvec_add_bad.so"));
+    std::vector<float> x(2048, 1.0f), y(2048, 2.0f), z(2048, 0.0f);
+    int not_a_stream = 0;
+    sym<VecFn>(h, "call_vec_add")(1, &not_a_stream, u8(x.data()), u8(y.data()), u8(z.data()));
+    std::string msg = aclGetRecentErrMsg();
+    EXPECT_NE(msg.find("is not a live stream"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("vec_add.cpp:33"), std::string::npos) << msg;
+    sync();
+    EXPECT_EQ(z[0], 0.0f);
+}
+
+TEST_F(Acl, CubeKernelBuiltWithPtoccRunsThroughDlopen) {
+    void* h = open_lib(build("-fPIC -shared -xcce --cce-aicore-arch=dav-c220-cube -DMEMORY_BASE " + kKernels + "/cube_matmul.cpp", "libcube.so"));
+    MatmulData m(2);
+    sym<CubeFn>(h, "call_cube_matmul")(2, nullptr, u8(m.a.data()), u8(m.b.data()), u8(m.out.data()));
+    sync();
+    for (int g = 0; g < 2; ++g)
+        for (int i = 0; i < 32; ++i)
+            for (int j = 0; j < 32; ++j) expect_close(m.out[g * 1024 + i * 32 + j], m.ref(g, i, j, false), "C");
+}
+
+void run_mix(void* h, int blocks) {
+    MatmulData m(blocks);
+    uint64_t ffts = 0;
+    uint32_t len = 0;
+    ASSERT_EQ(rtGetC2cCtrlAddr(&ffts, &len), RT_ERROR_NONE);
+    sym<MixFn>(h, "call_matmul_add")(blocks, nullptr, u8(m.a.data()), u8(m.b.data()), u8(m.d.data()), u8(m.ws.data()),
+                                     u8(m.out.data()), ffts);
+    ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS) << aclGetRecentErrMsg();
+    for (int g = 0; g < blocks; ++g)
+        for (int i = 0; i < 32; ++i)
+            for (int j = 0; j < 32; ++j) expect_close(m.out[g * 1024 + i * 32 + j], m.ref(g, i, j, true), "out");
+}
+
+TEST_F(Acl, MixKernelRunsBothCoreVariantsFromOneLaunch) {
+    void* h = open_lib(build("-fPIC -shared -xcce --cce-aicore-arch=dav-c220 -DMEMORY_BASE " + kKernels + "/mix_matmul_add.cpp", "libmix.so"));
+    run_mix(h, 1);
+    run_mix(h, 3);
+}
+
+TEST_F(Acl, TwoObjectLinkKeepsTheVariants) {
+    std::string mix_o = build("-c -fPIC -xcce --cce-aicore-arch=dav-c220 -DMEMORY_BASE " + kKernels + "/mix_matmul_add.cpp", "mix.o");
+    std::string vec_o = build("-c -fPIC -xcce --cce-aicore-arch=dav-c220-vec -DMEMORY_BASE " + kKernels + "/vec_add.cpp", "vec.o");
+    void* h = open_lib(build("-fPIC -shared --cce-fatobj-link " + mix_o + " " + vec_o, "libboth.so"));
+    run_mix(h, 2);
+    check_vec(sym<VecFn>(h, "call_vec_add"), 2);
+}
+
+TEST(Host, AclHostProgramLinksAgainstPtosimAndAKernelLibrary) {
+    std::string lib = build("-fPIC -shared -xcce --cce-aicore-arch=dav-c220-vec -DMEMORY_BASE " + kKernels + "/vec_add.cpp", "libvec_add.so");
+    std::string dir = fs::path(lib).parent_path().string();
+    std::string exe = build(kKernels + "/host_main.cpp -L" + dir + " -lvec_add -Wl,-rpath," + dir, "host_main");
+    CmdResult r = sh(exe);
+    EXPECT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("PASS host_main"), std::string::npos) << r.output;
+}
+
+TEST(Diagnostics, CompileErrorPointsAtTheUsersFileAndLineAndFails) {
+    CmdResult r = sh(kPtocc + " -fPIC -shared -xcce --cce-aicore-arch=dav-c220-vec -DMEMORY_BASE " + kKernels +
+               "/bad_kernel.cpp -o " + (out_dir() / "bad.so").string());
+    EXPECT_NE(r.status, 0);
+    EXPECT_NE(r.output.find("bad_kernel.cpp:9:"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("undeclared_name_here"), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find(".ptocc.cpp"), std::string::npos) << "temp file named in: " << r.output;
+}
+
+TEST(Diagnostics, UnknownFlagIsAnErrorNamingIt) {
+    CmdResult r = sh(kPtocc + " --cce-aicore-arch=dav-c220-vec -DMEMORY_BASE --no-such-flag " + kKernels + "/vec_add.cpp");
+    EXPECT_NE(r.status, 0);
+    EXPECT_NE(r.output.find("unknown flag '--no-such-flag'"), std::string::npos) << r.output;
+}
+
+TEST(Diagnostics, LintErrorStopsTheBuild) {
+    CmdResult r = sh(kPtocc + " --dry-run --cce-aicore-arch=dav-c310-vec -DMEMORY_BASE " + kKernels + "/vec_add.cpp");
+    EXPECT_NE(r.status, 0);
+    EXPECT_NE(r.output.find("row 'A5 / DAV_3510'"), std::string::npos) << r.output;
+}
+
+TEST(DryRun, PrintsTheCommandsAndBuildsNothing) {
+    const std::string out = (out_dir() / "never.so").string();
+    CmdResult r = sh(kPtocc + " --toolchain=sim --dry-run -fPIC -shared -xcce --cce-aicore-arch=dav-c220 -DMEMORY_BASE " +
+               kKernels + "/mix_matmul_add.cpp -o " + out);
+    EXPECT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("-D__DAV_C220_CUBE__"), std::string::npos);
+    EXPECT_NE(r.output.find("-D__DAV_C220_VEC__"), std::string::npos);
+    EXPECT_NE(r.output.find("-o " + out), std::string::npos);
+    EXPECT_FALSE(fs::exists(out));
+}
+
+// A stand-in bisheng that records its arguments, one per line.
+struct FakeBisheng {
+    fs::path dir, log;
+    explicit FakeBisheng(const fs::path& bin_dir) : dir(bin_dir), log(out_dir() / (bin_dir.filename().string() + ".log")) {
+        fs::create_directories(dir);
+        fs::remove(log);
+        std::ofstream f(dir / "bisheng");
+        f << "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\" >> '" << log.string() << "'; done\n";
+        f.close();
+        chmod((dir / "bisheng").c_str(), 0755);
+    }
+    std::string args() const {
+        std::ifstream f(log);
+        std::stringstream ss;
+        ss << f.rdbuf();
+        return ss.str();
+    }
+};
+
+const char* kUserArgs = "-fPIC -shared -xcce --cce-aicore-arch=dav-c220-vec -DMEMORY_BASE -mllvm -x 'a b.cpp' -o lib.so";
+const char* kRecorded = "-fPIC\n-shared\n-xcce\n--cce-aicore-arch=dav-c220-vec\n-DMEMORY_BASE\n-mllvm\n-x\na b.cpp\n-o\nlib.so\n";
+
+TEST(Bisheng, ExplicitToolchainRunsBishengFromPathWithTheUsersArguments) {
+    FakeBisheng fb(out_dir() / "bin1");
+    CmdResult r = sh("PATH=" + fb.dir.string() + ":$PATH ASCEND_HOME_PATH= " + kPtocc + " --toolchain=bisheng " + kUserArgs);
+    EXPECT_EQ(r.status, 0) << r.output;
+    EXPECT_EQ(fb.args(), kRecorded);
+}
+
+TEST(Bisheng, AutoFindsBishengUnderAscendHomePath) {
+    fs::path home = out_dir() / "cann";
+    FakeBisheng fb(home / "compiler" / "ccec_compiler" / "bin");
+    CmdResult r = sh("ASCEND_HOME_PATH=" + home.string() + " " + kPtocc + " " + kUserArgs);
+    EXPECT_EQ(r.status, 0) << r.output;
+    EXPECT_EQ(fb.args(), kRecorded);
+}
+
+TEST(Bisheng, DryRunPrintsTheBishengCommandWithoutRunningIt) {
+    FakeBisheng fb(out_dir() / "bin2");
+    CmdResult r = sh("PATH=" + fb.dir.string() + ":$PATH " + kPtocc + " --dry-run --toolchain=auto " + kUserArgs);
+    EXPECT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find((fb.dir / "bisheng").string() + " -fPIC -shared -xcce"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("'a b.cpp'"), std::string::npos) << r.output;
+    EXPECT_EQ(fb.args(), "");
+}
+
+TEST(Bisheng, MissingBishengWithExplicitToolchainIsAnError) {
+    CmdResult r = sh("PATH=/usr/bin:/bin ASCEND_HOME_PATH= " + kPtocc + " --toolchain=bisheng " + kUserArgs);
+    EXPECT_NE(r.status, 0);
+    EXPECT_NE(r.output.find("bisheng was not found"), std::string::npos) << r.output;
+}
+
+TEST(Bisheng, AutoWithoutBishengBuildsForTheSimulator) {
+    CmdResult r = sh("PATH=/usr/bin:/bin ASCEND_HOME_PATH= " + kPtocc +
+               " --dry-run -fPIC -shared -xcce --cce-aicore-arch=dav-c220-vec -DMEMORY_BASE " + kKernels + "/vec_add.cpp");
+    EXPECT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("-D__DAV_C220_VEC__"), std::string::npos) << r.output;
+}
+
+}  // namespace

@@ -1,0 +1,135 @@
+// The launch rewriter: what it rewrites, what it leaves alone, and that no
+// token moves to another line.
+#include "rewrite.hpp"
+#include <gtest/gtest.h>
+#include <algorithm>
+
+using ptocc::has_launch_syntax;
+using ptocc::rewrite_launches;
+
+namespace {
+
+// The rewritten body (after the #include and #line lines).
+std::string body(const std::string& src, int* launches = nullptr) {
+    auto r = rewrite_launches(src, "k.cpp");
+    if (launches) *launches = r.launches;
+    const std::string head = "#include <ptosim/kernel_launch.hpp>\n#line 1 \"k.cpp\"\n";
+    EXPECT_EQ(r.text.compare(0, head.size(), head), 0);
+    return r.text.substr(head.size());
+}
+
+int lines(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
+
+TEST(Rewrite, PlainLaunch) {
+    int n = 0;
+    std::string out = body("k<<<8, nullptr, s>>>(x, y);\n", &n);
+    EXPECT_EQ(n, 1);
+    EXPECT_EQ(out,
+              "::ptosim::cc::launch<PTOCC_TU_ID, 0u, __LINE__>(\"k\", __FILE__, [](auto&&... ptocc_a) { "
+              "k(static_cast<decltype(ptocc_a)&&>(ptocc_a)...); }, ::ptosim::cc::config(8, nullptr, s), x, y);\n");
+}
+
+TEST(Rewrite, TemplateArgumentsStayOnTheCallee) {
+    std::string out = body("ns::k<float, 16, (4 > 2)><<<n, nullptr, s>>>(p);\n");
+    EXPECT_NE(out.find("(\"ns::k<float, 16, (4 > 2)>\""), std::string::npos) << out;
+    EXPECT_NE(out.find("ns::k<float, 16, (4 > 2)>(static_cast"), std::string::npos) << out;
+    EXPECT_NE(out.find("config(n, nullptr, s), p)"), std::string::npos) << out;
+}
+
+TEST(Rewrite, NestedTemplateArguments) {
+    std::string out = body("k<A<B<int>>, 3><<<1, nullptr, s>>>();\n");
+    EXPECT_NE(out.find("(\"k<A<B<int>>, 3>\""), std::string::npos) << out;
+    EXPECT_NE(out.find("k<A<B<int>>, 3>(static_cast"), std::string::npos) << out;
+    EXPECT_NE(out.find("config(1, nullptr, s))"), std::string::npos) << out;
+}
+
+TEST(Rewrite, EmptyArgumentList) {
+    std::string out = body("k<<<1, nullptr, s>>>();");
+    EXPECT_NE(out.find("config(1, nullptr, s))"), std::string::npos) << out;
+}
+
+TEST(Rewrite, CommentsStringsAndCharsAreLeftAlone) {
+    const std::string src =
+        "// k<<<1, nullptr, s>>>(x);\n"
+        "/* k<<<1, nullptr, s>>>(x); */\n"
+        "const char* a = \"k<<<1, nullptr, s>>>(x)\";\n"
+        "const char* b = R\"d(k<<<1, nullptr, s>>>(x) )\" )d\";\n"
+        "char c = '<'; char d = '\\'';\n"
+        "int e = 1'000 << 2;\n";
+    int n = -1;
+    EXPECT_EQ(body(src, &n), src);
+    EXPECT_EQ(n, 0);
+    EXPECT_FALSE(has_launch_syntax(src));
+}
+
+TEST(Rewrite, TwoLaunchesOnOneLineGetDistinctSites) {
+    int n = 0;
+    std::string out = body("a<<<1, nullptr, s>>>(x); b<<<2, nullptr, s>>>(y);\n", &n);
+    EXPECT_EQ(n, 2);
+    EXPECT_NE(out.find("0u, __LINE__>(\"a\""), std::string::npos);
+    EXPECT_NE(out.find("1u, __LINE__>(\"b\""), std::string::npos);
+    EXPECT_EQ(lines(out), 1);
+}
+
+TEST(Rewrite, LaunchInsideALambda) {
+    std::string out = body("auto f = [&](int n) { k<<<n, nullptr, s>>>([](int v) { return v; }(3)); };\n");
+    EXPECT_NE(out.find("auto f = [&](int n) { ::ptosim::cc::launch<"), std::string::npos) << out;
+    EXPECT_NE(out.find("config(n, nullptr, s), [](int v) { return v; }(3)); };"), std::string::npos) << out;
+}
+
+TEST(Rewrite, LaunchInAMacroDefinitionKeepsTheContinuations) {
+    const std::string src = "#define RUN(kern, s) \\\n  kern<<<4, nullptr, s>>>( \\\n    x)\nRUN(k, st);\n";
+    int n = 0;
+    std::string out = body(src, &n);
+    EXPECT_EQ(n, 1);
+    EXPECT_EQ(lines(out), lines(src));
+    EXPECT_NE(out.find("(\"kern\", __FILE__"), std::string::npos) << out;
+    EXPECT_NE(out.find("config(4, nullptr, s),  \\\n    x)"), std::string::npos) << out;
+}
+
+TEST(Rewrite, MacrosInTheConfigurationAndArgumentsAreKept) {
+    std::string out = body("k<<<BLOCKS(n), L2, STREAM>>>(ARG(x, y), __LINE__);\n");
+    EXPECT_NE(out.find("config(BLOCKS(n), L2, STREAM), ARG(x, y), __LINE__)"), std::string::npos) << out;
+}
+
+TEST(Rewrite, MultiLineLaunchKeepsEveryTokenOnItsLine) {
+    const std::string src = "void f() {\n  k<float>\n  <<<\n   n,\n   nullptr, s\n  >>>\n  (a,\n   b);\n}\n";
+    std::string out = body(src);
+    ASSERT_EQ(lines(out), lines(src));
+    auto line_of = [](const std::string& s, const std::string& tok) {
+        return std::count(s.begin(), s.begin() + static_cast<long>(s.find(tok)), '\n');
+    };
+    for (const char* tok : {"   n,", "nullptr, s", "a,", "b)"}) EXPECT_EQ(line_of(out, tok) , line_of(src, tok)) << tok;
+}
+
+TEST(Rewrite, ShiftExpressionsAreNotLaunches) {
+    const std::string src = "int a = x << 3; int b = y >> 2; std::cout << v;\nbool c = p<q && r>s;\n";
+    EXPECT_EQ(body(src), src);
+}
+
+TEST(Rewrite, UnterminatedLaunchIsLeftForTheCompilerWithANote) {
+    auto r = rewrite_launches("k<<<1, nullptr, s;\n", "k.cpp");
+    EXPECT_EQ(r.launches, 0);
+    ASSERT_EQ(r.errors.size(), 1u);
+    EXPECT_EQ(r.errors[0].line, 1);
+    EXPECT_NE(r.errors[0].message.find(">>>"), std::string::npos);
+}
+
+TEST(Rewrite, MemberCalleeIsNotRewritten) {
+    auto r = rewrite_launches("obj.k<<<1, nullptr, s>>>(x);\n", "k.cpp");
+    EXPECT_EQ(r.launches, 0);
+    EXPECT_FALSE(r.errors.empty());
+}
+
+TEST(Rewrite, LineDirectiveEscapesTheFileName) {
+    auto r = rewrite_launches("", "dir \"x\"\\k.cpp");
+    EXPECT_NE(r.text.find("#line 1 \"dir \\\"x\\\"\\\\k.cpp\"\n"), std::string::npos);
+}
+
+TEST(Rewrite, LeadingGlobalScopeAndReturn) {
+    std::string out = body("void f(){ return ::ns::k<<<1, nullptr, s>>>(x); }");
+    EXPECT_NE(out.find("return ::ptosim::cc::launch<"), std::string::npos) << out;
+    EXPECT_NE(out.find("(\"::ns::k\""), std::string::npos) << out;
+}
+
+}  // namespace
