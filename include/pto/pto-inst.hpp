@@ -10,4 +10,5 @@
 #include <pto/inst/tmatmul.hpp>
 #include <pto/inst/elementwise.hpp>
 #include <pto/inst/tcvt.hpp>
+#include <pto/inst/reduce.hpp>
 #include <pto/call_sites.hpp>

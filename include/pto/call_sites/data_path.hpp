@@ -1,0 +1,11 @@
+// Call-site macros of the data-path instructions (see pto/call_sites.hpp).
+#pragma once
+
+#define TLOAD(...) TLOAD(PTOSIM_HERE, __VA_ARGS__)
+#define TSTORE(...) TSTORE(PTOSIM_HERE, __VA_ARGS__)
+#define TMOV(...) TMOV(PTOSIM_HERE, __VA_ARGS__)
+#define TEXTRACT(...) TEXTRACT(PTOSIM_HERE, __VA_ARGS__)
+#define TINSERT(...) TINSERT(PTOSIM_HERE, __VA_ARGS__)
+#define TMATMUL(...) TMATMUL(PTOSIM_HERE, __VA_ARGS__)
+#define TMATMUL_ACC(...) TMATMUL_ACC(PTOSIM_HERE, __VA_ARGS__)
+#define TMATMUL_BIAS(...) TMATMUL_BIAS(PTOSIM_HERE, __VA_ARGS__)
