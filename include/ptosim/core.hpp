@@ -52,6 +52,7 @@ struct OpRecord {
     uint64_t elements = 0;
     uint64_t bytes = 0;
     uint64_t flops = 0;
+    const char* dtype = "";  // element type of the destination tile (or of the stored tile)
     SourceLoc loc;
 
     OpRecord& read(Space s, uint64_t off, uint64_t n) { reads[n_reads++] = {s, off, n}; return *this; }

@@ -178,8 +178,27 @@ inline D narrow(C v) {
 // ------------------------------------------------------------ record helper
 
 template <class T>
+constexpr const char* dtype_name() {
+    if constexpr (std::is_same_v<T, half>) return "half";
+    else if constexpr (std::is_same_v<T, bfloat16_t>) return "bfloat16_t";
+    else if constexpr (std::is_same_v<T, float>) return "float";
+    else if constexpr (std::is_same_v<T, int8_t>) return "int8_t";
+    else if constexpr (std::is_same_v<T, uint8_t>) return "uint8_t";
+    else if constexpr (std::is_same_v<T, int16_t>) return "int16_t";
+    else if constexpr (std::is_same_v<T, uint16_t>) return "uint16_t";
+    else if constexpr (std::is_same_v<T, int32_t>) return "int32_t";
+    else if constexpr (std::is_same_v<T, uint32_t>) return "uint32_t";
+    else if constexpr (std::is_same_v<T, int64_t>) return "int64_t";
+    else if constexpr (std::is_same_v<T, uint64_t>) return "uint64_t";
+    else return "other";
+}
+
+// Records a tile operand; the record's dtype is the destination tile's
+// element type, or the first source's when no tile is written (TSTORE).
+template <class T>
 inline OpRecord& record_tile(OpRecord& r, bool write, const T& t) {
     constexpr Space sp = space_of<T>();
+    if (write || !*r.dtype) r.dtype = dtype_name<typename T::DType>();
     return write ? r.write(sp, t.address(), tile_bytes<T>()) : r.read(sp, t.address(), tile_bytes<T>());
 }
 

@@ -1,0 +1,65 @@
+/*
+ * ptosim C API: what a foreign-language host (Python through ctypes or
+ * pybind11) needs beyond ACL: registering memory it allocated itself as
+ * device memory, the simulated SoC's facts, and streams without ACL's
+ * init/set-device ceremony. Every call works before aclInit.
+ *
+ * Functions returning int return 0 on success or an ACL error code; the
+ * message is then in ptosim_last_error() (the same text aclGetRecentErrMsg
+ * returns on this thread).
+ */
+#ifndef PTOSIM_C_API_H_
+#define PTOSIM_C_API_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Makes [ptr, ptr+bytes) count as device memory, as if it came from
+ * aclrtMalloc: kernels may address it and aclrtMemcpy accepts it for the
+ * device side. The caller keeps ownership and must unregister it before the
+ * memory is freed. Fails on a null pointer, zero bytes, or a range that
+ * overlaps any registered block.
+ */
+int ptosim_register_memory(void *ptr, uint64_t bytes);
+/* Undoes ptosim_register_memory; ptr must be the registered base. */
+int ptosim_unregister_memory(void *ptr);
+/* 1 when [ptr, ptr+bytes) lies inside one registered device block. */
+int ptosim_is_device_memory(const void *ptr, uint64_t bytes);
+
+/* The simulated SoC (PTO_SIM_SOC, default Ascend910B2), e.g. "Ascend910B2". */
+const char *ptosim_soc_name(void);
+/* "A2A3" or "A5". */
+const char *ptosim_target_name(void);
+int ptosim_cube_core_count(void);
+int ptosim_vector_core_count(void);
+/* Bytes of Unified Buffer per Vector core of the simulated SoC. */
+uint64_t ptosim_ub_bytes(void);
+/* Always 1: this library is the simulator, never a real NPU runtime. */
+int ptosim_simulator_mode(void);
+
+/* Stream handles are aclrtStream values. */
+void *ptosim_default_stream(void);
+void *ptosim_create_stream(void);
+int ptosim_destroy_stream(void *stream);
+/*
+ * Waits for the stream's queued launches; NULL means the default stream.
+ * timeout_s <= 0 uses PTO_SYNC_TIMEOUT_S (default 60). Returns 0,
+ * ACL_ERROR_RT_STREAM_SYNC_TIMEOUT (507046) after the timeout, or the first
+ * launch error since the last synchronisation.
+ */
+int ptosim_synchronize(void *stream, double timeout_s);
+/* PTO_SYNC_TIMEOUT_S, else 60. */
+double ptosim_default_sync_timeout_s(void);
+
+const char *ptosim_last_error(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PTOSIM_C_API_H_ */
