@@ -378,3 +378,21 @@ TEST(KernelDeathTest, BadPointerCrashNamesKernelCoreAndLastCall) {
         },
         "ptosim: fatal: SIGSEGV \\(address 0x10\\) in kernel 'k' on AIV 1; last PTO call at kernel.cpp:61");
 }
+
+namespace ptosim {
+void check_gm(const void* p, uint64_t bytes, const char* what, const SourceLoc& loc);
+}
+
+TEST(GlobalMemory, SpansRunningIntoOrPastARegisteredBlockFault) {
+    auto* block = static_cast<uint8_t*>(Device::get().allocate(256, true));
+    Status st = run(KernelKind::Vec, 1, nullptr, [&] { check_gm(block - 64, 128, "TSTORE", here(90)); });
+    EXPECT_NE(st.message.find("at kernel.cpp:90: TSTORE: GM bytes"), std::string::npos) << st.message;
+    EXPECT_NE(st.message.find("start outside every registered allocation and run into the 256-byte allocation"),
+              std::string::npos)
+        << st.message;
+    st = run(KernelKind::Vec, 1, nullptr, [&] { check_gm(block + 200, 100, "TLOAD", here(91)); });
+    EXPECT_NE(st.message.find("run past the end of the 256-byte allocation"), std::string::npos) << st.message;
+    EXPECT_NE(st.message.find("(by 44 bytes)"), std::string::npos) << st.message;
+    EXPECT_TRUE(run(KernelKind::Vec, 1, nullptr, [&] { check_gm(block, 256, "TLOAD", here(92)); }).ok());
+    ASSERT_TRUE(Device::get().release(block, true).ok());
+}

@@ -158,7 +158,24 @@ namespace ptosim {
 void check_gm(const void* p, uint64_t bytes, const char* what, const SourceLoc& loc) {
     Device& d = Device::get();
     const std::optional<Allocation> start = d.find(p, 1);
-    if (!start || d.find(p, bytes)) return;
+    if (!start) {
+        // Unregistered memory cannot be checked, unless the span runs into a
+        // registered block: then it writes memory it does not own.
+        const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+        std::lock_guard lk(d.impl().mu);
+        auto it = d.impl().allocations.lower_bound(a);
+        if (it != d.impl().allocations.end() && it->first < a + bytes) {
+            char buf[320];
+            std::snprintf(buf, sizeof buf,
+                          "%s: GM bytes [%p, %p) start outside every registered allocation and run into the %llu-byte "
+                          "allocation at %p; check the offset added to the kernel argument",
+                          what, p, static_cast<const void*>(static_cast<const uint8_t*>(p) + bytes),
+                          static_cast<unsigned long long>(it->second.size), reinterpret_cast<void*>(it->first));
+            fault(loc, buf);
+        }
+        return;
+    }
+    if (d.find(p, bytes)) return;
     char buf[320];
     std::snprintf(buf, sizeof buf,
                   "%s: GM bytes [%p, %p) run past the end of the %llu-byte allocation at %p (by %llu bytes); check the "

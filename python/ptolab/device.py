@@ -1,0 +1,401 @@
+"""Device selection, device tensors, streams and synchronisation.
+
+The simulator (ptosim) is the default device. When torch_npu is importable and
+reports an NPU, the NPU is used instead, through torch-npu's own API, unless
+PTOLAB_DEVICE=sim asks for the simulator. Either way the calls below look the
+same to a runner, so the seed's ctypes pattern
+
+    lib.call_add(block_dim, stream_ptr(), tensor_ptr(y), tensor_ptr(x1), ...)
+
+works unchanged on both.
+"""
+import ctypes
+import os
+import threading
+import weakref
+
+import numpy as np
+
+from . import _core, _env
+
+# Dtypes NumPy cannot hold natively travel as raw bits of this NumPy dtype.
+_STORAGE = {"bfloat16": np.uint16}
+
+
+class _DeviceInfo:
+    def __init__(self, kind, index=0):
+        self.kind = kind  # "sim" or "npu"
+        self.index = index
+
+    def __repr__(self):
+        return f"ptolab device {self.kind}:{self.index}"
+
+
+_device = None
+_device_lock = threading.Lock()
+
+
+def _torch_npu():
+    """torch and torch_npu when both import and an NPU is visible, else None."""
+    try:
+        import torch
+        import torch_npu  # noqa: F401  (registers torch.npu)
+    except Exception:
+        return None
+    try:
+        if not torch.npu.is_available():
+            return None
+    except Exception:
+        return None
+    return torch
+
+
+def get_device():
+    """The device runners use: the simulator unless an NPU is available (NPU_DEVICE picks which)."""
+    global _device
+    with _device_lock:
+        if _device is None:
+            choice = os.environ.get("PTOLAB_DEVICE", "").strip().lower()
+            if choice not in ("", "sim", "npu"):
+                raise ValueError(f"PTOLAB_DEVICE={choice!r} is not 'sim' or 'npu'; unset it to choose automatically")
+            torch = None if choice == "sim" else _torch_npu()
+            if choice == "npu" and torch is None:
+                raise RuntimeError("PTOLAB_DEVICE=npu but torch_npu is not importable or reports no NPU; "
+                                   "source CANN's setenv script and install torch_npu, or unset PTOLAB_DEVICE")
+            if torch is None:
+                _device = _DeviceInfo("sim")
+            else:
+                spec = os.environ.get("NPU_DEVICE", "npu:0")
+                try:
+                    index = int(spec.split(":", 1)[1]) if ":" in spec else int(spec)
+                except ValueError:
+                    raise ValueError(f"NPU_DEVICE={spec!r} is not npu:N or N; pick an idle device from npu-smi info")
+                torch.npu.set_device(index)
+                _device = _DeviceInfo("npu", index)
+        return _device
+
+
+def _reset_device_for_tests():
+    global _device, _current
+    with _device_lock:
+        _device = None
+        _current = None
+
+
+def _npu():
+    return get_device().kind == "npu"
+
+
+def _npu_props():
+    import torch
+
+    return torch.npu.get_device_properties(torch.npu.current_device())
+
+
+def is_simulator_mode():
+    """True under the simulator, or when PTO_SIMULATOR=1 says a CA model runs the kernels."""
+    return _env.flag("PTO_SIMULATOR") or not _npu()
+
+
+def soc_name():
+    if _npu():
+        return _npu_props().name
+    return _core.soc_name()
+
+
+def cube_core_count():
+    if _npu():
+        return int(_npu_props().cube_core_num)
+    return _core.cube_core_count()
+
+
+def vector_core_count():
+    if _npu():
+        return int(_npu_props().vector_core_num)
+    return _core.vector_core_count()
+
+
+def device_repeats():
+    """PTO_DEVICE_REPEATS, else 1 in the simulator (deterministic, slow) and 5 on a device."""
+    n = _env.positive_int("PTO_DEVICE_REPEATS")
+    if n is not None:
+        return n
+    return 1 if is_simulator_mode() else 5
+
+
+def run_repeated(fn, repeats=None, sync=True, timeout=None):
+    """Calls fn() `repeats` times (device_repeats() by default), synchronising after
+    each call so a sync bug surfaces in the repeat that caused it; returns the last result."""
+    n = device_repeats() if repeats is None else int(repeats)
+    if n < 1:
+        raise ValueError(f"repeats={repeats!r} must be at least 1")
+    result = None
+    for _ in range(n):
+        result = fn()
+        if sync:
+            synchronize(timeout)
+    return result
+
+
+# --- tensors ----------------------------------------------------------------
+
+def _dtype_name(dtype):
+    if isinstance(dtype, str):
+        name = _core.canonical_dtype(dtype)
+        if name is None:
+            raise ValueError(f"unknown dtype {dtype!r}; use float16, bfloat16, float32, float64 or an integer type")
+        return name
+    mod = type(dtype).__module__
+    if mod.startswith("torch"):
+        return _dtype_name(str(dtype))
+    return _dtype_name(np.dtype(dtype).name)
+
+
+class Tensor:
+    """A C-contiguous array in host memory registered with ptosim as device
+    memory, so kernels are bounds-checked against it. Pass it anywhere a
+    pointer is expected: it has ctypes' _as_parameter_."""
+
+    _ALIGN = 512  # what aclrtMalloc guarantees and kernels may assume
+
+    def __init__(self, array, dtype_name, owner=None):
+        self._array = array
+        self.dtype = dtype_name
+        self._owner = owner  # keeps a wrapped torch tensor alive
+        _core.register_memory(array)
+        self._finalizer = weakref.finalize(self, _core.unregister_memory, array)
+
+    @classmethod
+    def _allocate(cls, shape, dtype):
+        name = _dtype_name(dtype)
+        storage = np.dtype(_STORAGE.get(name, name))
+        shape = tuple(int(s) for s in (shape if isinstance(shape, (tuple, list)) else (shape,)))
+        count = int(np.prod(shape, dtype=np.int64)) if shape else 1
+        nbytes = max(count * storage.itemsize, 1)
+        raw = np.empty(nbytes + cls._ALIGN, dtype=np.uint8)
+        offset = (-raw.ctypes.data) % cls._ALIGN
+        array = raw[offset:offset + count * storage.itemsize].view(storage).reshape(shape)
+        if count == 0:
+            # A zero-size tensor still needs a registrable byte.
+            t = cls.__new__(cls)
+            t._array, t.dtype, t._owner = array, name, None
+            t._finalizer = None
+            return t
+        return cls(array, name)
+
+    @property
+    def shape(self):
+        return self._array.shape
+
+    @property
+    def nbytes(self):
+        return self._array.nbytes
+
+    def numel(self):
+        return self._array.size
+
+    def data_ptr(self):
+        return self._array.ctypes.data
+
+    @property
+    def _as_parameter_(self):
+        return ctypes.c_void_p(self.data_ptr())
+
+    def numpy(self):
+        """The tensor's memory as a NumPy array (a view, not a copy); bfloat16 as uint16 bits."""
+        return self._array
+
+    def float32(self):
+        """A float32 copy of the values (decodes bfloat16)."""
+        if self.dtype == "bfloat16":
+            return _core.bf16_to_float32(self._array)
+        return self._array.astype(np.float32)
+
+    def copy_(self, src):
+        src = np.asarray(src)
+        if src.shape != self.shape:
+            raise ValueError(f"copy_: source shape {src.shape} differs from the tensor's {self.shape}")
+        self._array[...] = _encode(src, self.dtype)
+        return self
+
+    def __repr__(self):
+        return f"ptolab.Tensor(shape={self.shape}, dtype={self.dtype}, device=sim)"
+
+
+def _encode(values, name):
+    if name == "bfloat16" and values.dtype != np.uint16:
+        return _core.bf16_from_float32(np.asarray(values, dtype=np.float32))
+    return values
+
+
+def empty(shape, dtype="float32"):
+    if _npu():
+        import torch
+        return torch.empty(shape, dtype=_torch_dtype(dtype), device=f"npu:{get_device().index}")
+    return Tensor._allocate(shape, dtype)
+
+
+def zeros(shape, dtype="float32"):
+    if _npu():
+        import torch
+        return torch.zeros(shape, dtype=_torch_dtype(dtype), device=f"npu:{get_device().index}")
+    t = Tensor._allocate(shape, dtype)
+    t._array[...] = 0
+    return t
+
+
+def from_numpy(array, dtype=None):
+    """A device tensor holding a copy of `array`. dtype='bfloat16' converts
+    float values to bfloat16 (round to nearest even) or takes uint16 as bits."""
+    array = np.asarray(array)
+    name = _dtype_name(dtype if dtype is not None else array.dtype)
+    if _npu():
+        import torch
+        src = array if name != "bfloat16" else _encode(array, name).view(np.int16)
+        t = torch.from_numpy(np.ascontiguousarray(src))
+        if name == "bfloat16":
+            t = t.view(torch.bfloat16)
+        return t.to(f"npu:{get_device().index}")
+    t = Tensor._allocate(array.shape, name)
+    if name == "bfloat16":
+        t._array[...] = _encode(array, name)
+    else:
+        t._array[...] = array.astype(t._array.dtype, copy=False)
+    return t
+
+
+def _torch_dtype(dtype):
+    import torch
+    return getattr(torch, _dtype_name(dtype))
+
+
+def _is_torch(x):
+    return type(x).__module__.startswith("torch") and hasattr(x, "data_ptr")
+
+
+def from_torch(tensor):
+    """A device tensor sharing a torch CPU tensor's memory (registered with ptosim)."""
+    if tensor.device.type != "cpu":
+        raise ValueError(f"from_torch: tensor is on {tensor.device}; the simulator needs tensor.cpu()")
+    if not tensor.is_contiguous():
+        raise ValueError("from_torch: tensor is not contiguous; pass tensor.contiguous()")
+    import torch
+    name = _dtype_name(str(tensor.dtype))
+    if name == "bfloat16":
+        array = tensor.view(torch.int16).numpy().view(np.uint16)
+    else:
+        array = tensor.numpy()
+    return Tensor(array, name, owner=tensor)
+
+
+def tensor_ptr(x):
+    """ctypes pointer to a tensor's data: ptolab tensors, NumPy arrays, torch tensors (CPU or NPU)."""
+    if isinstance(x, Tensor):
+        return x._as_parameter_
+    if _is_torch(x):
+        return ctypes.c_void_p(x.data_ptr())
+    if isinstance(x, np.ndarray):
+        if not x.flags.c_contiguous:
+            raise ValueError("tensor_ptr: NumPy array is not C-contiguous; pass numpy.ascontiguousarray(a)")
+        return ctypes.c_void_p(x.ctypes.data)
+    raise TypeError(f"tensor_ptr: expected a ptolab tensor, NumPy array or torch tensor, got {type(x).__name__}")
+
+
+# --- streams ----------------------------------------------------------------
+
+class Stream:
+    """A simulator stream. `_as_parameter_` is the aclrtStream handle, so the
+    stream (or stream_ptr()) can be passed straight to a ctypes kernel call."""
+
+    def __init__(self, handle):
+        self._handle = handle
+
+    @property
+    def _as_parameter_(self):
+        return self._handle._as_parameter_
+
+    def synchronize(self, timeout=None):
+        synchronize(timeout, stream=self)
+
+    def __repr__(self):
+        return f"ptolab.Stream({'default' if self._handle.is_default else 'created'})"
+
+
+_current = None
+
+
+def current_stream():
+    """The stream launches go to: torch.npu.current_stream() on an NPU, else the simulator's default stream."""
+    global _current
+    if _npu():
+        import torch
+        return torch.npu.current_stream()
+    if _current is None:
+        _current = Stream(_core.default_stream())
+    return _current
+
+
+def stream_ptr():
+    """current_stream()._as_parameter_. Cache it outside timing loops: querying it has a cost on a device."""
+    return current_stream()._as_parameter_
+
+
+def sync_timeout():
+    """PTO_SYNC_TIMEOUT_S, default 60 s."""
+    return _env.positive_seconds("PTO_SYNC_TIMEOUT_S", 60)
+
+
+class KernelError(RuntimeError):
+    """A launch failed (fault, deadlock report, bad launch); the message is the simulator's report."""
+
+
+_SYNC_TIMEOUT_CODE = 507046
+
+
+def synchronize(timeout=None, stream=None):
+    """Waits for queued kernels. Raises TimeoutError ("possible sync deadlock")
+    after `timeout` seconds (PTO_SYNC_TIMEOUT_S, default 60) and KernelError
+    when a kernel failed."""
+    limit = sync_timeout() if timeout is None else float(timeout)
+    if not limit > 0:
+        raise ValueError(f"synchronize: timeout={timeout!r} must be a positive number of seconds")
+    source = "timeout argument" if timeout is not None else "PTO_SYNC_TIMEOUT_S"
+    if _npu():
+        _synchronize_npu(limit, source)
+        return
+    s = stream if stream is not None else current_stream()
+    code, message = _core.synchronize(s._handle if isinstance(s, Stream) else s, limit)
+    if code == _SYNC_TIMEOUT_CODE:
+        raise TimeoutError(f"possible sync deadlock: the stream did not finish within {limit:g} s ({source}); "
+                           f"check set_flag/wait_flag pairs and pipe_barrier, or raise PTO_SYNC_TIMEOUT_S. {message}")
+    if code != 0:
+        raise KernelError(message)
+
+
+def _synchronize_npu(limit, source):
+    import torch
+
+    done = threading.Event()
+    failure = []
+
+    def wait():
+        try:
+            torch.npu.synchronize()
+        except BaseException as e:  # re-raised on the caller's thread
+            failure.append(e)
+        finally:
+            done.set()
+
+    # torch.npu.synchronize() cannot be interrupted; the waiter is abandoned on
+    # timeout and the whole-process timeout (ptolab run) ends the process.
+    threading.Thread(target=wait, name="ptolab-npu-sync", daemon=True).start()
+    if not done.wait(limit):
+        raise TimeoutError(f"possible sync deadlock: torch.npu.synchronize() did not return within {limit:g} s "
+                           f"({source}); treat the NPU as suspect, or raise PTO_SYNC_TIMEOUT_S")
+    if failure:
+        raise failure[0]
+
+
+def synchronize_device(timeout=None):
+    """The seed's pto_demo_utils name for synchronize()."""
+    synchronize(timeout)

@@ -1,0 +1,412 @@
+// ptolab: the command-line face of the testing workflow (docs/cli.md).
+// Every number it prints comes from ptolab_core, the library the Python
+// package binds, so the CLI and ptolab.assert_close never disagree.
+#include <ptolab/compare.hpp>
+#include <ptolab/doctor.hpp>
+#include <ptolab/golden.hpp>
+#include <ptolab/proc.hpp>
+#include <ptolab/vlog.hpp>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+#include <vector>
+#include <unistd.h>
+
+namespace {
+
+namespace ec = ptolab::exit_code;
+
+const char* kExitCodes =
+    "Exit codes: 0 PASS/success, 1 FAIL (comparison failed), 2 usage error, 3 bad input file, "
+    "124 timeout (run), 125 could not run the command, 126 not executable, 127 not found; "
+    "otherwise run and log pass on the command's own status (128+N for signal N).";
+
+std::string self_dir() {
+    std::error_code e;
+    auto p = std::filesystem::read_symlink("/proc/self/exe", e);
+    return e ? "" : p.parent_path().string();
+}
+
+std::string shell_join(const std::vector<std::string>& argv) {
+    std::string s;
+    for (const std::string& a : argv) {
+        bool plain = !a.empty() && a.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                                                       "_-./=:,+@%") == std::string::npos;
+        std::string q = a;
+        if (!plain) {
+            q = "'";
+            for (char c : a) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+            q += "'";
+        }
+        s += (s.empty() ? "" : " ") + q;
+    }
+    return s;
+}
+
+std::string read_text(const std::string& path) {
+    if (path == "-") return std::string(std::istreambuf_iterator<char>(std::cin), {});
+    std::ifstream f(path, std::ios::binary);
+    if (!f) throw std::invalid_argument(path + ": cannot open: " + std::strerror(errno) + "; check the path");
+    return std::string(std::istreambuf_iterator<char>(f), {});
+}
+
+// --- compare -------------------------------------------------------------
+
+struct CompareArgs {
+    std::string actual, expected, dtype, expected_dtype, shape, result, name, reason;
+    std::optional<double> rtol, atol;
+    bool equal_nan = false, no_check_dtype = false, json = false;
+    int worst = 8;
+};
+
+int cmd_compare(const CompareArgs& a) {
+    std::optional<ptolab::DType> dt, edt;
+    auto dtype_arg = [](const std::string& s, const char* flag) -> std::optional<ptolab::DType> {
+        if (s.empty()) return std::nullopt;
+        auto d = ptolab::parse_dtype(s);
+        if (!d)
+            throw CLI::ValidationError(std::string(flag) + " '" + s + "' is not a dtype; use one of " +
+                                       ptolab::dtype_choices());
+        return d;
+    };
+    dt = dtype_arg(a.dtype, "--dtype");
+    edt = a.expected_dtype.empty() ? dt : dtype_arg(a.expected_dtype, "--expected-dtype");
+    std::optional<std::vector<int64_t>> shape;
+    ptolab::Array act, exp;
+    try {
+        if (!a.shape.empty()) shape = ptolab::parse_shape(a.shape);
+    } catch (const ptolab::GoldenError& e) {
+        throw CLI::ValidationError(std::string("--shape: ") + e.what());
+    }
+    try {
+        act = ptolab::read_golden(a.actual, dt, shape);
+        exp = ptolab::read_golden(a.expected, edt, shape);
+    } catch (const ptolab::GoldenError& e) {
+        std::cerr << "ptolab compare: error: " << e.what() << "\n";
+        return ec::kInput;
+    }
+    ptolab::CompareOptions o;
+    o.rtol = a.rtol;
+    o.atol = a.atol;
+    o.equal_nan = a.equal_nan;
+    o.worst_count = a.worst;
+    o.check_dtype = !a.no_check_dtype;
+    const std::string label = a.name.empty() ? a.actual + " vs " + a.expected : a.name;
+    ptolab::Report r;
+    try {
+        r = ptolab::compare(act.view(), exp.view(), o);
+    } catch (const ptolab::CompareError& e) {
+        std::cerr << "ptolab compare: error: " << a.actual << " vs " << a.expected << ": " << e.what() << "\n";
+        return ec::kInput;
+    }
+    if (!r.default_tolerance) {
+        const auto def = ptolab::default_tolerance(r.dtype);
+        if (r.rtol > def.rtol || r.atol > def.atol)
+            std::cerr << fmt::format("ptolab compare: note: tolerance relaxed from the {} defaults (rtol {:g}, atol {:g}) "
+                                     "to rtol {:g}, atol {:g}; reason: {}\n",
+                                     ptolab::dtype_name(r.dtype), def.rtol, def.atol, r.rtol, r.atol,
+                                     a.reason.empty() ? "NONE GIVEN: record one with --reason" : a.reason);
+        if (r.atol >= 1e-2)
+            std::cerr << "ptolab compare: warning: atol >= 1e-2 can mark incorrect kernels as PASS (seed: Correctness "
+                         "Rules); prefer a documented rtol\n";
+    }
+    std::string json = ptolab::report_json(r, label);
+    if (!a.reason.empty()) {
+        auto j = nlohmann::json::parse(json);
+        j["tolerance_reason"] = a.reason;
+        json = j.dump(2);
+    }
+    if (!a.result.empty()) {
+        std::ofstream f(a.result, std::ios::trunc);
+        if (!(f << json << "\n")) {
+            std::cerr << "ptolab compare: error: cannot write --result " << a.result << ": " << std::strerror(errno)
+                      << "\n";
+            return ec::kInput;
+        }
+    }
+    if (a.json) std::cout << json << "\n";
+    else std::cout << (r.passed ? ptolab::summary_line(r, label) : ptolab::format_report(r, label)) << "\n";
+    return r.passed ? ec::kPass : ec::kFail;
+}
+
+// --- run -----------------------------------------------------------------
+
+struct RunArgs {
+    std::vector<std::string> command;
+    std::optional<double> timeout, kill_after;
+    bool json = false;
+};
+
+ptolab::RunOptions run_options(std::optional<double> timeout, std::optional<double> kill_after) {
+    ptolab::RunOptions o;
+    o.timeout = timeout ? ptolab::Limit{*timeout, "--timeout"} : ptolab::process_timeout_from_env();
+    o.kill_after = kill_after ? ptolab::Limit{*kill_after, "--kill-after"} : ptolab::kill_after_from_env();
+    return o;
+}
+
+void print_run_json(const ptolab::RunOptions& o, const ptolab::RunResult& r) {
+    nlohmann::json j{{"command", o.argv},
+                     {"exit_code", r.exit_code},
+                     {"timed_out", r.timed_out},
+                     {"killed", r.killed},
+                     {"signal", r.term_signal},
+                     {"elapsed_s", r.elapsed_s},
+                     {"timeout_s", o.timeout.seconds},
+                     {"timeout_source", o.timeout.source},
+                     {"kill_after_s", o.kill_after.seconds}};
+    if (!r.error.empty()) j["error"] = r.error;
+    std::cerr << j.dump() << "\n";  // stderr keeps the command's stdout unchanged for pipes
+}
+
+int cmd_run(const RunArgs& a) {
+    ptolab::RunOptions o = run_options(a.timeout, a.kill_after);
+    o.argv = a.command;
+    ptolab::RunResult r = ptolab::run_with_timeout(o);
+    if (r.timed_out) std::cerr << ptolab::timeout_message(o, r) << "\n";
+    else if (!r.error.empty()) std::cerr << "ptolab run: error: " << r.error << "\n";
+    if (a.json) print_run_json(o, r);
+    return r.exit_code;
+}
+
+// --- doctor --------------------------------------------------------------
+
+int cmd_doctor(bool json, const std::string& python) {
+    ptolab::DoctorOptions o;
+    o.python = python;
+    o.self_exe_dir = self_dir();
+    ptolab::DoctorReport r = ptolab::run_doctor(o);
+    std::cout << (json ? ptolab::doctor_json(r) : ptolab::doctor_text(r)) << "\n";
+    return 0;
+}
+
+// --- log -----------------------------------------------------------------
+
+struct LogArgs {
+    std::string log = "verification-log.md", title, command, output, result, host, note, python;
+    std::optional<int> exit_status;
+    std::vector<std::string> run;
+    std::optional<double> timeout, kill_after;
+    bool json = false;
+};
+
+int cmd_log(const LogArgs& a) {
+    ptolab::LogEntry e;
+    e.title = a.title;
+    e.note = a.note;
+    std::string output;
+    int status = 0;
+    if (!a.run.empty()) {
+        if (!a.command.empty() || !a.output.empty())
+            throw CLI::ValidationError("give either a command after -- (which ptolab runs and records) or "
+                                       "--command/--output for a run that already happened, not both");
+        ptolab::RunOptions o = run_options(a.timeout, a.kill_after);
+        o.argv = a.run;
+        o.on_output = [&output](std::string_view s) {
+            output.append(s);
+            std::fwrite(s.data(), 1, s.size(), stdout);
+            std::fflush(stdout);
+        };
+        ptolab::RunResult r = ptolab::run_with_timeout(o);
+        if (r.timed_out) {
+            std::cerr << ptolab::timeout_message(o, r) << "\n";
+            output += "FAIL timeout: " + ptolab::timeout_message(o, r) + "\n";
+        } else if (!r.error.empty()) {
+            std::cerr << "ptolab log: error: " << r.error << "\n";
+            output += "FAIL could not run: " + r.error + "\n";
+        }
+        e.command = shell_join(a.run);
+        e.exit_status = r.exit_code;
+        status = r.exit_code;
+    } else {
+        if (a.command.empty())
+            throw CLI::ValidationError("nothing to log: pass the command to run after --, or --command with "
+                                       "--output/--result for a run that already happened");
+        e.command = a.command;
+        e.exit_status = a.exit_status;
+        if (!a.output.empty()) {
+            try {
+                output = read_text(a.output);
+            } catch (const std::invalid_argument& err) {
+                std::cerr << "ptolab log: error: --output " << err.what() << "\n";
+                return ec::kInput;
+            }
+        }
+    }
+    e.result_lines = ptolab::result_lines(output);
+    if (!a.result.empty()) {
+        try {
+            e.result_json = ptolab::normalize_json(read_text(a.result), a.result);
+        } catch (const std::invalid_argument& err) {
+            std::cerr << "ptolab log: error: --result " << err.what() << "; nothing was written to " << a.log << "\n";
+            return ec::kInput;
+        }
+    }
+    if (!a.host.empty()) {
+        e.host = a.host;
+    } else {
+        ptolab::DoctorOptions d;
+        d.python = a.python;
+        d.self_exe_dir = self_dir();
+        e.host = ptolab::doctor_summary(ptolab::run_doctor(d));
+    }
+    try {
+        ptolab::append_entry(a.log, e);
+    } catch (const std::exception& err) {
+        std::cerr << "ptolab log: error: " << err.what() << "; the log was left as it was\n";
+        return ec::kInput;
+    }
+    const std::string v = ptolab::verdict(e);
+    if (a.json) {
+        nlohmann::json j{{"log", a.log}, {"verdict", v}, {"command", e.command}, {"result_lines", e.result_lines}};
+        if (e.exit_status) j["exit_status"] = *e.exit_status;
+        std::cout << j.dump(2) << "\n";
+    } else {
+        std::cerr << "ptolab log: appended a " << v << " entry to " << a.log << "\n";
+    }
+    if (!a.run.empty()) return status;
+    return v == "FAIL" ? ec::kFail : ec::kPass;
+}
+
+// The smoke is reference/reproduce.sh: one script, so that the cookbook runs
+// the same way with or without this binary. ptolab smoke finds it in the
+// source tree it was built from (or PTOLAB_ROOT) and hands over the process.
+int cmd_smoke(bool log, bool list) {
+    const char* root_env = std::getenv("PTOLAB_ROOT");
+    const std::string root = root_env && *root_env ? root_env : PTOLAB_SOURCE_DIR;
+    const std::string script = root + "/reference/reproduce.sh";
+    if (access(script.c_str(), X_OK) != 0) {
+        std::cerr << "ptolab smoke: " << script << " is missing or not executable; set PTOLAB_ROOT to a ptolab "
+                  << "checkout\n";
+        return ec::kRunError;
+    }
+    if (!std::getenv("PTOLAB_BUILD_DIR")) setenv("PTOLAB_BUILD_DIR", PTOLAB_BINARY_DIR, 1);
+    std::vector<char*> argv{const_cast<char*>(script.c_str())};
+    std::string flag = log ? "--log" : "--list";
+    if (log || list) argv.push_back(flag.data());
+    argv.push_back(nullptr);
+    execv(script.c_str(), argv.data());
+    std::cerr << "ptolab smoke: cannot run " << script << ": " << std::strerror(errno) << "\n";
+    return ec::kRunError;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"ptolab: run, verify and record PTO kernel tests (docs/cli.md)."};
+    app.footer(kExitCodes);
+    app.require_subcommand(1);
+    app.set_version_flag("--version", "ptolab 0.1.0");
+
+    CompareArgs ca;
+    auto* compare = app.add_subcommand(
+        "compare", "Compare a kernel's output file with a golden file (.npy, or raw .bin with --dtype/--shape), with "
+                   "the seed's tolerances (float16 rtol 1e-3, bfloat16 1.6e-2, float32 1.3e-6; atol 1e-5).");
+    compare->add_option("actual", ca.actual, "Output file (.npy or raw)")->required();
+    compare->add_option("expected", ca.expected, "Golden file (.npy or raw)")->required();
+    compare->add_option("--dtype", ca.dtype, "Element type of raw files; for .npy it must agree with the file "
+                                             "(bfloat16 may be given for 2-byte raw data)");
+    compare->add_option("--expected-dtype", ca.expected_dtype, "Element type of the golden file if it differs");
+    compare->add_option("--shape", ca.shape, "Shape of raw files, e.g. 128,256 (default: flat); a .npy may be viewed "
+                                             "with another shape of the same size");
+    compare->add_option("--rtol", ca.rtol, "Relative tolerance (explicit override of the dtype default)");
+    compare->add_option("--atol", ca.atol, "Absolute tolerance (explicit override of 1e-5)");
+    compare->add_option("--reason", ca.reason, "Why the tolerance was relaxed; recorded in the JSON result");
+    compare->add_flag("--equal-nan", ca.equal_nan, "Treat NaN in both files as equal");
+    compare->add_flag("--no-check-dtype", ca.no_check_dtype,
+                      "Allow different dtypes; the looser dtype's tolerance applies");
+    compare->add_option("--worst", ca.worst, "How many worst elements to list (default 8)")->check(CLI::Range(0, 1000));
+    compare->add_option("--name", ca.name, "Label for the PASS/FAIL line (default: the file names)");
+    compare->add_option("--result", ca.result, "Also write the JSON result to this file");
+    compare->add_flag("--json", ca.json, "Print the JSON result instead of text");
+    compare->footer(kExitCodes);
+
+    RunArgs ra;
+    auto* run = app.add_subcommand(
+        "run", "Run a command under the whole-process timeout: past the limit the whole process group gets SIGTERM, "
+               "then SIGKILL after the grace period, and ptolab exits 124. Limit: --timeout, else "
+               "PTO_PROCESS_TIMEOUT_S, else 60 s (1800 s when PTO_SIMULATOR=1); grace: --kill-after, else "
+               "PTO_PROCESS_KILL_AFTER_S, else 10 s.");
+    run->add_option("--timeout", ra.timeout, "Seconds before the process group is terminated")
+        ->check(CLI::PositiveNumber);
+    run->add_option("--kill-after", ra.kill_after, "Seconds between SIGTERM and SIGKILL")->check(CLI::PositiveNumber);
+    run->add_flag("--json", ra.json, "Print a JSON summary (exit code, timeout, elapsed) on stderr at the end");
+    run->add_option("command", ra.command, "The command, after --")->required()->expected(-1);
+    run->footer(kExitCodes);
+
+    bool doctor_json = false;
+    std::string doctor_python;
+    auto* doctor = app.add_subcommand(
+        "doctor", "Report CANN, bisheng, npu-smi, ACL, torch, torch_npu and the simulator's SoC profiles, and which "
+                  "row of the seed's host/launch-method matrix applies here. Exits 0 whatever is missing.");
+    doctor->add_flag("--json", doctor_json, "Print JSON");
+    doctor->add_option("--python", doctor_python, "Interpreter to probe for torch/torch_npu/pyACL (default: "
+                                                  "$PTOLAB_PYTHON, else python3)");
+    doctor->footer(kExitCodes);
+
+    LogArgs la;
+    auto* log = app.add_subcommand(
+        "log", "Append a verification-log entry (date, host facts, exact command, PASS/FAIL lines, result JSON) to a "
+               "Markdown log. Either runs the command given after -- (under the whole-process timeout, output shown "
+               "and recorded) or records a finished run from --command/--output/--result.");
+    log->add_option("--log", la.log, "Markdown log file (default verification-log.md)");
+    log->add_option("--title", la.title, "Entry title (default: the verdict)");
+    log->add_option("--command", la.command, "The exact command of a run that already happened");
+    log->add_option("--output", la.output, "Its captured output ('-' for stdin); PASS/FAIL lines are taken from it");
+    log->add_option("--exit-status", la.exit_status, "Its exit status");
+    log->add_option("--result", la.result, "JSON result file written by the runner");
+    log->add_option("--note", la.note, "Free text, e.g. why a tolerance was relaxed");
+    log->add_option("--host", la.host, "Host facts to record instead of running the doctor's probes");
+    log->add_option("--python", la.python, "Interpreter for the doctor's probes");
+    log->add_option("--timeout", la.timeout, "As ptolab run --timeout")->check(CLI::PositiveNumber);
+    log->add_option("--kill-after", la.kill_after, "As ptolab run --kill-after")->check(CLI::PositiveNumber);
+    log->add_flag("--json", la.json, "Print a JSON summary of the entry");
+    log->add_option("command", la.run, "Command to run and record, after --")->expected(-1);
+    log->footer(kExitCodes);
+
+    bool smoke_log = false, smoke_list = false;
+    auto* smoke = app.add_subcommand(
+        "smoke", "Run the reference smoke (reference/reproduce.sh): every simulator launch path of the cookbook on "
+                 "both targets, each under the whole-process timeout, one PASS/FAIL line per case and a summary; "
+                 "real-device paths this host cannot run are listed with the reason. Exit status: the script's.");
+    smoke->add_flag("--log", smoke_log, "Record the run in reference/verification-log.md with ptolab log");
+    smoke->add_flag("--list", smoke_list, "Print the paths it would run; run nothing");
+    smoke->footer(kExitCodes);
+
+    try {
+        app.parse(argc, argv);
+        if (*smoke) return cmd_smoke(smoke_log, smoke_list);
+        if (*compare) return cmd_compare(ca);
+        if (*run) return cmd_run(ra);
+        if (*doctor) return cmd_doctor(doctor_json, doctor_python);
+        if (*log) return cmd_log(la);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        app.exit(e);
+        std::cerr << "Run 'ptolab --help' or 'ptolab <command> --help' for usage.\n";
+        return ec::kUsage;
+    } catch (const std::invalid_argument& e) {
+        std::cerr << "ptolab: error: " << e.what() << "\n";
+        return ec::kUsage;
+    } catch (const std::exception& e) {
+        std::cerr << "ptolab: internal error: " << e.what() << "\n";
+        return ec::kRunError;
+    }
+    return ec::kUsage;
+}

@@ -1,0 +1,319 @@
+"""The ptolab CLI: every command, its exit codes and its bad-input cases.
+Run by ctest (one entry per command) with PTOLAB_CLI pointing at the binary."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import numpy as np
+import pytest
+
+CLI = os.environ.get("PTOLAB_CLI", "ptolab")
+
+
+def ptolab(*args, env=None, timeout=120, input=None):
+    e = dict(os.environ)
+    e.update(env or {})
+    return subprocess.run([CLI, *map(str, args)], capture_output=True, text=True, env=e, timeout=timeout, input=input)
+
+
+# --- help -------------------------------------------------------------------
+
+@pytest.mark.parametrize("cmd", [[], ["compare"], ["run"], ["doctor"], ["log"]])
+def test_help_every_command(cmd):
+    r = ptolab(*cmd, "--help")
+    assert r.returncode == 0, r.stderr
+    assert "Exit codes" in r.stdout
+
+
+def test_help_usage_errors_exit_2():
+    assert ptolab().returncode == 2
+    r = ptolab("frobnicate")
+    assert r.returncode == 2 and "ptolab --help" in r.stderr
+
+
+# --- compare ----------------------------------------------------------------
+
+def test_compare_pass_and_fail(tmp_path):
+    e = np.linspace(-1, 1, 64, dtype=np.float32).reshape(8, 8)
+    np.save(tmp_path / "e.npy", e)
+    np.save(tmp_path / "a.npy", e.copy())
+    r = ptolab("compare", tmp_path / "a.npy", tmp_path / "e.npy")
+    assert r.returncode == 0 and r.stdout.startswith("PASS"), r.stdout + r.stderr
+    bad = e.copy()
+    bad[3, 5] += 1e-3
+    np.save(tmp_path / "b.npy", bad)
+    r = ptolab("compare", tmp_path / "b.npy", tmp_path / "e.npy", "--name", "add")
+    assert r.returncode == 1
+    assert r.stdout.startswith("FAIL add: 1 of 64")
+    assert "[3, 5]" in r.stdout and "RMSE" in r.stdout and "R2" in r.stdout
+
+
+def test_compare_json_and_result_file(tmp_path):
+    e = np.ones(10, dtype=np.float16)
+    np.save(tmp_path / "e.npy", e)
+    e.tofile(tmp_path / "a.bin")
+    r = ptolab("compare", tmp_path / "a.bin", tmp_path / "e.npy", "--dtype", "float16", "--json",
+               "--result", tmp_path / "r.json")
+    assert r.returncode == 0, r.stderr
+    j = json.loads(r.stdout)
+    assert j["status"] == "PASS" and j["rtol"] == 1e-3 and j["atol"] == 1e-5 and j["count"] == 10
+    assert json.loads((tmp_path / "r.json").read_text()) == j
+
+
+def test_compare_bin_with_shape_and_bfloat16(tmp_path):
+    import ptolab as pl  # the package's bfloat16 encoder is the same code the CLI decodes with
+    vals = np.array([[1.0, 2.0], [3.0, 4.0]], dtype=np.float32)
+    pl._core.bf16_from_float32(vals).tofile(tmp_path / "a.bin")
+    pl._core.bf16_from_float32(vals * 1.01).tofile(tmp_path / "e.bin")
+    r = ptolab("compare", tmp_path / "a.bin", tmp_path / "e.bin", "--dtype", "bf16", "--shape", "2,2")
+    assert r.returncode == 0, r.stdout + r.stderr  # 1% is inside bfloat16's 1.6e-2
+    r = ptolab("compare", tmp_path / "a.bin", tmp_path / "e.bin", "--dtype", "bf16", "--shape", "2,2",
+               "--rtol", "1e-3", "--atol", "1e-5")
+    assert r.returncode == 1
+
+
+def test_compare_relaxed_tolerance_is_announced(tmp_path):
+    np.save(tmp_path / "a.npy", np.ones(4, np.float32))
+    np.save(tmp_path / "e.npy", np.ones(4, np.float32))
+    r = ptolab("compare", tmp_path / "a.npy", tmp_path / "e.npy", "--rtol", "1e-3", "--atol", "1e-2")
+    assert r.returncode == 0
+    assert "relaxed" in r.stderr and "--reason" in r.stderr and "atol >= 1e-2" in r.stderr
+
+
+@pytest.mark.parametrize("case", ["truncated", "trailing", "garbage", "shape", "dtype", "binsize", "nodtype",
+                                  "missing", "badshape", "baddtype", "fortran"])
+def test_compare_bad_inputs_never_pass(tmp_path, case):
+    e = np.arange(12, dtype=np.float32).reshape(3, 4)
+    np.save(tmp_path / "e.npy", e)
+    raw = (tmp_path / "e.npy").read_bytes()
+    a = tmp_path / "a.npy"
+    extra = []
+    code = 3
+    if case == "truncated":
+        a.write_bytes(raw[:-5])
+    elif case == "trailing":
+        a.write_bytes(raw + b"\0\0\0\0")
+    elif case == "garbage":
+        a.write_bytes(b"\x93NUMPY\x01\x00\x10\x00{'descr': 'xx'}")
+    elif case == "shape":
+        np.save(a, e.reshape(4, 3))
+    elif case == "dtype":
+        np.save(a, e.astype(np.float16))
+    elif case == "binsize":
+        a = tmp_path / "a.bin"
+        e.tofile(a)
+        extra = ["--dtype", "float32", "--shape", "3,5"]
+    elif case == "nodtype":
+        a = tmp_path / "a.bin"
+        e.tofile(a)
+    elif case == "missing":
+        a = tmp_path / "nope.npy"
+    elif case == "badshape":
+        np.save(a, e)
+        extra, code = ["--shape", "3,x"], 2
+    elif case == "baddtype":
+        np.save(a, e)
+        extra, code = ["--dtype", "float17"], 2
+    elif case == "fortran":
+        np.save(a, np.asfortranarray(e))
+    r = ptolab("compare", a, tmp_path / "e.npy", *extra)
+    assert r.returncode == code, (r.returncode, r.stdout, r.stderr)
+    assert "PASS" not in r.stdout
+    assert "error" in r.stderr.lower() and str(a.name) in r.stderr or code == 2
+
+
+# --- run --------------------------------------------------------------------
+
+def test_run_passes_exit_status():
+    assert ptolab("run", "--", "sh", "-c", "exit 7").returncode == 7
+    assert ptolab("run", "--", "true").returncode == 0
+    r = ptolab("run", "--", "sh", "-c", "echo out; echo err >&2")
+    assert r.stdout == "out\n" and r.stderr == "err\n"
+
+
+def test_run_signal_death_is_128_plus_n():
+    assert ptolab("run", "--", "sh", "-c", "kill -9 $$").returncode == 128 + 9
+
+
+def test_run_not_found_and_not_executable(tmp_path):
+    r = ptolab("run", "--", "no-such-command-ptolab")
+    assert r.returncode == 127 and "PATH" in r.stderr
+    f = tmp_path / "x.sh"
+    f.write_text("echo hi\n")
+    assert ptolab("run", "--", f).returncode == 126
+
+
+def test_run_timeout_kills_whole_group(tmp_path):
+    marker = tmp_path / "grandchild.pid"
+    t0 = time.time()
+    r = ptolab("run", "--timeout", "1", "--kill-after", "1", "--",
+               "sh", "-c", f"sleep 60 & echo $! > {marker}; wait")
+    assert r.returncode == 124
+    assert time.time() - t0 < 10
+    assert "1 s" in r.stderr and "PTO_PROCESS_TIMEOUT_S" in r.stderr and "--timeout" in r.stderr
+    pid = int(marker.read_text())
+    time.sleep(0.2)
+    stat = open(f"/proc/{pid}/stat").read().split(")")[-1].split() if os.path.exists(f"/proc/{pid}") else ["X"]
+    assert stat[0] in ("X", "Z"), "the grandchild survived the timeout"
+
+
+def test_run_timeout_escalates_to_sigkill():
+    r = ptolab("run", "--timeout", "0.5", "--kill-after", "0.5", "--json", "--",
+               "sh", "-c", "trap '' TERM; while :; do sleep 0.1; done")
+    assert r.returncode == 124
+    j = json.loads(r.stderr.strip().splitlines()[-1])
+    assert j["timed_out"] and j["killed"] and j["timeout_source"] == "--timeout"
+
+
+def test_run_env_limits_and_defaults():
+    r = ptolab("run", "--json", "--", "true", env={"PTO_PROCESS_TIMEOUT_S": "", "PTO_SIMULATOR": "1"})
+    assert json.loads(r.stderr.splitlines()[-1])["timeout_s"] == 1800
+    r = ptolab("run", "--json", "--", "true", env={"PTO_PROCESS_TIMEOUT_S": "", "PTO_SIMULATOR": ""})
+    j = json.loads(r.stderr.splitlines()[-1])
+    assert j["timeout_s"] == 60 and j["kill_after_s"] == 10
+    r = ptolab("run", "--", "sleep", "5", env={"PTO_PROCESS_TIMEOUT_S": "0.5", "PTO_PROCESS_KILL_AFTER_S": "1"})
+    assert r.returncode == 124 and "PTO_PROCESS_TIMEOUT_S=0.5" in r.stderr
+    r = ptolab("run", "--", "true", env={"PTO_PROCESS_TIMEOUT_S": "soon"})
+    assert r.returncode == 2 and "PTO_PROCESS_TIMEOUT_S='soon'" in r.stderr
+
+
+def test_run_usage_errors():
+    assert ptolab("run").returncode == 2
+    assert ptolab("run", "--timeout", "-1", "--", "true").returncode == 2
+
+
+def test_run_forwards_sigterm():
+    p = subprocess.Popen([CLI, "run", "--", "sleep", "30"])
+    time.sleep(0.5)
+    p.send_signal(signal.SIGTERM)
+    assert p.wait(timeout=10) == 128 + signal.SIGTERM
+
+
+# --- doctor -----------------------------------------------------------------
+
+def test_doctor_text_and_json():
+    r = ptolab("doctor", "--python", sys.executable)
+    assert r.returncode == 0, r.stderr
+    assert "=> " in r.stdout and "Applies here" in r.stdout and "Ascend910B2" in r.stdout
+    r = ptolab("doctor", "--json", "--python", sys.executable)
+    assert r.returncode == 0
+    j = json.loads(r.stdout)
+    names = {t["name"] for t in j["tools"]}
+    for needed in ("bisheng", "npu-smi", "CANN (ASCEND_HOME_PATH)", "torch", "torch_npu", "ACL SoC name (ptosim)"):
+        assert needed in names
+    assert {p["name"] for p in j["soc_profiles"]} >= {"Ascend910B2", "Ascend950PR"}
+    assert j["applies"]["host"] in [m["host"] for m in j["matrix"]]
+    for t in j["tools"]:
+        assert t["found"] or t["rules_out"], t
+
+
+def test_doctor_survives_missing_everything(tmp_path):
+    r = ptolab("doctor", "--json", env={"PATH": str(tmp_path), "ASCEND_HOME_PATH": str(tmp_path / "none"),
+                                           "PTOLAB_PYTHON": ""})
+    assert r.returncode == 0, r.stderr
+    j = json.loads(r.stdout)
+    assert j["applies"]["host"] == "No matching NPU"
+    py = [t for t in j["tools"] if t["name"].startswith("python")][0]
+    assert not py["found"] and py["rules_out"]
+
+
+def test_doctor_sees_a_stand_in_npu_smi(tmp_path):
+    smi = tmp_path / "npu-smi"
+    smi.write_text("#!/bin/sh\necho '| 0     910B2   | OK |'\n")
+    smi.chmod(0o755)
+    r = ptolab("doctor", "--json", "--python", sys.executable, env={"PATH": f"{tmp_path}:{os.environ['PATH']}"})
+    j = json.loads(r.stdout)
+    assert j["host_soc"] == "Ascend910B2" and j["applies"]["row"] == 0
+
+
+# --- log --------------------------------------------------------------------
+
+def test_log_runs_and_records(tmp_path):
+    log = tmp_path / "verification-log.md"
+    res = tmp_path / "r.json"
+    res.write_text('{"status": "PASS", "cases": 2}')
+    r = ptolab("log", "--log", log, "--result", res, "--host", "test host", "--",
+               "sh", "-c", "echo 'PASS add n=1'; echo noise; echo 'PASS add n=2'")
+    assert r.returncode == 0, r.stderr
+    assert "PASS add n=1" in r.stdout  # output is shown as well as recorded
+    text = log.read_text()
+    assert text.startswith("# Verification log")
+    assert "test host" in text and "sh -c 'echo '" in text
+    assert "PASS add n=2" in text and '"cases": 2' in text and "— PASS" in text
+    assert "\nnoise\n" not in text  # only PASS/FAIL lines are recorded
+
+
+def test_log_records_failure_and_exit_status(tmp_path):
+    log = tmp_path / "v.md"
+    r = ptolab("log", "--log", log, "--host", "h", "--", "sh", "-c", "echo 'FAIL add: 3 of 9'; exit 1")
+    assert r.returncode == 1
+    text = log.read_text()
+    assert "— FAIL" in text and "Exit status: 1" in text
+
+
+def test_log_timeout_is_recorded(tmp_path):
+    log = tmp_path / "v.md"
+    r = ptolab("log", "--log", log, "--host", "h", "--timeout", "0.5", "--kill-after", "0.5", "--", "sleep", "30")
+    assert r.returncode == 124
+    assert "FAIL timeout" in log.read_text()
+
+
+def test_log_finished_run_and_json(tmp_path):
+    log = tmp_path / "v.md"
+    out = tmp_path / "out.txt"
+    out.write_text("PASS x\n")
+    r = ptolab("log", "--log", log, "--host", "h", "--command", "python3 run.py", "--output", out, "--json")
+    assert r.returncode == 0
+    assert json.loads(r.stdout)["verdict"] == "PASS"
+    r = ptolab("log", "--log", log, "--host", "h", "--command", "python3 run.py", "--output", "-",
+               input="FAIL y\n")
+    assert r.returncode == 1
+
+
+def test_log_bad_inputs_leave_log_untouched(tmp_path):
+    log = tmp_path / "v.md"
+    ptolab("log", "--log", log, "--host", "h", "--command", "c", "--output", "-", input="PASS a\n")
+    before = log.read_bytes()
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    r = ptolab("log", "--log", log, "--host", "h", "--command", "c", "--result", bad)
+    assert r.returncode == 3 and "not valid JSON" in r.stderr
+    r = ptolab("log", "--log", log, "--host", "h", "--command", "c", "--output", tmp_path / "missing.txt")
+    assert r.returncode == 3
+    assert ptolab("log", "--log", log).returncode == 2
+    assert ptolab("log", "--log", log, "--command", "c", "--", "true").returncode == 2
+    assert log.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".v.md")] == []
+
+
+def test_log_concurrent_appends_never_interleave(tmp_path):
+    log = tmp_path / "v.md"
+    procs = [subprocess.Popen([CLI, "log", "--log", str(log), "--host", "h", "--command", f"case {i}",
+                               "--output", "-"], stdin=subprocess.PIPE, text=True) for i in range(12)]
+    for i, p in enumerate(procs):
+        p.communicate(f"PASS case {i}\n")
+    text = log.read_text()
+    for i in range(12):
+        assert text.count(f"PASS case {i}\n") == 1
+    assert text.count("# Verification log") == 1
+
+
+def test_log_killed_writer_never_corrupts(tmp_path):
+    # Kill writers at random points; the log must always hold whole entries only.
+    log = tmp_path / "v.md"
+    ptolab("log", "--log", log, "--host", "h", "--command", "seed", "--output", "-", input="PASS seed\n")
+    for i in range(10):
+        p = subprocess.Popen([CLI, "log", "--log", str(log), "--host", "h" * 20000, "--command", f"k{i}",
+                              "--output", "-"], stdin=subprocess.PIPE, text=True)
+        p.stdin.write("PASS k\n")
+        p.stdin.close()
+        time.sleep(0.001 * i)
+        p.kill()
+        p.wait()
+        text = log.read_text()
+        assert text.startswith("# Verification log") and text.endswith("```\n")
+        assert text.count("## ") == text.count("Result lines:")
