@@ -9,6 +9,7 @@
 #include <pto/inst/tmov.hpp>
 #include <pto/inst/tmatmul.hpp>
 #include <pto/inst/elementwise.hpp>
+#include <pto/inst/elementwise_ops.hpp>
 #include <pto/inst/tcvt.hpp>
 #include <pto/inst/reduce.hpp>
 #include <pto/call_sites.hpp>

@@ -51,6 +51,16 @@ inline float half_bits_to_float(uint16_t h) {
     return bits_float(sign | ((exp + 112u) << 23) | (mant << 13));
 }
 
+// Every binary16 value as float, filled once at start-up: a load instead of
+// the branches above on the element loops' hot path. Same values bit for bit.
+struct HalfToFloatTable {
+    float v[65536];
+    HalfToFloatTable() {
+        for (uint32_t h = 0; h < 65536; ++h) v[h] = half_bits_to_float(static_cast<uint16_t>(h));
+    }
+};
+inline const HalfToFloatTable half_to_float_table{};
+
 inline uint16_t float_to_bf16_bits(float f) {
     uint32_t x = float_bits(f);
     if ((x & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((x >> 16) | 0x40u);  // quiet NaN
@@ -76,7 +86,7 @@ struct float16_base {
 
 struct half_traits {
     static uint16_t from_float(float f) { return float_to_half_bits(f); }
-    static float to_float(uint16_t b) { return half_bits_to_float(b); }
+    static float to_float(uint16_t b) { return half_to_float_table.v[b]; }
 };
 struct bf16_traits {
     static uint16_t from_float(float f) { return float_to_bf16_bits(f); }

@@ -1,7 +1,9 @@
-// Element-wise vector instructions. Each body is one line of math over the
-// valid-region loop below (docs/semantics.md, "Element-wise instructions").
+// Element-wise vector instructions: the valid-region loop, the instruction
+// shapes (unary, binary, scalar, ...) as macros, and the arithmetic helpers
+// the bodies share. Each body is one line of math (docs/isa/elementwise.md).
 #pragma once
 #include <pto/common/sim_support.hpp>
+#include <array>
 #include <utility>
 
 namespace pto {
@@ -14,15 +16,21 @@ constexpr void check_vec_operand() {
     static_assert(T::isRowMajor && !T::isBoxedLayout, "vector instructions take row-major ND tiles");
 }
 
+template <class E, class... Ts>
+constexpr bool one_of = (std::is_same_v<E, Ts> || ...);
+
+template <class D, class... S>
+constexpr bool same_elem = (std::is_same_v<D, S> && ...);
+
+// Element types of TADD/TADDS/TMULS (pto-isa docs/isa/TADD.md).
 template <class E>
-constexpr bool vec_arith_type = std::is_same_v<E, half> || std::is_same_v<E, float> || std::is_same_v<E, int16_t> ||
-                                std::is_same_v<E, int32_t> ||
-                                (PTOSIM_TARGET_A5 && (std::is_same_v<E, bfloat16_t> || std::is_same_v<E, uint32_t> ||
-                                                      std::is_same_v<E, uint16_t> || std::is_same_v<E, int8_t> ||
-                                                      std::is_same_v<E, uint8_t>));
+constexpr bool vec_arith_type = PTOSIM_TARGET_A5 ? one_of<E, half, float, int16_t, int32_t, bfloat16_t, uint32_t,
+                                                          uint16_t, int8_t, uint8_t>
+                                                : one_of<E, half, float, int16_t, int32_t>;
 
 // dst(r, c) = f(src_i(r, c)...) over dst's valid region, computed in
-// compute_t and rounded back into dst's element type.
+// compute_t and rounded back into dst's element type. With no sources f()
+// is a constant (TEXPANDS).
 template <class Dst, class F, class... Src>
 PTOSIM_VECTORIZE void elementwise(CallSite cs, const char* op, Dst& dst, F f, Src&... src) {
     check_vec_operand<Dst>();
@@ -30,7 +38,7 @@ PTOSIM_VECTORIZE void elementwise(CallSite cs, const char* op, Dst& dst, F f, Sr
     Core& c = ptosim::core();
     const SourceLoc loc = loc_of(cs);
     uint8_t* d = tile_base(c, dst, op, "destination", loc);
-    const uint8_t* s[] = {tile_base(c, src, op, "source", loc)...};
+    const std::array<const uint8_t*, sizeof...(Src)> s{tile_base(c, src, op, "source", loc)...};
     const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
     OpRecord rec = make_record(op, Pipe::V, cs);
     (record_tile(rec, false, src), ...);
@@ -43,7 +51,8 @@ PTOSIM_VECTORIZE void elementwise(CallSite cs, const char* op, Dst& dst, F f, Sr
     [&]<size_t... I>(std::index_sequence<I...>) {
         for (int r = 0; r < vr; ++r) {
             uint8_t* drow = at<Dst>(d, r, 0);
-            const uint8_t* srow[] = {at<Src>(const_cast<uint8_t*>(s[I]), r, 0)...};
+            const std::array<const uint8_t*, sizeof...(Src)> srow{at<Src>(const_cast<uint8_t*>(s[I]), r, 0)...};
+            (void)srow;
             for (int col = 0; col < vc; ++col)
                 store_elem(drow + col * sizeof(D),
                            narrow<D>(f(widen(load_elem<typename Src::DType>(srow[I] + col * sizeof(typename Src::DType)))...)));
@@ -53,37 +62,129 @@ PTOSIM_VECTORIZE void elementwise(CallSite cs, const char* op, Dst& dst, F f, Sr
 
 }  // namespace sim
 
-#define PTOSIM_BINARY_OP(NAME, EXPR)                                                                               \
-    template <typename TileData, typename... WaitEvents>                                                           \
-    PTO_INST RecordEvent NAME(CallSite cs, TileData& dst, TileData& src0, TileData& src1, WaitEvents&...) {        \
-        static_assert(sim::vec_arith_type<typename TileData::DType>, #NAME ": unsupported element type on this target"); \
-        sim::elementwise(cs, #NAME, dst, [](auto a, auto b) { return EXPR; }, src0, src1);                        \
-        return {};                                                                                                 \
-    }                                                                                                              \
-    template <typename TileData, typename... WaitEvents>                                                           \
-    PTO_INST RecordEvent NAME(TileData& dst, TileData& src0, TileData& src1, WaitEvents&... e) {                   \
-        return NAME(CallSite{}, dst, src0, src1, e...);                                                            \
+// Instruction shapes. TYPES names a sim:: predicate on the element type. The
+// body EXPR sees the widened operands a, b, c, the widened scalar s and the
+// destination element type D; every operand shares D.
+#define PTOSIM_CHECK_TYPES(NAME, TYPES, D, ...)                                                                  \
+    static_assert(sim::TYPES<D>, #NAME ": unsupported element type on this target (see docs/isa/elementwise.md)"); \
+    static_assert(sim::same_elem<D, __VA_ARGS__>, #NAME ": all operands must have the destination's element type")
+
+#define PTOSIM_UNARY_OP(NAME, TYPES, EXPR)                                                                       \
+    template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>                                \
+    PTO_INST RecordEvent NAME(CallSite cs, TileDataDst& dst, TileDataSrc& src, WaitEvents&...) {                 \
+        using D = typename TileDataDst::DType;                                                                    \
+        PTOSIM_CHECK_TYPES(NAME, TYPES, D, typename TileDataSrc::DType);                                          \
+        sim::elementwise(cs, #NAME, dst, [](auto a) { return EXPR; }, src);                                       \
+        return {};                                                                                                \
+    }                                                                                                             \
+    template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>                                \
+    PTO_INST RecordEvent NAME(TileDataDst& dst, TileDataSrc& src, WaitEvents&... e) {                            \
+        return NAME(CallSite{}, dst, src, e...);                                                                  \
     }
 
-#define PTOSIM_SCALAR_OP(NAME, EXPR)                                                                               \
-    template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>                                  \
-    PTO_INST RecordEvent NAME(CallSite cs, TileDataDst& dst, TileDataSrc& src, typename TileDataSrc::DType scalar, \
-                              WaitEvents&...) {                                                                    \
-        static_assert(sim::vec_arith_type<typename TileDataDst::DType>, #NAME ": unsupported element type on this target"); \
-        static_assert(std::is_same_v<typename TileDataDst::DType, typename TileDataSrc::DType>,                   \
-                      #NAME ": source and destination element types must match");                                  \
-        const auto s = sim::widen(scalar);                                                                         \
-        sim::elementwise(cs, #NAME, dst, [s](auto a) { return EXPR; }, src);                                       \
-        return {};                                                                                                 \
-    }                                                                                                              \
-    template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>                                  \
-    PTO_INST RecordEvent NAME(TileDataDst& dst, TileDataSrc& src, typename TileDataSrc::DType scalar, WaitEvents&... e) { \
-        return NAME(CallSite{}, dst, src, scalar, e...);                                                           \
+#define PTOSIM_BINARY_OP(NAME, TYPES, EXPR)                                                                      \
+    template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... WaitEvents>        \
+    PTO_INST RecordEvent NAME(CallSite cs, TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1,             \
+                              WaitEvents&...) {                                                                   \
+        using D = typename TileDataDst::DType;                                                                    \
+        PTOSIM_CHECK_TYPES(NAME, TYPES, D, typename TileDataSrc0::DType, typename TileDataSrc1::DType);           \
+        sim::elementwise(cs, #NAME, dst, [](auto a, auto b) { return EXPR; }, src0, src1);                        \
+        return {};                                                                                                \
+    }                                                                                                             \
+    template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... WaitEvents>        \
+    PTO_INST RecordEvent NAME(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, WaitEvents&... e) {      \
+        return NAME(CallSite{}, dst, src0, src1, e...);                                                           \
+    }
+
+// Binary instructions whose A2A3 implementation needs a scratch tile. The
+// simulator computes exactly without it: tmp is accepted and left untouched.
+#define PTOSIM_BINARY_TMP_OP(NAME, TYPES, EXPR)                                                                  \
+    template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename TileDataTmp,          \
+              typename... WaitEvents>                                                                             \
+    PTO_INST RecordEvent NAME(CallSite cs, TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1,             \
+                              TileDataTmp&, WaitEvents&...) {                                                     \
+        using D = typename TileDataDst::DType;                                                                    \
+        PTOSIM_CHECK_TYPES(NAME, TYPES, D, typename TileDataSrc0::DType, typename TileDataSrc1::DType);           \
+        static_assert(is_tile_data_v<TileDataTmp>, #NAME ": the fourth operand is the scratch tile (tmp)");       \
+        sim::elementwise(cs, #NAME, dst, [](auto a, auto b) { return EXPR; }, src0, src1);                        \
+        return {};                                                                                                \
+    }                                                                                                             \
+    template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename TileDataTmp,          \
+              typename... WaitEvents>                                                                             \
+    PTO_INST RecordEvent NAME(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, TileDataTmp& tmp,        \
+                              WaitEvents&... e) {                                                                 \
+        return NAME(CallSite{}, dst, src0, src1, tmp, e...);                                                      \
+    }
+
+#define PTOSIM_TERNARY_OP(NAME, TYPES, EXPR)                                                                     \
+    template <typename TileData, typename... WaitEvents>                                                          \
+    PTO_INST RecordEvent NAME(CallSite cs, TileData& dst, TileData& src0, TileData& src1, TileData& src2,        \
+                              WaitEvents&...) {                                                                   \
+        using D = typename TileData::DType;                                                                       \
+        PTOSIM_CHECK_TYPES(NAME, TYPES, D, D);                                                                    \
+        sim::elementwise(cs, #NAME, dst, [](auto a, auto b, auto c) { return EXPR; }, src0, src1, src2);         \
+        return {};                                                                                                \
+    }                                                                                                             \
+    template <typename TileData, typename... WaitEvents>                                                          \
+    PTO_INST RecordEvent NAME(TileData& dst, TileData& src0, TileData& src1, TileData& src2, WaitEvents&... e) { \
+        return NAME(CallSite{}, dst, src0, src1, src2, e...);                                                     \
+    }
+
+// dst = EXPR(src, scalar); the scalar has the source's element type.
+#define PTOSIM_SCALAR_OP(NAME, TYPES, EXPR)                                                                      \
+    template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>                                 \
+    PTO_INST RecordEvent NAME(CallSite cs, TileDataDst& dst, TileDataSrc& src,                                   \
+                              typename TileDataSrc::DType scalar, WaitEvents&...) {                               \
+        using D = typename TileDataDst::DType;                                                                    \
+        PTOSIM_CHECK_TYPES(NAME, TYPES, D, typename TileDataSrc::DType);                                          \
+        const auto s = sim::widen(scalar);                                                                        \
+        sim::elementwise(cs, #NAME, dst, [s](auto a) { return EXPR; }, src);                                      \
+        return {};                                                                                                \
+    }                                                                                                             \
+    template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>                                 \
+    PTO_INST RecordEvent NAME(TileDataDst& dst, TileDataSrc& src, typename TileDataSrc::DType scalar,            \
+                              WaitEvents&... e) {                                                                 \
+        return NAME(CallSite{}, dst, src, scalar, e...);                                                          \
+    }
+
+// The scalar-first operand order: dst = EXPR(s, a) (TDIVS(dst, scalar, src)).
+#define PTOSIM_SCALAR_FIRST_OP(NAME, TYPES, EXPR)                                                                \
+    template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>                                 \
+    PTO_INST RecordEvent NAME(CallSite cs, TileDataDst& dst, typename TileDataDst::DType scalar,                 \
+                              TileDataSrc& src, WaitEvents&...) {                                                 \
+        using D = typename TileDataDst::DType;                                                                    \
+        PTOSIM_CHECK_TYPES(NAME, TYPES, D, typename TileDataSrc::DType);                                          \
+        const auto s = sim::widen(scalar);                                                                        \
+        sim::elementwise(cs, #NAME, dst, [s](auto a) { return EXPR; }, src);                                      \
+        return {};                                                                                                \
+    }                                                                                                             \
+    template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>                                 \
+    PTO_INST RecordEvent NAME(TileDataDst& dst, typename TileDataDst::DType scalar, TileDataSrc& src,            \
+                              WaitEvents&... e) {                                                                 \
+        return NAME(CallSite{}, dst, scalar, src, e...);                                                          \
+    }
+
+// dst = EXPR(src0, scalar, src1) (TADDSC, TSUBSC).
+#define PTOSIM_TILE_SCALAR_TILE_OP(NAME, TYPES, EXPR)                                                            \
+    template <typename TileData, typename... WaitEvents>                                                          \
+    PTO_INST RecordEvent NAME(CallSite cs, TileData& dst, TileData& src0, typename TileData::DType scalar,       \
+                              TileData& src1, WaitEvents&...) {                                                   \
+        using D = typename TileData::DType;                                                                       \
+        PTOSIM_CHECK_TYPES(NAME, TYPES, D, D);                                                                    \
+        const auto s = sim::widen(scalar);                                                                        \
+        sim::elementwise(cs, #NAME, dst, [s](auto a, auto b) { return EXPR; }, src0, src1);                       \
+        return {};                                                                                                \
+    }                                                                                                             \
+    template <typename TileData, typename... WaitEvents>                                                          \
+    PTO_INST RecordEvent NAME(TileData& dst, TileData& src0, typename TileData::DType scalar, TileData& src1,    \
+                              WaitEvents&... e) {                                                                 \
+        return NAME(CallSite{}, dst, src0, scalar, src1, e...);                                                   \
     }
 
 namespace sim {
-// Signed overflow and uint16 * uint16 (promoted to int) would be undefined
-// behaviour in C++; integer arithmetic runs unsigned to get the wrap-around.
+
+// Integer arithmetic runs unsigned so that signed overflow and the promotion
+// of uint16 * uint16 to int wrap instead of being undefined behaviour.
 template <class A>
 inline A wrap_add(A a, A b) {
     if constexpr (std::is_integral_v<A>) {
@@ -91,6 +192,15 @@ inline A wrap_add(A a, A b) {
         return static_cast<A>(static_cast<U>(a) + static_cast<U>(b));
     } else {
         return a + b;
+    }
+}
+template <class A>
+inline A wrap_sub(A a, A b) {
+    if constexpr (std::is_integral_v<A>) {
+        using U = std::make_unsigned_t<decltype(a - b)>;
+        return static_cast<A>(static_cast<U>(a) - static_cast<U>(b));
+    } else {
+        return a - b;
     }
 }
 template <class A>
@@ -102,11 +212,12 @@ inline A wrap_mul(A a, A b) {
         return a * b;
     }
 }
+
 }  // namespace sim
 
 // Integer results wrap (two's complement); float results round to nearest even.
-PTOSIM_BINARY_OP(TADD, sim::wrap_add(a, b))
-PTOSIM_SCALAR_OP(TADDS, sim::wrap_add(a, s))
-PTOSIM_SCALAR_OP(TMULS, sim::wrap_mul(a, s))
+PTOSIM_BINARY_OP(TADD, vec_arith_type, sim::wrap_add(a, b))
+PTOSIM_SCALAR_OP(TADDS, vec_arith_type, sim::wrap_add(a, s))
+PTOSIM_SCALAR_OP(TMULS, vec_arith_type, sim::wrap_mul(a, s))
 
 }  // namespace pto

@@ -1,4 +1,476 @@
 // Reductions and broadcasts over rows and columns (TROW*, TCOL*, TROWEXPAND*,
-// TCOLEXPAND*, TPART*).
+// TCOLEXPAND*, TPART*). The loops below carry the shape rules; each
+// instruction is one line naming its element types and its math
+// (docs/isa/reduce.md has the semantics and sources).
 #pragma once
 #include <pto/common/sim_support.hpp>
+#include <tuple>
+#include <vector>
+
+namespace pto {
+
+// Own namespace: the element-wise family keeps helpers of similar names in sim.
+namespace sim::red {
+
+template <class E, class... Ts>
+constexpr bool one_of = (std::is_same_v<E, Ts> || ...);
+
+// Element types per instruction group (docs/isa/reduce.md, "Element types").
+// 64-bit types, which some A5 pages list, are not simulated.
+template <class E>
+constexpr bool base4_type = one_of<E, half, float, int16_t, int32_t>;
+template <class E>
+constexpr bool f16f32_type = one_of<E, half, float>;
+template <class E>
+constexpr bool row_minmax_type = base4_type<E> || (PTOSIM_TARGET_A5 && one_of<E, int8_t, uint8_t>);
+template <class E>
+constexpr bool col_reduce_type = base4_type<E> ||
+                                 (PTOSIM_TARGET_A5 && one_of<E, int8_t, uint8_t, uint16_t, uint32_t, bfloat16_t>);
+template <class E>
+constexpr bool col_prod_type = base4_type<E> || (PTOSIM_TARGET_A5 && one_of<E, bfloat16_t, uint16_t, uint32_t>);
+template <class E>
+constexpr bool copy_type = one_of<E, int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, half, bfloat16_t, float>;
+template <class E>
+constexpr bool expand_arith_type = base4_type<E> ||
+                                   (PTOSIM_TARGET_A5 && one_of<E, uint16_t, uint32_t, bfloat16_t, int8_t, uint8_t>);
+
+template <class T>
+constexpr bool is_nd = T::Loc == TileType::Vec && T::isRowMajor && !T::isBoxedLayout;
+template <class T>
+constexpr bool is_dn_column = T::Loc == TileType::Vec && !T::isRowMajor && !T::isBoxedLayout && T::Cols == 1;
+
+template <class... Ts>
+constexpr bool events_only = !(is_tile_data_v<std::remove_cvref_t<Ts>> || ...);
+
+namespace rd {
+// Float max/min propagate NaN; on ties (including -0 vs +0) the earlier
+// operand stays, so a reduction keeps its first extreme element.
+template <class A>
+inline bool is_nan(A a) {
+    if constexpr (std::is_floating_point_v<A>) return a != a;
+    else return false;
+}
+template <class A>
+inline bool beats_max(A cur, A v) { return !is_nan(cur) && (is_nan(v) || v > cur); }
+template <class A>
+inline bool beats_min(A cur, A v) { return !is_nan(cur) && (is_nan(v) || v < cur); }
+template <class A>
+inline A max(A a, A b) { return beats_max(a, b) ? b : a; }
+template <class A>
+inline A min(A a, A b) { return beats_min(a, b) ? b : a; }
+// Integers wrap (two's complement) without signed-overflow or promotion UB.
+template <class A>
+inline A add(A a, A b) {
+    if constexpr (std::is_integral_v<A>) {
+        using U = std::make_unsigned_t<decltype(a + b)>;
+        return static_cast<A>(static_cast<U>(a) + static_cast<U>(b));
+    } else {
+        return a + b;
+    }
+}
+template <class A>
+inline A mul(A a, A b) {
+    if constexpr (std::is_integral_v<A>) {
+        using U = std::make_unsigned_t<decltype(a * b)>;
+        return static_cast<A>(static_cast<U>(a) * static_cast<U>(b));
+    } else {
+        return a * b;
+    }
+}
+template <class A>
+inline A sub(A a, A b) {
+    if constexpr (std::is_integral_v<A>) {
+        using U = std::make_unsigned_t<decltype(a - b)>;
+        return static_cast<A>(static_cast<U>(a) - static_cast<U>(b));
+    } else {
+        return a - b;
+    }
+}
+}  // namespace rd
+
+inline std::string shape_str(int r, int c) { return std::to_string(r) + "x" + std::to_string(c); }
+
+template <class T>
+inline bool same_valid(const T& t, int vr, int vc) { return t.GetValidRow() == vr && t.GetValidCol() == vc; }
+
+// Element (r, c) of a source tile, widened to compute_t.
+template <class T>
+struct in_view {
+    const uint8_t* base;
+    compute_t<typename T::DType> operator()(int r, int c) const {
+        return widen(load_elem<typename T::DType>(at<T>(const_cast<uint8_t*>(base), r, c)));
+    }
+};
+
+struct NoTmp {};
+
+// Validates every operand, records the op on pipe V and dispatches it;
+// returns the destination's base and one view per source. A tmp tile is
+// scratch the A2A3 implementation overwrites, so it is checked and recorded
+// as written there; A5 ignores it.
+template <class Tmp, class Dst, class... Src>
+auto begin_op(CallSite cs, const char* op, uint64_t elements, Tmp* tmp, Dst& dst, Src&... src) {
+    Core& c = ptosim::core();
+    const SourceLoc loc = loc_of(cs);
+    uint8_t* d = tile_base(c, dst, op, "destination", loc);
+    std::tuple<in_view<Src>...> views{in_view<Src>{tile_base(c, src, op, "source", loc)}...};
+    OpRecord rec = make_record(op, Pipe::V, cs);
+    (record_tile(rec, false, src), ...);
+    if constexpr (!std::is_same_v<Tmp, NoTmp>) {
+        if (!PTOSIM_TARGET_A5) {
+            tile_base(c, *tmp, op, "tmp", loc);
+            rec.write(space_of<Tmp>(), tmp->address(), tile_bytes<Tmp>());
+        }
+    }
+    record_tile(rec, true, dst);
+    rec.elements = elements;
+    rec.flops = elements;
+    rec.bytes = elements * sizeof(typename Dst::DType) * (1 + sizeof...(Src));
+    ptosim::dispatch(c, rec);
+    return std::pair{d, views};
+}
+
+template <class Dst, class V>
+inline void put(uint8_t* d, int r, int c, V v) {
+    store_elem(at<Dst>(d, r, c), narrow<typename Dst::DType>(v));
+}
+
+// dst(r, c) = g(r, c) over a vr x vc region.
+template <class Dst, class G>
+PTOSIM_VECTORIZE void fill_region(uint8_t* d, int vr, int vc, G g) {
+    for (int r = 0; r < vr; ++r)
+        for (int c = 0; c < vc; ++c) put<Dst>(d, r, c, g(r, c));
+}
+
+[[noreturn]] inline void shape_fault(CallSite cs, const char* op, const std::string& what) {
+    ptosim::fault(loc_of(cs), std::string(op) + ": " + what);
+}
+
+// ------------------------------------------------------------ reductions
+
+// dst(r, 0) = out(fold of src(r, c) over c), for r < src.GetValidRow(): the
+// accumulator is init(src(r, 0)) and takes columns in ascending order via
+// step(acc, v, c), in compute_t (float for 16-bit floats), rounded once.
+template <class Dst, class Src, class Tmp, class Init, class Step, class Out>
+void row_reduce(CallSite cs, const char* op, Dst& dst, Src& src, Tmp* tmp, Init init, Step step, Out out) {
+    static_assert(is_nd<Src>, "row reductions read a Vec tile in row-major ND layout (BLayout::RowMajor, NoneBox)");
+    static_assert(is_nd<Dst> || is_dn_column<Dst>,
+                  "row reductions write a Vec tile in ND layout or a one-column DN tile (BLayout::ColMajor, Cols == 1)");
+    const int vr = src.GetValidRow(), vc = src.GetValidCol();
+    if (vr == 0 || vc == 0)
+        shape_fault(cs, op, "source valid shape " + shape_str(vr, vc) + " is empty; a row reduction needs at least one element per row");
+    if (dst.GetValidRow() != vr)
+        shape_fault(cs, op, "destination valid rows (" + std::to_string(dst.GetValidRow()) + ") must equal the source's (" +
+                                std::to_string(vr) + "); set the destination's valid shape to " + shape_str(vr, 1));
+    auto [d, v] = begin_op(cs, op, static_cast<uint64_t>(vr) * vc, tmp, dst, src);
+    const auto& s = std::get<0>(v);
+    for (int r = 0; r < vr; ++r) {
+        auto acc = init(s(r, 0));
+        for (int c = 1; c < vc; ++c) acc = step(acc, s(r, c), c);
+        put<Dst>(d, r, 0, out(acc));
+    }
+}
+
+// dst(0, c) = fold over r of src(r, c), for c < src.GetValidCol(): rows in
+// ascending order, accumulated in compute_t and rounded once.
+template <class Dst, class Src, class F>
+PTOSIM_VECTORIZE void col_reduce(CallSite cs, const char* op, Dst& dst, Src& src, F f) {
+    static_assert(is_nd<Src> && is_nd<Dst>, "column reductions take Vec tiles in row-major ND layout (BLayout::RowMajor, NoneBox)");
+    const int vr = src.GetValidRow(), vc = src.GetValidCol();
+    if (dst.GetValidCol() != vc)
+        shape_fault(cs, op, "destination valid columns (" + std::to_string(dst.GetValidCol()) +
+                                ") must equal the source's (" + std::to_string(vc) + ")");
+    auto [d, v] = begin_op(cs, op, static_cast<uint64_t>(vr) * vc, static_cast<NoTmp*>(nullptr), dst, src);
+    if (vr == 0 || vc == 0) return;
+    const auto& s = std::get<0>(v);
+    std::vector<compute_t<typename Src::DType>> acc(vc);
+    for (int c = 0; c < vc; ++c) acc[c] = s(0, c);
+    for (int r = 1; r < vr; ++r)
+        for (int c = 0; c < vc; ++c) acc[c] = f(acc[c], s(r, c));
+    for (int c = 0; c < vc; ++c) put<Dst>(d, 0, c, acc[c]);
+}
+
+// Index of the first extreme element of each row; beats(cur, v) says v
+// replaces the current extreme (so NaN wins, as in TROWMAX/TROWMIN).
+template <class Dst, class Src, class Tmp, class Beats>
+void row_arg(CallSite cs, const char* op, Dst& dst, Src& src, Tmp* tmp, Beats beats) {
+    struct Best {
+        compute_t<typename Src::DType> v;
+        int i;
+    };
+    row_reduce(cs, op, dst, src, tmp, [](auto v) { return Best{v, 0}; },
+               [beats](Best acc, auto v, int c) { return beats(acc.v, v) ? Best{v, c} : acc; },
+               [](Best acc) { return static_cast<typename Dst::DType>(acc.i); });
+}
+
+// ------------------------------------------------------------ broadcasts
+
+// dst(r, c) = src(r, 0) (rows) or src(0, c) (columns) over dst's valid region.
+template <bool Rows, class Dst, class Src>
+void expand(CallSite cs, const char* op, Dst& dst, Src& src) {
+    static_assert(std::is_same_v<typename Dst::DType, typename Src::DType>, "TROWEXPAND/TCOLEXPAND: source and destination element types must match");
+    static_assert(is_nd<Dst>, "TROWEXPAND/TCOLEXPAND write a Vec tile in row-major ND layout");
+    static_assert(is_nd<Src> || (Rows && is_dn_column<Src>),
+                  "TROWEXPAND reads an ND tile or a one-column DN tile; TCOLEXPAND reads an ND tile");
+    const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
+    if (Rows && PTOSIM_TARGET_A5 && src.GetValidRow() != vr)
+        shape_fault(cs, op, "source valid rows (" + std::to_string(src.GetValidRow()) + ") must equal the destination's (" +
+                                std::to_string(vr) + ") on A5");
+    auto [d, v] = begin_op(cs, op, static_cast<uint64_t>(vr) * vc, static_cast<NoTmp*>(nullptr), dst, src);
+    const auto& s = std::get<0>(v);
+    if (src.GetValidRow() == 0 || src.GetValidCol() == 0) return;
+    fill_region<Dst>(d, vr, vc, [&](int r, int c) { return Rows ? s(r, 0) : s(0, c); });
+}
+
+// dst(r, c) = f(full(r, c), e_r) where e_r comes from the expanded operand:
+// one value per row from a one-column DN tile (mode 1), or the row's
+// 32-byte block, repeating along the row, from an ND tile (mode 2). The
+// expanded operand is src1 unless src0 is DN, or src0 alone lacks dst's
+// valid shape; then f sees (e_r, full) so SUB/DIV keep their operand order.
+template <class Dst, class S0, class S1, class Tmp, class F>
+void row_expand_binary(CallSite cs, const char* op, Dst& dst, S0& src0, S1& src1, Tmp* tmp, F f) {
+    using T = typename Dst::DType;
+    static_assert(std::is_same_v<T, typename S0::DType> && std::is_same_v<T, typename S1::DType>,
+                  "TROWEXPAND ops: dst, src0 and src1 element types must match");
+    static_assert(is_nd<Dst>, "TROWEXPAND ops write a Vec tile in row-major ND layout");
+    static_assert((is_nd<S0> || is_dn_column<S0>) && (is_nd<S1> || is_dn_column<S1>),
+                  "TROWEXPAND ops read ND tiles or one-column DN tiles (BLayout::ColMajor, Cols == 1)");
+    static_assert(S0::isRowMajor || S1::isRowMajor, "TROWEXPAND ops: at most one operand may be the DN per-row vector");
+    constexpr int block = static_cast<int>(32 / sizeof(T));
+    const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
+    const bool exp0 = !S0::isRowMajor || (S1::isRowMajor && !same_valid(src0, vr, vc) && same_valid(src1, vr, vc));
+    auto check = [&](const auto& full, const char* full_name, const auto& e, const char* e_name, bool e_row_major) {
+        if (!same_valid(full, vr, vc))
+            shape_fault(cs, op, std::string(full_name) + " valid shape " + shape_str(full.GetValidRow(), full.GetValidCol()) +
+                                    " must equal the destination's " + shape_str(vr, vc));
+        const int want = e_row_major ? block : 1;
+        if (e.GetValidRow() != vr || (e.GetValidCol() != want && !(e_row_major && e.GetValidCol() == vc)))
+            shape_fault(cs, op, std::string(e_name) + " (the per-row operand) has valid shape " +
+                                    shape_str(e.GetValidRow(), e.GetValidCol()) + "; it must be " + shape_str(vr, want) +
+                                    (e_row_major ? " (one 32-byte block per row)" : " (one value per row)"));
+    };
+    if (exp0) check(src1, "src1", src0, "src0", S0::isRowMajor);
+    else check(src0, "src0", src1, "src1", S1::isRowMajor);
+    auto [d, v] = begin_op(cs, op, static_cast<uint64_t>(vr) * vc, tmp, dst, src0, src1);
+    const auto& a = std::get<0>(v);
+    const auto& b = std::get<1>(v);
+    if (exp0) fill_region<Dst>(d, vr, vc, [&](int r, int c) { return f(a(r, S0::isRowMajor ? c % block : 0), b(r, c)); });
+    else fill_region<Dst>(d, vr, vc, [&](int r, int c) { return f(a(r, c), b(r, S1::isRowMajor ? c % block : 0)); });
+}
+
+// dst(r, c) = f(src0(r, c), src1(0, c)) over dst's valid region.
+template <class Dst, class S0, class S1, class F>
+void col_expand_binary(CallSite cs, const char* op, Dst& dst, S0& src0, S1& src1, F f) {
+    using T = typename Dst::DType;
+    static_assert(std::is_same_v<T, typename S0::DType> && std::is_same_v<T, typename S1::DType>,
+                  "TCOLEXPAND ops: dst, src0 and src1 element types must match");
+    static_assert(is_nd<Dst> && is_nd<S0> && is_nd<S1>, "TCOLEXPAND ops take Vec tiles in row-major ND layout");
+    const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
+    if (src1.GetValidCol() < vc || (vr > 0 && vc > 0 && src1.GetValidRow() < 1))
+        shape_fault(cs, op, "src1 (the per-column operand) has valid shape " +
+                                shape_str(src1.GetValidRow(), src1.GetValidCol()) + "; it must cover " +
+                                shape_str(1, vc) + " (one value per destination column)");
+    auto [d, v] = begin_op(cs, op, static_cast<uint64_t>(vr) * vc, static_cast<NoTmp*>(nullptr), dst, src0, src1);
+    const auto& a = std::get<0>(v);
+    const auto& b = std::get<1>(v);
+    fill_region<Dst>(d, vr, vc, [&](int r, int c) { return f(a(r, c), b(0, c)); });
+}
+
+// ------------------------------------------------------------ partial ops
+
+// Over dst's valid region: f(src0, src1) where both sources are valid, a
+// copy of the one that is valid elsewhere. One source must have dst's valid
+// shape and the other must fit inside it (the supported patterns), so every
+// destination element is covered.
+template <class Dst, class S0, class S1, class F>
+void part_binary(CallSite cs, const char* op, Dst& dst, S0& src0, S1& src1, F f) {
+    using T = typename Dst::DType;
+    static_assert(std::is_same_v<T, typename S0::DType> && std::is_same_v<T, typename S1::DType>,
+                  "TPART ops: dst, src0 and src1 element types must match");
+    static_assert(is_nd<Dst> && is_nd<S0> && is_nd<S1>, "TPART ops take Vec tiles in row-major ND layout");
+    const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
+    const int r0 = src0.GetValidRow(), c0 = src0.GetValidCol(), r1 = src1.GetValidRow(), c1 = src1.GetValidCol();
+    if (vr != 0 && vc != 0 &&
+        (r0 > vr || c0 > vc || r1 > vr || c1 > vc || !(same_valid(src0, vr, vc) || same_valid(src1, vr, vc))))
+        shape_fault(cs, op, "source valid shapes " + shape_str(r0, c0) + " and " + shape_str(r1, c1) +
+                                " do not fit the destination's " + shape_str(vr, vc) +
+                                ": one source must match it and the other must not exceed it");
+    auto [d, v] = begin_op(cs, op, static_cast<uint64_t>(vr) * vc, static_cast<NoTmp*>(nullptr), dst, src0, src1);
+    const auto& a = std::get<0>(v);
+    const auto& b = std::get<1>(v);
+    fill_region<Dst>(d, vr, vc, [&](int r, int c) {
+        const bool in0 = r < r0 && c < c0, in1 = r < r1 && c < c1;
+        return in0 && in1 ? f(a(r, c), b(r, c)) : in0 ? a(r, c) : b(r, c);
+    });
+}
+
+}  // namespace sim::red
+
+// ------------------------------------------------------------ instruction macros
+
+#define PTOSIM_TYPE_CHECK(NAME, TYPES, Dst, Src)                                                                     \
+    static_assert(sim::red::TYPES<typename Dst::DType>, #NAME ": unsupported element type on this target (docs/isa/reduce.md lists the types)"); \
+    static_assert(std::is_same_v<typename Dst::DType, typename Src::DType>, #NAME ": source and destination element types must match")
+
+// TNAME(dst, src, tmp): FOLD(acc, v) over each row.
+#define PTOSIM_ROW_REDUCE_OP(NAME, TYPES, FOLD)                                                                     \
+    template <typename TileDataOut, typename TileDataIn, typename TileDataTmp, typename... WaitEvents>             \
+    PTO_INST RecordEvent NAME(CallSite cs, TileDataOut& dst, TileDataIn& src, TileDataTmp& tmp, WaitEvents&...) { \
+        PTOSIM_TYPE_CHECK(NAME, TYPES, TileDataOut, TileDataIn);                                                   \
+        sim::red::row_reduce(cs, #NAME, dst, src, &tmp, [](auto v) { return v; },                                     \
+                        [](auto acc, auto v, int) { return FOLD; }, [](auto acc) { return acc; });                 \
+        return {};                                                                                                 \
+    }                                                                                                              \
+    template <typename TileDataOut, typename TileDataIn, typename TileDataTmp, typename... WaitEvents>             \
+    PTO_INST RecordEvent NAME(TileDataOut& dst, TileDataIn& src, TileDataTmp& tmp, WaitEvents&... e) {            \
+        return NAME(CallSite{}, dst, src, tmp, e...);                                                              \
+    }
+
+// TNAME(dst, src, tmp): index of the row's first extreme, BEATS from sim::red::rd.
+#define PTOSIM_ROW_ARG_OP(NAME, BEATS)                                                                              \
+    template <typename TileDataOut, typename TileDataIn, typename TileDataTmp, typename... WaitEvents>             \
+    PTO_INST RecordEvent NAME(CallSite cs, TileDataOut& dst, TileDataIn& src, TileDataTmp& tmp, WaitEvents&...) { \
+        static_assert(sim::red::f16f32_type<typename TileDataIn::DType>, #NAME ": the source must be half or float");   \
+        static_assert(sim::red::one_of<typename TileDataOut::DType, int32_t, uint32_t>,                                 \
+                      #NAME ": the destination holds column indices and must be int32_t or uint32_t");             \
+        static_assert(sim::red::is_dn_column<TileDataOut>,                                                              \
+                      #NAME ": the destination must be a one-column DN tile (BLayout::ColMajor, Cols == 1)");      \
+        sim::red::row_arg(cs, #NAME, dst, src, &tmp, [](auto cur, auto v) { return sim::red::rd::BEATS(cur, v); });          \
+        return {};                                                                                                 \
+    }                                                                                                              \
+    template <typename TileDataOut, typename TileDataIn, typename TileDataTmp, typename... WaitEvents>             \
+    PTO_INST RecordEvent NAME(TileDataOut& dst, TileDataIn& src, TileDataTmp& tmp, WaitEvents&... e) {            \
+        return NAME(CallSite{}, dst, src, tmp, e...);                                                              \
+    }
+
+// TNAME(dst, src): FOLD(acc, v) down each column.
+#define PTOSIM_COL_REDUCE_OP(NAME, TYPES, FOLD)                                                                     \
+    template <typename TileDataOut, typename TileDataIn, typename... WaitEvents>                                   \
+        requires sim::red::events_only<WaitEvents...>                                                                   \
+    PTO_INST RecordEvent NAME(CallSite cs, TileDataOut& dst, TileDataIn& src, WaitEvents&...) {                   \
+        PTOSIM_TYPE_CHECK(NAME, TYPES, TileDataOut, TileDataIn);                                                   \
+        sim::red::col_reduce(cs, #NAME, dst, src, [](auto acc, auto v) { return FOLD; });                               \
+        return {};                                                                                                 \
+    }                                                                                                              \
+    template <typename TileDataOut, typename TileDataIn, typename... WaitEvents>                                   \
+        requires sim::red::events_only<WaitEvents...>                                                                   \
+    PTO_INST RecordEvent NAME(TileDataOut& dst, TileDataIn& src, WaitEvents&... e) {                              \
+        return NAME(CallSite{}, dst, src, e...);                                                                   \
+    }
+
+// TNAME(dst, src0, src1[, tmp]): EXPR(a, b) with one operand per-row.
+#define PTOSIM_ROW_EXPAND_OP(NAME, TYPES, EXPR)                                                                     \
+    template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename TileDataTmp,            \
+              typename... WaitEvents>                                                                              \
+        requires is_tile_data_v<TileDataTmp>                                                                       \
+    PTO_INST RecordEvent NAME(CallSite cs, TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1,              \
+                              TileDataTmp& tmp, WaitEvents&...) {                                                  \
+        PTOSIM_TYPE_CHECK(NAME, TYPES, TileDataDst, TileDataSrc0);                                                 \
+        sim::red::row_expand_binary(cs, #NAME, dst, src0, src1, &tmp, [](auto a, auto b) { return EXPR; });             \
+        return {};                                                                                                 \
+    }                                                                                                              \
+    template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... WaitEvents>          \
+        requires sim::red::events_only<WaitEvents...>                                                                   \
+    PTO_INST RecordEvent NAME(CallSite cs, TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1,              \
+                              WaitEvents&...) {                                                                    \
+        PTOSIM_TYPE_CHECK(NAME, TYPES, TileDataDst, TileDataSrc0);                                                 \
+        sim::red::row_expand_binary(cs, #NAME, dst, src0, src1, static_cast<sim::red::NoTmp*>(nullptr),                      \
+                               [](auto a, auto b) { return EXPR; });                                               \
+        return {};                                                                                                 \
+    }                                                                                                              \
+    template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... Rest>                \
+    PTO_INST RecordEvent NAME(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, Rest&... rest) {          \
+        return NAME(CallSite{}, dst, src0, src1, rest...);                                                         \
+    }
+
+// TNAME(dst, src0, src1): EXPR(a, b) with src1 per-column.
+#define PTOSIM_COL_EXPAND_OP(NAME, TYPES, EXPR)                                                                     \
+    template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... WaitEvents>          \
+    PTO_INST RecordEvent NAME(CallSite cs, TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1,              \
+                              WaitEvents&...) {                                                                    \
+        PTOSIM_TYPE_CHECK(NAME, TYPES, TileDataDst, TileDataSrc0);                                                 \
+        sim::red::col_expand_binary(cs, #NAME, dst, src0, src1, [](auto a, auto b) { return EXPR; });                   \
+        return {};                                                                                                 \
+    }                                                                                                              \
+    template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... WaitEvents>          \
+    PTO_INST RecordEvent NAME(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, WaitEvents&... e) {       \
+        return NAME(CallSite{}, dst, src0, src1, e...);                                                            \
+    }
+
+// TNAME(dst, src0, src1): EXPR(a, b) where both are valid, a copy elsewhere.
+#define PTOSIM_PART_OP(NAME, TYPES, EXPR)                                                                           \
+    template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... WaitEvents>          \
+    PTO_INST RecordEvent NAME(CallSite cs, TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1,              \
+                              WaitEvents&...) {                                                                    \
+        PTOSIM_TYPE_CHECK(NAME, TYPES, TileDataDst, TileDataSrc0);                                                 \
+        sim::red::part_binary(cs, #NAME, dst, src0, src1, [](auto a, auto b) { return EXPR; });                         \
+        return {};                                                                                                 \
+    }                                                                                                              \
+    template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... WaitEvents>          \
+    PTO_INST RecordEvent NAME(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, WaitEvents&... e) {       \
+        return NAME(CallSite{}, dst, src0, src1, e...);                                                            \
+    }
+
+// TNAME(dst, src): broadcast of src's first column (ROWS) or first row.
+#define PTOSIM_EXPAND_OP(NAME, ROWS)                                                                                \
+    template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>                                  \
+    PTO_INST RecordEvent NAME(CallSite cs, TileDataDst& dst, TileDataSrc& src, WaitEvents&...) {                  \
+        static_assert(sim::red::copy_type<typename TileDataDst::DType>, #NAME ": unsupported element type on this target (docs/isa/reduce.md lists the types)"); \
+        sim::red::expand<ROWS>(cs, #NAME, dst, src);                                                                    \
+        return {};                                                                                                 \
+    }                                                                                                              \
+    template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>                                  \
+    PTO_INST RecordEvent NAME(TileDataDst& dst, TileDataSrc& src, WaitEvents&... e) {                             \
+        return NAME(CallSite{}, dst, src, e...);                                                                   \
+    }
+
+// Integers wrap; half/bf16 are computed in float and rounded once.
+PTOSIM_ROW_REDUCE_OP(TROWSUM, f16f32_type, acc + v)
+PTOSIM_ROW_REDUCE_OP(TROWMAX, row_minmax_type, sim::red::rd::max(acc, v))
+PTOSIM_ROW_REDUCE_OP(TROWMIN, row_minmax_type, sim::red::rd::min(acc, v))
+PTOSIM_ROW_REDUCE_OP(TROWPROD, base4_type, sim::red::rd::mul(acc, v))
+PTOSIM_ROW_ARG_OP(TROWARGMAX, beats_max)
+PTOSIM_ROW_ARG_OP(TROWARGMIN, beats_min)
+
+PTOSIM_COL_REDUCE_OP(TCOLSUM, col_reduce_type, sim::red::rd::add(acc, v))
+PTOSIM_COL_REDUCE_OP(TCOLMAX, col_reduce_type, sim::red::rd::max(acc, v))
+PTOSIM_COL_REDUCE_OP(TCOLMIN, col_reduce_type, sim::red::rd::min(acc, v))
+PTOSIM_COL_REDUCE_OP(TCOLPROD, col_prod_type, sim::red::rd::mul(acc, v))
+
+// isBinary picks the hardware's tree order; ptosim sums rows in order either way.
+template <typename TileDataOut, typename TileDataIn, typename TileDataTmp, typename... WaitEvents>
+    requires is_tile_data_v<TileDataTmp>
+PTO_INST RecordEvent TCOLSUM(CallSite cs, TileDataOut& dst, TileDataIn& src, TileDataTmp&, bool, WaitEvents&... e) {
+    return TCOLSUM(cs, dst, src, e...);
+}
+template <typename TileDataOut, typename TileDataIn, typename TileDataTmp, typename... WaitEvents>
+    requires is_tile_data_v<TileDataTmp>
+PTO_INST RecordEvent TCOLSUM(TileDataOut& dst, TileDataIn& src, TileDataTmp& tmp, bool isBinary, WaitEvents&... e) {
+    return TCOLSUM(CallSite{}, dst, src, tmp, isBinary, e...);
+}
+
+PTOSIM_EXPAND_OP(TROWEXPAND, true)
+PTOSIM_EXPAND_OP(TCOLEXPAND, false)
+
+PTOSIM_ROW_EXPAND_OP(TROWEXPANDADD, expand_arith_type, sim::red::rd::add(a, b))
+PTOSIM_ROW_EXPAND_OP(TROWEXPANDSUB, expand_arith_type, sim::red::rd::sub(a, b))
+PTOSIM_ROW_EXPAND_OP(TROWEXPANDMUL, expand_arith_type, sim::red::rd::mul(a, b))
+PTOSIM_ROW_EXPAND_OP(TROWEXPANDDIV, f16f32_type, a / b)
+PTOSIM_ROW_EXPAND_OP(TROWEXPANDMAX, expand_arith_type, sim::red::rd::max(a, b))
+PTOSIM_ROW_EXPAND_OP(TROWEXPANDMIN, expand_arith_type, sim::red::rd::min(a, b))
+PTOSIM_ROW_EXPAND_OP(TROWEXPANDEXPDIF, f16f32_type, std::exp(a - b))
+
+PTOSIM_COL_EXPAND_OP(TCOLEXPANDADD, expand_arith_type, sim::red::rd::add(a, b))
+PTOSIM_COL_EXPAND_OP(TCOLEXPANDSUB, expand_arith_type, sim::red::rd::sub(a, b))
+PTOSIM_COL_EXPAND_OP(TCOLEXPANDMUL, expand_arith_type, sim::red::rd::mul(a, b))
+PTOSIM_COL_EXPAND_OP(TCOLEXPANDDIV, f16f32_type, a / b)
+PTOSIM_COL_EXPAND_OP(TCOLEXPANDMAX, expand_arith_type, sim::red::rd::max(a, b))
+PTOSIM_COL_EXPAND_OP(TCOLEXPANDMIN, expand_arith_type, sim::red::rd::min(a, b))
+PTOSIM_COL_EXPAND_OP(TCOLEXPANDEXPDIF, f16f32_type, std::exp(a - b))
+
+PTOSIM_PART_OP(TPARTADD, expand_arith_type, sim::red::rd::add(a, b))
+PTOSIM_PART_OP(TPARTMUL, expand_arith_type, sim::red::rd::mul(a, b))
+PTOSIM_PART_OP(TPARTMAX, expand_arith_type, sim::red::rd::max(a, b))
+PTOSIM_PART_OP(TPARTMIN, expand_arith_type, sim::red::rd::min(a, b))
+
+}  // namespace pto

@@ -1,0 +1,250 @@
+// The element-wise instruction family on top of the shapes in
+// elementwise.hpp: per-target element types (pto-isa docs/isa/<NAME>.md), the
+// edge-case arithmetic they share, and one line per instruction.
+#pragma once
+#include <pto/inst/elementwise.hpp>
+
+namespace pto {
+
+namespace sim {
+
+// ------------------------------------------------------------ element types
+// Sets listed on the instruction's ISA page; where a page lists none, the
+// choice is explained in docs/isa/elementwise.md.
+
+#define PTOSIM_TYPES(NAME, A2A3, A5) \
+    template <class E>               \
+    constexpr bool NAME = PTOSIM_TARGET_A5 ? one_of<E, PTOSIM_UNPAREN A5> : one_of<E, PTOSIM_UNPAREN A2A3>;
+#define PTOSIM_UNPAREN(...) __VA_ARGS__
+
+PTOSIM_TYPES(sub_types, (half, float, int16_t, int32_t),
+             (half, float, int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t))
+PTOSIM_TYPES(mul_types, (half, float, int16_t, int32_t), (half, float, bfloat16_t, int16_t, uint16_t, int32_t, uint32_t))
+PTOSIM_TYPES(div_types, (half, float), (half, float, int16_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t))
+PTOSIM_TYPES(min_types, (half, float, int16_t, int32_t),
+             (half, float, bfloat16_t, int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t))
+PTOSIM_TYPES(bit_types, (int16_t, uint16_t, int32_t, uint32_t), (int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t))
+PTOSIM_TYPES(shift_types, (int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t),
+             (int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t))
+PTOSIM_TYPES(shifts_types, (int16_t, uint16_t, int32_t, uint32_t),
+             (int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t))
+PTOSIM_TYPES(rem_types, (float, int32_t), (half, float, int16_t, uint16_t, int32_t, uint32_t))
+PTOSIM_TYPES(fp_types, (half, float), (half, float))
+PTOSIM_TYPES(addsc_types, (half, float, int16_t, int32_t), (half, float, int16_t, int32_t))
+PTOSIM_TYPES(divs_types, (half, float, int16_t, int32_t), (half, float, int16_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t))
+PTOSIM_TYPES(expands_types, (half, float, int16_t, int32_t),
+             (half, float, int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t))
+PTOSIM_TYPES(abs_types, (half, float), (half, float, int8_t, int16_t, int32_t, int64_t))
+PTOSIM_TYPES(neg_types, (half, float, int16_t, int32_t), (half, float, bfloat16_t, int8_t, int16_t, int32_t))
+PTOSIM_TYPES(not_types, (int16_t, uint16_t), (int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t))
+PTOSIM_TYPES(relu_types, (half, float, int32_t), (half, float, int32_t))
+
+#undef PTOSIM_TYPES
+
+// ------------------------------------------------------------ shared arithmetic
+
+// A double-precision result as float, rounded to odd when the destination is
+// a 16-bit float: the store's nearest-even rounding to 11 or 8 bits is then
+// the single correct rounding of the double.
+template <class D>
+inline float from_double(double x) {
+    float f = static_cast<float>(x);
+    if constexpr (is_f16<D>) {
+        if (std::isfinite(f) && static_cast<double>(f) != x) {
+            if (std::fabs(static_cast<double>(f)) > std::fabs(x)) f = std::nextafter(f, 0.0f);
+            uint32_t u;
+            std::memcpy(&u, &f, 4);
+            u |= 1u;
+            std::memcpy(&f, &u, 4);
+        }
+    }
+    return f;
+}
+
+// A value as it would be stored in D and read back: steps of a fused
+// instruction (TADDC, TAXPY) each round like a separate instruction.
+template <class D, class A>
+inline A round_as(A v) {
+    return static_cast<A>(widen(narrow<D>(v)));
+}
+
+template <class A>
+inline A wrap_neg(A a) {
+    return wrap_sub(A(0), a);
+}
+
+// Integer division by zero gives all ones and INT_MIN / -1 wraps to INT_MIN
+// (the RISC-V convention; the ISA pages leave both target-defined).
+template <class D, class A>
+inline A div(A a, A b) {
+    if constexpr (std::is_integral_v<A>) {
+        if (b == 0) return static_cast<A>(~A(0));
+        if constexpr (std::is_signed_v<A>)
+            if (b == A(-1)) return wrap_neg(a);
+        return static_cast<A>(a / b);
+    } else {
+        return from_double<D>(static_cast<double>(a) / static_cast<double>(b));
+    }
+}
+
+// Truncated remainder (sign of the dividend, C fmod); x % 0 is x.
+template <class A>
+inline A rem_trunc(A a, A b) {
+    if constexpr (std::is_integral_v<A>) {
+        if (b == 0) return a;
+        if constexpr (std::is_signed_v<A>)
+            if (b == A(-1)) return A(0);
+        return static_cast<A>(a % b);
+    } else {
+        return std::fmod(a, b);
+    }
+}
+
+// Floored remainder (sign of the divisor).
+template <class A>
+inline A rem_floor(A a, A b) {
+    const A r = rem_trunc(a, b);
+    return r != A(0) && b != A(0) && ((r < A(0)) != (b < A(0))) ? wrap_add(r, b) : r;
+}
+
+// Shift amounts are read as unsigned; amounts >= the element width shift
+// every bit out (0, or the sign for an arithmetic right shift).
+template <class A, class B>
+inline A shl(A a, B n) {
+    constexpr unsigned W = sizeof(A) * 8;
+    const auto k = static_cast<std::make_unsigned_t<B>>(n);
+    return k >= W ? A(0) : static_cast<A>(static_cast<std::make_unsigned_t<A>>(a) << k);
+}
+template <class A, class B>
+inline A shr(A a, B n) {
+    constexpr unsigned W = sizeof(A) * 8;
+    const auto k = static_cast<std::make_unsigned_t<B>>(n);
+    if (k < W) return static_cast<A>(a >> k);
+    if constexpr (std::is_signed_v<A>) return a < A(0) ? A(-1) : A(0);
+    else return A(0);
+}
+
+// NaN in either operand gives NaN; equal operands (+0 and -0) give the first.
+template <class A>
+inline A vmax(A a, A b) {
+    if constexpr (std::is_floating_point_v<A>)
+        if (a != a || b != b) return a + b;
+    return a < b ? b : a;
+}
+template <class A>
+inline A vmin(A a, A b) {
+    if constexpr (std::is_floating_point_v<A>)
+        if (a != a || b != b) return a + b;
+    return b < a ? b : a;
+}
+
+template <class A>
+inline A vabs(A a) {
+    if constexpr (std::is_floating_point_v<A>) return std::fabs(a);
+    else return a < A(0) ? wrap_neg(a) : a;
+}
+
+template <class A>
+inline A vneg(A a) {
+    if constexpr (std::is_floating_point_v<A>) return -a;
+    else return wrap_neg(a);
+}
+
+// Transcendentals are evaluated in double and rounded once into D.
+template <class D, class Fn>
+inline float fmath(float a, Fn fn) {
+    return from_double<D>(fn(static_cast<double>(a)));
+}
+
+}  // namespace sim
+
+// ------------------------------------------------------------ tile-tile
+
+PTOSIM_BINARY_OP(TSUB, sub_types, sim::wrap_sub(a, b))
+PTOSIM_BINARY_OP(TMUL, mul_types, sim::wrap_mul(a, b))
+PTOSIM_BINARY_OP(TDIV, div_types, sim::div<D>(a, b))
+PTOSIM_BINARY_OP(TMAX, sub_types, sim::vmax(a, b))
+PTOSIM_BINARY_OP(TMIN, min_types, sim::vmin(a, b))
+PTOSIM_BINARY_OP(TAND, bit_types, a & b)
+PTOSIM_BINARY_OP(TOR, bit_types, a | b)
+PTOSIM_BINARY_TMP_OP(TXOR, bit_types, a ^ b)
+PTOSIM_BINARY_OP(TSHL, shift_types, sim::shl(a, b))
+PTOSIM_BINARY_OP(TSHR, shift_types, sim::shr(a, b))
+PTOSIM_BINARY_TMP_OP(TREM, rem_types, sim::rem_floor(a, b))
+PTOSIM_BINARY_OP(TFMOD, rem_types, sim::rem_trunc(a, b))
+PTOSIM_BINARY_TMP_OP(TPRELU, fp_types, a > 0 ? a : a * b)
+PTOSIM_TERNARY_OP(TADDC, vec_arith_type, sim::wrap_add(sim::round_as<D>(sim::wrap_add(a, b)), c))
+PTOSIM_TERNARY_OP(TSUBC, vec_arith_type, sim::wrap_add(sim::round_as<D>(sim::wrap_sub(a, b)), c))
+
+// ------------------------------------------------------------ tile-scalar
+
+PTOSIM_SCALAR_OP(TSUBS, sub_types, sim::wrap_sub(a, s))
+PTOSIM_SCALAR_OP(TDIVS, divs_types, sim::div<D>(a, s))
+PTOSIM_SCALAR_FIRST_OP(TDIVS, divs_types, sim::div<D>(s, a))
+PTOSIM_SCALAR_OP(TMAXS, sub_types, sim::vmax(a, s))
+PTOSIM_SCALAR_OP(TMINS, min_types, sim::vmin(a, s))
+PTOSIM_SCALAR_OP(TANDS, bit_types, a & s)
+PTOSIM_SCALAR_OP(TORS, bit_types, a | s)
+PTOSIM_SCALAR_OP(TXORS, bit_types, a ^ s)
+PTOSIM_SCALAR_OP(TSHLS, shifts_types, sim::shl(a, s))
+PTOSIM_SCALAR_OP(TSHRS, shifts_types, sim::shr(a, s))
+PTOSIM_SCALAR_OP(TREMS, rem_types, sim::rem_floor(a, s))
+PTOSIM_SCALAR_OP(TFMODS, rem_types, sim::rem_trunc(a, s))
+PTOSIM_SCALAR_OP(TLRELU, fp_types, a > 0 ? a : a * s)
+PTOSIM_TILE_SCALAR_TILE_OP(TADDSC, addsc_types, sim::wrap_add(sim::round_as<D>(sim::wrap_add(a, s)), b))
+PTOSIM_TILE_SCALAR_TILE_OP(TSUBSC, addsc_types, sim::wrap_add(sim::round_as<D>(sim::wrap_sub(a, s)), b))
+
+template <typename TileData, typename... WaitEvents>
+PTO_INST RecordEvent TEXPANDS(CallSite cs, TileData& dst, typename TileData::DType scalar, WaitEvents&...) {
+    PTOSIM_CHECK_TYPES(TEXPANDS, expands_types, typename TileData::DType, typename TileData::DType);
+    sim::elementwise(cs, "TEXPANDS", dst, [s = sim::widen(scalar)] { return s; });
+    return {};
+}
+template <typename TileData, typename... WaitEvents>
+PTO_INST RecordEvent TEXPANDS(TileData& dst, typename TileData::DType scalar, WaitEvents&... e) {
+    return TEXPANDS(CallSite{}, dst, scalar, e...);
+}
+
+// dst = scalar * src0 + dst; the product is rounded to dst's type before the
+// sum, as pto-isa's CPU model does. A half src0 may accumulate into float.
+template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>
+PTO_INST RecordEvent TAXPY(CallSite cs, TileDataDst& dst, TileDataSrc& src0, typename TileDataSrc::DType scalar,
+                           WaitEvents&...) {
+    using D = typename TileDataDst::DType;
+    using S = typename TileDataSrc::DType;
+    static_assert(sim::fp_types<D>, "TAXPY: unsupported element type (dst must be half or float)");
+    static_assert(std::is_same_v<D, S> || (std::is_same_v<D, float> && std::is_same_v<S, half>),
+                  "TAXPY: src0 must have dst's element type, or be half with a float dst");
+    const float s = sim::widen(scalar);
+    sim::elementwise(cs, "TAXPY", dst, [s](float x, float y) { return sim::round_as<D>(s * x) + y; }, src0, dst);
+    return {};
+}
+template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>
+PTO_INST RecordEvent TAXPY(TileDataDst& dst, TileDataSrc& src0, typename TileDataSrc::DType scalar, WaitEvents&... e) {
+    return TAXPY(CallSite{}, dst, src0, scalar, e...);
+}
+
+// ------------------------------------------------------------ unary
+
+PTOSIM_UNARY_OP(TABS, abs_types, sim::vabs(a))
+PTOSIM_UNARY_OP(TNEG, neg_types, sim::vneg(a))
+PTOSIM_UNARY_OP(TNOT, not_types, ~a)
+PTOSIM_UNARY_OP(TRELU, relu_types, sim::vmax(a, decltype(a)(0)))
+PTOSIM_UNARY_OP(TEXP, fp_types, sim::fmath<D>(a, [](double x) { return std::exp(x); }))
+PTOSIM_UNARY_OP(TLOG, fp_types, sim::fmath<D>(a, [](double x) { return std::log(x); }))
+PTOSIM_UNARY_OP(TSQRT, fp_types, sim::fmath<D>(a, [](double x) { return std::sqrt(x); }))
+PTOSIM_UNARY_OP(TRSQRT, fp_types, sim::fmath<D>(a, [](double x) { return 1.0 / std::sqrt(x); }))
+PTOSIM_UNARY_OP(TRECIP, fp_types, sim::fmath<D>(a, [](double x) { return 1.0 / x; }))
+
+// The high-precision TRSQRT form takes a scratch tile; results are the same.
+template <typename TileDataDst, typename TileDataSrc, typename TileDataTmp, typename... WaitEvents>
+PTO_INST RecordEvent TRSQRT(CallSite cs, TileDataDst& dst, TileDataSrc& src, TileDataTmp&, WaitEvents&... e) {
+    static_assert(is_tile_data_v<TileDataTmp>, "TRSQRT: the third operand is the scratch tile (tmp)");
+    return TRSQRT(cs, dst, src, e...);
+}
+template <typename TileDataDst, typename TileDataSrc, typename TileDataTmp, typename... WaitEvents>
+PTO_INST RecordEvent TRSQRT(TileDataDst& dst, TileDataSrc& src, TileDataTmp& tmp, WaitEvents&... e) {
+    return TRSQRT(CallSite{}, dst, src, tmp, e...);
+}
+
+}  // namespace pto
