@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# The main job: install what is missing, build, then run the simulator smoke:
-# the multi-core and mix kernels of both targets on ptosim.
+# The main job: install what is missing, build, then run the reference smoke:
+# every simulator launch path of the cookbook on both targets (ptolab smoke).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${PTOLAB_BUILD_DIR:-$root/build}
 "$root/scripts/build.sh"
-cd "$build"
-ctest -L smoke --output-on-failure
+export PTOLAB_BUILD_DIR="$build"
+exec "$build/src/lab/ptolab" smoke

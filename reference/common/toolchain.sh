@@ -1,0 +1,89 @@
+# Sourced by every compile.sh: picks the compiler and provides cached build
+# steps. Variables: PTO_CC (compiler to use), PTO_TOOLCHAIN (bisheng|ptocc),
+# PTO_LIB_PATH (PTO-ISA headers), PTO_REF_OUT (output directory),
+# PTO_REF_SKIP_PYBIND=1 (skip the pybind module).
+ref_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+repo_root="$(cd "$ref_root/.." && pwd)"
+out="${PTO_REF_OUT:-$here/build}"
+mkdir -p "$out"
+
+find_bisheng() {
+    if [[ -n "${ASCEND_HOME_PATH:-}" && -x "$ASCEND_HOME_PATH/compiler/ccec_compiler/bin/bisheng" ]]; then
+        echo "$ASCEND_HOME_PATH/compiler/ccec_compiler/bin/bisheng"
+    else
+        command -v bisheng || true
+    fi
+}
+find_ptocc() {
+    local b="${PTOLAB_BUILD_DIR:-$repo_root/build}/src/cc/ptocc"
+    if [[ -n "${PTOCC:-}" ]]; then echo "$PTOCC"; elif [[ -x "$b" ]]; then echo "$b"; else command -v ptocc || true; fi
+}
+
+case "${PTO_TOOLCHAIN:-auto}" in
+    bisheng) CC="${PTO_CC:-$(find_bisheng)}"; WORLD=bisheng ;;
+    ptocc)   CC="${PTO_CC:-$(find_ptocc)}"; WORLD=sim ;;
+    auto)
+        if [[ -n "${PTO_CC:-}" ]]; then CC="$PTO_CC"; [[ "$CC" == *bisheng* ]] && WORLD=bisheng || WORLD=sim
+        elif [[ -n "$(find_bisheng)" ]]; then CC="$(find_bisheng)"; WORLD=bisheng
+        else CC="$(find_ptocc)"; WORLD=sim; fi ;;
+    *) echo "compile.sh: PTO_TOOLCHAIN=${PTO_TOOLCHAIN} is not bisheng, ptocc or auto" >&2; exit 2 ;;
+esac
+if [[ -z "$CC" ]]; then
+    echo "compile.sh: no compiler: install CANN (bisheng) or build ptocc (ninja -C build ptocc), or set PTO_CC" >&2
+    exit 2
+fi
+# ptocc keeps its own headers first and moves a PTO_LIB_PATH holding pto/ behind them.
+INC=()
+if [[ -n "${PTO_LIB_PATH:-}" ]]; then
+    if [[ -f "$PTO_LIB_PATH/include/pto/pto-inst.hpp" ]]; then INC=("-I$PTO_LIB_PATH/include"); else INC=("-I$PTO_LIB_PATH"); fi
+fi
+
+# A build is current when its output is newer than its inputs, this script
+# and the compiler binary.
+stale() {
+    local target="$1"; shift
+    [[ -e "$target" ]] || return 0
+    local dep
+    for dep in "$@" "$here/compile.sh" "$ref_root/common/toolchain.sh" "$CC"; do
+        [[ -e "$dep" && "$dep" -nt "$target" ]] && return 0
+    done
+    return 1
+}
+run() { echo "+ $*"; "$@"; }
+
+# kernel NAME ARCH MEMMACRO [extra sources...]: NAME.cpp -> build/libNAME.so
+kernel() {
+    local name="$1" arch="$2" mem="$3"
+    stale "$out/lib$name.so" "$here/$name.cpp" $(ls "$here"/*.hpp 2>/dev/null) || return 0
+    run "$CC" -fPIC -shared -xcce --cce-aicore-arch="$arch" "$mem" -O2 -std=c++17 "${INC[@]}" \
+        "$here/$name.cpp" -o "$out/lib$name.so"
+}
+
+# host_main SRC OUT LIB...: an ACL host program linked against the kernel libraries.
+host_main() {
+    local src="$1" exe="$2"; shift 2
+    local libs=() links=() l
+    for l in "$@"; do libs+=("$out/lib$l.so"); links+=("-l$l"); done
+    stale "$out/$exe" "$here/$src" "${libs[@]}" || return 0
+    if [[ "$WORLD" == bisheng ]]; then
+        run "${CXX:-g++}" -O2 -std=c++17 -I"$ASCEND_HOME_PATH/include" "$here/$src" -L"$out" "${links[@]}" \
+            -L"$ASCEND_HOME_PATH/lib64" -lascendcl -lruntime -Wl,-rpath,"$out" -o "$out/$exe"
+    else
+        run "$CC" -O2 "$here/$src" -L"$out" "${links[@]}" -Wl,-rpath,"$out" -o "$out/$exe"
+    fi
+}
+
+# pybind_module SRC MODULE LIB...: a Python extension calling the libraries' entry points.
+pybind_module() {
+    [[ "${PTO_REF_SKIP_PYBIND:-0}" == 1 ]] && return 0
+    local src="$1" mod="$2"; shift 2
+    local py="${PTO_PYTHON:-/usr/bin/python3}"
+    local suffix; suffix="$("$py" -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')"
+    local libs=() links=() l
+    for l in "$@"; do libs+=("$out/lib$l.so"); links+=("-l$l"); done
+    stale "$out/$mod$suffix" "$here/$src" "${libs[@]}" || return 0
+    local pyinc; pyinc="$("$py" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')"
+    # -O1: the module only forwards pointers; optimisation buys nothing but compile time.
+    run "${CXX:-c++}" -O1 -std=c++17 -shared -fPIC -I"$pyinc" "$here/$src" -L"$out" "${links[@]}" \
+        -Wl,-rpath,'$ORIGIN' -o "$out/$mod$suffix"
+}

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Builds this directory's kernel libraries into build/ (see ../../common/toolchain.sh
+# for the compiler choice: $PTO_CC, else bisheng if CANN is installed, else ptocc).
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+. "$here/../../common/toolchain.sh"
+kernel add        dav-c220-vec  -DMEMORY_BASE
+kernel matmul     dav-c220-cube -DMEMORY_BASE
+kernel matmul_add dav-c220      -DMEMORY_BASE
+pybind_module pybind_module.cpp pto_dynamic_a2a3 add matmul matmul_add

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Builds this directory's kernel libraries and ACL host program into build/.
+# Compiler: $PTO_CC if set; else bisheng when CANN provides it; else ptolab's
+# ptocc (same command line, simulator build). Up-to-date outputs are skipped.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+. "$here/../../common/toolchain.sh"
+ARCH_VEC=dav-c220-vec ARCH_CUBE=dav-c220-cube ARCH_MIX=dav-c220 MEM=-DMEMORY_BASE
+kernel add        "$ARCH_VEC"  "$MEM"
+kernel matmul     "$ARCH_CUBE" "$MEM"
+kernel matmul_add "$ARCH_MIX"  "$MEM"
+host_main main.cpp main add matmul matmul_add
+pybind_module pybind_module.cpp pto_static_a2a3 add matmul matmul_add
