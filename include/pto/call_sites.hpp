@@ -10,4 +10,6 @@
 #include <pto/call_sites/data_path.hpp>
 #include <pto/call_sites/elementwise.hpp>
 #include <pto/call_sites/reduce.hpp>
+#include <pto/call_sites/layout.hpp>
+#include <pto/call_sites/sync.hpp>
 #include <pto/call_sites/intrinsics.hpp>

@@ -1,0 +1,3 @@
+// PTO-level synchronisation and pipes: Event, TSYNC, TPUSH/TPOP/TALLOC/TFREE; TPRINT, TPREFETCH.
+#pragma once
+#include <pto/common/sim_support.hpp>
