@@ -214,7 +214,14 @@ DoctorReport run_doctor(const DoctorOptions& opt) {
     r.tools.push_back(sim_acl);
 
     // Python side
-    r.python = !opt.python.empty() ? opt.python : (!env("PTOLAB_PYTHON").empty() ? env("PTOLAB_PYTHON") : "python3");
+    // The first python3 on PATH may lack NumPy; the interpreter the build
+    // found for the package is the better default.
+#ifdef PTOLAB_BUILD_PYTHON
+    const std::string fallback = PTOLAB_BUILD_PYTHON;
+#else
+    const std::string fallback = "python3";
+#endif
+    r.python = !opt.python.empty() ? opt.python : (!env("PTOLAB_PYTHON").empty() ? env("PTOLAB_PYTHON") : fallback);
     nlohmann::json probe;
     std::string probe_err;
     {

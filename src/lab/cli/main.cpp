@@ -352,7 +352,7 @@ int main(int argc, char** argv) {
                   "row of the seed's host/launch-method matrix applies here. Exits 0 whatever is missing.");
     doctor->add_flag("--json", doctor_json, "Print JSON");
     doctor->add_option("--python", doctor_python, "Interpreter to probe for torch/torch_npu/pyACL (default: "
-                                                  "$PTOLAB_PYTHON, else python3)");
+                                                  "$PTOLAB_PYTHON, else the interpreter the build found with NumPy)");
     doctor->footer(kExitCodes);
 
     LogArgs la;
