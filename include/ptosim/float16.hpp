@@ -12,54 +12,48 @@ namespace ptosim {
 inline uint32_t float_bits(float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; }
 inline float bits_float(uint32_t u) { float f; std::memcpy(&f, &u, 4); return f; }
 
+// Both binary16 conversions are straight-line bit arithmetic with mask
+// selects instead of branches (a ?: on a float result stays a branch under
+// -ftrapping-math), so the element loops (PTOSIM_VECTORIZE) vectorise
+// through them; a lookup table or a branch per element would keep every
+// fp16 loop scalar. The float additions in the subnormal paths are exact or
+// round to nearest even exactly where binary16 must, under the default
+// rounding mode (every case is pinned by the exhaustive tests in
+// tests/test_float16.cpp).
 inline uint16_t float_to_half_bits(float f) {
-    uint32_t x = float_bits(f);
-    uint32_t sign = (x >> 16) & 0x8000u;
-    uint32_t absx = x & 0x7fffffffu;
-    if (absx >= 0x7f800000u)  // Inf or NaN; NaN keeps a quiet payload bit
-        return static_cast<uint16_t>(sign | 0x7c00u | (absx > 0x7f800000u ? 0x200u | ((absx >> 13) & 0x3ffu) : 0u));
-    if (absx >= 0x477ff000u)  // rounds to >= 65520: overflow to Inf
-        return static_cast<uint16_t>(sign | 0x7c00u);
-    if (absx < 0x38800000u) {  // result is subnormal or zero in binary16
-        if (absx < 0x33000000u) return static_cast<uint16_t>(sign);  // < 2^-25 rounds to 0
-        uint32_t mant = (absx & 0x7fffffu) | 0x800000u;
-        int shift = 126 - static_cast<int>(absx >> 23);  // 14 .. 24
-        uint32_t r = mant >> shift;
-        uint32_t rem = mant & ((1u << shift) - 1u);
-        uint32_t halfway = 1u << (shift - 1);
-        if (rem > halfway || (rem == halfway && (r & 1u))) ++r;
-        return static_cast<uint16_t>(sign | r);
-    }
-    uint32_t r = absx - 0x38000000u;  // rebias exponent 127 -> 15
-    uint32_t rem = r & 0x1fffu;
-    r >>= 13;
-    if (rem > 0x1000u || (rem == 0x1000u && (r & 1u))) ++r;
+    const uint32_t x = float_bits(f);
+    const uint32_t sign = (x >> 16) & 0x8000u;
+    const uint32_t a = x & 0x7fffffffu;
+    // Normal result: rebias the exponent 127 -> 15, round the 13 dropped bits
+    // to nearest even; a carry into exponent 31 gives Inf, as it must.
+    const uint32_t normal = (a - 0x38000000u + 0xfffu + ((a >> 13) & 1u)) >> 13;
+    // Subnormal or zero result (|f| < 2^-14): adding 0.5 puts the binary16
+    // subnormal step 2^-24 at float's last place, so the FPU rounds for us.
+    const uint32_t sub = float_bits(bits_float(a) + 0.5f) - 0x3f000000u;
+    // Inf stays Inf, NaN keeps its top payload bits and is made quiet;
+    // anything from 2^16 up overflows to Inf.
+    const uint32_t is_nan = 0u - static_cast<uint32_t>(a > 0x7f800000u);
+    const uint32_t big = 0x7c00u | (is_nan & (0x200u | ((a >> 13) & 0x3ffu)));
+    const uint32_t is_big = 0u - static_cast<uint32_t>(a >= 0x47800000u);
+    const uint32_t is_sub = 0u - static_cast<uint32_t>(a < 0x38800000u);
+    const uint32_t r = (is_big & big) | (~is_big & ((is_sub & sub) | (~is_sub & normal)));
     return static_cast<uint16_t>(sign | r);
 }
 
 inline float half_bits_to_float(uint16_t h) {
-    uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
-    uint32_t exp = (h >> 10) & 0x1fu;
-    uint32_t mant = h & 0x3ffu;
-    if (exp == 0x1fu) return bits_float(sign | 0x7f800000u | (mant << 13));
-    if (exp == 0) {
-        if (mant == 0) return bits_float(sign);
-        // subnormal: value = mant * 2^-24, exact in float
-        float v = static_cast<float>(mant) * 5.9604644775390625e-8f;
-        return sign ? -v : v;
-    }
-    return bits_float(sign | ((exp + 112u) << 23) | (mant << 13));
+    const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
+    const uint32_t shifted = static_cast<uint32_t>(h & 0x7fffu) << 13;
+    const uint32_t exp = shifted & 0x0f800000u;
+    const uint32_t normal = shifted + 0x38000000u;  // rebias 15 -> 127
+    const uint32_t infnan = shifted + 0x70000000u;  // exponent 31 -> 255, payload kept
+    // Subnormal or zero: mant * 2^-24 is exact in float; build 2^-14 * (1 + mant/1024)
+    // and subtract 2^-14.
+    const float sub = bits_float(shifted + 0x38800000u) - 6.103515625e-05f;
+    const uint32_t is_special = 0u - static_cast<uint32_t>(exp == 0x0f800000u);
+    const uint32_t is_sub = 0u - static_cast<uint32_t>(exp == 0);
+    const uint32_t r = (is_special & infnan) | (~is_special & ((is_sub & float_bits(sub)) | (~is_sub & normal)));
+    return bits_float(sign | r);
 }
-
-// Every binary16 value as float, filled once at start-up: a load instead of
-// the branches above on the element loops' hot path. Same values bit for bit.
-struct HalfToFloatTable {
-    float v[65536];
-    HalfToFloatTable() {
-        for (uint32_t h = 0; h < 65536; ++h) v[h] = half_bits_to_float(static_cast<uint16_t>(h));
-    }
-};
-inline const HalfToFloatTable half_to_float_table{};
 
 inline uint16_t float_to_bf16_bits(float f) {
     uint32_t x = float_bits(f);
@@ -86,7 +80,7 @@ struct float16_base {
 
 struct half_traits {
     static uint16_t from_float(float f) { return float_to_half_bits(f); }
-    static float to_float(uint16_t b) { return half_to_float_table.v[b]; }
+    static float to_float(uint16_t b) { return half_bits_to_float(b); }
 };
 struct bf16_traits {
     static uint16_t from_float(float f) { return float_to_bf16_bits(f); }

@@ -212,8 +212,9 @@ def test_doctor_text_and_json():
 
 
 def test_doctor_survives_missing_everything(tmp_path):
-    r = ptolab("doctor", "--json", env={"PATH": str(tmp_path), "ASCEND_HOME_PATH": str(tmp_path / "none"),
-                                           "PTOLAB_PYTHON": ""})
+    # Named on the command line, since by default doctor probes the interpreter the build found.
+    r = ptolab("doctor", "--json", "--python", "python3",
+               env={"PATH": str(tmp_path), "ASCEND_HOME_PATH": str(tmp_path / "none"), "PTOLAB_PYTHON": ""})
     assert r.returncode == 0, r.stderr
     j = json.loads(r.stdout)
     assert j["applies"]["host"] == "No matching NPU"
@@ -317,3 +318,13 @@ def test_log_killed_writer_never_corrupts(tmp_path):
         text = log.read_text()
         assert text.startswith("# Verification log") and text.endswith("```\n")
         assert text.count("## ") == text.count("Result lines:")
+
+
+def test_doctor_defaults_to_the_interpreter_the_build_found(tmp_path):
+    # No python3 on PATH at all: the build's interpreter (with NumPy) is probed.
+    r = ptolab("doctor", "--json", env={"PATH": str(tmp_path), "PTOLAB_PYTHON": ""})
+    assert r.returncode == 0, r.stderr
+    tools = {t["name"]: t for t in json.loads(r.stdout)["tools"]}
+    py = [t for name, t in tools.items() if name.startswith("python")][0]
+    assert py["found"], py
+    assert tools["numpy"]["found"], tools["numpy"]

@@ -7,6 +7,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -164,6 +167,99 @@ inline D convert(S s, RoundMode mode, SaturationMode sat = SaturationMode::ON) {
             if (std::isinf(r)) return D(0);
             return static_cast<D>(static_cast<std::make_unsigned_t<D>>(static_cast<long long>(std::fmod(r, 18446744073709551616.0))));
         }
+    }
+}
+
+// The element PadValue P stands for (pto-isa PadValueMap): zero, or the
+// type's largest / smallest value (+-inf for floats).
+template <class E, PadValue P>
+inline E pad_value() {
+    E v{};
+    if constexpr (P == PadValue::Max || P == PadValue::Min) {
+        constexpr bool mx = P == PadValue::Max;
+        if constexpr (std::is_same_v<E, half>) v = E::from_bits(mx ? 0x7c00 : 0xfc00);
+        else if constexpr (std::is_same_v<E, bfloat16_t>) v = E::from_bits(mx ? 0x7f80 : 0xff80);
+        else if constexpr (std::is_floating_point_v<E>) v = mx ? std::numeric_limits<E>::infinity() : -std::numeric_limits<E>::infinity();
+        else v = mx ? std::numeric_limits<E>::max() : std::numeric_limits<E>::min();
+    }
+    return v;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define PTOSIM_HAVE_F16C_PATH 1
+// Rounding float to binary16 costs most of an fp16 element-wise op even when
+// vectorised in plain SSE2. F16C's vcvtps2ph with round-to-nearest-even gives
+// bit-identical results for every float input (NaN payloads included), so it
+// is used where the host has it. Its half->float direction (vcvtph2ps)
+// quiets signalling NaNs, which half_bits_to_float does not, so a group of
+// eight with a signalling NaN takes the scalar path.
+__attribute__((target("avx,f16c"))) inline void half_row_to_float_f16c(const uint8_t* src, float* dst, int n) {
+    int k = 0;
+    for (; k + 8 <= n; k += 8) {
+        const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 2 * k));
+        const __m128i nan_exp = _mm_cmpeq_epi16(_mm_and_si128(h, _mm_set1_epi16(0x7e00)), _mm_set1_epi16(0x7c00));
+        const __m128i no_payload = _mm_cmpeq_epi16(_mm_and_si128(h, _mm_set1_epi16(0x01ff)), _mm_setzero_si128());
+        if (_mm_movemask_epi8(_mm_andnot_si128(no_payload, nan_exp)) == 0) {
+            _mm256_storeu_ps(dst + k, _mm256_cvtph_ps(h));
+            continue;
+        }
+        for (int j = k; j < k + 8; ++j) {
+            uint16_t b;
+            std::memcpy(&b, src + 2 * j, 2);
+            dst[j] = ptosim::half_bits_to_float(b);
+        }
+    }
+    for (; k < n; ++k) {
+        uint16_t b;
+        std::memcpy(&b, src + 2 * k, 2);
+        dst[k] = ptosim::half_bits_to_float(b);
+    }
+}
+__attribute__((target("avx,f16c"))) inline void float_to_half_row_f16c(const float* src, uint8_t* dst, int n) {
+    int k = 0;
+    for (; k + 8 <= n; k += 8)
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + 2 * k),
+                         _mm256_cvtps_ph(_mm256_loadu_ps(src + k), _MM_FROUND_TO_NEAREST_INT));
+    for (; k < n; ++k) {
+        const uint16_t b = ptosim::float_to_half_bits(src[k]);
+        std::memcpy(dst + 2 * k, &b, 2);
+    }
+}
+inline const bool host_has_f16c = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx");
+}();
+#endif
+
+// Row conversions between 16-bit float elements (unaligned bytes) and a
+// float buffer, written as plain loops over bits so that they vectorise.
+template <class T>
+PTOSIM_VECTORIZE inline void f16_to_float(const uint8_t* src, float* dst, int n) {
+#ifdef PTOSIM_HAVE_F16C_PATH
+    if constexpr (std::is_same_v<T, half>) {
+        if (host_has_f16c) return half_row_to_float_f16c(src, dst, n);
+    }
+#endif
+    for (int k = 0; k < n; ++k) {
+        uint16_t b;
+        std::memcpy(&b, src + 2 * k, 2);
+        if constexpr (std::is_same_v<T, half>) dst[k] = ptosim::half_bits_to_float(b);
+        else dst[k] = ptosim::bf16_bits_to_float(b);
+    }
+}
+
+template <class T>
+PTOSIM_VECTORIZE inline void float_to_f16(const float* src, uint8_t* dst, int n) {
+#ifdef PTOSIM_HAVE_F16C_PATH
+    if constexpr (std::is_same_v<T, half>) {
+        if (host_has_f16c) return float_to_half_row_f16c(src, dst, n);
+    }
+#endif
+    for (int k = 0; k < n; ++k) {
+        uint16_t b;
+        if constexpr (std::is_same_v<T, half>) b = ptosim::float_to_half_bits(src[k]);
+        else b = ptosim::float_to_bf16_bits(src[k]);
+        std::memcpy(dst + 2 * k, &b, 2);
     }
 }
 

@@ -28,6 +28,29 @@ constexpr bool vec_arith_type = PTOSIM_TARGET_A5 ? one_of<E, half, float, int16_
                                                           uint16_t, int8_t, uint8_t>
                                                 : one_of<E, half, float, int16_t, int32_t>;
 
+// The 16-bit float path of elementwise(): each row goes through float
+// buffers in chunks, so that the conversions and f run as three plain loops
+// over arrays the vectoriser handles. Per element it computes exactly what
+// the generic loop does (widen, f in float, round to nearest even).
+template <class Dst, class... Src, class F, size_t... I>
+PTOSIM_VECTORIZE void f16_rows(uint8_t* d, const std::array<const uint8_t*, sizeof...(Src)>& s, int vr, int vc, F& f,
+                               std::index_sequence<I...>) {
+    using D = typename Dst::DType;
+    constexpr int kChunk = 256;
+    float in[sizeof...(Src) + 1][kChunk];
+    float out[kChunk];
+    for (int r = 0; r < vr; ++r) {
+        uint8_t* drow = at<Dst>(d, r, 0);
+        const std::array<const uint8_t*, sizeof...(Src)> srow{at<Src>(const_cast<uint8_t*>(s[I]), r, 0)...};
+        for (int c0 = 0; c0 < vc; c0 += kChunk) {
+            const int n = std::min(kChunk, vc - c0);
+            (f16_to_float<D>(srow[I] + c0 * sizeof(D), in[I], n), ...);
+            for (int k = 0; k < n; ++k) out[k] = static_cast<float>(f(in[I][k]...));
+            float_to_f16<D>(out, drow + c0 * sizeof(D), n);
+        }
+    }
+}
+
 // dst(r, c) = f(src_i(r, c)...) over dst's valid region, computed in
 // compute_t and rounded back into dst's element type. With no sources f()
 // is a constant (TEXPANDS).
@@ -48,6 +71,10 @@ PTOSIM_VECTORIZE void elementwise(CallSite cs, const char* op, Dst& dst, F f, Sr
     rec.bytes = rec.elements * sizeof(typename Dst::DType) * (1 + sizeof...(Src));
     ptosim::dispatch(c, rec);
     using D = typename Dst::DType;
+    if constexpr (is_f16<D> && same_elem<D, typename Src::DType...>) {
+        f16_rows<Dst, Src...>(d, s, vr, vc, f, std::index_sequence_for<Src...>{});
+        return;
+    }
     [&]<size_t... I>(std::index_sequence<I...>) {
         for (int r = 0; r < vr; ++r) {
             uint8_t* drow = at<Dst>(d, r, 0);

@@ -1,4 +1,434 @@
-// Data movement and layout instructions (TFILLPAD, TRESHAPE, TTRANS, gathers and scatters, TCI, TTRI)
-// and compare/select (TCMP, TCMPS, TSEL, TSELS).
+// Compare/select (TCMP, TCMPS, TSEL, TSELS), padding and layout (TFILLPAD*,
+// TRESHAPE, TTRANS), the index TGATHER and generators (TCI, TTRI) over the
+// reduce family's operand prologue (docs/isa/layout.md).
 #pragma once
-#include <pto/common/sim_support.hpp>
+#include <pto/inst/elementwise.hpp>
+#include <pto/inst/reduce.hpp>
+
+namespace pto {
+
+namespace sim {
+
+// ------------------------------------------------------------ element types
+// Sets listed on each instruction's ISA page (docs/isa/layout.md).
+
+template <class E>
+constexpr bool tcmp_types = PTOSIM_TARGET_A5 ? one_of<E, uint32_t, int32_t, uint16_t, int16_t, uint8_t,
+                                                       int8_t, float, half, bfloat16_t>
+                                             : one_of<E, int32_t, half, float>;
+template <class E>
+constexpr bool tcmps_types = PTOSIM_TARGET_A5 ? one_of<E, int32_t, uint32_t, float, int16_t, uint16_t, half, uint8_t,
+                                                        int8_t, bfloat16_t>
+                                              : one_of<E, int32_t, float, half, uint16_t, int16_t>;
+template <class E>
+constexpr bool tsel_types = one_of<E, int16_t, uint16_t, int32_t, uint32_t, half, bfloat16_t, float>;
+template <class E>
+constexpr bool tsels_types = PTOSIM_TARGET_A5 ? one_of<E, int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, half, float>
+                                              : one_of<E, int16_t, uint16_t, int32_t, uint32_t, half, float>;
+template <class E>
+constexpr bool ttrans_types = one_of<E, uint32_t, int32_t, float, uint16_t, int16_t, half, bfloat16_t, uint8_t, int8_t>;
+template <class E>
+constexpr bool tci_types = one_of<E, int32_t, uint32_t, int16_t, uint16_t>;
+template <class E>
+constexpr bool ttri_types = one_of<E, int32_t, int16_t, uint32_t, uint16_t, half, float>;
+
+// The A2A3 TCMP mask is bytes; the A5 one is 32-bit words (pages' checks).
+template <class M>
+constexpr bool tcmp_mask_type = std::is_same_v<M, std::conditional_t<PTOSIM_TARGET_A5, uint32_t, uint8_t>>;
+
+// ------------------------------------------------------------ predicate masks
+// Row r of a mask tile starts at its element (r, 0); the predicate of column
+// c is bit c % 8 of that row's byte c / 8 (LSB first), the per-row packing
+// both targets' TSEL read.
+
+template <class M>
+void check_mask_fits(CallSite cs, const char* op, int vr, int vc) {
+    constexpr int row_bytes = M::Cols * static_cast<int>(sizeof(typename M::DType));
+    if (vr > M::Rows || (vc + 7) / 8 > row_bytes)
+        red::shape_fault(cs, op, "a " + std::to_string(vr) + "x" + std::to_string(vc) + " predicate region needs " +
+                                     std::to_string(vr) + " mask rows of " + std::to_string((vc + 7) / 8) +
+                                     " bytes; the mask tile has " + std::to_string(M::Rows) + " rows of " +
+                                     std::to_string(row_bytes) + " bytes; widen the mask tile");
+}
+
+template <class M>
+inline bool mask_bit(const uint8_t* m, int r, int c) {
+    return (at<M>(const_cast<uint8_t*>(m), r, 0)[c / 8] >> (c % 8)) & 1u;
+}
+
+// Writes whole bytes: bits past the last valid column of a row are zero.
+template <class M, class P>
+PTOSIM_VECTORIZE void write_mask(uint8_t* m, int vr, int vc, P pred) {
+    for (int r = 0; r < vr; ++r) {
+        uint8_t* row = at<M>(m, r, 0);
+        for (int b = 0; b < (vc + 7) / 8; ++b) {
+            uint8_t byte = 0;
+            for (int k = 0; k < 8 && b * 8 + k < vc; ++k) byte |= static_cast<uint8_t>(pred(r, b * 8 + k)) << k;
+            row[b] = byte;
+        }
+    }
+}
+
+template <class A>
+inline bool compare(A a, A b, CmpMode m) {
+    switch (m) {
+        case CmpMode::EQ: return a == b;
+        case CmpMode::NE: return a != b;
+        case CmpMode::LT: return a < b;
+        case CmpMode::LE: return a <= b;
+        case CmpMode::GT: return a > b;
+        case CmpMode::GE: return a >= b;
+    }
+    return a == b;
+}
+
+// A2A3 issues vcmpv_eq for int32 sources whatever the mode (TCMP/TCMPS pages).
+template <class E>
+constexpr CmpMode effective_mode(CmpMode m) {
+    return !PTOSIM_TARGET_A5 && std::is_same_v<E, int32_t> ? CmpMode::EQ : m;
+}
+
+template <class Dst, class Src>
+constexpr void check_cmp_tiles() {
+    check_vec_operand<Src>();
+    static_assert(Dst::Loc == TileType::Vec && Dst::isRowMajor && !Dst::isBoxedLayout,
+                  "TCMP/TCMPS: the mask destination must be a row-major ND Vec tile");
+}
+
+// dst's mask = compare(src0(r, c), rhs(views, r, c)) over src0's valid region.
+template <class Dst, class S0, class Rhs, class... S1>
+void tcmp(CallSite cs, const char* op, Dst& dst, CmpMode mode, Rhs rhs, S0& src0, S1&... src1) {
+    check_cmp_tiles<Dst, S0>();
+    const int vr = src0.GetValidRow(), vc = src0.GetValidCol();
+    if (dst.GetValidRow() != vr)
+        red::shape_fault(cs, op, "dst.GetValidRow() (" + std::to_string(dst.GetValidRow()) +
+                                     ") must equal src0.GetValidRow() (" + std::to_string(vr) + ")");
+    check_mask_fits<Dst>(cs, op, vr, vc);
+    auto [d, v] = red::begin_op(cs, op, static_cast<uint64_t>(vr) * vc, static_cast<red::NoTmp*>(nullptr), dst, src0,
+                                src1...);
+    const auto s = std::get<0>(v);
+    const CmpMode m = effective_mode<typename S0::DType>(mode);
+    write_mask<Dst>(d, vr, vc, [&](int r, int c) { return compare(s(r, c), rhs(v, r, c), m); });
+}
+
+template <class Dst, class Mask, class Src>
+void check_sel_tiles(CallSite cs, const char* op, Dst& dst, Src& src) {
+    check_vec_operand<Dst>();
+    check_vec_operand<Src>();
+    static_assert(Mask::Loc == TileType::Vec && Mask::isRowMajor && !Mask::isBoxedLayout,
+                  "TSEL/TSELS: the mask must be a row-major ND Vec tile");
+    static_assert(std::is_integral_v<typename Mask::DType>, "TSEL/TSELS: the mask tile holds packed bits (an integer type)");
+    if (src.GetValidRow() < dst.GetValidRow() || src.GetValidCol() < dst.GetValidCol())
+        red::shape_fault(cs, op, "a source's valid shape " + std::to_string(src.GetValidRow()) + "x" +
+                                     std::to_string(src.GetValidCol()) + " is smaller than dst's " +
+                                     std::to_string(dst.GetValidRow()) + "x" + std::to_string(dst.GetValidCol()));
+    check_mask_fits<Mask>(cs, op, dst.GetValidRow(), dst.GetValidCol());
+}
+
+// ------------------------------------------------------------ padding
+
+enum class FillPad { Normal, InPlace, Expand };
+
+// dst = src inside src's valid region, dst's PadVal over the rest of dst's
+// Rows x Cols storage; elements are copied as bits.
+template <FillPad mode, class Dst, class Src>
+void tfillpad(CallSite cs, const char* op, Dst& dst, Src& src) {
+    using E = typename Dst::DType;
+    static_assert(Dst::Loc == TileType::Vec && Src::Loc == TileType::Vec,
+                  "TFILLPAD: ptosim implements the Vec-tile forms; dst and src must be Vec tiles");
+    static_assert(Dst::PadVal != PadValue::Null, "TFILLPAD: the destination tile type needs a PadValue (Zero, Min or Max)");
+    static_assert(sizeof(E) == sizeof(typename Src::DType) && (sizeof(E) == 1 || sizeof(E) == 2 || sizeof(E) == 4),
+                  "TFILLPAD: dst and src elements must have the same size of 1, 2 or 4 bytes");
+    static_assert(Dst::isRowMajor == Src::isRowMajor && !Dst::isBoxedLayout && !Src::isBoxedLayout,
+                  "TFILLPAD: dst and src must both be ND (or both DN) tiles");
+    static_assert(mode == FillPad::Expand ? Dst::Rows >= Src::Rows && Dst::Cols >= Src::Cols
+                                          : Dst::Rows == Src::Rows && Dst::Cols == Src::Cols,
+                  "TFILLPAD: dst and src static shapes must match (TFILLPAD_EXPAND: dst may be larger)");
+    if constexpr (mode == FillPad::InPlace)
+        if (dst.address() != src.address())
+            red::shape_fault(cs, op, "dst and src must be the same storage; TASSIGN them to one address or use TFILLPAD");
+    const int vr = src.GetValidRow(), vc = src.GetValidCol();
+    auto [d, v] = red::begin_op(cs, op, static_cast<uint64_t>(Dst::Rows) * Dst::Cols,
+                                static_cast<red::NoTmp*>(nullptr), dst, src);
+    const uint8_t* s = std::get<0>(v).base;
+    const E pad = pad_value<E, Dst::PadVal>();
+    for (int r = 0; r < Dst::Rows; ++r)
+        for (int c = 0; c < Dst::Cols; ++c) {
+            uint8_t* o = at<Dst>(d, r, c);
+            if (r < vr && c < vc) std::memmove(o, at<Src>(const_cast<uint8_t*>(s), r, c), sizeof(E));
+            else store_elem(o, pad);
+        }
+}
+
+}  // namespace sim
+
+// ------------------------------------------------------------ compare / select
+
+template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>
+PTO_INST RecordEvent TCMP(CallSite cs, TileDataDst& dst, TileDataSrc& src0, TileDataSrc& src1, CmpMode cmpMode,
+                          WaitEvents&...) {
+    static_assert(sim::tcmp_types<typename TileDataSrc::DType>,
+                  "TCMP: unsupported source element type on this target (see docs/isa/layout.md)");
+    static_assert(sim::tcmp_mask_type<typename TileDataDst::DType>,
+                  "TCMP: the mask destination holds uint8_t on A2A3 and uint32_t on A5");
+    if (src1.GetValidRow() != src0.GetValidRow() || src1.GetValidCol() != src0.GetValidCol())
+        sim::red::shape_fault(cs, "TCMP", "src0 and src1 valid shapes differ (" + std::to_string(src0.GetValidRow()) +
+                                              "x" + std::to_string(src0.GetValidCol()) + " vs " +
+                                              std::to_string(src1.GetValidRow()) + "x" +
+                                              std::to_string(src1.GetValidCol()) + ")");
+    sim::tcmp(cs, "TCMP", dst, cmpMode, [](const auto& v, int r, int c) { return std::get<1>(v)(r, c); }, src0, src1);
+    return {};
+}
+template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>
+PTO_INST RecordEvent TCMP(TileDataDst& dst, TileDataSrc& src0, TileDataSrc& src1, CmpMode cmpMode, WaitEvents&... e) {
+    return TCMP(CallSite{}, dst, src0, src1, cmpMode, e...);
+}
+
+// TCMPS takes any unsigned integer mask tile: the pages fix no mask type.
+#define PTOSIM_TCMPS_CHECKS(E, M)                                                                                      \
+    static_assert(sim::tcmps_types<E>, "TCMPS: unsupported source element type on this target (see docs/isa/layout.md)"); \
+    static_assert(sim::one_of<M, uint8_t, uint16_t, uint32_t>, "TCMPS: the mask destination must be uint8_t, uint16_t or uint32_t")
+
+template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>
+PTO_INST RecordEvent TCMPS(CallSite cs, TileDataDst& dst, TileDataSrc& src0, typename TileDataSrc::DType src1,
+                           CmpMode mode, WaitEvents&...) {
+    PTOSIM_TCMPS_CHECKS(typename TileDataSrc::DType, typename TileDataDst::DType);
+    const auto s = sim::widen(src1);
+    sim::tcmp(cs, "TCMPS", dst, mode, [s](const auto&, int, int) { return s; }, src0);
+    return {};
+}
+template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... WaitEvents,
+          std::enable_if_t<is_tile_data_v<TileDataSrc1>, int> = 0>
+PTO_INST RecordEvent TCMPS(CallSite cs, TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, CmpMode mode,
+                           WaitEvents&...) {
+    PTOSIM_TCMPS_CHECKS(typename TileDataSrc0::DType, typename TileDataDst::DType);
+    static_assert(std::is_same_v<typename TileDataSrc0::DType, typename TileDataSrc1::DType>,
+                  "TCMPS: src0 and src1 must have the same element type");
+    sim::tcmp(cs, "TCMPS", dst, mode, [](const auto& v, int, int) { return std::get<1>(v)(0, 0); }, src0, src1);
+    return {};
+}
+template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>
+PTO_INST RecordEvent TCMPS(TileDataDst& dst, TileDataSrc& src0, typename TileDataSrc::DType src1, CmpMode mode,
+                           WaitEvents&... e) {
+    return TCMPS(CallSite{}, dst, src0, src1, mode, e...);
+}
+template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... WaitEvents,
+          std::enable_if_t<is_tile_data_v<TileDataSrc1>, int> = 0>
+PTO_INST RecordEvent TCMPS(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, CmpMode mode, WaitEvents&... e) {
+    return TCMPS(CallSite{}, dst, src0, src1, mode, e...);
+}
+#undef PTOSIM_TCMPS_CHECKS
+
+// dst = mask ? src0 : src1 over dst's valid region.
+template <typename TileData, typename MaskTile, typename TmpTile, typename... WaitEvents>
+PTO_INST RecordEvent TSEL(CallSite cs, TileData& dst, MaskTile& selMask, TileData& src0, TileData& src1, TmpTile& tmp,
+                          WaitEvents&...) {
+    using E = typename TileData::DType;
+    static_assert(sim::tsel_types<E>, "TSEL: unsupported element type (see docs/isa/layout.md)");
+    static_assert(is_tile_data_v<TmpTile>, "TSEL: the fifth operand is the scratch tile (tmp)");
+    sim::check_sel_tiles<TileData, MaskTile>(cs, "TSEL", dst, src0);
+    sim::check_sel_tiles<TileData, MaskTile>(cs, "TSEL", dst, src1);
+    const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
+    auto [d, v] = sim::red::begin_op(cs, "TSEL", static_cast<uint64_t>(vr) * vc, &tmp, dst, selMask, src0, src1);
+    const uint8_t* m = std::get<0>(v).base;
+    sim::red::fill_region<TileData>(d, vr, vc, [&](int r, int c) {
+        return sim::mask_bit<MaskTile>(m, r, c) ? std::get<1>(v)(r, c) : std::get<2>(v)(r, c);
+    });
+    return {};
+}
+template <typename TileData, typename MaskTile, typename TmpTile, typename... WaitEvents>
+PTO_INST RecordEvent TSEL(TileData& dst, MaskTile& selMask, TileData& src0, TileData& src1, TmpTile& tmp,
+                          WaitEvents&... e) {
+    return TSEL(CallSite{}, dst, selMask, src0, src1, tmp, e...);
+}
+
+// dst = mask ? src : scalar over dst's valid region.
+template <typename TileDataDst, typename TileDataMask, typename TileDataSrc, typename... WaitEvents>
+PTO_INST RecordEvent TSELS(CallSite cs, TileDataDst& dst, TileDataMask& mask, TileDataSrc& src,
+                           typename TileDataSrc::DType scalar, WaitEvents&...) {
+    using E = typename TileDataDst::DType;
+    static_assert(sim::tsels_types<E>, "TSELS: unsupported element type on this target (see docs/isa/layout.md)");
+    static_assert(std::is_same_v<E, typename TileDataSrc::DType>, "TSELS: dst and src must have the same element type");
+    sim::check_sel_tiles<TileDataDst, TileDataMask>(cs, "TSELS", dst, src);
+    const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
+    auto [d, v] = sim::red::begin_op(cs, "TSELS", static_cast<uint64_t>(vr) * vc, static_cast<sim::red::NoTmp*>(nullptr),
+                                     dst, mask, src);
+    const uint8_t* m = std::get<0>(v).base;
+    const auto s = sim::widen(scalar);
+    sim::red::fill_region<TileDataDst>(d, vr, vc,
+                                       [&](int r, int c) { return sim::mask_bit<TileDataMask>(m, r, c) ? std::get<1>(v)(r, c) : s; });
+    return {};
+}
+template <typename TileDataDst, typename TileDataMask, typename TileDataSrc, typename... WaitEvents>
+PTO_INST RecordEvent TSELS(TileDataDst& dst, TileDataMask& mask, TileDataSrc& src, typename TileDataSrc::DType scalar,
+                           WaitEvents&... e) {
+    return TSELS(CallSite{}, dst, mask, src, scalar, e...);
+}
+
+// ------------------------------------------------------------ padding
+
+#define PTOSIM_FILLPAD_OP(NAME, MODE)                                                                              \
+    template <typename DstTileData, typename SrcTileData, typename... WaitEvents>                                 \
+    PTO_INST RecordEvent NAME(CallSite cs, DstTileData& dst, SrcTileData& src, WaitEvents&...) {                   \
+        sim::tfillpad<sim::FillPad::MODE>(cs, #NAME, dst, src);                                                    \
+        return {};                                                                                                 \
+    }                                                                                                              \
+    template <typename DstTileData, typename SrcTileData, typename... WaitEvents>                                 \
+    PTO_INST RecordEvent NAME(DstTileData& dst, SrcTileData& src, WaitEvents&... e) {                              \
+        return NAME(CallSite{}, dst, src, e...);                                                                   \
+    }
+
+PTOSIM_FILLPAD_OP(TFILLPAD, Normal)
+PTOSIM_FILLPAD_OP(TFILLPAD_INPLACE, InPlace)
+PTOSIM_FILLPAD_OP(TFILLPAD_EXPAND, Expand)
+#undef PTOSIM_FILLPAD_OP
+
+// ------------------------------------------------------------ layout
+
+// dst becomes a view of src's bytes, as on A2A3 (an alias, like TASSIGN):
+// nothing is copied and no instruction is issued, so nothing is recorded.
+template <typename TileDataOut, typename TileDataIn, typename... WaitEvents>
+PTO_INST RecordEvent TRESHAPE(CallSite cs, TileDataOut& dst, TileDataIn& src, WaitEvents&...) {
+    static_assert(TileDataOut::Loc == TileDataIn::Loc, "TRESHAPE: dst and src must be the same TileType");
+    static_assert(sim::tile_bytes<TileDataOut>() == sim::tile_bytes<TileDataIn>(),
+                  "TRESHAPE: dst and src must span the same number of bytes (Rows * Cols * sizeof(element))");
+    static_assert(TileDataOut::isBoxedLayout == TileDataIn::isBoxedLayout,
+                  "TRESHAPE: cannot reshape between boxed (fractal) and NoneBox layouts");
+    if (!src.assigned())
+        sim::red::shape_fault(cs, "TRESHAPE", "the source tile has no address; TASSIGN it before reshaping");
+    dst.assign_address(src.address());
+    return {};
+}
+template <typename TileDataOut, typename TileDataIn, typename... WaitEvents>
+PTO_INST RecordEvent TRESHAPE(TileDataOut& dst, TileDataIn& src, WaitEvents&... e) {
+    return TRESHAPE(CallSite{}, dst, src, e...);
+}
+
+// dst(i, j) = src(j, i) for i < src.GetValidCol(), j < src.GetValidRow().
+template <typename TileDataDst, typename TileDataSrc, typename TileDataTmp, typename... WaitEvents>
+PTO_INST RecordEvent TTRANS(CallSite cs, TileDataDst& dst, TileDataSrc& src, TileDataTmp& tmp, WaitEvents&...) {
+    using E = typename TileDataSrc::DType;
+    static_assert(sim::ttrans_types<E>, "TTRANS: unsupported element type (see docs/isa/layout.md)");
+    static_assert(sizeof(E) == sizeof(typename TileDataDst::DType), "TTRANS: dst and src elements must have the same size");
+    static_assert(is_tile_data_v<TileDataTmp>, "TTRANS: the third operand is the scratch tile (tmp)");
+    sim::check_vec_operand<TileDataSrc>();
+    sim::check_vec_operand<TileDataDst>();
+    const int vr = src.GetValidRow(), vc = src.GetValidCol();
+    if (vc > TileDataDst::Rows || vr > TileDataDst::Cols)
+        sim::red::shape_fault(cs, "TTRANS", "the transpose of a " + std::to_string(vr) + "x" + std::to_string(vc) +
+                                                " source does not fit the " + std::to_string(TileDataDst::Rows) + "x" +
+                                                std::to_string(TileDataDst::Cols) + " destination");
+    auto [d, v] = sim::red::begin_op(cs, "TTRANS", static_cast<uint64_t>(vr) * vc, &tmp, dst, src);
+    const uint8_t* s = std::get<0>(v).base;
+    for (int i = 0; i < vc; ++i)
+        for (int j = 0; j < vr; ++j)
+            std::memcpy(sim::at<TileDataDst>(d, i, j), sim::at<TileDataSrc>(const_cast<uint8_t*>(s), j, i), sizeof(E));
+    return {};
+}
+template <typename TileDataDst, typename TileDataSrc, typename TileDataTmp, typename... WaitEvents>
+PTO_INST RecordEvent TTRANS(TileDataDst& dst, TileDataSrc& src, TileDataTmp& tmp, WaitEvents&... e) {
+    return TTRANS(CallSite{}, dst, src, tmp, e...);
+}
+
+// ------------------------------------------------------------ gathers
+
+namespace sim {
+template <class E>
+constexpr bool tgather_types = PTOSIM_TARGET_A5 ? one_of<E, int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, half,
+                                                          bfloat16_t, float>
+                                                : one_of<E, int16_t, uint16_t, int32_t, uint32_t, half, bfloat16_t, float>;
+template <class I>
+constexpr bool tgather_index_types = PTOSIM_TARGET_A5 ? one_of<I, int16_t, uint16_t, int32_t, uint32_t> : one_of<I, int32_t, uint32_t>;
+}  // namespace sim
+
+// dst(i, j) = src0 element number idx(i, j), counted row-major over src0's
+// whole Rows x Cols storage, for dst's valid region. Indices outside the
+// storage fault (*ours*: the page leaves them target-defined).
+template <typename TileDataD, typename TileDataS0, typename TileDataS1, typename TileDataTmp, typename... WaitEvents>
+PTO_INST RecordEvent TGATHER(CallSite cs, TileDataD& dst, TileDataS0& src0, TileDataS1& src1, TileDataTmp& tmp,
+                             WaitEvents&...) {
+    using E = typename TileDataD::DType;
+    using I = typename TileDataS1::DType;
+    static_assert(sim::tgather_types<E>, "TGATHER: unsupported element type on this target (see docs/isa/layout.md)");
+    static_assert(std::is_same_v<E, typename TileDataS0::DType>, "TGATHER: dst and src0 must have the same element type");
+    static_assert(sim::tgather_index_types<I>,
+                  "TGATHER: indices (src1) must be int32_t/uint32_t (A5 also int16_t/uint16_t)");
+    static_assert(is_tile_data_v<TileDataTmp>, "TGATHER: the fourth operand is the scratch tile (tmp)");
+    sim::check_vec_operand<TileDataD>();
+    sim::check_vec_operand<TileDataS0>();
+    sim::check_vec_operand<TileDataS1>();
+    const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
+    if (vc != TileDataD::Cols)
+        sim::red::shape_fault(cs, "TGATHER", "dst.GetValidCol() (" + std::to_string(vc) + ") must equal dst's Cols (" +
+                                                 std::to_string(TileDataD::Cols) + "): the gather writes whole rows");
+    if (src1.GetValidRow() < vr || src1.GetValidCol() < vc)
+        sim::red::shape_fault(cs, "TGATHER", "the index tile's valid shape " + std::to_string(src1.GetValidRow()) + "x" +
+                                                 std::to_string(src1.GetValidCol()) + " does not cover dst's " +
+                                                 std::to_string(vr) + "x" + std::to_string(vc));
+    auto [d, v] = sim::red::begin_op(cs, "TGATHER", static_cast<uint64_t>(vr) * vc, &tmp, dst, src0, src1);
+    const uint8_t* s = std::get<0>(v).base;
+    const uint8_t* ix = std::get<1>(v).base;
+    constexpr int64_t n = static_cast<int64_t>(TileDataS0::Rows) * TileDataS0::Cols;
+    for (int r = 0; r < vr; ++r)
+        for (int c = 0; c < vc; ++c) {
+            const int64_t k = static_cast<int64_t>(sim::load_elem<I>(sim::at<TileDataS1>(const_cast<uint8_t*>(ix), r, c)));
+            if (k < 0 || k >= n)
+                sim::red::shape_fault(cs, "TGATHER", "index " + std::to_string(k) + " at (" + std::to_string(r) + ", " +
+                                                         std::to_string(c) + ") is outside src0's " + std::to_string(n) +
+                                                         " elements");
+            std::memcpy(sim::at<TileDataD>(d, r, c),
+                        sim::at<TileDataS0>(const_cast<uint8_t*>(s), k / TileDataS0::Cols, k % TileDataS0::Cols), sizeof(E));
+        }
+    return {};
+}
+template <typename TileDataD, typename TileDataS0, typename TileDataS1, typename TileDataTmp, typename... WaitEvents>
+PTO_INST RecordEvent TGATHER(TileDataD& dst, TileDataS0& src0, TileDataS1& src1, TileDataTmp& tmp, WaitEvents&... e) {
+    return TGATHER(CallSite{}, dst, src0, src1, tmp, e...);
+}
+
+// ------------------------------------------------------------ generators
+
+// dst(0, k) = S + k (S - k when descending), wrapping, for k < dst.GetValidCol().
+template <typename TileData, typename T, int descending, typename... WaitEvents>
+PTO_INST RecordEvent TCI(CallSite cs, TileData& dst, T S, WaitEvents&...) {
+    using E = typename TileData::DType;
+    static_assert(std::is_same_v<E, T>, "TCI: the scalar type T must be the tile's element type");
+    static_assert(sim::tci_types<E>, "TCI: the element type must be int32_t, uint32_t, int16_t or uint16_t");
+    static_assert(TileData::Cols != 1, "TCI: the sequence runs along a row; the tile needs Cols > 1");
+    sim::check_vec_operand<TileData>();
+    const int vc = dst.GetValidCol();
+    auto [d, v] = sim::red::begin_op(cs, "TCI", static_cast<uint64_t>(vc), static_cast<sim::red::NoTmp*>(nullptr), dst);
+    (void)v;
+    sim::red::fill_region<TileData>(d, 1, vc, [S](int, int k) {
+        return descending ? sim::wrap_sub(S, static_cast<T>(k)) : sim::wrap_add(S, static_cast<T>(k));
+    });
+    return {};
+}
+template <typename TileData, typename T, int descending, typename... WaitEvents>
+PTO_INST RecordEvent TCI(TileData& dst, T S, WaitEvents&... e) {
+    return TCI<TileData, T, descending>(CallSite{}, dst, S, e...);
+}
+
+// Lower (0): dst(i, j) = j <= i + diagonal; upper (1): dst(i, j) = j >= i + diagonal;
+// as 1 or 0 over dst's valid region.
+template <typename TileData, int isUpperOrLower, typename... WaitEvents>
+PTO_INST RecordEvent TTRI(CallSite cs, TileData& dst, int diagonal, WaitEvents&...) {
+    static_assert(sim::ttri_types<typename TileData::DType>, "TTRI: unsupported element type (see docs/isa/layout.md)");
+    static_assert(isUpperOrLower == 0 || isUpperOrLower == 1, "TTRI: isUpperOrLower must be 0 (lower) or 1 (upper)");
+    sim::check_vec_operand<TileData>();
+    const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
+    auto [d, v] = sim::red::begin_op(cs, "TTRI", static_cast<uint64_t>(vr) * vc, static_cast<sim::red::NoTmp*>(nullptr), dst);
+    (void)v;
+    using C = sim::compute_t<typename TileData::DType>;
+    sim::red::fill_region<TileData>(d, vr, vc, [diagonal](int i, int j) {
+        const long long edge = static_cast<long long>(i) + diagonal;
+        return C(isUpperOrLower == 0 ? j <= edge : j >= edge);
+    });
+    return {};
+}
+template <typename TileData, int isUpperOrLower, typename... WaitEvents>
+PTO_INST RecordEvent TTRI(TileData& dst, int diagonal, WaitEvents&... e) {
+    return TTRI<TileData, isUpperOrLower>(CallSite{}, dst, diagonal, e...);
+}
+
+}  // namespace pto

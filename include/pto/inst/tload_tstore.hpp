@@ -22,14 +22,7 @@ void fill_padding(uint8_t* base, int vr, int vc) {
     if constexpr (P == PadValue::Null) {
         return;
     } else {
-        E v{};
-        if constexpr (P == PadValue::Max || P == PadValue::Min) {
-            constexpr bool mx = P == PadValue::Max;
-            if constexpr (std::is_same_v<E, half>) v = E::from_bits(mx ? 0x7c00 : 0xfc00);
-            else if constexpr (std::is_same_v<E, bfloat16_t>) v = E::from_bits(mx ? 0x7f80 : 0xff80);
-            else if constexpr (std::is_floating_point_v<E>) v = mx ? std::numeric_limits<E>::infinity() : -std::numeric_limits<E>::infinity();
-            else v = mx ? std::numeric_limits<E>::max() : std::numeric_limits<E>::min();
-        }
+        const E v = pad_value<E, P>();
         constexpr int c0 = static_cast<int>(TileConfig::alignedSize / sizeof(E));
         int rows_to = vr, cols_to = (vc + c0 - 1) / c0 * c0;
         if constexpr (T::Loc != TileType::Vec) rows_to = T::isBoxedLayout ? (vr + T::InnerRows - 1) / T::InnerRows * T::InnerRows : vr;

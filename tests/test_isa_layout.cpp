@@ -1,0 +1,696 @@
+// Compare/select, padding, layout and generator instructions
+// (docs/isa/layout.md) against scalar references written here: every element
+// type of the compiled target, edge valid shapes, untouched elements outside
+// the written region, faults and the dispatch record.
+//
+// Predicate masks are checked byte for byte against the documented packing:
+// row r of the mask tile starts at its element (r, 0) and column c is bit
+// c % 8 of that row's byte c / 8.
+#include "test_isa_ref.hpp"
+#include <mutex>
+
+using namespace pto;
+using namespace ref;
+using testutil::run_vec;
+
+namespace {
+
+constexpr int kR = 16, kC = 64;
+const std::pair<int, int> kShapes[] = {{1, 1}, {7, 13}, {16, 64}, {3, 64}, {16, 1}, {5, 33}};
+constexpr CmpMode kModes[] = {CmpMode::EQ, CmpMode::NE, CmpMode::LT, CmpMode::LE, CmpMode::GT, CmpMode::GE};
+
+template <class T>
+using Full = Tile<TileType::Vec, T, kR, kC>;
+template <class T>
+using Dyn = Tile<TileType::Vec, T, kR, kC, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+
+// A mask tile row is 32 bytes: room for 256 predicates.
+using MaskE = std::conditional_t<PTOSIM_TARGET_A5, uint32_t, uint8_t>;
+constexpr int kMaskCols = 32 / sizeof(MaskE);
+using MaskFull = Tile<TileType::Vec, MaskE, kR, kMaskCols>;
+using MaskDyn = Tile<TileType::Vec, MaskE, kR, kMaskCols, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+using ByteMask = Tile<TileType::Vec, uint8_t, kR, 32>;
+
+std::string shape(int vr, int vc) { return std::to_string(vr) + "x" + std::to_string(vc); }
+
+// Few distinct values, so independent operands are often equal.
+template <class T>
+std::vector<T> values(size_t n, uint64_t salt) {
+    std::vector<T> v(n);
+    testutil::Rng rng;
+    rng.s ^= salt * 0x9e3779b97f4a7c15ull;
+    for (auto& x : v) {
+        const uint64_t h = rng.next();
+        if constexpr (is_fp<T>) {
+            const float specials[] = {NAN, INFINITY, -INFINITY, 0.0f, -0.0f};
+            x = h % 16 == 0 ? from_float<T>(specials[(h >> 8) % 5])
+                            : from_float<T>(static_cast<float>(static_cast<int64_t>(h % 41) - 20) / 4.0f);
+        } else {
+            const T ends[] = {std::numeric_limits<T>::min(), std::numeric_limits<T>::max(), T(0)};
+            x = h % 8 == 0 ? ends[(h >> 8) % 3] : static_cast<T>(static_cast<int64_t>(h % 7) - 3);
+        }
+    }
+    return v;
+}
+
+template <class Tl, class T>
+void load(Tl& t, std::vector<T>& v, int rows, int cols) {
+    auto g = gm_nd(v.data(), rows, cols, cols);
+    TLOAD(t, g);
+}
+template <class Tl, class T>
+void store(std::vector<T>& v, Tl& t, int rows, int cols) {
+    auto g = gm_nd(v.data(), rows, cols, cols);
+    TSTORE(g, t);
+}
+
+template <class T>
+std::vector<uint8_t> bytes_of(const std::vector<T>& v) {
+    std::vector<uint8_t> b(v.size() * sizeof(T));
+    std::memcpy(b.data(), v.data(), b.size());
+    return b;
+}
+
+template <class T>
+bool ref_cmp(T a, T b, CmpMode m) {
+    if constexpr (is_fp<T>) {
+        const double x = to_double(a), y = to_double(b);
+        switch (m) {
+            case CmpMode::EQ: return x == y;
+            case CmpMode::NE: return x != y;
+            case CmpMode::LT: return x < y;
+            case CmpMode::LE: return x <= y;
+            case CmpMode::GT: return x > y;
+            case CmpMode::GE: return x >= y;
+        }
+    } else {
+        switch (m) {
+            case CmpMode::EQ: return a == b;
+            case CmpMode::NE: return a != b;
+            case CmpMode::LT: return a < b;
+            case CmpMode::LE: return a <= b;
+            case CmpMode::GT: return a > b;
+            case CmpMode::GE: return a >= b;
+        }
+    }
+    return false;
+}
+
+// The A2A3 pages: int32 sources always compare EQ.
+template <class T>
+CmpMode doc_mode(CmpMode m) {
+    return !PTOSIM_TARGET_A5 && std::is_same_v<T, int32_t> ? CmpMode::EQ : m;
+}
+
+// The packed rows written for a vr x vc predicate pred(r, c); sentinel bytes elsewhere.
+template <class Pred>
+void expect_mask(const std::vector<uint8_t>& got, const std::vector<uint8_t>& sentinel, int vr, int vc, Pred pred) {
+    for (int r = 0; r < kR; ++r)
+        for (int b = 0; b < 32; ++b) {
+            uint8_t want = sentinel[r * 32 + b];
+            if (r < vr && b < (vc + 7) / 8) {
+                want = 0;
+                for (int k = 0; k < 8 && b * 8 + k < vc; ++k) want |= static_cast<uint8_t>(pred(r, b * 8 + k)) << k;
+            }
+            ASSERT_EQ(got[r * 32 + b], want) << "mask row " << r << " byte " << b;
+        }
+}
+
+template <class T, class Want>
+void expect_region(const std::vector<T>& out, const std::vector<T>& sentinel, int cols, Want want) {
+    for (size_t i = 0; i < out.size(); ++i) {
+        const int r = static_cast<int>(i) / cols, c = static_cast<int>(i) % cols;
+        T w = sentinel[i];
+        want(r, c, w);
+        ASSERT_TRUE(same(out[i], w)) << "(" << r << "," << c << ") got " << show(out[i]) << " want " << show(w);
+    }
+}
+
+#define TYPED_SUITE(SUITE, TYPES)            \
+    template <class T>                       \
+    class SUITE : public ::testing::Test {}; \
+    TYPED_TEST_SUITE(SUITE, TYPES)
+
+#if PTOSIM_TARGET_A5
+using CmpTypes = ::testing::Types<uint32_t, int32_t, uint16_t, int16_t, uint8_t, int8_t, float, half, bfloat16_t>;
+using CmpsTypes = ::testing::Types<int32_t, uint32_t, float, int16_t, uint16_t, half, uint8_t, int8_t, bfloat16_t>;
+using SelsTypes = ::testing::Types<int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, half, float>;
+#else
+using CmpTypes = ::testing::Types<int32_t, half, float>;
+using CmpsTypes = ::testing::Types<int32_t, float, half, uint16_t, int16_t>;
+using SelsTypes = ::testing::Types<int16_t, uint16_t, int32_t, uint32_t, half, float>;
+#endif
+using SelTypes = ::testing::Types<int16_t, uint16_t, int32_t, uint32_t, half, bfloat16_t, float>;
+using CopyTypes = ::testing::Types<int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, half, bfloat16_t, float>;
+using CiTypes = ::testing::Types<int32_t, uint32_t, int16_t, uint16_t>;
+using TriTypes = ::testing::Types<int32_t, int16_t, uint32_t, uint16_t, half, float>;
+
+template <class Body>
+std::string fault_of(Body body) {
+    auto st = run_vec(body);
+    EXPECT_FALSE(st.ok());
+    return st.message;
+}
+
+// ------------------------------------------------------------ TCMP / TCMPS
+
+enum class CmpForm { Tiles, Scalar, ScalarTile };
+
+template <class T, CmpForm form>
+void check_cmp(CmpMode mode, int vr, int vc) {
+    SCOPED_TRACE(shape(vr, vc) + " mode " + std::to_string(static_cast<int>(mode)));
+    auto a = values<T>(kR * kC, 1), b = values<T>(kR * kC, 2);
+    const T scalar = a[kC + 1];  // a value the source holds, so EQ has hits
+    b[0] = scalar;
+    auto sentinel = values<MaskE>(kR * kMaskCols, 3), out = sentinel;
+    auto st = run_vec([&] {
+        Full<T> fa, fb;
+        Dyn<T> da(vr, vc), db(vr, vc);
+        MaskFull mfull;
+        MaskDyn m(vr, 1);
+        TASSIGN(fa, 0);
+        TASSIGN(da, 0);
+        TASSIGN(fb, 0x4000);
+        TASSIGN(db, 0x4000);
+        TASSIGN(mfull, 0x8000);
+        TASSIGN(m, 0x8000);
+        load(fa, a, kR, kC);
+        load(fb, b, kR, kC);
+        load(mfull, sentinel, kR, kMaskCols);
+        ISA_SYNC(PIPE_MTE2, PIPE_V);
+        if constexpr (form == CmpForm::Tiles) TCMP(m, da, db, mode);
+        else if constexpr (form == CmpForm::Scalar) TCMPS(m, da, scalar, mode);
+        else TCMPS(m, da, fb, mode);
+        ISA_SYNC(PIPE_V, PIPE_MTE3);
+        store(out, mfull, kR, kMaskCols);
+    });
+    ASSERT_TRUE(st.ok()) << st.message;
+    const CmpMode dm = doc_mode<T>(mode);
+    expect_mask(bytes_of(out), bytes_of(sentinel), vr, vc, [&](int r, int c) {
+        const T rhs = form == CmpForm::Tiles ? b[r * kC + c] : scalar;
+        return ref_cmp(a[r * kC + c], rhs, dm);
+    });
+}
+
+TYPED_SUITE(TCMP_Types, CmpTypes);
+TYPED_TEST(TCMP_Types, EveryModeAndShape) {
+    for (auto m : kModes)
+        for (auto [vr, vc] : kShapes) check_cmp<TypeParam, CmpForm::Tiles>(m, vr, vc);
+}
+
+TYPED_SUITE(TCMPS_Types, CmpsTypes);
+TYPED_TEST(TCMPS_Types, ScalarEveryModeAndShape) {
+    for (auto m : kModes)
+        for (auto [vr, vc] : kShapes) check_cmp<TypeParam, CmpForm::Scalar>(m, vr, vc);
+}
+TYPED_TEST(TCMPS_Types, TileFormComparesAgainstElementZero) {
+    for (auto m : kModes)
+        for (auto [vr, vc] : {std::pair{7, 13}, std::pair{16, 64}}) check_cmp<TypeParam, CmpForm::ScalarTile>(m, vr, vc);
+}
+
+TEST(TCMP_Semantics, NanComparesUnorderedAndInt32FollowsTarget) {
+    // NaN: only NE holds. A2A3 int32 TCMP compares EQ whatever the mode.
+    std::vector<float> a(kR * kC, 1.0f), b(kR * kC, 1.0f);
+    a[0] = NAN;
+    b[1] = NAN;
+    a[2] = 2.0f;
+    std::vector<uint8_t> got[6];
+    for (int k = 0; k < 6; ++k) {
+        std::vector<MaskE> out(kR * kMaskCols, 0);
+        auto st = run_vec([&] {
+            Full<float> fa, fb;
+            MaskDyn m(kR, 1);
+            MaskFull mf;
+            TASSIGN(fa, 0);
+            TASSIGN(fb, 0x4000);
+            TASSIGN(m, 0x8000);
+            TASSIGN(mf, 0x8000);
+            load(fa, a, kR, kC);
+            load(fb, b, kR, kC);
+            ISA_SYNC(PIPE_MTE2, PIPE_V);
+            TCMP(m, fa, fb, kModes[k]);
+            ISA_SYNC(PIPE_V, PIPE_MTE3);
+            store(out, mf, kR, kMaskCols);
+        });
+        ASSERT_TRUE(st.ok()) << st.message;
+        got[k] = bytes_of(out);
+    }
+    // Byte 0 bits: element 0 (NaN vs 1), 1 (1 vs NaN), 2 (2 vs 1), 3.. (1 vs 1).
+    EXPECT_EQ(got[0][0], 0xf8);  // EQ
+    EXPECT_EQ(got[1][0], 0x07);  // NE
+    EXPECT_EQ(got[2][0], 0x00);  // LT
+    EXPECT_EQ(got[3][0], 0xf8);  // LE
+    EXPECT_EQ(got[4][0], 0x04);  // GT
+    EXPECT_EQ(got[5][0], 0xfc);  // GE
+
+    std::vector<int32_t> ia(kR * kC, 1), ib(kR * kC, 1);
+    ib[0] = 2;
+    std::vector<MaskE> out(kR * kMaskCols, 0);
+    auto st = run_vec([&] {
+        Full<int32_t> fa, fb;
+        MaskFull m;
+        TASSIGN(fa, 0);
+        TASSIGN(fb, 0x4000);
+        TASSIGN(m, 0x8000);
+        load(fa, ia, kR, kC);
+        load(fb, ib, kR, kC);
+        ISA_SYNC(PIPE_MTE2, PIPE_V);
+        TCMP(m, fa, fb, CmpMode::LT);
+        ISA_SYNC(PIPE_V, PIPE_MTE3);
+        store(out, m, kR, kMaskCols);
+    });
+    ASSERT_TRUE(st.ok()) << st.message;
+    EXPECT_EQ(bytes_of(out)[0], PTOSIM_TARGET_A5 ? 0x01 : 0xfe);
+}
+
+// ------------------------------------------------------------ TSEL / TSELS
+
+template <class T, bool scalar_form>
+void check_sel(int vr, int vc) {
+    SCOPED_TRACE(shape(vr, vc));
+    auto a = values<T>(kR * kC, 4), b = values<T>(kR * kC, 5), sentinel = values<T>(kR * kC, 6), out = sentinel;
+    auto mask = values<uint8_t>(kR * 32, 7);
+    for (auto& x : mask) x = static_cast<uint8_t>(x * 0x5bu + 0x3c);
+    const T s = from_float<T>(7.0f);
+    auto st = run_vec([&] {
+        Full<T> fa, fb, fd, tmp;
+        Dyn<T> d(vr, vc), da(vr, vc), db(vr, vc);
+        ByteMask m;
+        TASSIGN(fa, 0);
+        TASSIGN(da, 0);
+        TASSIGN(fb, 0x4000);
+        TASSIGN(db, 0x4000);
+        TASSIGN(fd, 0x8000);
+        TASSIGN(d, 0x8000);
+        TASSIGN(m, 0xC000);
+        TASSIGN(tmp, 0x10000);
+        load(fa, a, kR, kC);
+        load(fb, b, kR, kC);
+        load(fd, sentinel, kR, kC);
+        load(m, mask, kR, 32);
+        ISA_SYNC(PIPE_MTE2, PIPE_V);
+        if constexpr (scalar_form) TSELS(d, m, fa, s);
+        else TSEL(d, m, da, db, tmp);
+        ISA_SYNC(PIPE_V, PIPE_MTE3);
+        store(out, fd, kR, kC);
+    });
+    ASSERT_TRUE(st.ok()) << st.message;
+    expect_region(out, sentinel, kC, [&](int r, int c, T& w) {
+        if (r >= vr || c >= vc) return;
+        const bool bit = (mask[r * 32 + c / 8] >> (c % 8)) & 1;
+        w = bit ? a[r * kC + c] : scalar_form ? s : b[r * kC + c];
+    });
+}
+
+TYPED_SUITE(TSEL_Types, SelTypes);
+TYPED_TEST(TSEL_Types, ValidRegions) {
+    for (auto [vr, vc] : kShapes) check_sel<TypeParam, false>(vr, vc);
+}
+
+TYPED_SUITE(TSELS_Types, SelsTypes);
+TYPED_TEST(TSELS_Types, ValidRegions) {
+    for (auto [vr, vc] : kShapes) check_sel<TypeParam, true>(vr, vc);
+}
+
+TEST(TSEL_Semantics, SelectsByTcmpMask) {
+    // TCMP GT then TSEL gives the larger operand wherever src0 > src1.
+    auto a = values<float>(kR * kC, 8), b = values<float>(kR * kC, 9), out(a);
+    auto st = run_vec([&] {
+        Full<float> fa, fb, fd, tmp;
+        MaskFull m;
+        TASSIGN(fa, 0);
+        TASSIGN(fb, 0x4000);
+        TASSIGN(fd, 0x8000);
+        TASSIGN(m, 0xC000);
+        TASSIGN(tmp, 0x10000);
+        load(fa, a, kR, kC);
+        load(fb, b, kR, kC);
+        ISA_SYNC(PIPE_MTE2, PIPE_V);
+        TCMP(m, fa, fb, CmpMode::GT);
+        TSEL(fd, m, fa, fb, tmp);
+        ISA_SYNC(PIPE_V, PIPE_MTE3);
+        store(out, fd, kR, kC);
+    });
+    ASSERT_TRUE(st.ok()) << st.message;
+    for (int i = 0; i < kR * kC; ++i) ASSERT_TRUE(same(out[i], a[i] > b[i] ? a[i] : b[i])) << i;
+}
+
+// ------------------------------------------------------------ TFILLPAD
+
+template <class T, PadValue P>
+T ref_pad() {
+    if constexpr (P == PadValue::Zero) return from_float<T>(0.0f);
+    else if constexpr (is_half<T>) return half_from_bits(P == PadValue::Max ? 0x7c00 : 0xfc00);
+    else if constexpr (is_bf16<T>) return bf16_from_bits(P == PadValue::Max ? 0x7f80 : 0xff80);
+    else if constexpr (std::is_same_v<T, float>) return P == PadValue::Max ? INFINITY : -INFINITY;
+    else return P == PadValue::Max ? std::numeric_limits<T>::max() : std::numeric_limits<T>::min();
+}
+
+enum class PadForm { Normal, InPlace };
+
+template <class T, PadValue P>
+void check_fillpad(PadForm form, int vr, int vc) {
+    SCOPED_TRACE(shape(vr, vc) + (form == PadForm::InPlace ? " in place" : ""));
+    using Padded = Tile<TileType::Vec, T, kR, kC, BLayout::RowMajor, kR, kC, SLayout::NoneBox, TileConfig::fractalABSize, P>;
+    auto src = values<T>(kR * kC, 10), sentinel = values<T>(kR * kC, 11), out = sentinel;
+    auto st = run_vec([&] {
+        Full<T> fs, fd;
+        Dyn<T> s(vr, vc);
+        Padded d;
+        TASSIGN(fs, 0);
+        TASSIGN(s, 0);
+        const int da = form == PadForm::InPlace ? 0 : 0x4000;
+        TASSIGN(fd, da);
+        TASSIGN(d, da);
+        if (form == PadForm::Normal) load(fd, sentinel, kR, kC);
+        load(fs, src, kR, kC);
+        ISA_SYNC(PIPE_MTE2, PIPE_V);
+        if (form == PadForm::InPlace) TFILLPAD_INPLACE(d, s);
+        else TFILLPAD(d, s);
+        ISA_SYNC(PIPE_V, PIPE_MTE3);
+        store(out, fd, kR, kC);
+    });
+    ASSERT_TRUE(st.ok()) << st.message;
+    expect_region(out, sentinel, kC, [&](int r, int c, T& w) { w = r < vr && c < vc ? src[r * kC + c] : ref_pad<T, P>(); });
+}
+
+TYPED_SUITE(TFILLPAD_Types, CopyTypes);
+TYPED_TEST(TFILLPAD_Types, EveryPadValue) {
+    for (auto [vr, vc] : kShapes) {
+        check_fillpad<TypeParam, PadValue::Zero>(PadForm::Normal, vr, vc);
+        check_fillpad<TypeParam, PadValue::Min>(PadForm::Normal, vr, vc);
+        check_fillpad<TypeParam, PadValue::Max>(PadForm::Normal, vr, vc);
+    }
+}
+
+TYPED_SUITE(TFILLPAD_INPLACE_Types, CopyTypes);
+TYPED_TEST(TFILLPAD_INPLACE_Types, PadsAroundTheValidRegion) {
+    for (auto [vr, vc] : kShapes) {
+        check_fillpad<TypeParam, PadValue::Min>(PadForm::InPlace, vr, vc);
+        check_fillpad<TypeParam, PadValue::Max>(PadForm::InPlace, vr, vc);
+    }
+}
+
+TEST(TFILLPAD_EXPAND_Semantics, LargerDestination) {
+    using Src = Tile<TileType::Vec, int16_t, 8, 32, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+    using SrcFull = Tile<TileType::Vec, int16_t, 8, 32>;
+    using Dst = Tile<TileType::Vec, int16_t, kR, kC, BLayout::RowMajor, kR, kC, SLayout::NoneBox, TileConfig::fractalABSize,
+                     PadValue::Max>;
+    auto src = values<int16_t>(8 * 32, 12), out = values<int16_t>(kR * kC, 13);
+    auto st = run_vec([&] {
+        SrcFull fs;
+        Src s(5, 17);
+        Dst d;
+        Full<int16_t> fd;
+        TASSIGN(fs, 0);
+        TASSIGN(s, 0);
+        TASSIGN(d, 0x4000);
+        TASSIGN(fd, 0x4000);
+        load(fs, src, 8, 32);
+        ISA_SYNC(PIPE_MTE2, PIPE_V);
+        TFILLPAD_EXPAND(d, s);
+        ISA_SYNC(PIPE_V, PIPE_MTE3);
+        store(out, fd, kR, kC);
+    });
+    ASSERT_TRUE(st.ok()) << st.message;
+    for (int r = 0; r < kR; ++r)
+        for (int c = 0; c < kC; ++c)
+            ASSERT_EQ(out[r * kC + c], r < 5 && c < 17 ? src[r * 32 + c] : int16_t{32767}) << r << "," << c;
+}
+
+// ------------------------------------------------------------ TRESHAPE
+
+TYPED_SUITE(TRESHAPE_Types, CopyTypes);
+TYPED_TEST(TRESHAPE_Types, AliasesTheSameBytes) {
+    using T = TypeParam;
+    using Wide = Tile<TileType::Vec, T, kR / 2, kC * 2>;
+    auto src = values<T>(kR * kC, 14), out = values<T>(kR * kC, 15);
+    uint64_t addr = 1;
+    auto st = run_vec([&] {
+        Full<T> s;
+        Wide w;
+        TASSIGN(s, 0x2000);
+        load(s, src, kR, kC);
+        TRESHAPE(w, s);
+        addr = w.address();
+        ISA_SYNC(PIPE_MTE2, PIPE_MTE3);
+        store(out, w, kR / 2, kC * 2);
+    });
+    ASSERT_TRUE(st.ok()) << st.message;
+    EXPECT_EQ(addr, 0x2000u);
+    for (int i = 0; i < kR * kC; ++i) ASSERT_TRUE(same(out[i], src[i])) << i;
+}
+
+// ------------------------------------------------------------ TTRANS
+
+TYPED_SUITE(TTRANS_Types, CopyTypes);
+TYPED_TEST(TTRANS_Types, ValidRegions) {
+    using T = TypeParam;
+    using Dst = Tile<TileType::Vec, T, kC, 32>;
+    for (auto [vr, vc] : kShapes) {
+        SCOPED_TRACE(shape(vr, vc));
+        auto src = values<T>(kR * kC, 16), sentinel = values<T>(kC * 32, 17), out = sentinel;
+        for (size_t i = 0; i < src.size(); ++i) src[i] = pattern<T>(i, 3);
+        auto st = run_vec([&] {
+            Full<T> fs, tmp;
+            Dyn<T> s(vr, vc);
+            Dst d;
+            TASSIGN(fs, 0);
+            TASSIGN(s, 0);
+            TASSIGN(d, 0x4000);
+            TASSIGN(tmp, 0xC000);
+            load(fs, src, kR, kC);
+            load(d, sentinel, kC, 32);
+            ISA_SYNC(PIPE_MTE2, PIPE_V);
+            TTRANS(d, s, tmp);
+            ISA_SYNC(PIPE_V, PIPE_MTE3);
+            store(out, d, kC, 32);
+        });
+        ASSERT_TRUE(st.ok()) << st.message;
+        expect_region(out, sentinel, 32, [&](int i, int j, T& w) {
+            if (i < vc && j < vr) w = src[j * kC + i];
+        });
+    }
+}
+
+// ------------------------------------------------------------ TGATHER
+
+#if PTOSIM_TARGET_A5
+using GatherTypes = ::testing::Types<int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, half, bfloat16_t, float>;
+#else
+using GatherTypes = ::testing::Types<int16_t, uint16_t, int32_t, uint32_t, half, bfloat16_t, float>;
+#endif
+
+TYPED_SUITE(TGATHER_Types, GatherTypes);
+TYPED_TEST(TGATHER_Types, IndexFormValidRows) {
+    using T = TypeParam;
+    using Dst = Tile<TileType::Vec, T, kR, kC, BLayout::RowMajor, DYNAMIC, kC>;
+    for (int vr : {1, 7, kR}) {
+        SCOPED_TRACE("valid rows " + std::to_string(vr));
+        auto src = values<T>(kR * kC, 20), sentinel = values<T>(kR * kC, 21), out = sentinel;
+        for (size_t i = 0; i < src.size(); ++i) src[i] = pattern<T>(i, 5);
+        std::vector<int32_t> idx(kR * kC);
+        for (size_t i = 0; i < idx.size(); ++i) idx[i] = static_cast<int32_t>((i * 389 + 17) % (kR * kC));
+        idx[0] = kR * kC - 1;
+        auto st = run_vec([&] {
+            Full<T> fs, fd;
+            Dst d(vr);
+            Full<int32_t> fi, tmp;
+            TASSIGN(fs, 0);
+            TASSIGN(fd, 0x4000);
+            TASSIGN(d, 0x4000);
+            TASSIGN(fi, 0x8000);
+            TASSIGN(tmp, 0xC000);
+            load(fs, src, kR, kC);
+            load(fd, sentinel, kR, kC);
+            load(fi, idx, kR, kC);
+            ISA_SYNC(PIPE_MTE2, PIPE_V);
+            TGATHER(d, fs, fi, tmp);
+            ISA_SYNC(PIPE_V, PIPE_MTE3);
+            store(out, fd, kR, kC);
+        });
+        ASSERT_TRUE(st.ok()) << st.message;
+        expect_region(out, sentinel, kC, [&](int r, int c, T& w) {
+            if (r < vr) w = src[idx[r * kC + c]];
+        });
+    }
+}
+
+TEST(TGATHER_Faults, IndexOutsideTheSource) {
+    auto msg = fault_of([] {
+        Full<float> s, d;
+        Full<int32_t> idx, tmp;
+        TASSIGN(s, 0);
+        TASSIGN(d, 0x4000);
+        TASSIGN(idx, 0x8000);
+        TASSIGN(tmp, 0xC000);
+        TEXPANDS(idx, int32_t{kR * kC});
+        TGATHER(d, s, idx, tmp);
+    });
+    EXPECT_NE(msg.find("TGATHER: index 1024 at (0, 0) is outside src0's 1024 elements"), std::string::npos) << msg;
+}
+
+// ------------------------------------------------------------ TCI
+
+TYPED_SUITE(TCI_Types, CiTypes);
+TYPED_TEST(TCI_Types, AscendingDescendingWrapping) {
+    using T = TypeParam;
+    using Row = Tile<TileType::Vec, T, 4, kC, BLayout::RowMajor, 4, DYNAMIC>;
+    using RowFull = Tile<TileType::Vec, T, 4, kC>;
+    constexpr T lo = std::numeric_limits<T>::min(), hi = std::numeric_limits<T>::max();
+    for (int vc : {1, 13, kC})
+        for (T start : {T(0), T(100), static_cast<T>(hi - 5), static_cast<T>(lo + 3)})
+            for (bool desc : {false, true}) {
+                SCOPED_TRACE("vc " + std::to_string(vc) + " start " + std::to_string(+start) + (desc ? " desc" : " asc"));
+                auto sentinel = values<T>(4 * kC, 18), out = sentinel;
+                auto st = run_vec([&] {
+                    Row d(vc);
+                    RowFull f;
+                    TASSIGN(d, 0);
+                    TASSIGN(f, 0);
+                    load(f, sentinel, 4, kC);
+                    ISA_SYNC(PIPE_MTE2, PIPE_V);
+                    if (desc) TCI<Row, T, 1>(d, start);
+                    else TCI<Row, T, 0>(d, start);
+                    ISA_SYNC(PIPE_V, PIPE_MTE3);
+                    store(out, f, 4, kC);
+                });
+                ASSERT_TRUE(st.ok()) << st.message;
+                expect_region(out, sentinel, kC, [&](int r, int c, T& w) {
+                    const uint64_t s = static_cast<uint64_t>(static_cast<int64_t>(start));
+                    if (r == 0 && c < vc) w = static_cast<T>(desc ? s - static_cast<uint64_t>(c) : s + static_cast<uint64_t>(c));
+                });
+            }
+}
+
+// ------------------------------------------------------------ TTRI
+
+TYPED_SUITE(TTRI_Types, TriTypes);
+TYPED_TEST(TTRI_Types, LowerAndUpperEveryDiagonal) {
+    using T = TypeParam;
+    for (auto [vr, vc] : kShapes)
+        for (int diag : {-3, 0, 2, 70, -20})
+            for (int upper : {0, 1}) {
+                SCOPED_TRACE(shape(vr, vc) + " diagonal " + std::to_string(diag) + (upper ? " upper" : " lower"));
+                auto sentinel = values<T>(kR * kC, 19), out = sentinel;
+                auto st = run_vec([&] {
+                    Dyn<T> d(vr, vc);
+                    Full<T> f;
+                    TASSIGN(d, 0);
+                    TASSIGN(f, 0);
+                    load(f, sentinel, kR, kC);
+                    ISA_SYNC(PIPE_MTE2, PIPE_V);
+                    if (upper) TTRI<Dyn<T>, 1>(d, diag);
+                    else TTRI<Dyn<T>, 0>(d, diag);
+                    ISA_SYNC(PIPE_V, PIPE_MTE3);
+                    store(out, f, kR, kC);
+                });
+                ASSERT_TRUE(st.ok()) << st.message;
+                expect_region(out, sentinel, kC, [&](int i, int j, T& w) {
+                    if (i < vr && j < vc) w = from_float<T>((upper ? j >= i + diag : j <= i + diag) ? 1.0f : 0.0f);
+                });
+            }
+}
+
+// ------------------------------------------------------------ faults
+
+TEST(TCMP_Faults, MaskTooNarrowForTheValidColumns) {
+    auto msg = fault_of([] {
+        Tile<TileType::Vec, float, 1, 512> a, b;
+        Tile<TileType::Vec, MaskE, 1, kMaskCols> m;
+        TASSIGN(a, 0);
+        TASSIGN(b, 0x4000);
+        TASSIGN(m, 0x8000);
+        TCMP(m, a, b, CmpMode::EQ);
+    });
+    EXPECT_NE(msg.find("TCMP: a 1x512 predicate region needs 1 mask rows of 64 bytes"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("test_isa_layout.cpp"), std::string::npos) << msg;
+}
+
+TEST(TCMPS_Faults, MaskValidRowsMustMatch) {
+    auto msg = fault_of([] {
+        Dyn<float> a(8, 64);
+        MaskDyn m(4, 1);
+        TASSIGN(a, 0);
+        TASSIGN(m, 0x8000);
+        TCMPS(m, a, 1.0f, CmpMode::EQ);
+    });
+    EXPECT_NE(msg.find("TCMPS: dst.GetValidRow() (4) must equal src0.GetValidRow() (8)"), std::string::npos) << msg;
+}
+
+TEST(TFILLPAD_INPLACE_Faults, OperandsMustShareStorage) {
+    auto msg = fault_of([] {
+        using P = Tile<TileType::Vec, float, kR, kC, BLayout::RowMajor, kR, kC, SLayout::NoneBox, TileConfig::fractalABSize,
+                       PadValue::Zero>;
+        Full<float> s;
+        P d;
+        TASSIGN(s, 0);
+        TASSIGN(d, 0x4000);
+        TFILLPAD_INPLACE(d, s);
+    });
+    EXPECT_NE(msg.find("TFILLPAD_INPLACE: dst and src must be the same storage"), std::string::npos) << msg;
+}
+
+TEST(TTRANS_Faults, TransposeMustFitTheDestination) {
+    auto msg = fault_of([] {
+        Full<float> s, tmp;
+        Tile<TileType::Vec, float, 32, 16> d;
+        TASSIGN(s, 0);
+        TASSIGN(d, 0x4000);
+        TASSIGN(tmp, 0x8000);
+        TTRANS(d, s, tmp);
+    });
+    EXPECT_NE(msg.find("TTRANS: the transpose of a 16x64 source does not fit the 32x16 destination"), std::string::npos)
+        << msg;
+}
+
+TEST(TRESHAPE_Faults, SourceNeedsAnAddress) {
+    auto msg = fault_of([] {
+        Full<float> s;
+        Tile<TileType::Vec, float, 32, 32> d;
+        TRESHAPE(d, s);
+    });
+    EXPECT_NE(msg.find("TRESHAPE: the source tile has no address"), std::string::npos) << msg;
+}
+
+// ------------------------------------------------------------ dispatch record
+
+TEST(TCMP_Record, PipeOperandsAndScratch) {
+    std::vector<ptosim::OpRecord> recs;
+    std::mutex mu;
+    const int id = ptosim::subscribe([&](const ptosim::Core&, const ptosim::OpRecord& r) {
+        std::lock_guard<std::mutex> lock(mu);
+        if (std::string(r.op) != "TLOAD" && std::string(r.op) != "TSTORE") recs.push_back(r);
+    });
+    auto st = run_vec([] {
+        Dyn<float> a(5, 33), b(5, 33), d(5, 33), tmp(16, 64);
+        MaskDyn m(5, 1);
+        TASSIGN(a, 0);
+        TASSIGN(b, 0x4000);
+        TASSIGN(m, 0x8000);
+        TASSIGN(d, 0xC000);
+        TASSIGN(tmp, 0x10000);
+        TCMP(m, a, b, CmpMode::GT);
+        TSEL(d, m, a, b, tmp);
+        Tile<TileType::Vec, float, 32, 32> r;
+        TRESHAPE(r, a);
+        TTRI<Dyn<float>, 0>(d, 0);
+    });
+    ptosim::unsubscribe(id);
+    ASSERT_TRUE(st.ok()) << st.message;
+    ASSERT_EQ(recs.size(), 3u);  // TRESHAPE is an alias: no record
+    EXPECT_STREQ(recs[0].op, "TCMP");
+    EXPECT_EQ(recs[0].pipe, ptosim::Pipe::V);
+    EXPECT_STREQ(recs[0].dtype, PTOSIM_TARGET_A5 ? "uint32_t" : "uint8_t");
+    EXPECT_EQ(recs[0].elements, 5u * 33u);
+    EXPECT_EQ(recs[0].n_reads, 2);
+    EXPECT_EQ(recs[0].n_writes, 1);
+    EXPECT_STREQ(recs[1].op, "TSEL");
+    EXPECT_EQ(recs[1].n_reads, 3);
+    // The A2A3 implementation builds the compare mask in tmp; A5 ignores it.
+    EXPECT_EQ(recs[1].n_writes, PTOSIM_TARGET_A5 ? 1 : 2);
+    EXPECT_STREQ(recs[2].op, "TTRI");
+    EXPECT_EQ(recs[2].pipe, ptosim::Pipe::V);
+}
+
+}  // namespace
