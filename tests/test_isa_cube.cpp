@@ -56,6 +56,37 @@ template <class T, int R = kT, int C = kT>
 using MatNz = Tile<TileType::Mat, T, R, C, BLayout::ColMajor, DYNAMIC, DYNAMIC, SLayout::RowMajor,
                    TileConfig::fractalABSize, PadValue::Zero>;
 
+// The sequence most matmul tests run: row-major operands -> L1 Nz -> L0A/L0B
+// -> TMATMUL into an Acc of type Acc -> TSTORE into c (row-major m x n, of
+// type Out, converting as the fixpipe does).
+template <class Acc, class In, class Out>
+ptosim::Status matmul_nd(const std::vector<In>& a, const std::vector<In>& b, std::vector<Out>& c, int m, int k,
+                         int n) {
+    return run_cube([&] {
+        MatNz<In> ma(m, k), mb(k, n);
+        TileLeft<In, kT, kT, DYNAMIC, DYNAMIC> l(m, k);
+        TileRight<In, kT, kT, DYNAMIC, DYNAMIC> r(k, n);
+        TileAcc<Acc, kT, kT, DYNAMIC, DYNAMIC> acc(m, n);
+        TASSIGN(ma, 0);
+        TASSIGN(mb, 0x2000);
+        TASSIGN(l, 0);
+        TASSIGN(r, 0);
+        TASSIGN(acc, 0);
+        auto ga = gm_nd(const_cast<In*>(a.data()), m, k, k);
+        auto gb = gm_nd(const_cast<In*>(b.data()), k, n, n);
+        auto gc = gm_nd(c.data(), m, n, n);
+        TLOAD(ma, ga);
+        TLOAD(mb, gb);
+        ISA_SYNC(PIPE_MTE2, PIPE_MTE1);
+        TMOV(l, ma);
+        TMOV(r, mb);
+        ISA_SYNC(PIPE_MTE1, PIPE_M);
+        TMATMUL(acc, l, r);
+        ISA_SYNC(PIPE_M, PIPE_FIX);
+        TSTORE(gc, acc);
+    });
+}
+
 // m x k x n = 17 x 19 x 23 inside 32 x 32 x 32 tiles, plus edge shapes.
 TYPED_TEST(Matmul, OddValidShapesWithZeroPadding) {
     using T = typename TypeParam::In;
@@ -67,29 +98,7 @@ TYPED_TEST(Matmul, OddValidShapesWithZeroPadding) {
         SCOPED_TRACE(std::to_string(d.m) + "x" + std::to_string(d.k) + "x" + std::to_string(d.n));
         auto a = operand<T>(d.m, d.k, 1), b = operand<T>(d.k, d.n, 2);
         std::vector<Acc> c(static_cast<size_t>(d.m) * d.n);
-        auto st = run_cube([&] {
-            MatNz<T> ma(d.m, d.k), mb(d.k, d.n);
-            TileLeft<T, kT, kT, DYNAMIC, DYNAMIC> l(d.m, d.k);
-            TileRight<T, kT, kT, DYNAMIC, DYNAMIC> r(d.k, d.n);
-            TileAcc<Acc, kT, kT, DYNAMIC, DYNAMIC> acc(d.m, d.n);
-            TASSIGN(ma, 0);
-            TASSIGN(mb, 0x1000);
-            TASSIGN(l, 0);
-            TASSIGN(r, 0);
-            TASSIGN(acc, 0);
-            auto ga = gm_nd(a.data(), d.m, d.k, d.k);
-            auto gb = gm_nd(b.data(), d.k, d.n, d.n);
-            auto gc = gm_nd(c.data(), d.m, d.n, d.n);
-            TLOAD(ma, ga);
-            TLOAD(mb, gb);
-            ISA_SYNC(PIPE_MTE2, PIPE_MTE1);
-            TMOV(l, ma);
-            TMOV(r, mb);
-            ISA_SYNC(PIPE_MTE1, PIPE_M);
-            TMATMUL(acc, l, r);
-            ISA_SYNC(PIPE_M, PIPE_FIX);
-            TSTORE(gc, acc);
-        });
+        auto st = matmul_nd<Acc>(a, b, c, d.m, d.k, d.n);
         ASSERT_TRUE(st.ok()) << st.message;
         auto want = ref_matmul<Acc>(a, d.k, b, d.n, d.m, d.k, d.n);
         for (size_t i = 0; i < c.size(); ++i) ASSERT_EQ(static_cast<double>(c[i]), want[i]) << i;
@@ -253,29 +262,7 @@ TEST(MatmulFloat, RandomValuesWithinTolerance) {
     std::vector<float> a(m * k), b(k * n), c(m * n);
     for (auto& x : a) x = static_cast<float>(rng.uniform(-2, 2));
     for (auto& x : b) x = static_cast<float>(rng.uniform(-2, 2));
-    auto st = run_cube([&] {
-        MatNz<float> ma(m, k), mb(k, n);
-        TileLeft<float, kT, kT, DYNAMIC, DYNAMIC> l(m, k);
-        TileRight<float, kT, kT, DYNAMIC, DYNAMIC> r(k, n);
-        TileAcc<float, kT, kT, DYNAMIC, DYNAMIC> acc(m, n);
-        TASSIGN(ma, 0);
-        TASSIGN(mb, 0x2000);
-        TASSIGN(l, 0);
-        TASSIGN(r, 0);
-        TASSIGN(acc, 0);
-        auto ga = gm_nd(a.data(), m, k, k);
-        auto gb = gm_nd(b.data(), k, n, n);
-        auto gc = gm_nd(c.data(), m, n, n);
-        TLOAD(ma, ga);
-        TLOAD(mb, gb);
-        ISA_SYNC(PIPE_MTE2, PIPE_MTE1);
-        TMOV(l, ma);
-        TMOV(r, mb);
-        ISA_SYNC(PIPE_MTE1, PIPE_M);
-        TMATMUL(acc, l, r);
-        ISA_SYNC(PIPE_M, PIPE_FIX);
-        TSTORE(gc, acc);
-    });
+    auto st = matmul_nd<float>(a, b, c, m, k, n);
     ASSERT_TRUE(st.ok()) << st.message;
     // float accumulation of 19 products of magnitude <= 4: |error| <= 19 * 2^-24 * 76.
     auto want = ref_matmul<float>(a, k, b, n, m, k, n);
@@ -292,29 +279,7 @@ void check_acc_store_narrowing() {
     for (auto& x : a) x = from_float<half>(static_cast<float>(static_cast<int>(rng.next() % 255) - 127) / 8.0f);
     for (auto& x : b) x = from_float<half>(static_cast<float>(static_cast<int>(rng.next() % 255) - 127) / 8.0f);
     std::vector<D> c(m * n);
-    auto st = run_cube([&] {
-        MatNz<half> ma(m, k), mb(k, n);
-        TileLeft<half, kT, kT, DYNAMIC, DYNAMIC> l(m, k);
-        TileRight<half, kT, kT, DYNAMIC, DYNAMIC> r(k, n);
-        TileAcc<float, kT, kT, DYNAMIC, DYNAMIC> acc(m, n);
-        TASSIGN(ma, 0);
-        TASSIGN(mb, 0x2000);
-        TASSIGN(l, 0);
-        TASSIGN(r, 0);
-        TASSIGN(acc, 0);
-        auto ga = gm_nd(a.data(), m, k, k);
-        auto gb = gm_nd(b.data(), k, n, n);
-        auto gc = gm_nd(c.data(), m, n, n);
-        TLOAD(ma, ga);
-        TLOAD(mb, gb);
-        ISA_SYNC(PIPE_MTE2, PIPE_MTE1);
-        TMOV(l, ma);
-        TMOV(r, mb);
-        ISA_SYNC(PIPE_MTE1, PIPE_M);
-        TMATMUL(acc, l, r);
-        ISA_SYNC(PIPE_M, PIPE_FIX);
-        TSTORE(gc, acc);
-    });
+    auto st = matmul_nd<float>(a, b, c, m, k, n);
     ASSERT_TRUE(st.ok()) << st.message;
     auto want = ref_matmul<float>(a, k, b, n, m, k, n);
     int inexact = 0;
