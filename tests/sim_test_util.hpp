@@ -43,6 +43,15 @@ inline ptosim::Status run_mix(std::function<void()> aic, std::function<void()> a
     return launch(ptosim::KernelKind::Mix, block_dim, std::move(aic), std::move(aiv));
 }
 
+// Runs body as a one-block vector kernel that must fault; returns the
+// launch's message, for tests that check what an error says.
+template <class Body>
+std::string fault_of(Body body) {
+    ptosim::Status st = run_vec(body);
+    if (st.ok()) return "(the kernel did not fail)";
+    return st.message;
+}
+
 // Deterministic pseudo-random values (xorshift), so failures reproduce.
 struct Rng {
     uint64_t s = 0x9e3779b97f4a7c15ull;

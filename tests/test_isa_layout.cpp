@@ -11,6 +11,7 @@
 
 using namespace pto;
 using namespace ref;
+using testutil::fault_of;
 using testutil::run_vec;
 
 namespace {
@@ -144,13 +145,6 @@ using SelTypes = ::testing::Types<int16_t, uint16_t, int32_t, uint32_t, half, bf
 using CopyTypes = ::testing::Types<int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, half, bfloat16_t, float>;
 using CiTypes = ::testing::Types<int32_t, uint32_t, int16_t, uint16_t>;
 using TriTypes = ::testing::Types<int32_t, int16_t, uint32_t, uint16_t, half, float>;
-
-template <class Body>
-std::string fault_of(Body body) {
-    auto st = run_vec(body);
-    EXPECT_FALSE(st.ok());
-    return st.message;
-}
 
 // ------------------------------------------------------------ TCMP / TCMPS
 

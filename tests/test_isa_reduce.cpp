@@ -10,6 +10,7 @@
 
 using namespace pto;
 using namespace ref;
+using testutil::fault_of;
 using testutil::run_vec;
 
 namespace {
@@ -652,13 +653,6 @@ PART_SUITE(TPARTMAX, Bop::Max)
 PART_SUITE(TPARTMIN, Bop::Min)
 
 // ------------------------------------------------------------ faults
-
-template <class Body>
-std::string fault_of(Body body) {
-    auto st = run_vec(body);
-    EXPECT_FALSE(st.ok());
-    return st.message;
-}
 
 TEST(TROWSUM_Faults, DestinationValidRowsMustMatch) {
     auto msg = fault_of([] {
