@@ -1,8 +1,10 @@
 // PTO-level synchronisation: Event/TSYNC on one core, the Cube<->Vector
 // FIFO (TPUSH/TPOP/TFREE, TALLOC) across a mix group, misuse ending in the
-// runtime's deadlock report, TPRINT's format and TPREFETCH's record.
+// runtime's deadlock report, TPRINT's format, TPREFETCH's record, SYNCALL's
+// hardware and software barriers and TPREFETCH_ASYNC.
 #include "sim_test_util.hpp"
 #include <gtest/gtest.h>
+#include <cstring>
 #include <numeric>
 #include <vector>
 
@@ -192,6 +194,222 @@ TEST(TPrefetch, RecordsAnMte2ReadAndMovesNothing) {
     ptosim::unsubscribe(sub);
     ASSERT_TRUE(st.ok()) << st.message;
     EXPECT_EQ(reads, 1);
+}
+
+
+// Each core writes its block index to out[block] before the barrier and,
+// after it, reads its right neighbour's value: correct only when every core
+// has written before any core reads.
+template <class Barrier>
+std::vector<int32_t> neighbour_exchange(Barrier barrier, int blocks) {
+    std::vector<int32_t> slots(blocks), seen(blocks, -1);
+    auto st = testutil::run_vec([&] {
+        const int b = static_cast<int>(get_block_idx());
+        slots[b] = 100 + b;
+        barrier();
+        seen[b] = slots[(b + 1) % blocks];
+    }, blocks);
+    EXPECT_TRUE(st.ok()) << st.message;
+    return seen;
+}
+
+std::vector<int32_t> expected_neighbours(int blocks) {
+    std::vector<int32_t> v(blocks);
+    for (int b = 0; b < blocks; ++b) v[b] = 100 + (b + 1) % blocks;
+    return v;
+}
+
+TEST(SyncAll, HardBarrierOrdersEveryVectorCore) {
+    EXPECT_EQ(neighbour_exchange([] { SYNCALL(); }, 8), expected_neighbours(8));
+}
+
+TEST(SyncAll, HardBarrierIsReusable) {
+    constexpr int blocks = 4;
+    std::vector<int32_t> log;
+    auto st = testutil::run_vec([&] {
+        for (int round = 0; round < 3; ++round) {
+            log.push_back(round * 10 + static_cast<int>(get_block_idx()));
+            SYNCALL<SyncCoreType::AIVOnly>();
+        }
+    }, blocks);
+    ASSERT_TRUE(st.ok()) << st.message;
+    ASSERT_EQ(log.size(), 12u);
+    for (size_t i = 0; i < log.size(); ++i) EXPECT_EQ(log[i] / 10, static_cast<int>(i / blocks)) << i;
+}
+
+TEST(SyncAll, SoftBarrierCountsGenerationsInTheWorkspace) {
+    constexpr int blocks = 6, rounds = 2;
+    void* ws = ptosim::Device::get().allocate(blocks * SYNCALL_SOFT_SLOT_INT32 * sizeof(int32_t), true);
+    std::memset(ws, 0, blocks * SYNCALL_SOFT_SLOT_INT32 * sizeof(int32_t));
+    auto* slots = static_cast<int32_t*>(ws);
+    auto seen = neighbour_exchange([&] {
+        GlobalTensor<int32_t, pto::Shape<>, pto::Stride<>> gm(slots);
+        Tile<TileType::Vec, int32_t, 1, blocks * SYNCALL_SOFT_SLOT_INT32> ub;
+        TASSIGN(ub, 0);
+        for (int r = 0; r < rounds; ++r) SYNCALL<SyncAllMode::Soft, SyncCoreType::AIVOnly>(gm, ub, 0);
+    }, blocks);
+    EXPECT_EQ(seen, expected_neighbours(blocks));
+    for (int b = 0; b < blocks; ++b) EXPECT_EQ(slots[b * SYNCALL_SOFT_SLOT_INT32], rounds) << b;
+    ptosim::Device::get().release(ws, true);
+}
+
+#if !defined(PTOSIM_TARGET_A5)
+TEST(SyncAll, HardBarrierAcrossCubeAndVectorCores) {
+    constexpr int blocks = 2;
+    std::vector<std::string> order;
+    auto st = testutil::run_mix(
+        [&] {
+            order.push_back("aic");
+            SYNCALL<SyncCoreType::Mix>();
+            order.push_back("after");
+        },
+        [&] {
+            order.push_back("aiv");
+            SYNCALL<SyncCoreType::Mix>();
+            order.push_back("after");
+        },
+        blocks);
+    ASSERT_TRUE(st.ok()) << st.message;
+    ASSERT_EQ(order.size(), 12u);
+    for (int i = 0; i < 6; ++i) EXPECT_NE(order[i], "after") << i;
+    for (int i = 6; i < 12; ++i) EXPECT_EQ(order[i], "after") << i;
+}
+#endif
+
+TEST(SyncAll, SoftBarrierAcrossCubeAndVectorCores) {
+    constexpr int blocks = 2, participants = blocks * 3;
+    void* ws = ptosim::Device::get().allocate(participants * SYNCALL_SOFT_SLOT_INT32 * sizeof(int32_t), true);
+    std::memset(ws, 0, participants * SYNCALL_SOFT_SLOT_INT32 * sizeof(int32_t));
+    auto* slots = static_cast<int32_t*>(ws);
+    std::vector<std::string> order;
+    auto body = [&](const char* who) {
+        GlobalTensor<int32_t, pto::Shape<>, pto::Stride<>> gm(slots);
+        Tile<TileType::Vec, int32_t, 1, participants * SYNCALL_SOFT_SLOT_INT32> ub;
+        Tile<TileType::Mat, int32_t, 1, SYNCALL_SOFT_SLOT_INT32> l1;
+        TASSIGN(ub, 0);
+        TASSIGN(l1, 0);
+        order.push_back(who);
+        SYNCALL<SyncAllMode::Soft, SyncCoreType::Mix>(gm, ub, l1);
+        order.push_back("after");
+    };
+    auto st = testutil::run_mix([&] { body("aic"); }, [&] { body("aiv"); }, blocks);
+    ASSERT_TRUE(st.ok()) << st.message;
+    ASSERT_EQ(order.size(), 12u);
+    for (int i = 0; i < 6; ++i) EXPECT_NE(order[i], "after") << i;
+    for (int p = 0; p < participants; ++p) EXPECT_EQ(slots[p * SYNCALL_SOFT_SLOT_INT32], 1) << p;
+    ptosim::Device::get().release(ws, true);
+}
+
+TEST(SyncAll, ACoreThatSkipsTheBarrierIsADeadlock) {
+    int line = 0;
+    auto st = testutil::run_vec([&] {
+        line = __LINE__ + 1;
+        if (get_block_idx() != 2) SYNCALL();
+    }, 4);
+    ASSERT_EQ(st.code, ptosim::err::kKernelDeadlock) << st.message;
+    EXPECT_NE(st.message.find("test_isa_sync.cpp:" + std::to_string(line)), std::string::npos) << st.message;
+    EXPECT_NE(st.message.find("SYNCALL<SyncCoreType::AIVOnly> (hardware mode) waits for all 4 participating cores "
+                              "of the launch; 3 have arrived"),
+              std::string::npos)
+        << st.message;
+}
+
+TEST(SyncAll, SoftBarrierNamesTheSlotsStillBehind) {
+    constexpr int blocks = 3;
+    void* ws = ptosim::Device::get().allocate(blocks * SYNCALL_SOFT_SLOT_INT32 * sizeof(int32_t), true);
+    std::memset(ws, 0, blocks * SYNCALL_SOFT_SLOT_INT32 * sizeof(int32_t));
+    auto st = testutil::run_vec([&] {
+        GlobalTensor<int32_t, pto::Shape<>, pto::Stride<>> gm(static_cast<int32_t*>(ws));
+        Tile<TileType::Vec, int32_t, 1, blocks * SYNCALL_SOFT_SLOT_INT32> ub;
+        TASSIGN(ub, 0);
+        if (get_block_idx() != 1) SYNCALL<SyncAllMode::Soft>(gm, ub);
+    }, blocks);
+    ptosim::Device::get().release(ws, true);
+    ASSERT_EQ(st.code, ptosim::err::kKernelDeadlock) << st.message;
+    EXPECT_NE(st.message.find("SYNCALL (software mode) waits until all 3 GM slots reach 1; 2 have (slots still behind: 1;"),
+              std::string::npos)
+        << st.message;
+}
+
+TEST(SyncAll, SoftBarrierRejectsATooSmallUbWorkspace) {
+    std::vector<int32_t> ws(4 * SYNCALL_SOFT_SLOT_INT32);
+    auto st = testutil::run_vec([&] {
+        GlobalTensor<int32_t, pto::Shape<>, pto::Stride<>> gm(ws.data());
+        Tile<TileType::Vec, int32_t, 1, 2 * SYNCALL_SOFT_SLOT_INT32> ub;
+        TASSIGN(ub, 0);
+        SYNCALL<SyncAllMode::Soft>(gm, ub);
+    }, 4);
+    EXPECT_NE(st.message.find("SYNCALL (software mode): the UB workspace tile holds 64 bytes but 4 participating cores "
+                              "need 128"),
+              std::string::npos)
+        << st.message;
+}
+
+TEST(SyncAll, MixBarrierNeedsAMixLaunch) {
+#if !defined(PTOSIM_TARGET_A5)
+    auto st = testutil::run_vec([] { SYNCALL<SyncCoreType::Mix>(); });
+    EXPECT_NE(st.message.find("SYNCALL<SyncCoreType::Mix> synchronises the Cube and Vector cores of a mix launch, but "
+                              "this launch runs only AIV cores"),
+              std::string::npos)
+        << st.message;
+#endif
+}
+
+TEST(SyncAll, OtherCoreTypePassesThrough) {
+    // AIV-only SYNCALL compiles to nothing on a Cube core.
+    auto st = testutil::run_cube([] { SYNCALL(); }, 3);
+    EXPECT_TRUE(st.ok()) << st.message;
+}
+
+TEST(TPrefetchAsync, RecordsTheSpanAndReturnsAValidEvent) {
+    constexpr int N = 256;
+    void* src = ptosim::Device::get().allocate(N * sizeof(half), true);
+    uint8_t workspace[64] = {};
+    uint64_t bytes = 0;
+    const int sub = ptosim::subscribe([&](const ptosim::Core&, const ptosim::OpRecord& r) {
+        if (std::string(r.op) == "TPREFETCH_ASYNC" && r.n_reads == 1 && r.reads[0].space == ptosim::Space::GM)
+            bytes = r.reads[0].bytes;
+    });
+    bool valid = false, done = false;
+    auto st = testutil::run_vec([&] {
+        GlobalTensor<half, pto::Shape<1, 1, 1, 1, N>, pto::Stride<N, N, N, N, 1>> g(static_cast<half*>(src));
+        PrefetchAsyncContext ctx(workspace);
+        auto evt = TPREFETCH_ASYNC(g, ctx);
+        valid = evt.valid();
+        done = evt.Wait(ctx.session);
+    });
+    ptosim::unsubscribe(sub);
+    ptosim::Device::get().release(src, true);
+    ASSERT_TRUE(st.ok()) << st.message;
+    EXPECT_TRUE(valid);
+    EXPECT_TRUE(done);
+    EXPECT_EQ(bytes, N * sizeof(half));
+}
+
+TEST(TPrefetchAsync, StridedSourceGivesTheInvalidEvent) {
+    std::vector<float> x(64);
+    uint8_t workspace[64] = {};
+    bool valid = true;
+    auto st = testutil::run_vec([&] {
+        GlobalTensor<float, pto::Shape<1, 1, 1, 4, 8>, pto::Stride<64, 64, 64, 16, 1>> g(x.data());
+        PrefetchAsyncContext ctx(workspace);
+        valid = TPREFETCH_ASYNC(g, ctx).valid();
+    });
+    ASSERT_TRUE(st.ok()) << st.message;
+    EXPECT_FALSE(valid);
+}
+
+TEST(TPrefetchAsync, SpanPastTheAllocationFaults) {
+    void* src = ptosim::Device::get().allocate(100 * sizeof(float), true);
+    uint8_t workspace[64] = {};
+    const std::string msg = testutil::fault_of([&] {
+        GlobalTensor<float, pto::Shape<1, 1, 1, 1, 128>, pto::Stride<128, 128, 128, 128, 1>> g(static_cast<float*>(src));
+        PrefetchAsyncContext ctx(workspace);
+        TPREFETCH_ASYNC(g, ctx);
+    });
+    ptosim::Device::get().release(src, true);
+    EXPECT_NE(msg.find("TPREFETCH_ASYNC source"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("test_isa_sync.cpp:"), std::string::npos) << msg;
 }
 
 }  // namespace

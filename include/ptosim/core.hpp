@@ -119,6 +119,10 @@ void block_until(Core& c, const SourceLoc& loc, const std::function<bool()>& rea
 void check_local(const Core& c, Space space, uint64_t offset, uint64_t bytes, const char* what,
                  const SourceLoc& loc);
 
+// Faults when [p, p+bytes) starts inside a registered allocation but runs past
+// its end; unregistered host pointers cannot be checked.
+void check_gm(const void* p, uint64_t bytes, const char* what, const SourceLoc& loc);
+
 // The core of the caller's mix group with the given type and sub-block
 // (A5 TMOV Acc->Vec and TINSERT Vec->Mat cross between Cube and Vector cores).
 Core& group_core(Core& c, CoreType type, int subblock, const char* op, const SourceLoc& loc);

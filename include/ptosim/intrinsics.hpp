@@ -14,4 +14,13 @@ void ffts_cross_core_sync(const SourceLoc& loc, Pipe pipe, uint64_t config);
 void wait_flag_dev(const SourceLoc& loc, int64_t flag);
 void set_intra_block(const SourceLoc& loc, Pipe pipe, int64_t id);
 void wait_intra_block(const SourceLoc& loc, Pipe pipe, int64_t id);
+
+// SYNCALL: a barrier over every core of the launch of the selected kind
+// (docs/isa/sync.md, "SYNCALL").
+enum class SyncAllCores { AIV, AIC, Mix };
+void syncall_hard(const SourceLoc& loc, SyncAllCores who);
+// The GM-polling form: each participant bumps its 32-byte slot of `workspace`
+// and waits until every slot reaches its value. ub_bytes is the Vector
+// scratch tile's size (it must hold every slot); used_cores 0 = all.
+void syncall_soft(const SourceLoc& loc, SyncAllCores who, int32_t* workspace, uint64_t ub_bytes, int32_t used_cores);
 }  // namespace ptosim::intr

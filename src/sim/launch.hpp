@@ -62,6 +62,12 @@ public:
     };
     std::map<std::pair<int, int>, FftsBarrier> ffts_barriers;  // (mode, group or core type)
     std::vector<std::array<uint32_t, kIntraBlockFlags>> intra;
+    // Hardware-mode SYNCALL barriers by participant kind (AIV, AIC, mix).
+    struct SyncAllBarrier {
+        int arrived = 0;
+        uint64_t generation = 0;
+    };
+    std::array<SyncAllBarrier, 3> syncall{};
     // Last signals, for deadlock reports.
     std::deque<std::string> recent_signals;
     void note_signal(std::string s);

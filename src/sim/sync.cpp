@@ -229,3 +229,106 @@ void wait_intra_block(const SourceLoc& loc, Pipe pipe, int64_t id) {
 }
 
 }  // namespace ptosim::intr
+
+namespace ptosim::intr {
+
+namespace {
+
+const char* kind_name(SyncAllCores who) {
+    switch (who) {
+        case SyncAllCores::AIV: return "SyncCoreType::AIVOnly";
+        case SyncAllCores::AIC: return "SyncCoreType::AICOnly";
+        default: return "SyncCoreType::Mix";
+    }
+}
+
+// Whether `c` takes part; cores of the other type pass through, as pto-isa's
+// SYNCALL compiles to nothing on them.
+bool participates(const Launch& l, const Core& c, SyncAllCores who, const SourceLoc& loc) {
+    if (who == SyncAllCores::Mix) {
+        if (const_cast<Launch&>(l).cores_per_group() != 3)
+            fault(loc, std::string("SYNCALL<") + kind_name(who) + "> synchronises the Cube and Vector cores of a mix "
+                       "launch, but this launch runs only " + to_string(c.type) + " cores; build the kernel as a mix "
+                       "kernel (--cce-aicore-arch=dav-c220 / dav-c310) or use SyncCoreType::" +
+                       (c.type == CoreType::AIV ? "AIVOnly" : "AICOnly"));
+        return true;
+    }
+    return (who == SyncAllCores::AIV) == (c.type == CoreType::AIV);
+}
+
+int participant_count(Launch& l, SyncAllCores who) {
+    int n = 0;
+    for (auto& s : l.slots())
+        if (who == SyncAllCores::Mix || (who == SyncAllCores::AIV) == (s->core.type == CoreType::AIV)) ++n;
+    return n;
+}
+
+}  // namespace
+
+void syncall_hard(const SourceLoc& loc, SyncAllCores who) {
+    Core& c = core();
+    Launch& l = *c.launch;
+    dispatch(c, sync_record("SYNCALL", Pipe::ALL, loc));
+    if (!participates(l, c, who, loc)) return;
+    const int total = participant_count(l, who);
+    auto& b = l.syncall[static_cast<int>(who)];
+    const uint64_t gen = b.generation;
+    l.note_signal(c.name() + " arrived at SYNCALL<" + kind_name(who) + "> at " + loc.str());
+    if (++b.arrived == total) {
+        b.arrived = 0;
+        ++b.generation;
+    }
+    block_until(c, loc, [&b, gen] { return b.generation != gen; }, [&b, total, who] {
+        return std::string("SYNCALL<") + kind_name(who) + "> (hardware mode) waits for all " + std::to_string(total) +
+               " participating cores of the launch; " + std::to_string(b.arrived) + " have arrived";
+    });
+}
+
+void syncall_soft(const SourceLoc& loc, SyncAllCores who, int32_t* workspace, uint64_t ub_bytes, int32_t used_cores) {
+    constexpr int kSlotInts = 8;  // one 32-byte cache line per core (SYNCALL_SOFT_SLOT_INT32)
+    Core& c = core();
+    Launch& l = *c.launch;
+    dispatch(c, sync_record("SYNCALL", Pipe::ALL, loc));
+    if (!participates(l, c, who, loc)) return;
+    if (used_cores < 0)
+        fault(loc, "SYNCALL (software mode): usedCores is " + std::to_string(used_cores) +
+                       "; pass the number of participating cores, or 0 for all of them");
+    int total = used_cores;
+    int64_t index = c.block_idx;
+    if (who == SyncAllCores::Mix) {
+        const int64_t ratio = l.cores_per_group() - 1;  // Vector sub-blocks per Cube core
+        if (total == 0) total = static_cast<int>(c.block_num * (1 + ratio));
+        if (c.type == CoreType::AIV) index = total / (1 + ratio) + c.block_idx * c.subblock_dim + c.subblock_id;
+    } else if (total == 0) {
+        total = static_cast<int>(c.block_num);
+    }
+    const uint64_t slots_bytes = static_cast<uint64_t>(total) * kSlotInts * sizeof(int32_t);
+    if (c.type == CoreType::AIV && ub_bytes < slots_bytes)
+        fault(loc, "SYNCALL (software mode): the UB workspace tile holds " + std::to_string(ub_bytes) + " bytes but " +
+                       std::to_string(total) + " participating cores need " + std::to_string(slots_bytes) +
+                       " (SYNCALL_SOFT_SLOT_INT32 int32 values per core); enlarge the tile's columns");
+    if (index >= total)
+        fault(loc, "SYNCALL (software mode): " + c.name() + " is participant " + std::to_string(index) + " but usedCores is " +
+                       std::to_string(total) + "; every participating core must be counted in usedCores");
+    check_gm(workspace, slots_bytes, "SYNCALL workspace", loc);
+    int32_t* mine = workspace + index * kSlotInts;
+    const int32_t value = *mine + 1;
+    *mine = value;
+    l.note_signal(c.name() + " wrote " + std::to_string(value) + " to its SYNCALL slot " + std::to_string(index) + " at " +
+                  loc.str());
+    auto arrived = [workspace, total, value] {
+        int n = 0;
+        for (int i = 0; i < total; ++i) n += workspace[i * kSlotInts] >= value;
+        return n;
+    };
+    block_until(c, loc, [arrived, total] { return arrived() == total; }, [arrived, total, value, workspace] {
+        std::string late;
+        for (int i = 0; i < total; ++i)
+            if (workspace[i * kSlotInts] < value) late += (late.empty() ? "" : ", ") + std::to_string(i);
+        return "SYNCALL (software mode) waits until all " + std::to_string(total) + " GM slots reach " +
+               std::to_string(value) + "; " + std::to_string(arrived()) + " have (slots still behind: " + late +
+               "; a zero-initialised workspace and every core calling SYNCALL equally often are required)";
+    });
+}
+
+}  // namespace ptosim::intr

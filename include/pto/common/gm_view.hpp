@@ -3,12 +3,6 @@
 #pragma once
 #include <pto/common/sim_support.hpp>
 
-namespace ptosim {
-// Faults when [p, p+bytes) starts inside a registered allocation but runs past
-// its end; unregistered host pointers cannot be checked.
-void check_gm(const void* p, uint64_t bytes, const char* what, const SourceLoc& loc);
-}
-
 namespace pto::sim {
 
 template <class G>

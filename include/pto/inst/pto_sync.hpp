@@ -1,4 +1,5 @@
-// PTO-level synchronisation and pipes: Event, TSYNC, TPUSH/TPOP/TALLOC/TFREE; TPRINT, TPREFETCH.
+// PTO-level synchronisation and pipes: Event, TSYNC, TPUSH/TPOP/TALLOC/TFREE, SYNCALL; TPRINT, TPREFETCH,
+// TPREFETCH_ASYNC.
 // Everything here is built on the runtime's flag primitives (ptosim::intr),
 // so a missing Record or TPUSH ends in the same deadlock report as a missing
 // set_flag or ffts_cross_core_sync would (docs/isa/sync.md).
@@ -7,6 +8,7 @@
 #include <ptosim/intrinsics.hpp>
 #include <cinttypes>
 #include <cstdio>
+#include <source_location>
 
 namespace pto {
 
@@ -508,6 +510,161 @@ PTO_INST RecordEvent TPREFETCH(CallSite cs, TileData& dst, GlobalData& src) {
 template <typename TileData, typename GlobalData>
 PTO_INST RecordEvent TPREFETCH(TileData& dst, GlobalData& src) {
     return TPREFETCH(CallSite{}, dst, src);
+}
+
+
+// L2 prefetch through the SDMA engine. ptosim models no L2 cache, so the
+// prefetch moves no data; it is bounds-checked and recorded as a GM read.
+namespace comm {
+enum class DmaEngine : uint8_t { SDMA, URMA, RDMA };
+struct AsyncSession {};
+struct AsyncEvent {
+    uint64_t handle = 0;
+    DmaEngine engine = DmaEngine::SDMA;
+    AsyncEvent() = default;
+    AsyncEvent(uint64_t h, DmaEngine e) : handle(h), engine(e) {}
+    bool valid() const { return handle != 0; }
+    // Completion is immediate: the simulated prefetch has no latency.
+    bool Wait(const AsyncSession&) const { return true; }
+    bool Test(const AsyncSession&) const { return true; }
+};
+}  // namespace comm
+
+struct PrefetchAsyncContext {
+    __gm__ uint8_t* workspace = nullptr;
+    comm::AsyncSession session;
+    PrefetchAsyncContext() = default;
+    explicit PrefetchAsyncContext(__gm__ uint8_t* ws) : workspace(ws) {}
+};
+
+template <typename GlobalData, typename... WaitEvents>
+PTO_INST comm::AsyncEvent TPREFETCH_ASYNC(CallSite cs, GlobalData& src, PrefetchAsyncContext& ctx, WaitEvents&... events) {
+    static_assert(is_global_data_v<GlobalData>, "TPREFETCH_ASYNC(globalTensor, ctx) prefetches a GlobalTensor into L2");
+    TSYNC(cs, events...);
+    ptosim::Core& c = ptosim::core();
+    const ptosim::SourceLoc loc = sim::loc_of(cs);
+    if (ctx.workspace == nullptr)
+        ptosim::fault(loc, "TPREFETCH_ASYNC: the PrefetchAsyncContext has no SDMA workspace (nullptr); construct it "
+                           "with the GM workspace the host prepared for the kernel");
+    // Only a packed 1-D region qualifies; anything else yields the invalid
+    // event (handle 0), as pto-isa documents.
+    int64_t elems = 1;
+    bool packed = true;
+    for (int d = 4; d >= 0; --d) {
+        packed = packed && src.GetStride(d) == elems;
+        elems *= src.GetShape(d);
+    }
+    ptosim::OpRecord rec = sim::make_record("TPREFETCH_ASYNC", ptosim::Pipe::MTE2, cs);
+    rec.dtype = sim::dtype_name<typename GlobalData::DType>();
+    if (!packed) {
+        ptosim::dispatch(c, rec);
+        return {};
+    }
+    const uint64_t bytes = static_cast<uint64_t>(elems) * sizeof(typename GlobalData::DType);
+    ptosim::check_gm(src.data(), bytes, "TPREFETCH_ASYNC source", loc);
+    rec.read(ptosim::Space::GM, reinterpret_cast<uintptr_t>(src.data()), bytes);
+    rec.bytes = bytes;
+    ptosim::dispatch(c, rec);
+    return comm::AsyncEvent(1, comm::DmaEngine::SDMA);
+}
+template <typename GlobalData, typename... WaitEvents>
+PTO_INST comm::AsyncEvent TPREFETCH_ASYNC(GlobalData& src, PrefetchAsyncContext& ctx, WaitEvents&... events) {
+    return TPREFETCH_ASYNC(CallSite{}, src, ctx, events...);
+}
+
+// ------------------------------------------------------------ SYNCALL
+
+enum class SyncCoreType : uint8_t { AIVOnly, AICOnly, Mix };
+enum class SyncAllMode : uint8_t { Hard, Soft };
+// int32 values per core in the software-mode workspace: one 32-byte line.
+constexpr int32_t SYNCALL_SOFT_SLOT_INT32 = 8;
+
+namespace sim {
+constexpr ptosim::intr::SyncAllCores syncall_cores(SyncCoreType t) {
+    return t == SyncCoreType::AIVOnly   ? ptosim::intr::SyncAllCores::AIV
+           : t == SyncCoreType::AICOnly ? ptosim::intr::SyncAllCores::AIC
+                                        : ptosim::intr::SyncAllCores::Mix;
+}
+// SYNCALL is usually called with explicit template arguments, which a
+// function-like call-site macro cannot wrap; a source_location default
+// argument names the caller's line instead.
+inline CallSite call_site(const std::source_location& where) {
+    return CallSite{where.file_name(), static_cast<int>(where.line())};
+}
+
+template <SyncAllMode Mode, SyncCoreType CoreType, typename GlobalData, typename UbTile>
+void syncall_soft(GlobalData& gm, UbTile* ub, int32_t used_cores, CallSite cs) {
+    static_assert(std::is_same_v<typename GlobalData::DType, int32_t>,
+                  "SYNCALL: the software-mode workspace is a GlobalTensor<int32_t, ...>");
+    if constexpr (Mode == SyncAllMode::Hard) {  // the workspace is ignored
+        ptosim::intr::syncall_hard(loc_of(cs), syncall_cores(CoreType));
+    } else {
+        uint64_t ub_bytes = 0;
+        if constexpr (!std::is_same_v<UbTile, void>) {
+            static_assert(std::is_same_v<typename UbTile::DType, int32_t>, "SYNCALL: the UB workspace is an int32_t tile");
+            ub_bytes = tile_bytes<UbTile>();
+            (void)tile_base(ptosim::core(), *ub, "SYNCALL", "UB workspace", loc_of(cs));
+        }
+        ptosim::intr::syncall_soft(loc_of(cs), syncall_cores(CoreType), gm.data(), ub_bytes, used_cores);
+    }
+}
+}  // namespace sim
+
+template <SyncCoreType CoreType = SyncCoreType::AIVOnly>
+PTO_INST void SYNCALL(std::source_location where = std::source_location::current()) {
+#if defined(PTOSIM_TARGET_A5)
+    static_assert(CoreType != SyncCoreType::Mix,
+                  "SYNCALL<SyncCoreType::Mix> in hardware mode is not supported on A5 (no FFTS context for mix "
+                  "kernels); use SYNCALL<SyncAllMode::Soft, SyncCoreType::Mix>(gmWorkspace, ubTile, l1Tile)");
+#endif
+    ptosim::intr::syncall_hard(sim::loc_of(sim::call_site(where)), sim::syncall_cores(CoreType));
+}
+
+template <SyncAllMode Mode, SyncCoreType CoreType = SyncCoreType::AIVOnly, typename GlobalData, typename TileData,
+          std::enable_if_t<is_global_data_v<GlobalData> && is_tile_data_v<TileData> && TileData::Loc == TileType::Vec,
+                           int> = 0>
+PTO_INST void SYNCALL(GlobalData& gmWorkspace, TileData& ubWorkspace, int32_t usedCores = 0,
+                      std::source_location where = std::source_location::current()) {
+    static_assert(CoreType == SyncCoreType::AIVOnly,
+                  "SYNCALL(gmWorkspace, ubTile) is the AIV-only software barrier; for AIC-only pass an L1 (Mat) tile, "
+                  "for Mix pass both a UB and an L1 tile");
+    sim::syncall_soft<Mode, CoreType>(gmWorkspace, &ubWorkspace, usedCores, sim::call_site(where));
+}
+
+template <SyncAllMode Mode, SyncCoreType CoreType = SyncCoreType::AICOnly, typename GlobalData, typename TileData,
+          std::enable_if_t<is_global_data_v<GlobalData> && is_tile_data_v<TileData> && TileData::Loc == TileType::Mat,
+                           int> = 0>
+PTO_INST void SYNCALL(GlobalData& gmWorkspace, TileData& l1Workspace, int32_t usedCores = 0,
+                      std::source_location where = std::source_location::current()) {
+    static_assert(CoreType == SyncCoreType::AICOnly,
+                  "SYNCALL(gmWorkspace, l1Tile) is the AIC-only software barrier; for AIV-only pass a UB (Vec) tile");
+#if defined(PTOSIM_TARGET_A5)
+    static_assert(Mode == SyncAllMode::Hard,
+                  "SYNCALL<SyncAllMode::Soft, SyncCoreType::AICOnly> is not supported on A5: the A5 Cube core has no "
+                  "L1->GM write path; use the hardware barrier SYNCALL<SyncCoreType::AICOnly>()");
+#endif
+    (void)l1Workspace;
+    sim::syncall_soft<Mode, CoreType, GlobalData, void>(gmWorkspace, nullptr, usedCores, sim::call_site(where));
+}
+
+template <SyncAllMode Mode, SyncCoreType CoreType = SyncCoreType::Mix, typename GlobalData, typename UbTile,
+          typename L1Tile,
+          std::enable_if_t<is_global_data_v<GlobalData> && is_tile_data_v<UbTile> && UbTile::Loc == TileType::Vec &&
+                               is_tile_data_v<L1Tile> && L1Tile::Loc == TileType::Mat,
+                           int> = 0>
+PTO_INST void SYNCALL(GlobalData& gmWorkspace, UbTile& ubWorkspace, L1Tile& l1Workspace, int32_t usedCores = 0,
+                      std::source_location where = std::source_location::current()) {
+    static_assert(CoreType == SyncCoreType::Mix, "SYNCALL(gmWorkspace, ubTile, l1Tile) is the Mix software barrier");
+#if defined(PTOSIM_TARGET_A5)
+    static_assert(Mode == SyncAllMode::Soft,
+                  "SYNCALL<SyncAllMode::Hard, SyncCoreType::Mix> is not supported on A5 (no FFTS context for mix "
+                  "kernels); use SyncAllMode::Soft");
+#endif
+    (void)l1Workspace;
+    if (ptosim::core().type == ptosim::CoreType::AIV)
+        sim::syncall_soft<Mode, CoreType>(gmWorkspace, &ubWorkspace, usedCores, sim::call_site(where));
+    else
+        sim::syncall_soft<Mode, CoreType, GlobalData, void>(gmWorkspace, nullptr, usedCores, sim::call_site(where));
 }
 
 }  // namespace pto
