@@ -10,6 +10,7 @@
 #include <pto/call_sites/data_path.hpp>
 #include <pto/call_sites/elementwise.hpp>
 #include <pto/call_sites/reduce.hpp>
+#include <pto/call_sites/sort.hpp>
 #include <pto/call_sites/layout.hpp>
 #include <pto/call_sites/sync.hpp>
 #include <pto/call_sites/intrinsics.hpp>

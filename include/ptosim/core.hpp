@@ -45,7 +45,7 @@ struct Access {
 struct OpRecord {
     const char* op = "";
     Pipe pipe = Pipe::S;
-    Access reads[3];
+    Access reads[4];  // TPARTARGMAX and the 4-list TMRGSORT read four tiles
     Access writes[2];
     uint8_t n_reads = 0;
     uint8_t n_writes = 0;

@@ -4,6 +4,7 @@
 // (docs/isa/reduce.md has the semantics and sources).
 #pragma once
 #include <pto/common/sim_support.hpp>
+#include <array>
 #include <tuple>
 #include <vector>
 
@@ -28,6 +29,9 @@ constexpr bool col_reduce_type = base4_type<E> ||
                                  (PTOSIM_TARGET_A5 && one_of<E, int8_t, uint8_t, uint16_t, uint32_t, bfloat16_t>);
 template <class E>
 constexpr bool col_prod_type = base4_type<E> || (PTOSIM_TARGET_A5 && one_of<E, bfloat16_t, uint16_t, uint32_t>);
+template <class E>
+constexpr bool col_arg_type = one_of<E, half, float, uint16_t, uint32_t> ||
+                              (PTOSIM_TARGET_A5 && one_of<E, int8_t, uint8_t, int16_t, int32_t>);
 template <class E>
 constexpr bool copy_type = one_of<E, int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, half, bfloat16_t, float>;
 template <class E>
@@ -105,14 +109,14 @@ struct in_view {
 struct NoTmp {};
 
 // Validates every operand, records the op on pipe V and dispatches it;
-// returns the destination's base and one view per source. A tmp tile is
-// scratch the A2A3 implementation overwrites, so it is checked and recorded
-// as written there; A5 ignores it.
-template <class Tmp, class Dst, class... Src>
-auto begin_op(CallSite cs, const char* op, uint64_t elements, Tmp* tmp, Dst& dst, Src&... src) {
+// returns the base of each destination and one view per source. A tmp tile
+// is scratch the A2A3 implementation overwrites, so it is checked and
+// recorded as written there; A5 ignores it.
+template <class Tmp, class... Dsts, class... Src>
+auto begin_op_n(CallSite cs, const char* op, uint64_t elements, Tmp* tmp, std::tuple<Dsts&...> dsts, Src&... src) {
     Core& c = ptosim::core();
     const SourceLoc loc = loc_of(cs);
-    uint8_t* d = tile_base(c, dst, op, "destination", loc);
+    auto bases = std::apply([&](auto&... d) { return std::array<uint8_t*, sizeof...(Dsts)>{tile_base(c, d, op, "destination", loc)...}; }, dsts);
     std::tuple<in_view<Src>...> views{in_view<Src>{tile_base(c, src, op, "source", loc)}...};
     OpRecord rec = make_record(op, Pipe::V, cs);
     (record_tile(rec, false, src), ...);
@@ -122,12 +126,19 @@ auto begin_op(CallSite cs, const char* op, uint64_t elements, Tmp* tmp, Dst& dst
             rec.write(space_of<Tmp>(), tmp->address(), tile_bytes<Tmp>());
         }
     }
-    record_tile(rec, true, dst);
+    std::apply([&](auto&... d) { (record_tile(rec, true, d), ...); }, dsts);
     rec.elements = elements;
     rec.flops = elements;
-    rec.bytes = elements * sizeof(typename Dst::DType) * (1 + sizeof...(Src));
+    using FirstDst = std::remove_cvref_t<std::tuple_element_t<0, std::tuple<Dsts...>>>;
+    rec.bytes = elements * sizeof(typename FirstDst::DType) * (sizeof...(Dsts) + sizeof...(Src));
     ptosim::dispatch(c, rec);
-    return std::pair{d, views};
+    return std::pair{bases, views};
+}
+
+template <class Tmp, class Dst, class... Src>
+auto begin_op(CallSite cs, const char* op, uint64_t elements, Tmp* tmp, Dst& dst, Src&... src) {
+    auto [bases, views] = begin_op_n(cs, op, elements, tmp, std::tuple<Dst&>{dst}, src...);
+    return std::pair{bases[0], views};
 }
 
 template <class Dst, class V>
@@ -201,6 +212,28 @@ void row_arg(CallSite cs, const char* op, Dst& dst, Src& src, Tmp* tmp, Beats be
     row_reduce(cs, op, dst, src, tmp, [](auto v) { return Best{v, 0}; },
                [beats](Best acc, auto v, int c) { return beats(acc.v, v) ? Best{v, c} : acc; },
                [](Best acc) { return static_cast<typename Dst::DType>(acc.i); });
+}
+
+// Row index of the first extreme element of each column, for
+// c < src.GetValidCol(); same beats rule as row_arg.
+template <class Dst, class Src, class Tmp, class Beats>
+void col_arg(CallSite cs, const char* op, Dst& dst, Src& src, Tmp* tmp, Beats beats) {
+    static_assert(is_nd<Src> && is_nd<Dst>, "column arg-reductions take Vec tiles in row-major ND layout (BLayout::RowMajor, NoneBox)");
+    const int vr = src.GetValidRow(), vc = src.GetValidCol();
+    if (vr == 0 || vc == 0)
+        shape_fault(cs, op, "source valid shape " + shape_str(vr, vc) + " is empty; a column arg-reduction needs at least one element per column");
+    if (dst.GetValidRow() != 1 || dst.GetValidCol() != vc)
+        shape_fault(cs, op, "destination valid shape " + shape_str(dst.GetValidRow(), dst.GetValidCol()) +
+                                " must be " + shape_str(1, vc) + " (one index per source column)");
+    auto [d, v] = begin_op(cs, op, static_cast<uint64_t>(vr) * vc, tmp, dst, src);
+    const auto& s = std::get<0>(v);
+    for (int c = 0; c < vc; ++c) {
+        auto best = s(0, c);
+        int at_row = 0;
+        for (int r = 1; r < vr; ++r)
+            if (const auto x = s(r, c); beats(best, x)) best = x, at_row = r;
+        put<Dst>(d, 0, c, static_cast<typename Dst::DType>(at_row));
+    }
 }
 
 // ------------------------------------------------------------ broadcasts
@@ -282,12 +315,10 @@ void col_expand_binary(CallSite cs, const char* op, Dst& dst, S0& src0, S1& src1
 // copy of the one that is valid elsewhere. One source must have dst's valid
 // shape and the other must fit inside it (the supported patterns), so every
 // destination element is covered.
-template <class Dst, class S0, class S1, class F>
-void part_binary(CallSite cs, const char* op, Dst& dst, S0& src0, S1& src1, F f) {
-    using T = typename Dst::DType;
-    static_assert(std::is_same_v<T, typename S0::DType> && std::is_same_v<T, typename S1::DType>,
-                  "TPART ops: dst, src0 and src1 element types must match");
-    static_assert(is_nd<Dst> && is_nd<S0> && is_nd<S1>, "TPART ops take Vec tiles in row-major ND layout");
+// One source must have dst's valid shape and the other must fit inside it
+// (the supported patterns), so every destination element is covered.
+template <class Dst, class S0, class S1>
+void check_part_shapes(CallSite cs, const char* op, const Dst& dst, const S0& src0, const S1& src1) {
     const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
     const int r0 = src0.GetValidRow(), c0 = src0.GetValidCol(), r1 = src1.GetValidRow(), c1 = src1.GetValidCol();
     if (vr != 0 && vc != 0 &&
@@ -295,13 +326,76 @@ void part_binary(CallSite cs, const char* op, Dst& dst, S0& src0, S1& src1, F f)
         shape_fault(cs, op, "source valid shapes " + shape_str(r0, c0) + " and " + shape_str(r1, c1) +
                                 " do not fit the destination's " + shape_str(vr, vc) +
                                 ": one source must match it and the other must not exceed it");
+}
+
+// pick(r, c) over dst's valid region: 0 or 1 where both sources are valid,
+// the one that is valid elsewhere.
+template <class S0, class S1, class Pick>
+auto part_picker(const S0& src0, const S1& src1, Pick both) {
+    const int r0 = src0.GetValidRow(), c0 = src0.GetValidCol(), r1 = src1.GetValidRow(), c1 = src1.GetValidCol();
+    return [=](int r, int c) {
+        const bool in0 = r < r0 && c < c0, in1 = r < r1 && c < c1;
+        return in0 && in1 ? both(r, c) : in0 ? 0 : 1;
+    };
+}
+
+// Over dst's valid region: f(src0, src1) where both sources are valid, a
+// copy of the one that is valid elsewhere.
+template <class Dst, class S0, class S1, class F>
+void part_binary(CallSite cs, const char* op, Dst& dst, S0& src0, S1& src1, F f) {
+    using T = typename Dst::DType;
+    static_assert(std::is_same_v<T, typename S0::DType> && std::is_same_v<T, typename S1::DType>,
+                  "TPART ops: dst, src0 and src1 element types must match");
+    static_assert(is_nd<Dst> && is_nd<S0> && is_nd<S1>, "TPART ops take Vec tiles in row-major ND layout");
+    check_part_shapes(cs, op, dst, src0, src1);
+    const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
     auto [d, v] = begin_op(cs, op, static_cast<uint64_t>(vr) * vc, static_cast<NoTmp*>(nullptr), dst, src0, src1);
     const auto& a = std::get<0>(v);
     const auto& b = std::get<1>(v);
+    constexpr int kBoth = 2;
+    auto which = part_picker(src0, src1, [](int, int) { return kBoth; });
     fill_region<Dst>(d, vr, vc, [&](int r, int c) {
-        const bool in0 = r < r0 && c < c0, in1 = r < r1 && c < c1;
-        return in0 && in1 ? f(a(r, c), b(r, c)) : in0 ? a(r, c) : b(r, c);
+        const int w = which(r, c);
+        return w == kBoth ? f(a(r, c), b(r, c)) : w == 0 ? a(r, c) : b(r, c);
     });
+}
+
+// TPARTARGMAX/TPARTARGMIN: where both sources are valid, (value, index) of
+// src0 when src0_wins(a, b), else of src1; a copy of the valid one elsewhere.
+template <class DV, class S0, class S1, class DI, class I0, class I1, class Wins>
+void part_arg(CallSite cs, const char* op, DV& dst, S0& src0, S1& src1, DI& dst_idx, I0& idx0, I1& idx1, Wins src0_wins) {
+    using V = typename DV::DType;
+    using I = typename DI::DType;
+    static_assert(std::is_same_v<V, typename S0::DType> && std::is_same_v<V, typename S1::DType>,
+                  "TPARTARGMAX/TPARTARGMIN: dstVal, src0Val and src1Val element types must match");
+    static_assert(std::is_same_v<I, typename I0::DType> && std::is_same_v<I, typename I1::DType>,
+                  "TPARTARGMAX/TPARTARGMIN: dstIdx, src0Idx and src1Idx element types must match");
+    static_assert(f16f32_type<V>, "TPARTARGMAX/TPARTARGMIN: the value tiles must be half or float");
+    static_assert(std::is_integral_v<I> && sizeof(I) == sizeof(V) && sizeof(I) >= 2,
+                  "TPARTARGMAX/TPARTARGMIN: the index type must be an integer of the value's size "
+                  "(int16_t/uint16_t with half, int32_t/uint32_t with float)");
+    static_assert(is_nd<DV> && is_nd<S0> && is_nd<S1> && is_nd<DI> && is_nd<I0> && is_nd<I1>,
+                  "TPARTARGMAX/TPARTARGMIN take Vec tiles in row-major ND layout");
+    auto pair_check = [&](const auto& val, const auto& idx, const char* name) {
+        if (!same_valid(idx, val.GetValidRow(), val.GetValidCol()))
+            shape_fault(cs, op, std::string(name) + "Idx valid shape " + shape_str(idx.GetValidRow(), idx.GetValidCol()) +
+                                    " must equal " + name + "Val's " + shape_str(val.GetValidRow(), val.GetValidCol()));
+    };
+    pair_check(dst, dst_idx, "dst");
+    pair_check(src0, idx0, "src0");
+    pair_check(src1, idx1, "src1");
+    check_part_shapes(cs, op, dst, src0, src1);
+    const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
+    auto [d, v] = begin_op_n(cs, op, static_cast<uint64_t>(vr) * vc, static_cast<NoTmp*>(nullptr),
+                             std::tuple<DV&, DI&>{dst, dst_idx}, src0, src1, idx0, idx1);
+    const auto& [a, b, ia, ib] = v;
+    auto which = part_picker(src0, src1, [&](int r, int c) { return src0_wins(a(r, c), b(r, c)) ? 0 : 1; });
+    for (int r = 0; r < vr; ++r)
+        for (int c = 0; c < vc; ++c) {
+            const bool first = which(r, c) == 0;
+            put<DV>(d[0], r, c, first ? a(r, c) : b(r, c));
+            put<DI>(d[1], r, c, first ? ia(r, c) : ib(r, c));
+        }
 }
 
 }  // namespace sim::red
@@ -336,6 +430,25 @@ void part_binary(CallSite cs, const char* op, Dst& dst, S0& src0, S1& src1, F f)
         static_assert(sim::red::is_dn_column<TileDataOut>,                                                              \
                       #NAME ": the destination must be a one-column DN tile (BLayout::ColMajor, Cols == 1)");      \
         sim::red::row_arg(cs, #NAME, dst, src, &tmp, [](auto cur, auto v) { return sim::red::rd::BEATS(cur, v); });          \
+        return {};                                                                                                 \
+    }                                                                                                              \
+    template <typename TileDataOut, typename TileDataIn, typename TileDataTmp, typename... WaitEvents>             \
+    PTO_INST RecordEvent NAME(TileDataOut& dst, TileDataIn& src, TileDataTmp& tmp, WaitEvents&... e) {            \
+        return NAME(CallSite{}, dst, src, tmp, e...);                                                              \
+    }
+
+// TNAME(dst, src, tmp): row index of each column's first extreme.
+#define PTOSIM_COL_ARG_OP(NAME, BEATS)                                                                              \
+    template <typename TileDataOut, typename TileDataIn, typename TileDataTmp, typename... WaitEvents>             \
+    PTO_INST RecordEvent NAME(CallSite cs, TileDataOut& dst, TileDataIn& src, TileDataTmp& tmp, WaitEvents&...) { \
+        static_assert(sim::red::col_arg_type<typename TileDataIn::DType>,                                          \
+                      #NAME ": unsupported source type on this target (A2A3: half, float, uint16_t, uint32_t; "    \
+                      "A5 adds int8_t, uint8_t, int16_t, int32_t)");                                             \
+        static_assert(sim::red::one_of<typename TileDataOut::DType, int32_t, uint32_t>,                            \
+                      #NAME ": the destination holds row indices and must be int32_t or uint32_t");                \
+        static_assert(PTOSIM_TARGET_A5 || std::is_same_v<typename TileDataTmp::DType, typename TileDataIn::DType>, \
+                      #NAME ": on A2A3 the tmp tile must have the source's element type");                         \
+        sim::red::col_arg(cs, #NAME, dst, src, &tmp, [](auto cur, auto v) { return sim::red::rd::BEATS(cur, v); });   \
         return {};                                                                                                 \
     }                                                                                                              \
     template <typename TileDataOut, typename TileDataIn, typename TileDataTmp, typename... WaitEvents>             \
@@ -411,6 +524,26 @@ void part_binary(CallSite cs, const char* op, Dst& dst, S0& src0, S1& src1, F f)
         return NAME(CallSite{}, dst, src0, src1, e...);                                                            \
     }
 
+// TNAME(dstVal, src0Val, src1Val, dstIdx, src0Idx, src1Idx): src0 wins where WINS(a, b).
+#define PTOSIM_PART_ARG_OP(NAME, WINS)                                                                              \
+    template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename TileDataDstIdx,         \
+              typename TileDataSrc0Idx, typename TileDataSrc1Idx, typename... WaitEvents>                          \
+    PTO_INST RecordEvent NAME(CallSite cs, TileDataDst& dstVal, TileDataSrc0& src0Val, TileDataSrc1& src1Val,     \
+                              TileDataDstIdx& dstIdx, TileDataSrc0Idx& src0Idx, TileDataSrc1Idx& src1Idx,          \
+                              WaitEvents&...) {                                                                    \
+        sim::red::part_arg(cs, #NAME, dstVal, src0Val, src1Val, dstIdx, src0Idx, src1Idx,                          \
+                           [](auto a, auto b) { return WINS; });                                                   \
+        return {};                                                                                                 \
+    }                                                                                                              \
+    template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename TileDataDstIdx,         \
+              typename TileDataSrc0Idx, typename TileDataSrc1Idx, typename... WaitEvents>                          \
+        requires is_tile_data_v<TileDataDst>                                                                       \
+    PTO_INST RecordEvent NAME(TileDataDst& dstVal, TileDataSrc0& src0Val, TileDataSrc1& src1Val,                  \
+                              TileDataDstIdx& dstIdx, TileDataSrc0Idx& src0Idx, TileDataSrc1Idx& src1Idx,          \
+                              WaitEvents&... e) {                                                                  \
+        return NAME(CallSite{}, dstVal, src0Val, src1Val, dstIdx, src0Idx, src1Idx, e...);                         \
+    }
+
 // TNAME(dst, src): broadcast of src's first column (ROWS) or first row.
 #define PTOSIM_EXPAND_OP(NAME, ROWS)                                                                                \
     template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>                                  \
@@ -431,6 +564,10 @@ PTOSIM_ROW_REDUCE_OP(TROWMIN, row_minmax_type, sim::red::rd::min(acc, v))
 PTOSIM_ROW_REDUCE_OP(TROWPROD, base4_type, sim::red::rd::mul(acc, v))
 PTOSIM_ROW_ARG_OP(TROWARGMAX, beats_max)
 PTOSIM_ROW_ARG_OP(TROWARGMIN, beats_min)
+
+// Ties keep the first row; NaN wins as in TROWARGMAX.
+PTOSIM_COL_ARG_OP(TCOLARGMAX, beats_max)
+PTOSIM_COL_ARG_OP(TCOLARGMIN, beats_min)
 
 PTOSIM_COL_REDUCE_OP(TCOLSUM, col_reduce_type, sim::red::rd::add(acc, v))
 PTOSIM_COL_REDUCE_OP(TCOLMAX, col_reduce_type, sim::red::rd::max(acc, v))
@@ -472,5 +609,9 @@ PTOSIM_PART_OP(TPARTADD, expand_arith_type, sim::red::rd::add(a, b))
 PTOSIM_PART_OP(TPARTMUL, expand_arith_type, sim::red::rd::mul(a, b))
 PTOSIM_PART_OP(TPARTMAX, expand_arith_type, sim::red::rd::max(a, b))
 PTOSIM_PART_OP(TPARTMIN, expand_arith_type, sim::red::rd::min(a, b))
+
+// src0 only on a strict win, so ties and any NaN comparison take src1.
+PTOSIM_PART_ARG_OP(TPARTARGMAX, a > b)
+PTOSIM_PART_ARG_OP(TPARTARGMIN, a < b)
 
 }  // namespace pto
