@@ -14,4 +14,5 @@
 #include <pto/inst/reduce.hpp>
 #include <pto/inst/layout.hpp>
 #include <pto/inst/pto_sync.hpp>
+#include <pto/inst/fixpipe.hpp>
 #include <pto/call_sites.hpp>

@@ -1,0 +1,10 @@
+// Call-site macros of the fixpipe quantisation and img2col configuration
+// instructions (see pto/call_sites.hpp). SET_QUANT_SCALAR always takes its
+// output type as a template argument, so it has no macro.
+#pragma once
+
+#define SET_QUANT_VECTOR(...) SET_QUANT_VECTOR(PTOSIM_HERE, __VA_ARGS__)
+#define TSTORE_FP(...) TSTORE_FP(PTOSIM_HERE, __VA_ARGS__)
+#define TMOV_FP(...) TMOV_FP(PTOSIM_HERE, __VA_ARGS__)
+#define TEXTRACT_FP(...) TEXTRACT_FP(PTOSIM_HERE, __VA_ARGS__)
+#define TINSERT_FP(...) TINSERT_FP(PTOSIM_HERE, __VA_ARGS__)
