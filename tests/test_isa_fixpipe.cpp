@@ -12,7 +12,6 @@ using testutil::run_mix;
 namespace {
 
 constexpr int kR = 32, kC = 32;
-constexpr bool kA5 = PTOSIM_TARGET_A5;
 
 template <class S>
 using Acc = TileAcc<S, kR, kC, DYNAMIC, DYNAMIC>;
@@ -533,7 +532,7 @@ TEST(FixpipeFaults, InsertOutsideTheDestination) {
 // ------------------------------------------------------------ A5 Acc -> Vec
 
 #if PTOSIM_TARGET_A5
-template <AccToVecMode Mode>
+template <AccToVecMode Mode, Form form = Form::PerColumn>
 void check_acc_to_vec_quant(int m, int n) {
     constexpr bool split_m = Mode == AccToVecMode::DualModeSplitM, split_n = Mode == AccToVecMode::DualModeSplitN;
     const int rows = split_m ? m / 2 : m, cols = split_n ? n / 2 : n;
@@ -552,7 +551,8 @@ void check_acc_to_vec_quant(int m, int n) {
             load_params(fp, params);
             V v(rows, cols);
             TASSIGN(v, kUb);
-            TMOV<V, Acc<float>, FpTile, Mode>(v, a, fp);
+            if constexpr (form == Form::PerColumn) TMOV<V, Acc<float>, FpTile, Mode>(v, a, fp);
+            else TMOV<V, Acc<float>, Mode>(v, a, params[0]);
             set_intra_block(PIPE_FIX, 0);
             set_intra_block(PIPE_FIX, 16);
         },
@@ -571,7 +571,8 @@ void check_acc_to_vec_quant(int m, int n) {
             for (int c = 0; c < cols; ++c) {
                 const int ar = r + (split_m ? sub * rows : 0), ac = c + (split_n ? sub * cols : 0);
                 const bool gets = Mode != AccToVecMode::SingleModeVec0 || sub == 0;
-                const half want = gets ? model<half, float>(acc[ar * n + ac], params[ac], false) : from_float<half>(-7.0f);
+                const uint64_t p = form == Form::PerColumn ? params[ac] : params[0];
+                const half want = gets ? model<half, float>(acc[ar * n + ac], p, false) : from_float<half>(-7.0f);
                 ASSERT_EQ(raw(out[sub][r * cols + c]), raw(want)) << "sub " << sub << " (" << r << "," << c << ")";
             }
 }
@@ -579,6 +580,12 @@ void check_acc_to_vec_quant(int m, int n) {
 TEST(FixpipeAccToVec, PerColumnSingleModeVec0) { check_acc_to_vec_quant<AccToVecMode::SingleModeVec0>(17, 23); }
 TEST(FixpipeAccToVec, PerColumnDualModeSplitN) { check_acc_to_vec_quant<AccToVecMode::DualModeSplitN>(16, 32); }
 TEST(FixpipeAccToVec, PerColumnDualModeSplitM) { check_acc_to_vec_quant<AccToVecMode::DualModeSplitM>(32, 16); }
+TEST(FixpipeAccToVec, ScalarDualModeSplitM) {
+    check_acc_to_vec_quant<AccToVecMode::DualModeSplitM, Form::Scalar>(18, 23);
+}
+TEST(FixpipeAccToVec, ScalarSingleModeVec0) {
+    check_acc_to_vec_quant<AccToVecMode::SingleModeVec0, Form::Scalar>(1, 1);
+}
 #endif
 
 }  // namespace

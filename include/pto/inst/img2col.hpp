@@ -165,7 +165,6 @@ constexpr bool fmatrix_manual(SetFmatrixMode m) {
     return m == SetFmatrixMode::FMATRIX_A_MANUAL || m == SetFmatrixMode::FMATRIX_B_MANUAL;
 }
 
-template <SetFmatrixMode mode>
 inline void record_config(const char* op, const CallSite& cs) {
     Core& c = ptosim::core();
     OpRecord rec = make_record(op, Pipe::S, cs);
@@ -270,7 +269,7 @@ RecordEvent timg2col(CallSite cs, Dst& dst, Conv& src, int posM, int posK) {
 template <typename ConvTileData, SetFmatrixMode FmatrixMode = SetFmatrixMode::FMATRIX_A_MANUAL, typename... WaitEvents>
 PTO_INST RecordEvent SETFMATRIX(CallSite cs, ConvTileData& src, WaitEvents&...) {
     sim::check_conv_tile<ConvTileData>();
-    sim::record_config<FmatrixMode>("SETFMATRIX", cs);
+    sim::record_config("SETFMATRIX", cs);
     // AUTO modes leave the register to TIMG2COL (SetFmatrix.hpp).
     if constexpr (sim::fmatrix_manual(FmatrixMode))
         (sim::fmatrix_b(FmatrixMode) ? ptosim::core().fmatrix_b : ptosim::core().fmatrix) = sim::fmatrix_of(src);
@@ -285,7 +284,7 @@ PTO_INST RecordEvent SETFMATRIX(ConvTileData& src, WaitEvents&... events) {
 template <typename ConvTileData, SetFmatrixMode FmatrixMode = SetFmatrixMode::FMATRIX_A_MANUAL, typename... WaitEvents>
 PTO_INST RecordEvent SET_IMG2COL_RPT(CallSite cs, ConvTileData& src, WaitEvents&...) {
     sim::check_conv_tile<ConvTileData>();
-    sim::record_config<FmatrixMode>("SET_IMG2COL_RPT", cs);
+    sim::record_config("SET_IMG2COL_RPT", cs);
     if constexpr (sim::fmatrix_manual(FmatrixMode))
         ptosim::core().img2col_rpt = static_cast<uint64_t>(src.GetRepeatStride()) |
                                      static_cast<uint64_t>(src.GetRepeatTime()) << 16 |
@@ -300,7 +299,7 @@ PTO_INST RecordEvent SET_IMG2COL_RPT(ConvTileData& src, WaitEvents&... events) {
 template <typename ConvTileData, SetFmatrixMode FmatrixMode = SetFmatrixMode::FMATRIX_A_MANUAL, typename... WaitEvents>
 PTO_INST RecordEvent SET_IMG2COL_PADDING(CallSite cs, ConvTileData& src, WaitEvents&...) {
     sim::check_conv_tile<ConvTileData>();
-    sim::record_config<FmatrixMode>("SET_IMG2COL_PADDING", cs);
+    sim::record_config("SET_IMG2COL_PADDING", cs);
     if constexpr (sim::fmatrix_manual(FmatrixMode)) ptosim::core().img2col_pad = sim::padding_bits(src.GetPadValue());
     return {};
 }
