@@ -14,3 +14,4 @@
 #include <pto/call_sites/layout.hpp>
 #include <pto/call_sites/sync.hpp>
 #include <pto/call_sites/intrinsics.hpp>
+#include <pto/call_sites/cube_config.hpp>

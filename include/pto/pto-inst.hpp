@@ -15,4 +15,6 @@
 #include <pto/inst/sort.hpp>
 #include <pto/inst/layout.hpp>
 #include <pto/inst/pto_sync.hpp>
+#include <pto/inst/fixpipe.hpp>
+#include <pto/inst/img2col.hpp>
 #include <pto/call_sites.hpp>

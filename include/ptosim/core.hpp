@@ -79,6 +79,15 @@ struct Core {
     bool vector_mask_set = false;
     bool mask_norm_set = false;
     uint64_t ffts_base = 0;
+    // Cube configuration registers, per core as on hardware: QUANT_PRE (the
+    // scalar fixpipe quantisation parameter), FPC (where in FB the per-column
+    // parameters lie), FMATRIX A/B, img2col repeat and padding value.
+    uint64_t quant_pre = 0;
+    uint64_t fpc = 0;
+    uint64_t fmatrix = 0;
+    uint64_t fmatrix_b = 0;
+    uint64_t img2col_rpt = 0;
+    uint64_t img2col_pad = 0;
     uint64_t ops = 0;
     SourceLoc last_loc;
 

@@ -1,0 +1,14 @@
+// Call-site macros of the fixpipe quantisation and img2col instructions
+// instructions (see pto/call_sites.hpp). SET_QUANT_SCALAR always takes its
+// output type as a template argument, so it has no macro.
+#pragma once
+
+#define SET_QUANT_VECTOR(...) SET_QUANT_VECTOR(PTOSIM_HERE, __VA_ARGS__)
+#define TSTORE_FP(...) TSTORE_FP(PTOSIM_HERE, __VA_ARGS__)
+#define TMOV_FP(...) TMOV_FP(PTOSIM_HERE, __VA_ARGS__)
+#define TEXTRACT_FP(...) TEXTRACT_FP(PTOSIM_HERE, __VA_ARGS__)
+#define TINSERT_FP(...) TINSERT_FP(PTOSIM_HERE, __VA_ARGS__)
+#define SETFMATRIX(...) SETFMATRIX(PTOSIM_HERE, __VA_ARGS__)
+#define SET_IMG2COL_RPT(...) SET_IMG2COL_RPT(PTOSIM_HERE, __VA_ARGS__)
+#define SET_IMG2COL_PADDING(...) SET_IMG2COL_PADDING(PTOSIM_HERE, __VA_ARGS__)
+#define TIMG2COL(...) TIMG2COL(PTOSIM_HERE, __VA_ARGS__)
