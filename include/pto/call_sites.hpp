@@ -13,3 +13,4 @@
 #include <pto/call_sites/layout.hpp>
 #include <pto/call_sites/sync.hpp>
 #include <pto/call_sites/intrinsics.hpp>
+#include <pto/call_sites/matrix.hpp>

@@ -1,6 +1,6 @@
-// TMATMUL, TMATMUL_ACC, TMATMUL_BIAS on the Cube unit: C (L0C) from A (L0A)
-// and B (L0B). Products accumulate in float (int32 for int8) in ascending k
-// (docs/semantics.md, "TMATMUL").
+// TMATMUL, TMATMUL_ACC, TMATMUL_BIAS and the one-row TGEMV forms on the Cube
+// unit: C (L0C) from A (L0A) and B (L0B). Products accumulate in float (int32
+// for int8) in ascending k (docs/semantics.md, "TMATMUL"; docs/isa/matrix.md).
 #pragma once
 #include <pto/common/sim_support.hpp>
 #include <ptosim/gemm.hpp>
@@ -40,9 +40,31 @@ void gather_rowmajor(std::vector<T>& out, const uint8_t* base, int rows, int col
                 static_cast<T>(widen(load_elem<typename Tile::DType>(at<Tile>(const_cast<uint8_t*>(base), r, c))));
 }
 
+struct MatmulDims {
+    int m, k, n;
+};
+
+// TMATMUL takes m and k from the Left tile's valid shape, n from the Right's.
+template <class A, class B>
+MatmulDims matmul_dims(const char* op, const A& a, const B& b, const SourceLoc& loc) {
+    const MatmulDims d{a.GetValidRow(), a.GetValidCol(), b.GetValidCol()};
+    if (b.GetValidRow() != d.k)
+        ptosim::fault(loc, std::string(op) + ": Left valid cols (k = " + std::to_string(d.k) +
+                               ") differ from Right valid rows (" + std::to_string(b.GetValidRow()) + ")");
+    return d;
+}
+
+// TGEMV computes one output row: m is 1 and k, n come from the Right tile
+// alone (pto-isa docs/isa/TGEMV.md, "Math Interpretation"); the Left tile's
+// valid shape is not consulted, as in the A2A3/A5 implementations.
+template <class B>
+MatmulDims gemv_dims(const B& b) {
+    return MatmulDims{1, b.GetValidRow(), b.GetValidCol()};
+}
+
 // Cin: optional accumulator input (same tile type as C); bias: optional row.
 template <class C, class A, class B, class Bias>
-void matmul(CallSite cs, const char* op, C& cOut, const C* cIn, A& a, B& b, const Bias* bias) {
+void matmul(CallSite cs, const char* op, C& cOut, const C* cIn, A& a, B& b, const Bias* bias, bool gemv) {
     check_matmul_types<C, A, B>();
     using Acc = typename C::DType;
     Core& core = ptosim::core();
@@ -52,12 +74,10 @@ void matmul(CallSite cs, const char* op, C& cOut, const C* cIn, A& a, B& b, cons
     const uint8_t* bbase = tile_base(core, b, op, "right", loc);
     const uint8_t* inbase = cIn ? tile_base(core, *cIn, op, "accumulator input", loc) : nullptr;
     const uint8_t* biasbase = nullptr;
-    const int m = a.GetValidRow(), k = a.GetValidCol(), n = b.GetValidCol();
-    for (auto [v, name] : {std::pair{m, "m (Left valid rows)"}, {k, "k (Left valid cols)"}, {n, "n (Right valid cols)"}})
+    const auto [m, k, n] = gemv ? gemv_dims(b) : matmul_dims(op, a, b, loc);
+    for (auto [v, name] : {std::pair{m, "m (Left valid rows)"}, {k, gemv ? "k (Right valid rows)" : "k (Left valid cols)"},
+                           {n, "n (Right valid cols)"}})
         if (v < 1 || v > 4095) ptosim::fault(loc, std::string(op) + ": " + name + " = " + std::to_string(v) + " must lie in 1..4095");
-    if (b.GetValidRow() != k)
-        ptosim::fault(loc, std::string(op) + ": Left valid cols (k = " + std::to_string(k) + ") differ from Right valid rows (" +
-                               std::to_string(b.GetValidRow()) + ")");
     OpRecord rec = make_record(op, Pipe::M, cs);
     record_tile(rec, false, a);
     record_tile(rec, false, b);
@@ -92,31 +112,31 @@ void matmul(CallSite cs, const char* op, C& cOut, const C* cIn, A& a, B& b, cons
 
 template <typename TileRes, typename TileLeft_, typename TileRight_, typename... WaitEvents>
 PTO_INST RecordEvent TMATMUL(CallSite cs, TileRes& c, TileLeft_& a, TileRight_& b, WaitEvents&...) {
-    sim::matmul<TileRes, TileLeft_, TileRight_, void>(cs, "TMATMUL", c, nullptr, a, b, nullptr);
+    sim::matmul<TileRes, TileLeft_, TileRight_, void>(cs, "TMATMUL", c, nullptr, a, b, nullptr, false);
     return {};
 }
 template <AccPhase Phase = AccPhase::Unspecified, typename TileRes, typename TileLeft_, typename TileRight_,
           typename... WaitEvents>
 PTO_INST RecordEvent TMATMUL(TileRes& c, TileLeft_& a, TileRight_& b, WaitEvents&...) {
-    sim::matmul<TileRes, TileLeft_, TileRight_, void>(CallSite{}, "TMATMUL", c, nullptr, a, b, nullptr);
+    sim::matmul<TileRes, TileLeft_, TileRight_, void>(CallSite{}, "TMATMUL", c, nullptr, a, b, nullptr, false);
     return {};
 }
 
 // TMATMUL_ACC(cOut, cIn, a, b): cOut = cIn + a*b; TMATMUL_ACC(c, a, b): c += a*b.
 template <typename TileRes, typename TileLeft_, typename TileRight_, typename... WaitEvents>
 PTO_INST RecordEvent TMATMUL_ACC(CallSite cs, TileRes& cOut, TileRes& cIn, TileLeft_& a, TileRight_& b, WaitEvents&...) {
-    sim::matmul<TileRes, TileLeft_, TileRight_, void>(cs, "TMATMUL_ACC", cOut, &cIn, a, b, nullptr);
+    sim::matmul<TileRes, TileLeft_, TileRight_, void>(cs, "TMATMUL_ACC", cOut, &cIn, a, b, nullptr, false);
     return {};
 }
 template <typename TileRes, typename TileLeft_, typename TileRight_, typename... WaitEvents>
 PTO_INST RecordEvent TMATMUL_ACC(CallSite cs, TileRes& c, TileLeft_& a, TileRight_& b, WaitEvents&...) {
-    sim::matmul<TileRes, TileLeft_, TileRight_, void>(cs, "TMATMUL_ACC", c, &c, a, b, nullptr);
+    sim::matmul<TileRes, TileLeft_, TileRight_, void>(cs, "TMATMUL_ACC", c, &c, a, b, nullptr, false);
     return {};
 }
 template <AccPhase Phase = AccPhase::Unspecified, typename TileRes, typename TileLeft_, typename TileRight_,
           typename... WaitEvents>
 PTO_INST RecordEvent TMATMUL_ACC(TileRes& cOut, TileRes& cIn, TileLeft_& a, TileRight_& b, WaitEvents&...) {
-    sim::matmul<TileRes, TileLeft_, TileRight_, void>(CallSite{}, "TMATMUL_ACC", cOut, &cIn, a, b, nullptr);
+    sim::matmul<TileRes, TileLeft_, TileRight_, void>(CallSite{}, "TMATMUL_ACC", cOut, &cIn, a, b, nullptr, false);
     return {};
 }
 
@@ -125,13 +145,50 @@ PTO_INST RecordEvent TMATMUL_BIAS(CallSite cs, TileRes& c, TileLeft_& a, TileRig
     static_assert(TileBias_::Loc == TileType::Bias && TileBias_::Rows == 1 &&
                       std::is_same_v<typename TileBias_::DType, typename TileRes::DType>,
                   "TMATMUL_BIAS: the bias must be a one-row Bias tile of the accumulator's element type");
-    sim::matmul<TileRes, TileLeft_, TileRight_, TileBias_>(cs, "TMATMUL_BIAS", c, nullptr, a, b, &bias);
+    sim::matmul<TileRes, TileLeft_, TileRight_, TileBias_>(cs, "TMATMUL_BIAS", c, nullptr, a, b, &bias, false);
     return {};
 }
 template <AccPhase Phase = AccPhase::Unspecified, typename TileRes, typename TileLeft_, typename TileRight_,
           typename TileBias_, typename... WaitEvents>
 PTO_INST RecordEvent TMATMUL_BIAS(TileRes& c, TileLeft_& a, TileRight_& b, TileBias_& bias, WaitEvents&...) {
     return TMATMUL_BIAS(CallSite{}, c, a, b, bias);
+}
+
+// TGEMV family: TMATMUL restricted to row 0 of the Left tile.
+template <typename TileRes, typename TileLeft_, typename TileRight_, typename... WaitEvents>
+PTO_INST RecordEvent TGEMV(CallSite cs, TileRes& c, TileLeft_& a, TileRight_& b, WaitEvents&...) {
+    sim::matmul<TileRes, TileLeft_, TileRight_, void>(cs, "TGEMV", c, nullptr, a, b, nullptr, true);
+    return {};
+}
+template <AccPhase Phase = AccPhase::Unspecified, typename TileRes, typename TileLeft_, typename TileRight_,
+          typename... WaitEvents>
+PTO_INST RecordEvent TGEMV(TileRes& c, TileLeft_& a, TileRight_& b, WaitEvents&...) {
+    sim::matmul<TileRes, TileLeft_, TileRight_, void>(CallSite{}, "TGEMV", c, nullptr, a, b, nullptr, true);
+    return {};
+}
+template <typename TileRes, typename TileLeft_, typename TileRight_, typename... WaitEvents>
+PTO_INST RecordEvent TGEMV_ACC(CallSite cs, TileRes& cOut, TileRes& cIn, TileLeft_& a, TileRight_& b, WaitEvents&...) {
+    sim::matmul<TileRes, TileLeft_, TileRight_, void>(cs, "TGEMV_ACC", cOut, &cIn, a, b, nullptr, true);
+    return {};
+}
+template <AccPhase Phase = AccPhase::Unspecified, typename TileRes, typename TileLeft_, typename TileRight_,
+          typename... WaitEvents>
+PTO_INST RecordEvent TGEMV_ACC(TileRes& cOut, TileRes& cIn, TileLeft_& a, TileRight_& b, WaitEvents&...) {
+    sim::matmul<TileRes, TileLeft_, TileRight_, void>(CallSite{}, "TGEMV_ACC", cOut, &cIn, a, b, nullptr, true);
+    return {};
+}
+template <typename TileRes, typename TileLeft_, typename TileRight_, typename TileBias_, typename... WaitEvents>
+PTO_INST RecordEvent TGEMV_BIAS(CallSite cs, TileRes& c, TileLeft_& a, TileRight_& b, TileBias_& bias, WaitEvents&...) {
+    static_assert(TileBias_::Loc == TileType::Bias && TileBias_::Rows == 1 &&
+                      std::is_same_v<typename TileBias_::DType, typename TileRes::DType>,
+                  "TGEMV_BIAS: the bias must be a one-row Bias tile of the accumulator's element type");
+    sim::matmul<TileRes, TileLeft_, TileRight_, TileBias_>(cs, "TGEMV_BIAS", c, nullptr, a, b, &bias, true);
+    return {};
+}
+template <AccPhase Phase = AccPhase::Unspecified, typename TileRes, typename TileLeft_, typename TileRight_,
+          typename TileBias_, typename... WaitEvents>
+PTO_INST RecordEvent TGEMV_BIAS(TileRes& c, TileLeft_& a, TileRight_& b, TileBias_& bias, WaitEvents&...) {
+    return TGEMV_BIAS(CallSite{}, c, a, b, bias);
 }
 
 }  // namespace pto
