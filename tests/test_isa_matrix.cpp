@@ -1,5 +1,7 @@
-// Matrix instructions beyond plain TMATMUL: TGEMV(_ACC/_BIAS). Every
-// expectation comes from a scalar reference written here from the ISA text.
+// Matrix instructions beyond plain TMATMUL: TGEMV(_ACC/_BIAS), the A5
+// low-precision element types and what moves and multiplies them. Every
+// expectation comes from a scalar reference written here from the format and
+// ISA texts.
 #include "test_isa_ref.hpp"
 
 using namespace pto;
@@ -230,4 +232,313 @@ TEST(GemvFaults, EmptyRightTileIsRejectedAtTheCallSite) {
     EXPECT_NE(st.message.find("test_isa_matrix.cpp"), std::string::npos) << st.message;
 }
 
+
+// ------------------------------------------------------------ low-precision types
+
+// Reference decoders, written from the format definitions field by field.
+double ref_ieee8(unsigned code, int ebits, int mbits, bool fn) {
+    const int bias = (1 << (ebits - 1)) - 1;
+    const unsigned e = (code >> mbits) & ((1u << ebits) - 1), m = code & ((1u << mbits) - 1);
+    const double sign = (code & 0x80u) ? -1.0 : 1.0;
+    const unsigned emax = (1u << ebits) - 1;
+    if (fn && e == emax && m == (1u << mbits) - 1) return NAN;
+    if (!fn && e == emax) return m ? NAN : sign * INFINITY;
+    if (e == 0) return sign * m * std::pow(2.0, 1 - bias - mbits);
+    return sign * (1.0 + m / std::pow(2.0, mbits)) * std::pow(2.0, static_cast<int>(e) - bias);
+}
+
+// HiFloat8 by its dot-field table: prefix, exponent width, mantissa width.
+double ref_hif8(unsigned code) {
+    if (code == 0x00) return 0.0;
+    if (code == 0x80) return NAN;
+    const double sign = (code & 0x80u) ? -1.0 : 1.0;
+    if ((code & 0x7f) == 0x6f) return sign * INFINITY;
+    const unsigned body = code & 0x7f;  // 7 bits after the sign
+    struct Dot {
+        unsigned prefix, len;
+        int d, m;
+    };
+    const Dot dots[] = {{0b11, 2, 4, 1}, {0b10, 2, 3, 2}, {0b01, 2, 2, 3}, {0b001, 3, 1, 3}, {0b0001, 4, 0, 3}};
+    for (const Dot& dot : dots) {
+        if ((body >> (7 - dot.len)) != dot.prefix) continue;
+        const unsigned rest = body & ((1u << (7 - dot.len)) - 1);
+        const unsigned mant = rest & ((1u << dot.m) - 1);
+        int e = 0;
+        if (dot.d > 0) {
+            const unsigned ef = rest >> dot.m;  // d bits: exponent sign, then d-1 magnitude bits below an implicit 1
+            const bool eneg = ef >> (dot.d - 1);
+            const int mag = static_cast<int>((1u << (dot.d - 1)) | (ef & ((1u << (dot.d - 1)) - 1)));
+            e = eneg ? -mag : mag;
+        }
+        return sign * std::ldexp(1.0 + mant / std::pow(2.0, dot.m), e);
+    }
+    return sign * std::pow(2.0, static_cast<int>(body & 7) - 23);  // dot 0000: denormals
+}
+
+double ref_fp4(unsigned code, int ebits) {
+    const int mbits = 3 - ebits, bias = 1;
+    const unsigned e = (code >> mbits) & ((1u << ebits) - 1), m = code & ((1u << mbits) - 1);
+    const double sign = (code & 8u) ? -1.0 : 1.0;
+    if (e == 0) return sign * m * std::pow(2.0, 1 - bias - mbits);
+    return sign * (1.0 + m / std::pow(2.0, mbits)) * std::pow(2.0, static_cast<int>(e) - bias);
+}
+
+template <class T>
+double to_double_fp8(T v) {
+    if constexpr (std::is_same_v<T, float8_e4m3_t>) return ref_ieee8(v.bits, 4, 3, true);
+    else if constexpr (std::is_same_v<T, float8_e5m2_t>) return ref_ieee8(v.bits, 5, 2, false);
+    else return ref_hif8(v.bits);
+}
+
+template <class T>
+uint8_t bits8(T v) {
+    return v.bits;
+}
+
+bool same_value(double a, double b) {
+    if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
+    return a == b && std::signbit(a) == std::signbit(b);
+}
+
+TEST(LowPrecision, EveryCodeDecodesAsTheFormatDefines) {
+    for (unsigned c = 0; c < 256; ++c) {
+        SCOPED_TRACE(c);
+        ASSERT_TRUE(same_value(static_cast<float>(float8_e4m3_t::from_bits(c)), ref_ieee8(c, 4, 3, true)));
+        ASSERT_TRUE(same_value(static_cast<float>(float8_e5m2_t::from_bits(c)), ref_ieee8(c, 5, 2, false)));
+        ASSERT_TRUE(same_value(static_cast<float>(hifloat8_t::from_bits(c)), ref_hif8(c)));
+        const double e8 = c == 255 ? NAN : std::pow(2.0, static_cast<int>(c) - 127);
+        ASSERT_TRUE(same_value(static_cast<double>(float8_e8m0_t::from_bits(c)), e8));
+        const auto p21 = float4_e2m1x2_t::from_bits(c);
+        ASSERT_TRUE(same_value(p21.lo(), ref_fp4(c & 15, 2)));
+        ASSERT_TRUE(same_value(p21.hi(), ref_fp4(c >> 4, 2)));
+        const auto p12 = float4_e1m2x2_t::from_bits(c);
+        ASSERT_TRUE(same_value(p12.lo(), ref_fp4(c & 15, 1)));
+        ASSERT_TRUE(same_value(p12.hi(), ref_fp4(c >> 4, 1)));
+    }
+    // Landmarks quoted by the format definitions.
+    EXPECT_EQ(static_cast<float>(float8_e4m3_t::from_bits(0x7e)), 448.0f);
+    EXPECT_EQ(static_cast<float>(float8_e5m2_t::from_bits(0x7b)), 57344.0f);
+    EXPECT_EQ(static_cast<float>(hifloat8_t::from_bits(0x6e)), 32768.0f);
+    EXPECT_EQ(static_cast<float>(hifloat8_t::from_bits(0x01)), std::ldexp(1.0f, -22));
+    EXPECT_EQ(float4_e2m1x2_t::from_bits(0x07).lo(), 6.0);
+    EXPECT_EQ(float4_e1m2x2_t::from_bits(0x07).lo(), 1.75);
+}
+
+// IEEE-style rounding of |x| to a grid with `mbits` fraction bits, minimum
+// normal exponent emin, by round-to-nearest-even through std::nearbyint.
+double ref_round_ieee(double x, int mbits, int emin) {
+    const double a = std::fabs(x);
+    int e = std::ilogb(a);
+    if (a == 0) e = emin;
+    e = std::max(e, emin);
+    const double q = std::ldexp(1.0, e - mbits);
+    return std::copysign(std::nearbyint(a / q) * q, x);
+}
+
+// HiFloat8 rounding: ties away from zero on the grid of |x|'s binade.
+double ref_round_hif8(double x) {
+    const double a = std::fabs(x);
+    if (a < std::ldexp(1.0, -23)) return 0.0;  // the only zero is +0
+    if (a < std::ldexp(1.0, -22)) return std::copysign(std::ldexp(1.0, -22), x);
+    const int e = std::ilogb(a);
+    if (e < -15) {  // denormals are the powers of two 2^-22 .. 2^-16
+        const double lo = std::ldexp(1.0, e);
+        return std::copysign(a >= 1.5 * lo ? 2 * lo : lo, x);
+    }
+    const int ae = std::abs(e);
+    const int mbits = ae <= 3 ? 3 : ae <= 7 ? 2 : 1;
+    const double q = std::ldexp(1.0, e - mbits);
+    return std::copysign(std::floor(a / q + 0.5) * q, x);
+}
+
+// Values across the whole range, every exact code value and every midpoint
+// between neighbours (the ties), plus random points.
+std::vector<double> probe_values(double maxv) {
+    std::vector<double> v;
+    testutil::Rng rng;
+    for (int i = 0; i < 4000; ++i) {
+        const double mag = std::ldexp(rng.uniform(1.0, 2.0), static_cast<int>(rng.next() % 50) - 30);
+        v.push_back(rng.next() % 2 ? mag : -mag);
+    }
+    for (double x = 1.0 / 1024; x < maxv; x *= 1.0009765625) v.push_back(x);
+    return v;
+}
+
+TEST(LowPrecision, E4M3AndE5M2RoundToNearestEvenAndOverflowAsOcpSays) {
+    for (unsigned c = 0; c < 256; ++c) {
+        const double v4 = ref_ieee8(c, 4, 3, true), v5 = ref_ieee8(c, 5, 2, false);
+        if (!std::isnan(v4)) ASSERT_EQ(bits8(float8_e4m3_t(v4)), c) << c;
+        if (!std::isnan(v5)) ASSERT_EQ(bits8(float8_e5m2_t(v5)), c) << c;
+    }
+    for (double x : probe_values(60000)) {
+        SCOPED_TRACE(x);
+        double r4 = ref_round_ieee(x, 3, -6);
+        if (std::fabs(r4) > 448) r4 = NAN;  // E4M3 has no Inf: overflow is NaN without saturation
+        ASSERT_TRUE(same_value(static_cast<float>(float8_e4m3_t(x)), r4));
+        double r5 = ref_round_ieee(x, 2, -14);
+        if (std::fabs(r5) > 57344) r5 = std::copysign(INFINITY, x);
+        ASSERT_TRUE(same_value(static_cast<float>(float8_e5m2_t(x)), r5));
+    }
+    // Ties between neighbours go to the even code: 1 + 1/16 lies between 1 and 1.125.
+    EXPECT_EQ(static_cast<float>(float8_e4m3_t(1.0625)), 1.0f);
+    EXPECT_EQ(static_cast<float>(float8_e4m3_t(1.1875)), 1.25f);
+    EXPECT_EQ(static_cast<float>(float8_e4m3_t(464.0)), 448.0f);  // the tie with the virtual 480 keeps 448
+    EXPECT_TRUE(std::isnan(static_cast<float>(float8_e4m3_t(465.0))));
+    EXPECT_EQ(static_cast<float>(float8_e5m2_t(61439.0)), 57344.0f);
+    EXPECT_TRUE(std::isinf(static_cast<float>(float8_e5m2_t(61440.0))));
+    EXPECT_TRUE(std::isnan(static_cast<float>(float8_e4m3_t(NAN))));
+    EXPECT_TRUE(std::isnan(static_cast<float>(float8_e4m3_t(INFINITY))));
+    EXPECT_EQ(static_cast<float>(float8_e5m2_t(-INFINITY)), -INFINITY);
+    EXPECT_EQ(bits8(float8_e4m3_t(-0.0)), 0x80);
+    // Denormals: the smallest E4M3 step is 2^-9, half of it ties to zero.
+    EXPECT_EQ(static_cast<float>(float8_e4m3_t(std::ldexp(1.0, -10))), 0.0f);
+    EXPECT_EQ(static_cast<float>(float8_e4m3_t(std::ldexp(3.0, -11))), std::ldexp(1.0f, -9));
+}
+
+TEST(LowPrecision, HiFloat8RoundsTiesAwayFromZero) {
+    for (unsigned c = 0; c < 256; ++c) {
+        const double v = ref_hif8(c);
+        if (!std::isnan(v) && !(v == 0 && c == 0x80)) ASSERT_EQ(bits8(hifloat8_t(v)), c) << c;
+    }
+    for (double x : probe_values(40000)) {
+        SCOPED_TRACE(x);
+        double r = ref_round_hif8(x);
+        if (std::fabs(r) > 32768) r = std::copysign(INFINITY, x);
+        ASSERT_TRUE(same_value(static_cast<float>(hifloat8_t(x)), r));
+    }
+    EXPECT_EQ(static_cast<float>(hifloat8_t(1.0625)), 1.125f);  // tie between 1 and 1.125 goes away from zero
+    EXPECT_EQ(static_cast<float>(hifloat8_t(-1.0625)), -1.125f);
+    EXPECT_EQ(bits8(hifloat8_t(NAN)), 0x80);
+    EXPECT_EQ(bits8(hifloat8_t(-0.0)), 0x00);  // HiFloat8 has a single zero; 0x80 is NaN
+    EXPECT_TRUE(std::isinf(static_cast<float>(hifloat8_t(40960.0))));
+}
+
+TEST(LowPrecision, E8M0AndFp4PairsEncode) {
+    EXPECT_EQ(bits8(float8_e8m0_t(1.0)), 127);
+    EXPECT_EQ(bits8(float8_e8m0_t(std::ldexp(1.0, -127))), 0);
+    EXPECT_EQ(bits8(float8_e8m0_t(-2.0)), 0xff);  // no sign bit: negative is NaN
+    EXPECT_EQ(bits8(float8_e8m0_t(NAN)), 0xff);
+    // Fp4 pairs: element 0 in the low nibble; no Inf or NaN, so both saturate.
+    const auto p = float4_e2m1x2_t::pack(-1.5, 100.0);
+    EXPECT_EQ(p.bits, 0x7b);
+    EXPECT_EQ(float4_e1m2x2_t::pack(0.375, 1.125).bits, 0x42);  // 0.375 ties to even 0.5; 1.125 ties to 1.0
+}
+
+template <class T>
+class LowPrecisionData : public ::testing::Test {};
+using LowPrecisionTypes =
+    ::testing::Types<float8_e4m3_t, float8_e5m2_t, hifloat8_t, float8_e8m0_t, float4_e2m1x2_t, float4_e1m2x2_t>;
+TYPED_TEST_SUITE(LowPrecisionData, LowPrecisionTypes);
+
+// Loads and stores move the bytes unchanged, NaN codes included; a Vec->Vec
+// TMOV and a TEXTRACT of a part do too.
+TYPED_TEST(LowPrecisionData, LoadStoreMoveAndExtractKeepEveryCode) {
+    using T = TypeParam;
+    constexpr int R = 8, C = 64;
+    std::vector<T> in(R * C), out(R * C), part(4 * 32);
+    for (int i = 0; i < R * C; ++i) in[i] = T::from_bits(static_cast<uint8_t>(i * 7 + 3));
+    for (auto& x : out) x = T::from_bits(0x55);
+    for (auto& x : part) x = T::from_bits(0x55);
+    auto st = testutil::run_vec([&] {
+        using V = Tile<TileType::Vec, T, R, C, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+        using P = Tile<TileType::Vec, T, 4, 32>;
+        V a(R, C), b(R, C);
+        P p;
+        TASSIGN(a, 0);
+        TASSIGN(b, 0x1000);
+        TASSIGN(p, 0x2000);
+        auto gin = gm_nd(in.data(), R, C, C);
+        auto gout = gm_nd(out.data(), R, C, C);
+        auto gpart = gm_nd(part.data(), 4, 32, 32);
+        TLOAD(a, gin);
+        ISA_SYNC(PIPE_MTE2, PIPE_V);
+        TMOV(b, a);
+        TEXTRACT(p, a, 3, 32);
+        ISA_SYNC(PIPE_V, PIPE_MTE3);
+        TSTORE(gout, b);
+        TSTORE(gpart, p);
+    });
+    ASSERT_TRUE(st.ok()) << st.message;
+    for (int i = 0; i < R * C; ++i) ASSERT_EQ(out[i].bits, in[i].bits) << i;
+    for (int r = 0; r < 4; ++r)
+        for (int c = 0; c < 32; ++c) ASSERT_EQ(part[r * 32 + c].bits, in[(3 + r) * C + 32 + c].bits) << r << "," << c;
+}
+
+#if defined(PTOSIM_TARGET_A5) && PTOSIM_TARGET_A5
+// fp8 operands through L1 (NZ) into L0A/L0B, multiplied into a float
+// accumulator: the documented A5 pairs (a5/TMatmul.hpp CheckMadValid).
+template <class A, class B>
+struct Fp8Pair {
+    using TA = A;
+    using TB = B;
+};
+template <class P>
+class Fp8Matmul : public ::testing::Test {};
+using Fp8Pairs = ::testing::Types<Fp8Pair<float8_e4m3_t, float8_e4m3_t>, Fp8Pair<float8_e4m3_t, float8_e5m2_t>,
+                                  Fp8Pair<float8_e5m2_t, float8_e4m3_t>, Fp8Pair<float8_e5m2_t, float8_e5m2_t>,
+                                  Fp8Pair<hifloat8_t, hifloat8_t>>;
+TYPED_TEST_SUITE(Fp8Matmul, Fp8Pairs);
+
+// Codes of small exact values (multiples of 1/8 up to 2), so every product
+// and every partial sum is exact in float.
+template <class T>
+std::vector<T> fp8_operand(int rows, int cols, uint64_t salt) {
+    std::vector<T> v(static_cast<size_t>(rows) * cols);
+    testutil::Rng rng;
+    rng.s ^= salt;
+    for (auto& x : v) x = T(static_cast<double>(static_cast<int>(rng.next() % 33) - 16) / 8.0);
+    return v;
+}
+
+TYPED_TEST(Fp8Matmul, MatmulAndGemvOverValidShapes) {
+    using TA = typename TypeParam::TA;
+    using TB = typename TypeParam::TB;
+    constexpr int M = 32, K = 64, N = 32;
+    struct D3 {
+        int m, k, n;
+    };
+    for (D3 d : {D3{17, 45, 23}, D3{1, 1, 1}, D3{32, 64, 32}, D3{5, 64, 1}}) {
+        SCOPED_TRACE(std::to_string(d.m) + "x" + std::to_string(d.k) + "x" + std::to_string(d.n));
+        auto a = fp8_operand<TA>(d.m, d.k, 11), b = fp8_operand<TB>(d.k, d.n, 12);
+        std::vector<float> c(d.m * d.n), y(d.n);
+        auto st = run_cube([&] {
+            MatNz<TA, M, K> ma(d.m, d.k);
+            MatNz<TB, K, N> mb(d.k, d.n);
+            TileLeft<TA, M, K, DYNAMIC, DYNAMIC> l(d.m, d.k);
+            TileRight<TB, K, N, DYNAMIC, DYNAMIC> r(d.k, d.n);
+            TileAcc<float, M, N, DYNAMIC, DYNAMIC> acc(d.m, d.n);
+            TileAcc<float, M, N, 1, DYNAMIC> row(d.n);
+            TASSIGN(ma, 0);
+            TASSIGN(mb, 0x2000);
+            TASSIGN(l, 0);
+            TASSIGN(r, 0);
+            TASSIGN(acc, 0);
+            TASSIGN(row, 0x4000);
+            auto ga = gm_nd(a.data(), d.m, d.k, d.k);
+            auto gb = gm_nd(b.data(), d.k, d.n, d.n);
+            auto gc = gm_nd(c.data(), d.m, d.n, d.n);
+            auto gy = gm_nd(y.data(), 1, d.n, d.n);
+            TLOAD(ma, ga);
+            TLOAD(mb, gb);
+            ISA_SYNC(PIPE_MTE2, PIPE_MTE1);
+            TMOV(l, ma);
+            TMOV(r, mb);
+            ISA_SYNC(PIPE_MTE1, PIPE_M);
+            TMATMUL(acc, l, r);
+            TGEMV(row, l, r);
+            ISA_SYNC(PIPE_M, PIPE_FIX);
+            TSTORE(gc, acc);
+            TSTORE(gy, row);
+        });
+        ASSERT_TRUE(st.ok()) << st.message;
+        for (int i = 0; i < d.m; ++i)
+            for (int j = 0; j < d.n; ++j) {
+                double want = 0;
+                for (int p = 0; p < d.k; ++p) want += to_double_fp8(a[i * d.k + p]) * to_double_fp8(b[p * d.n + j]);
+                ASSERT_EQ(c[i * d.n + j], want) << i << "," << j;
+                if (i == 0) ASSERT_EQ(y[j], want) << j;
+            }
+    }
+}
+#endif
 }  // namespace

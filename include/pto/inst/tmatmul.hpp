@@ -10,6 +10,14 @@ namespace pto {
 
 namespace sim {
 
+// fp8 operand pairs the A5 cube multiplies (a5/TMatmul.hpp CheckMadValid):
+// E4M3 and E5M2 in any combination, HiFloat8 only with itself.
+template <class TA, class TB>
+constexpr bool fp8_matmul_pair =
+    ((std::is_same_v<TA, float8_e4m3_t> || std::is_same_v<TA, float8_e5m2_t>) &&
+     (std::is_same_v<TB, float8_e4m3_t> || std::is_same_v<TB, float8_e5m2_t>)) ||
+    (std::is_same_v<TA, hifloat8_t> && std::is_same_v<TB, hifloat8_t>);
+
 template <class C, class A, class B>
 constexpr void check_matmul_types() {
     using TC = typename C::DType;
@@ -17,12 +25,19 @@ constexpr void check_matmul_types() {
     using TB = typename B::DType;
     static_assert(C::Loc == TileType::Acc && A::Loc == TileType::Left && B::Loc == TileType::Right,
                   "TMATMUL(c, a, b): c must be an Acc tile, a a Left tile and b a Right tile");
-    static_assert(std::is_same_v<TA, TB>, "TMATMUL: Left and Right element types must be the same");
+    static_assert(PTOSIM_TARGET_A5 || !fp8_matmul_pair<TA, TB>,
+                  "TMATMUL/TGEMV: fp8 and hifloat8 operands need the A5 cube; A2A3 multiplies int8, half, "
+                  "bfloat16_t and float only");
+    static_assert(std::is_same_v<TA, TB> || fp8_matmul_pair<TA, TB>,
+                  "TMATMUL: Left and Right element types must be the same (A5 also mixes float8_e4m3_t and "
+                  "float8_e5m2_t)");
     static_assert((std::is_same_v<TC, int32_t> && std::is_same_v<TA, int8_t>) ||
                       (std::is_same_v<TC, float> &&
-                       (std::is_same_v<TA, half> || std::is_same_v<TA, bfloat16_t> || std::is_same_v<TA, float>)),
+                       (std::is_same_v<TA, half> || std::is_same_v<TA, bfloat16_t> || std::is_same_v<TA, float> ||
+                        fp8_matmul_pair<TA, TB>)),
                   "TMATMUL: supported (C, A, B) types are (int32, int8, int8), (float, half, half), "
-                  "(float, bfloat16_t, bfloat16_t), (float, float, float)");
+                  "(float, bfloat16_t, bfloat16_t), (float, float, float); on A5 also float with fp8 "
+                  "(e4m3/e5m2 pairs, hifloat8_t with hifloat8_t)");
     static_assert(A::Rows == C::Rows && A::Cols == B::Rows && B::Cols == C::Cols,
                   "TMATMUL: shapes must chain: Left Rows == Acc Rows, Left Cols == Right Rows, Right Cols == Acc Cols");
     static_assert(PTOSIM_TARGET_A5 ? is_Nz_layout<A> : is_Zz_layout<A>,
