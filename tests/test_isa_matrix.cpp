@@ -472,6 +472,9 @@ struct Fp8Pair {
     using TA = A;
     using TB = B;
 };
+struct D3MX {
+    int m, k, n;
+};
 template <class P>
 class Fp8Matmul : public ::testing::Test {};
 using Fp8Pairs = ::testing::Types<Fp8Pair<float8_e4m3_t, float8_e4m3_t>, Fp8Pair<float8_e4m3_t, float8_e5m2_t>,
@@ -539,6 +542,350 @@ TYPED_TEST(Fp8Matmul, MatmulAndGemvOverValidShapes) {
                 if (i == 0) ASSERT_EQ(y[j], want) << j;
             }
     }
+}
+
+// TCVT to and from fp8 (pto-isa docs/isa/TCVT.md: A5 converts FP32 to
+// FP8_E4M3/FP8_E5M2/H8, FP16 to H8, and FP8_E4M3/FP8_E5M2/H8 to FP32).
+
+// r = round(x / q) * q on the quantum q of |x|'s binade, by `mode`.
+double ref_round_ieee_mode(double x, int mbits, int emin, RoundMode mode) {
+    const double a = std::fabs(x);
+    int e = a == 0 ? emin : std::max(std::ilogb(a), emin);
+    const double q = std::ldexp(1.0, e - mbits);
+    return round_int(x / q, mode) * q;
+}
+
+template <class D>
+std::vector<D> tcvt_from_float(const std::vector<float>& in, RoundMode mode, SaturationMode sat, int vr, int vc) {
+    constexpr int R = 16, C = 256;
+    std::vector<D> out(R * C);
+    for (auto& x : out) x = D::from_bits(0x3c);
+    std::vector<float> src(in);
+    src.resize(R * C, 0.0f);
+    auto st = testutil::run_vec([&] {
+        Tile<TileType::Vec, float, R, C, BLayout::RowMajor, DYNAMIC, DYNAMIC> s(vr, vc);
+        Tile<TileType::Vec, D, R, C, BLayout::RowMajor, DYNAMIC, DYNAMIC> d(vr, vc);
+        TASSIGN(s, 0);
+        TASSIGN(d, R * C * 4);
+        auto gs = gm_nd(src.data(), R, C, C);
+        auto gd = gm_nd(out.data(), R, C, C);
+        Tile<TileType::Vec, D, R, C> whole;
+        TASSIGN(whole, R * C * 4);
+        TLOAD(whole, gd);  // sentinel bytes everywhere, to see what TCVT writes
+        TLOAD(s, gs);
+        ISA_SYNC(PIPE_MTE2, PIPE_V);
+        TCVT(d, s, mode, sat);
+        ISA_SYNC(PIPE_V, PIPE_MTE3);
+        TSTORE(gd, whole);
+    });
+    EXPECT_TRUE(st.ok()) << st.message;
+    return out;
+}
+
+std::vector<float> fp8_probe_floats() {
+    std::vector<float> v = {0.0f, -0.0f, NAN, -NAN, INFINITY, -INFINITY, 448.0f, 464.0f, 465.0f, 480.0f, -1e30f,
+                            57344.0f, 61439.0f, 61440.0f, 32768.0f, 40959.0f, 40960.0f, 1.0625f, -1.0625f,
+                            1.1875f, std::ldexp(1.0f, -10), std::ldexp(3.0f, -11), std::ldexp(1.0f, -17),
+                            std::ldexp(1.0f, -23), std::ldexp(1.5f, -23), std::ldexp(1.0f, -149), 1e-30f};
+    testutil::Rng rng;
+    while (v.size() < 16 * 256) {
+        const float mag = static_cast<float>(std::ldexp(rng.uniform(1.0, 2.0), static_cast<int>(rng.next() % 44) - 26));
+        v.push_back(rng.next() % 2 ? mag : -mag);
+    }
+    return v;
+}
+
+TEST(TcvtFp8, FloatToE4M3AndE5M2EveryModeWithAndWithoutSaturation) {
+    const auto in = fp8_probe_floats();
+    constexpr int R = 16, C = 256;
+    for (RoundMode mode : {RoundMode::CAST_RINT, RoundMode::CAST_ROUND, RoundMode::CAST_FLOOR, RoundMode::CAST_CEIL,
+                           RoundMode::CAST_TRUNC, RoundMode::CAST_ODD, RoundMode::CAST_NONE})
+        for (SaturationMode sat : {SaturationMode::ON, SaturationMode::OFF}) {
+            SCOPED_TRACE(std::to_string(static_cast<int>(mode)) + (sat == SaturationMode::ON ? " sat" : " nosat"));
+            const bool on = sat == SaturationMode::ON;
+            auto o4 = tcvt_from_float<float8_e4m3_t>(in, mode, sat, R, C);
+            auto o5 = tcvt_from_float<float8_e5m2_t>(in, mode, sat, R, C);
+            for (int i = 0; i < R * C; ++i) {
+                const double x = in[i];
+                double w4, w5;
+                if (std::isnan(x)) {
+                    w4 = w5 = NAN;
+                } else if (std::isinf(x)) {
+                    w4 = on ? std::copysign(448.0, x) : NAN;
+                    w5 = x;
+                } else {
+                    w4 = ref_round_ieee_mode(x, 3, -6, mode);
+                    w5 = ref_round_ieee_mode(x, 2, -14, mode);
+                    // Rounding toward zero never overflows (IEEE 754 §7.4): it stops at the largest finite value.
+                    // Round-to-odd keeps the largest finite value when its significand is odd (E5M2's
+                    // 1.11b; E4M3's 1.110b is even, so there the odd neighbour is the overflow).
+                    const bool toward_zero = mode == RoundMode::CAST_TRUNC || (mode == RoundMode::CAST_FLOOR && x > 0) ||
+                                             (mode == RoundMode::CAST_CEIL && x < 0);
+                    const bool odd = mode == RoundMode::CAST_ODD;
+                    if (std::fabs(w4) > 448) w4 = on || toward_zero ? std::copysign(448.0, x) : NAN;
+                    if (std::fabs(w5) > 57344)
+                        w5 = on || toward_zero || odd ? std::copysign(57344.0, x) : std::copysign(INFINITY, x);
+                    if (w4 == 0) w4 = std::copysign(0.0, x);
+                    if (w5 == 0) w5 = std::copysign(0.0, x);
+                }
+                ASSERT_TRUE(same_value(ref_ieee8(o4[i].bits, 4, 3, true), w4)) << i << ": " << x;
+                ASSERT_TRUE(same_value(ref_ieee8(o5[i].bits, 5, 2, false), w5)) << i << ": " << x;
+            }
+        }
+}
+
+TEST(TcvtFp8, FloatToHiFloat8AlwaysRoundsTiesAwayAndLeavesTheRestAlone) {
+    const auto in = fp8_probe_floats();
+    for (RoundMode mode : {RoundMode::CAST_RINT, RoundMode::CAST_TRUNC})
+        for (SaturationMode sat : {SaturationMode::ON, SaturationMode::OFF}) {
+            const bool on = sat == SaturationMode::ON;
+            // 13 x 250 valid: elements outside keep the sentinel byte.
+            auto out = tcvt_from_float<hifloat8_t>(in, mode, sat, 13, 250);
+            for (int r = 0; r < 16; ++r)
+                for (int c = 0; c < 256; ++c) {
+                    const int i = r * 256 + c;
+                    if (r >= 13 || c >= 250) {
+                        ASSERT_EQ(out[i].bits, 0x3c) << i;
+                        continue;
+                    }
+                    const double x = in[i];
+                    double w = std::isnan(x) ? NAN : std::isinf(x) ? x : ref_round_hif8(x);
+                    if (std::isfinite(x) && std::fabs(w) > 32768) w = on ? std::copysign(32768.0, x) : std::copysign(INFINITY, x);
+                    ASSERT_TRUE(same_value(ref_hif8(out[i].bits), w)) << i << ": " << x;
+                }
+        }
+}
+
+TEST(TcvtFp8, EveryHalfToHiFloat8) {
+    std::vector<half> in(65536);
+    std::vector<hifloat8_t> out(65536);
+    for (int i = 0; i < 65536; ++i) in[i] = half_from_bits(static_cast<uint16_t>(i));
+    auto st = testutil::run_vec([&] {
+        Tile<TileType::Vec, half, 256, 256> s;
+        Tile<TileType::Vec, hifloat8_t, 256, 256> d;
+        TASSIGN(s, 0);
+        TASSIGN(d, 256 * 256 * 2);
+        auto gs = gm_nd(in.data(), 256, 256, 256);
+        auto gd = gm_nd(out.data(), 256, 256, 256);
+        TLOAD(s, gs);
+        ISA_SYNC(PIPE_MTE2, PIPE_V);
+        TCVT(d, s, RoundMode::CAST_RINT);
+        ISA_SYNC(PIPE_V, PIPE_MTE3);
+        TSTORE(gd, d);
+    });
+    ASSERT_TRUE(st.ok()) << st.message;
+    for (int i = 0; i < 65536; ++i) {
+        const double x = to_double(in[i]);
+        double w = std::isnan(x) ? NAN : std::isinf(x) ? x : ref_round_hif8(x);
+        if (std::isfinite(x) && std::fabs(w) > 32768) w = std::copysign(32768.0, x);  // TCVT saturates by default
+        ASSERT_TRUE(same_value(ref_hif8(out[i].bits), w)) << std::hex << i;
+    }
+}
+
+template <class T>
+class TcvtFromFp8 : public ::testing::Test {};
+using Fp8Types = ::testing::Types<float8_e4m3_t, float8_e5m2_t, hifloat8_t>;
+TYPED_TEST_SUITE(TcvtFromFp8, Fp8Types);
+
+TYPED_TEST(TcvtFromFp8, EveryCodeWidensExactly) {
+    using T = TypeParam;
+    std::vector<T> in(256);
+    std::vector<float> out(256);
+    for (int i = 0; i < 256; ++i) in[i] = T::from_bits(static_cast<uint8_t>(i));
+    auto st = testutil::run_vec([&] {
+        Tile<TileType::Vec, T, 8, 32> s;
+        Tile<TileType::Vec, float, 8, 32> d;
+        TASSIGN(s, 0);
+        TASSIGN(d, 0x400);
+        auto gs = gm_nd(in.data(), 8, 32, 32);
+        auto gd = gm_nd(out.data(), 8, 32, 32);
+        TLOAD(s, gs);
+        ISA_SYNC(PIPE_MTE2, PIPE_V);
+        TCVT(d, s, RoundMode::CAST_NONE);
+        ISA_SYNC(PIPE_V, PIPE_MTE3);
+        TSTORE(gd, d);
+    });
+    ASSERT_TRUE(st.ok()) << st.message;
+    for (int i = 0; i < 256; ++i) ASSERT_TRUE(same_value(out[i], to_double_fp8(in[i]))) << i;
+}
+
+// ------------------------------------------------------------ MX matmul
+
+// Scale codes 125..129 (2^-2 .. 2^2): with fp8 operands in multiples of 1/8
+// every scaled product and partial sum stays exact in float.
+std::vector<float8_e8m0_t> mx_scales(int rows, int cols, uint64_t salt) {
+    std::vector<float8_e8m0_t> v(static_cast<size_t>(rows) * cols);
+    testutil::Rng rng;
+    rng.s ^= salt;
+    for (auto& x : v) x = float8_e8m0_t::from_bits(static_cast<uint8_t>(125 + rng.next() % 5));
+    return v;
+}
+double e8m0_value(float8_e8m0_t s) { return s.bits == 255 ? NAN : std::ldexp(1.0, s.bits - 127); }
+
+enum class MxForm { Plain, Acc, Bias, Gemv };
+
+template <class TA, class TB>
+struct MxCase {
+    int m, k, n;
+    std::vector<TA> a;
+    std::vector<TB> b;
+    std::vector<float8_e8m0_t> sa, sb;  // sa: m x ceil(k/32) row-major; sb: ceil(k/32) x n row-major
+    std::vector<float> extra;           // accumulator input row block or bias row
+    std::vector<float> c;
+};
+
+constexpr int kMxM = 32, kMxK = 128, kMxN = 32, kMxKS = kMxK / 32;
+
+template <class TA, class TB>
+ptosim::Status run_mx(MxForm form, MxCase<TA, TB>& t, bool misplace_scale = false) {
+    return run_cube([&] {
+        const int ks = (t.k + 31) / 32;
+        MatNz<TA, kMxM, kMxK> ma(t.m, t.k);
+        MatNz<TB, kMxK, kMxN> mb(t.k, t.n);
+        Tile<TileType::Mat, float8_e8m0_t, kMxM, kMxKS, BLayout::RowMajor, DYNAMIC, DYNAMIC, SLayout::RowMajor, 32> msa(t.m, ks);
+        Tile<TileType::Mat, float8_e8m0_t, kMxKS, kMxN, BLayout::ColMajor, DYNAMIC, DYNAMIC, SLayout::ColMajor, 32> msb(ks, t.n);
+        Tile<TileType::Mat, float, kMxM, kMxN, BLayout::RowMajor, DYNAMIC, DYNAMIC> mextra(t.m, t.n);
+        TileLeft<TA, kMxM, kMxK, DYNAMIC, DYNAMIC> l(t.m, t.k);
+        TileRight<TB, kMxK, kMxN, DYNAMIC, DYNAMIC> r(t.k, t.n);
+        TileLeftScale<float8_e8m0_t, kMxM, kMxKS> ls;
+        TileRightScale<float8_e8m0_t, kMxKS, kMxN> rs;
+        TileBias<float, kMxN, DYNAMIC> tb(t.n);
+        TileAcc<float, kMxM, kMxN, DYNAMIC, DYNAMIC> c0(t.m, t.n), c1(t.m, t.n);
+        TASSIGN(ma, 0);
+        TASSIGN(mb, 0x2000);
+        TASSIGN(msa, 0x6000);
+        TASSIGN(msb, 0x6400);
+        TASSIGN(mextra, 0x7000);
+        TASSIGN(l, 0x1000);
+        TASSIGN(r, 0x2000);
+        TGET_SCALE_ADDR(ls, l);
+        TGET_SCALE_ADDR(rs, r);
+        if (misplace_scale) TASSIGN(rs, 0x400);
+        TASSIGN(tb, 0);
+        TASSIGN(c0, 0);
+        TASSIGN(c1, 0x8000);
+        auto ga = gm_nd(t.a.data(), t.m, t.k, t.k);
+        auto gb = gm_nd(t.b.data(), t.k, t.n, t.n);
+        auto gsa = gm_nd(t.sa.data(), t.m, ks, ks);
+        auto gsb = gm_nd(t.sb.data(), ks, t.n, t.n);
+        auto ge = gm_nd(t.extra.data(), t.m, t.n, t.n);
+        auto gc = gm_nd(t.c.data(), t.m, t.n, t.n);
+        TLOAD(ma, ga);
+        TLOAD(mb, gb);
+        TLOAD(msa, gsa);
+        TLOAD(msb, gsb);
+        ISA_SYNC(PIPE_MTE2, PIPE_MTE1);
+        TMOV(l, ma);
+        TMOV(r, mb);
+        TMOV(ls, msa);
+        TMOV(rs, msb);
+        ISA_SYNC(PIPE_MTE1, PIPE_M);
+        switch (form) {
+            case MxForm::Plain: TMATMUL_MX(c1, l, ls, r, rs); break;
+            case MxForm::Gemv: TGEMV_MX(c1, l, ls, r, rs); break;
+            case MxForm::Bias: {
+                Tile<TileType::Mat, float, 1, kMxN, BLayout::RowMajor, 1, DYNAMIC> mbias(t.n);
+                TASSIGN(mbias, 0x7000);
+                auto gbias = gm_nd(t.extra.data(), 1, t.n, t.n);
+                TLOAD(mbias, gbias);
+                ISA_SYNC(PIPE_MTE2, PIPE_MTE1);
+                TMOV(tb, mbias);
+                ISA_SYNC(PIPE_MTE1, PIPE_M);
+                TMATMUL_MX(c1, l, ls, r, rs, tb);
+                break;
+            }
+            case MxForm::Acc: {
+                // c0 = extra through the fixpipe-free path: TMATMUL_MX with zero scales' operands is
+                // not needed; an Acc input is made by TMATMUL_MX into c0 of the same data, then
+                // c1 = c0 + a*b checks that the input is added, and c0 stays.
+                TMATMUL_MX(c0, l, ls, r, rs);
+                TMATMUL_MX(c1, c0, l, ls, r, rs);
+                break;
+            }
+        }
+        ISA_SYNC(PIPE_M, PIPE_FIX);
+        TSTORE(gc, c1);
+    });
+}
+
+template <class TA, class TB>
+MxCase<TA, TB> make_mx_case(int m, int k, int n, uint64_t salt) {
+    MxCase<TA, TB> t{m, k, n, fp8_operand<TA>(m, k, salt), fp8_operand<TB>(k, n, salt + 1),
+                     mx_scales(m, (k + 31) / 32, salt + 2), mx_scales((k + 31) / 32, n, salt + 3), {}, {}};
+    t.extra.resize(static_cast<size_t>(m) * n);
+    for (int i = 0; i < m * n; ++i) t.extra[i] = static_cast<float>(i % 13) - 6.0f;
+    t.c.assign(static_cast<size_t>(m) * n, -1.0f);
+    return t;
+}
+
+// c(i, j) = sum_p a(i, p) 2^sa(i, p/32) * b(p, j) 2^sb(p/32, j).
+template <class TA, class TB>
+double ref_mx(const MxCase<TA, TB>& t, int i, int j) {
+    const int ks = (t.k + 31) / 32;
+    double s = 0;
+    for (int p = 0; p < t.k; ++p)
+        s += to_double_fp8(t.a[i * t.k + p]) * e8m0_value(t.sa[i * ks + p / 32]) * to_double_fp8(t.b[p * t.n + j]) *
+             e8m0_value(t.sb[(p / 32) * t.n + j]);
+    return s;
+}
+
+template <class P>
+class MxMatmul : public ::testing::Test {};
+using MxPairs = ::testing::Types<Fp8Pair<float8_e4m3_t, float8_e4m3_t>, Fp8Pair<float8_e4m3_t, float8_e5m2_t>,
+                                 Fp8Pair<float8_e5m2_t, float8_e4m3_t>, Fp8Pair<float8_e5m2_t, float8_e5m2_t>>;
+TYPED_TEST_SUITE(MxMatmul, MxPairs);
+
+const D3MX kMxShapes[] = {{17, 45, 23}, {1, 1, 1}, {32, 128, 32}, {32, 64, 1}, {1, 128, 32}, {5, 33, 7}};
+
+TYPED_TEST(MxMatmul, EveryFormOverValidShapes) {
+    using TA = typename TypeParam::TA;
+    using TB = typename TypeParam::TB;
+    for (MxForm form : {MxForm::Plain, MxForm::Acc, MxForm::Bias, MxForm::Gemv})
+        for (D3MX d : kMxShapes) {
+            SCOPED_TRACE(std::to_string(static_cast<int>(form)) + ": " + std::to_string(d.m) + "x" +
+                         std::to_string(d.k) + "x" + std::to_string(d.n));
+            auto t = make_mx_case<TA, TB>(d.m, d.k, d.n, 21);
+            auto st = run_mx(form, t);
+            ASSERT_TRUE(st.ok()) << st.message;
+            const int rows = form == MxForm::Gemv ? 1 : d.m;
+            for (int i = 0; i < rows; ++i)
+                for (int j = 0; j < d.n; ++j) {
+                    double want = ref_mx(t, i, j);
+                    if (form == MxForm::Acc) want *= 2;
+                    if (form == MxForm::Bias) want += t.extra[j];
+                    ASSERT_EQ(t.c[i * d.n + j], want) << i << "," << j;
+                }
+        }
+}
+
+// A NaN scale (E8M0 0xFF) makes its whole block NaN: only the outputs whose
+// sums include that block are NaN.
+TEST(MxMatmulScales, NanScalePoisonsItsBlockOnly) {
+    auto t = make_mx_case<float8_e4m3_t, float8_e4m3_t>(4, 64, 8, 31);
+    t.sa[1 * 2 + 1] = float8_e8m0_t::from_bits(0xff);  // row 1, k 32..63
+    auto st = run_mx(MxForm::Plain, t);
+    ASSERT_TRUE(st.ok()) << st.message;
+    for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 8; ++j) {
+            if (i == 1) ASSERT_TRUE(std::isnan(t.c[i * 8 + j])) << j;
+            else ASSERT_EQ(t.c[i * 8 + j], ref_mx(t, i, j)) << i << "," << j;
+        }
+}
+
+TEST(MxMatmulScales, ScaleTileAwayFromGetScaleAddrFaults) {
+    auto t = make_mx_case<float8_e4m3_t, float8_e4m3_t>(4, 64, 8, 41);
+    auto st = run_mx(MxForm::Plain, t, true);
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.message.find("TMATMUL_MX: the right scale tile is at 0x400 but the cube reads it at "
+                              "GetScaleAddr(operand) = 0x200"),
+              std::string::npos)
+        << st.message;
+}
+
+TEST(MxMatmulScales, GetScaleAddrIsTheOperandAddressOverSixteen) {
+    TileLeft<float8_e4m3_t, 16, 64> l;
+    TASSIGN(l, 0x3400);
+    EXPECT_EQ(GetScaleAddr(l.data()), 0x340u);
 }
 #endif
 }  // namespace

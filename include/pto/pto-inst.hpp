@@ -8,6 +8,7 @@
 #include <pto/inst/tload_tstore.hpp>
 #include <pto/inst/tmov.hpp>
 #include <pto/inst/tmatmul.hpp>
+#include <pto/inst/tmatmul_mx.hpp>
 #include <pto/inst/elementwise.hpp>
 #include <pto/inst/elementwise_ops.hpp>
 #include <pto/inst/tcvt.hpp>

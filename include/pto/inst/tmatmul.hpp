@@ -46,6 +46,12 @@ constexpr void check_matmul_types() {
     static_assert(is_Nz_layout<C>, "TMATMUL: the Acc tile must be Nz; declare it with TileAcc<...>");
 }
 
+inline std::string hex(uint64_t v) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%llx", static_cast<unsigned long long>(v));
+    return b;
+}
+
 template <class T, class Tile>
 void gather_rowmajor(std::vector<T>& out, const uint8_t* base, int rows, int cols) {
     out.resize(static_cast<size_t>(rows) * cols);
@@ -53,6 +59,21 @@ void gather_rowmajor(std::vector<T>& out, const uint8_t* base, int rows, int col
         for (int c = 0; c < cols; ++c)
             out[static_cast<size_t>(r) * cols + c] =
                 static_cast<T>(widen(load_elem<typename Tile::DType>(at<Tile>(const_cast<uint8_t*>(base), r, c))));
+}
+
+// The cube reads an operand's MX scales from the scale store at the
+// operand's L0 address >> 4 (A5 GetScaleAddr), whatever tile is passed; a
+// scale tile placed elsewhere would be silently ignored on hardware, so it
+// faults here.
+template <class S, class Operand>
+const uint8_t* mx_scale_base(Core& core, const S& scale, const Operand& operand, const char* op, const char* role,
+                             const SourceLoc& loc) {
+    const uint8_t* base = tile_base(core, scale, op, role, loc);
+    if (scale.address() != operand.address() >> 4)
+        ptosim::fault(loc, std::string(op) + ": the " + role + " tile is at 0x" + hex(scale.address()) +
+                               " but the cube reads it at GetScaleAddr(operand) = 0x" + hex(operand.address() >> 4) +
+                               "; place it with TGET_SCALE_ADDR(scale, operand) or TASSIGN(scale, GetScaleAddr(operand.data()))");
+    return base;
 }
 
 struct MatmulDims {
@@ -77,9 +98,12 @@ MatmulDims gemv_dims(const B& b) {
     return MatmulDims{1, b.GetValidRow(), b.GetValidCol()};
 }
 
-// Cin: optional accumulator input (same tile type as C); bias: optional row.
-template <class C, class A, class B, class Bias>
-void matmul(CallSite cs, const char* op, C& cOut, const C* cIn, A& a, B& b, const Bias* bias, bool gemv) {
+// Cin: optional accumulator input (same tile type as C); bias: optional row;
+// sa, sb: optional MX scale tiles (TMATMUL_MX, TGEMV_MX), one E8M0 factor
+// per 32 consecutive k of each row of A and each column of B.
+template <class C, class A, class B, class Bias, class SA = void, class SB = void>
+void matmul(CallSite cs, const char* op, C& cOut, const C* cIn, A& a, B& b, const Bias* bias, bool gemv,
+            const SA* sa = nullptr, const SB* sb = nullptr) {
     check_matmul_types<C, A, B>();
     using Acc = typename C::DType;
     Core& core = ptosim::core();
@@ -100,6 +124,14 @@ void matmul(CallSite cs, const char* op, C& cOut, const C* cIn, A& a, B& b, cons
         biasbase = tile_base(core, *bias, op, "bias", loc);
         record_tile(rec, false, *bias);
     }
+    const uint8_t* sabase = nullptr;
+    const uint8_t* sbbase = nullptr;
+    if constexpr (!std::is_same_v<SA, void>) {
+        sabase = mx_scale_base(core, *sa, a, op, "left scale", loc);
+        sbbase = mx_scale_base(core, *sb, b, op, "right scale", loc);
+        record_tile(rec, false, *sa);
+        record_tile(rec, false, *sb);
+    }
     record_tile(rec, true, cOut);
     rec.elements = static_cast<uint64_t>(m) * n;
     rec.flops = 2ull * m * n * k;
@@ -109,6 +141,15 @@ void matmul(CallSite cs, const char* op, C& cOut, const C* cIn, A& a, B& b, cons
     thread_local std::vector<Acc> av, bv, cv;
     gather_rowmajor<Acc, A>(av, abase, m, k);
     gather_rowmajor<Acc, B>(bv, bbase, k, n);
+    if constexpr (!std::is_same_v<SA, void>) {
+        // Scaling is exact in float unless the scaled value leaves float's range.
+        for (int i = 0; i < m; ++i)
+            for (int p = 0; p < k; ++p)
+                av[static_cast<size_t>(i) * k + p] *= static_cast<float>(load_elem<typename SA::DType>(at<SA>(const_cast<uint8_t*>(sabase), i, p / 32)));
+        for (int p = 0; p < k; ++p)
+            for (int j = 0; j < n; ++j)
+                bv[static_cast<size_t>(p) * n + j] *= static_cast<float>(load_elem<typename SB::DType>(at<SB>(const_cast<uint8_t*>(sbbase), p / 32, j)));
+    }
     cv.assign(static_cast<size_t>(m) * n, Acc(0));
     if (inbase) {
         for (int i = 0; i < m; ++i)
