@@ -464,6 +464,166 @@ TYPED_TEST(LowPrecisionData, LoadStoreMoveAndExtractKeepEveryCode) {
         for (int c = 0; c < 32; ++c) ASSERT_EQ(part[r * 32 + c].bits, in[(3 + r) * C + 32 + c].bits) << r << "," << c;
 }
 
+// ------------------------------------------------------------ TQUANT, TDEQUANT
+
+struct Region {
+    int vr, vc;
+};
+constexpr int kQR = 16, kQC = 64;
+using QPara = Tile<TileType::Vec, float, kQR, 1, BLayout::ColMajor, DYNAMIC, 1>;  // one value per row
+
+template <class T>
+using QTile = Tile<TileType::Vec, T, kQR, kQC, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+
+template <class Q>
+class Dequant : public ::testing::Test {};
+using DequantTypes = ::testing::Types<int8_t, int16_t>;
+TYPED_TEST_SUITE(Dequant, DequantTypes);
+
+// dst(i, j) = (src(i, j) - offset(i)) * scale(i), subtraction and product
+// each rounded to float (pto-isa docs/isa/TDEQUANT.md).
+TYPED_TEST(Dequant, PerRowAffineOverValidShapes) {
+    using T = TypeParam;
+    for (Region rg : {Region{16, 64}, Region{1, 1}, Region{7, 33}, Region{16, 1}, Region{1, 64}}) {
+        SCOPED_TRACE(std::to_string(rg.vr) + "x" + std::to_string(rg.vc));
+        std::vector<T> q(kQR * kQC);
+        std::vector<float> scale(kQR), offset(kQR), out(kQR * kQC, -7.0f);
+        testutil::Rng rng;
+        for (auto& x : q) x = static_cast<T>(rng.next());
+        for (int i = 0; i < kQR; ++i) {
+            scale[i] = static_cast<float>(rng.uniform(-0.1, 0.1));
+            offset[i] = static_cast<float>(rng.uniform(-200, 200));
+        }
+        scale[2] = INFINITY;  // (q - o) * inf, and NaN where q == o never happens with a fractional o
+        offset[3] = NAN;
+        auto st = testutil::run_vec([&] {
+            QTile<T> s(rg.vr, rg.vc);
+            QTile<float> d(rg.vr, rg.vc);
+            QPara ps(rg.vr), po(rg.vr);
+            TASSIGN(s, 0);
+            TASSIGN(d, 0x1000);
+            TASSIGN(ps, 0x6000);
+            TASSIGN(po, 0x6100);
+            auto gq = gm_nd(q.data(), rg.vr, rg.vc, kQC);
+            auto gout = gm_nd(out.data(), rg.vr, rg.vc, kQC);
+            auto gs = gm_dn(scale.data(), rg.vr, 1, kQR);
+            auto go = gm_dn(offset.data(), rg.vr, 1, kQR);
+            TLOAD(s, gq);
+            TLOAD(ps, gs);
+            TLOAD(po, go);
+            ISA_SYNC(PIPE_MTE2, PIPE_V);
+            TDEQUANT(d, s, ps, po);
+            ISA_SYNC(PIPE_V, PIPE_MTE3);
+            TSTORE(gout, d);
+        });
+        ASSERT_TRUE(st.ok()) << st.message;
+        for (int i = 0; i < kQR; ++i)
+            for (int j = 0; j < kQC; ++j) {
+                float want = -7.0f;
+                if (i < rg.vr && j < rg.vc) {
+                    volatile float shifted = static_cast<float>(q[i * kQC + j]) - offset[i];
+                    want = shifted * scale[i];
+                }
+                ASSERT_TRUE(same_value(out[i * kQC + j], want)) << i << "," << j;
+            }
+    }
+}
+
+TEST(DequantFaults, ValidShapeMismatchNamesBothShapes) {
+    auto st = testutil::run_vec([] {
+        QTile<int8_t> s(4, 8);
+        QTile<float> d(4, 9);
+        QPara p(4);
+        TASSIGN(s, 0);
+        TASSIGN(d, 0x1000);
+        TASSIGN(p, 0x6000);
+        TDEQUANT(d, s, p, p);
+    });
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.message.find("TDEQUANT: source valid shape 4x8 differs from the destination's 4x9"), std::string::npos)
+        << st.message;
+}
+
+// q = clamp(rint(x * scale(i) [+ offset(i)])), NaN -> 0 (npu/*/TQuant.hpp).
+template <QuantType Q, class D>
+void check_tquant(int vr, int vc) {
+    SCOPED_TRACE(std::to_string(vr) + "x" + std::to_string(vc));
+    std::vector<float> x(kQR * kQC), scale(kQR), offset(kQR), src_after(kQR * kQC);
+    std::vector<D> out(kQR * kQC, D(77));
+    testutil::Rng rng;
+    for (auto& v : x) v = static_cast<float>(rng.uniform(-300, 300));
+    const float specials[] = {NAN, INFINITY, -INFINITY, 0.5f, 1.5f, 2.5f, -0.5f, -2.5f, 127.5f, 128.0f, -128.5f, 255.5f, 1e9f, -1e9f};
+    for (size_t k = 0; k < std::size(specials); ++k) x[k] = specials[k];
+    for (int i = 0; i < kQR; ++i) {
+        scale[i] = i == 0 ? 1.0f : static_cast<float>(rng.uniform(0.1, 2.0));
+        offset[i] = i == 0 ? 0.0f : std::round(static_cast<float>(rng.uniform(0, 128)));
+    }
+    auto st = testutil::run_vec([&] {
+        QTile<float> s(vr, vc);
+        QTile<D> d(vr, vc);
+        QPara ps(vr), po(vr);
+        TASSIGN(s, 0);
+        TASSIGN(d, 0x1000);
+        TASSIGN(ps, 0x6000);
+        TASSIGN(po, 0x6100);
+        auto gx = gm_nd(x.data(), vr, vc, kQC);
+        auto gafter = gm_nd(src_after.data(), vr, vc, kQC);
+        auto gout = gm_nd(out.data(), vr, vc, kQC);
+        auto gs = gm_dn(scale.data(), vr, 1, kQR);
+        auto go = gm_dn(offset.data(), vr, 1, kQR);
+        TLOAD(s, gx);
+        TLOAD(ps, gs);
+        TLOAD(po, go);
+        ISA_SYNC(PIPE_MTE2, PIPE_V);
+        if constexpr (Q == QuantType::INT8_ASYM) TQUANT<Q>(d, s, ps, &po);
+        else TQUANT<Q>(d, s, ps);
+        ISA_SYNC(PIPE_V, PIPE_MTE3);
+        TSTORE(gout, d);
+        TSTORE(gafter, s);
+    });
+    ASSERT_TRUE(st.ok()) << st.message;
+    constexpr double lo = std::is_same_v<D, int8_t> ? -128 : 0, hi = std::is_same_v<D, int8_t> ? 127 : 255;
+    for (int i = 0; i < kQR; ++i)
+        for (int j = 0; j < kQC; ++j) {
+            const int k = i * kQC + j;
+            if (i >= vr || j >= vc) {
+                ASSERT_EQ(out[k], D(77)) << k;
+                continue;
+            }
+            volatile float v = x[k] * scale[i];
+            if (Q == QuantType::INT8_ASYM) v = v + offset[i];
+            const double r = std::isnan(v) ? 0.0 : std::clamp(static_cast<double>(std::nearbyint(v)), lo, hi);
+            ASSERT_EQ(static_cast<double>(out[k]), r) << i << "," << j << ": " << x[k];
+            // A2A3 quantises in place in the source buffer; A5 leaves it.
+            if (PTOSIM_TARGET_A5) ASSERT_TRUE(same_value(src_after[k], x[k])) << k;
+            else ASSERT_TRUE(std::isnan(src_after[k])) << k;
+        }
+}
+
+TEST(Quant, Int8SymmetricRoundsHalfToEvenAndSaturates) {
+    for (Region rg : {Region{16, 64}, Region{1, 1}, Region{5, 37}, Region{16, 1}})
+        check_tquant<QuantType::INT8_SYM, int8_t>(rg.vr, rg.vc);
+}
+
+TEST(Quant, Int8AsymmetricAddsTheOffsetIntoUint8) {
+    for (Region rg : {Region{16, 64}, Region{1, 1}, Region{9, 50}, Region{1, 64}})
+        check_tquant<QuantType::INT8_ASYM, uint8_t>(rg.vr, rg.vc);
+}
+
+TEST(QuantFaults, AsymmetricWithoutOffsetFaults) {
+    auto st = testutil::run_vec([] {
+        QTile<float> s(2, 8);
+        QTile<uint8_t> d(2, 8);
+        QPara p(2);
+        TASSIGN(s, 0);
+        TASSIGN(d, 0x1000);
+        TASSIGN(p, 0x6000);
+        TQUANT<QuantType::INT8_ASYM>(d, s, p);
+    });
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.message.find("TQUANT<INT8_ASYM>: the offset tile is missing"), std::string::npos) << st.message;
+}
+
 #if defined(PTOSIM_TARGET_A5) && PTOSIM_TARGET_A5
 // fp8 operands through L1 (NZ) into L0A/L0B, multiplied into a float
 // accumulator: the documented A5 pairs (a5/TMatmul.hpp CheckMadValid).

@@ -12,6 +12,7 @@
 #include <pto/inst/elementwise.hpp>
 #include <pto/inst/elementwise_ops.hpp>
 #include <pto/inst/tcvt.hpp>
+#include <pto/inst/quant.hpp>
 #include <pto/inst/reduce.hpp>
 #include <pto/inst/layout.hpp>
 #include <pto/inst/pto_sync.hpp>

@@ -1,4 +1,6 @@
-// Call-site macros of the matrix-vector and block-scaled matmul instructions.
+// Call-site macros of the matrix-vector and block-scaled matmul instructions
+// and of TDEQUANT. TQUANT has none: its mode is an explicit template argument,
+// and a macro does not expand before "<".
 #pragma once
 
 #define TGEMV(...) TGEMV(PTOSIM_HERE, __VA_ARGS__)
@@ -7,3 +9,4 @@
 #define TMATMUL_MX(...) TMATMUL_MX(PTOSIM_HERE, __VA_ARGS__)
 #define TGEMV_MX(...) TGEMV_MX(PTOSIM_HERE, __VA_ARGS__)
 #define TGET_SCALE_ADDR(...) TGET_SCALE_ADDR(PTOSIM_HERE, __VA_ARGS__)
+#define TDEQUANT(...) TDEQUANT(PTOSIM_HERE, __VA_ARGS__)
