@@ -882,7 +882,7 @@ std::vector<float8_e8m0_t> mx_scales(int rows, int cols, uint64_t salt) {
 }
 double e8m0_value(float8_e8m0_t s) { return s.bits == 255 ? NAN : std::ldexp(1.0, s.bits - 127); }
 
-enum class MxForm { Plain, Acc, Bias, Gemv };
+enum class MxForm { Plain, Acc, Bias, Gemv, PhaseForms };
 
 template <class TA, class TB>
 struct MxCase {
@@ -943,6 +943,12 @@ ptosim::Status run_mx(MxForm form, MxCase<TA, TB>& t, bool misplace_scale = fals
         switch (form) {
             case MxForm::Plain: TMATMUL_MX(c1, l, ls, r, rs); break;
             case MxForm::Gemv: TGEMV_MX(c1, l, ls, r, rs); break;
+            case MxForm::PhaseForms:
+                // The AccPhase overloads (explicit template argument, no call site) resolve as in
+                // pto_instr.hpp: a partial product into c0, the final accumulation into c1.
+                TMATMUL_MX<AccPhase::Partial>(c0, l, ls, r, rs);
+                TMATMUL_MX<AccPhase::Final>(c1, c0, l, ls, r, rs);
+                break;
             case MxForm::Bias: {
                 Tile<TileType::Mat, float, 1, kMxN, BLayout::RowMajor, 1, DYNAMIC> mbias(t.n);
                 TASSIGN(mbias, 0x7000);
@@ -1000,7 +1006,7 @@ const D3MX kMxShapes[] = {{17, 45, 23}, {1, 1, 1}, {32, 128, 32}, {32, 64, 1}, {
 TYPED_TEST(MxMatmul, EveryFormOverValidShapes) {
     using TA = typename TypeParam::TA;
     using TB = typename TypeParam::TB;
-    for (MxForm form : {MxForm::Plain, MxForm::Acc, MxForm::Bias, MxForm::Gemv})
+    for (MxForm form : {MxForm::Plain, MxForm::Acc, MxForm::Bias, MxForm::Gemv, MxForm::PhaseForms})
         for (D3MX d : kMxShapes) {
             SCOPED_TRACE(std::to_string(static_cast<int>(form)) + ": " + std::to_string(d.m) + "x" +
                          std::to_string(d.k) + "x" + std::to_string(d.n));
@@ -1011,7 +1017,7 @@ TYPED_TEST(MxMatmul, EveryFormOverValidShapes) {
             for (int i = 0; i < rows; ++i)
                 for (int j = 0; j < d.n; ++j) {
                     double want = ref_mx(t, i, j);
-                    if (form == MxForm::Acc) want *= 2;
+                    if (form == MxForm::Acc || form == MxForm::PhaseForms) want *= 2;
                     if (form == MxForm::Bias) want += t.extra[j];
                     ASSERT_EQ(t.c[i * d.n + j], want) << i << "," << j;
                 }

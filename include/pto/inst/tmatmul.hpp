@@ -46,7 +46,7 @@ constexpr void check_matmul_types() {
     static_assert(is_Nz_layout<C>, "TMATMUL: the Acc tile must be Nz; declare it with TileAcc<...>");
 }
 
-inline std::string hex(uint64_t v) {
+inline std::string hex_address(uint64_t v) {
     char b[32];
     std::snprintf(b, sizeof b, "%llx", static_cast<unsigned long long>(v));
     return b;
@@ -70,8 +70,8 @@ const uint8_t* mx_scale_base(Core& core, const S& scale, const Operand& operand,
                              const SourceLoc& loc) {
     const uint8_t* base = tile_base(core, scale, op, role, loc);
     if (scale.address() != operand.address() >> 4)
-        ptosim::fault(loc, std::string(op) + ": the " + role + " tile is at 0x" + hex(scale.address()) +
-                               " but the cube reads it at GetScaleAddr(operand) = 0x" + hex(operand.address() >> 4) +
+        ptosim::fault(loc, std::string(op) + ": the " + role + " tile is at 0x" + hex_address(scale.address()) +
+                               " but the cube reads it at GetScaleAddr(operand) = 0x" + hex_address(operand.address() >> 4) +
                                "; place it with TGET_SCALE_ADDR(scale, operand) or TASSIGN(scale, GetScaleAddr(operand.data()))");
     return base;
 }
