@@ -217,6 +217,32 @@ TEST(GemvRounding, FloatProductsRoundedAndSummedInAscendingK) {
     for (int j = 0; j < n; ++j) ASSERT_EQ(raw_bits(y[j]), raw_bits(want[j])) << j;
 }
 
+// Inf, NaN and denormal operands follow float arithmetic: Inf * 0 is NaN,
+// NaN propagates, denormal products are kept (no flush to zero).
+TEST(GemvRounding, InfNanAndDenormalOperands) {
+    constexpr int k = 4, n = 5;
+    const float den = std::ldexp(1.0f, -140);
+    std::vector<float> x = {INFINITY, 1.0f, den, 2.0f};
+    std::vector<float> b = {0.0f, 1.0f, 1.0f, 1.0f, -1.0f,  //
+                            0.0f, 0.0f, NAN,  0.0f, 0.0f,   //
+                            0.0f, 0.0f, 0.0f, 4.0f, 0.0f,   //
+                            3.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    std::vector<float> y(n), none(n);
+    auto st = gemv<float>(Form::Plain, x, b, none, y, k, n);
+    ASSERT_TRUE(st.ok()) << st.message;
+    EXPECT_TRUE(std::isnan(y[0]));  // inf * 0
+    EXPECT_EQ(y[1], INFINITY);
+    EXPECT_TRUE(std::isnan(y[2]));  // NaN operand
+    EXPECT_EQ(y[3], INFINITY);
+    EXPECT_EQ(y[4], -INFINITY);
+    std::vector<float> x2 = {den, den, 0.0f, 0.0f}, b2(k * n, 0.0f), y2(n);
+    b2[0] = 3.0f;
+    b2[n] = 1.0f;
+    st = gemv<float>(Form::Plain, x2, b2, none, y2, k, n);
+    ASSERT_TRUE(st.ok()) << st.message;
+    EXPECT_EQ(y2[0], 4 * den);  // 3 den + den, both denormal
+}
+
 TEST(GemvFaults, EmptyRightTileIsRejectedAtTheCallSite) {
     auto st = run_cube([] {
         TileLeft<half, 1, kK> l;
