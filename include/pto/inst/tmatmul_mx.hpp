@@ -70,48 +70,48 @@ RecordEvent matmul_mx(CallSite cs, const char* op, C& cOut, const C* cIn, A& a, 
 // One overload set per name, as pto_instr.hpp declares it: plain, AccPhase,
 // accumulate (cOut, cIn, ...) and bias; the CallSite forms come from the
 // call-site macros.
-#define PTOSIM_MX_FAMILY(NAME, GEMV)                                                                                 \
+#define PTOSIM_MX_FAMILY(Instr, GEMV)                                                                                 \
     template <typename TileRes, typename TileLeft_, typename TileLeftScale_, typename TileRight_,                   \
               typename TileRightScale_, typename... WaitEvents>                                                      \
-    PTO_INST RecordEvent NAME(CallSite cs, TileRes& c, TileLeft_& a, TileLeftScale_& sa, TileRight_& b,              \
+    PTO_INST RecordEvent Instr(CallSite cs, TileRes& c, TileLeft_& a, TileLeftScale_& sa, TileRight_& b,              \
                               TileRightScale_& sb, WaitEvents&...) {                                                 \
         return sim::matmul_mx<TileRes, TileLeft_, TileLeftScale_, TileRight_, TileRightScale_, void>(               \
-            cs, #NAME, c, nullptr, a, sa, b, sb, nullptr, GEMV);                                                     \
+            cs, #Instr, c, nullptr, a, sa, b, sb, nullptr, GEMV);                                                     \
     }                                                                                                                \
     template <AccPhase Phase = AccPhase::Unspecified, typename TileRes, typename TileLeft_, typename TileLeftScale_,  \
               typename TileRight_, typename TileRightScale_, typename... WaitEvents>                                 \
-    PTO_INST RecordEvent NAME(TileRes& c, TileLeft_& a, TileLeftScale_& sa, TileRight_& b, TileRightScale_& sb,      \
+    PTO_INST RecordEvent Instr(TileRes& c, TileLeft_& a, TileLeftScale_& sa, TileRight_& b, TileRightScale_& sb,      \
                               WaitEvents&...) {                                                                      \
         return sim::matmul_mx<TileRes, TileLeft_, TileLeftScale_, TileRight_, TileRightScale_, void>(               \
-            CallSite{}, #NAME, c, nullptr, a, sa, b, sb, nullptr, GEMV);                                             \
+            CallSite{}, #Instr, c, nullptr, a, sa, b, sb, nullptr, GEMV);                                             \
     }                                                                                                                \
     template <typename TileRes, typename TileLeft_, typename TileLeftScale_, typename TileRight_,                   \
               typename TileRightScale_, typename... WaitEvents>                                                      \
-    PTO_INST RecordEvent NAME(CallSite cs, TileRes& cOut, TileRes& cIn, TileLeft_& a, TileLeftScale_& sa,            \
+    PTO_INST RecordEvent Instr(CallSite cs, TileRes& cOut, TileRes& cIn, TileLeft_& a, TileLeftScale_& sa,            \
                               TileRight_& b, TileRightScale_& sb, WaitEvents&...) {                                  \
         return sim::matmul_mx<TileRes, TileLeft_, TileLeftScale_, TileRight_, TileRightScale_, void>(               \
-            cs, #NAME, cOut, &cIn, a, sa, b, sb, nullptr, GEMV);                                                     \
+            cs, #Instr, cOut, &cIn, a, sa, b, sb, nullptr, GEMV);                                                     \
     }                                                                                                                \
     template <AccPhase Phase = AccPhase::Unspecified, typename TileRes, typename TileLeft_, typename TileLeftScale_,  \
               typename TileRight_, typename TileRightScale_, typename... WaitEvents>                                 \
-    PTO_INST RecordEvent NAME(TileRes& cOut, TileRes& cIn, TileLeft_& a, TileLeftScale_& sa, TileRight_& b,          \
+    PTO_INST RecordEvent Instr(TileRes& cOut, TileRes& cIn, TileLeft_& a, TileLeftScale_& sa, TileRight_& b,          \
                               TileRightScale_& sb, WaitEvents&...) {                                                 \
         return sim::matmul_mx<TileRes, TileLeft_, TileLeftScale_, TileRight_, TileRightScale_, void>(               \
-            CallSite{}, #NAME, cOut, &cIn, a, sa, b, sb, nullptr, GEMV);                                             \
+            CallSite{}, #Instr, cOut, &cIn, a, sa, b, sb, nullptr, GEMV);                                             \
     }                                                                                                                \
     template <typename TileRes, typename TileLeft_, typename TileLeftScale_, typename TileRight_,                   \
               typename TileRightScale_, typename TileBias_, typename... WaitEvents>                                  \
-    PTO_INST RecordEvent NAME(CallSite cs, TileRes& c, TileLeft_& a, TileLeftScale_& sa, TileRight_& b,              \
+    PTO_INST RecordEvent Instr(CallSite cs, TileRes& c, TileLeft_& a, TileLeftScale_& sa, TileRight_& b,              \
                               TileRightScale_& sb, TileBias_& bias, WaitEvents&...) {                                \
         return sim::matmul_mx<TileRes, TileLeft_, TileLeftScale_, TileRight_, TileRightScale_, TileBias_>(          \
-            cs, #NAME, c, nullptr, a, sa, b, sb, &bias, GEMV);                                                       \
+            cs, #Instr, c, nullptr, a, sa, b, sb, &bias, GEMV);                                                       \
     }                                                                                                                \
     template <AccPhase Phase = AccPhase::Unspecified, typename TileRes, typename TileLeft_, typename TileLeftScale_,  \
               typename TileRight_, typename TileRightScale_, typename TileBias_, typename... WaitEvents>             \
-    PTO_INST RecordEvent NAME(TileRes& c, TileLeft_& a, TileLeftScale_& sa, TileRight_& b, TileRightScale_& sb,      \
+    PTO_INST RecordEvent Instr(TileRes& c, TileLeft_& a, TileLeftScale_& sa, TileRight_& b, TileRightScale_& sb,      \
                               TileBias_& bias, WaitEvents&...) {                                                     \
         return sim::matmul_mx<TileRes, TileLeft_, TileLeftScale_, TileRight_, TileRightScale_, TileBias_>(          \
-            CallSite{}, #NAME, c, nullptr, a, sa, b, sb, &bias, GEMV);                                               \
+            CallSite{}, #Instr, c, nullptr, a, sa, b, sb, &bias, GEMV);                                               \
     }
 
 PTOSIM_MX_FAMILY(TMATMUL_MX, false)
