@@ -15,3 +15,4 @@
 #include <pto/call_sites/sync.hpp>
 #include <pto/call_sites/intrinsics.hpp>
 #include <pto/call_sites/cube_config.hpp>
+#include <pto/call_sites/matrix.hpp>

@@ -8,9 +8,11 @@
 #include <pto/inst/tload_tstore.hpp>
 #include <pto/inst/tmov.hpp>
 #include <pto/inst/tmatmul.hpp>
+#include <pto/inst/tmatmul_mx.hpp>
 #include <pto/inst/elementwise.hpp>
 #include <pto/inst/elementwise_ops.hpp>
 #include <pto/inst/tcvt.hpp>
+#include <pto/inst/quant.hpp>
 #include <pto/inst/reduce.hpp>
 #include <pto/inst/sort.hpp>
 #include <pto/inst/layout.hpp>

@@ -14,7 +14,9 @@ enum class CoreType : uint8_t { AIC, AIV };
 enum class KernelKind : uint8_t { Vec, Cube, Mix };
 
 // Memory spaces. GM is host memory; the rest are per-core byte arrays.
-enum class Space : uint8_t { GM, UB, L1, L0A, L0B, L0C, BT, FB, Count };
+// L0AMX/L0BMX: the MX scale stores shadowing L0A/L0B at 1/16 of their size
+// (A5 GetScaleAddr is the operand address >> 4).
+enum class Space : uint8_t { GM, UB, L1, L0A, L0B, L0C, BT, FB, L0AMX, L0BMX, Count };
 constexpr int kSpaceCount = static_cast<int>(Space::Count);
 
 // Hardware pipes, numbered as CCE's pipe_t (docs/semantics.md, "Pipes").

@@ -146,6 +146,8 @@ Device::Impl::CoreMemory& Device::Impl::memory(const SocProfile& soc, CoreType t
         ensure(Space::L0C, soc.l0c);
         ensure(Space::BT, soc.bt);
         ensure(Space::FB, soc.fb);
+        ensure(Space::L0AMX, soc.l0a / 16);
+        ensure(Space::L0BMX, soc.l0b / 16);
         // A5 Cube cores own no UB, but TMOV Acc->Vec writes the Vector cores' UB.
     }
     return m;

@@ -44,7 +44,7 @@ const char* to_string(KernelKind k) {
     return "?";
 }
 const char* to_string(Space s) {
-    static const char* names[] = {"GM", "UB", "L1", "L0A", "L0B", "L0C", "BT", "FB"};
+    static const char* names[] = {"GM", "UB", "L1", "L0A", "L0B", "L0C", "BT", "FB", "L0A_MX", "L0B_MX"};
     return static_cast<int>(s) < kSpaceCount ? names[static_cast<int>(s)] : "?";
 }
 const char* to_string(Pipe p) {

@@ -43,8 +43,10 @@ constexpr Space space_of() {
     constexpr TileType L = T::Loc;
     if constexpr (L == TileType::Vec) return Space::UB;
     else if constexpr (L == TileType::Mat) return Space::L1;
-    else if constexpr (L == TileType::Left || L == TileType::ScaleLeft) return Space::L0A;
-    else if constexpr (L == TileType::Right || L == TileType::ScaleRight) return Space::L0B;
+    else if constexpr (L == TileType::Left) return Space::L0A;
+    else if constexpr (L == TileType::Right) return Space::L0B;
+    else if constexpr (L == TileType::ScaleLeft) return Space::L0AMX;
+    else if constexpr (L == TileType::ScaleRight) return Space::L0BMX;
     else if constexpr (L == TileType::Acc) return Space::L0C;
     else if constexpr (L == TileType::Bias) return Space::BT;
     else return Space::FB;
@@ -286,6 +288,7 @@ constexpr const char* dtype_name() {
     else if constexpr (std::is_same_v<T, uint32_t>) return "uint32_t";
     else if constexpr (std::is_same_v<T, int64_t>) return "int64_t";
     else if constexpr (std::is_same_v<T, uint64_t>) return "uint64_t";
+    else if constexpr (requires { T::ptosim_dtype_name; }) return T::ptosim_dtype_name;
     else return "other";
 }
 

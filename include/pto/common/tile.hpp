@@ -37,7 +37,7 @@ struct Tile {
     // of 4 bytes (1024 bytes) for accumulators, 16 x 2 for MX scales.
     static constexpr int InnerRows = !isBoxedLayout ? 1
                                      : SFractalSize_ == TileConfig::fractalCSize ? TileConfig::fixedRowSize
-                                     : SFractalSize_ == TileConfig::fractalMxSize ? 16
+                                     : SFractalSize_ == TileConfig::fractalMxSize ? (Rows_ < 16 ? Rows_ : 16)
                                      : isInnerRowMajor ? TileConfig::fixedRowSize
                                                        : static_cast<int>(TileConfig::alignedSize / sizeof(Element_));
     static constexpr int InnerCols = !isBoxedLayout ? 1
@@ -56,7 +56,8 @@ struct Tile {
                       SFractalSize_ == TileConfig::fractalMxSize,
                   "Tile: SFractalSize must be 512, 1024 or 32");
     static_assert(!isBoxedLayout || Cols_ % InnerCols == 0, "Tile: Cols must be a multiple of the fractal box width");
-    static_assert(!isBoxedLayout || Loc_ == TileType::Vec || Rows_ == 1 || Rows_ % InnerRows == 0,
+    static_assert(!isBoxedLayout || Loc_ == TileType::Vec || SFractalSize_ == TileConfig::fractalMxSize ||
+                      Rows_ == 1 || Rows_ % InnerRows == 0,
                   "Tile: Rows must be a multiple of the fractal box height");
     static_assert(isBoxedLayout || !isRowMajor || (Cols_ * sizeof(Element_)) % TileConfig::alignedSize == 0 ||
                       Rows_ == 1 || Loc_ == TileType::Bias,

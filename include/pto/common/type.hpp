@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstddef>
 #include <ptosim/float16.hpp>
+#include <ptosim/float8.hpp>
 
 // Memory-space qualifiers and entry attributes are bisheng keywords; on the
 // simulator every address is a host address or a local-buffer offset.
@@ -68,6 +69,16 @@
 typedef int8_t int4b_t;  // placeholder name some kernels spell; no 4-bit arithmetic is simulated
 typedef half float16_t;
 typedef half aclFloat16;
+
+// A5 low-precision element types under the bisheng names. On A2A3 the public
+// headers declare them as opaque bytes; here they exist on both targets, and
+// the instructions that compute with them reject A2A3 at compile time.
+using float8_e4m3_t = ptosim::float8_e4m3;
+using float8_e5m2_t = ptosim::float8_e5m2;
+using hifloat8_t = ptosim::hifloat8;
+using float8_e8m0_t = ptosim::float8_e8m0;
+using float4_e2m1x2_t = ptosim::float4_e2m1x2;
+using float4_e1m2x2_t = ptosim::float4_e1m2x2;
 
 // CCE pipes and event ids (values as in the CCE headers).
 enum pipe_t : int { PIPE_S = 0, PIPE_V = 1, PIPE_M = 2, PIPE_MTE1 = 3, PIPE_MTE2 = 4, PIPE_MTE3 = 5, PIPE_ALL = 6,

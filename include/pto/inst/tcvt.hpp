@@ -14,12 +14,16 @@ constexpr bool tcvt_supported() {
     using f32 = float;
     using f16 = half;
     using b16 = bfloat16_t;
+    constexpr bool a5_fp8_dst = PTOSIM_TARGET_A5 && (std::is_same_v<D, float8_e4m3_t> ||
+                                                     std::is_same_v<D, float8_e5m2_t> || std::is_same_v<D, hifloat8_t>);
     if constexpr (std::is_same_v<S, f32>)
         return std::is_same_v<D, f16> || std::is_same_v<D, f32> || std::is_same_v<D, b16> || std::is_same_v<D, int16_t> ||
-               std::is_same_v<D, int32_t> || std::is_same_v<D, int64_t>;
+               std::is_same_v<D, int32_t> || std::is_same_v<D, int64_t> || a5_fp8_dst;
     else if constexpr (std::is_same_v<S, f16>)
         return std::is_same_v<D, f32> || std::is_same_v<D, int32_t> || std::is_same_v<D, int16_t> ||
-               std::is_same_v<D, int8_t> || std::is_same_v<D, uint8_t>;
+               std::is_same_v<D, int8_t> || std::is_same_v<D, uint8_t> || (PTOSIM_TARGET_A5 && std::is_same_v<D, hifloat8_t>);
+    else if constexpr (std::is_same_v<S, float8_e4m3_t> || std::is_same_v<S, float8_e5m2_t> || std::is_same_v<S, hifloat8_t>)
+        return PTOSIM_TARGET_A5 && std::is_same_v<D, f32>;
     else if constexpr (std::is_same_v<S, b16>)
         return std::is_same_v<D, f32> || std::is_same_v<D, int32_t> || (PTOSIM_TARGET_A5 && std::is_same_v<D, f16>);
     else if constexpr (std::is_same_v<S, int16_t>)
@@ -39,13 +43,38 @@ constexpr bool tcvt_supported() {
         return false;
 }
 
+inline ptosim::MiniRound mini_round(RoundMode m) {
+    switch (m) {
+        case RoundMode::CAST_ROUND: return ptosim::MiniRound::NearestAway;
+        case RoundMode::CAST_FLOOR: return ptosim::MiniRound::Floor;
+        case RoundMode::CAST_CEIL: return ptosim::MiniRound::Ceil;
+        case RoundMode::CAST_TRUNC: return ptosim::MiniRound::Trunc;
+        case RoundMode::CAST_ODD: return ptosim::MiniRound::Odd;
+        default: return ptosim::MiniRound::NearestEven;
+    }
+}
+
 template <class Dst, class Src>
 RecordEvent tcvt(CallSite cs, Dst& dst, Src& src, RoundMode mode, SaturationMode sat) {
     using D = typename Dst::DType;
     using S = typename Src::DType;
     static_assert(tcvt_supported<D, S>(), "TCVT: this source -> destination element type conversion is not supported "
                                           "on the compiled target (see the TCVT table in docs/semantics.md)");
-    elementwise(cs, "TCVT", dst, [mode, sat](auto x) { return convert<D, S>(static_cast<S>(x), mode, sat); }, src);
+    if constexpr (ptosim::is_minifloat8<D>::value) {
+        // A5 rounds to fp8 by the mode (round-to-odd included); to HiFloat8
+        // always ties away (a5/TCvt.hpp castData to hifloat8_t uses ROUND_A).
+        const ptosim::MiniRound r = D::format == ptosim::MiniFormat::HiF8 ? ptosim::MiniRound::NearestAway : mini_round(mode);
+        const bool saturate = sat == SaturationMode::ON;
+        elementwise(cs, "TCVT", dst, [r, saturate](auto x) {
+            D d;
+            d.bits = static_cast<uint8_t>(ptosim::mini_encode(D::format, static_cast<double>(static_cast<float>(x)), r, saturate));
+            return d;
+        }, src);
+    } else if constexpr (ptosim::is_minifloat8<S>::value) {
+        elementwise(cs, "TCVT", dst, [](auto x) { return static_cast<float>(x); }, src);  // exact
+    } else {
+        elementwise(cs, "TCVT", dst, [mode, sat](auto x) { return convert<D, S>(static_cast<S>(x), mode, sat); }, src);
+    }
     return {};
 }
 

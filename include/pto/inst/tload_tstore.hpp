@@ -74,8 +74,11 @@ PTO_INST RecordEvent TLOAD(CallSite cs, TileData& dst, GlobalData& src, WaitEven
                   "TLOAD: tile and global tensor element sizes must be equal");
     static_assert(sim::layouts_match<TileData, GlobalData>() ||
                       (TileData::Loc == TileType::Mat && GlobalData::layout == Layout::ND && is_Nz_layout<TileData>) ||
-                      (TileData::Loc == TileType::Mat && GlobalData::layout == Layout::DN && is_Zn_layout<TileData>),
-                  "TLOAD: unsupported layout pair; Vec tiles take ND->ND, DN->DN, NZ->NZ; Mat tiles also ND->NZ and DN->ZN");
+                      (TileData::Loc == TileType::Mat && GlobalData::layout == Layout::DN && is_Zn_layout<TileData>) ||
+                      (TileData::Loc == TileType::Mat && TileData::SFractalSize == TileConfig::fractalMxSize &&
+                       (GlobalData::layout == Layout::ND || GlobalData::layout == Layout::DN)),
+                  "TLOAD: unsupported layout pair; Vec tiles take ND->ND, DN->DN, NZ->NZ; Mat tiles also ND->NZ and "
+                  "DN->ZN, and MX scale tiles (SFractalSize 32) ND or DN");
     using namespace sim;
     Core& c = ptosim::core();
     const SourceLoc loc = loc_of(cs);

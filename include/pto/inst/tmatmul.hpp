@@ -1,6 +1,6 @@
-// TMATMUL, TMATMUL_ACC, TMATMUL_BIAS on the Cube unit: C (L0C) from A (L0A)
-// and B (L0B). Products accumulate in float (int32 for int8) in ascending k
-// (docs/semantics.md, "TMATMUL").
+// TMATMUL, TMATMUL_ACC, TMATMUL_BIAS and the one-row TGEMV forms on the Cube
+// unit: C (L0C) from A (L0A) and B (L0B). Products accumulate in float (int32
+// for int8) in ascending k (docs/semantics.md, "TMATMUL"; docs/isa/matrix.md).
 #pragma once
 #include <pto/common/sim_support.hpp>
 #include <ptosim/gemm.hpp>
@@ -10,6 +10,14 @@ namespace pto {
 
 namespace sim {
 
+// fp8 operand pairs the A5 cube multiplies (a5/TMatmul.hpp CheckMadValid):
+// E4M3 and E5M2 in any combination, HiFloat8 only with itself.
+template <class TA, class TB>
+constexpr bool fp8_matmul_pair =
+    ((std::is_same_v<TA, float8_e4m3_t> || std::is_same_v<TA, float8_e5m2_t>) &&
+     (std::is_same_v<TB, float8_e4m3_t> || std::is_same_v<TB, float8_e5m2_t>)) ||
+    (std::is_same_v<TA, hifloat8_t> && std::is_same_v<TB, hifloat8_t>);
+
 template <class C, class A, class B>
 constexpr void check_matmul_types() {
     using TC = typename C::DType;
@@ -17,18 +25,31 @@ constexpr void check_matmul_types() {
     using TB = typename B::DType;
     static_assert(C::Loc == TileType::Acc && A::Loc == TileType::Left && B::Loc == TileType::Right,
                   "TMATMUL(c, a, b): c must be an Acc tile, a a Left tile and b a Right tile");
-    static_assert(std::is_same_v<TA, TB>, "TMATMUL: Left and Right element types must be the same");
+    static_assert(PTOSIM_TARGET_A5 || !fp8_matmul_pair<TA, TB>,
+                  "TMATMUL/TGEMV: fp8 and hifloat8 operands need the A5 cube; A2A3 multiplies int8, half, "
+                  "bfloat16_t and float only");
+    static_assert(std::is_same_v<TA, TB> || fp8_matmul_pair<TA, TB>,
+                  "TMATMUL: Left and Right element types must be the same (A5 also mixes float8_e4m3_t and "
+                  "float8_e5m2_t)");
     static_assert((std::is_same_v<TC, int32_t> && std::is_same_v<TA, int8_t>) ||
                       (std::is_same_v<TC, float> &&
-                       (std::is_same_v<TA, half> || std::is_same_v<TA, bfloat16_t> || std::is_same_v<TA, float>)),
+                       (std::is_same_v<TA, half> || std::is_same_v<TA, bfloat16_t> || std::is_same_v<TA, float> ||
+                        fp8_matmul_pair<TA, TB>)),
                   "TMATMUL: supported (C, A, B) types are (int32, int8, int8), (float, half, half), "
-                  "(float, bfloat16_t, bfloat16_t), (float, float, float)");
+                  "(float, bfloat16_t, bfloat16_t), (float, float, float); on A5 also float with fp8 "
+                  "(e4m3/e5m2 pairs, hifloat8_t with hifloat8_t)");
     static_assert(A::Rows == C::Rows && A::Cols == B::Rows && B::Cols == C::Cols,
                   "TMATMUL: shapes must chain: Left Rows == Acc Rows, Left Cols == Right Rows, Right Cols == Acc Cols");
     static_assert(PTOSIM_TARGET_A5 ? is_Nz_layout<A> : is_Zz_layout<A>,
                   "TMATMUL: the Left tile must use the target's L0A layout; declare it with TileLeft<...>");
     static_assert(is_Zn_layout<B>, "TMATMUL: the Right tile must be Zn; declare it with TileRight<...>");
     static_assert(is_Nz_layout<C>, "TMATMUL: the Acc tile must be Nz; declare it with TileAcc<...>");
+}
+
+inline std::string hex_address(uint64_t v) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%llx", static_cast<unsigned long long>(v));
+    return b;
 }
 
 template <class T, class Tile>
@@ -40,9 +61,49 @@ void gather_rowmajor(std::vector<T>& out, const uint8_t* base, int rows, int col
                 static_cast<T>(widen(load_elem<typename Tile::DType>(at<Tile>(const_cast<uint8_t*>(base), r, c))));
 }
 
-// Cin: optional accumulator input (same tile type as C); bias: optional row.
-template <class C, class A, class B, class Bias>
-void matmul(CallSite cs, const char* op, C& cOut, const C* cIn, A& a, B& b, const Bias* bias) {
+// The cube reads an operand's MX scales from the scale store at the
+// operand's L0 address >> 4 (A5 GetScaleAddr), whatever tile is passed; a
+// scale tile placed elsewhere would be silently ignored on hardware, so it
+// faults here.
+template <class S, class Operand>
+const uint8_t* mx_scale_base(Core& core, const S& scale, const Operand& operand, const char* op, const char* role,
+                             const SourceLoc& loc) {
+    const uint8_t* base = tile_base(core, scale, op, role, loc);
+    if (scale.address() != operand.address() >> 4)
+        ptosim::fault(loc, std::string(op) + ": the " + role + " tile is at 0x" + hex_address(scale.address()) +
+                               " but the cube reads it at GetScaleAddr(operand) = 0x" + hex_address(operand.address() >> 4) +
+                               "; place it with TGET_SCALE_ADDR(scale, operand) or TASSIGN(scale, GetScaleAddr(operand.data()))");
+    return base;
+}
+
+struct MatmulDims {
+    int m, k, n;
+};
+
+// TMATMUL takes m and k from the Left tile's valid shape, n from the Right's.
+template <class A, class B>
+MatmulDims matmul_dims(const char* op, const A& a, const B& b, const SourceLoc& loc) {
+    const MatmulDims d{a.GetValidRow(), a.GetValidCol(), b.GetValidCol()};
+    if (b.GetValidRow() != d.k)
+        ptosim::fault(loc, std::string(op) + ": Left valid cols (k = " + std::to_string(d.k) +
+                               ") differ from Right valid rows (" + std::to_string(b.GetValidRow()) + ")");
+    return d;
+}
+
+// TGEMV computes one output row: m is 1 and k, n come from the Right tile
+// alone (pto-isa docs/isa/TGEMV.md, "Math Interpretation"); the Left tile's
+// valid shape is not consulted, as in the A2A3/A5 implementations.
+template <class B>
+MatmulDims gemv_dims(const B& b) {
+    return MatmulDims{1, b.GetValidRow(), b.GetValidCol()};
+}
+
+// Cin: optional accumulator input (same tile type as C); bias: optional row;
+// sa, sb: optional MX scale tiles (TMATMUL_MX, TGEMV_MX), one E8M0 factor
+// per 32 consecutive k of each row of A and each column of B.
+template <class C, class A, class B, class Bias, class SA = void, class SB = void>
+void matmul(CallSite cs, const char* op, C& cOut, const C* cIn, A& a, B& b, const Bias* bias, bool gemv,
+            const SA* sa = nullptr, const SB* sb = nullptr) {
     check_matmul_types<C, A, B>();
     using Acc = typename C::DType;
     Core& core = ptosim::core();
@@ -52,18 +113,24 @@ void matmul(CallSite cs, const char* op, C& cOut, const C* cIn, A& a, B& b, cons
     const uint8_t* bbase = tile_base(core, b, op, "right", loc);
     const uint8_t* inbase = cIn ? tile_base(core, *cIn, op, "accumulator input", loc) : nullptr;
     const uint8_t* biasbase = nullptr;
-    const int m = a.GetValidRow(), k = a.GetValidCol(), n = b.GetValidCol();
-    for (auto [v, name] : {std::pair{m, "m (Left valid rows)"}, {k, "k (Left valid cols)"}, {n, "n (Right valid cols)"}})
+    const auto [m, k, n] = gemv ? gemv_dims(b) : matmul_dims(op, a, b, loc);
+    for (auto [v, name] : {std::pair{m, "m (Left valid rows)"}, {k, gemv ? "k (Right valid rows)" : "k (Left valid cols)"},
+                           {n, "n (Right valid cols)"}})
         if (v < 1 || v > 4095) ptosim::fault(loc, std::string(op) + ": " + name + " = " + std::to_string(v) + " must lie in 1..4095");
-    if (b.GetValidRow() != k)
-        ptosim::fault(loc, std::string(op) + ": Left valid cols (k = " + std::to_string(k) + ") differ from Right valid rows (" +
-                               std::to_string(b.GetValidRow()) + ")");
     OpRecord rec = make_record(op, Pipe::M, cs);
     record_tile(rec, false, a);
     record_tile(rec, false, b);
     if constexpr (!std::is_same_v<Bias, void>) {
         biasbase = tile_base(core, *bias, op, "bias", loc);
         record_tile(rec, false, *bias);
+    }
+    const uint8_t* sabase = nullptr;
+    const uint8_t* sbbase = nullptr;
+    if constexpr (!std::is_same_v<SA, void>) {
+        sabase = mx_scale_base(core, *sa, a, op, "left scale", loc);
+        sbbase = mx_scale_base(core, *sb, b, op, "right scale", loc);
+        record_tile(rec, false, *sa);
+        record_tile(rec, false, *sb);
     }
     record_tile(rec, true, cOut);
     rec.elements = static_cast<uint64_t>(m) * n;
@@ -74,6 +141,15 @@ void matmul(CallSite cs, const char* op, C& cOut, const C* cIn, A& a, B& b, cons
     thread_local std::vector<Acc> av, bv, cv;
     gather_rowmajor<Acc, A>(av, abase, m, k);
     gather_rowmajor<Acc, B>(bv, bbase, k, n);
+    if constexpr (!std::is_same_v<SA, void>) {
+        // Scaling is exact in float unless the scaled value leaves float's range.
+        for (int i = 0; i < m; ++i)
+            for (int p = 0; p < k; ++p)
+                av[static_cast<size_t>(i) * k + p] *= static_cast<float>(load_elem<typename SA::DType>(at<SA>(const_cast<uint8_t*>(sabase), i, p / 32)));
+        for (int p = 0; p < k; ++p)
+            for (int j = 0; j < n; ++j)
+                bv[static_cast<size_t>(p) * n + j] *= static_cast<float>(load_elem<typename SB::DType>(at<SB>(const_cast<uint8_t*>(sbbase), p / 32, j)));
+    }
     cv.assign(static_cast<size_t>(m) * n, Acc(0));
     if (inbase) {
         for (int i = 0; i < m; ++i)
@@ -92,31 +168,31 @@ void matmul(CallSite cs, const char* op, C& cOut, const C* cIn, A& a, B& b, cons
 
 template <typename TileRes, typename TileLeft_, typename TileRight_, typename... WaitEvents>
 PTO_INST RecordEvent TMATMUL(CallSite cs, TileRes& c, TileLeft_& a, TileRight_& b, WaitEvents&...) {
-    sim::matmul<TileRes, TileLeft_, TileRight_, void>(cs, "TMATMUL", c, nullptr, a, b, nullptr);
+    sim::matmul<TileRes, TileLeft_, TileRight_, void>(cs, "TMATMUL", c, nullptr, a, b, nullptr, false);
     return {};
 }
 template <AccPhase Phase = AccPhase::Unspecified, typename TileRes, typename TileLeft_, typename TileRight_,
           typename... WaitEvents>
 PTO_INST RecordEvent TMATMUL(TileRes& c, TileLeft_& a, TileRight_& b, WaitEvents&...) {
-    sim::matmul<TileRes, TileLeft_, TileRight_, void>(CallSite{}, "TMATMUL", c, nullptr, a, b, nullptr);
+    sim::matmul<TileRes, TileLeft_, TileRight_, void>(CallSite{}, "TMATMUL", c, nullptr, a, b, nullptr, false);
     return {};
 }
 
 // TMATMUL_ACC(cOut, cIn, a, b): cOut = cIn + a*b; TMATMUL_ACC(c, a, b): c += a*b.
 template <typename TileRes, typename TileLeft_, typename TileRight_, typename... WaitEvents>
 PTO_INST RecordEvent TMATMUL_ACC(CallSite cs, TileRes& cOut, TileRes& cIn, TileLeft_& a, TileRight_& b, WaitEvents&...) {
-    sim::matmul<TileRes, TileLeft_, TileRight_, void>(cs, "TMATMUL_ACC", cOut, &cIn, a, b, nullptr);
+    sim::matmul<TileRes, TileLeft_, TileRight_, void>(cs, "TMATMUL_ACC", cOut, &cIn, a, b, nullptr, false);
     return {};
 }
 template <typename TileRes, typename TileLeft_, typename TileRight_, typename... WaitEvents>
 PTO_INST RecordEvent TMATMUL_ACC(CallSite cs, TileRes& c, TileLeft_& a, TileRight_& b, WaitEvents&...) {
-    sim::matmul<TileRes, TileLeft_, TileRight_, void>(cs, "TMATMUL_ACC", c, &c, a, b, nullptr);
+    sim::matmul<TileRes, TileLeft_, TileRight_, void>(cs, "TMATMUL_ACC", c, &c, a, b, nullptr, false);
     return {};
 }
 template <AccPhase Phase = AccPhase::Unspecified, typename TileRes, typename TileLeft_, typename TileRight_,
           typename... WaitEvents>
 PTO_INST RecordEvent TMATMUL_ACC(TileRes& cOut, TileRes& cIn, TileLeft_& a, TileRight_& b, WaitEvents&...) {
-    sim::matmul<TileRes, TileLeft_, TileRight_, void>(CallSite{}, "TMATMUL_ACC", cOut, &cIn, a, b, nullptr);
+    sim::matmul<TileRes, TileLeft_, TileRight_, void>(CallSite{}, "TMATMUL_ACC", cOut, &cIn, a, b, nullptr, false);
     return {};
 }
 
@@ -125,13 +201,50 @@ PTO_INST RecordEvent TMATMUL_BIAS(CallSite cs, TileRes& c, TileLeft_& a, TileRig
     static_assert(TileBias_::Loc == TileType::Bias && TileBias_::Rows == 1 &&
                       std::is_same_v<typename TileBias_::DType, typename TileRes::DType>,
                   "TMATMUL_BIAS: the bias must be a one-row Bias tile of the accumulator's element type");
-    sim::matmul<TileRes, TileLeft_, TileRight_, TileBias_>(cs, "TMATMUL_BIAS", c, nullptr, a, b, &bias);
+    sim::matmul<TileRes, TileLeft_, TileRight_, TileBias_>(cs, "TMATMUL_BIAS", c, nullptr, a, b, &bias, false);
     return {};
 }
 template <AccPhase Phase = AccPhase::Unspecified, typename TileRes, typename TileLeft_, typename TileRight_,
           typename TileBias_, typename... WaitEvents>
 PTO_INST RecordEvent TMATMUL_BIAS(TileRes& c, TileLeft_& a, TileRight_& b, TileBias_& bias, WaitEvents&...) {
     return TMATMUL_BIAS(CallSite{}, c, a, b, bias);
+}
+
+// TGEMV family: TMATMUL restricted to row 0 of the Left tile.
+template <typename TileRes, typename TileLeft_, typename TileRight_, typename... WaitEvents>
+PTO_INST RecordEvent TGEMV(CallSite cs, TileRes& c, TileLeft_& a, TileRight_& b, WaitEvents&...) {
+    sim::matmul<TileRes, TileLeft_, TileRight_, void>(cs, "TGEMV", c, nullptr, a, b, nullptr, true);
+    return {};
+}
+template <AccPhase Phase = AccPhase::Unspecified, typename TileRes, typename TileLeft_, typename TileRight_,
+          typename... WaitEvents>
+PTO_INST RecordEvent TGEMV(TileRes& c, TileLeft_& a, TileRight_& b, WaitEvents&...) {
+    sim::matmul<TileRes, TileLeft_, TileRight_, void>(CallSite{}, "TGEMV", c, nullptr, a, b, nullptr, true);
+    return {};
+}
+template <typename TileRes, typename TileLeft_, typename TileRight_, typename... WaitEvents>
+PTO_INST RecordEvent TGEMV_ACC(CallSite cs, TileRes& cOut, TileRes& cIn, TileLeft_& a, TileRight_& b, WaitEvents&...) {
+    sim::matmul<TileRes, TileLeft_, TileRight_, void>(cs, "TGEMV_ACC", cOut, &cIn, a, b, nullptr, true);
+    return {};
+}
+template <AccPhase Phase = AccPhase::Unspecified, typename TileRes, typename TileLeft_, typename TileRight_,
+          typename... WaitEvents>
+PTO_INST RecordEvent TGEMV_ACC(TileRes& cOut, TileRes& cIn, TileLeft_& a, TileRight_& b, WaitEvents&...) {
+    sim::matmul<TileRes, TileLeft_, TileRight_, void>(CallSite{}, "TGEMV_ACC", cOut, &cIn, a, b, nullptr, true);
+    return {};
+}
+template <typename TileRes, typename TileLeft_, typename TileRight_, typename TileBias_, typename... WaitEvents>
+PTO_INST RecordEvent TGEMV_BIAS(CallSite cs, TileRes& c, TileLeft_& a, TileRight_& b, TileBias_& bias, WaitEvents&...) {
+    static_assert(TileBias_::Loc == TileType::Bias && TileBias_::Rows == 1 &&
+                      std::is_same_v<typename TileBias_::DType, typename TileRes::DType>,
+                  "TGEMV_BIAS: the bias must be a one-row Bias tile of the accumulator's element type");
+    sim::matmul<TileRes, TileLeft_, TileRight_, TileBias_>(cs, "TGEMV_BIAS", c, nullptr, a, b, &bias, true);
+    return {};
+}
+template <AccPhase Phase = AccPhase::Unspecified, typename TileRes, typename TileLeft_, typename TileRight_,
+          typename TileBias_, typename... WaitEvents>
+PTO_INST RecordEvent TGEMV_BIAS(TileRes& c, TileLeft_& a, TileRight_& b, TileBias_& bias, WaitEvents&...) {
+    return TGEMV_BIAS(CallSite{}, c, a, b, bias);
 }
 
 }  // namespace pto

@@ -54,9 +54,10 @@ constexpr void check_move_pair() {
     constexpr bool ok = (S == TileType::Mat && (D == TileType::Left || D == TileType::Right || D == TileType::Bias ||
                                                 D == TileType::Scaling)) ||
                         (S == TileType::Vec && D == TileType::Vec) || (S == TileType::Acc && D == TileType::Mat) ||
-                        (a5 && S == TileType::Acc && D == TileType::Vec) || (a5 && S == TileType::Vec && D == TileType::Mat);
+                        (a5 && S == TileType::Acc && D == TileType::Vec) || (a5 && S == TileType::Vec && D == TileType::Mat) ||
+                        (a5 && S == TileType::Mat && (D == TileType::ScaleLeft || D == TileType::ScaleRight));
     static_assert(ok, "TMOV/TEXTRACT/TINSERT: unsupported tile pair for this target; A2A3 moves Mat->Left/Right/Bias/"
-                      "Scaling, Vec->Vec and Acc->Mat; A5 adds Acc->Vec and Vec->Mat");
+                      "Scaling, Vec->Vec and Acc->Mat; A5 adds Acc->Vec, Vec->Mat and Mat->ScaleLeft/ScaleRight");
     static_assert(!(S == TileType::Mat && (D == TileType::Left || D == TileType::Right)) || l1_operand_layout<Src>,
                   "TMOV/TEXTRACT Mat->Left/Right: the Mat tile must be NZ (ColMajor + SLayout::RowMajor), "
                   "ZN (RowMajor + SLayout::ColMajor) or a single row");

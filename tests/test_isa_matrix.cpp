@@ -1,0 +1,1083 @@
+// Matrix instructions beyond plain TMATMUL: TGEMV(_ACC/_BIAS), the A5
+// low-precision element types and what moves and multiplies them. Every
+// expectation comes from a scalar reference written here from the format and
+// ISA texts.
+#include "test_isa_ref.hpp"
+
+using namespace pto;
+using namespace ref;
+using testutil::run_cube;
+
+namespace {
+
+template <class A, class C>
+struct MM {
+    using In = A;
+    using Acc = C;
+};
+template <class P>
+class Gemv : public ::testing::Test {};
+using GemvTypes = ::testing::Types<MM<half, float>, MM<bfloat16_t, float>, MM<float, float>, MM<int8_t, int32_t>>;
+TYPED_TEST_SUITE(Gemv, GemvTypes);
+
+// Small multiples of 1/8 (integers for int8): every product and partial sum
+// is exact in the accumulator, so the expected values are exact.
+template <class T>
+std::vector<T> operand(int rows, int cols, uint64_t salt) {
+    std::vector<T> v(static_cast<size_t>(rows) * cols);
+    testutil::Rng rng;
+    rng.s ^= salt * 0x100000001b3ull;
+    for (auto& x : v) {
+        const int q = static_cast<int>(rng.next() % 31) - 15;
+        if constexpr (std::is_same_v<T, int8_t>) x = static_cast<int8_t>(q * 8 + static_cast<int>(rng.next() % 8));
+        else x = from_float<T>(static_cast<float>(q) / 8.0f);
+    }
+    return v;
+}
+
+// y(j) = sum_p x(p) * b(p, j), b row-major with row stride ldb.
+template <class T>
+std::vector<double> ref_gemv(const std::vector<T>& x, const std::vector<T>& b, int ldb, int k, int n) {
+    std::vector<double> y(n, 0.0);
+    for (int j = 0; j < n; ++j)
+        for (int p = 0; p < k; ++p) y[j] += to_double(x[p]) * to_double(b[static_cast<size_t>(p) * ldb + j]);
+    return y;
+}
+
+constexpr int kK = 32, kN = 32;
+
+template <class T, int R, int C>
+using MatNz = Tile<TileType::Mat, T, R, C, BLayout::ColMajor, DYNAMIC, DYNAMIC, SLayout::RowMajor,
+                   TileConfig::fractalABSize, PadValue::Zero>;
+
+enum class Form { Plain, Acc, Bias };
+
+// x (1 x k) and b (k x n) through L1 into L0A/L0B, then TGEMV / TGEMV_ACC
+// (onto init) / TGEMV_BIAS (with bias), result row stored to y.
+template <class Acc, class T>
+ptosim::Status gemv(Form form, const std::vector<T>& x, const std::vector<T>& b, const std::vector<Acc>& extra,
+                    std::vector<Acc>& y, int k, int n) {
+    return run_cube([&] {
+        MatNz<T, 1, kK> mx(1, k);
+        MatNz<T, kK, kN> mb(k, n);
+        Tile<TileType::Mat, Acc, 1, kN, BLayout::RowMajor, 1, DYNAMIC> mextra(n);
+        TileLeft<T, 1, kK, 1, DYNAMIC> l(k);
+        TileRight<T, kK, kN, DYNAMIC, DYNAMIC> r(k, n);
+        TileBias<Acc, kN, DYNAMIC> tb(n);
+        TileAcc<Acc, 1, kN, 1, DYNAMIC> c0(n), c1(n);
+        TASSIGN(mx, 0);
+        TASSIGN(mb, 0x1000);
+        TASSIGN(mextra, 0x3000);
+        TASSIGN(l, 0);
+        TASSIGN(r, 0);
+        TASSIGN(tb, 0);
+        TASSIGN(c0, 0);
+        TASSIGN(c1, 0x1000);
+        auto gx = gm_nd(const_cast<T*>(x.data()), 1, k, k);
+        auto gb = gm_nd(const_cast<T*>(b.data()), k, n, n);
+        auto ge = gm_nd(const_cast<Acc*>(extra.data()), 1, n, n);
+        auto gy = gm_nd(y.data(), 1, n, n);
+        TLOAD(mx, gx);
+        TLOAD(mb, gb);
+        TLOAD(mextra, ge);
+        ISA_SYNC(PIPE_MTE2, PIPE_MTE1);
+        TMOV(l, mx);
+        TMOV(r, mb);
+        TMOV(tb, mextra);
+        ISA_SYNC(PIPE_MTE1, PIPE_M);
+        if (form == Form::Plain) {
+            TGEMV(c1, l, r);
+        } else if (form == Form::Bias) {
+            TGEMV_BIAS(c1, l, r, tb);
+        } else {
+            // The accumulator input is the bias row put into c0 by TGEMV_BIAS
+            // with a zero vector: c0 = extra, then c1 = c0 + x*b.
+            TileLeft<T, 1, kK, 1, DYNAMIC> zl(k);
+            TASSIGN(zl, 0x800);
+            MatNz<T, 1, kK> mz(1, k);
+            TASSIGN(mz, 0x6000);
+            std::vector<T> zeros(kK, T(0));
+            auto gz = gm_nd(zeros.data(), 1, k, k);
+            TLOAD(mz, gz);
+            ISA_SYNC(PIPE_MTE2, PIPE_MTE1);
+            TMOV(zl, mz);
+            ISA_SYNC(PIPE_MTE1, PIPE_M);
+            TGEMV_BIAS(c0, zl, r, tb);
+            TGEMV_ACC(c1, c0, l, r);
+        }
+        ISA_SYNC(PIPE_M, PIPE_FIX);
+        TSTORE(gy, c1);
+    });
+}
+
+struct KN {
+    int k, n;
+};
+const KN kShapes[] = {{19, 23}, {1, 1}, {32, 32}, {32, 1}, {1, 32}, {3, 17}};
+
+TYPED_TEST(Gemv, PlainOverValidShapes) {
+    using T = typename TypeParam::In;
+    using Acc = typename TypeParam::Acc;
+    for (KN d : kShapes) {
+        SCOPED_TRACE(std::to_string(d.k) + "x" + std::to_string(d.n));
+        auto x = operand<T>(1, d.k, 1), b = operand<T>(d.k, d.n, 2);
+        std::vector<Acc> y(d.n), none(d.n);
+        auto st = gemv<Acc>(Form::Plain, x, b, none, y, d.k, d.n);
+        ASSERT_TRUE(st.ok()) << st.message;
+        auto want = ref_gemv(x, b, d.n, d.k, d.n);
+        for (int j = 0; j < d.n; ++j) ASSERT_EQ(static_cast<double>(y[j]), want[j]) << j;
+    }
+}
+
+TYPED_TEST(Gemv, AccumulateOntoInputTile) {
+    using T = typename TypeParam::In;
+    using Acc = typename TypeParam::Acc;
+    for (KN d : kShapes) {
+        SCOPED_TRACE(std::to_string(d.k) + "x" + std::to_string(d.n));
+        auto x = operand<T>(1, d.k, 3), b = operand<T>(d.k, d.n, 4);
+        std::vector<Acc> init(d.n), y(d.n);
+        for (int j = 0; j < d.n; ++j) init[j] = static_cast<Acc>(5 * j - 61);
+        auto st = gemv<Acc>(Form::Acc, x, b, init, y, d.k, d.n);
+        ASSERT_TRUE(st.ok()) << st.message;
+        auto want = ref_gemv(x, b, d.n, d.k, d.n);
+        for (int j = 0; j < d.n; ++j) ASSERT_EQ(static_cast<double>(y[j]), want[j] + (5 * j - 61)) << j;
+    }
+}
+
+TYPED_TEST(Gemv, BiasRowAddedOnce) {
+    using T = typename TypeParam::In;
+    using Acc = typename TypeParam::Acc;
+    for (KN d : kShapes) {
+        SCOPED_TRACE(std::to_string(d.k) + "x" + std::to_string(d.n));
+        auto x = operand<T>(1, d.k, 5), b = operand<T>(d.k, d.n, 6);
+        std::vector<Acc> bias(d.n), y(d.n);
+        for (int j = 0; j < d.n; ++j) bias[j] = static_cast<Acc>(3 * j - 40);
+        auto st = gemv<Acc>(Form::Bias, x, b, bias, y, d.k, d.n);
+        ASSERT_TRUE(st.ok()) << st.message;
+        auto want = ref_gemv(x, b, d.n, d.k, d.n);
+        for (int j = 0; j < d.n; ++j) ASSERT_EQ(static_cast<double>(y[j]), want[j] + (3 * j - 40)) << j;
+    }
+}
+
+// Only row 0 of the Left tile takes part, whatever its valid rows say.
+TEST(GemvRows, UsesRowZeroOfA16RowLeftTile) {
+    constexpr int k = 24, n = 20;
+    auto a = operand<half>(16, k, 7), b = operand<half>(k, n, 8);
+    std::vector<float> y(n);
+    auto st = run_cube([&] {
+        MatNz<half, 16, kK> ma(16, k);
+        MatNz<half, kK, kN> mb(k, n);
+        TileLeft<half, 16, kK, DYNAMIC, DYNAMIC> l(16, k);
+        TileRight<half, kK, kN, DYNAMIC, DYNAMIC> r(k, n);
+        TileAcc<float, 16, kN, 1, DYNAMIC> c(n);
+        TASSIGN(ma, 0);
+        TASSIGN(mb, 0x2000);
+        TASSIGN(l, 0);
+        TASSIGN(r, 0);
+        TASSIGN(c, 0);
+        auto ga = gm_nd(a.data(), 16, k, k);
+        auto gb = gm_nd(b.data(), k, n, n);
+        auto gy = gm_nd(y.data(), 1, n, n);
+        TLOAD(ma, ga);
+        TLOAD(mb, gb);
+        ISA_SYNC(PIPE_MTE2, PIPE_MTE1);
+        TMOV(l, ma);
+        TMOV(r, mb);
+        ISA_SYNC(PIPE_MTE1, PIPE_M);
+        TGEMV(c, l, r);
+        ISA_SYNC(PIPE_M, PIPE_FIX);
+        TSTORE(gy, c);
+    });
+    ASSERT_TRUE(st.ok()) << st.message;
+    std::vector<half> row0(a.begin(), a.begin() + k);
+    auto want = ref_gemv(row0, b, n, k, n);
+    for (int j = 0; j < n; ++j) ASSERT_EQ(static_cast<double>(y[j]), want[j]) << j;
+}
+
+// float operands: each product is rounded to float, then added to the float
+// running sum in ascending k, as TMATMUL does (docs/isa/matrix.md).
+TEST(GemvRounding, FloatProductsRoundedAndSummedInAscendingK) {
+    constexpr int k = 32, n = 8;
+    std::vector<float> x(k), b(k * n), y(n);
+    testutil::Rng rng;
+    for (auto& v : x) v = static_cast<float>(rng.uniform(-1, 1));
+    for (auto& v : b) v = static_cast<float>(rng.uniform(-1, 1)) * (rng.next() % 2 ? 1e6f : 1e-3f);
+    std::vector<float> want(n);
+    for (int j = 0; j < n; ++j) {
+        volatile float s = 0.0f;
+        for (int p = 0; p < k; ++p) {
+            volatile float prod = x[p] * b[p * n + j];
+            s = s + prod;
+        }
+        want[j] = s;
+    }
+    std::vector<float> none(n);
+    auto st = gemv<float>(Form::Plain, x, b, none, y, k, n);
+    ASSERT_TRUE(st.ok()) << st.message;
+    for (int j = 0; j < n; ++j) ASSERT_EQ(raw_bits(y[j]), raw_bits(want[j])) << j;
+}
+
+// Inf, NaN and denormal operands follow float arithmetic: Inf * 0 is NaN,
+// NaN propagates, denormal products are kept (no flush to zero).
+TEST(GemvRounding, InfNanAndDenormalOperands) {
+    constexpr int k = 4, n = 5;
+    const float den = std::ldexp(1.0f, -140);
+    std::vector<float> x = {INFINITY, 1.0f, den, 2.0f};
+    std::vector<float> b = {0.0f, 1.0f, 1.0f, 1.0f, -1.0f,  //
+                            0.0f, 0.0f, NAN,  0.0f, 0.0f,   //
+                            0.0f, 0.0f, 0.0f, 4.0f, 0.0f,   //
+                            3.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    std::vector<float> y(n), none(n);
+    auto st = gemv<float>(Form::Plain, x, b, none, y, k, n);
+    ASSERT_TRUE(st.ok()) << st.message;
+    EXPECT_TRUE(std::isnan(y[0]));  // inf * 0
+    EXPECT_EQ(y[1], INFINITY);
+    EXPECT_TRUE(std::isnan(y[2]));  // NaN operand
+    EXPECT_EQ(y[3], INFINITY);
+    EXPECT_EQ(y[4], -INFINITY);
+    std::vector<float> x2 = {den, den, 0.0f, 0.0f}, b2(k * n, 0.0f), y2(n);
+    b2[0] = 3.0f;
+    b2[n] = 1.0f;
+    st = gemv<float>(Form::Plain, x2, b2, none, y2, k, n);
+    ASSERT_TRUE(st.ok()) << st.message;
+    EXPECT_EQ(y2[0], 4 * den);  // 3 den + den, both denormal
+}
+
+TEST(GemvFaults, EmptyRightTileIsRejectedAtTheCallSite) {
+    auto st = run_cube([] {
+        TileLeft<half, 1, kK> l;
+        TileRight<half, kK, kN, DYNAMIC, DYNAMIC> r(0, 4);
+        TileAcc<float, 1, kN> c;
+        TASSIGN(l, 0);
+        TASSIGN(r, 0);
+        TASSIGN(c, 0);
+        TGEMV(c, l, r);
+    });
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.message.find("TGEMV: k (Right valid rows) = 0 must lie in 1..4095"), std::string::npos) << st.message;
+    EXPECT_NE(st.message.find("test_isa_matrix.cpp"), std::string::npos) << st.message;
+}
+
+
+// ------------------------------------------------------------ low-precision types
+
+// Reference decoders, written from the format definitions field by field.
+double ref_ieee8(unsigned code, int ebits, int mbits, bool fn) {
+    const int bias = (1 << (ebits - 1)) - 1;
+    const unsigned e = (code >> mbits) & ((1u << ebits) - 1), m = code & ((1u << mbits) - 1);
+    const double sign = (code & 0x80u) ? -1.0 : 1.0;
+    const unsigned emax = (1u << ebits) - 1;
+    if (fn && e == emax && m == (1u << mbits) - 1) return NAN;
+    if (!fn && e == emax) return m ? NAN : sign * INFINITY;
+    if (e == 0) return sign * m * std::pow(2.0, 1 - bias - mbits);
+    return sign * (1.0 + m / std::pow(2.0, mbits)) * std::pow(2.0, static_cast<int>(e) - bias);
+}
+
+// HiFloat8 by its dot-field table: prefix, exponent width, mantissa width.
+double ref_hif8(unsigned code) {
+    if (code == 0x00) return 0.0;
+    if (code == 0x80) return NAN;
+    const double sign = (code & 0x80u) ? -1.0 : 1.0;
+    if ((code & 0x7f) == 0x6f) return sign * INFINITY;
+    const unsigned body = code & 0x7f;  // 7 bits after the sign
+    struct Dot {
+        unsigned prefix, len;
+        int d, m;
+    };
+    const Dot dots[] = {{0b11, 2, 4, 1}, {0b10, 2, 3, 2}, {0b01, 2, 2, 3}, {0b001, 3, 1, 3}, {0b0001, 4, 0, 3}};
+    for (const Dot& dot : dots) {
+        if ((body >> (7 - dot.len)) != dot.prefix) continue;
+        const unsigned rest = body & ((1u << (7 - dot.len)) - 1);
+        const unsigned mant = rest & ((1u << dot.m) - 1);
+        int e = 0;
+        if (dot.d > 0) {
+            const unsigned ef = rest >> dot.m;  // d bits: exponent sign, then d-1 magnitude bits below an implicit 1
+            const bool eneg = ef >> (dot.d - 1);
+            const int mag = static_cast<int>((1u << (dot.d - 1)) | (ef & ((1u << (dot.d - 1)) - 1)));
+            e = eneg ? -mag : mag;
+        }
+        return sign * std::ldexp(1.0 + mant / std::pow(2.0, dot.m), e);
+    }
+    return sign * std::pow(2.0, static_cast<int>(body & 7) - 23);  // dot 0000: denormals
+}
+
+double ref_fp4(unsigned code, int ebits) {
+    const int mbits = 3 - ebits, bias = 1;
+    const unsigned e = (code >> mbits) & ((1u << ebits) - 1), m = code & ((1u << mbits) - 1);
+    const double sign = (code & 8u) ? -1.0 : 1.0;
+    if (e == 0) return sign * m * std::pow(2.0, 1 - bias - mbits);
+    return sign * (1.0 + m / std::pow(2.0, mbits)) * std::pow(2.0, static_cast<int>(e) - bias);
+}
+
+template <class T>
+double to_double_fp8(T v) {
+    if constexpr (std::is_same_v<T, float8_e4m3_t>) return ref_ieee8(v.bits, 4, 3, true);
+    else if constexpr (std::is_same_v<T, float8_e5m2_t>) return ref_ieee8(v.bits, 5, 2, false);
+    else return ref_hif8(v.bits);
+}
+
+template <class T>
+uint8_t bits8(T v) {
+    return v.bits;
+}
+
+bool same_value(double a, double b) {
+    if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
+    return a == b && std::signbit(a) == std::signbit(b);
+}
+
+TEST(LowPrecision, EveryCodeDecodesAsTheFormatDefines) {
+    for (unsigned c = 0; c < 256; ++c) {
+        SCOPED_TRACE(c);
+        ASSERT_TRUE(same_value(static_cast<float>(float8_e4m3_t::from_bits(c)), ref_ieee8(c, 4, 3, true)));
+        ASSERT_TRUE(same_value(static_cast<float>(float8_e5m2_t::from_bits(c)), ref_ieee8(c, 5, 2, false)));
+        ASSERT_TRUE(same_value(static_cast<float>(hifloat8_t::from_bits(c)), ref_hif8(c)));
+        const double e8 = c == 255 ? NAN : std::pow(2.0, static_cast<int>(c) - 127);
+        ASSERT_TRUE(same_value(static_cast<double>(float8_e8m0_t::from_bits(c)), e8));
+        const auto p21 = float4_e2m1x2_t::from_bits(c);
+        ASSERT_TRUE(same_value(p21.lo(), ref_fp4(c & 15, 2)));
+        ASSERT_TRUE(same_value(p21.hi(), ref_fp4(c >> 4, 2)));
+        const auto p12 = float4_e1m2x2_t::from_bits(c);
+        ASSERT_TRUE(same_value(p12.lo(), ref_fp4(c & 15, 1)));
+        ASSERT_TRUE(same_value(p12.hi(), ref_fp4(c >> 4, 1)));
+    }
+    // Landmarks quoted by the format definitions.
+    EXPECT_EQ(static_cast<float>(float8_e4m3_t::from_bits(0x7e)), 448.0f);
+    EXPECT_EQ(static_cast<float>(float8_e5m2_t::from_bits(0x7b)), 57344.0f);
+    EXPECT_EQ(static_cast<float>(hifloat8_t::from_bits(0x6e)), 32768.0f);
+    EXPECT_EQ(static_cast<float>(hifloat8_t::from_bits(0x01)), std::ldexp(1.0f, -22));
+    EXPECT_EQ(float4_e2m1x2_t::from_bits(0x07).lo(), 6.0);
+    EXPECT_EQ(float4_e1m2x2_t::from_bits(0x07).lo(), 1.75);
+}
+
+// IEEE-style rounding of |x| to a grid with `mbits` fraction bits, minimum
+// normal exponent emin, by round-to-nearest-even through std::nearbyint.
+double ref_round_ieee(double x, int mbits, int emin) {
+    const double a = std::fabs(x);
+    int e = std::ilogb(a);
+    if (a == 0) e = emin;
+    e = std::max(e, emin);
+    const double q = std::ldexp(1.0, e - mbits);
+    return std::copysign(std::nearbyint(a / q) * q, x);
+}
+
+// HiFloat8 rounding: ties away from zero on the grid of |x|'s binade.
+double ref_round_hif8(double x) {
+    const double a = std::fabs(x);
+    if (a < std::ldexp(1.0, -23)) return 0.0;  // the only zero is +0
+    if (a < std::ldexp(1.0, -22)) return std::copysign(std::ldexp(1.0, -22), x);
+    const int e = std::ilogb(a);
+    if (e < -15) {  // denormals are the powers of two 2^-22 .. 2^-16
+        const double lo = std::ldexp(1.0, e);
+        return std::copysign(a >= 1.5 * lo ? 2 * lo : lo, x);
+    }
+    const int ae = std::abs(e);
+    const int mbits = ae <= 3 ? 3 : ae <= 7 ? 2 : 1;
+    const double q = std::ldexp(1.0, e - mbits);
+    return std::copysign(std::floor(a / q + 0.5) * q, x);
+}
+
+// Values across the whole range, every exact code value and every midpoint
+// between neighbours (the ties), plus random points.
+std::vector<double> probe_values(double maxv) {
+    std::vector<double> v;
+    testutil::Rng rng;
+    for (int i = 0; i < 4000; ++i) {
+        const double mag = std::ldexp(rng.uniform(1.0, 2.0), static_cast<int>(rng.next() % 50) - 30);
+        v.push_back(rng.next() % 2 ? mag : -mag);
+    }
+    for (double x = 1.0 / 1024; x < maxv; x *= 1.0009765625) v.push_back(x);
+    return v;
+}
+
+TEST(LowPrecision, E4M3AndE5M2RoundToNearestEvenAndOverflowAsOcpSays) {
+    for (unsigned c = 0; c < 256; ++c) {
+        const double v4 = ref_ieee8(c, 4, 3, true), v5 = ref_ieee8(c, 5, 2, false);
+        if (!std::isnan(v4)) ASSERT_EQ(bits8(float8_e4m3_t(v4)), c) << c;
+        if (!std::isnan(v5)) ASSERT_EQ(bits8(float8_e5m2_t(v5)), c) << c;
+    }
+    for (double x : probe_values(60000)) {
+        SCOPED_TRACE(x);
+        double r4 = ref_round_ieee(x, 3, -6);
+        if (std::fabs(r4) > 448) r4 = NAN;  // E4M3 has no Inf: overflow is NaN without saturation
+        ASSERT_TRUE(same_value(static_cast<float>(float8_e4m3_t(x)), r4));
+        double r5 = ref_round_ieee(x, 2, -14);
+        if (std::fabs(r5) > 57344) r5 = std::copysign(INFINITY, x);
+        ASSERT_TRUE(same_value(static_cast<float>(float8_e5m2_t(x)), r5));
+    }
+    // Ties between neighbours go to the even code: 1 + 1/16 lies between 1 and 1.125.
+    EXPECT_EQ(static_cast<float>(float8_e4m3_t(1.0625)), 1.0f);
+    EXPECT_EQ(static_cast<float>(float8_e4m3_t(1.1875)), 1.25f);
+    EXPECT_EQ(static_cast<float>(float8_e4m3_t(464.0)), 448.0f);  // the tie with the virtual 480 keeps 448
+    EXPECT_TRUE(std::isnan(static_cast<float>(float8_e4m3_t(465.0))));
+    EXPECT_EQ(static_cast<float>(float8_e5m2_t(61439.0)), 57344.0f);
+    EXPECT_TRUE(std::isinf(static_cast<float>(float8_e5m2_t(61440.0))));
+    EXPECT_TRUE(std::isnan(static_cast<float>(float8_e4m3_t(NAN))));
+    EXPECT_TRUE(std::isnan(static_cast<float>(float8_e4m3_t(INFINITY))));
+    EXPECT_EQ(static_cast<float>(float8_e5m2_t(-INFINITY)), -INFINITY);
+    EXPECT_EQ(bits8(float8_e4m3_t(-0.0)), 0x80);
+    // Denormals: the smallest E4M3 step is 2^-9, half of it ties to zero.
+    EXPECT_EQ(static_cast<float>(float8_e4m3_t(std::ldexp(1.0, -10))), 0.0f);
+    EXPECT_EQ(static_cast<float>(float8_e4m3_t(std::ldexp(3.0, -11))), std::ldexp(1.0f, -9));
+}
+
+TEST(LowPrecision, HiFloat8RoundsTiesAwayFromZero) {
+    for (unsigned c = 0; c < 256; ++c) {
+        const double v = ref_hif8(c);
+        if (!std::isnan(v) && !(v == 0 && c == 0x80)) ASSERT_EQ(bits8(hifloat8_t(v)), c) << c;
+    }
+    for (double x : probe_values(40000)) {
+        SCOPED_TRACE(x);
+        double r = ref_round_hif8(x);
+        if (std::fabs(r) > 32768) r = std::copysign(INFINITY, x);
+        ASSERT_TRUE(same_value(static_cast<float>(hifloat8_t(x)), r));
+    }
+    EXPECT_EQ(static_cast<float>(hifloat8_t(1.0625)), 1.125f);  // tie between 1 and 1.125 goes away from zero
+    EXPECT_EQ(static_cast<float>(hifloat8_t(-1.0625)), -1.125f);
+    EXPECT_EQ(bits8(hifloat8_t(NAN)), 0x80);
+    EXPECT_EQ(bits8(hifloat8_t(-0.0)), 0x00);  // HiFloat8 has a single zero; 0x80 is NaN
+    EXPECT_TRUE(std::isinf(static_cast<float>(hifloat8_t(40960.0))));
+}
+
+TEST(LowPrecision, E8M0AndFp4PairsEncode) {
+    EXPECT_EQ(bits8(float8_e8m0_t(1.0)), 127);
+    EXPECT_EQ(bits8(float8_e8m0_t(std::ldexp(1.0, -127))), 0);
+    EXPECT_EQ(bits8(float8_e8m0_t(-2.0)), 0xff);  // no sign bit: negative is NaN
+    EXPECT_EQ(bits8(float8_e8m0_t(NAN)), 0xff);
+    // Fp4 pairs: element 0 in the low nibble; no Inf or NaN, so both saturate.
+    const auto p = float4_e2m1x2_t::pack(-1.5, 100.0);
+    EXPECT_EQ(p.bits, 0x7b);
+    EXPECT_EQ(float4_e1m2x2_t::pack(0.375, 1.125).bits, 0x42);  // 0.375 ties to even 0.5; 1.125 ties to 1.0
+}
+
+template <class T>
+class LowPrecisionData : public ::testing::Test {};
+using LowPrecisionTypes =
+    ::testing::Types<float8_e4m3_t, float8_e5m2_t, hifloat8_t, float8_e8m0_t, float4_e2m1x2_t, float4_e1m2x2_t>;
+TYPED_TEST_SUITE(LowPrecisionData, LowPrecisionTypes);
+
+// Loads and stores move the bytes unchanged, NaN codes included; a Vec->Vec
+// TMOV and a TEXTRACT of a part do too.
+TYPED_TEST(LowPrecisionData, LoadStoreMoveAndExtractKeepEveryCode) {
+    using T = TypeParam;
+    constexpr int R = 8, C = 64;
+    std::vector<T> in(R * C), out(R * C), part(4 * 32);
+    for (int i = 0; i < R * C; ++i) in[i] = T::from_bits(static_cast<uint8_t>(i * 7 + 3));
+    for (auto& x : out) x = T::from_bits(0x55);
+    for (auto& x : part) x = T::from_bits(0x55);
+    auto st = testutil::run_vec([&] {
+        using V = Tile<TileType::Vec, T, R, C, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+        using P = Tile<TileType::Vec, T, 4, 32>;
+        V a(R, C), b(R, C);
+        P p;
+        TASSIGN(a, 0);
+        TASSIGN(b, 0x1000);
+        TASSIGN(p, 0x2000);
+        auto gin = gm_nd(in.data(), R, C, C);
+        auto gout = gm_nd(out.data(), R, C, C);
+        auto gpart = gm_nd(part.data(), 4, 32, 32);
+        TLOAD(a, gin);
+        ISA_SYNC(PIPE_MTE2, PIPE_V);
+        TMOV(b, a);
+        TEXTRACT(p, a, 3, 32);
+        ISA_SYNC(PIPE_V, PIPE_MTE3);
+        TSTORE(gout, b);
+        TSTORE(gpart, p);
+    });
+    ASSERT_TRUE(st.ok()) << st.message;
+    for (int i = 0; i < R * C; ++i) ASSERT_EQ(out[i].bits, in[i].bits) << i;
+    for (int r = 0; r < 4; ++r)
+        for (int c = 0; c < 32; ++c) ASSERT_EQ(part[r * 32 + c].bits, in[(3 + r) * C + 32 + c].bits) << r << "," << c;
+}
+
+// ------------------------------------------------------------ TQUANT, TDEQUANT
+
+struct Region {
+    int vr, vc;
+};
+constexpr int kQR = 16, kQC = 64;
+using QPara = Tile<TileType::Vec, float, kQR, 1, BLayout::ColMajor, DYNAMIC, 1>;  // one value per row
+
+template <class T>
+using QTile = Tile<TileType::Vec, T, kQR, kQC, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+
+template <class Q>
+class Dequant : public ::testing::Test {};
+using DequantTypes = ::testing::Types<int8_t, int16_t>;
+TYPED_TEST_SUITE(Dequant, DequantTypes);
+
+// dst(i, j) = (src(i, j) - offset(i)) * scale(i), subtraction and product
+// each rounded to float (pto-isa docs/isa/TDEQUANT.md).
+TYPED_TEST(Dequant, PerRowAffineOverValidShapes) {
+    using T = TypeParam;
+    for (Region rg : {Region{16, 64}, Region{1, 1}, Region{7, 33}, Region{16, 1}, Region{1, 64}}) {
+        SCOPED_TRACE(std::to_string(rg.vr) + "x" + std::to_string(rg.vc));
+        std::vector<T> q(kQR * kQC);
+        std::vector<float> scale(kQR), offset(kQR), out(kQR * kQC, -7.0f);
+        testutil::Rng rng;
+        for (auto& x : q) x = static_cast<T>(rng.next());
+        for (int i = 0; i < kQR; ++i) {
+            scale[i] = static_cast<float>(rng.uniform(-0.1, 0.1));
+            offset[i] = static_cast<float>(rng.uniform(-200, 200));
+        }
+        scale[2] = INFINITY;  // (q - o) * inf, and NaN where q == o never happens with a fractional o
+        offset[3] = NAN;
+        auto st = testutil::run_vec([&] {
+            QTile<T> s(rg.vr, rg.vc);
+            QTile<float> d(rg.vr, rg.vc);
+            QPara ps(rg.vr), po(rg.vr);
+            TASSIGN(s, 0);
+            TASSIGN(d, 0x1000);
+            TASSIGN(ps, 0x6000);
+            TASSIGN(po, 0x6100);
+            auto gq = gm_nd(q.data(), rg.vr, rg.vc, kQC);
+            auto gout = gm_nd(out.data(), rg.vr, rg.vc, kQC);
+            auto gs = gm_dn(scale.data(), rg.vr, 1, kQR);
+            auto go = gm_dn(offset.data(), rg.vr, 1, kQR);
+            TLOAD(s, gq);
+            TLOAD(ps, gs);
+            TLOAD(po, go);
+            ISA_SYNC(PIPE_MTE2, PIPE_V);
+            TDEQUANT(d, s, ps, po);
+            ISA_SYNC(PIPE_V, PIPE_MTE3);
+            TSTORE(gout, d);
+        });
+        ASSERT_TRUE(st.ok()) << st.message;
+        for (int i = 0; i < kQR; ++i)
+            for (int j = 0; j < kQC; ++j) {
+                float want = -7.0f;
+                if (i < rg.vr && j < rg.vc) {
+                    volatile float shifted = static_cast<float>(q[i * kQC + j]) - offset[i];
+                    want = shifted * scale[i];
+                }
+                ASSERT_TRUE(same_value(out[i * kQC + j], want)) << i << "," << j;
+            }
+    }
+}
+
+TEST(DequantFaults, ValidShapeMismatchNamesBothShapes) {
+    auto st = testutil::run_vec([] {
+        QTile<int8_t> s(4, 8);
+        QTile<float> d(4, 9);
+        QPara p(4);
+        TASSIGN(s, 0);
+        TASSIGN(d, 0x1000);
+        TASSIGN(p, 0x6000);
+        TDEQUANT(d, s, p, p);
+    });
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.message.find("TDEQUANT: source valid shape 4x8 differs from the destination's 4x9"), std::string::npos)
+        << st.message;
+}
+
+// q = clamp(rint(x * scale(i) [+ offset(i)])), NaN -> 0 (npu/*/TQuant.hpp).
+template <QuantType Q, class D>
+void check_tquant(int vr, int vc) {
+    SCOPED_TRACE(std::to_string(vr) + "x" + std::to_string(vc));
+    std::vector<float> x(kQR * kQC), scale(kQR), offset(kQR), src_after(kQR * kQC);
+    std::vector<D> out(kQR * kQC, D(77));
+    testutil::Rng rng;
+    for (auto& v : x) v = static_cast<float>(rng.uniform(-300, 300));
+    const float specials[] = {NAN, INFINITY, -INFINITY, 0.5f, 1.5f, 2.5f, -0.5f, -2.5f, 127.5f, 128.0f, -128.5f, 255.5f, 1e9f, -1e9f};
+    for (size_t k = 0; k < std::size(specials); ++k) x[k] = specials[k];
+    for (int i = 0; i < kQR; ++i) {
+        scale[i] = i == 0 ? 1.0f : static_cast<float>(rng.uniform(0.1, 2.0));
+        offset[i] = i == 0 ? 0.0f : std::round(static_cast<float>(rng.uniform(0, 128)));
+    }
+    auto st = testutil::run_vec([&] {
+        QTile<float> s(vr, vc);
+        QTile<D> d(vr, vc);
+        QPara ps(vr), po(vr);
+        TASSIGN(s, 0);
+        TASSIGN(d, 0x1000);
+        TASSIGN(ps, 0x6000);
+        TASSIGN(po, 0x6100);
+        auto gx = gm_nd(x.data(), vr, vc, kQC);
+        auto gafter = gm_nd(src_after.data(), vr, vc, kQC);
+        auto gout = gm_nd(out.data(), vr, vc, kQC);
+        auto gs = gm_dn(scale.data(), vr, 1, kQR);
+        auto go = gm_dn(offset.data(), vr, 1, kQR);
+        TLOAD(s, gx);
+        TLOAD(ps, gs);
+        TLOAD(po, go);
+        ISA_SYNC(PIPE_MTE2, PIPE_V);
+        if constexpr (Q == QuantType::INT8_ASYM) TQUANT<Q>(d, s, ps, &po);
+        else TQUANT<Q>(d, s, ps);
+        ISA_SYNC(PIPE_V, PIPE_MTE3);
+        TSTORE(gout, d);
+        TSTORE(gafter, s);
+    });
+    ASSERT_TRUE(st.ok()) << st.message;
+    constexpr double lo = std::is_same_v<D, int8_t> ? -128 : 0, hi = std::is_same_v<D, int8_t> ? 127 : 255;
+    for (int i = 0; i < kQR; ++i)
+        for (int j = 0; j < kQC; ++j) {
+            const int k = i * kQC + j;
+            if (i >= vr || j >= vc) {
+                ASSERT_EQ(out[k], D(77)) << k;
+                continue;
+            }
+            volatile float v = x[k] * scale[i];
+            if (Q == QuantType::INT8_ASYM) v = v + offset[i];
+            const double r = std::isnan(v) ? 0.0 : std::clamp(static_cast<double>(std::nearbyint(v)), lo, hi);
+            ASSERT_EQ(static_cast<double>(out[k]), r) << i << "," << j << ": " << x[k];
+            // A2A3 quantises in place in the source buffer; A5 leaves it.
+            if (PTOSIM_TARGET_A5) ASSERT_TRUE(same_value(src_after[k], x[k])) << k;
+            else ASSERT_TRUE(std::isnan(src_after[k])) << k;
+        }
+}
+
+TEST(Quant, Int8SymmetricRoundsHalfToEvenAndSaturates) {
+    for (Region rg : {Region{16, 64}, Region{1, 1}, Region{5, 37}, Region{16, 1}})
+        check_tquant<QuantType::INT8_SYM, int8_t>(rg.vr, rg.vc);
+}
+
+TEST(Quant, Int8AsymmetricAddsTheOffsetIntoUint8) {
+    for (Region rg : {Region{16, 64}, Region{1, 1}, Region{9, 50}, Region{1, 64}})
+        check_tquant<QuantType::INT8_ASYM, uint8_t>(rg.vr, rg.vc);
+}
+
+TEST(QuantFaults, AsymmetricWithoutOffsetFaults) {
+    auto st = testutil::run_vec([] {
+        QTile<float> s(2, 8);
+        QTile<uint8_t> d(2, 8);
+        QPara p(2);
+        TASSIGN(s, 0);
+        TASSIGN(d, 0x1000);
+        TASSIGN(p, 0x6000);
+        TQUANT<QuantType::INT8_ASYM>(d, s, p);
+    });
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.message.find("TQUANT<INT8_ASYM>: the offset tile is missing"), std::string::npos) << st.message;
+}
+
+#if defined(PTOSIM_TARGET_A5) && PTOSIM_TARGET_A5
+// fp8 operands through L1 (NZ) into L0A/L0B, multiplied into a float
+// accumulator: the documented A5 pairs (a5/TMatmul.hpp CheckMadValid).
+template <class A, class B>
+struct Fp8Pair {
+    using TA = A;
+    using TB = B;
+};
+struct D3MX {
+    int m, k, n;
+};
+template <class P>
+class Fp8Matmul : public ::testing::Test {};
+using Fp8Pairs = ::testing::Types<Fp8Pair<float8_e4m3_t, float8_e4m3_t>, Fp8Pair<float8_e4m3_t, float8_e5m2_t>,
+                                  Fp8Pair<float8_e5m2_t, float8_e4m3_t>, Fp8Pair<float8_e5m2_t, float8_e5m2_t>,
+                                  Fp8Pair<hifloat8_t, hifloat8_t>>;
+TYPED_TEST_SUITE(Fp8Matmul, Fp8Pairs);
+
+// Codes of small exact values (multiples of 1/8 up to 2), so every product
+// and every partial sum is exact in float.
+template <class T>
+std::vector<T> fp8_operand(int rows, int cols, uint64_t salt) {
+    std::vector<T> v(static_cast<size_t>(rows) * cols);
+    testutil::Rng rng;
+    rng.s ^= salt;
+    for (auto& x : v) x = T(static_cast<double>(static_cast<int>(rng.next() % 33) - 16) / 8.0);
+    return v;
+}
+
+TYPED_TEST(Fp8Matmul, MatmulAndGemvOverValidShapes) {
+    using TA = typename TypeParam::TA;
+    using TB = typename TypeParam::TB;
+    constexpr int M = 32, K = 64, N = 32;
+    struct D3 {
+        int m, k, n;
+    };
+    for (D3 d : {D3{17, 45, 23}, D3{1, 1, 1}, D3{32, 64, 32}, D3{5, 64, 1}}) {
+        SCOPED_TRACE(std::to_string(d.m) + "x" + std::to_string(d.k) + "x" + std::to_string(d.n));
+        auto a = fp8_operand<TA>(d.m, d.k, 11), b = fp8_operand<TB>(d.k, d.n, 12);
+        std::vector<float> c(d.m * d.n), y(d.n);
+        auto st = run_cube([&] {
+            MatNz<TA, M, K> ma(d.m, d.k);
+            MatNz<TB, K, N> mb(d.k, d.n);
+            TileLeft<TA, M, K, DYNAMIC, DYNAMIC> l(d.m, d.k);
+            TileRight<TB, K, N, DYNAMIC, DYNAMIC> r(d.k, d.n);
+            TileAcc<float, M, N, DYNAMIC, DYNAMIC> acc(d.m, d.n);
+            TileAcc<float, M, N, 1, DYNAMIC> row(d.n);
+            TASSIGN(ma, 0);
+            TASSIGN(mb, 0x2000);
+            TASSIGN(l, 0);
+            TASSIGN(r, 0);
+            TASSIGN(acc, 0);
+            TASSIGN(row, 0x4000);
+            auto ga = gm_nd(a.data(), d.m, d.k, d.k);
+            auto gb = gm_nd(b.data(), d.k, d.n, d.n);
+            auto gc = gm_nd(c.data(), d.m, d.n, d.n);
+            auto gy = gm_nd(y.data(), 1, d.n, d.n);
+            TLOAD(ma, ga);
+            TLOAD(mb, gb);
+            ISA_SYNC(PIPE_MTE2, PIPE_MTE1);
+            TMOV(l, ma);
+            TMOV(r, mb);
+            ISA_SYNC(PIPE_MTE1, PIPE_M);
+            TMATMUL(acc, l, r);
+            TGEMV(row, l, r);
+            ISA_SYNC(PIPE_M, PIPE_FIX);
+            TSTORE(gc, acc);
+            TSTORE(gy, row);
+        });
+        ASSERT_TRUE(st.ok()) << st.message;
+        for (int i = 0; i < d.m; ++i)
+            for (int j = 0; j < d.n; ++j) {
+                double want = 0;
+                for (int p = 0; p < d.k; ++p) want += to_double_fp8(a[i * d.k + p]) * to_double_fp8(b[p * d.n + j]);
+                ASSERT_EQ(c[i * d.n + j], want) << i << "," << j;
+                if (i == 0) ASSERT_EQ(y[j], want) << j;
+            }
+    }
+}
+
+// TCVT to and from fp8 (pto-isa docs/isa/TCVT.md: A5 converts FP32 to
+// FP8_E4M3/FP8_E5M2/H8, FP16 to H8, and FP8_E4M3/FP8_E5M2/H8 to FP32).
+
+// r = round(x / q) * q on the quantum q of |x|'s binade, by `mode`.
+double ref_round_ieee_mode(double x, int mbits, int emin, RoundMode mode) {
+    const double a = std::fabs(x);
+    int e = a == 0 ? emin : std::max(std::ilogb(a), emin);
+    const double q = std::ldexp(1.0, e - mbits);
+    return round_int(x / q, mode) * q;
+}
+
+template <class D>
+std::vector<D> tcvt_from_float(const std::vector<float>& in, RoundMode mode, SaturationMode sat, int vr, int vc) {
+    constexpr int R = 16, C = 256;
+    std::vector<D> out(R * C);
+    for (auto& x : out) x = D::from_bits(0x3c);
+    std::vector<float> src(in);
+    src.resize(R * C, 0.0f);
+    auto st = testutil::run_vec([&] {
+        Tile<TileType::Vec, float, R, C, BLayout::RowMajor, DYNAMIC, DYNAMIC> s(vr, vc);
+        Tile<TileType::Vec, D, R, C, BLayout::RowMajor, DYNAMIC, DYNAMIC> d(vr, vc);
+        TASSIGN(s, 0);
+        TASSIGN(d, R * C * 4);
+        auto gs = gm_nd(src.data(), R, C, C);
+        auto gd = gm_nd(out.data(), R, C, C);
+        Tile<TileType::Vec, D, R, C> whole;
+        TASSIGN(whole, R * C * 4);
+        TLOAD(whole, gd);  // sentinel bytes everywhere, to see what TCVT writes
+        TLOAD(s, gs);
+        ISA_SYNC(PIPE_MTE2, PIPE_V);
+        TCVT(d, s, mode, sat);
+        ISA_SYNC(PIPE_V, PIPE_MTE3);
+        TSTORE(gd, whole);
+    });
+    EXPECT_TRUE(st.ok()) << st.message;
+    return out;
+}
+
+std::vector<float> fp8_probe_floats() {
+    std::vector<float> v = {0.0f, -0.0f, NAN, -NAN, INFINITY, -INFINITY, 448.0f, 464.0f, 465.0f, 480.0f, -1e30f,
+                            57344.0f, 61439.0f, 61440.0f, 32768.0f, 40959.0f, 40960.0f, 1.0625f, -1.0625f,
+                            1.1875f, std::ldexp(1.0f, -10), std::ldexp(3.0f, -11), std::ldexp(1.0f, -17),
+                            std::ldexp(1.0f, -23), std::ldexp(1.5f, -23), std::ldexp(1.0f, -149), 1e-30f};
+    testutil::Rng rng;
+    while (v.size() < 16 * 256) {
+        const float mag = static_cast<float>(std::ldexp(rng.uniform(1.0, 2.0), static_cast<int>(rng.next() % 44) - 26));
+        v.push_back(rng.next() % 2 ? mag : -mag);
+    }
+    return v;
+}
+
+TEST(TcvtFp8, FloatToE4M3AndE5M2EveryModeWithAndWithoutSaturation) {
+    const auto in = fp8_probe_floats();
+    constexpr int R = 16, C = 256;
+    for (RoundMode mode : {RoundMode::CAST_RINT, RoundMode::CAST_ROUND, RoundMode::CAST_FLOOR, RoundMode::CAST_CEIL,
+                           RoundMode::CAST_TRUNC, RoundMode::CAST_ODD, RoundMode::CAST_NONE})
+        for (SaturationMode sat : {SaturationMode::ON, SaturationMode::OFF}) {
+            SCOPED_TRACE(std::to_string(static_cast<int>(mode)) + (sat == SaturationMode::ON ? " sat" : " nosat"));
+            const bool on = sat == SaturationMode::ON;
+            auto o4 = tcvt_from_float<float8_e4m3_t>(in, mode, sat, R, C);
+            auto o5 = tcvt_from_float<float8_e5m2_t>(in, mode, sat, R, C);
+            for (int i = 0; i < R * C; ++i) {
+                const double x = in[i];
+                double w4, w5;
+                if (std::isnan(x)) {
+                    w4 = w5 = NAN;
+                } else if (std::isinf(x)) {
+                    w4 = on ? std::copysign(448.0, x) : NAN;
+                    w5 = x;
+                } else {
+                    w4 = ref_round_ieee_mode(x, 3, -6, mode);
+                    w5 = ref_round_ieee_mode(x, 2, -14, mode);
+                    // Rounding toward zero never overflows (IEEE 754 §7.4): it stops at the largest finite value.
+                    // Round-to-odd keeps the largest finite value when its significand is odd (E5M2's
+                    // 1.11b; E4M3's 1.110b is even, so there the odd neighbour is the overflow).
+                    const bool toward_zero = mode == RoundMode::CAST_TRUNC || (mode == RoundMode::CAST_FLOOR && x > 0) ||
+                                             (mode == RoundMode::CAST_CEIL && x < 0);
+                    const bool odd = mode == RoundMode::CAST_ODD;
+                    if (std::fabs(w4) > 448) w4 = on || toward_zero ? std::copysign(448.0, x) : NAN;
+                    if (std::fabs(w5) > 57344)
+                        w5 = on || toward_zero || odd ? std::copysign(57344.0, x) : std::copysign(INFINITY, x);
+                    if (w4 == 0) w4 = std::copysign(0.0, x);
+                    if (w5 == 0) w5 = std::copysign(0.0, x);
+                }
+                ASSERT_TRUE(same_value(ref_ieee8(o4[i].bits, 4, 3, true), w4)) << i << ": " << x;
+                ASSERT_TRUE(same_value(ref_ieee8(o5[i].bits, 5, 2, false), w5)) << i << ": " << x;
+            }
+        }
+}
+
+TEST(TcvtFp8, FloatToHiFloat8AlwaysRoundsTiesAwayAndLeavesTheRestAlone) {
+    const auto in = fp8_probe_floats();
+    for (RoundMode mode : {RoundMode::CAST_RINT, RoundMode::CAST_TRUNC})
+        for (SaturationMode sat : {SaturationMode::ON, SaturationMode::OFF}) {
+            const bool on = sat == SaturationMode::ON;
+            // 13 x 250 valid: elements outside keep the sentinel byte.
+            auto out = tcvt_from_float<hifloat8_t>(in, mode, sat, 13, 250);
+            for (int r = 0; r < 16; ++r)
+                for (int c = 0; c < 256; ++c) {
+                    const int i = r * 256 + c;
+                    if (r >= 13 || c >= 250) {
+                        ASSERT_EQ(out[i].bits, 0x3c) << i;
+                        continue;
+                    }
+                    const double x = in[i];
+                    double w = std::isnan(x) ? NAN : std::isinf(x) ? x : ref_round_hif8(x);
+                    if (std::isfinite(x) && std::fabs(w) > 32768) w = on ? std::copysign(32768.0, x) : std::copysign(INFINITY, x);
+                    ASSERT_TRUE(same_value(ref_hif8(out[i].bits), w)) << i << ": " << x;
+                }
+        }
+}
+
+TEST(TcvtFp8, EveryHalfToHiFloat8) {
+    std::vector<half> in(65536);
+    std::vector<hifloat8_t> out(65536);
+    for (int i = 0; i < 65536; ++i) in[i] = half_from_bits(static_cast<uint16_t>(i));
+    auto st = testutil::run_vec([&] {
+        Tile<TileType::Vec, half, 256, 256> s;
+        Tile<TileType::Vec, hifloat8_t, 256, 256> d;
+        TASSIGN(s, 0);
+        TASSIGN(d, 256 * 256 * 2);
+        auto gs = gm_nd(in.data(), 256, 256, 256);
+        auto gd = gm_nd(out.data(), 256, 256, 256);
+        TLOAD(s, gs);
+        ISA_SYNC(PIPE_MTE2, PIPE_V);
+        TCVT(d, s, RoundMode::CAST_RINT);
+        ISA_SYNC(PIPE_V, PIPE_MTE3);
+        TSTORE(gd, d);
+    });
+    ASSERT_TRUE(st.ok()) << st.message;
+    for (int i = 0; i < 65536; ++i) {
+        const double x = to_double(in[i]);
+        double w = std::isnan(x) ? NAN : std::isinf(x) ? x : ref_round_hif8(x);
+        if (std::isfinite(x) && std::fabs(w) > 32768) w = std::copysign(32768.0, x);  // TCVT saturates by default
+        ASSERT_TRUE(same_value(ref_hif8(out[i].bits), w)) << std::hex << i;
+    }
+}
+
+template <class T>
+class TcvtFromFp8 : public ::testing::Test {};
+using Fp8Types = ::testing::Types<float8_e4m3_t, float8_e5m2_t, hifloat8_t>;
+TYPED_TEST_SUITE(TcvtFromFp8, Fp8Types);
+
+TYPED_TEST(TcvtFromFp8, EveryCodeWidensExactly) {
+    using T = TypeParam;
+    std::vector<T> in(256);
+    std::vector<float> out(256);
+    for (int i = 0; i < 256; ++i) in[i] = T::from_bits(static_cast<uint8_t>(i));
+    auto st = testutil::run_vec([&] {
+        Tile<TileType::Vec, T, 8, 32> s;
+        Tile<TileType::Vec, float, 8, 32> d;
+        TASSIGN(s, 0);
+        TASSIGN(d, 0x400);
+        auto gs = gm_nd(in.data(), 8, 32, 32);
+        auto gd = gm_nd(out.data(), 8, 32, 32);
+        TLOAD(s, gs);
+        ISA_SYNC(PIPE_MTE2, PIPE_V);
+        TCVT(d, s, RoundMode::CAST_NONE);
+        ISA_SYNC(PIPE_V, PIPE_MTE3);
+        TSTORE(gd, d);
+    });
+    ASSERT_TRUE(st.ok()) << st.message;
+    for (int i = 0; i < 256; ++i) ASSERT_TRUE(same_value(out[i], to_double_fp8(in[i]))) << i;
+}
+
+// ------------------------------------------------------------ MX matmul
+
+// Scale codes 125..129 (2^-2 .. 2^2): with fp8 operands in multiples of 1/8
+// every scaled product and partial sum stays exact in float.
+std::vector<float8_e8m0_t> mx_scales(int rows, int cols, uint64_t salt) {
+    std::vector<float8_e8m0_t> v(static_cast<size_t>(rows) * cols);
+    testutil::Rng rng;
+    rng.s ^= salt;
+    for (auto& x : v) x = float8_e8m0_t::from_bits(static_cast<uint8_t>(125 + rng.next() % 5));
+    return v;
+}
+double e8m0_value(float8_e8m0_t s) { return s.bits == 255 ? NAN : std::ldexp(1.0, s.bits - 127); }
+
+enum class MxForm { Plain, Acc, Bias, Gemv, PhaseForms };
+
+template <class TA, class TB>
+struct MxCase {
+    int m, k, n;
+    std::vector<TA> a;
+    std::vector<TB> b;
+    std::vector<float8_e8m0_t> sa, sb;  // sa: m x ceil(k/32) row-major; sb: ceil(k/32) x n row-major
+    std::vector<float> extra;           // accumulator input row block or bias row
+    std::vector<float> c;
+};
+
+constexpr int kMxM = 32, kMxK = 128, kMxN = 32, kMxKS = kMxK / 32;
+
+template <class TA, class TB>
+ptosim::Status run_mx(MxForm form, MxCase<TA, TB>& t, bool misplace_scale = false) {
+    return run_cube([&] {
+        const int ks = (t.k + 31) / 32;
+        MatNz<TA, kMxM, kMxK> ma(t.m, t.k);
+        MatNz<TB, kMxK, kMxN> mb(t.k, t.n);
+        Tile<TileType::Mat, float8_e8m0_t, kMxM, kMxKS, BLayout::RowMajor, DYNAMIC, DYNAMIC, SLayout::RowMajor, 32> msa(t.m, ks);
+        Tile<TileType::Mat, float8_e8m0_t, kMxKS, kMxN, BLayout::ColMajor, DYNAMIC, DYNAMIC, SLayout::ColMajor, 32> msb(ks, t.n);
+        Tile<TileType::Mat, float, kMxM, kMxN, BLayout::RowMajor, DYNAMIC, DYNAMIC> mextra(t.m, t.n);
+        TileLeft<TA, kMxM, kMxK, DYNAMIC, DYNAMIC> l(t.m, t.k);
+        TileRight<TB, kMxK, kMxN, DYNAMIC, DYNAMIC> r(t.k, t.n);
+        TileLeftScale<float8_e8m0_t, kMxM, kMxKS> ls;
+        TileRightScale<float8_e8m0_t, kMxKS, kMxN> rs;
+        TileBias<float, kMxN, DYNAMIC> tb(t.n);
+        TileAcc<float, kMxM, kMxN, DYNAMIC, DYNAMIC> c0(t.m, t.n), c1(t.m, t.n);
+        TASSIGN(ma, 0);
+        TASSIGN(mb, 0x2000);
+        TASSIGN(msa, 0x6000);
+        TASSIGN(msb, 0x6400);
+        TASSIGN(mextra, 0x7000);
+        TASSIGN(l, 0x1000);
+        TASSIGN(r, 0x2000);
+        TGET_SCALE_ADDR(ls, l);
+        TGET_SCALE_ADDR(rs, r);
+        if (misplace_scale) TASSIGN(rs, 0x400);
+        TASSIGN(tb, 0);
+        TASSIGN(c0, 0);
+        TASSIGN(c1, 0x8000);
+        auto ga = gm_nd(t.a.data(), t.m, t.k, t.k);
+        auto gb = gm_nd(t.b.data(), t.k, t.n, t.n);
+        auto gsa = gm_nd(t.sa.data(), t.m, ks, ks);
+        auto gsb = gm_nd(t.sb.data(), ks, t.n, t.n);
+        auto ge = gm_nd(t.extra.data(), t.m, t.n, t.n);
+        auto gc = gm_nd(t.c.data(), t.m, t.n, t.n);
+        TLOAD(ma, ga);
+        TLOAD(mb, gb);
+        TLOAD(msa, gsa);
+        TLOAD(msb, gsb);
+        ISA_SYNC(PIPE_MTE2, PIPE_MTE1);
+        TMOV(l, ma);
+        TMOV(r, mb);
+        TMOV(ls, msa);
+        TMOV(rs, msb);
+        ISA_SYNC(PIPE_MTE1, PIPE_M);
+        switch (form) {
+            case MxForm::Plain: TMATMUL_MX(c1, l, ls, r, rs); break;
+            case MxForm::Gemv: TGEMV_MX(c1, l, ls, r, rs); break;
+            case MxForm::PhaseForms:
+                // The AccPhase overloads (explicit template argument, no call site) resolve as in
+                // pto_instr.hpp: a partial product into c0, the final accumulation into c1.
+                TMATMUL_MX<AccPhase::Partial>(c0, l, ls, r, rs);
+                TMATMUL_MX<AccPhase::Final>(c1, c0, l, ls, r, rs);
+                break;
+            case MxForm::Bias: {
+                Tile<TileType::Mat, float, 1, kMxN, BLayout::RowMajor, 1, DYNAMIC> mbias(t.n);
+                TASSIGN(mbias, 0x7000);
+                auto gbias = gm_nd(t.extra.data(), 1, t.n, t.n);
+                TLOAD(mbias, gbias);
+                ISA_SYNC(PIPE_MTE2, PIPE_MTE1);
+                TMOV(tb, mbias);
+                ISA_SYNC(PIPE_MTE1, PIPE_M);
+                TMATMUL_MX(c1, l, ls, r, rs, tb);
+                break;
+            }
+            case MxForm::Acc: {
+                // c0 = extra through the fixpipe-free path: TMATMUL_MX with zero scales' operands is
+                // not needed; an Acc input is made by TMATMUL_MX into c0 of the same data, then
+                // c1 = c0 + a*b checks that the input is added, and c0 stays.
+                TMATMUL_MX(c0, l, ls, r, rs);
+                TMATMUL_MX(c1, c0, l, ls, r, rs);
+                break;
+            }
+        }
+        ISA_SYNC(PIPE_M, PIPE_FIX);
+        TSTORE(gc, c1);
+    });
+}
+
+template <class TA, class TB>
+MxCase<TA, TB> make_mx_case(int m, int k, int n, uint64_t salt) {
+    MxCase<TA, TB> t{m, k, n, fp8_operand<TA>(m, k, salt), fp8_operand<TB>(k, n, salt + 1),
+                     mx_scales(m, (k + 31) / 32, salt + 2), mx_scales((k + 31) / 32, n, salt + 3), {}, {}};
+    t.extra.resize(static_cast<size_t>(m) * n);
+    for (int i = 0; i < m * n; ++i) t.extra[i] = static_cast<float>(i % 13) - 6.0f;
+    t.c.assign(static_cast<size_t>(m) * n, -1.0f);
+    return t;
+}
+
+// c(i, j) = sum_p a(i, p) 2^sa(i, p/32) * b(p, j) 2^sb(p/32, j).
+template <class TA, class TB>
+double ref_mx(const MxCase<TA, TB>& t, int i, int j) {
+    const int ks = (t.k + 31) / 32;
+    double s = 0;
+    for (int p = 0; p < t.k; ++p)
+        s += to_double_fp8(t.a[i * t.k + p]) * e8m0_value(t.sa[i * ks + p / 32]) * to_double_fp8(t.b[p * t.n + j]) *
+             e8m0_value(t.sb[(p / 32) * t.n + j]);
+    return s;
+}
+
+template <class P>
+class MxMatmul : public ::testing::Test {};
+using MxPairs = ::testing::Types<Fp8Pair<float8_e4m3_t, float8_e4m3_t>, Fp8Pair<float8_e4m3_t, float8_e5m2_t>,
+                                 Fp8Pair<float8_e5m2_t, float8_e4m3_t>, Fp8Pair<float8_e5m2_t, float8_e5m2_t>>;
+TYPED_TEST_SUITE(MxMatmul, MxPairs);
+
+const D3MX kMxShapes[] = {{17, 45, 23}, {1, 1, 1}, {32, 128, 32}, {32, 64, 1}, {1, 128, 32}, {5, 33, 7}};
+
+TYPED_TEST(MxMatmul, EveryFormOverValidShapes) {
+    using TA = typename TypeParam::TA;
+    using TB = typename TypeParam::TB;
+    for (MxForm form : {MxForm::Plain, MxForm::Acc, MxForm::Bias, MxForm::Gemv, MxForm::PhaseForms})
+        for (D3MX d : kMxShapes) {
+            SCOPED_TRACE(std::to_string(static_cast<int>(form)) + ": " + std::to_string(d.m) + "x" +
+                         std::to_string(d.k) + "x" + std::to_string(d.n));
+            auto t = make_mx_case<TA, TB>(d.m, d.k, d.n, 21);
+            auto st = run_mx(form, t);
+            ASSERT_TRUE(st.ok()) << st.message;
+            const int rows = form == MxForm::Gemv ? 1 : d.m;
+            for (int i = 0; i < rows; ++i)
+                for (int j = 0; j < d.n; ++j) {
+                    double want = ref_mx(t, i, j);
+                    if (form == MxForm::Acc || form == MxForm::PhaseForms) want *= 2;
+                    if (form == MxForm::Bias) want += t.extra[j];
+                    ASSERT_EQ(t.c[i * d.n + j], want) << i << "," << j;
+                }
+        }
+}
+
+// A NaN scale (E8M0 0xFF) makes its whole block NaN: only the outputs whose
+// sums include that block are NaN.
+TEST(MxMatmulScales, NanScalePoisonsItsBlockOnly) {
+    auto t = make_mx_case<float8_e4m3_t, float8_e4m3_t>(4, 64, 8, 31);
+    t.sa[1 * 2 + 1] = float8_e8m0_t::from_bits(0xff);  // row 1, k 32..63
+    auto st = run_mx(MxForm::Plain, t);
+    ASSERT_TRUE(st.ok()) << st.message;
+    for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 8; ++j) {
+            if (i == 1) ASSERT_TRUE(std::isnan(t.c[i * 8 + j])) << j;
+            else ASSERT_EQ(t.c[i * 8 + j], ref_mx(t, i, j)) << i << "," << j;
+        }
+}
+
+TEST(MxMatmulScales, ScaleTileAwayFromGetScaleAddrFaults) {
+    auto t = make_mx_case<float8_e4m3_t, float8_e4m3_t>(4, 64, 8, 41);
+    auto st = run_mx(MxForm::Plain, t, true);
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.message.find("TMATMUL_MX: the right scale tile is at 0x400 but the cube reads it at "
+                              "GetScaleAddr(operand) = 0x200"),
+              std::string::npos)
+        << st.message;
+}
+
+TEST(MxMatmulScales, GetScaleAddrIsTheOperandAddressOverSixteen) {
+    TileLeft<float8_e4m3_t, 16, 64> l;
+    TASSIGN(l, 0x3400);
+    EXPECT_EQ(GetScaleAddr(l.data()), 0x340u);
+}
+#endif
+}  // namespace
