@@ -11,5 +11,6 @@
 #include <pto/call_sites/elementwise.hpp>
 #include <pto/call_sites/reduce.hpp>
 #include <pto/call_sites/layout.hpp>
+#include <pto/call_sites/gather_scatter.hpp>
 #include <pto/call_sites/sync.hpp>
 #include <pto/call_sites/intrinsics.hpp>

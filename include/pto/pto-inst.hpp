@@ -13,5 +13,6 @@
 #include <pto/inst/tcvt.hpp>
 #include <pto/inst/reduce.hpp>
 #include <pto/inst/layout.hpp>
+#include <pto/inst/gather_scatter.hpp>
 #include <pto/inst/pto_sync.hpp>
 #include <pto/call_sites.hpp>
