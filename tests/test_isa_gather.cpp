@@ -578,4 +578,129 @@ TEST(MSCATTER_Faults, GmSpanPastTheAllocation) {
     EXPECT_NE(msg.find("test_isa_gather.cpp:"), std::string::npos) << msg;
 }
 
+// ------------------------------------------------------------ TGATHERB
+
+TYPED_SUITE(TGATHERB_Types, AllTypes);
+TYPED_TEST(TGATHERB_Types, BlocksFromByteOffsets) {
+    using T = TypeParam;
+    constexpr int block = 32 / sizeof(T);
+    using OffT = Tile<TileType::Vec, uint32_t, kR, kC>;
+    constexpr int src_bytes = kR * kC * sizeof(T);
+    for (int vr : {1, 3, kR})
+        for (int vc : {block, 2 * block, kC}) {
+            SCOPED_TRACE(shape(vr, vc));
+            std::vector<T> src(kR * kC), sentinel(kR * kC), out;
+            for (size_t i = 0; i < src.size(); ++i) src[i] = pattern<T>(i, 61), sentinel[i] = pattern<T>(i, 62);
+            out = sentinel;
+            std::vector<uint32_t> off(kR * kC);
+            testutil::Rng rng;
+            for (size_t i = 0; i < off.size(); ++i) {
+                const uint64_t h = rng.next();
+                off[i] = static_cast<uint32_t>(h % 3 == 0 ? (h >> 8) % (src_bytes - 31) : ((h >> 8) % (src_bytes / 32)) * 32);
+            }
+            off[0] = src_bytes - 32;
+            auto st = run_vec([&] {
+                Full<T> s, fd;
+                Dyn<T> d(vr, vc);
+                OffT o;
+                TASSIGN(s, 0);
+                TASSIGN(fd, 0x4000);
+                TASSIGN(d, 0x4000);
+                TASSIGN(o, 0x8000);
+                load(s, src, kR, kC);
+                load(fd, out, kR, kC);
+                load(o, off, kR, kC);
+                ISA_SYNC(PIPE_MTE2, PIPE_V);
+                TGATHERB(d, s, o);
+                ISA_SYNC(PIPE_V, PIPE_MTE3);
+                store(out, fd, kR, kC);
+            });
+            ASSERT_TRUE(st.ok()) << st.message;
+            std::vector<uint8_t> want(sentinel.size() * sizeof(T)), src_b(src.size() * sizeof(T)), got(want.size());
+            std::memcpy(want.data(), sentinel.data(), want.size());
+            std::memcpy(src_b.data(), src.data(), src_b.size());
+            std::memcpy(got.data(), out.data(), got.size());
+            for (int r = 0; r < vr; ++r)
+                for (int b = 0; b < vc / block; ++b)
+                    std::memcpy(&want[(r * kC + b * block) * sizeof(T)], &src_b[off[r * kC + b]], 32);
+            ASSERT_EQ(got, want);
+        }
+}
+
+TEST(TGATHERB_Faults, OffsetPastTheSource) {
+    std::vector<uint32_t> off(kR * kC, 0);
+    off[3] = kR * kC * 4 - 16;
+    auto msg = fault_of([&] {
+        Full<float> s, d;
+        Tile<TileType::Vec, uint32_t, kR, kC> o;
+        TASSIGN(s, 0);
+        TASSIGN(d, 0x4000);
+        TASSIGN(o, 0x8000);
+        load(o, off, kR, kC);
+        ISA_SYNC(PIPE_MTE2, PIPE_V);
+        TGATHERB(d, s, o);
+    });
+    EXPECT_NE(msg.find("TGATHERB [PIPE_V]: byte offset 2032 at (0, 3) reads past src's 2048 bytes"), std::string::npos) << msg;
+}
+
+// ------------------------------------------------------------ TSCATTER
+
+template <class T>
+using ScatterIndex = std::conditional_t<sizeof(T) == 4, uint32_t, uint16_t>;
+
+TYPED_SUITE(TSCATTER_Types, AllTypes);
+TYPED_TEST(TSCATTER_Types, ZeroedThenLastWriterWins) {
+    using T = TypeParam;
+    using I = ScatterIndex<T>;
+    for (auto [vr, vc] : kShapes) {
+        SCOPED_TRACE(shape(vr, vc));
+        std::vector<T> src(kR * kC), sentinel(kR * kC), out;
+        for (size_t i = 0; i < src.size(); ++i) src[i] = pattern<T>(i, 71), sentinel[i] = pattern<T>(i, 72);
+        out = sentinel;
+        std::vector<I> idx(kR * kC);
+        testutil::Rng rng;
+        for (auto& x : idx) x = static_cast<I>(rng.next() % (kR * kC / 3));  // many collisions
+        auto st = run_vec([&] {
+            Full<T> fs, d;
+            Dyn<T> s(kR, kC);
+            Full<I> fi;
+            Dyn<I> ix(vr, vc);
+            TASSIGN(fs, 0);
+            TASSIGN(s, 0);
+            TASSIGN(d, 0x4000);
+            TASSIGN(fi, 0x8000);
+            TASSIGN(ix, 0x8000);
+            load(fs, src, kR, kC);
+            load(d, out, kR, kC);
+            load(fi, idx, kR, kC);
+            ISA_SYNC(PIPE_MTE2, PIPE_V);
+            TSCATTER(d, s, ix);
+            ISA_SYNC(PIPE_V, PIPE_MTE3);
+            store(out, d, kR, kC);
+        });
+        ASSERT_TRUE(st.ok()) << st.message;
+        std::vector<T> want(kR * kC, T{});
+        for (int r = 0; r < vr; ++r)
+            for (int c = 0; c < vc; ++c) want[idx[r * kC + c]] = src[r * kC + c];
+        for (size_t i = 0; i < want.size(); ++i)
+            ASSERT_TRUE(same(out[i], want[i])) << i << " got " << show(out[i]) << " want " << show(want[i]);
+    }
+}
+
+TEST(TSCATTER_Faults, IndexPastTheDestination) {
+    std::vector<int32_t> idx(kR * kC, 0);
+    idx[kC + 2] = kR * kC;
+    auto msg = fault_of([&] {
+        Full<float> s, d;
+        Full<int32_t> ix;
+        TASSIGN(s, 0);
+        TASSIGN(d, 0x4000);
+        TASSIGN(ix, 0x8000);
+        load(ix, idx, kR, kC);
+        ISA_SYNC(PIPE_MTE2, PIPE_V);
+        TSCATTER(d, s, ix);
+    });
+    EXPECT_NE(msg.find("TSCATTER [PIPE_V]: index 512 at (1, 2) is outside dst's 512 elements"), std::string::npos) << msg;
+}
+
 }  // namespace

@@ -1,8 +1,10 @@
-// Call-site macros of the gather/scatter family (see pto/call_sites.hpp).
-// The mask-pattern and compare TGATHER forms and the MGATHER/MSCATTER forms
-// with mode arguments take explicit template arguments, which bypass these
-// macros.
+// Call-site macros of the gather/scatter and rearrangement families (see
+// pto/call_sites.hpp). The mask-pattern and compare TGATHER forms and the
+// MGATHER/MSCATTER forms with mode arguments take explicit template
+// arguments, which bypass these macros.
 #pragma once
 
+#define TGATHERB(...) TGATHERB(PTOSIM_HERE, __VA_ARGS__)
+#define TSCATTER(...) TSCATTER(PTOSIM_HERE, __VA_ARGS__)
 #define MGATHER(...) MGATHER(PTOSIM_HERE, __VA_ARGS__)
 #define MSCATTER(...) MSCATTER(PTOSIM_HERE, __VA_ARGS__)

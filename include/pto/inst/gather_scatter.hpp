@@ -1,6 +1,6 @@
 // Gathers and scatters beyond the index TGATHER of layout.hpp: the
-// mask-pattern and compare forms of TGATHER and the tile <-> global memory
-// MGATHER / MSCATTER (docs/isa/gather_scatter.md).
+// mask-pattern and compare forms of TGATHER, TGATHERB, TSCATTER, and the
+// tile <-> global memory MGATHER / MSCATTER (docs/isa/gather_scatter.md).
 #pragma once
 #include <pto/common/gm_view.hpp>
 #include <pto/inst/layout.hpp>
@@ -328,6 +328,101 @@ PTO_INST RecordEvent TGATHER(TileDataD& dst, TileDataS& src0, TileDataS1& k_valu
         sim::store_elem(sim::gs::flat<TileDataC>(cnt, i), static_cast<typename TileDataC::DType>(n));
     }
     return {};
+}
+
+// ------------------------------------------------------------ TGATHERB
+
+// For each 32-byte block b of dst's valid row r: copy the 32 bytes at byte
+// offset offset(r, b) of src's storage.
+template <typename TileDataDst, typename TileDataSrc, typename TileDataOffset, typename... WaitEvents>
+PTO_INST RecordEvent TGATHERB(CallSite cs, TileDataDst& dst, TileDataSrc& src, TileDataOffset& offset, WaitEvents&...) {
+    using E = typename TileDataDst::DType;
+    static_assert(sizeof(E) == 1 || sizeof(E) == 2 || sizeof(E) == 4, "TGATHERB: dst elements must be 1, 2 or 4 bytes");
+    static_assert(TileDataDst::isRowMajor && !TileDataDst::isBoxedLayout, "TGATHERB: dst must be a row-major ND tile");
+    static_assert(TileDataDst::Loc == TileType::Vec && TileDataSrc::Loc == TileType::Vec && TileDataOffset::Loc == TileType::Vec,
+                  "TGATHERB: dst, src and offset must be Vec tiles");
+    static_assert(sim::one_of<typename TileDataOffset::DType, uint32_t, int32_t>,
+                  "TGATHERB: offsets are 32-bit byte offsets (uint32_t)");
+    constexpr int block = static_cast<int>(TileConfig::alignedSize / sizeof(E));
+    sim::gs::Op op(cs, "TGATHERB", ptosim::Pipe::V);
+    const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
+    if (vc % block != 0)
+        op.fault("dst.GetValidCol() (" + std::to_string(vc) + ") must be a multiple of " + std::to_string(block) +
+                 ": each offset moves one 32-byte block");
+    if (offset.GetValidRow() < vr || offset.GetValidCol() < vc / block)
+        op.fault("the offset tile's valid shape " + sim::red::shape_str(offset.GetValidRow(), offset.GetValidCol()) +
+                 " does not cover " + sim::red::shape_str(vr, vc / block) + " blocks");
+    uint8_t* s = op.tile(src, "source", false);
+    uint8_t* o = op.tile(offset, "offset", false);
+    uint8_t* d = op.tile(dst, "destination", true);
+    constexpr uint64_t src_bytes = sim::tile_bytes<TileDataSrc>();
+    for (int r = 0; r < vr; ++r)
+        for (int b = 0; b < vc / block; ++b) {
+            const uint64_t off = static_cast<uint32_t>(sim::load_elem<typename TileDataOffset::DType>(sim::at<TileDataOffset>(o, r, b)));
+            if (off + TileConfig::alignedSize > src_bytes)
+                op.fault("byte offset " + std::to_string(off) + " at (" + std::to_string(r) + ", " + std::to_string(b) +
+                         ") reads past src's " + std::to_string(src_bytes) + " bytes");
+        }
+    op.dispatch(static_cast<uint64_t>(vr) * vc, static_cast<uint64_t>(vr) * vc * 2 * sizeof(E));
+    for (int r = 0; r < vr; ++r)
+        for (int b = 0; b < vc / block; ++b) {
+            const uint64_t off = static_cast<uint32_t>(sim::load_elem<typename TileDataOffset::DType>(sim::at<TileDataOffset>(o, r, b)));
+            std::memmove(sim::at<TileDataDst>(d, r, b * block), s + off, TileConfig::alignedSize);
+        }
+    return {};
+}
+template <typename TileDataDst, typename TileDataSrc, typename TileDataOffset, typename... WaitEvents>
+PTO_INST RecordEvent TGATHERB(TileDataDst& dst, TileDataSrc& src, TileDataOffset& offset, WaitEvents&... e) {
+    return TGATHERB(CallSite{}, dst, src, offset, e...);
+}
+
+// ------------------------------------------------------------ TSCATTER
+
+// dst is zeroed over its whole storage, then element idx(i, j) of dst's
+// storage (counted row-major from its first byte) receives src(i, j), for the
+// index tile's valid region in row-major order: the last write wins.
+template <typename TileDataD, typename TileDataS, typename TileDataI, typename... WaitEvents>
+PTO_INST RecordEvent TSCATTER(CallSite cs, TileDataD& dst, TileDataS& src, TileDataI& indexes, WaitEvents&...) {
+    using E = typename TileDataD::DType;
+    using I = typename TileDataI::DType;
+    static_assert(sim::gs::scatter_tile_types<E>, "TSCATTER: unsupported element type (see docs/isa/gather_scatter.md)");
+    static_assert(std::is_same_v<E, typename TileDataS::DType>, "TSCATTER: dst and src must have the same element type");
+    static_assert(sim::one_of<I, uint16_t, uint32_t, int16_t, int32_t>, "TSCATTER: indices must be 16- or 32-bit integers");
+    static_assert(sizeof(I) == (sizeof(E) == 1 ? 2 : sizeof(E)),
+                  "TSCATTER: index size must match the element size (16-bit indices for 8-bit elements)");
+    static_assert(TileDataD::Loc == TileType::Vec && TileDataS::Loc == TileType::Vec && TileDataI::Loc == TileType::Vec,
+                  "TSCATTER: dst, src and indexes must be Vec tiles");
+    sim::check_vec_operand<TileDataD>();
+    sim::check_vec_operand<TileDataS>();
+    sim::check_vec_operand<TileDataI>();
+    sim::gs::Op op(cs, "TSCATTER", ptosim::Pipe::V);
+    const int vr = indexes.GetValidRow(), vc = indexes.GetValidCol();
+    if (src.GetValidRow() < vr || src.GetValidCol() < vc)
+        op.fault("src's valid shape " + sim::red::shape_str(src.GetValidRow(), src.GetValidCol()) +
+                 " does not cover the index tile's " + sim::red::shape_str(vr, vc));
+    uint8_t* s = op.tile(src, "source", false);
+    uint8_t* ix = op.tile(indexes, "index", false);
+    uint8_t* d = op.tile(dst, "destination", true);
+    for (int r = 0; r < vr; ++r)
+        for (int c = 0; c < vc; ++c) {
+            const uint64_t k = static_cast<std::make_unsigned_t<I>>(sim::load_elem<I>(sim::at<TileDataI>(ix, r, c)));
+            if (k >= static_cast<uint64_t>(TileDataD::Numel))
+                op.fault("index " + std::to_string(sim::load_elem<I>(sim::at<TileDataI>(ix, r, c))) + " at (" +
+                         std::to_string(r) + ", " + std::to_string(c) + ") is outside dst's " +
+                         std::to_string(TileDataD::Numel) + " elements");
+        }
+    op.dispatch(static_cast<uint64_t>(vr) * vc, sim::tile_bytes<TileDataD>() + static_cast<uint64_t>(vr) * vc * sizeof(E));
+    std::memset(d, 0, sim::tile_bytes<TileDataD>());
+    for (int r = 0; r < vr; ++r)
+        for (int c = 0; c < vc; ++c) {
+            const uint64_t k = static_cast<std::make_unsigned_t<I>>(sim::load_elem<I>(sim::at<TileDataI>(ix, r, c)));
+            std::memmove(sim::gs::flat<TileDataD>(d, static_cast<int64_t>(k)), sim::at<TileDataS>(s, r, c), sizeof(E));
+        }
+    return {};
+}
+template <typename TileDataD, typename TileDataS, typename TileDataI, typename... WaitEvents>
+PTO_INST RecordEvent TSCATTER(TileDataD& dst, TileDataS& src, TileDataI& indexes, WaitEvents&... e) {
+    return TSCATTER(CallSite{}, dst, src, indexes, e...);
 }
 
 // ------------------------------------------------------------ MGATHER / MSCATTER
