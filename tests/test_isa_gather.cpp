@@ -703,4 +703,182 @@ TEST(TSCATTER_Faults, IndexPastTheDestination) {
     EXPECT_NE(msg.find("TSCATTER [PIPE_V]: index 512 at (1, 2) is outside dst's 512 elements"), std::string::npos) << msg;
 }
 
+// ------------------------------------------------------------ TCONCAT
+
+template <class T>
+using Wide = Tile<TileType::Vec, T, kR, 2 * kC, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+template <class T>
+using WideFull = Tile<TileType::Vec, T, kR, 2 * kC>;
+
+template <class T, bool indexed>
+void concat_case(int vr, int vc0, int vc1, int dst_vc, const std::vector<int32_t>& n0, const std::vector<int32_t>& n1) {
+    SCOPED_TRACE(std::to_string(vr) + " rows, " + std::to_string(vc0) + " + " + std::to_string(vc1) + " cols");
+    std::vector<T> a(kR * kC), b(kR * kC), sentinel(kR * 2 * kC), out;
+    for (size_t i = 0; i < a.size(); ++i) a[i] = pattern<T>(i, 81), b[i] = pattern<T>(i, 82);
+    for (size_t i = 0; i < sentinel.size(); ++i) sentinel[i] = pattern<T>(i, 83);
+    out = sentinel;
+    std::vector<int32_t> i0(kR * 8), i1(kR * 8);
+    for (int r = 0; r < kR; ++r) i0[r * 8] = n0[r] * 4, i1[r * 8] = n1[r] * 4;  // byte counts of int32 lanes
+    auto st = run_vec([&] {
+        Full<T> fa, fb;
+        Dyn<T> sa(vr, vc0), sb(vr, vc1);
+        WideFull<T> fd;
+        Wide<T> d(vr, dst_vc);
+        Tile<TileType::Vec, int32_t, kR, 8> x0, x1;
+        TASSIGN(fa, 0);
+        TASSIGN(sa, 0);
+        TASSIGN(fb, 0x4000);
+        TASSIGN(sb, 0x4000);
+        TASSIGN(fd, 0x8000);
+        TASSIGN(d, 0x8000);
+        TASSIGN(x0, 0x10000);
+        TASSIGN(x1, 0x10400);
+        load(fa, a, kR, kC);
+        load(fb, b, kR, kC);
+        load(fd, out, kR, 2 * kC);
+        load(x0, i0, kR, 8);
+        load(x1, i1, kR, 8);
+        ISA_SYNC(PIPE_MTE2, PIPE_V);
+        if constexpr (indexed) TCONCAT(d, sa, sb, x0, x1);
+        else TCONCAT(d, sa, sb);
+        ISA_SYNC(PIPE_V, PIPE_MTE3);
+        store(out, fd, kR, 2 * kC);
+    });
+    ASSERT_TRUE(st.ok()) << st.message;
+    expect_flat(out, sentinel, [&](int i, T& w) {
+        const int r = i / (2 * kC), c = i % (2 * kC);
+        if (r >= vr) return;
+        int m0 = vc0, m1 = vc1;
+        if (indexed) {
+            m0 = std::min(n0[r], dst_vc);
+            m1 = std::min(n1[r], dst_vc - m0);
+        }
+        if (c < m0) w = a[r * kC + c];
+        else if (c < m0 + m1) w = b[r * kC + c - m0];
+    });
+}
+
+TYPED_SUITE(TCONCAT_Types, AllTypes);
+TYPED_TEST(TCONCAT_Types, BasicForm) {
+    const std::vector<int32_t> none(kR, 0);
+    const int cases[][3] = {{1, 1, 1}, {3, 13, 20}, {kR, kC, kC}, {5, 32, 33}, {kR, 1, kC}, {2, kC, 0}};
+    for (auto& c : cases) concat_case<TypeParam, false>(c[0], c[1], c[2], c[1] + c[2], none, none);
+}
+TYPED_TEST(TCONCAT_Types, IndexedForm) {
+    const std::vector<int32_t> n0 = {0, 1, 5, 64, 13, 64, 2, 40}, n1 = {3, 0, 64, 64, 7, 1, 64, 30};
+    concat_case<TypeParam, true>(kR, kC, kC, 2 * kC, n0, n1);
+    concat_case<TypeParam, true>(kR, kC, kC, 70, n0, n1);  // dst's valid columns cap the rows
+    concat_case<TypeParam, true>(3, kC, kC, 17, n0, n1);
+}
+
+TEST(TCONCAT_Faults, TooWideForDst) {
+    auto msg = fault_of([] {
+        Dyn<float> a(2, 40), b(2, 30), d(2, kC);
+        TASSIGN(a, 0);
+        TASSIGN(b, 0x4000);
+        TASSIGN(d, 0x8000);
+        TCONCAT(d, a, b);
+    });
+    EXPECT_NE(msg.find("TCONCAT [PIPE_V]: 40 + 30 columns exceed dst's 64"), std::string::npos) << msg;
+}
+
+// ------------------------------------------------------------ TInterleave / TDeInterleave (A5)
+
+#if PTOSIM_TARGET_A5
+TYPED_SUITE(TINTERLEAVE_Types, AllTypes);
+TYPED_TEST(TINTERLEAVE_Types, TwoSourceFormsAndRoundTrip) {
+    using T = TypeParam;
+    for (int vr : {1, 5, kR})
+        for (int vc : {2, 14, kC}) {
+            SCOPED_TRACE(shape(vr, vc));
+            std::vector<T> a(kR * kC), b(kR * kC), sentinel(kR * kC);
+            for (size_t i = 0; i < a.size(); ++i) a[i] = pattern<T>(i, 91), b[i] = pattern<T>(i, 92), sentinel[i] = pattern<T>(i, 93);
+            std::vector<T> o0 = sentinel, o1 = sentinel, r0 = sentinel, r1 = sentinel;
+            auto st = run_vec([&] {
+                Full<T> fa, fb, f0, f1, g0, g1;
+                Dyn<T> sa(vr, vc), sb(vr, vc), d0(vr, vc), d1(vr, vc), e0(vr, vc), e1(vr, vc);
+                TASSIGN(fa, 0), TASSIGN(sa, 0);
+                TASSIGN(fb, 0x1000), TASSIGN(sb, 0x1000);
+                TASSIGN(f0, 0x2000), TASSIGN(d0, 0x2000);
+                TASSIGN(f1, 0x3000), TASSIGN(d1, 0x3000);
+                TASSIGN(g0, 0x4000), TASSIGN(e0, 0x4000);
+                TASSIGN(g1, 0x5000), TASSIGN(e1, 0x5000);
+                load(fa, a, kR, kC);
+                load(fb, b, kR, kC);
+                load(f0, o0, kR, kC);
+                load(f1, o1, kR, kC);
+                load(g0, r0, kR, kC);
+                load(g1, r1, kR, kC);
+                ISA_SYNC(PIPE_MTE2, PIPE_V);
+                TInterleave(d1, d0, sb, sa);
+                TDEINTERLEAVE(e1, e0, d1, d0);
+                ISA_SYNC(PIPE_V, PIPE_MTE3);
+                store(o0, f0, kR, kC);
+                store(o1, f1, kR, kC);
+                store(r0, g0, kR, kC);
+                store(r1, g1, kR, kC);
+            });
+            ASSERT_TRUE(st.ok()) << st.message;
+            // The stream a0 b0 a1 b1 ... split in halves.
+            auto stream = [&](int r, int q) { return q % 2 ? b[r * kC + q / 2] : a[r * kC + q / 2]; };
+            expect_flat(o0, sentinel, [&](int i, T& w) {
+                if (i / kC < vr && i % kC < vc) w = stream(i / kC, i % kC);
+            });
+            expect_flat(o1, sentinel, [&](int i, T& w) {
+                if (i / kC < vr && i % kC < vc) w = stream(i / kC, vc + i % kC);
+            });
+            expect_flat(r0, sentinel, [&](int i, T& w) {
+                if (i / kC < vr && i % kC < vc) w = a[i];
+            });
+            expect_flat(r1, sentinel, [&](int i, T& w) {
+                if (i / kC < vr && i % kC < vc) w = b[i];
+            });
+        }
+}
+
+TYPED_TEST(TINTERLEAVE_Types, DeInterleaveSingleSource) {
+    using T = TypeParam;
+    constexpr int cols = 512 / sizeof(T);
+    using Src = Tile<TileType::Vec, T, 4, cols, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+    using SrcFull = Tile<TileType::Vec, T, 4, cols>;
+    for (int vr : {1, 4})
+        for (int vc : {2, 30, cols}) {
+            SCOPED_TRACE(shape(vr, vc));
+            std::vector<T> s(4 * cols), sentinel(4 * cols);
+            for (size_t i = 0; i < s.size(); ++i) s[i] = pattern<T>(i, 94), sentinel[i] = pattern<T>(i, 95);
+            std::vector<T> o0 = sentinel, o1 = sentinel;
+            auto st = run_vec([&] {
+                SrcFull fs, f0, f1;
+                Src src(vr, vc);
+                TASSIGN(fs, 0), TASSIGN(src, 0);
+                TASSIGN(f0, 0x2000);
+                TASSIGN(f1, 0x4000);
+                load(fs, s, 4, cols);
+                load(f0, o0, 4, cols);
+                load(f1, o1, 4, cols);
+                ISA_SYNC(PIPE_MTE2, PIPE_V);
+                TDeInterleave(f1, f0, src);
+                ISA_SYNC(PIPE_V, PIPE_MTE3);
+                store(o0, f0, 4, cols);
+                store(o1, f1, 4, cols);
+            });
+            ASSERT_TRUE(st.ok()) << st.message;
+            for (int out = 0; out < 2; ++out)
+                expect_flat(out ? o1 : o0, sentinel, [&](int i, T& w) {
+                    const int r = i / cols, k = i % cols;
+                    if (r < vr && k < vc / 2) w = s[r * cols + 2 * k + out];
+                });
+        }
+}
+
+TEST(TINTERLEAVE_Faults, OddColumns) {
+    auto msg = fault_of([] {
+        Dyn<float> a(2, 7), b(2, 7), c(2, 7), d(2, 7);
+        TASSIGN(a, 0), TASSIGN(b, 0x1000), TASSIGN(c, 0x2000), TASSIGN(d, 0x3000);
+        TINTERLEAVE(d, c, b, a);
+    });
+    EXPECT_NE(msg.find("TINTERLEAVE [PIPE_V]: the valid column count (7) must be even"), std::string::npos) << msg;
+}
+#endif
+
 }  // namespace

@@ -14,5 +14,6 @@
 #include <pto/inst/reduce.hpp>
 #include <pto/inst/layout.hpp>
 #include <pto/inst/gather_scatter.hpp>
+#include <pto/inst/rearrange.hpp>
 #include <pto/inst/pto_sync.hpp>
 #include <pto/call_sites.hpp>
