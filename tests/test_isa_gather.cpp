@@ -881,4 +881,63 @@ TEST(TINTERLEAVE_Faults, OddColumns) {
 }
 #endif
 
+// ------------------------------------------------------------ TSUBVIEW
+
+template <class T>
+void subview_case() {
+    SCOPED_TRACE(type_name<T>());
+    constexpr int C = 128 / sizeof(T);  // two 64-byte halves per row
+    using Src = Tile<TileType::Vec, T, 4, C>;
+    using View = Tile<TileType::Vec, T, 4, C, BLayout::RowMajor, 2, C / 2>;
+    std::vector<T> src(4 * C);
+    for (size_t i = 0; i < src.size(); ++i) src[i] = pattern<T>(i, 99);
+    std::vector<std::vector<T>> out(4, std::vector<T>(2 * (C / 2)));
+    auto st = run_vec([&] {
+        Src s;
+        View v[4];
+        TASSIGN(s, 0x100);
+        load(s, src, 4, C);
+        TSUBVIEW(v[0], s, 0, 0);
+        TSUBVIEW(v[1], s, 0, C / 2);
+        TSUBVIEW(v[2], s, 2, 0);
+        TSUBVIEW(v[3], s, 2, C / 2);
+        ISA_SYNC(PIPE_MTE2, PIPE_MTE3);
+        for (int k = 0; k < 4; ++k) store(out[k], v[k], 2, C / 2);
+    });
+    ASSERT_TRUE(st.ok()) << st.message;
+    for (int k = 0; k < 4; ++k)
+        for (int i = 0; i < 2; ++i)
+            for (int j = 0; j < C / 2; ++j) {
+                const T w = src[(2 * (k / 2) + i) * C + (k % 2) * (C / 2) + j];
+                ASSERT_TRUE(same(out[k][i * (C / 2) + j], w)) << k << ": (" << i << "," << j << ")";
+            }
+}
+
+TEST(TSUBVIEW, QuartersViewTheSource) {
+    subview_case<int8_t>();
+    subview_case<half>();
+    subview_case<float>();
+    subview_case<uint32_t>();
+}
+
+TEST(TSUBVIEW_Faults, OutsideTheValidRegion) {
+    auto msg = fault_of([] {
+        Tile<TileType::Vec, float, 4, 64, BLayout::RowMajor, 3, 64> s;
+        Tile<TileType::Vec, float, 4, 64, BLayout::RowMajor, 2, 32> v;
+        TASSIGN(s, 0);
+        TSUBVIEW(v, s, 2, 0);
+    });
+    EXPECT_NE(msg.find("TSUBVIEW: a 2x32 view at (2, 0) leaves src's 3x64 valid region"), std::string::npos) << msg;
+}
+
+TEST(TSUBVIEW_Faults, UnalignedStart) {
+    auto msg = fault_of([] {
+        Tile<TileType::Vec, float, 4, 64> s;
+        Tile<TileType::Vec, float, 4, 64, BLayout::RowMajor, 2, 32> v;
+        TASSIGN(s, 0);
+        TSUBVIEW(v, s, 0, 3);
+    });
+    EXPECT_NE(msg.find("TSUBVIEW: the view at (0, 3) starts at byte 12, not 32-byte aligned"), std::string::npos) << msg;
+}
+
 }  // namespace

@@ -1,5 +1,5 @@
-// Rearrangements of whole rows: TCONCAT and TInterleave / TDeInterleave
-// (docs/isa/gather_scatter.md).
+// Rearrangements of whole rows: TCONCAT, TInterleave / TDeInterleave, and
+// the view TSUBVIEW (docs/isa/gather_scatter.md).
 #pragma once
 #include <pto/inst/gather_scatter.hpp>
 
@@ -239,6 +239,40 @@ PTO_INST RecordEvent TINTERLEAVE(Args&&... args) {
 template <typename... Args>
 PTO_INST RecordEvent TDEINTERLEAVE(Args&&... args) {
     return TDeInterleave(std::forward<Args>(args)...);
+}
+
+// ------------------------------------------------------------ TSUBVIEW
+
+// dst becomes a view of src starting at (rowIdx, colIdx): dst(i, j) is
+// src(rowIdx + i, colIdx + j). Like TRESHAPE it only re-addresses dst, so
+// no instruction is issued and nothing is recorded.
+template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>
+PTO_INST RecordEvent TSUBVIEW(CallSite cs, TileDataDst& dst, TileDataSrc& src, uint16_t rowIdx, uint16_t colIdx,
+                              WaitEvents&...) {
+    static_assert(TileDataDst::Loc == TileDataSrc::Loc, "TSUBVIEW: dst and src must be the same TileType");
+    static_assert(TileDataDst::Rows == TileDataSrc::Rows && TileDataDst::Cols == TileDataSrc::Cols,
+                  "TSUBVIEW: dst and src must have the same static Rows and Cols (the view keeps src's row stride)");
+    static_assert(std::is_same_v<typename TileDataDst::DType, typename TileDataSrc::DType>,
+                  "TSUBVIEW: dst and src must have the same element type");
+    static_assert(TileDataDst::isRowMajor == TileDataSrc::isRowMajor && TileDataDst::isBoxedLayout == TileDataSrc::isBoxedLayout,
+                  "TSUBVIEW: dst and src must have the same layout");
+    static_assert(!TileDataSrc::isBoxedLayout, "TSUBVIEW: ptosim implements views of NoneBox (ND/DN) tiles");
+    const auto fail = [&](const std::string& what) { sim::red::shape_fault(cs, "TSUBVIEW", what); };
+    if (!src.assigned()) fail("the source tile has no address; TASSIGN it first");
+    const int sr = src.GetValidRow(), sc = src.GetValidCol(), dr = dst.GetValidRow(), dc = dst.GetValidCol();
+    if (rowIdx + dr > sr || colIdx + dc > sc)
+        fail("a " + sim::red::shape_str(dr, dc) + " view at (" + std::to_string(rowIdx) + ", " + std::to_string(colIdx) +
+             ") leaves src's " + sim::red::shape_str(sr, sc) + " valid region");
+    const uint64_t addr = src.address() + tile_element_offset<TileDataSrc>(rowIdx, colIdx) * sizeof(typename TileDataSrc::DType);
+    if (addr % TileConfig::alignedSize != 0)
+        fail("the view at (" + std::to_string(rowIdx) + ", " + std::to_string(colIdx) + ") starts at byte " +
+             std::to_string(addr) + ", not 32-byte aligned; tile instructions need aligned tiles");
+    dst.assign_address(addr);
+    return {};
+}
+template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>
+PTO_INST RecordEvent TSUBVIEW(TileDataDst& dst, TileDataSrc& src, uint16_t rowIdx, uint16_t colIdx, WaitEvents&... e) {
+    return TSUBVIEW(CallSite{}, dst, src, rowIdx, colIdx, e...);
 }
 
 }  // namespace pto
