@@ -12,6 +12,7 @@
 #include <pto/call_sites/reduce.hpp>
 #include <pto/call_sites/sort.hpp>
 #include <pto/call_sites/layout.hpp>
+#include <pto/call_sites/gather_scatter.hpp>
 #include <pto/call_sites/sync.hpp>
 #include <pto/call_sites/intrinsics.hpp>
 #include <pto/call_sites/cube_config.hpp>

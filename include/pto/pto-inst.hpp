@@ -16,6 +16,8 @@
 #include <pto/inst/reduce.hpp>
 #include <pto/inst/sort.hpp>
 #include <pto/inst/layout.hpp>
+#include <pto/inst/gather_scatter.hpp>
+#include <pto/inst/rearrange.hpp>
 #include <pto/inst/pto_sync.hpp>
 #include <pto/inst/fixpipe.hpp>
 #include <pto/inst/img2col.hpp>

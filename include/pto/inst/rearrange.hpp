@@ -1,0 +1,278 @@
+// Rearrangements of whole rows: TCONCAT, TInterleave / TDeInterleave, and
+// the view TSUBVIEW (docs/isa/gather_scatter.md).
+#pragma once
+#include <pto/inst/gather_scatter.hpp>
+
+namespace pto {
+
+namespace sim::gs {
+
+template <class T>
+constexpr bool rearrange_types = one_of<T, int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, half, bfloat16_t, float>;
+
+template <class... T>
+constexpr void check_rearrange_tiles() {
+    static_assert(((T::Loc == TileType::Vec && T::isRowMajor && !T::isBoxedLayout) && ...),
+                  "TCONCAT/TINTERLEAVE/TDEINTERLEAVE: every tile must be a row-major ND Vec tile");
+}
+
+template <class A, class B>
+void expect_valid(const Op& op, const char* a_name, const A& a, const char* b_name, const B& b) {
+    if (a.GetValidRow() != b.GetValidRow() || a.GetValidCol() != b.GetValidCol())
+        op.fault(std::string(a_name) + "'s valid shape " + shape_str(a.GetValidRow(), a.GetValidCol()) + " differs from " +
+                 b_name + "'s " + shape_str(b.GetValidRow(), b.GetValidCol()));
+}
+
+}  // namespace sim::gs
+
+// ------------------------------------------------------------ TCONCAT
+
+// dst(i, :) = src0(i, :vc0) followed by src1(i, :vc1) for dst's valid rows;
+// dst columns past vc0 + vc1 keep their bytes.
+template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... WaitEvents,
+          std::enable_if_t<sim::red::events_only<WaitEvents...>, int> = 0>
+PTO_INST RecordEvent TCONCAT(CallSite cs, TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, WaitEvents&...) {
+    using E = typename TileDataDst::DType;
+    static_assert(sim::gs::rearrange_types<E>, "TCONCAT: unsupported element type (see docs/isa/gather_scatter.md)");
+    static_assert(std::is_same_v<E, typename TileDataSrc0::DType> && std::is_same_v<E, typename TileDataSrc1::DType>,
+                  "TCONCAT: dst, src0 and src1 must have the same element type");
+    sim::gs::check_rearrange_tiles<TileDataDst, TileDataSrc0, TileDataSrc1>();
+    sim::gs::Op op(cs, "TCONCAT", ptosim::Pipe::V);
+    const int vr = dst.GetValidRow(), vc0 = src0.GetValidCol(), vc1 = src1.GetValidCol();
+    if (src0.GetValidRow() != vr || src1.GetValidRow() != vr)
+        op.fault("src0 and src1 must have dst's " + std::to_string(vr) + " valid rows (they have " +
+                 std::to_string(src0.GetValidRow()) + " and " + std::to_string(src1.GetValidRow()) + ")");
+    if (vc0 + vc1 > TileDataDst::Cols)
+        op.fault(std::to_string(vc0) + " + " + std::to_string(vc1) + " columns exceed dst's " +
+                 std::to_string(TileDataDst::Cols));
+    const uint8_t* s0 = op.tile(src0, "source", false);
+    const uint8_t* s1 = op.tile(src1, "source", false);
+    uint8_t* d = op.tile(dst, "destination", true);
+    op.dispatch(static_cast<uint64_t>(vr) * (vc0 + vc1), static_cast<uint64_t>(vr) * (vc0 + vc1) * 2 * sizeof(E));
+    for (int i = 0; i < vr; ++i) {
+        for (int j = 0; j < vc0; ++j) std::memmove(sim::at<TileDataDst>(d, i, j), sim::at<TileDataSrc0>(const_cast<uint8_t*>(s0), i, j), sizeof(E));
+        for (int j = 0; j < vc1; ++j) std::memmove(sim::at<TileDataDst>(d, i, vc0 + j), sim::at<TileDataSrc1>(const_cast<uint8_t*>(s1), i, j), sizeof(E));
+    }
+    return {};
+}
+
+// Per-row lengths: with n0 = src0Idx(i, 0) / sizeof(index) and n1 likewise,
+// dst row i = src0(i, :min(n0, vc)) followed by src1(i, :min(n1, vc - that)),
+// where vc is dst's valid columns (the divide is A2A3's TConcat.hpp rule).
+template <typename DstTile, typename Src0Tile, typename Src1Tile, typename Src0IdxTile, typename Src1IdxTile,
+          typename... WaitEvents,
+          std::enable_if_t<is_tile_data_v<Src0IdxTile> && is_tile_data_v<Src1IdxTile> && sim::red::events_only<WaitEvents...>,
+                           int> = 0>
+PTO_INST RecordEvent TCONCAT(CallSite cs, DstTile& dst, Src0Tile& src0, Src1Tile& src1, Src0IdxTile& src0Idx,
+                             Src1IdxTile& src1Idx, WaitEvents&...) {
+    using E = typename DstTile::DType;
+    using I = typename Src0IdxTile::DType;
+    static_assert(sim::gs::rearrange_types<E>, "TCONCAT: unsupported element type (see docs/isa/gather_scatter.md)");
+    static_assert(std::is_same_v<E, typename Src0Tile::DType> && std::is_same_v<E, typename Src1Tile::DType>,
+                  "TCONCAT: dst, src0 and src1 must have the same element type");
+    static_assert(std::is_same_v<I, typename Src1IdxTile::DType> &&
+                      sim::one_of<I, int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t>,
+                  "TCONCAT: src0Idx and src1Idx must share one integer element type");
+    sim::gs::check_rearrange_tiles<DstTile, Src0Tile, Src1Tile>();
+    sim::gs::Op op(cs, "TCONCAT", ptosim::Pipe::V);
+    const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
+    if (src0.GetValidRow() != vr || src1.GetValidRow() != vr)
+        op.fault("src0 and src1 must have dst's " + std::to_string(vr) + " valid rows");
+    if (vr > Src0IdxTile::Rows || vr > Src1IdxTile::Rows)
+        op.fault("the index tiles need one row per valid dst row (" + std::to_string(vr) + ")");
+    const uint8_t* s0 = op.tile(src0, "source", false);
+    const uint8_t* s1 = op.tile(src1, "source", false);
+    const uint8_t* i0 = op.tile(src0Idx, "index", false);
+    uint8_t* d = op.tile(dst, "destination", true);
+    const uint8_t* i1 = sim::tile_base(op.core, src1Idx, "TCONCAT", "index", op.loc);  // the record holds three reads
+    auto count = [](const uint8_t* base, auto* tile_tag, int i) {
+        using T = std::remove_pointer_t<decltype(tile_tag)>;
+        return static_cast<int64_t>(sim::load_elem<I>(sim::at<T>(const_cast<uint8_t*>(base), i, 0))) /
+               static_cast<int64_t>(sizeof(I));
+    };
+    op.dispatch(static_cast<uint64_t>(vr) * vc, static_cast<uint64_t>(vr) * vc * 2 * sizeof(E));
+    for (int i = 0; i < vr; ++i) {
+        const int64_t n0 = std::clamp<int64_t>(count(i0, static_cast<Src0IdxTile*>(nullptr), i), 0, vc);
+        const int64_t n1 = std::clamp<int64_t>(count(i1, static_cast<Src1IdxTile*>(nullptr), i), 0, vc - n0);
+        if (n0 > Src0Tile::Cols || n1 > Src1Tile::Cols)
+            op.fault("row " + std::to_string(i) + " asks for more columns than src0/src1 hold");
+        for (int j = 0; j < n0; ++j) std::memmove(sim::at<DstTile>(d, i, j), sim::at<Src0Tile>(const_cast<uint8_t*>(s0), i, j), sizeof(E));
+        for (int j = 0; j < n1; ++j)
+            std::memmove(sim::at<DstTile>(d, i, static_cast<int>(n0) + j), sim::at<Src1Tile>(const_cast<uint8_t*>(s1), i, j), sizeof(E));
+    }
+    return {};
+}
+template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... WaitEvents,
+          std::enable_if_t<sim::red::events_only<WaitEvents...>, int> = 0>
+PTO_INST RecordEvent TCONCAT(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, WaitEvents&... e) {
+    return TCONCAT(CallSite{}, dst, src0, src1, e...);
+}
+template <typename DstTile, typename Src0Tile, typename Src1Tile, typename Src0IdxTile, typename Src1IdxTile,
+          typename... WaitEvents,
+          std::enable_if_t<is_tile_data_v<Src0IdxTile> && is_tile_data_v<Src1IdxTile> && sim::red::events_only<WaitEvents...>,
+                           int> = 0>
+PTO_INST RecordEvent TCONCAT(DstTile& dst, Src0Tile& src0, Src1Tile& src1, Src0IdxTile& src0Idx, Src1IdxTile& src1Idx,
+                             WaitEvents&... e) {
+    return TCONCAT(CallSite{}, dst, src0, src1, src0Idx, src1Idx, e...);
+}
+
+// ------------------------------------------------------------ TInterleave / TDeInterleave
+
+namespace sim::gs {
+
+template <class D, class S>
+constexpr void check_interleave() {
+    static_assert(PTOSIM_TARGET_A5 && sizeof(D) > 0,  // dependent, so only a use fails
+                  "TINTERLEAVE/TDEINTERLEAVE: A5-only (pto-isa implements them in include/pto/npu/a5 only); on A2A3 "
+                  "use TGATHER with MaskPattern::P0101/P1010 to split even and odd columns");
+    static_assert(rearrange_types<typename D::DType>,
+                  "TINTERLEAVE/TDEINTERLEAVE: unsupported element type (see docs/isa/gather_scatter.md)");
+    static_assert(std::is_same_v<typename D::DType, typename S::DType>,
+                  "TINTERLEAVE/TDEINTERLEAVE: every tile must have the same element type");
+    check_rearrange_tiles<D, S>();
+}
+
+// Writes dst0/dst1 (r, j) = pick(dst index 0/1, r, j) for r < vr, j < vc.
+template <class D, class S, class Pick>
+void split_two(Op& op, D& dst0, D& dst1, int vr, int vc, const uint8_t* s0, const uint8_t* s1, Pick pick) {
+    uint8_t* d0 = op.tile(dst0, "destination", true);
+    uint8_t* d1 = op.tile(dst1, "destination", true);
+    op.dispatch(static_cast<uint64_t>(vr) * vc * 2, static_cast<uint64_t>(vr) * vc * 4 * sizeof(typename D::DType));
+    uint8_t* dsts[2] = {d0, d1};
+    for (int out = 0; out < 2; ++out)
+        for (int r = 0; r < vr; ++r)
+            for (int j = 0; j < vc; ++j) {
+                const auto [from_src1, col] = pick(out, j);
+                std::memmove(at<D>(dsts[out], r, j), at<S>(const_cast<uint8_t*>(from_src1 ? s1 : s0), r, col),
+                             sizeof(typename D::DType));
+            }
+}
+
+template <class D, class S>
+void two_source(Op& op, D& dst1, D& dst0, S& src1, S& src0, bool interleave) {
+    expect_valid(op, "dst1", dst1, "dst0", dst0);
+    expect_valid(op, "src0", src0, "dst0", dst0);
+    expect_valid(op, "src1", src1, "dst0", dst0);
+    const int vr = dst0.GetValidRow(), vc = dst0.GetValidCol();
+    if (vc % 2) op.fault("the valid column count (" + std::to_string(vc) + ") must be even");
+    const uint8_t* s0 = op.tile(src0, "source", false);
+    const uint8_t* s1 = op.tile(src1, "source", false);
+    // Stream position p of dst `out` is element out * vc + j of the combined
+    // stream; interleaving maps stream position q to src(q % 2)(q / 2),
+    // de-interleaving reads stream 2q (+1) from the halves src0 ++ src1.
+    split_two<D, S>(op, dst0, dst1, vr, vc, s0, s1, [vc, interleave](int out, int j) {
+        if (interleave) {
+            const int q = out * vc + j;
+            return std::pair<bool, int>{q % 2 == 1, q / 2};
+        }
+        const int q = 2 * j + out;
+        return std::pair<bool, int>{q >= vc, q >= vc ? q - vc : q};
+    });
+}
+
+}  // namespace sim::gs
+
+// dst0/dst1 = first/second half of the stream src0(0), src1(0), src0(1), ...
+template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>
+PTO_INST RecordEvent TInterleave(CallSite cs, TileDataDst& dst1, TileDataDst& dst0, TileDataSrc& src1, TileDataSrc& src0,
+                                 WaitEvents&...) {
+    sim::gs::check_interleave<TileDataDst, TileDataSrc>();
+    sim::gs::Op op(cs, "TINTERLEAVE", ptosim::Pipe::V);
+    sim::gs::two_source(op, dst1, dst0, src1, src0, true);
+    return {};
+}
+template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>
+PTO_INST RecordEvent TInterleave(TileDataDst& dst1, TileDataDst& dst0, TileDataSrc& src1, TileDataSrc& src0,
+                                 WaitEvents&... e) {
+    return TInterleave(CallSite{}, dst1, dst0, src1, src0, e...);
+}
+
+// dst0/dst1 = even/odd positions of the stream src0 ++ src1 (row by row).
+template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents,
+          std::enable_if_t<sim::red::events_only<WaitEvents...>, int> = 0>
+PTO_INST RecordEvent TDeInterleave(CallSite cs, TileDataDst& dst1, TileDataDst& dst0, TileDataSrc& src1,
+                                   TileDataSrc& src0, WaitEvents&...) {
+    sim::gs::check_interleave<TileDataDst, TileDataSrc>();
+    sim::gs::Op op(cs, "TDEINTERLEAVE", ptosim::Pipe::V);
+    sim::gs::two_source(op, dst1, dst0, src1, src0, false);
+    return {};
+}
+
+// dst0(i, k) = src(i, 2k), dst1(i, k) = src(i, 2k + 1) for k < src's valid
+// columns / 2; dst columns past that keep their bytes.
+template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents,
+          std::enable_if_t<sim::red::events_only<WaitEvents...>, int> = 0>
+PTO_INST RecordEvent TDeInterleave(CallSite cs, TileDataDst& dst1, TileDataDst& dst0, TileDataSrc& src, WaitEvents&...) {
+    sim::gs::check_interleave<TileDataDst, TileDataSrc>();
+    static_assert(TileDataSrc::Cols * sizeof(typename TileDataSrc::DType) >= 512,
+                  "TDEINTERLEAVE (single source): the source row must span at least two 256-byte vector registers "
+                  "(Cols * sizeof(element) >= 512); use the two-source form for narrower tiles");
+    sim::gs::Op op(cs, "TDEINTERLEAVE", ptosim::Pipe::V);
+    const int vr = src.GetValidRow(), vc = src.GetValidCol();
+    if (vc % 2) op.fault("src's valid column count (" + std::to_string(vc) + ") must be even");
+    if (vr > TileDataDst::Rows || vc / 2 > TileDataDst::Cols)
+        op.fault("src's valid shape " + sim::red::shape_str(vr, vc) + " does not fit two " +
+                 sim::red::shape_str(TileDataDst::Rows, TileDataDst::Cols) + " halves");
+    const uint8_t* s = op.tile(src, "source", false);
+    sim::gs::split_two<TileDataDst, TileDataSrc>(op, dst0, dst1, vr, vc / 2, s, s, [](int out, int j) {
+        return std::pair<bool, int>{false, 2 * j + out};
+    });
+    return {};
+}
+template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents,
+          std::enable_if_t<sim::red::events_only<WaitEvents...>, int> = 0>
+PTO_INST RecordEvent TDeInterleave(TileDataDst& dst1, TileDataDst& dst0, TileDataSrc& src1, TileDataSrc& src0,
+                                   WaitEvents&... e) {
+    return TDeInterleave(CallSite{}, dst1, dst0, src1, src0, e...);
+}
+template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents,
+          std::enable_if_t<sim::red::events_only<WaitEvents...>, int> = 0>
+PTO_INST RecordEvent TDeInterleave(TileDataDst& dst1, TileDataDst& dst0, TileDataSrc& src, WaitEvents&... e) {
+    return TDeInterleave(CallSite{}, dst1, dst0, src, e...);
+}
+
+// The upper-case spellings the ISA pages use as instruction names.
+template <typename... Args>
+PTO_INST RecordEvent TINTERLEAVE(Args&&... args) {
+    return TInterleave(std::forward<Args>(args)...);
+}
+template <typename... Args>
+PTO_INST RecordEvent TDEINTERLEAVE(Args&&... args) {
+    return TDeInterleave(std::forward<Args>(args)...);
+}
+
+// ------------------------------------------------------------ TSUBVIEW
+
+// dst becomes a view of src starting at (rowIdx, colIdx): dst(i, j) is
+// src(rowIdx + i, colIdx + j). Like TRESHAPE it only re-addresses dst, so
+// no instruction is issued and nothing is recorded.
+template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>
+PTO_INST RecordEvent TSUBVIEW(CallSite cs, TileDataDst& dst, TileDataSrc& src, uint16_t rowIdx, uint16_t colIdx,
+                              WaitEvents&...) {
+    static_assert(TileDataDst::Loc == TileDataSrc::Loc, "TSUBVIEW: dst and src must be the same TileType");
+    static_assert(TileDataDst::Rows == TileDataSrc::Rows && TileDataDst::Cols == TileDataSrc::Cols,
+                  "TSUBVIEW: dst and src must have the same static Rows and Cols (the view keeps src's row stride)");
+    static_assert(std::is_same_v<typename TileDataDst::DType, typename TileDataSrc::DType>,
+                  "TSUBVIEW: dst and src must have the same element type");
+    static_assert(TileDataDst::isRowMajor == TileDataSrc::isRowMajor && TileDataDst::isBoxedLayout == TileDataSrc::isBoxedLayout,
+                  "TSUBVIEW: dst and src must have the same layout");
+    static_assert(!TileDataSrc::isBoxedLayout, "TSUBVIEW: ptosim implements views of NoneBox (ND/DN) tiles");
+    const auto fail = [&](const std::string& what) { sim::red::shape_fault(cs, "TSUBVIEW", what); };
+    if (!src.assigned()) fail("the source tile has no address; TASSIGN it first");
+    const int sr = src.GetValidRow(), sc = src.GetValidCol(), dr = dst.GetValidRow(), dc = dst.GetValidCol();
+    if (rowIdx + dr > sr || colIdx + dc > sc)
+        fail("a " + sim::red::shape_str(dr, dc) + " view at (" + std::to_string(rowIdx) + ", " + std::to_string(colIdx) +
+             ") leaves src's " + sim::red::shape_str(sr, sc) + " valid region");
+    const uint64_t addr = src.address() + tile_element_offset<TileDataSrc>(rowIdx, colIdx) * sizeof(typename TileDataSrc::DType);
+    if (addr % TileConfig::alignedSize != 0)
+        fail("the view at (" + std::to_string(rowIdx) + ", " + std::to_string(colIdx) + ") starts at byte " +
+             std::to_string(addr) + ", not 32-byte aligned; tile instructions need aligned tiles");
+    dst.assign_address(addr);
+    return {};
+}
+template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>
+PTO_INST RecordEvent TSUBVIEW(TileDataDst& dst, TileDataSrc& src, uint16_t rowIdx, uint16_t colIdx, WaitEvents&... e) {
+    return TSUBVIEW(CallSite{}, dst, src, rowIdx, colIdx, e...);
+}
+
+}  // namespace pto
