@@ -10,6 +10,7 @@
 #include <pto/inst/tmatmul.hpp>
 #include <pto/inst/elementwise.hpp>
 #include <pto/inst/elementwise_ops.hpp>
+#include <pto/inst/elementwise_fused.hpp>
 #include <pto/inst/tcvt.hpp>
 #include <pto/inst/reduce.hpp>
 #include <pto/inst/layout.hpp>
