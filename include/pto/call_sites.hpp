@@ -9,6 +9,7 @@
 // since a macro defined earlier would expand inside later declarations.
 #include <pto/call_sites/data_path.hpp>
 #include <pto/call_sites/elementwise.hpp>
+#include <pto/call_sites/elementwise_fused.hpp>
 #include <pto/call_sites/reduce.hpp>
 #include <pto/call_sites/sort.hpp>
 #include <pto/call_sites/layout.hpp>

@@ -11,6 +11,7 @@
 #include <pto/inst/tmatmul_mx.hpp>
 #include <pto/inst/elementwise.hpp>
 #include <pto/inst/elementwise_ops.hpp>
+#include <pto/inst/elementwise_fused.hpp>
 #include <pto/inst/tcvt.hpp>
 #include <pto/inst/quant.hpp>
 #include <pto/inst/reduce.hpp>

@@ -8,6 +8,21 @@
 
 namespace pto {
 
+// Algorithm choices of the math instructions, as pto-isa names them
+// (include/pto/common/type.hpp). They pick the hardware's speed/accuracy
+// trade-off; ptosim accepts every value and computes the same exact result.
+enum class PowAlgorithm : uint8_t { DEFAULT, HIGH_PRECISION };
+enum class DivAlgorithm : uint8_t { DEFAULT, HIGH_PRECISION };
+enum class SqrtAlgorithm : uint8_t { DEFAULT, HIGH_PRECISION };
+enum class RsqrtAlgorithm : uint8_t { DEFAULT, HIGH_PRECISION };
+enum class RecipAlgorithm : uint8_t { DEFAULT, HIGH_PRECISION };
+enum class ExpAlgorithm : uint8_t { DEFAULT, HIGH_PRECISION };
+enum class LogAlgorithm : uint8_t { DEFAULT, HIGH_PRECISION };
+enum class FmodAlgorithm : uint8_t { DEFAULT, HIGH_PRECISION };
+enum class FmodSAlgorithm : uint8_t { DEFAULT, HIGH_PRECISION };
+enum class RemAlgorithm : uint8_t { DEFAULT, HIGH_PRECISION };
+enum class RemSAlgorithm : uint8_t { DEFAULT, HIGH_PRECISION };
+
 namespace sim {
 
 template <class T>
@@ -96,52 +111,74 @@ PTOSIM_VECTORIZE void elementwise(CallSite cs, const char* op, Dst& dst, F f, Sr
     static_assert(sim::TYPES<D>, #NAME ": unsupported element type on this target (see docs/isa/elementwise.md)"); \
     static_assert(sim::same_elem<D, __VA_ARGS__>, #NAME ": all operands must have the destination's element type")
 
-#define PTOSIM_UNARY_OP(NAME, TYPES, EXPR)                                                                       \
-    template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>                                \
+// Every shape comes in two forms. The plain one (PTOSIM_UNARY_OP, ...) has no
+// template parameter of its own. PTOSIM_WITH_ALGO(SHAPE, NAME, ENUM, ...)
+// gives the instruction pto-isa's leading `auto PrecisionType =
+// ENUM::DEFAULT` parameter, so `TDIV<DivAlgorithm::HIGH_PRECISION>(...)`
+// compiles; the value only selects the hardware's algorithm and ptosim
+// computes the same result for every value (docs/isa/elementwise.md).
+// ALGO is a parenthesised template-parameter prefix, FWD the explicit
+// argument list the call-site-less overload forwards, CHECK a statement.
+#define PTOSIM_UNPAREN(...) __VA_ARGS__
+#define PTOSIM_WITH_ALGO(SHAPE, NAME, ENUM, ...)                                                                 \
+    SHAPE(NAME, (auto PrecisionType = ENUM::DEFAULT, ), <PrecisionType>,                                         \
+          static_assert(std::is_same_v<decltype(PrecisionType), ENUM>, #NAME ": PrecisionType must be a " #ENUM " value"), \
+          __VA_ARGS__)
+
+#define PTOSIM_UNARY_SHAPE(NAME, ALGO, FWD, CHECK, TYPES, EXPR)                                                  \
+    template <PTOSIM_UNPAREN ALGO typename TileDataDst, typename TileDataSrc, typename... WaitEvents>           \
     PTO_INST RecordEvent NAME(CallSite cs, TileDataDst& dst, TileDataSrc& src, WaitEvents&...) {                 \
         using D = typename TileDataDst::DType;                                                                    \
+        CHECK;                                                                                                    \
         PTOSIM_CHECK_TYPES(NAME, TYPES, D, typename TileDataSrc::DType);                                          \
         sim::elementwise(cs, #NAME, dst, [](auto a) { return EXPR; }, src);                                       \
         return {};                                                                                                \
     }                                                                                                             \
-    template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>                                \
+    template <PTOSIM_UNPAREN ALGO typename TileDataDst, typename TileDataSrc, typename... WaitEvents>           \
     PTO_INST RecordEvent NAME(TileDataDst& dst, TileDataSrc& src, WaitEvents&... e) {                            \
-        return NAME(CallSite{}, dst, src, e...);                                                                  \
+        return NAME FWD(CallSite{}, dst, src, e...);                                                              \
     }
+#define PTOSIM_UNARY_OP(NAME, TYPES, EXPR) PTOSIM_UNARY_SHAPE(NAME, (), , (void)0, TYPES, EXPR)
 
-#define PTOSIM_BINARY_OP(NAME, TYPES, EXPR)                                                                      \
-    template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... WaitEvents>        \
+#define PTOSIM_BINARY_SHAPE(NAME, ALGO, FWD, CHECK, TYPES, EXPR)                                                 \
+    template <PTOSIM_UNPAREN ALGO typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1,           \
+              typename... WaitEvents>                                                                             \
     PTO_INST RecordEvent NAME(CallSite cs, TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1,             \
                               WaitEvents&...) {                                                                   \
         using D = typename TileDataDst::DType;                                                                    \
+        CHECK;                                                                                                    \
         PTOSIM_CHECK_TYPES(NAME, TYPES, D, typename TileDataSrc0::DType, typename TileDataSrc1::DType);           \
         sim::elementwise(cs, #NAME, dst, [](auto a, auto b) { return EXPR; }, src0, src1);                        \
         return {};                                                                                                \
     }                                                                                                             \
-    template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... WaitEvents>        \
+    template <PTOSIM_UNPAREN ALGO typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1,           \
+              typename... WaitEvents>                                                                             \
     PTO_INST RecordEvent NAME(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, WaitEvents&... e) {      \
-        return NAME(CallSite{}, dst, src0, src1, e...);                                                           \
+        return NAME FWD(CallSite{}, dst, src0, src1, e...);                                                       \
     }
+#define PTOSIM_BINARY_OP(NAME, TYPES, EXPR) PTOSIM_BINARY_SHAPE(NAME, (), , (void)0, TYPES, EXPR)
 
 // Binary instructions whose A2A3 implementation needs a scratch tile. The
 // simulator computes exactly without it: tmp is accepted and left untouched.
-#define PTOSIM_BINARY_TMP_OP(NAME, TYPES, EXPR)                                                                  \
-    template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename TileDataTmp,          \
-              typename... WaitEvents>                                                                             \
+#define PTOSIM_BINARY_TMP_SHAPE(NAME, ALGO, FWD, CHECK, TYPES, EXPR)                                             \
+    template <PTOSIM_UNPAREN ALGO typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1,           \
+              typename TileDataTmp, typename... WaitEvents>                                                       \
     PTO_INST RecordEvent NAME(CallSite cs, TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1,             \
                               TileDataTmp&, WaitEvents&...) {                                                     \
         using D = typename TileDataDst::DType;                                                                    \
+        CHECK;                                                                                                    \
         PTOSIM_CHECK_TYPES(NAME, TYPES, D, typename TileDataSrc0::DType, typename TileDataSrc1::DType);           \
         static_assert(is_tile_data_v<TileDataTmp>, #NAME ": the fourth operand is the scratch tile (tmp)");       \
         sim::elementwise(cs, #NAME, dst, [](auto a, auto b) { return EXPR; }, src0, src1);                        \
         return {};                                                                                                \
     }                                                                                                             \
-    template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename TileDataTmp,          \
-              typename... WaitEvents>                                                                             \
+    template <PTOSIM_UNPAREN ALGO typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1,           \
+              typename TileDataTmp, typename... WaitEvents>                                                       \
     PTO_INST RecordEvent NAME(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, TileDataTmp& tmp,        \
                               WaitEvents&... e) {                                                                 \
-        return NAME(CallSite{}, dst, src0, src1, tmp, e...);                                                      \
+        return NAME FWD(CallSite{}, dst, src0, src1, tmp, e...);                                                  \
     }
+#define PTOSIM_BINARY_TMP_OP(NAME, TYPES, EXPR) PTOSIM_BINARY_TMP_SHAPE(NAME, (), , (void)0, TYPES, EXPR)
 
 #define PTOSIM_TERNARY_OP(NAME, TYPES, EXPR)                                                                     \
     template <typename TileData, typename... WaitEvents>                                                          \
@@ -158,38 +195,42 @@ PTOSIM_VECTORIZE void elementwise(CallSite cs, const char* op, Dst& dst, F f, Sr
     }
 
 // dst = EXPR(src, scalar); the scalar has the source's element type.
-#define PTOSIM_SCALAR_OP(NAME, TYPES, EXPR)                                                                      \
-    template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>                                 \
+#define PTOSIM_SCALAR_SHAPE(NAME, ALGO, FWD, CHECK, TYPES, EXPR)                                                 \
+    template <PTOSIM_UNPAREN ALGO typename TileDataDst, typename TileDataSrc, typename... WaitEvents>           \
     PTO_INST RecordEvent NAME(CallSite cs, TileDataDst& dst, TileDataSrc& src,                                   \
                               typename TileDataSrc::DType scalar, WaitEvents&...) {                               \
         using D = typename TileDataDst::DType;                                                                    \
+        CHECK;                                                                                                    \
         PTOSIM_CHECK_TYPES(NAME, TYPES, D, typename TileDataSrc::DType);                                          \
         const auto s = sim::widen(scalar);                                                                        \
         sim::elementwise(cs, #NAME, dst, [s](auto a) { return EXPR; }, src);                                      \
         return {};                                                                                                \
     }                                                                                                             \
-    template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>                                 \
+    template <PTOSIM_UNPAREN ALGO typename TileDataDst, typename TileDataSrc, typename... WaitEvents>           \
     PTO_INST RecordEvent NAME(TileDataDst& dst, TileDataSrc& src, typename TileDataSrc::DType scalar,            \
                               WaitEvents&... e) {                                                                 \
-        return NAME(CallSite{}, dst, src, scalar, e...);                                                          \
+        return NAME FWD(CallSite{}, dst, src, scalar, e...);                                                      \
     }
+#define PTOSIM_SCALAR_OP(NAME, TYPES, EXPR) PTOSIM_SCALAR_SHAPE(NAME, (), , (void)0, TYPES, EXPR)
 
 // The scalar-first operand order: dst = EXPR(s, a) (TDIVS(dst, scalar, src)).
-#define PTOSIM_SCALAR_FIRST_OP(NAME, TYPES, EXPR)                                                                \
-    template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>                                 \
+#define PTOSIM_SCALAR_FIRST_SHAPE(NAME, ALGO, FWD, CHECK, TYPES, EXPR)                                           \
+    template <PTOSIM_UNPAREN ALGO typename TileDataDst, typename TileDataSrc, typename... WaitEvents>           \
     PTO_INST RecordEvent NAME(CallSite cs, TileDataDst& dst, typename TileDataDst::DType scalar,                 \
                               TileDataSrc& src, WaitEvents&...) {                                                 \
         using D = typename TileDataDst::DType;                                                                    \
+        CHECK;                                                                                                    \
         PTOSIM_CHECK_TYPES(NAME, TYPES, D, typename TileDataSrc::DType);                                          \
         const auto s = sim::widen(scalar);                                                                        \
         sim::elementwise(cs, #NAME, dst, [s](auto a) { return EXPR; }, src);                                      \
         return {};                                                                                                \
     }                                                                                                             \
-    template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>                                 \
+    template <PTOSIM_UNPAREN ALGO typename TileDataDst, typename TileDataSrc, typename... WaitEvents>           \
     PTO_INST RecordEvent NAME(TileDataDst& dst, typename TileDataDst::DType scalar, TileDataSrc& src,            \
                               WaitEvents&... e) {                                                                 \
-        return NAME(CallSite{}, dst, scalar, src, e...);                                                          \
+        return NAME FWD(CallSite{}, dst, scalar, src, e...);                                                      \
     }
+#define PTOSIM_SCALAR_FIRST_OP(NAME, TYPES, EXPR) PTOSIM_SCALAR_FIRST_SHAPE(NAME, (), , (void)0, TYPES, EXPR)
 
 // dst = EXPR(src0, scalar, src1) (TADDSC, TSUBSC).
 #define PTOSIM_TILE_SCALAR_TILE_OP(NAME, TYPES, EXPR)                                                            \

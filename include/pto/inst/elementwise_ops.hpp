@@ -15,7 +15,6 @@ namespace sim {
 #define PTOSIM_TYPES(NAME, A2A3, A5) \
     template <class E>               \
     constexpr bool NAME = PTOSIM_TARGET_A5 ? one_of<E, PTOSIM_UNPAREN A5> : one_of<E, PTOSIM_UNPAREN A2A3>;
-#define PTOSIM_UNPAREN(...) __VA_ARGS__
 
 PTOSIM_TYPES(sub_types, (half, float, int16_t, int32_t),
              (half, float, int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t))
@@ -162,7 +161,7 @@ inline float fmath(float a, Fn fn) {
 
 PTOSIM_BINARY_OP(TSUB, sub_types, sim::wrap_sub(a, b))
 PTOSIM_BINARY_OP(TMUL, mul_types, sim::wrap_mul(a, b))
-PTOSIM_BINARY_OP(TDIV, div_types, sim::div<D>(a, b))
+PTOSIM_WITH_ALGO(PTOSIM_BINARY_SHAPE, TDIV, DivAlgorithm, div_types, sim::div<D>(a, b))
 PTOSIM_BINARY_OP(TMAX, sub_types, sim::vmax(a, b))
 PTOSIM_BINARY_OP(TMIN, min_types, sim::vmin(a, b))
 PTOSIM_BINARY_OP(TAND, bit_types, a & b)
@@ -170,8 +169,8 @@ PTOSIM_BINARY_OP(TOR, bit_types, a | b)
 PTOSIM_BINARY_TMP_OP(TXOR, bit_types, a ^ b)
 PTOSIM_BINARY_OP(TSHL, shift_types, sim::shl(a, b))
 PTOSIM_BINARY_OP(TSHR, shift_types, sim::shr(a, b))
-PTOSIM_BINARY_TMP_OP(TREM, rem_types, sim::rem_floor(a, b))
-PTOSIM_BINARY_OP(TFMOD, rem_types, sim::rem_trunc(a, b))
+PTOSIM_WITH_ALGO(PTOSIM_BINARY_TMP_SHAPE, TREM, RemAlgorithm, rem_types, sim::rem_floor(a, b))
+PTOSIM_WITH_ALGO(PTOSIM_BINARY_SHAPE, TFMOD, FmodAlgorithm, rem_types, sim::rem_trunc(a, b))
 PTOSIM_BINARY_TMP_OP(TPRELU, fp_types, a > 0 ? a : a * b)
 PTOSIM_TERNARY_OP(TADDC, vec_arith_type, sim::wrap_add(sim::round_as<D>(sim::wrap_add(a, b)), c))
 PTOSIM_TERNARY_OP(TSUBC, vec_arith_type, sim::wrap_add(sim::round_as<D>(sim::wrap_sub(a, b)), c))
@@ -179,8 +178,8 @@ PTOSIM_TERNARY_OP(TSUBC, vec_arith_type, sim::wrap_add(sim::round_as<D>(sim::wra
 // ------------------------------------------------------------ tile-scalar
 
 PTOSIM_SCALAR_OP(TSUBS, sub_types, sim::wrap_sub(a, s))
-PTOSIM_SCALAR_OP(TDIVS, divs_types, sim::div<D>(a, s))
-PTOSIM_SCALAR_FIRST_OP(TDIVS, divs_types, sim::div<D>(s, a))
+PTOSIM_WITH_ALGO(PTOSIM_SCALAR_SHAPE, TDIVS, DivAlgorithm, divs_types, sim::div<D>(a, s))
+PTOSIM_WITH_ALGO(PTOSIM_SCALAR_FIRST_SHAPE, TDIVS, DivAlgorithm, divs_types, sim::div<D>(s, a))
 PTOSIM_SCALAR_OP(TMAXS, sub_types, sim::vmax(a, s))
 PTOSIM_SCALAR_OP(TMINS, min_types, sim::vmin(a, s))
 PTOSIM_SCALAR_OP(TANDS, bit_types, a & s)
@@ -188,8 +187,8 @@ PTOSIM_SCALAR_OP(TORS, bit_types, a | s)
 PTOSIM_SCALAR_OP(TXORS, bit_types, a ^ s)
 PTOSIM_SCALAR_OP(TSHLS, shifts_types, sim::shl(a, s))
 PTOSIM_SCALAR_OP(TSHRS, shifts_types, sim::shr(a, s))
-PTOSIM_SCALAR_OP(TREMS, rem_types, sim::rem_floor(a, s))
-PTOSIM_SCALAR_OP(TFMODS, rem_types, sim::rem_trunc(a, s))
+PTOSIM_WITH_ALGO(PTOSIM_SCALAR_SHAPE, TREMS, RemSAlgorithm, rem_types, sim::rem_floor(a, s))
+PTOSIM_WITH_ALGO(PTOSIM_SCALAR_SHAPE, TFMODS, FmodSAlgorithm, rem_types, sim::rem_trunc(a, s))
 PTOSIM_SCALAR_OP(TLRELU, fp_types, a > 0 ? a : a * s)
 PTOSIM_TILE_SCALAR_TILE_OP(TADDSC, addsc_types, sim::wrap_add(sim::round_as<D>(sim::wrap_add(a, s)), b))
 PTOSIM_TILE_SCALAR_TILE_OP(TSUBSC, addsc_types, sim::wrap_add(sim::round_as<D>(sim::wrap_sub(a, s)), b))
@@ -230,21 +229,24 @@ PTOSIM_UNARY_OP(TABS, abs_types, sim::vabs(a))
 PTOSIM_UNARY_OP(TNEG, neg_types, sim::vneg(a))
 PTOSIM_UNARY_OP(TNOT, not_types, ~a)
 PTOSIM_UNARY_OP(TRELU, relu_types, sim::vmax(a, decltype(a)(0)))
-PTOSIM_UNARY_OP(TEXP, fp_types, sim::fmath<D>(a, [](double x) { return std::exp(x); }))
-PTOSIM_UNARY_OP(TLOG, fp_types, sim::fmath<D>(a, [](double x) { return std::log(x); }))
-PTOSIM_UNARY_OP(TSQRT, fp_types, sim::fmath<D>(a, [](double x) { return std::sqrt(x); }))
-PTOSIM_UNARY_OP(TRSQRT, fp_types, sim::fmath<D>(a, [](double x) { return 1.0 / std::sqrt(x); }))
-PTOSIM_UNARY_OP(TRECIP, fp_types, sim::fmath<D>(a, [](double x) { return 1.0 / x; }))
+PTOSIM_WITH_ALGO(PTOSIM_UNARY_SHAPE, TEXP, ExpAlgorithm, fp_types, sim::fmath<D>(a, [](double x) { return std::exp(x); }))
+PTOSIM_WITH_ALGO(PTOSIM_UNARY_SHAPE, TLOG, LogAlgorithm, fp_types, sim::fmath<D>(a, [](double x) { return std::log(x); }))
+PTOSIM_WITH_ALGO(PTOSIM_UNARY_SHAPE, TSQRT, SqrtAlgorithm, fp_types, sim::fmath<D>(a, [](double x) { return std::sqrt(x); }))
+PTOSIM_WITH_ALGO(PTOSIM_UNARY_SHAPE, TRSQRT, RsqrtAlgorithm, fp_types, sim::fmath<D>(a, [](double x) { return 1.0 / std::sqrt(x); }))
+PTOSIM_WITH_ALGO(PTOSIM_UNARY_SHAPE, TRECIP, RecipAlgorithm, fp_types, sim::fmath<D>(a, [](double x) { return 1.0 / x; }))
 
 // The high-precision TRSQRT form takes a scratch tile; results are the same.
-template <typename TileDataDst, typename TileDataSrc, typename TileDataTmp, typename... WaitEvents>
+template <auto PrecisionType = RsqrtAlgorithm::DEFAULT, typename TileDataDst, typename TileDataSrc,
+          typename TileDataTmp, typename... WaitEvents>
+    requires is_tile_data_v<TileDataTmp>
 PTO_INST RecordEvent TRSQRT(CallSite cs, TileDataDst& dst, TileDataSrc& src, TileDataTmp&, WaitEvents&... e) {
-    static_assert(is_tile_data_v<TileDataTmp>, "TRSQRT: the third operand is the scratch tile (tmp)");
-    return TRSQRT(cs, dst, src, e...);
+    return TRSQRT<PrecisionType>(cs, dst, src, e...);
 }
-template <typename TileDataDst, typename TileDataSrc, typename TileDataTmp, typename... WaitEvents>
+template <auto PrecisionType = RsqrtAlgorithm::DEFAULT, typename TileDataDst, typename TileDataSrc,
+          typename TileDataTmp, typename... WaitEvents>
+    requires is_tile_data_v<TileDataTmp>
 PTO_INST RecordEvent TRSQRT(TileDataDst& dst, TileDataSrc& src, TileDataTmp& tmp, WaitEvents&... e) {
-    return TRSQRT(CallSite{}, dst, src, tmp, e...);
+    return TRSQRT<PrecisionType>(CallSite{}, dst, src, tmp, e...);
 }
 
 }  // namespace pto
