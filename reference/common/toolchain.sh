@@ -39,10 +39,15 @@ if [[ -n "${PTO_LIB_PATH:-}" ]]; then
 fi
 
 # A build is current when its output is newer than its inputs, this script
-# and the compiler binary.
+# and the compiler binary; a simulator build also compiles in ptolab's headers
+# and links libptosim, so a newer header or runtime makes it stale too.
 stale() {
     local target="$1"; shift
     [[ -e "$target" ]] || return 0
+    if [[ "$WORLD" == sim && -n "$(find "$repo_root/include" "$(dirname "$CC")/../sim" -type f -newer "$target" \
+            -print -quit 2>/dev/null)" ]]; then
+        return 0
+    fi
     local dep
     for dep in "$@" "$here/compile.sh" "$ref_root/common/toolchain.sh" "$CC"; do
         [[ -e "$dep" && "$dep" -nt "$target" ]] && return 0
