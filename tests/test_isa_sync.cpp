@@ -57,6 +57,42 @@ TEST(Event, WaitWithoutRecordDeadlocks) {
     EXPECT_NE(st.message.find("wait_flag(PIPE_MTE2, PIPE_V"), std::string::npos) << st.message;
 }
 
+TEST(Event, InstructionsWaitOnTheirTrailingEvents) {
+    std::vector<float> x(R * C), out(R * C);
+    std::iota(x.begin(), x.end(), 1.0f);
+    std::vector<std::string> ops;
+    const int sub = ptosim::subscribe([&](const ptosim::Core&, const ptosim::OpRecord& r) { ops.push_back(r.op); });
+    auto st = testutil::run_vec([&] {
+        VecFull a, o;
+        TASSIGN(a, 0);
+        TASSIGN(o, 0x1000);
+        GFull gx(x.data()), go(out.data());
+        Event<Op::TLOAD, Op::TADD> loaded = TLOAD(a, gx);
+        Event<Op::TADD, Op::TSTORE_VEC> added = TADD(o, a, a, loaded);
+        TSTORE(go, o, added);
+    });
+    ptosim::unsubscribe(sub);
+    ASSERT_TRUE(st.ok()) << st.message;
+    EXPECT_EQ(ops, (std::vector<std::string>{"TLOAD", "set_flag", "wait_flag", "TADD", "set_flag", "wait_flag",
+                                             "TSTORE"}));
+    for (int i = 0; i < R * C; ++i) EXPECT_EQ(out[i], 2 * x[i]);
+}
+
+TEST(Event, TrailingEventNeverRecordedDeadlocksAtTheInstruction) {
+    int line = 0;
+    auto st = testutil::run_vec([&] {
+        VecFull a, o;
+        TASSIGN(a, 0);
+        TASSIGN(o, 0x1000);
+        Event<Op::TLOAD, Op::TADD> never;
+        line = __LINE__ + 1;
+        TADD(o, a, a, never);
+    });
+    ASSERT_EQ(st.code, ptosim::err::kKernelDeadlock) << st.message;
+    EXPECT_NE(st.message.find("test_isa_sync.cpp:" + std::to_string(line)), std::string::npos) << st.message;
+    EXPECT_NE(st.message.find("wait_flag(PIPE_MTE2, PIPE_V"), std::string::npos) << st.message;
+}
+
 // Each sub-block pushes its half up to the Cube core (TILE_UP_DOWN), the
 // Cube core pops the whole tile and pushes it back down; the sub-blocks pop
 // their halves and store them. Runs `rounds` times through a 2-slot ring.

@@ -38,6 +38,16 @@ inline SourceLoc loc_of(const CallSite& cs) {
     return {};
 }
 
+// An instruction's trailing events are waited on before it issues, as
+// pto-isa's instructions do with TSYNC(events...): the waits are what orders
+// it after their producers (docs/isa/sync.md, "Event, TSYNC").
+template <class... Events>
+void wait_events(const CallSite& cs, Events&... events) {
+    static_assert((requires { events.Wait(cs); } && ...),
+                  "the arguments after an instruction's operands are the Event<SrcOp, DstOp> objects it waits on");
+    (events.Wait(cs), ...);
+}
+
 template <class T>
 constexpr Space space_of() {
     constexpr TileType L = T::Loc;

@@ -127,7 +127,8 @@ PTOSIM_VECTORIZE void elementwise(CallSite cs, const char* op, Dst& dst, F f, Sr
 
 #define PTOSIM_UNARY_SHAPE(NAME, ALGO, FWD, CHECK, TYPES, EXPR)                                                  \
     template <PTOSIM_UNPAREN ALGO typename TileDataDst, typename TileDataSrc, typename... WaitEvents>           \
-    PTO_INST RecordEvent NAME(CallSite cs, TileDataDst& dst, TileDataSrc& src, WaitEvents&...) {                 \
+    PTO_INST RecordEvent NAME(CallSite cs, TileDataDst& dst, TileDataSrc& src, WaitEvents&... events) {          \
+        sim::wait_events(cs, events...);                                                                         \
         using D = typename TileDataDst::DType;                                                                    \
         CHECK;                                                                                                    \
         PTOSIM_CHECK_TYPES(NAME, TYPES, D, typename TileDataSrc::DType);                                          \
@@ -144,7 +145,8 @@ PTOSIM_VECTORIZE void elementwise(CallSite cs, const char* op, Dst& dst, F f, Sr
     template <PTOSIM_UNPAREN ALGO typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1,           \
               typename... WaitEvents>                                                                             \
     PTO_INST RecordEvent NAME(CallSite cs, TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1,             \
-                              WaitEvents&...) {                                                                   \
+                              WaitEvents&... events) {                                                            \
+        sim::wait_events(cs, events...);                                                                          \
         using D = typename TileDataDst::DType;                                                                    \
         CHECK;                                                                                                    \
         PTOSIM_CHECK_TYPES(NAME, TYPES, D, typename TileDataSrc0::DType, typename TileDataSrc1::DType);           \
@@ -164,7 +166,8 @@ PTOSIM_VECTORIZE void elementwise(CallSite cs, const char* op, Dst& dst, F f, Sr
     template <PTOSIM_UNPAREN ALGO typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1,           \
               typename TileDataTmp, typename... WaitEvents>                                                       \
     PTO_INST RecordEvent NAME(CallSite cs, TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1,             \
-                              TileDataTmp&, WaitEvents&...) {                                                     \
+                              TileDataTmp&, WaitEvents&... events) {                                              \
+        sim::wait_events(cs, events...);                                                                          \
         using D = typename TileDataDst::DType;                                                                    \
         CHECK;                                                                                                    \
         PTOSIM_CHECK_TYPES(NAME, TYPES, D, typename TileDataSrc0::DType, typename TileDataSrc1::DType);           \
@@ -183,7 +186,8 @@ PTOSIM_VECTORIZE void elementwise(CallSite cs, const char* op, Dst& dst, F f, Sr
 #define PTOSIM_TERNARY_OP(NAME, TYPES, EXPR)                                                                     \
     template <typename TileData, typename... WaitEvents>                                                          \
     PTO_INST RecordEvent NAME(CallSite cs, TileData& dst, TileData& src0, TileData& src1, TileData& src2,        \
-                              WaitEvents&...) {                                                                   \
+                              WaitEvents&... events) {                                                            \
+        sim::wait_events(cs, events...);                                                                          \
         using D = typename TileData::DType;                                                                       \
         PTOSIM_CHECK_TYPES(NAME, TYPES, D, D);                                                                    \
         sim::elementwise(cs, #NAME, dst, [](auto a, auto b, auto c) { return EXPR; }, src0, src1, src2);         \
@@ -198,7 +202,8 @@ PTOSIM_VECTORIZE void elementwise(CallSite cs, const char* op, Dst& dst, F f, Sr
 #define PTOSIM_SCALAR_SHAPE(NAME, ALGO, FWD, CHECK, TYPES, EXPR)                                                 \
     template <PTOSIM_UNPAREN ALGO typename TileDataDst, typename TileDataSrc, typename... WaitEvents>           \
     PTO_INST RecordEvent NAME(CallSite cs, TileDataDst& dst, TileDataSrc& src,                                   \
-                              typename TileDataSrc::DType scalar, WaitEvents&...) {                               \
+                              typename TileDataSrc::DType scalar, WaitEvents&... events) {                        \
+        sim::wait_events(cs, events...);                                                                          \
         using D = typename TileDataDst::DType;                                                                    \
         CHECK;                                                                                                    \
         PTOSIM_CHECK_TYPES(NAME, TYPES, D, typename TileDataSrc::DType);                                          \
@@ -217,7 +222,8 @@ PTOSIM_VECTORIZE void elementwise(CallSite cs, const char* op, Dst& dst, F f, Sr
 #define PTOSIM_SCALAR_FIRST_SHAPE(NAME, ALGO, FWD, CHECK, TYPES, EXPR)                                           \
     template <PTOSIM_UNPAREN ALGO typename TileDataDst, typename TileDataSrc, typename... WaitEvents>           \
     PTO_INST RecordEvent NAME(CallSite cs, TileDataDst& dst, typename TileDataDst::DType scalar,                 \
-                              TileDataSrc& src, WaitEvents&...) {                                                 \
+                              TileDataSrc& src, WaitEvents&... events) {                                          \
+        sim::wait_events(cs, events...);                                                                          \
         using D = typename TileDataDst::DType;                                                                    \
         CHECK;                                                                                                    \
         PTOSIM_CHECK_TYPES(NAME, TYPES, D, typename TileDataSrc::DType);                                          \
@@ -236,7 +242,8 @@ PTOSIM_VECTORIZE void elementwise(CallSite cs, const char* op, Dst& dst, F f, Sr
 #define PTOSIM_TILE_SCALAR_TILE_OP(NAME, TYPES, EXPR)                                                            \
     template <typename TileData, typename... WaitEvents>                                                          \
     PTO_INST RecordEvent NAME(CallSite cs, TileData& dst, TileData& src0, typename TileData::DType scalar,       \
-                              TileData& src1, WaitEvents&...) {                                                   \
+                              TileData& src1, WaitEvents&... events) {                                            \
+        sim::wait_events(cs, events...);                                                                          \
         using D = typename TileData::DType;                                                                       \
         PTOSIM_CHECK_TYPES(NAME, TYPES, D, D);                                                                    \
         const auto s = sim::widen(scalar);                                                                        \

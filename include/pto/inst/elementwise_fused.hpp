@@ -140,7 +140,8 @@ uint8_t* begin_vec_op(CallSite cs, const char* op, Dst& dst, std::array<const ui
 
 template <auto PrecisionType = PowAlgorithm::DEFAULT, typename DstTile, typename BaseTile, typename ExpTile,
           typename TmpTile, typename... WaitEvents>
-PTO_INST RecordEvent TPOW(CallSite cs, DstTile& dst, BaseTile& base, ExpTile& exp, TmpTile&, WaitEvents&...) {
+PTO_INST RecordEvent TPOW(CallSite cs, DstTile& dst, BaseTile& base, ExpTile& exp, TmpTile&, WaitEvents&... events) {
+    sim::wait_events(cs, events...);
     using D = typename DstTile::DType;
     sim::check_pow<PrecisionType, D, typename BaseTile::DType, typename ExpTile::DType>();
     static_assert(is_tile_data_v<TmpTile>, "TPOW: the fourth operand is the scratch tile (tmp)");
@@ -156,7 +157,8 @@ PTO_INST RecordEvent TPOW(DstTile& dst, BaseTile& base, ExpTile& exp, TmpTile& t
 template <auto PrecisionType = PowAlgorithm::DEFAULT, typename DstTile, typename BaseTile, typename TmpTile,
           typename... WaitEvents>
 PTO_INST RecordEvent TPOWS(CallSite cs, DstTile& dst, BaseTile& base, typename DstTile::DType exp, TmpTile&,
-                           WaitEvents&...) {
+                           WaitEvents&... events) {
+    sim::wait_events(cs, events...);
     using D = typename DstTile::DType;
     sim::check_pow<PrecisionType, D, typename BaseTile::DType>();
     static_assert(is_tile_data_v<TmpTile>, "TPOWS: the fourth operand is the scratch tile (tmp)");
@@ -176,7 +178,8 @@ PTO_INST RecordEvent TPOWS(DstTile& dst, BaseTile& base, typename DstTile::DType
 #define PTOSIM_DST_ACCUMULATE_OP(NAME, TYPES, EXPR)                                                              \
     template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... WaitEvents>        \
     PTO_INST RecordEvent NAME(CallSite cs, TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1,             \
-                              WaitEvents&...) {                                                                   \
+                              WaitEvents&... events) {                                                            \
+        sim::wait_events(cs, events...);                                                                          \
         using D = typename TileDataDst::DType;                                                                    \
         PTOSIM_CHECK_TYPES(NAME, TYPES, D, typename TileDataSrc0::DType, typename TileDataSrc1::DType);           \
         sim::elementwise(cs, #NAME, dst, [](auto a, auto b, auto d) { return EXPR; }, src0, src1, dst);          \
@@ -199,7 +202,8 @@ PTOSIM_BINARY_OP(TSUBRELU, f16f32_fused_type, sim::vmax(a - b, 0.0f))
 // dst(r, k) = src0(r, 2k) + src0(r, 2k + 1) for k < ceil(vc / 2), a missing
 // odd partner counting as +0; dst(r, k) = 0 for the rest of the valid row.
 template <typename TileDataDst, typename TileDataSrc0, typename... WaitEvents>
-PTO_INST RecordEvent TPAIRREDUCESUM(CallSite cs, TileDataDst& dst, TileDataSrc0& src0, WaitEvents&...) {
+PTO_INST RecordEvent TPAIRREDUCESUM(CallSite cs, TileDataDst& dst, TileDataSrc0& src0, WaitEvents&... events) {
+    sim::wait_events(cs, events...);
     using D = typename TileDataDst::DType;
     using S = typename TileDataSrc0::DType;
     PTOSIM_CHECK_TYPES(TPAIRREDUCESUM, f16f32_fused_type, D, S);
@@ -231,7 +235,8 @@ PTO_INST RecordEvent TPAIRREDUCESUM(TileDataDst& dst, TileDataSrc0& src0, WaitEv
 // + l + t * (RowStride / 4) and writes its four words to columns 256j + 64w + l
 // (pto-isa npu/a5/TRandom.hpp; docs/isa/elementwise.md "TRANDOM").
 template <uint16_t Rounds = 10, typename DstTile, typename... WaitEvents>
-PTO_INST RecordEvent TRANDOM(CallSite cs, DstTile& dst, TRandomKey& key, TRandomCounter& counter, WaitEvents&...) {
+PTO_INST RecordEvent TRANDOM(CallSite cs, DstTile& dst, TRandomKey& key, TRandomCounter& counter, WaitEvents&... events) {
+    sim::wait_events(cs, events...);
     using D = typename DstTile::DType;
     static_assert(PTOSIM_TARGET_A5 && sizeof(D) > 0,
                   "TRANDOM: not available on A2A3 (pto-isa implements it for A5 only); generate the numbers on A5 "

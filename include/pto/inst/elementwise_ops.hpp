@@ -189,12 +189,29 @@ PTOSIM_SCALAR_OP(TSHLS, shifts_types, sim::shl(a, s))
 PTOSIM_SCALAR_OP(TSHRS, shifts_types, sim::shr(a, s))
 PTOSIM_WITH_ALGO(PTOSIM_SCALAR_SHAPE, TREMS, RemSAlgorithm, rem_types, sim::rem_floor(a, s))
 PTOSIM_WITH_ALGO(PTOSIM_SCALAR_SHAPE, TFMODS, FmodSAlgorithm, rem_types, sim::rem_trunc(a, s))
+// pto-isa's current TREMS also takes the scratch tile its A2A3 code needs; the
+// simulated result does not depend on it.
+template <auto PrecisionType = RemSAlgorithm::DEFAULT, typename TileDataDst, typename TileDataSrc,
+          typename TileDataTmp, typename... WaitEvents>
+    requires is_tile_data_v<TileDataTmp>
+PTO_INST RecordEvent TREMS(CallSite cs, TileDataDst& dst, TileDataSrc& src, typename TileDataSrc::DType scalar,
+                           TileDataTmp&, WaitEvents&... events) {
+    return TREMS<PrecisionType>(cs, dst, src, scalar, events...);
+}
+template <auto PrecisionType = RemSAlgorithm::DEFAULT, typename TileDataDst, typename TileDataSrc,
+          typename TileDataTmp, typename... WaitEvents>
+    requires is_tile_data_v<TileDataTmp>
+PTO_INST RecordEvent TREMS(TileDataDst& dst, TileDataSrc& src, typename TileDataSrc::DType scalar, TileDataTmp& tmp,
+                           WaitEvents&... events) {
+    return TREMS<PrecisionType>(CallSite{}, dst, src, scalar, tmp, events...);
+}
 PTOSIM_SCALAR_OP(TLRELU, fp_types, a > 0 ? a : a * s)
 PTOSIM_TILE_SCALAR_TILE_OP(TADDSC, addsc_types, sim::wrap_add(sim::round_as<D>(sim::wrap_add(a, s)), b))
 PTOSIM_TILE_SCALAR_TILE_OP(TSUBSC, addsc_types, sim::wrap_add(sim::round_as<D>(sim::wrap_sub(a, s)), b))
 
 template <typename TileData, typename... WaitEvents>
-PTO_INST RecordEvent TEXPANDS(CallSite cs, TileData& dst, typename TileData::DType scalar, WaitEvents&...) {
+PTO_INST RecordEvent TEXPANDS(CallSite cs, TileData& dst, typename TileData::DType scalar, WaitEvents&... events) {
+    sim::wait_events(cs, events...);
     PTOSIM_CHECK_TYPES(TEXPANDS, expands_types, typename TileData::DType, typename TileData::DType);
     sim::elementwise(cs, "TEXPANDS", dst, [s = sim::widen(scalar)] { return s; });
     return {};
@@ -208,7 +225,8 @@ PTO_INST RecordEvent TEXPANDS(TileData& dst, typename TileData::DType scalar, Wa
 // sum, as pto-isa's CPU model does. A half src0 may accumulate into float.
 template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>
 PTO_INST RecordEvent TAXPY(CallSite cs, TileDataDst& dst, TileDataSrc& src0, typename TileDataSrc::DType scalar,
-                           WaitEvents&...) {
+                           WaitEvents&... events) {
+    sim::wait_events(cs, events...);
     using D = typename TileDataDst::DType;
     using S = typename TileDataSrc::DType;
     static_assert(sim::fp_types<D>, "TAXPY: unsupported element type (dst must be half or float)");

@@ -301,7 +301,8 @@ using if_integers = std::enable_if_t<(std::is_integral_v<I> && ...), int>;
 // ------------------------------------------------------ parameter registers
 
 template <typename OutType, typename... WaitEvents>
-PTO_INST RecordEvent SET_QUANT_SCALAR(float preQuantScalar, WaitEvents&...) {
+PTO_INST RecordEvent SET_QUANT_SCALAR(float preQuantScalar, WaitEvents&... events) {
+    sim::wait_events(CallSite{}, events...);
     static_assert(sim::fix_type_in<OutType, int8_t, uint8_t, int16_t, half, bfloat16_t, float>,
                   "SET_QUANT_SCALAR<OutType>: OutType is the quantised output type (int8_t, uint8_t, int16_t, half, "
                   "bfloat16_t or float)");
@@ -320,7 +321,8 @@ PTO_INST RecordEvent SET_QUANT_SCALAR(float preQuantScalar, WaitEvents&...) {
 }
 
 template <typename FpTileData, typename... WaitEvents>
-PTO_INST RecordEvent SET_QUANT_VECTOR(CallSite cs, FpTileData& fpTile, WaitEvents&...) {
+PTO_INST RecordEvent SET_QUANT_VECTOR(CallSite cs, FpTileData& fpTile, WaitEvents&... events) {
+    sim::wait_events(cs, events...);
     sim::check_fp_tile<FpTileData>();
     sim::Core& c = ptosim::core();
     const sim::SourceLoc loc = sim::loc_of(cs);
@@ -341,24 +343,28 @@ PTO_INST RecordEvent SET_QUANT_VECTOR(FpTileData& fpTile, WaitEvents&... events)
 
 template <typename TileData, typename GlobalData, AtomicType atomicType = AtomicType::AtomicNone,
           ReluPreMode reluPreMode = ReluPreMode::NoRelu, typename Q, typename... WaitEvents, if_integers<Q> = 0>
-PTO_INST RecordEvent TSTORE(CallSite cs, GlobalData& dst, TileData& src, Q preQuantScalar, WaitEvents&...) {
+PTO_INST RecordEvent TSTORE(CallSite cs, GlobalData& dst, TileData& src, Q preQuantScalar, WaitEvents&... events) {
+    sim::wait_events(cs, events...);
     return sim::fix_tstore<TileData, GlobalData, void, atomicType, reluPreMode>(cs, dst, src, nullptr, preQuantScalar);
 }
 template <typename TileData, typename GlobalData, AtomicType atomicType = AtomicType::AtomicNone,
           ReluPreMode reluPreMode = ReluPreMode::NoRelu, typename Q, typename... WaitEvents, if_integers<Q> = 0>
-PTO_INST RecordEvent TSTORE(GlobalData& dst, TileData& src, Q preQuantScalar, WaitEvents&...) {
+PTO_INST RecordEvent TSTORE(GlobalData& dst, TileData& src, Q preQuantScalar, WaitEvents&... events) {
+    sim::wait_events(CallSite{}, events...);
     return sim::fix_tstore<TileData, GlobalData, void, atomicType, reluPreMode>(CallSite{}, dst, src, nullptr,
                                                                                  preQuantScalar);
 }
 
 template <typename TileData, typename GlobalData, typename FpTileData, AtomicType atomicType = AtomicType::AtomicNone,
           ReluPreMode reluPreMode = ReluPreMode::NoRelu, typename... WaitEvents>
-PTO_INST RecordEvent TSTORE_FP(CallSite cs, GlobalData& dst, TileData& src, FpTileData& fp, WaitEvents&...) {
+PTO_INST RecordEvent TSTORE_FP(CallSite cs, GlobalData& dst, TileData& src, FpTileData& fp, WaitEvents&... events) {
+    sim::wait_events(cs, events...);
     return sim::fix_tstore<TileData, GlobalData, FpTileData, atomicType, reluPreMode>(cs, dst, src, &fp, 0);
 }
 template <typename TileData, typename GlobalData, typename FpTileData, AtomicType atomicType = AtomicType::AtomicNone,
           ReluPreMode reluPreMode = ReluPreMode::NoRelu, typename... WaitEvents>
-PTO_INST RecordEvent TSTORE_FP(GlobalData& dst, TileData& src, FpTileData& fp, WaitEvents&...) {
+PTO_INST RecordEvent TSTORE_FP(GlobalData& dst, TileData& src, FpTileData& fp, WaitEvents&... events) {
+    sim::wait_events(CallSite{}, events...);
     return sim::fix_tstore<TileData, GlobalData, FpTileData, atomicType, reluPreMode>(CallSite{}, dst, src, &fp, 0);
 }
 
@@ -366,38 +372,44 @@ PTO_INST RecordEvent TSTORE_FP(GlobalData& dst, TileData& src, FpTileData& fp, W
 
 template <typename DstTileData, typename SrcTileData, ReluPreMode reluMode = ReluPreMode::NoRelu, typename Q,
           typename... WaitEvents, if_integers<Q> = 0>
-PTO_INST RecordEvent TMOV(CallSite cs, DstTileData& dst, SrcTileData& src, Q preQuantScalar, WaitEvents&...) {
+PTO_INST RecordEvent TMOV(CallSite cs, DstTileData& dst, SrcTileData& src, Q preQuantScalar, WaitEvents&... events) {
+    sim::wait_events(cs, events...);
     return sim::fix_tmov<DstTileData, SrcTileData, void, AccToVecMode::SingleModeVec0, reluMode>(cs, dst, src, nullptr,
                                                                                                   preQuantScalar);
 }
 template <typename DstTileData, typename SrcTileData, ReluPreMode reluMode = ReluPreMode::NoRelu, typename Q,
           typename... WaitEvents, if_integers<Q> = 0>
-PTO_INST RecordEvent TMOV(DstTileData& dst, SrcTileData& src, Q preQuantScalar, WaitEvents&...) {
+PTO_INST RecordEvent TMOV(DstTileData& dst, SrcTileData& src, Q preQuantScalar, WaitEvents&... events) {
+    sim::wait_events(CallSite{}, events...);
     return sim::fix_tmov<DstTileData, SrcTileData, void, AccToVecMode::SingleModeVec0, reluMode>(
         CallSite{}, dst, src, nullptr, preQuantScalar);
 }
 template <typename DstTileData, typename SrcTileData, AccToVecMode mode, ReluPreMode reluMode = ReluPreMode::NoRelu,
           typename Q, typename... WaitEvents, if_integers<Q> = 0>
-PTO_INST RecordEvent TMOV(DstTileData& dst, SrcTileData& src, Q preQuantScalar, WaitEvents&...) {
+PTO_INST RecordEvent TMOV(DstTileData& dst, SrcTileData& src, Q preQuantScalar, WaitEvents&... events) {
+    sim::wait_events(CallSite{}, events...);
     return sim::fix_tmov<DstTileData, SrcTileData, void, mode, reluMode>(CallSite{}, dst, src, nullptr, preQuantScalar);
 }
 
 template <typename DstTileData, typename SrcTileData, typename FpTileData, ReluPreMode reluMode = ReluPreMode::NoRelu,
           typename... WaitEvents>
-PTO_INST RecordEvent TMOV_FP(CallSite cs, DstTileData& dst, SrcTileData& src, FpTileData& fp, WaitEvents&...) {
+PTO_INST RecordEvent TMOV_FP(CallSite cs, DstTileData& dst, SrcTileData& src, FpTileData& fp, WaitEvents&... events) {
+    sim::wait_events(cs, events...);
     return sim::fix_tmov<DstTileData, SrcTileData, FpTileData, AccToVecMode::SingleModeVec0, reluMode>(cs, dst, src, &fp,
                                                                                                         0);
 }
 template <typename DstTileData, typename SrcTileData, typename FpTileData, ReluPreMode reluMode = ReluPreMode::NoRelu,
           typename... WaitEvents>
-PTO_INST RecordEvent TMOV_FP(DstTileData& dst, SrcTileData& src, FpTileData& fp, WaitEvents&...) {
+PTO_INST RecordEvent TMOV_FP(DstTileData& dst, SrcTileData& src, FpTileData& fp, WaitEvents&... events) {
+    sim::wait_events(CallSite{}, events...);
     return sim::fix_tmov<DstTileData, SrcTileData, FpTileData, AccToVecMode::SingleModeVec0, reluMode>(
         CallSite{}, dst, src, &fp, 0);
 }
 template <typename DstTileData, typename SrcTileData, typename FpTileData, AccToVecMode mode,
           ReluPreMode reluMode = ReluPreMode::NoRelu, typename... WaitEvents,
           std::enable_if_t<is_tile_data_v<FpTileData> && FpTileData::Loc == TileType::Scaling, int> = 0>
-PTO_INST RecordEvent TMOV(DstTileData& dst, SrcTileData& src, FpTileData& fp, WaitEvents&...) {
+PTO_INST RecordEvent TMOV(DstTileData& dst, SrcTileData& src, FpTileData& fp, WaitEvents&... events) {
+    sim::wait_events(CallSite{}, events...);
     return sim::fix_tmov<DstTileData, SrcTileData, FpTileData, mode, reluMode>(CallSite{}, dst, src, &fp, 0);
 }
 
@@ -406,14 +418,16 @@ PTO_INST RecordEvent TMOV(DstTileData& dst, SrcTileData& src, FpTileData& fp, Wa
 template <typename DstTileData, typename SrcTileData, ReluPreMode reluMode = ReluPreMode::NoRelu, typename Q,
           typename R, typename C, typename... WaitEvents, if_integers<Q, R, C> = 0>
 PTO_INST RecordEvent TEXTRACT(CallSite cs, DstTileData& dst, SrcTileData& src, Q preQuantScalar,
-                              R indexRow, C indexCol, WaitEvents&...) {
+                              R indexRow, C indexCol, WaitEvents&... events) {
+    sim::wait_events(cs, events...);
     return sim::fix_textract<DstTileData, SrcTileData, void, reluMode>(cs, dst, src, nullptr, preQuantScalar, indexRow,
                                                                        indexCol);
 }
 template <typename DstTileData, typename SrcTileData, ReluPreMode reluMode = ReluPreMode::NoRelu, typename Q,
           typename R, typename C, typename... WaitEvents, if_integers<Q, R, C> = 0>
 PTO_INST RecordEvent TEXTRACT(DstTileData& dst, SrcTileData& src, Q preQuantScalar, R indexRow,
-                              C indexCol, WaitEvents&...) {
+                              C indexCol, WaitEvents&... events) {
+    sim::wait_events(CallSite{}, events...);
     return sim::fix_textract<DstTileData, SrcTileData, void, reluMode>(CallSite{}, dst, src, nullptr, preQuantScalar,
                                                                        indexRow, indexCol);
 }
@@ -421,13 +435,15 @@ PTO_INST RecordEvent TEXTRACT(DstTileData& dst, SrcTileData& src, Q preQuantScal
 template <typename DstTileData, typename SrcTileData, typename FpTileData, ReluPreMode reluMode = ReluPreMode::NoRelu,
           typename... WaitEvents>
 PTO_INST RecordEvent TEXTRACT_FP(CallSite cs, DstTileData& dst, SrcTileData& src, FpTileData& fp, uint16_t indexRow,
-                                 uint16_t indexCol, WaitEvents&...) {
+                                 uint16_t indexCol, WaitEvents&... events) {
+    sim::wait_events(cs, events...);
     return sim::fix_textract<DstTileData, SrcTileData, FpTileData, reluMode>(cs, dst, src, &fp, 0, indexRow, indexCol);
 }
 template <typename DstTileData, typename SrcTileData, typename FpTileData, ReluPreMode reluMode = ReluPreMode::NoRelu,
           typename... WaitEvents>
 PTO_INST RecordEvent TEXTRACT_FP(DstTileData& dst, SrcTileData& src, FpTileData& fp, uint16_t indexRow,
-                                 uint16_t indexCol, WaitEvents&...) {
+                                 uint16_t indexCol, WaitEvents&... events) {
+    sim::wait_events(CallSite{}, events...);
     return sim::fix_textract<DstTileData, SrcTileData, FpTileData, reluMode>(CallSite{}, dst, src, &fp, 0, indexRow,
                                                                              indexCol);
 }
@@ -437,14 +453,16 @@ PTO_INST RecordEvent TEXTRACT_FP(DstTileData& dst, SrcTileData& src, FpTileData&
 template <typename DstTileData, typename SrcTileData, ReluPreMode reluMode = ReluPreMode::NoRelu, typename Q,
           typename R, typename C, typename... WaitEvents, if_integers<Q, R, C> = 0>
 PTO_INST RecordEvent TINSERT(CallSite cs, DstTileData& dst, SrcTileData& src, Q preQuantScalar,
-                             R indexRow, C indexCol, WaitEvents&...) {
+                             R indexRow, C indexCol, WaitEvents&... events) {
+    sim::wait_events(cs, events...);
     return sim::fix_tinsert<DstTileData, SrcTileData, void, reluMode>(cs, dst, src, nullptr, preQuantScalar, indexRow,
                                                                       indexCol);
 }
 template <typename DstTileData, typename SrcTileData, ReluPreMode reluMode = ReluPreMode::NoRelu, typename Q,
           typename R, typename C, typename... WaitEvents, if_integers<Q, R, C> = 0>
 PTO_INST RecordEvent TINSERT(DstTileData& dst, SrcTileData& src, Q preQuantScalar, R indexRow,
-                             C indexCol, WaitEvents&...) {
+                             C indexCol, WaitEvents&... events) {
+    sim::wait_events(CallSite{}, events...);
     return sim::fix_tinsert<DstTileData, SrcTileData, void, reluMode>(CallSite{}, dst, src, nullptr, preQuantScalar,
                                                                       indexRow, indexCol);
 }
@@ -452,13 +470,15 @@ PTO_INST RecordEvent TINSERT(DstTileData& dst, SrcTileData& src, Q preQuantScala
 template <typename DstTileData, typename SrcTileData, typename FpTileData, ReluPreMode reluMode = ReluPreMode::NoRelu,
           typename... WaitEvents>
 PTO_INST RecordEvent TINSERT_FP(CallSite cs, DstTileData& dst, SrcTileData& src, FpTileData& fp, uint16_t indexRow,
-                                uint16_t indexCol, WaitEvents&...) {
+                                uint16_t indexCol, WaitEvents&... events) {
+    sim::wait_events(cs, events...);
     return sim::fix_tinsert<DstTileData, SrcTileData, FpTileData, reluMode>(cs, dst, src, &fp, 0, indexRow, indexCol);
 }
 template <typename DstTileData, typename SrcTileData, typename FpTileData, ReluPreMode reluMode = ReluPreMode::NoRelu,
           typename... WaitEvents>
 PTO_INST RecordEvent TINSERT_FP(DstTileData& dst, SrcTileData& src, FpTileData& fp, uint16_t indexRow,
-                                uint16_t indexCol, WaitEvents&...) {
+                                uint16_t indexCol, WaitEvents&... events) {
+    sim::wait_events(CallSite{}, events...);
     return sim::fix_tinsert<DstTileData, SrcTileData, FpTileData, reluMode>(CallSite{}, dst, src, &fp, 0, indexRow,
                                                                             indexCol);
 }

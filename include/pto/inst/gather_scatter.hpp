@@ -251,7 +251,8 @@ inline E combine(E old, E v) {
 // Keeps the columns the pattern selects from each of src's valid rows and
 // packs them, row after row, from dst's first element on.
 template <typename DstTileData, typename SrcTileData, MaskPattern maskPattern, typename... WaitEvents>
-PTO_INST RecordEvent TGATHER(DstTileData& dst, SrcTileData& src, WaitEvents&...) {
+PTO_INST RecordEvent TGATHER(DstTileData& dst, SrcTileData& src, WaitEvents&... events) {
+    sim::wait_events(CallSite{}, events...);
     using E = typename SrcTileData::DType;
     static_assert(sim::gs::mask_gather_types<E>,
                   "TGATHER (mask pattern): unsupported element type on this target; A2A3 takes 16/32-bit elements, A5 "
@@ -291,7 +292,8 @@ PTO_INST RecordEvent TGATHER(DstTileData& dst, SrcTileData& src, WaitEvents&...)
 template <typename TileDataD, typename TileDataS, typename TileDataS1, typename TileDataC, typename TileDataTmp,
           CmpMode cmpMode, typename... WaitEvents>
 PTO_INST RecordEvent TGATHER(TileDataD& dst, TileDataS& src0, TileDataS1& k_value, TileDataC& cdst, TileDataTmp& tmp,
-                             int offset, WaitEvents&...) {
+                             int offset, WaitEvents&... events) {
+    sim::wait_events(CallSite{}, events...);
     using S = typename TileDataS::DType;
     using K = typename TileDataS1::DType;
     using D = typename TileDataD::DType;
@@ -335,7 +337,8 @@ PTO_INST RecordEvent TGATHER(TileDataD& dst, TileDataS& src0, TileDataS1& k_valu
 // For each 32-byte block b of dst's valid row r: copy the 32 bytes at byte
 // offset offset(r, b) of src's storage.
 template <typename TileDataDst, typename TileDataSrc, typename TileDataOffset, typename... WaitEvents>
-PTO_INST RecordEvent TGATHERB(CallSite cs, TileDataDst& dst, TileDataSrc& src, TileDataOffset& offset, WaitEvents&...) {
+PTO_INST RecordEvent TGATHERB(CallSite cs, TileDataDst& dst, TileDataSrc& src, TileDataOffset& offset, WaitEvents&... events) {
+    sim::wait_events(cs, events...);
     using E = typename TileDataDst::DType;
     static_assert(sizeof(E) == 1 || sizeof(E) == 2 || sizeof(E) == 4, "TGATHERB: dst elements must be 1, 2 or 4 bytes");
     static_assert(TileDataDst::isRowMajor && !TileDataDst::isBoxedLayout, "TGATHERB: dst must be a row-major ND tile");
@@ -382,7 +385,8 @@ PTO_INST RecordEvent TGATHERB(TileDataDst& dst, TileDataSrc& src, TileDataOffset
 // storage (counted row-major from its first byte) receives src(i, j), for the
 // index tile's valid region in row-major order: the last write wins.
 template <typename TileDataD, typename TileDataS, typename TileDataI, typename... WaitEvents>
-PTO_INST RecordEvent TSCATTER(CallSite cs, TileDataD& dst, TileDataS& src, TileDataI& indexes, WaitEvents&...) {
+PTO_INST RecordEvent TSCATTER(CallSite cs, TileDataD& dst, TileDataS& src, TileDataI& indexes, WaitEvents&... events) {
+    sim::wait_events(cs, events...);
     using E = typename TileDataD::DType;
     using I = typename TileDataI::DType;
     static_assert(sim::gs::scatter_tile_types<E>, "TSCATTER: unsupported element type (see docs/isa/gather_scatter.md)");
@@ -517,13 +521,15 @@ void mscatter(CallSite cs, G& table, TileSrc& src, TileInd& indexes) {
 
 template <Coalesce CMode = Coalesce::Row, GatherOOB Oob = GatherOOB::Undefined, typename TileDst, typename GlobalData,
           typename TileInd, typename... WaitEvents>
-PTO_INST RecordEvent MGATHER(CallSite cs, TileDst& dst, GlobalData& src, TileInd& indexes, WaitEvents&...) {
+PTO_INST RecordEvent MGATHER(CallSite cs, TileDst& dst, GlobalData& src, TileInd& indexes, WaitEvents&... events) {
+    sim::wait_events(cs, events...);
     sim::gs::mgather<CMode, Oob>(cs, dst, src, indexes);
     return {};
 }
 template <Coalesce CMode = Coalesce::Row, GatherOOB Oob = GatherOOB::Undefined, typename TileDst, typename GlobalData,
           typename TileInd, typename... WaitEvents>
-PTO_INST RecordEvent MGATHER(TileDst& dst, GlobalData& src, TileInd& indexes, WaitEvents&...) {
+PTO_INST RecordEvent MGATHER(TileDst& dst, GlobalData& src, TileInd& indexes, WaitEvents&... events) {
+    sim::wait_events(CallSite{}, events...);
     sim::gs::mgather<CMode, Oob>(CallSite{}, dst, src, indexes);
     return {};
 }
@@ -544,12 +550,14 @@ PTO_INST RecordEvent MGATHER(TileDst& dst, GlobalData& src, TileInd& indexes, Wa
               typename... WaitEvents>
 #endif
 PTOSIM_MSCATTER_TEMPLATE
-PTO_INST RecordEvent MSCATTER(CallSite cs, GlobalData& dst, TileSrc& src, TileInd& indexes, WaitEvents&...) {
+PTO_INST RecordEvent MSCATTER(CallSite cs, GlobalData& dst, TileSrc& src, TileInd& indexes, WaitEvents&... events) {
+    sim::wait_events(cs, events...);
     sim::gs::mscatter<CMode, Atomic, Oob>(cs, dst, src, indexes);
     return {};
 }
 PTOSIM_MSCATTER_TEMPLATE
-PTO_INST RecordEvent MSCATTER(GlobalData& dst, TileSrc& src, TileInd& indexes, WaitEvents&...) {
+PTO_INST RecordEvent MSCATTER(GlobalData& dst, TileSrc& src, TileInd& indexes, WaitEvents&... events) {
+    sim::wait_events(CallSite{}, events...);
     sim::gs::mscatter<CMode, Atomic, Oob>(CallSite{}, dst, src, indexes);
     return {};
 }

@@ -267,7 +267,8 @@ RecordEvent timg2col(CallSite cs, Dst& dst, Conv& src, int posM, int posK) {
 }  // namespace sim
 
 template <typename ConvTileData, SetFmatrixMode FmatrixMode = SetFmatrixMode::FMATRIX_A_MANUAL, typename... WaitEvents>
-PTO_INST RecordEvent SETFMATRIX(CallSite cs, ConvTileData& src, WaitEvents&...) {
+PTO_INST RecordEvent SETFMATRIX(CallSite cs, ConvTileData& src, WaitEvents&... events) {
+    sim::wait_events(cs, events...);
     sim::check_conv_tile<ConvTileData>();
     sim::record_config("SETFMATRIX", cs);
     // AUTO modes leave the register to TIMG2COL (SetFmatrix.hpp).
@@ -282,7 +283,8 @@ PTO_INST RecordEvent SETFMATRIX(ConvTileData& src, WaitEvents&... events) {
 
 // Repeat register: stride [15:0], time [23:16], mode [31:24] (SetImg2colRpt.hpp).
 template <typename ConvTileData, SetFmatrixMode FmatrixMode = SetFmatrixMode::FMATRIX_A_MANUAL, typename... WaitEvents>
-PTO_INST RecordEvent SET_IMG2COL_RPT(CallSite cs, ConvTileData& src, WaitEvents&...) {
+PTO_INST RecordEvent SET_IMG2COL_RPT(CallSite cs, ConvTileData& src, WaitEvents&... events) {
+    sim::wait_events(cs, events...);
     sim::check_conv_tile<ConvTileData>();
     sim::record_config("SET_IMG2COL_RPT", cs);
     if constexpr (sim::fmatrix_manual(FmatrixMode))
@@ -297,7 +299,8 @@ PTO_INST RecordEvent SET_IMG2COL_RPT(ConvTileData& src, WaitEvents&... events) {
 }
 
 template <typename ConvTileData, SetFmatrixMode FmatrixMode = SetFmatrixMode::FMATRIX_A_MANUAL, typename... WaitEvents>
-PTO_INST RecordEvent SET_IMG2COL_PADDING(CallSite cs, ConvTileData& src, WaitEvents&...) {
+PTO_INST RecordEvent SET_IMG2COL_PADDING(CallSite cs, ConvTileData& src, WaitEvents&... events) {
+    sim::wait_events(cs, events...);
     sim::check_conv_tile<ConvTileData>();
     sim::record_config("SET_IMG2COL_PADDING", cs);
     if constexpr (sim::fmatrix_manual(FmatrixMode)) ptosim::core().img2col_pad = sim::padding_bits(src.GetPadValue());
@@ -311,12 +314,14 @@ PTO_INST RecordEvent SET_IMG2COL_PADDING(ConvTileData& src, WaitEvents&... event
 template <typename TileData, typename ConvTileData, SetFmatrixMode FmatrixMode = SetFmatrixMode::FMATRIX_A_MANUAL,
           typename... WaitEvents>
 PTO_INST RecordEvent TIMG2COL(CallSite cs, TileData& dst, ConvTileData& src, uint16_t posM = 0, uint16_t posK = 0,
-                              WaitEvents&...) {
+                              WaitEvents&... events) {
+    sim::wait_events(cs, events...);
     return sim::timg2col<TileData, ConvTileData, FmatrixMode>(cs, dst, src, posM, posK);
 }
 template <typename TileData, typename ConvTileData, SetFmatrixMode FmatrixMode = SetFmatrixMode::FMATRIX_A_MANUAL,
           typename... WaitEvents>
-PTO_INST RecordEvent TIMG2COL(TileData& dst, ConvTileData& src, uint16_t posM = 0, uint16_t posK = 0, WaitEvents&...) {
+PTO_INST RecordEvent TIMG2COL(TileData& dst, ConvTileData& src, uint16_t posM = 0, uint16_t posK = 0, WaitEvents&... events) {
+    sim::wait_events(CallSite{}, events...);
     return sim::timg2col<TileData, ConvTileData, FmatrixMode>(CallSite{}, dst, src, posM, posK);
 }
 

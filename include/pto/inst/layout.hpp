@@ -166,7 +166,8 @@ void tfillpad(CallSite cs, const char* op, Dst& dst, Src& src) {
 
 template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>
 PTO_INST RecordEvent TCMP(CallSite cs, TileDataDst& dst, TileDataSrc& src0, TileDataSrc& src1, CmpMode cmpMode,
-                          WaitEvents&...) {
+                          WaitEvents&... events) {
+    sim::wait_events(cs, events...);
     static_assert(sim::tcmp_types<typename TileDataSrc::DType>,
                   "TCMP: unsupported source element type on this target (see docs/isa/layout.md)");
     static_assert(sim::tcmp_mask_type<typename TileDataDst::DType>,
@@ -191,7 +192,8 @@ PTO_INST RecordEvent TCMP(TileDataDst& dst, TileDataSrc& src0, TileDataSrc& src1
 
 template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>
 PTO_INST RecordEvent TCMPS(CallSite cs, TileDataDst& dst, TileDataSrc& src0, typename TileDataSrc::DType src1,
-                           CmpMode mode, WaitEvents&...) {
+                           CmpMode mode, WaitEvents&... events) {
+    sim::wait_events(cs, events...);
     PTOSIM_TCMPS_CHECKS(typename TileDataSrc::DType, typename TileDataDst::DType);
     const auto s = sim::widen(src1);
     sim::tcmp(cs, "TCMPS", dst, mode, [s](const auto&, int, int) { return s; }, src0);
@@ -200,7 +202,8 @@ PTO_INST RecordEvent TCMPS(CallSite cs, TileDataDst& dst, TileDataSrc& src0, typ
 template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... WaitEvents,
           std::enable_if_t<is_tile_data_v<TileDataSrc1>, int> = 0>
 PTO_INST RecordEvent TCMPS(CallSite cs, TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, CmpMode mode,
-                           WaitEvents&...) {
+                           WaitEvents&... events) {
+    sim::wait_events(cs, events...);
     PTOSIM_TCMPS_CHECKS(typename TileDataSrc0::DType, typename TileDataDst::DType);
     static_assert(std::is_same_v<typename TileDataSrc0::DType, typename TileDataSrc1::DType>,
                   "TCMPS: src0 and src1 must have the same element type");
@@ -222,7 +225,8 @@ PTO_INST RecordEvent TCMPS(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& s
 // dst = mask ? src0 : src1 over dst's valid region.
 template <typename TileData, typename MaskTile, typename TmpTile, typename... WaitEvents>
 PTO_INST RecordEvent TSEL(CallSite cs, TileData& dst, MaskTile& selMask, TileData& src0, TileData& src1, TmpTile& tmp,
-                          WaitEvents&...) {
+                          WaitEvents&... events) {
+    sim::wait_events(cs, events...);
     using E = typename TileData::DType;
     static_assert(sim::tsel_types<E>, "TSEL: unsupported element type (see docs/isa/layout.md)");
     static_assert(is_tile_data_v<TmpTile>, "TSEL: the fifth operand is the scratch tile (tmp)");
@@ -245,7 +249,8 @@ PTO_INST RecordEvent TSEL(TileData& dst, MaskTile& selMask, TileData& src0, Tile
 // dst = mask ? src : scalar over dst's valid region.
 template <typename TileDataDst, typename TileDataMask, typename TileDataSrc, typename... WaitEvents>
 PTO_INST RecordEvent TSELS(CallSite cs, TileDataDst& dst, TileDataMask& mask, TileDataSrc& src,
-                           typename TileDataSrc::DType scalar, WaitEvents&...) {
+                           typename TileDataSrc::DType scalar, WaitEvents&... events) {
+    sim::wait_events(cs, events...);
     using E = typename TileDataDst::DType;
     static_assert(sim::tsels_types<E>, "TSELS: unsupported element type on this target (see docs/isa/layout.md)");
     static_assert(std::is_same_v<E, typename TileDataSrc::DType>, "TSELS: dst and src must have the same element type");
@@ -269,7 +274,8 @@ PTO_INST RecordEvent TSELS(TileDataDst& dst, TileDataMask& mask, TileDataSrc& sr
 
 #define PTOSIM_FILLPAD_OP(NAME, MODE)                                                                              \
     template <typename DstTileData, typename SrcTileData, typename... WaitEvents>                                 \
-    PTO_INST RecordEvent NAME(CallSite cs, DstTileData& dst, SrcTileData& src, WaitEvents&...) {                   \
+    PTO_INST RecordEvent NAME(CallSite cs, DstTileData& dst, SrcTileData& src, WaitEvents&... events) {            \
+        sim::wait_events(cs, events...);                                                                           \
         sim::tfillpad<sim::FillPad::MODE>(cs, #NAME, dst, src);                                                    \
         return {};                                                                                                 \
     }                                                                                                              \
@@ -288,7 +294,8 @@ PTOSIM_FILLPAD_OP(TFILLPAD_EXPAND, Expand)
 // dst becomes a view of src's bytes, as on A2A3 (an alias, like TASSIGN):
 // nothing is copied and no instruction is issued, so nothing is recorded.
 template <typename TileDataOut, typename TileDataIn, typename... WaitEvents>
-PTO_INST RecordEvent TRESHAPE(CallSite cs, TileDataOut& dst, TileDataIn& src, WaitEvents&...) {
+PTO_INST RecordEvent TRESHAPE(CallSite cs, TileDataOut& dst, TileDataIn& src, WaitEvents&... events) {
+    sim::wait_events(cs, events...);
     static_assert(TileDataOut::Loc == TileDataIn::Loc, "TRESHAPE: dst and src must be the same TileType");
     static_assert(sim::tile_bytes<TileDataOut>() == sim::tile_bytes<TileDataIn>(),
                   "TRESHAPE: dst and src must span the same number of bytes (Rows * Cols * sizeof(element))");
@@ -306,7 +313,8 @@ PTO_INST RecordEvent TRESHAPE(TileDataOut& dst, TileDataIn& src, WaitEvents&... 
 
 // dst(i, j) = src(j, i) for i < src.GetValidCol(), j < src.GetValidRow().
 template <typename TileDataDst, typename TileDataSrc, typename TileDataTmp, typename... WaitEvents>
-PTO_INST RecordEvent TTRANS(CallSite cs, TileDataDst& dst, TileDataSrc& src, TileDataTmp& tmp, WaitEvents&...) {
+PTO_INST RecordEvent TTRANS(CallSite cs, TileDataDst& dst, TileDataSrc& src, TileDataTmp& tmp, WaitEvents&... events) {
+    sim::wait_events(cs, events...);
     using E = typename TileDataSrc::DType;
     static_assert(sim::ttrans_types<E>, "TTRANS: unsupported element type (see docs/isa/layout.md)");
     static_assert(sizeof(E) == sizeof(typename TileDataDst::DType), "TTRANS: dst and src elements must have the same size");
@@ -346,7 +354,8 @@ constexpr bool tgather_index_types = PTOSIM_TARGET_A5 ? one_of<I, int16_t, uint1
 // storage fault (*ours*: the page leaves them target-defined).
 template <typename TileDataD, typename TileDataS0, typename TileDataS1, typename TileDataTmp, typename... WaitEvents>
 PTO_INST RecordEvent TGATHER(CallSite cs, TileDataD& dst, TileDataS0& src0, TileDataS1& src1, TileDataTmp& tmp,
-                             WaitEvents&...) {
+                             WaitEvents&... events) {
+    sim::wait_events(cs, events...);
     using E = typename TileDataD::DType;
     using I = typename TileDataS1::DType;
     static_assert(sim::tgather_types<E>, "TGATHER: unsupported element type on this target (see docs/isa/layout.md)");
@@ -390,7 +399,8 @@ PTO_INST RecordEvent TGATHER(TileDataD& dst, TileDataS0& src0, TileDataS1& src1,
 
 // dst(0, k) = S + k (S - k when descending), wrapping, for k < dst.GetValidCol().
 template <typename TileData, typename T, int descending, typename... WaitEvents>
-PTO_INST RecordEvent TCI(CallSite cs, TileData& dst, T S, WaitEvents&...) {
+PTO_INST RecordEvent TCI(CallSite cs, TileData& dst, T S, WaitEvents&... events) {
+    sim::wait_events(cs, events...);
     using E = typename TileData::DType;
     static_assert(std::is_same_v<E, T>, "TCI: the scalar type T must be the tile's element type");
     static_assert(sim::tci_types<E>, "TCI: the element type must be int32_t, uint32_t, int16_t or uint16_t");
@@ -412,7 +422,8 @@ PTO_INST RecordEvent TCI(TileData& dst, T S, WaitEvents&... e) {
 // Lower (0): dst(i, j) = j <= i + diagonal; upper (1): dst(i, j) = j >= i + diagonal;
 // as 1 or 0 over dst's valid region.
 template <typename TileData, int isUpperOrLower, typename... WaitEvents>
-PTO_INST RecordEvent TTRI(CallSite cs, TileData& dst, int diagonal, WaitEvents&...) {
+PTO_INST RecordEvent TTRI(CallSite cs, TileData& dst, int diagonal, WaitEvents&... events) {
+    sim::wait_events(cs, events...);
     static_assert(sim::ttri_types<typename TileData::DType>, "TTRI: unsupported element type (see docs/isa/layout.md)");
     static_assert(isUpperOrLower == 0 || isUpperOrLower == 1, "TTRI: isUpperOrLower must be 0 (lower) or 1 (upper)");
     sim::check_vec_operand<TileData>();

@@ -114,14 +114,16 @@ RecordEvent tdequant(CallSite cs, Dst& dst, Src& src, Para& scale, Para& offset)
 
 template <auto quant_type, typename TileDataOut, typename TileDataSrc, typename TileDataPara, typename... WaitEvents>
 PTO_INST RecordEvent TQUANT(TileDataOut& dst, TileDataSrc& src, TileDataPara& scale, TileDataPara* offset = nullptr,
-                            WaitEvents&...) {
+                            WaitEvents&... events) {
+    sim::wait_events(CallSite{}, events...);
     return sim::tquant<quant_type>(CallSite{}, dst, src, scale, offset);
 }
 
 // The MX form (fp8 data plus E8M0 exponents, group maxima and scalings).
 template <auto quant_type, typename TileDataOut, typename TileDataSrc, typename TileDataExp, typename TileDataMax,
           typename TileDataScaling, typename... WaitEvents>
-PTO_INST RecordEvent TQUANT(TileDataOut&, TileDataSrc&, TileDataExp*, TileDataMax*, TileDataScaling*, WaitEvents&...) {
+PTO_INST RecordEvent TQUANT(TileDataOut&, TileDataSrc&, TileDataExp*, TileDataMax*, TileDataScaling*, WaitEvents&... events) {
+    sim::wait_events(CallSite{}, events...);
     static_assert(sizeof(TileDataOut) == 0,
                   "TQUANT<QuantType::MXFP8>: MX fp8 quantisation is not simulated; TQUANT supports INT8_SYM and INT8_ASYM");
     return {};
@@ -129,12 +131,14 @@ PTO_INST RecordEvent TQUANT(TileDataOut&, TileDataSrc&, TileDataExp*, TileDataMa
 
 template <typename TileDataDst, typename TileDataSrc, typename TileDataPara, typename... WaitEvents>
 PTO_INST RecordEvent TDEQUANT(CallSite cs, TileDataDst& dst, TileDataSrc& src, TileDataPara& scale,
-                              TileDataPara& offset, WaitEvents&...) {
+                              TileDataPara& offset, WaitEvents&... events) {
+    sim::wait_events(cs, events...);
     return sim::tdequant(cs, dst, src, scale, offset);
 }
 template <typename TileDataDst, typename TileDataSrc, typename TileDataPara, typename... WaitEvents>
 PTO_INST RecordEvent TDEQUANT(TileDataDst& dst, TileDataSrc& src, TileDataPara& scale, TileDataPara& offset,
-                              WaitEvents&...) {
+                              WaitEvents&... events) {
+    sim::wait_events(CallSite{}, events...);
     return sim::tdequant(CallSite{}, dst, src, scale, offset);
 }
 

@@ -31,7 +31,8 @@ void expect_valid(const Op& op, const char* a_name, const A& a, const char* b_na
 // dst columns past vc0 + vc1 keep their bytes.
 template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... WaitEvents,
           std::enable_if_t<sim::red::events_only<WaitEvents...>, int> = 0>
-PTO_INST RecordEvent TCONCAT(CallSite cs, TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, WaitEvents&...) {
+PTO_INST RecordEvent TCONCAT(CallSite cs, TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, WaitEvents&... events) {
+    sim::wait_events(cs, events...);
     using E = typename TileDataDst::DType;
     static_assert(sim::gs::rearrange_types<E>, "TCONCAT: unsupported element type (see docs/isa/gather_scatter.md)");
     static_assert(std::is_same_v<E, typename TileDataSrc0::DType> && std::is_same_v<E, typename TileDataSrc1::DType>,
@@ -64,7 +65,8 @@ template <typename DstTile, typename Src0Tile, typename Src1Tile, typename Src0I
           std::enable_if_t<is_tile_data_v<Src0IdxTile> && is_tile_data_v<Src1IdxTile> && sim::red::events_only<WaitEvents...>,
                            int> = 0>
 PTO_INST RecordEvent TCONCAT(CallSite cs, DstTile& dst, Src0Tile& src0, Src1Tile& src1, Src0IdxTile& src0Idx,
-                             Src1IdxTile& src1Idx, WaitEvents&...) {
+                             Src1IdxTile& src1Idx, WaitEvents&... events) {
+    sim::wait_events(cs, events...);
     using E = typename DstTile::DType;
     using I = typename Src0IdxTile::DType;
     static_assert(sim::gs::rearrange_types<E>, "TCONCAT: unsupported element type (see docs/isa/gather_scatter.md)");
@@ -175,7 +177,8 @@ void two_source(Op& op, D& dst1, D& dst0, S& src1, S& src0, bool interleave) {
 // dst0/dst1 = first/second half of the stream src0(0), src1(0), src0(1), ...
 template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>
 PTO_INST RecordEvent TInterleave(CallSite cs, TileDataDst& dst1, TileDataDst& dst0, TileDataSrc& src1, TileDataSrc& src0,
-                                 WaitEvents&...) {
+                                 WaitEvents&... events) {
+    sim::wait_events(cs, events...);
     sim::gs::check_interleave<TileDataDst, TileDataSrc>();
     sim::gs::Op op(cs, "TINTERLEAVE", ptosim::Pipe::V);
     sim::gs::two_source(op, dst1, dst0, src1, src0, true);
@@ -191,7 +194,8 @@ PTO_INST RecordEvent TInterleave(TileDataDst& dst1, TileDataDst& dst0, TileDataS
 template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents,
           std::enable_if_t<sim::red::events_only<WaitEvents...>, int> = 0>
 PTO_INST RecordEvent TDeInterleave(CallSite cs, TileDataDst& dst1, TileDataDst& dst0, TileDataSrc& src1,
-                                   TileDataSrc& src0, WaitEvents&...) {
+                                   TileDataSrc& src0, WaitEvents&... events) {
+    sim::wait_events(cs, events...);
     sim::gs::check_interleave<TileDataDst, TileDataSrc>();
     sim::gs::Op op(cs, "TDEINTERLEAVE", ptosim::Pipe::V);
     sim::gs::two_source(op, dst1, dst0, src1, src0, false);
@@ -202,7 +206,8 @@ PTO_INST RecordEvent TDeInterleave(CallSite cs, TileDataDst& dst1, TileDataDst& 
 // columns / 2; dst columns past that keep their bytes.
 template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents,
           std::enable_if_t<sim::red::events_only<WaitEvents...>, int> = 0>
-PTO_INST RecordEvent TDeInterleave(CallSite cs, TileDataDst& dst1, TileDataDst& dst0, TileDataSrc& src, WaitEvents&...) {
+PTO_INST RecordEvent TDeInterleave(CallSite cs, TileDataDst& dst1, TileDataDst& dst0, TileDataSrc& src, WaitEvents&... events) {
+    sim::wait_events(cs, events...);
     sim::gs::check_interleave<TileDataDst, TileDataSrc>();
     static_assert(TileDataSrc::Cols * sizeof(typename TileDataSrc::DType) >= 512,
                   "TDEINTERLEAVE (single source): the source row must span at least two 256-byte vector registers "
@@ -248,7 +253,8 @@ PTO_INST RecordEvent TDEINTERLEAVE(Args&&... args) {
 // no instruction is issued and nothing is recorded.
 template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>
 PTO_INST RecordEvent TSUBVIEW(CallSite cs, TileDataDst& dst, TileDataSrc& src, uint16_t rowIdx, uint16_t colIdx,
-                              WaitEvents&...) {
+                              WaitEvents&... events) {
+    sim::wait_events(cs, events...);
     static_assert(TileDataDst::Loc == TileDataSrc::Loc, "TSUBVIEW: dst and src must be the same TileType");
     static_assert(TileDataDst::Rows == TileDataSrc::Rows && TileDataDst::Cols == TileDataSrc::Cols,
                   "TSUBVIEW: dst and src must have the same static Rows and Cols (the view keeps src's row stride)");

@@ -409,7 +409,8 @@ void part_arg(CallSite cs, const char* op, DV& dst, S0& src0, S1& src1, DI& dst_
 // TNAME(dst, src, tmp): FOLD(acc, v) over each row.
 #define PTOSIM_ROW_REDUCE_OP(NAME, TYPES, FOLD)                                                                     \
     template <typename TileDataOut, typename TileDataIn, typename TileDataTmp, typename... WaitEvents>             \
-    PTO_INST RecordEvent NAME(CallSite cs, TileDataOut& dst, TileDataIn& src, TileDataTmp& tmp, WaitEvents&...) { \
+    PTO_INST RecordEvent NAME(CallSite cs, TileDataOut& dst, TileDataIn& src, TileDataTmp& tmp, WaitEvents&... events) { \
+        sim::wait_events(cs, events...);                                                                          \
         PTOSIM_TYPE_CHECK(NAME, TYPES, TileDataOut, TileDataIn);                                                   \
         sim::red::row_reduce(cs, #NAME, dst, src, &tmp, [](auto v) { return v; },                                     \
                         [](auto acc, auto v, int) { return FOLD; }, [](auto acc) { return acc; });                 \
@@ -423,7 +424,8 @@ void part_arg(CallSite cs, const char* op, DV& dst, S0& src0, S1& src1, DI& dst_
 // TNAME(dst, src, tmp): index of the row's first extreme, BEATS from sim::red::rd.
 #define PTOSIM_ROW_ARG_OP(NAME, BEATS)                                                                              \
     template <typename TileDataOut, typename TileDataIn, typename TileDataTmp, typename... WaitEvents>             \
-    PTO_INST RecordEvent NAME(CallSite cs, TileDataOut& dst, TileDataIn& src, TileDataTmp& tmp, WaitEvents&...) { \
+    PTO_INST RecordEvent NAME(CallSite cs, TileDataOut& dst, TileDataIn& src, TileDataTmp& tmp, WaitEvents&... events) { \
+        sim::wait_events(cs, events...);                                                                          \
         static_assert(sim::red::f16f32_type<typename TileDataIn::DType>, #NAME ": the source must be half or float");   \
         static_assert(sim::red::one_of<typename TileDataOut::DType, int32_t, uint32_t>,                                 \
                       #NAME ": the destination holds column indices and must be int32_t or uint32_t");             \
@@ -440,7 +442,8 @@ void part_arg(CallSite cs, const char* op, DV& dst, S0& src0, S1& src1, DI& dst_
 // TNAME(dst, src, tmp): row index of each column's first extreme.
 #define PTOSIM_COL_ARG_OP(NAME, BEATS)                                                                              \
     template <typename TileDataOut, typename TileDataIn, typename TileDataTmp, typename... WaitEvents>             \
-    PTO_INST RecordEvent NAME(CallSite cs, TileDataOut& dst, TileDataIn& src, TileDataTmp& tmp, WaitEvents&...) { \
+    PTO_INST RecordEvent NAME(CallSite cs, TileDataOut& dst, TileDataIn& src, TileDataTmp& tmp, WaitEvents&... events) { \
+        sim::wait_events(cs, events...);                                                                          \
         static_assert(sim::red::col_arg_type<typename TileDataIn::DType>,                                          \
                       #NAME ": unsupported source type on this target (A2A3: half, float, uint16_t, uint32_t; "    \
                       "A5 adds int8_t, uint8_t, int16_t, int32_t)");                                             \
@@ -460,7 +463,8 @@ void part_arg(CallSite cs, const char* op, DV& dst, S0& src0, S1& src1, DI& dst_
 #define PTOSIM_COL_REDUCE_OP(NAME, TYPES, FOLD)                                                                     \
     template <typename TileDataOut, typename TileDataIn, typename... WaitEvents>                                   \
         requires sim::red::events_only<WaitEvents...>                                                                   \
-    PTO_INST RecordEvent NAME(CallSite cs, TileDataOut& dst, TileDataIn& src, WaitEvents&...) {                   \
+    PTO_INST RecordEvent NAME(CallSite cs, TileDataOut& dst, TileDataIn& src, WaitEvents&... events) {            \
+        sim::wait_events(cs, events...);                                                                          \
         PTOSIM_TYPE_CHECK(NAME, TYPES, TileDataOut, TileDataIn);                                                   \
         sim::red::col_reduce(cs, #NAME, dst, src, [](auto acc, auto v) { return FOLD; });                               \
         return {};                                                                                                 \
@@ -477,7 +481,8 @@ void part_arg(CallSite cs, const char* op, DV& dst, S0& src0, S1& src1, DI& dst_
               typename... WaitEvents>                                                                              \
         requires is_tile_data_v<TileDataTmp>                                                                       \
     PTO_INST RecordEvent NAME(CallSite cs, TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1,              \
-                              TileDataTmp& tmp, WaitEvents&...) {                                                  \
+                              TileDataTmp& tmp, WaitEvents&... events) {                                           \
+        sim::wait_events(cs, events...);                                                                           \
         PTOSIM_TYPE_CHECK(NAME, TYPES, TileDataDst, TileDataSrc0);                                                 \
         sim::red::row_expand_binary(cs, #NAME, dst, src0, src1, &tmp, [](auto a, auto b) { return EXPR; });             \
         return {};                                                                                                 \
@@ -485,7 +490,8 @@ void part_arg(CallSite cs, const char* op, DV& dst, S0& src0, S1& src1, DI& dst_
     template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... WaitEvents>          \
         requires sim::red::events_only<WaitEvents...>                                                                   \
     PTO_INST RecordEvent NAME(CallSite cs, TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1,              \
-                              WaitEvents&...) {                                                                    \
+                              WaitEvents&... events) {                                                             \
+        sim::wait_events(cs, events...);                                                                           \
         PTOSIM_TYPE_CHECK(NAME, TYPES, TileDataDst, TileDataSrc0);                                                 \
         sim::red::row_expand_binary(cs, #NAME, dst, src0, src1, static_cast<sim::red::NoTmp*>(nullptr),                      \
                                [](auto a, auto b) { return EXPR; });                                               \
@@ -500,7 +506,8 @@ void part_arg(CallSite cs, const char* op, DV& dst, S0& src0, S1& src1, DI& dst_
 #define PTOSIM_COL_EXPAND_OP(NAME, TYPES, EXPR)                                                                     \
     template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... WaitEvents>          \
     PTO_INST RecordEvent NAME(CallSite cs, TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1,              \
-                              WaitEvents&...) {                                                                    \
+                              WaitEvents&... events) {                                                             \
+        sim::wait_events(cs, events...);                                                                           \
         PTOSIM_TYPE_CHECK(NAME, TYPES, TileDataDst, TileDataSrc0);                                                 \
         sim::red::col_expand_binary(cs, #NAME, dst, src0, src1, [](auto a, auto b) { return EXPR; });                   \
         return {};                                                                                                 \
@@ -514,7 +521,8 @@ void part_arg(CallSite cs, const char* op, DV& dst, S0& src0, S1& src1, DI& dst_
 #define PTOSIM_PART_OP(NAME, TYPES, EXPR)                                                                           \
     template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... WaitEvents>          \
     PTO_INST RecordEvent NAME(CallSite cs, TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1,              \
-                              WaitEvents&...) {                                                                    \
+                              WaitEvents&... events) {                                                             \
+        sim::wait_events(cs, events...);                                                                           \
         PTOSIM_TYPE_CHECK(NAME, TYPES, TileDataDst, TileDataSrc0);                                                 \
         sim::red::part_binary(cs, #NAME, dst, src0, src1, [](auto a, auto b) { return EXPR; });                         \
         return {};                                                                                                 \
@@ -530,7 +538,8 @@ void part_arg(CallSite cs, const char* op, DV& dst, S0& src0, S1& src1, DI& dst_
               typename TileDataSrc0Idx, typename TileDataSrc1Idx, typename... WaitEvents>                          \
     PTO_INST RecordEvent NAME(CallSite cs, TileDataDst& dstVal, TileDataSrc0& src0Val, TileDataSrc1& src1Val,     \
                               TileDataDstIdx& dstIdx, TileDataSrc0Idx& src0Idx, TileDataSrc1Idx& src1Idx,          \
-                              WaitEvents&...) {                                                                    \
+                              WaitEvents&... events) {                                                             \
+        sim::wait_events(cs, events...);                                                                           \
         sim::red::part_arg(cs, #NAME, dstVal, src0Val, src1Val, dstIdx, src0Idx, src1Idx,                          \
                            [](auto a, auto b) { return WINS; });                                                   \
         return {};                                                                                                 \
@@ -547,7 +556,8 @@ void part_arg(CallSite cs, const char* op, DV& dst, S0& src0, S1& src1, DI& dst_
 // TNAME(dst, src): broadcast of src's first column (ROWS) or first row.
 #define PTOSIM_EXPAND_OP(NAME, ROWS)                                                                                \
     template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>                                  \
-    PTO_INST RecordEvent NAME(CallSite cs, TileDataDst& dst, TileDataSrc& src, WaitEvents&...) {                  \
+    PTO_INST RecordEvent NAME(CallSite cs, TileDataDst& dst, TileDataSrc& src, WaitEvents&... events) {           \
+        sim::wait_events(cs, events...);                                                                          \
         static_assert(sim::red::copy_type<typename TileDataDst::DType>, #NAME ": unsupported element type on this target (docs/isa/reduce.md lists the types)"); \
         sim::red::expand<ROWS>(cs, #NAME, dst, src);                                                                    \
         return {};                                                                                                 \

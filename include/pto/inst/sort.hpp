@@ -349,7 +349,8 @@ PTO_INST RecordEvent TSORT32(DstTileData& dst, SrcTileData& src, IdxTileData& id
 }
 
 template <typename DstTileData, typename SrcTileData, typename... WaitEvents>
-PTO_INST RecordEvent TMRGSORT(CallSite cs, DstTileData& dst, SrcTileData& src, uint32_t blockLen, WaitEvents&...) {
+PTO_INST RecordEvent TMRGSORT(CallSite cs, DstTileData& dst, SrcTileData& src, uint32_t blockLen, WaitEvents&... events) {
+    sim::wait_events(cs, events...);
     sim::sort::merge_blocks(cs, dst, src, blockLen);
     return {};
 }
@@ -366,21 +367,24 @@ template <typename DstTileData, typename TmpTileData, typename Src0TileData, typ
           typename Src2TileData, typename Src3TileData, bool exhausted, typename... WaitEvents>
 PTO_INST RecordEvent TMRGSORT(DstTileData& dst, sim::sort::ExecutedAt executedNumList, TmpTileData& tmp,
                               Src0TileData& src0, Src1TileData& src1, Src2TileData& src2, Src3TileData& src3,
-                              WaitEvents&...) {
+                              WaitEvents&... events) {
+    sim::wait_events(CallSite{}, events...);
     sim::sort::merge_lists<exhausted>(dst, executedNumList, tmp, src0, src1, src2, src3);
     return {};
 }
 template <typename DstTileData, typename TmpTileData, typename Src0TileData, typename Src1TileData,
           typename Src2TileData, bool exhausted, typename... WaitEvents>
 PTO_INST RecordEvent TMRGSORT(DstTileData& dst, sim::sort::ExecutedAt executedNumList, TmpTileData& tmp,
-                              Src0TileData& src0, Src1TileData& src1, Src2TileData& src2, WaitEvents&...) {
+                              Src0TileData& src0, Src1TileData& src1, Src2TileData& src2, WaitEvents&... events) {
+    sim::wait_events(CallSite{}, events...);
     sim::sort::merge_lists<exhausted>(dst, executedNumList, tmp, src0, src1, src2);
     return {};
 }
 template <typename DstTileData, typename TmpTileData, typename Src0TileData, typename Src1TileData, bool exhausted,
           typename... WaitEvents>
 PTO_INST RecordEvent TMRGSORT(DstTileData& dst, sim::sort::ExecutedAt executedNumList, TmpTileData& tmp,
-                              Src0TileData& src0, Src1TileData& src1, WaitEvents&...) {
+                              Src0TileData& src0, Src1TileData& src1, WaitEvents&... events) {
+    sim::wait_events(CallSite{}, events...);
     sim::sort::merge_lists<exhausted>(dst, executedNumList, tmp, src0, src1);
     return {};
 }

@@ -81,20 +81,24 @@ RecordEvent tcvt(CallSite cs, Dst& dst, Src& src, RoundMode mode, SaturationMode
 }  // namespace sim
 
 template <typename TileDataD, typename TileDataS, typename... WaitEvents>
-PTO_INST RecordEvent TCVT(CallSite cs, TileDataD& dst, TileDataS& src, RoundMode mode, WaitEvents&...) {
+PTO_INST RecordEvent TCVT(CallSite cs, TileDataD& dst, TileDataS& src, RoundMode mode, WaitEvents&... events) {
+    sim::wait_events(cs, events...);
     return sim::tcvt(cs, dst, src, mode, SaturationMode::ON);
 }
 template <typename TileDataD, typename TileDataS, typename... WaitEvents>
 PTO_INST RecordEvent TCVT(CallSite cs, TileDataD& dst, TileDataS& src, RoundMode mode, SaturationMode sat,
-                          WaitEvents&...) {
+                          WaitEvents&... events) {
+    sim::wait_events(cs, events...);
     return sim::tcvt(cs, dst, src, mode, sat);
 }
 template <typename TileDataD, typename TileDataS, typename... WaitEvents>
-PTO_INST RecordEvent TCVT(TileDataD& dst, TileDataS& src, RoundMode mode, WaitEvents&...) {
+PTO_INST RecordEvent TCVT(TileDataD& dst, TileDataS& src, RoundMode mode, WaitEvents&... events) {
+    sim::wait_events(CallSite{}, events...);
     return sim::tcvt(CallSite{}, dst, src, mode, SaturationMode::ON);
 }
 template <typename TileDataD, typename TileDataS, typename... WaitEvents>
-PTO_INST RecordEvent TCVT(TileDataD& dst, TileDataS& src, RoundMode mode, SaturationMode sat, WaitEvents&...) {
+PTO_INST RecordEvent TCVT(TileDataD& dst, TileDataS& src, RoundMode mode, SaturationMode sat, WaitEvents&... events) {
+    sim::wait_events(CallSite{}, events...);
     return sim::tcvt(CallSite{}, dst, src, mode, sat);
 }
 

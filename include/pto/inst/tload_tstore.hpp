@@ -65,7 +65,8 @@ PTOSIM_VECTORIZE void copy_tile_gm(uint8_t* tile, uint8_t* gm, const GmView<G>& 
 }  // namespace sim
 
 template <typename TileData, typename GlobalData, typename... WaitEvents>
-PTO_INST RecordEvent TLOAD(CallSite cs, TileData& dst, GlobalData& src, WaitEvents&...) {
+PTO_INST RecordEvent TLOAD(CallSite cs, TileData& dst, GlobalData& src, WaitEvents&... events) {
+    sim::wait_events(cs, events...);
     static_assert(is_tile_data_v<TileData> && is_global_data_v<GlobalData>,
                   "TLOAD(dst, src): dst must be a Tile and src a GlobalTensor");
     static_assert(TileData::Loc == TileType::Vec || TileData::Loc == TileType::Mat,
@@ -157,13 +158,15 @@ RecordEvent tstore(CallSite cs, GlobalData& dst, TileData& src) {
 
 template <typename TileData, typename GlobalData, AtomicType atomic = AtomicType::AtomicNone,
           ReluPreMode relu = ReluPreMode::NoRelu, typename... WaitEvents>
-PTO_INST RecordEvent TSTORE(CallSite cs, GlobalData& dst, TileData& src, WaitEvents&...) {
+PTO_INST RecordEvent TSTORE(CallSite cs, GlobalData& dst, TileData& src, WaitEvents&... events) {
+    sim::wait_events(cs, events...);
     return sim::tstore<TileData, GlobalData, atomic, relu>(cs, dst, src);
 }
 
 template <typename TileData, typename GlobalData, AtomicType atomic = AtomicType::AtomicNone,
           ReluPreMode relu = ReluPreMode::NoRelu, typename... WaitEvents>
-PTO_INST RecordEvent TSTORE(GlobalData& dst, TileData& src, WaitEvents&...) {
+PTO_INST RecordEvent TSTORE(GlobalData& dst, TileData& src, WaitEvents&... events) {
+    sim::wait_events(CallSite{}, events...);
     return sim::tstore<TileData, GlobalData, atomic, relu>(CallSite{}, dst, src);
 }
 

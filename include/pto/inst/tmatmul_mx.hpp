@@ -74,42 +74,48 @@ RecordEvent matmul_mx(CallSite cs, const char* op, C& cOut, const C* cIn, A& a, 
     template <typename TileRes, typename TileLeft_, typename TileLeftScale_, typename TileRight_,                   \
               typename TileRightScale_, typename... WaitEvents>                                                      \
     PTO_INST RecordEvent Instr(CallSite cs, TileRes& c, TileLeft_& a, TileLeftScale_& sa, TileRight_& b,              \
-                              TileRightScale_& sb, WaitEvents&...) {                                                 \
+                              TileRightScale_& sb, WaitEvents&... events) {                                          \
+        sim::wait_events(cs, events...);                                                                             \
         return sim::matmul_mx<TileRes, TileLeft_, TileLeftScale_, TileRight_, TileRightScale_, void>(               \
             cs, #Instr, c, nullptr, a, sa, b, sb, nullptr, GEMV);                                                     \
     }                                                                                                                \
     template <AccPhase Phase = AccPhase::Unspecified, typename TileRes, typename TileLeft_, typename TileLeftScale_,  \
               typename TileRight_, typename TileRightScale_, typename... WaitEvents>                                 \
     PTO_INST RecordEvent Instr(TileRes& c, TileLeft_& a, TileLeftScale_& sa, TileRight_& b, TileRightScale_& sb,      \
-                              WaitEvents&...) {                                                                      \
+                              WaitEvents&... events) {                                                               \
+        sim::wait_events(CallSite{}, events...);                                                                     \
         return sim::matmul_mx<TileRes, TileLeft_, TileLeftScale_, TileRight_, TileRightScale_, void>(               \
             CallSite{}, #Instr, c, nullptr, a, sa, b, sb, nullptr, GEMV);                                             \
     }                                                                                                                \
     template <typename TileRes, typename TileLeft_, typename TileLeftScale_, typename TileRight_,                   \
               typename TileRightScale_, typename... WaitEvents>                                                      \
     PTO_INST RecordEvent Instr(CallSite cs, TileRes& cOut, TileRes& cIn, TileLeft_& a, TileLeftScale_& sa,            \
-                              TileRight_& b, TileRightScale_& sb, WaitEvents&...) {                                  \
+                              TileRight_& b, TileRightScale_& sb, WaitEvents&... events) {                           \
+        sim::wait_events(cs, events...);                                                                             \
         return sim::matmul_mx<TileRes, TileLeft_, TileLeftScale_, TileRight_, TileRightScale_, void>(               \
             cs, #Instr, cOut, &cIn, a, sa, b, sb, nullptr, GEMV);                                                     \
     }                                                                                                                \
     template <AccPhase Phase = AccPhase::Unspecified, typename TileRes, typename TileLeft_, typename TileLeftScale_,  \
               typename TileRight_, typename TileRightScale_, typename... WaitEvents>                                 \
     PTO_INST RecordEvent Instr(TileRes& cOut, TileRes& cIn, TileLeft_& a, TileLeftScale_& sa, TileRight_& b,          \
-                              TileRightScale_& sb, WaitEvents&...) {                                                 \
+                              TileRightScale_& sb, WaitEvents&... events) {                                          \
+        sim::wait_events(CallSite{}, events...);                                                                     \
         return sim::matmul_mx<TileRes, TileLeft_, TileLeftScale_, TileRight_, TileRightScale_, void>(               \
             CallSite{}, #Instr, cOut, &cIn, a, sa, b, sb, nullptr, GEMV);                                             \
     }                                                                                                                \
     template <typename TileRes, typename TileLeft_, typename TileLeftScale_, typename TileRight_,                   \
               typename TileRightScale_, typename TileBias_, typename... WaitEvents>                                  \
     PTO_INST RecordEvent Instr(CallSite cs, TileRes& c, TileLeft_& a, TileLeftScale_& sa, TileRight_& b,              \
-                              TileRightScale_& sb, TileBias_& bias, WaitEvents&...) {                                \
+                              TileRightScale_& sb, TileBias_& bias, WaitEvents&... events) {                         \
+        sim::wait_events(cs, events...);                                                                             \
         return sim::matmul_mx<TileRes, TileLeft_, TileLeftScale_, TileRight_, TileRightScale_, TileBias_>(          \
             cs, #Instr, c, nullptr, a, sa, b, sb, &bias, GEMV);                                                       \
     }                                                                                                                \
     template <AccPhase Phase = AccPhase::Unspecified, typename TileRes, typename TileLeft_, typename TileLeftScale_,  \
               typename TileRight_, typename TileRightScale_, typename TileBias_, typename... WaitEvents>             \
     PTO_INST RecordEvent Instr(TileRes& c, TileLeft_& a, TileLeftScale_& sa, TileRight_& b, TileRightScale_& sb,      \
-                              TileBias_& bias, WaitEvents&...) {                                                     \
+                              TileBias_& bias, WaitEvents&... events) {                                              \
+        sim::wait_events(CallSite{}, events...);                                                                     \
         return sim::matmul_mx<TileRes, TileLeft_, TileLeftScale_, TileRight_, TileRightScale_, TileBias_>(          \
             CallSite{}, #Instr, c, nullptr, a, sa, b, sb, &bias, GEMV);                                               \
     }
@@ -139,11 +145,13 @@ RecordEvent tget_scale_addr(CallSite cs, Scale& dst, Operand& src) {
 }  // namespace sim
 
 template <typename TileDataOut, typename TileDataIn, typename... WaitEvents>
-PTO_INST RecordEvent TGET_SCALE_ADDR(CallSite cs, TileDataOut& dst, TileDataIn& src, WaitEvents&...) {
+PTO_INST RecordEvent TGET_SCALE_ADDR(CallSite cs, TileDataOut& dst, TileDataIn& src, WaitEvents&... events) {
+    sim::wait_events(cs, events...);
     return sim::tget_scale_addr(cs, dst, src);
 }
 template <typename TileDataOut, typename TileDataIn, typename... WaitEvents>
-PTO_INST RecordEvent TGET_SCALE_ADDR(TileDataOut& dst, TileDataIn& src, WaitEvents&...) {
+PTO_INST RecordEvent TGET_SCALE_ADDR(TileDataOut& dst, TileDataIn& src, WaitEvents&... events) {
+    sim::wait_events(CallSite{}, events...);
     return sim::tget_scale_addr(CallSite{}, dst, src);
 }
 

@@ -138,20 +138,24 @@ RecordEvent tmov(CallSite cs, Dst& dst, Src& src) {
 }  // namespace sim
 
 template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>
-PTO_INST RecordEvent TMOV(CallSite cs, TileDataDst& dst, TileDataSrc& src, WaitEvents&...) {
+PTO_INST RecordEvent TMOV(CallSite cs, TileDataDst& dst, TileDataSrc& src, WaitEvents&... events) {
+    sim::wait_events(cs, events...);
     return sim::tmov<TileDataDst, TileDataSrc, AccToVecMode::SingleModeVec0, ReluPreMode::NoRelu>(cs, dst, src);
 }
 template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>
-PTO_INST RecordEvent TMOV(TileDataDst& dst, TileDataSrc& src, WaitEvents&...) {
+PTO_INST RecordEvent TMOV(TileDataDst& dst, TileDataSrc& src, WaitEvents&... events) {
+    sim::wait_events(CallSite{}, events...);
     return sim::tmov<TileDataDst, TileDataSrc, AccToVecMode::SingleModeVec0, ReluPreMode::NoRelu>(CallSite{}, dst, src);
 }
 template <typename TileDataDst, typename TileDataSrc, ReluPreMode relu, typename... WaitEvents>
-PTO_INST RecordEvent TMOV(TileDataDst& dst, TileDataSrc& src, WaitEvents&...) {
+PTO_INST RecordEvent TMOV(TileDataDst& dst, TileDataSrc& src, WaitEvents&... events) {
+    sim::wait_events(CallSite{}, events...);
     return sim::tmov<TileDataDst, TileDataSrc, AccToVecMode::SingleModeVec0, relu>(CallSite{}, dst, src);
 }
 template <typename TileDataDst, typename TileDataSrc, AccToVecMode mode, ReluPreMode relu = ReluPreMode::NoRelu,
           typename... WaitEvents>
-PTO_INST RecordEvent TMOV(TileDataDst& dst, TileDataSrc& src, WaitEvents&...) {
+PTO_INST RecordEvent TMOV(TileDataDst& dst, TileDataSrc& src, WaitEvents&... events) {
+    sim::wait_events(CallSite{}, events...);
     return sim::tmov<TileDataDst, TileDataSrc, mode, relu>(CallSite{}, dst, src);
 }
 
@@ -210,23 +214,27 @@ RecordEvent tinsert(CallSite cs, Dst& dst, Src& src, int r0, int c0) {
 
 template <typename DstTileData, typename SrcTileData, typename... WaitEvents>
 PTO_INST RecordEvent TEXTRACT(CallSite cs, DstTileData& dst, SrcTileData& src, uint16_t indexRow = 0,
-                              uint16_t indexCol = 0, WaitEvents&...) {
+                              uint16_t indexCol = 0, WaitEvents&... events) {
+    sim::wait_events(cs, events...);
     return sim::textract(cs, dst, src, indexRow, indexCol);
 }
 template <typename DstTileData, typename SrcTileData, typename... WaitEvents>
 PTO_INST RecordEvent TEXTRACT(DstTileData& dst, SrcTileData& src, uint16_t indexRow = 0, uint16_t indexCol = 0,
-                              WaitEvents&...) {
+                              WaitEvents&... events) {
+    sim::wait_events(CallSite{}, events...);
     return sim::textract(CallSite{}, dst, src, indexRow, indexCol);
 }
 
 template <typename DstTileData, typename SrcTileData, typename... WaitEvents>
 PTO_INST RecordEvent TINSERT(CallSite cs, DstTileData& dst, SrcTileData& src, uint16_t indexRow = 0,
-                             uint16_t indexCol = 0, WaitEvents&...) {
+                             uint16_t indexCol = 0, WaitEvents&... events) {
+    sim::wait_events(cs, events...);
     return sim::tinsert<DstTileData, SrcTileData, ReluPreMode::NoRelu>(cs, dst, src, indexRow, indexCol);
 }
 template <typename DstTileData, typename SrcTileData, ReluPreMode relu = ReluPreMode::NoRelu, typename... WaitEvents>
 PTO_INST RecordEvent TINSERT(DstTileData& dst, SrcTileData& src, uint16_t indexRow = 0, uint16_t indexCol = 0,
-                             WaitEvents&...) {
+                             WaitEvents&... events) {
+    sim::wait_events(CallSite{}, events...);
     return sim::tinsert<DstTileData, SrcTileData, relu>(CallSite{}, dst, src, indexRow, indexCol);
 }
 
