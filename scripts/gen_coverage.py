@@ -20,7 +20,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TARGETS = ["A2A3", "A5"]
 
 DTYPES = ["half", "bfloat16_t", "float", "int8_t", "uint8_t", "int16_t", "uint16_t",
-          "int32_t", "uint32_t", "int64_t", "uint64_t"]
+          "int32_t", "uint32_t", "int64_t", "uint64_t",
+          # A5's low-precision types (include/ptosim/float8.hpp)
+          "float8_e4m3_t", "float8_e5m2_t", "hifloat8_t", "float8_e8m0_t",
+          "float4_e2m1x2_t", "float4_e1m2x2_t"]
 
 # Ops such as TFREE carry no element type; they still deserve a tested mark.
 NO_DTYPE = ""
@@ -135,9 +138,12 @@ def render(implemented, seen, binaries):
         "  Blank means no test executes it, not that it is unsupported. Ops run only inside",
         "  death-test child processes are not counted.",
         "- **no dtype** marks ops whose record carries no element type (e.g. TFREE).",
-        "- TSYNC, TASSIGN and TRESHAPE issue no instruction of their own (TSYNC lowers to",
-        "  `set_flag`/`wait_flag`/`pipe_barrier`; the other two only bind addresses), so they",
-        "  never show as tested even though the tests use them.",
+        "- TSYNC, TASSIGN, TRESHAPE and TSUBVIEW issue no instruction of their own (TSYNC",
+        "  lowers to `set_flag`/`wait_flag`/`pipe_barrier`; the others only bind addresses),",
+        "  so they never show as tested even though the tests use them.",
+        "- TMATMUL_MX, TGEMV_MX, TGET_SCALE_ADDR, TINTERLEAVE, TDEINTERLEAVE and TRANDOM",
+        "  exist on A5 only: compiled for A2A3 they are rejected with a `static_assert`",
+        "  (checked by `tests/compile_fail`), so their A2A3 rows stay blank.",
         "",
     ]
     for target in TARGETS:
