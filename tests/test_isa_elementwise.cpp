@@ -16,13 +16,6 @@ constexpr int kR = 16, kC = 64;
 using LD = long double;
 using I128 = __int128;
 
-#define UNP(...) __VA_ARGS__
-#if PTOSIM_TARGET_A5
-#define TL(a2a3, a5) ::testing::Types<UNP a5>
-#else
-#define TL(a2a3, a5) ::testing::Types<UNP a2a3>
-#endif
-
 // ---------------------------------------------------------------- inputs
 
 enum class Gen { Arith, Positive, ExpRange, Shift, Divisor };

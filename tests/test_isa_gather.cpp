@@ -19,23 +19,7 @@ template <class T>
 using Dyn = Tile<TileType::Vec, T, kR, kC, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
 using IdxRow = Tile<TileType::Vec, int32_t, 1, kC, BLayout::RowMajor, 1, DYNAMIC>;
 
-#define TYPED_SUITE(SUITE, TYPES)            \
-    template <class T>                       \
-    class SUITE : public ::testing::Test {}; \
-    TYPED_TEST_SUITE(SUITE, TYPES)
-
 using AllTypes = ::testing::Types<int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, half, bfloat16_t, float>;
-
-template <class Tl, class T>
-void load(Tl& t, std::vector<T>& v, int rows, int cols) {
-    auto g = gm_nd(v.data(), rows, cols, cols);
-    TLOAD(t, g);
-}
-template <class Tl, class T>
-void store(std::vector<T>& v, Tl& t, int rows, int cols) {
-    auto g = gm_nd(v.data(), rows, cols, cols);
-    TSTORE(g, t);
-}
 
 // Checks every element of a rows x cols result: want(i, w) may set the
 // expected value of flat element i; unset ones must keep the sentinel.

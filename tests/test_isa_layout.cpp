@@ -54,17 +54,6 @@ std::vector<T> values(size_t n, uint64_t salt) {
     return v;
 }
 
-template <class Tl, class T>
-void load(Tl& t, std::vector<T>& v, int rows, int cols) {
-    auto g = gm_nd(v.data(), rows, cols, cols);
-    TLOAD(t, g);
-}
-template <class Tl, class T>
-void store(std::vector<T>& v, Tl& t, int rows, int cols) {
-    auto g = gm_nd(v.data(), rows, cols, cols);
-    TSTORE(g, t);
-}
-
 template <class T>
 std::vector<uint8_t> bytes_of(const std::vector<T>& v) {
     std::vector<uint8_t> b(v.size() * sizeof(T));
@@ -126,11 +115,6 @@ void expect_region(const std::vector<T>& out, const std::vector<T>& sentinel, in
         ASSERT_TRUE(same(out[i], w)) << "(" << r << "," << c << ") got " << show(out[i]) << " want " << show(w);
     }
 }
-
-#define TYPED_SUITE(SUITE, TYPES)            \
-    template <class T>                       \
-    class SUITE : public ::testing::Test {}; \
-    TYPED_TEST_SUITE(SUITE, TYPES)
 
 #if PTOSIM_TARGET_A5
 using CmpTypes = ::testing::Types<uint32_t, int32_t, uint16_t, int16_t, uint8_t, int8_t, float, half, bfloat16_t>;

@@ -10,30 +10,10 @@ using testutil::run_cube;
 
 namespace {
 
-template <class A, class C>
-struct MM {
-    using In = A;
-    using Acc = C;
-};
 template <class P>
 class Gemv : public ::testing::Test {};
 using GemvTypes = ::testing::Types<MM<half, float>, MM<bfloat16_t, float>, MM<float, float>, MM<int8_t, int32_t>>;
 TYPED_TEST_SUITE(Gemv, GemvTypes);
-
-// Small multiples of 1/8 (integers for int8): every product and partial sum
-// is exact in the accumulator, so the expected values are exact.
-template <class T>
-std::vector<T> operand(int rows, int cols, uint64_t salt) {
-    std::vector<T> v(static_cast<size_t>(rows) * cols);
-    testutil::Rng rng;
-    rng.s ^= salt * 0x100000001b3ull;
-    for (auto& x : v) {
-        const int q = static_cast<int>(rng.next() % 31) - 15;
-        if constexpr (std::is_same_v<T, int8_t>) x = static_cast<int8_t>(q * 8 + static_cast<int>(rng.next() % 8));
-        else x = from_float<T>(static_cast<float>(q) / 8.0f);
-    }
-    return v;
-}
 
 // y(j) = sum_p x(p) * b(p, j), b row-major with row stride ldb.
 template <class T>

@@ -140,17 +140,6 @@ using ColVec = Tile<TileType::Vec, T, 1, kC, BLayout::RowMajor, 1, DYNAMIC>;
 template <class T>
 using ColVecFull = Tile<TileType::Vec, T, 1, kC>;
 
-template <class Tl, class T>
-void load(Tl& t, std::vector<T>& v, int rows, int cols) {
-    auto g = gm_nd(v.data(), rows, cols, cols);
-    TLOAD(t, g);
-}
-template <class Tl, class T>
-void store(std::vector<T>& v, Tl& t, int rows, int cols) {
-    auto g = gm_nd(v.data(), rows, cols, cols);
-    TSTORE(g, t);
-}
-
 // want(i) for elements inside the written region, the sentinel elsewhere.
 template <class T, class Want>
 void expect_region(const std::vector<T>& out, const std::vector<T>& sentinel, int cols, Want want) {
@@ -214,11 +203,6 @@ void row_reduce_all_shapes(Rop op, Call call, Vals vals = Vals::Specials) {
     for (auto [vr, vc] : kShapes)
         for (bool dn : {true, false}) check_row_reduce<T>(op, call, vr, vc, dn, src);
 }
-
-#define TYPED_SUITE(SUITE, TYPES)                    \
-    template <class T>                               \
-    class SUITE : public ::testing::Test {};         \
-    TYPED_TEST_SUITE(SUITE, TYPES)
 
 #if PTOSIM_TARGET_A5
 using RowMinMaxTypes = ::testing::Types<half, float, int16_t, int32_t, int8_t, uint8_t>;

@@ -140,6 +140,54 @@ GmDN<T> gm_dn(T* p, int rows, int cols, int ld) {
     return GmDN<T>(p, Shape<1, 1, 1, DYNAMIC, DYNAMIC>(rows, cols), Stride<1, 1, 1, 1, DYNAMIC>(ld));
 }
 
+// Whole-tile transfers between a tile and a packed rows x cols vector.
+template <class Tl, class T>
+void load(Tl& t, std::vector<T>& v, int rows, int cols) {
+    auto g = gm_nd(v.data(), rows, cols, cols);
+    TLOAD(t, g);
+}
+template <class Tl, class T>
+void store(std::vector<T>& v, Tl& t, int rows, int cols) {
+    auto g = gm_nd(v.data(), rows, cols, cols);
+    TSTORE(g, t);
+}
+
+// The type list of a typed suite per compiled target: TL((A2A3 types), (A5 types)).
+#define UNP(...) __VA_ARGS__
+#if PTOSIM_TARGET_A5
+#define TL(a2a3, a5) ::testing::Types<UNP a5>
+#else
+#define TL(a2a3, a5) ::testing::Types<UNP a2a3>
+#endif
+
+// A typed test suite over one element type per test.
+#define TYPED_SUITE(SUITE, TYPES)            \
+    template <class T>                       \
+    class SUITE : public ::testing::Test {}; \
+    TYPED_TEST_SUITE(SUITE, TYPES)
+
+// Operands of exact matmul references: (In, Acc) element pairs, and inputs
+// that are small multiples of 1/8 (integers for int8), so every product and
+// partial sum is exact in the accumulator and the reference is order
+// independent.
+template <class A, class C>
+struct MM {
+    using In = A;
+    using Acc = C;
+};
+template <class T>
+std::vector<T> operand(int rows, int cols, uint64_t salt) {
+    std::vector<T> v(static_cast<size_t>(rows) * cols);
+    testutil::Rng rng;
+    rng.s ^= salt * 0x100000001b3ull;
+    for (auto& x : v) {
+        const int q = static_cast<int>(rng.next() % 31) - 15;
+        if constexpr (std::is_same_v<T, int8_t>) x = static_cast<int8_t>(q * 8 + static_cast<int>(rng.next() % 8));
+        else x = from_float<T>(static_cast<float>(q) / 8.0f);
+    }
+    return v;
+}
+
 // NZ byte order of an R-row matrix, the formula the ISA documents.
 template <class T>
 size_t nz_index(int r, int c, int R) {

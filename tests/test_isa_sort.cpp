@@ -19,23 +19,7 @@ namespace {
 
 constexpr int kR = 16, kC = 64;
 
-#define TYPED_SUITE(SUITE, TYPES)            \
-    template <class T>                       \
-    class SUITE : public ::testing::Test {}; \
-    TYPED_TEST_SUITE(SUITE, TYPES)
-
 std::string shape(int r, int c) { return std::to_string(r) + "x" + std::to_string(c); }
-
-template <class Tl, class T>
-void load(Tl& t, std::vector<T>& v, int rows, int cols) {
-    auto g = gm_nd(v.data(), rows, cols, cols);
-    TLOAD(t, g);
-}
-template <class Tl, class T>
-void store(std::vector<T>& v, Tl& t, int rows, int cols) {
-    auto g = gm_nd(v.data(), rows, cols, cols);
-    TSTORE(g, t);
-}
 
 // Values drawn from a small set so that ties are common, with NaN, +-Inf and
 // +-0 among them for float types; integers mix both range ends with ties.
