@@ -381,6 +381,48 @@ TEST(SyncAll, SoftBarrierRejectsATooSmallUbWorkspace) {
         << st.message;
 }
 
+TEST(SyncAll, SoftBarrierRejectsAParticipantBeyondUsedCores) {
+    std::vector<int32_t> ws(4 * SYNCALL_SOFT_SLOT_INT32);
+    auto st = testutil::run_vec([&] {
+        GlobalTensor<int32_t, pto::Shape<>, pto::Stride<>> gm(ws.data());
+        Tile<TileType::Vec, int32_t, 1, 4 * SYNCALL_SOFT_SLOT_INT32> ub;
+        TASSIGN(ub, 0);
+        SYNCALL<SyncAllMode::Soft>(gm, ub, 2);
+    }, 3);
+    EXPECT_NE(st.message.find("SYNCALL (software mode): AIV block 2 is participant 2 but usedCores is 2; every "
+                              "participating core must be counted in usedCores"),
+              std::string::npos)
+        << st.message;
+}
+
+TEST(SyncAll, SoftBarrierRejectsNegativeUsedCores) {
+    std::vector<int32_t> ws(SYNCALL_SOFT_SLOT_INT32);
+    auto st = testutil::run_vec([&] {
+        GlobalTensor<int32_t, pto::Shape<>, pto::Stride<>> gm(ws.data());
+        Tile<TileType::Vec, int32_t, 1, SYNCALL_SOFT_SLOT_INT32> ub;
+        TASSIGN(ub, 0);
+        SYNCALL<SyncAllMode::Soft>(gm, ub, -1);
+    });
+    EXPECT_NE(st.message.find("SYNCALL (software mode): usedCores is -1; pass the number of participating cores, "
+                              "or 0 for all of them"),
+              std::string::npos)
+        << st.message;
+}
+
+TEST(SyncAll, SoftWorkspacePastItsAllocationFaults) {
+    void* ws = ptosim::Device::get().allocate(2 * SYNCALL_SOFT_SLOT_INT32 * sizeof(int32_t), true);
+    std::memset(ws, 0, 2 * SYNCALL_SOFT_SLOT_INT32 * sizeof(int32_t));
+    auto st = testutil::run_vec([&] {
+        GlobalTensor<int32_t, pto::Shape<>, pto::Stride<>> gm(static_cast<int32_t*>(ws));
+        Tile<TileType::Vec, int32_t, 1, 4 * SYNCALL_SOFT_SLOT_INT32> ub;
+        TASSIGN(ub, 0);
+        SYNCALL<SyncAllMode::Soft>(gm, ub);
+    }, 4);
+    ptosim::Device::get().release(ws, true);
+    EXPECT_NE(st.message.find("SYNCALL workspace: GM bytes"), std::string::npos) << st.message;
+    EXPECT_NE(st.message.find("run past the end of the 64-byte allocation"), std::string::npos) << st.message;
+}
+
 TEST(SyncAll, MixBarrierNeedsAMixLaunch) {
 #if !defined(PTOSIM_TARGET_A5)
     auto st = testutil::run_vec([] { SYNCALL<SyncCoreType::Mix>(); });
@@ -433,6 +475,19 @@ TEST(TPrefetchAsync, StridedSourceGivesTheInvalidEvent) {
     });
     ASSERT_TRUE(st.ok()) << st.message;
     EXPECT_FALSE(valid);
+}
+
+TEST(TPrefetchAsync, ContextWithoutWorkspaceFaults) {
+    std::vector<float> x(64);
+    const std::string msg = testutil::fault_of([&] {
+        GlobalTensor<float, pto::Shape<1, 1, 1, 1, 64>, pto::Stride<64, 64, 64, 64, 1>> g(x.data());
+        PrefetchAsyncContext ctx;
+        TPREFETCH_ASYNC(g, ctx);
+    });
+    EXPECT_NE(msg.find("TPREFETCH_ASYNC: the PrefetchAsyncContext has no SDMA workspace (nullptr); construct it with "
+                       "the GM workspace the host prepared for the kernel"),
+              std::string::npos)
+        << msg;
 }
 
 TEST(TPrefetchAsync, SpanPastTheAllocationFaults) {
