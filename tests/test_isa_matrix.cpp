@@ -630,7 +630,7 @@ TEST(QuantFaults, AsymmetricWithoutOffsetFaults) {
     EXPECT_NE(st.message.find("TQUANT<INT8_ASYM>: the offset tile is missing"), std::string::npos) << st.message;
 }
 
-#if defined(PTOSIM_TARGET_A5) && PTOSIM_TARGET_A5
+#if PTOSIM_TARGET_A5
 // fp8 operands through L1 (NZ) into L0A/L0B, multiplied into a float
 // accumulator: the documented A5 pairs (a5/TMatmul.hpp CheckMadValid).
 template <class A, class B>

@@ -1,10 +1,9 @@
 // Rounding of exact values to narrower binary formats and to integers, in
 // every RoundMode the TCVT page lists (docs/semantics.md, "TCVT").
-#define PTOSIM_TARGET_AGNOSTIC 1  // shared by both targets' kernels
 #include <pto/common/type.hpp>
 #include <cmath>
 
-namespace pto::sim {
+namespace pto::ptosim_impl {
 
 namespace {
 double round_scaled(double n, bool negative, RoundMode mode) {
@@ -52,4 +51,4 @@ double round_to_format(double x, int precision, int emin, double maxv, RoundMode
     return neg ? -r : r;
 }
 
-}  // namespace pto::sim
+}  // namespace pto::ptosim_impl

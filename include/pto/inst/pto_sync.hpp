@@ -80,14 +80,14 @@ struct Event {
     Event& operator=(RecordEvent) { return Record(); }
 
     Event& Record(CallSite cs = {}) {
-        const ptosim::SourceLoc loc = sim::loc_of(cs);
+        const ptosim::SourceLoc loc = ptosim_impl::loc_of(cs);
         if constexpr (!isSamePipe)
             ptosim::intr::set_flag(loc, static_cast<ptosim::Pipe>(srcPipe), static_cast<ptosim::Pipe>(dstPipe), token);
         return *this;
     }
     Event& Init(CallSite cs = {}) { return Record(cs); }
     Event& Wait(CallSite cs = {}) {
-        const ptosim::SourceLoc loc = sim::loc_of(cs);
+        const ptosim::SourceLoc loc = ptosim_impl::loc_of(cs);
         if constexpr (isSamePipe) ptosim::intr::pipe_barrier(loc, static_cast<ptosim::Pipe>(srcPipe));
         else ptosim::intr::wait_flag(loc, static_cast<ptosim::Pipe>(srcPipe), static_cast<ptosim::Pipe>(dstPipe), token);
         return *this;
@@ -116,7 +116,7 @@ template <Op OpCode>
 PTO_INST void TSYNC(CallSite cs = {}) {
     static_assert(pipe_of(OpCode) == PIPE_V,
                   "TSYNC<Op>() is a barrier for vector-pipe operations only; for other pipes use an Event");
-    ptosim::intr::pipe_barrier(sim::loc_of(cs), ptosim::Pipe::V);
+    ptosim::intr::pipe_barrier(ptosim_impl::loc_of(cs), ptosim::Pipe::V);
 }
 
 // ------------------------------------------------------------ Cube <-> Vector FIFOs
@@ -160,7 +160,7 @@ struct is_tpipe : std::false_type {};
 template <uint8_t F, uint8_t D, uint32_t S, uint32_t N, uint32_t L, bool I, bool U>
 struct is_tpipe<TPipe<F, D, S, N, L, I, U>> : std::true_type {};
 
-namespace sim {
+namespace ptosim_impl {
 
 // Which way data flows for the calling core: the Cube core produces C2V and
 // consumes V2C, the Vector cores the reverse.
@@ -340,7 +340,7 @@ void fifo_view(CallSite cs, P& p, G& g, int what, const char* op) {  // 0 TALLOC
     g.set_data(reinterpret_cast<typename G::DType*>(slot) + off);
 }
 
-}  // namespace sim
+}  // namespace ptosim_impl
 
 // TileData flow. Split defaults to TILE_NO_SPLIT so that TPUSH(pipe, tile)
 // also compiles, which lets the call-site macro name the caller's line.
@@ -348,7 +348,7 @@ template <typename Pipe_, typename TileProd, TileSplitAxis Split = TILE_NO_SPLIT
     requires(is_tpipe<Pipe_>::value && is_tile_data_v<TileProd>)
 PTO_INST RecordEvent TPUSH(CallSite cs, Pipe_& pipe, TileProd& tile, WaitEvents&... events) {
     TSYNC(cs, events...);
-    sim::fifo_move<Pipe_, TileProd, Split>(cs, pipe, tile, true, "TPUSH");
+    ptosim_impl::fifo_move<Pipe_, TileProd, Split>(cs, pipe, tile, true, "TPUSH");
     return {};
 }
 template <typename Pipe_, typename TileProd, TileSplitAxis Split = TILE_NO_SPLIT, typename... WaitEvents>
@@ -371,7 +371,7 @@ template <typename Pipe_, typename TileCons, TileSplitAxis Split = TILE_NO_SPLIT
     requires(is_tpipe<Pipe_>::value && is_tile_data_v<TileCons>)
 PTO_INST RecordEvent TPOP(CallSite cs, Pipe_& pipe, TileCons& tile, WaitEvents&... events) {
     TSYNC(cs, events...);
-    sim::fifo_move<Pipe_, TileCons, Split>(cs, pipe, tile, false, "TPOP");
+    ptosim_impl::fifo_move<Pipe_, TileCons, Split>(cs, pipe, tile, false, "TPOP");
     return {};
 }
 template <typename Pipe_, typename TileCons, TileSplitAxis Split = TILE_NO_SPLIT, typename... WaitEvents>
@@ -396,7 +396,7 @@ template <typename Pipe_, TileSplitAxis Split = TILE_NO_SPLIT, typename... WaitE
     requires(is_tpipe<Pipe_>::value)
 PTO_INST RecordEvent TFREE(CallSite cs, Pipe_& pipe, WaitEvents&... events) {
     TSYNC(cs, events...);
-    sim::fifo_free(cs, pipe, false, "TFREE");
+    ptosim_impl::fifo_free(cs, pipe, false, "TFREE");
     return {};
 }
 template <typename Pipe_, TileSplitAxis Split = TILE_NO_SPLIT, typename... WaitEvents>
@@ -410,7 +410,7 @@ template <typename Pipe_, typename GlobalData, TileSplitAxis Split = TILE_NO_SPL
     requires(is_tpipe<Pipe_>::value && is_global_data_v<GlobalData>)
 PTO_INST RecordEvent TALLOC(CallSite cs, Pipe_& pipe, GlobalData& g, WaitEvents&... events) {
     TSYNC(cs, events...);
-    sim::fifo_view<Pipe_, GlobalData, Split>(cs, pipe, g, 0, "TALLOC");
+    ptosim_impl::fifo_view<Pipe_, GlobalData, Split>(cs, pipe, g, 0, "TALLOC");
     return {};
 }
 template <typename Pipe_, typename GlobalData, TileSplitAxis Split = TILE_NO_SPLIT, typename... WaitEvents>
@@ -422,7 +422,7 @@ template <typename Pipe_, typename GlobalData, TileSplitAxis Split = TILE_NO_SPL
     requires(is_tpipe<Pipe_>::value && is_global_data_v<GlobalData>)
 PTO_INST RecordEvent TPUSH(CallSite cs, Pipe_& pipe, GlobalData& g, WaitEvents&... events) {
     TSYNC(cs, events...);
-    sim::fifo_view<Pipe_, GlobalData, Split>(cs, pipe, g, 1, "TPUSH");
+    ptosim_impl::fifo_view<Pipe_, GlobalData, Split>(cs, pipe, g, 1, "TPUSH");
     return {};
 }
 template <typename Pipe_, typename GlobalData, TileSplitAxis Split = TILE_NO_SPLIT, typename... WaitEvents>
@@ -434,7 +434,7 @@ template <typename Pipe_, typename GlobalData, TileSplitAxis Split = TILE_NO_SPL
     requires(is_tpipe<Pipe_>::value && is_global_data_v<GlobalData>)
 PTO_INST RecordEvent TPOP(CallSite cs, Pipe_& pipe, GlobalData& g, WaitEvents&... events) {
     TSYNC(cs, events...);
-    sim::fifo_view<Pipe_, GlobalData, Split>(cs, pipe, g, 2, "TPOP");
+    ptosim_impl::fifo_view<Pipe_, GlobalData, Split>(cs, pipe, g, 2, "TPOP");
     return {};
 }
 template <typename Pipe_, typename GlobalData, TileSplitAxis Split = TILE_NO_SPLIT, typename... WaitEvents>
@@ -446,7 +446,7 @@ template <typename Pipe_, typename GlobalData, TileSplitAxis Split = TILE_NO_SPL
     requires(is_tpipe<Pipe_>::value && is_global_data_v<GlobalData>)
 PTO_INST RecordEvent TFREE(CallSite cs, Pipe_& pipe, GlobalData&, WaitEvents&... events) {
     TSYNC(cs, events...);
-    sim::fifo_free(cs, pipe, true, "TFREE");
+    ptosim_impl::fifo_free(cs, pipe, true, "TFREE");
     return {};
 }
 template <typename Pipe_, typename GlobalData, TileSplitAxis Split = TILE_NO_SPLIT, typename... WaitEvents>
@@ -457,7 +457,7 @@ PTO_INST RecordEvent TFREE(Pipe_& pipe, GlobalData& g, WaitEvents&... events) {
 
 // ------------------------------------------------------------ TPRINT, TPREFETCH
 
-namespace sim {
+namespace ptosim_impl {
 template <class E>
 void print_elem(const uint8_t* p) {
     const E v = load_elem<E>(p);
@@ -468,24 +468,24 @@ void print_elem(const uint8_t* p) {
     else if constexpr (std::is_signed_v<E>) std::printf(" %lld", static_cast<long long>(v));
     else std::printf(" %llu", static_cast<unsigned long long>(v));
 }
-}  // namespace sim
+}  // namespace ptosim_impl
 
 // Prints the tile's valid region to stdout (format: docs/isa/sync.md, "TPRINT").
 template <typename TileData>
 PTO_INST void TPRINT(CallSite cs, TileData& tile) {
     static_assert(is_tile_data_v<TileData>, "TPRINT takes a tile");
     ptosim::Core& c = ptosim::core();
-    const ptosim::SourceLoc loc = sim::loc_of(cs);
-    uint8_t* base = sim::tile_base(c, tile, "TPRINT", "source", loc);
-    ptosim::OpRecord rec = sim::make_record("TPRINT", ptosim::Pipe::S, cs);
-    sim::record_tile(rec, false, tile);
+    const ptosim::SourceLoc loc = ptosim_impl::loc_of(cs);
+    uint8_t* base = ptosim_impl::tile_base(c, tile, "TPRINT", "source", loc);
+    ptosim::OpRecord rec = ptosim_impl::make_record("TPRINT", ptosim::Pipe::S, cs);
+    ptosim_impl::record_tile(rec, false, tile);
     ptosim::dispatch(c, rec);
     const int vr = tile.GetValidRow(), vc = tile.GetValidCol();
-    std::printf("TPRINT %s: %s %s %dx%d valid %dx%d on %s\n", loc.str().c_str(), sim::tile_type_name(TileData::Loc),
-                sim::dtype_name<typename TileData::DType>(), TileData::Rows, TileData::Cols, vr, vc, c.name().c_str());
+    std::printf("TPRINT %s: %s %s %dx%d valid %dx%d on %s\n", loc.str().c_str(), ptosim_impl::tile_type_name(TileData::Loc),
+                ptosim_impl::dtype_name<typename TileData::DType>(), TileData::Rows, TileData::Cols, vr, vc, c.name().c_str());
     for (int r = 0; r < vr; ++r) {
         std::printf("  [%d]", r);
-        for (int col = 0; col < vc; ++col) sim::print_elem<typename TileData::DType>(sim::at<TileData>(base, r, col));
+        for (int col = 0; col < vc; ++col) ptosim_impl::print_elem<typename TileData::DType>(ptosim_impl::at<TileData>(base, r, col));
         std::printf("\n");
     }
     std::fflush(stdout);
@@ -500,9 +500,9 @@ template <typename TileData, typename GlobalData>
 PTO_INST RecordEvent TPREFETCH(CallSite cs, TileData& dst, GlobalData& src) {
     static_assert(is_tile_data_v<TileData> && is_global_data_v<GlobalData>, "TPREFETCH(tile, globalTensor)");
     ptosim::Core& c = ptosim::core();
-    ptosim::OpRecord rec = sim::make_record("TPREFETCH", ptosim::Pipe::MTE2, cs);
-    rec.dtype = sim::dtype_name<typename TileData::DType>();
-    rec.read(ptosim::Space::GM, reinterpret_cast<uintptr_t>(src.data()), sim::tile_bytes<TileData>());
+    ptosim::OpRecord rec = ptosim_impl::make_record("TPREFETCH", ptosim::Pipe::MTE2, cs);
+    rec.dtype = ptosim_impl::dtype_name<typename TileData::DType>();
+    rec.read(ptosim::Space::GM, reinterpret_cast<uintptr_t>(src.data()), ptosim_impl::tile_bytes<TileData>());
     (void)dst;
     ptosim::dispatch(c, rec);
     return {};
@@ -542,7 +542,7 @@ PTO_INST comm::AsyncEvent TPREFETCH_ASYNC(CallSite cs, GlobalData& src, Prefetch
     static_assert(is_global_data_v<GlobalData>, "TPREFETCH_ASYNC(globalTensor, ctx) prefetches a GlobalTensor into L2");
     TSYNC(cs, events...);
     ptosim::Core& c = ptosim::core();
-    const ptosim::SourceLoc loc = sim::loc_of(cs);
+    const ptosim::SourceLoc loc = ptosim_impl::loc_of(cs);
     if (ctx.workspace == nullptr)
         ptosim::fault(loc, "TPREFETCH_ASYNC: the PrefetchAsyncContext has no SDMA workspace (nullptr); construct it "
                            "with the GM workspace the host prepared for the kernel");
@@ -554,8 +554,8 @@ PTO_INST comm::AsyncEvent TPREFETCH_ASYNC(CallSite cs, GlobalData& src, Prefetch
         packed = packed && src.GetStride(d) == elems;
         elems *= src.GetShape(d);
     }
-    ptosim::OpRecord rec = sim::make_record("TPREFETCH_ASYNC", ptosim::Pipe::MTE2, cs);
-    rec.dtype = sim::dtype_name<typename GlobalData::DType>();
+    ptosim::OpRecord rec = ptosim_impl::make_record("TPREFETCH_ASYNC", ptosim::Pipe::MTE2, cs);
+    rec.dtype = ptosim_impl::dtype_name<typename GlobalData::DType>();
     if (!packed) {
         ptosim::dispatch(c, rec);
         return {};
@@ -579,7 +579,7 @@ enum class SyncAllMode : uint8_t { Hard, Soft };
 // int32 values per core in the software-mode workspace: one 32-byte line.
 constexpr int32_t SYNCALL_SOFT_SLOT_INT32 = 8;
 
-namespace sim {
+namespace ptosim_impl {
 constexpr ptosim::intr::SyncAllCores syncall_cores(SyncCoreType t) {
     return t == SyncCoreType::AIVOnly   ? ptosim::intr::SyncAllCores::AIV
            : t == SyncCoreType::AICOnly ? ptosim::intr::SyncAllCores::AIC
@@ -608,16 +608,14 @@ void syncall_soft(GlobalData& gm, UbTile* ub, int32_t used_cores, CallSite cs) {
         ptosim::intr::syncall_soft(loc_of(cs), syncall_cores(CoreType), gm.data(), ub_bytes, used_cores);
     }
 }
-}  // namespace sim
+}  // namespace ptosim_impl
 
 template <SyncCoreType CoreType = SyncCoreType::AIVOnly>
 PTO_INST void SYNCALL(std::source_location where = std::source_location::current()) {
-#if defined(PTOSIM_TARGET_A5)
-    static_assert(CoreType != SyncCoreType::Mix,
+    static_assert(!PTOSIM_TARGET_A5 || CoreType != SyncCoreType::Mix,
                   "SYNCALL<SyncCoreType::Mix> in hardware mode is not supported on A5 (no FFTS context for mix "
                   "kernels); use SYNCALL<SyncAllMode::Soft, SyncCoreType::Mix>(gmWorkspace, ubTile, l1Tile)");
-#endif
-    ptosim::intr::syncall_hard(sim::loc_of(sim::call_site(where)), sim::syncall_cores(CoreType));
+    ptosim::intr::syncall_hard(ptosim_impl::loc_of(ptosim_impl::call_site(where)), ptosim_impl::syncall_cores(CoreType));
 }
 
 template <SyncAllMode Mode, SyncCoreType CoreType = SyncCoreType::AIVOnly, typename GlobalData, typename TileData,
@@ -628,7 +626,7 @@ PTO_INST void SYNCALL(GlobalData& gmWorkspace, TileData& ubWorkspace, int32_t us
     static_assert(CoreType == SyncCoreType::AIVOnly,
                   "SYNCALL(gmWorkspace, ubTile) is the AIV-only software barrier; for AIC-only pass an L1 (Mat) tile, "
                   "for Mix pass both a UB and an L1 tile");
-    sim::syncall_soft<Mode, CoreType>(gmWorkspace, &ubWorkspace, usedCores, sim::call_site(where));
+    ptosim_impl::syncall_soft<Mode, CoreType>(gmWorkspace, &ubWorkspace, usedCores, ptosim_impl::call_site(where));
 }
 
 template <SyncAllMode Mode, SyncCoreType CoreType = SyncCoreType::AICOnly, typename GlobalData, typename TileData,
@@ -638,13 +636,11 @@ PTO_INST void SYNCALL(GlobalData& gmWorkspace, TileData& l1Workspace, int32_t us
                       std::source_location where = std::source_location::current()) {
     static_assert(CoreType == SyncCoreType::AICOnly,
                   "SYNCALL(gmWorkspace, l1Tile) is the AIC-only software barrier; for AIV-only pass a UB (Vec) tile");
-#if defined(PTOSIM_TARGET_A5)
-    static_assert(Mode == SyncAllMode::Hard,
+    static_assert(!PTOSIM_TARGET_A5 || Mode == SyncAllMode::Hard,
                   "SYNCALL<SyncAllMode::Soft, SyncCoreType::AICOnly> is not supported on A5: the A5 Cube core has no "
                   "L1->GM write path; use the hardware barrier SYNCALL<SyncCoreType::AICOnly>()");
-#endif
     (void)l1Workspace;
-    sim::syncall_soft<Mode, CoreType, GlobalData, void>(gmWorkspace, nullptr, usedCores, sim::call_site(where));
+    ptosim_impl::syncall_soft<Mode, CoreType, GlobalData, void>(gmWorkspace, nullptr, usedCores, ptosim_impl::call_site(where));
 }
 
 template <SyncAllMode Mode, SyncCoreType CoreType = SyncCoreType::Mix, typename GlobalData, typename UbTile,
@@ -655,16 +651,14 @@ template <SyncAllMode Mode, SyncCoreType CoreType = SyncCoreType::Mix, typename 
 PTO_INST void SYNCALL(GlobalData& gmWorkspace, UbTile& ubWorkspace, L1Tile& l1Workspace, int32_t usedCores = 0,
                       std::source_location where = std::source_location::current()) {
     static_assert(CoreType == SyncCoreType::Mix, "SYNCALL(gmWorkspace, ubTile, l1Tile) is the Mix software barrier");
-#if defined(PTOSIM_TARGET_A5)
-    static_assert(Mode == SyncAllMode::Soft,
+    static_assert(!PTOSIM_TARGET_A5 || Mode == SyncAllMode::Soft,
                   "SYNCALL<SyncAllMode::Hard, SyncCoreType::Mix> is not supported on A5 (no FFTS context for mix "
                   "kernels); use SyncAllMode::Soft");
-#endif
     (void)l1Workspace;
     if (ptosim::core().type == ptosim::CoreType::AIV)
-        sim::syncall_soft<Mode, CoreType>(gmWorkspace, &ubWorkspace, usedCores, sim::call_site(where));
+        ptosim_impl::syncall_soft<Mode, CoreType>(gmWorkspace, &ubWorkspace, usedCores, ptosim_impl::call_site(where));
     else
-        sim::syncall_soft<Mode, CoreType, GlobalData, void>(gmWorkspace, nullptr, usedCores, sim::call_site(where));
+        ptosim_impl::syncall_soft<Mode, CoreType, GlobalData, void>(gmWorkspace, nullptr, usedCores, ptosim_impl::call_site(where));
 }
 
 }  // namespace pto
