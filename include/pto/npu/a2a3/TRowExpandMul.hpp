@@ -1,0 +1,4 @@
+// ptolab forwarder for pto-isa's header path pto/npu/a2a3/TRowExpandMul.hpp.
+// Its names are part of ptolab's PTO API; see docs/drop-in.md, "Header paths".
+#pragma once
+#include <pto/pto-inst.hpp>
