@@ -78,6 +78,14 @@ static const int ACL_ERROR_RT_EVENT_SYNC_TIMEOUT = 507047;
  */
 ACL_FUNC_VISIBILITY const char *aclGetRecentErrMsg(void);
 
+/*
+ * IEEE binary16 <-> float, as CANN's acl_base.h declares them: aclFloat16 is
+ * the raw 16-bit pattern. Float to half rounds to nearest even; values beyond
+ * the half range become infinities, NaN stays NaN.
+ */
+ACL_FUNC_VISIBILITY float aclFloat16ToFloat(aclFloat16 value);
+ACL_FUNC_VISIBILITY aclFloat16 aclFloatToFloat16(float value);
+
 #ifdef __cplusplus
 }
 #endif

@@ -15,6 +15,5 @@
 #include <pto/call_sites/layout.hpp>
 #include <pto/call_sites/gather_scatter.hpp>
 #include <pto/call_sites/sync.hpp>
-#include <pto/call_sites/intrinsics.hpp>
 #include <pto/call_sites/cube_config.hpp>
 #include <pto/call_sites/matrix.hpp>

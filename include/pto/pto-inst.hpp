@@ -2,9 +2,11 @@
 // exactly as they include the real one; ptocc puts this directory first.
 #pragma once
 #include <pto/common/type.hpp>
+#if PTOSIM_DEVICE
 #include <pto/common/tile.hpp>
 #include <pto/common/tassign.hpp>
 #include <pto/common/intrinsics.hpp>
+#include <pto/common/cce_builtins.hpp>
 #include <pto/inst/tload_tstore.hpp>
 #include <pto/inst/tmov.hpp>
 #include <pto/inst/tmatmul.hpp>
@@ -23,3 +25,7 @@
 #include <pto/inst/fixpipe.hpp>
 #include <pto/inst/img2col.hpp>
 #include <pto/call_sites.hpp>
+#include <pto/common/constants.hpp>
+#include <pto/common/debug.h>
+#include <pto/common/utils.hpp>
+#endif

@@ -123,6 +123,9 @@ std::vector<std::string> device_macros(const Options& o, bool cube, int variant)
     m.push_back("-D__PTOCC_KIND__=" + std::to_string(kind));
     m.push_back(std::string("-D__PTOCC_TARGET__=") + (a5 ? "1" : "0"));
     m.push_back("-D__PTOCC_VARIANT__=" + std::to_string(variant));
+    // bisheng's device pass declares the CCE builtins (set_flag, get_sys_cnt,
+    // min, __in__, ...) in every kernel translation unit without an include.
+    m.insert(m.end(), {"-include", "pto/common/cce_builtins.hpp"});
     return m;
 }
 

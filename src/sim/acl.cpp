@@ -4,6 +4,7 @@
 // Behaviour and the deliberate differences from CANN: docs/acl.md.
 #include <acl/acl.h>
 #include <runtime/rt_ffts.h>
+#include <ptosim/float16.hpp>
 #include <ptosim/runtime.hpp>
 
 #include <cerrno>
@@ -266,6 +267,9 @@ int current_device_locked(const State& s) {
 extern "C" {
 
 const char* aclGetRecentErrMsg(void) { return ptosim::last_error(); }
+
+float aclFloat16ToFloat(aclFloat16 value) { return ptosim::half_bits_to_float(value); }
+aclFloat16 aclFloatToFloat16(float value) { return ptosim::float_to_half_bits(value); }
 
 aclError aclInit(const char* configPath) {
     State& s = state();

@@ -3,7 +3,7 @@
 #pragma once
 #include <pto/common/sim_support.hpp>
 
-namespace pto::sim {
+namespace pto::ptosim_impl {
 
 template <class G>
 struct GmView {
@@ -94,4 +94,4 @@ inline void check_gm_operand(const G& g, const GmView<G>& v, int64_t nr, int64_t
     else rec.read(Space::GM, reinterpret_cast<uintptr_t>(base), static_cast<uint64_t>(hi - lo));
 }
 
-}  // namespace pto::sim
+}  // namespace pto::ptosim_impl

@@ -22,7 +22,7 @@
 #define PTOSIM_VECTORIZE
 #endif
 
-namespace pto::sim {
+namespace pto::ptosim_impl {
 
 using ptosim::Core;
 using ptosim::OpRecord;
@@ -333,4 +333,4 @@ constexpr int row_run() {
     else return T::isInnerRowMajor ? T::InnerCols : 1;
 }
 
-}  // namespace pto::sim
+}  // namespace pto::ptosim_impl

@@ -3,9 +3,34 @@
 // a GlobalTensor is a view of GM with a 5-D shape and stride.
 #pragma once
 #include <pto/common/type.hpp>
+#include <ptosim/core.hpp>
+#include <cstring>
+#include <source_location>
 #include <type_traits>
 
 namespace pto {
+
+namespace ptosim_impl {
+// One element of a Vec tile read or written by the scalar unit (pto-isa's
+// Tile::GetValue/SetValue): recorded on PIPE_S, bounds-checked against UB.
+inline uint8_t* ub_scalar_slot(uint64_t tile_addr, uint64_t offset, uint64_t bytes, const char* op, bool write,
+                               const std::source_location& where) {
+    ptosim::Core& c = ptosim::core();
+    const ptosim::SourceLoc loc{where.file_name(), static_cast<int>(where.line())};
+    const uint64_t at = tile_addr + offset * bytes;
+    ptosim::OpRecord r;
+    r.op = op;
+    r.pipe = ptosim::Pipe::S;
+    r.loc = loc;
+    r.elements = 1;
+    r.bytes = bytes;
+    if (write) r.write(ptosim::Space::UB, at, bytes);
+    else r.read(ptosim::Space::UB, at, bytes);
+    ptosim::dispatch(c, r);
+    ptosim::check_local(c, ptosim::Space::UB, at, bytes, op, loc);
+    return c.mem[static_cast<int>(ptosim::Space::UB)] + at;
+}
+}  // namespace ptosim_impl
 
 // ---------------------------------------------------------------- Tile
 
@@ -104,6 +129,22 @@ struct Tile {
         assigned_ = true;
     }
 
+    // Element `offset` of the tile's storage (not row/column), as pto-isa's
+    // scalar accessors; Vec tiles only, as there.
+    PTO_INTERNAL void SetValue(uint32_t offset, DType val,
+                               std::source_location where = std::source_location::current()) {
+        static_assert(Loc_ == TileType::Vec, "Tile::SetValue: scalar access exists for Vec (UB) tiles only");
+        std::memcpy(ptosim_impl::ub_scalar_slot(addr_, offset, sizeof(DType), "Tile::SetValue", true, where), &val,
+                    sizeof(DType));
+    }
+    PTO_INTERNAL DType GetValue(uint32_t offset, std::source_location where = std::source_location::current()) const {
+        static_assert(Loc_ == TileType::Vec, "Tile::GetValue: scalar access exists for Vec (UB) tiles only");
+        DType v;
+        std::memcpy(&v, ptosim_impl::ub_scalar_slot(addr_, offset, sizeof(DType), "Tile::GetValue", false, where),
+                    sizeof(DType));
+        return v;
+    }
+
     int RowMaskInternal = RowValid_ == DYNAMIC ? Rows_ : RowValid_;
     int ColMaskInternal = ColValid_ == DYNAMIC ? Cols_ : ColValid_;
 
@@ -120,6 +161,18 @@ using TileLeft = Tile<TileType::Left, T, Rows, Cols, BLayout::ColMajor, RowValid
 using TileLeft = Tile<TileType::Left, T, Rows, Cols, BLayout::RowMajor, RowValid, ColValid, SLayout::RowMajor,
                       TileConfig::fractalABSize>;
 #endif
+
+// Compact operand tiles: the same storage with CompactMode::Normal (pto-isa
+// pto_tile.hpp), which lets the valid shape stop short of the fractal grid.
+template <typename T, int Rows, int Cols, int RowValid = Rows, int ColValid = Cols>
+using TileLeftCompact = Tile<TileType::Left, T, Rows, Cols, TileLeft<T, Rows, Cols>::BFractal, RowValid, ColValid,
+                             SLayout::RowMajor, TileConfig::fractalABSize, PadValue::Null, CompactMode::Normal>;
+template <typename T, int Rows, int Cols, int RowValid = Rows, int ColValid = Cols>
+using TileRightCompact = Tile<TileType::Right, T, Rows, Cols, BLayout::RowMajor, RowValid, ColValid, SLayout::ColMajor,
+                              TileConfig::fractalABSize, PadValue::Null, CompactMode::Normal>;
+template <typename T, int Rows, int Cols, int RowValid = Rows, int ColValid = Cols>
+using TileAccCompact = Tile<TileType::Acc, T, Rows, Cols, BLayout::ColMajor, RowValid, ColValid, SLayout::RowMajor,
+                            TileConfig::fractalCSize, PadValue::Null, CompactMode::Normal>;
 
 template <typename T, int Rows, int Cols, int RowValid = Rows, int ColValid = Cols>
 using TileRight = Tile<TileType::Right, T, Rows, Cols, BLayout::RowMajor, RowValid, ColValid, SLayout::ColMajor,
@@ -138,6 +191,8 @@ template <TileType L, class E, int R, int C, BLayout B, int RV, int CV, SLayout 
 struct is_tile<Tile<L, E, R, C, B, RV, CV, S, F, P, M>> : std::true_type {};
 template <class T>
 constexpr bool is_tile_data_v = is_tile<std::remove_cv_t<T>>::value;
+template <class T>
+constexpr bool is_boxed_tile = is_tile_data_v<T> && T::isBoxedLayout;
 
 template <class T>
 constexpr bool is_Nz_layout = !T::isRowMajor && T::SFractal == SLayout::RowMajor;
@@ -219,11 +274,11 @@ struct Stride {
     }
 };
 
-namespace detail {
+namespace ptosim_impl {
 template <class T>
 constexpr int c0_of = static_cast<int>(C0_SIZE_BYTE / sizeof(T));
 constexpr int64_t mul_or_dyn(int64_t a, int64_t b) { return a == DYNAMIC || b == DYNAMIC ? DYNAMIC : a * b; }
-}  // namespace detail
+}  // namespace ptosim_impl
 
 // 2-D shapes and their dense strides for ND, DN and NZ global tensors.
 template <typename T, int R, int C, Layout L = Layout::ND>
@@ -238,41 +293,41 @@ struct TileShape2D<T, R, C, Layout::DN> : Shape<1, 1, 1, R, C> {
 };
 template <typename T, int R, int C>
 struct TileShape2D<T, R, C, Layout::NZ>
-    : Shape<1, (C == DYNAMIC ? DYNAMIC : C / detail::c0_of<T>), (R == DYNAMIC ? DYNAMIC : R / 16), 16, detail::c0_of<T>> {
+    : Shape<1, (C == DYNAMIC ? DYNAMIC : C / ptosim_impl::c0_of<T>), (R == DYNAMIC ? DYNAMIC : R / 16), 16, ptosim_impl::c0_of<T>> {
     static_assert(R == DYNAMIC || R % 16 == 0, "TileShape2D<NZ>: rows must be a multiple of 16");
-    static_assert(C == DYNAMIC || C % detail::c0_of<T> == 0, "TileShape2D<NZ>: cols must be a multiple of 32 bytes");
-    using Base = Shape<1, (C == DYNAMIC ? DYNAMIC : C / detail::c0_of<T>), (R == DYNAMIC ? DYNAMIC : R / 16), 16,
-                       detail::c0_of<T>>;
+    static_assert(C == DYNAMIC || C % ptosim_impl::c0_of<T> == 0, "TileShape2D<NZ>: cols must be a multiple of 32 bytes");
+    using Base = Shape<1, (C == DYNAMIC ? DYNAMIC : C / ptosim_impl::c0_of<T>), (R == DYNAMIC ? DYNAMIC : R / 16), 16,
+                       ptosim_impl::c0_of<T>>;
     PTO_INTERNAL TileShape2D() = default;
     PTO_INTERNAL TileShape2D(int64_t rows, int64_t cols)
-        : Base(1, cols / detail::c0_of<T>, rows / 16, 16, detail::c0_of<T>) {}
+        : Base(1, cols / ptosim_impl::c0_of<T>, rows / 16, 16, ptosim_impl::c0_of<T>) {}
 };
 
 template <typename T, int R, int C, Layout L = Layout::ND>
 struct BaseShape2D;
 template <typename T, int R, int C>
 struct BaseShape2D<T, R, C, Layout::ND>
-    : Stride<detail::mul_or_dyn(R, C), detail::mul_or_dyn(R, C), detail::mul_or_dyn(R, C), C, 1> {
-    using Base = Stride<detail::mul_or_dyn(R, C), detail::mul_or_dyn(R, C), detail::mul_or_dyn(R, C), C, 1>;
+    : Stride<ptosim_impl::mul_or_dyn(R, C), ptosim_impl::mul_or_dyn(R, C), ptosim_impl::mul_or_dyn(R, C), C, 1> {
+    using Base = Stride<ptosim_impl::mul_or_dyn(R, C), ptosim_impl::mul_or_dyn(R, C), ptosim_impl::mul_or_dyn(R, C), C, 1>;
     PTO_INTERNAL BaseShape2D() = default;
     PTO_INTERNAL BaseShape2D(int64_t rows, int64_t cols) : Base(rows * cols, rows * cols, rows * cols, cols, 1) {}
 };
 template <typename T, int R, int C>
 struct BaseShape2D<T, R, C, Layout::DN>
-    : Stride<detail::mul_or_dyn(R, C), detail::mul_or_dyn(R, C), detail::mul_or_dyn(R, C), 1, R> {
-    using Base = Stride<detail::mul_or_dyn(R, C), detail::mul_or_dyn(R, C), detail::mul_or_dyn(R, C), 1, R>;
+    : Stride<ptosim_impl::mul_or_dyn(R, C), ptosim_impl::mul_or_dyn(R, C), ptosim_impl::mul_or_dyn(R, C), 1, R> {
+    using Base = Stride<ptosim_impl::mul_or_dyn(R, C), ptosim_impl::mul_or_dyn(R, C), ptosim_impl::mul_or_dyn(R, C), 1, R>;
     PTO_INTERNAL BaseShape2D() = default;
     PTO_INTERNAL BaseShape2D(int64_t rows, int64_t cols) : Base(rows * cols, rows * cols, rows * cols, 1, rows) {}
 };
 template <typename T, int R, int C>
 struct BaseShape2D<T, R, C, Layout::NZ>
-    : Stride<detail::mul_or_dyn(R, C), detail::mul_or_dyn(R, detail::c0_of<T>), 16 * detail::c0_of<T>,
-             detail::c0_of<T>, 1> {
-    using Base = Stride<detail::mul_or_dyn(R, C), detail::mul_or_dyn(R, detail::c0_of<T>), 16 * detail::c0_of<T>,
-                        detail::c0_of<T>, 1>;
+    : Stride<ptosim_impl::mul_or_dyn(R, C), ptosim_impl::mul_or_dyn(R, ptosim_impl::c0_of<T>), 16 * ptosim_impl::c0_of<T>,
+             ptosim_impl::c0_of<T>, 1> {
+    using Base = Stride<ptosim_impl::mul_or_dyn(R, C), ptosim_impl::mul_or_dyn(R, ptosim_impl::c0_of<T>), 16 * ptosim_impl::c0_of<T>,
+                        ptosim_impl::c0_of<T>, 1>;
     PTO_INTERNAL BaseShape2D() = default;
     PTO_INTERNAL BaseShape2D(int64_t rows, int64_t cols)
-        : Base(rows * cols, rows * detail::c0_of<T>, 16 * detail::c0_of<T>, detail::c0_of<T>, 1) {}
+        : Base(rows * cols, rows * ptosim_impl::c0_of<T>, 16 * ptosim_impl::c0_of<T>, ptosim_impl::c0_of<T>, 1) {}
 };
 
 template <typename Element_, typename Shape_, typename Stride_, Layout Layout_ = Layout::ND>

@@ -47,28 +47,54 @@
 #define PTO_INLINE inline
 #define PTO_INST AICORE PTO_INLINE
 #define PTO_INTERNAL AICORE PTO_INLINE
+// bisheng's vector-function naming attributes: hints for its code generator.
+#define OP_NAME(Name)
+#define OP_TYPE(TypeName)
 
-// Which target the translation unit is compiled for. ptocc sets the bisheng
-// macros from --cce-aicore-arch; see docs/semantics.md "Target selection".
+// pto-isa's assertion macros (pto/common/type.hpp): PTO_STATIC_ASSERT(cond)
+// or PTO_STATIC_ASSERT(cond, "message"), and PTO_CPU_ASSERT, which only
+// pto-isa's CPU build checks.
+#define PTO_DETAIL_STR_(x) #x
+#define PTO_DETAIL_STR(x) PTO_DETAIL_STR_(x)
+#define PTO_STATIC_ASSERT_1(cond) static_assert((cond), "[PTO][SA] Constraint violated. Condition: " #cond)
+#define PTO_STATIC_ASSERT_2(cond, msg) static_assert((cond), "[PTO][SA] " msg " Condition: " #cond)
+#define PTO_DETAIL_GET_MACRO(_1, _2, NAME, ...) NAME
+#define PTO_STATIC_ASSERT(...) \
+    PTO_DETAIL_GET_MACRO(__VA_ARGS__, PTO_STATIC_ASSERT_2, PTO_STATIC_ASSERT_1)(__VA_ARGS__)
+#define PTO_CPU_ASSERT(...) ((void)0)
+
+// Which target the translation unit is compiled for, read once here. ptocc
+// sets the bisheng macros from --cce-aicore-arch; see docs/semantics.md
+// "Target selection". Everything else tests the values, never whether the
+// macros exist: PTOSIM_DEVICE is 1 in kernel code, PTOSIM_TARGET_A5 is 1 on A5.
+// Without a target the translation unit is host code (an ACL main, a test
+// harness): it sees the types and constants, and the instructions stay
+// device-only, as with pto-isa's headers.
 #if (defined(__CCE_AICORE__) && __CCE_AICORE__ == 310) || (defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510) || \
     defined(__DAV_C310__)
+#define PTOSIM_DEVICE 1
 #define PTOSIM_TARGET_A5 1
 #ifndef PTO_NPU_ARCH_A5
 #define PTO_NPU_ARCH_A5
 #endif
 #elif (defined(__CCE_AICORE__) && __CCE_AICORE__ == 220) || (defined(__NPU_ARCH__) && __NPU_ARCH__ == 2201) || \
     defined(__DAV_C220__)
+#define PTOSIM_DEVICE 1
 #define PTOSIM_TARGET_A5 0
 #ifndef PTO_NPU_ARCH_A2A3
 #define PTO_NPU_ARCH_A2A3
 #endif
-#elif !defined(PTOSIM_TARGET_AGNOSTIC)
-#error "ptosim: no target architecture. Build kernels with ptocc --cce-aicore-arch=dav-c220*|dav-c310*, or define __CCE_AICORE__ (220 for A2A3, 310 for A5)."
+#else
+#define PTOSIM_DEVICE 0
+#define PTOSIM_TARGET_A5 0
 #endif
 
 typedef int8_t int4b_t;  // placeholder name some kernels spell; no 4-bit arithmetic is simulated
 typedef half float16_t;
-typedef half aclFloat16;
+// CANN's acl_base.h declares aclFloat16 as the raw 16-bit pattern; kernels
+// and host code that include both headers must see one type, or launchers
+// instantiated on aclFloat16 would not link across the two sides.
+typedef uint16_t aclFloat16;
 
 // A5 low-precision element types under the bisheng names. On A2A3 the public
 // headers declare them as opaque bytes; here they exist on both targets, and
@@ -103,6 +129,9 @@ enum class AtomicType : uint8_t { AtomicNone = 0, AtomicAdd = 1 };
 enum class AccPhase : uint8_t { Unspecified = 0x0, Unknown = Unspecified, Partial = 0x2, Final = 0x3 };
 enum class STPhase : uint8_t { Unspecified = 0x0, Partial = 0x2, Final = 0x3 };
 enum class CmpMode : uint8_t { EQ = 0, NE, LT, LE, GT, GE };
+enum class TCopyMode : uint8_t { SHALLOW_COPY = 0, DEEP_COPY = 1 };
+enum VFImplKind : unsigned { VFIMPL_DEFAULT = 0, VFIMPL_1D_NO_POST_UPDATE = 1, VFIMPL_2D_NO_POST_UPDATE = 2,
+                             VFIMPL_1D_POST_UPDATE = 3, VFIMPL_2D_POST_UPDATE = 4 };
 
 constexpr int DYNAMIC = -1;
 

@@ -23,7 +23,7 @@ enum class FmodSAlgorithm : uint8_t { DEFAULT, HIGH_PRECISION };
 enum class RemAlgorithm : uint8_t { DEFAULT, HIGH_PRECISION };
 enum class RemSAlgorithm : uint8_t { DEFAULT, HIGH_PRECISION };
 
-namespace sim {
+namespace ptosim_impl {
 
 template <class T>
 constexpr void check_vec_operand() {
@@ -102,14 +102,14 @@ PTOSIM_VECTORIZE void elementwise(CallSite cs, const char* op, Dst& dst, F f, Sr
     }(std::index_sequence_for<Src...>{});
 }
 
-}  // namespace sim
+}  // namespace ptosim_impl
 
-// Instruction shapes. TYPES names a sim:: predicate on the element type. The
+// Instruction shapes. TYPES names a ptosim_impl:: predicate on the element type. The
 // body EXPR sees the widened operands a, b, c, the widened scalar s and the
 // destination element type D; every operand shares D.
 #define PTOSIM_CHECK_TYPES(NAME, TYPES, D, ...)                                                                  \
-    static_assert(sim::TYPES<D>, #NAME ": unsupported element type on this target (see docs/isa/elementwise.md)"); \
-    static_assert(sim::same_elem<D, __VA_ARGS__>, #NAME ": all operands must have the destination's element type")
+    static_assert(ptosim_impl::TYPES<D>, #NAME ": unsupported element type on this target (see docs/isa/elementwise.md)"); \
+    static_assert(ptosim_impl::same_elem<D, __VA_ARGS__>, #NAME ": all operands must have the destination's element type")
 
 // Every shape comes in two forms. The plain one (PTOSIM_UNARY_OP, ...) has no
 // template parameter of its own. PTOSIM_WITH_ALGO(SHAPE, NAME, ENUM, ...)
@@ -128,11 +128,11 @@ PTOSIM_VECTORIZE void elementwise(CallSite cs, const char* op, Dst& dst, F f, Sr
 #define PTOSIM_UNARY_SHAPE(NAME, ALGO, FWD, CHECK, TYPES, EXPR)                                                  \
     template <PTOSIM_UNPAREN ALGO typename TileDataDst, typename TileDataSrc, typename... WaitEvents>           \
     PTO_INST RecordEvent NAME(CallSite cs, TileDataDst& dst, TileDataSrc& src, WaitEvents&... events) {          \
-        sim::wait_events(cs, events...);                                                                         \
+        ptosim_impl::wait_events(cs, events...);                                                                         \
         using D = typename TileDataDst::DType;                                                                    \
         CHECK;                                                                                                    \
         PTOSIM_CHECK_TYPES(NAME, TYPES, D, typename TileDataSrc::DType);                                          \
-        sim::elementwise(cs, #NAME, dst, [](auto a) { return EXPR; }, src);                                       \
+        ptosim_impl::elementwise(cs, #NAME, dst, [](auto a) { return EXPR; }, src);                                       \
         return {};                                                                                                \
     }                                                                                                             \
     template <PTOSIM_UNPAREN ALGO typename TileDataDst, typename TileDataSrc, typename... WaitEvents>           \
@@ -146,11 +146,11 @@ PTOSIM_VECTORIZE void elementwise(CallSite cs, const char* op, Dst& dst, F f, Sr
               typename... WaitEvents>                                                                             \
     PTO_INST RecordEvent NAME(CallSite cs, TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1,             \
                               WaitEvents&... events) {                                                            \
-        sim::wait_events(cs, events...);                                                                          \
+        ptosim_impl::wait_events(cs, events...);                                                                          \
         using D = typename TileDataDst::DType;                                                                    \
         CHECK;                                                                                                    \
         PTOSIM_CHECK_TYPES(NAME, TYPES, D, typename TileDataSrc0::DType, typename TileDataSrc1::DType);           \
-        sim::elementwise(cs, #NAME, dst, [](auto a, auto b) { return EXPR; }, src0, src1);                        \
+        ptosim_impl::elementwise(cs, #NAME, dst, [](auto a, auto b) { return EXPR; }, src0, src1);                        \
         return {};                                                                                                \
     }                                                                                                             \
     template <PTOSIM_UNPAREN ALGO typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1,           \
@@ -167,12 +167,12 @@ PTOSIM_VECTORIZE void elementwise(CallSite cs, const char* op, Dst& dst, F f, Sr
               typename TileDataTmp, typename... WaitEvents>                                                       \
     PTO_INST RecordEvent NAME(CallSite cs, TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1,             \
                               TileDataTmp&, WaitEvents&... events) {                                              \
-        sim::wait_events(cs, events...);                                                                          \
+        ptosim_impl::wait_events(cs, events...);                                                                          \
         using D = typename TileDataDst::DType;                                                                    \
         CHECK;                                                                                                    \
         PTOSIM_CHECK_TYPES(NAME, TYPES, D, typename TileDataSrc0::DType, typename TileDataSrc1::DType);           \
         static_assert(is_tile_data_v<TileDataTmp>, #NAME ": the fourth operand is the scratch tile (tmp)");       \
-        sim::elementwise(cs, #NAME, dst, [](auto a, auto b) { return EXPR; }, src0, src1);                        \
+        ptosim_impl::elementwise(cs, #NAME, dst, [](auto a, auto b) { return EXPR; }, src0, src1);                        \
         return {};                                                                                                \
     }                                                                                                             \
     template <PTOSIM_UNPAREN ALGO typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1,           \
@@ -187,10 +187,10 @@ PTOSIM_VECTORIZE void elementwise(CallSite cs, const char* op, Dst& dst, F f, Sr
     template <typename TileData, typename... WaitEvents>                                                          \
     PTO_INST RecordEvent NAME(CallSite cs, TileData& dst, TileData& src0, TileData& src1, TileData& src2,        \
                               WaitEvents&... events) {                                                            \
-        sim::wait_events(cs, events...);                                                                          \
+        ptosim_impl::wait_events(cs, events...);                                                                          \
         using D = typename TileData::DType;                                                                       \
         PTOSIM_CHECK_TYPES(NAME, TYPES, D, D);                                                                    \
-        sim::elementwise(cs, #NAME, dst, [](auto a, auto b, auto c) { return EXPR; }, src0, src1, src2);         \
+        ptosim_impl::elementwise(cs, #NAME, dst, [](auto a, auto b, auto c) { return EXPR; }, src0, src1, src2);         \
         return {};                                                                                                \
     }                                                                                                             \
     template <typename TileData, typename... WaitEvents>                                                          \
@@ -203,12 +203,12 @@ PTOSIM_VECTORIZE void elementwise(CallSite cs, const char* op, Dst& dst, F f, Sr
     template <PTOSIM_UNPAREN ALGO typename TileDataDst, typename TileDataSrc, typename... WaitEvents>           \
     PTO_INST RecordEvent NAME(CallSite cs, TileDataDst& dst, TileDataSrc& src,                                   \
                               typename TileDataSrc::DType scalar, WaitEvents&... events) {                        \
-        sim::wait_events(cs, events...);                                                                          \
+        ptosim_impl::wait_events(cs, events...);                                                                          \
         using D = typename TileDataDst::DType;                                                                    \
         CHECK;                                                                                                    \
         PTOSIM_CHECK_TYPES(NAME, TYPES, D, typename TileDataSrc::DType);                                          \
-        const auto s = sim::widen(scalar);                                                                        \
-        sim::elementwise(cs, #NAME, dst, [s](auto a) { return EXPR; }, src);                                      \
+        const auto s = ptosim_impl::widen(scalar);                                                                        \
+        ptosim_impl::elementwise(cs, #NAME, dst, [s](auto a) { return EXPR; }, src);                                      \
         return {};                                                                                                \
     }                                                                                                             \
     template <PTOSIM_UNPAREN ALGO typename TileDataDst, typename TileDataSrc, typename... WaitEvents>           \
@@ -223,12 +223,12 @@ PTOSIM_VECTORIZE void elementwise(CallSite cs, const char* op, Dst& dst, F f, Sr
     template <PTOSIM_UNPAREN ALGO typename TileDataDst, typename TileDataSrc, typename... WaitEvents>           \
     PTO_INST RecordEvent NAME(CallSite cs, TileDataDst& dst, typename TileDataDst::DType scalar,                 \
                               TileDataSrc& src, WaitEvents&... events) {                                          \
-        sim::wait_events(cs, events...);                                                                          \
+        ptosim_impl::wait_events(cs, events...);                                                                          \
         using D = typename TileDataDst::DType;                                                                    \
         CHECK;                                                                                                    \
         PTOSIM_CHECK_TYPES(NAME, TYPES, D, typename TileDataSrc::DType);                                          \
-        const auto s = sim::widen(scalar);                                                                        \
-        sim::elementwise(cs, #NAME, dst, [s](auto a) { return EXPR; }, src);                                      \
+        const auto s = ptosim_impl::widen(scalar);                                                                        \
+        ptosim_impl::elementwise(cs, #NAME, dst, [s](auto a) { return EXPR; }, src);                                      \
         return {};                                                                                                \
     }                                                                                                             \
     template <PTOSIM_UNPAREN ALGO typename TileDataDst, typename TileDataSrc, typename... WaitEvents>           \
@@ -243,11 +243,11 @@ PTOSIM_VECTORIZE void elementwise(CallSite cs, const char* op, Dst& dst, F f, Sr
     template <typename TileData, typename... WaitEvents>                                                          \
     PTO_INST RecordEvent NAME(CallSite cs, TileData& dst, TileData& src0, typename TileData::DType scalar,       \
                               TileData& src1, WaitEvents&... events) {                                            \
-        sim::wait_events(cs, events...);                                                                          \
+        ptosim_impl::wait_events(cs, events...);                                                                          \
         using D = typename TileData::DType;                                                                       \
         PTOSIM_CHECK_TYPES(NAME, TYPES, D, D);                                                                    \
-        const auto s = sim::widen(scalar);                                                                        \
-        sim::elementwise(cs, #NAME, dst, [s](auto a, auto b) { return EXPR; }, src0, src1);                       \
+        const auto s = ptosim_impl::widen(scalar);                                                                        \
+        ptosim_impl::elementwise(cs, #NAME, dst, [s](auto a, auto b) { return EXPR; }, src0, src1);                       \
         return {};                                                                                                \
     }                                                                                                             \
     template <typename TileData, typename... WaitEvents>                                                          \
@@ -256,7 +256,7 @@ PTOSIM_VECTORIZE void elementwise(CallSite cs, const char* op, Dst& dst, F f, Sr
         return NAME(CallSite{}, dst, src0, scalar, src1, e...);                                                   \
     }
 
-namespace sim {
+namespace ptosim_impl {
 
 // Integer arithmetic runs unsigned so that signed overflow and the promotion
 // of uint16 * uint16 to int wrap instead of being undefined behaviour.
@@ -288,11 +288,11 @@ inline A wrap_mul(A a, A b) {
     }
 }
 
-}  // namespace sim
+}  // namespace ptosim_impl
 
 // Integer results wrap (two's complement); float results round to nearest even.
-PTOSIM_BINARY_OP(TADD, vec_arith_type, sim::wrap_add(a, b))
-PTOSIM_SCALAR_OP(TADDS, vec_arith_type, sim::wrap_add(a, s))
-PTOSIM_SCALAR_OP(TMULS, vec_arith_type, sim::wrap_mul(a, s))
+PTOSIM_BINARY_OP(TADD, vec_arith_type, ptosim_impl::wrap_add(a, b))
+PTOSIM_SCALAR_OP(TADDS, vec_arith_type, ptosim_impl::wrap_add(a, s))
+PTOSIM_SCALAR_OP(TMULS, vec_arith_type, ptosim_impl::wrap_mul(a, s))
 
 }  // namespace pto

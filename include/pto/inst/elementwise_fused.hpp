@@ -12,7 +12,7 @@ constexpr int PTO_RANDOM_COUNTER_SIZE = 4;
 using TRandomKey = uint32_t[PTO_RANDOM_KEY_SIZE];
 using TRandomCounter = uint32_t[PTO_RANDOM_COUNTER_SIZE];
 
-namespace sim {
+namespace ptosim_impl {
 
 // TMULADDDST, TFUSEDMULADD(RELU), TSUBRELU, TPAIRREDUCESUM: half and float on
 // both targets (pto-isa docs/isa/<NAME>.md, "Constraints").
@@ -134,18 +134,18 @@ uint8_t* begin_vec_op(CallSite cs, const char* op, Dst& dst, std::array<const ui
     return d;
 }
 
-}  // namespace sim
+}  // namespace ptosim_impl
 
 // ------------------------------------------------------------ power
 
 template <auto PrecisionType = PowAlgorithm::DEFAULT, typename DstTile, typename BaseTile, typename ExpTile,
           typename TmpTile, typename... WaitEvents>
 PTO_INST RecordEvent TPOW(CallSite cs, DstTile& dst, BaseTile& base, ExpTile& exp, TmpTile&, WaitEvents&... events) {
-    sim::wait_events(cs, events...);
+    ptosim_impl::wait_events(cs, events...);
     using D = typename DstTile::DType;
-    sim::check_pow<PrecisionType, D, typename BaseTile::DType, typename ExpTile::DType>();
+    ptosim_impl::check_pow<PrecisionType, D, typename BaseTile::DType, typename ExpTile::DType>();
     static_assert(is_tile_data_v<TmpTile>, "TPOW: the fourth operand is the scratch tile (tmp)");
-    sim::elementwise(cs, "TPOW", dst, [](auto x, auto y) { return sim::elem_pow<D>(x, y); }, base, exp);
+    ptosim_impl::elementwise(cs, "TPOW", dst, [](auto x, auto y) { return ptosim_impl::elem_pow<D>(x, y); }, base, exp);
     return {};
 }
 template <auto PrecisionType = PowAlgorithm::DEFAULT, typename DstTile, typename BaseTile, typename ExpTile,
@@ -158,11 +158,11 @@ template <auto PrecisionType = PowAlgorithm::DEFAULT, typename DstTile, typename
           typename... WaitEvents>
 PTO_INST RecordEvent TPOWS(CallSite cs, DstTile& dst, BaseTile& base, typename DstTile::DType exp, TmpTile&,
                            WaitEvents&... events) {
-    sim::wait_events(cs, events...);
+    ptosim_impl::wait_events(cs, events...);
     using D = typename DstTile::DType;
-    sim::check_pow<PrecisionType, D, typename BaseTile::DType>();
+    ptosim_impl::check_pow<PrecisionType, D, typename BaseTile::DType>();
     static_assert(is_tile_data_v<TmpTile>, "TPOWS: the fourth operand is the scratch tile (tmp)");
-    sim::elementwise(cs, "TPOWS", dst, [y = sim::widen(exp)](auto x) { return sim::elem_pow<D>(x, y); }, base);
+    ptosim_impl::elementwise(cs, "TPOWS", dst, [y = ptosim_impl::widen(exp)](auto x) { return ptosim_impl::elem_pow<D>(x, y); }, base);
     return {};
 }
 template <auto PrecisionType = PowAlgorithm::DEFAULT, typename DstTile, typename BaseTile, typename TmpTile,
@@ -179,10 +179,10 @@ PTO_INST RecordEvent TPOWS(DstTile& dst, BaseTile& base, typename DstTile::DType
     template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... WaitEvents>        \
     PTO_INST RecordEvent NAME(CallSite cs, TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1,             \
                               WaitEvents&... events) {                                                            \
-        sim::wait_events(cs, events...);                                                                          \
+        ptosim_impl::wait_events(cs, events...);                                                                          \
         using D = typename TileDataDst::DType;                                                                    \
         PTOSIM_CHECK_TYPES(NAME, TYPES, D, typename TileDataSrc0::DType, typename TileDataSrc1::DType);           \
-        sim::elementwise(cs, #NAME, dst, [](auto a, auto b, auto d) { return EXPR; }, src0, src1, dst);          \
+        ptosim_impl::elementwise(cs, #NAME, dst, [](auto a, auto b, auto d) { return EXPR; }, src0, src1, dst);          \
         return {};                                                                                                \
     }                                                                                                             \
     template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... WaitEvents>        \
@@ -190,12 +190,12 @@ PTO_INST RecordEvent TPOWS(DstTile& dst, BaseTile& base, typename DstTile::DType
         return NAME(CallSite{}, dst, src0, src1, e...);                                                           \
     }
 
-PTOSIM_DST_ACCUMULATE_OP(TMULADDDST, f16f32_fused_type, sim::fused_mul_add<D>(a, b, d))
-PTOSIM_DST_ACCUMULATE_OP(TFUSEDMULADD, f16f32_fused_type, sim::fused_mul_add<D>(a, d, b))
+PTOSIM_DST_ACCUMULATE_OP(TMULADDDST, f16f32_fused_type, ptosim_impl::fused_mul_add<D>(a, b, d))
+PTOSIM_DST_ACCUMULATE_OP(TFUSEDMULADD, f16f32_fused_type, ptosim_impl::fused_mul_add<D>(a, d, b))
 // The ReLU sees the sum as rounded into D, as the hardware's vmadd + vrelu pair does.
 PTOSIM_DST_ACCUMULATE_OP(TFUSEDMULADDRELU, f16f32_fused_type,
-                         sim::vmax(sim::round_as<D>(sim::fused_mul_add<D>(a, d, b)), 0.0f))
-PTOSIM_BINARY_OP(TSUBRELU, f16f32_fused_type, sim::vmax(a - b, 0.0f))
+                         ptosim_impl::vmax(ptosim_impl::round_as<D>(ptosim_impl::fused_mul_add<D>(a, d, b)), 0.0f))
+PTOSIM_BINARY_OP(TSUBRELU, f16f32_fused_type, ptosim_impl::vmax(a - b, 0.0f))
 
 // ------------------------------------------------------------ pair reduction
 
@@ -203,24 +203,24 @@ PTOSIM_BINARY_OP(TSUBRELU, f16f32_fused_type, sim::vmax(a - b, 0.0f))
 // odd partner counting as +0; dst(r, k) = 0 for the rest of the valid row.
 template <typename TileDataDst, typename TileDataSrc0, typename... WaitEvents>
 PTO_INST RecordEvent TPAIRREDUCESUM(CallSite cs, TileDataDst& dst, TileDataSrc0& src0, WaitEvents&... events) {
-    sim::wait_events(cs, events...);
+    ptosim_impl::wait_events(cs, events...);
     using D = typename TileDataDst::DType;
     using S = typename TileDataSrc0::DType;
     PTOSIM_CHECK_TYPES(TPAIRREDUCESUM, f16f32_fused_type, D, S);
     const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
     if (src0.GetValidRow() != vr || src0.GetValidCol() != vc)
-        ptosim::fault(sim::loc_of(cs), "TPAIRREDUCESUM: src0's valid shape " + std::to_string(src0.GetValidRow()) +
+        ptosim::fault(ptosim_impl::loc_of(cs), "TPAIRREDUCESUM: src0's valid shape " + std::to_string(src0.GetValidRow()) +
                                            "x" + std::to_string(src0.GetValidCol()) + " differs from dst's " +
                                            std::to_string(vr) + "x" + std::to_string(vc));
     std::array<const uint8_t*, 1> s;
-    uint8_t* d = sim::begin_vec_op(cs, "TPAIRREDUCESUM", dst, s, src0);
+    uint8_t* d = ptosim_impl::begin_vec_op(cs, "TPAIRREDUCESUM", dst, s, src0);
     auto src = [&](int r, int c) {
-        return sim::widen(sim::load_elem<S>(sim::at<TileDataSrc0>(const_cast<uint8_t*>(s[0]), r, c)));
+        return ptosim_impl::widen(ptosim_impl::load_elem<S>(ptosim_impl::at<TileDataSrc0>(const_cast<uint8_t*>(s[0]), r, c)));
     };
     for (int r = 0; r < vr; ++r)
         for (int k = 0; k < vc; ++k) {
             const float v = 2 * k >= vc ? 0.0f : src(r, 2 * k) + (2 * k + 1 < vc ? src(r, 2 * k + 1) : 0.0f);
-            sim::store_elem(sim::at<TileDataDst>(d, r, k), sim::narrow<D>(v));
+            ptosim_impl::store_elem(ptosim_impl::at<TileDataDst>(d, r, k), ptosim_impl::narrow<D>(v));
         }
     return {};
 }
@@ -236,27 +236,27 @@ PTO_INST RecordEvent TPAIRREDUCESUM(TileDataDst& dst, TileDataSrc0& src0, WaitEv
 // (pto-isa npu/a5/TRandom.hpp; docs/isa/elementwise.md "TRANDOM").
 template <uint16_t Rounds = 10, typename DstTile, typename... WaitEvents>
 PTO_INST RecordEvent TRANDOM(CallSite cs, DstTile& dst, TRandomKey& key, TRandomCounter& counter, WaitEvents&... events) {
-    sim::wait_events(cs, events...);
+    ptosim_impl::wait_events(cs, events...);
     using D = typename DstTile::DType;
     static_assert(PTOSIM_TARGET_A5 && sizeof(D) > 0,
                   "TRANDOM: not available on A2A3 (pto-isa implements it for A5 only); generate the numbers on A5 "
                   "or load them from global memory");
-    static_assert(sim::one_of<D, int32_t, uint32_t>, "TRANDOM: dst must be int32_t or uint32_t");
+    static_assert(ptosim_impl::one_of<D, int32_t, uint32_t>, "TRANDOM: dst must be int32_t or uint32_t");
     static_assert(Rounds == 7 || Rounds == 10, "TRANDOM: Rounds must be 7 or 10");
     constexpr int kLanes = 64, kWords = 4;
     std::array<const uint8_t*, 0> none;
-    uint8_t* d = sim::begin_vec_op(cs, "TRANDOM", dst, none);
+    uint8_t* d = ptosim_impl::begin_vec_op(cs, "TRANDOM", dst, none);
     const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
     const int passes = (vc + kLanes * kWords - 1) / (kLanes * kWords);
     for (int r = 0; r < vr; ++r)
         for (int j = 0; j < passes; ++j)
             for (int lane = 0; lane < kLanes; ++lane) {
                 uint32_t ctr[4] = {counter[0], counter[1], counter[2], counter[3]};
-                sim::add_to_counter(ctr, lane + static_cast<uint64_t>(r * passes + j) * (DstTile::RowStride / 4));
-                sim::philox4x32<Rounds>(ctr, key[0], key[1]);
+                ptosim_impl::add_to_counter(ctr, lane + static_cast<uint64_t>(r * passes + j) * (DstTile::RowStride / 4));
+                ptosim_impl::philox4x32<Rounds>(ctr, key[0], key[1]);
                 for (int w = 0; w < kWords; ++w)
                     if (const int c = (j * kWords + w) * kLanes + lane; c < vc)
-                        sim::store_elem(sim::at<DstTile>(d, r, c), static_cast<D>(ctr[w]));
+                        ptosim_impl::store_elem(ptosim_impl::at<DstTile>(d, r, c), static_cast<D>(ctr[w]));
             }
     return {};
 }

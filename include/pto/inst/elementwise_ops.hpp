@@ -6,7 +6,7 @@
 
 namespace pto {
 
-namespace sim {
+namespace ptosim_impl {
 
 // ------------------------------------------------------------ element types
 // Sets listed on the instruction's ISA page; where a page lists none, the
@@ -155,40 +155,40 @@ inline float fmath(float a, Fn fn) {
     return from_double<D>(fn(static_cast<double>(a)));
 }
 
-}  // namespace sim
+}  // namespace ptosim_impl
 
 // ------------------------------------------------------------ tile-tile
 
-PTOSIM_BINARY_OP(TSUB, sub_types, sim::wrap_sub(a, b))
-PTOSIM_BINARY_OP(TMUL, mul_types, sim::wrap_mul(a, b))
-PTOSIM_WITH_ALGO(PTOSIM_BINARY_SHAPE, TDIV, DivAlgorithm, div_types, sim::div<D>(a, b))
-PTOSIM_BINARY_OP(TMAX, sub_types, sim::vmax(a, b))
-PTOSIM_BINARY_OP(TMIN, min_types, sim::vmin(a, b))
+PTOSIM_BINARY_OP(TSUB, sub_types, ptosim_impl::wrap_sub(a, b))
+PTOSIM_BINARY_OP(TMUL, mul_types, ptosim_impl::wrap_mul(a, b))
+PTOSIM_WITH_ALGO(PTOSIM_BINARY_SHAPE, TDIV, DivAlgorithm, div_types, ptosim_impl::div<D>(a, b))
+PTOSIM_BINARY_OP(TMAX, sub_types, ptosim_impl::vmax(a, b))
+PTOSIM_BINARY_OP(TMIN, min_types, ptosim_impl::vmin(a, b))
 PTOSIM_BINARY_OP(TAND, bit_types, a & b)
 PTOSIM_BINARY_OP(TOR, bit_types, a | b)
 PTOSIM_BINARY_TMP_OP(TXOR, bit_types, a ^ b)
-PTOSIM_BINARY_OP(TSHL, shift_types, sim::shl(a, b))
-PTOSIM_BINARY_OP(TSHR, shift_types, sim::shr(a, b))
-PTOSIM_WITH_ALGO(PTOSIM_BINARY_TMP_SHAPE, TREM, RemAlgorithm, rem_types, sim::rem_floor(a, b))
-PTOSIM_WITH_ALGO(PTOSIM_BINARY_SHAPE, TFMOD, FmodAlgorithm, rem_types, sim::rem_trunc(a, b))
+PTOSIM_BINARY_OP(TSHL, shift_types, ptosim_impl::shl(a, b))
+PTOSIM_BINARY_OP(TSHR, shift_types, ptosim_impl::shr(a, b))
+PTOSIM_WITH_ALGO(PTOSIM_BINARY_TMP_SHAPE, TREM, RemAlgorithm, rem_types, ptosim_impl::rem_floor(a, b))
+PTOSIM_WITH_ALGO(PTOSIM_BINARY_SHAPE, TFMOD, FmodAlgorithm, rem_types, ptosim_impl::rem_trunc(a, b))
 PTOSIM_BINARY_TMP_OP(TPRELU, fp_types, a > 0 ? a : a * b)
-PTOSIM_TERNARY_OP(TADDC, vec_arith_type, sim::wrap_add(sim::round_as<D>(sim::wrap_add(a, b)), c))
-PTOSIM_TERNARY_OP(TSUBC, vec_arith_type, sim::wrap_add(sim::round_as<D>(sim::wrap_sub(a, b)), c))
+PTOSIM_TERNARY_OP(TADDC, vec_arith_type, ptosim_impl::wrap_add(ptosim_impl::round_as<D>(ptosim_impl::wrap_add(a, b)), c))
+PTOSIM_TERNARY_OP(TSUBC, vec_arith_type, ptosim_impl::wrap_add(ptosim_impl::round_as<D>(ptosim_impl::wrap_sub(a, b)), c))
 
 // ------------------------------------------------------------ tile-scalar
 
-PTOSIM_SCALAR_OP(TSUBS, sub_types, sim::wrap_sub(a, s))
-PTOSIM_WITH_ALGO(PTOSIM_SCALAR_SHAPE, TDIVS, DivAlgorithm, divs_types, sim::div<D>(a, s))
-PTOSIM_WITH_ALGO(PTOSIM_SCALAR_FIRST_SHAPE, TDIVS, DivAlgorithm, divs_types, sim::div<D>(s, a))
-PTOSIM_SCALAR_OP(TMAXS, sub_types, sim::vmax(a, s))
-PTOSIM_SCALAR_OP(TMINS, min_types, sim::vmin(a, s))
+PTOSIM_SCALAR_OP(TSUBS, sub_types, ptosim_impl::wrap_sub(a, s))
+PTOSIM_WITH_ALGO(PTOSIM_SCALAR_SHAPE, TDIVS, DivAlgorithm, divs_types, ptosim_impl::div<D>(a, s))
+PTOSIM_WITH_ALGO(PTOSIM_SCALAR_FIRST_SHAPE, TDIVS, DivAlgorithm, divs_types, ptosim_impl::div<D>(s, a))
+PTOSIM_SCALAR_OP(TMAXS, sub_types, ptosim_impl::vmax(a, s))
+PTOSIM_SCALAR_OP(TMINS, min_types, ptosim_impl::vmin(a, s))
 PTOSIM_SCALAR_OP(TANDS, bit_types, a & s)
 PTOSIM_SCALAR_OP(TORS, bit_types, a | s)
 PTOSIM_SCALAR_OP(TXORS, bit_types, a ^ s)
-PTOSIM_SCALAR_OP(TSHLS, shifts_types, sim::shl(a, s))
-PTOSIM_SCALAR_OP(TSHRS, shifts_types, sim::shr(a, s))
-PTOSIM_WITH_ALGO(PTOSIM_SCALAR_SHAPE, TREMS, RemSAlgorithm, rem_types, sim::rem_floor(a, s))
-PTOSIM_WITH_ALGO(PTOSIM_SCALAR_SHAPE, TFMODS, FmodSAlgorithm, rem_types, sim::rem_trunc(a, s))
+PTOSIM_SCALAR_OP(TSHLS, shifts_types, ptosim_impl::shl(a, s))
+PTOSIM_SCALAR_OP(TSHRS, shifts_types, ptosim_impl::shr(a, s))
+PTOSIM_WITH_ALGO(PTOSIM_SCALAR_SHAPE, TREMS, RemSAlgorithm, rem_types, ptosim_impl::rem_floor(a, s))
+PTOSIM_WITH_ALGO(PTOSIM_SCALAR_SHAPE, TFMODS, FmodSAlgorithm, rem_types, ptosim_impl::rem_trunc(a, s))
 // pto-isa's current TREMS also takes the scratch tile its A2A3 code needs; the
 // simulated result does not depend on it.
 template <auto PrecisionType = RemSAlgorithm::DEFAULT, typename TileDataDst, typename TileDataSrc,
@@ -206,14 +206,14 @@ PTO_INST RecordEvent TREMS(TileDataDst& dst, TileDataSrc& src, typename TileData
     return TREMS<PrecisionType>(CallSite{}, dst, src, scalar, tmp, events...);
 }
 PTOSIM_SCALAR_OP(TLRELU, fp_types, a > 0 ? a : a * s)
-PTOSIM_TILE_SCALAR_TILE_OP(TADDSC, addsc_types, sim::wrap_add(sim::round_as<D>(sim::wrap_add(a, s)), b))
-PTOSIM_TILE_SCALAR_TILE_OP(TSUBSC, addsc_types, sim::wrap_add(sim::round_as<D>(sim::wrap_sub(a, s)), b))
+PTOSIM_TILE_SCALAR_TILE_OP(TADDSC, addsc_types, ptosim_impl::wrap_add(ptosim_impl::round_as<D>(ptosim_impl::wrap_add(a, s)), b))
+PTOSIM_TILE_SCALAR_TILE_OP(TSUBSC, addsc_types, ptosim_impl::wrap_add(ptosim_impl::round_as<D>(ptosim_impl::wrap_sub(a, s)), b))
 
 template <typename TileData, typename... WaitEvents>
 PTO_INST RecordEvent TEXPANDS(CallSite cs, TileData& dst, typename TileData::DType scalar, WaitEvents&... events) {
-    sim::wait_events(cs, events...);
+    ptosim_impl::wait_events(cs, events...);
     PTOSIM_CHECK_TYPES(TEXPANDS, expands_types, typename TileData::DType, typename TileData::DType);
-    sim::elementwise(cs, "TEXPANDS", dst, [s = sim::widen(scalar)] { return s; });
+    ptosim_impl::elementwise(cs, "TEXPANDS", dst, [s = ptosim_impl::widen(scalar)] { return s; });
     return {};
 }
 template <typename TileData, typename... WaitEvents>
@@ -226,14 +226,14 @@ PTO_INST RecordEvent TEXPANDS(TileData& dst, typename TileData::DType scalar, Wa
 template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>
 PTO_INST RecordEvent TAXPY(CallSite cs, TileDataDst& dst, TileDataSrc& src0, typename TileDataSrc::DType scalar,
                            WaitEvents&... events) {
-    sim::wait_events(cs, events...);
+    ptosim_impl::wait_events(cs, events...);
     using D = typename TileDataDst::DType;
     using S = typename TileDataSrc::DType;
-    static_assert(sim::fp_types<D>, "TAXPY: unsupported element type (dst must be half or float)");
+    static_assert(ptosim_impl::fp_types<D>, "TAXPY: unsupported element type (dst must be half or float)");
     static_assert(std::is_same_v<D, S> || (std::is_same_v<D, float> && std::is_same_v<S, half>),
                   "TAXPY: src0 must have dst's element type, or be half with a float dst");
-    const float s = sim::widen(scalar);
-    sim::elementwise(cs, "TAXPY", dst, [s](float x, float y) { return sim::round_as<D>(s * x) + y; }, src0, dst);
+    const float s = ptosim_impl::widen(scalar);
+    ptosim_impl::elementwise(cs, "TAXPY", dst, [s](float x, float y) { return ptosim_impl::round_as<D>(s * x) + y; }, src0, dst);
     return {};
 }
 template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>
@@ -243,15 +243,15 @@ PTO_INST RecordEvent TAXPY(TileDataDst& dst, TileDataSrc& src0, typename TileDat
 
 // ------------------------------------------------------------ unary
 
-PTOSIM_UNARY_OP(TABS, abs_types, sim::vabs(a))
-PTOSIM_UNARY_OP(TNEG, neg_types, sim::vneg(a))
+PTOSIM_UNARY_OP(TABS, abs_types, ptosim_impl::vabs(a))
+PTOSIM_UNARY_OP(TNEG, neg_types, ptosim_impl::vneg(a))
 PTOSIM_UNARY_OP(TNOT, not_types, ~a)
-PTOSIM_UNARY_OP(TRELU, relu_types, sim::vmax(a, decltype(a)(0)))
-PTOSIM_WITH_ALGO(PTOSIM_UNARY_SHAPE, TEXP, ExpAlgorithm, fp_types, sim::fmath<D>(a, [](double x) { return std::exp(x); }))
-PTOSIM_WITH_ALGO(PTOSIM_UNARY_SHAPE, TLOG, LogAlgorithm, fp_types, sim::fmath<D>(a, [](double x) { return std::log(x); }))
-PTOSIM_WITH_ALGO(PTOSIM_UNARY_SHAPE, TSQRT, SqrtAlgorithm, fp_types, sim::fmath<D>(a, [](double x) { return std::sqrt(x); }))
-PTOSIM_WITH_ALGO(PTOSIM_UNARY_SHAPE, TRSQRT, RsqrtAlgorithm, fp_types, sim::fmath<D>(a, [](double x) { return 1.0 / std::sqrt(x); }))
-PTOSIM_WITH_ALGO(PTOSIM_UNARY_SHAPE, TRECIP, RecipAlgorithm, fp_types, sim::fmath<D>(a, [](double x) { return 1.0 / x; }))
+PTOSIM_UNARY_OP(TRELU, relu_types, ptosim_impl::vmax(a, decltype(a)(0)))
+PTOSIM_WITH_ALGO(PTOSIM_UNARY_SHAPE, TEXP, ExpAlgorithm, fp_types, ptosim_impl::fmath<D>(a, [](double x) { return std::exp(x); }))
+PTOSIM_WITH_ALGO(PTOSIM_UNARY_SHAPE, TLOG, LogAlgorithm, fp_types, ptosim_impl::fmath<D>(a, [](double x) { return std::log(x); }))
+PTOSIM_WITH_ALGO(PTOSIM_UNARY_SHAPE, TSQRT, SqrtAlgorithm, fp_types, ptosim_impl::fmath<D>(a, [](double x) { return std::sqrt(x); }))
+PTOSIM_WITH_ALGO(PTOSIM_UNARY_SHAPE, TRSQRT, RsqrtAlgorithm, fp_types, ptosim_impl::fmath<D>(a, [](double x) { return 1.0 / std::sqrt(x); }))
+PTOSIM_WITH_ALGO(PTOSIM_UNARY_SHAPE, TRECIP, RecipAlgorithm, fp_types, ptosim_impl::fmath<D>(a, [](double x) { return 1.0 / x; }))
 
 // The high-precision TRSQRT form takes a scratch tile; results are the same.
 template <auto PrecisionType = RsqrtAlgorithm::DEFAULT, typename TileDataDst, typename TileDataSrc,

@@ -10,7 +10,7 @@
 
 namespace pto {
 
-namespace sim {
+namespace ptosim_impl {
 
 template <class T, class... U>
 constexpr bool fix_type_in = (std::is_same_v<T, U> || ...);
@@ -290,7 +290,7 @@ RecordEvent fix_tstore(CallSite cs, GlobalData& dst, TileData& src, const Fp* fp
     return {};
 }
 
-}  // namespace sim
+}  // namespace ptosim_impl
 
 // The scalar parameter and the indices of the scalar forms are deduced (and
 // must be integers) so that an int argument picks these overloads instead of
@@ -302,11 +302,11 @@ using if_integers = std::enable_if_t<(std::is_integral_v<I> && ...), int>;
 
 template <typename OutType, typename... WaitEvents>
 PTO_INST RecordEvent SET_QUANT_SCALAR(float preQuantScalar, WaitEvents&... events) {
-    sim::wait_events(CallSite{}, events...);
-    static_assert(sim::fix_type_in<OutType, int8_t, uint8_t, int16_t, half, bfloat16_t, float>,
+    ptosim_impl::wait_events(CallSite{}, events...);
+    static_assert(ptosim_impl::fix_type_in<OutType, int8_t, uint8_t, int16_t, half, bfloat16_t, float>,
                   "SET_QUANT_SCALAR<OutType>: OutType is the quantised output type (int8_t, uint8_t, int16_t, half, "
                   "bfloat16_t or float)");
-    sim::Core& c = ptosim::core();
+    ptosim_impl::Core& c = ptosim::core();
     // The float's bits widen as a signed 32-bit value; 8-bit outputs then
     // carry their signedness in bit 46 (pto-isa SetQuantScalar.hpp).
     int32_t bits;
@@ -314,7 +314,7 @@ PTO_INST RecordEvent SET_QUANT_SCALAR(float preQuantScalar, WaitEvents&... event
     uint64_t value = static_cast<uint64_t>(static_cast<int64_t>(bits));
     if constexpr (sizeof(OutType) == 1)
         value = (value & ~(1ull << 46)) | (static_cast<uint64_t>(std::is_same_v<OutType, int8_t>) << 46);
-    sim::OpRecord rec = sim::make_record("SET_QUANT_SCALAR", sim::Pipe::S, CallSite{});
+    ptosim_impl::OpRecord rec = ptosim_impl::make_record("SET_QUANT_SCALAR", ptosim_impl::Pipe::S, CallSite{});
     ptosim::dispatch(c, rec);
     c.quant_pre = value;
     return {};
@@ -322,16 +322,16 @@ PTO_INST RecordEvent SET_QUANT_SCALAR(float preQuantScalar, WaitEvents&... event
 
 template <typename FpTileData, typename... WaitEvents>
 PTO_INST RecordEvent SET_QUANT_VECTOR(CallSite cs, FpTileData& fpTile, WaitEvents&... events) {
-    sim::wait_events(cs, events...);
-    sim::check_fp_tile<FpTileData>();
-    sim::Core& c = ptosim::core();
-    const sim::SourceLoc loc = sim::loc_of(cs);
-    sim::tile_base(c, fpTile, "SET_QUANT_VECTOR", "fp (Scaling)", loc);
+    ptosim_impl::wait_events(cs, events...);
+    ptosim_impl::check_fp_tile<FpTileData>();
+    ptosim_impl::Core& c = ptosim::core();
+    const ptosim_impl::SourceLoc loc = ptosim_impl::loc_of(cs);
+    ptosim_impl::tile_base(c, fpTile, "SET_QUANT_VECTOR", "fp (Scaling)", loc);
     if (fpTile.address() % 128 != 0)
         ptosim::fault(loc, "SET_QUANT_VECTOR: FPC addresses FB in 128-byte units; place the Scaling tile 128-byte aligned");
-    sim::OpRecord rec = sim::make_record("SET_QUANT_VECTOR", sim::Pipe::S, cs);
+    ptosim_impl::OpRecord rec = ptosim_impl::make_record("SET_QUANT_VECTOR", ptosim_impl::Pipe::S, cs);
     ptosim::dispatch(c, rec);
-    c.fpc = sim::fpc_of(fpTile.address());
+    c.fpc = ptosim_impl::fpc_of(fpTile.address());
     return {};
 }
 template <typename FpTileData, typename... WaitEvents>
@@ -344,28 +344,28 @@ PTO_INST RecordEvent SET_QUANT_VECTOR(FpTileData& fpTile, WaitEvents&... events)
 template <typename TileData, typename GlobalData, AtomicType atomicType = AtomicType::AtomicNone,
           ReluPreMode reluPreMode = ReluPreMode::NoRelu, typename Q, typename... WaitEvents, if_integers<Q> = 0>
 PTO_INST RecordEvent TSTORE(CallSite cs, GlobalData& dst, TileData& src, Q preQuantScalar, WaitEvents&... events) {
-    sim::wait_events(cs, events...);
-    return sim::fix_tstore<TileData, GlobalData, void, atomicType, reluPreMode>(cs, dst, src, nullptr, preQuantScalar);
+    ptosim_impl::wait_events(cs, events...);
+    return ptosim_impl::fix_tstore<TileData, GlobalData, void, atomicType, reluPreMode>(cs, dst, src, nullptr, preQuantScalar);
 }
 template <typename TileData, typename GlobalData, AtomicType atomicType = AtomicType::AtomicNone,
           ReluPreMode reluPreMode = ReluPreMode::NoRelu, typename Q, typename... WaitEvents, if_integers<Q> = 0>
 PTO_INST RecordEvent TSTORE(GlobalData& dst, TileData& src, Q preQuantScalar, WaitEvents&... events) {
-    sim::wait_events(CallSite{}, events...);
-    return sim::fix_tstore<TileData, GlobalData, void, atomicType, reluPreMode>(CallSite{}, dst, src, nullptr,
+    ptosim_impl::wait_events(CallSite{}, events...);
+    return ptosim_impl::fix_tstore<TileData, GlobalData, void, atomicType, reluPreMode>(CallSite{}, dst, src, nullptr,
                                                                                  preQuantScalar);
 }
 
 template <typename TileData, typename GlobalData, typename FpTileData, AtomicType atomicType = AtomicType::AtomicNone,
           ReluPreMode reluPreMode = ReluPreMode::NoRelu, typename... WaitEvents>
 PTO_INST RecordEvent TSTORE_FP(CallSite cs, GlobalData& dst, TileData& src, FpTileData& fp, WaitEvents&... events) {
-    sim::wait_events(cs, events...);
-    return sim::fix_tstore<TileData, GlobalData, FpTileData, atomicType, reluPreMode>(cs, dst, src, &fp, 0);
+    ptosim_impl::wait_events(cs, events...);
+    return ptosim_impl::fix_tstore<TileData, GlobalData, FpTileData, atomicType, reluPreMode>(cs, dst, src, &fp, 0);
 }
 template <typename TileData, typename GlobalData, typename FpTileData, AtomicType atomicType = AtomicType::AtomicNone,
           ReluPreMode reluPreMode = ReluPreMode::NoRelu, typename... WaitEvents>
 PTO_INST RecordEvent TSTORE_FP(GlobalData& dst, TileData& src, FpTileData& fp, WaitEvents&... events) {
-    sim::wait_events(CallSite{}, events...);
-    return sim::fix_tstore<TileData, GlobalData, FpTileData, atomicType, reluPreMode>(CallSite{}, dst, src, &fp, 0);
+    ptosim_impl::wait_events(CallSite{}, events...);
+    return ptosim_impl::fix_tstore<TileData, GlobalData, FpTileData, atomicType, reluPreMode>(CallSite{}, dst, src, &fp, 0);
 }
 
 // -------------------------------------------------------------------- TMOV
@@ -373,44 +373,44 @@ PTO_INST RecordEvent TSTORE_FP(GlobalData& dst, TileData& src, FpTileData& fp, W
 template <typename DstTileData, typename SrcTileData, ReluPreMode reluMode = ReluPreMode::NoRelu, typename Q,
           typename... WaitEvents, if_integers<Q> = 0>
 PTO_INST RecordEvent TMOV(CallSite cs, DstTileData& dst, SrcTileData& src, Q preQuantScalar, WaitEvents&... events) {
-    sim::wait_events(cs, events...);
-    return sim::fix_tmov<DstTileData, SrcTileData, void, AccToVecMode::SingleModeVec0, reluMode>(cs, dst, src, nullptr,
+    ptosim_impl::wait_events(cs, events...);
+    return ptosim_impl::fix_tmov<DstTileData, SrcTileData, void, AccToVecMode::SingleModeVec0, reluMode>(cs, dst, src, nullptr,
                                                                                                   preQuantScalar);
 }
 template <typename DstTileData, typename SrcTileData, ReluPreMode reluMode = ReluPreMode::NoRelu, typename Q,
           typename... WaitEvents, if_integers<Q> = 0>
 PTO_INST RecordEvent TMOV(DstTileData& dst, SrcTileData& src, Q preQuantScalar, WaitEvents&... events) {
-    sim::wait_events(CallSite{}, events...);
-    return sim::fix_tmov<DstTileData, SrcTileData, void, AccToVecMode::SingleModeVec0, reluMode>(
+    ptosim_impl::wait_events(CallSite{}, events...);
+    return ptosim_impl::fix_tmov<DstTileData, SrcTileData, void, AccToVecMode::SingleModeVec0, reluMode>(
         CallSite{}, dst, src, nullptr, preQuantScalar);
 }
 template <typename DstTileData, typename SrcTileData, AccToVecMode mode, ReluPreMode reluMode = ReluPreMode::NoRelu,
           typename Q, typename... WaitEvents, if_integers<Q> = 0>
 PTO_INST RecordEvent TMOV(DstTileData& dst, SrcTileData& src, Q preQuantScalar, WaitEvents&... events) {
-    sim::wait_events(CallSite{}, events...);
-    return sim::fix_tmov<DstTileData, SrcTileData, void, mode, reluMode>(CallSite{}, dst, src, nullptr, preQuantScalar);
+    ptosim_impl::wait_events(CallSite{}, events...);
+    return ptosim_impl::fix_tmov<DstTileData, SrcTileData, void, mode, reluMode>(CallSite{}, dst, src, nullptr, preQuantScalar);
 }
 
 template <typename DstTileData, typename SrcTileData, typename FpTileData, ReluPreMode reluMode = ReluPreMode::NoRelu,
           typename... WaitEvents>
 PTO_INST RecordEvent TMOV_FP(CallSite cs, DstTileData& dst, SrcTileData& src, FpTileData& fp, WaitEvents&... events) {
-    sim::wait_events(cs, events...);
-    return sim::fix_tmov<DstTileData, SrcTileData, FpTileData, AccToVecMode::SingleModeVec0, reluMode>(cs, dst, src, &fp,
+    ptosim_impl::wait_events(cs, events...);
+    return ptosim_impl::fix_tmov<DstTileData, SrcTileData, FpTileData, AccToVecMode::SingleModeVec0, reluMode>(cs, dst, src, &fp,
                                                                                                         0);
 }
 template <typename DstTileData, typename SrcTileData, typename FpTileData, ReluPreMode reluMode = ReluPreMode::NoRelu,
           typename... WaitEvents>
 PTO_INST RecordEvent TMOV_FP(DstTileData& dst, SrcTileData& src, FpTileData& fp, WaitEvents&... events) {
-    sim::wait_events(CallSite{}, events...);
-    return sim::fix_tmov<DstTileData, SrcTileData, FpTileData, AccToVecMode::SingleModeVec0, reluMode>(
+    ptosim_impl::wait_events(CallSite{}, events...);
+    return ptosim_impl::fix_tmov<DstTileData, SrcTileData, FpTileData, AccToVecMode::SingleModeVec0, reluMode>(
         CallSite{}, dst, src, &fp, 0);
 }
 template <typename DstTileData, typename SrcTileData, typename FpTileData, AccToVecMode mode,
           ReluPreMode reluMode = ReluPreMode::NoRelu, typename... WaitEvents,
           std::enable_if_t<is_tile_data_v<FpTileData> && FpTileData::Loc == TileType::Scaling, int> = 0>
 PTO_INST RecordEvent TMOV(DstTileData& dst, SrcTileData& src, FpTileData& fp, WaitEvents&... events) {
-    sim::wait_events(CallSite{}, events...);
-    return sim::fix_tmov<DstTileData, SrcTileData, FpTileData, mode, reluMode>(CallSite{}, dst, src, &fp, 0);
+    ptosim_impl::wait_events(CallSite{}, events...);
+    return ptosim_impl::fix_tmov<DstTileData, SrcTileData, FpTileData, mode, reluMode>(CallSite{}, dst, src, &fp, 0);
 }
 
 // ---------------------------------------------------------------- TEXTRACT
@@ -419,16 +419,16 @@ template <typename DstTileData, typename SrcTileData, ReluPreMode reluMode = Rel
           typename R, typename C, typename... WaitEvents, if_integers<Q, R, C> = 0>
 PTO_INST RecordEvent TEXTRACT(CallSite cs, DstTileData& dst, SrcTileData& src, Q preQuantScalar,
                               R indexRow, C indexCol, WaitEvents&... events) {
-    sim::wait_events(cs, events...);
-    return sim::fix_textract<DstTileData, SrcTileData, void, reluMode>(cs, dst, src, nullptr, preQuantScalar, indexRow,
+    ptosim_impl::wait_events(cs, events...);
+    return ptosim_impl::fix_textract<DstTileData, SrcTileData, void, reluMode>(cs, dst, src, nullptr, preQuantScalar, indexRow,
                                                                        indexCol);
 }
 template <typename DstTileData, typename SrcTileData, ReluPreMode reluMode = ReluPreMode::NoRelu, typename Q,
           typename R, typename C, typename... WaitEvents, if_integers<Q, R, C> = 0>
 PTO_INST RecordEvent TEXTRACT(DstTileData& dst, SrcTileData& src, Q preQuantScalar, R indexRow,
                               C indexCol, WaitEvents&... events) {
-    sim::wait_events(CallSite{}, events...);
-    return sim::fix_textract<DstTileData, SrcTileData, void, reluMode>(CallSite{}, dst, src, nullptr, preQuantScalar,
+    ptosim_impl::wait_events(CallSite{}, events...);
+    return ptosim_impl::fix_textract<DstTileData, SrcTileData, void, reluMode>(CallSite{}, dst, src, nullptr, preQuantScalar,
                                                                        indexRow, indexCol);
 }
 
@@ -436,15 +436,15 @@ template <typename DstTileData, typename SrcTileData, typename FpTileData, ReluP
           typename... WaitEvents>
 PTO_INST RecordEvent TEXTRACT_FP(CallSite cs, DstTileData& dst, SrcTileData& src, FpTileData& fp, uint16_t indexRow,
                                  uint16_t indexCol, WaitEvents&... events) {
-    sim::wait_events(cs, events...);
-    return sim::fix_textract<DstTileData, SrcTileData, FpTileData, reluMode>(cs, dst, src, &fp, 0, indexRow, indexCol);
+    ptosim_impl::wait_events(cs, events...);
+    return ptosim_impl::fix_textract<DstTileData, SrcTileData, FpTileData, reluMode>(cs, dst, src, &fp, 0, indexRow, indexCol);
 }
 template <typename DstTileData, typename SrcTileData, typename FpTileData, ReluPreMode reluMode = ReluPreMode::NoRelu,
           typename... WaitEvents>
 PTO_INST RecordEvent TEXTRACT_FP(DstTileData& dst, SrcTileData& src, FpTileData& fp, uint16_t indexRow,
                                  uint16_t indexCol, WaitEvents&... events) {
-    sim::wait_events(CallSite{}, events...);
-    return sim::fix_textract<DstTileData, SrcTileData, FpTileData, reluMode>(CallSite{}, dst, src, &fp, 0, indexRow,
+    ptosim_impl::wait_events(CallSite{}, events...);
+    return ptosim_impl::fix_textract<DstTileData, SrcTileData, FpTileData, reluMode>(CallSite{}, dst, src, &fp, 0, indexRow,
                                                                              indexCol);
 }
 
@@ -454,16 +454,16 @@ template <typename DstTileData, typename SrcTileData, ReluPreMode reluMode = Rel
           typename R, typename C, typename... WaitEvents, if_integers<Q, R, C> = 0>
 PTO_INST RecordEvent TINSERT(CallSite cs, DstTileData& dst, SrcTileData& src, Q preQuantScalar,
                              R indexRow, C indexCol, WaitEvents&... events) {
-    sim::wait_events(cs, events...);
-    return sim::fix_tinsert<DstTileData, SrcTileData, void, reluMode>(cs, dst, src, nullptr, preQuantScalar, indexRow,
+    ptosim_impl::wait_events(cs, events...);
+    return ptosim_impl::fix_tinsert<DstTileData, SrcTileData, void, reluMode>(cs, dst, src, nullptr, preQuantScalar, indexRow,
                                                                       indexCol);
 }
 template <typename DstTileData, typename SrcTileData, ReluPreMode reluMode = ReluPreMode::NoRelu, typename Q,
           typename R, typename C, typename... WaitEvents, if_integers<Q, R, C> = 0>
 PTO_INST RecordEvent TINSERT(DstTileData& dst, SrcTileData& src, Q preQuantScalar, R indexRow,
                              C indexCol, WaitEvents&... events) {
-    sim::wait_events(CallSite{}, events...);
-    return sim::fix_tinsert<DstTileData, SrcTileData, void, reluMode>(CallSite{}, dst, src, nullptr, preQuantScalar,
+    ptosim_impl::wait_events(CallSite{}, events...);
+    return ptosim_impl::fix_tinsert<DstTileData, SrcTileData, void, reluMode>(CallSite{}, dst, src, nullptr, preQuantScalar,
                                                                       indexRow, indexCol);
 }
 
@@ -471,15 +471,15 @@ template <typename DstTileData, typename SrcTileData, typename FpTileData, ReluP
           typename... WaitEvents>
 PTO_INST RecordEvent TINSERT_FP(CallSite cs, DstTileData& dst, SrcTileData& src, FpTileData& fp, uint16_t indexRow,
                                 uint16_t indexCol, WaitEvents&... events) {
-    sim::wait_events(cs, events...);
-    return sim::fix_tinsert<DstTileData, SrcTileData, FpTileData, reluMode>(cs, dst, src, &fp, 0, indexRow, indexCol);
+    ptosim_impl::wait_events(cs, events...);
+    return ptosim_impl::fix_tinsert<DstTileData, SrcTileData, FpTileData, reluMode>(cs, dst, src, &fp, 0, indexRow, indexCol);
 }
 template <typename DstTileData, typename SrcTileData, typename FpTileData, ReluPreMode reluMode = ReluPreMode::NoRelu,
           typename... WaitEvents>
 PTO_INST RecordEvent TINSERT_FP(DstTileData& dst, SrcTileData& src, FpTileData& fp, uint16_t indexRow,
                                 uint16_t indexCol, WaitEvents&... events) {
-    sim::wait_events(CallSite{}, events...);
-    return sim::fix_tinsert<DstTileData, SrcTileData, FpTileData, reluMode>(CallSite{}, dst, src, &fp, 0, indexRow,
+    ptosim_impl::wait_events(CallSite{}, events...);
+    return ptosim_impl::fix_tinsert<DstTileData, SrcTileData, FpTileData, reluMode>(CallSite{}, dst, src, &fp, 0, indexRow,
                                                                             indexCol);
 }
 

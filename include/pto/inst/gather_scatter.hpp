@@ -16,7 +16,7 @@ enum class ScatterAtomicOp : uint8_t { None = 0, Add = 1, Max = 2, Min = 3 };
 enum class ScatterOOB : uint8_t { Undefined = 0, Skip = 1, Clamp = 2, Wrap = 3 };
 enum class ScatterConflict : uint8_t { Last = 0, Default = 1 };
 
-namespace sim::gs {
+namespace ptosim_impl::gs {
 
 using red::shape_str;
 
@@ -244,7 +244,7 @@ inline E combine(E old, E v) {
     }
 }
 
-}  // namespace sim::gs
+}  // namespace ptosim_impl::gs
 
 // ------------------------------------------------------------ TGATHER, mask pattern
 
@@ -252,9 +252,9 @@ inline E combine(E old, E v) {
 // packs them, row after row, from dst's first element on.
 template <typename DstTileData, typename SrcTileData, MaskPattern maskPattern, typename... WaitEvents>
 PTO_INST RecordEvent TGATHER(DstTileData& dst, SrcTileData& src, WaitEvents&... events) {
-    sim::wait_events(CallSite{}, events...);
+    ptosim_impl::wait_events(CallSite{}, events...);
     using E = typename SrcTileData::DType;
-    static_assert(sim::gs::mask_gather_types<E>,
+    static_assert(ptosim_impl::gs::mask_gather_types<E>,
                   "TGATHER (mask pattern): unsupported element type on this target; A2A3 takes 16/32-bit elements, A5 "
                   "also 8-bit (see docs/isa/gather_scatter.md)");
     static_assert(sizeof(typename DstTileData::DType) == sizeof(E), "TGATHER (mask pattern): dst and src element sizes must match");
@@ -262,16 +262,16 @@ PTO_INST RecordEvent TGATHER(DstTileData& dst, SrcTileData& src, WaitEvents&... 
                       DstTileData::isRowMajor && SrcTileData::isRowMajor && !DstTileData::isBoxedLayout &&
                       !SrcTileData::isBoxedLayout,
                   "TGATHER (mask pattern): dst and src must be row-major ND Vec tiles");
-    sim::gs::Op op(CallSite{}, "TGATHER", ptosim::Pipe::V);
+    ptosim_impl::gs::Op op(CallSite{}, "TGATHER", ptosim::Pipe::V);
     if (dst.GetValidCol() != DstTileData::Cols)
         op.fault("dst.GetValidCol() (" + std::to_string(dst.GetValidCol()) + ") must equal dst's Cols (" +
                  std::to_string(DstTileData::Cols) + "): the packed result is written contiguously");
     const int vr = src.GetValidRow(), vc = src.GetValidCol();
     int per_row = 0;
-    for (int c = 0; c < vc; ++c) per_row += sim::gs::pattern_keeps(maskPattern, c);
+    for (int c = 0; c < vc; ++c) per_row += ptosim_impl::gs::pattern_keeps(maskPattern, c);
     const int64_t total = static_cast<int64_t>(per_row) * vr;
     if (total > DstTileData::Numel)
-        op.fault("the pattern keeps " + std::to_string(total) + " elements of src's " + sim::red::shape_str(vr, vc) +
+        op.fault("the pattern keeps " + std::to_string(total) + " elements of src's " + ptosim_impl::red::shape_str(vr, vc) +
                  " valid region; dst holds " + std::to_string(DstTileData::Numel));
     uint8_t* s = op.tile(src, "source", false);
     uint8_t* d = op.tile(dst, "destination", true);
@@ -279,8 +279,8 @@ PTO_INST RecordEvent TGATHER(DstTileData& dst, SrcTileData& src, WaitEvents&... 
     int64_t k = 0;
     for (int r = 0; r < vr; ++r)
         for (int c = 0; c < vc; ++c)
-            if (sim::gs::pattern_keeps(maskPattern, c))
-                std::memmove(sim::gs::flat<DstTileData>(d, k++), sim::at<SrcTileData>(s, r, c), sizeof(E));
+            if (ptosim_impl::gs::pattern_keeps(maskPattern, c))
+                std::memmove(ptosim_impl::gs::flat<DstTileData>(d, k++), ptosim_impl::at<SrcTileData>(s, r, c), sizeof(E));
     return {};
 }
 
@@ -293,12 +293,12 @@ template <typename TileDataD, typename TileDataS, typename TileDataS1, typename 
           CmpMode cmpMode, typename... WaitEvents>
 PTO_INST RecordEvent TGATHER(TileDataD& dst, TileDataS& src0, TileDataS1& k_value, TileDataC& cdst, TileDataTmp& tmp,
                              int offset, WaitEvents&... events) {
-    sim::wait_events(CallSite{}, events...);
+    ptosim_impl::wait_events(CallSite{}, events...);
     using S = typename TileDataS::DType;
     using K = typename TileDataS1::DType;
     using D = typename TileDataD::DType;
-    static_assert(sim::one_of<D, int32_t, uint32_t>, "TGATHER (compare): dst holds indices: int32_t or uint32_t");
-    static_assert(sim::one_of<S, float, half> || (std::is_same_v<S, int32_t> && cmpMode == CmpMode::EQ),
+    static_assert(ptosim_impl::one_of<D, int32_t, uint32_t>, "TGATHER (compare): dst holds indices: int32_t or uint32_t");
+    static_assert(ptosim_impl::one_of<S, float, half> || (std::is_same_v<S, int32_t> && cmpMode == CmpMode::EQ),
                   "TGATHER (compare): src0 must be half or float, or int32_t with CmpMode::EQ");
     static_assert(cmpMode == CmpMode::GT || cmpMode == CmpMode::EQ, "TGATHER (compare): only CmpMode::GT and CmpMode::EQ");
     static_assert(std::is_same_v<K, std::conditional_t<std::is_same_v<S, half>, int16_t, int32_t>>,
@@ -307,27 +307,27 @@ PTO_INST RecordEvent TGATHER(TileDataD& dst, TileDataS& src0, TileDataS1& k_valu
     static_assert(TileDataD::Loc == TileType::Vec && TileDataS::Loc == TileType::Vec && TileDataS::isRowMajor &&
                       TileDataD::isRowMajor && !TileDataS::isBoxedLayout && !TileDataD::isBoxedLayout,
                   "TGATHER (compare): dst and src0 must be row-major ND Vec tiles");
-    sim::gs::Op op(CallSite{}, "TGATHER", ptosim::Pipe::V);
+    ptosim_impl::gs::Op op(CallSite{}, "TGATHER", ptosim::Pipe::V);
     const int vr = src0.GetValidRow(), vc = src0.GetValidCol();
     if (vr > TileDataD::Rows || vr > TileDataS1::Numel || vr > TileDataC::Numel)
         op.fault("src0 has " + std::to_string(vr) + " valid rows; dst, k_value and cdst need one row or element each");
     uint8_t* s = op.tile(src0, "source", false);
     uint8_t* kv = op.tile(k_value, "k_value", false);
-    sim::tile_base(op.core, tmp, "TGATHER", "tmp", op.loc);  // scratch: validated, not recorded (the record has no write slot left)
+    ptosim_impl::tile_base(op.core, tmp, "TGATHER", "tmp", op.loc);  // scratch: validated, not recorded (the record has no write slot left)
     uint8_t* d = op.tile(dst, "destination", true);
     uint8_t* cnt = op.tile(cdst, "count", true);
     op.dispatch(static_cast<uint64_t>(vr) * vc, static_cast<uint64_t>(vr) * vc * (sizeof(S) + sizeof(D)));
     for (int i = 0; i < vr; ++i) {
-        const auto k = sim::widen(S(sim::load_elem<K>(sim::gs::flat<TileDataS1>(kv, i))));
+        const auto k = ptosim_impl::widen(S(ptosim_impl::load_elem<K>(ptosim_impl::gs::flat<TileDataS1>(kv, i))));
         int n = 0;
         for (int c = 0; c < vc; ++c) {
-            const auto v = sim::widen(sim::load_elem<S>(sim::at<TileDataS>(s, i, c)));
+            const auto v = ptosim_impl::widen(ptosim_impl::load_elem<S>(ptosim_impl::at<TileDataS>(s, i, c)));
             if (!(cmpMode == CmpMode::GT ? v > k : v == k)) continue;
             if (n >= TileDataD::Cols) op.fault("row " + std::to_string(i) + " passes more columns than dst's Cols");
-            sim::store_elem(sim::at<TileDataD>(d, i, n++),
+            ptosim_impl::store_elem(ptosim_impl::at<TileDataD>(d, i, n++),
                             static_cast<D>(static_cast<int64_t>(offset) + static_cast<int64_t>(i) * TileDataS::Cols + c));
         }
-        sim::store_elem(sim::gs::flat<TileDataC>(cnt, i), static_cast<typename TileDataC::DType>(n));
+        ptosim_impl::store_elem(ptosim_impl::gs::flat<TileDataC>(cnt, i), static_cast<typename TileDataC::DType>(n));
     }
     return {};
 }
@@ -338,30 +338,30 @@ PTO_INST RecordEvent TGATHER(TileDataD& dst, TileDataS& src0, TileDataS1& k_valu
 // offset offset(r, b) of src's storage.
 template <typename TileDataDst, typename TileDataSrc, typename TileDataOffset, typename... WaitEvents>
 PTO_INST RecordEvent TGATHERB(CallSite cs, TileDataDst& dst, TileDataSrc& src, TileDataOffset& offset, WaitEvents&... events) {
-    sim::wait_events(cs, events...);
+    ptosim_impl::wait_events(cs, events...);
     using E = typename TileDataDst::DType;
     static_assert(sizeof(E) == 1 || sizeof(E) == 2 || sizeof(E) == 4, "TGATHERB: dst elements must be 1, 2 or 4 bytes");
     static_assert(TileDataDst::isRowMajor && !TileDataDst::isBoxedLayout, "TGATHERB: dst must be a row-major ND tile");
     static_assert(TileDataDst::Loc == TileType::Vec && TileDataSrc::Loc == TileType::Vec && TileDataOffset::Loc == TileType::Vec,
                   "TGATHERB: dst, src and offset must be Vec tiles");
-    static_assert(sim::one_of<typename TileDataOffset::DType, uint32_t, int32_t>,
+    static_assert(ptosim_impl::one_of<typename TileDataOffset::DType, uint32_t, int32_t>,
                   "TGATHERB: offsets are 32-bit byte offsets (uint32_t)");
     constexpr int block = static_cast<int>(TileConfig::alignedSize / sizeof(E));
-    sim::gs::Op op(cs, "TGATHERB", ptosim::Pipe::V);
+    ptosim_impl::gs::Op op(cs, "TGATHERB", ptosim::Pipe::V);
     const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
     if (vc % block != 0)
         op.fault("dst.GetValidCol() (" + std::to_string(vc) + ") must be a multiple of " + std::to_string(block) +
                  ": each offset moves one 32-byte block");
     if (offset.GetValidRow() < vr || offset.GetValidCol() < vc / block)
-        op.fault("the offset tile's valid shape " + sim::red::shape_str(offset.GetValidRow(), offset.GetValidCol()) +
-                 " does not cover " + sim::red::shape_str(vr, vc / block) + " blocks");
+        op.fault("the offset tile's valid shape " + ptosim_impl::red::shape_str(offset.GetValidRow(), offset.GetValidCol()) +
+                 " does not cover " + ptosim_impl::red::shape_str(vr, vc / block) + " blocks");
     uint8_t* s = op.tile(src, "source", false);
     uint8_t* o = op.tile(offset, "offset", false);
     uint8_t* d = op.tile(dst, "destination", true);
-    constexpr uint64_t src_bytes = sim::tile_bytes<TileDataSrc>();
+    constexpr uint64_t src_bytes = ptosim_impl::tile_bytes<TileDataSrc>();
     for (int r = 0; r < vr; ++r)
         for (int b = 0; b < vc / block; ++b) {
-            const uint64_t off = static_cast<uint32_t>(sim::load_elem<typename TileDataOffset::DType>(sim::at<TileDataOffset>(o, r, b)));
+            const uint64_t off = static_cast<uint32_t>(ptosim_impl::load_elem<typename TileDataOffset::DType>(ptosim_impl::at<TileDataOffset>(o, r, b)));
             if (off + TileConfig::alignedSize > src_bytes)
                 op.fault("byte offset " + std::to_string(off) + " at (" + std::to_string(r) + ", " + std::to_string(b) +
                          ") reads past src's " + std::to_string(src_bytes) + " bytes");
@@ -369,8 +369,8 @@ PTO_INST RecordEvent TGATHERB(CallSite cs, TileDataDst& dst, TileDataSrc& src, T
     op.dispatch(static_cast<uint64_t>(vr) * vc, static_cast<uint64_t>(vr) * vc * 2 * sizeof(E));
     for (int r = 0; r < vr; ++r)
         for (int b = 0; b < vc / block; ++b) {
-            const uint64_t off = static_cast<uint32_t>(sim::load_elem<typename TileDataOffset::DType>(sim::at<TileDataOffset>(o, r, b)));
-            std::memmove(sim::at<TileDataDst>(d, r, b * block), s + off, TileConfig::alignedSize);
+            const uint64_t off = static_cast<uint32_t>(ptosim_impl::load_elem<typename TileDataOffset::DType>(ptosim_impl::at<TileDataOffset>(o, r, b)));
+            std::memmove(ptosim_impl::at<TileDataDst>(d, r, b * block), s + off, TileConfig::alignedSize);
         }
     return {};
 }
@@ -386,41 +386,41 @@ PTO_INST RecordEvent TGATHERB(TileDataDst& dst, TileDataSrc& src, TileDataOffset
 // index tile's valid region in row-major order: the last write wins.
 template <typename TileDataD, typename TileDataS, typename TileDataI, typename... WaitEvents>
 PTO_INST RecordEvent TSCATTER(CallSite cs, TileDataD& dst, TileDataS& src, TileDataI& indexes, WaitEvents&... events) {
-    sim::wait_events(cs, events...);
+    ptosim_impl::wait_events(cs, events...);
     using E = typename TileDataD::DType;
     using I = typename TileDataI::DType;
-    static_assert(sim::gs::scatter_tile_types<E>, "TSCATTER: unsupported element type (see docs/isa/gather_scatter.md)");
+    static_assert(ptosim_impl::gs::scatter_tile_types<E>, "TSCATTER: unsupported element type (see docs/isa/gather_scatter.md)");
     static_assert(std::is_same_v<E, typename TileDataS::DType>, "TSCATTER: dst and src must have the same element type");
-    static_assert(sim::one_of<I, uint16_t, uint32_t, int16_t, int32_t>, "TSCATTER: indices must be 16- or 32-bit integers");
+    static_assert(ptosim_impl::one_of<I, uint16_t, uint32_t, int16_t, int32_t>, "TSCATTER: indices must be 16- or 32-bit integers");
     static_assert(sizeof(I) == (sizeof(E) == 1 ? 2 : sizeof(E)),
                   "TSCATTER: index size must match the element size (16-bit indices for 8-bit elements)");
     static_assert(TileDataD::Loc == TileType::Vec && TileDataS::Loc == TileType::Vec && TileDataI::Loc == TileType::Vec,
                   "TSCATTER: dst, src and indexes must be Vec tiles");
-    sim::check_vec_operand<TileDataD>();
-    sim::check_vec_operand<TileDataS>();
-    sim::check_vec_operand<TileDataI>();
-    sim::gs::Op op(cs, "TSCATTER", ptosim::Pipe::V);
+    ptosim_impl::check_vec_operand<TileDataD>();
+    ptosim_impl::check_vec_operand<TileDataS>();
+    ptosim_impl::check_vec_operand<TileDataI>();
+    ptosim_impl::gs::Op op(cs, "TSCATTER", ptosim::Pipe::V);
     const int vr = indexes.GetValidRow(), vc = indexes.GetValidCol();
     if (src.GetValidRow() < vr || src.GetValidCol() < vc)
-        op.fault("src's valid shape " + sim::red::shape_str(src.GetValidRow(), src.GetValidCol()) +
-                 " does not cover the index tile's " + sim::red::shape_str(vr, vc));
+        op.fault("src's valid shape " + ptosim_impl::red::shape_str(src.GetValidRow(), src.GetValidCol()) +
+                 " does not cover the index tile's " + ptosim_impl::red::shape_str(vr, vc));
     uint8_t* s = op.tile(src, "source", false);
     uint8_t* ix = op.tile(indexes, "index", false);
     uint8_t* d = op.tile(dst, "destination", true);
     for (int r = 0; r < vr; ++r)
         for (int c = 0; c < vc; ++c) {
-            const uint64_t k = static_cast<std::make_unsigned_t<I>>(sim::load_elem<I>(sim::at<TileDataI>(ix, r, c)));
+            const uint64_t k = static_cast<std::make_unsigned_t<I>>(ptosim_impl::load_elem<I>(ptosim_impl::at<TileDataI>(ix, r, c)));
             if (k >= static_cast<uint64_t>(TileDataD::Numel))
-                op.fault("index " + std::to_string(sim::load_elem<I>(sim::at<TileDataI>(ix, r, c))) + " at (" +
+                op.fault("index " + std::to_string(ptosim_impl::load_elem<I>(ptosim_impl::at<TileDataI>(ix, r, c))) + " at (" +
                          std::to_string(r) + ", " + std::to_string(c) + ") is outside dst's " +
                          std::to_string(TileDataD::Numel) + " elements");
         }
-    op.dispatch(static_cast<uint64_t>(vr) * vc, sim::tile_bytes<TileDataD>() + static_cast<uint64_t>(vr) * vc * sizeof(E));
-    std::memset(d, 0, sim::tile_bytes<TileDataD>());
+    op.dispatch(static_cast<uint64_t>(vr) * vc, ptosim_impl::tile_bytes<TileDataD>() + static_cast<uint64_t>(vr) * vc * sizeof(E));
+    std::memset(d, 0, ptosim_impl::tile_bytes<TileDataD>());
     for (int r = 0; r < vr; ++r)
         for (int c = 0; c < vc; ++c) {
-            const uint64_t k = static_cast<std::make_unsigned_t<I>>(sim::load_elem<I>(sim::at<TileDataI>(ix, r, c)));
-            std::memmove(sim::gs::flat<TileDataD>(d, static_cast<int64_t>(k)), sim::at<TileDataS>(s, r, c), sizeof(E));
+            const uint64_t k = static_cast<std::make_unsigned_t<I>>(ptosim_impl::load_elem<I>(ptosim_impl::at<TileDataI>(ix, r, c)));
+            std::memmove(ptosim_impl::gs::flat<TileDataD>(d, static_cast<int64_t>(k)), ptosim_impl::at<TileDataS>(s, r, c), sizeof(E));
         }
     return {};
 }
@@ -431,7 +431,7 @@ PTO_INST RecordEvent TSCATTER(TileDataD& dst, TileDataS& src, TileDataI& indexes
 
 // ------------------------------------------------------------ MGATHER / MSCATTER
 
-namespace sim::gs {
+namespace ptosim_impl::gs {
 
 template <Coalesce M, GatherOOB Oob, class TileDst, class G, class TileInd>
 void mgather(CallSite cs, TileDst& dst, G& table, TileInd& indexes) {
@@ -517,20 +517,20 @@ void mscatter(CallSite cs, G& table, TileSrc& src, TileInd& indexes) {
     }
 }
 
-}  // namespace sim::gs
+}  // namespace ptosim_impl::gs
 
 template <Coalesce CMode = Coalesce::Row, GatherOOB Oob = GatherOOB::Undefined, typename TileDst, typename GlobalData,
           typename TileInd, typename... WaitEvents>
 PTO_INST RecordEvent MGATHER(CallSite cs, TileDst& dst, GlobalData& src, TileInd& indexes, WaitEvents&... events) {
-    sim::wait_events(cs, events...);
-    sim::gs::mgather<CMode, Oob>(cs, dst, src, indexes);
+    ptosim_impl::wait_events(cs, events...);
+    ptosim_impl::gs::mgather<CMode, Oob>(cs, dst, src, indexes);
     return {};
 }
 template <Coalesce CMode = Coalesce::Row, GatherOOB Oob = GatherOOB::Undefined, typename TileDst, typename GlobalData,
           typename TileInd, typename... WaitEvents>
 PTO_INST RecordEvent MGATHER(TileDst& dst, GlobalData& src, TileInd& indexes, WaitEvents&... events) {
-    sim::wait_events(CallSite{}, events...);
-    sim::gs::mgather<CMode, Oob>(CallSite{}, dst, src, indexes);
+    ptosim_impl::wait_events(CallSite{}, events...);
+    ptosim_impl::gs::mgather<CMode, Oob>(CallSite{}, dst, src, indexes);
     return {};
 }
 
@@ -551,14 +551,14 @@ PTO_INST RecordEvent MGATHER(TileDst& dst, GlobalData& src, TileInd& indexes, Wa
 #endif
 PTOSIM_MSCATTER_TEMPLATE
 PTO_INST RecordEvent MSCATTER(CallSite cs, GlobalData& dst, TileSrc& src, TileInd& indexes, WaitEvents&... events) {
-    sim::wait_events(cs, events...);
-    sim::gs::mscatter<CMode, Atomic, Oob>(cs, dst, src, indexes);
+    ptosim_impl::wait_events(cs, events...);
+    ptosim_impl::gs::mscatter<CMode, Atomic, Oob>(cs, dst, src, indexes);
     return {};
 }
 PTOSIM_MSCATTER_TEMPLATE
 PTO_INST RecordEvent MSCATTER(GlobalData& dst, TileSrc& src, TileInd& indexes, WaitEvents&... events) {
-    sim::wait_events(CallSite{}, events...);
-    sim::gs::mscatter<CMode, Atomic, Oob>(CallSite{}, dst, src, indexes);
+    ptosim_impl::wait_events(CallSite{}, events...);
+    ptosim_impl::gs::mscatter<CMode, Atomic, Oob>(CallSite{}, dst, src, indexes);
     return {};
 }
 #undef PTOSIM_MSCATTER_TEMPLATE

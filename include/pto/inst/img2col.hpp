@@ -141,7 +141,7 @@ PTO_INST void TASSIGN(ConvTile<L, E, B, Lay, S>& tile, AddrType addr) {
     tile.assign_address(static_cast<uint64_t>(addr));
 }
 
-namespace sim {
+namespace ptosim_impl {
 
 template <class Conv>
 constexpr void check_conv_tile(const char* = nullptr) {
@@ -264,16 +264,16 @@ RecordEvent timg2col(CallSite cs, Dst& dst, Conv& src, int posM, int posK) {
     return {};
 }
 
-}  // namespace sim
+}  // namespace ptosim_impl
 
 template <typename ConvTileData, SetFmatrixMode FmatrixMode = SetFmatrixMode::FMATRIX_A_MANUAL, typename... WaitEvents>
 PTO_INST RecordEvent SETFMATRIX(CallSite cs, ConvTileData& src, WaitEvents&... events) {
-    sim::wait_events(cs, events...);
-    sim::check_conv_tile<ConvTileData>();
-    sim::record_config("SETFMATRIX", cs);
+    ptosim_impl::wait_events(cs, events...);
+    ptosim_impl::check_conv_tile<ConvTileData>();
+    ptosim_impl::record_config("SETFMATRIX", cs);
     // AUTO modes leave the register to TIMG2COL (SetFmatrix.hpp).
-    if constexpr (sim::fmatrix_manual(FmatrixMode))
-        (sim::fmatrix_b(FmatrixMode) ? ptosim::core().fmatrix_b : ptosim::core().fmatrix) = sim::fmatrix_of(src);
+    if constexpr (ptosim_impl::fmatrix_manual(FmatrixMode))
+        (ptosim_impl::fmatrix_b(FmatrixMode) ? ptosim::core().fmatrix_b : ptosim::core().fmatrix) = ptosim_impl::fmatrix_of(src);
     return {};
 }
 template <typename ConvTileData, SetFmatrixMode FmatrixMode = SetFmatrixMode::FMATRIX_A_MANUAL, typename... WaitEvents>
@@ -284,10 +284,10 @@ PTO_INST RecordEvent SETFMATRIX(ConvTileData& src, WaitEvents&... events) {
 // Repeat register: stride [15:0], time [23:16], mode [31:24] (SetImg2colRpt.hpp).
 template <typename ConvTileData, SetFmatrixMode FmatrixMode = SetFmatrixMode::FMATRIX_A_MANUAL, typename... WaitEvents>
 PTO_INST RecordEvent SET_IMG2COL_RPT(CallSite cs, ConvTileData& src, WaitEvents&... events) {
-    sim::wait_events(cs, events...);
-    sim::check_conv_tile<ConvTileData>();
-    sim::record_config("SET_IMG2COL_RPT", cs);
-    if constexpr (sim::fmatrix_manual(FmatrixMode))
+    ptosim_impl::wait_events(cs, events...);
+    ptosim_impl::check_conv_tile<ConvTileData>();
+    ptosim_impl::record_config("SET_IMG2COL_RPT", cs);
+    if constexpr (ptosim_impl::fmatrix_manual(FmatrixMode))
         ptosim::core().img2col_rpt = static_cast<uint64_t>(src.GetRepeatStride()) |
                                      static_cast<uint64_t>(src.GetRepeatTime()) << 16 |
                                      static_cast<uint64_t>(src.GetRepeatMode()) << 24;
@@ -300,10 +300,10 @@ PTO_INST RecordEvent SET_IMG2COL_RPT(ConvTileData& src, WaitEvents&... events) {
 
 template <typename ConvTileData, SetFmatrixMode FmatrixMode = SetFmatrixMode::FMATRIX_A_MANUAL, typename... WaitEvents>
 PTO_INST RecordEvent SET_IMG2COL_PADDING(CallSite cs, ConvTileData& src, WaitEvents&... events) {
-    sim::wait_events(cs, events...);
-    sim::check_conv_tile<ConvTileData>();
-    sim::record_config("SET_IMG2COL_PADDING", cs);
-    if constexpr (sim::fmatrix_manual(FmatrixMode)) ptosim::core().img2col_pad = sim::padding_bits(src.GetPadValue());
+    ptosim_impl::wait_events(cs, events...);
+    ptosim_impl::check_conv_tile<ConvTileData>();
+    ptosim_impl::record_config("SET_IMG2COL_PADDING", cs);
+    if constexpr (ptosim_impl::fmatrix_manual(FmatrixMode)) ptosim::core().img2col_pad = ptosim_impl::padding_bits(src.GetPadValue());
     return {};
 }
 template <typename ConvTileData, SetFmatrixMode FmatrixMode = SetFmatrixMode::FMATRIX_A_MANUAL, typename... WaitEvents>
@@ -315,14 +315,14 @@ template <typename TileData, typename ConvTileData, SetFmatrixMode FmatrixMode =
           typename... WaitEvents>
 PTO_INST RecordEvent TIMG2COL(CallSite cs, TileData& dst, ConvTileData& src, uint16_t posM = 0, uint16_t posK = 0,
                               WaitEvents&... events) {
-    sim::wait_events(cs, events...);
-    return sim::timg2col<TileData, ConvTileData, FmatrixMode>(cs, dst, src, posM, posK);
+    ptosim_impl::wait_events(cs, events...);
+    return ptosim_impl::timg2col<TileData, ConvTileData, FmatrixMode>(cs, dst, src, posM, posK);
 }
 template <typename TileData, typename ConvTileData, SetFmatrixMode FmatrixMode = SetFmatrixMode::FMATRIX_A_MANUAL,
           typename... WaitEvents>
 PTO_INST RecordEvent TIMG2COL(TileData& dst, ConvTileData& src, uint16_t posM = 0, uint16_t posK = 0, WaitEvents&... events) {
-    sim::wait_events(CallSite{}, events...);
-    return sim::timg2col<TileData, ConvTileData, FmatrixMode>(CallSite{}, dst, src, posM, posK);
+    ptosim_impl::wait_events(CallSite{}, events...);
+    return ptosim_impl::timg2col<TileData, ConvTileData, FmatrixMode>(CallSite{}, dst, src, posM, posK);
 }
 
 }  // namespace pto

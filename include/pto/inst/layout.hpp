@@ -7,7 +7,7 @@
 
 namespace pto {
 
-namespace sim {
+namespace ptosim_impl {
 
 // ------------------------------------------------------------ element types
 // Sets listed on each instruction's ISA page (docs/isa/layout.md).
@@ -160,24 +160,24 @@ void tfillpad(CallSite cs, const char* op, Dst& dst, Src& src) {
         }
 }
 
-}  // namespace sim
+}  // namespace ptosim_impl
 
 // ------------------------------------------------------------ compare / select
 
 template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>
 PTO_INST RecordEvent TCMP(CallSite cs, TileDataDst& dst, TileDataSrc& src0, TileDataSrc& src1, CmpMode cmpMode,
                           WaitEvents&... events) {
-    sim::wait_events(cs, events...);
-    static_assert(sim::tcmp_types<typename TileDataSrc::DType>,
+    ptosim_impl::wait_events(cs, events...);
+    static_assert(ptosim_impl::tcmp_types<typename TileDataSrc::DType>,
                   "TCMP: unsupported source element type on this target (see docs/isa/layout.md)");
-    static_assert(sim::tcmp_mask_type<typename TileDataDst::DType>,
+    static_assert(ptosim_impl::tcmp_mask_type<typename TileDataDst::DType>,
                   "TCMP: the mask destination holds uint8_t on A2A3 and uint32_t on A5");
     if (src1.GetValidRow() != src0.GetValidRow() || src1.GetValidCol() != src0.GetValidCol())
-        sim::red::shape_fault(cs, "TCMP", "src0 and src1 valid shapes differ (" + std::to_string(src0.GetValidRow()) +
+        ptosim_impl::red::shape_fault(cs, "TCMP", "src0 and src1 valid shapes differ (" + std::to_string(src0.GetValidRow()) +
                                               "x" + std::to_string(src0.GetValidCol()) + " vs " +
                                               std::to_string(src1.GetValidRow()) + "x" +
                                               std::to_string(src1.GetValidCol()) + ")");
-    sim::tcmp(cs, "TCMP", dst, cmpMode, [](const auto& v, int r, int c) { return std::get<1>(v)(r, c); }, src0, src1);
+    ptosim_impl::tcmp(cs, "TCMP", dst, cmpMode, [](const auto& v, int r, int c) { return std::get<1>(v)(r, c); }, src0, src1);
     return {};
 }
 template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>
@@ -187,27 +187,27 @@ PTO_INST RecordEvent TCMP(TileDataDst& dst, TileDataSrc& src0, TileDataSrc& src1
 
 // TCMPS takes any unsigned integer mask tile: the pages fix no mask type.
 #define PTOSIM_TCMPS_CHECKS(E, M)                                                                                      \
-    static_assert(sim::tcmps_types<E>, "TCMPS: unsupported source element type on this target (see docs/isa/layout.md)"); \
-    static_assert(sim::one_of<M, uint8_t, uint16_t, uint32_t>, "TCMPS: the mask destination must be uint8_t, uint16_t or uint32_t")
+    static_assert(ptosim_impl::tcmps_types<E>, "TCMPS: unsupported source element type on this target (see docs/isa/layout.md)"); \
+    static_assert(ptosim_impl::one_of<M, uint8_t, uint16_t, uint32_t>, "TCMPS: the mask destination must be uint8_t, uint16_t or uint32_t")
 
 template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>
 PTO_INST RecordEvent TCMPS(CallSite cs, TileDataDst& dst, TileDataSrc& src0, typename TileDataSrc::DType src1,
                            CmpMode mode, WaitEvents&... events) {
-    sim::wait_events(cs, events...);
+    ptosim_impl::wait_events(cs, events...);
     PTOSIM_TCMPS_CHECKS(typename TileDataSrc::DType, typename TileDataDst::DType);
-    const auto s = sim::widen(src1);
-    sim::tcmp(cs, "TCMPS", dst, mode, [s](const auto&, int, int) { return s; }, src0);
+    const auto s = ptosim_impl::widen(src1);
+    ptosim_impl::tcmp(cs, "TCMPS", dst, mode, [s](const auto&, int, int) { return s; }, src0);
     return {};
 }
 template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... WaitEvents,
           std::enable_if_t<is_tile_data_v<TileDataSrc1>, int> = 0>
 PTO_INST RecordEvent TCMPS(CallSite cs, TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, CmpMode mode,
                            WaitEvents&... events) {
-    sim::wait_events(cs, events...);
+    ptosim_impl::wait_events(cs, events...);
     PTOSIM_TCMPS_CHECKS(typename TileDataSrc0::DType, typename TileDataDst::DType);
     static_assert(std::is_same_v<typename TileDataSrc0::DType, typename TileDataSrc1::DType>,
                   "TCMPS: src0 and src1 must have the same element type");
-    sim::tcmp(cs, "TCMPS", dst, mode, [](const auto& v, int, int) { return std::get<1>(v)(0, 0); }, src0, src1);
+    ptosim_impl::tcmp(cs, "TCMPS", dst, mode, [](const auto& v, int, int) { return std::get<1>(v)(0, 0); }, src0, src1);
     return {};
 }
 template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>
@@ -226,17 +226,17 @@ PTO_INST RecordEvent TCMPS(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& s
 template <typename TileData, typename MaskTile, typename TmpTile, typename... WaitEvents>
 PTO_INST RecordEvent TSEL(CallSite cs, TileData& dst, MaskTile& selMask, TileData& src0, TileData& src1, TmpTile& tmp,
                           WaitEvents&... events) {
-    sim::wait_events(cs, events...);
+    ptosim_impl::wait_events(cs, events...);
     using E = typename TileData::DType;
-    static_assert(sim::tsel_types<E>, "TSEL: unsupported element type (see docs/isa/layout.md)");
+    static_assert(ptosim_impl::tsel_types<E>, "TSEL: unsupported element type (see docs/isa/layout.md)");
     static_assert(is_tile_data_v<TmpTile>, "TSEL: the fifth operand is the scratch tile (tmp)");
-    sim::check_sel_tiles<TileData, MaskTile>(cs, "TSEL", dst, src0);
-    sim::check_sel_tiles<TileData, MaskTile>(cs, "TSEL", dst, src1);
+    ptosim_impl::check_sel_tiles<TileData, MaskTile>(cs, "TSEL", dst, src0);
+    ptosim_impl::check_sel_tiles<TileData, MaskTile>(cs, "TSEL", dst, src1);
     const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
-    auto [d, v] = sim::red::begin_op(cs, "TSEL", static_cast<uint64_t>(vr) * vc, &tmp, dst, selMask, src0, src1);
+    auto [d, v] = ptosim_impl::red::begin_op(cs, "TSEL", static_cast<uint64_t>(vr) * vc, &tmp, dst, selMask, src0, src1);
     const uint8_t* m = std::get<0>(v).base;
-    sim::red::fill_region<TileData>(d, vr, vc, [&](int r, int c) {
-        return sim::mask_bit<MaskTile>(m, r, c) ? std::get<1>(v)(r, c) : std::get<2>(v)(r, c);
+    ptosim_impl::red::fill_region<TileData>(d, vr, vc, [&](int r, int c) {
+        return ptosim_impl::mask_bit<MaskTile>(m, r, c) ? std::get<1>(v)(r, c) : std::get<2>(v)(r, c);
     });
     return {};
 }
@@ -250,18 +250,18 @@ PTO_INST RecordEvent TSEL(TileData& dst, MaskTile& selMask, TileData& src0, Tile
 template <typename TileDataDst, typename TileDataMask, typename TileDataSrc, typename... WaitEvents>
 PTO_INST RecordEvent TSELS(CallSite cs, TileDataDst& dst, TileDataMask& mask, TileDataSrc& src,
                            typename TileDataSrc::DType scalar, WaitEvents&... events) {
-    sim::wait_events(cs, events...);
+    ptosim_impl::wait_events(cs, events...);
     using E = typename TileDataDst::DType;
-    static_assert(sim::tsels_types<E>, "TSELS: unsupported element type on this target (see docs/isa/layout.md)");
+    static_assert(ptosim_impl::tsels_types<E>, "TSELS: unsupported element type on this target (see docs/isa/layout.md)");
     static_assert(std::is_same_v<E, typename TileDataSrc::DType>, "TSELS: dst and src must have the same element type");
-    sim::check_sel_tiles<TileDataDst, TileDataMask>(cs, "TSELS", dst, src);
+    ptosim_impl::check_sel_tiles<TileDataDst, TileDataMask>(cs, "TSELS", dst, src);
     const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
-    auto [d, v] = sim::red::begin_op(cs, "TSELS", static_cast<uint64_t>(vr) * vc, static_cast<sim::red::NoTmp*>(nullptr),
+    auto [d, v] = ptosim_impl::red::begin_op(cs, "TSELS", static_cast<uint64_t>(vr) * vc, static_cast<ptosim_impl::red::NoTmp*>(nullptr),
                                      dst, mask, src);
     const uint8_t* m = std::get<0>(v).base;
-    const auto s = sim::widen(scalar);
-    sim::red::fill_region<TileDataDst>(d, vr, vc,
-                                       [&](int r, int c) { return sim::mask_bit<TileDataMask>(m, r, c) ? std::get<1>(v)(r, c) : s; });
+    const auto s = ptosim_impl::widen(scalar);
+    ptosim_impl::red::fill_region<TileDataDst>(d, vr, vc,
+                                       [&](int r, int c) { return ptosim_impl::mask_bit<TileDataMask>(m, r, c) ? std::get<1>(v)(r, c) : s; });
     return {};
 }
 template <typename TileDataDst, typename TileDataMask, typename TileDataSrc, typename... WaitEvents>
@@ -275,8 +275,8 @@ PTO_INST RecordEvent TSELS(TileDataDst& dst, TileDataMask& mask, TileDataSrc& sr
 #define PTOSIM_FILLPAD_OP(NAME, MODE)                                                                              \
     template <typename DstTileData, typename SrcTileData, typename... WaitEvents>                                 \
     PTO_INST RecordEvent NAME(CallSite cs, DstTileData& dst, SrcTileData& src, WaitEvents&... events) {            \
-        sim::wait_events(cs, events...);                                                                           \
-        sim::tfillpad<sim::FillPad::MODE>(cs, #NAME, dst, src);                                                    \
+        ptosim_impl::wait_events(cs, events...);                                                                           \
+        ptosim_impl::tfillpad<ptosim_impl::FillPad::MODE>(cs, #NAME, dst, src);                                                    \
         return {};                                                                                                 \
     }                                                                                                              \
     template <typename DstTileData, typename SrcTileData, typename... WaitEvents>                                 \
@@ -295,14 +295,14 @@ PTOSIM_FILLPAD_OP(TFILLPAD_EXPAND, Expand)
 // nothing is copied and no instruction is issued, so nothing is recorded.
 template <typename TileDataOut, typename TileDataIn, typename... WaitEvents>
 PTO_INST RecordEvent TRESHAPE(CallSite cs, TileDataOut& dst, TileDataIn& src, WaitEvents&... events) {
-    sim::wait_events(cs, events...);
+    ptosim_impl::wait_events(cs, events...);
     static_assert(TileDataOut::Loc == TileDataIn::Loc, "TRESHAPE: dst and src must be the same TileType");
-    static_assert(sim::tile_bytes<TileDataOut>() == sim::tile_bytes<TileDataIn>(),
+    static_assert(ptosim_impl::tile_bytes<TileDataOut>() == ptosim_impl::tile_bytes<TileDataIn>(),
                   "TRESHAPE: dst and src must span the same number of bytes (Rows * Cols * sizeof(element))");
     static_assert(TileDataOut::isBoxedLayout == TileDataIn::isBoxedLayout,
                   "TRESHAPE: cannot reshape between boxed (fractal) and NoneBox layouts");
     if (!src.assigned())
-        sim::red::shape_fault(cs, "TRESHAPE", "the source tile has no address; TASSIGN it before reshaping");
+        ptosim_impl::red::shape_fault(cs, "TRESHAPE", "the source tile has no address; TASSIGN it before reshaping");
     dst.assign_address(src.address());
     return {};
 }
@@ -314,23 +314,23 @@ PTO_INST RecordEvent TRESHAPE(TileDataOut& dst, TileDataIn& src, WaitEvents&... 
 // dst(i, j) = src(j, i) for i < src.GetValidCol(), j < src.GetValidRow().
 template <typename TileDataDst, typename TileDataSrc, typename TileDataTmp, typename... WaitEvents>
 PTO_INST RecordEvent TTRANS(CallSite cs, TileDataDst& dst, TileDataSrc& src, TileDataTmp& tmp, WaitEvents&... events) {
-    sim::wait_events(cs, events...);
+    ptosim_impl::wait_events(cs, events...);
     using E = typename TileDataSrc::DType;
-    static_assert(sim::ttrans_types<E>, "TTRANS: unsupported element type (see docs/isa/layout.md)");
+    static_assert(ptosim_impl::ttrans_types<E>, "TTRANS: unsupported element type (see docs/isa/layout.md)");
     static_assert(sizeof(E) == sizeof(typename TileDataDst::DType), "TTRANS: dst and src elements must have the same size");
     static_assert(is_tile_data_v<TileDataTmp>, "TTRANS: the third operand is the scratch tile (tmp)");
-    sim::check_vec_operand<TileDataSrc>();
-    sim::check_vec_operand<TileDataDst>();
+    ptosim_impl::check_vec_operand<TileDataSrc>();
+    ptosim_impl::check_vec_operand<TileDataDst>();
     const int vr = src.GetValidRow(), vc = src.GetValidCol();
     if (vc > TileDataDst::Rows || vr > TileDataDst::Cols)
-        sim::red::shape_fault(cs, "TTRANS", "the transpose of a " + std::to_string(vr) + "x" + std::to_string(vc) +
+        ptosim_impl::red::shape_fault(cs, "TTRANS", "the transpose of a " + std::to_string(vr) + "x" + std::to_string(vc) +
                                                 " source does not fit the " + std::to_string(TileDataDst::Rows) + "x" +
                                                 std::to_string(TileDataDst::Cols) + " destination");
-    auto [d, v] = sim::red::begin_op(cs, "TTRANS", static_cast<uint64_t>(vr) * vc, &tmp, dst, src);
+    auto [d, v] = ptosim_impl::red::begin_op(cs, "TTRANS", static_cast<uint64_t>(vr) * vc, &tmp, dst, src);
     const uint8_t* s = std::get<0>(v).base;
     for (int i = 0; i < vc; ++i)
         for (int j = 0; j < vr; ++j)
-            std::memcpy(sim::at<TileDataDst>(d, i, j), sim::at<TileDataSrc>(const_cast<uint8_t*>(s), j, i), sizeof(E));
+            std::memcpy(ptosim_impl::at<TileDataDst>(d, i, j), ptosim_impl::at<TileDataSrc>(const_cast<uint8_t*>(s), j, i), sizeof(E));
     return {};
 }
 template <typename TileDataDst, typename TileDataSrc, typename TileDataTmp, typename... WaitEvents>
@@ -340,14 +340,14 @@ PTO_INST RecordEvent TTRANS(TileDataDst& dst, TileDataSrc& src, TileDataTmp& tmp
 
 // ------------------------------------------------------------ gathers
 
-namespace sim {
+namespace ptosim_impl {
 template <class E>
 constexpr bool tgather_types = PTOSIM_TARGET_A5 ? one_of<E, int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, half,
                                                           bfloat16_t, float>
                                                 : one_of<E, int16_t, uint16_t, int32_t, uint32_t, half, bfloat16_t, float>;
 template <class I>
 constexpr bool tgather_index_types = PTOSIM_TARGET_A5 ? one_of<I, int16_t, uint16_t, int32_t, uint32_t> : one_of<I, int32_t, uint32_t>;
-}  // namespace sim
+}  // namespace ptosim_impl
 
 // dst(i, j) = src0 element number idx(i, j), counted row-major over src0's
 // whole Rows x Cols storage, for dst's valid region. Indices outside the
@@ -355,38 +355,38 @@ constexpr bool tgather_index_types = PTOSIM_TARGET_A5 ? one_of<I, int16_t, uint1
 template <typename TileDataD, typename TileDataS0, typename TileDataS1, typename TileDataTmp, typename... WaitEvents>
 PTO_INST RecordEvent TGATHER(CallSite cs, TileDataD& dst, TileDataS0& src0, TileDataS1& src1, TileDataTmp& tmp,
                              WaitEvents&... events) {
-    sim::wait_events(cs, events...);
+    ptosim_impl::wait_events(cs, events...);
     using E = typename TileDataD::DType;
     using I = typename TileDataS1::DType;
-    static_assert(sim::tgather_types<E>, "TGATHER: unsupported element type on this target (see docs/isa/layout.md)");
+    static_assert(ptosim_impl::tgather_types<E>, "TGATHER: unsupported element type on this target (see docs/isa/layout.md)");
     static_assert(std::is_same_v<E, typename TileDataS0::DType>, "TGATHER: dst and src0 must have the same element type");
-    static_assert(sim::tgather_index_types<I>,
+    static_assert(ptosim_impl::tgather_index_types<I>,
                   "TGATHER: indices (src1) must be int32_t/uint32_t (A5 also int16_t/uint16_t)");
     static_assert(is_tile_data_v<TileDataTmp>, "TGATHER: the fourth operand is the scratch tile (tmp)");
-    sim::check_vec_operand<TileDataD>();
-    sim::check_vec_operand<TileDataS0>();
-    sim::check_vec_operand<TileDataS1>();
+    ptosim_impl::check_vec_operand<TileDataD>();
+    ptosim_impl::check_vec_operand<TileDataS0>();
+    ptosim_impl::check_vec_operand<TileDataS1>();
     const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
     if (vc != TileDataD::Cols)
-        sim::red::shape_fault(cs, "TGATHER", "dst.GetValidCol() (" + std::to_string(vc) + ") must equal dst's Cols (" +
+        ptosim_impl::red::shape_fault(cs, "TGATHER", "dst.GetValidCol() (" + std::to_string(vc) + ") must equal dst's Cols (" +
                                                  std::to_string(TileDataD::Cols) + "): the gather writes whole rows");
     if (src1.GetValidRow() < vr || src1.GetValidCol() < vc)
-        sim::red::shape_fault(cs, "TGATHER", "the index tile's valid shape " + std::to_string(src1.GetValidRow()) + "x" +
+        ptosim_impl::red::shape_fault(cs, "TGATHER", "the index tile's valid shape " + std::to_string(src1.GetValidRow()) + "x" +
                                                  std::to_string(src1.GetValidCol()) + " does not cover dst's " +
                                                  std::to_string(vr) + "x" + std::to_string(vc));
-    auto [d, v] = sim::red::begin_op(cs, "TGATHER", static_cast<uint64_t>(vr) * vc, &tmp, dst, src0, src1);
+    auto [d, v] = ptosim_impl::red::begin_op(cs, "TGATHER", static_cast<uint64_t>(vr) * vc, &tmp, dst, src0, src1);
     const uint8_t* s = std::get<0>(v).base;
     const uint8_t* ix = std::get<1>(v).base;
     constexpr int64_t n = static_cast<int64_t>(TileDataS0::Rows) * TileDataS0::Cols;
     for (int r = 0; r < vr; ++r)
         for (int c = 0; c < vc; ++c) {
-            const int64_t k = static_cast<int64_t>(sim::load_elem<I>(sim::at<TileDataS1>(const_cast<uint8_t*>(ix), r, c)));
+            const int64_t k = static_cast<int64_t>(ptosim_impl::load_elem<I>(ptosim_impl::at<TileDataS1>(const_cast<uint8_t*>(ix), r, c)));
             if (k < 0 || k >= n)
-                sim::red::shape_fault(cs, "TGATHER", "index " + std::to_string(k) + " at (" + std::to_string(r) + ", " +
+                ptosim_impl::red::shape_fault(cs, "TGATHER", "index " + std::to_string(k) + " at (" + std::to_string(r) + ", " +
                                                          std::to_string(c) + ") is outside src0's " + std::to_string(n) +
                                                          " elements");
-            std::memcpy(sim::at<TileDataD>(d, r, c),
-                        sim::at<TileDataS0>(const_cast<uint8_t*>(s), k / TileDataS0::Cols, k % TileDataS0::Cols), sizeof(E));
+            std::memcpy(ptosim_impl::at<TileDataD>(d, r, c),
+                        ptosim_impl::at<TileDataS0>(const_cast<uint8_t*>(s), k / TileDataS0::Cols, k % TileDataS0::Cols), sizeof(E));
         }
     return {};
 }
@@ -400,17 +400,17 @@ PTO_INST RecordEvent TGATHER(TileDataD& dst, TileDataS0& src0, TileDataS1& src1,
 // dst(0, k) = S + k (S - k when descending), wrapping, for k < dst.GetValidCol().
 template <typename TileData, typename T, int descending, typename... WaitEvents>
 PTO_INST RecordEvent TCI(CallSite cs, TileData& dst, T S, WaitEvents&... events) {
-    sim::wait_events(cs, events...);
+    ptosim_impl::wait_events(cs, events...);
     using E = typename TileData::DType;
     static_assert(std::is_same_v<E, T>, "TCI: the scalar type T must be the tile's element type");
-    static_assert(sim::tci_types<E>, "TCI: the element type must be int32_t, uint32_t, int16_t or uint16_t");
+    static_assert(ptosim_impl::tci_types<E>, "TCI: the element type must be int32_t, uint32_t, int16_t or uint16_t");
     static_assert(TileData::Cols != 1, "TCI: the sequence runs along a row; the tile needs Cols > 1");
-    sim::check_vec_operand<TileData>();
+    ptosim_impl::check_vec_operand<TileData>();
     const int vc = dst.GetValidCol();
-    auto [d, v] = sim::red::begin_op(cs, "TCI", static_cast<uint64_t>(vc), static_cast<sim::red::NoTmp*>(nullptr), dst);
+    auto [d, v] = ptosim_impl::red::begin_op(cs, "TCI", static_cast<uint64_t>(vc), static_cast<ptosim_impl::red::NoTmp*>(nullptr), dst);
     (void)v;
-    sim::red::fill_region<TileData>(d, 1, vc, [S](int, int k) {
-        return descending ? sim::wrap_sub(S, static_cast<T>(k)) : sim::wrap_add(S, static_cast<T>(k));
+    ptosim_impl::red::fill_region<TileData>(d, 1, vc, [S](int, int k) {
+        return descending ? ptosim_impl::wrap_sub(S, static_cast<T>(k)) : ptosim_impl::wrap_add(S, static_cast<T>(k));
     });
     return {};
 }
@@ -423,15 +423,15 @@ PTO_INST RecordEvent TCI(TileData& dst, T S, WaitEvents&... e) {
 // as 1 or 0 over dst's valid region.
 template <typename TileData, int isUpperOrLower, typename... WaitEvents>
 PTO_INST RecordEvent TTRI(CallSite cs, TileData& dst, int diagonal, WaitEvents&... events) {
-    sim::wait_events(cs, events...);
-    static_assert(sim::ttri_types<typename TileData::DType>, "TTRI: unsupported element type (see docs/isa/layout.md)");
+    ptosim_impl::wait_events(cs, events...);
+    static_assert(ptosim_impl::ttri_types<typename TileData::DType>, "TTRI: unsupported element type (see docs/isa/layout.md)");
     static_assert(isUpperOrLower == 0 || isUpperOrLower == 1, "TTRI: isUpperOrLower must be 0 (lower) or 1 (upper)");
-    sim::check_vec_operand<TileData>();
+    ptosim_impl::check_vec_operand<TileData>();
     const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
-    auto [d, v] = sim::red::begin_op(cs, "TTRI", static_cast<uint64_t>(vr) * vc, static_cast<sim::red::NoTmp*>(nullptr), dst);
+    auto [d, v] = ptosim_impl::red::begin_op(cs, "TTRI", static_cast<uint64_t>(vr) * vc, static_cast<ptosim_impl::red::NoTmp*>(nullptr), dst);
     (void)v;
-    using C = sim::compute_t<typename TileData::DType>;
-    sim::red::fill_region<TileData>(d, vr, vc, [diagonal](int i, int j) {
+    using C = ptosim_impl::compute_t<typename TileData::DType>;
+    ptosim_impl::red::fill_region<TileData>(d, vr, vc, [diagonal](int i, int j) {
         const long long edge = static_cast<long long>(i) + diagonal;
         return C(isUpperOrLower == 0 ? j <= edge : j >= edge);
     });

@@ -8,7 +8,7 @@ namespace pto {
 // A5 declares MXFP8 as well; A2A3 only the int8 modes (npu/*/TQuant.hpp).
 enum class QuantType { MXFP8, INT8_SYM, INT8_ASYM };
 
-namespace sim {
+namespace ptosim_impl {
 
 // dst(r, c) = f(src(r, c), p0(r, 0), p1(r, 0)) over src's valid region; the
 // parameters are read at column 0 of their row, as the backends' BRC_B32
@@ -110,20 +110,20 @@ RecordEvent tdequant(CallSite cs, Dst& dst, Src& src, Para& scale, Para& offset)
     return {};
 }
 
-}  // namespace sim
+}  // namespace ptosim_impl
 
 template <auto quant_type, typename TileDataOut, typename TileDataSrc, typename TileDataPara, typename... WaitEvents>
 PTO_INST RecordEvent TQUANT(TileDataOut& dst, TileDataSrc& src, TileDataPara& scale, TileDataPara* offset = nullptr,
                             WaitEvents&... events) {
-    sim::wait_events(CallSite{}, events...);
-    return sim::tquant<quant_type>(CallSite{}, dst, src, scale, offset);
+    ptosim_impl::wait_events(CallSite{}, events...);
+    return ptosim_impl::tquant<quant_type>(CallSite{}, dst, src, scale, offset);
 }
 
 // The MX form (fp8 data plus E8M0 exponents, group maxima and scalings).
 template <auto quant_type, typename TileDataOut, typename TileDataSrc, typename TileDataExp, typename TileDataMax,
           typename TileDataScaling, typename... WaitEvents>
 PTO_INST RecordEvent TQUANT(TileDataOut&, TileDataSrc&, TileDataExp*, TileDataMax*, TileDataScaling*, WaitEvents&... events) {
-    sim::wait_events(CallSite{}, events...);
+    ptosim_impl::wait_events(CallSite{}, events...);
     static_assert(sizeof(TileDataOut) == 0,
                   "TQUANT<QuantType::MXFP8>: MX fp8 quantisation is not simulated; TQUANT supports INT8_SYM and INT8_ASYM");
     return {};
@@ -132,14 +132,14 @@ PTO_INST RecordEvent TQUANT(TileDataOut&, TileDataSrc&, TileDataExp*, TileDataMa
 template <typename TileDataDst, typename TileDataSrc, typename TileDataPara, typename... WaitEvents>
 PTO_INST RecordEvent TDEQUANT(CallSite cs, TileDataDst& dst, TileDataSrc& src, TileDataPara& scale,
                               TileDataPara& offset, WaitEvents&... events) {
-    sim::wait_events(cs, events...);
-    return sim::tdequant(cs, dst, src, scale, offset);
+    ptosim_impl::wait_events(cs, events...);
+    return ptosim_impl::tdequant(cs, dst, src, scale, offset);
 }
 template <typename TileDataDst, typename TileDataSrc, typename TileDataPara, typename... WaitEvents>
 PTO_INST RecordEvent TDEQUANT(TileDataDst& dst, TileDataSrc& src, TileDataPara& scale, TileDataPara& offset,
                               WaitEvents&... events) {
-    sim::wait_events(CallSite{}, events...);
-    return sim::tdequant(CallSite{}, dst, src, scale, offset);
+    ptosim_impl::wait_events(CallSite{}, events...);
+    return ptosim_impl::tdequant(CallSite{}, dst, src, scale, offset);
 }
 
 }  // namespace pto

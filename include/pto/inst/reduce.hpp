@@ -11,7 +11,7 @@
 namespace pto {
 
 // Own namespace: the element-wise family keeps helpers of similar names in sim.
-namespace sim::red {
+namespace ptosim_impl::red {
 
 template <class E, class... Ts>
 constexpr bool one_of = (std::is_same_v<E, Ts> || ...);
@@ -398,21 +398,21 @@ void part_arg(CallSite cs, const char* op, DV& dst, S0& src0, S1& src1, DI& dst_
         }
 }
 
-}  // namespace sim::red
+}  // namespace ptosim_impl::red
 
 // ------------------------------------------------------------ instruction macros
 
 #define PTOSIM_TYPE_CHECK(NAME, TYPES, Dst, Src)                                                                     \
-    static_assert(sim::red::TYPES<typename Dst::DType>, #NAME ": unsupported element type on this target (docs/isa/reduce.md lists the types)"); \
+    static_assert(ptosim_impl::red::TYPES<typename Dst::DType>, #NAME ": unsupported element type on this target (docs/isa/reduce.md lists the types)"); \
     static_assert(std::is_same_v<typename Dst::DType, typename Src::DType>, #NAME ": source and destination element types must match")
 
 // TNAME(dst, src, tmp): FOLD(acc, v) over each row.
 #define PTOSIM_ROW_REDUCE_OP(NAME, TYPES, FOLD)                                                                     \
     template <typename TileDataOut, typename TileDataIn, typename TileDataTmp, typename... WaitEvents>             \
     PTO_INST RecordEvent NAME(CallSite cs, TileDataOut& dst, TileDataIn& src, TileDataTmp& tmp, WaitEvents&... events) { \
-        sim::wait_events(cs, events...);                                                                          \
+        ptosim_impl::wait_events(cs, events...);                                                                          \
         PTOSIM_TYPE_CHECK(NAME, TYPES, TileDataOut, TileDataIn);                                                   \
-        sim::red::row_reduce(cs, #NAME, dst, src, &tmp, [](auto v) { return v; },                                     \
+        ptosim_impl::red::row_reduce(cs, #NAME, dst, src, &tmp, [](auto v) { return v; },                                     \
                         [](auto acc, auto v, int) { return FOLD; }, [](auto acc) { return acc; });                 \
         return {};                                                                                                 \
     }                                                                                                              \
@@ -421,17 +421,17 @@ void part_arg(CallSite cs, const char* op, DV& dst, S0& src0, S1& src1, DI& dst_
         return NAME(CallSite{}, dst, src, tmp, e...);                                                              \
     }
 
-// TNAME(dst, src, tmp): index of the row's first extreme, BEATS from sim::red::rd.
+// TNAME(dst, src, tmp): index of the row's first extreme, BEATS from ptosim_impl::red::rd.
 #define PTOSIM_ROW_ARG_OP(NAME, BEATS)                                                                              \
     template <typename TileDataOut, typename TileDataIn, typename TileDataTmp, typename... WaitEvents>             \
     PTO_INST RecordEvent NAME(CallSite cs, TileDataOut& dst, TileDataIn& src, TileDataTmp& tmp, WaitEvents&... events) { \
-        sim::wait_events(cs, events...);                                                                          \
-        static_assert(sim::red::f16f32_type<typename TileDataIn::DType>, #NAME ": the source must be half or float");   \
-        static_assert(sim::red::one_of<typename TileDataOut::DType, int32_t, uint32_t>,                                 \
+        ptosim_impl::wait_events(cs, events...);                                                                          \
+        static_assert(ptosim_impl::red::f16f32_type<typename TileDataIn::DType>, #NAME ": the source must be half or float");   \
+        static_assert(ptosim_impl::red::one_of<typename TileDataOut::DType, int32_t, uint32_t>,                                 \
                       #NAME ": the destination holds column indices and must be int32_t or uint32_t");             \
-        static_assert(sim::red::is_dn_column<TileDataOut>,                                                              \
+        static_assert(ptosim_impl::red::is_dn_column<TileDataOut>,                                                              \
                       #NAME ": the destination must be a one-column DN tile (BLayout::ColMajor, Cols == 1)");      \
-        sim::red::row_arg(cs, #NAME, dst, src, &tmp, [](auto cur, auto v) { return sim::red::rd::BEATS(cur, v); });          \
+        ptosim_impl::red::row_arg(cs, #NAME, dst, src, &tmp, [](auto cur, auto v) { return ptosim_impl::red::rd::BEATS(cur, v); });          \
         return {};                                                                                                 \
     }                                                                                                              \
     template <typename TileDataOut, typename TileDataIn, typename TileDataTmp, typename... WaitEvents>             \
@@ -443,15 +443,15 @@ void part_arg(CallSite cs, const char* op, DV& dst, S0& src0, S1& src1, DI& dst_
 #define PTOSIM_COL_ARG_OP(NAME, BEATS)                                                                              \
     template <typename TileDataOut, typename TileDataIn, typename TileDataTmp, typename... WaitEvents>             \
     PTO_INST RecordEvent NAME(CallSite cs, TileDataOut& dst, TileDataIn& src, TileDataTmp& tmp, WaitEvents&... events) { \
-        sim::wait_events(cs, events...);                                                                          \
-        static_assert(sim::red::col_arg_type<typename TileDataIn::DType>,                                          \
+        ptosim_impl::wait_events(cs, events...);                                                                          \
+        static_assert(ptosim_impl::red::col_arg_type<typename TileDataIn::DType>,                                          \
                       #NAME ": unsupported source type on this target (A2A3: half, float, uint16_t, uint32_t; "    \
                       "A5 adds int8_t, uint8_t, int16_t, int32_t)");                                             \
-        static_assert(sim::red::one_of<typename TileDataOut::DType, int32_t, uint32_t>,                            \
+        static_assert(ptosim_impl::red::one_of<typename TileDataOut::DType, int32_t, uint32_t>,                            \
                       #NAME ": the destination holds row indices and must be int32_t or uint32_t");                \
         static_assert(PTOSIM_TARGET_A5 || std::is_same_v<typename TileDataTmp::DType, typename TileDataIn::DType>, \
                       #NAME ": on A2A3 the tmp tile must have the source's element type");                         \
-        sim::red::col_arg(cs, #NAME, dst, src, &tmp, [](auto cur, auto v) { return sim::red::rd::BEATS(cur, v); });   \
+        ptosim_impl::red::col_arg(cs, #NAME, dst, src, &tmp, [](auto cur, auto v) { return ptosim_impl::red::rd::BEATS(cur, v); });   \
         return {};                                                                                                 \
     }                                                                                                              \
     template <typename TileDataOut, typename TileDataIn, typename TileDataTmp, typename... WaitEvents>             \
@@ -462,15 +462,15 @@ void part_arg(CallSite cs, const char* op, DV& dst, S0& src0, S1& src1, DI& dst_
 // TNAME(dst, src): FOLD(acc, v) down each column.
 #define PTOSIM_COL_REDUCE_OP(NAME, TYPES, FOLD)                                                                     \
     template <typename TileDataOut, typename TileDataIn, typename... WaitEvents>                                   \
-        requires sim::red::events_only<WaitEvents...>                                                                   \
+        requires ptosim_impl::red::events_only<WaitEvents...>                                                                   \
     PTO_INST RecordEvent NAME(CallSite cs, TileDataOut& dst, TileDataIn& src, WaitEvents&... events) {            \
-        sim::wait_events(cs, events...);                                                                          \
+        ptosim_impl::wait_events(cs, events...);                                                                          \
         PTOSIM_TYPE_CHECK(NAME, TYPES, TileDataOut, TileDataIn);                                                   \
-        sim::red::col_reduce(cs, #NAME, dst, src, [](auto acc, auto v) { return FOLD; });                               \
+        ptosim_impl::red::col_reduce(cs, #NAME, dst, src, [](auto acc, auto v) { return FOLD; });                               \
         return {};                                                                                                 \
     }                                                                                                              \
     template <typename TileDataOut, typename TileDataIn, typename... WaitEvents>                                   \
-        requires sim::red::events_only<WaitEvents...>                                                                   \
+        requires ptosim_impl::red::events_only<WaitEvents...>                                                                   \
     PTO_INST RecordEvent NAME(TileDataOut& dst, TileDataIn& src, WaitEvents&... e) {                              \
         return NAME(CallSite{}, dst, src, e...);                                                                   \
     }
@@ -482,18 +482,18 @@ void part_arg(CallSite cs, const char* op, DV& dst, S0& src0, S1& src1, DI& dst_
         requires is_tile_data_v<TileDataTmp>                                                                       \
     PTO_INST RecordEvent NAME(CallSite cs, TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1,              \
                               TileDataTmp& tmp, WaitEvents&... events) {                                           \
-        sim::wait_events(cs, events...);                                                                           \
+        ptosim_impl::wait_events(cs, events...);                                                                           \
         PTOSIM_TYPE_CHECK(NAME, TYPES, TileDataDst, TileDataSrc0);                                                 \
-        sim::red::row_expand_binary(cs, #NAME, dst, src0, src1, &tmp, [](auto a, auto b) { return EXPR; });             \
+        ptosim_impl::red::row_expand_binary(cs, #NAME, dst, src0, src1, &tmp, [](auto a, auto b) { return EXPR; });             \
         return {};                                                                                                 \
     }                                                                                                              \
     template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... WaitEvents>          \
-        requires sim::red::events_only<WaitEvents...>                                                                   \
+        requires ptosim_impl::red::events_only<WaitEvents...>                                                                   \
     PTO_INST RecordEvent NAME(CallSite cs, TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1,              \
                               WaitEvents&... events) {                                                             \
-        sim::wait_events(cs, events...);                                                                           \
+        ptosim_impl::wait_events(cs, events...);                                                                           \
         PTOSIM_TYPE_CHECK(NAME, TYPES, TileDataDst, TileDataSrc0);                                                 \
-        sim::red::row_expand_binary(cs, #NAME, dst, src0, src1, static_cast<sim::red::NoTmp*>(nullptr),                      \
+        ptosim_impl::red::row_expand_binary(cs, #NAME, dst, src0, src1, static_cast<ptosim_impl::red::NoTmp*>(nullptr),                      \
                                [](auto a, auto b) { return EXPR; });                                               \
         return {};                                                                                                 \
     }                                                                                                              \
@@ -507,9 +507,9 @@ void part_arg(CallSite cs, const char* op, DV& dst, S0& src0, S1& src1, DI& dst_
     template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... WaitEvents>          \
     PTO_INST RecordEvent NAME(CallSite cs, TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1,              \
                               WaitEvents&... events) {                                                             \
-        sim::wait_events(cs, events...);                                                                           \
+        ptosim_impl::wait_events(cs, events...);                                                                           \
         PTOSIM_TYPE_CHECK(NAME, TYPES, TileDataDst, TileDataSrc0);                                                 \
-        sim::red::col_expand_binary(cs, #NAME, dst, src0, src1, [](auto a, auto b) { return EXPR; });                   \
+        ptosim_impl::red::col_expand_binary(cs, #NAME, dst, src0, src1, [](auto a, auto b) { return EXPR; });                   \
         return {};                                                                                                 \
     }                                                                                                              \
     template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... WaitEvents>          \
@@ -522,9 +522,9 @@ void part_arg(CallSite cs, const char* op, DV& dst, S0& src0, S1& src1, DI& dst_
     template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... WaitEvents>          \
     PTO_INST RecordEvent NAME(CallSite cs, TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1,              \
                               WaitEvents&... events) {                                                             \
-        sim::wait_events(cs, events...);                                                                           \
+        ptosim_impl::wait_events(cs, events...);                                                                           \
         PTOSIM_TYPE_CHECK(NAME, TYPES, TileDataDst, TileDataSrc0);                                                 \
-        sim::red::part_binary(cs, #NAME, dst, src0, src1, [](auto a, auto b) { return EXPR; });                         \
+        ptosim_impl::red::part_binary(cs, #NAME, dst, src0, src1, [](auto a, auto b) { return EXPR; });                         \
         return {};                                                                                                 \
     }                                                                                                              \
     template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... WaitEvents>          \
@@ -539,8 +539,8 @@ void part_arg(CallSite cs, const char* op, DV& dst, S0& src0, S1& src1, DI& dst_
     PTO_INST RecordEvent NAME(CallSite cs, TileDataDst& dstVal, TileDataSrc0& src0Val, TileDataSrc1& src1Val,     \
                               TileDataDstIdx& dstIdx, TileDataSrc0Idx& src0Idx, TileDataSrc1Idx& src1Idx,          \
                               WaitEvents&... events) {                                                             \
-        sim::wait_events(cs, events...);                                                                           \
-        sim::red::part_arg(cs, #NAME, dstVal, src0Val, src1Val, dstIdx, src0Idx, src1Idx,                          \
+        ptosim_impl::wait_events(cs, events...);                                                                           \
+        ptosim_impl::red::part_arg(cs, #NAME, dstVal, src0Val, src1Val, dstIdx, src0Idx, src1Idx,                          \
                            [](auto a, auto b) { return WINS; });                                                   \
         return {};                                                                                                 \
     }                                                                                                              \
@@ -557,9 +557,9 @@ void part_arg(CallSite cs, const char* op, DV& dst, S0& src0, S1& src1, DI& dst_
 #define PTOSIM_EXPAND_OP(NAME, ROWS)                                                                                \
     template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>                                  \
     PTO_INST RecordEvent NAME(CallSite cs, TileDataDst& dst, TileDataSrc& src, WaitEvents&... events) {           \
-        sim::wait_events(cs, events...);                                                                          \
-        static_assert(sim::red::copy_type<typename TileDataDst::DType>, #NAME ": unsupported element type on this target (docs/isa/reduce.md lists the types)"); \
-        sim::red::expand<ROWS>(cs, #NAME, dst, src);                                                                    \
+        ptosim_impl::wait_events(cs, events...);                                                                          \
+        static_assert(ptosim_impl::red::copy_type<typename TileDataDst::DType>, #NAME ": unsupported element type on this target (docs/isa/reduce.md lists the types)"); \
+        ptosim_impl::red::expand<ROWS>(cs, #NAME, dst, src);                                                                    \
         return {};                                                                                                 \
     }                                                                                                              \
     template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>                                  \
@@ -569,9 +569,9 @@ void part_arg(CallSite cs, const char* op, DV& dst, S0& src0, S1& src1, DI& dst_
 
 // Integers wrap; half/bf16 are computed in float and rounded once.
 PTOSIM_ROW_REDUCE_OP(TROWSUM, f16f32_type, acc + v)
-PTOSIM_ROW_REDUCE_OP(TROWMAX, row_minmax_type, sim::red::rd::max(acc, v))
-PTOSIM_ROW_REDUCE_OP(TROWMIN, row_minmax_type, sim::red::rd::min(acc, v))
-PTOSIM_ROW_REDUCE_OP(TROWPROD, base4_type, sim::red::rd::mul(acc, v))
+PTOSIM_ROW_REDUCE_OP(TROWMAX, row_minmax_type, ptosim_impl::red::rd::max(acc, v))
+PTOSIM_ROW_REDUCE_OP(TROWMIN, row_minmax_type, ptosim_impl::red::rd::min(acc, v))
+PTOSIM_ROW_REDUCE_OP(TROWPROD, base4_type, ptosim_impl::red::rd::mul(acc, v))
 PTOSIM_ROW_ARG_OP(TROWARGMAX, beats_max)
 PTOSIM_ROW_ARG_OP(TROWARGMIN, beats_min)
 
@@ -579,10 +579,10 @@ PTOSIM_ROW_ARG_OP(TROWARGMIN, beats_min)
 PTOSIM_COL_ARG_OP(TCOLARGMAX, beats_max)
 PTOSIM_COL_ARG_OP(TCOLARGMIN, beats_min)
 
-PTOSIM_COL_REDUCE_OP(TCOLSUM, col_reduce_type, sim::red::rd::add(acc, v))
-PTOSIM_COL_REDUCE_OP(TCOLMAX, col_reduce_type, sim::red::rd::max(acc, v))
-PTOSIM_COL_REDUCE_OP(TCOLMIN, col_reduce_type, sim::red::rd::min(acc, v))
-PTOSIM_COL_REDUCE_OP(TCOLPROD, col_prod_type, sim::red::rd::mul(acc, v))
+PTOSIM_COL_REDUCE_OP(TCOLSUM, col_reduce_type, ptosim_impl::red::rd::add(acc, v))
+PTOSIM_COL_REDUCE_OP(TCOLMAX, col_reduce_type, ptosim_impl::red::rd::max(acc, v))
+PTOSIM_COL_REDUCE_OP(TCOLMIN, col_reduce_type, ptosim_impl::red::rd::min(acc, v))
+PTOSIM_COL_REDUCE_OP(TCOLPROD, col_prod_type, ptosim_impl::red::rd::mul(acc, v))
 
 // isBinary picks the hardware's tree order; ptosim sums rows in order either way.
 template <typename TileDataOut, typename TileDataIn, typename TileDataTmp, typename... WaitEvents>
@@ -599,26 +599,26 @@ PTO_INST RecordEvent TCOLSUM(TileDataOut& dst, TileDataIn& src, TileDataTmp& tmp
 PTOSIM_EXPAND_OP(TROWEXPAND, true)
 PTOSIM_EXPAND_OP(TCOLEXPAND, false)
 
-PTOSIM_ROW_EXPAND_OP(TROWEXPANDADD, expand_arith_type, sim::red::rd::add(a, b))
-PTOSIM_ROW_EXPAND_OP(TROWEXPANDSUB, expand_arith_type, sim::red::rd::sub(a, b))
-PTOSIM_ROW_EXPAND_OP(TROWEXPANDMUL, expand_arith_type, sim::red::rd::mul(a, b))
+PTOSIM_ROW_EXPAND_OP(TROWEXPANDADD, expand_arith_type, ptosim_impl::red::rd::add(a, b))
+PTOSIM_ROW_EXPAND_OP(TROWEXPANDSUB, expand_arith_type, ptosim_impl::red::rd::sub(a, b))
+PTOSIM_ROW_EXPAND_OP(TROWEXPANDMUL, expand_arith_type, ptosim_impl::red::rd::mul(a, b))
 PTOSIM_ROW_EXPAND_OP(TROWEXPANDDIV, f16f32_type, a / b)
-PTOSIM_ROW_EXPAND_OP(TROWEXPANDMAX, expand_arith_type, sim::red::rd::max(a, b))
-PTOSIM_ROW_EXPAND_OP(TROWEXPANDMIN, expand_arith_type, sim::red::rd::min(a, b))
+PTOSIM_ROW_EXPAND_OP(TROWEXPANDMAX, expand_arith_type, ptosim_impl::red::rd::max(a, b))
+PTOSIM_ROW_EXPAND_OP(TROWEXPANDMIN, expand_arith_type, ptosim_impl::red::rd::min(a, b))
 PTOSIM_ROW_EXPAND_OP(TROWEXPANDEXPDIF, f16f32_type, std::exp(a - b))
 
-PTOSIM_COL_EXPAND_OP(TCOLEXPANDADD, expand_arith_type, sim::red::rd::add(a, b))
-PTOSIM_COL_EXPAND_OP(TCOLEXPANDSUB, expand_arith_type, sim::red::rd::sub(a, b))
-PTOSIM_COL_EXPAND_OP(TCOLEXPANDMUL, expand_arith_type, sim::red::rd::mul(a, b))
+PTOSIM_COL_EXPAND_OP(TCOLEXPANDADD, expand_arith_type, ptosim_impl::red::rd::add(a, b))
+PTOSIM_COL_EXPAND_OP(TCOLEXPANDSUB, expand_arith_type, ptosim_impl::red::rd::sub(a, b))
+PTOSIM_COL_EXPAND_OP(TCOLEXPANDMUL, expand_arith_type, ptosim_impl::red::rd::mul(a, b))
 PTOSIM_COL_EXPAND_OP(TCOLEXPANDDIV, f16f32_type, a / b)
-PTOSIM_COL_EXPAND_OP(TCOLEXPANDMAX, expand_arith_type, sim::red::rd::max(a, b))
-PTOSIM_COL_EXPAND_OP(TCOLEXPANDMIN, expand_arith_type, sim::red::rd::min(a, b))
+PTOSIM_COL_EXPAND_OP(TCOLEXPANDMAX, expand_arith_type, ptosim_impl::red::rd::max(a, b))
+PTOSIM_COL_EXPAND_OP(TCOLEXPANDMIN, expand_arith_type, ptosim_impl::red::rd::min(a, b))
 PTOSIM_COL_EXPAND_OP(TCOLEXPANDEXPDIF, f16f32_type, std::exp(a - b))
 
-PTOSIM_PART_OP(TPARTADD, expand_arith_type, sim::red::rd::add(a, b))
-PTOSIM_PART_OP(TPARTMUL, expand_arith_type, sim::red::rd::mul(a, b))
-PTOSIM_PART_OP(TPARTMAX, expand_arith_type, sim::red::rd::max(a, b))
-PTOSIM_PART_OP(TPARTMIN, expand_arith_type, sim::red::rd::min(a, b))
+PTOSIM_PART_OP(TPARTADD, expand_arith_type, ptosim_impl::red::rd::add(a, b))
+PTOSIM_PART_OP(TPARTMUL, expand_arith_type, ptosim_impl::red::rd::mul(a, b))
+PTOSIM_PART_OP(TPARTMAX, expand_arith_type, ptosim_impl::red::rd::max(a, b))
+PTOSIM_PART_OP(TPARTMIN, expand_arith_type, ptosim_impl::red::rd::min(a, b))
 
 // src0 only on a strict win, so ties and any NaN comparison take src1.
 PTOSIM_PART_ARG_OP(TPARTARGMAX, a > b)

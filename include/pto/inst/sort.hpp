@@ -39,7 +39,7 @@ PTO_INTERNAL constexpr uint32_t GETMRGSORTTMPSIZE() {
     return Src0TileData::Cols + Src1TileData::Cols;
 }
 
-namespace sim::sort {
+namespace ptosim_impl::sort {
 
 // One sorted structure: the value in its first bytes, for half two zero
 // bytes after it, the uint32 index in the last four.
@@ -324,17 +324,17 @@ void merge_lists(Dst& dst, ExecutedAt executed_at, Tmp& tmp, Srcs&... srcs) {
     }
 }
 
-}  // namespace sim::sort
+}  // namespace ptosim_impl::sort
 
 // TSORT32 takes no WaitEvents (pto-isa pto_instr.hpp: synchronize explicitly).
 template <typename DstTileData, typename SrcTileData, typename IdxTileData>
 PTO_INST RecordEvent TSORT32(CallSite cs, DstTileData& dst, SrcTileData& src, IdxTileData& idx) {
-    sim::sort::sort32(cs, dst, src, idx, static_cast<std::nullptr_t*>(nullptr));
+    ptosim_impl::sort::sort32(cs, dst, src, idx, static_cast<std::nullptr_t*>(nullptr));
     return {};
 }
 template <typename DstTileData, typename SrcTileData, typename IdxTileData, typename TmpTileData>
 PTO_INST RecordEvent TSORT32(CallSite cs, DstTileData& dst, SrcTileData& src, IdxTileData& idx, TmpTileData& tmp) {
-    sim::sort::sort32(cs, dst, src, idx, &tmp);
+    ptosim_impl::sort::sort32(cs, dst, src, idx, &tmp);
     return {};
 }
 template <typename DstTileData, typename SrcTileData, typename IdxTileData>
@@ -350,8 +350,8 @@ PTO_INST RecordEvent TSORT32(DstTileData& dst, SrcTileData& src, IdxTileData& id
 
 template <typename DstTileData, typename SrcTileData, typename... WaitEvents>
 PTO_INST RecordEvent TMRGSORT(CallSite cs, DstTileData& dst, SrcTileData& src, uint32_t blockLen, WaitEvents&... events) {
-    sim::wait_events(cs, events...);
-    sim::sort::merge_blocks(cs, dst, src, blockLen);
+    ptosim_impl::wait_events(cs, events...);
+    ptosim_impl::sort::merge_blocks(cs, dst, src, blockLen);
     return {};
 }
 template <typename DstTileData, typename SrcTileData, typename... WaitEvents>
@@ -365,27 +365,27 @@ PTO_INST RecordEvent TMRGSORT(DstTileData& dst, SrcTileData& src, uint32_t block
 // executed-count parameter carries the call's location instead.
 template <typename DstTileData, typename TmpTileData, typename Src0TileData, typename Src1TileData,
           typename Src2TileData, typename Src3TileData, bool exhausted, typename... WaitEvents>
-PTO_INST RecordEvent TMRGSORT(DstTileData& dst, sim::sort::ExecutedAt executedNumList, TmpTileData& tmp,
+PTO_INST RecordEvent TMRGSORT(DstTileData& dst, ptosim_impl::sort::ExecutedAt executedNumList, TmpTileData& tmp,
                               Src0TileData& src0, Src1TileData& src1, Src2TileData& src2, Src3TileData& src3,
                               WaitEvents&... events) {
-    sim::wait_events(CallSite{}, events...);
-    sim::sort::merge_lists<exhausted>(dst, executedNumList, tmp, src0, src1, src2, src3);
+    ptosim_impl::wait_events(CallSite{}, events...);
+    ptosim_impl::sort::merge_lists<exhausted>(dst, executedNumList, tmp, src0, src1, src2, src3);
     return {};
 }
 template <typename DstTileData, typename TmpTileData, typename Src0TileData, typename Src1TileData,
           typename Src2TileData, bool exhausted, typename... WaitEvents>
-PTO_INST RecordEvent TMRGSORT(DstTileData& dst, sim::sort::ExecutedAt executedNumList, TmpTileData& tmp,
+PTO_INST RecordEvent TMRGSORT(DstTileData& dst, ptosim_impl::sort::ExecutedAt executedNumList, TmpTileData& tmp,
                               Src0TileData& src0, Src1TileData& src1, Src2TileData& src2, WaitEvents&... events) {
-    sim::wait_events(CallSite{}, events...);
-    sim::sort::merge_lists<exhausted>(dst, executedNumList, tmp, src0, src1, src2);
+    ptosim_impl::wait_events(CallSite{}, events...);
+    ptosim_impl::sort::merge_lists<exhausted>(dst, executedNumList, tmp, src0, src1, src2);
     return {};
 }
 template <typename DstTileData, typename TmpTileData, typename Src0TileData, typename Src1TileData, bool exhausted,
           typename... WaitEvents>
-PTO_INST RecordEvent TMRGSORT(DstTileData& dst, sim::sort::ExecutedAt executedNumList, TmpTileData& tmp,
+PTO_INST RecordEvent TMRGSORT(DstTileData& dst, ptosim_impl::sort::ExecutedAt executedNumList, TmpTileData& tmp,
                               Src0TileData& src0, Src1TileData& src1, WaitEvents&... events) {
-    sim::wait_events(CallSite{}, events...);
-    sim::sort::merge_lists<exhausted>(dst, executedNumList, tmp, src0, src1);
+    ptosim_impl::wait_events(CallSite{}, events...);
+    ptosim_impl::sort::merge_lists<exhausted>(dst, executedNumList, tmp, src0, src1);
     return {};
 }
 

@@ -5,7 +5,7 @@
 
 namespace pto {
 
-namespace sim {
+namespace ptosim_impl {
 
 template <class D, class S>
 constexpr bool tcvt_supported() {
@@ -78,28 +78,28 @@ RecordEvent tcvt(CallSite cs, Dst& dst, Src& src, RoundMode mode, SaturationMode
     return {};
 }
 
-}  // namespace sim
+}  // namespace ptosim_impl
 
 template <typename TileDataD, typename TileDataS, typename... WaitEvents>
 PTO_INST RecordEvent TCVT(CallSite cs, TileDataD& dst, TileDataS& src, RoundMode mode, WaitEvents&... events) {
-    sim::wait_events(cs, events...);
-    return sim::tcvt(cs, dst, src, mode, SaturationMode::ON);
+    ptosim_impl::wait_events(cs, events...);
+    return ptosim_impl::tcvt(cs, dst, src, mode, SaturationMode::ON);
 }
 template <typename TileDataD, typename TileDataS, typename... WaitEvents>
 PTO_INST RecordEvent TCVT(CallSite cs, TileDataD& dst, TileDataS& src, RoundMode mode, SaturationMode sat,
                           WaitEvents&... events) {
-    sim::wait_events(cs, events...);
-    return sim::tcvt(cs, dst, src, mode, sat);
+    ptosim_impl::wait_events(cs, events...);
+    return ptosim_impl::tcvt(cs, dst, src, mode, sat);
 }
 template <typename TileDataD, typename TileDataS, typename... WaitEvents>
 PTO_INST RecordEvent TCVT(TileDataD& dst, TileDataS& src, RoundMode mode, WaitEvents&... events) {
-    sim::wait_events(CallSite{}, events...);
-    return sim::tcvt(CallSite{}, dst, src, mode, SaturationMode::ON);
+    ptosim_impl::wait_events(CallSite{}, events...);
+    return ptosim_impl::tcvt(CallSite{}, dst, src, mode, SaturationMode::ON);
 }
 template <typename TileDataD, typename TileDataS, typename... WaitEvents>
 PTO_INST RecordEvent TCVT(TileDataD& dst, TileDataS& src, RoundMode mode, SaturationMode sat, WaitEvents&... events) {
-    sim::wait_events(CallSite{}, events...);
-    return sim::tcvt(CallSite{}, dst, src, mode, sat);
+    ptosim_impl::wait_events(CallSite{}, events...);
+    return ptosim_impl::tcvt(CallSite{}, dst, src, mode, sat);
 }
 
 }  // namespace pto

@@ -4,7 +4,7 @@
 
 namespace pto {
 
-namespace sim {
+namespace ptosim_impl {
 
 template <class T, class G>
 constexpr bool layouts_match() {
@@ -62,25 +62,25 @@ PTOSIM_VECTORIZE void copy_tile_gm(uint8_t* tile, uint8_t* gm, const GmView<G>& 
         }
 }
 
-}  // namespace sim
+}  // namespace ptosim_impl
 
 template <typename TileData, typename GlobalData, typename... WaitEvents>
 PTO_INST RecordEvent TLOAD(CallSite cs, TileData& dst, GlobalData& src, WaitEvents&... events) {
-    sim::wait_events(cs, events...);
+    ptosim_impl::wait_events(cs, events...);
     static_assert(is_tile_data_v<TileData> && is_global_data_v<GlobalData>,
                   "TLOAD(dst, src): dst must be a Tile and src a GlobalTensor");
     static_assert(TileData::Loc == TileType::Vec || TileData::Loc == TileType::Mat,
                   "TLOAD: the destination must be a Vec (UB) or Mat (L1) tile");
     static_assert(sizeof(typename TileData::DType) == sizeof(typename GlobalData::RawDType),
                   "TLOAD: tile and global tensor element sizes must be equal");
-    static_assert(sim::layouts_match<TileData, GlobalData>() ||
+    static_assert(ptosim_impl::layouts_match<TileData, GlobalData>() ||
                       (TileData::Loc == TileType::Mat && GlobalData::layout == Layout::ND && is_Nz_layout<TileData>) ||
                       (TileData::Loc == TileType::Mat && GlobalData::layout == Layout::DN && is_Zn_layout<TileData>) ||
                       (TileData::Loc == TileType::Mat && TileData::SFractalSize == TileConfig::fractalMxSize &&
                        (GlobalData::layout == Layout::ND || GlobalData::layout == Layout::DN)),
                   "TLOAD: unsupported layout pair; Vec tiles take ND->ND, DN->DN, NZ->NZ; Mat tiles also ND->NZ and "
                   "DN->ZN, and MX scale tiles (SFractalSize 32) ND or DN");
-    using namespace sim;
+    using namespace ptosim_impl;
     Core& c = ptosim::core();
     const SourceLoc loc = loc_of(cs);
     uint8_t* base = tile_base(c, dst, "TLOAD", "destination", loc);
@@ -103,7 +103,7 @@ PTO_INST RecordEvent TLOAD(TileData& dst, GlobalData& src, WaitEvents&... events
     return TLOAD(CallSite{}, dst, src, events...);
 }
 
-namespace sim {
+namespace ptosim_impl {
 
 template <class TileData, class GlobalData, AtomicType atomic, ReluPreMode relu>
 RecordEvent tstore(CallSite cs, GlobalData& dst, TileData& src) {
@@ -154,20 +154,20 @@ RecordEvent tstore(CallSite cs, GlobalData& dst, TileData& src) {
     return {};
 }
 
-}  // namespace sim
+}  // namespace ptosim_impl
 
 template <typename TileData, typename GlobalData, AtomicType atomic = AtomicType::AtomicNone,
           ReluPreMode relu = ReluPreMode::NoRelu, typename... WaitEvents>
 PTO_INST RecordEvent TSTORE(CallSite cs, GlobalData& dst, TileData& src, WaitEvents&... events) {
-    sim::wait_events(cs, events...);
-    return sim::tstore<TileData, GlobalData, atomic, relu>(cs, dst, src);
+    ptosim_impl::wait_events(cs, events...);
+    return ptosim_impl::tstore<TileData, GlobalData, atomic, relu>(cs, dst, src);
 }
 
 template <typename TileData, typename GlobalData, AtomicType atomic = AtomicType::AtomicNone,
           ReluPreMode relu = ReluPreMode::NoRelu, typename... WaitEvents>
 PTO_INST RecordEvent TSTORE(GlobalData& dst, TileData& src, WaitEvents&... events) {
-    sim::wait_events(CallSite{}, events...);
-    return sim::tstore<TileData, GlobalData, atomic, relu>(CallSite{}, dst, src);
+    ptosim_impl::wait_events(CallSite{}, events...);
+    return ptosim_impl::tstore<TileData, GlobalData, atomic, relu>(CallSite{}, dst, src);
 }
 
 }  // namespace pto

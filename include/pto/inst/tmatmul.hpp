@@ -8,7 +8,7 @@
 
 namespace pto {
 
-namespace sim {
+namespace ptosim_impl {
 
 // fp8 operand pairs the A5 cube multiplies (a5/TMatmul.hpp CheckMadValid):
 // E4M3 and E5M2 in any combination, HiFloat8 only with itself.
@@ -164,99 +164,99 @@ void matmul(CallSite cs, const char* op, C& cOut, const C* cIn, A& a, B& b, cons
         for (int j = 0; j < n; ++j) store_elem(at<C>(cbase, i, j), cv[static_cast<size_t>(i) * n + j]);
 }
 
-}  // namespace sim
+}  // namespace ptosim_impl
 
 template <typename TileRes, typename TileLeft_, typename TileRight_, typename... WaitEvents>
 PTO_INST RecordEvent TMATMUL(CallSite cs, TileRes& c, TileLeft_& a, TileRight_& b, WaitEvents&... events) {
-    sim::wait_events(cs, events...);
-    sim::matmul<TileRes, TileLeft_, TileRight_, void>(cs, "TMATMUL", c, nullptr, a, b, nullptr, false);
+    ptosim_impl::wait_events(cs, events...);
+    ptosim_impl::matmul<TileRes, TileLeft_, TileRight_, void>(cs, "TMATMUL", c, nullptr, a, b, nullptr, false);
     return {};
 }
 template <AccPhase Phase = AccPhase::Unspecified, typename TileRes, typename TileLeft_, typename TileRight_,
           typename... WaitEvents>
 PTO_INST RecordEvent TMATMUL(TileRes& c, TileLeft_& a, TileRight_& b, WaitEvents&... events) {
-    sim::wait_events(CallSite{}, events...);
-    sim::matmul<TileRes, TileLeft_, TileRight_, void>(CallSite{}, "TMATMUL", c, nullptr, a, b, nullptr, false);
+    ptosim_impl::wait_events(CallSite{}, events...);
+    ptosim_impl::matmul<TileRes, TileLeft_, TileRight_, void>(CallSite{}, "TMATMUL", c, nullptr, a, b, nullptr, false);
     return {};
 }
 
 // TMATMUL_ACC(cOut, cIn, a, b): cOut = cIn + a*b; TMATMUL_ACC(c, a, b): c += a*b.
 template <typename TileRes, typename TileLeft_, typename TileRight_, typename... WaitEvents>
 PTO_INST RecordEvent TMATMUL_ACC(CallSite cs, TileRes& cOut, TileRes& cIn, TileLeft_& a, TileRight_& b, WaitEvents&... events) {
-    sim::wait_events(cs, events...);
-    sim::matmul<TileRes, TileLeft_, TileRight_, void>(cs, "TMATMUL_ACC", cOut, &cIn, a, b, nullptr, false);
+    ptosim_impl::wait_events(cs, events...);
+    ptosim_impl::matmul<TileRes, TileLeft_, TileRight_, void>(cs, "TMATMUL_ACC", cOut, &cIn, a, b, nullptr, false);
     return {};
 }
 template <typename TileRes, typename TileLeft_, typename TileRight_, typename... WaitEvents>
 PTO_INST RecordEvent TMATMUL_ACC(CallSite cs, TileRes& c, TileLeft_& a, TileRight_& b, WaitEvents&... events) {
-    sim::wait_events(cs, events...);
-    sim::matmul<TileRes, TileLeft_, TileRight_, void>(cs, "TMATMUL_ACC", c, &c, a, b, nullptr, false);
+    ptosim_impl::wait_events(cs, events...);
+    ptosim_impl::matmul<TileRes, TileLeft_, TileRight_, void>(cs, "TMATMUL_ACC", c, &c, a, b, nullptr, false);
     return {};
 }
 template <AccPhase Phase = AccPhase::Unspecified, typename TileRes, typename TileLeft_, typename TileRight_,
           typename... WaitEvents>
 PTO_INST RecordEvent TMATMUL_ACC(TileRes& cOut, TileRes& cIn, TileLeft_& a, TileRight_& b, WaitEvents&... events) {
-    sim::wait_events(CallSite{}, events...);
-    sim::matmul<TileRes, TileLeft_, TileRight_, void>(CallSite{}, "TMATMUL_ACC", cOut, &cIn, a, b, nullptr, false);
+    ptosim_impl::wait_events(CallSite{}, events...);
+    ptosim_impl::matmul<TileRes, TileLeft_, TileRight_, void>(CallSite{}, "TMATMUL_ACC", cOut, &cIn, a, b, nullptr, false);
     return {};
 }
 
 template <typename TileRes, typename TileLeft_, typename TileRight_, typename TileBias_, typename... WaitEvents>
 PTO_INST RecordEvent TMATMUL_BIAS(CallSite cs, TileRes& c, TileLeft_& a, TileRight_& b, TileBias_& bias, WaitEvents&... events) {
-    sim::wait_events(cs, events...);
+    ptosim_impl::wait_events(cs, events...);
     static_assert(TileBias_::Loc == TileType::Bias && TileBias_::Rows == 1 &&
                       std::is_same_v<typename TileBias_::DType, typename TileRes::DType>,
                   "TMATMUL_BIAS: the bias must be a one-row Bias tile of the accumulator's element type");
-    sim::matmul<TileRes, TileLeft_, TileRight_, TileBias_>(cs, "TMATMUL_BIAS", c, nullptr, a, b, &bias, false);
+    ptosim_impl::matmul<TileRes, TileLeft_, TileRight_, TileBias_>(cs, "TMATMUL_BIAS", c, nullptr, a, b, &bias, false);
     return {};
 }
 template <AccPhase Phase = AccPhase::Unspecified, typename TileRes, typename TileLeft_, typename TileRight_,
           typename TileBias_, typename... WaitEvents>
 PTO_INST RecordEvent TMATMUL_BIAS(TileRes& c, TileLeft_& a, TileRight_& b, TileBias_& bias, WaitEvents&... events) {
-    sim::wait_events(CallSite{}, events...);
+    ptosim_impl::wait_events(CallSite{}, events...);
     return TMATMUL_BIAS(CallSite{}, c, a, b, bias);
 }
 
 // TGEMV family: TMATMUL restricted to row 0 of the Left tile.
 template <typename TileRes, typename TileLeft_, typename TileRight_, typename... WaitEvents>
 PTO_INST RecordEvent TGEMV(CallSite cs, TileRes& c, TileLeft_& a, TileRight_& b, WaitEvents&... events) {
-    sim::wait_events(cs, events...);
-    sim::matmul<TileRes, TileLeft_, TileRight_, void>(cs, "TGEMV", c, nullptr, a, b, nullptr, true);
+    ptosim_impl::wait_events(cs, events...);
+    ptosim_impl::matmul<TileRes, TileLeft_, TileRight_, void>(cs, "TGEMV", c, nullptr, a, b, nullptr, true);
     return {};
 }
 template <AccPhase Phase = AccPhase::Unspecified, typename TileRes, typename TileLeft_, typename TileRight_,
           typename... WaitEvents>
 PTO_INST RecordEvent TGEMV(TileRes& c, TileLeft_& a, TileRight_& b, WaitEvents&... events) {
-    sim::wait_events(CallSite{}, events...);
-    sim::matmul<TileRes, TileLeft_, TileRight_, void>(CallSite{}, "TGEMV", c, nullptr, a, b, nullptr, true);
+    ptosim_impl::wait_events(CallSite{}, events...);
+    ptosim_impl::matmul<TileRes, TileLeft_, TileRight_, void>(CallSite{}, "TGEMV", c, nullptr, a, b, nullptr, true);
     return {};
 }
 template <typename TileRes, typename TileLeft_, typename TileRight_, typename... WaitEvents>
 PTO_INST RecordEvent TGEMV_ACC(CallSite cs, TileRes& cOut, TileRes& cIn, TileLeft_& a, TileRight_& b, WaitEvents&... events) {
-    sim::wait_events(cs, events...);
-    sim::matmul<TileRes, TileLeft_, TileRight_, void>(cs, "TGEMV_ACC", cOut, &cIn, a, b, nullptr, true);
+    ptosim_impl::wait_events(cs, events...);
+    ptosim_impl::matmul<TileRes, TileLeft_, TileRight_, void>(cs, "TGEMV_ACC", cOut, &cIn, a, b, nullptr, true);
     return {};
 }
 template <AccPhase Phase = AccPhase::Unspecified, typename TileRes, typename TileLeft_, typename TileRight_,
           typename... WaitEvents>
 PTO_INST RecordEvent TGEMV_ACC(TileRes& cOut, TileRes& cIn, TileLeft_& a, TileRight_& b, WaitEvents&... events) {
-    sim::wait_events(CallSite{}, events...);
-    sim::matmul<TileRes, TileLeft_, TileRight_, void>(CallSite{}, "TGEMV_ACC", cOut, &cIn, a, b, nullptr, true);
+    ptosim_impl::wait_events(CallSite{}, events...);
+    ptosim_impl::matmul<TileRes, TileLeft_, TileRight_, void>(CallSite{}, "TGEMV_ACC", cOut, &cIn, a, b, nullptr, true);
     return {};
 }
 template <typename TileRes, typename TileLeft_, typename TileRight_, typename TileBias_, typename... WaitEvents>
 PTO_INST RecordEvent TGEMV_BIAS(CallSite cs, TileRes& c, TileLeft_& a, TileRight_& b, TileBias_& bias, WaitEvents&... events) {
-    sim::wait_events(cs, events...);
+    ptosim_impl::wait_events(cs, events...);
     static_assert(TileBias_::Loc == TileType::Bias && TileBias_::Rows == 1 &&
                       std::is_same_v<typename TileBias_::DType, typename TileRes::DType>,
                   "TGEMV_BIAS: the bias must be a one-row Bias tile of the accumulator's element type");
-    sim::matmul<TileRes, TileLeft_, TileRight_, TileBias_>(cs, "TGEMV_BIAS", c, nullptr, a, b, &bias, true);
+    ptosim_impl::matmul<TileRes, TileLeft_, TileRight_, TileBias_>(cs, "TGEMV_BIAS", c, nullptr, a, b, &bias, true);
     return {};
 }
 template <AccPhase Phase = AccPhase::Unspecified, typename TileRes, typename TileLeft_, typename TileRight_,
           typename TileBias_, typename... WaitEvents>
 PTO_INST RecordEvent TGEMV_BIAS(TileRes& c, TileLeft_& a, TileRight_& b, TileBias_& bias, WaitEvents&... events) {
-    sim::wait_events(CallSite{}, events...);
+    ptosim_impl::wait_events(CallSite{}, events...);
     return TGEMV_BIAS(CallSite{}, c, a, b, bias);
 }
 

@@ -29,7 +29,7 @@ PTO_INTERNAL uint64_t GetScaleAddr(T* operand) {
     return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(operand)) >> 4;
 }
 
-namespace sim {
+namespace ptosim_impl {
 
 template <class C, class A, class SA, class B, class SB>
 constexpr void check_matmul_mx() {
@@ -65,7 +65,7 @@ RecordEvent matmul_mx(CallSite cs, const char* op, C& cOut, const C* cIn, A& a, 
     return {};
 }
 
-}  // namespace sim
+}  // namespace ptosim_impl
 
 // One overload set per name, as pto_instr.hpp declares it: plain, AccPhase,
 // accumulate (cOut, cIn, ...) and bias; the CallSite forms come from the
@@ -75,48 +75,48 @@ RecordEvent matmul_mx(CallSite cs, const char* op, C& cOut, const C* cIn, A& a, 
               typename TileRightScale_, typename... WaitEvents>                                                      \
     PTO_INST RecordEvent Instr(CallSite cs, TileRes& c, TileLeft_& a, TileLeftScale_& sa, TileRight_& b,              \
                               TileRightScale_& sb, WaitEvents&... events) {                                          \
-        sim::wait_events(cs, events...);                                                                             \
-        return sim::matmul_mx<TileRes, TileLeft_, TileLeftScale_, TileRight_, TileRightScale_, void>(               \
+        ptosim_impl::wait_events(cs, events...);                                                                             \
+        return ptosim_impl::matmul_mx<TileRes, TileLeft_, TileLeftScale_, TileRight_, TileRightScale_, void>(               \
             cs, #Instr, c, nullptr, a, sa, b, sb, nullptr, GEMV);                                                     \
     }                                                                                                                \
     template <AccPhase Phase = AccPhase::Unspecified, typename TileRes, typename TileLeft_, typename TileLeftScale_,  \
               typename TileRight_, typename TileRightScale_, typename... WaitEvents>                                 \
     PTO_INST RecordEvent Instr(TileRes& c, TileLeft_& a, TileLeftScale_& sa, TileRight_& b, TileRightScale_& sb,      \
                               WaitEvents&... events) {                                                               \
-        sim::wait_events(CallSite{}, events...);                                                                     \
-        return sim::matmul_mx<TileRes, TileLeft_, TileLeftScale_, TileRight_, TileRightScale_, void>(               \
+        ptosim_impl::wait_events(CallSite{}, events...);                                                                     \
+        return ptosim_impl::matmul_mx<TileRes, TileLeft_, TileLeftScale_, TileRight_, TileRightScale_, void>(               \
             CallSite{}, #Instr, c, nullptr, a, sa, b, sb, nullptr, GEMV);                                             \
     }                                                                                                                \
     template <typename TileRes, typename TileLeft_, typename TileLeftScale_, typename TileRight_,                   \
               typename TileRightScale_, typename... WaitEvents>                                                      \
     PTO_INST RecordEvent Instr(CallSite cs, TileRes& cOut, TileRes& cIn, TileLeft_& a, TileLeftScale_& sa,            \
                               TileRight_& b, TileRightScale_& sb, WaitEvents&... events) {                           \
-        sim::wait_events(cs, events...);                                                                             \
-        return sim::matmul_mx<TileRes, TileLeft_, TileLeftScale_, TileRight_, TileRightScale_, void>(               \
+        ptosim_impl::wait_events(cs, events...);                                                                             \
+        return ptosim_impl::matmul_mx<TileRes, TileLeft_, TileLeftScale_, TileRight_, TileRightScale_, void>(               \
             cs, #Instr, cOut, &cIn, a, sa, b, sb, nullptr, GEMV);                                                     \
     }                                                                                                                \
     template <AccPhase Phase = AccPhase::Unspecified, typename TileRes, typename TileLeft_, typename TileLeftScale_,  \
               typename TileRight_, typename TileRightScale_, typename... WaitEvents>                                 \
     PTO_INST RecordEvent Instr(TileRes& cOut, TileRes& cIn, TileLeft_& a, TileLeftScale_& sa, TileRight_& b,          \
                               TileRightScale_& sb, WaitEvents&... events) {                                          \
-        sim::wait_events(CallSite{}, events...);                                                                     \
-        return sim::matmul_mx<TileRes, TileLeft_, TileLeftScale_, TileRight_, TileRightScale_, void>(               \
+        ptosim_impl::wait_events(CallSite{}, events...);                                                                     \
+        return ptosim_impl::matmul_mx<TileRes, TileLeft_, TileLeftScale_, TileRight_, TileRightScale_, void>(               \
             CallSite{}, #Instr, cOut, &cIn, a, sa, b, sb, nullptr, GEMV);                                             \
     }                                                                                                                \
     template <typename TileRes, typename TileLeft_, typename TileLeftScale_, typename TileRight_,                   \
               typename TileRightScale_, typename TileBias_, typename... WaitEvents>                                  \
     PTO_INST RecordEvent Instr(CallSite cs, TileRes& c, TileLeft_& a, TileLeftScale_& sa, TileRight_& b,              \
                               TileRightScale_& sb, TileBias_& bias, WaitEvents&... events) {                         \
-        sim::wait_events(cs, events...);                                                                             \
-        return sim::matmul_mx<TileRes, TileLeft_, TileLeftScale_, TileRight_, TileRightScale_, TileBias_>(          \
+        ptosim_impl::wait_events(cs, events...);                                                                             \
+        return ptosim_impl::matmul_mx<TileRes, TileLeft_, TileLeftScale_, TileRight_, TileRightScale_, TileBias_>(          \
             cs, #Instr, c, nullptr, a, sa, b, sb, &bias, GEMV);                                                       \
     }                                                                                                                \
     template <AccPhase Phase = AccPhase::Unspecified, typename TileRes, typename TileLeft_, typename TileLeftScale_,  \
               typename TileRight_, typename TileRightScale_, typename TileBias_, typename... WaitEvents>             \
     PTO_INST RecordEvent Instr(TileRes& c, TileLeft_& a, TileLeftScale_& sa, TileRight_& b, TileRightScale_& sb,      \
                               TileBias_& bias, WaitEvents&... events) {                                              \
-        sim::wait_events(CallSite{}, events...);                                                                     \
-        return sim::matmul_mx<TileRes, TileLeft_, TileLeftScale_, TileRight_, TileRightScale_, TileBias_>(          \
+        ptosim_impl::wait_events(CallSite{}, events...);                                                                     \
+        return ptosim_impl::matmul_mx<TileRes, TileLeft_, TileLeftScale_, TileRight_, TileRightScale_, TileBias_>(          \
             CallSite{}, #Instr, c, nullptr, a, sa, b, sb, &bias, GEMV);                                               \
     }
 
@@ -124,7 +124,7 @@ PTOSIM_MX_FAMILY(TMATMUL_MX, false)
 PTOSIM_MX_FAMILY(TGEMV_MX, true)
 #undef PTOSIM_MX_FAMILY
 
-namespace sim {
+namespace ptosim_impl {
 
 template <class Scale, class Operand>
 RecordEvent tget_scale_addr(CallSite cs, Scale& dst, Operand& src) {
@@ -142,17 +142,17 @@ RecordEvent tget_scale_addr(CallSite cs, Scale& dst, Operand& src) {
     return {};
 }
 
-}  // namespace sim
+}  // namespace ptosim_impl
 
 template <typename TileDataOut, typename TileDataIn, typename... WaitEvents>
 PTO_INST RecordEvent TGET_SCALE_ADDR(CallSite cs, TileDataOut& dst, TileDataIn& src, WaitEvents&... events) {
-    sim::wait_events(cs, events...);
-    return sim::tget_scale_addr(cs, dst, src);
+    ptosim_impl::wait_events(cs, events...);
+    return ptosim_impl::tget_scale_addr(cs, dst, src);
 }
 template <typename TileDataOut, typename TileDataIn, typename... WaitEvents>
 PTO_INST RecordEvent TGET_SCALE_ADDR(TileDataOut& dst, TileDataIn& src, WaitEvents&... events) {
-    sim::wait_events(CallSite{}, events...);
-    return sim::tget_scale_addr(CallSite{}, dst, src);
+    ptosim_impl::wait_events(CallSite{}, events...);
+    return ptosim_impl::tget_scale_addr(CallSite{}, dst, src);
 }
 
 }  // namespace pto

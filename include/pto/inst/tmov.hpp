@@ -6,7 +6,7 @@
 
 namespace pto {
 
-namespace sim {
+namespace ptosim_impl {
 
 // dst(dr + i, dc + j) = convert(src(sr + i, sc + j)) for i < rows, j < cols.
 template <class Dst, class Src, ReluPreMode relu = ReluPreMode::NoRelu>
@@ -135,31 +135,31 @@ RecordEvent tmov(CallSite cs, Dst& dst, Src& src) {
     return {};
 }
 
-}  // namespace sim
+}  // namespace ptosim_impl
 
 template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>
 PTO_INST RecordEvent TMOV(CallSite cs, TileDataDst& dst, TileDataSrc& src, WaitEvents&... events) {
-    sim::wait_events(cs, events...);
-    return sim::tmov<TileDataDst, TileDataSrc, AccToVecMode::SingleModeVec0, ReluPreMode::NoRelu>(cs, dst, src);
+    ptosim_impl::wait_events(cs, events...);
+    return ptosim_impl::tmov<TileDataDst, TileDataSrc, AccToVecMode::SingleModeVec0, ReluPreMode::NoRelu>(cs, dst, src);
 }
 template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>
 PTO_INST RecordEvent TMOV(TileDataDst& dst, TileDataSrc& src, WaitEvents&... events) {
-    sim::wait_events(CallSite{}, events...);
-    return sim::tmov<TileDataDst, TileDataSrc, AccToVecMode::SingleModeVec0, ReluPreMode::NoRelu>(CallSite{}, dst, src);
+    ptosim_impl::wait_events(CallSite{}, events...);
+    return ptosim_impl::tmov<TileDataDst, TileDataSrc, AccToVecMode::SingleModeVec0, ReluPreMode::NoRelu>(CallSite{}, dst, src);
 }
 template <typename TileDataDst, typename TileDataSrc, ReluPreMode relu, typename... WaitEvents>
 PTO_INST RecordEvent TMOV(TileDataDst& dst, TileDataSrc& src, WaitEvents&... events) {
-    sim::wait_events(CallSite{}, events...);
-    return sim::tmov<TileDataDst, TileDataSrc, AccToVecMode::SingleModeVec0, relu>(CallSite{}, dst, src);
+    ptosim_impl::wait_events(CallSite{}, events...);
+    return ptosim_impl::tmov<TileDataDst, TileDataSrc, AccToVecMode::SingleModeVec0, relu>(CallSite{}, dst, src);
 }
 template <typename TileDataDst, typename TileDataSrc, AccToVecMode mode, ReluPreMode relu = ReluPreMode::NoRelu,
           typename... WaitEvents>
 PTO_INST RecordEvent TMOV(TileDataDst& dst, TileDataSrc& src, WaitEvents&... events) {
-    sim::wait_events(CallSite{}, events...);
-    return sim::tmov<TileDataDst, TileDataSrc, mode, relu>(CallSite{}, dst, src);
+    ptosim_impl::wait_events(CallSite{}, events...);
+    return ptosim_impl::tmov<TileDataDst, TileDataSrc, mode, relu>(CallSite{}, dst, src);
 }
 
-namespace sim {
+namespace ptosim_impl {
 
 template <class Dst, class Src>
 RecordEvent textract(CallSite cs, Dst& dst, Src& src, int r0, int c0) {
@@ -210,32 +210,32 @@ RecordEvent tinsert(CallSite cs, Dst& dst, Src& src, int r0, int c0) {
     return {};
 }
 
-}  // namespace sim
+}  // namespace ptosim_impl
 
 template <typename DstTileData, typename SrcTileData, typename... WaitEvents>
 PTO_INST RecordEvent TEXTRACT(CallSite cs, DstTileData& dst, SrcTileData& src, uint16_t indexRow = 0,
                               uint16_t indexCol = 0, WaitEvents&... events) {
-    sim::wait_events(cs, events...);
-    return sim::textract(cs, dst, src, indexRow, indexCol);
+    ptosim_impl::wait_events(cs, events...);
+    return ptosim_impl::textract(cs, dst, src, indexRow, indexCol);
 }
 template <typename DstTileData, typename SrcTileData, typename... WaitEvents>
 PTO_INST RecordEvent TEXTRACT(DstTileData& dst, SrcTileData& src, uint16_t indexRow = 0, uint16_t indexCol = 0,
                               WaitEvents&... events) {
-    sim::wait_events(CallSite{}, events...);
-    return sim::textract(CallSite{}, dst, src, indexRow, indexCol);
+    ptosim_impl::wait_events(CallSite{}, events...);
+    return ptosim_impl::textract(CallSite{}, dst, src, indexRow, indexCol);
 }
 
 template <typename DstTileData, typename SrcTileData, typename... WaitEvents>
 PTO_INST RecordEvent TINSERT(CallSite cs, DstTileData& dst, SrcTileData& src, uint16_t indexRow = 0,
                              uint16_t indexCol = 0, WaitEvents&... events) {
-    sim::wait_events(cs, events...);
-    return sim::tinsert<DstTileData, SrcTileData, ReluPreMode::NoRelu>(cs, dst, src, indexRow, indexCol);
+    ptosim_impl::wait_events(cs, events...);
+    return ptosim_impl::tinsert<DstTileData, SrcTileData, ReluPreMode::NoRelu>(cs, dst, src, indexRow, indexCol);
 }
 template <typename DstTileData, typename SrcTileData, ReluPreMode relu = ReluPreMode::NoRelu, typename... WaitEvents>
 PTO_INST RecordEvent TINSERT(DstTileData& dst, SrcTileData& src, uint16_t indexRow = 0, uint16_t indexCol = 0,
                              WaitEvents&... events) {
-    sim::wait_events(CallSite{}, events...);
-    return sim::tinsert<DstTileData, SrcTileData, relu>(CallSite{}, dst, src, indexRow, indexCol);
+    ptosim_impl::wait_events(CallSite{}, events...);
+    return ptosim_impl::tinsert<DstTileData, SrcTileData, relu>(CallSite{}, dst, src, indexRow, indexCol);
 }
 
 }  // namespace pto

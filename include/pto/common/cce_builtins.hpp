@@ -1,0 +1,196 @@
+// What bisheng gives every kernel translation unit without an include: the
+// CCE intrinsics (pto/common/intrinsics.hpp), the parameter and task-function
+// qualifiers, min/max, the system counter, memory barriers, cce::printf and
+// trap. ptocc includes this header first in every kernel compile. Public kernels use them unqualified, so
+// they live at global scope as in CCE. What each one does on the simulator
+// and why: docs/api.md, "Device builtins".
+#pragma once
+#include <pto/common/type.hpp>
+#include <pto/common/intrinsics.hpp>
+#include <ptosim/core.hpp>
+
+#include <cstdio>
+#include <source_location>
+#include <type_traits>
+
+// Parameter-direction and task-function annotations for bisheng's code
+// generator; they change nothing about what a function computes.
+#ifndef __in__
+#define __in__
+#endif
+#ifndef __out__
+#define __out__
+#endif
+#ifndef __inout__
+#define __inout__
+#endif
+#ifndef __tf__
+#define __tf__
+#endif
+#ifndef __simt_vf__
+#define __simt_vf__
+#endif
+#ifndef __cce_get_tile_ptr
+#define __cce_get_tile_ptr
+#endif
+
+// bisheng's device min/max accept mixed operand types. std::min is more
+// specialised than these, so with `using namespace std` it wins for
+// same-typed operands (same result) and the call is never ambiguous.
+template <class A, class B>
+constexpr std::common_type_t<A, B> min(A a, B b) {
+    return b < a ? std::common_type_t<A, B>(b) : std::common_type_t<A, B>(a);
+}
+template <class A, class B>
+constexpr std::common_type_t<A, B> max(A a, B b) {
+    return a < b ? std::common_type_t<A, B>(b) : std::common_type_t<A, B>(a);
+}
+
+// The system counter. ptosim has no clock of its own yet, so the counter is
+// the number of instructions and intrinsics this core has dispatched:
+// monotonic and deterministic, which is what kernels use it for (ordering,
+// seeds, elapsed-work measurements); it is not device cycles.
+inline int64_t get_sys_cnt() { return static_cast<int64_t>(ptosim::core().ops); }
+
+// Data synchronisation barriers. The simulator performs every memory access
+// when its instruction issues, in program order, so there is nothing to drain.
+enum mem_dsb_t : int { DSB_ALL = 0, DSB_DDR = 1, DSB_UB = 2, DSB_SEQ = 3 };
+inline void dsb(mem_dsb_t) {}
+// Cache maintenance: GM is host memory with no simulated data cache.
+enum cache_line_t : int { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE = 1 };
+enum dcci_dst_t : int { CACHELINE_ALL = 0, CACHELINE_UB = 1, CACHELINE_OUT = 2, CACHELINE_ATOMIC = 3 };
+template <class P>
+inline void dcci(P*, cache_line_t, dcci_dst_t = CACHELINE_ALL) {}
+template <class P>
+inline void dcci(P*, cache_line_t, int) {}
+
+// trap() stops the core with a fault at the caller's line, like the device
+// exception it raises on hardware.
+inline void trap(std::source_location where = std::source_location::current()) {
+    ptosim::fault(ptosim::SourceLoc{where.file_name(), static_cast<int>(where.line())},
+                  "trap() called by the kernel: the core stops here, as on the device");
+}
+
+namespace cce {
+// Device printf prints on the host's stdout, immediately (bisheng buffers it
+// until the kernel ends; the text is the same).
+template <class... Args>
+inline int printf(const char* format, Args... args) {
+    if constexpr (sizeof...(Args) == 0) {
+        return std::fputs(format, stdout);
+    } else {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-security"
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+        return std::printf(format, args...);
+#pragma GCC diagnostic pop
+    }
+}
+}  // namespace cce
+
+#if PTOSIM_TARGET_A5
+// A5's register-based vector programming model (vector_* registers, vlds /
+// vsts / vadd ... under __VEC_SCOPE__) is not simulated: ptosim models the
+// tile instructions, whose semantics pto-isa documents, not the register ISA
+// below them. The names exist so that code mentioning them compiles where it
+// is never used; any use stops the build with this explanation.
+namespace ptosim_impl_vreg {
+template <class T>
+struct unsimulated_register {
+    static_assert(sizeof(T) == 0,
+                  "ptosim: A5 register-based vector code (vector_* registers, vlds/vsts/vadd... under __VEC_SCOPE__) "
+                  "is not simulated; ptosim runs the PTO tile instructions (TLOAD, TADD, ...). Write the kernel with "
+                  "tile instructions, or build it with bisheng for the device or CANN's simulator.");
+};
+template <class... T>
+struct unsimulated_intrinsic {
+    static_assert(sizeof...(T) < 0,
+                  "ptosim: A5 register-based vector intrinsics (vlds, vsts, vadd, vcvt, pset_b*, ...) are not "
+                  "simulated; ptosim runs the PTO tile instructions (TLOAD, TADD, ...). Write the kernel with tile "
+                  "instructions, or build it with bisheng for the device or CANN's simulator.");
+    static void call() {}
+};
+}  // namespace ptosim_impl_vreg
+
+#define PTOSIM_UNSIMULATED_VREG(name, elem) using name = ptosim_impl_vreg::unsimulated_register<elem>;
+PTOSIM_UNSIMULATED_VREG(vector_bool, bool)
+PTOSIM_UNSIMULATED_VREG(vector_u8, uint8_t)
+PTOSIM_UNSIMULATED_VREG(vector_s8, int8_t)
+PTOSIM_UNSIMULATED_VREG(vector_u16, uint16_t)
+PTOSIM_UNSIMULATED_VREG(vector_s16, int16_t)
+PTOSIM_UNSIMULATED_VREG(vector_u32, uint32_t)
+PTOSIM_UNSIMULATED_VREG(vector_s32, int32_t)
+PTOSIM_UNSIMULATED_VREG(vector_u64, uint64_t)
+PTOSIM_UNSIMULATED_VREG(vector_s64, int64_t)
+PTOSIM_UNSIMULATED_VREG(vector_f16, half)
+PTOSIM_UNSIMULATED_VREG(vector_bf16, bfloat16_t)
+PTOSIM_UNSIMULATED_VREG(vector_f32, float)
+PTOSIM_UNSIMULATED_VREG(vector_f8e4m3, float8_e4m3_t)
+PTOSIM_UNSIMULATED_VREG(vector_f8e5m2, float8_e5m2_t)
+PTOSIM_UNSIMULATED_VREG(vector_hif8, hifloat8_t)
+PTOSIM_UNSIMULATED_VREG(vector_align, char)
+PTOSIM_UNSIMULATED_VREG(vector_address, void*)
+#undef PTOSIM_UNSIMULATED_VREG
+
+#define PTOSIM_UNSIMULATED_INTRINSIC(name)                                \
+    template <class... Args>                                              \
+    inline void name(Args&&...) {                                         \
+        ptosim_impl_vreg::unsimulated_intrinsic<Args...>::call();         \
+    }
+PTOSIM_UNSIMULATED_INTRINSIC(vlds)
+PTOSIM_UNSIMULATED_INTRINSIC(vldas)
+PTOSIM_UNSIMULATED_INTRINSIC(vldus)
+PTOSIM_UNSIMULATED_INTRINSIC(vsts)
+PTOSIM_UNSIMULATED_INTRINSIC(vstas)
+PTOSIM_UNSIMULATED_INTRINSIC(vstus)
+PTOSIM_UNSIMULATED_INTRINSIC(vsstb)
+PTOSIM_UNSIMULATED_INTRINSIC(vcvt)
+PTOSIM_UNSIMULATED_INTRINSIC(vdup)
+PTOSIM_UNSIMULATED_INTRINSIC(vbr)
+PTOSIM_UNSIMULATED_INTRINSIC(vci)
+PTOSIM_UNSIMULATED_INTRINSIC(vadd)
+PTOSIM_UNSIMULATED_INTRINSIC(vadds)
+PTOSIM_UNSIMULATED_INTRINSIC(vsub)
+PTOSIM_UNSIMULATED_INTRINSIC(vmul)
+PTOSIM_UNSIMULATED_INTRINSIC(vmuls)
+PTOSIM_UNSIMULATED_INTRINSIC(vdiv)
+PTOSIM_UNSIMULATED_INTRINSIC(vmax)
+PTOSIM_UNSIMULATED_INTRINSIC(vmin)
+PTOSIM_UNSIMULATED_INTRINSIC(vmins)
+PTOSIM_UNSIMULATED_INTRINSIC(vabs)
+PTOSIM_UNSIMULATED_INTRINSIC(vexp)
+PTOSIM_UNSIMULATED_INTRINSIC(vexpdif)
+PTOSIM_UNSIMULATED_INTRINSIC(vsqrt)
+PTOSIM_UNSIMULATED_INTRINSIC(vand)
+PTOSIM_UNSIMULATED_INTRINSIC(vor)
+PTOSIM_UNSIMULATED_INTRINSIC(vxor)
+PTOSIM_UNSIMULATED_INTRINSIC(vshl)
+PTOSIM_UNSIMULATED_INTRINSIC(vshr)
+PTOSIM_UNSIMULATED_INTRINSIC(vshls)
+PTOSIM_UNSIMULATED_INTRINSIC(vshrs)
+PTOSIM_UNSIMULATED_INTRINSIC(vsel)
+PTOSIM_UNSIMULATED_INTRINSIC(vselr)
+PTOSIM_UNSIMULATED_INTRINSIC(vtrc)
+PTOSIM_UNSIMULATED_INTRINSIC(vmod)
+PTOSIM_UNSIMULATED_INTRINSIC(vcmax)
+PTOSIM_UNSIMULATED_INTRINSIC(vcgmax)
+PTOSIM_UNSIMULATED_INTRINSIC(vintlv)
+PTOSIM_UNSIMULATED_INTRINSIC(vdintlv)
+PTOSIM_UNSIMULATED_INTRINSIC(vgatherb)
+PTOSIM_UNSIMULATED_INTRINSIC(vscatter)
+PTOSIM_UNSIMULATED_INTRINSIC(vbitsort)
+PTOSIM_UNSIMULATED_INTRINSIC(pset_b8)
+PTOSIM_UNSIMULATED_INTRINSIC(pset_b16)
+PTOSIM_UNSIMULATED_INTRINSIC(pset_b32)
+PTOSIM_UNSIMULATED_INTRINSIC(plt_b8)
+PTOSIM_UNSIMULATED_INTRINSIC(plt_b16)
+PTOSIM_UNSIMULATED_INTRINSIC(plt_b32)
+PTOSIM_UNSIMULATED_INTRINSIC(pintlv_b16)
+PTOSIM_UNSIMULATED_INTRINSIC(pdintlv_b8)
+#undef PTOSIM_UNSIMULATED_INTRINSIC
+
+// The register-scope marker, so that code under it parses up to the first use.
+#ifndef __VEC_SCOPE__
+#define __VEC_SCOPE__
+#endif
+#endif
