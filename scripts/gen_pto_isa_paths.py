@@ -5,7 +5,9 @@ Kernels and host programs written for the real toolchain include pto-isa's
 headers by path (pto/common/constants.hpp, pto/npu/a2a3/TLoad.hpp, ...).
 ptolab implements the API behind one umbrella, so a path ptolab has no
 hand-written header for becomes a forwarder to it. Hand-written headers (any
-file without the FORWARDER marker) are never touched.
+file without the FORWARDER marker) are never touched. The list of paths is
+kept in tests/pto_isa_header_paths.txt, from which the header-surface tests
+compile every path for A2A3, A5 and host code.
 
     scripts/gen_pto_isa_paths.py <pto-isa checkout>          # write missing forwarders
     scripts/gen_pto_isa_paths.py <pto-isa checkout> --check  # exit 1 if a path is missing
@@ -17,6 +19,8 @@ import sys
 FORWARDER = "// ptolab forwarder for pto-isa's header path"
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 INCLUDE = ROOT / "include"
+MANIFEST = ROOT / "tests" / "pto_isa_header_paths.txt"
+MANIFEST_HEAD = "# pto-isa's include/pto header paths; written by scripts/gen_pto_isa_paths.py.\n"
 
 
 def pto_isa_paths(checkout: pathlib.Path):
@@ -42,11 +46,17 @@ def main() -> int:
     ap.add_argument("checkout", type=pathlib.Path)
     ap.add_argument("--check", action="store_true", help="only report missing paths")
     args = ap.parse_args()
-    missing = [rel for rel in pto_isa_paths(args.checkout) if not (INCLUDE / rel).exists()]
+    paths = list(pto_isa_paths(args.checkout))
+    manifest = MANIFEST_HEAD + "".join(f"{rel}\n" for rel in paths)
+    missing = [rel for rel in paths if not (INCLUDE / rel).exists()]
     if args.check:
         for rel in missing:
             print(f"missing: include/{rel} (run scripts/gen_pto_isa_paths.py {args.checkout})")
-        return 1 if missing else 0
+        stale = not MANIFEST.is_file() or MANIFEST.read_text() != manifest
+        if stale:
+            print(f"stale: {MANIFEST.relative_to(ROOT)} (run scripts/gen_pto_isa_paths.py {args.checkout})")
+        return 1 if missing or stale else 0
+    MANIFEST.write_text(manifest)
     for rel in missing:
         out = INCLUDE / rel
         out.parent.mkdir(parents=True, exist_ok=True)

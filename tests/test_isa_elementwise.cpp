@@ -245,11 +245,13 @@ using DivT = TL((half, float), (half, float, int16_t, uint16_t, int32_t, uint32_
 using MinT = TL((half, float, int16_t, int32_t),
                 (half, float, bfloat16_t, int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t));
 using BitT = TL((int16_t, uint16_t, int32_t, uint32_t), (int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t));
+// Tile-tile bitwise ops: A2A3 has 8- and 16-bit forms only (pto-isa's npu/a2a3/TAnd.hpp, TOr.hpp, TXor.hpp).
+using BitTT = TL((int8_t, uint8_t, int16_t, uint16_t), (int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t));
 using ShiftT = TL((int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t),
                   (int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t));
 using ShiftST = TL((int16_t, uint16_t, int32_t, uint32_t),
                    (int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t));
-using RemT = TL((float, int32_t), (half, float, int16_t, uint16_t, int32_t, uint32_t));
+using RemT = TL((half, float, int16_t, int32_t), (half, float, int16_t, uint16_t, int32_t, uint32_t));
 using FpT = ::testing::Types<half, float>;
 using ArithT = TL((half, float, int16_t, int32_t),
                   (half, float, bfloat16_t, int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t));
@@ -258,7 +260,7 @@ using DivsT = TL((half, float, int16_t, int32_t), (half, float, int16_t, uint16_
 using ExpandsT = TL((half, float, int16_t, int32_t), (half, float, int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t));
 using AbsT = TL((half, float), (half, float, int8_t, int16_t, int32_t, int64_t));
 using NegT = TL((half, float, int16_t, int32_t), (half, float, bfloat16_t, int8_t, int16_t, int32_t));
-using NotT = TL((int16_t, uint16_t), (int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t));
+using NotT = TL((int8_t, uint8_t, int16_t, uint16_t), (int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t));
 using ReluT = ::testing::Types<half, float, int32_t>;
 
 // ---------------------------------------------------------------- tile-tile
@@ -268,9 +270,9 @@ EW_TEST(TMUL, MulT, inputs<T>(Gen::Arith), TMUL(d, a, b), return r_mul(a, b))
 EW_TEST(TDIV, DivT, inputs<T>(Gen::Arith, Gen::Divisor), TDIV(d, a, b), return r_div(a, b))
 EW_TEST(TMAX, SubT, inputs<T>(Gen::Arith), TMAX(d, a, b), return r_max(a, b))
 EW_TEST(TMIN, MinT, inputs<T>(Gen::Arith), TMIN(d, a, b), return r_min(a, b))
-EW_TEST(TAND, BitT, inputs<T>(Gen::Arith), TAND(d, a, b), return wrap<T>(I128(a) & I128(b)))
-EW_TEST(TOR, BitT, inputs<T>(Gen::Arith), TOR(d, a, b), return wrap<T>(I128(a) | I128(b)))
-EW_TEST(TXOR, BitT, inputs<T>(Gen::Arith), TXOR(d, a, b, c), return wrap<T>(I128(a) ^ I128(b)))
+EW_TEST(TAND, BitTT, inputs<T>(Gen::Arith), TAND(d, a, b), return wrap<T>(I128(a) & I128(b)))
+EW_TEST(TOR, BitTT, inputs<T>(Gen::Arith), TOR(d, a, b), return wrap<T>(I128(a) | I128(b)))
+EW_TEST(TXOR, BitTT, inputs<T>(Gen::Arith), TXOR(d, a, b, c), return wrap<T>(I128(a) ^ I128(b)))
 EW_TEST(TSHL, ShiftT, inputs<T>(Gen::Arith, Gen::Shift), TSHL(d, a, b), return r_shl(a, b))
 EW_TEST(TSHR, ShiftT, inputs<T>(Gen::Arith, Gen::Shift), TSHR(d, a, b), return r_shr(a, b))
 EW_TEST(TREM, RemT, inputs<T>(Gen::Arith, Gen::Divisor), TREM(d, a, b, c), return r_rem(a, b))
@@ -305,6 +307,72 @@ TEST(TAXPY_Types, HalfSourceIntoFloat) {
         SCOPED_TRACE("scalar " + show(s));
         check<float, half>(inputs<half>(Gen::Arith), [&](auto& d, auto& a, auto&, auto&) { TAXPY(d, a, s); },
                            [&](half a, half, half, float d0) { return rnd<float>(val(r_mul<float>(val(s), val(a))) + val(d0)); });
+    }
+}
+
+// TAND on floating-point tiles combines the storage bits (pto-isa's TAnd
+// checks only the element size; its A2A3 and A5 system tests AND half tiles),
+// NaN payloads included (b runs through NaN encodings).
+TEST(TAND_Types, FloatingPointTilesAndTheirBits) {
+    std::vector<half> a(kR * kC), b(kR * kC), out(kR * kC);
+    for (int i = 0; i < kR * kC; ++i) {
+        a[i] = half::from_bits(static_cast<uint16_t>(0x3c00 + 37 * i));
+        b[i] = half::from_bits(static_cast<uint16_t>(0xfff0 - 11 * i));
+    }
+    auto st = run_vec([&] {
+        Tile<TileType::Vec, half, kR, kC> ta, tb, td;
+        TASSIGN(ta, 0);
+        TASSIGN(tb, 0x1000);
+        TASSIGN(td, 0x2000);
+        auto ga = gm_nd(a.data(), kR, kC, kC);
+        auto gb = gm_nd(b.data(), kR, kC, kC);
+        auto gd = gm_nd(out.data(), kR, kC, kC);
+        TLOAD(ta, ga);
+        TLOAD(tb, gb);
+        ISA_SYNC(PIPE_MTE2, PIPE_V);
+        TAND(td, ta, tb);
+        ISA_SYNC(PIPE_V, PIPE_MTE3);
+        TSTORE(gd, td);
+    });
+    ASSERT_TRUE(st.ok()) << st.message;
+    for (int i = 0; i < kR * kC; ++i) {
+        ASSERT_EQ(out[i].bits, a[i].bits & b[i].bits) << i;
+    }
+}
+
+// pto-isa's own kernels name the tile types explicitly (TFMOD<Dst, Src0,
+// Src1>(...), TSEL<Tile, Mask>(...)); those calls reach the same instruction
+// as the deduced ones.
+TEST(ExplicitTemplateArguments, TfmodAndTdivMatchTheDeducedCall) {
+    using T = Tile<TileType::Vec, float, kR, kC>;
+    std::vector<float> a(kR * kC), b(kR * kC), f(kR * kC), q(kR * kC);
+    for (int i = 0; i < kR * kC; ++i) {
+        a[i] = static_cast<float>(i % 17) - 8.5f;
+        b[i] = static_cast<float>(i % 5) + 1.0f;
+    }
+    auto st = run_vec([&] {
+        T ta, tb, tf, tq;
+        TASSIGN(ta, 0);
+        TASSIGN(tb, 0x1000);
+        TASSIGN(tf, 0x2000);
+        TASSIGN(tq, 0x3000);
+        auto ga = gm_nd(a.data(), kR, kC, kC);
+        auto gb = gm_nd(b.data(), kR, kC, kC);
+        auto gf = gm_nd(f.data(), kR, kC, kC);
+        auto gq = gm_nd(q.data(), kR, kC, kC);
+        TLOAD(ta, ga);
+        TLOAD(tb, gb);
+        ISA_SYNC(PIPE_MTE2, PIPE_V);
+        TFMOD<T, T, T>(tf, ta, tb);
+        TDIV<DivAlgorithm::HIGH_PRECISION>(tq, ta, tb);
+        ISA_SYNC(PIPE_V, PIPE_MTE3);
+        TSTORE(gf, tf);
+        TSTORE(gq, tq);
+    });
+    ASSERT_TRUE(st.ok()) << st.message;
+    for (int i = 0; i < kR * kC; ++i) {
+        EXPECT_EQ(f[i], std::fmod(a[i], b[i])) << i;
+        EXPECT_EQ(q[i], a[i] / b[i]) << i;
     }
 }
 

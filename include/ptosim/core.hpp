@@ -90,6 +90,9 @@ struct Core {
     uint64_t fmatrix_b = 0;
     uint64_t img2col_rpt = 0;
     uint64_t img2col_pad = 0;
+    // The MAD_MODE control bits Tile::SetMadTF32Mode sets: float TMATMUL
+    // operands rounded to TF32 (0 off, 1 ties away from zero, 2 ties to even).
+    uint8_t mad_tf32 = 0;
     uint64_t ops = 0;
     SourceLoc last_loc;
 

@@ -4,13 +4,15 @@
 // to even (docs/semantics.md, "Element types").
 #pragma once
 #include <cstdint>
-#include <cstring>
 #include <type_traits>
 
 namespace ptosim {
 
-inline uint32_t float_bits(float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; }
-inline float bits_float(uint32_t u) { float f; std::memcpy(&f, &u, 4); return f; }
+// constexpr throughout, so half/bfloat16_t constants fold at compile time
+// (kernels write `constexpr half kScale = 2;`). The builtin rather than
+// std::bit_cast: host programs include this header as C++17.
+constexpr uint32_t float_bits(float f) { return __builtin_bit_cast(uint32_t, f); }
+constexpr float bits_float(uint32_t u) { return __builtin_bit_cast(float, u); }
 
 // Both binary16 conversions are straight-line bit arithmetic with mask
 // selects instead of branches (a ?: on a float result stays a branch under
@@ -20,7 +22,7 @@ inline float bits_float(uint32_t u) { float f; std::memcpy(&f, &u, 4); return f;
 // round to nearest even exactly where binary16 must, under the default
 // rounding mode (every case is pinned by the exhaustive tests in
 // tests/test_float16.cpp).
-inline uint16_t float_to_half_bits(float f) {
+constexpr uint16_t float_to_half_bits(float f) {
     const uint32_t x = float_bits(f);
     const uint32_t sign = (x >> 16) & 0x8000u;
     const uint32_t a = x & 0x7fffffffu;
@@ -40,7 +42,7 @@ inline uint16_t float_to_half_bits(float f) {
     return static_cast<uint16_t>(sign | r);
 }
 
-inline float half_bits_to_float(uint16_t h) {
+constexpr float half_bits_to_float(uint16_t h) {
     const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
     const uint32_t shifted = static_cast<uint32_t>(h & 0x7fffu) << 13;
     const uint32_t exp = shifted & 0x0f800000u;
@@ -55,7 +57,7 @@ inline float half_bits_to_float(uint16_t h) {
     return bits_float(sign | r);
 }
 
-inline uint16_t float_to_bf16_bits(float f) {
+constexpr uint16_t float_to_bf16_bits(float f) {
     uint32_t x = float_bits(f);
     if ((x & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((x >> 16) | 0x40u);  // quiet NaN
     uint32_t lsb = (x >> 16) & 1u;
@@ -63,7 +65,7 @@ inline uint16_t float_to_bf16_bits(float f) {
     return static_cast<uint16_t>(x >> 16);
 }
 
-inline float bf16_bits_to_float(uint16_t b) { return bits_float(static_cast<uint32_t>(b) << 16); }
+constexpr float bf16_bits_to_float(uint16_t b) { return bits_float(static_cast<uint32_t>(b) << 16); }
 
 // The two types convert implicitly to and from arithmetic types, so kernel
 // scalar code reads like it does under bisheng; arithmetic happens in float
@@ -73,18 +75,18 @@ struct float16_base {
     uint16_t bits = 0;
     constexpr float16_base() = default;
     template <class T, class = std::enable_if_t<std::is_arithmetic_v<T>>>
-    float16_base(T v) : bits(Traits::from_float(static_cast<float>(v))) {}
-    static float16_base from_bits(uint16_t b) { float16_base h; h.bits = b; return h; }
-    operator float() const { return Traits::to_float(bits); }
+    constexpr float16_base(T v) : bits(Traits::from_float(static_cast<float>(v))) {}
+    static constexpr float16_base from_bits(uint16_t b) { float16_base h; h.bits = b; return h; }
+    constexpr operator float() const { return Traits::to_float(bits); }
 };
 
 struct half_traits {
-    static uint16_t from_float(float f) { return float_to_half_bits(f); }
-    static float to_float(uint16_t b) { return half_bits_to_float(b); }
+    static constexpr uint16_t from_float(float f) { return float_to_half_bits(f); }
+    static constexpr float to_float(uint16_t b) { return half_bits_to_float(b); }
 };
 struct bf16_traits {
-    static uint16_t from_float(float f) { return float_to_bf16_bits(f); }
-    static float to_float(uint16_t b) { return bf16_bits_to_float(b); }
+    static constexpr uint16_t from_float(float f) { return float_to_bf16_bits(f); }
+    static constexpr float to_float(uint16_t b) { return bf16_bits_to_float(b); }
 };
 
 }  // namespace ptosim
@@ -92,3 +94,4 @@ struct bf16_traits {
 using half = ptosim::float16_base<ptosim::half_traits>;
 using bfloat16_t = ptosim::float16_base<ptosim::bf16_traits>;
 static_assert(sizeof(half) == 2 && sizeof(bfloat16_t) == 2);
+static_assert(half(1).bits == 0x3c00 && bfloat16_t(-2).bits == 0xc000, "16-bit constants fold at compile time");

@@ -12,7 +12,7 @@ if [ -z "$expect" ]; then
     exit 2
 fi
 # shellcheck disable=SC2086 # defs is a list of -D flags
-out=$("$compiler" -std=c++20 -fsyntax-only -I"$inc" $defs "$file" 2>&1)
+out=$(LC_ALL=C "$compiler" -std=c++20 -fsyntax-only -I"$inc" $defs "$file" 2>&1)
 status=$?
 if [ $status -eq 0 ]; then
     echo "FAIL: $file compiled, but it must be rejected with: $expect"

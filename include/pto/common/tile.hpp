@@ -145,12 +145,30 @@ struct Tile {
         return v;
     }
 
+    // The K alignment flag pto-isa's A2A3 data movers read for float Left
+    // tiles (K padded to 16 instead of 8 in L0A). ptosim moves and multiplies
+    // the valid region only, so the flag is kept but changes no result.
+    PTO_INTERNAL bool GetKAligned() const { return k_aligned_; }
+    PTO_INTERNAL void SetKAligned(bool k_aligned) { k_aligned_ = k_aligned; }
+    // The core's MAD mode: later float TMATMULs round their operands to TF32
+    // (CAST_ROUND: ties away from zero, CAST_RINT: ties to even) until
+    // ResetMadMode. A core register, as on hardware: any tile object sets it.
+    PTO_INTERNAL void SetMadTF32Mode(RoundMode mode = RoundMode::CAST_ROUND,
+                                     std::source_location where = std::source_location::current()) {
+        if (mode != RoundMode::CAST_ROUND && mode != RoundMode::CAST_RINT)
+            ptosim::fault(ptosim::SourceLoc{where.file_name(), static_cast<int>(where.line())},
+                          "SetMadTF32Mode: the TF32 rounding mode must be RoundMode::CAST_ROUND or RoundMode::CAST_RINT");
+        ptosim::core().mad_tf32 = mode == RoundMode::CAST_ROUND ? 1 : 2;
+    }
+    PTO_INTERNAL void ResetMadMode() { ptosim::core().mad_tf32 = 0; }
+
     int RowMaskInternal = RowValid_ == DYNAMIC ? Rows_ : RowValid_;
     int ColMaskInternal = ColValid_ == DYNAMIC ? Cols_ : ColValid_;
 
 private:
     uint64_t addr_ = 0;
     bool assigned_ = false;
+    bool k_aligned_ = false;
 };
 
 template <typename T, int Rows, int Cols, int RowValid = Rows, int ColValid = Cols>

@@ -14,7 +14,9 @@ struct LoadTypeBySize {
 template <typename T>
 using LoadTypeBySize_t = typename LoadTypeBySize<T>::type;
 
+#if PTOSIM_DEVICE
 // The first n lanes of the vector mask (A2A3 has 128 mask bits in two words).
+// Device code only: the mask is a core register.
 PTO_INTERNAL void SetContinuousMask(unsigned n) {
     const uint64_t hi = n > MASK_LEN ? (uint64_t{1} << (n - MASK_LEN)) - 1 : 0;
     const uint64_t lo = n >= MASK_LEN ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
@@ -29,6 +31,7 @@ template <typename T>
 PTO_INTERNAL void SetContMaskByDType(unsigned n) {
     SetContinuousMask(n);
 }
+#endif
 
 // Division and alignment rounding up; a zero divisor gives 0, as in pto-isa.
 PTO_INTERNAL int32_t CeilDivision(int32_t num1, int32_t num2) { return num2 == 0 ? 0 : (num1 + num2 - 1) / num2; }

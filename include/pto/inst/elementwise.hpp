@@ -66,10 +66,15 @@ PTOSIM_VECTORIZE void f16_rows(uint8_t* d, const std::array<const uint8_t*, size
     }
 }
 
+// How elementwise() hands elements to f: as values (widened to compute_t,
+// the result rounded back), or as their storage bits (unsigned integers of
+// the element's size, for bitwise instructions on any element type).
+enum class Operands { Values, Bits };
+
 // dst(r, c) = f(src_i(r, c)...) over dst's valid region, computed in
 // compute_t and rounded back into dst's element type. With no sources f()
 // is a constant (TEXPANDS).
-template <class Dst, class F, class... Src>
+template <Operands Mode = Operands::Values, class Dst, class F, class... Src>
 PTOSIM_VECTORIZE void elementwise(CallSite cs, const char* op, Dst& dst, F f, Src&... src) {
     check_vec_operand<Dst>();
     (check_vec_operand<Src>(), ...);
@@ -86,20 +91,31 @@ PTOSIM_VECTORIZE void elementwise(CallSite cs, const char* op, Dst& dst, F f, Sr
     rec.bytes = rec.elements * sizeof(typename Dst::DType) * (1 + sizeof...(Src));
     ptosim::dispatch(c, rec);
     using D = typename Dst::DType;
-    if constexpr (is_f16<D> && same_elem<D, typename Src::DType...>) {
+    if constexpr (Mode == Operands::Bits) {
+        using U = std::conditional_t<sizeof(D) == 1, uint8_t,
+                                     std::conditional_t<sizeof(D) == 2, uint16_t, std::conditional_t<sizeof(D) == 4, uint32_t, uint64_t>>>;
+        [&]<size_t... I>(std::index_sequence<I...>) {
+            for (int r = 0; r < vr; ++r) {
+                uint8_t* drow = at<Dst>(d, r, 0);
+                const std::array<const uint8_t*, sizeof...(Src)> srow{at<Src>(const_cast<uint8_t*>(s[I]), r, 0)...};
+                for (int col = 0; col < vc; ++col)
+                    store_elem(drow + col * sizeof(D), static_cast<U>(f(load_elem<U>(srow[I] + col * sizeof(D))...)));
+            }
+        }(std::index_sequence_for<Src...>{});
+    } else if constexpr (is_f16<D> && same_elem<D, typename Src::DType...>) {
         f16_rows<Dst, Src...>(d, s, vr, vc, f, std::index_sequence_for<Src...>{});
-        return;
+    } else {
+        [&]<size_t... I>(std::index_sequence<I...>) {
+            for (int r = 0; r < vr; ++r) {
+                uint8_t* drow = at<Dst>(d, r, 0);
+                const std::array<const uint8_t*, sizeof...(Src)> srow{at<Src>(const_cast<uint8_t*>(s[I]), r, 0)...};
+                (void)srow;
+                for (int col = 0; col < vc; ++col)
+                    store_elem(drow + col * sizeof(D),
+                               narrow<D>(f(widen(load_elem<typename Src::DType>(srow[I] + col * sizeof(typename Src::DType)))...)));
+            }
+        }(std::index_sequence_for<Src...>{});
     }
-    [&]<size_t... I>(std::index_sequence<I...>) {
-        for (int r = 0; r < vr; ++r) {
-            uint8_t* drow = at<Dst>(d, r, 0);
-            const std::array<const uint8_t*, sizeof...(Src)> srow{at<Src>(const_cast<uint8_t*>(s[I]), r, 0)...};
-            (void)srow;
-            for (int col = 0; col < vc; ++col)
-                store_elem(drow + col * sizeof(D),
-                           narrow<D>(f(widen(load_elem<typename Src::DType>(srow[I] + col * sizeof(typename Src::DType)))...)));
-        }
-    }(std::index_sequence_for<Src...>{});
 }
 
 }  // namespace ptosim_impl
@@ -112,16 +128,19 @@ PTOSIM_VECTORIZE void elementwise(CallSite cs, const char* op, Dst& dst, F f, Sr
     static_assert(ptosim_impl::same_elem<D, __VA_ARGS__>, #NAME ": all operands must have the destination's element type")
 
 // Every shape comes in two forms. The plain one (PTOSIM_UNARY_OP, ...) has no
-// template parameter of its own. PTOSIM_WITH_ALGO(SHAPE, NAME, ENUM, ...)
-// gives the instruction pto-isa's leading `auto PrecisionType =
-// ENUM::DEFAULT` parameter, so `TDIV<DivAlgorithm::HIGH_PRECISION>(...)`
-// compiles; the value only selects the hardware's algorithm and ptosim
-// computes the same result for every value (docs/isa/elementwise.md).
+// template parameter of its own: pto-isa's signature, so explicit arguments
+// (`TFMOD<Dst, Src0, Src1>(...)`) name the tile types. PTOSIM_WITH_ALGO(SHAPE,
+// NAME, ENUM, ...) adds a second form with a leading `auto PrecisionType`, so
+// `TDIV<DivAlgorithm::HIGH_PRECISION>(...)` compiles too; the value only
+// selects the hardware's algorithm and ptosim computes the same result for
+// every value (docs/isa/elementwise.md). A type can never bind to the value
+// parameter, nor a value to a type, so each call matches one form.
 // ALGO is a parenthesised template-parameter prefix, FWD the explicit
 // argument list the call-site-less overload forwards, CHECK a statement.
 #define PTOSIM_UNPAREN(...) __VA_ARGS__
 #define PTOSIM_WITH_ALGO(SHAPE, NAME, ENUM, ...)                                                                 \
-    SHAPE(NAME, (auto PrecisionType = ENUM::DEFAULT, ), <PrecisionType>,                                         \
+    SHAPE(NAME, (), , (void)0, __VA_ARGS__)                                                                      \
+    SHAPE(NAME, (auto PrecisionType, ), <PrecisionType>,                                                         \
           static_assert(std::is_same_v<decltype(PrecisionType), ENUM>, #NAME ": PrecisionType must be a " #ENUM " value"), \
           __VA_ARGS__)
 

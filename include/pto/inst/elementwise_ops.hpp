@@ -23,11 +23,14 @@ PTOSIM_TYPES(div_types, (half, float), (half, float, int16_t, uint16_t, int32_t,
 PTOSIM_TYPES(min_types, (half, float, int16_t, int32_t),
              (half, float, bfloat16_t, int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t))
 PTOSIM_TYPES(bit_types, (int16_t, uint16_t, int32_t, uint32_t), (int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t))
+PTOSIM_TYPES(bitt_types, (int8_t, uint8_t, int16_t, uint16_t), (int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t))
+PTOSIM_TYPES(and_types, (int8_t, uint8_t, int16_t, uint16_t, half),
+             (int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, half, float))
 PTOSIM_TYPES(shift_types, (int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t),
              (int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t))
 PTOSIM_TYPES(shifts_types, (int16_t, uint16_t, int32_t, uint32_t),
              (int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t))
-PTOSIM_TYPES(rem_types, (float, int32_t), (half, float, int16_t, uint16_t, int32_t, uint32_t))
+PTOSIM_TYPES(rem_types, (half, float, int16_t, int32_t), (half, float, int16_t, uint16_t, int32_t, uint32_t))
 PTOSIM_TYPES(fp_types, (half, float), (half, float))
 PTOSIM_TYPES(addsc_types, (half, float, int16_t, int32_t), (half, float, int16_t, int32_t))
 PTOSIM_TYPES(divs_types, (half, float, int16_t, int32_t), (half, float, int16_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t))
@@ -35,7 +38,7 @@ PTOSIM_TYPES(expands_types, (half, float, int16_t, int32_t),
              (half, float, int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t))
 PTOSIM_TYPES(abs_types, (half, float), (half, float, int8_t, int16_t, int32_t, int64_t))
 PTOSIM_TYPES(neg_types, (half, float, int16_t, int32_t), (half, float, bfloat16_t, int8_t, int16_t, int32_t))
-PTOSIM_TYPES(not_types, (int16_t, uint16_t), (int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t))
+PTOSIM_TYPES(not_types, (int8_t, uint8_t, int16_t, uint16_t), (int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t))
 PTOSIM_TYPES(relu_types, (half, float, int32_t), (half, float, int32_t))
 
 #undef PTOSIM_TYPES
@@ -164,9 +167,23 @@ PTOSIM_BINARY_OP(TMUL, mul_types, ptosim_impl::wrap_mul(a, b))
 PTOSIM_WITH_ALGO(PTOSIM_BINARY_SHAPE, TDIV, DivAlgorithm, div_types, ptosim_impl::div<D>(a, b))
 PTOSIM_BINARY_OP(TMAX, sub_types, ptosim_impl::vmax(a, b))
 PTOSIM_BINARY_OP(TMIN, min_types, ptosim_impl::vmin(a, b))
-PTOSIM_BINARY_OP(TAND, bit_types, a & b)
-PTOSIM_BINARY_OP(TOR, bit_types, a | b)
-PTOSIM_BINARY_TMP_OP(TXOR, bit_types, a ^ b)
+// TAND combines the elements' storage bits whatever their type (pto-isa's
+// TAnd checks only the element size; its system tests AND half tiles), so a
+// float or half tile is ANDed as raw bits, NaN payloads included.
+template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... WaitEvents>
+PTO_INST RecordEvent TAND(CallSite cs, TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, WaitEvents&... events) {
+    ptosim_impl::wait_events(cs, events...);
+    using D = typename TileDataDst::DType;
+    PTOSIM_CHECK_TYPES(TAND, and_types, D, typename TileDataSrc0::DType, typename TileDataSrc1::DType);
+    ptosim_impl::elementwise<ptosim_impl::Operands::Bits>(cs, "TAND", dst, [](auto a, auto b) { return a & b; }, src0, src1);
+    return {};
+}
+template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... WaitEvents>
+PTO_INST RecordEvent TAND(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, WaitEvents&... e) {
+    return TAND(CallSite{}, dst, src0, src1, e...);
+}
+PTOSIM_BINARY_OP(TOR, bitt_types, a | b)
+PTOSIM_BINARY_TMP_OP(TXOR, bitt_types, a ^ b)
 PTOSIM_BINARY_OP(TSHL, shift_types, ptosim_impl::shl(a, b))
 PTOSIM_BINARY_OP(TSHR, shift_types, ptosim_impl::shr(a, b))
 PTOSIM_WITH_ALGO(PTOSIM_BINARY_TMP_SHAPE, TREM, RemAlgorithm, rem_types, ptosim_impl::rem_floor(a, b))
@@ -204,6 +221,20 @@ template <auto PrecisionType = RemSAlgorithm::DEFAULT, typename TileDataDst, typ
 PTO_INST RecordEvent TREMS(TileDataDst& dst, TileDataSrc& src, typename TileDataSrc::DType scalar, TileDataTmp& tmp,
                            WaitEvents&... events) {
     return TREMS<PrecisionType>(CallSite{}, dst, src, scalar, tmp, events...);
+}
+// pto-isa's TXORS takes the scratch tile of its A2A3 code; the simulated
+// result does not depend on it, and the form without it stays.
+template <typename TileDataDst, typename TileDataSrc, typename TileDataTmp, typename... WaitEvents>
+    requires is_tile_data_v<TileDataTmp>
+PTO_INST RecordEvent TXORS(CallSite cs, TileDataDst& dst, TileDataSrc& src, typename TileDataSrc::DType scalar,
+                           TileDataTmp&, WaitEvents&... events) {
+    return TXORS(cs, dst, src, scalar, events...);
+}
+template <typename TileDataDst, typename TileDataSrc, typename TileDataTmp, typename... WaitEvents>
+    requires is_tile_data_v<TileDataTmp>
+PTO_INST RecordEvent TXORS(TileDataDst& dst, TileDataSrc& src, typename TileDataSrc::DType scalar, TileDataTmp& tmp,
+                           WaitEvents&... events) {
+    return TXORS(CallSite{}, dst, src, scalar, tmp, events...);
 }
 PTOSIM_SCALAR_OP(TLRELU, fp_types, a > 0 ? a : a * s)
 PTOSIM_TILE_SCALAR_TILE_OP(TADDSC, addsc_types, ptosim_impl::wrap_add(ptosim_impl::round_as<D>(ptosim_impl::wrap_add(a, s)), b))

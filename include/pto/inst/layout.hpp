@@ -222,28 +222,49 @@ PTO_INST RecordEvent TCMPS(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& s
 }
 #undef PTOSIM_TCMPS_CHECKS
 
+namespace ptosim_impl {
 // dst = mask ? src0 : src1 over dst's valid region.
+template <typename TileData, typename MaskTile, typename TmpTile>
+void tsel(CallSite cs, TileData& dst, MaskTile& selMask, TileData& src0, TileData& src1, TmpTile* tmp) {
+    using E = typename TileData::DType;
+    static_assert(tsel_types<E>, "TSEL: unsupported element type (see docs/isa/layout.md)");
+    check_sel_tiles<TileData, MaskTile>(cs, "TSEL", dst, src0);
+    check_sel_tiles<TileData, MaskTile>(cs, "TSEL", dst, src1);
+    const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
+    auto [d, v] = red::begin_op(cs, "TSEL", static_cast<uint64_t>(vr) * vc, tmp, dst, selMask, src0, src1);
+    const uint8_t* m = std::get<0>(v).base;
+    red::fill_region<TileData>(d, vr, vc, [&](int r, int c) {
+        return mask_bit<MaskTile>(m, r, c) ? std::get<1>(v)(r, c) : std::get<2>(v)(r, c);
+    });
+}
+}  // namespace ptosim_impl
+
+// TSEL comes with and without the scratch tile of pto-isa's A2A3 code; the
+// result does not depend on it.
 template <typename TileData, typename MaskTile, typename TmpTile, typename... WaitEvents>
+    requires is_tile_data_v<TmpTile>
 PTO_INST RecordEvent TSEL(CallSite cs, TileData& dst, MaskTile& selMask, TileData& src0, TileData& src1, TmpTile& tmp,
                           WaitEvents&... events) {
     ptosim_impl::wait_events(cs, events...);
-    using E = typename TileData::DType;
-    static_assert(ptosim_impl::tsel_types<E>, "TSEL: unsupported element type (see docs/isa/layout.md)");
-    static_assert(is_tile_data_v<TmpTile>, "TSEL: the fifth operand is the scratch tile (tmp)");
-    ptosim_impl::check_sel_tiles<TileData, MaskTile>(cs, "TSEL", dst, src0);
-    ptosim_impl::check_sel_tiles<TileData, MaskTile>(cs, "TSEL", dst, src1);
-    const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
-    auto [d, v] = ptosim_impl::red::begin_op(cs, "TSEL", static_cast<uint64_t>(vr) * vc, &tmp, dst, selMask, src0, src1);
-    const uint8_t* m = std::get<0>(v).base;
-    ptosim_impl::red::fill_region<TileData>(d, vr, vc, [&](int r, int c) {
-        return ptosim_impl::mask_bit<MaskTile>(m, r, c) ? std::get<1>(v)(r, c) : std::get<2>(v)(r, c);
-    });
+    ptosim_impl::tsel(cs, dst, selMask, src0, src1, &tmp);
     return {};
 }
 template <typename TileData, typename MaskTile, typename TmpTile, typename... WaitEvents>
+    requires is_tile_data_v<TmpTile>
 PTO_INST RecordEvent TSEL(TileData& dst, MaskTile& selMask, TileData& src0, TileData& src1, TmpTile& tmp,
                           WaitEvents&... e) {
     return TSEL(CallSite{}, dst, selMask, src0, src1, tmp, e...);
+}
+template <typename TileData, typename MaskTile, typename... WaitEvents>
+PTO_INST RecordEvent TSEL(CallSite cs, TileData& dst, MaskTile& selMask, TileData& src0, TileData& src1,
+                          WaitEvents&... events) {
+    ptosim_impl::wait_events(cs, events...);
+    ptosim_impl::tsel(cs, dst, selMask, src0, src1, static_cast<ptosim_impl::red::NoTmp*>(nullptr));
+    return {};
+}
+template <typename TileData, typename MaskTile, typename... WaitEvents>
+PTO_INST RecordEvent TSEL(TileData& dst, MaskTile& selMask, TileData& src0, TileData& src1, WaitEvents&... e) {
+    return TSEL(CallSite{}, dst, selMask, src0, src1, e...);
 }
 
 // dst = mask ? src : scalar over dst's valid region.
@@ -352,17 +373,15 @@ constexpr bool tgather_index_types = PTOSIM_TARGET_A5 ? one_of<I, int16_t, uint1
 // dst(i, j) = src0 element number idx(i, j), counted row-major over src0's
 // whole Rows x Cols storage, for dst's valid region. Indices outside the
 // storage fault (*ours*: the page leaves them target-defined).
-template <typename TileDataD, typename TileDataS0, typename TileDataS1, typename TileDataTmp, typename... WaitEvents>
-PTO_INST RecordEvent TGATHER(CallSite cs, TileDataD& dst, TileDataS0& src0, TileDataS1& src1, TileDataTmp& tmp,
-                             WaitEvents&... events) {
-    ptosim_impl::wait_events(cs, events...);
+namespace ptosim_impl {
+template <typename TileDataD, typename TileDataS0, typename TileDataS1, typename TileDataTmp>
+void tgather_index(CallSite cs, TileDataD& dst, TileDataS0& src0, TileDataS1& src1, TileDataTmp* tmp) {
     using E = typename TileDataD::DType;
     using I = typename TileDataS1::DType;
     static_assert(ptosim_impl::tgather_types<E>, "TGATHER: unsupported element type on this target (see docs/isa/layout.md)");
     static_assert(std::is_same_v<E, typename TileDataS0::DType>, "TGATHER: dst and src0 must have the same element type");
     static_assert(ptosim_impl::tgather_index_types<I>,
                   "TGATHER: indices (src1) must be int32_t/uint32_t (A5 also int16_t/uint16_t)");
-    static_assert(is_tile_data_v<TileDataTmp>, "TGATHER: the fourth operand is the scratch tile (tmp)");
     ptosim_impl::check_vec_operand<TileDataD>();
     ptosim_impl::check_vec_operand<TileDataS0>();
     ptosim_impl::check_vec_operand<TileDataS1>();
@@ -374,7 +393,7 @@ PTO_INST RecordEvent TGATHER(CallSite cs, TileDataD& dst, TileDataS0& src0, Tile
         ptosim_impl::red::shape_fault(cs, "TGATHER", "the index tile's valid shape " + std::to_string(src1.GetValidRow()) + "x" +
                                                  std::to_string(src1.GetValidCol()) + " does not cover dst's " +
                                                  std::to_string(vr) + "x" + std::to_string(vc));
-    auto [d, v] = ptosim_impl::red::begin_op(cs, "TGATHER", static_cast<uint64_t>(vr) * vc, &tmp, dst, src0, src1);
+    auto [d, v] = ptosim_impl::red::begin_op(cs, "TGATHER", static_cast<uint64_t>(vr) * vc, tmp, dst, src0, src1);
     const uint8_t* s = std::get<0>(v).base;
     const uint8_t* ix = std::get<1>(v).base;
     constexpr int64_t n = static_cast<int64_t>(TileDataS0::Rows) * TileDataS0::Cols;
@@ -388,11 +407,35 @@ PTO_INST RecordEvent TGATHER(CallSite cs, TileDataD& dst, TileDataS0& src0, Tile
             std::memcpy(ptosim_impl::at<TileDataD>(d, r, c),
                         ptosim_impl::at<TileDataS0>(const_cast<uint8_t*>(s), k / TileDataS0::Cols, k % TileDataS0::Cols), sizeof(E));
         }
+}
+}  // namespace ptosim_impl
+
+// With and without the scratch tile of pto-isa's A2A3 code (the result does
+// not depend on it).
+template <typename TileDataD, typename TileDataS0, typename TileDataS1, typename TileDataTmp, typename... WaitEvents>
+    requires is_tile_data_v<TileDataTmp>
+PTO_INST RecordEvent TGATHER(CallSite cs, TileDataD& dst, TileDataS0& src0, TileDataS1& src1, TileDataTmp& tmp,
+                             WaitEvents&... events) {
+    ptosim_impl::wait_events(cs, events...);
+    ptosim_impl::tgather_index(cs, dst, src0, src1, &tmp);
     return {};
 }
 template <typename TileDataD, typename TileDataS0, typename TileDataS1, typename TileDataTmp, typename... WaitEvents>
+    requires is_tile_data_v<TileDataTmp>
 PTO_INST RecordEvent TGATHER(TileDataD& dst, TileDataS0& src0, TileDataS1& src1, TileDataTmp& tmp, WaitEvents&... e) {
     return TGATHER(CallSite{}, dst, src0, src1, tmp, e...);
+}
+template <typename TileDataD, typename TileDataS0, typename TileDataS1, typename... WaitEvents>
+    requires is_tile_data_v<TileDataS1>
+PTO_INST RecordEvent TGATHER(CallSite cs, TileDataD& dst, TileDataS0& src0, TileDataS1& src1, WaitEvents&... events) {
+    ptosim_impl::wait_events(cs, events...);
+    ptosim_impl::tgather_index(cs, dst, src0, src1, static_cast<ptosim_impl::red::NoTmp*>(nullptr));
+    return {};
+}
+template <typename TileDataD, typename TileDataS0, typename TileDataS1, typename... WaitEvents>
+    requires is_tile_data_v<TileDataS1>
+PTO_INST RecordEvent TGATHER(TileDataD& dst, TileDataS0& src0, TileDataS1& src1, WaitEvents&... e) {
+    return TGATHER(CallSite{}, dst, src0, src1, e...);
 }
 
 // ------------------------------------------------------------ generators

@@ -98,6 +98,23 @@ MatmulDims gemv_dims(const B& b) {
     return MatmulDims{1, b.GetValidRow(), b.GetValidCol()};
 }
 
+// TF32 as the cube reads float operands in MAD TF32 mode: A2A3 keeps 11
+// mantissa bits (e8m11), A5 10 (e8m10); subnormals become zero; Inf and NaN
+// pass (pto-isa's pto_tile.hpp SetMadTF32Mode and its tmatmul goldens).
+inline float round_tf32(float x, bool ties_away) {
+    const int drop = PTOSIM_TARGET_A5 ? 13 : 12;
+    uint32_t u;
+    std::memcpy(&u, &x, 4);
+    const uint32_t exp = u & 0x7f800000u;
+    if (exp == 0x7f800000u) return x;
+    if (exp == 0) u &= 0x80000000u;
+    const uint32_t mask = (1u << drop) - 1, half = 1u << (drop - 1), lost = u & mask;
+    u &= ~mask;
+    if (lost > half || (lost == half && (ties_away || ((u >> drop) & 1u)))) u += 1u << drop;
+    std::memcpy(&x, &u, 4);
+    return x;
+}
+
 // Cin: optional accumulator input (same tile type as C); bias: optional row;
 // sa, sb: optional MX scale tiles (TMATMUL_MX, TGEMV_MX), one E8M0 factor
 // per 32 consecutive k of each row of A and each column of B.
@@ -141,6 +158,13 @@ void matmul(CallSite cs, const char* op, C& cOut, const C* cIn, A& a, B& b, cons
     thread_local std::vector<Acc> av, bv, cv;
     gather_rowmajor<Acc, A>(av, abase, m, k);
     gather_rowmajor<Acc, B>(bv, bbase, k, n);
+    if constexpr (std::is_same_v<typename A::DType, float>) {
+        if (core.mad_tf32) {
+            const bool away = core.mad_tf32 == 1;
+            for (auto& x : av) x = round_tf32(x, away);
+            for (auto& x : bv) x = round_tf32(x, away);
+        }
+    }
     if constexpr (!std::is_same_v<SA, void>) {
         // Scaling is exact in float unless the scaled value leaves float's range.
         for (int i = 0; i < m; ++i)

@@ -1,0 +1,116 @@
+// What code written for the real toolchain finds in ptolab's headers: every
+// header path of pto-isa's include/pto (tests/pto_isa_header_paths.txt,
+// included through the generated pto_isa_headers.inc), the buffer-size macros
+// agreeing with the simulated SoCs, the names those headers declare, and the
+// builtins bisheng gives kernel code without an include.
+#include "pto_isa_headers.inc"
+#include "sim_test_util.hpp"
+#include <gtest/gtest.h>
+#include <type_traits>
+
+using namespace pto;
+
+namespace {
+
+// A kernel that sizes its buffers from PTO_*_SIZE_BYTES must fit the
+// simulated core of every SoC of its target.
+TEST(HeaderSurface, BufferLimitsMatchEverySocOfTheTarget) {
+    int checked = 0;
+    for (const ptosim::SocProfile& p : ptosim::soc_profiles()) {
+        if (p.target != testutil::compiled_target()) continue;
+        ++checked;
+        EXPECT_EQ(p.ub, PTO_UBUF_SIZE_BYTES) << p.name;
+        EXPECT_EQ(p.l1, PTO_CBUF_SIZE_BYTES) << p.name;
+        EXPECT_EQ(p.l0a, PTO_L0A_SIZE_BYTES) << p.name;
+        EXPECT_EQ(p.l0b, PTO_L0B_SIZE_BYTES) << p.name;
+        EXPECT_EQ(p.l0c, PTO_L0C_SIZE_BYTES) << p.name;
+        EXPECT_EQ(p.bt, PTO_BIAS_SIZE_BYTES) << p.name;
+        EXPECT_EQ(p.fb, PTO_FBUF_SIZE_BYTES) << p.name;
+    }
+    EXPECT_GT(checked, 0);
+}
+
+TEST(HeaderSurface, ConstantsAndHelpers) {
+    static_assert(REPEAT_MAX == 255 && REPEAT_BYTE == 256 && BLOCK_BYTE_SIZE == 32);
+    EXPECT_EQ(CeilDivision(10, 4), 3);
+    EXPECT_EQ(CeilDivision(7, 0), 0);
+    using Row = Tile<TileType::Vec, float, 8, 8>;
+    using Nz = Tile<TileType::Mat, half, 16, 16, BLayout::ColMajor, 16, 16, SLayout::RowMajor>;
+    static_assert(GetTileLayoutCustom<Row>() == TileLayoutCustom::ND);
+    static_assert(GetTileLayoutCustom<Nz>() == TileLayoutCustom::NZ);
+    static_assert(std::is_same_v<aclFloat16, uint16_t>);
+    constexpr half two = 2;
+    constexpr bfloat16_t minus_half = -0.5;
+    static_assert(two.bits == 0x4000 && minus_half.bits == 0xbf00);
+}
+
+TEST(Builtins, MinMaxTakeMixedOperandTypes) {
+    static_assert(std::is_same_v<decltype(min(3, 2.5)), double>);
+    EXPECT_EQ(min(3, 2.5), 2.5);
+    EXPECT_EQ(max(short(3), 7L), 7L);
+    EXPECT_EQ(max(int64_t(-1), int32_t(-4)), -1);
+    EXPECT_EQ(min(8u, 5u), 5u);
+}
+
+TEST(Builtins, SysCntCountsDispatchedWorkAndDsbIsANoOp) {
+    int64_t before = -1, after = -1;
+    auto st = testutil::run_vec([&] {
+        using T = Tile<TileType::Vec, float, 8, 8>;
+        T a;
+        TASSIGN(a, 0);
+        before = get_sys_cnt();
+        TEXPANDS(a, 1.0f);
+        TADD(a, a, a);
+        dsb(DSB_ALL);
+        after = get_sys_cnt();
+    });
+    ASSERT_TRUE(st.ok()) << st.message;
+    EXPECT_GE(before, 0);
+    EXPECT_EQ(after - before, 2) << "TEXPANDS and TADD";
+}
+
+TEST(Builtins, TrapStopsTheCoreAtTheCallersLine) {
+    int line = 0;
+    std::string msg = testutil::fault_of([&] {
+        line = __LINE__ + 1;
+        trap();
+    });
+    EXPECT_NE(msg.find("test_header_surface.cpp:" + std::to_string(line)), std::string::npos) << msg;
+    EXPECT_NE(msg.find("trap() called by the kernel"), std::string::npos) << msg;
+}
+
+TEST(TileScalar, SetValueThenGetValueThroughAVectorInstruction) {
+    float got = 0, raw = 0;
+    auto st = testutil::run_vec([&] {
+        using T = Tile<TileType::Vec, float, 8, 8>;
+        T a, b;
+        TASSIGN(a, 0);
+        TASSIGN(b, 0x100);
+        TEXPANDS(a, 1.5f);
+        pipe_barrier(PIPE_ALL);
+        a.SetValue(9, 4.0f);
+        pipe_barrier(PIPE_ALL);
+        TADD(b, a, a);
+        pipe_barrier(PIPE_ALL);
+        got = b.GetValue(9);
+        raw = b.GetValue(10);
+    });
+    ASSERT_TRUE(st.ok()) << st.message;
+    EXPECT_EQ(got, 8.0f);
+    EXPECT_EQ(raw, 3.0f);
+}
+
+TEST(TileScalar, AccessPastTheUnifiedBufferFaults) {
+    int line = 0;
+    std::string msg = testutil::fault_of([&] {
+        using T = Tile<TileType::Vec, float, 8, 8>;
+        T a;
+        TASSIGN(a, PTO_UBUF_SIZE_BYTES - 256);
+        line = __LINE__ + 1;
+        a.SetValue(64, 1.0f);
+    });
+    EXPECT_NE(msg.find("test_header_surface.cpp:" + std::to_string(line)), std::string::npos) << msg;
+    EXPECT_NE(msg.find("Tile::SetValue"), std::string::npos) << msg;
+}
+
+}  // namespace
