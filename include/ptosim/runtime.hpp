@@ -29,7 +29,7 @@ const std::vector<SocProfile>& soc_profiles();
 const SocProfile* find_soc(std::string_view name);
 
 // CANN SoC names (bisheng's --cce-soc-version, tools/simulator/<SoC>) and the
-// profile each selects (docs/soc-profiles.md, "CANN names").
+// profile each selects (docs/drop-in.md, "SoC names").
 struct SocAlias {
     const char* cann_name;
     const char* profile;

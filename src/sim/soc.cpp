@@ -78,7 +78,7 @@ extern "C" int ptosim_camodel_select(const char* cann_soc_name) {
     using namespace ptosim;
     const SocProfile* p = cann_soc_name ? find_soc(cann_soc_name) : nullptr;
     if (!p) {
-        std::fprintf(stderr, "ptosim: error: runtime_camodel for '%s' names no simulated SoC (docs/soc-profiles.md)\n",
+        std::fprintf(stderr, "ptosim: error: runtime_camodel for '%s' names no simulated SoC (docs/drop-in.md, SoC names)\n",
                      cann_soc_name ? cann_soc_name : "(null)");
         return err::kInvalidParam;
     }
