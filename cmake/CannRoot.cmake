@@ -21,10 +21,9 @@ add_dependencies(cann_root ptocc ptosim ptosim_camodel ptosim_soc_names)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/ DESTINATION cann/include COMPONENT ptolab)
 install(CODE "
   set(_root \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/cann\")
-  file(REMOVE \"\${_root}/include\")
   execute_process(COMMAND \"${CMAKE_COMMAND}\" \"-DROOT=\${_root}\"
     \"-DPTOCC=\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}/ptocc\" \"-DPTOSIM=$<TARGET_FILE:ptosim>\" -DCOPY_PTOSIM=ON
-    \"-DCAMODEL=$<TARGET_FILE:ptosim_camodel>\" \"-DINCLUDE=\${_root}/include\"
+    \"-DCAMODEL=$<TARGET_FILE:ptosim_camodel>\" -DINCLUDE=installed
     \"-DSOC_NAMES=$<TARGET_FILE:ptosim_soc_names>\" \"-DLIBS=${_cann_libs}\"
     -P \"${PROJECT_SOURCE_DIR}/cmake/cann_root.cmake\" RESULT_VARIABLE _rc)
   if(NOT _rc EQUAL 0)

@@ -3,7 +3,7 @@
 #   PTOCC     the ptocc executable (bin/bisheng points at it)
 #   PTOSIM    libptosim.so (lib64/libptosim.so points at it, or is a copy when COPY_PTOSIM)
 #   CAMODEL   the built libruntime_camodel.so, copied per SoC
-#   INCLUDE   ptolab's include/ directory
+#   INCLUDE   ptolab's include/ directory (include/ links to it), or "installed"
 #   SOC_NAMES the ptosim_soc_names executable (prints the SoC directory names)
 #   LIBS      comma-separated CANN library names that resolve to libptosim
 foreach(v ROOT PTOCC PTOSIM CAMODEL INCLUDE SOC_NAMES LIBS)
@@ -30,7 +30,9 @@ file(MAKE_DIRECTORY "${ROOT}/bin" "${ROOT}/compiler/ccec_compiler/bin" "${ROOT}/
 
 link_to("${PTOCC}" "${ROOT}/bin/bisheng")
 link_to("${PTOCC}" "${ROOT}/compiler/ccec_compiler/bin/bisheng")
-link_to("${INCLUDE}" "${ROOT}/include")
+if(NOT INCLUDE STREQUAL "installed")  # install() copies the include tree itself
+  link_to("${INCLUDE}" "${ROOT}/include")
+endif()
 if(COPY_PTOSIM)
   file(REMOVE "${ROOT}/lib64/libptosim.so")
   file(COPY_FILE "${PTOSIM}" "${ROOT}/lib64/libptosim.so")
