@@ -24,7 +24,23 @@ struct SocProfile {
 };
 
 const std::vector<SocProfile>& soc_profiles();
+// A profile by its name or by a CANN SoC name of the alias table (e.g.
+// Ascend910_9599 -> Ascend950PR); nullptr when neither.
 const SocProfile* find_soc(std::string_view name);
+
+// CANN SoC names (bisheng's --cce-soc-version, tools/simulator/<SoC>) and the
+// profile each selects (docs/drop-in.md, "SoC names").
+struct SocAlias {
+    const char* cann_name;
+    const char* profile;
+};
+const std::vector<SocAlias>& soc_aliases();
+
+// True once the process's SoC was chosen explicitly (PTO_SIM_SOC, or a
+// loaded libruntime_camodel.so of the CANN-shaped root); a launch then never
+// switches the SoC to match the kernel's target.
+bool soc_pinned();
+void pin_soc();
 
 // Outcome of a launch or a synchronisation; code 0 is success.
 struct Status {

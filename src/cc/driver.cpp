@@ -85,11 +85,19 @@ struct Compile {
     std::string std_flag = "-std=c++20";
 };
 
+bool same_dir(const std::string& a, const std::string& b) {
+    std::error_code ec;
+    return fs::equivalent(a, b, ec);
+}
+
 // The user's compile flags arranged around ptolab's include directory.
-Compile host_flags(const Options& o, std::vector<Diag>& diags) {
+Compile host_flags(const Options& o, const Paths& paths, std::vector<Diag>& diags) {
     Compile c;
     for (const CompileFlag& f : o.compile) {
         if (f.type == CompileFlag::Include) {
+            // ptolab's own include/ (e.g. $ASCEND_HOME_PATH/include of the
+            // CANN-shaped root) is already first.
+            if (same_dir(f.include_dir, paths.include_dir)) continue;
             if (holds_pto_headers(f.include_dir)) {
                 c.demoted.push_back(f.include_dir);
                 continue;
@@ -99,8 +107,9 @@ Compile host_flags(const Options& o, std::vector<Diag>& diags) {
             if (std_at_least_20(f.argv[0])) {
                 c.std_flag = f.argv[0];
             } else {
-                c.std_flag = "-std=c++20";
-                diags.push_back({Diag::Note, f.argv[0] + " raised to -std=c++20: the simulator's pto/ headers need C++20"});
+                c.std_flag = f.argv[0].find("gnu++") != std::string::npos ? "-std=gnu++20" : "-std=c++20";
+                diags.push_back({Diag::Note, f.argv[0] + " raised to " + c.std_flag +
+                                                 ": the simulator's pto/ headers need C++20"});
             }
         } else {
             c.flags.insert(c.flags.end(), f.argv.begin(), f.argv.end());
@@ -155,6 +164,55 @@ std::string stub_source(uint64_t tu, const std::string& image, const std::string
     return s;
 }
 
+std::string depfile_escape(const std::string& path) {
+    std::string r;
+    for (char c : path) {
+        if (c == ' ' || c == '#') r += '\\';
+        if (c == '$') r += '$';
+        r += c;
+    }
+    return r;
+}
+
+bool replace_in_file(const std::string& path, const std::string& from, const std::string& to, std::string& error) {
+    std::string text;
+    if (!read_file(path, text)) {
+        error = "cannot read the dependency file " + path + ": " + std::strerror(errno);
+        return false;
+    }
+    std::string out;
+    size_t pos = 0;
+    for (size_t hit; (hit = text.find(from, pos)) != std::string::npos; pos = hit + from.size())
+        out += text.substr(pos, hit - pos) + to;
+    out += text.substr(pos);
+    return write_file(path, out, error);
+}
+
+// The user's link flags with CANN library names resolved: libptosim is every
+// one of them and is already linked, so -l<name> is dropped, except
+// -lruntime_camodel when a -L directory has it (the per-SoC library of the
+// CANN-shaped root, docs/drop-in.md), which is kept even if unreferenced.
+std::vector<std::string> cann_link_flags(const std::vector<std::string>& link) {
+    std::vector<std::string> dirs, out;
+    for (const std::string& f : link)
+        if (f.rfind("-L", 0) == 0) dirs.push_back(f.substr(2));
+    for (const std::string& f : link) {
+        if (f.rfind("-l", 0) != 0 || !is_cann_library(f.substr(2))) {
+            out.push_back(f);
+            continue;
+        }
+        if (f != "-lruntime_camodel") continue;
+        std::error_code ec;
+        for (const std::string& d : dirs) {
+            if (fs::exists(fs::path(d) / "libruntime_camodel.so", ec)) {
+                out.insert(out.end(), {"-Wl,--push-state,--no-as-needed", f, "-Wl,--pop-state"});
+                break;
+            }
+        }
+    }
+    return out;
+}
+
 int run_command(const std::vector<std::string>& argv, pid_t* pid_out) {
     std::vector<char*> cargv;
     for (const std::string& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
@@ -186,11 +244,27 @@ Paths default_paths() {
     return p;
 }
 
+bool same_file(const std::string& a, const std::string& b) {
+    struct stat sa {}, sb {};
+    if (stat(a.c_str(), &sa) != 0 || stat(b.c_str(), &sb) != 0) return false;
+    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+bool delegated() {
+    const char* v = std::getenv(kDelegatedEnv);
+    return v && *v && std::strcmp(v, "0") != 0;
+}
+
 std::string find_bisheng() {
-    auto executable = [](const fs::path& p) { return access(p.c_str(), X_OK) == 0 && !fs::is_directory(p); };
+    // ptocc installed as bisheng (bin/bisheng of the CANN-shaped root, a
+    // symlink or a copy on PATH) must not find itself: compare inodes with
+    // the running executable.
+    auto usable = [](const fs::path& p) {
+        return access(p.c_str(), X_OK) == 0 && !fs::is_directory(p) && !same_file(p.string(), "/proc/self/exe");
+    };
     if (const char* home = std::getenv("ASCEND_HOME_PATH"); home && *home) {
         fs::path p = fs::path(home) / "compiler" / "ccec_compiler" / "bin" / "bisheng";
-        if (executable(p)) return p.string();
+        if (usable(p)) return p.string();
     }
     if (const char* path = std::getenv("PATH")) {
         std::stringstream ss(path);
@@ -198,7 +272,7 @@ std::string find_bisheng() {
         while (std::getline(ss, dir, ':')) {
             if (dir.empty()) continue;
             fs::path p = fs::path(dir) / "bisheng";
-            if (executable(p)) return p.string();
+            if (usable(p)) return p.string();
         }
     }
     return {};
@@ -233,9 +307,10 @@ bool plan_build(const Options& o, const Paths& paths, bool dry_run, Plan& plan, 
         plan.temp_dir = tmpl;
     }
     const std::string& tmp = plan.temp_dir;
-    Compile cf = host_flags(o, diags);
+    Compile cf = host_flags(o, paths, diags);
     std::vector<std::string> lib_flags = {"-L" + paths.lib_dir, "-Wl,-rpath," + paths.lib_dir, "-lptosim"};
-    lib_flags.insert(lib_flags.end(), o.link.begin(), o.link.end());
+    std::vector<std::string> user_link = cann_link_flags(o.link);
+    lib_flags.insert(lib_flags.end(), user_link.begin(), user_link.end());
     lib_flags.push_back("-pthread");
 
     std::string all_args;
@@ -243,6 +318,7 @@ bool plan_build(const Options& o, const Paths& paths, bool dry_run, Plan& plan, 
 
     Step compiles;  // every variant of every source, concurrently
     Step variant_links, stub_compiles, merges;
+    std::vector<Step> dep_fixes;
     std::vector<Step> writes;
     std::vector<std::string> link_inputs;
     int serial = 0;
@@ -295,7 +371,30 @@ bool plan_build(const Options& o, const Paths& paths, bool dry_run, Plan& plan, 
             quote = {"-iquote", dir.empty() ? "." : dir};
         }
 
-        auto compile_cmd = [&](const std::vector<std::string>& macros, bool hidden, const std::string& out) {
+        // Dependency output goes with the compile of the user's source (the
+        // primary variant); the target is the user's object, never a temp file.
+        std::vector<std::string> dep = o.depend;
+        std::string dep_file = o.dep_file;
+        if (!dep.empty()) {
+            bool md = false;
+            for (const std::string& d : dep) md |= d == "-MD" || d == "-MMD";
+            if (md && dep_file.empty()) {
+                dep_file = (fs::path(obj_out).parent_path() / fs::path(obj_out).stem()).string() + ".d";
+                dep.insert(dep.end(), {"-MF", dep_file});
+            }
+            if (!o.dep_target) dep.insert(dep.end(), {"-MT", obj_out});
+            if (launches && !dep_file.empty()) {
+                std::string from = src, to = abs_src;
+                dep_fixes.push_back({"name " + in.path + " instead of " + src + " in " + dep_file,
+                                     {},
+                                     [dep_file, from, to](std::string& err) {
+                                         return replace_in_file(dep_file, from, depfile_escape(to), err);
+                                     }});
+            }
+        }
+
+        auto compile_cmd = [&](const std::vector<std::string>& macros, bool hidden, const std::string& out,
+                               bool with_deps = true) {
             std::vector<std::string> c = {paths.cxx, cf.std_flag, "-fPIC", "-I" + paths.include_dir};
             c.insert(c.end(), quote.begin(), quote.end());
             c.insert(c.end(), macros.begin(), macros.end());
@@ -306,6 +405,7 @@ bool plan_build(const Options& o, const Paths& paths, bool dry_run, Plan& plan, 
                 c.push_back(d);
             }
             if (hidden) c.push_back("-fvisibility=hidden");
+            if (with_deps) c.insert(c.end(), dep.begin(), dep.end());
             c.insert(c.end(), {"-x", lang == Lang::C ? "c" : "c++", "-c", src, "-o", out});
             if (lang == Lang::C) {
                 // A C input keeps its own language standard.
@@ -330,7 +430,7 @@ bool plan_build(const Options& o, const Paths& paths, bool dry_run, Plan& plan, 
             continue;
         }
         const std::string sec_obj = base + ".aiv.o", sec_so = base + ".aiv.so";
-        compiles.run.push_back(compile_cmd(device_macros(o, false, 1), true, sec_obj));
+        compiles.run.push_back(compile_cmd(device_macros(o, false, 1), true, sec_obj, false));
         need_version_script = true;
         std::vector<std::string> l = {paths.cxx, "-shared", "-fPIC", "-o", sec_so, sec_obj,
                                       "-Wl,--version-script=" + tmp + "/variant.map"};
@@ -356,7 +456,9 @@ bool plan_build(const Options& o, const Paths& paths, bool dry_run, Plan& plan, 
                           [path](std::string& err) { return write_file(path, "{ local: *; };\n", err); }});
     }
     for (Step& w : writes) plan.steps.push_back(std::move(w));
-    for (Step* s : {&compiles, &variant_links, &stub_compiles, &merges})
+    if (!compiles.run.empty()) plan.steps.push_back(std::move(compiles));
+    for (Step& f : dep_fixes) plan.steps.push_back(std::move(f));
+    for (Step* s : {&variant_links, &stub_compiles, &merges})
         if (!s->run.empty()) plan.steps.push_back(std::move(*s));
     if (!o.compile_only) {
         std::vector<std::string> l = {paths.cxx};
@@ -462,7 +564,17 @@ int run_ptocc(const std::vector<std::string>& args) {
     Toolchain tc = o.toolchain;
     std::string bisheng;
     if (tc != Toolchain::Sim) {
-        bisheng = find_bisheng();
+        if (delegated()) {
+            if (tc == Toolchain::Bisheng) {
+                diags.push_back({Diag::Error, std::string("--toolchain=bisheng in a process started by ptocc (") +
+                                                  kDelegatedEnv + " is set): the bisheng ptocc ran is ptocc again; "
+                                                  "point PATH or ASCEND_HOME_PATH at CANN's bisheng"});
+                print_diags(diags);
+                return 1;
+            }
+        } else {
+            bisheng = find_bisheng();
+        }
         if (tc == Toolchain::Bisheng && bisheng.empty()) {
             diags.push_back({Diag::Error, "--toolchain=bisheng but bisheng was not found in "
                                           "$ASCEND_HOME_PATH/compiler/ccec_compiler/bin or on PATH; source CANN's "
@@ -481,6 +593,9 @@ int run_ptocc(const std::vector<std::string>& args) {
         if (has_error(diags) || !resolved) return 1;
         std::vector<std::string> cmd = {bisheng};
         cmd.insert(cmd.end(), o.user_args.begin(), o.user_args.end());
+        // If that bisheng is another ptocc (a copy, a wrapper script), it builds
+        // for the simulator instead of looking for bisheng again.
+        setenv(kDelegatedEnv, "1", 1);
         Plan p;
         p.steps.push_back({"", {cmd}, nullptr});
         return execute(p, o.dry_run, o.verbose);

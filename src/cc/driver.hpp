@@ -27,8 +27,17 @@ struct Plan {
     std::vector<std::string> rewrite_notes;  // shown when a compile fails
 };
 
-// The bisheng executable ptocc would run: $ASCEND_HOME_PATH/compiler/ccec_compiler/bin/bisheng, else PATH.
+// The bisheng executable ptocc would run: $ASCEND_HOME_PATH/compiler/ccec_compiler/bin/bisheng, else PATH,
+// skipping any candidate that is this executable (same st_dev/st_ino as /proc/self/exe).
 std::string find_bisheng();
+
+// Set in the environment of a bisheng ptocc delegates to; a ptocc that sees it
+// never delegates again (so a chain of ptocc copies named bisheng terminates).
+inline constexpr const char* kDelegatedEnv = "PTOCC_DELEGATED";
+bool delegated();
+
+// True when both paths name the same file (st_dev and st_ino).
+bool same_file(const std::string& a, const std::string& b);
 
 // Builds the plan; returns false (with diags) on a usage error.
 bool plan_build(const Options& o, const Paths& paths, bool dry_run, Plan& plan, std::vector<Diag>& diags);

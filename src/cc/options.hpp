@@ -38,11 +38,14 @@ struct Options {
     bool keep_temps = false;
     bool help = false, version = false;
 
-    std::optional<std::string> aicore_arch, npu_arch, core_type;
+    std::optional<std::string> aicore_arch, npu_arch, core_type, soc_version;
     bool shared = false, compile_only = false;
     std::string output;
     std::vector<CompileFlag> compile;
-    std::vector<std::string> link;       // -L, -l, -Wl, in order
+    std::vector<std::string> link;       // -L, -l, -Wl, -s, -f*, in order
+    std::vector<std::string> depend;     // -M, -MM, -MD, -MMD, -MP, -MF f, -MT t, -MQ t (as given, values joined)
+    std::string dep_file;                // the -MF value, if any
+    bool dep_target = false;             // -MT or -MQ given
     std::vector<std::string> host_only;  // between -Xhost-start and -Xhost-end
     std::vector<std::string> ignored;    // device-only flags that were accepted and dropped
     std::vector<std::string> unknown;    // flags ptocc does not know (errors in simulator builds)
@@ -62,12 +65,27 @@ Options parse_args(const std::vector<std::string>& args, std::vector<Diag>& diag
 // the seed's flag table; returns false when an error was added.
 bool resolve(Options& o, std::vector<Diag>& diags);
 
-// Flags a simulator build accepts without effect, each with its reason
-// (printed by --help and documented in docs/ptocc.md).
+// Flags a simulator build accepts without effect, each with its reason. This
+// one table drives the parser (match/takes_value), --help, the table in
+// docs/ptocc.md and the tests.
 struct IgnoredFlag {
-    const char* flag;
+    const char* flag;    // as documented, e.g. "-mllvm <option>"
+    const char* match;   // the word the parser matches; a trailing '*' makes it a prefix
+    bool takes_value;    // consumes the next word
     const char* reason;
 };
 const std::vector<IgnoredFlag>& ignored_flags();
+// The table row matching `arg`, or nullptr.
+const IgnoredFlag* find_ignored(const std::string& arg);
+
+// --cce-soc-version=<SoC>: the target of a CANN SoC name (Ascend910B1..4 and
+// Ascend910B, Ascend910_93xx -> A2A3; Ascend950*, Ascend910_95xx -> A5).
+std::optional<Target> soc_version_target(const std::string& soc);
+
+// CANN library names (-l<name>) that resolve to libptosim in a simulator
+// build; ptocc links libptosim itself, so it drops these from the link,
+// except runtime_camodel (docs/drop-in.md).
+const std::vector<const char*>& cann_library_names();
+bool is_cann_library(const std::string& name);
 
 }  // namespace ptocc

@@ -175,9 +175,8 @@ void report_launch_error(const char* kernel, const char* file, uint32_t line, co
 void submit(LaunchSpec spec, void* stream) {
     Device& d = Device::get();
     // A library built for A5 should run without the user knowing SoC names;
-    // an explicit PTO_SIM_SOC is respected and a mismatch is reported by the launch.
-    const char* env = std::getenv("PTO_SIM_SOC");
-    if ((!env || !*env) && d.soc().target != spec.target)
+    // an explicit PTO_SIM_SOC or runtime_camodel is respected and a mismatch is reported by the launch.
+    if (!soc_pinned() && d.soc().target != spec.target)
         (void)d.select_soc(spec.target == Target::A5 ? "Ascend950PR" : "Ascend910B2");
     Stream* s = stream ? static_cast<Stream*>(stream) : d.default_stream();
     if (stream && !d.is_stream(s)) {

@@ -1,5 +1,10 @@
 // SoC profiles. Sources and the reasoning behind each figure: docs/soc-profiles.md.
+#include <ptosim/c_api.h>
 #include <ptosim/runtime.hpp>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
 
 namespace ptosim {
 
@@ -30,10 +35,65 @@ const std::vector<SocProfile>& soc_profiles() {
     return profiles;
 }
 
+const std::vector<SocAlias>& soc_aliases() {
+    // The profile names themselves are valid CANN names too; these are the
+    // other names CANN's tools, pto-isa's scripts and the seed use.
+    static const std::vector<SocAlias> aliases = {
+        {"Ascend910B", "Ascend910B2"},
+        {"Ascend910_9391", "Ascend910_93"},
+        {"Ascend910_9392", "Ascend910_93"},
+        {"Ascend910_9381", "Ascend910_93"},
+        {"Ascend910_9382", "Ascend910_93"},
+        {"Ascend910_9372", "Ascend910_93"},
+        {"Ascend910_9362", "Ascend910_93"},
+        {"Ascend910_9599", "Ascend950PR"},
+        {"Ascend950PR_9599", "Ascend950PR"},
+        {"Ascend950", "Ascend950PR"},
+    };
+    return aliases;
+}
+
 const SocProfile* find_soc(std::string_view name) {
     for (const auto& p : soc_profiles())
         if (name == p.name) return &p;
+    for (const auto& a : soc_aliases())
+        if (name == a.cann_name) return find_soc(a.profile);
     return nullptr;
 }
 
+namespace {
+std::atomic<bool> g_pinned{false};
+}
+
+bool soc_pinned() {
+    const char* env = std::getenv("PTO_SIM_SOC");
+    return (env && *env) || g_pinned.load();
+}
+
+void pin_soc() { g_pinned = true; }
+
 }  // namespace ptosim
+
+extern "C" int ptosim_camodel_select(const char* cann_soc_name) {
+    using namespace ptosim;
+    const SocProfile* p = cann_soc_name ? find_soc(cann_soc_name) : nullptr;
+    if (!p) {
+        std::fprintf(stderr, "ptosim: error: runtime_camodel for '%s' names no simulated SoC (docs/drop-in.md, SoC names)\n",
+                     cann_soc_name ? cann_soc_name : "(null)");
+        return err::kInvalidParam;
+    }
+    pin_soc();
+    if (const char* env = std::getenv("PTO_SIM_SOC"); env && *env) {
+        const SocProfile* e = find_soc(env);
+        if (e && e != p)
+            std::fprintf(stderr, "ptosim: warning: PTO_SIM_SOC=%s overrides the SoC of the loaded runtime_camodel (%s)\n",
+                         env, cann_soc_name);
+        return 0;
+    }
+    Status s = Device::get().select_soc(p->name);
+    if (!s.ok()) {
+        std::fprintf(stderr, "ptosim: error: %s\n", s.message.c_str());
+        return s.code;
+    }
+    return 0;
+}

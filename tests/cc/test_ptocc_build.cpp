@@ -290,4 +290,57 @@ TEST(Bisheng, AutoWithoutBishengBuildsForTheSimulator) {
     EXPECT_NE(r.output.find("-D__DAV_C220_VEC__"), std::string::npos) << r.output;
 }
 
+// ptocc as bisheng: a symlink named bisheng first on PATH must build for the
+// simulator, not find itself and run itself forever.
+TEST(Bisheng, SymlinkNamedBishengOnPathDoesNotRecurse) {
+    fs::path dir = out_dir() / "selflink";
+    fs::create_directories(dir);
+    fs::remove(dir / "bisheng");
+    fs::create_symlink(kPtocc, dir / "bisheng");
+    const std::string lib = (out_dir() / "libself_add.so").string();
+    CmdResult r = sh("PATH=" + dir.string() + ":/usr/bin:/bin ASCEND_HOME_PATH= timeout 120 bisheng -fPIC -shared -xcce "
+                     "--cce-aicore-arch=dav-c220-vec -DMEMORY_BASE " + kKernels + "/vec_add.cpp -o " + lib);
+    EXPECT_EQ(r.status, 0) << r.output;
+    EXPECT_TRUE(fs::exists(lib));
+    // The dry run shows the simulator build, not a bisheng command.
+    r = sh("PATH=" + dir.string() + ":/usr/bin:/bin ASCEND_HOME_PATH= bisheng --dry-run -xcce "
+           "--cce-aicore-arch=dav-c220-vec -DMEMORY_BASE " + kKernels + "/vec_add.cpp");
+    EXPECT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("-D__DAV_C220_VEC__"), std::string::npos) << r.output;
+}
+
+TEST(Bisheng, SelfUnderAscendHomePathIsSkipped) {
+    fs::path home = out_dir() / "selfhome";
+    fs::path bin = home / "compiler" / "ccec_compiler" / "bin";
+    fs::create_directories(bin);
+    fs::remove(bin / "bisheng");
+    fs::create_symlink(kPtocc, bin / "bisheng");
+    CmdResult r = sh("PATH=/usr/bin:/bin ASCEND_HOME_PATH=" + home.string() + " timeout 60 " + (bin / "bisheng").string() +
+                     " --dry-run -xcce --cce-aicore-arch=dav-c220-vec -DMEMORY_BASE " + kKernels + "/vec_add.cpp");
+    EXPECT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("-D__DAV_C220_VEC__"), std::string::npos) << r.output;
+}
+
+// Two copies of ptocc (different inodes) named bisheng: the first delegates
+// to the second once, which sees PTOCC_DELEGATED and builds for the simulator.
+TEST(Bisheng, CopyOnPathIsDelegatedToOnceAndThenBuildsForTheSimulator) {
+    fs::path a = out_dir() / "copy_a", b = out_dir() / "copy_b";
+    for (const fs::path& d : {a, b}) {
+        fs::create_directories(d);
+        fs::copy_file(kPtocc, d / "bisheng", fs::copy_options::overwrite_existing);
+    }
+    const std::string lib = (out_dir() / "libcopy_add.so").string();
+    CmdResult r = sh("PATH=" + a.string() + ":" + b.string() + ":/usr/bin:/bin ASCEND_HOME_PATH= timeout 120 " +
+                     (a / "bisheng").string() + " -v -fPIC -shared -xcce --cce-aicore-arch=dav-c220-vec -DMEMORY_BASE " +
+                     kKernels + "/vec_add.cpp -o " + lib);
+    EXPECT_EQ(r.status, 0) << r.output;
+    EXPECT_TRUE(fs::exists(lib));
+    // -v shows the one delegation: copy_a runs copy_b, which runs the host compiler.
+    EXPECT_NE(r.output.find((b / "bisheng").string() + " -v -fPIC"), std::string::npos) << r.output;
+    r = sh("PTOCC_DELEGATED=1 PATH=" + b.string() + ":/usr/bin:/bin " + (a / "bisheng").string() +
+           " --toolchain=bisheng -xcce --cce-aicore-arch=dav-c220-vec -DMEMORY_BASE " + kKernels + "/vec_add.cpp");
+    EXPECT_NE(r.status, 0);
+    EXPECT_NE(r.output.find("PTOCC_DELEGATED is set"), std::string::npos) << r.output;
+}
+
 }  // namespace

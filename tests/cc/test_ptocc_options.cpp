@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 using namespace ptocc;
 
@@ -280,3 +281,213 @@ TEST(Plan, ShellQuoteLeavesPlainWordsAndQuotesTheRest) {
 }
 
 }  // namespace
+
+// ------------------------------------------------- the drop-in flag surface
+
+namespace {
+
+bool contains(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
+
+std::string read_text(const fs::path& p) {
+    std::ifstream f(p);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+}
+
+}  // namespace
+
+// Every row of the ignored-flag table is accepted by the parser, recorded as
+// ignored (with its value when it takes one) and never reaches the compiler.
+TEST(IgnoredTable, EveryMatchedRowIsAcceptedAndRecorded) {
+    int rows = 0;
+    for (const IgnoredFlag& f : ignored_flags()) {
+        std::string m = f.match;
+        if (m.empty()) continue;
+        ++rows;
+        std::string word = m.back() == '*' ? m.substr(0, m.size() - 1) + "example" : m;
+        std::vector<std::string> args = {"--cce-aicore-arch=dav-c220-vec", "-DMEMORY_BASE", word};
+        if (f.takes_value) args.push_back("-some-value=1");
+        args.push_back("k.cpp");
+        Parsed p = parse(args);
+        EXPECT_TRUE(p.ok) << word;
+        EXPECT_TRUE(p.o.unknown.empty()) << word;
+        EXPECT_TRUE(contains(p.o.ignored, f.takes_value ? word + " -some-value=1" : word)) << word;
+        for (const CompileFlag& c : p.o.compile) EXPECT_FALSE(contains(c.argv, word)) << word;
+        ASSERT_EQ(p.o.inputs.size(), 1u) << word;
+    }
+    EXPECT_GE(rows, 20);
+}
+
+TEST(IgnoredTable, EveryRowIsInDocsPtoccMdWithItsReason) {
+    const std::string doc = read_text(fs::path(PTOLAB_SOURCE_DIR) / "docs" / "ptocc.md");
+    ASSERT_FALSE(doc.empty());
+    for (const IgnoredFlag& f : ignored_flags()) {
+        const std::string row = std::string("| `") + f.flag + "` | " + f.reason + " |";
+        EXPECT_NE(doc.find(row), std::string::npos) << "missing row:\n" << row;
+    }
+}
+
+TEST(IgnoredTable, XaicoreBracketDropsTheFlagsInside) {
+    Parsed p = parse({"--cce-aicore-arch=dav-c220-vec", "-DMEMORY_BASE", "-Xaicore-start", "-O3", "-DX=1",
+                      "-Xaicore-end", "k.cpp"});
+    EXPECT_TRUE(p.ok);
+    EXPECT_EQ(p.o.ignored, (std::vector<std::string>{"-Xaicore-start", "-O3", "-DX=1", "-Xaicore-end"}));
+    EXPECT_EQ(p.o.compile.size(), 1u);  // -DMEMORY_BASE only
+    Parsed q = parse({"-Xaicore-start", "k.cpp"});
+    EXPECT_TRUE(q.has(Diag::Error, "'-Xaicore-start' is not closed by '-Xaicore-end'"));
+}
+
+// The compile lines of pto-isa's tests/npu/*/src/st CMake projects and the seed's compile.sh.
+TEST(PublicBuildLines, PtoIsaKernelCompileLineIsAcceptedWithoutUnknownFlags) {
+    Parsed p = parse({"-D_FORTIFY_SOURCE=2", "-O2", "-std=c++17", "-Wno-macro-redefined", "-Wno-ignored-attributes",
+                      "-fstack-protector-strong", "-xcce", "-Xhost-start", "-Xhost-end", "-mllvm",
+                      "-cce-aicore-stack-size=0x8000", "-mllvm", "-cce-aicore-function-stack-size=0x8000", "-mllvm",
+                      "-cce-aicore-record-overflow=true", "-mllvm", "-cce-aicore-addr-transform", "-mllvm",
+                      "-cce-aicore-dcci-insert-for-scalar=false", "--cce-aicore-arch=dav-c220-vec", "-DMEMORY_BASE",
+                      "-isystem", "/opt/cann/include", "-I/src/include", "-MD", "-MT", "CMakeFiles/t.dir/k.cpp.o", "-MF",
+                      "CMakeFiles/t.dir/k.cpp.o.d", "-o", "CMakeFiles/t.dir/k.cpp.o", "-c", "/src/k.cpp"});
+    EXPECT_TRUE(p.ok) << (p.diags.empty() ? "" : p.diags[0].text);
+    EXPECT_TRUE(p.o.unknown.empty());
+    EXPECT_EQ(p.o.depend, (std::vector<std::string>{"-MD", "-MT", "CMakeFiles/t.dir/k.cpp.o", "-MF",
+                                                    "CMakeFiles/t.dir/k.cpp.o.d"}));
+    EXPECT_EQ(p.o.dep_file, "CMakeFiles/t.dir/k.cpp.o.d");
+    EXPECT_TRUE(contains(p.o.ignored, "-Wno-macro-redefined"));
+    int includes = 0;
+    for (const CompileFlag& f : p.o.compile) includes += f.type == CompileFlag::Include;
+    EXPECT_EQ(includes, 2);  // -isystem and -I
+}
+
+TEST(PublicBuildLines, PtoIsaHostAndLinkLinesAreAccepted) {
+    Parsed host = parse({"-xc++", "-include", "stdint.h", "-include", "stddef.h", "-O2", "-std=c++17",
+                         "-fstack-protector-strong", "-c", "main.cpp", "-o", "main.o"});
+    EXPECT_TRUE(host.ok);
+    EXPECT_TRUE(host.o.unknown.empty());
+    Parsed link = parse({"-s", "-Wl,-z,relro", "-Wl,-z,now", "--cce-fatobj-link", "main.o", "-o", "t", "-L/c/lib64",
+                         "-lruntime_camodel", "-lstdc++", "-lascendcl", "-lm", "-ltiling_api", "-lplatform", "-lc_sec",
+                         "-ldl", "-lnnopbase", "-lGTest", "-lpthread"});
+    EXPECT_TRUE(link.ok);
+    EXPECT_TRUE(link.o.unknown.empty());
+    EXPECT_TRUE(contains(link.o.link, "-s"));
+}
+
+TEST(SocVersion, DerivesTheTargetFromCannSocNames) {
+    EXPECT_EQ(soc_version_target("Ascend910B1"), Target::A2A3);
+    EXPECT_EQ(soc_version_target("Ascend910B4"), Target::A2A3);
+    EXPECT_EQ(soc_version_target("Ascend910_9391"), Target::A2A3);
+    EXPECT_EQ(soc_version_target("Ascend910_9599"), Target::A5);
+    EXPECT_EQ(soc_version_target("Ascend950PR_9599"), Target::A5);
+    EXPECT_EQ(soc_version_target("Ascend310P3"), std::nullopt);
+}
+
+TEST(SocVersion, WithCoreTypeSelectsTheBuild) {
+    Parsed vec = parse({"--cce-soc-version=Ascend910B4", "--cce-soc-core-type=VecCore", "-DMEMORY_BASE", "k.cpp"});
+    ASSERT_TRUE(vec.ok);
+    EXPECT_TRUE(vec.o.device);
+    EXPECT_EQ(vec.o.target, Target::A2A3);
+    EXPECT_EQ(vec.o.kind, Kind::Vec);
+    Parsed cube = parse({"--cce-soc-version=Ascend910_9599", "--cce-soc-core-type=CubeCore", "-DREGISTER_BASE", "k.cpp"});
+    ASSERT_TRUE(cube.ok);
+    EXPECT_EQ(cube.o.target, Target::A5);
+    EXPECT_EQ(cube.o.kind, Kind::Cube);
+    Parsed mix = parse({"--cce-soc-version=Ascend950PR_9599", "--cce-soc-core-type=Mix", "-DREGISTER_BASE", "k.cpp"});
+    ASSERT_TRUE(mix.ok);
+    EXPECT_EQ(mix.o.kind, Kind::Mix);
+    Parsed bare = parse({"--cce-soc-version=Ascend910B1", "-DMEMORY_BASE", "k.cpp"});
+    ASSERT_TRUE(bare.ok);
+    EXPECT_EQ(bare.o.kind, Kind::Mix);
+}
+
+TEST(SocVersion, ConflictsAndUnknownNamesAreErrors) {
+    Parsed c = parse({"--cce-soc-version=Ascend910_9599", "--cce-aicore-arch=dav-c220-vec", "k.cpp"});
+    EXPECT_FALSE(c.ok);
+    EXPECT_TRUE(c.has(Diag::Error, "--cce-soc-version=Ascend910_9599 is A5 but --cce-aicore-arch=dav-c220-vec is A2A3"));
+    Parsed u = parse({"--cce-soc-version=Ascend310P3", "k.cpp"});
+    EXPECT_FALSE(u.ok);
+    EXPECT_TRUE(u.has(Diag::Error, "--cce-soc-version=Ascend310P3 is not a PTO SoC"));
+    Parsed m = parse({"--cce-aicore-arch=dav-c220-vec", "--cce-soc-core-type=Mix", "k.cpp"});
+    EXPECT_FALSE(m.ok);
+    EXPECT_TRUE(m.has(Diag::Error, "asks for a mix build"));
+}
+
+TEST(Plan, DependencyFlagsGoToTheUsersCompileAndNameTheUsersObject) {
+    TempDir t;
+    std::ofstream(t.p / "k.cpp") << "void k(int){}\nextern \"C\" void go(void* s){ k<<<1, nullptr, s>>>(1); }\n";
+    const std::string obj = (t.p / "k.o").string();
+    Parsed p = parse({"-xcce", "--cce-aicore-arch=dav-c220", "-DMEMORY_BASE", "-MD", "-c", (t.p / "k.cpp").string(),
+                      "-o", obj});
+    ASSERT_TRUE(p.ok);
+    Paths paths{"/repo/include", "/repo/build/src/sim", "g++"};
+    Plan plan;
+    ASSERT_TRUE(plan_build(p.o, paths, true, plan, p.diags));
+    auto cube = find_cmd(plan, "-D__DAV_C220_CUBE__");
+    auto vec = find_cmd(plan, "-D__DAV_C220_VEC__");
+    ASSERT_FALSE(cube.empty());
+    ASSERT_FALSE(vec.empty());
+    auto md = std::find(cube.begin(), cube.end(), "-MD");
+    ASSERT_NE(md, cube.end());
+    EXPECT_EQ(std::vector<std::string>(md, md + 5),
+              (std::vector<std::string>{"-MD", "-MF", (t.p / "k.d").string(), "-MT", obj}));
+    EXPECT_FALSE(contains(vec, "-MD"));  // the second variant writes no depfile
+    bool fix = false;
+    for (const Step& s : plan.steps) fix |= s.note.find("name " + (t.p / "k.cpp").string() + " instead of") == 0;
+    EXPECT_TRUE(fix);
+}
+
+TEST(Plan, CannLibraryNamesAreLibptosimAndRuntimeCamodelIsKeptWhenPresent) {
+    TempDir t;
+    std::ofstream(t.p / "main.cpp") << "int main(){}\n";
+    fs::create_directories(t.p / "sim");
+    std::ofstream(t.p / "sim" / "libruntime_camodel.so") << "";
+    for (bool present : {true, false}) {
+        Parsed p = parse({(t.p / "main.cpp").string(), "-o", (t.p / "m").string(), "-L" + (t.p / (present ? "sim" : "none")).string(),
+                          "-lruntime_camodel", "-lascendcl", "-lc_sec", "-ltiling_api", "-lGTest", "-lm"});
+        ASSERT_TRUE(p.ok);
+        Paths paths{"/repo/include", "/repo/build/src/sim", "g++"};
+        Plan plan;
+        ASSERT_TRUE(plan_build(p.o, paths, true, plan, p.diags));
+        auto link = find_cmd(plan, (t.p / "m").string());
+        ASSERT_FALSE(link.empty());
+        EXPECT_FALSE(contains(link, "-lascendcl"));
+        EXPECT_FALSE(contains(link, "-lc_sec"));
+        EXPECT_FALSE(contains(link, "-ltiling_api"));
+        EXPECT_TRUE(contains(link, "-lGTest"));
+        EXPECT_TRUE(contains(link, "-lm"));
+        EXPECT_TRUE(contains(link, "-lptosim"));
+        auto cam = std::find(link.begin(), link.end(), "-lruntime_camodel");
+        if (present) {
+            ASSERT_NE(cam, link.end());
+            EXPECT_EQ(*(cam - 1), "-Wl,--push-state,--no-as-needed");
+            EXPECT_EQ(*(cam + 1), "-Wl,--pop-state");
+        } else {
+            EXPECT_EQ(cam, link.end());
+        }
+    }
+}
+
+TEST(Plan, PtolabsOwnIncludeDirectoryGivenAgainIsDroppedWithoutANote) {
+    TempDir t;
+    fs::create_directories(t.p / "inc" / "pto");
+    std::ofstream(t.p / "inc" / "pto" / "pto-inst.hpp") << "";
+    fs::create_directory_symlink(t.p / "inc", t.p / "cann_include");
+    std::ofstream(t.p / "k.cpp") << "extern \"C\" void f(){}\n";
+    Parsed p = parse({"-xcce", "--cce-aicore-arch=dav-c220-vec", "-DMEMORY_BASE", "-I" + (t.p / "cann_include").string(),
+                      "-c", (t.p / "k.cpp").string(), "-o", (t.p / "k.o").string()});
+    ASSERT_TRUE(p.ok);
+    Paths paths{(t.p / "inc").string(), "/repo/build/src/sim", "g++"};
+    Plan plan;
+    ASSERT_TRUE(plan_build(p.o, paths, true, plan, p.diags));
+    auto c = find_cmd(plan, "-D__DAV_C220_VEC__");
+    EXPECT_FALSE(contains(c, "-I" + (t.p / "cann_include").string()));
+    EXPECT_FALSE(contains(c, (t.p / "cann_include").string()));
+    EXPECT_FALSE(p.has(Diag::Note, "-idirafter"));
+}
+
+TEST(CannLibraries, TheListHasTheNamesOfThePublicBuildLines) {
+    for (const char* n : {"ascendcl", "runtime", "runtime_camodel", "c_sec", "tiling_api", "platform", "nnopbase",
+                          "profapi", "register", "ascend_hal", "graph", "ge_runner", "opapi", "error_manager",
+                          "acl_op_compiler", "ascendalog", "mmpa"})
+        EXPECT_TRUE(is_cann_library(n)) << n;
+    EXPECT_FALSE(is_cann_library("GTest"));
+    EXPECT_FALSE(is_cann_library("m"));
+}

@@ -2,6 +2,7 @@
 // Every number it prints comes from ptolab_core, the library the Python
 // package binds, so the CLI and ptolab.assert_close never disagree.
 #include <ptolab/compare.hpp>
+#include <ptosim/runtime.hpp>
 #include <ptolab/doctor.hpp>
 #include <ptolab/golden.hpp>
 #include <ptolab/proc.hpp>
@@ -301,6 +302,49 @@ int cmd_smoke(bool log, bool list) {
     return ec::kRunError;
 }
 
+// ptolab env: the exports of the CANN-shaped root's setenv.bash (docs/drop-in.md).
+std::string sh_quote(const std::string& s) {
+    std::string q = "'";
+    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+}
+
+int cmd_env(bool root_only, const std::string& soc) {
+    const char* root_env = std::getenv("PTOLAB_CANN_ROOT");
+    const std::string root = root_env && *root_env ? root_env : PTOLAB_BINARY_DIR "/cann";
+    if (!std::filesystem::exists(root + "/bin/bisheng")) {
+        std::cerr << "ptolab env: " << root << "/bin/bisheng is missing; build the cann_root target "
+                  << "(cmake --build build --target cann_root) or set PTOLAB_CANN_ROOT\n";
+        return ec::kRunError;
+    }
+    if (root_only) {
+        std::cout << root << "\n";
+        return ec::kPass;
+    }
+    const ptosim::SocProfile* p = nullptr;
+    if (!soc.empty() && !(p = ptosim::find_soc(soc))) {
+        std::string names;
+        for (const auto& s : ptosim::soc_profiles()) names += std::string(names.empty() ? "" : ", ") + s.name;
+        for (const auto& a : ptosim::soc_aliases()) names += std::string(", ") + a.cann_name;
+        std::cerr << "ptolab env: --soc " << soc << " is not a known SoC (known: " << names << ")\n";
+        return ec::kUsage;
+    }
+    const std::string q = sh_quote(root);
+    std::cout << "export ASCEND_HOME_PATH=" << q << "\n"
+              << "export ASCEND_TOOLKIT_HOME=" << q << "\n"
+              << "export ASCEND_OPP_PATH=" << sh_quote(root + "/opp") << "\n"
+              << "export PATH=" << sh_quote(root + "/bin:" + root + "/compiler/ccec_compiler/bin") << "\"${PATH:+:$PATH}\"\n"
+              << "export LD_LIBRARY_PATH=" << sh_quote(root + "/lib64:" + root + "/runtime/lib64")
+              << "\"${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}\"\n";
+    if (p) {
+        std::cout << "export SOC_VERSION=" << sh_quote(soc) << "\n"
+                  << "export PTO_SIM_SOC=" << sh_quote(p->name) << "\n"
+                  << "export LD_LIBRARY_PATH=" << sh_quote(root + "/tools/simulator/" + soc + "/lib")
+                  << "\":$LD_LIBRARY_PATH\"\n";
+    }
+    return ec::kPass;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -384,8 +428,20 @@ int main(int argc, char** argv) {
     smoke->add_flag("--list", smoke_list, "Print the paths it would run; run nothing");
     smoke->footer(kExitCodes);
 
+    bool env_root = false;
+    std::string env_soc;
+    auto* env = app.add_subcommand(
+        "env", "Print the shell exports that make the CANN-shaped root (build/cann, or $PTOLAB_CANN_ROOT) the CANN "
+               "toolkit: ASCEND_HOME_PATH, ASCEND_TOOLKIT_HOME, PATH (bisheng is ptocc), LD_LIBRARY_PATH. Use: "
+               "eval \"$(ptolab env)\". See docs/drop-in.md.");
+    env->add_flag("--root", env_root, "Print only the root directory");
+    env->add_option("--soc", env_soc, "Also select a SoC by its CANN name (Ascend910B4, Ascend910_9599, ...): "
+                                      "SOC_VERSION, PTO_SIM_SOC and its tools/simulator/<SoC>/lib");
+    env->footer(kExitCodes);
+
     try {
         app.parse(argc, argv);
+        if (*env) return cmd_env(env_root, env_soc);
         if (*smoke) return cmd_smoke(smoke_log, smoke_list);
         if (*compare) return cmd_compare(ca);
         if (*run) return cmd_run(ra);
