@@ -85,6 +85,67 @@ TYPED_TEST(Matmul, OddValidShapesWithZeroPadding) {
     }
 }
 
+// x rounded to TF32's mantissa (A2A3 e8m11, A5 e8m10) by scaling: the
+// reference does not share ptosim's bit arithmetic.
+double ref_tf32(float x, bool ties_away) {
+    const int mant = PTOSIM_TARGET_A5 ? 10 : 11;
+    const double scale = std::ldexp(1.0, mant - std::ilogb(x));
+    const double y = static_cast<double>(x) * scale;
+    return (ties_away ? std::round(y) : std::nearbyint(y)) / scale;
+}
+
+// Tile::SetMadTF32Mode rounds float operands of later TMATMULs to TF32 until
+// ResetMadMode (pto-isa's tmatmul system tests, CAST_ROUND and CAST_RINT).
+TEST(MatmulFloat, Tf32ModeRoundsOperandsUntilReset) {
+    const int m = 1, k = 4, n = 1;
+    // Every product and sum is exact in float, so only the operand rounding shows.
+    const std::vector<float> a = {1.0f + 0x1p-12f, 3.0f + 0x1p-10f + 0x1p-13f, -1.5f - 0x1p-11f, 2.0f};  // ties: a[0] on A2A3, a[2] on A5
+    const std::vector<float> b = {1.0f, 1.0f, 0.5f, 1.0f + 0x1p-12f + 0x1p-14f};
+    for (RoundMode mode : {RoundMode::CAST_ROUND, RoundMode::CAST_RINT}) {
+        const bool away = mode == RoundMode::CAST_ROUND;
+        std::vector<float> tf(1), plain(1);
+        auto st = run_cube([&] {
+            MatNz<float> ma(m, k), mb(k, n);
+            TileLeft<float, kT, kT, DYNAMIC, DYNAMIC> l(m, k);
+            TileRight<float, kT, kT, DYNAMIC, DYNAMIC> r(k, n);
+            TileAcc<float, kT, kT, DYNAMIC, DYNAMIC> acc(m, n);
+            TASSIGN(ma, 0);
+            TASSIGN(mb, 0x2000);
+            TASSIGN(l, 0);
+            TASSIGN(r, 0);
+            TASSIGN(acc, 0);
+            auto ga = gm_nd(const_cast<float*>(a.data()), m, k, k);
+            auto gb = gm_nd(const_cast<float*>(b.data()), k, n, n);
+            auto gt = gm_nd(tf.data(), m, n, n);
+            auto gp = gm_nd(plain.data(), m, n, n);
+            TLOAD(ma, ga);
+            TLOAD(mb, gb);
+            ISA_SYNC(PIPE_MTE2, PIPE_MTE1);
+            TMOV(l, ma);
+            TMOV(r, mb);
+            ISA_SYNC(PIPE_MTE1, PIPE_M);
+            l.SetMadTF32Mode(mode);
+            TMATMUL(acc, l, r);
+            ISA_SYNC(PIPE_M, PIPE_FIX);
+            TSTORE(gt, acc);
+            ISA_SYNC(PIPE_FIX, PIPE_M);
+            l.ResetMadMode();
+            TMATMUL(acc, l, r);
+            ISA_SYNC(PIPE_M, PIPE_FIX);
+            TSTORE(gp, acc);
+        });
+        ASSERT_TRUE(st.ok()) << st.message;
+        double want_tf = 0, want_plain = 0;
+        for (int p = 0; p < k; ++p) {
+            want_tf += ref_tf32(a[p], away) * ref_tf32(b[p], away);
+            want_plain += static_cast<double>(a[p]) * b[p];
+        }
+        EXPECT_EQ(tf[0], static_cast<float>(want_tf)) << (away ? "CAST_ROUND" : "CAST_RINT");
+        EXPECT_EQ(plain[0], static_cast<float>(want_plain));
+        EXPECT_NE(tf[0], plain[0]);
+    }
+}
+
 // cOut = cIn + a*b (4 arguments) leaves cIn alone; c += a*b (3 arguments).
 TYPED_TEST(Matmul, AccumulateInPlaceAndIntoAnotherTile) {
     using T = typename TypeParam::In;

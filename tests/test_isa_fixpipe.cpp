@@ -285,6 +285,22 @@ TEST(FixpipeStore, AtomicAddHalf) {
     EXPECT_EQ(to_double(out[2]), 3.5);
 }
 
+// int8 has an atomic-add mode too (pto-isa's SetAtomicAdd: set_atomic_s8,
+// exercised by its tstore_acc2gm system test).
+TEST(FixpipeStore, AtomicAddInt8) {
+    std::vector<int32_t> acc = {10, -20, 30};
+    std::vector<int8_t> out = {1, 2, -100};
+    auto st = run_cube([&] {
+        Acc<int32_t> a(1, 3);
+        TASSIGN(a, 0);
+        poke_acc(acc, 1, 3);
+        auto g = gm_nd(out.data(), 1, 3, 3);
+        TSTORE<Acc<int32_t>, decltype(g), AtomicType::AtomicAdd>(g, a, qparam(1.0f));
+    });
+    ASSERT_TRUE(st.ok()) << st.message;
+    EXPECT_EQ(out, (std::vector<int8_t>{11, -18, -70}));
+}
+
 // --------------------------------------------- TMOV / TEXTRACT / TINSERT
 
 enum class Form { Scalar, PerColumn };
@@ -392,6 +408,25 @@ TEST(FixpipeExtract, FloatToInt8PerColumnFromColumn16) { check_textract<float, i
 TEST(FixpipeExtract, Int32ToHalfPerColumn) { check_textract<int32_t, half>(Form::PerColumn, 16, 0, 16, 32); }
 TEST(FixpipeExtract, Int32ToInt8ScalarOddWindow) { check_textract<int32_t, int8_t>(Form::Scalar, 3, 7, 1, 13); }
 TEST(FixpipeExtract, FloatToInt8ScalarOneElement) { check_textract<float, int8_t>(Form::Scalar, 31, 31, 1, 1); }
+
+// The plain TEXTRACT from an accumulator into L1 (pto-isa's
+// TExtractAccToMat): the destination's valid region from (r0, c0), converted
+// as TMOV converts (float -> half clamps to ±65504, then rounds to nearest even).
+TEST(FixpipeExtract, PlainAccToMatWindowWithCast) {
+    const auto acc = acc_values<float>(kR, kC, 41);
+    const half fill = from_float<half>(-7.0f);
+    auto mat = run_into_mat<float, half>(acc, kR, kC, {qparam(1.0f)}, fill, [&](Acc<float>& a, FpTile&, uint64_t) {
+        MatNz<half> d(9, 16);
+        TASSIGN(d, 0);
+        TEXTRACT(d, a, 5, 16);
+    });
+    for (int r = 0; r < kR; ++r)
+        for (int c = 0; c < kC; ++c) {
+            const bool in = r < 9 && c < 16;
+            const half want = in ? model<half, float>(acc[(5 + r) * kC + 16 + c], qparam(1.0f), false) : fill;
+            ASSERT_EQ(raw(mat[r * kC + c]), raw(want)) << r << "," << c;
+        }
+}
 
 // TINSERT(_FP) writes the accumulator's valid region at (r0, c0).
 template <class S, class D>

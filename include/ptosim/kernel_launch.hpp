@@ -10,9 +10,12 @@
 // Format and rules: docs/kernel-library-format.md.
 #pragma once
 #include <ptosim/runtime.hpp>
+#include <ptosim/core.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
+#include <string_view>
 #include <tuple>
 #include <type_traits>
 #include <typeinfo>
@@ -28,6 +31,31 @@ void ptocc_unregister_image(uint64_t tu, int core, const unsigned char* data);
 }
 
 namespace ptosim::cc {
+
+// A GNU asm statement of kernel code, as ptocc rewrites it (docs/ptocc.md,
+// "Device assembly"): CCE assembly cannot run on the host, so the idioms
+// public kernels use are emulated and anything else stops the kernel with
+// the statement's text and line rather than being skipped silently.
+template <class... Out>
+void device_asm(const char* file, int line, const char* text, Out&... outs) {
+    std::string_view t(text);
+    while (!t.empty() && (t.front() == ' ' || t.front() == '\t' || t.front() == '\n')) t.remove_prefix(1);
+    while (!t.empty() && (t.back() == ' ' || t.back() == '\t' || t.back() == '\n' || t.back() == ';')) t.remove_suffix(1);
+    if (t.empty() || t == "nop" || t == "NOP") return;
+    if constexpr (sizeof...(Out) == 1) {
+        if (t == "MOV %0, SYS_CNT") {
+            ((outs = static_cast<std::remove_reference_t<Out>>(ptosim::core().ops)), ...);
+            return;
+        }
+        if (t == "MOV %0, PC") {
+            ((outs = std::remove_reference_t<Out>{}), ...);
+            return;
+        }
+    }
+    ptosim::fault(SourceLoc{file, line}, "device assembly is not simulated: asm(\"" + std::string(t) +
+                                             "\"); ptosim runs 'nop', 'MOV %0, SYS_CNT' and 'MOV %0, PC' only. "
+                                             "Use the PTO instructions or CCE intrinsics instead");
+}
 
 struct Config {
     uint32_t block_dim;

@@ -357,8 +357,14 @@ bool plan_build(const Options& o, const Paths& paths, bool dry_run, Plan& plan, 
                                               "); build it with --cce-aicore-arch=<arch> (and -xcce)"});
             return false;
         }
-        if (launches) {
-            RewriteResult r = rewrite_launches(text, in.path);
+        const bool device_asm = lang == Lang::Cce && has_device_asm(text);
+        if (launches || device_asm) {
+            RewriteResult r = rewrite_launches(text, in.path, device_asm);
+            if (r.device_asm > 0)
+                plan.rewrite_notes.push_back(in.path + ": " + std::to_string(r.device_asm) +
+                                             " device asm statement(s) run as ptosim::cc::device_asm: 'nop' does "
+                                             "nothing, 'MOV %0, SYS_CNT' reads get_sys_cnt(), 'MOV %0, PC' reads 0; "
+                                             "any other assembly stops the kernel when reached (docs/ptocc.md)");
             for (const RewriteDiag& d : r.errors)
                 plan.rewrite_notes.push_back(in.path + ":" + std::to_string(d.line) + ":" + std::to_string(d.column) +
                                              ": " + d.message);

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <map>
+#include <string_view>
 
 namespace ptocc {
 namespace {
@@ -172,12 +173,21 @@ private:
 
 class Rewriter {
 public:
-    Rewriter(const std::string& s, std::vector<Token> toks, RewriteResult& r) : s_(s), t_(std::move(toks)), r_(r) {
+    Rewriter(const std::string& s, std::vector<Token> toks, RewriteResult& r, bool device_asm)
+        : s_(s), t_(std::move(toks)), r_(r) {
         for (size_t k = 0; k + 2 < t_.size(); ++k) {
             if (!is_triple(k, '<')) continue;
             Site site;
             if (match(k, site) && !sites_.count(site.callee_begin)) sites_[site.callee_begin] = site;
         }
+        if (device_asm)
+            for (size_t k = 0; k < t_.size(); ++k) {
+                AsmSite a;
+                if (match_asm(k, a)) {
+                    asm_sites_[k] = a;
+                    k = a.close;
+                }
+            }
     }
 
     size_t size() const { return t_.size(); }
@@ -193,6 +203,12 @@ public:
                 k = it->second.close + 1;
                 continue;
             }
+            auto as = asm_sites_.find(k);
+            if (as != asm_sites_.end() && as->second.close < b) {
+                write_asm(as->second, out);
+                k = as->second.close + 1;
+                continue;
+            }
             out.append(s_, t_[k].begin, t_[k].end - t_[k].begin);
             ++k;
         }
@@ -203,10 +219,17 @@ private:
         size_t callee_begin = 0, open = 0 /* first '<' */, close_cfg = 0 /* first '>' of >>> */, lparen = 0, close = 0;
     };
 
+    // asm [volatile|goto|inline]* ( literals [: outputs [: inputs [: clobbers]]] )
+    struct AsmSite {
+        size_t kw = 0, lparen = 0, text_end = 0 /* first ':' or ')' */, close = 0;
+        std::vector<std::pair<size_t, size_t>> outputs;  // token ranges of the output lvalues
+    };
+
     const std::string& s_;
     std::vector<Token> t_;
     RewriteResult& r_;
     std::map<size_t, Site> sites_;  // by the callee's first token
+    std::map<size_t, AsmSite> asm_sites_;  // by the asm keyword
     int next_site_ = 0;
 
     bool punct(size_t k, char c) const {
@@ -315,6 +338,55 @@ private:
         return true;
     }
 
+    bool ident(size_t k, const char* w) const {
+        return k < t_.size() && t_[k].kind == Kind::Ident && s_.compare(t_[k].begin, t_[k].end - t_[k].begin, w) == 0;
+    }
+
+    // A GNU asm statement of device code (bisheng's CCE assembly, which the
+    // host compiler cannot assemble).
+    bool match_asm(size_t k, AsmSite& a) const {
+        if (!(ident(k, "asm") || ident(k, "__asm__") || ident(k, "__asm"))) return false;
+        size_t j = k + 1;
+        while (ident(j, "volatile") || ident(j, "__volatile__") || ident(j, "goto") || ident(j, "inline")) ++j;
+        if (!punct(j, '(') || j + 1 >= t_.size() || t_[j + 1].kind != Kind::Literal) return false;
+        a.kw = k;
+        a.lparen = j;
+        a.close = matching(j);
+        if (a.close == std::string::npos) return false;
+        size_t q = j + 1;
+        while (q < a.close && t_[q].kind == Kind::Literal) ++q;
+        a.text_end = q;
+        if (!punct(q, ':')) return q == a.close;
+        // Output operands: [name] "constraint" (lvalue), ... up to the next ':'.
+        for (size_t m = q + 1; m < a.close && !punct(m, ':');) {
+            if (punct(m, '[')) m = matching(m) + 1;
+            if (m >= a.close || t_[m].kind != Kind::Literal || !punct(m + 1, '(')) return false;
+            const size_t rp = matching(m + 1);
+            if (rp == std::string::npos || rp >= a.close) return false;
+            a.outputs.push_back({m + 2, rp});
+            m = rp + 1;
+            if (punct(m, ',')) ++m;
+        }
+        return true;
+    }
+
+    void write_asm(const AsmSite& a, std::string& out) {
+        ++r_.device_asm;
+        const size_t start = out.size();
+        out += "::ptosim::cc::device_asm(__FILE__, __LINE__, ";
+        emit(a.lparen + 1, a.text_end, out);
+        for (const auto& [b, e] : a.outputs) {
+            out += ", ";
+            emit(b, e, out);
+        }
+        out += ")";
+        // Keep every later token on its line.
+        long lines = 0;
+        for (size_t c = t_[a.kw].begin; c < t_[a.close].end; ++c) lines += s_[c] == '\n';
+        for (size_t c = start; c < out.size(); ++c) lines -= out[c] == '\n';
+        out.append(static_cast<size_t>(lines > 0 ? lines : 0), '\n');
+    }
+
     std::string callee_name(const Site& st) const {
         std::string n;
         for (size_t k = st.callee_begin; k < st.open; ++k) {
@@ -373,11 +445,11 @@ std::string line_directive(const std::string& name) {
 
 }  // namespace
 
-RewriteResult rewrite_launches(const std::string& source, const std::string& display_name) {
+RewriteResult rewrite_launches(const std::string& source, const std::string& display_name, bool device_asm) {
     RewriteResult r;
     r.text = "#include <ptosim/kernel_launch.hpp>\n" + line_directive(display_name);
     r.text.reserve(r.text.size() + source.size() + 256);
-    Rewriter rw(source, Lexer(source).run(), r);
+    Rewriter rw(source, Lexer(source).run(), r, device_asm);
     if (rw.size() == 0) {
         r.text += source;
         return r;
@@ -387,6 +459,15 @@ RewriteResult rewrite_launches(const std::string& source, const std::string& dis
     size_t tail = rw.token(rw.size() - 1).end;
     r.text.append(source, tail, std::string::npos);
     return r;
+}
+
+bool has_device_asm(const std::string& source) {
+    for (const Token& t : Lexer(source).run()) {
+        if (t.kind != Kind::Ident) continue;
+        const std::string_view id(source.data() + t.begin, t.end - t.begin);
+        if (id == "asm" || id == "__asm__" || id == "__asm") return true;
+    }
+    return false;
 }
 
 bool has_launch_syntax(const std::string& source) {

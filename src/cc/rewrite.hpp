@@ -17,13 +17,20 @@ struct RewriteDiag {
 struct RewriteResult {
     std::string text;          // the rewritten source, starting with a #line directive
     int launches = 0;          // launch sites rewritten
+    int device_asm = 0;        // device asm statements rewritten
     std::vector<RewriteDiag> errors;
 };
 
 // `display_name` is what __FILE__ and diagnostics show (the path as the user
 // wrote it). Line l of the output, after the two leading directive lines,
 // holds line l of the input.
-RewriteResult rewrite_launches(const std::string& source, const std::string& display_name);
+// With device_asm, GNU asm statements (CCE assembly in kernel code, which the
+// host compiler cannot assemble) become calls of ptosim::cc::device_asm with
+// the assembly text and the output operands.
+RewriteResult rewrite_launches(const std::string& source, const std::string& display_name, bool device_asm = false);
+
+// True when `source` has an asm statement keyword outside comments and literals.
+bool has_device_asm(const std::string& source);
 
 // True when `source` has a `<<<` outside comments, strings and character
 // literals; cheaper than a rewrite for deciding whether one is needed.

@@ -133,6 +133,25 @@ TEST_F(Acl, VecKernelBuiltWithPtoccRunsThroughDlopen) {
     check_vec(sym<VecFn>(h, "call_vec_add"), 4);
 }
 
+// CCE assembly in a kernel runs as ptosim::cc::device_asm: the PC reads 0,
+// the system counter counts the work in between, nop does nothing, and any
+// other assembly stops the kernel naming the statement (docs/ptocc.md).
+TEST_F(Acl, DeviceAssemblyIdiomsRunAndOtherAssemblyFaults) {
+    const std::string src = kKernels + "/device_asm.cpp";
+    void* h = open_lib(build("-fPIC -shared -xcce --cce-aicore-arch=dav-c220-vec -DMEMORY_BASE -O1 " + src, "libdevice_asm.so"));
+    using Fn = void (*)(void*, uint64_t*);
+    std::vector<uint64_t> out(2, 99);
+    sym<Fn>(h, "call_asm_idioms")(nullptr, out.data());
+    sync();
+    EXPECT_EQ(out[0], 0u);
+    EXPECT_EQ(out[1], 2u) << "TASSIGN and TEXPANDS between the two counter reads";
+    sym<Fn>(h, "call_asm_unknown")(nullptr, out.data());
+    ASSERT_NE(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
+    const std::string msg = aclGetRecentErrMsg();
+    EXPECT_NE(msg.find("device_asm.cpp:23"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("device assembly is not simulated: asm(\"LD %0, [%1]\")"), std::string::npos) << msg;
+}
+
 TEST_F(Acl, VecKernelOnAnExplicitStream) {
     void* h = open_lib(build("-fPIC -shared -xcce --cce-aicore-arch=dav-c220-vec -DMEMORY_BASE " + kKernels + "/vec_add.cpp", "libvec_add_s.so"));
     aclrtStream s = nullptr;

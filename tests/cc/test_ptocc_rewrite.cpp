@@ -133,3 +133,37 @@ TEST(Rewrite, LeadingGlobalScopeAndReturn) {
 }
 
 }  // namespace
+
+namespace {
+
+std::string asm_body(const std::string& src, int* count = nullptr) {
+    auto r = rewrite_launches(src, "k.cpp", true);
+    if (count) *count = r.device_asm;
+    const std::string head = "#include <ptosim/kernel_launch.hpp>\n#line 1 \"k.cpp\"\n";
+    return r.text.substr(head.size());
+}
+
+TEST(RewriteDeviceAsm, OutputOperandsBecomeArguments) {
+    int n = 0;
+    std::string out = asm_body("void f() {\n  uint64_t pc;\n  asm volatile(\"MOV %0, PC\\n\" : \"+l\"(pc));\n}\n", &n);
+    EXPECT_EQ(n, 1);
+    EXPECT_EQ(out, "void f() {\n  uint64_t pc;\n  ::ptosim::cc::device_asm(__FILE__, __LINE__, \"MOV %0, PC\\n\", pc);\n}\n");
+}
+
+TEST(RewriteDeviceAsm, NamedOperandsInputsClobbersAndLinesKept) {
+    std::string src = "__asm__ __volatile__(\"A\" \"B\"\n : [x] \"=r\"(v[i]), \"=r\"(w)\n : \"r\"(k) : \"memory\");\nint after;\n";
+    std::string out = asm_body(src);
+    EXPECT_EQ(out, "::ptosim::cc::device_asm(__FILE__, __LINE__, \"A\" \"B\", v[i], w)\n\n;\nint after;\n");
+    EXPECT_EQ(lines(out), lines(src));
+}
+
+TEST(RewriteDeviceAsm, LeftAloneWithoutTheFlagOrInsideLiteralsAndComments) {
+    EXPECT_EQ(body("asm(\"nop\");\n"), "asm(\"nop\");\n");
+    int n = 0;
+    EXPECT_EQ(asm_body("// asm(\"nop\");\nconst char* s = \"asm(x)\";\n", &n), "// asm(\"nop\");\nconst char* s = \"asm(x)\";\n");
+    EXPECT_EQ(n, 0);
+    EXPECT_TRUE(ptocc::has_device_asm("x; asm(\"nop\");"));
+    EXPECT_FALSE(ptocc::has_device_asm("/* asm */ int asm_count;"));
+}
+
+}  // namespace

@@ -34,6 +34,20 @@
 #define __cce_get_tile_ptr
 #endif
 
+// bisheng's function-attribute spelling `[aicore] inline T f()`: with aicore
+// an empty bracket pair it reads as the standard empty attribute `[[]]`.
+#ifndef aicore
+#define aicore []
+#endif
+
+// The ARM-style half-precision type name bisheng accepts.
+using __fp16 = half;
+
+// Instruction-cache preloading (preload, get_icache_prl_st): the simulator
+// has no instruction cache, so a preload completes at once.
+inline void preload(const void*, int64_t = 0) {}
+inline int64_t get_icache_prl_st() { return 0; }
+
 // bisheng's device min/max accept mixed operand types. std::min is more
 // specialised than these, so with `using namespace std` it wins for
 // same-typed operands (same result) and the call is never ambiguous.

@@ -263,8 +263,10 @@ RecordEvent fix_tstore(CallSite cs, GlobalData& dst, TileData& src, const Fp* fp
     static_assert(ok || !PTOSIM_TARGET_A5,
                   "A5 quantised TSTORE converts a float Acc to int8_t/uint8_t/half/bfloat16_t/float and an int32 Acc "
                   "to int8_t/uint8_t/half/bfloat16_t (int16_t output is A2A3 only)");
-    static_assert(atomic == AtomicType::AtomicNone || sizeof(D) >= 2,
-                  "TSTORE: atomic add is not defined for 8-bit elements");
+    // pto-isa's SetAtomicAdd (npu/a2a3/TStore.hpp) has an int8 mode
+    // (set_atomic_s8) but none for uint8_t.
+    static_assert(atomic == AtomicType::AtomicNone || sizeof(D) >= 2 || std::is_same_v<D, int8_t>,
+                  "TSTORE: atomic add on 8-bit elements exists for int8_t only");
     Core& c = ptosim::core();
     const SourceLoc loc = loc_of(cs);
     const uint8_t* base = tile_base(c, src, op, "source", loc);

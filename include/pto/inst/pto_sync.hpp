@@ -119,6 +119,23 @@ PTO_INST void TSYNC(CallSite cs = {}) {
     ptosim::intr::pipe_barrier(ptosim_impl::loc_of(cs), ptosim::Pipe::V);
 }
 
+// pto-isa's pto/common/event.hpp helpers: a set_flag/wait_flag pair on
+// EVENT_ID0 between two pipes, and waiting on a list of events.
+template <pipe_t SrcPipe, pipe_t DstPipe>
+PTO_INTERNAL void PtoSetWaitFlag(std::source_location where = std::source_location::current()) {
+    set_flag(SrcPipe, DstPipe, EVENT_ID0, where);
+    wait_flag(SrcPipe, DstPipe, EVENT_ID0, where);
+}
+// The A2A3 ffts_cross_core_sync message: base count in bits 0-3, mode in
+// bits 4-5, event id in bits 8-11 (pto-isa's npu/a2a3/TSync.hpp).
+PTO_INTERNAL constexpr uint16_t getFFTSMsg(uint16_t mode, uint16_t eventId, uint16_t baseConst = 0x1) {
+    return static_cast<uint16_t>((baseConst & 0xf) + ((mode & 0x3) << 4) + ((eventId & 0xf) << 8));
+}
+template <typename... WaitEvents>
+PTO_INTERNAL void WaitAllEvents(WaitEvents&... events) {
+    TSYNC(CallSite{}, events...);
+}
+
 // ------------------------------------------------------------ Cube <-> Vector FIFOs
 
 enum TileSplitAxis : uint8_t { TILE_NO_SPLIT = 0, TILE_UP_DOWN = 1, TILE_LEFT_RIGHT = 2 };

@@ -124,8 +124,10 @@ RecordEvent tstore(CallSite cs, GlobalData& dst, TileData& src) {
                            : layouts_match<TileData, GlobalData>(),
                   "TSTORE: unsupported layout pair; Vec/Mat tiles store to the matching global layout; Acc stores to ND or NZ");
     static_assert(relu == ReluPreMode::NoRelu || from_acc, "TSTORE: ReLU is a fixpipe option of stores from Acc tiles");
-    static_assert(atomic == AtomicType::AtomicNone || !std::is_integral_v<D> || sizeof(D) >= 2,
-                  "TSTORE: atomic add is not defined for 8-bit elements");
+    // pto-isa's SetAtomicAdd (npu/a2a3/TStore.hpp) has an int8 mode
+    // (set_atomic_s8) but none for uint8_t.
+    static_assert(atomic == AtomicType::AtomicNone || !std::is_integral_v<D> || sizeof(D) >= 2 || std::is_same_v<D, int8_t>,
+                  "TSTORE: atomic add on 8-bit elements exists for int8_t only");
     Core& c = ptosim::core();
     const SourceLoc loc = loc_of(cs);
     const uint8_t* base = tile_base(c, src, "TSTORE", "source", loc);

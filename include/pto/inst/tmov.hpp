@@ -164,14 +164,15 @@ namespace ptosim_impl {
 template <class Dst, class Src>
 RecordEvent textract(CallSite cs, Dst& dst, Src& src, int r0, int c0) {
     check_move_pair<Dst, Src>();
-    static_assert(Dst::Loc != TileType::Mat || Src::Loc != TileType::Acc,
-                  "TEXTRACT reads a part of a tile; to move an accumulator into L1 use TMOV or TINSERT");
     Core& c = ptosim::core();
     const SourceLoc loc = loc_of(cs);
     const uint8_t* s = tile_base(c, src, "TEXTRACT", "source", loc);
-    // L0 destinations take whole fractals; Vec destinations their valid region.
-    const int rows = Dst::Loc == TileType::Vec ? dst.GetValidRow() : Dst::Rows;
-    const int cols = Dst::Loc == TileType::Vec ? dst.GetValidCol() : Dst::Cols;
+    // L0 destinations take whole fractals; Vec destinations, and L1 ones
+    // filled from an accumulator (pto-isa's TExtractAccToMat, converting as
+    // TMOV does), their valid region.
+    constexpr bool valid_region = Dst::Loc == TileType::Vec || Src::Loc == TileType::Acc;
+    const int rows = valid_region ? dst.GetValidRow() : Dst::Rows;
+    const int cols = valid_region ? dst.GetValidCol() : Dst::Cols;
     if (r0 < 0 || c0 < 0 || r0 + rows > Src::Rows || c0 + cols > Src::Cols)
         ptosim::fault(loc, "TEXTRACT: a " + std::to_string(rows) + "x" + std::to_string(cols) + " part at (" +
                                std::to_string(r0) + ", " + std::to_string(c0) + ") runs outside the " +
