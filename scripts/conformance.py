@@ -65,6 +65,7 @@ OTHER_ERROR_RES = [
 ]
 CMAKE_ERROR_RE = re.compile(r"^CMake Error")
 BUILT_TARGET_RE = re.compile(r"Built target (\S+)")
+FAILED_TARGET_RE = re.compile(r"^make\[\d+\]: \*\*\* \[\S*?CMakeFiles/([^/\s]+)\.dir/")
 RUNNING_RE = re.compile(r"^\[==========\] Running (\d+) tests?")
 RUN_RE = re.compile(r"^\[ RUN      \] (\S+)")
 OK_RE = re.compile(r"^\[       OK \] (\S+)")
@@ -89,10 +90,18 @@ def clean(text: str) -> list[str]:
     return [ANSI_RE.sub("", line).rstrip() for line in text.splitlines()]
 
 
+DOTDOT_RE = re.compile(r"(?<![^/\s])(?!\.\.?/)[^/\s:]+/\.\./")
+
+
 def normalize(text: str | None, prefixes: dict[str, str]) -> str | None:
-    """Replace machine-specific path prefixes (longest first)."""
+    """Collapse ``dir/../`` in paths, then replace machine-specific prefixes (longest first)."""
     if text is None:
         return None
+    while True:
+        shorter = DOTDOT_RE.sub("", text, count=1)
+        if shorter == text:
+            break
+        text = shorter
     for prefix in sorted(prefixes, key=len, reverse=True):
         if prefix:
             text = text.replace(prefix, prefixes[prefix])
@@ -119,7 +128,8 @@ def parse_build(output: str, testcase: str) -> dict:
                 detail = next((l.strip() for l in lines[i + 1:] if l.strip()), "")
                 error = (line.strip() + " " + detail).strip()
                 break
-    return {"kernel_built": kernel, "host_built": host, "compile_error": error}
+    failed = next((m.group(1) for line in lines for m in [FAILED_TARGET_RE.match(line)] if m), None)
+    return {"kernel_built": kernel, "host_built": host, "compile_error": error, "failed_target": failed}
 
 
 def _block_message(block: list[str]) -> str | None:
@@ -262,6 +272,8 @@ def classify(output: str, testcase: str, *, returncode: int | None, timed_out: b
     elif "build failed:" in output or (not build_ok and rec["compile_error"]):
         rec["status"] = "compile-error"
         rec["detail"] = rec["compile_error"] or "build failed (no error line found; see the log)"
+        if rec["failed_target"]:
+            rec["detail"] = f"{rec['failed_target']}: {rec['detail']}"
     elif compile_only and build_ok and returncode == 0:
         rec["status"] = "built"
     elif "gen golden failed:" in output:
@@ -293,6 +305,31 @@ def classify(output: str, testcase: str, *, returncode: int | None, timed_out: b
         rec["status"] = "runner-error"
         last = [l.strip() for l in lines if l.startswith("run failed:") or "Error" in l]
         rec["detail"] = last[-1] if last else f"runner exited with code {returncode}"
+    return rec
+
+
+def record(target: str, testcase: str, output: str, *, returncode: int | None, timed_out: bool = False,
+           timeout_s: float | None = None, compile_only: bool = False, declared: int | None = None,
+           seconds: float = 0.0, log: str | None = None, prefixes: dict[str, str] | None = None) -> dict:
+    """The JSON record of one testcase run: classify() with paths made machine-independent."""
+    rec = {"target": target, "testcase": testcase, "gtest_declared": declared}
+    rec.update(classify(output, testcase, returncode=returncode, timed_out=timed_out, timeout_s=timeout_s,
+                        compile_only=compile_only))
+    prefixes = prefixes or {}
+    for k in ("compile_error", "failure_message", "detail"):
+        rec[k] = normalize(rec[k], prefixes)
+    rec["faults"] = [normalize(x, prefixes) for x in rec["faults"]]
+    rec.update({"seconds": round(seconds, 1), "log": log})
+    return rec
+
+
+def not_runnable_record(target: str, testcase: str, missing: list[str], python: str,
+                        declared: int | None = None) -> dict:
+    """A testcase whose gen_data.py imports modules this Python lacks: neither built nor run."""
+    rec = record(target, testcase, "", returncode=None, declared=declared)
+    rec.update({"status": "not-runnable",
+                "detail": f"gen_data.py needs Python module{'s' if len(missing) > 1 else ''} "
+                          f"{', '.join(missing)} (not installed for {python})"})
     return rec
 
 
@@ -358,8 +395,8 @@ def render_markdown(doc: dict) -> str:
         + (f" ({doc['pto_isa']['commit_date']})" if doc["pto_isa"].get("commit_date") else ""),
         f"- Date: {doc['date']}",
         f"- Command: `{doc['command']}`",
-        f"- Mode: {mode}; per-testcase timeout {doc.get('timeout_s', '?')} s; "
-        f"wall time {doc.get('elapsed_s', 0):.0f} s",
+        f"- Mode: {mode}; per-testcase timeout {doc.get('timeout_s', 0):g} s; "
+        f"{doc.get('jobs', 1)} job(s); wall time {doc.get('elapsed_s', 0):.0f} s",
         "",
         "## Summary",
         "",
@@ -373,10 +410,11 @@ def render_markdown(doc: dict) -> str:
                    f"{s['gtest_passed']}/{s['gtest_run']} | {s['gtest_declared']} | {s['not_runnable']} | "
                    f"{s['timeouts']} | {s['faults']} |")
     out += ["", "\"gtest cases declared\" counts the `TEST`/`TEST_F` macros in each testcase's `main.cpp`, "
-            "including testcases that did not build or run.", "", "Statuses:", ""]
+            "including testcases that did not build or run."]
     if doc.get("skipped"):
-        out += ["Not counted: " + ", ".join(f"{s['target']}/{s['testcase']}" for s in doc["skipped"]) +
-                " (" + doc["skipped"][0]["reason"] + ").", ""]
+        out += ["", "Not counted: " + ", ".join(f"{s['target']}/{s['testcase']}" for s in doc["skipped"]) +
+                " (" + doc["skipped"][0]["reason"] + ")."]
+    out += ["", "Statuses:", ""]
     used = {r["status"] for r in results}
     out += [f"- `{k}`: {v}" for k, v in STATUSES.items() if k in used]
     for t in targets:
@@ -517,21 +555,14 @@ def run_suite(args) -> dict:
             needs[(t, c)] = required_modules(f.read())
     have = importable({m for ms in needs.values() for m in ms}, args.python)
 
-    def base(t, c):
-        return {"target": t, "testcase": c,
-                "gtest_declared": declared_tests(os.path.join(pto_isa, "tests", "npu", t, "src", "st", "testcase", c))}
+    def declared(t, c):
+        return declared_tests(os.path.join(pto_isa, "tests", "npu", t, "src", "st", "testcase", c))
 
     todo = []
     for t, c in jobs:
         missing = [m for m in needs[(t, c)] if m not in have]
         if missing:
-            rec = base(t, c)
-            rec.update(classify("", c, returncode=None))
-            rec.update({"status": "not-runnable", "seconds": 0.0, "log": None, "kernel_built": False,
-                        "host_built": False, "compile_error": None,
-                        "detail": f"gen_data.py needs Python module{'s' if len(missing) > 1 else ''} "
-                                  f"{', '.join(missing)} (not installed for {args.python})"})
-            results.append(rec)
+            results.append(not_runnable_record(t, c, missing, args.python, declared(t, c)))
         else:
             todo.append((t, c))
 
@@ -556,14 +587,10 @@ def run_suite(args) -> dict:
         log = os.path.join(logs, f"{t}-{c}.log")
         with open(log, "w") as f:
             f.write(out)
-        rec = base(t, c)
-        rec.update(classify(out, c, returncode=rc, timed_out=timed_out, timeout_s=args.timeout,
-                            compile_only=args.compile_only))
-        prefixes = {copy + "/": "", root: "$ASCEND_HOME_PATH", REPO + "/": "ptolab/"}
-        for k in ("compile_error", "failure_message", "detail"):
-            rec[k] = normalize(rec[k], prefixes)
-        rec["faults"] = [normalize(x, prefixes) for x in rec["faults"]]
-        rec.update({"seconds": round(secs, 1), "log": os.path.relpath(log, REPO) if log.startswith(REPO) else log})
+        rec = record(t, c, out, returncode=rc, timed_out=timed_out, timeout_s=args.timeout,
+                     compile_only=args.compile_only, declared=declared(t, c), seconds=secs,
+                     log=log,
+                     prefixes={copy + "/": "", root: "$ASCEND_HOME_PATH", REPO + "/": "ptolab/"})
         with lock:
             done[0] += 1
             print(f"[{done[0]}/{len(todo)}] {result_line(rec)}", file=sys.stderr, flush=True)
