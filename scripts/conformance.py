@@ -393,6 +393,8 @@ def render_markdown(doc: dict) -> str:
         "",
         f"- pto-isa commit: `{doc['pto_isa'].get('commit') or 'unknown'}`"
         + (f" ({doc['pto_isa']['commit_date']})" if doc["pto_isa"].get("commit_date") else ""),
+        f"- ptolab commit (the root's tree): `{doc.get('ptolab', {}).get('commit') or 'unknown'}`"
+        + (" with uncommitted changes" if doc.get("ptolab", {}).get("dirty") else ""),
         f"- Date: {doc['date']}",
         f"- Command: `{doc['command']}`",
         f"- Mode: {mode}; per-testcase timeout {doc.get('timeout_s', 0):g} s; "
@@ -465,6 +467,14 @@ def git_info(path: str) -> dict:
         return r.stdout.strip() if r.returncode == 0 else None
     return {"commit": git("rev-parse", "HEAD"), "commit_date": git("log", "-1", "--format=%cI"),
             "dirty": bool(git("status", "--porcelain", "--untracked-files=no"))}
+
+
+def ptolab_info(root: str) -> dict:
+    """The ptolab commit the root was built from (the git tree holding it), else this checkout's."""
+    d = root if os.path.isdir(root) else REPO
+    r = subprocess.run(["git", "-C", d, "rev-parse", "--show-toplevel"], capture_output=True, text=True)
+    info = git_info(r.stdout.strip() if r.returncode == 0 else REPO)
+    return {"commit": info["commit"], "dirty": info["dirty"]}
 
 
 def make_copy(pto_isa: str, dest: str) -> None:
@@ -608,6 +618,7 @@ def run_suite(args) -> dict:
         "simulator": "ptosim",
         "pto_isa": dict(git_info(pto_isa), path=pto_isa),
         "root": root,
+        "ptolab": ptolab_info(root),
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "command": args.command_line,
         "compile_only": bool(args.compile_only),

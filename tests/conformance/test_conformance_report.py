@@ -140,6 +140,7 @@ def doc():
     return {"format": 1, "simulator": "ptosim", "json": "conformance.json",
             "pto_isa": {"commit": "defdb75fd81036a809b1cbae7539e17a9afcb5f0",
                         "commit_date": "2026-03-07T22:10:21+08:00", "path": "/work/pto-isa"},
+            "ptolab": {"commit": "f490ed7000000000000000000000000000000000", "dirty": True},
             "date": "2026-12-03 06:00 UTC",
             "command": "scripts/conformance.sh /work/pto-isa --target a2a3",
             "compile_only": False, "timeout_s": 600, "jobs": 1, "elapsed_s": 687.2,
@@ -153,6 +154,8 @@ def test_markdown():
     assert md[0] == "# pto-isa NPU system tests on ptosim"
     assert any(l.startswith("**This is ptosim, ptolab's simulator, not an NPU.**") for l in md)
     assert "- pto-isa commit: `defdb75fd81036a809b1cbae7539e17a9afcb5f0` (2026-03-07T22:10:21+08:00)" in md
+    assert "- ptolab commit (the root's tree): `f490ed7000000000000000000000000000000000` with uncommitted changes" \
+        in md
     assert "- Date: 2026-12-03 06:00 UTC" in md
     assert "- Command: `scripts/conformance.sh /work/pto-isa --target a2a3`" in md
     assert "- Mode: build, generate goldens, run; per-testcase timeout 600 s; 1 job(s); wall time 687 s" in md
