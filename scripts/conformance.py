@@ -469,11 +469,15 @@ def git_info(path: str) -> dict:
             "dirty": bool(git("status", "--porcelain", "--untracked-files=no"))}
 
 
-def ptolab_info(root: str) -> dict:
-    """The ptolab commit the root was built from (the git tree holding it), else this checkout's."""
+def ptolab_tree_of(root: str) -> str:
+    """The ptolab tree the root was built from (the git tree holding it), else this checkout."""
     d = root if os.path.isdir(root) else REPO
     r = subprocess.run(["git", "-C", d, "rev-parse", "--show-toplevel"], capture_output=True, text=True)
-    info = git_info(r.stdout.strip() if r.returncode == 0 else REPO)
+    return r.stdout.strip() if r.returncode == 0 and r.stdout.strip() else REPO
+
+
+def ptolab_info(root: str) -> dict:
+    info = git_info(ptolab_tree_of(root))
     return {"commit": info["commit"], "dirty": info["dirty"]}
 
 
@@ -528,6 +532,7 @@ def run_suite(args) -> dict:
         sys.exit(f"conformance: {pto_isa} is not a pto-isa checkout (no tests/script/run_st.py)")
     if not os.access(os.path.join(root, "bin", "bisheng"), os.X_OK):
         sys.exit(f"conformance: no CANN-shaped root at {root} (bin/bisheng missing); build it or pass --root")
+    ptolab_tree = ptolab_tree_of(root)
     targets = ["a2a3", "a5"] if args.target == "both" else [args.target]
     wanted = [c for c in (args.cases or "").split(",") if c]
 
@@ -600,7 +605,8 @@ def run_suite(args) -> dict:
         rec = record(t, c, out, returncode=rc, timed_out=timed_out, timeout_s=args.timeout,
                      compile_only=args.compile_only, declared=declared(t, c), seconds=secs,
                      log=log,
-                     prefixes={copy + "/": "", root: "$ASCEND_HOME_PATH", REPO + "/": "ptolab/"})
+                     prefixes={copy + "/": "", root: "$ASCEND_HOME_PATH", REPO + "/": "ptolab/",
+                               ptolab_tree + "/": "ptolab/"})
         with lock:
             done[0] += 1
             print(f"[{done[0]}/{len(todo)}] {result_line(rec)}", file=sys.stderr, flush=True)
