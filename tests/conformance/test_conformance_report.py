@@ -193,3 +193,64 @@ def test_from_json_round_trip(tmp_path):
 def test_cell_escapes_pipes():
     assert c._cell("a|b") == "`a\\|b`"
     assert c._cell(None) == ""
+
+
+FAKE_RUNNER = r'''
+import os, sys, time
+args = sys.argv[1:]
+case = args[args.index("-t") + 1]
+st = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "npu", "a2a3", "src", "st")
+os.makedirs(os.path.join(st, "build"), exist_ok=True)        # the real runner builds inside the checkout
+open(os.path.join(st, "build", "marker"), "w").close()
+print("python=" + sys.executable, "ascend=" + os.environ["ASCEND_HOME_PATH"], flush=True)
+if case == "tslow":
+    print("target_dir: " + st, flush=True)
+    time.sleep(60)
+sys.stdout.write(open(os.environ["FAKE_SAMPLES"] + "/" + {"tadd": "pass", "tsub": "gtest_fail"}[case] + ".log").read())
+sys.exit(0 if case == "tadd" else 1)
+'''
+
+
+def fake_checkout(tmp_path):
+    pto = tmp_path / "pto-isa"
+    (pto / "tests" / "script").mkdir(parents=True)
+    (pto / "tests" / "script" / "run_st.py").write_text(FAKE_RUNNER)
+    (pto / "include").mkdir()
+    tc = pto / "tests" / "npu" / "a2a3" / "src" / "st" / "testcase"
+    tc.mkdir(parents=True)
+    (tc / "CMakeLists.txt").write_text("set(ALL_TESTCASES\ntadd\ntsub\ntslow\ntneeds\n)\n")
+    for name, imports in (("tadd", "import numpy"), ("tsub", "import os"), ("tslow", "import os"),
+                          ("tneeds", "import numpy\nimport no_such_module_here"), ("tother", "import os")):
+        (tc / name).mkdir()
+        (tc / name / "CMakeLists.txt").write_text("pto_vec_st(%s)\n" % name)
+        (tc / name / "gen_data.py").write_text(imports + "\n")
+        (tc / name / "main.cpp").write_text("TEST_F(A, a) {}\nTEST_F(A, b) {}\n")
+    root = tmp_path / "cann"
+    (root / "bin").mkdir(parents=True)
+    (root / "bin" / "bisheng").write_text("#!/bin/sh\n")
+    (root / "bin" / "bisheng").chmod(0o755)
+    return pto, root
+
+
+def test_run_suite_on_a_fake_checkout(tmp_path, monkeypatch):
+    pto, root = fake_checkout(tmp_path)
+    monkeypatch.setenv("FAKE_SAMPLES", os.path.join(HERE, "samples"))
+    out = tmp_path / "out" / "c.md"
+    assert c.main([str(pto), "--root", str(root), "--cases", "tadd,tsub,tslow,tneeds,tother", "--jobs", "2",
+                   "--timeout", "3", "--out", str(out), "--logs", str(tmp_path / "logs")]) == 0
+    d = json.loads((tmp_path / "out" / "c.json").read_text())
+    got = {r["testcase"]: r for r in d["results"]}
+    assert sorted(got) == ["tadd", "tneeds", "tslow", "tsub"]
+    assert [(s["testcase"], s["target"]) for s in d["skipped"]] == [("tother", "a2a3")]
+    assert got["tadd"]["status"] == "pass" and got["tadd"]["gtest_declared"] == 2
+    assert got["tsub"]["status"] == "fail" and got["tsub"]["first_failure"] == "TSUBTest.case_int32_64x64_64x64"
+    assert got["tslow"]["status"] == "timeout" and got["tslow"]["timeout_phase"] == "build"
+    assert got["tslow"]["seconds"] < 20
+    assert got["tneeds"]["status"] == "not-runnable"
+    assert got["tneeds"]["detail"] == \
+        "gen_data.py needs Python module no_such_module_here (not installed for /usr/bin/python3)"
+    log = (tmp_path / "logs" / "a2a3-tadd.log").read_text()
+    assert "python=/usr/bin/python3" in log and "ascend=" + str(root) in log
+    assert not (pto / "tests" / "npu" / "a2a3" / "src" / "st" / "build").exists()  # the checkout is untouched
+    assert d["compile_only"] is False and d["jobs"] == 2
+    assert "| tslow | timeout | no | — |  | `no result after 3 s (in build)` |" in out.read_text()
