@@ -408,8 +408,11 @@ def render_markdown(doc: dict) -> str:
     ]
     for t in targets:
         s = summarize(results, t)
-        out.append(f"| {t} | {s['testcases']} | {s['built']}/{s['testcases']} | {s['passing']}/{s['testcases']} | "
-                   f"{s['gtest_passed']}/{s['gtest_run']} | {s['gtest_declared']} | {s['not_runnable']} | "
+        ran = doc.get("compile_only") is not True
+        passing = f"{s['passing']}/{s['testcases']}" if ran else "— (not run)"
+        gtest = f"{s['gtest_passed']}/{s['gtest_run']}" if ran else "— (not run)"
+        out.append(f"| {t} | {s['testcases']} | {s['built']}/{s['testcases']} | {passing} | "
+                   f"{gtest} | {s['gtest_declared']} | {s['not_runnable']} | "
                    f"{s['timeouts']} | {s['faults']} |")
     out += ["", "\"gtest cases declared\" counts the `TEST`/`TEST_F` macros in each testcase's `main.cpp`, "
             "including testcases that did not build or run."]

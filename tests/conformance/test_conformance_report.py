@@ -181,6 +181,18 @@ def test_markdown():
     ]
 
 
+def test_markdown_compile_only():
+    d = doc()
+    d["compile_only"] = True
+    d["results"] = [c.record("a2a3", "tadd", "compile process:\n[100%] Built target tadd\n", returncode=0,
+                             compile_only=True, declared=4, seconds=9.6), d["results"][0]]
+    d["results"][1]["testcase"] = "tand"
+    md = c.render_markdown(d).splitlines()
+    assert "| a2a3 | 2 | 1/2 | — (not run) | — (not run) | 8 | 0 | 0 | 0 |" in md
+    assert "| tadd | built | kernel+host | — |  |  | 10 |" in md
+    assert any(l.startswith("- Mode: compile only (kernel and host built, nothing run);") for l in md)
+
+
 def test_from_json_round_trip(tmp_path):
     d = doc()
     j = tmp_path / "r.json"
