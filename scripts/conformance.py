@@ -394,7 +394,11 @@ def render_markdown(doc: dict) -> str:
         f"- pto-isa commit: `{doc['pto_isa'].get('commit') or 'unknown'}`"
         + (f" ({doc['pto_isa']['commit_date']})" if doc["pto_isa"].get("commit_date") else ""),
         f"- ptolab commit (the root's tree): `{doc.get('ptolab', {}).get('commit') or 'unknown'}`"
-        + (" with uncommitted changes" if doc.get("ptolab", {}).get("dirty") else ""),
+        + (" with uncommitted changes" if doc.get("ptolab", {}).get("dirty") else "")
+        + (f" ({doc['ptolab']['note']})" if doc.get("ptolab", {}).get("note") else ""),
+        f"- Root (`ASCEND_HOME_PATH`): `{doc.get('root', '?')}`"
+        + (f"; its bisheng, lib64/libascendcl.so and libruntime_camodel.so built by {doc['root_built']}"
+           if doc.get("root_built") else ""),
         f"- Date: {doc['date']}",
         f"- Command: `{doc['command']}`",
         f"- Mode: {mode}; per-testcase timeout {doc.get('timeout_s', 0):g} s; "
@@ -479,6 +483,16 @@ def ptolab_tree_of(root: str) -> str:
     return r.stdout.strip() if r.returncode == 0 and r.stdout.strip() else REPO
 
 
+def root_built(root: str, soc: str) -> str | None:
+    """When the root's compiler and libraries were last built (newest mtime, links followed, UTC)."""
+    files = [os.path.join(root, "bin", "bisheng"), os.path.join(root, "lib64", "libascendcl.so"),
+             os.path.join(root, "tools", "simulator", soc, "lib", "libruntime_camodel.so")]
+    times = [os.stat(os.path.realpath(f)).st_mtime for f in files if os.path.exists(f)]
+    if not times:
+        return None
+    return datetime.datetime.fromtimestamp(max(times), datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
 def ptolab_info(root: str) -> dict:
     info = git_info(ptolab_tree_of(root))
     return {"commit": info["commit"], "dirty": info["dirty"]}
@@ -536,6 +550,7 @@ def run_suite(args) -> dict:
     if not os.access(os.path.join(root, "bin", "bisheng"), os.X_OK):
         sys.exit(f"conformance: no CANN-shaped root at {root} (bin/bisheng missing); build it or pass --root")
     ptolab_tree = ptolab_tree_of(root)
+    ptolab = ptolab_info(root)  # before the run: the root's tree may move on while it runs
     targets = ["a2a3", "a5"] if args.target == "both" else [args.target]
     wanted = [c for c in (args.cases or "").split(",") if c]
 
@@ -627,7 +642,8 @@ def run_suite(args) -> dict:
         "simulator": "ptosim",
         "pto_isa": dict(git_info(pto_isa), path=pto_isa),
         "root": root,
-        "ptolab": ptolab_info(root),
+        "ptolab": ptolab,
+        "root_built": root_built(root, TARGETS[targets[0]]["soc"]),
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "command": args.command_line,
         "compile_only": bool(args.compile_only),

@@ -141,6 +141,7 @@ def doc():
             "pto_isa": {"commit": "defdb75fd81036a809b1cbae7539e17a9afcb5f0",
                         "commit_date": "2026-03-07T22:10:21+08:00", "path": "/work/pto-isa"},
             "ptolab": {"commit": "f490ed7000000000000000000000000000000000", "dirty": True},
+            "root": "/opt/ptolab/build/cann", "root_built": "2026-12-03 05:13 UTC",
             "date": "2026-12-03 06:00 UTC",
             "command": "scripts/conformance.sh /work/pto-isa --target a2a3",
             "compile_only": False, "timeout_s": 600, "jobs": 1, "elapsed_s": 687.2,
@@ -156,6 +157,8 @@ def test_markdown():
     assert "- pto-isa commit: `defdb75fd81036a809b1cbae7539e17a9afcb5f0` (2026-03-07T22:10:21+08:00)" in md
     assert "- ptolab commit (the root's tree): `f490ed7000000000000000000000000000000000` with uncommitted changes" \
         in md
+    assert "- Root (`ASCEND_HOME_PATH`): `/opt/ptolab/build/cann`; its bisheng, lib64/libascendcl.so and " \
+        "libruntime_camodel.so built by 2026-12-03 05:13 UTC" in md
     assert "- Date: 2026-12-03 06:00 UTC" in md
     assert "- Command: `scripts/conformance.sh /work/pto-isa --target a2a3`" in md
     assert "- Mode: build, generate goldens, run; per-testcase timeout 600 s; 1 job(s); wall time 687 s" in md
