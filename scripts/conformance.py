@@ -1,0 +1,711 @@
+#!/usr/bin/python3
+"""Run pto-isa's NPU system-test suite on ptosim through pto-isa's own runner.
+
+Each testcase goes through ``tests/script/run_st.py -r sim -v a3|a5 -t <case>``
+of a private copy of the pto-isa checkout (the runner builds inside the
+checkout), with ``ASCEND_HOME_PATH`` pointing at ptolab's CANN-shaped root.
+The runner's output is parsed into one record per testcase, written as JSON,
+and rendered as ``docs/conformance.md``. ``--from-json`` only renders.
+
+Usage and how to read the report: docs/conformance-run.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import concurrent.futures
+import datetime
+import json
+import os
+import queue
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PYTHON = "/usr/bin/python3"  # the interpreter with NumPy; the runner and gen_data.py run under it
+FORMAT = 1
+
+# run_st.py's -v flag and the SoC it derives from it (run_st.py main()).
+TARGETS = {
+    "a2a3": {"flag": "a3", "soc": "Ascend910B1"},
+    "a5": {"flag": "a5", "soc": "Ascend910_9599"},
+}
+
+# Outcomes, in the order the report lists them.
+STATUSES = {
+    "pass": "every gtest case passed",
+    "fail": "built and ran; at least one gtest case failed",
+    "fault": "ptosim reported a fault (ptosim: fatal / ptosim: error)",
+    "crash": "the test binary died without a ptosim fault line",
+    "timeout": "the whole runner exceeded --timeout",
+    "compile-error": "kernel or host did not build",
+    "gen-data-failed": "gen_data.py (the NumPy golden) failed",
+    "not-runnable": "needs a Python module absent here; not built or run",
+    "built": "built (compile-only run)",
+    "no-tests": "ran, but gtest ran no cases",
+    "runner-error": "the runner failed before any of the above",
+}
+
+ANSI_RE = re.compile(r"\x1b\[[0-9;]*m")
+COMPILE_ERROR_RE = re.compile(r"^(?P<loc>[^\s:][^:]*:\d+(?::\d+)?): (?:fatal )?error: ")
+OTHER_ERROR_RES = [
+    re.compile(r"^ptocc: error: "),
+    re.compile(r"undefined reference to "),
+    re.compile(r"^\S*ld(?:\.lld|\.gold)?: (?:error: |cannot find )"),
+    re.compile(r"^clang\S*: error: "),
+    re.compile(r"^\S*(?:g\+\+|c\+\+|gcc|cc): (?:fatal )?error: "),
+]
+CMAKE_ERROR_RE = re.compile(r"^CMake Error")
+BUILT_TARGET_RE = re.compile(r"Built target (\S+)")
+FAILED_TARGET_RE = re.compile(r"^make\[\d+\]: \*\*\* \[\S*?CMakeFiles/([^/\s]+)\.dir/")
+RUNNING_RE = re.compile(r"^\[==========\] Running (\d+) tests?")
+RUN_RE = re.compile(r"^\[ RUN      \] (\S+)")
+OK_RE = re.compile(r"^\[       OK \] (\S+)")
+FAILED_RE = re.compile(r"^\[  FAILED  \] (\S+) \(")
+SKIPPED_RE = re.compile(r"^\[  SKIPPED \] (\S+)")
+FAULT_RE = re.compile(r"ptosim: (?:fatal|error)\b")
+MESSAGE_RES = [
+    re.compile(r"^\[ERROR\]"),                 # ERROR_LOG of pto-isa's test_common.h
+    re.compile(r"^idx: .*\[ERROR\]"),          # ResultCmp's first mismatching element
+    re.compile(r"^out size is not eq"),        # ResultCmp's size check
+    re.compile(r": Failure$"),                 # a gtest assertion
+    FAULT_RE,
+]
+RETURN_CODE_RE = re.compile(r"run command failed with return code (-?\d+)")
+MISSING_MODULE_RE = re.compile(r"ModuleNotFoundError: No module named '([^']+)'")
+
+
+# --------------------------------------------------------------------------- parsing
+
+def clean(text: str) -> list[str]:
+    """Lines of runner output without colour codes or trailing blanks."""
+    return [ANSI_RE.sub("", line).rstrip() for line in text.splitlines()]
+
+
+DOTDOT_RE = re.compile(r"(?<![^/\s])(?!\.\.?/)[^/\s:]+/\.\./")
+
+
+def normalize(text: str | None, prefixes: dict[str, str]) -> str | None:
+    """Collapse ``dir/../`` in paths, then replace machine-specific prefixes (longest first)."""
+    if text is None:
+        return None
+    while True:
+        shorter = DOTDOT_RE.sub("", text, count=1)
+        if shorter == text:
+            break
+        text = shorter
+    for prefix in sorted(prefixes, key=len, reverse=True):
+        if prefix:
+            text = text.replace(prefix, prefixes[prefix])
+    return text
+
+
+def parse_build(output: str, testcase: str) -> dict:
+    """What the build produced and, if it failed, its first error line."""
+    lines = clean(output)
+    built = {m.group(1) for line in lines for m in [BUILT_TARGET_RE.search(line)] if m}
+    kernel = any(t in built for t in (testcase + "_kernel", testcase + "_kernel_mix"))
+    host = testcase in built
+    error = None
+    for line in lines:
+        if COMPILE_ERROR_RE.match(line):
+            error = line.strip()
+            break
+    if error is None:
+        for i, line in enumerate(lines):
+            if any(r.search(line) for r in OTHER_ERROR_RES):
+                error = line.strip()
+                break
+            if CMAKE_ERROR_RE.match(line):
+                detail = next((l.strip() for l in lines[i + 1:] if l.strip()), "")
+                error = (line.strip() + " " + detail).strip()
+                break
+    failed = next((m.group(1) for line in lines for m in [FAILED_TARGET_RE.match(line)] if m), None)
+    return {"kernel_built": kernel, "host_built": host, "compile_error": error, "failed_target": failed}
+
+
+def _block_message(block: list[str]) -> str | None:
+    for i, line in enumerate(block):
+        text = line.strip()
+        if not any(r.search(text) for r in MESSAGE_RES):
+            continue
+        if text.endswith(": Failure"):
+            detail = []
+            for nxt in block[i + 1:i + 4]:
+                nxt = nxt.strip()
+                if not nxt or nxt.startswith("["):
+                    break
+                detail.append(nxt)
+            return "; ".join([text] + detail)
+        return text
+    return None
+
+
+def parse_gtest(output: str) -> dict:
+    """gtest counts, the first failing case and its first assertion/diff line."""
+    lines = clean(output)
+    total = None
+    passed = 0
+    skipped = 0
+    failed = []
+    current, block = None, []
+    first_failure = message = None
+    crashed_in = None
+    for line in lines:
+        m = RUNNING_RE.match(line)
+        if m and total is None:
+            total = int(m.group(1))
+            continue
+        m = RUN_RE.match(line)
+        if m:
+            current, block = m.group(1), []
+            continue
+        if current is None:
+            continue
+        if OK_RE.match(line):
+            passed += 1
+            current = None
+            continue
+        if SKIPPED_RE.match(line):
+            skipped += 1
+            current = None
+            continue
+        m = FAILED_RE.match(line)
+        if m and m.group(1) == current:
+            failed.append(current)
+            if first_failure is None:
+                first_failure, message = current, _block_message(block)
+            current = None
+            continue
+        block.append(line)
+    if current is not None:  # the binary stopped inside a case
+        crashed_in = current
+        if first_failure is None:
+            first_failure, message = current, _block_message(block)
+    return {
+        "gtest_total": total,
+        "gtest_passed": passed if total is not None else None,
+        "gtest_skipped": skipped,
+        "gtest_failed": len(failed),
+        "first_failure": first_failure,
+        "failure_message": message,
+        "crashed_in": crashed_in,
+    }
+
+
+def parse_faults(output: str) -> list[str]:
+    """ptosim's fault lines (``ptosim: fatal ...`` / ``ptosim: error ...``)."""
+    out = []
+    for line in clean(output):
+        m = FAULT_RE.search(line)
+        if m:
+            out.append(line[m.start():].strip())
+    return out
+
+
+def parse_exit_code(output: str) -> int | None:
+    """The return code run_st.py reports for the command that failed, if any."""
+    codes = RETURN_CODE_RE.findall(output)
+    return int(codes[-1]) if codes else None
+
+
+def runner_phase(output: str) -> str:
+    """How far the runner got: build, gen_data or run."""
+    if re.search(r"^run command: \./", output, re.M):
+        return "run"
+    if "compile process:" in output or re.search(r"^run command: cp .*gen_data\.py", output, re.M):
+        return "gen_data"
+    return "build"
+
+
+def required_modules(source: str) -> list[str]:
+    """Top-level modules a gen_data.py imports outside try blocks."""
+    found: list[str] = []
+
+    class Visitor(ast.NodeVisitor):
+        def visit_Try(self, node):  # optional imports: the script copes without them
+            for part in node.handlers + node.orelse + node.finalbody:
+                self.visit(part)
+
+        visit_TryStar = visit_Try
+
+        def visit_Import(self, node):
+            for alias in node.names:
+                found.append(alias.name.split(".")[0])
+
+        def visit_ImportFrom(self, node):
+            if node.level == 0 and node.module:
+                found.append(node.module.split(".")[0])
+
+    Visitor().visit(ast.parse(source))
+    return sorted(set(found))
+
+
+def classify(output: str, testcase: str, *, returncode: int | None, timed_out: bool = False,
+             timeout_s: float | None = None, compile_only: bool = False) -> dict:
+    """One testcase's record from the runner's combined stdout+stderr."""
+    rec = {"status": None, "detail": None, "exit_code": parse_exit_code(output)}
+    rec.update(parse_build(output, testcase))
+    rec.update(parse_gtest(output))
+    rec["faults"] = parse_faults(output)
+    rec["timeout_phase"] = None
+    build_ok = "compile process:" in output
+    if build_ok:  # build_project() printed make's output after make succeeded: both were built
+        rec["kernel_built"] = rec["host_built"] = True
+    missing = MISSING_MODULE_RE.findall(output)
+    lines = clean(output)
+
+    if timed_out:
+        rec["status"] = "timeout"
+        rec["timeout_phase"] = runner_phase(output)
+        rec["detail"] = f"no result after {timeout_s:g} s (in {rec['timeout_phase']})"
+        if rec["faults"]:
+            rec["detail"] += "; " + rec["faults"][0]
+    elif "build failed:" in output or (not build_ok and rec["compile_error"]):
+        rec["status"] = "compile-error"
+        rec["detail"] = rec["compile_error"] or "build failed (no error line found; see the log)"
+        if rec["failed_target"]:
+            rec["detail"] = f"{rec['failed_target']}: {rec['detail']}"
+    elif compile_only and build_ok and returncode == 0:
+        rec["status"] = "built"
+    elif "gen golden failed:" in output:
+        if missing:
+            rec["status"] = "not-runnable"
+            rec["detail"] = f"gen_data.py needs Python module {missing[0]} (not installed here)"
+        else:
+            rec["status"] = "gen-data-failed"
+            tb = [l.strip() for l in lines if re.match(r"^\w+(Error|Exception)\b.*:", l.strip())]
+            rec["detail"] = tb[0] if tb else "gen_data.py failed (see the log)"
+    elif rec["faults"]:
+        rec["status"] = "fault"
+        rec["detail"] = rec["faults"][0]
+    elif rec["gtest_total"] is not None and rec["crashed_in"] is None and returncode == 0 \
+            and rec["gtest_failed"] == 0 and rec["gtest_passed"] + rec["gtest_skipped"] == rec["gtest_total"]:
+        rec["status"] = "pass" if rec["gtest_total"] > 0 else "no-tests"
+    elif rec["gtest_failed"]:
+        rec["status"] = "fail"
+        rec["detail"] = rec["failure_message"]
+    elif rec["gtest_total"] is not None or "run binary failed:" in output:
+        rec["status"] = "crash"
+        code = rec["exit_code"]
+        where = f" in {rec['crashed_in']}" if rec["crashed_in"] else ""
+        rec["detail"] = f"test binary exited with code {code}{where}" if code is not None \
+            else f"test binary stopped{where}"
+        if rec["failure_message"]:
+            rec["detail"] += "; " + rec["failure_message"]
+    else:
+        rec["status"] = "runner-error"
+        last = [l.strip() for l in lines if l.startswith("run failed:") or "Error" in l]
+        rec["detail"] = last[-1] if last else f"runner exited with code {returncode}"
+    return rec
+
+
+def record(target: str, testcase: str, output: str, *, returncode: int | None, timed_out: bool = False,
+           timeout_s: float | None = None, compile_only: bool = False, declared: int | None = None,
+           seconds: float = 0.0, log: str | None = None, prefixes: dict[str, str] | None = None) -> dict:
+    """The JSON record of one testcase run: classify() with paths made machine-independent."""
+    rec = {"target": target, "testcase": testcase, "gtest_declared": declared}
+    rec.update(classify(output, testcase, returncode=returncode, timed_out=timed_out, timeout_s=timeout_s,
+                        compile_only=compile_only))
+    prefixes = prefixes or {}
+    for k in ("compile_error", "failure_message", "detail"):
+        rec[k] = normalize(rec[k], prefixes)
+    rec["faults"] = [normalize(x, prefixes) for x in rec["faults"]]
+    rec.update({"seconds": round(seconds, 1), "log": log})
+    return rec
+
+
+def not_runnable_record(target: str, testcase: str, missing: list[str], python: str,
+                        declared: int | None = None) -> dict:
+    """A testcase whose gen_data.py imports modules this Python lacks: neither built nor run."""
+    rec = record(target, testcase, "", returncode=None, declared=declared)
+    rec.update({"status": "not-runnable",
+                "detail": f"gen_data.py needs Python module{'s' if len(missing) > 1 else ''} "
+                          f"{', '.join(missing)} (not installed for {python})"})
+    return rec
+
+
+# --------------------------------------------------------------------------- report
+
+def _cell(text) -> str:
+    if text is None or text == "":
+        return ""
+    text = str(text).replace("\n", " ").replace("|", "\\|")
+    if len(text) > 220:
+        text = text[:217] + "..."
+    return f"`{text}`" if "`" not in text else text
+
+
+def _built(rec) -> str:
+    if rec["status"] == "not-runnable" and not rec.get("kernel_built") and not rec.get("host_built"):
+        return "not built"
+    parts = [n for n, k in (("kernel", "kernel_built"), ("host", "host_built")) if rec.get(k)]
+    return "+".join(parts) if parts else "no"
+
+
+def _gtest(rec) -> str:
+    if rec.get("gtest_total") is None:
+        return "—"
+    return f"{rec['gtest_passed']}/{rec['gtest_total']}"
+
+
+def summarize(results: list[dict], target: str) -> dict:
+    rs = [r for r in results if r["target"] == target]
+    ran = [r for r in rs if r.get("gtest_total") is not None]
+    return {
+        "testcases": len(rs),
+        "built": sum(1 for r in rs if r.get("kernel_built") and r.get("host_built")),
+        "passing": sum(1 for r in rs if r["status"] == "pass"),
+        "gtest_passed": sum(r["gtest_passed"] for r in ran),
+        "gtest_run": sum(r["gtest_total"] for r in ran),
+        "gtest_declared": sum(r.get("gtest_declared") or 0 for r in rs),
+        "not_runnable": sum(1 for r in rs if r["status"] == "not-runnable"),
+        "timeouts": sum(1 for r in rs if r["status"] == "timeout"),
+        "faults": sum(1 for r in rs if r["status"] == "fault"),
+    }
+
+
+def render_markdown(doc: dict) -> str:
+    results = doc["results"]
+    targets = [t for t in TARGETS if any(r["target"] == t for r in results)]
+    mode = "compile only (kernel and host built, nothing run)" if doc.get("compile_only") \
+        else "build, generate goldens, run"
+    out = [
+        "# pto-isa NPU system tests on ptosim",
+        "",
+        "Generated by `scripts/conformance.sh` from `" + doc.get("json", "conformance.json") +
+        "`; regenerate with `--from-json`, do not edit by hand. How to run and read it: "
+        "[conformance-run.md](conformance-run.md).",
+        "",
+        "**This is ptosim, ptolab's simulator, not an NPU.** Each testcase was built with ptocc (as "
+        "`bisheng`) and run through pto-isa's own runner `tests/script/run_st.py -r sim` against "
+        "ptolab's CANN-shaped root. A pass means ptosim's results matched pto-isa's NumPy goldens "
+        "under the testcase's own comparison; it says nothing about real hardware, its timing or "
+        "bisheng.",
+        "",
+        f"- pto-isa commit: `{doc['pto_isa'].get('commit') or 'unknown'}`"
+        + (f" ({doc['pto_isa']['commit_date']})" if doc["pto_isa"].get("commit_date") else ""),
+        f"- ptolab commit (the root's tree): `{doc.get('ptolab', {}).get('commit') or 'unknown'}`"
+        + (" with uncommitted changes" if doc.get("ptolab", {}).get("dirty") else "")
+        + (f" ({doc['ptolab']['note']})" if doc.get("ptolab", {}).get("note") else ""),
+        f"- Root (`ASCEND_HOME_PATH`): `{doc.get('root', '?')}`"
+        + (f"; its bisheng, lib64/libascendcl.so and libruntime_camodel.so built by {doc['root_built']}"
+           if doc.get("root_built") else ""),
+        f"- Date: {doc['date']}",
+        f"- Command: `{doc['command']}`",
+        f"- Mode: {mode}; per-testcase timeout {doc.get('timeout_s', 0):g} s; "
+        f"{doc.get('jobs', 1)} job(s); wall time {doc.get('elapsed_s', 0):.0f} s",
+        "",
+        "## Summary",
+        "",
+        "| Target | Testcases | Built kernel+host | Passing all cases | gtest cases passed / run | "
+        "gtest cases declared | Not runnable here | Timeouts | ptosim faults |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for t in targets:
+        s = summarize(results, t)
+        ran = doc.get("compile_only") is not True
+        passing = f"{s['passing']}/{s['testcases']}" if ran else "— (not run)"
+        gtest = f"{s['gtest_passed']}/{s['gtest_run']}" if ran else "— (not run)"
+        out.append(f"| {t} | {s['testcases']} | {s['built']}/{s['testcases']} | {passing} | "
+                   f"{gtest} | {s['gtest_declared']} | {s['not_runnable']} | "
+                   f"{s['timeouts']} | {s['faults']} |")
+    out += ["", "\"gtest cases declared\" counts the `TEST`/`TEST_F` macros in each testcase's `main.cpp`, "
+            "including testcases that did not build or run."]
+    if doc.get("skipped"):
+        out += ["", "Not counted: " + ", ".join(f"{s['target']}/{s['testcase']}" for s in doc["skipped"]) +
+                " (" + doc["skipped"][0]["reason"] + ")."]
+    out += ["", "Statuses:", ""]
+    used = {r["status"] for r in results}
+    out += [f"- `{k}`: {v}" for k, v in STATUSES.items() if k in used]
+    for t in targets:
+        out += ["", f"## {t}", "",
+                "| Testcase | Status | Built | gtest passed | First failing case | Detail | Time (s) |",
+                "|---|---|---|---|---|---|---|"]
+        for r in sorted((r for r in results if r["target"] == t), key=lambda r: r["testcase"]):
+            out.append(f"| {r['testcase']} | {r['status']} | {_built(r)} | {_gtest(r)} | "
+                       f"{_cell(r.get('first_failure'))} | {_cell(r.get('detail'))} | "
+                       f"{r.get('seconds', 0):.0f} |")
+    return "\n".join(out) + "\n"
+
+
+# --------------------------------------------------------------------------- running
+
+def suite_testcases(pto_isa: str, target: str) -> tuple[list[str], list[str]]:
+    """(testcases the suite's CMake list registers, testcase directories it leaves out)."""
+    tdir = os.path.join(pto_isa, "tests", "npu", target, "src", "st", "testcase")
+    with open(os.path.join(tdir, "CMakeLists.txt")) as f:
+        text = f.read()
+    m = re.search(r"set\(ALL_TESTCASES(.*?)\)", text, re.S)
+    listed = m.group(1).split() if m else []
+    dirs = sorted(d for d in os.listdir(tdir) if os.path.isfile(os.path.join(tdir, d, "CMakeLists.txt")))
+    return [d for d in dirs if d in listed], [d for d in dirs if d not in listed]
+
+
+def declared_tests(case_dir: str) -> int | None:
+    path = os.path.join(case_dir, "main.cpp")
+    if not os.path.exists(path):
+        return None
+    with open(path, errors="replace") as f:
+        return len(re.findall(r"^\s*(?:TEST|TEST_F)\s*\(", f.read(), re.M))
+
+
+def importable(modules: set[str], python: str) -> set[str]:
+    if not modules:
+        return set()
+    code = ("import importlib.util, sys\n"
+            "for m in sys.argv[1:]:\n"
+            "    print(m if importlib.util.find_spec(m) else '')\n")
+    out = subprocess.run([python, "-c", code, *sorted(modules)], capture_output=True, text=True, check=True)
+    return {l for l in out.stdout.split() if l}
+
+
+def git_info(path: str) -> dict:
+    def git(*args):
+        r = subprocess.run(["git", "-C", path, *args], capture_output=True, text=True)
+        return r.stdout.strip() if r.returncode == 0 else None
+    return {"commit": git("rev-parse", "HEAD"), "commit_date": git("log", "-1", "--format=%cI"),
+            "dirty": bool(git("status", "--porcelain", "--untracked-files=no"))}
+
+
+def ptolab_tree_of(root: str) -> str:
+    """The ptolab tree the root was built from (the git tree holding it), else this checkout."""
+    d = root if os.path.isdir(root) else REPO
+    r = subprocess.run(["git", "-C", d, "rev-parse", "--show-toplevel"], capture_output=True, text=True)
+    return r.stdout.strip() if r.returncode == 0 and r.stdout.strip() else REPO
+
+
+def root_built(root: str, soc: str) -> str | None:
+    """When the root's compiler and libraries were last built (newest mtime, links followed, UTC)."""
+    files = [os.path.join(root, "bin", "bisheng"), os.path.join(root, "lib64", "libascendcl.so"),
+             os.path.join(root, "tools", "simulator", soc, "lib", "libruntime_camodel.so")]
+    times = [os.stat(os.path.realpath(f)).st_mtime for f in files if os.path.exists(f)]
+    if not times:
+        return None
+    return datetime.datetime.fromtimestamp(max(times), datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def ptolab_info(root: str) -> dict:
+    info = git_info(ptolab_tree_of(root))
+    return {"commit": info["commit"], "dirty": info["dirty"]}
+
+
+def make_copy(pto_isa: str, dest: str) -> None:
+    """A private copy of what the runner and the suite's CMake read and write."""
+    ignore = shutil.ignore_patterns("build", "__pycache__", ".git")
+    shutil.copytree(os.path.join(pto_isa, "include"), os.path.join(dest, "include"), ignore=ignore)
+    shutil.copytree(os.path.join(pto_isa, "tests"), os.path.join(dest, "tests"), ignore=ignore)
+
+
+COMPILE_ONLY_DRIVER = """\
+import os, sys
+sys.path.insert(0, os.path.join(sys.argv[1], "tests", "script"))
+import run_st  # pto-isa's runner, unmodified: its environment set-up and build, nothing else
+os.chdir(sys.argv[2])
+try:
+    run_st.set_env_variables("sim", sys.argv[3])
+    run_st.build_project("sim", sys.argv[3], sys.argv[4])
+except Exception as e:
+    print(f"run failed: {e}", file=sys.stderr)
+    sys.exit(1)
+"""
+
+
+def run_one(copy: str, target: str, testcase: str, args, env: dict) -> tuple[str, int | None, bool, float]:
+    st_dir = os.path.join(copy, "tests", "npu", target, "src", "st")
+    if args.compile_only:
+        cmd = [args.python, "-c", COMPILE_ONLY_DRIVER, copy, st_dir, TARGETS[target]["soc"], testcase]
+    else:
+        cmd = [args.python, os.path.join(copy, "tests", "script", "run_st.py"),
+               "-r", "sim", "-v", TARGETS[target]["flag"], "-t", testcase]
+    start = time.monotonic()
+    proc = subprocess.Popen(cmd, cwd=copy, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            start_new_session=True)
+    timed_out = False
+    try:
+        out, _ = proc.communicate(timeout=args.timeout)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)  # the runner's own process group: make, compilers, the test
+        except ProcessLookupError:
+            pass
+        out, _ = proc.communicate()
+    return out.decode(errors="replace"), proc.returncode, timed_out, time.monotonic() - start
+
+
+def run_suite(args) -> dict:
+    pto_isa = os.path.abspath(args.pto_isa)
+    root = os.path.abspath(args.root)
+    if not os.path.isfile(os.path.join(pto_isa, "tests", "script", "run_st.py")):
+        sys.exit(f"conformance: {pto_isa} is not a pto-isa checkout (no tests/script/run_st.py)")
+    if not os.access(os.path.join(root, "bin", "bisheng"), os.X_OK):
+        sys.exit(f"conformance: no CANN-shaped root at {root} (bin/bisheng missing); build it or pass --root")
+    ptolab_tree = ptolab_tree_of(root)
+    ptolab = ptolab_info(root)  # before the run: the root's tree may move on while it runs
+    targets = ["a2a3", "a5"] if args.target == "both" else [args.target]
+    wanted = [c for c in (args.cases or "").split(",") if c]
+
+    work = os.path.abspath(args.work) if args.work else tempfile.mkdtemp(prefix="ptolab-conformance-")
+    os.makedirs(work, exist_ok=True)
+    logs = os.path.abspath(args.logs)
+    os.makedirs(logs, exist_ok=True)
+    shim = os.path.join(work, "shim")
+    os.makedirs(shim, exist_ok=True)
+    for name in ("python3", "python"):
+        link = os.path.join(shim, name)
+        if not os.path.lexists(link):
+            os.symlink(args.python, link)
+    env = dict(os.environ)
+    env.update({"ASCEND_HOME_PATH": root, "PATH": shim + os.pathsep + env.get("PATH", ""),
+                "PYTHONUNBUFFERED": "1", "PYTHONDONTWRITEBYTECODE": "1"})
+
+    jobs, results, skipped = [], [], []
+    for t in targets:
+        listed, unlisted = suite_testcases(pto_isa, t)
+        for c in unlisted:
+            if not wanted or c in wanted:
+                skipped.append({"target": t, "testcase": c,
+                                "reason": "directory not in the suite's ALL_TESTCASES; run_st.py rejects it"})
+        cases = [c for c in listed if not wanted or c in wanted]
+        unknown = [c for c in wanted if c not in listed and c not in unlisted]
+        if unknown and len(targets) == 1:
+            sys.exit(f"conformance: no testcase {', '.join(unknown)} in {t}")
+        jobs += [(t, c) for c in cases]
+
+    # Testcases whose gen_data.py needs a module this Python lacks are not built or run.
+    needs = {}
+    for t, c in jobs:
+        with open(os.path.join(pto_isa, "tests", "npu", t, "src", "st", "testcase", c, "gen_data.py")) as f:
+            needs[(t, c)] = required_modules(f.read())
+    have = importable({m for ms in needs.values() for m in ms}, args.python)
+
+    def declared(t, c):
+        return declared_tests(os.path.join(pto_isa, "tests", "npu", t, "src", "st", "testcase", c))
+
+    todo = []
+    for t, c in jobs:
+        missing = [m for m in needs[(t, c)] if m not in have]
+        if missing:
+            results.append(not_runnable_record(t, c, missing, args.python, declared(t, c)))
+        else:
+            todo.append((t, c))
+
+    copies: queue.Queue = queue.Queue()
+    n = max(1, min(args.jobs, len(todo) or 1))
+    for i in range(n):
+        dest = os.path.join(work, f"job{i}")
+        if not os.path.isdir(os.path.join(dest, "tests")):
+            make_copy(pto_isa, dest)
+        copies.put(dest)
+
+    lock = threading.Lock()
+    done = [0]
+
+    def task(tc):
+        t, c = tc
+        copy = copies.get()
+        try:
+            out, rc, timed_out, secs = run_one(copy, t, c, args, env)
+        finally:
+            copies.put(copy)
+        log = os.path.join(logs, f"{t}-{c}.log")
+        with open(log, "w") as f:
+            f.write(out)
+        rec = record(t, c, out, returncode=rc, timed_out=timed_out, timeout_s=args.timeout,
+                     compile_only=args.compile_only, declared=declared(t, c), seconds=secs,
+                     log=log,
+                     prefixes={copy + "/": "", root: "$ASCEND_HOME_PATH", REPO + "/": "ptolab/",
+                               ptolab_tree + "/": "ptolab/"})
+        with lock:
+            done[0] += 1
+            print(f"[{done[0]}/{len(todo)}] {result_line(rec)}", file=sys.stderr, flush=True)
+        return rec
+
+    started = time.monotonic()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=n) as pool:
+        results += list(pool.map(task, todo))
+    elapsed = time.monotonic() - started
+    if not args.keep_work and not args.work:
+        shutil.rmtree(work, ignore_errors=True)
+
+    return {
+        "format": FORMAT,
+        "simulator": "ptosim",
+        "pto_isa": dict(git_info(pto_isa), path=pto_isa),
+        "root": root,
+        "ptolab": ptolab,
+        "root_built": root_built(root, TARGETS[targets[0]]["soc"]),
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "command": args.command_line,
+        "compile_only": bool(args.compile_only),
+        "timeout_s": args.timeout,
+        "jobs": n,
+        "elapsed_s": round(elapsed, 1),
+        "skipped": skipped,
+        "results": sorted(results, key=lambda r: (r["target"], r["testcase"])),
+    }
+
+
+def result_line(rec: dict) -> str:
+    line = f"{rec['target']}/{rec['testcase']}: {rec['status']}, built {_built(rec)}, gtest {_gtest(rec)}"
+    if rec.get("first_failure"):
+        line += f", first failure {rec['first_failure']}"
+    if rec.get("detail"):
+        line += f" — {rec['detail']}"
+    return line
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                epilog="See docs/conformance-run.md.")
+    p.add_argument("pto_isa", nargs="?", help="pto-isa checkout (read only; never written)")
+    p.add_argument("--target", choices=["a2a3", "a5", "both"], default="a2a3")
+    p.add_argument("--jobs", type=int, default=1, help="testcases run at once (default 1)")
+    p.add_argument("--timeout", type=float, default=1200, help="seconds per testcase, build included (default 1200)")
+    p.add_argument("--compile-only", action="store_true", help="only the runner's environment set-up and build")
+    p.add_argument("--cases", help="comma-separated testcase names (default: the whole suite)")
+    p.add_argument("--from-json", metavar="JSON", help="render the markdown from recorded results; run nothing")
+    p.add_argument("--out", default=os.path.join(REPO, "docs", "conformance.md"), help="markdown report")
+    p.add_argument("--json", help="results file (default: --out with .json)")
+    build = os.environ.get("PTOLAB_BUILD_DIR", os.path.join(REPO, "build"))
+    p.add_argument("--root", default=os.path.join(build, "cann"), help="CANN-shaped root (default build/cann)")
+    p.add_argument("--work", help="work directory for the private copies (default: a temporary one, removed)")
+    p.add_argument("--keep-work", action="store_true", help="keep the temporary work directory")
+    p.add_argument("--logs", default=os.path.join(build, "conformance", "logs"), help="per-testcase runner logs")
+    p.add_argument("--python", default=PYTHON, help=argparse.SUPPRESS)
+    args = p.parse_args(argv)
+    args.command_line = os.environ.get("PTOLAB_CONFORMANCE_COMMAND") or \
+        "scripts/conformance.py " + " ".join(shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:]))
+    json_path = args.json or os.path.splitext(args.out)[0] + ".json"
+
+    if args.from_json:
+        with open(args.from_json) as f:
+            doc = json.load(f)
+    else:
+        if not args.pto_isa:
+            p.error("a pto-isa checkout is required unless --from-json is given")
+        doc = run_suite(args)
+        doc["json"] = os.path.relpath(json_path, os.path.dirname(os.path.abspath(args.out)))
+        os.makedirs(os.path.dirname(os.path.abspath(json_path)), exist_ok=True)
+        with open(json_path, "w") as f:
+            json.dump(doc, f, indent=1, sort_keys=True)
+            f.write("\n")
+    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+    with open(args.out, "w") as f:
+        f.write(render_markdown(doc))
+    if not args.from_json:
+        print(f"conformance: wrote {json_path} and {args.out}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,271 @@
+"""The conformance run's parsers and report, fed recorded run_st.py outputs.
+
+samples/*.log are run_st.py outputs: compile_error.log is a real one (a
+throwaway g++-as-bisheng root, trimmed); the others wrap real gtest output in
+the lines run_st.py prints around its steps.
+"""
+
+import json
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
+
+import conformance as c  # noqa: E402
+
+COPY = "/tmp/ptolab-conformance-q1w2e3r4/job0/"
+PREFIXES = {COPY: "", "/opt/ptolab/build/cann": "$ASCEND_HOME_PATH"}
+SEGV = ("ptosim: fatal: SIGSEGV (address 0x10) in kernel 'runTSub' on AIV 0; last PTO call at "
+        "tests/npu/a2a3/src/st/testcase/tsub/tsub_kernel.cpp:41. A raw pointer in the kernel went outside "
+        "its memory, or the kernel's stack (8 MiB) overflowed.")
+DIFF = "idx: 0x40, exp->7, act->4, diff->3, diff ratio->0.428571, zero count->0x0 [ERROR]"
+
+
+def sample(name):
+    with open(os.path.join(HERE, "samples", name + ".log")) as f:
+        return f.read()
+
+
+def rec(name, testcase, returncode, **kw):
+    return c.record("a2a3", testcase, sample(name), returncode=returncode, prefixes=PREFIXES, **kw)
+
+
+def test_compile_error():
+    r = rec("compile_error", "tadd", 1, declared=4, seconds=3.2)
+    assert r["status"] == "compile-error"
+    assert r["compile_error"] == \
+        "include/pto/common/type.hpp:96:24: error: found ‘:’ in nested-name-specifier, expected ‘::’"
+    assert r["failed_target"] == "tadd_kernel"
+    assert r["detail"] == "tadd_kernel: " + r["compile_error"]
+    assert (r["kernel_built"], r["host_built"]) == (False, False)
+    assert (r["gtest_total"], r["gtest_passed"], r["first_failure"]) == (None, None, None)
+    assert r["faults"] == [] and r["exit_code"] is None
+
+
+def test_compile_error_kinds():
+    ld = "/usr/bin/ld: cannot find -lruntime_camodel: No such file or directory"
+    assert c.parse_build("[ 50%] Built target tadd_kernel\n" + ld + "\n", "tadd") == \
+        {"kernel_built": True, "host_built": False, "compile_error": ld, "failed_target": None}
+    cmake = "CMake Error at testcase/CMakeLists.txt:121 (message):\n  not found TEST_CASE: tfa, support\n"
+    assert c.parse_build(cmake, "tfa")["compile_error"] == \
+        "CMake Error at testcase/CMakeLists.txt:121 (message): not found TEST_CASE: tfa, support"
+    both = "ptocc: error: unknown flag '-fsome'\nmain.cpp:3:1: error: late\n"
+    assert c.parse_build(both, "t")["compile_error"] == "main.cpp:3:1: error: late"  # file:line wins
+    mix = "make[2]: *** [testcase/tmatmul/CMakeFiles/tmatmul_kernel_mix.dir/build.make:76: x.o] Error 1\n"
+    assert c.parse_build(mix, "tmatmul")["failed_target"] == "tmatmul_kernel_mix"
+
+
+def test_gtest_failures():
+    r = rec("gtest_fail", "tsub", 1, declared=4)
+    assert r["status"] == "fail"
+    assert (r["kernel_built"], r["host_built"]) == (True, True)
+    assert (r["gtest_passed"], r["gtest_total"], r["gtest_failed"]) == (2, 4, 2)
+    assert r["first_failure"] == "TSUBTest.case_int32_64x64_64x64"
+    assert r["failure_message"] == DIFF
+    assert r["detail"] == DIFF
+    assert r["exit_code"] == 1 and r["crashed_in"] is None
+
+
+def test_assertion_message_without_diff():
+    out = ("[==========] Running 1 test from 1 test suite.\n[ RUN      ] S.a\nmain.cpp:98: Failure\n"
+           "Value of: ret\n  Actual: false\nExpected: true\n[  FAILED  ] S.a (1 ms)\n")
+    g = c.parse_gtest(out)
+    assert g["first_failure"] == "S.a"
+    assert g["failure_message"] == "main.cpp:98: Failure; Value of: ret; Actual: false; Expected: true"
+
+
+def test_fault():
+    r = rec("fault", "tsub", 1)
+    assert r["status"] == "fault"
+    assert r["faults"] == [SEGV]
+    assert r["detail"] == SEGV
+    assert (r["gtest_passed"], r["gtest_total"]) == (1, 4)
+    assert r["first_failure"] == "TSUBTest.case_int32_64x64_64x64"  # failed before the fault
+    assert r["crashed_in"] == "TSUBTest.case_int16_64x64_64x64"
+    assert r["exit_code"] == -11
+
+
+def test_fault_line_inside_other_text():
+    assert c.parse_faults("x\n\x1b[1;31mptosim: error: kernel 'k' deadlocked\x1b[0m\nptosim: note\n") == \
+        ["ptosim: error: kernel 'k' deadlocked"]
+
+
+def test_timeout():
+    r = rec("timeout", "tmul", None, timed_out=True, timeout_s=600)
+    assert r["status"] == "timeout"
+    assert r["timeout_phase"] == "run"
+    assert r["detail"] == "no result after 600 s (in run)"
+    assert (r["gtest_passed"], r["gtest_total"]) == (1, 4)
+    assert r["first_failure"] == "TMULTest.case_int32_64x64_64x64"
+    assert c.runner_phase("target_dir: x\nrun env shell: y\n") == "build"
+    assert c.runner_phase("compile process:\n ...\n") == "gen_data"
+
+
+def test_missing_module_at_run_time():
+    r = rec("missing_module", "tcvt", 1)
+    assert r["status"] == "not-runnable"
+    assert r["detail"] == "gen_data.py needs Python module ml_dtypes (not installed here)"
+    assert (r["kernel_built"], r["host_built"]) == (True, True)
+
+
+def test_missing_module_before_the_build():
+    src = ("import os\nimport numpy as np\nimport ml_dtypes\nfrom en_dtypes import x\n"
+           "try:\n    import torch\nexcept ImportError:\n    torch = None\n"
+           "def f():\n    import struct\n")
+    assert c.required_modules(src) == ["en_dtypes", "ml_dtypes", "numpy", "os", "struct"]
+    r = c.not_runnable_record("a2a3", "tmatmul", ["ml_dtypes"], "/usr/bin/python3", declared=9)
+    assert r["status"] == "not-runnable"
+    assert r["detail"] == "gen_data.py needs Python module ml_dtypes (not installed for /usr/bin/python3)"
+    assert (r["kernel_built"], r["host_built"], r["gtest_total"]) == (False, False, None)
+
+
+def test_pass_and_normalize():
+    r = rec("pass", "tadd", 0, declared=4)
+    assert r["status"] == "pass"
+    assert (r["gtest_passed"], r["gtest_total"], r["detail"]) == (2, 2, None)
+    assert c.normalize("/w/job0/tests/npu/a5/src/st/../../../../../include/pto/x.hpp:1:2: error: e",
+                       {"/w/job0/": ""}) == "include/pto/x.hpp:1:2: error: e"
+
+
+def doc():
+    results = [
+        rec("compile_error", "tadd", 1, declared=4, seconds=3.2),
+        rec("gtest_fail", "tsub", 1, declared=4, seconds=41.0),
+        rec("fault", "tdiv", 1, declared=4, seconds=12.6),
+        rec("timeout", "tmul", None, timed_out=True, timeout_s=600, declared=4, seconds=600.0),
+        c.not_runnable_record("a2a3", "tmatmul", ["ml_dtypes"], "/usr/bin/python3", declared=9),
+        rec("pass", "tabs", 0, declared=2, seconds=30.4),
+    ]
+    return {"format": 1, "simulator": "ptosim", "json": "conformance.json",
+            "pto_isa": {"commit": "defdb75fd81036a809b1cbae7539e17a9afcb5f0",
+                        "commit_date": "2026-03-07T22:10:21+08:00", "path": "/work/pto-isa"},
+            "ptolab": {"commit": "f490ed7000000000000000000000000000000000", "dirty": True},
+            "root": "/opt/ptolab/build/cann", "root_built": "2026-12-03 05:13 UTC",
+            "date": "2026-12-03 06:00 UTC",
+            "command": "scripts/conformance.sh /work/pto-isa --target a2a3",
+            "compile_only": False, "timeout_s": 600, "jobs": 1, "elapsed_s": 687.2,
+            "skipped": [{"target": "a2a3", "testcase": "tfa",
+                         "reason": "directory not in the suite's ALL_TESTCASES; run_st.py rejects it"}],
+            "results": results}
+
+
+def test_markdown():
+    md = c.render_markdown(json.loads(json.dumps(doc()))).splitlines()
+    assert md[0] == "# pto-isa NPU system tests on ptosim"
+    assert any(l.startswith("**This is ptosim, ptolab's simulator, not an NPU.**") for l in md)
+    assert "- pto-isa commit: `defdb75fd81036a809b1cbae7539e17a9afcb5f0` (2026-03-07T22:10:21+08:00)" in md
+    assert "- ptolab commit (the root's tree): `f490ed7000000000000000000000000000000000` with uncommitted changes" \
+        in md
+    assert "- Root (`ASCEND_HOME_PATH`): `/opt/ptolab/build/cann`; its bisheng, lib64/libascendcl.so and " \
+        "libruntime_camodel.so built by 2026-12-03 05:13 UTC" in md
+    assert "- Date: 2026-12-03 06:00 UTC" in md
+    assert "- Command: `scripts/conformance.sh /work/pto-isa --target a2a3`" in md
+    assert "- Mode: build, generate goldens, run; per-testcase timeout 600 s; 1 job(s); wall time 687 s" in md
+    # built 4 (tsub, tdiv, tmul, tabs), passing 1 (tabs), gtest 2+1+1+2 / 4+4+4+2, declared 27
+    assert "| a2a3 | 6 | 4/6 | 1/6 | 6/14 | 27 | 1 | 1 | 1 |" in md
+    assert "Not counted: a2a3/tfa (directory not in the suite's ALL_TESTCASES; run_st.py rejects it)." in md
+    assert "- `fault`: ptosim reported a fault (ptosim: fatal / ptosim: error)" in md
+    assert "- `built`: built (compile-only run)" not in md  # only statuses that occur
+    table = md[md.index("## a2a3"):]
+    rows = [l for l in table if l.startswith("| t")]
+    assert rows == [
+        "| tabs | pass | kernel+host | 2/2 |  |  | 30 |",
+        "| tadd | compile-error | no | — |  | `tadd_kernel: include/pto/common/type.hpp:96:24: error: found ‘:’ "
+        "in nested-name-specifier, expected ‘::’` | 3 |",
+        "| tdiv | fault | kernel+host | 1/4 | `TSUBTest.case_int32_64x64_64x64` | `ptosim: fatal: SIGSEGV (address "
+        "0x10) in kernel 'runTSub' on AIV 0; last PTO call at tests/npu/a2a3/src/st/testcase/tsub/tsub_kernel.cpp:"
+        "41. A raw pointer in the kernel went outside its memory, or the kernel's stack (...` | 13 |",
+        "| tmatmul | not-runnable | not built | — |  | `gen_data.py needs Python module ml_dtypes (not installed "
+        "for /usr/bin/python3)` | 0 |",
+        "| tmul | timeout | kernel+host | 1/4 | `TMULTest.case_int32_64x64_64x64` | `no result after 600 s (in run)` "
+        "| 600 |",
+        "| tsub | fail | kernel+host | 2/4 | `TSUBTest.case_int32_64x64_64x64` | `" + DIFF + "` | 41 |",
+    ]
+
+
+def test_markdown_compile_only():
+    d = doc()
+    d["compile_only"] = True
+    d["results"] = [c.record("a2a3", "tadd", "compile process:\n[100%] Built target tadd\n", returncode=0,
+                             compile_only=True, declared=4, seconds=9.6), d["results"][0]]
+    d["results"][1]["testcase"] = "tand"
+    md = c.render_markdown(d).splitlines()
+    assert "| a2a3 | 2 | 1/2 | — (not run) | — (not run) | 8 | 0 | 0 | 0 |" in md
+    assert "| tadd | built | kernel+host | — |  |  | 10 |" in md
+    assert any(l.startswith("- Mode: compile only (kernel and host built, nothing run);") for l in md)
+
+
+def test_from_json_round_trip(tmp_path):
+    d = doc()
+    j = tmp_path / "r.json"
+    j.write_text(json.dumps(d))
+    out = tmp_path / "r.md"
+    assert c.main(["--from-json", str(j), "--out", str(out)]) == 0
+    assert out.read_text() == c.render_markdown(d)
+
+
+def test_cell_escapes_pipes():
+    assert c._cell("a|b") == "`a\\|b`"
+    assert c._cell(None) == ""
+
+
+FAKE_RUNNER = r'''
+import os, sys, time
+args = sys.argv[1:]
+case = args[args.index("-t") + 1]
+st = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "npu", "a2a3", "src", "st")
+os.makedirs(os.path.join(st, "build"), exist_ok=True)        # the real runner builds inside the checkout
+open(os.path.join(st, "build", "marker"), "w").close()
+print("python=" + sys.executable, "ascend=" + os.environ["ASCEND_HOME_PATH"], flush=True)
+if case == "tslow":
+    print("target_dir: " + st, flush=True)
+    time.sleep(60)
+sys.stdout.write(open(os.environ["FAKE_SAMPLES"] + "/" + {"tadd": "pass", "tsub": "gtest_fail"}[case] + ".log").read())
+sys.exit(0 if case == "tadd" else 1)
+'''
+
+
+def fake_checkout(tmp_path):
+    pto = tmp_path / "pto-isa"
+    (pto / "tests" / "script").mkdir(parents=True)
+    (pto / "tests" / "script" / "run_st.py").write_text(FAKE_RUNNER)
+    (pto / "include").mkdir()
+    tc = pto / "tests" / "npu" / "a2a3" / "src" / "st" / "testcase"
+    tc.mkdir(parents=True)
+    (tc / "CMakeLists.txt").write_text("set(ALL_TESTCASES\ntadd\ntsub\ntslow\ntneeds\n)\n")
+    for name, imports in (("tadd", "import numpy"), ("tsub", "import os"), ("tslow", "import os"),
+                          ("tneeds", "import numpy\nimport no_such_module_here"), ("tother", "import os")):
+        (tc / name).mkdir()
+        (tc / name / "CMakeLists.txt").write_text("pto_vec_st(%s)\n" % name)
+        (tc / name / "gen_data.py").write_text(imports + "\n")
+        (tc / name / "main.cpp").write_text("TEST_F(A, a) {}\nTEST_F(A, b) {}\n")
+    root = tmp_path / "cann"
+    (root / "bin").mkdir(parents=True)
+    (root / "bin" / "bisheng").write_text("#!/bin/sh\n")
+    (root / "bin" / "bisheng").chmod(0o755)
+    return pto, root
+
+
+def test_run_suite_on_a_fake_checkout(tmp_path, monkeypatch):
+    pto, root = fake_checkout(tmp_path)
+    monkeypatch.setenv("FAKE_SAMPLES", os.path.join(HERE, "samples"))
+    out = tmp_path / "out" / "c.md"
+    assert c.main([str(pto), "--root", str(root), "--cases", "tadd,tsub,tslow,tneeds,tother", "--jobs", "2",
+                   "--timeout", "3", "--out", str(out), "--logs", str(tmp_path / "logs")]) == 0
+    d = json.loads((tmp_path / "out" / "c.json").read_text())
+    got = {r["testcase"]: r for r in d["results"]}
+    assert sorted(got) == ["tadd", "tneeds", "tslow", "tsub"]
+    assert [(s["testcase"], s["target"]) for s in d["skipped"]] == [("tother", "a2a3")]
+    assert got["tadd"]["status"] == "pass" and got["tadd"]["gtest_declared"] == 2
+    assert got["tsub"]["status"] == "fail" and got["tsub"]["first_failure"] == "TSUBTest.case_int32_64x64_64x64"
+    assert got["tslow"]["status"] == "timeout" and got["tslow"]["timeout_phase"] == "build"
+    assert got["tslow"]["seconds"] < 20
+    assert got["tneeds"]["status"] == "not-runnable"
+    assert got["tneeds"]["detail"] == \
+        "gen_data.py needs Python module no_such_module_here (not installed for /usr/bin/python3)"
+    log = (tmp_path / "logs" / "a2a3-tadd.log").read_text()
+    assert "python=/usr/bin/python3" in log and "ascend=" + str(root) in log
+    assert not (pto / "tests" / "npu" / "a2a3" / "src" / "st" / "build").exists()  # the checkout is untouched
+    assert d["compile_only"] is False and d["jobs"] == 2
+    assert "| tslow | timeout | no | — |  | `no result after 3 s (in build)` |" in out.read_text()
