@@ -99,7 +99,7 @@ double ref_tf32(float x, bool ties_away) {
 TEST(MatmulFloat, Tf32ModeRoundsOperandsUntilReset) {
     const int m = 1, k = 4, n = 1;
     // Every product and sum is exact in float, so only the operand rounding shows.
-    const std::vector<float> a = {1.0f + 0x1p-12f, 3.0f + 0x1p-10f + 0x1p-13f, -1.5f - 0x1p-11f, 2.0f};  // ties: a[0] on A2A3, a[2] on A5
+    const std::vector<float> a = {1.0f + 0x1p-12f, 3.0f + 0x1p-10f + 0x1p-14f, -1.5f - 0x1p-11f, 2.0f};  // ties: a[0] on A2A3, a[2] on A5
     const std::vector<float> b = {1.0f, 1.0f, 0.5f, 1.0f + 0x1p-12f + 0x1p-14f};
     for (RoundMode mode : {RoundMode::CAST_ROUND, RoundMode::CAST_RINT}) {
         const bool away = mode == RoundMode::CAST_ROUND;

@@ -17,3 +17,4 @@
 #include <pto/call_sites/sync.hpp>
 #include <pto/call_sites/cube_config.hpp>
 #include <pto/call_sites/matrix.hpp>
+#include <pto/call_sites/impl_names.hpp>

@@ -293,6 +293,20 @@ private:
             if (!found || j == 0) return false;
             --j;
         }
+        // A kernel name built by a function-like macro, CONCAT(run, NAME)<...>:
+        // the macro expands inside the rewritten call as it would have here.
+        if (punct(j, ')')) {
+            int depth = 0;
+            for (size_t k = j + 1; k-- > 0;) {
+                if (punct(k, ')')) ++depth;
+                else if (punct(k, '(') && --depth == 0) {
+                    if (k == 0 || t_[k - 1].kind != Kind::Ident || keyword(k - 1)) return false;
+                    begin = k - 1;
+                    return true;
+                } else if (punct(k, ';') || punct(k, '{') || punct(k, '}')) return false;
+            }
+            return false;
+        }
         if (t_[j].kind != Kind::Ident) return false;
         while (j >= 2 && punct2(j - 1, "::") && t_[j - 2].kind == Kind::Ident && !keyword(j - 2)) j -= 2;
         if (j >= 1 && punct2(j - 1, "::") && (j == 1 || t_[j - 2].kind != Kind::Ident || keyword(j - 2))) --j;

@@ -36,6 +36,15 @@ TEST(Rewrite, TemplateArgumentsStayOnTheCallee) {
     EXPECT_NE(out.find("config(n, nullptr, s), p)"), std::string::npos) << out;
 }
 
+// pto-isa's A5 tests build kernel names with a function-like macro.
+TEST(Rewrite, KernelNameFromAFunctionLikeMacro) {
+    std::string out = body("CONCAT(run, CASE)<half, 16>\n    <<<1, nullptr, s>>>(a, b);\n");
+    EXPECT_NE(out.find("(\"CONCAT(run, CASE)<half, 16>\""), std::string::npos) << out;
+    EXPECT_NE(out.find("{ CONCAT(run, CASE)<half, 16>(static_cast"), std::string::npos) << out;
+    EXPECT_NE(out.find("config(1, nullptr, s), a, b)"), std::string::npos) << out;
+    EXPECT_EQ(lines(out), 2);
+}
+
 TEST(Rewrite, NestedTemplateArguments) {
     std::string out = body("k<A<B<int>>, 3><<<1, nullptr, s>>>();\n");
     EXPECT_NE(out.find("(\"k<A<B<int>>, 3>\""), std::string::npos) << out;

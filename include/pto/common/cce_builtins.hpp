@@ -207,4 +207,23 @@ PTOSIM_UNSIMULATED_INTRINSIC(pdintlv_b8)
 #ifndef __VEC_SCOPE__
 #define __VEC_SCOPE__
 #endif
+
+// A5 SIMT vector functions (__simt_vf__ functions started with
+// cce::async_invoke over a thread grid, warp reductions, __sync_workitems)
+// are not simulated either: the names parse, and starting one stops the build.
+#ifndef LAUNCH_BOUND
+#define LAUNCH_BOUND(threads)
+#endif
+namespace cce {
+struct dim3 {
+    uint32_t x = 1, y = 1, z = 1;
+};
+template <auto Function, class... Args>
+inline void async_invoke(dim3, Args&&...) {
+    static_assert(sizeof...(Args) < 0,
+                  "ptosim: A5 SIMT vector functions (__simt_vf__ started with cce::async_invoke) are not simulated; "
+                  "ptosim runs the PTO tile instructions. Write the kernel with tile instructions, or build it with "
+                  "bisheng for the device or CANN's simulator.");
+}
+}  // namespace cce
 #endif
