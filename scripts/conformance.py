@@ -48,7 +48,7 @@ STATUSES = {
     "timeout": "the whole runner exceeded --timeout",
     "compile-error": "kernel or host did not build",
     "gen-data-failed": "gen_data.py (the NumPy golden) failed",
-    "not-runnable": "needs a Python module absent here; not built or run",
+    "not-runnable": "needs a Python module absent here; built, not run",
     "built": "built (compile-only run)",
     "no-tests": "ran, but gtest ran no cases",
     "runner-error": "the runner failed before any of the above",
@@ -323,13 +323,18 @@ def record(target: str, testcase: str, output: str, *, returncode: int | None, t
     return rec
 
 
+def not_runnable_fields(missing: list[str], python: str) -> dict:
+    """How a testcase whose gen_data.py imports modules this Python lacks is reported (built, not run)."""
+    return {"status": "not-runnable",
+            "detail": f"gen_data.py needs Python module{'s' if len(missing) > 1 else ''} "
+                      f"{', '.join(missing)} (not installed for {python})"}
+
+
 def not_runnable_record(target: str, testcase: str, missing: list[str], python: str,
                         declared: int | None = None) -> dict:
-    """A testcase whose gen_data.py imports modules this Python lacks: neither built nor run."""
+    """A testcase whose gen_data.py imports modules this Python lacks, neither built nor run."""
     rec = record(target, testcase, "", returncode=None, declared=declared)
-    rec.update({"status": "not-runnable",
-                "detail": f"gen_data.py needs Python module{'s' if len(missing) > 1 else ''} "
-                          f"{', '.join(missing)} (not installed for {python})"})
+    rec.update(not_runnable_fields(missing, python))
     return rec
 
 
@@ -519,9 +524,10 @@ except Exception as e:
 """
 
 
-def run_one(copy: str, target: str, testcase: str, args, env: dict) -> tuple[str, int | None, bool, float]:
+def run_one(copy: str, target: str, testcase: str, args, env: dict,
+            compile_only: bool = False) -> tuple[str, int | None, bool, float]:
     st_dir = os.path.join(copy, "tests", "npu", target, "src", "st")
-    if args.compile_only:
+    if compile_only:
         cmd = [args.python, "-c", COMPILE_ONLY_DRIVER, copy, st_dir, TARGETS[target]["soc"], testcase]
     else:
         cmd = [args.python, os.path.join(copy, "tests", "script", "run_st.py"),
@@ -591,13 +597,14 @@ def run_suite(args) -> dict:
     def declared(t, c):
         return declared_tests(os.path.join(pto_isa, "tests", "npu", t, "src", "st", "testcase", c))
 
-    todo = []
+    # They are still built (the runner's build step only), so the report says
+    # whether they would build.
+    todo, missing_of = [], {}
     for t, c in jobs:
         missing = [m for m in needs[(t, c)] if m not in have]
         if missing:
-            results.append(not_runnable_record(t, c, missing, args.python, declared(t, c)))
-        else:
-            todo.append((t, c))
+            missing_of[(t, c)] = missing
+        todo.append((t, c))
 
     copies: queue.Queue = queue.Queue()
     n = max(1, min(args.jobs, len(todo) or 1))
@@ -613,18 +620,22 @@ def run_suite(args) -> dict:
     def task(tc):
         t, c = tc
         copy = copies.get()
+        missing = missing_of.get(tc)
+        build_only = bool(args.compile_only or missing)
         try:
-            out, rc, timed_out, secs = run_one(copy, t, c, args, env)
+            out, rc, timed_out, secs = run_one(copy, t, c, args, env, compile_only=build_only)
         finally:
             copies.put(copy)
         log = os.path.join(logs, f"{t}-{c}.log")
         with open(log, "w") as f:
             f.write(out)
         rec = record(t, c, out, returncode=rc, timed_out=timed_out, timeout_s=args.timeout,
-                     compile_only=args.compile_only, declared=declared(t, c), seconds=secs,
+                     compile_only=build_only, declared=declared(t, c), seconds=secs,
                      log=log,
                      prefixes={copy + "/": "", root: "$ASCEND_HOME_PATH", REPO + "/": "ptolab/",
                                ptolab_tree + "/": "ptolab/"})
+        if missing and rec["status"] not in ("compile-error", "timeout"):
+            rec.update(not_runnable_fields(missing, args.python))
         with lock:
             done[0] += 1
             print(f"[{done[0]}/{len(todo)}] {result_line(rec)}", file=sys.stderr, flush=True)

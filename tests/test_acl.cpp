@@ -5,6 +5,7 @@
 #include <ptosim/runtime.hpp>
 
 #include <gtest/gtest.h>
+#include <algorithm>
 
 #include <chrono>
 #include <cstdio>
@@ -295,6 +296,39 @@ TEST_F(AclDev, MallocFreeAllPolicies) {
     auto flagged = static_cast<aclrtMemMallocPolicy>(ACL_MEM_MALLOC_HUGE_FIRST | ACL_MEM_TYPE_HIGH_BAND_WIDTH);
     ASSERT_EQ(aclrtMalloc(&d, 64, flagged), ACL_SUCCESS);
     EXPECT_EQ(aclrtFree(d), ACL_SUCCESS);
+}
+
+// Fresh device memory reads as zero even where the host heap hands back a
+// block it used before.
+TEST_F(AclDev, FreshDeviceMemoryReadsZero) {
+    for (int round = 0; round < 3; ++round) {
+        void* d = nullptr;
+        ASSERT_EQ(aclrtMalloc(&d, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS) << msg();
+        std::vector<uint8_t> back(4096, 0xee);
+        ASSERT_EQ(aclrtMemcpy(back.data(), back.size(), d, 4096, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS) << msg();
+        EXPECT_EQ(std::count(back.begin(), back.end(), 0), 4096) << "round " << round;
+        std::vector<uint8_t> junk(4096, 0xa5);
+        ASSERT_EQ(aclrtMemcpy(d, 4096, junk.data(), junk.size(), ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS) << msg();
+        ASSERT_EQ(aclrtFree(d), ACL_SUCCESS);
+    }
+}
+
+// A freed host block keeps its contents (CANN pools pinned host pages), but
+// ACL no longer accepts it.
+TEST_F(AclDev, FreedHostBlockKeepsItsContentsButIsNoLongerRegistered) {
+    void* h = nullptr;
+    ASSERT_EQ(aclrtMallocHost(&h, 256), ACL_SUCCESS) << msg();
+    std::memset(h, 0x5a, 256);
+    ASSERT_EQ(aclrtFreeHost(h), ACL_SUCCESS);
+    for (int i = 0; i < 8; ++i) {  // heap churn that would reuse a block returned to malloc
+        void* other = std::malloc(256);
+        std::memset(other, 0, 256);
+        std::free(other);
+    }
+    const auto* bytes = static_cast<const uint8_t*>(h);
+    EXPECT_EQ(std::count(bytes, bytes + 256, 0x5a), 256);
+    EXPECT_FALSE(ptosim::Device::get().find(h, 1).has_value());
+    EXPECT_NE(aclrtFreeHost(h), ACL_SUCCESS);
 }
 
 TEST_F(AclDev, MallocHostFreeHost) {

@@ -113,4 +113,61 @@ TEST(TileScalar, AccessPastTheUnifiedBufferFaults) {
     EXPECT_NE(msg.find("Tile::SetValue"), std::string::npos) << msg;
 }
 
+// The raw burst copies and the L1 fill of pto/common/cce_dma.hpp.
+TEST(RawDma, FillL1ThenBurstCopyWithGaps) {
+    std::vector<uint16_t> out(64, 0xffff);
+    auto st = testutil::run_cube([&] {
+        auto* l1 = reinterpret_cast<uint16_t*>(uintptr_t{0x100});
+        // 2 repeats of 1 block (16 halves) with a 1-block gap: blocks 0 and 2 of 0x100.
+        create_cbuf_matrix(l1, (int64_t{1} << 32) | (int64_t{1} << 16) | 2, uint16_t{0x3c00});
+        create_cbuf_matrix(l1 + 16, (int64_t{1} << 16) | 1, uint16_t{7});
+        uint16_t* mem = reinterpret_cast<uint16_t*>(ptosim::core().mem[static_cast<int>(ptosim::Space::L1)] + 0x100);
+        for (int i = 0; i < 48; ++i) out[i] = mem[i];
+    });
+    ASSERT_TRUE(st.ok()) << st.message;
+    for (int i = 0; i < 48; ++i) EXPECT_EQ(out[i], i / 16 == 1 ? 7 : 0x3c00) << i;
+}
+
+#if !PTOSIM_TARGET_A5
+TEST(RawDma, CbufToGmA2A3) {
+    std::vector<uint8_t> gm(256, 0xee);
+    auto st = testutil::run_cube([&] {
+        uint8_t* l1 = ptosim::core().mem[static_cast<int>(ptosim::Space::L1)];
+        for (int i = 0; i < 128; ++i) l1[0x200 + i] = static_cast<uint8_t>(i);
+        // 2 bursts of 1 block; the source skips 1 block, the destination 2.
+        copy_cbuf_to_gm(gm.data(), reinterpret_cast<uint8_t*>(uintptr_t{0x200}), 0, 2, 1, 1, 2);
+    });
+    ASSERT_TRUE(st.ok()) << st.message;
+    for (int i = 0; i < 256; ++i) {
+        const int want = i < 32 ? i : (i >= 96 && i < 128 ? 64 + (i - 96) : 0xee);
+        ASSERT_EQ(gm[i], want) << i;
+    }
+}
+#else
+// A5's Cube core copies L1 into the UB of each Vector sub-block of its group.
+TEST(RawDma, CbufToUbufReachesEachVectorSubBlockA5) {
+    std::vector<float> out(2 * 8, -1.0f);
+    auto st = testutil::run_mix(
+        [&] {
+            auto* l1 = reinterpret_cast<uint16_t*>(uintptr_t{0});
+            create_cbuf_matrix(l1, (int64_t{1} << 16) | 1, uint16_t{0x4000});  // 16 halves = 8 floats of 2.0000
+            copy_cbuf_to_ubuf(reinterpret_cast<void*>(uintptr_t{0x40}), l1, 0, 1, 1, 0, 0);
+            copy_cbuf_to_ubuf(reinterpret_cast<void*>(uintptr_t{0x40}), l1, 1, 1, 1, 0, 0);
+            set_intra_block(PIPE_MTE1, 0);
+            set_intra_block(PIPE_MTE1, 16);
+        },
+        [&] {
+            wait_intra_block(PIPE_MTE1, 0);
+            using T = Tile<TileType::Vec, float, 1, 8>;
+            T t;
+            TASSIGN(t, 0x40);
+            const int sub = static_cast<int>(get_subblockid());
+            GlobalTensor<float, Shape<1, 1, 1, 1, 8>, Stride<8, 8, 8, 8, 1>> g(out.data() + 8 * sub);
+            TSTORE(g, t);
+        });
+    ASSERT_TRUE(st.ok()) << st.message;
+    for (float v : out) EXPECT_EQ(v, 2.00390625f);  // the bits 0x40004000
+}
+#endif
+
 }  // namespace

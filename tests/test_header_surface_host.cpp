@@ -17,7 +17,12 @@ namespace {
 TEST(HostHeaders, TypesWithoutInstructions) {
     static_assert(std::is_same_v<aclFloat16, uint16_t>);
     static_assert(sizeof(half) == 2 && sizeof(bfloat16_t) == 2);
+    static_assert(std::is_same_v<__fp16, half>);  // pto-isa's trowprod main.cpp instantiates tests with it
     static_assert(static_cast<int>(pto::TileType::Vec) != static_cast<int>(pto::TileType::Mat));
+    // Enums host programs name in their test parameters (pto-isa's tgather main.cpp uses MaskPattern).
+    static_assert(static_cast<int>(pto::MaskPattern::P1111) == 7);
+    static_assert(static_cast<int>(pto::SetFmatrixMode::FMATRIX_B_MANUAL) == 3);
+    static_assert(static_cast<int>(pto::TileLayoutCustom::NONE) == 5);
     EXPECT_EQ(float(half(0.5f)), 0.5f);
 }
 

@@ -343,9 +343,9 @@ TEST(TAND_Types, FloatingPointTilesAndTheirBits) {
 // pto-isa's own kernels name the tile types explicitly (TFMOD<Dst, Src0,
 // Src1>(...), TSEL<Tile, Mask>(...)); those calls reach the same instruction
 // as the deduced ones.
-TEST(ExplicitTemplateArguments, TfmodAndTdivMatchTheDeducedCall) {
+TEST(ExplicitTemplateArguments, TfmodTremAndTdivMatchTheDeducedCall) {
     using T = Tile<TileType::Vec, float, kR, kC>;
-    std::vector<float> a(kR * kC), b(kR * kC), f(kR * kC), q(kR * kC);
+    std::vector<float> a(kR * kC), b(kR * kC), f(kR * kC), q(kR * kC), r(kR * kC);
     for (int i = 0; i < kR * kC; ++i) {
         a[i] = static_cast<float>(i % 17) - 8.5f;
         b[i] = static_cast<float>(i % 5) + 1.0f;
@@ -368,11 +368,17 @@ TEST(ExplicitTemplateArguments, TfmodAndTdivMatchTheDeducedCall) {
         ISA_SYNC(PIPE_V, PIPE_MTE3);
         TSTORE(gf, tf);
         TSTORE(gq, tq);
+        ISA_SYNC(PIPE_MTE3, PIPE_V);
+        TREM<T, T, T>(tf, ta, tb);  // the older three-operand form, without the scratch tile
+        ISA_SYNC(PIPE_V, PIPE_MTE3);
+        auto gr = gm_nd(r.data(), kR, kC, kC);
+        TSTORE(gr, tf);
     });
     ASSERT_TRUE(st.ok()) << st.message;
     for (int i = 0; i < kR * kC; ++i) {
         EXPECT_EQ(f[i], std::fmod(a[i], b[i])) << i;
         EXPECT_EQ(q[i], a[i] / b[i]) << i;
+        EXPECT_EQ(r[i], a[i] - std::floor(a[i] / b[i]) * b[i]) << i;  // TREM rounds the quotient down
     }
 }
 

@@ -128,7 +128,11 @@ using SelsTypes = ::testing::Types<int16_t, uint16_t, int32_t, uint32_t, half, f
 using SelTypes = ::testing::Types<int16_t, uint16_t, int32_t, uint32_t, half, bfloat16_t, float>;
 using CopyTypes = ::testing::Types<int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, half, bfloat16_t, float>;
 using CiTypes = ::testing::Types<int32_t, uint32_t, int16_t, uint16_t>;
+#if PTOSIM_TARGET_A5
+using TriTypes = ::testing::Types<int32_t, int16_t, int8_t, uint32_t, uint16_t, uint8_t, half, float, bfloat16_t>;
+#else
 using TriTypes = ::testing::Types<int32_t, int16_t, uint32_t, uint16_t, half, float>;
+#endif
 
 // ------------------------------------------------------------ TCMP / TCMPS
 

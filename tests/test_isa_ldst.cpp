@@ -351,6 +351,32 @@ TYPED_TEST(NzLayout, NzAndNdLoadsAgreeThroughMatmul) {
 
 // ---------------------------------------------------------------- errors
 
+// A tile with fewer valid columns than the ND tensor's Shape4: A2A3's data
+// movers burst validCol elements and skip Stride3 - Shape4, so rows land
+// validCol + (Stride3 - Shape4) apart (pto-isa npu/a2a3/TLoad.hpp,
+// TStore.hpp); A5 programs Stride3 as the row pitch.
+TEST(NdBurstPitch, ValidColsShorterThanShape4) {
+    constexpr int R = 4, C = 16, VC = 10, LD = 20;
+    using G = GlobalTensor<float, Shape<1, 1, 1, R, C>, Stride<R * LD, R * LD, R * LD, LD, 1>>;
+    using V = Tile<TileType::Vec, float, R, C, BLayout::RowMajor, R, DYNAMIC>;
+    std::vector<float> in(R * LD), out(R * LD, -1.0f);
+    for (int i = 0; i < R * LD; ++i) in[i] = static_cast<float>(i);
+    auto st = run_vec([&] {
+        V t(VC);
+        TASSIGN(t, 0);
+        G gi(in.data()), go(out.data());
+        TLOAD(t, gi);
+        ISA_SYNC(PIPE_MTE2, PIPE_MTE3);
+        TSTORE(go, t);
+    });
+    ASSERT_TRUE(st.ok()) << st.message;
+    const int pitch = PTOSIM_TARGET_A5 ? LD : VC + (LD - C);
+    std::vector<float> want(R * LD, -1.0f);
+    for (int r = 0; r < R; ++r)
+        for (int c = 0; c < VC; ++c) want[r * pitch + c] = static_cast<float>(r * pitch + c);
+    EXPECT_EQ(out, want);
+}
+
 TEST(IsaErrors, TileExtendingPastUbNamesInstructionBufferSizeAndLine) {
     testutil::select_target_soc();
     const uint64_t ub = ptosim::Device::get().soc().ub;

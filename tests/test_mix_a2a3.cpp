@@ -1,6 +1,7 @@
 // A2A3 mix kernel: the Cube core computes A*B into a GM workspace, signals its
 // two Vector sub-blocks over FFTS (mode 2), and each adds D to half the rows.
 #include "mix_kernel_common.hpp"
+#include <pto/npu/a2a3/custom/TSync_Custom.hpp>
 #include <gtest/gtest.h>
 
 using namespace pto;
@@ -84,4 +85,41 @@ TEST(MixA2A3Deadlock, MissingCubeSignalIsReportedWithCoreFlagAndLine) {
         EXPECT_NE(st.message.find(want), std::string::npos) << st.message;
     }
     EXPECT_NE(st.message.find("no cross-core signal was sent in this launch"), std::string::npos) << st.message;
+}
+
+// pto-isa's custom Cube<->Vector helpers: the Cube core publishes its
+// communication slot with TSYNC_CVID, then hands a GM value to both Vector
+// sub-blocks with TSync_Custom's record/wait and takes their free()s back.
+TEST(MixA2A3Custom, TsyncCvidAndTsyncCustomHandOverThroughGm) {
+    constexpr int blocks = 3;
+    std::vector<uint8_t> comm(blocks * kCvCommSlotBytes, 0xff);
+    std::vector<int32_t> slot_seen(blocks * 3, -1), data(blocks, 0), got(blocks * 2, 0);
+    constexpr TSync_Custom<SyncOpType::TSTORE_C2GM, SyncOpType::TLOAD> sync = {3};
+    static_assert(_getFFTSMsg(CV_CORE_SYNC, 5) == (1 | (2 << 4) | (5 << 8)));
+    auto st = testutil::run_mix(
+        [&] {
+            set_ffts_base_addr(ffts_addr());
+            const int b = static_cast<int>(get_block_idx());
+            slot_seen[b * 3] = TSYNC_CVID(b, comm.data());
+            data[b] = 100 + b;
+            sync.record();
+            sync.allocate();
+        },
+        [&] {
+            set_ffts_base_addr(ffts_addr());
+            const int b = static_cast<int>(get_block_idx()), sub = static_cast<int>(get_subblockid());
+            slot_seen[b * 3 + 1 + sub] = TSYNC_CVID(b, comm.data());
+            sync.wait();
+            got[b * 2 + sub] = data[b];
+            sync.free();
+        },
+        blocks);
+    ASSERT_TRUE(st.ok()) << st.message;
+    for (int b = 0; b < blocks; ++b) {
+        EXPECT_EQ(slot_seen[b * 3], b % kCvMaxCores) << "block " << b;
+        EXPECT_EQ(slot_seen[b * 3 + 1], slot_seen[b * 3]);
+        EXPECT_EQ(slot_seen[b * 3 + 2], slot_seen[b * 3]);
+        EXPECT_EQ(got[b * 2], 100 + b);
+        EXPECT_EQ(got[b * 2 + 1], 100 + b);
+    }
 }

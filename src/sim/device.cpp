@@ -1,6 +1,7 @@
 #include "device_impl.hpp"
 #include <cstdlib>
 #include <cstdio>
+#include <cstring>
 #include <new>
 
 namespace ptosim {
@@ -95,6 +96,10 @@ void* Device::allocate(uint64_t bytes, bool device) {
     // 512-byte alignment matches what kernels may assume of device memory.
     void* p = ::operator new(bytes, std::align_val_t(512), std::nothrow);
     if (!p) return nullptr;
+    // Fresh device memory reads as zero, as the fresh pages the real driver
+    // maps do; pto-isa's system tests compare whole output buffers and rely
+    // on it (docs/acl.md). Recycled host heap would leak earlier contents.
+    if (device) std::memset(p, 0, bytes);
     std::lock_guard lk(impl_->mu);
     impl_->allocations[reinterpret_cast<uintptr_t>(p)] = {reinterpret_cast<uintptr_t>(p), bytes, device};
     return p;
@@ -111,9 +116,29 @@ Status Device::release(void* p, bool device) {
         return {err::kInvalidParam, device ? "pointer was allocated with aclrtMallocHost; free it with aclrtFreeHost"
                                            : "pointer was allocated with aclrtMalloc; free it with aclrtFree"};
     }
+    const uint64_t size = it->second.size;
     impl_->allocations.erase(it);
-    ::operator delete(p, std::align_val_t(512));
+    if (device) {
+        ::operator delete(p, std::align_val_t(512));
+        return {};
+    }
+    // CANN's host allocator pools pinned pages: a freed block stays mapped
+    // with its contents, and programs written for it read freed host blocks
+    // (pto-isa's tscatter test reads its index buffer after aclrtFreeHost).
+    // The block is unregistered now, so ACL calls on it report it freed.
+    impl_->host_quarantine.emplace_back(p, size);
+    impl_->host_quarantine_bytes += size;
+    while (impl_->host_quarantine_bytes > Impl::kHostQuarantineBytes && impl_->host_quarantine.size() > 1) {
+        auto [q, n] = impl_->host_quarantine.front();
+        impl_->host_quarantine.pop_front();
+        impl_->host_quarantine_bytes -= n;
+        ::operator delete(q, std::align_val_t(512));
+    }
     return {};
+}
+
+Device::Impl::~Impl() {
+    for (auto [q, n] : host_quarantine) ::operator delete(q, std::align_val_t(512));
 }
 
 std::optional<Allocation> Device::find(const void* p, uint64_t bytes) const {

@@ -1,5 +1,6 @@
 #pragma once
 #include <ptosim/runtime.hpp>
+#include <deque>
 #include <map>
 #include <mutex>
 #include <set>
@@ -10,6 +11,12 @@ namespace ptosim {
 struct Device::Impl {
     mutable std::mutex mu;
     std::map<uintptr_t, Allocation> allocations;  // by base address
+    // Freed aclrtMallocHost blocks, released to the C heap oldest first once
+    // they exceed kHostQuarantineBytes (docs/acl.md, aclrtFreeHost).
+    std::deque<std::pair<void*, uint64_t>> host_quarantine;
+    uint64_t host_quarantine_bytes = 0;
+    static constexpr uint64_t kHostQuarantineBytes = 256ull << 20;
+    ~Impl();
     std::set<Stream*> streams;
     Stream* default_stream = nullptr;
     bool launched = false;

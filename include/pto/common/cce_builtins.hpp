@@ -7,8 +7,10 @@
 #pragma once
 #include <pto/common/type.hpp>
 #include <pto/common/intrinsics.hpp>
+#include <pto/common/cce_dma.hpp>
 #include <ptosim/core.hpp>
 
+#include <cmath>
 #include <cstdio>
 #include <source_location>
 #include <type_traits>
@@ -39,9 +41,6 @@
 #ifndef aicore
 #define aicore []
 #endif
-
-// The ARM-style half-precision type name bisheng accepts.
-using __fp16 = half;
 
 // Instruction-cache preloading (preload, get_icache_prl_st): the simulator
 // has no instruction cache, so a preload completes at once.
@@ -214,6 +213,29 @@ PTOSIM_UNSIMULATED_INTRINSIC(pdintlv_b8)
 #ifndef LAUNCH_BOUND
 #define LAUNCH_BOUND(threads)
 #endif
+namespace ptosim_impl_simt {
+template <class... T>
+struct unsimulated {
+    static_assert(sizeof...(T) < 0,
+                  "ptosim: A5 SIMT builtins (__cce_simt_get_TID_X/Y/Z, __sync_workitems, warp reductions) are not "
+                  "simulated; ptosim runs the PTO tile instructions. Write the kernel with tile instructions, or build "
+                  "it with bisheng for the device or CANN's simulator.");
+    static uint32_t call() { return 0; }
+};
+}  // namespace ptosim_impl_simt
+#define PTOSIM_UNSIMULATED_SIMT(name)                                   \
+    template <class... Args>                                            \
+    inline uint32_t name(Args&&...) {                                   \
+        return ptosim_impl_simt::unsimulated<Args...>::call();          \
+    }
+PTOSIM_UNSIMULATED_SIMT(__cce_simt_get_TID_X)
+PTOSIM_UNSIMULATED_SIMT(__cce_simt_get_TID_Y)
+PTOSIM_UNSIMULATED_SIMT(__cce_simt_get_TID_Z)
+PTOSIM_UNSIMULATED_SIMT(__sync_workitems)
+PTOSIM_UNSIMULATED_SIMT(__builtin_cce_redux_add_f32)
+#undef PTOSIM_UNSIMULATED_SIMT
+// bisheng's scalar exponential builtin.
+inline float __builtin_cce_expf(float x) { return std::exp(x); }
 namespace cce {
 struct dim3 {
     uint32_t x = 1, y = 1, z = 1;

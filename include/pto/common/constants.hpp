@@ -54,7 +54,6 @@ PTO_INTERNAL constexpr auto GetPadValue() {
     else return Bits(0);
 }
 
-enum class TileLayoutCustom : uint8_t { ND, DN, NZ, ZN, ZZ, NONE };
 
 // A tile's layout named by the pair (outer order, inner box order).
 template <typename TileData>

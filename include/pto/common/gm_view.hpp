@@ -94,4 +94,21 @@ inline void check_gm_operand(const G& g, const GmView<G>& v, int64_t nr, int64_t
     else rec.read(Space::GM, reinterpret_cast<uintptr_t>(base), static_cast<uint64_t>(hi - lo));
 }
 
+// A2A3's UB<->GM data movers move each ND row (DN column) as one burst of
+// the tile's valid length followed by a gap of Stride3 - Shape4 (Stride4 -
+// Shape3) elements (pto-isa npu/a2a3/TLoad.hpp and TStore.hpp, Nd2nd and
+// Dn2dn). When the valid length is shorter than the global shape, which
+// pto-isa's PTO_ASSERT forbids but release builds do not check, consecutive
+// rows therefore land closer than the stride; A5 programs the stride itself.
+template <class T, class G>
+void apply_a2a3_burst_pitch(GmView<G>& v, int vr, int vc) {
+    if constexpr (!PTOSIM_TARGET_A5 && T::Loc == TileType::Vec) {
+        if constexpr (G::layout == Layout::ND) {
+            if (vc < v.sh[4]) v.st[3] -= v.sh[4] - vc;
+        } else if constexpr (G::layout == Layout::DN) {
+            if (vr < v.sh[3]) v.st[4] -= v.sh[3] - vr;
+        }
+    }
+}
+
 }  // namespace pto::ptosim_impl

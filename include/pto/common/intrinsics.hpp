@@ -57,6 +57,9 @@ inline int64_t get_block_idx() { return ptosim::core().block_idx; }
 inline int64_t get_block_num() { return ptosim::core().block_num; }
 inline int64_t get_subblockid() { return ptosim::core().subblock_id; }
 inline int64_t get_subblockdim() { return ptosim::core().subblock_dim; }
+// The physical core number of the launch's core of this type (a Cube core's
+// slot among the Cube cores, a Vector core's among the Vector cores).
+inline int64_t get_coreid() { return ptosim::core().physical; }
 #define block_idx (::ptosim::core().block_idx)
 #define block_num (::ptosim::core().block_num)
 // Mode switches that have no numeric effect in the simulator.

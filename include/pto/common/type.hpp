@@ -111,6 +111,10 @@ enum pipe_t : int { PIPE_S = 0, PIPE_V = 1, PIPE_M = 2, PIPE_MTE1 = 3, PIPE_MTE2
                     PIPE_MTE4 = 7, PIPE_MTE5 = 8, PIPE_V2 = 9, PIPE_FIX = 10 };
 enum event_t : int { EVENT_ID0 = 0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6, EVENT_ID7 };
 
+// bisheng (clang) accepts the half-precision storage type __fp16 in kernel
+// and host code alike; pto-isa's host programs instantiate tests with it.
+using __fp16 = half;
+
 namespace pto {
 
 enum class TileType { Vec, Mat, Left, Right, Acc, Bias, Scaling, ScaleLeft, ScaleRight };
@@ -152,6 +156,12 @@ constexpr int BLOCK_BYTE_SIZE = 32;
 constexpr int C0_SIZE_BYTE = 32;
 constexpr int FRACTAL_NZ_ROW = 16;
 constexpr int CUBE_BLOCK_SIZE = 512;
+
+// Enums pto-isa's type.hpp declares for host code too (host programs name
+// them in test parameters), with the same values and underlying types.
+enum class MaskPattern : uint8_t { P0101 = 1, P1010 = 2, P0001 = 3, P0010 = 4, P0100 = 5, P1000 = 6, P1111 = 7 };
+enum class SetFmatrixMode : uint8_t { FMATRIX_A_AUTO = 0, FMATRIX_B_AUTO = 1, FMATRIX_A_MANUAL = 2, FMATRIX_B_MANUAL = 3 };
+enum class TileLayoutCustom : uint8_t { ND, DN, NZ, ZN, ZZ, NONE };
 
 // Instructions return a record the real API uses for event chaining.
 struct RecordEvent {};

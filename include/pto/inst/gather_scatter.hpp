@@ -9,7 +9,6 @@ namespace pto {
 
 // Enums of the public pto-isa headers (type.hpp, gather_scatter.hpp there),
 // with the same names, values and underlying types.
-enum class MaskPattern : uint8_t { P0101 = 1, P1010 = 2, P0001 = 3, P0010 = 4, P0100 = 5, P1000 = 6, P1111 = 7 };
 enum class Coalesce : uint8_t { Row = 0, Elem = 1 };
 enum class GatherOOB : uint8_t { Undefined = 0, Clamp = 1, Wrap = 2, Zero = 3 };
 enum class ScatterAtomicOp : uint8_t { None = 0, Add = 1, Max = 2, Min = 3 };

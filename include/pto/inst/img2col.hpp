@@ -11,7 +11,6 @@ namespace pto {
 
 // Which FMATRIX register a load uses, and whether TIMG2COL sets it itself
 // (AUTO) or relies on an earlier SETFMATRIX (MANUAL).
-enum class SetFmatrixMode : uint8_t { FMATRIX_A_AUTO = 0, FMATRIX_B_AUTO = 1, FMATRIX_A_MANUAL = 2, FMATRIX_B_MANUAL = 3 };
 
 namespace ConvTileDetail {
 constexpr int MAX_CONVTILE_DIM = 6;

@@ -30,7 +30,9 @@ constexpr bool ttrans_types = one_of<E, uint32_t, int32_t, float, uint16_t, int1
 template <class E>
 constexpr bool tci_types = one_of<E, int32_t, uint32_t, int16_t, uint16_t>;
 template <class E>
-constexpr bool ttri_types = one_of<E, int32_t, int16_t, uint32_t, uint16_t, half, float>;
+constexpr bool ttri_types = PTOSIM_TARGET_A5
+                                 ? one_of<E, int32_t, int16_t, int8_t, uint32_t, uint16_t, uint8_t, half, float, bfloat16_t>
+                                 : one_of<E, int32_t, int16_t, uint32_t, uint16_t, half, float>;
 
 // The A2A3 TCMP mask is bytes; the A5 one is 32-bit words (pages' checks).
 template <class M>

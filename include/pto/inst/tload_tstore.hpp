@@ -86,6 +86,7 @@ PTO_INST RecordEvent TLOAD(CallSite cs, TileData& dst, GlobalData& src, WaitEven
     uint8_t* base = tile_base(c, dst, "TLOAD", "destination", loc);
     const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
     GmView<GlobalData> v(src);
+    apply_a2a3_burst_pitch<TileData>(v, vr, vc);
     OpRecord rec = make_record("TLOAD", Pipe::MTE2, cs);
     check_gm_operand(src, v, vr, vc, "TLOAD", rec, false, loc);
     record_tile(rec, true, dst);
@@ -133,6 +134,7 @@ RecordEvent tstore(CallSite cs, GlobalData& dst, TileData& src) {
     const uint8_t* base = tile_base(c, src, "TSTORE", "source", loc);
     const int vr = src.GetValidRow(), vc = src.GetValidCol();
     GmView<GlobalData> v(dst);
+    apply_a2a3_burst_pitch<TileData>(v, vr, vc);
     OpRecord rec = make_record("TSTORE", from_acc ? Pipe::FIX : Pipe::MTE3, cs);
     record_tile(rec, false, src);
     check_gm_operand(dst, v, vr, vc, "TSTORE", rec, true, loc);
