@@ -394,11 +394,17 @@ private:
             emit(b, e, out);
         }
         out += ")";
-        // Keep every later token on its line.
+        // Keep every later token on its line; inside a macro body the lines
+        // it spanned were joined by backslashes, and so are the ones added.
         long lines = 0;
-        for (size_t c = t_[a.kw].begin; c < t_[a.close].end; ++c) lines += s_[c] == '\n';
+        bool continued = false;
+        for (size_t c = t_[a.kw].begin; c < t_[a.close].end; ++c)
+            if (s_[c] == '\n') {
+                ++lines;
+                continued = continued || (c > 0 && s_[c - 1] == '\\');
+            }
         for (size_t c = start; c < out.size(); ++c) lines -= out[c] == '\n';
-        out.append(static_cast<size_t>(lines > 0 ? lines : 0), '\n');
+        for (long i = 0; i < lines; ++i) out += continued ? " \\\n" : "\n";
     }
 
     std::string callee_name(const Site& st) const {

@@ -166,6 +166,13 @@ TEST(RewriteDeviceAsm, NamedOperandsInputsClobbersAndLinesKept) {
     EXPECT_EQ(lines(out), lines(src));
 }
 
+TEST(RewriteDeviceAsm, InsideAMacroBodyTheLinesStayJoined) {
+    std::string src = "#define SPIN asm volatile(\"nop\" \\\n  : : : \"memory\")\nint after;\n";
+    std::string out = asm_body(src);
+    EXPECT_EQ(out, "#define SPIN ::ptosim::cc::device_asm(__FILE__, __LINE__, \"nop\") \\\n\nint after;\n");
+    EXPECT_EQ(lines(out), lines(src));
+}
+
 TEST(RewriteDeviceAsm, LeftAloneWithoutTheFlagOrInsideLiteralsAndComments) {
     EXPECT_EQ(body("asm(\"nop\");\n"), "asm(\"nop\");\n");
     int n = 0;
