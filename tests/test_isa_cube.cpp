@@ -124,6 +124,27 @@ TEST(MatmulFloat, Tf32ModeRoundsOperandsUntilReset) {
     }
 }
 
+// The tiles' static shapes need not chain, but the valid m x k x n must fit
+// each tile's storage.
+TEST(MatmulShapes, ValidShapeLargerThanTheAccumulatorFaults) {
+    int line = 0;
+    auto st = run_cube([&] {
+        TileLeft<half, 32, 32, DYNAMIC, DYNAMIC> l(32, 16);
+        TileRight<half, 32, 32, DYNAMIC, DYNAMIC> r(16, 16);
+        TileAcc<float, 16, 32, DYNAMIC, DYNAMIC> acc(16, 16);
+        TASSIGN(l, 0);
+        TASSIGN(r, 0);
+        TASSIGN(acc, 0);
+        line = __LINE__ + 1;
+        TMATMUL(acc, l, r);
+    });
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.message.find("test_isa_cube.cpp:" + std::to_string(line)), std::string::npos) << st.message;
+    EXPECT_NE(st.message.find("TMATMUL: m x k x n = 32x16x16 does not fit the tiles (Left 32x32, Right 32x32, Acc 16x32)"),
+              std::string::npos)
+        << st.message;
+}
+
 // cOut = cIn + a*b (4 arguments) leaves cIn alone; c += a*b (3 arguments).
 TYPED_TEST(Matmul, AccumulateInPlaceAndIntoAnotherTile) {
     using T = typename TypeParam::In;

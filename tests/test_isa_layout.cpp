@@ -356,6 +356,45 @@ void check_fillpad(PadForm form, int vr, int vc) {
     expect_region(out, sentinel, kC, [&](int r, int c, T& w) { w = r < vr && c < vc ? src[r * kC + c] : ref_pad<T, P>(); });
 }
 
+// The Mat-tile form zeroes an Nz L1 tile outside its valid region: the rows
+// below it up to the valid width rounded up to a 32-byte block, and every
+// block beyond; the valid rows keep their bytes up to that boundary
+// (pto-isa npu/a2a3/TFillPad.hpp; its tmatmul system test uses it).
+template <class T>
+void check_fillpad_mat(int vr, int vc) {
+    SCOPED_TRACE(shape(vr, vc));
+    constexpr int R = 32, C = 64, c0 = 32 / static_cast<int>(sizeof(T));
+    using Nz = Tile<TileType::Mat, T, R, C, BLayout::ColMajor, DYNAMIC, DYNAMIC, SLayout::RowMajor,
+                    TileConfig::fractalABSize, PadValue::Zero>;
+    std::vector<uint8_t> before(R * C * sizeof(T)), after(before.size());
+    for (size_t i = 0; i < before.size(); ++i) before[i] = static_cast<uint8_t>(0x11 + i % 200);
+    auto st = testutil::run_cube([&] {
+        Nz m(vr, vc);
+        TASSIGN(m, 0x100);
+        uint8_t* l1 = ptosim::core().mem[static_cast<int>(ptosim::Space::L1)] + 0x100;
+        std::memcpy(l1, before.data(), before.size());
+        TFILLPAD(m, m);
+        std::memcpy(after.data(), l1, after.size());
+    });
+    ASSERT_TRUE(st.ok()) << st.message;
+    const int aligned = (vc + c0 - 1) / c0 * c0;
+    for (int r = 0; r < R; ++r)
+        for (int c = 0; c < C; ++c) {
+            // Nz: 16-row x c0-column fractals, column blocks outermost.
+            const size_t off = ((static_cast<size_t>(c / c0) * R + r) * c0 + c % c0) * sizeof(T);
+            const bool zero = c >= aligned || r >= vr;
+            for (size_t b = 0; b < sizeof(T); ++b)
+                ASSERT_EQ(after[off + b], zero ? 0 : before[off + b]) << "(" << r << "," << c << ")";
+        }
+}
+
+TEST(TFILLPAD_Mat, ZeroesOutsideTheValidRegionOfAnNzTile) {
+    check_fillpad_mat<half>(20, 10);
+    check_fillpad_mat<float>(32, 64);
+    check_fillpad_mat<int8_t>(1, 33);
+    check_fillpad_mat<float>(7, 8);
+}
+
 TYPED_SUITE(TFILLPAD_Types, CopyTypes);
 TYPED_TEST(TFILLPAD_Types, EveryPadValue) {
     for (auto [vr, vc] : kShapes) {

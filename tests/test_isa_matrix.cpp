@@ -34,7 +34,9 @@ enum class Form { Plain, Acc, Bias };
 
 // x (1 x k) and b (k x n) through L1 into L0A/L0B, then TGEMV / TGEMV_ACC
 // (onto init) / TGEMV_BIAS (with bias), result row stored to y.
-template <class Acc, class T>
+// AccRows: pto-isa's own kernels declare the accumulator with 16 rows (M
+// rounded up to a fractal) while the Left tile has one.
+template <class Acc, class T, int AccRows = 1>
 ptosim::Status gemv(Form form, const std::vector<T>& x, const std::vector<T>& b, const std::vector<Acc>& extra,
                     std::vector<Acc>& y, int k, int n) {
     return run_cube([&] {
@@ -44,7 +46,7 @@ ptosim::Status gemv(Form form, const std::vector<T>& x, const std::vector<T>& b,
         TileLeft<T, 1, kK, 1, DYNAMIC> l(k);
         TileRight<T, kK, kN, DYNAMIC, DYNAMIC> r(k, n);
         TileBias<Acc, kN, DYNAMIC> tb(n);
-        TileAcc<Acc, 1, kN, 1, DYNAMIC> c0(n), c1(n);
+        TileAcc<Acc, AccRows, kN, 1, DYNAMIC> c0(n), c1(n);
         TASSIGN(mx, 0);
         TASSIGN(mb, 0x1000);
         TASSIGN(mextra, 0x3000);
@@ -107,6 +109,18 @@ TYPED_TEST(Gemv, PlainOverValidShapes) {
         auto want = ref_gemv(x, b, d.n, d.k, d.n);
         for (int j = 0; j < d.n; ++j) ASSERT_EQ(static_cast<double>(y[j]), want[j]) << j;
     }
+}
+
+TYPED_TEST(Gemv, SixteenRowAccumulatorTakesTheSameRow) {
+    using T = typename TypeParam::In;
+    using Acc = typename TypeParam::Acc;
+    const int k = 19, n = 23;
+    auto x = operand<T>(1, k, 7), b = operand<T>(k, n, 8);
+    std::vector<Acc> y(n), none(n);
+    auto st = gemv<Acc, T, 16>(Form::Plain, x, b, none, y, k, n);
+    ASSERT_TRUE(st.ok()) << st.message;
+    auto want = ref_gemv(x, b, n, k, n);
+    for (int j = 0; j < n; ++j) ASSERT_EQ(static_cast<double>(y[j]), want[j]) << j;
 }
 
 TYPED_TEST(Gemv, AccumulateOntoInputTile) {

@@ -131,13 +131,43 @@ void check_sel_tiles(CallSite cs, const char* op, Dst& dst, Src& src) {
 
 enum class FillPad { Normal, InPlace, Expand };
 
+// The Mat-tile form (pto-isa npu/a2a3/TFillPad.hpp, npu/a5/TFillPad.hpp):
+// zeroes what lies outside dst's valid region in its Nz L1 storage, on MTE2
+// as the L1 fill it is built from: the rows below the valid ones in each
+// 32-byte column block up to the valid width rounded up to a block, and every
+// column block beyond. The valid rows keep their bytes up to that boundary;
+// src is not read (pto-isa's kernels pass dst twice).
+template <class Dst, class Src>
+void tfillpad_mat(CallSite cs, const char* op, Dst& dst, Src&) {
+    using E = typename Dst::DType;
+    static_assert(std::is_same_v<Dst, Src>, "TFILLPAD on a Mat tile: dst and src have the same tile type");
+    static_assert(!Dst::isRowMajor && Dst::SFractal == SLayout::RowMajor,
+                  "TFILLPAD on a Mat tile: the tile must be Nz (BLayout::ColMajor, SLayout::RowMajor)");
+    static_assert(Dst::PadVal == PadValue::Zero || Dst::PadVal == PadValue::Null,
+                  "TFILLPAD on a Mat tile pads with zeros: the tile's PadValue must be Zero or Null");
+    static_assert(sizeof(E) == 1 || sizeof(E) == 2 || sizeof(E) == 4, "TFILLPAD on a Mat tile: 1-, 2- or 4-byte elements");
+    Core& c = ptosim::core();
+    const SourceLoc loc = loc_of(cs);
+    uint8_t* d = tile_base(c, dst, op, "destination", loc);
+    OpRecord rec = make_record(op, Pipe::MTE2, cs);
+    record_tile(rec, true, dst);
+    rec.elements = static_cast<uint64_t>(Dst::Rows) * Dst::Cols;
+    rec.bytes = rec.elements * sizeof(E);
+    ptosim::dispatch(c, rec);
+    constexpr int c0 = static_cast<int>(32 / sizeof(E));
+    const int vr = dst.GetValidRow(), aligned = (dst.GetValidCol() + c0 - 1) / c0 * c0;
+    for (int r = 0; r < Dst::Rows; ++r)
+        for (int col = 0; col < Dst::Cols; ++col)
+            if (col >= aligned || r >= vr) std::memset(at<Dst>(d, r, col), 0, sizeof(E));
+}
+
 // dst = src inside src's valid region, dst's PadVal over the rest of dst's
 // Rows x Cols storage; elements are copied as bits.
 template <FillPad mode, class Dst, class Src>
-void tfillpad(CallSite cs, const char* op, Dst& dst, Src& src) {
+void tfillpad_vec(CallSite cs, const char* op, Dst& dst, Src& src) {
     using E = typename Dst::DType;
     static_assert(Dst::Loc == TileType::Vec && Src::Loc == TileType::Vec,
-                  "TFILLPAD: ptosim implements the Vec-tile forms; dst and src must be Vec tiles");
+                  "TFILLPAD: dst and src must be Vec tiles (or, for TFILLPAD, one Nz Mat tile type)");
     static_assert(Dst::PadVal != PadValue::Null, "TFILLPAD: the destination tile type needs a PadValue (Zero, Min or Max)");
     static_assert(sizeof(E) == sizeof(typename Src::DType) && (sizeof(E) == 1 || sizeof(E) == 2 || sizeof(E) == 4),
                   "TFILLPAD: dst and src elements must have the same size of 1, 2 or 4 bytes");
@@ -160,6 +190,12 @@ void tfillpad(CallSite cs, const char* op, Dst& dst, Src& src) {
             if (r < vr && c < vc) std::memmove(o, at<Src>(const_cast<uint8_t*>(s), r, c), sizeof(E));
             else store_elem(o, pad);
         }
+}
+
+template <FillPad mode, class Dst, class Src>
+void tfillpad(CallSite cs, const char* op, Dst& dst, Src& src) {
+    if constexpr (Dst::Loc == TileType::Mat && mode == FillPad::Normal) tfillpad_mat(cs, op, dst, src);
+    else tfillpad_vec<mode>(cs, op, dst, src);
 }
 
 }  // namespace ptosim_impl

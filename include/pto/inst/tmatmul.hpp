@@ -38,8 +38,6 @@ constexpr void check_matmul_types() {
                   "TMATMUL: supported (C, A, B) types are (int32, int8, int8), (float, half, half), "
                   "(float, bfloat16_t, bfloat16_t), (float, float, float); on A5 also float with fp8 "
                   "(e4m3/e5m2 pairs, hifloat8_t with hifloat8_t)");
-    static_assert(A::Rows == C::Rows && A::Cols == B::Rows && B::Cols == C::Cols,
-                  "TMATMUL: shapes must chain: Left Rows == Acc Rows, Left Cols == Right Rows, Right Cols == Acc Cols");
     static_assert(PTOSIM_TARGET_A5 ? is_Nz_layout<A> : is_Zz_layout<A>,
                   "TMATMUL: the Left tile must use the target's L0A layout; declare it with TileLeft<...>");
     static_assert(is_Zn_layout<B>, "TMATMUL: the Right tile must be Zn; declare it with TileRight<...>");
@@ -134,6 +132,14 @@ void matmul(CallSite cs, const char* op, C& cOut, const C* cIn, A& a, B& b, cons
     for (auto [v, name] : {std::pair{m, "m (Left valid rows)"}, {k, gemv ? "k (Right valid rows)" : "k (Left valid cols)"},
                            {n, "n (Right valid cols)"}})
         if (v < 1 || v > 4095) ptosim::fault(loc, std::string(op) + ": " + name + " = " + std::to_string(v) + " must lie in 1..4095");
+    // The tiles' static shapes need not chain (pto-isa's TGEMV pairs a 1-row
+    // Left tile with a 16-row Acc); the valid m x k x n must fit each of them.
+    if (m > A::Rows || k > A::Cols || k > B::Rows || n > B::Cols || m > C::Rows || n > C::Cols)
+        ptosim::fault(loc, std::string(op) + ": m x k x n = " + std::to_string(m) + "x" + std::to_string(k) + "x" +
+                               std::to_string(n) + " does not fit the tiles (Left " + std::to_string(A::Rows) + "x" +
+                               std::to_string(A::Cols) + ", Right " + std::to_string(B::Rows) + "x" +
+                               std::to_string(B::Cols) + ", Acc " + std::to_string(C::Rows) + "x" +
+                               std::to_string(C::Cols) + ")");
     OpRecord rec = make_record(op, Pipe::M, cs);
     record_tile(rec, false, a);
     record_tile(rec, false, b);
