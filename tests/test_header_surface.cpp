@@ -39,6 +39,10 @@ TEST(HeaderSurface, ConstantsAndHelpers) {
     static_assert(GetTileLayoutCustom<Row>() == TileLayoutCustom::ND);
     static_assert(GetTileLayoutCustom<Nz>() == TileLayoutCustom::NZ);
     static_assert(std::is_same_v<aclFloat16, uint16_t>);
+    // QuantType's values per target, as pto-isa declares it (host code that
+    // redeclares the enum links against kernels instantiated on it).
+    static_assert(static_cast<int>(QuantType::INT8_SYM) == (PTOSIM_TARGET_A5 ? 1 : 0));
+    static_assert(static_cast<int>(QuantType::INT8_ASYM) == (PTOSIM_TARGET_A5 ? 2 : 1));
     constexpr half two = 2;
     constexpr bfloat16_t minus_half = -0.5;
     static_assert(two.bits == 0x4000 && minus_half.bits == 0xbf00);

@@ -5,8 +5,15 @@
 
 namespace pto {
 
-// A5 declares MXFP8 as well; A2A3 only the int8 modes (npu/*/TQuant.hpp).
+// As pto-isa's npu/*/TQuant.hpp declare it per target: A5 with MXFP8 first,
+// A2A3 the two int8 modes only. The values matter beyond the names: host
+// programs that redeclare the enum (pto-isa's tquant test) link against
+// kernel templates instantiated on these values.
+#if PTOSIM_TARGET_A5
 enum class QuantType { MXFP8, INT8_SYM, INT8_ASYM };
+#else
+enum class QuantType { INT8_SYM, INT8_ASYM };
+#endif
 
 namespace ptosim_impl {
 
@@ -74,7 +81,7 @@ inline D quantize_rint(float v) {
 template <QuantType Q, class Dst, class Src, class Para>
 RecordEvent tquant(CallSite cs, Dst& dst, Src& src, Para& scale, Para* offset) {
     using D = typename Dst::DType;
-    static_assert(Q != QuantType::MXFP8 || sizeof(Dst) == 0,
+    static_assert(Q == QuantType::INT8_SYM || Q == QuantType::INT8_ASYM || sizeof(Dst) == 0,
                   "TQUANT<QuantType::MXFP8>: MX fp8 quantisation is not simulated; TQUANT supports INT8_SYM and INT8_ASYM");
     static_assert(std::is_same_v<typename Src::DType, float>, "TQUANT: the source must be float");
     static_assert(std::is_same_v<typename Para::DType, float>, "TQUANT: scale and offset must be float");
