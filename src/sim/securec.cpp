@@ -102,11 +102,8 @@ int print(char* dest, size_t destMax, size_t count, const char* format, va_list 
     return need;
 }
 
-}  // namespace
-
-extern "C" {
-
-errno_t memcpy_s(void* dest, size_t destMax, const void* src, size_t count) {
+// The argument checks memcpy_s and memmove_s share; EOK means copy.
+errno_t mem_copy_args(void* dest, size_t destMax, const void* src, size_t count) {
     if (destMax == 0 || destMax > SECUREC_MEM_MAX_LEN) return ERANGE;
     if (dest == nullptr) return EINVAL;
     if (src == nullptr) {
@@ -117,6 +114,14 @@ errno_t memcpy_s(void* dest, size_t destMax, const void* src, size_t count) {
         std::memset(dest, 0, destMax);
         return ERANGE_AND_RESET;
     }
+    return EOK;
+}
+}  // namespace
+
+extern "C" {
+
+errno_t memcpy_s(void* dest, size_t destMax, const void* src, size_t count) {
+    if (const errno_t e = mem_copy_args(dest, destMax, src, count); e != EOK) return e;
     if (count == 0 || dest == src) return EOK;
     if (overlap(dest, count, src, count)) {
         std::memset(dest, 0, destMax);
@@ -127,16 +132,7 @@ errno_t memcpy_s(void* dest, size_t destMax, const void* src, size_t count) {
 }
 
 errno_t memmove_s(void* dest, size_t destMax, const void* src, size_t count) {
-    if (destMax == 0 || destMax > SECUREC_MEM_MAX_LEN) return ERANGE;
-    if (dest == nullptr) return EINVAL;
-    if (src == nullptr) {
-        std::memset(dest, 0, destMax);
-        return EINVAL_AND_RESET;
-    }
-    if (count > destMax) {
-        std::memset(dest, 0, destMax);
-        return ERANGE_AND_RESET;
-    }
+    if (const errno_t e = mem_copy_args(dest, destMax, src, count); e != EOK) return e;
     if (count != 0) std::memmove(dest, src, count);
     return EOK;
 }
