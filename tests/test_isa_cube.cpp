@@ -124,6 +124,20 @@ TEST(MatmulFloat, Tf32ModeRoundsOperandsUntilReset) {
     }
 }
 
+TEST(MatmulFloat, Tf32ModeTakesOnlyTheTwoRoundingModes) {
+    int line = 0;
+    auto st = run_cube([&] {
+        TileLeft<float, 16, 16, DYNAMIC, DYNAMIC> l(16, 16);
+        line = __LINE__ + 1;
+        l.SetMadTF32Mode(RoundMode::CAST_FLOOR);
+    });
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.message.find("test_isa_cube.cpp:" + std::to_string(line)), std::string::npos) << st.message;
+    EXPECT_NE(st.message.find("SetMadTF32Mode: the TF32 rounding mode must be RoundMode::CAST_ROUND or RoundMode::CAST_RINT"),
+              std::string::npos)
+        << st.message;
+}
+
 // The tiles' static shapes need not chain, but the valid m x k x n must fit
 // each tile's storage.
 TEST(MatmulShapes, ValidShapeLargerThanTheAccumulatorFaults) {

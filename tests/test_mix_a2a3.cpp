@@ -123,3 +123,18 @@ TEST(MixA2A3Custom, TsyncCvidAndTsyncCustomHandOverThroughGm) {
         EXPECT_EQ(got[b * 2 + 1], 100 + b);
     }
 }
+
+TEST(MixA2A3Custom, TsyncCvidWithoutABufferFaultsAtTheCall) {
+    int line = 0;
+    auto st = testutil::run_mix(
+        [&] {
+            line = __LINE__ + 1;
+            TSYNC_CVID(0, nullptr);
+        },
+        [&] {});
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.message.find("test_mix_a2a3.cpp:" + std::to_string(line)), std::string::npos) << st.message;
+    EXPECT_NE(st.message.find("TSYNC_CVID: cv_comm_buf is null; pass a GM buffer of CV_COMM_SLOT_BYTES per block"),
+              std::string::npos)
+        << st.message;
+}
