@@ -45,3 +45,4 @@
 #define TRSQRT(...) TRSQRT(PTOSIM_HERE, __VA_ARGS__)
 #define TRECIP(...) TRECIP(PTOSIM_HERE, __VA_ARGS__)
 #define TCVT(...) TCVT(PTOSIM_HERE, __VA_ARGS__)
+#define TPACK(...) TPACK(PTOSIM_HERE, __VA_ARGS__)

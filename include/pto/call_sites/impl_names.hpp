@@ -36,6 +36,7 @@
 #define TCOLSUM_IMPL(...) TCOLSUM(__VA_ARGS__)
 #define TCONCAT_IMPL(...) TCONCAT(__VA_ARGS__)
 #define TCVT_IMPL(...) TCVT(__VA_ARGS__)
+#define TPACK_IMPL(...) TPACK(__VA_ARGS__)
 #define TDEINTERLEAVE_IMPL(...) TDEINTERLEAVE(__VA_ARGS__)
 #define TDEQUANT_IMPL(...) TDEQUANT(__VA_ARGS__)
 #define TDIV_IMPL(...) TDIV(__VA_ARGS__)

@@ -71,6 +71,12 @@ PTOSIM_VECTORIZE void f16_rows(uint8_t* d, const std::array<const uint8_t*, size
 // the element's size, for bitwise instructions on any element type).
 enum class Operands { Values, Bits };
 
+// The unsigned integer with an element's storage size.
+template <class E>
+using bits_t = std::conditional_t<sizeof(E) == 1, uint8_t,
+                                  std::conditional_t<sizeof(E) == 2, uint16_t,
+                                                     std::conditional_t<sizeof(E) == 4, uint32_t, uint64_t>>>;
+
 // dst(r, c) = f(src_i(r, c)...) over dst's valid region, computed in
 // compute_t and rounded back into dst's element type. With no sources f()
 // is a constant (TEXPANDS).
@@ -92,14 +98,14 @@ PTOSIM_VECTORIZE void elementwise(CallSite cs, const char* op, Dst& dst, F f, Sr
     ptosim::dispatch(c, rec);
     using D = typename Dst::DType;
     if constexpr (Mode == Operands::Bits) {
-        using U = std::conditional_t<sizeof(D) == 1, uint8_t,
-                                     std::conditional_t<sizeof(D) == 2, uint16_t, std::conditional_t<sizeof(D) == 4, uint32_t, uint64_t>>>;
         [&]<size_t... I>(std::index_sequence<I...>) {
             for (int r = 0; r < vr; ++r) {
                 uint8_t* drow = at<Dst>(d, r, 0);
                 const std::array<const uint8_t*, sizeof...(Src)> srow{at<Src>(const_cast<uint8_t*>(s[I]), r, 0)...};
                 for (int col = 0; col < vc; ++col)
-                    store_elem(drow + col * sizeof(D), static_cast<U>(f(load_elem<U>(srow[I] + col * sizeof(D))...)));
+                    store_elem(drow + col * sizeof(D),
+                               static_cast<bits_t<D>>(f(load_elem<bits_t<typename Src::DType>>(
+                                   srow[I] + col * sizeof(typename Src::DType))...)));
             }
         }(std::index_sequence_for<Src...>{});
     } else if constexpr (is_f16<D> && same_elem<D, typename Src::DType...>) {

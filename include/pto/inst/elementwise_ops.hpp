@@ -35,7 +35,7 @@ PTOSIM_TYPES(fp_types, (half, float), (half, float))
 PTOSIM_TYPES(addsc_types, (half, float, int16_t, int32_t), (half, float, int16_t, int32_t))
 PTOSIM_TYPES(divs_types, (half, float, int16_t, int32_t), (half, float, int16_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t))
 PTOSIM_TYPES(expands_types, (half, float, int16_t, int32_t),
-             (half, float, int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t))
+             (half, float, bfloat16_t, int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t))
 PTOSIM_TYPES(abs_types, (half, float), (half, float, int8_t, int16_t, int32_t, int64_t))
 PTOSIM_TYPES(neg_types, (half, float, int16_t, int32_t), (half, float, bfloat16_t, int8_t, int16_t, int32_t))
 PTOSIM_TYPES(not_types, (int8_t, uint8_t, int16_t, uint16_t), (int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t))

@@ -21,7 +21,9 @@ constexpr bool tcmps_types = PTOSIM_TARGET_A5 ? one_of<E, int32_t, uint32_t, flo
                                                         int8_t, bfloat16_t>
                                               : one_of<E, int32_t, float, half, uint16_t, int16_t>;
 template <class E>
-constexpr bool tsel_types = one_of<E, int16_t, uint16_t, int32_t, uint32_t, half, bfloat16_t, float>;
+constexpr bool tsel_types = PTOSIM_TARGET_A5
+                                ? one_of<E, int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, half, bfloat16_t, float>
+                                : one_of<E, int16_t, uint16_t, int32_t, uint32_t, half, bfloat16_t, float>;
 template <class E>
 constexpr bool tsels_types = PTOSIM_TARGET_A5 ? one_of<E, int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, half, float>
                                               : one_of<E, int16_t, uint16_t, int32_t, uint32_t, half, float>;

@@ -35,12 +35,28 @@ constexpr bool tcvt_supported() {
                (PTOSIM_TARGET_A5 && (std::is_same_v<D, uint16_t> || std::is_same_v<D, uint8_t>));
     else if constexpr (std::is_same_v<S, int64_t>)
         return std::is_same_v<D, f32> || std::is_same_v<D, int32_t>;
+    else if constexpr (std::is_same_v<S, uint32_t>)
+        return PTOSIM_TARGET_A5 && (std::is_same_v<D, uint8_t> || std::is_same_v<D, uint16_t> || std::is_same_v<D, int16_t>);
     else if constexpr (std::is_same_v<S, uint8_t>)
         return std::is_same_v<D, f16> || (PTOSIM_TARGET_A5 && std::is_same_v<D, uint16_t>);
     else if constexpr (std::is_same_v<S, int8_t>)
         return std::is_same_v<D, f16> || (PTOSIM_TARGET_A5 && (std::is_same_v<D, int16_t> || std::is_same_v<D, int32_t>));
     else
         return false;
+}
+
+// The saturation TCVT applies when the call names none: both targets' headers
+// wrap (SaturationMode::OFF) for fp16 -> int8/uint8, fp32/fp16 -> int16,
+// int64 -> int32 and int32 -> int16, and saturate everything else (pto-isa
+// include/pto/npu/{a2a3,a5}/TCvt.hpp, the TCVT_IMPL overload without one).
+template <class D, class S>
+constexpr SaturationMode default_saturation() {
+    constexpr bool wraps = (std::is_same_v<S, half> && (std::is_same_v<D, uint8_t> || std::is_same_v<D, int8_t> ||
+                                                        std::is_same_v<D, int16_t>)) ||
+                           (std::is_same_v<S, float> && std::is_same_v<D, int16_t>) ||
+                           (std::is_same_v<S, int64_t> && std::is_same_v<D, int32_t>) ||
+                           (std::is_same_v<S, int32_t> && std::is_same_v<D, int16_t>);
+    return wraps ? SaturationMode::OFF : SaturationMode::ON;
 }
 
 inline ptosim::MiniRound mini_round(RoundMode m) {
@@ -83,7 +99,9 @@ RecordEvent tcvt(CallSite cs, Dst& dst, Src& src, RoundMode mode, SaturationMode
 template <typename TileDataD, typename TileDataS, typename... WaitEvents>
 PTO_INST RecordEvent TCVT(CallSite cs, TileDataD& dst, TileDataS& src, RoundMode mode, WaitEvents&... events) {
     ptosim_impl::wait_events(cs, events...);
-    return ptosim_impl::tcvt(cs, dst, src, mode, SaturationMode::ON);
+    return ptosim_impl::tcvt(
+        cs, dst, src, mode,
+        ptosim_impl::default_saturation<typename TileDataD::DType, typename TileDataS::DType>());
 }
 template <typename TileDataD, typename TileDataS, typename... WaitEvents>
 PTO_INST RecordEvent TCVT(CallSite cs, TileDataD& dst, TileDataS& src, RoundMode mode, SaturationMode sat,
@@ -93,13 +111,37 @@ PTO_INST RecordEvent TCVT(CallSite cs, TileDataD& dst, TileDataS& src, RoundMode
 }
 template <typename TileDataD, typename TileDataS, typename... WaitEvents>
 PTO_INST RecordEvent TCVT(TileDataD& dst, TileDataS& src, RoundMode mode, WaitEvents&... events) {
-    ptosim_impl::wait_events(CallSite{}, events...);
-    return ptosim_impl::tcvt(CallSite{}, dst, src, mode, SaturationMode::ON);
+    return TCVT(CallSite{}, dst, src, mode, events...);
 }
 template <typename TileDataD, typename TileDataS, typename... WaitEvents>
 PTO_INST RecordEvent TCVT(TileDataD& dst, TileDataS& src, RoundMode mode, SaturationMode sat, WaitEvents&... events) {
     ptosim_impl::wait_events(CallSite{}, events...);
     return ptosim_impl::tcvt(CallSite{}, dst, src, mode, sat);
+}
+
+// TPACK (A5): each destination element is the low bytes of the source
+// element, b32 -> b16, b32 -> b8 or b16 -> b8, whatever the element types
+// (pto-isa include/pto/npu/a5/TPack.hpp: a store that keeps the low part of
+// every lane; its tpack testcase checks the bytes).
+template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>
+PTO_INST RecordEvent TPACK(CallSite cs, TileDataDst& dst, TileDataSrc& src, WaitEvents&... events) {
+    static_assert(PTOSIM_TARGET_A5 || sizeof(TileDataDst) == 0, "TPACK: an A5 instruction (A2A3 has no narrowing store; use TCVT)");
+    constexpr size_t to = sizeof(typename TileDataDst::DType), from = sizeof(typename TileDataSrc::DType);
+    static_assert((from == 4 && (to == 2 || to == 1)) || (from == 2 && to == 1),
+                  "TPACK: packs 4-byte elements into 2- or 1-byte ones, or 2-byte into 1-byte");
+    ptosim_impl::wait_events(cs, events...);
+    if (src.GetValidRow() != dst.GetValidRow() || src.GetValidCol() != dst.GetValidCol())
+        ptosim::fault(ptosim_impl::loc_of(cs),
+                      "TPACK: source valid shape " + std::to_string(src.GetValidRow()) + "x" +
+                          std::to_string(src.GetValidCol()) + " differs from the destination's " +
+                          std::to_string(dst.GetValidRow()) + "x" + std::to_string(dst.GetValidCol()) +
+                          "; give both tiles the same valid shape");
+    ptosim_impl::elementwise<ptosim_impl::Operands::Bits>(cs, "TPACK", dst, [](auto a) { return a; }, src);
+    return {};
+}
+template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>
+PTO_INST RecordEvent TPACK(TileDataDst& dst, TileDataSrc& src, WaitEvents&... events) {
+    return TPACK(CallSite{}, dst, src, events...);
 }
 
 }  // namespace pto
