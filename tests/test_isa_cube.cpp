@@ -480,6 +480,76 @@ TEST(AccToVec, DualModeSplitMOddRowsAndHalf) { check_acc_to_vec<half, AccToVecMo
 TEST(AccToVec, DualModeSplitN) { check_acc_to_vec<float, AccToVecMode::DualModeSplitN>(32, 32); }
 TEST(AccToVec, DualModeSplitNBfloat16) { check_acc_to_vec<bfloat16_t, AccToVecMode::DualModeSplitN>(17, 32); }
 
+// Vec -> Mat moves of pto-isa's tmov_ub2l1 shapes: a 32 x 32 half Nz Vec tile
+// with one extra row (33 rows) moves whole into a 32 x 32 Mat tile (TMOV) and
+// its 16 x 16 part at (16, 16) into a 16 x 16 Mat tile (TEXTRACT); a row-major
+// Vec tile moves its bytes unchanged. The Cube copies each L1 tile back to
+// UB with copy_cbuf_to_ubuf and the Vector core stores the raw bytes.
+TEST(VecToMat, NzPlusOneRowsAndRowMajorBursts) {
+    constexpr int N = 32, kBytes = N * N * 2;
+    std::vector<half> in(N * N);
+    for (int i = 0; i < N * N; ++i) in[i] = from_float<half>(static_cast<float>(i % 1000) - 500.0f);
+    std::vector<half> raw(3 * N * N);
+    using Nz33 = Tile<TileType::Vec, half, N + 1, N, BLayout::ColMajor, N, N, SLayout::RowMajor>;
+    using Mat = Tile<TileType::Mat, half, N, N, BLayout::ColMajor, N, N, SLayout::RowMajor>;
+    using Mat16 = Tile<TileType::Mat, half, 16, 16, BLayout::ColMajor, 16, 16, SLayout::RowMajor>;
+    using Nd = Tile<TileType::Vec, half, N, N>;
+    constexpr uint64_t kL1Whole = 0, kL1Part = 0x1000, kL1Burst = 0x2000, kUbBack = 0x10000;
+    auto st = run_mix(
+        [&] {
+            wait_intra_block(PIPE_MTE1, 0);
+            wait_intra_block(PIPE_MTE1, 16);
+            copy_cbuf_to_ubuf(reinterpret_cast<void*>(kUbBack), reinterpret_cast<void*>(kL1Whole), 0, 1, kBytes / 32, 0, 0);
+            copy_cbuf_to_ubuf(reinterpret_cast<void*>(kUbBack + kBytes), reinterpret_cast<void*>(kL1Part), 0, 1,
+                              16 * 16 * 2 / 32, 0, 0);
+            copy_cbuf_to_ubuf(reinterpret_cast<void*>(kUbBack + 2 * kBytes), reinterpret_cast<void*>(kL1Burst), 0, 1,
+                              kBytes / 32, 0, 0);
+            set_intra_block(PIPE_MTE1, 1);
+            set_intra_block(PIPE_MTE1, 17);
+        },
+        [&] {
+            const bool first = get_subblockid() == 0;
+            if (first) {
+                Nd nd;
+                Nz33 nz;
+                TASSIGN(nd, 0);
+                TASSIGN(nz, 0x1000);
+                auto g = gm_nd(in.data(), N, N, N);
+                TLOAD(nd, g);
+                ISA_SYNC(PIPE_MTE2, PIPE_V);
+                TMOV(nz, nd);
+                ISA_SYNC(PIPE_V, PIPE_MTE3);
+                Mat whole_l1;
+                Mat16 part_l1;
+                Mat burst_l1;
+                TASSIGN(whole_l1, kL1Whole);
+                TASSIGN(part_l1, kL1Part);
+                TASSIGN(burst_l1, kL1Burst);
+                TMOV(whole_l1, nz);
+                TEXTRACT(part_l1, nz, 16, 16);
+                TMOV(burst_l1, nd);
+            }
+            set_intra_block(PIPE_MTE3, 0);
+            wait_intra_block(PIPE_MTE3, 1);
+            if (!first) return;
+            Tile<TileType::Vec, half, 3, N * N> back;  // the three copies' raw bytes
+            TASSIGN(back, kUbBack);
+            auto g = gm_nd(raw.data(), 3, N * N, N * N);
+            TSTORE(g, back);
+        });
+    ASSERT_TRUE(st.ok()) << st.message;
+    const half* whole = raw.data();
+    const half* part = raw.data() + N * N;
+    const half* burst = raw.data() + 2 * N * N;
+    // Nz with c0 = 16 halves: (r, c) of a tile with R rows is element (c / 16) * R * 16 + r * 16 + c % 16.
+    auto nz = [](int rows, int r, int c) { return (c / 16) * rows * 16 + r * 16 + c % 16; };
+    for (int r = 0; r < N; ++r)
+        for (int c = 0; c < N; ++c) ASSERT_TRUE(same(whole[nz(N, r, c)], in[r * N + c])) << r << "," << c;
+    for (int r = 0; r < 16; ++r)
+        for (int c = 0; c < 16; ++c) ASSERT_TRUE(same(part[nz(16, r, c)], in[(r + 16) * N + c + 16])) << r << "," << c;
+    for (int i = 0; i < N * N; ++i) ASSERT_TRUE(same(burst[i], in[i])) << i;
+}
+
 // Vector sub-blocks TINSERT their UB tiles into the Cube's L1 (sub-block 0
 // the top 16 x 32 rows, sub-block 1 a 16 x 16 block at (16, 16)); the Cube
 // multiplies the result by the identity to read L1 back.

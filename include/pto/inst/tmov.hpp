@@ -68,8 +68,15 @@ constexpr void check_move_pair() {
     static_assert(S != TileType::Acc || std::is_same_v<typename Src::DType, float> ||
                       std::is_same_v<typename Src::DType, int32_t>,
                   "moves from Acc read float or int32 accumulators");
-    static_assert(S == TileType::Acc || sizeof(typename Dst::DType) == sizeof(typename Src::DType),
-                  "TMOV/TEXTRACT/TINSERT: element sizes must match (only moves out of Acc convert)");
+    // The bias table takes fp16 (and on A5 bf16) rows as float (pto-isa
+    // include/pto/npu/{a2a3,a5}/TMov.hpp, TMovToBt).
+    using DE = typename Dst::DType;
+    using SE = typename Src::DType;
+    constexpr bool widening_bias = D == TileType::Bias && std::is_same_v<DE, float> &&
+                                   (std::is_same_v<SE, half> || (a5 && std::is_same_v<SE, bfloat16_t>));
+    static_assert(S == TileType::Acc || widening_bias || sizeof(DE) == sizeof(SE),
+                  "TMOV/TEXTRACT/TINSERT: element sizes must match (only moves out of Acc convert, and Mat->Bias "
+                  "from half, or bfloat16 on A5, to float)");
 }
 
 // Where the bytes of a destination tile live: usually the calling core; A5
@@ -81,6 +88,52 @@ uint8_t* dest_base(Core& c, const Dst& dst, int subblock, const char* op, const 
     Core& other = ptosim::group_core(c, c.type == ptosim::CoreType::AIC ? ptosim::CoreType::AIV : ptosim::CoreType::AIC,
                                      subblock, op, loc);
     return tile_base(other, dst, op, "destination", loc);
+}
+
+// A5 Vec -> Mat (TMOV, and TEXTRACT at (r0, c0)): the Vector core writes its
+// Cube core's L1 the way pto-isa's TExtractVecToMat does (a5/TExtract.hpp).
+// From an Nz tile it copies whole 16-row x c0 fractal columns covering the
+// destination's valid region, so the source may have more rows (the "NZ + 1"
+// layouts); from a row-major tile it copies the valid region's bytes as one
+// burst, unchanged, starting at element r0 * source valid columns + c0.
+template <class Dst, class Src>
+void vec_to_mat(CallSite cs, const char* op, Dst& dst, Src& src, int r0, int c0) {
+    Core& c = ptosim::core();
+    const SourceLoc loc = loc_of(cs);
+    const uint8_t* s = tile_base(c, src, op, "source", loc);
+    uint8_t* d = dest_base(c, dst, 0, op, loc);
+    using E = typename Dst::DType;
+    OpRecord rec = make_record(op, Pipe::MTE3, cs);
+    record_tile(rec, false, src);
+    record_tile(rec, true, dst);
+    if constexpr (Src::isRowMajor && !Src::isBoxedLayout) {
+        const int64_t n = static_cast<int64_t>(dst.GetValidRow()) * dst.GetValidCol();
+        const int64_t from = static_cast<int64_t>(r0) * src.GetValidCol() + c0;
+        if (from + n > static_cast<int64_t>(Src::Rows) * Src::Cols || n > static_cast<int64_t>(Dst::Rows) * Dst::Cols)
+            ptosim::fault(loc, std::string(op) + " Vec->Mat: " + std::to_string(n) + " elements from element " +
+                                   std::to_string(from) + " run outside the " + std::to_string(Src::Rows) + "x" +
+                                   std::to_string(Src::Cols) + " source or the " + std::to_string(Dst::Rows) + "x" +
+                                   std::to_string(Dst::Cols) + " destination");
+        rec.elements = static_cast<uint64_t>(n);
+        rec.bytes = rec.elements * sizeof(E);
+        ptosim::dispatch(c, rec);
+        std::memmove(d, s + from * sizeof(E), static_cast<size_t>(n) * sizeof(E));
+    } else {
+        static_assert(is_Nz_layout<Src>, "Vec->Mat moves read a row-major or an Nz (ColMajor + SLayout::RowMajor) Vec tile");
+        constexpr int c0_elems = static_cast<int>(32 / sizeof(E));
+        const int rows = (dst.GetValidRow() + 15) / 16 * 16;
+        const int cols = (dst.GetValidCol() + c0_elems - 1) / c0_elems * c0_elems;
+        if (r0 + rows > Src::Rows || c0 + cols > Src::Cols || rows > Dst::Rows || cols > Dst::Cols)
+            ptosim::fault(loc, std::string(op) + " Vec->Mat: the " + std::to_string(rows) + "x" + std::to_string(cols) +
+                                   " fractal-aligned part at (" + std::to_string(r0) + ", " + std::to_string(c0) +
+                                   ") runs outside the " + std::to_string(Src::Rows) + "x" + std::to_string(Src::Cols) +
+                                   " source or the " + std::to_string(Dst::Rows) + "x" + std::to_string(Dst::Cols) +
+                                   " destination");
+        rec.elements = static_cast<uint64_t>(rows) * cols;
+        rec.bytes = rec.elements * sizeof(E);
+        ptosim::dispatch(c, rec);
+        copy_region<Dst, Src>(d, s, rows, cols, 0, 0, r0, c0);
+    }
 }
 
 template <class Dst, class Src, AccToVecMode mode, ReluPreMode relu>
@@ -114,6 +167,8 @@ RecordEvent tmov(CallSite cs, Dst& dst, Src& src) {
             copy_region<Dst, Src, relu>(dest_base(c, dst, mode == AccToVecMode::SingleModeVec1 ? 1 : 0, "TMOV", loc), s,
                                         rows, cols, 0, 0, 0, 0);
         }
+    } else if constexpr (Src::Loc == TileType::Vec && Dst::Loc == TileType::Mat) {
+        vec_to_mat(cs, "TMOV", dst, src, 0, 0);
     } else if constexpr (Dst::Loc == TileType::Vec || Src::Loc == TileType::Acc) {
         // Vec->Vec and Acc->Mat move the source's valid region.
         const int rows = std::min(src.GetValidRow(), Dst::Rows);
@@ -123,9 +178,9 @@ RecordEvent tmov(CallSite cs, Dst& dst, Src& src) {
         ptosim::dispatch(c, rec);
         copy_region<Dst, Src, relu>(dest_base(c, dst, 0, "TMOV", loc), s, rows, cols, 0, 0, 0, 0);
     } else {
-        // L1 -> L0 and bias moves copy whole fractals: the whole tile storage.
+        // L1 -> L0, bias and fixpipe-buffer moves copy whole fractals: the whole tile storage.
         static_assert(Dst::Rows == Src::Rows && Dst::Cols == Src::Cols,
-                      "TMOV Mat->Left/Right/Bias: source and destination must have the same Rows and Cols "
+                      "TMOV Mat->Left/Right/Bias/Scaling: source and destination must have the same Rows and Cols "
                       "(use TEXTRACT to take a part)");
         rec.elements = static_cast<uint64_t>(Dst::Rows) * Dst::Cols;
         rec.bytes = rec.elements * sizeof(typename Dst::DType);
@@ -164,6 +219,10 @@ namespace ptosim_impl {
 template <class Dst, class Src>
 RecordEvent textract(CallSite cs, Dst& dst, Src& src, int r0, int c0) {
     check_move_pair<Dst, Src>();
+    if constexpr (Src::Loc == TileType::Vec && Dst::Loc == TileType::Mat) {
+        vec_to_mat(cs, "TEXTRACT", dst, src, r0, c0);
+        return {};
+    }
     Core& c = ptosim::core();
     const SourceLoc loc = loc_of(cs);
     const uint8_t* s = tile_base(c, src, "TEXTRACT", "source", loc);
