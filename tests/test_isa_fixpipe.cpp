@@ -623,4 +623,97 @@ TEST(FixpipeAccToVec, ScalarSingleModeVec0) {
 }
 #endif
 
+
+// ------------------------------------------------------------ raw intrinsics
+
+// copy_matrix_cc_to_gm(dst, src, sid, N, M, dstStride, srcStride, unitFlag,
+// quantPre, reluPre, channelSplit, nz2ndEn) on a 17 x 23 accumulator whose
+// fractal columns hold kR rows, into rows dstStride = 29 elements apart.
+template <class S, class D>
+void check_raw_copy(uint64_t mode, uint8_t relu, const std::vector<uint64_t>& params, bool per_column) {
+#if PTOSIM_TARGET_A5
+    (void)mode, (void)relu, (void)params, (void)per_column;
+    GTEST_SKIP() << "the twelve-argument copy_matrix_cc_to_gm is A2A3's";
+#else
+    constexpr int m = 17, n = 23, stride = 29;
+    const auto acc = acc_values<S>(m, n, 77);
+    std::vector<D> out(static_cast<size_t>(m - 1) * stride + n);
+    const D sentinel = model<D, S>(S(3), qparam(1.0f), false);
+    for (auto& x : out) x = sentinel;
+    std::vector<uint64_t> p = params;
+    auto st = run_cube([&] {
+        poke_acc(acc, m, n);
+        if (per_column) {
+            FpTile fp;
+            load_params(fp, p);
+            set_fpc((kFbAt >> 7) << 8);
+        } else {
+            set_quant_pre(p[0]);
+        }
+        set_nd_para(1);
+        copy_matrix_cc_to_gm(out.data(), reinterpret_cast<__cc__ S*>(uintptr_t{0}), 0, n, m, stride, kR, 0, mode, relu,
+                             false, true);
+    });
+    ASSERT_TRUE(st.ok()) << st.message;
+    const bool no_param = mode == NoQuant || mode == F322F16 || mode == F322BF16;
+    for (int r = 0; r < m; ++r)
+        for (int c = 0; c < stride && r * stride + c < static_cast<int>(out.size()); ++c) {
+            const D got = out[r * stride + c];
+            if (c >= n) {
+                ASSERT_EQ(raw(got), raw(sentinel)) << "wrote the gap at (" << r << "," << c << ")";
+                continue;
+            }
+            const S x = acc[r * n + c];
+            D want;
+            if (no_param) {
+                double v = to_double(x);
+                if (relu && v < 0) v = 0;
+                if constexpr (std::is_same_v<D, half>) want = half_from_bits(f16_bits(static_cast<_Float16>(v)));
+                else if constexpr (std::is_same_v<D, bfloat16_t>) want = bf16_from_bits(bf16_rne(static_cast<float>(v)));
+                else want = static_cast<D>(relu && x < 0 ? S(0) : x);
+            } else {
+                want = model<D, S>(x, per_column ? params[c] : params[0], relu != 0);
+            }
+            ASSERT_EQ(raw(got), raw(want)) << "(" << r << "," << c << ") from " << to_double(x) << " got "
+                                           << show_raw(got) << " want " << show_raw(want);
+        }
+#endif
+}
+
+TEST(FixpipeRaw, NoQuantKeepsTheAccumulator) {
+    check_raw_copy<float, float>(NoQuant, 0, {0}, false);
+    check_raw_copy<int32_t, int32_t>(NoQuant, 1, {0}, false);
+}
+TEST(FixpipeRaw, CastsFloatToHalfAndBf16) {
+    check_raw_copy<float, half>(F322F16, 0, {0}, false);
+    check_raw_copy<float, bfloat16_t>(F322BF16, 1, {0}, false);
+}
+TEST(FixpipeRaw, ScalarQuantFromQuantPre) {
+    check_raw_copy<int32_t, half>(DEQF16, 0, params_for<half>(), false);
+    check_raw_copy<float, int8_t>(QF322B8_PRE, 1, params_for<int8_t>(), false);
+    check_raw_copy<int32_t, uint8_t>(REQ8, 0, params_for<uint8_t>(), false);
+}
+TEST(FixpipeRaw, PerColumnQuantFromFpc) {
+    check_raw_copy<float, int8_t>(VQF322B8_PRE, 0, params_for<int8_t>(), true);
+    check_raw_copy<int32_t, half>(VDEQF16, 1, params_for<half>(), true);
+}
+TEST(FixpipeRaw, AModeThatDoesNotFitTheTypesFaults) {
+#if PTOSIM_TARGET_A5
+    GTEST_SKIP() << "the twelve-argument copy_matrix_cc_to_gm is A2A3's";
+#else
+    std::vector<half> out(16 * 16);
+    auto st = run_cube([&] {
+        set_nd_para(1);
+        copy_matrix_cc_to_gm(out.data(), reinterpret_cast<__cc__ float*>(uintptr_t{0}), 0, 16, 16, 16, 16, 0, DEQF16, 0,
+                             false, true);
+    });
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.message.find("copy_matrix_cc_to_gm: quantPre 3 does not convert this accumulator type to this "
+                              "destination type (or is not simulated); see docs/api.md, Device builtins"),
+              std::string::npos)
+        << st.message;
+    EXPECT_NE(st.message.find("test_isa_fixpipe.cpp"), std::string::npos) << st.message;
+#endif
+}
+
 }  // namespace

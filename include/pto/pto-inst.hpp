@@ -23,6 +23,7 @@
 #include <pto/inst/rearrange.hpp>
 #include <pto/inst/pto_sync.hpp>
 #include <pto/inst/fixpipe.hpp>
+#include <pto/common/cce_fixpipe.hpp>
 #include <pto/inst/img2col.hpp>
 #include <pto/call_sites.hpp>
 #include <pto/common/constants.hpp>

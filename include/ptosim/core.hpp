@@ -86,6 +86,7 @@ struct Core {
     // parameters lie), FMATRIX A/B, img2col repeat and padding value.
     uint64_t quant_pre = 0;
     uint64_t fpc = 0;
+    uint64_t nd_para = 0;  // ND_PARA of the raw copy_matrix_cc_to_gm (set_nd_para)
     uint64_t fmatrix = 0;
     uint64_t fmatrix_b = 0;
     uint64_t img2col_rpt = 0;
