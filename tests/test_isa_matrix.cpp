@@ -645,6 +645,86 @@ TEST(QuantFaults, AsymmetricWithoutOffsetFaults) {
 }
 
 #if PTOSIM_TARGET_A5
+// The e4m3 code nearest v (ties to the even code), clipped to +-448; NaN
+// keeps its sign in 0x7f / 0xff. Brute force over the decoded codes.
+uint8_t ref_e4m3_code(double v) {
+    if (std::isnan(v)) return std::signbit(v) ? 0xff : 0x7f;
+    v = std::clamp(v, -448.0, 448.0);
+    int best = -1;
+    double best_d = 0;
+    for (int c = 0; c < 256; ++c) {
+        const double x = ref_ieee8(static_cast<uint8_t>(c), 4, 3, true);
+        if (std::isnan(x) || (x == 0 && std::signbit(x) != std::signbit(v))) continue;
+        const double d = std::fabs(x - v);
+        if (best < 0 || d < best_d || (d == best_d && (c & 1) == 0)) best = c, best_d = d;
+    }
+    return static_cast<uint8_t>(best);
+}
+
+// TQUANT<MXFP8>: 3 valid rows of a 4 x 64 float tile = 6 groups of 32, each
+// with its own largest magnitude; NZ mode regroups the exponent pairs of the
+// 8 groups of the whole 4 x 64 storage through the index tile.
+void check_tquant_mx(bool nz) {
+    constexpr int R = 4, C = 64, VR = 3, G = R * C / 32;
+    std::vector<float> x(R * C, 0.0f);
+    testutil::Rng rng;
+    const double group_max[G] = {3.0, 1000.0, 0.015625, 448.0, 7.5e-3, 65504.0, 1.0, 1.0};
+    for (int g = 0; g < VR * C / 32; ++g)
+        for (int i = 0; i < 32; ++i)
+            x[32 * g + i] = static_cast<float>(i == 5 ? -group_max[g] : rng.uniform(-group_max[g], group_max[g]));
+    std::vector<uint8_t> out(R * C, 0xAA), exp(32, 0xAA), exp_zz(32, 0xAA);
+    std::vector<uint16_t> idx = {1, 0, 3, 2};
+    auto st = testutil::run_vec([&] {
+        Tile<TileType::Vec, float, R, C, BLayout::RowMajor, DYNAMIC, DYNAMIC> src(VR, C), scaling(VR, C);
+        Tile<TileType::Vec, int8_t, R, C> dst;
+        Tile<TileType::Vec, uint8_t, 1, 32> e, ezz;
+        Tile<TileType::Vec, float, 1, 8> mx;
+        Tile<TileType::Vec, uint16_t, 1, 16> ix;
+        TASSIGN(src, 0);
+        TASSIGN(scaling, 0x1000);
+        TASSIGN(dst, 0x2000);
+        TASSIGN(e, 0x3000);
+        TASSIGN(ezz, 0x3100);
+        TASSIGN(mx, 0x3200);
+        TASSIGN(ix, 0x3300);
+        auto gx = gm_nd(x.data(), VR, C, C);
+        auto gi = gm_nd(idx.data(), 1, 4, 4);
+        TLOAD(src, gx);
+        Tile<TileType::Vec, uint16_t, 1, 16, BLayout::RowMajor, 1, 4> ix4;
+        TASSIGN(ix4, 0x3300);
+        TLOAD(ix4, gi);
+        ISA_SYNC(PIPE_MTE2, PIPE_V);
+        if (nz) TQUANT<QuantType::MXFP8, VecStoreMode::NZ>(dst, src, &e, &mx, &scaling, &ezz, &ix);
+        else TQUANT<QuantType::MXFP8, decltype(dst), decltype(src), decltype(e), decltype(mx)>(dst, src, &e, &mx, &scaling);
+        ISA_SYNC(PIPE_V, PIPE_MTE3);
+        auto gd = gm_nd(reinterpret_cast<int8_t*>(out.data()), R, C, C);
+        auto ge = gm_nd(exp.data(), 1, 32, 32);
+        auto gz = gm_nd(exp_zz.data(), 1, 32, 32);
+        TSTORE(gd, dst);
+        TSTORE(ge, e);
+        if (nz) TSTORE(gz, ezz);
+    });
+    ASSERT_TRUE(st.ok()) << st.message;
+    for (int g = 0; g < VR * C / 32; ++g) {
+        const int e2 = std::ilogb(group_max[g]);  // every group's largest magnitude is a normal float
+        ASSERT_EQ(exp[g], 127 + e2 - 8) << "group " << g;
+        for (int i = 0; i < 32; ++i) {
+            const int k = 32 * g + i;
+            const double scaled = static_cast<double>(x[k] * std::ldexp(1.0f, 8 - e2));
+            ASSERT_EQ(out[k], ref_e4m3_code(scaled)) << "group " << g << " element " << i << " " << x[k];
+        }
+    }
+    for (int k = VR * C; k < R * C; ++k) ASSERT_EQ(out[k], 0xAA) << "wrote past the valid rows at " << k;
+    if (nz)
+        for (int j = 0; j < 4; ++j) {
+            ASSERT_EQ(exp_zz[2 * j], exp[2 * idx[j]]) << j;
+            ASSERT_EQ(exp_zz[2 * j + 1], exp[2 * idx[j] + 1]) << j;
+        }
+}
+
+TEST(QuantA5, Mxfp8SharesOnePowerOfTwoPerGroupOf32) { check_tquant_mx(false); }
+TEST(QuantA5, Mxfp8NzGathersTheExponentPairs) { check_tquant_mx(true); }
+
 // fp8 operands through L1 (NZ) into L0A/L0B, multiplied into a float
 // accumulator: the documented A5 pairs (a5/TMatmul.hpp CheckMadValid).
 template <class A, class B>

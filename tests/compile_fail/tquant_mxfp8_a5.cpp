@@ -1,11 +1,11 @@
-// The MX fp8 form of TQUANT is declared but not simulated.
-// expect: TQUANT<QuantType::MXFP8>: MX fp8 quantisation is not simulated
+// The form with exponent, maximum and scaling tiles quantises to MX fp8 only.
+// expect: TQUANT with exponent, maximum and scaling tiles is the QuantType::MXFP8 form
 #include <pto/pto-inst.hpp>
 using namespace pto;
 void kernel() {
     Tile<TileType::Vec, float8_e4m3_t, 16, 64> dst;
     Tile<TileType::Vec, float, 16, 64> src;
     Tile<TileType::Vec, float8_e8m0_t, 1, 32> exp;
-    Tile<TileType::Vec, float, 1, 32> mx, scaling;
-    TQUANT<QuantType::MXFP8, decltype(dst), decltype(src), decltype(exp), decltype(mx)>(dst, src, &exp, &mx, &scaling);
+    Tile<TileType::Vec, float, 1, 32> mx;
+    TQUANT<QuantType::INT8_SYM, decltype(dst), decltype(src), decltype(exp), decltype(mx)>(dst, src, &exp, &mx, &src);
 }

@@ -82,7 +82,8 @@ template <QuantType Q, class Dst, class Src, class Para>
 RecordEvent tquant(CallSite cs, Dst& dst, Src& src, Para& scale, Para* offset) {
     using D = typename Dst::DType;
     static_assert(Q == QuantType::INT8_SYM || Q == QuantType::INT8_ASYM || sizeof(Dst) == 0,
-                  "TQUANT<QuantType::MXFP8>: MX fp8 quantisation is not simulated; TQUANT supports INT8_SYM and INT8_ASYM");
+                  "TQUANT<QuantType::MXFP8>: the MX form takes exponent, maximum and scaling tiles "
+                  "(TQUANT<MXFP8>(dst, src, &exp, &max, &scaling))");
     static_assert(std::is_same_v<typename Src::DType, float>, "TQUANT: the source must be float");
     static_assert(std::is_same_v<typename Para::DType, float>, "TQUANT: scale and offset must be float");
     static_assert(Q != QuantType::INT8_SYM || std::is_same_v<D, int8_t>, "TQUANT<INT8_SYM>: the destination must be int8_t");
@@ -126,15 +127,148 @@ PTO_INST RecordEvent TQUANT(TileDataOut& dst, TileDataSrc& src, TileDataPara& sc
     return ptosim_impl::tquant<quant_type>(CallSite{}, dst, src, scale, offset);
 }
 
-// The MX form (fp8 data plus E8M0 exponents, group maxima and scalings).
-template <auto quant_type, typename TileDataOut, typename TileDataSrc, typename TileDataExp, typename TileDataMax,
-          typename TileDataScaling, typename... WaitEvents>
-PTO_INST RecordEvent TQUANT(TileDataOut&, TileDataSrc&, TileDataExp*, TileDataMax*, TileDataScaling*, WaitEvents&... events) {
-    ptosim_impl::wait_events(CallSite{}, events...);
-    static_assert(sizeof(TileDataOut) == 0,
-                  "TQUANT<QuantType::MXFP8>: MX fp8 quantisation is not simulated; TQUANT supports INT8_SYM and INT8_ASYM");
+#if PTOSIM_TARGET_A5
+// Where TQUANT<MXFP8> leaves its e8m0 exponents: row-major in `exp`, or (NZ)
+// also regrouped through the caller's gather indices into `exp_zz`.
+enum class VecStoreMode { ND, NZ };
+#endif
+
+namespace ptosim_impl {
+
+template <class T>
+uint8_t* mx_tile(Core& c, T* t, const char* role, const SourceLoc& loc) {
+    if (!t) ptosim::fault(loc, std::string("TQUANT<MXFP8>: the ") + role + " tile pointer is null; pass &tile");
+    return tile_base(c, *t, "TQUANT", role, loc);
+}
+
+template <class T>
+void mx_fits(uint64_t elements, const char* role, const SourceLoc& loc) {
+    if (elements > static_cast<uint64_t>(T::Rows) * T::Cols)
+        ptosim::fault(loc, std::string("TQUANT<MXFP8>: the ") + role + " tile needs " + std::to_string(elements) +
+                               " elements but holds " + std::to_string(T::Rows * T::Cols) + "; enlarge it");
+}
+
+// MX fp8 quantisation (pto-isa include/pto/npu/a5/TQuant.hpp, TQuant_MXFP8,
+// and its tquant testcase's golden): the source's validRows x Cols storage
+// elements, in groups of 32, share one power-of-two scale. With E the biased
+// exponent of a group's largest magnitude, the e8m0 exponent is E - 8 (e4m3's
+// largest exponent) and the scaling 2^(127 - (E - 8)) as float bits
+// (0xFE - (E - 8)) << 23; E = 0xFF gives exponent and scaling bits 0xFF, a
+// scaling word below -127 as int32 (tiny groups) the bits 0x7F800000 for
+// both. Each element times its group's scaling becomes e4m3, rounded to
+// nearest even and clipped to +-448 (SPR.CTRL[50]). The scratch tiles keep
+// the group maxima and scalings, one float per group. NZ mode then gathers
+// the exponents as 16-bit pairs: exp_zz16[j] = exp16[idx[j]] for the
+// ceil(ceil(Rows * Cols / 32) / 2) pairs of the source's whole storage.
+template <bool zz, class Out, class Src, class Exp, class Max, class Idx>
+RecordEvent tquant_mx(CallSite cs, Out& dst, Src& src, Exp* exp, Max* max, Src* scaling, Exp* exp_zz, Idx* idx) {
+    static_assert(std::is_same_v<typename Src::DType, float>, "TQUANT<MXFP8>: the source must be float");
+    static_assert(sizeof(typename Out::DType) == 1, "TQUANT<MXFP8>: the destination holds 1-byte e4m3 codes");
+    static_assert(sizeof(typename Exp::DType) == 1, "TQUANT<MXFP8>: the exponent tiles hold 1-byte e8m0 codes");
+    static_assert(std::is_same_v<typename Max::DType, float>, "TQUANT<MXFP8>: the group-maximum tile must be float");
+    static_assert(!zz || sizeof(typename Idx::DType) == 2, "TQUANT<MXFP8, NZ>: the gather indices are 16-bit");
+    static_assert(Src::isRowMajor && !Src::isBoxedLayout && Out::isRowMajor && !Out::isBoxedLayout,
+                  "TQUANT<MXFP8>: source and destination are row-major (ND) Vec tiles");
+    check_vec_operand<Out>();
+    check_vec_operand<Src>();
+    Core& c = ptosim::core();
+    const SourceLoc loc = loc_of(cs);
+    const uint8_t* s = tile_base(c, src, "TQUANT", "source", loc);
+    uint8_t* d = tile_base(c, dst, "TQUANT", "destination", loc);
+    uint8_t* e = mx_tile(c, exp, "exp", loc);
+    uint8_t* m = mx_tile(c, max, "max", loc);
+    uint8_t* sc = mx_tile(c, scaling, "scaling", loc);
+    const uint64_t count = static_cast<uint64_t>(src.GetValidRow()) * Src::Cols;
+    const uint64_t groups = (count + 31) / 32;
+    mx_fits<Out>(count, "destination", loc);
+    mx_fits<Exp>(groups, "exp", loc);
+    mx_fits<Max>(groups, "max", loc);
+    mx_fits<Src>(groups, "scaling", loc);
+    OpRecord rec = make_record("TQUANT", Pipe::V, cs);
+    record_tile(rec, false, src);
+    record_tile(rec, true, dst);
+    record_tile(rec, true, *exp);
+    record_tile(rec, true, *max);
+    record_tile(rec, true, *scaling);
+    uint8_t* ez = nullptr;
+    const uint8_t* ix = nullptr;
+    const uint64_t pairs = ((static_cast<uint64_t>(Src::Rows) * Src::Cols + 31) / 32 + 1) / 2;
+    if constexpr (zz) {
+        ez = mx_tile(c, exp_zz, "exp_zz", loc);
+        ix = mx_tile(c, idx, "vgather_idx", loc);
+        mx_fits<Exp>(2 * pairs, "exp_zz", loc);
+        mx_fits<Idx>(pairs, "vgather_idx", loc);
+        record_tile(rec, false, *idx);
+        record_tile(rec, true, *exp_zz);
+    }
+    rec.elements = count;
+    rec.flops = 2 * count;
+    rec.bytes = count * 5;
+    ptosim::dispatch(c, rec);
+    for (uint64_t g = 0; g < groups; ++g) {
+        const uint64_t k0 = 32 * g, k1 = std::min(count, k0 + 32);
+        float amax = 0.0f;
+        for (uint64_t k = k0; k < k1; ++k) {
+            const float a = std::fabs(load_elem<float>(s + 4 * k));
+            if (std::isnan(a) || a > amax) amax = a;
+            if (std::isnan(a)) break;
+        }
+        uint32_t bits;
+        std::memcpy(&bits, &amax, 4);
+        const uint32_t biased = (bits & 0x7F800000u) >> 23;
+        uint32_t shared = biased - 8u;
+        uint32_t scale_bits = (0xFEu - shared) << 23;
+        if (biased == 0xFF) scale_bits = shared = 0xFF;
+        if (static_cast<int32_t>(scale_bits) < -127) scale_bits = shared = 0x7F800000u;
+        float scale;
+        std::memcpy(&scale, &scale_bits, 4);
+        store_elem(m + 4 * g, amax);
+        store_elem(sc + 4 * g, scale);
+        store_elem(e + g, static_cast<uint8_t>(shared & 0xFF));
+        for (uint64_t k = k0; k < k1; ++k) {
+            const double v = static_cast<double>(load_elem<float>(s + 4 * k) * scale);
+            store_elem(d + k, static_cast<uint8_t>(ptosim::mini_encode(ptosim::MiniFormat::E4M3, v,
+                                                                       ptosim::MiniRound::NearestEven, true)));
+        }
+    }
+    if constexpr (zz) {
+        const uint64_t exp_pairs = static_cast<uint64_t>(Exp::Rows) * Exp::Cols / 2;
+        for (uint64_t j = 0; j < pairs; ++j) {
+            const uint16_t from = load_elem<uint16_t>(ix + 2 * j);
+            if (from >= exp_pairs)
+                ptosim::fault(loc, "TQUANT<MXFP8, NZ>: gather index " + std::to_string(from) + " at position " +
+                                       std::to_string(j) + " is outside the exp tile's " + std::to_string(exp_pairs) +
+                                       " exponent pairs");
+            store_elem(ez + 2 * j, load_elem<uint16_t>(e + 2 * static_cast<uint64_t>(from)));
+        }
+    }
     return {};
 }
+
+}  // namespace ptosim_impl
+
+#if PTOSIM_TARGET_A5
+template <auto quant_type, typename TileDataOut, typename TileDataSrc, typename TileDataExp, typename TileDataMax,
+          typename... WaitEvents>
+PTO_INST RecordEvent TQUANT(TileDataOut& dst, TileDataSrc& src, TileDataExp* exp, TileDataMax* max,
+                            TileDataSrc* scaling, WaitEvents&... events) {
+    static_assert(std::is_same_v<decltype(quant_type), QuantType> && quant_type == QuantType::MXFP8,
+                  "TQUANT with exponent, maximum and scaling tiles is the QuantType::MXFP8 form");
+    ptosim_impl::wait_events(CallSite{}, events...);
+    return ptosim_impl::tquant_mx<false>(CallSite{}, dst, src, exp, max, scaling, exp, max);
+}
+template <auto quant_type, auto store_mode, typename TileDataOut, typename TileDataSrc, typename TileDataExp,
+          typename TileDataMax, typename TileDataIdx, typename... WaitEvents>
+PTO_INST RecordEvent TQUANT(TileDataOut& dst, TileDataSrc& src, TileDataExp* exp, TileDataMax* max,
+                            TileDataSrc* scaling, TileDataExp* exp_zz, TileDataIdx* vgather_idx, WaitEvents&... events) {
+    static_assert(std::is_same_v<decltype(quant_type), QuantType> && quant_type == QuantType::MXFP8,
+                  "TQUANT with exponent, maximum and scaling tiles is the QuantType::MXFP8 form");
+    static_assert(std::is_same_v<decltype(store_mode), VecStoreMode>, "TQUANT<MXFP8, store_mode>: a VecStoreMode");
+    ptosim_impl::wait_events(CallSite{}, events...);
+    return ptosim_impl::tquant_mx<store_mode == VecStoreMode::NZ>(CallSite{}, dst, src, exp, max, scaling, exp_zz,
+                                                                  vgather_idx);
+}
+#endif
 
 template <typename TileDataDst, typename TileDataSrc, typename TileDataPara, typename... WaitEvents>
 PTO_INST RecordEvent TDEQUANT(CallSite cs, TileDataDst& dst, TileDataSrc& src, TileDataPara& scale,
