@@ -1,5 +1,5 @@
 // PTO-level synchronisation: Event/TSYNC on one core, the Cube<->Vector
-// FIFO (TPUSH/TPOP/TFREE, TALLOC) across a mix group, misuse ending in the
+// FIFO (TPipe with TPUSH/TPOP/TFREE) across a mix group, misuse ending in the
 // runtime's deadlock report, TPRINT's format, TPREFETCH's record, SYNCALL's
 // hardware and software barriers and TPREFETCH_ASYNC.
 #include "sim_test_util.hpp"
@@ -18,11 +18,6 @@ using VecHalf = Tile<TileType::Vec, float, H, C>;
 using MatFull = Tile<TileType::Mat, float, R, C, BLayout::ColMajor, R, C, SLayout::RowMajor>;
 using GFull = GlobalTensor<float, TileShape2D<float, R, C>, BaseShape2D<float, R, C>>;
 using GHalf = GlobalTensor<float, TileShape2D<float, H, C>, BaseShape2D<float, H, C>>;
-using BothPipe = TPipe<0, DIR_BOTH, R * C * sizeof(float), 2>;
-
-void ffts_setup() {
-    if (!PTOSIM_TARGET_A5) set_ffts_base_addr(ptosim::Device::get().ffts_ctrl_addr());
-}
 
 TEST(Event, RecordThenWaitOrdersLoadBeforeAdd) {
     std::vector<float> x(R * C), out(R * C);
@@ -93,107 +88,477 @@ TEST(Event, TrailingEventNeverRecordedDeadlocksAtTheInstruction) {
     EXPECT_NE(st.message.find("wait_flag(PIPE_MTE2, PIPE_V"), std::string::npos) << st.message;
 }
 
-// Each sub-block pushes its half up to the Cube core (TILE_UP_DOWN), the
-// Cube core pops the whole tile and pushes it back down; the sub-blocks pop
-// their halves and store them. Runs `rounds` times through a 2-slot ring.
-TEST(TPipeFifo, RoundTripThroughCubeCore) {
-    constexpr int rounds = 5;
-    std::vector<float> x(rounds * R * C), out(rounds * R * C, -1.0f);
-    std::iota(x.begin(), x.end(), 0.5f);
-    std::vector<float> fifo(2 * 2 * R * C);
-    auto st = testutil::run_mix(
-        [&] {
-            ffts_setup();
-            BothPipe pipe(fifo.data(), 0, 0);
-            MatFull m;
-            TASSIGN(m, 0);
-            for (int r = 0; r < rounds; ++r) {
-                TPOP<BothPipe, MatFull, TILE_UP_DOWN>(pipe, m);
-                TFREE(pipe);
-                TPUSH<BothPipe, MatFull, TILE_UP_DOWN>(pipe, m);
-            }
-        },
-        [&] {
-            ffts_setup();
-            BothPipe pipe(fifo.data(), 0, 0);
-            VecHalf v, w;
-            TASSIGN(v, 0);
-            TASSIGN(w, 0x1000);
-            const int64_t off = get_subblockid() * H * C;
-            for (int r = 0; r < rounds; ++r) {
-                GHalf gx(x.data() + r * R * C + off), go(out.data() + r * R * C + off);
-                TLOAD(v, gx);
-                TPUSH<BothPipe, VecHalf, TILE_UP_DOWN>(pipe, v);
-                TPOP<BothPipe, VecHalf, TILE_UP_DOWN>(pipe, w);
-                TFREE(pipe);
-                TSTORE(go, w);
-            }
-        });
-    ASSERT_TRUE(st.ok()) << st.message;
-    EXPECT_EQ(out, x);
+// ---------------------------------------------------------------- TPipe FIFOs
+//
+// Tiles cross between the Cube core and its two Vector sub-blocks through
+// pto-isa's TPipe. Every expected value is a closed formula of (round, row,
+// column); Acc and Mat tiles are written or read in their fractal layouts
+// directly, so the FIFO is the only instruction under test.
+
+constexpr int kRounds = 5, kDepth = 2;
+
+float cell(int round, int r, int c) { return static_cast<float>(round * 1000 + r * 32 + c); }
+
+// An R x C float accumulator is NZ with 16 x 16 fractals: fractal (r/16, c/16)
+// at column-block-major order, element (r%16, c%16) row-major inside it.
+template <int Rows, int Cols>
+uint64_t acc_offset(int r, int c) {
+    return static_cast<uint64_t>((c / 16) * Rows * 16 + (r / 16) * 256 + (r % 16) * 16 + c % 16) * sizeof(float);
+}
+// An NZ float Mat tile: 8-column blocks of Rows x 8 row-major elements.
+template <int Rows>
+uint64_t nz_offset(int r, int c) {
+    return static_cast<uint64_t>((c / 8) * Rows * 8 + r * 8 + c % 8) * sizeof(float);
 }
 
-TEST(TPipeFifo, GlobalDataFlowCommitsAllocatedSlot) {
-    using DownPipe = TPipe<2, DIR_C2V, R * C * sizeof(float), 2>;
-    std::vector<float> x(R * C), out(R * C, -1.0f), fifo(2 * R * C);
-    std::iota(x.begin(), x.end(), 3.0f);
+uint8_t* local(ptosim::Space s, uint64_t addr) { return ptosim::core().mem[static_cast<int>(s)] + addr; }
+
+using AccFull = TileAcc<float, R, C, R, C>;
+using C2VPipe = TPipe<0, FIFOType::GM_FIFO, kDepth, 1, AccFull, VecFull, TSyncOpType::TSTORE_C2GM_UFOFF,
+                      TSyncOpType::TLOAD>;
+using V2CPipe = TPipe<2, FIFOType::GM_FIFO, kDepth, 1, VecHalf, MatFull, TSyncOpType::TSTORE_V2GM, TSyncOpType::TLOAD>;
+
+// The Cube core fills its accumulator with round t's values and pushes it.
+void push_acc_rounds(C2VPipe& pipe, int rounds, bool allocate = true) {
+    AccFull acc;
+    TASSIGN(acc, 0);
+    for (int t = 0; t < rounds; ++t) {
+        for (int r = 0; r < R; ++r)
+            for (int c = 0; c < C; ++c) {
+                const float v = cell(t, r, c);
+                std::memcpy(local(ptosim::Space::L0C, acc_offset<R, C>(r, c)), &v, sizeof v);
+            }
+        pipe.prod.setTileId(t, 0);
+        pipe.prod.setAllocateStatus(allocate && t >= kDepth);
+        pipe.prod.setRecordStatus(true);
+        TPUSH(acc, pipe);
+    }
+}
+
+// Cube -> Vector through GM: both sub-blocks pop the whole tile and store
+// their half of it; five rounds through two entries wrap around twice.
+TEST(TPipeFifo, CubeToVectorThroughGm) {
+    std::vector<float> out(kRounds * R * C, -1.0f), fifo(kDepth * R * C, -1.0f);
+    std::vector<std::string> cube_ops;
+    const int sub = ptosim::subscribe([&](const ptosim::Core& c, const ptosim::OpRecord& r) {
+        if (c.type == ptosim::CoreType::AIC) cube_ops.push_back(r.op);
+    });
+    auto st = testutil::run_mix([&] {
+        C2VPipe pipe(fifo.data());
+        push_acc_rounds(pipe, kRounds);
+    },
+                                [&] {
+                                    C2VPipe pipe(fifo.data());
+                                    VecFull v;
+                                    TASSIGN(v, 0);
+                                    VecHalf half;
+                                    const int s = static_cast<int>(get_subblockid());
+                                    TASSIGN(half, s * H * C * sizeof(float));
+                                    for (int t = 0; t < kRounds; ++t) {
+                                        pipe.cons.setTileId(t, 0);
+                                        pipe.cons.setWaitStatus(true);
+                                        pipe.cons.setFreeStatus(t + kDepth < kRounds);
+                                        TPOP(v, pipe);
+                                        GHalf go(out.data() + t * R * C + s * H * C);
+                                        TSTORE(go, half);
+                                    }
+                                });
+    ptosim::unsubscribe(sub);
+    ASSERT_TRUE(st.ok()) << st.message;
+    for (int t = 0; t < kRounds; ++t)
+        for (int r = 0; r < R; ++r)
+            for (int c = 0; c < C; ++c) ASSERT_EQ(out[(t * R + r) * C + c], cell(t, r, c)) << t << " " << r << " " << c;
+    // Entry i holds the last round with t % 2 == i: rounds 4 and 3.
+    for (int r = 0; r < R; ++r)
+        for (int c = 0; c < C; ++c) {
+            EXPECT_EQ(fifo[r * C + c], cell(4, r, c));
+            EXPECT_EQ(fifo[R * C + r * C + c], cell(3, r, c));
+        }
+    // Rounds 0-1 only store and signal; rounds 2-4 first wait for a free entry.
+    const std::vector<std::string> first = PTOSIM_TARGET_A5
+        ? std::vector<std::string>{"TPUSH", "TSTORE", "set_intra_block", "set_intra_block"}
+        : std::vector<std::string>{"TPUSH", "TSTORE", "ffts_cross_core_sync"};
+    const std::vector<std::string> later = PTOSIM_TARGET_A5
+        ? std::vector<std::string>{"wait_intra_block", "wait_intra_block", "TPUSH", "TSTORE", "set_intra_block",
+                                   "set_intra_block"}
+        : std::vector<std::string>{"wait_flag_dev", "TPUSH", "TSTORE", "ffts_cross_core_sync"};
+    std::vector<std::string> expected;
+    for (int t = 0; t < kRounds; ++t) expected.insert(expected.end(), (t < kDepth ? first : later).begin(),
+                                                      (t < kDepth ? first : later).end());
+    EXPECT_EQ(cube_ops, expected);
+}
+
+// Vector -> Cube through GM: each sub-block pushes its 8-row half at its
+// entry offset, the Cube core pops the 16-row NZ Mat tile.
+TEST(TPipeFifo, VectorToCubeThroughGm) {
+    constexpr int rounds = 3;
+    std::vector<float> x(rounds * R * C), mat(rounds * R * C, -1.0f), fifo(kDepth * R * C, -1.0f);
+    for (int t = 0; t < rounds; ++t)
+        for (int r = 0; r < R; ++r)
+            for (int c = 0; c < C; ++c) x[(t * R + r) * C + c] = cell(t, r, c);
     auto st = testutil::run_mix(
         [&] {
-            ffts_setup();
-            DownPipe pipe(fifo.data(), 0, 0);
-            GFull slot;
-            TALLOC(pipe, slot);
-            std::copy(x.begin(), x.end(), slot.data());
-            TPUSH(pipe, slot);
+            V2CPipe pipe(fifo.data());
+            MatFull m;
+            TASSIGN(m, 0x100);
+            for (int t = 0; t < rounds; ++t) {
+                pipe.cons.setTileId(t, 0);
+                pipe.cons.setWaitStatus(true);
+                pipe.cons.setFreeStatus(t + kDepth < rounds);
+                TPOP(m, pipe);
+                for (int r = 0; r < R; ++r)
+                    for (int c = 0; c < C; ++c)
+                        std::memcpy(&mat[(t * R + r) * C + c], local(ptosim::Space::L1, 0x100 + nz_offset<R>(r, c)),
+                                    sizeof(float));
+            }
         },
         [&] {
-            ffts_setup();
-            DownPipe pipe(fifo.data(), 0, 0);
-            GHalf slot;
+            V2CPipe pipe(fifo.data());
             VecHalf v;
             TASSIGN(v, 0);
-            TPOP<DownPipe, GHalf, TILE_UP_DOWN>(pipe, slot);
-            TLOAD(v, slot);
-            TFREE(pipe, slot);
-            GHalf go(out.data() + get_subblockid() * H * C);
-            TSTORE(go, v);
+            const int s = static_cast<int>(get_subblockid());
+            pipe.prod.setEntryOffset(s * H * C * sizeof(float));
+            for (int t = 0; t < rounds; ++t) {
+                GHalf gx(x.data() + t * R * C + s * H * C);
+                TLOAD(v, gx);
+                pipe.prod.setTileId(t, 0);
+                pipe.prod.setAllocateStatus(t >= kDepth);
+                pipe.prod.setRecordStatus(true);
+                TPUSH(v, pipe);
+            }
         });
     ASSERT_TRUE(st.ok()) << st.message;
-    EXPECT_EQ(out, x);
+    EXPECT_EQ(mat, x);
+    for (int i = 0; i < R * C; ++i) {
+        EXPECT_EQ(fifo[i], x[2 * R * C + i]);  // round 2 wrapped into entry 0
+        EXPECT_EQ(fifo[R * C + i], x[R * C + i]);
+    }
 }
 
-TEST(TPipeFifo, PopWithoutPushReportsDeadlockAtThePop) {
-    using DownPipe = TPipe<4, DIR_C2V, R * C * sizeof(float), 2>;
-    std::vector<float> fifo(2 * R * C);
+// The explicit forms TPUSH(prod, tile, fifo) / TPOP(cons, tile, fifo), with
+// the producer and consumer objects outside the pipe, as pto-isa's kernels
+// also write them; a three-entry ring, seven rounds.
+TEST(TPipeFifo, ExplicitProducerConsumerFormsWithDepthThree) {
+    using Pipe3 = TPipe<4, FIFOType::GM_FIFO, 3, 1, AccFull, VecFull, TSyncOpType::TSTORE_C2GM_UFON,
+                        TSyncOpType::TLOAD>;
+    constexpr int rounds = 7;
+    std::vector<float> out(rounds * R * C, -1.0f), fifo(3 * R * C, -1.0f);
+    auto st = testutil::run_mix(
+        [&] {
+            Pipe3 pipe(fifo.data());
+            Pipe3::Producer prod;
+            AccFull acc;
+            TASSIGN(acc, 0);
+            for (int t = 0; t < rounds; ++t) {
+                for (int r = 0; r < R; ++r)
+                    for (int c = 0; c < C; ++c) {
+                        const float v = cell(t, r, c);
+                        std::memcpy(local(ptosim::Space::L0C, acc_offset<R, C>(r, c)), &v, sizeof v);
+                    }
+                prod.setTileId(t, 0);
+                prod.setAllocateStatus(t >= 3);
+                prod.setRecordStatus(true);
+                TPUSH<Pipe3::Producer, AccFull, Pipe3::DataFiFo>(prod, acc, pipe.fifo);
+            }
+        },
+        [&] {
+            Pipe3 pipe(fifo.data());
+            Pipe3::Consumer cons;
+            VecFull v;
+            TASSIGN(v, 0);
+            for (int t = 0; t < rounds; ++t) {
+                cons.setTileId(t, 0);
+                cons.setWaitStatus(true);
+                cons.setFreeStatus(t + 3 < rounds);
+                TPOP(cons, v, pipe.fifo);
+                if (get_subblockid() == 1) {
+                    GFull go(out.data() + t * R * C);
+                    TSTORE(go, v);
+                }
+            }
+        });
+    ASSERT_TRUE(st.ok()) << st.message;
+    for (int t = 0; t < rounds; ++t)
+        for (int r = 0; r < R; ++r)
+            for (int c = 0; c < C; ++c) ASSERT_EQ(out[(t * R + r) * C + c], cell(t, r, c));
+}
+
+TEST(TPipeFifo, PopWithoutRecordDeadlocksAtThePop) {
+    std::vector<float> fifo(kDepth * R * C);
     int line = 0;
-    auto st = testutil::run_mix([&] { ffts_setup(); },
-                                [&] {
-                                    ffts_setup();
-                                    DownPipe pipe(fifo.data(), 0, 0);
-                                    VecHalf v;
-                                    TASSIGN(v, 0);
-                                    line = __LINE__ + 1;
-                                    TPOP(pipe, v);
-                                });
-    ASSERT_EQ(st.code, ptosim::err::kKernelDeadlock) << st.message;
-    EXPECT_NE(st.message.find("AIV block 0 sub 0 waits at"), std::string::npos) << st.message;
-    EXPECT_NE(st.message.find("test_isa_sync.cpp:" + std::to_string(line)), std::string::npos) << st.message;
-}
-
-TEST(TPipeFifo, WrongDirectionFaults) {
-    using UpPipe = TPipe<6, DIR_V2C, R * C * sizeof(float), 2>;
-    std::vector<float> fifo(2 * R * C);
     auto st = testutil::run_mix([&] {},
                                 [&] {
-                                    ffts_setup();
-                                    UpPipe pipe(fifo.data(), 0, 0);
-                                    VecHalf v;
+                                    C2VPipe pipe(fifo.data());
+                                    VecFull v;
                                     TASSIGN(v, 0);
-                                    TPOP(pipe, v);
+                                    pipe.cons.setTileId(0, 0);
+                                    pipe.cons.setWaitStatus(true);
+                                    line = __LINE__ + 1;
+                                    TPOP(v, pipe);
+                                });
+    ASSERT_EQ(st.code, ptosim::err::kKernelDeadlock) << st.message;
+    const std::string wait = PTOSIM_TARGET_A5 ? "wait_intra_block(0) needs 1 signal on intra-block flag 0, has 0"
+                                              : "wait_flag_dev(0) needs 1 release of FFTS flag 0, has 0";
+    EXPECT_NE(st.message.find("AIV block 0 sub 0 waits at"), std::string::npos) << st.message;
+    EXPECT_NE(st.message.find("test_isa_sync.cpp:" + std::to_string(line) + ": " + wait), std::string::npos)
+        << st.message;
+}
+
+// The consumers never free: the third push waits for entry 0 forever.
+TEST(TPipeFifo, PushWithoutFreeDeadlocksAtThePush) {
+    std::vector<float> fifo(kDepth * R * C);
+    int line = 0;
+    auto st = testutil::run_mix(
+        [&] {
+            C2VPipe pipe(fifo.data());
+            AccFull acc;
+            TASSIGN(acc, 0);
+            for (int t = 0; t < 3; ++t) {
+                pipe.prod.setTileId(t, 0);
+                pipe.prod.setAllocateStatus(t >= kDepth);
+                pipe.prod.setRecordStatus(true);
+                line = __LINE__ + 1;
+                TPUSH(acc, pipe);
+            }
+        },
+        [&] {
+            C2VPipe pipe(fifo.data());
+            VecFull v;
+            TASSIGN(v, 0);
+            for (int t = 0; t < 3; ++t) {
+                pipe.cons.setTileId(t, 0);
+                pipe.cons.setWaitStatus(t < kDepth);
+                TPOP(v, pipe);
+            }
+        });
+    ASSERT_EQ(st.code, ptosim::err::kKernelDeadlock) << st.message;
+    const std::string wait = PTOSIM_TARGET_A5 ? "wait_intra_block(1) needs 1 signal on intra-block flag 1, has 0"
+                                              : "wait_flag_dev(1) needs 1 release of FFTS flag 1, has 0";
+    EXPECT_NE(st.message.find("AIC block 0 waits at"), std::string::npos) << st.message;
+    EXPECT_NE(st.message.find("test_isa_sync.cpp:" + std::to_string(line) + ": " + wait), std::string::npos)
+        << st.message;
+}
+
+TEST(TPipeFifo, ProducerOnTheWrongCoreFaults) {
+    std::vector<float> fifo(kDepth * R * C);
+    int line = 0;
+    auto st = testutil::run_mix([&] {},
+                                [&] {
+                                    C2VPipe pipe(fifo.data());
+                                    AccFull acc;
+                                    pipe.prod.setTileId(0, 0);
+                                    line = __LINE__ + 1;
+                                    TPUSH(acc, pipe);
                                 });
     ASSERT_FALSE(st.ok());
-    EXPECT_NE(st.message.find("this TPipe is DIR_V2C"), std::string::npos) << st.message;
+    EXPECT_NE(st.message.find("test_isa_sync.cpp:" + std::to_string(line)), std::string::npos) << st.message;
+    EXPECT_NE(st.message.find("TPUSH: the producer of this TPipe (TSTORE_C2GM_UFOFF) runs on the Cube core, but AIV "
+                              "block 0 sub 0 called it"),
+              std::string::npos)
+        << st.message;
 }
+
+TEST(TPipeFifo, ConsumerOnTheWrongCoreFaults) {
+    std::vector<float> fifo(kDepth * R * C);
+    auto st = testutil::run_mix(
+        [&] {
+            C2VPipe pipe(fifo.data());
+            VecFull v;
+            pipe.cons.setTileId(0, 0);
+            TPOP(v, pipe);
+        },
+        [&] {});
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.message.find("TPOP: the consumer of this TPipe (TSTORE_C2GM_UFOFF) runs on the Vector cores, but AIC "
+                              "block 0 called it"),
+              std::string::npos)
+        << st.message;
+}
+
+TEST(TPipeFifo, PushBeforeSetTileIdFaults) {
+    std::vector<float> fifo(kDepth * R * C);
+    auto st = testutil::run_mix(
+        [&] {
+            C2VPipe pipe(fifo.data());
+            AccFull acc;
+            TASSIGN(acc, 0);
+            TPUSH(acc, pipe);
+        },
+        [&] {});
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.message.find("TPUSH: the producer's tile id is -1; call pipe.prod.setTileId(id, subId) first"),
+              std::string::npos)
+        << st.message;
+}
+
+#if !PTOSIM_TARGET_A5
+// The FIFO signals use the launch's FFTS context; an address the kernel set
+// itself must still be the runtime's.
+TEST(TPipeFifo, WrongFftsAddressSetByTheKernelFaults) {
+    std::vector<float> fifo(kDepth * R * C);
+    auto st = testutil::run_mix(
+        [&] {
+            set_ffts_base_addr(0x1234);
+            C2VPipe pipe(fifo.data());
+            push_acc_rounds(pipe, 1);
+        },
+        [&] {});
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.message.find("ffts_cross_core_sync before set_ffts_base_addr(addr)"), std::string::npos)
+        << st.message;
+}
+#endif
+
+#if PTOSIM_TARGET_A5
+// A5 VEC_FIFO: the Cube core moves its accumulator straight into the two
+// sub-blocks' UB (TMOV Acc->Vec, rows split), entry t % 2 at 0x4000 + 512 t.
+TEST(TPipeFifo, CubeToVectorThroughUb) {
+    using UbPipe = TPipe<6, FIFOType::VEC_FIFO, kDepth, 1, AccFull, VecHalf, TSyncOpType::TMOV_C2UB,
+                         TSyncOpType::NONE>;
+    constexpr int rounds = 3;
+    constexpr uint64_t ring = 0x4000, entry = H * C * sizeof(float);
+    std::vector<float> out(rounds * R * C, -1.0f);
+    auto st = testutil::run_mix(
+        [&] {
+            VecHalf first;
+            TASSIGN(first, ring);
+            UbPipe pipe(first);
+            AccFull acc;
+            TASSIGN(acc, 0);
+            for (int t = 0; t < rounds; ++t) {
+                for (int r = 0; r < R; ++r)
+                    for (int c = 0; c < C; ++c) {
+                        const float v = cell(t, r, c);
+                        std::memcpy(local(ptosim::Space::L0C, acc_offset<R, C>(r, c)), &v, sizeof v);
+                    }
+                pipe.prod.setTileId(t, 0);
+                pipe.prod.setAllocateStatus(t >= kDepth);
+                pipe.prod.setRecordStatus(true);
+                TPUSH(acc, pipe);
+            }
+        },
+        [&] {
+            VecHalf first;
+            TASSIGN(first, ring);
+            UbPipe pipe(&first);
+            const int s = static_cast<int>(get_subblockid());
+            for (int t = 0; t < rounds; ++t) {
+                pipe.cons.setTileId(t, 0);
+                pipe.cons.setWaitStatus(true);
+                pipe.cons.setFreeStatus(t + kDepth < rounds);
+                TPOP(first, pipe);  // waits and frees; the data is already in UB
+                VecHalf v;
+                TASSIGN(v, ring + (t % kDepth) * entry);
+                GHalf go(out.data() + t * R * C + s * H * C);
+                TSTORE(go, v);
+            }
+        });
+    ASSERT_TRUE(st.ok()) << st.message;
+    for (int t = 0; t < rounds; ++t)
+        for (int r = 0; r < R; ++r)
+            for (int c = 0; c < C; ++c) ASSERT_EQ(out[(t * R + r) * C + c], cell(t, r, c));
+}
+
+// A5 MAT_FIFO: each sub-block inserts its 16-row NZ tile into the Cube
+// core's 32-row L1 entry (TINSERT Vec->Mat, rows split).
+TEST(TPipeFifo, VectorToCubeThroughL1) {
+    constexpr int M = 2 * R;
+    using Mat32 = Tile<TileType::Mat, float, M, C, BLayout::ColMajor, M, C, SLayout::RowMajor>;
+    using VecNz = Tile<TileType::Vec, float, R, C, BLayout::ColMajor, R, C, SLayout::RowMajor>;
+    using L1Pipe = TPipe<8, FIFOType::MAT_FIFO, kDepth, 1, VecNz, Mat32, TSyncOpType::TINSERT_V2L1,
+                         TSyncOpType::NONE>;
+    constexpr int rounds = 3;
+    constexpr uint64_t ring = 0x2000, entry = M * C * sizeof(float);
+    std::vector<float> x(rounds * M * C), mat(rounds * M * C, -1.0f);
+    for (int t = 0; t < rounds; ++t)
+        for (int r = 0; r < M; ++r)
+            for (int c = 0; c < C; ++c) x[(t * M + r) * C + c] = cell(t, r, c);
+    auto st = testutil::run_mix(
+        [&] {
+            Mat32 first;
+            TASSIGN(first, ring);
+            L1Pipe pipe(first);
+            for (int t = 0; t < rounds; ++t) {
+                pipe.cons.setTileId(t, 0);
+                pipe.cons.setWaitStatus(true);
+                pipe.cons.setFreeStatus(t + kDepth < rounds);
+                TPOP(first, pipe);
+                const uint64_t at = ring + (t % kDepth) * entry;
+                for (int r = 0; r < M; ++r)
+                    for (int c = 0; c < C; ++c)
+                        std::memcpy(&mat[(t * M + r) * C + c], local(ptosim::Space::L1, at + nz_offset<M>(r, c)),
+                                    sizeof(float));
+            }
+        },
+        [&] {
+            Mat32 first;
+            TASSIGN(first, ring);
+            L1Pipe pipe(first);
+            VecFull nd;
+            VecNz nz;
+            TASSIGN(nd, 0);
+            TASSIGN(nz, 0x1000);
+            const int s = static_cast<int>(get_subblockid());
+            for (int t = 0; t < rounds; ++t) {
+                GFull gx(x.data() + (t * M + s * R) * C);
+                TLOAD(nd, gx);
+                TMOV(nz, nd);
+                pipe.prod.setTileId(t, 0);
+                pipe.prod.setAllocateStatus(t >= kDepth);
+                pipe.prod.setRecordStatus(true);
+                TPUSH(nz, pipe);
+            }
+        });
+    ASSERT_TRUE(st.ok()) << st.message;
+    EXPECT_EQ(mat, x);
+}
+
+// A5's TFREE releases on the second free channel (FlagID + 2), which
+// allocate<true>() waits on: a one-entry ring handed back by TFREE.
+TEST(TPipeFifo, TfreeReleasesTheEntryForAllocateStart) {
+    using Pipe1 = TPipe<10, FIFOType::GM_FIFO, 1, 1, AccFull, VecFull, TSyncOpType::TSTORE_C2GM_UFOFF,
+                        TSyncOpType::TLOAD>;
+    constexpr int rounds = 3;
+    std::vector<float> out(rounds * R * C, -1.0f), fifo(R * C);
+    auto st = testutil::run_mix(
+        [&] {
+            Pipe1 pipe(fifo.data());
+            AccFull acc;
+            TASSIGN(acc, 0);
+            for (int t = 0; t < rounds; ++t) {
+                for (int r = 0; r < R; ++r)
+                    for (int c = 0; c < C; ++c) {
+                        const float v = cell(t, r, c);
+                        std::memcpy(local(ptosim::Space::L0C, acc_offset<R, C>(r, c)), &v, sizeof v);
+                    }
+                if (t > 0) pipe.prod.allocate<true>();
+                pipe.prod.setTileId(t, 0);
+                pipe.prod.setRecordStatus(true);
+                TPUSH(acc, pipe);
+            }
+        },
+        [&] {
+            Pipe1 pipe(fifo.data());
+            VecFull v;
+            TASSIGN(v, 0);
+            for (int t = 0; t < rounds; ++t) {
+                pipe.cons.setTileId(t, 0);
+                pipe.cons.setWaitStatus(true);
+                TPOP(v, pipe);
+                GHalf go(out.data() + t * R * C + get_subblockid() * H * C);
+                VecHalf half;
+                TASSIGN(half, get_subblockid() * H * C * sizeof(float));
+                TSTORE(go, half);
+                pipe.cons.setFreeStatus(t + 1 < rounds);
+                TFREE(pipe.cons);
+            }
+        });
+    ASSERT_TRUE(st.ok()) << st.message;
+    for (int t = 0; t < rounds; ++t)
+        for (int r = 0; r < R; ++r)
+            for (int c = 0; c < C; ++c) ASSERT_EQ(out[(t * R + r) * C + c], cell(t, r, c));
+}
+#endif
 
 TEST(TPrint, PrintsTheValidRegion) {
     std::vector<float> x(R * C);

@@ -4,7 +4,6 @@
 #define TSYNC(...) TSYNC(PTOSIM_HERE __VA_OPT__(, ) __VA_ARGS__)
 #define TPUSH(...) TPUSH(PTOSIM_HERE, __VA_ARGS__)
 #define TPOP(...) TPOP(PTOSIM_HERE, __VA_ARGS__)
-#define TALLOC(...) TALLOC(PTOSIM_HERE, __VA_ARGS__)
 #define TFREE(...) TFREE(PTOSIM_HERE, __VA_ARGS__)
 #define TPRINT(...) TPRINT(PTOSIM_HERE, __VA_ARGS__)
 #define TPREFETCH(...) TPREFETCH(PTOSIM_HERE, __VA_ARGS__)

@@ -1,11 +1,14 @@
-// PTO-level synchronisation and pipes: Event, TSYNC, TPUSH/TPOP/TALLOC/TFREE, SYNCALL; TPRINT, TPREFETCH,
-// TPREFETCH_ASYNC.
+// PTO-level synchronisation and pipes: Event, TSYNC, TPipe with TPUSH/TPOP/TFREE, SYNCALL; TPRINT,
+// TPREFETCH, TPREFETCH_ASYNC.
 // Everything here is built on the runtime's flag primitives (ptosim::intr),
-// so a missing Record or TPUSH ends in the same deadlock report as a missing
+// so a missing Record or FIFO record ends in the same deadlock report as a missing
 // set_flag or ffts_cross_core_sync would (docs/isa/sync.md).
 #pragma once
 #include <pto/common/sim_support.hpp>
+#include <pto/inst/tload_tstore.hpp>
+#include <pto/inst/tmov.hpp>
 #include <ptosim/intrinsics.hpp>
+#include <ptosim/runtime.hpp>
 #include <cinttypes>
 #include <cstdio>
 #include <source_location>
@@ -137,339 +140,608 @@ PTO_INTERNAL void WaitAllEvents(WaitEvents&... events) {
 }
 
 // ------------------------------------------------------------ Cube <-> Vector FIFOs
+//
+// pto-isa's cross-core FIFO (include/pto/common/fifo.hpp, npu/a2a3 and npu/a5
+// TPush.hpp/TPop.hpp): a TPipe carries tiles from a producer core to a
+// consumer core of the same mix group through a ring of Depth entries in GM,
+// or on A5 directly into the Vector cores' UB or the Cube core's L1. The
+// kernel drives the protocol itself through the per-call status flags of
+// pipe.prod / pipe.cons; the data moves with ptosim's own TSTORE, TLOAD, TMOV
+// and TINSERT, the signals with the target's cross-core flag intrinsics
+// (docs/isa/sync.md, "TPipe, TPUSH, TPOP, TFREE").
 
-enum TileSplitAxis : uint8_t { TILE_NO_SPLIT = 0, TILE_UP_DOWN = 1, TILE_LEFT_RIGHT = 2 };
-
-enum Direction : uint8_t { UNDEFINED = 0, DIR_C2V = 1, DIR_V2C = 2, DIR_BOTH = DIR_C2V | DIR_V2C };
-
-// A ring of SlotNum slots of SlotSize bytes in the GM buffer given to the
-// constructor. Each core constructs its own TPipe object; the producer and
-// consumer indices live in it, the data and the flags are shared.
-template <uint8_t FlagID, uint8_t DirType, uint32_t SlotSize, uint32_t SlotNum, uint32_t LocalSlotNum = 2,
-          bool IsNoSplit = false, bool EN_UNIT_FLAG = false>
-struct TPipe {
-    static_assert(DirType == DIR_C2V || DirType == DIR_V2C || DirType == DIR_BOTH,
-                  "TPipe: DirType must be Direction::DIR_C2V, DIR_V2C or DIR_BOTH");
-    static_assert(SlotNum >= 1 && SlotNum <= 15,
-                  "TPipe: SlotNum must be 1..15 (the cross-core flag counters hold at most 15 signals)");
-    static_assert(SlotSize > 0, "TPipe: SlotSize must be positive");
-    static constexpr uint8_t kFlagId = FlagID;
-    static constexpr uint8_t kDir = DirType;
-    static constexpr uint32_t kSlotSize = SlotSize;
-    static constexpr uint32_t kSlotNum = SlotNum;
-    // Flags used: ready/free per direction; C2V takes FlagID, FlagID+1, V2C the next two under DIR_BOTH.
-    static constexpr int kLastFlag = FlagID + (DirType == DIR_BOTH ? 3 : 1);
-    static_assert(kLastFlag <= 15, "TPipe: FlagID + 1 (FlagID + 3 for DIR_BOTH) must be at most 15");
-
-    struct Cursor {
-        uint32_t tileIndex = 0;
-    };
-    uint8_t* gm = nullptr;
-    uint32_t c2vConsumerBuf = 0, v2cConsumerBuf = 0;
-    Cursor prod, cons;
-
-    TPipe(__gm__ void* gmSlotBuffer, uint32_t c2vConsBuf, uint32_t v2cConsBuf)
-        : gm(static_cast<uint8_t*>(gmSlotBuffer)), c2vConsumerBuf(c2vConsBuf), v2cConsumerBuf(v2cConsBuf) {}
+enum class FIFOType : uint8_t {
+    GM_FIFO = 0,
+    VEC_FIFO = 1,
+    MAT_FIFO = 2,
 };
 
-template <class T>
-struct is_tpipe : std::false_type {};
-template <uint8_t F, uint8_t D, uint32_t S, uint32_t N, uint32_t L, bool I, bool U>
-struct is_tpipe<TPipe<F, D, S, N, L, I, U>> : std::true_type {};
+enum class VecCubeRatio : uint8_t {
+    V1C1_VEC0 = 0,
+    V1C1_VEC1 = 1,
+    V2C1_VECS = 2,
+};
+
+template <FIFOType T>
+struct IsGMFiFo {
+    static constexpr bool value = T == FIFOType::GM_FIFO;
+};
+template <FIFOType T>
+struct IsTileFiFo {
+    static constexpr bool value = T == FIFOType::VEC_FIFO || T == FIFOType::MAT_FIFO;
+};
+
+template <typename DataType, FIFOType FifoType, int Depth, int Period, typename Enable = void>
+struct DataFIFO;
+
+// A ring in GM: entry i starts at fifoBase + (i % Depth) * the entry size.
+template <typename DataType, FIFOType FifoType, int Depth, int Period>
+struct DataFIFO<DataType, FifoType, Depth, Period, std::enable_if_t<IsGMFiFo<FifoType>::value>> {
+    static constexpr int fifoDepth = Depth;
+    static constexpr int fifoPeriod = Period;
+    static constexpr FIFOType fifoType = FifoType;
+    using DType = DataType;
+
+    __gm__ DataType* fifoBase;
+
+    PTO_INTERNAL DataFIFO(__gm__ DataType* ptr) : fifoBase(ptr) {}
+    __gm__ DataType* getBasePtr() { return fifoBase; }
+};
+
+// A ring in a local buffer, described by the consumer's tile: its address is
+// the first entry. Built from a pointer the tile is read at each push (a later
+// TASSIGN moves the ring); built from the tile, its address at construction
+// is kept, as pto-isa keeps tile.data().
+template <typename DataType, FIFOType FifoType, int Depth, int Period>
+struct DataFIFO<DataType, FifoType, Depth, Period, std::enable_if_t<IsTileFiFo<FifoType>::value>> {
+    static constexpr int fifoDepth = Depth;
+    static constexpr int fifoPeriod = Period;
+    static constexpr FIFOType fifoType = FifoType;
+
+    DataType* tilePtr;
+
+    PTO_INTERNAL DataFIFO(DataType* ptr) : tilePtr(ptr) {}
+    PTO_INTERNAL DataFIFO(DataType& tile) : tilePtr(&tile), base_(tile.address()), captured_(true) {}
+
+    PTO_INTERNAL uint64_t entryAddress() const { return captured_ ? base_ : tilePtr->address(); }
+
+private:
+    uint64_t base_ = 0;
+    bool captured_ = false;
+};
+
+// Which operation produces and consumes an entry; the producer's operation
+// fixes the direction and the pipes the flags travel on. TMOV_C2UB,
+// TINSERT_V2L1 and NONE exist on A5 only.
+enum class TSyncOpType : uint8_t {
+    TSTORE_C2GM_UFON,
+    TSTORE_C2GM_UFOFF,
+    TSTORE_V2GM,
+    TMOV_C2UB,
+    TINSERT_V2L1,
+    TLOAD,
+    NONE,
+};
+
+template <TSyncOpType ProducerOp, TSyncOpType ConsumerOp>
+struct TSyncTraits {
+    static constexpr bool is_cube_to_vec_gm =
+        ProducerOp == TSyncOpType::TSTORE_C2GM_UFON || ProducerOp == TSyncOpType::TSTORE_C2GM_UFOFF;
+    static constexpr bool is_cube_to_vec_ub = ProducerOp == TSyncOpType::TMOV_C2UB;
+    static constexpr bool is_cube_to_vec = is_cube_to_vec_gm || is_cube_to_vec_ub;
+    static constexpr bool is_vec_to_cube_gm = ProducerOp == TSyncOpType::TSTORE_V2GM;
+    static constexpr bool is_vec_to_cube_ub = ProducerOp == TSyncOpType::TINSERT_V2L1;
+    static constexpr bool is_vec_to_cube = is_vec_to_cube_gm || is_vec_to_cube_ub;
+
+#if PTOSIM_TARGET_A5
+    static_assert(is_cube_to_vec || is_vec_to_cube,
+                  "TPipe: the producer operation must be TSTORE_C2GM_UFON, TSTORE_C2GM_UFOFF, TMOV_C2UB (Cube) or "
+                  "TSTORE_V2GM, TINSERT_V2L1 (Vector)");
+#else
+    static_assert(is_cube_to_vec_gm || is_vec_to_cube_gm,
+                  "TPipe: on A2A3 the producer operation must be TSTORE_C2GM_UFON, TSTORE_C2GM_UFOFF (Cube) or "
+                  "TSTORE_V2GM (Vector); TMOV_C2UB and TINSERT_V2L1 move data without GM and exist on A5 only");
+    static_assert(ConsumerOp == TSyncOpType::TLOAD, "TPipe: on A2A3 the consumer operation must be TSyncOpType::TLOAD");
+#endif
+};
+
+#if !PTOSIM_TARGET_A5
+// FFTS synchronisation modes (A2A3): the field in bits 4-5 of the
+// ffts_cross_core_sync message.
+enum TSyncCVMode : uint8_t { CUBE_ALL_CORE_SYNC = 0, VEC_ALL_CORE_SYNC = 0, VEC_SUBCORES_SYNC = 1, CV_CORES_SYNC = 2 };
+#endif
 
 namespace ptosim_impl {
 
-// Which way data flows for the calling core: the Cube core produces C2V and
-// consumes V2C, the Vector cores the reverse.
-template <class P>
-constexpr int ready_flag(bool c2v) {
-    return P::kFlagId + (!c2v && P::kDir == DIR_BOTH ? 2 : 0);
+inline CallSite fifo_site(const std::source_location& where) {
+    return CallSite{where.file_name(), static_cast<int>(where.line())};
 }
 
-inline void check_mix(Core& c, const char* op, const SourceLoc& loc) {
-    if (c.subblock_dim != 2 && c.type == ptosim::CoreType::AIV)
-        ptosim::fault(loc, std::string(op) + ": TPipe connects a Cube core with its two Vector sub-blocks; launch the "
-                                             "kernel as a mix kernel (a vector-only launch has no Cube core)");
-}
-
-// Sends one signal on `flag` from the calling core to the other side of its
-// mix group, with the flag primitive of the target.
-inline void pipe_signal(Core& c, int flag, Pipe pipe, const SourceLoc& loc) {
-    if (c.target == ptosim::Target::A2A3) {
-        // mode 2: Cube -> both Vector cores, or both Vector cores -> Cube
-        ptosim::intr::ffts_cross_core_sync(loc, pipe, 1u | (2u << 4) | (static_cast<uint64_t>(flag) << 8));
-    } else if (c.type == ptosim::CoreType::AIC) {
-        ptosim::intr::set_intra_block(loc, pipe, flag);
-        ptosim::intr::set_intra_block(loc, pipe, flag + 16);
-    } else {
-        ptosim::intr::set_intra_block(loc, pipe, flag);
+// pto-isa's own TPUSH/TPOP kernels (tests/npu/a2a3/.../tpushpop_cv, _vc)
+// never call set_ffts_base_addr: the FIFO signals use the FFTS context the
+// mix launch provides. When the kernel set none, that context is lent for
+// the one signal; a wrong address the kernel set still faults.
+struct LaunchFftsContext {
+    Core& c;
+    uint64_t saved;
+    explicit LaunchFftsContext(Core& core) : c(core), saved(core.ffts_base) {
+        if (saved == 0) c.ffts_base = ptosim::Device::get().ffts_ctrl_addr();
     }
+    ~LaunchFftsContext() { c.ffts_base = saved; }
+};
+
+inline void fifo_ffts_signal(Pipe pipe, int flag, const SourceLoc& loc) {
+    LaunchFftsContext ctx(ptosim::core());
+    // mode 2: Cube -> both Vector cores, or both Vector cores -> Cube
+    ptosim::intr::ffts_cross_core_sync(loc, pipe, getFFTSMsg(2, static_cast<uint16_t>(flag)));
 }
 
-// Waits for one signal on `flag` from the other side (on A5 the Cube core
-// needs one from each sub-block; on A2A3 the FFTS barrier already joined them).
-inline void pipe_wait(Core& c, int flag, Pipe pipe, const SourceLoc& loc) {
-    if (c.target == ptosim::Target::A2A3) {
-        ptosim::intr::wait_flag_dev(loc, flag);
-    } else if (c.type == ptosim::CoreType::AIC) {
-        ptosim::intr::wait_intra_block(loc, pipe, flag);
-        ptosim::intr::wait_intra_block(loc, pipe, flag + 16);
-    } else {
-        ptosim::intr::wait_intra_block(loc, pipe, flag);
-    }
+// Every FIFO step belongs to one side: the producer of a C2V pipe is the
+// Cube core, its consumer the Vector cores, and the reverse for V2C.
+inline void fifo_check_side(bool cube_side, const char* op, const char* role, const char* opname,
+                            const SourceLoc& loc) {
+    const Core& c = ptosim::core();
+    if ((c.type == ptosim::CoreType::AIC) != cube_side)
+        ptosim::fault(loc, std::string(op) + ": the " + role + " of this TPipe (" + opname + ") runs on the " +
+                               (cube_side ? "Cube core" : "Vector cores") + ", but " + c.name() +
+                               " called it; guard the call with the core type (__DAV_CUBE__ / __DAV_VEC__)");
 }
 
-template <class P>
-constexpr bool dir_allows(bool c2v) {
-    return c2v ? (P::kDir & DIR_C2V) != 0 : (P::kDir & DIR_V2C) != 0;
+inline uint64_t fifo_slot(int tile_id, int depth, const char* op, const char* side, const SourceLoc& loc) {
+    if (tile_id < 0)
+        ptosim::fault(loc, std::string(op) + ": the " + side + "'s tile id is " + std::to_string(tile_id) +
+                               "; call pipe." + (side[0] == 'p' ? "prod" : "cons") +
+                               ".setTileId(id, subId) first (the entry is id % Depth)");
+    return static_cast<uint64_t>(tile_id % depth);
 }
 
-template <class P>
-void check_direction(bool c2v, const char* op, const SourceLoc& loc) {
-    if (!dir_allows<P>(c2v))
-        ptosim::fault(loc, std::string(op) + ": this TPipe is " + (P::kDir == DIR_C2V ? "DIR_C2V" : "DIR_V2C") +
-                               " but the call moves data " + (c2v ? "Cube -> Vector" : "Vector -> Cube") +
-                               "; declare the TPipe with the matching Direction (or DIR_BOTH)");
-}
-
-// Producer side before writing a slot: once every slot has been used, wait
-// for the consumer to free the oldest.
-template <class P>
-void producer_acquire(Core& c, P& p, bool c2v, const SourceLoc& loc) {
-    if (p.prod.tileIndex >= P::kSlotNum) pipe_wait(c, ready_flag<P>(c2v) + 1, c2v ? Pipe::FIX : Pipe::MTE3, loc);
-}
-
-template <class P>
-uint8_t* slot_of(const P& p, uint32_t index, const char* op, const SourceLoc& loc) {
-    if (!p.gm) ptosim::fault(loc, std::string(op) + ": the TPipe has no GM slot buffer; construct it with one");
-    uint8_t* s = p.gm + static_cast<uint64_t>(index % P::kSlotNum) * P::kSlotSize;
-    ptosim::check_gm(s, P::kSlotSize, op, loc);
-    return s;
-}
-
-// Copies between a tile's valid region and a slot laid out row-major with
-// row width `width` elements, starting at (r0, c0).
+// A Vec tile at a UB address, for the strided views pto-isa's FIFO moves take.
 template <class T>
-void copy_tile_slot(uint8_t* tile, uint8_t* slot, int vr, int vc, int width, int r0, int c0, bool to_slot) {
-    constexpr size_t es = sizeof(typename T::DType);
-    for (int r = 0; r < vr; ++r)
-        for (int col = 0; col < vc; ++col) {
-            uint8_t* t = at<T>(tile, r, col);
-            uint8_t* s = slot + (static_cast<uint64_t>(r0 + r) * width + c0 + col) * es;
-            if (to_slot) std::memcpy(s, t, es);
-            else std::memcpy(t, s, es);
-        }
+T tile_at(uint64_t address) {
+    T t;
+    t.assign_address(address);
+    return t;
 }
 
-// The slot's row width and the calling core's origin in it. The Cube-side
-// tile defines the slot's shape; a Vector sub-block owns a half under
-// TILE_UP_DOWN (rows) or TILE_LEFT_RIGHT (columns).
-template <class T, TileSplitAxis Split>
-void slot_geometry(const Core& c, int& width, int& r0, int& c0) {
-    const bool vec = c.type == ptosim::CoreType::AIV;
-    const int s = vec ? static_cast<int>(c.subblock_id) : 0;
-    width = T::Cols * (vec && Split == TILE_LEFT_RIGHT ? 2 : 1);
-    r0 = vec && Split == TILE_UP_DOWN ? s * T::Rows : 0;
-    c0 = vec && Split == TILE_LEFT_RIGHT ? s * T::Cols : 0;
-}
-
-template <class P, class T, TileSplitAxis Split>
-void fifo_move(CallSite cs, P& p, T& tile, bool push, const char* op) {
-    static_assert(T::Loc == TileType::Acc || T::Loc == TileType::Vec || T::Loc == TileType::Mat,
-                  "TPUSH/TPOP move Acc tiles (Cube producer), Mat tiles (Cube consumer) or Vec tiles");
-    Core& c = ptosim::core();
-    const SourceLoc loc = loc_of(cs);
-    check_mix(c, op, loc);
-    const bool cube = c.type == ptosim::CoreType::AIC;
-    if (cube != (T::Loc != TileType::Vec))
-        ptosim::fault(loc, std::string(op) + ": a " + tile_type_name(T::Loc) + " tile on " + c.name() +
-                               "; the Cube core moves Acc/Mat tiles, the Vector cores Vec tiles");
-    const bool c2v = cube == push;
-    check_direction<P>(c2v, op, loc);
-    uint8_t* base = tile_base(c, tile, op, push ? "source" : "destination", loc);
-    int width, r0, c0;
-    slot_geometry<T, Split>(c, width, r0, c0);
-    if (static_cast<uint64_t>(cube ? T::Rows : T::Rows * (Split == TILE_UP_DOWN ? 2 : 1)) * width *
-            sizeof(typename T::DType) > P::kSlotSize)
-        ptosim::fault(loc, std::string(op) + ": one FIFO entry of this tile needs more than the TPipe's SlotSize of " +
-                               std::to_string(P::kSlotSize) + " bytes; raise SlotSize");
-    const int flag = ready_flag<P>(c2v);
-    OpRecord rec = make_record(op, push ? (cube ? Pipe::FIX : Pipe::MTE3) : Pipe::MTE2, cs);
-    if (push) {
-        producer_acquire(c, p, c2v, loc);
-        uint8_t* slot = slot_of(p, p.prod.tileIndex, op, loc);
-        record_tile(rec, false, tile).write(Space::GM, reinterpret_cast<uintptr_t>(slot), P::kSlotSize);
-        ptosim::dispatch(c, rec);
-        copy_tile_slot<T>(base, slot, tile.GetValidRow(), tile.GetValidCol(), width, r0, c0, true);
-        ++p.prod.tileIndex;
-        pipe_signal(c, flag, rec.pipe, loc);
-    } else {
-        pipe_wait(c, flag, Pipe::MTE2, loc);
-        uint8_t* slot = slot_of(p, p.cons.tileIndex, op, loc);
-        rec.read(Space::GM, reinterpret_cast<uintptr_t>(slot), P::kSlotSize);
-        record_tile(rec, true, tile);
-        ptosim::dispatch(c, rec);
-        copy_tile_slot<T>(base, slot, tile.GetValidRow(), tile.GetValidCol(), width, r0, c0, false);
-        ++p.cons.tileIndex;
-        // A2A3's TPOP frees the slot itself; A5 waits for TFREE.
-        if (c.target == ptosim::Target::A2A3) pipe_signal(c, flag + 1, Pipe::MTE2, loc);
+constexpr const char* sync_op_name(TSyncOpType op) {
+    switch (op) {
+        case TSyncOpType::TSTORE_C2GM_UFON: return "TSTORE_C2GM_UFON";
+        case TSyncOpType::TSTORE_C2GM_UFOFF: return "TSTORE_C2GM_UFOFF";
+        case TSyncOpType::TSTORE_V2GM: return "TSTORE_V2GM";
+        case TSyncOpType::TMOV_C2UB: return "TMOV_C2UB";
+        case TSyncOpType::TINSERT_V2L1: return "TINSERT_V2L1";
+        case TSyncOpType::TLOAD: return "TLOAD";
+        default: return "NONE";
     }
-}
-
-template <class P>
-void fifo_free(CallSite cs, P&, bool gm_flow, const char* op) {
-    Core& c = ptosim::core();
-    const SourceLoc loc = loc_of(cs);
-    check_mix(c, op, loc);
-    const bool c2v = c.type == ptosim::CoreType::AIV;  // the consumer frees
-    check_direction<P>(c2v, op, loc);
-    ptosim::dispatch(c, make_record(op, Pipe::MTE2, cs));
-    if (gm_flow || c.target == ptosim::Target::A5) pipe_signal(c, ready_flag<P>(c2v) + 1, Pipe::MTE2, loc);
-}
-
-// GlobalData flow: the caller reads or writes the slot through gm itself.
-template <class P, class G, TileSplitAxis Split>
-void fifo_view(CallSite cs, P& p, G& g, int what, const char* op) {  // 0 TALLOC, 1 TPUSH, 2 TPOP
-    Core& c = ptosim::core();
-    const SourceLoc loc = loc_of(cs);
-    check_mix(c, op, loc);
-    const bool cube = c.type == ptosim::CoreType::AIC;
-    const bool c2v = cube == (what != 2);
-    check_direction<P>(c2v, op, loc);
-    const int flag = ready_flag<P>(c2v);
-    const Pipe pipe = what == 2 ? Pipe::MTE2 : cube ? Pipe::FIX : Pipe::MTE3;
-    OpRecord rec = make_record(op, pipe, cs);
-    rec.dtype = dtype_name<typename G::RawDType>();
-    if (what == 1) {
-        ptosim::dispatch(c, rec);
-        pipe_signal(c, flag, pipe, loc);
-        return;
-    }
-    if (what == 0) producer_acquire(c, p, c2v, loc);
-    else pipe_wait(c, flag, pipe, loc);
-    uint32_t& index = what == 0 ? p.prod.tileIndex : p.cons.tileIndex;
-    uint8_t* slot = slot_of(p, index, op, loc);
-    ++index;
-    ptosim::dispatch(c, rec);
-    int64_t off = 0;
-    if (!cube && Split == TILE_UP_DOWN) off = static_cast<int64_t>(c.subblock_id) * g.GetShape(3) * g.GetStride(3);
-    if (!cube && Split == TILE_LEFT_RIGHT) off = static_cast<int64_t>(c.subblock_id) * g.GetShape(4);
-    g.set_data(reinterpret_cast<typename G::DType*>(slot) + off);
 }
 
 }  // namespace ptosim_impl
 
-// TileData flow. Split defaults to TILE_NO_SPLIT so that TPUSH(pipe, tile)
-// also compiles, which lets the call-site macro name the caller's line.
-template <typename Pipe_, typename TileProd, TileSplitAxis Split = TILE_NO_SPLIT, typename... WaitEvents>
-    requires(is_tpipe<Pipe_>::value && is_tile_data_v<TileProd>)
-PTO_INST RecordEvent TPUSH(CallSite cs, Pipe_& pipe, TileProd& tile, WaitEvents&... events) {
-    TSYNC(cs, events...);
-    ptosim_impl::fifo_move<Pipe_, TileProd, Split>(cs, pipe, tile, true, "TPUSH");
+template <uint8_t FlagID, FIFOType FiFoType, uint8_t FiFoDepth, uint8_t FiFoSyncT, typename TileDataProd,
+          typename TileDataCons, TSyncOpType ProducerOp, TSyncOpType ConsumerOp,
+          VecCubeRatio VCRatio = VecCubeRatio::V2C1_VECS>
+struct TPipe {
+    using Traits = TSyncTraits<ProducerOp, ConsumerOp>;
+    static constexpr bool is_c2v = Traits::is_cube_to_vec;
+    static constexpr bool is_c2v_gm = Traits::is_cube_to_vec_gm;
+    static constexpr bool is_c2v_ub = Traits::is_cube_to_vec_ub;
+    static constexpr bool is_v2c = Traits::is_vec_to_cube;
+    static constexpr bool is_v2c_gm = Traits::is_vec_to_cube_gm;
+    static constexpr bool is_v2c_ub = Traits::is_vec_to_cube_ub;
+    // On A5 the Cube core addresses Vector sub-block 1 with flag id + 16.
+    static constexpr int VEC_CORE_ID_OFFSET = 16;
+
+    static_assert(is_tile_data_v<TileDataProd> && is_tile_data_v<TileDataCons>,
+                  "TPipe: TileDataProd and TileDataCons are Tile types (the producer's and the consumer's tile)");
+    static_assert(FiFoDepth >= 1, "TPipe: the FIFO depth must be at least 1 (entries are addressed as tile id % Depth)");
+    static_assert(PTOSIM_TARGET_A5 || FiFoType == FIFOType::GM_FIFO,
+                  "TPipe: A2A3 FIFOs live in GM (FIFOType::GM_FIFO); VEC_FIFO and MAT_FIFO need A5's direct Cube "
+                  "<-> Vector paths (TMOV Acc->Vec, TINSERT Vec->Mat)");
+
+    using DataFiFo = std::conditional_t<FiFoType == FIFOType::GM_FIFO,
+                                        DataFIFO<typename TileDataCons::DType, FiFoType, FiFoDepth, FiFoSyncT>,
+                                        DataFIFO<TileDataCons, FiFoType, FiFoDepth, FiFoSyncT>>;
+
+#if !PTOSIM_TARGET_A5
+    PTO_INTERNAL static uint64_t getFFTSMsgCfg(TSyncCVMode mode, uint16_t flagID, uint16_t base_const = 0x1) {
+        return getFFTSMsg(static_cast<uint16_t>(mode), flagID, base_const);
+    }
+#endif
+
+    struct Producer {
+        // How the instructions find the protocol of this pipe.
+        using ptosim_pipe = TPipe;
+        static constexpr bool ptosim_is_producer = true;
+
+        int tile_id = -1;
+        int sub_tile_id = -1;
+        bool isAllocate = false;
+        bool isRecord = false;
+        int entryOffset = 0;
+
+        PTO_INTERNAL Producer() = default;
+        PTO_INTERNAL void setTileId(int t_id, int sub_t_id) {
+            tile_id = t_id;
+            sub_tile_id = sub_t_id;
+        }
+        PTO_INTERNAL int getTileId() const { return tile_id; }
+        PTO_INTERNAL int getSubTileId() const { return sub_tile_id; }
+        PTO_INTERNAL void setAllocateStatus(bool allocate) { isAllocate = allocate; }
+        PTO_INTERNAL bool getAllocateStatus() const { return isAllocate; }
+        PTO_INTERNAL void setRecordStatus(bool record) { isRecord = record; }
+        PTO_INTERNAL bool getRecordStatus() const { return isRecord; }
+        // Bytes added to the entry's address (on A5's MAT_FIFO: rows).
+        PTO_INTERNAL void setEntryOffset(int offset) { entryOffset = offset; }
+
+        // Waits until the consumer has freed an entry. IsStart waits on the
+        // release flags of A5's TFREE (FlagID + 2) instead.
+#if PTOSIM_TARGET_A5
+        template <bool IsStart = false>
+        PTO_INTERNAL void allocate(std::source_location where = std::source_location::current()) const {
+            TPipe::allocate_impl(ptosim_impl::fifo_site(where), IsStart ? 2 : 1);
+        }
+#else
+        PTO_INTERNAL void allocate(std::source_location where = std::source_location::current()) const {
+            TPipe::allocate_impl(ptosim_impl::fifo_site(where), 1);
+        }
+#endif
+        // Tells the consumer an entry is ready.
+        PTO_INTERNAL void record(std::source_location where = std::source_location::current()) const {
+            TPipe::record_impl(ptosim_impl::fifo_site(where));
+        }
+        // Writes the tile into entry tile_id % Depth.
+        PTO_INTERNAL void push(DataFiFo& fifo, TileDataProd& tile,
+                               std::source_location where = std::source_location::current()) {
+            TPipe::push_impl(ptosim_impl::fifo_site(where), *this, fifo, tile);
+        }
+    };
+
+    struct Consumer {
+        using ptosim_pipe = TPipe;
+        static constexpr bool ptosim_is_producer = false;
+
+        int tile_id = -1;
+        int sub_tile_id = -1;
+        bool isWait = false;
+        bool isFree = false;
+        int entryOffset = 0;
+
+        PTO_INTERNAL Consumer() = default;
+        PTO_INTERNAL void setTileId(int tid, int sub_tid) {
+            tile_id = tid;
+            sub_tile_id = sub_tid;
+        }
+        PTO_INTERNAL int getTileId() const { return tile_id; }
+        PTO_INTERNAL int getSubTileId() const { return sub_tile_id; }
+        PTO_INTERNAL void setEntryOffset(int offset) { entryOffset = offset; }
+        PTO_INTERNAL void setWaitStatus(bool wait) { isWait = wait; }
+        PTO_INTERNAL bool getWaitStatus() const { return isWait; }
+        PTO_INTERNAL void setFreeStatus(bool free) { isFree = free; }
+        PTO_INTERNAL bool getFreeStatus() const { return isFree; }
+
+        // Waits until the producer has recorded an entry.
+        PTO_INTERNAL void wait(std::source_location where = std::source_location::current()) const {
+            TPipe::wait_impl(ptosim_impl::fifo_site(where));
+        }
+        // Gives an entry back to the producer; IsRelease (A5, TFREE) signals
+        // on FlagID + 2 instead of FlagID + 1.
+#if PTOSIM_TARGET_A5
+        template <bool IsRelease = false>
+        PTO_INTERNAL void free(std::source_location where = std::source_location::current()) const {
+            TPipe::free_impl(ptosim_impl::fifo_site(where), IsRelease ? 2 : 1);
+        }
+#else
+        PTO_INTERNAL void free(std::source_location where = std::source_location::current()) const {
+            TPipe::free_impl(ptosim_impl::fifo_site(where), 1);
+        }
+#endif
+        // Reads entry tile_id % Depth into the tile (GM FIFOs; the A5 local
+        // FIFOs already hold the data where the consumer reads it).
+        PTO_INTERNAL void pop(DataFiFo& fifo, TileDataCons& tile,
+                              std::source_location where = std::source_location::current()) {
+            TPipe::pop_impl(ptosim_impl::fifo_site(where), *this, fifo, tile);
+        }
+    };
+
+    DataFiFo fifo;
+    Producer prod;
+    Consumer cons;
+
+    template <FIFOType T = FiFoType, std::enable_if_t<T == FIFOType::GM_FIFO, int> = 0>
+    PTO_INTERNAL explicit TPipe(__gm__ typename TileDataCons::DType* fifoBase) : fifo(fifoBase), prod(), cons() {}
+    template <FIFOType T = FiFoType, std::enable_if_t<T != FIFOType::GM_FIFO, int> = 0>
+    PTO_INTERNAL explicit TPipe(TileDataCons* tilePtr) : fifo(tilePtr), prod(), cons() {}
+    template <FIFOType T = FiFoType, std::enable_if_t<T != FIFOType::GM_FIFO, int> = 0>
+    PTO_INTERNAL explicit TPipe(TileDataCons& tile) : fifo(tile), prod(), cons() {}
+
+    // ---- the protocol, per target (pto-isa's npu/a2a3 and npu/a5 TPush.hpp)
+
+    static void allocate_impl(CallSite cs, int channel) {
+        const ptosim::SourceLoc loc = ptosim_impl::loc_of(cs);
+        ptosim_impl::fifo_check_side(is_c2v, "TPUSH", "producer", ptosim_impl::sync_op_name(ProducerOp), loc);
+        const int flag = FlagID + channel;
+        if constexpr (PTOSIM_TARGET_A5) {
+            if constexpr (is_c2v) {  // one free from each Vector sub-block
+                ptosim::intr::wait_intra_block(loc, ptosim::Pipe::FIX, flag);
+                ptosim::intr::wait_intra_block(loc, ptosim::Pipe::FIX, flag + VEC_CORE_ID_OFFSET);
+            } else {
+                ptosim::intr::wait_intra_block(loc, ptosim::Pipe::MTE3, flag);
+            }
+        } else {
+            ptosim::intr::wait_flag_dev(loc, flag);
+        }
+    }
+
+    static void record_impl(CallSite cs) {
+        const ptosim::SourceLoc loc = ptosim_impl::loc_of(cs);
+        ptosim_impl::fifo_check_side(is_c2v, "TPUSH", "producer", ptosim_impl::sync_op_name(ProducerOp), loc);
+        constexpr ptosim::Pipe pipe = is_c2v ? ptosim::Pipe::FIX : ptosim::Pipe::MTE3;
+        if constexpr (PTOSIM_TARGET_A5) {
+            ptosim::intr::set_intra_block(loc, pipe, FlagID);
+            // The Cube core signals each sub-block; a sub-block's own id
+            // reaches the Cube core as id + 16 * subblock.
+            if constexpr (is_c2v) ptosim::intr::set_intra_block(loc, pipe, FlagID + VEC_CORE_ID_OFFSET);
+        } else {
+            ptosim_impl::fifo_ffts_signal(pipe, FlagID, loc);
+        }
+    }
+
+    static void wait_impl(CallSite cs) {
+        const ptosim::SourceLoc loc = ptosim_impl::loc_of(cs);
+        ptosim_impl::fifo_check_side(is_v2c, "TPOP", "consumer", ptosim_impl::sync_op_name(ProducerOp), loc);
+        if constexpr (PTOSIM_TARGET_A5) {
+            constexpr ptosim::Pipe pipe = is_c2v_ub ? ptosim::Pipe::V : is_v2c_ub ? ptosim::Pipe::MTE1 : ptosim::Pipe::MTE2;
+            ptosim::intr::wait_intra_block(loc, pipe, FlagID);
+            if constexpr (is_v2c) ptosim::intr::wait_intra_block(loc, pipe, FlagID + VEC_CORE_ID_OFFSET);
+        } else {
+            ptosim::intr::wait_flag_dev(loc, FlagID);
+        }
+    }
+
+    static void free_impl(CallSite cs, int channel) {
+        const ptosim::SourceLoc loc = ptosim_impl::loc_of(cs);
+        ptosim_impl::fifo_check_side(is_v2c, "TPOP", "consumer", ptosim_impl::sync_op_name(ProducerOp), loc);
+        const int flag = FlagID + channel;
+        if constexpr (PTOSIM_TARGET_A5) {
+            constexpr ptosim::Pipe pipe = is_c2v_gm ? ptosim::Pipe::MTE2 : is_c2v_ub ? ptosim::Pipe::V : ptosim::Pipe::MTE1;
+            ptosim::intr::set_intra_block(loc, pipe, flag);
+            if constexpr (is_v2c) ptosim::intr::set_intra_block(loc, pipe, flag + VEC_CORE_ID_OFFSET);
+        } else {
+            ptosim_impl::fifo_ffts_signal(ptosim::Pipe::MTE2, flag, loc);
+        }
+    }
+
+    static void push_impl(CallSite cs, Producer& p, DataFiFo& fifo, TileDataProd& tile) {
+        using namespace ptosim_impl;
+        using T = typename TileDataProd::DType;
+        constexpr int ProdM = TileDataProd::Rows, ProdN = TileDataProd::Cols;
+        constexpr int ConsM = TileDataCons::Rows, ConsN = TileDataCons::Cols;
+        static_assert(TileDataProd::Loc == TileType::Acc || TileDataProd::Loc == TileType::Vec,
+                      "TPUSH: the producer tile is an Acc tile (Cube core) or a Vec tile (Vector core)");
+        const SourceLoc loc = loc_of(cs);
+        fifo_check_side(is_c2v, "TPUSH", "producer", sync_op_name(ProducerOp), loc);
+        const uint64_t slot = fifo_slot(p.tile_id, FiFoDepth, "TPUSH", "producer", loc);
+        OpRecord rec = make_record("TPUSH", TileDataProd::Loc == TileType::Acc ? ptosim::Pipe::FIX : ptosim::Pipe::MTE3, cs);
+        rec.dtype = dtype_name<T>();
+        ptosim::dispatch(ptosim::core(), rec);
+        if constexpr (FiFoType == FIFOType::GM_FIFO) {
+            uint8_t* base = reinterpret_cast<uint8_t*>(fifo.fifoBase);
+            if constexpr (TileDataProd::Loc == TileType::Acc) {
+                // The Acc tile is one block of ConsN / ProdN producer-sized
+                // blocks per entry. The unit flag (UFON) changes no result here.
+                constexpr int factor = ConsN / ProdN;
+                using G = GlobalTensor<T, Shape<1, 1, 1, ProdM, ProdN>, Stride<1, 1, 1, ProdN, 1>>;
+                G g(reinterpret_cast<T*>(base + slot * factor * ProdM * ProdN * sizeof(T) + p.entryOffset));
+                tstore<TileDataProd, G, AtomicType::AtomicNone, ReluPreMode::NoRelu>(cs, g, tile);
+            } else {
+                // A Vec tile wider than the consumer's goes out in ConsN-wide
+                // column blocks, each contiguous in the entry.
+                constexpr int factor = ProdN / ConsN;
+                static_assert(factor >= 1, "TPUSH Vec->GM_FIFO: the producer tile must be at least as wide as the "
+                                           "consumer's (pto-isa stores ProdN / ConsN column blocks)");
+                using G = GlobalTensor<T, Shape<1, 1, 1, ProdM, ConsN>, Stride<1, 1, 1, ConsN, 1>>;
+                using Sub = Tile<TileType::Vec, T, ProdM, ProdN, BLayout::RowMajor, ProdM, ConsN>;
+                T* entry = reinterpret_cast<T*>(base + slot * factor * ConsM * ConsN * sizeof(T) + p.entryOffset);
+                for (int b = 0; b < factor; ++b) {
+                    G g(entry + static_cast<int64_t>(b) * ConsM * ConsN);
+                    Sub sub = tile_at<Sub>(tile.address() + static_cast<uint64_t>(b) * ConsN * sizeof(T));
+                    tstore<Sub, G, AtomicType::AtomicNone, ReluPreMode::NoRelu>(cs, g, sub);
+                }
+            }
+        } else {
+            push_local(cs, p, fifo, tile, slot);
+        }
+    }
+
+    static void push_local(CallSite cs, Producer& p, DataFiFo& fifo, TileDataProd& tile, uint64_t slot) {
+        using namespace ptosim_impl;
+        using T = typename TileDataProd::DType;
+        constexpr int ProdM = TileDataProd::Rows, ProdN = TileDataProd::Cols;
+        constexpr int ConsM = TileDataCons::Rows, ConsN = TileDataCons::Cols;
+        constexpr int vecCores = VCRatio == VecCubeRatio::V2C1_VECS ? 2 : 1;
+        constexpr bool splitM = ProdM != ConsM && ProdN == ConsN && vecCores == 2;
+        constexpr bool splitN = ProdM == ConsM && ProdN != ConsN && vecCores == 2;
+        constexpr bool whole = ProdM == ConsM && ProdN == ConsN && vecCores == 1;
+        const uint64_t first = fifo.entryAddress();
+        if constexpr (TileDataProd::Loc == TileType::Acc) {
+            static_assert(FiFoType == FIFOType::VEC_FIFO,
+                          "TPUSH: an Acc tile goes into a GM_FIFO or a VEC_FIFO (the Vector cores' UB)");
+            static_assert(splitM || splitN || whole,
+                          "TPUSH Acc->VEC_FIFO: with V2C1_VECS the Vec tile is the Acc tile split in rows (same Cols) "
+                          "or columns (same Rows) between the two sub-blocks; with V1C1 it has the Acc tile's shape");
+            if constexpr (splitM) {
+                constexpr int vecM = ProdM / vecCores / (ConsN / ProdN);
+                using V = Tile<TileType::Vec, T, vecM, ProdN, BLayout::RowMajor, vecM, ProdN>;
+                V v = tile_at<V>(first + slot * vecM * ProdN * sizeof(T) + p.entryOffset);
+                tmov<V, TileDataProd, AccToVecMode::DualModeSplitM, ReluPreMode::NoRelu>(cs, v, tile);
+            } else if constexpr (splitN) {
+                static_assert(ConsN >= ProdN, "TPUSH Acc->VEC_FIFO split in columns: pto-isa sizes each half as "
+                                              "ProdN / 2 / (ConsN / ProdN), which needs ConsN >= ProdN");
+                constexpr int vecN = ProdN / vecCores / (ConsN / ProdN);
+                using V = Tile<TileType::Vec, T, ProdM, vecN, BLayout::RowMajor, ProdM, vecN>;
+                V v = tile_at<V>(first + slot * ProdM * vecN * sizeof(T) + p.entryOffset);
+                tmov<V, TileDataProd, AccToVecMode::DualModeSplitN, ReluPreMode::NoRelu>(cs, v, tile);
+            } else {
+                // pto-isa moves a whole tile to sub-block 0 for either V1C1 ratio.
+                TileDataCons v = tile_at<TileDataCons>(first + slot * ProdM * ProdN * sizeof(T) + p.entryOffset);
+                tmov<TileDataCons, TileDataProd, AccToVecMode::SingleModeVec0, ReluPreMode::NoRelu>(cs, v, tile);
+            }
+        } else {
+            static_assert(FiFoType == FIFOType::MAT_FIFO,
+                          "TPUSH: a Vec tile goes into a GM_FIFO or a MAT_FIFO (the Cube core's L1)");
+            static_assert(splitM || splitN || whole,
+                          "TPUSH Vec->MAT_FIFO: with V2C1_VECS each sub-block's Vec tile is the Mat tile split in "
+                          "rows (same Cols) or columns (same Rows); with V1C1 it has the Mat tile's shape");
+            static_assert(!TileDataProd::isRowMajor && TileDataProd::SFractal == SLayout::RowMajor,
+                          "TPUSH Vec->MAT_FIFO: the Vec tile must be NZ (BLayout::ColMajor, SLayout::RowMajor), the "
+                          "layout the UB->L1 copy of pto-isa's TINSERT_CUSTOM reads");
+            TileDataCons m = tile_at<TileDataCons>(first + slot * ConsM * ConsN * sizeof(T));
+            int row = 0, col = 0;
+            if constexpr (splitM) row = ConsM / vecCores * static_cast<int>(ptosim::core().subblock_id) + p.entryOffset;
+            // pto-isa inserts both sub-blocks' halves at column ProdN.
+            if constexpr (splitN) col = ProdN;
+            tinsert<TileDataCons, TileDataProd, ReluPreMode::NoRelu>(cs, m, tile, row, col);
+        }
+    }
+
+    static void pop_impl(CallSite cs, Consumer& q, DataFiFo& fifo, TileDataCons& tile) {
+        using namespace ptosim_impl;
+        using T = typename TileDataCons::DType;
+        constexpr int ProdM = TileDataProd::Rows, ProdN = TileDataProd::Cols;
+        constexpr int ConsM = TileDataCons::Rows, ConsN = TileDataCons::Cols;
+        static_assert(TileDataCons::Loc == TileType::Vec || TileDataCons::Loc == TileType::Mat,
+                      "TPOP: the consumer tile is a Vec tile (Vector core) or a Mat tile (Cube core)");
+        const SourceLoc loc = loc_of(cs);
+        fifo_check_side(is_v2c, "TPOP", "consumer", sync_op_name(ProducerOp), loc);
+        const uint64_t slot = fifo_slot(q.tile_id, FiFoDepth, "TPOP", "consumer", loc);
+        OpRecord rec = make_record("TPOP", FiFoType == FIFOType::GM_FIFO ? ptosim::Pipe::MTE2 : ptosim::Pipe::S, cs);
+        rec.dtype = dtype_name<T>();
+        ptosim::dispatch(ptosim::core(), rec);
+        if constexpr (FiFoType == FIFOType::GM_FIFO) {
+            uint8_t* base = reinterpret_cast<uint8_t*>(fifo.fifoBase);
+            if constexpr (TileDataCons::Loc == TileType::Vec) {
+                // ConsN / ProdN producer blocks side by side in the tile.
+                constexpr int factor = ConsN / ProdN;
+                static_assert(factor >= 1, "TPOP GM_FIFO->Vec: the consumer tile must be at least as wide as the "
+                                           "producer's (pto-isa loads ConsN / ProdN column blocks)");
+                using G = GlobalTensor<T, Shape<1, 1, 1, ConsM, ProdN>, Stride<1, 1, 1, ProdN, 1>>;
+                using Sub = Tile<TileType::Vec, T, ConsM, ConsN, BLayout::RowMajor, ConsM, ProdN>;
+                T* entry = reinterpret_cast<T*>(base + slot * factor * ProdM * ProdN * sizeof(T) + q.entryOffset);
+                for (int b = 0; b < factor; ++b) {
+                    G g(entry + static_cast<int64_t>(b) * ProdM * ProdN);
+                    Sub sub = tile_at<Sub>(tile.address() + static_cast<uint64_t>(b) * ProdN * sizeof(T));
+                    TLOAD(cs, sub, g);
+                }
+            } else {
+                using G = GlobalTensor<T, Shape<1, 1, 1, ConsM, ConsN>, Stride<1, 1, 1, ConsN, 1>>;
+                G g(reinterpret_cast<T*>(base + slot * ConsM * ProdN * sizeof(T) + q.entryOffset));
+                TLOAD(cs, tile, g);
+            }
+        } else {
+            static_assert(FiFoType == (TileDataCons::Loc == TileType::Vec ? FIFOType::VEC_FIFO : FIFOType::MAT_FIFO),
+                          "TPOP: a Vec tile pops from a GM_FIFO or VEC_FIFO, a Mat tile from a GM_FIFO or MAT_FIFO");
+            (void)fifo;
+            (void)tile;
+        }
+    }
+};
+
+template <class T>
+struct is_tpipe : std::false_type {};
+template <uint8_t F, FIFOType Ty, uint8_t D, uint8_t P, class TP, class TC, TSyncOpType PO, TSyncOpType CO,
+          VecCubeRatio R>
+struct is_tpipe<TPipe<F, Ty, D, P, TP, TC, PO, CO, R>> : std::true_type {};
+
+namespace ptosim_impl {
+template <class T>
+concept fifo_producer = requires { typename T::ptosim_pipe; } && T::ptosim_is_producer;
+template <class T>
+concept fifo_consumer = requires { typename T::ptosim_pipe; } && !T::ptosim_is_producer;
+}  // namespace ptosim_impl
+
+// TPUSH(prod, tile, fifo): when prod's allocate status is set, wait for a
+// free entry; write the tile into entry prod.tile_id % Depth; when its record
+// status is set, tell the consumer.
+template <typename PipeProd, typename TileData, typename DataFifo, typename... WaitEvents>
+    requires(ptosim_impl::fifo_producer<PipeProd> && is_tile_data_v<TileData>)
+PTO_INST RecordEvent TPUSH(CallSite cs, PipeProd& prod, TileData& tile, DataFifo& fifo, WaitEvents&... events) {
+    ptosim_impl::wait_events(cs, events...);
+    using P = typename PipeProd::ptosim_pipe;
+    if (prod.getAllocateStatus()) P::allocate_impl(cs, 1);
+    P::push_impl(cs, prod, fifo, tile);
+    if (prod.getRecordStatus()) P::record_impl(cs);
     return {};
 }
-template <typename Pipe_, typename TileProd, TileSplitAxis Split = TILE_NO_SPLIT, typename... WaitEvents>
-    requires(is_tpipe<Pipe_>::value && is_tile_data_v<TileProd>)
-PTO_INST RecordEvent TPUSH(Pipe_& pipe, TileProd& tile, WaitEvents&... events) {
-    return TPUSH<Pipe_, TileProd, Split>(CallSite{}, pipe, tile, events...);
+template <typename PipeProd, typename TileData, typename DataFifo, typename... WaitEvents>
+    requires(ptosim_impl::fifo_producer<PipeProd> && is_tile_data_v<TileData>)
+PTO_INST RecordEvent TPUSH(PipeProd& prod, TileData& tile, DataFifo& fifo, WaitEvents&... events) {
+    return TPUSH(CallSite{}, prod, tile, fifo, events...);
 }
 template <typename TileData, typename Pipe_, typename... WaitEvents>
-    requires(is_tpipe<Pipe_>::value && is_tile_data_v<TileData>)
+    requires(is_tile_data_v<TileData> && is_tpipe<Pipe_>::value)
 PTO_INST RecordEvent TPUSH(CallSite cs, TileData& tile, Pipe_& pipe, WaitEvents&... events) {
-    return TPUSH<Pipe_, TileData, TILE_NO_SPLIT>(cs, pipe, tile, events...);
+    return TPUSH(cs, pipe.prod, tile, pipe.fifo, events...);
 }
 template <typename TileData, typename Pipe_, typename... WaitEvents>
-    requires(is_tpipe<Pipe_>::value && is_tile_data_v<TileData>)
+    requires(is_tile_data_v<TileData> && is_tpipe<Pipe_>::value)
 PTO_INST RecordEvent TPUSH(TileData& tile, Pipe_& pipe, WaitEvents&... events) {
-    return TPUSH<Pipe_, TileData, TILE_NO_SPLIT>(CallSite{}, pipe, tile, events...);
+    return TPUSH(CallSite{}, pipe.prod, tile, pipe.fifo, events...);
 }
 
-template <typename Pipe_, typename TileCons, TileSplitAxis Split = TILE_NO_SPLIT, typename... WaitEvents>
-    requires(is_tpipe<Pipe_>::value && is_tile_data_v<TileCons>)
-PTO_INST RecordEvent TPOP(CallSite cs, Pipe_& pipe, TileCons& tile, WaitEvents&... events) {
-    TSYNC(cs, events...);
-    ptosim_impl::fifo_move<Pipe_, TileCons, Split>(cs, pipe, tile, false, "TPOP");
+// TPOP(cons, tile, fifo): when cons's wait status is set, wait for the
+// producer's record; read entry cons.tile_id % Depth into the tile; when its
+// free status is set, give the entry back.
+template <typename PipeCons, typename TileData, typename DataFifo, typename... WaitEvents>
+    requires(ptosim_impl::fifo_consumer<PipeCons> && is_tile_data_v<TileData>)
+PTO_INST RecordEvent TPOP(CallSite cs, PipeCons& cons, TileData& tile, DataFifo& fifo, WaitEvents&... events) {
+    ptosim_impl::wait_events(cs, events...);
+    using P = typename PipeCons::ptosim_pipe;
+    if (cons.getWaitStatus()) P::wait_impl(cs);
+    P::pop_impl(cs, cons, fifo, tile);
+    if (cons.getFreeStatus()) P::free_impl(cs, 1);
     return {};
 }
-template <typename Pipe_, typename TileCons, TileSplitAxis Split = TILE_NO_SPLIT, typename... WaitEvents>
-    requires(is_tpipe<Pipe_>::value && is_tile_data_v<TileCons>)
-PTO_INST RecordEvent TPOP(Pipe_& pipe, TileCons& tile, WaitEvents&... events) {
-    return TPOP<Pipe_, TileCons, Split>(CallSite{}, pipe, tile, events...);
+template <typename PipeCons, typename TileData, typename DataFifo, typename... WaitEvents>
+    requires(ptosim_impl::fifo_consumer<PipeCons> && is_tile_data_v<TileData>)
+PTO_INST RecordEvent TPOP(PipeCons& cons, TileData& tile, DataFifo& fifo, WaitEvents&... events) {
+    return TPOP(CallSite{}, cons, tile, fifo, events...);
 }
 template <typename TileData, typename Pipe_, typename... WaitEvents>
-    requires(is_tpipe<Pipe_>::value && is_tile_data_v<TileData>)
+    requires(is_tile_data_v<TileData> && is_tpipe<Pipe_>::value)
 PTO_INST RecordEvent TPOP(CallSite cs, TileData& tile, Pipe_& pipe, WaitEvents&... events) {
-    return TPOP<Pipe_, TileData, TILE_NO_SPLIT>(cs, pipe, tile, events...);
+    return TPOP(cs, pipe.cons, tile, pipe.fifo, events...);
 }
 template <typename TileData, typename Pipe_, typename... WaitEvents>
-    requires(is_tpipe<Pipe_>::value && is_tile_data_v<TileData>)
+    requires(is_tile_data_v<TileData> && is_tpipe<Pipe_>::value)
 PTO_INST RecordEvent TPOP(TileData& tile, Pipe_& pipe, WaitEvents&... events) {
-    return TPOP<Pipe_, TileData, TILE_NO_SPLIT>(CallSite{}, pipe, tile, events...);
+    return TPOP(CallSite{}, pipe.cons, tile, pipe.fifo, events...);
 }
 
-// TFREE(pipe): a no-op on A2A3 (TPOP already freed the slot), the slot
-// release on A5.
-template <typename Pipe_, TileSplitAxis Split = TILE_NO_SPLIT, typename... WaitEvents>
-    requires(is_tpipe<Pipe_>::value)
-PTO_INST RecordEvent TFREE(CallSite cs, Pipe_& pipe, WaitEvents&... events) {
-    TSYNC(cs, events...);
-    ptosim_impl::fifo_free(cs, pipe, false, "TFREE");
+// TFREE(cons): when cons's free status is set, release the entry on A5's
+// second free channel (FlagID + 2), which Producer::allocate<true>() waits on.
+// pto-isa's TFREE reads getFreeStatus() and calls free<true>() on its
+// argument: only A5's TPipe::Consumer has both.
+template <typename PipeCons, typename... WaitEvents>
+PTO_INST RecordEvent TFREE(CallSite cs, PipeCons& cons, WaitEvents&... events) {
+    static_assert(PTOSIM_TARGET_A5 || sizeof(PipeCons) == 0,
+                  "TFREE is not available on A2A3: the A2A3 consumer has no release channel (pto-isa's TFREE calls "
+                  "free<true>(), which A2A3's TPipe::Consumer lacks); free entries in TPOP with "
+                  "pipe.cons.setFreeStatus(true)");
+    static_assert(!is_tpipe<PipeCons>::value,
+                  "TFREE takes the pipe's consumer, TFREE(pipe.cons): pto-isa's TFREE calls getFreeStatus() and "
+                  "free<true>(), which TPipe::Consumer has and TPipe does not");
+    static_assert(is_tpipe<PipeCons>::value || ptosim_impl::fifo_consumer<PipeCons>,
+                  "TFREE(cons): cons must be a TPipe<...>::Consumer");
+    ptosim_impl::wait_events(cs, events...);
+    if constexpr (ptosim_impl::fifo_consumer<PipeCons> && PTOSIM_TARGET_A5) {
+        ptosim::dispatch(ptosim::core(), ptosim_impl::make_record("TFREE", ptosim::Pipe::S, cs));
+        if (cons.getFreeStatus()) PipeCons::ptosim_pipe::free_impl(cs, 2);
+    }
     return {};
 }
-template <typename Pipe_, TileSplitAxis Split = TILE_NO_SPLIT, typename... WaitEvents>
-    requires(is_tpipe<Pipe_>::value)
-PTO_INST RecordEvent TFREE(Pipe_& pipe, WaitEvents&... events) {
-    return TFREE<Pipe_, Split>(CallSite{}, pipe, events...);
-}
-
-// GlobalData flow: TALLOC / TPUSH commit on the producer, TPOP / TFREE on the consumer.
-template <typename Pipe_, typename GlobalData, TileSplitAxis Split = TILE_NO_SPLIT, typename... WaitEvents>
-    requires(is_tpipe<Pipe_>::value && is_global_data_v<GlobalData>)
-PTO_INST RecordEvent TALLOC(CallSite cs, Pipe_& pipe, GlobalData& g, WaitEvents&... events) {
-    TSYNC(cs, events...);
-    ptosim_impl::fifo_view<Pipe_, GlobalData, Split>(cs, pipe, g, 0, "TALLOC");
-    return {};
-}
-template <typename Pipe_, typename GlobalData, TileSplitAxis Split = TILE_NO_SPLIT, typename... WaitEvents>
-    requires(is_tpipe<Pipe_>::value && is_global_data_v<GlobalData>)
-PTO_INST RecordEvent TALLOC(Pipe_& pipe, GlobalData& g, WaitEvents&... events) {
-    return TALLOC<Pipe_, GlobalData, Split>(CallSite{}, pipe, g, events...);
-}
-template <typename Pipe_, typename GlobalData, TileSplitAxis Split = TILE_NO_SPLIT, typename... WaitEvents>
-    requires(is_tpipe<Pipe_>::value && is_global_data_v<GlobalData>)
-PTO_INST RecordEvent TPUSH(CallSite cs, Pipe_& pipe, GlobalData& g, WaitEvents&... events) {
-    TSYNC(cs, events...);
-    ptosim_impl::fifo_view<Pipe_, GlobalData, Split>(cs, pipe, g, 1, "TPUSH");
-    return {};
-}
-template <typename Pipe_, typename GlobalData, TileSplitAxis Split = TILE_NO_SPLIT, typename... WaitEvents>
-    requires(is_tpipe<Pipe_>::value && is_global_data_v<GlobalData>)
-PTO_INST RecordEvent TPUSH(Pipe_& pipe, GlobalData& g, WaitEvents&... events) {
-    return TPUSH<Pipe_, GlobalData, Split>(CallSite{}, pipe, g, events...);
-}
-template <typename Pipe_, typename GlobalData, TileSplitAxis Split = TILE_NO_SPLIT, typename... WaitEvents>
-    requires(is_tpipe<Pipe_>::value && is_global_data_v<GlobalData>)
-PTO_INST RecordEvent TPOP(CallSite cs, Pipe_& pipe, GlobalData& g, WaitEvents&... events) {
-    TSYNC(cs, events...);
-    ptosim_impl::fifo_view<Pipe_, GlobalData, Split>(cs, pipe, g, 2, "TPOP");
-    return {};
-}
-template <typename Pipe_, typename GlobalData, TileSplitAxis Split = TILE_NO_SPLIT, typename... WaitEvents>
-    requires(is_tpipe<Pipe_>::value && is_global_data_v<GlobalData>)
-PTO_INST RecordEvent TPOP(Pipe_& pipe, GlobalData& g, WaitEvents&... events) {
-    return TPOP<Pipe_, GlobalData, Split>(CallSite{}, pipe, g, events...);
-}
-template <typename Pipe_, typename GlobalData, TileSplitAxis Split = TILE_NO_SPLIT, typename... WaitEvents>
-    requires(is_tpipe<Pipe_>::value && is_global_data_v<GlobalData>)
-PTO_INST RecordEvent TFREE(CallSite cs, Pipe_& pipe, GlobalData&, WaitEvents&... events) {
-    TSYNC(cs, events...);
-    ptosim_impl::fifo_free(cs, pipe, true, "TFREE");
-    return {};
-}
-template <typename Pipe_, typename GlobalData, TileSplitAxis Split = TILE_NO_SPLIT, typename... WaitEvents>
-    requires(is_tpipe<Pipe_>::value && is_global_data_v<GlobalData>)
-PTO_INST RecordEvent TFREE(Pipe_& pipe, GlobalData& g, WaitEvents&... events) {
-    return TFREE<Pipe_, GlobalData, Split>(CallSite{}, pipe, g, events...);
+template <typename PipeCons, typename... WaitEvents>
+PTO_INST RecordEvent TFREE(PipeCons& cons, WaitEvents&... events) {
+    return TFREE(CallSite{}, cons, events...);
 }
 
 // ------------------------------------------------------------ TPRINT, TPREFETCH
