@@ -7,6 +7,7 @@
 using namespace pto;
 using namespace ref;
 using testutil::run_cube;
+using testutil::run_mix;
 
 namespace {
 
@@ -253,6 +254,30 @@ TEST(MatLoad, NdToNzZeroesTheC0TailOfValidRows) {
 }
 
 #if PTOSIM_TARGET_A5
+// A mix kernel's shared code runs an L1 TLOAD / TFILLPAD on the Vector cores
+// too; there, as in pto-isa's cube-only A5 movers, it does nothing.
+TEST(MatLoadA5, L1LoadAndFillPadOnTheVectorCoreDoNothing) {
+    std::vector<int16_t> in(16 * 16, 3);
+    std::vector<int16_t> cube_l1;
+    auto body = [&] {
+        Tile<TileType::Mat, int16_t, 16, 16, BLayout::ColMajor, 16, 16, SLayout::RowMajor, 512, PadValue::Zero> t;
+        TASSIGN(t, 0);
+        auto g = gm_nd(in.data(), 16, 16, 16);
+        TFILLPAD(t, t);
+        TLOAD(t, g);
+        ConvTile<TileType::Mat, int16_t, 512, Layout::NC1HWC0, ConvTileShape<1, 1, 1, 1, kC0>> ct;
+        TASSIGN(ct, 0x1000);
+        auto gc = gm5<int16_t, Layout::NC1HWC0>(in.data(), {1, 1, 1, 1, kC0}, {16, 16, 16, 16, 1});
+        TLOAD(ct, gc);
+    };
+    auto st_ = run_mix([&] {
+        body();
+        cube_l1 = l1_elements<int16_t>(0, 16 * 16);
+    }, body);
+    ASSERT_TRUE(st_.ok()) << st_.message;
+    for (int16_t v : cube_l1) ASSERT_EQ(v, 3);
+}
+
 // A5 loads a DN (column-major) matrix into an Nz Mat tile element for element.
 TEST(MatLoadA5, DnToNz) {
     constexpr int R = 32, C = 32, vr = 20, vc = 30, ld = 24;

@@ -98,6 +98,7 @@ RecordEvent tload_tile(CallSite cs, TileData& dst, GlobalData& src) {
                   "TLOAD: unsupported layout pair; Vec tiles take ND->ND, DN->DN, NZ->NZ; Mat tiles also ND->NZ and "
                   "DN->ZN (A5 also DN->NZ), and MX scale tiles (SFractalSize 32) ND or DN; convolution layouts load "
                   "into a ConvTile");
+    if (a5_l1_op_vanishes_on_vector<TileData>()) return {};
     Core& c = ptosim::core();
     const SourceLoc loc = loc_of(cs);
     uint8_t* base = tile_base(c, dst, "TLOAD", "destination", loc);
@@ -134,6 +135,7 @@ RecordEvent tload_conv(CallSite cs, Conv& dst, G& src) {
                   "TLOAD into a ConvTile: unsupported layout pair; both targets load NC1HWC0 into a 5-D NC1HWC0 "
                   "ConvTile and FRACTAL_Z into a 5-D [C1,H,W,N,C0] or 4-D [C1HW,N/16,16,C0] FRACTAL_Z one; A5 also "
                   "NHWC or NCHW into NC1HWC0, NCHW into 4-D FRACTAL_Z, NCDHW into 6-D NDC1HWC0 or 4-D FRACTAL_Z_3D");
+    if (a5_l1_op_vanishes_on_vector<Conv>()) return {};
     Core& c = ptosim::core();
     const SourceLoc loc = loc_of(cs);
     constexpr int64_t c0 = TileConfig::alignedSize / sizeof(T);
