@@ -37,8 +37,9 @@ void fill_padding(uint8_t* base, int vr, int vc) {
 
 // The ND -> NZ and DN -> ZN movers (copy_gm_to_cbuf_multi_nd2nz) write every
 // fractal row they touch in full: the C0 block holding the last valid column
-// (DN: row) gets zeros past it, whatever the tile's PadValue (pto-isa's A2A3
-// tload_gm2mat golden expects them). The rows past the valid height stay.
+// (DN: row) gets zeros past it (pto-isa's A2A3 tload_gm2mat golden expects
+// them), as do A5's DN -> NZ, ND2ND and DN2DN loads (its tload_mix golden).
+// The rows past the valid height stay.
 template <class T, bool dn>
 void zero_c0_tail(uint8_t* base, int vr, int vc) {
     using E = typename T::DType;
@@ -102,9 +103,23 @@ RecordEvent tload_tile(CallSite cs, TileData& dst, GlobalData& src) {
     Core& c = ptosim::core();
     const SourceLoc loc = loc_of(cs);
     uint8_t* base = tile_base(c, dst, "TLOAD", "destination", loc);
-    const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
+    int vr = dst.GetValidRow(), vc = dst.GetValidCol();
     GmView<GlobalData> v(src);
     apply_a2a3_burst_pitch<TileData>(v, vr, vc);
+    constexpr bool plain_mat = TileData::Loc == TileType::Mat && !TileData::isBoxedLayout;
+    if constexpr (PTOSIM_TARGET_A5 && plain_mat) {
+        // A5's ND2ND (DN2DN) mover loops over the GlobalTensor's outer
+        // dimensions: its rows (columns) follow the GM shape, its row length
+        // the tile's valid columns (rows) (pto-isa npu/a5/TLoad.hpp,
+        // TLoadCubeND2ND / TLoadCubeDN2DN).
+        if constexpr (GlobalData::layout == Layout::ND) vr = static_cast<int>(v.rows());
+        else vc = static_cast<int>(v.cols());
+        if (vr > TileData::Rows || vc > TileData::Cols)
+            ptosim::fault(loc, "TLOAD: A5 moves the GlobalTensor's " + std::to_string(vr) + "x" + std::to_string(vc) +
+                                   " " + layout_name(GlobalData::layout) + " block into L1, more than the " +
+                                   std::to_string(TileData::Rows) + "x" + std::to_string(TileData::Cols) +
+                                   " tile holds; shrink the GlobalTensor shape");
+    }
     OpRecord rec = make_record("TLOAD", Pipe::MTE2, cs);
     check_gm_operand(src, v, vr, vc, "TLOAD", rec, false, loc);
     record_tile(rec, true, dst);
@@ -113,11 +128,19 @@ RecordEvent tload_tile(CallSite cs, TileData& dst, GlobalData& src) {
     rec.bytes = rec.elements * es;
     ptosim::dispatch(c, rec);
     copy_tile_gm<TileData, GlobalData, true>(base, gm_bytes(src), v, vr, vc);
+    // Where a Mat load's row (DN: column) ends inside a 32-byte block, the
+    // movers write the rest of the block: zeros without a PadValue.
     constexpr bool operand_fractal = TileData::Loc == TileType::Mat && TileData::SFractalSize == TileConfig::fractalABSize;
-    if constexpr (operand_fractal && GlobalData::layout == Layout::ND && is_Nz_layout<TileData>)
-        zero_c0_tail<TileData, false>(base, vr, vc);
-    else if constexpr (operand_fractal && GlobalData::layout == Layout::DN && is_Zn_layout<TileData>)
-        zero_c0_tail<TileData, true>(base, vr, vc);
+    if constexpr (TileData::PadVal == PadValue::Null) {
+        if constexpr (operand_fractal && GlobalData::layout == Layout::ND && is_Nz_layout<TileData>)
+            zero_c0_tail<TileData, false>(base, vr, vc);
+        else if constexpr (operand_fractal && GlobalData::layout == Layout::DN && is_Zn_layout<TileData>)
+            zero_c0_tail<TileData, true>(base, vr, vc);
+        else if constexpr (PTOSIM_TARGET_A5 && operand_fractal && GlobalData::layout == Layout::DN && is_Nz_layout<TileData>)
+            zero_c0_tail<TileData, false>(base, vr, vc);
+        else if constexpr (PTOSIM_TARGET_A5 && plain_mat)
+            zero_c0_tail<TileData, GlobalData::layout == Layout::DN>(base, vr, vc);
+    }
     fill_padding<TileData>(base, vr, vc);
     return {};
 }
