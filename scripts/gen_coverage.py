@@ -33,7 +33,7 @@ NO_DTYPE = ""
 # and are out of scope for a single-node simulator.
 ISA_INDEX = [
     ("Synchronization", ["TSYNC", "SYNCALL"]),
-    ("Manual / Resource Binding", ["TASSIGN", "SETFMATRIX", "SET_IMG2COL_RPT", "SET_IMG2COL_PADDING",
+    ("Manual / Resource Binding", ["TASSIGN", "TSETFMATRIX", "TSET_IMG2COL_RPT", "TSET_IMG2COL_PADDING",
                                    "SET_QUANT_SCALAR", "SET_QUANT_VECTOR"]),
     ("Elementwise (Tile-Tile)", ["TADD", "TABS", "TAND", "TOR", "TSUB", "TMUL", "TMIN", "TMAX", "TCMP", "TDIV",
                                  "TSHL", "TSHR", "TXOR", "TLOG", "TRECIP", "TPRELU", "TADDC", "TSUBC", "TCVT",

@@ -1,4 +1,4 @@
-// img2col: SETFMATRIX, SET_IMG2COL_RPT, SET_IMG2COL_PADDING and TIMG2COL,
+// img2col: TSETFMATRIX, TSET_IMG2COL_RPT, TSET_IMG2COL_PADDING and TIMG2COL,
 // against a direct convolution-window reference written here: K runs over
 // (C1, Kh, Kw, C0) like FRACTAL_Z weights, M over (N, Ho, Wo).
 #include "test_isa_ref.hpp"
@@ -91,9 +91,9 @@ void check_img2col(const Conv& p, int vr, int vc, int posM, int posK, T pad) {
         for (int i = 0; i < Rows * Cols; ++i) std::memcpy(l0a + i * sizeof(T), &sentinel, sizeof(T));
         Left dst(vr, vc);
         TASSIGN(dst, 0);
-        SET_IMG2COL_PADDING(src);
+        TSET_IMG2COL_PADDING(src);
         if constexpr (Mode == SetFmatrixMode::FMATRIX_A_MANUAL || Mode == SetFmatrixMode::FMATRIX_B_MANUAL)
-            SETFMATRIX<Fmap, Mode>(src);
+            TSETFMATRIX<Fmap, Mode>(src);
         TIMG2COL<Left, Fmap, Mode>(dst, src, posM, posK);
         for (int r = 0; r < Rows; ++r)
             for (int c = 0; c < Cols; ++c)
@@ -184,7 +184,7 @@ TEST(Img2colConv, MatmulWithFractalZWeightsIsAConvolution) {
         src.SetPadListArray(pads);
         src.SetFilterH(KH);
         src.SetFilterW(KW);
-        SET_IMG2COL_PADDING(src);
+        TSET_IMG2COL_PADDING(src);
         TileLeft<half, 32, K, DYNAMIC, DYNAMIC> a(M, K);
         TASSIGN(a, 0);
         TIMG2COL<decltype(a), Fmap, SetFmatrixMode::FMATRIX_A_AUTO>(a, src, 0, 0);
@@ -228,17 +228,17 @@ TEST(Img2colRegisters, ConfigInstructionsWriteTheRegisters) {
         src.SetRepeatTime(5);
         src.SetRepeatMode(1);
         src.SetPadValue(from_float<half>(-2.0f));
-        SETFMATRIX(src);
-        SETFMATRIX<Fmap, SetFmatrixMode::FMATRIX_B_MANUAL>(src);
-        SET_IMG2COL_RPT(src);
-        SET_IMG2COL_PADDING(src);
+        TSETFMATRIX(src);
+        TSETFMATRIX<Fmap, SetFmatrixMode::FMATRIX_B_MANUAL>(src);
+        TSET_IMG2COL_RPT(src);
+        TSET_IMG2COL_PADDING(src);
         fm = ptosim::core().fmatrix;
         fmb = ptosim::core().fmatrix_b;
         rpt = ptosim::core().img2col_rpt;
         pad = ptosim::core().img2col_pad;
         // AUTO modes leave the registers to TIMG2COL.
         src.SetFmapH(1);
-        SETFMATRIX<Fmap, SetFmatrixMode::FMATRIX_A_AUTO>(src);
+        TSETFMATRIX<Fmap, SetFmatrixMode::FMATRIX_A_AUTO>(src);
         auto_fm = ptosim::core().fmatrix;
     });
     ASSERT_TRUE(st.ok()) << st.message;
@@ -256,7 +256,7 @@ TEST(Img2colRegisters, Int8PaddingRepeatsTheByte) {
         Fmap src;
         TASSIGN(src, 0);
         src.SetPadValue(-3);
-        SET_IMG2COL_PADDING(src);
+        TSET_IMG2COL_PADDING(src);
         pad = ptosim::core().img2col_pad;
     });
     ASSERT_TRUE(st.ok()) << st.message;
@@ -275,7 +275,7 @@ TEST(Img2colFaults, ManualModeWithoutSetfmatrix) {
         TIMG2COL(dst, src, 0, 0);
     });
     ASSERT_FALSE(st.ok());
-    EXPECT_NE(st.message.find("call SETFMATRIX(convTile) first"), std::string::npos) << st.message;
+    EXPECT_NE(st.message.find("call TSETFMATRIX(convTile) first"), std::string::npos) << st.message;
     EXPECT_NE(st.message.find("test_isa_img2col.cpp"), std::string::npos) << st.message;
 }
 

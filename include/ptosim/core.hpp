@@ -83,7 +83,8 @@ struct Core {
     uint64_t ffts_base = 0;
     // Cube configuration registers, per core as on hardware: QUANT_PRE (the
     // scalar fixpipe quantisation parameter), FPC (where in FB the per-column
-    // parameters lie), FMATRIX A/B, img2col repeat and padding value.
+    // parameters lie), FMATRIX A/B, img2col repeat and padding value (A5
+    // keeps a second repeat and padding register for the B FMATRIX).
     uint64_t quant_pre = 0;
     uint64_t fpc = 0;
     uint64_t nd_para = 0;  // ND_PARA of the raw copy_matrix_cc_to_gm (set_nd_para)
@@ -91,6 +92,8 @@ struct Core {
     uint64_t fmatrix_b = 0;
     uint64_t img2col_rpt = 0;
     uint64_t img2col_pad = 0;
+    uint64_t img2col_rpt_b = 0;
+    uint64_t img2col_pad_b = 0;
     // The MAD_MODE control bits Tile::SetMadTF32Mode sets: float TMATMUL
     // operands rounded to TF32 (0 off, 1 ties away from zero, 2 ties to even).
     uint8_t mad_tf32 = 0;

@@ -202,7 +202,10 @@ aclError allocate(const char* fn, const char* arg, void** out, size_t size, bool
     *out = nullptr;
     if (size == 0)
         return fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": size is 0; request at least one byte");
-    void* p = Device::get().allocate(size, device);
+    // aclrtMalloc rounds the size up to a multiple of 32 bytes and adds 32
+    // (CANN aclrtMallocAlign32 page, which contrasts itself with it): a DMA
+    // burst may run into those bytes, and kernels' 32-byte bursts do.
+    void* p = Device::get().allocate(device ? (size + 31) / 32 * 32 + 32 : size, device);
     if (!p) {
         return fail(ACL_ERROR_BAD_ALLOC, std::string(fn) + ": out of host memory allocating " + std::to_string(size) +
                                              " bytes; the simulator backs " + (device ? "device" : "host") +

@@ -4,5 +4,5 @@
 using namespace pto;
 void kernel() {
     Tile<TileType::Mat, half, 16, 16> t;
-    SETFMATRIX(t);
+    TSETFMATRIX(t);
 }

@@ -5,8 +5,44 @@
 
 namespace pto::ptosim_impl {
 
+inline const char* layout_name(Layout l) {
+    switch (l) {
+        case Layout::ND: return "ND";
+        case Layout::DN: return "DN";
+        case Layout::NZ: return "NZ";
+        case Layout::NC1HWC0: return "NC1HWC0";
+        case Layout::FRACTAL_Z: return "FRACTAL_Z";
+        case Layout::FRACTAL_Z_3D: return "FRACTAL_Z_3D";
+        case Layout::NDC1HWC0: return "NDC1HWC0";
+        case Layout::NCHW: return "NCHW";
+        case Layout::NHWC: return "NHWC";
+        case Layout::NCDHW: return "NCDHW";
+        default: return "other";
+    }
+}
+
+// The layouts an accumulator stores to through the fixpipe: ND and NZ on
+// both targets, NC1HWC0 on A2A3 (pto-isa npu/a2a3/TStore.hpp,
+// TStoreAccNz2NC1HWC0), NHWC, NCHW and NCDHW on A5 (npu/a5/TStore.hpp,
+// TStoreAccNHWC and TStoreAccNCHW).
+template <class G>
+constexpr bool acc_store_layout() {
+    constexpr Layout l = G::layout;
+    if constexpr (PTOSIM_TARGET_A5) return l == Layout::ND || l == Layout::NZ || l == Layout::NHWC || l == Layout::NCHW || l == Layout::NCDHW;
+    else return l == Layout::ND || l == Layout::NZ || l == Layout::NC1HWC0;
+}
+
+// A GlobalTensor seen as the rows x columns of a tile transfer. The
+// convolution layouts have a view only as accumulator store destinations:
+// rows are the output positions, columns the channels, addressed as the
+// fixpipe writes them (docs/semantics.md, "Global tensors").
 template <class G>
 struct GmView {
+    static constexpr Layout L = G::layout;
+    static_assert(L == Layout::ND || L == Layout::DN || L == Layout::NZ || L == Layout::NC1HWC0 ||
+                      L == Layout::NHWC || L == Layout::NCHW || L == Layout::NCDHW,
+                  "this transfer takes an ND, DN or NZ GlobalTensor (accumulator stores also NC1HWC0, NHWC, NCHW "
+                  "or NCDHW); FRACTAL_Z, FRACTAL_Z_3D and NDC1HWC0 tensors load into a ConvTile");
     const G& g;
     int64_t sh[5], st[5];
     explicit GmView(const G& gt) : g(gt) {
@@ -16,30 +52,56 @@ struct GmView {
         }
     }
     int64_t rows() const {
-        if constexpr (G::layout == Layout::ND) return sh[0] * sh[1] * sh[2] * sh[3];
-        else if constexpr (G::layout == Layout::DN) return sh[3];
-        else return sh[2] * sh[3];
+        if constexpr (L == Layout::ND) return sh[0] * sh[1] * sh[2] * sh[3];
+        else if constexpr (L == Layout::NHWC) return sh[1] * sh[2] * sh[3];
+        else if constexpr (L == Layout::DN) return sh[3];
+        else if constexpr (L == Layout::NZ) return sh[2] * sh[3];
+        else if constexpr (L == Layout::NC1HWC0) return sh[0] * sh[2] * sh[3];
+        else if constexpr (L == Layout::NCHW) return sh[1] * sh[3] * sh[4];
+        else return sh[0] * sh[3] * sh[4];
     }
     int64_t cols() const {
-        if constexpr (G::layout == Layout::ND) return sh[4];
-        else if constexpr (G::layout == Layout::DN) return sh[0] * sh[1] * sh[2] * sh[4];
-        else return sh[0] * sh[1] * sh[4];
+        if constexpr (L == Layout::ND || L == Layout::NHWC) return sh[4];
+        else if constexpr (L == Layout::DN) return sh[0] * sh[1] * sh[2] * sh[4];
+        else if constexpr (L == Layout::NZ) return sh[0] * sh[1] * sh[4];
+        else if constexpr (L == Layout::NC1HWC0) return sh[1] * sh[4];
+        else if constexpr (L == Layout::NCHW) return sh[2];
+        else return sh[1];
     }
     // Element offset of logical (r, c) from data().
     int64_t offset(int64_t r, int64_t c) const {
-        if constexpr (G::layout == Layout::ND) {
+        if constexpr (L == Layout::ND) {
             int64_t d3 = r % sh[3], d2 = (r / sh[3]) % sh[2], d1 = (r / (sh[3] * sh[2])) % sh[1],
                     d0 = r / (sh[3] * sh[2] * sh[1]);
             return d0 * st[0] + d1 * st[1] + d2 * st[2] + d3 * st[3] + c * st[4];
-        } else if constexpr (G::layout == Layout::DN) {
+        } else if constexpr (L == Layout::DN) {
             int64_t d4 = c % sh[4], d2 = (c / sh[4]) % sh[2], d1 = (c / (sh[4] * sh[2])) % sh[1],
                     d0 = c / (sh[4] * sh[2] * sh[1]);
             return d0 * st[0] + d1 * st[1] + d2 * st[2] + r * st[3] + d4 * st[4];
-        } else {
+        } else if constexpr (L == Layout::NZ) {
             int64_t d3 = r % sh[3], d2 = r / sh[3];
             int64_t d4 = c % sh[4], d1 = (c / sh[4]) % sh[1], d0 = c / (sh[4] * sh[1]);
             return d0 * st[0] + d1 * st[1] + d2 * st[2] + d3 * st[3] + d4 * st[4];
+        } else if constexpr (L == Layout::NC1HWC0) {
+            // An NZ store: C0-wide column blocks dstStride = shape0 * stride1
+            // apart, rows C0 apart (TStoreAccNz2NC1HWC0).
+            return (c / sh[4]) * (sh[0] * st[1] / st[3]) * sh[4] + r * sh[4] + c % sh[4];
+        } else if constexpr (L == Layout::NHWC) {
+            // An NZ -> ND store: rows stride3 apart, channels contiguous.
+            return r * st[3] + c;
+        } else {
+            // An NZ -> DN store: positions contiguous, channels the channel
+            // stride apart (stride2 for NCHW, stride1 for NCDHW).
+            return r + c * (L == Layout::NCHW ? st[2] : st[1]);
         }
+    }
+    // Why the hardware cannot address this tensor as the view does, if so.
+    std::string unsupported() const {
+        if (L == Layout::NHWC && sh[0] != 1)
+            return "an NHWC store repeats over shape0 (" + std::to_string(sh[0]) +
+                   ") with a column group of the accumulator each, which is not simulated; make shape0 1 and fold "
+                   "the batch into shape1";
+        return {};
     }
     // Smallest and one-past-largest byte touched by a rows x cols transfer.
     void span(int64_t nr, int64_t nc, int64_t& lo, int64_t& hi) const {
@@ -57,7 +119,7 @@ struct GmView {
                 lo = std::min(lo, o);
                 hi = std::max(hi, o);
             }
-        if constexpr (G::layout != Layout::ND && G::layout != Layout::DN) {
+        if constexpr (L == Layout::NZ) {
             for (int64_t r = 0; r < nr; r += 1)
                 for (int64_t c : cs) {
                     int64_t o = offset(r, c);
@@ -81,11 +143,11 @@ template <class G>
 inline void check_gm_operand(const G& g, const GmView<G>& v, int64_t nr, int64_t nc, const char* op, OpRecord& rec,
                              bool write, const SourceLoc& loc) {
     if (!g.data()) ptosim::fault(loc, std::string(op) + ": the GlobalTensor has no data pointer; construct it with one or TASSIGN it");
+    if (const std::string why = v.unsupported(); !why.empty()) ptosim::fault(loc, std::string(op) + ": " + why);
     if (nr > v.rows() || nc > v.cols())
         ptosim::fault(loc, std::string(op) + ": the tile's valid region " + std::to_string(nr) + "x" + std::to_string(nc) +
                                " exceeds the global tensor's " + std::to_string(v.rows()) + "x" + std::to_string(v.cols()) +
-                               " (" + (G::layout == Layout::ND ? "ND" : G::layout == Layout::DN ? "DN" : "NZ") +
-                               " shape); shrink the valid shape or fix the GlobalTensor shape");
+                               " (" + layout_name(G::layout) + " shape); shrink the valid shape or fix the GlobalTensor shape");
     int64_t lo, hi;
     v.span(nr, nc, lo, hi);
     const uint8_t* base = gm_bytes(g) + lo;
@@ -108,6 +170,84 @@ void apply_a2a3_burst_pitch(GmView<G>& v, int vr, int vc) {
         } else if constexpr (G::layout == Layout::DN) {
             if (vr < v.sh[3]) v.st[4] -= v.sh[3] - vr;
         }
+    }
+}
+
+// ------------------------------------------------------------ ConvTile loads
+
+// The GM -> ConvTile loads: a same-layout copy on both targets (pto-isa
+// npu/a2a3/TLoad.hpp TLoad5HD and TLoadFractalZ), and on A5 also the
+// conversions from the plain NHWC, NCHW and NCDHW layouts (npu/a5/TLoad.hpp,
+// CheckConvTileData and the TLoadN*HW* movers).
+template <Layout G, Layout T, int dims>
+constexpr bool conv_load_pair() {
+    if constexpr (G == Layout::NC1HWC0) return T == Layout::NC1HWC0 && dims == 5;
+    else if constexpr (G == Layout::FRACTAL_Z) return T == Layout::FRACTAL_Z && (dims == 5 || dims == 4);
+    else if constexpr (!PTOSIM_TARGET_A5) return false;
+    else if constexpr (G == Layout::NHWC) return T == Layout::NC1HWC0 && dims == 5;
+    else if constexpr (G == Layout::NCHW) return (T == Layout::NC1HWC0 && dims == 5) || (T == Layout::FRACTAL_Z && dims == 4);
+    else if constexpr (G == Layout::NCDHW)
+        return (T == Layout::NDC1HWC0 && dims == 6) || (T == Layout::FRACTAL_Z_3D && dims == 4);
+    else return false;
+}
+
+// Where element t (ConvTile coordinates) of a load comes from in a GM tensor
+// of shape s: fills g with its GM coordinates, or returns false for the zero
+// padding of C up to C1 * C0 and of N up to a multiple of 16. A same-layout
+// load maps the tile's dimensions onto the GM tensor's last ones.
+template <Layout G, Layout T, int dims>
+inline bool conv_source(const int64_t* t, const int64_t* s, int64_t c0, int64_t* g) {
+    if constexpr (G == T) {
+        for (int i = 0; i < 5 - dims; ++i) g[i] = 0;
+        for (int i = 0; i < dims; ++i) g[5 - dims + i] = t[i];
+        return true;
+    } else if constexpr (G == Layout::NHWC) {  // [1,N,H,W,C] -> [N,C1,H,W,C0]
+        g[0] = 0, g[1] = t[0], g[2] = t[2], g[3] = t[3], g[4] = t[1] * c0 + t[4];
+        return g[4] < s[4];
+    } else if constexpr (G == Layout::NCHW && T == Layout::NC1HWC0) {  // [1,N,C,H,W] -> [N,C1,H,W,C0]
+        g[0] = 0, g[1] = t[0], g[2] = t[1] * c0 + t[4], g[3] = t[2], g[4] = t[3];
+        return g[2] < s[2];
+    } else if constexpr (G == Layout::NCHW) {  // [1,N,C,H,W] -> [C1*H*W, N/16, 16, C0]
+        const int64_t hw = s[3] * s[4];
+        g[0] = 0, g[1] = t[1] * 16 + t[2], g[2] = t[0] / hw * c0 + t[3], g[3] = t[0] % hw / s[4], g[4] = t[0] % s[4];
+        return g[1] < s[1] && g[2] < s[2];
+    } else if constexpr (T == Layout::NDC1HWC0) {  // [N,C,D,H,W] -> [N,D,C1,H,W,C0]
+        g[0] = t[0], g[1] = t[2] * c0 + t[5], g[2] = t[1], g[3] = t[3], g[4] = t[4];
+        return g[1] < s[1];
+    } else {  // [N,C,D,H,W] -> [C1*D*H*W, N/16, 16, C0]
+        const int64_t dhw = s[2] * s[3] * s[4], i = t[0] % dhw;
+        g[0] = t[1] * 16 + t[2], g[1] = t[0] / dhw * c0 + t[3], g[2] = i / (s[3] * s[4]), g[3] = i / s[4] % s[3],
+        g[4] = i % s[4];
+        return g[0] < s[0] && g[1] < s[1];
+    }
+}
+
+// The GM shape a ConvTile shape loads from, as pto-isa's PTO_ASSERTs state
+// it: empty when t and s agree, else the rule they break.
+template <Layout G, Layout T, int dims>
+inline std::string conv_shape_rule(const int64_t* t, const int64_t* s, int64_t c0) {
+    if constexpr (G == T) {
+        bool ok = true;
+        for (int i = 0; i < 5 - dims; ++i) ok = ok && s[i] == 1;
+        for (int i = 0; i < dims; ++i) ok = ok && s[5 - dims + i] == t[i];
+        return ok ? "" : "the GlobalTensor's shape must equal the ConvTile's (leading GM dimensions 1)";
+    } else if constexpr (G == Layout::NHWC) {
+        const bool ok = s[0] == 1 && s[1] == t[0] && s[2] == t[2] && s[3] == t[3] && s[4] <= t[1] * c0;
+        return ok ? "" : "GM [1,N,H,W,C] loads into [N,C1,H,W,C0] with equal N, H, W and C <= C1*C0";
+    } else if constexpr (G == Layout::NCHW && T == Layout::NC1HWC0) {
+        const bool ok = s[0] == 1 && s[1] == t[0] && s[2] <= t[1] * c0 && s[3] == t[2] && s[4] == t[3];
+        return ok ? "" : "GM [1,N,C,H,W] loads into [N,C1,H,W,C0] with equal N, H, W and C <= C1*C0";
+    } else if constexpr (G == Layout::NCHW) {
+        const int64_t hw = s[3] * s[4];
+        const bool ok = s[0] == 1 && hw > 0 && t[0] % hw == 0 && s[2] <= t[0] / hw * c0 && s[1] <= t[1] * t[2];
+        return ok ? "" : "GM [1,N,C,H,W] loads into [C1*H*W,N/16,16,C0] with C <= C1*C0 and N <= N/16*16";
+    } else if constexpr (T == Layout::NDC1HWC0) {
+        const bool ok = s[0] == t[0] && s[1] <= t[2] * c0 && s[2] == t[1] && s[3] == t[3] && s[4] == t[4];
+        return ok ? "" : "GM [N,C,D,H,W] loads into [N,D,C1,H,W,C0] with equal N, D, H, W and C <= C1*C0";
+    } else {
+        const int64_t dhw = s[2] * s[3] * s[4];
+        const bool ok = dhw > 0 && t[0] % dhw == 0 && s[1] <= t[0] / dhw * c0 && s[0] <= t[1] * t[2];
+        return ok ? "" : "GM [N,C,D,H,W] loads into [C1*D*H*W,N/16,16,C0] with C <= C1*C0 and N <= N/16*16";
     }
 }
 

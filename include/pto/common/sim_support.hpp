@@ -62,6 +62,15 @@ constexpr Space space_of() {
     else return Space::FB;
 }
 
+// pto-isa's A5 L1 data movers are compiled for the cube only (their bodies
+// sit in `#if defined(__DAV_CUBE__)`: npu/a5/TLoad.hpp, TFillPad.hpp), so a
+// mix kernel's Vector variant runs a TLOAD or TFILLPAD of an L1 tile as nothing.
+template <class T>
+bool a5_l1_op_vanishes_on_vector() {
+    if constexpr (PTOSIM_TARGET_A5 && T::Loc == TileType::Mat) return ptosim::core().type == ptosim::CoreType::AIV;
+    else return false;
+}
+
 inline const char* tile_type_name(TileType t) {
     static const char* names[] = {"Vec", "Mat", "Left", "Right", "Acc", "Bias", "Scaling", "ScaleLeft", "ScaleRight"};
     return names[static_cast<int>(t)];

@@ -293,6 +293,20 @@ struct Stride {
 };
 
 namespace ptosim_impl {
+// The global layouts whose addressing ptosim implements (docs/semantics.md,
+// "Global tensors"): the matrix layouts, and the convolution layouts that
+// TLOAD into a ConvTile and TSTORE from an accumulator address.
+constexpr bool layout_is_simulated(Layout l) {
+    switch (l) {
+        case Layout::ND: case Layout::DN: case Layout::NZ:
+        case Layout::NC1HWC0: case Layout::FRACTAL_Z: case Layout::FRACTAL_Z_3D: case Layout::NDC1HWC0:
+        case Layout::NCHW: case Layout::NHWC: case Layout::NCDHW:
+            return true;
+        default:
+            return false;
+    }
+}
+
 template <class T>
 constexpr int c0_of = static_cast<int>(C0_SIZE_BYTE / sizeof(T));
 constexpr int64_t mul_or_dyn(int64_t a, int64_t b) { return a == DYNAMIC || b == DYNAMIC ? DYNAMIC : a * b; }
@@ -360,8 +374,9 @@ struct GlobalTensor {
     static constexpr int64_t staticStride[5] = {Stride_::staticStride[0], Stride_::staticStride[1],
                                                 Stride_::staticStride[2], Stride_::staticStride[3],
                                                 Stride_::staticStride[4]};
-    static_assert(Layout_ == Layout::ND || Layout_ == Layout::DN || Layout_ == Layout::NZ,
-                  "GlobalTensor: the simulator supports the ND, DN and NZ global layouts");
+    static_assert(ptosim_impl::layout_is_simulated(Layout_),
+                  "GlobalTensor: the simulator supports the ND, DN, NZ, NC1HWC0, FRACTAL_Z, FRACTAL_Z_3D, NDC1HWC0, "
+                  "NCHW, NHWC and NCDHW global layouts");
 
     PTO_INTERNAL GlobalTensor() = default;
     PTO_INTERNAL GlobalTensor(DType* data, const Shape_& shape = Shape_(), const Stride_& stride = Stride_())

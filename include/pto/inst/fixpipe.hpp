@@ -253,8 +253,9 @@ RecordEvent fix_tstore(CallSite cs, GlobalData& dst, TileData& src, const Fp* fp
     constexpr const char* op = per_column ? "TSTORE_FP" : "TSTORE";
     static_assert(is_tile_data_v<TileData> && is_global_data_v<GlobalData> && TileData::Loc == TileType::Acc,
                   "quantised TSTORE stores an Acc tile (TileAcc<...>) to a GlobalTensor");
-    static_assert(GlobalData::layout == Layout::ND || GlobalData::layout == Layout::NZ,
-                  "quantised TSTORE writes an ND or NZ global tensor");
+    static_assert(acc_store_layout<GlobalData>(),
+                  "quantised TSTORE writes an ND or NZ global tensor (on A2A3 also NC1HWC0, on A5 also NHWC, NCHW and "
+                  "NCDHW)");
     constexpr bool ok = fix_quant_pair<S, D, per_column, false>();
     static_assert(ok || PTOSIM_TARGET_A5,
                   "A2A3 quantised TSTORE converts a float Acc to int8_t/uint8_t/half/bfloat16_t with a scalar "

@@ -1,144 +1,14 @@
-// Cube img2col load for convolution: the ConvTile feature-map tile,
-// SETFMATRIX, SET_IMG2COL_RPT, SET_IMG2COL_PADDING and TIMG2COL
-// (docs/isa/fixpipe.md, "img2col"). The SET_* instructions write the core's
+// Cube img2col load for convolution: TSETFMATRIX, TSET_IMG2COL_RPT,
+// TSET_IMG2COL_PADDING and TIMG2COL over a ConvTile feature map
+// (docs/isa/fixpipe.md, "img2col"). The TSET_* instructions write the core's
 // FMATRIX / repeat / padding registers; TIMG2COL reads the feature-map size,
 // padding list and padding value from those registers, as the hardware does.
 #pragma once
 #include <pto/common/sim_support.hpp>
 #include <pto/common/tassign.hpp>
+#include <pto/common/conv_tile.hpp>
 
 namespace pto {
-
-// Which FMATRIX register a load uses, and whether TIMG2COL sets it itself
-// (AUTO) or relies on an earlier SETFMATRIX (MANUAL).
-
-namespace ConvTileDetail {
-constexpr int MAX_CONVTILE_DIM = 6;
-}
-
-template <int64_t... Shapes>
-struct ConvTileShape {
-    static constexpr int totalDimCount = sizeof...(Shapes);
-    static_assert(totalDimCount >= 1 && totalDimCount <= ConvTileDetail::MAX_CONVTILE_DIM,
-                  "ConvTileShape takes 1 to 6 dimensions");
-    static constexpr int64_t staticShape[ConvTileDetail::MAX_CONVTILE_DIM] = {Shapes...};
-    static constexpr int dynamicDimCount = ((Shapes == DYNAMIC ? 1 : 0) + ...);
-};
-
-// A feature map in L1 (NC1HWC0), with the convolution parameters the img2col
-// load takes (pto-isa include/pto/common/pto_tile.hpp, ConvTile).
-template <TileType Loc_, typename Element_, const int BufferSize_, Layout Layout_, typename Shape_>
-struct ConvTile {
-    using DType = Element_;
-    using ShapeType = Shape_;
-    using TileDType = Element_*;
-    static constexpr TileType Loc = Loc_;
-    static constexpr int bufferSize = BufferSize_;
-    static constexpr Layout layout = Layout_;
-    static constexpr int totalDimCount = ShapeType::totalDimCount;
-    static constexpr int dynamicDimCount = ShapeType::dynamicDimCount;
-    static constexpr bool isDynamicDim(int d) { return ShapeType::staticShape[d] == DYNAMIC; }
-
-    int64_t shape[ConvTileDetail::MAX_CONVTILE_DIM] = {1, 1, 1, 1, 1, 1};
-
-    PTO_INTERNAL ConvTile() = default;
-    template <typename... Ints>
-    PTO_INTERNAL explicit ConvTile(Ints... dynamicVals) {
-        SetDynamicShape(dynamicVals...);
-    }
-    template <typename... Ints>
-    PTO_INTERNAL void SetDynamicShape(Ints... vals) {
-        static_assert(sizeof...(vals) == dynamicDimCount, "ConvTile: one value per DYNAMIC dimension");
-        const int64_t v[] = {static_cast<int64_t>(vals)..., 0};
-        for (int i = 0, k = 0; i < totalDimCount; ++i)
-            if (isDynamicDim(i)) shape[i] = v[k++];
-    }
-    PTO_INTERNAL constexpr int64_t GetShape(int dim) const {
-        if (dim < 0 || dim >= totalDimCount) return -1;
-        return isDynamicDim(dim) ? shape[dim] : ShapeType::staticShape[dim];
-    }
-
-    PTO_INTERNAL TileDType data() const { return reinterpret_cast<TileDType>(static_cast<uintptr_t>(addr_)); }
-    PTO_INTERNAL uint64_t address() const { return addr_; }
-    PTO_INTERNAL bool assigned() const { return assigned_; }
-    PTO_INTERNAL void assign_address(uint64_t a) {
-        addr_ = a;
-        assigned_ = true;
-    }
-
-    PTO_INTERNAL uint16_t GetFmapH() const { return fmapH_; }
-    PTO_INTERNAL void SetFmapH(uint16_t v) { fmapH_ = v; }
-    PTO_INTERNAL uint16_t GetFmapW() const { return fmapW_; }
-    PTO_INTERNAL void SetFmapW(uint16_t v) { fmapW_ = v; }
-    // padList: left, right, top, bottom.
-    PTO_INTERNAL uint8_t GetPadList(uint8_t i) const { return padList_[i]; }
-    PTO_INTERNAL void SetPadList(uint8_t i, uint8_t v) { padList_[i] = v; }
-    PTO_INTERNAL const uint8_t* GetPadListArray() const { return padList_; }
-    PTO_INTERNAL void SetPadListArray(const uint8_t v[4]) {
-        for (int i = 0; i < 4; ++i) padList_[i] = v[i];
-    }
-    PTO_INTERNAL uint16_t GetFilterH() const { return filterH_; }
-    PTO_INTERNAL void SetFilterH(uint16_t v) { filterH_ = v; }
-    PTO_INTERNAL uint16_t GetFilterW() const { return filterW_; }
-    PTO_INTERNAL void SetFilterW(uint16_t v) { filterW_ = v; }
-    PTO_INTERNAL uint8_t GetDilationH() const { return static_cast<uint8_t>(dilationH_); }
-    PTO_INTERNAL void SetDilationH(uint8_t v) { dilationH_ = v; }
-    PTO_INTERNAL uint8_t GetDilationW() const { return static_cast<uint8_t>(dilationW_); }
-    PTO_INTERNAL void SetDilationW(uint8_t v) { dilationW_ = v; }
-    PTO_INTERNAL uint8_t GetStrideH() const { return static_cast<uint8_t>(strideH_); }
-    PTO_INTERNAL void SetStrideH(uint8_t v) { strideH_ = v; }
-    PTO_INTERNAL uint8_t GetStrideW() const { return static_cast<uint8_t>(strideW_); }
-    PTO_INTERNAL void SetStrideW(uint8_t v) { strideW_ = v; }
-    PTO_INTERNAL DType GetPadValue() const { return padValue_; }
-    PTO_INTERNAL void SetPadValue(DType v) { padValue_ = v; }
-    PTO_INTERNAL uint16_t GetChannelSize() const { return channelSize_; }
-    PTO_INTERNAL void SetChannelSize(uint16_t v) { channelSize_ = v; }
-    PTO_INTERNAL uint16_t GetRepeatStride() const { return repeatStride_; }
-    PTO_INTERNAL void SetRepeatStride(uint16_t v) { repeatStride_ = v; }
-    PTO_INTERNAL uint16_t GetRepeatTime() const { return repeatTime_; }
-    PTO_INTERNAL void SetRepeatTime(uint8_t v) { repeatTime_ = v; }
-    PTO_INTERNAL uint16_t GetRepeatMode() const { return repeatMode_; }
-    PTO_INTERNAL void SetRepeatMode(uint8_t v) { repeatMode_ = v; }
-    PTO_INTERNAL bool GetTranspose() const { return transpose_; }
-    PTO_INTERNAL void SetTranspose(bool v) { transpose_ = v; }
-#if PTOSIM_TARGET_A5
-    PTO_INTERNAL void SetDstStride(uint16_t v) { dstStride_ = v; }
-    PTO_INTERNAL uint16_t GetDstStride() const { return dstStride_; }
-    PTO_INTERNAL void SetDstMposition(uint16_t v) { dstMposition_ = v; }
-    PTO_INTERNAL uint16_t GetDstMposition() const { return dstMposition_; }
-#endif
-
-private:
-    uint64_t addr_ = 0;
-    bool assigned_ = false;
-    uint8_t padList_[4] = {0, 0, 0, 0};
-    uint16_t fmapH_ = 0, fmapW_ = 0;
-    uint16_t filterH_ = 1, filterW_ = 1;
-    uint16_t dilationH_ = 1, dilationW_ = 1;
-    uint16_t strideH_ = 1, strideW_ = 1;
-    DType padValue_ = DType(0);
-    uint16_t channelSize_ = 0;
-    uint16_t repeatStride_ = 0;
-    uint8_t repeatTime_ = 1;
-    uint8_t repeatMode_ = 0;
-#if PTOSIM_TARGET_A5
-    uint16_t dstStride_ = 0, dstMposition_ = 0;
-#endif
-    bool transpose_ = false;
-};
-
-template <class T>
-struct is_conv_tile : std::false_type {};
-template <TileType L, class E, int B, Layout Lay, class S>
-struct is_conv_tile<ConvTile<L, E, B, Lay, S>> : std::true_type {};
-template <class T>
-constexpr bool is_conv_tile_v = is_conv_tile<std::remove_cv_t<T>>::value;
-
-template <TileType L, class E, int B, Layout Lay, class S, class AddrType>
-PTO_INST void TASSIGN(ConvTile<L, E, B, Lay, S>& tile, AddrType addr) {
-    static_assert(std::is_integral_v<AddrType>, "TASSIGN(convTile, addr): addr is the byte offset in L1");
-    tile.assign_address(static_cast<uint64_t>(addr));
-}
 
 namespace ptosim_impl {
 
@@ -190,6 +60,30 @@ uint64_t padding_bits(T v) {
     return sizeof(T) == 1 ? (b << 8) | b : b;
 }
 
+// Repeat register: stride [15:0], time [23:16], mode [31:24]; A5 adds the
+// destination stride [47:32] and M position [63:48] (TSetImg2colRpt.hpp).
+template <class Conv>
+uint64_t repeat_of(const Conv& c) {
+    uint64_t r = static_cast<uint64_t>(c.GetRepeatStride()) | static_cast<uint64_t>(c.GetRepeatTime()) << 16 |
+                 static_cast<uint64_t>(c.GetRepeatMode()) << 24;
+#if PTOSIM_TARGET_A5
+    r |= static_cast<uint64_t>(c.GetDstStride()) << 32 | static_cast<uint64_t>(c.GetDstMposition()) << 48;
+#endif
+    return r;
+}
+
+// What an AUTO-mode TIMG2COL loads itself: FMATRIX on both targets, and on
+// A5 the repeat and padding registers of the same (A or B) set as well
+// (pto-isa npu/a2a3 and npu/a5 TImg2col.hpp, TIMG2COL_IMPL).
+template <SetFmatrixMode mode, class Conv>
+void load_img2col_registers(Core& c, const Conv& src) {
+    (fmatrix_b(mode) ? c.fmatrix_b : c.fmatrix) = fmatrix_of(src);
+    if constexpr (PTOSIM_TARGET_A5) {
+        (fmatrix_b(mode) ? c.img2col_rpt_b : c.img2col_rpt) = repeat_of(src);
+        (fmatrix_b(mode) ? c.img2col_pad_b : c.img2col_pad) = padding_bits(src.GetPadValue());
+    }
+}
+
 template <class Dst, class Conv, SetFmatrixMode mode>
 RecordEvent timg2col(CallSite cs, Dst& dst, Conv& src, int posM, int posK) {
     using T = typename Dst::DType;
@@ -215,7 +109,7 @@ RecordEvent timg2col(CallSite cs, Dst& dst, Conv& src, int posM, int posK) {
         ptosim::fault(loc, "TIMG2COL: source ConvTile has no address; place it with TASSIGN(tile, offset) first");
     const uint64_t fmap_bytes = static_cast<uint64_t>(n * c1 * h * w * c0) * sizeof(T);
     ptosim::check_local(c, Space::L1, src.address(), fmap_bytes, "TIMG2COL source ConvTile", loc);
-    if constexpr (!fmatrix_manual(mode)) (fmatrix_b(mode) ? c.fmatrix_b : c.fmatrix) = fmatrix_of(src);
+    if constexpr (!fmatrix_manual(mode)) load_img2col_registers<mode>(c, src);
     if (src.GetTranspose())
         ptosim::fault(loc, "TIMG2COL: the transposed load (SetTranspose(true)) is not simulated");
     // Feature-map size and padding come from FMATRIX, the rest from the operands.
@@ -228,7 +122,7 @@ RecordEvent timg2col(CallSite cs, Dst& dst, Conv& src, int posM, int posK) {
     if (fh != h || fw != w)
         ptosim::fault(loc, "TIMG2COL: FMATRIX holds a " + std::to_string(fh) + "x" + std::to_string(fw) +
                                " feature map but the ConvTile is " + std::to_string(h) + "x" + std::to_string(w) +
-                               "; call SETFMATRIX(convTile) first (or use an AUTO SetFmatrixMode)");
+                               "; call TSETFMATRIX(convTile) first (or use an AUTO SetFmatrixMode)");
     if (kh < 1 || kw < 1 || dh < 1 || dw < 1 || sh < 1 || sw < 1)
         ptosim::fault(loc, "TIMG2COL: filter, dilation and stride must all be at least 1");
     const int64_t oh = (h + pad_t + pad_b - dh * (kh - 1) - 1) / sh + 1;
@@ -243,7 +137,7 @@ RecordEvent timg2col(CallSite cs, Dst& dst, Conv& src, int posM, int posK) {
     rec.elements = static_cast<uint64_t>(rows) * cols;
     rec.bytes = rec.elements * sizeof(T);
     ptosim::dispatch(c, rec);
-    uint64_t padbits = c.img2col_pad;
+    uint64_t padbits = PTOSIM_TARGET_A5 && fmatrix_b(mode) ? c.img2col_pad_b : c.img2col_pad;
     T pad;
     std::memcpy(&pad, &padbits, sizeof(T));
     const uint8_t* fmap = c.mem[static_cast<int>(Space::L1)] + src.address();
@@ -265,50 +159,75 @@ RecordEvent timg2col(CallSite cs, Dst& dst, Conv& src, int posM, int posK) {
 
 }  // namespace ptosim_impl
 
-template <typename ConvTileData, SetFmatrixMode FmatrixMode = SetFmatrixMode::FMATRIX_A_MANUAL, typename... WaitEvents>
-PTO_INST RecordEvent SETFMATRIX(CallSite cs, ConvTileData& src, WaitEvents&... events) {
-    ptosim_impl::wait_events(cs, events...);
-    ptosim_impl::check_conv_tile<ConvTileData>();
-    ptosim_impl::record_config("SETFMATRIX", cs);
-    // AUTO modes leave the register to TIMG2COL (SetFmatrix.hpp).
-    if constexpr (ptosim_impl::fmatrix_manual(FmatrixMode))
-        (ptosim_impl::fmatrix_b(FmatrixMode) ? ptosim::core().fmatrix_b : ptosim::core().fmatrix) = ptosim_impl::fmatrix_of(src);
+namespace ptosim_impl {
+
+// The TSET_* instructions write a register only in the MANUAL modes; the
+// AUTO modes leave it to TIMG2COL (TSetFmatrix.hpp). A2A3's repeat and
+// padding instructions always write the A set.
+template <SetFmatrixMode mode, class Conv>
+RecordEvent set_img2col_register(CallSite cs, const char* op, uint64_t ptosim::Core::* a, uint64_t ptosim::Core::* b, uint64_t value) {
+    check_conv_tile<Conv>();
+    record_config(op, cs);
+    if constexpr (fmatrix_manual(mode)) ptosim::core().*(fmatrix_b(mode) ? b : a) = value;
     return {};
-}
-template <typename ConvTileData, SetFmatrixMode FmatrixMode = SetFmatrixMode::FMATRIX_A_MANUAL, typename... WaitEvents>
-PTO_INST RecordEvent SETFMATRIX(ConvTileData& src, WaitEvents&... events) {
-    return SETFMATRIX<ConvTileData, FmatrixMode>(CallSite{}, src, events...);
 }
 
-// Repeat register: stride [15:0], time [23:16], mode [31:24] (SetImg2colRpt.hpp).
-template <typename ConvTileData, SetFmatrixMode FmatrixMode = SetFmatrixMode::FMATRIX_A_MANUAL, typename... WaitEvents>
-PTO_INST RecordEvent SET_IMG2COL_RPT(CallSite cs, ConvTileData& src, WaitEvents&... events) {
-    ptosim_impl::wait_events(cs, events...);
-    ptosim_impl::check_conv_tile<ConvTileData>();
-    ptosim_impl::record_config("SET_IMG2COL_RPT", cs);
-    if constexpr (ptosim_impl::fmatrix_manual(FmatrixMode))
-        ptosim::core().img2col_rpt = static_cast<uint64_t>(src.GetRepeatStride()) |
-                                     static_cast<uint64_t>(src.GetRepeatTime()) << 16 |
-                                     static_cast<uint64_t>(src.GetRepeatMode()) << 24;
-    return {};
-}
-template <typename ConvTileData, SetFmatrixMode FmatrixMode = SetFmatrixMode::FMATRIX_A_MANUAL, typename... WaitEvents>
-PTO_INST RecordEvent SET_IMG2COL_RPT(ConvTileData& src, WaitEvents&... events) {
-    return SET_IMG2COL_RPT<ConvTileData, FmatrixMode>(CallSite{}, src, events...);
-}
+}  // namespace ptosim_impl
 
 template <typename ConvTileData, SetFmatrixMode FmatrixMode = SetFmatrixMode::FMATRIX_A_MANUAL, typename... WaitEvents>
-PTO_INST RecordEvent SET_IMG2COL_PADDING(CallSite cs, ConvTileData& src, WaitEvents&... events) {
+PTO_INST RecordEvent TSETFMATRIX(CallSite cs, ConvTileData& src, WaitEvents&... events) {
     ptosim_impl::wait_events(cs, events...);
-    ptosim_impl::check_conv_tile<ConvTileData>();
-    ptosim_impl::record_config("SET_IMG2COL_PADDING", cs);
-    if constexpr (ptosim_impl::fmatrix_manual(FmatrixMode)) ptosim::core().img2col_pad = ptosim_impl::padding_bits(src.GetPadValue());
-    return {};
+    return ptosim_impl::set_img2col_register<FmatrixMode, ConvTileData>(cs, "TSETFMATRIX", &ptosim::Core::fmatrix, &ptosim::Core::fmatrix_b,
+                                                                        ptosim_impl::fmatrix_of(src));
 }
 template <typename ConvTileData, SetFmatrixMode FmatrixMode = SetFmatrixMode::FMATRIX_A_MANUAL, typename... WaitEvents>
-PTO_INST RecordEvent SET_IMG2COL_PADDING(ConvTileData& src, WaitEvents&... events) {
-    return SET_IMG2COL_PADDING<ConvTileData, FmatrixMode>(CallSite{}, src, events...);
+PTO_INST RecordEvent TSETFMATRIX(ConvTileData& src, WaitEvents&... events) {
+    return TSETFMATRIX<ConvTileData, FmatrixMode>(CallSite{}, src, events...);
 }
+
+#if PTOSIM_TARGET_A5
+template <typename ConvTileData, SetFmatrixMode FmatrixMode = SetFmatrixMode::FMATRIX_A_MANUAL, typename... WaitEvents>
+PTO_INST RecordEvent TSET_IMG2COL_RPT(CallSite cs, ConvTileData& src, WaitEvents&... events) {
+    ptosim_impl::wait_events(cs, events...);
+    return ptosim_impl::set_img2col_register<FmatrixMode, ConvTileData>(
+        cs, "TSET_IMG2COL_RPT", &ptosim::Core::img2col_rpt, &ptosim::Core::img2col_rpt_b, ptosim_impl::repeat_of(src));
+}
+template <typename ConvTileData, SetFmatrixMode FmatrixMode = SetFmatrixMode::FMATRIX_A_MANUAL, typename... WaitEvents>
+PTO_INST RecordEvent TSET_IMG2COL_RPT(ConvTileData& src, WaitEvents&... events) {
+    return TSET_IMG2COL_RPT<ConvTileData, FmatrixMode>(CallSite{}, src, events...);
+}
+template <typename ConvTileData, SetFmatrixMode FmatrixMode = SetFmatrixMode::FMATRIX_A_MANUAL, typename... WaitEvents>
+PTO_INST RecordEvent TSET_IMG2COL_PADDING(CallSite cs, ConvTileData& src, WaitEvents&... events) {
+    ptosim_impl::wait_events(cs, events...);
+    return ptosim_impl::set_img2col_register<FmatrixMode, ConvTileData>(
+        cs, "TSET_IMG2COL_PADDING", &ptosim::Core::img2col_pad, &ptosim::Core::img2col_pad_b, ptosim_impl::padding_bits(src.GetPadValue()));
+}
+template <typename ConvTileData, SetFmatrixMode FmatrixMode = SetFmatrixMode::FMATRIX_A_MANUAL, typename... WaitEvents>
+PTO_INST RecordEvent TSET_IMG2COL_PADDING(ConvTileData& src, WaitEvents&... events) {
+    return TSET_IMG2COL_PADDING<ConvTileData, FmatrixMode>(CallSite{}, src, events...);
+}
+#else
+template <typename ConvTileData, typename... WaitEvents>
+PTO_INST RecordEvent TSET_IMG2COL_RPT(CallSite cs, ConvTileData& src, WaitEvents&... events) {
+    ptosim_impl::wait_events(cs, events...);
+    return ptosim_impl::set_img2col_register<SetFmatrixMode::FMATRIX_A_MANUAL, ConvTileData>(
+        cs, "TSET_IMG2COL_RPT", &ptosim::Core::img2col_rpt, &ptosim::Core::img2col_rpt, ptosim_impl::repeat_of(src));
+}
+template <typename ConvTileData, typename... WaitEvents>
+PTO_INST RecordEvent TSET_IMG2COL_RPT(ConvTileData& src, WaitEvents&... events) {
+    return TSET_IMG2COL_RPT<ConvTileData>(CallSite{}, src, events...);
+}
+template <typename ConvTileData, typename... WaitEvents>
+PTO_INST RecordEvent TSET_IMG2COL_PADDING(CallSite cs, ConvTileData& src, WaitEvents&... events) {
+    ptosim_impl::wait_events(cs, events...);
+    return ptosim_impl::set_img2col_register<SetFmatrixMode::FMATRIX_A_MANUAL, ConvTileData>(
+        cs, "TSET_IMG2COL_PADDING", &ptosim::Core::img2col_pad, &ptosim::Core::img2col_pad, ptosim_impl::padding_bits(src.GetPadValue()));
+}
+template <typename ConvTileData, typename... WaitEvents>
+PTO_INST RecordEvent TSET_IMG2COL_PADDING(ConvTileData& src, WaitEvents&... events) {
+    return TSET_IMG2COL_PADDING<ConvTileData>(CallSite{}, src, events...);
+}
+#endif
 
 template <typename TileData, typename ConvTileData, SetFmatrixMode FmatrixMode = SetFmatrixMode::FMATRIX_A_MANUAL,
           typename... WaitEvents>

@@ -196,6 +196,7 @@ void tfillpad_vec(CallSite cs, const char* op, Dst& dst, Src& src) {
 
 template <FillPad mode, class Dst, class Src>
 void tfillpad(CallSite cs, const char* op, Dst& dst, Src& src) {
+    if (a5_l1_op_vanishes_on_vector<Dst>()) return;
     if constexpr (Dst::Loc == TileType::Mat && mode == FillPad::Normal) tfillpad_mat(cs, op, dst, src);
     else tfillpad_vec<mode>(cs, op, dst, src);
 }

@@ -1,5 +1,6 @@
-// TLOAD (GM -> Vec/Mat) and TSTORE (Vec/Mat/Acc -> GM).
+// TLOAD (GM -> Vec/Mat tile or ConvTile) and TSTORE (Vec/Mat/Acc -> GM).
 #pragma once
+#include <pto/common/conv_tile.hpp>
 #include <pto/common/gm_view.hpp>
 
 namespace pto {
@@ -10,7 +11,8 @@ template <class T, class G>
 constexpr bool layouts_match() {
     if constexpr (G::layout == Layout::ND) return !T::isBoxedLayout && T::isRowMajor;
     else if constexpr (G::layout == Layout::DN) return !T::isBoxedLayout && !T::isRowMajor;
-    else return is_Nz_layout<T>;
+    else if constexpr (G::layout == Layout::NZ) return is_Nz_layout<T>;
+    else return false;
 }
 
 // Fills what the hardware pads when a tile has a PadValue: the rest of each
@@ -31,6 +33,21 @@ void fill_padding(uint8_t* base, int vr, int vc) {
         for (int r = 0; r < rows_to; ++r)
             for (int c = (r < vr ? vc : 0); c < cols_to; ++c) store_elem(at<T>(base, r, c), v);
     }
+}
+
+// The ND -> NZ and DN -> ZN movers (copy_gm_to_cbuf_multi_nd2nz) write every
+// fractal row they touch in full: the C0 block holding the last valid column
+// (DN: row) gets zeros past it (pto-isa's A2A3 tload_gm2mat golden expects
+// them), as do A5's DN -> NZ, ND2ND and DN2DN loads (its tload_mix golden).
+// The rows past the valid height stay.
+template <class T, bool dn>
+void zero_c0_tail(uint8_t* base, int vr, int vc) {
+    using E = typename T::DType;
+    constexpr int c0 = static_cast<int>(TileConfig::alignedSize / sizeof(E));
+    const E zero{};
+    const int lines = dn ? vc : vr, from = dn ? vr : vc, to = std::min((from + c0 - 1) / c0 * c0, dn ? T::Rows : T::Cols);
+    for (int i = 0; i < lines; ++i)
+        for (int j = from; j < to; ++j) store_elem(dn ? at<T>(base, j, i) : at<T>(base, i, j), zero);
 }
 
 // Copies the rows x cols region between a tile and GM without conversion,
@@ -62,31 +79,47 @@ PTOSIM_VECTORIZE void copy_tile_gm(uint8_t* tile, uint8_t* gm, const GmView<G>& 
         }
 }
 
-}  // namespace ptosim_impl
-
-template <typename TileData, typename GlobalData, typename... WaitEvents>
-PTO_INST RecordEvent TLOAD(CallSite cs, TileData& dst, GlobalData& src, WaitEvents&... events) {
-    ptosim_impl::wait_events(cs, events...);
+template <class TileData, class GlobalData>
+RecordEvent tload_tile(CallSite cs, TileData& dst, GlobalData& src) {
     static_assert(is_tile_data_v<TileData> && is_global_data_v<GlobalData>,
-                  "TLOAD(dst, src): dst must be a Tile and src a GlobalTensor");
+                  "TLOAD(dst, src): dst must be a Tile or ConvTile and src a GlobalTensor");
     static_assert(TileData::Loc == TileType::Vec || TileData::Loc == TileType::Mat,
                   "TLOAD: the destination must be a Vec (UB) or Mat (L1) tile");
     static_assert(sizeof(typename TileData::DType) == sizeof(typename GlobalData::RawDType),
                   "TLOAD: tile and global tensor element sizes must be equal");
-    static_assert(ptosim_impl::layouts_match<TileData, GlobalData>() ||
+    // A5's Mat loads convert DN to NZ as well (pto-isa npu/a5/TLoad.hpp,
+    // TLoadCubeCheck); A2A3's go DN -> ZN only.
+    static_assert(layouts_match<TileData, GlobalData>() ||
                       (TileData::Loc == TileType::Mat && GlobalData::layout == Layout::ND && is_Nz_layout<TileData>) ||
                       (TileData::Loc == TileType::Mat && GlobalData::layout == Layout::DN && is_Zn_layout<TileData>) ||
+                      (PTOSIM_TARGET_A5 && TileData::Loc == TileType::Mat && GlobalData::layout == Layout::DN &&
+                       is_Nz_layout<TileData>) ||
                       (TileData::Loc == TileType::Mat && TileData::SFractalSize == TileConfig::fractalMxSize &&
                        (GlobalData::layout == Layout::ND || GlobalData::layout == Layout::DN)),
                   "TLOAD: unsupported layout pair; Vec tiles take ND->ND, DN->DN, NZ->NZ; Mat tiles also ND->NZ and "
-                  "DN->ZN, and MX scale tiles (SFractalSize 32) ND or DN");
-    using namespace ptosim_impl;
+                  "DN->ZN (A5 also DN->NZ), and MX scale tiles (SFractalSize 32) ND or DN; convolution layouts load "
+                  "into a ConvTile");
+    if (a5_l1_op_vanishes_on_vector<TileData>()) return {};
     Core& c = ptosim::core();
     const SourceLoc loc = loc_of(cs);
     uint8_t* base = tile_base(c, dst, "TLOAD", "destination", loc);
-    const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
+    int vr = dst.GetValidRow(), vc = dst.GetValidCol();
     GmView<GlobalData> v(src);
     apply_a2a3_burst_pitch<TileData>(v, vr, vc);
+    constexpr bool plain_mat = TileData::Loc == TileType::Mat && !TileData::isBoxedLayout;
+    if constexpr (PTOSIM_TARGET_A5 && plain_mat) {
+        // A5's ND2ND (DN2DN) mover loops over the GlobalTensor's outer
+        // dimensions: its rows (columns) follow the GM shape, its row length
+        // the tile's valid columns (rows) (pto-isa npu/a5/TLoad.hpp,
+        // TLoadCubeND2ND / TLoadCubeDN2DN).
+        if constexpr (GlobalData::layout == Layout::ND) vr = static_cast<int>(v.rows());
+        else vc = static_cast<int>(v.cols());
+        if (vr > TileData::Rows || vc > TileData::Cols)
+            ptosim::fault(loc, "TLOAD: A5 moves the GlobalTensor's " + std::to_string(vr) + "x" + std::to_string(vc) +
+                                   " " + layout_name(GlobalData::layout) + " block into L1, more than the " +
+                                   std::to_string(TileData::Rows) + "x" + std::to_string(TileData::Cols) +
+                                   " tile holds; shrink the GlobalTensor shape");
+    }
     OpRecord rec = make_record("TLOAD", Pipe::MTE2, cs);
     check_gm_operand(src, v, vr, vc, "TLOAD", rec, false, loc);
     record_tile(rec, true, dst);
@@ -95,8 +128,96 @@ PTO_INST RecordEvent TLOAD(CallSite cs, TileData& dst, GlobalData& src, WaitEven
     rec.bytes = rec.elements * es;
     ptosim::dispatch(c, rec);
     copy_tile_gm<TileData, GlobalData, true>(base, gm_bytes(src), v, vr, vc);
+    // Where a Mat load's row (DN: column) ends inside a 32-byte block, the
+    // movers write the rest of the block: zeros without a PadValue.
+    constexpr bool operand_fractal = TileData::Loc == TileType::Mat && TileData::SFractalSize == TileConfig::fractalABSize;
+    if constexpr (TileData::PadVal == PadValue::Null) {
+        if constexpr (operand_fractal && GlobalData::layout == Layout::ND && is_Nz_layout<TileData>)
+            zero_c0_tail<TileData, false>(base, vr, vc);
+        else if constexpr (operand_fractal && GlobalData::layout == Layout::DN && is_Zn_layout<TileData>)
+            zero_c0_tail<TileData, true>(base, vr, vc);
+        else if constexpr (PTOSIM_TARGET_A5 && operand_fractal && GlobalData::layout == Layout::DN && is_Nz_layout<TileData>)
+            zero_c0_tail<TileData, false>(base, vr, vc);
+        else if constexpr (PTOSIM_TARGET_A5 && plain_mat)
+            zero_c0_tail<TileData, GlobalData::layout == Layout::DN>(base, vr, vc);
+    }
     fill_padding<TileData>(base, vr, vc);
     return {};
+}
+
+// A ConvTile load fills the tile's whole (dense) shape; each element comes
+// from the GM element conv_source names, or is a zero of the C / N padding.
+template <class Conv, class G>
+RecordEvent tload_conv(CallSite cs, Conv& dst, G& src) {
+    using T = typename Conv::DType;
+    constexpr int dims = Conv::totalDimCount;
+    static_assert(is_global_data_v<G>, "TLOAD(convTile, src): src must be a GlobalTensor");
+    static_assert(Conv::Loc == TileType::Mat, "TLOAD: a ConvTile destination must be in L1 (TileType::Mat)");
+    static_assert(sizeof(T) == sizeof(typename G::RawDType), "TLOAD: tile and global tensor element sizes must be equal");
+    static_assert(conv_load_pair<G::layout, Conv::layout, dims>(),
+                  "TLOAD into a ConvTile: unsupported layout pair; both targets load NC1HWC0 into a 5-D NC1HWC0 "
+                  "ConvTile and FRACTAL_Z into a 5-D [C1,H,W,N,C0] or 4-D [C1HW,N/16,16,C0] FRACTAL_Z one; A5 also "
+                  "NHWC or NCHW into NC1HWC0, NCHW into 4-D FRACTAL_Z, NCDHW into 6-D NDC1HWC0 or 4-D FRACTAL_Z_3D");
+    if (a5_l1_op_vanishes_on_vector<Conv>()) return {};
+    Core& c = ptosim::core();
+    const SourceLoc loc = loc_of(cs);
+    constexpr int64_t c0 = TileConfig::alignedSize / sizeof(T);
+    int64_t t[ConvTileDetail::MAX_CONVTILE_DIM], s[5], st[5], numel = 1;
+    for (int d = 0; d < dims; ++d) numel *= t[d] = dst.GetShape(d);
+    for (int d = 0; d < 5; ++d) s[d] = src.GetShape(d), st[d] = src.GetStride(d);
+    auto shape_str = [](const int64_t* v, int n) {
+        std::string r = "[";
+        for (int i = 0; i < n; ++i) r += (i ? "," : "") + std::to_string(v[i]);
+        return r + "]";
+    };
+    if (!dst.assigned())
+        ptosim::fault(loc, "TLOAD: destination ConvTile has no address; place it with TASSIGN(tile, offset) first");
+    if (!src.data()) ptosim::fault(loc, "TLOAD: the GlobalTensor has no data pointer; construct it with one or TASSIGN it");
+    if (t[dims - 1] != c0 || (dims == 4 && t[2] != 16))
+        ptosim::fault(loc, "TLOAD: the ConvTile shape " + shape_str(t, dims) + " must end in C0 = " + std::to_string(c0) +
+                               " (32 bytes of elements)" + (dims == 4 ? ", after a 16-row N fractal" : ""));
+    if (const std::string rule = conv_shape_rule<G::layout, Conv::layout, dims>(t, s, c0); !rule.empty())
+        ptosim::fault(loc, "TLOAD: GlobalTensor shape " + shape_str(s, 5) + " does not fit ConvTile shape " +
+                               shape_str(t, dims) + ": " + rule);
+    const uint64_t bytes = static_cast<uint64_t>(numel) * sizeof(T);
+    if (bytes > static_cast<uint64_t>(Conv::bufferSize))
+        ptosim::fault(loc, "TLOAD: the ConvTile shape " + shape_str(t, dims) + " needs " + std::to_string(bytes) +
+                               " bytes but its BufferSize is " + std::to_string(Conv::bufferSize));
+    ptosim::check_local(c, Space::L1, dst.address(), bytes, "TLOAD destination ConvTile", loc);
+    // Every GM coordinate runs over [0, shape): the far corner bounds the read.
+    int64_t last = 0;
+    for (int d = 0; d < 5; ++d) last += (s[d] - 1) * st[d];
+    uint8_t* gm = gm_bytes(src);
+    const uint64_t gm_span = static_cast<uint64_t>(last + 1) * sizeof(T);
+    ptosim::check_gm(gm, gm_span, "TLOAD", loc);
+    OpRecord rec = make_record("TLOAD", Pipe::MTE2, cs);
+    rec.read(Space::GM, reinterpret_cast<uintptr_t>(gm), gm_span);
+    rec.write(Space::L1, dst.address(), bytes);
+    rec.dtype = dtype_name<T>();
+    rec.elements = static_cast<uint64_t>(numel);
+    rec.bytes = bytes;
+    ptosim::dispatch(c, rec);
+    uint8_t* out = c.mem[static_cast<int>(Space::L1)] + dst.address();
+    int64_t at_t[ConvTileDetail::MAX_CONVTILE_DIM] = {}, g[5];
+    for (int64_t e = 0; e < numel; ++e) {
+        uint8_t* d = out + e * sizeof(T);
+        if (conv_source<G::layout, Conv::layout, dims>(at_t, s, c0, g))
+            std::memcpy(d, gm + (g[0] * st[0] + g[1] * st[1] + g[2] * st[2] + g[3] * st[3] + g[4] * st[4]) * sizeof(T),
+                        sizeof(T));
+        else
+            std::memset(d, 0, sizeof(T));
+        for (int k = dims - 1; k >= 0 && ++at_t[k] == t[k]; --k) at_t[k] = 0;
+    }
+    return {};
+}
+
+}  // namespace ptosim_impl
+
+template <typename TileData, typename GlobalData, typename... WaitEvents>
+PTO_INST RecordEvent TLOAD(CallSite cs, TileData& dst, GlobalData& src, WaitEvents&... events) {
+    ptosim_impl::wait_events(cs, events...);
+    if constexpr (is_conv_tile_v<TileData>) return ptosim_impl::tload_conv(cs, dst, src);
+    else return ptosim_impl::tload_tile(cs, dst, src);
 }
 
 template <typename TileData, typename GlobalData, typename... WaitEvents>
@@ -121,9 +242,9 @@ RecordEvent tstore(CallSite cs, GlobalData& dst, TileData& src) {
                       (std::is_same_v<S, int32_t> && std::is_same_v<D, int32_t>),
                   "TSTORE from Acc: float accumulators store as float, half or bfloat16_t; int32 as int32 "
                   "(quantized stores are not simulated yet)");
-    static_assert(from_acc ? (GlobalData::layout == Layout::ND || GlobalData::layout == Layout::NZ)
-                           : layouts_match<TileData, GlobalData>(),
-                  "TSTORE: unsupported layout pair; Vec/Mat tiles store to the matching global layout; Acc stores to ND or NZ");
+    static_assert(from_acc ? acc_store_layout<GlobalData>() : layouts_match<TileData, GlobalData>(),
+                  "TSTORE: unsupported layout pair; Vec/Mat tiles store to the matching global layout; Acc tiles to ND "
+                  "or NZ, on A2A3 also NC1HWC0, on A5 also NHWC, NCHW and NCDHW");
     static_assert(relu == ReluPreMode::NoRelu || from_acc, "TSTORE: ReLU is a fixpipe option of stores from Acc tiles");
     // pto-isa's SetAtomicAdd (npu/a2a3/TStore.hpp) has an int8 mode
     // (set_atomic_s8) but none for uint8_t.

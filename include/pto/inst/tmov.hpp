@@ -2,6 +2,7 @@
 // element copy between two tile layouts; the layouts do the conversion
 // (NZ -> Zz/Nz/Zn, Nz accumulator -> ND vector) (docs/semantics.md, "TMOV").
 #pragma once
+#include <pto/common/conv_tile.hpp>
 #include <pto/common/sim_support.hpp>
 
 namespace pto {
@@ -136,8 +137,37 @@ void vec_to_mat(CallSite cs, const char* op, Dst& dst, Src& src, int r0, int c0)
     }
 }
 
+// L1 -> L0B from a weight ConvTile: the destination's valid region, in
+// whole fractals, from (r0, c0) of the ConvTile read as its K x N Zn matrix
+// (pto-isa npu/a2a3/TMov.hpp and TExtract.hpp, TExtractToBConv).
+template <class Dst, class Conv>
+RecordEvent conv_to_l0b(CallSite cs, const char* op, Dst& dst, const Conv& src, int r0, int c0) {
+    static_assert(Dst::Loc == TileType::Right, "TMOV/TEXTRACT from a ConvTile: the destination must be a Right tile");
+    using M = conv_matrix<Conv>;
+    using View = typename M::type;
+    const View view = M::view(src);
+    check_move_pair<Dst, View>();
+    Core& c = ptosim::core();
+    const SourceLoc loc = loc_of(cs);
+    const uint8_t* s = tile_base(c, view, op, "source", loc);
+    const int rows = (dst.GetValidRow() + M::c0 - 1) / M::c0 * M::c0, cols = (dst.GetValidCol() + 15) / 16 * 16;
+    if (r0 < 0 || c0 < 0 || r0 + rows > View::Rows || c0 + cols > View::Cols || rows > Dst::Rows || cols > Dst::Cols)
+        ptosim::fault(loc, std::string(op) + ": a " + std::to_string(rows) + "x" + std::to_string(cols) + " part at (" +
+                               std::to_string(r0) + ", " + std::to_string(c0) + ") runs outside the " +
+                               std::to_string(View::Rows) + "x" + std::to_string(View::Cols) +
+                               " K x N weights of the ConvTile or the destination tile");
+    OpRecord rec = make_record(op, Pipe::MTE1, cs);
+    record_tile(rec, false, view);
+    record_tile(rec, true, dst);
+    rec.elements = static_cast<uint64_t>(rows) * cols;
+    rec.bytes = rec.elements * sizeof(typename Dst::DType);
+    ptosim::dispatch(c, rec);
+    copy_region<Dst, View>(dest_base(c, dst, 0, op, loc), s, rows, cols, 0, 0, r0, c0);
+    return {};
+}
+
 template <class Dst, class Src, AccToVecMode mode, ReluPreMode relu>
-RecordEvent tmov(CallSite cs, Dst& dst, Src& src) {
+RecordEvent tmov_tile(CallSite cs, Dst& dst, Src& src) {
     check_move_pair<Dst, Src>();
     Core& c = ptosim::core();
     const SourceLoc loc = loc_of(cs);
@@ -190,6 +220,12 @@ RecordEvent tmov(CallSite cs, Dst& dst, Src& src) {
     return {};
 }
 
+template <class Dst, class Src, AccToVecMode mode, ReluPreMode relu>
+RecordEvent tmov(CallSite cs, Dst& dst, Src& src) {
+    if constexpr (is_conv_tile_v<Src>) return conv_to_l0b(cs, "TMOV", dst, src, 0, 0);
+    else return tmov_tile<Dst, Src, mode, relu>(cs, dst, src);
+}
+
 }  // namespace ptosim_impl
 
 template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>
@@ -217,7 +253,7 @@ PTO_INST RecordEvent TMOV(TileDataDst& dst, TileDataSrc& src, WaitEvents&... eve
 namespace ptosim_impl {
 
 template <class Dst, class Src>
-RecordEvent textract(CallSite cs, Dst& dst, Src& src, int r0, int c0) {
+RecordEvent textract_tile(CallSite cs, Dst& dst, Src& src, int r0, int c0) {
     check_move_pair<Dst, Src>();
     if constexpr (Src::Loc == TileType::Vec && Dst::Loc == TileType::Mat) {
         vec_to_mat(cs, "TEXTRACT", dst, src, r0, c0);
@@ -244,6 +280,12 @@ RecordEvent textract(CallSite cs, Dst& dst, Src& src, int r0, int c0) {
     ptosim::dispatch(c, rec);
     copy_region<Dst, Src>(dest_base(c, dst, 0, "TEXTRACT", loc), s, rows, cols, 0, 0, r0, c0);
     return {};
+}
+
+template <class Dst, class Src>
+RecordEvent textract(CallSite cs, Dst& dst, Src& src, int r0, int c0) {
+    if constexpr (is_conv_tile_v<Src>) return conv_to_l0b(cs, "TEXTRACT", dst, src, r0, c0);
+    else return textract_tile(cs, dst, src, r0, c0);
 }
 
 template <class Dst, class Src, ReluPreMode relu>
