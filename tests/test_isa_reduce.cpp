@@ -67,6 +67,11 @@ T ref_bin(Bop op, T a, T b) {
             case Bop::Sub: return half_from_bits(f16_bits(x - y));
             case Bop::Mul: return half_from_bits(f16_bits(x * y));
             case Bop::Div: return half_from_bits(f16_bits(x / y));
+            case Bop::ExpDif: {
+                // vsub then vexp on half registers: the difference is a half.
+                const _Float16 d = x - y;
+                return from_float<T>(std::exp(static_cast<float>(d)));
+            }
             default: break;
         }
     }
@@ -582,6 +587,39 @@ COL_EXPAND_SUITE(TCOLEXPANDDIV, FloatTypes, Bop::Div)
 COL_EXPAND_SUITE(TCOLEXPANDMAX, ArithTypes, Bop::Max)
 COL_EXPAND_SUITE(TCOLEXPANDMIN, ArithTypes, Bop::Min)
 COL_EXPAND_SUITE(TCOLEXPANDEXPDIF, FloatTypes, Bop::ExpDif)
+
+// 3 - 3 * 2^-11 is 2.99853515625, which rounds to the half 2.998046875;
+// exp of that is the half 20.046875, exp of the unrounded one 20.0625.
+TEST(TROWEXPANDEXPDIF_Semantics, HalfRoundsTheDifferenceBeforeExp) {
+    const half three = half_from_bits(0x4200), small = half_from_bits(0x1600);  // 3.0, 3 * 2^-11
+    std::vector<half> full(kR * kC, three), vec(kR * kC, small), out(kR * kC), out_col(kR * kC);
+    auto st = run_vec([&] {
+        Full<half> f, v, d;
+        RowVecDN<half> dn(kR);
+        ColVec<half> cv(kC);
+        TASSIGN(f, 0);
+        TASSIGN(v, 0x4000);
+        TASSIGN(dn, 0x4000);
+        TASSIGN(cv, 0x4000);
+        TASSIGN(d, 0x8000);
+        load(f, full, kR, kC);
+        load(v, vec, kR, kC);
+        ISA_SYNC(PIPE_MTE2, PIPE_V);
+        TROWEXPANDEXPDIF(d, f, dn);
+        ISA_SYNC(PIPE_V, PIPE_MTE3);
+        store(out, d, kR, kC);
+        ISA_SYNC(PIPE_MTE3, PIPE_V);
+        TCOLEXPANDEXPDIF(d, f, cv);
+        ISA_SYNC(PIPE_V, PIPE_MTE3);
+        store(out_col, d, kR, kC);
+    });
+    ASSERT_TRUE(st.ok()) << st.message;
+    const uint16_t want = f16_bits(static_cast<_Float16>(20.046875f));
+    for (int i = 0; i < kR * kC; ++i) {
+        ASSERT_EQ(out[i].bits, want) << i;
+        ASSERT_EQ(out_col[i].bits, want) << i;
+    }
+}
 
 // ------------------------------------------------------------ partial ops
 

@@ -90,6 +90,14 @@ inline A sub(A a, A b) {
         return a - b;
     }
 }
+// EXPDIF: for half both targets issue vsub then vexp on half registers
+// (a2a3/a5 TRowExpandExpdif.hpp, TColExpandExpdif.hpp), so the difference is
+// rounded to half before the exponential; float subtracts in float.
+template <class T, class A>
+inline A expdif(A a, A b) {
+    if constexpr (std::is_same_v<T, half>) return std::exp(widen(narrow<T>(a - b)));
+    else return std::exp(a - b);
+}
 }  // namespace rd
 
 inline std::string shape_str(int r, int c) { return std::to_string(r) + "x" + std::to_string(c); }
@@ -619,7 +627,7 @@ PTOSIM_ROW_EXPAND_OP(TROWEXPANDMUL, expand_arith_type, ptosim_impl::red::rd::mul
 PTOSIM_ROW_EXPAND_OP(TROWEXPANDDIV, f16f32_type, a / b)
 PTOSIM_ROW_EXPAND_OP(TROWEXPANDMAX, expand_arith_type, ptosim_impl::red::rd::max(a, b))
 PTOSIM_ROW_EXPAND_OP(TROWEXPANDMIN, expand_arith_type, ptosim_impl::red::rd::min(a, b))
-PTOSIM_ROW_EXPAND_OP(TROWEXPANDEXPDIF, f16f32_type, std::exp(a - b))
+PTOSIM_ROW_EXPAND_OP(TROWEXPANDEXPDIF, f16f32_type, ptosim_impl::red::rd::expdif<typename TileDataDst::DType>(a, b))
 
 PTOSIM_COL_EXPAND_OP(TCOLEXPANDADD, expand_arith_type, ptosim_impl::red::rd::add(a, b))
 PTOSIM_COL_EXPAND_OP(TCOLEXPANDSUB, expand_arith_type, ptosim_impl::red::rd::sub(a, b))
@@ -627,7 +635,7 @@ PTOSIM_COL_EXPAND_OP(TCOLEXPANDMUL, expand_arith_type, ptosim_impl::red::rd::mul
 PTOSIM_COL_EXPAND_OP(TCOLEXPANDDIV, f16f32_type, a / b)
 PTOSIM_COL_EXPAND_OP(TCOLEXPANDMAX, expand_arith_type, ptosim_impl::red::rd::max(a, b))
 PTOSIM_COL_EXPAND_OP(TCOLEXPANDMIN, expand_arith_type, ptosim_impl::red::rd::min(a, b))
-PTOSIM_COL_EXPAND_OP(TCOLEXPANDEXPDIF, f16f32_type, std::exp(a - b))
+PTOSIM_COL_EXPAND_OP(TCOLEXPANDEXPDIF, f16f32_type, ptosim_impl::red::rd::expdif<typename TileDataDst::DType>(a, b))
 
 PTOSIM_PART_OP(TPARTADD, expand_arith_type, ptosim_impl::red::rd::add(a, b), ptosim_impl::red::PartPad::None)
 PTOSIM_PART_OP(TPARTMUL, expand_arith_type, ptosim_impl::red::rd::mul(a, b), ptosim_impl::red::PartPad::None)
