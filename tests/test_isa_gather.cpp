@@ -342,6 +342,92 @@ TEST(MGATHER_A5, RowIndexColumn) {
 }
 #endif
 
+#if PTOSIM_TARGET_A5
+// Without a mode, A5 (a5/MGather.hpp, a5/MScatter.hpp) indexes element-wise
+// when the index tile has the data tile's static shape, and row-wise when it
+// has one static column.
+TEST(MGATHER_A5, DefaultModeFollowsTheIndexTileShape) {
+    std::vector<float> table(kTableRows * 16), out(kR * kC, -1.0f), out_rows(kR * kC, -1.0f);
+    for (size_t i = 0; i < table.size(); ++i) table[i] = static_cast<float>(i) + 0.5f;
+    std::vector<int32_t> idx(kR * kC);
+    for (int i = 0; i < kR * kC; ++i) idx[i] = (i * 37 + 5) % (kTableRows * 16);
+    std::vector<int32_t> ridx = {4, 9, 0, 0, 2, 7, 1, 3};
+    auto st = run_vec([&] {
+        Full<float> fd;
+        Dyn<float> d(2, 16);
+        Full<int32_t> fi;
+        Dyn<int32_t> ix(2, 16);
+        TASSIGN(fd, 0);
+        TASSIGN(d, 0);
+        TASSIGN(fi, 0x8000);
+        TASSIGN(ix, 0x8000);
+        load(fd, out, kR, kC);
+        load(fi, idx, kR, kC);
+        auto tab = table_of(table, 16, 16);
+        pipe_barrier(PIPE_ALL);
+        MGATHER(d, tab, ix);
+        pipe_barrier(PIPE_ALL);
+        store(out, fd, kR, kC);
+    });
+    ASSERT_TRUE(st.ok()) << st.message;
+    for (int r = 0; r < kR; ++r)
+        for (int c = 0; c < kC; ++c) {
+            const float w = r < 2 && c < 16 ? static_cast<float>(((r * kC + c) * 37 + 5) % (kTableRows * 16)) + 0.5f : -1.0f;
+            ASSERT_EQ(out[r * kC + c], w) << r << "," << c;
+        }
+    auto st2 = run_vec([&] {
+        Full<float> fd;
+        Dyn<float> d(kR / 2, 16);
+        Tile<TileType::Vec, int32_t, kR, 1, BLayout::ColMajor, DYNAMIC, 1> ix(kR / 2);
+        TASSIGN(fd, 0);
+        TASSIGN(d, 0);
+        TASSIGN(ix, 0x8000);
+        load(fd, out_rows, kR, kC);
+        auto g = gm_dn(ridx.data(), kR / 2, 1, kR / 2);
+        TLOAD(ix, g);
+        auto tab = table_of(table, 16, 16);
+        pipe_barrier(PIPE_ALL);
+        MGATHER(d, tab, ix);
+        pipe_barrier(PIPE_ALL);
+        store(out_rows, fd, kR, kC);
+    });
+    ASSERT_TRUE(st2.ok()) << st2.message;
+    for (int r = 0; r < kR; ++r)
+        for (int c = 0; c < kC; ++c) {
+            const float w = r < kR / 2 && c < 16 ? static_cast<float>(ridx[r] * 16 + c) + 0.5f : -1.0f;
+            ASSERT_EQ(out_rows[r * kC + c], w) << r << "," << c;
+        }
+}
+
+TEST(MSCATTER_A5, DefaultModeFollowsTheIndexTileShape) {
+    std::vector<int32_t> table(kTableRows * 8, -7), src(kR * kC), idx(kR * kC, 0);
+    for (int i = 0; i < kR * kC; ++i) src[i] = 1000 + i;
+    // Element (r, c) of the 2x8 source goes to table element 79 - (r * 8 + c).
+    for (int r = 0; r < 2; ++r)
+        for (int c = 0; c < 8; ++c) idx[r * kC + c] = 79 - (r * 8 + c);
+    auto st = run_vec([&] {
+        Full<int32_t> fs, fi;
+        Dyn<int32_t> s(2, 8), ix(2, 8);
+        TASSIGN(fs, 0);
+        TASSIGN(s, 0);
+        TASSIGN(fi, 0x8000);
+        TASSIGN(ix, 0x8000);
+        load(fs, src, kR, kC);
+        load(fi, idx, kR, kC);
+        auto tab = table_of(table, 8, 8);
+        pipe_barrier(PIPE_ALL);
+        MSCATTER(tab, s, ix);
+        pipe_barrier(PIPE_ALL);
+    });
+    ASSERT_TRUE(st.ok()) << st.message;
+    for (int k = 0; k < kTableRows * 8; ++k) {
+        const int j = 79 - k;  // source position stored at table element k
+        const int want = j < 16 ? 1000 + (j / 8) * kC + j % 8 : -7;
+        ASSERT_EQ(table[k], want) << k;
+    }
+}
+#endif
+
 // Elements the target's atomic ops take (MSCATTER page, "Atomic Type Support").
 template <class T>
 constexpr bool add_ok = PTOSIM_TARGET_A5
@@ -519,9 +605,14 @@ TEST(MSCATTER_Faults, NegativeElemIndex) {
         load(fi, idx, kR, kC);
         auto tab = table_of(table, 8, 8);
         pipe_barrier(PIPE_ALL);
-        MSCATTER(tab, s, ix);  // the default Row mode rejects an Elem-shaped index tile
+        MSCATTER(tab, s, ix);  // A2A3's default Row mode rejects an Elem-shaped index tile
     });
-    EXPECT_NE(msg.find(std::string("MSCATTER [") + PIPE_SCATTER_ROW + "]: Coalesce::Row needs an index tile of valid shape 1x2"), std::string::npos) << msg;
+    // A5 picks Elem from the index tile's static shape (the data tile's), so -1 is the fault there.
+    const std::string first = PTOSIM_TARGET_A5
+                                  ? std::string("MSCATTER [") + PIPE_SCATTER_ELEM + "]: index -1 at (1, 5) of the index tile"
+                                  : std::string("MSCATTER [") + PIPE_SCATTER_ROW +
+                                        "]: Coalesce::Row needs an index tile of valid shape 1x2";
+    EXPECT_NE(msg.find(first), std::string::npos) << msg;
     auto msg2 = fault_of([&] {
         Full<int32_t> fs, fi;
         Dyn<int32_t> s(2, 8), ix(2, 8);

@@ -377,6 +377,54 @@ TEST(NdBurstPitch, ValidColsShorterThanShape4) {
     EXPECT_EQ(out, want);
 }
 
+// More valid columns than Shape4: each row is still one burst of validCol
+// elements, so it reads on past the tensor's row into the following GM bytes
+// (pto-isa npu/a5/TLoad.hpp TLoadVecND2ND: lenBurst = validCol, gmStride =
+// Stride3; A2A3 adds the gap Stride3 - Shape4 after the burst).
+TEST(NdBurstPitch, ValidColsLongerThanShape4ReadOn) {
+    constexpr int R = 2, C = 13, VC = 16, LD = 13, N = 64;
+    using G = GlobalTensor<float, Shape<1, 1, 1, R, C>, Stride<R * LD, R * LD, R * LD, LD, 1>>;
+    using V = Tile<TileType::Vec, float, R, VC, BLayout::RowMajor, R, DYNAMIC>;
+    using Out = GlobalTensor<float, Shape<1, 1, 1, R, VC>, Stride<R * VC, R * VC, R * VC, VC, 1>>;
+    std::vector<float> in(N), out(R * VC, -1.0f);
+    for (int i = 0; i < N; ++i) in[i] = static_cast<float>(i);
+    auto st = run_vec([&] {
+        V t(VC);
+        TASSIGN(t, 0);
+        G gi(in.data());
+        Out go(out.data());
+        TLOAD(t, gi);
+        ISA_SYNC(PIPE_MTE2, PIPE_MTE3);
+        TSTORE(go, t);
+    });
+    ASSERT_TRUE(st.ok()) << st.message;
+    const int pitch = PTOSIM_TARGET_A5 ? LD : VC + (LD - C);  // 13 on A5, 16 on A2A3
+    for (int r = 0; r < R; ++r)
+        for (int c = 0; c < VC; ++c) ASSERT_EQ(out[r * VC + c], static_cast<float>(r * pitch + c)) << r << "," << c;
+}
+
+// The DN counterpart: a column of 8 valid rows from a 4-row DN tensor is one
+// 8-element burst (TLoadVecDN2DN: lenBurst = validRow).
+TEST(DnBurst, ValidRowsLongerThanShape3ReadOn) {
+    constexpr int R = 4, VR = 8, N = 16;
+    using G = GlobalTensor<float, Shape<1, 1, 1, R, 1>, Stride<R, R, R, 1, R>, Layout::DN>;
+    using V = Tile<TileType::Vec, float, VR, 1, BLayout::ColMajor>;
+    using Out = GlobalTensor<float, Shape<1, 1, 1, VR, 1>, Stride<VR, VR, VR, 1, VR>, Layout::DN>;
+    std::vector<float> in(N), out(VR, -1.0f);
+    for (int i = 0; i < N; ++i) in[i] = static_cast<float>(i) + 0.25f;
+    auto st = run_vec([&] {
+        V t;
+        TASSIGN(t, 0);
+        G gi(in.data());
+        Out go(out.data());
+        TLOAD(t, gi);
+        ISA_SYNC(PIPE_MTE2, PIPE_MTE3);
+        TSTORE(go, t);
+    });
+    ASSERT_TRUE(st.ok()) << st.message;
+    for (int r = 0; r < VR; ++r) ASSERT_EQ(out[r], static_cast<float>(r) + 0.25f) << r;
+}
+
 TEST(IsaErrors, TileExtendingPastUbNamesInstructionBufferSizeAndLine) {
     testutil::select_target_soc();
     const uint64_t ub = ptosim::Device::get().soc().ub;

@@ -67,6 +67,11 @@ T ref_bin(Bop op, T a, T b) {
             case Bop::Sub: return half_from_bits(f16_bits(x - y));
             case Bop::Mul: return half_from_bits(f16_bits(x * y));
             case Bop::Div: return half_from_bits(f16_bits(x / y));
+            case Bop::ExpDif: {
+                // vsub then vexp on half registers: the difference is a half.
+                const _Float16 d = x - y;
+                return from_float<T>(std::exp(static_cast<float>(d)));
+            }
             default: break;
         }
     }
@@ -583,6 +588,39 @@ COL_EXPAND_SUITE(TCOLEXPANDMAX, ArithTypes, Bop::Max)
 COL_EXPAND_SUITE(TCOLEXPANDMIN, ArithTypes, Bop::Min)
 COL_EXPAND_SUITE(TCOLEXPANDEXPDIF, FloatTypes, Bop::ExpDif)
 
+// 3 - 3 * 2^-11 is 2.99853515625, which rounds to the half 2.998046875;
+// exp of that is the half 20.046875, exp of the unrounded one 20.0625.
+TEST(TROWEXPANDEXPDIF_Semantics, HalfRoundsTheDifferenceBeforeExp) {
+    const half three = half_from_bits(0x4200), small = half_from_bits(0x1600);  // 3.0, 3 * 2^-11
+    std::vector<half> full(kR * kC, three), vec(kR * kC, small), out(kR * kC), out_col(kR * kC);
+    auto st = run_vec([&] {
+        Full<half> f, v, d;
+        RowVecDN<half> dn(kR);
+        ColVec<half> cv(kC);
+        TASSIGN(f, 0);
+        TASSIGN(v, 0x4000);
+        TASSIGN(dn, 0x4000);
+        TASSIGN(cv, 0x4000);
+        TASSIGN(d, 0x8000);
+        load(f, full, kR, kC);
+        load(v, vec, kR, kC);
+        ISA_SYNC(PIPE_MTE2, PIPE_V);
+        TROWEXPANDEXPDIF(d, f, dn);
+        ISA_SYNC(PIPE_V, PIPE_MTE3);
+        store(out, d, kR, kC);
+        ISA_SYNC(PIPE_MTE3, PIPE_V);
+        TCOLEXPANDEXPDIF(d, f, cv);
+        ISA_SYNC(PIPE_V, PIPE_MTE3);
+        store(out_col, d, kR, kC);
+    });
+    ASSERT_TRUE(st.ok()) << st.message;
+    const uint16_t want = f16_bits(static_cast<_Float16>(20.046875f));
+    for (int i = 0; i < kR * kC; ++i) {
+        ASSERT_EQ(out[i].bits, want) << i;
+        ASSERT_EQ(out_col[i].bits, want) << i;
+    }
+}
+
 // ------------------------------------------------------------ partial ops
 
 struct PartShape {
@@ -592,6 +630,18 @@ const PartShape kPartShapes[] = {
     {16, 64, 16, 64, 16, 64}, {7, 13, 7, 13, 7, 13}, {16, 64, 16, 64, 5, 64}, {16, 64, 16, 64, 16, 20},
     {9, 40, 3, 17, 9, 40},    {9, 40, 9, 40, 0, 0},  {1, 1, 1, 1, 1, 1},      {12, 50, 12, 7, 12, 50},
 };
+
+// A5 TPARTMAX/TPARTMIN fill dst with the type's lowest/highest value first
+// (+-inf for floats), so both sources may be smaller than dst.
+const PartShape kA5MinMaxShapes[] = {{16, 64, 10, 64, 16, 50}, {9, 40, 3, 17, 5, 33}, {7, 13, 7, 12, 6, 13}};
+
+template <class T>
+T extreme(bool highest) {
+    if constexpr (is_half<T>) return half_from_bits(highest ? 0x7c00 : 0xfc00);
+    else if constexpr (is_bf16<T>) return bf16_from_bits(highest ? 0x7f80 : 0xff80);
+    else if constexpr (std::is_floating_point_v<T>) return highest ? INFINITY : -INFINITY;
+    else return highest ? std::numeric_limits<T>::max() : std::numeric_limits<T>::lowest();
+}
 
 template <class T, class Call>
 void check_part(Bop op, Call call, const PartShape& p) {
@@ -620,7 +670,10 @@ void check_part(Bop op, Call call, const PartShape& p) {
         if (r >= p.vr || c >= p.vc) return;
         const int i = r * kC + c;
         const bool in0 = r < p.r0 && c < p.c0, in1 = r < p.r1 && c < p.c1;
-        w = in0 && in1 ? ref_bin(op, a[i], b[i]) : in0 ? a[i] : b[i];
+        const bool a5_minmax = PTOSIM_TARGET_A5 && (op == Bop::Max || op == Bop::Min);
+        // An empty source makes the A5 max/min return before writing (a5/TPartBinOps.hpp).
+        if (a5_minmax && (p.r0 == 0 || p.c0 == 0 || p.r1 == 0 || p.c1 == 0)) return;
+        w = in0 && in1 ? ref_bin(op, a[i], b[i]) : in0 ? a[i] : in1 ? b[i] : extreme<T>(op == Bop::Min);
     });
 }
 
@@ -635,6 +688,41 @@ PART_SUITE(TPARTADD, Bop::Add)
 PART_SUITE(TPARTMUL, Bop::Mul)
 PART_SUITE(TPARTMAX, Bop::Max)
 PART_SUITE(TPARTMIN, Bop::Min)
+
+#if PTOSIM_TARGET_A5
+TYPED_TEST(TPARTMAX_Types, A5BothSourcesSmallerPadWithLowest) {
+    for (const PartShape& p : kA5MinMaxShapes) check_part<TypeParam>(Bop::Max, [](auto&... a) { TPARTMAX(a...); }, p);
+}
+TYPED_TEST(TPARTMIN_Types, A5BothSourcesSmallerPadWithHighest) {
+    for (const PartShape& p : kA5MinMaxShapes) check_part<TypeParam>(Bop::Min, [](auto&... a) { TPARTMIN(a...); }, p);
+}
+#else
+TEST(TPARTMAX_Faults, A2A3BothSourcesSmallerThanDestination) {
+    auto msg = fault_of([] {
+        Dyn<float> s0(8, 64), s1(16, 10), d(16, 64);
+        TASSIGN(s0, 0);
+        TASSIGN(s1, 0x4000);
+        TASSIGN(d, 0x8000);
+        TPARTMAX(d, s0, s1);
+    });
+    EXPECT_NE(msg.find("TPARTMAX: source valid shapes 8x64 and 16x10 do not fit"), std::string::npos) << msg;
+}
+#endif
+
+TEST(TPARTMAX_Faults, SourceLargerThanDestination) {
+    auto msg = fault_of([] {
+        Dyn<float> s0(8, 64), s1(16, 10), d(8, 64);
+        TASSIGN(s0, 0);
+        TASSIGN(s1, 0x4000);
+        TASSIGN(d, 0x8000);
+        TPARTMAX(d, s0, s1);
+    });
+    const char* rule = PTOSIM_TARGET_A5 ? "neither source may exceed it" : "one source must match it";
+    EXPECT_NE(msg.find("TPARTMAX: source valid shapes 8x64 and 16x10 do not fit the destination's 8x64: " +
+                       std::string(rule)),
+              std::string::npos)
+        << msg;
+}
 
 // ------------------------------------------------------------ faults
 

@@ -139,12 +139,18 @@ inline uint8_t* gm_bytes(const G& g) {
 }
 
 // Validates a GM operand for a rows x cols transfer and records its span.
+// vec_burst: a Vec tile's ND rows (DN columns) move as bursts of the tile's
+// valid length at the tensor's row stride (pto-isa npu/a5/TLoad.hpp
+// TLoadVecND2ND: lenBurst = validCol, gmStride = gStride3; TLoadVecDN2DN:
+// lenBurst = validRow), so a burst longer than Shape4 (Shape3) reads on into
+// the following GM bytes; only the allocation bounds them.
 template <class G>
 inline void check_gm_operand(const G& g, const GmView<G>& v, int64_t nr, int64_t nc, const char* op, OpRecord& rec,
-                             bool write, const SourceLoc& loc) {
+                             bool write, const SourceLoc& loc, bool vec_burst = false) {
     if (!g.data()) ptosim::fault(loc, std::string(op) + ": the GlobalTensor has no data pointer; construct it with one or TASSIGN it");
     if (const std::string why = v.unsupported(); !why.empty()) ptosim::fault(loc, std::string(op) + ": " + why);
-    if (nr > v.rows() || nc > v.cols())
+    const bool rows_burst = vec_burst && G::layout == Layout::DN, cols_burst = vec_burst && G::layout == Layout::ND;
+    if ((nr > v.rows() && !rows_burst) || (nc > v.cols() && !cols_burst))
         ptosim::fault(loc, std::string(op) + ": the tile's valid region " + std::to_string(nr) + "x" + std::to_string(nc) +
                                " exceeds the global tensor's " + std::to_string(v.rows()) + "x" + std::to_string(v.cols()) +
                                " (" + layout_name(G::layout) + " shape); shrink the valid shape or fix the GlobalTensor shape");
@@ -159,17 +165,15 @@ inline void check_gm_operand(const G& g, const GmView<G>& v, int64_t nr, int64_t
 // A2A3's UB<->GM data movers move each ND row (DN column) as one burst of
 // the tile's valid length followed by a gap of Stride3 - Shape4 (Stride4 -
 // Shape3) elements (pto-isa npu/a2a3/TLoad.hpp and TStore.hpp, Nd2nd and
-// Dn2dn). When the valid length is shorter than the global shape, which
+// Dn2dn). When the valid length differs from the global shape, which
 // pto-isa's PTO_ASSERT forbids but release builds do not check, consecutive
-// rows therefore land closer than the stride; A5 programs the stride itself.
+// rows therefore land closer (shorter) or farther (longer) than the stride;
+// A5 programs the stride itself.
 template <class T, class G>
 void apply_a2a3_burst_pitch(GmView<G>& v, int vr, int vc) {
     if constexpr (!PTOSIM_TARGET_A5 && T::Loc == TileType::Vec) {
-        if constexpr (G::layout == Layout::ND) {
-            if (vc < v.sh[4]) v.st[3] -= v.sh[4] - vc;
-        } else if constexpr (G::layout == Layout::DN) {
-            if (vr < v.sh[3]) v.st[4] -= v.sh[3] - vr;
-        }
+        if constexpr (G::layout == Layout::ND) v.st[3] -= v.sh[4] - vc;
+        else if constexpr (G::layout == Layout::DN) v.st[4] -= v.sh[3] - vr;
     }
 }
 

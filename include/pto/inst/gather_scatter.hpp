@@ -19,6 +19,20 @@ namespace ptosim_impl::gs {
 
 using red::shape_str;
 
+// The mode MGATHER/MSCATTER use when none is given. pto-isa's A5 headers
+// (a5/MGather.hpp, a5/MScatter.hpp) take no mode: an index tile with one
+// static column is row-indexed, one with the data tile's static Cols
+// element-indexed. A2A3 keeps Row.
+inline constexpr Coalesce kCoalesceByIndexTile = static_cast<Coalesce>(0xff);
+
+template <Coalesce M, class Data, class Ind>
+constexpr Coalesce coalesce_mode() {
+    if constexpr (M != kCoalesceByIndexTile) return M;
+    else if constexpr (PTOSIM_TARGET_A5 && Ind::Cols != 1 && Ind::Cols == Data::Cols && Ind::Rows == Data::Rows)
+        return Coalesce::Elem;
+    else return Coalesce::Row;
+}
+
 // One instruction's operands: each tile is validated and recorded as it is
 // named, and the record is dispatched once all are named.
 struct Op {
@@ -518,18 +532,19 @@ void mscatter(CallSite cs, G& table, TileSrc& src, TileInd& indexes) {
 
 }  // namespace ptosim_impl::gs
 
-template <Coalesce CMode = Coalesce::Row, GatherOOB Oob = GatherOOB::Undefined, typename TileDst, typename GlobalData,
-          typename TileInd, typename... WaitEvents>
+template <Coalesce CMode = ptosim_impl::gs::kCoalesceByIndexTile, GatherOOB Oob = GatherOOB::Undefined,
+          typename TileDst, typename GlobalData, typename TileInd, typename... WaitEvents>
 PTO_INST RecordEvent MGATHER(CallSite cs, TileDst& dst, GlobalData& src, TileInd& indexes, WaitEvents&... events) {
     ptosim_impl::wait_events(cs, events...);
-    ptosim_impl::gs::mgather<CMode, Oob>(cs, dst, src, indexes);
+    ptosim_impl::gs::mgather<ptosim_impl::gs::coalesce_mode<CMode, TileDst, TileInd>(), Oob>(cs, dst, src, indexes);
     return {};
 }
-template <Coalesce CMode = Coalesce::Row, GatherOOB Oob = GatherOOB::Undefined, typename TileDst, typename GlobalData,
-          typename TileInd, typename... WaitEvents>
+template <Coalesce CMode = ptosim_impl::gs::kCoalesceByIndexTile, GatherOOB Oob = GatherOOB::Undefined,
+          typename TileDst, typename GlobalData, typename TileInd, typename... WaitEvents>
 PTO_INST RecordEvent MGATHER(TileDst& dst, GlobalData& src, TileInd& indexes, WaitEvents&... events) {
     ptosim_impl::wait_events(CallSite{}, events...);
-    ptosim_impl::gs::mgather<CMode, Oob>(CallSite{}, dst, src, indexes);
+    ptosim_impl::gs::mgather<ptosim_impl::gs::coalesce_mode<CMode, TileDst, TileInd>(), Oob>(CallSite{}, dst, src,
+                                                                                              indexes);
     return {};
 }
 
@@ -539,25 +554,27 @@ PTO_INST RecordEvent MGATHER(TileDst& dst, GlobalData& src, TileInd& indexes, Wa
 // deterministic.
 #if PTOSIM_TARGET_A5
 #define PTOSIM_MSCATTER_TEMPLATE                                                                                      \
-    template <Coalesce CMode = Coalesce::Row, ScatterAtomicOp Atomic = ScatterAtomicOp::None,                          \
+    template <Coalesce CMode = ptosim_impl::gs::kCoalesceByIndexTile, ScatterAtomicOp Atomic = ScatterAtomicOp::None, \
               ScatterOOB Oob = ScatterOOB::Undefined, ScatterConflict Conflict = ScatterConflict::Last,                 \
               typename GlobalData, typename TileSrc, typename TileInd, typename... WaitEvents>
 #else
 #define PTOSIM_MSCATTER_TEMPLATE                                                                                      \
-    template <Coalesce CMode = Coalesce::Row, ScatterAtomicOp Atomic = ScatterAtomicOp::None,                          \
+    template <Coalesce CMode = ptosim_impl::gs::kCoalesceByIndexTile, ScatterAtomicOp Atomic = ScatterAtomicOp::None, \
               ScatterOOB Oob = ScatterOOB::Undefined, typename GlobalData, typename TileSrc, typename TileInd,          \
               typename... WaitEvents>
 #endif
 PTOSIM_MSCATTER_TEMPLATE
 PTO_INST RecordEvent MSCATTER(CallSite cs, GlobalData& dst, TileSrc& src, TileInd& indexes, WaitEvents&... events) {
     ptosim_impl::wait_events(cs, events...);
-    ptosim_impl::gs::mscatter<CMode, Atomic, Oob>(cs, dst, src, indexes);
+    ptosim_impl::gs::mscatter<ptosim_impl::gs::coalesce_mode<CMode, TileSrc, TileInd>(), Atomic, Oob>(cs, dst, src,
+                                                                                                       indexes);
     return {};
 }
 PTOSIM_MSCATTER_TEMPLATE
 PTO_INST RecordEvent MSCATTER(GlobalData& dst, TileSrc& src, TileInd& indexes, WaitEvents&... events) {
     ptosim_impl::wait_events(CallSite{}, events...);
-    ptosim_impl::gs::mscatter<CMode, Atomic, Oob>(CallSite{}, dst, src, indexes);
+    ptosim_impl::gs::mscatter<ptosim_impl::gs::coalesce_mode<CMode, TileSrc, TileInd>(), Atomic, Oob>(CallSite{}, dst,
+                                                                                                       src, indexes);
     return {};
 }
 #undef PTOSIM_MSCATTER_TEMPLATE

@@ -99,6 +99,28 @@ constexpr void check_cmp_tiles() {
                   "TCMP/TCMPS: the mask destination must be a row-major ND Vec tile");
 }
 
+// The A5 compares (a5/TCmp.hpp, a5/TCmps.hpp) walk vr * vc elements of the
+// sources' storage as one flat run and store the predicates as one bit stream
+// from the mask's first byte: predicate k is bit k % 8 of byte k / 8.
+template <class M>
+void check_linear_mask_fits(CallSite cs, const char* op, int vr, int vc) {
+    const long bytes = (static_cast<long>(vr) * vc + 7) / 8;
+    constexpr long have = static_cast<long>(M::Rows) * M::Cols * static_cast<long>(sizeof(typename M::DType));
+    if (bytes > have)
+        red::shape_fault(cs, op, "a " + std::to_string(vr) + "x" + std::to_string(vc) + " predicate region packs into " +
+                                     std::to_string(bytes) + " mask bytes; the mask tile holds " + std::to_string(have) +
+                                     "; enlarge the mask tile");
+}
+
+template <class M, class P>
+PTOSIM_VECTORIZE void write_mask_linear(uint8_t* m, long n, P pred) {
+    for (long b = 0; b < (n + 7) / 8; ++b) {
+        uint8_t byte = 0;
+        for (long k = 0; k < 8 && b * 8 + k < n; ++k) byte |= static_cast<uint8_t>(pred(b * 8 + k)) << k;
+        m[b] = byte;
+    }
+}
+
 // dst's mask = compare(src0(r, c), rhs(views, r, c)) over src0's valid region.
 template <class Dst, class S0, class Rhs, class... S1>
 void tcmp(CallSite cs, const char* op, Dst& dst, CmpMode mode, Rhs rhs, S0& src0, S1&... src1) {
@@ -107,12 +129,22 @@ void tcmp(CallSite cs, const char* op, Dst& dst, CmpMode mode, Rhs rhs, S0& src0
     if (dst.GetValidRow() != vr)
         red::shape_fault(cs, op, "dst.GetValidRow() (" + std::to_string(dst.GetValidRow()) +
                                      ") must equal src0.GetValidRow() (" + std::to_string(vr) + ")");
-    check_mask_fits<Dst>(cs, op, vr, vc);
+    if constexpr (PTOSIM_TARGET_A5) check_linear_mask_fits<Dst>(cs, op, vr, vc);
+    else check_mask_fits<Dst>(cs, op, vr, vc);
     auto [d, v] = red::begin_op(cs, op, static_cast<uint64_t>(vr) * vc, static_cast<red::NoTmp*>(nullptr), dst, src0,
                                 src1...);
     const auto s = std::get<0>(v);
     const CmpMode m = effective_mode<typename S0::DType>(mode);
-    write_mask<Dst>(d, vr, vc, [&](int r, int c) { return compare(s(r, c), rhs(v, r, c), m); });
+    if constexpr (PTOSIM_TARGET_A5) {
+        // Element k of the run sits at storage (k / Cols, k % Cols): padding
+        // columns of a narrower valid region are compared, as on hardware.
+        write_mask_linear<Dst>(d, static_cast<long>(vr) * vc, [&](long k) {
+            const int r = static_cast<int>(k / S0::Cols), c = static_cast<int>(k % S0::Cols);
+            return compare(s(r, c), rhs(v, r, c), m);
+        });
+    } else {
+        write_mask<Dst>(d, vr, vc, [&](int r, int c) { return compare(s(r, c), rhs(v, r, c), m); });
+    }
 }
 
 template <class Dst, class Mask, class Src>

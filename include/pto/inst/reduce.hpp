@@ -90,6 +90,14 @@ inline A sub(A a, A b) {
         return a - b;
     }
 }
+// EXPDIF: for half both targets issue vsub then vexp on half registers
+// (a2a3/a5 TRowExpandExpdif.hpp, TColExpandExpdif.hpp), so the difference is
+// rounded to half before the exponential; float subtracts in float.
+template <class T, class A>
+inline A expdif(A a, A b) {
+    if constexpr (std::is_same_v<T, half>) return std::exp(widen(narrow<T>(a - b)));
+    else return std::exp(a - b);
+}
 }  // namespace rd
 
 inline std::string shape_str(int r, int c) { return std::to_string(r) + "x" + std::to_string(c); }
@@ -317,15 +325,23 @@ void col_expand_binary(CallSite cs, const char* op, Dst& dst, S0& src0, S1& src1
 // destination element is covered.
 // One source must have dst's valid shape and the other must fit inside it
 // (the supported patterns), so every destination element is covered.
+// What a TPART op writes where neither source is valid. None: the shapes must
+// leave no such element. Min/Max: A5 TPARTMAX/TPARTMIN (a5/TPartBinOps.hpp
+// TCopyPadOp) first fill dst's valid region with the type's lowest/highest
+// value, so both sources need only fit inside dst.
+enum class PartPad { None, Min, Max };
+
 template <class Dst, class S0, class S1>
-void check_part_shapes(CallSite cs, const char* op, const Dst& dst, const S0& src0, const S1& src1) {
+void check_part_shapes(CallSite cs, const char* op, const Dst& dst, const S0& src0, const S1& src1,
+                       PartPad pad = PartPad::None) {
     const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
     const int r0 = src0.GetValidRow(), c0 = src0.GetValidCol(), r1 = src1.GetValidRow(), c1 = src1.GetValidCol();
-    if (vr != 0 && vc != 0 &&
-        (r0 > vr || c0 > vc || r1 > vr || c1 > vc || !(same_valid(src0, vr, vc) || same_valid(src1, vr, vc))))
+    const bool one_matches = same_valid(src0, vr, vc) || same_valid(src1, vr, vc);
+    if (vr != 0 && vc != 0 && (r0 > vr || c0 > vc || r1 > vr || c1 > vc || (pad == PartPad::None && !one_matches)))
         shape_fault(cs, op, "source valid shapes " + shape_str(r0, c0) + " and " + shape_str(r1, c1) +
                                 " do not fit the destination's " + shape_str(vr, vc) +
-                                ": one source must match it and the other must not exceed it");
+                                (pad == PartPad::None ? ": one source must match it and the other must not exceed it"
+                                                      : ": neither source may exceed it"));
 }
 
 // pick(r, c) over dst's valid region: 0 or 1 where both sources are valid,
@@ -340,23 +356,28 @@ auto part_picker(const S0& src0, const S1& src1, Pick both) {
 }
 
 // Over dst's valid region: f(src0, src1) where both sources are valid, a
-// copy of the one that is valid elsewhere.
-template <class Dst, class S0, class S1, class F>
+// copy of the one that is valid elsewhere (f against the pad value gives the
+// same for max/min), the pad value where neither is.
+template <PartPad pad = PartPad::None, class Dst, class S0, class S1, class F>
 void part_binary(CallSite cs, const char* op, Dst& dst, S0& src0, S1& src1, F f) {
     using T = typename Dst::DType;
     static_assert(std::is_same_v<T, typename S0::DType> && std::is_same_v<T, typename S1::DType>,
                   "TPART ops: dst, src0 and src1 element types must match");
     static_assert(is_nd<Dst> && is_nd<S0> && is_nd<S1>, "TPART ops take Vec tiles in row-major ND layout");
-    check_part_shapes(cs, op, dst, src0, src1);
-    const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
+    check_part_shapes(cs, op, dst, src0, src1, pad);
+    int vr = dst.GetValidRow(), vc = dst.GetValidCol();
+    // a5/TPartBinOps.hpp returns before writing anything when any operand is empty.
+    if (pad != PartPad::None && (src0.GetValidRow() == 0 || src0.GetValidCol() == 0 || src1.GetValidRow() == 0 ||
+                                 src1.GetValidCol() == 0))
+        vr = vc = 0;
     auto [d, v] = begin_op(cs, op, static_cast<uint64_t>(vr) * vc, static_cast<NoTmp*>(nullptr), dst, src0, src1);
     const auto& a = std::get<0>(v);
     const auto& b = std::get<1>(v);
-    constexpr int kBoth = 2;
-    auto which = part_picker(src0, src1, [](int, int) { return kBoth; });
+    const auto fill = widen(pad == PartPad::Max ? pad_value<T, PadValue::Max>() : pad_value<T, PadValue::Min>());
+    const int r0 = src0.GetValidRow(), c0 = src0.GetValidCol(), r1 = src1.GetValidRow(), c1 = src1.GetValidCol();
     fill_region<Dst>(d, vr, vc, [&](int r, int c) {
-        const int w = which(r, c);
-        return w == kBoth ? f(a(r, c), b(r, c)) : w == 0 ? a(r, c) : b(r, c);
+        const bool in0 = r < r0 && c < c0, in1 = r < r1 && c < c1;
+        return in0 && in1 ? f(a(r, c), b(r, c)) : in0 ? a(r, c) : in1 ? b(r, c) : fill;
     });
 }
 
@@ -517,14 +538,15 @@ void part_arg(CallSite cs, const char* op, DV& dst, S0& src0, S1& src1, DI& dst_
         return NAME(CallSite{}, dst, src0, src1, e...);                                                            \
     }
 
-// TNAME(dst, src0, src1): EXPR(a, b) where both are valid, a copy elsewhere.
-#define PTOSIM_PART_OP(NAME, TYPES, EXPR)                                                                           \
+// TNAME(dst, src0, src1): EXPR(a, b) where both are valid, a copy elsewhere;
+// PAD is what fills the rest of dst (PartPad).
+#define PTOSIM_PART_OP(NAME, TYPES, EXPR, PAD)                                                                           \
     template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... WaitEvents>          \
     PTO_INST RecordEvent NAME(CallSite cs, TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1,              \
                               WaitEvents&... events) {                                                             \
         ptosim_impl::wait_events(cs, events...);                                                                           \
         PTOSIM_TYPE_CHECK(NAME, TYPES, TileDataDst, TileDataSrc0);                                                 \
-        ptosim_impl::red::part_binary(cs, #NAME, dst, src0, src1, [](auto a, auto b) { return EXPR; });                         \
+        ptosim_impl::red::part_binary<PAD>(cs, #NAME, dst, src0, src1, [](auto a, auto b) { return EXPR; });                    \
         return {};                                                                                                 \
     }                                                                                                              \
     template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... WaitEvents>          \
@@ -605,7 +627,7 @@ PTOSIM_ROW_EXPAND_OP(TROWEXPANDMUL, expand_arith_type, ptosim_impl::red::rd::mul
 PTOSIM_ROW_EXPAND_OP(TROWEXPANDDIV, f16f32_type, a / b)
 PTOSIM_ROW_EXPAND_OP(TROWEXPANDMAX, expand_arith_type, ptosim_impl::red::rd::max(a, b))
 PTOSIM_ROW_EXPAND_OP(TROWEXPANDMIN, expand_arith_type, ptosim_impl::red::rd::min(a, b))
-PTOSIM_ROW_EXPAND_OP(TROWEXPANDEXPDIF, f16f32_type, std::exp(a - b))
+PTOSIM_ROW_EXPAND_OP(TROWEXPANDEXPDIF, f16f32_type, ptosim_impl::red::rd::expdif<typename TileDataDst::DType>(a, b))
 
 PTOSIM_COL_EXPAND_OP(TCOLEXPANDADD, expand_arith_type, ptosim_impl::red::rd::add(a, b))
 PTOSIM_COL_EXPAND_OP(TCOLEXPANDSUB, expand_arith_type, ptosim_impl::red::rd::sub(a, b))
@@ -613,12 +635,14 @@ PTOSIM_COL_EXPAND_OP(TCOLEXPANDMUL, expand_arith_type, ptosim_impl::red::rd::mul
 PTOSIM_COL_EXPAND_OP(TCOLEXPANDDIV, f16f32_type, a / b)
 PTOSIM_COL_EXPAND_OP(TCOLEXPANDMAX, expand_arith_type, ptosim_impl::red::rd::max(a, b))
 PTOSIM_COL_EXPAND_OP(TCOLEXPANDMIN, expand_arith_type, ptosim_impl::red::rd::min(a, b))
-PTOSIM_COL_EXPAND_OP(TCOLEXPANDEXPDIF, f16f32_type, std::exp(a - b))
+PTOSIM_COL_EXPAND_OP(TCOLEXPANDEXPDIF, f16f32_type, ptosim_impl::red::rd::expdif<typename TileDataDst::DType>(a, b))
 
-PTOSIM_PART_OP(TPARTADD, expand_arith_type, ptosim_impl::red::rd::add(a, b))
-PTOSIM_PART_OP(TPARTMUL, expand_arith_type, ptosim_impl::red::rd::mul(a, b))
-PTOSIM_PART_OP(TPARTMAX, expand_arith_type, ptosim_impl::red::rd::max(a, b))
-PTOSIM_PART_OP(TPARTMIN, expand_arith_type, ptosim_impl::red::rd::min(a, b))
+PTOSIM_PART_OP(TPARTADD, expand_arith_type, ptosim_impl::red::rd::add(a, b), ptosim_impl::red::PartPad::None)
+PTOSIM_PART_OP(TPARTMUL, expand_arith_type, ptosim_impl::red::rd::mul(a, b), ptosim_impl::red::PartPad::None)
+PTOSIM_PART_OP(TPARTMAX, expand_arith_type, ptosim_impl::red::rd::max(a, b),
+               PTOSIM_TARGET_A5 ? ptosim_impl::red::PartPad::Min : ptosim_impl::red::PartPad::None)
+PTOSIM_PART_OP(TPARTMIN, expand_arith_type, ptosim_impl::red::rd::min(a, b),
+               PTOSIM_TARGET_A5 ? ptosim_impl::red::PartPad::Max : ptosim_impl::red::PartPad::None)
 
 // src0 only on a strict win, so ties and any NaN comparison take src1.
 PTOSIM_PART_ARG_OP(TPARTARGMAX, a > b)

@@ -121,7 +121,7 @@ RecordEvent tload_tile(CallSite cs, TileData& dst, GlobalData& src) {
                                    " tile holds; shrink the GlobalTensor shape");
     }
     OpRecord rec = make_record("TLOAD", Pipe::MTE2, cs);
-    check_gm_operand(src, v, vr, vc, "TLOAD", rec, false, loc);
+    check_gm_operand(src, v, vr, vc, "TLOAD", rec, false, loc, TileData::Loc == TileType::Vec);
     record_tile(rec, true, dst);
     constexpr size_t es = sizeof(typename TileData::DType);
     rec.elements = static_cast<uint64_t>(vr) * vc;
@@ -258,7 +258,7 @@ RecordEvent tstore(CallSite cs, GlobalData& dst, TileData& src) {
     apply_a2a3_burst_pitch<TileData>(v, vr, vc);
     OpRecord rec = make_record("TSTORE", from_acc ? Pipe::FIX : Pipe::MTE3, cs);
     record_tile(rec, false, src);
-    check_gm_operand(dst, v, vr, vc, "TSTORE", rec, true, loc);
+    check_gm_operand(dst, v, vr, vc, "TSTORE", rec, true, loc, TileData::Loc == TileType::Vec);
     rec.elements = static_cast<uint64_t>(vr) * vc;
     rec.bytes = rec.elements * sizeof(D);
     ptosim::dispatch(c, rec);
