@@ -25,7 +25,10 @@ extern "C" {
 // Stable C entry points, so variant objects never depend on C++ name mangling
 // of the registry. `core` is a ptosim::CoreType value.
 typedef void (*ptocc_thunk)(const void* packed_args);
-void ptocc_register_thunk(uint64_t tu, uint32_t site, uint32_t line, int core, ptocc_thunk fn, const char* signature);
+// `instance` names the launch's kernel functor type: one site of a launcher
+// template launches a different kernel per instantiation.
+void ptocc_register_thunk(uint64_t tu, uint32_t site, uint32_t line, const char* instance, int core, ptocc_thunk fn,
+                          const char* signature);
 void ptocc_register_image(uint64_t tu, int core, const unsigned char* data, size_t size, const char* origin);
 void ptocc_unregister_image(uint64_t tu, int core, const unsigned char* data);
 }
@@ -66,8 +69,8 @@ inline Config config(uint32_t block_dim, const void* l2ctrl, void* stream) { ret
 
 // The other variant's thunk for a launch site, loading that variant if needed.
 // `signature` is typeid(packed tuple).name(); a mismatch is an error.
-Status find_variant(uint64_t tu, uint32_t site, uint32_t line, CoreType core, const char* signature,
-                    ptocc_thunk* out);
+Status find_variant(uint64_t tu, uint32_t site, uint32_t line, const char* instance, CoreType core,
+                    const char* signature, ptocc_thunk* out);
 // Queues a rewritten launch on `stream`; errors go to stderr and aclGetRecentErrMsg.
 void submit(LaunchSpec spec, void* stream);
 void report_launch_error(const char* kernel, const char* file, uint32_t line, const std::string& message);
@@ -80,8 +83,8 @@ void thunk(const void* packed) {
 // Registers a secondary variant's thunk while its shared object loads.
 template <uint64_t Tu, uint32_t Site, uint32_t Line, CoreType Core, class F, class Tuple>
 struct Registration {
-    static inline const bool done = (ptocc_register_thunk(Tu, Site, Line, static_cast<int>(Core), &thunk<F, Tuple>,
-                                                          typeid(Tuple).name()),
+    static inline const bool done = (ptocc_register_thunk(Tu, Site, Line, typeid(F).name(), static_cast<int>(Core),
+                                                          &thunk<F, Tuple>, typeid(Tuple).name()),
                                      true);
 };
 
@@ -120,7 +123,7 @@ void launch(const char* name, const char* file, F, Config cfg, A&&... args) {
         }
         if constexpr (kBuildKind == KernelKind::Mix) {
             ptocc_thunk vec = nullptr;
-            Status st = find_variant(Tu, Site, Line, CoreType::AIV, typeid(Tuple).name(), &vec);
+            Status st = find_variant(Tu, Site, Line, typeid(F).name(), CoreType::AIV, typeid(Tuple).name(), &vec);
             if (!st.ok()) {
                 report_launch_error(name, file, Line, st.message);
                 return;

@@ -25,9 +25,10 @@ namespace {
 struct SiteKey {
     uint64_t tu;
     uint32_t site, line;
+    std::string instance;  // the kernel functor's type: a launcher template has one per instantiation
     int core;
     bool operator<(const SiteKey& o) const {
-        return std::tie(tu, site, line, core) < std::tie(o.tu, o.site, o.line, o.core);
+        return std::tie(tu, site, line, instance, core) < std::tie(o.tu, o.site, o.line, o.instance, o.core);
     }
 };
 
@@ -106,10 +107,10 @@ void* load_image(const Image& img, int core, std::string& error) {
 
 }  // namespace
 
-Status find_variant(uint64_t tu, uint32_t site, uint32_t line, CoreType core, const char* signature,
-                    ptocc_thunk* out) {
+Status find_variant(uint64_t tu, uint32_t site, uint32_t line, const char* instance, CoreType core,
+                    const char* signature, ptocc_thunk* out) {
     Registry& r = registry();
-    const SiteKey key{tu, site, line, static_cast<int>(core)};
+    const SiteKey key{tu, site, line, instance, static_cast<int>(core)};
     const char* variant = core == CoreType::AIV ? "Vector" : "Cube";
     for (int attempt = 0; attempt < 2; ++attempt) {
         Image img;
@@ -196,10 +197,11 @@ void submit(LaunchSpec spec, void* stream) {
 
 extern "C" {
 
-void ptocc_register_thunk(uint64_t tu, uint32_t site, uint32_t line, int core, ptocc_thunk fn, const char* signature) {
+void ptocc_register_thunk(uint64_t tu, uint32_t site, uint32_t line, const char* instance, int core, ptocc_thunk fn,
+                          const char* signature) {
     auto& r = ptosim::cc::registry();
     std::lock_guard lk(r.mu);
-    auto [it, fresh] = r.sites.try_emplace({tu, site, line, core});
+    auto [it, fresh] = r.sites.try_emplace({tu, site, line, instance, core});
     if (fresh) {
         it->second.fn = fn;
         it->second.signature = signature;
