@@ -3,6 +3,7 @@
 // expectation comes from a scalar reference written here from the format and
 // ISA texts.
 #include "test_isa_ref.hpp"
+#include <array>
 
 using namespace pto;
 using namespace ref;
@@ -902,7 +903,7 @@ std::vector<float8_e8m0_t> mx_scales(int rows, int cols, uint64_t salt) {
 }
 double e8m0_value(float8_e8m0_t s) { return s.bits == 255 ? NAN : std::ldexp(1.0, s.bits - 127); }
 
-enum class MxForm { Plain, Acc, Bias, Gemv, PhaseForms };
+enum class MxForm { Plain, Acc, Bias, Gemv, PhaseForms, StorePhase };
 
 template <class TA, class TB>
 struct MxCase {
@@ -961,7 +962,8 @@ ptosim::Status run_mx(MxForm form, MxCase<TA, TB>& t, bool misplace_scale = fals
         TMOV(rs, msb);
         ISA_SYNC(PIPE_MTE1, PIPE_M);
         switch (form) {
-            case MxForm::Plain: TMATMUL_MX(c1, l, ls, r, rs); break;
+            case MxForm::Plain:
+            case MxForm::StorePhase: TMATMUL_MX(c1, l, ls, r, rs); break;
             case MxForm::Gemv: TGEMV_MX(c1, l, ls, r, rs); break;
             case MxForm::PhaseForms:
                 // The AccPhase overloads (explicit template argument, no call site) resolve as in
@@ -990,7 +992,9 @@ ptosim::Status run_mx(MxForm form, MxCase<TA, TB>& t, bool misplace_scale = fals
             }
         }
         ISA_SYNC(PIPE_M, PIPE_FIX);
-        TSTORE(gc, c1);
+        // TSTORE<STPhase> (the unit-flag form) stores the same data.
+        if (form == MxForm::StorePhase) TSTORE<STPhase::Final>(gc, c1);
+        else TSTORE(gc, c1);
     });
 }
 
@@ -1026,7 +1030,7 @@ const D3MX kMxShapes[] = {{17, 45, 23}, {1, 1, 1}, {32, 128, 32}, {32, 64, 1}, {
 TYPED_TEST(MxMatmul, EveryFormOverValidShapes) {
     using TA = typename TypeParam::TA;
     using TB = typename TypeParam::TB;
-    for (MxForm form : {MxForm::Plain, MxForm::Acc, MxForm::Bias, MxForm::Gemv, MxForm::PhaseForms})
+    for (MxForm form : {MxForm::Plain, MxForm::Acc, MxForm::Bias, MxForm::Gemv, MxForm::PhaseForms, MxForm::StorePhase})
         for (D3MX d : kMxShapes) {
             SCOPED_TRACE(std::to_string(static_cast<int>(form)) + ": " + std::to_string(d.m) + "x" +
                          std::to_string(d.k) + "x" + std::to_string(d.n));
@@ -1072,6 +1076,200 @@ TEST(MxMatmulScales, GetScaleAddrIsTheOperandAddressOverSixteen) {
     TileLeft<float8_e4m3_t, 16, 64> l;
     TASSIGN(l, 0x3400);
     EXPECT_EQ(GetScaleAddr(l.data()), 0x340u);
+}
+
+// ------------------------------------------------------------ TLOAD of MX scales
+
+// A scale matrix (rows x cols: A is M x K/32, B is K/32 x N), written into GM
+// by each layout's element formula, loaded into a 64 x 64 ZZ (A) or NN (B)
+// L1 tile whose bytes are then compared with the L1 box order, spelled out
+// here: ZZ (r/16, c/2, r%16, c%2) and NN (c/16, r/2, c%16, r%2), each box
+// 32 bytes, as pto-isa's tload_mx testcases' goldens reshape them.
+struct MxLoadCase {
+    Layout layout;
+    int rows, cols;       // the scale matrix in GM
+    int vr, vc;           // the tile's valid shape (ND/DN layouts move it)
+    int64_t sh[5], st[5];  // the GlobalTensor
+    std::vector<uint8_t> gm;
+};
+
+uint8_t mx_code(int r, int c) { return static_cast<uint8_t>(r * 7 + c * 3 + 1); }
+
+// Builds the GM image; ld is the padded leading extent (>= the dense one).
+MxLoadCase mx_load_case(Layout l, int rows, int cols, int ld, int batch = 1) {
+    MxLoadCase t{l, rows, cols, rows, cols, {}, {}, {}};
+    auto put = [&](int64_t at, int r, int c) {
+        if (static_cast<size_t>(at) >= t.gm.size()) t.gm.resize(static_cast<size_t>(at) + 1, 0xEE);
+        t.gm[static_cast<size_t>(at)] = mx_code(r, c);
+    };
+    auto set = [&](std::array<int64_t, 5> sh, std::array<int64_t, 5> st) {
+        for (int d = 0; d < 5; ++d) t.sh[d] = sh[d], t.st[d] = st[d];
+    };
+    for (int r = 0; r < rows; ++r)
+        for (int c = 0; c < cols; ++c) {
+            switch (l) {
+                case Layout::MX_A_ND: put(r * ld + c, r, c); break;
+                case Layout::MX_A_DN: put((c / 2) * (2 * ld) + r * 2 + c % 2, r, c); break;
+                case Layout::MX_B_ND: put((r / 2) * (2 * ld) + c * 2 + r % 2, r, c); break;
+                case Layout::MX_B_DN: put(c * ld + r, r, c); break;
+                // Boxes of one batch: per 16 rows (A) or columns (B) one run of ld/2 pairs x 16 x 2;
+                // batches follow each other at a stride of 1024 bytes.
+                case Layout::MX_A_ZZ: {
+                    const int per = rows / batch, b = r / per, rr = r % per;
+                    put(b * 1024 + (rr / 16) * (16 * ld) + (c / 2) * 32 + (rr % 16) * 2 + c % 2, r, c);
+                    break;
+                }
+                default: {  // MX_B_NN
+                    const int per = cols / batch, b = c / per, cc = c % per;
+                    put(b * 1024 + (cc / 16) * (16 * ld) + (r / 2) * 32 + (cc % 16) * 2 + r % 2, r, c);
+                    break;
+                }
+            }
+        }
+    switch (l) {
+        case Layout::MX_A_ND: set({1, 1, rows, cols / 2, 2}, {rows * ld, rows * ld, ld, 2, 1}); break;
+        case Layout::MX_A_DN: set({1, 1, cols / 2, rows, 2}, {cols * ld, cols * ld, 2 * ld, 2, 1}); break;
+        case Layout::MX_B_ND: set({1, 1, rows / 2, cols, 2}, {rows * ld, rows * ld, 2 * ld, 2, 1}); break;
+        case Layout::MX_B_DN: set({1, 1, cols, rows / 2, 2}, {cols * ld, cols * ld, ld, 2, 1}); break;
+        case Layout::MX_A_ZZ: set({batch, rows / batch / 16, cols / 2, 16, 2}, {1024, 16 * ld, 32, 2, 1}); break;
+        default: set({batch, cols / batch / 16, rows / 2, 16, 2}, {1024, 16 * ld, 32, 2, 1}); break;
+    }
+    return t;
+}
+
+constexpr int kMxT = 64;  // scale tiles are kMxT x kMxT
+constexpr uint8_t kL1Fill = 0x5A;
+
+template <Layout L>
+ptosim::Status run_mx_load(MxLoadCase& t, std::vector<uint8_t>& l1) {
+    constexpr bool a = L == Layout::MX_A_ZZ || L == Layout::MX_A_ND || L == Layout::MX_A_DN;
+    using T = std::conditional_t<a, Tile<TileType::Mat, float8_e8m0_t, kMxT, kMxT, BLayout::RowMajor, DYNAMIC, DYNAMIC,
+                                         SLayout::RowMajor, TileConfig::fractalMxSize>,
+                                 Tile<TileType::Mat, float8_e8m0_t, kMxT, kMxT, BLayout::ColMajor, DYNAMIC, DYNAMIC,
+                                      SLayout::ColMajor, TileConfig::fractalMxSize>>;
+    using Sh = Shape<DYNAMIC, DYNAMIC, DYNAMIC, DYNAMIC, DYNAMIC>;
+    using St = Stride<DYNAMIC, DYNAMIC, DYNAMIC, DYNAMIC, DYNAMIC>;
+    return run_cube([&] {
+        uint8_t* mem = ptosim::core().mem[static_cast<int>(ptosim::Space::L1)] + 0x400;
+        std::memset(mem, kL1Fill, kMxT * kMxT);
+        T tile(t.vr, t.vc);
+        TASSIGN(tile, 0x400);
+        GlobalTensor<float8_e8m0_t, Sh, St, L> g(reinterpret_cast<float8_e8m0_t*>(t.gm.data()),
+                                                 Sh(t.sh[0], t.sh[1], t.sh[2], t.sh[3], t.sh[4]),
+                                                 St(t.st[0], t.st[1], t.st[2], t.st[3], t.st[4]));
+        TLOAD(tile, g);
+        l1.assign(mem, mem + kMxT * kMxT);
+    });
+}
+
+void expect_mx_tile(const MxLoadCase& t, const std::vector<uint8_t>& l1, int rows, int cols) {
+    const bool a = t.layout == Layout::MX_A_ZZ || t.layout == Layout::MX_A_ND || t.layout == Layout::MX_A_DN;
+    std::vector<int> want(kMxT * kMxT, kL1Fill);
+    for (int r = 0; r < rows; ++r)
+        for (int c = 0; c < cols; ++c) {
+            const int at = a ? (r / 16) * 16 * kMxT + (c / 2) * 32 + (r % 16) * 2 + c % 2
+                             : (c / 16) * 16 * kMxT + (r / 2) * 32 + (c % 16) * 2 + r % 2;
+            want[at] = mx_code(r, c);
+        }
+    for (int i = 0; i < kMxT * kMxT; ++i) ASSERT_EQ(l1[i], want[i]) << "L1 byte " << i;
+}
+
+template <Layout L>
+void check_mx_load(MxLoadCase t, int rows, int cols) {
+    std::vector<uint8_t> l1;
+    auto st = run_mx_load<L>(t, l1);
+    ASSERT_TRUE(st.ok()) << st.message;
+    expect_mx_tile(t, l1, rows, cols);
+}
+
+TEST(MxScaleLoad, NdAndDnMoveTheValidRegionIntoBoxes) {
+    // A: 40 x 10 scales with padded leading extents, a 37 x 6 valid region.
+    for (Layout l : {Layout::MX_A_ND, Layout::MX_A_DN}) {
+        SCOPED_TRACE(static_cast<int>(l));
+        auto t = mx_load_case(l, 40, 10, l == Layout::MX_A_ND ? 14 : 45);
+        t.vr = 37;
+        t.vc = 6;
+        if (l == Layout::MX_A_ND) check_mx_load<Layout::MX_A_ND>(t, 37, 6);
+        else check_mx_load<Layout::MX_A_DN>(t, 37, 6);
+    }
+    // B: 8 x 50 scales, a 6 x 45 valid region.
+    for (Layout l : {Layout::MX_B_ND, Layout::MX_B_DN}) {
+        SCOPED_TRACE(static_cast<int>(l));
+        auto t = mx_load_case(l, 8, 50, l == Layout::MX_B_ND ? 52 : 11);
+        t.vr = 6;
+        t.vc = 45;
+        if (l == Layout::MX_B_ND) check_mx_load<Layout::MX_B_ND>(t, 6, 45);
+        else check_mx_load<Layout::MX_B_DN>(t, 6, 45);
+    }
+}
+
+TEST(MxScaleLoad, ZzAndNnMoveTheWholeTensorAndStackDimensionZero) {
+    // Two batches of 2 x 16 rows (A) / columns (B); a valid shape of 1 x 2
+    // shows that the boxed layouts ignore it.
+    auto a = mx_load_case(Layout::MX_A_ZZ, 64, 6, 8, 2);
+    a.vr = 1;
+    a.vc = 2;
+    check_mx_load<Layout::MX_A_ZZ>(a, 64, 6);
+    auto b = mx_load_case(Layout::MX_B_NN, 4, 64, 6, 2);
+    b.vr = 2;
+    b.vc = 1;
+    check_mx_load<Layout::MX_B_NN>(b, 4, 64);
+}
+
+TEST(MxScaleLoad, ShapeHelpersDescribeTheDenseLayouts) {
+    using E = float8_e8m0_t;
+    using ZS = TileShape2D<E, 32, 6, Layout::MX_A_ZZ>;
+    using ZT = BaseShape2D<E, 32, 6, Layout::MX_A_ZZ>;
+    EXPECT_EQ((std::array<int64_t, 5>{ZS::staticShape[0], ZS::staticShape[1], ZS::staticShape[2], ZS::staticShape[3],
+                                      ZS::staticShape[4]}),
+              (std::array<int64_t, 5>{1, 2, 3, 16, 2}));
+    EXPECT_EQ((std::array<int64_t, 5>{ZT::staticStride[1], ZT::staticStride[2], ZT::staticStride[3], ZT::staticStride[4], 0}),
+              (std::array<int64_t, 5>{96, 32, 2, 1, 0}));
+    using NS = TileShape2D<E, 4, 48, Layout::MX_B_NN>;
+    using NT = BaseShape2D<E, 4, 48, Layout::MX_B_NN>;
+    EXPECT_EQ((std::array<int64_t, 3>{NS::staticShape[1], NS::staticShape[2], NS::staticShape[3]}),
+              (std::array<int64_t, 3>{3, 2, 16}));
+    EXPECT_EQ(NT::staticStride[1], 64);
+    using DS = TileShape2D<E, 20, 4, Layout::MX_A_DN>;
+    using DT = BaseShape2D<E, 20, 4, Layout::MX_A_DN>;
+    EXPECT_EQ((std::array<int64_t, 2>{DS::staticShape[2], DS::staticShape[3]}), (std::array<int64_t, 2>{2, 20}));
+    EXPECT_EQ(DT::staticStride[2], 40);
+    using BD = TileShape2D<E, 6, 40, Layout::MX_B_DN>;
+    using BDT = BaseShape2D<E, 6, 40, Layout::MX_B_DN>;
+    EXPECT_EQ((std::array<int64_t, 2>{BD::staticShape[2], BD::staticShape[3]}), (std::array<int64_t, 2>{40, 3}));
+    EXPECT_EQ(BDT::staticStride[2], 6);
+    using BN = BaseShape2D<E, 6, 40, Layout::MX_B_ND>;
+    EXPECT_EQ(BN::staticStride[2], 80);
+    // The runtime-shape constructors give the same numbers.
+    TileShape2D<E, DYNAMIC, DYNAMIC, Layout::MX_A_ZZ> zs(32, 6);
+    BaseShape2D<E, DYNAMIC, DYNAMIC, Layout::MX_A_ZZ> zt(32, 6);
+    EXPECT_EQ(zs.shape[1], 2);
+    EXPECT_EQ(zs.shape[2], 3);
+    EXPECT_EQ(zt.stride[1], 96);
+}
+
+TEST(MxScaleLoad, AnOddPairCountFaults) {
+    auto t = mx_load_case(Layout::MX_A_ND, 16, 4, 4);
+    t.vc = 3;
+    std::vector<uint8_t> l1;
+    auto st = run_mx_load<Layout::MX_A_ND>(t, l1);
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.message.find("TLOAD from MX_A_ND: the tile's valid column count 3 is odd; scales move in pairs "
+                              "along k, so it must be even"),
+              std::string::npos)
+        << st.message;
+}
+
+TEST(MxScaleLoad, ABoxedTensorLargerThanTheTileFaults) {
+    auto t = mx_load_case(Layout::MX_B_NN, 4, 80, 4);
+    t.vr = 4;
+    t.vc = 64;
+    std::vector<uint8_t> l1;
+    auto st = run_mx_load<Layout::MX_B_NN>(t, l1);
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.message.find("TLOAD from MX_B_NN: the GlobalTensor's 4x80 scales do not fit the 64x64 tile"),
+              std::string::npos)
+        << st.message;
 }
 #endif
 }  // namespace

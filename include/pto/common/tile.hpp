@@ -59,15 +59,16 @@ struct Tile {
     static constexpr int ColStride = isRowMajor ? 1 : Rows_;
 
     // A fractal box: 512 bytes (16 x 32B) for operand tiles, 16 x 16 elements
-    // of 4 bytes (1024 bytes) for accumulators, 16 x 2 for MX scales.
+    // of 4 bytes (1024 bytes) for accumulators, 16 x 2 for ZZ (A) MX scales and
+    // 2 x 16 for NN (B) ones, the k pair innermost in both (docs/isa/matrix.md).
     static constexpr int InnerRows = !isBoxedLayout ? 1
                                      : SFractalSize_ == TileConfig::fractalCSize ? TileConfig::fixedRowSize
-                                     : SFractalSize_ == TileConfig::fractalMxSize ? (Rows_ < 16 ? Rows_ : 16)
+                                     : SFractalSize_ == TileConfig::fractalMxSize ? (isInnerColMajor ? (Rows_ < 2 ? Rows_ : 2) : Rows_ < 16 ? Rows_ : 16)
                                      : isInnerRowMajor ? TileConfig::fixedRowSize
                                                        : static_cast<int>(TileConfig::alignedSize / sizeof(Element_));
     static constexpr int InnerCols = !isBoxedLayout ? 1
                                      : SFractalSize_ == TileConfig::fractalCSize ? TileConfig::fixedColSize
-                                     : SFractalSize_ == TileConfig::fractalMxSize ? 2
+                                     : SFractalSize_ == TileConfig::fractalMxSize ? (isInnerColMajor ? 16 : 2)
                                      : isInnerRowMajor ? static_cast<int>(TileConfig::alignedSize / sizeof(Element_))
                                                        : TileConfig::fixedColSize;
     static constexpr int InnerNumel = InnerRows * InnerCols;
@@ -360,7 +361,7 @@ struct GlobalTensor {
     static constexpr int64_t staticStride[5] = {Stride_::staticStride[0], Stride_::staticStride[1],
                                                 Stride_::staticStride[2], Stride_::staticStride[3],
                                                 Stride_::staticStride[4]};
-    static_assert(Layout_ == Layout::ND || Layout_ == Layout::DN || Layout_ == Layout::NZ,
+    static_assert(Layout_ == Layout::ND || Layout_ == Layout::DN || Layout_ == Layout::NZ || (Layout_ >= Layout::MX_A_ND && Layout_ <= Layout::MX_B_NN),
                   "GlobalTensor: the simulator supports the ND, DN and NZ global layouts");
 
     PTO_INTERNAL GlobalTensor() = default;

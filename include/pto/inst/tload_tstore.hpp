@@ -1,6 +1,7 @@
 // TLOAD (GM -> Vec/Mat) and TSTORE (Vec/Mat/Acc -> GM).
 #pragma once
 #include <pto/common/gm_view.hpp>
+#include <pto/inst/tload_mx.hpp>
 
 namespace pto {
 
@@ -62,11 +63,8 @@ PTOSIM_VECTORIZE void copy_tile_gm(uint8_t* tile, uint8_t* gm, const GmView<G>& 
         }
 }
 
-}  // namespace ptosim_impl
-
-template <typename TileData, typename GlobalData, typename... WaitEvents>
-PTO_INST RecordEvent TLOAD(CallSite cs, TileData& dst, GlobalData& src, WaitEvents&... events) {
-    ptosim_impl::wait_events(cs, events...);
+template <class TileData, class GlobalData>
+RecordEvent tload(CallSite cs, TileData& dst, GlobalData& src) {
     static_assert(is_tile_data_v<TileData> && is_global_data_v<GlobalData>,
                   "TLOAD(dst, src): dst must be a Tile and src a GlobalTensor");
     static_assert(TileData::Loc == TileType::Vec || TileData::Loc == TileType::Mat,
@@ -80,7 +78,6 @@ PTO_INST RecordEvent TLOAD(CallSite cs, TileData& dst, GlobalData& src, WaitEven
                        (GlobalData::layout == Layout::ND || GlobalData::layout == Layout::DN)),
                   "TLOAD: unsupported layout pair; Vec tiles take ND->ND, DN->DN, NZ->NZ; Mat tiles also ND->NZ and "
                   "DN->ZN, and MX scale tiles (SFractalSize 32) ND or DN");
-    using namespace ptosim_impl;
     Core& c = ptosim::core();
     const SourceLoc loc = loc_of(cs);
     uint8_t* base = tile_base(c, dst, "TLOAD", "destination", loc);
@@ -97,6 +94,15 @@ PTO_INST RecordEvent TLOAD(CallSite cs, TileData& dst, GlobalData& src, WaitEven
     copy_tile_gm<TileData, GlobalData, true>(base, gm_bytes(src), v, vr, vc);
     fill_padding<TileData>(base, vr, vc);
     return {};
+}
+
+}  // namespace ptosim_impl
+
+template <typename TileData, typename GlobalData, typename... WaitEvents>
+PTO_INST RecordEvent TLOAD(CallSite cs, TileData& dst, GlobalData& src, WaitEvents&... events) {
+    ptosim_impl::wait_events(cs, events...);
+    if constexpr (ptosim_impl::is_mx_layout(GlobalData::layout)) return ptosim_impl::tload_mx(cs, dst, src);
+    else return ptosim_impl::tload(cs, dst, src);
 }
 
 template <typename TileData, typename GlobalData, typename... WaitEvents>
@@ -168,6 +174,16 @@ PTO_INST RecordEvent TSTORE(CallSite cs, GlobalData& dst, TileData& src, WaitEve
 }
 
 template <typename TileData, typename GlobalData, AtomicType atomic = AtomicType::AtomicNone,
+          ReluPreMode relu = ReluPreMode::NoRelu, typename... WaitEvents>
+PTO_INST RecordEvent TSTORE(GlobalData& dst, TileData& src, WaitEvents&... events) {
+    ptosim_impl::wait_events(CallSite{}, events...);
+    return ptosim_impl::tstore<TileData, GlobalData, atomic, relu>(CallSite{}, dst, src);
+}
+
+// TSTORE<STPhase>(...) (pto_instr.hpp's unit-flag form): the phase tells the
+// fixpipe which part of a split accumulation it drains, a handshake with the
+// cube that ptosim's in-order pipes do not need, so the data is as TSTORE's.
+template <STPhase Phase, typename TileData, typename GlobalData, AtomicType atomic = AtomicType::AtomicNone,
           ReluPreMode relu = ReluPreMode::NoRelu, typename... WaitEvents>
 PTO_INST RecordEvent TSTORE(GlobalData& dst, TileData& src, WaitEvents&... events) {
     ptosim_impl::wait_events(CallSite{}, events...);
