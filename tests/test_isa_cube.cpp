@@ -218,17 +218,18 @@ TYPED_TEST(Matmul, AccumulateInPlaceAndIntoAnotherTile) {
     }
 }
 
-// TMATMUL_BIAS with the bias row moved Mat -> Bias.
-TYPED_TEST(Matmul, BiasFromL1) {
-    using T = typename TypeParam::In;
-    using Acc = typename TypeParam::Acc;
+// TMATMUL_BIAS with the bias row moved Mat -> Bias; a Mat bias of type B
+// (the accumulator's, or a 16-bit one the move widens to float).
+template <class T, class Acc, class B = Acc>
+void check_bias_from_l1() {
     const int m = 17, k = 19, n = 23;
     auto a = operand<T>(m, k, 7), b = operand<T>(k, n, 8);
-    std::vector<Acc> bias(kT), c(m * n);
-    for (int j = 0; j < kT; ++j) bias[j] = static_cast<Acc>(j * 3 - 40);
+    std::vector<B> bias(kT);
+    std::vector<Acc> c(m * n);
+    for (int j = 0; j < kT; ++j) bias[j] = static_cast<B>(j * 3 - 40);
     auto st = run_cube([&] {
         MatNz<T> ma(m, k), mb(k, n);
-        Tile<TileType::Mat, Acc, 1, kT, BLayout::RowMajor, 1, DYNAMIC> mbias(n);
+        Tile<TileType::Mat, B, 1, kT, BLayout::RowMajor, 1, DYNAMIC> mbias(n);
         TileLeft<T, kT, kT, DYNAMIC, DYNAMIC> l(m, k);
         TileRight<T, kT, kT, DYNAMIC, DYNAMIC> r(k, n);
         TileBias<Acc, kT, DYNAMIC> tb(n);
@@ -260,8 +261,17 @@ TYPED_TEST(Matmul, BiasFromL1) {
     auto want = ref_matmul<Acc>(a, k, b, n, m, k, n);
     for (int i = 0; i < m; ++i)
         for (int j = 0; j < n; ++j)
-            ASSERT_EQ(static_cast<double>(c[i * n + j]), want[i * n + j] + static_cast<double>(bias[j])) << i << "," << j;
+            ASSERT_EQ(static_cast<double>(c[i * n + j]), want[i * n + j] + (j * 3 - 40)) << i << "," << j;
 }
+
+TYPED_TEST(Matmul, BiasFromL1) { check_bias_from_l1<typename TypeParam::In, typename TypeParam::Acc>(); }
+
+// The bias table loader widens a half bias (both targets) and a bfloat16_t
+// one (A5) to the float accumulator, as pto-isa's tmatmul testcase relies on.
+TEST(MatmulBias, HalfBiasWidensToFloat) { check_bias_from_l1<half, float, half>(); }
+#if PTOSIM_TARGET_A5
+TEST(MatmulBias, Bfloat16BiasWidensToFloat) { check_bias_from_l1<half, float, bfloat16_t>(); }
+#endif
 
 // K slices of a larger L1 tile: A is 48 x 64 in L1, the Left tiles take rows
 // 16..47 and columns 0..31 / 32..63; B is 64 x 32 and split by rows. The

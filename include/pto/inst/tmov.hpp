@@ -68,8 +68,14 @@ constexpr void check_move_pair() {
     static_assert(S != TileType::Acc || std::is_same_v<typename Src::DType, float> ||
                       std::is_same_v<typename Src::DType, int32_t>,
                   "moves from Acc read float or int32 accumulators");
-    static_assert(S == TileType::Acc || sizeof(typename Dst::DType) == sizeof(typename Src::DType),
-                  "TMOV/TEXTRACT/TINSERT: element sizes must match (only moves out of Acc convert)");
+    // The bias table's loader widens a 16-bit bias to the float accumulator
+    // (pto-isa TMovToBt: half on both targets, bfloat16_t on A5).
+    constexpr bool widening_bias = D == TileType::Bias && std::is_same_v<typename Dst::DType, float> &&
+                                   (std::is_same_v<typename Src::DType, half> ||
+                                    (a5 && std::is_same_v<typename Src::DType, bfloat16_t>));
+    static_assert(S == TileType::Acc || widening_bias || sizeof(typename Dst::DType) == sizeof(typename Src::DType),
+                  "TMOV/TEXTRACT/TINSERT: element sizes must match (only moves out of Acc and half (A5 also "
+                  "bfloat16_t) -> float Bias moves convert)");
 }
 
 // Where the bytes of a destination tile live: usually the calling core; A5
