@@ -11,6 +11,18 @@
 namespace pto {
 
 namespace ptosim_impl {
+// Packed fp4 tiles and tensors count 4-bit elements, two to a byte, element
+// 2i in the low nibble (pto-isa a5/common.hpp GetByteSize halves fp4 counts).
+template <class E>
+constexpr bool is_fp4 = ptosim::is_minifloat4x2<E>::value;
+template <class E>
+constexpr uint64_t elem_bytes(uint64_t n) {
+    return is_fp4<E> ? (n + 1) / 2 : n * sizeof(E);
+}
+// Elements in 32 bytes: a fractal row (C0).
+template <class E>
+constexpr int c0_elems = is_fp4<E> ? 64 : static_cast<int>(TileConfig::alignedSize / sizeof(E));
+
 // One element of a Vec tile read or written by the scalar unit (pto-isa's
 // Tile::GetValue/SetValue): recorded on PIPE_S, bounds-checked against UB.
 inline uint8_t* ub_scalar_slot(uint64_t tile_addr, uint64_t offset, uint64_t bytes, const char* op, bool write,
@@ -65,11 +77,11 @@ struct Tile {
                                      : SFractalSize_ == TileConfig::fractalCSize ? TileConfig::fixedRowSize
                                      : SFractalSize_ == TileConfig::fractalMxSize ? (isInnerColMajor ? (Rows_ < 2 ? Rows_ : 2) : Rows_ < 16 ? Rows_ : 16)
                                      : isInnerRowMajor ? TileConfig::fixedRowSize
-                                                       : static_cast<int>(TileConfig::alignedSize / sizeof(Element_));
+                                                       : ptosim_impl::c0_elems<Element_>;
     static constexpr int InnerCols = !isBoxedLayout ? 1
                                      : SFractalSize_ == TileConfig::fractalCSize ? TileConfig::fixedColSize
                                      : SFractalSize_ == TileConfig::fractalMxSize ? (isInnerColMajor ? 16 : 2)
-                                     : isInnerRowMajor ? static_cast<int>(TileConfig::alignedSize / sizeof(Element_))
+                                     : isInnerRowMajor ? ptosim_impl::c0_elems<Element_>
                                                        : TileConfig::fixedColSize;
     static constexpr int InnerNumel = InnerRows * InnerCols;
 
@@ -85,10 +97,10 @@ struct Tile {
     static_assert(!isBoxedLayout || Loc_ == TileType::Vec || SFractalSize_ == TileConfig::fractalMxSize ||
                       Rows_ == 1 || Rows_ % InnerRows == 0,
                   "Tile: Rows must be a multiple of the fractal box height");
-    static_assert(isBoxedLayout || !isRowMajor || (Cols_ * sizeof(Element_)) % TileConfig::alignedSize == 0 ||
+    static_assert(isBoxedLayout || !isRowMajor || ptosim_impl::elem_bytes<Element_>(Cols_) % TileConfig::alignedSize == 0 ||
                       Rows_ == 1 || Loc_ == TileType::Bias,
                   "Tile: a row-major tile's row (Cols * sizeof(element)) must be a multiple of 32 bytes");
-    static_assert(isBoxedLayout || isRowMajor || (Rows_ * sizeof(Element_)) % TileConfig::alignedSize == 0 ||
+    static_assert(isBoxedLayout || isRowMajor || ptosim_impl::elem_bytes<Element_>(Rows_) % TileConfig::alignedSize == 0 ||
                       Cols_ == 1,
                   "Tile: a column-major tile's column (Rows * sizeof(element)) must be a multiple of 32 bytes");
     static_assert(SFractalSize_ != TileConfig::fractalCSize || sizeof(Element_) == 4,
@@ -295,7 +307,7 @@ struct Stride {
 
 namespace ptosim_impl {
 template <class T>
-constexpr int c0_of = static_cast<int>(C0_SIZE_BYTE / sizeof(T));
+constexpr int c0_of = c0_elems<T>;
 constexpr int64_t mul_or_dyn(int64_t a, int64_t b) { return a == DYNAMIC || b == DYNAMIC ? DYNAMIC : a * b; }
 }  // namespace ptosim_impl
 

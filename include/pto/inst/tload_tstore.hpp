@@ -24,13 +24,18 @@ void fill_padding(uint8_t* base, int vr, int vc) {
         return;
     } else {
         const E v = pad_value<E, P>();
-        constexpr int c0 = static_cast<int>(TileConfig::alignedSize / sizeof(E));
+        constexpr int c0 = c0_elems<E>;
         int rows_to = vr, cols_to = (vc + c0 - 1) / c0 * c0;
         if constexpr (T::Loc != TileType::Vec) rows_to = T::isBoxedLayout ? (vr + T::InnerRows - 1) / T::InnerRows * T::InnerRows : vr;
         rows_to = std::min(rows_to, T::Rows);
         cols_to = std::min(cols_to, T::Cols);
+        // fp4 has no infinities: Max/Min pad with the largest/most negative finite code.
+        constexpr uint8_t fp4_code = P == PadValue::Max ? 0x7 : P == PadValue::Min ? 0xf : 0x0;
         for (int r = 0; r < rows_to; ++r)
-            for (int c = (r < vr ? vc : 0); c < cols_to; ++c) store_elem(at<T>(base, r, c), v);
+            for (int c = (r < vr ? vc : 0); c < cols_to; ++c) {
+                if constexpr (is_fp4<E>) fp4_set(base, tile_element_offset<T>(r, c), fp4_code);
+                else store_elem(at<T>(base, r, c), v);
+            }
     }
 }
 
@@ -40,7 +45,15 @@ template <class T, class G, bool to_tile>
 PTOSIM_VECTORIZE void copy_tile_gm(uint8_t* tile, uint8_t* gm, const GmView<G>& v, int rows, int cols) {
     constexpr size_t es = sizeof(typename T::DType);
     constexpr int run = row_run<T>();
-    if constexpr (G::layout == Layout::ND && run > 1) {
+    if constexpr (is_fp4<typename T::DType>) {
+        for (int r = 0; r < rows; ++r)
+            for (int c = 0; c < cols; ++c) {
+                const uint64_t t = tile_element_offset<T>(r, c), g = static_cast<uint64_t>(v.offset(r, c));
+                if constexpr (to_tile) fp4_set(tile, t, fp4_get(gm, g));
+                else fp4_set(gm, g, fp4_get(tile, t));
+            }
+        return;
+    } else if constexpr (G::layout == Layout::ND && run > 1) {
         if (v.st[4] == 1) {
             for (int r = 0; r < rows; ++r) {
                 uint8_t* g = gm + v.offset(r, 0) * es;
@@ -87,9 +100,8 @@ RecordEvent tload(CallSite cs, TileData& dst, GlobalData& src) {
     OpRecord rec = make_record("TLOAD", Pipe::MTE2, cs);
     check_gm_operand(src, v, vr, vc, "TLOAD", rec, false, loc);
     record_tile(rec, true, dst);
-    constexpr size_t es = sizeof(typename TileData::DType);
     rec.elements = static_cast<uint64_t>(vr) * vc;
-    rec.bytes = rec.elements * es;
+    rec.bytes = elem_bytes<typename TileData::DType>(rec.elements);
     ptosim::dispatch(c, rec);
     copy_tile_gm<TileData, GlobalData, true>(base, gm_bytes(src), v, vr, vc);
     fill_padding<TileData>(base, vr, vc);

@@ -22,6 +22,12 @@ PTOSIM_VECTORIZE void copy_region(uint8_t* dbase, const uint8_t* sbase, int rows
             int n = 1;
             if constexpr (raw && drun > 1 && srun > 1)
                 n = std::min({drun - (dc + j) % drun, srun - (sc + j) % srun, cols - j});
+            if constexpr (is_fp4<D>) {
+                fp4_set(dbase, tile_element_offset<Dst>(dr + i, dc + j),
+                        fp4_get(sbase, tile_element_offset<Src>(sr + i, sc + j)));
+                ++j;
+                continue;
+            }
             const uint8_t* s = at<Src>(const_cast<uint8_t*>(sbase), sr + i, sc + j);
             uint8_t* d = at<Dst>(dbase, dr + i, dc + j);
             if constexpr (raw) {
@@ -73,7 +79,9 @@ constexpr void check_move_pair() {
     constexpr bool widening_bias = D == TileType::Bias && std::is_same_v<typename Dst::DType, float> &&
                                    (std::is_same_v<typename Src::DType, half> ||
                                     (a5 && std::is_same_v<typename Src::DType, bfloat16_t>));
-    static_assert(S == TileType::Acc || widening_bias || sizeof(typename Dst::DType) == sizeof(typename Src::DType),
+    static_assert(S == TileType::Acc || widening_bias ||
+                      (sizeof(typename Dst::DType) == sizeof(typename Src::DType) &&
+                       is_fp4<typename Dst::DType> == is_fp4<typename Src::DType>),
                   "TMOV/TEXTRACT/TINSERT: element sizes must match (only moves out of Acc and half (A5 also "
                   "bfloat16_t) -> float Bias moves convert)");
 }
