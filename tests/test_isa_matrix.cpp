@@ -452,37 +452,42 @@ using LowPrecisionTypes =
 TYPED_TEST_SUITE(LowPrecisionData, LowPrecisionTypes);
 
 // Loads and stores move the bytes unchanged, NaN codes included; a Vec->Vec
-// TMOV and a TEXTRACT of a part do too.
+// TMOV and a TEXTRACT of a part do too. Packed fp4 tiles count 4-bit
+// elements (two per byte, element 2i in the low nibble), as pto-isa's.
 TYPED_TEST(LowPrecisionData, LoadStoreMoveAndExtractKeepEveryCode) {
     using T = TypeParam;
-    constexpr int R = 8, C = 64;
-    std::vector<T> in(R * C), out(R * C), part(4 * 32);
-    for (int i = 0; i < R * C; ++i) in[i] = T::from_bits(static_cast<uint8_t>(i * 7 + 3));
-    for (auto& x : out) x = T::from_bits(0x55);
-    for (auto& x : part) x = T::from_bits(0x55);
+    constexpr bool fp4 = ptosim::is_minifloat4x2<T>::value;
+    constexpr int per = fp4 ? 2 : 1;  // elements per byte
+    constexpr int R = 8, C = 64 * per, PC = 32 * per, X = PC / 2 + per - 1;  // X: odd for fp4, mid-byte
+    auto code = [](const std::vector<uint8_t>& v, int e) {
+        return fp4 ? (e % 2 ? v[e / 2] >> 4 : v[e / 2] & 0xf) : v[e];
+    };
+    std::vector<uint8_t> in(R * C / per), out(R * C / per, 0x55), part(4 * PC / per, 0x55);
+    for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<uint8_t>(i * 7 + 3);
     auto st = testutil::run_vec([&] {
         using V = Tile<TileType::Vec, T, R, C, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
-        using P = Tile<TileType::Vec, T, 4, 32>;
+        using P = Tile<TileType::Vec, T, 4, PC>;
         V a(R, C), b(R, C);
         P p;
         TASSIGN(a, 0);
         TASSIGN(b, 0x1000);
         TASSIGN(p, 0x2000);
-        auto gin = gm_nd(in.data(), R, C, C);
-        auto gout = gm_nd(out.data(), R, C, C);
-        auto gpart = gm_nd(part.data(), 4, 32, 32);
+        auto gin = gm_nd(reinterpret_cast<T*>(in.data()), R, C, C);
+        auto gout = gm_nd(reinterpret_cast<T*>(out.data()), R, C, C);
+        auto gpart = gm_nd(reinterpret_cast<T*>(part.data()), 4, PC, PC);
         TLOAD(a, gin);
         ISA_SYNC(PIPE_MTE2, PIPE_V);
         TMOV(b, a);
-        TEXTRACT(p, a, 3, 32);
+        TEXTRACT(p, a, 3, X);
         ISA_SYNC(PIPE_V, PIPE_MTE3);
         TSTORE(gout, b);
         TSTORE(gpart, p);
     });
     ASSERT_TRUE(st.ok()) << st.message;
-    for (int i = 0; i < R * C; ++i) ASSERT_EQ(out[i].bits, in[i].bits) << i;
+    for (size_t i = 0; i < in.size(); ++i) ASSERT_EQ(out[i], in[i]) << i;
     for (int r = 0; r < 4; ++r)
-        for (int c = 0; c < 32; ++c) ASSERT_EQ(part[r * 32 + c].bits, in[(3 + r) * C + 32 + c].bits) << r << "," << c;
+        for (int c = 0; c < PC; ++c)
+            ASSERT_EQ(code(part, r * PC + c), code(in, (3 + r) * C + X + c)) << r << "," << c;
 }
 
 // ------------------------------------------------------------ TQUANT, TDEQUANT
@@ -1076,6 +1081,140 @@ TEST(MxMatmulScales, GetScaleAddrIsTheOperandAddressOverSixteen) {
     TileLeft<float8_e4m3_t, 16, 64> l;
     TASSIGN(l, 0x3400);
     EXPECT_EQ(GetScaleAddr(l.data()), 0x340u);
+}
+
+// ------------------------------------------------------------ fp4 MX matmul
+
+// pto-isa's tmatmul_mx flow with packed fp4 operands: A (m x k) and B (k x n)
+// row-major in GM, two elements per byte along the row; scales in the
+// MX_A_ZZ / MX_B_NN layouts. Through Nz L1 tiles (zero padded with TFILLPAD
+// up to k = 128), TMOV to L0 and TMATMUL_MX; or, with `raw`, through the raw
+// intrinsics load_cbuf_to_ca_mx / load_cbuf_to_cb_mx / mad_mx. fp4 values are
+// multiples of 1/4 up to 6 and scales 2^-2..2^2, so every sum is exact.
+constexpr int kF4M = 32, kF4K = 128, kF4N = 64, kF4KS = kF4K / 32;
+
+struct Fp4Case {
+    int m, k, n;
+    std::vector<uint8_t> a, b;      // packed codes: a m x k, b k x n
+    std::vector<uint8_t> sa, sb;    // GM images in MX_A_ZZ (kF4M x kF4KS) and MX_B_NN (kF4KS x kF4N)
+    std::vector<uint8_t> sa_code, sb_code;  // sa_code[i * kF4KS + s], sb_code[s * kF4N + j]
+    std::vector<float> c;
+};
+
+uint8_t nibble(const std::vector<uint8_t>& v, int e) { return e % 2 ? v[e / 2] >> 4 : v[e / 2] & 0xf; }
+
+Fp4Case make_fp4_case(int m, int k, int n, uint64_t salt) {
+    Fp4Case t{m, k, n, {}, {}, {}, {}, {}, {}, {}};
+    testutil::Rng rng;
+    rng.s ^= salt;
+    t.a.assign(static_cast<size_t>(m) * k / 2, 0);
+    t.b.assign(static_cast<size_t>(k) * n / 2, 0);
+    for (auto& x : t.a) x = static_cast<uint8_t>(rng.next());
+    for (auto& x : t.b) x = static_cast<uint8_t>(rng.next());
+    t.sa_code.assign(kF4M * kF4KS, 127);
+    t.sb_code.assign(kF4KS * kF4N, 127);
+    for (auto& x : t.sa_code) x = static_cast<uint8_t>(125 + rng.next() % 5);
+    for (auto& x : t.sb_code) x = static_cast<uint8_t>(125 + rng.next() % 5);
+    // MX_A_ZZ: (row band, k pair, row in band, k in pair); MX_B_NN: (column band, k pair, column in band, k in pair).
+    t.sa.assign(kF4M * kF4KS, 0);
+    t.sb.assign(kF4KS * kF4N, 0);
+    for (int i = 0; i < kF4M; ++i)
+        for (int s = 0; s < kF4KS; ++s) t.sa[(i / 16) * 16 * kF4KS + (s / 2) * 32 + (i % 16) * 2 + s % 2] = t.sa_code[i * kF4KS + s];
+    for (int s = 0; s < kF4KS; ++s)
+        for (int j = 0; j < kF4N; ++j) t.sb[(j / 16) * 16 * kF4KS + (s / 2) * 32 + (j % 16) * 2 + s % 2] = t.sb_code[s * kF4N + j];
+    t.c.assign(static_cast<size_t>(m) * n, -1.0f);
+    return t;
+}
+
+template <class TA, class TB>
+double ref_fp4_mx(const Fp4Case& t, int i, int j) {
+    constexpr int ea = std::is_same_v<TA, float4_e2m1x2_t> ? 2 : 1, eb = std::is_same_v<TB, float4_e2m1x2_t> ? 2 : 1;
+    double s = 0;
+    for (int p = 0; p < t.k; ++p)
+        s += ref_fp4(nibble(t.a, i * t.k + p), ea) * std::ldexp(1.0, t.sa_code[i * kF4KS + p / 32] - 127) *
+             ref_fp4(nibble(t.b, p * t.n + j), eb) * std::ldexp(1.0, t.sb_code[(p / 32) * kF4N + j] - 127);
+    return s;
+}
+
+template <class TA, class TB>
+ptosim::Status run_fp4_mx(Fp4Case& t, bool raw) {
+    return run_cube([&] {
+        using E = float8_e8m0_t;
+        Tile<TileType::Mat, TA, kF4M, kF4K, BLayout::ColMajor, DYNAMIC, DYNAMIC, SLayout::RowMajor, 512> ma(t.m, t.k);
+        Tile<TileType::Mat, TB, kF4K, kF4N, BLayout::ColMajor, DYNAMIC, DYNAMIC, SLayout::RowMajor, 512> mb(t.k, t.n);
+        Tile<TileType::Mat, E, kF4M, kF4KS, BLayout::RowMajor, kF4M, kF4KS, SLayout::RowMajor, 32> msa;
+        Tile<TileType::Mat, E, kF4KS, kF4N, BLayout::ColMajor, kF4KS, kF4N, SLayout::ColMajor, 32> msb;
+        TileLeft<TA, kF4M, kF4K, DYNAMIC, kF4K> l(t.m);
+        TileRight<TB, kF4K, kF4N, kF4K, DYNAMIC> r(t.n);
+        TileLeftScale<E, kF4M, kF4KS> ls;
+        TileRightScale<E, kF4KS, kF4N> rs;
+        TileAcc<float, kF4M, kF4N, DYNAMIC, DYNAMIC> c(t.m, t.n);
+        TASSIGN(ma, 0);
+        TASSIGN(mb, 0x1000);
+        TASSIGN(msa, 0x3000);
+        TASSIGN(msb, 0x3400);
+        TASSIGN(l, 0x800);
+        TASSIGN(r, 0x1000);
+        TGET_SCALE_ADDR(ls, l);
+        TGET_SCALE_ADDR(rs, r);
+        TASSIGN(c, 0);
+        auto ga = gm_nd(reinterpret_cast<TA*>(t.a.data()), t.m, t.k, t.k);
+        auto gb = gm_nd(reinterpret_cast<TB*>(t.b.data()), t.k, t.n, t.n);
+        GlobalTensor<E, TileShape2D<E, kF4M, kF4KS, Layout::MX_A_ZZ>, BaseShape2D<E, kF4M, kF4KS, Layout::MX_A_ZZ>,
+                     Layout::MX_A_ZZ>
+            gsa(reinterpret_cast<E*>(t.sa.data()));
+        GlobalTensor<E, TileShape2D<E, kF4KS, kF4N, Layout::MX_B_NN>, BaseShape2D<E, kF4KS, kF4N, Layout::MX_B_NN>,
+                     Layout::MX_B_NN>
+            gsb(reinterpret_cast<E*>(t.sb.data()));
+        auto gc = gm_nd(t.c.data(), t.m, t.n, t.n);
+        TLOAD(ma, ga);
+        TLOAD(mb, gb);
+        TFILLPAD(ma, ma);
+        TFILLPAD(mb, mb);
+        TLOAD(msa, gsa);
+        TLOAD(msb, gsb);
+        ISA_SYNC(PIPE_MTE2, PIPE_MTE1);
+        TMOV(l, ma);
+        TMOV(r, mb);
+        if (raw) {
+            // Whole 16 x 2 (A) / 2 x 16 (B) boxes: bands x pairs, as pto-isa's TExtractToAmx/Bmx program them.
+            load_cbuf_to_ca_mx(GetScaleAddr(l.data()), msa.data(), 0, 0, kF4M / 16, kF4KS / 2, kF4KS / 2, kF4KS / 2);
+            load_cbuf_to_cb_mx(GetScaleAddr(r.data()), msb.data(), 0, 0, kF4N / 16, kF4KS / 2, kF4KS / 2, kF4KS / 2);
+        } else {
+            TMOV(ls, msa);
+            TMOV(rs, msb);
+        }
+        ISA_SYNC(PIPE_MTE1, PIPE_M);
+        if (raw)
+            mad_mx(c.data(), l.data(), r.data(), t.m, kF4K, t.n, 0, false, false, true);
+        else
+            TMATMUL_MX(c, l, ls, r, rs);
+        ISA_SYNC(PIPE_M, PIPE_FIX);
+        TSTORE(gc, c);
+    });
+}
+
+template <class P>
+class Fp4MxMatmul : public ::testing::Test {};
+using Fp4Pairs = ::testing::Types<Fp8Pair<float4_e2m1x2_t, float4_e2m1x2_t>, Fp8Pair<float4_e2m1x2_t, float4_e1m2x2_t>,
+                                  Fp8Pair<float4_e1m2x2_t, float4_e2m1x2_t>, Fp8Pair<float4_e1m2x2_t, float4_e1m2x2_t>>;
+TYPED_TEST_SUITE(Fp4MxMatmul, Fp4Pairs);
+
+TYPED_TEST(Fp4MxMatmul, TileAndRawPathsMatchTheScaledProducts) {
+    using TA = typename TypeParam::TA;
+    using TB = typename TypeParam::TB;
+    // Full tiles, and valid 20 x 100 x 40 (k padded with zeros to 128).
+    for (auto [m, k, n] : {std::array<int, 3>{32, 128, 64}, std::array<int, 3>{20, 100, 40}})
+        for (bool raw : {false, true}) {
+            // mad_mx lays L0B out for n rounded up to 16 (48 here); the Right tile has 64 columns.
+            if (raw && n != kF4N) continue;
+            SCOPED_TRACE(std::to_string(m) + "x" + std::to_string(k) + "x" + std::to_string(n) + (raw ? " raw" : ""));
+            auto t = make_fp4_case(m, k, n, 77);
+            auto st = run_fp4_mx<TA, TB>(t, raw);
+            ASSERT_TRUE(st.ok()) << st.message;
+            for (int i = 0; i < m; ++i)
+                for (int j = 0; j < n; ++j) ASSERT_EQ(t.c[i * n + j], (ref_fp4_mx<TA, TB>(t, i, j))) << i << "," << j;
+        }
 }
 
 // ------------------------------------------------------------ TLOAD of MX scales
