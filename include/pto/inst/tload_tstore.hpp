@@ -94,8 +94,14 @@ RecordEvent tload(CallSite cs, TileData& dst, GlobalData& src) {
     Core& c = ptosim::core();
     const SourceLoc loc = loc_of(cs);
     uint8_t* base = tile_base(c, dst, "TLOAD", "destination", loc);
-    const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
     GmView<GlobalData> v(src);
+    // A5's L1 ND->ND mover reads validCol elements per row even past the
+    // tensor's Shape4 (pto-isa TLoadCubeND2ND); ptosim moves the columns the
+    // tensor describes and leaves the rest (docs/semantics.md, "TLOAD").
+    constexpr bool a5_mat_nd = PTOSIM_TARGET_A5 && TileData::Loc == TileType::Mat && GlobalData::layout == Layout::ND &&
+                               !TileData::isBoxedLayout;
+    const int vr = dst.GetValidRow();
+    const int vc = a5_mat_nd ? static_cast<int>(std::min<int64_t>(dst.GetValidCol(), v.cols())) : dst.GetValidCol();
     apply_a2a3_burst_pitch<TileData>(v, vr, vc);
     OpRecord rec = make_record("TLOAD", Pipe::MTE2, cs);
     check_gm_operand(src, v, vr, vc, "TLOAD", rec, false, loc);
