@@ -184,9 +184,17 @@ RecordEvent textract(CallSite cs, Dst& dst, Src& src, int r0, int c0) {
     // L0 destinations take whole fractals; Vec destinations, and L1 ones
     // filled from an accumulator (pto-isa's TExtractAccToMat, converting as
     // TMOV does), their valid region.
+    // Compact L0 destinations take their valid region rounded up to whole
+    // fractals (pto-isa a5 TExtractToACompact, TExtractToAmx: m to 16, k to C0).
     constexpr bool valid_region = Dst::Loc == TileType::Vec || Src::Loc == TileType::Acc;
-    const int rows = valid_region ? dst.GetValidRow() : Dst::Rows;
-    const int cols = valid_region ? dst.GetValidCol() : Dst::Cols;
+    constexpr bool compact = !valid_region && Dst::Compact == CompactMode::Normal && Dst::isBoxedLayout;
+    auto up = [](int v, int a) { return (v + a - 1) / a * a; };
+    const int rows = valid_region ? dst.GetValidRow()
+                     : compact    ? std::min(up(dst.GetValidRow(), Dst::InnerRows), Dst::Rows)
+                                  : Dst::Rows;
+    const int cols = valid_region ? dst.GetValidCol()
+                     : compact    ? std::min(up(dst.GetValidCol(), Dst::InnerCols), Dst::Cols)
+                                  : Dst::Cols;
     if (r0 < 0 || c0 < 0 || r0 + rows > Src::Rows || c0 + cols > Src::Cols)
         ptosim::fault(loc, "TEXTRACT: a " + std::to_string(rows) + "x" + std::to_string(cols) + " part at (" +
                                std::to_string(r0) + ", " + std::to_string(c0) + ") runs outside the " +
