@@ -1217,6 +1217,39 @@ TYPED_TEST(Fp4MxMatmul, TileAndRawPathsMatchTheScaledProducts) {
         }
 }
 
+// load_cbuf_to_ca_mx/_cb_mx copy whole 32-byte boxes: destination box (i, j)
+// from source box (rowStart + i, colStart + j), bands srcStride / dstStride
+// boxes apart. Source bytes carry their own box number, so each place is checked.
+TEST(RawMxIntrinsics, ScaleBoxCopiesHonourStartsStepsAndStrides) {
+    constexpr int SRC_BANDS = 4, SRC_STRIDE = 3, ROW0 = 1, COL0 = 1, ROWS = 2, COLS = 2, DST_STRIDE = 5;
+    for (bool left : {true, false}) {
+        SCOPED_TRACE(left ? "ca" : "cb");
+        std::vector<uint8_t> got(DST_STRIDE * ROWS * 32);
+        auto st = run_cube([&] {
+            ptosim::Core& c = ptosim::core();
+            uint8_t* l1 = c.mem[static_cast<int>(ptosim::Space::L1)] + 0x400;
+            for (int b = 0; b < SRC_BANDS * SRC_STRIDE; ++b)
+                for (int i = 0; i < 32; ++i) l1[b * 32 + i] = static_cast<uint8_t>(b * 8 + i % 8);
+            const ptosim::Space sp = left ? ptosim::Space::L0AMX : ptosim::Space::L0BMX;
+            uint8_t* dst = c.mem[static_cast<int>(sp)] + 0x40;
+            std::memset(dst, 0xEE, got.size());
+            auto* src = reinterpret_cast<__cbuf__ float8_e8m0_t*>(static_cast<uintptr_t>(0x400));
+            if (left) load_cbuf_to_ca_mx(0x40, src, ROW0, COL0, ROWS, COLS, SRC_STRIDE, DST_STRIDE);
+            else load_cbuf_to_cb_mx(0x40, src, ROW0, COL0, ROWS, COLS, SRC_STRIDE, DST_STRIDE);
+            ISA_SYNC(PIPE_MTE1, PIPE_S);
+            std::memcpy(got.data(), dst, got.size());
+        });
+        ASSERT_TRUE(st.ok()) << st.message;
+        for (int i = 0; i < ROWS; ++i)
+            for (int j = 0; j < DST_STRIDE; ++j)
+                for (int k = 0; k < 32; ++k) {
+                    const int from = (ROW0 + i) * SRC_STRIDE + COL0 + j;
+                    const uint8_t want = j < COLS ? static_cast<uint8_t>(from * 8 + k % 8) : 0xEE;
+                    ASSERT_EQ(got[(i * DST_STRIDE + j) * 32 + k], want) << i << "," << j << "," << k;
+                }
+    }
+}
+
 // ------------------------------------------------------------ TLOAD of MX scales
 
 // A scale matrix (rows x cols: A is M x K/32, B is K/32 x N), written into GM
