@@ -75,7 +75,8 @@ struct Tile {
     // 2 x 16 for NN (B) ones, the k pair innermost in both (docs/isa/matrix.md).
     static constexpr int InnerRows = !isBoxedLayout ? 1
                                      : SFractalSize_ == TileConfig::fractalCSize ? TileConfig::fixedRowSize
-                                     : SFractalSize_ == TileConfig::fractalMxSize ? (isInnerColMajor ? (Rows_ < 2 ? Rows_ : 2) : Rows_ < 16 ? Rows_ : 16)
+                                     : SFractalSize_ == TileConfig::fractalMxSize
+                                         ? (isInnerColMajor ? (Rows_ < 2 ? Rows_ : 2) : Rows_ < 16 ? Rows_ : 16)
                                      : isInnerRowMajor ? TileConfig::fixedRowSize
                                                        : ptosim_impl::c0_elems<Element_>;
     static constexpr int InnerCols = !isBoxedLayout ? 1
@@ -373,7 +374,8 @@ struct GlobalTensor {
     static constexpr int64_t staticStride[5] = {Stride_::staticStride[0], Stride_::staticStride[1],
                                                 Stride_::staticStride[2], Stride_::staticStride[3],
                                                 Stride_::staticStride[4]};
-    static_assert(Layout_ == Layout::ND || Layout_ == Layout::DN || Layout_ == Layout::NZ || (Layout_ >= Layout::MX_A_ND && Layout_ <= Layout::MX_B_NN),
+    static_assert(Layout_ == Layout::ND || Layout_ == Layout::DN || Layout_ == Layout::NZ ||
+                      (Layout_ >= Layout::MX_A_ND && Layout_ <= Layout::MX_B_NN),  // MX scales: tload_mx.hpp
                   "GlobalTensor: the simulator supports the ND, DN and NZ global layouts");
 
     PTO_INTERNAL GlobalTensor() = default;
