@@ -1077,6 +1077,29 @@ TEST(MxMatmulScales, ScaleTileAwayFromGetScaleAddrFaults) {
         << st.message;
 }
 
+// The scale tiles must hold one scale per 32 k of the valid shape; a tile
+// sized for k = 64 under a k = 128 product would make the cube read past it.
+TEST(MxMatmulScales, ScaleTilesTooSmallForTheValidKFault) {
+    auto st = run_cube([] {
+        TileLeft<float8_e4m3_t, 16, 128> l;
+        TileRight<float8_e4m3_t, 128, 32> r;
+        TileLeftScale<float8_e8m0_t, 16, 2> ls;
+        TileRightScale<float8_e8m0_t, 2, 32> rs;
+        TileAcc<float, 16, 32> c;
+        TASSIGN(l, 0);
+        TASSIGN(r, 0);
+        TASSIGN(c, 0);
+        TGET_SCALE_ADDR(ls, l);
+        TGET_SCALE_ADDR(rs, r);
+        TMATMUL_MX(c, l, ls, r, rs);
+    });
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.message.find("TMATMUL_MX: m x k x n = 16x128x32 needs 16x4 left and 4x32 right scales (one per 32 k), "
+                              "but the scale tiles are 16x2 and 2x32"),
+              std::string::npos)
+        << st.message;
+}
+
 TEST(MxMatmulScales, GetScaleAddrIsTheOperandAddressOverSixteen) {
     TileLeft<float8_e4m3_t, 16, 64> l;
     TASSIGN(l, 0x3400);
