@@ -218,17 +218,18 @@ TYPED_TEST(Matmul, AccumulateInPlaceAndIntoAnotherTile) {
     }
 }
 
-// TMATMUL_BIAS with the bias row moved Mat -> Bias.
-TYPED_TEST(Matmul, BiasFromL1) {
-    using T = typename TypeParam::In;
-    using Acc = typename TypeParam::Acc;
+// TMATMUL_BIAS with the bias row moved Mat -> Bias; a Mat bias of type B
+// (the accumulator's, or a 16-bit one the move widens to float).
+template <class T, class Acc, class B = Acc>
+void check_bias_from_l1() {
     const int m = 17, k = 19, n = 23;
     auto a = operand<T>(m, k, 7), b = operand<T>(k, n, 8);
-    std::vector<Acc> bias(kT), c(m * n);
-    for (int j = 0; j < kT; ++j) bias[j] = static_cast<Acc>(j * 3 - 40);
+    std::vector<B> bias(kT);
+    std::vector<Acc> c(m * n);
+    for (int j = 0; j < kT; ++j) bias[j] = static_cast<B>(j * 3 - 40);
     auto st = run_cube([&] {
         MatNz<T> ma(m, k), mb(k, n);
-        Tile<TileType::Mat, Acc, 1, kT, BLayout::RowMajor, 1, DYNAMIC> mbias(n);
+        Tile<TileType::Mat, B, 1, kT, BLayout::RowMajor, 1, DYNAMIC> mbias(n);
         TileLeft<T, kT, kT, DYNAMIC, DYNAMIC> l(m, k);
         TileRight<T, kT, kT, DYNAMIC, DYNAMIC> r(k, n);
         TileBias<Acc, kT, DYNAMIC> tb(n);
@@ -260,7 +261,50 @@ TYPED_TEST(Matmul, BiasFromL1) {
     auto want = ref_matmul<Acc>(a, k, b, n, m, k, n);
     for (int i = 0; i < m; ++i)
         for (int j = 0; j < n; ++j)
-            ASSERT_EQ(static_cast<double>(c[i * n + j]), want[i * n + j] + static_cast<double>(bias[j])) << i << "," << j;
+            ASSERT_EQ(static_cast<double>(c[i * n + j]), want[i * n + j] + (j * 3 - 40)) << i << "," << j;
+}
+
+TYPED_TEST(Matmul, BiasFromL1) { check_bias_from_l1<typename TypeParam::In, typename TypeParam::Acc>(); }
+
+// The bias table loader widens a half bias (both targets) and a bfloat16_t
+// one (A5) to the float accumulator, as pto-isa's tmatmul testcase relies on.
+TEST(MatmulBias, HalfBiasWidensToFloat) { check_bias_from_l1<half, float, half>(); }
+#if PTOSIM_TARGET_A5
+TEST(MatmulBias, Bfloat16BiasWidensToFloat) { check_bias_from_l1<half, float, bfloat16_t>(); }
+#endif
+
+// A compact Left tile takes its valid region rounded up to whole boxes (16
+// rows, 32 bytes of k) from the offset, so a 20 x 30 part at (16, 16) of a
+// same-sized 64 x 64 half source fits; L0A bytes outside the 32 x 32 moved
+// boxes keep their contents. Expected places follow the target's L0A layout
+// (A5 Nz: boxes column-major; A2A3 Zz: boxes row-major), 16 x 16 halves per box.
+TEST(CompactExtract, MovesTheValidRegionRoundedUpToBoxes) {
+    constexpr int S = 64, VR = 20, VC = 30, R0 = 16, C0 = 16;
+    std::vector<half> a(S * S);
+    for (int i = 0; i < S * S; ++i) a[i] = half(static_cast<float>(i % 1000));
+    std::vector<uint16_t> l0a(S * S);
+    auto st = run_cube([&] {
+        MatNz<half, S, S> ma(S, S);
+        TileLeftCompact<half, S, S, VR, VC> l;
+        TASSIGN(ma, 0);
+        TASSIGN(l, 0);
+        uint8_t* mem = ptosim::core().mem[static_cast<int>(ptosim::Space::L0A)];
+        std::memset(mem, 0xAB, S * S * 2);
+        auto ga = gm_nd(a.data(), S, S, S);
+        TLOAD(ma, ga);
+        ISA_SYNC(PIPE_MTE2, PIPE_MTE1);
+        TEXTRACT(l, ma, R0, C0);
+        ISA_SYNC(PIPE_MTE1, PIPE_S);
+        std::memcpy(l0a.data(), mem, S * S * 2);
+    });
+    ASSERT_TRUE(st.ok()) << st.message;
+    std::vector<uint16_t> want(S * S, 0xABAB);
+    for (int r = 0; r < 32; ++r)
+        for (int c = 0; c < 32; ++c) {
+            const int box = PTOSIM_TARGET_A5 ? (c / 16) * (S / 16) + r / 16 : (r / 16) * (S / 16) + c / 16;
+            want[box * 256 + (r % 16) * 16 + c % 16] = a[(R0 + r) * S + C0 + c].bits;
+        }
+    for (int i = 0; i < S * S; ++i) ASSERT_EQ(l0a[i], want[i]) << i;
 }
 
 // K slices of a larger L1 tile: A is 48 x 64 in L1, the Left tiles take rows

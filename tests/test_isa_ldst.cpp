@@ -425,6 +425,29 @@ TEST(DnBurst, ValidRowsLongerThanShape3ReadOn) {
     for (int r = 0; r < VR; ++r) ASSERT_EQ(out[r], static_cast<float>(r) + 0.25f) << r;
 }
 
+#if PTOSIM_TARGET_A5
+// A5 Mat ND->ND with a valid width past the tensor's Shape4 (pto-isa's
+// tmatmul_mx bias rows: a 32-column tile from a 30-element row): the columns
+// the tensor describes arrive, the rest of the row keeps its contents.
+TEST(MatNdLoad, ValidWidthPastShape4MovesTheTensorsColumns) {
+    constexpr int N = 30, TC = 32;
+    std::vector<float> in(N);
+    for (int i = 0; i < N; ++i) in[i] = static_cast<float>(i + 1);
+    std::vector<float> l1(TC);
+    auto st = testutil::run_cube([&] {
+        Tile<TileType::Mat, float, 1, TC, BLayout::RowMajor, 1, TC> t;
+        TASSIGN(t, 0x200);
+        float* mem = reinterpret_cast<float*>(ptosim::core().mem[static_cast<int>(ptosim::Space::L1)] + 0x200);
+        for (int i = 0; i < TC; ++i) mem[i] = -7.0f;
+        GlobalTensor<float, Shape<1, 1, 1, 1, N>, Stride<N, N, N, N, 1>> g(in.data());
+        TLOAD(t, g);
+        std::memcpy(l1.data(), mem, TC * sizeof(float));
+    });
+    ASSERT_TRUE(st.ok()) << st.message;
+    for (int i = 0; i < TC; ++i) EXPECT_EQ(l1[i], i < N ? static_cast<float>(i + 1) : -7.0f) << i;
+}
+#endif
+
 TEST(IsaErrors, TileExtendingPastUbNamesInstructionBufferSizeAndLine) {
     testutil::select_target_soc();
     const uint64_t ub = ptosim::Device::get().soc().ub;

@@ -3,6 +3,7 @@
 // expectation comes from a scalar reference written here from the format and
 // ISA texts.
 #include "test_isa_ref.hpp"
+#include <array>
 
 using namespace pto;
 using namespace ref;
@@ -451,37 +452,42 @@ using LowPrecisionTypes =
 TYPED_TEST_SUITE(LowPrecisionData, LowPrecisionTypes);
 
 // Loads and stores move the bytes unchanged, NaN codes included; a Vec->Vec
-// TMOV and a TEXTRACT of a part do too.
+// TMOV and a TEXTRACT of a part do too. Packed fp4 tiles count 4-bit
+// elements (two per byte, element 2i in the low nibble), as pto-isa's.
 TYPED_TEST(LowPrecisionData, LoadStoreMoveAndExtractKeepEveryCode) {
     using T = TypeParam;
-    constexpr int R = 8, C = 64;
-    std::vector<T> in(R * C), out(R * C), part(4 * 32);
-    for (int i = 0; i < R * C; ++i) in[i] = T::from_bits(static_cast<uint8_t>(i * 7 + 3));
-    for (auto& x : out) x = T::from_bits(0x55);
-    for (auto& x : part) x = T::from_bits(0x55);
+    constexpr bool fp4 = ptosim::is_minifloat4x2<T>::value;
+    constexpr int per = fp4 ? 2 : 1;  // elements per byte
+    constexpr int R = 8, C = 64 * per, PC = 32 * per, X = PC / 2 + per - 1;  // X: odd for fp4, mid-byte
+    auto code = [](const std::vector<uint8_t>& v, int e) {
+        return fp4 ? (e % 2 ? v[e / 2] >> 4 : v[e / 2] & 0xf) : v[e];
+    };
+    std::vector<uint8_t> in(R * C / per), out(R * C / per, 0x55), part(4 * PC / per, 0x55);
+    for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<uint8_t>(i * 7 + 3);
     auto st = testutil::run_vec([&] {
         using V = Tile<TileType::Vec, T, R, C, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
-        using P = Tile<TileType::Vec, T, 4, 32>;
+        using P = Tile<TileType::Vec, T, 4, PC>;
         V a(R, C), b(R, C);
         P p;
         TASSIGN(a, 0);
         TASSIGN(b, 0x1000);
         TASSIGN(p, 0x2000);
-        auto gin = gm_nd(in.data(), R, C, C);
-        auto gout = gm_nd(out.data(), R, C, C);
-        auto gpart = gm_nd(part.data(), 4, 32, 32);
+        auto gin = gm_nd(reinterpret_cast<T*>(in.data()), R, C, C);
+        auto gout = gm_nd(reinterpret_cast<T*>(out.data()), R, C, C);
+        auto gpart = gm_nd(reinterpret_cast<T*>(part.data()), 4, PC, PC);
         TLOAD(a, gin);
         ISA_SYNC(PIPE_MTE2, PIPE_V);
         TMOV(b, a);
-        TEXTRACT(p, a, 3, 32);
+        TEXTRACT(p, a, 3, X);
         ISA_SYNC(PIPE_V, PIPE_MTE3);
         TSTORE(gout, b);
         TSTORE(gpart, p);
     });
     ASSERT_TRUE(st.ok()) << st.message;
-    for (int i = 0; i < R * C; ++i) ASSERT_EQ(out[i].bits, in[i].bits) << i;
+    for (size_t i = 0; i < in.size(); ++i) ASSERT_EQ(out[i], in[i]) << i;
     for (int r = 0; r < 4; ++r)
-        for (int c = 0; c < 32; ++c) ASSERT_EQ(part[r * 32 + c].bits, in[(3 + r) * C + 32 + c].bits) << r << "," << c;
+        for (int c = 0; c < PC; ++c)
+            ASSERT_EQ(code(part, r * PC + c), code(in, (3 + r) * C + X + c)) << r << "," << c;
 }
 
 // ------------------------------------------------------------ TQUANT, TDEQUANT
@@ -982,7 +988,7 @@ std::vector<float8_e8m0_t> mx_scales(int rows, int cols, uint64_t salt) {
 }
 double e8m0_value(float8_e8m0_t s) { return s.bits == 255 ? NAN : std::ldexp(1.0, s.bits - 127); }
 
-enum class MxForm { Plain, Acc, Bias, Gemv, PhaseForms };
+enum class MxForm { Plain, Acc, Bias, Gemv, PhaseForms, StorePhase };
 
 template <class TA, class TB>
 struct MxCase {
@@ -1041,7 +1047,8 @@ ptosim::Status run_mx(MxForm form, MxCase<TA, TB>& t, bool misplace_scale = fals
         TMOV(rs, msb);
         ISA_SYNC(PIPE_MTE1, PIPE_M);
         switch (form) {
-            case MxForm::Plain: TMATMUL_MX(c1, l, ls, r, rs); break;
+            case MxForm::Plain:
+            case MxForm::StorePhase: TMATMUL_MX(c1, l, ls, r, rs); break;
             case MxForm::Gemv: TGEMV_MX(c1, l, ls, r, rs); break;
             case MxForm::PhaseForms:
                 // The AccPhase overloads (explicit template argument, no call site) resolve as in
@@ -1070,7 +1077,9 @@ ptosim::Status run_mx(MxForm form, MxCase<TA, TB>& t, bool misplace_scale = fals
             }
         }
         ISA_SYNC(PIPE_M, PIPE_FIX);
-        TSTORE(gc, c1);
+        // TSTORE<STPhase> (the unit-flag form) stores the same data.
+        if (form == MxForm::StorePhase) TSTORE<STPhase::Final>(gc, c1);
+        else TSTORE(gc, c1);
     });
 }
 
@@ -1106,7 +1115,7 @@ const D3MX kMxShapes[] = {{17, 45, 23}, {1, 1, 1}, {32, 128, 32}, {32, 64, 1}, {
 TYPED_TEST(MxMatmul, EveryFormOverValidShapes) {
     using TA = typename TypeParam::TA;
     using TB = typename TypeParam::TB;
-    for (MxForm form : {MxForm::Plain, MxForm::Acc, MxForm::Bias, MxForm::Gemv, MxForm::PhaseForms})
+    for (MxForm form : {MxForm::Plain, MxForm::Acc, MxForm::Bias, MxForm::Gemv, MxForm::PhaseForms, MxForm::StorePhase})
         for (D3MX d : kMxShapes) {
             SCOPED_TRACE(std::to_string(static_cast<int>(form)) + ": " + std::to_string(d.m) + "x" +
                          std::to_string(d.k) + "x" + std::to_string(d.n));
@@ -1148,10 +1157,394 @@ TEST(MxMatmulScales, ScaleTileAwayFromGetScaleAddrFaults) {
         << st.message;
 }
 
+// The scale tiles must hold one scale per 32 k of the valid shape; a tile
+// sized for k = 64 under a k = 128 product would make the cube read past it.
+TEST(MxMatmulScales, ScaleTilesTooSmallForTheValidKFault) {
+    auto st = run_cube([] {
+        TileLeft<float8_e4m3_t, 16, 128> l;
+        TileRight<float8_e4m3_t, 128, 32> r;
+        TileLeftScale<float8_e8m0_t, 16, 2> ls;
+        TileRightScale<float8_e8m0_t, 2, 32> rs;
+        TileAcc<float, 16, 32> c;
+        TASSIGN(l, 0);
+        TASSIGN(r, 0);
+        TASSIGN(c, 0);
+        TGET_SCALE_ADDR(ls, l);
+        TGET_SCALE_ADDR(rs, r);
+        TMATMUL_MX(c, l, ls, r, rs);
+    });
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.message.find("TMATMUL_MX: m x k x n = 16x128x32 needs 16x4 left and 4x32 right scales (one per 32 k), "
+                              "but the scale tiles are 16x2 and 2x32"),
+              std::string::npos)
+        << st.message;
+}
+
 TEST(MxMatmulScales, GetScaleAddrIsTheOperandAddressOverSixteen) {
     TileLeft<float8_e4m3_t, 16, 64> l;
     TASSIGN(l, 0x3400);
     EXPECT_EQ(GetScaleAddr(l.data()), 0x340u);
+}
+
+// ------------------------------------------------------------ fp4 MX matmul
+
+// pto-isa's tmatmul_mx flow with packed fp4 operands: A (m x k) and B (k x n)
+// row-major in GM, two elements per byte along the row; scales in the
+// MX_A_ZZ / MX_B_NN layouts. Through Nz L1 tiles (zero padded with TFILLPAD
+// up to k = 128), TMOV to L0 and TMATMUL_MX; or, with `raw`, through the raw
+// intrinsics load_cbuf_to_ca_mx / load_cbuf_to_cb_mx / mad_mx. fp4 values are
+// multiples of 1/4 up to 6 and scales 2^-2..2^2, so every sum is exact.
+constexpr int kF4M = 32, kF4K = 128, kF4N = 64, kF4KS = kF4K / 32;
+
+struct Fp4Case {
+    int m, k, n;
+    std::vector<uint8_t> a, b;      // packed codes: a m x k, b k x n
+    std::vector<uint8_t> sa, sb;    // GM images in MX_A_ZZ (kF4M x kF4KS) and MX_B_NN (kF4KS x kF4N)
+    std::vector<uint8_t> sa_code, sb_code;  // sa_code[i * kF4KS + s], sb_code[s * kF4N + j]
+    std::vector<float> c;
+};
+
+uint8_t nibble(const std::vector<uint8_t>& v, int e) { return e % 2 ? v[e / 2] >> 4 : v[e / 2] & 0xf; }
+
+Fp4Case make_fp4_case(int m, int k, int n, uint64_t salt) {
+    Fp4Case t{m, k, n, {}, {}, {}, {}, {}, {}, {}};
+    testutil::Rng rng;
+    rng.s ^= salt;
+    t.a.assign(static_cast<size_t>(m) * k / 2, 0);
+    t.b.assign(static_cast<size_t>(k) * n / 2, 0);
+    for (auto& x : t.a) x = static_cast<uint8_t>(rng.next());
+    for (auto& x : t.b) x = static_cast<uint8_t>(rng.next());
+    t.sa_code.assign(kF4M * kF4KS, 127);
+    t.sb_code.assign(kF4KS * kF4N, 127);
+    for (auto& x : t.sa_code) x = static_cast<uint8_t>(125 + rng.next() % 5);
+    for (auto& x : t.sb_code) x = static_cast<uint8_t>(125 + rng.next() % 5);
+    // MX_A_ZZ: (row band, k pair, row in band, k in pair); MX_B_NN: (column band, k pair, column in band, k in pair).
+    t.sa.assign(kF4M * kF4KS, 0);
+    t.sb.assign(kF4KS * kF4N, 0);
+    for (int i = 0; i < kF4M; ++i)
+        for (int s = 0; s < kF4KS; ++s) t.sa[(i / 16) * 16 * kF4KS + (s / 2) * 32 + (i % 16) * 2 + s % 2] = t.sa_code[i * kF4KS + s];
+    for (int s = 0; s < kF4KS; ++s)
+        for (int j = 0; j < kF4N; ++j) t.sb[(j / 16) * 16 * kF4KS + (s / 2) * 32 + (j % 16) * 2 + s % 2] = t.sb_code[s * kF4N + j];
+    t.c.assign(static_cast<size_t>(m) * n, -1.0f);
+    return t;
+}
+
+template <class TA, class TB>
+double ref_fp4_mx(const Fp4Case& t, int i, int j) {
+    constexpr int ea = std::is_same_v<TA, float4_e2m1x2_t> ? 2 : 1, eb = std::is_same_v<TB, float4_e2m1x2_t> ? 2 : 1;
+    double s = 0;
+    for (int p = 0; p < t.k; ++p)
+        s += ref_fp4(nibble(t.a, i * t.k + p), ea) * std::ldexp(1.0, t.sa_code[i * kF4KS + p / 32] - 127) *
+             ref_fp4(nibble(t.b, p * t.n + j), eb) * std::ldexp(1.0, t.sb_code[(p / 32) * kF4N + j] - 127);
+    return s;
+}
+
+template <class TA, class TB>
+ptosim::Status run_fp4_mx(Fp4Case& t, bool raw) {
+    return run_cube([&] {
+        using E = float8_e8m0_t;
+        Tile<TileType::Mat, TA, kF4M, kF4K, BLayout::ColMajor, DYNAMIC, DYNAMIC, SLayout::RowMajor, 512> ma(t.m, t.k);
+        Tile<TileType::Mat, TB, kF4K, kF4N, BLayout::ColMajor, DYNAMIC, DYNAMIC, SLayout::RowMajor, 512> mb(t.k, t.n);
+        Tile<TileType::Mat, E, kF4M, kF4KS, BLayout::RowMajor, kF4M, kF4KS, SLayout::RowMajor, 32> msa;
+        Tile<TileType::Mat, E, kF4KS, kF4N, BLayout::ColMajor, kF4KS, kF4N, SLayout::ColMajor, 32> msb;
+        TileLeft<TA, kF4M, kF4K, DYNAMIC, kF4K> l(t.m);
+        TileRight<TB, kF4K, kF4N, kF4K, DYNAMIC> r(t.n);
+        TileLeftScale<E, kF4M, kF4KS> ls;
+        TileRightScale<E, kF4KS, kF4N> rs;
+        TileAcc<float, kF4M, kF4N, DYNAMIC, DYNAMIC> c(t.m, t.n);
+        TASSIGN(ma, 0);
+        TASSIGN(mb, 0x1000);
+        TASSIGN(msa, 0x3000);
+        TASSIGN(msb, 0x3400);
+        TASSIGN(l, 0x800);
+        TASSIGN(r, 0x1000);
+        TGET_SCALE_ADDR(ls, l);
+        TGET_SCALE_ADDR(rs, r);
+        TASSIGN(c, 0);
+        auto ga = gm_nd(reinterpret_cast<TA*>(t.a.data()), t.m, t.k, t.k);
+        auto gb = gm_nd(reinterpret_cast<TB*>(t.b.data()), t.k, t.n, t.n);
+        GlobalTensor<E, TileShape2D<E, kF4M, kF4KS, Layout::MX_A_ZZ>, BaseShape2D<E, kF4M, kF4KS, Layout::MX_A_ZZ>,
+                     Layout::MX_A_ZZ>
+            gsa(reinterpret_cast<E*>(t.sa.data()));
+        GlobalTensor<E, TileShape2D<E, kF4KS, kF4N, Layout::MX_B_NN>, BaseShape2D<E, kF4KS, kF4N, Layout::MX_B_NN>,
+                     Layout::MX_B_NN>
+            gsb(reinterpret_cast<E*>(t.sb.data()));
+        auto gc = gm_nd(t.c.data(), t.m, t.n, t.n);
+        TLOAD(ma, ga);
+        TLOAD(mb, gb);
+        TFILLPAD(ma, ma);
+        TFILLPAD(mb, mb);
+        TLOAD(msa, gsa);
+        TLOAD(msb, gsb);
+        ISA_SYNC(PIPE_MTE2, PIPE_MTE1);
+        TMOV(l, ma);
+        TMOV(r, mb);
+        if (raw) {
+            // Whole 16 x 2 (A) / 2 x 16 (B) boxes: bands x pairs, as pto-isa's TExtractToAmx/Bmx program them.
+            load_cbuf_to_ca_mx(GetScaleAddr(l.data()), msa.data(), 0, 0, kF4M / 16, kF4KS / 2, kF4KS / 2, kF4KS / 2);
+            load_cbuf_to_cb_mx(GetScaleAddr(r.data()), msb.data(), 0, 0, kF4N / 16, kF4KS / 2, kF4KS / 2, kF4KS / 2);
+        } else {
+            TMOV(ls, msa);
+            TMOV(rs, msb);
+        }
+        ISA_SYNC(PIPE_MTE1, PIPE_M);
+        if (raw)
+            mad_mx(c.data(), l.data(), r.data(), t.m, kF4K, t.n, 0, false, false, true);
+        else
+            TMATMUL_MX(c, l, ls, r, rs);
+        ISA_SYNC(PIPE_M, PIPE_FIX);
+        TSTORE(gc, c);
+    });
+}
+
+template <class P>
+class Fp4MxMatmul : public ::testing::Test {};
+using Fp4Pairs = ::testing::Types<Fp8Pair<float4_e2m1x2_t, float4_e2m1x2_t>, Fp8Pair<float4_e2m1x2_t, float4_e1m2x2_t>,
+                                  Fp8Pair<float4_e1m2x2_t, float4_e2m1x2_t>, Fp8Pair<float4_e1m2x2_t, float4_e1m2x2_t>>;
+TYPED_TEST_SUITE(Fp4MxMatmul, Fp4Pairs);
+
+TYPED_TEST(Fp4MxMatmul, TileAndRawPathsMatchTheScaledProducts) {
+    using TA = typename TypeParam::TA;
+    using TB = typename TypeParam::TB;
+    // Full tiles, and valid 20 x 100 x 40 (k padded with zeros to 128).
+    for (auto [m, k, n] : {std::array<int, 3>{32, 128, 64}, std::array<int, 3>{20, 100, 40}})
+        for (bool raw : {false, true}) {
+            // mad_mx lays L0B out for n rounded up to 16 (48 here); the Right tile has 64 columns.
+            if (raw && n != kF4N) continue;
+            SCOPED_TRACE(std::to_string(m) + "x" + std::to_string(k) + "x" + std::to_string(n) + (raw ? " raw" : ""));
+            auto t = make_fp4_case(m, k, n, 77);
+            auto st = run_fp4_mx<TA, TB>(t, raw);
+            ASSERT_TRUE(st.ok()) << st.message;
+            for (int i = 0; i < m; ++i)
+                for (int j = 0; j < n; ++j) ASSERT_EQ(t.c[i * n + j], (ref_fp4_mx<TA, TB>(t, i, j))) << i << "," << j;
+        }
+}
+
+// load_cbuf_to_ca_mx/_cb_mx copy whole 32-byte boxes: destination box (i, j)
+// from source box (rowStart + i, colStart + j), bands srcStride / dstStride
+// boxes apart. Source bytes carry their own box number, so each place is checked.
+TEST(RawMxIntrinsics, ScaleBoxCopiesHonourStartsStepsAndStrides) {
+    constexpr int SRC_BANDS = 4, SRC_STRIDE = 3, ROW0 = 1, COL0 = 1, ROWS = 2, COLS = 2, DST_STRIDE = 5;
+    for (bool left : {true, false}) {
+        SCOPED_TRACE(left ? "ca" : "cb");
+        std::vector<uint8_t> got(DST_STRIDE * ROWS * 32);
+        auto st = run_cube([&] {
+            ptosim::Core& c = ptosim::core();
+            uint8_t* l1 = c.mem[static_cast<int>(ptosim::Space::L1)] + 0x400;
+            for (int b = 0; b < SRC_BANDS * SRC_STRIDE; ++b)
+                for (int i = 0; i < 32; ++i) l1[b * 32 + i] = static_cast<uint8_t>(b * 8 + i % 8);
+            const ptosim::Space sp = left ? ptosim::Space::L0AMX : ptosim::Space::L0BMX;
+            uint8_t* dst = c.mem[static_cast<int>(sp)] + 0x40;
+            std::memset(dst, 0xEE, got.size());
+            auto* src = reinterpret_cast<__cbuf__ float8_e8m0_t*>(static_cast<uintptr_t>(0x400));
+            if (left) load_cbuf_to_ca_mx(0x40, src, ROW0, COL0, ROWS, COLS, SRC_STRIDE, DST_STRIDE);
+            else load_cbuf_to_cb_mx(0x40, src, ROW0, COL0, ROWS, COLS, SRC_STRIDE, DST_STRIDE);
+            ISA_SYNC(PIPE_MTE1, PIPE_S);
+            std::memcpy(got.data(), dst, got.size());
+        });
+        ASSERT_TRUE(st.ok()) << st.message;
+        for (int i = 0; i < ROWS; ++i)
+            for (int j = 0; j < DST_STRIDE; ++j)
+                for (int k = 0; k < 32; ++k) {
+                    const int from = (ROW0 + i) * SRC_STRIDE + COL0 + j;
+                    const uint8_t want = j < COLS ? static_cast<uint8_t>(from * 8 + k % 8) : 0xEE;
+                    ASSERT_EQ(got[(i * DST_STRIDE + j) * 32 + k], want) << i << "," << j << "," << k;
+                }
+    }
+}
+
+// ------------------------------------------------------------ TLOAD of MX scales
+
+// A scale matrix (rows x cols: A is M x K/32, B is K/32 x N), written into GM
+// by each layout's element formula, loaded into a 64 x 64 ZZ (A) or NN (B)
+// L1 tile whose bytes are then compared with the L1 box order, spelled out
+// here: ZZ (r/16, c/2, r%16, c%2) and NN (c/16, r/2, c%16, r%2), each box
+// 32 bytes, as pto-isa's tload_mx testcases' goldens reshape them.
+struct MxLoadCase {
+    Layout layout;
+    int rows, cols;       // the scale matrix in GM
+    int vr, vc;           // the tile's valid shape (ND/DN layouts move it)
+    int64_t sh[5], st[5];  // the GlobalTensor
+    std::vector<uint8_t> gm;
+};
+
+uint8_t mx_code(int r, int c) { return static_cast<uint8_t>(r * 7 + c * 3 + 1); }
+
+// Builds the GM image; ld is the padded leading extent (>= the dense one).
+MxLoadCase mx_load_case(Layout l, int rows, int cols, int ld, int batch = 1) {
+    MxLoadCase t{l, rows, cols, rows, cols, {}, {}, {}};
+    auto put = [&](int64_t at, int r, int c) {
+        if (static_cast<size_t>(at) >= t.gm.size()) t.gm.resize(static_cast<size_t>(at) + 1, 0xEE);
+        t.gm[static_cast<size_t>(at)] = mx_code(r, c);
+    };
+    auto set = [&](std::array<int64_t, 5> sh, std::array<int64_t, 5> st) {
+        for (int d = 0; d < 5; ++d) t.sh[d] = sh[d], t.st[d] = st[d];
+    };
+    for (int r = 0; r < rows; ++r)
+        for (int c = 0; c < cols; ++c) {
+            switch (l) {
+                case Layout::MX_A_ND: put(r * ld + c, r, c); break;
+                case Layout::MX_A_DN: put((c / 2) * (2 * ld) + r * 2 + c % 2, r, c); break;
+                case Layout::MX_B_ND: put((r / 2) * (2 * ld) + c * 2 + r % 2, r, c); break;
+                case Layout::MX_B_DN: put(c * ld + r, r, c); break;
+                // Boxes of one batch: per 16 rows (A) or columns (B) one run of ld/2 pairs x 16 x 2;
+                // batches follow each other at a stride of 1024 bytes.
+                case Layout::MX_A_ZZ: {
+                    const int per = rows / batch, b = r / per, rr = r % per;
+                    put(b * 1024 + (rr / 16) * (16 * ld) + (c / 2) * 32 + (rr % 16) * 2 + c % 2, r, c);
+                    break;
+                }
+                default: {  // MX_B_NN
+                    const int per = cols / batch, b = c / per, cc = c % per;
+                    put(b * 1024 + (cc / 16) * (16 * ld) + (r / 2) * 32 + (cc % 16) * 2 + r % 2, r, c);
+                    break;
+                }
+            }
+        }
+    switch (l) {
+        case Layout::MX_A_ND: set({1, 1, rows, cols / 2, 2}, {rows * ld, rows * ld, ld, 2, 1}); break;
+        case Layout::MX_A_DN: set({1, 1, cols / 2, rows, 2}, {cols * ld, cols * ld, 2 * ld, 2, 1}); break;
+        case Layout::MX_B_ND: set({1, 1, rows / 2, cols, 2}, {rows * ld, rows * ld, 2 * ld, 2, 1}); break;
+        case Layout::MX_B_DN: set({1, 1, cols, rows / 2, 2}, {cols * ld, cols * ld, ld, 2, 1}); break;
+        case Layout::MX_A_ZZ: set({batch, rows / batch / 16, cols / 2, 16, 2}, {1024, 16 * ld, 32, 2, 1}); break;
+        default: set({batch, cols / batch / 16, rows / 2, 16, 2}, {1024, 16 * ld, 32, 2, 1}); break;
+    }
+    return t;
+}
+
+constexpr int kMxT = 64;  // scale tiles are kMxT x kMxT
+constexpr uint8_t kL1Fill = 0x5A;
+
+template <Layout L>
+ptosim::Status run_mx_load(MxLoadCase& t, std::vector<uint8_t>& l1) {
+    constexpr bool a = L == Layout::MX_A_ZZ || L == Layout::MX_A_ND || L == Layout::MX_A_DN;
+    using T = std::conditional_t<a, Tile<TileType::Mat, float8_e8m0_t, kMxT, kMxT, BLayout::RowMajor, DYNAMIC, DYNAMIC,
+                                         SLayout::RowMajor, TileConfig::fractalMxSize>,
+                                 Tile<TileType::Mat, float8_e8m0_t, kMxT, kMxT, BLayout::ColMajor, DYNAMIC, DYNAMIC,
+                                      SLayout::ColMajor, TileConfig::fractalMxSize>>;
+    using Sh = Shape<DYNAMIC, DYNAMIC, DYNAMIC, DYNAMIC, DYNAMIC>;
+    using St = Stride<DYNAMIC, DYNAMIC, DYNAMIC, DYNAMIC, DYNAMIC>;
+    return run_cube([&] {
+        uint8_t* mem = ptosim::core().mem[static_cast<int>(ptosim::Space::L1)] + 0x400;
+        std::memset(mem, kL1Fill, kMxT * kMxT);
+        T tile(t.vr, t.vc);
+        TASSIGN(tile, 0x400);
+        GlobalTensor<float8_e8m0_t, Sh, St, L> g(reinterpret_cast<float8_e8m0_t*>(t.gm.data()),
+                                                 Sh(t.sh[0], t.sh[1], t.sh[2], t.sh[3], t.sh[4]),
+                                                 St(t.st[0], t.st[1], t.st[2], t.st[3], t.st[4]));
+        TLOAD(tile, g);
+        l1.assign(mem, mem + kMxT * kMxT);
+    });
+}
+
+void expect_mx_tile(const MxLoadCase& t, const std::vector<uint8_t>& l1, int rows, int cols) {
+    const bool a = t.layout == Layout::MX_A_ZZ || t.layout == Layout::MX_A_ND || t.layout == Layout::MX_A_DN;
+    std::vector<int> want(kMxT * kMxT, kL1Fill);
+    for (int r = 0; r < rows; ++r)
+        for (int c = 0; c < cols; ++c) {
+            const int at = a ? (r / 16) * 16 * kMxT + (c / 2) * 32 + (r % 16) * 2 + c % 2
+                             : (c / 16) * 16 * kMxT + (r / 2) * 32 + (c % 16) * 2 + r % 2;
+            want[at] = mx_code(r, c);
+        }
+    for (int i = 0; i < kMxT * kMxT; ++i) ASSERT_EQ(l1[i], want[i]) << "L1 byte " << i;
+}
+
+template <Layout L>
+void check_mx_load(MxLoadCase t, int rows, int cols) {
+    std::vector<uint8_t> l1;
+    auto st = run_mx_load<L>(t, l1);
+    ASSERT_TRUE(st.ok()) << st.message;
+    expect_mx_tile(t, l1, rows, cols);
+}
+
+TEST(MxScaleLoad, NdAndDnMoveTheValidRegionIntoBoxes) {
+    // A: 40 x 10 scales with padded leading extents, a 37 x 6 valid region.
+    for (Layout l : {Layout::MX_A_ND, Layout::MX_A_DN}) {
+        SCOPED_TRACE(static_cast<int>(l));
+        auto t = mx_load_case(l, 40, 10, l == Layout::MX_A_ND ? 14 : 45);
+        t.vr = 37;
+        t.vc = 6;
+        if (l == Layout::MX_A_ND) check_mx_load<Layout::MX_A_ND>(t, 37, 6);
+        else check_mx_load<Layout::MX_A_DN>(t, 37, 6);
+    }
+    // B: 8 x 50 scales, a 6 x 45 valid region.
+    for (Layout l : {Layout::MX_B_ND, Layout::MX_B_DN}) {
+        SCOPED_TRACE(static_cast<int>(l));
+        auto t = mx_load_case(l, 8, 50, l == Layout::MX_B_ND ? 52 : 11);
+        t.vr = 6;
+        t.vc = 45;
+        if (l == Layout::MX_B_ND) check_mx_load<Layout::MX_B_ND>(t, 6, 45);
+        else check_mx_load<Layout::MX_B_DN>(t, 6, 45);
+    }
+}
+
+TEST(MxScaleLoad, ZzAndNnMoveTheWholeTensorAndStackDimensionZero) {
+    // Two batches of 2 x 16 rows (A) / columns (B); a valid shape of 1 x 2
+    // shows that the boxed layouts ignore it.
+    auto a = mx_load_case(Layout::MX_A_ZZ, 64, 6, 8, 2);
+    a.vr = 1;
+    a.vc = 2;
+    check_mx_load<Layout::MX_A_ZZ>(a, 64, 6);
+    auto b = mx_load_case(Layout::MX_B_NN, 4, 64, 6, 2);
+    b.vr = 2;
+    b.vc = 1;
+    check_mx_load<Layout::MX_B_NN>(b, 4, 64);
+}
+
+TEST(MxScaleLoad, ShapeHelpersDescribeTheDenseLayouts) {
+    using E = float8_e8m0_t;
+    using ZS = TileShape2D<E, 32, 6, Layout::MX_A_ZZ>;
+    using ZT = BaseShape2D<E, 32, 6, Layout::MX_A_ZZ>;
+    EXPECT_EQ((std::array<int64_t, 5>{ZS::staticShape[0], ZS::staticShape[1], ZS::staticShape[2], ZS::staticShape[3],
+                                      ZS::staticShape[4]}),
+              (std::array<int64_t, 5>{1, 2, 3, 16, 2}));
+    EXPECT_EQ((std::array<int64_t, 5>{ZT::staticStride[1], ZT::staticStride[2], ZT::staticStride[3], ZT::staticStride[4], 0}),
+              (std::array<int64_t, 5>{96, 32, 2, 1, 0}));
+    using NS = TileShape2D<E, 4, 48, Layout::MX_B_NN>;
+    using NT = BaseShape2D<E, 4, 48, Layout::MX_B_NN>;
+    EXPECT_EQ((std::array<int64_t, 3>{NS::staticShape[1], NS::staticShape[2], NS::staticShape[3]}),
+              (std::array<int64_t, 3>{3, 2, 16}));
+    EXPECT_EQ(NT::staticStride[1], 64);
+    using DS = TileShape2D<E, 20, 4, Layout::MX_A_DN>;
+    using DT = BaseShape2D<E, 20, 4, Layout::MX_A_DN>;
+    EXPECT_EQ((std::array<int64_t, 2>{DS::staticShape[2], DS::staticShape[3]}), (std::array<int64_t, 2>{2, 20}));
+    EXPECT_EQ(DT::staticStride[2], 40);
+    using BD = TileShape2D<E, 6, 40, Layout::MX_B_DN>;
+    using BDT = BaseShape2D<E, 6, 40, Layout::MX_B_DN>;
+    EXPECT_EQ((std::array<int64_t, 2>{BD::staticShape[2], BD::staticShape[3]}), (std::array<int64_t, 2>{40, 3}));
+    EXPECT_EQ(BDT::staticStride[2], 6);
+    using BN = BaseShape2D<E, 6, 40, Layout::MX_B_ND>;
+    EXPECT_EQ(BN::staticStride[2], 80);
+    // The runtime-shape constructors give the same numbers.
+    TileShape2D<E, DYNAMIC, DYNAMIC, Layout::MX_A_ZZ> zs(32, 6);
+    BaseShape2D<E, DYNAMIC, DYNAMIC, Layout::MX_A_ZZ> zt(32, 6);
+    EXPECT_EQ(zs.shape[1], 2);
+    EXPECT_EQ(zs.shape[2], 3);
+    EXPECT_EQ(zt.stride[1], 96);
+}
+
+TEST(MxScaleLoad, AnOddPairCountFaults) {
+    auto t = mx_load_case(Layout::MX_A_ND, 16, 4, 4);
+    t.vc = 3;
+    std::vector<uint8_t> l1;
+    auto st = run_mx_load<Layout::MX_A_ND>(t, l1);
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.message.find("TLOAD from MX_A_ND: the tile's valid column count 3 is odd; scales move in pairs "
+                              "along k, so it must be even"),
+              std::string::npos)
+        << st.message;
+}
+
+TEST(MxScaleLoad, ABoxedTensorLargerThanTheTileFaults) {
+    auto t = mx_load_case(Layout::MX_B_NN, 4, 80, 4);
+    t.vr = 4;
+    t.vc = 64;
+    std::vector<uint8_t> l1;
+    auto st = run_mx_load<Layout::MX_B_NN>(t, l1);
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.message.find("TLOAD from MX_B_NN: the GlobalTensor's 4x80 scales do not fit the 64x64 tile"),
+              std::string::npos)
+        << st.message;
 }
 #endif
 }  // namespace

@@ -201,6 +201,21 @@ TEST_F(Acl, MixKernelRunsBothCoreVariantsFromOneLaunch) {
     run_mix(h, 3);
 }
 
+// One launch site in a launcher template launches a different mix kernel per
+// instantiation; each must find its own Vector variant.
+TEST_F(Acl, MixLaunchInALauncherTemplateRunsEachInstantiationsKernel) {
+    void* h = open_lib(build("-fPIC -shared -xcce --cce-aicore-arch=dav-c220 -DMEMORY_BASE " + kKernels +
+                                 "/mix_launcher_template.cpp",
+                             "libmix_tpl.so"));
+    using FillFn = void (*)(int, void*, uint8_t*);
+    for (int scale : {2, 3}) {
+        std::vector<float> out(16, 0.0f);
+        sym<FillFn>(h, "call_fill")(scale, nullptr, u8(out.data()));
+        ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS) << aclGetRecentErrMsg();
+        for (int i = 0; i < 16; ++i) ASSERT_EQ(out[i], static_cast<float>(scale)) << scale << " " << i;
+    }
+}
+
 TEST_F(Acl, TwoObjectLinkKeepsTheVariants) {
     std::string mix_o = build("-c -fPIC -xcce --cce-aicore-arch=dav-c220 -DMEMORY_BASE " + kKernels + "/mix_matmul_add.cpp", "mix.o");
     std::string vec_o = build("-c -fPIC -xcce --cce-aicore-arch=dav-c220-vec -DMEMORY_BASE " + kKernels + "/vec_add.cpp", "vec.o");

@@ -1,5 +1,5 @@
 // C1HWNC0 is a layout name without simulated addressing.
-// expect: GlobalTensor: the simulator supports the ND, DN, NZ, NC1HWC0
+// expect: GlobalTensor: the simulator supports the ND, DN, NZ, MX_A_ND/DN/ZZ, MX_B_ND/DN/NN, NC1HWC0
 #include <pto/pto-inst.hpp>
 using namespace pto;
 void kernel(half* p) {

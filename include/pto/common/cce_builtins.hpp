@@ -8,6 +8,7 @@
 #include <pto/common/type.hpp>
 #include <pto/common/intrinsics.hpp>
 #include <pto/common/cce_dma.hpp>
+#include <pto/common/cce_mx.hpp>
 #include <ptosim/core.hpp>
 
 #include <cmath>

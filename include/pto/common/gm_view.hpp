@@ -127,9 +127,14 @@ struct GmView {
                     hi = std::max(hi, o);
                 }
         }
-        constexpr int64_t es = sizeof(typename G::RawDType);
-        lo *= es;
-        hi = (hi + 1) * es;
+        if constexpr (is_fp4<typename G::RawDType>) {
+            lo /= 2;
+            hi = hi / 2 + 1;
+        } else {
+            constexpr int64_t es = sizeof(typename G::RawDType);
+            lo *= es;
+            hi = (hi + 1) * es;
+        }
     }
 };
 

@@ -79,7 +79,7 @@ inline const char* tile_type_name(TileType t) {
 // Bytes a tile spans in its buffer.
 template <class T>
 constexpr uint64_t tile_bytes() {
-    return static_cast<uint64_t>(T::Rows) * T::Cols * sizeof(typename T::DType);
+    return elem_bytes<typename T::DType>(static_cast<uint64_t>(T::Rows) * T::Cols);
 }
 
 // Validates a tile operand (assigned, in bounds, valid shape in range) and
@@ -328,10 +328,28 @@ inline OpRecord make_record(const char* op, Pipe pipe, const CallSite& cs) {
     return r;
 }
 
-// Element pointer of (r, c) in a tile whose first byte is base.
+// Element pointer of (r, c) in a tile whose first byte is base (for packed
+// fp4, the byte holding it: use fp4_get/fp4_set with the element offset).
 template <class T>
 inline uint8_t* at(uint8_t* base, uint64_t r, uint64_t c) {
-    return base + tile_element_offset<T>(r, c) * sizeof(typename T::DType);
+    const uint64_t off = tile_element_offset<T>(r, c);
+    if constexpr (is_fp4<typename T::DType>) return base + (off >> 1);
+    else return base + off * sizeof(typename T::DType);
+}
+
+// The 4-bit code of packed fp4 element `off` (counted in elements from base).
+inline uint8_t fp4_get(const uint8_t* base, uint64_t off) {
+    const uint8_t b = base[off >> 1];
+    return off & 1 ? static_cast<uint8_t>(b >> 4) : static_cast<uint8_t>(b & 0xf);
+}
+inline void fp4_set(uint8_t* base, uint64_t off, uint8_t code) {
+    uint8_t& b = base[off >> 1];
+    b = off & 1 ? static_cast<uint8_t>((b & 0x0f) | (code << 4)) : static_cast<uint8_t>((b & 0xf0) | (code & 0xf));
+}
+// Value of a packed fp4 element.
+template <class E>
+inline double fp4_value(const uint8_t* base, uint64_t off) {
+    return ptosim::mini_decode(E::format, fp4_get(base, off));
 }
 
 // How many elements from a column that is a multiple of the run are

@@ -11,6 +11,18 @@
 namespace pto {
 
 namespace ptosim_impl {
+// Packed fp4 tiles and tensors count 4-bit elements, two to a byte, element
+// 2i in the low nibble (pto-isa a5/common.hpp GetByteSize halves fp4 counts).
+template <class E>
+constexpr bool is_fp4 = ptosim::is_minifloat4x2<E>::value;
+template <class E>
+constexpr uint64_t elem_bytes(uint64_t n) {
+    return is_fp4<E> ? (n + 1) / 2 : n * sizeof(E);
+}
+// Elements in 32 bytes: a fractal row (C0).
+template <class E>
+constexpr int c0_elems = is_fp4<E> ? 64 : static_cast<int>(TileConfig::alignedSize / sizeof(E));
+
 // One element of a Vec tile read or written by the scalar unit (pto-isa's
 // Tile::GetValue/SetValue): recorded on PIPE_S, bounds-checked against UB.
 inline uint8_t* ub_scalar_slot(uint64_t tile_addr, uint64_t offset, uint64_t bytes, const char* op, bool write,
@@ -59,16 +71,18 @@ struct Tile {
     static constexpr int ColStride = isRowMajor ? 1 : Rows_;
 
     // A fractal box: 512 bytes (16 x 32B) for operand tiles, 16 x 16 elements
-    // of 4 bytes (1024 bytes) for accumulators, 16 x 2 for MX scales.
+    // of 4 bytes (1024 bytes) for accumulators, 16 x 2 for ZZ (A) MX scales and
+    // 2 x 16 for NN (B) ones, the k pair innermost in both (docs/isa/matrix.md).
     static constexpr int InnerRows = !isBoxedLayout ? 1
                                      : SFractalSize_ == TileConfig::fractalCSize ? TileConfig::fixedRowSize
-                                     : SFractalSize_ == TileConfig::fractalMxSize ? (Rows_ < 16 ? Rows_ : 16)
+                                     : SFractalSize_ == TileConfig::fractalMxSize
+                                         ? (isInnerColMajor ? (Rows_ < 2 ? Rows_ : 2) : Rows_ < 16 ? Rows_ : 16)
                                      : isInnerRowMajor ? TileConfig::fixedRowSize
-                                                       : static_cast<int>(TileConfig::alignedSize / sizeof(Element_));
+                                                       : ptosim_impl::c0_elems<Element_>;
     static constexpr int InnerCols = !isBoxedLayout ? 1
                                      : SFractalSize_ == TileConfig::fractalCSize ? TileConfig::fixedColSize
-                                     : SFractalSize_ == TileConfig::fractalMxSize ? 2
-                                     : isInnerRowMajor ? static_cast<int>(TileConfig::alignedSize / sizeof(Element_))
+                                     : SFractalSize_ == TileConfig::fractalMxSize ? (isInnerColMajor ? 16 : 2)
+                                     : isInnerRowMajor ? ptosim_impl::c0_elems<Element_>
                                                        : TileConfig::fixedColSize;
     static constexpr int InnerNumel = InnerRows * InnerCols;
 
@@ -84,10 +98,10 @@ struct Tile {
     static_assert(!isBoxedLayout || Loc_ == TileType::Vec || SFractalSize_ == TileConfig::fractalMxSize ||
                       Rows_ == 1 || Rows_ % InnerRows == 0,
                   "Tile: Rows must be a multiple of the fractal box height");
-    static_assert(isBoxedLayout || !isRowMajor || (Cols_ * sizeof(Element_)) % TileConfig::alignedSize == 0 ||
+    static_assert(isBoxedLayout || !isRowMajor || ptosim_impl::elem_bytes<Element_>(Cols_) % TileConfig::alignedSize == 0 ||
                       Rows_ == 1 || Loc_ == TileType::Bias,
                   "Tile: a row-major tile's row (Cols * sizeof(element)) must be a multiple of 32 bytes");
-    static_assert(isBoxedLayout || isRowMajor || (Rows_ * sizeof(Element_)) % TileConfig::alignedSize == 0 ||
+    static_assert(isBoxedLayout || isRowMajor || ptosim_impl::elem_bytes<Element_>(Rows_) % TileConfig::alignedSize == 0 ||
                       Cols_ == 1,
                   "Tile: a column-major tile's column (Rows * sizeof(element)) must be a multiple of 32 bytes");
     static_assert(SFractalSize_ != TileConfig::fractalCSize || sizeof(Element_) == 4,
@@ -295,12 +309,15 @@ struct Stride {
 namespace ptosim_impl {
 // The global layouts whose addressing ptosim implements (docs/semantics.md,
 // "Global tensors"): the matrix layouts, and the convolution layouts that
-// TLOAD into a ConvTile and TSTORE from an accumulator address.
+// TLOAD into a ConvTile and TSTORE from an accumulator address, and A5's MX
+// scale layouts.
 constexpr bool layout_is_simulated(Layout l) {
     switch (l) {
         case Layout::ND: case Layout::DN: case Layout::NZ:
         case Layout::NC1HWC0: case Layout::FRACTAL_Z: case Layout::FRACTAL_Z_3D: case Layout::NDC1HWC0:
         case Layout::NCHW: case Layout::NHWC: case Layout::NCDHW:
+        case Layout::MX_A_ND: case Layout::MX_A_DN: case Layout::MX_A_ZZ:  // MX scales: tload_mx.hpp
+        case Layout::MX_B_ND: case Layout::MX_B_DN: case Layout::MX_B_NN:
             return true;
         default:
             return false;
@@ -308,7 +325,7 @@ constexpr bool layout_is_simulated(Layout l) {
 }
 
 template <class T>
-constexpr int c0_of = static_cast<int>(C0_SIZE_BYTE / sizeof(T));
+constexpr int c0_of = c0_elems<T>;
 constexpr int64_t mul_or_dyn(int64_t a, int64_t b) { return a == DYNAMIC || b == DYNAMIC ? DYNAMIC : a * b; }
 }  // namespace ptosim_impl
 
@@ -375,8 +392,8 @@ struct GlobalTensor {
                                                 Stride_::staticStride[2], Stride_::staticStride[3],
                                                 Stride_::staticStride[4]};
     static_assert(ptosim_impl::layout_is_simulated(Layout_),
-                  "GlobalTensor: the simulator supports the ND, DN, NZ, NC1HWC0, FRACTAL_Z, FRACTAL_Z_3D, NDC1HWC0, "
-                  "NCHW, NHWC and NCDHW global layouts");
+                  "GlobalTensor: the simulator supports the ND, DN, NZ, MX_A_ND/DN/ZZ, MX_B_ND/DN/NN, NC1HWC0, "
+                  "FRACTAL_Z, FRACTAL_Z_3D, NDC1HWC0, NCHW, NHWC and NCDHW global layouts");
 
     PTO_INTERNAL GlobalTensor() = default;
     PTO_INTERNAL GlobalTensor(DType* data, const Shape_& shape = Shape_(), const Stride_& stride = Stride_())

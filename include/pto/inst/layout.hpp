@@ -188,11 +188,14 @@ void tfillpad_mat(CallSite cs, const char* op, Dst& dst, Src&) {
     rec.elements = static_cast<uint64_t>(Dst::Rows) * Dst::Cols;
     rec.bytes = rec.elements * sizeof(E);
     ptosim::dispatch(c, rec);
-    constexpr int c0 = static_cast<int>(32 / sizeof(E));
+    constexpr int c0 = c0_elems<E>;
     const int vr = dst.GetValidRow(), aligned = (dst.GetValidCol() + c0 - 1) / c0 * c0;
     for (int r = 0; r < Dst::Rows; ++r)
         for (int col = 0; col < Dst::Cols; ++col)
-            if (col >= aligned || r >= vr) std::memset(at<Dst>(d, r, col), 0, sizeof(E));
+            if (col >= aligned || r >= vr) {
+                if constexpr (is_fp4<E>) fp4_set(d, tile_element_offset<Dst>(r, col), 0);
+                else std::memset(at<Dst>(d, r, col), 0, sizeof(E));
+            }
 }
 
 // dst = src inside src's valid region, dst's PadVal over the rest of dst's

@@ -2,6 +2,7 @@
 #pragma once
 #include <pto/common/conv_tile.hpp>
 #include <pto/common/gm_view.hpp>
+#include <pto/inst/tload_mx.hpp>
 
 namespace pto {
 
@@ -25,13 +26,18 @@ void fill_padding(uint8_t* base, int vr, int vc) {
         return;
     } else {
         const E v = pad_value<E, P>();
-        constexpr int c0 = static_cast<int>(TileConfig::alignedSize / sizeof(E));
+        constexpr int c0 = c0_elems<E>;
         int rows_to = vr, cols_to = (vc + c0 - 1) / c0 * c0;
         if constexpr (T::Loc != TileType::Vec) rows_to = T::isBoxedLayout ? (vr + T::InnerRows - 1) / T::InnerRows * T::InnerRows : vr;
         rows_to = std::min(rows_to, T::Rows);
         cols_to = std::min(cols_to, T::Cols);
+        // fp4 has no infinities: Max/Min pad with the largest/most negative finite code.
+        constexpr uint8_t fp4_code = P == PadValue::Max ? 0x7 : P == PadValue::Min ? 0xf : 0x0;
         for (int r = 0; r < rows_to; ++r)
-            for (int c = (r < vr ? vc : 0); c < cols_to; ++c) store_elem(at<T>(base, r, c), v);
+            for (int c = (r < vr ? vc : 0); c < cols_to; ++c) {
+                if constexpr (is_fp4<E>) fp4_set(base, tile_element_offset<T>(r, c), fp4_code);
+                else store_elem(at<T>(base, r, c), v);
+            }
     }
 }
 
@@ -56,7 +62,15 @@ template <class T, class G, bool to_tile>
 PTOSIM_VECTORIZE void copy_tile_gm(uint8_t* tile, uint8_t* gm, const GmView<G>& v, int rows, int cols) {
     constexpr size_t es = sizeof(typename T::DType);
     constexpr int run = row_run<T>();
-    if constexpr (G::layout == Layout::ND && run > 1) {
+    if constexpr (is_fp4<typename T::DType>) {
+        for (int r = 0; r < rows; ++r)
+            for (int c = 0; c < cols; ++c) {
+                const uint64_t t = tile_element_offset<T>(r, c), g = static_cast<uint64_t>(v.offset(r, c));
+                if constexpr (to_tile) fp4_set(tile, t, fp4_get(gm, g));
+                else fp4_set(gm, g, fp4_get(tile, t));
+            }
+        return;
+    } else if constexpr (G::layout == Layout::ND && run > 1) {
         if (v.st[4] == 1) {
             for (int r = 0; r < rows; ++r) {
                 uint8_t* g = gm + v.offset(r, 0) * es;
@@ -111,9 +125,16 @@ RecordEvent tload_tile(CallSite cs, TileData& dst, GlobalData& src) {
         // A5's ND2ND (DN2DN) mover loops over the GlobalTensor's outer
         // dimensions: its rows (columns) follow the GM shape, its row length
         // the tile's valid columns (rows) (pto-isa npu/a5/TLoad.hpp,
-        // TLoadCubeND2ND / TLoadCubeDN2DN).
-        if constexpr (GlobalData::layout == Layout::ND) vr = static_cast<int>(v.rows());
-        else vc = static_cast<int>(v.cols());
+        // TLoadCubeND2ND / TLoadCubeDN2DN). A row it reads past the tensor's
+        // Shape4 (Shape3) would read outside the tensor; ptosim moves the part
+        // the tensor describes and leaves the rest (docs/semantics.md, "TLOAD").
+        if constexpr (GlobalData::layout == Layout::ND) {
+            vr = static_cast<int>(v.rows());
+            vc = static_cast<int>(std::min<int64_t>(vc, v.cols()));
+        } else {
+            vc = static_cast<int>(v.cols());
+            vr = static_cast<int>(std::min<int64_t>(vr, v.rows()));
+        }
         if (vr > TileData::Rows || vc > TileData::Cols)
             ptosim::fault(loc, "TLOAD: A5 moves the GlobalTensor's " + std::to_string(vr) + "x" + std::to_string(vc) +
                                    " " + layout_name(GlobalData::layout) + " block into L1, more than the " +
@@ -123,9 +144,8 @@ RecordEvent tload_tile(CallSite cs, TileData& dst, GlobalData& src) {
     OpRecord rec = make_record("TLOAD", Pipe::MTE2, cs);
     check_gm_operand(src, v, vr, vc, "TLOAD", rec, false, loc, TileData::Loc == TileType::Vec);
     record_tile(rec, true, dst);
-    constexpr size_t es = sizeof(typename TileData::DType);
     rec.elements = static_cast<uint64_t>(vr) * vc;
-    rec.bytes = rec.elements * es;
+    rec.bytes = elem_bytes<typename TileData::DType>(rec.elements);
     ptosim::dispatch(c, rec);
     copy_tile_gm<TileData, GlobalData, true>(base, gm_bytes(src), v, vr, vc);
     // Where a Mat load's row (DN: column) ends inside a 32-byte block, the
@@ -217,6 +237,7 @@ template <typename TileData, typename GlobalData, typename... WaitEvents>
 PTO_INST RecordEvent TLOAD(CallSite cs, TileData& dst, GlobalData& src, WaitEvents&... events) {
     ptosim_impl::wait_events(cs, events...);
     if constexpr (is_conv_tile_v<TileData>) return ptosim_impl::tload_conv(cs, dst, src);
+    else if constexpr (ptosim_impl::is_mx_layout(GlobalData::layout)) return ptosim_impl::tload_mx(cs, dst, src);
     else return ptosim_impl::tload_tile(cs, dst, src);
 }
 
@@ -289,6 +310,16 @@ PTO_INST RecordEvent TSTORE(CallSite cs, GlobalData& dst, TileData& src, WaitEve
 }
 
 template <typename TileData, typename GlobalData, AtomicType atomic = AtomicType::AtomicNone,
+          ReluPreMode relu = ReluPreMode::NoRelu, typename... WaitEvents>
+PTO_INST RecordEvent TSTORE(GlobalData& dst, TileData& src, WaitEvents&... events) {
+    ptosim_impl::wait_events(CallSite{}, events...);
+    return ptosim_impl::tstore<TileData, GlobalData, atomic, relu>(CallSite{}, dst, src);
+}
+
+// TSTORE<STPhase>(...) (pto_instr.hpp's unit-flag form): the phase tells the
+// fixpipe which part of a split accumulation it drains, a handshake with the
+// cube that ptosim's in-order pipes do not need, so the data is as TSTORE's.
+template <STPhase Phase, typename TileData, typename GlobalData, AtomicType atomic = AtomicType::AtomicNone,
           ReluPreMode relu = ReluPreMode::NoRelu, typename... WaitEvents>
 PTO_INST RecordEvent TSTORE(GlobalData& dst, TileData& src, WaitEvents&... events) {
     ptosim_impl::wait_events(CallSite{}, events...);

@@ -18,20 +18,28 @@ constexpr bool fp8_matmul_pair =
      (std::is_same_v<TB, float8_e4m3_t> || std::is_same_v<TB, float8_e5m2_t>)) ||
     (std::is_same_v<TA, hifloat8_t> && std::is_same_v<TB, hifloat8_t>);
 
-template <class C, class A, class B>
+// fp4 pairs the A5 cube multiplies in MX mode only (a5/TMatmul.hpp
+// isSupportedFp4Combo): E2M1 and E1M2 in any combination.
+template <class TA, class TB>
+constexpr bool fp4_matmul_pair = (std::is_same_v<TA, float4_e2m1x2_t> || std::is_same_v<TA, float4_e1m2x2_t>) &&
+                                 (std::is_same_v<TB, float4_e2m1x2_t> || std::is_same_v<TB, float4_e1m2x2_t>);
+
+template <class C, class A, class B, bool mx = false>
 constexpr void check_matmul_types() {
     using TC = typename C::DType;
     using TA = typename A::DType;
     using TB = typename B::DType;
+    // fp4 operands come through TMATMUL_MX/TGEMV_MX only, which check their types.
+    constexpr bool mx_fp4 = mx && fp4_matmul_pair<TA, TB>;
     static_assert(C::Loc == TileType::Acc && A::Loc == TileType::Left && B::Loc == TileType::Right,
                   "TMATMUL(c, a, b): c must be an Acc tile, a a Left tile and b a Right tile");
     static_assert(PTOSIM_TARGET_A5 || !fp8_matmul_pair<TA, TB>,
                   "TMATMUL/TGEMV: fp8 and hifloat8 operands need the A5 cube; A2A3 multiplies int8, half, "
                   "bfloat16_t and float only");
-    static_assert(std::is_same_v<TA, TB> || fp8_matmul_pair<TA, TB>,
+    static_assert(mx_fp4 || std::is_same_v<TA, TB> || fp8_matmul_pair<TA, TB>,
                   "TMATMUL: Left and Right element types must be the same (A5 also mixes float8_e4m3_t and "
                   "float8_e5m2_t)");
-    static_assert((std::is_same_v<TC, int32_t> && std::is_same_v<TA, int8_t>) ||
+    static_assert(mx_fp4 || (std::is_same_v<TC, int32_t> && std::is_same_v<TA, int8_t>) ||
                       (std::is_same_v<TC, float> &&
                        (std::is_same_v<TA, half> || std::is_same_v<TA, bfloat16_t> || std::is_same_v<TA, float> ||
                         fp8_matmul_pair<TA, TB>)),
@@ -52,11 +60,16 @@ inline std::string hex_address(uint64_t v) {
 
 template <class T, class Tile>
 void gather_rowmajor(std::vector<T>& out, const uint8_t* base, int rows, int cols) {
+    using E = typename Tile::DType;
     out.resize(static_cast<size_t>(rows) * cols);
     for (int r = 0; r < rows; ++r)
-        for (int c = 0; c < cols; ++c)
-            out[static_cast<size_t>(r) * cols + c] =
-                static_cast<T>(widen(load_elem<typename Tile::DType>(at<Tile>(const_cast<uint8_t*>(base), r, c))));
+        for (int c = 0; c < cols; ++c) {
+            if constexpr (is_fp4<E>)
+                out[static_cast<size_t>(r) * cols + c] = static_cast<T>(fp4_value<E>(base, tile_element_offset<Tile>(r, c)));
+            else
+                out[static_cast<size_t>(r) * cols + c] =
+                    static_cast<T>(widen(load_elem<E>(at<Tile>(const_cast<uint8_t*>(base), r, c))));
+        }
 }
 
 // The cube reads an operand's MX scales from the scale store at the
@@ -119,7 +132,7 @@ inline float round_tf32(float x, bool ties_away) {
 template <class C, class A, class B, class Bias, class SA = void, class SB = void>
 void matmul(CallSite cs, const char* op, C& cOut, const C* cIn, A& a, B& b, const Bias* bias, bool gemv,
             const SA* sa = nullptr, const SB* sb = nullptr) {
-    check_matmul_types<C, A, B>();
+    check_matmul_types<C, A, B, !std::is_same_v<SA, void>>();
     using Acc = typename C::DType;
     Core& core = ptosim::core();
     const SourceLoc loc = loc_of(cs);
@@ -150,6 +163,16 @@ void matmul(CallSite cs, const char* op, C& cOut, const C* cIn, A& a, B& b, cons
     const uint8_t* sabase = nullptr;
     const uint8_t* sbbase = nullptr;
     if constexpr (!std::is_same_v<SA, void>) {
+        // One scale per 32 k; pto-isa's TGEMV_MX kernels pair a Left tile
+        // padded to 512 k with a scale tile sized for the valid k.
+        const int ks = (k + 31) / 32;
+        if (m > SA::Rows || ks > SA::Cols || ks > SB::Rows || n > SB::Cols)
+            ptosim::fault(loc, std::string(op) + ": m x k x n = " + std::to_string(m) + "x" + std::to_string(k) + "x" +
+                                   std::to_string(n) + " needs " + std::to_string(m) + "x" + std::to_string(ks) +
+                                   " left and " + std::to_string(ks) + "x" + std::to_string(n) +
+                                   " right scales (one per 32 k), but the scale tiles are " + std::to_string(SA::Rows) +
+                                   "x" + std::to_string(SA::Cols) + " and " + std::to_string(SB::Rows) + "x" +
+                                   std::to_string(SB::Cols));
         sabase = mx_scale_base(core, *sa, a, op, "left scale", loc);
         sbbase = mx_scale_base(core, *sb, b, op, "right scale", loc);
         record_tile(rec, false, *sa);
@@ -158,7 +181,7 @@ void matmul(CallSite cs, const char* op, C& cOut, const C* cIn, A& a, B& b, cons
     record_tile(rec, true, cOut);
     rec.elements = static_cast<uint64_t>(m) * n;
     rec.flops = 2ull * m * n * k;
-    rec.bytes = (static_cast<uint64_t>(m) * k + static_cast<uint64_t>(k) * n) * sizeof(typename A::DType);
+    rec.bytes = elem_bytes<typename A::DType>(static_cast<uint64_t>(m) * k) + elem_bytes<typename B::DType>(static_cast<uint64_t>(k) * n);
     ptosim::dispatch(core, rec);
 
     thread_local std::vector<Acc> av, bv, cv;

@@ -37,21 +37,17 @@ constexpr void check_matmul_mx() {
     using TB = typename B::DType;
     static_assert(PTOSIM_TARGET_A5 && sizeof(C) > 0, "TMATMUL_MX/TGEMV_MX: MX block-scaled matmul exists on A5 only; on A2A3 use "
                                     "TMATMUL with half, bfloat16_t or int8 operands");
-    static_assert(!ptosim::is_minifloat4x2<TA>::value && !ptosim::is_minifloat4x2<TB>::value,
-                  "TMATMUL_MX/TGEMV_MX: fp4 (float4_e2m1x2_t, float4_e1m2x2_t) operands are not simulated; "
-                  "use float8_e4m3_t or float8_e5m2_t");
-    static_assert((std::is_same_v<TA, float8_e4m3_t> || std::is_same_v<TA, float8_e5m2_t>) &&
-                      (std::is_same_v<TB, float8_e4m3_t> || std::is_same_v<TB, float8_e5m2_t>) &&
+    static_assert((((std::is_same_v<TA, float8_e4m3_t> || std::is_same_v<TA, float8_e5m2_t>) &&
+                    (std::is_same_v<TB, float8_e4m3_t> || std::is_same_v<TB, float8_e5m2_t>)) ||
+                   fp4_matmul_pair<TA, TB>) &&
                       std::is_same_v<typename C::DType, float>,
-                  "TMATMUL_MX/TGEMV_MX: operands are float8_e4m3_t/float8_e5m2_t (any pair) into a float Acc");
+                  "TMATMUL_MX/TGEMV_MX: operands are float8_e4m3_t/float8_e5m2_t (any pair) or "
+                  "float4_e2m1x2_t/float4_e1m2x2_t (any pair) into a float Acc");
     static_assert(A::Cols % 64 == 0, "TMATMUL_MX/TGEMV_MX: the Left tile's Cols (k) must be a multiple of 64");
     static_assert(SA::Loc == TileType::ScaleLeft && SB::Loc == TileType::ScaleRight,
                   "TMATMUL_MX/TGEMV_MX: scales are a TileLeftScale and a TileRightScale tile");
     static_assert(std::is_same_v<typename SA::DType, float8_e8m0_t> && std::is_same_v<typename SB::DType, float8_e8m0_t>,
                   "TMATMUL_MX/TGEMV_MX: scale tiles hold float8_e8m0_t");
-    static_assert(SA::Rows == A::Rows && SA::Cols == A::Cols / 32 && SB::Rows == B::Rows / 32 && SB::Cols == B::Cols,
-                  "TMATMUL_MX/TGEMV_MX: one scale per 32 k: Left scale is Rows x Cols/32 of the Left tile, Right "
-                  "scale Rows/32 x Cols of the Right tile");
 }
 
 template <class C, class A, class SA, class B, class SB, class Bias>

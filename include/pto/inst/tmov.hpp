@@ -23,6 +23,12 @@ PTOSIM_VECTORIZE void copy_region(uint8_t* dbase, const uint8_t* sbase, int rows
             int n = 1;
             if constexpr (raw && drun > 1 && srun > 1)
                 n = std::min({drun - (dc + j) % drun, srun - (sc + j) % srun, cols - j});
+            if constexpr (is_fp4<D>) {
+                fp4_set(dbase, tile_element_offset<Dst>(dr + i, dc + j),
+                        fp4_get(sbase, tile_element_offset<Src>(sr + i, sc + j)));
+                ++j;
+                continue;
+            }
             const uint8_t* s = at<Src>(const_cast<uint8_t*>(sbase), sr + i, sc + j);
             uint8_t* d = at<Dst>(dbase, dr + i, dc + j);
             if constexpr (raw) {
@@ -75,7 +81,7 @@ constexpr void check_move_pair() {
     using SE = typename Src::DType;
     constexpr bool widening_bias = D == TileType::Bias && std::is_same_v<DE, float> &&
                                    (std::is_same_v<SE, half> || (a5 && std::is_same_v<SE, bfloat16_t>));
-    static_assert(S == TileType::Acc || widening_bias || sizeof(DE) == sizeof(SE),
+    static_assert(S == TileType::Acc || widening_bias || (sizeof(DE) == sizeof(SE) && is_fp4<DE> == is_fp4<SE>),
                   "TMOV/TEXTRACT/TINSERT: element sizes must match (only moves out of Acc convert, and Mat->Bias "
                   "from half, or bfloat16 on A5, to float)");
 }
@@ -265,9 +271,17 @@ RecordEvent textract_tile(CallSite cs, Dst& dst, Src& src, int r0, int c0) {
     // L0 destinations take whole fractals; Vec destinations, and L1 ones
     // filled from an accumulator (pto-isa's TExtractAccToMat, converting as
     // TMOV does), their valid region.
+    // Compact L0 destinations take their valid region rounded up to whole
+    // fractals (pto-isa a5 TExtractToACompact, TExtractToAmx: m to 16, k to C0).
     constexpr bool valid_region = Dst::Loc == TileType::Vec || Src::Loc == TileType::Acc;
-    const int rows = valid_region ? dst.GetValidRow() : Dst::Rows;
-    const int cols = valid_region ? dst.GetValidCol() : Dst::Cols;
+    constexpr bool compact = !valid_region && Dst::Compact == CompactMode::Normal && Dst::isBoxedLayout;
+    auto up = [](int v, int a) { return (v + a - 1) / a * a; };
+    const int rows = valid_region ? dst.GetValidRow()
+                     : compact    ? std::min(up(dst.GetValidRow(), Dst::InnerRows), Dst::Rows)
+                                  : Dst::Rows;
+    const int cols = valid_region ? dst.GetValidCol()
+                     : compact    ? std::min(up(dst.GetValidCol(), Dst::InnerCols), Dst::Cols)
+                                  : Dst::Cols;
     if (r0 < 0 || c0 < 0 || r0 + rows > Src::Rows || c0 + cols > Src::Cols)
         ptosim::fault(loc, "TEXTRACT: a " + std::to_string(rows) + "x" + std::to_string(cols) + " part at (" +
                                std::to_string(r0) + ", " + std::to_string(c0) + ") runs outside the " +
