@@ -378,6 +378,15 @@ def summarize(results: list[dict], target: str) -> dict:
     }
 
 
+def _ml_dtypes_line(m: dict) -> str:
+    if m.get("module") == "ptolab":
+        return (f"ptolab's own module (`{m.get('path')}`, built from src/ml_dtypes on ptosim's codecs), "
+                "not the PyPI package")
+    if m.get("module") == "installed":
+        return "the installed ml_dtypes package"
+    return "none (testcases that import it are not runnable)"
+
+
 def render_markdown(doc: dict) -> str:
     results = doc["results"]
     targets = [t for t in TARGETS if any(r["target"] == t for r in results)]
@@ -404,6 +413,8 @@ def render_markdown(doc: dict) -> str:
         f"- Root (`ASCEND_HOME_PATH`): `{doc.get('root', '?')}`"
         + (f"; its bisheng, lib64/libascendcl.so and libruntime_camodel.so built by {doc['root_built']}"
            if doc.get("root_built") else ""),
+        *([f"- ml_dtypes for the gen_data.py scripts: {_ml_dtypes_line(doc['ml_dtypes'])}"]
+          if doc.get("ml_dtypes") else []),
         f"- Date: {doc['date']}",
         f"- Command: `{doc['command']}`",
         f"- Mode: {mode}; per-testcase timeout {doc.get('timeout_s', 0):g} s; "
@@ -463,14 +474,37 @@ def declared_tests(case_dir: str) -> int | None:
         return len(re.findall(r"^\s*(?:TEST|TEST_F)\s*\(", f.read(), re.M))
 
 
-def importable(modules: set[str], python: str) -> set[str]:
+def importable(modules: set[str], python: str, env: dict | None = None) -> set[str]:
     if not modules:
         return set()
     code = ("import importlib.util, sys\n"
             "for m in sys.argv[1:]:\n"
             "    print(m if importlib.util.find_spec(m) else '')\n")
-    out = subprocess.run([python, "-c", code, *sorted(modules)], capture_output=True, text=True, check=True)
+    out = subprocess.run([python, "-c", code, *sorted(modules)], capture_output=True, text=True, check=True,
+                         env=env)
     return {l for l in out.stdout.split() if l}
+
+
+def ptolab_ml_dtypes_dir(root: str) -> str | None:
+    """The directory holding ptolab's ml_dtypes module (src/ml_dtypes), built next to the root."""
+    build = os.environ.get("PTOLAB_BUILD_DIR", os.path.join(REPO, "build"))
+    for d in (os.path.join(os.path.dirname(root), "conformance", "python"),
+              os.path.join(build, "conformance", "python")):
+        if os.path.isdir(d) and any(f.startswith("ml_dtypes.") and f.endswith(".so") for f in os.listdir(d)):
+            return d
+    return None
+
+
+def choose_ml_dtypes(root: str, python: str, env: dict) -> dict:
+    """Which ml_dtypes the gen_data.py scripts import: the installed package if the
+    interpreter has one, else ptolab's module (PYTHONPATH in env is set for it)."""
+    if importable({"ml_dtypes"}, python, env):
+        return {"module": "installed", "path": None}
+    shim = ptolab_ml_dtypes_dir(root)
+    if shim is None:
+        return {"module": None, "path": None}
+    env["PYTHONPATH"] = shim + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    return {"module": "ptolab", "path": shim}
 
 
 def git_info(path: str) -> dict:
@@ -573,6 +607,8 @@ def run_suite(args) -> dict:
     env = dict(os.environ)
     env.update({"ASCEND_HOME_PATH": root, "PATH": shim + os.pathsep + env.get("PATH", ""),
                 "PYTHONUNBUFFERED": "1", "PYTHONDONTWRITEBYTECODE": "1"})
+    ml_dtypes = choose_ml_dtypes(root, args.python, env)
+    print(f"conformance: ml_dtypes for gen_data.py: {_ml_dtypes_line(ml_dtypes)}", file=sys.stderr)
 
     jobs, results, skipped = [], [], []
     for t in targets:
@@ -592,7 +628,7 @@ def run_suite(args) -> dict:
     for t, c in jobs:
         with open(os.path.join(pto_isa, "tests", "npu", t, "src", "st", "testcase", c, "gen_data.py")) as f:
             needs[(t, c)] = required_modules(f.read())
-    have = importable({m for ms in needs.values() for m in ms}, args.python)
+    have = importable({m for ms in needs.values() for m in ms}, args.python, env)
 
     def declared(t, c):
         return declared_tests(os.path.join(pto_isa, "tests", "npu", t, "src", "st", "testcase", c))
@@ -655,6 +691,8 @@ def run_suite(args) -> dict:
         "root": root,
         "ptolab": ptolab,
         "root_built": root_built(root, TARGETS[targets[0]]["soc"]),
+        "ml_dtypes": dict(ml_dtypes, path=normalize(ml_dtypes["path"], {ptolab_tree + "/": "ptolab/",
+                                                                      REPO + "/": "ptolab/"})),
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "command": args.command_line,
         "compile_only": bool(args.compile_only),
