@@ -716,4 +716,36 @@ TEST(FixpipeRaw, AModeThatDoesNotFitTheTypesFaults) {
 #endif
 }
 
+
+// A5 quantises float accumulators straight into e4m3 and HiFloat8: the value
+// times the scale, rounded to the format and saturated.
+template <class D>
+void check_fp8_store(const std::vector<float>& acc, float scale, const std::vector<float>& want) {
+#if PTOSIM_TARGET_A5
+    const int n = static_cast<int>(acc.size());
+    std::vector<D> out(n);
+    auto st = run_cube([&] {
+        Acc<float> a(1, n);
+        TASSIGN(a, 0);
+        poke_acc(acc, 1, n);
+        auto g = gm_nd(out.data(), 1, n, n);
+        TSTORE<Acc<float>, decltype(g), AtomicType::AtomicNone, ReluPreMode::NoRelu>(g, a, qparam(scale));
+    });
+    ASSERT_TRUE(st.ok()) << st.message;
+    for (int i = 0; i < n; ++i) ASSERT_EQ(static_cast<float>(out[i]), want[i]) << i << " from " << acc[i];
+#else
+    (void)acc, (void)scale, (void)want;
+    GTEST_SKIP() << "fp8 fixpipe outputs are A5's";
+#endif
+}
+
+TEST(FixpipeFp8, Float8E4m3RoundsToNearestEvenAndSaturates) {
+    // 2.125 * 0.5 = 1.0625 lies halfway between 1.0 and 1.125: even mantissa 1.0.
+    check_fp8_store<float8_e4m3_t>({2.0f, 3.0f, -7.0f, 2.125f, 2.375f, 1000.0f, -1000.0f},
+                                   0.5f, {1.0f, 1.5f, -3.5f, 1.0f, 1.25f, 448.0f, -448.0f});
+}
+TEST(FixpipeFp8, HiFloat8SaturatesAtItsLargestValue) {
+    check_fp8_store<hifloat8_t>({2.0f, -3.0f, 1.0e6f, -1.0e6f}, 0.5f, {1.0f, -1.5f, 32768.0f, -32768.0f});
+}
+
 }  // namespace

@@ -428,14 +428,15 @@ TEST(DnBurst, ValidRowsLongerThanShape3ReadOn) {
 #if PTOSIM_TARGET_A5
 // A5 Mat ND->ND with a valid width past the tensor's Shape4 (pto-isa's
 // tmatmul_mx bias rows: a 32-column tile from a 30-element row): the columns
-// the tensor describes arrive, the rest of the row keeps its contents.
+// the tensor describes arrive, the rest of their 32-byte block becomes zero
+// (the mover writes whole blocks), the rest of the row keeps its contents.
 TEST(MatNdLoad, ValidWidthPastShape4MovesTheTensorsColumns) {
-    constexpr int N = 30, TC = 32;
+    constexpr int N = 30, TC = 40;
     std::vector<float> in(N);
     for (int i = 0; i < N; ++i) in[i] = static_cast<float>(i + 1);
     std::vector<float> l1(TC);
     auto st = testutil::run_cube([&] {
-        Tile<TileType::Mat, float, 1, TC, BLayout::RowMajor, 1, TC> t;
+        Tile<TileType::Mat, float, 1, TC, BLayout::RowMajor, 1, TC> t;  // 40 valid columns from 30
         TASSIGN(t, 0x200);
         float* mem = reinterpret_cast<float*>(ptosim::core().mem[static_cast<int>(ptosim::Space::L1)] + 0x200);
         for (int i = 0; i < TC; ++i) mem[i] = -7.0f;
@@ -444,7 +445,7 @@ TEST(MatNdLoad, ValidWidthPastShape4MovesTheTensorsColumns) {
         std::memcpy(l1.data(), mem, TC * sizeof(float));
     });
     ASSERT_TRUE(st.ok()) << st.message;
-    for (int i = 0; i < TC; ++i) EXPECT_EQ(l1[i], i < N ? static_cast<float>(i + 1) : -7.0f) << i;
+    for (int i = 0; i < TC; ++i) EXPECT_EQ(l1[i], i < N ? static_cast<float>(i + 1) : i < 32 ? 0.0f : -7.0f) << i;
 }
 #endif
 

@@ -636,6 +636,36 @@ TEST(Quant, Int8AsymmetricAddsTheOffsetIntoUint8) {
         check_tquant<QuantType::INT8_ASYM, uint8_t>(rg.vr, rg.vc);
 }
 
+// pto-isa's tquant kernels place dst on src (both at UB 0): the results
+// must survive A2A3's in-place garbage in the source buffer.
+TEST(Quant, Int8SymmetricInPlaceOverTheSource) {
+    constexpr int vr = 4, vc = 64;
+    std::vector<float> x(kQR * kQC, 0.0f), scale(kQR, 0.5f);
+    std::vector<int8_t> out(kQR * kQC, 77);
+    for (int i = 0; i < vr * kQC; ++i) x[i] = static_cast<float>(i % 97) * (i % 2 ? -1.0f : 1.0f);
+    auto st = testutil::run_vec([&] {
+        QTile<float> s(vr, vc);
+        QTile<int8_t> d(vr, vc);
+        QPara ps(vr);
+        TASSIGN(s, 0);
+        TASSIGN(d, 0);
+        TASSIGN(ps, 0x6000);
+        auto gx = gm_nd(x.data(), vr, vc, kQC);
+        auto gout = gm_nd(out.data(), vr, vc, kQC);
+        auto gs = gm_dn(scale.data(), vr, 1, kQR);
+        TLOAD(s, gx);
+        TLOAD(ps, gs);
+        ISA_SYNC(PIPE_MTE2, PIPE_V);
+        TQUANT<QuantType::INT8_SYM>(d, s, ps);
+        ISA_SYNC(PIPE_V, PIPE_MTE3);
+        TSTORE(gout, d);
+    });
+    ASSERT_TRUE(st.ok()) << st.message;
+    for (int i = 0; i < vr; ++i)
+        for (int j = 0; j < vc; ++j)
+            ASSERT_EQ(out[i * kQC + j], static_cast<int8_t>(std::nearbyint(x[i * kQC + j] * 0.5f))) << i << "," << j;
+}
+
 TEST(QuantFaults, AsymmetricWithoutOffsetFaults) {
     auto st = testutil::run_vec([] {
         QTile<float> s(2, 8);
@@ -695,6 +725,8 @@ void check_tquant_mx(bool nz) {
         TASSIGN(ix, 0x3300);
         auto gx = gm_nd(x.data(), VR, C, C);
         auto gi = gm_nd(idx.data(), 1, 4, 4);
+        auto gd = gm_nd(reinterpret_cast<int8_t*>(out.data()), R, C, C);
+        TLOAD(dst, gd);  // 0xAA everywhere: TQUANT must leave the row past the valid ones
         TLOAD(src, gx);
         Tile<TileType::Vec, uint16_t, 1, 16, BLayout::RowMajor, 1, 4> ix4;
         TASSIGN(ix4, 0x3300);
@@ -703,7 +735,6 @@ void check_tquant_mx(bool nz) {
         if (nz) TQUANT<QuantType::MXFP8, VecStoreMode::NZ>(dst, src, &e, &mx, &scaling, &ezz, &ix);
         else TQUANT<QuantType::MXFP8, decltype(dst), decltype(src), decltype(e), decltype(mx)>(dst, src, &e, &mx, &scaling);
         ISA_SYNC(PIPE_V, PIPE_MTE3);
-        auto gd = gm_nd(reinterpret_cast<int8_t*>(out.data()), R, C, C);
         auto ge = gm_nd(exp.data(), 1, 32, 32);
         auto gz = gm_nd(exp_zz.data(), 1, 32, 32);
         TSTORE(gd, dst);

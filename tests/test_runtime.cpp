@@ -357,7 +357,7 @@ TEST(Soc, ProfilesCoverBothTargets) {
         const SocProfile* p = find_soc(n);
         ASSERT_NE(p, nullptr) << n;
         EXPECT_EQ(p->target, Target::A5);
-        EXPECT_EQ(p->ub, 248u * 1024);
+        EXPECT_EQ(p->ub, 256u * 1024);
         EXPECT_EQ(p->l0c, 256u * 1024);
     }
     EXPECT_EQ(find_soc("Ascend910B2")->aic, 24);

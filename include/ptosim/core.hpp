@@ -3,6 +3,8 @@
 // instruction passes (docs/design.md of this repo: "Dispatch point").
 #pragma once
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstddef>
 #include <string>
 #include <functional>
@@ -47,8 +49,11 @@ struct Access {
 struct OpRecord {
     const char* op = "";
     Pipe pipe = Pipe::S;
-    Access reads[4];  // TPARTARGMAX and the 4-list TMRGSORT read four tiles
-    Access writes[2];
+    // TPARTARGMAX and the 4-list TMRGSORT read four tiles, the NZ TQUANT<MXFP8>
+    // writes five.
+    static constexpr uint8_t kMaxAccesses = 6;
+    Access reads[kMaxAccesses];
+    Access writes[kMaxAccesses];
     uint8_t n_reads = 0;
     uint8_t n_writes = 0;
     uint64_t elements = 0;
@@ -57,8 +62,20 @@ struct OpRecord {
     const char* dtype = "";  // element type of the destination tile (or of the stored tile)
     SourceLoc loc;
 
-    OpRecord& read(Space s, uint64_t off, uint64_t n) { reads[n_reads++] = {s, off, n}; return *this; }
-    OpRecord& write(Space s, uint64_t off, uint64_t n) { writes[n_writes++] = {s, off, n}; return *this; }
+    OpRecord& read(Space s, uint64_t off, uint64_t n) { return add(reads, n_reads, {s, off, n}); }
+    OpRecord& write(Space s, uint64_t off, uint64_t n) { return add(writes, n_writes, {s, off, n}); }
+
+  private:
+    // More accesses than the record holds is a simulator bug: stop loudly
+    // rather than overwrite the fields behind the array.
+    OpRecord& add(Access* list, uint8_t& n, Access a) {
+        if (n == kMaxAccesses) {
+            std::fprintf(stderr, "ptosim: internal error: %s records more than %d reads or writes\n", op, kMaxAccesses);
+            std::abort();
+        }
+        list[n++] = a;
+        return *this;
+    }
 };
 
 class Launch;

@@ -15,7 +15,7 @@ constexpr uint64_t KiB = 1024;
 constexpr uint64_t kA2UB = 192 * KiB, kA2L1 = 512 * KiB, kA2L0A = 64 * KiB, kA2L0B = 64 * KiB, kA2L0C = 128 * KiB,
                    kA2BT = 1 * KiB, kA2FB = 2 * KiB;
 // A5 (DAV_3510) AI core buffers.
-constexpr uint64_t kA5UB = 248 * KiB, kA5L1 = 512 * KiB, kA5L0A = 64 * KiB, kA5L0B = 64 * KiB, kA5L0C = 256 * KiB,
+constexpr uint64_t kA5UB = 256 * KiB, kA5L1 = 512 * KiB, kA5L0A = 64 * KiB, kA5L0B = 64 * KiB, kA5L0C = 256 * KiB,
                    kA5BT = 4 * KiB, kA5FB = 4 * KiB;
 
 const char* kA2Source = "docs/soc-profiles.md#a2a3";

@@ -31,7 +31,7 @@
 #if PTOSIM_DEVICE
 #ifndef PTO_UBUF_SIZE_BYTES
 #if PTOSIM_TARGET_A5
-#define PTO_UBUF_SIZE_BYTES (248u * 1024u)
+#define PTO_UBUF_SIZE_BYTES (256u * 1024u)
 #else
 #define PTO_UBUF_SIZE_BYTES (192u * 1024u)
 #endif

@@ -22,7 +22,8 @@ constexpr bool fix_type_in = (std::is_same_v<T, U> || ...);
 template <class S, class D, bool per_column, bool into_l1>
 constexpr bool fix_quant_pair() {
     if constexpr (PTOSIM_TARGET_A5) {
-        if constexpr (std::is_same_v<S, float>) return fix_type_in<D, int8_t, uint8_t, half, bfloat16_t, float>;
+        if constexpr (std::is_same_v<S, float>)
+            return fix_type_in<D, int8_t, uint8_t, half, bfloat16_t, float, float8_e4m3_t, hifloat8_t>;
         else if constexpr (std::is_same_v<S, int32_t>) return fix_type_in<D, int8_t, uint8_t, half, bfloat16_t>;
         else return false;
     } else {
@@ -59,7 +60,18 @@ inline D fix_convert(S x, uint64_t p) {
         return static_cast<int16_t>(with_relu ? std::max<int64_t>(r, 0) : r);
     } else {
         const float v = static_cast<float>(x) * quant_scale(p);
-        if constexpr (sizeof(D) == 1) {
+        if constexpr (ptosim::is_minifloat8<D>::value) {
+            // A5's float -> e4m3 (QF322B8_PRE) and -> HiFloat8 (QF322HIF8_PRE):
+            // the scaled value rounds to the format (nearest even; HiFloat8
+            // ties away, as TCVT) and saturates like the half conversion.
+            float r = v;
+            if constexpr (with_relu) r = r < 0.0f ? 0.0f : r;
+            D d;
+            const ptosim::MiniRound round =
+                D::format == ptosim::MiniFormat::HiF8 ? ptosim::MiniRound::NearestAway : ptosim::MiniRound::NearestEven;
+            d.bits = static_cast<uint8_t>(ptosim::mini_encode(D::format, static_cast<double>(r), round, true));
+            return d;
+        } else if constexpr (sizeof(D) == 1) {
             const bool sign = (p >> 46) & 1;
             const float offset = static_cast<float>((p >> 37) & 0x1ff);
             float r = std::isnan(v) ? 0.0f : std::clamp(std::round(v) + offset, sign ? -128.0f : 0.0f, sign ? 127.0f : 255.0f);

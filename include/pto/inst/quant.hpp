@@ -3,6 +3,8 @@
 #pragma once
 #include <pto/inst/elementwise.hpp>
 
+#include <vector>
+
 namespace pto {
 
 // As pto-isa's npu/*/TQuant.hpp declare it per target: A5 with MXFP8 first,
@@ -52,19 +54,24 @@ void per_row_affine(CallSite cs, const char* op, Dst& dst, Src& src, Para& p0, P
     rec.bytes = rec.elements * (sizeof(typename Src::DType) + sizeof(typename Dst::DType));
     ptosim::dispatch(c, rec);
     using P = typename Para::DType;
+    using D = typename Dst::DType;
+    // Results first, then the source's garbage, then the results: dst may
+    // lie on src (pto-isa's A2A3 tquant quantises in place).
+    std::vector<D> out(static_cast<size_t>(vr) * vc);
     for (int r = 0; r < vr; ++r) {
         const P a = load_elem<P>(at<Para>(const_cast<uint8_t*>(b0), r, 0));
         const P b = b1 ? load_elem<P>(at<Para>(const_cast<uint8_t*>(b1), r, 0)) : P(0);
-        for (int col = 0; col < vc; ++col) {
-            uint8_t* sp = at<Src>(s, r, col);
-            store_elem(at<Dst>(d, r, col), f(load_elem<typename Src::DType>(sp), a, b));
-            // A2A3 computes in place in the source buffer (TROWEXPANDMUL into
-            // src, then s32/f16 views of it); what it leaves there is garbage
-            // to the kernel, so ptosim leaves NaN to make a later read visible.
-            if constexpr (std::is_same_v<typename Src::DType, float>)
-                if (clobber_src) store_elem(sp, std::numeric_limits<float>::quiet_NaN());
-        }
+        for (int col = 0; col < vc; ++col) out[static_cast<size_t>(r) * vc + col] = f(load_elem<typename Src::DType>(at<Src>(s, r, col)), a, b);
     }
+    // A2A3 computes in place in the source buffer (TROWEXPANDMUL into src,
+    // then s32/f16 views of it); what it leaves there is garbage to the
+    // kernel, so ptosim leaves NaN to make a later read visible.
+    if constexpr (std::is_same_v<typename Src::DType, float>)
+        if (clobber_src)
+            for (int r = 0; r < vr; ++r)
+                for (int col = 0; col < vc; ++col) store_elem(at<Src>(s, r, col), std::numeric_limits<float>::quiet_NaN());
+    for (int r = 0; r < vr; ++r)
+        for (int col = 0; col < vc; ++col) store_elem(at<Dst>(d, r, col), out[static_cast<size_t>(r) * vc + col]);
 }
 
 // fp32 -> integer as the backends chain it (s32 with RINT, then fp16, then

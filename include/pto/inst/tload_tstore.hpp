@@ -141,6 +141,24 @@ RecordEvent tload_tile(CallSite cs, TileData& dst, GlobalData& src) {
                                    std::to_string(TileData::Rows) + "x" + std::to_string(TileData::Cols) +
                                    " tile holds; shrink the GlobalTensor shape");
     }
+    // ND -> Nz (and A2A3's DN -> Zn) movers take their row count from the
+    // GlobalTensor, not from the tile: nValue = Shape3, on A2A3 also dValue =
+    // Shape4 (pto-isa npu/a2a3/TLoad.hpp TLoadGm2L1Nd2nz / Dn2zn; a5/TLoad.hpp
+    // TLoadCubeND2NZ, whose row length is the tile's valid columns: ptosim moves
+    // the part of it the tensor describes, as for ND2ND above).
+    constexpr bool nd2nz = TileData::Loc == TileType::Mat && GlobalData::layout == Layout::ND && is_Nz_layout<TileData> &&
+                           TileData::SFractalSize == TileConfig::fractalABSize;
+    constexpr bool dn2zn = !PTOSIM_TARGET_A5 && TileData::Loc == TileType::Mat && GlobalData::layout == Layout::DN &&
+                           is_Zn_layout<TileData> && TileData::SFractalSize == TileConfig::fractalABSize;
+    if constexpr (nd2nz || dn2zn) {
+        vr = static_cast<int>(v.rows());
+        vc = PTOSIM_TARGET_A5 ? static_cast<int>(std::min<int64_t>(vc, v.cols())) : static_cast<int>(v.cols());
+        if (vr > TileData::Rows || vc > TileData::Cols)
+            ptosim::fault(loc, "TLOAD: the " + std::string(nd2nz ? "ND -> Nz" : "DN -> Zn") + " mover moves the GlobalTensor's " +
+                                   std::to_string(vr) + "x" + std::to_string(vc) + " block, more than the " +
+                                   std::to_string(TileData::Rows) + "x" + std::to_string(TileData::Cols) +
+                                   " tile holds; shrink the GlobalTensor shape");
+    }
     OpRecord rec = make_record("TLOAD", Pipe::MTE2, cs);
     check_gm_operand(src, v, vr, vc, "TLOAD", rec, false, loc, TileData::Loc == TileType::Vec);
     record_tile(rec, true, dst);
