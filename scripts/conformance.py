@@ -387,7 +387,35 @@ def _ml_dtypes_line(m: dict) -> str:
     return "none (testcases that import it are not runnable)"
 
 
-def render_markdown(doc: dict) -> str:
+REASONS_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "conformance-reasons.json")
+
+
+def load_reasons(path: str = REASONS_FILE) -> dict[str, str]:
+    """The written analysis of testcases that do not pass: "target/testcase" -> why, with its evidence."""
+    if not os.path.isfile(path):
+        return {}
+    with open(path) as f:
+        return {k: v for k, v in json.load(f).items() if not k.startswith("_")}
+
+
+def render_reasons(results: list[dict], targets: list[str], reasons: dict[str, str]) -> list[str]:
+    """The section naming, for every testcase that does not pass, why (or that nobody has looked yet)."""
+    out = ["", "## Why the others do not pass", "",
+           "From `docs/conformance-reasons.json` (written by hand, one entry per testcase that does not pass; "
+           "a reason kept for a testcase that now passes is not shown).", ""]
+    missing = 0
+    for t in targets:
+        for r in sorted((r for r in results if r["target"] == t and r["status"] != "pass"),
+                        key=lambda r: r["testcase"]):
+            why = reasons.get(f"{t}/{r['testcase']}")
+            missing += why is None
+            out.append(f"- **{t}/{r['testcase']}** ({r['status']}): " + (why or "not analysed yet."))
+    if missing:
+        out += ["", f"{missing} testcase(s) without a written reason."]
+    return out
+
+
+def render_markdown(doc: dict, reasons: dict[str, str] | None = None) -> str:
     results = doc["results"]
     targets = [t for t in TARGETS if any(r["target"] == t for r in results)]
     mode = "compile only (kernel and host built, nothing run)" if doc.get("compile_only") \
@@ -450,6 +478,8 @@ def render_markdown(doc: dict) -> str:
             out.append(f"| {r['testcase']} | {r['status']} | {_built(r)} | {_gtest(r)} | "
                        f"{_cell(r.get('first_failure'))} | {_cell(r.get('detail'))} | "
                        f"{r.get('seconds', 0):.0f} |")
+    if doc.get("compile_only") is not True and any(r["status"] != "pass" for r in results):
+        out += render_reasons(results, targets, load_reasons() if reasons is None else reasons)
     return "\n".join(out) + "\n"
 
 

@@ -307,6 +307,33 @@ TEST(CompactExtract, MovesTheValidRegionRoundedUpToBoxes) {
     for (int i = 0; i < S * S; ++i) ASSERT_EQ(l0a[i], want[i]) << i;
 }
 
+// A compact tile may be declared larger than its L0 buffer: only its valid
+// region, rounded up to boxes, must fit (pto-isa's textract testcase declares
+// 256 x 128 float compact Right tiles in a 64 KiB L0B). The same shape without
+// CompactMode faults at the instruction.
+TEST(CompactExtract, OnlyTheRoundedValidRegionMustFitTheBuffer) {
+    constexpr int S = 64, BIG = 512;  // 512 x 128 halves: 128 KiB
+    std::vector<half> a(S * S, half(1.0f));
+    auto run = [&](auto left) {
+        return run_cube([&] {
+            MatNz<half, S, S> ma(S, S);
+            decltype(left) l;
+            TASSIGN(ma, 0);
+            TASSIGN(l, 0);
+            auto ga = gm_nd(a.data(), S, S, S);
+            TLOAD(ma, ga);
+            ISA_SYNC(PIPE_MTE2, PIPE_MTE1);
+            TEXTRACT(l, ma, 16, 16);
+        });
+    };
+    auto st = run(TileLeftCompact<half, BIG, 128, 20, 30>{});
+    EXPECT_TRUE(st.ok()) << st.message;
+    st = run(TileLeft<half, BIG, 128, 20, 30>{});
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.message.find("TEXTRACT destination tile: bytes [0x0, 0x20000) lie outside L0A"), std::string::npos)
+        << st.message;
+}
+
 // K slices of a larger L1 tile: A is 48 x 64 in L1, the Left tiles take rows
 // 16..47 and columns 0..31 / 32..63; B is 64 x 32 and split by rows. The
 // second slice has an odd valid K (k = 45 overall), the rest zero padded.

@@ -43,8 +43,8 @@ D model(S x, uint64_t p, bool relu) {
     D out{};
     if constexpr (std::is_same_v<D, int16_t>) {
         int64_t v = static_cast<int64_t>(x);
-        const unsigned sh = static_cast<unsigned>(p & 0xff);
-        v = sh >= 63 ? (v < 0 ? -1 : 0) : (v >> sh);
+        const unsigned sh = static_cast<unsigned>((p >> 32) & 0xf) + 1;
+        v >>= sh;
         if (v > 32767) v = 32767;
         if (v < -32768) v = -32768;
         if (relu && v < 0) v = 0;
@@ -56,8 +56,12 @@ D model(S x, uint64_t p, bool relu) {
             const double lo = sign8 ? -128 : 0, hi = sign8 ? 127 : 255;
             double r = 0;
             if (!std::isnan(v)) {
-                // Halves round away from zero.
-                r = std::trunc(static_cast<double>(v) + (v < 0 ? -0.5 : 0.5)) + static_cast<double>((p >> 37) & 0x1ff);
+                // Halves round to even, through the int16 step [-256, 255].
+                double t = static_cast<double>(v);
+                const double fl = std::floor(t), frac = t - fl;
+                t = frac > 0.5 || (frac == 0.5 && std::fmod(fl, 2.0) != 0.0) ? fl + 1 : fl;
+                t = t < -256 ? -256 : (t > 255 ? 255 : t);
+                r = t + static_cast<double>((p >> 37) & 0x1ff);
                 r = r < lo ? lo : (r > hi ? hi : r);
             }
             if (relu && r < 0) r = 0;
@@ -204,7 +208,7 @@ std::vector<uint64_t> params_for() {
     const float scales[] = {0.5f, 1.0f, 1.0f + 0x1p-11f, 0.0078125f, -0.25f, 3.0f, 1e-3f, 1.0f + 0x1p-12f + 0x1p-10f};
     for (int c = 0; c < kC; ++c) {
         const unsigned offset = sizeof(D) == 1 && c % 3 == 1 ? 7u * (c % 5) : 0u;
-        p.push_back(std::is_same_v<D, int16_t> ? static_cast<uint64_t>(c % 9) : qparam(scales[c % 8], offset, sign8));
+        p.push_back(std::is_same_v<D, int16_t> ? static_cast<uint64_t>(c % 9) << 32 : qparam(scales[c % 8], offset, sign8));
     }
     return p;
 }

@@ -293,3 +293,21 @@ def test_ml_dtypes_choice(tmp_path, monkeypatch):
     d["ml_dtypes"] = {"module": "ptolab", "path": "ptolab/build/conformance/python"}
     assert "- ml_dtypes for the gen_data.py scripts: ptolab's own module (`ptolab/build/conformance/python`, " \
         "built from src/ml_dtypes on ptosim's codecs), not the PyPI package" in c.render_markdown(d).splitlines()
+
+
+def test_reasons_section():
+    md = c.render_markdown(json.loads(json.dumps(doc())),
+                           reasons={"a2a3/tsub": "the golden rounds twice (gen_data.py line 12)",
+                                    "a2a3/tabs": "stale: tabs passes"}).splitlines()
+    sec = md[md.index("## Why the others do not pass"):]
+    assert "- **a2a3/tsub** (fail): the golden rounds twice (gen_data.py line 12)" in sec
+    assert "- **a2a3/tdiv** (fault): not analysed yet." in sec
+    assert not any("tabs" in l for l in sec)  # passing testcases are not listed
+    assert "4 testcase(s) without a written reason." in sec
+
+
+def test_reasons_file_skips_comment_keys(tmp_path):
+    p = tmp_path / "r.json"
+    p.write_text(json.dumps({"_about": "how to write these", "a5/tcmp": "buffer too small"}))
+    assert c.load_reasons(str(p)) == {"a5/tcmp": "buffer too small"}
+    assert c.load_reasons(str(tmp_path / "absent.json")) == {}
