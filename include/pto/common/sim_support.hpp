@@ -82,6 +82,26 @@ constexpr uint64_t tile_bytes() {
     return elem_bytes<typename T::DType>(static_cast<uint64_t>(T::Rows) * T::Cols);
 }
 
+// Bytes of its buffer a tile operand touches: the whole storage, except for
+// L0 operand tiles (Left, Right, Acc) and compact tiles, which TIMG2COL, the
+// cube and the compact movers fill and read only over their valid region
+// rounded up to whole boxes; pto-isa's timg2col and textract testcases
+// declare such tiles larger than L0A/L0B and use their top-left part. The
+// movers that write a whole L0 tile check its whole storage themselves.
+template <class T>
+uint64_t tile_span(const T& t) {
+    constexpr bool l0 = T::Loc == TileType::Left || T::Loc == TileType::Right || T::Loc == TileType::Acc;
+    if constexpr ((T::Compact == CompactMode::Normal || l0) && T::isBoxedLayout) {
+        auto up = [](int v, int m) { return (v + m - 1) / m * m; };
+        const int rr = std::min(up(t.GetValidRow(), T::InnerRows), T::Rows);
+        const int cc = std::min(up(t.GetValidCol(), T::InnerCols), T::Cols);
+        if (rr == 0 || cc == 0) return 0;
+        return elem_bytes<typename T::DType>(tile_element_offset<T>(rr - 1, cc - 1) + 1);
+    } else {
+        return tile_bytes<T>();
+    }
+}
+
 // Validates a tile operand (assigned, in bounds, valid shape in range) and
 // returns its first byte in the core's buffer.
 template <class T>
@@ -102,7 +122,7 @@ uint8_t* tile_base(Core& c, const T& t, const char* op, const char* role, const 
             return std::string(b);
         }() + " is not 32-byte aligned");
     std::string what = std::string(op) + " " + role + " tile";
-    ptosim::check_local(c, sp, t.address(), tile_bytes<T>(), what.c_str(), loc);
+    ptosim::check_local(c, sp, t.address(), tile_span(t), what.c_str(), loc);
     return c.mem[static_cast<int>(sp)] + t.address();
 }
 
@@ -317,7 +337,7 @@ template <class T>
 inline OpRecord& record_tile(OpRecord& r, bool write, const T& t) {
     constexpr Space sp = space_of<T>();
     if (write || !*r.dtype) r.dtype = dtype_name<typename T::DType>();
-    return write ? r.write(sp, t.address(), tile_bytes<T>()) : r.read(sp, t.address(), tile_bytes<T>());
+    return write ? r.write(sp, t.address(), tile_span(t)) : r.read(sp, t.address(), tile_span(t));
 }
 
 inline OpRecord make_record(const char* op, Pipe pipe, const CallSite& cs) {

@@ -42,8 +42,8 @@ constexpr bool fix_quant_pair() {
 // One 64-bit quantisation parameter (QUANT_PRE, or one FB entry): the scale
 // M1 is bits [31:13], a float with its 13 low mantissa bits dropped; bits
 // [45:37] an offset added to 8-bit results; bit 46 picks the signed 8-bit
-// range; int32 -> int16 shifts right by bits [7:0] (pto-isa
-// include/pto/cpu/TExtract.hpp quantize_element, SetQuantScalar.hpp).
+// range; int32 -> int16 shifts right by bits [35:32] + 1 (pto-isa's A2A3
+// tmov_acc2mat kernel and golden; docs/isa/fixpipe.md).
 inline float quant_scale(uint64_t p) {
     const uint32_t b = static_cast<uint32_t>(p) & 0xffffe000u;
     float f;
@@ -55,7 +55,7 @@ template <class D, class S, ReluPreMode relu>
 inline D fix_convert(S x, uint64_t p) {
     constexpr bool with_relu = relu == ReluPreMode::NormalRelu;
     if constexpr (std::is_same_v<D, int16_t>) {
-        const int64_t v = static_cast<int64_t>(x) >> std::min<uint64_t>(p & 0xff, 63);
+        const int64_t v = static_cast<int64_t>(x) >> (((p >> 32) & 0xf) + 1);
         const int64_t r = std::clamp<int64_t>(v, INT16_MIN, INT16_MAX);
         return static_cast<int16_t>(with_relu ? std::max<int64_t>(r, 0) : r);
     } else {
@@ -74,7 +74,11 @@ inline D fix_convert(S x, uint64_t p) {
         } else if constexpr (sizeof(D) == 1) {
             const bool sign = (p >> 46) & 1;
             const float offset = static_cast<float>((p >> 37) & 0x1ff);
-            float r = std::isnan(v) ? 0.0f : std::clamp(std::round(v) + offset, sign ? -128.0f : 0.0f, sign ? 127.0f : 255.0f);
+            // Nearest even, through an int16 step clamped to [-256, 255], then
+            // the offset and the 8-bit range (pto-isa's tmov_acc2mat and
+            // tstore_acc2gm goldens, qf2b8_pre).
+            const float q = std::isnan(v) ? 0.0f : std::clamp(std::nearbyint(v), -256.0f, 255.0f);
+            float r = std::clamp(q + offset, sign ? -128.0f : 0.0f, sign ? 127.0f : 255.0f);
             if constexpr (with_relu) r = std::max(r, 0.0f);
             // The unit writes the byte; a signed range stored as uint8 (or the
             // reverse) keeps its bit pattern.

@@ -142,17 +142,20 @@ enum class VecStoreMode { ND, NZ };
 
 namespace ptosim_impl {
 
+// The bytes TQUANT<MXFP8> touches in one of its tiles, checked against the
+// UB and recorded: the scratch and exponent tiles are declared with the data
+// tile's shape in pto-isa's kernels but receive one entry per group.
 template <class T>
-uint8_t* mx_tile(Core& c, T* t, const char* role, const SourceLoc& loc) {
+uint8_t* mx_region(Core& c, OpRecord& rec, T* t, const char* role, uint64_t bytes, bool write, const SourceLoc& loc) {
     if (!t) ptosim::fault(loc, std::string("TQUANT<MXFP8>: the ") + role + " tile pointer is null; pass &tile");
-    return tile_base(c, *t, "TQUANT", role, loc);
-}
-
-template <class T>
-void mx_fits(uint64_t elements, const char* role, const SourceLoc& loc) {
-    if (elements > static_cast<uint64_t>(T::Rows) * T::Cols)
-        ptosim::fault(loc, std::string("TQUANT<MXFP8>: the ") + role + " tile needs " + std::to_string(elements) +
-                               " elements but holds " + std::to_string(T::Rows * T::Cols) + "; enlarge it");
+    if (!t->assigned())
+        ptosim::fault(loc, std::string("TQUANT<MXFP8>: the ") + role +
+                               " tile has no address; place it with TASSIGN(tile, offset) first");
+    const std::string what = std::string("TQUANT ") + role + " tile";
+    ptosim::check_local(c, Space::UB, t->address(), bytes, what.c_str(), loc);
+    if (write) rec.write(Space::UB, t->address(), bytes);
+    else rec.read(Space::UB, t->address(), bytes);
+    return c.mem[static_cast<int>(Space::UB)] + t->address();
 }
 
 // MX fp8 quantisation (pto-isa include/pto/npu/a5/TQuant.hpp, TQuant_MXFP8,
@@ -180,34 +183,23 @@ RecordEvent tquant_mx(CallSite cs, Out& dst, Src& src, Exp* exp, Max* max, Src* 
     check_vec_operand<Src>();
     Core& c = ptosim::core();
     const SourceLoc loc = loc_of(cs);
-    const uint8_t* s = tile_base(c, src, "TQUANT", "source", loc);
-    uint8_t* d = tile_base(c, dst, "TQUANT", "destination", loc);
-    uint8_t* e = mx_tile(c, exp, "exp", loc);
-    uint8_t* m = mx_tile(c, max, "max", loc);
-    uint8_t* sc = mx_tile(c, scaling, "scaling", loc);
     const uint64_t count = static_cast<uint64_t>(src.GetValidRow()) * Src::Cols;
     const uint64_t groups = (count + 31) / 32;
-    mx_fits<Out>(count, "destination", loc);
-    mx_fits<Exp>(groups, "exp", loc);
-    mx_fits<Max>(groups, "max", loc);
-    mx_fits<Src>(groups, "scaling", loc);
+    const uint64_t pairs = ((static_cast<uint64_t>(Src::Rows) * Src::Cols + 31) / 32 + 1) / 2;
     OpRecord rec = make_record("TQUANT", Pipe::V, cs);
-    record_tile(rec, false, src);
-    record_tile(rec, true, dst);
-    record_tile(rec, true, *exp);
-    record_tile(rec, true, *max);
-    record_tile(rec, true, *scaling);
+    const uint8_t* s = mx_region(c, rec, &src, "source", 4 * count, false, loc);
+    uint8_t* d = mx_region(c, rec, &dst, "destination", count, true, loc);
+    uint8_t* e = mx_region(c, rec, exp, "exp", groups, true, loc);
+    uint8_t* m = mx_region(c, rec, max, "max", 4 * groups, true, loc);
+    uint8_t* sc = mx_region(c, rec, scaling, "scaling", 4 * groups, true, loc);
     uint8_t* ez = nullptr;
     const uint8_t* ix = nullptr;
-    const uint64_t pairs = ((static_cast<uint64_t>(Src::Rows) * Src::Cols + 31) / 32 + 1) / 2;
     if constexpr (zz) {
-        ez = mx_tile(c, exp_zz, "exp_zz", loc);
-        ix = mx_tile(c, idx, "vgather_idx", loc);
-        mx_fits<Exp>(2 * pairs, "exp_zz", loc);
-        mx_fits<Idx>(pairs, "vgather_idx", loc);
-        record_tile(rec, false, *idx);
-        record_tile(rec, true, *exp_zz);
+        ix = mx_region(c, rec, idx, "vgather_idx", 2 * pairs, false, loc);
+        ez = mx_region(c, rec, exp_zz, "exp_zz", 2 * pairs, true, loc);
+        mx_region(c, rec, exp, "exp", static_cast<uint64_t>(Exp::Rows) * Exp::Cols, false, loc);  // gathered from
     }
+    rec.dtype = dtype_name<typename Out::DType>();
     rec.elements = count;
     rec.flops = 2 * count;
     rec.bytes = count * 5;

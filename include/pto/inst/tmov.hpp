@@ -221,7 +221,9 @@ RecordEvent tmov_tile(CallSite cs, Dst& dst, Src& src) {
         rec.elements = static_cast<uint64_t>(Dst::Rows) * Dst::Cols;
         rec.bytes = rec.elements * sizeof(typename Dst::DType);
         ptosim::dispatch(c, rec);
-        copy_region<Dst, Src>(dest_base(c, dst, 0, "TMOV", loc), s, Dst::Rows, Dst::Cols, 0, 0, 0, 0);
+        uint8_t* d = dest_base(c, dst, 0, "TMOV", loc);
+        ptosim::check_local(c, space_of<Dst>(), dst.address(), tile_bytes<Dst>(), "TMOV destination tile", loc);
+        copy_region<Dst, Src>(d, s, Dst::Rows, Dst::Cols, 0, 0, 0, 0);
     }
     return {};
 }
@@ -292,7 +294,10 @@ RecordEvent textract_tile(CallSite cs, Dst& dst, Src& src, int r0, int c0) {
     rec.elements = static_cast<uint64_t>(rows) * cols;
     rec.bytes = rec.elements * sizeof(typename Dst::DType);
     ptosim::dispatch(c, rec);
-    copy_region<Dst, Src>(dest_base(c, dst, 0, "TEXTRACT", loc), s, rows, cols, 0, 0, r0, c0);
+    uint8_t* d = dest_base(c, dst, 0, "TEXTRACT", loc);
+    if constexpr (!valid_region && !compact)
+        ptosim::check_local(c, space_of<Dst>(), dst.address(), tile_bytes<Dst>(), "TEXTRACT destination tile", loc);
+    copy_region<Dst, Src>(d, s, rows, cols, 0, 0, r0, c0);
     return {};
 }
 
