@@ -266,7 +266,9 @@ TEST(FixpipeStore, HandComputedInt8AndHalf) {
         TSTORE(gh, b, qparam(1.0f + 0x1p-11f));
     });
     ASSERT_TRUE(st.ok()) << st.message;
-    const int want[] = {5, -1, 6, 127, -128, 0};  // round(2.5)+2, round(-2.5)+2, round(3.5)+2, sat, sat, NaN
+    // Halves to even, then the offset: 2.5 -> 2, -2.5 -> -2, 3.5 -> 4; 127.5 -> 128 + 2 saturates; -500
+    // clamps to -256 (the int16 step) + 2 and saturates; NaN -> 0.
+    const int want[] = {4, 0, 6, 127, -128, 0};
     for (int i = 0; i < 6; ++i) EXPECT_EQ(q[i], want[i]) << i;
     EXPECT_EQ(to_double(h[0]), 3072.0);   // 3073.5 with the full scale would round to 3074
     EXPECT_EQ(to_double(h[1]), 65504.0);  // saturates

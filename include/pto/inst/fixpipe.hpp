@@ -77,8 +77,8 @@ inline D fix_convert(S x, uint64_t p) {
             // Nearest even, through an int16 step clamped to [-256, 255], then
             // the offset and the 8-bit range (pto-isa's tmov_acc2mat and
             // tstore_acc2gm goldens, qf2b8_pre).
-            const float q = std::isnan(v) ? 0.0f : std::clamp(std::nearbyint(v), -256.0f, 255.0f);
-            float r = std::clamp(q + offset, sign ? -128.0f : 0.0f, sign ? 127.0f : 255.0f);
+            const float q = std::clamp(std::nearbyint(v), -256.0f, 255.0f);
+            float r = std::isnan(v) ? 0.0f : std::clamp(q + offset, sign ? -128.0f : 0.0f, sign ? 127.0f : 255.0f);
             if constexpr (with_relu) r = std::max(r, 0.0f);
             // The unit writes the byte; a signed range stored as uint8 (or the
             // reverse) keeps its bit pattern.
