@@ -526,4 +526,42 @@ TEST(IsaErrors, StoreIntoRegisteredAllocationPastTheEnd) {
     EXPECT_NE(st.message.find("allocation"), std::string::npos) << st.message;
 }
 
+
+// ND -> Nz loads take their rows from the GlobalTensor (pto-isa's
+// TLoadGm2L1Nd2nz, TLoadCubeND2NZ): a tensor taller than the tile faults
+// even when the tile's valid shape fits.
+TEST(MatNzLoad, TensorTallerThanTheTileFaults) {
+    std::vector<half> in(32 * 16, half(1.0f));
+    auto st = run_cube([&] {
+        Tile<TileType::Mat, half, 16, 16, BLayout::ColMajor, 16, 16, SLayout::RowMajor, 512> t;
+        TASSIGN(t, 0);
+        GlobalTensor<half, Shape<1, 1, 1, 32, 16>, Stride<512, 512, 512, 16, 1>> g(in.data());
+        TLOAD(t, g);
+    });
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.message.find("TLOAD: the ND -> Nz mover moves the GlobalTensor's 32x16 block, more than the 16x16 "
+                              "tile holds; shrink the GlobalTensor shape"),
+              std::string::npos)
+        << st.message;
+}
+
+// A tensor smaller than the tile's valid shape loads whole (pto-isa's A2A3
+// tmov kernel: a 60 x 80 tensor into a 64 x 96 valid tile).
+TEST(MatNzLoad, TensorSmallerThanTheValidShapeLoadsWhole) {
+    constexpr int R = 60, C = 80;
+    std::vector<half> in(R * C), out(R * C);
+    for (int i = 0; i < R * C; ++i) in[i] = half(static_cast<float>(i % 500));
+    auto st = run_cube([&] {
+        Tile<TileType::Mat, half, 64, 96, BLayout::ColMajor, 64, 96, SLayout::RowMajor, 512> t;
+        TASSIGN(t, 0);
+        GlobalTensor<half, Shape<1, 1, 1, R, C>, Stride<R * C, R * C, R * C, C, 1>> g(in.data());
+        TLOAD(t, g);
+        const uint8_t* l1 = ptosim::core().mem[static_cast<int>(ptosim::Space::L1)];
+        for (int r = 0; r < R; ++r)  // Nz, c0 = 16 halves: (r, c) at (c / 16) * 64 * 16 + r * 16 + c % 16
+            for (int c = 0; c < C; ++c) std::memcpy(&out[r * C + c], l1 + 2 * ((c / 16) * 64 * 16 + r * 16 + c % 16), 2);
+    });
+    ASSERT_TRUE(st.ok()) << st.message;
+    for (int i = 0; i < R * C; ++i) ASSERT_EQ(out[i].bits, in[i].bits) << i;
+}
+
 }  // namespace

@@ -762,6 +762,52 @@ void check_tquant_mx(bool nz) {
 TEST(QuantA5, Mxfp8SharesOnePowerOfTwoPerGroupOf32) { check_tquant_mx(false); }
 TEST(QuantA5, Mxfp8NzGathersTheExponentPairs) { check_tquant_mx(true); }
 
+TEST(QuantA5, Mxfp8NzGatherIndexOutsideTheExpTileFaults) {
+    std::vector<uint16_t> idx(16, 0);
+    idx[2] = 100;
+    auto st = testutil::run_vec([&] {
+        Tile<TileType::Vec, float, 4, 64> src, scaling;
+        Tile<TileType::Vec, int8_t, 4, 64> dst;
+        Tile<TileType::Vec, uint8_t, 1, 32> e, ezz;
+        Tile<TileType::Vec, float, 1, 8> mx;
+        Tile<TileType::Vec, uint16_t, 1, 16> ix;
+        TASSIGN(src, 0);
+        TASSIGN(scaling, 0x1000);
+        TASSIGN(dst, 0x2000);
+        TASSIGN(e, 0x3000);
+        TASSIGN(ezz, 0x3100);
+        TASSIGN(mx, 0x3200);
+        TASSIGN(ix, 0x3300);
+        auto gi = gm_nd(idx.data(), 1, 16, 16);
+        TLOAD(ix, gi);
+        ISA_SYNC(PIPE_MTE2, PIPE_V);
+        TQUANT<QuantType::MXFP8, VecStoreMode::NZ>(dst, src, &e, &mx, &scaling, &ezz, &ix);
+    });
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.message.find("TQUANT<MXFP8, NZ>: gather index 100 at position 2 is outside the exp tile's 16 exponent "
+                              "pairs"),
+              std::string::npos)
+        << st.message;
+}
+
+TEST(QuantA5, Mxfp8WithoutATileFaults) {
+    auto st = testutil::run_vec([&] {
+        Tile<TileType::Vec, float, 4, 64> src, scaling;
+        Tile<TileType::Vec, int8_t, 4, 64> dst;
+        Tile<TileType::Vec, uint8_t, 1, 32> e;
+        Tile<TileType::Vec, float, 1, 8>* no_max = nullptr;
+        TASSIGN(src, 0);
+        TASSIGN(scaling, 0x1000);
+        TASSIGN(dst, 0x2000);
+        TASSIGN(e, 0x3000);
+        TQUANT<QuantType::MXFP8, decltype(dst), decltype(src), decltype(e), Tile<TileType::Vec, float, 1, 8>>(
+            dst, src, &e, no_max, &scaling);
+    });
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.message.find("TQUANT<MXFP8>: the max tile pointer is null; pass &tile"), std::string::npos)
+        << st.message;
+}
+
 // fp8 operands through L1 (NZ) into L0A/L0B, multiplied into a float
 // accumulator: the documented A5 pairs (a5/TMatmul.hpp CheckMadValid).
 template <class A, class B>
