@@ -378,12 +378,15 @@ def summarize(results: list[dict], target: str) -> dict:
     }
 
 
-def _ml_dtypes_line(m: dict) -> str:
+GOLDEN_DTYPES = ("ml_dtypes", "en_dtypes")
+
+
+def _golden_dtypes_line(module: str, m: dict) -> str:
     if m.get("module") == "ptolab":
-        return (f"ptolab's own module (`{m.get('path')}`, built from src/ml_dtypes on ptosim's codecs), "
+        return (f"ptolab's own module (`{m.get('path')}`, built from src/golden_dtypes on ptosim's codecs), "
                 "not the PyPI package")
     if m.get("module") == "installed":
-        return "the installed ml_dtypes package"
+        return f"the installed {module} package"
     return "none (testcases that import it are not runnable)"
 
 
@@ -441,8 +444,8 @@ def render_markdown(doc: dict, reasons: dict[str, str] | None = None) -> str:
         f"- Root (`ASCEND_HOME_PATH`): `{doc.get('root', '?')}`"
         + (f"; its bisheng, lib64/libascendcl.so and libruntime_camodel.so built by {doc['root_built']}"
            if doc.get("root_built") else ""),
-        *([f"- ml_dtypes for the gen_data.py scripts: {_ml_dtypes_line(doc['ml_dtypes'])}"]
-          if doc.get("ml_dtypes") else []),
+        *[f"- {m} for the gen_data.py scripts: {_golden_dtypes_line(m, doc[m])}"
+          for m in GOLDEN_DTYPES if doc.get(m)],
         f"- Date: {doc['date']}",
         f"- Command: `{doc['command']}`",
         f"- Mode: {mode}; per-testcase timeout {doc.get('timeout_s', 0):g} s; "
@@ -515,22 +518,23 @@ def importable(modules: set[str], python: str, env: dict | None = None) -> set[s
     return {l for l in out.stdout.split() if l}
 
 
-def ptolab_ml_dtypes_dir(root: str) -> str | None:
-    """The directory holding ptolab's ml_dtypes module (src/ml_dtypes), built next to the root."""
+def ptolab_module_dir(root: str, module: str) -> str | None:
+    """The directory holding ptolab's build of `module` (src/golden_dtypes), built next to the root."""
     build = os.environ.get("PTOLAB_BUILD_DIR", os.path.join(REPO, "build"))
-    for d in (os.path.join(os.path.dirname(root), "conformance", "python"),
-              os.path.join(build, "conformance", "python")):
-        if os.path.isdir(d) and any(f.startswith("ml_dtypes.") and f.endswith(".so") for f in os.listdir(d)):
+    for base in (os.path.join(os.path.dirname(root), "conformance", "python"),
+                 os.path.join(build, "conformance", "python")):
+        d = os.path.join(base, module)
+        if os.path.isdir(d) and any(f.startswith(module + ".") and f.endswith(".so") for f in os.listdir(d)):
             return d
     return None
 
 
-def choose_ml_dtypes(root: str, python: str, env: dict) -> dict:
-    """Which ml_dtypes the gen_data.py scripts import: the installed package if the
-    interpreter has one, else ptolab's module (PYTHONPATH in env is set for it)."""
-    if importable({"ml_dtypes"}, python, env):
+def choose_module(module: str, root: str, python: str, env: dict) -> dict:
+    """Which `module` (ml_dtypes, en_dtypes) the gen_data.py scripts import: the installed
+    package if the interpreter has one, else ptolab's (PYTHONPATH in env is set for it)."""
+    if importable({module}, python, env):
         return {"module": "installed", "path": None}
-    shim = ptolab_ml_dtypes_dir(root)
+    shim = ptolab_module_dir(root, module)
     if shim is None:
         return {"module": None, "path": None}
     env["PYTHONPATH"] = shim + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
@@ -637,8 +641,9 @@ def run_suite(args) -> dict:
     env = dict(os.environ)
     env.update({"ASCEND_HOME_PATH": root, "PATH": shim + os.pathsep + env.get("PATH", ""),
                 "PYTHONUNBUFFERED": "1", "PYTHONDONTWRITEBYTECODE": "1"})
-    ml_dtypes = choose_ml_dtypes(root, args.python, env)
-    print(f"conformance: ml_dtypes for gen_data.py: {_ml_dtypes_line(ml_dtypes)}", file=sys.stderr)
+    golden_dtypes = {m: choose_module(m, root, args.python, env) for m in GOLDEN_DTYPES}
+    for m, choice in golden_dtypes.items():
+        print(f"conformance: {m} for gen_data.py: {_golden_dtypes_line(m, choice)}", file=sys.stderr)
 
     jobs, results, skipped = [], [], []
     for t in targets:
@@ -721,8 +726,8 @@ def run_suite(args) -> dict:
         "root": root,
         "ptolab": ptolab,
         "root_built": root_built(root, TARGETS[targets[0]]["soc"]),
-        "ml_dtypes": dict(ml_dtypes, path=normalize(ml_dtypes["path"], {ptolab_tree + "/": "ptolab/",
-                                                                      REPO + "/": "ptolab/"})),
+        **{m: dict(choice, path=normalize(choice["path"], {ptolab_tree + "/": "ptolab/", REPO + "/": "ptolab/"}))
+           for m, choice in golden_dtypes.items()},
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "command": args.command_line,
         "compile_only": bool(args.compile_only),

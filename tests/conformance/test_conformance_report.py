@@ -8,6 +8,7 @@ the lines run_st.py prints around its steps.
 import json
 import os
 import sys
+import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
@@ -271,28 +272,31 @@ def test_run_suite_on_a_fake_checkout(tmp_path, monkeypatch):
     assert "| tslow | timeout | no | — |  | `no result after 3 s (in build)` |" in out.read_text()
 
 
-def test_ml_dtypes_choice(tmp_path, monkeypatch):
-    """Without the ml_dtypes package, gen_data.py runs get ptolab's module (built under
-    <build>/conformance/python, next to the root <build>/cann) on PYTHONPATH."""
+@pytest.mark.parametrize("module", ["ml_dtypes", "en_dtypes"])
+def test_golden_dtypes_choice(tmp_path, monkeypatch, module):
+    """Without the package, gen_data.py runs get ptolab's module (built under
+    <build>/conformance/python/<module>, next to the root <build>/cann) on PYTHONPATH."""
     import importlib.machinery
     env = {"PATH": os.environ.get("PATH", "")}
-    if c.importable({"ml_dtypes"}, c.PYTHON, env):
-        assert c.choose_ml_dtypes(str(tmp_path / "cann"), c.PYTHON, env) == {"module": "installed", "path": None}
+    if c.importable({module}, c.PYTHON, env):
+        assert c.choose_module(module, str(tmp_path / "cann"), c.PYTHON, env) == {"module": "installed", "path": None}
         assert "PYTHONPATH" not in env
         return
     monkeypatch.setenv("PTOLAB_BUILD_DIR", str(tmp_path / "elsewhere"))
-    assert c.choose_ml_dtypes(str(tmp_path / "cann"), c.PYTHON, dict(env)) == {"module": None, "path": None}
-    shim = tmp_path / "conformance" / "python"
+    assert c.choose_module(module, str(tmp_path / "cann"), c.PYTHON, dict(env)) == {"module": None, "path": None}
+    shim = tmp_path / "conformance" / "python" / module
     shim.mkdir(parents=True)
-    (shim / ("ml_dtypes" + importlib.machinery.EXTENSION_SUFFIXES[0])).write_bytes(b"")
+    (shim / (module + importlib.machinery.EXTENSION_SUFFIXES[0])).write_bytes(b"")
     env["PYTHONPATH"] = "/somewhere"
-    assert c.choose_ml_dtypes(str(tmp_path / "cann"), c.PYTHON, env) == {"module": "ptolab", "path": str(shim)}
+    assert c.choose_module(module, str(tmp_path / "cann"), c.PYTHON, env) == {"module": "ptolab", "path": str(shim)}
     assert env["PYTHONPATH"] == str(shim) + os.pathsep + "/somewhere"
-    assert c.importable({"ml_dtypes"}, c.PYTHON, env) == {"ml_dtypes"}
+    assert c.importable({module}, c.PYTHON, env) == {module}
     d = doc()
-    d["ml_dtypes"] = {"module": "ptolab", "path": "ptolab/build/conformance/python"}
-    assert "- ml_dtypes for the gen_data.py scripts: ptolab's own module (`ptolab/build/conformance/python`, " \
-        "built from src/ml_dtypes on ptosim's codecs), not the PyPI package" in c.render_markdown(d).splitlines()
+    d[module] = {"module": "ptolab", "path": f"ptolab/build/conformance/python/{module}"}
+    assert (f"- {module} for the gen_data.py scripts: ptolab's own module "
+            f"(`ptolab/build/conformance/python/{module}`, "
+            "built from src/golden_dtypes on ptosim's codecs), not the PyPI package") \
+        in c.render_markdown(d).splitlines()
 
 
 def test_reasons_section():

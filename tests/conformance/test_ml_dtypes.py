@@ -1,4 +1,4 @@
-"""ptolab's ml_dtypes module (src/ml_dtypes): the bfloat16, float8_e4m3fn and
+"""ptolab's ml_dtypes module (src/golden_dtypes): the bfloat16, float8_e4m3fn and
 float8_e5m2 NumPy types pto-isa's gen_data.py scripts use.
 
 Every expected value here comes from the formats' definitions (bfloat16 as
@@ -14,7 +14,7 @@ import sys
 import numpy as np
 import pytest
 
-_dir = os.environ.get("PTOLAB_ML_DTYPES_DIR")
+_dir = os.path.join(os.environ.get("PTOLAB_GOLDEN_DTYPES_DIR", ""), "ml_dtypes")
 if not _dir or not os.path.isdir(_dir) or not any(f.startswith("ml_dtypes.") for f in os.listdir(_dir)):
     pytest.skip("ptolab's ml_dtypes module was not built (needs python3-dev and python3-numpy)",
                 allow_module_level=True)

@@ -1,14 +1,20 @@
-// A Python extension module named ml_dtypes that gives NumPy the element
-// types pto-isa's gen_data.py scripts import from the ml_dtypes package:
-// bfloat16, float8_e4m3fn and float8_e5m2, as real scalar types and dtypes.
-// It exists because that package is not packaged for Debian; it implements
-// what those scripts use (casts, tofile/fromfile, arithmetic, comparisons,
-// reductions, np.dot) and nothing else. The numerics are ptosim's own
-// codecs (ptosim/float16.hpp, ptosim/float8.hpp), so a golden is made with
-// the same rounding the simulator implements. docs/conformance-run.md.
+// The NumPy side of ptolab's golden-script element types: scalar types,
+// dtypes, casts, ufunc loops and np.dot for element types defined by an
+// encode/decode pair, and create_module() to publish a set of them as a
+// Python module. ml_dtypes.cpp and en_dtypes.cpp each include this once
+// and name their module; everything here is internal to that module.
+//
+// The modules exist because pto-isa's gen_data.py scripts import the
+// ml_dtypes and en_dtypes packages, which are not packaged for Debian. They
+// implement what those scripts use (casts, tofile/fromfile, arithmetic,
+// comparisons, reductions, np.dot) and nothing else. The numerics are
+// ptosim's own codecs (ptosim/float16.hpp, ptosim/float8.hpp), so a golden
+// is made with the same rounding the simulator implements.
+// docs/conformance-run.md.
 //
 // Built on NumPy's legacy user-dtype API (PyArray_RegisterDataType and
 // friends), the one NumPy 1.x offers.
+#pragma once
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
@@ -29,42 +35,33 @@
 namespace {
 
 using ptosim::MiniFormat;
+using ptosim::MiniRound;
 
-// Every conversion into a type goes through float32 first, as the ml_dtypes
-// package's casts do (float64 and integer sources included), so a script
-// writes the same files here as on a machine with the package. Converting
-// back is exact.
-struct BFloat16 {
-    using Bits = uint16_t;
-    static constexpr const char* name = "bfloat16";
-    static constexpr const char* qualified_name = "ml_dtypes.bfloat16";
-    static constexpr char type_char = 'E';
-    static Bits encode(float f) { return ptosim::float_to_bf16_bits(f); }
-    static float decode(Bits b) { return ptosim::bf16_bits_to_float(b); }
-};
+// Every conversion into a type goes through float32 first, as the
+// packages' casts do (float64 and integer sources included), so a script
+// writes the same files here as on a machine with the packages.
 
-template <MiniFormat F>
-struct Float8 {
+// A one-byte element type over one of ptosim's mini-float codecs. Spec
+// gives the format, its rounding, and the names the module publishes. The
+// 4-bit formats take one element per byte, in the low nibble, as the
+// packages that define them store them. Conversions do not saturate: a
+// format with Inf overflows to it, E4M3FN to NaN, the 4-bit formats (no
+// Inf, no NaN) to their largest value. Converting back is exact.
+template <class Spec>
+struct MiniFloat {
     using Bits = uint8_t;
-    static constexpr const char* name = F == MiniFormat::E4M3 ? "float8_e4m3fn" : "float8_e5m2";
-    static constexpr const char* qualified_name = F == MiniFormat::E4M3 ? "ml_dtypes.float8_e4m3fn"
-                                                                        : "ml_dtypes.float8_e5m2";
-    static constexpr char type_char = F == MiniFormat::E4M3 ? '4' : '5';
-    // Round to nearest even without saturation: E5M2 overflows to Inf,
-    // E4M3FN (no Inf) to NaN; both keep the sign of a NaN.
-    static Bits encode(float f) {
-        return static_cast<Bits>(ptosim::mini_encode(F, f, ptosim::MiniRound::NearestEven, false));
-    }
-    static float decode(Bits b) { return table[b]; }
+    static constexpr const char* name = Spec::name;
+    static constexpr const char* qualified_name = Spec::qualified_name;
+    static constexpr char type_char = Spec::type_char;
+    static constexpr unsigned code_mask = ptosim::mini_code_count(Spec::format) - 1;
+    static Bits encode(float f) { return static_cast<Bits>(ptosim::mini_encode(Spec::format, f, Spec::round, false)); }
+    static float decode(Bits b) { return table[b & code_mask]; }
     static inline const auto table = [] {
         std::array<float, 256> t{};
-        for (unsigned c = 0; c < 256; ++c) t[c] = static_cast<float>(ptosim::mini_decode(F, c));
+        for (unsigned c = 0; c <= code_mask; ++c) t[c] = static_cast<float>(ptosim::mini_decode(Spec::format, c));
         return t;
     }();
 };
-
-using E4M3 = Float8<MiniFormat::E4M3>;
-using E5M2 = Float8<MiniFormat::E5M2>;
 
 template <class T>
 struct Registry {
@@ -644,35 +641,27 @@ bool register_type(PyObject* module, PyObject* numpy) {
     return PyModule_AddObject(module, T::name, type) == 0;
 }
 
-PyModuleDef module_def = {
-    PyModuleDef_HEAD_INIT,
-    "ml_dtypes",
-    "ptolab's NumPy element types bfloat16, float8_e4m3fn and float8_e5m2 for pto-isa's golden scripts "
-    "(not the ml_dtypes package; see docs/conformance-run.md).",
-    -1,
-    nullptr,
-    nullptr,
-    nullptr,
-    nullptr,
-    nullptr,
-};
+template <class From, class... Ts>
+bool register_casts_from() {
+    return ((std::is_same_v<From, Ts> || register_cross_cast<From, Ts>()) && ...);
+}
 
-PyObject* init() {
+// The module `def` names, with the types Ts registered in NumPy and casts
+// between every pair of them.
+template <class... Ts>
+PyObject* create_module(PyModuleDef* def) {
     import_array1(nullptr);
     import_umath1(nullptr);
     PyObject* numpy = PyImport_ImportModule("numpy");
     if (!numpy) return nullptr;
-    PyObject* m = PyModule_Create(&module_def);
-    const bool ok = m && register_type<BFloat16>(m, numpy) && register_type<E4M3>(m, numpy) &&
-                    register_type<E5M2>(m, numpy) && register_cross_cast<BFloat16, E4M3>() &&
-                    register_cross_cast<E4M3, BFloat16>() && register_cross_cast<BFloat16, E5M2>() &&
-                    register_cross_cast<E5M2, BFloat16>() && register_cross_cast<E4M3, E5M2>() &&
-                    register_cross_cast<E5M2, E4M3>() &&
+    PyObject* m = PyModule_Create(def);
+    const bool ok = m && (register_type<Ts>(m, numpy) && ...) && (register_casts_from<Ts, Ts...>() && ...) &&
                     PyModule_AddStringConstant(m, "__version__", "0+ptolab") == 0 &&
                     PyModule_AddStringConstant(m, "implementation", "ptolab") == 0;
     Py_DECREF(numpy);
     if (!ok) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_RuntimeError, "ml_dtypes: registering the NumPy types failed");
+        if (!PyErr_Occurred())
+            PyErr_Format(PyExc_RuntimeError, "%s: registering the NumPy types failed", def->m_name);
         Py_XDECREF(m);
         return nullptr;
     }
@@ -681,4 +670,3 @@ PyObject* init() {
 
 }  // namespace
 
-PyMODINIT_FUNC PyInit_ml_dtypes() { return init(); }
