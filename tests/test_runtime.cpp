@@ -98,6 +98,37 @@ TEST(Launch, BlocksBeyondTheCoreCountRunInWavesWithOneWarning) {
     EXPECT_EQ(slots[cores], 0);
 }
 
+TEST(Launch, LocalMemoryReadsZeroAtLaunchStartAndCarriesAcrossWaves) {
+    const int cores = Device::get().soc().aiv;
+    // one launch leaves a mark at the top and bottom of UB on every core it runs on
+    auto mark = [] {
+        Core& c = core();
+        const uint64_t ub = c.mem_size[int(Space::UB)];
+        c.mem[int(Space::UB)][0] = static_cast<uint8_t>(0xA0 + c.block_idx);
+        c.mem[int(Space::UB)][ub - 1] = 0x5A;
+    };
+    ASSERT_TRUE(run(KernelKind::Vec, 2, nullptr, mark).ok());
+    // the next launch finds its cores cleared; block `cores` runs where block 0 ran, after it
+    std::vector<int> first(cores + 1, -1), last(cores + 1, -1);
+    auto look = [&] {
+        Core& c = core();
+        const uint64_t ub = c.mem_size[int(Space::UB)];
+        first[c.block_idx] = c.mem[int(Space::UB)][0];
+        last[c.block_idx] = c.mem[int(Space::UB)][ub - 1];
+        c.mem[int(Space::UB)][0] = static_cast<uint8_t>(0xB0 + c.block_idx);
+    };
+    ASSERT_TRUE(run(KernelKind::Vec, cores + 1, nullptr, look).ok());
+    for (int b = 0; b < cores; ++b) {
+        EXPECT_EQ(first[b], 0) << "block " << b;
+        EXPECT_EQ(last[b], 0) << "block " << b;
+    }
+    EXPECT_EQ(first[cores], 0xB0);  // block 0's leftover on the same physical core
+    int l1 = -1;
+    ASSERT_TRUE(run(KernelKind::Cube, 1, [] { core().mem[int(Space::L1)][7] = 9; }, nullptr).ok());
+    ASSERT_TRUE(run(KernelKind::Cube, 1, [&] { l1 = core().mem[int(Space::L1)][7]; }, nullptr).ok());
+    EXPECT_EQ(l1, 0);
+}
+
 TEST(Launch, CoresRunInIdOrderUntilTheyBlock) {
     std::vector<int> order;
     auto aic = [&] {

@@ -3,6 +3,11 @@
 #include <cstdio>
 #include <cstring>
 #include <new>
+#include <stdexcept>
+#include <string>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <utility>
 
 namespace ptosim {
 
@@ -154,13 +159,51 @@ std::optional<Allocation> Device::find(const void* p, uint64_t bytes) const {
 
 uint64_t Device::ffts_ctrl_addr() const { return impl_->ffts_ctrl; }
 
+Device::Impl::CoreBuffer::CoreBuffer(CoreBuffer&& o) noexcept
+    : data_(std::exchange(o.data_, nullptr)), size_(std::exchange(o.size_, 0)), mapped_(std::exchange(o.mapped_, 0)) {}
+
+Device::Impl::CoreBuffer& Device::Impl::CoreBuffer::operator=(CoreBuffer&& o) noexcept {
+    if (this != &o) {
+        this->~CoreBuffer();
+        data_ = std::exchange(o.data_, nullptr);
+        size_ = std::exchange(o.size_, 0);
+        mapped_ = std::exchange(o.mapped_, 0);
+    }
+    return *this;
+}
+
+Device::Impl::CoreBuffer::~CoreBuffer() {
+    if (data_) munmap(data_, mapped_);
+}
+
+void Device::Impl::CoreBuffer::resize(uint64_t bytes) {
+    this->~CoreBuffer();
+    data_ = nullptr;
+    size_ = mapped_ = 0;
+    if (bytes == 0) return;
+    const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+    const uint64_t mapped = (bytes + page - 1) / page * page;
+    void* p = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        throw std::runtime_error("ptosim: cannot map " + std::to_string(bytes) +
+                                 " bytes for a simulated core's local buffer (out of memory or address space)");
+    data_ = static_cast<uint8_t*>(p);
+    size_ = bytes;
+    mapped_ = mapped;
+}
+
+void Device::Impl::CoreBuffer::clear() {
+    // Private anonymous pages read as zero again after MADV_DONTNEED.
+    if (data_ && madvise(data_, mapped_, MADV_DONTNEED) != 0) std::memset(data_, 0, size_);
+}
+
 Device::Impl::CoreMemory& Device::Impl::memory(const SocProfile& soc, CoreType t, int slot) {
     auto& pool = t == CoreType::AIC ? aic_mem : aiv_mem;
     if (pool.size() <= static_cast<size_t>(slot)) pool.resize(slot + 1);
     CoreMemory& m = pool[slot];
     auto ensure = [&](Space s, uint64_t bytes) {
         auto& v = m.space[static_cast<int>(s)];
-        if (v.size() != bytes) v.assign(bytes, 0);
+        if (v.size() != bytes) v.resize(bytes);
     };
     if (t == CoreType::AIV) {
         ensure(Space::UB, soc.ub);

@@ -23,9 +23,35 @@ struct Device::Impl {
     std::set<std::string> wave_warned;
     uint64_t ffts_ctrl = 0;
 
-    // Local buffers of each physical core, kept across launches as on hardware.
+    // One local buffer (UB, L1, L0A, ...) of a physical core: an anonymous
+    // mapping, so clear() gives pages back (MADV_DONTNEED) and costs what
+    // the last kernel touched rather than the buffer's size.
+    class CoreBuffer {
+    public:
+        CoreBuffer() = default;
+        CoreBuffer(const CoreBuffer&) = delete;
+        CoreBuffer& operator=(const CoreBuffer&) = delete;
+        CoreBuffer(CoreBuffer&& o) noexcept;
+        CoreBuffer& operator=(CoreBuffer&& o) noexcept;
+        ~CoreBuffer();
+        void resize(uint64_t bytes);  // zero-filled
+        void clear();
+        uint8_t* data() const { return data_; }
+        uint64_t size() const { return size_; }
+
+    private:
+        uint8_t* data_ = nullptr;
+        uint64_t size_ = 0, mapped_ = 0;
+    };
+    // Local buffers of each physical core. A launch clears a core's buffers
+    // before its first block runs there, and blocks of one launch that follow
+    // each other on a core see what the previous one left
+    // (docs/semantics.md, "Core-local memory").
     struct CoreMemory {
-        std::vector<uint8_t> space[kSpaceCount];
+        CoreBuffer space[kSpaceCount];
+        void clear() {
+            for (auto& b : space) b.clear();
+        }
     };
     std::vector<CoreMemory> aic_mem, aiv_mem;
     CoreMemory& memory(const SocProfile& soc, CoreType t, int slot);

@@ -246,6 +246,12 @@ void Launch::admit(int group) {
         // mix group p owns Cube core p and Vector cores 2p, 2p+1
         c.physical = c.type == CoreType::AIC ? phys : (per_group_ == 3 ? phys * 2 + (m - 1) : phys);
         auto& mem = impl.memory(soc_, c.type, c.physical);
+        auto& cleared = cleared_cores_[c.type == CoreType::AIC ? 0 : 1];
+        if (cleared.size() <= static_cast<size_t>(c.physical)) cleared.resize(c.physical + 1, false);
+        if (!cleared[c.physical]) {
+            mem.clear();
+            cleared[c.physical] = true;
+        }
         for (int sp = 0; sp < kSpaceCount; ++sp) {
             c.mem[sp] = mem.space[sp].data();
             c.mem_size[sp] = mem.space[sp].size();

@@ -90,6 +90,7 @@ private:
     int next_group_ = 0;
     std::vector<int> group_slot_;  // physical slot of each admitted group
     std::vector<int> free_slots_;
+    std::vector<bool> cleared_cores_[2];  // AIC, AIV: local buffers cleared by this launch
     std::vector<std::unique_ptr<CoreSlot>> slots_;
     ucontext_t sched_{};
     std::optional<KernelFault> fault_;
