@@ -351,22 +351,29 @@ void expect_window(const std::vector<D>& mat, const std::vector<S>& acc, int n, 
         }
 }
 
+// TMOV(_FP) into an Nz L1 tile moves whole fractals (pto-isa's TMovCcToCb):
+// every accumulator row and the valid columns rounded up to 32 bytes of the
+// destination type, whatever the accumulator holds beyond its valid region.
 template <class S, class D, ReluPreMode relu>
 void check_tmov(Form form) {
     using Dst = MatNz<D>;
     const D fill = model<D, S>(S(9), qparam(1.0f), false);
+    constexpr int block = 32 / sizeof(D);
     for (Shape2 sh : kShapes) {
         const int m = sh.m, n = sh.n;
         SCOPED_TRACE(std::to_string(m) + "x" + std::to_string(n));
-        const auto acc = acc_values<S>(m, n, m + 7 * n);
+        const auto acc = acc_values<S>(kR, kC, m + 7 * n);  // the whole accumulator storage
         const auto params = params_for<D>();
-        auto mat = run_into_mat<S, D>(acc, m, n, params, fill, [&](Acc<S>& a, FpTile& fp, uint64_t scalar) {
+        auto mat = run_into_mat<S, D>(acc, kR, kC, params, fill, [&](Acc<S>&, FpTile& fp, uint64_t scalar) {
+            Acc<S> a(m, n);
+            TASSIGN(a, 0);
             Dst d(m, n);
             TASSIGN(d, 0);
             if (form == Form::PerColumn) TMOV_FP<Dst, Acc<S>, FpTile, relu>(d, a, fp);
             else TMOV<Dst, Acc<S>, relu>(d, a, scalar);
         });
-        expect_window<S, D>(mat, acc, n, params, form, relu == ReluPreMode::NormalRelu, fill, m, n, 0, 0, 0, 0);
+        const int cols = std::min((n + block - 1) / block * block, kC);
+        expect_window<S, D>(mat, acc, kC, params, form, relu == ReluPreMode::NormalRelu, fill, kR, cols, 0, 0, 0, 0);
     }
 }
 
@@ -430,6 +437,25 @@ TEST(FixpipeExtract, PlainAccToMatWindowWithCast) {
         for (int c = 0; c < kC; ++c) {
             const bool in = r < 9 && c < 16;
             const half want = in ? model<half, float>(acc[(5 + r) * kC + 16 + c], qparam(1.0f), false) : fill;
+            ASSERT_EQ(raw(mat[r * kC + c]), raw(want)) << r << "," << c;
+        }
+}
+
+// Plain TMOV into an Nz L1 tile: whole fractals, as the quantised forms.
+TEST(FixpipeMove, PlainAccToNzMatTakesEveryRowAndWholeBlocks) {
+    auto acc = acc_values<float>(kR, kC, 43);
+    for (int i = 0; i < 16; ++i) acc[i] = 1.5f * i - 7.0f;  // finite: the conversion itself is tested elsewhere
+    const half fill = from_float<half>(-7.0f);
+    auto mat = run_into_mat<float, half>(acc, kR, kC, {qparam(1.0f)}, fill, [&](Acc<float>&, FpTile&, uint64_t) {
+        Acc<float> a(5, 13);
+        TASSIGN(a, 0);
+        MatNz<half> d(5, 13);
+        TASSIGN(d, 0);
+        TMOV(d, a);
+    });
+    for (int r = 0; r < kR; ++r)
+        for (int c = 0; c < kC; ++c) {
+            const half want = c < 16 ? model<half, float>(acc[r * kC + c], qparam(1.0f), false) : fill;
             ASSERT_EQ(raw(mat[r * kC + c]), raw(want)) << r << "," << c;
         }
 }
@@ -627,6 +653,53 @@ TEST(FixpipeAccToVec, ScalarDualModeSplitM) {
 TEST(FixpipeAccToVec, ScalarSingleModeVec0) {
     check_acc_to_vec_quant<AccToVecMode::SingleModeVec0, Form::Scalar>(1, 1);
 }
+
+// Plain TMOV into an Nz Vec tile moves whole fractals (pto-isa's TMovCcToUb):
+// every accumulator row, the valid columns rounded up to 16 when the dual
+// mode splits rows and to 32 when it splits columns; so an odd valid count
+// splits at the fractal boundary. Every accumulator element holds a value;
+// the Vector cores read their UB in the Nz layout.
+template <AccToVecMode Mode>
+void check_acc_to_nz_vec_split(int m, int n) {
+    constexpr bool split_m = Mode == AccToVecMode::DualModeSplitM;
+    constexpr int VR = split_m ? kR / 2 : kR, VC = split_m ? kC : kC / 2;
+    auto acc = acc_values<float>(kR, kC, 77);
+    for (int i = 0; i < 16; ++i) acc[i] = 1.5f * i - 7.0f;  // finite: the conversion itself is tested elsewhere
+    constexpr uint64_t kUb = 0x8000;
+    using V = Tile<TileType::Vec, half, VR, VC, BLayout::ColMajor, DYNAMIC, DYNAMIC, SLayout::RowMajor, 512>;
+    std::vector<half> got[2] = {std::vector<half>(VR * VC), std::vector<half>(VR * VC)};
+    auto st = run_mix(
+        [&] {
+            poke_acc(acc, kR, kC);
+            Acc<float> a(m, n);
+            TASSIGN(a, 0);
+            V v(VR, VC);
+            TASSIGN(v, kUb);
+            TMOV<V, Acc<float>, Mode>(v, a);
+            set_intra_block(PIPE_FIX, 0);
+            set_intra_block(PIPE_FIX, 16);
+        },
+        [&] {
+            wait_intra_block(PIPE_V, 0);
+            const int sub = static_cast<int>(get_subblockid());
+            const uint8_t* ub = ptosim::core().mem[static_cast<int>(ptosim::Space::UB)] + kUb;
+            for (int r = 0; r < VR; ++r)
+                for (int c = 0; c < VC; ++c)
+                    std::memcpy(&got[sub][r * VC + c], ub + ((c / 16) * VR * 16 + r * 16 + c % 16) * sizeof(half),
+                                sizeof(half));
+        });
+    ASSERT_TRUE(st.ok()) << st.message;
+    for (int sub = 0; sub < 2; ++sub)
+        for (int r = 0; r < VR; ++r)
+            for (int c = 0; c < VC; ++c) {
+                const int ar = r + (split_m ? sub * VR : 0), ac = c + (split_m ? 0 : sub * VC);
+                const half want = model<half, float>(acc[ar * kC + ac], qparam(1.0f), false);
+                ASSERT_EQ(raw(got[sub][r * VC + c]), raw(want)) << "sub " << sub << " (" << r << "," << c << ")";
+            }
+}
+
+TEST(AccToNzVec, SplitMOddRowCountTakesWholeFractals) { check_acc_to_nz_vec_split<AccToVecMode::DualModeSplitM>(13, 23); }
+TEST(AccToNzVec, SplitNOddColumnCountTakesWholeBlocks) { check_acc_to_nz_vec_split<AccToVecMode::DualModeSplitN>(7, 25); }
 #endif
 
 

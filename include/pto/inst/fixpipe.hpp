@@ -220,7 +220,7 @@ RecordEvent fix_move(CallSite cs, const char* op, Dst& dst, Src& src, const Fp* 
 template <class Dst, class Src, class Fp, AccToVecMode mode, ReluPreMode relu>
 RecordEvent fix_tmov(CallSite cs, Dst& dst, Src& src, const Fp* fp, uint64_t scalar) {
     const char* op = fix_name<!std::is_void_v<Fp>>("TMOV", "TMOV_FP");
-    const int m = src.GetValidRow(), n = src.GetValidCol();
+    const auto [m, n] = acc_move_extent<Dst, Src, mode>(src.GetValidRow(), src.GetValidCol());
     constexpr bool split_m = mode == AccToVecMode::DualModeSplitM, split_n = mode == AccToVecMode::DualModeSplitN;
     const SourceLoc loc = loc_of(cs);
     if ((split_m && m % 2) || (split_n && n % 2))

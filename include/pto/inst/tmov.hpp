@@ -172,6 +172,32 @@ RecordEvent conv_to_l0b(CallSite cs, const char* op, Dst& dst, const Conv& src, 
     return {};
 }
 
+// The rows and columns an accumulator move takes from `src` (valid rows x
+// cols), before a dual mode splits them: the valid region, except that a
+// move into an Nz tile (L1 or UB) takes whole fractals: every accumulator
+// row and the valid columns rounded up to a block, as pto-isa's
+// TMovCcToCb / TMovCcToUb program the fixpipe on both targets (m =
+// SrcTileData::Rows; n = validCol rounded to C0, A5 float to 16 columns or
+// to 8 when it splits channels into 16x8 fractals; A5 dual modes round n to
+// 16 when splitting rows and to 32 when splitting columns). The Nz extent
+// is bounded by the source's and destination's sizes.
+template <class Dst, class Src, AccToVecMode mode = AccToVecMode::SingleModeVec0>
+std::pair<int, int> acc_move_extent(int rows, int cols) {
+    if constexpr (Src::Loc == TileType::Acc && !Dst::isRowMajor && Dst::SFractal == SLayout::RowMajor) {
+        constexpr bool split_m = mode == AccToVecMode::DualModeSplitM, split_n = mode == AccToVecMode::DualModeSplitN;
+        constexpr int block = split_m   ? 16
+                              : split_n ? 32
+                              : sizeof(typename Dst::DType) == 4 && PTOSIM_TARGET_A5 && Dst::SFractalSize != 512
+                                  ? 16
+                                  : 32 / static_cast<int>(sizeof(typename Dst::DType));
+        const int max_rows = std::min(Src::Rows, split_m ? 2 * Dst::Rows : Dst::Rows);
+        const int max_cols = std::min(Src::Cols, split_n ? 2 * Dst::Cols : Dst::Cols);
+        return {max_rows, std::min((cols + block - 1) / block * block, max_cols)};
+    } else {
+        return {rows, cols};
+    }
+}
+
 template <class Dst, class Src, AccToVecMode mode, ReluPreMode relu>
 RecordEvent tmov_tile(CallSite cs, Dst& dst, Src& src) {
     check_move_pair<Dst, Src>();
@@ -182,7 +208,7 @@ RecordEvent tmov_tile(CallSite cs, Dst& dst, Src& src) {
     record_tile(rec, false, src);
     record_tile(rec, true, dst);
     if constexpr (Src::Loc == TileType::Acc && Dst::Loc == TileType::Vec) {
-        const int m = src.GetValidRow(), n = src.GetValidCol();
+        const auto [m, n] = acc_move_extent<Dst, Src, mode>(src.GetValidRow(), src.GetValidCol());
         constexpr bool split_m = mode == AccToVecMode::DualModeSplitM, split_n = mode == AccToVecMode::DualModeSplitN;
         const int rows = split_m ? m / 2 : m, cols = split_n ? n / 2 : n;
         if ((split_m && m % 2) || (split_n && n % 2))
@@ -206,9 +232,10 @@ RecordEvent tmov_tile(CallSite cs, Dst& dst, Src& src) {
     } else if constexpr (Src::Loc == TileType::Vec && Dst::Loc == TileType::Mat) {
         vec_to_mat(cs, "TMOV", dst, src, 0, 0);
     } else if constexpr (Dst::Loc == TileType::Vec || Src::Loc == TileType::Acc) {
-        // Vec->Vec and Acc->Mat move the source's valid region.
-        const int rows = std::min(src.GetValidRow(), Dst::Rows);
-        const int cols = std::min(src.GetValidCol(), Dst::Cols);
+        // Vec->Vec and Acc->Mat move the source's valid region (Acc->Mat Nz:
+        // whole fractals, acc_move_extent).
+        const auto [vr, vc] = acc_move_extent<Dst, Src>(src.GetValidRow(), src.GetValidCol());
+        const int rows = std::min(vr, Dst::Rows), cols = std::min(vc, Dst::Cols);
         rec.elements = static_cast<uint64_t>(rows) * cols;
         rec.bytes = rec.elements * sizeof(typename Dst::DType);
         ptosim::dispatch(c, rec);
