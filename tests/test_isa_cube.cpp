@@ -690,6 +690,65 @@ TEST(VecToMat, TinsertIntoCubeL1) {
         }
 }
 
+// The seed's A5 add_matmul (v2c) pattern: each Vector sub-block converts its
+// half of the rows to an Nz Vec tile and TINSERTs it at row 16 * sub into an
+// L1 tile declared Zz; the Cube reads the same L1 bytes through an Nz tile.
+// The insert places Nz column blocks of the destination's height whatever
+// layout the destination declares, so the Cube sees the rows in order.
+TEST(VecToMat, TinsertNzIntoAnyDeclaredLayoutPlacesNz) {
+    constexpr int N = kT;
+    std::vector<half> in(N * N), eye(N * N);
+    for (int i = 0; i < N * N; ++i) in[i] = from_float<half>(static_cast<float>(i % 101) - 50.0f);
+    for (int r = 0; r < N; ++r)
+        for (int c = 0; c < N; ++c) eye[r * N + c] = from_float<half>(r == c ? 1.0f : 0.0f);
+    std::vector<float> out(N * N);
+    using Nz = Tile<TileType::Mat, half, N, N, BLayout::ColMajor, N, N, SLayout::RowMajor>;
+    using Zz = Tile<TileType::Mat, half, N, N, BLayout::RowMajor, N, N, SLayout::RowMajor>;
+    constexpr uint64_t kL1 = 0x8000;
+    auto st = run_mix(
+        [&] {
+            Nz ma, mb;
+            TASSIGN(ma, kL1);
+            TASSIGN(mb, 0);
+            auto ge = gm_nd(eye.data(), N, N, N);
+            TLOAD(mb, ge);
+            wait_intra_block(PIPE_MTE1, 1);
+            wait_intra_block(PIPE_MTE1, 17);
+            TileLeft<half, N, N> l;
+            TileRight<half, N, N> r;
+            TileAcc<float, N, N> acc;
+            TASSIGN(l, 0);
+            TASSIGN(r, 0);
+            TASSIGN(acc, 0);
+            TMOV(l, ma);
+            TMOV(r, mb);
+            ISA_SYNC(PIPE_MTE1, PIPE_M);
+            TMATMUL(acc, l, r);
+            ISA_SYNC(PIPE_M, PIPE_FIX);
+            auto go = gm_nd(out.data(), N, N, N);
+            TSTORE(go, acc);
+        },
+        [&] {
+            const int sub = static_cast<int>(get_subblockid());
+            Tile<TileType::Vec, half, N / 2, N> nd;
+            Tile<TileType::Vec, half, N / 2, N, BLayout::ColMajor, N / 2, N, SLayout::RowMajor> nz;
+            TASSIGN(nd, 0);
+            TASSIGN(nz, 0x1000);
+            auto g = gm_nd(in.data() + sub * (N / 2) * N, N / 2, N, N);
+            TLOAD(nd, g);
+            ISA_SYNC(PIPE_MTE2, PIPE_V);
+            TMOV(nz, nd);
+            ISA_SYNC(PIPE_V, PIPE_MTE3);
+            Zz insert;
+            TASSIGN(insert, kL1);
+            TINSERT(insert, nz, static_cast<uint16_t>(sub * (N / 2)), static_cast<uint16_t>(0));
+            set_intra_block(PIPE_MTE3, 1);
+        });
+    ASSERT_TRUE(st.ok()) << st.message;
+    for (int r = 0; r < N; ++r)
+        for (int c = 0; c < N; ++c) ASSERT_EQ(out[r * N + c], to_double(in[r * N + c])) << r << "," << c;
+}
+
 #endif
 
 // Vec -> Vec copies the source's valid region; the rest of dst is untouched.

@@ -334,11 +334,48 @@ RecordEvent textract(CallSite cs, Dst& dst, Src& src, int r0, int c0) {
     else return textract_tile(cs, dst, src, r0, c0);
 }
 
+// A5 TINSERT of an Nz Vec tile into L1 at (r0, c0): the Vector core copies
+// whole fractal columns (valid rows rounded up to 16, valid columns to C0)
+// and places them as an Nz matrix whose column blocks are Dst::Rows high,
+// whatever layout the destination tile declares: pto-isa programs the UB->L1
+// copy with Nz offsets only ((c0 / C0) * dstRow * C0 + r0 * C0, a5
+// custom/TInsertCustom.hpp, TInsertMode::NZ), so an L1 tile declared Zz and
+// read back through an Nz tile at the same address sees an Nz matrix.
+template <class Dst, class Src>
+RecordEvent vec_nz_into_mat(CallSite cs, Dst& dst, Src& src, int r0, int c0) {
+    using E = typename Dst::DType;
+    constexpr int c0_elems = static_cast<int>(32 / sizeof(E));
+    using NzView = Tile<TileType::Mat, E, Dst::Rows, Dst::Cols, BLayout::ColMajor, Dst::Rows, Dst::Cols,
+                        SLayout::RowMajor, TileConfig::fractalABSize>;
+    Core& c = ptosim::core();
+    const SourceLoc loc = loc_of(cs);
+    const uint8_t* s = tile_base(c, src, "TINSERT", "source", loc);
+    const int rows = (src.GetValidRow() + 15) / 16 * 16;
+    const int cols = (src.GetValidCol() + c0_elems - 1) / c0_elems * c0_elems;
+    if (r0 < 0 || c0 < 0 || c0 % c0_elems || rows > Src::Rows || cols > Src::Cols || r0 + rows > Dst::Rows ||
+        c0 + cols > Dst::Cols)
+        ptosim::fault(loc, "TINSERT Vec->Mat: the source's " + std::to_string(rows) + "x" + std::to_string(cols) +
+                               " fractal-aligned valid region at (" + std::to_string(r0) + ", " + std::to_string(c0) +
+                               ") runs outside the " + std::to_string(Src::Rows) + "x" + std::to_string(Src::Cols) +
+                               " source or the " + std::to_string(Dst::Rows) + "x" + std::to_string(Dst::Cols) +
+                               " destination, or the column is not a multiple of " + std::to_string(c0_elems));
+    OpRecord rec = make_record("TINSERT", Pipe::MTE3, cs);
+    record_tile(rec, false, src);
+    record_tile(rec, true, dst);
+    rec.elements = static_cast<uint64_t>(rows) * cols;
+    rec.bytes = rec.elements * sizeof(E);
+    ptosim::dispatch(c, rec);
+    copy_region<NzView, Src>(dest_base(c, dst, 0, "TINSERT", loc), s, rows, cols, r0, c0, 0, 0);
+    return {};
+}
+
 template <class Dst, class Src, ReluPreMode relu>
 RecordEvent tinsert(CallSite cs, Dst& dst, Src& src, int r0, int c0) {
     check_move_pair<Dst, Src>();
     static_assert(Dst::Loc == TileType::Mat || Dst::Loc == TileType::Vec,
                   "TINSERT writes into a Mat (L1) or Vec tile");
+    if constexpr (Src::Loc == TileType::Vec && Dst::Loc == TileType::Mat && is_Nz_layout<Src>)
+        return vec_nz_into_mat(cs, dst, src, r0, c0);
     Core& c = ptosim::core();
     const SourceLoc loc = loc_of(cs);
     const uint8_t* s = tile_base(c, src, "TINSERT", "source", loc);
