@@ -252,14 +252,15 @@ def _promoted_low(tensors):
 
 def _accumulate(func, name, args, kwargs, plain_tensors):
     """fp16/bf16 inputs: compute on float32 copies and round once to the result dtype."""
-    low = _promoted_low(plain_tensors)
-    if low is None:
-        return None
     floats = {t.dtype for t in plain_tensors if t.dtype.is_floating_point}
+    if not floats & set(_LOW):
+        return None
     if name not in ("sum", "nansum", "mean", "nanmean", "prod", "cumsum", "cumprod", "softmax", "log_softmax",
                     "norm", "var", "std", "logsumexp", "var_mean", "std_mean") and len(floats) > 1:
+        # torch's CPU and NPU kernels refuse mixed operand dtypes here too; a silent upcast would hide it.
         a, b = sorted(str(f) for f in floats)[:2]
         raise RuntimeError(f"{name}: expected both inputs to have the same dtype, but got {a} != {b}")
+    low = _promoted_low(plain_tensors)
     want = kwargs.get("dtype") or low
     up = _walk(args, lambda x: x.float() if isinstance(x, torch.Tensor) and x.dtype in _LOW else x)
     kw = {k: v for k, v in kwargs.items() if k != "dtype"}
