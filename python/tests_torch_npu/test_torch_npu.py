@@ -299,3 +299,48 @@ def test_kernel_overrunning_an_npu_tensor_is_a_fault(add_lib):
         torch.npu.synchronize()
     assert "torch.npu.synchronize(): a kernel failed" in str(e.value)
     assert "run past the end of the" in str(e.value)
+
+
+# --- ptolab run --sim / env --torch-npu -------------------------------------------------
+
+def _ptolab_cli():
+    import json
+    import ptolab
+    paths = Path(ptolab.__file__).with_name("_build_paths.json")
+    cli = json.loads(paths.read_text()).get("cli", "") if paths.exists() else ""
+    if not cli or not os.access(cli, os.X_OK):
+        pytest.skip("no ptolab CLI in this build")
+    return cli
+
+
+def test_env_torch_npu_exports_and_run_sim(tmp_path):
+    cli = _ptolab_cli()
+    env = {k: v for k, v in os.environ.items() if k not in ("PTOLAB_TORCH_NPU", "PYTHONPATH")}
+    env["PTOLAB_PYTHON"] = sys.executable
+    out = subprocess.run([cli, "env", "--torch-npu"], env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "export PTOLAB_TORCH_NPU='sim'\n" in out.stdout
+    assert f"export PYTHONPATH='{SIM_DIR}:" in out.stdout
+    assert "export PTO_SIMULATOR='1'\n" in out.stdout
+    r = subprocess.run([cli, "run", "--sim", "--", sys.executable, "-c",
+                        "import torch, torch_npu; print(torch.zeros(2, device='npu').device)"],
+                       env=env, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "npu:0"
+
+
+def test_run_sim_refuses_to_shadow_a_real_torch_npu(tmp_path):
+    cli = _ptolab_cli()
+    fake = tmp_path / "torch_npu"
+    fake.mkdir()
+    (fake / "__init__.py").write_text("")
+    env = {k: v for k, v in os.environ.items() if k != "PTOLAB_TORCH_NPU"}
+    env["PYTHONPATH"] = str(tmp_path)
+    env["PTOLAB_PYTHON"] = sys.executable
+    r = subprocess.run([cli, "run", "--sim", "--", "true"], env=env, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2
+    assert (f"ptolab run --sim: a real torch_npu is installed ({fake / '__init__.py'}); refusing to shadow it with "
+            f"ptolab's simulated torch_npu") in r.stderr
+    r = subprocess.run([cli, "run", "--sim", "--force", "--", "sh", "-c", "echo $PTOLAB_TORCH_NPU"], env=env,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and r.stdout.strip() == "force-sim"
