@@ -42,6 +42,9 @@ def _torch_npu():
         import torch_npu  # noqa: F401  (registers torch.npu)
     except Exception:
         return None
+    if getattr(torch_npu, "__ptolab_simulated__", False):
+        # ptolab's simulated torch_npu runs on ptosim, which this package drives directly.
+        return None
     try:
         if not torch.npu.is_available():
             return None

@@ -86,7 +86,12 @@ def torch_v():
 attempt("torch", torch_v)
 def torch_npu_v():
     import torch, torch_npu
-    info = {"version": getattr(torch_npu, "__version__", "unknown")}
+    info = {"version": getattr(torch_npu, "__version__", "unknown"), "path": torch_npu.__file__}
+    if getattr(torch_npu, "__ptolab_simulated__", False):
+        # ptolab's own torch_npu: its device is ptosim, not evidence of an NPU on this host.
+        info["simulated"] = "ptolab's torch_npu on ptosim (PTOLAB_TORCH_NPU=sim), simulating " + \
+            torch.npu.get_device_properties(0).name
+        return info
     if torch.npu.is_available():
         p = torch.npu.get_device_properties(torch.npu.current_device())
         info.update(name=p.name, cube_core_num=getattr(p, "cube_core_num", None),
@@ -260,7 +265,15 @@ DoctorReport run_doctor(const DoctorOptions& opt) {
     r.tools.push_back(py);
     r.tools.push_back(py_tool("numpy", "numpy", "the ptolab package cannot run under this interpreter (it keeps tensors in NumPy memory)"));
     r.tools.push_back(py_tool("torch", "torch", "no torch tensors or torch references; NumPy paths still work"));
-    r.tools.push_back(py_tool("torch_npu", "torch_npu", "no real-NPU tensors or streams; ptolab uses the simulator"));
+    r.tools.push_back(py_tool("torch_npu", "torch_npu",
+                              "no real-NPU tensors or streams; ptolab uses the simulator (`ptolab run --sim` "
+                              "runs torch_npu runners on ptosim with ptolab's simulated torch_npu)"));
+    if (probe.contains("torch_npu") && probe["torch_npu"].contains("simulated")) {
+        Tool& t = r.tools.back();
+        t.name = "torch_npu (simulated)";
+        t.missing = "no real NPU: " + probe["torch_npu"]["simulated"].get<std::string>() +
+                    "; host-side operators are references, timing is host time (docs/torch_npu.md)";
+    }
     r.tools.push_back(py_tool("ACL SoC name (pyACL)", "acl_soc", "no real-device SoC from ACL"));
     r.tools.push_back(py_tool("ptolab package", "ptolab", "`import ptolab` fails under this interpreter; put build/python on PYTHONPATH or pip install ./python"));
 
@@ -378,6 +391,29 @@ std::string doctor_summary(const DoctorReport& r) {
     return fmt::format("{}; NPU: {}; simulator: ptosim {} ({}); launch row: {}; found: {}; missing: {}", r.host,
                        r.host_soc.empty() ? "none" : r.host_soc + " (" + r.host_soc_evidence + ")", r.sim_soc,
                        r.sim_target, r.matrix[r.applicable_row].host, found, missing.empty() ? "nothing" : missing);
+}
+
+std::string find_real_torch_npu(const std::string& python) {
+#ifdef PTOLAB_BUILD_PYTHON
+    const std::string fallback = PTOLAB_BUILD_PYTHON;
+#else
+    const std::string fallback = "python3";
+#endif
+    const std::string py = !python.empty() ? python : (!env("PTOLAB_PYTHON").empty() ? env("PTOLAB_PYTHON") : fallback);
+    // find_spec only locates the package: importing a real torch_npu could
+    // take long or touch a device.
+    static const char* kFind = R"PY(
+import importlib.machinery, sys
+paths = [p for p in sys.path if not p.rstrip("/").endswith("torch_npu_sim")]
+spec = importlib.machinery.PathFinder.find_spec("torch_npu", paths)
+print("PTOLAB_TORCH_NPU_AT " + ((spec.origin or "") if spec else ""))
+)PY";
+    std::string out;
+    capture({py, "-c", kFind}, 60, out);
+    const size_t pos = out.rfind("PTOLAB_TORCH_NPU_AT ");
+    if (pos == std::string::npos) return "";
+    std::string at = out.substr(pos + 20);
+    return at.substr(0, at.find('\n'));
 }
 
 }  // namespace ptolab

@@ -21,6 +21,7 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <optional>
 #include <sstream>
 #include <vector>
 #include <unistd.h>
@@ -147,8 +148,10 @@ int cmd_compare(const CompareArgs& a) {
 struct RunArgs {
     std::vector<std::string> command;
     std::optional<double> timeout, kill_after;
-    bool json = false;
+    bool json = false, sim = false, force = false;
 };
+
+int apply_sim_env(bool force);
 
 ptolab::RunOptions run_options(std::optional<double> timeout, std::optional<double> kill_after) {
     ptolab::RunOptions o;
@@ -172,6 +175,9 @@ void print_run_json(const ptolab::RunOptions& o, const ptolab::RunResult& r) {
 }
 
 int cmd_run(const RunArgs& a) {
+    if (a.sim) {
+        if (int rc = apply_sim_env(a.force); rc != ec::kPass) return rc;
+    }
     ptolab::RunOptions o = run_options(a.timeout, a.kill_after);
     o.argv = a.command;
     ptolab::RunResult r = ptolab::run_with_timeout(o);
@@ -309,9 +315,70 @@ std::string sh_quote(const std::string& s) {
     return q + "'";
 }
 
-int cmd_env(bool root_only, const std::string& soc) {
+// One export: `append` keeps the variable's earlier value after a colon.
+struct Export {
+    std::string name, value;
+    bool append = false;
+};
+
+std::string cann_root() {
     const char* root_env = std::getenv("PTOLAB_CANN_ROOT");
-    const std::string root = root_env && *root_env ? root_env : PTOLAB_BINARY_DIR "/cann";
+    return root_env && *root_env ? root_env : PTOLAB_BINARY_DIR "/cann";
+}
+
+std::vector<Export> cann_exports(const std::string& root, const std::string& soc, const ptosim::SocProfile* p) {
+    std::vector<Export> e{{"ASCEND_HOME_PATH", root},
+                          {"ASCEND_TOOLKIT_HOME", root},
+                          {"ASCEND_OPP_PATH", root + "/opp"},
+                          {"PATH", root + "/bin:" + root + "/compiler/ccec_compiler/bin", true},
+                          {"LD_LIBRARY_PATH", root + "/lib64:" + root + "/runtime/lib64", true}};
+    if (p) {
+        e.push_back({"SOC_VERSION", soc});
+        e.push_back({"PTO_SIM_SOC", p->name});
+        e.push_back({"LD_LIBRARY_PATH", root + "/tools/simulator/" + soc + "/lib", true});
+    }
+    return e;
+}
+
+// The simulated torch_npu (python/torch_npu_sim, docs/torch_npu.md) first on
+// PYTHONPATH with the ptolab package it runs on, switched on explicitly.
+// A real torch_npu on the interpreter's path is never shadowed silently.
+std::optional<std::vector<Export>> torch_npu_exports(bool force, const char* who) {
+    const std::string real = ptolab::find_real_torch_npu();
+    if (!real.empty() && !force) {
+        std::cerr << who << ": a real torch_npu is installed (" << real << "); refusing to shadow it with ptolab's "
+                  << "simulated torch_npu. Run without the simulator to use the NPU, or pass --force to simulate "
+                  << "anyway\n";
+        return std::nullopt;
+    }
+    const char* root_env = std::getenv("PTOLAB_ROOT");
+    const std::string src = root_env && *root_env ? root_env : PTOLAB_SOURCE_DIR;
+    return std::vector<Export>{{"PTOLAB_TORCH_NPU", force ? "force-sim" : "sim"},
+                               {"PYTHONPATH", src + "/python/torch_npu_sim:" PTOLAB_BINARY_DIR "/python", true},
+                               {"PTO_SIMULATOR", "1"}};
+}
+
+int apply_sim_env(bool force) {
+    const std::string root = cann_root();
+    if (!std::filesystem::exists(root + "/bin/bisheng")) {
+        std::cerr << "ptolab run --sim: " << root << "/bin/bisheng is missing; build the cann_root target "
+                  << "(cmake --build build --target cann_root) or set PTOLAB_CANN_ROOT\n";
+        return ec::kRunError;
+    }
+    auto torch = torch_npu_exports(force, "ptolab run --sim");
+    if (!torch) return ec::kUsage;
+    std::vector<Export> all = cann_exports(root, "", nullptr);
+    all.insert(all.end(), torch->begin(), torch->end());
+    for (const Export& x : all) {
+        const char* old = std::getenv(x.name.c_str());
+        const std::string v = x.append && old && *old ? x.value + ":" + old : x.value;
+        setenv(x.name.c_str(), v.c_str(), 1);
+    }
+    return ec::kPass;
+}
+
+int cmd_env(bool root_only, const std::string& soc, bool torch_npu, bool force) {
+    const std::string root = cann_root();
     if (!std::filesystem::exists(root + "/bin/bisheng")) {
         std::cerr << "ptolab env: " << root << "/bin/bisheng is missing; build the cann_root target "
                   << "(cmake --build build --target cann_root) or set PTOLAB_CANN_ROOT\n";
@@ -329,18 +396,16 @@ int cmd_env(bool root_only, const std::string& soc) {
         std::cerr << "ptolab env: --soc " << soc << " is not a known SoC (known: " << names << ")\n";
         return ec::kUsage;
     }
-    const std::string q = sh_quote(root);
-    std::cout << "export ASCEND_HOME_PATH=" << q << "\n"
-              << "export ASCEND_TOOLKIT_HOME=" << q << "\n"
-              << "export ASCEND_OPP_PATH=" << sh_quote(root + "/opp") << "\n"
-              << "export PATH=" << sh_quote(root + "/bin:" + root + "/compiler/ccec_compiler/bin") << "\"${PATH:+:$PATH}\"\n"
-              << "export LD_LIBRARY_PATH=" << sh_quote(root + "/lib64:" + root + "/runtime/lib64")
-              << "\"${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}\"\n";
-    if (p) {
-        std::cout << "export SOC_VERSION=" << sh_quote(soc) << "\n"
-                  << "export PTO_SIM_SOC=" << sh_quote(p->name) << "\n"
-                  << "export LD_LIBRARY_PATH=" << sh_quote(root + "/tools/simulator/" + soc + "/lib")
-                  << "\":$LD_LIBRARY_PATH\"\n";
+    std::vector<Export> all = cann_exports(root, soc, p);
+    if (torch_npu) {
+        auto torch = torch_npu_exports(force, "ptolab env --torch-npu");
+        if (!torch) return ec::kUsage;
+        all.insert(all.end(), torch->begin(), torch->end());
+    }
+    for (const Export& x : all) {
+        std::cout << "export " << x.name << "=" << sh_quote(x.value);
+        if (x.append) std::cout << "\"${" << x.name << ":+:$" << x.name << "}\"";
+        std::cout << "\n";
     }
     return ec::kPass;
 }
@@ -386,6 +451,11 @@ int main(int argc, char** argv) {
         ->check(CLI::PositiveNumber);
     run->add_option("--kill-after", ra.kill_after, "Seconds between SIGTERM and SIGKILL")->check(CLI::PositiveNumber);
     run->add_flag("--json", ra.json, "Print a JSON summary (exit code, timeout, elapsed) on stderr at the end");
+    run->add_flag("--sim", ra.sim, "Run torch/torch_npu runners on ptosim: the CANN-shaped root's environment (as "
+                                   "ptolab env), ptolab's simulated torch_npu first on PYTHONPATH "
+                                   "(PTOLAB_TORCH_NPU=sim) and PTO_SIMULATOR=1. Refuses when a real torch_npu is "
+                                   "installed. See docs/torch_npu.md");
+    run->add_flag("--force", ra.force, "With --sim: simulate even though a real torch_npu is installed");
     run->add_option("command", ra.command, "The command, after --")->required()->expected(-1);
     run->footer(kExitCodes);
 
@@ -437,11 +507,16 @@ int main(int argc, char** argv) {
     env->add_flag("--root", env_root, "Print only the root directory");
     env->add_option("--soc", env_soc, "Also select a SoC by its CANN name (Ascend910B4, Ascend910_9599, ...): "
                                       "SOC_VERSION, PTO_SIM_SOC and its tools/simulator/<SoC>/lib");
+    bool env_torch_npu = false, env_force = false;
+    env->add_flag("--torch-npu", env_torch_npu, "Also put ptolab's simulated torch_npu first on PYTHONPATH "
+                                                "(PTOLAB_TORCH_NPU=sim, PTO_SIMULATOR=1; docs/torch_npu.md). Refuses "
+                                                "when a real torch_npu is installed");
+    env->add_flag("--force", env_force, "With --torch-npu: simulate even though a real torch_npu is installed");
     env->footer(kExitCodes);
 
     try {
         app.parse(argc, argv);
-        if (*env) return cmd_env(env_root, env_soc);
+        if (*env) return cmd_env(env_root, env_soc, env_torch_npu, env_force);
         if (*smoke) return cmd_smoke(smoke_log, smoke_list);
         if (*compare) return cmd_compare(ca);
         if (*run) return cmd_run(ra);

@@ -51,4 +51,9 @@ std::string doctor_json(const DoctorReport& r, int indent = 2);
 // One line of host facts for the verification log.
 std::string doctor_summary(const DoctorReport& r);
 
+// Where a torch_npu other than ptolab's simulated one would be imported from
+// by `python` (empty: $PTOLAB_PYTHON, else the build's), or "" when none is
+// installed. `ptolab run --sim` and `ptolab env --torch-npu` refuse to shadow it.
+std::string find_real_torch_npu(const std::string& python = "");
+
 }  // namespace ptolab

@@ -1,0 +1,178 @@
+"""The simulator underneath the simulated torch_npu: libptosim through ctypes.
+
+Device memory comes from ptosim's aclrtMalloc, so every npu tensor is a
+registered, 512-byte aligned, bounds-checked block, exactly what a host
+program written against ACL gets. Streams are ptosim's aclrtStream handles.
+"""
+import ctypes
+import json
+import os
+import threading
+from pathlib import Path
+
+_SYNC_TIMEOUT_CODE = 507046
+_lock = threading.Lock()
+_lib = None
+_device_set = set()
+
+
+def _find_library():
+    """$PTOSIM_LIBRARY, else the libptosim of the ptolab build on the path, else the loader's search."""
+    env = os.environ.get("PTOSIM_LIBRARY")
+    if env:
+        return env
+    try:
+        import ptolab
+
+        paths = Path(ptolab.__file__).with_name("_build_paths.json")
+        if paths.exists():
+            candidate = json.loads(paths.read_text()).get("libptosim", "")
+            if candidate and os.path.exists(candidate):
+                return candidate
+        bundled = Path(ptolab.__file__).with_name("libptosim.so")
+        if bundled.exists():
+            return str(bundled)
+    except ImportError:
+        pass
+    return "libptosim.so"
+
+
+def lib():
+    global _lib
+    with _lock:
+        if _lib is None:
+            name = _find_library()
+            try:
+                # RTLD_GLOBAL: kernel libraries and torch extensions loaded later
+                # resolve to this one simulator (one device, one set of streams).
+                handle = ctypes.CDLL(name, mode=ctypes.RTLD_GLOBAL)
+            except OSError as e:
+                raise ImportError(f"torch_npu (ptosim): cannot load the simulator library {name}: {e}; build ptolab "
+                                  f"(cmake --build build --target ptosim ptolab_python) and put build/python on "
+                                  f"PYTHONPATH, or set PTOSIM_LIBRARY") from e
+            _declare(handle)
+            _lib = handle
+            _init(handle)
+        return _lib
+
+
+def _declare(h):
+    vp, i, u64, d, s = ctypes.c_void_p, ctypes.c_int, ctypes.c_uint64, ctypes.c_double, ctypes.c_char_p
+    for name, res, args in [
+        ("aclInit", i, [s]),
+        ("aclrtSetDevice", i, [ctypes.c_int32]),
+        ("aclrtGetDeviceCount", i, [ctypes.POINTER(ctypes.c_uint32)]),
+        ("aclrtMalloc", i, [ctypes.POINTER(vp), ctypes.c_size_t, i]),
+        ("aclrtFree", i, [vp]),
+        ("ptosim_is_device_memory", i, [vp, u64]),
+        ("ptosim_soc_name", s, []),
+        ("ptosim_target_name", s, []),
+        ("ptosim_cube_core_count", i, []),
+        ("ptosim_vector_core_count", i, []),
+        ("ptosim_default_stream", vp, []),
+        ("ptosim_create_stream", vp, []),
+        ("ptosim_destroy_stream", i, [vp]),
+        ("ptosim_synchronize", i, [vp, d]),
+        ("ptosim_default_sync_timeout_s", d, []),
+        ("ptosim_last_error", s, []),
+    ]:
+        fn = getattr(h, name)
+        fn.restype, fn.argtypes = res, args
+
+
+def last_error():
+    return (lib().ptosim_last_error() or b"").decode(errors="replace")
+
+
+def _check(code, what):
+    if code != 0:
+        raise RuntimeError(f"{what} failed with ACL error {code}: {last_error()}")
+
+
+def _init(h):
+    code = h.aclInit(None)
+    # 100002: already initialised by the program (an ACL host path in the same process).
+    if code not in (0, 100002):
+        raise RuntimeError(f"torch_npu (ptosim): aclInit failed with ACL error {code}: {last_error()}")
+    set_device(0, h)
+
+
+def set_device(index, h=None):
+    h = h or lib()
+    _check(h.aclrtSetDevice(int(index)), f"aclrtSetDevice({index})")
+    _device_set.add(int(index))
+
+
+def device_count():
+    n = ctypes.c_uint32(0)
+    _check(lib().aclrtGetDeviceCount(ctypes.byref(n)), "aclrtGetDeviceCount")
+    return int(n.value)
+
+
+def malloc(nbytes):
+    p = ctypes.c_void_p()
+    _check(lib().aclrtMalloc(ctypes.byref(p), int(nbytes), 0), f"aclrtMalloc({nbytes})")
+    return int(p.value)
+
+
+def free(ptr):
+    if _lib is not None:
+        _lib.aclrtFree(ctypes.c_void_p(ptr))
+
+
+def is_device_memory(ptr, nbytes):
+    return bool(lib().ptosim_is_device_memory(ctypes.c_void_p(ptr), max(int(nbytes), 1)))
+
+
+def soc_name():
+    return lib().ptosim_soc_name().decode()
+
+
+def target_name():
+    return lib().ptosim_target_name().decode()
+
+
+def cube_core_count():
+    return int(lib().ptosim_cube_core_count())
+
+
+def vector_core_count():
+    return int(lib().ptosim_vector_core_count())
+
+
+def default_stream():
+    return int(lib().ptosim_default_stream())
+
+
+def create_stream():
+    return int(lib().ptosim_create_stream())
+
+
+def destroy_stream(handle):
+    if _lib is not None:
+        _lib.ptosim_destroy_stream(ctypes.c_void_p(handle))
+
+
+def sync_timeout():
+    """PTO_SYNC_TIMEOUT_S, default 60, checked as ptolab checks it."""
+    raw = os.environ.get("PTO_SYNC_TIMEOUT_S", "")
+    if raw == "":
+        return 60.0
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if not value > 0 or value == float("inf"):
+        raise ValueError(f"PTO_SYNC_TIMEOUT_S={raw!r} is not a positive number of seconds; set it to e.g. 60 or "
+                         f"unset it")
+    return value
+
+
+def synchronize(handle, what):
+    limit = sync_timeout()
+    code = lib().ptosim_synchronize(ctypes.c_void_p(handle), limit)
+    if code == _SYNC_TIMEOUT_CODE:
+        raise TimeoutError(f"{what}: possible sync deadlock: the stream did not finish within {limit:g} s "
+                           f"(PTO_SYNC_TIMEOUT_S); check set_flag/wait_flag pairs and pipe_barrier. {last_error()}")
+    if code != 0:
+        raise RuntimeError(f"{what}: a kernel failed (ACL error {code}): {last_error()}")

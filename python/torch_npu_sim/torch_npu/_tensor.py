@@ -1,0 +1,409 @@
+"""npu tensors on torch releases without a usable custom-device route.
+
+torch 1.13 rejects the device string "npu" and has no
+rename_privateuse1_backend. The interception here is the narrowest that
+covers what runners do:
+
+- ``NpuTensor``, a ``torch.Tensor`` subclass whose data is a CPU-typed tensor
+  over ptosim device memory (an ``aclrtMalloc`` block). ``data_ptr()`` is the
+  device address, so ctypes and pybind (``at::Tensor``) launches pass it
+  unchanged; ``.device`` reports ``npu:N``.
+- ``NpuMode``, a ``TorchFunctionMode`` pushed once on import, that turns
+  ``device="npu"``/``"npu:N"`` arguments and ``.to("npu")`` into such
+  tensors. Modes are per thread in torch 1.13: creating npu tensors on
+  another thread needs ``.npu()`` (operators on existing npu tensors work on
+  every thread, through the subclass).
+
+Operators on npu tensors run on the host, on the same memory, as references:
+fp16/bf16 matmuls and reductions accumulate in float32 and round once to the
+result dtype, as the NPU's cube and vector units do. They are never the
+kernels under test.
+"""
+import ctypes
+import re
+import threading
+import weakref
+
+import torch
+from torch.overrides import TorchFunctionMode
+
+from . import _runtime
+
+_LOW = (torch.float16, torch.bfloat16)
+_DEVICE_RE = re.compile(r"^npu(?::(\d+))?$")
+_current_index = [0]
+
+# Host references that accumulate: computed on float32 copies of fp16/bf16
+# inputs and rounded once to the result dtype.
+_ACCUMULATING = {
+    "matmul", "mm", "bmm", "mv", "dot", "vdot", "inner", "outer", "addmm", "addmv", "addbmm", "baddbmm", "addr",
+    "einsum", "tensordot", "linear", "__matmul__", "__rmatmul__", "chain_matmul", "kron",
+    "sum", "nansum", "mean", "nanmean", "prod", "cumsum", "cumprod", "softmax", "log_softmax", "logsumexp", "norm",
+    "var", "std", "var_mean", "std_mean", "layer_norm", "group_norm", "rms_norm", "conv1d", "conv2d", "conv3d",
+    "scaled_dot_product_attention", "cross_entropy", "mse_loss",
+}
+# Operators whose tensor arguments may sit on different devices (copies).
+_CROSS_DEVICE = {"copy_", "__setitem__", "to", "cpu", "npu", "new_tensor", "set_", "type_as"}
+
+
+class NpuDevice:
+    """What ``tensor.device`` returns for an npu tensor: type "npu", an index.
+    Not a ``torch.device`` (torch 1.13 cannot construct one for "npu"); it
+    compares equal to "npu:N" strings and other NpuDevice objects."""
+
+    __slots__ = ("index",)
+
+    def __init__(self, index=0):
+        self.index = int(index)
+
+    @property
+    def type(self):
+        return "npu"
+
+    def __str__(self):
+        return f"npu:{self.index}"
+
+    def __repr__(self):
+        return f"device(type='npu', index={self.index})"
+
+    def __eq__(self, other):
+        if isinstance(other, NpuDevice):
+            return other.index == self.index
+        if isinstance(other, str):
+            idx = parse_device(other)
+            return idx is not None and idx == self.index
+        return False
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __hash__(self):
+        return hash(("npu", self.index))
+
+
+def parse_device(device):
+    """The npu index a device argument names, or None when it is not an npu device."""
+    if isinstance(device, NpuDevice):
+        return device.index
+    if isinstance(device, str):
+        m = _DEVICE_RE.match(device.strip())
+        if m:
+            return _current_index[0] if m.group(1) is None else int(m.group(1))
+        if device.strip().startswith("npu"):
+            raise RuntimeError(f"Invalid device string: '{device}'; use 'npu' or 'npu:N'")
+        return None
+    if isinstance(device, torch.device) and device.type == "privateuseone":
+        return _current_index[0] if device.index is None else device.index
+    return None
+
+
+# --- device memory ------------------------------------------------------------
+
+class _Block:
+    """One aclrtMalloc block, freed when the last tensor over it goes away."""
+
+    __slots__ = ("ptr", "nbytes", "__weakref__")
+
+
+_allocated = [0]
+
+
+def _device_buffer(nbytes):
+    ptr = _runtime.malloc(nbytes)
+    buf = (ctypes.c_uint8 * nbytes).from_address(ptr)
+    _allocated[0] += nbytes
+
+    def release(p=ptr, n=nbytes):
+        _allocated[0] -= n
+        _runtime.free(p)
+
+    # torch.frombuffer keeps `buf` alive for as long as any view of the storage.
+    f = weakref.finalize(buf, release)
+    f.atexit = False  # the simulator may be gone at interpreter exit
+    return buf
+
+
+def memory_allocated():
+    return _allocated[0]
+
+
+def empty_npu(shape, dtype, index=None):
+    """A contiguous npu tensor over a fresh aclrtMalloc block (zero-filled, as ptosim's fresh device memory is)."""
+    shape = tuple(int(s) for s in shape)
+    numel = 1
+    for s in shape:
+        numel *= s
+    itemsize = torch.empty((), dtype=dtype).element_size()
+    nbytes = numel * itemsize
+    if nbytes == 0:
+        base = torch.empty(shape, dtype=dtype)
+    else:
+        buf = _device_buffer(nbytes)
+        base = torch.frombuffer(buf, dtype=dtype, count=numel).view(shape)
+    return _wrap(base, _current_index[0] if index is None else index)
+
+
+def _wrap(base, index):
+    t = torch.Tensor._make_subclass(NpuTensor, base, base.requires_grad)
+    t._npu_index = index
+    return t
+
+
+def to_npu(cpu, index=None, dtype=None):
+    """A device copy of a CPU tensor (the host-to-device copy of .to("npu"))."""
+    if dtype is not None and cpu.dtype != dtype:
+        cpu = cpu.to(dtype)
+    out = empty_npu(cpu.shape, cpu.dtype, index)
+    if cpu.numel():
+        with torch._C.DisableTorchFunction():
+            _plain(out).copy_(cpu)
+    return out
+
+
+def _plain(t):
+    """The CPU-typed tensor over an npu tensor's device memory (same storage)."""
+    with torch._C.DisableTorchFunction():
+        return torch.Tensor.as_subclass(t, torch.Tensor)
+
+
+def is_npu(t):
+    return isinstance(t, NpuTensor)
+
+
+# --- operator handling ----------------------------------------------------------
+
+def _name(func):
+    name = getattr(func, "__name__", "")
+    if name == "__get__":
+        owner = getattr(func, "__self__", None)
+        name = getattr(owner, "__name__", name)
+    return name
+
+
+def _walk(obj, fn):
+    if isinstance(obj, (list, tuple)):
+        return type(obj)(_walk(o, fn) for o in obj) if not hasattr(obj, "_fields") else type(obj)(
+            *(_walk(o, fn) for o in obj))
+    if isinstance(obj, dict):
+        return {k: _walk(v, fn) for k, v in obj.items()}
+    return fn(obj)
+
+
+def _tensors(obj, out):
+    if isinstance(obj, torch.Tensor):
+        out.append(obj)
+    elif isinstance(obj, (list, tuple)):
+        for o in obj:
+            _tensors(o, out)
+    elif isinstance(obj, dict):
+        for o in obj.values():
+            _tensors(o, out)
+    return out
+
+
+def _storage_ptr(t):
+    try:
+        with torch._C.DisableTorchFunction():
+            return t.storage().data_ptr()
+    except Exception:
+        return None
+
+
+def _check_same_device(name, tensors):
+    npu = [t for t in tensors if is_npu(t)]
+    cpu = [t for t in tensors if not is_npu(t) and t.dim() > 0]
+    indices = {t._npu_index for t in npu}
+    if len(indices) > 1:
+        a, b = sorted(indices)[:2]
+        raise RuntimeError(f"Expected all tensors to be on the same device, but found at least two devices, "
+                           f"npu:{a} and npu:{b}! (when checking argument for {name})")
+    if npu and cpu:
+        raise RuntimeError(f"Expected all tensors to be on the same device, but found at least two devices, "
+                           f"npu:{npu[0]._npu_index} and cpu! (when checking argument for {name}); move the CPU "
+                           f"tensor with .npu() or the npu tensor with .cpu()")
+
+
+def _target_of_to(args, kwargs):
+    """(npu index or "cpu" or None, dtype or None) of a Tensor.to call."""
+    device = kwargs.get("device")
+    dtype = kwargs.get("dtype")
+    for a in args[1:]:
+        if isinstance(a, torch.dtype):
+            dtype = a
+        elif isinstance(a, (str, torch.device, NpuDevice)):
+            device = a
+        elif isinstance(a, torch.Tensor):
+            device, dtype = a.device, a.dtype
+    if device is None:
+        return None, dtype
+    idx = parse_device(device)
+    if idx is not None:
+        return idx, dtype
+    return "cpu", dtype
+
+
+def _promoted_low(tensors):
+    dtype = None
+    for t in tensors:
+        if t.dtype.is_floating_point:
+            dtype = t.dtype if dtype is None else torch.promote_types(dtype, t.dtype)
+    return dtype if dtype in _LOW else None
+
+
+def _accumulate(func, name, args, kwargs, plain_tensors):
+    """fp16/bf16 inputs: compute on float32 copies and round once to the result dtype."""
+    floats = {t.dtype for t in plain_tensors if t.dtype.is_floating_point}
+    if not floats & set(_LOW):
+        return None
+    if name not in ("sum", "nansum", "mean", "nanmean", "prod", "cumsum", "cumprod", "softmax", "log_softmax",
+                    "norm", "var", "std", "logsumexp", "var_mean", "std_mean") and len(floats) > 1:
+        # torch's CPU and NPU kernels refuse mixed operand dtypes here too; a silent upcast would hide it.
+        a, b = sorted(str(f) for f in floats)[:2]
+        raise RuntimeError(f"{name}: expected both inputs to have the same dtype, but got {a} != {b}")
+    low = _promoted_low(plain_tensors)
+    want = kwargs.get("dtype") or low
+    up = _walk(args, lambda x: x.float() if isinstance(x, torch.Tensor) and x.dtype in _LOW else x)
+    kw = {k: v for k, v in kwargs.items() if k != "dtype"}
+    kw = _walk(kw, lambda x: x.float() if isinstance(x, torch.Tensor) and x.dtype in _LOW else x)
+    if "dtype" in kwargs and kwargs["dtype"] is not None and not kwargs["dtype"].is_floating_point:
+        return None
+    result = func(*up, **kw)
+    return _walk(result, lambda x: x.to(want) if isinstance(x, torch.Tensor) and x.dtype == torch.float32 else x)
+
+
+def _run_host(func, name, args, kwargs, index):
+    npu_in = _tensors((args, kwargs), [])
+    plain_args = _walk(args, lambda x: _plain(x) if is_npu(x) else x)
+    plain_kwargs = _walk(kwargs, lambda x: _plain(x) if is_npu(x) else x)
+    inputs = _tensors((plain_args, plain_kwargs), [])
+    result = None
+    if name in _ACCUMULATING:
+        result = _accumulate(func, name, plain_args, plain_kwargs, inputs)
+    if result is None:
+        try:
+            result = func(*plain_args, **plain_kwargs)
+        except RuntimeError as e:
+            if "not implemented for 'Half'" not in str(e) and "not implemented for 'BFloat16'" not in str(e):
+                raise
+            result = _accumulate(func, name, plain_args, plain_kwargs, inputs)
+            if result is None:
+                raise
+    if index is None:
+        return result
+    storages = {p for p in (_storage_ptr(t) for t in npu_in if is_npu(t)) if p}
+
+    def back(x):
+        if not isinstance(x, torch.Tensor) or isinstance(x, NpuTensor):
+            return x
+        p = _storage_ptr(x)
+        if p is not None and p in storages:
+            return _wrap(x, index)  # a view or an in-place result: same device memory
+        return to_npu(x, index)
+
+    return _walk(result, back)
+
+
+def dispatch(func, types, args=(), kwargs=None):
+    kwargs = dict(kwargs or {})
+    name = _name(func)
+    tensors = _tensors((args, kwargs), [])
+    has_npu = any(is_npu(t) for t in tensors)
+
+    if name == "device" and args and is_npu(args[0]):
+        return NpuDevice(args[0]._npu_index)
+    if name == "is_cuda" and args and is_npu(args[0]):
+        return False
+    if name == "numpy" and args and is_npu(args[0]):
+        raise TypeError(f"can't convert npu:{args[0]._npu_index} device type tensor to numpy. Use Tensor.cpu() to "
+                        f"copy the tensor to host memory first.")
+    if name in ("cpu",) and args and is_npu(args[0]):
+        with torch._C.DisableTorchFunction():
+            return _plain(args[0]).clone(memory_format=torch.preserve_format)
+    if name == "to" and args and isinstance(args[0], torch.Tensor):
+        target, dtype = _target_of_to(args, kwargs)
+        src = args[0]
+        if target == "cpu":
+            plain = _plain(src) if is_npu(src) else src
+            with torch._C.DisableTorchFunction():
+                out = plain.to(dtype) if dtype is not None else plain
+                return out.clone() if is_npu(src) and out is plain else out
+        if target is not None:
+            plain = _plain(src) if is_npu(src) else src
+            if is_npu(src) and src._npu_index == target and (dtype is None or dtype == src.dtype) \
+                    and not kwargs.get("copy", False):
+                return src
+            return to_npu(plain, target, dtype)
+        if not has_npu:
+            return func(*args, **kwargs)
+        return _run_host(func, name, args, {k: v for k, v in kwargs.items() if k != "device"}, src._npu_index) \
+            if is_npu(src) else func(*args, **kwargs)
+
+    device = kwargs.get("device")
+    idx = parse_device(device) if device is not None else None
+    if idx is not None:
+        kwargs["device"] = "cpu"
+        if not has_npu:
+            with torch._C.DisableTorchFunction():
+                result = func(*args, **kwargs)
+            return _walk(result, lambda x: to_npu(x, idx) if isinstance(x, torch.Tensor) else x)
+    if not has_npu:
+        return func(*args, **kwargs)
+    if name not in _CROSS_DEVICE:
+        _check_same_device(name, tensors)
+    index = next(t._npu_index for t in tensors if is_npu(t)) if idx is None else idx
+    with torch._C.DisableTorchFunction():
+        return _run_host(func, name, args, kwargs, index)
+
+
+class NpuTensor(torch.Tensor):
+    """A tensor in simulated NPU memory (see the module docstring)."""
+
+    _npu_index = 0
+
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        return dispatch(func, types, args, kwargs)
+
+    def __repr__(self, *, tensor_contents=None):
+        with torch._C.DisableTorchFunction():
+            text = repr(_plain(self))
+        if text.endswith(")"):
+            return text[:-1] + f", device='npu:{self._npu_index}')"
+        return text
+
+    def __reduce_ex__(self, proto):
+        raise TypeError("npu tensors cannot be pickled; save tensor.cpu()")
+
+
+class NpuMode(TorchFunctionMode):
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        return dispatch(func, types, args, kwargs)
+
+
+_installed = threading.local()
+
+
+def install_mode():
+    """Pushes the mode on this thread (once)."""
+    if getattr(_installed, "mode", None) is None:
+        mode = NpuMode()
+        mode.__enter__()
+        _installed.mode = mode
+
+
+def _tensor_npu(self, device=None, non_blocking=False, **kwargs):
+    idx = _current_index[0] if device is None else (device if isinstance(device, int) else parse_device(device))
+    if idx is None:
+        raise RuntimeError(f"Tensor.npu(): {device!r} is not an npu device")
+    if is_npu(self) and self._npu_index == idx:
+        return self
+    return to_npu(_plain(self) if is_npu(self) else self, idx)
+
+
+def _tensor_is_npu(self):
+    return is_npu(self)
+
+
+def patch_tensor_class():
+    torch.Tensor.npu = _tensor_npu
+    torch.Tensor.is_npu = property(_tensor_is_npu)

@@ -1,0 +1,257 @@
+"""torch.npu for the simulated torch_npu: devices, streams, events and
+settings, backed by ptosim (see docs/torch_npu.md for what is simulated)."""
+import contextlib
+import ctypes
+import sys
+import threading
+import time
+import types
+import weakref
+
+from .. import _runtime, _tensor
+
+_SETTINGS = {"jit_compile": None}
+
+
+class _Config:
+    """torch.npu.config: accepted and remembered; ptosim has no internal (private) formats."""
+
+    allow_internal_format = False
+
+
+config = _Config()
+
+
+def set_compile_mode(jit_compile=False):
+    """Recorded only: ptosim runs the kernels it is given, there is no op compiler to switch."""
+    _SETTINGS["jit_compile"] = bool(jit_compile)
+
+
+def is_available():
+    return True
+
+
+def is_initialized():
+    return True
+
+
+def init():
+    _runtime.lib()
+
+
+def device_count():
+    return _runtime.device_count()
+
+
+def _index(device):
+    if device is None:
+        return _tensor._current_index[0]
+    if isinstance(device, int):
+        return device
+    idx = _tensor.parse_device(device)
+    if idx is None:
+        raise ValueError(f"{device!r} is not an npu device; use 'npu', 'npu:N' or an index")
+    return idx
+
+
+def set_device(device):
+    idx = _index(device)
+    n = device_count()
+    if not 0 <= idx < n:
+        raise RuntimeError(f"torch.npu.set_device({device!r}): invalid device index {idx}; the simulator has {n} "
+                           f"device(s) (PTO_SIM_DEVICE_COUNT)")
+    _runtime.set_device(idx)
+    _tensor._current_index[0] = idx
+
+
+def current_device():
+    return _tensor._current_index[0]
+
+
+class _DeviceProperties:
+    def __init__(self, index):
+        self.name = _runtime.soc_name()
+        self.cube_core_num = _runtime.cube_core_count()
+        self.vector_core_num = _runtime.vector_core_count()
+        self.index = index
+        self.simulated = True
+
+    def __repr__(self):
+        return (f"_NPUDeviceProperties(name='{self.name}', cube_core_num={self.cube_core_num}, "
+                f"vector_core_num={self.vector_core_num}, simulated=True)")
+
+
+def get_device_properties(device=None):
+    idx = _index(device)
+    n = device_count()
+    if not 0 <= idx < n:
+        raise AssertionError(f"Invalid device id {idx}; the simulator has {n} device(s)")
+    return _DeviceProperties(idx)
+
+
+def get_device_name(device=None):
+    return get_device_properties(device).name
+
+
+def get_soc_version():
+    return _runtime.soc_name()
+
+
+# --- streams -------------------------------------------------------------------
+
+_streams = weakref.WeakSet()
+
+
+class Stream:
+    """A ptosim stream. ``npu_stream`` is the aclrtStream handle as an int and
+    ``_as_parameter_`` the same handle for ctypes calls."""
+
+    def __init__(self, device=None, priority=0, _handle=None, **kwargs):
+        self.device_index = _index(device)
+        self.priority = priority
+        self._owned = _handle is None
+        self.npu_stream = _runtime.create_stream() if _handle is None else _handle
+        if self._owned:
+            _streams.add(self)
+
+    @property
+    def _as_parameter_(self):
+        return ctypes.c_void_p(self.npu_stream)
+
+    @property
+    def device(self):
+        return _tensor.NpuDevice(self.device_index)
+
+    def synchronize(self):
+        _runtime.synchronize(self.npu_stream, "torch.npu.Stream.synchronize()")
+
+    def query(self):
+        # ptosim's synchronize is the only completion query; it also reports failures.
+        self.synchronize()
+        return True
+
+    def wait_stream(self, stream):
+        stream.synchronize()
+
+    def wait_event(self, event):
+        event.synchronize()
+
+    def record_event(self, event=None):
+        event = event or Event()
+        event.record(self)
+        return event
+
+    def __eq__(self, other):
+        return isinstance(other, Stream) and other.npu_stream == self.npu_stream
+
+    def __hash__(self):
+        return hash(self.npu_stream)
+
+    def __repr__(self):
+        return f"<torch_npu.npu.Stream device=npu:{self.device_index} npu_stream={self.npu_stream:#x}>"
+
+    def __del__(self):
+        if getattr(self, "_owned", False):
+            try:
+                _runtime.destroy_stream(self.npu_stream)
+            except Exception:
+                pass
+
+
+_local = threading.local()
+_default = {}
+
+
+def default_stream(device=None):
+    idx = _index(device)
+    if idx not in _default:
+        _default[idx] = Stream(idx, _handle=_runtime.default_stream())
+    return _default[idx]
+
+
+def current_stream(device=None):
+    s = getattr(_local, "stream", None)
+    return s if s is not None else default_stream(device)
+
+
+def set_stream(stream):
+    _local.stream = stream
+
+
+@contextlib.contextmanager
+def stream(s):
+    prev = getattr(_local, "stream", None)
+    _local.stream = s
+    try:
+        yield s
+    finally:
+        _local.stream = prev
+
+
+def synchronize(device=None):
+    """Waits for every stream of the simulated device; raises TimeoutError
+    ("possible sync deadlock") after PTO_SYNC_TIMEOUT_S (60 s) per stream and
+    RuntimeError with ptosim's report when a kernel failed."""
+    _runtime.synchronize(_runtime.default_stream(), "torch.npu.synchronize()")
+    for s in list(_streams):
+        _runtime.synchronize(s.npu_stream, "torch.npu.synchronize()")
+
+
+# --- events --------------------------------------------------------------------
+
+_warned = []
+
+
+class Event:
+    """Timing events. ptosim has no device clock yet: record() waits for the
+    stream and takes the host's monotonic clock, so elapsed_time() is the
+    host wall time the simulation took between the two records (labelled
+    ``time_source == "host"``), not NPU time."""
+
+    time_source = "host"
+
+    def __init__(self, enable_timing=False, blocking=False, interprocess=False):
+        self.enable_timing = enable_timing
+        self._time = None
+
+    def record(self, stream=None):
+        (stream or current_stream()).synchronize()
+        self._time = time.perf_counter()
+
+    def synchronize(self):
+        pass  # record() already waited
+
+    def query(self):
+        return self._time is not None
+
+    def wait(self, stream=None):
+        pass
+
+    def elapsed_time(self, end_event):
+        if not (self.enable_timing and end_event.enable_timing):
+            raise RuntimeError("Both events must be created with argument 'enable_timing=True'.")
+        if self._time is None or end_event._time is None:
+            raise RuntimeError("Both events must be recorded before calculating elapsed time.")
+        if not _warned:
+            _warned.append(True)
+            print("torch_npu (ptosim): Event.elapsed_time() is host wall-clock time of the simulation, not NPU "
+                  "time", file=sys.stderr)
+        return (end_event._time - self._time) * 1e3
+
+
+# --- memory and random -----------------------------------------------------------
+
+def memory_allocated(device=None):
+    return _tensor.memory_allocated()
+
+
+def empty_cache():
+    pass
+
+
+def manual_seed(seed):
+    import torch
+    torch.manual_seed(seed)
+
+
+manual_seed_all = manual_seed
