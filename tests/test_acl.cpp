@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 #include <algorithm>
+#include <atomic>
+#include <memory>
 
 #include <chrono>
 #include <cstdio>
@@ -254,14 +256,43 @@ ptosim::LaunchSpec sleeping_launch(int ms) {
     return spec;
 }
 
-TEST_F(AclDev, SyncTimeoutThenCompletes) {
+// A timed-out synchronisation abandons the kernel and fails the stream;
+// teardown returns at once even though this kernel never reaches a PTO call.
+TEST_F(AclDev, SyncTimeoutFailsTheStreamAndTeardownReturns) {
+    auto release = std::make_shared<std::atomic<bool>>(false);
+    ptosim::LaunchSpec spin = sleeping_launch(0);
+    spin.kernel = "acl_test_spin";
+    spin.site = {"host.cpp", 9};
+    spin.aiv_body = [release] {
+        while (!release->load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    };
     aclrtStream s = nullptr;
     ASSERT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
-    static_cast<ptosim::Stream*>(s)->enqueue_launch(sleeping_launch(400));
-    EXPECT_EQ(aclrtSynchronizeStreamWithTimeout(s, 20), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
-    EXPECT_MSG_HAS("timed out");
-    EXPECT_EQ(aclrtSynchronizeStreamWithTimeout(s, -1), ACL_SUCCESS);
+    ASSERT_TRUE(static_cast<ptosim::Stream*>(s)->enqueue_launch(spin).ok());
+    testing::internal::CaptureStderr();
+    EXPECT_EQ(aclrtSynchronizeStreamWithTimeout(s, 50), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    const std::string report =
+        "stream synchronisation timed out after 0.05 s: kernel 'acl_test_spin' (launched at host.cpp:9, block_dim 1) "
+        "has 0 of 1 blocks finished; unfinished cores:\n  AIV block 0: no PTO call yet";
+    EXPECT_MSG_HAS("aclrtSynchronizeStreamWithTimeout: " + report);
+    EXPECT_MSG_HAS("raise PTO_SYNC_TIMEOUT_S");
+    EXPECT_EQ(aclrtSynchronizeStream(s), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    EXPECT_MSG_HAS("aclrtSynchronizeStream: the stream failed earlier and accepts no more work");
+    EXPECT_EQ(aclrtSynchronizeStreamWithTimeout(s, -1), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    auto t0 = std::chrono::steady_clock::now();
     EXPECT_EQ(aclrtDestroyStream(s), ACL_SUCCESS);
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 0.5);
+
+    // aclrtResetDevice releases a stream whose sync timed out without waiting.
+    ASSERT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
+    ASSERT_TRUE(static_cast<ptosim::Stream*>(s)->enqueue_launch(spin).ok());
+    EXPECT_EQ(aclrtSynchronizeStreamWithTimeout(s, 50), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    const std::string err = testing::internal::GetCapturedStderr();
+    EXPECT_NE(err.find("ptosim: error 507046: " + report), std::string::npos) << err;
+    t0 = std::chrono::steady_clock::now();
+    EXPECT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 0.5);
+    release->store(true);
 }
 
 TEST_F(AclDev, KernelFaultSurfacesOnSync) {
@@ -359,8 +390,123 @@ TEST_F(AclDev, MallocBadArguments) {
 TEST_F(AclDev, MallocTooLarge) {
     void* d = reinterpret_cast<void*>(1);
     EXPECT_EQ(aclrtMalloc(&d, SIZE_MAX / 2, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_BAD_ALLOC);
-    EXPECT_MSG_HAS("out of host memory");
+    EXPECT_MSG_HAS("aclrtMalloc: size 9223372036854775807 bytes exceeds the 2^47 bytes (128 TiB)");
     EXPECT_EQ(d, nullptr);
+}
+
+// Sizes are checked before rounding: SIZE_MAX rounded up to 32 bytes wraps.
+TEST_F(AclDev, EveryAllocatorRefusesSizesNearSizeMax) {
+    using Alloc = aclError (*)(void**, size_t);
+    const std::pair<const char*, Alloc> allocators[] = {
+        {"aclrtMalloc", [](void** p, size_t n) { return aclrtMalloc(p, n, ACL_MEM_MALLOC_HUGE_FIRST); }},
+        {"aclrtMallocCached", [](void** p, size_t n) { return aclrtMallocCached(p, n, ACL_MEM_MALLOC_HUGE_FIRST); }},
+        {"aclrtMallocAlign32", [](void** p, size_t n) { return aclrtMallocAlign32(p, n, ACL_MEM_MALLOC_HUGE_FIRST); }},
+        {"aclrtMallocHost", [](void** p, size_t n) { return aclrtMallocHost(p, n); }},
+    };
+    const size_t sizes[] = {SIZE_MAX,      SIZE_MAX - 1,      SIZE_MAX - 31,      SIZE_MAX - 32,
+                            SIZE_MAX - 62, SIZE_MAX - 63,     SIZE_MAX - 64,      size_t(-1) * 2,
+                            SIZE_MAX / 2 + 1, (size_t(1) << 47) + 1};
+    for (const auto& [name, alloc] : allocators) {
+        for (size_t n : sizes) {
+            void* p = reinterpret_cast<void*>(1);
+            EXPECT_EQ(alloc(&p, n), ACL_ERROR_BAD_ALLOC) << name << "(" << n << ")";
+            EXPECT_EQ(p, nullptr) << name << "(" << n << ")";
+            EXPECT_MSG_HAS(std::string(name) + ": size " + std::to_string(n) + " bytes exceeds");
+        }
+    }
+}
+
+TEST_F(AclDev, MallocAlign32AndCachedBlockSizes) {
+    void *a = nullptr, *c = nullptr;
+    ASSERT_EQ(aclrtMallocAlign32(&a, 1000, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS) << msg();
+    ASSERT_EQ(aclrtMallocCached(&c, 1000, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS) << msg();
+    EXPECT_EQ(ptosim::Device::get().find(a, 1)->size, 1024u);  // rounded up to 32 bytes only
+    EXPECT_EQ(ptosim::Device::get().find(c, 1)->size, 1056u);  // as aclrtMalloc
+    void* bad = reinterpret_cast<void*>(1);
+    EXPECT_EQ(aclrtMallocCached(&bad, 64, static_cast<aclrtMemMallocPolicy>(42)), ACL_ERROR_INVALID_PARAM);
+    EXPECT_MSG_HAS("aclrtMallocCached: policy 42");
+    EXPECT_EQ(bad, nullptr);
+    EXPECT_EQ(aclrtMallocAlign32(&bad, 0, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_INVALID_PARAM);
+    EXPECT_MSG_HAS("aclrtMallocAlign32: size is 0");
+    EXPECT_EQ(aclrtFree(a), ACL_SUCCESS);
+    EXPECT_EQ(aclrtFree(c), ACL_SUCCESS);
+}
+
+// --- memory lifetime ---------------------------------------------------------
+
+TEST_F(AclDev, FreeWaitsForAQueuedLaunchThatUsesTheBlock) {
+    void *d = nullptr, *other = nullptr;
+    ASSERT_EQ(aclrtMalloc(&d, 256, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMalloc(&other, 256, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    aclrtStream s = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
+    auto still_allocated = std::make_shared<std::atomic<int>>(-1);
+    ptosim::LaunchSpec user = sleeping_launch(0);
+    user.kernel = "acl_test_user";
+    user.gm_args = {static_cast<char*>(d) + 100};  // a pointer into the block counts
+    user.aiv_body = [d, still_allocated] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(150));
+        *still_allocated = ptosim::Device::get().find(d, 256).has_value();
+        static_cast<uint8_t*>(d)[0] = 7;
+    };
+    ASSERT_TRUE(static_cast<ptosim::Stream*>(s)->enqueue_launch(user).ok());
+    ptosim::LaunchSpec unrelated = sleeping_launch(300);
+    unrelated.gm_args = {other};
+    ASSERT_TRUE(static_cast<ptosim::Stream*>(s)->enqueue_launch(unrelated).ok());
+    const auto t0 = std::chrono::steady_clock::now();
+    EXPECT_EQ(aclrtFree(d), ACL_SUCCESS) << msg();
+    const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_GE(waited, 0.1);
+    EXPECT_LT(waited, 0.3) << "aclrtFree waited for the launch that does not use the block";
+    EXPECT_EQ(still_allocated->load(), 1);
+    EXPECT_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS) << msg();
+    EXPECT_EQ(aclrtDestroyStream(s), ACL_SUCCESS);
+    EXPECT_EQ(aclrtFree(other), ACL_SUCCESS);
+}
+
+std::string pointer_text(const void* p) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%p", p);
+    return buf;
+}
+
+TEST_F(AclDev, KernelAccessToFreedDeviceMemoryIsALocatedFault) {
+    void* d = nullptr;
+    ASSERT_EQ(aclrtMalloc(&d, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    ASSERT_EQ(aclrtFree(d), ACL_SUCCESS);
+    aclrtStream s = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
+    ptosim::LaunchSpec spec = sleeping_launch(0);
+    spec.kernel = "acl_test_stale";
+    spec.aiv_body = [d] { ptosim::check_gm(static_cast<char*>(d) + 32, 64, "TLOAD", {"kernel.cpp", 12}); };
+    ASSERT_TRUE(static_cast<ptosim::Stream*>(s)->enqueue_launch(spec).ok());
+    testing::internal::CaptureStderr();
+    EXPECT_EQ(aclrtSynchronizeStream(s), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    (void)testing::internal::GetCapturedStderr();
+    EXPECT_MSG_HAS("kernel 'acl_test_stale' (launched at <unknown location>) faulted on AIV block 0 at kernel.cpp:12: "
+                   "TLOAD: GM bytes [" + pointer_text(static_cast<char*>(d) + 32) + ", " +
+                   pointer_text(static_cast<char*>(d) + 96) + ") lie in the 96-byte device block at " +
+                   pointer_text(d) + ", which was freed by aclrtFree called from ");
+    EXPECT_MSG_HAS("test_acl");
+    EXPECT_EQ(aclrtDestroyStream(s), ACL_SUCCESS);
+}
+
+TEST(AclDeathTest, RawKernelWriteToFreedDeviceMemoryNamesTheBlock) {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    EXPECT_DEATH(
+        {
+            (void)aclInit(nullptr);
+            (void)aclrtSetDevice(0);
+            void* d = nullptr;
+            (void)aclrtMalloc(&d, 4000, ACL_MEM_MALLOC_HUGE_FIRST);
+            (void)aclrtFree(d);
+            ptosim::LaunchSpec spec = sleeping_launch(0);
+            spec.kernel = "acl_test_raw";
+            spec.aiv_body = [d] { static_cast<volatile uint8_t*>(d)[100] = 1; };
+            (void)ptosim::run_launch(ptosim::Device::get(), spec);
+        },
+        "ptosim: fatal: kernel 'acl_test_raw' on AIV 0 accessed freed device memory at 0x[0-9a-f]+: it lies in the "
+        "4032-byte device block at 0x[0-9a-f]+, freed by aclrtFree called from .*test_acl");
 }
 
 TEST_F(AclDev, FreeErrors) {

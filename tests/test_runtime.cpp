@@ -3,8 +3,13 @@
 #include <ptosim/intrinsics.hpp>
 #include <ptosim/runtime.hpp>
 #include <gtest/gtest.h>
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <memory>
 #include <thread>
 #include <vector>
 
@@ -329,22 +334,102 @@ TEST(Kernel, CxxExceptionsBecomeFaults) {
     EXPECT_NE(st.message.find("C++ exception escaped the kernel: boom"), std::string::npos) << st.message;
 }
 
-TEST(Stream, LaunchesAreAsynchronousAndSynchronizeTimesOut) {
+TEST(Stream, LaunchesAreAsynchronousAndATimeoutAbandonsTheKernel) {
     Stream* s = Device::get().create_stream();
-    std::atomic<bool> release{false}, ran{false};
-    s->enqueue_launch(spec(KernelKind::Vec, 1, nullptr, [&] {
-        while (!release.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-        ran = true;
-    }));
+    // Shared with the kernel, which may outlive this test by one PTO call.
+    auto spins = std::make_shared<std::atomic<int>>(0);
+    ASSERT_TRUE(s->enqueue_launch(spec(KernelKind::Vec, 2, nullptr, [spins] {
+                     if (core().block_idx == 0) return intr::pipe_barrier(here(50), Pipe::V);
+                     for (;;) {
+                         intr::pipe_barrier(here(51), Pipe::MTE2);
+                         ++*spins;
+                         std::this_thread::sleep_for(std::chrono::milliseconds(1));
+                     }
+                 })).ok());
+    testing::internal::CaptureStderr();
     Status st = s->synchronize(0.05);
+    const std::string err = testing::internal::GetCapturedStderr();
     EXPECT_EQ(st.code, err::kStreamSyncTimeout);
-    EXPECT_NE(st.message.find("timed out after 0.05 s"), std::string::npos) << st.message;
+    const std::string report =
+        "stream synchronisation timed out after 0.05 s: kernel 'k' (launched at host.cpp:7, block_dim 2) has 1 of 2 "
+        "blocks finished; unfinished cores:\n  AIV block 1: last PTO call pipe_barrier at kernel.cpp:51\n  the kernel "
+        "was abandoned (it stops at its next PTO call), and the stream accepts no more work";
+    EXPECT_NE(st.message.find(report), std::string::npos) << st.message;
     EXPECT_NE(st.message.find("raise PTO_SYNC_TIMEOUT_S"), std::string::npos) << st.message;
-    EXPECT_FALSE(ran.load());
-    release = true;
-    EXPECT_TRUE(s->synchronize(10).ok());
-    EXPECT_TRUE(ran.load());
+    EXPECT_NE(err.find("ptosim: error 507046: " + report), std::string::npos) << err;
+    EXPECT_GT(spins->load(), 0);
+    // The stream has failed: later work is refused, and teardown does not wait.
+    Status again = s->synchronize(10);
+    EXPECT_EQ(again.code, err::kStreamSyncTimeout);
+    EXPECT_NE(again.message.find("the stream failed earlier and accepts no more work"), std::string::npos)
+        << again.message;
+    EXPECT_EQ(s->enqueue_launch(spec(KernelKind::Vec, 1, nullptr, [] {})).code, err::kStreamSyncTimeout);
+    const auto t0 = std::chrono::steady_clock::now();
     ASSERT_TRUE(Device::get().destroy_stream(s).ok());
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 0.5);
+}
+
+// ptosim's C API (and ptolab's Python layer over it) keeps a timed-out
+// kernel running, so that a later synchronisation can still wait for it.
+TEST(Stream, ATimeoutThatKeepsTheKernelLetsALaterSyncWaitForIt) {
+    Stream* s = Device::get().create_stream();
+    auto release = std::make_shared<std::atomic<bool>>(false);
+    auto ran = std::make_shared<std::atomic<bool>>(false);
+    ASSERT_TRUE(s->enqueue_launch(spec(KernelKind::Vec, 1, nullptr, [release, ran] {
+                     intr::pipe_barrier(here(60), Pipe::V);
+                     while (!release->load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+                     *ran = true;
+                 })).ok());
+    testing::internal::CaptureStderr();
+    Status st = s->synchronize(0.05, Stream::OnTimeout::Keep);
+    const std::string err = testing::internal::GetCapturedStderr();
+    const std::string report =
+        "stream synchronisation timed out after 0.05 s: kernel 'k' (launched at host.cpp:7, block_dim 1) has 0 of 1 "
+        "blocks finished; unfinished cores:\n  AIV block 0: last PTO call pipe_barrier at kernel.cpp:60\n  the kernel "
+        "keeps running";
+    EXPECT_EQ(st.code, err::kStreamSyncTimeout);
+    EXPECT_NE(st.message.find(report), std::string::npos) << st.message;
+    EXPECT_NE(err.find("ptosim: error 507046: " + report), std::string::npos) << err;
+    EXPECT_FALSE(ran->load());
+    release->store(true);
+    EXPECT_TRUE(s->synchronize(10).ok());
+    EXPECT_TRUE(ran->load());
+    ASSERT_TRUE(Device::get().destroy_stream(s).ok());
+}
+
+// A kernel that never reaches another PTO call cannot be stopped: teardown
+// still returns, and the next launch waits for the cores it holds, naming it.
+TEST(Stream, TeardownAfterATimeoutReturnsWhileTheKernelSpins) {
+    auto release = std::make_shared<std::atomic<bool>>(false);
+    Stream* s = Device::get().create_stream();
+    LaunchSpec spinner = spec(KernelKind::Vec, 1, nullptr, [release] {
+        while (!release->load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    });
+    spinner.kernel = "spinner";
+    ASSERT_TRUE(s->enqueue_launch(spinner).ok());
+    testing::internal::CaptureStderr();
+    Status st = s->synchronize(0.05);
+    EXPECT_NE(st.message.find("kernel 'spinner' (launched at host.cpp:7, block_dim 1) has 0 of 1 blocks finished; "
+                              "unfinished cores:\n  AIV block 0: no PTO call yet"),
+              std::string::npos)
+        << st.message;
+    auto t0 = std::chrono::steady_clock::now();
+    ASSERT_TRUE(Device::get().destroy_stream(s).ok());
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 0.5);
+
+    Stream* s2 = Device::get().create_stream();
+    ASSERT_TRUE(s2->enqueue_launch(spec(KernelKind::Vec, 1, nullptr, [] {})).ok());
+    st = s2->synchronize(0.05);
+    (void)testing::internal::GetCapturedStderr();
+    EXPECT_NE(st.message.find("its next kernel has not started: it waits for the device's cores, which kernel "
+                              "'spinner' (launched at host.cpp:7) from another stream holds"),
+              std::string::npos)
+        << st.message;
+    t0 = std::chrono::steady_clock::now();
+    ASSERT_TRUE(Device::get().destroy_stream(s2).ok());
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 0.5);
+    release->store(true);
+    EXPECT_TRUE(run(KernelKind::Vec, 1, nullptr, [] {}).ok());  // the cores are free again
 }
 
 TEST(Stream, ReportsTheFirstErrorOnceThenRecovers) {
@@ -394,6 +479,136 @@ TEST(Soc, ProfilesCoverBothTargets) {
     EXPECT_EQ(find_soc("Ascend910B2")->aic, 24);
     EXPECT_EQ(find_soc("Ascend910B2")->aiv, 48);
     EXPECT_EQ(find_soc("Ascend310P"), nullptr);
+}
+
+namespace {
+
+// Each block fills the first 4 KiB of its core's UB with its launch's tag,
+// lets other host threads run, then counts the bytes still holding the tag.
+LaunchSpec ub_probe(uint8_t tag, std::vector<int>* counts) {
+    LaunchSpec s = spec(KernelKind::Vec, 8, nullptr, [tag, counts] {
+        Core& c = core();
+        uint8_t* ub = c.mem[int(Space::UB)];
+        std::memset(ub, tag, 4096);
+        std::this_thread::sleep_for(std::chrono::microseconds(300));
+        (*counts)[c.block_idx] = static_cast<int>(std::count(ub, ub + 4096, tag));
+    });
+    s.kernel = "ub_probe";
+    return s;
+}
+
+constexpr int kLaunchesPerStream = 3;
+
+}  // namespace
+
+TEST(Isolation, LaunchesOnSeveralStreamsFromOneThreadNeverShareCores) {
+    for (int streams : {2, 4}) {
+        for (int rep = 0; rep < 3; ++rep) {
+            std::vector<Stream*> ss;
+            std::vector<std::vector<int>> counts(streams * kLaunchesPerStream, std::vector<int>(8, -1));
+            for (int i = 0; i < streams; ++i) ss.push_back(Device::get().create_stream());
+            for (int k = 0; k < kLaunchesPerStream; ++k)
+                for (int i = 0; i < streams; ++i)
+                    ASSERT_TRUE(ss[i]->enqueue_launch(ub_probe(uint8_t(1 + i * kLaunchesPerStream + k),
+                                                               &counts[i * kLaunchesPerStream + k])).ok());
+            for (Stream* s : ss) EXPECT_TRUE(s->synchronize(30).ok());
+            for (Stream* s : ss) ASSERT_TRUE(Device::get().destroy_stream(s).ok());
+            for (auto& c : counts) EXPECT_EQ(c, std::vector<int>(8, 4096)) << streams << " streams, round " << rep;
+        }
+    }
+}
+
+TEST(Isolation, LaunchesFromSeveralHostThreadsNeverShareCores) {
+    for (int threads : {2, 4}) {
+        for (int rep = 0; rep < 3; ++rep) {
+            std::vector<std::vector<int>> counts(threads * kLaunchesPerStream, std::vector<int>(8, -1));
+            std::vector<int> sync_codes(threads, -1);
+            std::vector<std::thread> hosts;
+            for (int i = 0; i < threads; ++i) {
+                hosts.emplace_back([i, &counts, &sync_codes] {
+                    Stream* s = Device::get().create_stream();
+                    for (int k = 0; k < kLaunchesPerStream; ++k)
+                        (void)s->enqueue_launch(ub_probe(uint8_t(100 + i * kLaunchesPerStream + k),
+                                                         &counts[i * kLaunchesPerStream + k]));
+                    sync_codes[i] = s->synchronize(30).code;
+                    (void)Device::get().destroy_stream(s);
+                });
+            }
+            for (auto& t : hosts) t.join();
+            EXPECT_EQ(sync_codes, std::vector<int>(threads, 0));
+            for (auto& c : counts) EXPECT_EQ(c, std::vector<int>(8, 4096)) << threads << " threads, round " << rep;
+        }
+    }
+}
+
+TEST(Launch, EventIdCountersBelongToTheCoreAndStartAtZeroInEveryLaunch) {
+    std::vector<std::vector<int64_t>> seen(2);
+    auto body = [&] {
+        auto& mine = seen[core().block_idx];
+        if (core().block_idx == 0) {
+            for (int i = 0; i < 10; ++i) mine.push_back(intr::next_event_id(Pipe::MTE2, Pipe::V));
+            mine.push_back(intr::peek_event_id(Pipe::MTE2, Pipe::V));
+            intr::reset_event_id(Pipe::MTE2, Pipe::V);
+            mine.push_back(intr::next_event_id(Pipe::MTE2, Pipe::V));
+        } else {
+            mine.push_back(intr::next_event_id(Pipe::MTE2, Pipe::V));
+            mine.push_back(intr::next_event_id(Pipe::V, Pipe::MTE3));
+            mine.push_back(intr::next_event_id(Pipe::MTE2, Pipe::V));
+        }
+    };
+    for (int launch = 0; launch < 2; ++launch) {
+        seen.assign(2, {});
+        ASSERT_TRUE(run(KernelKind::Vec, 2, nullptr, body).ok());
+        EXPECT_EQ(seen[0], (std::vector<int64_t>{0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 0})) << "launch " << launch;
+        EXPECT_EQ(seen[1], (std::vector<int64_t>{0, 0, 1})) << "launch " << launch;
+    }
+}
+
+namespace {
+size_t mapping_count() {
+    std::ifstream maps("/proc/self/maps");
+    return static_cast<size_t>(std::count(std::istreambuf_iterator<char>(maps), std::istreambuf_iterator<char>(), '\n'));
+}
+}  // namespace
+
+TEST(Launch, SixtyFiveThousandBlocksRunInWavesWithBoundedMemory) {
+    constexpr uint32_t n = 65535;
+    std::vector<uint32_t> out(n, 0);
+    size_t maps_at_start = mapping_count(), maps_at_end = 0;
+    LaunchSpec s = spec(KernelKind::Vec, n, nullptr, [&] {
+        const Core& c = core();
+        out[c.block_idx] = static_cast<uint32_t>(c.block_idx) * 3u + 1u;
+        if (c.block_idx == n - 1) maps_at_end = mapping_count();
+    });
+    s.kernel = "tiny";
+    testing::internal::CaptureStderr();
+    const auto t0 = std::chrono::steady_clock::now();
+    Status st = run_launch(Device::get(), s);
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    (void)testing::internal::GetCapturedStderr();
+    ASSERT_TRUE(st.ok()) << st.message;
+    for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(out[i], i * 3u + 1u) << "block " << i;
+    // one wave of stacks (48 Vector cores, two mappings each) and the pool
+    EXPECT_LT(maps_at_end, maps_at_start + 1000) << maps_at_start;
+    EXPECT_LT(secs, 5.0);
+}
+
+TEST(Launch, MixGroupsBeyondTheCoreCountReuseTheFreedGroupsCores) {
+    const int groups = Device::get().soc().aic + 2;  // 26 groups on 24 Cube cores
+    std::vector<std::string> seen;
+    auto body = [&] {
+        const Core& c = core();
+        if (c.block_idx >= groups - 2)
+            seen.push_back(std::string(to_string(c.type)) + " " + std::to_string(c.block_idx) + "/" +
+                           std::to_string(c.subblock_id) + "@" + std::to_string(c.physical));
+    };
+    testing::internal::CaptureStderr();
+    ASSERT_TRUE(run(KernelKind::Mix, groups, body, body).ok());
+    (void)testing::internal::GetCapturedStderr();
+    // group 24 takes group 0's cores (Cube 0, Vector 0 and 1), group 25 group 1's
+    std::vector<std::string> want = {"AIC 24/0@0", "AIV 24/0@0", "AIV 24/1@1",
+                                     "AIC 25/0@1", "AIV 25/0@2", "AIV 25/1@3"};
+    EXPECT_EQ(seen, want);
 }
 
 TEST(KernelDeathTest, BadPointerCrashNamesKernelCoreAndLastCall) {

@@ -2,6 +2,7 @@
 // ids, local buffers, flag state, and the one dispatch point every
 // instruction passes (docs/design.md of this repo: "Dispatch point").
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -114,8 +115,15 @@ struct Core {
     // The MAD_MODE control bits Tile::SetMadTF32Mode sets: float TMATMUL
     // operands rounded to TF32 (0 off, 1 ties away from zero, 2 ties to even).
     uint8_t mad_tf32 = 0;
+    // Next automatic event id per (src, dst) pipe pair (pto-isa's
+    // EventIdCounter): core state, so launches and cores never share it.
+    uint8_t event_ids[kPipeCount][kPipeCount] = {};
     uint64_t ops = 0;
     SourceLoc last_loc;
+    const char* last_op = nullptr;  // name of the last PTO call, for timeout reports
+    // Set when the launch is abandoned (a synchronisation timed out): the
+    // core stops at its next PTO call.
+    const std::atomic<bool>* abandon = nullptr;
 
     std::string name() const;  // e.g. "AIV block 3 sub 1"
 };
@@ -138,10 +146,13 @@ void unsubscribe(int id);
 namespace detail {
 extern bool g_has_subscribers;
 void notify(const Core&, const OpRecord&);
+[[noreturn]] void stop_abandoned(const Core&, const OpRecord&);
 }
 inline void dispatch(Core& c, const OpRecord& r) {
+    if (c.abandon && c.abandon->load(std::memory_order_relaxed)) detail::stop_abandoned(c, r);
     ++c.ops;
     c.last_loc = r.loc;
+    c.last_op = r.op;
     if (detail::g_has_subscribers) detail::notify(c, r);
 }
 

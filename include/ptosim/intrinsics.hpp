@@ -15,6 +15,13 @@ void wait_flag_dev(const SourceLoc& loc, int64_t flag);
 void set_intra_block(const SourceLoc& loc, Pipe pipe, int64_t id);
 void wait_intra_block(const SourceLoc& loc, Pipe pipe, int64_t id);
 
+// pto-isa's EventIdCounter<Src, Dst>: hands out EVENT_ID0..7 in rotation per
+// pipe pair. The counter belongs to the calling core and starts at EVENT_ID0
+// in every launch (host code outside a launch gets a per-thread counter).
+int64_t next_event_id(Pipe src, Pipe dst);
+int64_t peek_event_id(Pipe src, Pipe dst);
+void reset_event_id(Pipe src, Pipe dst);
+
 // SYNCALL: a barrier over every core of the launch of the selected kind
 // (docs/isa/sync.md, "SYNCALL").
 enum class SyncAllCores { AIV, AIC, Mix };

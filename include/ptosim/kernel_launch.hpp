@@ -114,6 +114,14 @@ void launch(const char* name, const char* file, F, Config cfg, A&&... args) {
         spec.target = kBuildTarget;
         spec.kind = kBuildKind;
         spec.block_dim = cfg.block_dim;
+        // Pointer arguments name the device blocks the launch uses, so that
+        // aclrtFree of one waits for it.
+        auto note_pointer = [&spec](const auto& a) {
+            using P = std::decay_t<decltype(a)>;
+            if constexpr (std::is_pointer_v<P> && std::is_object_v<std::remove_pointer_t<P>>)
+                spec.gm_args.push_back(const_cast<const void*>(static_cast<const volatile void*>(a)));
+        };
+        std::apply([&](const auto&... a) { (note_pointer(a), ...); }, *packed);
         ptocc_thunk own = &thunk<F, Tuple>;
         std::function<void()> body = [own, packed] { own(packed.get()); };
         if constexpr (kBuildKind == KernelKind::Vec) {

@@ -55,6 +55,7 @@ constexpr int kInvalidParam = 100000;
 constexpr int kUninitialized = 100001;
 constexpr int kRepeatInitialize = 100002;
 constexpr int kBadAlloc = 200000;
+constexpr int kMemoryFree = 207002;  // a device block that cannot be freed yet
 constexpr int kInvalidDevice = 107001;
 constexpr int kContextNull = 107002;
 constexpr int kStreamSyncTimeout = 507046;
@@ -71,6 +72,9 @@ struct LaunchSpec {
     uint32_t block_dim = 1;
     std::function<void()> aic_body;  // Cube/Mix kernels
     std::function<void()> aiv_body;  // Vec/Mix kernels
+    // The pointer arguments of the launch (ptocc's <<<>>> fills them in):
+    // aclrtFree of a block one of them points into waits for the launch.
+    std::vector<const void*> gm_args;
 };
 
 class Stream;
@@ -94,7 +98,10 @@ public:
     bool is_stream(const Stream* s) const;
 
     void* allocate(uint64_t bytes, bool device);
-    Status release(void* p, bool device);
+    // Releasing a device block first waits (up to the sync timeout) for
+    // queued launches whose pointer arguments point into it. `caller` is the
+    // code address that asked, named in later use-after-free reports.
+    Status release(void* p, bool device, const void* caller = nullptr);
     // The allocation containing [p, p+bytes), if any.
     std::optional<Allocation> find(const void* p, uint64_t bytes = 1) const;
 
@@ -115,10 +122,17 @@ class Stream {
 public:
     explicit Stream(Device& d);
     ~Stream();
-    void enqueue_launch(LaunchSpec spec);
+    // Fails (nothing queued) once the stream has failed.
+    Status enqueue_launch(LaunchSpec spec);
+    // What a timed-out synchronisation does besides returning the timeout
+    // with a progress report: abandon the running kernel and fail the stream
+    // (ACL, docs/acl.md), or leave it running (ptosim's C API, where a later
+    // synchronisation may still wait for it), reporting on stderr or not.
+    enum class OnTimeout { Abandon, Keep, KeepQuietly };
     // Waits until all queued work ran; returns the first error since the last
     // synchronisation, or a timeout status after timeout_s seconds.
-    Status synchronize(double timeout_s);
+    Status synchronize(double timeout_s, OnTimeout on_timeout = OnTimeout::Abandon);
+    bool failed() const;
     struct Impl;
 
 private:

@@ -28,6 +28,7 @@ static_assert(ptosim::err::kInvalidParam == 100000);
 static_assert(ptosim::err::kUninitialized == 100001);
 static_assert(ptosim::err::kRepeatInitialize == 100002);
 static_assert(ptosim::err::kBadAlloc == 200000);
+static_assert(ptosim::err::kMemoryFree == ACL_ERROR_RT_MEMORY_FREE);
 static_assert(ptosim::err::kInvalidDevice == 107001);
 static_assert(ptosim::err::kAiCoreException == 507015);
 static_assert(ptosim::err::kVectorCoreException == 507035);
@@ -171,7 +172,7 @@ aclError check_side(const char* fn, const char* arg, const void* p, uint64_t byt
     return ACL_SUCCESS;
 }
 
-aclError release(const char* fn, void* p, bool device) {
+aclError release(const char* fn, void* p, bool device, const void* caller) {
     const char* arg = device ? "devPtr" : "hostPtr";
     if (!p) return fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": " + arg + " is null; pass the pointer to free");
     Where w = locate(p);
@@ -192,26 +193,49 @@ aclError release(const char* fn, void* p, bool device) {
                     std::string(fn) + ": " + arg + " " + hex(p) + " was allocated with " +
                         (w.device ? "aclrtMalloc; free it with aclrtFree" : "aclrtMallocHost; free it with aclrtFreeHost"));
     }
-    ptosim::Status st = Device::get().release(p, device);
+    ptosim::Status st = Device::get().release(p, device, caller);
     if (!st.ok()) return fail(st.code, std::string(fn) + ": " + st.message);
     return ACL_SUCCESS;
 }
 
-aclError allocate(const char* fn, const char* arg, void** out, size_t size, bool device) {
+// How a block's size follows from the request.
+enum class Padding { None, Align32, Align32Plus32 };
+
+aclError allocate(const char* fn, const char* arg, void** out, size_t size, bool device, Padding pad) {
     if (!out) return fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": " + arg + " is null; pass the address of a void* to receive the block");
     *out = nullptr;
     if (size == 0)
         return fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": size is 0; request at least one byte");
+    // The size is checked before it is rounded: SIZE_MAX rounded up wraps to
+    // a tiny block. No host can back more than 2^47 bytes (the user address
+    // space of x86-64 and AArch64), so larger requests fail here.
+    constexpr size_t kMaxRequest = size_t{1} << 47;
+    if (size > kMaxRequest)
+        return fail(ACL_ERROR_BAD_ALLOC, std::string(fn) + ": size " + std::to_string(size) +
+                                             " bytes exceeds the 2^47 bytes (128 TiB) any simulated block can have; "
+                                             "check the size computation for an overflow or a negative value");
     // aclrtMalloc rounds the size up to a multiple of 32 bytes and adds 32
     // (CANN aclrtMallocAlign32 page, which contrasts itself with it): a DMA
     // burst may run into those bytes, and kernels' 32-byte bursts do.
-    void* p = Device::get().allocate(device ? (size + 31) / 32 * 32 + 32 : size, device);
+    const size_t bytes = pad == Padding::None ? size : (size + 31) / 32 * 32 + (pad == Padding::Align32Plus32 ? 32 : 0);
+    void* p = Device::get().allocate(bytes, device);
     if (!p) {
         return fail(ACL_ERROR_BAD_ALLOC, std::string(fn) + ": out of host memory allocating " + std::to_string(size) +
                                              " bytes; the simulator backs " + (device ? "device" : "host") +
                                              " memory with host RAM, so reduce the size");
     }
     *out = p;
+    return ACL_SUCCESS;
+}
+
+aclError check_policy(const char* fn, aclrtMemMallocPolicy policy) {
+    constexpr uint32_t kFlags =
+        ACL_MEM_TYPE_LOW_BAND_WIDTH | ACL_MEM_TYPE_HIGH_BAND_WIDTH | ACL_MEM_ACCESS_USER_SPACE_READONLY;
+    uint32_t p = static_cast<uint32_t>(policy);
+    if ((p & ~kFlags) > ACL_MEM_MALLOC_HUGE1G_ONLY_P2P) {
+        return fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": policy " + std::to_string(p) +
+                                                 " is not an aclrtMemMallocPolicy; use ACL_MEM_MALLOC_HUGE_FIRST");
+    }
     return ACL_SUCCESS;
 }
 
@@ -339,6 +363,10 @@ aclError aclrtResetDevice(int32_t deviceId) {
     }
     if (t_current_device == deviceId) t_current_device = kNoDevice;
     destroy_streams(doomed);
+    // A default stream failed by a sync timeout is replaced, as a reset
+    // gives the device a fresh default stream.
+    Device& d = Device::get();
+    if (Stream* def = d.default_stream(); def->failed()) (void)d.destroy_stream(def);
     return ACL_SUCCESS;
 }
 
@@ -424,38 +452,47 @@ aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) 
         return sync_result("aclrtSynchronizeStreamWithTimeout", st->synchronize(timeout / 1000.0));
     // Waiting in bounded slices keeps the deadline arithmetic far from overflow.
     for (;;) {
-        ptosim::Status r = st->synchronize(3600.0);
-        if (r.code != ptosim::err::kStreamSyncTimeout) return sync_result("aclrtSynchronizeStreamWithTimeout", r);
+        ptosim::Status r = st->synchronize(3600.0, Stream::OnTimeout::KeepQuietly);
+        if (r.code != ptosim::err::kStreamSyncTimeout || st->failed())
+            return sync_result("aclrtSynchronizeStreamWithTimeout", r);
     }
 }
 
 aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
     if (devPtr) *devPtr = nullptr;
     if (aclError e = require_device("aclrtMalloc")) return e;
-    constexpr uint32_t kFlags =
-        ACL_MEM_TYPE_LOW_BAND_WIDTH | ACL_MEM_TYPE_HIGH_BAND_WIDTH | ACL_MEM_ACCESS_USER_SPACE_READONLY;
-    uint32_t p = static_cast<uint32_t>(policy);
-    if ((p & ~kFlags) > ACL_MEM_MALLOC_HUGE1G_ONLY_P2P) {
-        return fail(ACL_ERROR_INVALID_PARAM, "aclrtMalloc: policy " + std::to_string(p) +
-                                                 " is not an aclrtMemMallocPolicy; use ACL_MEM_MALLOC_HUGE_FIRST");
-    }
-    return allocate("aclrtMalloc", "devPtr", devPtr, size, true);
+    if (aclError e = check_policy("aclrtMalloc", policy)) return e;
+    return allocate("aclrtMalloc", "devPtr", devPtr, size, true, Padding::Align32Plus32);
+}
+
+aclError aclrtMallocAlign32(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
+    if (devPtr) *devPtr = nullptr;
+    if (aclError e = require_device("aclrtMallocAlign32")) return e;
+    if (aclError e = check_policy("aclrtMallocAlign32", policy)) return e;
+    return allocate("aclrtMallocAlign32", "devPtr", devPtr, size, true, Padding::Align32);
+}
+
+aclError aclrtMallocCached(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
+    if (devPtr) *devPtr = nullptr;
+    if (aclError e = require_device("aclrtMallocCached")) return e;
+    if (aclError e = check_policy("aclrtMallocCached", policy)) return e;
+    return allocate("aclrtMallocCached", "devPtr", devPtr, size, true, Padding::Align32Plus32);
 }
 
 aclError aclrtMallocHost(void** hostPtr, size_t size) {
     if (hostPtr) *hostPtr = nullptr;
     if (aclError e = require_device("aclrtMallocHost")) return e;
-    return allocate("aclrtMallocHost", "hostPtr", hostPtr, size, false);
+    return allocate("aclrtMallocHost", "hostPtr", hostPtr, size, false, Padding::None);
 }
 
 aclError aclrtFree(void* devPtr) {
     if (aclError e = require_device("aclrtFree")) return e;
-    return release("aclrtFree", devPtr, true);
+    return release("aclrtFree", devPtr, true, __builtin_extract_return_addr(__builtin_return_address(0)));
 }
 
 aclError aclrtFreeHost(void* hostPtr) {
     if (aclError e = require_device("aclrtFreeHost")) return e;
-    return release("aclrtFreeHost", hostPtr, false);
+    return release("aclrtFreeHost", hostPtr, false, nullptr);
 }
 
 aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {

@@ -118,7 +118,9 @@ int ptosim_synchronize(void* stream, double timeout_s) {
         return fail(ptosim::err::kInvalidParam,
                     "ptosim_synchronize: " + hex(reinterpret_cast<uintptr_t>(stream)) +
                         " is not a live stream; pass a stream handle from ptosim/ACL, or null for the default stream");
-    ptosim::Status st = s->synchronize(timeout_s > 0 ? timeout_s : ptosim::default_sync_timeout_s());
+    // The kernel is left running: ptolab's Python layer may synchronise again to wait for a slow kernel.
+    ptosim::Status st = s->synchronize(timeout_s > 0 ? timeout_s : ptosim::default_sync_timeout_s(),
+                                       ptosim::Stream::OnTimeout::Keep);
     return st.ok() ? 0 : fail(st.code, "ptosim_synchronize: " + st.message);
 }
 

@@ -1,4 +1,9 @@
 #include "device_impl.hpp"
+#include <dlfcn.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <chrono>
+#include <cinttypes>
 #include <cstdlib>
 #include <cstdio>
 #include <cstring>
@@ -56,9 +61,19 @@ Device& Device::get() {
 Status Device::select_soc(std::string_view name) {
     const SocProfile* p = find_soc(name);
     if (!p) return {err::kInvalidParam, "unknown SoC '" + std::string(name) + "'"};
+    auto refused = [&]() -> Status {
+        if (impl_->launched && p != soc_)
+            return {err::kInvalidParam, "the simulated SoC cannot change after the first launch"};
+        return {};
+    };
+    {
+        std::lock_guard lk(impl_->mu);
+        if (Status st = refused(); !st.ok() || p == soc_) return st;
+    }
+    // The core buffers are resized only while no launch runs.
+    std::lock_guard ex(impl_->exec_mu);
     std::lock_guard lk(impl_->mu);
-    if (impl_->launched && p != soc_)
-        return {err::kInvalidParam, "the simulated SoC cannot change after the first launch"};
+    if (Status st = refused(); !st.ok()) return st;
     soc_ = p;
     impl_->aic_mem.clear();
     impl_->aiv_mem.clear();
@@ -97,21 +112,52 @@ bool Device::is_stream(const Stream* s) const {
     return impl_->streams.count(const_cast<Stream*>(s)) != 0;
 }
 
+namespace {
+uint64_t page_bytes() {
+    static const uint64_t n = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+    return n;
+}
+uint64_t mapped_bytes(uint64_t bytes) { return (bytes + page_bytes() - 1) / page_bytes() * page_bytes(); }
+constexpr uint64_t kMaxBlockBytes = 1ull << 47;  // the user address space of x86-64 and AArch64
+
+// "main+0x4f (./app)" for a code address, as far as the dynamic symbol table knows.
+void describe_code_address(const void* pc, char* out, size_t n) {
+    Dl_info info{};
+    if (!pc || !dladdr(pc, &info) || !info.dli_fname) {
+        std::snprintf(out, n, "%p", pc);
+        return;
+    }
+    const uintptr_t a = reinterpret_cast<uintptr_t>(pc);
+    if (info.dli_sname && info.dli_saddr)
+        std::snprintf(out, n, "%s+0x%" PRIxPTR " (%s)", info.dli_sname, a - reinterpret_cast<uintptr_t>(info.dli_saddr),
+                      info.dli_fname);
+    else
+        std::snprintf(out, n, "%s+0x%" PRIxPTR, info.dli_fname, a - reinterpret_cast<uintptr_t>(info.dli_fbase));
+}
+}  // namespace
+
 void* Device::allocate(uint64_t bytes, bool device) {
-    // 512-byte alignment matches what kernels may assume of device memory.
-    void* p = ::operator new(bytes, std::align_val_t(512), std::nothrow);
-    if (!p) return nullptr;
-    // Fresh device memory reads as zero, as the fresh pages the real driver
-    // maps do; pto-isa's system tests compare whole output buffers and rely
-    // on it (docs/acl.md). Recycled host heap would leak earlier contents.
-    if (device) std::memset(p, 0, bytes);
+    if (bytes == 0 || bytes > kMaxBlockBytes) return nullptr;
+    void* p = nullptr;
+    if (device) {
+        // Device blocks are mappings of their own (page-aligned, so 512-byte
+        // aligned as kernels may assume): a freed block's range can be made
+        // inaccessible without touching host heap data. Fresh pages read as
+        // zero, as the fresh pages the real driver maps do; pto-isa's system
+        // tests compare whole output buffers and rely on it (docs/acl.md).
+        p = mmap(nullptr, mapped_bytes(bytes), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p == MAP_FAILED) return nullptr;
+    } else {
+        p = ::operator new(bytes, std::align_val_t(512), std::nothrow);
+        if (!p) return nullptr;
+    }
     std::lock_guard lk(impl_->mu);
     impl_->allocations[reinterpret_cast<uintptr_t>(p)] = {reinterpret_cast<uintptr_t>(p), bytes, device};
     return p;
 }
 
-Status Device::release(void* p, bool device) {
-    std::lock_guard lk(impl_->mu);
+Status Device::release(void* p, bool device, const void* caller) {
+    std::unique_lock lk(impl_->mu);
     auto it = impl_->allocations.find(reinterpret_cast<uintptr_t>(p));
     if (it == impl_->allocations.end()) {
         return {err::kInvalidParam, "pointer " + std::to_string(reinterpret_cast<uintptr_t>(p)) +
@@ -122,11 +168,52 @@ Status Device::release(void* p, bool device) {
                                            : "pointer was allocated with aclrtMalloc; free it with aclrtFree"};
     }
     const uint64_t size = it->second.size;
-    impl_->allocations.erase(it);
     if (device) {
-        ::operator delete(p, std::align_val_t(512));
+        const uintptr_t base = reinterpret_cast<uintptr_t>(p);
+        // A launch queued with a pointer into the block still needs it: wait
+        // for it, as freeing on hardware after the launch completes would.
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(default_sync_timeout_s());
+        for (;;) {
+            const Impl::InFlight* user = nullptr;
+            for (const auto& [id, f] : impl_->inflight)
+                for (const void* a : f.gm_args)
+                    if (reinterpret_cast<uintptr_t>(a) - base < size) user = &f;
+            if (!user) break;
+            const std::string who = "kernel '" + user->kernel + "' (launched at " + user->site.str() + ")";
+            char head[96];
+            std::snprintf(head, sizeof head, "device block %p (%" PRIu64 " bytes) is an argument of ", p, size);
+            if (user->abandoned)
+                return {err::kMemoryFree, head + who +
+                                              ", which was abandoned after a stream synchronisation timed out and may "
+                                              "still run; the block is not freed"};
+            if (impl_->inflight_done.wait_until(lk, deadline) == std::cv_status::timeout)
+                return {err::kMemoryFree, head + who + ", which is still queued or running after " +
+                                              std::to_string(default_sync_timeout_s()) +
+                                              " s (PTO_SYNC_TIMEOUT_S); the block is not freed. Synchronise the stream "
+                                              "before freeing"};
+        }
+        it = impl_->allocations.find(base);  // another thread may have freed it meanwhile
+        if (it == impl_->allocations.end() || it->second.size != size)
+            return {err::kInvalidParam, "pointer " + std::to_string(base) + " was freed while this call waited"};
+        impl_->allocations.erase(it);
+        // The range stays reserved and inaccessible, so that a kernel still
+        // holding the pointer faults (and is told which block it was) instead
+        // of writing into whatever the heap put there next.
+        const uint64_t len = mapped_bytes(size);
+        mprotect(p, len, PROT_NONE);
+        madvise(p, len, MADV_DONTNEED);
+        FreedBlock& slot = impl_->freed[impl_->freed_next];
+        impl_->freed_next = (impl_->freed_next + 1) % Impl::kFreedBlocks;
+        if (uintptr_t old = slot.base.exchange(0, std::memory_order_acq_rel))
+            munmap(reinterpret_cast<void*>(old), mapped_bytes(slot.size));
+        slot.size = size;
+        char who[160];
+        describe_code_address(caller, who, sizeof who);
+        std::snprintf(slot.where, sizeof slot.where, "%s", who);
+        slot.base.store(base, std::memory_order_release);
         return {};
     }
+    impl_->allocations.erase(it);
     // CANN's host allocator pools pinned pages: a freed block stays mapped
     // with its contents, and programs written for it read freed host blocks
     // (pto-isa's tscatter test reads its index buffer after aclrtFreeHost).
@@ -197,6 +284,34 @@ void Device::Impl::CoreBuffer::clear() {
     if (data_ && madvise(data_, mapped_, MADV_DONTNEED) != 0) std::memset(data_, 0, size_);
 }
 
+const FreedBlock* find_freed(Device& d, uintptr_t a) {
+    for (const FreedBlock& f : d.impl().freed) {
+        const uintptr_t b = f.base.load(std::memory_order_acquire);
+        if (b && a - b < f.size) return &f;
+    }
+    return nullptr;
+}
+
+uint64_t Device::Impl::track(const LaunchSpec& spec) {
+    std::lock_guard lk(mu);
+    const uint64_t id = inflight_next++;
+    inflight[id] = {spec.kernel, spec.site, spec.gm_args, false};
+    return id;
+}
+
+void Device::Impl::untrack(uint64_t id) {
+    {
+        std::lock_guard lk(mu);
+        inflight.erase(id);
+    }
+    inflight_done.notify_all();
+}
+
+void Device::Impl::mark_abandoned(uint64_t id) {
+    std::lock_guard lk(mu);
+    if (auto it = inflight.find(id); it != inflight.end()) it->second.abandoned = true;
+}
+
 Device::Impl::CoreMemory& Device::Impl::memory(const SocProfile& soc, CoreType t, int slot) {
     auto& pool = t == CoreType::AIC ? aic_mem : aiv_mem;
     if (pool.size() <= static_cast<size_t>(slot)) pool.resize(slot + 1);
@@ -229,9 +344,19 @@ void check_gm(const void* p, uint64_t bytes, const char* what, const SourceLoc& 
     Device& d = Device::get();
     const std::optional<Allocation> start = d.find(p, 1);
     if (!start) {
+        const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+        if (const FreedBlock* f = find_freed(d, a)) {
+            char buf[512];
+            std::snprintf(buf, sizeof buf,
+                          "%s: GM bytes [%p, %p) lie in the %llu-byte device block at %p, which was freed by aclrtFree "
+                          "called from %s; free device memory only after the launches using it finished (synchronise "
+                          "the stream first)",
+                          what, p, static_cast<const void*>(static_cast<const uint8_t*>(p) + bytes),
+                          static_cast<unsigned long long>(f->size), reinterpret_cast<void*>(f->base.load()), f->where);
+            fault(loc, buf);
+        }
         // Unregistered memory cannot be checked, unless the span runs into a
         // registered block: then it writes memory it does not own.
-        const uintptr_t a = reinterpret_cast<uintptr_t>(p);
         std::lock_guard lk(d.impl().mu);
         auto it = d.impl().allocations.lower_bound(a);
         if (it != d.impl().allocations.end() && it->first < a + bytes) {

@@ -1,5 +1,7 @@
 #pragma once
 #include <ptosim/runtime.hpp>
+#include <atomic>
+#include <condition_variable>
 #include <deque>
 #include <map>
 #include <mutex>
@@ -7,6 +9,32 @@
 #include <vector>
 
 namespace ptosim {
+
+class Launch;
+
+// What a stream shares with the launch it runs: the abandon flag a timed-out
+// synchronisation raises, and the live launch for progress reports.
+struct LaunchControl {
+    std::atomic<bool> abandon{false};
+    std::mutex mu;           // guards live
+    Launch* live = nullptr;  // set while the launch holds the device
+};
+
+// Runs a launch on the calling thread; `ctl` (may be null) lets another
+// thread abandon it or ask for its progress.
+Status run_launch(Device& d, const LaunchSpec& spec, LaunchControl* ctl);
+// The unfinished cores of the launch `ctl` runs, one line each (identical
+// cores grouped), or "" when it does not hold the device yet.
+std::string launch_progress(LaunchControl& ctl);
+
+// A device block released by aclrtFree, remembered so that a later kernel
+// access is reported as a use after free. Written under Device::Impl::mu,
+// read lock-free by the crash handler.
+struct FreedBlock {
+    std::atomic<uintptr_t> base{0};
+    uint64_t size = 0;
+    char where[200] = {};  // who freed it, e.g. "aclrtFree called from main+0x4f (./app)"
+};
 
 struct Device::Impl {
     mutable std::mutex mu;
@@ -16,12 +44,38 @@ struct Device::Impl {
     std::deque<std::pair<void*, uint64_t>> host_quarantine;
     uint64_t host_quarantine_bytes = 0;
     static constexpr uint64_t kHostQuarantineBytes = 256ull << 20;
+    // Freed device blocks keep their address range, inaccessible, so that no
+    // later allocation reuses it while a kernel may still hold the pointer;
+    // the oldest are unmapped beyond kFreedBlocks (docs/acl.md, aclrtFree).
+    static constexpr size_t kFreedBlocks = 4096;
+    FreedBlock freed[kFreedBlocks];
+    size_t freed_next = 0;
     ~Impl();
     std::set<Stream*> streams;
     Stream* default_stream = nullptr;
     bool launched = false;
     std::set<std::string> wave_warned;
     uint64_t ffts_ctrl = 0;
+
+    // Launches queued or running on streams, with the pointer arguments they
+    // were given: aclrtFree of a block one of them uses waits for it.
+    struct InFlight {
+        std::string kernel;
+        SourceLoc site;
+        std::vector<const void*> gm_args;
+        bool abandoned = false;
+    };
+    std::map<uint64_t, InFlight> inflight;
+    uint64_t inflight_next = 1;
+    std::condition_variable inflight_done;
+    uint64_t track(const LaunchSpec& spec);
+    void untrack(uint64_t id);
+    void mark_abandoned(uint64_t id);
+
+    // One launch at a time owns the cores (docs/acl.md, "Streams"); `busy`
+    // names it for the reports of launches waiting behind it.
+    std::timed_mutex exec_mu;
+    std::string busy;  // guarded by mu
 
     // One local buffer (UB, L1, L0A, ...) of a physical core: an anonymous
     // mapping, so clear() gives pages back (MADV_DONTNEED) and costs what
@@ -54,7 +108,10 @@ struct Device::Impl {
         }
     };
     std::vector<CoreMemory> aic_mem, aiv_mem;
-    CoreMemory& memory(const SocProfile& soc, CoreType t, int slot);
+    CoreMemory& memory(const SocProfile& soc, CoreType t, int slot);  // with exec_mu held
 };
+
+// The freed device block containing address a, if it is remembered.
+const FreedBlock* find_freed(Device& d, uintptr_t a);
 
 }  // namespace ptosim

@@ -190,7 +190,11 @@ void submit(LaunchSpec spec, void* stream) {
                                 "stream. The launch was not queued.");
         return;
     }
-    s->enqueue_launch(std::move(spec));
+    const std::string kernel = spec.kernel;
+    const SourceLoc site = spec.site;
+    if (Status st = s->enqueue_launch(std::move(spec)); !st.ok())
+        report_launch_error(kernel.c_str(), site.file, static_cast<uint32_t>(site.line),
+                            st.message + " The launch was not queued.");
 }
 
 }  // namespace ptosim::cc

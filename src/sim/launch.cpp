@@ -4,6 +4,8 @@
 #include "launch.hpp"
 #include "device_impl.hpp"
 #include <sys/mman.h>
+#include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -30,7 +32,13 @@ void* take_stack() {
     void* s = mmap(nullptr, kStackBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK,
                    -1, 0);
     if (s == MAP_FAILED) return nullptr;
-    mprotect(s, 4096, PROT_NONE);  // guard page: a kernel stack overflow faults instead of corrupting
+    // guard page: a kernel stack overflow faults instead of corrupting
+    if (mprotect(s, 4096, PROT_NONE) != 0) {
+        const int e = errno;
+        munmap(s, kStackBytes);
+        errno = e;
+        return nullptr;
+    }
     return s;
 }
 void give_stack(void* s) {
@@ -42,9 +50,27 @@ void give_stack(void* s) {
 // as on hardware, but first says which kernel, core and source line it was in.
 void on_crash(int sig, siginfo_t* info, void*) {
     if (const Core* c = t_core) {
-        char buf[512];
+        char buf[768];
         const Launch* l = t_launch;
-        int n = std::snprintf(buf, sizeof buf,
+        int n;
+        if (const FreedBlock* f = find_freed(Device::get(), reinterpret_cast<uintptr_t>(info->si_addr))) {
+            n = std::snprintf(buf, sizeof buf,
+                              "ptosim: fatal: kernel '%s' on %s %lld%s accessed freed device memory at %p: it lies in "
+                              "the %llu-byte device block at %p, freed by aclrtFree called from %s; last PTO call at "
+                              "%s:%d. Free device memory only after the launches using it finished (synchronise the "
+                              "stream first).\n",
+                              l ? l->spec().kernel.c_str() : "?", to_string(c->type),
+                              static_cast<long long>(c->block_idx),
+                              c->type == CoreType::AIV && c->subblock_dim > 1 ? (c->subblock_id ? " sub 1" : " sub 0") : "",
+                              info->si_addr, static_cast<unsigned long long>(f->size),
+                              reinterpret_cast<void*>(f->base.load()), f->where,
+                              c->last_loc.file ? c->last_loc.file : "<unknown>", c->last_loc.line);
+            if (n > 0) (void)!write(2, buf, static_cast<size_t>(std::min<int>(n, sizeof buf - 1)));
+            std::signal(sig, SIG_DFL);
+            std::raise(sig);
+            return;
+        }
+        n = std::snprintf(buf, sizeof buf,
                               "ptosim: fatal: %s (address %p) in kernel '%s' on %s %lld%s; last PTO call at %s:%d. "
                               "A raw pointer in the kernel went outside its memory, or the kernel's stack (8 MiB) "
                               "overflowed.\n",
@@ -80,6 +106,19 @@ void install_crash_report() {
     }
 }
 
+void fiber_entry();
+
+// Kept out of line: getcontext "returns twice" as far as the compiler knows,
+// which would pessimise the caller's loop.
+[[gnu::noinline]] void init_fiber(Fiber& f, ucontext_t* link) {
+    f.size = kStackBytes;
+    getcontext(&f.ctx);
+    f.ctx.uc_stack.ss_sp = f.stack;
+    f.ctx.uc_stack.ss_size = kStackBytes;
+    f.ctx.uc_link = link;
+    makecontext(&f.ctx, fiber_entry, 0);
+}
+
 void fiber_entry() {
     CoreSlot* slot = t_starting;
     try {
@@ -108,6 +147,12 @@ Core& core() {
 }
 
 void fault(const SourceLoc& loc, std::string message) { throw KernelFault{std::move(message), loc}; }
+
+void detail::stop_abandoned(const Core&, const OpRecord& r) {
+    throw KernelFault{std::string("stopped before ") + r.op +
+                          ": the launch was abandoned after a stream synchronisation timed out",
+                      r.loc};
+}
 
 std::string SourceLoc::str() const {
     if (!file) return "<unknown location>";
@@ -160,11 +205,25 @@ Core& group_core(Core& c, CoreType type, int subblock, const char* op, const Sou
     return l.group_member(g, type == CoreType::AIC ? 0 : 1 + subblock)->core;
 }
 
-Launch::Launch(Device& d, const LaunchSpec& spec) : dev_(d), spec_(spec), soc_(d.soc()) {}
+Launch::Launch(Device& d, const LaunchSpec& spec, LaunchControl* ctl)
+    : dev_(d), spec_(spec), soc_(d.soc()), ctl_(ctl) {}
 
 Launch::~Launch() {
     for (auto& s : slots_)
-        if (s->fiber.stack) give_stack(s->fiber.stack);
+        if (s && s->fiber.stack) give_stack(s->fiber.stack);
+}
+
+CoreType Launch::core_type_of(int index) const {
+    if (spec_.kind == KernelKind::Mix) return index % per_group_ == 0 ? CoreType::AIC : CoreType::AIV;
+    return spec_.kind == KernelKind::Cube ? CoreType::AIC : CoreType::AIV;
+}
+
+std::string Launch::core_name(int index) const {
+    const int g = index / per_group_, m = index % per_group_;
+    std::string s = to_string(core_type_of(index));
+    s += " block " + std::to_string(g);
+    if (per_group_ == 3 && m > 0) s += " sub " + std::to_string(m - 1);
+    return s;
 }
 
 void Launch::note_signal(std::string s) {
@@ -194,6 +253,9 @@ Status Launch::prepare() {
                                         (need_aic && !spec_.aic_body ? "Cube" : "Vector") + " core variant"};
     per_group_ = spec_.kind == KernelKind::Mix ? 3 : 1;
     groups_ = static_cast<int>(spec_.block_dim);
+    if (spec_.block_dim > static_cast<uint32_t>(INT32_MAX / 3))
+        return {err::kInvalidParam, where + ": block_dim " + std::to_string(spec_.block_dim) +
+                                        " is beyond what any Ascend runtime accepts (at most 65535 blocks)"};
     capacity_ = spec_.kind == KernelKind::Vec ? soc_.aiv : spec_.kind == KernelKind::Cube ? soc_.aic
                                                                                            : std::min(soc_.aic, soc_.aiv / 2);
     if (groups_ > capacity_) {
@@ -209,40 +271,31 @@ Status Launch::prepare() {
                          soc_.name);
         }
     }
-    for (int g = 0; g < groups_; ++g) {
-        for (int m = 0; m < per_group_; ++m) {
-            auto s = std::make_unique<CoreSlot>();
-            Core& c = s->core;
-            c.type = (spec_.kind == KernelKind::Cube || (spec_.kind == KernelKind::Mix && m == 0)) ? CoreType::AIC
-                                                                                                   : CoreType::AIV;
-            c.target = spec_.target;
-            c.index = g * per_group_ + m;
-            c.block_idx = g;
-            c.block_num = spec_.block_dim;
-            c.subblock_id = spec_.kind == KernelKind::Mix && m > 0 ? m - 1 : 0;
-            // Only the Vector cores of a mix group see two sub-blocks; the Cube core sees one.
-            c.subblock_dim = spec_.kind == KernelKind::Mix && c.type == CoreType::AIV ? 2 : 1;
-            c.launch = this;
-            s->group = g;
-            s->body = const_cast<std::function<void()>*>(c.type == CoreType::AIC ? &spec_.aic_body : &spec_.aiv_body);
-            slots_.push_back(std::move(s));
-        }
-    }
-    ffts.assign(slots_.size(), {});
-    intra.assign(slots_.size(), {});
+    slots_.resize(static_cast<size_t>(groups_) * per_group_);
     group_slot_.assign(groups_, -1);
     for (int i = capacity_ - 1; i >= 0; --i) free_slots_.push_back(i);
     return {};
 }
 
-void Launch::admit(int group) {
+Status Launch::admit(int group) {
     int phys = free_slots_.back();
-    free_slots_.pop_back();
-    group_slot_[group] = phys;
     auto& impl = dev_.impl();
+    std::vector<std::unique_ptr<CoreSlot>> made;
     for (int m = 0; m < per_group_; ++m) {
-        CoreSlot& s = *group_member(group, m);
-        Core& c = s.core;
+        auto s = std::make_unique<CoreSlot>();
+        Core& c = s->core;
+        c.type = core_type_of(group * per_group_ + m);
+        c.target = spec_.target;
+        c.index = group * per_group_ + m;
+        c.block_idx = group;
+        c.block_num = spec_.block_dim;
+        c.subblock_id = spec_.kind == KernelKind::Mix && m > 0 ? m - 1 : 0;
+        // Only the Vector cores of a mix group see two sub-blocks; the Cube core sees one.
+        c.subblock_dim = spec_.kind == KernelKind::Mix && c.type == CoreType::AIV ? 2 : 1;
+        c.launch = this;
+        c.abandon = ctl_ ? &ctl_->abandon : nullptr;
+        s->group = group;
+        s->body = const_cast<std::function<void()>*>(c.type == CoreType::AIC ? &spec_.aic_body : &spec_.aiv_body);
         // mix group p owns Cube core p and Vector cores 2p, 2p+1
         c.physical = c.type == CoreType::AIC ? phys : (per_group_ == 3 ? phys * 2 + (m - 1) : phys);
         auto& mem = impl.memory(soc_, c.type, c.physical);
@@ -256,21 +309,52 @@ void Launch::admit(int group) {
             c.mem[sp] = mem.space[sp].data();
             c.mem_size[sp] = mem.space[sp].size();
         }
-        s.fiber.stack = take_stack();
-        s.fiber.size = kStackBytes;
-        getcontext(&s.fiber.ctx);
-        s.fiber.ctx.uc_stack.ss_sp = s.fiber.stack;
-        s.fiber.ctx.uc_stack.ss_size = kStackBytes;
-        s.fiber.ctx.uc_link = &sched_;
-        makecontext(&s.fiber.ctx, fiber_entry, 0);
-        s.state = CoreSlot::State::Runnable;
+        s->fiber.stack = take_stack();
+        if (!s->fiber.stack) {
+            const int e = errno;
+            for (auto& x : made) give_stack(x->fiber.stack);
+            return {err::kBadAlloc, "kernel '" + spec_.kernel + "' (launched at " + spec_.site.str() +
+                                        "): cannot allocate the " + std::to_string(kStackBytes >> 20) +
+                                        " MiB stack of simulated " + c.name() + ": " + std::strerror(e) +
+                                        " (the process is out of memory or of memory mappings, "
+                                        "/proc/sys/vm/max_map_count)"};
+        }
+        init_fiber(s->fiber, &sched_);
+        s->state = CoreSlot::State::Runnable;
+        made.push_back(std::move(s));
     }
+    free_slots_.pop_back();
+    group_slot_[group] = phys;
+    std::lock_guard lk(active_mu_);
+    for (int m = 0; m < per_group_; ++m) {
+        slots_[group * per_group_ + m] = std::move(made[m]);
+        active_.insert(group * per_group_ + m);
+    }
+    return {};
+}
+
+// A finished group returns its physical core and fiber stacks at once, so a
+// launch of any block_dim holds at most one wave of them.
+void Launch::retire(int group) {
+    free_slots_.push_back(group_slot_[group]);
+    std::vector<std::unique_ptr<CoreSlot>> gone;
+    {
+        std::lock_guard lk(active_mu_);
+        for (int m = 0; m < per_group_; ++m) {
+            const int i = group * per_group_ + m;
+            active_.erase(i);
+            gone.push_back(std::move(slots_[i]));
+        }
+        ++groups_done_;
+    }
+    for (auto& s : gone) give_stack(s->fiber.stack);
 }
 
 CoreSlot* Launch::pick() {
-    for (auto& s : slots_) {
-        if (s->state == CoreSlot::State::Runnable) return s.get();
-        if (s->state == CoreSlot::State::Blocked && s->ready()) return s.get();
+    for (int i : active_) {
+        CoreSlot* s = slots_[i].get();
+        if (s->state == CoreSlot::State::Runnable) return s;
+        if (s->state == CoreSlot::State::Blocked && s->ready()) return s;
     }
     return nullptr;
 }
@@ -290,13 +374,18 @@ Status Launch::run() {
     Launch* prev_launch = t_launch;
     Core* prev_core = t_core;
     t_launch = this;
-    while (next_group_ < groups_ && !free_slots_.empty()) admit(next_group_++);
     Status result;
-    for (;;) {
+    while (result.ok() && next_group_ < groups_ && !free_slots_.empty()) result = admit(next_group_++);
+    while (result.ok()) {
+        if (ctl_ && ctl_->abandon.load(std::memory_order_relaxed)) {
+            result = {err::kStreamSyncTimeout, "kernel '" + spec_.kernel + "' (launched at " + spec_.site.str() +
+                                                   ") was abandoned after a stream synchronisation timed out"};
+            break;
+        }
         CoreSlot* s = pick();
         if (!s) {
             bool blocked = false;
-            for (auto& x : slots_) blocked |= x->state == CoreSlot::State::Blocked;
+            for (int i : active_) blocked |= slots_[i]->state == CoreSlot::State::Blocked;
             if (blocked) result = {err::kKernelDeadlock, deadlock_report()};
             break;
         }
@@ -307,15 +396,21 @@ Status Launch::run() {
         t_core = nullptr;
         if (fault_) break;
         if (s->state == CoreSlot::State::Done) {
+            const int g = s->group;
             bool group_done = true;
-            for (int m = 0; m < per_group_; ++m) group_done &= group_member(s->group, m)->state == CoreSlot::State::Done;
+            for (int m = 0; m < per_group_; ++m) group_done &= group_member(g, m)->state == CoreSlot::State::Done;
             if (group_done) {
-                free_slots_.push_back(group_slot_[s->group]);
-                if (next_group_ < groups_) admit(next_group_++);
+                retire(g);
+                if (next_group_ < groups_) result = admit(next_group_++);
             }
         }
     }
-    if (fault_) {
+    if (ctl_ && ctl_->abandon.load()) {
+        std::string at;
+        if (fault_) at = "; " + fault_core_->core.name() + " stopped at " + fault_->loc.str();
+        result = {err::kStreamSyncTimeout, "kernel '" + spec_.kernel + "' (launched at " + spec_.site.str() +
+                                               ") was abandoned after a stream synchronisation timed out" + at};
+    } else if (fault_) {
         const Core& c = fault_core_->core;
         result = {c.type == CoreType::AIV ? err::kVectorCoreException : err::kAiCoreException,
                   "kernel '" + spec_.kernel + "' (launched at " + spec_.site.str() + ") faulted on " + c.name() +
@@ -326,22 +421,63 @@ Status Launch::run() {
     return result;
 }
 
+std::string Launch::progress() const {
+    std::lock_guard lk(active_mu_);
+    // Consecutive cores in the same state share a line, so a 48-core launch
+    // spinning at one call reads as one line.
+    std::vector<std::pair<std::string, std::string>> lines;  // (what, cores)
+    int first = -1, last = -1;
+    std::string what;
+    auto flush = [&] {
+        if (first < 0) return;
+        std::string who = core_name(first);
+        if (last > first) who += " .. " + core_name(last);
+        lines.emplace_back(what, who);
+    };
+    for (int i : active_) {
+        const CoreSlot& s = *slots_[i];
+        if (s.state == CoreSlot::State::Done) continue;
+        const Core& c = s.core;
+        std::string w;
+        if (s.state == CoreSlot::State::Blocked) w = "blocked at " + s.wait_loc.str() + "; ";
+        const SourceLoc loc = c.last_loc;
+        const char* op = c.last_op;
+        w += op ? std::string("last PTO call ") + op + " at " + loc.str() : std::string("no PTO call yet");
+        if (first >= 0 && w == what && i == last + 1) {
+            last = i;
+            continue;
+        }
+        flush();
+        first = last = i;
+        what = w;
+    }
+    flush();
+    std::ostringstream o;
+    o << "kernel '" << spec_.kernel << "' (launched at " << spec_.site.str() << ", block_dim " << spec_.block_dim
+      << ") has " << groups_done_ << " of " << groups_ << " blocks finished";
+    if (next_group_ < groups_) o << ", " << groups_ - next_group_ << " not started";
+    o << "; unfinished cores:";
+    for (auto& [w, who] : lines) o << "\n  " << who << ": " << w;
+    return o.str();
+}
+
 std::string Launch::deadlock_report() const {
     std::ostringstream o;
-    int done = 0, blocked = 0, pending = 0;
-    for (auto& s : slots_) {
-        done += s->state == CoreSlot::State::Done;
-        blocked += s->state == CoreSlot::State::Blocked;
-        pending += s->state == CoreSlot::State::Pending;
+    int64_t done = groups_done_ * per_group_, blocked = 0;
+    const int64_t pending = static_cast<int64_t>(groups_ - next_group_) * per_group_;
+    for (int i : active_) {
+        done += slots_[i]->state == CoreSlot::State::Done;
+        blocked += slots_[i]->state == CoreSlot::State::Blocked;
     }
     o << "deadlock in kernel '" << spec_.kernel << "' (launched at " << spec_.site.str() << ", block_dim "
       << spec_.block_dim << ", " << soc_.name << "): no core can make progress; " << blocked << " blocked, " << done
       << " finished";
     if (pending) o << ", " << pending << " not started (waiting for a free core: blocks beyond the core count run in waves)";
     o << "\n";
-    for (auto& s : slots_) {
-        if (s->state != CoreSlot::State::Blocked) continue;
-        o << "  " << s->core.name() << " waits at " << s->wait_loc.str() << ": " << s->describe() << "\n";
+    for (int i : active_) {
+        const CoreSlot& s = *slots_[i];
+        if (s.state != CoreSlot::State::Blocked) continue;
+        o << "  " << s.core.name() << " waits at " << s.wait_loc.str() << ": " << s.describe() << "\n";
     }
     if (!recent_signals.empty()) {
         o << "  last cross-core signals:";
@@ -355,10 +491,47 @@ std::string Launch::deadlock_report() const {
     return o.str();
 }
 
-Status run_launch(Device& d, const LaunchSpec& spec) {
+Status run_launch(Device& d, const LaunchSpec& spec) { return run_launch(d, spec, nullptr); }
+
+std::string launch_progress(LaunchControl& ctl) {
+    std::lock_guard lk(ctl.mu);
+    return ctl.live ? ctl.live->progress() : std::string();
+}
+
+// One launch at a time owns the device's cores: two launches sharing the
+// physical cores' buffers would read each other's UB. Launches on different
+// streams therefore run one after another, each stream in its own order.
+Status run_launch(Device& d, const LaunchSpec& spec, LaunchControl* ctl) {
     install_crash_report();
-    Launch l(d, spec);
-    Status st = l.run();
+    Device::Impl& impl = d.impl();
+    std::unique_lock ex(impl.exec_mu, std::defer_lock);
+    while (!ex.try_lock_for(std::chrono::milliseconds(20))) {
+        if (ctl && ctl->abandon.load()) return {err::kStreamSyncTimeout, "kernel '" + spec.kernel + "' (launched at " +
+                                                                             spec.site.str() +
+                                                                             ") was dropped before it started"};
+    }
+    {
+        std::lock_guard lk(impl.mu);
+        impl.busy = "kernel '" + spec.kernel + "' (launched at " + spec.site.str() + ")";
+    }
+    Status st;
+    {
+        Launch l(d, spec, ctl);
+        if (ctl) {
+            std::lock_guard lk(ctl->mu);
+            ctl->live = &l;
+        }
+        st = l.run();
+        if (ctl) {
+            std::lock_guard lk(ctl->mu);
+            ctl->live = nullptr;
+        }
+    }
+    {
+        std::lock_guard lk(impl.mu);
+        impl.busy.clear();
+    }
+    ex.unlock();
     if (!st.ok()) {
         std::fprintf(stderr, "ptosim: error %d: %s\n", st.code, st.message.c_str());
         set_last_error(st.message);

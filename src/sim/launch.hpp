@@ -7,7 +7,9 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -36,21 +38,41 @@ struct CoreSlot {
 constexpr int kFftsFlags = 16;
 constexpr int kIntraBlockFlags = 32;
 
+struct LaunchControl;
+
+// Cores exist only while their block runs: a group's slots (and fiber stacks)
+// are created when it is admitted to a free physical core and released when
+// the whole group finished, so memory stays bounded by the core count
+// whatever the block_dim, and the scheduler scans only the admitted cores.
 class Launch {
 public:
-    Launch(Device& d, const LaunchSpec& spec);
+    Launch(Device& d, const LaunchSpec& spec, LaunchControl* ctl);
     ~Launch();
     Status run();
 
     const LaunchSpec& spec() const { return spec_; }
     const SocProfile& soc() const { return soc_; }
-    std::vector<std::unique_ptr<CoreSlot>>& slots() { return slots_; }
     int cores_per_group() const { return per_group_; }
+    int core_count() const { return groups_ * per_group_; }
+    CoreType core_type_of(int index) const;
+    std::string core_name(int index) const;
     CoreSlot& slot_of(const Core& c) { return *slots_[c.index]; }
+    // A member of a running group (the caller's own group always is).
     CoreSlot* group_member(int group, int member) {
         size_t i = static_cast<size_t>(group) * per_group_ + member;
         return i < slots_.size() ? slots_[i].get() : nullptr;
     }
+    // Per-core flag counters, allocated on first use.
+    std::array<uint32_t, kFftsFlags>& ffts_at(int index) {
+        if (ffts.empty()) ffts.assign(core_count(), {});
+        return ffts[index];
+    }
+    std::array<uint32_t, kIntraBlockFlags>& intra_at(int index) {
+        if (intra.empty()) intra.assign(core_count(), {});
+        return intra[index];
+    }
+    // The unfinished cores and what each did last (timeout reports, from any thread).
+    std::string progress() const;
 
     // Counters by receiving core index and flag id.
     std::vector<std::array<uint32_t, kFftsFlags>> ffts;
@@ -77,21 +99,27 @@ public:
 
 private:
     Status prepare();
-    void admit(int group);
+    Status admit(int group);
+    void retire(int group);
     CoreSlot* pick();
     std::string deadlock_report() const;
 
     Device& dev_;
     LaunchSpec spec_;
     SocProfile soc_;
+    LaunchControl* ctl_;
     int per_group_ = 1;
     int groups_ = 0;
     int capacity_ = 0;
     int next_group_ = 0;
+    int64_t groups_done_ = 0;
     std::vector<int> group_slot_;  // physical slot of each admitted group
     std::vector<int> free_slots_;
     std::vector<bool> cleared_cores_[2];  // AIC, AIV: local buffers cleared by this launch
+    // By core index; null before the core's group is admitted and after it finished.
     std::vector<std::unique_ptr<CoreSlot>> slots_;
+    std::set<int> active_;  // indices of the admitted, unfinished cores, scanned in order
+    mutable std::mutex active_mu_;  // guards slots_/active_ against progress() from other threads
     ucontext_t sched_{};
     std::optional<KernelFault> fault_;
     const CoreSlot* fault_core_ = nullptr;

@@ -1,5 +1,7 @@
 // Streams are asynchronous like a device queue: launches run in order on a
-// worker thread; synchronize() waits with a timeout.
+// worker thread; synchronize() waits with a timeout. A timeout abandons the
+// running kernel and fails the stream, so that teardown never waits for a
+// kernel that may never finish (docs/acl.md, aclrtSynchronizeStream).
 #include "device_impl.hpp"
 #include <chrono>
 #include <condition_variable>
@@ -14,10 +16,18 @@ struct Stream::Impl {
     Device& dev;
     std::mutex mu;
     std::condition_variable cv_work, cv_idle;
-    std::deque<LaunchSpec> queue;
+    struct Item {
+        LaunchSpec spec;
+        uint64_t tracked;  // Device::Impl::inflight id
+    };
+    std::deque<Item> queue;
     bool running = false;  // a launch is executing
+    uint64_t running_id = 0;
     bool stop = false;
+    bool orphaned = false;  // the Stream is gone; the worker frees this on exit
     Status first_error;
+    Status failure;  // set once a synchronisation timed out
+    LaunchControl ctl;
     std::thread worker;
 
     explicit Impl(Device& d) : dev(d) {
@@ -28,49 +38,122 @@ struct Stream::Impl {
         std::unique_lock lk(mu);
         for (;;) {
             cv_work.wait(lk, [&] { return stop || !queue.empty(); });
-            if (queue.empty()) return;
-            LaunchSpec spec = std::move(queue.front());
+            if (queue.empty()) break;
+            Item item = std::move(queue.front());
             queue.pop_front();
             running = true;
+            running_id = item.tracked;
             lk.unlock();
-            Status st = run_launch(dev, spec);
+            Status st = run_launch(dev, item.spec, &ctl);
+            dev.impl().untrack(item.tracked);
             lk.lock();
             running = false;
-            if (!st.ok() && first_error.ok()) first_error = st;
+            if (!st.ok() && first_error.ok() && failure.ok()) first_error = st;
             if (queue.empty()) cv_idle.notify_all();
         }
+        if (orphaned) {
+            lk.unlock();
+            delete this;
+        }
+    }
+
+    // Drops the queued launches and stops the running one at its next PTO
+    // call or scheduling point. With mu held.
+    void abandon_locked(const std::string& why) {
+        failure = {err::kStreamSyncTimeout, why};
+        for (Item& i : queue) dev.impl().untrack(i.tracked);
+        queue.clear();
+        if (running) dev.impl().mark_abandoned(running_id);
+        ctl.abandon = true;
+        cv_idle.notify_all();
+    }
+
+    // What the stream is doing, for a timeout report. With mu held.
+    std::string report_locked() {
+        if (!running) return "the stream is idle";
+        std::string r = launch_progress(ctl);
+        if (!r.empty()) return r;
+        std::lock_guard lk(dev.impl().mu);
+        const std::string& busy = dev.impl().busy;
+        return "its next kernel has not started: it waits for the device's cores, which " +
+               (busy.empty() ? std::string("another launch holds") : busy + " from another stream holds");
     }
 };
 
 Stream::Stream(Device& d) : impl_(std::make_unique<Impl>(d)) {}
 
 Stream::~Stream() {
-    {
-        std::lock_guard lk(impl_->mu);
-        impl_->stop = true;
+    Impl* im = impl_.get();
+    std::unique_lock lk(im->mu);
+    auto idle = [&] { return im->queue.empty() && !im->running; };
+    if (im->failure.ok() && !idle()) {
+        // Queued launches run to completion first, within the sync timeout.
+        const double t = default_sync_timeout_s();
+        if (!im->cv_idle.wait_for(lk, std::chrono::duration<double>(t), idle)) {
+            char head[160];
+            std::snprintf(head, sizeof head, "destroying a stream: its work did not finish within %.3g s: ", t);
+            const std::string msg = head + im->report_locked() +
+                                    "\n  the kernel was abandoned (raise PTO_SYNC_TIMEOUT_S if it is just slow)";
+            std::fprintf(stderr, "ptosim: error %d: %s\n", err::kStreamSyncTimeout, msg.c_str());
+            im->abandon_locked(msg);
+        }
     }
-    impl_->cv_work.notify_all();
-    if (impl_->worker.joinable()) impl_->worker.join();
+    im->stop = true;
+    im->cv_work.notify_all();
+    if (im->running) {
+        // The abandoned kernel may spin without ever reaching a PTO call: let
+        // its worker finish on its own and free the stream's state then.
+        im->orphaned = true;
+        im->worker.detach();
+        (void)impl_.release();
+        return;
+    }
+    lk.unlock();
+    if (im->worker.joinable()) im->worker.join();
 }
 
-void Stream::enqueue_launch(LaunchSpec spec) {
+Status Stream::enqueue_launch(LaunchSpec spec) {
     {
         std::lock_guard lk(impl_->mu);
-        impl_->queue.push_back(std::move(spec));
+        if (!impl_->failure.ok())
+            return {impl_->failure.code, "the stream failed and accepts no more work: " + impl_->failure.message};
+        const uint64_t id = impl_->dev.impl().track(spec);
+        impl_->queue.push_back({std::move(spec), id});
     }
     impl_->cv_work.notify_one();
+    return {};
 }
 
-Status Stream::synchronize(double timeout_s) {
+bool Stream::failed() const {
+    std::lock_guard lk(impl_->mu);
+    return !impl_->failure.ok();
+}
+
+Status Stream::synchronize(double timeout_s, OnTimeout on_timeout) {
     std::unique_lock lk(impl_->mu);
+    if (!impl_->failure.ok())
+        return {impl_->failure.code, "the stream failed earlier and accepts no more work; destroy it and create "
+                                     "another. It failed because " + impl_->failure.message};
     auto idle = [&] { return impl_->queue.empty() && !impl_->running; };
     if (!impl_->cv_idle.wait_for(lk, std::chrono::duration<double>(timeout_s), idle)) {
-        char buf[320];
-        std::snprintf(buf, sizeof buf,
-                      "stream synchronisation timed out after %.3g s: a kernel is still running (possible sync deadlock "
-                      "or an endless scalar loop); raise PTO_SYNC_TIMEOUT_S if the kernel is just slow",
-                      timeout_s);
-        return {err::kStreamSyncTimeout, buf};
+        char head[160];
+        std::snprintf(head, sizeof head, "stream synchronisation timed out after %.3g s: ", timeout_s);
+        std::string msg = head + impl_->report_locked();
+        if (on_timeout != OnTimeout::Abandon) {
+            msg += "\n  the kernel keeps running; possible sync deadlock or an endless scalar loop; raise "
+                   "PTO_SYNC_TIMEOUT_S if the kernel is just slow";
+            if (on_timeout == OnTimeout::Keep)
+                std::fprintf(stderr, "ptosim: error %d: %s\n", err::kStreamSyncTimeout, msg.c_str());
+            return {err::kStreamSyncTimeout, msg};
+        }
+        const size_t dropped = impl_->queue.size();
+        msg += "\n  the kernel was abandoned (it stops at its next PTO call)";
+        if (dropped) msg += ", " + std::to_string(dropped) + " queued launch(es) dropped";
+        msg += ", and the stream accepts no more work; possible sync deadlock or an endless scalar loop; raise "
+               "PTO_SYNC_TIMEOUT_S if the kernel is just slow";
+        std::fprintf(stderr, "ptosim: error %d: %s\n", err::kStreamSyncTimeout, msg.c_str());
+        impl_->abandon_locked(msg);
+        return {err::kStreamSyncTimeout, msg};
     }
     Status st = impl_->first_error;
     impl_->first_error = {};

@@ -58,6 +58,24 @@ void wait_flag(const SourceLoc& loc, Pipe src, Pipe dst, int64_t ev) {
     f = 0;
 }
 
+namespace {
+uint8_t& event_counter(Pipe src, Pipe dst) {
+    thread_local uint8_t host[kPipeCount][kPipeCount] = {};
+    const int a = static_cast<int>(src) % kPipeCount, b = static_cast<int>(dst) % kPipeCount;
+    Core* c = current_core_or_null();
+    return c ? c->event_ids[a][b] : host[a][b];
+}
+}  // namespace
+
+int64_t next_event_id(Pipe src, Pipe dst) {
+    uint8_t& n = event_counter(src, dst);
+    const int64_t id = n;
+    n = static_cast<uint8_t>((n + 1) % kEventIds);
+    return id;
+}
+int64_t peek_event_id(Pipe src, Pipe dst) { return event_counter(src, dst); }
+void reset_event_id(Pipe src, Pipe dst) { event_counter(src, dst) = 0; }
+
 void pipe_barrier(const SourceLoc& loc, Pipe p) {
     Core& c = core();
     check_pipe(loc, "pipe_barrier", p, true);
@@ -103,8 +121,8 @@ void barrier_signal(Launch& l, Launch::FftsBarrier& b, const Core& from, int fla
         if (p[flag] == 0) return;
     for (auto& p : b.pending) --p[flag];
     for (int r : b.receivers) {
-        bump(l.ffts[r][flag], "ffts_cross_core_sync: FFTS flag " + std::to_string(flag) + " of " + l.slots()[r]->core.name(), loc);
-        l.note_signal("FFTS flag " + std::to_string(flag) + " released " + l.slots()[r]->core.name());
+        bump(l.ffts_at(r)[flag], "ffts_cross_core_sync: FFTS flag " + std::to_string(flag) + " of " + l.core_name(r), loc);
+        l.note_signal("FFTS flag " + std::to_string(flag) + " released " + l.core_name(r));
     }
 }
 
@@ -140,8 +158,8 @@ void ffts_cross_core_sync(const SourceLoc& loc, Pipe pipe, uint64_t config) {
     switch (mode) {
         case 0: {  // all cores of the sender's type in the launch
             std::vector<int> same;
-            for (auto& s : l.slots())
-                if (s->core.type == c.type) same.push_back(s->core.index);
+            for (int i = 0; i < l.core_count(); ++i)
+                if (l.core_type_of(i) == c.type) same.push_back(i);
             barrier_signal(l, barrier(l, 0, static_cast<int>(c.type), same, same), c, flag, loc);
             break;
         }
@@ -157,7 +175,7 @@ void ffts_cross_core_sync(const SourceLoc& loc, Pipe pipe, uint64_t config) {
                            "a mix launch (--cce-aicore-arch=dav-c220)");
             if (c.type == CoreType::AIC) {
                 for (int r : aivs()) {
-                    bump(l.ffts[r][flag], "ffts_cross_core_sync: FFTS flag " + std::to_string(flag) + " of " + l.slots()[r]->core.name(), loc);
+                    bump(l.ffts_at(r)[flag], "ffts_cross_core_sync: FFTS flag " + std::to_string(flag) + " of " + l.core_name(r), loc);
                 }
             } else {
                 barrier_signal(l, barrier(l, 2, g, aivs(), {l.group_member(g, 0)->core.index}), c, flag, loc);
@@ -176,7 +194,7 @@ void wait_flag_dev(const SourceLoc& loc, int64_t flag) {
     if (flag < 0 || flag >= kFftsFlags)
         fault(loc, "wait_flag_dev: flag " + std::to_string(flag) + " is out of range 0..15");
     dispatch(c, sync_record("wait_flag_dev", Pipe::S, loc));
-    uint32_t& n = l.ffts[c.index][flag];
+    uint32_t& n = l.ffts_at(c.index)[flag];
     block_until(c, loc, [&n] { return n >= 1; }, [&n, flag] {
         return "wait_flag_dev(" + std::to_string(flag) + ") needs 1 release of FFTS flag " + std::to_string(flag) +
                ", has " + std::to_string(n);
@@ -206,7 +224,7 @@ void set_intra_block(const SourceLoc& loc, Pipe pipe, int64_t id) {
         to = l.group_member(g, 0);
         flag = static_cast<int>(id % 16 + 16 * c.subblock_id);
     }
-    bump(l.intra[to->core.index][flag], "set_intra_block: intra-block flag " + std::to_string(flag) + " of " + to->core.name(), loc);
+    bump(l.intra_at(to->core.index)[flag], "set_intra_block: intra-block flag " + std::to_string(flag) + " of " + to->core.name(), loc);
     l.note_signal(c.name() + " -> " + to->core.name() + " intra-block flag " + std::to_string(flag) + " at " + loc.str());
 }
 
@@ -220,7 +238,7 @@ void wait_intra_block(const SourceLoc& loc, Pipe pipe, int64_t id) {
         fault(loc, "wait_intra_block: flag id " + std::to_string(id) + " is out of range 0..31");
     dispatch(c, sync_record("wait_intra_block", pipe, loc));
     int flag = static_cast<int>(c.type == CoreType::AIC ? id : id % 16);
-    uint32_t& n = l.intra[c.index][flag];
+    uint32_t& n = l.intra_at(c.index)[flag];
     block_until(c, loc, [&n] { return n >= 1; }, [&n, flag] {
         return "wait_intra_block(" + std::to_string(flag) + ") needs 1 signal on intra-block flag " +
                std::to_string(flag) + ", has " + std::to_string(n);
@@ -258,8 +276,8 @@ bool participates(const Launch& l, const Core& c, SyncAllCores who, const Source
 
 int participant_count(Launch& l, SyncAllCores who) {
     int n = 0;
-    for (auto& s : l.slots())
-        if (who == SyncAllCores::Mix || (who == SyncAllCores::AIV) == (s->core.type == CoreType::AIV)) ++n;
+    for (int i = 0; i < l.core_count(); ++i)
+        if (who == SyncAllCores::Mix || (who == SyncAllCores::AIV) == (l.core_type_of(i) == CoreType::AIV)) ++n;
     return n;
 }
 

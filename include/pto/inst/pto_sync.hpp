@@ -46,22 +46,18 @@ constexpr pipe_t pipe_of(Op op) {
 }
 
 // Hands out event ids per (src, dst) pipe pair in rotation, as pto-isa's
-// EventIdCounter does; eight ids exist per pair.
+// EventIdCounter does; eight ids exist per pair. The counter is the calling
+// core's and starts at EVENT_ID0 in every launch: a process-wide static would
+// be shared by every simulated core and every stream.
 template <pipe_t Src, pipe_t Dst>
 struct EventIdCounter {
-    static event_t GetNextId() {
-        const event_t id = next();
-        next() = static_cast<event_t>((static_cast<int>(id) + 1) % 8);
-        return id;
-    }
-    static void Reset() { next() = EVENT_ID0; }
-    static event_t PeekNextId() { return next(); }
+    static event_t GetNextId() { return static_cast<event_t>(ptosim::intr::next_event_id(src(), dst())); }
+    static void Reset() { ptosim::intr::reset_event_id(src(), dst()); }
+    static event_t PeekNextId() { return static_cast<event_t>(ptosim::intr::peek_event_id(src(), dst())); }
 
 private:
-    static event_t& next() {
-        static event_t id = EVENT_ID0;
-        return id;
-    }
+    static constexpr ptosim::Pipe src() { return static_cast<ptosim::Pipe>(Src); }
+    static constexpr ptosim::Pipe dst() { return static_cast<ptosim::Pipe>(Dst); }
 };
 
 // A dependency between two operation classes on one core: Record() is
