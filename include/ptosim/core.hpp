@@ -45,6 +45,10 @@ struct Access {
     uint64_t bytes = 0;
 };
 
+// The synchronisation a record performs, for the checkers (docs/checkers.md):
+// intra-core flags, barriers, and the cross-core signals and waits.
+enum class SyncOp : uint8_t { None, SetFlag, WaitFlag, PipeBarrier, CrossSignal, CrossWait, SyncAll };
+
 // What one instruction or intrinsic is, recorded before it executes.
 struct OpRecord {
     const char* op = "";
@@ -61,6 +65,12 @@ struct OpRecord {
     uint64_t flops = 0;
     const char* dtype = "";  // element type of the destination tile (or of the stored tile)
     SourceLoc loc;
+    // Synchronisation operands: the flag's pipes and event id (set_flag,
+    // wait_flag), or the FFTS / intra-block flag id of a cross-core signal.
+    SyncOp sync = SyncOp::None;
+    Pipe src = Pipe::S;
+    Pipe dst = Pipe::S;
+    int32_t event = -1;
 
     OpRecord& read(Space s, uint64_t off, uint64_t n) { return add(reads, n_reads, {s, off, n}); }
     OpRecord& write(Space s, uint64_t off, uint64_t n) { return add(writes, n_writes, {s, off, n}); }

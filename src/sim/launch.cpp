@@ -2,6 +2,7 @@
 // fiber on the stream's worker thread; a core runs until it finishes or
 // blocks on a flag, then the lowest-numbered runnable core continues.
 #include "launch.hpp"
+#include "check.hpp"
 #include "device_impl.hpp"
 #include <sys/mman.h>
 #include <csignal>
@@ -230,6 +231,8 @@ Status Launch::prepare() {
     }
     ffts.assign(slots_.size(), {});
     intra.assign(slots_.size(), {});
+    ffts_from.assign(slots_.size(), {});
+    intra_from.assign(slots_.size(), {});
     group_slot_.assign(groups_, -1);
     for (int i = capacity_ - 1; i >= 0; --i) free_slots_.push_back(i);
     return {};
@@ -358,7 +361,8 @@ std::string Launch::deadlock_report() const {
 Status run_launch(Device& d, const LaunchSpec& spec) {
     install_crash_report();
     Launch l(d, spec);
-    Status st = l.run();
+    Status st = check::begin(l);
+    if (st.ok()) st = check::end(l, l.run());
     if (!st.ok()) {
         std::fprintf(stderr, "ptosim: error %d: %s\n", st.code, st.message.c_str());
         set_last_error(st.message);

@@ -13,6 +13,10 @@
 
 namespace ptosim {
 
+namespace check {
+struct LaunchState;
+}
+
 struct Fiber {
     ucontext_t ctx{};
     void* stack = nullptr;
@@ -35,6 +39,13 @@ struct CoreSlot {
 // counted per receiving core (docs/semantics.md, "Cross-core flags").
 constexpr int kFftsFlags = 16;
 constexpr int kIntraBlockFlags = 32;
+
+// Where the last signal on a cross-core flag came from, for the checkers'
+// report of counters left non-zero at kernel end.
+struct SignalSite {
+    SourceLoc loc;
+    int from = -1;  // sending core index
+};
 
 class Launch {
 public:
@@ -59,9 +70,14 @@ public:
     struct FftsBarrier {
         std::vector<int> members, receivers;
         std::vector<std::array<uint32_t, kFftsFlags>> pending;  // by member
+        std::vector<std::array<SignalSite, kFftsFlags>> pending_from;
     };
     std::map<std::pair<int, int>, FftsBarrier> ffts_barriers;  // (mode, group or core type)
     std::vector<std::array<uint32_t, kIntraBlockFlags>> intra;
+    std::vector<std::array<SignalSite, kFftsFlags>> ffts_from;
+    std::vector<std::array<SignalSite, kIntraBlockFlags>> intra_from;
+    // The checkers' state for this launch (src/sim/check.cpp); null when off.
+    check::LaunchState* check = nullptr;
     // Hardware-mode SYNCALL barriers by participant kind (AIV, AIC, mix).
     struct SyncAllBarrier {
         int arrived = 0;

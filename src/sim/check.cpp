@@ -1,0 +1,533 @@
+// synccheck and racecheck: the model is written down in docs/checkers.md.
+// Both tools are one dispatch subscriber each that reads the records every
+// instruction and intrinsic passes through `dispatch`; with no tool selected
+// nothing subscribes and the only cost is one null test per launch.
+#include "check.hpp"
+#include "launch.hpp"
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <tuple>
+#include <utility>
+
+namespace ptosim::check {
+
+namespace {
+
+using Clock = std::array<uint32_t, kPipeCount>;
+
+void join(Clock& a, const Clock& b) {
+    for (int i = 0; i < kPipeCount; ++i) a[i] = std::max(a[i], b[i]);
+}
+
+// One earlier access to a buffer, kept until every pipe is ordered after it
+// or a later access ordered after it makes it redundant.
+struct Shadow {
+    uint64_t lo, hi;
+    uint32_t t;  // the access's clock on its own pipe
+    Pipe pipe;
+    bool write;
+    const char* op;
+    SourceLoc loc;
+};
+
+struct CoreState {
+    bool used = false;
+    // clock[p]: what the instructions issued to pipe p are ordered after.
+    std::array<Clock, kPipeCount> clock{};
+    // What every instruction the scalar unit issues from now on is ordered
+    // after: the scalar waits (wait_flag to PIPE_S, pipe_barrier(PIPE_ALL)).
+    Clock issue{};
+    // Pipe clocks captured by set_flag, by (src, dst, event).
+    std::map<int, Clock> flag_clock;
+    std::map<int, std::pair<SourceLoc, const char*>> flag_set_at;
+    std::vector<Shadow> shadow[kSpaceCount];
+    uint32_t inserts = 0;
+};
+
+int flag_key(Pipe s, Pipe d, int ev) { return (static_cast<int>(s) * kPipeCount + static_cast<int>(d)) * kEventIds + ev; }
+
+std::string flag_call(const char* fn, Pipe s, Pipe d, int ev) {
+    return std::string(fn) + "(" + to_string(s) + ", " + to_string(d) + ", EVENT_ID" + std::to_string(ev) + ")";
+}
+
+std::string hex(uint64_t v) {
+    char b[24];
+    std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
+    return b;
+}
+
+// ------------------------------------------------------------ global state
+
+std::mutex g_mu;
+bool g_configured = false;
+unsigned g_tools = 0;
+std::string g_config_error;
+int g_sub = 0;
+std::string g_log;
+std::vector<Report> g_reports;  // for take_reports
+std::vector<Report> g_sarif;    // everything a .sarif log holds
+constexpr size_t kKeptReports = 10000;
+
+}  // namespace
+
+// ------------------------------------------------------------ launch state
+
+struct LaunchState {
+    Launch& launch;
+    unsigned tools;
+    std::vector<CoreState> cores;
+    // Deduplicated reports, in order of first occurrence.
+    std::map<std::tuple<std::string, std::string, std::string, std::string>, size_t> index;
+    std::vector<Report> reports;
+
+    CoreState& state(const Core& c) {
+        if (cores.size() <= static_cast<size_t>(c.index)) cores.resize(c.index + 1);
+        CoreState& s = cores[c.index];
+        s.used = true;
+        return s;
+    }
+
+    Report& add(const Core& c, Report r) {
+        auto key = std::make_tuple(r.tool, r.kind, r.sites.empty() ? "" : r.sites[0].loc.str(),
+                                   r.sites.size() < 2 ? "" : r.sites[1].loc.str());
+        auto [it, fresh] = index.try_emplace(key, reports.size());
+        if (!fresh) {
+            ++reports[it->second].count;
+            return reports[it->second];
+        }
+        r.kernel = launch.spec().kernel;
+        r.core = c.name();
+        r.core_type = c.type;
+        r.block = c.block_idx;
+        r.subblock = c.subblock_id;
+        if (r.severity.empty()) r.severity = "error";
+        reports.push_back(std::move(r));
+        return reports.back();
+    }
+
+    void on_op(const Core& c, const OpRecord& r);
+    void sync_op(const Core& c, CoreState& s, const OpRecord& r);
+    void access(const Core& c, CoreState& s, const OpRecord& r, const Access& a, bool write, uint32_t t);
+    void prune(CoreState& s, std::vector<Shadow>& list);
+    void finish(bool completed);
+};
+
+namespace {
+
+bool valid_pipe(Pipe p) { return static_cast<int>(p) < kPipeCount && p != Pipe::ALL; }
+
+void drain_all(CoreState& s) {
+    Clock all = s.issue;
+    for (auto& c : s.clock) join(all, c);
+    for (auto& c : s.clock) c = all;
+    s.issue = all;
+}
+
+}  // namespace
+
+void LaunchState::on_op(const Core& c, const OpRecord& r) {
+    CoreState& s = state(c);
+    if (r.sync != SyncOp::None || r.pipe == Pipe::ALL) return sync_op(c, s, r);
+    if (!(tools & kRace) || !valid_pipe(r.pipe)) return;
+    const int p = static_cast<int>(r.pipe);
+    Clock& k = s.clock[p];
+    join(k, s.issue);
+    const uint32_t t = ++k[p];
+    for (uint8_t i = 0; i < r.n_reads; ++i) access(c, s, r, r.reads[i], false, t);
+    for (uint8_t i = 0; i < r.n_writes; ++i) access(c, s, r, r.writes[i], true, t);
+}
+
+void LaunchState::sync_op(const Core& c, CoreState& s, const OpRecord& r) {
+    switch (r.sync) {
+        case SyncOp::SetFlag: {
+            if (!valid_pipe(r.src) || !valid_pipe(r.dst) || r.event < 0 || r.event >= kEventIds) return;
+            const int key = flag_key(r.src, r.dst, r.event);
+            Clock& k = s.clock[static_cast<int>(r.src)];
+            join(k, s.issue);
+            const bool already = c.flags[static_cast<int>(r.src)][static_cast<int>(r.dst)][r.event] != 0;
+            if (already && (tools & kSync)) {
+                auto prev = s.flag_set_at.find(key);
+                SourceLoc first = prev != s.flag_set_at.end() ? prev->second.first : SourceLoc{};
+                Report rep;
+                rep.tool = "synccheck";
+                rep.kind = "redundant-set-flag";
+                rep.sites = {{first, "set_flag", r.src, ""}, {r.loc, "set_flag", r.src, ""}};
+                const std::string f = flag_call("set_flag", r.src, r.dst, r.event);
+                rep.message = f + " at " + r.loc.str() + " while the flag set at " + first.str() +
+                              " is still set: a flag is one bit, so this signal is lost";
+                rep.fix = "add " + flag_call("wait_flag", r.src, r.dst, r.event) + " between " + first.str() +
+                          " and " + r.loc.str() + ", or remove the set_flag at " + r.loc.str();
+                add(c, std::move(rep));
+                return;  // the pending set keeps its clock and location
+            }
+            s.flag_clock[key] = k;
+            s.flag_set_at[key] = {r.loc, r.op};
+            return;
+        }
+        case SyncOp::WaitFlag: {
+            if (!valid_pipe(r.src) || !valid_pipe(r.dst) || r.event < 0 || r.event >= kEventIds) return;
+            const int key = flag_key(r.src, r.dst, r.event);
+            Clock& k = s.clock[static_cast<int>(r.dst)];
+            join(k, s.issue);
+            if (auto it = s.flag_clock.find(key); it != s.flag_clock.end()) {
+                join(k, it->second);
+                if (r.dst == Pipe::S) join(s.issue, it->second);
+                s.flag_clock.erase(it);
+            }
+            s.flag_set_at.erase(key);
+            return;
+        }
+        case SyncOp::PipeBarrier:
+        case SyncOp::SyncAll:
+            if (r.pipe == Pipe::ALL) drain_all(s);
+            return;
+        case SyncOp::None:
+            if (r.pipe == Pipe::ALL) drain_all(s);
+            return;
+        case SyncOp::CrossSignal:
+        case SyncOp::CrossWait:
+            return;
+    }
+}
+
+void LaunchState::access(const Core& c, CoreState& s, const OpRecord& r, const Access& a, bool write, uint32_t t) {
+    if (a.bytes == 0) return;
+    const int sp = static_cast<int>(a.space);
+    // Another core's buffer reached through a Cube<->Vector move is not this
+    // core's to order; cross-core ordering is outside the intra-core model.
+    if (a.space != Space::GM && c.mem_size[sp] == 0) return;
+    const uint64_t lo = a.offset, hi = a.offset + a.bytes;
+    const Clock& mine = s.clock[static_cast<int>(r.pipe)];
+    auto& list = s.shadow[sp];
+    size_t keep = 0;
+    for (size_t i = 0; i < list.size(); ++i) {
+        Shadow& e = list[i];
+        if (e.hi <= lo || e.lo >= hi) {
+            list[keep++] = e;
+            continue;
+        }
+        const bool ordered = e.t <= mine[static_cast<int>(e.pipe)];
+        if (!ordered && (write || e.write)) {
+            Report rep;
+            rep.tool = "racecheck";
+            rep.kind = e.write && write ? "write-after-write" : e.write ? "read-after-write" : "write-after-read";
+            rep.buffer = to_string(a.space);
+            rep.lo = std::max(lo, e.lo);
+            rep.hi = std::min(hi, e.hi);
+            rep.sites = {{e.loc, e.op, e.pipe, e.write ? "write" : "read"}, {r.loc, r.op, r.pipe, write ? "write" : "read"}};
+            const char* what = a.space == Space::GM ? "GM" : to_string(a.space);
+            rep.message = std::string(r.op) + " (" + to_string(r.pipe) + ") at " + r.loc.str() + (write ? " writes " : " reads ") +
+                          what + " [" + hex(rep.lo) + ", " + hex(rep.hi) + ") that " + e.op + " (" + to_string(e.pipe) +
+                          ") at " + e.loc.str() + (e.write ? " writes" : " reads") +
+                          "; no set_flag/wait_flag or barrier orders the two pipes";
+            rep.fix = "add " + std::string("set_flag(") + to_string(e.pipe) + ", " + to_string(r.pipe) + ", id) after " +
+                      e.loc.str() + " and wait_flag(" + to_string(e.pipe) + ", " + to_string(r.pipe) + ", id) before " +
+                      r.loc.str() + " (id: an event id free between them)";
+            add(c, std::move(rep));
+        }
+        // An earlier access this one is ordered after and covers adds nothing
+        // a later check needs, unless it is a write this one only reads.
+        if (ordered && e.lo >= lo && e.hi <= hi && (write || !e.write)) continue;
+        list[keep++] = e;
+    }
+    list.resize(keep);
+    list.push_back({lo, hi, t, r.pipe, write, r.op, r.loc});
+    if (++s.inserts % 256 == 0 || list.size() > 512) prune(s, list);
+}
+
+// Drops accesses every pipe is ordered after: nothing issued later can race them.
+void LaunchState::prune(CoreState& s, std::vector<Shadow>& list) {
+    std::erase_if(list, [&](const Shadow& e) {
+        const int q = static_cast<int>(e.pipe);
+        for (int p = 0; p < kPipeCount; ++p)
+            if (p != static_cast<int>(Pipe::ALL) && s.clock[p][q] < e.t) return false;
+        return true;
+    });
+}
+
+void LaunchState::finish(bool completed) {
+    if (!completed || !(tools & kSync)) return;
+    auto& slots = launch.slots();
+    for (auto& slot : slots) {
+        const Core& c = slot->core;
+        CoreState* s = static_cast<size_t>(c.index) < cores.size() ? &cores[c.index] : nullptr;
+        for (int a = 0; a < kPipeCount; ++a)
+            for (int b = 0; b < kPipeCount; ++b)
+                for (int ev = 0; ev < kEventIds; ++ev) {
+                    if (!c.flags[a][b][ev]) continue;
+                    const Pipe src = static_cast<Pipe>(a), dst = static_cast<Pipe>(b);
+                    SourceLoc at;
+                    if (s)
+                        if (auto it = s->flag_set_at.find(flag_key(src, dst, ev)); it != s->flag_set_at.end())
+                            at = it->second.first;
+                    Report rep;
+                    rep.tool = "synccheck";
+                    rep.kind = "flag-never-waited";
+                    rep.sites = {{at, "set_flag", src, ""}};
+                    rep.message = flag_call("set_flag", src, dst, ev) + " at " + at.str() +
+                                  " is never waited: the flag is still set when the kernel ends";
+                    rep.fix = "add " + flag_call("wait_flag", src, dst, ev) + " after " + at.str() +
+                              " where " + to_string(dst) + " needs the data, before the kernel ends (a flag left set "
+                              "lets the next kernel's first wait_flag on it pass early)";
+                    add(c, std::move(rep));
+                }
+    }
+    auto name_of = [&](int index) { return index >= 0 ? slots[index]->core.name() : std::string("?"); };
+    for (size_t r = 0; r < slots.size(); ++r) {
+        const Core& c = slots[r]->core;
+        for (int f = 0; f < kFftsFlags; ++f) {
+            if (r >= launch.ffts.size() || launch.ffts[r][f] == 0) continue;
+            const SignalSite& from = launch.ffts_from[r][f];
+            Report rep;
+            rep.tool = "synccheck";
+            rep.kind = "cross-core-flag-left-set";
+            rep.sites = {{from.loc, "ffts_cross_core_sync", Pipe::S, ""}};
+            rep.message = "FFTS flag " + std::to_string(f) + " of " + c.name() + " holds " +
+                          std::to_string(launch.ffts[r][f]) + " signal(s) no wait_flag_dev consumed; the last came from " +
+                          name_of(from.from) + " at " + from.loc.str();
+            rep.fix = "add wait_flag_dev(" + std::to_string(f) + ") on " + c.name() +
+                      " for every signal it receives, or remove the extra ffts_cross_core_sync at " + from.loc.str();
+            add(c, std::move(rep));
+        }
+        for (int f = 0; f < kIntraBlockFlags; ++f) {
+            if (r >= launch.intra.size() || launch.intra[r][f] == 0) continue;
+            const SignalSite& from = launch.intra_from[r][f];
+            Report rep;
+            rep.tool = "synccheck";
+            rep.kind = "cross-core-flag-left-set";
+            rep.sites = {{from.loc, "set_intra_block", Pipe::S, ""}};
+            rep.message = "intra-block flag " + std::to_string(f) + " of " + c.name() + " holds " +
+                          std::to_string(launch.intra[r][f]) + " signal(s) no wait_intra_block consumed; the last came from " +
+                          name_of(from.from) + " at " + from.loc.str();
+            rep.fix = "add wait_intra_block(pipe, " + std::to_string(f) + ") on " + c.name() +
+                      " for every signal it receives, or remove the extra set_intra_block at " + from.loc.str();
+            add(c, std::move(rep));
+        }
+    }
+    for (auto& [key, b] : launch.ffts_barriers)
+        for (size_t m = 0; m < b.members.size(); ++m)
+            for (int f = 0; f < kFftsFlags; ++f) {
+                if (b.pending[m][f] == 0) continue;
+                const Core& c = slots[b.members[m]]->core;
+                const SignalSite& from = b.pending_from[m][f];
+                Report rep;
+                rep.tool = "synccheck";
+                rep.kind = "cross-core-flag-left-set";
+                rep.sites = {{from.loc, "ffts_cross_core_sync", Pipe::S, ""}};
+                rep.message = "ffts_cross_core_sync(mode " + std::to_string(key.first) + ", flag " + std::to_string(f) +
+                              ") of " + c.name() + " at " + from.loc.str() +
+                              " never completed its barrier: not every member of the barrier sent the signal as often";
+                rep.fix = "make every core of the barrier (mode " + std::to_string(key.first) +
+                          ") call ffts_cross_core_sync on flag " + std::to_string(f) +
+                          " equally often, or remove the extra call at " + from.loc.str();
+                add(c, std::move(rep));
+            }
+}
+
+// ------------------------------------------------------------ configuration
+
+namespace {
+
+std::string configure_locked(std::string_view spec) {
+    unsigned t = 0;
+    size_t i = 0;
+    while (i <= spec.size()) {
+        size_t j = spec.find(',', i);
+        if (j == std::string_view::npos) j = spec.size();
+        std::string_view w = spec.substr(i, j - i);
+        while (!w.empty() && w.front() == ' ') w.remove_prefix(1);
+        while (!w.empty() && w.back() == ' ') w.remove_suffix(1);
+        if (w == "sync" || w == "synccheck") t |= kSync;
+        else if (w == "race" || w == "racecheck") t |= kRace;
+        else if (w == "all") t |= kAllTools;
+        else if (!w.empty() && w != "none" && w != "0")
+            return "PTO_SIM_CHECK: unknown tool '" + std::string(w) +
+                   "'; use a comma list of sync, race (or all), e.g. PTO_SIM_CHECK=sync,race";
+        i = j + 1;
+    }
+    g_tools = t;
+    g_configured = true;
+    g_config_error.clear();
+    if (t && !g_sub) {
+        g_sub = subscribe([](const Core& c, const OpRecord& r) {
+            if (c.launch && c.launch->check) c.launch->check->on_op(c, r);
+        });
+    } else if (!t && g_sub) {
+        unsubscribe(g_sub);
+        g_sub = 0;
+    }
+    return "";
+}
+
+void ensure_configured() {
+    if (g_configured) return;
+    const char* env = std::getenv("PTO_SIM_CHECK");
+    g_config_error = configure_locked(env ? env : "");
+    g_configured = true;
+    if (const char* log = std::getenv("PTO_SIM_CHECK_LOG")) g_log = log;
+}
+
+std::string json_escape(const std::string& s) {
+    std::string o;
+    for (char ch : s) {
+        switch (ch) {
+            case '"': o += "\\\""; break;
+            case '\\': o += "\\\\"; break;
+            case '\n': o += "\\n"; break;
+            case '\t': o += "\\t"; break;
+            default:
+                if (static_cast<unsigned char>(ch) < 0x20) {
+                    char b[8];
+                    std::snprintf(b, sizeof b, "\\u%04x", ch);
+                    o += b;
+                } else {
+                    o += ch;
+                }
+        }
+    }
+    return o;
+}
+
+std::string q(const std::string& s) { return "\"" + json_escape(s) + "\""; }
+
+void write_sarif_locked() {
+    std::ofstream f(g_log, std::ios::trunc);
+    if (!f) {
+        std::fprintf(stderr, "ptosim: warning: cannot write PTO_SIM_CHECK_LOG %s\n", g_log.c_str());
+        return;
+    }
+    f << "{\"version\":\"2.1.0\",\"$schema\":\"https://json.schemastore.org/sarif-2.1.0.json\",\"runs\":[{\"tool\":"
+         "{\"driver\":{\"name\":\"ptosim-check\",\"informationUri\":\"docs/checkers.md\"}},\"results\":[";
+    for (size_t i = 0; i < g_sarif.size(); ++i) {
+        const Report& r = g_sarif[i];
+        f << (i ? "," : "") << "{\"ruleId\":" << q(r.tool + "/" + r.kind) << ",\"level\":" << q(r.severity)
+          << ",\"message\":{\"text\":" << q(r.message + ". Fix: " + r.fix) << "},\"locations\":[";
+        bool first = true;
+        for (const Site& s : r.sites) {
+            if (!s.loc.known()) continue;
+            f << (first ? "" : ",") << "{\"physicalLocation\":{\"artifactLocation\":{\"uri\":" << q(s.loc.file)
+              << "},\"region\":{\"startLine\":" << s.loc.line << "}}}";
+            first = false;
+        }
+        f << "],\"occurrenceCount\":" << r.count << "}";
+    }
+    f << "]}]}\n";
+}
+
+bool ends_with(const std::string& s, const char* suffix) {
+    const size_t n = std::strlen(suffix);
+    return s.size() >= n && s.compare(s.size() - n, n, suffix) == 0;
+}
+
+}  // namespace
+
+std::string configure(std::string_view spec) {
+    std::lock_guard lk(g_mu);
+    return configure_locked(spec);
+}
+
+unsigned tools() {
+    std::lock_guard lk(g_mu);
+    ensure_configured();
+    return g_tools;
+}
+
+bool enabled(Tool t) { return (tools() & t) != 0; }
+
+void set_log(std::string path) {
+    std::lock_guard lk(g_mu);
+    ensure_configured();
+    g_log = std::move(path);
+    g_sarif.clear();
+}
+
+std::vector<Report> take_reports() {
+    std::lock_guard lk(g_mu);
+    return std::exchange(g_reports, {});
+}
+
+std::string format_text(const Report& r) {
+    std::string s = "ptosim: " + r.tool + ": " + r.severity + ": " + r.kind + " in kernel '" + r.kernel + "' on " + r.core +
+                    ": " + r.message;
+    if (r.count > 1) s += " (" + std::to_string(r.count) + " times)";
+    s += "\n  fix: " + r.fix + "\n";
+    return s;
+}
+
+std::string format_json(const Report& r) {
+    std::ostringstream o;
+    o << "{\"tool\":" << q(r.tool) << ",\"kind\":" << q(r.kind) << ",\"severity\":" << q(r.severity)
+      << ",\"kernel\":" << q(r.kernel) << ",\"core\":" << q(r.core) << ",\"core_type\":" << q(to_string(r.core_type))
+      << ",\"block\":" << r.block << ",\"subblock\":" << r.subblock << ",\"pipes\":[";
+    for (size_t i = 0; i < r.sites.size(); ++i) o << (i ? "," : "") << q(to_string(r.sites[i].pipe));
+    o << "]";
+    if (!r.buffer.empty()) o << ",\"buffer\":" << q(r.buffer) << ",\"range\":[" << r.lo << "," << r.hi << "]";
+    o << ",\"locations\":[";
+    for (size_t i = 0; i < r.sites.size(); ++i) {
+        const Site& s = r.sites[i];
+        o << (i ? "," : "") << "{\"file\":" << q(s.loc.file ? s.loc.file : "") << ",\"line\":" << s.loc.line
+          << ",\"op\":" << q(s.op) << ",\"pipe\":" << q(to_string(s.pipe));
+        if (!s.access.empty()) o << ",\"access\":" << q(s.access);
+        o << "}";
+    }
+    o << "],\"count\":" << r.count << ",\"message\":" << q(r.message) << ",\"fix\":" << q(r.fix) << "}";
+    return o.str();
+}
+
+// ------------------------------------------------------------ launch hooks
+
+Status begin(Launch& l) {
+    std::lock_guard lk(g_mu);
+    ensure_configured();
+    if (!g_config_error.empty()) return {err::kInvalidParam, g_config_error};
+    if (g_tools) l.check = new LaunchState{l, g_tools, {}, {}, {}};
+    return {};
+}
+
+Status end(Launch& l, Status run) {
+    LaunchState* st = l.check;
+    if (!st) return run;
+    l.check = nullptr;
+    st->finish(run.ok());
+    int errors = 0;
+    const Report* first_error = nullptr;
+    for (const Report& r : st->reports) {
+        std::fputs(format_text(r).c_str(), stderr);
+        if (r.severity == "error" && !errors++) first_error = &r;
+    }
+    {
+        std::lock_guard lk(g_mu);
+        if (!g_log.empty() && !st->reports.empty()) {
+            if (ends_with(g_log, ".sarif")) {
+                for (const Report& r : st->reports)
+                    if (g_sarif.size() < kKeptReports) g_sarif.push_back(r);
+                write_sarif_locked();
+            } else if (std::FILE* f = std::fopen(g_log.c_str(), "a")) {
+                for (const Report& r : st->reports) std::fprintf(f, "%s\n", format_json(r).c_str());
+                std::fclose(f);
+            } else {
+                std::fprintf(stderr, "ptosim: warning: cannot append to PTO_SIM_CHECK_LOG %s\n", g_log.c_str());
+            }
+        }
+        for (const Report& r : st->reports)
+            if (g_reports.size() < kKeptReports) g_reports.push_back(r);
+    }
+    Status result = run;
+    if (run.ok() && errors) {
+        result = {first_error->core_type == CoreType::AIV ? err::kVectorCoreException : err::kAiCoreException,
+                  "kernel '" + l.spec().kernel + "' (launched at " + l.spec().site.str() + "): the checkers found " +
+                      std::to_string(errors) + " error(s); the first: " + first_error->kind + " on " + first_error->core +
+                      ": " + first_error->message};
+    }
+    delete st;
+    return result;
+}
+
+}  // namespace ptosim::check
