@@ -19,6 +19,7 @@ struct Site {
     std::string op;      // "TLOAD", "set_flag", ...
     Pipe pipe = Pipe::S;
     std::string access;  // "read", "write", or "" for synchronisation
+    std::string core;    // the core that did it, e.g. "AIC block 0"
 };
 
 struct Report {

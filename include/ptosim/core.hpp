@@ -43,6 +43,10 @@ struct Access {
     Space space = Space::GM;
     uint64_t offset = 0;  // byte offset in the core's buffer, or the GM address
     uint64_t bytes = 0;
+    // A strided access touches only `count` runs of `run` bytes, `pitch`
+    // apart, within [offset, offset + bytes) (a tile's rows in a wider GM
+    // matrix); count 0 means every byte of the range.
+    uint64_t count = 0, run = 0, pitch = 0;
 };
 
 // The synchronisation a record performs, for the checkers (docs/checkers.md):
@@ -68,12 +72,17 @@ struct OpRecord {
     // Synchronisation operands: the flag's pipes and event id (set_flag,
     // wait_flag), or the FFTS / intra-block flag id of a cross-core signal.
     SyncOp sync = SyncOp::None;
+    // GM writes that accumulate in hardware (TSTORE with AtomicAdd): several
+    // cores may do them to the same bytes without ordering.
+    bool atomic = false;
     Pipe src = Pipe::S;
     Pipe dst = Pipe::S;
     int32_t event = -1;
 
     OpRecord& read(Space s, uint64_t off, uint64_t n) { return add(reads, n_reads, {s, off, n}); }
     OpRecord& write(Space s, uint64_t off, uint64_t n) { return add(writes, n_writes, {s, off, n}); }
+    OpRecord& read(const Access& a) { return add(reads, n_reads, a); }
+    OpRecord& write(const Access& a) { return add(writes, n_writes, a); }
 
   private:
     // More accesses than the record holds is a simulator bug: stop loudly

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <fstream>
 #include <map>
 #include <mutex>
@@ -20,19 +21,86 @@ namespace ptosim::check {
 
 namespace {
 
-using Clock = std::array<uint32_t, kPipeCount>;
+// What a pipe's instructions are ordered after: a clock value per (core,
+// pipe). The core's own pipes are dense; other cores' enter only through a
+// cross-core signal or SYNCALL, as sorted (core * kPipeCount + pipe, value).
+using Remote = std::vector<std::pair<uint32_t, uint32_t>>;
+struct Clock {
+    std::array<uint32_t, kPipeCount> own{};
+    Remote remote;
+};
+
+void join(Remote& a, const Remote& b) {
+    if (b.empty()) return;
+    if (a.empty()) {
+        a = b;
+        return;
+    }
+    Remote out;
+    out.reserve(a.size() + b.size());
+    size_t i = 0, j = 0;
+    while (i < a.size() || j < b.size()) {
+        if (j == b.size() || (i < a.size() && a[i].first < b[j].first)) out.push_back(a[i++]);
+        else if (i == a.size() || b[j].first < a[i].first) out.push_back(b[j++]);
+        else {
+            out.emplace_back(a[i].first, std::max(a[i].second, b[j].second));
+            ++i, ++j;
+        }
+    }
+    a.swap(out);
+}
 
 void join(Clock& a, const Clock& b) {
-    for (int i = 0; i < kPipeCount; ++i) a[i] = std::max(a[i], b[i]);
+    for (int i = 0; i < kPipeCount; ++i) a.own[i] = std::max(a.own[i], b.own[i]);
+    join(a.remote, b.remote);
+}
+
+uint32_t remote_at(const Remote& r, uint32_t key) {
+    auto it = std::lower_bound(r.begin(), r.end(), key, [](const auto& e, uint32_t k) { return e.first < k; });
+    return it != r.end() && it->first == key ? it->second : 0;
 }
 
 // One earlier access to a buffer, kept until every pipe is ordered after it
 // or a later access ordered after it makes it redundant.
+// The bytes an access touches: [lo, hi), or only `count` runs of `run`
+// bytes `pitch` apart from lo when count is not 0.
+struct Footprint {
+    uint64_t lo, hi, count, run, pitch;
+};
+
+// Whether y touches a byte of [s, e).
+bool hits(const Footprint& y, uint64_t s, uint64_t e) {
+    if (e <= y.lo || s >= y.hi) return false;
+    if (!y.count) return true;
+    const uint64_t jmax = std::min(y.count - 1, (e - 1 - y.lo) / y.pitch);
+    const uint64_t jmin = s < y.lo + y.run ? 0 : (s - y.lo - y.run) / y.pitch + 1;
+    return jmin <= jmax;
+}
+
+bool overlaps(const Footprint& a, const Footprint& b) {
+    if (a.hi <= b.lo || b.hi <= a.lo) return false;
+    if (!a.count && !b.count) return true;
+    const bool a_runs = a.count && (!b.count || a.count <= b.count);
+    const Footprint& x = a_runs ? a : b;
+    const Footprint& y = a_runs ? b : a;
+    for (uint64_t i = 0; i < x.count; ++i)
+        if (hits(y, x.lo + i * x.pitch, x.lo + i * x.pitch + x.run)) return true;
+    return false;
+}
+
+// Whether every byte of e is one of a's.
+bool covers(const Footprint& a, const Footprint& e) {
+    if (!a.count) return e.lo >= a.lo && e.hi <= a.hi;
+    return e.lo == a.lo && e.count == a.count && e.run == a.run && e.pitch == a.pitch;
+}
+
 struct Shadow {
-    uint64_t lo, hi;
+    Footprint at;
     uint32_t t;  // the access's clock on its own pipe
+    int core;
     Pipe pipe;
     bool write;
+    bool atomic;
     const char* op;
     SourceLoc loc;
 };
@@ -80,12 +148,19 @@ constexpr size_t kKeptReports = 10000;
 // ------------------------------------------------------------ launch state
 
 struct LaunchState {
+    LaunchState(Launch& l, unsigned t) : launch(l), tools(t) {}
     Launch& launch;
     unsigned tools;
     std::vector<CoreState> cores;
     // Deduplicated reports, in order of first occurrence.
     std::map<std::tuple<std::string, std::string, std::string, std::string>, size_t> index;
     std::vector<Report> reports;
+    // GM accesses of every core, by first byte; gm_span bounds the search back.
+    std::multimap<uint64_t, Shadow> gm;
+    uint64_t gm_span = 0;
+    // Clocks carried by cross-core signals: tokens, queued per channel.
+    std::vector<Remote> tokens;
+    std::map<Channel, std::deque<int32_t>> chans;
 
     CoreState& state(const Core& c) {
         if (cores.size() <= static_cast<size_t>(c.index)) cores.resize(c.index + 1);
@@ -115,6 +190,8 @@ struct LaunchState {
     void on_op(const Core& c, const OpRecord& r);
     void sync_op(const Core& c, CoreState& s, const OpRecord& r);
     void access(const Core& c, CoreState& s, const OpRecord& r, const Access& a, bool write, uint32_t t);
+    bool check_pair(const Core& c, const Clock& mine, const OpRecord& r, const Access& a, bool write, const Shadow& e);
+    int32_t snapshot(const Core& c, Pipe p);
     void prune(CoreState& s, std::vector<Shadow>& list);
     void finish(bool completed);
 };
@@ -130,6 +207,24 @@ void drain_all(CoreState& s) {
     s.issue = all;
 }
 
+std::string cross_fix(Launch& l, const Core& c, const Shadow& e, const std::string& first_core, const OpRecord& r) {
+    const Core& first = l.slots()[e.core]->core;
+    const bool same_group = l.cores_per_group() == 3 && l.slot_of(first).group == l.slot_of(c).group;
+    const std::string p = to_string(e.pipe);
+    if (same_group)
+        return c.target == Target::A2A3
+                   ? "after " + e.loc.str() + " signal from " + first_core + " with ffts_cross_core_sync(" + p +
+                         ", 1 | (2 << 4) | (flag << 8)) and wait_flag_dev(flag) on " + c.name() + " before " + r.loc.str()
+                   : "after " + e.loc.str() + " signal from " + first_core + " with set_intra_block(" + p +
+                         ", id) and wait_intra_block(pipe, id) on " + c.name() + " before " + r.loc.str();
+    std::string fix = "order the blocks: a SYNCALL after " + e.loc.str() + " on " + first_core + " and before " +
+                      r.loc.str() + " on " + c.name();
+    if (c.target == Target::A2A3)
+        fix += " (or an FFTS barrier: ffts_cross_core_sync(" + p + ", 1 | (0 << 4) | (flag << 8)) after the first, "
+               "wait_flag_dev(flag) before the second)";
+    return fix;
+}
+
 }  // namespace
 
 void LaunchState::on_op(const Core& c, const OpRecord& r) {
@@ -139,7 +234,7 @@ void LaunchState::on_op(const Core& c, const OpRecord& r) {
     const int p = static_cast<int>(r.pipe);
     Clock& k = s.clock[p];
     join(k, s.issue);
-    const uint32_t t = ++k[p];
+    const uint32_t t = ++k.own[p];
     for (uint8_t i = 0; i < r.n_reads; ++i) access(c, s, r, r.reads[i], false, t);
     for (uint8_t i = 0; i < r.n_writes; ++i) access(c, s, r, r.writes[i], true, t);
 }
@@ -158,7 +253,7 @@ void LaunchState::sync_op(const Core& c, CoreState& s, const OpRecord& r) {
                 Report rep;
                 rep.tool = "synccheck";
                 rep.kind = "redundant-set-flag";
-                rep.sites = {{first, "set_flag", r.src, ""}, {r.loc, "set_flag", r.src, ""}};
+                rep.sites = {{first, "set_flag", r.src, "", c.name()}, {r.loc, "set_flag", r.src, "", c.name()}};
                 const std::string f = flag_call("set_flag", r.src, r.dst, r.event);
                 rep.message = f + " at " + r.loc.str() + " while the flag set at " + first.str() +
                               " is still set: a flag is one bit, so this signal is lost";
@@ -197,48 +292,85 @@ void LaunchState::sync_op(const Core& c, CoreState& s, const OpRecord& r) {
     }
 }
 
+// Reports e against this access when they conflict and nothing orders them;
+// returns whether this access is ordered after e.
+bool LaunchState::check_pair(const Core& c, const Clock& mine, const OpRecord& r, const Access& a, bool write,
+                             const Shadow& e) {
+    const uint32_t seen = e.core == c.index ? mine.own[static_cast<int>(e.pipe)]
+                                            : remote_at(mine.remote, static_cast<uint32_t>(e.core * kPipeCount + static_cast<int>(e.pipe)));
+    const bool ordered = e.t <= seen;
+    if (ordered || !(write || e.write) || (write && e.write && r.atomic && e.atomic)) return ordered;
+    const uint64_t lo = a.offset, hi = a.offset + a.bytes;
+    const bool cross = e.core != c.index;
+    const std::string first_core = cross ? launch.slots()[e.core]->core.name() : c.name();
+    Report rep;
+    rep.tool = "racecheck";
+    const char* kind = e.write && write ? "write-after-write" : e.write ? "read-after-write" : "write-after-read";
+    rep.kind = !cross ? kind : e.write && write ? "multi-core-corruption" : std::string("inter-core-") + kind;
+    rep.buffer = to_string(a.space);
+    rep.lo = std::max(lo, e.at.lo);
+    rep.hi = std::min(hi, e.at.hi);
+    rep.sites = {{e.loc, e.op, e.pipe, e.write ? "write" : "read", first_core},
+                 {r.loc, r.op, r.pipe, write ? "write" : "read", c.name()}};
+    const std::string range = std::string(to_string(a.space)) + " [" + hex(rep.lo) + ", " + hex(rep.hi) + ")";
+    if (!cross) {
+        rep.message = std::string(r.op) + " (" + to_string(r.pipe) + ") at " + r.loc.str() + (write ? " writes " : " reads ") +
+                      range + " that " + e.op + " (" + to_string(e.pipe) + ") at " + e.loc.str() +
+                      (e.write ? " writes" : " reads") + "; no set_flag/wait_flag or barrier orders the two pipes";
+        rep.fix = "add set_flag(" + std::string(to_string(e.pipe)) + ", " + to_string(r.pipe) + ", id) after " + e.loc.str() +
+                  " and wait_flag(" + to_string(e.pipe) + ", " + to_string(r.pipe) + ", id) before " + r.loc.str() +
+                  " (id: an event id free between them)";
+    } else {
+        rep.message = std::string(r.op) + " (" + to_string(r.pipe) + ") at " + r.loc.str() + " on " + c.name() +
+                      (write ? " writes " : " reads ") + range + " that " + e.op + " (" + to_string(e.pipe) + ") at " +
+                      e.loc.str() + " on " + first_core + (e.write ? " writes" : " reads") +
+                      "; no cross-core flag or SYNCALL orders the two cores";
+        rep.fix = cross_fix(launch, c, e, first_core, r);
+        if (e.write && write)
+            rep.fix += "; if each block should write its own range, fix the offsets (AtomicAdd stores accumulate "
+                       "without ordering)";
+    }
+    add(c, std::move(rep));
+    return ordered;
+}
+
 void LaunchState::access(const Core& c, CoreState& s, const OpRecord& r, const Access& a, bool write, uint32_t t) {
     if (a.bytes == 0) return;
     const int sp = static_cast<int>(a.space);
-    // Another core's buffer reached through a Cube<->Vector move is not this
-    // core's to order; cross-core ordering is outside the intra-core model.
+    // Another core's buffer reached through a Cube<->Vector move (A5 TMOV
+    // Acc->Vec, TINSERT Vec->Mat) is not modelled yet (docs/checkers.md).
     if (a.space != Space::GM && c.mem_size[sp] == 0) return;
-    const uint64_t lo = a.offset, hi = a.offset + a.bytes;
+    const Footprint f{a.offset, a.offset + a.bytes, a.count, a.run, a.pitch};
     const Clock& mine = s.clock[static_cast<int>(r.pipe)];
+    // An earlier access this one is ordered after and covers adds nothing a
+    // later check needs, unless it is a write this one only reads.
+    auto redundant = [&](const Shadow& e, bool ordered) {
+        return ordered && covers(f, e.at) && (write || !e.write) && !(write && r.atomic && e.write && !e.atomic);
+    };
+    const Shadow mine_entry{f, t, c.index, r.pipe, write, write && r.atomic, r.op, r.loc};
+    if (a.space == Space::GM) {
+        auto it = gm.lower_bound(f.lo > gm_span ? f.lo - gm_span : 0);
+        while (it != gm.end() && it->first < f.hi) {
+            const Shadow& e = it->second;
+            if (!overlaps(e.at, f)) {
+                ++it;
+                continue;
+            }
+            const bool ordered = check_pair(c, mine, r, a, write, e);
+            it = redundant(e, ordered) ? gm.erase(it) : std::next(it);
+        }
+        gm.emplace(f.lo, mine_entry);
+        gm_span = std::max(gm_span, f.hi - f.lo);
+        return;
+    }
     auto& list = s.shadow[sp];
     size_t keep = 0;
     for (size_t i = 0; i < list.size(); ++i) {
-        Shadow& e = list[i];
-        if (e.hi <= lo || e.lo >= hi) {
-            list[keep++] = e;
-            continue;
-        }
-        const bool ordered = e.t <= mine[static_cast<int>(e.pipe)];
-        if (!ordered && (write || e.write)) {
-            Report rep;
-            rep.tool = "racecheck";
-            rep.kind = e.write && write ? "write-after-write" : e.write ? "read-after-write" : "write-after-read";
-            rep.buffer = to_string(a.space);
-            rep.lo = std::max(lo, e.lo);
-            rep.hi = std::min(hi, e.hi);
-            rep.sites = {{e.loc, e.op, e.pipe, e.write ? "write" : "read"}, {r.loc, r.op, r.pipe, write ? "write" : "read"}};
-            const char* what = a.space == Space::GM ? "GM" : to_string(a.space);
-            rep.message = std::string(r.op) + " (" + to_string(r.pipe) + ") at " + r.loc.str() + (write ? " writes " : " reads ") +
-                          what + " [" + hex(rep.lo) + ", " + hex(rep.hi) + ") that " + e.op + " (" + to_string(e.pipe) +
-                          ") at " + e.loc.str() + (e.write ? " writes" : " reads") +
-                          "; no set_flag/wait_flag or barrier orders the two pipes";
-            rep.fix = "add " + std::string("set_flag(") + to_string(e.pipe) + ", " + to_string(r.pipe) + ", id) after " +
-                      e.loc.str() + " and wait_flag(" + to_string(e.pipe) + ", " + to_string(r.pipe) + ", id) before " +
-                      r.loc.str() + " (id: an event id free between them)";
-            add(c, std::move(rep));
-        }
-        // An earlier access this one is ordered after and covers adds nothing
-        // a later check needs, unless it is a write this one only reads.
-        if (ordered && e.lo >= lo && e.hi <= hi && (write || !e.write)) continue;
-        list[keep++] = e;
+        const Shadow& e = list[i];
+        if (!overlaps(e.at, f) || !redundant(e, check_pair(c, mine, r, a, write, e))) list[keep++] = list[i];
     }
     list.resize(keep);
-    list.push_back({lo, hi, t, r.pipe, write, r.op, r.loc});
+    list.push_back(mine_entry);
     if (++s.inserts % 256 == 0 || list.size() > 512) prune(s, list);
 }
 
@@ -247,7 +379,7 @@ void LaunchState::prune(CoreState& s, std::vector<Shadow>& list) {
     std::erase_if(list, [&](const Shadow& e) {
         const int q = static_cast<int>(e.pipe);
         for (int p = 0; p < kPipeCount; ++p)
-            if (p != static_cast<int>(Pipe::ALL) && s.clock[p][q] < e.t) return false;
+            if (p != static_cast<int>(Pipe::ALL) && s.clock[p].own[q] < e.t) return false;
         return true;
     });
 }
@@ -270,7 +402,7 @@ void LaunchState::finish(bool completed) {
                     Report rep;
                     rep.tool = "synccheck";
                     rep.kind = "flag-never-waited";
-                    rep.sites = {{at, "set_flag", src, ""}};
+                    rep.sites = {{at, "set_flag", src, "", c.name()}};
                     rep.message = flag_call("set_flag", src, dst, ev) + " at " + at.str() +
                                   " is never waited: the flag is still set when the kernel ends";
                     rep.fix = "add " + flag_call("wait_flag", src, dst, ev) + " after " + at.str() +
@@ -288,7 +420,7 @@ void LaunchState::finish(bool completed) {
             Report rep;
             rep.tool = "synccheck";
             rep.kind = "cross-core-flag-left-set";
-            rep.sites = {{from.loc, "ffts_cross_core_sync", Pipe::S, ""}};
+            rep.sites = {{from.loc, "ffts_cross_core_sync", Pipe::S, "", name_of(from.from)}};
             rep.message = "FFTS flag " + std::to_string(f) + " of " + c.name() + " holds " +
                           std::to_string(launch.ffts[r][f]) + " signal(s) no wait_flag_dev consumed; the last came from " +
                           name_of(from.from) + " at " + from.loc.str();
@@ -302,7 +434,7 @@ void LaunchState::finish(bool completed) {
             Report rep;
             rep.tool = "synccheck";
             rep.kind = "cross-core-flag-left-set";
-            rep.sites = {{from.loc, "set_intra_block", Pipe::S, ""}};
+            rep.sites = {{from.loc, "set_intra_block", Pipe::S, "", name_of(from.from)}};
             rep.message = "intra-block flag " + std::to_string(f) + " of " + c.name() + " holds " +
                           std::to_string(launch.intra[r][f]) + " signal(s) no wait_intra_block consumed; the last came from " +
                           name_of(from.from) + " at " + from.loc.str();
@@ -320,7 +452,7 @@ void LaunchState::finish(bool completed) {
                 Report rep;
                 rep.tool = "synccheck";
                 rep.kind = "cross-core-flag-left-set";
-                rep.sites = {{from.loc, "ffts_cross_core_sync", Pipe::S, ""}};
+                rep.sites = {{from.loc, "ffts_cross_core_sync", Pipe::S, "", name_of(from.from)}};
                 rep.message = "ffts_cross_core_sync(mode " + std::to_string(key.first) + ", flag " + std::to_string(f) +
                               ") of " + c.name() + " at " + from.loc.str() +
                               " never completed its barrier: not every member of the barrier sent the signal as often";
@@ -329,6 +461,84 @@ void LaunchState::finish(bool completed) {
                           " equally often, or remove the extra call at " + from.loc.str();
                 add(c, std::move(rep));
             }
+}
+
+// ------------------------------------------------------------ cross-core edges
+
+int32_t LaunchState::snapshot(const Core& c, Pipe p) {
+    CoreState& s = state(c);
+    Clock k = s.clock[static_cast<int>(p)];
+    join(k, s.issue);
+    Remote r;
+    for (int q = 0; q < kPipeCount; ++q)
+        if (k.own[q]) r.emplace_back(static_cast<uint32_t>(c.index * kPipeCount + q), k.own[q]);
+    join(r, k.remote);
+    tokens.push_back(std::move(r));
+    return static_cast<int32_t>(tokens.size() - 1);
+}
+
+namespace {
+
+LaunchState* race_state(Launch& l) { return l.check && (l.check->tools & kRace) ? l.check : nullptr; }
+
+// Joins a token into what the core issues from now on.
+void join_token(LaunchState& st, const Core& c, const Remote& r) {
+    CoreState& s = st.state(c);
+    Remote other;
+    for (auto [key, v] : r) {
+        if (static_cast<int>(key / kPipeCount) == c.index) {
+            uint32_t& own = s.issue.own[key % kPipeCount];
+            own = std::max(own, v);
+        } else {
+            other.emplace_back(key, v);
+        }
+    }
+    join(s.issue.remote, other);
+}
+
+}  // namespace
+
+void signal(Launch& l, const Core& from, Pipe pipe, const Channel& to) {
+    if (LaunchState* st = race_state(l)) st->chans[to].push_back(st->snapshot(from, pipe));
+}
+
+void forward(Launch& l, const std::vector<Channel>& from, const std::vector<Channel>& to) {
+    LaunchState* st = race_state(l);
+    if (!st) return;
+    Remote merged;
+    for (const Channel& ch : from) {
+        auto& q = st->chans[ch];
+        if (q.empty()) continue;
+        join(merged, st->tokens[q.front()]);
+        q.pop_front();
+    }
+    st->tokens.push_back(std::move(merged));
+    for (const Channel& ch : to) st->chans[ch].push_back(static_cast<int32_t>(st->tokens.size() - 1));
+}
+
+void acquire(Launch& l, const Core& c, const Channel& ch) {
+    LaunchState* st = race_state(l);
+    if (!st) return;
+    auto& q = st->chans[ch];
+    if (q.empty()) return;
+    join_token(*st, c, st->tokens[q.front()]);
+    q.pop_front();
+}
+
+void contribute(Launch& l, const Core& c, const Channel& ch) {
+    LaunchState* st = race_state(l);
+    if (!st) return;
+    const int32_t mine = st->snapshot(c, Pipe::S);
+    auto& q = st->chans[ch];
+    if (q.empty()) q.push_back(mine);
+    else join(st->tokens[q.front()], st->tokens[mine]);
+}
+
+void acquire_all(Launch& l, const Core& c, const Channel& ch) {
+    LaunchState* st = race_state(l);
+    if (!st) return;
+    auto& q = st->chans[ch];
+    if (!q.empty()) join_token(*st, c, st->tokens[q.front()]);
 }
 
 // ------------------------------------------------------------ configuration
@@ -473,7 +683,7 @@ std::string format_json(const Report& r) {
     for (size_t i = 0; i < r.sites.size(); ++i) {
         const Site& s = r.sites[i];
         o << (i ? "," : "") << "{\"file\":" << q(s.loc.file ? s.loc.file : "") << ",\"line\":" << s.loc.line
-          << ",\"op\":" << q(s.op) << ",\"pipe\":" << q(to_string(s.pipe));
+          << ",\"op\":" << q(s.op) << ",\"pipe\":" << q(to_string(s.pipe)) << ",\"core\":" << q(s.core);
         if (!s.access.empty()) o << ",\"access\":" << q(s.access);
         o << "}";
     }
@@ -487,7 +697,7 @@ Status begin(Launch& l) {
     std::lock_guard lk(g_mu);
     ensure_configured();
     if (!g_config_error.empty()) return {err::kInvalidParam, g_config_error};
-    if (g_tools) l.check = new LaunchState{l, g_tools, {}, {}, {}};
+    if (g_tools) l.check = new LaunchState(l, g_tools);
     return {};
 }
 

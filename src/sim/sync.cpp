@@ -105,14 +105,29 @@ void bump(uint32_t& n, const std::string& what, const SourceLoc& loc) {
 
 // Counts a signal from `from` into a barrier; when every member has signalled,
 // each receiver's counter goes up by one.
-void barrier_signal(Launch& l, Launch::FftsBarrier& b, const Core& from, int flag, const SourceLoc& loc) {
+// Racecheck's channels (check.hpp): a receiver's FFTS counter, a barrier
+// member's pending signals, an A5 intra-block counter, a SYNCALL round.
+check::Channel ffts_channel(int receiver, int flag) { return {0, receiver, flag, 0}; }
+check::Channel pending_channel(const Launch::FftsBarrier& b, size_t member, int flag) {
+    return {1, reinterpret_cast<intptr_t>(&b), static_cast<int64_t>(member), flag};
+}
+check::Channel intra_channel(int receiver, int flag) { return {2, receiver, flag, 0}; }
+
+void barrier_signal(Launch& l, Launch::FftsBarrier& b, const Core& from, Pipe pipe, int flag, const SourceLoc& loc) {
     size_t m = 0;
     while (b.members[m] != from.index) ++m;
     bump(b.pending[m][flag], "ffts_cross_core_sync: FFTS flag " + std::to_string(flag) + " of " + from.name() + " (pending barrier)", loc);
     b.pending_from[m][flag] = {loc, from.index};
+    check::signal(l, from, pipe, pending_channel(b, m, flag));
     for (auto& p : b.pending)
         if (p[flag] == 0) return;
     for (auto& p : b.pending) --p[flag];
+    if (l.check) {
+        std::vector<check::Channel> in, out;
+        for (size_t i = 0; i < b.members.size(); ++i) in.push_back(pending_channel(b, i, flag));
+        for (int r : b.receivers) out.push_back(ffts_channel(r, flag));
+        check::forward(l, in, out);
+    }
     for (int r : b.receivers) {
         bump(l.ffts[r][flag], "ffts_cross_core_sync: FFTS flag " + std::to_string(flag) + " of " + l.slots()[r]->core.name(), loc);
         l.ffts_from[r][flag] = {loc, from.index};
@@ -155,14 +170,14 @@ void ffts_cross_core_sync(const SourceLoc& loc, Pipe pipe, uint64_t config) {
             std::vector<int> same;
             for (auto& s : l.slots())
                 if (s->core.type == c.type) same.push_back(s->core.index);
-            barrier_signal(l, barrier(l, 0, static_cast<int>(c.type), same, same), c, flag, loc);
+            barrier_signal(l, barrier(l, 0, static_cast<int>(c.type), same, same), c, pipe, flag, loc);
             break;
         }
         case 1:  // the two Vector sub-blocks of one group
             if (c.type != CoreType::AIV || !mix)
                 fault(loc, "ffts_cross_core_sync mode 1 synchronises the two Vector sub-blocks of a mix group; it "
                            "needs a mix launch (dav-c220) and a Vector core");
-            barrier_signal(l, barrier(l, 1, g, aivs(), aivs()), c, flag, loc);
+            barrier_signal(l, barrier(l, 1, g, aivs(), aivs()), c, pipe, flag, loc);
             break;
         case 2:  // a Cube core and its two Vector sub-blocks
             if (!mix)
@@ -172,9 +187,10 @@ void ffts_cross_core_sync(const SourceLoc& loc, Pipe pipe, uint64_t config) {
                 for (int r : aivs()) {
                     bump(l.ffts[r][flag], "ffts_cross_core_sync: FFTS flag " + std::to_string(flag) + " of " + l.slots()[r]->core.name(), loc);
                     l.ffts_from[r][flag] = {loc, c.index};
+                    check::signal(l, c, pipe, ffts_channel(r, flag));
                 }
             } else {
-                barrier_signal(l, barrier(l, 2, g, aivs(), {l.group_member(g, 0)->core.index}), c, flag, loc);
+                barrier_signal(l, barrier(l, 2, g, aivs(), {l.group_member(g, 0)->core.index}), c, pipe, flag, loc);
             }
             break;
         default:
@@ -196,6 +212,7 @@ void wait_flag_dev(const SourceLoc& loc, int64_t flag) {
                ", has " + std::to_string(n);
     });
     --n;
+    check::acquire(l, c, ffts_channel(c.index, static_cast<int>(flag)));
 }
 
 void set_intra_block(const SourceLoc& loc, Pipe pipe, int64_t id) {
@@ -222,6 +239,7 @@ void set_intra_block(const SourceLoc& loc, Pipe pipe, int64_t id) {
     }
     bump(l.intra[to->core.index][flag], "set_intra_block: intra-block flag " + std::to_string(flag) + " of " + to->core.name(), loc);
     l.intra_from[to->core.index][flag] = {loc, c.index};
+    check::signal(l, c, pipe, intra_channel(to->core.index, flag));
     l.note_signal(c.name() + " -> " + to->core.name() + " intra-block flag " + std::to_string(flag) + " at " + loc.str());
 }
 
@@ -241,6 +259,7 @@ void wait_intra_block(const SourceLoc& loc, Pipe pipe, int64_t id) {
                std::to_string(flag) + ", has " + std::to_string(n);
     });
     --n;
+    check::acquire(l, c, intra_channel(c.index, flag));
 }
 
 }  // namespace ptosim::intr
@@ -289,6 +308,8 @@ void syncall_hard(const SourceLoc& loc, SyncAllCores who) {
     auto& b = l.syncall[static_cast<int>(who)];
     const uint64_t gen = b.generation;
     l.note_signal(c.name() + " arrived at SYNCALL<" + kind_name(who) + "> at " + loc.str());
+    const check::Channel round{3, static_cast<int>(who), static_cast<int64_t>(gen), 0};
+    check::contribute(l, c, round);
     if (++b.arrived == total) {
         b.arrived = 0;
         ++b.generation;
@@ -297,6 +318,7 @@ void syncall_hard(const SourceLoc& loc, SyncAllCores who) {
         return std::string("SYNCALL<") + kind_name(who) + "> (hardware mode) waits for all " + std::to_string(total) +
                " participating cores of the launch; " + std::to_string(b.arrived) + " have arrived";
     });
+    check::acquire_all(l, c, round);
 }
 
 void syncall_soft(const SourceLoc& loc, SyncAllCores who, int32_t* workspace, uint64_t ub_bytes, int32_t used_cores) {
@@ -331,6 +353,8 @@ void syncall_soft(const SourceLoc& loc, SyncAllCores who, int32_t* workspace, ui
     *mine = value;
     l.note_signal(c.name() + " wrote " + std::to_string(value) + " to its SYNCALL slot " + std::to_string(index) + " at " +
                   loc.str());
+    const check::Channel round{4, static_cast<int>(who), value, 0};
+    check::contribute(l, c, round);
     auto arrived = [workspace, total, value] {
         int n = 0;
         for (int i = 0; i < total; ++i) n += workspace[i * kSlotInts] >= value;
@@ -344,6 +368,7 @@ void syncall_soft(const SourceLoc& loc, SyncAllCores who, int32_t* workspace, ui
                std::to_string(value) + "; " + std::to_string(arrived()) + " have (slots still behind: " + late +
                "; a zero-initialised workspace and every core calling SYNCALL equally often are required)";
     });
+    check::acquire_all(l, c, round);
 }
 
 }  // namespace ptosim::intr

@@ -581,6 +581,161 @@ TEST_F(Checkers, FftsBarrierOnlyPartOfTheCoresJoinedIsLeftSet) {
 }
 #endif
 
+// ------------------------------------------------------------ inter-core
+
+void block_copy(float* x, float* out, bool bug) {
+    const int64_t b = get_block_idx();
+    V a;
+    TASSIGN(a, 0);
+    G gx(x + b * N), go(out + (bug ? 0 : b) * N);
+    TLOAD(a, gx);
+    set_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+    TSTORE(go, a);  // @mc-store
+}
+
+TEST_F(Checkers, TwoBlocksStoringOneGmRangeIsMultiCoreCorruption) {
+    std::vector<float> x(2 * N), out(2 * N);
+    std::iota(x.begin(), x.end(), 0.0f);
+    auto bad = vec([&] { block_copy(x.data(), out.data(), true); }, 2);
+    expect_bug(bad, {race("multi-core-corruption", "GM", "@mc-store", "@mc-store")});
+    ASSERT_EQ(bad.reports.size(), 1u);
+    EXPECT_EQ(bad.reports[0].sites[0].core, "AIV block 0");
+    EXPECT_EQ(bad.reports[0].sites[1].core, "AIV block 1");
+    EXPECT_EQ(bad.reports[0].core, "AIV block 1");
+    expect_clean(vec([&] { block_copy(x.data(), out.data(), false); }, 2));
+    EXPECT_EQ(out, x);
+}
+
+// Blocks storing column tiles of one wider matrix: their byte spans interleave
+// but only overlapping columns are a conflict.
+void column_tiles(float* x, float* out, bool bug) {
+    const int64_t b = get_block_idx();
+    V a;
+    TASSIGN(a, 0);
+    G gx(x + b * N);
+    TLOAD(a, gx);
+    set_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+    auto go = ref::gm_nd(out + b * (bug ? C / 2 : C), R, C, 2 * C);
+    TSTORE(go, a);  // @col-store
+}
+
+TEST_F(Checkers, ColumnTilesOfOneMatrixConflictOnlyWhereTheyOverlap) {
+    std::vector<float> x(2 * N), out(2 * N);
+    std::iota(x.begin(), x.end(), 0.0f);
+    expect_bug(vec([&] { column_tiles(x.data(), out.data(), true); }, 2),
+               {race("multi-core-corruption", "GM", "@col-store", "@col-store")});
+    expect_clean(vec([&] { column_tiles(x.data(), out.data(), false); }, 2));
+    EXPECT_EQ(out[2 * C + C + 3], x[N + C + 3]);  // block 1, row 1, column 3
+}
+
+TEST_F(Checkers, AtomicStoresOfSeveralBlocksToOneRangeDoNotRace) {
+    std::vector<float> x(N, 1.0f), out(N, 0.0f);
+    expect_clean(vec(
+        [&] {
+            V a;
+            TASSIGN(a, 0);
+            G gx(x.data()), go(out.data());
+            TLOAD(a, gx);
+            set_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+            wait_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+            TSTORE<V, G, AtomicType::AtomicAdd>(go, a);
+        },
+        4));
+    EXPECT_EQ(out[7], 4.0f);
+}
+
+// Each block stores a tile for its right neighbour and then loads the one
+// its left neighbour stored for it: right only after a barrier of all blocks.
+void exchange(float* buf, float* out, bool bug) {
+    const int64_t b = get_block_idx(), nb = get_block_num();
+    V a, t;
+    TASSIGN(a, 0);
+    TASSIGN(t, 0x400);
+    TEXPANDS(a, static_cast<float>(b + 1));
+    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    G mine(buf + b * N), left(buf + (b + nb - 1) % nb * N), go(out + b * N);
+    TSTORE(mine, a);  // @ex-store
+    if (bug) pipe_barrier(PIPE_ALL);
+    else SYNCALL();
+    TLOAD(t, left);  // @ex-load
+    set_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+    TSTORE(go, t);
+}
+
+TEST_F(Checkers, ReadingAnotherBlocksGmWithoutABarrierIsAnInterCoreRace) {
+    std::vector<float> buf(2 * N), out(2 * N);
+    expect_bug(vec([&] { exchange(buf.data(), out.data(), true); }, 2),
+               {race("inter-core-read-after-write", "GM", "@ex-store", "@ex-load"),
+                race("inter-core-write-after-read", "GM", "@ex-load", "@ex-store")});
+    auto bad = vec([&] { exchange(buf.data(), out.data(), true); }, 2);
+    ASSERT_EQ(bad.reports.size(), 2u);
+    EXPECT_EQ(bad.reports[0].fix.find("order the blocks: a SYNCALL after "), 0u) << bad.reports[0].fix;
+    expect_clean(vec([&] { exchange(buf.data(), out.data(), false); }, 2));
+    EXPECT_EQ(out[0], 2.0f);
+    EXPECT_EQ(out[N], 1.0f);
+}
+
+// The Cube computes a tile into a GM workspace and tells both Vector
+// sub-blocks, which load it. The signal must be sent from the pipe that
+// stored it (FIX); one sent from PIPE_M fires before the store has landed.
+#if PTOSIM_TARGET_A5
+void c2v_signal(bool bug) {
+    set_intra_block(bug ? PIPE_M : PIPE_FIX, 3);  // @cv-signal
+    set_intra_block(bug ? PIPE_M : PIPE_FIX, 19);
+}
+void c2v_wait() { wait_intra_block(PIPE_MTE2, 3); }
+#else
+void c2v_signal(bool bug) {
+    set_ffts_base_addr(ptosim::Device::get().ffts_ctrl_addr());
+    ffts_cross_core_sync(bug ? PIPE_M : PIPE_FIX, 1 | (2 << 4) | (4 << 8));  // @cv-signal
+}
+void c2v_wait() {
+    set_ffts_base_addr(ptosim::Device::get().ffts_ctrl_addr());
+    wait_flag_dev(4);
+}
+#endif
+
+void c2v_vector(float* ws, float* out) {
+    c2v_wait();
+    V t;
+    TASSIGN(t, 0);
+    G gw(ws), go(out + get_subblockid() * N);
+    TLOAD(t, gw);  // @cv-load
+    set_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+    TSTORE(go, t);
+}
+
+TEST_F(Checkers, CubeSignallingFromTheWrongPipeRacesTheVectorLoad) {
+    CubeData d;
+    std::vector<float> out(2 * N);
+    auto bad = mix(
+        [&] {
+            matmul(d.a.data(), d.b.data(), d.c.data(), CubeBug::None);
+            c2v_signal(true);
+        },
+        [&] { c2v_vector(d.c.data(), out.data()); });
+    expect_bug(bad, {race("inter-core-read-after-write", "GM", "@mm-store", "@cv-load")});
+    ASSERT_EQ(bad.reports.size(), 1u);
+    EXPECT_EQ(bad.reports[0].count, 2u);  // both sub-blocks
+    EXPECT_EQ(bad.reports[0].sites[0].core, "AIC block 0");
+    EXPECT_NE(bad.reports[0].fix.find(PTOSIM_TARGET_A5 ? "with set_intra_block(PIPE_FIX, id) and wait_intra_block"
+                                                       : "with ffts_cross_core_sync(PIPE_FIX, 1 | (2 << 4) | (flag << 8))"),
+              std::string::npos)
+        << bad.reports[0].fix;
+    expect_clean(mix(
+        [&] {
+            matmul(d.a.data(), d.b.data(), d.c.data(), CubeBug::None);
+            c2v_signal(false);
+        },
+        [&] { c2v_vector(d.c.data(), out.data()); }));
+    for (int i = 0; i < N; ++i) ASSERT_EQ(out[i], static_cast<float>(i % 7)) << i;
+}
+
 // ------------------------------------------------------------ framework
 
 TEST(CheckConfig, UnknownToolIsAnErrorNamingIt) {
@@ -627,8 +782,8 @@ TEST_F(Checkers, JsonLogHoldsOneLinePerReport) {
               "{\"tool\":\"racecheck\",\"kind\":\"read-after-write\",\"severity\":\"error\",\"kernel\":\"checked_kernel\","
               "\"core\":\"AIV block 0\",\"core_type\":\"AIV\",\"block\":0,\"subblock\":0,\"pipes\":[\"PIPE_V\",\"PIPE_MTE3\"],"
               "\"buffer\":\"UB\",\"range\":[2048,3072],\"locations\":[{\"file\":\"" + file + "\",\"line\":" + add +
-              ",\"op\":\"TADD\",\"pipe\":\"PIPE_V\",\"access\":\"write\"},{\"file\":\"" + file + "\",\"line\":" + store +
-              ",\"op\":\"TSTORE\",\"pipe\":\"PIPE_MTE3\",\"access\":\"read\"}],\"count\":1,\"message\":\"" +
+              ",\"op\":\"TADD\",\"pipe\":\"PIPE_V\",\"core\":\"AIV block 0\",\"access\":\"write\"},{\"file\":\"" + file +
+              "\",\"line\":" + store + ",\"op\":\"TSTORE\",\"pipe\":\"PIPE_MTE3\",\"core\":\"AIV block 0\",\"access\":\"read\"}],\"count\":1,\"message\":\"" +
               bad.reports[0].message + "\",\"fix\":\"" + bad.reports[0].fix + "\"}");
 }
 

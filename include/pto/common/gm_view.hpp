@@ -163,8 +163,23 @@ inline void check_gm_operand(const G& g, const GmView<G>& v, int64_t nr, int64_t
     v.span(nr, nc, lo, hi);
     const uint8_t* base = gm_bytes(g) + lo;
     ptosim::check_gm(base, static_cast<uint64_t>(hi - lo), op, loc);
-    if (write) rec.write(Space::GM, reinterpret_cast<uintptr_t>(base), static_cast<uint64_t>(hi - lo));
-    else rec.read(Space::GM, reinterpret_cast<uintptr_t>(base), static_cast<uint64_t>(hi - lo));
+    ptosim::Access a{Space::GM, reinterpret_cast<uintptr_t>(base), static_cast<uint64_t>(hi - lo)};
+    // Rows (ND) or columns (DN) of a tile in a wider matrix touch only their
+    // runs: racecheck must not see neighbouring tiles of other blocks overlap.
+    if constexpr ((G::layout == Layout::ND || G::layout == Layout::DN) && !is_fp4<typename G::RawDType>) {
+        constexpr bool nd = G::layout == Layout::ND;
+        const int64_t n = nd ? nr : nc, len = nd ? nc : nr, eb = sizeof(typename G::RawDType);
+        auto at = [&](int64_t i, int64_t j) { return nd ? v.offset(i, j) : v.offset(j, i); };
+        const int64_t p0 = at(0, 0), pitch = n > 1 ? at(1, 0) - p0 : 0;
+        if (n > 1 && len > 0 && (len == 1 || at(0, 1) - p0 == 1) && at(n - 1, 0) - p0 == (n - 1) * pitch &&
+            pitch > len && p0 == lo / eb && at(n - 1, len - 1) + 1 == hi / eb) {
+            a.count = static_cast<uint64_t>(n);
+            a.run = static_cast<uint64_t>(len * eb);
+            a.pitch = static_cast<uint64_t>(pitch * eb);
+        }
+    }
+    if (write) rec.write(a);
+    else rec.read(a);
 }
 
 // A2A3's UB<->GM data movers move each ND row (DN column) as one burst of
