@@ -163,15 +163,29 @@ struct LaunchState {
     std::map<Channel, std::deque<int32_t>> chans;
 
     CoreState& state(const Core& c) {
+        // Sized once: hooks hold references into it while other cores' state is reached.
+        if (cores.empty()) cores.resize(launch.slots().size());
         if (cores.size() <= static_cast<size_t>(c.index)) cores.resize(c.index + 1);
         CoreState& s = cores[c.index];
         s.used = true;
         return s;
     }
 
+    using Key = std::tuple<std::string, std::string, std::string, std::string>;
+    static Key key_of(const std::string& tool, const std::string& kind, const SourceLoc& a, const SourceLoc& b) {
+        return {tool, kind, a.str(), b.known() ? b.str() : ""};
+    }
+    // Counts one more occurrence of an existing report; false when there is none.
+    bool repeat(const Key& key) {
+        auto it = index.find(key);
+        if (it == index.end()) return false;
+        ++reports[it->second].count;
+        return true;
+    }
+
     Report& add(const Core& c, Report r) {
-        auto key = std::make_tuple(r.tool, r.kind, r.sites.empty() ? "" : r.sites[0].loc.str(),
-                                   r.sites.size() < 2 ? "" : r.sites[1].loc.str());
+        auto key = key_of(r.tool, r.kind, r.sites.empty() ? SourceLoc{} : r.sites[0].loc,
+                          r.sites.size() < 2 ? SourceLoc{} : r.sites[1].loc);
         auto [it, fresh] = index.try_emplace(key, reports.size());
         if (!fresh) {
             ++reports[it->second].count;
@@ -302,11 +316,13 @@ bool LaunchState::check_pair(const Core& c, const Clock& mine, const OpRecord& r
     if (ordered || !(write || e.write) || (write && e.write && r.atomic && e.atomic)) return ordered;
     const uint64_t lo = a.offset, hi = a.offset + a.bytes;
     const bool cross = e.core != c.index;
+    const char* kind = e.write && write ? "write-after-write" : e.write ? "read-after-write" : "write-after-read";
+    const std::string full_kind = !cross ? kind : e.write && write ? "multi-core-corruption" : std::string("inter-core-") + kind;
+    if (repeat(key_of("racecheck", full_kind, e.loc, r.loc))) return ordered;
     const std::string first_core = cross ? launch.slots()[e.core]->core.name() : c.name();
     Report rep;
     rep.tool = "racecheck";
-    const char* kind = e.write && write ? "write-after-write" : e.write ? "read-after-write" : "write-after-read";
-    rep.kind = !cross ? kind : e.write && write ? "multi-core-corruption" : std::string("inter-core-") + kind;
+    rep.kind = full_kind;
     rep.buffer = to_string(a.space);
     rep.lo = std::max(lo, e.at.lo);
     rep.hi = std::min(hi, e.at.hi);
