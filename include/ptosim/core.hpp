@@ -43,10 +43,14 @@ struct Access {
     Space space = Space::GM;
     uint64_t offset = 0;  // byte offset in the core's buffer, or the GM address
     uint64_t bytes = 0;
-    // A strided access touches only `count` runs of `run` bytes, `pitch`
-    // apart, within [offset, offset + bytes) (a tile's rows in a wider GM
-    // matrix); count 0 means every byte of the range.
-    uint64_t count = 0, run = 0, pitch = 0;
+    // A strided access (a tile's rows in a larger GM tensor) touches only
+    // runs of `run` bytes: for each index (i0, .., i{dims-1}) below `count`,
+    // the run at offset + sum(i_k * pitch[k]). dims 0: every byte of the range.
+    static constexpr int kMaxDims = 4;
+    uint8_t dims = 0;
+    uint64_t run = 0;
+    uint64_t count[kMaxDims] = {};
+    uint64_t pitch[kMaxDims] = {};
 };
 
 // The synchronisation a record performs, for the checkers (docs/checkers.md):

@@ -62,36 +62,74 @@ uint32_t remote_at(const Remote& r, uint32_t key) {
 
 // One earlier access to a buffer, kept until every pipe is ordered after it
 // or a later access ordered after it makes it redundant.
-// The bytes an access touches: [lo, hi), or only `count` runs of `run`
-// bytes `pitch` apart from lo when count is not 0.
+// The bytes an access touches: [lo, hi), or with dims > 0 only the runs of
+// `run` bytes at lo + sum(i_k * pitch[k]) for i_k < count[k] (Access).
 struct Footprint {
-    uint64_t lo, hi, count, run, pitch;
+    uint64_t lo = 0, hi = 0, run = 0;
+    int dims = 0;
+    std::array<uint64_t, Access::kMaxDims> count{}, pitch{};
+
+    static Footprint of(const Access& a) {
+        Footprint f;
+        f.lo = a.offset;
+        f.hi = a.offset + a.bytes;
+        f.run = a.run;
+        f.dims = a.dims;
+        for (int k = 0; k < a.dims; ++k) f.count[k] = a.count[k], f.pitch[k] = a.pitch[k];
+        return f;
+    }
+    uint64_t runs() const {
+        uint64_t n = 1;
+        for (int k = 0; k < dims; ++k) n *= count[k];
+        return n;
+    }
+    // Bytes from the start of an index of dimension k to the end of its last run.
+    uint64_t extent(int k) const {
+        uint64_t e = run;
+        for (int j = k + 1; j < dims; ++j) e += (count[j] - 1) * pitch[j];
+        return e;
+    }
 };
 
-// Whether y touches a byte of [s, e).
+// Whether the runs of y below dimension k, starting at base, touch [s, e).
+bool hits_from(const Footprint& y, int k, uint64_t base, uint64_t s, uint64_t e) {
+    if (k == y.dims) return base < e && base + y.run > s;
+    const uint64_t ext = y.extent(k), p = y.pitch[k];
+    if (e <= base) return false;
+    const uint64_t jmax = std::min(y.count[k] - 1, (e - 1 - base) / p);
+    const uint64_t jmin = s < base + ext ? 0 : (s - base - ext) / p + 1;
+    for (uint64_t j = jmin; j <= jmax; ++j)
+        if (hits_from(y, k + 1, base + j * p, s, e)) return true;
+    return false;
+}
+
 bool hits(const Footprint& y, uint64_t s, uint64_t e) {
     if (e <= y.lo || s >= y.hi) return false;
-    if (!y.count) return true;
-    const uint64_t jmax = std::min(y.count - 1, (e - 1 - y.lo) / y.pitch);
-    const uint64_t jmin = s < y.lo + y.run ? 0 : (s - y.lo - y.run) / y.pitch + 1;
-    return jmin <= jmax;
+    return !y.dims || hits_from(y, 0, y.lo, s, e);
 }
 
 bool overlaps(const Footprint& a, const Footprint& b) {
     if (a.hi <= b.lo || b.hi <= a.lo) return false;
-    if (!a.count && !b.count) return true;
-    const bool a_runs = a.count && (!b.count || a.count <= b.count);
+    if (!a.dims && !b.dims) return true;
+    const bool a_runs = a.dims && (!b.dims || a.runs() <= b.runs());
     const Footprint& x = a_runs ? a : b;
     const Footprint& y = a_runs ? b : a;
-    for (uint64_t i = 0; i < x.count; ++i)
-        if (hits(y, x.lo + i * x.pitch, x.lo + i * x.pitch + x.run)) return true;
+    // Walks x's runs like an odometer.
+    std::array<uint64_t, Access::kMaxDims> idx{};
+    for (uint64_t n = x.runs(); n > 0; --n) {
+        uint64_t at = x.lo;
+        for (int k = 0; k < x.dims; ++k) at += idx[k] * x.pitch[k];
+        if (hits(y, at, at + x.run)) return true;
+        for (int k = x.dims - 1; k >= 0 && ++idx[k] == x.count[k]; --k) idx[k] = 0;
+    }
     return false;
 }
 
 // Whether every byte of e is one of a's.
 bool covers(const Footprint& a, const Footprint& e) {
-    if (!a.count) return e.lo >= a.lo && e.hi <= a.hi;
-    return e.lo == a.lo && e.count == a.count && e.run == a.run && e.pitch == a.pitch;
+    if (!a.dims) return e.lo >= a.lo && e.hi <= a.hi;
+    return e.lo == a.lo && e.hi == a.hi && e.dims == a.dims && e.run == a.run && e.count == a.count &&
+           e.pitch == a.pitch;
 }
 
 struct Shadow {
@@ -356,7 +394,7 @@ void LaunchState::access(const Core& c, CoreState& s, const OpRecord& r, const A
     // Another core's buffer reached through a Cube<->Vector move (A5 TMOV
     // Acc->Vec, TINSERT Vec->Mat) is not modelled yet (docs/checkers.md).
     if (a.space != Space::GM && c.mem_size[sp] == 0) return;
-    const Footprint f{a.offset, a.offset + a.bytes, a.count, a.run, a.pitch};
+    const Footprint f = Footprint::of(a);
     const Clock& mine = s.clock[static_cast<int>(r.pipe)];
     // An earlier access this one is ordered after and covers adds nothing a
     // later check needs, unless it is a write this one only reads.

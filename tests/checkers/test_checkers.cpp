@@ -630,6 +630,30 @@ TEST_F(Checkers, ColumnTilesOfOneMatrixConflictOnlyWhereTheyOverlap) {
     EXPECT_EQ(out[2 * C + C + 3], x[N + C + 3]);  // block 1, row 1, column 3
 }
 
+// The same with a 5-D view: each block stores 8 rows of both 16-row groups
+// (pto-isa's tload system test splits its output so).
+void group_rows(float* x, float* out, bool bug) {
+    const int64_t b = get_block_idx();
+    using G5 = GlobalTensor<float, Shape<2, 1, 1, 8, 16>, Stride<256, 256, 256, 16, 1>>;
+    V a;
+    TASSIGN(a, 0);
+    G gx(x + b * N);
+    TLOAD(a, gx);
+    set_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+    G5 go(out + b * (bug ? 4 : 8) * 16);
+    TSTORE(go, a);  // @group-store
+}
+
+TEST_F(Checkers, RowGroupsOfA5DTensorConflictOnlyWhereTheyOverlap) {
+    std::vector<float> x(2 * N), out(2 * N);
+    std::iota(x.begin(), x.end(), 0.0f);
+    expect_bug(vec([&] { group_rows(x.data(), out.data(), true); }, 2),
+               {race("multi-core-corruption", "GM", "@group-store", "@group-store")});
+    expect_clean(vec([&] { group_rows(x.data(), out.data(), false); }, 2));
+    EXPECT_EQ(out[256 + 8 * 16 + 5], x[N + 8 * 16 + 5]);  // block 1's row 8 is row 8 of group 1
+}
+
 TEST_F(Checkers, AtomicStoresOfSeveralBlocksToOneRangeDoNotRace) {
     std::vector<float> x(N, 1.0f), out(N, 0.0f);
     expect_clean(vec(
