@@ -194,7 +194,7 @@ TEST_F(Checkers, RaceReportTextNamesBothLinesAndTheFix) {
 
 // ------------------------------------------------------------ loops reusing tiles
 
-enum class LoopBug { None, NoReloadGuard, NoStoreGuard };
+enum class LoopBug { None, NoReloadGuard, NoStoreGuard, SetsPastTheLastRound };
 
 // Two rounds through the same tiles: the reload of `a` must wait for the
 // previous TADD to read it, the next TADD into `o` for the previous TSTORE.
@@ -210,7 +210,8 @@ void vloop(float* x, float* out, LoopBug bug) {
         wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
         if (i > 0 && bug != LoopBug::NoStoreGuard) wait_flag(PIPE_MTE3, PIPE_V, EVENT_ID2);
         TADD(o, a, a);  // @loop-add
-        if (i == 0 && bug != LoopBug::NoReloadGuard) set_flag(PIPE_V, PIPE_MTE2, EVENT_ID1);
+        const bool more = i == 0 || bug == LoopBug::SetsPastTheLastRound;
+        if (more && bug != LoopBug::NoReloadGuard) set_flag(PIPE_V, PIPE_MTE2, EVENT_ID1);  // @loop-reload-set
         set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
         wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
         TSTORE(go, o);  // @loop-store
@@ -225,6 +226,12 @@ TEST_F(Checkers, ReloadBeforeThePreviousAddReadIsWriteAfterRead) {
                {race("write-after-read", "UB", "@loop-add", "@loop-load")});
     expect_clean(vec([&] { vloop(x.data(), out.data(), LoopBug::None); }));
     for (int i = 0; i < 2 * N; ++i) ASSERT_EQ(out[i], 2 * x[i]);
+}
+
+TEST_F(Checkers, HandBackFlagSetInTheLastRoundIsNeverWaited) {
+    std::vector<float> x(2 * N), out(2 * N);
+    expect_bug(vec([&] { vloop(x.data(), out.data(), LoopBug::SetsPastTheLastRound); }),
+               {sync1("flag-never-waited", "@loop-reload-set")});
 }
 
 TEST_F(Checkers, AddIntoATileStillBeingStoredIsWriteAfterRead) {
