@@ -67,15 +67,17 @@ uint32_t remote_at(const Remote& r, uint32_t key) {
 struct Footprint {
     uint64_t lo = 0, hi = 0, run = 0;
     int dims = 0;
-    std::array<uint64_t, Access::kMaxDims> count{}, pitch{};
+    std::array<uint64_t, Runs::kMaxDims> count{}, pitch{};
 
-    static Footprint of(const Access& a) {
+    static Footprint of(const OpRecord& r, const Access& a) {
         Footprint f;
         f.lo = a.offset;
         f.hi = a.offset + a.bytes;
-        f.run = a.run;
-        f.dims = a.dims;
-        for (int k = 0; k < a.dims; ++k) f.count[k] = a.count[k], f.pitch[k] = a.pitch[k];
+        if (a.runs == 0 || a.runs > r.n_runs) return f;
+        const Runs& x = r.runs[a.runs - 1];
+        f.run = x.run;
+        f.dims = x.dims;
+        for (int k = 0; k < x.dims; ++k) f.count[k] = x.count[k], f.pitch[k] = x.pitch[k];
         return f;
     }
     uint64_t runs() const {
@@ -115,7 +117,7 @@ bool overlaps(const Footprint& a, const Footprint& b) {
     const Footprint& x = a_runs ? a : b;
     const Footprint& y = a_runs ? b : a;
     // Walks x's runs like an odometer.
-    std::array<uint64_t, Access::kMaxDims> idx{};
+    std::array<uint64_t, Runs::kMaxDims> idx{};
     for (uint64_t n = x.runs(); n > 0; --n) {
         uint64_t at = x.lo;
         for (int k = 0; k < x.dims; ++k) at += idx[k] * x.pitch[k];
@@ -394,7 +396,7 @@ void LaunchState::access(const Core& c, CoreState& s, const OpRecord& r, const A
     // Another core's buffer reached through a Cube<->Vector move (A5 TMOV
     // Acc->Vec, TINSERT Vec->Mat) is not modelled yet (docs/checkers.md).
     if (a.space != Space::GM && c.mem_size[sp] == 0) return;
-    const Footprint f = Footprint::of(a);
+    const Footprint f = Footprint::of(r, a);
     const Clock& mine = s.clock[static_cast<int>(r.pipe)];
     // An earlier access this one is ordered after and covers adds nothing a
     // later check needs, unless it is a write this one only reads.

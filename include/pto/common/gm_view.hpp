@@ -152,7 +152,7 @@ inline uint8_t* gm_bytes(const G& g) {
 // The runs an ND (rows) or DN (columns) access of nr x nc elements touches,
 // when they form a box of the view's dimensions; else `a` stays one range.
 template <class G>
-void gm_runs(const GmView<G>& v, bool nd, int64_t nr, int64_t nc, int64_t lo, int64_t hi, ptosim::Access& a) {
+void gm_runs(const GmView<G>& v, bool nd, int64_t nr, int64_t nc, int64_t lo, int64_t hi, ptosim::Runs& a) {
     const int64_t eb = sizeof(typename G::RawDType);
     const int64_t lines = nd ? nr : nc, len = nd ? nc : nr;  // runs and their length in elements
     const int inner = nd ? 4 : 3, line_dim = nd ? 3 : 4;       // contiguous dimension, innermost line dimension
@@ -205,13 +205,15 @@ inline void check_gm_operand(const G& g, const GmView<G>& v, int64_t nr, int64_t
     v.span(nr, nc, lo, hi);
     const uint8_t* base = gm_bytes(g) + lo;
     ptosim::check_gm(base, static_cast<uint64_t>(hi - lo), op, loc);
-    ptosim::Access a{Space::GM, reinterpret_cast<uintptr_t>(base), static_cast<uint64_t>(hi - lo)};
+    const ptosim::Access a{Space::GM, 0, reinterpret_cast<uintptr_t>(base), static_cast<uint64_t>(hi - lo)};
     // Rows (ND) or columns (DN) of a tile in a larger tensor touch only their
     // runs: racecheck must not see neighbouring tiles of other blocks overlap.
+    ptosim::Runs runs;
+    runs.dims = 0;
     if constexpr ((G::layout == Layout::ND || G::layout == Layout::DN) && !is_fp4<typename G::RawDType>)
-        gm_runs(v, G::layout == Layout::ND, nr, nc, lo, hi, a);
-    if (write) rec.write(a);
-    else rec.read(a);
+        gm_runs(v, G::layout == Layout::ND, nr, nc, lo, hi, runs);
+    if (write) rec.write(a, runs);
+    else rec.read(a, runs);
 }
 
 // A2A3's UB<->GM data movers move each ND row (DN column) as one burst of
