@@ -103,16 +103,16 @@ void bump(uint32_t& n, const std::string& what, const SourceLoc& loc) {
     ++n;
 }
 
-// Counts a signal from `from` into a barrier; when every member has signalled,
-// each receiver's counter goes up by one.
 // Racecheck's channels (check.hpp): a receiver's FFTS counter, a barrier
-// member's pending signals, an A5 intra-block counter, a SYNCALL round.
+// member's pending signals, an A5 intra-block counter; SYNCALL rounds are 3, 4.
 check::Channel ffts_channel(int receiver, int flag) { return {0, receiver, flag, 0}; }
 check::Channel pending_channel(const Launch::FftsBarrier& b, size_t member, int flag) {
     return {1, reinterpret_cast<intptr_t>(&b), static_cast<int64_t>(member), flag};
 }
 check::Channel intra_channel(int receiver, int flag) { return {2, receiver, flag, 0}; }
 
+// Counts a signal from `from` into a barrier; when every member has signalled,
+// each receiver's counter goes up by one.
 void barrier_signal(Launch& l, Launch::FftsBarrier& b, const Core& from, Pipe pipe, int flag, const SourceLoc& loc) {
     size_t m = 0;
     while (b.members[m] != from.index) ++m;
