@@ -244,7 +244,9 @@ struct LaunchState {
     void on_op(const Core& c, const OpRecord& r);
     void sync_op(const Core& c, CoreState& s, const OpRecord& r);
     void access(const Core& c, CoreState& s, const OpRecord& r, const Access& a, bool write, uint32_t t);
-    bool check_pair(const Core& c, const Clock& mine, const OpRecord& r, const Access& a, bool write, const Shadow& e);
+    bool check_pair(const Core& c, const Clock& mine, const OpRecord& r, const Access& a, const Footprint& f, bool write,
+                    const Shadow& e);
+    bool sibling_duplicate(const Core& c, const OpRecord& r, const Footprint& f, const Shadow& e);
     int32_t snapshot(const Core& c, Pipe p);
     void prune(CoreState& s, std::vector<Shadow>& list);
     void finish(bool completed);
@@ -348,8 +350,19 @@ void LaunchState::sync_op(const Core& c, CoreState& s, const OpRecord& r) {
 
 // Reports e against this access when they conflict and nothing orders them;
 // returns whether this access is ordered after e.
-bool LaunchState::check_pair(const Core& c, const Clock& mine, const OpRecord& r, const Access& a, bool write,
-                             const Shadow& e) {
+// The two Vector sub-blocks of a mix group storing the same bytes from the
+// same line: pto-isa's A5 mix tests run identical code with the same data on
+// both (tload_mix, tmov_ub2l1), harmless exactly when the values agree.
+bool LaunchState::sibling_duplicate(const Core& c, const OpRecord& r, const Footprint& f, const Shadow& e) {
+    const Core& first = launch.slots()[e.core]->core;
+    return c.type == CoreType::AIV && first.type == CoreType::AIV && launch.cores_per_group() == 3 &&
+           launch.slot_of(c).group == launch.slot_of(first).group && e.loc.line == r.loc.line &&
+           (e.loc.file == r.loc.file || (e.loc.file && r.loc.file && std::strcmp(e.loc.file, r.loc.file) == 0)) &&
+           covers(f, e.at) && covers(e.at, f);
+}
+
+bool LaunchState::check_pair(const Core& c, const Clock& mine, const OpRecord& r, const Access& a, const Footprint& f,
+                             bool write, const Shadow& e) {
     const uint32_t seen = e.core == c.index ? mine.own[static_cast<int>(e.pipe)]
                                             : remote_at(mine.remote, static_cast<uint32_t>(e.core * kPipeCount + static_cast<int>(e.pipe)));
     const bool ordered = e.t <= seen;
@@ -357,10 +370,15 @@ bool LaunchState::check_pair(const Core& c, const Clock& mine, const OpRecord& r
     const uint64_t lo = a.offset, hi = a.offset + a.bytes;
     const bool cross = e.core != c.index;
     const char* kind = e.write && write ? "write-after-write" : e.write ? "read-after-write" : "write-after-read";
-    const std::string full_kind = !cross ? kind : e.write && write ? "multi-core-corruption" : std::string("inter-core-") + kind;
+    const bool duplicate = cross && e.write && write && sibling_duplicate(c, r, f, e);
+    const std::string full_kind = !cross                ? kind
+                                  : duplicate           ? "duplicate-store"
+                                  : e.write && write    ? "multi-core-corruption"
+                                                        : std::string("inter-core-") + kind;
     if (repeat(key_of("racecheck", full_kind, e.loc, r.loc))) return ordered;
     const std::string first_core = cross ? launch.slots()[e.core]->core.name() : c.name();
     Report rep;
+    if (duplicate) rep.severity = "warning";
     rep.tool = "racecheck";
     rep.kind = full_kind;
     rep.buffer = to_string(a.space);
@@ -382,7 +400,10 @@ bool LaunchState::check_pair(const Core& c, const Clock& mine, const OpRecord& r
                       e.loc.str() + " on " + first_core + (e.write ? " writes" : " reads") +
                       "; no cross-core flag or SYNCALL orders the two cores";
         rep.fix = cross_fix(launch, c, e, first_core, r);
-        if (e.write && write)
+        if (duplicate)
+            rep.fix = "harmless only if both sub-blocks store the same values; otherwise let one store it "
+                      "(if (get_subblockid() == 0)) or give each sub-block its half, or " + rep.fix;
+        else if (e.write && write)
             rep.fix += "; if each block should write its own range, fix the offsets (AtomicAdd stores accumulate "
                        "without ordering)";
     }
@@ -412,7 +433,7 @@ void LaunchState::access(const Core& c, CoreState& s, const OpRecord& r, const A
                 ++it;
                 continue;
             }
-            const bool ordered = check_pair(c, mine, r, a, write, e);
+            const bool ordered = check_pair(c, mine, r, a, f, write, e);
             it = redundant(e, ordered) ? gm.erase(it) : std::next(it);
         }
         gm.emplace(f.lo, mine_entry);
@@ -423,7 +444,7 @@ void LaunchState::access(const Core& c, CoreState& s, const OpRecord& r, const A
     size_t keep = 0;
     for (size_t i = 0; i < list.size(); ++i) {
         const Shadow& e = list[i];
-        if (!overlaps(e.at, f) || !redundant(e, check_pair(c, mine, r, a, write, e))) list[keep++] = list[i];
+        if (!overlaps(e.at, f) || !redundant(e, check_pair(c, mine, r, a, f, write, e))) list[keep++] = list[i];
     }
     list.resize(keep);
     list.push_back(mine_entry);

@@ -767,6 +767,32 @@ TEST_F(Checkers, CubeSignallingFromTheWrongPipeRacesTheVectorLoad) {
     for (int i = 0; i < N; ++i) ASSERT_EQ(out[i], static_cast<float>(i % 7)) << i;
 }
 
+// Both Vector sub-blocks storing one tile to one range from one line is a
+// warning (pto-isa's A5 mix tests do it with equal data); from two lines,
+// or by two blocks, it is corruption.
+TEST_F(Checkers, SubBlocksStoringTheSameRangeFromOneLineIsAWarning) {
+    auto x = iota_vec(1);
+    std::vector<float> out(N);
+    auto store_all = [&](bool split_lines) {
+        V a;
+        TASSIGN(a, 0);
+        G gx(x.data()), go(out.data());
+        TLOAD(a, gx);
+        set_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+        wait_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+        if (!split_lines || get_subblockid() == 0) TSTORE(go, a);  // @dup-store
+        else TSTORE(go, a);  // @dup-store-other
+    };
+    auto warn = mix([] {}, [&] { store_all(false); });
+    EXPECT_TRUE(warn.st.ok()) << warn.st.message;
+    EXPECT_EQ(warn.summaries(), std::vector<std::string>{race("duplicate-store", "GM", "@dup-store", "@dup-store")});
+    ASSERT_EQ(warn.reports.size(), 1u);
+    EXPECT_EQ(warn.reports[0].severity, "warning");
+    EXPECT_EQ(out, x);
+    expect_bug(mix([] {}, [&] { store_all(true); }),
+               {race("multi-core-corruption", "GM", "@dup-store", "@dup-store-other")});
+}
+
 // ------------------------------------------------------------ framework
 
 TEST(CheckConfig, UnknownToolIsAnErrorNamingIt) {
