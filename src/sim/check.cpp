@@ -177,7 +177,7 @@ std::mutex g_mu;
 bool g_configured = false;
 unsigned g_tools = 0;
 std::string g_config_error;
-int g_sub = 0;
+int g_sub_sync = 0, g_sub_race = 0;
 std::string g_log;
 std::vector<Report> g_reports;  // for take_reports
 std::vector<Report> g_sarif;    // everything a .sarif log holds
@@ -241,7 +241,8 @@ struct LaunchState {
         return reports.back();
     }
 
-    void on_op(const Core& c, const OpRecord& r);
+    void on_sync(const Core& c, const OpRecord& r);
+    void on_race(const Core& c, const OpRecord& r);
     void sync_op(const Core& c, CoreState& s, const OpRecord& r);
     void access(const Core& c, CoreState& s, const OpRecord& r, const Access& a, bool write, uint32_t t);
     bool check_pair(const Core& c, const Clock& mine, const OpRecord& r, const Access& a, const Footprint& f, bool write,
@@ -283,10 +284,41 @@ std::string cross_fix(Launch& l, const Core& c, const Shadow& e, const std::stri
 
 }  // namespace
 
-void LaunchState::on_op(const Core& c, const OpRecord& r) {
+// synccheck: where each pending flag was set, and a set of a flag still set.
+void LaunchState::on_sync(const Core& c, const OpRecord& r) {
+    if (!(tools & kSync) || (r.sync != SyncOp::SetFlag && r.sync != SyncOp::WaitFlag)) return;
+    if (!valid_pipe(r.src) || !valid_pipe(r.dst) || r.event < 0 || r.event >= kEventIds) return;
+    CoreState& s = state(c);
+    const int key = flag_key(r.src, r.dst, r.event);
+    if (r.sync == SyncOp::WaitFlag) {
+        s.flag_set_at.erase(key);
+        return;
+    }
+    if (!c.flags[static_cast<int>(r.src)][static_cast<int>(r.dst)][r.event]) {
+        s.flag_set_at[key] = {r.loc, r.op};
+        return;
+    }
+    // The pending set keeps its location.
+    auto prev = s.flag_set_at.find(key);
+    const SourceLoc first = prev != s.flag_set_at.end() ? prev->second.first : SourceLoc{};
+    Report rep;
+    rep.tool = "synccheck";
+    rep.kind = "redundant-set-flag";
+    rep.sites = {{first, "set_flag", r.src, "", c.name()}, {r.loc, "set_flag", r.src, "", c.name()}};
+    const std::string f = flag_call("set_flag", r.src, r.dst, r.event);
+    rep.message = f + " at " + r.loc.str() + " while the flag set at " + first.str() +
+                  " is still set: a flag is one bit, so this signal is lost";
+    rep.fix = "add " + flag_call("wait_flag", r.src, r.dst, r.event) + " between " + first.str() + " and " +
+              r.loc.str() + ", or remove the set_flag at " + r.loc.str();
+    add(c, std::move(rep));
+}
+
+// racecheck: the pipes' clocks and every access.
+void LaunchState::on_race(const Core& c, const OpRecord& r) {
+    if (!(tools & kRace)) return;
     CoreState& s = state(c);
     if (r.sync != SyncOp::None || r.pipe == Pipe::ALL) return sync_op(c, s, r);
-    if (!(tools & kRace) || !valid_pipe(r.pipe)) return;
+    if (!valid_pipe(r.pipe)) return;
     const int p = static_cast<int>(r.pipe);
     Clock& k = s.clock[p];
     join(k, s.issue);
@@ -302,24 +334,8 @@ void LaunchState::sync_op(const Core& c, CoreState& s, const OpRecord& r) {
             const int key = flag_key(r.src, r.dst, r.event);
             Clock& k = s.clock[static_cast<int>(r.src)];
             join(k, s.issue);
-            const bool already = c.flags[static_cast<int>(r.src)][static_cast<int>(r.dst)][r.event] != 0;
-            if (already && (tools & kSync)) {
-                auto prev = s.flag_set_at.find(key);
-                SourceLoc first = prev != s.flag_set_at.end() ? prev->second.first : SourceLoc{};
-                Report rep;
-                rep.tool = "synccheck";
-                rep.kind = "redundant-set-flag";
-                rep.sites = {{first, "set_flag", r.src, "", c.name()}, {r.loc, "set_flag", r.src, "", c.name()}};
-                const std::string f = flag_call("set_flag", r.src, r.dst, r.event);
-                rep.message = f + " at " + r.loc.str() + " while the flag set at " + first.str() +
-                              " is still set: a flag is one bit, so this signal is lost";
-                rep.fix = "add " + flag_call("wait_flag", r.src, r.dst, r.event) + " between " + first.str() +
-                          " and " + r.loc.str() + ", or remove the set_flag at " + r.loc.str();
-                add(c, std::move(rep));
-                return;  // the pending set keeps its clock and location
-            }
-            s.flag_clock[key] = k;
-            s.flag_set_at[key] = {r.loc, r.op};
+            // A set of a flag still set is lost: the pending set keeps its clock.
+            if (!c.flags[static_cast<int>(r.src)][static_cast<int>(r.dst)][r.event]) s.flag_clock[key] = k;
             return;
         }
         case SyncOp::WaitFlag: {
@@ -332,7 +348,6 @@ void LaunchState::sync_op(const Core& c, CoreState& s, const OpRecord& r) {
                 if (r.dst == Pipe::S) join(s.issue, it->second);
                 s.flag_clock.erase(it);
             }
-            s.flag_set_at.erase(key);
             return;
         }
         case SyncOp::PipeBarrier:
@@ -642,14 +657,19 @@ std::string configure_locked(std::string_view spec) {
     g_tools = t;
     g_configured = true;
     g_config_error.clear();
-    if (t && !g_sub) {
-        g_sub = subscribe([](const Core& c, const OpRecord& r) {
-            if (c.launch && c.launch->check) c.launch->check->on_op(c, r);
-        });
-    } else if (!t && g_sub) {
-        unsubscribe(g_sub);
-        g_sub = 0;
-    }
+    // One dispatch subscriber per selected tool; none when both are off.
+    auto toggle = [](int& id, bool on, void (LaunchState::*fn)(const Core&, const OpRecord&)) {
+        if (on && !id) {
+            id = subscribe([fn](const Core& c, const OpRecord& r) {
+                if (c.launch && c.launch->check) (c.launch->check->*fn)(c, r);
+            });
+        } else if (!on && id) {
+            unsubscribe(id);
+            id = 0;
+        }
+    };
+    toggle(g_sub_sync, t & kSync, &LaunchState::on_sync);
+    toggle(g_sub_race, t & kRace, &LaunchState::on_race);
     return "";
 }
 
