@@ -42,9 +42,27 @@ struct SourceLoc {
 
 struct Access {
     Space space = Space::GM;
+    // 0: the access touches every byte of its range; else 1 + the index of
+    // the OpRecord's `runs` entry saying which bytes it touches.
+    uint8_t runs = 0;
     uint64_t offset = 0;  // byte offset in the core's buffer, or the GM address
     uint64_t bytes = 0;
 };
+
+// The bytes a strided access touches (a tile's rows in a larger GM tensor):
+// for each index (i0, .., i{dims-1}) below `count`, `run` bytes at the
+// access's offset + sum(i_k * pitch[k]).
+struct Runs {
+    static constexpr int kMaxDims = 4;
+    uint8_t dims;
+    uint64_t run;
+    uint64_t count[kMaxDims];
+    uint64_t pitch[kMaxDims];
+};
+
+// The synchronisation a record performs, for the checkers (docs/checkers.md):
+// intra-core flags, barriers, and the cross-core signals and waits.
+enum class SyncOp : uint8_t { None, SetFlag, WaitFlag, PipeBarrier, CrossSignal, CrossWait, SyncAll };
 
 // What one instruction or intrinsic is, recorded before it executes.
 struct OpRecord {
@@ -62,11 +80,35 @@ struct OpRecord {
     uint64_t flops = 0;
     const char* dtype = "";  // element type of the destination tile (or of the stored tile)
     SourceLoc loc;
+    // Synchronisation operands: the flag's pipes and event id (set_flag,
+    // wait_flag), or the FFTS / intra-block flag id of a cross-core signal.
+    SyncOp sync = SyncOp::None;
+    // GM writes that accumulate in hardware (TSTORE with AtomicAdd): several
+    // cores may do them to the same bytes without ordering.
+    bool atomic = false;
+    Pipe src = Pipe::S;
+    Pipe dst = Pipe::S;
+    int32_t event = -1;
 
-    OpRecord& read(Space s, uint64_t off, uint64_t n) { return add(reads, n_reads, {s, off, n}); }
-    OpRecord& write(Space s, uint64_t off, uint64_t n) { return add(writes, n_writes, {s, off, n}); }
+    // Not initialised: only the entries an Access names are read.
+    static constexpr uint8_t kMaxRuns = 2;
+    Runs runs[kMaxRuns];
+    uint8_t n_runs = 0;
+
+    OpRecord& read(Space s, uint64_t off, uint64_t n) { return add(reads, n_reads, {s, 0, off, n}); }
+    OpRecord& write(Space s, uint64_t off, uint64_t n) { return add(writes, n_writes, {s, 0, off, n}); }
+    // A strided access; without room for its runs it counts as its whole range.
+    OpRecord& read(Access a, const Runs& r) { return add(reads, n_reads, with_runs(a, r)); }
+    OpRecord& write(Access a, const Runs& r) { return add(writes, n_writes, with_runs(a, r)); }
 
   private:
+    Access with_runs(Access a, const Runs& r) {
+        if (r.dims && n_runs < kMaxRuns) {
+            runs[n_runs++] = r;
+            a.runs = n_runs;
+        }
+        return a;
+    }
     // More accesses than the record holds is a simulator bug: stop loudly
     // rather than overwrite the fields behind the array.
     OpRecord& add(Access* list, uint8_t& n, Access a) {

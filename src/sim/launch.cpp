@@ -2,6 +2,7 @@
 // fiber on the stream's worker thread; a core runs until it finishes or
 // blocks on a flag, then the lowest-numbered runnable core continues.
 #include "launch.hpp"
+#include "check.hpp"
 #include "device_impl.hpp"
 #include <sys/mman.h>
 #include <cerrno>
@@ -342,6 +343,7 @@ void Launch::retire(int group) {
         std::lock_guard lk(active_mu_);
         for (int m = 0; m < per_group_; ++m) {
             const int i = group * per_group_ + m;
+            check::core_done(*this, slots_[i]->core);
             active_.erase(i);
             gone.push_back(std::move(slots_[i]));
         }
@@ -521,7 +523,8 @@ Status run_launch(Device& d, const LaunchSpec& spec, LaunchControl* ctl) {
             std::lock_guard lk(ctl->mu);
             ctl->live = &l;
         }
-        st = l.run();
+        st = check::begin(l);
+        if (st.ok()) st = check::end(l, l.run());
         if (ctl) {
             std::lock_guard lk(ctl->mu);
             ctl->live = nullptr;

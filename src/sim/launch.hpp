@@ -15,6 +15,10 @@
 
 namespace ptosim {
 
+namespace check {
+struct LaunchState;
+}
+
 struct Fiber {
     ucontext_t ctx{};
     void* stack = nullptr;
@@ -37,6 +41,13 @@ struct CoreSlot {
 // counted per receiving core (docs/semantics.md, "Cross-core flags").
 constexpr int kFftsFlags = 16;
 constexpr int kIntraBlockFlags = 32;
+
+// Where the last signal on a cross-core flag came from, for the checkers'
+// report of counters left non-zero at kernel end.
+struct SignalSite {
+    SourceLoc loc;
+    int from = -1;  // sending core index
+};
 
 struct LaunchControl;
 
@@ -71,6 +82,14 @@ public:
         if (intra.empty()) intra.assign(core_count(), {});
         return intra[index];
     }
+    std::array<SignalSite, kFftsFlags>& ffts_from_at(int index) {
+        if (ffts_from.empty()) ffts_from.assign(core_count(), {});
+        return ffts_from[index];
+    }
+    std::array<SignalSite, kIntraBlockFlags>& intra_from_at(int index) {
+        if (intra_from.empty()) intra_from.assign(core_count(), {});
+        return intra_from[index];
+    }
     // The unfinished cores and what each did last (timeout reports, from any thread).
     std::string progress() const;
 
@@ -81,9 +100,14 @@ public:
     struct FftsBarrier {
         std::vector<int> members, receivers;
         std::vector<std::array<uint32_t, kFftsFlags>> pending;  // by member
+        std::vector<std::array<SignalSite, kFftsFlags>> pending_from;
     };
     std::map<std::pair<int, int>, FftsBarrier> ffts_barriers;  // (mode, group or core type)
     std::vector<std::array<uint32_t, kIntraBlockFlags>> intra;
+    std::vector<std::array<SignalSite, kFftsFlags>> ffts_from;
+    std::vector<std::array<SignalSite, kIntraBlockFlags>> intra_from;
+    // The checkers' state for this launch (src/sim/check.cpp); null when off.
+    check::LaunchState* check = nullptr;
     // Hardware-mode SYNCALL barriers by participant kind (AIV, AIC, mix).
     struct SyncAllBarrier {
         int arrived = 0;

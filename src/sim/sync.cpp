@@ -1,5 +1,6 @@
 // Intra-core event flags, A2A3 FFTS cross-core flags and A5 intra-block flags.
 #include <ptosim/intrinsics.hpp>
+#include "check.hpp"
 #include "launch.hpp"
 #include <string>
 
@@ -18,11 +19,16 @@ void check_pipe(const SourceLoc& loc, const char* op, Pipe p, bool allow_all) {
                        (allow_all ? "" : " here (PIPE_ALL is only valid in pipe_barrier)"));
 }
 
-OpRecord sync_record(const char* op, Pipe pipe, const SourceLoc& loc) {
+OpRecord sync_record(const char* op, Pipe pipe, const SourceLoc& loc, SyncOp kind = SyncOp::None, Pipe src = Pipe::S,
+                     Pipe dst = Pipe::S, int64_t event = -1) {
     OpRecord r;
     r.op = op;
     r.pipe = pipe;
     r.loc = loc;
+    r.sync = kind;
+    r.src = src;
+    r.dst = dst;
+    r.event = static_cast<int32_t>(event);
     return r;
 }
 
@@ -34,8 +40,12 @@ void set_flag(const SourceLoc& loc, Pipe src, Pipe dst, int64_t ev) {
     check_pipe(loc, "set_flag", dst, false);
     if (ev < 0 || ev >= kEventIds)
         fault(loc, "set_flag: event id " + std::to_string(ev) + " is out of range; use EVENT_ID0..EVENT_ID7");
-    dispatch(c, sync_record("set_flag", src, loc));
+    dispatch(c, sync_record("set_flag", src, loc, SyncOp::SetFlag, src, dst, ev));
     uint8_t& f = c.flags[static_cast<int>(src)][static_cast<int>(dst)][ev];
+    // Under synccheck the record above was reported with both set_flag
+    // locations; the kernel goes on with the flag set once, as the one-bit
+    // hardware flag would be (docs/checkers.md, "synccheck").
+    if (f && check::enabled(check::kSync)) return;
     if (f)
         fault(loc, "set_flag" + flag_name(src, dst, ev) + " while the flag is still set: two set_flag without a "
                    "wait_flag between them are illegal (flags are one bit); add the missing wait_flag");
@@ -48,7 +58,7 @@ void wait_flag(const SourceLoc& loc, Pipe src, Pipe dst, int64_t ev) {
     check_pipe(loc, "wait_flag", dst, false);
     if (ev < 0 || ev >= kEventIds)
         fault(loc, "wait_flag: event id " + std::to_string(ev) + " is out of range; use EVENT_ID0..EVENT_ID7");
-    dispatch(c, sync_record("wait_flag", dst, loc));
+    dispatch(c, sync_record("wait_flag", dst, loc, SyncOp::WaitFlag, src, dst, ev));
     uint8_t& f = c.flags[static_cast<int>(src)][static_cast<int>(dst)][ev];
     // Only this core sets its own flags, and it runs in program order: an
     // unset flag here can never become set, which the deadlock report names.
@@ -79,7 +89,7 @@ void reset_event_id(Pipe src, Pipe dst) { event_counter(src, dst) = 0; }
 void pipe_barrier(const SourceLoc& loc, Pipe p) {
     Core& c = core();
     check_pipe(loc, "pipe_barrier", p, true);
-    dispatch(c, sync_record("pipe_barrier", p, loc));
+    dispatch(c, sync_record("pipe_barrier", p, loc, SyncOp::PipeBarrier, p, p));
 }
 
 void set_mask_norm(const SourceLoc& loc) {
@@ -111,17 +121,34 @@ void bump(uint32_t& n, const std::string& what, const SourceLoc& loc) {
     ++n;
 }
 
+// Racecheck's channels (check.hpp): a receiver's FFTS counter, a barrier
+// member's pending signals, an A5 intra-block counter; SYNCALL rounds are 3, 4.
+check::Channel ffts_channel(int receiver, int flag) { return {0, receiver, flag, 0}; }
+check::Channel pending_channel(const Launch::FftsBarrier& b, size_t member, int flag) {
+    return {1, reinterpret_cast<intptr_t>(&b), static_cast<int64_t>(member), flag};
+}
+check::Channel intra_channel(int receiver, int flag) { return {2, receiver, flag, 0}; }
+
 // Counts a signal from `from` into a barrier; when every member has signalled,
 // each receiver's counter goes up by one.
-void barrier_signal(Launch& l, Launch::FftsBarrier& b, const Core& from, int flag, const SourceLoc& loc) {
+void barrier_signal(Launch& l, Launch::FftsBarrier& b, const Core& from, Pipe pipe, int flag, const SourceLoc& loc) {
     size_t m = 0;
     while (b.members[m] != from.index) ++m;
     bump(b.pending[m][flag], "ffts_cross_core_sync: FFTS flag " + std::to_string(flag) + " of " + from.name() + " (pending barrier)", loc);
+    b.pending_from[m][flag] = {loc, from.index};
+    check::signal(l, from, pipe, pending_channel(b, m, flag));
     for (auto& p : b.pending)
         if (p[flag] == 0) return;
     for (auto& p : b.pending) --p[flag];
+    if (l.check) {
+        std::vector<check::Channel> in, out;
+        for (size_t i = 0; i < b.members.size(); ++i) in.push_back(pending_channel(b, i, flag));
+        for (int r : b.receivers) out.push_back(ffts_channel(r, flag));
+        check::forward(l, in, out);
+    }
     for (int r : b.receivers) {
         bump(l.ffts_at(r)[flag], "ffts_cross_core_sync: FFTS flag " + std::to_string(flag) + " of " + l.core_name(r), loc);
+        l.ffts_from_at(r)[flag] = {loc, from.index};
         l.note_signal("FFTS flag " + std::to_string(flag) + " released " + l.core_name(r));
     }
 }
@@ -132,6 +159,7 @@ Launch::FftsBarrier& barrier(Launch& l, int mode, int key, std::vector<int> memb
         it->second.members = std::move(members);
         it->second.receivers = std::move(receivers);
         it->second.pending.assign(it->second.members.size(), {});
+        it->second.pending_from.assign(it->second.members.size(), {});
     }
     return it->second;
 }
@@ -149,7 +177,7 @@ void ffts_cross_core_sync(const SourceLoc& loc, Pipe pipe, uint64_t config) {
                    "pass the host's FFTS address into the kernel and set it first");
     const int mode = static_cast<int>((config >> 4) & 0x3);
     const int flag = static_cast<int>((config >> 8) & 0xf);
-    dispatch(c, sync_record("ffts_cross_core_sync", pipe, loc));
+    dispatch(c, sync_record("ffts_cross_core_sync", pipe, loc, SyncOp::CrossSignal, pipe, Pipe::S, flag));
     l.note_signal(c.name() + " ffts_cross_core_sync(mode " + std::to_string(mode) + ", flag " + std::to_string(flag) +
                   ") at " + loc.str());
     const int g = l.slot_of(c).group;
@@ -160,14 +188,14 @@ void ffts_cross_core_sync(const SourceLoc& loc, Pipe pipe, uint64_t config) {
             std::vector<int> same;
             for (int i = 0; i < l.core_count(); ++i)
                 if (l.core_type_of(i) == c.type) same.push_back(i);
-            barrier_signal(l, barrier(l, 0, static_cast<int>(c.type), same, same), c, flag, loc);
+            barrier_signal(l, barrier(l, 0, static_cast<int>(c.type), same, same), c, pipe, flag, loc);
             break;
         }
         case 1:  // the two Vector sub-blocks of one group
             if (c.type != CoreType::AIV || !mix)
                 fault(loc, "ffts_cross_core_sync mode 1 synchronises the two Vector sub-blocks of a mix group; it "
                            "needs a mix launch (dav-c220) and a Vector core");
-            barrier_signal(l, barrier(l, 1, g, aivs(), aivs()), c, flag, loc);
+            barrier_signal(l, barrier(l, 1, g, aivs(), aivs()), c, pipe, flag, loc);
             break;
         case 2:  // a Cube core and its two Vector sub-blocks
             if (!mix)
@@ -176,9 +204,11 @@ void ffts_cross_core_sync(const SourceLoc& loc, Pipe pipe, uint64_t config) {
             if (c.type == CoreType::AIC) {
                 for (int r : aivs()) {
                     bump(l.ffts_at(r)[flag], "ffts_cross_core_sync: FFTS flag " + std::to_string(flag) + " of " + l.core_name(r), loc);
+                    l.ffts_from_at(r)[flag] = {loc, c.index};
+                    check::signal(l, c, pipe, ffts_channel(r, flag));
                 }
             } else {
-                barrier_signal(l, barrier(l, 2, g, aivs(), {l.group_member(g, 0)->core.index}), c, flag, loc);
+                barrier_signal(l, barrier(l, 2, g, aivs(), {l.group_member(g, 0)->core.index}), c, pipe, flag, loc);
             }
             break;
         default:
@@ -193,13 +223,14 @@ void wait_flag_dev(const SourceLoc& loc, int64_t flag) {
     Launch& l = *c.launch;
     if (flag < 0 || flag >= kFftsFlags)
         fault(loc, "wait_flag_dev: flag " + std::to_string(flag) + " is out of range 0..15");
-    dispatch(c, sync_record("wait_flag_dev", Pipe::S, loc));
+    dispatch(c, sync_record("wait_flag_dev", Pipe::S, loc, SyncOp::CrossWait, Pipe::S, Pipe::S, flag));
     uint32_t& n = l.ffts_at(c.index)[flag];
     block_until(c, loc, [&n] { return n >= 1; }, [&n, flag] {
         return "wait_flag_dev(" + std::to_string(flag) + ") needs 1 release of FFTS flag " + std::to_string(flag) +
                ", has " + std::to_string(n);
     });
     --n;
+    check::acquire(l, c, ffts_channel(c.index, static_cast<int>(flag)));
 }
 
 void set_intra_block(const SourceLoc& loc, Pipe pipe, int64_t id) {
@@ -213,7 +244,7 @@ void set_intra_block(const SourceLoc& loc, Pipe pipe, int64_t id) {
                    "(--cce-aicore-arch=dav-c310)");
     if (id < 0 || id >= kIntraBlockFlags)
         fault(loc, "set_intra_block: flag id " + std::to_string(id) + " is out of range 0..31");
-    dispatch(c, sync_record("set_intra_block", pipe, loc));
+    dispatch(c, sync_record("set_intra_block", pipe, loc, SyncOp::CrossSignal, pipe, Pipe::S, id));
     int g = l.slot_of(c).group;
     CoreSlot* to;
     int flag;
@@ -225,6 +256,8 @@ void set_intra_block(const SourceLoc& loc, Pipe pipe, int64_t id) {
         flag = static_cast<int>(id % 16 + 16 * c.subblock_id);
     }
     bump(l.intra_at(to->core.index)[flag], "set_intra_block: intra-block flag " + std::to_string(flag) + " of " + to->core.name(), loc);
+    l.intra_from_at(to->core.index)[flag] = {loc, c.index};
+    check::signal(l, c, pipe, intra_channel(to->core.index, flag));
     l.note_signal(c.name() + " -> " + to->core.name() + " intra-block flag " + std::to_string(flag) + " at " + loc.str());
 }
 
@@ -236,7 +269,7 @@ void wait_intra_block(const SourceLoc& loc, Pipe pipe, int64_t id) {
         fault(loc, "wait_intra_block is an A5 (dav-c310) intrinsic; on A2A3 use ffts_cross_core_sync/wait_flag_dev");
     if (id < 0 || id >= kIntraBlockFlags)
         fault(loc, "wait_intra_block: flag id " + std::to_string(id) + " is out of range 0..31");
-    dispatch(c, sync_record("wait_intra_block", pipe, loc));
+    dispatch(c, sync_record("wait_intra_block", pipe, loc, SyncOp::CrossWait, Pipe::S, pipe, id));
     int flag = static_cast<int>(c.type == CoreType::AIC ? id : id % 16);
     uint32_t& n = l.intra_at(c.index)[flag];
     block_until(c, loc, [&n] { return n >= 1; }, [&n, flag] {
@@ -244,6 +277,7 @@ void wait_intra_block(const SourceLoc& loc, Pipe pipe, int64_t id) {
                std::to_string(flag) + ", has " + std::to_string(n);
     });
     --n;
+    check::acquire(l, c, intra_channel(c.index, flag));
 }
 
 }  // namespace ptosim::intr
@@ -286,12 +320,14 @@ int participant_count(Launch& l, SyncAllCores who) {
 void syncall_hard(const SourceLoc& loc, SyncAllCores who) {
     Core& c = core();
     Launch& l = *c.launch;
-    dispatch(c, sync_record("SYNCALL", Pipe::ALL, loc));
+    dispatch(c, sync_record("SYNCALL", Pipe::ALL, loc, SyncOp::SyncAll, Pipe::ALL, Pipe::ALL));
     if (!participates(l, c, who, loc)) return;
     const int total = participant_count(l, who);
     auto& b = l.syncall[static_cast<int>(who)];
     const uint64_t gen = b.generation;
     l.note_signal(c.name() + " arrived at SYNCALL<" + kind_name(who) + "> at " + loc.str());
+    const check::Channel round{3, static_cast<int>(who), static_cast<int64_t>(gen), 0};
+    check::contribute(l, c, round);
     if (++b.arrived == total) {
         b.arrived = 0;
         ++b.generation;
@@ -300,13 +336,14 @@ void syncall_hard(const SourceLoc& loc, SyncAllCores who) {
         return std::string("SYNCALL<") + kind_name(who) + "> (hardware mode) waits for all " + std::to_string(total) +
                " participating cores of the launch; " + std::to_string(b.arrived) + " have arrived";
     });
+    check::acquire_all(l, c, round);
 }
 
 void syncall_soft(const SourceLoc& loc, SyncAllCores who, int32_t* workspace, uint64_t ub_bytes, int32_t used_cores) {
     constexpr int kSlotInts = 8;  // one 32-byte cache line per core (SYNCALL_SOFT_SLOT_INT32)
     Core& c = core();
     Launch& l = *c.launch;
-    dispatch(c, sync_record("SYNCALL", Pipe::ALL, loc));
+    dispatch(c, sync_record("SYNCALL", Pipe::ALL, loc, SyncOp::SyncAll, Pipe::ALL, Pipe::ALL));
     if (!participates(l, c, who, loc)) return;
     if (used_cores < 0)
         fault(loc, "SYNCALL (software mode): usedCores is " + std::to_string(used_cores) +
@@ -334,6 +371,8 @@ void syncall_soft(const SourceLoc& loc, SyncAllCores who, int32_t* workspace, ui
     *mine = value;
     l.note_signal(c.name() + " wrote " + std::to_string(value) + " to its SYNCALL slot " + std::to_string(index) + " at " +
                   loc.str());
+    const check::Channel round{4, static_cast<int>(who), value, 0};
+    check::contribute(l, c, round);
     auto arrived = [workspace, total, value] {
         int n = 0;
         for (int i = 0; i < total; ++i) n += workspace[i * kSlotInts] >= value;
@@ -347,6 +386,7 @@ void syncall_soft(const SourceLoc& loc, SyncAllCores who, int32_t* workspace, ui
                std::to_string(value) + "; " + std::to_string(arrived()) + " have (slots still behind: " + late +
                "; a zero-initialised workspace and every core calling SYNCALL equally often are required)";
     });
+    check::acquire_all(l, c, round);
 }
 
 }  // namespace ptosim::intr

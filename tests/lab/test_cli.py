@@ -22,7 +22,7 @@ def ptolab(*args, env=None, timeout=120, input=None):
 
 # --- help -------------------------------------------------------------------
 
-@pytest.mark.parametrize("cmd", [[], ["compare"], ["run"], ["doctor"], ["log"]])
+@pytest.mark.parametrize("cmd", [[], ["compare"], ["run"], ["doctor"], ["log"], ["check"]])
 def test_help_every_command(cmd):
     r = ptolab(*cmd, "--help")
     assert r.returncode == 0, r.stderr
@@ -328,3 +328,68 @@ def test_doctor_defaults_to_the_interpreter_the_build_found(tmp_path):
     py = [t for name, t in tools.items() if name.startswith("python")][0]
     assert py["found"], py
     assert tools["numpy"]["found"], tools["numpy"]
+
+
+# --- check ------------------------------------------------------------------
+
+ACL_MAIN = os.environ.get("PTOLAB_ACL_MAIN")
+ADD_LIB = os.environ.get("PTOLAB_ADD_LIB")
+needs_acl_main = pytest.mark.skipif(not (ACL_MAIN and ADD_LIB and os.environ.get("PTOCC")),
+                                    reason="needs ptocc, acl_main and the add kernel library (ctest sets them)")
+
+
+def test_check_unknown_tool_is_a_usage_error():
+    r = ptolab("check", "--tool=sync,rce", "--", "true")
+    assert r.returncode == 2
+    assert "--tool sync,rce: unknown tool 'rce'" in r.stderr
+
+
+def test_check_sets_the_environment_and_passes_the_status(tmp_path):
+    r = ptolab("check", "--tool=race", "--", "sh", "-c", "echo $PTO_SIM_CHECK; exit 3")
+    assert r.returncode == 3
+    assert r.stdout == "race\n"
+    assert "ptolab check: 0 report(s), 0 error(s); sh -c 'echo $PTO_SIM_CHECK; exit 3' exited with status 3" in r.stderr
+
+
+@needs_acl_main
+def test_check_clean_kernel_reports_nothing():
+    r = ptolab("check", "--tool=sync,race", "--", ACL_MAIN, ADD_LIB, 1000, 4)
+    assert r.returncode == 0, r.stderr
+    assert "PASS acl_main" in r.stdout
+    assert "ptolab check: 0 report(s), 0 error(s)" in r.stderr
+
+
+@needs_acl_main
+def test_check_kernel_without_wait_flag_reports_the_race(tmp_path):
+    # The mutation of issue 13: the add kernel with its wait_flag(PIPE_MTE2, PIPE_V) removed.
+    src = open(os.path.join(os.environ["PTOLAB_TEST_KERNELS"], "add.cpp")).read().splitlines(keepends=True)
+    wait = next(i for i, l in enumerate(src) if "wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0)" in l)
+    del src[wait]
+    kernel = tmp_path / "add_racy.cpp"
+    kernel.write_text("".join(src))
+    line = lambda text: 1 + next(i for i, l in enumerate(src) if text in l)
+    lib = tmp_path / "libadd_racy.so"
+    b = subprocess.run([os.environ["PTOCC"], "-fPIC", "-shared", "-xcce", "--cce-aicore-arch=dav-c220-vec",
+                        "-DMEMORY_BASE", "-O1", str(kernel), "-o", str(lib)], capture_output=True, text=True)
+    assert b.returncode == 0, b.stderr
+    log = tmp_path / "reports.jsonl"
+    r = ptolab("check", "--tool=all", "--log", log, "--", ACL_MAIN, lib, 512, 1)
+    assert r.returncode == 1, r.stderr
+    assert "aclrtSynchronizeStreamWithTimeout returned 507035" in r.stderr
+    reports = [json.loads(l) for l in log.read_text().splitlines()]
+    got = sorted((x["tool"], x["kind"], tuple(loc["line"] for loc in x["locations"]), x["count"]) for x in reports)
+    load_a, load_b, add, set_ = line("TLOAD(a, g1)"), line("TLOAD(b, g2)"), line("TADD(c, a, b)"), line(
+        "set_flag(PIPE_MTE2, PIPE_V")
+    store = line("TSTORE(gy, c)")
+    # Without the wait the second round's TADD is no longer ordered after the
+    # first round's TSTORE either (that order went through MTE3 -> MTE2 -> V).
+    assert got == sorted([
+        ("racecheck", "read-after-write", (load_a, add), 2),
+        ("racecheck", "read-after-write", (load_b, add), 2),
+        ("racecheck", "write-after-read", (store, add), 1),
+        ("synccheck", "redundant-set-flag", (set_, set_), 1),
+        ("synccheck", "flag-never-waited", (set_,), 1),
+    ])
+    assert all(x["locations"][0]["file"].endswith("add_racy.cpp") for x in reports)
+    assert f"ptolab check: 5 report(s) (3 racecheck, 2 synccheck), 5 error(s);" in r.stderr
+    assert f"add_racy.cpp:{add}" in r.stderr

@@ -149,6 +149,48 @@ inline uint8_t* gm_bytes(const G& g) {
 // TLoadVecND2ND: lenBurst = validCol, gmStride = gStride3; TLoadVecDN2DN:
 // lenBurst = validRow), so a burst longer than Shape4 (Shape3) reads on into
 // the following GM bytes; only the allocation bounds them.
+// The runs an ND (rows) or DN (columns) access of nr x nc elements touches,
+// when they form a box of the view's dimensions; else `a` stays one range.
+template <class G>
+void gm_runs(const GmView<G>& v, bool nd, int64_t nr, int64_t nc, int64_t lo, int64_t hi, ptosim::Runs& a) {
+    const int64_t eb = sizeof(typename G::RawDType);
+    const int64_t lines = nd ? nr : nc, len = nd ? nc : nr;  // runs and their length in elements
+    const int inner = nd ? 4 : 3, line_dim = nd ? 3 : 4;       // contiguous dimension, innermost line dimension
+    if (lines <= 1 || len <= 0 || len > v.sh[inner] || (len > 1 && v.st[inner] != 1)) return;
+    // Lines walk dimensions 0, 1, 2 and line_dim, innermost last: either all
+    // of them or part of the innermost.
+    const int order[4] = {0, 1, 2, line_dim};
+    const int64_t all = v.sh[0] * v.sh[1] * v.sh[2] * v.sh[line_dim];
+    if (lines != all && lines > v.sh[line_dim]) return;
+    int64_t count[4], pitch[4];
+    int n = 0;
+    for (int k = 0; k < 4; ++k) {
+        const int d = order[k];
+        const int64_t c = lines == all ? v.sh[d] : (d == line_dim ? lines : 1);
+        if (c == 1) continue;
+        if (n > 0 && pitch[n - 1] == c * v.st[d]) {  // merges with the dimension inside it
+            count[n - 1] *= c;
+            pitch[n - 1] = v.st[d];
+            continue;
+        }
+        count[n] = c;
+        pitch[n++] = v.st[d];
+    }
+    int64_t last = len - 1;
+    for (int k = 0; k < n; ++k) {
+        if (pitch[k] <= 0) return;
+        last += (count[k] - 1) * pitch[k];
+    }
+    if (n == 0 || lo != v.offset(0, 0) * eb || hi != (v.offset(0, 0) + last + 1) * eb) return;
+    if (n == 1 && pitch[0] == len) return;  // contiguous after all
+    a.dims = static_cast<uint8_t>(n);
+    a.run = static_cast<uint64_t>(len * eb);
+    for (int k = 0; k < n; ++k) {
+        a.count[k] = static_cast<uint64_t>(count[k]);
+        a.pitch[k] = static_cast<uint64_t>(pitch[k] * eb);
+    }
+}
+
 template <class G>
 inline void check_gm_operand(const G& g, const GmView<G>& v, int64_t nr, int64_t nc, const char* op, OpRecord& rec,
                              bool write, const SourceLoc& loc, bool vec_burst = false) {
@@ -163,8 +205,15 @@ inline void check_gm_operand(const G& g, const GmView<G>& v, int64_t nr, int64_t
     v.span(nr, nc, lo, hi);
     const uint8_t* base = gm_bytes(g) + lo;
     ptosim::check_gm(base, static_cast<uint64_t>(hi - lo), op, loc);
-    if (write) rec.write(Space::GM, reinterpret_cast<uintptr_t>(base), static_cast<uint64_t>(hi - lo));
-    else rec.read(Space::GM, reinterpret_cast<uintptr_t>(base), static_cast<uint64_t>(hi - lo));
+    const ptosim::Access a{Space::GM, 0, reinterpret_cast<uintptr_t>(base), static_cast<uint64_t>(hi - lo)};
+    // Rows (ND) or columns (DN) of a tile in a larger tensor touch only their
+    // runs: racecheck must not see neighbouring tiles of other blocks overlap.
+    ptosim::Runs runs;
+    runs.dims = 0;
+    if constexpr ((G::layout == Layout::ND || G::layout == Layout::DN) && !is_fp4<typename G::RawDType>)
+        gm_runs(v, G::layout == Layout::ND, nr, nc, lo, hi, runs);
+    if (write) rec.write(a, runs);
+    else rec.read(a, runs);
 }
 
 // A2A3's UB<->GM data movers move each ND row (DN column) as one burst of

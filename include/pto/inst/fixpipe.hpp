@@ -290,6 +290,7 @@ RecordEvent fix_tstore(CallSite cs, GlobalData& dst, TileData& src, const Fp* fp
     const int vr = src.GetValidRow(), vc = src.GetValidCol();
     GmView<GlobalData> v(dst);
     OpRecord rec = make_record(op, Pipe::FIX, cs);
+    rec.atomic = atomic != AtomicType::AtomicNone;
     record_tile(rec, false, src);
     check_gm_operand(dst, v, vr, vc, op, rec, true, loc);
     FixParams q;

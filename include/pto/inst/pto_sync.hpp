@@ -762,6 +762,8 @@ PTO_INST void TPRINT(CallSite cs, TileData& tile) {
     ptosim::Core& c = ptosim::core();
     const ptosim::SourceLoc loc = ptosim_impl::loc_of(cs);
     uint8_t* base = ptosim_impl::tile_base(c, tile, "TPRINT", "source", loc);
+    // pto-isa's TPRINT drains every pipe before the scalar unit reads the tile.
+    ptosim::intr::pipe_barrier(loc, ptosim::Pipe::ALL);
     ptosim::OpRecord rec = ptosim_impl::make_record("TPRINT", ptosim::Pipe::S, cs);
     ptosim_impl::record_tile(rec, false, tile);
     ptosim::dispatch(c, rec);

@@ -47,6 +47,9 @@ __global__ AICORE void add_matmul_kernel(__gm__ half* x, __gm__ half* y, __gm__ 
         TMOV(l0a, l1a);
         TMOV(l0b, l1b);
         pipe_barrier(PIPE_MTE1);
+        // The next tile's TLOAD of B overwrites L1: MTE1 must be done reading it.
+        set_flag(PIPE_MTE1, PIPE_MTE2, EVENT_ID0);
+        wait_flag(PIPE_MTE1, PIPE_MTE2, EVENT_ID0);
         if (t + step < tiles) {  // L1 A is copied out: the Vector cores may write the next tile
             set_intra_block(PIPE_MTE1, kFree);
             set_intra_block(PIPE_MTE1, kFree + kSubBlock1);
@@ -54,6 +57,9 @@ __global__ AICORE void add_matmul_kernel(__gm__ half* x, __gm__ half* y, __gm__ 
         set_flag(PIPE_MTE1, PIPE_M, EVENT_ID0);
         wait_flag(PIPE_MTE1, PIPE_M, EVENT_ID0);
         TMATMUL(acc, l0a, l0b);
+        // The next tile's TMOV overwrites L0A/L0B: the Cube must be done reading them.
+        set_flag(PIPE_M, PIPE_MTE1, EVENT_ID1);
+        wait_flag(PIPE_M, PIPE_MTE1, EVENT_ID1);
         set_flag(PIPE_M, PIPE_FIX, EVENT_ID0);
         wait_flag(PIPE_M, PIPE_FIX, EVENT_ID0);
         GC gc(out + static_cast<int64_t>(tm) * BM * n + tn * BN,

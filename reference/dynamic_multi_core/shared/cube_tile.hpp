@@ -43,6 +43,9 @@ AICORE inline void cube_tile(__gm__ half* a, __gm__ half* b, Acc& acc, uint32_t 
         wait_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID0);
         TMOV(l0a, l1a);
         TMOV(l0b, l1b);
+        // The next chunk's (or tile's) TLOAD overwrites L1: MTE1 must be done reading it.
+        set_flag(PIPE_MTE1, PIPE_MTE2, EVENT_ID0);
+        wait_flag(PIPE_MTE1, PIPE_MTE2, EVENT_ID0);
         set_flag(PIPE_MTE1, PIPE_M, EVENT_ID0);
         wait_flag(PIPE_MTE1, PIPE_M, EVENT_ID0);
         if (kk == 0)

@@ -2,6 +2,7 @@
 // Every number it prints comes from ptolab_core, the library the Python
 // package binds, so the CLI and ptolab.assert_close never disagree.
 #include <ptolab/compare.hpp>
+#include <ptosim/check.hpp>
 #include <ptosim/runtime.hpp>
 #include <ptolab/doctor.hpp>
 #include <ptolab/golden.hpp>
@@ -22,6 +23,7 @@
 #include <iostream>
 #include <iterator>
 #include <optional>
+#include <map>
 #include <sstream>
 #include <vector>
 #include <unistd.h>
@@ -185,6 +187,85 @@ int cmd_run(const RunArgs& a) {
     else if (!r.error.empty()) std::cerr << "ptolab run: error: " << r.error << "\n";
     if (a.json) print_run_json(o, r);
     return r.exit_code;
+}
+
+// --- check ---------------------------------------------------------------
+
+struct CheckArgs {
+    std::string tool = "all", log;
+    std::vector<std::string> command;
+    std::optional<double> timeout, kill_after;
+};
+
+// Reports the command's launches wrote to a PTO_SIM_CHECK_LOG, from byte
+// `from` on (JSON lines) or all of them (SARIF), as (tool, severity) pairs.
+std::vector<std::pair<std::string, std::string>> read_check_log(const std::string& path, std::streamoff from) {
+    std::vector<std::pair<std::string, std::string>> out;
+    std::ifstream f(path);
+    if (!f) return out;
+    const bool sarif = path.size() > 6 && path.compare(path.size() - 6, 6, ".sarif") == 0;
+    if (sarif) {
+        auto j = nlohmann::json::parse(f, nullptr, false);
+        if (j.is_discarded()) return out;
+        for (auto& run : j.value("runs", nlohmann::json::array()))
+            for (auto& r : run.value("results", nlohmann::json::array())) {
+                std::string rule = r.value("ruleId", "");
+                out.emplace_back(rule.substr(0, rule.find('/')), r.value("level", "error"));
+            }
+        return out;
+    }
+    f.seekg(from);
+    for (std::string line; std::getline(f, line);) {
+        auto j = nlohmann::json::parse(line, nullptr, false);
+        if (!j.is_discarded() && j.is_object()) out.emplace_back(j.value("tool", "?"), j.value("severity", "error"));
+    }
+    return out;
+}
+
+int cmd_check(const CheckArgs& a) {
+    if (std::string e = ptosim::check::configure(a.tool); !e.empty()) {
+        std::string msg = "--tool " + a.tool + ": " + e.substr(e.find(':') + 2);
+        throw CLI::ValidationError(msg);
+    }
+    ptosim::check::configure("");
+    std::string log = a.log;
+    bool own_log = false;
+    if (log.empty()) {
+        char tmpl[] = "/tmp/ptolab-check.XXXXXX";
+        int fd = mkstemp(tmpl);
+        if (fd < 0) throw std::runtime_error(std::string("cannot create a temporary report log: ") + std::strerror(errno));
+        close(fd);
+        log = tmpl;
+        own_log = true;
+    }
+    std::streamoff from = 0;
+    {
+        std::error_code e;
+        auto n = std::filesystem::file_size(log, e);
+        if (!e) from = static_cast<std::streamoff>(n);
+    }
+    setenv("PTO_SIM_CHECK", a.tool.c_str(), 1);
+    setenv("PTO_SIM_CHECK_LOG", log.c_str(), 1);
+    ptolab::RunOptions o = run_options(a.timeout, a.kill_after);
+    o.argv = a.command;
+    ptolab::RunResult r = ptolab::run_with_timeout(o);
+    if (r.timed_out) std::cerr << ptolab::timeout_message(o, r) << "\n";
+    else if (!r.error.empty()) std::cerr << "ptolab check: error: " << r.error << "\n";
+    auto reports = read_check_log(log, from);
+    if (own_log) std::remove(log.c_str());
+    int errors = 0;
+    std::map<std::string, int> by_tool;
+    for (auto& [tool, severity] : reports) {
+        ++by_tool[tool];
+        errors += severity == "error";
+    }
+    std::string tools;
+    for (auto& [t, n] : by_tool) tools += (tools.empty() ? "" : ", ") + std::to_string(n) + " " + t;
+    std::cerr << "ptolab check: " << reports.size() << " report(s)" << (tools.empty() ? "" : " (" + tools + ")")
+              << ", " << errors << " error(s); " << shell_join(a.command) << " exited with status " << r.exit_code
+              << (a.log.empty() ? "" : "; reports in " + a.log) << "\n";
+    if (r.exit_code != 0) return r.exit_code;
+    return errors ? ec::kFail : ec::kPass;
 }
 
 // --- doctor --------------------------------------------------------------
@@ -459,6 +540,19 @@ int main(int argc, char** argv) {
     run->add_option("command", ra.command, "The command, after --")->required()->expected(-1);
     run->footer(kExitCodes);
 
+    CheckArgs cka;
+    auto* check = app.add_subcommand(
+        "check", "Run a command with ptosim's checkers on (PTO_SIM_CHECK, msSanitizer's spelling: --tool=sync,race or "
+                 "all) under the whole-process timeout, then print how many reports its launches made. Exit status: "
+                 "the command's when non-zero, else 1 when a checker reported an error, else 0. See docs/checkers.md.");
+    check->add_option("--tool", cka.tool, "Comma list of sync, race, or all (default all)");
+    check->add_option("--log", cka.log, "Also keep the reports: JSON lines appended to this file (SARIF when it ends "
+                                        "in .sarif); sets PTO_SIM_CHECK_LOG");
+    check->add_option("--timeout", cka.timeout, "As ptolab run --timeout")->check(CLI::PositiveNumber);
+    check->add_option("--kill-after", cka.kill_after, "As ptolab run --kill-after")->check(CLI::PositiveNumber);
+    check->add_option("command", cka.command, "The command, after --")->required()->expected(-1);
+    check->footer(kExitCodes);
+
     bool doctor_json = false;
     std::string doctor_python;
     auto* doctor = app.add_subcommand(
@@ -520,6 +614,7 @@ int main(int argc, char** argv) {
         if (*smoke) return cmd_smoke(smoke_log, smoke_list);
         if (*compare) return cmd_compare(ca);
         if (*run) return cmd_run(ra);
+        if (*check) return cmd_check(cka);
         if (*doctor) return cmd_doctor(doctor_json, doctor_python);
         if (*log) return cmd_log(la);
     } catch (const CLI::CallForHelp& e) {

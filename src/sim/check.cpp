@@ -1,0 +1,848 @@
+// synccheck and racecheck: the model is written down in docs/checkers.md.
+// Both tools are one dispatch subscriber each that reads the records every
+// instruction and intrinsic passes through `dispatch`; with no tool selected
+// nothing subscribes and the only cost is one null test per launch.
+#include "check.hpp"
+#include "launch.hpp"
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <tuple>
+#include <utility>
+
+namespace ptosim::check {
+
+namespace {
+
+// What a pipe's instructions are ordered after: a clock value per (core,
+// pipe). The core's own pipes are dense; other cores' enter only through a
+// cross-core signal or SYNCALL, as sorted (core * kPipeCount + pipe, value).
+using Remote = std::vector<std::pair<uint32_t, uint32_t>>;
+struct Clock {
+    std::array<uint32_t, kPipeCount> own{};
+    Remote remote;
+};
+
+void join(Remote& a, const Remote& b) {
+    if (b.empty()) return;
+    if (a.empty()) {
+        a = b;
+        return;
+    }
+    Remote out;
+    out.reserve(a.size() + b.size());
+    size_t i = 0, j = 0;
+    while (i < a.size() || j < b.size()) {
+        if (j == b.size() || (i < a.size() && a[i].first < b[j].first)) out.push_back(a[i++]);
+        else if (i == a.size() || b[j].first < a[i].first) out.push_back(b[j++]);
+        else {
+            out.emplace_back(a[i].first, std::max(a[i].second, b[j].second));
+            ++i, ++j;
+        }
+    }
+    a.swap(out);
+}
+
+void join(Clock& a, const Clock& b) {
+    for (int i = 0; i < kPipeCount; ++i) a.own[i] = std::max(a.own[i], b.own[i]);
+    join(a.remote, b.remote);
+}
+
+uint32_t remote_at(const Remote& r, uint32_t key) {
+    auto it = std::lower_bound(r.begin(), r.end(), key, [](const auto& e, uint32_t k) { return e.first < k; });
+    return it != r.end() && it->first == key ? it->second : 0;
+}
+
+// One earlier access to a buffer, kept until every pipe is ordered after it
+// or a later access ordered after it makes it redundant.
+// The bytes an access touches: [lo, hi), or with dims > 0 only the runs of
+// `run` bytes at lo + sum(i_k * pitch[k]) for i_k < count[k] (Access).
+struct Footprint {
+    uint64_t lo = 0, hi = 0, run = 0;
+    int dims = 0;
+    std::array<uint64_t, Runs::kMaxDims> count{}, pitch{};
+
+    static Footprint of(const OpRecord& r, const Access& a) {
+        Footprint f;
+        f.lo = a.offset;
+        f.hi = a.offset + a.bytes;
+        if (a.runs == 0 || a.runs > r.n_runs) return f;
+        const Runs& x = r.runs[a.runs - 1];
+        f.run = x.run;
+        f.dims = x.dims;
+        for (int k = 0; k < x.dims; ++k) f.count[k] = x.count[k], f.pitch[k] = x.pitch[k];
+        return f;
+    }
+    uint64_t runs() const {
+        uint64_t n = 1;
+        for (int k = 0; k < dims; ++k) n *= count[k];
+        return n;
+    }
+    // Bytes from the start of an index of dimension k to the end of its last run.
+    uint64_t extent(int k) const {
+        uint64_t e = run;
+        for (int j = k + 1; j < dims; ++j) e += (count[j] - 1) * pitch[j];
+        return e;
+    }
+};
+
+// Whether the runs of y below dimension k, starting at base, touch [s, e).
+bool hits_from(const Footprint& y, int k, uint64_t base, uint64_t s, uint64_t e) {
+    if (k == y.dims) return base < e && base + y.run > s;
+    const uint64_t ext = y.extent(k), p = y.pitch[k];
+    if (e <= base) return false;
+    const uint64_t jmax = std::min(y.count[k] - 1, (e - 1 - base) / p);
+    const uint64_t jmin = s < base + ext ? 0 : (s - base - ext) / p + 1;
+    for (uint64_t j = jmin; j <= jmax; ++j)
+        if (hits_from(y, k + 1, base + j * p, s, e)) return true;
+    return false;
+}
+
+bool hits(const Footprint& y, uint64_t s, uint64_t e) {
+    if (e <= y.lo || s >= y.hi) return false;
+    return !y.dims || hits_from(y, 0, y.lo, s, e);
+}
+
+bool overlaps(const Footprint& a, const Footprint& b) {
+    if (a.hi <= b.lo || b.hi <= a.lo) return false;
+    if (!a.dims && !b.dims) return true;
+    const bool a_runs = a.dims && (!b.dims || a.runs() <= b.runs());
+    const Footprint& x = a_runs ? a : b;
+    const Footprint& y = a_runs ? b : a;
+    // Walks x's runs like an odometer.
+    std::array<uint64_t, Runs::kMaxDims> idx{};
+    for (uint64_t n = x.runs(); n > 0; --n) {
+        uint64_t at = x.lo;
+        for (int k = 0; k < x.dims; ++k) at += idx[k] * x.pitch[k];
+        if (hits(y, at, at + x.run)) return true;
+        for (int k = x.dims - 1; k >= 0 && ++idx[k] == x.count[k]; --k) idx[k] = 0;
+    }
+    return false;
+}
+
+// Whether every byte of e is one of a's.
+bool covers(const Footprint& a, const Footprint& e) {
+    if (!a.dims) return e.lo >= a.lo && e.hi <= a.hi;
+    return e.lo == a.lo && e.hi == a.hi && e.dims == a.dims && e.run == a.run && e.count == a.count &&
+           e.pitch == a.pitch;
+}
+
+struct Shadow {
+    Footprint at;
+    uint32_t t;  // the access's clock on its own pipe
+    int core;
+    Pipe pipe;
+    bool write;
+    bool atomic;
+    const char* op;
+    SourceLoc loc;
+};
+
+struct CoreState {
+    bool used = false;
+    // clock[p]: what the instructions issued to pipe p are ordered after.
+    std::array<Clock, kPipeCount> clock{};
+    // What every instruction the scalar unit issues from now on is ordered
+    // after: the scalar waits (wait_flag to PIPE_S, pipe_barrier(PIPE_ALL)).
+    Clock issue{};
+    // Pipe clocks captured by set_flag, by (src, dst, event).
+    std::map<int, Clock> flag_clock;
+    std::map<int, std::pair<SourceLoc, const char*>> flag_set_at;
+    std::vector<Shadow> shadow[kSpaceCount];
+    uint32_t inserts = 0;
+};
+
+int flag_key(Pipe s, Pipe d, int ev) { return (static_cast<int>(s) * kPipeCount + static_cast<int>(d)) * kEventIds + ev; }
+
+std::string flag_call(const char* fn, Pipe s, Pipe d, int ev) {
+    return std::string(fn) + "(" + to_string(s) + ", " + to_string(d) + ", EVENT_ID" + std::to_string(ev) + ")";
+}
+
+std::string hex(uint64_t v) {
+    char b[24];
+    std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
+    return b;
+}
+
+// ------------------------------------------------------------ global state
+
+std::mutex g_mu;
+bool g_configured = false;
+unsigned g_tools = 0;
+std::string g_config_error;
+int g_sub_sync = 0, g_sub_race = 0;
+std::string g_log;
+std::vector<Report> g_reports;  // for take_reports
+std::vector<Report> g_sarif;    // everything a .sarif log holds
+constexpr size_t kKeptReports = 10000;
+
+}  // namespace
+
+// ------------------------------------------------------------ launch state
+
+struct LaunchState {
+    LaunchState(Launch& l, unsigned t) : launch(l), tools(t) {}
+    Launch& launch;
+    unsigned tools;
+    std::vector<CoreState> cores;
+    // Deduplicated reports, in order of first occurrence.
+    std::map<std::tuple<std::string, std::string, std::string, std::string>, size_t> index;
+    std::vector<Report> reports;
+    // GM accesses of every core, by first byte; gm_span bounds the search back.
+    std::multimap<uint64_t, Shadow> gm;
+    uint64_t gm_span = 0;
+    // Clocks carried by cross-core signals: tokens, queued per channel.
+    std::vector<Remote> tokens;
+    std::map<Channel, std::deque<int32_t>> chans;
+
+    CoreState& state(const Core& c) {
+        // Sized once: hooks hold references into it while other cores' state is reached.
+        if (cores.empty()) cores.resize(launch.core_count());
+        if (cores.size() <= static_cast<size_t>(c.index)) cores.resize(c.index + 1);
+        CoreState& s = cores[c.index];
+        s.used = true;
+        return s;
+    }
+
+    using Key = std::tuple<std::string, std::string, std::string, std::string>;
+    static Key key_of(const std::string& tool, const std::string& kind, const SourceLoc& a, const SourceLoc& b) {
+        return {tool, kind, a.str(), b.known() ? b.str() : ""};
+    }
+    // Counts one more occurrence of an existing report; false when there is none.
+    bool repeat(const Key& key) {
+        auto it = index.find(key);
+        if (it == index.end()) return false;
+        ++reports[it->second].count;
+        return true;
+    }
+
+    Report& add(const Core& c, Report r) { return add_at(c.index, std::move(r)); }
+    // Cores exist only while their block runs: reports name a core by index.
+    Report& add_at(int core, Report r) {
+        auto key = key_of(r.tool, r.kind, r.sites.empty() ? SourceLoc{} : r.sites[0].loc,
+                          r.sites.size() < 2 ? SourceLoc{} : r.sites[1].loc);
+        auto [it, fresh] = index.try_emplace(key, reports.size());
+        if (!fresh) {
+            ++reports[it->second].count;
+            return reports[it->second];
+        }
+        const int per = launch.cores_per_group();
+        r.kernel = launch.spec().kernel;
+        r.core = launch.core_name(core);
+        r.core_type = launch.core_type_of(core);
+        r.block = core / per;
+        r.subblock = per == 3 && core % per > 0 ? core % per - 1 : 0;
+        if (r.severity.empty()) r.severity = "error";
+        reports.push_back(std::move(r));
+        return reports.back();
+    }
+
+    void on_sync(const Core& c, const OpRecord& r);
+    void on_race(const Core& c, const OpRecord& r);
+    void sync_op(const Core& c, CoreState& s, const OpRecord& r);
+    void access(const Core& c, CoreState& s, const OpRecord& r, const Access& a, bool write, uint32_t t);
+    bool check_pair(const Core& c, const Clock& mine, const OpRecord& r, const Access& a, const Footprint& f, bool write,
+                    const Shadow& e);
+    bool sibling_duplicate(const Core& c, const OpRecord& r, const Footprint& f, const Shadow& e);
+    int32_t snapshot(const Core& c, Pipe p);
+    void prune(CoreState& s, std::vector<Shadow>& list);
+    void core_done(const Core& c);
+    void finish(bool completed);
+};
+
+namespace {
+
+bool valid_pipe(Pipe p) { return static_cast<int>(p) < kPipeCount && p != Pipe::ALL; }
+
+void drain_all(CoreState& s) {
+    Clock all = s.issue;
+    for (auto& c : s.clock) join(all, c);
+    for (auto& c : s.clock) c = all;
+    s.issue = all;
+}
+
+std::string cross_fix(Launch& l, const Core& c, const Shadow& e, const std::string& first_core, const OpRecord& r) {
+    const bool same_group = l.cores_per_group() == 3 && e.core / 3 == c.index / 3;
+    const std::string p = to_string(e.pipe);
+    if (same_group)
+        return c.target == Target::A2A3
+                   ? "after " + e.loc.str() + " signal from " + first_core + " with ffts_cross_core_sync(" + p +
+                         ", 1 | (2 << 4) | (flag << 8)) and wait_flag_dev(flag) on " + c.name() + " before " + r.loc.str()
+                   : "after " + e.loc.str() + " signal from " + first_core + " with set_intra_block(" + p +
+                         ", id) and wait_intra_block(pipe, id) on " + c.name() + " before " + r.loc.str();
+    std::string fix = "order the blocks: a SYNCALL after " + e.loc.str() + " on " + first_core + " and before " +
+                      r.loc.str() + " on " + c.name();
+    if (c.target == Target::A2A3)
+        fix += " (or an FFTS barrier: ffts_cross_core_sync(" + p + ", 1 | (0 << 4) | (flag << 8)) after the first, "
+               "wait_flag_dev(flag) before the second)";
+    return fix;
+}
+
+}  // namespace
+
+// synccheck: where each pending flag was set, and a set of a flag still set.
+void LaunchState::on_sync(const Core& c, const OpRecord& r) {
+    if (!(tools & kSync) || (r.sync != SyncOp::SetFlag && r.sync != SyncOp::WaitFlag)) return;
+    if (!valid_pipe(r.src) || !valid_pipe(r.dst) || r.event < 0 || r.event >= kEventIds) return;
+    CoreState& s = state(c);
+    const int key = flag_key(r.src, r.dst, r.event);
+    if (r.sync == SyncOp::WaitFlag) {
+        s.flag_set_at.erase(key);
+        return;
+    }
+    if (!c.flags[static_cast<int>(r.src)][static_cast<int>(r.dst)][r.event]) {
+        s.flag_set_at[key] = {r.loc, r.op};
+        return;
+    }
+    // The pending set keeps its location.
+    auto prev = s.flag_set_at.find(key);
+    const SourceLoc first = prev != s.flag_set_at.end() ? prev->second.first : SourceLoc{};
+    Report rep;
+    rep.tool = "synccheck";
+    rep.kind = "redundant-set-flag";
+    rep.sites = {{first, "set_flag", r.src, "", c.name()}, {r.loc, "set_flag", r.src, "", c.name()}};
+    const std::string f = flag_call("set_flag", r.src, r.dst, r.event);
+    rep.message = f + " at " + r.loc.str() + " while the flag set at " + first.str() +
+                  " is still set: a flag is one bit, so this signal is lost";
+    rep.fix = "add " + flag_call("wait_flag", r.src, r.dst, r.event) + " between " + first.str() + " and " +
+              r.loc.str() + ", or remove the set_flag at " + r.loc.str();
+    add(c, std::move(rep));
+}
+
+// racecheck: the pipes' clocks and every access.
+void LaunchState::on_race(const Core& c, const OpRecord& r) {
+    if (!(tools & kRace)) return;
+    CoreState& s = state(c);
+    if (r.sync != SyncOp::None || r.pipe == Pipe::ALL) return sync_op(c, s, r);
+    if (!valid_pipe(r.pipe)) return;
+    const int p = static_cast<int>(r.pipe);
+    Clock& k = s.clock[p];
+    join(k, s.issue);
+    const uint32_t t = ++k.own[p];
+    for (uint8_t i = 0; i < r.n_reads; ++i) access(c, s, r, r.reads[i], false, t);
+    for (uint8_t i = 0; i < r.n_writes; ++i) access(c, s, r, r.writes[i], true, t);
+}
+
+void LaunchState::sync_op(const Core& c, CoreState& s, const OpRecord& r) {
+    switch (r.sync) {
+        case SyncOp::SetFlag: {
+            if (!valid_pipe(r.src) || !valid_pipe(r.dst) || r.event < 0 || r.event >= kEventIds) return;
+            const int key = flag_key(r.src, r.dst, r.event);
+            Clock& k = s.clock[static_cast<int>(r.src)];
+            join(k, s.issue);
+            // A set of a flag still set is lost: the pending set keeps its clock.
+            if (!c.flags[static_cast<int>(r.src)][static_cast<int>(r.dst)][r.event]) s.flag_clock[key] = k;
+            return;
+        }
+        case SyncOp::WaitFlag: {
+            if (!valid_pipe(r.src) || !valid_pipe(r.dst) || r.event < 0 || r.event >= kEventIds) return;
+            const int key = flag_key(r.src, r.dst, r.event);
+            Clock& k = s.clock[static_cast<int>(r.dst)];
+            join(k, s.issue);
+            if (auto it = s.flag_clock.find(key); it != s.flag_clock.end()) {
+                join(k, it->second);
+                if (r.dst == Pipe::S) join(s.issue, it->second);
+                s.flag_clock.erase(it);
+            }
+            return;
+        }
+        case SyncOp::PipeBarrier:
+        case SyncOp::SyncAll:
+            if (r.pipe == Pipe::ALL) drain_all(s);
+            return;
+        case SyncOp::None:
+            if (r.pipe == Pipe::ALL) drain_all(s);
+            return;
+        case SyncOp::CrossSignal:
+        case SyncOp::CrossWait:
+            return;
+    }
+}
+
+// Reports e against this access when they conflict and nothing orders them;
+// returns whether this access is ordered after e.
+// The two Vector sub-blocks of a mix group storing the same bytes from the
+// same line: pto-isa's A5 mix tests run identical code with the same data on
+// both (tload_mix, tmov_ub2l1), harmless exactly when the values agree.
+bool LaunchState::sibling_duplicate(const Core& c, const OpRecord& r, const Footprint& f, const Shadow& e) {
+    return c.type == CoreType::AIV && launch.core_type_of(e.core) == CoreType::AIV && launch.cores_per_group() == 3 &&
+           e.core / 3 == c.index / 3 && e.loc.line == r.loc.line &&
+           (e.loc.file == r.loc.file || (e.loc.file && r.loc.file && std::strcmp(e.loc.file, r.loc.file) == 0)) &&
+           covers(f, e.at) && covers(e.at, f);
+}
+
+bool LaunchState::check_pair(const Core& c, const Clock& mine, const OpRecord& r, const Access& a, const Footprint& f,
+                             bool write, const Shadow& e) {
+    const uint32_t seen = e.core == c.index ? mine.own[static_cast<int>(e.pipe)]
+                                            : remote_at(mine.remote, static_cast<uint32_t>(e.core * kPipeCount + static_cast<int>(e.pipe)));
+    const bool ordered = e.t <= seen;
+    if (ordered || !(write || e.write) || (write && e.write && r.atomic && e.atomic)) return ordered;
+    const uint64_t lo = a.offset, hi = a.offset + a.bytes;
+    const bool cross = e.core != c.index;
+    const char* kind = e.write && write ? "write-after-write" : e.write ? "read-after-write" : "write-after-read";
+    const bool duplicate = cross && e.write && write && sibling_duplicate(c, r, f, e);
+    const std::string full_kind = !cross                ? kind
+                                  : duplicate           ? "duplicate-store"
+                                  : e.write && write    ? "multi-core-corruption"
+                                                        : std::string("inter-core-") + kind;
+    if (repeat(key_of("racecheck", full_kind, e.loc, r.loc))) return ordered;
+    const std::string first_core = cross ? launch.core_name(e.core) : c.name();
+    Report rep;
+    if (duplicate) rep.severity = "warning";
+    rep.tool = "racecheck";
+    rep.kind = full_kind;
+    rep.buffer = to_string(a.space);
+    rep.lo = std::max(lo, e.at.lo);
+    rep.hi = std::min(hi, e.at.hi);
+    rep.sites = {{e.loc, e.op, e.pipe, e.write ? "write" : "read", first_core},
+                 {r.loc, r.op, r.pipe, write ? "write" : "read", c.name()}};
+    const std::string range = std::string(to_string(a.space)) + " [" + hex(rep.lo) + ", " + hex(rep.hi) + ")";
+    if (!cross) {
+        rep.message = std::string(r.op) + " (" + to_string(r.pipe) + ") at " + r.loc.str() + (write ? " writes " : " reads ") +
+                      range + " that " + e.op + " (" + to_string(e.pipe) + ") at " + e.loc.str() +
+                      (e.write ? " writes" : " reads") + "; no set_flag/wait_flag or barrier orders the two pipes";
+        rep.fix = "add set_flag(" + std::string(to_string(e.pipe)) + ", " + to_string(r.pipe) + ", id) after " + e.loc.str() +
+                  " and wait_flag(" + to_string(e.pipe) + ", " + to_string(r.pipe) + ", id) before " + r.loc.str() +
+                  " (id: an event id free between them)";
+    } else {
+        rep.message = std::string(r.op) + " (" + to_string(r.pipe) + ") at " + r.loc.str() + " on " + c.name() +
+                      (write ? " writes " : " reads ") + range + " that " + e.op + " (" + to_string(e.pipe) + ") at " +
+                      e.loc.str() + " on " + first_core + (e.write ? " writes" : " reads") +
+                      "; no cross-core flag or SYNCALL orders the two cores";
+        rep.fix = cross_fix(launch, c, e, first_core, r);
+        if (duplicate)
+            rep.fix = "harmless only if both sub-blocks store the same values; otherwise let one store it "
+                      "(if (get_subblockid() == 0)) or give each sub-block its half, or " + rep.fix;
+        else if (e.write && write)
+            rep.fix += "; if each block should write its own range, fix the offsets (AtomicAdd stores accumulate "
+                       "without ordering)";
+    }
+    add(c, std::move(rep));
+    return ordered;
+}
+
+void LaunchState::access(const Core& c, CoreState& s, const OpRecord& r, const Access& a, bool write, uint32_t t) {
+    if (a.bytes == 0) return;
+    const int sp = static_cast<int>(a.space);
+    // Another core's buffer reached through a Cube<->Vector move (A5 TMOV
+    // Acc->Vec, TINSERT Vec->Mat) is not modelled yet (docs/checkers.md).
+    if (a.space != Space::GM && c.mem_size[sp] == 0) return;
+    const Footprint f = Footprint::of(r, a);
+    const Clock& mine = s.clock[static_cast<int>(r.pipe)];
+    // An earlier access this one is ordered after and covers adds nothing a
+    // later check needs, unless it is a write this one only reads.
+    auto redundant = [&](const Shadow& e, bool ordered) {
+        return ordered && covers(f, e.at) && (write || !e.write) && !(write && r.atomic && e.write && !e.atomic);
+    };
+    const Shadow mine_entry{f, t, c.index, r.pipe, write, write && r.atomic, r.op, r.loc};
+    if (a.space == Space::GM) {
+        auto it = gm.lower_bound(f.lo > gm_span ? f.lo - gm_span : 0);
+        while (it != gm.end() && it->first < f.hi) {
+            const Shadow& e = it->second;
+            if (!overlaps(e.at, f)) {
+                ++it;
+                continue;
+            }
+            const bool ordered = check_pair(c, mine, r, a, f, write, e);
+            it = redundant(e, ordered) ? gm.erase(it) : std::next(it);
+        }
+        gm.emplace(f.lo, mine_entry);
+        gm_span = std::max(gm_span, f.hi - f.lo);
+        return;
+    }
+    auto& list = s.shadow[sp];
+    size_t keep = 0;
+    for (size_t i = 0; i < list.size(); ++i) {
+        const Shadow& e = list[i];
+        if (!overlaps(e.at, f) || !redundant(e, check_pair(c, mine, r, a, f, write, e))) list[keep++] = list[i];
+    }
+    list.resize(keep);
+    list.push_back(mine_entry);
+    if (++s.inserts % 256 == 0 || list.size() > 512) prune(s, list);
+}
+
+// Drops accesses every pipe is ordered after: nothing issued later can race them.
+void LaunchState::prune(CoreState& s, std::vector<Shadow>& list) {
+    std::erase_if(list, [&](const Shadow& e) {
+        const int q = static_cast<int>(e.pipe);
+        for (int p = 0; p < kPipeCount; ++p)
+            if (p != static_cast<int>(Pipe::ALL) && s.clock[p].own[q] < e.t) return false;
+        return true;
+    });
+}
+
+// A core's flags left set, checked as its block finishes (its state goes
+// with it).
+void LaunchState::core_done(const Core& c) {
+    if (!(tools & kSync)) return;
+    CoreState* s = static_cast<size_t>(c.index) < cores.size() ? &cores[c.index] : nullptr;
+    for (int a = 0; a < kPipeCount; ++a)
+        for (int b = 0; b < kPipeCount; ++b)
+            for (int ev = 0; ev < kEventIds; ++ev) {
+                if (!c.flags[a][b][ev]) continue;
+                const Pipe src = static_cast<Pipe>(a), dst = static_cast<Pipe>(b);
+                SourceLoc at;
+                if (s)
+                    if (auto it = s->flag_set_at.find(flag_key(src, dst, ev)); it != s->flag_set_at.end())
+                        at = it->second.first;
+                Report rep;
+                rep.tool = "synccheck";
+                rep.kind = "flag-never-waited";
+                rep.sites = {{at, "set_flag", src, "", c.name()}};
+                rep.message = flag_call("set_flag", src, dst, ev) + " at " + at.str() +
+                              " is never waited: the flag is still set when the kernel ends";
+                rep.fix = "add " + flag_call("wait_flag", src, dst, ev) + " after " + at.str() + " where " +
+                          to_string(dst) + " needs the data, before the kernel ends (a flag left set "
+                          "lets the next kernel's first wait_flag on it pass early)";
+                add(c, std::move(rep));
+            }
+}
+
+void LaunchState::finish(bool completed) {
+    if (!completed || !(tools & kSync)) return;
+    auto name_of = [&](int index) { return index >= 0 ? launch.core_name(index) : std::string("?"); };
+    for (size_t r = 0; r < static_cast<size_t>(launch.core_count()); ++r) {
+        const std::string core = launch.core_name(static_cast<int>(r));
+        for (int f = 0; f < kFftsFlags; ++f) {
+            if (r >= launch.ffts.size() || launch.ffts[r][f] == 0) continue;
+            const SignalSite from = r < launch.ffts_from.size() ? launch.ffts_from[r][f] : SignalSite{};
+            Report rep;
+            rep.tool = "synccheck";
+            rep.kind = "cross-core-flag-left-set";
+            rep.sites = {{from.loc, "ffts_cross_core_sync", Pipe::S, "", name_of(from.from)}};
+            rep.message = "FFTS flag " + std::to_string(f) + " of " + core + " holds " +
+                          std::to_string(launch.ffts[r][f]) + " signal(s) no wait_flag_dev consumed; the last came from " +
+                          name_of(from.from) + " at " + from.loc.str();
+            rep.fix = "add wait_flag_dev(" + std::to_string(f) + ") on " + core +
+                      " for every signal it receives, or remove the extra ffts_cross_core_sync at " + from.loc.str();
+            add_at(static_cast<int>(r), std::move(rep));
+        }
+        for (int f = 0; f < kIntraBlockFlags; ++f) {
+            if (r >= launch.intra.size() || launch.intra[r][f] == 0) continue;
+            const SignalSite from = r < launch.intra_from.size() ? launch.intra_from[r][f] : SignalSite{};
+            Report rep;
+            rep.tool = "synccheck";
+            rep.kind = "cross-core-flag-left-set";
+            rep.sites = {{from.loc, "set_intra_block", Pipe::S, "", name_of(from.from)}};
+            rep.message = "intra-block flag " + std::to_string(f) + " of " + core + " holds " +
+                          std::to_string(launch.intra[r][f]) + " signal(s) no wait_intra_block consumed; the last came from " +
+                          name_of(from.from) + " at " + from.loc.str();
+            rep.fix = "add wait_intra_block(pipe, " + std::to_string(f) + ") on " + core +
+                      " for every signal it receives, or remove the extra set_intra_block at " + from.loc.str();
+            add_at(static_cast<int>(r), std::move(rep));
+        }
+    }
+    for (auto& [key, b] : launch.ffts_barriers)
+        for (size_t m = 0; m < b.members.size(); ++m)
+            for (int f = 0; f < kFftsFlags; ++f) {
+                if (b.pending[m][f] == 0) continue;
+                const int member = b.members[m];
+                const SignalSite& from = b.pending_from[m][f];
+                Report rep;
+                rep.tool = "synccheck";
+                rep.kind = "cross-core-flag-left-set";
+                rep.sites = {{from.loc, "ffts_cross_core_sync", Pipe::S, "", name_of(from.from)}};
+                rep.message = "ffts_cross_core_sync(mode " + std::to_string(key.first) + ", flag " + std::to_string(f) +
+                              ") of " + launch.core_name(member) + " at " + from.loc.str() +
+                              " never completed its barrier: not every member of the barrier sent the signal as often";
+                rep.fix = "make every core of the barrier (mode " + std::to_string(key.first) +
+                          ") call ffts_cross_core_sync on flag " + std::to_string(f) +
+                          " equally often, or remove the extra call at " + from.loc.str();
+                add_at(member, std::move(rep));
+            }
+}
+
+// ------------------------------------------------------------ cross-core edges
+
+int32_t LaunchState::snapshot(const Core& c, Pipe p) {
+    CoreState& s = state(c);
+    Clock k = s.clock[static_cast<int>(p)];
+    join(k, s.issue);
+    Remote r;
+    for (int q = 0; q < kPipeCount; ++q)
+        if (k.own[q]) r.emplace_back(static_cast<uint32_t>(c.index * kPipeCount + q), k.own[q]);
+    join(r, k.remote);
+    tokens.push_back(std::move(r));
+    return static_cast<int32_t>(tokens.size() - 1);
+}
+
+namespace {
+
+LaunchState* race_state(Launch& l) { return l.check && (l.check->tools & kRace) ? l.check : nullptr; }
+
+// Joins a token into what the core issues from now on.
+void join_token(LaunchState& st, const Core& c, const Remote& r) {
+    CoreState& s = st.state(c);
+    Remote other;
+    for (auto [key, v] : r) {
+        if (static_cast<int>(key / kPipeCount) == c.index) {
+            uint32_t& own = s.issue.own[key % kPipeCount];
+            own = std::max(own, v);
+        } else {
+            other.emplace_back(key, v);
+        }
+    }
+    join(s.issue.remote, other);
+}
+
+}  // namespace
+
+void signal(Launch& l, const Core& from, Pipe pipe, const Channel& to) {
+    if (LaunchState* st = race_state(l)) st->chans[to].push_back(st->snapshot(from, pipe));
+}
+
+void forward(Launch& l, const std::vector<Channel>& from, const std::vector<Channel>& to) {
+    LaunchState* st = race_state(l);
+    if (!st) return;
+    Remote merged;
+    for (const Channel& ch : from) {
+        auto& q = st->chans[ch];
+        if (q.empty()) continue;
+        join(merged, st->tokens[q.front()]);
+        q.pop_front();
+    }
+    st->tokens.push_back(std::move(merged));
+    for (const Channel& ch : to) st->chans[ch].push_back(static_cast<int32_t>(st->tokens.size() - 1));
+}
+
+void acquire(Launch& l, const Core& c, const Channel& ch) {
+    LaunchState* st = race_state(l);
+    if (!st) return;
+    auto& q = st->chans[ch];
+    if (q.empty()) return;
+    join_token(*st, c, st->tokens[q.front()]);
+    q.pop_front();
+}
+
+void contribute(Launch& l, const Core& c, const Channel& ch) {
+    LaunchState* st = race_state(l);
+    if (!st) return;
+    const int32_t mine = st->snapshot(c, Pipe::S);
+    auto& q = st->chans[ch];
+    if (q.empty()) q.push_back(mine);
+    else join(st->tokens[q.front()], st->tokens[mine]);
+}
+
+void acquire_all(Launch& l, const Core& c, const Channel& ch) {
+    LaunchState* st = race_state(l);
+    if (!st) return;
+    auto& q = st->chans[ch];
+    if (!q.empty()) join_token(*st, c, st->tokens[q.front()]);
+}
+
+// ------------------------------------------------------------ configuration
+
+namespace {
+
+std::string configure_locked(std::string_view spec) {
+    unsigned t = 0;
+    size_t i = 0;
+    while (i <= spec.size()) {
+        size_t j = spec.find(',', i);
+        if (j == std::string_view::npos) j = spec.size();
+        std::string_view w = spec.substr(i, j - i);
+        while (!w.empty() && w.front() == ' ') w.remove_prefix(1);
+        while (!w.empty() && w.back() == ' ') w.remove_suffix(1);
+        if (w == "sync" || w == "synccheck") t |= kSync;
+        else if (w == "race" || w == "racecheck") t |= kRace;
+        else if (w == "all") t |= kAllTools;
+        else if (!w.empty() && w != "none" && w != "0")
+            return "PTO_SIM_CHECK: unknown tool '" + std::string(w) +
+                   "'; use a comma list of sync, race (or all), e.g. PTO_SIM_CHECK=sync,race";
+        i = j + 1;
+    }
+    g_tools = t;
+    g_configured = true;
+    g_config_error.clear();
+    // One dispatch subscriber per selected tool; none when both are off.
+    auto toggle = [](int& id, bool on, void (LaunchState::*fn)(const Core&, const OpRecord&)) {
+        if (on && !id) {
+            id = subscribe([fn](const Core& c, const OpRecord& r) {
+                if (c.launch && c.launch->check) (c.launch->check->*fn)(c, r);
+            });
+        } else if (!on && id) {
+            unsubscribe(id);
+            id = 0;
+        }
+    };
+    toggle(g_sub_sync, t & kSync, &LaunchState::on_sync);
+    toggle(g_sub_race, t & kRace, &LaunchState::on_race);
+    return "";
+}
+
+void ensure_configured() {
+    if (g_configured) return;
+    const char* env = std::getenv("PTO_SIM_CHECK");
+    g_config_error = configure_locked(env ? env : "");
+    g_configured = true;
+    if (const char* log = std::getenv("PTO_SIM_CHECK_LOG")) g_log = log;
+}
+
+std::string json_escape(const std::string& s) {
+    std::string o;
+    for (char ch : s) {
+        switch (ch) {
+            case '"': o += "\\\""; break;
+            case '\\': o += "\\\\"; break;
+            case '\n': o += "\\n"; break;
+            case '\t': o += "\\t"; break;
+            default:
+                if (static_cast<unsigned char>(ch) < 0x20) {
+                    char b[8];
+                    std::snprintf(b, sizeof b, "\\u%04x", ch);
+                    o += b;
+                } else {
+                    o += ch;
+                }
+        }
+    }
+    return o;
+}
+
+std::string q(const std::string& s) { return "\"" + json_escape(s) + "\""; }
+
+void write_sarif_locked() {
+    std::ofstream f(g_log, std::ios::trunc);
+    if (!f) {
+        std::fprintf(stderr, "ptosim: warning: cannot write PTO_SIM_CHECK_LOG %s\n", g_log.c_str());
+        return;
+    }
+    f << "{\"version\":\"2.1.0\",\"$schema\":\"https://json.schemastore.org/sarif-2.1.0.json\",\"runs\":[{\"tool\":"
+         "{\"driver\":{\"name\":\"ptosim-check\",\"informationUri\":\"docs/checkers.md\"}},\"results\":[";
+    for (size_t i = 0; i < g_sarif.size(); ++i) {
+        const Report& r = g_sarif[i];
+        f << (i ? "," : "") << "{\"ruleId\":" << q(r.tool + "/" + r.kind) << ",\"level\":" << q(r.severity)
+          << ",\"message\":{\"text\":" << q(r.message + ". Fix: " + r.fix) << "},\"locations\":[";
+        bool first = true;
+        for (const Site& s : r.sites) {
+            if (!s.loc.known()) continue;
+            f << (first ? "" : ",") << "{\"physicalLocation\":{\"artifactLocation\":{\"uri\":" << q(s.loc.file)
+              << "},\"region\":{\"startLine\":" << s.loc.line << "}}}";
+            first = false;
+        }
+        f << "],\"occurrenceCount\":" << r.count << "}";
+    }
+    f << "]}]}\n";
+}
+
+bool ends_with(const std::string& s, const char* suffix) {
+    const size_t n = std::strlen(suffix);
+    return s.size() >= n && s.compare(s.size() - n, n, suffix) == 0;
+}
+
+}  // namespace
+
+std::string configure(std::string_view spec) {
+    std::lock_guard lk(g_mu);
+    return configure_locked(spec);
+}
+
+unsigned tools() {
+    std::lock_guard lk(g_mu);
+    ensure_configured();
+    return g_tools;
+}
+
+bool enabled(Tool t) { return (tools() & t) != 0; }
+
+void set_log(std::string path) {
+    std::lock_guard lk(g_mu);
+    ensure_configured();
+    g_log = std::move(path);
+    g_sarif.clear();
+}
+
+std::vector<Report> take_reports() {
+    std::lock_guard lk(g_mu);
+    return std::exchange(g_reports, {});
+}
+
+std::string format_text(const Report& r) {
+    std::string s = "ptosim: " + r.tool + ": " + r.severity + ": " + r.kind + " in kernel '" + r.kernel + "' on " + r.core +
+                    ": " + r.message;
+    if (r.count > 1) s += " (" + std::to_string(r.count) + " times)";
+    s += "\n  fix: " + r.fix + "\n";
+    return s;
+}
+
+std::string format_json(const Report& r) {
+    std::ostringstream o;
+    o << "{\"tool\":" << q(r.tool) << ",\"kind\":" << q(r.kind) << ",\"severity\":" << q(r.severity)
+      << ",\"kernel\":" << q(r.kernel) << ",\"core\":" << q(r.core) << ",\"core_type\":" << q(to_string(r.core_type))
+      << ",\"block\":" << r.block << ",\"subblock\":" << r.subblock << ",\"pipes\":[";
+    for (size_t i = 0; i < r.sites.size(); ++i) o << (i ? "," : "") << q(to_string(r.sites[i].pipe));
+    o << "]";
+    if (!r.buffer.empty()) o << ",\"buffer\":" << q(r.buffer) << ",\"range\":[" << r.lo << "," << r.hi << "]";
+    o << ",\"locations\":[";
+    for (size_t i = 0; i < r.sites.size(); ++i) {
+        const Site& s = r.sites[i];
+        o << (i ? "," : "") << "{\"file\":" << q(s.loc.file ? s.loc.file : "") << ",\"line\":" << s.loc.line
+          << ",\"op\":" << q(s.op) << ",\"pipe\":" << q(to_string(s.pipe)) << ",\"core\":" << q(s.core);
+        if (!s.access.empty()) o << ",\"access\":" << q(s.access);
+        o << "}";
+    }
+    o << "],\"count\":" << r.count << ",\"message\":" << q(r.message) << ",\"fix\":" << q(r.fix) << "}";
+    return o.str();
+}
+
+// ------------------------------------------------------------ launch hooks
+
+Status begin(Launch& l) {
+    std::lock_guard lk(g_mu);
+    ensure_configured();
+    if (!g_config_error.empty()) return {err::kInvalidParam, g_config_error};
+    if (g_tools) l.check = new LaunchState(l, g_tools);
+    return {};
+}
+
+void core_done(Launch& l, const Core& c) {
+    if (l.check) l.check->core_done(c);
+}
+
+Status end(Launch& l, Status run) {
+    LaunchState* st = l.check;
+    if (!st) return run;
+    l.check = nullptr;
+    st->finish(run.ok());
+    int errors = 0;
+    const Report* first_error = nullptr;
+    for (const Report& r : st->reports) {
+        std::fputs(format_text(r).c_str(), stderr);
+        if (r.severity == "error" && !errors++) first_error = &r;
+    }
+    {
+        std::lock_guard lk(g_mu);
+        if (!g_log.empty() && !st->reports.empty()) {
+            if (ends_with(g_log, ".sarif")) {
+                for (const Report& r : st->reports)
+                    if (g_sarif.size() < kKeptReports) g_sarif.push_back(r);
+                write_sarif_locked();
+            } else if (std::FILE* f = std::fopen(g_log.c_str(), "a")) {
+                for (const Report& r : st->reports) std::fprintf(f, "%s\n", format_json(r).c_str());
+                std::fclose(f);
+            } else {
+                std::fprintf(stderr, "ptosim: warning: cannot append to PTO_SIM_CHECK_LOG %s\n", g_log.c_str());
+            }
+        }
+        for (const Report& r : st->reports)
+            if (g_reports.size() < kKeptReports) g_reports.push_back(r);
+    }
+    Status result = run;
+    if (run.ok() && errors) {
+        result = {first_error->core_type == CoreType::AIV ? err::kVectorCoreException : err::kAiCoreException,
+                  "kernel '" + l.spec().kernel + "' (launched at " + l.spec().site.str() + "): the checkers found " +
+                      std::to_string(errors) + " error(s); the first: " + first_error->kind + " on " + first_error->core +
+                      ": " + first_error->message};
+    }
+    delete st;
+    return result;
+}
+
+}  // namespace ptosim::check

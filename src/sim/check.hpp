@@ -1,0 +1,36 @@
+// Launch hooks of the checkers (include/ptosim/check.hpp).
+#pragma once
+#include <ptosim/check.hpp>
+#include <ptosim/runtime.hpp>
+#include <array>
+#include <vector>
+
+namespace ptosim {
+class Launch;
+namespace check {
+
+// Before a launch runs: reads PTO_SIM_CHECK on first use and, when a tool is
+// on, gives the launch its checker state. An invalid PTO_SIM_CHECK fails.
+Status begin(Launch& l);
+// After it ran: the end-of-kernel checks, the reports (stderr, log), and
+// the launch's status, an error when a report is one and the run succeeded.
+Status end(Launch& l, Status run);
+// A core's block finished (its state is about to go): its end-of-kernel checks.
+void core_done(Launch& l, const Core& c);
+
+// Cross-core edges for racecheck, called by the signalling intrinsics; no-ops
+// unless racecheck runs. A channel names one queue of signals: the receiving
+// counter of a flag, or a barrier member's pending signals.
+using Channel = std::array<int64_t, 4>;
+// A signal from `from` on `pipe`: what that pipe is ordered after goes into `to`.
+void signal(Launch& l, const Core& from, Pipe pipe, const Channel& to);
+// A barrier released: one signal from each of `from`, merged, into each of `to`.
+void forward(Launch& l, const std::vector<Channel>& from, const std::vector<Channel>& to);
+// A satisfied wait takes the oldest signal of `ch`: what the core issues next is ordered after it.
+void acquire(Launch& l, const Core& c, const Channel& ch);
+// SYNCALL: every participant adds itself to `ch`; once all did, each acquires the whole.
+void contribute(Launch& l, const Core& c, const Channel& ch);
+void acquire_all(Launch& l, const Core& c, const Channel& ch);
+
+}  // namespace check
+}  // namespace ptosim
