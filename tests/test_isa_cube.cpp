@@ -622,6 +622,25 @@ TEST(VecToMat, NzPlusOneRowsAndRowMajorBursts) {
     for (int i = 0; i < N * N; ++i) ASSERT_TRUE(same(burst[i], in[i])) << i;
 }
 
+// Cube side of the Vec -> Mat tests: out = ma x mb (mb the identity: ma as
+// the Cube reads it from L1), N x N, stored as float.
+template <int N, class M>
+void multiply_into(float* out, M& ma, M& mb) {
+    TileLeft<half, N, N> l;
+    TileRight<half, N, N> r;
+    TileAcc<float, N, N> acc;
+    TASSIGN(l, 0);
+    TASSIGN(r, 0);
+    TASSIGN(acc, 0);
+    TMOV(l, ma);
+    TMOV(r, mb);
+    ISA_SYNC(PIPE_MTE1, PIPE_M);
+    TMATMUL(acc, l, r);
+    ISA_SYNC(PIPE_M, PIPE_FIX);
+    auto go = gm_nd(out, N, N, N);
+    TSTORE(go, acc);
+}
+
 // Vector sub-blocks TINSERT their UB tiles into the Cube's L1 (sub-block 0
 // the top 16 x 32 rows, sub-block 1 a 16 x 16 block at (16, 16)); the Cube
 // multiplies the result by the identity to read L1 back.
@@ -652,19 +671,7 @@ TEST(VecToMat, TinsertIntoCubeL1) {
             set_intra_block(PIPE_MTE2, 16);
             wait_intra_block(PIPE_MTE1, 1);
             wait_intra_block(PIPE_MTE1, 17);
-            TileLeft<half, N, N> l;
-            TileRight<half, N, N> r;
-            TileAcc<float, N, N> acc;
-            TASSIGN(l, 0);
-            TASSIGN(r, 0);
-            TASSIGN(acc, 0);
-            TMOV(l, ma);
-            TMOV(r, mb);
-            ISA_SYNC(PIPE_MTE1, PIPE_M);
-            TMATMUL(acc, l, r);
-            ISA_SYNC(PIPE_M, PIPE_FIX);
-            auto go = gm_nd(out.data(), N, N, N);
-            TSTORE(go, acc);
+            multiply_into<N>(out.data(), ma, mb);
         },
         [&] {
             const int sub = static_cast<int>(get_subblockid());
@@ -714,19 +721,7 @@ TEST(VecToMat, TinsertNzIntoAnyDeclaredLayoutPlacesNz) {
             TLOAD(mb, ge);
             wait_intra_block(PIPE_MTE1, 1);
             wait_intra_block(PIPE_MTE1, 17);
-            TileLeft<half, N, N> l;
-            TileRight<half, N, N> r;
-            TileAcc<float, N, N> acc;
-            TASSIGN(l, 0);
-            TASSIGN(r, 0);
-            TASSIGN(acc, 0);
-            TMOV(l, ma);
-            TMOV(r, mb);
-            ISA_SYNC(PIPE_MTE1, PIPE_M);
-            TMATMUL(acc, l, r);
-            ISA_SYNC(PIPE_M, PIPE_FIX);
-            auto go = gm_nd(out.data(), N, N, N);
-            TSTORE(go, acc);
+            multiply_into<N>(out.data(), ma, mb);
         },
         [&] {
             const int sub = static_cast<int>(get_subblockid());

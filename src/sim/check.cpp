@@ -508,36 +508,32 @@ void LaunchState::core_done(const Core& c) {
 void LaunchState::finish(bool completed) {
     if (!completed || !(tools & kSync)) return;
     auto name_of = [&](int index) { return index >= 0 ? launch.core_name(index) : std::string("?"); };
+    // A counter of receiving core r still holding signals: FFTS flags are
+    // consumed by wait_flag_dev, intra-block flags by wait_intra_block.
+    auto left_set = [&](int r, int f, uint32_t count, const SignalSite& from, const char* counter,
+                        const char* signal, const std::string& wait) {
+        const std::string core = launch.core_name(r);
+        Report rep;
+        rep.tool = "synccheck";
+        rep.kind = "cross-core-flag-left-set";
+        rep.sites = {{from.loc, signal, Pipe::S, "", name_of(from.from)}};
+        rep.message = std::string(counter) + " " + std::to_string(f) + " of " + core + " holds " +
+                      std::to_string(count) + " signal(s) no " + wait.substr(0, wait.find('(')) +
+                      " consumed; the last came from " + name_of(from.from) + " at " + from.loc.str();
+        rep.fix = "add " + wait + " on " + core + " for every signal it receives, or remove the extra " + signal +
+                  " at " + from.loc.str();
+        add_at(r, std::move(rep));
+    };
     for (size_t r = 0; r < static_cast<size_t>(launch.core_count()); ++r) {
-        const std::string core = launch.core_name(static_cast<int>(r));
-        for (int f = 0; f < kFftsFlags; ++f) {
-            if (r >= launch.ffts.size() || launch.ffts[r][f] == 0) continue;
-            const SignalSite from = r < launch.ffts_from.size() ? launch.ffts_from[r][f] : SignalSite{};
-            Report rep;
-            rep.tool = "synccheck";
-            rep.kind = "cross-core-flag-left-set";
-            rep.sites = {{from.loc, "ffts_cross_core_sync", Pipe::S, "", name_of(from.from)}};
-            rep.message = "FFTS flag " + std::to_string(f) + " of " + core + " holds " +
-                          std::to_string(launch.ffts[r][f]) + " signal(s) no wait_flag_dev consumed; the last came from " +
-                          name_of(from.from) + " at " + from.loc.str();
-            rep.fix = "add wait_flag_dev(" + std::to_string(f) + ") on " + core +
-                      " for every signal it receives, or remove the extra ffts_cross_core_sync at " + from.loc.str();
-            add_at(static_cast<int>(r), std::move(rep));
-        }
-        for (int f = 0; f < kIntraBlockFlags; ++f) {
-            if (r >= launch.intra.size() || launch.intra[r][f] == 0) continue;
-            const SignalSite from = r < launch.intra_from.size() ? launch.intra_from[r][f] : SignalSite{};
-            Report rep;
-            rep.tool = "synccheck";
-            rep.kind = "cross-core-flag-left-set";
-            rep.sites = {{from.loc, "set_intra_block", Pipe::S, "", name_of(from.from)}};
-            rep.message = "intra-block flag " + std::to_string(f) + " of " + core + " holds " +
-                          std::to_string(launch.intra[r][f]) + " signal(s) no wait_intra_block consumed; the last came from " +
-                          name_of(from.from) + " at " + from.loc.str();
-            rep.fix = "add wait_intra_block(pipe, " + std::to_string(f) + ") on " + core +
-                      " for every signal it receives, or remove the extra set_intra_block at " + from.loc.str();
-            add_at(static_cast<int>(r), std::move(rep));
-        }
+        const int i = static_cast<int>(r);
+        for (int f = 0; f < kFftsFlags; ++f)
+            if (r < launch.ffts.size() && launch.ffts[r][f])
+                left_set(i, f, launch.ffts[r][f], r < launch.ffts_from.size() ? launch.ffts_from[r][f] : SignalSite{},
+                         "FFTS flag", "ffts_cross_core_sync", "wait_flag_dev(" + std::to_string(f) + ")");
+        for (int f = 0; f < kIntraBlockFlags; ++f)
+            if (r < launch.intra.size() && launch.intra[r][f])
+                left_set(i, f, launch.intra[r][f], r < launch.intra_from.size() ? launch.intra_from[r][f] : SignalSite{},
+                         "intra-block flag", "set_intra_block", "wait_intra_block(pipe, " + std::to_string(f) + ")");
     }
     for (auto& [key, b] : launch.ffts_barriers)
         for (size_t m = 0; m < b.members.size(); ++m)
