@@ -1,6 +1,6 @@
 // The simulated AI core as PTO instructions and intrinsics see it: its type,
 // ids, local buffers, flag state, and the one dispatch point every
-// instruction passes (docs/design.md of this repo: "Dispatch point").
+// instruction passes (ptosim::dispatch; its subscribers: docs/checkers.md).
 #pragma once
 #include <atomic>
 #include <cstdint>

@@ -141,7 +141,7 @@ Core& core() {
     if (!t_core) {
         std::fprintf(stderr,
                      "ptosim: error: a PTO instruction or core intrinsic ran outside a kernel launch; call kernels "
-                     "through <<<...>>> (ptocc) or ptosim::launch\n");
+                     "through <<<...>>> (ptocc) or ptosim::run_launch\n");
         std::abort();
     }
     return *t_core;
