@@ -320,17 +320,21 @@ std::string tidy_diagnostics(const std::string& text, const DiagnosticContext& c
         if (lines[i].kind == Kind::Primary || lines[i].kind == Kind::Note || lines[i].kind == Kind::Frame)
             remap(lines, i, ctx);
 
+    // A diagnostic ends at its last note: the next chain, context line,
+    // frame or error starts another (an error or frame directly after
+    // context lines and frames belongs to them).
     std::vector<std::vector<Line>> groups(1);
-    bool has_primary = false;
+    bool has_primary = false, has_note = false, has_located = false;
     for (Line& l : lines) {
-        const bool opens = l.kind == Kind::Include || l.kind == Kind::Context || l.kind == Kind::Frame ||
-                           l.kind == Kind::Primary;
-        if (opens && has_primary) {
+        const bool context = l.kind == Kind::Include || l.kind == Kind::Context;
+        const bool located = l.kind == Kind::Frame || l.kind == Kind::Primary;
+        if ((context && has_located) || (located && (has_primary || has_note))) {
             groups.emplace_back();
-            has_primary = false;
+            has_primary = has_note = has_located = false;
         }
-        // A chain or context line after frames of the same group starts nothing new.
         has_primary = has_primary || l.kind == Kind::Primary;
+        has_note = has_note || l.kind == Kind::Note;
+        has_located = has_located || located || l.kind == Kind::Note;
         groups.back().push_back(std::move(l));
     }
     std::vector<Line> out;

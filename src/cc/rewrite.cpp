@@ -509,18 +509,20 @@ RewriteResult rewrite_launches(const std::string& source, const std::string& dis
     for (size_t k = 0; k < source.size(); ++k)
         if (source[k] == '\n') line_start.push_back(k + 1);
     const std::vector<size_t>& org = rw.origin_;
-    auto column_of = [&](size_t offset) {
-        size_t l = std::upper_bound(line_start.begin(), line_start.end(), offset) - line_start.begin() - 1;
-        return static_cast<int>(offset - line_start[l]) + 1;
-    };
     int line = 1;
     for (size_t b = 0; b <= body.size();) {
         size_t e = body.find('\n', b);
         if (e == std::string::npos) e = body.size();
         std::vector<int> cols;
         bool moved = false;
+        int last = 1;
         for (size_t k = b; k < e; ++k) {
-            cols.push_back(column_of(org[k]));
+            const size_t l = std::upper_bound(line_start.begin(), line_start.end(), org[k]) - line_start.begin();
+            // A multi-line asm statement is joined onto its first line: a
+            // token from a later line takes the column of the last one
+            // that stayed, as a column of its own line would point elsewhere.
+            if (static_cast<int>(l) == line) last = static_cast<int>(org[k] - line_start[l - 1]) + 1;
+            cols.push_back(last);
             moved = moved || cols.back() != static_cast<int>(k - b) + 1;
         }
         if (moved) r.columns[line] = std::move(cols);
