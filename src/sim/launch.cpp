@@ -14,6 +14,22 @@
 #include <sstream>
 #include <unistd.h>
 
+// AddressSanitizer follows one stack per thread unless told about fiber
+// switches; without the annotations it reports false stack overflows once a
+// fiber has run, and a faulted launch leaves the redzones of the fibers it
+// abandoned poisoned in stacks that are reused.
+#if defined(__SANITIZE_ADDRESS__)
+#define PTOSIM_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PTOSIM_ASAN 1
+#endif
+#endif
+#ifdef PTOSIM_ASAN
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#endif
+
 namespace ptosim {
 
 namespace {
@@ -23,6 +39,26 @@ thread_local CoreSlot* t_starting = nullptr;
 
 constexpr size_t kStackBytes = 8u << 20;
 thread_local std::vector<void*> t_stack_pool;
+
+#ifdef PTOSIM_ASAN
+thread_local const void* t_sched_stack = nullptr;  // the stream thread's stack, where the scheduler runs
+thread_local size_t t_sched_stack_size = 0;
+#endif
+
+// Around every swapcontext: `save` keeps the leaving side's fake stack (null
+// when the leaving fiber ends); the arriving side learns where it came from.
+inline void switch_begin([[maybe_unused]] void** save, [[maybe_unused]] const void* bottom,
+                         [[maybe_unused]] size_t size) {
+#ifdef PTOSIM_ASAN
+    __sanitizer_start_switch_fiber(save, bottom, size);
+#endif
+}
+inline void switch_end([[maybe_unused]] void* save, [[maybe_unused]] bool from_scheduler) {
+#ifdef PTOSIM_ASAN
+    if (from_scheduler) __sanitizer_finish_switch_fiber(save, &t_sched_stack, &t_sched_stack_size);
+    else __sanitizer_finish_switch_fiber(save, nullptr, nullptr);
+#endif
+}
 
 void* take_stack() {
     if (!t_stack_pool.empty()) {
@@ -43,6 +79,10 @@ void* take_stack() {
     return s;
 }
 void give_stack(void* s) {
+#ifdef PTOSIM_ASAN
+    // A fiber abandoned mid-run (a fault ended its launch) left redzones.
+    __asan_unpoison_memory_region(s, kStackBytes);
+#endif
     if (t_stack_pool.size() < 256) t_stack_pool.push_back(s);
     else munmap(s, kStackBytes);
 }
@@ -95,15 +135,20 @@ void install_crash_report() {
         sigaction(SIGSEGV, &sa, nullptr);
         sigaction(SIGBUS, &sa, nullptr);
     });
-    // The handler must run on its own stack: a fiber stack overflow leaves none.
-    thread_local std::vector<char> alt(1 << 16);
+    // The handler must run on its own stack: a fiber stack overflow leaves
+    // none. An alternate stack already installed on this thread (by a
+    // sanitizer runtime or the host program) is kept: its owner frees it
+    // when the thread exits, and would free ours instead.
     thread_local bool installed = false;
     if (!installed) {
+        installed = true;
+        stack_t cur{};
+        if (sigaltstack(nullptr, &cur) == 0 && !(cur.ss_flags & SS_DISABLE) && cur.ss_sp) return;
+        thread_local std::vector<char> alt(1 << 16);
         stack_t ss{};
         ss.ss_sp = alt.data();
         ss.ss_size = alt.size();
         sigaltstack(&ss, nullptr);
-        installed = true;
     }
 }
 
@@ -121,6 +166,7 @@ void fiber_entry();
 }
 
 void fiber_entry() {
+    switch_end(nullptr, true);
     CoreSlot* slot = t_starting;
     try {
         (*slot->body)();
@@ -132,6 +178,9 @@ void fiber_entry() {
     }
     slot->state = CoreSlot::State::Done;
     // returning resumes uc_link: the scheduler
+#ifdef PTOSIM_ASAN
+    switch_begin(nullptr, t_sched_stack, t_sched_stack_size);
+#endif
 }
 }  // namespace
 
@@ -363,7 +412,12 @@ CoreSlot* Launch::pick() {
 
 void Launch::yield_from(CoreSlot& s) {
     Core* self = t_core;
+    void* fake = nullptr;
+#ifdef PTOSIM_ASAN
+    switch_begin(&fake, t_sched_stack, t_sched_stack_size);
+#endif
     swapcontext(&s.fiber.ctx, &sched_);
+    switch_end(fake, true);
     t_core = self;
 }
 
@@ -394,7 +448,10 @@ Status Launch::run() {
         if (s->state == CoreSlot::State::Runnable && s->ready == nullptr) t_starting = s;
         s->state = CoreSlot::State::Runnable;
         t_core = &s->core;
+        void* fake = nullptr;
+        switch_begin(&fake, s->fiber.stack, kStackBytes);
         swapcontext(&sched_, &s->fiber.ctx);
+        switch_end(fake, false);
         t_core = nullptr;
         if (fault_) break;
         if (s->state == CoreSlot::State::Done) {
