@@ -10,6 +10,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <mutex>
 #include <sstream>
 #include <unistd.h>
@@ -154,6 +155,10 @@ void install_crash_report() {
 
 void fiber_entry();
 
+// Thrown in a blocked core that is resumed after its launch ended, so the
+// frames on its stack are unwound and free what they own.
+struct FiberUnwind {};
+
 // Kept out of line: getcontext "returns twice" as far as the compiler knows,
 // which would pessimise the caller's loop.
 [[gnu::noinline]] void init_fiber(Fiber& f, ucontext_t* link) {
@@ -170,6 +175,7 @@ void fiber_entry() {
     CoreSlot* slot = t_starting;
     try {
         (*slot->body)();
+    } catch (const FiberUnwind&) {
     } catch (const KernelFault& f) {
         t_launch->fault_from(*slot, f);
     } catch (const std::exception& e) {
@@ -419,6 +425,8 @@ void Launch::yield_from(CoreSlot& s) {
     swapcontext(&s.fiber.ctx, &sched_);
     switch_end(fake, true);
     t_core = self;
+    // Not while already unwinding (a destructor that waits): that would terminate.
+    if (s.unwind && std::uncaught_exceptions() == 0) throw FiberUnwind{};
 }
 
 Status Launch::run() {
@@ -463,6 +471,20 @@ Status Launch::run() {
                 if (next_group_ < groups_) result = admit(next_group_++);
             }
         }
+    }
+    // Cores left blocked by a deadlock, a fault elsewhere or an abandoned
+    // launch are resumed once to unwind: what their frames own (a kernel's
+    // std::vector, a wait's std::function) is freed, not leaked with the stack.
+    for (int i : active_) {
+        CoreSlot* s = slots_[i].get();
+        if (s->state != CoreSlot::State::Blocked) continue;
+        s->unwind = true;
+        t_core = &s->core;
+        void* fake = nullptr;
+        switch_begin(&fake, s->fiber.stack, kStackBytes);
+        swapcontext(&sched_, &s->fiber.ctx);
+        switch_end(fake, false);
+        t_core = nullptr;
     }
     if (ctl_ && ctl_->abandon.load()) {
         std::string at;
