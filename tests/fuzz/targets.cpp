@@ -188,13 +188,9 @@ void diagnostics(const uint8_t* data, size_t size) {
         return v;
     };
     const std::vector<std::string> in_lines = split(text), out_lines = split(out);
-    size_t primaries = 0;
-    for (const std::string& l : in_lines)
-        primaries += l.find("error: ") != std::string::npos || l.find("warning: ") != std::string::npos;
-    if (out_lines.size() > in_lines.size() + primaries) broken("diagnostics", "more lines added than errors");
-    size_t o = 0;
-    for (const std::string& l : in_lines) {
-        std::string bare;  // colours removed, as the classifier sees the line
+    // Colours removed, as the classifier sees a line.
+    auto bare = [](const std::string& l) {
+        std::string b;
         for (size_t i = 0; i < l.size(); ++i) {
             if (l[i] == '\x1b' && i + 1 < l.size() && l[i + 1] == '[') {
                 size_t j = i + 2;
@@ -204,9 +200,20 @@ void diagnostics(const uint8_t* data, size_t size) {
                     continue;
                 }
             }
-            bare += l[i];
+            b += l[i];
         }
-        if (bare.rfind("In file included from ", 0) == 0 || bare.find(" from ") != std::string::npos) continue;
+        return b;
+    };
+    size_t primaries = 0;
+    for (const std::string& l : in_lines) {
+        const std::string b = bare(l);
+        primaries += b.find("error: ") != std::string::npos || b.find("warning: ") != std::string::npos;
+    }
+    if (out_lines.size() > in_lines.size() + primaries) broken("diagnostics", "more lines added than errors");
+    size_t o = 0;
+    for (const std::string& l : in_lines) {
+        const std::string b = bare(l);
+        if (b.rfind("In file included from ", 0) == 0 || b.find(" from ") != std::string::npos) continue;
         std::vector<std::string> forms = {l};
         for (const char* sev : {"fatal error:", "error:", "warning:"})
             if (size_t at = l.find(sev); at != std::string::npos)
