@@ -1,19 +1,21 @@
 #!/usr/bin/env bash
-# Builds the simulator, ptocc, the runtime/ACL tests, two kernel test binaries
+# Builds the simulator, ptocc, the runtime/ACL tests, three kernel test binaries
 # and the fuzz corpus runner with AddressSanitizer and UndefinedBehaviorSanitizer
 # in build-asan/, then runs them. Any sanitizer report fails the run.
 #
 #   scripts/sanitize.sh [-j N]
 #
 # Environment: PTOLAB_ASAN_BUILD_DIR (default <repo>/build-asan),
-# PTOLAB_ASAN_KERNEL_TESTS (default "test_kernels_a2a3 test_isa_sync_a2a3").
-# About 15 minutes on 2 cores from scratch, most of it compiling kernel tests.
+# PTOLAB_ASAN_KERNEL_TESTS (default "test_kernels_a2a3 test_isa_sync_a2a3
+# test_checkers_a2a3": multi-core and mix kernels, flags, barriers and
+# deadlocks, the checkers' faults). About 10 minutes on 2 cores from scratch,
+# most of it compiling kernel tests.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${PTOLAB_ASAN_BUILD_DIR:-$root/build-asan}
 jobs=2
 if [ "${1:-}" = "-j" ] && [ -n "${2:-}" ]; then jobs=$2; fi
-kernel_tests=${PTOLAB_ASAN_KERNEL_TESTS:-test_kernels_a2a3 test_isa_sync_a2a3}
+kernel_tests=${PTOLAB_ASAN_KERNEL_TESTS:-test_kernels_a2a3 test_isa_sync_a2a3 test_checkers_a2a3}
 
 san="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
@@ -45,7 +47,7 @@ run() {  # name command...
 
 run test_runtime "$build/tests/test_runtime"
 run test_acl "$build/tests/test_acl"
-for t in $kernel_tests; do run "$t" "$build/tests/$t"; done
+for t in $kernel_tests; do run "$t" "$(find "$build/tests" -maxdepth 2 -type f -name "$t" | head -n 1)"; done
 run test_ptocc_unit "$build/tests/cc/test_ptocc_unit"
 run ptocc_compile "$build/src/cc/ptocc" -c -xcce --cce-aicore-arch=dav-c220-vec -DMEMORY_BASE \
     "$root/tests/cc/kernels/vec_add.cpp" -o "$logs/vec_add.o"

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -540,10 +541,15 @@ bool compiler_is_clang(const std::string& cxx) {
     return v.find("clang") != std::string::npos;
 }
 
+// The Cube and Vector variants of a mix kernel usually fail with the same
+// messages: an output identical to one already printed is not repeated.
 void print_compiler_output(const Plan& plan, const std::vector<std::string>& files) {
+    std::vector<std::string> shown;
     for (const std::string& f : files) {
         std::string text;
         if (!read_file(f, text) || text.empty()) continue;
+        if (std::find(shown.begin(), shown.end(), text) != shown.end()) continue;
+        shown.push_back(text);
         DiagnosticContext ctx = plan.diagnostics;
         if (!ctx.rewritten.empty()) ctx.display_columns = !compiler_is_clang(plan.compiler);
         const std::string out = tidy_diagnostics(text, ctx);
