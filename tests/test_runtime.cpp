@@ -173,6 +173,22 @@ TEST(Launch, SocCannotChangeAfterTheFirstLaunch) {
     EXPECT_EQ(Device::get().select_soc("Ascend9000").message, "unknown SoC 'Ascend9000'");
 }
 
+// A core left blocked when its launch ends is unwound: the objects on its
+// stack are destroyed (a leak otherwise, found by LeakSanitizer).
+TEST(Flags, CoresLeftBlockedByADeadlockHaveTheirStacksUnwound) {
+    static std::atomic<int> destroyed{0};
+    struct Guard {
+        ~Guard() { ++destroyed; }
+    };
+    destroyed = 0;
+    Status st = run(KernelKind::Vec, 3, nullptr, [] {
+        Guard g;
+        if (core().block_idx != 0) intr::wait_flag(here(42), Pipe::MTE2, Pipe::V, 0);
+    });
+    EXPECT_EQ(st.code, err::kKernelDeadlock);
+    EXPECT_EQ(destroyed.load(), 3);  // the finished core and the two blocked ones
+}
+
 TEST(Flags, WaitWithoutSetIsADeadlockNamingCoreFlagAndLine) {
     Status st = run(KernelKind::Vec, 2, nullptr, [] {
         if (core().block_idx == 1) intr::wait_flag(here(42), Pipe::MTE2, Pipe::V, 0);

@@ -1,11 +1,13 @@
 #include "driver.hpp"
 #include "rewrite.hpp"
 
+#include <fcntl.h>
 #include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -213,11 +215,17 @@ std::vector<std::string> cann_link_flags(const std::vector<std::string>& link) {
     return out;
 }
 
-int run_command(const std::vector<std::string>& argv, pid_t* pid_out) {
+// With `stderr_file`, the command's stderr goes to that file.
+int run_command(const std::vector<std::string>& argv, pid_t* pid_out, const std::string& stderr_file = {}) {
     std::vector<char*> cargv;
     for (const std::string& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
     cargv.push_back(nullptr);
-    int rc = posix_spawnp(pid_out, cargv[0], nullptr, nullptr, cargv.data(), environ);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    if (!stderr_file.empty())
+        posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, stderr_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    int rc = posix_spawnp(pid_out, cargv[0], &fa, nullptr, cargv.data(), environ);
+    posix_spawn_file_actions_destroy(&fa);
     return rc;
 }
 
@@ -308,6 +316,16 @@ bool plan_build(const Options& o, const Paths& paths, bool dry_run, Plan& plan, 
     }
     const std::string& tmp = plan.temp_dir;
     Compile cf = host_flags(o, paths, diags);
+    plan.compiler = paths.cxx;
+    plan.diagnostics.foreign_dirs = {paths.include_dir};
+    plan.diagnostics.foreign_dirs.insert(plan.diagnostics.foreign_dirs.end(), cf.demoted.begin(), cf.demoted.end());
+    // The compiler's stderr is read through a file, which turns its automatic
+    // colours off; a terminal keeps them unless the user chose.
+    bool colour = !dry_run && isatty(STDERR_FILENO);
+    for (const std::string& f : cf.flags)
+        if (f.rfind("-fdiagnostics-color", 0) == 0 || f.rfind("-fno-diagnostics-color", 0) == 0 ||
+            f.rfind("-fcolor-diagnostics", 0) == 0 || f.rfind("-fno-color-diagnostics", 0) == 0)
+            colour = false;
     std::vector<std::string> lib_flags = {"-L" + paths.lib_dir, "-Wl,-rpath," + paths.lib_dir, "-lptosim"};
     std::vector<std::string> user_link = cann_link_flags(o.link);
     lib_flags.insert(lib_flags.end(), user_link.begin(), user_link.end());
@@ -369,6 +387,8 @@ bool plan_build(const Options& o, const Paths& paths, bool dry_run, Plan& plan, 
                 plan.rewrite_notes.push_back(in.path + ":" + std::to_string(d.line) + ":" + std::to_string(d.column) +
                                              ": " + d.message);
             src = base + ".ptocc.cpp";
+            if (!r.columns.empty())
+                plan.diagnostics.rewritten[in.path] = moved_columns(text, r.text, r.columns);
             const std::string out_text = std::move(r.text);
             writes.push_back({"rewrite " + std::to_string(r.launches) + " launch site(s) of " + in.path + " into " + src,
                               {},
@@ -411,6 +431,7 @@ bool plan_build(const Options& o, const Paths& paths, bool dry_run, Plan& plan, 
                 c.push_back(d);
             }
             if (hidden) c.push_back("-fvisibility=hidden");
+            if (colour) c.push_back("-fdiagnostics-color=always");
             if (with_deps) c.insert(c.end(), dep.begin(), dep.end());
             c.insert(c.end(), {"-x", lang == Lang::C ? "c" : "c++", "-c", src, "-o", out});
             if (lang == Lang::C) {
@@ -462,6 +483,7 @@ bool plan_build(const Options& o, const Paths& paths, bool dry_run, Plan& plan, 
                           [path](std::string& err) { return write_file(path, "{ local: *; };\n", err); }});
     }
     for (Step& w : writes) plan.steps.push_back(std::move(w));
+    compiles.compiles = true;
     if (!compiles.run.empty()) plan.steps.push_back(std::move(compiles));
     for (Step& f : dep_fixes) plan.steps.push_back(std::move(f));
     for (Step* s : {&variant_links, &stub_compiles, &merges})
@@ -508,6 +530,34 @@ const char* kUsage =
     "  -v                 print each command before running it\n"
     "Device-only flags accepted and ignored in simulator builds:\n";
 
+// GCC reports display columns, clang bytes; they differ on lines with tabs.
+bool compiler_is_clang(const std::string& cxx) {
+    FILE* p = popen((shell_quote(cxx) + " --version 2>/dev/null").c_str(), "r");
+    if (!p) return false;
+    std::string v;
+    char buf[512];
+    for (size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) v.append(buf, n);
+    pclose(p);
+    return v.find("clang") != std::string::npos;
+}
+
+// The Cube and Vector variants of a mix kernel usually fail with the same
+// messages: an output identical to one already printed is not repeated.
+void print_compiler_output(const Plan& plan, const std::vector<std::string>& files) {
+    std::vector<std::string> shown;
+    for (const std::string& f : files) {
+        std::string text;
+        if (!read_file(f, text) || text.empty()) continue;
+        if (std::find(shown.begin(), shown.end(), text) != shown.end()) continue;
+        shown.push_back(text);
+        DiagnosticContext ctx = plan.diagnostics;
+        if (!ctx.rewritten.empty()) ctx.display_columns = !compiler_is_clang(plan.compiler);
+        const std::string out = tidy_diagnostics(text, ctx);
+        std::fwrite(out.data(), 1, out.size(), stderr);
+    }
+    std::fflush(stderr);
+}
+
 int execute(const Plan& plan, bool dry_run, bool verbose) {
     for (const Step& s : plan.steps) {
         if (dry_run) {
@@ -523,17 +573,22 @@ int execute(const Plan& plan, bool dry_run, bool verbose) {
             }
         }
         std::vector<pid_t> pids;
+        std::vector<std::string> captured;
         int status = 0;
         for (const auto& c : s.run) {
             if (verbose) print_command(c, stderr);
             pid_t pid = 0;
-            if (int rc = run_command(c, &pid); rc != 0) {
+            std::string err_file;
+            if (s.compiles && !plan.temp_dir.empty())
+                err_file = plan.temp_dir + "/stderr-" + std::to_string(captured.size()) + ".txt";
+            if (int rc = run_command(c, &pid, err_file); rc != 0) {
                 std::fprintf(stderr, "ptocc: error: cannot run %s: %s; check that it is installed and on PATH\n",
                              c[0].c_str(), std::strerror(rc));
                 status = 127;
                 continue;
             }
             pids.push_back(pid);
+            if (!err_file.empty()) captured.push_back(err_file);
         }
         for (pid_t p : pids) {
             int ws = 0;
@@ -542,6 +597,7 @@ int execute(const Plan& plan, bool dry_run, bool verbose) {
             int code = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + (WIFSIGNALED(ws) ? WTERMSIG(ws) : 0);
             if (code != 0 && status == 0) status = code;
         }
+        print_compiler_output(plan, captured);
         if (status != 0) {
             for (const std::string& n : plan.rewrite_notes)
                 std::fprintf(stderr, "ptocc: note: %s\n", n.c_str());

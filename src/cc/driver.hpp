@@ -1,6 +1,7 @@
 // Turns parsed options into the commands of a simulator or bisheng build and
 // runs them (docs/ptocc.md, "What a build runs").
 #pragma once
+#include "diagnostics.hpp"
 #include "options.hpp"
 #include <functional>
 #include <string>
@@ -19,12 +20,15 @@ struct Step {
     std::string note;                             // printed as a "# ..." line by --dry-run
     std::vector<std::vector<std::string>> run;    // commands, run concurrently
     std::function<bool(std::string& error)> act;  // in-process work (writing a file), skipped by --dry-run
+    bool compiles = false;  // the compiler's stderr goes through tidy_diagnostics
 };
 
 struct Plan {
     std::vector<Step> steps;
     std::string temp_dir;
     std::vector<std::string> rewrite_notes;  // shown when a compile fails
+    DiagnosticContext diagnostics;
+    std::string compiler;  // asked for its --version when columns need mapping
 };
 
 // The bisheng executable ptocc would run: $ASCEND_HOME_PATH/compiler/ccec_compiler/bin/bisheng, else PATH,

@@ -5,6 +5,7 @@
 // them on the user's line, and the driver adds the rewriter's note.
 #include "rewrite.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <map>
 #include <string_view>
@@ -209,7 +210,7 @@ public:
                 k = as->second.close + 1;
                 continue;
             }
-            out.append(s_, t_[k].begin, t_[k].end - t_[k].begin);
+            copy(t_[k].begin, t_[k].end, out);
             ++k;
         }
     }
@@ -232,6 +233,10 @@ private:
     std::map<size_t, AsmSite> asm_sites_;  // by the asm keyword
     int next_site_ = 0;
 
+public:
+    std::vector<size_t> origin_;  // source offset of each output byte
+private:
+
     bool punct(size_t k, char c) const {
         return k < t_.size() && t_[k].kind == Kind::Punct && t_[k].end - t_[k].begin == 1 && s_[t_[k].begin] == c;
     }
@@ -243,9 +248,22 @@ private:
         return punct(k, c) && punct(k + 1, c) && punct(k + 2, c) && adjacent(k) && adjacent(k + 1);
     }
 
-    void gap(size_t prev, size_t next, std::string& out) const {
-        out.append(s_, t_[prev].end, t_[next].begin - t_[prev].end);
+    void gap(size_t prev, size_t next, std::string& out) { copy(t_[prev].end, t_[next].begin, out); }
+
+public:
+    // Every output byte remembers the source byte it came from; generated
+    // text takes the offset of the token it stands next to (`anchor`), so a
+    // diagnostic inside it maps to that token's column.
+    void copy(size_t b, size_t e, std::string& out) {
+        out.append(s_, b, e - b);
+        for (size_t k = b; k < e; ++k) origin_.push_back(k);
     }
+    void gen(const std::string& text, size_t anchor, std::string& out) {
+        out += text;
+        origin_.insert(origin_.end(), text.size(), anchor);
+    }
+
+private:
 
     void note(size_t k, std::string msg) { r_.errors.push_back({t_[k].line, t_[k].column, std::move(msg)}); }
 
@@ -387,13 +405,14 @@ private:
     void write_asm(const AsmSite& a, std::string& out) {
         ++r_.device_asm;
         const size_t start = out.size();
-        out += "::ptosim::cc::device_asm(__FILE__, __LINE__, ";
+        const size_t kw = t_[a.kw].begin;
+        gen("::ptosim::cc::device_asm(__FILE__, __LINE__, ", kw, out);
         emit(a.lparen + 1, a.text_end, out);
         for (const auto& [b, e] : a.outputs) {
-            out += ", ";
+            gen(", ", t_[b].begin, out);
             emit(b, e, out);
         }
-        out += ")";
+        gen(")", t_[a.close].begin, out);
         // Keep every later token on its line; inside a macro body the lines
         // it spanned were joined by backslashes, and so are the ones added.
         long lines = 0;
@@ -404,7 +423,7 @@ private:
                 continued = continued || (c > 0 && s_[c - 1] == '\\');
             }
         for (size_t c = start; c < out.size(); ++c) lines -= out[c] == '\n';
-        for (long i = 0; i < lines; ++i) out += continued ? " \\\n" : "\n";
+        for (long i = 0; i < lines; ++i) gen(continued ? " \\\n" : "\n", t_[a.close].begin, out);
     }
 
     std::string callee_name(const Site& st) const {
@@ -427,12 +446,17 @@ private:
     void write_site(const Site& st, std::string& out) {
         const int idx = next_site_++;
         ++r_.launches;
-        out += "::ptosim::cc::launch<PTOCC_TU_ID, " + std::to_string(idx) + "u, __LINE__>(\"" + callee_name(st) +
-               "\", __FILE__, [](auto&&... ptocc_a) { ";
-        out.append(s_, t_[st.callee_begin].begin, t_[st.open - 1].end - t_[st.callee_begin].begin);
-        out += "(static_cast<decltype(ptocc_a)&&>(ptocc_a)...); }";
+        const size_t callee = t_[st.callee_begin].begin;
+        // The kernel call inside the lambda is where a wrong argument list
+        // is reported: anchor it at the kernel name when that is on one line.
+        const size_t call = t_[st.callee_begin].line == t_[st.open - 1].line ? callee : t_[st.open - 1].begin;
+        gen("::ptosim::cc::launch<PTOCC_TU_ID, " + std::to_string(idx) + "u, __LINE__>(\"" + callee_name(st) +
+                "\", __FILE__, [](auto&&... ptocc_a) { ",
+            callee, out);
+        copy(callee, t_[st.open - 1].end, out);
+        gen("(static_cast<decltype(ptocc_a)&&>(ptocc_a)...); }", call, out);
         gap(st.open - 1, st.open, out);
-        out += ", ::ptosim::cc::config(";
+        gen(", ::ptosim::cc::config(", t_[st.open].begin, out);
         if (st.close_cfg > st.open + 3) {
             gap(st.open + 2, st.open + 3, out);
             emit(st.open + 3, st.close_cfg, out);
@@ -440,17 +464,17 @@ private:
         } else {
             gap(st.open + 2, st.close_cfg, out);
         }
-        out += ")";
+        gen(")", t_[st.close_cfg].begin, out);
         gap(st.close_cfg + 2, st.lparen, out);
         if (st.close > st.lparen + 1) {
-            out += ", ";
+            gen(", ", t_[st.lparen].begin, out);
             gap(st.lparen, st.lparen + 1, out);
             emit(st.lparen + 1, st.close, out);
             gap(st.close - 1, st.close, out);
         } else {
             gap(st.lparen, st.close, out);
         }
-        out += ")";
+        gen(")", t_[st.close].begin, out);
     }
 };
 
@@ -468,16 +492,43 @@ std::string line_directive(const std::string& name) {
 RewriteResult rewrite_launches(const std::string& source, const std::string& display_name, bool device_asm) {
     RewriteResult r;
     r.text = "#include <ptosim/kernel_launch.hpp>\n" + line_directive(display_name);
-    r.text.reserve(r.text.size() + source.size() + 256);
     Rewriter rw(source, Lexer(source).run(), r, device_asm);
     if (rw.size() == 0) {
         r.text += source;
         return r;
     }
-    r.text.append(source, 0, rw.token(0).begin);
-    rw.emit(0, rw.size(), r.text);
-    size_t tail = rw.token(rw.size() - 1).end;
-    r.text.append(source, tail, std::string::npos);
+    std::string body;
+    body.reserve(source.size() + 256);
+    rw.copy(0, rw.token(0).begin, body);
+    rw.emit(0, rw.size(), body);
+    rw.copy(rw.token(rw.size() - 1).end, source.size(), body);
+    r.text += body;
+
+    // Columns of the lines the rewrite changed, as source columns per output byte.
+    std::vector<size_t> line_start = {0};
+    for (size_t k = 0; k < source.size(); ++k)
+        if (source[k] == '\n') line_start.push_back(k + 1);
+    const std::vector<size_t>& org = rw.origin_;
+    int line = 1;
+    for (size_t b = 0; b <= body.size();) {
+        size_t e = body.find('\n', b);
+        if (e == std::string::npos) e = body.size();
+        std::vector<int> cols;
+        bool moved = false;
+        int last = 1;
+        for (size_t k = b; k < e; ++k) {
+            const size_t l = std::upper_bound(line_start.begin(), line_start.end(), org[k]) - line_start.begin();
+            // A multi-line asm statement is joined onto its first line: a
+            // token from a later line takes the column of the last one
+            // that stayed, as a column of its own line would point elsewhere.
+            if (static_cast<int>(l) == line) last = static_cast<int>(org[k] - line_start[l - 1]) + 1;
+            cols.push_back(last);
+            moved = moved || cols.back() != static_cast<int>(k - b) + 1;
+        }
+        if (moved) r.columns[line] = std::move(cols);
+        b = e + 1;
+        ++line;
+    }
     return r;
 }
 

@@ -3,6 +3,7 @@
 // moving any token to another line, so diagnostics keep the user's lines.
 // Self-contained (standard library only) so the fuzz target can build it alone.
 #pragma once
+#include <map>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,11 @@ struct RewriteResult {
     int launches = 0;          // launch sites rewritten
     int device_asm = 0;        // device asm statements rewritten
     std::vector<RewriteDiag> errors;
+    // For each input line whose text the rewrite moved: the input column
+    // (1-based, bytes) of every byte of the output line; generated text has
+    // the column of the launch token it replaces. Diagnostics on those lines
+    // are mapped back with it (diagnostics.hpp).
+    std::map<int, std::vector<int>> columns;
 };
 
 // `display_name` is what __FILE__ and diagnostics show (the path as the user

@@ -10,9 +10,26 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <mutex>
 #include <sstream>
 #include <unistd.h>
+
+// AddressSanitizer follows one stack per thread unless told about fiber
+// switches; without the annotations it reports false stack overflows once a
+// fiber has run, and a faulted launch leaves the redzones of the fibers it
+// abandoned poisoned in stacks that are reused.
+#if defined(__SANITIZE_ADDRESS__)
+#define PTOSIM_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PTOSIM_ASAN 1
+#endif
+#endif
+#ifdef PTOSIM_ASAN
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#endif
 
 namespace ptosim {
 
@@ -23,6 +40,26 @@ thread_local CoreSlot* t_starting = nullptr;
 
 constexpr size_t kStackBytes = 8u << 20;
 thread_local std::vector<void*> t_stack_pool;
+
+#ifdef PTOSIM_ASAN
+thread_local const void* t_sched_stack = nullptr;  // the stream thread's stack, where the scheduler runs
+thread_local size_t t_sched_stack_size = 0;
+#endif
+
+// Around every swapcontext: `save` keeps the leaving side's fake stack (null
+// when the leaving fiber ends); the arriving side learns where it came from.
+inline void switch_begin([[maybe_unused]] void** save, [[maybe_unused]] const void* bottom,
+                         [[maybe_unused]] size_t size) {
+#ifdef PTOSIM_ASAN
+    __sanitizer_start_switch_fiber(save, bottom, size);
+#endif
+}
+inline void switch_end([[maybe_unused]] void* save, [[maybe_unused]] bool from_scheduler) {
+#ifdef PTOSIM_ASAN
+    if (from_scheduler) __sanitizer_finish_switch_fiber(save, &t_sched_stack, &t_sched_stack_size);
+    else __sanitizer_finish_switch_fiber(save, nullptr, nullptr);
+#endif
+}
 
 void* take_stack() {
     if (!t_stack_pool.empty()) {
@@ -43,6 +80,10 @@ void* take_stack() {
     return s;
 }
 void give_stack(void* s) {
+#ifdef PTOSIM_ASAN
+    // A fiber abandoned mid-run (a fault ended its launch) left redzones.
+    __asan_unpoison_memory_region(s, kStackBytes);
+#endif
     if (t_stack_pool.size() < 256) t_stack_pool.push_back(s);
     else munmap(s, kStackBytes);
 }
@@ -95,19 +136,28 @@ void install_crash_report() {
         sigaction(SIGSEGV, &sa, nullptr);
         sigaction(SIGBUS, &sa, nullptr);
     });
-    // The handler must run on its own stack: a fiber stack overflow leaves none.
-    thread_local std::vector<char> alt(1 << 16);
+    // The handler must run on its own stack: a fiber stack overflow leaves
+    // none. An alternate stack already installed on this thread (by a
+    // sanitizer runtime or the host program) is kept: its owner frees it
+    // when the thread exits, and would free ours instead.
     thread_local bool installed = false;
     if (!installed) {
+        installed = true;
+        stack_t cur{};
+        if (sigaltstack(nullptr, &cur) == 0 && !(cur.ss_flags & SS_DISABLE) && cur.ss_sp) return;
+        thread_local std::vector<char> alt(1 << 16);
         stack_t ss{};
         ss.ss_sp = alt.data();
         ss.ss_size = alt.size();
         sigaltstack(&ss, nullptr);
-        installed = true;
     }
 }
 
 void fiber_entry();
+
+// Thrown in a blocked core that is resumed after its launch ended, so the
+// frames on its stack are unwound and free what they own.
+struct FiberUnwind {};
 
 // Kept out of line: getcontext "returns twice" as far as the compiler knows,
 // which would pessimise the caller's loop.
@@ -121,9 +171,11 @@ void fiber_entry();
 }
 
 void fiber_entry() {
+    switch_end(nullptr, true);
     CoreSlot* slot = t_starting;
     try {
         (*slot->body)();
+    } catch (const FiberUnwind&) {
     } catch (const KernelFault& f) {
         t_launch->fault_from(*slot, f);
     } catch (const std::exception& e) {
@@ -132,6 +184,9 @@ void fiber_entry() {
     }
     slot->state = CoreSlot::State::Done;
     // returning resumes uc_link: the scheduler
+#ifdef PTOSIM_ASAN
+    switch_begin(nullptr, t_sched_stack, t_sched_stack_size);
+#endif
 }
 }  // namespace
 
@@ -363,8 +418,15 @@ CoreSlot* Launch::pick() {
 
 void Launch::yield_from(CoreSlot& s) {
     Core* self = t_core;
+    void* fake = nullptr;
+#ifdef PTOSIM_ASAN
+    switch_begin(&fake, t_sched_stack, t_sched_stack_size);
+#endif
     swapcontext(&s.fiber.ctx, &sched_);
+    switch_end(fake, true);
     t_core = self;
+    // Not while already unwinding (a destructor that waits): that would terminate.
+    if (s.unwind && std::uncaught_exceptions() == 0) throw FiberUnwind{};
 }
 
 Status Launch::run() {
@@ -394,7 +456,10 @@ Status Launch::run() {
         if (s->state == CoreSlot::State::Runnable && s->ready == nullptr) t_starting = s;
         s->state = CoreSlot::State::Runnable;
         t_core = &s->core;
+        void* fake = nullptr;
+        switch_begin(&fake, s->fiber.stack, kStackBytes);
         swapcontext(&sched_, &s->fiber.ctx);
+        switch_end(fake, false);
         t_core = nullptr;
         if (fault_) break;
         if (s->state == CoreSlot::State::Done) {
@@ -406,6 +471,20 @@ Status Launch::run() {
                 if (next_group_ < groups_) result = admit(next_group_++);
             }
         }
+    }
+    // Cores left blocked by a deadlock, a fault elsewhere or an abandoned
+    // launch are resumed once to unwind: what their frames own (a kernel's
+    // std::vector, a wait's std::function) is freed, not leaked with the stack.
+    for (int i : active_) {
+        CoreSlot* s = slots_[i].get();
+        if (s->state != CoreSlot::State::Blocked) continue;
+        s->unwind = true;
+        t_core = &s->core;
+        void* fake = nullptr;
+        switch_begin(&fake, s->fiber.stack, kStackBytes);
+        swapcontext(&sched_, &s->fiber.ctx);
+        switch_end(fake, false);
+        t_core = nullptr;
     }
     if (ctl_ && ctl_->abandon.load()) {
         std::string at;

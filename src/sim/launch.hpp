@@ -35,6 +35,7 @@ struct CoreSlot {
     std::function<std::string()> describe;
     SourceLoc wait_loc;
     std::function<void()>* body = nullptr;
+    bool unwind = false;  // resumed only to unwind its stack (the launch ended without it)
 };
 
 // A2A3 FFTS flags (16 per core) and A5 intra-block flags (32 per core),

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -240,6 +241,54 @@ TEST(Diagnostics, CompileErrorPointsAtTheUsersFileAndLineAndFails) {
     EXPECT_NE(r.output.find("bad_kernel.cpp:9:"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("undeclared_name_here"), std::string::npos) << r.output;
     EXPECT_EQ(r.output.find(".ptocc.cpp"), std::string::npos) << "temp file named in: " << r.output;
+}
+
+// The first line of the compiler's output that names a file:line:col (context
+// lines such as "f.cpp: In function 'g':" name no line); ptocc's own lines skipped.
+std::string first_located(const std::string& output) {
+    std::istringstream in(output);
+    for (std::string line; std::getline(in, line);) {
+        if (line.rfind("ptocc:", 0) == 0 || line.empty() || line[0] == ' ') continue;
+        size_t c = line.find(':');
+        if (c != std::string::npos && c + 1 < line.size() && std::isdigit(static_cast<unsigned char>(line[c + 1])))
+            return line;
+        if (line.rfind("In file included from ", 0) == 0) return line;
+    }
+    return {};
+}
+
+CmdResult compile_bad(const std::string& kernel) {
+    return sh(kPtocc + " -c -xcce --cce-aicore-arch=dav-c220-vec -DMEMORY_BASE " + kKernels + "/" + kernel + " -o " +
+              (out_dir() / (kernel + ".o")).string());
+}
+
+TEST(Diagnostics, MissingSemicolonBeforeACallSiteMacroLeadsWithTheUsersLine) {
+    CmdResult r = compile_bad("bad_missing_semicolon.cpp");
+    EXPECT_NE(r.status, 0);
+    EXPECT_EQ(first_located(r.output).rfind(kKernels + "/bad_missing_semicolon.cpp:13:5: error: ", 0), 0u) << r.output;
+    EXPECT_EQ(r.output.find("call_sites/"), std::string::npos) << r.output;
+}
+
+TEST(Diagnostics, WrongLaunchArgumentCountIsAtTheKernelNameOfTheLaunchLine) {
+    CmdResult r = compile_bad("bad_launch_arity.cpp");
+    EXPECT_NE(r.status, 0);
+    EXPECT_EQ(first_located(r.output).rfind(kKernels + "/bad_launch_arity.cpp:8:5: error: too many arguments", 0), 0u)
+        << r.output;
+    // The tab-indented launch: GCC's display column of the kernel name is 9.
+    EXPECT_NE(r.output.find(kKernels + "/bad_launch_arity.cpp:12:9: error: too few arguments"), std::string::npos)
+        << r.output;
+    // No column past the end of either launch line (74 and 43 display columns).
+    for (const char* bad : {"bad_launch_arity.cpp:8:1", "bad_launch_arity.cpp:8:2", "bad_launch_arity.cpp:8:3",
+                            "bad_launch_arity.cpp:12:1", "bad_launch_arity.cpp:12:2", "bad_launch_arity.cpp:12:3"})
+        EXPECT_EQ(r.output.find(std::string(bad) + "0:"), std::string::npos) << bad << "\n" << r.output;
+}
+
+TEST(Diagnostics, StaticAssertInAnInstructionHeaderLeadsWithTheUsersCall) {
+    CmdResult r = compile_bad("bad_tile_types.cpp");
+    EXPECT_NE(r.status, 0);
+    EXPECT_EQ(first_located(r.output).rfind(kKernels + "/bad_tile_types.cpp:9:5: error: static assertion failed: TADD", 0),
+              0u)
+        << r.output;
 }
 
 TEST(Diagnostics, UnknownFlagIsAnErrorNamingIt) {

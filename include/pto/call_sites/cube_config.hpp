@@ -2,6 +2,7 @@
 // instructions (see pto/call_sites.hpp). SET_QUANT_SCALAR always takes its
 // output type as a template argument, so it has no macro.
 #pragma once
+#pragma GCC system_header  // errors on these macros' own tokens land at the user's line (docs/ptocc.md)
 
 #define SET_QUANT_VECTOR(...) SET_QUANT_VECTOR(PTOSIM_HERE, __VA_ARGS__)
 #define TSTORE_FP(...) TSTORE_FP(PTOSIM_HERE, __VA_ARGS__)

@@ -1,5 +1,6 @@
 // Call-site macros of the data-path instructions (see pto/call_sites.hpp).
 #pragma once
+#pragma GCC system_header  // errors on these macros' own tokens land at the user's line (docs/ptocc.md)
 
 #define TLOAD(...) TLOAD(PTOSIM_HERE, __VA_ARGS__)
 #define TSTORE(...) TSTORE(PTOSIM_HERE, __VA_ARGS__)

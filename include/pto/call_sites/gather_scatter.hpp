@@ -3,6 +3,7 @@
 // MGATHER/MSCATTER forms with mode arguments take explicit template
 // arguments, which bypass these macros.
 #pragma once
+#pragma GCC system_header  // errors on these macros' own tokens land at the user's line (docs/ptocc.md)
 
 #define TGATHERB(...) TGATHERB(PTOSIM_HERE, __VA_ARGS__)
 #define TSCATTER(...) TSCATTER(PTOSIM_HERE, __VA_ARGS__)

@@ -2,6 +2,7 @@
 // own kernels call directly: each is the instruction without trailing events,
 // reported at the caller's line like the instruction itself.
 #pragma once
+#pragma GCC system_header  // errors on these macros' own tokens land at the user's line (docs/ptocc.md)
 
 #define MGATHER_IMPL(...) MGATHER(__VA_ARGS__)
 #define MSCATTER_IMPL(...) MSCATTER(__VA_ARGS__)

@@ -2,6 +2,7 @@
 // TCI and TTRI are always called with explicit template arguments, which
 // bypass these macros; they are defined for uniformity.
 #pragma once
+#pragma GCC system_header  // errors on these macros' own tokens land at the user's line (docs/ptocc.md)
 
 #define TCMP(...) TCMP(PTOSIM_HERE, __VA_ARGS__)
 #define TCMPS(...) TCMPS(PTOSIM_HERE, __VA_ARGS__)

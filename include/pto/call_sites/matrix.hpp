@@ -2,6 +2,7 @@
 // and of TDEQUANT. TQUANT has none: its mode is an explicit template argument,
 // and a macro does not expand before "<".
 #pragma once
+#pragma GCC system_header  // errors on these macros' own tokens land at the user's line (docs/ptocc.md)
 
 #define TGEMV(...) TGEMV(PTOSIM_HERE, __VA_ARGS__)
 #define TGEMV_ACC(...) TGEMV_ACC(PTOSIM_HERE, __VA_ARGS__)
