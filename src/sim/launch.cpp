@@ -407,6 +407,16 @@ void Launch::retire(int group) {
     for (auto& s : gone) give_stack(s->fiber.stack);
 }
 
+// Runs core `s` on its fiber until it yields, finishes or faults.
+void Launch::resume(CoreSlot& s) {
+    t_core = &s.core;
+    void* fake = nullptr;
+    switch_begin(&fake, s.fiber.stack, kStackBytes);
+    swapcontext(&sched_, &s.fiber.ctx);
+    switch_end(fake, false);
+    t_core = nullptr;
+}
+
 CoreSlot* Launch::pick() {
     for (int i : active_) {
         CoreSlot* s = slots_[i].get();
@@ -455,12 +465,7 @@ Status Launch::run() {
         }
         if (s->state == CoreSlot::State::Runnable && s->ready == nullptr) t_starting = s;
         s->state = CoreSlot::State::Runnable;
-        t_core = &s->core;
-        void* fake = nullptr;
-        switch_begin(&fake, s->fiber.stack, kStackBytes);
-        swapcontext(&sched_, &s->fiber.ctx);
-        switch_end(fake, false);
-        t_core = nullptr;
+        resume(*s);
         if (fault_) break;
         if (s->state == CoreSlot::State::Done) {
             const int g = s->group;
@@ -479,12 +484,7 @@ Status Launch::run() {
         CoreSlot* s = slots_[i].get();
         if (s->state != CoreSlot::State::Blocked) continue;
         s->unwind = true;
-        t_core = &s->core;
-        void* fake = nullptr;
-        switch_begin(&fake, s->fiber.stack, kStackBytes);
-        swapcontext(&sched_, &s->fiber.ctx);
-        switch_end(fake, false);
-        t_core = nullptr;
+        resume(*s);
     }
     if (ctl_ && ctl_->abandon.load()) {
         std::string at;

@@ -127,6 +127,7 @@ private:
     Status admit(int group);
     void retire(int group);
     CoreSlot* pick();
+    void resume(CoreSlot& s);
     std::string deadlock_report() const;
 
     Device& dev_;
