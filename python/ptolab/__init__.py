@@ -3,7 +3,8 @@ ptosim simulator or (with torch_npu) a real NPU. The seed's pto_demo_utils,
 for both worlds; see docs/workflow.md."""
 from . import _core
 from .build import CompileError, compile_kernel, find_ptocc
-from .check import assert_close, load_golden, quality_report
+from .checkers import CheckResult, check
+from .compare import assert_close, load_golden, quality_report
 from .device import (KernelError, Stream, Tensor, cube_core_count, current_stream, device_repeats, empty, from_numpy,
                      from_torch, get_device, is_simulator_mode, run_repeated, soc_name, stream_ptr, sync_timeout,
                      synchronize, synchronize_device, tensor_ptr, vector_core_count, zeros)
@@ -16,7 +17,8 @@ def default_tolerance(dtype):
 
 __version__ = "0.1.0"
 __all__ = [
-    "CompileError", "KernelError", "Stream", "Tensor", "assert_close", "compile_kernel", "cube_core_count",
+    "CheckResult", "CompileError", "KernelError", "Stream", "Tensor", "assert_close", "check", "compile_kernel",
+    "cube_core_count",
     "current_stream", "default_tolerance", "device_repeats", "empty", "find_ptocc", "from_numpy", "from_torch",
     "get_device", "is_simulator_mode", "load_golden", "quality_report", "run_repeated", "soc_name", "stream_ptr",
     "sync_timeout", "synchronize", "synchronize_device", "tensor_ptr", "vector_core_count", "zeros",

@@ -402,3 +402,53 @@ def test_npu_path_with_stand_in(fake_npu, monkeypatch):
 def test_simulator_forced_despite_npu(fake_npu, monkeypatch):
     monkeypatch.setenv("PTOLAB_DEVICE", "sim")
     assert ptolab.get_device().kind == "sim"
+
+
+# --- ptolab.check: the checkers from Python ---------------------------------
+
+def test_check_reports_nothing_for_a_synchronised_kernel(add_lib):
+    x = ptolab.from_numpy(np.arange(300, dtype=np.float32))
+    y = ptolab.empty(300, "float32")
+    with ptolab.check("sync,race") as result:
+        add_lib.call_add(2, ptolab.stream_ptr(), ptolab.tensor_ptr(y), ptolab.tensor_ptr(x), ptolab.tensor_ptr(x), 300)
+        ptolab.synchronize()
+    assert result.reports == [] and result.errors == []
+    assert result.tools == "sync,race"
+    np.testing.assert_array_equal(y.numpy(), 2 * np.arange(300, dtype=np.float32))
+
+
+def test_check_reports_a_missing_wait_at_both_lines(tmp_path):
+    import ctypes
+    try:
+        ptolab.find_ptocc()
+    except FileNotFoundError as e:
+        pytest.skip(str(e))
+    src = open(os.path.join(KERNELS, "add.cpp")).read()
+    lines = src.splitlines()
+    wait = next(i for i, l in enumerate(lines) if "wait_flag(PIPE_MTE2, PIPE_V" in l)
+    loads = [i + 1 for i, l in enumerate(lines) if "TLOAD(a, g1)" in l or "TLOAD(b, g2)" in l]
+    add = next(i for i, l in enumerate(lines) if "TADD(c, a, b)" in l) + 1
+    lines[wait] = "        // the wait is missing"
+    bad = tmp_path / "add_no_wait.cpp"
+    bad.write_text("\n".join(lines) + "\n")
+    lib = ctypes.CDLL(ptolab.compile_kernel(str(bad), tmp_path / "libbad.so"))
+    lib.call_add.argtypes = [ctypes.c_uint32, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
+                             ctypes.c_int64]
+    x = ptolab.from_numpy(np.ones(256, dtype=np.float32))
+    y = ptolab.empty(256, "float32")
+    with ptolab.check("race") as result:
+        lib.call_add(1, ptolab.stream_ptr(), ptolab.tensor_ptr(y), ptolab.tensor_ptr(x), ptolab.tensor_ptr(x), 256)
+        with pytest.raises(ptolab.KernelError):
+            ptolab.synchronize()
+    races = [r for r in result.errors if r["tool"] == "racecheck" and r["kind"] == "read-after-write"]
+    assert races, result.reports
+    # one report per unordered pair: each TLOAD's write of UB against the TADD reading it
+    pairs = sorted(tuple((s["line"], s["op"]) for s in r["locations"]) for r in races)
+    assert pairs == [((line, "TLOAD"), (add, "TADD")) for line in loads], result.reports
+    assert all(r["buffer"] == "UB" and "set_flag(PIPE_MTE2, PIPE_V" in r["fix"] for r in races)
+
+
+def test_check_rejects_an_unknown_tool():
+    with pytest.raises(ValueError, match="bogus"):
+        with ptolab.check("sync,bogus"):
+            pass

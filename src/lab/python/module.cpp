@@ -7,6 +7,7 @@
 #include <ptolab/proc.hpp>
 #include <ptolab/vlog.hpp>
 #include <ptosim/c_api.h>
+#include <ptosim/check.hpp>
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -268,6 +269,13 @@ PYBIND11_MODULE(_core, m) {
     m.def("ub_bytes", &ptosim_ub_bytes);
     m.def("simulator_mode", [] { return ptosim_simulator_mode() != 0; });
     m.def("default_sync_timeout_s", &ptosim_default_sync_timeout_s);
+    // The checkers (docs/checkers.md): "" or the error naming a bad word.
+    m.def("check_configure", [](const std::string& tools) { return ptosim::check::configure(tools); });
+    m.def("check_take_reports", [] {
+        std::vector<std::string> out;
+        for (const auto& r : ptosim::check::take_reports()) out.push_back(ptosim::check::format_json(r));
+        return out;
+    });
 
     py::class_<StreamHandle>(m, "StreamHandle")
         .def_property_readonly("_as_parameter_", [](const StreamHandle& s) {
