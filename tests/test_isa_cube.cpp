@@ -744,6 +744,52 @@ TEST(VecToMat, TinsertNzIntoAnyDeclaredLayoutPlacesNz) {
         for (int c = 0; c < N; ++c) ASSERT_EQ(out[r * N + c], to_double(in[r * N + c])) << r << "," << c;
 }
 
+// The insert's Nz offsets address whole C0-column blocks: a column offset
+// inside a block, or a part past the destination, faults at the call.
+TEST(VecToMat, TinsertNzFaultsOffBlockOrOutside) {
+    for (auto [r0, c0] : {std::pair{0, 8}, std::pair{32, 0}}) {
+        int line = 0;
+        auto st = run_mix([] {},
+                          [&] {
+                              if (get_subblockid() != 0) return;
+                              Tile<TileType::Vec, half, 16, 32, BLayout::ColMajor, 16, 32, SLayout::RowMajor> nz;
+                              Tile<TileType::Mat, half, 32, 48, BLayout::RowMajor, 32, 48, SLayout::RowMajor> dst;
+                              TASSIGN(nz, 0);
+                              TASSIGN(dst, 0);
+                              line = __LINE__ + 1;
+                              TINSERT(dst, nz, static_cast<uint16_t>(r0), static_cast<uint16_t>(c0));
+                          });
+        ASSERT_FALSE(st.ok()) << r0 << "," << c0;
+        EXPECT_NE(st.message.find("test_isa_cube.cpp:" + std::to_string(line)), std::string::npos) << st.message;
+        EXPECT_NE(st.message.find("TINSERT Vec->Mat: the source's 16x32 fractal-aligned valid region at (" +
+                                  std::to_string(r0) + ", " + std::to_string(c0) +
+                                  ") runs outside the 16x32 source or the 32x48 destination, or the column is not a "
+                                  "multiple of 16"),
+                  std::string::npos)
+            << st.message;
+    }
+}
+
+// An accumulator split between the two Vector cores of a row-major tile
+// needs an even count along the split (Nz tiles take whole fractals instead).
+TEST(AccToVec, DualModeSplitOfAnOddCountIntoRowMajorFaults) {
+    auto st = run_mix(
+        [&] {
+            TileAcc<float, 32, 32, DYNAMIC, DYNAMIC> acc(17, 32);
+            TASSIGN(acc, 0);
+            Tile<TileType::Vec, float, 16, 32, BLayout::RowMajor, DYNAMIC, DYNAMIC> v(8, 32);
+            TASSIGN(v, 0);
+            TMOV<decltype(v), decltype(acc), AccToVecMode::DualModeSplitM>(v, acc);
+        },
+        [] {});
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.message.find("faulted on AIC block 0"), std::string::npos) << st.message;
+    EXPECT_NE(st.message.find("TMOV Acc->Vec dual mode splits the accumulator in two halves; its valid row count "
+                              "must be even"),
+              std::string::npos)
+        << st.message;
+}
+
 #endif
 
 // Vec -> Vec copies the source's valid region; the rest of dst is untouched.
