@@ -1,6 +1,7 @@
 # The CANN-shaped root build/cann (docs/drop-in.md): usable as
 # ASCEND_HOME_PATH / ASCEND_TOOLKIT_HOME, bin/bisheng is ptocc, every CANN
-# library name is libptosim, tools/simulator/<SoC>/lib selects the SoC.
+# library name is libptosim, tools/simulator/<SoC>/lib selects the SoC, bin/msprof
+# and bin/cannsim run applications on ptosim.
 set(PTOLAB_CANN_LIBS
   ascendcl runtime runtime_camodel c_sec tiling_api platform nnopbase profapi register ascend_hal graph
   ge_runner opapi error_manager acl_op_compiler ascendalog mmpa acl_cblas acl_dvpp ascend_protobuf exe_graph
@@ -8,13 +9,13 @@ set(PTOLAB_CANN_LIBS
 set(PTOLAB_CANN_ROOT ${PROJECT_BINARY_DIR}/cann)
 string(REPLACE ";" "," _cann_libs "${PTOLAB_CANN_LIBS}")
 add_custom_target(cann_root ALL
-  COMMAND ${CMAKE_COMMAND} -DROOT=${PTOLAB_CANN_ROOT} -DPTOCC=$<TARGET_FILE:ptocc> -DPTOSIM=$<TARGET_FILE:ptosim>
+  COMMAND ${CMAKE_COMMAND} -DROOT=${PTOLAB_CANN_ROOT} -DPTOCC=$<TARGET_FILE:ptocc> -DPTOLAB=$<TARGET_FILE:ptolab> -DPTOSIM=$<TARGET_FILE:ptosim>
           -DCAMODEL=$<TARGET_FILE:ptosim_camodel> -DINCLUDE=${PROJECT_SOURCE_DIR}/include
           -DSOC_NAMES=$<TARGET_FILE:ptosim_soc_names> "-DLIBS=${_cann_libs}"
           -P ${PROJECT_SOURCE_DIR}/cmake/cann_root.cmake
   COMMENT "Laying out the CANN-shaped root ${PTOLAB_CANN_ROOT}"
   VERBATIM)
-add_dependencies(cann_root ptocc ptosim ptosim_camodel ptosim_soc_names)
+add_dependencies(cann_root ptocc ptolab ptosim ptosim_camodel ptosim_soc_names)
 
 # cmake --install: <prefix>/cann with the installed ptocc, a copy of
 # libptosim.so and an installed include tree.
@@ -22,7 +23,8 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/ DESTINATION cann/include COMPON
 install(CODE "
   set(_root \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/cann\")
   execute_process(COMMAND \"${CMAKE_COMMAND}\" \"-DROOT=\${_root}\"
-    \"-DPTOCC=\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}/ptocc\" \"-DPTOSIM=$<TARGET_FILE:ptosim>\" -DCOPY_PTOSIM=ON
+    \"-DPTOCC=\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}/ptocc\"
+    \"-DPTOLAB=\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}/ptolab\" \"-DPTOSIM=$<TARGET_FILE:ptosim>\" -DCOPY_PTOSIM=ON
     \"-DCAMODEL=$<TARGET_FILE:ptosim_camodel>\" -DINCLUDE=installed
     \"-DSOC_NAMES=$<TARGET_FILE:ptosim_soc_names>\" \"-DLIBS=${_cann_libs}\"
     -P \"${PROJECT_SOURCE_DIR}/cmake/cann_root.cmake\" RESULT_VARIABLE _rc)

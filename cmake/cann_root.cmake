@@ -1,12 +1,13 @@
 # Lays out a CANN-shaped root (docs/drop-in.md). Run with cmake -P and
 #   ROOT      the directory to create (build/cann, or <prefix>/cann on install)
 #   PTOCC     the ptocc executable (bin/bisheng points at it)
+#   PTOLAB    the ptolab executable (bin/msprof and bin/cannsim point at it)
 #   PTOSIM    libptosim.so (lib64/libptosim.so points at it, or is a copy when COPY_PTOSIM)
 #   CAMODEL   the built libruntime_camodel.so, copied per SoC
 #   INCLUDE   ptolab's include/ directory (include/ links to it), or "installed"
 #   SOC_NAMES the ptosim_soc_names executable (prints the SoC directory names)
 #   LIBS      comma-separated CANN library names that resolve to libptosim
-foreach(v ROOT PTOCC PTOSIM CAMODEL INCLUDE SOC_NAMES LIBS)
+foreach(v ROOT PTOCC PTOLAB PTOSIM CAMODEL INCLUDE SOC_NAMES LIBS)
   if(NOT DEFINED ${v})
     message(FATAL_ERROR "cann_root.cmake: ${v} is not set")
   endif()
@@ -30,6 +31,8 @@ file(MAKE_DIRECTORY "${ROOT}/bin" "${ROOT}/compiler/ccec_compiler/bin" "${ROOT}/
 
 link_to("${PTOCC}" "${ROOT}/bin/bisheng")
 link_to("${PTOCC}" "${ROOT}/compiler/ccec_compiler/bin/bisheng")
+link_to("${PTOLAB}" "${ROOT}/bin/msprof")
+link_to("${PTOLAB}" "${ROOT}/bin/cannsim")
 if(NOT INCLUDE STREQUAL "installed")  # install() copies the include tree itself
   link_to("${INCLUDE}" "${ROOT}/include")
 endif()

@@ -9,6 +9,9 @@
 #include <ptolab/proc.hpp>
 #include <ptolab/vlog.hpp>
 
+#include "ca_model.hpp"
+#include "sim_env.hpp"
+
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -31,6 +34,7 @@
 namespace {
 
 namespace ec = ptolab::exit_code;
+using namespace ptolab::cli;
 
 const char* kExitCodes =
     "Exit codes: 0 PASS/success, 1 FAIL (comparison failed), 2 usage error, 3 bad input file, "
@@ -396,49 +400,6 @@ std::string sh_quote(const std::string& s) {
     return q + "'";
 }
 
-// One export: `append` keeps the variable's earlier value after a colon.
-struct Export {
-    std::string name, value;
-    bool append = false;
-};
-
-std::string cann_root() {
-    const char* root_env = std::getenv("PTOLAB_CANN_ROOT");
-    return root_env && *root_env ? root_env : PTOLAB_BINARY_DIR "/cann";
-}
-
-std::vector<Export> cann_exports(const std::string& root, const std::string& soc, const ptosim::SocProfile* p) {
-    std::vector<Export> e{{"ASCEND_HOME_PATH", root},
-                          {"ASCEND_TOOLKIT_HOME", root},
-                          {"ASCEND_OPP_PATH", root + "/opp"},
-                          {"PATH", root + "/bin:" + root + "/compiler/ccec_compiler/bin", true},
-                          {"LD_LIBRARY_PATH", root + "/lib64:" + root + "/runtime/lib64", true}};
-    if (p) {
-        e.push_back({"SOC_VERSION", soc});
-        e.push_back({"PTO_SIM_SOC", p->name});
-        e.push_back({"LD_LIBRARY_PATH", root + "/tools/simulator/" + soc + "/lib", true});
-    }
-    return e;
-}
-
-// The simulated torch_npu (python/torch_npu_sim, docs/torch_npu.md) first on
-// PYTHONPATH with the ptolab package it runs on, switched on explicitly.
-// A real torch_npu on the interpreter's path is never shadowed silently.
-std::optional<std::vector<Export>> torch_npu_exports(bool force, const char* who) {
-    const std::string real = ptolab::find_real_torch_npu();
-    if (!real.empty() && !force) {
-        std::cerr << who << ": a real torch_npu is installed (" << real << "); refusing to shadow it with ptolab's "
-                  << "simulated torch_npu. Run without the simulator to use the NPU, or pass --force to simulate "
-                  << "anyway\n";
-        return std::nullopt;
-    }
-    const char* root_env = std::getenv("PTOLAB_ROOT");
-    const std::string src = root_env && *root_env ? root_env : PTOLAB_SOURCE_DIR;
-    return std::vector<Export>{{"PTOLAB_TORCH_NPU", force ? "force-sim" : "sim"},
-                               {"PYTHONPATH", src + "/python/torch_npu_sim:" PTOLAB_BINARY_DIR "/python", true},
-                               {"PTO_SIMULATOR", "1"}};
-}
-
 int apply_sim_env(bool force) {
     const std::string root = cann_root();
     if (!std::filesystem::exists(root + "/bin/bisheng")) {
@@ -448,13 +409,8 @@ int apply_sim_env(bool force) {
     }
     auto torch = torch_npu_exports(force, "ptolab run --sim");
     if (!torch) return ec::kUsage;
-    std::vector<Export> all = cann_exports(root, "", nullptr);
-    all.insert(all.end(), torch->begin(), torch->end());
-    for (const Export& x : all) {
-        const char* old = std::getenv(x.name.c_str());
-        const std::string v = x.append && old && *old ? x.value + ":" + old : x.value;
-        setenv(x.name.c_str(), v.c_str(), 1);
-    }
+    apply(cann_exports(root, "", nullptr));
+    apply(*torch);
     return ec::kPass;
 }
 
@@ -471,10 +427,7 @@ int cmd_env(bool root_only, const std::string& soc, bool torch_npu, bool force) 
     }
     const ptosim::SocProfile* p = nullptr;
     if (!soc.empty() && !(p = ptosim::find_soc(soc))) {
-        std::string names;
-        for (const auto& s : ptosim::soc_profiles()) names += std::string(names.empty() ? "" : ", ") + s.name;
-        for (const auto& a : ptosim::soc_aliases()) names += std::string(", ") + a.cann_name;
-        std::cerr << "ptolab env: --soc " << soc << " is not a known SoC (known: " << names << ")\n";
+        std::cerr << "ptolab env: --soc " << soc << " is not a known SoC (" << known_socs() << ")\n";
         return ec::kUsage;
     }
     std::vector<Export> all = cann_exports(root, soc, p);
@@ -494,6 +447,11 @@ int cmd_env(bool root_only, const std::string& soc, bool torch_npu, bool force) 
 }  // namespace
 
 int main(int argc, char** argv) {
+    // The CANN-shaped root's bin/msprof and bin/cannsim are this program.
+    const std::string invoked = std::filesystem::path(argv[0]).filename().string();
+    if (invoked == "msprof") return ptolab::cli::msprof_main(argc, argv);
+    if (invoked == "cannsim") return ptolab::cli::cannsim_main(argc, argv);
+
     CLI::App app{"ptolab: run, verify and record PTO kernel tests (docs/cli.md)."};
     app.footer(kExitCodes);
     app.require_subcommand(1);

@@ -1,0 +1,59 @@
+#include "sim_env.hpp"
+
+#include <ptolab/doctor.hpp>
+
+#include <cstdlib>
+#include <iostream>
+
+namespace ptolab::cli {
+
+std::string cann_root() {
+    const char* root_env = std::getenv("PTOLAB_CANN_ROOT");
+    return root_env && *root_env ? root_env : PTOLAB_BINARY_DIR "/cann";
+}
+
+std::vector<Export> cann_exports(const std::string& root, const std::string& soc, const ptosim::SocProfile* p) {
+    std::vector<Export> e{{"ASCEND_HOME_PATH", root},
+                          {"ASCEND_TOOLKIT_HOME", root},
+                          {"ASCEND_OPP_PATH", root + "/opp"},
+                          {"PATH", root + "/bin:" + root + "/compiler/ccec_compiler/bin", true},
+                          {"LD_LIBRARY_PATH", root + "/lib64:" + root + "/runtime/lib64", true}};
+    if (p) {
+        e.push_back({"SOC_VERSION", soc});
+        e.push_back({"PTO_SIM_SOC", p->name});
+        e.push_back({"LD_LIBRARY_PATH", root + "/tools/simulator/" + soc + "/lib", true});
+    }
+    return e;
+}
+
+std::optional<std::vector<Export>> torch_npu_exports(bool force, const char* who) {
+    const std::string real = ptolab::find_real_torch_npu();
+    if (!real.empty() && !force) {
+        std::cerr << who << ": a real torch_npu is installed (" << real << "); refusing to shadow it with ptolab's "
+                  << "simulated torch_npu. Run without the simulator to use the NPU, or pass --force to simulate "
+                  << "anyway\n";
+        return std::nullopt;
+    }
+    const char* root_env = std::getenv("PTOLAB_ROOT");
+    const std::string src = root_env && *root_env ? root_env : PTOLAB_SOURCE_DIR;
+    return std::vector<Export>{{"PTOLAB_TORCH_NPU", force ? "force-sim" : "sim"},
+                               {"PYTHONPATH", src + "/python/torch_npu_sim:" PTOLAB_BINARY_DIR "/python", true},
+                               {"PTO_SIMULATOR", "1"}};
+}
+
+void apply(const std::vector<Export>& exports) {
+    for (const Export& x : exports) {
+        const char* old = std::getenv(x.name.c_str());
+        const std::string v = x.append && old && *old ? x.value + ":" + old : x.value;
+        setenv(x.name.c_str(), v.c_str(), 1);
+    }
+}
+
+std::string known_socs() {
+    std::string names;
+    for (const auto& s : ptosim::soc_profiles()) names += std::string(names.empty() ? "" : ", ") + s.name;
+    for (const auto& a : ptosim::soc_aliases()) names += std::string(", ") + a.cann_name;
+    return "known: " + names;
+}
+
+}  // namespace ptolab::cli
