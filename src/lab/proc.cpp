@@ -59,12 +59,20 @@ std::string fmt_seconds(double s) { return fmt::format("{:g} s", s); }
 
 }  // namespace
 
+namespace {
+constexpr double kMaxSeconds = 1e9;
+}
+
 double parse_seconds(const std::string& text, const std::string& what) {
     char* end = nullptr;
     errno = 0;
     double v = std::strtod(text.c_str(), &end);
     if (text.empty() || end != text.c_str() + text.size() || errno != 0 || !(v > 0) || !std::isfinite(v))
         throw std::invalid_argument(what + "='" + text + "' is not a positive number of seconds; set it to e.g. 120");
+    // Past this the deadline would overflow the clock (about 292 years in ns).
+    if (v > kMaxSeconds)
+        throw std::invalid_argument(what + "='" + text + "' is more than " + fmt::format("{:g}", kMaxSeconds) +
+                                    " seconds; set it to e.g. 120");
     return v;
 }
 

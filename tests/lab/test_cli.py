@@ -37,6 +37,15 @@ def test_help_usage_errors_exit_2():
 
 # --- compare ----------------------------------------------------------------
 
+def test_compare_empty_files_prove_nothing(tmp_path):
+    (tmp_path / "a.bin").write_bytes(b"")
+    (tmp_path / "b.bin").write_bytes(b"")
+    r = ptolab("compare", tmp_path / "a.bin", tmp_path / "b.bin", "--dtype", "float32")
+    assert r.returncode == 3
+    assert "a.bin holds no elements; an empty output proves nothing" in r.stderr
+    assert "PASS" not in r.stdout
+
+
 def test_compare_pass_and_fail(tmp_path):
     e = np.linspace(-1, 1, 64, dtype=np.float32).reshape(8, 8)
     np.save(tmp_path / "e.npy", e)
@@ -183,7 +192,15 @@ def test_run_env_limits_and_defaults():
 
 def test_run_usage_errors():
     assert ptolab("run").returncode == 2
-    assert ptolab("run", "--timeout", "-1", "--", "true").returncode == 2
+    for value, message in [("-3", "--timeout: '-3' is not a positive number of seconds; set it to e.g. 120"),
+                           ("abc", "--timeout: 'abc' is not a positive number of seconds"),
+                           ("1e300", "--timeout: '1e300' is more than 1e+09 seconds; set it to e.g. 120")]:
+        r = ptolab("run", "--timeout", value, "--", "true")
+        assert r.returncode == 2 and message in r.stderr, r.stderr
+        assert len(r.stderr) < 400  # no 309-digit bound
+    r = ptolab("run", "--", "true", env={"PTO_PROCESS_TIMEOUT_S": "1e12"})
+    assert r.returncode == 2
+    assert "ptolab: error: PTO_PROCESS_TIMEOUT_S='1e12' is more than 1e+09 seconds" in r.stderr
 
 
 def test_run_forwards_sigterm():

@@ -105,6 +105,12 @@ int cmd_compare(const CompareArgs& a) {
         std::cerr << "ptolab compare: error: " << e.what() << "\n";
         return ec::kInput;
     }
+    // Two empty files agree on every element and prove nothing.
+    if (ptolab::element_count(act.shape) == 0) {
+        std::cerr << "ptolab compare: error: " << a.actual << " holds no elements; an empty output proves nothing: "
+                  << "check that the kernel wrote it (and --shape, if given)\n";
+        return ec::kInput;
+    }
     ptolab::CompareOptions o;
     o.rtol = a.rtol;
     o.atol = a.atol;
@@ -150,6 +156,19 @@ int cmd_compare(const CompareArgs& a) {
 }
 
 // --- run -----------------------------------------------------------------
+
+// Seconds for --timeout and --kill-after: a positive number with a message
+// that says so (CLI11's PositiveNumber prints the largest double as its bound).
+const CLI::Validator kSeconds(
+    [](std::string& text) -> std::string {
+        try {
+            ptolab::parse_seconds(text, "");
+        } catch (const std::invalid_argument& e) {
+            return std::string(e.what()).substr(1);  // "'<text>' is not a positive number of seconds; ..."
+        }
+        return "";
+    },
+    "SECONDS");
 
 struct RunArgs {
     std::vector<std::string> command;
@@ -487,8 +506,8 @@ int main(int argc, char** argv) {
                "PTO_PROCESS_TIMEOUT_S, else 60 s (1800 s when PTO_SIMULATOR=1); grace: --kill-after, else "
                "PTO_PROCESS_KILL_AFTER_S, else 10 s.");
     run->add_option("--timeout", ra.timeout, "Seconds before the process group is terminated")
-        ->check(CLI::PositiveNumber);
-    run->add_option("--kill-after", ra.kill_after, "Seconds between SIGTERM and SIGKILL")->check(CLI::PositiveNumber);
+        ->check(kSeconds);
+    run->add_option("--kill-after", ra.kill_after, "Seconds between SIGTERM and SIGKILL")->check(kSeconds);
     run->add_flag("--json", ra.json, "Print a JSON summary (exit code, timeout, elapsed) on stderr at the end");
     run->add_flag("--sim", ra.sim, "Run torch/torch_npu runners on ptosim: the CANN-shaped root's environment (as "
                                    "ptolab env), ptolab's simulated torch_npu first on PYTHONPATH "
@@ -506,8 +525,8 @@ int main(int argc, char** argv) {
     check->add_option("--tool", cka.tool, "Comma list of sync, race, or all (default all)");
     check->add_option("--log", cka.log, "Also keep the reports: JSON lines appended to this file (SARIF when it ends "
                                         "in .sarif); sets PTO_SIM_CHECK_LOG");
-    check->add_option("--timeout", cka.timeout, "As ptolab run --timeout")->check(CLI::PositiveNumber);
-    check->add_option("--kill-after", cka.kill_after, "As ptolab run --kill-after")->check(CLI::PositiveNumber);
+    check->add_option("--timeout", cka.timeout, "As ptolab run --timeout")->check(kSeconds);
+    check->add_option("--kill-after", cka.kill_after, "As ptolab run --kill-after")->check(kSeconds);
     check->add_option("command", cka.command, "The command, after --")->required()->expected(-1);
     check->footer(kExitCodes);
 
@@ -535,8 +554,8 @@ int main(int argc, char** argv) {
     log->add_option("--note", la.note, "Free text, e.g. why a tolerance was relaxed");
     log->add_option("--host", la.host, "Host facts to record instead of running the doctor's probes");
     log->add_option("--python", la.python, "Interpreter for the doctor's probes");
-    log->add_option("--timeout", la.timeout, "As ptolab run --timeout")->check(CLI::PositiveNumber);
-    log->add_option("--kill-after", la.kill_after, "As ptolab run --kill-after")->check(CLI::PositiveNumber);
+    log->add_option("--timeout", la.timeout, "As ptolab run --timeout")->check(kSeconds);
+    log->add_option("--kill-after", la.kill_after, "As ptolab run --kill-after")->check(kSeconds);
     log->add_flag("--json", la.json, "Print a JSON summary of the entry");
     log->add_option("command", la.run, "Command to run and record, after --")->expected(-1);
     log->footer(kExitCodes);
