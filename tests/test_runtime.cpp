@@ -204,6 +204,21 @@ TEST(Flags, WaitWithoutSetIsADeadlockNamingCoreFlagAndLine) {
         << st.message;
 }
 
+TEST(Flags, DeadlockReportGroupsConsecutiveCoresWaitingAlike) {
+    Status st = run(KernelKind::Vec, 48, nullptr, [] {
+        if (core().block_idx != 5) intr::wait_flag(here(42), Pipe::MTE2, Pipe::V, 0);
+    });
+    EXPECT_EQ(st.code, err::kKernelDeadlock);
+    const std::string what = " waits at kernel.cpp:42: wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0) but no "
+                             "set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0) preceded it on this core; it is never set";
+    EXPECT_NE(st.message.find("\n  AIV block 0 .. AIV block 4" + what + "\n  AIV block 6 .. AIV block 47" + what + "\n"),
+              std::string::npos)
+        << st.message;
+    size_t lines = 0;
+    for (size_t p = st.message.find(" waits at "); p != std::string::npos; p = st.message.find(" waits at ", p + 1)) ++lines;
+    EXPECT_EQ(lines, 2u) << st.message;
+}
+
 TEST(Flags, SetThenWaitPassesAndDoubleSetFaults) {
     EXPECT_TRUE(run(KernelKind::Vec, 1, nullptr, [] {
                     intr::set_flag(here(1), Pipe::V, Pipe::MTE3, 7);

@@ -7,6 +7,8 @@
 #include <ptosim/float16.hpp>
 #include <ptosim/runtime.hpp>
 
+#include "device_impl.hpp"
+
 #include <cerrno>
 #include <cinttypes>
 #include <cstdio>
@@ -315,6 +317,7 @@ aclError aclInit(const char* configPath) {
         std::fclose(f);
     }
     (void)Device::get();  // reports a bad PTO_SIM_SOC now rather than at the first launch
+    if (ptosim::Status st = ptosim::soc_env_status(); !st.ok()) return fail(ACL_ERROR_INVALID_PARAM, "aclInit: " + st.message);
     s.initialized = true;
     return ACL_SUCCESS;
 }

@@ -33,14 +33,27 @@ double default_sync_timeout_s() {
     return 60.0;
 }
 
+namespace {
+// Written once by the device's constructor, cleared by an explicit select_soc.
+std::string g_soc_env_error;
+std::atomic<bool> g_soc_env_bad{false};
+}  // namespace
+
+Status soc_env_status() {
+    if (!g_soc_env_bad.load()) return {};
+    return {err::kInvalidParam, g_soc_env_error};
+}
+
 static const SocProfile& initial_soc() {
     const char* env = std::getenv("PTO_SIM_SOC");
     if (env && *env) {
         if (const SocProfile* p = find_soc(env)) return *p;
         std::string names;
         for (const auto& p : soc_profiles()) names += std::string(names.empty() ? "" : ", ") + p.name;
-        std::fprintf(stderr, "ptosim: error: PTO_SIM_SOC='%s' is not a known SoC (known: %s); using Ascend910B2\n", env,
-                     names.c_str());
+        g_soc_env_error = "PTO_SIM_SOC='" + std::string(env) + "' is not a known SoC (known: " + names +
+                          "); set it to one of them, or unset it for the default Ascend910B2";
+        g_soc_env_bad = true;
+        std::fprintf(stderr, "ptosim: error: %s; every launch fails until then\n", g_soc_env_error.c_str());
     }
     return *find_soc("Ascend910B2");
 }
@@ -75,6 +88,7 @@ Status Device::select_soc(std::string_view name) {
     std::lock_guard lk(impl_->mu);
     if (Status st = refused(); !st.ok()) return st;
     soc_ = p;
+    g_soc_env_bad = false;
     impl_->aic_mem.clear();
     impl_->aiv_mem.clear();
     return {};

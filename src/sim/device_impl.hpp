@@ -20,6 +20,10 @@ struct LaunchControl {
     Launch* live = nullptr;  // set while the launch holds the device
 };
 
+// Not ok when PTO_SIM_SOC names no profile: aclInit and every launch fail
+// with this message until a SoC is selected explicitly.
+Status soc_env_status();
+
 // Runs a launch on the calling thread; `ctl` (may be null) lets another
 // thread abandon it or ask for its progress.
 Status run_launch(Device& d, const LaunchSpec& spec, LaunchControl* ctl);

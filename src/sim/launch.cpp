@@ -502,43 +502,42 @@ Status Launch::run() {
     return result;
 }
 
+// One line per run of consecutive cores in the same state, so a 48-core
+// launch stuck at one call reads as one line: "  AIV block 0 .. AIV block 47<sep><what>".
+std::string Launch::grouped_lines(const std::vector<std::pair<int, std::string>>& states, const char* sep) const {
+    std::string out;
+    size_t k = 0;
+    while (k < states.size()) {
+        size_t end = k + 1;
+        while (end < states.size() && states[end].second == states[k].second &&
+               states[end].first == states[end - 1].first + 1)
+            ++end;
+        std::string who = core_name(states[k].first);
+        if (end - 1 > k) who += " .. " + core_name(states[end - 1].first);
+        out += "\n  " + who + sep + states[k].second;
+        k = end;
+    }
+    return out;
+}
+
 std::string Launch::progress() const {
     std::lock_guard lk(active_mu_);
-    // Consecutive cores in the same state share a line, so a 48-core launch
-    // spinning at one call reads as one line.
-    std::vector<std::pair<std::string, std::string>> lines;  // (what, cores)
-    int first = -1, last = -1;
-    std::string what;
-    auto flush = [&] {
-        if (first < 0) return;
-        std::string who = core_name(first);
-        if (last > first) who += " .. " + core_name(last);
-        lines.emplace_back(what, who);
-    };
+    std::vector<std::pair<int, std::string>> states;
     for (int i : active_) {
         const CoreSlot& s = *slots_[i];
         if (s.state == CoreSlot::State::Done) continue;
         const Core& c = s.core;
         std::string w;
         if (s.state == CoreSlot::State::Blocked) w = "blocked at " + s.wait_loc.str() + "; ";
-        const SourceLoc loc = c.last_loc;
-        const char* op = c.last_op;
-        w += op ? std::string("last PTO call ") + op + " at " + loc.str() : std::string("no PTO call yet");
-        if (first >= 0 && w == what && i == last + 1) {
-            last = i;
-            continue;
-        }
-        flush();
-        first = last = i;
-        what = w;
+        w += c.last_op ? std::string("last PTO call ") + c.last_op + " at " + c.last_loc.str()
+                       : std::string("no PTO call yet");
+        states.emplace_back(i, std::move(w));
     }
-    flush();
     std::ostringstream o;
     o << "kernel '" << spec_.kernel << "' (launched at " << spec_.site.str() << ", block_dim " << spec_.block_dim
       << ") has " << groups_done_ << " of " << groups_ << " blocks finished";
     if (next_group_ < groups_) o << ", " << groups_ - next_group_ << " not started";
-    o << "; unfinished cores:";
-    for (auto& [w, who] : lines) o << "\n  " << who << ": " << w;
+    o << "; unfinished cores:" << grouped_lines(states, ": ");
     return o.str();
 }
 
@@ -554,12 +553,12 @@ std::string Launch::deadlock_report() const {
       << spec_.block_dim << ", " << soc_.name << "): no core can make progress; " << blocked << " blocked, " << done
       << " finished";
     if (pending) o << ", " << pending << " not started (waiting for a free core: blocks beyond the core count run in waves)";
-    o << "\n";
+    std::vector<std::pair<int, std::string>> states;
     for (int i : active_) {
         const CoreSlot& s = *slots_[i];
-        if (s.state != CoreSlot::State::Blocked) continue;
-        o << "  " << s.core.name() << " waits at " << s.wait_loc.str() << ": " << s.describe() << "\n";
+        if (s.state == CoreSlot::State::Blocked) states.emplace_back(i, "waits at " + s.wait_loc.str() + ": " + s.describe());
     }
+    o << grouped_lines(states, " ") << "\n";
     if (!recent_signals.empty()) {
         o << "  last cross-core signals:";
         for (auto& r : recent_signals) o << "\n    " << r;

@@ -129,6 +129,8 @@ private:
     CoreSlot* pick();
     void resume(CoreSlot& s);
     std::string deadlock_report() const;
+    // (slot, state) pairs as report lines, consecutive cores in one state grouped.
+    std::string grouped_lines(const std::vector<std::pair<int, std::string>>& states, const char* sep) const;
 
     Device& dev_;
     LaunchSpec spec_;

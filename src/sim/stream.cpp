@@ -113,6 +113,7 @@ Stream::~Stream() {
 }
 
 Status Stream::enqueue_launch(LaunchSpec spec) {
+    if (Status st = soc_env_status(); !st.ok()) return st;
     {
         std::lock_guard lk(impl_->mu);
         if (!impl_->failure.ok())
