@@ -1,6 +1,7 @@
 // Launch model, scheduler, flags and streams, driven through the runtime API
 // and the intrinsics' runtime entry points (no PTO headers needed).
 #include <ptosim/intrinsics.hpp>
+#include <ptosim/gemm.hpp>
 #include <ptosim/runtime.hpp>
 #include <gtest/gtest.h>
 #include <algorithm>
@@ -653,7 +654,50 @@ TEST(KernelDeathTest, BadPointerCrashNamesKernelCoreAndLastCall) {
                 }
             });
         },
-        "ptosim: fatal: SIGSEGV \\(address 0x10\\) in kernel 'k' on AIV 1; last PTO call at kernel.cpp:61");
+        "ptosim: fatal: SIGSEGV \\(address 0x10\\) in kernel 'k' on AIV 1; last PTO call pipe_barrier at "
+        "kernel.cpp:61. The address lies outside every device allocation and core buffer");
+}
+
+[[gnu::noinline]] int deep(int n) {
+    volatile char frame[4096];
+    frame[0] = static_cast<char>(n);
+    return n == 0 ? frame[0] : deep(n - 1) + frame[0];
+}
+
+TEST(KernelDeathTest, StackOverflowIsNamedAsSuch) {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    EXPECT_DEATH(
+        {
+            (void)run(KernelKind::Vec, 2, nullptr, [] {
+                if (core().block_idx == 1) {
+                    intr::pipe_barrier(here(70), Pipe::V);
+                    (void)deep(1 << 20);
+                }
+            });
+        },
+        "ptosim: fatal: kernel 'k' on AIV 1 overflowed its stack \\(8 MiB per simulated core; address 0x[0-9a-f]+\\); "
+        "last PTO call pipe_barrier at kernel.cpp:70. Deep recursion or large local arrays");
+}
+
+TEST(KernelDeathTest, CrashInsideTheSimulatorIsNotBlamedOnTheKernel) {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    EXPECT_DEATH(
+        {
+            (void)run(KernelKind::Vec, 1, nullptr, [] {
+                intr::pipe_barrier(here(80), Pipe::V);
+                float c[4] = {};
+                ptosim::gemm_accumulate(2, 2, 2, reinterpret_cast<const float*>(uintptr_t{64}), c, c);
+            });
+        },
+        "ptosim: fatal: SIGSEGV \\(address 0x40\\) inside the simulator's own code \\(libptosim.so\\+0x[0-9a-f]+[^)]*\\) "
+        "while kernel 'k' ran on AIV 0; last PTO call pipe_barrier at kernel.cpp:80. This is a ptosim bug unless");
+}
+
+TEST(KernelDeathTest, CrashBeforeAnyPtoCallSaysSo) {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    EXPECT_DEATH(
+        { (void)run(KernelKind::Vec, 1, nullptr, [] { *reinterpret_cast<volatile int*>(uintptr_t{32}) = 1; }); },
+        "in kernel 'k' on AIV 0; no PTO call yet on this core. The address");
 }
 
 namespace ptosim {

@@ -4,7 +4,9 @@
 #include "launch.hpp"
 #include "check.hpp"
 #include "device_impl.hpp"
+#include <dlfcn.h>
 #include <sys/mman.h>
+#include <ucontext.h>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -39,6 +41,8 @@ thread_local Launch* t_launch = nullptr;
 thread_local CoreSlot* t_starting = nullptr;
 
 constexpr size_t kStackBytes = 8u << 20;
+constexpr uintptr_t kGuardBytes = 4096;
+constexpr uintptr_t kStackSlack = 64u << 10;
 thread_local std::vector<void*> t_stack_pool;
 
 #ifdef PTOSIM_ASAN
@@ -71,7 +75,7 @@ void* take_stack() {
                    -1, 0);
     if (s == MAP_FAILED) return nullptr;
     // guard page: a kernel stack overflow faults instead of corrupting
-    if (mprotect(s, 4096, PROT_NONE) != 0) {
+    if (mprotect(s, kGuardBytes, PROT_NONE) != 0) {
         const int e = errno;
         munmap(s, kStackBytes);
         errno = e;
@@ -89,37 +93,74 @@ void give_stack(void* s) {
 }
 
 // A kernel that dereferences a bad pointer or overflows its stack still dies,
-// as on hardware, but first says which kernel, core and source line it was in.
-void on_crash(int sig, siginfo_t* info, void*) {
+// as on hardware, but first says which kernel, core and source line it was
+// in, and which of the three it was: freed device memory, the core's stack,
+// or an address outside every buffer. Only async-signal-safe calls here
+// (snprintf of plain values, write), except dladdr, which glibc implements
+// without locks once the libraries are loaded.
+void on_crash(int sig, siginfo_t* info, void* uctx) {
     if (const Core* c = t_core) {
-        char buf[768];
+        char buf[1024];
         const Launch* l = t_launch;
+        const uintptr_t addr = reinterpret_cast<uintptr_t>(info->si_addr);
+        const char* kernel = l ? l->spec().kernel.c_str() : "?";
+        const char* sub = c->type == CoreType::AIV && c->subblock_dim > 1 ? (c->subblock_id ? " sub 1" : " sub 0") : "";
+        char last[320];
+        if (c->last_loc.file)
+            std::snprintf(last, sizeof last, "last PTO call %s at %s:%d", c->last_op ? c->last_op : "?",
+                          c->last_loc.file, c->last_loc.line);
+        else
+            std::snprintf(last, sizeof last, "no PTO call yet on this core");
         int n;
-        if (const FreedBlock* f = find_freed(Device::get(), reinterpret_cast<uintptr_t>(info->si_addr))) {
+        const uintptr_t stack = l ? reinterpret_cast<uintptr_t>(l->stack_of(*c)) : 0;
+        if (const FreedBlock* f = find_freed(Device::get(), addr)) {
             n = std::snprintf(buf, sizeof buf,
                               "ptosim: fatal: kernel '%s' on %s %lld%s accessed freed device memory at %p: it lies in "
-                              "the %llu-byte device block at %p, freed by aclrtFree called from %s; last PTO call at "
-                              "%s:%d. Free device memory only after the launches using it finished (synchronise the "
-                              "stream first).\n",
-                              l ? l->spec().kernel.c_str() : "?", to_string(c->type),
-                              static_cast<long long>(c->block_idx),
-                              c->type == CoreType::AIV && c->subblock_dim > 1 ? (c->subblock_id ? " sub 1" : " sub 0") : "",
-                              info->si_addr, static_cast<unsigned long long>(f->size),
-                              reinterpret_cast<void*>(f->base.load()), f->where,
-                              c->last_loc.file ? c->last_loc.file : "<unknown>", c->last_loc.line);
-            if (n > 0) (void)!write(2, buf, static_cast<size_t>(std::min<int>(n, sizeof buf - 1)));
-            std::signal(sig, SIG_DFL);
-            std::raise(sig);
-            return;
+                              "the %llu-byte device block at %p, freed by aclrtFree called from %s; %s. Free device "
+                              "memory only after the launches using it finished (synchronise the stream first).\n",
+                              kernel, to_string(c->type), static_cast<long long>(c->block_idx), sub, info->si_addr,
+                              static_cast<unsigned long long>(f->size), reinterpret_cast<void*>(f->base.load()),
+                              f->where, last);
+        } else if (stack && addr < stack + kGuardBytes && addr + kStackSlack >= stack) {
+            // The guard page below the fiber stack, or just beyond it (a frame
+            // larger than a page can step over the guard).
+            n = std::snprintf(buf, sizeof buf,
+                              "ptosim: fatal: kernel '%s' on %s %lld%s overflowed its stack (%zu MiB per simulated "
+                              "core; address %p); %s. Deep recursion or large local arrays in the kernel: keep data "
+                              "in tiles or global memory (an AI core's scalar stack is far smaller than this).\n",
+                              kernel, to_string(c->type), static_cast<long long>(c->block_idx), sub,
+                              kStackBytes >> 20, info->si_addr, last);
+        } else {
+            const void* pc = nullptr;
+#if defined(__x86_64__)
+            pc = reinterpret_cast<const void*>(static_cast<ucontext_t*>(uctx)->uc_mcontext.gregs[REG_RIP]);
+#elif defined(__aarch64__)
+            pc = reinterpret_cast<const void*>(static_cast<ucontext_t*>(uctx)->uc_mcontext.pc);
+#endif
+            Dl_info here{}, at{};
+            const bool in_sim = pc && dladdr(reinterpret_cast<const void*>(&on_crash), &here) &&
+                                dladdr(pc, &at) && at.dli_fbase == here.dli_fbase;
+            const char* lib = in_sim && at.dli_fname ? std::strrchr(at.dli_fname, '/') : nullptr;
+            if (in_sim)
+                n = std::snprintf(buf, sizeof buf,
+                                  "ptosim: fatal: %s (address %p) inside the simulator's own code (%s+0x%lx%s%s) while kernel "
+                                  "'%s' ran on %s %lld%s; %s. This is a ptosim bug unless an operand of that call "
+                                  "points outside its memory: check the call's addresses, then report it with the "
+                                  "kernel.\n",
+                                  sig == SIGSEGV ? "SIGSEGV" : "SIGBUS", info->si_addr,
+                                  lib ? lib + 1 : "libptosim.so",
+                                  static_cast<unsigned long>(reinterpret_cast<uintptr_t>(pc) -
+                                                             reinterpret_cast<uintptr_t>(at.dli_fbase)),
+                                  at.dli_sname ? ", in " : "", at.dli_sname ? at.dli_sname : "", kernel, to_string(c->type),
+                                  static_cast<long long>(c->block_idx), sub, last);
+            else
+                n = std::snprintf(buf, sizeof buf,
+                                  "ptosim: fatal: %s (address %p) in kernel '%s' on %s %lld%s; %s. The address lies "
+                                  "outside every device allocation and core buffer: a raw pointer in the kernel, or a "
+                                  "GlobalTensor built over one, went outside its memory.\n",
+                                  sig == SIGSEGV ? "SIGSEGV" : "SIGBUS", info->si_addr, kernel, to_string(c->type),
+                                  static_cast<long long>(c->block_idx), sub, last);
         }
-        n = std::snprintf(buf, sizeof buf,
-                              "ptosim: fatal: %s (address %p) in kernel '%s' on %s %lld%s; last PTO call at %s:%d. "
-                              "A raw pointer in the kernel went outside its memory, or the kernel's stack (8 MiB) "
-                              "overflowed.\n",
-                              sig == SIGSEGV ? "SIGSEGV" : "SIGBUS", info->si_addr,
-                              l ? l->spec().kernel.c_str() : "?", to_string(c->type), static_cast<long long>(c->block_idx),
-                              c->type == CoreType::AIV && c->subblock_dim > 1 ? (c->subblock_id ? " sub 1" : " sub 0") : "",
-                              c->last_loc.file ? c->last_loc.file : "<unknown>", c->last_loc.line);
         if (n > 0) (void)!write(2, buf, static_cast<size_t>(std::min<int>(n, sizeof buf - 1)));
     }
     std::signal(sig, SIG_DFL);

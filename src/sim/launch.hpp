@@ -69,6 +69,8 @@ public:
     CoreType core_type_of(int index) const;
     std::string core_name(int index) const;
     CoreSlot& slot_of(const Core& c) { return *slots_[c.index]; }
+    // The lowest address of the core's fiber stack (its guard page), for the crash report.
+    const void* stack_of(const Core& c) const { return slots_[c.index]->fiber.stack; }
     // A member of a running group (the caller's own group always is).
     CoreSlot* group_member(int group, int member) {
         size_t i = static_cast<size_t>(group) * per_group_ + member;
