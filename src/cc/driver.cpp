@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -79,7 +80,14 @@ bool holds_pto_headers(const std::string& dir) {
     return fs::exists(fs::path(dir) / "pto" / "pto-inst.hpp", ec);
 }
 
-std::string stem_of(const std::string& path) { return fs::path(path).stem().string(); }
+// A temporary file's name part from an input's stem: only portable file-name
+// characters, so compiler messages naming the temporary stay on one line.
+std::string temp_stem(const std::string& path) {
+    std::string s = fs::path(path).stem().string();
+    for (char& c : s)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-' && c != '.') c = '_';
+    return s;
+}
 
 struct Compile {
     std::vector<std::string> flags;     // everything between the compiler and "-c"
@@ -360,8 +368,8 @@ bool plan_build(const Options& o, const Paths& paths, bool dry_run, Plan& plan, 
             diags.push_back({Diag::Error, "cannot read " + in.path + ": " + std::strerror(errno)});
             return false;
         }
-        const std::string base = tmp + "/" + std::to_string(serial++) + "-" + stem_of(in.path);
-        std::string obj_out = o.compile_only ? (o.output.empty() ? stem_of(in.path) + ".o" : o.output) : base + ".o";
+        const std::string base = tmp + "/" + std::to_string(serial++) + "-" + temp_stem(in.path);
+        std::string obj_out = o.compile_only ? (o.output.empty() ? fs::path(in.path).stem().string() + ".o" : o.output) : base + ".o";
         std::error_code ec;
         const std::string abs_src = fs::absolute(in.path, ec).string();
         const uint64_t tu = fnv1a(abs_src + '\0' + obj_out + '\0' + all_args + (o.device ? "device" : "host"));

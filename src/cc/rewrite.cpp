@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdio>
 #include <map>
 #include <string_view>
 
@@ -480,9 +481,18 @@ private:
 
 std::string line_directive(const std::string& name) {
     std::string q;
-    for (char c : name) {
-        if (c == '\\' || c == '"') q += '\\';
-        q += c;
+    // The name is read as a C string literal: escape what would end or break it.
+    for (unsigned char c : name) {
+        if (c == '\\' || c == '"') {
+            q += '\\';
+            q += static_cast<char>(c);
+        } else if (c < 0x20 || c == 0x7f) {
+            char oct[5];
+            std::snprintf(oct, sizeof oct, "\\%03o", c);
+            q += oct;
+        } else {
+            q += static_cast<char>(c);
+        }
     }
     return "#line 1 \"" + q + "\"\n";
 }

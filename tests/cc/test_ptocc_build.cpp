@@ -134,6 +134,17 @@ TEST_F(Acl, VecKernelBuiltWithPtoccRunsThroughDlopen) {
     check_vec(sym<VecFn>(h, "call_vec_add"), 4);
 }
 
+// A source name with a newline, quotes and a backslash builds and runs: the
+// #line directive escapes them, and temporaries get a plain file name.
+TEST_F(Acl, SourceNameWithNewlineAndQuotesBuilds) {
+    const fs::path src = out_dir() / "vec\nadd \"q\" \\.cpp";
+    fs::copy_file(kKernels + "/vec_add.cpp", src, fs::copy_options::overwrite_existing);
+    const std::string quoted = "'" + src.string() + "'";
+    void* h = open_lib(build("-fPIC -shared -xcce --cce-aicore-arch=dav-c220-vec -DMEMORY_BASE -O1 " + quoted,
+                             "libvec_add_odd_name.so"));
+    check_vec(sym<VecFn>(h, "call_vec_add"), 2);
+}
+
 // CCE assembly in a kernel runs as ptosim::cc::device_asm: the PC reads 0,
 // the system counter counts the work in between, nop does nothing, and any
 // other assembly stops the kernel naming the statement (docs/ptocc.md).
