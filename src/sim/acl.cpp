@@ -99,19 +99,24 @@ aclError require_init(const char* fn) {
     return ACL_SUCCESS;
 }
 
-// Streams and memory need an initialised ACL and a device set by
-// aclrtSetDevice. A thread that never set one uses the device most recently
-// set by any thread, so helper threads of a host program keep working.
-aclError require_device(const char* fn) {
+// Why the calling thread has no device context ("" when it has one). A
+// thread that never set a device uses the device most recently set by any
+// thread, so helper threads of a host program keep working.
+std::string missing_context(const char* fn) {
     State& s = state();
     std::lock_guard lk(s.mu);
-    if (!s.initialized)
-        return fail(ACL_ERROR_UNINITIALIZE, std::string(fn) + ": ACL is not initialised; call aclInit(nullptr) first");
-    if (t_current_device != kNoDevice && s.device_active[t_current_device]) return ACL_SUCCESS;
-    if (s.last_set_device != kNoDevice && s.device_active[s.last_set_device]) return ACL_SUCCESS;
-    return fail(ACL_ERROR_RT_CONTEXT_NULL,
-                std::string(fn) + ": no device is set; call aclrtSetDevice(0) after aclInit and before using streams "
-                                  "or memory");
+    if (!s.initialized) return std::string(fn) + ": ACL is not initialised; call aclInit(nullptr) first";
+    if (t_current_device != kNoDevice && s.device_active[t_current_device]) return "";
+    if (s.last_set_device != kNoDevice && s.device_active[s.last_set_device]) return "";
+    return std::string(fn) + ": no device is set; call aclrtSetDevice(0) after aclInit and before using streams "
+                             "or memory";
+}
+
+// Streams and memory need an initialised ACL and a device set by aclrtSetDevice.
+aclError require_device(const char* fn) {
+    const std::string why = missing_context(fn);
+    if (why.empty()) return ACL_SUCCESS;
+    return fail(why.find("not initialised") != std::string::npos ? ACL_ERROR_UNINITIALIZE : ACL_ERROR_RT_CONTEXT_NULL, why);
 }
 
 // Where a pointer range lives, as far as the allocation registry knows.
@@ -292,6 +297,10 @@ int current_device_locked(const State& s) {
 }
 
 }  // namespace
+
+namespace ptosim {
+std::string default_stream_context_error() { return missing_context("a launch on the default stream"); }
+}  // namespace ptosim
 
 extern "C" {
 

@@ -24,6 +24,10 @@ struct LaunchControl {
 // with this message until a SoC is selected explicitly.
 Status soc_env_status();
 
+// Why a launch on the default stream (nullptr) has no device context, as
+// CANN refuses it without aclInit and aclrtSetDevice ("" when it has one).
+std::string default_stream_context_error();
+
 // Runs a launch on the calling thread; `ctl` (may be null) lets another
 // thread abandon it or ask for its progress.
 Status run_launch(Device& d, const LaunchSpec& spec, LaunchControl* ctl);

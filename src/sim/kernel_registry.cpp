@@ -5,6 +5,8 @@
 // one thunk per launch site here.
 #include <ptosim/kernel_launch.hpp>
 
+#include "device_impl.hpp"
+
 #include <dlfcn.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -179,6 +181,13 @@ void submit(LaunchSpec spec, void* stream) {
     // an explicit PTO_SIM_SOC or runtime_camodel is respected and a mismatch is reported by the launch.
     if (!soc_pinned() && d.soc().target != spec.target)
         (void)d.select_soc(spec.target == Target::A5 ? "Ascend950PR" : "Ascend910B2");
+    if (!stream) {
+        if (const std::string why = default_stream_context_error(); !why.empty()) {
+            report_launch_error(spec.kernel.c_str(), spec.site.file, static_cast<uint32_t>(spec.site.line),
+                                why + " (a device context is needed, as on CANN). The launch was not queued.");
+            return;
+        }
+    }
     Stream* s = stream ? static_cast<Stream*>(stream) : d.default_stream();
     if (stream && !d.is_stream(s)) {
         char hex[32];

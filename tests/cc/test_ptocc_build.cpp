@@ -134,6 +134,34 @@ TEST_F(Acl, VecKernelBuiltWithPtoccRunsThroughDlopen) {
     check_vec(sym<VecFn>(h, "call_vec_add"), 4);
 }
 
+// Without aclInit/aclrtSetDevice there is no device context: a launch on the
+// default stream is refused with the fix, as CANN refuses it, and nothing runs.
+// (ctest runs each test in its own process, so ACL is not initialised here.)
+TEST(NoContext, DefaultStreamLaunchWithoutAclInitIsRefused) {
+    void* h = open_lib(build("-fPIC -shared -xcce --cce-aicore-arch=dav-c220-vec -DMEMORY_BASE -O1 " + kKernels +
+                                 "/vec_add.cpp",
+                             "libvec_add_noctx.so"));
+    const size_t n = 32 * 64;
+    std::vector<float> x(n, 1.0f), y(n, 2.0f), z(n, -1.0f);
+    testing::internal::CaptureStderr();
+    sym<VecFn>(h, "call_vec_add")(1, nullptr, u8(x.data()), u8(y.data()), u8(z.data()));
+    const std::string err = testing::internal::GetCapturedStderr();
+    const std::string want = "a launch on the default stream: ACL is not initialised; call aclInit(nullptr) first "
+                             "(a device context is needed, as on CANN). The launch was not queued.";
+    EXPECT_NE(err.find(want), std::string::npos) << err;
+    EXPECT_NE(std::string(aclGetRecentErrMsg()).find(want), std::string::npos) << aclGetRecentErrMsg();
+    EXPECT_EQ(z, std::vector<float>(n, -1.0f));
+    ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+    testing::internal::CaptureStderr();
+    sym<VecFn>(h, "call_vec_add")(1, nullptr, u8(x.data()), u8(y.data()), u8(z.data()));
+    EXPECT_NE(testing::internal::GetCapturedStderr().find("no device is set; call aclrtSetDevice(0) after aclInit"),
+              std::string::npos);
+    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+    sym<VecFn>(h, "call_vec_add")(1, nullptr, u8(x.data()), u8(y.data()), u8(z.data()));
+    ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS) << aclGetRecentErrMsg();
+    EXPECT_EQ(z, std::vector<float>(n, 3.0f));
+}
+
 // A source name with a newline, quotes and a backslash builds and runs: the
 // #line directive escapes them, and temporaries get a plain file name.
 TEST_F(Acl, SourceNameWithNewlineAndQuotesBuilds) {
