@@ -54,6 +54,15 @@ int ptosim_simulator_mode(void);
 
 /* Stream handles are aclrtStream values. */
 void *ptosim_default_stream(void);
+/*
+ * The calling thread's current stream, as torch_npu keeps one per thread:
+ * what torch.npu.set_stream / torch.npu.stream() selected in Python, read by
+ * c10_npu::getCurrentNPUStream() in C++ extensions. NULL (the initial value)
+ * means the default stream; ptosim_current_stream returns the default
+ * stream's handle then.
+ */
+void *ptosim_current_stream(void);
+void ptosim_set_current_stream(void *stream);
 void *ptosim_create_stream(void);
 int ptosim_destroy_stream(void *stream);
 /*

@@ -129,6 +129,29 @@ def test_current_stream_is_ptosims_default_stream():
     torch.npu.synchronize()
 
 
+def test_the_selected_stream_is_what_cpp_extensions_see_per_thread():
+    # c10_npu::getCurrentNPUStream() (the extension header) reads ptosim_current_stream.
+    current = _runtime.lib().ptosim_current_stream
+    current.restype = ctypes.c_void_p
+    default = torch.npu.default_stream().npu_stream
+    assert current() == default
+    other = torch.npu.Stream()
+    with torch.npu.stream(other):
+        assert current() == other.npu_stream
+        seen = []
+        import threading
+        t = threading.Thread(target=lambda: seen.append(current()))
+        t.start()
+        t.join()
+        assert seen == [default]  # another thread keeps its own (the default)
+    assert current() == default
+    torch.npu.set_stream(other)
+    assert current() == other.npu_stream
+    torch.npu.set_stream(torch.npu.default_stream())
+    assert current() == default
+    other.synchronize()
+
+
 def test_device_queries_come_from_the_soc_profile():
     assert torch.npu.is_available() and torch.npu.device_count() == 1
     torch.npu.set_device("npu:0")

@@ -98,6 +98,12 @@ uint64_t ptosim_ub_bytes(void) { return Device::get().soc().ub; }
 int ptosim_simulator_mode(void) { return 1; }
 
 void* ptosim_default_stream(void) { return Device::get().default_stream(); }
+
+namespace {
+thread_local void* t_current_stream = nullptr;
+}
+void* ptosim_current_stream(void) { return t_current_stream ? t_current_stream : Device::get().default_stream(); }
+void ptosim_set_current_stream(void* stream) { t_current_stream = stream; }
 void* ptosim_create_stream(void) { return Device::get().create_stream(); }
 
 int ptosim_destroy_stream(void* stream) {

@@ -70,6 +70,7 @@ def _declare(h):
         ("ptosim_cube_core_count", i, []),
         ("ptosim_vector_core_count", i, []),
         ("ptosim_default_stream", vp, []),
+        ("ptosim_set_current_stream", None, [vp]),
         ("ptosim_create_stream", vp, []),
         ("ptosim_destroy_stream", i, [vp]),
         ("ptosim_synchronize", i, [vp, d]),
@@ -142,6 +143,11 @@ def vector_core_count():
 
 def default_stream():
     return int(lib().ptosim_default_stream())
+
+
+def set_current_stream(handle):
+    """The calling thread's stream for C++ extensions (c10_npu::getCurrentNPUStream); None: the default."""
+    lib().ptosim_set_current_stream(handle)
 
 
 def create_stream():

@@ -174,18 +174,24 @@ def current_stream(device=None):
     return s if s is not None else default_stream(device)
 
 
+def _select(s):
+    # Kept in libptosim too, per thread, so C++ extensions see the same stream.
+    _local.stream = s
+    _runtime.set_current_stream(s.npu_stream if s is not None else None)
+
+
 def set_stream(stream):
-    _local.stream = stream
+    _select(stream)
 
 
 @contextlib.contextmanager
 def stream(s):
     prev = getattr(_local, "stream", None)
-    _local.stream = s
+    _select(s)
     try:
         yield s
     finally:
-        _local.stream = prev
+        _select(prev)
 
 
 def synchronize(device=None):

@@ -1,7 +1,8 @@
 // torch_npu's stream getters for extensions built against the simulated
-// torch_npu (ptolab, docs/torch_npu.md). The stream is ptosim's default
-// aclrtStream, the one torch.npu.default_stream() wraps; a stream selected in
-// Python with torch.npu.set_stream / torch.npu.stream() is not seen here.
+// torch_npu (ptolab, docs/torch_npu.md). getCurrentNPUStream() is the stream
+// the calling thread selected in Python (torch.npu.set_stream /
+// torch.npu.stream()), kept per thread by libptosim; getDefaultNPUStream() is
+// ptosim's default aclrtStream, the one torch.npu.default_stream() wraps.
 #pragma once
 
 #include <dlfcn.h>
@@ -19,21 +20,18 @@ namespace c10_npu {
 namespace detail {
 // Resolved at run time: `import torch_npu` loads libptosim globally before
 // any extension, so the extension needs no link line of its own.
-inline aclrtStream ptosim_default_stream() {
+inline aclrtStream ptosim_stream(const char *symbol) {
     using Fn = void *(*)();
-    static Fn fn = [] {
-        void *sym = dlsym(RTLD_DEFAULT, "ptosim_default_stream");
-        if (!sym) {
-            if (void *h = dlopen("libptosim.so", RTLD_NOW | RTLD_NOLOAD)) sym = dlsym(h, "ptosim_default_stream");
-        }
-        return reinterpret_cast<Fn>(sym);
-    }();
-    if (!fn) {
+    void *sym = dlsym(RTLD_DEFAULT, symbol);
+    if (!sym) {
+        if (void *h = dlopen("libptosim.so", RTLD_NOW | RTLD_NOLOAD)) sym = dlsym(h, symbol);
+    }
+    if (!sym) {
         throw std::runtime_error(
             "c10_npu::getCurrentNPUStream: the simulator (libptosim.so) is not loaded; import torch_npu (ptolab's "
             "simulated one, PTOLAB_TORCH_NPU=sim) before calling into this extension");
     }
-    return fn();
+    return reinterpret_cast<Fn>(sym)();
 }
 }  // namespace detail
 
@@ -58,9 +56,11 @@ private:
 };
 
 inline NPUStream getCurrentNPUStream(c10::DeviceIndex device_index = -1) {
-    return NPUStream(detail::ptosim_default_stream(), device_index < 0 ? 0 : device_index);
+    return NPUStream(detail::ptosim_stream("ptosim_current_stream"), device_index < 0 ? 0 : device_index);
 }
 
-inline NPUStream getDefaultNPUStream(c10::DeviceIndex device_index = -1) { return getCurrentNPUStream(device_index); }
+inline NPUStream getDefaultNPUStream(c10::DeviceIndex device_index = -1) {
+    return NPUStream(detail::ptosim_stream("ptosim_default_stream"), device_index < 0 ? 0 : device_index);
+}
 
 }  // namespace c10_npu
