@@ -220,6 +220,7 @@ RecordEvent tmov_tile(CallSite cs, Dst& dst, Src& src) {
                                    "x" + std::to_string(Dst::Cols));
         rec.elements = static_cast<uint64_t>(m) * n;
         rec.bytes = rec.elements * sizeof(typename Dst::DType);
+        rec.peer_subblocks = split_m || split_n ? 3 : mode == AccToVecMode::SingleModeVec1 ? 2 : 1;
         ptosim::dispatch(c, rec);
         if constexpr (split_m || split_n) {
             for (int sub = 0; sub < 2; ++sub)
