@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <map>
 #include <mutex>
+#include <tuple>
 #include <utility>
 
 namespace ptosim::check {
@@ -215,6 +216,8 @@ private:
             if (strict_gm_) gm_bounds(c, r, a, write);
             return;
         }
+        // A strided write is a region inside a tile (TINSERT), not a tile.
+        if (a.runs) return;
         int owners[2];
         const int n = access_cores(launch_, c, r, a.space, owners);
         for (int i = 0; i < n; ++i) {
@@ -334,7 +337,12 @@ private:
         int owners[2];
         const int n = access_cores(launch_, c, r, a.space, owners);
         for (int i = 0; i < n; ++i) {
-            const auto [glo, ghi] = at(owners[i]).written[static_cast<int>(a.space)].gap(a.offset, a.offset + a.bytes);
+            const Intervals& w = at(owners[i]).written[static_cast<int>(a.space)];
+            uint64_t glo = 0, ghi = 0;
+            for_each_run(r, a, [&](uint64_t lo, uint64_t hi) {
+                std::tie(glo, ghi) = w.gap(lo, hi);
+                return glo == ghi;
+            });
             if (glo == ghi) continue;
             if (sink_.repeat("initcheck", "uninitialized-read", r.loc, SourceLoc{})) return;
             Report rep;
@@ -376,7 +384,13 @@ private:
         }
         int owners[2];
         const int n = access_cores(launch_, c, r, a.space, owners);
-        for (int i = 0; i < n; ++i) at(owners[i]).written[static_cast<int>(a.space)].add(a.offset, a.offset + a.bytes);
+        for (int i = 0; i < n; ++i) {
+            Intervals& w = at(owners[i]).written[static_cast<int>(a.space)];
+            for_each_run(r, a, [&](uint64_t lo, uint64_t hi) {
+                w.add(lo, hi);
+                return true;
+            });
+        }
     }
 
     // A GM read of device-block bytes neither the host nor a kernel wrote.
