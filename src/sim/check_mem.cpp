@@ -15,7 +15,6 @@
 #include <cstdio>
 #include <map>
 #include <mutex>
-#include <tuple>
 #include <utility>
 
 namespace ptosim::check {
@@ -334,16 +333,26 @@ private:
     void init_read(const Core& c, const OpRecord& r, const Access& a) {
         if (a.bytes == 0) return;
         if (a.space == Space::GM) return gm_read(c, r, a);
+        // Data movers between local buffers (MTE1, MTE3, FIX) carry whole
+        // tiles of which kernels often wrote and later use only a part: the
+        // valid rows of a tail tile in L1, the matmul's rows of an
+        // accumulator moved whole for the dual split (reference cookbook,
+        // cube_tile.hpp, matmul_add.cpp). Such a move is reported only when
+        // nothing at all was written to what it reads.
+        const bool mover = (r.pipe == Pipe::MTE1 || r.pipe == Pipe::MTE3 || r.pipe == Pipe::FIX) && writes_local(r);
         int owners[2];
         const int n = access_cores(launch_, c, r, a.space, owners);
         for (int i = 0; i < n; ++i) {
             const Intervals& w = at(owners[i]).written[static_cast<int>(a.space)];
             uint64_t glo = 0, ghi = 0;
+            bool any = false;
             for_each_run(r, a, [&](uint64_t lo, uint64_t hi) {
-                std::tie(glo, ghi) = w.gap(lo, hi);
-                return glo == ghi;
+                const auto [x, y] = w.gap(lo, hi);
+                if (x != lo || y != hi) any = true;
+                if (x != y && glo == ghi) glo = x, ghi = y;
+                return !(mover ? any : glo != ghi);
             });
-            if (glo == ghi) continue;
+            if (glo == ghi || (mover && any)) continue;
             if (sink_.repeat("initcheck", "uninitialized-read", r.loc, SourceLoc{})) return;
             Report rep;
             rep.tool = "initcheck";
@@ -362,6 +371,12 @@ private:
             sink_.add(c.index, std::move(rep));
             return;
         }
+    }
+
+    static bool writes_local(const OpRecord& r) {
+        for (uint8_t i = 0; i < r.n_writes; ++i)
+            if (r.writes[i].space != Space::GM) return true;
+        return false;
     }
 
     void init_write(const Core& c, const OpRecord& r, const Access& a) {
