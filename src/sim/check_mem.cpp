@@ -13,6 +13,7 @@
 #include <array>
 #include <cinttypes>
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <utility>
@@ -413,6 +414,8 @@ private:
     // cleared is a read hardware does, but the record cannot tell its
     // first store from later ones, so it is not judged.
     void gm_read(const Core& c, const OpRecord& r, const Access& a) {
+        // A prefetch is a cache hint: nothing it reads is used.
+        if (std::strncmp(r.op, "TPREFETCH", 9) == 0) return;
         std::unique_lock lk(g_gm_mu);
         if (g_gm.empty()) return;
         uint64_t glo = 0, ghi = 0, base = 0, requested = 0;
