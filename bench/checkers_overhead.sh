@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Wall-time overhead of the checkers on the cookbook kernels: runs the
 # dynamic_multi_core benchmark sweep of each target once without checkers and
-# once per PTO_SIM_CHECK setting, and prints each kernel shape's median time
-# and its ratio to the unchecked run (docs/checkers.md, "Overhead").
+# once per PTO_SIM_CHECK setting (race, mem,init, all), and prints each kernel
+# shape's median time and its ratio to the unchecked run (docs/checkers.md,
+# "Overhead").
 #
 #   bench/checkers_overhead.sh [target...]     # default: a2a3 a5
 #
@@ -18,24 +19,25 @@ tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 for t in "${targets[@]}"; do
     dir="$repo/reference/dynamic_multi_core/$t"
-    for mode in off race all; do
+    for mode in off race mem,init all; do
         if [[ $mode == off ]]; then
             (cd "$dir" && env -u PTO_SIM_CHECK "$py" benchmark.py --csv "$tmp/$t-$mode.csv" >/dev/null)
         else
             (cd "$dir" && PTO_SIM_CHECK=$mode "$py" benchmark.py --csv "$tmp/$t-$mode.csv" >/dev/null)
         fi
     done
-    "$py" - "$tmp/$t-off.csv" "$tmp/$t-race.csv" "$tmp/$t-all.csv" "$t" <<'EOF'
+    "$py" - "$tmp/$t-off.csv" "$tmp/$t-race.csv" "$tmp/$t-mem,init.csv" "$tmp/$t-all.csv" "$t" <<'EOF'
 import csv, sys
 def load(p):
     return {(r["kernel"], r["shape"]): float(r["median_us"]) for r in csv.DictReader(l for l in open(p) if not l.startswith("#"))}
-off, race, full = (load(p) for p in sys.argv[1:4])
-print(f"{'target':6} {'kernel':11} {'shape':16} {'off us':>10} {'race us':>10} {'x':>6} {'all us':>10} {'x':>6}")
-worst = 0.0
+off, race, mem, full = (load(p) for p in sys.argv[1:5])
+t = sys.argv[5]
+print(f"{'target':6} {'kernel':11} {'shape':16} {'off us':>10} {'race us':>10} {'x':>6} {'mem,init':>10} {'x':>6} {'all us':>10} {'x':>6}")
+worst = worst_mem = 0.0
 for k in off:
-    r, a = race[k] / off[k], full[k] / off[k]
-    worst = max(worst, r)
-    print(f"{sys.argv[4]:6} {k[0]:11} {k[1]:16} {off[k]:10.1f} {race[k]:10.1f} {r:6.2f} {full[k]:10.1f} {a:6.2f}")
-print(f"{sys.argv[4]}: worst racecheck ratio {worst:.2f}x")
+    r, m, a = race[k] / off[k], mem[k] / off[k], full[k] / off[k]
+    worst, worst_mem = max(worst, r), max(worst_mem, m)
+    print(f"{t:6} {k[0]:11} {k[1]:16} {off[k]:10.1f} {race[k]:10.1f} {r:6.2f} {mem[k]:10.1f} {m:6.2f} {full[k]:10.1f} {a:6.2f}")
+print(f"{t}: worst racecheck ratio {worst:.2f}x, worst memcheck+initcheck ratio {worst_mem:.2f}x")
 EOF
 done

@@ -1,7 +1,8 @@
-// The simulator's checkers (docs/checkers.md): synccheck and racecheck run
-// as dispatch subscribers while a launch executes and report at its end.
-// Selected with PTO_SIM_CHECK=sync,race (or all), reports also written as
-// JSON lines to PTO_SIM_CHECK_LOG; a launch with an error report fails.
+// The simulator's checkers (docs/checkers.md): synccheck, racecheck,
+// memcheck and initcheck run as dispatch subscribers while a launch executes
+// and report at its end. Selected with PTO_SIM_CHECK=sync,race,mem,init (or
+// all), reports also written as JSON lines to PTO_SIM_CHECK_LOG; a launch
+// with an error report fails.
 #pragma once
 #include <ptosim/core.hpp>
 #include <cstdint>
@@ -11,7 +12,13 @@
 
 namespace ptosim::check {
 
-enum Tool : unsigned { kSync = 1u << 0, kRace = 1u << 1, kAllTools = kSync | kRace };
+enum Tool : unsigned {
+    kSync = 1u << 0,
+    kRace = 1u << 1,
+    kMem = 1u << 2,
+    kInit = 1u << 3,
+    kAllTools = kSync | kRace | kMem | kInit
+};
 
 // One side of a report: the instruction, its pipe and what it did.
 struct Site {
@@ -23,7 +30,7 @@ struct Site {
 };
 
 struct Report {
-    std::string tool;      // "synccheck", "racecheck"
+    std::string tool;      // "synccheck", "racecheck", "memcheck", "initcheck"
     std::string kind;      // e.g. "read-after-write", "flag-never-waited"
     std::string severity;  // "error" or "warning"
     std::string kernel;
@@ -39,8 +46,8 @@ struct Report {
     uint64_t count = 1;    // occurrences folded into this report
 };
 
-// Selects tools with PTO_SIM_CHECK's syntax: a comma list of sync, race, or
-// all; "" turns every tool off. Returns "" or the error naming the bad word.
+// Selects tools with PTO_SIM_CHECK's syntax: a comma list of sync, race, mem,
+// init, or all; "" turns every tool off. Returns "" or the error naming the bad word.
 std::string configure(std::string_view tools);
 unsigned tools();
 bool enabled(Tool t);
@@ -52,5 +59,13 @@ void set_log(std::string path);
 std::vector<Report> take_reports();
 std::string format_text(const Report& r);
 std::string format_json(const Report& r);
+
+// initcheck's view of device memory (docs/checkers.md, "initcheck"): the ACL
+// runtime tells it about each aclrtMalloc block (`requested` bytes asked for;
+// `caller` the code address that asked), every host write into one
+// (aclrtMemcpy, aclrtMemset) and each aclrtFree. No-ops unless initcheck is on.
+void gm_allocated(const void* p, uint64_t requested, const void* caller);
+void gm_host_write(const void* p, uint64_t bytes);
+void gm_freed(const void* p);
 
 }  // namespace ptosim::check

@@ -86,6 +86,11 @@ struct OpRecord {
     // GM writes that accumulate in hardware (TSTORE with AtomicAdd): several
     // cores may do them to the same bytes without ordering.
     bool atomic = false;
+    // Accesses to a buffer the issuing core has none of (A5 TMOV Acc->Vec,
+    // TINSERT Vec->Mat, copy_cbuf_to_ubuf) reach its mix group's other core:
+    // the Cube core, or the Vector sub-blocks in this mask (bit s: sub-block
+    // s; 0 means sub-block 0). Read by the checkers.
+    uint8_t peer_subblocks = 0;
     Pipe src = Pipe::S;
     Pipe dst = Pipe::S;
     int32_t event = -1;

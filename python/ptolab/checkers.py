@@ -1,6 +1,6 @@
-"""ptolab.check: run launches under ptosim's checkers (synccheck, racecheck)
-from Python, as PTO_SIM_CHECK and `ptolab check` do for a whole process
-(docs/checkers.md)."""
+"""ptolab.check: run launches under ptosim's checkers (synccheck, racecheck,
+memcheck, initcheck) from Python, as PTO_SIM_CHECK and `ptolab check` do for
+a whole process (docs/checkers.md)."""
 import contextlib
 import json
 import os
@@ -26,8 +26,9 @@ class CheckResult:
 
 @contextlib.contextmanager
 def check(tools="all"):
-    """Turns the checkers `tools` ("sync", "race", a comma list or "all") on for
-    the launches of the block, then back to PTO_SIM_CHECK's setting:
+    """Turns the checkers `tools` ("sync", "race", "mem", "init", a comma
+    list or "all") on for the launches of the block, then back to
+    PTO_SIM_CHECK's setting:
 
         with ptolab.check("sync,race") as result:
             lib.call_add(...); ptolab.synchronize()

@@ -4,6 +4,7 @@
 // Behaviour and the deliberate differences from CANN: docs/acl.md.
 #include <acl/acl.h>
 #include <runtime/rt_ffts.h>
+#include <ptosim/check.hpp>
 #include <ptosim/float16.hpp>
 #include <ptosim/runtime.hpp>
 
@@ -474,21 +475,27 @@ aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
     if (devPtr) *devPtr = nullptr;
     if (aclError e = require_device("aclrtMalloc")) return e;
     if (aclError e = check_policy("aclrtMalloc", policy)) return e;
-    return allocate("aclrtMalloc", "devPtr", devPtr, size, true, Padding::Align32Plus32);
+    const aclError e = allocate("aclrtMalloc", "devPtr", devPtr, size, true, Padding::Align32Plus32);
+    if (e == ACL_SUCCESS) ptosim::check::gm_allocated(*devPtr, size, __builtin_extract_return_addr(__builtin_return_address(0)));
+    return e;
 }
 
 aclError aclrtMallocAlign32(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
     if (devPtr) *devPtr = nullptr;
     if (aclError e = require_device("aclrtMallocAlign32")) return e;
     if (aclError e = check_policy("aclrtMallocAlign32", policy)) return e;
-    return allocate("aclrtMallocAlign32", "devPtr", devPtr, size, true, Padding::Align32);
+    const aclError e = allocate("aclrtMallocAlign32", "devPtr", devPtr, size, true, Padding::Align32);
+    if (e == ACL_SUCCESS) ptosim::check::gm_allocated(*devPtr, size, __builtin_extract_return_addr(__builtin_return_address(0)));
+    return e;
 }
 
 aclError aclrtMallocCached(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
     if (devPtr) *devPtr = nullptr;
     if (aclError e = require_device("aclrtMallocCached")) return e;
     if (aclError e = check_policy("aclrtMallocCached", policy)) return e;
-    return allocate("aclrtMallocCached", "devPtr", devPtr, size, true, Padding::Align32Plus32);
+    const aclError e = allocate("aclrtMallocCached", "devPtr", devPtr, size, true, Padding::Align32Plus32);
+    if (e == ACL_SUCCESS) ptosim::check::gm_allocated(*devPtr, size, __builtin_extract_return_addr(__builtin_return_address(0)));
+    return e;
 }
 
 aclError aclrtMallocHost(void** hostPtr, size_t size) {
@@ -499,7 +506,9 @@ aclError aclrtMallocHost(void** hostPtr, size_t size) {
 
 aclError aclrtFree(void* devPtr) {
     if (aclError e = require_device("aclrtFree")) return e;
-    return release("aclrtFree", devPtr, true, __builtin_extract_return_addr(__builtin_return_address(0)));
+    const aclError e = release("aclrtFree", devPtr, true, __builtin_extract_return_addr(__builtin_return_address(0)));
+    if (e == ACL_SUCCESS) ptosim::check::gm_freed(devPtr);
+    return e;
 }
 
 aclError aclrtFreeHost(void* hostPtr) {
@@ -540,6 +549,7 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, a
     if (aclError e = check_side(fn, "dst", dst, count, dst_dev, kind_name(k))) return e;
     if (aclError e = check_side(fn, "src", src, count, src_dev, kind_name(k))) return e;
     std::memmove(dst, src, count);  // memmove: a DEVICE_TO_DEVICE copy may overlap within one block
+    if (dst_dev) ptosim::check::gm_host_write(dst, count);
     return ACL_SUCCESS;
 }
 
@@ -559,6 +569,7 @@ aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count)
     if (aclError e = check_side(fn, "devPtr", devPtr, count, is_dev, is_dev ? "device memory" : "host memory"))
         return e;
     std::memset(devPtr, static_cast<unsigned char>(value), count);
+    if (is_dev) ptosim::check::gm_host_write(devPtr, count);
     return ACL_SUCCESS;
 }
 

@@ -1,5 +1,6 @@
-// synccheck and racecheck: the model is written down in docs/checkers.md.
-// Both tools are one dispatch subscriber each that reads the records every
+// synccheck and racecheck, and the framework every tool shares: the model is
+// written down in docs/checkers.md (memcheck and initcheck: check_mem.cpp).
+// Each tool is one dispatch subscriber that reads the records every
 // instruction and intrinsic passes through `dispatch`; with no tool selected
 // nothing subscribes and the only cost is one null test per launch.
 #include "check.hpp"
@@ -177,7 +178,7 @@ std::mutex g_mu;
 bool g_configured = false;
 unsigned g_tools = 0;
 std::string g_config_error;
-int g_sub_sync = 0, g_sub_race = 0;
+int g_sub_sync = 0, g_sub_race = 0, g_sub_mem = 0, g_sub_init = 0;
 std::string g_log;
 std::vector<Report> g_reports;  // for take_reports
 std::vector<Report> g_sarif;    // everything a .sarif log holds
@@ -189,8 +190,10 @@ constexpr size_t kKeptReports = 10000;
 
 struct LaunchState {
     LaunchState(Launch& l, unsigned t) : launch(l), tools(t) {}
+    ~LaunchState() { mem_init_delete(mem); }
     Launch& launch;
     unsigned tools;
+    MemInit* mem = nullptr;  // memcheck and initcheck, when either is on
     std::vector<CoreState> cores;
     // Deduplicated reports, in order of first occurrence.
     std::map<std::tuple<std::string, std::string, std::string, std::string>, size_t> index;
@@ -209,6 +212,11 @@ struct LaunchState {
         CoreState& s = cores[c.index];
         s.used = true;
         return s;
+    }
+    CoreState& state_at(int index) {
+        if (cores.empty()) cores.resize(launch.core_count());
+        if (cores.size() <= static_cast<size_t>(index)) cores.resize(index + 1);
+        return cores[index];
     }
 
     using Key = std::tuple<std::string, std::string, std::string, std::string>;
@@ -246,13 +254,21 @@ struct LaunchState {
 
     void on_sync(const Core& c, const OpRecord& r);
     void on_race(const Core& c, const OpRecord& r);
+    void on_mem(const Core& c, const OpRecord& r) {
+        if (mem) mem_record(*mem, c, r);
+    }
+    void on_init(const Core& c, const OpRecord& r) {
+        if (mem) init_record(*mem, c, r);
+    }
     void sync_op(const Core& c, CoreState& s, const OpRecord& r);
     void access(const Core& c, CoreState& s, const OpRecord& r, const Access& a, bool write, uint32_t t);
+    void local_access(const Core& c, CoreState& s, int owner, const OpRecord& r, const Access& a, bool write,
+                      uint32_t t);
     bool check_pair(const Core& c, const Clock& mine, const OpRecord& r, const Access& a, const Footprint& f, bool write,
                     const Shadow& e);
     bool sibling_duplicate(const Core& c, const OpRecord& r, const Footprint& f, const Shadow& e);
     int32_t snapshot(const Core& c, Pipe p);
-    void prune(CoreState& s, std::vector<Shadow>& list);
+    void prune(const Core& c, int owner, CoreState& s, std::vector<Shadow>& list);
     void core_done(const Core& c);
     void finish(bool completed);
 };
@@ -430,10 +446,14 @@ bool LaunchState::check_pair(const Core& c, const Clock& mine, const OpRecord& r
 
 void LaunchState::access(const Core& c, CoreState& s, const OpRecord& r, const Access& a, bool write, uint32_t t) {
     if (a.bytes == 0) return;
-    const int sp = static_cast<int>(a.space);
-    // Another core's buffer reached through a Cube<->Vector move (A5 TMOV
-    // Acc->Vec, TINSERT Vec->Mat) is not modelled yet (docs/checkers.md).
-    if (a.space != Space::GM && c.mem_size[sp] == 0) return;
+    if (a.space != Space::GM) {
+        // A Cube<->Vector move (A5 TMOV Acc->Vec, TINSERT Vec->Mat) reaches
+        // the other core's buffer: its history, judged by this core's clocks.
+        int owners[2];
+        const int n = access_cores(launch, c, r, a.space, owners);
+        for (int i = 0; i < n; ++i) local_access(c, s, owners[i], r, a, write, t);
+        return;
+    }
     const Footprint f = Footprint::of(r, a);
     const Clock& mine = s.clock[static_cast<int>(r.pipe)];
     // An earlier access this one is ordered after and covers adds nothing a
@@ -442,22 +462,30 @@ void LaunchState::access(const Core& c, CoreState& s, const OpRecord& r, const A
         return ordered && covers(f, e.at) && (write || !e.write) && !(write && r.atomic && e.write && !e.atomic);
     };
     const Shadow mine_entry{f, t, c.index, r.pipe, write, write && r.atomic, r.op, r.loc};
-    if (a.space == Space::GM) {
-        auto it = gm.lower_bound(f.lo > gm_span ? f.lo - gm_span : 0);
-        while (it != gm.end() && it->first < f.hi) {
-            const Shadow& e = it->second;
-            if (!overlaps(e.at, f)) {
-                ++it;
-                continue;
-            }
-            const bool ordered = check_pair(c, mine, r, a, f, write, e);
-            it = redundant(e, ordered) ? gm.erase(it) : std::next(it);
+    auto it = gm.lower_bound(f.lo > gm_span ? f.lo - gm_span : 0);
+    while (it != gm.end() && it->first < f.hi) {
+        const Shadow& e = it->second;
+        if (!overlaps(e.at, f)) {
+            ++it;
+            continue;
         }
-        gm.emplace(f.lo, mine_entry);
-        gm_span = std::max(gm_span, f.hi - f.lo);
-        return;
+        const bool ordered = check_pair(c, mine, r, a, f, write, e);
+        it = redundant(e, ordered) ? gm.erase(it) : std::next(it);
     }
-    auto& list = s.shadow[sp];
+    gm.emplace(f.lo, mine_entry);
+    gm_span = std::max(gm_span, f.hi - f.lo);
+}
+
+void LaunchState::local_access(const Core& c, CoreState& s, int owner, const OpRecord& r, const Access& a, bool write,
+                               uint32_t t) {
+    const Footprint f = Footprint::of(r, a);
+    const Clock& mine = s.clock[static_cast<int>(r.pipe)];
+    auto redundant = [&](const Shadow& e, bool ordered) {
+        return ordered && covers(f, e.at) && (write || !e.write) && !(write && r.atomic && e.write && !e.atomic);
+    };
+    const Shadow mine_entry{f, t, c.index, r.pipe, write, write && r.atomic, r.op, r.loc};
+    CoreState& o = owner == c.index ? s : state_at(owner);
+    auto& list = o.shadow[static_cast<int>(a.space)];
     size_t keep = 0;
     for (size_t i = 0; i < list.size(); ++i) {
         const Shadow& e = list[i];
@@ -465,15 +493,30 @@ void LaunchState::access(const Core& c, CoreState& s, const OpRecord& r, const A
     }
     list.resize(keep);
     list.push_back(mine_entry);
-    if (++s.inserts % 256 == 0 || list.size() > 512) prune(s, list);
+    if (++o.inserts % 256 == 0 || list.size() > 512) prune(c, owner, o, list);
 }
 
-// Drops accesses every pipe is ordered after: nothing issued later can race them.
-void LaunchState::prune(CoreState& s, std::vector<Shadow>& list) {
+// Drops accesses every pipe is ordered after: nothing issued later can race
+// them. On A5 mix launches the Cube core and its Vector sub-blocks reach each
+// other's UB and L1, so there every core of the group must be ordered after
+// an access before it goes.
+void LaunchState::prune(const Core& c, int owner, CoreState& s, std::vector<Shadow>& list) {
+    int who[3] = {owner}, n = 1;
+    if (c.target == Target::A5 && launch.cores_per_group() == 3) {
+        n = 0;
+        for (int m = owner / 3 * 3; m < owner / 3 * 3 + 3; ++m) who[n++] = m;
+    }
     std::erase_if(list, [&](const Shadow& e) {
         const int q = static_cast<int>(e.pipe);
-        for (int p = 0; p < kPipeCount; ++p)
-            if (p != static_cast<int>(Pipe::ALL) && s.clock[p].own[q] < e.t) return false;
+        const uint32_t key = static_cast<uint32_t>(e.core * kPipeCount + q);
+        for (int i = 0; i < n; ++i) {
+            const CoreState& w = who[i] == owner ? s : state_at(who[i]);
+            for (int p = 0; p < kPipeCount; ++p) {
+                if (p == static_cast<int>(Pipe::ALL)) continue;
+                const uint32_t seen = e.core == who[i] ? w.clock[p].own[q] : remote_at(w.clock[p].remote, key);
+                if (seen < e.t) return false;
+            }
+        }
         return true;
     });
 }
@@ -648,16 +691,18 @@ std::string configure_locked(std::string_view spec) {
         while (!w.empty() && w.back() == ' ') w.remove_suffix(1);
         if (w == "sync" || w == "synccheck") t |= kSync;
         else if (w == "race" || w == "racecheck") t |= kRace;
+        else if (w == "mem" || w == "memcheck") t |= kMem;
+        else if (w == "init" || w == "initcheck") t |= kInit;
         else if (w == "all") t |= kAllTools;
         else if (!w.empty() && w != "none" && w != "0")
             return "PTO_SIM_CHECK: unknown tool '" + std::string(w) +
-                   "'; use a comma list of sync, race (or all), e.g. PTO_SIM_CHECK=sync,race";
+                   "'; use a comma list of sync, race, mem, init (or all), e.g. PTO_SIM_CHECK=sync,race";
         i = j + 1;
     }
     g_tools = t;
     g_configured = true;
     g_config_error.clear();
-    // One dispatch subscriber per selected tool; none when both are off.
+    // One dispatch subscriber per selected tool; none when all are off.
     auto toggle = [](int& id, bool on, void (LaunchState::*fn)(const Core&, const OpRecord&)) {
         if (on && !id) {
             id = subscribe([fn](const Core& c, const OpRecord& r) {
@@ -670,6 +715,8 @@ std::string configure_locked(std::string_view spec) {
     };
     toggle(g_sub_sync, t & kSync, &LaunchState::on_sync);
     toggle(g_sub_race, t & kRace, &LaunchState::on_race);
+    toggle(g_sub_mem, t & kMem, &LaunchState::on_mem);
+    toggle(g_sub_init, t & kInit, &LaunchState::on_init);
     return "";
 }
 
@@ -794,7 +841,18 @@ Status begin(Launch& l) {
     std::lock_guard lk(g_mu);
     ensure_configured();
     if (!g_config_error.empty()) return {err::kInvalidParam, g_config_error};
-    if (g_tools) l.check = new LaunchState(l, g_tools);
+    if (g_tools) {
+        l.check = new LaunchState(l, g_tools);
+        if (g_tools & (kMem | kInit)) {
+            LaunchState* st = l.check;
+            ReportSink sink;
+            sink.repeat = [st](const std::string& tool, const std::string& kind, const SourceLoc& a, const SourceLoc& b) {
+                return st->repeat(LaunchState::key_of(tool, kind, a, b));
+            };
+            sink.add = [st](int core, Report r) { st->add_at(core, std::move(r)); };
+            st->mem = mem_init_new(l, g_tools, std::move(sink));
+        }
+    }
     return {};
 }
 

@@ -3,6 +3,8 @@
 #include <ptosim/check.hpp>
 #include <ptosim/runtime.hpp>
 #include <array>
+#include <functional>
+#include <string>
 #include <vector>
 
 namespace ptosim {
@@ -31,6 +33,27 @@ void acquire(Launch& l, const Core& c, const Channel& ch);
 // SYNCALL: every participant adds itself to `ch`; once all did, each acquires the whole.
 void contribute(Launch& l, const Core& c, const Channel& ch);
 void acquire_all(Launch& l, const Core& c, const Channel& ch);
+
+// memcheck and initcheck of one launch (check_mem.cpp).
+class MemInit;
+struct ReportSink {
+    // Counts one more occurrence of a report already made; false when there is none.
+    std::function<bool(const std::string& tool, const std::string& kind, const SourceLoc& first,
+                       const SourceLoc& second)>
+        repeat;
+    // Adds a report made on core `core` (deduplicated as every report).
+    std::function<void(int core, Report)> add;
+};
+MemInit* mem_init_new(Launch& l, unsigned tools, ReportSink sink);
+void mem_init_delete(MemInit* m);
+void mem_record(MemInit& m, const Core& c, const OpRecord& r);
+void init_record(MemInit& m, const Core& c, const OpRecord& r);
+
+// The cores whose buffer `space` an access of core c reaches: c itself, or
+// for a buffer c has none of, its mix group's Cube core or the Vector
+// sub-blocks the record names (OpRecord::peer_subblocks). Returns how many
+// it wrote to `out`; none for GM or an unreachable buffer.
+int access_cores(Launch& l, const Core& c, const OpRecord& r, Space space, int out[2]);
 
 }  // namespace check
 }  // namespace ptosim

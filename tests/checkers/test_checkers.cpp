@@ -797,7 +797,8 @@ TEST_F(Checkers, SubBlocksStoringTheSameRangeFromOneLineIsAWarning) {
 
 TEST(CheckConfig, UnknownToolIsAnErrorNamingIt) {
     EXPECT_EQ(ptosim::check::configure("sync,rce"),
-              "PTO_SIM_CHECK: unknown tool 'rce'; use a comma list of sync, race (or all), e.g. PTO_SIM_CHECK=sync,race");
+              "PTO_SIM_CHECK: unknown tool 'rce'; use a comma list of sync, race, mem, init (or all), e.g. "
+              "PTO_SIM_CHECK=sync,race");
     EXPECT_EQ(ptosim::check::configure("sync, race"), "");
     EXPECT_EQ(ptosim::check::tools(), ptosim::check::kSync | ptosim::check::kRace);
     EXPECT_EQ(ptosim::check::configure("all"), "");

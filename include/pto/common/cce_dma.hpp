@@ -66,6 +66,7 @@ inline void bursts(const char* op, ptosim::Pipe pipe, const End& src, const End&
         record_span(r, src, (n - 1) * src_step + len, false);
         record_span(r, dst, (n - 1) * dst_step + len, true);
     }
+    if (dst.core && dst.core != &c) r.peer_subblocks = static_cast<uint8_t>(1u << dst.core->subblock_id);
     ptosim::dispatch(c, r);
     for (uint64_t i = 0; i < n; ++i) {
         const uint8_t* s = bytes_at(src, i * src_step, len, op, loc);

@@ -202,8 +202,9 @@ RecordEvent fix_move(CallSite cs, const char* op, Dst& dst, Src& src, const Fp* 
     else q = scalar_params(c, scalar);
     rec.elements = static_cast<uint64_t>(rows) * cols;
     rec.bytes = rec.elements * sizeof(typename Dst::DType);
-    ptosim::dispatch(c, rec);
     constexpr bool split_m = mode == AccToVecMode::DualModeSplitM, split_n = mode == AccToVecMode::DualModeSplitN;
+    rec.peer_subblocks = split_m || split_n ? 3 : mode == AccToVecMode::SingleModeVec1 ? 2 : 1;
+    ptosim::dispatch(c, rec);
     if constexpr (split_m || split_n) {
         // Each Vector sub-block receives one half of the region.
         const int hr = split_m ? rows / 2 : rows, hc = split_n ? cols / 2 : cols;

@@ -220,6 +220,7 @@ RecordEvent tmov_tile(CallSite cs, Dst& dst, Src& src) {
                                    "x" + std::to_string(Dst::Cols));
         rec.elements = static_cast<uint64_t>(m) * n;
         rec.bytes = rec.elements * sizeof(typename Dst::DType);
+        rec.peer_subblocks = split_m || split_n ? 3 : mode == AccToVecMode::SingleModeVec1 ? 2 : 1;
         ptosim::dispatch(c, rec);
         if constexpr (split_m || split_n) {
             for (int sub = 0; sub < 2; ++sub)
@@ -334,6 +335,43 @@ RecordEvent textract(CallSite cs, Dst& dst, Src& src, int r0, int c0) {
     else return textract_tile(cs, dst, src, r0, c0);
 }
 
+// Records the write of a rows x cols region at (r0, c0) of dst, laid out as
+// View: only its rows (row-major) or its C0-wide column blocks (Nz), so that
+// the two Vector sub-blocks inserting their halves into one L1 tile are not
+// taken for overlapping writes (docs/checkers.md). Other layouts record the
+// whole tile.
+template <class View, class Dst>
+void record_region(OpRecord& rec, const Dst& dst, int r0, int c0, int rows, int cols) {
+    using E = typename Dst::DType;
+    if constexpr (is_fp4<E> || !((is_Nz_layout<View> && View::SFractalSize == TileConfig::fractalABSize) ||
+                                 (View::isRowMajor && !View::isBoxedLayout))) {
+        record_tile(rec, true, dst);
+    } else {
+        if (rows <= 0 || cols <= 0) return;
+        constexpr uint64_t e = sizeof(E);
+        ptosim::Runs runs{};
+        runs.dims = 1;
+        ptosim::Access a{space_of<Dst>(), 0, dst.address(), 0};
+        if constexpr (is_Nz_layout<View>) {
+            constexpr int block = static_cast<int>(32 / e);
+            const int first = c0 / block;
+            a.offset += (static_cast<uint64_t>(first) * View::Rows + r0) * block * e;
+            runs.run = static_cast<uint64_t>(rows) * block * e;
+            runs.count[0] = static_cast<uint64_t>((c0 + cols - 1) / block - first + 1);
+            runs.pitch[0] = static_cast<uint64_t>(View::Rows) * block * e;
+        } else {
+            a.offset += (static_cast<uint64_t>(r0) * View::Cols + c0) * e;
+            runs.run = static_cast<uint64_t>(cols) * e;
+            runs.count[0] = static_cast<uint64_t>(rows);
+            runs.pitch[0] = static_cast<uint64_t>(View::Cols) * e;
+        }
+        a.bytes = (runs.count[0] - 1) * runs.pitch[0] + runs.run;
+        if (runs.count[0] == 1 || runs.pitch[0] == runs.run) runs.dims = 0;
+        rec.write(a, runs);
+        rec.dtype = dtype_name<E>();
+    }
+}
+
 // A5 TINSERT of an Nz Vec tile into L1 at (r0, c0): the Vector core copies
 // whole fractal columns (valid rows rounded up to 16, valid columns to C0)
 // and places them as an Nz matrix whose column blocks are Dst::Rows high,
@@ -361,7 +399,7 @@ RecordEvent vec_nz_into_mat(CallSite cs, Dst& dst, Src& src, int r0, int c0) {
                                " destination, or the column is not a multiple of " + std::to_string(c0_elems));
     OpRecord rec = make_record("TINSERT", Pipe::MTE3, cs);
     record_tile(rec, false, src);
-    record_tile(rec, true, dst);
+    record_region<NzView>(rec, dst, r0, c0, rows, cols);
     rec.elements = static_cast<uint64_t>(rows) * cols;
     rec.bytes = rec.elements * sizeof(E);
     ptosim::dispatch(c, rec);
@@ -387,7 +425,7 @@ RecordEvent tinsert(CallSite cs, Dst& dst, Src& src, int r0, int c0) {
                                " destination tile");
     OpRecord rec = make_record("TINSERT", move_pipe<Dst, Src>(), cs);
     record_tile(rec, false, src);
-    record_tile(rec, true, dst);
+    record_region<Dst>(rec, dst, r0, c0, rows, cols);
     rec.elements = static_cast<uint64_t>(rows) * cols;
     rec.bytes = rec.elements * sizeof(typename Dst::DType);
     ptosim::dispatch(c, rec);

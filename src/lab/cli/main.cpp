@@ -519,10 +519,10 @@ int main(int argc, char** argv) {
 
     CheckArgs cka;
     auto* check = app.add_subcommand(
-        "check", "Run a command with ptosim's checkers on (PTO_SIM_CHECK, msSanitizer's spelling: --tool=sync,race or "
-                 "all) under the whole-process timeout, then print how many reports its launches made. Exit status: "
+        "check", "Run a command with ptosim's checkers on (PTO_SIM_CHECK, msSanitizer's spelling: --tool=sync,race,mem,init "
+                 "or all) under the whole-process timeout, then print how many reports its launches made. Exit status: "
                  "the command's when non-zero, else 1 when a checker reported an error, else 0. See docs/checkers.md.");
-    check->add_option("--tool", cka.tool, "Comma list of sync, race, or all (default all)");
+    check->add_option("--tool", cka.tool, "Comma list of sync, race, mem, init, or all (default all)");
     check->add_option("--log", cka.log, "Also keep the reports: JSON lines appended to this file (SARIF when it ends "
                                         "in .sarif); sets PTO_SIM_CHECK_LOG");
     check->add_option("--timeout", cka.timeout, "As ptolab run --timeout")->check(kSeconds);

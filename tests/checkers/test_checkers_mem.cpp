@@ -1,0 +1,583 @@
+// Mutation suite of memcheck, initcheck and racecheck's Cube<->Vector buffer
+// accesses (docs/checkers.md): each kernel runs once with one deliberate bug
+// and once fixed. The buggy run must produce exactly the expected reports
+// (tool, kind, buffer, the source lines found by `// @name` markers) and,
+// for one kernel per kind, exactly the expected text; the fixed run must
+// report nothing under every tool and compute the right result.
+#include "test_isa_ref.hpp"
+#include <acl/acl.h>
+#include <ptosim/check.hpp>
+#include <algorithm>
+#include <fstream>
+#include <numeric>
+
+using namespace pto;
+using ptosim::check::Report;
+
+namespace {
+
+constexpr int R = 16, C = 16, N = R * C;
+using V = Tile<TileType::Vec, float, R, C>;
+using G = GlobalTensor<float, TileShape2D<float, R, C>, BaseShape2D<float, R, C>>;
+
+int line_of(const std::string& marker) {
+    std::ifstream f(__FILE__);
+    std::string s;
+    const std::string tail = "// " + marker;
+    for (int n = 1; std::getline(f, s); ++n)
+        if (s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0) return n;
+    ADD_FAILURE() << "no line ends with " << tail;
+    return -1;
+}
+
+std::string here(const char* marker) { return "test_checkers_mem.cpp:" + std::to_string(line_of(marker)); }
+
+// "tool kind buffer line..." of a report.
+std::string summary(const Report& r) {
+    std::string s = r.tool + " " + r.kind;
+    if (!r.buffer.empty()) s += " " + r.buffer;
+    for (const auto& site : r.sites) s += " " + std::to_string(site.loc.line);
+    return s;
+}
+std::string want(const char* tool, const char* kind, const char* buffer, std::vector<const char*> at) {
+    std::string s = std::string(tool) + " " + kind + (*buffer ? " " : "") + buffer;
+    for (const char* m : at) s += " " + std::to_string(line_of(m));
+    return s;
+}
+
+// A report's text with every path shortened to its file name.
+std::string text_of(const Report& r) {
+    std::string t = ptosim::check::format_text(r);
+    for (const auto& site : r.sites) {
+        if (!site.loc.file) continue;
+        const std::string full = site.loc.file;
+        const std::string base = full.substr(full.find_last_of('/') + 1);
+        for (size_t p; (p = t.find(full)) != std::string::npos;) t.replace(p, full.size(), base);
+    }
+    return t;
+}
+
+std::string hex(uint64_t v) {
+    char b[24];
+    std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
+    return b;
+}
+
+struct Checked {
+    ptosim::Status st;
+    std::vector<Report> reports;
+    std::vector<std::string> summaries() const {
+        std::vector<std::string> v;
+        for (auto& r : reports) v.push_back(summary(r));
+        std::sort(v.begin(), v.end());
+        return v;
+    }
+};
+
+class MemCheckers : public ::testing::Test {
+protected:
+    void SetUp() override {
+        ASSERT_EQ(ptosim::check::configure("all"), "");
+        ptosim::check::take_reports();
+    }
+    void TearDown() override {
+        ptosim::check::configure("");
+        ptosim::check::take_reports();
+    }
+    Checked run(ptosim::KernelKind kind, std::function<void()> aic, std::function<void()> aiv,
+                std::vector<const void*> gm_args = {}, uint32_t blocks = 1) {
+        testutil::select_target_soc();
+        ptosim::LaunchSpec s;
+        s.kernel = "checked_kernel";
+        s.site = {__FILE__, __LINE__};
+        s.target = testutil::compiled_target();
+        s.kind = kind;
+        s.block_dim = blocks;
+        s.aic_body = std::move(aic);
+        s.aiv_body = std::move(aiv);
+        s.gm_args = std::move(gm_args);
+        Checked c;
+        c.st = ptosim::run_launch(ptosim::Device::get(), s);
+        c.reports = ptosim::check::take_reports();
+        return c;
+    }
+    Checked vec(std::function<void()> body, std::vector<const void*> gm_args = {}) {
+        return run(ptosim::KernelKind::Vec, nullptr, std::move(body), std::move(gm_args));
+    }
+    Checked cube(std::function<void()> body) { return run(ptosim::KernelKind::Cube, std::move(body), nullptr); }
+    Checked mix(std::function<void()> aic, std::function<void()> aiv) {
+        return run(ptosim::KernelKind::Mix, std::move(aic), std::move(aiv));
+    }
+    static void expect_bug(const Checked& bad, std::vector<std::string> w,
+                           int code = ptosim::err::kVectorCoreException) {
+        std::sort(w.begin(), w.end());
+        EXPECT_EQ(bad.summaries(), w);
+        EXPECT_EQ(bad.st.code, code) << bad.st.message;
+    }
+    static void expect_clean(const Checked& good) {
+        EXPECT_TRUE(good.st.ok()) << good.st.message;
+        EXPECT_EQ(good.summaries(), std::vector<std::string>{});
+    }
+};
+
+std::vector<float> iota_vec(float start) {
+    std::vector<float> v(N);
+    std::iota(v.begin(), v.end(), start);
+    return v;
+}
+
+// ------------------------------------------------------------ memcheck: overlapping tiles
+
+// b is placed inside a (16 x 16 floats: 0x400 bytes): loading b overwrites
+// the upper half of a, which the add still reads.
+void overlapping_add(float* x, float* y, float* out, bool bug) {
+    V a, b, o;
+    TASSIGN(a, 0);
+    TASSIGN(b, bug ? 0x200 : 0x400);
+    TASSIGN(o, 0x800);
+    G gx(x), gy(y), go(out);
+    TLOAD(a, gx);  // @ov-load-a
+    TLOAD(b, gy);  // @ov-load-b
+    set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    TADD(o, a, b);  // @ov-add
+    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    TSTORE(go, o);
+}
+
+TEST_F(MemCheckers, TileLoadedIntoAnotherLiveTileIsOverlappingTiles) {
+    auto x = iota_vec(1), y = iota_vec(100);
+    std::vector<float> out(N);
+    auto bad = vec([&] { overlapping_add(x.data(), y.data(), out.data(), true); });
+    expect_bug(bad, {want("memcheck", "overlapping-tiles", "UB", {"@ov-load-b", "@ov-add"})});
+    ASSERT_EQ(bad.reports.size(), 1u);
+    EXPECT_EQ(text_of(bad.reports[0]),
+              "ptosim: memcheck: error: overlapping-tiles in kernel 'checked_kernel' on AIV block 0: TADD (PIPE_V) at " +
+                  here("@ov-add") + " reads the tile at UB [0x0, 0x400) that TLOAD (PIPE_MTE2) at " + here("@ov-load-a") +
+                  " wrote, but TLOAD (PIPE_MTE2) at " + here("@ov-load-b") +
+                  " wrote another tile over part of it since: the two live tiles share UB [0x200, 0x400)\n"
+                  "  fix: give the tile written at " + here("@ov-load-b") +
+                  " a TASSIGN address outside UB [0x0, 0x400) (the tile read at " + here("@ov-add") +
+                  "), or read that tile before its bytes are reused\n");
+    expect_clean(vec([&] { overlapping_add(x.data(), y.data(), out.data(), false); }));
+    for (int i = 0; i < N; ++i) ASSERT_EQ(out[i], x[i] + y[i]);
+}
+
+// Writing a view inside a live tile, or a tile over others once they were
+// read for the last time, is not an overlap.
+TEST_F(MemCheckers, SubTileWritesAndReuseAfterTheLastReadAreClean) {
+    auto x = iota_vec(1);
+    std::vector<float> out(N), again(N);
+    expect_clean(vec([&] {
+        using Half = Tile<TileType::Vec, float, R / 2, C>;
+        V a, o, c;
+        Half top;
+        TASSIGN(a, 0);
+        TASSIGN(o, 0x400);
+        TASSIGN(top, 0);    // the upper half of a
+        TASSIGN(c, 0x200);  // over a's lower and o's upper half, once both were read
+        G gx(x.data()), go(out.data()), ga(again.data());
+        TLOAD(a, gx);
+        set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+        wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+        TEXPANDS(top, 1.0f);
+        pipe_barrier(PIPE_V);
+        TADD(o, a, a);
+        set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+        wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+        TSTORE(go, o);
+        set_flag(PIPE_MTE3, PIPE_MTE2, EVENT_ID0);
+        wait_flag(PIPE_MTE3, PIPE_MTE2, EVENT_ID0);
+        TLOAD(c, gx);
+        set_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+        wait_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+        TSTORE(ga, c);
+    }));
+    for (int i = 0; i < N; ++i) ASSERT_EQ(out[i], i < N / 2 ? 2.0f : 2 * x[i]) << i;
+    EXPECT_EQ(again, x);
+}
+
+// The same on the Cube: B's L1 tile is placed inside A's.
+constexpr int kT = 16;
+using MatT = Tile<TileType::Mat, half, kT, kT, BLayout::ColMajor, kT, kT, SLayout::RowMajor>;
+using LeftT = TileLeft<half, kT, kT>;
+using RightT = TileRight<half, kT, kT>;
+using AccT = TileAcc<float, kT, kT>;
+
+struct CubeData {
+    std::vector<half> a = std::vector<half>(kT * kT), b = std::vector<half>(kT * kT);
+    std::vector<float> c = std::vector<float>(kT * kT);
+    CubeData() {
+        for (int i = 0; i < kT * kT; ++i) {
+            a[i] = half(static_cast<float>(i % 7));
+            b[i] = half(i / kT == i % kT ? 1.0f : 0.0f);  // identity
+        }
+    }
+};
+
+enum class CubeBug { None, OverlappingL1, NoLoadB };
+
+void matmul(half* a, half* b, float* c, CubeBug bug) {
+    MatT ma, mb;
+    LeftT l;
+    RightT r;
+    AccT acc;
+    TASSIGN(ma, 0);
+    TASSIGN(mb, bug == CubeBug::OverlappingL1 ? 0x100 : 0x1000);
+    TASSIGN(l, 0);
+    TASSIGN(r, 0);
+    TASSIGN(acc, 0);
+    auto ga = ref::gm_nd(a, kT, kT, kT);
+    auto gb = ref::gm_nd(b, kT, kT, kT);
+    auto gc = ref::gm_nd(c, kT, kT, kT);
+    TLOAD(ma, ga);  // @mm-load-a
+    if (bug != CubeBug::NoLoadB) TLOAD(mb, gb);  // @mm-load-b
+    ISA_SYNC(PIPE_MTE2, PIPE_MTE1);
+    TMOV(l, ma);  // @mm-mov-l
+    TMOV(r, mb);  // @mm-mov-r
+    ISA_SYNC(PIPE_MTE1, PIPE_M);
+    TMATMUL(acc, l, r);
+    ISA_SYNC(PIPE_M, PIPE_FIX);
+    TSTORE(gc, acc);
+}
+
+TEST_F(MemCheckers, CubeL1TilePlacedInsideAnotherIsOverlappingTiles) {
+    CubeData d;
+    expect_bug(cube([&] { matmul(d.a.data(), d.b.data(), d.c.data(), CubeBug::OverlappingL1); }),
+               {want("memcheck", "overlapping-tiles", "L1", {"@mm-load-b", "@mm-mov-l"})}, ptosim::err::kAiCoreException);
+    expect_clean(cube([&] { matmul(d.a.data(), d.b.data(), d.c.data(), CubeBug::None); }));
+    for (int i = 0; i < kT * kT; ++i) ASSERT_EQ(d.c[i], static_cast<float>(i % 7)) << i;
+}
+
+// ------------------------------------------------------------ memcheck: GM outside every allocation
+
+struct Acl {
+    Acl() {
+        aclInit(nullptr);
+        aclrtSetDevice(0);
+    }
+    static void* malloc_dev(size_t n) {
+        void* p = nullptr;
+        EXPECT_EQ(aclrtMalloc(&p, n, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+        return p;
+    }
+};
+
+// Both kernel arguments are device blocks; the kernel also reads a host
+// buffer it reached some other way (here: the lambda captures it).
+TEST_F(MemCheckers, GmReadOutsideEveryAllocationIsGmUnallocated) {
+    Acl acl;
+    auto* x = static_cast<float*>(Acl::malloc_dev(N * sizeof(float)));
+    auto* out = static_cast<float*>(Acl::malloc_dev(N * sizeof(float)));
+    auto host = iota_vec(1);
+    ASSERT_EQ(aclrtMemcpy(x, N * sizeof(float), host.data(), N * sizeof(float), ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    auto body = [&](bool bug) {
+        V a;
+        TASSIGN(a, 0);
+        G gx(bug ? host.data() : x), go(out);
+        TLOAD(a, gx);  // @gm-outside
+        set_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+        wait_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+        TSTORE(go, a);
+    };
+    auto bad = vec([&] { body(true); }, {x, out});
+    expect_bug(bad, {want("memcheck", "gm-unallocated", "GM", {"@gm-outside"})});
+    ASSERT_EQ(bad.reports.size(), 1u);
+    const uint64_t lo = reinterpret_cast<uintptr_t>(host.data()), hi = lo + N * sizeof(float);
+    std::string t = text_of(bad.reports[0]);
+    // The distance to the block below depends on where the host heap lies.
+    const size_t cut = t.find(", which lies in no allocation");
+    ASSERT_NE(cut, std::string::npos) << t;
+    const size_t resume = t.find("; every pointer argument");
+    ASSERT_NE(resume, std::string::npos) << t;
+    t.replace(cut, resume - cut, ", which lies in no allocation");
+    EXPECT_EQ(t, "ptosim: memcheck: error: gm-unallocated in kernel 'checked_kernel' on AIV block 0: TLOAD (PIPE_MTE2) at " +
+                     here("@gm-outside") + " reads GM [" + hex(lo) + ", " + hex(hi) +
+                     "), which lies in no allocation; every pointer argument of the launch points into an allocation, "
+                     "so the address was computed outside them\n"
+                     "  fix: check the offset added to the kernel's GM argument at " + here("@gm-outside") +
+                     " (block index x tile size, the GlobalTensor shape and strides) against the size given to "
+                     "aclrtMalloc\n");
+    // Host-pointer launches (no device arguments) are not judged.
+    EXPECT_EQ(vec([&] { body(true); }).summaries(), std::vector<std::string>{});
+    expect_clean(vec([&] { body(false); }, {x, out}));
+    std::vector<float> back(N);
+    ASSERT_EQ(aclrtMemcpy(back.data(), N * sizeof(float), out, N * sizeof(float), ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    EXPECT_EQ(back, host);
+    aclrtFree(x);
+    aclrtFree(out);
+}
+
+// ------------------------------------------------------------ initcheck
+
+void add_unloaded(float* x, float* y, float* out, bool bug) {
+    V a, b, o;
+    TASSIGN(a, 0);
+    TASSIGN(b, 0x400);
+    TASSIGN(o, 0x800);
+    G gx(x), gy(y), go(out);
+    TLOAD(a, gx);
+    if (!bug) TLOAD(b, gy);
+    set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    TADD(o, a, b);  // @init-add
+    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    TSTORE(go, o);
+}
+
+TEST_F(MemCheckers, AddOfATileNothingLoadedIsAnUninitializedRead) {
+    auto x = iota_vec(1), y = iota_vec(100);
+    std::vector<float> out(N);
+    auto bad = vec([&] { add_unloaded(x.data(), y.data(), out.data(), true); });
+    expect_bug(bad, {want("initcheck", "uninitialized-read", "UB", {"@init-add"})});
+    ASSERT_EQ(bad.reports.size(), 1u);
+    EXPECT_EQ(text_of(bad.reports[0]),
+              "ptosim: initcheck: error: uninitialized-read in kernel 'checked_kernel' on AIV block 0: TADD (PIPE_V) at " +
+                  here("@init-add") +
+                  " reads UB [0x400, 0x800), which nothing wrote in this launch (the read covers UB [0x400, 0x800))\n"
+                  "  fix: write these bytes before " + here("@init-add") +
+                  " (TLOAD, a vector instruction, TEXPANDS, ...) or check the tile's TASSIGN address and shape; local "
+                  "buffers hold nothing defined when a kernel starts\n");
+    expect_clean(vec([&] { add_unloaded(x.data(), y.data(), out.data(), false); }));
+    for (int i = 0; i < N; ++i) ASSERT_EQ(out[i], x[i] + y[i]);
+}
+
+TEST_F(MemCheckers, CubeMoveOfAnUnloadedL1TileIsAnUninitializedRead) {
+    CubeData d;
+    expect_bug(cube([&] { matmul(d.a.data(), d.b.data(), d.c.data(), CubeBug::NoLoadB); }),
+               {want("initcheck", "uninitialized-read", "L1", {"@mm-mov-r"})}, ptosim::err::kAiCoreException);
+}
+
+// A device block the host never filled: the kernel's read names the block
+// and where it was allocated.
+TEST_F(MemCheckers, LoadOfADeviceBlockNeverWrittenIsAnUninitializedRead) {
+    Acl acl;
+    auto* x = static_cast<float*>(Acl::malloc_dev(N * sizeof(float)));
+    auto* out = static_cast<float*>(Acl::malloc_dev(N * sizeof(float)));
+    auto host = iota_vec(1);
+    auto body = [&] {
+        V a;
+        TASSIGN(a, 0);
+        G gx(x), go(out);
+        TLOAD(a, gx);  // @init-gm-load
+        set_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+        wait_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+        TSTORE(go, a);
+    };
+    auto bad = vec(body, {x, out});
+    expect_bug(bad, {want("initcheck", "uninitialized-read", "GM", {"@init-gm-load"})});
+    ASSERT_EQ(bad.reports.size(), 1u);
+    std::string t = text_of(bad.reports[0]);
+    const size_t from = t.find("(aclrtMalloc called from ");
+    ASSERT_NE(from, std::string::npos) << t;
+    t.replace(from, t.find(')', from) + 1 - from, "(aclrtMalloc called from <caller>)");
+    const uint64_t lo = reinterpret_cast<uintptr_t>(x);
+    EXPECT_EQ(t, "ptosim: initcheck: error: uninitialized-read in kernel 'checked_kernel' on AIV block 0: TLOAD "
+                 "(PIPE_MTE2) at " + here("@init-gm-load") + " reads GM [" + hex(lo) + ", " + hex(lo + N * 4) +
+                     ") of the 1024-byte device block at " + hex(lo) +
+                     " (aclrtMalloc called from <caller>), which neither the host (aclrtMemcpy, aclrtMemset) nor a "
+                     "kernel wrote since it was allocated\n"
+                     "  fix: copy the input into the block with aclrtMemcpy (or clear it with aclrtMemset) before the "
+                     "launch, or write it in the kernel before " + here("@init-gm-load") +
+                     "; aclrtMalloc leaves device memory undefined\n");
+    // Half written by the host: the read names the other half.
+    ASSERT_EQ(aclrtMemcpy(x, N * 2, host.data(), N * 2, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    bad = vec(body, {x, out});
+    ASSERT_EQ(bad.reports.size(), 1u);
+    EXPECT_EQ(bad.reports[0].lo, lo + N * 2);
+    EXPECT_EQ(bad.reports[0].hi, lo + N * 4);
+    ASSERT_EQ(aclrtMemcpy(x, N * 4, host.data(), N * 4, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    expect_clean(vec(body, {x, out}));
+    // What a kernel stored counts as written for the next launch's load.
+    std::swap(x, out);
+    expect_clean(vec(body, {x, out}));
+    aclrtFree(x);
+    aclrtFree(out);
+}
+
+// ------------------------------------------------------------ racecheck: Cube<->Vector buffers (A5)
+
+#if PTOSIM_TARGET_A5
+// The Cube moves its accumulator into Vector sub-block 0's UB (TMOV
+// Acc->Vec); the sub-block stores it. Without the intra-block flag the store
+// may read UB before the move wrote it.
+void acc_to_vec_cube(CubeData& d, bool bug) {
+    MatT ma, mb;
+    LeftT l;
+    RightT r;
+    AccT acc;
+    TASSIGN(ma, 0);
+    TASSIGN(mb, 0x1000);
+    TASSIGN(l, 0);
+    TASSIGN(r, 0);
+    TASSIGN(acc, 0);
+    auto ga = ref::gm_nd(d.a.data(), kT, kT, kT);
+    auto gb = ref::gm_nd(d.b.data(), kT, kT, kT);
+    TLOAD(ma, ga);
+    TLOAD(mb, gb);
+    ISA_SYNC(PIPE_MTE2, PIPE_MTE1);
+    TMOV(l, ma);
+    TMOV(r, mb);
+    ISA_SYNC(PIPE_MTE1, PIPE_M);
+    TMATMUL(acc, l, r);
+    ISA_SYNC(PIPE_M, PIPE_FIX);
+    V v;
+    TASSIGN(v, 0x2000);
+    TMOV(v, acc);  // @cv-tmov
+    if (!bug) set_intra_block(PIPE_FIX, 4);
+}
+
+void acc_to_vec_vector(float* out, bool bug) {
+    if (get_subblockid() != 0) return;
+    if (!bug) wait_intra_block(PIPE_MTE3, 4);
+    V v;
+    TASSIGN(v, 0x2000);
+    G go(out);
+    TSTORE(go, v);  // @cv-store
+}
+
+TEST_F(MemCheckers, VectorStoreOfAnAccMoveWithoutTheIntraBlockFlagRaces) {
+    CubeData d;
+    std::vector<float> out(N);
+    auto bad = mix([&] { acc_to_vec_cube(d, true); }, [&] { acc_to_vec_vector(out.data(), true); });
+    expect_bug(bad, {want("racecheck", "inter-core-read-after-write", "UB", {"@cv-tmov", "@cv-store"})});
+    ASSERT_EQ(bad.reports.size(), 1u);
+    EXPECT_EQ(bad.reports[0].sites[0].core, "AIC block 0");
+    EXPECT_EQ(bad.reports[0].core, "AIV block 0 sub 0");
+    EXPECT_NE(bad.reports[0].fix.find("with set_intra_block(PIPE_FIX, id) and wait_intra_block(pipe, id) on AIV block 0 "
+                                      "sub 0"),
+              std::string::npos)
+        << bad.reports[0].fix;
+    expect_clean(mix([&] { acc_to_vec_cube(d, false); }, [&] { acc_to_vec_vector(out.data(), false); }));
+    for (int i = 0; i < N; ++i) ASSERT_EQ(out[i], static_cast<float>(i % 7)) << i;
+}
+
+// Vector sub-block 0 inserts a tile into the Cube's L1 (TINSERT Vec->Mat);
+// the Cube moves it on to L0A. Without the flag the move may read L1 first.
+void vec_to_mat_cube(CubeData& d, bool bug) {
+    MatT ma, mb;
+    LeftT l;
+    RightT r;
+    AccT acc;
+    TASSIGN(ma, 0);
+    TASSIGN(mb, 0x1000);
+    TASSIGN(l, 0);
+    TASSIGN(r, 0);
+    TASSIGN(acc, 0);
+    auto gb = ref::gm_nd(d.b.data(), kT, kT, kT);
+    auto gc = ref::gm_nd(d.c.data(), kT, kT, kT);
+    TLOAD(mb, gb);
+    ISA_SYNC(PIPE_MTE2, PIPE_MTE1);
+    if (!bug) wait_intra_block(PIPE_MTE1, 5);
+    TMOV(l, ma);  // @vm-mov
+    TMOV(r, mb);
+    ISA_SYNC(PIPE_MTE1, PIPE_M);
+    TMATMUL(acc, l, r);
+    ISA_SYNC(PIPE_M, PIPE_FIX);
+    TSTORE(gc, acc);
+}
+
+void vec_to_mat_vector(CubeData& d, bool bug) {
+    if (get_subblockid() != 0) return;
+    using Nz = Tile<TileType::Vec, half, kT, kT, BLayout::ColMajor, kT, kT, SLayout::RowMajor>;
+    using Nd = Tile<TileType::Vec, half, kT, kT>;
+    Nd nd;
+    Nz nz;
+    TASSIGN(nd, 0);
+    TASSIGN(nz, 0x1000);
+    auto ga = ref::gm_nd(d.a.data(), kT, kT, kT);
+    TLOAD(nd, ga);
+    ISA_SYNC(PIPE_MTE2, PIPE_V);
+    TMOV(nz, nd);
+    ISA_SYNC(PIPE_V, PIPE_MTE3);
+    MatT ma;
+    TASSIGN(ma, 0);
+    TINSERT(ma, nz, 0, 0);  // @vm-insert
+    if (!bug) set_intra_block(PIPE_MTE3, 5);
+}
+
+TEST_F(MemCheckers, CubeMoveOfATileAVectorInsertsWithoutTheFlagRaces) {
+    CubeData d;
+    // ptosim runs the Cube until it blocks: its move reads L1 first, before
+    // anything was inserted, and the insert then overwrites what it read.
+    auto bad = mix([&] { vec_to_mat_cube(d, true); }, [&] { vec_to_mat_vector(d, true); });
+    expect_bug(bad,
+               {want("initcheck", "uninitialized-read", "L1", {"@vm-mov"}),
+                want("racecheck", "inter-core-write-after-read", "L1", {"@vm-mov", "@vm-insert"})},
+               ptosim::err::kAiCoreException);
+    ASSERT_EQ(bad.reports.size(), 2u);
+    const Report& race = bad.reports[0].tool == "racecheck" ? bad.reports[0] : bad.reports[1];
+    EXPECT_EQ(race.sites[0].core, "AIC block 0");
+    EXPECT_EQ(race.core, "AIV block 0 sub 0");
+    EXPECT_NE(race.fix.find("with set_intra_block(PIPE_MTE1, id) and wait_intra_block(pipe, id) on AIV block 0 sub 0"),
+              std::string::npos)
+        << race.fix;
+    expect_clean(mix([&] { vec_to_mat_cube(d, false); }, [&] { vec_to_mat_vector(d, false); }));
+    for (int i = 0; i < kT * kT; ++i) ASSERT_EQ(d.c[i], static_cast<float>(i % 7)) << i;
+}
+
+// A Cube->Vector FIFO through UB (TPUSH TMOV_C2UB, TPOP): the consumer that
+// does not wait for the entry reads UB the Cube's move may not have written.
+using VecHalf = Tile<TileType::Vec, float, R / 2, C>;
+using UbPipe = TPipe<6, FIFOType::VEC_FIFO, 2, 1, AccT, VecHalf, TSyncOpType::TMOV_C2UB, TSyncOpType::NONE>;
+constexpr uint64_t kRing = 0x4000;
+
+void fifo_cube(CubeData& d) {
+    MatT ma, mb;
+    LeftT l;
+    RightT r;
+    AccT acc;
+    TASSIGN(ma, 0);
+    TASSIGN(mb, 0x1000);
+    TASSIGN(l, 0);
+    TASSIGN(r, 0);
+    TASSIGN(acc, 0);
+    auto ga = ref::gm_nd(d.a.data(), kT, kT, kT);
+    auto gb = ref::gm_nd(d.b.data(), kT, kT, kT);
+    TLOAD(ma, ga);
+    TLOAD(mb, gb);
+    ISA_SYNC(PIPE_MTE2, PIPE_MTE1);
+    TMOV(l, ma);
+    TMOV(r, mb);
+    ISA_SYNC(PIPE_MTE1, PIPE_M);
+    TMATMUL(acc, l, r);
+    ISA_SYNC(PIPE_M, PIPE_FIX);
+    VecHalf first;
+    TASSIGN(first, kRing);
+    UbPipe pipe(first);
+    pipe.prod.setTileId(0, 0);
+    pipe.prod.setAllocateStatus(false);
+    pipe.prod.setRecordStatus(true);
+    TPUSH(acc, pipe);  // @fifo-push
+}
+
+void fifo_vector(float* out, bool bug) {
+    VecHalf first;
+    TASSIGN(first, kRing);
+    UbPipe pipe(&first);
+    pipe.cons.setTileId(0, 0);
+    pipe.cons.setWaitStatus(!bug);
+    pipe.cons.setFreeStatus(false);
+    TPOP(first, pipe);
+    using GHalf = GlobalTensor<float, TileShape2D<float, R / 2, C>, BaseShape2D<float, R / 2, C>>;
+    GHalf go(out + get_subblockid() * (N / 2));
+    TSTORE(go, first);  // @fifo-store
+}
+
+TEST_F(MemCheckers, FifoConsumerThatDoesNotWaitRacesTheProducersMove) {
+    CubeData d;
+    std::vector<float> out(N);
+    auto bad = mix([&] { fifo_cube(d); }, [&] { fifo_vector(out.data(), true); });
+    // Both sub-blocks: each reads its half in its own UB; the entry's signal
+    // is then never consumed.
+    expect_bug(bad, {want("racecheck", "inter-core-read-after-write", "UB", {"@fifo-push", "@fifo-store"}),
+                     want("synccheck", "cross-core-flag-left-set", "", {"@fifo-push"})});
+    for (const Report& r : bad.reports) EXPECT_EQ(r.count, 2u) << r.message;
+    expect_clean(mix([&] { fifo_cube(d); }, [&] { fifo_vector(out.data(), false); }));
+    for (int i = 0; i < N; ++i) ASSERT_EQ(out[i], static_cast<float>(i % 7)) << i;
+}
+#endif
+
+}  // namespace
