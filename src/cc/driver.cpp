@@ -1,4 +1,5 @@
 #include "driver.hpp"
+#include "cache.hpp"
 #include "rewrite.hpp"
 
 #include <fcntl.h>
@@ -364,7 +365,12 @@ bool plan_build(const Options& o, const Paths& paths, bool dry_run, Plan& plan, 
         std::string obj_out = o.compile_only ? (o.output.empty() ? stem_of(in.path) + ".o" : o.output) : base + ".o";
         std::error_code ec;
         const std::string abs_src = fs::absolute(in.path, ec).string();
-        const uint64_t tu = fnv1a(abs_src + '\0' + obj_out + '\0' + all_args + (o.device ? "device" : "host"));
+        // The id must not depend on the temporary directory, or no two builds
+        // of one kernel would compile the same source (and none would be cached).
+        const std::string tu_out = o.compile_only ? obj_out
+                                                  : fs::absolute(o.output.empty() ? "a.out" : o.output, ec).string() +
+                                                        '#' + std::to_string(serial - 1);
+        const uint64_t tu = fnv1a(abs_src + '\0' + tu_out + '\0' + all_args + (o.device ? "device" : "host"));
 
         std::string src = in.path;
         std::vector<std::string> quote;
@@ -572,30 +578,47 @@ int execute(const Plan& plan, bool dry_run, bool verbose) {
                 return 1;
             }
         }
-        std::vector<pid_t> pids;
+        std::vector<std::pair<pid_t, size_t>> pids;  // and the index of its command
         std::vector<std::string> captured;
+        std::vector<CachedCompile> cached(s.run.size());
+        std::vector<std::string> err_of(s.run.size());
         int status = 0;
-        for (const auto& c : s.run) {
+        for (size_t i = 0; i < s.run.size(); ++i) {
+            const auto& c = s.run[i];
             if (verbose) print_command(c, stderr);
             pid_t pid = 0;
             std::string err_file;
             if (s.compiles && !plan.temp_dir.empty())
                 err_file = plan.temp_dir + "/stderr-" + std::to_string(captured.size()) + ".txt";
-            if (int rc = run_command(c, &pid, err_file); rc != 0) {
+            err_of[i] = err_file;
+            const std::vector<std::string>* argv = &c;
+            if (s.compiles && plan.cache.results) {
+                cached[i] = prepare_cached(c, plan.temp_dir, plan.compiler_id, static_cast<int>(i));
+                std::string note;
+                if (restore_cached(plan.cache, cached[i], plan.temp_dir, err_file, note)) {
+                    if (verbose) std::fprintf(stderr, "ptocc: %s from the cache\n", cached[i].output.c_str());
+                    if (!err_file.empty()) captured.push_back(err_file);
+                    continue;
+                }
+                if (verbose && !note.empty()) std::fprintf(stderr, "ptocc: %s\n", note.c_str());
+                argv = &cached[i].argv;
+            }
+            if (int rc = run_command(*argv, &pid, err_file); rc != 0) {
                 std::fprintf(stderr, "ptocc: error: cannot run %s: %s; check that it is installed and on PATH\n",
                              c[0].c_str(), std::strerror(rc));
                 status = 127;
                 continue;
             }
-            pids.push_back(pid);
+            pids.push_back({pid, i});
             if (!err_file.empty()) captured.push_back(err_file);
         }
-        for (pid_t p : pids) {
+        for (auto [p, i] : pids) {
             int ws = 0;
             while (waitpid(p, &ws, 0) < 0 && errno == EINTR) {
             }
             int code = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + (WIFSIGNALED(ws) ? WTERMSIG(ws) : 0);
             if (code != 0 && status == 0) status = code;
+            if (code == 0 && !cached[i].key.empty()) store_cached(plan.cache, cached[i], plan.temp_dir, err_of[i]);
         }
         print_compiler_output(plan, captured);
         if (status != 0) {
@@ -681,6 +704,10 @@ int run_ptocc(const std::vector<std::string>& args) {
             fs::remove_all(plan.temp_dir, ec);
         }
         return 1;
+    }
+    if (!o.dry_run) {
+        plan.cache = cache_settings();
+        if (plan.cache.results) plan.compiler_id = compiler_identity(paths.cxx);
     }
     int rc = execute(plan, o.dry_run, o.verbose);
     if (!o.dry_run) {

@@ -1,6 +1,7 @@
 // Turns parsed options into the commands of a simulator or bisheng build and
 // runs them (docs/ptocc.md, "What a build runs").
 #pragma once
+#include "cache.hpp"
 #include "diagnostics.hpp"
 #include "options.hpp"
 #include <functional>
@@ -29,6 +30,8 @@ struct Plan {
     std::vector<std::string> rewrite_notes;  // shown when a compile fails
     DiagnosticContext diagnostics;
     std::string compiler;  // asked for its --version when columns need mapping
+    CacheSettings cache;   // off unless run_ptocc turns it on
+    std::string compiler_id;
 };
 
 // The bisheng executable ptocc would run: $ASCEND_HOME_PATH/compiler/ccec_compiler/bin/bisheng, else PATH,
