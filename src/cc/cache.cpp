@@ -1,10 +1,15 @@
 #include "cache.hpp"
 
 #include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
+#include <ctime>
+#include <string_view>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -12,6 +17,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+
+extern char** environ;
 
 namespace ptocc {
 namespace fs = std::filesystem;
@@ -152,6 +159,35 @@ struct Reader {
         return s;
     }
 };
+
+
+int64_t mtime_ns(const std::string& path) {
+    struct stat st {};
+    if (stat(path.c_str(), &st) != 0) return -1;
+    return static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+}
+
+bool modified_since(const std::string& path, int64_t t) { return mtime_ns(path) >= t; }
+
+// Runs argv, its stdout and stderr to `log` (or discarded); true on exit status 0.
+bool run_quiet(const std::vector<std::string>& argv, const std::string& log) {
+    std::vector<char*> cargv;
+    for (const std::string& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
+    cargv.push_back(nullptr);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    const char* out = log.empty() ? "/dev/null" : log.c_str();
+    posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    posix_spawn_file_actions_adddup2(&fa, STDOUT_FILENO, STDERR_FILENO);
+    pid_t pid = 0;
+    const int rc = posix_spawnp(&pid, cargv[0], &fa, nullptr, cargv.data(), environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc != 0) return false;
+    int ws = 0;
+    while (waitpid(pid, &ws, 0) < 0 && errno == EINTR) {
+    }
+    return WIFEXITED(ws) && WEXITSTATUS(ws) == 0;
+}
 
 std::string entry_path(const CacheSettings& s, const std::string& key) {
     return s.dir + "/results/" + key.substr(0, 2) + "/" + key + ".entry";
@@ -314,7 +350,7 @@ bool restore_cached(const CacheSettings& s, CachedCompile& c, const std::string&
 }
 
 void store_cached(const CacheSettings& s, const CachedCompile& c, const std::string& tmp,
-                  const std::string& stderr_file) {
+                  const std::string& stderr_file, int64_t started) {
     if (c.key.empty() || !s.results) return;
     std::string dep, obj, err;
     const std::string& depfile = c.own_depfile.empty() ? c.depfile : c.own_depfile;
@@ -322,10 +358,13 @@ void store_cached(const CacheSettings& s, const CachedCompile& c, const std::str
     if (!stderr_file.empty()) slurp(stderr_file, err);
     std::string out = kMagic, deps;
     uint64_t n = 0;
-    for (const std::string& d : parse_depfile(dep)) {
+    std::vector<std::string> all = parse_depfile(dep);
+    all.insert(all.end(), c.pch_deps.begin(), c.pch_deps.end());
+    for (const std::string& d : all) {
         if (d.rfind(tmp + "/", 0) == 0) continue;  // the rewritten source: its text is in the key
+        if (d == c.pch_header || d == c.pch_header + ".gch") continue;  // checked through pch_deps
         std::string text;
-        if (!slurp(d, text)) return;  // a prerequisite that cannot be read cannot be checked
+        if (!slurp(d, text) || modified_since(d, started)) return;  // cannot be checked, or may have changed mid-compile
         put_str(deps, d);
         put_str(deps, hash_of(text));
         ++n;
@@ -340,6 +379,192 @@ void store_cached(const CacheSettings& s, const CachedCompile& c, const std::str
     std::error_code ec;
     fs::create_directories(fs::path(path).parent_path(), ec);
     write_atomic(path, out);
+}
+
+
+int64_t now_ns() {
+    timespec ts{};
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+namespace {
+
+constexpr const char* kForced = "pto/common/cce_builtins.hpp";
+constexpr const char* kPchName = "ptocc_pch.hpp";
+
+// True when the preprocessed unit `pre` (GCC's -E -dD output) reaches
+// include_dir/pto/pto-inst.hpp with nothing of its own before it: only
+// system headers, ptolab's headers, built-in and command-line definitions.
+// Anything else there (a #define, a declaration, a local header) could change
+// what pto-inst.hpp means when it is moved to the front.
+bool pto_inst_comes_first(const std::string& pre, const std::string& include_dir) {
+    const std::string target = include_dir + "/pto/pto-inst.hpp", ours = include_dir + "/";
+    bool allowed = true;
+    size_t pos = 0;
+    while (pos < pre.size()) {
+        size_t end = pre.find('\n', pos);
+        if (end == std::string::npos) end = pre.size();
+        const std::string_view line(pre.data() + pos, end - pos);
+        pos = end + 1;
+        if (line.size() > 3 && line[0] == '#' && line[1] == ' ' && std::isdigit(static_cast<unsigned char>(line[2]))) {
+            const size_t q1 = line.find('"'), q2 = line.rfind('"');
+            if (q1 == std::string_view::npos || q2 <= q1) return false;
+            const std::string file(line.substr(q1 + 1, q2 - q1 - 1));
+            const std::string_view flags = line.substr(q2 + 1);
+            if (fs::path(file).lexically_normal().string() == target) return true;
+            allowed = file == "<built-in>" || file == "<command-line>" || file.rfind(ours, 0) == 0 ||
+                      flags.find(" 3") != std::string_view::npos;
+            continue;
+        }
+        if (allowed) continue;
+        if (line.find_first_not_of(" \t\r") != std::string_view::npos) return false;
+    }
+    return false;
+}
+
+struct PchManifest {
+    std::vector<std::pair<std::string, std::string>> deps;  // path, content hash
+};
+
+bool read_manifest(const std::string& path, PchManifest& m) {
+    std::string data;
+    if (!slurp(path, data) || data.size() < 32 || hash_of(data.substr(0, data.size() - 32)) != data.substr(data.size() - 32))
+        return false;
+    const std::string body = data.substr(0, data.size() - 32);
+    Reader r{body};
+    const uint64_t n = r.u64();
+    for (uint64_t i = 0; r.ok && i < n; ++i) {
+        std::string p = r.str(), h = r.str();
+        m.deps.emplace_back(std::move(p), std::move(h));
+    }
+    return r.ok && r.pos == body.size();
+}
+
+bool manifest_current(const PchManifest& m) {
+    for (const auto& [path, h] : m.deps) {
+        std::string text;
+        if (!slurp(path, text) || hash_of(text) != h) return false;
+    }
+    return !m.deps.empty();
+}
+
+}  // namespace
+
+bool use_pch(const CacheSettings& s, CachedCompile& c, const std::string& tmp, const std::string& identity,
+             const std::string& include_dir, const std::string& cxx, int index, std::string& note) {
+    if (!s.pch) return false;
+    const std::vector<std::string>& cmd = c.argv;
+    size_t forced = cmd.size();
+    for (size_t i = 0; i + 1 < cmd.size(); ++i)
+        if (cmd[i] == "-include" && cmd[i + 1] == kForced) forced = i;
+    if (forced == cmd.size()) return false;
+
+    // The unit preprocessed as it is, and the flags the header is built with:
+    // the compile's own, less its input, output, dependency and per-unit ones.
+    std::vector<std::string> pre = {cmd[0]}, flags;
+    std::string source;
+    for (size_t i = 1; i < cmd.size(); ++i) {
+        const std::string& a = cmd[i];
+        const bool pair = i + 1 < cmd.size();
+        if (pair && (a == "-o" || a == "-MF" || a == "-MT" || a == "-MQ")) {
+            ++i;
+            continue;
+        }
+        if (a == "-MD" || a == "-MP") continue;
+        if (pair && a == "-c") {
+            source = cmd[++i];
+            continue;
+        }
+        pre.push_back(a);
+        if (pair && (a == "-iquote" || a == "-x" || (a == "-include" && cmd[i + 1] == kForced))) {
+            pre.push_back(cmd[++i]);
+            continue;
+        }
+        if (a.rfind("-DPTOCC_TU_ID=", 0) == 0 || a.rfind("-fdiagnostics-color", 0) == 0) continue;
+        flags.push_back(a);
+    }
+    const std::string pre_out = tmp + "/pre-" + std::to_string(index) + ".i";
+    pre.insert(pre.end(), {"-E", "-dD", source, "-o", pre_out});
+    std::string text;
+    if (!run_quiet(pre, {}) || !slurp(pre_out, text)) return false;
+    std::remove(pre_out.c_str());
+    if (!pto_inst_comes_first(text, include_dir)) {
+        note = "no precompiled header for " + source + ": it has code or definitions of its own before <pto/pto-inst.hpp>";
+        return false;
+    }
+
+    Hash128 h;
+    h.add(std::string("ptocc pch v1"));
+    h.add(identity);
+    for (const std::string& f : flags) h.add(f);
+    const std::string dir = s.dir + "/pch/" + h.hex();
+    const std::string header = dir + "/" + kPchName, gch = header + ".gch", manifest = dir + "/manifest";
+    PchManifest m;
+    if (!read_manifest(manifest, m) || !manifest_current(m) || access(gch.c_str(), R_OK) != 0) {
+        std::error_code ec;
+        fs::create_directories(dir, ec);
+        if (!write_atomic(header, std::string("// Generated by ptocc: the precompiled PTO headers.\n#include <") + kForced +
+                                      ">\n#include <pto/pto-inst.hpp>\n"))
+            return false;
+        const std::string suffix = ".tmp" + std::to_string(getpid());
+        std::vector<std::string> build = {cxx};
+        build.insert(build.end(), flags.begin(), flags.end());
+        build.insert(build.end(), {"-x", "c++-header", header, "-o", gch + suffix, "-MD", "-MF", dir + "/deps" + suffix});
+        const int64_t started = now_ns();
+        std::string deps;
+        const bool built = run_quiet(build, {}) && slurp(dir + "/deps" + suffix, deps);
+        std::remove((dir + "/deps" + suffix).c_str());
+        if (!built) {
+            std::remove((gch + suffix).c_str());
+            return false;
+        }
+        m.deps.clear();
+        std::string out;
+        for (const std::string& d : parse_depfile(deps)) {
+            std::string t;
+            if (d == header) continue;
+            if (!slurp(d, t) || modified_since(d, started)) {  // changed while it was being compiled
+                std::remove((gch + suffix).c_str());
+                return false;
+            }
+            m.deps.emplace_back(d, hash_of(t));
+        }
+        put_u64(out, m.deps.size());
+        for (const auto& [p, hh] : m.deps) {
+            put_str(out, p);
+            put_str(out, hh);
+        }
+        out += hash_of(out);
+        // The header first, then the list that vouches for it.
+        if (std::rename((gch + suffix).c_str(), gch.c_str()) != 0 || !write_atomic(manifest, out)) return false;
+        note = "built the precompiled header " + gch;
+    }
+    c.argv[forced + 1] = header;
+    for (const auto& d : m.deps) c.pch_deps.push_back(d.first);
+    c.pch_header = header;
+    return true;
+}
+
+bool fix_pch_depfile(const CachedCompile& c) {
+    if (c.pch_header.empty() || c.depfile.empty()) return true;
+    std::string text;
+    if (!slurp(c.depfile, text)) return false;
+    std::string list;
+    for (const std::string& d : c.pch_deps) {
+        list += " \\\n ";
+        for (char ch : d) {
+            if (ch == ' ' || ch == '#') list += '\\';
+            if (ch == '$') list += '$';
+            list += ch;
+        }
+    }
+    // The first rule ends at the first newline not escaped by a backslash.
+    size_t end = 0;
+    while ((end = text.find('\n', end)) != std::string::npos && end > 0 && text[end - 1] == '\\') ++end;
+    if (end == std::string::npos) end = text.size();
+    text.insert(end, list);
+    return write_atomic(c.depfile, text);
 }
 
 }  // namespace ptocc

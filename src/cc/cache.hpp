@@ -35,6 +35,8 @@ struct CachedCompile {
     std::string output;             // the object
     std::string depfile;            // the user's -MF file, if any
     std::string own_depfile;        // ours, when the user asked for none
+    std::vector<std::string> pch_deps;  // headers inside the precompiled header it used
+    std::string pch_header;             // that header
     bool hit = false;
 };
 
@@ -50,8 +52,27 @@ CachedCompile prepare_cached(const std::vector<std::string>& cmd, const std::str
 bool restore_cached(const CacheSettings& s, CachedCompile& c, const std::string& tmp, const std::string& stderr_file,
                     std::string& note);
 
-// Records a successful compile.
+// Records a successful compile that started at `started` (a header
+// modified after that may not be what the compiler read: nothing is stored).
 void store_cached(const CacheSettings& s, const CachedCompile& c, const std::string& tmp,
-                  const std::string& stderr_file);
+                  const std::string& stderr_file, int64_t started);
+
+// Nanoseconds since the epoch, comparable with file modification times.
+int64_t now_ns();
+
+// The precompiled-header form of a kernel compile: when everything the
+// translation unit has before <pto/pto-inst.hpp> is ptolab's or system
+// headers (checked on its preprocessed text), the forced
+// -include pto/common/cce_builtins.hpp becomes a header of both that is
+// precompiled once per flag set, target and core kind. Checks the
+// precompiled header's recorded headers (their content) and rebuilds it when
+// one changed. Returns false, leaving c alone, when the compile is not
+// eligible or the header cannot be built; c.pch_deps then stays empty.
+bool use_pch(const CacheSettings& s, CachedCompile& c, const std::string& tmp, const std::string& identity,
+             const std::string& include_dir, const std::string& cxx, int index, std::string& note);
+
+// After a compile that used the precompiled header: the user's dependency
+// file names the headers inside it instead of the header itself.
+bool fix_pch_depfile(const CachedCompile& c);
 
 }  // namespace ptocc

@@ -582,6 +582,7 @@ int execute(const Plan& plan, bool dry_run, bool verbose) {
         std::vector<std::string> captured;
         std::vector<CachedCompile> cached(s.run.size());
         std::vector<std::string> err_of(s.run.size());
+        const int64_t started = now_ns();
         int status = 0;
         for (size_t i = 0; i < s.run.size(); ++i) {
             const auto& c = s.run[i];
@@ -601,6 +602,12 @@ int execute(const Plan& plan, bool dry_run, bool verbose) {
                     continue;
                 }
                 if (verbose && !note.empty()) std::fprintf(stderr, "ptocc: %s\n", note.c_str());
+                note.clear();
+                if (use_pch(plan.cache, cached[i], plan.temp_dir, plan.compiler_id, plan.include_dir, c[0],
+                            static_cast<int>(i), note) &&
+                    verbose)
+                    print_command(cached[i].argv, stderr);
+                if (verbose && !note.empty()) std::fprintf(stderr, "ptocc: %s\n", note.c_str());
                 argv = &cached[i].argv;
             }
             if (int rc = run_command(*argv, &pid, err_file); rc != 0) {
@@ -617,8 +624,26 @@ int execute(const Plan& plan, bool dry_run, bool verbose) {
             while (waitpid(p, &ws, 0) < 0 && errno == EINTR) {
             }
             int code = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + (WIFSIGNALED(ws) ? WTERMSIG(ws) : 0);
+            if (code != 0 && !cached[i].pch_header.empty()) {
+                // The messages of a failed compile are those of the plain
+                // one: include chains never name the precompiled header.
+                pid_t again = 0;
+                if (run_command(s.run[i], &again, err_of[i]) == 0) {
+                    while (waitpid(again, &ws, 0) < 0 && errno == EINTR) {
+                    }
+                    code = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + (WIFSIGNALED(ws) ? WTERMSIG(ws) : 0);
+                }
+                cached[i].key.clear();  // the run without our dependency flags leaves nothing to record
+                cached[i].pch_header.clear();
+                cached[i].pch_deps.clear();
+            }
             if (code != 0 && status == 0) status = code;
-            if (code == 0 && !cached[i].key.empty()) store_cached(plan.cache, cached[i], plan.temp_dir, err_of[i]);
+            if (code == 0 && !fix_pch_depfile(cached[i]) && status == 0) {
+                std::fprintf(stderr, "ptocc: error: cannot update the dependency file %s\n", cached[i].depfile.c_str());
+                status = 1;
+            }
+            if (code == 0 && !cached[i].key.empty())
+                store_cached(plan.cache, cached[i], plan.temp_dir, err_of[i], started);
         }
         print_compiler_output(plan, captured);
         if (status != 0) {
@@ -708,6 +733,7 @@ int run_ptocc(const std::vector<std::string>& args) {
     if (!o.dry_run) {
         plan.cache = cache_settings();
         if (plan.cache.results) plan.compiler_id = compiler_identity(paths.cxx);
+        plan.include_dir = paths.include_dir;
     }
     int rc = execute(plan, o.dry_run, o.verbose);
     if (!o.dry_run) {

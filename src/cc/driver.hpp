@@ -32,6 +32,7 @@ struct Plan {
     std::string compiler;  // asked for its --version when columns need mapping
     CacheSettings cache;   // off unless run_ptocc turns it on
     std::string compiler_id;
+    std::string include_dir;  // ptolab's, where the precompiled header's pto-inst.hpp must come from
 };
 
 // The bisheng executable ptocc would run: $ASCEND_HOME_PATH/compiler/ccec_compiler/bin/bisheng, else PATH,
