@@ -86,36 +86,31 @@ bool host_has_simd() {
     return ok;
 }
 
-size_t elem_size(GemmType t) { return t == GemmType::F32 ? 4 : 2; }
-
-// count elements of type t at src, converted exactly to float.
-PTOSIM_GEMM_TARGET void to_float(GemmType t, const uint8_t* src, float* dst, int count) {
-    int i = 0;
-    if (t == GemmType::F32) {
+// count elements of type T at src, converted exactly to float.
+template <GemmType T>
+PTOSIM_GEMM_TARGET inline void to_float(const uint8_t* src, float* dst, int count) {
+    if constexpr (T == GemmType::F32) {
         std::memcpy(dst, src, static_cast<size_t>(count) * 4);
-        return;
-    }
-    if (t == GemmType::F16) {
-        for (; i + 8 <= count; i += 8)
-            _mm256_storeu_ps(dst + i, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 2 * i))));
+    } else {
+        int i = 0;
+        for (; i + 8 <= count; i += 8) {
+            const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 2 * i));
+            if constexpr (T == GemmType::F16)
+                _mm256_storeu_ps(dst + i, _mm256_cvtph_ps(h));
+            else
+                _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + i), _mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16));
+        }
         if (i < count) {
-            alignas(16) uint16_t tmp[8] = {};
-            std::memcpy(tmp, src + 2 * i, static_cast<size_t>(count - i) * 2);
+            alignas(16) uint16_t in[8] = {};
+            std::memcpy(in, src + 2 * i, static_cast<size_t>(count - i) * 2);
+            const __m128i h = _mm_load_si128(reinterpret_cast<const __m128i*>(in));
             alignas(32) float out[8];
-            _mm256_store_ps(out, _mm256_cvtph_ps(_mm_load_si128(reinterpret_cast<const __m128i*>(tmp))));
+            if constexpr (T == GemmType::F16)
+                _mm256_store_ps(out, _mm256_cvtph_ps(h));
+            else
+                _mm256_store_si256(reinterpret_cast<__m256i*>(out), _mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16));
             std::memcpy(dst + i, out, static_cast<size_t>(count - i) * 4);
         }
-        return;
-    }
-    for (; i + 8 <= count; i += 8) {
-        const __m256i w = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 2 * i)));
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + i), _mm256_slli_epi32(w, 16));
-    }
-    for (; i < count; ++i) {
-        uint16_t b;
-        std::memcpy(&b, src + 2 * i, 2);
-        const uint32_t u = static_cast<uint32_t>(b) << 16;
-        std::memcpy(dst + i, &u, 4);
     }
 }
 
@@ -123,7 +118,7 @@ PTOSIM_GEMM_TARGET void to_float(GemmType t, const uint8_t* src, float* dst, int
 // in memory inside the rows x cols region: along a row (along_rows false:
 // elements (r0, c0 .. c0+len)) or down a column (true: (r0 .. r0+len, c0)).
 template <class F>
-void for_each_run(const GemmOperand& op, size_t esize, int rows, int cols, F&& f) {
+PTOSIM_GEMM_TARGET inline void for_each_run(const GemmOperand& op, size_t esize, int rows, int cols, F&& f) {
     const GemmLayout& l = op.layout;
     const int ir = l.inner_rows, ic = l.inner_cols;
     const size_t box = static_cast<size_t>(ir) * ic;
@@ -251,48 +246,58 @@ PTOSIM_GEMM_TARGET void run_panels(int m, int n, int k, const float* a, const fl
 
 }  // namespace
 
+namespace {
+
+// A as row-major m x k floats; B as panels: panel jp holds columns
+// 16 jp .. 16 jp + 15 as k rows of 16, the columns of the last panel past n
+// zero (their sums are never stored).
+template <GemmType T>
+PTOSIM_GEMM_TARGET void pack(int m, int n, int k, const GemmOperand& a, const GemmOperand& b, float* ap, float* bp) {
+    constexpr size_t es = T == GemmType::F32 ? 4 : 2;
+    float tmp[64];  // one fractal row or column: at most 16 elements here
+    for_each_run(a, es, m, k, [&](int r, int col, bool down, int len, const uint8_t* src) PTOSIM_GEMM_TARGET {
+        if (!down) {
+            to_float<T>(src, ap + static_cast<size_t>(r) * k + col, len);
+            return;
+        }
+        to_float<T>(src, tmp, len);
+        for (int x = 0; x < len; ++x) ap[static_cast<size_t>(r + x) * k + col] = tmp[x];
+    });
+    const int panels = (n + kPanel - 1) / kPanel;
+    if (n % kPanel) std::memset(bp + static_cast<size_t>(panels - 1) * k * kPanel, 0, static_cast<size_t>(k) * kPanel * 4);
+    auto at = [&](int p, int j) { return bp + (static_cast<size_t>(j / kPanel) * k + p) * kPanel + j % kPanel; };
+    for_each_run(b, es, k, n, [&](int p, int j, bool down, int len, const uint8_t* src) PTOSIM_GEMM_TARGET {
+        if (!down && j % kPanel + len <= kPanel) {
+            to_float<T>(src, at(p, j), len);
+            return;
+        }
+        to_float<T>(src, tmp, len);
+        if (down) {
+            float* d = at(p, j);
+            for (int x = 0; x < len; ++x) d[x * kPanel] = tmp[x];
+        } else {
+            for (int x = 0; x < len; ++x) *at(p, j + x) = tmp[x];
+        }
+    });
+}
+
+}  // namespace
+
 bool gemm_fractal(GemmType type, int m, int n, int k, const GemmOperand& a, const GemmOperand& b, float* c,
                   const float* cin, size_t c_panel, const float* bias) {
     if (!host_has_simd()) return false;
-    const size_t es = elem_size(type);
-    thread_local std::vector<float> ap, bpanels;
+    thread_local std::vector<float> ap, bp;
     ap.resize(static_cast<size_t>(m) * k);
-    const int panels = (n + kPanel - 1) / kPanel;
-    bpanels.resize(static_cast<size_t>(panels) * k * kPanel);
-    float tmp[64];  // one fractal row or column: at most 16 elements here
-    // A: row-major m x k.
-    for_each_run(a, es, m, k, [&](int r, int col, bool down, int len, const uint8_t* src) {
-        if (!down) {
-            to_float(type, src, ap.data() + static_cast<size_t>(r) * k + col, len);
-            return;
-        }
-        to_float(type, src, tmp, len);
-        for (int x = 0; x < len; ++x) ap[static_cast<size_t>(r + x) * k + col] = tmp[x];
-    });
-    // B: panel jp holds columns 16 jp .. 16 jp + 15 as k rows of 16; the
-    // columns of the last panel past n are zero (their sums are never stored).
-    if (n % kPanel) {
-        float* last = bpanels.data() + static_cast<size_t>(panels - 1) * k * kPanel;
-        std::memset(last, 0, static_cast<size_t>(k) * kPanel * sizeof(float));
+    bp.resize(static_cast<size_t>((n + kPanel - 1) / kPanel) * k * kPanel);
+    switch (type) {
+        case GemmType::F16: pack<GemmType::F16>(m, n, k, a, b, ap.data(), bp.data()); break;
+        case GemmType::BF16: pack<GemmType::BF16>(m, n, k, a, b, ap.data(), bp.data()); break;
+        case GemmType::F32: pack<GemmType::F32>(m, n, k, a, b, ap.data(), bp.data()); break;
     }
-    auto bat = [&](int p, int j) -> float& {
-        return bpanels[(static_cast<size_t>(j / kPanel) * k + p) * kPanel + j % kPanel];
-    };
-    for_each_run(b, es, k, n, [&](int p, int j, bool down, int len, const uint8_t* src) {
-        if (!down && j % kPanel + len <= kPanel) {
-            to_float(type, src, &bat(p, j), len);
-            return;
-        }
-        to_float(type, src, tmp, len);
-        if (down)
-            for (int x = 0; x < len; ++x) bat(p + x, j) = tmp[x];
-        else
-            for (int x = 0; x < len; ++x) bat(p, j + x) = tmp[x];
-    });
     if (type == GemmType::F16)
-        run_panels<true>(m, n, k, ap.data(), bpanels.data(), c, cin, c_panel, bias);
+        run_panels<true>(m, n, k, ap.data(), bp.data(), c, cin, c_panel, bias);
     else
-        run_panels<false>(m, n, k, ap.data(), bpanels.data(), c, cin, c_panel, bias);
+        run_panels<false>(m, n, k, ap.data(), bp.data(), c, cin, c_panel, bias);
     return true;
 }
 
