@@ -26,7 +26,7 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr const char* kTmpToken = "\x01ptocc-tmp\x01";
-constexpr const char* kMagic = "PTOCC-CACHE-1\n";
+constexpr const char* kMagic = "PTOCC-CACHE-2\n";
 
 uint64_t mix(uint64_t h, uint64_t w, uint64_t mul) {
     h ^= w * 0xff51afd7ed558ccdull;
@@ -286,9 +286,39 @@ CachedCompile prepare_cached(const std::vector<std::string>& cmd, const std::str
             if (a == "-MF") c.depfile = cmd[i + 1];
         }
     }
-    if (source.empty() || c.output.empty() || (md && c.depfile.empty())) return c;
+    if (c.output.empty() || (md && c.depfile.empty())) return c;
+    const bool link = source.empty();
     std::string text;
-    if (!slurp(source, text)) return c;
+    if (link) {
+        // A link: its inputs named on the command line by content (objects
+        // restored from the cache or just compiled), the rest (libraries,
+        // start files, scripts) through the linker's dependency file.
+        for (const std::string& a : cmd)
+            if (a.rfind("-Wl,--dependency-file", 0) == 0 || a == "-v") return c;
+        for (size_t i = 1; i < cmd.size(); ++i) {
+            if (cmd[i] == "-o") {
+                ++i;
+                continue;
+            }
+            struct stat st {};
+            if (cmd[i][0] != '-' && stat(cmd[i].c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
+                std::string data;
+                if (!slurp(cmd[i], data)) return c;
+                text += cmd[i] + '\0' + hash_of(data) + '\n';
+            }
+        }
+    } else {
+        if (!slurp(source, text)) return c;
+        // A source that embeds a file with .incbin (the Vector variant's
+        // image in a mix kernel's stub) depends on that file's bytes, which
+        // no dependency list names.
+        for (size_t at = text.find(".incbin \\\""); at != std::string::npos; at = text.find(".incbin \\\"", at + 1)) {
+            const size_t from = at + 10, to = text.find("\\\"", from);
+            std::string data;
+            if (to == std::string::npos || !slurp(text.substr(from, to - from), data)) return c;
+            text += '\0' + hash_of(data);
+        }
+    }
 
     Hash128 h;
     h.add(std::string("ptocc result v1"));
@@ -302,10 +332,13 @@ CachedCompile prepare_cached(const std::vector<std::string>& cmd, const std::str
         }
         h.add(replace_all(cmd[i], tmp, kTmpToken));
     }
-    h.add(text);
+    h.add(replace_all(text, tmp, kTmpToken));
     c.key = h.hex();
-    if (!md) {
-        c.own_depfile = tmp + "/cache-" + std::to_string(index) + ".d";
+    if (link) {
+        c.own_depfile = tmp + "/cache-link-" + std::to_string(index) + "-" + hash_of(c.output).substr(0, 8) + ".d";
+        c.argv.push_back("-Wl,--dependency-file=" + c.own_depfile);
+    } else if (!md) {
+        c.own_depfile = tmp + "/cache-" + std::to_string(index) + "-" + hash_of(c.output).substr(0, 8) + ".d";
         c.argv.insert(c.argv.end(), {"-MD", "-MF", c.own_depfile});
     }
     return c;
@@ -337,12 +370,14 @@ bool restore_cached(const CacheSettings& s, CachedCompile& c, const std::string&
         }
     }
     const std::string err = r.str(), dep = r.str(), obj = r.str();
+    const uint64_t mode = r.u64();
     if (!r.ok || r.pos != body.size()) {
         note = "cache entry " + path + " is damaged; rebuilding it";
         std::remove(path.c_str());
         return false;
     }
     if (!write_atomic(c.output, obj)) return false;
+    chmod(c.output.c_str(), static_cast<mode_t>(mode & 0777));  // an executable stays one
     if (!c.depfile.empty() && !write_atomic(c.depfile, replace_all(dep, kTmpToken, tmp))) return false;
     if (!stderr_file.empty()) write_atomic(stderr_file, replace_all(err, kTmpToken, tmp));
     c.hit = true;
@@ -374,6 +409,8 @@ void store_cached(const CacheSettings& s, const CachedCompile& c, const std::str
     put_str(out, replace_all(err, tmp, kTmpToken));
     put_str(out, c.own_depfile.empty() ? replace_all(dep, tmp, kTmpToken) : std::string());
     put_str(out, obj);
+    struct stat st {};
+    put_u64(out, stat(c.output.c_str(), &st) == 0 ? (st.st_mode & 0777) : 0644);
     out += hash_of(out);
     const std::string path = entry_path(s, c.key);
     std::error_code ec;

@@ -489,18 +489,22 @@ bool plan_build(const Options& o, const Paths& paths, bool dry_run, Plan& plan, 
                           [path](std::string& err) { return write_file(path, "{ local: *; };\n", err); }});
     }
     for (Step& w : writes) plan.steps.push_back(std::move(w));
-    compiles.compiles = true;
+    compiles.compiles = compiles.cached = true;
     if (!compiles.run.empty()) plan.steps.push_back(std::move(compiles));
     for (Step& f : dep_fixes) plan.steps.push_back(std::move(f));
-    for (Step* s : {&variant_links, &stub_compiles, &merges})
+    for (Step* s : {&variant_links, &stub_compiles, &merges}) {
+        s->cached = true;
         if (!s->run.empty()) plan.steps.push_back(std::move(*s));
+    }
     if (!o.compile_only) {
         std::vector<std::string> l = {paths.cxx};
         if (o.shared) l.insert(l.end(), {"-shared", "-fPIC"});
         l.insert(l.end(), {"-o", o.output.empty() ? "a.out" : o.output});
         l.insert(l.end(), link_inputs.begin(), link_inputs.end());
         l.insert(l.end(), lib_flags.begin(), lib_flags.end());
-        plan.steps.push_back({"", {l}, nullptr});
+        Step link{"", {l}, nullptr};
+        link.cached = true;
+        plan.steps.push_back(std::move(link));
     }
     return true;
 }
@@ -593,7 +597,7 @@ int execute(const Plan& plan, bool dry_run, bool verbose) {
                 err_file = plan.temp_dir + "/stderr-" + std::to_string(captured.size()) + ".txt";
             err_of[i] = err_file;
             const std::vector<std::string>* argv = &c;
-            if (s.compiles && plan.cache.results) {
+            if (s.cached && plan.cache.results) {
                 cached[i] = prepare_cached(c, plan.temp_dir, plan.compiler_id, static_cast<int>(i));
                 std::string note;
                 if (restore_cached(plan.cache, cached[i], plan.temp_dir, err_file, note)) {

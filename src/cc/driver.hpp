@@ -22,6 +22,7 @@ struct Step {
     std::vector<std::vector<std::string>> run;    // commands, run concurrently
     std::function<bool(std::string& error)> act;  // in-process work (writing a file), skipped by --dry-run
     bool compiles = false;  // the compiler's stderr goes through tidy_diagnostics
+    bool cached = false;    // its commands go through the result cache (docs/ptocc.md, "Caches")
 };
 
 struct Plan {
