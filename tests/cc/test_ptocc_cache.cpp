@@ -177,6 +177,34 @@ TEST_F(PtoccCache, CodeBeforeThePtoHeadersMeansNoPrecompiledHeader) {
     EXPECT_FALSE(fs::exists(dir_ / "cache" / "pch"));
 }
 
+// A whole library build: the compile and the link both come from the cache,
+// the library is the same bytes with the same permissions, and a changed
+// header rebuilds both.
+TEST_F(PtoccCache, UnchangedLibraryBuildRunsNeitherCompilerNorLinker) {
+    const fs::path lib = dir_ / "libscale.so";
+    auto build = [&] {
+        const ShellRun r = sh("PTOCC_PCH=0 PTOCC_CACHE_DIR=" + (dir_ / "cache").string() + " " + kPtocc +
+                              " -v -fPIC -shared -xcce --cce-aicore-arch=dav-c220-vec -DMEMORY_BASE -O1 "
+                              "-DPTOCC_TEST_SCALE=1 " + (dir_ / "scale.cpp").string() + " -o " + lib.string());
+        EXPECT_EQ(r.status, 0) << r.output;
+        return r.output;
+    };
+    std::string out = build();
+    EXPECT_EQ(out.find("libscale.so from the cache"), std::string::npos) << out;
+    const std::string first = slurp(lib);
+    const auto perms = fs::status(lib).permissions();
+    fs::remove(lib);
+    out = build();
+    EXPECT_NE(out.find("libscale.so from the cache"), std::string::npos) << out;
+    EXPECT_EQ(out.find("/usr/bin/ld"), std::string::npos);
+    EXPECT_EQ(slurp(lib), first);
+    EXPECT_EQ(fs::status(lib).permissions(), perms);
+    spit(dir_ / "width.h", "#pragma once\nconstexpr int kWidth = 16;\n");
+    out = build();
+    EXPECT_EQ(out.find("libscale.so from the cache"), std::string::npos) << out;
+    EXPECT_NE(slurp(lib), first);
+}
+
 TEST_F(PtoccCache, OffWithPtoccCacheZero) {
     compile("-DPTOCC_TEST_SCALE=1", "PTOCC_CACHE=0");
     compile("-DPTOCC_TEST_SCALE=1", "PTOCC_CACHE=0");
