@@ -4,6 +4,9 @@
 #include <ptosim/runtime.hpp>
 #include <benchmark/benchmark.h>
 #include <vector>
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
 
 using namespace pto;
 
@@ -59,6 +62,108 @@ void BM_Matmul128_Fp16ToFp32(benchmark::State& state) {
         benchmark::Counter(2.0 * S * S * S * state.iterations() / 1e9, benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_Matmul128_Fp16ToFp32)->Unit(benchmark::kMicrosecond);
+
+// C (256 x 256, fp32) = A (256 x 256) * B (256 x 256), fp16, as a kernel
+// tiles it for A2A3's 128 KiB L0C: four 128 x 128 output blocks, each summed
+// over four k-steps of 64 (TLOAD, TMOV to L0A/L0B, TMATMUL then TMATMUL_ACC),
+// then stored.
+void BM_Matmul256_KSplit_Fp16ToFp32(benchmark::State& state) {
+    constexpr int S = 256, T = 128, K = 64;
+    std::vector<half> a(S * S), b(S * S);
+    std::vector<float> c(S * S);
+    for (int i = 0; i < S * S; ++i) {
+        a[i] = half(static_cast<float>(i % 7) * 0.25f);
+        b[i] = half(static_cast<float>(i % 5) * 0.5f);
+    }
+    run_on_core(ptosim::KernelKind::Cube, [&] {
+        using MatA = Tile<TileType::Mat, half, T, K, BLayout::ColMajor, T, K, SLayout::RowMajor, 512>;
+        using MatB = Tile<TileType::Mat, half, K, T, BLayout::ColMajor, K, T, SLayout::RowMajor, 512>;
+        using GA = GlobalTensor<half, TileShape2D<half, T, K>, BaseShape2D<half, S, S>>;
+        using GB = GlobalTensor<half, TileShape2D<half, K, T>, BaseShape2D<half, S, S>>;
+        using GC = GlobalTensor<float, TileShape2D<float, T, T>, BaseShape2D<float, S, S>>;
+        MatA am;
+        MatB bm;
+        TileLeft<half, T, K> al;
+        TileRight<half, K, T> br;
+        TileAcc<float, T, T> acc;
+        TASSIGN(am, 0);
+        TASSIGN(bm, T * K * sizeof(half));
+        TASSIGN(al, 0);
+        TASSIGN(br, 0);
+        TASSIGN(acc, 0);
+        for (auto _ : state) {
+            for (int bi = 0; bi < S; bi += T)
+                for (int bj = 0; bj < S; bj += T) {
+                    for (int k0 = 0; k0 < S; k0 += K) {
+                        GA ga(a.data() + bi * S + k0);
+                        GB gb(b.data() + k0 * S + bj);
+                        TLOAD(am, ga);
+                        TLOAD(bm, gb);
+                        TMOV(al, am);
+                        TMOV(br, bm);
+                        if (k0 == 0) TMATMUL(acc, al, br);
+                        else TMATMUL_ACC(acc, al, br);
+                    }
+                    GC gc(c.data() + bi * S + bj);
+                    TSTORE(gc, acc);
+                }
+        }
+    });
+    benchmark::DoNotOptimize(c.data());
+    state.counters["GFLOP/s"] =
+        benchmark::Counter(2.0 * S * S * S * state.iterations() / 1e9, benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_Matmul256_KSplit_Fp16ToFp32)->Unit(benchmark::kMicrosecond);
+
+// One host core's fp32 multiply-add peak, the yardstick for the matmul
+// figures: twelve independent chains of 8-lane FMAs (two FMA pipes with
+// four-cycle latency need at least eight), no memory traffic.
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("avx2,fma"), noinline)) float fma_chains(long n) {
+    // Named variables, not an array, so all twelve stay in registers.
+    __m256 a0 = _mm256_set1_ps(0), a1 = _mm256_set1_ps(1), a2 = _mm256_set1_ps(2), a3 = _mm256_set1_ps(3),
+           a4 = _mm256_set1_ps(4), a5 = _mm256_set1_ps(5), a6 = _mm256_set1_ps(6), a7 = _mm256_set1_ps(7),
+           a8 = _mm256_set1_ps(8), a9 = _mm256_set1_ps(9), a10 = _mm256_set1_ps(10), a11 = _mm256_set1_ps(11);
+    const __m256 x = _mm256_set1_ps(0.999999f), y = _mm256_set1_ps(1e-7f);
+    for (long i = 0; i < n; ++i) {
+        a0 = _mm256_fmadd_ps(a0, x, y);
+        a1 = _mm256_fmadd_ps(a1, x, y);
+        a2 = _mm256_fmadd_ps(a2, x, y);
+        a3 = _mm256_fmadd_ps(a3, x, y);
+        a4 = _mm256_fmadd_ps(a4, x, y);
+        a5 = _mm256_fmadd_ps(a5, x, y);
+        a6 = _mm256_fmadd_ps(a6, x, y);
+        a7 = _mm256_fmadd_ps(a7, x, y);
+        a8 = _mm256_fmadd_ps(a8, x, y);
+        a9 = _mm256_fmadd_ps(a9, x, y);
+        a10 = _mm256_fmadd_ps(a10, x, y);
+        a11 = _mm256_fmadd_ps(a11, x, y);
+    }
+    const __m256 s = _mm256_add_ps(
+        _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(a0, a1), _mm256_add_ps(a2, a3)),
+                      _mm256_add_ps(_mm256_add_ps(a4, a5), _mm256_add_ps(a6, a7))),
+        _mm256_add_ps(_mm256_add_ps(a8, a9), _mm256_add_ps(a10, a11)));
+    return _mm256_cvtss_f32(s);
+}
+
+void BM_PeakFmaFp32(benchmark::State& state) {
+    if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")) {
+        state.SkipWithError("no AVX2/FMA on this host");
+        return;
+    }
+    constexpr long kIters = 100000;
+    float sink = 0;
+    for (auto _ : state) {
+        long n = kIters;
+        benchmark::DoNotOptimize(n);  // a call with constant arguments would be hoisted
+        sink += fma_chains(n);
+    }
+    benchmark::DoNotOptimize(sink);
+    state.counters["GFLOP/s"] =
+        benchmark::Counter(2.0 * 8 * 12 * kIters * state.iterations() / 1e9, benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_PeakFmaFp32)->Unit(benchmark::kMicrosecond);
+#endif
 
 // TLOAD x2 + TADD + TSTORE on a 64x128 fp32 tile.
 void BM_VecAdd64x128_Fp32(benchmark::State& state) {

@@ -1,14 +1,19 @@
 #!/bin/sh
 # Build time of one kernel with ptocc versus the plain host compiler on the
-# same source (the issue's target: ptocc <= 1.5x). The plain build compiles
-# ptocc's rewritten source, so both compile identical C++; the difference is
-# ptocc's own work (parsing, rewriting, variants, packaging).
+# same source (target: ptocc <= 1.5x), both with ptocc's caches off. The plain
+# build compiles ptocc's rewritten source, so both compile identical C++; the
+# difference is ptocc's own work (parsing, rewriting, variants, packaging).
+# Then ptocc with its caches (docs/ptocc.md, "Caches"): cold (empty cache
+# directory: the precompiled headers are built too), warm precompiled header
+# (results cleared before each build) and cached (nothing changed), each as a
+# ratio to the build with the caches off.
+# The default kernel is the mix matmul+add one (two variants: Cube and Vector).
 # usage: bench/ptocc_build_speed.sh [build dir] [kernel.cpp] [arch] [repeats]
 set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$repo/build}
-kernel=${2:-$repo/tests/cc/kernels/vec_add.cpp}
-arch=${3:-dav-c220-vec}
+kernel=${2:-$repo/tests/cc/kernels/mix_matmul_add.cpp}
+arch=${3:-dav-c220}
 reps=${4:-5}
 ptocc=$build/src/cc/ptocc
 [ -x "$ptocc" ] || { echo "ptocc not found at $ptocc; build it: ninja -C $build -j1 ptocc" >&2; exit 1; }
@@ -24,6 +29,7 @@ esac
 opt=${PTOCC_BENCH_OPT:--O2}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+export PTOCC_CACHE=0
 
 # The rewritten source and the exact primary compile command, taken from a kept build.
 "$ptocc" --keep-temps -fPIC -shared -xcce --cce-aicore-arch=$arch $macro $opt "$kernel" -o "$work/warm.so" 2>"$work/keep.txt"
@@ -58,3 +64,31 @@ printf 'kernel %s, %s %s, %d runs (median)\n' "$(basename "$kernel")" "$arch" "$
 printf '  ptocc:        %.3f s\n' "$p"
 printf '  plain %s: %.3f s (compile + link of the same source)\n' "$(basename "$cxx")" "$g"
 printf '  ratio:        %.2fx (target <= 1.5x)\n' "$(echo "$p / $g" | bc -l)"
+
+# The same ptocc build with the caches, in a private cache directory.
+unset PTOCC_CACHE
+cache=$work/cache
+timed() {  # timed <file> <prepare command>: one build after the preparation
+  eval "$2"
+  t0=$(now)
+  PTOCC_CACHE_DIR=$cache "$ptocc" -fPIC -shared -xcce --cce-aicore-arch=$arch $macro $opt "$kernel" -o "$work/c.so"
+  t1=$(now)
+  echo "$t1 - $t0" | bc >>"$1"
+}
+: >"$work/t_cold"
+: >"$work/t_pch"
+: >"$work/t_hit"
+i=0
+while [ $i -lt "$reps" ]; do
+  timed "$work/t_cold" 'rm -rf "$cache"'
+  timed "$work/t_pch" 'rm -rf "$cache/results"'
+  timed "$work/t_hit" ':'
+  i=$((i + 1))
+done
+cold=$(median <"$work/t_cold")
+pch=$(median <"$work/t_pch")
+hit=$(median <"$work/t_hit")
+printf 'with caches (PTOCC_CACHE_DIR private; ratios to ptocc with caches off):\n'
+printf '  cold (builds the precompiled headers): %.3f s  %.2fx\n' "$cold" "$(echo "$cold / $p" | bc -l)"
+printf '  warm precompiled header:               %.3f s  %.2fx (target <= 3 s)\n' "$pch" "$(echo "$pch / $p" | bc -l)"
+printf '  unchanged kernel (result cache):       %.3f s  %.2fx (target <= 0.2 s)\n' "$hit" "$(echo "$hit / $p" | bc -l)"

@@ -1,4 +1,5 @@
 #include "driver.hpp"
+#include "cache.hpp"
 #include "rewrite.hpp"
 
 #include <fcntl.h>
@@ -372,7 +373,12 @@ bool plan_build(const Options& o, const Paths& paths, bool dry_run, Plan& plan, 
         std::string obj_out = o.compile_only ? (o.output.empty() ? fs::path(in.path).stem().string() + ".o" : o.output) : base + ".o";
         std::error_code ec;
         const std::string abs_src = fs::absolute(in.path, ec).string();
-        const uint64_t tu = fnv1a(abs_src + '\0' + obj_out + '\0' + all_args + (o.device ? "device" : "host"));
+        // The id must not depend on the temporary directory, or no two builds
+        // of one kernel would compile the same source (and none would be cached).
+        const std::string tu_out = o.compile_only ? obj_out
+                                                  : fs::absolute(o.output.empty() ? "a.out" : o.output, ec).string() +
+                                                        '#' + std::to_string(serial - 1);
+        const uint64_t tu = fnv1a(abs_src + '\0' + tu_out + '\0' + all_args + (o.device ? "device" : "host"));
 
         std::string src = in.path;
         std::vector<std::string> quote;
@@ -491,18 +497,22 @@ bool plan_build(const Options& o, const Paths& paths, bool dry_run, Plan& plan, 
                           [path](std::string& err) { return write_file(path, "{ local: *; };\n", err); }});
     }
     for (Step& w : writes) plan.steps.push_back(std::move(w));
-    compiles.compiles = true;
+    compiles.compiles = compiles.cached = true;
     if (!compiles.run.empty()) plan.steps.push_back(std::move(compiles));
     for (Step& f : dep_fixes) plan.steps.push_back(std::move(f));
-    for (Step* s : {&variant_links, &stub_compiles, &merges})
+    for (Step* s : {&variant_links, &stub_compiles, &merges}) {
+        s->cached = true;
         if (!s->run.empty()) plan.steps.push_back(std::move(*s));
+    }
     if (!o.compile_only) {
         std::vector<std::string> l = {paths.cxx};
         if (o.shared) l.insert(l.end(), {"-shared", "-fPIC"});
         l.insert(l.end(), {"-o", o.output.empty() ? "a.out" : o.output});
         l.insert(l.end(), link_inputs.begin(), link_inputs.end());
         l.insert(l.end(), lib_flags.begin(), lib_flags.end());
-        plan.steps.push_back({"", {l}, nullptr});
+        Step link{"", {l}, nullptr};
+        link.cached = true;
+        plan.steps.push_back(std::move(link));
     }
     return true;
 }
@@ -580,30 +590,72 @@ int execute(const Plan& plan, bool dry_run, bool verbose) {
                 return 1;
             }
         }
-        std::vector<pid_t> pids;
+        std::vector<std::pair<pid_t, size_t>> pids;  // and the index of its command
         std::vector<std::string> captured;
+        std::vector<CachedCompile> cached(s.run.size());
+        std::vector<std::string> err_of(s.run.size());
+        const int64_t started = now_ns();
         int status = 0;
-        for (const auto& c : s.run) {
+        for (size_t i = 0; i < s.run.size(); ++i) {
+            const auto& c = s.run[i];
             if (verbose) print_command(c, stderr);
             pid_t pid = 0;
             std::string err_file;
             if (s.compiles && !plan.temp_dir.empty())
                 err_file = plan.temp_dir + "/stderr-" + std::to_string(captured.size()) + ".txt";
-            if (int rc = run_command(c, &pid, err_file); rc != 0) {
+            err_of[i] = err_file;
+            const std::vector<std::string>* argv = &c;
+            if (s.cached && plan.cache.results) {
+                cached[i] = prepare_cached(c, plan.temp_dir, plan.compiler_id, static_cast<int>(i));
+                std::string note;
+                if (restore_cached(plan.cache, cached[i], plan.temp_dir, err_file, note)) {
+                    if (verbose) std::fprintf(stderr, "ptocc: %s from the cache\n", cached[i].output.c_str());
+                    if (!err_file.empty()) captured.push_back(err_file);
+                    continue;
+                }
+                if (verbose && !note.empty()) std::fprintf(stderr, "ptocc: %s\n", note.c_str());
+                note.clear();
+                if (use_pch(plan.cache, cached[i], plan.temp_dir, plan.compiler_id, plan.include_dir, c[0],
+                            static_cast<int>(i), note) &&
+                    verbose)
+                    print_command(cached[i].argv, stderr);
+                if (verbose && !note.empty()) std::fprintf(stderr, "ptocc: %s\n", note.c_str());
+                argv = &cached[i].argv;
+            }
+            if (int rc = run_command(*argv, &pid, err_file); rc != 0) {
                 std::fprintf(stderr, "ptocc: error: cannot run %s: %s; check that it is installed and on PATH\n",
                              c[0].c_str(), std::strerror(rc));
                 status = 127;
                 continue;
             }
-            pids.push_back(pid);
+            pids.push_back({pid, i});
             if (!err_file.empty()) captured.push_back(err_file);
         }
-        for (pid_t p : pids) {
+        for (auto [p, i] : pids) {
             int ws = 0;
             while (waitpid(p, &ws, 0) < 0 && errno == EINTR) {
             }
             int code = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + (WIFSIGNALED(ws) ? WTERMSIG(ws) : 0);
+            if (code != 0 && !cached[i].pch_header.empty()) {
+                // The messages of a failed compile are those of the plain
+                // one: include chains never name the precompiled header.
+                pid_t again = 0;
+                if (run_command(s.run[i], &again, err_of[i]) == 0) {
+                    while (waitpid(again, &ws, 0) < 0 && errno == EINTR) {
+                    }
+                    code = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + (WIFSIGNALED(ws) ? WTERMSIG(ws) : 0);
+                }
+                cached[i].key.clear();  // the run without our dependency flags leaves nothing to record
+                cached[i].pch_header.clear();
+                cached[i].pch_deps.clear();
+            }
             if (code != 0 && status == 0) status = code;
+            if (code == 0 && !fix_pch_depfile(cached[i]) && status == 0) {
+                std::fprintf(stderr, "ptocc: error: cannot update the dependency file %s\n", cached[i].depfile.c_str());
+                status = 1;
+            }
+            if (code == 0 && !cached[i].key.empty())
+                store_cached(plan.cache, cached[i], plan.temp_dir, err_of[i], started);
         }
         print_compiler_output(plan, captured);
         if (status != 0) {
@@ -689,6 +741,11 @@ int run_ptocc(const std::vector<std::string>& args) {
             fs::remove_all(plan.temp_dir, ec);
         }
         return 1;
+    }
+    if (!o.dry_run) {
+        plan.cache = cache_settings();
+        if (plan.cache.results) plan.compiler_id = compiler_identity(paths.cxx);
+        plan.include_dir = paths.include_dir;
     }
     int rc = execute(plan, o.dry_run, o.verbose);
     if (!o.dry_run) {

@@ -1,6 +1,7 @@
 // Turns parsed options into the commands of a simulator or bisheng build and
 // runs them (docs/ptocc.md, "What a build runs").
 #pragma once
+#include "cache.hpp"
 #include "diagnostics.hpp"
 #include "options.hpp"
 #include <functional>
@@ -21,6 +22,7 @@ struct Step {
     std::vector<std::vector<std::string>> run;    // commands, run concurrently
     std::function<bool(std::string& error)> act;  // in-process work (writing a file), skipped by --dry-run
     bool compiles = false;  // the compiler's stderr goes through tidy_diagnostics
+    bool cached = false;    // its commands go through the result cache (docs/ptocc.md, "Caches")
 };
 
 struct Plan {
@@ -29,6 +31,9 @@ struct Plan {
     std::vector<std::string> rewrite_notes;  // shown when a compile fails
     DiagnosticContext diagnostics;
     std::string compiler;  // asked for its --version when columns need mapping
+    CacheSettings cache;   // off unless run_ptocc turns it on
+    std::string compiler_id;
+    std::string include_dir;  // ptolab's, where the precompiled header's pto-inst.hpp must come from
 };
 
 // The bisheng executable ptocc would run: $ASCEND_HOME_PATH/compiler/ccec_compiler/bin/bisheng, else PATH,

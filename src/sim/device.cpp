@@ -225,6 +225,9 @@ Status Device::release(void* p, bool device, const void* caller) {
         describe_code_address(caller, who, sizeof who);
         std::snprintf(slot.where, sizeof slot.where, "%s", who);
         slot.base.store(base, std::memory_order_release);
+        if (impl_->freed_used.load(std::memory_order_relaxed) < Impl::kFreedBlocks)
+            impl_->freed_used.store(impl_->freed_next == 0 ? Impl::kFreedBlocks : impl_->freed_next,
+                                    std::memory_order_release);
         return {};
     }
     impl_->allocations.erase(it);
@@ -299,7 +302,9 @@ void Device::Impl::CoreBuffer::clear() {
 }
 
 const FreedBlock* find_freed(Device& d, uintptr_t a) {
-    for (const FreedBlock& f : d.impl().freed) {
+    const size_t used = d.impl().freed_used.load(std::memory_order_acquire);
+    for (size_t i = 0; i < used; ++i) {
+        const FreedBlock& f = d.impl().freed[i];
         const uintptr_t b = f.base.load(std::memory_order_acquire);
         if (b && a - b < f.size) return &f;
     }

@@ -58,6 +58,9 @@ struct Device::Impl {
     static constexpr size_t kFreedBlocks = 4096;
     FreedBlock freed[kFreedBlocks];
     size_t freed_next = 0;
+    // Slots [0, freed_used) have ever held a block: lookups of host memory
+    // (every TLOAD/TSTORE of unregistered GM) scan only those.
+    std::atomic<size_t> freed_used{0};
     ~Impl();
     std::set<Stream*> streams;
     Stream* default_stream = nullptr;

@@ -303,7 +303,9 @@ RecordEvent tstore(CallSite cs, GlobalData& dst, TileData& src) {
     rec.bytes = rec.elements * sizeof(D);
     ptosim::dispatch(c, rec);
     uint8_t* g = gm_bytes(dst);
-    if constexpr (!from_acc && atomic == AtomicType::AtomicNone && relu == ReluPreMode::NoRelu) {
+    // An accumulator stored in its own type converts nothing: the same copy.
+    if constexpr ((!from_acc || std::is_same_v<S, D>) && atomic == AtomicType::AtomicNone &&
+                  relu == ReluPreMode::NoRelu) {
         copy_tile_gm<TileData, GlobalData, false>(const_cast<uint8_t*>(base), g, v, vr, vc);
     } else {
         for (int r = 0; r < vr; ++r) {

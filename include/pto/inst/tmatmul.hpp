@@ -126,6 +126,33 @@ inline float round_tf32(float x, bool ties_away) {
     return x;
 }
 
+template <class T>
+constexpr ptosim::GemmLayout gemm_layout() {
+    return {T::InnerRows, T::InnerCols, T::Rows / T::InnerRows > 0 ? T::Rows / T::InnerRows : 1, T::Cols / T::InnerCols,
+            T::isRowMajor, T::isInnerRowMajor};
+}
+template <class E>
+constexpr ptosim::GemmType gemm_type() {
+    if constexpr (std::is_same_v<E, half>) return ptosim::GemmType::F16;
+    else if constexpr (std::is_same_v<E, bfloat16_t>) return ptosim::GemmType::BF16;
+    else return ptosim::GemmType::F32;
+}
+
+// The fractal path (src/sim/gemm.cpp) takes half, bfloat16 and float
+// operands into a float Nz accumulator of 16-column fractals, and a bias row
+// of contiguous floats; every other form (int8, fp8, MX scales) gathers.
+template <class C, class A, class B, class Bias, class SA>
+constexpr bool fractal_gemm_ok() {
+    using E = typename A::DType;
+    constexpr bool types = std::is_same_v<SA, void> && std::is_same_v<typename C::DType, float> &&
+                           std::is_same_v<E, typename B::DType> &&
+                           (std::is_same_v<E, half> || std::is_same_v<E, bfloat16_t> || std::is_same_v<E, float>);
+    constexpr bool acc = C::isBoxedLayout && !C::isRowMajor && C::isInnerRowMajor && C::InnerCols == 16 &&
+                         C::Rows % C::InnerRows == 0;
+    if constexpr (std::is_same_v<Bias, void>) return types && acc && A::isBoxedLayout && B::isBoxedLayout;
+    else return types && acc && A::isBoxedLayout && B::isBoxedLayout && !Bias::isBoxedLayout && Bias::ColStride == 1;
+}
+
 // Cin: optional accumulator input (same tile type as C); bias: optional row;
 // sa, sb: optional MX scale tiles (TMATMUL_MX, TGEMV_MX), one E8M0 factor
 // per 32 consecutive k of each row of A and each column of B.
@@ -184,6 +211,14 @@ void matmul(CallSite cs, const char* op, C& cOut, const C* cIn, A& a, B& b, cons
     rec.bytes = elem_bytes<typename A::DType>(static_cast<uint64_t>(m) * k) + elem_bytes<typename B::DType>(static_cast<uint64_t>(k) * n);
     ptosim::dispatch(core, rec);
 
+    if constexpr (fractal_gemm_ok<C, A, B, Bias, SA>()) {
+        if (!(std::is_same_v<typename A::DType, float> && core.mad_tf32) &&
+            ptosim::gemm_fractal(gemm_type<typename A::DType>(), m, n, k, {abase, gemm_layout<A>()}, {bbase, gemm_layout<B>()},
+                                 reinterpret_cast<float*>(cbase), reinterpret_cast<const float*>(inbase),
+                                 static_cast<size_t>(tile_element_offset<C>(0, 16)),
+                                 reinterpret_cast<const float*>(biasbase)))
+            return;
+    }
     thread_local std::vector<Acc> av, bv, cv;
     gather_rowmajor<Acc, A>(av, abase, m, k);
     gather_rowmajor<Acc, B>(bv, bbase, k, n);

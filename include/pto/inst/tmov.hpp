@@ -17,6 +17,28 @@ PTOSIM_VECTORIZE void copy_region(uint8_t* dbase, const uint8_t* sbase, int rows
     using S = typename Src::DType;
     constexpr bool raw = std::is_same_v<D, S> && relu == ReluPreMode::NoRelu;
     constexpr int drun = row_run<Dst>(), srun = row_run<Src>();
+    // Between boxes of one shape stored in opposite inner orders (NZ -> Zn
+    // for L0B), a region of whole boxes moves as box transposes.
+    if constexpr (raw && !is_fp4<D> && Dst::isBoxedLayout && Src::isBoxedLayout &&
+                  Dst::InnerRows == Src::InnerRows && Dst::InnerCols == Src::InnerCols &&
+                  Dst::isInnerRowMajor != Src::isInnerRowMajor) {
+        constexpr int IR = Src::InnerRows, IC = Src::InnerCols;
+        if (rows % IR == 0 && cols % IC == 0 && dr % IR == 0 && sr % IR == 0 && dc % IC == 0 && sc % IC == 0) {
+            for (int i = 0; i < rows; i += IR)
+                for (int j = 0; j < cols; j += IC) {
+                    const uint8_t* sb = at<Src>(const_cast<uint8_t*>(sbase), sr + i, sc + j);
+                    uint8_t* db = at<Dst>(dbase, dr + i, dc + j);
+                    // Element (x, y) of the box: x * IC + y row-major, y * IR + x column-major.
+                    constexpr size_t es = sizeof(D);
+                    for (int x = 0; x < IR; ++x)
+                        for (int y = 0; y < IC; ++y) {
+                            if constexpr (Src::isInnerRowMajor) std::memcpy(db + (y * IR + x) * es, sb + (x * IC + y) * es, es);
+                            else std::memcpy(db + (x * IC + y) * es, sb + (y * IR + x) * es, es);
+                        }
+                }
+            return;
+        }
+    }
     for (int i = 0; i < rows; ++i) {
         for (int j = 0; j < cols;) {
             // Copy the longest stretch contiguous in both layouts.

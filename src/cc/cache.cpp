@@ -1,0 +1,607 @@
+#include "cache.hpp"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <cerrno>
+#include <ctime>
+#include <string_view>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+extern char** environ;
+
+namespace ptocc {
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kTmpToken = "\x01ptocc-tmp\x01";
+constexpr const char* kMagic = "PTOCC-CACHE-2\n";
+
+uint64_t mix(uint64_t h, uint64_t w, uint64_t mul) {
+    h ^= w * 0xff51afd7ed558ccdull;
+    h = (h << 29 | h >> 35) * mul;
+    return h ^ (h >> 32);
+}
+
+bool slurp(const std::string& path, std::string& out) {
+    std::ifstream f(path, std::ios::binary);
+    if (!f) return false;
+    std::ostringstream ss;
+    ss << f.rdbuf();
+    out = ss.str();
+    return static_cast<bool>(f) || f.eof();
+}
+
+// Writes through a temporary name and renames, so a reader never sees half a file.
+bool write_atomic(const std::string& path, const std::string& data) {
+    const std::string tmp = path + ".tmp" + std::to_string(getpid());
+    {
+        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+        f.write(data.data(), static_cast<std::streamsize>(data.size()));
+        f.close();
+        if (!f) {
+            std::remove(tmp.c_str());
+            return false;
+        }
+    }
+    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+        std::remove(tmp.c_str());
+        return false;
+    }
+    return true;
+}
+
+std::string replace_all(std::string s, const std::string& from, const std::string& to) {
+    if (from.empty()) return s;
+    std::string out;
+    size_t pos = 0;
+    for (size_t hit; (hit = s.find(from, pos)) != std::string::npos; pos = hit + from.size())
+        out.append(s, pos, hit - pos).append(to);
+    out.append(s, pos, std::string::npos);
+    return out;
+}
+
+// The prerequisites of the first rule of a Make dependency file.
+std::vector<std::string> parse_depfile(const std::string& text) {
+    std::vector<std::string> deps;
+    std::string cur;
+    bool after_colon = false;
+    auto flush = [&] {
+        if (!cur.empty() && after_colon) deps.push_back(cur);
+        cur.clear();
+    };
+    for (size_t i = 0; i < text.size(); ++i) {
+        const char ch = text[i];
+        if (ch == '\\' && i + 1 < text.size()) {
+            const char nx = text[i + 1];
+            if (nx == '\n') {  // continuation
+                flush();
+                ++i;
+                continue;
+            }
+            if (nx == ' ' || nx == '#' || nx == '\\') {
+                cur += nx;
+                ++i;
+                continue;
+            }
+        }
+        if (ch == '$' && i + 1 < text.size() && text[i + 1] == '$') {
+            cur += '$';
+            ++i;
+            continue;
+        }
+        if (!after_colon && ch == ':' && (i + 1 == text.size() || text[i + 1] == ' ' || text[i + 1] == '\n' ||
+                                          text[i + 1] == '\t')) {
+            cur.clear();
+            after_colon = true;
+            continue;
+        }
+        if (ch == '\n') {
+            flush();
+            if (after_colon) break;  // end of the first rule
+            continue;
+        }
+        if (ch == ' ' || ch == '\t') {
+            flush();
+            continue;
+        }
+        cur += ch;
+    }
+    flush();
+    return deps;
+}
+
+std::string hash_of(const std::string& data) {
+    Hash128 h;
+    h.add(data.data(), data.size());
+    return h.hex();
+}
+
+void put_u64(std::string& out, uint64_t v) { out.append(reinterpret_cast<const char*>(&v), 8); }
+void put_str(std::string& out, const std::string& s) {
+    put_u64(out, s.size());
+    out += s;
+}
+
+struct Reader {
+    const std::string& d;
+    size_t pos = 0;
+    bool ok = true;
+    uint64_t u64() {
+        uint64_t v = 0;
+        if (pos + 8 > d.size()) {
+            ok = false;
+            return 0;
+        }
+        std::memcpy(&v, d.data() + pos, 8);
+        pos += 8;
+        return v;
+    }
+    std::string str() {
+        const uint64_t n = u64();
+        if (!ok || n > d.size() - pos) {
+            ok = false;
+            return {};
+        }
+        std::string s = d.substr(pos, n);
+        pos += n;
+        return s;
+    }
+};
+
+
+int64_t mtime_ns(const std::string& path) {
+    struct stat st {};
+    if (stat(path.c_str(), &st) != 0) return -1;
+    return static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+}
+
+bool modified_since(const std::string& path, int64_t t) { return mtime_ns(path) >= t; }
+
+// Runs argv, its stdout and stderr to `log` (or discarded); true on exit status 0.
+bool run_quiet(const std::vector<std::string>& argv, const std::string& log) {
+    std::vector<char*> cargv;
+    for (const std::string& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
+    cargv.push_back(nullptr);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    const char* out = log.empty() ? "/dev/null" : log.c_str();
+    posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    posix_spawn_file_actions_adddup2(&fa, STDOUT_FILENO, STDERR_FILENO);
+    pid_t pid = 0;
+    const int rc = posix_spawnp(&pid, cargv[0], &fa, nullptr, cargv.data(), environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc != 0) return false;
+    int ws = 0;
+    while (waitpid(pid, &ws, 0) < 0 && errno == EINTR) {
+    }
+    return WIFEXITED(ws) && WEXITSTATUS(ws) == 0;
+}
+
+std::string entry_path(const CacheSettings& s, const std::string& key) {
+    return s.dir + "/results/" + key.substr(0, 2) + "/" + key + ".entry";
+}
+
+}  // namespace
+
+void Hash128::add(const void* data, size_t n) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        std::memcpy(&w, p + i, 8);
+        a = mix(a, w, 0x9fb21c651e98df25ull);
+        b = mix(b, w ^ 0x5851f42d4c957f2dull, 0xc6a4a7935bd1e995ull);
+    }
+    uint64_t w = 0;
+    std::memcpy(&w, p + i, n - i);
+    w ^= static_cast<uint64_t>(n) << 56;
+    a = mix(a, w, 0x9fb21c651e98df25ull);
+    b = mix(b, w ^ 0x5851f42d4c957f2dull, 0xc6a4a7935bd1e995ull);
+}
+
+void Hash128::add(const std::string& s) {
+    const uint64_t n = s.size();
+    add(&n, sizeof n);
+    add(s.data(), s.size());
+}
+
+std::string Hash128::hex() const {
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%016" PRIx64 "%016" PRIx64, a, b);
+    return buf;
+}
+
+CacheSettings cache_settings() {
+    CacheSettings s;
+    auto off = [](const char* name) {
+        const char* v = std::getenv(name);
+        return v && (std::strcmp(v, "0") == 0 || std::strcmp(v, "off") == 0 || std::strcmp(v, "false") == 0);
+    };
+    s.results = !off("PTOCC_CACHE");
+    s.pch = s.results && !off("PTOCC_PCH");
+    if (const char* d = std::getenv("PTOCC_CACHE_DIR"); d && *d) s.dir = d;
+    else if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) s.dir = std::string(x) + "/ptolab";
+    else if (const char* h = std::getenv("HOME"); h && *h) s.dir = std::string(h) + "/.cache/ptolab";
+    else s.results = s.pch = false;
+    return s;
+}
+
+std::string compiler_identity(const std::string& cxx) {
+    std::string path = cxx;
+    if (cxx.find('/') == std::string::npos) {
+        if (const char* p = std::getenv("PATH")) {
+            std::stringstream ss(p);
+            for (std::string dir; std::getline(ss, dir, ':');)
+                if (!dir.empty() && access((dir + "/" + cxx).c_str(), X_OK) == 0) {
+                    path = dir + "/" + cxx;
+                    break;
+                }
+        }
+    }
+    std::error_code ec;
+    const fs::path real = fs::canonical(path, ec);
+    const std::string resolved = ec ? path : real.string();
+    struct stat st {};
+    std::string id = "ptolab " PTOCC_VERSION "\n" + resolved;
+    if (stat(resolved.c_str(), &st) == 0)
+        id += "\n" + std::to_string(st.st_size) + " " + std::to_string(st.st_mtim.tv_sec) + "." +
+              std::to_string(st.st_mtim.tv_nsec);
+    for (const char* v : {"CPATH", "CPLUS_INCLUDE_PATH", "C_INCLUDE_PATH", "GCC_EXEC_PREFIX", "COMPILER_PATH",
+                          "SOURCE_DATE_EPOCH"})
+        if (const char* val = std::getenv(v)) id += std::string("\n") + v + "=" + val;
+    return id;
+}
+
+CachedCompile prepare_cached(const std::vector<std::string>& cmd, const std::string& tmp, const std::string& identity,
+                             int index) {
+    CachedCompile c;
+    c.argv = cmd;
+    std::string source;
+    bool md = false;
+    for (size_t i = 0; i < cmd.size(); ++i) {
+        const std::string& a = cmd[i];
+        // Outputs other than an object, or a dependency file that leaves out
+        // system headers (which the cache must check): not cached.
+        for (const char* f : {"-E", "-S", "-M", "-MM", "-MMD", "-fsyntax-only", "-###", "-"})
+            if (a == f) return c;
+        if (a.rfind("-save-temps", 0) == 0 || a.rfind("-fprofile", 0) == 0 || a.rfind("-Wp,", 0) == 0 ||
+            a.rfind("-fdump", 0) == 0)
+            return c;
+        if (a == "-MD") md = true;
+        if (i + 1 < cmd.size()) {
+            if (a == "-c") source = cmd[i + 1];
+            if (a == "-o") c.output = cmd[i + 1];
+            if (a == "-MF") c.depfile = cmd[i + 1];
+        }
+    }
+    if (c.output.empty() || (md && c.depfile.empty())) return c;
+    const bool link = source.empty();
+    std::string text;
+    if (link) {
+        // A link: its inputs named on the command line by content (objects
+        // restored from the cache or just compiled), the rest (libraries,
+        // start files, scripts) through the linker's dependency file.
+        for (const std::string& a : cmd)
+            if (a.rfind("-Wl,--dependency-file", 0) == 0 || a == "-v") return c;
+        for (size_t i = 1; i < cmd.size(); ++i) {
+            if (cmd[i] == "-o") {
+                ++i;
+                continue;
+            }
+            struct stat st {};
+            if (cmd[i][0] != '-' && stat(cmd[i].c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
+                std::string data;
+                if (!slurp(cmd[i], data)) return c;
+                text += cmd[i] + '\0' + hash_of(data) + '\n';
+            }
+        }
+    } else {
+        if (!slurp(source, text)) return c;
+        // A source that embeds a file with .incbin (the Vector variant's
+        // image in a mix kernel's stub) depends on that file's bytes, which
+        // no dependency list names.
+        for (size_t at = text.find(".incbin \\\""); at != std::string::npos; at = text.find(".incbin \\\"", at + 1)) {
+            const size_t from = at + 10, to = text.find("\\\"", from);
+            std::string data;
+            if (to == std::string::npos || !slurp(text.substr(from, to - from), data)) return c;
+            text += '\0' + hash_of(data);
+        }
+    }
+
+    Hash128 h;
+    h.add(std::string("ptocc result v1"));
+    h.add(identity);
+    std::error_code ec;
+    h.add(fs::current_path(ec).string());  // relative paths, and the debug info's directory
+    for (size_t i = 0; i < cmd.size(); ++i) {
+        if (cmd[i] == "-o") {
+            ++i;  // where the object goes does not change it
+            continue;
+        }
+        h.add(replace_all(cmd[i], tmp, kTmpToken));
+    }
+    h.add(replace_all(text, tmp, kTmpToken));
+    c.key = h.hex();
+    if (link) {
+        c.own_depfile = tmp + "/cache-link-" + std::to_string(index) + "-" + hash_of(c.output).substr(0, 8) + ".d";
+        c.argv.push_back("-Wl,--dependency-file=" + c.own_depfile);
+    } else if (!md) {
+        c.own_depfile = tmp + "/cache-" + std::to_string(index) + "-" + hash_of(c.output).substr(0, 8) + ".d";
+        c.argv.insert(c.argv.end(), {"-MD", "-MF", c.own_depfile});
+    }
+    return c;
+}
+
+bool restore_cached(const CacheSettings& s, CachedCompile& c, const std::string& tmp, const std::string& stderr_file,
+                    std::string& note) {
+    if (c.key.empty() || !s.results) return false;
+    const std::string path = entry_path(s, c.key);
+    std::string data;
+    if (!slurp(path, data)) return false;
+    const size_t magic = std::strlen(kMagic);
+    if (data.size() < magic + 32 || data.compare(0, magic, kMagic) != 0 ||
+        hash_of(data.substr(0, data.size() - 32)) != data.substr(data.size() - 32)) {
+        note = "cache entry " + path + " is damaged; rebuilding it";
+        std::remove(path.c_str());
+        return false;
+    }
+    const std::string body = data.substr(magic, data.size() - 32 - magic);
+    Reader r{body};
+    const uint64_t ndeps = r.u64();
+    for (uint64_t i = 0; r.ok && i < ndeps; ++i) {
+        const std::string dep = r.str(), want = r.str();
+        std::string now;
+        if (!r.ok) break;
+        if (!slurp(dep, now) || hash_of(now) != want) {
+            note = "cache entry for " + c.output + " is stale: " + dep + " changed";
+            return false;
+        }
+    }
+    const std::string err = r.str(), dep = r.str(), obj = r.str();
+    const uint64_t mode = r.u64();
+    if (!r.ok || r.pos != body.size()) {
+        note = "cache entry " + path + " is damaged; rebuilding it";
+        std::remove(path.c_str());
+        return false;
+    }
+    if (!write_atomic(c.output, obj)) return false;
+    chmod(c.output.c_str(), static_cast<mode_t>(mode & 0777));  // an executable stays one
+    if (!c.depfile.empty() && !write_atomic(c.depfile, replace_all(dep, kTmpToken, tmp))) return false;
+    if (!stderr_file.empty()) write_atomic(stderr_file, replace_all(err, kTmpToken, tmp));
+    c.hit = true;
+    return true;
+}
+
+void store_cached(const CacheSettings& s, const CachedCompile& c, const std::string& tmp,
+                  const std::string& stderr_file, int64_t started) {
+    if (c.key.empty() || !s.results) return;
+    std::string dep, obj, err;
+    const std::string& depfile = c.own_depfile.empty() ? c.depfile : c.own_depfile;
+    if (!slurp(depfile, dep) || !slurp(c.output, obj)) return;
+    if (!stderr_file.empty()) slurp(stderr_file, err);
+    std::string out = kMagic, deps;
+    uint64_t n = 0;
+    std::vector<std::string> all = parse_depfile(dep);
+    all.insert(all.end(), c.pch_deps.begin(), c.pch_deps.end());
+    for (const std::string& d : all) {
+        if (d.rfind(tmp + "/", 0) == 0) continue;  // the rewritten source: its text is in the key
+        if (d == c.pch_header || d == c.pch_header + ".gch") continue;  // checked through pch_deps
+        std::string text;
+        if (!slurp(d, text) || modified_since(d, started)) return;  // cannot be checked, or may have changed mid-compile
+        put_str(deps, d);
+        put_str(deps, hash_of(text));
+        ++n;
+    }
+    put_u64(out, n);
+    out += deps;
+    put_str(out, replace_all(err, tmp, kTmpToken));
+    put_str(out, c.own_depfile.empty() ? replace_all(dep, tmp, kTmpToken) : std::string());
+    put_str(out, obj);
+    struct stat st {};
+    put_u64(out, stat(c.output.c_str(), &st) == 0 ? (st.st_mode & 0777) : 0644);
+    out += hash_of(out);
+    const std::string path = entry_path(s, c.key);
+    std::error_code ec;
+    fs::create_directories(fs::path(path).parent_path(), ec);
+    write_atomic(path, out);
+}
+
+
+int64_t now_ns() {
+    timespec ts{};
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+namespace {
+
+constexpr const char* kForced = "pto/common/cce_builtins.hpp";
+constexpr const char* kPchName = "ptocc_pch.hpp";
+
+// True when the preprocessed unit `pre` (GCC's -E -dD output) reaches
+// include_dir/pto/pto-inst.hpp with nothing of its own before it: only
+// system headers, ptolab's headers, built-in and command-line definitions.
+// Anything else there (a #define, a declaration, a local header) could change
+// what pto-inst.hpp means when it is moved to the front.
+bool pto_inst_comes_first(const std::string& pre, const std::string& include_dir) {
+    const std::string target = include_dir + "/pto/pto-inst.hpp", ours = include_dir + "/";
+    bool allowed = true;
+    size_t pos = 0;
+    while (pos < pre.size()) {
+        size_t end = pre.find('\n', pos);
+        if (end == std::string::npos) end = pre.size();
+        const std::string_view line(pre.data() + pos, end - pos);
+        pos = end + 1;
+        if (line.size() > 3 && line[0] == '#' && line[1] == ' ' && std::isdigit(static_cast<unsigned char>(line[2]))) {
+            const size_t q1 = line.find('"'), q2 = line.rfind('"');
+            if (q1 == std::string_view::npos || q2 <= q1) return false;
+            const std::string file(line.substr(q1 + 1, q2 - q1 - 1));
+            const std::string_view flags = line.substr(q2 + 1);
+            if (fs::path(file).lexically_normal().string() == target) return true;
+            allowed = file == "<built-in>" || file == "<command-line>" || file.rfind(ours, 0) == 0 ||
+                      flags.find(" 3") != std::string_view::npos;
+            continue;
+        }
+        if (allowed) continue;
+        if (line.find_first_not_of(" \t\r") != std::string_view::npos) return false;
+    }
+    return false;
+}
+
+struct PchManifest {
+    std::vector<std::pair<std::string, std::string>> deps;  // path, content hash
+};
+
+bool read_manifest(const std::string& path, PchManifest& m) {
+    std::string data;
+    if (!slurp(path, data) || data.size() < 32 || hash_of(data.substr(0, data.size() - 32)) != data.substr(data.size() - 32))
+        return false;
+    const std::string body = data.substr(0, data.size() - 32);
+    Reader r{body};
+    const uint64_t n = r.u64();
+    for (uint64_t i = 0; r.ok && i < n; ++i) {
+        std::string p = r.str(), h = r.str();
+        m.deps.emplace_back(std::move(p), std::move(h));
+    }
+    return r.ok && r.pos == body.size();
+}
+
+bool manifest_current(const PchManifest& m) {
+    for (const auto& [path, h] : m.deps) {
+        std::string text;
+        if (!slurp(path, text) || hash_of(text) != h) return false;
+    }
+    return !m.deps.empty();
+}
+
+}  // namespace
+
+bool use_pch(const CacheSettings& s, CachedCompile& c, const std::string& tmp, const std::string& identity,
+             const std::string& include_dir, const std::string& cxx, int index, std::string& note) {
+    if (!s.pch) return false;
+    const std::vector<std::string>& cmd = c.argv;
+    size_t forced = cmd.size();
+    for (size_t i = 0; i + 1 < cmd.size(); ++i)
+        if (cmd[i] == "-include" && cmd[i + 1] == kForced) forced = i;
+    if (forced == cmd.size()) return false;
+
+    // The unit preprocessed as it is, and the flags the header is built with:
+    // the compile's own, less its input, output, dependency and per-unit ones.
+    std::vector<std::string> pre = {cmd[0]}, flags;
+    std::string source;
+    for (size_t i = 1; i < cmd.size(); ++i) {
+        const std::string& a = cmd[i];
+        const bool pair = i + 1 < cmd.size();
+        if (pair && (a == "-o" || a == "-MF" || a == "-MT" || a == "-MQ")) {
+            ++i;
+            continue;
+        }
+        if (a == "-MD" || a == "-MP") continue;
+        if (pair && a == "-c") {
+            source = cmd[++i];
+            continue;
+        }
+        pre.push_back(a);
+        if (pair && (a == "-iquote" || a == "-x" || (a == "-include" && cmd[i + 1] == kForced))) {
+            pre.push_back(cmd[++i]);
+            continue;
+        }
+        if (a.rfind("-DPTOCC_TU_ID=", 0) == 0 || a.rfind("-fdiagnostics-color", 0) == 0) continue;
+        flags.push_back(a);
+    }
+    const std::string pre_out = tmp + "/pre-" + std::to_string(index) + ".i";
+    pre.insert(pre.end(), {"-E", "-dD", source, "-o", pre_out});
+    std::string text;
+    if (!run_quiet(pre, {}) || !slurp(pre_out, text)) return false;
+    std::remove(pre_out.c_str());
+    if (!pto_inst_comes_first(text, include_dir)) {
+        note = "no precompiled header for " + source + ": it has code or definitions of its own before <pto/pto-inst.hpp>";
+        return false;
+    }
+
+    Hash128 h;
+    h.add(std::string("ptocc pch v1"));
+    h.add(identity);
+    for (const std::string& f : flags) h.add(f);
+    const std::string dir = s.dir + "/pch/" + h.hex();
+    const std::string header = dir + "/" + kPchName, gch = header + ".gch", manifest = dir + "/manifest";
+    PchManifest m;
+    if (!read_manifest(manifest, m) || !manifest_current(m) || access(gch.c_str(), R_OK) != 0) {
+        std::error_code ec;
+        fs::create_directories(dir, ec);
+        if (!write_atomic(header, std::string("// Generated by ptocc: the precompiled PTO headers.\n#include <") + kForced +
+                                      ">\n#include <pto/pto-inst.hpp>\n"))
+            return false;
+        const std::string suffix = ".tmp" + std::to_string(getpid());
+        std::vector<std::string> build = {cxx};
+        build.insert(build.end(), flags.begin(), flags.end());
+        build.insert(build.end(), {"-x", "c++-header", header, "-o", gch + suffix, "-MD", "-MF", dir + "/deps" + suffix});
+        const int64_t started = now_ns();
+        std::string deps;
+        const bool built = run_quiet(build, {}) && slurp(dir + "/deps" + suffix, deps);
+        std::remove((dir + "/deps" + suffix).c_str());
+        if (!built) {
+            std::remove((gch + suffix).c_str());
+            return false;
+        }
+        m.deps.clear();
+        std::string out;
+        for (const std::string& d : parse_depfile(deps)) {
+            std::string t;
+            if (d == header) continue;
+            if (!slurp(d, t) || modified_since(d, started)) {  // changed while it was being compiled
+                std::remove((gch + suffix).c_str());
+                return false;
+            }
+            m.deps.emplace_back(d, hash_of(t));
+        }
+        put_u64(out, m.deps.size());
+        for (const auto& [p, hh] : m.deps) {
+            put_str(out, p);
+            put_str(out, hh);
+        }
+        out += hash_of(out);
+        // The header first, then the list that vouches for it.
+        if (std::rename((gch + suffix).c_str(), gch.c_str()) != 0 || !write_atomic(manifest, out)) return false;
+        note = "built the precompiled header " + gch;
+    }
+    c.argv[forced + 1] = header;
+    for (const auto& d : m.deps) c.pch_deps.push_back(d.first);
+    c.pch_header = header;
+    return true;
+}
+
+bool fix_pch_depfile(const CachedCompile& c) {
+    if (c.pch_header.empty() || c.depfile.empty()) return true;
+    std::string text;
+    if (!slurp(c.depfile, text)) return false;
+    std::string list;
+    for (const std::string& d : c.pch_deps) {
+        list += " \\\n ";
+        for (char ch : d) {
+            if (ch == ' ' || ch == '#') list += '\\';
+            if (ch == '$') list += '$';
+            list += ch;
+        }
+    }
+    // The first rule ends at the first newline not escaped by a backslash.
+    size_t end = 0;
+    while ((end = text.find('\n', end)) != std::string::npos && end > 0 && text[end - 1] == '\\') ++end;
+    if (end == std::string::npos) end = text.size();
+    text.insert(end, list);
+    return write_atomic(c.depfile, text);
+}
+
+}  // namespace ptocc

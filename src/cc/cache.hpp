@@ -1,0 +1,78 @@
+// ptocc's build caches (docs/ptocc.md, "Caches"): finished compiles keyed by
+// everything that decides their object, and precompiled PTO headers per
+// target, core kind and flag set.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ptocc {
+
+// 128-bit content hash (two independent 64-bit lanes).
+struct Hash128 {
+    uint64_t a = 0x9e3779b97f4a7c15ull, b = 0xc2b2ae3d27d4eb4full;
+    void add(const void* data, size_t n);
+    void add(const std::string& s);  // length-prefixed, so fields never run together
+    std::string hex() const;
+};
+
+struct CacheSettings {
+    bool results = false;  // PTOCC_CACHE unset or not 0
+    bool pch = false;      // also PTOCC_PCH unset or not 0
+    std::string dir;       // $PTOCC_CACHE_DIR, else $XDG_CACHE_HOME/ptolab, else ~/.cache/ptolab
+};
+CacheSettings cache_settings();
+
+// What identifies the compiler: its resolved path, size and modification time
+// (an upgrade replaces the binary), the ptolab version and the environment
+// variables GCC and clang read include paths from.
+std::string compiler_identity(const std::string& cxx);
+
+// One compile command as the result cache sees it.
+struct CachedCompile {
+    std::vector<std::string> argv;  // the command to run on a miss (with dependency flags added)
+    std::string key;                // empty: not cacheable (preprocess-only, -MMD, no -c ...)
+    std::string output;             // the object
+    std::string depfile;            // the user's -MF file, if any
+    std::string own_depfile;        // ours, when the user asked for none
+    std::vector<std::string> pch_deps;  // headers inside the precompiled header it used
+    std::string pch_header;             // that header
+    bool hit = false;
+};
+
+// Works out the key of `cmd` (a host compile ptocc planned); `tmp` is the
+// build's temporary directory, replaced by a fixed token wherever it occurs
+// so the key does not depend on it.
+CachedCompile prepare_cached(const std::vector<std::string>& cmd, const std::string& tmp, const std::string& identity,
+                             int index);
+
+// Serves the compile from the cache: writes the object, the dependency file
+// and the compiler's messages (to stderr_file). Returns false on a miss; an
+// entry that fails its checksum or names a changed header is a miss.
+bool restore_cached(const CacheSettings& s, CachedCompile& c, const std::string& tmp, const std::string& stderr_file,
+                    std::string& note);
+
+// Records a successful compile that started at `started` (a header
+// modified after that may not be what the compiler read: nothing is stored).
+void store_cached(const CacheSettings& s, const CachedCompile& c, const std::string& tmp,
+                  const std::string& stderr_file, int64_t started);
+
+// Nanoseconds since the epoch, comparable with file modification times.
+int64_t now_ns();
+
+// The precompiled-header form of a kernel compile: when everything the
+// translation unit has before <pto/pto-inst.hpp> is ptolab's or system
+// headers (checked on its preprocessed text), the forced
+// -include pto/common/cce_builtins.hpp becomes a header of both that is
+// precompiled once per flag set, target and core kind. Checks the
+// precompiled header's recorded headers (their content) and rebuilds it when
+// one changed. Returns false, leaving c alone, when the compile is not
+// eligible or the header cannot be built; c.pch_deps then stays empty.
+bool use_pch(const CacheSettings& s, CachedCompile& c, const std::string& tmp, const std::string& identity,
+             const std::string& include_dir, const std::string& cxx, int index, std::string& note);
+
+// After a compile that used the precompiled header: the user's dependency
+// file names the headers inside it instead of the header itself.
+bool fix_pch_depfile(const CachedCompile& c);
+
+}  // namespace ptocc

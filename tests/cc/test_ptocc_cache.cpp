@@ -1,0 +1,214 @@
+// ptocc's caches: a compile served from the result cache gives the very
+// object the compiler gave; a changed header, a changed -D flag or a damaged
+// entry makes it compile again; the precompiled header is rebuilt when its
+// record does not check out; PTOCC_CACHE=0 turns both off.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kPtocc = PTOCC_BIN;
+
+struct ShellRun {
+    int status;
+    std::string output;
+};
+
+ShellRun sh(const std::string& cmd) {
+    ShellRun r{0, {}};
+    FILE* p = popen((cmd + " 2>&1").c_str(), "r");
+    char buf[4096];
+    for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) r.output.append(buf, n);
+    const int ws = pclose(p);
+    r.status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128;
+    return r;
+}
+
+std::string slurp(const fs::path& p) {
+    std::ifstream f(p, std::ios::binary);
+    std::ostringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+}
+
+void spit(const fs::path& p, const std::string& text) {
+    std::ofstream f(p, std::ios::binary | std::ios::trunc);
+    f << text;
+}
+
+// A kernel whose tile width comes from a local header and a -D flag.
+const char* kKernel = R"(#include <pto/pto-inst.hpp>
+#include "width.h"
+using namespace pto;
+
+__global__ AICORE void scale(__gm__ float* x) {
+    using G = GlobalTensor<float, Shape<1, 1, 1, 8, kWidth * PTOCC_TEST_SCALE>, Stride<1, 1, 1, kWidth * PTOCC_TEST_SCALE, 1>>;
+    using V = Tile<TileType::Vec, float, 8, kWidth * PTOCC_TEST_SCALE>;
+    G g(x);
+    V a;
+    TASSIGN(a, 0);
+    TLOAD(a, g);
+    TADD(a, a, a);
+    TSTORE(g, a);
+}
+)";
+
+class PtoccCache : public ::testing::Test {
+protected:
+    void SetUp() override {
+        dir_ = fs::path(PTOCC_OUT) / ("cache-" + std::to_string(getpid()) + "-" +
+                                      ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::remove_all(dir_);
+        fs::create_directories(dir_);
+        spit(dir_ / "scale.cpp", kKernel);
+        spit(dir_ / "width.h", "#pragma once\nconstexpr int kWidth = 8;\n");
+    }
+    void TearDown() override {
+        if (!HasFailure()) fs::remove_all(dir_);
+    }
+    // Compiles scale.cpp to scale.o; returns ptocc's -v output.
+    std::string compile(const std::string& defines = "-DPTOCC_TEST_SCALE=1", const std::string& env = "") {
+        const ShellRun r = sh(env + " PTOCC_CACHE_DIR=" + (dir_ / "cache").string() + " " + kPtocc +
+                         " -v -c -xcce --cce-aicore-arch=dav-c220-vec -DMEMORY_BASE -O1 " + defines + " " +
+                         (dir_ / "scale.cpp").string() + " -o " + (dir_ / "scale.o").string());
+        EXPECT_EQ(r.status, 0) << r.output;
+        return r.output;
+    }
+    static bool from_cache(const std::string& out) { return out.find("scale.o from the cache") != std::string::npos; }
+    std::string object() const { return slurp(dir_ / "scale.o"); }
+    fs::path entry() const {
+        for (const auto& e : fs::recursive_directory_iterator(dir_ / "cache" / "results"))
+            if (e.path().extension() == ".entry") return e.path();
+        return {};
+    }
+    fs::path dir_;
+};
+
+TEST_F(PtoccCache, HitGivesTheCompilersObjectByteForByte) {
+    EXPECT_FALSE(from_cache(compile()));
+    const std::string first = object();
+    ASSERT_FALSE(first.empty());
+    fs::remove(dir_ / "scale.o");
+    EXPECT_TRUE(from_cache(compile()));
+    EXPECT_EQ(object(), first);
+    // And the object of a build with both caches off is the same bytes.
+    EXPECT_FALSE(from_cache(compile("-DPTOCC_TEST_SCALE=1", "PTOCC_CACHE=0")));
+    EXPECT_EQ(object(), first);
+}
+
+TEST_F(PtoccCache, ChangedHeaderOfTheKernelCompilesAgain) {
+    compile();
+    const std::string before = object();
+    spit(dir_ / "width.h", "#pragma once\nconstexpr int kWidth = 16;\n");
+    const std::string out = compile();
+    EXPECT_FALSE(from_cache(out)) << out;
+    EXPECT_NE(out.find("width.h changed"), std::string::npos) << out;
+    EXPECT_NE(object(), before);
+    EXPECT_TRUE(from_cache(compile()));
+}
+
+TEST_F(PtoccCache, ChangedDefineCompilesAgain) {
+    const std::string no_pch = "PTOCC_PCH=0";  // the result cache alone; quicker
+    compile("-DPTOCC_TEST_SCALE=1", no_pch);
+    const std::string one = object();
+    EXPECT_FALSE(from_cache(compile("-DPTOCC_TEST_SCALE=2", no_pch)));
+    EXPECT_NE(object(), one);
+    EXPECT_TRUE(from_cache(compile("-DPTOCC_TEST_SCALE=1", no_pch)));
+    EXPECT_EQ(object(), one);
+}
+
+TEST_F(PtoccCache, DamagedEntryIsDetectedAndRebuilt) {
+    setenv("PTOCC_PCH", "0", 1);  // the result cache alone; quicker
+    compile();
+    const std::string good = object();
+    const fs::path e = entry();
+    ASSERT_FALSE(e.empty());
+    std::string bytes = slurp(e);
+    bytes[bytes.size() / 2] ^= 0x5a;  // inside the stored object
+    spit(e, bytes);
+    const std::string out = compile();
+    EXPECT_FALSE(from_cache(out));
+    EXPECT_NE(out.find("is damaged"), std::string::npos) << out;
+    EXPECT_EQ(object(), good);
+    EXPECT_TRUE(from_cache(compile()));
+    EXPECT_EQ(object(), good);
+    // A truncated entry too.
+    bytes = slurp(entry());
+    spit(entry(), bytes.substr(0, bytes.size() / 3));
+    EXPECT_FALSE(from_cache(compile()));
+    EXPECT_EQ(object(), good);
+    unsetenv("PTOCC_PCH");
+}
+
+TEST_F(PtoccCache, PrecompiledHeaderWithADamagedRecordIsRebuilt) {
+    std::string out = compile();
+    EXPECT_NE(out.find("built the precompiled header"), std::string::npos) << out;
+    fs::remove_all(dir_ / "cache" / "results");
+    out = compile();
+    EXPECT_EQ(out.find("built the precompiled header"), std::string::npos) << out;  // reused
+    fs::path manifest;
+    for (const auto& e : fs::recursive_directory_iterator(dir_ / "cache" / "pch"))
+        if (e.path().filename() == "manifest") manifest = e.path();
+    ASSERT_FALSE(manifest.empty());
+    std::string m = slurp(manifest);
+    m[20] ^= 1;
+    spit(manifest, m);
+    fs::remove_all(dir_ / "cache" / "results");
+    out = compile();
+    EXPECT_NE(out.find("built the precompiled header"), std::string::npos) << out;
+}
+
+TEST_F(PtoccCache, CodeBeforeThePtoHeadersMeansNoPrecompiledHeader) {
+    // A definition ahead of <pto/pto-inst.hpp> could change what it means there.
+    spit(dir_ / "scale.cpp", std::string("#define PTO_LOCAL_SETTING 1\n") + kKernel);
+    const std::string out = compile();
+    EXPECT_NE(out.find("no precompiled header for"), std::string::npos) << out;
+    EXPECT_FALSE(fs::exists(dir_ / "cache" / "pch"));
+}
+
+// A whole library build: the compile and the link both come from the cache,
+// the library is the same bytes with the same permissions, and a changed
+// header rebuilds both.
+TEST_F(PtoccCache, UnchangedLibraryBuildRunsNeitherCompilerNorLinker) {
+    const fs::path lib = dir_ / "libscale.so";
+    auto build = [&] {
+        const ShellRun r = sh("PTOCC_PCH=0 PTOCC_CACHE_DIR=" + (dir_ / "cache").string() + " " + kPtocc +
+                              " -v -fPIC -shared -xcce --cce-aicore-arch=dav-c220-vec -DMEMORY_BASE -O1 "
+                              "-DPTOCC_TEST_SCALE=1 " + (dir_ / "scale.cpp").string() + " -o " + lib.string());
+        EXPECT_EQ(r.status, 0) << r.output;
+        return r.output;
+    };
+    std::string out = build();
+    EXPECT_EQ(out.find("libscale.so from the cache"), std::string::npos) << out;
+    const std::string first = slurp(lib);
+    const auto perms = fs::status(lib).permissions();
+    fs::remove(lib);
+    out = build();
+    EXPECT_NE(out.find("libscale.so from the cache"), std::string::npos) << out;
+    EXPECT_EQ(out.find("/usr/bin/ld"), std::string::npos);
+    EXPECT_EQ(slurp(lib), first);
+    EXPECT_EQ(fs::status(lib).permissions(), perms);
+    spit(dir_ / "width.h", "#pragma once\nconstexpr int kWidth = 16;\n");
+    out = build();
+    EXPECT_EQ(out.find("libscale.so from the cache"), std::string::npos) << out;
+    EXPECT_NE(slurp(lib), first);
+}
+
+TEST_F(PtoccCache, OffWithPtoccCacheZero) {
+    compile("-DPTOCC_TEST_SCALE=1", "PTOCC_CACHE=0");
+    compile("-DPTOCC_TEST_SCALE=1", "PTOCC_CACHE=0");
+    EXPECT_FALSE(fs::exists(dir_ / "cache"));
+}
+
+}  // namespace
