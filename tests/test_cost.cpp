@@ -36,11 +36,11 @@ cost::Params figures() {
     return p;
 }
 
-OpRecord load(uint64_t bytes) {
+OpRecord load(uint64_t bytes, uint64_t gm = 0) {
     OpRecord r;
     r.op = "TLOAD";
     r.pipe = Pipe::MTE2;
-    r.read(Space::GM, 0, bytes).write(Space::UB, 0, bytes);
+    r.read(Space::GM, gm, bytes).write(Space::UB, 0, bytes);
     r.bytes = bytes;
     r.dtype = "half";
     return r;
@@ -135,7 +135,7 @@ TEST(CostModel, DoubleBufferOverlaps) {
 // is free at 229, so it runs 235 -> 463.
 TEST(CostModel, ScalarWaitHoldsIssue) {
     cost::Engine e(figures(), 1, false);
-    for (const OpRecord& r : {load(12800), set(Pipe::MTE2, Pipe::S), wait(Pipe::MTE2, Pipe::S), load(12800)})
+    for (const OpRecord& r : {load(12800), set(Pipe::MTE2, Pipe::S), wait(Pipe::MTE2, Pipe::S), load(12800, 1 << 20)})
         e.record(0, r);
     EXPECT_DOUBLE_EQ(e.core_end(0), 463);
 }
@@ -148,7 +148,7 @@ TEST(CostModel, TwoCoresShareGmBandwidth) {
     cost::Engine one(p, 1, false), two(p, 2, false);
     one.record(0, load(12800));
     two.record(0, load(12800));
-    two.record(1, load(12800));
+    two.record(1, load(12800, 1 << 20));
     EXPECT_DOUBLE_EQ(one.core_end(0), 229);
     EXPECT_DOUBLE_EQ(two.core_end(0), 357);
     EXPECT_DOUBLE_EQ(two.core_end(1), 357);
@@ -172,6 +172,23 @@ TEST(CostModel, CrossCoreSignalAddsItsLatency) {
     EXPECT_DOUBLE_EQ(e.core_end(0), 115);
     EXPECT_DOUBLE_EQ(e.core_end(1), 316 + 228);
     EXPECT_DOUBLE_EQ(e.cores().at(1).blocked.at("wait_flag_dev(3)"), 314);
+}
+
+// A line read again comes from L2: with 100 B/cycle of HBM and 400 of L2
+// for one core and a 400 B/cycle MTE2, 12800 B take 100 + 128 cycles the
+// first time and 100 + 32 the second; half new, half old: 100 + 64 + 16.
+TEST(CostModel, RereadLinesComeFromL2) {
+    cost::Params p = figures();
+    p.gm_gbps = 100;
+    p.l2_gbps = 400;
+    p.mte2 = 400;
+    cost::Engine e(p, 1, false);
+    e.record(0, load(12800));
+    EXPECT_DOUBLE_EQ(e.core_end(0), 1 + 228);
+    e.record(0, load(12800));
+    EXPECT_DOUBLE_EQ(e.core_end(0), 229 + 132);
+    e.record(0, load(12800, 6400));
+    EXPECT_DOUBLE_EQ(e.core_end(0), 361 + 180);
 }
 
 TEST(CostModel, CubeRateFollowsTheInputType) {

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace ptosim {
@@ -22,7 +23,10 @@ namespace ptosim::cost {
 // cycles; the clock turns cycles into time.
 struct Params {
     double clock_ghz = 1.8;
-    double gm_gbps = 1600;  // shared by every core that runs at the same time
+    double gm_gbps = 1600;  // HBM: shared by every core that runs at the same time
+    // L2: serves GM reads of lines the launch already read (docs/cost-model.md).
+    double l2_gbps = 5700;
+    double l2_line = 512;  // bytes per line of the first-touch tracking
     // Cube MACs per cycle by input type.
     double cube_fp16 = 4096, cube_fp32 = 2048, cube_int8 = 8192, cube_fp8 = 8192, cube_fp4 = 8192;
     // Vector bytes per cycle (of the widest operand) by op class.
@@ -108,8 +112,12 @@ public:
     uint64_t cube_flops() const { return cube_flops_; }
     uint64_t vector_flops() const { return vec_flops_; }
     const std::map<int, CoreTimes>& cores() const { return times_; }
-    // Cycles an instruction of this record takes on its pipe, from its start.
-    double cost(const OpRecord& r) const;
+    // Cycles an instruction of this record takes on its pipe, from its start,
+    // when `gm_miss` of its GM read bytes come from HBM and the rest from L2
+    // (negative: all of them from HBM).
+    double cost(const OpRecord& r, double gm_miss = -1) const;
+    // GM read bytes of r in lines no earlier record read; marks them read.
+    uint64_t first_touch(const OpRecord& r);
 
 private:
     struct Event {
@@ -132,7 +140,9 @@ private:
     void block(int core, CoreState& s, Pipe p, double from, double until, const std::string& what);
 
     Params p_;
-    double gm_share_;  // bytes per cycle one core gets from GM
+    double gm_share_;  // bytes per cycle one core gets from HBM
+    double l2_share_;  // and from L2
+    std::unordered_set<uint64_t> lines_;  // GM lines read so far
     bool keep_;
     std::map<int, CoreState> cores_;
     std::map<int, CoreTimes> times_;

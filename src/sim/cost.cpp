@@ -124,6 +124,7 @@ double cube_rate(const Params& p, const char* t) {
 Engine::Engine(const Params& p, int active_cores, bool keep_slices) : p_(p), keep_(keep_slices) {
     const double gm_per_cycle = p.gm_gbps / p.clock_ghz;  // GB/s over Gcycle/s
     gm_share_ = gm_per_cycle / std::max(1, active_cores);
+    l2_share_ = p.l2_gbps / p.clock_ghz / std::max(1, active_cores);
 }
 
 Engine::CoreState& Engine::state(int core) {
@@ -153,7 +154,36 @@ double Engine::core_end(int core) const {
     return e;
 }
 
-double Engine::cost(const OpRecord& r) const {
+uint64_t Engine::first_touch(const OpRecord& r) {
+    const uint64_t line = std::max<uint64_t>(1, static_cast<uint64_t>(p_.l2_line));
+    uint64_t miss = 0;
+    auto range = [&](uint64_t lo, uint64_t hi) {
+        for (uint64_t l = lo / line; l * line < hi; ++l)
+            if (lines_.insert(l).second) miss += std::min(hi, (l + 1) * line) - std::max(lo, l * line);
+    };
+    for (uint8_t i = 0; i < r.n_reads; ++i) {
+        const Access& a = r.reads[i];
+        if (a.space != Space::GM) continue;
+        if (a.runs == 0 || a.runs > r.n_runs) {
+            range(a.offset, a.offset + a.bytes);
+            continue;
+        }
+        // A strided tile: only its rows, walked like an odometer.
+        const Runs& x = r.runs[a.runs - 1];
+        std::array<uint64_t, Runs::kMaxDims> idx{};
+        uint64_t n = 1;
+        for (int k = 0; k < x.dims; ++k) n *= x.count[k];
+        for (; n > 0; --n) {
+            uint64_t at = a.offset;
+            for (int k = 0; k < x.dims; ++k) at += idx[k] * x.pitch[k];
+            range(at, at + x.run);
+            for (int k = x.dims - 1; k >= 0 && ++idx[k] == x.count[k]; --k) idx[k] = 0;
+        }
+    }
+    return miss;
+}
+
+double Engine::cost(const OpRecord& r, double gm_miss) const {
     const OpClass c = classify(r);
     const bool gm_in = touches(r.reads, r.n_reads, Space::GM), gm_out = touches(r.writes, r.n_writes, Space::GM);
     const double bytes = static_cast<double>(r.bytes);
@@ -172,7 +202,11 @@ double Engine::cost(const OpRecord& r) const {
             const char* in = *r.src_dtype ? r.src_dtype : r.dtype;
             return p_.lat_cube + static_cast<double>(r.flops) / 2 / cube_rate(p_, in);
         }
-        case OpClass::Mte2: return p_.lat_mte2 + bytes / (gm_in ? std::min(p_.mte2, gm_share_) : p_.mte2);
+        case OpClass::Mte2: {
+            if (!gm_in) return p_.lat_mte2 + bytes / p_.mte2;
+            const double miss = gm_miss < 0 ? bytes : std::min(bytes, gm_miss);
+            return p_.lat_mte2 + miss / std::min(p_.mte2, gm_share_) + (bytes - miss) / std::min(p_.mte2, l2_share_);
+        }
         case OpClass::Mte3: return p_.lat_mte3 + bytes / (gm_out ? std::min(p_.mte3, gm_share_) : p_.mte3);
         case OpClass::Mte1: return p_.lat_mte1 + bytes / p_.mte1;
         case OpClass::Fix: return p_.lat_fix + bytes / (gm_out ? std::min(p_.fix, gm_share_) : p_.fix);
@@ -266,7 +300,8 @@ void Engine::record(int core, const OpRecord& r) {
     const OpClass c = classify(r);
     if (c == OpClass::Scalar) return;
     const double start = begin_on(s, r.pipe);
-    place(core, s, r.pipe, start, cost(r), r);
+    const double miss = c == OpClass::Mte2 ? static_cast<double>(first_touch(r)) : -1;
+    place(core, s, r.pipe, start, cost(r, miss), r);
     (void)pi;
     if (c == OpClass::Cube) cube_flops_ += r.flops;
     else if (c >= OpClass::VecPlain && c <= OpClass::VecSort) vec_flops_ += r.flops;
