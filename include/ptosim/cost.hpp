@@ -42,7 +42,7 @@ struct Params {
     double flag = 8;           // set_flag -> the waiting pipe sees it
     double barrier = 4;        // pipe_barrier
     double cross_core = 400;   // FFTS / intra-block flag and SYNCALL between cores
-    double launch_us = 3;      // fixed cost of a launch, outside the cores
+    double launch_us = 1;      // fixed cost of a launch, outside the cores
 };
 
 // The figures of a profile (docs/soc-profiles.md, "Timing").

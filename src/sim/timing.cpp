@@ -32,7 +32,7 @@ Params params_for(const SocProfile& soc) {
         p.cube_fp32 = 1024;
         p.cube_int8 = 8192;
         p.cube_fp8 = 8192;
-        p.cube_fp4 = 16384;
+        p.cube_fp4 = 8192;
         p.mte2 = 128;
         p.mte3 = 128;
         p.mte1 = 256;
