@@ -62,9 +62,8 @@ struct Global {
     double offset_us = 0;  // where the next launch starts on the process's trace timeline
     double last_us = -1;
     uint64_t next_flow = 1;
-    TraceFile trace, profile_trace;
-    std::string summaries_json;  // the launches' objects, comma-separated
-    std::string summaries_text;
+    TraceFile trace, profile_trace, profile_summary;
+    bool profile_text_started = false;
 };
 
 Global& g() {
@@ -131,31 +130,33 @@ bool make_dir(const std::string& d) {
     return true;
 }
 
-// Appends events to a trace file, which is a whole JSON document after each
-// call: the first call of the process starts the file, later ones overwrite
-// its closing bracket.
-void append_trace(TraceFile& f, const std::string& events) {
+// Appends items to a JSON array document (a trace's traceEvents, the summary
+// array), which is whole after each call: the first call of the process
+// starts the file, later ones overwrite its closing brackets.
+void append_doc(TraceFile& f, const char* head, const std::string& items, const char* foot) {
     std::FILE* out = f.tail < 0 ? std::fopen(f.path.c_str(), "w") : std::fopen(f.path.c_str(), "r+");
     if (!out) {
-        std::fprintf(stderr, "ptosim: warning: cannot write the trace %s: %s\n", f.path.c_str(), std::strerror(errno));
+        std::fprintf(stderr, "ptosim: warning: cannot write %s: %s\n", f.path.c_str(), std::strerror(errno));
         return;
     }
     if (f.tail < 0) {
-        std::fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"ptosim cost model (docs/cost-model.md)\"},"
-                   "\"traceEvents\":[\n",
-                   out);
+        std::fputs(head, out);
     } else {
         std::fseek(out, f.tail, SEEK_SET);
         std::fputs(",\n", out);
     }
-    std::fputs(events.c_str(), out);
+    std::fputs(items.c_str(), out);
     f.tail = std::ftell(out);
-    std::fputs("\n]}\n", out);
+    std::fputs(foot, out);
     std::fclose(out);
 }
 
-void write_file(const std::string& path, const std::string& text) {
-    if (std::FILE* out = std::fopen(path.c_str(), "w")) {
+constexpr const char* kTraceHead =
+    "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"ptosim cost model (docs/cost-model.md)\"},"
+    "\"traceEvents\":[\n";
+
+void write_file(const std::string& path, const std::string& text, bool append) {
+    if (std::FILE* out = std::fopen(path.c_str(), append ? "a" : "w")) {
         std::fputs(text.c_str(), out);
         std::fclose(out);
     } else {
@@ -516,7 +517,7 @@ void end(Launch& l, const Status& st) {
             const std::string ev = trace_events(l, t->eng, number, s.offset_us, s.next_flow);
             if (!s.trace_path.empty()) {
                 s.trace.path = s.trace_path;
-                append_trace(s.trace, ev);
+                append_doc(s.trace, kTraceHead, ev, "\n]}\n");
             }
             if (!s.profile_dir.empty()) {
                 if (!make_dir(s.profile_dir)) {
@@ -524,11 +525,11 @@ void end(Launch& l, const Status& st) {
                                  s.profile_dir.c_str(), std::strerror(errno));
                 } else {
                     s.profile_trace.path = s.profile_dir + "/trace.json";
-                    append_trace(s.profile_trace, ev);
-                    s.summaries_json += (s.summaries_json.empty() ? "" : ",\n") + sum.json;
-                    s.summaries_text += sum.text;
-                    write_file(s.profile_dir + "/summary.json", "[\n" + s.summaries_json + "\n]\n");
-                    write_file(s.profile_dir + "/summary.txt", s.summaries_text);
+                    append_doc(s.profile_trace, kTraceHead, ev, "\n]}\n");
+                    s.profile_summary.path = s.profile_dir + "/summary.json";
+                    append_doc(s.profile_summary, "[\n", sum.json, "\n]\n");
+                    write_file(s.profile_dir + "/summary.txt", sum.text, s.profile_text_started);
+                    s.profile_text_started = true;
                 }
             }
         }
