@@ -79,6 +79,13 @@ const char *ptosim_last_error(void);
 double ptosim_last_launch_time_us(void);
 /* Turns timing of later launches on (1) or back to the environment's choice (0); returns 0. */
 int ptosim_enable_timing(int on);
+/*
+ * The process's simulated device clock in microseconds: the sum of the
+ * simulated times of its completed timed launches (launches run one at a
+ * time, so this is one device timeline). Events read it after waiting for
+ * their stream; the trace's timestamps use the same clock.
+ */
+double ptosim_simulated_time_us(void);
 
 #ifdef __cplusplus
 }

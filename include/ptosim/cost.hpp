@@ -162,5 +162,7 @@ bool enabled();
 void override_params(const Params* p);
 // Simulated time of the last completed timed launch in microseconds, < 0 when none.
 double last_launch_us();
+// The sum of the simulated times of the process's completed timed launches.
+double simulated_clock_us();
 
 }  // namespace ptosim::cost

@@ -194,6 +194,12 @@ double last_launch_us() {
     return s.last_us;
 }
 
+double simulated_clock_us() {
+    Global& s = g();
+    std::lock_guard lk(s.mu);
+    return s.offset_us;
+}
+
 // ------------------------------------------------------------ launch state
 
 struct LaunchTiming {
@@ -548,6 +554,8 @@ void end(Launch& l, const Status& st) {
 }  // namespace ptosim::cost
 
 extern "C" double ptosim_last_launch_time_us(void) { return ptosim::cost::last_launch_us(); }
+
+extern "C" double ptosim_simulated_time_us(void) { return ptosim::cost::simulated_clock_us(); }
 
 extern "C" int ptosim_enable_timing(int on) {
     ptosim::cost::enable(on != 0);
