@@ -133,6 +133,8 @@ private:
         Pipe wait_pipe = Pipe::S;
         double wait_from = 0;
         std::string wait_name;
+        const char* wait_op = "";
+        SourceLoc wait_loc;
     };
     CoreState& state(int core);
     double begin_on(CoreState& s, Pipe p) const;

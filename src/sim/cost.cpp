@@ -286,6 +286,8 @@ void Engine::record(int core, const OpRecord& r) {
             s.wait_pipe = r.pipe;
             s.wait_from = begin_on(s, r.pipe);
             s.wait_name = std::string(r.op) + "(" + std::to_string(r.event) + ")";
+            s.wait_op = r.op;
+            s.wait_loc = r.loc;
             return;
         }
         case SyncOp::SyncAll: {
@@ -293,6 +295,8 @@ void Engine::record(int core, const OpRecord& r) {
             for (double f : s.free) t = std::max(t, f);
             s.last_signal = {t, core, Pipe::S};
             s.wait_from = t;
+            s.wait_op = r.op;
+            s.wait_loc = r.loc;
             return;
         }
         case SyncOp::None: break;
@@ -334,7 +338,10 @@ void Engine::acquire(int core, const Channel& ch) {
     block(core, s, s.wait_pipe, s.wait_from, ready, s.wait_name);
     if (s.wait_pipe == Pipe::S) s.issue = std::max(s.issue, until);
     else s.free[static_cast<int>(s.wait_pipe)] = std::max(s.free[static_cast<int>(s.wait_pipe)], until);
-    if (keep_ && e.core >= 0) flows_.push_back({e.core, e.pipe, e.t, core, s.wait_pipe, until});
+    if (keep_) {
+        slices_.push_back({core, s.wait_pipe, s.wait_from, until - s.wait_from, s.wait_op, s.wait_loc, 0, 0});
+        if (e.core >= 0) flows_.push_back({e.core, e.pipe, e.t, core, s.wait_pipe, until});
+    }
 }
 
 void Engine::contribute(int core, const Channel& ch) { channels_[ch].push_back(state(core).last_signal); }
@@ -345,6 +352,7 @@ void Engine::acquire_all(int core, const Channel& ch) {
     for (const Event& e : channels_[ch]) t = std::max(t, e.t);
     t += p_.cross_core;
     block(core, s, Pipe::S, s.wait_from, t, "SYNCALL");
+    if (keep_) slices_.push_back({core, Pipe::S, s.wait_from, std::max(0.0, t - s.wait_from), s.wait_op, s.wait_loc, 0, 0});
     s.issue = std::max(s.issue, t);
     for (double& f : s.free) f = std::max(f, t);
 }

@@ -348,8 +348,6 @@ Summary summarise(const Launch& l, const Engine& eng, int number) {
             if (a == static_cast<int>(Space::GM) || b == static_cast<int>(Space::GM)) gm_bytes += mv[a][b];
     const SocProfile& soc = l.soc();
     const LaunchSpec& spec = l.spec();
-    int aic = 0, aiv = 0;
-    for (const auto& [i, t] : cores) (t.name.rfind("AIC", 0) == 0 ? aic : aiv)++;
     const int per_group = spec.kind == KernelKind::Mix ? 3 : 1;
     const int capacity = spec.kind == KernelKind::Vec    ? soc.aiv
                          : spec.kind == KernelKind::Cube ? soc.aic
