@@ -109,6 +109,8 @@ public:
     const std::vector<Flow>& flows() const { return flows_; }
     // Bytes moved by (source space, destination space).
     const std::array<std::array<uint64_t, kSpaceCount>, kSpaceCount>& moved() const { return moved_; }
+    // GM bytes read from HBM (first touches) and written; the rest of the GM reads were L2 hits.
+    uint64_t hbm_bytes() const { return hbm_bytes_; }
     uint64_t cube_flops() const { return cube_flops_; }
     uint64_t vector_flops() const { return vec_flops_; }
     const std::map<int, CoreTimes>& cores() const { return times_; }
@@ -153,7 +155,7 @@ private:
     std::vector<Slice> slices_;
     std::vector<Flow> flows_;
     std::array<std::array<uint64_t, kSpaceCount>, kSpaceCount> moved_{};
-    uint64_t cube_flops_ = 0, vec_flops_ = 0;
+    uint64_t cube_flops_ = 0, vec_flops_ = 0, hbm_bytes_ = 0;
 };
 
 // Process-wide switches. Timing runs when PTO_SIM_TRACE, PTO_SIM_PROFILE or

@@ -305,6 +305,8 @@ void Engine::record(int core, const OpRecord& r) {
     if (c == OpClass::Scalar) return;
     const double start = begin_on(s, r.pipe);
     const double miss = c == OpClass::Mte2 ? static_cast<double>(first_touch(r)) : -1;
+    if (miss > 0) hbm_bytes_ += static_cast<uint64_t>(miss);
+    if (touches(r.writes, r.n_writes, Space::GM)) hbm_bytes_ += r.bytes;
     place(core, s, r.pipe, start, cost(r, miss), r);
     (void)pi;
     if (c == OpClass::Cube) cube_flops_ += r.flops;

@@ -362,9 +362,11 @@ Summary summarise(const Launch& l, const Engine& eng, int number) {
     const double peak_tflops = cube ? run_aic * p.cube_fp16 * 2 * p.clock_ghz * 1e-3
                                     : run_aiv * (p.vec_plain / 2) * p.clock_ghz * 1e-3;
     const double achieved_tflops = secs > 0 ? flops / secs * 1e-12 : 0;
-    const double achieved_gbps = secs > 0 ? static_cast<double>(gm_bytes) / secs * 1e-9 : 0;
-    const double intensity = gm_bytes ? flops / static_cast<double>(gm_bytes) : 0;
-    const double attainable = gm_bytes ? std::min(peak_tflops, intensity * p.gm_gbps * 1e-3) : peak_tflops;
+    // The roofline's memory side is HBM: GM reads the L2 served are not on it.
+    const uint64_t hbm = eng.hbm_bytes();
+    const double achieved_gbps = secs > 0 ? static_cast<double>(hbm) / secs * 1e-9 : 0;
+    const double intensity = hbm ? flops / static_cast<double>(hbm) : 0;
+    const double attainable = hbm ? std::min(peak_tflops, intensity * p.gm_gbps * 1e-3) : peak_tflops;
 
     std::string j = "{\"launch\":" + std::to_string(number) + ",\"kernel\":" + json_str(spec.kernel) +
                     ",\"soc\":" + json_str(soc.name) + ",\"kind\":" + json_str(to_string(spec.kind)) +
@@ -394,7 +396,8 @@ Summary summarise(const Launch& l, const Engine& eng, int number) {
             first = false;
         }
     j += "},\"flops\":{\"cube\":" + std::to_string(eng.cube_flops()) + ",\"vector\":" + std::to_string(eng.vector_flops()) +
-         "},\"roofline\":{\"gm_bytes\":" + std::to_string(gm_bytes) + ",\"intensity_flop_per_byte\":" + num(intensity) +
+         "},\"roofline\":{\"gm_bytes\":" + std::to_string(gm_bytes) + ",\"hbm_bytes\":" + std::to_string(hbm) +
+         ",\"intensity_flop_per_byte\":" + num(intensity) +
          ",\"achieved_tflops\":" + num(achieved_tflops, 6) + ",\"achieved_gbps\":" + num(achieved_gbps, 3) +
          ",\"peak_tflops\":" + num(peak_tflops, 3) + ",\"peak_gbps\":" + num(p.gm_gbps, 1) +
          ",\"attainable_tflops\":" + num(attainable, 6) +
@@ -448,10 +451,10 @@ Summary summarise(const Launch& l, const Engine& eng, int number) {
     }
     if (!bytes_text.empty()) x += "  bytes: " + bytes_text + "\n";
     std::snprintf(line, sizeof line,
-                  "  roofline: %.3g flop/byte, %.4g TFLOPS and %.4g GB/s achieved; attainable %.4g TFLOPS (peak %.4g "
-                  "TFLOPS %s, %.0f GB/s)\n",
+                  "  roofline: %.3g flop per HBM byte, %.4g TFLOPS and %.4g GB/s of HBM achieved; attainable %.4g TFLOPS "
+                  "(peak %.4g TFLOPS %s, %.0f GB/s HBM; %s of GM traffic, %s of it L2 hits)\n",
                   intensity, achieved_tflops, achieved_gbps, attainable, peak_tflops, cube ? "fp16 Cube" : "fp16 vector",
-                  p.gm_gbps);
+                  p.gm_gbps, human_bytes(gm_bytes).c_str(), human_bytes(gm_bytes > hbm ? gm_bytes - hbm : 0).c_str());
     x += line;
     if (critical >= 0 && !cores.at(critical).blocked.empty()) {
         x += "  blocked on " + cores.at(critical).name + ":";
