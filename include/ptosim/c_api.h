@@ -77,6 +77,25 @@ double ptosim_default_sync_timeout_s(void);
 
 const char *ptosim_last_error(void);
 
+/*
+ * Simulated time (docs/cost-model.md). The cost model times launches when
+ * PTO_SIM_TRACE, PTO_SIM_PROFILE or PTO_SIM_TIME is set, or after
+ * ptosim_enable_timing(1) (quietly: no stderr line, no files).
+ * ptosim_last_launch_time_us returns the simulated time in microseconds of
+ * the calling process's most recent completed timed launch, negative when
+ * none completed yet.
+ */
+double ptosim_last_launch_time_us(void);
+/* Turns timing of later launches on (1) or back to the environment's choice (0); returns 0. */
+int ptosim_enable_timing(int on);
+/*
+ * The process's simulated device clock in microseconds: the sum of the
+ * simulated times of its completed timed launches (launches run one at a
+ * time, so this is one device timeline). Events read it after waiting for
+ * their stream; the trace's timestamps use the same clock.
+ */
+double ptosim_simulated_time_us(void);
+
 #ifdef __cplusplus
 }
 #endif

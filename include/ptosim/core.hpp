@@ -79,6 +79,9 @@ struct OpRecord {
     uint64_t bytes = 0;
     uint64_t flops = 0;
     const char* dtype = "";  // element type of the destination tile (or of the stored tile)
+    // Element type of the first source tile: the Cube's rate depends on its
+    // input type, which differs from the accumulator's (docs/cost-model.md).
+    const char* src_dtype = "";
     SourceLoc loc;
     // Synchronisation operands: the flag's pipes and event id (set_flag,
     // wait_flag), or the FFTS / intra-block flag id of a cross-core signal.

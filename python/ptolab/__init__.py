@@ -5,9 +5,9 @@ from . import _core
 from .build import CompileError, compile_kernel, find_ptocc
 from .checkers import CheckResult, check
 from .compare import assert_close, load_golden, quality_report
-from .device import (KernelError, Stream, Tensor, cube_core_count, current_stream, device_repeats, empty, from_numpy,
-                     from_torch, get_device, is_simulator_mode, run_repeated, soc_name, stream_ptr, sync_timeout,
-                     synchronize, synchronize_device, tensor_ptr, vector_core_count, zeros)
+from .device import (Event, KernelError, Stream, Tensor, cube_core_count, current_stream, device_repeats, empty,
+                     from_numpy, from_torch, get_device, is_simulator_mode, last_launch_time_us, run_repeated, soc_name,
+                     stream_ptr, sync_timeout, synchronize, synchronize_device, tensor_ptr, vector_core_count, zeros)
 
 
 def default_tolerance(dtype):
@@ -17,9 +17,10 @@ def default_tolerance(dtype):
 
 __version__ = "0.1.0"
 __all__ = [
-    "CheckResult", "CompileError", "KernelError", "Stream", "Tensor", "assert_close", "check", "compile_kernel",
+    "CheckResult", "CompileError", "Event", "KernelError", "Stream", "Tensor", "assert_close", "check", "compile_kernel",
     "cube_core_count",
     "current_stream", "default_tolerance", "device_repeats", "empty", "find_ptocc", "from_numpy", "from_torch",
-    "get_device", "is_simulator_mode", "load_golden", "quality_report", "run_repeated", "soc_name", "stream_ptr",
+    "get_device", "is_simulator_mode", "last_launch_time_us", "load_golden", "quality_report", "run_repeated",
+    "soc_name", "stream_ptr",
     "sync_timeout", "synchronize", "synchronize_device", "tensor_ptr", "vector_core_count", "zeros",
 ]

@@ -348,6 +348,59 @@ def sync_timeout():
     return _env.positive_seconds("PTO_SYNC_TIMEOUT_S", 60)
 
 
+# --- events -----------------------------------------------------------------
+
+class Event:
+    """torch.npu.Event-style timing. On an NPU it wraps torch.npu.Event (device
+    time). On the simulator, creating a timing event turns ptosim's cost model
+    on (docs/cost-model.md) and record() waits for the stream and reads the
+    simulated device clock (the summed simulated time of the process's timed
+    launches), so elapsed_time() is **simulated** device time in ms, from the
+    model, not a measurement; `time_source` says which clock it is."""
+
+    def __init__(self, enable_timing=False):
+        self.enable_timing = enable_timing
+        self._time = None
+        self._npu_event = None
+        if _npu():
+            import torch
+            self._npu_event = torch.npu.Event(enable_timing=enable_timing)
+            self.time_source = "device"
+        else:
+            self.time_source = "simulated"
+            if enable_timing:
+                _core.enable_timing(True)
+
+    def record(self, stream=None):
+        if self._npu_event is not None:
+            self._npu_event.record(stream) if stream is not None else self._npu_event.record()
+            return
+        synchronize(stream=stream)
+        self._time = _core.simulated_time_us()
+
+    def synchronize(self):
+        if self._npu_event is not None:
+            self._npu_event.synchronize()
+
+    def elapsed_time(self, end_event):
+        """Milliseconds from this event to end_event."""
+        if not (self.enable_timing and end_event.enable_timing):
+            raise RuntimeError("Both events must be created with argument 'enable_timing=True'.")
+        if self._npu_event is not None:
+            return self._npu_event.elapsed_time(end_event._npu_event)
+        if self._time is None or end_event._time is None:
+            raise RuntimeError("Both events must be recorded before calculating elapsed time.")
+        return (end_event._time - self._time) / 1e3
+
+
+def last_launch_time_us():
+    """Simulated time of the last completed timed launch (us), None when none or on an NPU."""
+    if _npu():
+        return None
+    t = _core.last_launch_time_us()
+    return t if t >= 0 else None
+
+
 class KernelError(RuntimeError):
     """A launch failed (fault, deadlock report, bad launch); the message is the simulator's report."""
 

@@ -452,3 +452,27 @@ def test_check_rejects_an_unknown_tool():
     with pytest.raises(ValueError, match="bogus"):
         with ptolab.check("sync,bogus"):
             pass
+
+
+# --- events (simulated time) ------------------------------------------------------
+
+def test_event_elapsed_time_is_simulated_device_time(add_lib):
+    n = 4096
+    x = ptolab.from_numpy(np.ones(n, np.float32))
+    y = ptolab.empty((n,), "float32")
+    start, end = ptolab.Event(enable_timing=True), ptolab.Event(enable_timing=True)
+    assert start.time_source == "simulated"
+    start.record()
+    for _ in range(3):
+        add_lib.call_add(2, ptolab.stream_ptr(), ptolab.tensor_ptr(y), ptolab.tensor_ptr(x), ptolab.tensor_ptr(x), n)
+    end.record()
+    end.synchronize()
+    one = ptolab.last_launch_time_us()
+    ms = start.elapsed_time(end)
+    # Three identical launches of the deterministic model: three times the last one's time.
+    assert one is not None and one > 0
+    assert ms == pytest.approx(3 * one / 1e3, rel=1e-9)
+    with pytest.raises(RuntimeError, match="enable_timing=True"):
+        ptolab.Event().elapsed_time(end)
+    with pytest.raises(RuntimeError, match="recorded"):
+        ptolab.Event(enable_timing=True).elapsed_time(end)

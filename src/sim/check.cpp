@@ -5,6 +5,7 @@
 // nothing subscribes and the only cost is one null test per launch.
 #include "check.hpp"
 #include "launch.hpp"
+#include "timing.hpp"
 #include <algorithm>
 #include <array>
 #include <cstdio>
@@ -634,10 +635,12 @@ void join_token(LaunchState& st, const Core& c, const Remote& r) {
 }  // namespace
 
 void signal(Launch& l, const Core& from, Pipe pipe, const Channel& to) {
+    cost::signal(l, from, to);
     if (LaunchState* st = race_state(l)) st->chans[to].push_back(st->snapshot(from, pipe));
 }
 
 void forward(Launch& l, const std::vector<Channel>& from, const std::vector<Channel>& to) {
+    cost::forward(l, from, to);
     LaunchState* st = race_state(l);
     if (!st) return;
     Remote merged;
@@ -652,6 +655,7 @@ void forward(Launch& l, const std::vector<Channel>& from, const std::vector<Chan
 }
 
 void acquire(Launch& l, const Core& c, const Channel& ch) {
+    cost::acquire(l, c, ch);
     LaunchState* st = race_state(l);
     if (!st) return;
     auto& q = st->chans[ch];
@@ -661,6 +665,7 @@ void acquire(Launch& l, const Core& c, const Channel& ch) {
 }
 
 void contribute(Launch& l, const Core& c, const Channel& ch) {
+    cost::contribute(l, c, ch);
     LaunchState* st = race_state(l);
     if (!st) return;
     const int32_t mine = st->snapshot(c, Pipe::S);
@@ -670,6 +675,7 @@ void contribute(Launch& l, const Core& c, const Channel& ch) {
 }
 
 void acquire_all(Launch& l, const Core& c, const Channel& ch) {
+    cost::acquire_all(l, c, ch);
     LaunchState* st = race_state(l);
     if (!st) return;
     auto& q = st->chans[ch];

@@ -3,6 +3,7 @@
 // blocks on a flag, then the lowest-numbered runnable core continues.
 #include "launch.hpp"
 #include "check.hpp"
+#include "timing.hpp"
 #include "device_impl.hpp"
 #include <dlfcn.h>
 #include <sys/mman.h>
@@ -440,6 +441,7 @@ void Launch::retire(int group) {
         for (int m = 0; m < per_group_; ++m) {
             const int i = group * per_group_ + m;
             check::core_done(*this, slots_[i]->core);
+            cost::core_done(*this, slots_[i]->core);
             active_.erase(i);
             gone.push_back(std::move(slots_[i]));
         }
@@ -643,7 +645,11 @@ Status run_launch(Device& d, const LaunchSpec& spec, LaunchControl* ctl) {
             ctl->live = &l;
         }
         st = check::begin(l);
-        if (st.ok()) st = check::end(l, l.run());
+        if (st.ok()) {
+            cost::begin(l);
+            st = check::end(l, l.run());
+            cost::end(l, st);
+        }
         if (ctl) {
             std::lock_guard lk(ctl->mu);
             ctl->live = nullptr;

@@ -18,6 +18,9 @@ namespace ptosim {
 namespace check {
 struct LaunchState;
 }
+namespace cost {
+struct LaunchTiming;
+}
 
 struct Fiber {
     ucontext_t ctx{};
@@ -111,6 +114,8 @@ public:
     std::vector<std::array<SignalSite, kIntraBlockFlags>> intra_from;
     // The checkers' state for this launch (src/sim/check.cpp); null when off.
     check::LaunchState* check = nullptr;
+    // The cost model's state for this launch (src/sim/timing.cpp); null when timing is off.
+    cost::LaunchTiming* timing = nullptr;
     // Hardware-mode SYNCALL barriers by participant kind (AIV, AIC, mix).
     struct SyncAllBarrier {
         int arrived = 0;

@@ -140,7 +140,7 @@ void barrier_signal(Launch& l, Launch::FftsBarrier& b, const Core& from, Pipe pi
     for (auto& p : b.pending)
         if (p[flag] == 0) return;
     for (auto& p : b.pending) --p[flag];
-    if (l.check) {
+    if (l.check || l.timing) {
         std::vector<check::Channel> in, out;
         for (size_t i = 0; i < b.members.size(); ++i) in.push_back(pending_channel(b, i, flag));
         for (int r : b.receivers) out.push_back(ffts_channel(r, flag));

@@ -22,7 +22,7 @@ def ptolab(*args, env=None, timeout=120, input=None):
 
 # --- help -------------------------------------------------------------------
 
-@pytest.mark.parametrize("cmd", [[], ["compare"], ["run"], ["doctor"], ["log"], ["check"]])
+@pytest.mark.parametrize("cmd", [[], ["compare"], ["run"], ["doctor"], ["log"], ["check"], ["profile"]])
 def test_help_every_command(cmd):
     r = ptolab(*cmd, "--help")
     assert r.returncode == 0, r.stderr

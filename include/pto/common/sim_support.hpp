@@ -337,6 +337,7 @@ template <class T>
 inline OpRecord& record_tile(OpRecord& r, bool write, const T& t) {
     constexpr Space sp = space_of<T>();
     if (write || !*r.dtype) r.dtype = dtype_name<typename T::DType>();
+    if (!write && !*r.src_dtype) r.src_dtype = dtype_name<typename T::DType>();
     return write ? r.write(sp, t.address(), tile_span(t)) : r.read(sp, t.address(), tile_span(t));
 }
 

@@ -291,6 +291,41 @@ int cmd_check(const CheckArgs& a) {
     return errors ? ec::kFail : ec::kPass;
 }
 
+// --- profile -------------------------------------------------------------
+
+struct ProfileArgs {
+    std::string output = "ptolab-profile";
+    std::vector<std::string> command;
+    std::optional<double> timeout, kill_after;
+};
+
+int cmd_profile(const ProfileArgs& a) {
+    namespace fs = std::filesystem;
+    std::error_code e;
+    fs::create_directories(a.output, e);
+    if (e) throw std::invalid_argument("--output " + a.output + ": cannot create the directory: " + e.message());
+    // A run without launches must not leave an earlier run's results looking like its own.
+    for (const char* f : {"summary.json", "summary.txt", "trace.json"}) fs::remove(fs::path(a.output) / f, e);
+    const std::string dir = fs::absolute(a.output).string();
+    setenv("PTO_SIM_PROFILE", dir.c_str(), 1);
+    ptolab::RunOptions o = run_options(a.timeout, a.kill_after);
+    o.argv = a.command;
+    ptolab::RunResult r = ptolab::run_with_timeout(o);
+    if (r.timed_out) std::cerr << ptolab::timeout_message(o, r) << "\n";
+    else if (!r.error.empty()) std::cerr << "ptolab profile: error: " << r.error << "\n";
+    std::ifstream txt(fs::path(dir) / "summary.txt");
+    if (txt) {
+        std::cout << txt.rdbuf();
+        std::cerr << "ptolab profile: summary in " << dir << "/summary.json, trace in " << dir
+                  << "/trace.json (open it in ui.perfetto.dev or chrome://tracing); simulated time, see "
+                     "docs/cost-model.md\n";
+    } else {
+        std::cerr << "ptolab profile: " << shell_join(a.command) << " made no simulated launch (nothing in " << dir
+                  << ")\n";
+    }
+    return r.exit_code;
+}
+
 // --- doctor --------------------------------------------------------------
 
 int cmd_doctor(bool json, const std::string& python) {
@@ -530,6 +565,19 @@ int main(int argc, char** argv) {
     check->add_option("command", cka.command, "The command, after --")->required()->expected(-1);
     check->footer(kExitCodes);
 
+    ProfileArgs pa;
+    auto* profile = app.add_subcommand(
+        "profile", "Run a command with ptosim's cost model on (PTO_SIM_PROFILE) under the whole-process timeout, then "
+                   "print each launch's simulated time, pipe utilisation, bounding pipe, bytes moved and roofline "
+                   "position. The output directory gets summary.json, summary.txt and a Perfetto trace.json. Exit "
+                   "status: the command's. See docs/cost-model.md.");
+    profile->add_option("--output,-o", pa.output, "Directory for summary.json, summary.txt, trace.json (default "
+                                                  "./ptolab-profile; created)");
+    profile->add_option("--timeout", pa.timeout, "As ptolab run --timeout")->check(CLI::PositiveNumber);
+    profile->add_option("--kill-after", pa.kill_after, "As ptolab run --kill-after")->check(CLI::PositiveNumber);
+    profile->add_option("command", pa.command, "The command, after --")->required()->expected(-1);
+    profile->footer(kExitCodes);
+
     bool doctor_json = false;
     std::string doctor_python;
     auto* doctor = app.add_subcommand(
@@ -592,6 +640,7 @@ int main(int argc, char** argv) {
         if (*compare) return cmd_compare(ca);
         if (*run) return cmd_run(ra);
         if (*check) return cmd_check(cka);
+        if (*profile) return cmd_profile(pa);
         if (*doctor) return cmd_doctor(doctor_json, doctor_python);
         if (*log) return cmd_log(la);
     } catch (const CLI::CallForHelp& e) {

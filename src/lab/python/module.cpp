@@ -269,6 +269,10 @@ PYBIND11_MODULE(_core, m) {
     m.def("ub_bytes", &ptosim_ub_bytes);
     m.def("simulator_mode", [] { return ptosim_simulator_mode() != 0; });
     m.def("default_sync_timeout_s", &ptosim_default_sync_timeout_s);
+    // Simulated time (docs/cost-model.md): Event timing on the simulator.
+    m.def("enable_timing", [](bool on) { ptosim_enable_timing(on ? 1 : 0); });
+    m.def("simulated_time_us", &ptosim_simulated_time_us);
+    m.def("last_launch_time_us", &ptosim_last_launch_time_us);
     // The checkers (docs/checkers.md): "" or the error naming a bad word.
     m.def("check_configure", [](const std::string& tools) { return ptosim::check::configure(tools); });
     m.def("check_take_reports", [] {

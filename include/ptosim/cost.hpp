@@ -1,0 +1,172 @@
+// Simulated time (docs/cost-model.md): a cost per instruction on its pipe,
+// from the figures of the SoC profile (docs/soc-profiles.md, "Timing"), and
+// per-core pipe clocks ordered by the same flags, barriers and cross-core
+// signals the checkers follow. The Engine is independent of a launch so a
+// tool can feed it records it made up (tools/cost_table) and tests can feed
+// it hand-made sequences.
+#pragma once
+#include <ptosim/core.hpp>
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+namespace ptosim {
+struct SocProfile;
+}
+
+namespace ptosim::cost {
+
+// Every figure of one SoC. Rates are per cycle of one core; latencies in
+// cycles; the clock turns cycles into time.
+struct Params {
+    double clock_ghz = 1.8;
+    double gm_gbps = 1600;  // HBM: shared by every core that runs at the same time
+    // L2: serves GM reads of lines the launch already read (docs/cost-model.md).
+    double l2_gbps = 5700;
+    double l2_line = 512;  // bytes per line of the first-touch tracking
+    // Cube MACs per cycle by input type.
+    double cube_fp16 = 4096, cube_fp32 = 2048, cube_int8 = 8192, cube_fp8 = 8192, cube_fp4 = 8192;
+    // Vector bytes per cycle (of the widest operand) by op class.
+    double vec_plain = 256, vec_transcendental = 64, vec_reduce = 128, vec_gather = 32, vec_sort = 32;
+    // Per-core peak bytes per cycle of the movers.
+    double mte2 = 64;   // GM -> UB/L1
+    double mte3 = 64;   // UB -> GM, and UB <-> L1 moves
+    double mte1 = 128;  // L1 -> L0A/L0B (TEXTRACT, TIMG2COL, TMOV)
+    double fix = 64;    // L0C -> GM/L1/UB
+    // Start-up latency of one instruction on each pipe class.
+    double lat_mte2 = 300, lat_mte3 = 150, lat_mte1 = 20, lat_fix = 50, lat_vec = 16, lat_cube = 16;
+    double issue = 1;          // scalar issue of one instruction
+    double flag = 8;           // set_flag -> the waiting pipe sees it
+    double barrier = 4;        // pipe_barrier
+    double cross_core = 400;   // FFTS / intra-block flag and SYNCALL between cores
+    double launch_us = 1;      // fixed cost of a launch, outside the cores
+};
+
+// The figures of a profile (docs/soc-profiles.md, "Timing").
+Params params_for(const SocProfile& soc);
+
+// How an instruction is costed (the table in src/sim/cost.cpp).
+enum class OpClass : uint8_t {
+    Scalar, Sync, VecPlain, VecTranscendental, VecReduce, VecGather, VecSort, Cube, Mte2, Mte3, Mte1, Fix
+};
+const char* to_string(OpClass);
+OpClass classify(const OpRecord& r);
+
+// Element size in bytes of a dtype name of an OpRecord ("half" -> 2), 0 when unknown.
+double dtype_bytes(const char* dtype);
+
+// One instruction placed on the timeline, for the trace.
+struct Slice {
+    int core;
+    Pipe pipe;
+    double start, dur;  // cycles from the launch start
+    const char* op;
+    SourceLoc loc;
+    uint64_t bytes, flops;
+};
+// A flag's edge for the trace: from where it was set to where it was waited.
+struct Flow {
+    int from_core;
+    Pipe from_pipe;
+    double from_t;
+    int to_core;
+    Pipe to_pipe;
+    double to_t;
+};
+
+struct CoreTimes {
+    std::string name;
+    double start = 0, end = 0;  // cycles
+    std::array<double, kPipeCount> busy{};
+    std::map<std::string, double> blocked;  // by flag, cycles a pipe or the scalar unit waited
+    uint64_t instructions = 0;
+};
+
+// A cross-core channel, as the checkers name it (src/sim/check.hpp).
+using Channel = std::array<int64_t, 4>;
+
+class Engine {
+public:
+    // `active_cores`: how many cores share the GM bandwidth (those running at the same time).
+    Engine(const Params& p, int active_cores, bool keep_slices);
+
+    // Where core `core` starts (cycles); a core starts at 0 unless told.
+    void start_core(int core, double at, std::string name);
+    void record(int core, const OpRecord& r);
+    // Cross-core edges, in the order the launch performs them.
+    void signal(int core, const Channel& ch);
+    void forward(const std::vector<Channel>& from, const std::vector<Channel>& to);
+    void acquire(int core, const Channel& ch);
+    void contribute(int core, const Channel& ch);
+    void acquire_all(int core, const Channel& ch);
+
+    double core_end(int core) const;  // cycles: when its last pipe is idle
+    const Params& params() const { return p_; }
+    const std::vector<Slice>& slices() const { return slices_; }
+    const std::vector<Flow>& flows() const { return flows_; }
+    // Bytes moved by (source space, destination space).
+    const std::array<std::array<uint64_t, kSpaceCount>, kSpaceCount>& moved() const { return moved_; }
+    // GM bytes read from HBM (first touches) and written; the rest of the GM reads were L2 hits.
+    uint64_t hbm_bytes() const { return hbm_bytes_; }
+    uint64_t cube_flops() const { return cube_flops_; }
+    uint64_t vector_flops() const { return vec_flops_; }
+    const std::map<int, CoreTimes>& cores() const { return times_; }
+    // Cycles an instruction of this record takes on its pipe, from its start,
+    // when `gm_miss` of its GM read bytes come from HBM and the rest from L2
+    // (negative: all of them from HBM).
+    double cost(const OpRecord& r, double gm_miss = -1) const;
+    // GM read bytes of r in lines no earlier record read; marks them read.
+    uint64_t first_touch(const OpRecord& r);
+
+private:
+    struct Event {
+        double t;
+        int core;
+        Pipe pipe;
+    };
+    struct CoreState {
+        double issue = 0;
+        std::array<double, kPipeCount> free{};
+        std::map<int, Event> flags;  // set_flag times by (src, dst, event)
+        Event last_signal{};
+        Pipe wait_pipe = Pipe::S;
+        double wait_from = 0;
+        std::string wait_name;
+        const char* wait_op = "";
+        SourceLoc wait_loc;
+    };
+    CoreState& state(int core);
+    double begin_on(CoreState& s, Pipe p) const;
+    void place(int core, CoreState& s, Pipe p, double start, double dur, const OpRecord& r);
+    void block(int core, CoreState& s, Pipe p, double from, double until, const std::string& what);
+
+    Params p_;
+    double gm_share_;  // bytes per cycle one core gets from HBM
+    double l2_share_;  // and from L2
+    std::unordered_set<uint64_t> lines_;  // GM lines read so far
+    bool keep_;
+    std::map<int, CoreState> cores_;
+    std::map<int, CoreTimes> times_;
+    std::map<Channel, std::vector<Event>> channels_;
+    std::map<Channel, size_t> consumed_;
+    std::vector<Slice> slices_;
+    std::vector<Flow> flows_;
+    std::array<std::array<uint64_t, kSpaceCount>, kSpaceCount> moved_{};
+    uint64_t cube_flops_ = 0, vec_flops_ = 0, hbm_bytes_ = 0;
+};
+
+// Process-wide switches. Timing runs when PTO_SIM_TRACE, PTO_SIM_PROFILE or
+// PTO_SIM_TIME is set, or after enable(true).
+void enable(bool on);
+bool enabled();
+// Figures used instead of the profile's (tests); null restores the profile's.
+void override_params(const Params* p);
+// Simulated time of the last completed timed launch in microseconds, < 0 when none.
+double last_launch_us();
+// The sum of the simulated times of the process's completed timed launches.
+double simulated_clock_us();
+
+}  // namespace ptosim::cost

@@ -1,0 +1,366 @@
+// The cost model's engine (include/ptosim/cost.hpp; the model itself is
+// written down in docs/cost-model.md). Everything here is driven by the
+// records instructions dispatch; the figures come from Params.
+#include <ptosim/cost.hpp>
+#include "timing.hpp"
+#include <ptosim/runtime.hpp>
+
+#include <algorithm>
+#include <cstring>
+#include <string_view>
+#include <unordered_map>
+
+namespace ptosim::cost {
+
+namespace {
+
+// Instructions whose class their pipe alone does not tell. Everything else
+// takes the class of its pipe (classify()).
+struct Named {
+    const char* op;
+    OpClass cls;
+};
+constexpr Named kTable[] = {
+    // Transcendental and division: several passes of the vector ALU.
+    {"TEXP", OpClass::VecTranscendental}, {"TLOG", OpClass::VecTranscendental}, {"TSQRT", OpClass::VecTranscendental},
+    {"TRSQRT", OpClass::VecTranscendental}, {"TRECIP", OpClass::VecTranscendental}, {"TDIV", OpClass::VecTranscendental},
+    {"TDIVS", OpClass::VecTranscendental}, {"TPOW", OpClass::VecTranscendental}, {"TPOWS", OpClass::VecTranscendental},
+    {"TROWEXPANDEXPDIF", OpClass::VecTranscendental}, {"TCOLEXPANDEXPDIF", OpClass::VecTranscendental},
+    {"TROWEXPANDDIV", OpClass::VecTranscendental}, {"TCOLEXPANDDIV", OpClass::VecTranscendental},
+    {"TSIN", OpClass::VecTranscendental}, {"TCOS", OpClass::VecTranscendental}, {"TTANH", OpClass::VecTranscendental},
+    {"TSIGMOID", OpClass::VecTranscendental}, {"TRANDOM", OpClass::VecTranscendental},
+    // Reductions: a tree of passes over the row or column.
+    {"TROWSUM", OpClass::VecReduce}, {"TROWMAX", OpClass::VecReduce}, {"TROWMIN", OpClass::VecReduce},
+    {"TROWPROD", OpClass::VecReduce}, {"TCOLSUM", OpClass::VecReduce}, {"TCOLMAX", OpClass::VecReduce},
+    {"TCOLMIN", OpClass::VecReduce}, {"TCOLPROD", OpClass::VecReduce}, {"TROWARGMAX", OpClass::VecReduce},
+    {"TROWARGMIN", OpClass::VecReduce}, {"TCOLARGMAX", OpClass::VecReduce}, {"TCOLARGMIN", OpClass::VecReduce},
+    {"TPAIRREDUCESUM", OpClass::VecReduce}, {"TPARTARGMAX", OpClass::VecReduce}, {"TPARTARGMIN", OpClass::VecReduce},
+    // Gathers, scatters and permutations: element-granular addressing.
+    {"TGATHER", OpClass::VecGather}, {"TGATHERB", OpClass::VecGather}, {"TSCATTER", OpClass::VecGather},
+    {"TMGATHER", OpClass::VecGather}, {"TMSCATTER", OpClass::VecGather}, {"TTRANS", OpClass::VecGather},
+    {"TINTERLEAVE", OpClass::VecGather}, {"TDEINTERLEAVE", OpClass::VecGather},
+    {"TSORT32", OpClass::VecSort}, {"TMRGSORT", OpClass::VecSort},
+};
+
+OpClass by_pipe(Pipe p) {
+    switch (p) {
+        case Pipe::V:
+        case Pipe::V2: return OpClass::VecPlain;
+        case Pipe::M: return OpClass::Cube;
+        case Pipe::MTE1: return OpClass::Mte1;
+        case Pipe::MTE2: return OpClass::Mte2;
+        case Pipe::MTE3:
+        case Pipe::MTE4:
+        case Pipe::MTE5: return OpClass::Mte3;
+        case Pipe::FIX: return OpClass::Fix;
+        default: return OpClass::Scalar;
+    }
+}
+
+bool touches(const Access* a, uint8_t n, Space s) {
+    for (uint8_t i = 0; i < n; ++i)
+        if (a[i].space == s) return true;
+    return false;
+}
+
+int flag_key(Pipe s, Pipe d, int ev) { return (static_cast<int>(s) * kPipeCount + static_cast<int>(d)) * kEventIds + ev; }
+
+const char* short_pipe(Pipe p) {
+    static const char* names[] = {"S", "V", "M", "MTE1", "MTE2", "MTE3", "ALL", "MTE4", "MTE5", "V2", "FIX"};
+    return static_cast<int>(p) < kPipeCount ? names[static_cast<int>(p)] : "?";
+}
+
+}  // namespace
+
+const char* to_string(OpClass c) {
+    static const char* names[] = {"scalar", "sync", "vector", "vector transcendental", "vector reduction",
+                                  "vector gather", "vector sort", "cube", "MTE2", "MTE3", "MTE1", "FIX"};
+    return names[static_cast<int>(c)];
+}
+
+OpClass classify(const OpRecord& r) {
+    if (r.sync != SyncOp::None) return OpClass::Sync;
+    // Keyed by the name's address: every record of an instruction passes the same literal.
+    thread_local std::unordered_map<const char*, int> cache;
+    auto [it, fresh] = cache.try_emplace(r.op, -1);
+    if (fresh)
+        for (const Named& n : kTable)
+            if (std::strcmp(n.op, r.op) == 0) it->second = static_cast<int>(n.cls);
+    if (it->second >= 0) {
+        const auto c = static_cast<OpClass>(it->second);
+        // A vector class only for vector-pipe records (a TTRANS on MTE1 is a move).
+        if (r.pipe == Pipe::V || r.pipe == Pipe::V2) return c;
+    }
+    return by_pipe(r.pipe);
+}
+
+double dtype_bytes(const char* t) {
+    if (!t || !*t) return 0;
+    const std::string_view s(t);
+    if (s == "half" || s == "bfloat16_t" || s == "int16_t" || s == "uint16_t") return 2;
+    if (s == "float" || s == "int32_t" || s == "uint32_t") return 4;
+    if (s == "int64_t" || s == "uint64_t") return 8;
+    if (s.find("4") != std::string_view::npos && s.find("fp4") != std::string_view::npos) return 0.5;
+    return 1;  // int8, uint8, the fp8 and hifloat8 types
+}
+
+namespace {
+// The Cube rate of an input type.
+double cube_rate(const Params& p, const char* t) {
+    const std::string_view s(t ? t : "");
+    if (s == "half" || s == "bfloat16_t") return p.cube_fp16;
+    if (s == "float") return p.cube_fp32;
+    if (s == "int8_t" || s == "uint8_t") return p.cube_int8;
+    if (s.find("fp4") != std::string_view::npos || s.find("e2m1") != std::string_view::npos ||
+        s.find("e1m2") != std::string_view::npos)
+        return p.cube_fp4;
+    if (s.empty()) return p.cube_fp16;
+    return p.cube_fp8;
+}
+}  // namespace
+
+// ------------------------------------------------------------ engine
+
+Engine::Engine(const Params& p, int active_cores, bool keep_slices) : p_(p), keep_(keep_slices) {
+    const double gm_per_cycle = p.gm_gbps / p.clock_ghz;  // GB/s over Gcycle/s
+    gm_share_ = gm_per_cycle / std::max(1, active_cores);
+    l2_share_ = p.l2_gbps / p.clock_ghz / std::max(1, active_cores);
+}
+
+Engine::CoreState& Engine::state(int core) {
+    auto [it, fresh] = cores_.try_emplace(core);
+    if (fresh) times_.try_emplace(core);
+    return it->second;
+}
+
+void Engine::start_core(int core, double at, std::string name) {
+    CoreState& s = state(core);
+    s.issue = at;
+    s.free.fill(at);
+    CoreTimes& t = times_[core];
+    t.start = t.end = at;
+    t.name = std::move(name);
+}
+
+double Engine::begin_on(CoreState& s, Pipe p) const {
+    return std::max(s.issue, s.free[static_cast<int>(p) % kPipeCount]);
+}
+
+double Engine::core_end(int core) const {
+    auto it = cores_.find(core);
+    if (it == cores_.end()) return 0;
+    double e = it->second.issue;
+    for (double f : it->second.free) e = std::max(e, f);
+    return e;
+}
+
+uint64_t Engine::first_touch(const OpRecord& r) {
+    const uint64_t line = std::max<uint64_t>(1, static_cast<uint64_t>(p_.l2_line));
+    uint64_t miss = 0;
+    auto range = [&](uint64_t lo, uint64_t hi) {
+        for (uint64_t l = lo / line; l * line < hi; ++l)
+            if (lines_.insert(l).second) miss += std::min(hi, (l + 1) * line) - std::max(lo, l * line);
+    };
+    for (uint8_t i = 0; i < r.n_reads; ++i) {
+        const Access& a = r.reads[i];
+        if (a.space != Space::GM) continue;
+        if (a.runs == 0 || a.runs > r.n_runs) {
+            range(a.offset, a.offset + a.bytes);
+            continue;
+        }
+        // A strided tile: only its rows, walked like an odometer.
+        const Runs& x = r.runs[a.runs - 1];
+        std::array<uint64_t, Runs::kMaxDims> idx{};
+        uint64_t n = 1;
+        for (int k = 0; k < x.dims; ++k) n *= x.count[k];
+        for (; n > 0; --n) {
+            uint64_t at = a.offset;
+            for (int k = 0; k < x.dims; ++k) at += idx[k] * x.pitch[k];
+            range(at, at + x.run);
+            for (int k = x.dims - 1; k >= 0 && ++idx[k] == x.count[k]; --k) idx[k] = 0;
+        }
+    }
+    return miss;
+}
+
+double Engine::cost(const OpRecord& r, double gm_miss) const {
+    const OpClass c = classify(r);
+    const bool gm_in = touches(r.reads, r.n_reads, Space::GM), gm_out = touches(r.writes, r.n_writes, Space::GM);
+    const double bytes = static_cast<double>(r.bytes);
+    auto vec = [&](double rate) {
+        const double e = std::max(dtype_bytes(r.dtype), dtype_bytes(r.src_dtype));
+        const double stream = r.elements && e > 0 ? static_cast<double>(r.elements) * e : bytes;
+        return p_.lat_vec + stream / rate;
+    };
+    switch (c) {
+        case OpClass::VecPlain: return vec(p_.vec_plain);
+        case OpClass::VecTranscendental: return vec(p_.vec_transcendental);
+        case OpClass::VecReduce: return vec(p_.vec_reduce);
+        case OpClass::VecGather: return vec(p_.vec_gather);
+        case OpClass::VecSort: return vec(p_.vec_sort);
+        case OpClass::Cube: {
+            const char* in = *r.src_dtype ? r.src_dtype : r.dtype;
+            return p_.lat_cube + static_cast<double>(r.flops) / 2 / cube_rate(p_, in);
+        }
+        case OpClass::Mte2: {
+            if (!gm_in) return p_.lat_mte2 + bytes / p_.mte2;
+            const double miss = gm_miss < 0 ? bytes : std::min(bytes, gm_miss);
+            return p_.lat_mte2 + miss / std::min(p_.mte2, gm_share_) + (bytes - miss) / std::min(p_.mte2, l2_share_);
+        }
+        case OpClass::Mte3: return p_.lat_mte3 + bytes / (gm_out ? std::min(p_.mte3, gm_share_) : p_.mte3);
+        case OpClass::Mte1: return p_.lat_mte1 + bytes / p_.mte1;
+        case OpClass::Fix: return p_.lat_fix + bytes / (gm_out ? std::min(p_.fix, gm_share_) : p_.fix);
+        case OpClass::Scalar:
+        case OpClass::Sync: return 0;
+    }
+    return 0;
+}
+
+void Engine::place(int core, CoreState& s, Pipe p, double start, double dur, const OpRecord& r) {
+    const int pi = static_cast<int>(p) % kPipeCount;
+    s.free[pi] = start + dur;
+    CoreTimes& t = times_[core];
+    t.busy[pi] += dur;
+    t.end = std::max(t.end, start + dur);
+    if (keep_) slices_.push_back({core, p, start, dur, r.op, r.loc, r.bytes, r.flops});
+}
+
+void Engine::block(int core, CoreState& s, Pipe p, double from, double until, const std::string& what) {
+    (void)s;
+    (void)p;
+    if (until <= from) return;
+    times_[core].blocked[what] += until - from;
+}
+
+void Engine::record(int core, const OpRecord& r) {
+    CoreState& s = state(core);
+    ++times_[core].instructions;
+    s.issue += p_.issue;
+    const int pi = static_cast<int>(r.pipe) % kPipeCount;
+    switch (r.sync) {
+        case SyncOp::SetFlag: {
+            // Queued on the source pipe: it fires once what that pipe holds is done.
+            const double at = begin_on(s, r.src);
+            s.flags[flag_key(r.src, r.dst, r.event)] = {at + p_.flag, core, r.src};
+            if (keep_) slices_.push_back({core, r.src, at, 0, r.op, r.loc, 0, 0});
+            return;
+        }
+        case SyncOp::WaitFlag: {
+            const int key = flag_key(r.src, r.dst, r.event);
+            auto it = s.flags.find(key);
+            const double from = begin_on(s, r.dst);
+            const double ready = it != s.flags.end() ? it->second.t : from;
+            const double until = std::max(from, ready);
+            if (ready > from) {
+                block(core, s, r.dst, from, ready,
+                      std::string("wait_flag(") + to_string(r.src) + ", " + to_string(r.dst) + ", EVENT_ID" +
+                          std::to_string(r.event) + ")");
+            }
+            if (r.dst == Pipe::S) s.issue = until;
+            else s.free[static_cast<int>(r.dst)] = until;
+            if (keep_) {
+                slices_.push_back({core, r.dst, from, until - from, r.op, r.loc, 0, 0});
+                if (it != s.flags.end()) flows_.push_back({core, r.src, it->second.t - p_.flag, core, r.dst, until});
+            }
+            if (it != s.flags.end()) s.flags.erase(it);
+            return;
+        }
+        case SyncOp::PipeBarrier: {
+            if (r.pipe == Pipe::ALL) {
+                double t = s.issue;
+                for (double f : s.free) t = std::max(t, f);
+                if (t > s.issue) times_[core].blocked["pipe_barrier(PIPE_ALL)"] += t - s.issue;
+                s.issue = t + p_.barrier;
+            } else {
+                place(core, s, r.pipe, begin_on(s, r.pipe), p_.barrier, r);
+            }
+            return;
+        }
+        case SyncOp::CrossSignal: {
+            const double at = begin_on(s, r.pipe);
+            s.last_signal = {at, core, r.pipe};
+            if (keep_) slices_.push_back({core, r.pipe, at, 0, r.op, r.loc, 0, 0});
+            return;
+        }
+        case SyncOp::CrossWait: {
+            s.wait_pipe = r.pipe;
+            s.wait_from = begin_on(s, r.pipe);
+            s.wait_name = std::string(r.op) + "(" + std::to_string(r.event) + ")";
+            s.wait_op = r.op;
+            s.wait_loc = r.loc;
+            return;
+        }
+        case SyncOp::SyncAll: {
+            double t = s.issue;
+            for (double f : s.free) t = std::max(t, f);
+            s.last_signal = {t, core, Pipe::S};
+            s.wait_from = t;
+            s.wait_op = r.op;
+            s.wait_loc = r.loc;
+            return;
+        }
+        case SyncOp::None: break;
+    }
+    const OpClass c = classify(r);
+    if (c == OpClass::Scalar) return;
+    const double start = begin_on(s, r.pipe);
+    const double miss = c == OpClass::Mte2 ? static_cast<double>(first_touch(r)) : -1;
+    if (miss > 0) hbm_bytes_ += static_cast<uint64_t>(miss);
+    if (touches(r.writes, r.n_writes, Space::GM)) hbm_bytes_ += r.bytes;
+    place(core, s, r.pipe, start, cost(r, miss), r);
+    (void)pi;
+    if (c == OpClass::Cube) cube_flops_ += r.flops;
+    else if (c >= OpClass::VecPlain && c <= OpClass::VecSort) vec_flops_ += r.flops;
+    else if (r.n_reads && r.n_writes)
+        moved_[static_cast<int>(r.reads[0].space)][static_cast<int>(r.writes[0].space)] += r.bytes;
+}
+
+void Engine::signal(int core, const Channel& ch) { channels_[ch].push_back(state(core).last_signal); }
+
+void Engine::forward(const std::vector<Channel>& from, const std::vector<Channel>& to) {
+    Event merged{0, -1, Pipe::S};
+    for (const Channel& ch : from) {
+        auto& q = channels_[ch];
+        size_t& i = consumed_[ch];
+        if (i >= q.size()) continue;
+        if (merged.core < 0 || q[i].t > merged.t) merged = q[i];
+        ++i;
+    }
+    for (const Channel& ch : to) channels_[ch].push_back(merged);
+}
+
+void Engine::acquire(int core, const Channel& ch) {
+    CoreState& s = state(core);
+    auto& q = channels_[ch];
+    size_t& i = consumed_[ch];
+    if (i >= q.size()) return;
+    const Event e = q[i++];
+    const double ready = e.t + p_.cross_core;
+    const double until = std::max(s.wait_from, ready);
+    block(core, s, s.wait_pipe, s.wait_from, ready, s.wait_name);
+    if (s.wait_pipe == Pipe::S) s.issue = std::max(s.issue, until);
+    else s.free[static_cast<int>(s.wait_pipe)] = std::max(s.free[static_cast<int>(s.wait_pipe)], until);
+    if (keep_) {
+        slices_.push_back({core, s.wait_pipe, s.wait_from, until - s.wait_from, s.wait_op, s.wait_loc, 0, 0});
+        if (e.core >= 0) flows_.push_back({e.core, e.pipe, e.t, core, s.wait_pipe, until});
+    }
+}
+
+void Engine::contribute(int core, const Channel& ch) { channels_[ch].push_back(state(core).last_signal); }
+
+void Engine::acquire_all(int core, const Channel& ch) {
+    CoreState& s = state(core);
+    double t = 0;
+    for (const Event& e : channels_[ch]) t = std::max(t, e.t);
+    t += p_.cross_core;
+    block(core, s, Pipe::S, s.wait_from, t, "SYNCALL");
+    if (keep_) slices_.push_back({core, Pipe::S, s.wait_from, std::max(0.0, t - s.wait_from), s.wait_op, s.wait_loc, 0, 0});
+    s.issue = std::max(s.issue, t);
+    for (double& f : s.free) f = std::max(f, t);
+}
+
+}  // namespace ptosim::cost
+
+namespace ptosim::cost {
+const char* pipe_short_name(Pipe p) { return short_pipe(p); }
+}  // namespace ptosim::cost

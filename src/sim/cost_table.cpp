@@ -1,0 +1,184 @@
+// Prints docs/cost-model.md's comparison table: the cost model evaluated on
+// the kernels of public measurements, from the record sequences those
+// kernels issue (built here from their published tiling, not executed), next
+// to the measured time. A ctest keeps the page equal to this output.
+//
+//   ptosim_cost_table            # the Markdown table
+#include <ptosim/cost.hpp>
+#include <ptosim/runtime.hpp>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+using namespace ptosim;
+
+namespace {
+
+// A tiled matmul as pto-isa's gemm_performance and matmul_mx*_performance
+// kernels run it: the m x n output split over a grid of cores; per core,
+// baseM x baseN output tiles; per tile, K in chunks of stepK * baseK
+// loaded GM -> L1 (double-buffered), each baseK step moved L1 -> L0A/L0B
+// (double-buffered) and multiplied; the tile stored L0C -> GM.
+struct Gemm {
+    int m, k, n;
+    int grid_m, grid_n;  // cores along m and n
+    int base_m, base_k, base_n, step_k;
+    const char* in;   // input dtype name
+    double in_bytes;  // bytes per input element
+    const char* out;
+    double out_bytes;
+    bool mx = false;  // one 1-byte scale per 32 k for both operands
+};
+
+OpRecord rec(const char* op, Pipe pipe, uint64_t bytes) {
+    OpRecord r;
+    r.op = op;
+    r.pipe = pipe;
+    r.bytes = bytes;
+    return r;
+}
+
+OpRecord flag(SyncOp s, Pipe src, Pipe dst, int ev) {
+    OpRecord r;
+    r.op = s == SyncOp::SetFlag ? "set_flag" : "wait_flag";
+    r.sync = s;
+    r.src = src;
+    r.dst = dst;
+    r.event = ev;
+    r.pipe = s == SyncOp::SetFlag ? src : dst;
+    return r;
+}
+
+// Records of one GM -> L1 load of a rows x row_bytes block with GM row pitch `pitch`.
+OpRecord gm_load(uint64_t gm, uint64_t rows, uint64_t row_bytes, uint64_t pitch) {
+    OpRecord r = rec("TLOAD", Pipe::MTE2, rows * row_bytes);
+    Runs x{};
+    x.dims = 1;
+    x.run = row_bytes;
+    x.count[0] = rows;
+    x.pitch[0] = pitch;
+    r.read(Access{Space::GM, 0, gm, (rows - 1) * pitch + row_bytes}, x);
+    r.write(Space::L1, 0, rows * row_bytes);
+    return r;
+}
+
+double run_gemm(const SocProfile& soc, const Gemm& g) {
+    const cost::Params p = cost::params_for(soc);
+    const int cores = g.grid_m * g.grid_n;
+    cost::Engine e(p, cores, false);
+    const int scm = (g.m + g.grid_m - 1) / g.grid_m, scn = (g.n + g.grid_n - 1) / g.grid_n;
+    const uint64_t a_base = 0, b_base = uint64_t(1) << 40;
+    const double scale = g.mx ? 1.0 / 32 : 0;  // scale bytes per input element
+    for (int c = 0; c < cores; ++c) {
+        const int cm = c / g.grid_n, cn = c % g.grid_n;
+        const int m0 = cm * scm, n0 = cn * scn;
+        const int m1 = std::min(g.m, m0 + scm), n1 = std::min(g.n, n0 + scn);
+        int chunk = 0, step = 0, tile = 0;
+        std::vector<OpRecord> q;
+        for (int mi = m0; mi < m1; mi += g.base_m)
+            for (int ni = n0; ni < n1; ni += g.base_n, ++tile) {
+                const int bm = std::min(g.base_m, m1 - mi), bn = std::min(g.base_n, n1 - ni);
+                for (int k0 = 0; k0 < g.k; k0 += g.base_k * g.step_k, ++chunk) {
+                    const int kc = std::min(g.base_k * g.step_k, g.k - k0);
+                    const int b1 = chunk % 2;
+                    if (chunk >= 2) q.push_back(flag(SyncOp::WaitFlag, Pipe::MTE1, Pipe::MTE2, b1));
+                    const uint64_t arow = static_cast<uint64_t>(kc * g.in_bytes * (1 + scale));
+                    const uint64_t brow = static_cast<uint64_t>(bn * g.in_bytes);
+                    q.push_back(gm_load(a_base + static_cast<uint64_t>((uint64_t(mi) * g.k + k0) * g.in_bytes), bm, arow,
+                                        static_cast<uint64_t>(g.k * g.in_bytes)));
+                    q.push_back(gm_load(b_base + static_cast<uint64_t>((uint64_t(k0) * g.n + ni) * g.in_bytes),
+                                        static_cast<uint64_t>(kc * (1 + scale)), brow,
+                                        static_cast<uint64_t>(g.n * g.in_bytes)));
+                    q.push_back(flag(SyncOp::SetFlag, Pipe::MTE2, Pipe::MTE1, b1));
+                    q.push_back(flag(SyncOp::WaitFlag, Pipe::MTE2, Pipe::MTE1, b1));
+                    for (int ks = 0; ks < kc; ks += g.base_k, ++step) {
+                        const int bk = std::min(g.base_k, kc - ks);
+                        const int b0 = step % 2;
+                        if (step >= 2) q.push_back(flag(SyncOp::WaitFlag, Pipe::M, Pipe::MTE1, b0));
+                        OpRecord xa = rec("TEXTRACT", Pipe::MTE1, static_cast<uint64_t>(bm * bk * g.in_bytes * (1 + scale)));
+                        xa.read(Space::L1, 0, xa.bytes).write(Space::L0A, 0, xa.bytes);
+                        OpRecord xb = rec("TEXTRACT", Pipe::MTE1, static_cast<uint64_t>(bk * bn * g.in_bytes * (1 + scale)));
+                        xb.read(Space::L1, 0, xb.bytes).write(Space::L0B, 0, xb.bytes);
+                        q.push_back(xa);
+                        q.push_back(xb);
+                        q.push_back(flag(SyncOp::SetFlag, Pipe::MTE1, Pipe::M, b0));
+                        q.push_back(flag(SyncOp::WaitFlag, Pipe::MTE1, Pipe::M, b0));
+                        if (ks == 0 && k0 == 0 && tile > 0) q.push_back(flag(SyncOp::WaitFlag, Pipe::FIX, Pipe::M, 0));
+                        OpRecord mm = rec("TMATMUL", Pipe::M, 0);
+                        mm.flops = 2ull * bm * bn * bk;
+                        mm.src_dtype = g.in;
+                        mm.dtype = "float";
+                        q.push_back(mm);
+                        q.push_back(flag(SyncOp::SetFlag, Pipe::M, Pipe::MTE1, b0));
+                    }
+                    q.push_back(flag(SyncOp::SetFlag, Pipe::MTE1, Pipe::MTE2, b1));
+                }
+                q.push_back(flag(SyncOp::SetFlag, Pipe::M, Pipe::FIX, 0));
+                q.push_back(flag(SyncOp::WaitFlag, Pipe::M, Pipe::FIX, 0));
+                OpRecord st = rec("TSTORE", Pipe::FIX, static_cast<uint64_t>(bm * bn * g.out_bytes));
+                st.read(Space::L0C, 0, st.bytes).write(Space::GM, (uint64_t(2) << 40) + (uint64_t(mi) * g.n + ni) * 4, st.bytes);
+                q.push_back(st);
+                q.push_back(flag(SyncOp::SetFlag, Pipe::FIX, Pipe::M, 0));
+            }
+        for (const OpRecord& r : q) e.record(c, r);
+    }
+    double end = 0;
+    for (int c = 0; c < cores; ++c) end = std::max(end, e.core_end(c));
+    return end / (p.clock_ghz * 1000) + p.launch_us;
+}
+
+struct Row {
+    const char* target;
+    const char* soc;
+    std::string kernel, shape;
+    double measured_us;
+    const char* source;
+    double model_us;
+};
+
+std::string fmt(double v) {
+    char b[32];
+    std::snprintf(b, sizeof b, v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : "%.2f", v);
+    return b;
+}
+
+}  // namespace
+
+int main() {
+    std::vector<Row> rows;
+    const char* gemm_a3 = "pto-isa `kernels/manual/a2a3/gemm_performance/README.md`";
+    const char* mx8 = "pto-isa `kernels/manual/a5/matmul_mxfp8_performance/README.md`";
+    const char* mx4 = "pto-isa `kernels/manual/a5/matmul_mxfp4_performance/README.md`";
+    // Ascend A3, 24 Cube cores, fp16 -> fp32; the output split 4 x 6 over the cores.
+    const SocProfile& a3 = *find_soc("Ascend910_93");
+    for (auto [s, ms] : std::vector<std::pair<int, double>>{{1536, 0.0388}, {3072, 0.2067}, {6144, 1.5060}, {7680, 3.1680}}) {
+        Gemm g{s, s, s, 4, 6, 128, 64, 256, 4, "half", 2, "float", 4};
+        rows.push_back({"A2A3", a3.name, "GEMM fp16 (gemm_performance)", "m=k=n=" + std::to_string(s), ms * 1000, gemm_a3,
+                        run_gemm(a3, g)});
+    }
+    // Ascend A5, 32 Cube cores (blockDim 32 in the kernels' main.cpp), the output split 4 x 8.
+    const SocProfile& a5 = *find_soc("Ascend950DT");
+    for (auto [s, ms] : std::vector<std::pair<int, double>>{{2048, 0.0383}, {4096, 0.1879}, {6144, 0.6020}, {8192, 1.4749}}) {
+        Gemm g{s, s, s, 4, 8, 128, 128, 256, 4, "float8_e4m3_t", 1, "half", 2, true};
+        rows.push_back({"A5", a5.name, "GEMM mxfp8 (matmul_mxfp8_performance)", "m=k=n=" + std::to_string(s), ms * 1000, mx8,
+                        run_gemm(a5, g)});
+    }
+    struct Mk {
+        int m, k, n;
+        double ms;
+    };
+    for (Mk x : std::vector<Mk>{{2048, 2048, 2048, 0.0425}, {2048, 4096, 4096, 0.1003}, {4096, 1024, 8192, 0.1226},
+                                {1024, 12288, 4096, 0.1377}, {2048, 8192, 8192, 0.3489}, {2040, 8192, 8100, 0.3773}}) {
+        Gemm g{x.m, x.k, x.n, 4, 8, 256, 256, 256, 2, "float4_e2m1x2_t", 0.5, "half", 2, true};
+        rows.push_back({"A5", a5.name, "GEMM mxfp4 (matmul_mxfp4_performance)",
+                        "m=" + std::to_string(x.m) + " k=" + std::to_string(x.k) + " n=" + std::to_string(x.n),
+                        x.ms * 1000, mx4, run_gemm(a5, g)});
+    }
+    std::printf("| Target | Kernel | Shape | SoC profile | Measured (us) | Model (us) | Model / measured | Measured by |\n");
+    std::printf("|---|---|---|---|--:|--:|--:|---|\n");
+    for (const Row& r : rows)
+        std::printf("| %s | %s | %s | `%s` | %s | %s | %.2f | %s |\n", r.target, r.kernel.c_str(), r.shape.c_str(), r.soc,
+                    fmt(r.measured_us).c_str(), fmt(r.model_us).c_str(), r.model_us / r.measured_us, r.source);
+    return 0;
+}

@@ -1,0 +1,564 @@
+// The cost model on launches: one dispatch subscriber feeding each timed
+// launch's Engine, the figures of each SoC profile, and what a launch leaves
+// behind (PTO_SIM_TRACE, PTO_SIM_PROFILE, PTO_SIM_TIME; docs/cost-model.md).
+#include "timing.hpp"
+#include "launch.hpp"
+#include <ptosim/c_api.h>
+
+#include <sys/stat.h>
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+
+namespace ptosim::cost {
+
+// ------------------------------------------------------------ figures
+
+Params params_for(const SocProfile& soc) {
+    // Sources and reasoning for each figure: docs/soc-profiles.md, "Timing".
+    Params p;
+    p.clock_ghz = soc.clock_ghz;
+    p.gm_gbps = soc.gm_gbps;
+    p.mte2 = 128;
+    if (soc.target == Target::A5) {
+        p.cube_fp16 = 4096;
+        p.cube_fp32 = 1024;
+        p.cube_int8 = 8192;
+        p.cube_fp8 = 8192;
+        p.cube_fp4 = 8192;
+        p.mte2 = 128;
+        p.mte3 = 128;
+        p.mte1 = 256;
+        p.fix = 128;
+    }
+    return p;
+}
+
+// ------------------------------------------------------------ process state
+
+namespace {
+
+struct TraceFile {
+    std::string path;
+    long tail = -1;  // offset of the closing "]}" once the file was started
+};
+
+struct Global {
+    std::mutex mu;
+    bool env_read = false;
+    bool forced = false;  // enable(true)
+    bool print = false;
+    std::string trace_path, profile_dir;
+    std::optional<Params> override_p;
+    int subscriber = 0;
+    int launches = 0;
+    double offset_us = 0;  // where the next launch starts on the process's trace timeline
+    double last_us = -1;
+    uint64_t next_flow = 1;
+    TraceFile trace, profile_trace, profile_summary;
+    bool profile_text_started = false;
+};
+
+Global& g() {
+    static auto* s = new Global();  // used from atexit-free paths only; never destroyed
+    return *s;
+}
+
+bool on_locked(Global& s) { return s.forced || !s.trace_path.empty() || !s.profile_dir.empty() || s.print; }
+
+void read_env_locked(Global& s) {
+    if (s.env_read) return;
+    s.env_read = true;
+    if (const char* t = std::getenv("PTO_SIM_TRACE"); t && *t) s.trace_path = t;
+    if (const char* p = std::getenv("PTO_SIM_PROFILE"); p && *p) s.profile_dir = p;
+    const char* tm = std::getenv("PTO_SIM_TIME");
+    s.print = !s.profile_dir.empty() || (tm && *tm && std::strcmp(tm, "0") != 0);
+}
+
+void on_record(const Core& c, const OpRecord& r);
+
+void ensure_subscribed_locked(Global& s) {
+    if (on_locked(s) && !s.subscriber) s.subscriber = subscribe(on_record);
+    else if (!on_locked(s) && s.subscriber) {
+        unsubscribe(s.subscriber);
+        s.subscriber = 0;
+    }
+}
+
+std::string json_str(const std::string& v) {
+    std::string o = "\"";
+    for (char ch : v) {
+        switch (ch) {
+            case '"': o += "\\\""; break;
+            case '\\': o += "\\\\"; break;
+            case '\n': o += "\\n"; break;
+            case '\t': o += "\\t"; break;
+            default:
+                if (static_cast<unsigned char>(ch) < 0x20) {
+                    char b[8];
+                    std::snprintf(b, sizeof b, "\\u%04x", ch);
+                    o += b;
+                } else {
+                    o += ch;
+                }
+        }
+    }
+    return o + "\"";
+}
+
+std::string num(double v, int decimals = 4) {
+    char b[64];
+    std::snprintf(b, sizeof b, "%.*f", decimals, v);
+    return b;
+}
+
+bool make_dir(const std::string& d) {
+    std::string cur;
+    for (size_t i = 0; i <= d.size(); ++i) {
+        if (i == d.size() || d[i] == '/') {
+            if (!cur.empty() && mkdir(cur.c_str(), 0777) != 0 && errno != EEXIST) return false;
+        }
+        if (i < d.size()) cur += d[i];
+    }
+    return true;
+}
+
+// Appends items to a JSON array document (a trace's traceEvents, the summary
+// array), which is whole after each call: the first call of the process
+// starts the file, later ones overwrite its closing brackets.
+void append_doc(TraceFile& f, const char* head, const std::string& items, const char* foot) {
+    std::FILE* out = f.tail < 0 ? std::fopen(f.path.c_str(), "w") : std::fopen(f.path.c_str(), "r+");
+    if (!out) {
+        std::fprintf(stderr, "ptosim: warning: cannot write %s: %s\n", f.path.c_str(), std::strerror(errno));
+        return;
+    }
+    if (f.tail < 0) {
+        std::fputs(head, out);
+    } else {
+        std::fseek(out, f.tail, SEEK_SET);
+        std::fputs(",\n", out);
+    }
+    std::fputs(items.c_str(), out);
+    f.tail = std::ftell(out);
+    std::fputs(foot, out);
+    std::fclose(out);
+}
+
+constexpr const char* kTraceHead =
+    "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"ptosim cost model (docs/cost-model.md)\"},"
+    "\"traceEvents\":[\n";
+
+void write_file(const std::string& path, const std::string& text, bool append) {
+    if (std::FILE* out = std::fopen(path.c_str(), append ? "a" : "w")) {
+        std::fputs(text.c_str(), out);
+        std::fclose(out);
+    } else {
+        std::fprintf(stderr, "ptosim: warning: cannot write %s: %s\n", path.c_str(), std::strerror(errno));
+    }
+}
+
+}  // namespace
+
+void enable(bool on) {
+    Global& s = g();
+    std::lock_guard lk(s.mu);
+    read_env_locked(s);
+    s.forced = on;
+    ensure_subscribed_locked(s);
+}
+
+bool enabled() {
+    Global& s = g();
+    std::lock_guard lk(s.mu);
+    read_env_locked(s);
+    return on_locked(s);
+}
+
+void override_params(const Params* p) {
+    Global& s = g();
+    std::lock_guard lk(s.mu);
+    if (p) s.override_p = *p;
+    else s.override_p.reset();
+}
+
+double last_launch_us() {
+    Global& s = g();
+    std::lock_guard lk(s.mu);
+    return s.last_us;
+}
+
+double simulated_clock_us() {
+    Global& s = g();
+    std::lock_guard lk(s.mu);
+    return s.offset_us;
+}
+
+// ------------------------------------------------------------ launch state
+
+struct LaunchTiming {
+    LaunchTiming(const Params& p, int active, bool keep, int capacity, int per_group)
+        : eng(p, active, keep), per_group(per_group) {
+        for (int i = 0; i < capacity; ++i) free_at.insert(0.0);
+    }
+    Engine eng;
+    int per_group;
+    // When each physical core of the launch is free, as a multiset: the next
+    // block starts on the one free earliest.
+    std::multiset<double> free_at;
+    std::map<int64_t, double> group_start, group_end;
+    std::map<int64_t, int> group_members_done;
+    std::vector<char> started;
+
+    void start(const Core& c) {
+        if (started[c.index]) return;
+        started[c.index] = 1;
+        auto [it, fresh] = group_start.try_emplace(c.block_idx, 0.0);
+        if (fresh && !free_at.empty()) {
+            it->second = *free_at.begin();
+            free_at.erase(free_at.begin());
+        }
+        eng.start_core(c.index, it->second, c.name());
+    }
+};
+
+namespace {
+
+void on_record(const Core& c, const OpRecord& r) {
+    if (!c.launch || !c.launch->timing) return;
+    LaunchTiming& t = *c.launch->timing;
+    if (!t.started[c.index]) t.start(c);
+    t.eng.record(c.index, r);
+}
+
+}  // namespace
+
+void begin(Launch& l) {
+    Global& s = g();
+    std::lock_guard lk(s.mu);
+    read_env_locked(s);
+    ensure_subscribed_locked(s);
+    if (!on_locked(s)) return;
+    const SocProfile& soc = l.soc();
+    const LaunchSpec& spec = l.spec();
+    const int per_group = spec.kind == KernelKind::Mix ? 3 : 1;
+    const int capacity = spec.kind == KernelKind::Vec    ? soc.aiv
+                         : spec.kind == KernelKind::Cube ? soc.aic
+                                                         : std::min(soc.aic, soc.aiv / 2);
+    const int groups = static_cast<int>(std::min<uint64_t>(spec.block_dim, static_cast<uint64_t>(capacity)));
+    const Params p = s.override_p ? *s.override_p : params_for(soc);
+    const bool keep = !s.trace_path.empty() || !s.profile_dir.empty();
+    l.timing = new LaunchTiming(p, groups * per_group, keep, capacity, per_group);
+    l.timing->started.assign(static_cast<size_t>(spec.block_dim) * per_group, 0);
+}
+
+void core_done(Launch& l, const Core& c) {
+    LaunchTiming* t = l.timing;
+    if (!t) return;
+    t->start(c);
+    double& e = t->group_end[c.block_idx];
+    e = std::max(e, t->eng.core_end(c.index));
+    if (++t->group_members_done[c.block_idx] == t->per_group) {
+        t->free_at.insert(e);
+        t->group_members_done.erase(c.block_idx);
+        t->group_end.erase(c.block_idx);
+    }
+}
+
+void signal(Launch& l, const Core& from, const Channel& to) {
+    if (l.timing) l.timing->eng.signal(from.index, to);
+}
+void forward(Launch& l, const std::vector<Channel>& from, const std::vector<Channel>& to) {
+    if (l.timing) l.timing->eng.forward(from, to);
+}
+void acquire(Launch& l, const Core& c, const Channel& ch) {
+    if (l.timing) l.timing->eng.acquire(c.index, ch);
+}
+void contribute(Launch& l, const Core& c, const Channel& ch) {
+    if (l.timing) l.timing->eng.contribute(c.index, ch);
+}
+void acquire_all(Launch& l, const Core& c, const Channel& ch) {
+    if (l.timing) l.timing->eng.acquire_all(c.index, ch);
+}
+
+// ------------------------------------------------------------ outputs
+
+namespace {
+
+struct Summary {
+    std::string json, text, bound_pipe;
+    double time_us = 0, bound_util = 0;
+};
+
+std::string human_bytes(uint64_t b) {
+    const char* unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    double v = static_cast<double>(b);
+    int u = 0;
+    while (v >= 1024 && u < 4) v /= 1024, ++u;
+    char buf[32];
+    std::snprintf(buf, sizeof buf, u ? "%.2f %s" : "%.0f %s", v, unit[u]);
+    return buf;
+}
+
+Summary summarise(const Launch& l, const Engine& eng, int number) {
+    const Params& p = eng.params();
+    const double cyc_us = 1.0 / (p.clock_ghz * 1000.0);
+    const auto& cores = eng.cores();
+    double span = 0;  // cycles from launch start to the last pipe idle
+    int critical = -1;
+    for (const auto& [i, t] : cores) {
+        const double e = eng.core_end(i);
+        if (critical < 0 || e > span) span = e, critical = i;
+    }
+    Summary s;
+    s.time_us = span * cyc_us + p.launch_us;
+    // The bounding pipe: the busiest pipe of the core that finished last.
+    int bound = -1;
+    double crit_len = 0;
+    if (critical >= 0) {
+        const CoreTimes& ct = cores.at(critical);
+        crit_len = eng.core_end(critical) - ct.start;
+        for (int pi = 0; pi < kPipeCount; ++pi)
+            if (ct.busy[pi] > 0 && (bound < 0 || ct.busy[pi] > ct.busy[bound])) bound = pi;
+        if (bound >= 0) {
+            s.bound_pipe = pipe_short_name(static_cast<Pipe>(bound));
+            s.bound_util = crit_len > 0 ? ct.busy[bound] / crit_len : 0;
+        }
+    }
+    // Per pipe over the cores: the busiest core's busy time and the mean.
+    std::array<double, kPipeCount> busy_max{}, busy_sum{};
+    std::array<int, kPipeCount> users{};
+    for (const auto& [i, t] : cores)
+        for (int pi = 0; pi < kPipeCount; ++pi)
+            if (t.busy[pi] > 0) {
+                busy_max[pi] = std::max(busy_max[pi], t.busy[pi]);
+                busy_sum[pi] += t.busy[pi];
+                ++users[pi];
+            }
+    uint64_t gm_bytes = 0;
+    const auto& mv = eng.moved();
+    for (int a = 0; a < kSpaceCount; ++a)
+        for (int b = 0; b < kSpaceCount; ++b)
+            if (a == static_cast<int>(Space::GM) || b == static_cast<int>(Space::GM)) gm_bytes += mv[a][b];
+    const SocProfile& soc = l.soc();
+    const LaunchSpec& spec = l.spec();
+    const int per_group = spec.kind == KernelKind::Mix ? 3 : 1;
+    const int capacity = spec.kind == KernelKind::Vec    ? soc.aiv
+                         : spec.kind == KernelKind::Cube ? soc.aic
+                                                         : std::min(soc.aic, soc.aiv / 2);
+    const int groups = static_cast<int>(std::min<uint64_t>(spec.block_dim, static_cast<uint64_t>(capacity)));
+    const int run_aic = spec.kind == KernelKind::Vec ? 0 : groups;
+    const int run_aiv = spec.kind == KernelKind::Cube ? 0 : groups * (per_group == 3 ? 2 : 1);
+    const double flops = static_cast<double>(eng.cube_flops() + eng.vector_flops());
+    const double secs = s.time_us * 1e-6;
+    const bool cube = eng.cube_flops() > 0;
+    // Peaks of the cores this launch ran at once: fp16 Cube MACs, or vector lanes of fp16 elements.
+    const double peak_tflops = cube ? run_aic * p.cube_fp16 * 2 * p.clock_ghz * 1e-3
+                                    : run_aiv * (p.vec_plain / 2) * p.clock_ghz * 1e-3;
+    const double achieved_tflops = secs > 0 ? flops / secs * 1e-12 : 0;
+    // The roofline's memory side is HBM: GM reads the L2 served are not on it.
+    const uint64_t hbm = eng.hbm_bytes();
+    const double achieved_gbps = secs > 0 ? static_cast<double>(hbm) / secs * 1e-9 : 0;
+    const double intensity = hbm ? flops / static_cast<double>(hbm) : 0;
+    const double attainable = hbm ? std::min(peak_tflops, intensity * p.gm_gbps * 1e-3) : peak_tflops;
+
+    std::string j = "{\"launch\":" + std::to_string(number) + ",\"kernel\":" + json_str(spec.kernel) +
+                    ",\"soc\":" + json_str(soc.name) + ",\"kind\":" + json_str(to_string(spec.kind)) +
+                    ",\"block_dim\":" + std::to_string(spec.block_dim) + ",\"time_us\":" + num(s.time_us) +
+                    ",\"cores_time_us\":" + num(span * cyc_us) + ",\"launch_overhead_us\":" + num(p.launch_us) +
+                    ",\"clock_ghz\":" + num(p.clock_ghz, 3) + ",\"bound\":{\"pipe\":" + json_str(s.bound_pipe) +
+                    ",\"utilisation\":" + num(s.bound_util) + ",\"core\":" +
+                    json_str(critical >= 0 ? cores.at(critical).name : "") + "},\"pipes\":{";
+    bool first = true;
+    for (int pi = 0; pi < kPipeCount; ++pi) {
+        if (!users[pi]) continue;
+        j += std::string(first ? "" : ",") + json_str(pipe_short_name(static_cast<Pipe>(pi))) +
+             ":{\"busy_us_max\":" + num(busy_max[pi] * cyc_us) + ",\"busy_us_mean\":" +
+             num(busy_sum[pi] / users[pi] * cyc_us) + ",\"utilisation_max\":" + num(span > 0 ? busy_max[pi] / span : 0) +
+             ",\"cores\":" + std::to_string(users[pi]) + "}";
+        first = false;
+    }
+    j += "},\"bytes\":{";
+    first = true;
+    std::string bytes_text;
+    for (int a = 0; a < kSpaceCount; ++a)
+        for (int b = 0; b < kSpaceCount; ++b) {
+            if (!mv[a][b]) continue;
+            const std::string k = std::string(to_string(static_cast<Space>(a))) + "->" + to_string(static_cast<Space>(b));
+            j += std::string(first ? "" : ",") + json_str(k) + ":" + std::to_string(mv[a][b]);
+            bytes_text += (bytes_text.empty() ? "" : ", ") + k + " " + human_bytes(mv[a][b]);
+            first = false;
+        }
+    j += "},\"flops\":{\"cube\":" + std::to_string(eng.cube_flops()) + ",\"vector\":" + std::to_string(eng.vector_flops()) +
+         "},\"roofline\":{\"gm_bytes\":" + std::to_string(gm_bytes) + ",\"hbm_bytes\":" + std::to_string(hbm) +
+         ",\"intensity_flop_per_byte\":" + num(intensity) +
+         ",\"achieved_tflops\":" + num(achieved_tflops, 6) + ",\"achieved_gbps\":" + num(achieved_gbps, 3) +
+         ",\"peak_tflops\":" + num(peak_tflops, 3) + ",\"peak_gbps\":" + num(p.gm_gbps, 1) +
+         ",\"attainable_tflops\":" + num(attainable, 6) +
+         ",\"fraction_of_attainable\":" + num(attainable > 0 ? achieved_tflops / attainable : 0) + "},\"cores\":[";
+    first = true;
+    for (const auto& [i, t] : cores) {
+        const double len = eng.core_end(i) - t.start;
+        j += std::string(first ? "" : ",") + "{\"core\":" + json_str(t.name) + ",\"start_us\":" + num(t.start * cyc_us) +
+             ",\"end_us\":" + num(eng.core_end(i) * cyc_us) + ",\"instructions\":" + std::to_string(t.instructions) +
+             ",\"pipes\":{";
+        bool pf = true;
+        for (int pi = 0; pi < kPipeCount; ++pi) {
+            if (t.busy[pi] <= 0) continue;
+            j += std::string(pf ? "" : ",") + json_str(pipe_short_name(static_cast<Pipe>(pi))) + ":{\"busy_us\":" +
+                 num(t.busy[pi] * cyc_us) + ",\"utilisation\":" + num(len > 0 ? t.busy[pi] / len : 0) + "}";
+            pf = false;
+        }
+        j += "},\"blocked_us\":{";
+        pf = true;
+        for (const auto& [what, cyc] : t.blocked) {
+            j += std::string(pf ? "" : ",") + json_str(what) + ":" + num(cyc * cyc_us);
+            pf = false;
+        }
+        j += "}}";
+        first = false;
+    }
+    j += "]}";
+    s.json = std::move(j);
+
+    // The human table.
+    char line[512];
+    std::string x;
+    std::snprintf(line, sizeof line, "launch %d: %s on %s (%s, block_dim %u): %.3f us simulated (cores %.3f us + launch %.3f us)\n",
+                  number, spec.kernel.c_str(), soc.name, to_string(spec.kind), spec.block_dim, s.time_us, span * cyc_us,
+                  p.launch_us);
+    x += line;
+    if (!s.bound_pipe.empty()) {
+        std::snprintf(line, sizeof line, "  bound: %s %.0f%% busy on %s, the core that finished last\n",
+                      s.bound_pipe.c_str(), s.bound_util * 100, cores.at(critical).name.c_str());
+        x += line;
+    }
+    std::snprintf(line, sizeof line, "  %-6s %14s %14s %9s %7s\n", "pipe", "busy max (us)", "busy mean (us)", "util max",
+                  "cores");
+    x += line;
+    for (int pi = 0; pi < kPipeCount; ++pi) {
+        if (!users[pi]) continue;
+        std::snprintf(line, sizeof line, "  %-6s %14.3f %14.3f %8.1f%% %7d\n", pipe_short_name(static_cast<Pipe>(pi)),
+                      busy_max[pi] * cyc_us, busy_sum[pi] / users[pi] * cyc_us, span > 0 ? busy_max[pi] / span * 100 : 0,
+                      users[pi]);
+        x += line;
+    }
+    if (!bytes_text.empty()) x += "  bytes: " + bytes_text + "\n";
+    std::snprintf(line, sizeof line,
+                  "  roofline: %.3g flop per HBM byte, %.4g TFLOPS and %.4g GB/s of HBM achieved; attainable %.4g TFLOPS "
+                  "(peak %.4g TFLOPS %s, %.0f GB/s HBM; %s of GM traffic, %s of it L2 hits)\n",
+                  intensity, achieved_tflops, achieved_gbps, attainable, peak_tflops, cube ? "fp16 Cube" : "fp16 vector",
+                  p.gm_gbps, human_bytes(gm_bytes).c_str(), human_bytes(gm_bytes > hbm ? gm_bytes - hbm : 0).c_str());
+    x += line;
+    if (critical >= 0 && !cores.at(critical).blocked.empty()) {
+        x += "  blocked on " + cores.at(critical).name + ":";
+        for (const auto& [what, cyc] : cores.at(critical).blocked) {
+            std::snprintf(line, sizeof line, " %s %.3f us;", what.c_str(), cyc * cyc_us);
+            x += line;
+        }
+        x.back() = '\n';
+    }
+    s.text = std::move(x);
+    return s;
+}
+
+// Trace events of one launch: pid = launch, tid = core x pipe.
+std::string trace_events(const Launch& l, const Engine& eng, int number, double offset_us, uint64_t& next_flow) {
+    const double cyc_us = 1.0 / (eng.params().clock_ghz * 1000.0);
+    const std::string pid = std::to_string(number);
+    auto tid = [](int core, Pipe p) { return std::to_string(core * kPipeCount + static_cast<int>(p) % kPipeCount); };
+    auto ts = [&](double cyc) { return num(offset_us + cyc * cyc_us); };
+    std::string o = "{\"ph\":\"M\",\"pid\":" + pid + ",\"name\":\"process_name\",\"args\":{\"name\":" +
+                    json_str("launch " + pid + ": " + l.spec().kernel) + "}},\n{\"ph\":\"M\",\"pid\":" + pid +
+                    ",\"name\":\"process_sort_index\",\"args\":{\"sort_index\":" + pid + "}}";
+    std::set<std::pair<int, int>> tracks;
+    for (const Slice& s : eng.slices()) tracks.emplace(s.core, static_cast<int>(s.pipe));
+    for (const Flow& f : eng.flows()) {
+        tracks.emplace(f.from_core, static_cast<int>(f.from_pipe));
+        tracks.emplace(f.to_core, static_cast<int>(f.to_pipe));
+    }
+    for (auto [core, pi] : tracks) {
+        auto it = eng.cores().find(core);
+        const std::string name = (it != eng.cores().end() ? it->second.name : std::to_string(core)) + " / " +
+                                 pipe_short_name(static_cast<Pipe>(pi));
+        o += ",\n{\"ph\":\"M\",\"pid\":" + pid + ",\"tid\":" + tid(core, static_cast<Pipe>(pi)) +
+             ",\"name\":\"thread_name\",\"args\":{\"name\":" + json_str(name) + "}}";
+        o += ",\n{\"ph\":\"M\",\"pid\":" + pid + ",\"tid\":" + tid(core, static_cast<Pipe>(pi)) +
+             ",\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":" + tid(core, static_cast<Pipe>(pi)) + "}}";
+    }
+    for (const Slice& s : eng.slices()) {
+        o += ",\n{\"ph\":\"X\",\"pid\":" + pid + ",\"tid\":" + tid(s.core, s.pipe) + ",\"ts\":" + ts(s.start) +
+             ",\"dur\":" + num(s.dur * cyc_us) + ",\"name\":" + json_str(s.op) + ",\"cat\":" +
+             json_str(pipe_short_name(s.pipe)) + ",\"args\":{\"loc\":" + json_str(s.loc.str()) +
+             ",\"bytes\":" + std::to_string(s.bytes) + ",\"flops\":" + std::to_string(s.flops) + "}}";
+    }
+    for (const Flow& f : eng.flows()) {
+        const std::string id = std::to_string(next_flow++);
+        o += ",\n{\"ph\":\"s\",\"pid\":" + pid + ",\"tid\":" + tid(f.from_core, f.from_pipe) + ",\"ts\":" +
+             ts(f.from_t) + ",\"id\":" + id + ",\"name\":\"flag\",\"cat\":\"flag\"}";
+        o += ",\n{\"ph\":\"f\",\"bp\":\"e\",\"pid\":" + pid + ",\"tid\":" + tid(f.to_core, f.to_pipe) + ",\"ts\":" +
+             ts(f.to_t) + ",\"id\":" + id + ",\"name\":\"flag\",\"cat\":\"flag\"}";
+    }
+    return o;
+}
+
+}  // namespace
+
+void end(Launch& l, const Status& st) {
+    LaunchTiming* t = l.timing;
+    if (!t) return;
+    l.timing = nullptr;
+    Global& s = g();
+    std::lock_guard lk(s.mu);
+    if (st.ok()) {
+        const int number = ++s.launches;
+        Summary sum = summarise(l, t->eng, number);
+        s.last_us = sum.time_us;
+        if (!s.trace_path.empty() || !s.profile_dir.empty()) {
+            const std::string ev = trace_events(l, t->eng, number, s.offset_us, s.next_flow);
+            if (!s.trace_path.empty()) {
+                s.trace.path = s.trace_path;
+                append_doc(s.trace, kTraceHead, ev, "\n]}\n");
+            }
+            if (!s.profile_dir.empty()) {
+                if (!make_dir(s.profile_dir)) {
+                    std::fprintf(stderr, "ptosim: warning: cannot create PTO_SIM_PROFILE directory %s: %s\n",
+                                 s.profile_dir.c_str(), std::strerror(errno));
+                } else {
+                    s.profile_trace.path = s.profile_dir + "/trace.json";
+                    append_doc(s.profile_trace, kTraceHead, ev, "\n]}\n");
+                    s.profile_summary.path = s.profile_dir + "/summary.json";
+                    append_doc(s.profile_summary, "[\n", sum.json, "\n]\n");
+                    write_file(s.profile_dir + "/summary.txt", sum.text, s.profile_text_started);
+                    s.profile_text_started = true;
+                }
+            }
+        }
+        s.offset_us += sum.time_us;
+        if (s.print) {
+            if (sum.bound_pipe.empty())
+                std::fprintf(stderr, "ptosim: time: %s %.3f us simulated\n", l.spec().kernel.c_str(), sum.time_us);
+            else
+                std::fprintf(stderr, "ptosim: time: %s %.3f us simulated (bound: %s %.0f%%)\n", l.spec().kernel.c_str(),
+                             sum.time_us, sum.bound_pipe.c_str(), sum.bound_util * 100);
+        }
+    }
+    delete t;
+}
+
+}  // namespace ptosim::cost
+
+extern "C" double ptosim_last_launch_time_us(void) { return ptosim::cost::last_launch_us(); }
+
+extern "C" double ptosim_simulated_time_us(void) { return ptosim::cost::simulated_clock_us(); }
+
+extern "C" int ptosim_enable_timing(int on) {
+    ptosim::cost::enable(on != 0);
+    return 0;
+}
