@@ -95,7 +95,7 @@ void on_crash(int sig, siginfo_t* info, void*) {
         char buf[768];
         const Launch* l = t_launch;
         int n;
-        if (const FreedBlock* f = find_freed(Device::get(), reinterpret_cast<uintptr_t>(info->si_addr))) {
+        if (const FreedBlock* f = find_freed(l ? l->device() : Device::get(), reinterpret_cast<uintptr_t>(info->si_addr))) {
             n = std::snprintf(buf, sizeof buf,
                               "ptosim: fatal: kernel '%s' on %s %lld%s accessed freed device memory at %p: it lies in "
                               "the %llu-byte device block at %p, freed by aclrtFree called from %s; last PTO call at "
