@@ -1,7 +1,10 @@
 # Sourced by every compile.sh: picks the compiler and provides cached build
 # steps. Variables: PTO_CC (compiler to use), PTO_TOOLCHAIN (bisheng|ptocc),
 # PTO_LIB_PATH (PTO-ISA headers), PTO_REF_OUT (output directory),
-# PTO_REF_SKIP_PYBIND=1 (skip the pybind module).
+# PTO_REF_SKIP_PYBIND=1 (skip the pybind module). A build system that tracks
+# what is current itself (reference/CMakeLists.txt) runs one output at a time:
+# PTO_REF_ONLY=<file name> builds just that output, unconditionally, and
+# PTO_REF_DEPFILE=<path> has the compiler write its dependency file there.
 ref_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 repo_root="$(cd "$ref_root/.." && pwd)"
 out="${PTO_REF_OUT:-$here/build}"
@@ -54,13 +57,23 @@ stale() {
     done
     return 1
 }
+# wanted TARGET DEPS...: whether to build TARGET now.
+wanted() {
+    if [[ -n "${PTO_REF_ONLY:-}" ]]; then [[ "$(basename "$1")" == "$PTO_REF_ONLY" ]]; else stale "$@"; fi
+}
+# Compiler flags writing the dependency file of TARGET, when one is asked for.
+depflags() {
+    DEP=()
+    if [[ -n "${PTO_REF_DEPFILE:-}" ]]; then DEP=(-MD -MF "$PTO_REF_DEPFILE" -MT "$1"); fi
+}
 run() { echo "+ $*"; "$@"; }
 
 # kernel NAME ARCH MEMMACRO [extra sources...]: NAME.cpp -> build/libNAME.so
 kernel() {
     local name="$1" arch="$2" mem="$3"
-    stale "$out/lib$name.so" "$here/$name.cpp" $(ls "$here"/*.hpp 2>/dev/null) || return 0
-    run "$CC" -fPIC -shared -xcce --cce-aicore-arch="$arch" "$mem" -O2 -std=c++17 "${INC[@]}" \
+    wanted "$out/lib$name.so" "$here/$name.cpp" $(ls "$here"/*.hpp 2>/dev/null) || return 0
+    depflags "$out/lib$name.so"
+    run "$CC" -fPIC -shared -xcce --cce-aicore-arch="$arch" "$mem" -O2 -std=c++17 "${INC[@]}" "${DEP[@]}" \
         "$here/$name.cpp" -o "$out/lib$name.so"
 }
 
@@ -69,12 +82,13 @@ host_main() {
     local src="$1" exe="$2"; shift 2
     local libs=() links=() l
     for l in "$@"; do libs+=("$out/lib$l.so"); links+=("-l$l"); done
-    stale "$out/$exe" "$here/$src" "${libs[@]}" || return 0
+    wanted "$out/$exe" "$here/$src" "${libs[@]}" || return 0
+    depflags "$out/$exe"
     if [[ "$WORLD" == bisheng ]]; then
-        run "${CXX:-g++}" -O2 -std=c++17 -I"$ASCEND_HOME_PATH/include" "$here/$src" -L"$out" "${links[@]}" \
+        run "${CXX:-g++}" -O2 -std=c++17 -I"$ASCEND_HOME_PATH/include" "${DEP[@]}" "$here/$src" -L"$out" "${links[@]}" \
             -L"$ASCEND_HOME_PATH/lib64" -lascendcl -lruntime -Wl,-rpath,"$out" -o "$out/$exe"
     else
-        run "$CC" -O2 "$here/$src" -L"$out" "${links[@]}" -Wl,-rpath,"$out" -o "$out/$exe"
+        run "$CC" -O2 "${DEP[@]}" "$here/$src" -L"$out" "${links[@]}" -Wl,-rpath,"$out" -o "$out/$exe"
     fi
 }
 
@@ -86,9 +100,10 @@ pybind_module() {
     local suffix; suffix="$("$py" -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')"
     local libs=() links=() l
     for l in "$@"; do libs+=("$out/lib$l.so"); links+=("-l$l"); done
-    stale "$out/$mod$suffix" "$here/$src" "${libs[@]}" || return 0
+    wanted "$out/$mod$suffix" "$here/$src" "${libs[@]}" || return 0
+    depflags "$out/$mod$suffix"
     local pyinc; pyinc="$("$py" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')"
     # -O1: the module only forwards pointers; optimisation buys nothing but compile time.
-    run "${CXX:-c++}" -O1 -std=c++17 -shared -fPIC -I"$pyinc" "$here/$src" -L"$out" "${links[@]}" \
+    run "${CXX:-c++}" -O1 -std=c++17 -shared -fPIC -I"$pyinc" "${DEP[@]}" "$here/$src" -L"$out" "${links[@]}" \
         -Wl,-rpath,'$ORIGIN' -o "$out/$mod$suffix"
 }

@@ -114,7 +114,7 @@ void on_crash(int sig, siginfo_t* info, void* uctx) {
             std::snprintf(last, sizeof last, "no PTO call yet on this core");
         int n;
         const uintptr_t stack = l ? reinterpret_cast<uintptr_t>(l->stack_of(*c)) : 0;
-        if (const FreedBlock* f = find_freed(Device::get(), addr)) {
+        if (const FreedBlock* f = find_freed(l ? l->device() : Device::get(), addr)) {
             n = std::snprintf(buf, sizeof buf,
                               "ptosim: fatal: kernel '%s' on %s %lld%s accessed freed device memory at %p: it lies in "
                               "the %llu-byte device block at %p, freed by aclrtFree called from %s; %s. Free device "

@@ -66,6 +66,8 @@ public:
     Status run();
 
     const LaunchSpec& spec() const { return spec_; }
+    // The device this launch runs on (its FFTS control block, its memory).
+    Device& device() const { return dev_; }
     const SocProfile& soc() const { return soc_; }
     int cores_per_group() const { return per_group_; }
     int core_count() const { return groups_ * per_group_; }

@@ -172,7 +172,7 @@ void ffts_cross_core_sync(const SourceLoc& loc, Pipe pipe, uint64_t config) {
     check_pipe(loc, "ffts_cross_core_sync", pipe, false);
     if (c.target != Target::A2A3)
         fault(loc, "ffts_cross_core_sync is an A2A3 (dav-c220) intrinsic; on A5 use set_intra_block/wait_intra_block");
-    if (c.ffts_base == 0 || c.ffts_base != Device::get().ffts_ctrl_addr())
+    if (c.ffts_base == 0 || c.ffts_base != l.device().ffts_ctrl_addr())
         fault(loc, "ffts_cross_core_sync before set_ffts_base_addr(addr) with the address from rtGetC2cCtrlAddr; "
                    "pass the host's FFTS address into the kernel and set it first");
     const int mode = static_cast<int>((config >> 4) & 0x3);

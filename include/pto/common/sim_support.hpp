@@ -4,12 +4,10 @@
 #pragma once
 #include <pto/common/tile.hpp>
 #include <ptosim/core.hpp>
+#include <ptosim/numerics.hpp>
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-#endif
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -153,10 +151,20 @@ inline compute_t<T> widen(T v) {
     return static_cast<compute_t<T>>(v);
 }
 
-// Rounds x (finite, non-zero) to a binary format with `precision` significand
-// bits, minimum normal exponent emin and largest finite value maxv.
-double round_to_format(double x, int precision, int emin, double maxv, RoundMode mode);
-double round_to_integer(double x, RoundMode mode);
+// The runtime's rounding (ptosim/numerics.hpp) names RoundMode's values.
+static_assert(static_cast<int>(ptosim::Rounding::Odd) == static_cast<int>(RoundMode::CAST_ODD) &&
+              static_cast<int>(ptosim::Rounding::Trunc) == static_cast<int>(RoundMode::CAST_TRUNC) &&
+              static_cast<int>(ptosim::Rounding::Ceil) == static_cast<int>(RoundMode::CAST_CEIL) &&
+              static_cast<int>(ptosim::Rounding::Floor) == static_cast<int>(RoundMode::CAST_FLOOR) &&
+              static_cast<int>(ptosim::Rounding::Round) == static_cast<int>(RoundMode::CAST_ROUND) &&
+              static_cast<int>(ptosim::Rounding::Rint) == static_cast<int>(RoundMode::CAST_RINT) &&
+              static_cast<int>(ptosim::Rounding::None) == static_cast<int>(RoundMode::CAST_NONE));
+inline double round_to_format(double x, int precision, int emin, double maxv, RoundMode mode) {
+    return ptosim::round_to_format(x, precision, emin, maxv, static_cast<ptosim::Rounding>(mode));
+}
+inline double round_to_integer(double x, RoundMode mode) {
+    return ptosim::round_to_integer(x, static_cast<ptosim::Rounding>(mode));
+}
 
 template <class D>
 struct format_of;
@@ -226,81 +234,31 @@ inline E pad_value() {
     return v;
 }
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#define PTOSIM_HAVE_F16C_PATH 1
-// Rounding float to binary16 costs most of an fp16 element-wise op even when
-// vectorised in plain SSE2. F16C's vcvtps2ph with round-to-nearest-even gives
-// bit-identical results for every float input (NaN payloads included), so it
-// is used where the host has it. Its half->float direction (vcvtph2ps)
-// quiets signalling NaNs, which half_bits_to_float does not, so a group of
-// eight with a signalling NaN takes the scalar path.
-__attribute__((target("avx,f16c"))) inline void half_row_to_float_f16c(const uint8_t* src, float* dst, int n) {
-    int k = 0;
-    for (; k + 8 <= n; k += 8) {
-        const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 2 * k));
-        const __m128i nan_exp = _mm_cmpeq_epi16(_mm_and_si128(h, _mm_set1_epi16(0x7e00)), _mm_set1_epi16(0x7c00));
-        const __m128i no_payload = _mm_cmpeq_epi16(_mm_and_si128(h, _mm_set1_epi16(0x01ff)), _mm_setzero_si128());
-        if (_mm_movemask_epi8(_mm_andnot_si128(no_payload, nan_exp)) == 0) {
-            _mm256_storeu_ps(dst + k, _mm256_cvtph_ps(h));
-            continue;
-        }
-        for (int j = k; j < k + 8; ++j) {
-            uint16_t b;
-            std::memcpy(&b, src + 2 * j, 2);
-            dst[j] = ptosim::half_bits_to_float(b);
-        }
-    }
-    for (; k < n; ++k) {
-        uint16_t b;
-        std::memcpy(&b, src + 2 * k, 2);
-        dst[k] = ptosim::half_bits_to_float(b);
-    }
-}
-__attribute__((target("avx,f16c"))) inline void float_to_half_row_f16c(const float* src, uint8_t* dst, int n) {
-    int k = 0;
-    for (; k + 8 <= n; k += 8)
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + 2 * k),
-                         _mm256_cvtps_ph(_mm256_loadu_ps(src + k), _MM_FROUND_TO_NEAREST_INT));
-    for (; k < n; ++k) {
-        const uint16_t b = ptosim::float_to_half_bits(src[k]);
-        std::memcpy(dst + 2 * k, &b, 2);
-    }
-}
-inline const bool host_has_f16c = [] {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx");
-}();
-#endif
-
 // Row conversions between 16-bit float elements (unaligned bytes) and a
-// float buffer, written as plain loops over bits so that they vectorise.
+// float buffer: binary16 in the runtime (which uses the host's F16C where it
+// has it), bfloat16 as plain loops over bits so that they vectorise.
 template <class T>
 PTOSIM_VECTORIZE inline void f16_to_float(const uint8_t* src, float* dst, int n) {
-#ifdef PTOSIM_HAVE_F16C_PATH
     if constexpr (std::is_same_v<T, half>) {
-        if (host_has_f16c) return half_row_to_float_f16c(src, dst, n);
-    }
-#endif
-    for (int k = 0; k < n; ++k) {
-        uint16_t b;
-        std::memcpy(&b, src + 2 * k, 2);
-        if constexpr (std::is_same_v<T, half>) dst[k] = ptosim::half_bits_to_float(b);
-        else dst[k] = ptosim::bf16_bits_to_float(b);
+        ptosim::half_row_to_float(src, dst, n);
+    } else {
+        for (int k = 0; k < n; ++k) {
+            uint16_t b;
+            std::memcpy(&b, src + 2 * k, 2);
+            dst[k] = ptosim::bf16_bits_to_float(b);
+        }
     }
 }
 
 template <class T>
 PTOSIM_VECTORIZE inline void float_to_f16(const float* src, uint8_t* dst, int n) {
-#ifdef PTOSIM_HAVE_F16C_PATH
     if constexpr (std::is_same_v<T, half>) {
-        if (host_has_f16c) return float_to_half_row_f16c(src, dst, n);
-    }
-#endif
-    for (int k = 0; k < n; ++k) {
-        uint16_t b;
-        if constexpr (std::is_same_v<T, half>) b = ptosim::float_to_half_bits(src[k]);
-        else b = ptosim::float_to_bf16_bits(src[k]);
-        std::memcpy(dst + 2 * k, &b, 2);
+        ptosim::float_to_half_row(src, dst, n);
+    } else {
+        for (int k = 0; k < n; ++k) {
+            const uint16_t b = ptosim::float_to_bf16_bits(src[k]);
+            std::memcpy(dst + 2 * k, &b, 2);
+        }
     }
 }
 

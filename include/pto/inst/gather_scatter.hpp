@@ -17,7 +17,7 @@ enum class ScatterConflict : uint8_t { Last = 0, Default = 1 };
 
 namespace ptosim_impl::gs {
 
-using red::shape_str;
+using vop::shape_str;
 
 // The mode MGATHER/MSCATTER use when none is given. pto-isa's A5 headers
 // (a5/MGather.hpp, a5/MScatter.hpp) take no mode: an index tile with one
@@ -33,33 +33,7 @@ constexpr Coalesce coalesce_mode() {
     else return Coalesce::Row;
 }
 
-// One instruction's operands: each tile is validated and recorded as it is
-// named, and the record is dispatched once all are named.
-struct Op {
-    CallSite cs;
-    const char* name;
-    Core& core;
-    SourceLoc loc;
-    OpRecord rec;
-    Op(CallSite site, const char* op, Pipe pipe)
-        : cs(site), name(op), core(ptosim::core()), loc(loc_of(site)), rec(make_record(op, pipe, site)) {}
-
-    template <class T>
-    uint8_t* tile(const T& t, const char* role, bool write) {
-        uint8_t* p = tile_base(core, t, name, role, loc);
-        record_tile(rec, write, t);
-        return p;
-    }
-    void dispatch(uint64_t elements, uint64_t bytes) {
-        rec.elements = elements;
-        rec.flops = 0;
-        rec.bytes = bytes;
-        ptosim::dispatch(core, rec);
-    }
-    // Names the pipe too: which pipe these run on differs per target and mode.
-    std::string who() const { return std::string(name) + " [" + ptosim::to_string(rec.pipe) + "]"; }
-    [[noreturn]] void fault(const std::string& what) const { ptosim::fault(loc, who() + ": " + what); }
-};
+using vop::Op;
 
 template <class T>
 inline void copy_elem(uint8_t* dst_base, int dr, int dc, const uint8_t* src_base, int sr, int sc) {
@@ -251,9 +225,9 @@ inline E combine(E old, E v) {
         return v;
     } else {
         const auto a = widen(old), b = widen(v);
-        if constexpr (A == ScatterAtomicOp::Add) return narrow<E>(red::rd::add(a, b));
-        else if constexpr (A == ScatterAtomicOp::Max) return narrow<E>(red::rd::max(a, b));
-        else return narrow<E>(red::rd::min(a, b));
+        if constexpr (A == ScatterAtomicOp::Add) return narrow<E>(vop::rd::add(a, b));
+        else if constexpr (A == ScatterAtomicOp::Max) return narrow<E>(vop::rd::max(a, b));
+        else return narrow<E>(vop::rd::min(a, b));
     }
 }
 
@@ -284,7 +258,7 @@ PTO_INST RecordEvent TGATHER(DstTileData& dst, SrcTileData& src, WaitEvents&... 
     for (int c = 0; c < vc; ++c) per_row += ptosim_impl::gs::pattern_keeps(maskPattern, c);
     const int64_t total = static_cast<int64_t>(per_row) * vr;
     if (total > DstTileData::Numel)
-        op.fault("the pattern keeps " + std::to_string(total) + " elements of src's " + ptosim_impl::red::shape_str(vr, vc) +
+        op.fault("the pattern keeps " + std::to_string(total) + " elements of src's " + ptosim_impl::vop::shape_str(vr, vc) +
                  " valid region; dst holds " + std::to_string(DstTileData::Numel));
     uint8_t* s = op.tile(src, "source", false);
     uint8_t* d = op.tile(dst, "destination", true);
@@ -366,8 +340,8 @@ PTO_INST RecordEvent TGATHERB(CallSite cs, TileDataDst& dst, TileDataSrc& src, T
         op.fault("dst.GetValidCol() (" + std::to_string(vc) + ") must be a multiple of " + std::to_string(block) +
                  ": each offset moves one 32-byte block");
     if (offset.GetValidRow() < vr || offset.GetValidCol() < vc / block)
-        op.fault("the offset tile's valid shape " + ptosim_impl::red::shape_str(offset.GetValidRow(), offset.GetValidCol()) +
-                 " does not cover " + ptosim_impl::red::shape_str(vr, vc / block) + " blocks");
+        op.fault("the offset tile's valid shape " + ptosim_impl::vop::shape_str(offset.GetValidRow(), offset.GetValidCol()) +
+                 " does not cover " + ptosim_impl::vop::shape_str(vr, vc / block) + " blocks");
     uint8_t* s = op.tile(src, "source", false);
     uint8_t* o = op.tile(offset, "offset", false);
     uint8_t* d = op.tile(dst, "destination", true);
@@ -415,8 +389,8 @@ PTO_INST RecordEvent TSCATTER(CallSite cs, TileDataD& dst, TileDataS& src, TileD
     ptosim_impl::gs::Op op(cs, "TSCATTER", ptosim::Pipe::V);
     const int vr = indexes.GetValidRow(), vc = indexes.GetValidCol();
     if (src.GetValidRow() < vr || src.GetValidCol() < vc)
-        op.fault("src's valid shape " + ptosim_impl::red::shape_str(src.GetValidRow(), src.GetValidCol()) +
-                 " does not cover the index tile's " + ptosim_impl::red::shape_str(vr, vc));
+        op.fault("src's valid shape " + ptosim_impl::vop::shape_str(src.GetValidRow(), src.GetValidCol()) +
+                 " does not cover the index tile's " + ptosim_impl::vop::shape_str(vr, vc));
     uint8_t* s = op.tile(src, "source", false);
     uint8_t* ix = op.tile(indexes, "index", false);
     uint8_t* d = op.tile(dst, "destination", true);

@@ -3,7 +3,7 @@
 // reduce family's operand prologue (docs/isa/layout.md).
 #pragma once
 #include <pto/inst/elementwise.hpp>
-#include <pto/inst/reduce.hpp>
+#include <pto/common/vec_op.hpp>
 
 namespace pto {
 
@@ -49,7 +49,7 @@ template <class M>
 void check_mask_fits(CallSite cs, const char* op, int vr, int vc) {
     constexpr int row_bytes = M::Cols * static_cast<int>(sizeof(typename M::DType));
     if (vr > M::Rows || (vc + 7) / 8 > row_bytes)
-        red::shape_fault(cs, op, "a " + std::to_string(vr) + "x" + std::to_string(vc) + " predicate region needs " +
+        vop::shape_fault(cs, op, "a " + std::to_string(vr) + "x" + std::to_string(vc) + " predicate region needs " +
                                      std::to_string(vr) + " mask rows of " + std::to_string((vc + 7) / 8) +
                                      " bytes; the mask tile has " + std::to_string(M::Rows) + " rows of " +
                                      std::to_string(row_bytes) + " bytes; widen the mask tile");
@@ -107,7 +107,7 @@ void check_linear_mask_fits(CallSite cs, const char* op, int vr, int vc) {
     const long bytes = (static_cast<long>(vr) * vc + 7) / 8;
     constexpr long have = static_cast<long>(M::Rows) * M::Cols * static_cast<long>(sizeof(typename M::DType));
     if (bytes > have)
-        red::shape_fault(cs, op, "a " + std::to_string(vr) + "x" + std::to_string(vc) + " predicate region packs into " +
+        vop::shape_fault(cs, op, "a " + std::to_string(vr) + "x" + std::to_string(vc) + " predicate region packs into " +
                                      std::to_string(bytes) + " mask bytes; the mask tile holds " + std::to_string(have) +
                                      "; enlarge the mask tile");
 }
@@ -127,11 +127,11 @@ void tcmp(CallSite cs, const char* op, Dst& dst, CmpMode mode, Rhs rhs, S0& src0
     check_cmp_tiles<Dst, S0>();
     const int vr = src0.GetValidRow(), vc = src0.GetValidCol();
     if (dst.GetValidRow() != vr)
-        red::shape_fault(cs, op, "dst.GetValidRow() (" + std::to_string(dst.GetValidRow()) +
+        vop::shape_fault(cs, op, "dst.GetValidRow() (" + std::to_string(dst.GetValidRow()) +
                                      ") must equal src0.GetValidRow() (" + std::to_string(vr) + ")");
     if constexpr (PTOSIM_TARGET_A5) check_linear_mask_fits<Dst>(cs, op, vr, vc);
     else check_mask_fits<Dst>(cs, op, vr, vc);
-    auto [d, v] = red::begin_op(cs, op, static_cast<uint64_t>(vr) * vc, static_cast<red::NoTmp*>(nullptr), dst, src0,
+    auto [d, v] = vop::begin_op(cs, op, static_cast<uint64_t>(vr) * vc, static_cast<vop::NoTmp*>(nullptr), dst, src0,
                                 src1...);
     const auto s = std::get<0>(v);
     const CmpMode m = effective_mode<typename S0::DType>(mode);
@@ -155,7 +155,7 @@ void check_sel_tiles(CallSite cs, const char* op, Dst& dst, Src& src) {
                   "TSEL/TSELS: the mask must be a row-major ND Vec tile");
     static_assert(std::is_integral_v<typename Mask::DType>, "TSEL/TSELS: the mask tile holds packed bits (an integer type)");
     if (src.GetValidRow() < dst.GetValidRow() || src.GetValidCol() < dst.GetValidCol())
-        red::shape_fault(cs, op, "a source's valid shape " + std::to_string(src.GetValidRow()) + "x" +
+        vop::shape_fault(cs, op, "a source's valid shape " + std::to_string(src.GetValidRow()) + "x" +
                                      std::to_string(src.GetValidCol()) + " is smaller than dst's " +
                                      std::to_string(dst.GetValidRow()) + "x" + std::to_string(dst.GetValidCol()));
     check_mask_fits<Mask>(cs, op, dst.GetValidRow(), dst.GetValidCol());
@@ -215,10 +215,10 @@ void tfillpad_vec(CallSite cs, const char* op, Dst& dst, Src& src) {
                   "TFILLPAD: dst and src static shapes must match (TFILLPAD_EXPAND: dst may be larger)");
     if constexpr (mode == FillPad::InPlace)
         if (dst.address() != src.address())
-            red::shape_fault(cs, op, "dst and src must be the same storage; TASSIGN them to one address or use TFILLPAD");
+            vop::shape_fault(cs, op, "dst and src must be the same storage; TASSIGN them to one address or use TFILLPAD");
     const int vr = src.GetValidRow(), vc = src.GetValidCol();
-    auto [d, v] = red::begin_op(cs, op, static_cast<uint64_t>(Dst::Rows) * Dst::Cols,
-                                static_cast<red::NoTmp*>(nullptr), dst, src);
+    auto [d, v] = vop::begin_op(cs, op, static_cast<uint64_t>(Dst::Rows) * Dst::Cols,
+                                static_cast<vop::NoTmp*>(nullptr), dst, src);
     const uint8_t* s = std::get<0>(v).base;
     const E pad = pad_value<E, Dst::PadVal>();
     for (int r = 0; r < Dst::Rows; ++r)
@@ -249,7 +249,7 @@ PTO_INST RecordEvent TCMP(CallSite cs, TileDataDst& dst, TileDataSrc& src0, Tile
     static_assert(ptosim_impl::tcmp_mask_type<typename TileDataDst::DType>,
                   "TCMP: the mask destination holds uint8_t on A2A3 and uint32_t on A5");
     if (src1.GetValidRow() != src0.GetValidRow() || src1.GetValidCol() != src0.GetValidCol())
-        ptosim_impl::red::shape_fault(cs, "TCMP", "src0 and src1 valid shapes differ (" + std::to_string(src0.GetValidRow()) +
+        ptosim_impl::vop::shape_fault(cs, "TCMP", "src0 and src1 valid shapes differ (" + std::to_string(src0.GetValidRow()) +
                                               "x" + std::to_string(src0.GetValidCol()) + " vs " +
                                               std::to_string(src1.GetValidRow()) + "x" +
                                               std::to_string(src1.GetValidCol()) + ")");
@@ -307,9 +307,9 @@ void tsel(CallSite cs, TileData& dst, MaskTile& selMask, TileData& src0, TileDat
     check_sel_tiles<TileData, MaskTile>(cs, "TSEL", dst, src0);
     check_sel_tiles<TileData, MaskTile>(cs, "TSEL", dst, src1);
     const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
-    auto [d, v] = red::begin_op(cs, "TSEL", static_cast<uint64_t>(vr) * vc, tmp, dst, selMask, src0, src1);
+    auto [d, v] = vop::begin_op(cs, "TSEL", static_cast<uint64_t>(vr) * vc, tmp, dst, selMask, src0, src1);
     const uint8_t* m = std::get<0>(v).base;
-    red::fill_region<TileData>(d, vr, vc, [&](int r, int c) {
+    vop::fill_region<TileData>(d, vr, vc, [&](int r, int c) {
         return mask_bit<MaskTile>(m, r, c) ? std::get<1>(v)(r, c) : std::get<2>(v)(r, c);
     });
 }
@@ -335,7 +335,7 @@ template <typename TileData, typename MaskTile, typename... WaitEvents>
 PTO_INST RecordEvent TSEL(CallSite cs, TileData& dst, MaskTile& selMask, TileData& src0, TileData& src1,
                           WaitEvents&... events) {
     ptosim_impl::wait_events(cs, events...);
-    ptosim_impl::tsel(cs, dst, selMask, src0, src1, static_cast<ptosim_impl::red::NoTmp*>(nullptr));
+    ptosim_impl::tsel(cs, dst, selMask, src0, src1, static_cast<ptosim_impl::vop::NoTmp*>(nullptr));
     return {};
 }
 template <typename TileData, typename MaskTile, typename... WaitEvents>
@@ -353,11 +353,11 @@ PTO_INST RecordEvent TSELS(CallSite cs, TileDataDst& dst, TileDataMask& mask, Ti
     static_assert(std::is_same_v<E, typename TileDataSrc::DType>, "TSELS: dst and src must have the same element type");
     ptosim_impl::check_sel_tiles<TileDataDst, TileDataMask>(cs, "TSELS", dst, src);
     const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
-    auto [d, v] = ptosim_impl::red::begin_op(cs, "TSELS", static_cast<uint64_t>(vr) * vc, static_cast<ptosim_impl::red::NoTmp*>(nullptr),
+    auto [d, v] = ptosim_impl::vop::begin_op(cs, "TSELS", static_cast<uint64_t>(vr) * vc, static_cast<ptosim_impl::vop::NoTmp*>(nullptr),
                                      dst, mask, src);
     const uint8_t* m = std::get<0>(v).base;
     const auto s = ptosim_impl::widen(scalar);
-    ptosim_impl::red::fill_region<TileDataDst>(d, vr, vc,
+    ptosim_impl::vop::fill_region<TileDataDst>(d, vr, vc,
                                        [&](int r, int c) { return ptosim_impl::mask_bit<TileDataMask>(m, r, c) ? std::get<1>(v)(r, c) : s; });
     return {};
 }
@@ -399,7 +399,7 @@ PTO_INST RecordEvent TRESHAPE(CallSite cs, TileDataOut& dst, TileDataIn& src, Wa
     static_assert(TileDataOut::isBoxedLayout == TileDataIn::isBoxedLayout,
                   "TRESHAPE: cannot reshape between boxed (fractal) and NoneBox layouts");
     if (!src.assigned())
-        ptosim_impl::red::shape_fault(cs, "TRESHAPE", "the source tile has no address; TASSIGN it before reshaping");
+        ptosim_impl::vop::shape_fault(cs, "TRESHAPE", "the source tile has no address; TASSIGN it before reshaping");
     dst.assign_address(src.address());
     return {};
 }
@@ -420,10 +420,10 @@ PTO_INST RecordEvent TTRANS(CallSite cs, TileDataDst& dst, TileDataSrc& src, Til
     ptosim_impl::check_vec_operand<TileDataDst>();
     const int vr = src.GetValidRow(), vc = src.GetValidCol();
     if (vc > TileDataDst::Rows || vr > TileDataDst::Cols)
-        ptosim_impl::red::shape_fault(cs, "TTRANS", "the transpose of a " + std::to_string(vr) + "x" + std::to_string(vc) +
+        ptosim_impl::vop::shape_fault(cs, "TTRANS", "the transpose of a " + std::to_string(vr) + "x" + std::to_string(vc) +
                                                 " source does not fit the " + std::to_string(TileDataDst::Rows) + "x" +
                                                 std::to_string(TileDataDst::Cols) + " destination");
-    auto [d, v] = ptosim_impl::red::begin_op(cs, "TTRANS", static_cast<uint64_t>(vr) * vc, &tmp, dst, src);
+    auto [d, v] = ptosim_impl::vop::begin_op(cs, "TTRANS", static_cast<uint64_t>(vr) * vc, &tmp, dst, src);
     const uint8_t* s = std::get<0>(v).base;
     for (int i = 0; i < vc; ++i)
         for (int j = 0; j < vr; ++j)
@@ -463,13 +463,13 @@ void tgather_index(CallSite cs, TileDataD& dst, TileDataS0& src0, TileDataS1& sr
     ptosim_impl::check_vec_operand<TileDataS1>();
     const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
     if (vc != TileDataD::Cols)
-        ptosim_impl::red::shape_fault(cs, "TGATHER", "dst.GetValidCol() (" + std::to_string(vc) + ") must equal dst's Cols (" +
+        ptosim_impl::vop::shape_fault(cs, "TGATHER", "dst.GetValidCol() (" + std::to_string(vc) + ") must equal dst's Cols (" +
                                                  std::to_string(TileDataD::Cols) + "): the gather writes whole rows");
     if (src1.GetValidRow() < vr || src1.GetValidCol() < vc)
-        ptosim_impl::red::shape_fault(cs, "TGATHER", "the index tile's valid shape " + std::to_string(src1.GetValidRow()) + "x" +
+        ptosim_impl::vop::shape_fault(cs, "TGATHER", "the index tile's valid shape " + std::to_string(src1.GetValidRow()) + "x" +
                                                  std::to_string(src1.GetValidCol()) + " does not cover dst's " +
                                                  std::to_string(vr) + "x" + std::to_string(vc));
-    auto [d, v] = ptosim_impl::red::begin_op(cs, "TGATHER", static_cast<uint64_t>(vr) * vc, tmp, dst, src0, src1);
+    auto [d, v] = ptosim_impl::vop::begin_op(cs, "TGATHER", static_cast<uint64_t>(vr) * vc, tmp, dst, src0, src1);
     const uint8_t* s = std::get<0>(v).base;
     const uint8_t* ix = std::get<1>(v).base;
     constexpr int64_t n = static_cast<int64_t>(TileDataS0::Rows) * TileDataS0::Cols;
@@ -477,7 +477,7 @@ void tgather_index(CallSite cs, TileDataD& dst, TileDataS0& src0, TileDataS1& sr
         for (int c = 0; c < vc; ++c) {
             const int64_t k = static_cast<int64_t>(ptosim_impl::load_elem<I>(ptosim_impl::at<TileDataS1>(const_cast<uint8_t*>(ix), r, c)));
             if (k < 0 || k >= n)
-                ptosim_impl::red::shape_fault(cs, "TGATHER", "index " + std::to_string(k) + " at (" + std::to_string(r) + ", " +
+                ptosim_impl::vop::shape_fault(cs, "TGATHER", "index " + std::to_string(k) + " at (" + std::to_string(r) + ", " +
                                                          std::to_string(c) + ") is outside src0's " + std::to_string(n) +
                                                          " elements");
             std::memcpy(ptosim_impl::at<TileDataD>(d, r, c),
@@ -505,7 +505,7 @@ template <typename TileDataD, typename TileDataS0, typename TileDataS1, typename
     requires is_tile_data_v<TileDataS1>
 PTO_INST RecordEvent TGATHER(CallSite cs, TileDataD& dst, TileDataS0& src0, TileDataS1& src1, WaitEvents&... events) {
     ptosim_impl::wait_events(cs, events...);
-    ptosim_impl::tgather_index(cs, dst, src0, src1, static_cast<ptosim_impl::red::NoTmp*>(nullptr));
+    ptosim_impl::tgather_index(cs, dst, src0, src1, static_cast<ptosim_impl::vop::NoTmp*>(nullptr));
     return {};
 }
 template <typename TileDataD, typename TileDataS0, typename TileDataS1, typename... WaitEvents>
@@ -526,9 +526,9 @@ PTO_INST RecordEvent TCI(CallSite cs, TileData& dst, T S, WaitEvents&... events)
     static_assert(TileData::Cols != 1, "TCI: the sequence runs along a row; the tile needs Cols > 1");
     ptosim_impl::check_vec_operand<TileData>();
     const int vc = dst.GetValidCol();
-    auto [d, v] = ptosim_impl::red::begin_op(cs, "TCI", static_cast<uint64_t>(vc), static_cast<ptosim_impl::red::NoTmp*>(nullptr), dst);
+    auto [d, v] = ptosim_impl::vop::begin_op(cs, "TCI", static_cast<uint64_t>(vc), static_cast<ptosim_impl::vop::NoTmp*>(nullptr), dst);
     (void)v;
-    ptosim_impl::red::fill_region<TileData>(d, 1, vc, [S](int, int k) {
+    ptosim_impl::vop::fill_region<TileData>(d, 1, vc, [S](int, int k) {
         return descending ? ptosim_impl::wrap_sub(S, static_cast<T>(k)) : ptosim_impl::wrap_add(S, static_cast<T>(k));
     });
     return {};
@@ -547,10 +547,10 @@ PTO_INST RecordEvent TTRI(CallSite cs, TileData& dst, int diagonal, WaitEvents&.
     static_assert(isUpperOrLower == 0 || isUpperOrLower == 1, "TTRI: isUpperOrLower must be 0 (lower) or 1 (upper)");
     ptosim_impl::check_vec_operand<TileData>();
     const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
-    auto [d, v] = ptosim_impl::red::begin_op(cs, "TTRI", static_cast<uint64_t>(vr) * vc, static_cast<ptosim_impl::red::NoTmp*>(nullptr), dst);
+    auto [d, v] = ptosim_impl::vop::begin_op(cs, "TTRI", static_cast<uint64_t>(vr) * vc, static_cast<ptosim_impl::vop::NoTmp*>(nullptr), dst);
     (void)v;
     using C = ptosim_impl::compute_t<typename TileData::DType>;
-    ptosim_impl::red::fill_region<TileData>(d, vr, vc, [diagonal](int i, int j) {
+    ptosim_impl::vop::fill_region<TileData>(d, vr, vc, [diagonal](int i, int j) {
         const long long edge = static_cast<long long>(i) + diagonal;
         return C(isUpperOrLower == 0 ? j <= edge : j >= edge);
     });

@@ -5,7 +5,10 @@
 
 namespace pto {
 
-namespace ptosim_impl::gs {
+namespace ptosim_impl::rearr {
+
+using vop::Op;
+using vop::shape_str;
 
 template <class T>
 constexpr bool rearrange_types = one_of<T, int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, half, bfloat16_t, float>;
@@ -23,22 +26,22 @@ void expect_valid(const Op& op, const char* a_name, const A& a, const char* b_na
                  b_name + "'s " + shape_str(b.GetValidRow(), b.GetValidCol()));
 }
 
-}  // namespace ptosim_impl::gs
+}  // namespace ptosim_impl::rearr
 
 // ------------------------------------------------------------ TCONCAT
 
 // dst(i, :) = src0(i, :vc0) followed by src1(i, :vc1) for dst's valid rows;
 // dst columns past vc0 + vc1 keep their bytes.
 template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... WaitEvents,
-          std::enable_if_t<ptosim_impl::red::events_only<WaitEvents...>, int> = 0>
+          std::enable_if_t<ptosim_impl::vop::events_only<WaitEvents...>, int> = 0>
 PTO_INST RecordEvent TCONCAT(CallSite cs, TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, WaitEvents&... events) {
     ptosim_impl::wait_events(cs, events...);
     using E = typename TileDataDst::DType;
-    static_assert(ptosim_impl::gs::rearrange_types<E>, "TCONCAT: unsupported element type (see docs/isa/gather_scatter.md)");
+    static_assert(ptosim_impl::rearr::rearrange_types<E>, "TCONCAT: unsupported element type (see docs/isa/gather_scatter.md)");
     static_assert(std::is_same_v<E, typename TileDataSrc0::DType> && std::is_same_v<E, typename TileDataSrc1::DType>,
                   "TCONCAT: dst, src0 and src1 must have the same element type");
-    ptosim_impl::gs::check_rearrange_tiles<TileDataDst, TileDataSrc0, TileDataSrc1>();
-    ptosim_impl::gs::Op op(cs, "TCONCAT", ptosim::Pipe::V);
+    ptosim_impl::rearr::check_rearrange_tiles<TileDataDst, TileDataSrc0, TileDataSrc1>();
+    ptosim_impl::rearr::Op op(cs, "TCONCAT", ptosim::Pipe::V);
     const int vr = dst.GetValidRow(), vc0 = src0.GetValidCol(), vc1 = src1.GetValidCol();
     if (src0.GetValidRow() != vr || src1.GetValidRow() != vr)
         op.fault("src0 and src1 must have dst's " + std::to_string(vr) + " valid rows (they have " +
@@ -62,21 +65,21 @@ PTO_INST RecordEvent TCONCAT(CallSite cs, TileDataDst& dst, TileDataSrc0& src0, 
 // where vc is dst's valid columns (the divide is A2A3's TConcat.hpp rule).
 template <typename DstTile, typename Src0Tile, typename Src1Tile, typename Src0IdxTile, typename Src1IdxTile,
           typename... WaitEvents,
-          std::enable_if_t<is_tile_data_v<Src0IdxTile> && is_tile_data_v<Src1IdxTile> && ptosim_impl::red::events_only<WaitEvents...>,
+          std::enable_if_t<is_tile_data_v<Src0IdxTile> && is_tile_data_v<Src1IdxTile> && ptosim_impl::vop::events_only<WaitEvents...>,
                            int> = 0>
 PTO_INST RecordEvent TCONCAT(CallSite cs, DstTile& dst, Src0Tile& src0, Src1Tile& src1, Src0IdxTile& src0Idx,
                              Src1IdxTile& src1Idx, WaitEvents&... events) {
     ptosim_impl::wait_events(cs, events...);
     using E = typename DstTile::DType;
     using I = typename Src0IdxTile::DType;
-    static_assert(ptosim_impl::gs::rearrange_types<E>, "TCONCAT: unsupported element type (see docs/isa/gather_scatter.md)");
+    static_assert(ptosim_impl::rearr::rearrange_types<E>, "TCONCAT: unsupported element type (see docs/isa/gather_scatter.md)");
     static_assert(std::is_same_v<E, typename Src0Tile::DType> && std::is_same_v<E, typename Src1Tile::DType>,
                   "TCONCAT: dst, src0 and src1 must have the same element type");
     static_assert(std::is_same_v<I, typename Src1IdxTile::DType> &&
                       ptosim_impl::one_of<I, int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t>,
                   "TCONCAT: src0Idx and src1Idx must share one integer element type");
-    ptosim_impl::gs::check_rearrange_tiles<DstTile, Src0Tile, Src1Tile>();
-    ptosim_impl::gs::Op op(cs, "TCONCAT", ptosim::Pipe::V);
+    ptosim_impl::rearr::check_rearrange_tiles<DstTile, Src0Tile, Src1Tile>();
+    ptosim_impl::rearr::Op op(cs, "TCONCAT", ptosim::Pipe::V);
     const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
     if (src0.GetValidRow() != vr || src1.GetValidRow() != vr)
         op.fault("src0 and src1 must have dst's " + std::to_string(vr) + " valid rows");
@@ -105,13 +108,13 @@ PTO_INST RecordEvent TCONCAT(CallSite cs, DstTile& dst, Src0Tile& src0, Src1Tile
     return {};
 }
 template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... WaitEvents,
-          std::enable_if_t<ptosim_impl::red::events_only<WaitEvents...>, int> = 0>
+          std::enable_if_t<ptosim_impl::vop::events_only<WaitEvents...>, int> = 0>
 PTO_INST RecordEvent TCONCAT(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, WaitEvents&... e) {
     return TCONCAT(CallSite{}, dst, src0, src1, e...);
 }
 template <typename DstTile, typename Src0Tile, typename Src1Tile, typename Src0IdxTile, typename Src1IdxTile,
           typename... WaitEvents,
-          std::enable_if_t<is_tile_data_v<Src0IdxTile> && is_tile_data_v<Src1IdxTile> && ptosim_impl::red::events_only<WaitEvents...>,
+          std::enable_if_t<is_tile_data_v<Src0IdxTile> && is_tile_data_v<Src1IdxTile> && ptosim_impl::vop::events_only<WaitEvents...>,
                            int> = 0>
 PTO_INST RecordEvent TCONCAT(DstTile& dst, Src0Tile& src0, Src1Tile& src1, Src0IdxTile& src0Idx, Src1IdxTile& src1Idx,
                              WaitEvents&... e) {
@@ -120,7 +123,7 @@ PTO_INST RecordEvent TCONCAT(DstTile& dst, Src0Tile& src0, Src1Tile& src1, Src0I
 
 // ------------------------------------------------------------ TInterleave / TDeInterleave
 
-namespace ptosim_impl::gs {
+namespace ptosim_impl::rearr {
 
 template <class D, class S>
 constexpr void check_interleave() {
@@ -172,16 +175,16 @@ void two_source(Op& op, D& dst1, D& dst0, S& src1, S& src0, bool interleave) {
     });
 }
 
-}  // namespace ptosim_impl::gs
+}  // namespace ptosim_impl::rearr
 
 // dst0/dst1 = first/second half of the stream src0(0), src1(0), src0(1), ...
 template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>
 PTO_INST RecordEvent TInterleave(CallSite cs, TileDataDst& dst1, TileDataDst& dst0, TileDataSrc& src1, TileDataSrc& src0,
                                  WaitEvents&... events) {
     ptosim_impl::wait_events(cs, events...);
-    ptosim_impl::gs::check_interleave<TileDataDst, TileDataSrc>();
-    ptosim_impl::gs::Op op(cs, "TINTERLEAVE", ptosim::Pipe::V);
-    ptosim_impl::gs::two_source(op, dst1, dst0, src1, src0, true);
+    ptosim_impl::rearr::check_interleave<TileDataDst, TileDataSrc>();
+    ptosim_impl::rearr::Op op(cs, "TINTERLEAVE", ptosim::Pipe::V);
+    ptosim_impl::rearr::two_source(op, dst1, dst0, src1, src0, true);
     return {};
 }
 template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>
@@ -192,46 +195,46 @@ PTO_INST RecordEvent TInterleave(TileDataDst& dst1, TileDataDst& dst0, TileDataS
 
 // dst0/dst1 = even/odd positions of the stream src0 ++ src1 (row by row).
 template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents,
-          std::enable_if_t<ptosim_impl::red::events_only<WaitEvents...>, int> = 0>
+          std::enable_if_t<ptosim_impl::vop::events_only<WaitEvents...>, int> = 0>
 PTO_INST RecordEvent TDeInterleave(CallSite cs, TileDataDst& dst1, TileDataDst& dst0, TileDataSrc& src1,
                                    TileDataSrc& src0, WaitEvents&... events) {
     ptosim_impl::wait_events(cs, events...);
-    ptosim_impl::gs::check_interleave<TileDataDst, TileDataSrc>();
-    ptosim_impl::gs::Op op(cs, "TDEINTERLEAVE", ptosim::Pipe::V);
-    ptosim_impl::gs::two_source(op, dst1, dst0, src1, src0, false);
+    ptosim_impl::rearr::check_interleave<TileDataDst, TileDataSrc>();
+    ptosim_impl::rearr::Op op(cs, "TDEINTERLEAVE", ptosim::Pipe::V);
+    ptosim_impl::rearr::two_source(op, dst1, dst0, src1, src0, false);
     return {};
 }
 
 // dst0(i, k) = src(i, 2k), dst1(i, k) = src(i, 2k + 1) for k < src's valid
 // columns / 2; dst columns past that keep their bytes.
 template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents,
-          std::enable_if_t<ptosim_impl::red::events_only<WaitEvents...>, int> = 0>
+          std::enable_if_t<ptosim_impl::vop::events_only<WaitEvents...>, int> = 0>
 PTO_INST RecordEvent TDeInterleave(CallSite cs, TileDataDst& dst1, TileDataDst& dst0, TileDataSrc& src, WaitEvents&... events) {
     ptosim_impl::wait_events(cs, events...);
-    ptosim_impl::gs::check_interleave<TileDataDst, TileDataSrc>();
+    ptosim_impl::rearr::check_interleave<TileDataDst, TileDataSrc>();
     static_assert(TileDataSrc::Cols * sizeof(typename TileDataSrc::DType) >= 512,
                   "TDEINTERLEAVE (single source): the source row must span at least two 256-byte vector registers "
                   "(Cols * sizeof(element) >= 512); use the two-source form for narrower tiles");
-    ptosim_impl::gs::Op op(cs, "TDEINTERLEAVE", ptosim::Pipe::V);
+    ptosim_impl::rearr::Op op(cs, "TDEINTERLEAVE", ptosim::Pipe::V);
     const int vr = src.GetValidRow(), vc = src.GetValidCol();
     if (vc % 2) op.fault("src's valid column count (" + std::to_string(vc) + ") must be even");
     if (vr > TileDataDst::Rows || vc / 2 > TileDataDst::Cols)
-        op.fault("src's valid shape " + ptosim_impl::red::shape_str(vr, vc) + " does not fit two " +
-                 ptosim_impl::red::shape_str(TileDataDst::Rows, TileDataDst::Cols) + " halves");
+        op.fault("src's valid shape " + ptosim_impl::vop::shape_str(vr, vc) + " does not fit two " +
+                 ptosim_impl::vop::shape_str(TileDataDst::Rows, TileDataDst::Cols) + " halves");
     const uint8_t* s = op.tile(src, "source", false);
-    ptosim_impl::gs::split_two<TileDataDst, TileDataSrc>(op, dst0, dst1, vr, vc / 2, s, s, [](int out, int j) {
+    ptosim_impl::rearr::split_two<TileDataDst, TileDataSrc>(op, dst0, dst1, vr, vc / 2, s, s, [](int out, int j) {
         return std::pair<bool, int>{false, 2 * j + out};
     });
     return {};
 }
 template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents,
-          std::enable_if_t<ptosim_impl::red::events_only<WaitEvents...>, int> = 0>
+          std::enable_if_t<ptosim_impl::vop::events_only<WaitEvents...>, int> = 0>
 PTO_INST RecordEvent TDeInterleave(TileDataDst& dst1, TileDataDst& dst0, TileDataSrc& src1, TileDataSrc& src0,
                                    WaitEvents&... e) {
     return TDeInterleave(CallSite{}, dst1, dst0, src1, src0, e...);
 }
 template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents,
-          std::enable_if_t<ptosim_impl::red::events_only<WaitEvents...>, int> = 0>
+          std::enable_if_t<ptosim_impl::vop::events_only<WaitEvents...>, int> = 0>
 PTO_INST RecordEvent TDeInterleave(TileDataDst& dst1, TileDataDst& dst0, TileDataSrc& src, WaitEvents&... e) {
     return TDeInterleave(CallSite{}, dst1, dst0, src, e...);
 }
@@ -263,12 +266,12 @@ PTO_INST RecordEvent TSUBVIEW(CallSite cs, TileDataDst& dst, TileDataSrc& src, u
     static_assert(TileDataDst::isRowMajor == TileDataSrc::isRowMajor && TileDataDst::isBoxedLayout == TileDataSrc::isBoxedLayout,
                   "TSUBVIEW: dst and src must have the same layout");
     static_assert(!TileDataSrc::isBoxedLayout, "TSUBVIEW: ptosim implements views of NoneBox (ND/DN) tiles");
-    const auto fail = [&](const std::string& what) { ptosim_impl::red::shape_fault(cs, "TSUBVIEW", what); };
+    const auto fail = [&](const std::string& what) { ptosim_impl::vop::shape_fault(cs, "TSUBVIEW", what); };
     if (!src.assigned()) fail("the source tile has no address; TASSIGN it first");
     const int sr = src.GetValidRow(), sc = src.GetValidCol(), dr = dst.GetValidRow(), dc = dst.GetValidCol();
     if (rowIdx + dr > sr || colIdx + dc > sc)
-        fail("a " + ptosim_impl::red::shape_str(dr, dc) + " view at (" + std::to_string(rowIdx) + ", " + std::to_string(colIdx) +
-             ") leaves src's " + ptosim_impl::red::shape_str(sr, sc) + " valid region");
+        fail("a " + ptosim_impl::vop::shape_str(dr, dc) + " view at (" + std::to_string(rowIdx) + ", " + std::to_string(colIdx) +
+             ") leaves src's " + ptosim_impl::vop::shape_str(sr, sc) + " valid region");
     const uint64_t addr = src.address() + tile_element_offset<TileDataSrc>(rowIdx, colIdx) * sizeof(typename TileDataSrc::DType);
     if (addr % TileConfig::alignedSize != 0)
         fail("the view at (" + std::to_string(rowIdx) + ", " + std::to_string(colIdx) + ") starts at byte " +

@@ -3,7 +3,7 @@
 // instruction is one line naming its element types and its math
 // (docs/isa/reduce.md has the semantics and sources).
 #pragma once
-#include <pto/common/sim_support.hpp>
+#include <pto/common/vec_op.hpp>
 #include <array>
 #include <tuple>
 #include <vector>
@@ -43,53 +43,6 @@ constexpr bool is_nd = T::Loc == TileType::Vec && T::isRowMajor && !T::isBoxedLa
 template <class T>
 constexpr bool is_dn_column = T::Loc == TileType::Vec && !T::isRowMajor && !T::isBoxedLayout && T::Cols == 1;
 
-template <class... Ts>
-constexpr bool events_only = !(is_tile_data_v<std::remove_cvref_t<Ts>> || ...);
-
-namespace rd {
-// Float max/min propagate NaN; on ties (including -0 vs +0) the earlier
-// operand stays, so a reduction keeps its first extreme element.
-template <class A>
-inline bool is_nan(A a) {
-    if constexpr (std::is_floating_point_v<A>) return a != a;
-    else return false;
-}
-template <class A>
-inline bool beats_max(A cur, A v) { return !is_nan(cur) && (is_nan(v) || v > cur); }
-template <class A>
-inline bool beats_min(A cur, A v) { return !is_nan(cur) && (is_nan(v) || v < cur); }
-template <class A>
-inline A max(A a, A b) { return beats_max(a, b) ? b : a; }
-template <class A>
-inline A min(A a, A b) { return beats_min(a, b) ? b : a; }
-// Integers wrap (two's complement) without signed-overflow or promotion UB.
-template <class A>
-inline A add(A a, A b) {
-    if constexpr (std::is_integral_v<A>) {
-        using U = std::make_unsigned_t<decltype(a + b)>;
-        return static_cast<A>(static_cast<U>(a) + static_cast<U>(b));
-    } else {
-        return a + b;
-    }
-}
-template <class A>
-inline A mul(A a, A b) {
-    if constexpr (std::is_integral_v<A>) {
-        using U = std::make_unsigned_t<decltype(a * b)>;
-        return static_cast<A>(static_cast<U>(a) * static_cast<U>(b));
-    } else {
-        return a * b;
-    }
-}
-template <class A>
-inline A sub(A a, A b) {
-    if constexpr (std::is_integral_v<A>) {
-        using U = std::make_unsigned_t<decltype(a - b)>;
-        return static_cast<A>(static_cast<U>(a) - static_cast<U>(b));
-    } else {
-        return a - b;
-    }
-}
 // EXPDIF: for half both targets issue vsub then vexp on half registers
 // (a2a3/a5 TRowExpandExpdif.hpp, TColExpandExpdif.hpp), so the difference is
 // rounded to half before the exponential; float subtracts in float.
@@ -98,72 +51,18 @@ inline A expdif(A a, A b) {
     if constexpr (std::is_same_v<T, half>) return std::exp(widen(narrow<T>(a - b)));
     else return std::exp(a - b);
 }
-}  // namespace rd
 
-inline std::string shape_str(int r, int c) { return std::to_string(r) + "x" + std::to_string(c); }
-
-template <class T>
-inline bool same_valid(const T& t, int vr, int vc) { return t.GetValidRow() == vr && t.GetValidCol() == vc; }
-
-// Element (r, c) of a source tile, widened to compute_t.
-template <class T>
-struct in_view {
-    const uint8_t* base;
-    compute_t<typename T::DType> operator()(int r, int c) const {
-        return widen(load_elem<typename T::DType>(at<T>(const_cast<uint8_t*>(base), r, c)));
-    }
-};
-
-struct NoTmp {};
-
-// Validates every operand, records the op on pipe V and dispatches it;
-// returns the base of each destination and one view per source. A tmp tile
-// is scratch the A2A3 implementation overwrites, so it is checked and
-// recorded as written there; A5 ignores it.
-template <class Tmp, class... Dsts, class... Src>
-auto begin_op_n(CallSite cs, const char* op, uint64_t elements, Tmp* tmp, std::tuple<Dsts&...> dsts, Src&... src) {
-    Core& c = ptosim::core();
-    const SourceLoc loc = loc_of(cs);
-    auto bases = std::apply([&](auto&... d) { return std::array<uint8_t*, sizeof...(Dsts)>{tile_base(c, d, op, "destination", loc)...}; }, dsts);
-    std::tuple<in_view<Src>...> views{in_view<Src>{tile_base(c, src, op, "source", loc)}...};
-    OpRecord rec = make_record(op, Pipe::V, cs);
-    (record_tile(rec, false, src), ...);
-    if constexpr (!std::is_same_v<Tmp, NoTmp>) {
-        if (!PTOSIM_TARGET_A5) {
-            tile_base(c, *tmp, op, "tmp", loc);
-            rec.write(space_of<Tmp>(), tmp->address(), tile_bytes<Tmp>());
-        }
-    }
-    std::apply([&](auto&... d) { (record_tile(rec, true, d), ...); }, dsts);
-    rec.elements = elements;
-    rec.flops = elements;
-    using FirstDst = std::remove_cvref_t<std::tuple_element_t<0, std::tuple<Dsts...>>>;
-    rec.bytes = elements * sizeof(typename FirstDst::DType) * (sizeof...(Dsts) + sizeof...(Src));
-    ptosim::dispatch(c, rec);
-    return std::pair{bases, views};
-}
-
-template <class Tmp, class Dst, class... Src>
-auto begin_op(CallSite cs, const char* op, uint64_t elements, Tmp* tmp, Dst& dst, Src&... src) {
-    auto [bases, views] = begin_op_n(cs, op, elements, tmp, std::tuple<Dst&>{dst}, src...);
-    return std::pair{bases[0], views};
-}
-
-template <class Dst, class V>
-inline void put(uint8_t* d, int r, int c, V v) {
-    store_elem(at<Dst>(d, r, c), narrow<typename Dst::DType>(v));
-}
-
-// dst(r, c) = g(r, c) over a vr x vc region.
-template <class Dst, class G>
-PTOSIM_VECTORIZE void fill_region(uint8_t* d, int vr, int vc, G g) {
-    for (int r = 0; r < vr; ++r)
-        for (int c = 0; c < vc; ++c) put<Dst>(d, r, c, g(r, c));
-}
-
-[[noreturn]] inline void shape_fault(CallSite cs, const char* op, const std::string& what) {
-    ptosim::fault(loc_of(cs), std::string(op) + ": " + what);
-}
+using vop::begin_op;
+using vop::begin_op_n;
+using vop::events_only;
+using vop::fill_region;
+using vop::in_view;
+using vop::NoTmp;
+using vop::put;
+using vop::same_valid;
+using vop::shape_fault;
+using vop::shape_str;
+namespace rd = vop::rd;
 
 // ------------------------------------------------------------ reductions
 
@@ -452,7 +351,7 @@ void part_arg(CallSite cs, const char* op, DV& dst, S0& src0, S1& src1, DI& dst_
                       #NAME ": the destination holds column indices and must be int32_t or uint32_t");             \
         static_assert(ptosim_impl::red::is_dn_column<TileDataOut>,                                                              \
                       #NAME ": the destination must be a one-column DN tile (BLayout::ColMajor, Cols == 1)");      \
-        ptosim_impl::red::row_arg(cs, #NAME, dst, src, &tmp, [](auto cur, auto v) { return ptosim_impl::red::rd::BEATS(cur, v); });          \
+        ptosim_impl::red::row_arg(cs, #NAME, dst, src, &tmp, [](auto cur, auto v) { return ptosim_impl::vop::rd::BEATS(cur, v); });          \
         return {};                                                                                                 \
     }                                                                                                              \
     template <typename TileDataOut, typename TileDataIn, typename TileDataTmp, typename... WaitEvents>             \
@@ -472,7 +371,7 @@ void part_arg(CallSite cs, const char* op, DV& dst, S0& src0, S1& src1, DI& dst_
                       #NAME ": the destination holds row indices and must be int32_t or uint32_t");                \
         static_assert(PTOSIM_TARGET_A5 || std::is_same_v<typename TileDataTmp::DType, typename TileDataIn::DType>, \
                       #NAME ": on A2A3 the tmp tile must have the source's element type");                         \
-        ptosim_impl::red::col_arg(cs, #NAME, dst, src, &tmp, [](auto cur, auto v) { return ptosim_impl::red::rd::BEATS(cur, v); });   \
+        ptosim_impl::red::col_arg(cs, #NAME, dst, src, &tmp, [](auto cur, auto v) { return ptosim_impl::vop::rd::BEATS(cur, v); });   \
         return {};                                                                                                 \
     }                                                                                                              \
     template <typename TileDataOut, typename TileDataIn, typename TileDataTmp, typename... WaitEvents>             \
@@ -591,9 +490,9 @@ void part_arg(CallSite cs, const char* op, DV& dst, S0& src0, S1& src1, DI& dst_
 
 // Integers wrap; half/bf16 are computed in float and rounded once.
 PTOSIM_ROW_REDUCE_OP(TROWSUM, f16f32_type, acc + v)
-PTOSIM_ROW_REDUCE_OP(TROWMAX, row_minmax_type, ptosim_impl::red::rd::max(acc, v))
-PTOSIM_ROW_REDUCE_OP(TROWMIN, row_minmax_type, ptosim_impl::red::rd::min(acc, v))
-PTOSIM_ROW_REDUCE_OP(TROWPROD, base4_type, ptosim_impl::red::rd::mul(acc, v))
+PTOSIM_ROW_REDUCE_OP(TROWMAX, row_minmax_type, ptosim_impl::vop::rd::max(acc, v))
+PTOSIM_ROW_REDUCE_OP(TROWMIN, row_minmax_type, ptosim_impl::vop::rd::min(acc, v))
+PTOSIM_ROW_REDUCE_OP(TROWPROD, base4_type, ptosim_impl::vop::rd::mul(acc, v))
 PTOSIM_ROW_ARG_OP(TROWARGMAX, beats_max)
 PTOSIM_ROW_ARG_OP(TROWARGMIN, beats_min)
 
@@ -601,10 +500,10 @@ PTOSIM_ROW_ARG_OP(TROWARGMIN, beats_min)
 PTOSIM_COL_ARG_OP(TCOLARGMAX, beats_max)
 PTOSIM_COL_ARG_OP(TCOLARGMIN, beats_min)
 
-PTOSIM_COL_REDUCE_OP(TCOLSUM, col_reduce_type, ptosim_impl::red::rd::add(acc, v))
-PTOSIM_COL_REDUCE_OP(TCOLMAX, col_reduce_type, ptosim_impl::red::rd::max(acc, v))
-PTOSIM_COL_REDUCE_OP(TCOLMIN, col_reduce_type, ptosim_impl::red::rd::min(acc, v))
-PTOSIM_COL_REDUCE_OP(TCOLPROD, col_prod_type, ptosim_impl::red::rd::mul(acc, v))
+PTOSIM_COL_REDUCE_OP(TCOLSUM, col_reduce_type, ptosim_impl::vop::rd::add(acc, v))
+PTOSIM_COL_REDUCE_OP(TCOLMAX, col_reduce_type, ptosim_impl::vop::rd::max(acc, v))
+PTOSIM_COL_REDUCE_OP(TCOLMIN, col_reduce_type, ptosim_impl::vop::rd::min(acc, v))
+PTOSIM_COL_REDUCE_OP(TCOLPROD, col_prod_type, ptosim_impl::vop::rd::mul(acc, v))
 
 // isBinary picks the hardware's tree order; ptosim sums rows in order either way.
 template <typename TileDataOut, typename TileDataIn, typename TileDataTmp, typename... WaitEvents>
@@ -621,27 +520,27 @@ PTO_INST RecordEvent TCOLSUM(TileDataOut& dst, TileDataIn& src, TileDataTmp& tmp
 PTOSIM_EXPAND_OP(TROWEXPAND, true)
 PTOSIM_EXPAND_OP(TCOLEXPAND, false)
 
-PTOSIM_ROW_EXPAND_OP(TROWEXPANDADD, expand_arith_type, ptosim_impl::red::rd::add(a, b))
-PTOSIM_ROW_EXPAND_OP(TROWEXPANDSUB, expand_arith_type, ptosim_impl::red::rd::sub(a, b))
-PTOSIM_ROW_EXPAND_OP(TROWEXPANDMUL, expand_arith_type, ptosim_impl::red::rd::mul(a, b))
+PTOSIM_ROW_EXPAND_OP(TROWEXPANDADD, expand_arith_type, ptosim_impl::vop::rd::add(a, b))
+PTOSIM_ROW_EXPAND_OP(TROWEXPANDSUB, expand_arith_type, ptosim_impl::vop::rd::sub(a, b))
+PTOSIM_ROW_EXPAND_OP(TROWEXPANDMUL, expand_arith_type, ptosim_impl::vop::rd::mul(a, b))
 PTOSIM_ROW_EXPAND_OP(TROWEXPANDDIV, f16f32_type, a / b)
-PTOSIM_ROW_EXPAND_OP(TROWEXPANDMAX, expand_arith_type, ptosim_impl::red::rd::max(a, b))
-PTOSIM_ROW_EXPAND_OP(TROWEXPANDMIN, expand_arith_type, ptosim_impl::red::rd::min(a, b))
-PTOSIM_ROW_EXPAND_OP(TROWEXPANDEXPDIF, f16f32_type, ptosim_impl::red::rd::expdif<typename TileDataDst::DType>(a, b))
+PTOSIM_ROW_EXPAND_OP(TROWEXPANDMAX, expand_arith_type, ptosim_impl::vop::rd::max(a, b))
+PTOSIM_ROW_EXPAND_OP(TROWEXPANDMIN, expand_arith_type, ptosim_impl::vop::rd::min(a, b))
+PTOSIM_ROW_EXPAND_OP(TROWEXPANDEXPDIF, f16f32_type, ptosim_impl::red::expdif<typename TileDataDst::DType>(a, b))
 
-PTOSIM_COL_EXPAND_OP(TCOLEXPANDADD, expand_arith_type, ptosim_impl::red::rd::add(a, b))
-PTOSIM_COL_EXPAND_OP(TCOLEXPANDSUB, expand_arith_type, ptosim_impl::red::rd::sub(a, b))
-PTOSIM_COL_EXPAND_OP(TCOLEXPANDMUL, expand_arith_type, ptosim_impl::red::rd::mul(a, b))
+PTOSIM_COL_EXPAND_OP(TCOLEXPANDADD, expand_arith_type, ptosim_impl::vop::rd::add(a, b))
+PTOSIM_COL_EXPAND_OP(TCOLEXPANDSUB, expand_arith_type, ptosim_impl::vop::rd::sub(a, b))
+PTOSIM_COL_EXPAND_OP(TCOLEXPANDMUL, expand_arith_type, ptosim_impl::vop::rd::mul(a, b))
 PTOSIM_COL_EXPAND_OP(TCOLEXPANDDIV, f16f32_type, a / b)
-PTOSIM_COL_EXPAND_OP(TCOLEXPANDMAX, expand_arith_type, ptosim_impl::red::rd::max(a, b))
-PTOSIM_COL_EXPAND_OP(TCOLEXPANDMIN, expand_arith_type, ptosim_impl::red::rd::min(a, b))
-PTOSIM_COL_EXPAND_OP(TCOLEXPANDEXPDIF, f16f32_type, ptosim_impl::red::rd::expdif<typename TileDataDst::DType>(a, b))
+PTOSIM_COL_EXPAND_OP(TCOLEXPANDMAX, expand_arith_type, ptosim_impl::vop::rd::max(a, b))
+PTOSIM_COL_EXPAND_OP(TCOLEXPANDMIN, expand_arith_type, ptosim_impl::vop::rd::min(a, b))
+PTOSIM_COL_EXPAND_OP(TCOLEXPANDEXPDIF, f16f32_type, ptosim_impl::red::expdif<typename TileDataDst::DType>(a, b))
 
-PTOSIM_PART_OP(TPARTADD, expand_arith_type, ptosim_impl::red::rd::add(a, b), ptosim_impl::red::PartPad::None)
-PTOSIM_PART_OP(TPARTMUL, expand_arith_type, ptosim_impl::red::rd::mul(a, b), ptosim_impl::red::PartPad::None)
-PTOSIM_PART_OP(TPARTMAX, expand_arith_type, ptosim_impl::red::rd::max(a, b),
+PTOSIM_PART_OP(TPARTADD, expand_arith_type, ptosim_impl::vop::rd::add(a, b), ptosim_impl::red::PartPad::None)
+PTOSIM_PART_OP(TPARTMUL, expand_arith_type, ptosim_impl::vop::rd::mul(a, b), ptosim_impl::red::PartPad::None)
+PTOSIM_PART_OP(TPARTMAX, expand_arith_type, ptosim_impl::vop::rd::max(a, b),
                PTOSIM_TARGET_A5 ? ptosim_impl::red::PartPad::Min : ptosim_impl::red::PartPad::None)
-PTOSIM_PART_OP(TPARTMIN, expand_arith_type, ptosim_impl::red::rd::min(a, b),
+PTOSIM_PART_OP(TPARTMIN, expand_arith_type, ptosim_impl::vop::rd::min(a, b),
                PTOSIM_TARGET_A5 ? ptosim_impl::red::PartPad::Max : ptosim_impl::red::PartPad::None)
 
 // src0 only on a strict win, so ties and any NaN comparison take src1.

@@ -1,7 +1,10 @@
-// Element-wise family: every instruction, every element type of the compiled
-// target, against scalar references written here from the ISA definitions
-// (long double / __int128 arithmetic, _Float16 for half rounding). Each suite
-// is named <INSTRUCTION>_Types so coverage maps tests to instructions.
+// Shared by the element-wise tests (test_isa_elementwise_*.cpp, one binary
+// per target, split so the translation units build in parallel): inputs, the
+// EW_TEST harness, scalar references written from the ISA definitions (long
+// double / __int128 arithmetic, _Float16 for half rounding) and the element
+// types per instruction. Each suite is named <INSTRUCTION>_Types so coverage
+// maps tests to instructions.
+#pragma once
 #include "test_isa_ref.hpp"
 #include <array>
 #include <functional>
@@ -10,7 +13,7 @@ using namespace pto;
 using namespace ref;
 using testutil::run_vec;
 
-namespace {
+namespace ew_test {
 
 constexpr int kR = 16, kC = 64;
 using LD = long double;
@@ -263,223 +266,6 @@ using NegT = TL((half, float, int16_t, int32_t), (half, float, bfloat16_t, int8_
 using NotT = TL((int8_t, uint8_t, int16_t, uint16_t), (int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t));
 using ReluT = ::testing::Types<half, float, int32_t>;
 
-// ---------------------------------------------------------------- tile-tile
+}  // namespace ew_test
 
-EW_TEST(TSUB, SubT, inputs<T>(Gen::Arith), TSUB(d, a, b), return r_sub(a, b))
-EW_TEST(TMUL, MulT, inputs<T>(Gen::Arith), TMUL(d, a, b), return r_mul(a, b))
-EW_TEST(TDIV, DivT, inputs<T>(Gen::Arith, Gen::Divisor), TDIV(d, a, b), return r_div(a, b))
-EW_TEST(TMAX, SubT, inputs<T>(Gen::Arith), TMAX(d, a, b), return r_max(a, b))
-EW_TEST(TMIN, MinT, inputs<T>(Gen::Arith), TMIN(d, a, b), return r_min(a, b))
-EW_TEST(TAND, BitTT, inputs<T>(Gen::Arith), TAND(d, a, b), return wrap<T>(I128(a) & I128(b)))
-EW_TEST(TOR, BitTT, inputs<T>(Gen::Arith), TOR(d, a, b), return wrap<T>(I128(a) | I128(b)))
-EW_TEST(TXOR, BitTT, inputs<T>(Gen::Arith), TXOR(d, a, b, c), return wrap<T>(I128(a) ^ I128(b)))
-EW_TEST(TSHL, ShiftT, inputs<T>(Gen::Arith, Gen::Shift), TSHL(d, a, b), return r_shl(a, b))
-EW_TEST(TSHR, ShiftT, inputs<T>(Gen::Arith, Gen::Shift), TSHR(d, a, b), return r_shr(a, b))
-EW_TEST(TREM, RemT, inputs<T>(Gen::Arith, Gen::Divisor), TREM(d, a, b, c), return r_rem(a, b))
-EW_TEST(TFMOD, RemT, inputs<T>(Gen::Arith, Gen::Divisor), TFMOD(d, a, b), return r_fmod(a, b))
-EW_TEST(TPRELU, FpT, inputs<T>(Gen::Arith), TPRELU(d, a, b, c), return r_relu_slope(a, b))
-EW_TEST(TADDC, ArithT, inputs<T>(Gen::Arith), TADDC(d, a, b, c), return r_add(r_add(a, b), c))
-EW_TEST(TSUBC, ArithT, inputs<T>(Gen::Arith), TSUBC(d, a, b, c), return r_add(r_sub(a, b), c))
-
-// ---------------------------------------------------------------- tile-scalar
-
-EW_SCALAR_TEST(TSUBS, SubT, inputs<T>(Gen::Arith), TSUBS(d, a, s), return r_sub(a, s))
-EW_SCALAR_TEST(TDIVS, DivsT, inputs<T>(Gen::Divisor), TDIVS(d, a, s), return r_div(a, s))
-EW_SCALAR_TEST(TDIVS_ScalarFirst, DivsT, inputs<T>(Gen::Divisor), TDIVS(d, s, a), return r_div(s, a))
-EW_SCALAR_TEST(TMAXS, SubT, inputs<T>(Gen::Arith), TMAXS(d, a, s), return r_max(a, s))
-EW_SCALAR_TEST(TMINS, MinT, inputs<T>(Gen::Arith), TMINS(d, a, s), return r_min(a, s))
-EW_SCALAR_TEST(TANDS, BitT, inputs<T>(Gen::Arith), TANDS(d, a, s), return wrap<T>(I128(a) & I128(s)))
-EW_SCALAR_TEST(TORS, BitT, inputs<T>(Gen::Arith), TORS(d, a, s), return wrap<T>(I128(a) | I128(s)))
-EW_SCALAR_TEST(TXORS, BitT, inputs<T>(Gen::Arith), TXORS(d, a, s), return wrap<T>(I128(a) ^ I128(s)))
-EW_SCALAR_TEST(TSHLS, ShiftST, inputs<T>(Gen::Arith), TSHLS(d, a, s), return r_shl(a, s))
-EW_SCALAR_TEST(TSHRS, ShiftST, inputs<T>(Gen::Arith), TSHRS(d, a, s), return r_shr(a, s))
-EW_SCALAR_TEST(TREMS, RemT, inputs<T>(Gen::Arith), TREMS(d, a, s), return r_rem(a, s))
-EW_SCALAR_TEST(TFMODS, RemT, inputs<T>(Gen::Arith), TFMODS(d, a, s), return r_fmod(a, s))
-EW_SCALAR_TEST(TLRELU, FpT, inputs<T>(Gen::Arith), TLRELU(d, a, s), return r_relu_slope(a, s))
-EW_SCALAR_TEST(TADDSC, AddscT, inputs<T>(Gen::Arith), TADDSC(d, a, s, b), return r_add(r_add(a, s), b))
-EW_SCALAR_TEST(TSUBSC, AddscT, inputs<T>(Gen::Arith), TSUBSC(d, a, s, b), return r_add(r_sub(a, s), b))
-EW_SCALAR_TEST(TEXPANDS, ExpandsT, inputs<T>(Gen::Arith), TEXPANDS(d, s), return s)
-EW_SCALAR_TEST(TAXPY, FpT, inputs<T>(Gen::Arith), TAXPY(d, a, s), return r_add(r_mul(s, a), d0))
-
-// TAXPY's mixed form: a half source accumulating into a float destination.
-TEST(TAXPY_Types, HalfSourceIntoFloat) {
-    for (half s : scalars<half>()) {
-        SCOPED_TRACE("scalar " + show(s));
-        check<float, half>(inputs<half>(Gen::Arith), [&](auto& d, auto& a, auto&, auto&) { TAXPY(d, a, s); },
-                           [&](half a, half, half, float d0) { return rnd<float>(val(r_mul<float>(val(s), val(a))) + val(d0)); });
-    }
-}
-
-// TAND on floating-point tiles combines the storage bits (pto-isa's TAnd
-// checks only the element size; its A2A3 and A5 system tests AND half tiles),
-// NaN payloads included (b runs through NaN encodings).
-TEST(TAND_Types, FloatingPointTilesAndTheirBits) {
-    std::vector<half> a(kR * kC), b(kR * kC), out(kR * kC);
-    for (int i = 0; i < kR * kC; ++i) {
-        a[i] = half::from_bits(static_cast<uint16_t>(0x3c00 + 37 * i));
-        b[i] = half::from_bits(static_cast<uint16_t>(0xfff0 - 11 * i));
-    }
-    auto st = run_vec([&] {
-        Tile<TileType::Vec, half, kR, kC> ta, tb, td;
-        TASSIGN(ta, 0);
-        TASSIGN(tb, 0x1000);
-        TASSIGN(td, 0x2000);
-        auto ga = gm_nd(a.data(), kR, kC, kC);
-        auto gb = gm_nd(b.data(), kR, kC, kC);
-        auto gd = gm_nd(out.data(), kR, kC, kC);
-        TLOAD(ta, ga);
-        TLOAD(tb, gb);
-        ISA_SYNC(PIPE_MTE2, PIPE_V);
-        TAND(td, ta, tb);
-        ISA_SYNC(PIPE_V, PIPE_MTE3);
-        TSTORE(gd, td);
-    });
-    ASSERT_TRUE(st.ok()) << st.message;
-    for (int i = 0; i < kR * kC; ++i) {
-        ASSERT_EQ(out[i].bits, a[i].bits & b[i].bits) << i;
-    }
-}
-
-// pto-isa's own kernels name the tile types explicitly (TFMOD<Dst, Src0,
-// Src1>(...), TSEL<Tile, Mask>(...)); those calls reach the same instruction
-// as the deduced ones.
-TEST(ExplicitTemplateArguments, TfmodTremAndTdivMatchTheDeducedCall) {
-    using T = Tile<TileType::Vec, float, kR, kC>;
-    std::vector<float> a(kR * kC), b(kR * kC), f(kR * kC), q(kR * kC), r(kR * kC);
-    for (int i = 0; i < kR * kC; ++i) {
-        a[i] = static_cast<float>(i % 17) - 8.5f;
-        b[i] = static_cast<float>(i % 5) + 1.0f;
-    }
-    auto st = run_vec([&] {
-        T ta, tb, tf, tq;
-        TASSIGN(ta, 0);
-        TASSIGN(tb, 0x1000);
-        TASSIGN(tf, 0x2000);
-        TASSIGN(tq, 0x3000);
-        auto ga = gm_nd(a.data(), kR, kC, kC);
-        auto gb = gm_nd(b.data(), kR, kC, kC);
-        auto gf = gm_nd(f.data(), kR, kC, kC);
-        auto gq = gm_nd(q.data(), kR, kC, kC);
-        TLOAD(ta, ga);
-        TLOAD(tb, gb);
-        ISA_SYNC(PIPE_MTE2, PIPE_V);
-        TFMOD<T, T, T>(tf, ta, tb);
-        TDIV<DivAlgorithm::HIGH_PRECISION>(tq, ta, tb);
-        ISA_SYNC(PIPE_V, PIPE_MTE3);
-        TSTORE(gf, tf);
-        TSTORE(gq, tq);
-        ISA_SYNC(PIPE_MTE3, PIPE_V);
-        TREM<T, T, T>(tf, ta, tb);  // the older three-operand form, without the scratch tile
-        ISA_SYNC(PIPE_V, PIPE_MTE3);
-        auto gr = gm_nd(r.data(), kR, kC, kC);
-        TSTORE(gr, tf);
-    });
-    ASSERT_TRUE(st.ok()) << st.message;
-    for (int i = 0; i < kR * kC; ++i) {
-        EXPECT_EQ(f[i], std::fmod(a[i], b[i])) << i;
-        EXPECT_EQ(q[i], a[i] / b[i]) << i;
-        EXPECT_EQ(r[i], a[i] - std::floor(a[i] / b[i]) * b[i]) << i;  // TREM rounds the quotient down
-    }
-}
-
-// ---------------------------------------------------------------- unary
-
-EW_TEST(TABS, AbsT, inputs<T>(Gen::Arith), TABS(d, a),
-        if constexpr (is_fp<T>) return rnd<T>(std::fabs(val(a))); else return wrap<T>(a < 0 ? -I128(a) : I128(a)))
-EW_TEST(TNEG, NegT, inputs<T>(Gen::Arith), TNEG(d, a),
-        if constexpr (is_fp<T>) return rnd<T>(-val(a)); else return wrap<T>(-I128(a)))
-EW_TEST(TNOT, NotT, inputs<T>(Gen::Arith), TNOT(d, a), return wrap<T>(~I128(a)))
-EW_TEST(TRELU, ReluT, inputs<T>(Gen::Arith), TRELU(d, a), return is_nan(a) || !(val(a) < 0) ? a : T(0))
-EW_TEST(TEXP, FpT, inputs<T>(Gen::ExpRange), TEXP(d, a), return r_math<T>(a, [](LD x) { return std::exp(x); }))
-EW_TEST(TLOG, FpT, inputs<T>(Gen::Positive), TLOG(d, a), return r_math<T>(a, [](LD x) { return std::log(x); }))
-EW_TEST(TSQRT, FpT, inputs<T>(Gen::Positive), TSQRT(d, a), return r_math<T>(a, [](LD x) { return std::sqrt(x); }))
-EW_TEST(TRSQRT, FpT, inputs<T>(Gen::Positive), TRSQRT(d, a),
-        return r_math<T>(a, [](LD x) { return 1 / std::sqrt(x); }))
-EW_TEST(TRECIP, FpT, inputs<T>(Gen::Divisor), TRECIP(d, a), return r_math<T>(a, [](LD x) { return 1 / x; }))
-
-TEST(TRSQRT_Types, ScratchTileFormMatches) {
-    check<float, float>(inputs<float>(Gen::Positive), [&](auto& d, auto& a, auto& b, auto&) { TRSQRT(d, a, b); },
-                        [](float a, float, float, float) { return r_math<float>(a, [](LD x) { return 1 / std::sqrt(x); }); });
-}
-
-// Documented edge values, checked without the reference helpers.
-TEST(TEXP_Types, SpecialValues) {
-    const float in[] = {0.0f, -0.0f, 1.0f, -INFINITY, INFINITY, 89.0f, -104.0f, NAN};
-    std::vector<float> a(kR * kC, 0.0f), lg(kR * kC), ex(kR * kC), rs(kR * kC);
-    std::copy(std::begin(in), std::end(in), a.begin());
-    auto st = run_vec([&] {
-        Tile<TileType::Vec, float, kR, kC> ta, te, tl, tr;
-        TASSIGN(ta, 0);
-        TASSIGN(te, 0x1000);
-        TASSIGN(tl, 0x2000);
-        TASSIGN(tr, 0x3000);
-        auto ga = gm_nd(a.data(), kR, kC, kC);
-        TLOAD(ta, ga);
-        ISA_SYNC(PIPE_MTE2, PIPE_V);
-        TEXP(te, ta);
-        TLOG(tl, ta);
-        TRSQRT(tr, ta);
-        ISA_SYNC(PIPE_V, PIPE_MTE3);
-        auto ge = gm_nd(ex.data(), kR, kC, kC);
-        auto gl = gm_nd(lg.data(), kR, kC, kC);
-        auto gr = gm_nd(rs.data(), kR, kC, kC);
-        TSTORE(ge, te);
-        TSTORE(gl, tl);
-        TSTORE(gr, tr);
-    });
-    ASSERT_TRUE(st.ok()) << st.message;
-    EXPECT_EQ(ex[0], 1.0f);
-    EXPECT_EQ(ex[3], 0.0f);
-    EXPECT_EQ(ex[4], INFINITY);
-    EXPECT_EQ(ex[5], INFINITY);  // exp(89) overflows float
-    EXPECT_EQ(ex[6], 0.0f);      // exp(-104) underflows past the smallest subnormal
-    EXPECT_TRUE(std::isnan(ex[7]));
-    EXPECT_EQ(lg[0], -INFINITY);
-    EXPECT_EQ(lg[1], -INFINITY);
-    EXPECT_EQ(lg[2], 0.0f);
-    EXPECT_TRUE(std::isnan(lg[3]));
-    EXPECT_EQ(rs[0], INFINITY);
-    EXPECT_EQ(rs[1], -INFINITY);
-    EXPECT_TRUE(std::isnan(rs[3]));
-}
-
-TEST(TDIV_Types, IntegerEdgeCases) {
-#if PTOSIM_TARGET_A5
-    std::vector<int32_t> a(kR * kC, 7), b(kR * kC, 0), q(kR * kC), r(kR * kC);
-    a[1] = INT32_MIN;
-    b[1] = -1;
-    a[2] = -7;
-    b[2] = 2;
-    auto st = run_vec([&] {
-        Tile<TileType::Vec, int32_t, kR, kC> ta, tb, tq, tr, tmp;
-        TASSIGN(ta, 0);
-        TASSIGN(tb, 0x1000);
-        TASSIGN(tq, 0x2000);
-        TASSIGN(tr, 0x3000);
-        TASSIGN(tmp, 0x4000);
-        auto ga = gm_nd(a.data(), kR, kC, kC);
-        auto gb = gm_nd(b.data(), kR, kC, kC);
-        TLOAD(ta, ga);
-        TLOAD(tb, gb);
-        ISA_SYNC(PIPE_MTE2, PIPE_V);
-        TDIV(tq, ta, tb);
-        TREM(tr, ta, tb, tmp);
-        ISA_SYNC(PIPE_V, PIPE_MTE3);
-        auto gq = gm_nd(q.data(), kR, kC, kC);
-        auto gr = gm_nd(r.data(), kR, kC, kC);
-        TSTORE(gq, tq);
-        TSTORE(gr, tr);
-    });
-    ASSERT_TRUE(st.ok()) << st.message;
-    EXPECT_EQ(q[0], -1);  // 7 / 0: all ones
-    EXPECT_EQ(r[0], 7);   // 7 rem 0: the dividend
-    EXPECT_EQ(q[1], INT32_MIN);
-    EXPECT_EQ(r[1], 0);
-    EXPECT_EQ(q[2], -3);
-    EXPECT_EQ(r[2], 1);  // the divisor's sign
-#else
-    GTEST_SKIP() << "A2A3 TDIV has no integer types";
-#endif
-}
-
-}  // namespace
+using namespace ew_test;

@@ -1,0 +1,159 @@
+// Helpers shared by the vector families whose bodies work on whole tiles
+// (reductions, layout, gather/scatter, rearrangements): one call that
+// validates, records and dispatches an instruction's operands, the region
+// fill, shape faults, and the element arithmetic these families agree on
+// (NaN-propagating max/min, wrapping integers). A family's own rules stay in
+// its header; what two families use lives here.
+#pragma once
+#include <pto/common/sim_support.hpp>
+#include <array>
+#include <string>
+#include <tuple>
+#include <utility>
+
+namespace pto::ptosim_impl::vop {
+
+// True when no argument is a tile: the trailing arguments are events.
+template <class... Ts>
+constexpr bool events_only = !(is_tile_data_v<std::remove_cvref_t<Ts>> || ...);
+
+namespace rd {
+// Float max/min propagate NaN; on ties (including -0 vs +0) the earlier
+// operand stays, so a reduction keeps its first extreme element.
+template <class A>
+inline bool is_nan(A a) {
+    if constexpr (std::is_floating_point_v<A>) return a != a;
+    else return false;
+}
+template <class A>
+inline bool beats_max(A cur, A v) { return !is_nan(cur) && (is_nan(v) || v > cur); }
+template <class A>
+inline bool beats_min(A cur, A v) { return !is_nan(cur) && (is_nan(v) || v < cur); }
+template <class A>
+inline A max(A a, A b) { return beats_max(a, b) ? b : a; }
+template <class A>
+inline A min(A a, A b) { return beats_min(a, b) ? b : a; }
+// Integers wrap (two's complement) without signed-overflow or promotion UB.
+template <class A>
+inline A add(A a, A b) {
+    if constexpr (std::is_integral_v<A>) {
+        using U = std::make_unsigned_t<decltype(a + b)>;
+        return static_cast<A>(static_cast<U>(a) + static_cast<U>(b));
+    } else {
+        return a + b;
+    }
+}
+template <class A>
+inline A mul(A a, A b) {
+    if constexpr (std::is_integral_v<A>) {
+        using U = std::make_unsigned_t<decltype(a * b)>;
+        return static_cast<A>(static_cast<U>(a) * static_cast<U>(b));
+    } else {
+        return a * b;
+    }
+}
+template <class A>
+inline A sub(A a, A b) {
+    if constexpr (std::is_integral_v<A>) {
+        using U = std::make_unsigned_t<decltype(a - b)>;
+        return static_cast<A>(static_cast<U>(a) - static_cast<U>(b));
+    } else {
+        return a - b;
+    }
+}
+}  // namespace rd
+
+inline std::string shape_str(int r, int c) { return std::to_string(r) + "x" + std::to_string(c); }
+
+template <class T>
+inline bool same_valid(const T& t, int vr, int vc) { return t.GetValidRow() == vr && t.GetValidCol() == vc; }
+
+[[noreturn]] inline void shape_fault(CallSite cs, const char* op, const std::string& what) {
+    ptosim::fault(loc_of(cs), std::string(op) + ": " + what);
+}
+
+// Element (r, c) of a source tile, widened to compute_t.
+template <class T>
+struct in_view {
+    const uint8_t* base;
+    compute_t<typename T::DType> operator()(int r, int c) const {
+        return widen(load_elem<typename T::DType>(at<T>(const_cast<uint8_t*>(base), r, c)));
+    }
+};
+
+struct NoTmp {};
+
+// Validates every operand, records the op on pipe V and dispatches it;
+// returns the base of each destination and one view per source. A tmp tile
+// is scratch the A2A3 implementation overwrites, so it is checked and
+// recorded as written there; A5 ignores it.
+template <class Tmp, class... Dsts, class... Src>
+auto begin_op_n(CallSite cs, const char* op, uint64_t elements, Tmp* tmp, std::tuple<Dsts&...> dsts, Src&... src) {
+    Core& c = ptosim::core();
+    const SourceLoc loc = loc_of(cs);
+    auto bases = std::apply([&](auto&... d) { return std::array<uint8_t*, sizeof...(Dsts)>{tile_base(c, d, op, "destination", loc)...}; }, dsts);
+    std::tuple<in_view<Src>...> views{in_view<Src>{tile_base(c, src, op, "source", loc)}...};
+    OpRecord rec = make_record(op, Pipe::V, cs);
+    (record_tile(rec, false, src), ...);
+    if constexpr (!std::is_same_v<Tmp, NoTmp>) {
+        if (!PTOSIM_TARGET_A5) {
+            tile_base(c, *tmp, op, "tmp", loc);
+            rec.write(space_of<Tmp>(), tmp->address(), tile_bytes<Tmp>());
+        }
+    }
+    std::apply([&](auto&... d) { (record_tile(rec, true, d), ...); }, dsts);
+    rec.elements = elements;
+    rec.flops = elements;
+    using FirstDst = std::remove_cvref_t<std::tuple_element_t<0, std::tuple<Dsts...>>>;
+    rec.bytes = elements * sizeof(typename FirstDst::DType) * (sizeof...(Dsts) + sizeof...(Src));
+    ptosim::dispatch(c, rec);
+    return std::pair{bases, views};
+}
+
+template <class Tmp, class Dst, class... Src>
+auto begin_op(CallSite cs, const char* op, uint64_t elements, Tmp* tmp, Dst& dst, Src&... src) {
+    auto [bases, views] = begin_op_n(cs, op, elements, tmp, std::tuple<Dst&>{dst}, src...);
+    return std::pair{bases[0], views};
+}
+
+template <class Dst, class V>
+inline void put(uint8_t* d, int r, int c, V v) {
+    store_elem(at<Dst>(d, r, c), narrow<typename Dst::DType>(v));
+}
+
+// dst(r, c) = g(r, c) over a vr x vc region.
+template <class Dst, class G>
+PTOSIM_VECTORIZE void fill_region(uint8_t* d, int vr, int vc, G g) {
+    for (int r = 0; r < vr; ++r)
+        for (int c = 0; c < vc; ++c) put<Dst>(d, r, c, g(r, c));
+}
+
+// One instruction's operands: each tile is validated and recorded as it is
+// named, and the record is dispatched once all are named.
+struct Op {
+    CallSite cs;
+    const char* name;
+    Core& core;
+    SourceLoc loc;
+    OpRecord rec;
+    Op(CallSite site, const char* op, Pipe pipe)
+        : cs(site), name(op), core(ptosim::core()), loc(loc_of(site)), rec(make_record(op, pipe, site)) {}
+
+    template <class T>
+    uint8_t* tile(const T& t, const char* role, bool write) {
+        uint8_t* p = tile_base(core, t, name, role, loc);
+        record_tile(rec, write, t);
+        return p;
+    }
+    void dispatch(uint64_t elements, uint64_t bytes) {
+        rec.elements = elements;
+        rec.flops = 0;
+        rec.bytes = bytes;
+        ptosim::dispatch(core, rec);
+    }
+    // Names the pipe too: which pipe these run on differs per target and mode.
+    std::string who() const { return std::string(name) + " [" + ptosim::to_string(rec.pipe) + "]"; }
+    [[noreturn]] void fault(const std::string& what) const { ptosim::fault(loc, who() + ": " + what); }
+};
+
+}  // namespace pto::ptosim_impl::vop

@@ -1,0 +1,28 @@
+// Element numerics of the runtime, below the ISA layer: rounding of exact
+// values to narrower binary formats and to integers, and whole-row
+// conversions between binary16 and float. The ISA headers (sim_support.hpp)
+// and the runtime both call these; the implementations, including the one
+// that uses the host's F16C instructions, live in src/sim/numerics.cpp so
+// that no kernel translation unit pays for <immintrin.h>.
+#pragma once
+#include <cstdint>
+
+namespace ptosim {
+
+// The rounding modes of TCVT (docs/semantics.md, "TCVT"); the values are
+// pto::RoundMode's, which sim_support.hpp checks.
+enum class Rounding : uint8_t { None = 0, Rint = 1, Round = 2, Floor = 3, Ceil = 4, Trunc = 5, Odd = 6 };
+
+// Rounds x (finite, non-zero) to a binary format with `precision` significand
+// bits, minimum normal exponent emin and largest finite value maxv.
+double round_to_format(double x, int precision, int emin, double maxv, Rounding mode);
+// Rounds x to an integral value; NaN and infinities are returned unchanged.
+double round_to_integer(double x, Rounding mode);
+
+// n binary16 elements (unaligned little-endian bytes) to float and back,
+// bit-identical to half_bits_to_float / float_to_half_bits per element
+// (signalling NaNs stay signalling; float -> half rounds to nearest even).
+void half_row_to_float(const uint8_t* src, float* dst, int n);
+void float_to_half_row(const float* src, uint8_t* dst, int n);
+
+}  // namespace ptosim

@@ -1,0 +1,131 @@
+// Rounding of exact values to narrower binary formats and to integers, in
+// every rounding mode the TCVT page lists (docs/semantics.md, "TCVT"), and
+// the binary16 row conversions under every fp16 element-wise op.
+#include <ptosim/float16.hpp>
+#include <ptosim/numerics.hpp>
+#include <cmath>
+#include <cstring>
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define PTOSIM_HAVE_F16C_PATH 1
+#endif
+
+// GCC's -O2 cost model skips vectorising loops with runtime trip counts.
+#if defined(__GNUC__) && !defined(__clang__)
+#define PTOSIM_VECTORIZE __attribute__((optimize("tree-vectorize", "vect-cost-model=dynamic")))
+#else
+#define PTOSIM_VECTORIZE
+#endif
+
+namespace ptosim {
+
+namespace {
+double round_scaled(double n, bool negative, Rounding mode) {
+    // n >= 0 is the magnitude in units of the target quantum.
+    double fl = std::floor(n);
+    double frac = n - fl;
+    switch (mode) {
+        case Rounding::Trunc: return fl;
+        case Rounding::Floor: return negative ? (frac > 0 ? fl + 1 : fl) : fl;
+        case Rounding::Ceil: return negative ? fl : (frac > 0 ? fl + 1 : fl);
+        case Rounding::Round: return frac >= 0.5 ? fl + 1 : fl;
+        case Rounding::Odd:
+            if (frac == 0) return fl;
+            return std::fmod(fl, 2.0) == 0 ? fl + 1 : fl;
+        case Rounding::None:
+        case Rounding::Rint:
+        default:
+            if (frac > 0.5) return fl + 1;
+            if (frac < 0.5) return fl;
+            return std::fmod(fl, 2.0) == 0 ? fl : fl + 1;
+    }
+}
+}  // namespace
+
+double round_to_integer(double x, Rounding mode) {
+    if (!std::isfinite(x)) return x;
+    double r = round_scaled(std::fabs(x), x < 0, mode);
+    return x < 0 ? -r : r;
+}
+
+double round_to_format(double x, int precision, int emin, double maxv, Rounding mode) {
+    const bool neg = x < 0;
+    const double a = std::fabs(x);
+    int e;
+    std::frexp(a, &e);  // a = m * 2^e, m in [0.5, 1)
+    int exp = e - 1;
+    if (exp < emin) exp = emin;  // subnormal range keeps the minimum quantum
+    const double quantum = std::ldexp(1.0, exp - (precision - 1));
+    double r = round_scaled(a / quantum, neg, mode) * quantum;
+    if (r > maxv) {
+        const bool to_inf = mode == Rounding::Rint || mode == Rounding::None || mode == Rounding::Round ||
+                            (mode == Rounding::Ceil && !neg) || (mode == Rounding::Floor && neg);
+        r = to_inf ? INFINITY : maxv;
+    }
+    return neg ? -r : r;
+}
+
+namespace {
+PTOSIM_VECTORIZE void half_row_to_float_plain(const uint8_t* src, float* dst, int n) {
+    for (int k = 0; k < n; ++k) {
+        uint16_t b;
+        std::memcpy(&b, src + 2 * k, 2);
+        dst[k] = half_bits_to_float(b);
+    }
+}
+PTOSIM_VECTORIZE void float_to_half_row_plain(const float* src, uint8_t* dst, int n) {
+    for (int k = 0; k < n; ++k) {
+        const uint16_t b = float_to_half_bits(src[k]);
+        std::memcpy(dst + 2 * k, &b, 2);
+    }
+}
+
+#ifdef PTOSIM_HAVE_F16C_PATH
+// Rounding float to binary16 costs most of an fp16 element-wise op even when
+// vectorised in plain SSE2. F16C's vcvtps2ph with round-to-nearest-even gives
+// bit-identical results for every float input (NaN payloads included), so it
+// is used where the host has it. Its half->float direction (vcvtph2ps)
+// quiets signalling NaNs, which half_bits_to_float does not, so a group of
+// eight with a signalling NaN takes the plain path.
+__attribute__((target("avx,f16c"))) void half_row_to_float_f16c(const uint8_t* src, float* dst, int n) {
+    int k = 0;
+    for (; k + 8 <= n; k += 8) {
+        const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 2 * k));
+        const __m128i nan_exp = _mm_cmpeq_epi16(_mm_and_si128(h, _mm_set1_epi16(0x7e00)), _mm_set1_epi16(0x7c00));
+        const __m128i no_payload = _mm_cmpeq_epi16(_mm_and_si128(h, _mm_set1_epi16(0x01ff)), _mm_setzero_si128());
+        if (_mm_movemask_epi8(_mm_andnot_si128(no_payload, nan_exp)) == 0)
+            _mm256_storeu_ps(dst + k, _mm256_cvtph_ps(h));
+        else
+            half_row_to_float_plain(src + 2 * k, dst + k, 8);
+    }
+    half_row_to_float_plain(src + 2 * k, dst + k, n - k);
+}
+__attribute__((target("avx,f16c"))) void float_to_half_row_f16c(const float* src, uint8_t* dst, int n) {
+    int k = 0;
+    for (; k + 8 <= n; k += 8)
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + 2 * k),
+                         _mm256_cvtps_ph(_mm256_loadu_ps(src + k), _MM_FROUND_TO_NEAREST_INT));
+    float_to_half_row_plain(src + k, dst + 2 * k, n - k);
+}
+const bool host_has_f16c = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx");
+}();
+#endif
+}  // namespace
+
+void half_row_to_float(const uint8_t* src, float* dst, int n) {
+#ifdef PTOSIM_HAVE_F16C_PATH
+    if (host_has_f16c) return half_row_to_float_f16c(src, dst, n);
+#endif
+    half_row_to_float_plain(src, dst, n);
+}
+
+void float_to_half_row(const float* src, uint8_t* dst, int n) {
+#ifdef PTOSIM_HAVE_F16C_PATH
+    if (host_has_f16c) return float_to_half_row_f16c(src, dst, n);
+#endif
+    float_to_half_row_plain(src, dst, n);
+}
+
+}  // namespace ptosim
