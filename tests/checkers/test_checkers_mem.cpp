@@ -164,6 +164,41 @@ TEST_F(MemCheckers, TileLoadedIntoAnotherLiveTileIsOverlappingTiles) {
     for (int i = 0; i < N; ++i) ASSERT_EQ(out[i], x[i] + y[i]);
 }
 
+// b is placed at a's address: loading b loses a before the add reads it.
+void aliased_add(float* x, float* y, float* out, bool bug) {
+    V a, b, o;
+    TASSIGN(a, 0);
+    TASSIGN(b, bug ? 0 : 0x400);
+    TASSIGN(o, 0x800);
+    G gx(x), gy(y), go(out);
+    TLOAD(a, gx);  // @al-load-a
+    TLOAD(b, gy);  // @al-load-b
+    set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    TADD(o, a, b);  // @al-add
+    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    TSTORE(go, o);
+}
+
+TEST_F(MemCheckers, SecondTileLoadedAtTheFirstOnesAddressIsOverlappingTiles) {
+    auto x = iota_vec(1), y = iota_vec(100);
+    std::vector<float> out(N);
+    auto bad = vec([&] { aliased_add(x.data(), y.data(), out.data(), true); });
+    expect_bug(bad, {want("memcheck", "overlapping-tiles", "UB", {"@al-load-a", "@al-load-b"})});
+    ASSERT_EQ(bad.reports.size(), 1u);
+    EXPECT_EQ(text_of(bad.reports[0]),
+              "ptosim: memcheck: error: overlapping-tiles in kernel 'checked_kernel' on AIV block 0: TLOAD (PIPE_MTE2) at " +
+                  here("@al-load-b") + " loaded UB [0x0, 0x400) over the tile TLOAD (PIPE_MTE2) at " +
+                  here("@al-load-a") + " loaded there before anything read it, and TADD (PIPE_V) at " + here("@al-add") +
+                  " reads those bytes as two operands: two tiles at the same address, the first one's data lost\n"
+                  "  fix: give the tiles loaded at " + here("@al-load-a") + " and " + here("@al-load-b") +
+                  " TASSIGN addresses that do not overlap\n");
+    EXPECT_EQ(out[0], 2 * y[0]);  // what the aliased kernel computes: b + b
+    expect_clean(vec([&] { aliased_add(x.data(), y.data(), out.data(), false); }));
+    for (int i = 0; i < N; ++i) ASSERT_EQ(out[i], x[i] + y[i]);
+}
+
 // Writing a view inside a live tile, or a tile over others once they were
 // read for the last time, is not an overlap.
 TEST_F(MemCheckers, SubTileWritesAndReuseAfterTheLastReadAreClean) {
