@@ -203,9 +203,9 @@ public:
         // GM address is one of an allocation. Host-pointer launches (ptosim's
         // own C++ tests, unregistered buffers) cannot be judged so.
         const auto& args = l.spec().gm_args;
-        strict_gm_ = !args.empty() && std::all_of(args.begin(), args.end(), [](const void* a) {
-            return !a || Device::get().find(a).has_value();
-        });
+        strict_gm_ = std::any_of(args.begin(), args.end(), [](const void* a) { return a != nullptr; }) &&
+                     std::all_of(args.begin(), args.end(),
+                                 [](const void* a) { return !a || Device::get().find(a).has_value(); });
     }
 
     void mem(const Core& c, const OpRecord& r) {
