@@ -89,13 +89,20 @@ void for_each_run(const OpRecord& r, const Access& a, F f) {
     }
 }
 
-// A tile as memcheck sees it: a byte range written as a whole, and the first
-// later write of another range that cut into it without covering it.
+// A tile as memcheck sees it: a byte range written as a whole, whether a
+// GM load wrote it and anything read it since, and the first later write of
+// another range that cut into it without covering it.
 struct TileWrite {
     uint64_t lo = 0, hi = 0;
     const char* op = "";
     Pipe pipe = Pipe::S;
     SourceLoc loc;
+    bool loaded = false;
+    bool read = false;
+    // Loaded over a load nothing read: the first load's site.
+    bool lost = false;
+    const char* lost_op = nullptr;
+    SourceLoc lost_loc;
     bool cut = false;
     uint64_t cut_lo = 0, cut_hi = 0;
     const char* cut_op = nullptr;
@@ -105,8 +112,15 @@ struct TileWrite {
 
     static TileWrite of(uint64_t lo, uint64_t hi, const OpRecord& r) {
         TileWrite t;
-        t.lo = lo, t.hi = hi, t.op = r.op, t.pipe = r.pipe, t.loc = r.loc;
+        t.lo = lo, t.hi = hi, t.op = r.op, t.pipe = r.pipe, t.loc = r.loc, t.loaded = is_load(r);
         return t;
+    }
+    // A load from GM (TLOAD and the like): MTE2 reading GM.
+    static bool is_load(const OpRecord& r) {
+        if (r.pipe != Pipe::MTE2) return false;
+        for (uint8_t i = 0; i < r.n_reads; ++i)
+            if (r.reads[i].space == Space::GM) return true;
+        return false;
     }
 };
 
@@ -189,12 +203,19 @@ public:
         // GM address is one of an allocation. Host-pointer launches (ptosim's
         // own C++ tests, unregistered buffers) cannot be judged so.
         const auto& args = l.spec().gm_args;
-        strict_gm_ = !args.empty() && std::all_of(args.begin(), args.end(), [](const void* a) {
-            return !a || Device::get().find(a).has_value();
-        });
+        strict_gm_ = std::any_of(args.begin(), args.end(), [](const void* a) { return a != nullptr; }) &&
+                     std::all_of(args.begin(), args.end(),
+                                 [](const void* a) { return !a || Device::get().find(a).has_value(); });
     }
 
     void mem(const Core& c, const OpRecord& r) {
+        // One instruction reading one tile as two operands after the second
+        // of two loads into it: the signature of two tiles at one address.
+        for (uint8_t i = 0; i < r.n_reads; ++i)
+            for (uint8_t j = i + 1; j < r.n_reads; ++j)
+                if (r.reads[i].space == r.reads[j].space && r.reads[i].offset == r.reads[j].offset &&
+                    r.reads[i].bytes == r.reads[j].bytes && r.reads[i].space != Space::GM && !r.reads[i].runs)
+                    aliased_read(c, r, r.reads[i]);
         for (uint8_t i = 0; i < r.n_reads; ++i) mem_access(c, r, r.reads[i], false);
         for (uint8_t i = 0; i < r.n_writes; ++i) mem_access(c, r, r.writes[i], true);
     }
@@ -217,7 +238,7 @@ private:
             return;
         }
         // A strided write is a region inside a tile (TINSERT), not a tile.
-        if (a.runs) return;
+        if (a.runs && write) return;
         int owners[2];
         const int n = access_cores(launch_, c, r, a.space, owners);
         for (int i = 0; i < n; ++i) {
@@ -241,7 +262,13 @@ private:
                 continue;
             }
             if (t.lo == lo && t.hi == hi) {
+                // A load of a valid region smaller than the tile keeps the
+                // rest: a sentinel or padding loaded first stays (records give
+                // the tile's whole storage, `bytes` what the load moves).
+                const bool lost = t.loaded && !t.read && TileWrite::is_load(r) && r.bytes >= a.bytes;
+                const TileWrite first = t;
                 t = TileWrite::of(lo, hi, r);
+                if (lost) t.lost = true, t.lost_op = first.op, t.lost_loc = first.loc;
                 same = true;
                 tiles[keep++] = t;
                 continue;
@@ -266,8 +293,38 @@ private:
         }
     }
 
+    // Two loads of the same bytes with no read between, then one
+    // instruction reading them as two operands: two tiles TASSIGNed to the
+    // same address, the first one's data lost before it was used. (A second
+    // load alone is no proof: tests load a sentinel and then the tile.)
+    void aliased_read(const Core& c, const OpRecord& r, const Access& a) {
+        int owners[2];
+        if (access_cores(launch_, c, r, a.space, owners) != 1) return;
+        for (const TileWrite& t : at(owners[0]).tiles[static_cast<int>(a.space)]) {
+            if (t.lo != a.offset || t.hi != a.offset + a.bytes || !t.lost) continue;
+            if (sink_.repeat("memcheck", "overlapping-tiles", t.lost_loc, t.loc)) return;
+            Report rep;
+            rep.tool = "memcheck";
+            rep.kind = "overlapping-tiles";
+            rep.buffer = to_string(a.space);
+            rep.lo = t.lo;
+            rep.hi = t.hi;
+            rep.sites = {{t.lost_loc, t.lost_op, Pipe::MTE2, "write", c.name()}, {t.loc, t.op, t.pipe, "write", c.name()}};
+            rep.message = who(t.op, t.pipe, t.loc) + " loaded " + range(a.space, t.lo, t.hi) + " over the tile " +
+                          who(t.lost_op, Pipe::MTE2, t.lost_loc) + " loaded there before anything read it, and " +
+                          who(r.op, r.pipe, r.loc) + " reads those bytes as two operands: two tiles at the same "
+                          "address, the first one's data lost";
+            rep.fix = "give the tiles loaded at " + t.lost_loc.str() + " and " + t.loc.str() +
+                      " TASSIGN addresses that do not overlap";
+            sink_.add(c.index, std::move(rep));
+            return;
+        }
+    }
+
     void tile_read(const Core& c, const OpRecord& r, const Access& a, std::vector<TileWrite>& tiles) {
         const uint64_t lo = a.offset, hi = a.offset + a.bytes;
+        for (TileWrite& t : tiles)
+            if (t.lo < hi && lo < t.hi) t.read = true;
         for (const TileWrite& t : tiles) {
             if (t.lo != lo || t.hi != hi || !t.cut) continue;
             if (sink_.repeat("memcheck", "overlapping-tiles", t.cut_loc, r.loc)) return;
