@@ -2,11 +2,12 @@
 #include <ptosim/vmath.hpp>
 
 #include <cmath>
+#include <cstring>
 
 namespace ptosim {
 
 #if PTOSIM_HAVE_SLEEF
-void vmath_f32_avx2(VMath f, const float* in, float* out, size_t n);  // vmath_avx2.cpp
+void vmath_f32_avx2(VMath f, const float* in, float* out, size_t n, bool to_odd);  // vmath_avx2.cpp
 #endif
 
 namespace {
@@ -23,16 +24,28 @@ bool host_has_avx2() {
 }
 }  // namespace
 
-void vmath_f32(VMath f, const float* in, float* out, size_t n) {
+float vmath_to_float(double r, bool to_odd) {
+    float f = static_cast<float>(r);
+    if (to_odd && std::isfinite(f) && static_cast<double>(f) != r) {
+        uint32_t u;
+        std::memcpy(&u, &f, 4);
+        if (std::fabs(static_cast<double>(f)) > std::fabs(r)) --u;  // toward zero
+        u |= 1u;
+        std::memcpy(&f, &u, 4);
+    }
+    return f;
+}
+
+void vmath_f32(VMath f, const float* in, float* out, size_t n, bool to_odd) {
 #if PTOSIM_HAVE_SLEEF
     if (host_has_avx2()) {
-        vmath_f32_avx2(f, in, out, n);
+        vmath_f32_avx2(f, in, out, n, to_odd);
         return;
     }
 #endif
     for (size_t i = 0; i < n; ++i) {
         const double x = in[i];
-        out[i] = static_cast<float>(f == VMath::Exp ? std::exp(x) : std::log(x));
+        out[i] = vmath_to_float(f == VMath::Exp ? std::exp(x) : std::log(x), to_odd);
     }
 }
 

@@ -61,7 +61,10 @@ PTOSIM_VECTORIZE void f16_rows(uint8_t* d, const std::array<const uint8_t*, size
         for (int c0 = 0; c0 < vc; c0 += kChunk) {
             const int n = std::min(kChunk, vc - c0);
             (f16_to_float<D>(srow[I] + c0 * sizeof(D), in[I], n), ...);
-            for (int k = 0; k < n; ++k) out[k] = static_cast<float>(f(in[I][k]...));
+            if constexpr (requires { F::vmath; } && sizeof...(Src) == 1)
+                ptosim::vmath_f32(F::vmath, in[0], out, static_cast<size_t>(n), true);  // = from_double<D>
+            else
+                for (int k = 0; k < n; ++k) out[k] = static_cast<float>(f(in[I][k]...));
             float_to_f16<D>(out, drow + c0 * sizeof(D), n);
         }
     }
