@@ -495,8 +495,14 @@ void evict_pch(const std::string& root, const std::string& current) {
     if (const char* v = std::getenv("PTOCC_PCH_KEEP"); v && *v) keep = std::max(1, std::atoi(v));
     std::vector<std::pair<int64_t, fs::path>> dirs;
     std::error_code ec;
-    for (const auto& e : fs::directory_iterator(root, ec))
-        if (e.is_directory(ec) && e.path() != fs::path(current)) dirs.emplace_back(mtime_ns((e.path() / "manifest").string()), e.path());
+    const int64_t now = now_ns();
+    for (const auto& e : fs::directory_iterator(root, ec)) {
+        if (!e.is_directory(ec) || e.path() == fs::path(current)) continue;
+        int64_t used = mtime_ns((e.path() / "manifest").string());
+        // No record yet: another build may be making it; leave it ten minutes.
+        if (used < 0 && now - mtime_ns(e.path().string()) < 600'000'000'000ll) continue;
+        dirs.emplace_back(used, e.path());
+    }
     if (dirs.size() + 1 <= keep) return;
     std::sort(dirs.begin(), dirs.end());
     for (size_t i = 0; i + keep < dirs.size() + 1; ++i) fs::remove_all(dirs[i].second, ec);
