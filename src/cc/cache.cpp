@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <ctime>
@@ -486,6 +487,27 @@ bool manifest_current(const PchManifest& m) {
     return !m.deps.empty();
 }
 
+// Keeps the kPchKeep most recently used precompiled headers (about 100 MB
+// each; $PTOCC_PCH_KEEP overrides), never `current`. A compile that loses its
+// header to this mid-way fails and runs again without it.
+void evict_pch(const std::string& root, const std::string& current) {
+    size_t keep = 8;
+    if (const char* v = std::getenv("PTOCC_PCH_KEEP"); v && *v) keep = std::max(1, std::atoi(v));
+    std::vector<std::pair<int64_t, fs::path>> dirs;
+    std::error_code ec;
+    const int64_t now = now_ns();
+    for (const auto& e : fs::directory_iterator(root, ec)) {
+        if (!e.is_directory(ec) || e.path() == fs::path(current)) continue;
+        int64_t used = mtime_ns((e.path() / "manifest").string());
+        // No record yet: another build may be making it; leave it ten minutes.
+        if (used < 0 && now - mtime_ns(e.path().string()) < 600'000'000'000ll) continue;
+        dirs.emplace_back(used, e.path());
+    }
+    if (dirs.size() + 1 <= keep) return;
+    std::sort(dirs.begin(), dirs.end());
+    for (size_t i = 0; i + keep < dirs.size() + 1; ++i) fs::remove_all(dirs[i].second, ec);
+}
+
 }  // namespace
 
 bool use_pch(const CacheSettings& s, CachedCompile& c, const std::string& tmp, const std::string& identity,
@@ -552,8 +574,8 @@ bool use_pch(const CacheSettings& s, CachedCompile& c, const std::string& tmp, c
         std::string deps;
         const bool built = run_quiet(build, {}) && slurp(dir + "/deps" + suffix, deps);
         std::remove((dir + "/deps" + suffix).c_str());
-        if (!built) {
-            std::remove((gch + suffix).c_str());
+        if (!built) {  // the kernel's own compile, with the same headers and flags, will say why
+            fs::remove_all(dir, ec);
             return false;
         }
         m.deps.clear();
@@ -577,6 +599,8 @@ bool use_pch(const CacheSettings& s, CachedCompile& c, const std::string& tmp, c
         if (std::rename((gch + suffix).c_str(), gch.c_str()) != 0 || !write_atomic(manifest, out)) return false;
         note = "built the precompiled header " + gch;
     }
+    utimensat(AT_FDCWD, manifest.c_str(), nullptr, 0);  // last use, for evict_pch
+    evict_pch(s.dir + "/pch", dir);
     c.argv[forced + 1] = header;
     for (const auto& d : m.deps) c.pch_deps.push_back(d.first);
     c.pch_header = header;

@@ -3,6 +3,7 @@
 // the bodies share. Each body is one line of math (docs/isa/elementwise.md).
 #pragma once
 #include <pto/common/sim_support.hpp>
+#include <ptosim/vmath.hpp>
 #include <array>
 #include <utility>
 
@@ -60,10 +61,30 @@ PTOSIM_VECTORIZE void f16_rows(uint8_t* d, const std::array<const uint8_t*, size
         for (int c0 = 0; c0 < vc; c0 += kChunk) {
             const int n = std::min(kChunk, vc - c0);
             (f16_to_float<D>(srow[I] + c0 * sizeof(D), in[I], n), ...);
-            for (int k = 0; k < n; ++k) out[k] = static_cast<float>(f(in[I][k]...));
+            if constexpr (requires { F::vmath; } && sizeof...(Src) == 1)
+                ptosim::vmath_f32(F::vmath, in[0], out, static_cast<size_t>(n), true);  // = from_double<D>
+            else
+                for (int k = 0; k < n; ++k) out[k] = static_cast<float>(f(in[I][k]...));
             float_to_f16<D>(out, drow + c0 * sizeof(D), n);
         }
     }
+}
+
+// A row of the tile is contiguous in memory (row-major, no boxes).
+template <class T>
+constexpr bool row_contiguous() {
+    return !T::isBoxedLayout && T::isRowMajor;
+}
+
+// An element function that libptosim also computes over whole float rows
+// (ptosim::vmath_f32), with the same results.
+template <ptosim::VMath V, class F>
+struct RowMath : F {
+    static constexpr ptosim::VMath vmath = V;
+};
+template <ptosim::VMath V, class F>
+RowMath<V, F> row_math(F f) {
+    return RowMath<V, F>{f};
 }
 
 // How elementwise() hands elements to f: as values (widened to compute_t,
@@ -107,6 +128,14 @@ PTOSIM_VECTORIZE void elementwise(CallSite cs, const char* op, Dst& dst, F f, Sr
                                static_cast<bits_t<D>>(f(load_elem<bits_t<typename Src::DType>>(
                                    srow[I] + col * sizeof(typename Src::DType))...)));
             }
+        }(std::index_sequence_for<Src...>{});
+    } else if constexpr (requires { F::vmath; } && sizeof...(Src) == 1 && std::is_same_v<D, float> &&
+                         same_elem<D, typename Src::DType...> && row_contiguous<Dst>() && (row_contiguous<Src>() && ...)) {
+        // A math function libptosim computes a row at a time (same results).
+        [&]<size_t... I>(std::index_sequence<I...>) {
+            for (int r = 0; r < vr; ++r)
+                ptosim::vmath_f32(F::vmath, reinterpret_cast<const float*>(at<Src>(const_cast<uint8_t*>(s[I]), r, 0))...,
+                                  reinterpret_cast<float*>(at<Dst>(d, r, 0)), static_cast<size_t>(vc));
         }(std::index_sequence_for<Src...>{});
     } else if constexpr (is_f16<D> && same_elem<D, typename Src::DType...>) {
         f16_rows<Dst, Src...>(d, s, vr, vc, f, std::index_sequence_for<Src...>{});
@@ -165,6 +194,24 @@ PTOSIM_VECTORIZE void elementwise(CallSite cs, const char* op, Dst& dst, F f, Sr
         return NAME FWD(CallSite{}, dst, src, e...);                                                              \
     }
 #define PTOSIM_UNARY_OP(NAME, TYPES, EXPR) PTOSIM_UNARY_SHAPE(NAME, (), , (void)0, TYPES, EXPR)
+// PTOSIM_UNARY_SHAPE whose element function libptosim also runs over float
+// rows (VM: a ptosim::VMath).
+#define PTOSIM_UNARY_ROWS_SHAPE(VM, NAME, ALGO, FWD, CHECK, TYPES, EXPR)                                         \
+    template <PTOSIM_UNPAREN ALGO typename TileDataDst, typename TileDataSrc, typename... WaitEvents>           \
+    PTO_INST RecordEvent NAME(CallSite cs, TileDataDst& dst, TileDataSrc& src, WaitEvents&... events) {          \
+        ptosim_impl::wait_events(cs, events...);                                                                 \
+        using D = typename TileDataDst::DType;                                                                    \
+        CHECK;                                                                                                    \
+        PTOSIM_CHECK_TYPES(NAME, TYPES, D, typename TileDataSrc::DType);                                          \
+        ptosim_impl::elementwise(cs, #NAME, dst, ptosim_impl::row_math<VM>([](auto a) { return EXPR; }), src);   \
+        return {};                                                                                                \
+    }                                                                                                             \
+    template <PTOSIM_UNPAREN ALGO typename TileDataDst, typename TileDataSrc, typename... WaitEvents>           \
+    PTO_INST RecordEvent NAME(TileDataDst& dst, TileDataSrc& src, WaitEvents&... e) {                            \
+        return NAME FWD(CallSite{}, dst, src, e...);                                                              \
+    }
+#define PTOSIM_UNARY_EXP_SHAPE(...) PTOSIM_UNARY_ROWS_SHAPE(ptosim::VMath::Exp, __VA_ARGS__)
+#define PTOSIM_UNARY_LOG_SHAPE(...) PTOSIM_UNARY_ROWS_SHAPE(ptosim::VMath::Log, __VA_ARGS__)
 
 #define PTOSIM_BINARY_SHAPE(NAME, ALGO, FWD, CHECK, TYPES, EXPR)                                                 \
     template <PTOSIM_UNPAREN ALGO typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1,           \
