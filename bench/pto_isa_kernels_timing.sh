@@ -9,7 +9,7 @@
 # kernel's own golden check must pass for a row to count.
 #
 #   bench/pto_isa_kernels_timing.sh <pto-isa checkout> fa     [CORES,S1 ...]   # default: the README's 16
-#   bench/pto_isa_kernels_timing.sh <pto-isa checkout> conv2d [C1,H,W,N ...]   # default: 8,8,48,1536 16,12,64,3072
+#   bench/pto_isa_kernels_timing.sh <pto-isa checkout> conv2d [C1,H,W,N ...]   # default: 16,12,64,3072 24,12,96,4608
 #   bench/pto_isa_kernels_timing.sh <pto-isa checkout> topk   [ROWS ...]       # default: 2304
 #
 # fa: HEAD = 128, S0 = 128 x CORES (one 128-row block per core, as the
@@ -112,7 +112,7 @@ run_fa() {
 }
 
 run_conv2d() {
-    [[ ${#cases[@]} -gt 0 ]] || cases=(8,8,48,1536 16,12,64,3072)
+    [[ ${#cases[@]} -gt 0 ]] || cases=(16,12,64,3072 24,12,96,4608)
     local c c1 h w n m k d out
     for c in "${cases[@]}"; do
         IFS=, read -r c1 h w n <<<"$c"

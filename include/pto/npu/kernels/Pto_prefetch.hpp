@@ -1,5 +1,7 @@
-// ptolab forwarder for pto-isa's header path pto/npu/kernels/Pto_prefetch.hpp.
-// Its names are part of ptolab's PTO API; see docs/drop-in.md, "Header paths".
+// pto-isa's header path pto/npu/kernels/Pto_prefetch.hpp, hand-written: its
+// host wrapper PTO_PREFETCH is used by name (pto-isa's flash attention);
+// the rest of the PTO API comes through the umbrella (docs/drop-in.md,
+// "Header paths").
 #pragma once
 #include <pto/pto-inst.hpp>
 
