@@ -11,6 +11,7 @@
 #   bench/pto_isa_kernels_timing.sh <pto-isa checkout> fa     [CORES,S1 ...]   # default: the README's 16
 #   bench/pto_isa_kernels_timing.sh <pto-isa checkout> conv2d [C1,H,W,N ...]   # default: 16,12,64,3072 24,12,96,4608
 #   bench/pto_isa_kernels_timing.sh <pto-isa checkout> topk   [ROWS ...]       # default: 2304
+#   bench/pto_isa_kernels_timing.sh <pto-isa checkout> mxfp8  [S ...]          # default: 2048
 #
 # fa: HEAD = 128, S0 = 128 x CORES (one 128-row block per core, as the
 # README's tables), TILE_S1 = 256 and QK preload 4 (generate_cases.py's
@@ -19,6 +20,10 @@
 # with padding 1, so m = 4 H W, k = 144 C1, n = N, split 4 x 6 over 24 cores
 # (singleCoreM = m / 4, singleCoreN = n / 6, the README's split).
 # topk: float, validRow = rows = ROWS, validCol = 1024, cols = 1280, topk = 1000.
+# mxfp8 (A5, Ascend950DT profile): m = k = n = S, the README's 4 x 8 split over
+# 32 cores (singleCoreM = S / 4, singleCoreN = S / 8); its data generator
+# needs ml_dtypes, taken from build/conformance/python (the build's ml_dtypes
+# target).
 #
 # Two times are printed: the launch time (cores plus the profile's fixed launch
 # overhead) and the cores' time alone. The flash-attention README times the
@@ -55,6 +60,8 @@ declare -A fa_pub=([1,1024]=42.08 [1,2048]=51.44 [1,4096]=43.80 [1,8192]=74.54
 declare -A conv_pub=([8,8,48,1536]=32.2 [16,12,64,3072]=147.3 [24,12,96,4608]=470.9
     [32,16,96,6144]=1097.9 [40,15,128,7680]=2131.2)
 # topk/README.md "task_duration(us)" (float rows), keyed ROWS.
+# a5/matmul_mxfp8_performance/README.md "Execution time (ms)" x 1000, keyed m = k = n.
+declare -A mxfp8_pub=([2048]=38.3 [4096]=187.9 [6144]=602.0 [8192]=1474.9)
 declare -A topk_pub=([4800]=324.106 [3456]=238.819 [2304]=161.375)
 
 # Prints "<launch us> <cores us> <bound>" of the profile's last launch of a
@@ -161,9 +168,34 @@ run_topk() {
     done
 }
 
+run_mxfp8() {
+    [[ ${#cases[@]} -gt 0 ]] || cases=(2048)
+    local sz d out
+    mkdir -p "$tmp/kernels/manual/a5"
+    for sz in "${cases[@]}"; do
+        d="$tmp/kernels/manual/a5/matmul_mxfp8_performance"
+        rm -rf "$d" "$tmp/prof"
+        cp -r "$isa/kernels/manual/a5/matmul_mxfp8_performance" "$d"
+        for f in main.cpp mxmatmul_performance_kernel.cpp; do
+            sed -i -E "s/(constexpr uint32_t [mnk]) = [0-9]+;/\1 = $sz;/; s/(singleCoreK) = [0-9]+;/\1 = $sz;/;
+                       s/(singleCoreM) = [0-9]+;/\1 = $((sz / 4));/; s/(singleCoreN) = [0-9]+;/\1 = $((sz / 8));/" "$d/$f"
+        done
+        sed -i -E "s/bfloat16, [0-9]+, [0-9]+, [0-9]+, False/bfloat16, $sz, $sz, $sz, False/" "$d/scripts/gen_data.py"
+        (cd "$d" && PYTHONPATH="$repo/build/conformance/python/ml_dtypes:$repo/build/conformance/python/en_dtypes${PYTHONPATH:+:$PYTHONPATH}" "$py" scripts/gen_data.py >/dev/null)
+        mkdir "$d/build"
+        (cd "$d/build" && cmake -DRUN_MODE=sim -DSOC_VERSION=Ascend910_9599 .. >/dev/null && make -j2 >/dev/null 2>&1) ||
+            { echo "matmul_mxfp8_performance $sz: the build failed" >&2; continue; }
+        out="$(cd "$d/build" && PTO_SYNC_TIMEOUT_S=7200 PTO_SIM_SOC=Ascend950DT PTO_SIM_PROFILE="$tmp/prof" \
+            ./mxmatmul_performance 2>&1 | grep -v 'idx:' || true)"
+        grep -m1 'faulted' <<<"$out" >&2 || true
+        report "matmul_mxfp8_performance m=k=n=$sz" "${mxfp8_pub[$sz]:-}" launch "$tmp/prof" "" "$out"
+    done
+}
+
 case "$kernel" in
 fa) run_fa ;;
 conv2d) run_conv2d ;;
 topk) run_topk ;;
-*) echo "unknown kernel '$kernel' (fa, conv2d or topk)" >&2; exit 2 ;;
+mxfp8) run_mxfp8 ;;
+*) echo "unknown kernel '$kernel' (fa, conv2d, topk or mxfp8)" >&2; exit 2 ;;
 esac
