@@ -159,13 +159,14 @@ TEST(MatmulShapes, ValidShapeLargerThanTheAccumulatorFaults) {
         << st.message;
 }
 
-// cOut = cIn + a*b (4 arguments) leaves cIn alone; c += a*b (3 arguments).
+// cOut = cIn + a*b (4 arguments) leaves cIn alone; c += a*b (3 arguments),
+// also with an explicit AccPhase (pto-isa's unit-flag form; same values).
 TYPED_TEST(Matmul, AccumulateInPlaceAndIntoAnotherTile) {
     using T = typename TypeParam::In;
     using Acc = typename TypeParam::Acc;
     const int m = 17, k = 19, n = 23;
     auto a1 = operand<T>(m, k, 3), b1 = operand<T>(k, n, 4), a2 = operand<T>(m, k, 5), b2 = operand<T>(k, n, 6);
-    std::vector<Acc> cin(m * n), cin_after(m * n), cout(m * n), cinplace(m * n);
+    std::vector<Acc> cin(m * n), cin_after(m * n), cout(m * n), cinplace(m * n), cphased(m * n);
     auto st = run_cube([&] {
         MatNz<T> ma1(m, k), mb1(k, n), ma2(m, k), mb2(k, n);
         TileLeft<T, kT, kT, DYNAMIC, DYNAMIC> l1(m, k), l2(m, k);
@@ -207,6 +208,11 @@ TYPED_TEST(Matmul, AccumulateInPlaceAndIntoAnotherTile) {
         TMATMUL_ACC(c1, l2, r2);
         ISA_SYNC(PIPE_M, PIPE_FIX);
         TSTORE(gip, c1);
+        ISA_SYNC(PIPE_FIX, PIPE_M);
+        TMATMUL_ACC<AccPhase::Partial>(c1, l2, r2);
+        ISA_SYNC(PIPE_M, PIPE_FIX);
+        auto gph = gm_nd(cphased.data(), m, n, n);
+        TSTORE(gph, c1);
     });
     ASSERT_TRUE(st.ok()) << st.message;
     auto p1 = ref_matmul<Acc>(a1, k, b1, n, m, k, n), p2 = ref_matmul<Acc>(a2, k, b2, n, m, k, n);
@@ -215,6 +221,7 @@ TYPED_TEST(Matmul, AccumulateInPlaceAndIntoAnotherTile) {
         ASSERT_EQ(static_cast<double>(cin_after[i]), p1[i]) << "cIn changed at " << i;
         ASSERT_EQ(static_cast<double>(cout[i]), p1[i] + p2[i]) << i;
         ASSERT_EQ(static_cast<double>(cinplace[i]), p1[i] + p2[i]) << i;
+        ASSERT_EQ(static_cast<double>(cphased[i]), p1[i] + 2 * p2[i]) << i;
     }
 }
 

@@ -565,3 +565,22 @@ TEST(MatNzLoad, TensorSmallerThanTheValidShapeLoadsWhole) {
 }
 
 }  // namespace
+
+// Assigning a never-placed tile takes its valid shape only; assigning a
+// placed one also takes its address (docs/semantics.md, "Tile assignment").
+TEST(TileAssignment, UnplacedSourceKeepsTheTargetsAddress) {
+    using V = Tile<TileType::Vec, float, 4, 16, BLayout::RowMajor, 4, DYNAMIC>;
+    V t(16), u(12);
+    TASSIGN(t, 0x100);
+    t = V(8);
+    EXPECT_TRUE(t.assigned());
+    EXPECT_EQ(t.address(), 0x100u);
+    EXPECT_EQ(t.GetValidCol(), 8);
+    TASSIGN(u, 0x200);
+    t = u;
+    EXPECT_EQ(t.address(), 0x200u);
+    EXPECT_EQ(t.GetValidCol(), 12);
+    V fresh;
+    fresh = V(3);
+    EXPECT_FALSE(fresh.assigned());
+}

@@ -128,3 +128,34 @@ INSTANTIATE_TEST_SUITE_P(Shapes, CubeMatmul,
                          testing::Values(std::pair<int64_t, uint32_t>{16, 1}, std::pair<int64_t, uint32_t>{32, 2},
                                          std::pair<int64_t, uint32_t>{37, 2}, std::pair<int64_t, uint32_t>{5, 3},
                                          std::pair<int64_t, uint32_t>{16 * 40 + 3, 30}));
+
+// CCE's block_idx and block_num are variables: a kernel reads them directly,
+// passes them to printf, and may declare a local block_idx (pto-isa's A2A3
+// flash attention does) that hides the global one.
+namespace {
+void block_vars_kernel(int64_t* out) {
+    const int64_t b = get_block_idx();
+    out[3 * b] = block_idx * 100 + block_num;
+    cce::printf("block %ld of %ld\n", block_idx, block_num);
+    {
+        const int block_idx = 7;
+        out[3 * b + 1] = block_idx;
+    }
+    const int64_t copy = block_idx;
+    out[3 * b + 2] = copy;
+}
+}  // namespace
+
+TEST(BlockVariables, ReadShadowAndPrint) {
+    std::vector<int64_t> out(9, -1);
+    testing::internal::CaptureStdout();
+    auto st = testutil::run_vec([&] { block_vars_kernel(out.data()); }, 3);
+    const std::string printed = testing::internal::GetCapturedStdout();
+    ASSERT_TRUE(st.ok()) << st.message;
+    for (int b = 0; b < 3; ++b) {
+        EXPECT_EQ(out[3 * b], b * 100 + 3) << b;
+        EXPECT_EQ(out[3 * b + 1], 7) << b;
+        EXPECT_EQ(out[3 * b + 2], b) << b;
+        EXPECT_NE(printed.find("block " + std::to_string(b) + " of 3\n"), std::string::npos) << printed;
+    }
+}

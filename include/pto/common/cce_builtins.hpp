@@ -96,7 +96,7 @@ inline int printf(const char* format, Args... args) {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-security"
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
-        return std::printf(format, args...);
+        return std::printf(format, ptosim_cce::vararg(args)...);
 #pragma GCC diagnostic pop
     }
 }

@@ -60,8 +60,23 @@ inline int64_t get_subblockdim() { return ptosim::core().subblock_dim; }
 // The physical core number of the launch's core of this type (a Cube core's
 // slot among the Cube cores, a Vector core's among the Vector cores).
 inline int64_t get_coreid() { return ptosim::core().physical; }
-#define block_idx (::ptosim::core().block_idx)
-#define block_num (::ptosim::core().block_num)
+// CCE's block_idx and block_num are global variables, so a kernel may declare
+// a local of the same name (pto-isa's A2A3 flash attention does); objects that
+// read the running core's value keep that legal, where a macro would not.
+namespace ptosim_cce {
+struct BlockIdxVar {
+    operator int64_t() const { return ptosim::core().block_idx; }
+};
+struct BlockNumVar {
+    operator int64_t() const { return ptosim::core().block_num; }
+};
+inline int64_t vararg(BlockIdxVar v) { return v; }
+inline int64_t vararg(BlockNumVar v) { return v; }
+template <class T>
+inline T vararg(T v) { return v; }
+}  // namespace ptosim_cce
+inline constexpr ptosim_cce::BlockIdxVar block_idx{};
+inline constexpr ptosim_cce::BlockNumVar block_num{};
 // Mode switches that have no numeric effect in the simulator.
 inline void set_atomic_none() {}
 inline void set_mask_count() {}

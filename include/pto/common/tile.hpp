@@ -110,6 +110,21 @@ struct Tile {
     using TileDType = Element_*;
 
     PTO_INTERNAL Tile() = default;
+    PTO_INTERNAL Tile(const Tile&) = default;
+    // Assigning a tile that was never placed (`t = T(rows)`: pto-isa's A2A3
+    // conv2d_forward re-sizes its TASSIGNed L0A ping-pong tiles this way)
+    // takes its valid shape only; the target keeps its placement
+    // (docs/semantics.md, "Tile assignment").
+    PTO_INTERNAL Tile& operator=(const Tile& o) {
+        RowMaskInternal = o.RowMaskInternal;
+        ColMaskInternal = o.ColMaskInternal;
+        k_aligned_ = o.k_aligned_;
+        if (o.assigned_) {
+            addr_ = o.addr_;
+            assigned_ = true;
+        }
+        return *this;
+    }
 
     template <int R = RowValid_, int C = ColValid_, std::enable_if_t<R == DYNAMIC && C == DYNAMIC, int> = 0>
     PTO_INTERNAL Tile(size_t validRow, size_t validCol)

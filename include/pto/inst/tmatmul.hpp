@@ -288,6 +288,15 @@ PTO_INST RecordEvent TMATMUL_ACC(TileRes& cOut, TileRes& cIn, TileLeft_& a, Tile
     ptosim_impl::matmul<TileRes, TileLeft_, TileRight_, void>(CallSite{}, "TMATMUL_ACC", cOut, &cIn, a, b, nullptr, false);
     return {};
 }
+// The phase (pto-isa's unit-flag selection) only changes how the Cube hands
+// partial results to the FIX pipe; the values are those of the unphased form.
+template <AccPhase Phase = AccPhase::Unspecified, typename TileRes, typename TileLeft_, typename TileRight_,
+          typename... WaitEvents>
+PTO_INST RecordEvent TMATMUL_ACC(TileRes& c, TileLeft_& a, TileRight_& b, WaitEvents&... events) {
+    ptosim_impl::wait_events(CallSite{}, events...);
+    ptosim_impl::matmul<TileRes, TileLeft_, TileRight_, void>(CallSite{}, "TMATMUL_ACC", c, &c, a, b, nullptr, false);
+    return {};
+}
 
 template <typename TileRes, typename TileLeft_, typename TileRight_, typename TileBias_, typename... WaitEvents>
 PTO_INST RecordEvent TMATMUL_BIAS(CallSite cs, TileRes& c, TileLeft_& a, TileRight_& b, TileBias_& bias, WaitEvents&... events) {
