@@ -63,12 +63,12 @@ paths=(
     "dynamic_multi_core/a2a3 ctypes|dynamic_multi_core/a2a3|$py run_ctypes.py"
     "dynamic_multi_core/a2a3 mix|dynamic_multi_core/a2a3|$py run_mix.py"
     "dynamic_multi_core/a2a3 pybind|dynamic_multi_core/a2a3|$py run_pybind.py"
-    "dynamic_multi_core/a2a3 benchmark|dynamic_multi_core/a2a3|$py benchmark.py --quick"
+    "dynamic_multi_core/a2a3 benchmark|dynamic_multi_core/a2a3|$py benchmark.py --quick --plot build/benchmark.svg"
     "dynamic_multi_core/a5 build|dynamic_multi_core/a5|./compile.sh"
     "dynamic_multi_core/a5 ctypes|dynamic_multi_core/a5|$py run_ctypes.py"
     "dynamic_multi_core/a5 mix|dynamic_multi_core/a5|$py run_mix.py"
     "dynamic_multi_core/a5 pybind|dynamic_multi_core/a5|$py run_pybind.py"
-    "dynamic_multi_core/a5 benchmark|dynamic_multi_core/a5|$py benchmark.py --quick"
+    "dynamic_multi_core/a5 benchmark|dynamic_multi_core/a5|$py benchmark.py --quick --plot build/benchmark.svg"
 )
 
 skipped=()

@@ -7,6 +7,7 @@ from .checkers import CheckResult, check
 from .compare import assert_close, load_golden, quality_report
 from .device import (Event, KernelError, Stream, Tensor, cube_core_count, current_stream, device_repeats, empty,
                      from_numpy, from_torch, get_device, is_simulator_mode, last_launch_time_us, run_repeated, soc_name,
+                     soc_profile,
                      stream_ptr, sync_timeout, synchronize, synchronize_device, tensor_ptr, vector_core_count, zeros)
 
 
@@ -21,6 +22,6 @@ __all__ = [
     "cube_core_count",
     "current_stream", "default_tolerance", "device_repeats", "empty", "find_ptocc", "from_numpy", "from_torch",
     "get_device", "is_simulator_mode", "last_launch_time_us", "load_golden", "quality_report", "run_repeated",
-    "soc_name", "stream_ptr",
+    "soc_name", "soc_profile", "stream_ptr",
     "sync_timeout", "synchronize", "synchronize_device", "tensor_ptr", "vector_core_count", "zeros",
 ]

@@ -106,6 +106,14 @@ def soc_name():
     return _core.soc_name()
 
 
+def soc_profile():
+    """The simulated SoC's figures (name, cores, clock_ghz, gm_gbps, cube_fp16_tflops, vector_gbps) from ptosim's
+    profile and cost model (docs/soc-profiles.md); None on an NPU, whose figures ptolab does not know."""
+    if _npu():
+        return None
+    return dict(_core.soc_profile())
+
+
 def cube_core_count():
     if _npu():
         return int(_npu_props().cube_core_num)

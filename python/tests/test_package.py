@@ -27,6 +27,15 @@ def test_simulator_is_the_default_device():
     assert (ptolab.cube_core_count(), ptolab.vector_core_count()) == (24, 48)
 
 
+def test_soc_profile_gives_the_roofline_figures():
+    p = ptolab.soc_profile()
+    assert (p["name"], p["target"], p["cube_cores"], p["vector_cores"]) == ("Ascend910B2", "A2A3", 24, 48)
+    # docs/soc-profiles.md, "Timing": 1.8 GHz, 1600 GB/s HBM, 4096 fp16 MACs and 256 vector bytes per cycle per core
+    assert (p["clock_ghz"], p["gm_gbps"]) == (1.8, 1600)
+    assert p["cube_fp16_tflops"] == pytest.approx(2 * 4096 * 1.8e9 * 24 / 1e12)
+    assert p["vector_gbps"] == pytest.approx(256 * 1.8 * 48)
+
+
 def test_device_repeats(monkeypatch):
     assert ptolab.device_repeats() == 1
     monkeypatch.setenv("PTO_DEVICE_REPEATS", "3")

@@ -189,20 +189,12 @@ def test_set_device_out_of_range_is_an_error():
         torch.zeros(1, device="npux")
 
 
-def test_event_elapsed_time_is_host_time_in_ms(capsys):
-    start, end = torch.npu.Event(enable_timing=True), torch.npu.Event(enable_timing=True)
-    start.record()
-    time.sleep(0.05)
-    end.record()
-    end.synchronize()
-    ms = start.elapsed_time(end)
-    assert 50.0 <= ms < 5000.0
-    assert torch.npu.Event.time_source == "host"
+def test_event_misuse_is_refused_as_torch_npu_does():
     with pytest.raises(RuntimeError) as e:
         torch.npu.Event().elapsed_time(torch.npu.Event())
     assert str(e.value) == "Both events must be created with argument 'enable_timing=True'."
     with pytest.raises(RuntimeError) as e:
-        torch.npu.Event(enable_timing=True).elapsed_time(end)
+        torch.npu.Event(enable_timing=True).elapsed_time(torch.npu.Event(enable_timing=True))
     assert str(e.value) == "Both events must be recorded before calculating elapsed time."
 
 
@@ -325,6 +317,35 @@ def test_kernel_reads_and_writes_npu_tensors(add_lib):
     torch.npu.synchronize()
     expected = (x.cpu().float() + z.cpu().float()).half()
     assert torch.equal(y.cpu(), expected)
+
+
+def test_event_elapsed_time_is_the_simulated_time_of_the_launches_between(add_lib, capfd):
+    x = torch.ones(4096, device="npu", dtype=torch.float16)
+    y = torch.empty_like(x)
+    start, end = torch.npu.Event(enable_timing=True), torch.npu.Event(enable_timing=True)
+    assert torch.npu.Event.time_source == "simulated"
+    launch = lambda: add_lib.call_add_half(4, torch.npu.current_stream()._as_parameter_, ctypes.c_void_p(y.data_ptr()),
+                                           ctypes.c_void_p(x.data_ptr()), ctypes.c_void_p(x.data_ptr()), 4096)
+    start.record()
+    launch()
+    end.record()
+    end.synchronize()
+    last = _runtime.lib().ptosim_last_launch_time_us
+    last.restype = ctypes.c_double
+    one = last()
+    assert one > 0
+    assert start.elapsed_time(end) == pytest.approx(one / 1e3, rel=1e-12)
+    # Host time between the records is not device time; two launches take twice one.
+    start.record()
+    time.sleep(0.05)
+    end.record()
+    assert start.elapsed_time(end) == 0.0
+    start.record()
+    launch()
+    launch()
+    end.record()
+    assert start.elapsed_time(end) == pytest.approx(2 * one / 1e3, rel=1e-9)
+    assert "Event.elapsed_time() is simulated NPU time from ptosim's cost model" in capfd.readouterr().err
 
 
 def test_kernel_overrunning_an_npu_tensor_is_a_fault(add_lib):

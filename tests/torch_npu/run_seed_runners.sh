@@ -72,8 +72,8 @@ blog="$work/benchmark.log"
    --add-sizes 4096 65536 --matmul-m 128 256 --csv "$work/benchmark.csv") >"$blog" 2>&1
 rc=$?
 rows=$(grep -cE '^(add|simple_matmul) ' "$blog")
-if [[ $rc -eq 0 && $rows -eq 4 && -s "$work/benchmark.csv" ]] && grep -q 'host wall-clock' "$blog"; then
-  echo "PASS dynamic_multi_core/a2a3 benchmark.py (4 rows, host-time label)"
+if [[ $rc -eq 0 && $rows -eq 4 && -s "$work/benchmark.csv" ]] && grep -q 'simulated NPU time from ptosim' "$blog"; then
+  echo "PASS dynamic_multi_core/a2a3 benchmark.py (4 rows, simulated-time label)"
   grep -E '^(kernel|add|simple_matmul) ' "$blog" | sed 's/^/    /'
 else
   echo "FAIL dynamic_multi_core/a2a3 benchmark.py (exit $rc, $rows of 4 rows); log: $blog"

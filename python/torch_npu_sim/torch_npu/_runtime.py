@@ -71,6 +71,8 @@ def _declare(h):
         ("ptosim_vector_core_count", i, []),
         ("ptosim_default_stream", vp, []),
         ("ptosim_set_current_stream", None, [vp]),
+        ("ptosim_enable_timing", i, [i]),
+        ("ptosim_simulated_time_us", d, []),
         ("ptosim_create_stream", vp, []),
         ("ptosim_destroy_stream", i, [vp]),
         ("ptosim_synchronize", i, [vp, d]),
@@ -143,6 +145,16 @@ def vector_core_count():
 
 def default_stream():
     return int(lib().ptosim_default_stream())
+
+
+def enable_timing():
+    """Turns ptosim's cost model on for the launches from now on (docs/cost-model.md)."""
+    lib().ptosim_enable_timing(1)
+
+
+def simulated_time_us():
+    """The simulated device clock: summed simulated time of the timed launches, in us."""
+    return float(lib().ptosim_simulated_time_us())
 
 
 def set_current_stream(handle):

@@ -3,15 +3,19 @@
 CSV, effective GB/s and TFLOP/s, and a bandwidth roofline from the SoC profile.
 
 Clocks: on an NPU, torch.npu.Event(enable_timing=True) around the launch with
-the end event synchronised (device time). In the simulator there is no device
-clock: the figure is the simulator's host wall time for launch + synchronize,
-labelled `sim-host` in every row, and the GB/s and TFLOP/s derived from it say
-nothing about an NPU. The stream handle is fetched once per shape, outside the
-timing loop (querying it has a cost on a device).
+the end event synchronised (device time, `device` in every row). On the
+simulator, ptolab.Event the same way: simulated device time from ptosim's cost
+model (docs/cost-model.md), labelled `sim-device` -- a model's estimate, never
+an NPU measurement. `--clock sim-host` takes the simulator's host wall time
+instead (how fast the host simulates; says nothing about a kernel). The stream
+handle is fetched once per shape, outside the timing loop (querying it has a
+cost on a device). The roofline column is the time the SoC's peaks allow:
+max(bytes / GM bandwidth, flops / Cube fp16 peak), from the simulated profile.
 
-  python3 benchmark.py                 # full sweep, CSV to stdout
-  python3 benchmark.py --csv out.csv   # also write the CSV
-  python3 benchmark.py --quick         # one small shape per kernel (the smoke run)
+  python3 benchmark.py                     # full sweep, CSV to stdout
+  python3 benchmark.py --csv out.csv       # also write the CSV
+  python3 benchmark.py --plot bench.svg    # time per shape and the roofline (matplotlib; .svg or .png)
+  python3 benchmark.py --quick             # one small shape per kernel (the smoke run)
 """
 import argparse
 import csv
@@ -29,35 +33,63 @@ import pto_demo_utils as utils  # noqa: E402
 TARGET = HERE.name
 
 
-def timer(ptolab):
+def timer(ptolab, host_clock=False):
     """(label, fn(launch) -> seconds) for the current device."""
-    if not ptolab.is_simulator_mode():
-        import torch
-
-        def device_time(launch):
-            start, end = torch.npu.Event(enable_timing=True), torch.npu.Event(enable_timing=True)
-            start.record()
+    if host_clock:
+        def sim_host_time(launch):
+            t0 = time.perf_counter()
             launch()
-            end.record()
-            end.synchronize()
-            return start.elapsed_time(end) / 1e3
-        return "device", device_time
+            ptolab.synchronize()
+            return time.perf_counter() - t0
+        return "sim-host", sim_host_time
 
-    def sim_host_time(launch):
-        t0 = time.perf_counter()
+    def event_time(launch):
+        start, end = ptolab.Event(enable_timing=True), ptolab.Event(enable_timing=True)
+        start.record()
         launch()
-        ptolab.synchronize()
-        return time.perf_counter() - t0
-    return "sim-host", sim_host_time
+        end.record()
+        end.synchronize()
+        return start.elapsed_time(end) / 1e3
+    return ("device" if not ptolab.is_simulator_mode() else "sim-device"), event_time
 
 
-def roofline_gbps(ptolab):
-    """GM bandwidth of the SoC profile, if the package exposes it."""
-    prof = getattr(ptolab, "soc_profile", None)
-    if prof is None:
-        return None
-    p = prof()
-    return p.get("gm_gbps") if isinstance(p, dict) else getattr(p, "gm_gbps", None)
+def peaks(ptolab):
+    """(GM GB/s, Cube fp16 TFLOP/s) of the simulated SoC, or None (an NPU: ptolab does not know its figures)."""
+    prof = ptolab.soc_profile()
+    return (prof["gm_gbps"], prof["cube_fp16_tflops"]) if prof else None
+
+
+def plot(rows, path, peak, clock):
+    """Median time per shape for each kernel, and achieved TFLOP/s against arithmetic intensity under the roofline."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise SystemExit("benchmark.py: --plot needs matplotlib (Debian: apt-get install python3-matplotlib)")
+    fig, (ax_t, ax_r) = plt.subplots(1, 2, figsize=(12, 4.5))
+    for kernel in dict.fromkeys(r["kernel"] for r in rows):
+        mine = [r for r in rows if r["kernel"] == kernel]
+        ax_t.plot([r["shape"] for r in mine], [r["median_us"] for r in mine], marker="o", label=kernel)
+        ax_r.scatter([r["intensity"] for r in mine], [r["tflops"] for r in mine], label=kernel)
+    ax_t.set(yscale="log", xlabel="shape", ylabel=f"median time (us, {clock} clock)", title="time per shape")
+    ax_t.tick_params(axis="x", labelrotation=30)
+    if peak:
+        gbps, tflops = peak
+        lo = min(r["intensity"] for r in rows) / 2
+        hi = max(r["intensity"] for r in rows) * 2
+        xs = [lo * (hi / lo) ** (i / 63) for i in range(64)]
+        ax_r.plot(xs, [min(x * gbps / 1e3, tflops) for x in xs], "k--",
+                  label=f"roofline ({gbps:g} GB/s, {tflops:.0f} TFLOP/s)")
+    ax_r.set(xscale="log", yscale="log", xlabel="arithmetic intensity (flop/byte)", ylabel="TFLOP/s",
+             title="roofline")
+    for ax in (ax_t, ax_r):
+        ax.legend(fontsize="small")
+    if clock != "device":
+        fig.suptitle(f"{clock} clock: {'simulated by ptosim' if clock == 'sim-device' else 'simulator host time'}, "
+                     "not measured on an NPU", fontsize="small")
+    fig.tight_layout()
+    fig.savefig(path)
 
 
 def workloads(ptolab, cases, quick):
@@ -96,6 +128,9 @@ def main():
     p.add_argument("--csv", metavar="FILE")
     p.add_argument("--json", metavar="FILE", help="write a PASS/FAIL result (every kernel timed) as JSON")
     p.add_argument("--quick", action="store_true", help="one small shape per kernel, 1 warmup, 3 repeats")
+    p.add_argument("--plot", metavar="FILE", help="draw time per shape and the roofline into FILE (.svg or .png)")
+    p.add_argument("--clock", choices=["event", "sim-host"], default="event",
+                   help="event: torch.npu.Event / ptolab.Event (device or simulated time); sim-host: host wall time")
     args = p.parse_args()
     if args.quick:
         args.warmup, args.repeats = 1, 3
@@ -104,8 +139,8 @@ def main():
     import cases
     import launchers
     launch = launchers.Ctypes(libdir, ["add", "matmul", "matmul_add"])
-    clock, measure = timer(ptolab)
-    peak = roofline_gbps(ptolab)
+    clock, measure = timer(ptolab, host_clock=args.clock == "sim-host")
+    peak = peaks(ptolab)
     results = utils.Results(f"dynamic_multi_core/{TARGET}/benchmark.py", "ctypes")
     rows = []
     for kernel, shape, nbytes, flops, make in workloads(ptolab, cases, args.quick):
@@ -120,26 +155,33 @@ def main():
             row = {"soc": ptolab.soc_name(), "clock": clock, "kernel": kernel, "shape": shape,
                    "repeats": args.repeats, "median_us": med * 1e6, "mean_us": statistics.mean(samples) * 1e6,
                    "stdev_us": (statistics.stdev(samples) if len(samples) > 1 else 0.0) * 1e6,
-                   "gbps": nbytes / med / 1e9, "tflops": flops / med / 1e12,
-                   "roofline_us": (nbytes / (peak * 1e9) * 1e6) if peak else float("nan")}
-            if clock == "device" and peak and row["gbps"] > peak:
-                raise AssertionError(f"{row['gbps']:.0f} GB/s exceeds the {peak} GB/s roofline: the timer missed "
-                                     f"async work or cache reuse is counted as bandwidth")
+                   "gbps": nbytes / med / 1e9, "tflops": flops / med / 1e12, "intensity": flops / nbytes,
+                   "roofline_us": max(nbytes / (peak[0] * 1e9), flops / (peak[1] * 1e12)) * 1e6 if peak
+                   else float("nan")}
+            if clock != "sim-host" and peak and med * 1e6 < row["roofline_us"] * 0.999:
+                raise AssertionError(f"{row['median_us']:.2f} us beats the {row['roofline_us']:.2f} us roofline: the "
+                                     f"timer missed work or cache reuse is counted as bandwidth")
             rows.append(row)
             return {"median_us": row["median_us"], "clock": clock}
         results.check(f"benchmark/{TARGET} {kernel} {shape} ({clock} clock)", bench)
     fields = ["soc", "clock", "kernel", "shape", "repeats", "median_us", "mean_us", "stdev_us", "gbps", "tflops",
-              "roofline_us"]
+              "intensity", "roofline_us"]
     sinks = [sys.stdout] + ([open(args.csv, "w", newline="")] if args.csv else [])
     for sink in sinks:
         w = csv.DictWriter(sink, fieldnames=fields)
         w.writeheader()
         for r in rows:
             w.writerow({k: (f"{v:.3f}" if isinstance(v, float) else v) for k, v in r.items()})
+    if clock == "sim-device":
+        print("# clock=sim-device: simulated device time from ptosim's cost model (docs/cost-model.md); an estimate, "
+              "not measured on an NPU")
     if clock == "sim-host":
         print("# clock=sim-host: simulator host wall time; not device time, and GB/s / TFLOP/s are not NPU figures")
     if peak is None:
-        print("# roofline_us: n/a (the SoC profile's GM bandwidth is not exposed by this ptolab version)")
+        print("# roofline_us: n/a (ptolab does not know this NPU's peak figures)")
+    if args.plot and rows:
+        plot(rows, args.plot, peak, clock)
+        print(f"# plot: {args.plot}")
     return results.finish(args.json)
 
 

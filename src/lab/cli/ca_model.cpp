@@ -4,12 +4,13 @@
 
 #include <ptolab/proc.hpp>
 
+#include <fmt/format.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <optional>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -29,12 +30,6 @@ struct SimRun {
     std::optional<double> timeout_s;
     std::vector<std::string> app;
 };
-
-std::string fmt_seconds(double s) {
-    std::ostringstream o;
-    o << s;
-    return o.str();
-}
 
 std::string usage_error(const char* tool, const std::string& what, const char* usage) {
     return std::string(tool) + ": " + what + "\nusage: " + usage;
@@ -85,7 +80,7 @@ int run_on_simulator(const SimRun& r) {
 
     ptolab::RunOptions o;
     o.argv = r.app;
-    o.timeout = r.timeout_s ? ptolab::Limit{*r.timeout_s, "--timeout=" + fmt_seconds(*r.timeout_s)}
+    o.timeout = r.timeout_s ? ptolab::Limit{*r.timeout_s, fmt::format("--timeout={:g}", *r.timeout_s)}
                             : ptolab::process_timeout_from_env();
     o.kill_after = ptolab::kill_after_from_env();
     const ptolab::RunResult res = ptolab::run_with_timeout(o);

@@ -8,6 +8,8 @@
 #include <ptolab/vlog.hpp>
 #include <ptosim/c_api.h>
 #include <ptosim/check.hpp>
+#include <ptosim/cost.hpp>
+#include <ptosim/runtime.hpp>
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -263,6 +265,23 @@ PYBIND11_MODULE(_core, m) {
         return ptosim_is_device_memory(b.data, b.bytes) != 0;
     });
     m.def("soc_name", [] { return std::string(ptosim_soc_name()); });
+    // The simulated SoC's figures for rooflines (docs/soc-profiles.md): peaks
+    // of the whole chip from the cost model's per-core rates.
+    m.def("soc_profile", [] {
+        const ptosim::SocProfile* p = ptosim::find_soc(ptosim_soc_name());
+        if (!p) throw std::runtime_error("the simulated SoC has no profile");
+        const ptosim::cost::Params c = ptosim::cost::params_for(*p);
+        py::dict d;
+        d["name"] = p->name;
+        d["target"] = ptosim_target_name();
+        d["cube_cores"] = p->aic;
+        d["vector_cores"] = p->aiv;
+        d["clock_ghz"] = c.clock_ghz;
+        d["gm_gbps"] = c.gm_gbps;
+        d["cube_fp16_tflops"] = 2.0 * c.cube_fp16 * c.clock_ghz * p->aic / 1e3;
+        d["vector_gbps"] = c.vec_plain * c.clock_ghz * p->aiv;
+        return d;
+    });
     m.def("target_name", [] { return std::string(ptosim_target_name()); });
     m.def("cube_core_count", &ptosim_cube_core_count);
     m.def("vector_core_count", &ptosim_vector_core_count);

@@ -209,20 +209,24 @@ _warned = []
 
 
 class Event:
-    """Timing events. ptosim has no device clock yet: record() waits for the
-    stream and takes the host's monotonic clock, so elapsed_time() is the
-    host wall time the simulation took between the two records (labelled
-    ``time_source == "host"``), not NPU time."""
+    """Timing events on ptosim's simulated device clock. Creating a timing
+    event turns ptosim's cost model on (docs/cost-model.md); record() waits for
+    the stream and reads the simulated clock (the summed simulated time of the
+    process's timed launches), so elapsed_time() is **simulated** NPU time in
+    ms: the model's estimate, not a measurement (``time_source ==
+    "simulated"``)."""
 
-    time_source = "host"
+    time_source = "simulated"
 
     def __init__(self, enable_timing=False, blocking=False, interprocess=False):
         self.enable_timing = enable_timing
         self._time = None
+        if enable_timing:
+            _runtime.enable_timing()
 
     def record(self, stream=None):
         (stream or current_stream()).synchronize()
-        self._time = time.perf_counter()
+        self._time = _runtime.simulated_time_us()
 
     def synchronize(self):
         pass  # record() already waited
@@ -240,9 +244,9 @@ class Event:
             raise RuntimeError("Both events must be recorded before calculating elapsed time.")
         if not _warned:
             _warned.append(True)
-            print("torch_npu (ptosim): Event.elapsed_time() is host wall-clock time of the simulation, not NPU "
-                  "time", file=sys.stderr)
-        return (end_event._time - self._time) * 1e3
+            print("torch_npu (ptosim): Event.elapsed_time() is simulated NPU time from ptosim's cost model "
+                  "(docs/cost-model.md), an estimate, not a measurement on an NPU", file=sys.stderr)
+        return (end_event._time - self._time) / 1e3
 
 
 # --- memory and random -----------------------------------------------------------
