@@ -22,15 +22,6 @@ from . import _core, _env
 _STORAGE = {"bfloat16": np.uint16}
 
 
-class _DeviceInfo:
-    def __init__(self, kind, index=0):
-        self.kind = kind  # "sim" or "npu"
-        self.index = index
-
-    def __repr__(self):
-        return f"ptolab device {self.kind}:{self.index}"
-
-
 _device = None
 _device_lock = threading.Lock()
 
@@ -54,7 +45,8 @@ def _torch_npu():
 
 
 def get_device():
-    """The device runners use: the simulator unless an NPU is available (NPU_DEVICE picks which)."""
+    """The device runners use: the simulator unless an NPU is available (NPU_DEVICE picks which).
+    One object per backend (_Simulator, _Npu) answers every device-dependent call below."""
     global _device
     with _device_lock:
         if _device is None:
@@ -66,7 +58,7 @@ def get_device():
                 raise RuntimeError("PTOLAB_DEVICE=npu but torch_npu is not importable or reports no NPU; "
                                    "source CANN's setenv script and install torch_npu, or unset PTOLAB_DEVICE")
             if torch is None:
-                _device = _DeviceInfo("sim")
+                _device = _Simulator()
             else:
                 spec = os.environ.get("NPU_DEVICE", "npu:0")
                 try:
@@ -74,36 +66,23 @@ def get_device():
                 except ValueError:
                     raise ValueError(f"NPU_DEVICE={spec!r} is not npu:N or N; pick an idle device from npu-smi info")
                 torch.npu.set_device(index)
-                _device = _DeviceInfo("npu", index)
+                _device = _Npu(torch, index)
         return _device
 
 
 def _reset_device_for_tests():
-    global _device, _current
+    global _device
     with _device_lock:
         _device = None
-        _current = None
-
-
-def _npu():
-    return get_device().kind == "npu"
-
-
-def _npu_props():
-    import torch
-
-    return torch.npu.get_device_properties(torch.npu.current_device())
 
 
 def is_simulator_mode():
     """True under the simulator, or when PTO_SIMULATOR=1 says a CA model runs the kernels."""
-    return _env.flag("PTO_SIMULATOR") or not _npu()
+    return _env.flag("PTO_SIMULATOR") or get_device().kind == "sim"
 
 
 def soc_name():
-    if _npu():
-        return _npu_props().name
-    return _core.soc_name()
+    return get_device().soc_name()
 
 
 def soc_profile():
@@ -115,15 +94,11 @@ def soc_profile():
 
 
 def cube_core_count():
-    if _npu():
-        return int(_npu_props().cube_core_num)
-    return _core.cube_core_count()
+    return get_device().cube_core_count()
 
 
 def vector_core_count():
-    if _npu():
-        return int(_npu_props().vector_core_num)
-    return _core.vector_core_count()
+    return get_device().vector_core_count()
 
 
 def device_repeats():
@@ -240,19 +215,11 @@ def _encode(values, name):
 
 
 def empty(shape, dtype="float32"):
-    if _npu():
-        import torch
-        return torch.empty(shape, dtype=_torch_dtype(dtype), device=f"npu:{get_device().index}")
-    return Tensor._allocate(shape, dtype)
+    return get_device().empty(shape, dtype)
 
 
 def zeros(shape, dtype="float32"):
-    if _npu():
-        import torch
-        return torch.zeros(shape, dtype=_torch_dtype(dtype), device=f"npu:{get_device().index}")
-    t = Tensor._allocate(shape, dtype)
-    t._array[...] = 0
-    return t
+    return get_device().zeros(shape, dtype)
 
 
 def from_numpy(array, dtype=None):
@@ -260,19 +227,7 @@ def from_numpy(array, dtype=None):
     float values to bfloat16 (round to nearest even) or takes uint16 as bits."""
     array = np.asarray(array)
     name = _dtype_name(dtype if dtype is not None else array.dtype)
-    if _npu():
-        import torch
-        src = array if name != "bfloat16" else _encode(array, name).view(np.int16)
-        t = torch.from_numpy(np.ascontiguousarray(src))
-        if name == "bfloat16":
-            t = t.view(torch.bfloat16)
-        return t.to(f"npu:{get_device().index}")
-    t = Tensor._allocate(array.shape, name)
-    if name == "bfloat16":
-        t._array[...] = _encode(array, name)
-    else:
-        t._array[...] = array.astype(t._array.dtype, copy=False)
-    return t
+    return get_device().from_numpy(array, name)
 
 
 def _torch_dtype(dtype):
@@ -332,18 +287,9 @@ class Stream:
         return f"ptolab.Stream({'default' if self._handle.is_default else 'created'})"
 
 
-_current = None
-
-
 def current_stream():
     """The stream launches go to: torch.npu.current_stream() on an NPU, else the simulator's default stream."""
-    global _current
-    if _npu():
-        import torch
-        return torch.npu.current_stream()
-    if _current is None:
-        _current = Stream(_core.default_stream())
-    return _current
+    return get_device().current_stream()
 
 
 def stream_ptr():
@@ -424,16 +370,104 @@ def synchronize(timeout=None, stream=None):
     if not limit > 0:
         raise ValueError(f"synchronize: timeout={timeout!r} must be a positive number of seconds")
     source = "timeout argument" if timeout is not None else "PTO_SYNC_TIMEOUT_S"
-    if _npu():
+    get_device().synchronize(limit, source, stream)
+
+
+# --- the backends -----------------------------------------------------------
+
+class _Simulator:
+    """ptosim in this process: tensors are registered host memory, streams are ptosim's."""
+    kind = "sim"
+    index = 0
+
+    def __init__(self):
+        self._stream = None
+
+    def __repr__(self):
+        return "ptolab device sim:0"
+
+    def soc_name(self):
+        return _core.soc_name()
+
+    def cube_core_count(self):
+        return _core.cube_core_count()
+
+    def vector_core_count(self):
+        return _core.vector_core_count()
+
+    def empty(self, shape, dtype):
+        return Tensor._allocate(shape, dtype)
+
+    def zeros(self, shape, dtype):
+        t = Tensor._allocate(shape, dtype)
+        t._array[...] = 0
+        return t
+
+    def from_numpy(self, array, name):
+        t = Tensor._allocate(array.shape, name)
+        if name == "bfloat16":
+            t._array[...] = _encode(array, name)
+        else:
+            t._array[...] = array.astype(t._array.dtype, copy=False)
+        return t
+
+    def current_stream(self):
+        if self._stream is None:
+            self._stream = Stream(_core.default_stream())
+        return self._stream
+
+    def synchronize(self, limit, source, stream):
+        s = stream if stream is not None else self.current_stream()
+        code, message = _core.synchronize(s._handle if isinstance(s, Stream) else s, limit)
+        if code == _SYNC_TIMEOUT_CODE:
+            raise TimeoutError(f"possible sync deadlock: the stream did not finish within {limit:g} s ({source}); "
+                               f"check set_flag/wait_flag pairs and pipe_barrier, or raise PTO_SYNC_TIMEOUT_S. {message}")
+        if code != 0:
+            raise KernelError(message)
+
+
+class _Npu:
+    """An Ascend NPU through torch_npu: tensors are torch NPU tensors, streams torch.npu's."""
+    kind = "npu"
+
+    def __init__(self, torch, index):
+        self._torch = torch
+        self.index = index
+
+    def __repr__(self):
+        return f"ptolab device npu:{self.index}"
+
+    def _props(self):
+        return self._torch.npu.get_device_properties(self._torch.npu.current_device())
+
+    def soc_name(self):
+        return self._props().name
+
+    def cube_core_count(self):
+        return int(self._props().cube_core_num)
+
+    def vector_core_count(self):
+        return int(self._props().vector_core_num)
+
+    def empty(self, shape, dtype):
+        return self._torch.empty(shape, dtype=_torch_dtype(dtype), device=f"npu:{self.index}")
+
+    def zeros(self, shape, dtype):
+        return self._torch.zeros(shape, dtype=_torch_dtype(dtype), device=f"npu:{self.index}")
+
+    def from_numpy(self, array, name):
+        torch = self._torch
+        src = array if name != "bfloat16" else _encode(array, name).view(np.int16)
+        t = torch.from_numpy(np.ascontiguousarray(src))
+        if name == "bfloat16":
+            t = t.view(torch.bfloat16)
+        return t.to(f"npu:{self.index}")
+
+    def current_stream(self):
+        return self._torch.npu.current_stream()
+
+    def synchronize(self, limit, source, stream):
         _synchronize_npu(limit, source)
-        return
-    s = stream if stream is not None else current_stream()
-    code, message = _core.synchronize(s._handle if isinstance(s, Stream) else s, limit)
-    if code == _SYNC_TIMEOUT_CODE:
-        raise TimeoutError(f"possible sync deadlock: the stream did not finish within {limit:g} s ({source}); "
-                           f"check set_flag/wait_flag pairs and pipe_barrier, or raise PTO_SYNC_TIMEOUT_S. {message}")
-    if code != 0:
-        raise KernelError(message)
 
 
 def _synchronize_npu(limit, source):
