@@ -88,9 +88,7 @@ def soc_name():
 def soc_profile():
     """The simulated SoC's figures (name, cores, clock_ghz, gm_gbps, cube_fp16_tflops, vector_gbps) from ptosim's
     profile and cost model (docs/soc-profiles.md); None on an NPU, whose figures ptolab does not know."""
-    if _npu():
-        return None
-    return dict(_core.soc_profile())
+    return get_device().soc_profile()
 
 
 def cube_core_count():
@@ -313,24 +311,20 @@ class Event:
     model, not a measurement; `time_source` says which clock it is."""
 
     def __init__(self, enable_timing=False):
+        dev = get_device()
         self.enable_timing = enable_timing
+        self.time_source = dev.time_source
         self._time = None
-        self._npu_event = None
-        if _npu():
-            import torch
-            self._npu_event = torch.npu.Event(enable_timing=enable_timing)
-            self.time_source = "device"
-        else:
-            self.time_source = "simulated"
-            if enable_timing:
-                _core.enable_timing(True)
+        self._npu_event = dev.npu_event(enable_timing)
+        if self._npu_event is None and enable_timing:
+            dev.start_timing()
 
     def record(self, stream=None):
         if self._npu_event is not None:
             self._npu_event.record(stream) if stream is not None else self._npu_event.record()
             return
         synchronize(stream=stream)
-        self._time = _core.simulated_time_us()
+        self._time = get_device().device_clock_us()
 
     def synchronize(self):
         if self._npu_event is not None:
@@ -349,10 +343,7 @@ class Event:
 
 def last_launch_time_us():
     """Simulated time of the last completed timed launch (us), None when none or on an NPU."""
-    if _npu():
-        return None
-    t = _core.last_launch_time_us()
-    return t if t >= 0 else None
+    return get_device().last_launch_time_us()
 
 
 class KernelError(RuntimeError):
@@ -379,12 +370,30 @@ class _Simulator:
     """ptosim in this process: tensors are registered host memory, streams are ptosim's."""
     kind = "sim"
     index = 0
+    # Events read ptosim's simulated device clock (docs/cost-model.md).
+    time_source = "simulated"
 
     def __init__(self):
         self._stream = None
 
     def __repr__(self):
         return "ptolab device sim:0"
+
+    def soc_profile(self):
+        return dict(_core.soc_profile())
+
+    def npu_event(self, enable_timing):
+        return None
+
+    def start_timing(self):
+        _core.enable_timing(True)
+
+    def device_clock_us(self):
+        return _core.simulated_time_us()
+
+    def last_launch_time_us(self):
+        t = _core.last_launch_time_us()
+        return t if t >= 0 else None
 
     def soc_name(self):
         return _core.soc_name()
@@ -429,6 +438,7 @@ class _Simulator:
 class _Npu:
     """An Ascend NPU through torch_npu: tensors are torch NPU tensors, streams torch.npu's."""
     kind = "npu"
+    time_source = "device"
 
     def __init__(self, torch, index):
         self._torch = torch
@@ -436,6 +446,15 @@ class _Npu:
 
     def __repr__(self):
         return f"ptolab device npu:{self.index}"
+
+    def soc_profile(self):
+        return None  # ptolab knows no NPU's peak figures
+
+    def npu_event(self, enable_timing):
+        return self._torch.npu.Event(enable_timing=enable_timing)
+
+    def last_launch_time_us(self):
+        return None
 
     def _props(self):
         return self._torch.npu.get_device_properties(self._torch.npu.current_device())
