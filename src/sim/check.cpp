@@ -6,6 +6,7 @@
 #include "check.hpp"
 #include "launch.hpp"
 #include "timing.hpp"
+#include "json_text.hpp"
 #include <algorithm>
 #include <array>
 #include <cstdio>
@@ -734,28 +735,7 @@ void ensure_configured() {
     if (const char* log = std::getenv("PTO_SIM_CHECK_LOG")) g_log = log;
 }
 
-std::string json_escape(const std::string& s) {
-    std::string o;
-    for (char ch : s) {
-        switch (ch) {
-            case '"': o += "\\\""; break;
-            case '\\': o += "\\\\"; break;
-            case '\n': o += "\\n"; break;
-            case '\t': o += "\\t"; break;
-            default:
-                if (static_cast<unsigned char>(ch) < 0x20) {
-                    char b[8];
-                    std::snprintf(b, sizeof b, "\\u%04x", ch);
-                    o += b;
-                } else {
-                    o += ch;
-                }
-        }
-    }
-    return o;
-}
-
-std::string q(const std::string& s) { return "\"" + json_escape(s) + "\""; }
+std::string q(const std::string& s) { return json_quote(s); }
 
 void write_sarif_locked() {
     std::ofstream f(g_log, std::ios::trunc);

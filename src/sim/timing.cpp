@@ -3,6 +3,7 @@
 // behind (PTO_SIM_TRACE, PTO_SIM_PROFILE, PTO_SIM_TIME; docs/cost-model.md).
 #include "timing.hpp"
 #include "launch.hpp"
+#include "json_text.hpp"
 #include <ptosim/c_api.h>
 
 #include <sys/stat.h>
@@ -92,26 +93,7 @@ void ensure_subscribed_locked(Global& s) {
     }
 }
 
-std::string json_str(const std::string& v) {
-    std::string o = "\"";
-    for (char ch : v) {
-        switch (ch) {
-            case '"': o += "\\\""; break;
-            case '\\': o += "\\\\"; break;
-            case '\n': o += "\\n"; break;
-            case '\t': o += "\\t"; break;
-            default:
-                if (static_cast<unsigned char>(ch) < 0x20) {
-                    char b[8];
-                    std::snprintf(b, sizeof b, "\\u%04x", ch);
-                    o += b;
-                } else {
-                    o += ch;
-                }
-        }
-    }
-    return o + "\"";
-}
+std::string json_str(const std::string& v) { return json_quote(v); }
 
 std::string num(double v, int decimals = 4) {
     char b[64];
