@@ -35,20 +35,6 @@ def test_factory_with_npu_device_string_makes_npu_tensors():
         assert torch.equal(x.cpu(), torch.zeros(3, 5, dtype=torch.float16))
 
 
-def test_factories_on_worker_threads_make_npu_tensors():
-    import concurrent.futures
-    import threading
-    out = []
-    t = threading.Thread(target=lambda: out.append(torch.ones(4, device="npu")))
-    t.start()
-    t.join()
-    with concurrent.futures.ThreadPoolExecutor(2) as pool:
-        out += list(pool.map(lambda n: torch.zeros(n, device="npu:0"), [3, 5]))
-    assert [x.device.type for x in out] == ["npu", "npu", "npu"]
-    assert [_runtime.lib().ptosim_is_device_memory(ctypes.c_void_p(x.data_ptr()), 1) for x in out] == [1, 1, 1]
-    assert out[0].cpu().tolist() == [1.0] * 4 and out[2].cpu().tolist() == [0.0] * 5
-
-
 def test_privateuseone_device_is_the_npu():
     x = torch.ones(4, device=torch.device("privateuseone:0"))
     assert x.device.type == "npu"

@@ -6,7 +6,6 @@ PTOLAB_TORCH_NPU=force-sim. What is and is not simulated: docs/torch_npu.md."""
 import importlib.machinery
 import os
 import sys
-import threading
 from pathlib import Path
 
 __version__ = "2.1.0+ptosim"
@@ -40,20 +39,6 @@ from . import npu  # noqa: E402
 _runtime.lib()
 _tensor.patch_tensor_class()
 _tensor.install_mode()
-
-
-def _enter_new_thread(frame, event, arg):
-    # Runs once, at the first call in a thread started by threading (before
-    # its target), then steps aside: torch 1.13's function modes are per
-    # thread, and a runner's worker threads should see device="npu" too.
-    sys.setprofile(None)
-    _tensor.install_mode()
-
-
-# Only when nothing else uses the hook (a profiler set with threading.setprofile
-# keeps it; its threads then need ensure_thread()).
-if threading.getprofile() is None:
-    threading.setprofile(_enter_new_thread)
 torch.npu = npu
 sys.modules["torch.npu"] = npu
 
