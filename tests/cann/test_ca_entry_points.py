@@ -12,7 +12,7 @@ CANNSIM = os.path.join(ROOT, "bin", "cannsim")
 # An application that prints what it was given: its arguments and the
 # variables the entry points set.
 SHOW = """import json, os, sys
-keys = ["PTO_SIM_SOC", "SOC_VERSION", "PTO_SIM_PROFILE", "PTO_SIMULATOR", "ASCEND_HOME_PATH"]
+keys = ["PTO_SIM_SOC", "SOC_VERSION", "PTO_SIM_PROFILE", "PTO_SIMULATOR", "ASCEND_HOME_PATH", "PTOLAB_TORCH_NPU"]
 print(json.dumps({"argv": sys.argv[1:], "env": {k: os.environ.get(k) for k in keys},
                   "ld": os.environ.get("LD_LIBRARY_PATH", "").split(":")}))
 """
@@ -77,6 +77,23 @@ def test_msprof_timeout_stops_the_application(tmp_path):
             env={"PTO_PROCESS_KILL_AFTER_S": "1"})
     assert r.returncode == 124
     assert "--timeout=1" in r.stderr
+
+
+def test_msprof_leaves_a_real_torch_npu_first_unless_forced(tmp_path):
+    fake = tmp_path / "site" / "torch_npu"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text("")
+    env = {"PYTHONPATH": str(tmp_path / "site"), "PTOLAB_PYTHON": sys.executable}
+    r = run(MSPROF, "op", "simulator", f"--output={tmp_path / 'o'}", *app(tmp_path),
+            env={**env, "PTOLAB_TORCH_NPU": ""})
+    s = shown(r)
+    assert f"msprof op simulator: a real torch_npu is installed ({fake / '__init__.py'})" in r.stderr
+    assert ("msprof op simulator: continuing with the installed torch_npu first on the path; set "
+            "PTOLAB_TORCH_NPU=force-sim to run torch_npu runners on ptosim") in r.stderr
+    assert s["env"]["PTO_SIMULATOR"] == "1" and s["env"]["PTOLAB_TORCH_NPU"] == ""
+    s = shown(run(MSPROF, "op", "simulator", f"--output={tmp_path / 'o'}", *app(tmp_path),
+                  env={**env, "PTOLAB_TORCH_NPU": "force-sim"}))
+    assert s["env"]["PTOLAB_TORCH_NPU"] == "force-sim"
 
 
 def test_msprof_errors(tmp_path):
