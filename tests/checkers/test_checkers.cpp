@@ -4,6 +4,7 @@
 // lines, found by the `// @name` markers at the end of kernel lines) and fail
 // the launch; the fixed run must report nothing and compute the right result.
 #include "test_isa_ref.hpp"
+#include "checker_util.hpp"
 #include <ptosim/check.hpp>
 #include <algorithm>
 #include <fstream>
@@ -19,29 +20,14 @@ constexpr int R = 16, C = 16, N = R * C;
 using V = Tile<TileType::Vec, float, R, C>;
 using G = GlobalTensor<float, TileShape2D<float, R, C>, BaseShape2D<float, R, C>>;
 
-// The line of this file that ends with "// <marker>".
-int line_of(const std::string& marker) {
-    std::ifstream f(__FILE__);
-    std::string s;
-    const std::string tail = "// " + marker;
-    for (int n = 1; std::getline(f, s); ++n)
-        if (s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0) return n;
-    ADD_FAILURE() << "no line ends with " << tail;
-    return -1;
-}
+int line_of(const std::string& marker) { return checker_test::marker_line(__FILE__, marker); }
 
 std::string base(const char* file) {
     std::string s = file ? file : "";
     return s.substr(s.find_last_of('/') + 1);
 }
 
-// "tool kind buffer first-line second-line" of a report.
-std::string summary(const Report& r) {
-    std::string s = r.tool + " " + r.kind;
-    if (!r.buffer.empty()) s += " " + r.buffer;
-    for (const auto& site : r.sites) s += " " + std::to_string(site.loc.line);
-    return s;
-}
+using checker_test::summary;
 
 std::string race(const char* kind, const char* buffer, const char* first, const char* second) {
     return std::string("racecheck ") + kind + " " + buffer + " " + std::to_string(line_of(first)) + " " +

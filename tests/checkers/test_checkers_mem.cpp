@@ -5,6 +5,7 @@
 // for one kernel per kind, exactly the expected text; the fixed run must
 // report nothing under every tool and compute the right result.
 #include "test_isa_ref.hpp"
+#include "checker_util.hpp"
 #include <acl/acl.h>
 #include <ptosim/check.hpp>
 #include <algorithm>
@@ -20,25 +21,11 @@ constexpr int R = 16, C = 16, N = R * C;
 using V = Tile<TileType::Vec, float, R, C>;
 using G = GlobalTensor<float, TileShape2D<float, R, C>, BaseShape2D<float, R, C>>;
 
-int line_of(const std::string& marker) {
-    std::ifstream f(__FILE__);
-    std::string s;
-    const std::string tail = "// " + marker;
-    for (int n = 1; std::getline(f, s); ++n)
-        if (s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0) return n;
-    ADD_FAILURE() << "no line ends with " << tail;
-    return -1;
-}
+int line_of(const std::string& marker) { return checker_test::marker_line(__FILE__, marker); }
 
 std::string here(const char* marker) { return "test_checkers_mem.cpp:" + std::to_string(line_of(marker)); }
 
-// "tool kind buffer line..." of a report.
-std::string summary(const Report& r) {
-    std::string s = r.tool + " " + r.kind;
-    if (!r.buffer.empty()) s += " " + r.buffer;
-    for (const auto& site : r.sites) s += " " + std::to_string(site.loc.line);
-    return s;
-}
+using checker_test::summary;
 std::string want(const char* tool, const char* kind, const char* buffer, std::vector<const char*> at) {
     std::string s = std::string(tool) + " " + kind + (*buffer ? " " : "") + buffer;
     for (const char* m : at) s += " " + std::to_string(line_of(m));
