@@ -66,6 +66,17 @@ def test_msprof_output_defaults_to_the_working_directory(tmp_path):
     assert s["env"]["PTO_SIM_SOC"] is None  # the process default (docs/soc-profiles.md)
 
 
+def test_msprof_never_shows_an_earlier_runs_summary_as_its_own(tmp_path):
+    out = tmp_path / "prof"
+    out.mkdir()
+    for f in ("summary.txt", "summary.json", "trace.json"):
+        (out / f).write_text("from an earlier run\n")
+    r = run(MSPROF, "op", "simulator", f"--output={out}", *app(tmp_path))
+    assert "from an earlier run" not in r.stdout
+    assert sorted(p.name for p in out.iterdir()) == []
+    assert f"msprof op simulator (ptosim): the command made no simulated launch (nothing in {out})" in r.stderr
+
+
 def test_msprof_passes_the_exit_status(tmp_path):
     r = run(MSPROF, "op", "simulator", f"--output={tmp_path}", sys.executable, "-c", "import sys; sys.exit(7)")
     assert r.returncode == 7

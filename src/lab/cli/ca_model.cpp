@@ -8,7 +8,6 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <optional>
 #include <stdexcept>
@@ -68,14 +67,6 @@ int run_on_simulator(const SimRun& r) {
                   << "PTOLAB_TORCH_NPU=force-sim to run torch_npu runners on ptosim\n";
         env.push_back({"PTO_SIMULATOR", "1"});
     }
-    std::error_code e;
-    const fs::path out = fs::absolute(r.output.empty() ? fs::current_path() : fs::path(r.output), e);
-    fs::create_directories(out, e);
-    if (e) {
-        std::cerr << r.tool << ": cannot create the output folder " << out.string() << ": " << e.message() << "\n";
-        return ec::kRunError;
-    }
-    env.push_back({"PTO_SIM_PROFILE", out.string()});
     apply(env);
 
     ptolab::RunOptions o;
@@ -83,16 +74,15 @@ int run_on_simulator(const SimRun& r) {
     o.timeout = r.timeout_s ? ptolab::Limit{*r.timeout_s, fmt::format("--timeout={:g}", *r.timeout_s)}
                             : ptolab::process_timeout_from_env();
     o.kill_after = ptolab::kill_after_from_env();
-    const ptolab::RunResult res = ptolab::run_with_timeout(o);
-    if (res.timed_out) std::cerr << r.tool << ": " << ptolab::timeout_message(o, res) << "\n";
-    else if (!res.error.empty()) std::cerr << r.tool << ": error: " << res.error << "\n";
-
-    const fs::path summary = out / "summary.txt";
-    if (std::ifstream f(summary); f) std::cout << f.rdbuf();
-    std::cerr << r.tool << " (ptosim" << (r.soc.empty() ? "" : ", " + r.soc) << "): the application exited with status "
-              << res.exit_code << "; simulated-time summary and trace in " << out.string()
-              << (fs::exists(summary) ? "" : " (none written: the application made no launch)") << "\n";
-    return res.exit_code;
+    const std::string who = std::string(r.tool) + " (ptosim" + (r.soc.empty() ? "" : ", " + r.soc) + ")";
+    try {
+        const int status = run_profiled(who, r.output.empty() ? fs::current_path().string() : r.output, o);
+        std::cerr << who << ": the application exited with status " << status << "\n";
+        return status;
+    } catch (const std::invalid_argument& e) {
+        std::cerr << e.what() << "\n";
+        return ec::kRunError;
+    }
 }
 
 // Splits a command line as a POSIX shell would (quotes and backslashes; no

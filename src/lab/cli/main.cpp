@@ -300,30 +300,9 @@ struct ProfileArgs {
 };
 
 int cmd_profile(const ProfileArgs& a) {
-    namespace fs = std::filesystem;
-    std::error_code e;
-    fs::create_directories(a.output, e);
-    if (e) throw std::invalid_argument("--output " + a.output + ": cannot create the directory: " + e.message());
-    // A run without launches must not leave an earlier run's results looking like its own.
-    for (const char* f : {"summary.json", "summary.txt", "trace.json"}) fs::remove(fs::path(a.output) / f, e);
-    const std::string dir = fs::absolute(a.output).string();
-    setenv("PTO_SIM_PROFILE", dir.c_str(), 1);
     ptolab::RunOptions o = run_options(a.timeout, a.kill_after);
     o.argv = a.command;
-    ptolab::RunResult r = ptolab::run_with_timeout(o);
-    if (r.timed_out) std::cerr << ptolab::timeout_message(o, r) << "\n";
-    else if (!r.error.empty()) std::cerr << "ptolab profile: error: " << r.error << "\n";
-    std::ifstream txt(fs::path(dir) / "summary.txt");
-    if (txt) {
-        std::cout << txt.rdbuf();
-        std::cerr << "ptolab profile: summary in " << dir << "/summary.json, trace in " << dir
-                  << "/trace.json (open it in ui.perfetto.dev or chrome://tracing); simulated time, see "
-                     "docs/cost-model.md\n";
-    } else {
-        std::cerr << "ptolab profile: " << shell_join(a.command) << " made no simulated launch (nothing in " << dir
-                  << ")\n";
-    }
-    return r.exit_code;
+    return run_profiled("ptolab profile", a.output, o);
 }
 
 // --- doctor --------------------------------------------------------------

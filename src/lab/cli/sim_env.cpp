@@ -3,6 +3,8 @@
 #include <ptolab/doctor.hpp>
 
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 
 namespace ptolab::cli {
@@ -47,6 +49,28 @@ void apply(const std::vector<Export>& exports) {
         const std::string v = x.append && old && *old ? x.value + ":" + old : x.value;
         setenv(x.name.c_str(), v.c_str(), 1);
     }
+}
+
+int run_profiled(const std::string& who, const std::string& dir, ptolab::RunOptions o) {
+    namespace fs = std::filesystem;
+    std::error_code e;
+    fs::create_directories(dir, e);
+    if (e) throw std::invalid_argument(who + ": cannot create the output directory " + dir + ": " + e.message());
+    for (const char* f : {"summary.json", "summary.txt", "trace.json"}) fs::remove(fs::path(dir) / f, e);
+    const std::string abs = fs::absolute(dir).string();
+    setenv("PTO_SIM_PROFILE", abs.c_str(), 1);
+    const ptolab::RunResult r = ptolab::run_with_timeout(o);
+    if (r.timed_out) std::cerr << who << ": " << ptolab::timeout_message(o, r) << "\n";
+    else if (!r.error.empty()) std::cerr << who << ": error: " << r.error << "\n";
+    if (std::ifstream txt(fs::path(abs) / "summary.txt"); txt) {
+        std::cout << txt.rdbuf();
+        std::cerr << who << ": summary in " << abs << "/summary.json, trace in " << abs
+                  << "/trace.json (open it in ui.perfetto.dev or chrome://tracing); simulated time, see "
+                     "docs/cost-model.md\n";
+    } else {
+        std::cerr << who << ": the command made no simulated launch (nothing in " << abs << ")\n";
+    }
+    return r.exit_code;
 }
 
 std::string known_socs() {

@@ -3,6 +3,7 @@
 // and ptolab's simulated torch_npu. Shared by `ptolab env`, `ptolab run
 // --sim` and the root's msprof/cannsim entry points (docs/drop-in.md).
 #pragma once
+#include <ptolab/proc.hpp>
 #include <ptosim/runtime.hpp>
 
 #include <optional>
@@ -32,6 +33,13 @@ std::optional<std::vector<Export>> torch_npu_exports(bool force, const char* who
 
 // Sets the variables in this process (for the command it then runs).
 void apply(const std::vector<Export>& exports);
+
+// Runs `o` with PTO_SIM_PROFILE=<dir> (created; an earlier run's summary and
+// trace removed first, so a run without launches never shows them as its
+// own), then prints summary.txt on stdout and where the outputs are (or that
+// no launch was simulated) on stderr, prefixed by `who`. Returns the exit
+// status; throws std::invalid_argument when the directory cannot be made.
+int run_profiled(const std::string& who, const std::string& dir, ptolab::RunOptions o);
 
 // "known: <profiles and CANN names>", for errors about an unknown SoC.
 std::string known_socs();
