@@ -174,9 +174,36 @@ struct Core {
     // Set when the launch is abandoned (a synchronisation timed out): the
     // core stops at its next PTO call.
     const std::atomic<bool>* abandon = nullptr;
+    // Set when the launch runs its cores on several host threads: device
+    // printf text collects here (written out in core order), and GM
+    // read-modify-writes (atomic stores) take the launch's atomic lock.
+    std::string* print_buffer = nullptr;
+    bool parallel = false;
 
     std::string name() const;  // e.g. "AIV block 3 sub 1"
 };
+
+// Held around a GM read-modify-write (TSTORE with AtomicAdd): one core's
+// atomic update of an element is never interleaved with another's, as the
+// hardware's atomic store guarantees. Free when the launch runs serially.
+void gm_atomic_lock();
+void gm_atomic_unlock();
+struct GmAtomicScope {
+    GmAtomicScope(const Core& c, bool atomic) : held(atomic && c.parallel) {
+        if (held) gm_atomic_lock();
+    }
+    ~GmAtomicScope() {
+        if (held) gm_atomic_unlock();
+    }
+    GmAtomicScope(const GmAtomicScope&) = delete;
+    GmAtomicScope& operator=(const GmAtomicScope&) = delete;
+    bool held;
+};
+
+// printf from kernel code (cce::printf, TPRINT): to stdout at once, or,
+// when the launch runs on several host threads, into the core's buffer,
+// written out in core order (docs/semantics.md, "Host threads").
+[[gnu::format(printf, 1, 2)]] int device_printf(const char* format, ...);
 
 // The core the calling kernel code runs on; throws outside a launch.
 Core& core();

@@ -139,8 +139,13 @@ private:
     std::unique_ptr<Impl> impl_;
 };
 
-// Runs one launch synchronously on the calling thread (streams use this).
+// Runs one launch synchronously on the calling thread (streams use this),
+// its simulated cores spread over the host threads sim_threads allows.
 Status run_launch(Device& d, const LaunchSpec& spec);
+
+// Host threads a launch may run its cores on, overriding PTO_SIM_THREADS;
+// 1 is the serial schedule, 0 returns to PTO_SIM_THREADS or the host's cores.
+void set_sim_threads(int n);
 
 // Seconds a synchronisation waits by default: PTO_SYNC_TIMEOUT_S, else 60.
 double default_sync_timeout_s();

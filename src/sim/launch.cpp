@@ -1,14 +1,19 @@
-// Deterministic cooperative execution of a launch: every simulated core is a
-// fiber on the stream's worker thread; a core runs until it finishes or
-// blocks on a flag, then the lowest-numbered runnable core continues.
+// Execution of a launch: every simulated core is a fiber. Serially (one host
+// thread) a core runs until it finishes or blocks on a flag, then the
+// lowest-numbered runnable core continues. In parallel, each host thread
+// runs the blocks of its own physical cores the same way, and the threads
+// meet only at cross-core flags, so a kernel without data races computes the
+// same bytes whatever the thread count (docs/semantics.md, "Host threads").
 #include "launch.hpp"
 #include "check.hpp"
 #include "timing.hpp"
 #include "device_impl.hpp"
+#include "workers.hpp"
 #include <dlfcn.h>
 #include <sys/mman.h>
 #include <ucontext.h>
 #include <cerrno>
+#include <cstdarg>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -101,6 +106,10 @@ void give_stack(void* s) {
 // without locks once the libraries are loaded.
 void on_crash(int sig, siginfo_t* info, void* uctx) {
     if (const Core* c = t_core) {
+        // Device printf text this core collected in a parallel launch: what
+        // it printed before dying is not lost.
+        if (c->print_buffer && !c->print_buffer->empty())
+            (void)!write(1, c->print_buffer->data(), c->print_buffer->size());
         char buf[1024];
         const Launch* l = t_launch;
         const uintptr_t addr = reinterpret_cast<uintptr_t>(info->si_addr);
@@ -264,7 +273,7 @@ std::string Core::name() const {
     return s;
 }
 
-void block_until(Core& c, const SourceLoc& loc, const std::function<bool()>& ready,
+void block_until(Core& c, const SourceLoc& loc, std::unique_lock<std::mutex>& held, const std::function<bool()>& ready,
                  const std::function<std::string()>& describe) {
     if (ready()) return;
     Launch* l = c.launch;
@@ -273,10 +282,48 @@ void block_until(Core& c, const SourceLoc& loc, const std::function<bool()>& rea
     s.describe = describe;
     s.wait_loc = loc;
     s.state = CoreSlot::State::Blocked;
+    held.unlock();
     l->yield_from(s);  // returns once the scheduler found ready() true
+    held.lock();
     s.ready = nullptr;
     s.describe = nullptr;
 }
+
+void block_until(Core& c, const SourceLoc& loc, const std::function<bool()>& ready,
+                 const std::function<std::string()>& describe) {
+    auto held = c.launch->lock();
+    block_until(c, loc, held, ready, describe);
+}
+
+namespace {
+std::mutex g_gm_atomic;
+}
+
+int device_printf(const char* format, ...) {
+    va_list args;
+    va_start(args, format);
+    const Core* c = t_core;
+    int n;
+    if (!c || !c->print_buffer) {
+        n = std::vprintf(format, args);
+    } else {
+        va_list again;
+        va_copy(again, args);
+        n = std::vsnprintf(nullptr, 0, format, args);
+        if (n > 0) {
+            std::string& b = *c->print_buffer;
+            const size_t at = b.size();
+            b.resize(at + static_cast<size_t>(n) + 1);
+            std::vsnprintf(b.data() + at, static_cast<size_t>(n) + 1, format, again);
+            b.resize(at + static_cast<size_t>(n));
+        }
+        va_end(again);
+    }
+    va_end(args);
+    return n;
+}
+void gm_atomic_lock() { g_gm_atomic.lock(); }
+void gm_atomic_unlock() { g_gm_atomic.unlock(); }
 
 void check_local(const Core& c, Space space, uint64_t offset, uint64_t bytes, const char* what,
                  const SourceLoc& loc) {
@@ -306,6 +353,12 @@ Core& group_core(Core& c, CoreType type, int subblock, const char* op, const Sou
 Launch::Launch(Device& d, const LaunchSpec& spec, LaunchControl* ctl)
     : dev_(d), spec_(spec), soc_(d.soc()), ctl_(ctl) {}
 
+void Launch::signalled() {
+    ++generation_;
+    current_idle_ = 0;  // every idle thread has a signal to look at
+    if (idle_ > 0) wake_.notify_all();
+}
+
 Launch::~Launch() {
     for (auto& s : slots_)
         if (s && s->fiber.stack) give_stack(s->fiber.stack);
@@ -324,15 +377,15 @@ std::string Launch::core_name(int index) const {
     return s;
 }
 
-void Launch::note_signal(std::string s) {
-    recent_signals.push_back(std::move(s));
-    if (recent_signals.size() > 8) recent_signals.pop_front();
-}
+void Launch::note_signal(const Core& from, std::string s) { last_signals[from.index] = std::move(s); }
 
 void Launch::fault_from(const CoreSlot& s, const KernelFault& f) {
-    if (!fault_) {
+    std::lock_guard lk(mu_);
+    if (s.core.index < fault_index_) {
         fault_ = f;
-        fault_core_ = &s;
+        fault_index_ = s.core.index;
+        fault_core_ = s.core.name();
+        fault_type_ = s.core.type;
     }
 }
 
@@ -375,8 +428,8 @@ Status Launch::prepare() {
     return {};
 }
 
-Status Launch::admit(int group) {
-    int phys = free_slots_.back();
+// With mu_ held when the launch runs on several host threads.
+Status Launch::admit(int group, int phys, ucontext_t* sched) {
     auto& impl = dev_.impl();
     std::vector<std::unique_ptr<CoreSlot>> made;
     for (int m = 0; m < per_group_; ++m) {
@@ -392,7 +445,12 @@ Status Launch::admit(int group) {
         c.subblock_dim = spec_.kind == KernelKind::Mix && c.type == CoreType::AIV ? 2 : 1;
         c.launch = this;
         c.abandon = ctl_ ? &ctl_->abandon : nullptr;
+        if (threads_ > 1) {
+            c.parallel = true;
+            c.print_buffer = &prints_[c.index].text;
+        }
         s->group = group;
+        s->sched = sched;
         s->body = const_cast<std::function<void()>*>(c.type == CoreType::AIC ? &spec_.aic_body : &spec_.aiv_body);
         // mix group p owns Cube core p and Vector cores 2p, 2p+1
         c.physical = c.type == CoreType::AIC ? phys : (per_group_ == 3 ? phys * 2 + (m - 1) : phys);
@@ -417,12 +475,12 @@ Status Launch::admit(int group) {
                                         " (the process is out of memory or of memory mappings, "
                                         "/proc/sys/vm/max_map_count)"};
         }
-        init_fiber(s->fiber, &sched_);
+        init_fiber(s->fiber, sched);
         s->state = CoreSlot::State::Runnable;
         made.push_back(std::move(s));
     }
-    free_slots_.pop_back();
     group_slot_[group] = phys;
+    ++next_group_;
     std::lock_guard lk(active_mu_);
     for (int m = 0; m < per_group_; ++m) {
         slots_[group * per_group_ + m] = std::move(made[m]);
@@ -433,8 +491,8 @@ Status Launch::admit(int group) {
 
 // A finished group returns its physical core and fiber stacks at once, so a
 // launch of any block_dim holds at most one wave of them.
+// With mu_ held when the launch runs on several host threads.
 void Launch::retire(int group) {
-    free_slots_.push_back(group_slot_[group]);
     std::vector<std::unique_ptr<CoreSlot>> gone;
     {
         std::lock_guard lk(active_mu_);
@@ -444,10 +502,24 @@ void Launch::retire(int group) {
             cost::core_done(*this, slots_[i]->core);
             active_.erase(i);
             gone.push_back(std::move(slots_[i]));
+            if (threads_ > 1) prints_[i].done = true;
         }
         ++groups_done_;
     }
     for (auto& s : gone) give_stack(s->fiber.stack);
+    if (threads_ > 1) flush_prints(false);
+}
+
+// Writes the collected printf text of finished cores in core order, up to
+// the first core still running (`all`: everything, at the end of the launch).
+void Launch::flush_prints(bool all) {
+    while (!prints_.empty()) {
+        auto it = prints_.begin();
+        if (!all && (it->first != next_print_ || !it->second.done)) break;
+        std::fwrite(it->second.text.data(), 1, it->second.text.size(), stdout);
+        next_print_ = it->first + 1;
+        prints_.erase(it);
+    }
 }
 
 // Runs core `s` on its fiber until it yields, finishes or faults.
@@ -455,13 +527,16 @@ void Launch::resume(CoreSlot& s) {
     t_core = &s.core;
     void* fake = nullptr;
     switch_begin(&fake, s.fiber.stack, kStackBytes);
-    swapcontext(&sched_, &s.fiber.ctx);
+    swapcontext(s.sched, &s.fiber.ctx);
     switch_end(fake, false);
     t_core = nullptr;
 }
 
-CoreSlot* Launch::pick() {
-    for (int i : active_) {
+// The lowest-numbered core of `cores` that can run (with mu_ held); after a
+// fault, only cores numbered below the faulting one still run.
+CoreSlot* Launch::pick(const std::set<int>& cores) {
+    for (int i : cores) {
+        if (i >= fault_index_) break;
         CoreSlot* s = slots_[i].get();
         if (s->state == CoreSlot::State::Runnable) return s;
         if (s->state == CoreSlot::State::Blocked && s->ready()) return s;
@@ -475,7 +550,7 @@ void Launch::yield_from(CoreSlot& s) {
 #ifdef PTOSIM_ASAN
     switch_begin(&fake, t_sched_stack, t_sched_stack_size);
 #endif
-    swapcontext(&s.fiber.ctx, &sched_);
+    swapcontext(&s.fiber.ctx, s.sched);
     switch_end(fake, true);
     t_core = self;
     // Not while already unwinding (a destructor that waits): that would terminate.
@@ -484,22 +559,56 @@ void Launch::yield_from(CoreSlot& s) {
 
 Status Launch::run() {
     if (Status st = prepare(); !st.ok()) return st;
+    std::string bad_threads;
+    int threads = sim_threads(&bad_threads);
+    if (threads == 0) return {err::kInvalidParam, "kernel '" + spec_.kernel + "' launched at " + spec_.site.str() + ": " + bad_threads};
+    // The checkers and the cost model follow one global order of events:
+    // they run the serial schedule.
+    if (check || timing) threads = 1;
+    threads = std::min({threads, groups_, capacity_});
     {
         std::lock_guard lk(dev_.impl().mu);
         dev_.impl().launched = true;
     }
     Launch* prev_launch = t_launch;
     Core* prev_core = t_core;
+    Status result = threads > 1 ? run_parallel(threads) : run_serial();
+    t_launch = prev_launch;
+    t_core = prev_core;
+    if (ctl_ && ctl_->abandon.load()) {
+        std::string at;
+        if (fault_) at = "; " + fault_core_ + " stopped at " + fault_->loc.str();
+        result = {err::kStreamSyncTimeout, "kernel '" + spec_.kernel + "' (launched at " + spec_.site.str() +
+                                               ") was abandoned after a stream synchronisation timed out" + at};
+    } else if (fault_) {
+        result = {fault_type_ == CoreType::AIV ? err::kVectorCoreException : err::kAiCoreException,
+                  "kernel '" + spec_.kernel + "' (launched at " + spec_.site.str() + ") faulted on " + fault_core_ +
+                      " at " + fault_->loc.str() + ": " + fault_->what};
+    }
+    return result;
+}
+
+// Cores left blocked by a deadlock, a fault elsewhere or an abandoned launch
+// are resumed once to unwind: what their frames own (a kernel's std::vector,
+// a wait's std::function) is freed, not leaked with the stack.
+Status Launch::run_serial() {
     t_launch = this;
+    ucontext_t sched{};
     Status result;
-    while (result.ok() && next_group_ < groups_ && !free_slots_.empty()) result = admit(next_group_++);
+    auto admit_next = [&] {
+        const int phys = free_slots_.back();
+        Status st = admit(next_group_, phys, &sched);
+        if (st.ok()) free_slots_.pop_back();
+        return st;
+    };
+    while (result.ok() && next_group_ < groups_ && !free_slots_.empty()) result = admit_next();
     while (result.ok()) {
-        if (ctl_ && ctl_->abandon.load(std::memory_order_relaxed)) {
-            result = {err::kStreamSyncTimeout, "kernel '" + spec_.kernel + "' (launched at " + spec_.site.str() +
-                                                   ") was abandoned after a stream synchronisation timed out"};
-            break;
+        if (ctl_ && ctl_->abandon.load(std::memory_order_relaxed)) break;
+        CoreSlot* s;
+        {
+            std::lock_guard lk(mu_);
+            s = pick(active_);
         }
-        CoreSlot* s = pick();
         if (!s) {
             bool blocked = false;
             for (int i : active_) blocked |= slots_[i]->state == CoreSlot::State::Blocked;
@@ -515,34 +624,113 @@ Status Launch::run() {
             bool group_done = true;
             for (int m = 0; m < per_group_; ++m) group_done &= group_member(g, m)->state == CoreSlot::State::Done;
             if (group_done) {
+                free_slots_.push_back(group_slot_[g]);
                 retire(g);
-                if (next_group_ < groups_) result = admit(next_group_++);
+                if (next_group_ < groups_) result = admit_next();
             }
         }
     }
-    // Cores left blocked by a deadlock, a fault elsewhere or an abandoned
-    // launch are resumed once to unwind: what their frames own (a kernel's
-    // std::vector, a wait's std::function) is freed, not leaked with the stack.
     for (int i : active_) {
         CoreSlot* s = slots_[i].get();
         if (s->state != CoreSlot::State::Blocked) continue;
         s->unwind = true;
         resume(*s);
     }
-    if (ctl_ && ctl_->abandon.load()) {
-        std::string at;
-        if (fault_) at = "; " + fault_core_->core.name() + " stopped at " + fault_->loc.str();
-        result = {err::kStreamSyncTimeout, "kernel '" + spec_.kernel + "' (launched at " + spec_.site.str() +
-                                               ") was abandoned after a stream synchronisation timed out" + at};
-    } else if (fault_) {
-        const Core& c = fault_core_->core;
-        result = {c.type == CoreType::AIV ? err::kVectorCoreException : err::kAiCoreException,
-                  "kernel '" + spec_.kernel + "' (launched at " + spec_.site.str() + ") faulted on " + c.name() +
-                      " at " + fault_->loc.str() + ": " + fault_->what};
-    }
-    t_launch = prev_launch;
-    t_core = prev_core;
     return result;
+}
+
+// Block g runs on physical core g % capacity once the block before it there
+// finished (the order the serial schedule gives cores that do not wait for
+// each other); host thread w runs the physical cores w, w + threads, ...
+Status Launch::run_parallel(int threads) {
+    threads_ = threads;
+    run_on_workers(threads, [&](int w) { work(w, threads); });
+    flush_prints(true);
+    std::fflush(stdout);
+    if (!admit_error_.ok()) return admit_error_;
+    if (!deadlock_.empty() && !fault_) return {err::kKernelDeadlock, deadlock_};
+    return {};
+}
+
+void Launch::work(int w, int threads) {
+    install_crash_report();
+    t_launch = this;
+    ucontext_t sched{};
+    std::set<int> mine;  // this thread's admitted, unfinished cores
+    std::unique_lock lk(mu_);
+    auto admit_block = [&](int g) {
+        if (g >= groups_ || g * per_group_ >= fault_index_ || !admit_error_.ok()) return;
+        if (Status st = admit(g, g % capacity_, &sched); !st.ok()) {
+            admit_error_ = st;
+            signalled();
+            return;
+        }
+        for (int m = 0; m < per_group_; ++m) mine.insert(g * per_group_ + m);
+    };
+    for (int p = w; p < std::min(groups_, capacity_); p += threads) admit_block(p);
+    for (;;) {
+        if ((ctl_ && ctl_->abandon.load(std::memory_order_relaxed)) || !admit_error_.ok()) break;
+        if (CoreSlot* s = pick(mine)) {
+            if (s->state == CoreSlot::State::Runnable && s->ready == nullptr) t_starting = s;
+            s->state = CoreSlot::State::Runnable;
+            lk.unlock();
+            resume(*s);
+            lk.lock();
+            if (s->state == CoreSlot::State::Done) {
+                const int g = s->group;
+                bool group_done = true;
+                for (int m = 0; m < per_group_; ++m) group_done &= group_member(g, m)->state == CoreSlot::State::Done;
+                if (group_done) {
+                    for (int m = 0; m < per_group_; ++m) mine.erase(g * per_group_ + m);
+                    retire(g);
+                    admit_block(g + capacity_);
+                }
+            }
+            continue;
+        }
+        if (mine.empty()) {
+            ++finished_;
+            if (current_idle_ > 0 && current_idle_ + finished_ == threads) {
+                stuck_ = true;
+                wake_.notify_all();
+            }
+            break;
+        }
+        // Nothing of ours can run: wait for a signal from another thread's
+        // core. When every thread waits having seen the latest signal (or
+        // finished), no core can progress.
+        ++idle_;
+        ++current_idle_;
+        if (current_idle_ + finished_ == threads) {
+            stuck_ = true;
+            wake_.notify_all();
+        }
+        const uint64_t seen = generation_;
+        while (!stuck_ && generation_ == seen && admit_error_.ok() && !(ctl_ && ctl_->abandon.load()))
+            wake_.wait_for(lk, std::chrono::milliseconds(20));
+        if (stuck_) {
+            // The first thread to get here describes the deadlock while
+            // every core stands still.
+            if (deadlock_.empty() && !fault_) {
+                bool blocked = false;
+                for (int i : active_) blocked |= slots_[i]->state == CoreSlot::State::Blocked;
+                if (blocked) deadlock_ = deadlock_report();
+            }
+            --idle_;
+            break;
+        }
+        --idle_;
+    }
+    // Unwind this thread's cores that never finished (the others were never started).
+    for (int i : mine) {
+        CoreSlot* s = slots_[i].get();
+        if (s->state != CoreSlot::State::Blocked) continue;
+        s->unwind = true;
+        lk.unlock();
+        resume(*s);
+        lk.lock();
+    }
+    if (w > 0) t_launch = nullptr;
 }
 
 // One line per run of consecutive cores in the same state, so a 48-core
@@ -602,9 +790,17 @@ std::string Launch::deadlock_report() const {
         if (s.state == CoreSlot::State::Blocked) states.emplace_back(i, "waits at " + s.wait_loc.str() + ": " + s.describe());
     }
     o << grouped_lines(states, " ") << "\n";
-    if (!recent_signals.empty()) {
-        o << "  last cross-core signals:";
-        for (auto& r : recent_signals) o << "\n    " << r;
+    if (!last_signals.empty()) {
+        // The last signal of each sending core, in core order (at most 8).
+        o << "  last cross-core signal of each core that sent one:";
+        int shown = 0;
+        for (auto& [from, r] : last_signals) {
+            if (shown++ == 8) {
+                o << "\n    ... and " << last_signals.size() - 8 << " more cores";
+                break;
+            }
+            o << "\n    " << r;
+        }
         o << "\n";
     } else {
         o << "  no cross-core signal was sent in this launch\n";

@@ -1,10 +1,12 @@
-// One kernel launch: its simulated cores, the deterministic cooperative
-// scheduler that runs them, and the cross-core flag state they share.
+// One kernel launch: its simulated cores, the schedulers that run them
+// (one cooperative scheduler per host thread) and the cross-core flag state
+// they share.
 #pragma once
 #include <ptosim/runtime.hpp>
 #include <ucontext.h>
 #include <array>
-#include <deque>
+#include <climits>
+#include <condition_variable>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -38,6 +40,7 @@ struct CoreSlot {
     std::function<std::string()> describe;
     SourceLoc wait_loc;
     std::function<void()>* body = nullptr;
+    ucontext_t* sched = nullptr;  // the scheduler of the host thread that runs this core
     bool unwind = false;  // resumed only to unwind its stack (the launch ended without it)
 };
 
@@ -54,6 +57,11 @@ struct SignalSite {
 };
 
 struct LaunchControl;
+
+// block_until for waits on cross-core state: `held` (the launch's lock())
+// is released while the core waits and held again when it continues.
+void block_until(Core& c, const SourceLoc& loc, std::unique_lock<std::mutex>& held, const std::function<bool()>& ready,
+                 const std::function<std::string()>& describe);
 
 // Cores exist only while their block runs: a group's slots (and fiber stacks)
 // are created when it is admitted to a free physical core and released when
@@ -124,19 +132,32 @@ public:
         uint64_t generation = 0;
     };
     std::array<SyncAllBarrier, 3> syncall{};
-    // Last signals, for deadlock reports.
-    std::deque<std::string> recent_signals;
-    void note_signal(std::string s);
+    // The last cross-core signal each core sent, by sending core index, for
+    // deadlock reports (per core, so the report does not depend on how the
+    // host threads interleaved).
+    std::map<int, std::string> last_signals;
+    void note_signal(const Core& from, std::string s);
+
+    // Cross-core state (the flag counters above, SYNCALL barriers, last
+    // signals) is read and written with this lock held; block_until releases
+    // it while the core waits. signalled() wakes host threads whose cores
+    // wait, after any change that may satisfy a wait.
+    std::unique_lock<std::mutex> lock() { return std::unique_lock(mu_); }
+    void signalled();
 
     void yield_from(CoreSlot& s);  // fiber -> scheduler
     void fault_from(const CoreSlot& s, const KernelFault& f);
 
 private:
     Status prepare();
-    Status admit(int group);
+    Status admit(int group, int phys, ucontext_t* sched);
     void retire(int group);
-    CoreSlot* pick();
+    CoreSlot* pick(const std::set<int>& cores);
     void resume(CoreSlot& s);
+    Status run_serial();
+    Status run_parallel(int threads);
+    void work(int worker, int threads);
+    void flush_prints(bool all);
     std::string deadlock_report() const;
     // (slot, state) pairs as report lines, consecutive cores in one state grouped.
     std::string grouped_lines(const std::vector<std::pair<int, std::string>>& states, const char* sep) const;
@@ -148,7 +169,7 @@ private:
     int per_group_ = 1;
     int groups_ = 0;
     int capacity_ = 0;
-    int next_group_ = 0;
+    int next_group_ = 0;  // groups admitted so far
     int64_t groups_done_ = 0;
     std::vector<int> group_slot_;  // physical slot of each admitted group
     std::vector<int> free_slots_;
@@ -157,9 +178,34 @@ private:
     std::vector<std::unique_ptr<CoreSlot>> slots_;
     std::set<int> active_;  // indices of the admitted, unfinished cores, scanned in order
     mutable std::mutex active_mu_;  // guards slots_/active_ against progress() from other threads
-    ucontext_t sched_{};
+    // The fault of the lowest-numbered core that faulted: the one the serial
+    // schedule meets first when cores do not wait for each other.
     std::optional<KernelFault> fault_;
-    const CoreSlot* fault_core_ = nullptr;
+    int fault_index_ = INT_MAX;
+    std::string fault_core_;
+    CoreType fault_type_ = CoreType::AIV;
+
+    std::mutex mu_;
+    // Parallel schedule: host threads with nothing to run sleep on wake_
+    // until a signal (generation_ moves) or the end; when every thread is
+    // idle or finished, no core can progress (stuck_).
+    std::condition_variable wake_;
+    uint64_t generation_ = 0;
+    int idle_ = 0, finished_ = 0, threads_ = 1;
+    int current_idle_ = 0;  // idle threads that saw the latest signal
+    bool stuck_ = false;
+    Status admit_error_;
+    std::string deadlock_;
+    // Device printf text of each core of a parallel launch, written out in
+    // core order once every lower-numbered core finished (as bisheng prints
+    // each core's buffer after the kernel), so the output does not depend on
+    // the host threads' timing.
+    struct PrintBuffer {
+        std::string text;
+        bool done = false;
+    };
+    std::map<int, PrintBuffer> prints_;
+    int next_print_ = 0;
 };
 
 }  // namespace ptosim

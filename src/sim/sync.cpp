@@ -149,8 +149,8 @@ void barrier_signal(Launch& l, Launch::FftsBarrier& b, const Core& from, Pipe pi
     for (int r : b.receivers) {
         bump(l.ffts_at(r)[flag], "ffts_cross_core_sync: FFTS flag " + std::to_string(flag) + " of " + l.core_name(r), loc);
         l.ffts_from_at(r)[flag] = {loc, from.index};
-        l.note_signal("FFTS flag " + std::to_string(flag) + " released " + l.core_name(r));
     }
+    l.signalled();
 }
 
 Launch::FftsBarrier& barrier(Launch& l, int mode, int key, std::vector<int> members, std::vector<int> receivers) {
@@ -178,7 +178,8 @@ void ffts_cross_core_sync(const SourceLoc& loc, Pipe pipe, uint64_t config) {
     const int mode = static_cast<int>((config >> 4) & 0x3);
     const int flag = static_cast<int>((config >> 8) & 0xf);
     dispatch(c, sync_record("ffts_cross_core_sync", pipe, loc, SyncOp::CrossSignal, pipe, Pipe::S, flag));
-    l.note_signal(c.name() + " ffts_cross_core_sync(mode " + std::to_string(mode) + ", flag " + std::to_string(flag) +
+    auto held = l.lock();
+    l.note_signal(c, c.name() + " ffts_cross_core_sync(mode " + std::to_string(mode) + ", flag " + std::to_string(flag) +
                   ") at " + loc.str());
     const int g = l.slot_of(c).group;
     const bool mix = l.cores_per_group() == 3;
@@ -207,6 +208,7 @@ void ffts_cross_core_sync(const SourceLoc& loc, Pipe pipe, uint64_t config) {
                     l.ffts_from_at(r)[flag] = {loc, c.index};
                     check::signal(l, c, pipe, ffts_channel(r, flag));
                 }
+                l.signalled();
             } else {
                 barrier_signal(l, barrier(l, 2, g, aivs(), {l.group_member(g, 0)->core.index}), c, pipe, flag, loc);
             }
@@ -224,8 +226,9 @@ void wait_flag_dev(const SourceLoc& loc, int64_t flag) {
     if (flag < 0 || flag >= kFftsFlags)
         fault(loc, "wait_flag_dev: flag " + std::to_string(flag) + " is out of range 0..15");
     dispatch(c, sync_record("wait_flag_dev", Pipe::S, loc, SyncOp::CrossWait, Pipe::S, Pipe::S, flag));
+    auto held = l.lock();
     uint32_t& n = l.ffts_at(c.index)[flag];
-    block_until(c, loc, [&n] { return n >= 1; }, [&n, flag] {
+    block_until(c, loc, held, [&n] { return n >= 1; }, [&n, flag] {
         return "wait_flag_dev(" + std::to_string(flag) + ") needs 1 release of FFTS flag " + std::to_string(flag) +
                ", has " + std::to_string(n);
     });
@@ -245,6 +248,7 @@ void set_intra_block(const SourceLoc& loc, Pipe pipe, int64_t id) {
     if (id < 0 || id >= kIntraBlockFlags)
         fault(loc, "set_intra_block: flag id " + std::to_string(id) + " is out of range 0..31");
     dispatch(c, sync_record("set_intra_block", pipe, loc, SyncOp::CrossSignal, pipe, Pipe::S, id));
+    auto held = l.lock();
     int g = l.slot_of(c).group;
     CoreSlot* to;
     int flag;
@@ -258,7 +262,8 @@ void set_intra_block(const SourceLoc& loc, Pipe pipe, int64_t id) {
     bump(l.intra_at(to->core.index)[flag], "set_intra_block: intra-block flag " + std::to_string(flag) + " of " + to->core.name(), loc);
     l.intra_from_at(to->core.index)[flag] = {loc, c.index};
     check::signal(l, c, pipe, intra_channel(to->core.index, flag));
-    l.note_signal(c.name() + " -> " + to->core.name() + " intra-block flag " + std::to_string(flag) + " at " + loc.str());
+    l.note_signal(c, c.name() + " -> " + to->core.name() + " intra-block flag " + std::to_string(flag) + " at " + loc.str());
+    l.signalled();
 }
 
 void wait_intra_block(const SourceLoc& loc, Pipe pipe, int64_t id) {
@@ -271,8 +276,9 @@ void wait_intra_block(const SourceLoc& loc, Pipe pipe, int64_t id) {
         fault(loc, "wait_intra_block: flag id " + std::to_string(id) + " is out of range 0..31");
     dispatch(c, sync_record("wait_intra_block", pipe, loc, SyncOp::CrossWait, Pipe::S, pipe, id));
     int flag = static_cast<int>(c.type == CoreType::AIC ? id : id % 16);
+    auto held = l.lock();
     uint32_t& n = l.intra_at(c.index)[flag];
-    block_until(c, loc, [&n] { return n >= 1; }, [&n, flag] {
+    block_until(c, loc, held, [&n] { return n >= 1; }, [&n, flag] {
         return "wait_intra_block(" + std::to_string(flag) + ") needs 1 signal on intra-block flag " +
                std::to_string(flag) + ", has " + std::to_string(n);
     });
@@ -323,16 +329,18 @@ void syncall_hard(const SourceLoc& loc, SyncAllCores who) {
     dispatch(c, sync_record("SYNCALL", Pipe::ALL, loc, SyncOp::SyncAll, Pipe::ALL, Pipe::ALL));
     if (!participates(l, c, who, loc)) return;
     const int total = participant_count(l, who);
+    auto held = l.lock();
     auto& b = l.syncall[static_cast<int>(who)];
     const uint64_t gen = b.generation;
-    l.note_signal(c.name() + " arrived at SYNCALL<" + kind_name(who) + "> at " + loc.str());
+    l.note_signal(c, c.name() + " arrived at SYNCALL<" + kind_name(who) + "> at " + loc.str());
     const check::Channel round{3, static_cast<int>(who), static_cast<int64_t>(gen), 0};
     check::contribute(l, c, round);
     if (++b.arrived == total) {
         b.arrived = 0;
         ++b.generation;
+        l.signalled();
     }
-    block_until(c, loc, [&b, gen] { return b.generation != gen; }, [&b, total, who] {
+    block_until(c, loc, held, [&b, gen] { return b.generation != gen; }, [&b, total, who] {
         return std::string("SYNCALL<") + kind_name(who) + "> (hardware mode) waits for all " + std::to_string(total) +
                " participating cores of the launch; " + std::to_string(b.arrived) + " have arrived";
     });
@@ -366,10 +374,12 @@ void syncall_soft(const SourceLoc& loc, SyncAllCores who, int32_t* workspace, ui
         fault(loc, "SYNCALL (software mode): " + c.name() + " is participant " + std::to_string(index) + " but usedCores is " +
                        std::to_string(total) + "; every participating core must be counted in usedCores");
     check_gm(workspace, slots_bytes, "SYNCALL workspace", loc);
+    auto held = l.lock();
     int32_t* mine = workspace + index * kSlotInts;
     const int32_t value = *mine + 1;
     *mine = value;
-    l.note_signal(c.name() + " wrote " + std::to_string(value) + " to its SYNCALL slot " + std::to_string(index) + " at " +
+    l.signalled();
+    l.note_signal(c, c.name() + " wrote " + std::to_string(value) + " to its SYNCALL slot " + std::to_string(index) + " at " +
                   loc.str());
     const check::Channel round{4, static_cast<int>(who), value, 0};
     check::contribute(l, c, round);
@@ -378,7 +388,7 @@ void syncall_soft(const SourceLoc& loc, SyncAllCores who, int32_t* workspace, ui
         for (int i = 0; i < total; ++i) n += workspace[i * kSlotInts] >= value;
         return n;
     };
-    block_until(c, loc, [arrived, total] { return arrived() == total; }, [arrived, total, value, workspace] {
+    block_until(c, loc, held, [arrived, total] { return arrived() == total; }, [arrived, total, value, workspace] {
         std::string late;
         for (int i = 0; i < total; ++i)
             if (workspace[i * kSlotInts] < value) late += (late.empty() ? "" : ", ") + std::to_string(i);

@@ -86,19 +86,17 @@ inline void trap(std::source_location where = std::source_location::current()) {
 }
 
 namespace cce {
-// Device printf prints on the host's stdout, immediately (bisheng buffers it
-// until the kernel ends; the text is the same).
+// Device printf: ptosim::device_printf (stdout at once, or in core order when
+// a launch runs on several host threads; bisheng buffers it until the kernel
+// ends; the text is the same).
 template <class... Args>
 inline int printf(const char* format, Args... args) {
-    if constexpr (sizeof...(Args) == 0) {
-        return std::fputs(format, stdout);
-    } else {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-security"
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
-        return std::printf(format, ptosim_cce::vararg(args)...);
+    if constexpr (sizeof...(Args) == 0) return ptosim::device_printf("%s", format);
+    else return ptosim::device_printf(format, ptosim_cce::vararg(args)...);
 #pragma GCC diagnostic pop
-    }
 }
 }  // namespace cce
 

@@ -301,6 +301,7 @@ RecordEvent fix_tstore(CallSite cs, GlobalData& dst, TileData& src, const Fp* fp
     rec.bytes = rec.elements * sizeof(D);
     ptosim::dispatch(c, rec);
     uint8_t* g = gm_bytes(dst);
+    ptosim::GmAtomicScope atomic_update(c, atomic != AtomicType::AtomicNone);
     for (int r = 0; r < vr; ++r)
         for (int col = 0; col < vc; ++col) {
             D x = fix_convert<D, S, relu>(load_elem<S>(at<TileData>(const_cast<uint8_t*>(base), r, col)), q.of(col));

@@ -493,6 +493,7 @@ void mscatter(CallSite cs, G& table, TileSrc& src, TileInd& indexes) {
     // Sequential in row-major source order, so a later source position
     // overwrites an earlier one aimed at the same slot (ScatterConflict::Last).
     uint8_t* g = gm_bytes(table);
+    ptosim::GmAtomicScope atomic_update(ptosim::core(), A != ScatterAtomicOp::None);
     for (const Hit& t : ts) {
         if (!t.live) continue;
         const int cols = M == Coalesce::Row ? vc : 1;

@@ -747,11 +747,11 @@ template <class E>
 void print_elem(const uint8_t* p) {
     const E v = load_elem<E>(p);
     // Enough digits to read each value back exactly.
-    if constexpr (std::is_same_v<E, half>) std::printf(" %.5g", static_cast<double>(static_cast<float>(v)));
-    else if constexpr (std::is_same_v<E, bfloat16_t>) std::printf(" %.4g", static_cast<double>(static_cast<float>(v)));
-    else if constexpr (std::is_floating_point_v<E>) std::printf(" %.9g", static_cast<double>(v));
-    else if constexpr (std::is_signed_v<E>) std::printf(" %lld", static_cast<long long>(v));
-    else std::printf(" %llu", static_cast<unsigned long long>(v));
+    if constexpr (std::is_same_v<E, half>) ptosim::device_printf(" %.5g", static_cast<double>(static_cast<float>(v)));
+    else if constexpr (std::is_same_v<E, bfloat16_t>) ptosim::device_printf(" %.4g", static_cast<double>(static_cast<float>(v)));
+    else if constexpr (std::is_floating_point_v<E>) ptosim::device_printf(" %.9g", static_cast<double>(v));
+    else if constexpr (std::is_signed_v<E>) ptosim::device_printf(" %lld", static_cast<long long>(v));
+    else ptosim::device_printf(" %llu", static_cast<unsigned long long>(v));
 }
 }  // namespace ptosim_impl
 
@@ -768,12 +768,12 @@ PTO_INST void TPRINT(CallSite cs, TileData& tile) {
     ptosim_impl::record_tile(rec, false, tile);
     ptosim::dispatch(c, rec);
     const int vr = tile.GetValidRow(), vc = tile.GetValidCol();
-    std::printf("TPRINT %s: %s %s %dx%d valid %dx%d on %s\n", loc.str().c_str(), ptosim_impl::tile_type_name(TileData::Loc),
+    ptosim::device_printf("TPRINT %s: %s %s %dx%d valid %dx%d on %s\n", loc.str().c_str(), ptosim_impl::tile_type_name(TileData::Loc),
                 ptosim_impl::dtype_name<typename TileData::DType>(), TileData::Rows, TileData::Cols, vr, vc, c.name().c_str());
     for (int r = 0; r < vr; ++r) {
-        std::printf("  [%d]", r);
+        ptosim::device_printf("  [%d]", r);
         for (int col = 0; col < vc; ++col) ptosim_impl::print_elem<typename TileData::DType>(ptosim_impl::at<TileData>(base, r, col));
-        std::printf("\n");
+        ptosim::device_printf("\n");
     }
     std::fflush(stdout);
 }

@@ -308,6 +308,7 @@ RecordEvent tstore(CallSite cs, GlobalData& dst, TileData& src) {
                   relu == ReluPreMode::NoRelu) {
         copy_tile_gm<TileData, GlobalData, false>(const_cast<uint8_t*>(base), g, v, vr, vc);
     } else {
+        ptosim::GmAtomicScope atomic_update(c, atomic != AtomicType::AtomicNone);
         for (int r = 0; r < vr; ++r) {
             for (int col = 0; col < vc; ++col) {
                 auto x = widen(load_elem<S>(at<TileData>(const_cast<uint8_t*>(base), r, col)));

@@ -1,0 +1,104 @@
+#include "workers.hpp"
+#include <sched.h>
+#include <atomic>
+#include <condition_variable>
+#include <algorithm>
+#include <cstdlib>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace ptosim {
+
+namespace {
+
+// One job at a time (a launch holds its device's execution lock); its
+// threads sleep between launches. Never destroyed: threads parked on the
+// pool's condition variable must not outlive it at process exit.
+class Pool {
+public:
+    void run(int n, const std::function<void(int)>& work) {
+        std::unique_lock lk(mu_);
+        while (static_cast<int>(threads_.size()) < n - 1) {
+            const int id = static_cast<int>(threads_.size()) + 1;
+            threads_.emplace_back([this, id] { loop(id); }).detach();
+        }
+        work_ = &work;
+        wanted_ = n;
+        pending_ = n - 1;
+        ++generation_;
+        lk.unlock();
+        wake_.notify_all();
+        work(0);
+        lk.lock();
+        done_.wait(lk, [this] { return pending_ == 0; });
+        work_ = nullptr;
+    }
+
+private:
+    void loop(int id) {
+        uint64_t seen = 0;
+        std::unique_lock lk(mu_);
+        for (;;) {
+            wake_.wait(lk, [&] { return generation_ != seen; });
+            seen = generation_;
+            if (id >= wanted_) continue;
+            const auto* work = work_;
+            lk.unlock();
+            (*work)(id);
+            lk.lock();
+            if (--pending_ == 0) done_.notify_one();
+        }
+    }
+
+    std::mutex mu_;
+    std::condition_variable wake_, done_;
+    std::vector<std::thread> threads_;
+    const std::function<void(int)>* work_ = nullptr;
+    int wanted_ = 0, pending_ = 0;
+    uint64_t generation_ = 0;
+};
+
+std::mutex g_run_mu;  // launches on different devices share the pool, one at a time
+
+}  // namespace
+
+void run_on_workers(int n, const std::function<void(int)>& work) {
+    if (n <= 1) {
+        work(0);
+        return;
+    }
+    static Pool* pool = new Pool;
+    std::lock_guard lk(g_run_mu);
+    pool->run(n, work);
+}
+
+namespace {
+std::atomic<int> g_threads_override{0};
+}
+
+void set_sim_threads(int n) { g_threads_override = n > 0 ? n : 0; }
+
+int sim_threads(std::string* error) {
+    if (const int n = g_threads_override.load()) return n;
+    static const int from_env = [] {
+        const char* v = std::getenv("PTO_SIM_THREADS");
+        if (!v || !*v) {
+            cpu_set_t set;
+            if (sched_getaffinity(0, sizeof set, &set) == 0) return std::max(1, CPU_COUNT(&set));
+            return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+        }
+        char* end = nullptr;
+        const long n = std::strtol(v, &end, 10);
+        return *end == 0 && n >= 1 && n <= 1024 ? static_cast<int>(n) : -1;
+    }();
+    if (from_env < 0) {
+        if (error)
+            *error = std::string("PTO_SIM_THREADS='") + std::getenv("PTO_SIM_THREADS") +
+                     "' is not a thread count; set 1 (the serial schedule) .. 1024, or unset it to use every host core";
+        return 0;
+    }
+    return from_env;
+}
+
+}  // namespace ptosim
