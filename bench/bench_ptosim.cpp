@@ -3,6 +3,7 @@
 #include <pto/pto-inst.hpp>
 #include <ptosim/runtime.hpp>
 #include <benchmark/benchmark.h>
+#include <cstring>
 #include <vector>
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
@@ -200,12 +201,80 @@ void BM_VecAdd64x128_WithSubscriber(benchmark::State& state) {
 }
 BENCHMARK(BM_VecAdd64x128_WithSubscriber)->Unit(benchmark::kMicrosecond);
 
-// Whole launches of an empty kernel: scheduler, fibers and buffers.
+// Whole launches of an empty kernel: scheduler, fibers and buffers, on the
+// serial schedule and on two host threads.
 void BM_LaunchEmptyKernel(benchmark::State& state) {
     const auto blocks = static_cast<uint32_t>(state.range(0));
+    ptosim::set_sim_threads(static_cast<int>(state.range(1)));
     for (auto _ : state) run_on_core(ptosim::KernelKind::Vec, [] {}, blocks);
+    ptosim::set_sim_threads(0);
+    state.counters["us/block"] = benchmark::Counter(static_cast<double>(blocks) * state.iterations(),
+                                                    benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+    state.counters["us/block"].value *= 1e6;
 }
-BENCHMARK(BM_LaunchEmptyKernel)->Arg(1)->Arg(48)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_LaunchEmptyKernel)->ArgNames({"blocks", "threads"})->Args({1, 1})->Args({48, 1})->Args({48, 2})
+    ->Unit(benchmark::kMicrosecond);
+
+// C (2048 x 2048, fp32) = A * B (fp16) on 24 Cube cores, each block taking
+// every 24th of the 256 output tiles of 128 x 128, summed over k-steps of 64:
+// the multi-core scaling figure, run on 1 and 2 host threads. The result of
+// every run is compared byte for byte with the serial schedule's.
+void BM_MatmulMulticore2048(benchmark::State& state) {
+    constexpr int S = 2048, T = 128, K = 64, kBlocks = 24;
+    static std::vector<half> a(S * S), b(S * S);
+    static std::vector<float> serial;
+    std::vector<float> c(S * S);
+    for (int i = 0; i < S * S; ++i) {
+        a[i] = half(static_cast<float>(i % 7) * 0.25f);
+        b[i] = half(static_cast<float>(i % 5) * 0.5f);
+    }
+    auto body = [&c] {
+        using MatA = Tile<TileType::Mat, half, T, K, BLayout::ColMajor, T, K, SLayout::RowMajor, 512>;
+        using MatB = Tile<TileType::Mat, half, K, T, BLayout::ColMajor, K, T, SLayout::RowMajor, 512>;
+        using GA = GlobalTensor<half, TileShape2D<half, T, K>, BaseShape2D<half, S, S>>;
+        using GB = GlobalTensor<half, TileShape2D<half, K, T>, BaseShape2D<half, S, S>>;
+        using GC = GlobalTensor<float, TileShape2D<float, T, T>, BaseShape2D<float, S, S>>;
+        MatA am;
+        MatB bm;
+        TileLeft<half, T, K> al;
+        TileRight<half, K, T> br;
+        TileAcc<float, T, T> acc;
+        TASSIGN(am, 0);
+        TASSIGN(bm, T * K * sizeof(half));
+        TASSIGN(al, 0);
+        TASSIGN(br, 0);
+        TASSIGN(acc, 0);
+        constexpr int tiles = (S / T) * (S / T);
+        for (int t = static_cast<int>(get_block_idx()); t < tiles; t += static_cast<int>(get_block_num())) {
+            const int bi = t / (S / T) * T, bj = t % (S / T) * T;
+            for (int k0 = 0; k0 < S; k0 += K) {
+                GA ga(a.data() + bi * S + k0);
+                GB gb(b.data() + k0 * S + bj);
+                TLOAD(am, ga);
+                TLOAD(bm, gb);
+                TMOV(al, am);
+                TMOV(br, bm);
+                if (k0 == 0) TMATMUL(acc, al, br);
+                else TMATMUL_ACC(acc, al, br);
+            }
+            GC gc(c.data() + bi * S + bj);
+            TSTORE(gc, acc);
+        }
+    };
+    if (serial.empty()) {
+        ptosim::set_sim_threads(1);
+        run_on_core(ptosim::KernelKind::Cube, body, kBlocks);
+        serial = c;
+    }
+    ptosim::set_sim_threads(static_cast<int>(state.range(0)));
+    for (auto _ : state) run_on_core(ptosim::KernelKind::Cube, body, kBlocks);
+    ptosim::set_sim_threads(0);
+    if (std::memcmp(c.data(), serial.data(), c.size() * sizeof(float)) != 0)
+        state.SkipWithError("the result differs from the serial schedule's");
+    state.counters["GFLOP/s"] =
+        benchmark::Counter(2.0 * S * S * S * state.iterations() / 1e9, benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_MatmulMulticore2048)->ArgName("threads")->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 
