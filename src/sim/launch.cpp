@@ -12,11 +12,13 @@
 #include <dlfcn.h>
 #include <sys/mman.h>
 #include <ucontext.h>
+#include <algorithm>
 #include <cerrno>
 #include <cstdarg>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <mutex>
@@ -817,6 +819,43 @@ std::string launch_progress(LaunchControl& ctl) {
     return ctl.live ? ctl.live->progress() : std::string();
 }
 
+namespace {
+
+// PTO_SIM_DIGEST=<file>: after every launch, one line with a digest of the
+// device memory (every aclrtMalloc block's bytes), to compare runs byte for
+// byte, e.g. the serial schedule with several host threads. Blocks are
+// hashed one by one (FNV-1a) and the (size, hash) pairs sorted, so the
+// digest does not depend on where the host placed them.
+void append_digest(Device& d, const LaunchSpec& spec, const Status& st) {
+    static const char* path = std::getenv("PTO_SIM_DIGEST");
+    if (!path || !*path) return;
+    std::vector<std::pair<uint64_t, uint64_t>> blocks;
+    {
+        std::lock_guard lk(d.impl().mu);
+        for (const auto& [base, a] : d.impl().allocations) {
+            if (!a.device) continue;
+            uint64_t h = 1469598103934665603ull;
+            const auto* p = reinterpret_cast<const uint8_t*>(base);
+            for (uint64_t i = 0; i < a.size; ++i) h = (h ^ p[i]) * 1099511628211ull;
+            blocks.emplace_back(a.size, h);
+        }
+    }
+    std::sort(blocks.begin(), blocks.end());
+    uint64_t all = 1469598103934665603ull;
+    for (auto [size, h] : blocks) all = ((all ^ size) * 1099511628211ull ^ h) * 1099511628211ull;
+    static std::mutex mu;
+    static uint64_t launches = 0;
+    std::lock_guard lk(mu);
+    if (FILE* f = std::fopen(path, "a")) {
+        std::fprintf(f, "launch %llu kernel '%s' status %d device blocks %zu digest %016llx\n",
+                     static_cast<unsigned long long>(++launches), spec.kernel.c_str(), st.code, blocks.size(),
+                     static_cast<unsigned long long>(all));
+        std::fclose(f);
+    }
+}
+
+}  // namespace
+
 // One launch at a time owns the device's cores: two launches sharing the
 // physical cores' buffers would read each other's UB. Launches on different
 // streams therefore run one after another, each stream in its own order.
@@ -855,6 +894,7 @@ Status run_launch(Device& d, const LaunchSpec& spec, LaunchControl* ctl) {
         std::lock_guard lk(impl.mu);
         impl.busy.clear();
     }
+    append_digest(d, spec, st);
     ex.unlock();
     if (!st.ok()) {
         std::fprintf(stderr, "ptosim: error %d: %s\n", st.code, st.message.c_str());
