@@ -85,3 +85,48 @@ TEST(Bfloat16, RoundsToNearestEven) {
     EXPECT_TRUE(std::isnan(static_cast<float>(bfloat16_t(NAN))));
     EXPECT_EQ(static_cast<float>(bfloat16_t::from_bits(0x4049)), 3.140625f);
 }
+
+#include <ptosim/numerics.hpp>
+#include <vector>
+
+// The row conversions (F16C/AVX2 where the host has them) against the
+// element-wise ones, for every binary16 pattern at every alignment of a
+// 16-wide group and every tail length; signalling NaNs stay signalling.
+TEST(Float16Rows, RowConversionsMatchTheElementConversionsForEveryPattern) {
+    std::vector<uint8_t> src(2 * 65536 + 64);
+    for (uint32_t b = 0; b < 65536; ++b) std::memcpy(&src[2 * b], &b, 2);
+    std::vector<float> row(65536 + 32);
+    for (int start : {0, 1, 7, 15}) {
+        const int n = 65536 - start;
+        ptosim::half_row_to_float(&src[2 * start], row.data(), n);
+        for (int k = 0; k < n; ++k) {
+            const float want = ptosim::half_bits_to_float(static_cast<uint16_t>(start + k));
+            ASSERT_EQ(std::memcmp(&row[k], &want, 4), 0) << "pattern 0x" << std::hex << start + k;
+        }
+    }
+    // a NaN-free run of 16 with one signalling NaN at each position
+    for (int pos = 0; pos < 16; ++pos) {
+        uint16_t h[19];
+        for (int k = 0; k < 19; ++k) h[k] = static_cast<uint16_t>(0x3c00 + k);
+        h[pos] = 0x7c01;
+        float out[19];
+        ptosim::half_row_to_float(reinterpret_cast<const uint8_t*>(h), out, 19);
+        uint32_t got;
+        std::memcpy(&got, &out[pos], 4);
+        EXPECT_EQ(got & 0x7fc00000u, 0x7f800000u) << "signalling NaN at " << pos << " became quiet";
+        EXPECT_EQ(out[pos == 0 ? 1 : 0], ptosim::half_bits_to_float(h[pos == 0 ? 1 : 0]));
+    }
+    std::vector<float> f;
+    for (uint32_t b = 0; b < 0xffffffffu - 9973; b += 9973) {
+        float x;
+        std::memcpy(&x, &b, 4);
+        f.push_back(x);
+    }
+    std::vector<uint8_t> out(2 * f.size());
+    ptosim::float_to_half_row(f.data(), out.data(), static_cast<int>(f.size()));
+    for (size_t k = 0; k < f.size(); ++k) {
+        uint16_t got;
+        std::memcpy(&got, &out[2 * k], 2);
+        ASSERT_EQ(got, ptosim::float_to_half_bits(f[k])) << f[k];
+    }
+}
