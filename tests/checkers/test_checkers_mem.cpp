@@ -601,6 +601,8 @@ TEST_F(MemCheckers, CubeMoveOfAnUnloadedL1TileIsAnUninitializedRead) {
     CubeData d;
     expect_bug(cube([&] { matmul(d.a.data(), d.b.data(), d.c.data(), CubeBug::NoLoadB); }),
                {want("initcheck", "uninitialized-read", "L1", {"@mm-mov-r"})}, ptosim::err::kAiCoreException);
+    expect_clean(cube([&] { matmul(d.a.data(), d.b.data(), d.c.data(), CubeBug::None); }));
+    for (int i = 0; i < kT * kT; ++i) ASSERT_EQ(d.c[i], static_cast<float>(i % 7)) << i;
 }
 
 // A device block the host never filled: the kernel's read names the block
