@@ -726,6 +726,7 @@ TEST(VecToMat, TinsertNzIntoAnyDeclaredLayoutPlacesNz) {
             TASSIGN(mb, 0);
             auto ge = gm_nd(eye.data(), N, N, N);
             TLOAD(mb, ge);
+            ISA_SYNC(PIPE_MTE2, PIPE_MTE1);  // the move of mb into L0B reads what the load wrote
             wait_intra_block(PIPE_MTE1, 1);
             wait_intra_block(PIPE_MTE1, 17);
             multiply_into<N>(out.data(), ma, mb);

@@ -152,9 +152,9 @@ void load_params(FpTile& fp, std::vector<uint64_t>& params) {
     TASSIGN(fp, kFbAt);
     auto g = gm_nd(params.data(), 1, kC, kC);
     TLOAD(staged, g);
-    ISA_SYNC(PIPE_MTE2, PIPE_MTE1);
+    // The move into FB runs on PIPE_FIX (pto-isa's TMOV to a Scaling tile).
+    ISA_SYNC(PIPE_MTE2, PIPE_FIX);
     TMOV(fp, staged);
-    ISA_SYNC(PIPE_MTE1, PIPE_FIX);
 }
 
 struct Shape2 {

@@ -60,12 +60,17 @@ std::vector<Report> take_reports();
 std::string format_text(const Report& r);
 std::string format_json(const Report& r);
 
-// initcheck's view of device memory (docs/checkers.md, "initcheck"): the ACL
+// initcheck's and memcheck's view of device memory (docs/checkers.md): the ACL
 // runtime tells it about each aclrtMalloc block (`requested` bytes asked for;
 // `caller` the code address that asked), every host write into one
-// (aclrtMemcpy, aclrtMemset) and each aclrtFree. No-ops unless initcheck is on.
+// (aclrtMemcpy, aclrtMemset) and each aclrtFree. No-ops unless initcheck or
+// memcheck is on.
 void gm_allocated(const void* p, uint64_t requested, const void* caller);
 void gm_host_write(const void* p, uint64_t bytes);
 void gm_freed(const void* p);
+// memcheck's leak report at aclFinalize: every block allocated while memcheck
+// was on and never freed, one report per allocating code address. No-op
+// unless memcheck is on.
+void gm_finalize();
 
 }  // namespace ptosim::check

@@ -348,6 +348,7 @@ aclError aclFinalize(void) {
     }
     t_current_device = kNoDevice;
     destroy_streams(doomed);
+    ptosim::check::gm_finalize();
     return ACL_SUCCESS;
 }
 

@@ -794,8 +794,8 @@ std::vector<Report> take_reports() {
 }
 
 std::string format_text(const Report& r) {
-    std::string s = "ptosim: " + r.tool + ": " + r.severity + ": " + r.kind + " in kernel '" + r.kernel + "' on " + r.core +
-                    ": " + r.message;
+    std::string s = "ptosim: " + r.tool + ": " + r.severity + ": " + r.kind +
+                    (r.kernel.empty() ? "" : " in kernel '" + r.kernel + "' on " + r.core) + ": " + r.message;
     if (r.count > 1) s += " (" + std::to_string(r.count) + " times)";
     s += "\n  fix: " + r.fix + "\n";
     return s;
@@ -819,6 +819,30 @@ std::string format_json(const Report& r) {
     }
     o << "],\"count\":" << r.count << ",\"message\":" << q(r.message) << ",\"fix\":" << q(r.fix) << "}";
     return o.str();
+}
+
+// The log and take_reports' list get every report, a launch's or not.
+static void keep(const std::vector<Report>& reports) {
+    std::lock_guard lk(g_mu);
+    if (!g_log.empty() && !reports.empty()) {
+        if (ends_with(g_log, ".sarif")) {
+            for (const Report& r : reports)
+                if (g_sarif.size() < kKeptReports) g_sarif.push_back(r);
+            write_sarif_locked();
+        } else if (std::FILE* f = std::fopen(g_log.c_str(), "a")) {
+            for (const Report& r : reports) std::fprintf(f, "%s\n", format_json(r).c_str());
+            std::fclose(f);
+        } else {
+            std::fprintf(stderr, "ptosim: warning: cannot append to PTO_SIM_CHECK_LOG %s\n", g_log.c_str());
+        }
+    }
+    for (const Report& r : reports)
+        if (g_reports.size() < kKeptReports) g_reports.push_back(r);
+}
+
+void emit(std::vector<Report> reports) {
+    for (const Report& r : reports) std::fputs(format_text(r).c_str(), stderr);
+    keep(reports);
 }
 
 // ------------------------------------------------------------ launch hooks
@@ -857,23 +881,7 @@ Status end(Launch& l, Status run) {
         std::fputs(format_text(r).c_str(), stderr);
         if (r.severity == "error" && !errors++) first_error = &r;
     }
-    {
-        std::lock_guard lk(g_mu);
-        if (!g_log.empty() && !st->reports.empty()) {
-            if (ends_with(g_log, ".sarif")) {
-                for (const Report& r : st->reports)
-                    if (g_sarif.size() < kKeptReports) g_sarif.push_back(r);
-                write_sarif_locked();
-            } else if (std::FILE* f = std::fopen(g_log.c_str(), "a")) {
-                for (const Report& r : st->reports) std::fprintf(f, "%s\n", format_json(r).c_str());
-                std::fclose(f);
-            } else {
-                std::fprintf(stderr, "ptosim: warning: cannot append to PTO_SIM_CHECK_LOG %s\n", g_log.c_str());
-            }
-        }
-        for (const Report& r : st->reports)
-            if (g_reports.size() < kKeptReports) g_reports.push_back(r);
-    }
+    keep(st->reports);
     Status result = run;
     if (run.ok() && errors) {
         result = {first_error->core_type == CoreType::AIV ? err::kVectorCoreException : err::kAiCoreException,

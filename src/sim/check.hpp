@@ -44,6 +44,9 @@ struct ReportSink {
     // Adds a report made on core `core` (deduplicated as every report).
     std::function<void(int core, Report)> add;
 };
+// Reports made outside a launch (memcheck's leaks at aclFinalize): printed,
+// logged and kept for take_reports like a launch's.
+void emit(std::vector<Report> reports);
 MemInit* mem_init_new(Launch& l, unsigned tools, ReportSink sink);
 void mem_init_delete(MemInit* m);
 void mem_record(MemInit& m, const Core& c, const OpRecord& r);

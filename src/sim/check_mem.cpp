@@ -135,6 +135,8 @@ struct GmBlock {
     uint64_t requested;  // bytes asked for; aclrtMalloc's padding after them is not checked
     Intervals written;
     std::string where;   // "aclrtMalloc called from main+0x4f (./app)"
+    const void* caller = nullptr;
+    bool leak_watch = false;  // allocated while memcheck was on, not yet reported at an aclFinalize
 };
 std::mutex g_gm_mu;
 std::map<uintptr_t, GmBlock> g_gm;  // by base address
@@ -166,8 +168,10 @@ std::string code_address(const void* pc) {
 }  // namespace
 
 void gm_allocated(const void* p, uint64_t requested, const void* caller) {
-    if (!p || !enabled(kInit)) return;
-    GmBlock b{requested, {}, "aclrtMalloc called from " + code_address(caller)};
+    if (!p) return;
+    const unsigned on = tools();
+    if (!(on & (kInit | kMem))) return;
+    GmBlock b{requested, {}, "aclrtMalloc called from " + code_address(caller), caller, (on & kMem) != 0};
     std::lock_guard lk(g_gm_mu);
     g_gm[reinterpret_cast<uintptr_t>(p)] = std::move(b);
 }
@@ -191,6 +195,54 @@ void gm_host_write(const void* p, uint64_t bytes) {
 void gm_freed(const void* p) {
     std::lock_guard lk(g_gm_mu);
     g_gm.erase(reinterpret_cast<uintptr_t>(p));
+}
+
+// Device memory never freed when the program finalises ACL: on hardware it
+// stays allocated until the process ends (or the device is reset), and a
+// program that allocates per call runs out of it. One report per code
+// address that called aclrtMalloc, counting its blocks; a block is reported
+// once, at the first aclFinalize after its allocation.
+void gm_finalize() {
+    if (!enabled(kMem)) return;
+    struct Site {
+        std::string where;
+        uint64_t first = 0, first_size = 0, blocks = 0, bytes = 0;
+    };
+    std::vector<std::pair<const void*, Site>> sites;  // in order of the first block's address
+    {
+        std::lock_guard lk(g_gm_mu);
+        for (auto& [base, b] : g_gm) {
+            if (!b.leak_watch) continue;
+            b.leak_watch = false;
+            auto it = std::find_if(sites.begin(), sites.end(), [&](const auto& s) { return s.first == b.caller; });
+            if (it == sites.end()) {
+                sites.push_back({b.caller, Site{b.where, base, b.requested, 0, 0}});
+                it = std::prev(sites.end());
+            }
+            ++it->second.blocks;
+            it->second.bytes += b.requested;
+        }
+    }
+    std::vector<Report> reports;
+    for (const auto& [caller, s] : sites) {
+        Report rep;
+        rep.tool = "memcheck";
+        rep.kind = "leak";
+        rep.severity = "error";
+        rep.core = "host";
+        rep.block = rep.subblock = -1;
+        rep.buffer = "GM";
+        rep.lo = s.first;
+        rep.hi = s.first + s.first_size;
+        rep.count = s.blocks;
+        rep.sites = {{SourceLoc{}, "aclrtMalloc", Pipe::S, "", "host"}};
+        rep.message = "aclFinalize with " + std::to_string(s.blocks) + " device block(s) of " + std::to_string(s.bytes) +
+                      " bytes never freed, allocated by " + s.where + " (the first: the " +
+                      std::to_string(s.first_size) + "-byte block at " + hex(s.first) + ")";
+        rep.fix = "call aclrtFree(ptr) before aclFinalize for every block allocated there";
+        reports.push_back(std::move(rep));
+    }
+    if (!reports.empty()) emit(std::move(reports));
 }
 
 // ------------------------------------------------------------ launch state

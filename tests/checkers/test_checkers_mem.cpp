@@ -238,16 +238,19 @@ struct CubeData {
     }
 };
 
-enum class CubeBug { None, OverlappingL1, NoLoadB };
+// StaleL0A: the matmul's view of the left operand is TASSIGNed to another
+// L0A address than the tile the move filled.
+enum class CubeBug { None, OverlappingL1, NoLoadB, NoMoveB, StaleL0A };
 
 void matmul(half* a, half* b, float* c, CubeBug bug) {
     MatT ma, mb;
-    LeftT l;
+    LeftT l, lm;
     RightT r;
     AccT acc;
     TASSIGN(ma, 0);
     TASSIGN(mb, bug == CubeBug::OverlappingL1 ? 0x100 : 0x1000);
     TASSIGN(l, 0);
+    TASSIGN(lm, bug == CubeBug::StaleL0A ? 0x200 : 0);
     TASSIGN(r, 0);
     TASSIGN(acc, 0);
     auto ga = ref::gm_nd(a, kT, kT, kT);
@@ -257,9 +260,9 @@ void matmul(half* a, half* b, float* c, CubeBug bug) {
     if (bug != CubeBug::NoLoadB) TLOAD(mb, gb);  // @mm-load-b
     ISA_SYNC(PIPE_MTE2, PIPE_MTE1);
     TMOV(l, ma);  // @mm-mov-l
-    TMOV(r, mb);  // @mm-mov-r
+    if (bug != CubeBug::NoMoveB) TMOV(r, mb);  // @mm-mov-r
     ISA_SYNC(PIPE_MTE1, PIPE_M);
-    TMATMUL(acc, l, r);
+    TMATMUL(acc, lm, r);  // @mm-matmul
     ISA_SYNC(PIPE_M, PIPE_FIX);
     TSTORE(gc, acc);
 }
@@ -331,6 +334,234 @@ TEST_F(MemCheckers, GmReadOutsideEveryAllocationIsGmUnallocated) {
     aclrtFree(out);
 }
 
+// Two matmuls on one Cube: c1 = A x I and c2 = I x A. Each bug places the
+// second operand or accumulator over half of the first one while the first
+// matmul (or its store) still reads it.
+enum class L0Bug { None, L0A, L0B, L0C };
+
+void two_matmuls(CubeData& d, float* c2, L0Bug bug) {
+    MatT ma, mb;
+    LeftT l1, l2;
+    RightT r1, r2;
+    AccT acc1, acc2;
+    TASSIGN(ma, 0);
+    TASSIGN(mb, 0x1000);
+    TASSIGN(l1, 0);
+    TASSIGN(l2, bug == L0Bug::L0A ? 0x100 : 0x200);
+    TASSIGN(r1, 0);
+    TASSIGN(r2, bug == L0Bug::L0B ? 0x100 : 0x200);
+    TASSIGN(acc1, 0);
+    TASSIGN(acc2, bug == L0Bug::L0C ? 0x200 : 0x400);
+    auto ga = ref::gm_nd(d.a.data(), kT, kT, kT);
+    auto gb = ref::gm_nd(d.b.data(), kT, kT, kT);
+    auto gc1 = ref::gm_nd(d.c.data(), kT, kT, kT);
+    auto gc2 = ref::gm_nd(c2, kT, kT, kT);
+    TLOAD(ma, ga);
+    TLOAD(mb, gb);
+    ISA_SYNC(PIPE_MTE2, PIPE_MTE1);
+    TMOV(l1, ma);
+    TMOV(r1, mb);
+    TMOV(l2, mb);  // @two-mov-l2
+    TMOV(r2, ma);  // @two-mov-r2
+    ISA_SYNC(PIPE_MTE1, PIPE_M);
+    TMATMUL(acc1, l1, r1);  // @two-mm-1
+    TMATMUL(acc2, l2, r2);  // @two-mm-2
+    ISA_SYNC(PIPE_M, PIPE_FIX);
+    TSTORE(gc1, acc1);  // @two-store-1
+    TSTORE(gc2, acc2);
+}
+
+void expect_two_matmuls_fixed(Checked good, const CubeData& d, const std::vector<float>& c2) {
+    EXPECT_TRUE(good.st.ok()) << good.st.message;
+    EXPECT_EQ(good.summaries(), std::vector<std::string>{});
+    for (int i = 0; i < kT * kT; ++i) {
+        ASSERT_EQ(d.c[i], static_cast<float>(i % 7)) << i;
+        ASSERT_EQ(c2[i], static_cast<float>(i % 7)) << i;
+    }
+}
+
+TEST_F(MemCheckers, L0aTileMovedOverAnotherLiveOneIsOverlappingTiles) {
+    CubeData d;
+    std::vector<float> c2(kT * kT);
+    auto bad = cube([&] { two_matmuls(d, c2.data(), L0Bug::L0A); });
+    expect_bug(bad, {want("memcheck", "overlapping-tiles", "L0A", {"@two-mov-l2", "@two-mm-1"})},
+               ptosim::err::kAiCoreException);
+    ASSERT_EQ(bad.reports.size(), 1u);
+    EXPECT_EQ(bad.reports[0].core, "AIC block 0");
+    EXPECT_EQ(bad.reports[0].lo, 0x100u);
+    EXPECT_EQ(bad.reports[0].hi, 0x200u);
+    expect_two_matmuls_fixed(cube([&] { two_matmuls(d, c2.data(), L0Bug::None); }), d, c2);
+}
+
+TEST_F(MemCheckers, L0bTileMovedOverAnotherLiveOneIsOverlappingTiles) {
+    CubeData d;
+    std::vector<float> c2(kT * kT);
+    auto bad = cube([&] { two_matmuls(d, c2.data(), L0Bug::L0B); });
+    expect_bug(bad, {want("memcheck", "overlapping-tiles", "L0B", {"@two-mov-r2", "@two-mm-1"})},
+               ptosim::err::kAiCoreException);
+    ASSERT_EQ(bad.reports.size(), 1u);
+    EXPECT_EQ(bad.reports[0].count, 1u);
+    expect_two_matmuls_fixed(cube([&] { two_matmuls(d, c2.data(), L0Bug::None); }), d, c2);
+}
+
+TEST_F(MemCheckers, AccumulatorWrittenOverAnotherBeforeItsStoreIsOverlappingTiles) {
+    CubeData d;
+    std::vector<float> c2(kT * kT);
+    auto bad = cube([&] { two_matmuls(d, c2.data(), L0Bug::L0C); });
+    expect_bug(bad, {want("memcheck", "overlapping-tiles", "L0C", {"@two-mm-2", "@two-store-1"})},
+               ptosim::err::kAiCoreException);
+    ASSERT_EQ(bad.reports.size(), 1u);
+    EXPECT_EQ(bad.reports[0].lo, 0x200u);
+    EXPECT_EQ(bad.reports[0].hi, 0x400u);
+    expect_two_matmuls_fixed(cube([&] { two_matmuls(d, c2.data(), L0Bug::None); }), d, c2);
+}
+
+// A vector result (t = a + a) is TASSIGNed over the lower half of b, which
+// the next add still reads.
+void result_over_input(float* x, float* y, float* out, bool bug) {
+    V a, b, t, o;
+    TASSIGN(a, 0);
+    TASSIGN(b, 0x400);
+    TASSIGN(t, bug ? 0x600 : 0x800);
+    TASSIGN(o, 0xc00);
+    G gx(x), gy(y), go(out);
+    TLOAD(a, gx);
+    TLOAD(b, gy);
+    set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    TADD(t, a, a);  // @vr-double
+    pipe_barrier(PIPE_V);
+    TADD(o, t, b);  // @vr-add
+    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    TSTORE(go, o);
+}
+
+TEST_F(MemCheckers, VectorResultOverALiveInputTileIsOverlappingTiles) {
+    auto x = iota_vec(1), y = iota_vec(100);
+    std::vector<float> out(N);
+    auto bad = vec([&] { result_over_input(x.data(), y.data(), out.data(), true); });
+    expect_bug(bad, {want("memcheck", "overlapping-tiles", "UB", {"@vr-double", "@vr-add"})});
+    ASSERT_EQ(bad.reports.size(), 1u);
+    EXPECT_EQ(bad.reports[0].lo, 0x600u);
+    EXPECT_EQ(bad.reports[0].hi, 0x800u);
+    expect_clean(vec([&] { result_over_input(x.data(), y.data(), out.data(), false); }));
+    for (int i = 0; i < N; ++i) ASSERT_EQ(out[i], 2 * x[i] + y[i]);
+}
+
+// Each block loads its tile at x + block * tiles_per_block * tile; the buggy
+// kernel was written for three tiles per block and launched with one, so
+// block 1 reads 3 KiB into a 2-tile (2 KiB) block: past its end (and its
+// aclrtMalloc padding), still inside the block's own mapped page, where no
+// other allocation can lie.
+TEST_F(MemCheckers, BlockOffsetPastTheEndOfTheDeviceBlockIsGmUnallocated) {
+    Acl acl;
+    auto* x = static_cast<float*>(Acl::malloc_dev(2 * N * sizeof(float)));
+    auto* out = static_cast<float*>(Acl::malloc_dev(2 * N * sizeof(float)));
+    std::vector<float> host(2 * N);
+    std::iota(host.begin(), host.end(), 1.0f);
+    ASSERT_EQ(aclrtMemcpy(x, 2 * N * 4, host.data(), 2 * N * 4, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    auto body = [&](bool bug) {
+        const int64_t b = get_block_idx();
+        V a;
+        TASSIGN(a, 0);
+        const int64_t tiles_per_block = bug ? 3 : 1;
+        G gx(x + b * tiles_per_block * N), go(out + b * N);
+        TLOAD(a, gx);  // @gm-stride
+        set_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+        wait_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+        TSTORE(go, a);
+    };
+    auto bad = run(ptosim::KernelKind::Vec, nullptr, [&] { body(true); }, {x, out}, 2);
+    expect_bug(bad, {want("memcheck", "gm-unallocated", "GM", {"@gm-stride"})});
+    ASSERT_EQ(bad.reports.size(), 1u);
+    EXPECT_EQ(bad.reports[0].core, "AIV block 1");
+    EXPECT_EQ(bad.reports[0].lo, reinterpret_cast<uintptr_t>(x) + 3 * N * sizeof(float));
+    EXPECT_EQ(bad.reports[0].count, 1u);
+    expect_clean(run(ptosim::KernelKind::Vec, nullptr, [&] { body(false); }, {x, out}, 2));
+    std::vector<float> back(2 * N);
+    ASSERT_EQ(aclrtMemcpy(back.data(), 2 * N * 4, out, 2 * N * 4, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    EXPECT_EQ(back, host);
+    aclrtFree(x);
+    aclrtFree(out);
+}
+
+// Mix kernels of both targets: the Cube computes A x I into a GM workspace
+// and signals both Vector sub-blocks (from PIPE_FIX, after the store).
+#if PTOSIM_TARGET_A5
+void ws_signal() {
+    set_intra_block(PIPE_FIX, 3);
+    set_intra_block(PIPE_FIX, 19);
+}
+void ws_wait() { wait_intra_block(PIPE_MTE2, 3); }
+#else
+void ws_signal() {
+    set_ffts_base_addr(ptosim::Device::get().ffts_ctrl_addr());
+    ffts_cross_core_sync(PIPE_FIX, 1 | (2 << 4) | (4 << 8));
+}
+void ws_wait() {
+    set_ffts_base_addr(ptosim::Device::get().ffts_ctrl_addr());
+    wait_flag_dev(4);
+}
+#endif
+
+void ws_cube(CubeData& d, float* ws) {
+    MatT ma, mb;
+    LeftT l;
+    RightT r;
+    AccT acc;
+    TASSIGN(ma, 0);
+    TASSIGN(mb, 0x1000);
+    TASSIGN(l, 0);
+    TASSIGN(r, 0);
+    TASSIGN(acc, 0);
+    auto ga = ref::gm_nd(d.a.data(), kT, kT, kT);
+    auto gb = ref::gm_nd(d.b.data(), kT, kT, kT);
+    auto gw = ref::gm_nd(ws, kT, kT, kT);
+    TLOAD(ma, ga);
+    TLOAD(mb, gb);
+    ISA_SYNC(PIPE_MTE2, PIPE_MTE1);
+    TMOV(l, ma);
+    TMOV(r, mb);
+    ISA_SYNC(PIPE_MTE1, PIPE_M);
+    TMATMUL(acc, l, r);
+    ISA_SYNC(PIPE_M, PIPE_FIX);
+    TSTORE(gw, acc);
+    ws_signal();
+}
+
+// Each sub-block adds a bias to the Cube's tile; the buggy bias tile is
+// TASSIGNed over the upper half of the workspace tile.
+void ws_bias_vector(float* ws, float* bias, float* out, bool bug) {
+    ws_wait();
+    V w, b, o;
+    TASSIGN(w, 0);
+    TASSIGN(b, bug ? 0x200 : 0x400);
+    TASSIGN(o, 0x800);
+    G gw(ws), gb(bias), go(out + get_subblockid() * N);
+    TLOAD(w, gw);
+    TLOAD(b, gb);  // @mix-load-bias
+    set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    TADD(o, w, b);  // @mix-add
+    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    TSTORE(go, o);
+}
+
+TEST_F(MemCheckers, MixVectorBiasLoadedOverTheCubesTileIsOverlappingTiles) {
+    CubeData d;
+    std::vector<float> ws(N), out(2 * N);
+    auto bias = iota_vec(100);
+    auto bad = mix([&] { ws_cube(d, ws.data()); }, [&] { ws_bias_vector(ws.data(), bias.data(), out.data(), true); });
+    expect_bug(bad, {want("memcheck", "overlapping-tiles", "UB", {"@mix-load-bias", "@mix-add"})});
+    ASSERT_EQ(bad.reports.size(), 1u);
+    EXPECT_EQ(bad.reports[0].core, "AIV block 0 sub 0");
+    EXPECT_EQ(bad.reports[0].count, 2u);  // both sub-blocks
+    expect_clean(mix([&] { ws_cube(d, ws.data()); }, [&] { ws_bias_vector(ws.data(), bias.data(), out.data(), false); }));
+    for (int i = 0; i < 2 * N; ++i) ASSERT_EQ(out[i], static_cast<float>(i % N % 7) + bias[i % N]) << i;
+}
+
 // ------------------------------------------------------------ initcheck
 
 void add_unloaded(float* x, float* y, float* out, bool bug) {
@@ -370,6 +601,8 @@ TEST_F(MemCheckers, CubeMoveOfAnUnloadedL1TileIsAnUninitializedRead) {
     CubeData d;
     expect_bug(cube([&] { matmul(d.a.data(), d.b.data(), d.c.data(), CubeBug::NoLoadB); }),
                {want("initcheck", "uninitialized-read", "L1", {"@mm-mov-r"})}, ptosim::err::kAiCoreException);
+    expect_clean(cube([&] { matmul(d.a.data(), d.b.data(), d.c.data(), CubeBug::None); }));
+    for (int i = 0; i < kT * kT; ++i) ASSERT_EQ(d.c[i], static_cast<float>(i % 7)) << i;
 }
 
 // A device block the host never filled: the kernel's read names the block
@@ -417,6 +650,232 @@ TEST_F(MemCheckers, LoadOfADeviceBlockNeverWrittenIsAnUninitializedRead) {
     expect_clean(vec(body, {x, out}));
     aclrtFree(x);
     aclrtFree(out);
+}
+
+TEST_F(MemCheckers, MatmulOfAnL0bTileNeverMovedIsAnUninitializedRead) {
+    CubeData d;
+    auto bad = cube([&] { matmul(d.a.data(), d.b.data(), d.c.data(), CubeBug::NoMoveB); });
+    expect_bug(bad, {want("initcheck", "uninitialized-read", "L0B", {"@mm-matmul"})}, ptosim::err::kAiCoreException);
+    ASSERT_EQ(bad.reports.size(), 1u);
+    EXPECT_EQ(bad.reports[0].lo, 0u);
+    EXPECT_EQ(bad.reports[0].hi, 0x200u);
+    expect_clean(cube([&] { matmul(d.a.data(), d.b.data(), d.c.data(), CubeBug::None); }));
+    for (int i = 0; i < kT * kT; ++i) ASSERT_EQ(d.c[i], static_cast<float>(i % 7)) << i;
+}
+
+TEST_F(MemCheckers, MatmulOfAnL0aTileAtAnotherAddressThanTheMoveIsAnUninitializedRead) {
+    CubeData d;
+    auto bad = cube([&] { matmul(d.a.data(), d.b.data(), d.c.data(), CubeBug::StaleL0A); });
+    expect_bug(bad, {want("initcheck", "uninitialized-read", "L0A", {"@mm-matmul"})}, ptosim::err::kAiCoreException);
+    ASSERT_EQ(bad.reports.size(), 1u);
+    EXPECT_EQ(bad.reports[0].lo, 0x200u);
+    EXPECT_EQ(bad.reports[0].hi, 0x400u);
+    expect_clean(cube([&] { matmul(d.a.data(), d.b.data(), d.c.data(), CubeBug::None); }));
+    for (int i = 0; i < kT * kT; ++i) ASSERT_EQ(d.c[i], static_cast<float>(i % 7)) << i;
+}
+
+// The kernel fills the tile's upper half and, in the buggy version,
+// forgets the lower one before storing the whole tile.
+void fill_halves(float* out, bool bug) {
+    using Half = Tile<TileType::Vec, float, R / 2, C>;
+    V t;
+    Half top, bottom;
+    TASSIGN(t, 0);
+    TASSIGN(top, 0);
+    TASSIGN(bottom, 0x200);
+    TEXPANDS(top, 1.0f);
+    if (!bug) TEXPANDS(bottom, 2.0f);
+    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    G go(out);
+    TSTORE(go, t);  // @half-store
+}
+
+TEST_F(MemCheckers, StoreOfATileWhoseSecondHalfWasNeverWrittenIsAnUninitializedRead) {
+    std::vector<float> out(N);
+    auto bad = vec([&] { fill_halves(out.data(), true); });
+    expect_bug(bad, {want("initcheck", "uninitialized-read", "UB", {"@half-store"})});
+    ASSERT_EQ(bad.reports.size(), 1u);
+    EXPECT_EQ(bad.reports[0].lo, 0x200u);
+    EXPECT_EQ(bad.reports[0].hi, 0x400u);
+    expect_clean(vec([&] { fill_halves(out.data(), false); }));
+    for (int i = 0; i < N; ++i) ASSERT_EQ(out[i], i < N / 2 ? 1.0f : 2.0f) << i;
+}
+
+// aclrtMemset clears only the first half of the input the kernel reads.
+TEST_F(MemCheckers, LoadOfADeviceBlockMemsetOnlyInPartIsAnUninitializedRead) {
+    Acl acl;
+    auto* x = static_cast<float*>(Acl::malloc_dev(N * sizeof(float)));
+    auto* out = static_cast<float*>(Acl::malloc_dev(N * sizeof(float)));
+    auto body = [&] {
+        V a;
+        TASSIGN(a, 0);
+        G gx(x), go(out);
+        TLOAD(a, gx);  // @memset-load
+        set_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+        wait_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+        TSTORE(go, a);
+    };
+    ASSERT_EQ(aclrtMemset(x, N * 4, 0, N * 2), ACL_SUCCESS);
+    auto bad = vec(body, {x, out});
+    expect_bug(bad, {want("initcheck", "uninitialized-read", "GM", {"@memset-load"})});
+    ASSERT_EQ(bad.reports.size(), 1u);
+    EXPECT_EQ(bad.reports[0].lo, reinterpret_cast<uintptr_t>(x) + N * 2);
+    EXPECT_EQ(bad.reports[0].hi, reinterpret_cast<uintptr_t>(x) + N * 4);
+    ASSERT_EQ(aclrtMemset(x, N * 4, 0, N * 4), ACL_SUCCESS);
+    expect_clean(vec(body, {x, out}));
+    aclrtFree(x);
+    aclrtFree(out);
+}
+
+// A Cube kernel whose B input was never copied into its device block.
+TEST_F(MemCheckers, CubeLoadOfADeviceBlockNeverWrittenIsAnUninitializedRead) {
+    Acl acl;
+    CubeData d;
+    auto* a = static_cast<half*>(Acl::malloc_dev(kT * kT * sizeof(half)));
+    auto* b = static_cast<half*>(Acl::malloc_dev(kT * kT * sizeof(half)));
+    auto* c = static_cast<float*>(Acl::malloc_dev(kT * kT * sizeof(float)));
+    const size_t in_bytes = kT * kT * sizeof(half);
+    ASSERT_EQ(aclrtMemcpy(a, in_bytes, d.a.data(), in_bytes, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    auto launch = [&] { return run(ptosim::KernelKind::Cube, [&] { matmul(a, b, c, CubeBug::None); }, nullptr, {a, b, c}); };
+    auto bad = launch();
+    expect_bug(bad, {want("initcheck", "uninitialized-read", "GM", {"@mm-load-b"})}, ptosim::err::kAiCoreException);
+    ASSERT_EQ(bad.reports.size(), 1u);
+    EXPECT_EQ(bad.reports[0].core, "AIC block 0");
+    EXPECT_EQ(bad.reports[0].lo, reinterpret_cast<uintptr_t>(b));
+    ASSERT_EQ(aclrtMemcpy(b, in_bytes, d.b.data(), in_bytes, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    expect_clean(launch());
+    std::vector<float> back(kT * kT);
+    ASSERT_EQ(aclrtMemcpy(back.data(), kT * kT * 4, c, kT * kT * 4, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    for (int i = 0; i < kT * kT; ++i) ASSERT_EQ(back[i], static_cast<float>(i % 7)) << i;
+    aclrtFree(a);
+    aclrtFree(b);
+    aclrtFree(c);
+}
+
+// One launch stores only block 0's tile of y; the next one, of two blocks,
+// reads both tiles: block 1 reads what no kernel wrote.
+TEST_F(MemCheckers, LoadOfWhatAnEarlierLaunchLeftUnstoredIsAnUninitializedRead) {
+    Acl acl;
+    auto* y = static_cast<float*>(Acl::malloc_dev(2 * N * sizeof(float)));
+    auto* out = static_cast<float*>(Acl::malloc_dev(2 * N * sizeof(float)));
+    auto producer = [&] {
+        V t;
+        TASSIGN(t, 0);
+        TEXPANDS(t, static_cast<float>(get_block_idx() + 1));
+        set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+        wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+        G gy(y + get_block_idx() * N);
+        TSTORE(gy, t);
+    };
+    auto consumer = [&] {
+        V t;
+        TASSIGN(t, 0);
+        G gy(y + get_block_idx() * N), go(out + get_block_idx() * N);
+        TLOAD(t, gy);  // @next-load
+        set_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+        wait_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+        TSTORE(go, t);
+    };
+    expect_clean(run(ptosim::KernelKind::Vec, nullptr, producer, {y}, 1));
+    auto bad = run(ptosim::KernelKind::Vec, nullptr, consumer, {y, out}, 2);
+    expect_bug(bad, {want("initcheck", "uninitialized-read", "GM", {"@next-load"})});
+    ASSERT_EQ(bad.reports.size(), 1u);
+    EXPECT_EQ(bad.reports[0].core, "AIV block 1");
+    EXPECT_EQ(bad.reports[0].lo, reinterpret_cast<uintptr_t>(y) + N * 4);
+    expect_clean(run(ptosim::KernelKind::Vec, nullptr, producer, {y}, 2));
+    expect_clean(run(ptosim::KernelKind::Vec, nullptr, consumer, {y, out}, 2));
+    std::vector<float> back(2 * N);
+    ASSERT_EQ(aclrtMemcpy(back.data(), 2 * N * 4, out, 2 * N * 4, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    for (int i = 0; i < 2 * N; ++i) ASSERT_EQ(back[i], i < N ? 1.0f : 2.0f) << i;
+    aclrtFree(y);
+    aclrtFree(out);
+}
+
+// A mix kernel whose workspace is a device block: the Cube stores one tile,
+// and sub-block 1 loads the tile after it, which nothing wrote.
+void ws_read_vector(float* ws, float* out, bool bug) {
+    ws_wait();
+    V w;
+    TASSIGN(w, 0);
+    G gw(ws + (bug ? get_subblockid() * N : 0)), go(out + get_subblockid() * N);
+    TLOAD(w, gw);  // @mix-ws-load
+    set_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+    TSTORE(go, w);
+}
+
+TEST_F(MemCheckers, MixVectorLoadOfWorkspaceTheCubeNeverStoredIsAnUninitializedRead) {
+    Acl acl;
+    CubeData d;
+    auto* ws = static_cast<float*>(Acl::malloc_dev(2 * N * sizeof(float)));
+    std::vector<float> out(2 * N);
+    auto bad = mix([&] { ws_cube(d, ws); }, [&] { ws_read_vector(ws, out.data(), true); });
+    expect_bug(bad, {want("initcheck", "uninitialized-read", "GM", {"@mix-ws-load"})});
+    ASSERT_EQ(bad.reports.size(), 1u);
+    EXPECT_EQ(bad.reports[0].core, "AIV block 0 sub 1");
+    EXPECT_EQ(bad.reports[0].lo, reinterpret_cast<uintptr_t>(ws) + N * 4);
+    expect_clean(mix([&] { ws_cube(d, ws); }, [&] { ws_read_vector(ws, out.data(), false); }));
+    for (int i = 0; i < 2 * N; ++i) ASSERT_EQ(out[i], static_cast<float>(i % N % 7)) << i;
+    aclrtFree(ws);
+}
+
+// ------------------------------------------------------------ memcheck: device memory leaked at aclFinalize
+
+TEST_F(MemCheckers, DeviceBlockNeverFreedIsALeakAtAclFinalize) {
+    {
+        // What earlier tests of this process left allocated is theirs.
+        Acl earlier;
+        ASSERT_EQ(aclFinalize(), ACL_SUCCESS);
+        ptosim::check::take_reports();
+    }
+    {
+        Acl acl;
+        void* kept = Acl::malloc_dev(N * sizeof(float));
+        void* freed = Acl::malloc_dev(2 * N * sizeof(float));
+        ASSERT_EQ(aclrtFree(freed), ACL_SUCCESS);
+        ASSERT_EQ(aclFinalize(), ACL_SUCCESS);
+        auto reports = ptosim::check::take_reports();
+        ASSERT_EQ(reports.size(), 1u);
+        const Report& r = reports[0];
+        EXPECT_EQ(summary(r), "memcheck leak GM 0");
+        EXPECT_EQ(r.severity, "error");
+        EXPECT_EQ(r.count, 1u);
+        EXPECT_EQ(r.lo, reinterpret_cast<uintptr_t>(kept));
+        EXPECT_EQ(r.hi, reinterpret_cast<uintptr_t>(kept) + N * 4);
+        std::string t = ptosim::check::format_text(r);
+        const size_t from = t.find("aclrtMalloc called from ");
+        ASSERT_NE(from, std::string::npos) << t;
+        t.replace(from, t.find(" (the first", from) - from, "aclrtMalloc called from <caller>");
+        EXPECT_EQ(t, "ptosim: memcheck: error: leak: aclFinalize with 1 device block(s) of 1024 bytes never freed, "
+                     "allocated by aclrtMalloc called from <caller> (the first: the 1024-byte block at " +
+                         hex(reinterpret_cast<uintptr_t>(kept)) +
+                         ")\n  fix: call aclrtFree(ptr) before aclFinalize for every block allocated there\n");
+        EXPECT_NE(ptosim::check::format_json(r).find("\"kind\":\"leak\""), std::string::npos);
+        // Reported once: a second finalisation does not repeat it.
+        Acl again;
+        ASSERT_EQ(aclFinalize(), ACL_SUCCESS);
+        EXPECT_EQ(ptosim::check::take_reports().size(), 0u);
+        aclrtFree(kept);
+    }
+    {
+        Acl acl;
+        void* p = Acl::malloc_dev(N * sizeof(float));
+        ASSERT_EQ(aclrtFree(p), ACL_SUCCESS);
+        ASSERT_EQ(aclFinalize(), ACL_SUCCESS);
+        EXPECT_EQ(ptosim::check::take_reports().size(), 0u);
+    }
+    {
+        // Without memcheck nothing is watched.
+        ASSERT_EQ(ptosim::check::configure("race,init"), "");
+        Acl acl;
+        void* p = Acl::malloc_dev(N * sizeof(float));
+        ASSERT_EQ(ptosim::check::configure("all"), "");
+        ASSERT_EQ(aclFinalize(), ACL_SUCCESS);
+        EXPECT_EQ(ptosim::check::take_reports().size(), 0u);
+        Acl again;
+        aclrtFree(p);
+    }
 }
 
 // ------------------------------------------------------------ racecheck: Cube<->Vector buffers (A5)
@@ -600,6 +1059,114 @@ TEST_F(MemCheckers, FifoConsumerThatDoesNotWaitRacesTheProducersMove) {
     for (const Report& r : bad.reports) EXPECT_EQ(r.count, 2u) << r.message;
     expect_clean(mix([&] { fifo_cube(d); }, [&] { fifo_vector(out.data(), false); }));
     for (int i = 0; i < N; ++i) ASSERT_EQ(out[i], static_cast<float>(i % 7)) << i;
+}
+
+// The Cube moves its accumulator into sub-block 0's UB over the upper half
+// of a tile the sub-block loaded and still adds.
+void acc_over_vec_cube(CubeData& d, bool bug) {
+    MatT ma, mb;
+    LeftT l;
+    RightT r;
+    AccT acc;
+    TASSIGN(ma, 0);
+    TASSIGN(mb, 0x1000);
+    TASSIGN(l, 0);
+    TASSIGN(r, 0);
+    TASSIGN(acc, 0);
+    auto ga = ref::gm_nd(d.a.data(), kT, kT, kT);
+    auto gb = ref::gm_nd(d.b.data(), kT, kT, kT);
+    TLOAD(ma, ga);
+    TLOAD(mb, gb);
+    ISA_SYNC(PIPE_MTE2, PIPE_MTE1);
+    TMOV(l, ma);
+    TMOV(r, mb);
+    ISA_SYNC(PIPE_MTE1, PIPE_M);
+    TMATMUL(acc, l, r);
+    ISA_SYNC(PIPE_M, PIPE_FIX);
+    V v;
+    TASSIGN(v, bug ? 0x2200 : 0x2400);
+    wait_intra_block(PIPE_FIX, 6);
+    TMOV(v, acc);  // @cvo-tmov
+    set_intra_block(PIPE_FIX, 7);
+}
+
+void acc_over_vec_vector(float* x, float* out, bool bug) {
+    if (get_subblockid() != 0) return;
+    V a, v, o;
+    TASSIGN(a, 0x2000);
+    TASSIGN(v, bug ? 0x2200 : 0x2400);
+    TASSIGN(o, 0x3000);
+    G gx(x), go(out);
+    TLOAD(a, gx);
+    set_intra_block(PIPE_MTE2, 6);
+    ISA_SYNC(PIPE_MTE2, PIPE_V);
+    wait_intra_block(PIPE_V, 7);
+    TADD(o, a, v);  // @cvo-add
+    ISA_SYNC(PIPE_V, PIPE_MTE3);
+    TSTORE(go, o);
+}
+
+TEST_F(MemCheckers, CubeMoveIntoVectorUbOverALiveTileIsOverlappingTiles) {
+    CubeData d;
+    auto x = iota_vec(100);
+    std::vector<float> out(N);
+    auto bad = mix([&] { acc_over_vec_cube(d, true); }, [&] { acc_over_vec_vector(x.data(), out.data(), true); });
+    expect_bug(bad, {want("memcheck", "overlapping-tiles", "UB", {"@cvo-tmov", "@cvo-add"})});
+    ASSERT_EQ(bad.reports.size(), 1u);
+    EXPECT_EQ(bad.reports[0].core, "AIV block 0 sub 0");
+    EXPECT_EQ(bad.reports[0].sites[0].core, "AIC block 0");
+    expect_clean(mix([&] { acc_over_vec_cube(d, false); }, [&] { acc_over_vec_vector(x.data(), out.data(), false); }));
+    for (int i = 0; i < N; ++i) ASSERT_EQ(out[i], x[i] + static_cast<float>(i % 7)) << i;
+}
+
+// Both sub-blocks store the Cube's result from their own UB; the buggy Cube
+// moves it into sub-block 0's UB only (TMOV's default SingleModeVec0).
+void acc_to_both_cube(CubeData& d, bool bug) {
+    MatT ma, mb;
+    LeftT l;
+    RightT r;
+    AccT acc;
+    TASSIGN(ma, 0);
+    TASSIGN(mb, 0x1000);
+    TASSIGN(l, 0);
+    TASSIGN(r, 0);
+    TASSIGN(acc, 0);
+    auto ga = ref::gm_nd(d.a.data(), kT, kT, kT);
+    auto gb = ref::gm_nd(d.b.data(), kT, kT, kT);
+    TLOAD(ma, ga);
+    TLOAD(mb, gb);
+    ISA_SYNC(PIPE_MTE2, PIPE_MTE1);
+    TMOV(l, ma);
+    TMOV(r, mb);
+    ISA_SYNC(PIPE_MTE1, PIPE_M);
+    TMATMUL(acc, l, r);
+    ISA_SYNC(PIPE_M, PIPE_FIX);
+    V v;
+    TASSIGN(v, 0x2000);
+    TMOV(v, acc);
+    if (!bug) TMOV<V, AccT, AccToVecMode::SingleModeVec1>(v, acc);
+    set_intra_block(PIPE_FIX, 8);
+    set_intra_block(PIPE_FIX, 24);
+}
+
+void acc_to_both_vector(float* out) {
+    wait_intra_block(PIPE_MTE3, 8);
+    V v;
+    TASSIGN(v, 0x2000);
+    G go(out + get_subblockid() * N);
+    TSTORE(go, v);  // @both-store
+}
+
+TEST_F(MemCheckers, SubBlockStoringUbTheCubeNeverMovedIntoIsAnUninitializedRead) {
+    CubeData d;
+    std::vector<float> out(2 * N);
+    auto bad = mix([&] { acc_to_both_cube(d, true); }, [&] { acc_to_both_vector(out.data()); });
+    expect_bug(bad, {want("initcheck", "uninitialized-read", "UB", {"@both-store"})});
+    ASSERT_EQ(bad.reports.size(), 1u);
+    EXPECT_EQ(bad.reports[0].core, "AIV block 0 sub 1");
+    EXPECT_EQ(bad.reports[0].count, 1u);
+    expect_clean(mix([&] { acc_to_both_cube(d, false); }, [&] { acc_to_both_vector(out.data()); }));
+    for (int i = 0; i < 2 * N; ++i) ASSERT_EQ(out[i], static_cast<float>(i % N % 7)) << i;
 }
 #endif
 
