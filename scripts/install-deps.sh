@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   cmake ninja-build g++ make
-  libgtest-dev libgmock-dev libbenchmark-dev libsleef-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libsleef-dev libboost-context-dev
   libcli11-dev nlohmann-json3-dev libfmt-dev pybind11-dev
   python3 python3-dev python3-numpy python3-pytest python3-torch libtorch-dev python3-matplotlib
   clang libclang-rt-14-dev

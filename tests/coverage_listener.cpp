@@ -58,10 +58,13 @@ void write_coverage() {
     const char* out = std::getenv("PTOSIM_COVERAGE_OUT");
     if (!out || !*out) return false;
     g_cov = new Coverage{out, getpid(), {}};
-    // dispatch() calls subscribers under its own lock, so the set needs none.
-    ptosim::subscribe([](const ptosim::Core& c, const ptosim::OpRecord& r) {
-        g_cov->seen.emplace(r.op ? r.op : "", r.dtype ? r.dtype : "", ptosim::to_string(c.target));
-    });
+    // dispatch() calls subscribers under its own lock, so the set needs none;
+    // a set does not need the records in order (launches keep every thread).
+    ptosim::subscribe(
+        [](const ptosim::Core& c, const ptosim::OpRecord& r) {
+            g_cov->seen.emplace(r.op ? r.op : "", r.dtype ? r.dtype : "", ptosim::to_string(c.target));
+        },
+        false);
     std::atexit(write_coverage);
     return true;
 }();

@@ -5,6 +5,7 @@
 #include "sim_test_util.hpp"
 #include <gtest/gtest.h>
 #include <cstring>
+#include <mutex>
 #include <numeric>
 #include <vector>
 
@@ -600,6 +601,20 @@ TEST(TPrefetch, RecordsAnMte2ReadAndMovesNothing) {
 }
 
 
+// A log that every core of a launch appends to: cores may run on several
+// host threads (docs/semantics.md, "Host threads"), so appends are locked;
+// what the barrier tests check (every entry of a round before any of the
+// next) holds whatever the threads' order.
+template <class T>
+struct SharedLog {
+    std::mutex mu;
+    std::vector<T> v;
+    void push(T x) {
+        std::lock_guard lk(mu);
+        v.push_back(std::move(x));
+    }
+};
+
 // Each core writes its block index to out[block] before the barrier and,
 // after it, reads its right neighbour's value: correct only when every core
 // has written before any core reads.
@@ -628,16 +643,16 @@ TEST(SyncAll, HardBarrierOrdersEveryVectorCore) {
 
 TEST(SyncAll, HardBarrierIsReusable) {
     constexpr int blocks = 4;
-    std::vector<int32_t> log;
+    SharedLog<int32_t> log;
     auto st = testutil::run_vec([&] {
         for (int round = 0; round < 3; ++round) {
-            log.push_back(round * 10 + static_cast<int>(get_block_idx()));
+            log.push(round * 10 + static_cast<int>(get_block_idx()));
             SYNCALL<SyncCoreType::AIVOnly>();
         }
     }, blocks);
     ASSERT_TRUE(st.ok()) << st.message;
-    ASSERT_EQ(log.size(), 12u);
-    for (size_t i = 0; i < log.size(); ++i) EXPECT_EQ(log[i] / 10, static_cast<int>(i / blocks)) << i;
+    ASSERT_EQ(log.v.size(), 12u);
+    for (size_t i = 0; i < log.v.size(); ++i) EXPECT_EQ(log.v[i] / 10, static_cast<int>(i / blocks)) << i;
 }
 
 TEST(SyncAll, SoftBarrierCountsGenerationsInTheWorkspace) {
@@ -661,23 +676,23 @@ TEST(SyncAll, HardBarrierAcrossCubeAndVectorCores) {
     GTEST_SKIP() << "A2A3 only: A5 has no FFTS context for a hardware Mix barrier (a compile error there)";
 #else
     constexpr int blocks = 2;
-    std::vector<std::string> order;
+    SharedLog<std::string> order;
     auto st = testutil::run_mix(
         [&] {
-            order.push_back("aic");
+            order.push("aic");
             SYNCALL<SyncCoreType::Mix>();
-            order.push_back("after");
+            order.push("after");
         },
         [&] {
-            order.push_back("aiv");
+            order.push("aiv");
             SYNCALL<SyncCoreType::Mix>();
-            order.push_back("after");
+            order.push("after");
         },
         blocks);
     ASSERT_TRUE(st.ok()) << st.message;
-    ASSERT_EQ(order.size(), 12u);
-    for (int i = 0; i < 6; ++i) EXPECT_NE(order[i], "after") << i;
-    for (int i = 6; i < 12; ++i) EXPECT_EQ(order[i], "after") << i;
+    ASSERT_EQ(order.v.size(), 12u);
+    for (int i = 0; i < 6; ++i) EXPECT_NE(order.v[i], "after") << i;
+    for (int i = 6; i < 12; ++i) EXPECT_EQ(order.v[i], "after") << i;
 #endif
 }
 
@@ -690,19 +705,19 @@ TEST(SyncAll, SoftBarrierAcrossCubeCores) {
     void* ws = ptosim::Device::get().allocate(blocks * SYNCALL_SOFT_SLOT_INT32 * sizeof(int32_t), true);
     std::memset(ws, 0, blocks * SYNCALL_SOFT_SLOT_INT32 * sizeof(int32_t));
     auto* slots = static_cast<int32_t*>(ws);
-    std::vector<int32_t> log;
+    SharedLog<int32_t> log;
     auto st = testutil::run_cube([&] {
         GlobalTensor<int32_t, pto::Shape<>, pto::Stride<>> gm(slots);
         Tile<TileType::Mat, int32_t, 1, SYNCALL_SOFT_SLOT_INT32> l1;
         TASSIGN(l1, 0);
         for (int r = 0; r < rounds; ++r) {
-            log.push_back(r * 10 + static_cast<int>(get_block_idx()));
+            log.push(r * 10 + static_cast<int>(get_block_idx()));
             SYNCALL<SyncAllMode::Soft, SyncCoreType::AICOnly>(gm, l1);
         }
     }, blocks);
     ASSERT_TRUE(st.ok()) << st.message;
-    ASSERT_EQ(log.size(), static_cast<size_t>(blocks * rounds));
-    for (size_t i = 0; i < log.size(); ++i) EXPECT_EQ(log[i] / 10, static_cast<int>(i / blocks)) << i;
+    ASSERT_EQ(log.v.size(), static_cast<size_t>(blocks * rounds));
+    for (size_t i = 0; i < log.v.size(); ++i) EXPECT_EQ(log.v[i] / 10, static_cast<int>(i / blocks)) << i;
     for (int b = 0; b < blocks; ++b) EXPECT_EQ(slots[b * SYNCALL_SOFT_SLOT_INT32], rounds) << b;
     ptosim::Device::get().release(ws, true);
 #endif
@@ -713,21 +728,21 @@ TEST(SyncAll, SoftBarrierAcrossCubeAndVectorCores) {
     void* ws = ptosim::Device::get().allocate(participants * SYNCALL_SOFT_SLOT_INT32 * sizeof(int32_t), true);
     std::memset(ws, 0, participants * SYNCALL_SOFT_SLOT_INT32 * sizeof(int32_t));
     auto* slots = static_cast<int32_t*>(ws);
-    std::vector<std::string> order;
+    SharedLog<std::string> order;
     auto body = [&](const char* who) {
         GlobalTensor<int32_t, pto::Shape<>, pto::Stride<>> gm(slots);
         Tile<TileType::Vec, int32_t, 1, participants * SYNCALL_SOFT_SLOT_INT32> ub;
         Tile<TileType::Mat, int32_t, 1, SYNCALL_SOFT_SLOT_INT32> l1;
         TASSIGN(ub, 0);
         TASSIGN(l1, 0);
-        order.push_back(who);
+        order.push(who);
         SYNCALL<SyncAllMode::Soft, SyncCoreType::Mix>(gm, ub, l1);
-        order.push_back("after");
+        order.push("after");
     };
     auto st = testutil::run_mix([&] { body("aic"); }, [&] { body("aiv"); }, blocks);
     ASSERT_TRUE(st.ok()) << st.message;
-    ASSERT_EQ(order.size(), 12u);
-    for (int i = 0; i < 6; ++i) EXPECT_NE(order[i], "after") << i;
+    ASSERT_EQ(order.v.size(), 12u);
+    for (int i = 0; i < 6; ++i) EXPECT_NE(order.v[i], "after") << i;
     for (int p = 0; p < participants; ++p) EXPECT_EQ(slots[p * SYNCALL_SOFT_SLOT_INT32], 1) << p;
     ptosim::Device::get().release(ws, true);
 }

@@ -218,10 +218,15 @@ struct KernelFault {
 
 // Dispatch: subscribers (checkers, cost model, tracer) see every record.
 using Subscriber = std::function<void(const Core&, const OpRecord&)>;
-int subscribe(Subscriber s);
+// Calls are serialised. A subscriber that needs the records in one
+// deterministic order (a trace, a log; the default) makes launches run on the
+// serial schedule while it is subscribed; one that only counts may pass
+// ordered = false and leave launches on every host thread.
+int subscribe(Subscriber s, bool ordered = true);
 void unsubscribe(int id);
 namespace detail {
 extern bool g_has_subscribers;
+bool has_ordered_subscribers();
 void notify(const Core&, const OpRecord&);
 [[noreturn]] void stop_abandoned(const Core&, const OpRecord&);
 }

@@ -89,8 +89,8 @@ Status Device::select_soc(std::string_view name) {
     if (Status st = refused(); !st.ok()) return st;
     soc_ = p;
     g_soc_env_bad = false;
-    impl_->aic_mem.clear();
-    impl_->aiv_mem.clear();
+    impl_->aic_cores.reset();
+    impl_->aiv_cores.reset();
     return {};
 }
 
@@ -263,42 +263,12 @@ std::optional<Allocation> Device::find(const void* p, uint64_t bytes) const {
 
 uint64_t Device::ffts_ctrl_addr() const { return impl_->ffts_ctrl; }
 
-Device::Impl::CoreBuffer::CoreBuffer(CoreBuffer&& o) noexcept
-    : data_(std::exchange(o.data_, nullptr)), size_(std::exchange(o.size_, 0)), mapped_(std::exchange(o.mapped_, 0)) {}
-
-Device::Impl::CoreBuffer& Device::Impl::CoreBuffer::operator=(CoreBuffer&& o) noexcept {
-    if (this != &o) {
-        this->~CoreBuffer();
-        data_ = std::exchange(o.data_, nullptr);
-        size_ = std::exchange(o.size_, 0);
-        mapped_ = std::exchange(o.mapped_, 0);
-    }
-    return *this;
-}
-
-Device::Impl::CoreBuffer::~CoreBuffer() {
-    if (data_) munmap(data_, mapped_);
-}
-
-void Device::Impl::CoreBuffer::resize(uint64_t bytes) {
-    this->~CoreBuffer();
-    data_ = nullptr;
-    size_ = mapped_ = 0;
-    if (bytes == 0) return;
-    const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
-    const uint64_t mapped = (bytes + page - 1) / page * page;
-    void* p = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED)
-        throw std::runtime_error("ptosim: cannot map " + std::to_string(bytes) +
-                                 " bytes for a simulated core's local buffer (out of memory or address space)");
-    data_ = static_cast<uint8_t*>(p);
-    size_ = bytes;
-    mapped_ = mapped;
-}
-
-void Device::Impl::CoreBuffer::clear() {
-    // Private anonymous pages read as zero again after MADV_DONTNEED.
-    if (data_ && madvise(data_, mapped_, MADV_DONTNEED) != 0) std::memset(data_, 0, size_);
+void Device::Impl::CoreArena::reset() {
+    if (base_) munmap(base_, mapped_);
+    base_ = nullptr;
+    mapped_ = stride_ = 0;
+    cores_ = 0;
+    for (int sp = 0; sp < kSpaceCount; ++sp) offset_[sp] = size_[sp] = 0;
 }
 
 const FreedBlock* find_freed(Device& d, uintptr_t a) {
@@ -331,28 +301,57 @@ void Device::Impl::mark_abandoned(uint64_t id) {
     if (auto it = inflight.find(id); it != inflight.end()) it->second.abandoned = true;
 }
 
-Device::Impl::CoreMemory& Device::Impl::memory(const SocProfile& soc, CoreType t, int slot) {
-    auto& pool = t == CoreType::AIC ? aic_mem : aiv_mem;
-    if (pool.size() <= static_cast<size_t>(slot)) pool.resize(slot + 1);
-    CoreMemory& m = pool[slot];
-    auto ensure = [&](Space s, uint64_t bytes) {
-        auto& v = m.space[static_cast<int>(s)];
-        if (v.size() != bytes) v.resize(bytes);
-    };
+void Device::Impl::CoreArena::ensure(const SocProfile& soc, CoreType t) {
+    if (base_) return;
+    uint64_t want[kSpaceCount] = {};
     if (t == CoreType::AIV) {
-        ensure(Space::UB, soc.ub);
+        want[static_cast<int>(Space::UB)] = soc.ub;
     } else {
-        ensure(Space::L1, soc.l1);
-        ensure(Space::L0A, soc.l0a);
-        ensure(Space::L0B, soc.l0b);
-        ensure(Space::L0C, soc.l0c);
-        ensure(Space::BT, soc.bt);
-        ensure(Space::FB, soc.fb);
-        ensure(Space::L0AMX, soc.l0a / 16);
-        ensure(Space::L0BMX, soc.l0b / 16);
         // A5 Cube cores own no UB, but TMOV Acc->Vec writes the Vector cores' UB.
+        want[static_cast<int>(Space::L1)] = soc.l1;
+        want[static_cast<int>(Space::L0A)] = soc.l0a;
+        want[static_cast<int>(Space::L0B)] = soc.l0b;
+        want[static_cast<int>(Space::L0C)] = soc.l0c;
+        want[static_cast<int>(Space::BT)] = soc.bt;
+        want[static_cast<int>(Space::FB)] = soc.fb;
+        want[static_cast<int>(Space::L0AMX)] = soc.l0a / 16;
+        want[static_cast<int>(Space::L0BMX)] = soc.l0b / 16;
     }
-    return m;
+    const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+    uint64_t at = 0;
+    for (int sp = 0; sp < kSpaceCount; ++sp) {
+        offset_[sp] = at;
+        size_[sp] = want[sp];
+        at += (want[sp] + page - 1) / page * page;
+    }
+    const int cores = t == CoreType::AIV ? soc.aiv : soc.aic;
+    stride_ = at;
+    mapped_ = stride_ * static_cast<uint64_t>(cores);
+    if (mapped_ == 0) return;
+    void* p = mmap(nullptr, mapped_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) {
+        const uint64_t bytes = mapped_;
+        reset();
+        throw std::runtime_error("ptosim: cannot map " + std::to_string(bytes) +
+                                 " bytes for the simulated cores' local buffers (out of memory or address space)");
+    }
+    base_ = static_cast<uint8_t*>(p);
+    cores_ = cores;
+}
+
+void Device::Impl::CoreArena::clear(int first, int count) {
+    count = std::min(count, cores_ - first);
+    if (!base_ || count <= 0) return;
+    uint8_t* from = base_ + static_cast<uint64_t>(first) * stride_;
+    const uint64_t bytes = static_cast<uint64_t>(count) * stride_;
+    // Private anonymous pages read as zero again after MADV_DONTNEED.
+    if (madvise(from, bytes, MADV_DONTNEED) != 0) std::memset(from, 0, bytes);
+}
+
+Device::Impl::CoreArena& Device::Impl::cores(const SocProfile& soc, CoreType t) {
+    CoreArena& a = t == CoreType::AIC ? aic_cores : aiv_cores;
+    a.ensure(soc, t);
+    return a;
 }
 
 }  // namespace ptosim

@@ -88,38 +88,33 @@ struct Device::Impl {
     std::timed_mutex exec_mu;
     std::string busy;  // guarded by mu
 
-    // One local buffer (UB, L1, L0A, ...) of a physical core: an anonymous
-    // mapping, so clear() gives pages back (MADV_DONTNEED) and costs what
-    // the last kernel touched rather than the buffer's size.
-    class CoreBuffer {
+    // The local buffers (UB, L1, L0A, ...) of every physical core of one
+    // type, in one anonymous mapping, core after core: clearing gives pages
+    // back (MADV_DONTNEED), so it costs what the last kernels touched rather
+    // than the buffers' size, and a launch clears all the cores it uses with
+    // one system call. A launch clears them before its first block runs, and
+    // blocks of one launch that follow each other on a core see what the
+    // previous one left (docs/semantics.md, "Launches and waves").
+    class CoreArena {
     public:
-        CoreBuffer() = default;
-        CoreBuffer(const CoreBuffer&) = delete;
-        CoreBuffer& operator=(const CoreBuffer&) = delete;
-        CoreBuffer(CoreBuffer&& o) noexcept;
-        CoreBuffer& operator=(CoreBuffer&& o) noexcept;
-        ~CoreBuffer();
-        void resize(uint64_t bytes);  // zero-filled
-        void clear();
-        uint8_t* data() const { return data_; }
-        uint64_t size() const { return size_; }
+        CoreArena() = default;
+        CoreArena(const CoreArena&) = delete;
+        CoreArena& operator=(const CoreArena&) = delete;
+        ~CoreArena() { reset(); }
+        void ensure(const SocProfile& soc, CoreType t);  // maps on first use
+        void reset();
+        void clear(int first, int count);
+        uint8_t* space(int core, int sp) const { return size_[sp] ? base_ + core * stride_ + offset_[sp] : nullptr; }
+        uint64_t size(int sp) const { return size_[sp]; }
 
     private:
-        uint8_t* data_ = nullptr;
-        uint64_t size_ = 0, mapped_ = 0;
+        uint8_t* base_ = nullptr;
+        uint64_t mapped_ = 0, stride_ = 0;
+        int cores_ = 0;
+        uint64_t offset_[kSpaceCount] = {}, size_[kSpaceCount] = {};
     };
-    // Local buffers of each physical core. A launch clears a core's buffers
-    // before its first block runs there, and blocks of one launch that follow
-    // each other on a core see what the previous one left
-    // (docs/semantics.md, "Core-local memory").
-    struct CoreMemory {
-        CoreBuffer space[kSpaceCount];
-        void clear() {
-            for (auto& b : space) b.clear();
-        }
-    };
-    std::vector<CoreMemory> aic_mem, aiv_mem;
-    CoreMemory& memory(const SocProfile& soc, CoreType t, int slot);  // with exec_mu held
+    CoreArena aic_cores, aiv_cores;
+    CoreArena& cores(const SocProfile& soc, CoreType t);  // with exec_mu held
 };
 
 // The freed device block containing address a, if it is remembered.

@@ -12,11 +12,13 @@ bool g_has_subscribers = false;
 namespace {
 std::mutex g_mu;
 std::vector<std::pair<int, Subscriber>> g_subs;
+std::vector<int> g_ordered;  // ids of the subscribers that need one order of records
 int g_next = 1;
 }  // namespace
 
-int subscribe(Subscriber s) {
+int subscribe(Subscriber s, bool ordered) {
     std::lock_guard lk(g_mu);
+    if (ordered) g_ordered.push_back(g_next);
     g_subs.emplace_back(g_next, std::move(s));
     detail::g_has_subscribers = true;
     return g_next++;
@@ -25,7 +27,13 @@ int subscribe(Subscriber s) {
 void unsubscribe(int id) {
     std::lock_guard lk(g_mu);
     std::erase_if(g_subs, [&](auto& p) { return p.first == id; });
+    std::erase(g_ordered, id);
     detail::g_has_subscribers = !g_subs.empty();
+}
+
+bool detail::has_ordered_subscribers() {
+    std::lock_guard lk(g_mu);
+    return !g_ordered.empty();
 }
 
 void detail::notify(const Core& c, const OpRecord& r) {

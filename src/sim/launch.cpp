@@ -12,6 +12,7 @@
 #include <dlfcn.h>
 #include <sys/mman.h>
 #include <ucontext.h>
+#include <boost/context/detail/fcontext.hpp>
 #include <algorithm>
 #include <cerrno>
 #include <cstdarg>
@@ -46,7 +47,6 @@ namespace ptosim {
 namespace {
 thread_local Core* t_core = nullptr;
 thread_local Launch* t_launch = nullptr;
-thread_local CoreSlot* t_starting = nullptr;
 
 constexpr size_t kStackBytes = 8u << 20;
 constexpr uintptr_t kGuardBytes = 4096;
@@ -56,9 +56,14 @@ thread_local std::vector<void*> t_stack_pool;
 #ifdef PTOSIM_ASAN
 thread_local const void* t_sched_stack = nullptr;  // the stream thread's stack, where the scheduler runs
 thread_local size_t t_sched_stack_size = 0;
+inline const void* t_sched_stack_bottom() { return t_sched_stack; }
+inline size_t t_sched_stack_bytes() { return t_sched_stack_size; }
+#else
+inline const void* t_sched_stack_bottom() { return nullptr; }
+inline size_t t_sched_stack_bytes() { return 0; }
 #endif
 
-// Around every swapcontext: `save` keeps the leaving side's fake stack (null
+// Around every context switch: `save` keeps the leaving side's fake stack (null
 // when the leaving fiber ends); the arriving side learns where it came from.
 inline void switch_begin([[maybe_unused]] void** save, [[maybe_unused]] const void* bottom,
                          [[maybe_unused]] size_t size) {
@@ -206,26 +211,18 @@ void install_crash_report() {
     }
 }
 
-void fiber_entry();
+namespace bctx = boost::context::detail;
 
 // Thrown in a blocked core that is resumed after its launch ended, so the
 // frames on its stack are unwound and free what they own.
 struct FiberUnwind {};
 
-// Kept out of line: getcontext "returns twice" as far as the compiler knows,
-// which would pessimise the caller's loop.
-[[gnu::noinline]] void init_fiber(Fiber& f, ucontext_t* link) {
-    f.size = kStackBytes;
-    getcontext(&f.ctx);
-    f.ctx.uc_stack.ss_sp = f.stack;
-    f.ctx.uc_stack.ss_size = kStackBytes;
-    f.ctx.uc_link = link;
-    makecontext(&f.ctx, fiber_entry, 0);
-}
-
-void fiber_entry() {
+// A core's fiber starts here, entered from its host thread's scheduler with
+// its slot; it ends by jumping back for good (an fcontext entry never returns).
+[[noreturn]] void fiber_entry(bctx::transfer_t from) {
+    CoreSlot* slot = static_cast<CoreSlot*>(from.data);
+    slot->sched = from.fctx;
     switch_end(nullptr, true);
-    CoreSlot* slot = t_starting;
     try {
         (*slot->body)();
     } catch (const FiberUnwind&) {
@@ -236,10 +233,9 @@ void fiber_entry() {
                                                 slot->core.last_loc});
     }
     slot->state = CoreSlot::State::Done;
-    // returning resumes uc_link: the scheduler
-#ifdef PTOSIM_ASAN
-    switch_begin(nullptr, t_sched_stack, t_sched_stack_size);
-#endif
+    switch_begin(nullptr, t_sched_stack_bottom(), t_sched_stack_bytes());
+    bctx::jump_fcontext(slot->sched, nullptr);
+    __builtin_unreachable();
 }
 }  // namespace
 
@@ -431,7 +427,7 @@ Status Launch::prepare() {
 }
 
 // With mu_ held when the launch runs on several host threads.
-Status Launch::admit(int group, int phys, ucontext_t* sched) {
+Status Launch::admit(int group, int phys) {
     auto& impl = dev_.impl();
     std::vector<std::unique_ptr<CoreSlot>> made;
     for (int m = 0; m < per_group_; ++m) {
@@ -452,20 +448,13 @@ Status Launch::admit(int group, int phys, ucontext_t* sched) {
             c.print_buffer = &prints_[c.index].text;
         }
         s->group = group;
-        s->sched = sched;
         s->body = const_cast<std::function<void()>*>(c.type == CoreType::AIC ? &spec_.aic_body : &spec_.aiv_body);
         // mix group p owns Cube core p and Vector cores 2p, 2p+1
         c.physical = c.type == CoreType::AIC ? phys : (per_group_ == 3 ? phys * 2 + (m - 1) : phys);
-        auto& mem = impl.memory(soc_, c.type, c.physical);
-        auto& cleared = cleared_cores_[c.type == CoreType::AIC ? 0 : 1];
-        if (cleared.size() <= static_cast<size_t>(c.physical)) cleared.resize(c.physical + 1, false);
-        if (!cleared[c.physical]) {
-            mem.clear();
-            cleared[c.physical] = true;
-        }
+        const auto& arena = impl.cores(soc_, c.type);
         for (int sp = 0; sp < kSpaceCount; ++sp) {
-            c.mem[sp] = mem.space[sp].data();
-            c.mem_size[sp] = mem.space[sp].size();
+            c.mem[sp] = arena.space(c.physical, sp);
+            c.mem_size[sp] = arena.size(sp);
         }
         s->fiber.stack = take_stack();
         if (!s->fiber.stack) {
@@ -477,7 +466,7 @@ Status Launch::admit(int group, int phys, ucontext_t* sched) {
                                         " (the process is out of memory or of memory mappings, "
                                         "/proc/sys/vm/max_map_count)"};
         }
-        init_fiber(s->fiber, sched);
+        s->fiber.ctx = bctx::make_fcontext(static_cast<char*>(s->fiber.stack) + kStackBytes, kStackBytes, fiber_entry);
         s->state = CoreSlot::State::Runnable;
         made.push_back(std::move(s));
     }
@@ -529,8 +518,9 @@ void Launch::resume(CoreSlot& s) {
     t_core = &s.core;
     void* fake = nullptr;
     switch_begin(&fake, s.fiber.stack, kStackBytes);
-    swapcontext(s.sched, &s.fiber.ctx);
+    const bctx::transfer_t back = bctx::jump_fcontext(s.fiber.ctx, &s);
     switch_end(fake, false);
+    s.fiber.ctx = back.fctx;  // where it waits (meaningless once it finished)
     t_core = nullptr;
 }
 
@@ -552,8 +542,9 @@ void Launch::yield_from(CoreSlot& s) {
 #ifdef PTOSIM_ASAN
     switch_begin(&fake, t_sched_stack, t_sched_stack_size);
 #endif
-    swapcontext(&s.fiber.ctx, s.sched);
+    const bctx::transfer_t from = bctx::jump_fcontext(s.sched, nullptr);
     switch_end(fake, true);
+    s.sched = from.fctx;  // resumed, perhaps by a later turn of the scheduler
     t_core = self;
     // Not while already unwinding (a destructor that waits): that would terminate.
     if (s.unwind && std::uncaught_exceptions() == 0) throw FiberUnwind{};
@@ -564,14 +555,19 @@ Status Launch::run() {
     std::string bad_threads;
     int threads = sim_threads(&bad_threads);
     if (threads == 0) return {err::kInvalidParam, "kernel '" + spec_.kernel + "' launched at " + spec_.site.str() + ": " + bad_threads};
-    // The checkers and the cost model follow one global order of events:
-    // they run the serial schedule.
-    if (check || timing) threads = 1;
+    // The checkers, the cost model and subscribers that log records follow
+    // one global order of events: they run the serial schedule.
+    if (check || timing || detail::has_ordered_subscribers()) threads = 1;
     threads = std::min({threads, groups_, capacity_});
     {
         std::lock_guard lk(dev_.impl().mu);
         dev_.impl().launched = true;
     }
+    // Local memory reads as zero when the launch first uses a physical core:
+    // physical cores [0, n) are the ones its blocks run on.
+    const int used = std::min(groups_, capacity_);
+    if (spec_.kind != KernelKind::Vec) dev_.impl().cores(soc_, CoreType::AIC).clear(0, used);
+    if (spec_.kind != KernelKind::Cube) dev_.impl().cores(soc_, CoreType::AIV).clear(0, used * (per_group_ == 3 ? 2 : 1));
     Launch* prev_launch = t_launch;
     Core* prev_core = t_core;
     Status result = threads > 1 ? run_parallel(threads) : run_serial();
@@ -595,11 +591,10 @@ Status Launch::run() {
 // a wait's std::function) is freed, not leaked with the stack.
 Status Launch::run_serial() {
     t_launch = this;
-    ucontext_t sched{};
     Status result;
     auto admit_next = [&] {
         const int phys = free_slots_.back();
-        Status st = admit(next_group_, phys, &sched);
+        Status st = admit(next_group_, phys);
         if (st.ok()) free_slots_.pop_back();
         return st;
     };
@@ -617,7 +612,6 @@ Status Launch::run_serial() {
             if (blocked) result = {err::kKernelDeadlock, deadlock_report()};
             break;
         }
-        if (s->state == CoreSlot::State::Runnable && s->ready == nullptr) t_starting = s;
         s->state = CoreSlot::State::Runnable;
         resume(*s);
         if (fault_) break;
@@ -657,12 +651,11 @@ Status Launch::run_parallel(int threads) {
 void Launch::work(int w, int threads) {
     install_crash_report();
     t_launch = this;
-    ucontext_t sched{};
     std::set<int> mine;  // this thread's admitted, unfinished cores
     std::unique_lock lk(mu_);
     auto admit_block = [&](int g) {
         if (g >= groups_ || g * per_group_ >= fault_index_ || !admit_error_.ok()) return;
-        if (Status st = admit(g, g % capacity_, &sched); !st.ok()) {
+        if (Status st = admit(g, g % capacity_); !st.ok()) {
             admit_error_ = st;
             signalled();
             return;
@@ -673,7 +666,6 @@ void Launch::work(int w, int threads) {
     for (;;) {
         if ((ctl_ && ctl_->abandon.load(std::memory_order_relaxed)) || !admit_error_.ok()) break;
         if (CoreSlot* s = pick(mine)) {
-            if (s->state == CoreSlot::State::Runnable && s->ready == nullptr) t_starting = s;
             s->state = CoreSlot::State::Runnable;
             lk.unlock();
             resume(*s);

@@ -3,7 +3,6 @@
 // they share.
 #pragma once
 #include <ptosim/runtime.hpp>
-#include <ucontext.h>
 #include <array>
 #include <climits>
 #include <condition_variable>
@@ -24,10 +23,12 @@ namespace cost {
 struct LaunchTiming;
 }
 
+// A simulated core's execution context (Boost.Context's fcontext: a switch
+// saves registers only, where ucontext's swapcontext also makes a
+// sigprocmask system call), on a stack from the launch's pool.
 struct Fiber {
-    ucontext_t ctx{};
+    void* ctx = nullptr;  // boost::context::detail::fcontext_t while the core is suspended
     void* stack = nullptr;
-    size_t size = 0;
 };
 
 struct CoreSlot {
@@ -40,7 +41,7 @@ struct CoreSlot {
     std::function<std::string()> describe;
     SourceLoc wait_loc;
     std::function<void()>* body = nullptr;
-    ucontext_t* sched = nullptr;  // the scheduler of the host thread that runs this core
+    void* sched = nullptr;  // while the core runs: the context of its host thread's scheduler
     bool unwind = false;  // resumed only to unwind its stack (the launch ended without it)
 };
 
@@ -150,7 +151,7 @@ public:
 
 private:
     Status prepare();
-    Status admit(int group, int phys, ucontext_t* sched);
+    Status admit(int group, int phys);
     void retire(int group);
     CoreSlot* pick(const std::set<int>& cores);
     void resume(CoreSlot& s);
@@ -173,7 +174,6 @@ private:
     int64_t groups_done_ = 0;
     std::vector<int> group_slot_;  // physical slot of each admitted group
     std::vector<int> free_slots_;
-    std::vector<bool> cleared_cores_[2];  // AIC, AIV: local buffers cleared by this launch
     // By core index; null before the core's group is admitted and after it finished.
     std::vector<std::unique_ptr<CoreSlot>> slots_;
     std::set<int> active_;  // indices of the admitted, unfinished cores, scanned in order
