@@ -538,16 +538,6 @@ void print_command(const std::vector<std::string>& c, FILE* f) {
     std::fprintf(f, "%s\n", line.c_str());
 }
 
-const char* kUsage =
-    "usage: ptocc [--toolchain=sim|bisheng|auto] [--dry-run] [--keep-temps] [bisheng flags] inputs...\n"
-    "  Builds PTO kernels from bisheng's command line: for the ptosim simulator with the host C++\n"
-    "  compiler, or with real bisheng when it is installed. Full reference: docs/ptocc.md.\n"
-    "  --toolchain=auto   bisheng if found ($ASCEND_HOME_PATH/compiler/ccec_compiler/bin or PATH), else sim\n"
-    "  --dry-run          print the commands without running them\n"
-    "  --keep-temps       keep the temporary directory (rewritten sources, variant objects)\n"
-    "  -v                 print each command before running it\n"
-    "Device-only flags accepted and ignored in simulator builds:\n";
-
 // GCC reports display columns, clang bytes; they differ on lines with tabs.
 bool compiler_is_clang(const std::string& cxx) {
     FILE* p = popen((shell_quote(cxx) + " --version 2>/dev/null").c_str(), "r");
@@ -673,8 +663,17 @@ int run_ptocc(const std::vector<std::string>& args) {
     std::vector<Diag> diags;
     Options o = parse_args(args, diags);
     if (o.help) {
-        std::printf("%s", kUsage);
-        for (const IgnoredFlag& f : ignored_flags()) std::printf("  %-26s %s\n", f.flag, f.reason);
+        std::printf("%s", help_text().c_str());
+        return 0;
+    }
+    if (!o.print_flag_table.empty()) {
+        const std::string md = flag_table_markdown(o.print_flag_table);
+        if (md.empty()) {
+            std::fprintf(stderr, "ptocc: error: --print-flag-table-markdown=%s: use own, sim or ignored\n",
+                         o.print_flag_table.c_str());
+            return 2;
+        }
+        std::printf("%s", md.c_str());
         return 0;
     }
     if (o.version) {
