@@ -295,7 +295,7 @@ std::string find_bisheng() {
     return {};
 }
 
-bool plan_build(const Options& o, const Paths& paths, bool dry_run, Plan& plan, std::vector<Diag>& diags) {
+bool classify_inputs(const Options& o, std::vector<ClassifiedInput>& out, std::vector<Diag>& diags) {
     if (o.inputs.empty()) {
         diags.push_back({Diag::Error, "no input files; usage: ptocc [bisheng flags] kernel.cpp -o libkernel.so"});
         return false;
@@ -311,9 +311,28 @@ bool plan_build(const Options& o, const Paths& paths, bool dry_run, Plan& plan, 
         diags.push_back({Diag::Error, "-c needs a source file to compile; object files are linked with -shared"});
         return false;
     }
+    out.clear();
+    for (const Input& in : o.inputs) {
+        Lang lang = in.lang;
+        if (!in.link_only && lang == Lang::Auto)
+            lang = ends(in.path, ".c") ? Lang::C : ends(in.path, ".cce") || o.device ? Lang::Cce : Lang::Cxx;
+        if (!in.link_only && lang == Lang::Cce && !o.device) {
+            diags.push_back({Diag::Error, in.path + " is a kernel source (-xcce or .cce) but no device architecture was "
+                                                    "given; add --cce-aicore-arch=dav-c220-vec|dav-c220-cube|dav-c220|"
+                                                    "dav-c310-vec|dav-c310-cube|dav-c310"});
+            return false;
+        }
+        out.push_back({in.path, lang, in.link_only});
+    }
+    return true;
+}
 
+bool plan_build(const Options& o, const Paths& paths, bool dry_run, Plan& plan, std::vector<Diag>& diags) {
+    std::vector<ClassifiedInput> inputs;
+    if (!classify_inputs(o, inputs, diags)) return false;
+    JobContext ctx;
     if (dry_run) {
-        plan.temp_dir = (fs::temp_directory_path() / "ptocc-XXXXXX").string();
+        ctx.temp_dir = (fs::temp_directory_path() / "ptocc-XXXXXX").string();
     } else {
         std::string tmpl = (fs::temp_directory_path() / "ptocc-XXXXXX").string();
         if (!mkdtemp(tmpl.data())) {
@@ -321,8 +340,23 @@ bool plan_build(const Options& o, const Paths& paths, bool dry_run, Plan& plan, 
                                               "; set TMPDIR to a writable directory"});
             return false;
         }
-        plan.temp_dir = tmpl;
+        ctx.temp_dir = tmpl;
     }
+    plan.temp_dir = ctx.temp_dir;
+    for (const ClassifiedInput& in : inputs) {
+        std::string& text = ctx.texts.emplace_back();
+        if (!in.link_only && !read_file(in.path, text)) {
+            diags.push_back({Diag::Error, "cannot read " + in.path + ": " + std::strerror(errno)});
+            return false;
+        }
+    }
+    ctx.stderr_is_terminal = !dry_run && isatty(STDERR_FILENO);
+    return plan_jobs(o, paths, inputs, ctx, plan, diags);
+}
+
+bool plan_jobs(const Options& o, const Paths& paths, const std::vector<ClassifiedInput>& inputs, const JobContext& ctx,
+               Plan& plan, std::vector<Diag>& diags) {
+    plan.temp_dir = ctx.temp_dir;
     const std::string& tmp = plan.temp_dir;
     Compile cf = host_flags(o, paths, diags);
     plan.compiler = paths.cxx;
@@ -330,7 +364,7 @@ bool plan_build(const Options& o, const Paths& paths, bool dry_run, Plan& plan, 
     plan.diagnostics.foreign_dirs.insert(plan.diagnostics.foreign_dirs.end(), cf.demoted.begin(), cf.demoted.end());
     // The compiler's stderr is read through a file, which turns its automatic
     // colours off; a terminal keeps them unless the user chose.
-    bool colour = !dry_run && isatty(STDERR_FILENO);
+    bool colour = ctx.stderr_is_terminal;
     for (const std::string& f : cf.flags)
         if (f.rfind("-fdiagnostics-color", 0) == 0 || f.rfind("-fno-diagnostics-color", 0) == 0 ||
             f.rfind("-fcolor-diagnostics", 0) == 0 || f.rfind("-fno-color-diagnostics", 0) == 0)
@@ -351,24 +385,14 @@ bool plan_build(const Options& o, const Paths& paths, bool dry_run, Plan& plan, 
     int serial = 0;
     bool need_version_script = false;
 
-    for (const Input& in : o.inputs) {
+    for (size_t index = 0; index < inputs.size(); ++index) {
+        const ClassifiedInput& in = inputs[index];
         if (in.link_only) {
             link_inputs.push_back(in.path);
             continue;
         }
-        Lang lang = in.lang;
-        if (lang == Lang::Auto) lang = ends(in.path, ".c") ? Lang::C : ends(in.path, ".cce") || o.device ? Lang::Cce : Lang::Cxx;
-        if (lang == Lang::Cce && !o.device) {
-            diags.push_back({Diag::Error, in.path + " is a kernel source (-xcce or .cce) but no device architecture was "
-                                                    "given; add --cce-aicore-arch=dav-c220-vec|dav-c220-cube|dav-c220|"
-                                                    "dav-c310-vec|dav-c310-cube|dav-c310"});
-            return false;
-        }
-        std::string text;
-        if (!read_file(in.path, text)) {
-            diags.push_back({Diag::Error, "cannot read " + in.path + ": " + std::strerror(errno)});
-            return false;
-        }
+        const Lang lang = in.lang;
+        const std::string& text = ctx.texts.at(index);
         const std::string base = tmp + "/" + std::to_string(serial++) + "-" + temp_stem(in.path);
         std::string obj_out = o.compile_only ? (o.output.empty() ? fs::path(in.path).stem().string() + ".o" : o.output) : base + ".o";
         std::error_code ec;
