@@ -1,11 +1,9 @@
 #include "driver.hpp"
 #include "cache.hpp"
+#include "process.hpp"
 #include "rewrite.hpp"
 
-#include <fcntl.h>
-#include <spawn.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -17,8 +15,6 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-
-extern char** environ;
 
 namespace ptocc {
 namespace fs = std::filesystem;
@@ -226,31 +222,12 @@ std::vector<std::string> cann_link_flags(const std::vector<std::string>& link) {
 
 // With `stderr_file`, the command's stderr goes to that file.
 int run_command(const std::vector<std::string>& argv, pid_t* pid_out, const std::string& stderr_file = {}) {
-    std::vector<char*> cargv;
-    for (const std::string& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
-    cargv.push_back(nullptr);
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    if (!stderr_file.empty())
-        posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, stderr_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    int rc = posix_spawnp(pid_out, cargv[0], &fa, nullptr, cargv.data(), environ);
-    posix_spawn_file_actions_destroy(&fa);
-    return rc;
+    return ptolab::common::spawn(argv, {"", stderr_file, false}, *pid_out);
 }
 
 }  // namespace
 
-std::string shell_quote(const std::string& s) {
-    if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=/.,:@%") ==
-                          std::string::npos)
-        return s;
-    std::string q = "'";
-    for (char c : s) {
-        if (c == '\'') q += "'\\''";
-        else q += c;
-    }
-    return q + "'";
-}
+std::string shell_quote(const std::string& s) { return ptolab::common::shell_quote(s); }
 
 Paths default_paths() {
     Paths p;
@@ -283,16 +260,7 @@ std::string find_bisheng() {
         fs::path p = fs::path(home) / "compiler" / "ccec_compiler" / "bin" / "bisheng";
         if (usable(p)) return p.string();
     }
-    if (const char* path = std::getenv("PATH")) {
-        std::stringstream ss(path);
-        std::string dir;
-        while (std::getline(ss, dir, ':')) {
-            if (dir.empty()) continue;
-            fs::path p = fs::path(dir) / "bisheng";
-            if (usable(p)) return p.string();
-        }
-    }
-    return {};
+    return ptolab::common::find_on_path("bisheng", [&](const std::string& p) { return usable(p); });
 }
 
 bool classify_inputs(const Options& o, std::vector<ClassifiedInput>& out, std::vector<Diag>& diags) {
@@ -646,19 +614,12 @@ int execute(const Plan& plan, bool dry_run, bool verbose) {
             if (!err_file.empty()) captured.push_back(err_file);
         }
         for (auto [p, i] : pids) {
-            int ws = 0;
-            while (waitpid(p, &ws, 0) < 0 && errno == EINTR) {
-            }
-            int code = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + (WIFSIGNALED(ws) ? WTERMSIG(ws) : 0);
+            int code = ptolab::common::wait_exit(p);
             if (code != 0 && !cached[i].pch_header.empty()) {
                 // The messages of a failed compile are those of the plain
                 // one: include chains never name the precompiled header.
                 pid_t again = 0;
-                if (run_command(s.run[i], &again, err_of[i]) == 0) {
-                    while (waitpid(again, &ws, 0) < 0 && errno == EINTR) {
-                    }
-                    code = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + (WIFSIGNALED(ws) ? WTERMSIG(ws) : 0);
-                }
+                if (run_command(s.run[i], &again, err_of[i]) == 0) code = ptolab::common::wait_exit(again);
                 cached[i].key.clear();  // the run without our dependency flags leaves nothing to record
                 cached[i].pch_header.clear();
                 cached[i].pch_deps.clear();
