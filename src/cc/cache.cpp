@@ -1,8 +1,7 @@
 #include "cache.hpp"
+#include "process.hpp"
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
+#include <fcntl.h>  // AT_FDCWD
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -18,8 +17,6 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-
-extern char** environ;
 
 namespace ptocc {
 namespace fs = std::filesystem;
@@ -172,22 +169,7 @@ bool modified_since(const std::string& path, int64_t t) { return mtime_ns(path) 
 
 // Runs argv, its stdout and stderr to `log` (or discarded); true on exit status 0.
 bool run_quiet(const std::vector<std::string>& argv, const std::string& log) {
-    std::vector<char*> cargv;
-    for (const std::string& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
-    cargv.push_back(nullptr);
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    const char* out = log.empty() ? "/dev/null" : log.c_str();
-    posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    posix_spawn_file_actions_adddup2(&fa, STDOUT_FILENO, STDERR_FILENO);
-    pid_t pid = 0;
-    const int rc = posix_spawnp(&pid, cargv[0], &fa, nullptr, cargv.data(), environ);
-    posix_spawn_file_actions_destroy(&fa);
-    if (rc != 0) return false;
-    int ws = 0;
-    while (waitpid(pid, &ws, 0) < 0 && errno == EINTR) {
-    }
-    return WIFEXITED(ws) && WEXITSTATUS(ws) == 0;
+    return ptolab::common::run(argv, {log.empty() ? "/dev/null" : log, "", true}) == 0;
 }
 
 std::string entry_path(const CacheSettings& s, const std::string& key) {

@@ -1,11 +1,9 @@
 #include "driver.hpp"
 #include "cache.hpp"
+#include "process.hpp"
 #include "rewrite.hpp"
 
-#include <fcntl.h>
-#include <spawn.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -17,8 +15,6 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-
-extern char** environ;
 
 namespace ptocc {
 namespace fs = std::filesystem;
@@ -226,31 +222,12 @@ std::vector<std::string> cann_link_flags(const std::vector<std::string>& link) {
 
 // With `stderr_file`, the command's stderr goes to that file.
 int run_command(const std::vector<std::string>& argv, pid_t* pid_out, const std::string& stderr_file = {}) {
-    std::vector<char*> cargv;
-    for (const std::string& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
-    cargv.push_back(nullptr);
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    if (!stderr_file.empty())
-        posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, stderr_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    int rc = posix_spawnp(pid_out, cargv[0], &fa, nullptr, cargv.data(), environ);
-    posix_spawn_file_actions_destroy(&fa);
-    return rc;
+    return ptolab::common::spawn(argv, {"", stderr_file, false}, *pid_out);
 }
 
 }  // namespace
 
-std::string shell_quote(const std::string& s) {
-    if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=/.,:@%") ==
-                          std::string::npos)
-        return s;
-    std::string q = "'";
-    for (char c : s) {
-        if (c == '\'') q += "'\\''";
-        else q += c;
-    }
-    return q + "'";
-}
+std::string shell_quote(const std::string& s) { return ptolab::common::shell_quote(s); }
 
 Paths default_paths() {
     Paths p;
@@ -283,19 +260,10 @@ std::string find_bisheng() {
         fs::path p = fs::path(home) / "compiler" / "ccec_compiler" / "bin" / "bisheng";
         if (usable(p)) return p.string();
     }
-    if (const char* path = std::getenv("PATH")) {
-        std::stringstream ss(path);
-        std::string dir;
-        while (std::getline(ss, dir, ':')) {
-            if (dir.empty()) continue;
-            fs::path p = fs::path(dir) / "bisheng";
-            if (usable(p)) return p.string();
-        }
-    }
-    return {};
+    return ptolab::common::find_on_path("bisheng", [&](const std::string& p) { return usable(p); });
 }
 
-bool plan_build(const Options& o, const Paths& paths, bool dry_run, Plan& plan, std::vector<Diag>& diags) {
+bool classify_inputs(const Options& o, std::vector<ClassifiedInput>& out, std::vector<Diag>& diags) {
     if (o.inputs.empty()) {
         diags.push_back({Diag::Error, "no input files; usage: ptocc [bisheng flags] kernel.cpp -o libkernel.so"});
         return false;
@@ -311,9 +279,28 @@ bool plan_build(const Options& o, const Paths& paths, bool dry_run, Plan& plan, 
         diags.push_back({Diag::Error, "-c needs a source file to compile; object files are linked with -shared"});
         return false;
     }
+    out.clear();
+    for (const Input& in : o.inputs) {
+        Lang lang = in.lang;
+        if (!in.link_only && lang == Lang::Auto)
+            lang = ends(in.path, ".c") ? Lang::C : ends(in.path, ".cce") || o.device ? Lang::Cce : Lang::Cxx;
+        if (!in.link_only && lang == Lang::Cce && !o.device) {
+            diags.push_back({Diag::Error, in.path + " is a kernel source (-xcce or .cce) but no device architecture was "
+                                                    "given; add --cce-aicore-arch=dav-c220-vec|dav-c220-cube|dav-c220|"
+                                                    "dav-c310-vec|dav-c310-cube|dav-c310"});
+            return false;
+        }
+        out.push_back({in.path, lang, in.link_only});
+    }
+    return true;
+}
 
+bool plan_build(const Options& o, const Paths& paths, bool dry_run, Plan& plan, std::vector<Diag>& diags) {
+    std::vector<ClassifiedInput> inputs;
+    if (!classify_inputs(o, inputs, diags)) return false;
+    JobContext ctx;
     if (dry_run) {
-        plan.temp_dir = (fs::temp_directory_path() / "ptocc-XXXXXX").string();
+        ctx.temp_dir = (fs::temp_directory_path() / "ptocc-XXXXXX").string();
     } else {
         std::string tmpl = (fs::temp_directory_path() / "ptocc-XXXXXX").string();
         if (!mkdtemp(tmpl.data())) {
@@ -321,8 +308,23 @@ bool plan_build(const Options& o, const Paths& paths, bool dry_run, Plan& plan, 
                                               "; set TMPDIR to a writable directory"});
             return false;
         }
-        plan.temp_dir = tmpl;
+        ctx.temp_dir = tmpl;
     }
+    plan.temp_dir = ctx.temp_dir;
+    for (const ClassifiedInput& in : inputs) {
+        std::string& text = ctx.texts.emplace_back();
+        if (!in.link_only && !read_file(in.path, text)) {
+            diags.push_back({Diag::Error, "cannot read " + in.path + ": " + std::strerror(errno)});
+            return false;
+        }
+    }
+    ctx.stderr_is_terminal = !dry_run && isatty(STDERR_FILENO);
+    return plan_jobs(o, paths, inputs, ctx, plan, diags);
+}
+
+bool plan_jobs(const Options& o, const Paths& paths, const std::vector<ClassifiedInput>& inputs, const JobContext& ctx,
+               Plan& plan, std::vector<Diag>& diags) {
+    plan.temp_dir = ctx.temp_dir;
     const std::string& tmp = plan.temp_dir;
     Compile cf = host_flags(o, paths, diags);
     plan.compiler = paths.cxx;
@@ -330,7 +332,7 @@ bool plan_build(const Options& o, const Paths& paths, bool dry_run, Plan& plan, 
     plan.diagnostics.foreign_dirs.insert(plan.diagnostics.foreign_dirs.end(), cf.demoted.begin(), cf.demoted.end());
     // The compiler's stderr is read through a file, which turns its automatic
     // colours off; a terminal keeps them unless the user chose.
-    bool colour = !dry_run && isatty(STDERR_FILENO);
+    bool colour = ctx.stderr_is_terminal;
     for (const std::string& f : cf.flags)
         if (f.rfind("-fdiagnostics-color", 0) == 0 || f.rfind("-fno-diagnostics-color", 0) == 0 ||
             f.rfind("-fcolor-diagnostics", 0) == 0 || f.rfind("-fno-color-diagnostics", 0) == 0)
@@ -351,24 +353,14 @@ bool plan_build(const Options& o, const Paths& paths, bool dry_run, Plan& plan, 
     int serial = 0;
     bool need_version_script = false;
 
-    for (const Input& in : o.inputs) {
+    for (size_t index = 0; index < inputs.size(); ++index) {
+        const ClassifiedInput& in = inputs[index];
         if (in.link_only) {
             link_inputs.push_back(in.path);
             continue;
         }
-        Lang lang = in.lang;
-        if (lang == Lang::Auto) lang = ends(in.path, ".c") ? Lang::C : ends(in.path, ".cce") || o.device ? Lang::Cce : Lang::Cxx;
-        if (lang == Lang::Cce && !o.device) {
-            diags.push_back({Diag::Error, in.path + " is a kernel source (-xcce or .cce) but no device architecture was "
-                                                    "given; add --cce-aicore-arch=dav-c220-vec|dav-c220-cube|dav-c220|"
-                                                    "dav-c310-vec|dav-c310-cube|dav-c310"});
-            return false;
-        }
-        std::string text;
-        if (!read_file(in.path, text)) {
-            diags.push_back({Diag::Error, "cannot read " + in.path + ": " + std::strerror(errno)});
-            return false;
-        }
+        const Lang lang = in.lang;
+        const std::string& text = ctx.texts.at(index);
         const std::string base = tmp + "/" + std::to_string(serial++) + "-" + temp_stem(in.path);
         std::string obj_out = o.compile_only ? (o.output.empty() ? fs::path(in.path).stem().string() + ".o" : o.output) : base + ".o";
         std::error_code ec;
@@ -538,16 +530,6 @@ void print_command(const std::vector<std::string>& c, FILE* f) {
     std::fprintf(f, "%s\n", line.c_str());
 }
 
-const char* kUsage =
-    "usage: ptocc [--toolchain=sim|bisheng|auto] [--dry-run] [--keep-temps] [bisheng flags] inputs...\n"
-    "  Builds PTO kernels from bisheng's command line: for the ptosim simulator with the host C++\n"
-    "  compiler, or with real bisheng when it is installed. Full reference: docs/ptocc.md.\n"
-    "  --toolchain=auto   bisheng if found ($ASCEND_HOME_PATH/compiler/ccec_compiler/bin or PATH), else sim\n"
-    "  --dry-run          print the commands without running them\n"
-    "  --keep-temps       keep the temporary directory (rewritten sources, variant objects)\n"
-    "  -v                 print each command before running it\n"
-    "Device-only flags accepted and ignored in simulator builds:\n";
-
 // GCC reports display columns, clang bytes; they differ on lines with tabs.
 bool compiler_is_clang(const std::string& cxx) {
     FILE* p = popen((shell_quote(cxx) + " --version 2>/dev/null").c_str(), "r");
@@ -632,19 +614,12 @@ int execute(const Plan& plan, bool dry_run, bool verbose) {
             if (!err_file.empty()) captured.push_back(err_file);
         }
         for (auto [p, i] : pids) {
-            int ws = 0;
-            while (waitpid(p, &ws, 0) < 0 && errno == EINTR) {
-            }
-            int code = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + (WIFSIGNALED(ws) ? WTERMSIG(ws) : 0);
+            int code = ptolab::common::wait_exit(p);
             if (code != 0 && !cached[i].pch_header.empty()) {
                 // The messages of a failed compile are those of the plain
                 // one: include chains never name the precompiled header.
                 pid_t again = 0;
-                if (run_command(s.run[i], &again, err_of[i]) == 0) {
-                    while (waitpid(again, &ws, 0) < 0 && errno == EINTR) {
-                    }
-                    code = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + (WIFSIGNALED(ws) ? WTERMSIG(ws) : 0);
-                }
+                if (run_command(s.run[i], &again, err_of[i]) == 0) code = ptolab::common::wait_exit(again);
                 cached[i].key.clear();  // the run without our dependency flags leaves nothing to record
                 cached[i].pch_header.clear();
                 cached[i].pch_deps.clear();
@@ -673,8 +648,17 @@ int run_ptocc(const std::vector<std::string>& args) {
     std::vector<Diag> diags;
     Options o = parse_args(args, diags);
     if (o.help) {
-        std::printf("%s", kUsage);
-        for (const IgnoredFlag& f : ignored_flags()) std::printf("  %-26s %s\n", f.flag, f.reason);
+        std::printf("%s", help_text().c_str());
+        return 0;
+    }
+    if (!o.print_flag_table.empty()) {
+        const std::string md = flag_table_markdown(o.print_flag_table);
+        if (md.empty()) {
+            std::fprintf(stderr, "ptocc: error: --print-flag-table-markdown=%s: use own, sim or ignored\n",
+                         o.print_flag_table.c_str());
+            return 2;
+        }
+        std::printf("%s", md.c_str());
         return 0;
     }
     if (o.version) {

@@ -48,7 +48,33 @@ bool delegated();
 // True when both paths name the same file (st_dev and st_ino).
 bool same_file(const std::string& a, const std::string& b);
 
-// Builds the plan; returns false (with diags) on a usage error.
+// Planning is two stages that touch no files they are not given, then the
+// glue that feeds them: classify_inputs decides what each input is,
+// plan_jobs turns the classified inputs and their text into steps, and
+// plan_build makes the temporary directory, reads the sources and runs both.
+
+struct ClassifiedInput {
+    std::string path;
+    Lang lang = Lang::Auto;  // resolved for sources (-x, extension, arch flag); Auto for link-only inputs
+    bool link_only = false;
+};
+// Returns false (with diags) on a usage error: no inputs, -c without a source
+// or with -o and several, a kernel source without an architecture.
+bool classify_inputs(const Options& o, std::vector<ClassifiedInput>& out, std::vector<Diag>& diags);
+
+struct JobContext {
+    std::string temp_dir;            // where intermediate files go; named in the commands
+    std::vector<std::string> texts;  // each input's source text, by index; empty for link-only inputs
+    bool stderr_is_terminal = false; // then compiles get -fdiagnostics-color=always unless the user chose
+};
+// Only -I directories (whether they hold pto/pto-inst.hpp), -L directories
+// (libruntime_camodel.so) and the working directory (absolute paths) are
+// looked at; nothing is written.
+bool plan_jobs(const Options& o, const Paths& paths, const std::vector<ClassifiedInput>& inputs, const JobContext& ctx,
+               Plan& plan, std::vector<Diag>& diags);
+
+// Both stages with a real temporary directory (a placeholder name for a dry
+// run) and the sources read from disk; returns false (with diags) on an error.
 bool plan_build(const Options& o, const Paths& paths, bool dry_run, Plan& plan, std::vector<Diag>& diags);
 
 std::string shell_quote(const std::string& s);

@@ -1,6 +1,6 @@
-// A hand-written argv loop: bisheng mixes GCC-style joined/separate forms
+// A table-driven argv loop: bisheng mixes GCC-style joined/separate forms
 // (-I dir, -Idir), clang's -mllvm pairs and its own --cce-* flags, which a
-// generic option parser would force into one shape.
+// generic option parser would force into one shape; FlagForm names the shapes.
 #include "options.hpp"
 
 #include <cstring>
@@ -32,49 +32,197 @@ const char* kTable = "the flag table of testing-pto-kernels.md";
 
 }  // namespace
 
+namespace {
+
+using F = FlagForm;
+using A = FlagAction;
+
+const char* kClangWarning = "a clang warning option g++ does not have; dropped so the host compiler does not report it";
+
+FlagSpec ignored(const char* spelling, F form, const char* usage, const char* why) {
+    return {{{spelling, form}}, A::Ignored, true, usage, why, why};
+}
+
+}  // namespace
+
+const std::vector<FlagSpec>& flag_table() {
+    static const std::vector<FlagSpec> v = [] {
+        std::vector<FlagSpec> t = {
+            // ptocc's own flags come first: they are taken out even inside -X...-start/-end brackets.
+            {{{"--toolchain=", F::Prefix}}, A::Toolchain, false, "--toolchain=auto|sim|bisheng",
+             "auto (default): bisheng if found ($ASCEND_HOME_PATH/compiler/ccec_compiler/bin or PATH), else sim; "
+             "bisheng: an error if it is not found",
+             "`auto` (default): bisheng if found, else the simulator; `sim`: always the simulator build; `bisheng`: "
+             "bisheng, an error if it is not found"},
+            {{{"--dry-run", F::Exact}}, A::DryRun, false, "--dry-run", "print the commands without running them",
+             "print the exact commands (and, as `# ...` lines, the files ptocc would write) without running anything"},
+            {{{"--keep-temps", F::Exact}}, A::KeepTemps, false, "--keep-temps",
+             "keep the temporary directory (rewritten sources, variant objects)",
+             "keep the temporary directory (rewritten source, variant objects) and print its path"},
+            {{{"--help", F::Exact}, {"-h", F::Exact}}, A::Help, false, "--help, -h", "print this help",
+             "print the flags and exit"},
+            {{{"--version", F::Exact}}, A::Version, false, "--version", "print ptocc's version", "print ptocc's version"},
+            {{{"--print-flag-table-markdown=", F::Prefix}}, A::PrintFlagTable, false,
+             "--print-flag-table-markdown=own|sim|ignored", nullptr,
+             "print one of these tables as docs/ptocc.md has it"},
+
+            {{{"-Xaicore-start", F::Exact}}, A::AicoreStart, true, "-Xaicore-start ... -Xaicore-end",
+             "flags for bisheng's device compile only: dropped",
+             "the flags in between are dropped: they are for bisheng's device compile, which a simulator build does "
+             "not have",
+             "-Xaicore-start ... -Xaicore-end",
+             "bracket flags for bisheng's device compile only; they and the flags in between are dropped, since the "
+             "simulator build has no device compile"},
+            {{{"-Xaicore-end", F::Exact}}, A::AicoreEnd, true, "-Xaicore-end", nullptr,
+             "closes `-Xaicore-start`; alone it is an error"},
+            {{{"-Xhost-start", F::Exact}}, A::HostStart, true, "-Xhost-start ... -Xhost-end",
+             "flags for the host compile: passed to the host compiler unparsed",
+             "the flags in between go to the host compiler unparsed",
+             "-Xhost-start / -Xhost-end",
+             "bracket bisheng's host-only flags; a simulator build is entirely a host build, so the flags in between are "
+             "passed to the host compiler unchanged"},
+            {{{"-Xhost-end", F::Exact}}, A::HostEnd, true, "-Xhost-end", nullptr,
+             "closes `-Xhost-start`; alone it is an error"},
+
+            {{{"-v", F::Exact}}, A::Verbose, true, "-v", "print each command before running it",
+             "print each command before running it (bisheng receives `-v` unchanged)"},
+            {{{"--cce-aicore-arch=", F::Prefix}}, A::AicoreArch, true,
+             "--cce-aicore-arch=dav-c220-vec|dav-c220-cube|dav-c220|dav-c310-vec|dav-c310-cube|dav-c310",
+             "target (A2A3 = c220, A5 = c310) and kind (Vector, Cube, mix)",
+             "target (A2A3 = c220, A5 = c310) and kind (Vector, Cube, mix); sets the macros below"},
+            {{{"--npu-arch=", F::Prefix}}, A::NpuArch, true, "--npu-arch=dav-2201|dav-3510",
+             "target; alone it means a mix build", "target; must agree with `--cce-aicore-arch`. Alone it means a mix build"},
+            {{{"--cce-soc-core-type=", F::Prefix}}, A::CoreType, true, "--cce-soc-core-type=VecCore|CubeCore|Mix",
+             "kind; must agree with --cce-aicore-arch",
+             "kind; must agree with `--cce-aicore-arch`; `VecCore`/`CubeCore` are an error with a mix arch (use the "
+             "`-vec`/`-cube` arch), `Mix` with a `-vec`/`-cube` arch"},
+            {{{"--cce-soc-version=", F::Prefix}}, A::SocVersion, true, "--cce-soc-version=<SoC>",
+             "target from CANN's SoC name (Ascend910B*, Ascend910_93*: A2A3; Ascend950*, Ascend910_95*: A5)",
+             "target from CANN's SoC name: `Ascend910B*`, `Ascend910_93*` are A2A3; `Ascend950*`, `Ascend910_95*` (e.g. "
+             "`Ascend910_9599`) are A5; must agree with the arch flags. Alone it means a mix build"},
+
+            ignored("-mllvm", F::Separate, "-mllvm <option>",
+                    "passes an option to bisheng's LLVM device back end; the simulator has no device code generator"),
+            ignored("--cce-fatobj-link", F::Exact, "--cce-fatobj-link",
+                    "makes bisheng link device fat objects; ptocc objects keep their core variants in ordinary ELF "
+                    "sections, so a plain host link carries them"),
+            ignored("-fPIC", F::Exact, "-fPIC",
+                    "always on: every simulator build is position-independent so it can be loaded with dlopen"),
+            ignored("-fpic", F::Exact, "-fpic",
+                    "always on (as -fPIC): every simulator build is position-independent so it can be loaded with dlopen"),
+            ignored("--cce-auto-sync", F::Prefix, "--cce-auto-sync[=...]",
+                    "asks bisheng to insert pipe synchronisation itself; ptosim runs only the kernel's own "
+                    "set_flag/wait_flag, so a kernel that relies on inserted syncs is reported by the simulator's race "
+                    "and deadlock checks"),
+            ignored("--cce-enable-print", F::Exact, "--cce-enable-print",
+                    "enables device printf in bisheng; in the simulator a kernel's printf is the host's and always works"),
+            ignored("--cce-enable-pto-passes", F::Exact, "--cce-enable-pto-passes",
+                    "enables bisheng's PTO optimisation passes in the device back end, which the simulator does not have"),
+            ignored("--cce-aicore-only", F::Exact, "--cce-aicore-only",
+                    "makes bisheng emit device code only; a simulator build always produces the host object that "
+                    "carries the kernel"),
+            ignored("--cce-mask-opt", F::Exact, "--cce-mask-opt",
+                    "a device code generator optimisation; no device code is generated"),
+        };
+        for (const char* w : {"-Wno-macro-redefined", "-Wno-non-c-typedef-for-linkage", "-Wno-braced-scalar-init",
+                              "-Wno-unknown-attributes", "-Wno-unused-command-line-argument",
+                              "-Wno-unknown-warning-option", "-Wno-c++11-narrowing"})
+            t.push_back(ignored(w, F::Exact, w, kClangWarning));
+        t.push_back(ignored("-Wno-gnu-", F::Prefix, "-Wno-gnu-*", kClangWarning));
+        for (const char* w : {"-Wno-deprecated-register", "-Wno-constant-conversion", "-Wno-implicit-int-float-conversion"})
+            t.push_back(ignored(w, F::Exact, w, kClangWarning));
+
+        std::vector<FlagSpec> rest = {
+            // CMake's -MD -MT obj -MF obj.d: the driver attaches these to the
+            // compile of the user's source, see driver.cpp.
+            {{{"-M", F::Exact}, {"-MM", F::Exact}, {"-MD", F::Exact}, {"-MMD", F::Exact}, {"-MP", F::Exact}},
+             A::DepSwitch, true, "-MD, -MMD, -MP, -M, -MM", "dependency output, for the compile of the user's source",
+             "dependency output, given to the compile of the user's source only (the first core variant); ptocc adds "
+             "`-MT <the -o object>` when no target is given and `-MF <object>.d` for `-MD`/`-MMD` without `-MF`, and "
+             "rewrites the depfile so it names the user's source instead of ptocc's rewritten temporary copy. "
+             "`-M`/`-MM` (to stdout) are passed as they are"},
+            {{{"-MF", F::Separate}, {"-MT", F::Separate}, {"-MQ", F::Separate}, {"-MF", F::Joined}, {"-MT", F::Joined},
+              {"-MQ", F::Joined}},
+             A::DepValue, true, "-MF file, -MT target, -MQ target, -MFfile, -MTtarget, -MQtarget",
+             "the dependency file and its target", "the dependency file and its target, as above"},
+            {{{"-shared", F::Exact}}, A::Shared, true, "-shared", "link a shared library",
+             "link a shared library (default output `a.out`, as bisheng)"},
+            {{{"-c", F::Exact}}, A::CompileOnly, true, "-c", "compile only: one object per source, all variants in it",
+             "one object per source carrying all variants (`-o` allowed with one source)"},
+            {{{"-o", F::Separate}, {"-o", F::Joined}}, A::Output, true, "-o file, -ofile", "output", "output"},
+            {{{"-x", F::Separate}, {"-x", F::Joined}}, A::Language, true, "-x cce, -xcce, -x c++, -xc++, -x c, -xc, -x none",
+             "the language of the inputs that follow",
+             "the language of the inputs that follow: `cce` a kernel source (rewritten, compiled per core variant), "
+             "`c++` host C++, `c` C, `none` by extension",
+             "-xcce / -x cce", "selects bisheng's CCE language; ptocc compiles such inputs as C++20 kernel sources"},
+            {{{"-I", F::Separate}, {"-I", F::Joined}, {"-isystem", F::Separate}, {"-isystem", F::Joined}}, A::Include,
+             true, "-I dir, -Idir, -isystem dir, -isystemdir", "include directory, after ptolab's include/",
+             "after ptolab's `include/`; see \"Headers\""},
+            {{{"-iquote", F::Separate}, {"-idirafter", F::Separate}}, A::Compile, true, "-iquote dir, -idirafter dir",
+             "passed to the host compiler", "passed to the host compiler"},
+            {{{"-D", F::Separate}, {"-U", F::Separate}, {"-include", F::Separate}, {"-D", F::Joined}, {"-U", F::Joined}},
+             A::Define, true, "-D macro, -Dmacro, -U macro, -Umacro, -include file",
+             "passed to the host compiler in order",
+             "passed to the host compiler in order; `-DMEMORY_BASE`/`-DREGISTER_BASE` are checked by the lints"},
+            {{{"-O", F::Prefix}, {"-g", F::Exact}, {"-g0", F::Exact}, {"-g1", F::Exact}, {"-g2", F::Exact},
+              {"-g3", F::Exact}},
+             A::Compile, true, "-O*, -g, -g0, -g1, -g2, -g3", "passed to the host compiler", "passed to the host compiler"},
+            {{{"-std=", F::Prefix}}, A::Compile, true, "-std=*", "kept if C++20 or newer, else raised to C++20",
+             "kept if C++20 or newer, else raised to `-std=c++20` (`gnu++NN` to `-std=gnu++20`) with a note: ptolab's "
+             "headers need C++20, so `-std=c++17` lines still build"},
+            {{{"-s", F::Exact}, {"-rdynamic", F::Exact}, {"-static-libstdc++", F::Exact}, {"-static-libgcc", F::Exact}},
+             A::Link, true, "-s, -rdynamic, -static-libstdc++, -static-libgcc", "passed to the link",
+             "passed to the link"},
+            // Code generation options (-fstack-protector-strong, -fno-rtti,
+            // -fvisibility=...): the compile and the link both receive them.
+            {{{"-f", F::Joined}}, A::CompileAndLink, true, "-f*", "passed to the compile and the link",
+             "passed to the compile and the link (`-fPIC` and `-fpic` are always on, see below)"},
+            {{{"-Wl,", F::Prefix}, {"-l", F::Separate}, {"-l", F::Joined}, {"-L", F::Separate}, {"-L", F::Joined}},
+             A::Link, true, "-Wl,..., -l lib, -llib, -L dir, -Ldir", "passed to the link, CANN library names dropped",
+             "passed to the link, except `-l<CANN library>` (`ascendcl`, `runtime`, `c_sec`, `tiling_api`, `platform`, "
+             "`nnopbase`, ... `cann_library_names()` in `src/cc/options.cpp`), dropped because every one of them is "
+             "libptosim, which ptocc always links; `-lruntime_camodel` is kept, wrapped in "
+             "`-Wl,--push-state,--no-as-needed ... -Wl,--pop-state`, when a `-L` directory has "
+             "`libruntime_camodel.so` (the SoC-selecting library of the CANN-shaped root, [drop-in.md](drop-in.md)), "
+             "and dropped otherwise"},
+            {{{"-W", F::Joined}}, A::Compile, true, "-W*", "passed to the host compiler",
+             "passed to the host compiler (`-Wl,` goes to the link)"},
+            {{{"-pthread", F::Exact}}, A::CompileAndLink, true, "-pthread", "passed to the compile and the link",
+             "passed to the compile and the link"},
+        };
+        for (FlagSpec& f : rest) t.push_back(std::move(f));
+        return t;
+    }();
+    return v;
+}
+
+FlagMatch match_flag(const std::string& w) {
+    for (const FlagSpec& f : flag_table())
+        for (const FlagSpelling& s : f.spellings) {
+            const size_t n = std::strlen(s.text);
+            const bool hit = s.form == F::Exact || s.form == F::Separate ? w == s.text
+                             : s.form == F::Joined                        ? w.size() > n && starts(w, s.text)
+                                                                          : starts(w, s.text);
+            if (hit) return {&f, &s};
+        }
+    return {};
+}
+
 const std::vector<IgnoredFlag>& ignored_flags() {
-    static const char* kClangWarning =
-        "a clang warning option g++ does not have; dropped so the host compiler does not report it";
-    static const std::vector<IgnoredFlag> v = {
-        {"-mllvm <option>", "-mllvm", true,
-         "passes an option to bisheng's LLVM device back end; the simulator has no device code generator"},
-        {"--cce-fatobj-link", "--cce-fatobj-link", false,
-         "makes bisheng link device fat objects; ptocc objects keep their core variants in ordinary ELF sections, so "
-         "a plain host link carries them"},
-        {"-fPIC", "-fPIC", false,
-         "always on: every simulator build is position-independent so it can be loaded with dlopen"},
-        {"-fpic", "-fpic", false,
-         "always on (as -fPIC): every simulator build is position-independent so it can be loaded with dlopen"},
-        {"-xcce / -x cce", "", false, "selects bisheng's CCE language; ptocc compiles such inputs as C++20 kernel sources"},
-        {"-Xhost-start / -Xhost-end", "", false,
-         "bracket bisheng's host-only flags; a simulator build is entirely a host build, so the flags in between are "
-         "passed to the host compiler unchanged"},
-        {"-Xaicore-start ... -Xaicore-end", "", false,
-         "bracket flags for bisheng's device compile only; they and the flags in between are dropped, since the "
-         "simulator build has no device compile"},
-        {"--cce-auto-sync[=...]", "--cce-auto-sync*", false,
-         "asks bisheng to insert pipe synchronisation itself; ptosim runs only the kernel's own set_flag/wait_flag, "
-         "so a kernel that relies on inserted syncs is reported by the simulator's race and deadlock checks"},
-        {"--cce-enable-print", "--cce-enable-print", false,
-         "enables device printf in bisheng; in the simulator a kernel's printf is the host's and always works"},
-        {"--cce-enable-pto-passes", "--cce-enable-pto-passes", false,
-         "enables bisheng's PTO optimisation passes in the device back end, which the simulator does not have"},
-        {"--cce-aicore-only", "--cce-aicore-only", false,
-         "makes bisheng emit device code only; a simulator build always produces the host object that carries the "
-         "kernel"},
-        {"--cce-mask-opt", "--cce-mask-opt", false, "a device code generator optimisation; no device code is generated"},
-        {"-Wno-macro-redefined", "-Wno-macro-redefined", false, kClangWarning},
-        {"-Wno-non-c-typedef-for-linkage", "-Wno-non-c-typedef-for-linkage", false, kClangWarning},
-        {"-Wno-braced-scalar-init", "-Wno-braced-scalar-init", false, kClangWarning},
-        {"-Wno-unknown-attributes", "-Wno-unknown-attributes", false, kClangWarning},
-        {"-Wno-unused-command-line-argument", "-Wno-unused-command-line-argument", false, kClangWarning},
-        {"-Wno-unknown-warning-option", "-Wno-unknown-warning-option", false, kClangWarning},
-        {"-Wno-c++11-narrowing", "-Wno-c++11-narrowing", false, kClangWarning},
-        {"-Wno-gnu-*", "-Wno-gnu-*", false, kClangWarning},
-        {"-Wno-deprecated-register", "-Wno-deprecated-register", false, kClangWarning},
-        {"-Wno-constant-conversion", "-Wno-constant-conversion", false, kClangWarning},
-        {"-Wno-implicit-int-float-conversion", "-Wno-implicit-int-float-conversion", false, kClangWarning},
-    };
+    static const std::vector<IgnoredFlag> v = [] {
+        static std::vector<std::string> prefixes;  // the matches ending in '*'; stable once built
+        prefixes.reserve(flag_table().size());
+        std::vector<IgnoredFlag> r;
+        for (const FlagSpec& f : flag_table()) {
+            if (f.ignored_as) r.push_back({f.ignored_as, "", false, f.ignored_why});
+            if (f.action != A::Ignored) continue;
+            const FlagSpelling& s = f.spellings.front();
+            const char* match = s.text;
+            if (s.form == F::Prefix) match = prefixes.emplace_back(std::string(s.text) + "*").c_str();
+            r.push_back({f.usage, match, s.form == F::Separate, f.sim});
+        }
+        return r;
+    }();
     return v;
 }
 
@@ -85,6 +233,78 @@ const IgnoredFlag* find_ignored(const std::string& a) {
         if (m.back() == '*' ? starts(a, m.substr(0, m.size() - 1).c_str()) : a == m) return &f;
     }
     return nullptr;
+}
+
+namespace {
+
+std::vector<std::string> split_usage(const std::string& usage) {
+    std::vector<std::string> parts;
+    for (size_t pos = 0;;) {
+        size_t comma = usage.find(", ", pos);
+        parts.push_back(usage.substr(pos, comma - pos));
+        if (comma == std::string::npos) return parts;
+        pos = comma + 2;
+    }
+}
+
+// `a`, `b`: each form in code, '|' escaped for the table.
+std::string md_flag(const char* usage) {
+    std::string out;
+    for (const std::string& p : split_usage(usage)) {
+        std::string e;
+        for (char c : p) e += c == '|' ? std::string("\\|") : std::string(1, c);
+        out += (out.empty() ? "`" : ", `") + e + "`";
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string flag_table_markdown(const std::string& section) {
+    std::string s;
+    if (section == "own" || section == "sim") {
+        const bool own = section == "own";
+        s = own ? "| Flag | Effect |\n|------|--------|\n" : "| Flag | Simulator build |\n|------|-----------------|\n";
+        for (const FlagSpec& f : flag_table()) {
+            if (f.to_bisheng == own || f.action == A::Ignored) continue;
+            s += "| " + md_flag(f.usage) + " | " + f.sim + " |\n";
+        }
+        if (!own)
+            s += "| `.o`, `.a`, `.so` inputs | go to the link |\n"
+                 "| anything else starting with `-` | error: `unknown flag '<flag>'` |\n";
+    } else if (section == "ignored") {
+        s = "| Flag | Why it has no effect in a simulator build |\n"
+            "|------|-------------------------------------------|\n";
+        for (const IgnoredFlag& f : ignored_flags()) s += std::string("| `") + f.flag + "` | " + f.reason + " |\n";
+    }
+    return s;
+}
+
+std::string help_text() {
+    std::string s =
+        "usage: ptocc [--toolchain=sim|bisheng|auto] [--dry-run] [--keep-temps] [bisheng flags] inputs...\n"
+        "  Builds PTO kernels from bisheng's command line: for the ptosim simulator with the host C++\n"
+        "  compiler, or with real bisheng when it is installed. Full reference: docs/ptocc.md.\n";
+    // A flag wider than its column puts its text on the next line, aligned.
+    auto row = [&s](const std::string& flag, const char* text) {
+        constexpr size_t kColumn = 26;
+        s += "  " + flag;
+        s += flag.size() <= kColumn ? std::string(kColumn - flag.size() + 1, ' ') : "\n" + std::string(kColumn + 3, ' ');
+        s += text;
+        s += '\n';
+    };
+    for (int part = 0; part < 3; ++part) {
+        s += part == 0   ? "ptocc's own flags (never passed to bisheng):\n"
+             : part == 1 ? "bisheng flags in a simulator build (bisheng receives them unchanged):\n"
+                         : "Device-only flags accepted and ignored in simulator builds:\n";
+        if (part == 2) {
+            for (const IgnoredFlag& f : ignored_flags()) row(f.flag, f.reason);
+            continue;
+        }
+        for (const FlagSpec& f : flag_table())
+            if (f.help && f.to_bisheng == (part == 1) && f.action != A::Ignored) row(f.usage, f.help);
+    }
+    return s;
 }
 
 std::optional<Target> soc_version_target(const std::string& soc) {
@@ -128,171 +348,116 @@ Options parse_args(const std::vector<std::string>& args, std::vector<Diag>& diag
                                               "'; pass one (" + kTable + ")"});
         slot = v;
     };
+    auto memory_macro = [&](const std::string& v) {
+        if (v == "MEMORY_BASE" || starts(v, "MEMORY_BASE=")) o.memory_base = true;
+        if (v == "REGISTER_BASE" || starts(v, "REGISTER_BASE=")) o.register_base = true;
+    };
 
     for (size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
-        // ptocc's own flags never reach bisheng.
-        if (starts(a, "--toolchain=")) {
-            std::string v = a.substr(12);
-            if (v == "sim") o.toolchain = Toolchain::Sim;
-            else if (v == "bisheng") o.toolchain = Toolchain::Bisheng;
-            else if (v == "auto") o.toolchain = Toolchain::Auto;
-            else diags.push_back({Diag::Error, "--toolchain='" + v + "' is not one of sim, bisheng, auto"});
+        const FlagMatch m = match_flag(a);
+        if (m.spec && !m.spec->to_bisheng) {
+            switch (m.spec->action) {
+            case A::Toolchain: {
+                std::string v = a.substr(12);
+                if (v == "sim") o.toolchain = Toolchain::Sim;
+                else if (v == "bisheng") o.toolchain = Toolchain::Bisheng;
+                else if (v == "auto") o.toolchain = Toolchain::Auto;
+                else diags.push_back({Diag::Error, "--toolchain='" + v + "' is not one of sim, bisheng, auto"});
+                break;
+            }
+            case A::DryRun: o.dry_run = true; break;
+            case A::KeepTemps: o.keep_temps = true; break;
+            case A::Help: o.help = true; break;
+            case A::Version: o.version = true; break;
+            case A::PrintFlagTable: o.print_flag_table = a.substr(std::strlen(m.spelling->text)); break;
+            default: break;
+            }
             continue;
         }
-        if (a == "--dry-run") { o.dry_run = true; continue; }
-        if (a == "--keep-temps") { o.keep_temps = true; continue; }
-        if (a == "--help" || a == "-h") { o.help = true; continue; }
-        if (a == "--version") { o.version = true; continue; }
 
         o.user_args.push_back(a);
+        const FlagAction act = m.spec ? m.spec->action : A::Ignored;
         if (in_aicore) {
-            if (a == "-Xaicore-end") in_aicore = false;
+            if (m.spec && act == A::AicoreEnd) in_aicore = false;
             o.ignored.push_back(a);
             continue;
         }
-        if (a == "-Xaicore-start") { in_aicore = true; o.ignored.push_back(a); continue; }
-        if (a == "-Xaicore-end") {
+        if (m.spec && act == A::AicoreStart) { in_aicore = true; o.ignored.push_back(a); continue; }
+        if (m.spec && act == A::AicoreEnd) {
             diags.push_back({Diag::Error, "'-Xaicore-end' without a preceding '-Xaicore-start'"});
             continue;
         }
         if (in_host) {
-            if (a == "-Xhost-end") in_host = false;
+            if (m.spec && act == A::HostEnd) in_host = false;
             else o.host_only.push_back(a);
             continue;
         }
-        if (a == "-Xhost-start") { in_host = true; continue; }
-        if (a == "-Xhost-end") {
-            diags.push_back({Diag::Error, "'-Xhost-end' without a preceding '-Xhost-start'"});
-            continue;
-        }
-        if (a == "-v") { o.verbose = true; continue; }
-        if (starts(a, "--cce-aicore-arch=")) { set_once(o.aicore_arch, "--cce-aicore-arch", a.substr(18)); continue; }
-        if (starts(a, "--npu-arch=")) { set_once(o.npu_arch, "--npu-arch", a.substr(11)); continue; }
-        if (starts(a, "--cce-soc-core-type=")) { set_once(o.core_type, "--cce-soc-core-type", a.substr(20)); continue; }
-        if (starts(a, "--cce-soc-version=")) { set_once(o.soc_version, "--cce-soc-version", a.substr(18)); continue; }
-        if (const IgnoredFlag* f = find_ignored(a)) {
-            if (!f->takes_value) o.ignored.push_back(a);
-            else if (auto v = need_value(i, a)) o.ignored.push_back(a + " " + *v);
-            continue;
-        }
-        // Dependency output (CMake's -MD -MT obj -MF obj.d): the driver
-        // attaches it to the compile of the user's source, see driver.cpp.
-        if (a == "-M" || a == "-MM" || a == "-MD" || a == "-MMD" || a == "-MP") { o.depend.push_back(a); continue; }
-        if (a == "-MF" || a == "-MT" || a == "-MQ") {
-            auto v = need_value(i, a);
-            if (!v) continue;
-            if (a == "-MF") o.dep_file = *v;
-            else o.dep_target = true;
-            o.depend.insert(o.depend.end(), {a, *v});
-            continue;
-        }
-        if ((starts(a, "-MF") || starts(a, "-MT") || starts(a, "-MQ")) && a.size() > 3) {
-            if (a[2] == 'F') o.dep_file = a.substr(3);
-            else o.dep_target = true;
-            o.depend.insert(o.depend.end(), {a.substr(0, 3), a.substr(3)});
-            continue;
-        }
-        if (a == "-shared") { o.shared = true; continue; }
-        if (a == "-c") { o.compile_only = true; continue; }
-        if (a == "-o") {
-            if (auto v = need_value(i, a)) o.output = *v;
-            continue;
-        }
-        if (starts(a, "-o") && a.size() > 2) { o.output = a.substr(2); continue; }
-        if (a == "-x") {
-            if (auto v = need_value(i, a)) {
-                lang = lang_of(*v);
-                if (lang == Lang::Auto && *v != "none")
-                    diags.push_back({Diag::Error, "-x " + *v + ": unknown language; use cce, c++, c or none"});
+        if (!m.spec) {
+            if (!a.empty() && a[0] == '-' && a != "-") {
+                o.unknown.push_back(a);
+                continue;
             }
+            Input in;
+            in.path = a;
+            in.lang = lang;
+            in.link_only = lang == Lang::Auto && is_link_input(a);
+            o.inputs.push_back(in);
             continue;
         }
-        if (starts(a, "-x") && a.size() > 2) {
-            std::string v = a.substr(2);
+
+        // The flag as given and its value: the next word for a Separate
+        // spelling, else the rest of the word.
+        const std::string flag = m.spelling->text;
+        const bool separate = m.spelling->form == F::Separate;
+        std::string v;
+        if (separate) {
+            auto nv = need_value(i, a);
+            if (!nv) continue;
+            v = *nv;
+        } else {
+            v = a.substr(flag.size());
+        }
+        switch (act) {
+        case A::HostStart: in_host = true; break;
+        case A::HostEnd: diags.push_back({Diag::Error, "'-Xhost-end' without a preceding '-Xhost-start'"}); break;
+        case A::Verbose: o.verbose = true; break;
+        case A::AicoreArch: set_once(o.aicore_arch, "--cce-aicore-arch", v); break;
+        case A::NpuArch: set_once(o.npu_arch, "--npu-arch", v); break;
+        case A::CoreType: set_once(o.core_type, "--cce-soc-core-type", v); break;
+        case A::SocVersion: set_once(o.soc_version, "--cce-soc-version", v); break;
+        case A::Ignored: o.ignored.push_back(separate ? a + " " + v : a); break;
+        case A::DepSwitch: o.depend.push_back(a); break;
+        case A::DepValue:
+            if (flag == "-MF") o.dep_file = v;
+            else o.dep_target = true;
+            o.depend.insert(o.depend.end(), {flag, v});
+            break;
+        case A::Shared: o.shared = true; break;
+        case A::CompileOnly: o.compile_only = true; break;
+        case A::Output: o.output = v; break;
+        case A::Language:
             lang = lang_of(v);
             if (lang == Lang::Auto && v != "none")
-                diags.push_back({Diag::Error, a + ": unknown language; use -xcce, -xc++, -xc or -xnone"});
-            continue;
-        }
-        if (a == "-I" || (starts(a, "-I") && a.size() > 2) || a == "-isystem" || (starts(a, "-isystem") && a.size() > 8)) {
-            CompileFlag f{CompileFlag::Include, {}, {}};
-            const size_t n = a[1] == 'I' ? 2 : 8;
-            if (a.size() == n) {
-                auto v = need_value(i, a);
-                if (!v) continue;
-                f.argv = {a, *v};
-                f.include_dir = *v;
-            } else {
-                f.argv = {a};
-                f.include_dir = a.substr(n);
-            }
-            o.compile.push_back(f);
-            continue;
-        }
-        if (a == "-iquote" || a == "-idirafter") {
-            if (auto v = need_value(i, a)) o.compile.push_back({CompileFlag::Plain, {a, *v}, {}});
-            continue;
-        }
-        if (a == "-D" || a == "-U" || a == "-include") {
-            auto v = need_value(i, a);
-            if (!v) continue;
-            if (a == "-D" && (*v == "MEMORY_BASE" || starts(*v, "MEMORY_BASE="))) o.memory_base = true;
-            if (a == "-D" && (*v == "REGISTER_BASE" || starts(*v, "REGISTER_BASE="))) o.register_base = true;
-            o.compile.push_back({CompileFlag::Plain, {a, *v}, {}});
-            continue;
-        }
-        if ((starts(a, "-D") || starts(a, "-U")) && a.size() > 2) {
-            std::string v = a.substr(2);
-            if (a[1] == 'D' && (v == "MEMORY_BASE" || starts(v, "MEMORY_BASE="))) o.memory_base = true;
-            if (a[1] == 'D' && (v == "REGISTER_BASE" || starts(v, "REGISTER_BASE="))) o.register_base = true;
-            o.compile.push_back({CompileFlag::Plain, {a}, {}});
-            continue;
-        }
-        if (starts(a, "-O") || starts(a, "-std=") || a == "-g" || (starts(a, "-g") && a.size() == 3 && a[2] >= '0' && a[2] <= '3')) {
-            o.compile.push_back({CompileFlag::Plain, {a}, {}});
-            continue;
-        }
-        if (a == "-s" || a == "-rdynamic" || a == "-static-libstdc++" || a == "-static-libgcc") {
-            o.link.push_back(a);
-            continue;
-        }
-        if (starts(a, "-f") && a.size() > 2) {
-            // Code generation options (-fstack-protector-strong, -fno-rtti,
-            // -fvisibility=...): the compile and the link both receive them.
+                diags.push_back({Diag::Error, separate ? "-x " + v + ": unknown language; use cce, c++, c or none"
+                                                       : a + ": unknown language; use -xcce, -xc++, -xc or -xnone"});
+            break;
+        case A::Include:
+            o.compile.push_back({CompileFlag::Include, separate ? std::vector<std::string>{a, v} : std::vector{a}, v});
+            break;
+        case A::Define:
+            if (flag == "-D") memory_macro(v);
+            [[fallthrough]];
+        case A::Compile:
+            o.compile.push_back({CompileFlag::Plain, separate ? std::vector<std::string>{a, v} : std::vector{a}, {}});
+            break;
+        case A::Link: o.link.push_back(separate ? a + v : a); break;
+        case A::CompileAndLink:
             o.compile.push_back({CompileFlag::Plain, {a}, {}});
             o.link.push_back(a);
-            continue;
+            break;
+        default: break;
         }
-        if (starts(a, "-Wl,") || a == "-l" || a == "-L" || (starts(a, "-l") && a.size() > 2) ||
-            (starts(a, "-L") && a.size() > 2)) {
-            if (a == "-l" || a == "-L") {
-                auto v = need_value(i, a);
-                if (!v) continue;
-                o.link.push_back(a + *v);
-            } else {
-                o.link.push_back(a);
-            }
-            continue;
-        }
-        if (starts(a, "-W") && a.size() > 2) {
-            o.compile.push_back({CompileFlag::Plain, {a}, {}});
-            continue;
-        }
-        if (a == "-pthread") {
-            o.compile.push_back({CompileFlag::Plain, {a}, {}});
-            o.link.push_back(a);
-            continue;
-        }
-        if (!a.empty() && a[0] == '-' && a != "-") {
-            o.unknown.push_back(a);
-            continue;
-        }
-        Input in;
-        in.path = a;
-        in.lang = lang;
-        in.link_only = lang == Lang::Auto && is_link_input(a);
-        o.inputs.push_back(in);
     }
     if (in_host) diags.push_back({Diag::Error, "'-Xhost-start' is not closed by '-Xhost-end'"});
     if (in_aicore) diags.push_back({Diag::Error, "'-Xaicore-start' is not closed by '-Xaicore-end'"});

@@ -37,6 +37,7 @@ struct Options {
     bool verbose = false;
     bool keep_temps = false;
     bool help = false, version = false;
+    std::string print_flag_table;  // --print-flag-table-markdown=<section>
 
     std::optional<std::string> aicore_arch, npu_arch, core_type, soc_version;
     bool shared = false, compile_only = false;
@@ -65,9 +66,69 @@ Options parse_args(const std::vector<std::string>& args, std::vector<Diag>& diag
 // the seed's flag table; returns false when an error was added.
 bool resolve(Options& o, std::vector<Diag>& diags);
 
-// Flags a simulator build accepts without effect, each with its reason. This
-// one table drives the parser (match/takes_value), --help, the table in
-// docs/ptocc.md and the tests.
+// How a spelling takes its value.
+enum class FlagForm {
+    Exact,     // the word is the spelling
+    Separate,  // the value is the next word (-o file)
+    Joined,    // the value follows in the same word and is not empty (-ofile, -fno-rtti)
+    Prefix,    // the word starts with the spelling, nothing more needed (-O, --npu-arch=, --cce-auto-sync)
+};
+
+// What a flag does to Options; parse_args has one case per action.
+enum class FlagAction {
+    Toolchain, DryRun, KeepTemps, Help, Version, PrintFlagTable,  // ptocc's own
+    AicoreStart, AicoreEnd, HostStart, HostEnd,                  // brackets
+    Verbose, AicoreArch, NpuArch, CoreType, SocVersion,
+    Ignored,       // accepted, recorded in Options::ignored, no effect
+    DepSwitch,     // -M, -MD, ...
+    DepValue,      // -MF, -MT, -MQ
+    Shared, CompileOnly, Output, Language,
+    Include,       // -I, -isystem: placed relative to ptolab's include/
+    Compile,       // to the host compile as given
+    Define,        // -D, -U (and the memory macro lints)
+    Link,          // to the link as given (-l/-L values joined to the flag)
+    CompileAndLink,
+};
+
+struct FlagSpelling {
+    const char* text;
+    FlagForm form;
+};
+
+// One row of ptocc's model of bisheng's command line. This table drives
+// parse_args, --help, and the flag tables of docs/ptocc.md
+// (--print-flag-table-markdown; a test keeps the doc in step). The order
+// matters: the first row with a matching spelling wins.
+struct FlagSpec {
+    std::vector<FlagSpelling> spellings;
+    FlagAction action;
+    bool to_bisheng;             // false: ptocc's own flag, removed from bisheng's command line
+    const char* usage;           // plain text, ", "-separated forms: "-I dir, -Idir"
+    const char* help;            // one line for --help; nullptr hides the flag
+    const char* sim;             // markdown: what a simulator build does with it (for Ignored: why nothing)
+    const char* ignored_as = nullptr;  // also listed among the ignored flags under this name, with ignored_why
+    const char* ignored_why = nullptr;
+};
+const std::vector<FlagSpec>& flag_table();
+
+struct FlagMatch {
+    const FlagSpec* spec = nullptr;
+    const FlagSpelling* spelling = nullptr;
+};
+// The first row with a spelling that accepts `word` (a Separate spelling
+// matches the bare flag; its value is the next word).
+FlagMatch match_flag(const std::string& word);
+
+// The sections of --print-flag-table-markdown: "own" (ptocc's flags), "sim"
+// (bisheng's flags in a simulator build), "ignored". An unknown name gives "".
+std::string flag_table_markdown(const std::string& section);
+// ptocc --help.
+std::string help_text();
+
+// Flags a simulator build accepts without effect, each with its reason: the
+// Ignored rows of flag_table() (match is the spelling, with a trailing '*'
+// for a prefix) and the rows with ignored_as, whose match is empty because
+// their own rules parse them.
 struct IgnoredFlag {
     const char* flag;    // as documented, e.g. "-mllvm <option>"
     const char* match;   // the word the parser matches; a trailing '*' makes it a prefix

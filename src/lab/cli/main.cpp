@@ -10,6 +10,7 @@
 #include <ptolab/vlog.hpp>
 
 #include "ca_model.hpp"
+#include "process.hpp"
 #include "sim_env.hpp"
 
 #include <CLI/CLI.hpp>
@@ -427,11 +428,7 @@ int cmd_smoke(bool log, bool list) {
 }
 
 // ptolab env: the exports of the CANN-shaped root's setenv.bash (docs/drop-in.md).
-std::string sh_quote(const std::string& s) {
-    std::string q = "'";
-    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
-}
+std::string sh_quote(const std::string& s) { return ptolab::common::shell_quote_always(s); }
 
 int apply_sim_env(bool force) {
     const std::string root = cann_root();
