@@ -25,4 +25,10 @@ double round_to_integer(double x, Rounding mode);
 void half_row_to_float(const uint8_t* src, float* dst, int n);
 void float_to_half_row(const float* src, uint8_t* dst, int n);
 
+// out[k] = a[k] op b[k] over n binary16 elements, computed in float and
+// rounded once to nearest even: what the element-wise path computes per
+// element, eight at a time with the host's F16C/AVX where it has them.
+enum class RowBinary : uint8_t { Add, Sub, Mul };
+void half_binary_row(RowBinary op, const uint8_t* a, const uint8_t* b, uint8_t* out, int n);
+
 }  // namespace ptosim

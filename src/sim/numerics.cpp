@@ -80,6 +80,24 @@ PTOSIM_VECTORIZE void float_to_half_row_plain(const float* src, uint8_t* dst, in
     }
 }
 
+inline float apply(RowBinary op, float x, float y) {
+    switch (op) {
+        case RowBinary::Add: return x + y;
+        case RowBinary::Sub: return x - y;
+        case RowBinary::Mul: return x * y;
+    }
+    return 0;
+}
+void half_binary_row_plain(RowBinary op, const uint8_t* a, const uint8_t* b, uint8_t* out, int n) {
+    for (int k = 0; k < n; ++k) {
+        uint16_t x, y;
+        std::memcpy(&x, a + 2 * k, 2);
+        std::memcpy(&y, b + 2 * k, 2);
+        const uint16_t r = float_to_half_bits(apply(op, half_bits_to_float(x), half_bits_to_float(y)));
+        std::memcpy(out + 2 * k, &r, 2);
+    }
+}
+
 #ifdef PTOSIM_HAVE_F16C_PATH
 // Rounding float to binary16 costs most of an fp16 element-wise op even when
 // vectorised in plain SSE2. F16C's vcvtps2ph with round-to-nearest-even gives
@@ -98,6 +116,7 @@ __attribute__((target("avx,f16c"))) void half_row_to_float_f16c(const uint8_t* s
         else
             half_row_to_float_plain(src + 2 * k, dst + k, 8);
     }
+    _mm256_zeroupper();  // see half_binary_row_f16c
     half_row_to_float_plain(src + 2 * k, dst + k, n - k);
 }
 // With AVX2, sixteen elements are tested at once, and only for an all-ones
@@ -122,7 +141,37 @@ __attribute__((target("avx,f16c"))) void float_to_half_row_f16c(const float* src
     for (; k + 8 <= n; k += 8)
         _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + 2 * k),
                          _mm256_cvtps_ph(_mm256_loadu_ps(src + k), _MM_FROUND_TO_NEAREST_INT));
+    _mm256_zeroupper();  // see half_binary_row_f16c
     float_to_half_row_plain(src + k, dst + 2 * k, n - k);
+}
+// Groups of eight without an infinity or NaN in either operand are
+// converted, combined and rounded in vector registers (IEEE arithmetic, the
+// same per element); the others take the plain path, which keeps NaN
+// payloads exactly as the element-wise path does.
+template <RowBinary Op>
+__attribute__((target("avx,f16c"))) void half_binary_row_f16c(const uint8_t* a, const uint8_t* b, uint8_t* out, int n) {
+    const __m128i exp_mask = _mm_set1_epi16(0x7c00);
+    int k = 0;
+    for (; k + 8 <= n; k += 8) {
+        const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + 2 * k));
+        const __m128i y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + 2 * k));
+        const __m128i special = _mm_or_si128(_mm_cmpeq_epi16(_mm_and_si128(x, exp_mask), exp_mask),
+                                             _mm_cmpeq_epi16(_mm_and_si128(y, exp_mask), exp_mask));
+        if (_mm_movemask_epi8(special) != 0) {
+            half_binary_row_plain(Op, a + 2 * k, b + 2 * k, out + 2 * k, 8);
+            continue;
+        }
+        const __m256 fx = _mm256_cvtph_ps(x), fy = _mm256_cvtph_ps(y);
+        __m256 r;
+        if constexpr (Op == RowBinary::Add) r = _mm256_add_ps(fx, fy);
+        else if constexpr (Op == RowBinary::Sub) r = _mm256_sub_ps(fx, fy);
+        else r = _mm256_mul_ps(fx, fy);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 2 * k), _mm256_cvtps_ph(r, _MM_FROUND_TO_NEAREST_INT));
+    }
+    // GCC omits vzeroupper before a tail call: without it, the caller's SSE
+    // code runs with dirty upper halves and slows down several times.
+    _mm256_zeroupper();
+    half_binary_row_plain(Op, a + 2 * k, b + 2 * k, out + 2 * k, n - k);
 }
 const bool host_has_f16c = [] {
     __builtin_cpu_init();
@@ -138,6 +187,19 @@ void half_row_to_float(const uint8_t* src, float* dst, int n) {
     if (host_has_f16c) return half_row_to_float_f16c(src, dst, n);
 #endif
     half_row_to_float_plain(src, dst, n);
+}
+
+void half_binary_row(RowBinary op, const uint8_t* a, const uint8_t* b, uint8_t* out, int n) {
+#ifdef PTOSIM_HAVE_F16C_PATH
+    if (host_has_f16c) {
+        switch (op) {
+            case RowBinary::Add: return half_binary_row_f16c<RowBinary::Add>(a, b, out, n);
+            case RowBinary::Sub: return half_binary_row_f16c<RowBinary::Sub>(a, b, out, n);
+            case RowBinary::Mul: return half_binary_row_f16c<RowBinary::Mul>(a, b, out, n);
+        }
+    }
+#endif
+    half_binary_row_plain(op, a, b, out, n);
 }
 
 void float_to_half_row(const float* src, uint8_t* dst, int n) {

@@ -5,6 +5,7 @@
 #include <pto/common/sim_support.hpp>
 #include <ptosim/vmath.hpp>
 #include <array>
+#include <string_view>
 #include <utility>
 
 namespace pto {
@@ -87,6 +88,25 @@ RowMath<V, F> row_math(F f) {
     return RowMath<V, F>{f};
 }
 
+// A binary element function libptosim also computes over whole binary16
+// rows (ptosim::half_binary_row), with the same results; TADD, TSUB and
+// TMUL name theirs by the instruction's name.
+template <ptosim::RowBinary B, class F>
+struct RowBinaryFn : F {
+    static constexpr ptosim::RowBinary vbin = B;
+};
+enum class RowBinaryOf : uint8_t { None, Add, Sub, Mul };
+constexpr RowBinaryOf row_binary_of(std::string_view op) {
+    return op == "TADD" ? RowBinaryOf::Add : op == "TSUB" ? RowBinaryOf::Sub : op == "TMUL" ? RowBinaryOf::Mul : RowBinaryOf::None;
+}
+template <RowBinaryOf B, class F>
+auto row_binary(F f) {
+    if constexpr (B == RowBinaryOf::None) return f;
+    else if constexpr (B == RowBinaryOf::Add) return RowBinaryFn<ptosim::RowBinary::Add, F>{f};
+    else if constexpr (B == RowBinaryOf::Sub) return RowBinaryFn<ptosim::RowBinary::Sub, F>{f};
+    else return RowBinaryFn<ptosim::RowBinary::Mul, F>{f};
+}
+
 // How elementwise() hands elements to f: as values (widened to compute_t,
 // the result rounded back), or as their storage bits (unsigned integers of
 // the element's size, for bitwise instructions on any element type).
@@ -136,6 +156,12 @@ PTOSIM_VECTORIZE void elementwise(CallSite cs, const char* op, Dst& dst, F f, Sr
             for (int r = 0; r < vr; ++r)
                 ptosim::vmath_f32(F::vmath, reinterpret_cast<const float*>(at<Src>(const_cast<uint8_t*>(s[I]), r, 0))...,
                                   reinterpret_cast<float*>(at<Dst>(d, r, 0)), static_cast<size_t>(vc));
+        }(std::index_sequence_for<Src...>{});
+    } else if constexpr (requires { F::vbin; } && sizeof...(Src) == 2 && std::is_same_v<D, half> &&
+                         same_elem<D, typename Src::DType...> && row_contiguous<Dst>() && (row_contiguous<Src>() && ...)) {
+        [&]<size_t... I>(std::index_sequence<I...>) {
+            for (int r = 0; r < vr; ++r)
+                ptosim::half_binary_row(F::vbin, at<Src>(const_cast<uint8_t*>(s[I]), r, 0)..., at<Dst>(d, r, 0), vc);
         }(std::index_sequence_for<Src...>{});
     } else if constexpr (is_f16<D> && same_elem<D, typename Src::DType...>) {
         f16_rows<Dst, Src...>(d, s, vr, vc, f, std::index_sequence_for<Src...>{});
@@ -222,7 +248,12 @@ PTOSIM_VECTORIZE void elementwise(CallSite cs, const char* op, Dst& dst, F f, Sr
         using D = typename TileDataDst::DType;                                                                    \
         CHECK;                                                                                                    \
         PTOSIM_CHECK_TYPES(NAME, TYPES, D, typename TileDataSrc0::DType, typename TileDataSrc1::DType);           \
-        ptosim_impl::elementwise(cs, #NAME, dst, [](auto a, auto b) { return EXPR; }, src0, src1);                        \
+        ptosim_impl::elementwise(                                                                                 \
+            cs, #NAME, dst,                                                                                       \
+            ptosim_impl::row_binary<std::is_same_v<D, half> ? ptosim_impl::row_binary_of(#NAME)                 \
+                                                             : ptosim_impl::RowBinaryOf::None>(                  \
+                [](auto a, auto b) { return EXPR; }),                                                             \
+            src0, src1);                                                                                          \
         return {};                                                                                                \
     }                                                                                                             \
     template <PTOSIM_UNPAREN ALGO typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1,           \
