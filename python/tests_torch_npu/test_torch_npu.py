@@ -345,6 +345,34 @@ def test_kernel_overrunning_an_npu_tensor_is_a_fault(add_lib):
     assert "run past the end of the" in str(e.value)
 
 
+def test_a_cpu_tensor_passed_to_a_kernel_fails_the_launch(add_lib, capfd):
+    # On a device a host address in a kernel argument is an invalid address; ptosim refuses it at the launch.
+    n = 256
+    x = torch.ones(n, device="npu", dtype=torch.float16)
+    y = torch.zeros(n, device="npu", dtype=torch.float16)
+    host = torch.full((n,), 2.0, dtype=torch.float16)
+    stream = torch.npu.current_stream()._as_parameter_
+    capfd.readouterr()
+    add_lib.call_add_half(1, stream, ctypes.c_void_p(y.data_ptr()), ctypes.c_void_p(x.data_ptr()),
+                          ctypes.c_void_p(host.data_ptr()), n)
+    message = (f"kernel 'add_kernel<half>' launched at {KERNELS / 'add.cpp'}:44: argument 3 is {host.data_ptr():#x}, host "
+               f"memory in no device block: a device cannot address it. A CPU tensor or host buffer passed to the "
+               f"kernel? pass an npu tensor (x.npu()) or aclrtMalloc memory. The kernel did not run.")
+    assert capfd.readouterr().err == f"ptosim: error 507035: {message}\n"
+    assert _runtime.last_error() == message
+    with pytest.raises(RuntimeError) as e:
+        torch.npu.synchronize()
+    assert str(e.value) == f"torch.npu.synchronize(): a kernel failed (ACL error 507035): ptosim_synchronize: {message}"
+    assert y.cpu().tolist() == [0.0] * n
+    torch.npu.synchronize()  # reported once
+    on_device = host.npu()
+    add_lib.call_add_half(1, stream, ctypes.c_void_p(y.data_ptr()), ctypes.c_void_p(x.data_ptr()),
+                          ctypes.c_void_p(on_device.data_ptr()), n)
+    torch.npu.synchronize()
+    assert y.cpu().tolist() == [3.0] * n
+    assert capfd.readouterr().err == ""
+
+
 # --- ptolab run --sim / env --torch-npu -------------------------------------------------
 
 def _ptolab_cli():
