@@ -2,6 +2,7 @@
 // and the message a user gets from aclGetRecentErrMsg.
 #include <acl/acl.h>
 #include <runtime/rt_ffts.h>
+#include <ptosim/kernel_launch.hpp>
 #include <ptosim/runtime.hpp>
 
 #include <gtest/gtest.h>
@@ -468,6 +469,57 @@ std::string pointer_text(const void* p) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%p", p);
     return buf;
+}
+
+// A <<<>>> launch (ptosim::cc::submit) given host memory outside every block,
+// once the process has device memory, is refused before any block runs: on
+// a device it is an invalid address. Device, one-past-the-end, registered host
+// and freed blocks are not refused (a freed one faults at the access instead).
+TEST_F(AclDev, PtoccLaunchGivenUnknownHostMemoryFailsWithoutRunning) {
+    void *d = nullptr, *pinned = nullptr, *freed = nullptr;
+    ASSERT_EQ(aclrtMalloc(&d, 256, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMalloc(&freed, 256, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    ASSERT_EQ(aclrtFree(freed), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMallocHost(&pinned, 64), ACL_SUCCESS);
+    const auto end = ptosim::Device::get().find(d)->size;
+    std::vector<float> host(64);
+    auto ran = std::make_shared<std::atomic<int>>(0);
+    ptosim::LaunchSpec spec = sleeping_launch(0);
+    spec.kernel = "acl_test_host_arg";
+    spec.site = {"host_arg.cpp", 12};
+    spec.aiv_body = [ran] { ++*ran; };
+    spec.gm_args = {d, nullptr, pinned, static_cast<char*>(d) + end, freed, host.data()};
+    const std::string want = "kernel 'acl_test_host_arg' launched at host_arg.cpp:12: argument 6 is " +
+                             pointer_text(host.data()) +
+                             ", host memory in no device block: a device cannot address it. A CPU tensor or host "
+                             "buffer passed to the kernel? pass an npu tensor (x.npu()) or aclrtMalloc memory. The "
+                             "kernel did not run.";
+    testing::internal::CaptureStderr();
+    ptosim::cc::submit(spec, nullptr);
+    EXPECT_EQ(testing::internal::GetCapturedStderr(), "ptosim: error 507035: " + want + "\n");
+    EXPECT_EQ(msg(), want);
+    EXPECT_EQ(aclrtSynchronizeStream(nullptr), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    EXPECT_EQ(msg(), "aclrtSynchronizeStream: " + want);
+    EXPECT_EQ(ran->load(), 0);
+    EXPECT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS) << "reported once";
+
+    // A Cube (or mix) kernel's fault is an AI core exception.
+    ptosim::LaunchSpec cube = spec;
+    cube.kind = ptosim::KernelKind::Cube;
+    cube.aic_body = spec.aiv_body;
+    cube.aiv_body = nullptr;
+    testing::internal::CaptureStderr();
+    ptosim::cc::submit(cube, nullptr);
+    EXPECT_EQ(testing::internal::GetCapturedStderr(), "ptosim: error 507015: " + want + "\n");
+    EXPECT_EQ(aclrtSynchronizeStream(nullptr), ACL_ERROR_RT_AICORE_EXCEPTION);
+    EXPECT_EQ(ran->load(), 0);
+
+    spec.gm_args.pop_back();
+    ptosim::cc::submit(spec, nullptr);
+    EXPECT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS) << msg();
+    EXPECT_EQ(ran->load(), 1);
+    EXPECT_EQ(aclrtFreeHost(pinned), ACL_SUCCESS);
+    EXPECT_EQ(aclrtFree(d), ACL_SUCCESS);
 }
 
 TEST_F(AclDev, KernelAccessToFreedDeviceMemoryIsALocatedFault) {

@@ -115,11 +115,15 @@ void launch(const char* name, const char* file, F, Config cfg, A&&... args) {
         spec.kind = kBuildKind;
         spec.block_dim = cfg.block_dim;
         // Pointer arguments name the device blocks the launch uses, so that
-        // aclrtFree of one waits for it.
+        // aclrtFree of one waits for it, and let the launch refuse host
+        // memory. Other arguments hold a null entry so that an entry's index
+        // is the argument's position, which error messages name.
         auto note_pointer = [&spec](const auto& a) {
             using P = std::decay_t<decltype(a)>;
             if constexpr (std::is_pointer_v<P> && std::is_object_v<std::remove_pointer_t<P>>)
                 spec.gm_args.push_back(const_cast<const void*>(static_cast<const volatile void*>(a)));
+            else
+                spec.gm_args.push_back(nullptr);
         };
         std::apply([&](const auto&... a) { (note_pointer(a), ...); }, *packed);
         ptocc_thunk own = &thunk<F, Tuple>;

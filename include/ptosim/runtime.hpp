@@ -72,8 +72,10 @@ struct LaunchSpec {
     uint32_t block_dim = 1;
     std::function<void()> aic_body;  // Cube/Mix kernels
     std::function<void()> aiv_body;  // Vec/Mix kernels
-    // The pointer arguments of the launch (ptocc's <<<>>> fills them in):
-    // aclrtFree of a block one of them points into waits for the launch.
+    // The pointer arguments of the launch (ptocc's <<<>>> fills them in, one
+    // entry per kernel argument, null for arguments that are not object
+    // pointers): aclrtFree of a block one of them points into waits for the
+    // launch, and ptocc launches refuse host memory (Stream::enqueue_error).
     std::vector<const void*> gm_args;
 };
 
@@ -124,6 +126,10 @@ public:
     ~Stream();
     // Fails (nothing queued) once the stream has failed.
     Status enqueue_launch(LaunchSpec spec);
+    // Queues a launch refused before it could run: in its turn it becomes
+    // the stream's error, as if the launch had failed with `error`, so the
+    // next synchronisation reports it after the errors of earlier launches.
+    Status enqueue_error(Status error);
     // What a timed-out synchronisation does besides returning the timeout
     // with a progress report: abandon the running kernel and fail the stream
     // (ACL, docs/acl.md), or leave it running (ptosim's C API, where a later

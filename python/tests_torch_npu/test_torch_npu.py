@@ -2,7 +2,10 @@ import ctypes
 import os
 import subprocess
 import sys
+import threading
 import time
+import weakref
+from concurrent import futures
 from pathlib import Path
 
 import numpy as np
@@ -10,7 +13,7 @@ import pytest
 import torch
 
 import torch_npu
-from torch_npu import _runtime
+from torch_npu import _runtime, _tensor
 from torch_npu._tensor import NpuTensor
 
 HERE = Path(__file__).resolve().parent
@@ -343,6 +346,117 @@ def test_kernel_overrunning_an_npu_tensor_is_a_fault(add_lib):
         torch.npu.synchronize()
     assert "torch.npu.synchronize(): a kernel failed" in str(e.value)
     assert "run past the end of the" in str(e.value)
+
+
+def test_a_cpu_tensor_passed_to_a_kernel_fails_the_launch(add_lib, capfd):
+    # On a device a host address in a kernel argument is an invalid address; ptosim refuses it at the launch.
+    n = 256
+    x = torch.ones(n, device="npu", dtype=torch.float16)
+    y = torch.zeros(n, device="npu", dtype=torch.float16)
+    host = torch.full((n,), 2.0, dtype=torch.float16)
+    stream = torch.npu.current_stream()._as_parameter_
+    capfd.readouterr()
+    add_lib.call_add_half(1, stream, ctypes.c_void_p(y.data_ptr()), ctypes.c_void_p(x.data_ptr()),
+                          ctypes.c_void_p(host.data_ptr()), n)
+    message = (f"kernel 'add_kernel<half>' launched at {KERNELS / 'add.cpp'}:44: argument 3 is {host.data_ptr():#x}, host "
+               f"memory in no device block: a device cannot address it. A CPU tensor or host buffer passed to the "
+               f"kernel? pass an npu tensor (x.npu()) or aclrtMalloc memory. The kernel did not run.")
+    assert capfd.readouterr().err == f"ptosim: error 507035: {message}\n"
+    assert _runtime.last_error() == message
+    with pytest.raises(RuntimeError) as e:
+        torch.npu.synchronize()
+    assert str(e.value) == f"torch.npu.synchronize(): a kernel failed (ACL error 507035): ptosim_synchronize: {message}"
+    assert y.cpu().tolist() == [0.0] * n
+    torch.npu.synchronize()  # reported once
+    on_device = host.npu()
+    add_lib.call_add_half(1, stream, ctypes.c_void_p(y.data_ptr()), ctypes.c_void_p(x.data_ptr()),
+                          ctypes.c_void_p(on_device.data_ptr()), n)
+    torch.npu.synchronize()
+    assert y.cpu().tolist() == [3.0] * n
+    assert capfd.readouterr().err == ""
+
+
+# --- threads ---------------------------------------------------------------------------------
+
+def test_worker_threads_make_npu_tensors_and_launch_kernels(add_lib):
+    n = 1024
+
+    def work(value):
+        x = torch.full((n,), value, device="npu", dtype=torch.float16)
+        z = torch.ones(n, device="npu", dtype=torch.float16)
+        y = torch.empty_like(x)
+        add_lib.call_add_half(2, torch.npu.current_stream()._as_parameter_, ctypes.c_void_p(y.data_ptr()),
+                              ctypes.c_void_p(x.data_ptr()), ctypes.c_void_p(z.data_ptr()), n)
+        torch.npu.synchronize()
+        return type(x), type(y), y.cpu().tolist()
+
+    results = {}
+    t = threading.Thread(target=lambda: results.update(thread=work(1.0)))
+    t.start()
+    t.join()
+    with futures.ThreadPoolExecutor(max_workers=2) as pool:
+        results["pool"] = pool.submit(work, 2.0).result()
+    assert results == {"thread": (NpuTensor, NpuTensor, [2.0] * n), "pool": (NpuTensor, NpuTensor, [3.0] * n)}
+
+
+def test_a_finished_thread_leaves_no_function_mode_behind(monkeypatch):
+    # Released while the thread still runs Python; torch's C++ thread exit
+    # releasing them instead can abort the process at exit (_tensor.remove_modes).
+    cleaned = []
+    remove_modes = _tensor.remove_modes
+
+    def recording_remove_modes():
+        remove_modes()
+        cleaned.append((threading.get_ident(), torch._C._len_torch_function_stack(), _tensor._installed.mode))
+
+    monkeypatch.setattr(_tensor, "remove_modes", recording_remove_modes)
+    modes = []
+
+    def work():
+        assert isinstance(torch.zeros(1, device="npu"), NpuTensor)
+        modes.append(weakref.ref(_tensor._installed.mode))
+        torch.overrides.TorchFunctionMode().__enter__()  # one the thread's own code leaves behind
+
+    t = threading.Thread(target=work)
+    t.start()
+    t.join()
+    assert cleaned == [(t.ident, 0, None)]
+    assert len(modes) == 1 and modes[0]() is None
+
+
+def test_daemon_threads_ask_for_the_mode_with_ensure_thread():
+    got = {}
+
+    def work():
+        with pytest.raises(RuntimeError) as e:
+            torch.zeros(1, device="npu")
+        got["before"] = str(e.value)
+        torch_npu.ensure_thread()
+        got["after"] = type(torch.zeros(1, device="npu"))
+
+    t = threading.Thread(target=work, daemon=True)
+    t.start()
+    t.join()
+    assert got == {"before": "Expected one of cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, ort, "
+                             "xla, lazy, vulkan, mps, meta, hpu, privateuseone device type at start of device string: "
+                             "npu",
+                   "after": NpuTensor}
+
+
+def test_a_process_whose_worker_threads_made_npu_tensors_exits_cleanly():
+    script = (
+        "import threading\n"
+        "from concurrent import futures\n"
+        "import torch, torch_npu\n"
+        "from torch_npu._tensor import NpuTensor\n"
+        "work = lambda *_: isinstance(torch.ones(4, device='npu'), NpuTensor)\n"
+        "ts = [threading.Thread(target=work) for _ in range(16)]\n"
+        "[t.start() for t in ts]\n"
+        "[t.join() for t in ts]\n"
+        "with futures.ThreadPoolExecutor(max_workers=4) as pool:\n"
+        "    print(all(pool.map(work, range(8))))\n")
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert (r.returncode, r.stdout, r.stderr) == (0, "True\n", "")
 
 
 # --- ptolab run --sim / env --torch-npu -------------------------------------------------

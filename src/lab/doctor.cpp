@@ -268,11 +268,28 @@ DoctorReport run_doctor(const DoctorOptions& opt) {
     r.tools.push_back(py_tool("torch_npu", "torch_npu",
                               "no real-NPU tensors or streams; ptolab uses the simulator (`ptolab run --sim` "
                               "runs torch_npu runners on ptosim with ptolab's simulated torch_npu)"));
-    if (probe.contains("torch_npu") && probe["torch_npu"].contains("simulated")) {
+    if (probe.contains("torch_npu") && probe["torch_npu"].is_object()) {
+        // Which torch_npu a runner would import, in words: a real one with the
+        // NPU it sees, or ptolab's simulated one, which is no NPU.
+        const auto& info = probe["torch_npu"];
+        auto text = [&info](const char* key) {
+            return info.contains(key) ? (info[key].is_string() ? info[key].get<std::string>() : info[key].dump())
+                                      : std::string("?");
+        };
         Tool& t = r.tools.back();
-        t.name = "torch_npu (simulated)";
-        t.missing = "no real NPU: " + probe["torch_npu"]["simulated"].get<std::string>() +
-                    "; host-side operators are references, timing is host time (docs/torch_npu.md)";
+        t.detail = text("version") + " at " + text("path");
+        if (info.contains("simulated")) {
+            t.name = "torch_npu (simulated)";
+            t.detail += ": " + text("simulated") + "; not an NPU";
+            t.missing = "no real NPU: " + text("simulated") +
+                        "; host-side operators are references, torch.npu.Event times are simulated NPU time from "
+                        "ptosim's cost model (docs/torch_npu.md)";
+        } else if (info.contains("name")) {
+            t.detail += ": " + text("name") + ", " + text("cube_core_num") + " Cube / " + text("vector_core_num") +
+                        " Vector cores, " + text("count") + " device(s)";
+        } else {
+            t.detail += ": no NPU visible (torch.npu.is_available() is False)";
+        }
     }
     r.tools.push_back(py_tool("ACL SoC name (pyACL)", "acl_soc", "no real-device SoC from ACL"));
     r.tools.push_back(py_tool("ptolab package", "ptolab", "`import ptolab` fails under this interpreter; put build/python on PYTHONPATH or pip install ./python"));

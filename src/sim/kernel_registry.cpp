@@ -6,6 +6,7 @@
 #include <ptosim/kernel_launch.hpp>
 
 #include "device_impl.hpp"
+#include "launch_args.hpp"
 
 #include <dlfcn.h>
 #include <sys/mman.h>
@@ -201,6 +202,18 @@ void submit(LaunchSpec spec, void* stream) {
     }
     const std::string kernel = spec.kernel;
     const SourceLoc site = spec.site;
+    // Checked at the launch, where the host pointer is still the caller's
+    // argument: on a device the kernel would start and fault at the access.
+    // The refusal still goes through the stream, so the synchronisation that
+    // would have reported the fault reports it, in order.
+    if (Status bad = check_launch_pointers(d, spec); !bad.ok()) {
+        std::fprintf(stderr, "ptosim: error %d: %s\n", bad.code, bad.message.c_str());
+        set_last_error(bad.message);
+        if (Status st = s->enqueue_error(std::move(bad)); !st.ok())
+            report_launch_error(kernel.c_str(), site.file, static_cast<uint32_t>(site.line),
+                                st.message + " The launch was not queued.");
+        return;
+    }
     if (Status st = s->enqueue_launch(std::move(spec)); !st.ok())
         report_launch_error(kernel.c_str(), site.file, static_cast<uint32_t>(site.line),
                             st.message + " The launch was not queued.");

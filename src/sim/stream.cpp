@@ -18,7 +18,8 @@ struct Stream::Impl {
     std::condition_variable cv_work, cv_idle;
     struct Item {
         LaunchSpec spec;
-        uint64_t tracked;  // Device::Impl::inflight id
+        uint64_t tracked;  // Device::Impl::inflight id; 0 for a refused launch
+        Status refused;    // not ok: the launch never runs and fails with this
     };
     std::deque<Item> queue;
     bool running = false;  // a launch is executing
@@ -44,8 +45,8 @@ struct Stream::Impl {
             running = true;
             running_id = item.tracked;
             lk.unlock();
-            Status st = run_launch(dev, item.spec, &ctl);
-            dev.impl().untrack(item.tracked);
+            Status st = item.refused.ok() ? run_launch(dev, item.spec, &ctl) : item.refused;
+            if (item.tracked) dev.impl().untrack(item.tracked);
             lk.lock();
             running = false;
             if (!st.ok() && first_error.ok() && failure.ok()) first_error = st;
@@ -119,7 +120,18 @@ Status Stream::enqueue_launch(LaunchSpec spec) {
         if (!impl_->failure.ok())
             return {impl_->failure.code, "the stream failed and accepts no more work: " + impl_->failure.message};
         const uint64_t id = impl_->dev.impl().track(spec);
-        impl_->queue.push_back({std::move(spec), id});
+        impl_->queue.push_back({std::move(spec), id, {}});
+    }
+    impl_->cv_work.notify_one();
+    return {};
+}
+
+Status Stream::enqueue_error(Status error) {
+    {
+        std::lock_guard lk(impl_->mu);
+        if (!impl_->failure.ok())
+            return {impl_->failure.code, "the stream failed and accepts no more work: " + impl_->failure.message};
+        impl_->queue.push_back({LaunchSpec{}, 0, std::move(error)});
     }
     impl_->cv_work.notify_one();
     return {};

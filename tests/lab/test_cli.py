@@ -248,6 +248,61 @@ def test_doctor_sees_a_stand_in_npu_smi(tmp_path):
     assert j["host_soc"] == "Ascend910B2" and j["applies"]["row"] == 0
 
 
+SIM_TORCH_NPU = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python", "torch_npu_sim")
+
+
+def _doctor_tool(j, prefix):
+    found = [t for t in j["tools"] if t["name"].startswith(prefix)]
+    assert len(found) == 1, [t["name"] for t in j["tools"]]
+    return found[0]
+
+
+def test_doctor_names_the_simulated_torch_npu_and_never_takes_it_for_an_npu():
+    pytest.importorskip("torch")
+    sim = os.path.realpath(SIM_TORCH_NPU)
+    env = {"PYTHONPATH": os.pathsep.join([sim, os.environ.get("PYTHONPATH", "")]), "PTOLAB_TORCH_NPU": "sim",
+           "PTO_SIM_SOC": "Ascend910B2", "PATH": os.environ["PATH"]}
+    r = ptolab("doctor", "--json", "--python", sys.executable, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr
+    j = json.loads(r.stdout)
+    t = _doctor_tool(j, "torch_npu")
+    assert t["name"] == "torch_npu (simulated)" and t["found"]
+    assert t["detail"] == (f"2.1.0+ptosim at {sim}/torch_npu/__init__.py: ptolab's torch_npu on ptosim "
+                           f"(PTOLAB_TORCH_NPU=sim), simulating Ascend910B2; not an NPU")
+    assert t["rules_out"] == ("no real NPU: ptolab's torch_npu on ptosim (PTOLAB_TORCH_NPU=sim), simulating "
+                              "Ascend910B2; host-side operators are references, torch.npu.Event times are simulated "
+                              "NPU time from ptosim's cost model (docs/torch_npu.md)")
+    assert j["host_soc_evidence"] != "torch.npu.get_device_properties"  # the simulator is no evidence of an NPU
+    r = ptolab("doctor", "--python", sys.executable, env=env, timeout=300)
+    assert f"  [ok] torch_npu (simulated)    2.1.0+ptosim at {sim}/torch_npu/__init__.py: " in r.stdout
+
+
+def test_doctor_names_a_real_torch_npu_and_the_npu_it_sees(tmp_path):
+    pytest.importorskip("torch")
+    # A stand-in for an installed torch_npu on an NPU host: it adds torch.npu as the real package does.
+    pkg = tmp_path / "torch_npu"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text(
+        "import types, torch\n"
+        "__version__ = '2.1.0.post8'\n"
+        "props = types.SimpleNamespace(name='Ascend910B4', cube_core_num=20, vector_core_num=40)\n"
+        "torch.npu = types.SimpleNamespace(is_available=lambda: True, current_device=lambda: 0,\n"
+        "                                  device_count=lambda: 2, get_device_properties=lambda i: props)\n")
+    r = ptolab("doctor", "--json", "--python", sys.executable, env={"PYTHONPATH": str(tmp_path)}, timeout=300)
+    assert r.returncode == 0, r.stderr
+    j = json.loads(r.stdout)
+    t = _doctor_tool(j, "torch_npu")
+    assert t["name"] == "torch_npu" and t["found"]
+    assert t["detail"] == f"2.1.0.post8 at {pkg / '__init__.py'}: Ascend910B4, 20 Cube / 40 Vector cores, 2 device(s)"
+    assert (j["host_soc"], j["host_soc_evidence"]) == ("Ascend910B4", "torch.npu.get_device_properties")
+    (pkg / "__init__.py").write_text(
+        "import types, torch\n__version__ = '2.1.0.post8'\ntorch.npu = types.SimpleNamespace(is_available=lambda: False)\n")
+    j = json.loads(ptolab("doctor", "--json", "--python", sys.executable, env={"PYTHONPATH": str(tmp_path)},
+                          timeout=300).stdout)
+    assert _doctor_tool(j, "torch_npu")["detail"] == (f"2.1.0.post8 at {pkg / '__init__.py'}: no NPU visible "
+                                                      f"(torch.npu.is_available() is False)")
+
+
 # --- log --------------------------------------------------------------------
 
 def test_log_runs_and_records(tmp_path):

@@ -39,6 +39,7 @@ from . import npu  # noqa: E402
 _runtime.lib()
 _tensor.patch_tensor_class()
 _tensor.install_mode()
+_tensor.patch_threads()
 torch.npu = npu
 sys.modules["torch.npu"] = npu
 
@@ -56,5 +57,7 @@ def get_include():
 
 
 def ensure_thread():
-    """Makes device="npu" work on the calling thread (torch 1.13's function modes are per thread)."""
+    """Makes device="npu" work on the calling thread (torch 1.13's function modes are per thread).
+    Needed only on daemon threads and threads not started by `threading` after `import torch_npu`;
+    others get it for their run, and leave no mode behind when they end."""
     _tensor.install_mode()

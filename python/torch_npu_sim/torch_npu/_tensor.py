@@ -10,9 +10,10 @@ covers what runners do:
   unchanged; ``.device`` reports ``npu:N``.
 - ``NpuMode``, a ``TorchFunctionMode`` pushed once on import, that turns
   ``device="npu"``/``"npu:N"`` arguments and ``.to("npu")`` into such
-  tensors. Modes are per thread in torch 1.13: creating npu tensors on
-  another thread needs ``.npu()`` (operators on existing npu tensors work on
-  every thread, through the subclass).
+  tensors. Modes are per thread in torch 1.13: threads that ``threading``
+  starts after the import get the mode for their run (``patch_threads``);
+  others call ``torch_npu.ensure_thread()`` (operators on existing npu
+  tensors work on every thread, through the subclass).
 
 Operators on npu tensors run on the host, on the same memory, as references:
 fp16/bf16 matmuls and reductions accumulate in float32 and round once to the
@@ -25,7 +26,7 @@ import threading
 import weakref
 
 import torch
-from torch.overrides import TorchFunctionMode
+from torch.overrides import TorchFunctionMode, _pop_mode
 
 from . import _runtime
 
@@ -389,6 +390,50 @@ def install_mode():
         mode = NpuMode()
         mode.__enter__()
         _installed.mode = mode
+
+
+def remove_modes():
+    """Empties this thread's function-mode stack: the npu mode and any mode the thread's code left on it."""
+    # torch 1.13 keeps the stack in a C++ thread_local holding references to
+    # the mode objects. Left there, they are released by the thread's C++ exit
+    # handlers after its Python state is gone, taking the GIL while the main
+    # thread may already be finalising the interpreter: the process then
+    # aborts ('terminate called without an active exception'). Popped here,
+    # while the thread still runs Python, nothing is left for that.
+    length = getattr(torch._C, "_len_torch_function_stack", None)
+    if length is None:
+        mode = getattr(_installed, "mode", None)
+        if mode is not None:
+            mode.__exit__(None, None, None)
+    else:
+        while length() > 0:
+            _pop_mode()
+    _installed.mode = None
+
+
+def patch_threads():
+    """Threads started by ``threading`` from now on run with the npu mode, and leave no mode behind."""
+    original = threading.Thread._bootstrap_inner
+    if getattr(original, "_npu_mode", False):
+        return
+
+    def _bootstrap_inner(self):
+        # A daemon thread may still run when the interpreter finalises and
+        # never reach the clean-up below, so it gets the mode only by asking
+        # (ensure_thread). Thread.start() waits for the thread to signal that
+        # it started, so nothing here may stop it from getting that far.
+        if not self.daemon:
+            try:
+                install_mode()
+            except Exception:  # noqa: BLE001 -- the thread runs without the mode, as before
+                pass
+        try:
+            original(self)
+        finally:
+            remove_modes()
+
+    _bootstrap_inner._npu_mode = True
+    threading.Thread._bootstrap_inner = _bootstrap_inner
 
 
 def _tensor_npu(self, device=None, non_blocking=False, **kwargs):
