@@ -238,6 +238,30 @@ struct CubeData {
     }
 };
 
+// The Cube kernels' common start: A and B loaded into L1, moved into
+// L0A/L0B and multiplied into `acc` (L0C 0), every step ordered by its flag,
+// so that the bug each kernel carries comes after it.
+void matmul_into(CubeData& d, AccT& acc) {
+    MatT ma, mb;
+    LeftT l;
+    RightT r;
+    TASSIGN(ma, 0);
+    TASSIGN(mb, 0x1000);
+    TASSIGN(l, 0);
+    TASSIGN(r, 0);
+    TASSIGN(acc, 0);
+    auto ga = ref::gm_nd(d.a.data(), kT, kT, kT);
+    auto gb = ref::gm_nd(d.b.data(), kT, kT, kT);
+    TLOAD(ma, ga);
+    TLOAD(mb, gb);
+    ISA_SYNC(PIPE_MTE2, PIPE_MTE1);
+    TMOV(l, ma);
+    TMOV(r, mb);
+    ISA_SYNC(PIPE_MTE1, PIPE_M);
+    TMATMUL(acc, l, r);
+    ISA_SYNC(PIPE_M, PIPE_FIX);
+}
+
 // StaleL0A: the matmul's view of the left operand is TASSIGNed to another
 // L0A address than the tile the move filled.
 enum class CubeBug { None, OverlappingL1, NoLoadB, NoMoveB, StaleL0A };
@@ -506,26 +530,9 @@ void ws_wait() {
 #endif
 
 void ws_cube(CubeData& d, float* ws) {
-    MatT ma, mb;
-    LeftT l;
-    RightT r;
     AccT acc;
-    TASSIGN(ma, 0);
-    TASSIGN(mb, 0x1000);
-    TASSIGN(l, 0);
-    TASSIGN(r, 0);
-    TASSIGN(acc, 0);
-    auto ga = ref::gm_nd(d.a.data(), kT, kT, kT);
-    auto gb = ref::gm_nd(d.b.data(), kT, kT, kT);
+    matmul_into(d, acc);
     auto gw = ref::gm_nd(ws, kT, kT, kT);
-    TLOAD(ma, ga);
-    TLOAD(mb, gb);
-    ISA_SYNC(PIPE_MTE2, PIPE_MTE1);
-    TMOV(l, ma);
-    TMOV(r, mb);
-    ISA_SYNC(PIPE_MTE1, PIPE_M);
-    TMATMUL(acc, l, r);
-    ISA_SYNC(PIPE_M, PIPE_FIX);
     TSTORE(gw, acc);
     ws_signal();
 }
@@ -885,25 +892,8 @@ TEST_F(MemCheckers, DeviceBlockNeverFreedIsALeakAtAclFinalize) {
 // Acc->Vec); the sub-block stores it. Without the intra-block flag the store
 // may read UB before the move wrote it.
 void acc_to_vec_cube(CubeData& d, bool bug) {
-    MatT ma, mb;
-    LeftT l;
-    RightT r;
     AccT acc;
-    TASSIGN(ma, 0);
-    TASSIGN(mb, 0x1000);
-    TASSIGN(l, 0);
-    TASSIGN(r, 0);
-    TASSIGN(acc, 0);
-    auto ga = ref::gm_nd(d.a.data(), kT, kT, kT);
-    auto gb = ref::gm_nd(d.b.data(), kT, kT, kT);
-    TLOAD(ma, ga);
-    TLOAD(mb, gb);
-    ISA_SYNC(PIPE_MTE2, PIPE_MTE1);
-    TMOV(l, ma);
-    TMOV(r, mb);
-    ISA_SYNC(PIPE_MTE1, PIPE_M);
-    TMATMUL(acc, l, r);
-    ISA_SYNC(PIPE_M, PIPE_FIX);
+    matmul_into(d, acc);
     V v;
     TASSIGN(v, 0x2000);
     TMOV(v, acc);  // @cv-tmov
@@ -1007,25 +997,8 @@ using UbPipe = TPipe<6, FIFOType::VEC_FIFO, 2, 1, AccT, VecHalf, TSyncOpType::TM
 constexpr uint64_t kRing = 0x4000;
 
 void fifo_cube(CubeData& d) {
-    MatT ma, mb;
-    LeftT l;
-    RightT r;
     AccT acc;
-    TASSIGN(ma, 0);
-    TASSIGN(mb, 0x1000);
-    TASSIGN(l, 0);
-    TASSIGN(r, 0);
-    TASSIGN(acc, 0);
-    auto ga = ref::gm_nd(d.a.data(), kT, kT, kT);
-    auto gb = ref::gm_nd(d.b.data(), kT, kT, kT);
-    TLOAD(ma, ga);
-    TLOAD(mb, gb);
-    ISA_SYNC(PIPE_MTE2, PIPE_MTE1);
-    TMOV(l, ma);
-    TMOV(r, mb);
-    ISA_SYNC(PIPE_MTE1, PIPE_M);
-    TMATMUL(acc, l, r);
-    ISA_SYNC(PIPE_M, PIPE_FIX);
+    matmul_into(d, acc);
     VecHalf first;
     TASSIGN(first, kRing);
     UbPipe pipe(first);
@@ -1064,25 +1037,8 @@ TEST_F(MemCheckers, FifoConsumerThatDoesNotWaitRacesTheProducersMove) {
 // The Cube moves its accumulator into sub-block 0's UB over the upper half
 // of a tile the sub-block loaded and still adds.
 void acc_over_vec_cube(CubeData& d, bool bug) {
-    MatT ma, mb;
-    LeftT l;
-    RightT r;
     AccT acc;
-    TASSIGN(ma, 0);
-    TASSIGN(mb, 0x1000);
-    TASSIGN(l, 0);
-    TASSIGN(r, 0);
-    TASSIGN(acc, 0);
-    auto ga = ref::gm_nd(d.a.data(), kT, kT, kT);
-    auto gb = ref::gm_nd(d.b.data(), kT, kT, kT);
-    TLOAD(ma, ga);
-    TLOAD(mb, gb);
-    ISA_SYNC(PIPE_MTE2, PIPE_MTE1);
-    TMOV(l, ma);
-    TMOV(r, mb);
-    ISA_SYNC(PIPE_MTE1, PIPE_M);
-    TMATMUL(acc, l, r);
-    ISA_SYNC(PIPE_M, PIPE_FIX);
+    matmul_into(d, acc);
     V v;
     TASSIGN(v, bug ? 0x2200 : 0x2400);
     wait_intra_block(PIPE_FIX, 6);
@@ -1122,25 +1078,8 @@ TEST_F(MemCheckers, CubeMoveIntoVectorUbOverALiveTileIsOverlappingTiles) {
 // Both sub-blocks store the Cube's result from their own UB; the buggy Cube
 // moves it into sub-block 0's UB only (TMOV's default SingleModeVec0).
 void acc_to_both_cube(CubeData& d, bool bug) {
-    MatT ma, mb;
-    LeftT l;
-    RightT r;
     AccT acc;
-    TASSIGN(ma, 0);
-    TASSIGN(mb, 0x1000);
-    TASSIGN(l, 0);
-    TASSIGN(r, 0);
-    TASSIGN(acc, 0);
-    auto ga = ref::gm_nd(d.a.data(), kT, kT, kT);
-    auto gb = ref::gm_nd(d.b.data(), kT, kT, kT);
-    TLOAD(ma, ga);
-    TLOAD(mb, gb);
-    ISA_SYNC(PIPE_MTE2, PIPE_MTE1);
-    TMOV(l, ma);
-    TMOV(r, mb);
-    ISA_SYNC(PIPE_MTE1, PIPE_M);
-    TMATMUL(acc, l, r);
-    ISA_SYNC(PIPE_M, PIPE_FIX);
+    matmul_into(d, acc);
     V v;
     TASSIGN(v, 0x2000);
     TMOV(v, acc);
