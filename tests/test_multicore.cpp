@@ -159,3 +159,49 @@ TEST(BlockVariables, ReadShadowAndPrint) {
         EXPECT_NE(printed.find("block " + std::to_string(b) + " of 3\n"), std::string::npos) << printed;
     }
 }
+
+namespace {
+// Each block prints three lines around a TPRINT, with a barrier between the
+// first and the rest, so that the blocks' output would interleave if it were
+// printed as the cores run on several host threads.
+void print_kernel() {
+    const int64_t b = get_block_idx();
+    cce::printf("block %lld starts\n", static_cast<long long>(b));
+    SYNCALL<SyncCoreType::AIVOnly>();
+    Tile<TileType::Vec, float, 1, 8> t;
+    TASSIGN(t, 0);
+    TEXPANDS(t, static_cast<float>(b));
+    pipe_barrier(PIPE_ALL);
+    TPRINT(t);
+    cce::printf("block %lld ends\n", static_cast<long long>(b));
+}
+}  // namespace
+
+// Device printf and TPRINT text of cores on host threads comes out in core
+// order, each core's text together, the same on 2 and 3 threads; serially it
+// is printed as the cores run (docs/semantics.md, "Host threads").
+TEST(HostThreads, DevicePrintfOfCoresOnHostThreadsComesOutInCoreOrder) {
+    std::vector<std::string> printed;
+    for (int threads : {1, 2, 3}) {
+        ptosim::set_sim_threads(threads);
+        testing::internal::CaptureStdout();
+        auto st = testutil::run_vec(print_kernel, 4);
+        printed.push_back(testing::internal::GetCapturedStdout());
+        ptosim::set_sim_threads(0);
+        ASSERT_TRUE(st.ok()) << st.message;
+    }
+    // Serially, every block prints its first line before the barrier lets any go on.
+    EXPECT_EQ(printed[0].rfind("block 0 starts\nblock 1 starts\nblock 2 starts\nblock 3 starts\nTPRINT ", 0), 0u)
+        << printed[0];
+    // On host threads, each block's text stays together, in block order.
+    EXPECT_EQ(printed[1], printed[2]);
+    size_t at = 0;
+    for (int b = 0; b < 4; ++b) {
+        const std::string start = "block " + std::to_string(b) + " starts\nTPRINT ";
+        ASSERT_EQ(printed[1].compare(at, start.size(), start), 0) << printed[1];
+        at = printed[1].find("block " + std::to_string(b) + " ends\n", at);
+        ASSERT_NE(at, std::string::npos) << printed[1];
+        at += std::string("block " + std::to_string(b) + " ends\n").size();
+    }
+    EXPECT_EQ(at, printed[1].size());
+}
