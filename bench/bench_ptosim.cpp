@@ -64,51 +64,61 @@ void BM_Matmul128_Fp16ToFp32(benchmark::State& state) {
 }
 BENCHMARK(BM_Matmul128_Fp16ToFp32)->Unit(benchmark::kMicrosecond);
 
-// C (256 x 256, fp32) = A (256 x 256) * B (256 x 256), fp16, as a kernel
-// tiles it for A2A3's 128 KiB L0C: four 128 x 128 output blocks, each summed
-// over four k-steps of 64 (TLOAD, TMOV to L0A/L0B, TMATMUL then TMATMUL_ACC),
-// then stored.
-void BM_Matmul256_KSplit_Fp16ToFp32(benchmark::State& state) {
-    constexpr int S = 256, T = 128, K = 64;
-    std::vector<half> a(S * S), b(S * S);
-    std::vector<float> c(S * S);
+// C (S x S, fp32) = A * B (fp16), as a kernel tiles it for A2A3's 128 KiB
+// L0C: 128 x 128 output tiles t = first, first + step, ..., each summed over
+// k-steps of 64 (TLOAD, TMOV to L0A/L0B, TMATMUL then TMATMUL_ACC), then stored.
+template <int S>
+void ksplit_matmul(const half* a, const half* b, float* c, int first, int step) {
+    constexpr int T = 128, K = 64;
+    using MatA = Tile<TileType::Mat, half, T, K, BLayout::ColMajor, T, K, SLayout::RowMajor, 512>;
+    using MatB = Tile<TileType::Mat, half, K, T, BLayout::ColMajor, K, T, SLayout::RowMajor, 512>;
+    using GA = GlobalTensor<half, TileShape2D<half, T, K>, BaseShape2D<half, S, S>>;
+    using GB = GlobalTensor<half, TileShape2D<half, K, T>, BaseShape2D<half, S, S>>;
+    using GC = GlobalTensor<float, TileShape2D<float, T, T>, BaseShape2D<float, S, S>>;
+    MatA am;
+    MatB bm;
+    TileLeft<half, T, K> al;
+    TileRight<half, K, T> br;
+    TileAcc<float, T, T> acc;
+    TASSIGN(am, 0);
+    TASSIGN(bm, T * K * sizeof(half));
+    TASSIGN(al, 0);
+    TASSIGN(br, 0);
+    TASSIGN(acc, 0);
+    constexpr int tiles = (S / T) * (S / T);
+    for (int t = first; t < tiles; t += step) {
+        const int bi = t / (S / T) * T, bj = t % (S / T) * T;
+        for (int k0 = 0; k0 < S; k0 += K) {
+            GA ga(const_cast<half*>(a) + bi * S + k0);
+            GB gb(const_cast<half*>(b) + k0 * S + bj);
+            TLOAD(am, ga);
+            TLOAD(bm, gb);
+            TMOV(al, am);
+            TMOV(br, bm);
+            if (k0 == 0) TMATMUL(acc, al, br);
+            else TMATMUL_ACC(acc, al, br);
+        }
+        GC gc(c + bi * S + bj);
+        TSTORE(gc, acc);
+    }
+}
+
+template <int S>
+void fill_operands(std::vector<half>& a, std::vector<half>& b) {
     for (int i = 0; i < S * S; ++i) {
         a[i] = half(static_cast<float>(i % 7) * 0.25f);
         b[i] = half(static_cast<float>(i % 5) * 0.5f);
     }
+}
+
+// 256^3 on one core: four output tiles of four k-steps each.
+void BM_Matmul256_KSplit_Fp16ToFp32(benchmark::State& state) {
+    constexpr int S = 256;
+    std::vector<half> a(S * S), b(S * S);
+    std::vector<float> c(S * S);
+    fill_operands<S>(a, b);
     run_on_core(ptosim::KernelKind::Cube, [&] {
-        using MatA = Tile<TileType::Mat, half, T, K, BLayout::ColMajor, T, K, SLayout::RowMajor, 512>;
-        using MatB = Tile<TileType::Mat, half, K, T, BLayout::ColMajor, K, T, SLayout::RowMajor, 512>;
-        using GA = GlobalTensor<half, TileShape2D<half, T, K>, BaseShape2D<half, S, S>>;
-        using GB = GlobalTensor<half, TileShape2D<half, K, T>, BaseShape2D<half, S, S>>;
-        using GC = GlobalTensor<float, TileShape2D<float, T, T>, BaseShape2D<float, S, S>>;
-        MatA am;
-        MatB bm;
-        TileLeft<half, T, K> al;
-        TileRight<half, K, T> br;
-        TileAcc<float, T, T> acc;
-        TASSIGN(am, 0);
-        TASSIGN(bm, T * K * sizeof(half));
-        TASSIGN(al, 0);
-        TASSIGN(br, 0);
-        TASSIGN(acc, 0);
-        for (auto _ : state) {
-            for (int bi = 0; bi < S; bi += T)
-                for (int bj = 0; bj < S; bj += T) {
-                    for (int k0 = 0; k0 < S; k0 += K) {
-                        GA ga(a.data() + bi * S + k0);
-                        GB gb(b.data() + k0 * S + bj);
-                        TLOAD(am, ga);
-                        TLOAD(bm, gb);
-                        TMOV(al, am);
-                        TMOV(br, bm);
-                        if (k0 == 0) TMATMUL(acc, al, br);
-                        else TMATMUL_ACC(acc, al, br);
-                    }
-                    GC gc(c.data() + bi * S + bj);
-                    TSTORE(gc, acc);
-                }
-        }
+        for (auto _ : state) ksplit_matmul<S>(a.data(), b.data(), c.data(), 0, 1);
     });
     benchmark::DoNotOptimize(c.data());
     state.counters["GFLOP/s"] =
@@ -220,46 +230,14 @@ BENCHMARK(BM_LaunchEmptyKernel)->ArgNames({"blocks", "threads"})->Args({1, 1})->
 // the multi-core scaling figure, run on 1 and 2 host threads. The result of
 // every run is compared byte for byte with the serial schedule's.
 void BM_MatmulMulticore2048(benchmark::State& state) {
-    constexpr int S = 2048, T = 128, K = 64, kBlocks = 24;
+    constexpr int S = 2048, kBlocks = 24;
     static std::vector<half> a(S * S), b(S * S);
     static std::vector<float> serial;
     std::vector<float> c(S * S);
-    for (int i = 0; i < S * S; ++i) {
-        a[i] = half(static_cast<float>(i % 7) * 0.25f);
-        b[i] = half(static_cast<float>(i % 5) * 0.5f);
-    }
+    fill_operands<S>(a, b);
     auto body = [&c] {
-        using MatA = Tile<TileType::Mat, half, T, K, BLayout::ColMajor, T, K, SLayout::RowMajor, 512>;
-        using MatB = Tile<TileType::Mat, half, K, T, BLayout::ColMajor, K, T, SLayout::RowMajor, 512>;
-        using GA = GlobalTensor<half, TileShape2D<half, T, K>, BaseShape2D<half, S, S>>;
-        using GB = GlobalTensor<half, TileShape2D<half, K, T>, BaseShape2D<half, S, S>>;
-        using GC = GlobalTensor<float, TileShape2D<float, T, T>, BaseShape2D<float, S, S>>;
-        MatA am;
-        MatB bm;
-        TileLeft<half, T, K> al;
-        TileRight<half, K, T> br;
-        TileAcc<float, T, T> acc;
-        TASSIGN(am, 0);
-        TASSIGN(bm, T * K * sizeof(half));
-        TASSIGN(al, 0);
-        TASSIGN(br, 0);
-        TASSIGN(acc, 0);
-        constexpr int tiles = (S / T) * (S / T);
-        for (int t = static_cast<int>(get_block_idx()); t < tiles; t += static_cast<int>(get_block_num())) {
-            const int bi = t / (S / T) * T, bj = t % (S / T) * T;
-            for (int k0 = 0; k0 < S; k0 += K) {
-                GA ga(a.data() + bi * S + k0);
-                GB gb(b.data() + k0 * S + bj);
-                TLOAD(am, ga);
-                TLOAD(bm, gb);
-                TMOV(al, am);
-                TMOV(br, bm);
-                if (k0 == 0) TMATMUL(acc, al, br);
-                else TMATMUL_ACC(acc, al, br);
-            }
-            GC gc(c.data() + bi * S + bj);
-            TSTORE(gc, acc);
-        }
+        ksplit_matmul<S>(a.data(), b.data(), c.data(), static_cast<int>(get_block_idx()),
+                         static_cast<int>(get_block_num()));
     };
     if (serial.empty()) {
         ptosim::set_sim_threads(1);
