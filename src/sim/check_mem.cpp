@@ -165,6 +165,20 @@ std::string code_address(const void* pc) {
     return b;
 }
 
+// Marks [lo, hi) written in the device blocks it lies in (with g_gm_mu
+// held). A copy may span several blocks only by running past one; what
+// lies outside every block is not tracked.
+void mark_written_locked(uint64_t lo, uint64_t hi) {
+    while (lo < hi) {
+        uintptr_t base = 0;
+        GmBlock* b = gm_block_locked(lo, &base);
+        if (!b) return;
+        const uint64_t end = std::min<uint64_t>(hi, base + b->requested);
+        b->written.add(lo, end);
+        lo = end;
+    }
+}
+
 }  // namespace
 
 void gm_allocated(const void* p, uint64_t requested, const void* caller) {
@@ -179,17 +193,8 @@ void gm_allocated(const void* p, uint64_t requested, const void* caller) {
 void gm_host_write(const void* p, uint64_t bytes) {
     std::lock_guard lk(g_gm_mu);
     if (g_gm.empty()) return;
-    uint64_t lo = reinterpret_cast<uintptr_t>(p);
-    const uint64_t hi = lo + bytes;
-    // A copy may span several blocks only by running past one; mark what lies in each.
-    while (lo < hi) {
-        uintptr_t base = 0;
-        GmBlock* b = gm_block_locked(lo, &base);
-        if (!b) return;
-        const uint64_t end = std::min<uint64_t>(hi, base + b->requested);
-        b->written.add(lo, end);
-        lo = end;
-    }
+    const uint64_t lo = reinterpret_cast<uintptr_t>(p);
+    mark_written_locked(lo, lo + bytes);
 }
 
 void gm_freed(const void* p) {
@@ -494,15 +499,8 @@ private:
         if (a.space == Space::GM) {
             std::lock_guard lk(g_gm_mu);
             if (g_gm.empty()) return;
-            for_each_run(r, a, [&](uint64_t lo, uint64_t hi) {
-                while (lo < hi) {
-                    uintptr_t base = 0;
-                    GmBlock* b = gm_block_locked(lo, &base);
-                    if (!b) break;
-                    const uint64_t end = std::min<uint64_t>(hi, base + b->requested);
-                    b->written.add(lo, end);
-                    lo = end;
-                }
+            for_each_run(r, a, [](uint64_t lo, uint64_t hi) {
+                mark_written_locked(lo, hi);
                 return true;
             });
             return;
