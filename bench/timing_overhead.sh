@@ -23,7 +23,10 @@ for t in "${targets[@]}"; do
     dir="$repo/reference/dynamic_multi_core/$t"
     # Interleaved rounds, so a neighbour's load on a shared machine hits every
     # mode alike; each run's CPU time (user + sys) is kept as well, the robust
-    # figure when the machine is busy (the simulator runs on one thread).
+    # figure when the machine is busy. Times are host wall time
+    # (benchmark.py --clock sim-host: its default clock is the simulated time
+    # itself), every mode on the serial schedule (PTO_SIM_THREADS=1), which
+    # timed launches use, so the ratio is the cost model's own.
     for round in 1 2 3; do
         for mode in off time profile; do
             case $mode in
@@ -31,11 +34,11 @@ for t in "${targets[@]}"; do
                 time) envs=(PTO_SIM_TIME=1) ;;
                 profile) envs=(PTO_SIM_PROFILE="$tmp/prof-$t") ;;
             esac
-            (cd "$dir" && env -u PTO_SIM_TIME -u PTO_SIM_PROFILE -u PTO_SIM_TRACE "${envs[@]}" "$py" -c '
+            (cd "$dir" && env -u PTO_SIM_TIME -u PTO_SIM_PROFILE -u PTO_SIM_TRACE PTO_SIM_THREADS=1 "${envs[@]}" "$py" -c '
 import resource, subprocess, sys
 subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 r = resource.getrusage(resource.RUSAGE_CHILDREN)
-print(r.ru_utime + r.ru_stime)' "$py" benchmark.py --csv "$tmp/$t-$mode-$round.csv" >"$tmp/$t-$mode-$round.cpu")
+print(r.ru_utime + r.ru_stime)' "$py" benchmark.py --clock sim-host --csv "$tmp/$t-$mode-$round.csv" >"$tmp/$t-$mode-$round.cpu")
         done
     done
     "$py" - "$tmp" "$t" <<'PYEOF'
