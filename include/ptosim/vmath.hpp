@@ -1,5 +1,5 @@
 // Math functions over float rows for the element-wise instructions, built
-// once in libptosim (SLEEF's vector code where the host has AVX2 and FMA).
+// once in libptosim (vector code where the host has AVX2 and FMA).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -8,10 +8,13 @@ namespace ptosim {
 
 enum class VMath : uint8_t { Exp, Log };
 
-// out[i] = (float)f((double)in[i]) for i < n, with f correctly rounded in
-// double within 1 ulp of double (SLEEF u10, or the C library): the same
-// float as the C library's double exp/log rounded to float except when the
-// exact value lies within about 2^-52 relative of a float rounding boundary.
+// out[i] = (float)f((double)in[i]) for i < n: the C library's double exp or
+// log rounded to float, which is what pto-isa's CPU simulation computes
+// (include/pto/cpu/TExp.hpp). The vector code gets the same floats without
+// computing every double to 1 ulp: exp to 2^-39 with a test that the result
+// is far enough from a float rounding boundary (else the C library decides
+// the lane), log with SLEEF's u10 (equal but when the exact value lies within
+// about 2^-52 relative of a boundary).
 // NaN inputs give the input, quieted; log of a negative number gives the
 // default NaN (sign set), as the C library does on x86. in and out may be
 // the same array. With to_odd, a finite inexact result is instead the float
