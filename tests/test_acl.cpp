@@ -525,6 +525,7 @@ TEST_F(AclDev, PtoccLaunchGivenUnknownHostMemoryFailsWithoutRunning) {
 TEST_F(AclDev, KernelAccessToFreedDeviceMemoryIsALocatedFault) {
     void* d = nullptr;
     ASSERT_EQ(aclrtMalloc(&d, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    const int free_line = __LINE__ + 1;
     ASSERT_EQ(aclrtFree(d), ACL_SUCCESS);
     aclrtStream s = nullptr;
     ASSERT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
@@ -539,7 +540,8 @@ TEST_F(AclDev, KernelAccessToFreedDeviceMemoryIsALocatedFault) {
                    "TLOAD: GM bytes [" + pointer_text(static_cast<char*>(d) + 32) + ", " +
                    pointer_text(static_cast<char*>(d) + 96) + ") lie in the 96-byte device block at " +
                    pointer_text(d) + ", which was freed by aclrtFree called from ");
-    EXPECT_MSG_HAS("test_acl");
+    // Named by symbol and, with the test's line information, by file and line.
+    EXPECT_MSG_HAS("test_acl.cpp:" + std::to_string(free_line) + "; free device memory only after");
     EXPECT_EQ(aclrtDestroyStream(s), ACL_SUCCESS);
 }
 

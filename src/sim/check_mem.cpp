@@ -6,6 +6,7 @@
 // every allocation. initcheck keeps the bytes written so far: per core and
 // local buffer for the launch, per aclrtMalloc block for the process.
 #include "check.hpp"
+#include "code_address.hpp"
 #include "device_impl.hpp"
 #include "launch.hpp"
 #include <dlfcn.h>
@@ -134,7 +135,6 @@ struct CoreShadow {
 struct GmBlock {
     uint64_t requested;  // bytes asked for; aclrtMalloc's padding after them is not checked
     Intervals written;
-    std::string where;   // "aclrtMalloc called from main+0x4f (./app)"
     const void* caller = nullptr;
     bool leak_watch = false;  // allocated while memcheck was on, not yet reported at an aclFinalize
 };
@@ -150,20 +150,6 @@ GmBlock* gm_block_locked(uint64_t a, uintptr_t* base) {
     return &it->second;
 }
 
-std::string code_address(const void* pc) {
-    Dl_info info{};
-    char b[200];
-    if (!pc || !dladdr(pc, &info) || !info.dli_fname) {
-        std::snprintf(b, sizeof b, "%p", pc);
-    } else if (info.dli_sname && info.dli_saddr) {
-        std::snprintf(b, sizeof b, "%s+0x%" PRIxPTR " (%s)", info.dli_sname,
-                      reinterpret_cast<uintptr_t>(pc) - reinterpret_cast<uintptr_t>(info.dli_saddr), info.dli_fname);
-    } else {
-        std::snprintf(b, sizeof b, "%s+0x%" PRIxPTR, info.dli_fname,
-                      reinterpret_cast<uintptr_t>(pc) - reinterpret_cast<uintptr_t>(info.dli_fbase));
-    }
-    return b;
-}
 
 // Marks [lo, hi) written in the device blocks it lies in (with g_gm_mu
 // held). A copy may span several blocks only by running past one; what
@@ -185,7 +171,7 @@ void gm_allocated(const void* p, uint64_t requested, const void* caller) {
     if (!p) return;
     const unsigned on = tools();
     if (!(on & (kInit | kMem))) return;
-    GmBlock b{requested, {}, "aclrtMalloc called from " + code_address(caller), caller, (on & kMem) != 0};
+    GmBlock b{requested, {}, caller, (on & kMem) != 0};
     std::lock_guard lk(g_gm_mu);
     g_gm[reinterpret_cast<uintptr_t>(p)] = std::move(b);
 }
@@ -221,7 +207,7 @@ void gm_finalize() {
             b.leak_watch = false;
             auto it = std::find_if(sites.begin(), sites.end(), [&](const auto& s) { return s.first == b.caller; });
             if (it == sites.end()) {
-                sites.push_back({b.caller, Site{b.where, base, b.requested, 0, 0}});
+                sites.push_back({b.caller, Site{"aclrtMalloc called from " + describe_call_site(b.caller), base, b.requested, 0, 0}});
                 it = std::prev(sites.end());
             }
             ++it->second.blocks;
@@ -526,14 +512,14 @@ private:
         std::unique_lock lk(g_gm_mu);
         if (g_gm.empty()) return;
         uint64_t glo = 0, ghi = 0, base = 0, requested = 0;
-        std::string where;
+        const void* caller = nullptr;
         for_each_run(r, a, [&](uint64_t lo, uint64_t hi) {
             uintptr_t b = 0;
             GmBlock* blk = gm_block_locked(lo, &b);
             if (!blk) return true;
             const auto [x, y] = blk->written.gap(lo, std::min<uint64_t>(hi, b + blk->requested));
             if (x == y) return true;
-            glo = x, ghi = y, base = b, requested = blk->requested, where = blk->where;
+            glo = x, ghi = y, base = b, requested = blk->requested, caller = blk->caller;
             return false;
         });
         lk.unlock();
@@ -547,7 +533,8 @@ private:
         rep.hi = ghi;
         rep.sites = {{r.loc, r.op, r.pipe, "read", c.name()}};
         rep.message = who(r.op, r.pipe, r.loc) + " reads " + range(Space::GM, glo, ghi) + " of the " +
-                      std::to_string(requested) + "-byte device block at " + hex(base) + " (" + where +
+                      std::to_string(requested) + "-byte device block at " + hex(base) + " (aclrtMalloc called from " +
+                      describe_call_site(caller) +
                       "), which neither the host (aclrtMemcpy, aclrtMemset) nor a kernel wrote since it was allocated";
         rep.fix = "copy the input into the block with aclrtMemcpy (or clear it with aclrtMemset) before the launch, or "
                   "write it in the kernel before " + r.loc.str() + "; aclrtMalloc leaves device memory undefined";

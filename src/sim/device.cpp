@@ -1,4 +1,5 @@
 #include "device_impl.hpp"
+#include "code_address.hpp"
 #include <dlfcn.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -134,20 +135,6 @@ uint64_t page_bytes() {
 uint64_t mapped_bytes(uint64_t bytes) { return (bytes + page_bytes() - 1) / page_bytes() * page_bytes(); }
 constexpr uint64_t kMaxBlockBytes = 1ull << 47;  // the user address space of x86-64 and AArch64
 
-// "main+0x4f (./app)" for a code address, as far as the dynamic symbol table knows.
-void describe_code_address(const void* pc, char* out, size_t n) {
-    Dl_info info{};
-    if (!pc || !dladdr(pc, &info) || !info.dli_fname) {
-        std::snprintf(out, n, "%p", pc);
-        return;
-    }
-    const uintptr_t a = reinterpret_cast<uintptr_t>(pc);
-    if (info.dli_sname && info.dli_saddr)
-        std::snprintf(out, n, "%s+0x%" PRIxPTR " (%s)", info.dli_sname, a - reinterpret_cast<uintptr_t>(info.dli_saddr),
-                      info.dli_fname);
-    else
-        std::snprintf(out, n, "%s+0x%" PRIxPTR, info.dli_fname, a - reinterpret_cast<uintptr_t>(info.dli_fbase));
-}
 }  // namespace
 
 void* Device::allocate(uint64_t bytes, bool device) {
@@ -224,6 +211,7 @@ Status Device::release(void* p, bool device, const void* caller) {
         char who[160];
         describe_code_address(caller, who, sizeof who);
         std::snprintf(slot.where, sizeof slot.where, "%s", who);
+        slot.caller = caller;
         slot.base.store(base, std::memory_order_release);
         if (impl_->freed_used.load(std::memory_order_relaxed) < Impl::kFreedBlocks)
             impl_->freed_used.store(impl_->freed_next == 0 ? Impl::kFreedBlocks : impl_->freed_next,
@@ -364,14 +352,15 @@ void check_gm(const void* p, uint64_t bytes, const char* what, const SourceLoc& 
     if (!start) {
         const uintptr_t a = reinterpret_cast<uintptr_t>(p);
         if (const FreedBlock* f = find_freed(d, a)) {
-            char buf[512];
+            char buf[256];
             std::snprintf(buf, sizeof buf,
                           "%s: GM bytes [%p, %p) lie in the %llu-byte device block at %p, which was freed by aclrtFree "
-                          "called from %s; free device memory only after the launches using it finished (synchronise "
-                          "the stream first)",
+                          "called from ",
                           what, p, static_cast<const void*>(static_cast<const uint8_t*>(p) + bytes),
-                          static_cast<unsigned long long>(f->size), reinterpret_cast<void*>(f->base.load()), f->where);
-            fault(loc, buf);
+                          static_cast<unsigned long long>(f->size), reinterpret_cast<void*>(f->base.load()));
+            fault(loc, buf + describe_call_site(f->caller) +
+                           "; free device memory only after the launches using it finished (synchronise the stream "
+                           "first)");
         }
         // Unregistered memory cannot be checked, unless the span runs into a
         // registered block: then it writes memory it does not own.

@@ -301,6 +301,18 @@ TEST_F(MemCheckers, CubeL1TilePlacedInsideAnotherIsOverlappingTiles) {
 
 // ------------------------------------------------------------ memcheck: GM outside every allocation
 
+// A host call site in a report, "main+0x4f (./app) at /src/app.cpp:12" between
+// `lead` and `tail`, as "<caller> at app.cpp:12": the symbol and the path
+// depend on the build, the file and line do not.
+std::string shorten_call_site(std::string t, const std::string& lead, const std::string& tail) {
+    const size_t from = t.find(lead);
+    if (from == std::string::npos) return t;
+    const size_t at = t.find(" at ", from + lead.size()), end = t.find(tail, from + lead.size());
+    if (at == std::string::npos || end == std::string::npos || at > end) return t;
+    const std::string path = t.substr(at + 4, end - at - 4);
+    return t.replace(from + lead.size(), end - from - lead.size(), "<caller> at " + path.substr(path.rfind('/') + 1));
+}
+
 struct Acl {
     Acl() {
         aclInit(nullptr);
@@ -308,7 +320,7 @@ struct Acl {
     }
     static void* malloc_dev(size_t n) {
         void* p = nullptr;
-        EXPECT_EQ(aclrtMalloc(&p, n, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+        EXPECT_EQ(aclrtMalloc(&p, n, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);  // @acl-malloc
         return p;
     }
 };
@@ -631,15 +643,12 @@ TEST_F(MemCheckers, LoadOfADeviceBlockNeverWrittenIsAnUninitializedRead) {
     auto bad = vec(body, {x, out});
     expect_bug(bad, {want("initcheck", "uninitialized-read", "GM", {"@init-gm-load"})});
     ASSERT_EQ(bad.reports.size(), 1u);
-    std::string t = text_of(bad.reports[0]);
-    const size_t from = t.find("(aclrtMalloc called from ");
-    ASSERT_NE(from, std::string::npos) << t;
-    t.replace(from, t.find(')', from) + 1 - from, "(aclrtMalloc called from <caller>)");
+    const std::string t = shorten_call_site(text_of(bad.reports[0]), "(aclrtMalloc called from ", "), which");
     const uint64_t lo = reinterpret_cast<uintptr_t>(x);
     EXPECT_EQ(t, "ptosim: initcheck: error: uninitialized-read in kernel 'checked_kernel' on AIV block 0: TLOAD "
                  "(PIPE_MTE2) at " + here("@init-gm-load") + " reads GM [" + hex(lo) + ", " + hex(lo + N * 4) +
                      ") of the 1024-byte device block at " + hex(lo) +
-                     " (aclrtMalloc called from <caller>), which neither the host (aclrtMemcpy, aclrtMemset) nor a "
+                     " (aclrtMalloc called from <caller> at " + here("@acl-malloc") + "), which neither the host (aclrtMemcpy, aclrtMemset) nor a "
                      "kernel wrote since it was allocated\n"
                      "  fix: copy the input into the block with aclrtMemcpy (or clear it with aclrtMemset) before the "
                      "launch, or write it in the kernel before " + here("@init-gm-load") +
@@ -850,12 +859,10 @@ TEST_F(MemCheckers, DeviceBlockNeverFreedIsALeakAtAclFinalize) {
         EXPECT_EQ(r.count, 1u);
         EXPECT_EQ(r.lo, reinterpret_cast<uintptr_t>(kept));
         EXPECT_EQ(r.hi, reinterpret_cast<uintptr_t>(kept) + N * 4);
-        std::string t = ptosim::check::format_text(r);
-        const size_t from = t.find("aclrtMalloc called from ");
-        ASSERT_NE(from, std::string::npos) << t;
-        t.replace(from, t.find(" (the first", from) - from, "aclrtMalloc called from <caller>");
+        const std::string t = shorten_call_site(ptosim::check::format_text(r), "aclrtMalloc called from ", " (the first");
         EXPECT_EQ(t, "ptosim: memcheck: error: leak: aclFinalize with 1 device block(s) of 1024 bytes never freed, "
-                     "allocated by aclrtMalloc called from <caller> (the first: the 1024-byte block at " +
+                     "allocated by aclrtMalloc called from <caller> at " + here("@acl-malloc") +
+                     " (the first: the 1024-byte block at " +
                          hex(reinterpret_cast<uintptr_t>(kept)) +
                          ")\n  fix: call aclrtFree(ptr) before aclFinalize for every block allocated there\n");
         EXPECT_NE(ptosim::check::format_json(r).find("\"kind\":\"leak\""), std::string::npos);

@@ -1,0 +1,98 @@
+#include "code_address.hpp"
+
+#include <process.hpp>
+
+#include <dlfcn.h>
+#include <elf.h>
+#include <unistd.h>
+
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <mutex>
+
+namespace ptosim {
+
+void describe_code_address(const void* pc, char* out, size_t n) {
+    Dl_info info{};
+    if (!pc || !dladdr(pc, &info) || !info.dli_fname) {
+        std::snprintf(out, n, "%p", pc);
+        return;
+    }
+    const uintptr_t a = reinterpret_cast<uintptr_t>(pc);
+    if (info.dli_sname && info.dli_saddr)
+        std::snprintf(out, n, "%s+0x%" PRIxPTR " (%s)", info.dli_sname, a - reinterpret_cast<uintptr_t>(info.dli_saddr),
+                      info.dli_fname);
+    else
+        std::snprintf(out, n, "%s+0x%" PRIxPTR, info.dli_fname, a - reinterpret_cast<uintptr_t>(info.dli_fbase));
+}
+
+namespace {
+
+// The executable or library holding pc and the address addr2line expects:
+// relative to the load base for position-independent objects.
+bool object_and_address(const void* pc, std::string& object, uintptr_t& address) {
+    Dl_info info{};
+    if (!pc || !dladdr(pc, &info) || !info.dli_fname || !*info.dli_fname) return false;
+    object = info.dli_fname;
+    if (object.find('/') == std::string::npos) {
+        // The main program is named as it was started; /proc knows its path.
+        char self[4096];
+        const ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+        if (len <= 0) return false;
+        object.assign(self, static_cast<size_t>(len));
+    }
+    Elf64_Ehdr header{};
+    std::ifstream f(object, std::ios::binary);
+    if (!f.read(reinterpret_cast<char*>(&header), sizeof header)) return false;
+    // A return address is just past the call; the call's line is one byte before.
+    address = reinterpret_cast<uintptr_t>(pc) - 1;
+    if (header.e_type == ET_DYN) address -= reinterpret_cast<uintptr_t>(info.dli_fbase);
+    return true;
+}
+
+// "file:line" of pc by addr2line, or "" when unknown.
+std::string source_line(const void* pc) {
+    std::string object;
+    uintptr_t address = 0;
+    if (!object_and_address(pc, object, address)) return "";
+    char path[] = "/tmp/ptosim-addr2line-XXXXXX";
+    const int fd = mkstemp(path);
+    if (fd < 0) return "";
+    close(fd);
+    char hex[32];
+    std::snprintf(hex, sizeof hex, "0x%" PRIxPTR, address);
+    ptolab::common::Redirect to_file;
+    to_file.stdout_file = path;
+    to_file.stderr_file = "/dev/null";
+    std::string line;
+    if (ptolab::common::run({"addr2line", "-e", object, hex}, to_file) == 0) {
+        std::ifstream out(path);
+        std::getline(out, line);
+        // "file:line (discriminator 2)" names the line; "??:0" and "file:?" do not.
+        if (const size_t space = line.find(' '); space != std::string::npos) line.resize(space);
+        const size_t colon = line.rfind(':');
+        if (line.rfind("??", 0) == 0 || colon == std::string::npos || colon + 1 == line.size() ||
+            line.find_first_not_of("0123456789", colon + 1) != std::string::npos || line.compare(colon + 1, 2, "0") == 0)
+            line.clear();
+    }
+    unlink(path);
+    return line;
+}
+
+}  // namespace
+
+std::string describe_call_site(const void* pc) {
+    char description[256];
+    describe_code_address(pc, description, sizeof description);
+    static std::mutex mu;
+    static std::map<const void*, std::string> lines;
+    std::lock_guard lk(mu);
+    auto it = lines.find(pc);
+    if (it == lines.end()) it = lines.emplace(pc, source_line(pc)).first;
+    return it->second.empty() ? std::string(description) : std::string(description) + " at " + it->second;
+}
+
+}  // namespace ptosim
