@@ -19,6 +19,22 @@ inline void select_target_soc() {
     (void)done;
 }
 
+// Announces bytes a test wrote into the calling core's local buffer behind
+// the simulator's back (an accumulator seeded with chosen values, which no
+// instruction writes directly): a record of `pipe` writing them, so that the
+// checkers judge what the kernel does with them afterwards. Name the pipe
+// that reads them next (PIPE_FIX for L0C): the seed then stands for a
+// producer that pipe is already ordered after.
+inline void announce_seeded(ptosim::Pipe pipe, ptosim::Space space, uint64_t offset, uint64_t bytes,
+                            const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+    ptosim::OpRecord r;
+    r.op = "test seed";
+    r.pipe = pipe;
+    r.loc = {file, line};
+    r.write(space, offset, bytes);
+    ptosim::dispatch(ptosim::core(), r);
+}
+
 inline ptosim::Status launch(ptosim::KernelKind kind, uint32_t block_dim, std::function<void()> aic,
                              std::function<void()> aiv, const char* name = "test_kernel") {
     select_target_soc();

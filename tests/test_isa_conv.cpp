@@ -307,6 +307,7 @@ void fill_acc() {
     auto* l0c = reinterpret_cast<float*>(ptosim::core().mem[static_cast<int>(ptosim::Space::L0C)]);
     for (int r = 0; r < R; ++r)
         for (int c = 0; c < C; ++c) l0c[((c / 16) * (R / 16) + r / 16) * 256 + (r % 16) * 16 + c % 16] = r * 1000.0f + c;
+    testutil::announce_seeded(ptosim::Pipe::FIX, ptosim::Space::L0C, 0, R * C * sizeof(float));
 }
 
 #if PTOSIM_TARGET_A5

@@ -133,6 +133,9 @@ void poke_acc(const std::vector<S>& acc, int m, int n) {
     uint8_t* l0c = ptosim::core().mem[static_cast<int>(ptosim::Space::L0C)];
     for (int r = 0; r < m; ++r)
         for (int c = 0; c < n; ++c) std::memcpy(l0c + acc_offset(r, c) * sizeof(S), &acc[r * n + c], sizeof(S));
+    // The whole kR x kC accumulator, as a matmul leaves it (its other
+    // elements hold zeros, the fresh buffer's).
+    testutil::announce_seeded(ptosim::Pipe::FIX, ptosim::Space::L0C, 0, kR * kC * sizeof(S));
 }
 
 template <class D>
@@ -519,6 +522,7 @@ TEST(FixpipeRegisters, InstructionsLoadQuantPreAndFpc) {
         after_vector = ptosim::core().fpc;
         Acc<float> a(16, 32);
         TASSIGN(a, 0);
+        poke_acc(std::vector<float>(16 * 32, 1.0f), 16, 32);  // the moves' data does not matter here
         MatNz<int8_t> d(16, 32);
         TASSIGN(d, 0);
         TMOV(d, a, qparam(0.25f, 3));

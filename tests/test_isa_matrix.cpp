@@ -1410,6 +1410,7 @@ TEST(RawMxIntrinsics, ScaleBoxCopiesHonourStartsStepsAndStrides) {
             uint8_t* l1 = c.mem[static_cast<int>(ptosim::Space::L1)] + 0x400;
             for (int b = 0; b < SRC_BANDS * SRC_STRIDE; ++b)
                 for (int i = 0; i < 32; ++i) l1[b * 32 + i] = static_cast<uint8_t>(b * 8 + i % 8);
+            testutil::announce_seeded(ptosim::Pipe::MTE1, ptosim::Space::L1, 0x400, SRC_BANDS * SRC_STRIDE * 32);
             const ptosim::Space sp = left ? ptosim::Space::L0AMX : ptosim::Space::L0BMX;
             uint8_t* dst = c.mem[static_cast<int>(sp)] + 0x40;
             std::memset(dst, 0xEE, got.size());

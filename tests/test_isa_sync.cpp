@@ -119,16 +119,30 @@ using C2VPipe = TPipe<0, FIFOType::GM_FIFO, kDepth, 1, AccFull, VecFull, TSyncOp
                       TSyncOpType::TLOAD>;
 using V2CPipe = TPipe<2, FIFOType::GM_FIFO, kDepth, 1, VecHalf, MatFull, TSyncOpType::TSTORE_V2GM, TSyncOpType::TLOAD>;
 
+// Orders two pipes of the calling core, as a kernel does between a
+// producer and a consumer of the same tile.
+void order(pipe_t src, pipe_t dst) {
+    set_flag(src, dst, EVENT_ID0);
+    wait_flag(src, dst, EVENT_ID0);
+}
+
+// Fills the calling Cube core's accumulator at 0 with round t's values,
+// as a matmul would have left them for the fixpipe.
+void seed_acc(int t) {
+    for (int r = 0; r < R; ++r)
+        for (int c = 0; c < C; ++c) {
+            const float v = cell(t, r, c);
+            std::memcpy(local(ptosim::Space::L0C, acc_offset<R, C>(r, c)), &v, sizeof v);
+        }
+    testutil::announce_seeded(ptosim::Pipe::FIX, ptosim::Space::L0C, 0, R * C * sizeof(float));
+}
+
 // The Cube core fills its accumulator with round t's values and pushes it.
 void push_acc_rounds(C2VPipe& pipe, int rounds, bool allocate = true) {
     AccFull acc;
     TASSIGN(acc, 0);
     for (int t = 0; t < rounds; ++t) {
-        for (int r = 0; r < R; ++r)
-            for (int c = 0; c < C; ++c) {
-                const float v = cell(t, r, c);
-                std::memcpy(local(ptosim::Space::L0C, acc_offset<R, C>(r, c)), &v, sizeof v);
-            }
+        seed_acc(t);
         pipe.prod.setTileId(t, 0);
         pipe.prod.setAllocateStatus(allocate && t >= kDepth);
         pipe.prod.setRecordStatus(true);
@@ -142,7 +156,7 @@ TEST(TPipeFifo, CubeToVectorThroughGm) {
     std::vector<float> out(kRounds * R * C, -1.0f), fifo(kDepth * R * C, -1.0f);
     std::vector<std::string> cube_ops;
     const int sub = ptosim::subscribe([&](const ptosim::Core& c, const ptosim::OpRecord& r) {
-        if (c.type == ptosim::CoreType::AIC) cube_ops.push_back(r.op);
+        if (c.type == ptosim::CoreType::AIC && std::string_view(r.op) != "test seed") cube_ops.push_back(r.op);
     });
     auto st = testutil::run_mix([&] {
         C2VPipe pipe(fifo.data());
@@ -160,8 +174,10 @@ TEST(TPipeFifo, CubeToVectorThroughGm) {
                                         pipe.cons.setWaitStatus(true);
                                         pipe.cons.setFreeStatus(t + kDepth < kRounds);
                                         TPOP(v, pipe);
+                                        order(PIPE_MTE2, PIPE_MTE3);
                                         GHalf go(out.data() + t * R * C + s * H * C);
                                         TSTORE(go, half);
+                                        order(PIPE_MTE3, PIPE_MTE2);
                                     }
                                 });
     ptosim::unsubscribe(sub);
@@ -205,12 +221,16 @@ TEST(TPipeFifo, VectorToCubeThroughGm) {
             for (int t = 0; t < rounds; ++t) {
                 pipe.cons.setTileId(t, 0);
                 pipe.cons.setWaitStatus(true);
-                pipe.cons.setFreeStatus(t + kDepth < rounds);
+                pipe.cons.setFreeStatus(false);
                 TPOP(m, pipe);
                 for (int r = 0; r < R; ++r)
                     for (int c = 0; c < C; ++c)
                         std::memcpy(&mat[(t * R + r) * C + c], local(ptosim::Space::L1, 0x100 + nz_offset<R>(r, c)),
                                     sizeof(float));
+                // A5's Cube frees on PIPE_MTE1 (pto-isa npu/a5/TPush.hpp),
+                // which the pop's load on PIPE_MTE2 must be ordered before.
+                order(PIPE_MTE2, PIPE_MTE1);
+                if (t + kDepth < rounds) pipe.cons.free();
             }
         },
         [&] {
@@ -222,10 +242,12 @@ TEST(TPipeFifo, VectorToCubeThroughGm) {
             for (int t = 0; t < rounds; ++t) {
                 GHalf gx(x.data() + t * R * C + s * H * C);
                 TLOAD(v, gx);
+                order(PIPE_MTE2, PIPE_MTE3);
                 pipe.prod.setTileId(t, 0);
                 pipe.prod.setAllocateStatus(t >= kDepth);
                 pipe.prod.setRecordStatus(true);
                 TPUSH(v, pipe);
+                order(PIPE_MTE3, PIPE_MTE2);
             }
         });
     ASSERT_TRUE(st.ok()) << st.message;
@@ -251,11 +273,7 @@ TEST(TPipeFifo, ExplicitProducerConsumerFormsWithDepthThree) {
             AccFull acc;
             TASSIGN(acc, 0);
             for (int t = 0; t < rounds; ++t) {
-                for (int r = 0; r < R; ++r)
-                    for (int c = 0; c < C; ++c) {
-                        const float v = cell(t, r, c);
-                        std::memcpy(local(ptosim::Space::L0C, acc_offset<R, C>(r, c)), &v, sizeof v);
-                    }
+                seed_acc(t);
                 prod.setTileId(t, 0);
                 prod.setAllocateStatus(t >= 3);
                 prod.setRecordStatus(true);
@@ -273,8 +291,10 @@ TEST(TPipeFifo, ExplicitProducerConsumerFormsWithDepthThree) {
                 cons.setFreeStatus(t + 3 < rounds);
                 TPOP(cons, v, pipe.fifo);
                 if (get_subblockid() == 1) {
+                    order(PIPE_MTE2, PIPE_MTE3);
                     GFull go(out.data() + t * R * C);
                     TSTORE(go, v);
+                    order(PIPE_MTE3, PIPE_MTE2);
                 }
             }
         });
@@ -315,6 +335,7 @@ TEST(TPipeFifo, PushWithoutFreeDeadlocksAtThePush) {
             AccFull acc;
             TASSIGN(acc, 0);
             for (int t = 0; t < 3; ++t) {
+                seed_acc(t);
                 pipe.prod.setTileId(t, 0);
                 pipe.prod.setAllocateStatus(t >= kDepth);
                 pipe.prod.setRecordStatus(true);
@@ -427,11 +448,7 @@ TEST(TPipeFifo, CubeToVectorThroughUb) {
             AccFull acc;
             TASSIGN(acc, 0);
             for (int t = 0; t < rounds; ++t) {
-                for (int r = 0; r < R; ++r)
-                    for (int c = 0; c < C; ++c) {
-                        const float v = cell(t, r, c);
-                        std::memcpy(local(ptosim::Space::L0C, acc_offset<R, C>(r, c)), &v, sizeof v);
-                    }
+                seed_acc(t);
                 pipe.prod.setTileId(t, 0);
                 pipe.prod.setAllocateStatus(t >= kDepth);
                 pipe.prod.setRecordStatus(true);
@@ -446,12 +463,16 @@ TEST(TPipeFifo, CubeToVectorThroughUb) {
             for (int t = 0; t < rounds; ++t) {
                 pipe.cons.setTileId(t, 0);
                 pipe.cons.setWaitStatus(true);
-                pipe.cons.setFreeStatus(t + kDepth < rounds);
-                TPOP(first, pipe);  // waits and frees; the data is already in UB
+                pipe.cons.setFreeStatus(false);
+                TPOP(first, pipe);  // waits; the data is already in UB
                 VecHalf v;
                 TASSIGN(v, ring + (t % kDepth) * entry);
                 GHalf go(out.data() + t * R * C + s * H * C);
                 TSTORE(go, v);
+                // The entry goes back once the store read it: the free
+                // signals on PIPE_V, which the store's pipe is ordered before.
+                order(PIPE_MTE3, PIPE_V);
+                if (t + kDepth < rounds) pipe.cons.free();
             }
         });
     ASSERT_TRUE(st.ok()) << st.message;
@@ -503,11 +524,15 @@ TEST(TPipeFifo, VectorToCubeThroughL1) {
             for (int t = 0; t < rounds; ++t) {
                 GFull gx(x.data() + (t * M + s * R) * C);
                 TLOAD(nd, gx);
+                order(PIPE_MTE2, PIPE_V);
                 TMOV(nz, nd);
+                order(PIPE_V, PIPE_MTE2);
+                order(PIPE_V, PIPE_MTE3);
                 pipe.prod.setTileId(t, 0);
                 pipe.prod.setAllocateStatus(t >= kDepth);
                 pipe.prod.setRecordStatus(true);
                 TPUSH(nz, pipe);
+                order(PIPE_MTE3, PIPE_V);
             }
         });
     ASSERT_TRUE(st.ok()) << st.message;
@@ -527,11 +552,7 @@ TEST(TPipeFifo, TfreeReleasesTheEntryForAllocateStart) {
             AccFull acc;
             TASSIGN(acc, 0);
             for (int t = 0; t < rounds; ++t) {
-                for (int r = 0; r < R; ++r)
-                    for (int c = 0; c < C; ++c) {
-                        const float v = cell(t, r, c);
-                        std::memcpy(local(ptosim::Space::L0C, acc_offset<R, C>(r, c)), &v, sizeof v);
-                    }
+                seed_acc(t);
                 if (t > 0) pipe.prod.allocate<true>();
                 pipe.prod.setTileId(t, 0);
                 pipe.prod.setRecordStatus(true);
@@ -545,11 +566,14 @@ TEST(TPipeFifo, TfreeReleasesTheEntryForAllocateStart) {
             for (int t = 0; t < rounds; ++t) {
                 pipe.cons.setTileId(t, 0);
                 pipe.cons.setWaitStatus(true);
+                pipe.cons.setFreeStatus(false);  // TFREE below gives the entry back
                 TPOP(v, pipe);
+                order(PIPE_MTE2, PIPE_MTE3);
                 GHalf go(out.data() + t * R * C + get_subblockid() * H * C);
                 VecHalf half;
                 TASSIGN(half, get_subblockid() * H * C * sizeof(float));
                 TSTORE(go, half);
+                order(PIPE_MTE3, PIPE_MTE2);
                 pipe.cons.setFreeStatus(t + 1 < rounds);
                 TFREE(pipe.cons);
             }

@@ -299,6 +299,27 @@ inline OpRecord& record_tile(OpRecord& r, bool write, const T& t) {
     return write ? r.write(sp, t.address(), tile_span(t)) : r.read(sp, t.address(), tile_span(t));
 }
 
+// Records a tile operand read over its valid region only, for instructions
+// that read nothing else (TSTORE): a plain row-major tile's valid rows as
+// strided runs, so that a view into a larger tile (TSUBVIEW), whose declared
+// storage may run past its parent's, reads what it reads. Other layouts are
+// recorded as record_tile does.
+template <class T>
+inline OpRecord& record_valid_read(OpRecord& r, const T& t) {
+    if constexpr (T::isRowMajor && !T::isBoxedLayout && !is_fp4<typename T::DType>) {
+        if (!*r.dtype) r.dtype = dtype_name<typename T::DType>();
+        if (!*r.src_dtype) r.src_dtype = dtype_name<typename T::DType>();
+        const uint64_t vr = static_cast<uint64_t>(t.GetValidRow()), vc = static_cast<uint64_t>(t.GetValidCol());
+        if (vr == 0 || vc == 0) return r;
+        constexpr uint64_t elem = sizeof(typename T::DType), pitch = T::Cols * elem;
+        if (vc == T::Cols) return r.read(space_of<T>(), t.address(), vr * pitch);  // whole rows: one range
+        ptosim::Runs rows{1, vc * elem, {vr, 0, 0, 0}, {pitch, 0, 0, 0}};
+        return r.read(ptosim::Access{space_of<T>(), 0, t.address(), (vr - 1) * pitch + vc * elem}, rows);
+    } else {
+        return record_tile(r, false, t);
+    }
+}
+
 inline OpRecord make_record(const char* op, Pipe pipe, const CallSite& cs) {
     OpRecord r;
     r.op = op;

@@ -297,7 +297,7 @@ RecordEvent tstore(CallSite cs, GlobalData& dst, TileData& src) {
     apply_a2a3_burst_pitch<TileData>(v, vr, vc);
     OpRecord rec = make_record("TSTORE", from_acc ? Pipe::FIX : Pipe::MTE3, cs);
     rec.atomic = atomic != AtomicType::AtomicNone;
-    record_tile(rec, false, src);
+    record_valid_read(rec, src);
     check_gm_operand(dst, v, vr, vc, "TSTORE", rec, true, loc, TileData::Loc == TileType::Vec);
     rec.elements = static_cast<uint64_t>(vr) * vc;
     rec.bytes = rec.elements * sizeof(D);
