@@ -485,9 +485,12 @@ Status Launch::prepare() {
     if (spec_.block_dim == 0) return {err::kInvalidParam, where + ": block_dim is 0; launch at least one block"};
     if (spec_.target != soc_.target) {
         const char* fix = spec_.target == Target::A5 ? "Ascend950PR" : "Ascend910B2";
+        const char* arch = soc_.target == Target::A5 ? "dav-c310" : "dav-c220";
         return {err::kInvalidParam, where + ": built for " + to_string(spec_.target) + " but the simulated device is " +
-                                        soc_.name + " (" + to_string(soc_.target) + "); set PTO_SIM_SOC=" + fix +
-                                        " or rebuild for the device's architecture"};
+                                        soc_.name + " (" + to_string(soc_.target) + "), " + soc_choice(dev_) +
+                                        "; a launch does not change the SoC: set PTO_SIM_SOC=" + fix + " (or another " +
+                                        to_string(spec_.target) + " SoC) for the process, or rebuild the kernel for " +
+                                        to_string(soc_.target) + " (--cce-aicore-arch=" + arch + "*)"};
     }
     const bool need_aic = spec_.kind != KernelKind::Vec, need_aiv = spec_.kind != KernelKind::Cube;
     if ((need_aic && !spec_.aic_body) || (need_aiv && !spec_.aiv_body))
