@@ -31,12 +31,12 @@ int ptosim_unregister_memory(void *ptr);
 /* 1 when [ptr, ptr+bytes) lies inside one registered device block. */
 int ptosim_is_device_memory(const void *ptr, uint64_t bytes);
 
-/* The simulated SoC (PTO_SIM_SOC, default Ascend910B2), e.g. "Ascend910B2". */
+/* The simulated SoC (docs/soc-profiles.md), e.g. "Ascend910B2". */
 const char *ptosim_soc_name(void);
 /*
  * Selects the simulated SoC by a CANN SoC name or a profile name
- * (Ascend910B4, Ascend910_9599, Ascend950PR_9599, ...) and pins it: launches
- * no longer switch it to the kernel's target. The constructor of each
+ * (Ascend910B4, Ascend910_9599, Ascend950PR_9599, ...) and pins it: a kernel
+ * library loaded later does not choose the SoC. The constructor of each
  * tools/simulator/<SoC>/lib/libruntime_camodel.so of the CANN-shaped root
  * calls it. PTO_SIM_SOC, when set, wins (with a warning if it differs).
  * Returns 0, or ACL_ERROR_INVALID_PARAM (100000) for an unknown name or after

@@ -29,7 +29,21 @@ void ptocc_register_thunk(uint64_t tu, uint32_t site, uint32_t line, const char*
                           const char* signature);
 void ptocc_register_image(uint64_t tu, int core, const unsigned char* data, size_t size, const char* origin);
 void ptocc_unregister_image(uint64_t tu, int core, const unsigned char* data);
+// Called when a translation unit ptocc built loads: its target (0 A2A3, 1 A5)
+// and an address in it, which names its library. The first kernel library
+// loaded may choose the simulated SoC (docs/soc-profiles.md, "Choosing the SoC").
+void ptocc_register_library(int target, const void* address);
 }
+
+#if defined(__PTOCC_KIND__) && __PTOCC_VARIANT__ == 0
+namespace {
+// Runs when the library (or program) holding this translation unit loads,
+// before any of its launches. One per translation unit; the secondary variant,
+// loaded at a mix kernel's first launch, does not register.
+[[maybe_unused]] const bool ptocc_library_registered =
+    (ptocc_register_library(__PTOCC_TARGET__, &ptocc_library_registered), true);
+}  // namespace
+#endif
 
 namespace ptosim::cc {
 

@@ -37,8 +37,8 @@ struct SocAlias {
 const std::vector<SocAlias>& soc_aliases();
 
 // True once the process's SoC was chosen explicitly (PTO_SIM_SOC, or a
-// loaded libruntime_camodel.so of the CANN-shaped root); a launch then never
-// switches the SoC to match the kernel's target.
+// loaded libruntime_camodel.so of the CANN-shaped root); a kernel library
+// loaded later then does not choose it (docs/soc-profiles.md).
 bool soc_pinned();
 void pin_soc();
 
@@ -89,7 +89,7 @@ struct Allocation {
 
 class Device {
 public:
-    // The process's simulated device; its SoC comes from PTO_SIM_SOC.
+    // The process's simulated device; its SoC: docs/soc-profiles.md.
     static Device& get();
     const SocProfile& soc() const { return *soc_; }
     Status select_soc(std::string_view name);  // only before the first launch

@@ -569,35 +569,34 @@ void LaunchState::finish(bool completed) {
                   " at " + from.loc.str();
         add_at(r, std::move(rep));
     };
-    for (size_t r = 0; r < static_cast<size_t>(launch.core_count()); ++r) {
-        const int i = static_cast<int>(r);
-        for (int f = 0; f < kFftsFlags; ++f)
-            if (r < launch.ffts.size() && launch.ffts[r][f])
-                left_set(i, f, launch.ffts[r][f], r < launch.ffts_from.size() ? launch.ffts_from[r][f] : SignalSite{},
-                         "FFTS flag", "ffts_cross_core_sync", "wait_flag_dev(" + std::to_string(f) + ")");
-        for (int f = 0; f < kIntraBlockFlags; ++f)
-            if (r < launch.intra.size() && launch.intra[r][f])
-                left_set(i, f, launch.intra[r][f], r < launch.intra_from.size() ? launch.intra_from[r][f] : SignalSite{},
-                         "intra-block flag", "set_intra_block", "wait_intra_block(pipe, " + std::to_string(f) + ")");
-    }
-    for (auto& [key, b] : launch.ffts_barriers)
-        for (size_t m = 0; m < b.members.size(); ++m)
-            for (int f = 0; f < kFftsFlags; ++f) {
-                if (b.pending[m][f] == 0) continue;
-                const int member = b.members[m];
-                const SignalSite& from = b.pending_from[m][f];
+    for (const Launch::HeldSignals& h : launch.held_signals()) {
+        const int f = h.flag;
+        switch (h.counter) {
+            case Launch::HeldSignals::Counter::Ffts:
+                left_set(h.core, f, h.count, h.last, "FFTS flag", "ffts_cross_core_sync",
+                         "wait_flag_dev(" + std::to_string(f) + ")");
+                break;
+            case Launch::HeldSignals::Counter::IntraBlock:
+                left_set(h.core, f, h.count, h.last, "intra-block flag", "set_intra_block",
+                         "wait_intra_block(pipe, " + std::to_string(f) + ")");
+                break;
+            case Launch::HeldSignals::Counter::FftsBarrier: {
+                const SignalSite& from = h.last;
                 Report rep;
                 rep.tool = "synccheck";
                 rep.kind = "cross-core-flag-left-set";
                 rep.sites = {{from.loc, "ffts_cross_core_sync", Pipe::S, "", name_of(from.from)}};
-                rep.message = "ffts_cross_core_sync(mode " + std::to_string(key.first) + ", flag " + std::to_string(f) +
-                              ") of " + launch.core_name(member) + " at " + from.loc.str() +
+                rep.message = "ffts_cross_core_sync(mode " + std::to_string(h.mode) + ", flag " + std::to_string(f) +
+                              ") of " + launch.core_name(h.core) + " at " + from.loc.str() +
                               " never completed its barrier: not every member of the barrier sent the signal as often";
-                rep.fix = "make every core of the barrier (mode " + std::to_string(key.first) +
+                rep.fix = "make every core of the barrier (mode " + std::to_string(h.mode) +
                           ") call ffts_cross_core_sync on flag " + std::to_string(f) +
                           " equally often, or remove the extra call at " + from.loc.str();
-                add_at(member, std::move(rep));
+                add_at(h.core, std::move(rep));
+                break;
             }
+        }
+    }
 }
 
 // ------------------------------------------------------------ cross-core edges
@@ -616,7 +615,10 @@ int32_t LaunchState::snapshot(const Core& c, Pipe p) {
 
 namespace {
 
-LaunchState* race_state(Launch& l) { return l.check && (l.check->tools & kRace) ? l.check : nullptr; }
+LaunchState* race_state(Launch& l) {
+    LaunchState* st = l.checker();
+    return st && (st->tools & kRace) ? st : nullptr;
+}
 
 // Joins a token into what the core issues from now on.
 void join_token(LaunchState& st, const Core& c, const Remote& r) {
@@ -713,7 +715,7 @@ std::string configure_locked(std::string_view spec) {
     auto toggle = [](int& id, bool on, void (LaunchState::*fn)(const Core&, const OpRecord&)) {
         if (on && !id) {
             id = subscribe([fn](const Core& c, const OpRecord& r) {
-                if (c.launch && c.launch->check) (c.launch->check->*fn)(c, r);
+                if (c.launch && c.launch->checker()) (c.launch->checker()->*fn)(c, r);
             });
         } else if (!on && id) {
             unsubscribe(id);
@@ -852,9 +854,9 @@ Status begin(Launch& l) {
     ensure_configured();
     if (!g_config_error.empty()) return {err::kInvalidParam, g_config_error};
     if (g_tools) {
-        l.check = new LaunchState(l, g_tools);
+        l.set_checker(new LaunchState(l, g_tools));
         if (g_tools & (kMem | kInit)) {
-            LaunchState* st = l.check;
+            LaunchState* st = l.checker();
             ReportSink sink;
             sink.repeat = [st](const std::string& tool, const std::string& kind, const SourceLoc& a, const SourceLoc& b) {
                 return st->repeat(LaunchState::key_of(tool, kind, a, b));
@@ -867,13 +869,13 @@ Status begin(Launch& l) {
 }
 
 void core_done(Launch& l, const Core& c) {
-    if (l.check) l.check->core_done(c);
+    if (LaunchState* st = l.checker()) st->core_done(c);
 }
 
 Status end(Launch& l, Status run) {
-    LaunchState* st = l.check;
+    LaunchState* st = l.checker();
     if (!st) return run;
-    l.check = nullptr;
+    l.set_checker(nullptr);
     st->finish(run.ok());
     int errors = 0;
     const Report* first_error = nullptr;

@@ -45,10 +45,19 @@ Status soc_env_status() {
     return {err::kInvalidParam, g_soc_env_error};
 }
 
-static const SocProfile& initial_soc() {
+// How the SoC was chosen (soc_choice) when nothing chose it.
+const char* const kDefaultSocChoice =
+    "the default (no PTO_SIM_SOC, runtime_camodel library, Device::select_soc or kernel library chose a SoC "
+    "before the first launch)";
+
+static const SocProfile& initial_soc(std::string& choice) {
     const char* env = std::getenv("PTO_SIM_SOC");
+    choice = kDefaultSocChoice;
     if (env && *env) {
-        if (const SocProfile* p = find_soc(env)) return *p;
+        if (const SocProfile* p = find_soc(env)) {
+            choice = "chosen by PTO_SIM_SOC";
+            return *p;
+        }
         std::string names;
         for (const auto& p : soc_profiles()) names += std::string(names.empty() ? "" : ", ") + p.name;
         g_soc_env_error = "PTO_SIM_SOC='" + std::string(env) + "' is not a known SoC (known: " + names +
@@ -59,7 +68,9 @@ static const SocProfile& initial_soc() {
     return *find_soc("Ascend910B2");
 }
 
-Device::Device() : soc_(&initial_soc()), impl_(std::make_unique<Impl>()) {
+Device::Device() : impl_(std::make_unique<Impl>()) {
+    soc_ = &initial_soc(impl_->soc_choice);
+    impl_->soc_chosen = impl_->soc_choice != kDefaultSocChoice;  // a valid PTO_SIM_SOC
     static char ctrl_block[64] = {};  // kernels may write through the FFTS address
     impl_->ffts_ctrl = reinterpret_cast<uint64_t>(&ctrl_block);
 }
@@ -75,24 +86,52 @@ Device& Device::get() {
 Status Device::select_soc(std::string_view name) {
     const SocProfile* p = find_soc(name);
     if (!p) return {err::kInvalidParam, "unknown SoC '" + std::string(name) + "'"};
+    // After the first launch the SoC stays; selecting it again changes nothing.
     auto refused = [&]() -> Status {
         if (impl_->launched && p != soc_)
             return {err::kInvalidParam, "the simulated SoC cannot change after the first launch"};
         return {};
     };
+    auto chosen = [&] {
+        impl_->soc_chosen = true;
+        impl_->soc_choice = "chosen by Device::select_soc";
+    };
     {
         std::lock_guard lk(impl_->mu);
-        if (Status st = refused(); !st.ok() || p == soc_) return st;
+        if (Status st = refused(); !st.ok() || impl_->launched) return st;
+        if (p == soc_) {
+            chosen();
+            return {};
+        }
     }
     // The core buffers are resized only while no launch runs.
     std::lock_guard ex(impl_->exec_mu);
     std::lock_guard lk(impl_->mu);
-    if (Status st = refused(); !st.ok()) return st;
+    if (Status st = refused(); !st.ok() || impl_->launched) return st;
     soc_ = p;
+    chosen();
     g_soc_env_bad = false;
     impl_->aic_cores.reset();
     impl_->aiv_cores.reset();
     return {};
+}
+
+std::string soc_choice(Device& d) {
+    std::lock_guard lk(d.impl().mu);
+    return d.impl().soc_choice;
+}
+
+Status select_soc(Device& d, std::string_view name, std::string choice, bool unless_chosen) {
+    {
+        std::lock_guard lk(d.impl().mu);
+        if (unless_chosen && d.impl().soc_chosen) return {};
+    }
+    Status st = d.select_soc(name);
+    if (!st.ok()) return st;
+    std::lock_guard lk(d.impl().mu);
+    // Not after the first launch: the SoC that launch ran on was chosen before.
+    if (!d.impl().launched) d.impl().soc_choice = std::move(choice);
+    return st;
 }
 
 Stream* Device::default_stream() {

@@ -20,6 +20,15 @@ struct LaunchControl {
     Launch* live = nullptr;  // set while the launch holds the device
 };
 
+// How the device's SoC was chosen, as a launch for the other target reports
+// it: "chosen by PTO_SIM_SOC", "the default SoC: ...", ...
+std::string soc_choice(Device& d);
+// Device::select_soc, with `choice` saying how for soc_choice. With
+// `unless_chosen`, does nothing once anything chose the SoC (PTO_SIM_SOC,
+// select_soc). Changes nothing after the first launch but selecting the SoC
+// it ran on (docs/soc-profiles.md, "Choosing the SoC").
+Status select_soc(Device& d, std::string_view name, std::string choice, bool unless_chosen = false);
+
 // Not ok when PTO_SIM_SOC names no profile: aclInit and every launch fail
 // with this message until a SoC is selected explicitly.
 Status soc_env_status();
@@ -66,6 +75,10 @@ struct Device::Impl {
     std::set<Stream*> streams;
     Stream* default_stream = nullptr;
     bool launched = false;
+    // How the SoC was chosen (soc_choice), and whether anything chose it:
+    // PTO_SIM_SOC, select_soc (runtime_camodel, a kernel library, the C++ API).
+    std::string soc_choice;
+    bool soc_chosen = false;
     std::set<std::string> wave_warned;
     uint64_t ffts_ctrl = 0;
 

@@ -1,8 +1,9 @@
 // Part of libptosim: the registry behind include/ptosim/kernel_launch.hpp.
-// Secondary core variants arrive as shared-object images embedded in kernel
-// libraries; the first mix launch that needs one loads it from memory
-// (memfd_create + dlopen, RTLD_LOCAL), and its static initialisers register
-// one thunk per launch site here.
+// Kernel libraries register their build target when they load, which may
+// choose the simulated SoC (library_loaded). Secondary core variants arrive
+// as shared-object images embedded in kernel libraries; the first mix launch
+// that needs one loads it from memory (memfd_create + dlopen, RTLD_LOCAL),
+// and its static initialisers register one thunk per launch site here.
 #include <ptosim/kernel_launch.hpp>
 
 #include "device_impl.hpp"
@@ -176,12 +177,21 @@ void report_launch_error(const char* kernel, const char* file, uint32_t line, co
     set_last_error(m);
 }
 
+// A library built for A5 runs without the user knowing SoC names: unless the
+// SoC was chosen explicitly, the first kernel library loaded chooses its
+// target's default profile. Later libraries and launches never change it; a
+// launch for the other target is reported (Launch::prepare).
+namespace {
+void library_loaded(Target target, const std::string& library) {
+    if (soc_pinned()) return;  // PTO_SIM_SOC (also an invalid one) or runtime_camodel
+    (void)select_soc(Device::get(), target == Target::A5 ? "Ascend950PR" : "Ascend910B2",
+                     "chosen for " + library + ", the first kernel library loaded (built for " + to_string(target) + ")",
+                     true);
+}
+}  // namespace
+
 void submit(LaunchSpec spec, void* stream) {
     Device& d = Device::get();
-    // A library built for A5 should run without the user knowing SoC names;
-    // an explicit PTO_SIM_SOC or runtime_camodel is respected and a mismatch is reported by the launch.
-    if (!soc_pinned() && d.soc().target != spec.target)
-        (void)d.select_soc(spec.target == Target::A5 ? "Ascend950PR" : "Ascend910B2");
     if (!stream) {
         if (const std::string why = default_stream_context_error(); !why.empty()) {
             report_launch_error(spec.kernel.c_str(), spec.site.file, static_cast<uint32_t>(spec.site.line),
@@ -245,6 +255,13 @@ void ptocc_register_image(uint64_t tu, int core, const unsigned char* data, size
     img.size = size;
     img.origin = origin ? origin : "?";
     img.load_error.clear();
+}
+
+void ptocc_register_library(int target, const void* address) {
+    Dl_info info{};
+    std::string library = dladdr(address, &info) && info.dli_fname && *info.dli_fname ? info.dli_fname
+                                                                                        : "a kernel library";
+    ptosim::cc::library_loaded(target == 1 ? ptosim::Target::A5 : ptosim::Target::A2A3, library);
 }
 
 void ptocc_unregister_image(uint64_t tu, int core, const unsigned char* data) {

@@ -227,9 +227,9 @@ struct FiberUnwind {};
         (*slot->body)();
     } catch (const FiberUnwind&) {
     } catch (const KernelFault& f) {
-        t_launch->fault_from(*slot, f);
+        t_launch->fault_from(slot->core, f);
     } catch (const std::exception& e) {
-        t_launch->fault_from(*slot, KernelFault{std::string("C++ exception escaped the kernel: ") + e.what(),
+        t_launch->fault_from(slot->core, KernelFault{std::string("C++ exception escaped the kernel: ") + e.what(),
                                                 slot->core.last_loc});
     }
     slot->state = CoreSlot::State::Done;
@@ -273,18 +273,7 @@ std::string Core::name() const {
 
 void block_until(Core& c, const SourceLoc& loc, std::unique_lock<std::mutex>& held, const std::function<bool()>& ready,
                  const std::function<std::string()>& describe) {
-    if (ready()) return;
-    Launch* l = c.launch;
-    CoreSlot& s = l->slot_of(c);
-    s.ready = ready;
-    s.describe = describe;
-    s.wait_loc = loc;
-    s.state = CoreSlot::State::Blocked;
-    held.unlock();
-    l->yield_from(s);  // returns once the scheduler found ready() true
-    held.lock();
-    s.ready = nullptr;
-    s.describe = nullptr;
+    c.launch->block_until(c, loc, held, ready, describe);
 }
 
 void block_until(Core& c, const SourceLoc& loc, const std::function<bool()>& ready,
@@ -344,8 +333,7 @@ Core& group_core(Core& c, CoreType type, int subblock, const char* op, const Sou
     if (l.cores_per_group() != 3)
         fault(loc, std::string(op) + " moves data between a Cube core and its Vector sub-blocks; it needs a mix launch "
                                      "(--cce-aicore-arch=dav-c310)");
-    int g = l.slot_of(c).group;
-    return l.group_member(g, type == CoreType::AIC ? 0 : 1 + subblock)->core;
+    return l.group_member(c, type == CoreType::AIC ? 0 : 1 + subblock);
 }
 
 Launch::Launch(Device& d, const LaunchSpec& spec, LaunchControl* ctl)
@@ -375,15 +363,120 @@ std::string Launch::core_name(int index) const {
     return s;
 }
 
-void Launch::note_signal(const Core& from, std::string s) { last_signals[from.index] = std::move(s); }
+Core& Launch::group_member(const Core& c, int member) { return group_slot(slot_of(c).group, member)->core; }
 
-void Launch::fault_from(const CoreSlot& s, const KernelFault& f) {
+void Launch::block_until(Core& c, const SourceLoc& loc, std::unique_lock<std::mutex>& held,
+                         const std::function<bool()>& ready, const std::function<std::string()>& describe) {
+    if (ready()) return;
+    CoreSlot& s = slot_of(c);
+    s.ready = ready;
+    s.describe = describe;
+    s.wait_loc = loc;
+    s.state = CoreSlot::State::Blocked;
+    held.unlock();
+    yield_from(s);  // returns once the scheduler found ready() true
+    held.lock();
+    s.ready = nullptr;
+    s.describe = nullptr;
+}
+
+// ------------------------------------------------------------ cross-core flags
+
+namespace {
+// The counters of core `index`, allocated for every core on first use.
+template <class T>
+T& counters_at(std::vector<T>& v, int index, int cores) {
+    if (v.empty()) v.assign(cores, {});
+    return v[index];
+}
+template <class T>
+auto held_at(const std::vector<T>& v, int index, int flag) -> std::decay_t<decltype(v[0][flag])> {
+    return static_cast<size_t>(index) < v.size() ? v[index][flag] : std::decay_t<decltype(v[0][flag])>{};
+}
+}  // namespace
+
+bool Launch::ffts_add(int to, int flag, const SignalSite& site) {
+    uint32_t& n = counters_at(ffts_, to, core_count())[flag];
+    if (n >= kFlagCounterMax) return false;
+    ++n;
+    counters_at(ffts_from_, to, core_count())[flag] = site;
+    return true;
+}
+uint32_t Launch::ffts_held(int core, int flag) const { return held_at(ffts_, core, flag); }
+void Launch::ffts_take(int core, int flag) { --counters_at(ffts_, core, core_count())[flag]; }
+
+Launch::BarrierArrival Launch::ffts_barrier_add(int mode, int key, const std::vector<int>& members, int from, int flag,
+                                                const SignalSite& site) {
+    auto [it, fresh] = ffts_barriers_.try_emplace({mode, key});
+    FftsBarrier& b = it->second;
+    if (fresh) {
+        b.members = members;
+        b.pending.assign(members.size(), {});
+        b.pending_from.assign(members.size(), {});
+    }
+    BarrierArrival a;
+    a.barrier = reinterpret_cast<intptr_t>(&b);
+    a.member = 0;
+    while (b.members[a.member] != from) ++a.member;
+    uint32_t& n = b.pending[a.member][flag];
+    if (n >= kFlagCounterMax) {
+        a.full = true;
+        return a;
+    }
+    ++n;
+    b.pending_from[a.member][flag] = site;
+    for (auto& p : b.pending)
+        if (p[flag] == 0) return a;
+    for (auto& p : b.pending) --p[flag];
+    a.complete = true;
+    return a;
+}
+
+bool Launch::intra_add(int to, int flag, const SignalSite& site) {
+    uint32_t& n = counters_at(intra_, to, core_count())[flag];
+    if (n >= kFlagCounterMax) return false;
+    ++n;
+    counters_at(intra_from_, to, core_count())[flag] = site;
+    return true;
+}
+uint32_t Launch::intra_held(int core, int flag) const { return held_at(intra_, core, flag); }
+void Launch::intra_take(int core, int flag) { --counters_at(intra_, core, core_count())[flag]; }
+
+bool Launch::syncall_arrive(int kind, int total) {
+    SyncAllBarrier& b = syncall_[kind];
+    if (++b.arrived < total) return false;
+    b.arrived = 0;
+    ++b.round;
+    return true;
+}
+
+void Launch::note_signal(const Core& from, std::string s) { last_signals_[from.index] = std::move(s); }
+
+std::vector<Launch::HeldSignals> Launch::held_signals() const {
+    std::vector<HeldSignals> out;
+    for (int r = 0; r < core_count(); ++r) {
+        for (int f = 0; f < kFftsFlags; ++f)
+            if (uint32_t n = held_at(ffts_, r, f))
+                out.push_back({HeldSignals::Counter::Ffts, r, f, n, held_at(ffts_from_, r, f)});
+        for (int f = 0; f < kIntraBlockFlags; ++f)
+            if (uint32_t n = held_at(intra_, r, f))
+                out.push_back({HeldSignals::Counter::IntraBlock, r, f, n, held_at(intra_from_, r, f)});
+    }
+    for (const auto& [key, b] : ffts_barriers_)
+        for (size_t m = 0; m < b.members.size(); ++m)
+            for (int f = 0; f < kFftsFlags; ++f)
+                if (uint32_t n = b.pending[m][f])
+                    out.push_back({HeldSignals::Counter::FftsBarrier, b.members[m], f, n, b.pending_from[m][f], key.first});
+    return out;
+}
+
+void Launch::fault_from(const Core& c, const KernelFault& f) {
     std::lock_guard lk(mu_);
-    if (s.core.index < fault_index_) {
+    if (c.index < fault_index_) {
         fault_ = f;
-        fault_index_ = s.core.index;
-        fault_core_ = s.core.name();
-        fault_type_ = s.core.type;
+        fault_index_ = c.index;
+        fault_core_ = c.name();
+        fault_type_ = c.type;
     }
 }
 
@@ -392,9 +485,12 @@ Status Launch::prepare() {
     if (spec_.block_dim == 0) return {err::kInvalidParam, where + ": block_dim is 0; launch at least one block"};
     if (spec_.target != soc_.target) {
         const char* fix = spec_.target == Target::A5 ? "Ascend950PR" : "Ascend910B2";
+        const char* arch = soc_.target == Target::A5 ? "dav-c310" : "dav-c220";
         return {err::kInvalidParam, where + ": built for " + to_string(spec_.target) + " but the simulated device is " +
-                                        soc_.name + " (" + to_string(soc_.target) + "); set PTO_SIM_SOC=" + fix +
-                                        " or rebuild for the device's architecture"};
+                                        soc_.name + " (" + to_string(soc_.target) + "), " + soc_choice(dev_) +
+                                        "; a launch does not change the SoC: set PTO_SIM_SOC=" + fix + " (or another " +
+                                        to_string(spec_.target) + " SoC) for the process, or rebuild the kernel for " +
+                                        to_string(soc_.target) + " (--cce-aicore-arch=" + arch + "*)"};
     }
     const bool need_aic = spec_.kind != KernelKind::Vec, need_aiv = spec_.kind != KernelKind::Cube;
     if ((need_aic && !spec_.aic_body) || (need_aiv && !spec_.aiv_body))
@@ -557,7 +653,7 @@ Status Launch::run() {
     if (threads == 0) return {err::kInvalidParam, "kernel '" + spec_.kernel + "' launched at " + spec_.site.str() + ": " + bad_threads};
     // The checkers, the cost model and subscribers that log records follow
     // one global order of events: they run the serial schedule.
-    if (check || timing || detail::has_ordered_subscribers()) threads = 1;
+    if (check_ || timing_ || detail::has_ordered_subscribers()) threads = 1;
     threads = std::min({threads, groups_, capacity_});
     {
         std::lock_guard lk(dev_.impl().mu);
@@ -618,7 +714,7 @@ Status Launch::run_serial() {
         if (s->state == CoreSlot::State::Done) {
             const int g = s->group;
             bool group_done = true;
-            for (int m = 0; m < per_group_; ++m) group_done &= group_member(g, m)->state == CoreSlot::State::Done;
+            for (int m = 0; m < per_group_; ++m) group_done &= group_slot(g, m)->state == CoreSlot::State::Done;
             if (group_done) {
                 free_slots_.push_back(group_slot_[g]);
                 retire(g);
@@ -673,7 +769,7 @@ void Launch::work(int w, int threads) {
             if (s->state == CoreSlot::State::Done) {
                 const int g = s->group;
                 bool group_done = true;
-                for (int m = 0; m < per_group_; ++m) group_done &= group_member(g, m)->state == CoreSlot::State::Done;
+                for (int m = 0; m < per_group_; ++m) group_done &= group_slot(g, m)->state == CoreSlot::State::Done;
                 if (group_done) {
                     for (int m = 0; m < per_group_; ++m) mine.erase(g * per_group_ + m);
                     retire(g);
@@ -784,13 +880,13 @@ std::string Launch::deadlock_report() const {
         if (s.state == CoreSlot::State::Blocked) states.emplace_back(i, "waits at " + s.wait_loc.str() + ": " + s.describe());
     }
     o << grouped_lines(states, " ") << "\n";
-    if (!last_signals.empty()) {
+    if (!last_signals_.empty()) {
         // The last signal of each sending core, in core order (at most 8).
         o << "  last cross-core signal of each core that sent one:";
         int shown = 0;
-        for (auto& [from, r] : last_signals) {
+        for (auto& [from, r] : last_signals_) {
             if (shown++ == 8) {
-                o << "\n    ... and " << last_signals.size() - 8 << " more cores";
+                o << "\n    ... and " << last_signals_.size() - 8 << " more cores";
                 break;
             }
             o << "\n    " << r;

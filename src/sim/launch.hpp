@@ -49,6 +49,8 @@ struct CoreSlot {
 // counted per receiving core (docs/semantics.md, "Cross-core flags").
 constexpr int kFftsFlags = 16;
 constexpr int kIntraBlockFlags = 32;
+// Each counter is 4 bits: it holds at most 15 unconsumed signals.
+constexpr uint32_t kFlagCounterMax = 15;
 
 // Where the last signal on a cross-core flag came from, for the checkers'
 // report of counters left non-zero at kernel end.
@@ -82,74 +84,93 @@ public:
     int core_count() const { return groups_ * per_group_; }
     CoreType core_type_of(int index) const;
     std::string core_name(int index) const;
-    CoreSlot& slot_of(const Core& c) { return *slots_[c.index]; }
+    // Member `member` of the mix group of running core `c` (0: the Cube
+    // core, 1 and 2: the Vector sub-blocks), which runs while `c` does.
+    Core& group_member(const Core& c, int member);
     // The lowest address of the core's fiber stack (its guard page), for the crash report.
     const void* stack_of(const Core& c) const { return slots_[c.index]->fiber.stack; }
-    // A member of a running group (the caller's own group always is).
-    CoreSlot* group_member(int group, int member) {
-        size_t i = static_cast<size_t>(group) * per_group_ + member;
-        return i < slots_.size() ? slots_[i].get() : nullptr;
-    }
-    // Per-core flag counters, allocated on first use.
-    std::array<uint32_t, kFftsFlags>& ffts_at(int index) {
-        if (ffts.empty()) ffts.assign(core_count(), {});
-        return ffts[index];
-    }
-    std::array<uint32_t, kIntraBlockFlags>& intra_at(int index) {
-        if (intra.empty()) intra.assign(core_count(), {});
-        return intra[index];
-    }
-    std::array<SignalSite, kFftsFlags>& ffts_from_at(int index) {
-        if (ffts_from.empty()) ffts_from.assign(core_count(), {});
-        return ffts_from[index];
-    }
-    std::array<SignalSite, kIntraBlockFlags>& intra_from_at(int index) {
-        if (intra_from.empty()) intra_from.assign(core_count(), {});
-        return intra_from[index];
-    }
     // The unfinished cores and what each did last (timeout reports, from any thread).
     std::string progress() const;
 
-    // Counters by receiving core index and flag id.
-    std::vector<std::array<uint32_t, kFftsFlags>> ffts;
-    // FFTS signals that release their receivers only once every member has
-    // sent one (modes 0 and 1, and mode 2 from the Vector side).
-    struct FftsBarrier {
-        std::vector<int> members, receivers;
-        std::vector<std::array<uint32_t, kFftsFlags>> pending;  // by member
-        std::vector<std::array<SignalSite, kFftsFlags>> pending_from;
-    };
-    std::map<std::pair<int, int>, FftsBarrier> ffts_barriers;  // (mode, group or core type)
-    std::vector<std::array<uint32_t, kIntraBlockFlags>> intra;
-    std::vector<std::array<SignalSite, kFftsFlags>> ffts_from;
-    std::vector<std::array<SignalSite, kIntraBlockFlags>> intra_from;
-    // The checkers' state for this launch (src/sim/check.cpp); null when off.
-    check::LaunchState* check = nullptr;
-    // The cost model's state for this launch (src/sim/timing.cpp); null when timing is off.
-    cost::LaunchTiming* timing = nullptr;
-    // Hardware-mode SYNCALL barriers by participant kind (AIV, AIC, mix).
-    struct SyncAllBarrier {
-        int arrived = 0;
-        uint64_t generation = 0;
-    };
-    std::array<SyncAllBarrier, 3> syncall{};
-    // The last cross-core signal each core sent, by sending core index, for
-    // deadlock reports (per core, so the report does not depend on how the
-    // host threads interleaved).
-    std::map<int, std::string> last_signals;
-    void note_signal(const Core& from, std::string s);
-
-    // Cross-core state (the flag counters above, SYNCALL barriers, last
-    // signals) is read and written with this lock held; block_until releases
+    // Cross-core state (the flag counters, SYNCALL barriers, last signals
+    // below) is read and written with this lock held; block_until releases
     // it while the core waits. signalled() wakes host threads whose cores
     // wait, after any change that may satisfy a wait.
     std::unique_lock<std::mutex> lock() { return std::unique_lock(mu_); }
     void signalled();
+    // Suspends core `c` until ready() holds (ptosim::block_until).
+    void block_until(Core& c, const SourceLoc& loc, std::unique_lock<std::mutex>& held, const std::function<bool()>& ready,
+                     const std::function<std::string()>& describe);
 
-    void yield_from(CoreSlot& s);  // fiber -> scheduler
-    void fault_from(const CoreSlot& s, const KernelFault& f);
+    // ---- Cross-core flags (docs/semantics.md, "Cross-core flags"), with
+    // lock() held. The counters are 4 bits: an add that finds one full
+    // changes nothing and returns false, and the caller faults.
+    //
+    // A2A3 FFTS flags, counted per receiving core: one more signal on flag
+    // `flag` of core `to`, sent from `site`.
+    bool ffts_add(int to, int flag, const SignalSite& site);
+    // The signals FFTS flag `flag` of `core` holds; a satisfied wait_flag_dev takes one.
+    uint32_t ffts_held(int core, int flag) const;
+    void ffts_take(int core, int flag);
+    // FFTS signals that release their receivers only once every member has
+    // sent one (modes 0 and 1, and mode 2 from the Vector side). Barrier
+    // (mode, key) is created with `members` (core indices) on first use;
+    // the same key always comes with the same members. A signal of member
+    // core `from` on `flag`:
+    struct BarrierArrival {
+        intptr_t barrier = 0;   // names the barrier in racecheck's channels
+        int member = -1;        // the position of `from` among the members
+        bool full = false;      // its pending counter was full: nothing changed
+        bool complete = false;  // every member has now signalled: one pending signal of each was taken
+    };
+    BarrierArrival ffts_barrier_add(int mode, int key, const std::vector<int>& members, int from, int flag,
+                                    const SignalSite& site);
+    // A5 intra-block flags, counted per receiving core (as the FFTS flags).
+    bool intra_add(int to, int flag, const SignalSite& site);
+    uint32_t intra_held(int core, int flag) const;
+    void intra_take(int core, int flag);
+    // Hardware-mode SYNCALL barriers by participant kind (a SyncAllCores
+    // value): the number of the round now open and how many participants
+    // arrived in it. syncall_arrive counts one more arrival and returns true
+    // when it was the last of `total`: the next round opens.
+    uint64_t syncall_round(int kind) const { return syncall_[kind].round; }
+    int syncall_arrived(int kind) const { return syncall_[kind].arrived; }
+    bool syncall_arrive(int kind, int total);
+    // The last cross-core signal a core sent, for deadlock reports.
+    void note_signal(const Core& from, std::string s);
+
+    // Signals a flag counter still holds, for synccheck's report at kernel
+    // end (after run(), or with lock() held).
+    struct HeldSignals {
+        enum class Counter { Ffts, IntraBlock, FftsBarrier } counter;
+        int core;        // the receiving core; for a barrier, the member whose signals wait
+        int flag;
+        uint32_t count;
+        SignalSite last;  // where the last of them came from
+        int mode = -1;    // a barrier's FFTS mode
+    };
+    // By core: FFTS flags, then intra-block flags; then each barrier's
+    // pending signals by (mode, key), member and flag.
+    std::vector<HeldSignals> held_signals() const;
+
+    // The checkers' state for this launch (src/sim/check.cpp) and the cost
+    // model's (src/sim/timing.cpp): set by their begin hooks, null when off.
+    check::LaunchState* checker() const { return check_; }
+    void set_checker(check::LaunchState* s) { check_ = s; }
+    cost::LaunchTiming* timing() const { return timing_; }
+    void set_timing(cost::LaunchTiming* t) { timing_ = t; }
+
+    // A kernel fault on core `c`; the lowest-numbered faulting core's is the launch's.
+    void fault_from(const Core& c, const KernelFault& f);
 
 private:
+    CoreSlot& slot_of(const Core& c) { return *slots_[c.index]; }
+    // A member of a running group (the caller's own group always is).
+    CoreSlot* group_slot(int group, int member) {
+        size_t i = static_cast<size_t>(group) * per_group_ + member;
+        return i < slots_.size() ? slots_[i].get() : nullptr;
+    }
+    void yield_from(CoreSlot& s);  // fiber -> scheduler
     Status prepare();
     Status admit(int group, int phys);
     void retire(int group);
@@ -185,7 +206,32 @@ private:
     std::string fault_core_;
     CoreType fault_type_ = CoreType::AIV;
 
+    check::LaunchState* check_ = nullptr;
+    cost::LaunchTiming* timing_ = nullptr;
+
     std::mutex mu_;
+    // Cross-core flag state, with mu_ held. Counters by receiving core index
+    // and flag id, and where the last signal on each came from; allocated on
+    // first use.
+    std::vector<std::array<uint32_t, kFftsFlags>> ffts_;
+    std::vector<std::array<SignalSite, kFftsFlags>> ffts_from_;
+    std::vector<std::array<uint32_t, kIntraBlockFlags>> intra_;
+    std::vector<std::array<SignalSite, kIntraBlockFlags>> intra_from_;
+    struct FftsBarrier {
+        std::vector<int> members;
+        std::vector<std::array<uint32_t, kFftsFlags>> pending;  // by member
+        std::vector<std::array<SignalSite, kFftsFlags>> pending_from;
+    };
+    std::map<std::pair<int, int>, FftsBarrier> ffts_barriers_;  // (mode, group or core type)
+    struct SyncAllBarrier {
+        int arrived = 0;
+        uint64_t round = 0;
+    };
+    std::array<SyncAllBarrier, 3> syncall_{};  // AIV, AIC, mix
+    // The last cross-core signal each core sent, by sending core index, for
+    // deadlock reports (per core, so the report does not depend on how the
+    // host threads interleaved).
+    std::map<int, std::string> last_signals_;
     // Parallel schedule: host threads with nothing to run sleep on wake_
     // until a signal (generation_ moves) or the end; when every thread is
     // idle or finished, no core can progress (stuck_).

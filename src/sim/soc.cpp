@@ -1,10 +1,12 @@
 // SoC profiles. Sources and the reasoning behind each figure: docs/soc-profiles.md.
 #include <ptosim/c_api.h>
 #include <ptosim/runtime.hpp>
+#include "device_impl.hpp"
 
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 
 namespace ptosim {
 
@@ -90,7 +92,7 @@ extern "C" int ptosim_camodel_select(const char* cann_soc_name) {
                          env, cann_soc_name);
         return 0;
     }
-    Status s = Device::get().select_soc(p->name);
+    Status s = select_soc(Device::get(), p->name, std::string("chosen by the runtime_camodel library of ") + cann_soc_name);
     if (!s.ok()) {
         std::fprintf(stderr, "ptosim: error: %s\n", s.message.c_str());
         return s.code;

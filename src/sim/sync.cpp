@@ -112,56 +112,44 @@ void set_ffts_base_addr(const SourceLoc& loc, uint64_t addr) {
 
 namespace {
 
-constexpr uint32_t kCounterMax = 15;  // 4-bit hardware counters
+// A signal on a full 4-bit counter.
+[[noreturn]] void counter_full(const std::string& what, const SourceLoc& loc) {
+    fault(loc, what + " already holds 15 unconsumed signals (the counter is 4 bits); the receiver must wait "
+                      "before more signals are sent");
+}
 
-void bump(uint32_t& n, const std::string& what, const SourceLoc& loc) {
-    if (n >= kCounterMax)
-        fault(loc, what + " already holds 15 unconsumed signals (the counter is 4 bits); the receiver must wait "
-                          "before more signals are sent");
-    ++n;
+std::string ffts_counter(const Launch& l, int core, int flag) {
+    return "ffts_cross_core_sync: FFTS flag " + std::to_string(flag) + " of " + l.core_name(core);
 }
 
 // Racecheck's channels (check.hpp): a receiver's FFTS counter, a barrier
 // member's pending signals, an A5 intra-block counter; SYNCALL rounds are 3, 4.
 check::Channel ffts_channel(int receiver, int flag) { return {0, receiver, flag, 0}; }
-check::Channel pending_channel(const Launch::FftsBarrier& b, size_t member, int flag) {
-    return {1, reinterpret_cast<intptr_t>(&b), static_cast<int64_t>(member), flag};
+check::Channel pending_channel(intptr_t barrier, size_t member, int flag) {
+    return {1, barrier, static_cast<int64_t>(member), flag};
 }
 check::Channel intra_channel(int receiver, int flag) { return {2, receiver, flag, 0}; }
 
-// Counts a signal from `from` into a barrier; when every member has signalled,
-// each receiver's counter goes up by one.
-void barrier_signal(Launch& l, Launch::FftsBarrier& b, const Core& from, Pipe pipe, int flag, const SourceLoc& loc) {
-    size_t m = 0;
-    while (b.members[m] != from.index) ++m;
-    bump(b.pending[m][flag], "ffts_cross_core_sync: FFTS flag " + std::to_string(flag) + " of " + from.name() + " (pending barrier)", loc);
-    b.pending_from[m][flag] = {loc, from.index};
-    check::signal(l, from, pipe, pending_channel(b, m, flag));
-    for (auto& p : b.pending)
-        if (p[flag] == 0) return;
-    for (auto& p : b.pending) --p[flag];
-    if (l.check || l.timing) {
+// Counts a signal from `from` into FFTS barrier (mode, key) of `members`;
+// when every member has signalled, each receiver's counter goes up by one.
+void barrier_signal(Launch& l, int mode, int key, const std::vector<int>& members, const std::vector<int>& receivers,
+                    const Core& from, Pipe pipe, int flag, const SourceLoc& loc) {
+    const SignalSite site{loc, from.index};
+    const Launch::BarrierArrival a = l.ffts_barrier_add(mode, key, members, from.index, flag, site);
+    if (a.full)
+        counter_full("ffts_cross_core_sync: FFTS flag " + std::to_string(flag) + " of " + from.name() + " (pending barrier)",
+                     loc);
+    check::signal(l, from, pipe, pending_channel(a.barrier, a.member, flag));
+    if (!a.complete) return;
+    if (l.checker() || l.timing()) {
         std::vector<check::Channel> in, out;
-        for (size_t i = 0; i < b.members.size(); ++i) in.push_back(pending_channel(b, i, flag));
-        for (int r : b.receivers) out.push_back(ffts_channel(r, flag));
+        for (size_t i = 0; i < members.size(); ++i) in.push_back(pending_channel(a.barrier, i, flag));
+        for (int r : receivers) out.push_back(ffts_channel(r, flag));
         check::forward(l, in, out);
     }
-    for (int r : b.receivers) {
-        bump(l.ffts_at(r)[flag], "ffts_cross_core_sync: FFTS flag " + std::to_string(flag) + " of " + l.core_name(r), loc);
-        l.ffts_from_at(r)[flag] = {loc, from.index};
-    }
+    for (int r : receivers)
+        if (!l.ffts_add(r, flag, site)) counter_full(ffts_counter(l, r, flag), loc);
     l.signalled();
-}
-
-Launch::FftsBarrier& barrier(Launch& l, int mode, int key, std::vector<int> members, std::vector<int> receivers) {
-    auto [it, fresh] = l.ffts_barriers.try_emplace({mode, key});
-    if (fresh) {
-        it->second.members = std::move(members);
-        it->second.receivers = std::move(receivers);
-        it->second.pending.assign(it->second.members.size(), {});
-        it->second.pending_from.assign(it->second.members.size(), {});
-    }
-    return it->second;
 }
 
 }  // namespace
@@ -181,22 +169,22 @@ void ffts_cross_core_sync(const SourceLoc& loc, Pipe pipe, uint64_t config) {
     auto held = l.lock();
     l.note_signal(c, c.name() + " ffts_cross_core_sync(mode " + std::to_string(mode) + ", flag " + std::to_string(flag) +
                   ") at " + loc.str());
-    const int g = l.slot_of(c).group;
+    const int g = static_cast<int>(c.block_idx);
     const bool mix = l.cores_per_group() == 3;
-    auto aivs = [&] { return std::vector<int>{l.group_member(g, 1)->core.index, l.group_member(g, 2)->core.index}; };
+    auto aivs = [&] { return std::vector<int>{l.group_member(c, 1).index, l.group_member(c, 2).index}; };
     switch (mode) {
         case 0: {  // all cores of the sender's type in the launch
             std::vector<int> same;
             for (int i = 0; i < l.core_count(); ++i)
                 if (l.core_type_of(i) == c.type) same.push_back(i);
-            barrier_signal(l, barrier(l, 0, static_cast<int>(c.type), same, same), c, pipe, flag, loc);
+            barrier_signal(l, 0, static_cast<int>(c.type), same, same, c, pipe, flag, loc);
             break;
         }
         case 1:  // the two Vector sub-blocks of one group
             if (c.type != CoreType::AIV || !mix)
                 fault(loc, "ffts_cross_core_sync mode 1 synchronises the two Vector sub-blocks of a mix group; it "
                            "needs a mix launch (dav-c220) and a Vector core");
-            barrier_signal(l, barrier(l, 1, g, aivs(), aivs()), c, pipe, flag, loc);
+            barrier_signal(l, 1, g, aivs(), aivs(), c, pipe, flag, loc);
             break;
         case 2:  // a Cube core and its two Vector sub-blocks
             if (!mix)
@@ -204,13 +192,12 @@ void ffts_cross_core_sync(const SourceLoc& loc, Pipe pipe, uint64_t config) {
                            "a mix launch (--cce-aicore-arch=dav-c220)");
             if (c.type == CoreType::AIC) {
                 for (int r : aivs()) {
-                    bump(l.ffts_at(r)[flag], "ffts_cross_core_sync: FFTS flag " + std::to_string(flag) + " of " + l.core_name(r), loc);
-                    l.ffts_from_at(r)[flag] = {loc, c.index};
+                    if (!l.ffts_add(r, flag, {loc, c.index})) counter_full(ffts_counter(l, r, flag), loc);
                     check::signal(l, c, pipe, ffts_channel(r, flag));
                 }
                 l.signalled();
             } else {
-                barrier_signal(l, barrier(l, 2, g, aivs(), {l.group_member(g, 0)->core.index}), c, pipe, flag, loc);
+                barrier_signal(l, 2, g, aivs(), {l.group_member(c, 0).index}, c, pipe, flag, loc);
             }
             break;
         default:
@@ -227,12 +214,12 @@ void wait_flag_dev(const SourceLoc& loc, int64_t flag) {
         fault(loc, "wait_flag_dev: flag " + std::to_string(flag) + " is out of range 0..15");
     dispatch(c, sync_record("wait_flag_dev", Pipe::S, loc, SyncOp::CrossWait, Pipe::S, Pipe::S, flag));
     auto held = l.lock();
-    uint32_t& n = l.ffts_at(c.index)[flag];
-    block_until(c, loc, held, [&n] { return n >= 1; }, [&n, flag] {
-        return "wait_flag_dev(" + std::to_string(flag) + ") needs 1 release of FFTS flag " + std::to_string(flag) +
-               ", has " + std::to_string(n);
+    const int me = c.index, f = static_cast<int>(flag);
+    block_until(c, loc, held, [&l, me, f] { return l.ffts_held(me, f) >= 1; }, [&l, me, f] {
+        return "wait_flag_dev(" + std::to_string(f) + ") needs 1 release of FFTS flag " + std::to_string(f) +
+               ", has " + std::to_string(l.ffts_held(me, f));
     });
-    --n;
+    l.ffts_take(me, f);
     check::acquire(l, c, ffts_channel(c.index, static_cast<int>(flag)));
 }
 
@@ -249,20 +236,19 @@ void set_intra_block(const SourceLoc& loc, Pipe pipe, int64_t id) {
         fault(loc, "set_intra_block: flag id " + std::to_string(id) + " is out of range 0..31");
     dispatch(c, sync_record("set_intra_block", pipe, loc, SyncOp::CrossSignal, pipe, Pipe::S, id));
     auto held = l.lock();
-    int g = l.slot_of(c).group;
-    CoreSlot* to;
+    int to;
     int flag;
     if (c.type == CoreType::AIC) {  // ids 16..31 address sub-block 1
-        to = l.group_member(g, id < 16 ? 1 : 2);
+        to = l.group_member(c, id < 16 ? 1 : 2).index;
         flag = static_cast<int>(id % 16);
     } else {  // the Cube core tells the sub-blocks apart by id + 16 * subblock
-        to = l.group_member(g, 0);
+        to = l.group_member(c, 0).index;
         flag = static_cast<int>(id % 16 + 16 * c.subblock_id);
     }
-    bump(l.intra_at(to->core.index)[flag], "set_intra_block: intra-block flag " + std::to_string(flag) + " of " + to->core.name(), loc);
-    l.intra_from_at(to->core.index)[flag] = {loc, c.index};
-    check::signal(l, c, pipe, intra_channel(to->core.index, flag));
-    l.note_signal(c, c.name() + " -> " + to->core.name() + " intra-block flag " + std::to_string(flag) + " at " + loc.str());
+    if (!l.intra_add(to, flag, {loc, c.index}))
+        counter_full("set_intra_block: intra-block flag " + std::to_string(flag) + " of " + l.core_name(to), loc);
+    check::signal(l, c, pipe, intra_channel(to, flag));
+    l.note_signal(c, c.name() + " -> " + l.core_name(to) + " intra-block flag " + std::to_string(flag) + " at " + loc.str());
     l.signalled();
 }
 
@@ -277,12 +263,12 @@ void wait_intra_block(const SourceLoc& loc, Pipe pipe, int64_t id) {
     dispatch(c, sync_record("wait_intra_block", pipe, loc, SyncOp::CrossWait, Pipe::S, pipe, id));
     int flag = static_cast<int>(c.type == CoreType::AIC ? id : id % 16);
     auto held = l.lock();
-    uint32_t& n = l.intra_at(c.index)[flag];
-    block_until(c, loc, held, [&n] { return n >= 1; }, [&n, flag] {
+    const int me = c.index;
+    block_until(c, loc, held, [&l, me, flag] { return l.intra_held(me, flag) >= 1; }, [&l, me, flag] {
         return "wait_intra_block(" + std::to_string(flag) + ") needs 1 signal on intra-block flag " +
-               std::to_string(flag) + ", has " + std::to_string(n);
+               std::to_string(flag) + ", has " + std::to_string(l.intra_held(me, flag));
     });
-    --n;
+    l.intra_take(me, flag);
     check::acquire(l, c, intra_channel(c.index, flag));
 }
 
@@ -330,19 +316,15 @@ void syncall_hard(const SourceLoc& loc, SyncAllCores who) {
     if (!participates(l, c, who, loc)) return;
     const int total = participant_count(l, who);
     auto held = l.lock();
-    auto& b = l.syncall[static_cast<int>(who)];
-    const uint64_t gen = b.generation;
+    const int kind = static_cast<int>(who);
+    const uint64_t gen = l.syncall_round(kind);
     l.note_signal(c, c.name() + " arrived at SYNCALL<" + kind_name(who) + "> at " + loc.str());
-    const check::Channel round{3, static_cast<int>(who), static_cast<int64_t>(gen), 0};
+    const check::Channel round{3, kind, static_cast<int64_t>(gen), 0};
     check::contribute(l, c, round);
-    if (++b.arrived == total) {
-        b.arrived = 0;
-        ++b.generation;
-        l.signalled();
-    }
-    block_until(c, loc, held, [&b, gen] { return b.generation != gen; }, [&b, total, who] {
+    if (l.syncall_arrive(kind, total)) l.signalled();
+    block_until(c, loc, held, [&l, kind, gen] { return l.syncall_round(kind) != gen; }, [&l, kind, total, who] {
         return std::string("SYNCALL<") + kind_name(who) + "> (hardware mode) waits for all " + std::to_string(total) +
-               " participating cores of the launch; " + std::to_string(b.arrived) + " have arrived";
+               " participating cores of the launch; " + std::to_string(l.syncall_arrived(kind)) + " have arrived";
     });
     check::acquire_all(l, c, round);
 }

@@ -213,8 +213,8 @@ struct LaunchTiming {
 namespace {
 
 void on_record(const Core& c, const OpRecord& r) {
-    if (!c.launch || !c.launch->timing) return;
-    LaunchTiming& t = *c.launch->timing;
+    if (!c.launch || !c.launch->timing()) return;
+    LaunchTiming& t = *c.launch->timing();
     if (!t.started[c.index]) t.start(c);
     t.eng.record(c.index, r);
 }
@@ -236,12 +236,13 @@ void begin(Launch& l) {
     const int groups = static_cast<int>(std::min<uint64_t>(spec.block_dim, static_cast<uint64_t>(capacity)));
     const Params p = s.override_p ? *s.override_p : params_for(soc);
     const bool keep = !s.trace_path.empty() || !s.profile_dir.empty();
-    l.timing = new LaunchTiming(p, groups * per_group, keep, capacity, per_group);
-    l.timing->started.assign(static_cast<size_t>(spec.block_dim) * per_group, 0);
+    auto* t = new LaunchTiming(p, groups * per_group, keep, capacity, per_group);
+    t->started.assign(static_cast<size_t>(spec.block_dim) * per_group, 0);
+    l.set_timing(t);
 }
 
 void core_done(Launch& l, const Core& c) {
-    LaunchTiming* t = l.timing;
+    LaunchTiming* t = l.timing();
     if (!t) return;
     t->start(c);
     double& e = t->group_end[c.block_idx];
@@ -254,19 +255,19 @@ void core_done(Launch& l, const Core& c) {
 }
 
 void signal(Launch& l, const Core& from, const Channel& to) {
-    if (l.timing) l.timing->eng.signal(from.index, to);
+    if (LaunchTiming* t = l.timing()) t->eng.signal(from.index, to);
 }
 void forward(Launch& l, const std::vector<Channel>& from, const std::vector<Channel>& to) {
-    if (l.timing) l.timing->eng.forward(from, to);
+    if (LaunchTiming* t = l.timing()) t->eng.forward(from, to);
 }
 void acquire(Launch& l, const Core& c, const Channel& ch) {
-    if (l.timing) l.timing->eng.acquire(c.index, ch);
+    if (LaunchTiming* t = l.timing()) t->eng.acquire(c.index, ch);
 }
 void contribute(Launch& l, const Core& c, const Channel& ch) {
-    if (l.timing) l.timing->eng.contribute(c.index, ch);
+    if (LaunchTiming* t = l.timing()) t->eng.contribute(c.index, ch);
 }
 void acquire_all(Launch& l, const Core& c, const Channel& ch) {
-    if (l.timing) l.timing->eng.acquire_all(c.index, ch);
+    if (LaunchTiming* t = l.timing()) t->eng.acquire_all(c.index, ch);
 }
 
 // ------------------------------------------------------------ outputs
@@ -493,9 +494,9 @@ std::string trace_events(const Launch& l, const Engine& eng, int number, double 
 }  // namespace
 
 void end(Launch& l, const Status& st) {
-    LaunchTiming* t = l.timing;
+    LaunchTiming* t = l.timing();
     if (!t) return;
-    l.timing = nullptr;
+    l.set_timing(nullptr);
     Global& s = g();
     std::lock_guard lk(s.mu);
     if (st.ok()) {
