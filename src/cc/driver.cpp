@@ -238,29 +238,9 @@ Paths default_paths() {
     return p;
 }
 
-bool same_file(const std::string& a, const std::string& b) {
-    struct stat sa {}, sb {};
-    if (stat(a.c_str(), &sa) != 0 || stat(b.c_str(), &sb) != 0) return false;
-    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-
 bool delegated() {
     const char* v = std::getenv(kDelegatedEnv);
     return v && *v && std::strcmp(v, "0") != 0;
-}
-
-std::string find_bisheng() {
-    // ptocc installed as bisheng (bin/bisheng of the CANN-shaped root, a
-    // symlink or a copy on PATH) must not find itself: compare inodes with
-    // the running executable.
-    auto usable = [](const fs::path& p) {
-        return access(p.c_str(), X_OK) == 0 && !fs::is_directory(p) && !same_file(p.string(), "/proc/self/exe");
-    };
-    if (const char* home = std::getenv("ASCEND_HOME_PATH"); home && *home) {
-        fs::path p = fs::path(home) / "compiler" / "ccec_compiler" / "bin" / "bisheng";
-        if (usable(p)) return p.string();
-    }
-    return ptolab::common::find_on_path("bisheng", [&](const std::string& p) { return usable(p); });
 }
 
 bool classify_inputs(const Options& o, std::vector<ClassifiedInput>& out, std::vector<Diag>& diags) {
@@ -679,7 +659,7 @@ int run_ptocc(const std::vector<std::string>& args) {
                 return 1;
             }
         } else {
-            bisheng = find_bisheng();
+            bisheng = ptolab::common::find_bisheng();
         }
         if (tc == Toolchain::Bisheng && bisheng.empty()) {
             diags.push_back({Diag::Error, "--toolchain=bisheng but bisheng was not found in "

@@ -53,6 +53,25 @@ std::string find_on_path(const std::string& name, const std::function<bool(const
     return {};
 }
 
+bool same_file(const std::string& a, const std::string& b) {
+    struct stat sa {}, sb {};
+    if (stat(a.c_str(), &sa) != 0 || stat(b.c_str(), &sb) != 0) return false;
+    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+std::string find_bisheng() {
+    auto usable = [](const std::string& p) {
+        struct stat st {};
+        return stat(p.c_str(), &st) == 0 && !S_ISDIR(st.st_mode) && access(p.c_str(), X_OK) == 0 &&
+               !same_file(p, "/proc/self/exe");
+    };
+    if (const char* home = std::getenv("ASCEND_HOME_PATH"); home && *home) {
+        const std::string p = std::string(home) + "/compiler/ccec_compiler/bin/bisheng";
+        if (usable(p)) return p;
+    }
+    return find_on_path("bisheng", usable);
+}
+
 namespace {
 
 // How a child starts: its output in files (`redirect`) or both streams to

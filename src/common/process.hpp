@@ -20,6 +20,14 @@ std::string shell_quote_always(const std::string& s);
 // does not reject; "" when there is none. Empty PATH entries are skipped.
 std::string find_on_path(const std::string& name, const std::function<bool(const std::string&)>& accept = {});
 
+// True when both paths name the same file (st_dev and st_ino).
+bool same_file(const std::string& a, const std::string& b);
+
+// CANN's bisheng: $ASCEND_HOME_PATH/compiler/ccec_compiler/bin/bisheng, else
+// the first bisheng on PATH, skipping the running executable (ptocc
+// installed as bisheng must not find itself); "" when there is none.
+std::string find_bisheng();
+
 struct Redirect {
     std::string stdout_file;  // empty: inherited
     std::string stderr_file;  // empty: inherited

@@ -80,6 +80,39 @@ TEST(FindOnPath, FirstExecutableAcceptedSkippingDirectoriesAndEmptyEntries) {
     EXPECT_EQ(find_on_path("no-such-tool"), "");
 }
 
+// Sets ASCEND_HOME_PATH for one test and restores it.
+struct HomeEnv {
+    std::string old;
+    bool had;
+    explicit HomeEnv(const std::string& v) : had(std::getenv("ASCEND_HOME_PATH") != nullptr) {
+        if (had) old = std::getenv("ASCEND_HOME_PATH");
+        setenv("ASCEND_HOME_PATH", v.c_str(), 1);
+    }
+    ~HomeEnv() {
+        if (had) setenv("ASCEND_HOME_PATH", old.c_str(), 1);
+        else unsetenv("ASCEND_HOME_PATH");
+    }
+};
+
+TEST(FindBisheng, CannFirstThenPathNeverThisExecutable) {
+    TempDir t;
+    const fs::path cann_bin = t.p / "cann" / "compiler" / "ccec_compiler" / "bin";
+    fs::create_directories(cann_bin);
+    for (const char* d : {"self", "path"}) fs::create_directories(t.p / d);
+    fs::create_symlink(fs::read_symlink("/proc/self/exe"), t.p / "self" / "bisheng");  // "ptocc installed as bisheng"
+    write_exe(t.p / "path" / "bisheng", "#!/bin/sh\n");
+    PathEnv path((t.p / "self").string() + ":" + (t.p / "path").string());
+    HomeEnv home((t.p / "cann").string());
+    EXPECT_EQ(find_bisheng(), (t.p / "path" / "bisheng").string());  // no bisheng in CANN yet; itself skipped
+    write_exe(cann_bin / "bisheng", "#!/bin/sh\n");
+    EXPECT_EQ(find_bisheng(), (cann_bin / "bisheng").string());
+    fs::remove(cann_bin / "bisheng");
+    fs::create_directories(cann_bin / "bisheng");  // a directory is not a compiler
+    EXPECT_EQ(find_bisheng(), (t.p / "path" / "bisheng").string());
+    PathEnv only_self((t.p / "self").string());
+    EXPECT_EQ(find_bisheng(), "");
+}
+
 TEST(Spawn, OutputGoesToTheFilesAndTheStatusComesBack) {
     TempDir t;
     const std::string out = (t.p / "out").string(), err = (t.p / "err").string();
