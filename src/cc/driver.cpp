@@ -1,5 +1,6 @@
 #include "driver.hpp"
 #include "cache.hpp"
+#include "hex.hpp"
 #include "process.hpp"
 #include "rewrite.hpp"
 
@@ -8,7 +9,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -32,12 +32,6 @@ uint64_t fnv1a(const std::string& s, uint64_t h = 0xcbf29ce484222325ull) {
         h *= 0x100000001b3ull;
     }
     return h;
-}
-
-std::string hex64(uint64_t v) {
-    char b[24];
-    std::snprintf(b, sizeof b, "%016" PRIx64, v);
-    return b;
 }
 
 bool read_file(const std::string& path, std::string& out) {
@@ -146,7 +140,7 @@ std::vector<std::string> device_macros(const Options& o, bool cube, int variant)
 }
 
 std::string stub_source(uint64_t tu, const std::string& image, const std::string& origin) {
-    const std::string h = hex64(tu);
+    const std::string h = ptolab::common::hex16(tu);
     std::string esc_origin;
     for (char c : origin) {
         if (c == '\\' || c == '"') esc_origin += '\\';
@@ -410,7 +404,7 @@ bool plan_jobs(const Options& o, const Paths& paths, const std::vector<Classifie
             std::vector<std::string> c = {paths.cxx, cf.std_flag, "-fPIC", "-I" + paths.include_dir};
             c.insert(c.end(), quote.begin(), quote.end());
             c.insert(c.end(), macros.begin(), macros.end());
-            if (launches) c.push_back("-DPTOCC_TU_ID=0x" + hex64(tu) + "ull");
+            if (launches) c.push_back("-DPTOCC_TU_ID=0x" + ptolab::common::hex16(tu) + "ull");
             c.insert(c.end(), cf.flags.begin(), cf.flags.end());
             for (const std::string& d : cf.demoted) {
                 c.push_back("-idirafter");
