@@ -6,21 +6,9 @@
 # PTO_REF_ONLY=<file name> builds just that output, unconditionally, and
 # PTO_REF_DEPFILE=<path> has the compiler write its dependency file there.
 ref_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-repo_root="$(cd "$ref_root/.." && pwd)"
+. "$ref_root/common/tools.sh"
 out="${PTO_REF_OUT:-$here/build}"
 mkdir -p "$out"
-
-find_bisheng() {
-    if [[ -n "${ASCEND_HOME_PATH:-}" && -x "$ASCEND_HOME_PATH/compiler/ccec_compiler/bin/bisheng" ]]; then
-        echo "$ASCEND_HOME_PATH/compiler/ccec_compiler/bin/bisheng"
-    else
-        command -v bisheng || true
-    fi
-}
-find_ptocc() {
-    local b="${PTOLAB_BUILD_DIR:-$repo_root/build}/src/cc/ptocc"
-    if [[ -n "${PTOCC:-}" ]]; then echo "$PTOCC"; elif [[ -x "$b" ]]; then echo "$b"; else command -v ptocc || true; fi
-}
 
 case "${PTO_TOOLCHAIN:-auto}" in
     bisheng) CC="${PTO_CC:-$(find_bisheng)}"; WORLD=bisheng ;;
@@ -47,7 +35,7 @@ fi
 stale() {
     local target="$1"; shift
     [[ -e "$target" ]] || return 0
-    if [[ "$WORLD" == sim && -n "$(find "$repo_root/include" "$(dirname "$CC")/../sim" -type f -newer "$target" \
+    if [[ "$WORLD" == sim && -n "$(find "$pto_repo_root/include" "$(dirname "$CC")/../sim" -type f -newer "$target" \
             -print -quit 2>/dev/null)" ]]; then
         return 0
     fi
