@@ -40,6 +40,14 @@ def main():
         if not link.exists():
             link.symlink_to(py)
         env["PATH"] = f"{shim}{os.pathsep}{env.get('PATH', '')}"
+    # Each block under the whole-process timeout: `ptolab run` when it is
+    # built, else coreutils timeout; both end every process the block started
+    # and exit 124.
+    cli = Path(os.environ.get("PTOLAB_BUILD_DIR", REF.parent / "build")) / "src" / "lab" / "ptolab"
+    if os.access(cli, os.X_OK):
+        limited = [str(cli), "run", "--timeout", f"{args.timeout:g}", "--"]
+    else:
+        limited = ["timeout", "-k", os.environ.get("PTO_PROCESS_KILL_AFTER_S", "10"), f"{args.timeout:g}"]
     for readme in sorted(REF.rglob("README.md")):
         if "build" in readme.relative_to(REF).parts:
             continue
@@ -54,13 +62,10 @@ def main():
                 print(f"RUN  {where}\n{body}")
                 continue
             started = time.perf_counter()
-            try:
-                proc = subprocess.run(["bash", "-euo", "pipefail", "-c", body], cwd=readme.parent, env=env,
-                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                                      timeout=args.timeout, start_new_session=True)
-                status, out = proc.returncode, proc.stdout
-            except subprocess.TimeoutExpired as e:
-                status, out = 124, (e.stdout or b"").decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
+            proc = subprocess.run(limited + ["bash", "-euo", "pipefail", "-c", body], cwd=readme.parent, env=env,
+                                  stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                  text=True)
+            status, out = proc.returncode, proc.stdout
             ran += 1
             dt = time.perf_counter() - started
             first = body.strip().splitlines()[0] if body.strip() else ""

@@ -15,8 +15,8 @@
 # defaults apply when unset: 1800 s in the simulator, 10 s grace), NPU_DEVICE.
 set -uo pipefail
 ref="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-repo="$(cd "$ref/.." && pwd)"
-build="${PTOLAB_BUILD_DIR:-$repo/build}"
+. "$ref/common/tools.sh"
+build="$(pto_build_dir)"
 cli="$build/src/lab/ptolab"
 
 if [[ "${1:-}" == "--log" ]]; then
@@ -35,10 +35,7 @@ fi
 [[ -n "$py" ]] || { echo "FAIL setup: no python3 with NumPy; set PTO_PYTHON" ; exit 2; }
 
 # --- what this host can do -------------------------------------------------
-bisheng=""
-if [[ -n "${ASCEND_HOME_PATH:-}" && -x "$ASCEND_HOME_PATH/compiler/ccec_compiler/bin/bisheng" ]]; then
-    bisheng="$ASCEND_HOME_PATH/compiler/ccec_compiler/bin/bisheng"
-elif command -v bisheng >/dev/null; then bisheng="$(command -v bisheng)"; fi
+bisheng="$(find_bisheng)"
 npu=""
 if command -v npu-smi >/dev/null && npu-smi info >/dev/null 2>&1; then npu="$(npu-smi info 2>/dev/null | grep -o 'Ascend9[0-9A-Za-z_]*' | head -1)"; fi
 no_npu="no NPU on this host (npu-smi not found or reports no device)"

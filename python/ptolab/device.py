@@ -44,29 +44,36 @@ def _torch_npu():
     return torch
 
 
+def _choose_backend(environ, find_torch_npu):
+    """The backend the environment asks for, set up: PTOLAB_DEVICE=sim always
+    gives the simulator; PTOLAB_DEVICE=npu needs torch_npu with a visible NPU;
+    unset, the NPU when find_torch_npu() returns torch, else the simulator.
+    On an NPU, NPU_DEVICE (npu:N or N, default npu:0) picks the device."""
+    choice = environ.get("PTOLAB_DEVICE", "").strip().lower()
+    if choice not in ("", "sim", "npu"):
+        raise ValueError(f"PTOLAB_DEVICE={choice!r} is not 'sim' or 'npu'; unset it to choose automatically")
+    torch = None if choice == "sim" else find_torch_npu()
+    if torch is None:
+        if choice == "npu":
+            raise RuntimeError("PTOLAB_DEVICE=npu but torch_npu is not importable or reports no NPU; "
+                               "source CANN's setenv script and install torch_npu, or unset PTOLAB_DEVICE")
+        return _Simulator()
+    spec = environ.get("NPU_DEVICE", "npu:0")
+    try:
+        index = int(spec.split(":", 1)[1]) if ":" in spec else int(spec)
+    except ValueError:
+        raise ValueError(f"NPU_DEVICE={spec!r} is not npu:N or N; pick an idle device from npu-smi info") from None
+    torch.npu.set_device(index)
+    return _Npu(torch, index)
+
+
 def get_device():
     """The device runners use: the simulator unless an NPU is available (NPU_DEVICE picks which).
-    One object per backend (_Simulator, _Npu) answers every device-dependent call below."""
+    Chosen once; one object per backend (_Simulator, _Npu) answers every device-dependent call below."""
     global _device
     with _device_lock:
         if _device is None:
-            choice = os.environ.get("PTOLAB_DEVICE", "").strip().lower()
-            if choice not in ("", "sim", "npu"):
-                raise ValueError(f"PTOLAB_DEVICE={choice!r} is not 'sim' or 'npu'; unset it to choose automatically")
-            torch = None if choice == "sim" else _torch_npu()
-            if choice == "npu" and torch is None:
-                raise RuntimeError("PTOLAB_DEVICE=npu but torch_npu is not importable or reports no NPU; "
-                                   "source CANN's setenv script and install torch_npu, or unset PTOLAB_DEVICE")
-            if torch is None:
-                _device = _Simulator()
-            else:
-                spec = os.environ.get("NPU_DEVICE", "npu:0")
-                try:
-                    index = int(spec.split(":", 1)[1]) if ":" in spec else int(spec)
-                except ValueError:
-                    raise ValueError(f"NPU_DEVICE={spec!r} is not npu:N or N; pick an idle device from npu-smi info")
-                torch.npu.set_device(index)
-                _device = _Npu(torch, index)
+            _device = _choose_backend(os.environ, _torch_npu)
         return _device
 
 
@@ -78,7 +85,7 @@ def _reset_device_for_tests():
 
 def is_simulator_mode():
     """True under the simulator, or when PTO_SIMULATOR=1 says a CA model runs the kernels."""
-    return _env.flag("PTO_SIMULATOR") or get_device().kind == "sim"
+    return get_device().is_simulated()
 
 
 def soc_name():
@@ -102,9 +109,7 @@ def vector_core_count():
 def device_repeats():
     """PTO_DEVICE_REPEATS, else 1 in the simulator (deterministic, slow) and 5 on a device."""
     n = _env.positive_int("PTO_DEVICE_REPEATS")
-    if n is not None:
-        return n
-    return 1 if is_simulator_mode() else 5
+    return n if n is not None else get_device().default_repeats()
 
 
 def run_repeated(fn, repeats=None, sync=True, timeout=None):
@@ -314,31 +319,19 @@ class Event:
         dev = get_device()
         self.enable_timing = enable_timing
         self.time_source = dev.time_source
-        self._time = None
-        self._npu_event = dev.npu_event(enable_timing)
-        if self._npu_event is None and enable_timing:
-            dev.start_timing()
+        self._impl = dev.event(enable_timing)
 
     def record(self, stream=None):
-        if self._npu_event is not None:
-            self._npu_event.record(stream) if stream is not None else self._npu_event.record()
-            return
-        synchronize(stream=stream)
-        self._time = get_device().device_clock_us()
+        self._impl.record(stream)
 
     def synchronize(self):
-        if self._npu_event is not None:
-            self._npu_event.synchronize()
+        self._impl.synchronize()
 
     def elapsed_time(self, end_event):
         """Milliseconds from this event to end_event."""
         if not (self.enable_timing and end_event.enable_timing):
             raise RuntimeError("Both events must be created with argument 'enable_timing=True'.")
-        if self._npu_event is not None:
-            return self._npu_event.elapsed_time(end_event._npu_event)
-        if self._time is None or end_event._time is None:
-            raise RuntimeError("Both events must be recorded before calculating elapsed time.")
-        return (end_event._time - self._time) / 1e3
+        return self._impl.elapsed_time(end_event._impl)
 
 
 def last_launch_time_us():
@@ -365,6 +358,8 @@ def synchronize(timeout=None, stream=None):
 
 
 # --- the backends -----------------------------------------------------------
+# Both answer the same calls; get_device() picks one and nothing else asks
+# which it is.
 
 class _Simulator:
     """ptosim in this process: tensors are registered host memory, streams are ptosim's."""
@@ -379,30 +374,30 @@ class _Simulator:
     def __repr__(self):
         return "ptolab device sim:0"
 
-    def soc_profile(self):
-        return dict(_core.soc_profile())
+    def is_simulated(self):
+        return True
 
-    def npu_event(self, enable_timing):
-        return None
-
-    def start_timing(self):
-        _core.enable_timing(True)
-
-    def device_clock_us(self):
-        return _core.simulated_time_us()
-
-    def last_launch_time_us(self):
-        t = _core.last_launch_time_us()
-        return t if t >= 0 else None
+    def default_repeats(self):
+        return 1  # deterministic, and slow
 
     def soc_name(self):
         return _core.soc_name()
+
+    def soc_profile(self):
+        return dict(_core.soc_profile())
 
     def cube_core_count(self):
         return _core.cube_core_count()
 
     def vector_core_count(self):
         return _core.vector_core_count()
+
+    def last_launch_time_us(self):
+        t = _core.last_launch_time_us()
+        return t if t >= 0 else None
+
+    def event(self, enable_timing):
+        return _SimEvent(enable_timing)
 
     def empty(self, shape, dtype):
         return Tensor._allocate(shape, dtype)
@@ -435,6 +430,28 @@ class _Simulator:
             raise KernelError(message)
 
 
+class _SimEvent:
+    """A timing event on ptosim: creating one turns the cost model on; record()
+    waits for the stream and reads the simulated device clock."""
+
+    def __init__(self, enable_timing):
+        self._time = None
+        if enable_timing:
+            _core.enable_timing(True)
+
+    def record(self, stream):
+        synchronize(stream=stream)
+        self._time = _core.simulated_time_us()
+
+    def synchronize(self):
+        pass  # record() already waited
+
+    def elapsed_time(self, end):
+        if self._time is None or end._time is None:
+            raise RuntimeError("Both events must be recorded before calculating elapsed time.")
+        return (end._time - self._time) / 1e3
+
+
 class _Npu:
     """An Ascend NPU through torch_npu: tensors are torch NPU tensors, streams torch.npu's."""
     kind = "npu"
@@ -447,14 +464,12 @@ class _Npu:
     def __repr__(self):
         return f"ptolab device npu:{self.index}"
 
-    def soc_profile(self):
-        return None  # ptolab knows no NPU's peak figures
+    def is_simulated(self):
+        # torch_npu in front of CANN's CA model rather than a chip.
+        return _env.flag("PTO_SIMULATOR")
 
-    def npu_event(self, enable_timing):
-        return self._torch.npu.Event(enable_timing=enable_timing)
-
-    def last_launch_time_us(self):
-        return None
+    def default_repeats(self):
+        return 1 if self.is_simulated() else 5
 
     def _props(self):
         return self._torch.npu.get_device_properties(self._torch.npu.current_device())
@@ -462,11 +477,20 @@ class _Npu:
     def soc_name(self):
         return self._props().name
 
+    def soc_profile(self):
+        return None  # ptolab knows no NPU's peak figures
+
     def cube_core_count(self):
         return int(self._props().cube_core_num)
 
     def vector_core_count(self):
         return int(self._props().vector_core_num)
+
+    def last_launch_time_us(self):
+        return None
+
+    def event(self, enable_timing):
+        return _NpuEvent(self._torch.npu.Event(enable_timing=enable_timing))
 
     def empty(self, shape, dtype):
         return self._torch.empty(shape, dtype=_torch_dtype(dtype), device=f"npu:{self.index}")
@@ -486,31 +510,41 @@ class _Npu:
         return self._torch.npu.current_stream()
 
     def synchronize(self, limit, source, stream):
-        _synchronize_npu(limit, source)
+        done = threading.Event()
+        failure = []
+
+        def wait():
+            try:
+                self._torch.npu.synchronize()
+            except BaseException as e:  # re-raised on the caller's thread
+                failure.append(e)
+            finally:
+                done.set()
+
+        # torch.npu.synchronize() cannot be interrupted; the waiter is abandoned on
+        # timeout and the whole-process timeout (ptolab run) ends the process.
+        threading.Thread(target=wait, name="ptolab-npu-sync", daemon=True).start()
+        if not done.wait(limit):
+            raise TimeoutError(f"possible sync deadlock: torch.npu.synchronize() did not return within {limit:g} s "
+                               f"({source}); treat the NPU as suspect, or raise PTO_SYNC_TIMEOUT_S")
+        if failure:
+            raise failure[0]
 
 
-def _synchronize_npu(limit, source):
-    import torch
+class _NpuEvent:
+    """torch.npu.Event: device time."""
 
-    done = threading.Event()
-    failure = []
+    def __init__(self, event):
+        self._event = event
 
-    def wait():
-        try:
-            torch.npu.synchronize()
-        except BaseException as e:  # re-raised on the caller's thread
-            failure.append(e)
-        finally:
-            done.set()
+    def record(self, stream):
+        self._event.record(stream) if stream is not None else self._event.record()
 
-    # torch.npu.synchronize() cannot be interrupted; the waiter is abandoned on
-    # timeout and the whole-process timeout (ptolab run) ends the process.
-    threading.Thread(target=wait, name="ptolab-npu-sync", daemon=True).start()
-    if not done.wait(limit):
-        raise TimeoutError(f"possible sync deadlock: torch.npu.synchronize() did not return within {limit:g} s "
-                           f"({source}); treat the NPU as suspect, or raise PTO_SYNC_TIMEOUT_S")
-    if failure:
-        raise failure[0]
+    def synchronize(self):
+        self._event.synchronize()
+
+    def elapsed_time(self, end):
+        return self._event.elapsed_time(end._event)
 
 
 def synchronize_device(timeout=None):

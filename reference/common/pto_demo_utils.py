@@ -1,5 +1,5 @@
 """Shared plumbing of the reference runners: finds the ptolab package, builds a
-directory's kernels through its compile.sh (cached), prints one PASS/FAIL line
+directory's kernels through its compile.sh, prints one PASS/FAIL line
 per case and writes the JSON result the smoke run and `ptolab log` read.
 
 Kept small on purpose: a developer copying an example should be able to read
@@ -39,8 +39,8 @@ def use_target(target):
 
 
 def build(directory):
-    """Runs the directory's compile.sh (a no-op when everything is current) and
-    returns the directory holding the libraries."""
+    """Runs the directory's compile.sh (in a checkout with a build, that build's
+    no-op when nothing changed) and returns the directory holding the libraries."""
     directory = Path(directory).resolve()
     out = Path(os.environ.get("PTO_REF_OUT", directory / "build"))
     proc = subprocess.run(["bash", str(directory / "compile.sh")], cwd=directory, stdout=subprocess.PIPE,

@@ -1,26 +1,30 @@
-# Sourced by every compile.sh: picks the compiler and provides cached build
+# Sourced by every compile.sh: picks the compiler and provides the build
 # steps. Variables: PTO_CC (compiler to use), PTO_TOOLCHAIN (bisheng|ptocc),
 # PTO_LIB_PATH (PTO-ISA headers), PTO_REF_OUT (output directory),
-# PTO_REF_SKIP_PYBIND=1 (skip the pybind module). A build system that tracks
-# what is current itself (reference/CMakeLists.txt) runs one output at a time:
-# PTO_REF_ONLY=<file name> builds just that output, unconditionally, and
-# PTO_REF_DEPFILE=<path> has the compiler write its dependency file there.
+# PTO_REF_SKIP_PYBIND=1 (skip the pybind module).
+#
+# What is stale is decided by the ptolab build, not here: its
+# reference_kernels target (reference/CMakeLists.txt) runs compile.sh for one
+# output at a time, PTO_REF_ONLY=<file name>, with the compiler's dependency
+# file at PTO_REF_DEPFILE=<path>, and ninja rebuilds only what changed. Run by
+# hand in a checkout that has a configured build, compile.sh asks that build
+# for its directory's outputs. With the compiler or output directory chosen by
+# hand (PTO_CC, PTOCC, a PTO_TOOLCHAIN other than the automatic choice,
+# PTO_REF_OUT, PTO_REF_SKIP_PYBIND) or without such a build, it builds every
+# output; ptocc's result cache makes repeated simulator compiles cheap.
 ref_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-repo_root="$(cd "$ref_root/.." && pwd)"
+. "$ref_root/common/tools.sh"
+
+if [[ -n "$(find_bisheng)" ]]; then automatic=bisheng; else automatic=ptocc; fi
+if [[ -z "${PTO_REF_ONLY:-}${PTO_CC:-}${PTOCC:-}${PTO_REF_OUT:-}" && "${PTO_REF_SKIP_PYBIND:-0}" != 1 &&
+      "${PTO_TOOLCHAIN:-auto}" =~ ^(auto|$automatic)$ ]] && cmake="$(pto_build_cmake)"; then
+    target="reference_$(realpath --relative-to="$ref_root" "$here" | tr / _)"
+    echo "+ cmake --build $(pto_build_dir) --target $target"
+    exec "$cmake" --build "$(pto_build_dir)" --target "$target"
+fi
+
 out="${PTO_REF_OUT:-$here/build}"
 mkdir -p "$out"
-
-find_bisheng() {
-    if [[ -n "${ASCEND_HOME_PATH:-}" && -x "$ASCEND_HOME_PATH/compiler/ccec_compiler/bin/bisheng" ]]; then
-        echo "$ASCEND_HOME_PATH/compiler/ccec_compiler/bin/bisheng"
-    else
-        command -v bisheng || true
-    fi
-}
-find_ptocc() {
-    local b="${PTOLAB_BUILD_DIR:-$repo_root/build}/src/cc/ptocc"
-    if [[ -n "${PTOCC:-}" ]]; then echo "$PTOCC"; elif [[ -x "$b" ]]; then echo "$b"; else command -v ptocc || true; fi
-}
 
 case "${PTO_TOOLCHAIN:-auto}" in
     bisheng) CC="${PTO_CC:-$(find_bisheng)}"; WORLD=bisheng ;;
@@ -41,25 +45,9 @@ if [[ -n "${PTO_LIB_PATH:-}" ]]; then
     if [[ -f "$PTO_LIB_PATH/include/pto/pto-inst.hpp" ]]; then INC=("-I$PTO_LIB_PATH/include"); else INC=("-I$PTO_LIB_PATH"); fi
 fi
 
-# A build is current when its output is newer than its inputs, this script
-# and the compiler binary; a simulator build also compiles in ptolab's headers
-# and links libptosim, so a newer header or runtime makes it stale too.
-stale() {
-    local target="$1"; shift
-    [[ -e "$target" ]] || return 0
-    if [[ "$WORLD" == sim && -n "$(find "$repo_root/include" "$(dirname "$CC")/../sim" -type f -newer "$target" \
-            -print -quit 2>/dev/null)" ]]; then
-        return 0
-    fi
-    local dep
-    for dep in "$@" "$here/compile.sh" "$ref_root/common/toolchain.sh" "$CC"; do
-        [[ -e "$dep" && "$dep" -nt "$target" ]] && return 0
-    done
-    return 1
-}
-# wanted TARGET DEPS...: whether to build TARGET now.
+# wanted TARGET: whether to build TARGET now: always, or with PTO_REF_ONLY only that one.
 wanted() {
-    if [[ -n "${PTO_REF_ONLY:-}" ]]; then [[ "$(basename "$1")" == "$PTO_REF_ONLY" ]]; else stale "$@"; fi
+    [[ -z "${PTO_REF_ONLY:-}" || "$(basename "$1")" == "$PTO_REF_ONLY" ]]
 }
 # Compiler flags writing the dependency file of TARGET, when one is asked for.
 depflags() {
@@ -71,7 +59,7 @@ run() { echo "+ $*"; "$@"; }
 # kernel NAME ARCH MEMMACRO [extra sources...]: NAME.cpp -> build/libNAME.so
 kernel() {
     local name="$1" arch="$2" mem="$3"
-    wanted "$out/lib$name.so" "$here/$name.cpp" $(ls "$here"/*.hpp 2>/dev/null) || return 0
+    wanted "$out/lib$name.so" || return 0
     depflags "$out/lib$name.so"
     run "$CC" -fPIC -shared -xcce --cce-aicore-arch="$arch" "$mem" -O2 -std=c++17 "${INC[@]}" "${DEP[@]}" \
         "$here/$name.cpp" -o "$out/lib$name.so"
@@ -80,9 +68,9 @@ kernel() {
 # host_main SRC OUT LIB...: an ACL host program linked against the kernel libraries.
 host_main() {
     local src="$1" exe="$2"; shift 2
-    local libs=() links=() l
-    for l in "$@"; do libs+=("$out/lib$l.so"); links+=("-l$l"); done
-    wanted "$out/$exe" "$here/$src" "${libs[@]}" || return 0
+    local links=() l
+    for l in "$@"; do links+=("-l$l"); done
+    wanted "$out/$exe" || return 0
     depflags "$out/$exe"
     if [[ "$WORLD" == bisheng ]]; then
         run "${CXX:-g++}" -O2 -std=c++17 -I"$ASCEND_HOME_PATH/include" "${DEP[@]}" "$here/$src" -L"$out" "${links[@]}" \
@@ -98,9 +86,9 @@ pybind_module() {
     local src="$1" mod="$2"; shift 2
     local py="${PTO_PYTHON:-/usr/bin/python3}"
     local suffix; suffix="$("$py" -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')"
-    local libs=() links=() l
-    for l in "$@"; do libs+=("$out/lib$l.so"); links+=("-l$l"); done
-    wanted "$out/$mod$suffix" "$here/$src" "${libs[@]}" || return 0
+    local links=() l
+    for l in "$@"; do links+=("-l$l"); done
+    wanted "$out/$mod$suffix" || return 0
     depflags "$out/$mod$suffix"
     local pyinc; pyinc="$("$py" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')"
     # -O1: the module only forwards pointers; optimisation buys nothing but compile time.

@@ -1,4 +1,5 @@
 #include "cache.hpp"
+#include "hex.hpp"
 #include "process.hpp"
 
 #include <fcntl.h>  // AT_FDCWD
@@ -10,7 +11,6 @@
 #include <cerrno>
 #include <ctime>
 #include <string_view>
-#include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -200,11 +200,7 @@ void Hash128::add(const std::string& s) {
     add(s.data(), s.size());
 }
 
-std::string Hash128::hex() const {
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "%016" PRIx64 "%016" PRIx64, a, b);
-    return buf;
-}
+std::string Hash128::hex() const { return ptolab::common::hex16(a) + ptolab::common::hex16(b); }
 
 CacheSettings cache_settings() {
     CacheSettings s;

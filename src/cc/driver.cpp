@@ -1,5 +1,6 @@
 #include "driver.hpp"
 #include "cache.hpp"
+#include "hex.hpp"
 #include "process.hpp"
 #include "rewrite.hpp"
 
@@ -8,7 +9,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -32,12 +32,6 @@ uint64_t fnv1a(const std::string& s, uint64_t h = 0xcbf29ce484222325ull) {
         h *= 0x100000001b3ull;
     }
     return h;
-}
-
-std::string hex64(uint64_t v) {
-    char b[24];
-    std::snprintf(b, sizeof b, "%016" PRIx64, v);
-    return b;
 }
 
 bool read_file(const std::string& path, std::string& out) {
@@ -146,7 +140,7 @@ std::vector<std::string> device_macros(const Options& o, bool cube, int variant)
 }
 
 std::string stub_source(uint64_t tu, const std::string& image, const std::string& origin) {
-    const std::string h = hex64(tu);
+    const std::string h = ptolab::common::hex16(tu);
     std::string esc_origin;
     for (char c : origin) {
         if (c == '\\' || c == '"') esc_origin += '\\';
@@ -238,29 +232,9 @@ Paths default_paths() {
     return p;
 }
 
-bool same_file(const std::string& a, const std::string& b) {
-    struct stat sa {}, sb {};
-    if (stat(a.c_str(), &sa) != 0 || stat(b.c_str(), &sb) != 0) return false;
-    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-
 bool delegated() {
     const char* v = std::getenv(kDelegatedEnv);
     return v && *v && std::strcmp(v, "0") != 0;
-}
-
-std::string find_bisheng() {
-    // ptocc installed as bisheng (bin/bisheng of the CANN-shaped root, a
-    // symlink or a copy on PATH) must not find itself: compare inodes with
-    // the running executable.
-    auto usable = [](const fs::path& p) {
-        return access(p.c_str(), X_OK) == 0 && !fs::is_directory(p) && !same_file(p.string(), "/proc/self/exe");
-    };
-    if (const char* home = std::getenv("ASCEND_HOME_PATH"); home && *home) {
-        fs::path p = fs::path(home) / "compiler" / "ccec_compiler" / "bin" / "bisheng";
-        if (usable(p)) return p.string();
-    }
-    return ptolab::common::find_on_path("bisheng", [&](const std::string& p) { return usable(p); });
 }
 
 bool classify_inputs(const Options& o, std::vector<ClassifiedInput>& out, std::vector<Diag>& diags) {
@@ -430,7 +404,7 @@ bool plan_jobs(const Options& o, const Paths& paths, const std::vector<Classifie
             std::vector<std::string> c = {paths.cxx, cf.std_flag, "-fPIC", "-I" + paths.include_dir};
             c.insert(c.end(), quote.begin(), quote.end());
             c.insert(c.end(), macros.begin(), macros.end());
-            if (launches) c.push_back("-DPTOCC_TU_ID=0x" + hex64(tu) + "ull");
+            if (launches) c.push_back("-DPTOCC_TU_ID=0x" + ptolab::common::hex16(tu) + "ull");
             c.insert(c.end(), cf.flags.begin(), cf.flags.end());
             for (const std::string& d : cf.demoted) {
                 c.push_back("-idirafter");
@@ -679,7 +653,7 @@ int run_ptocc(const std::vector<std::string>& args) {
                 return 1;
             }
         } else {
-            bisheng = find_bisheng();
+            bisheng = ptolab::common::find_bisheng();
         }
         if (tc == Toolchain::Bisheng && bisheng.empty()) {
             diags.push_back({Diag::Error, "--toolchain=bisheng but bisheng was not found in "

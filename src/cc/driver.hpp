@@ -36,17 +36,10 @@ struct Plan {
     std::string include_dir;  // ptolab's, where the precompiled header's pto-inst.hpp must come from
 };
 
-// The bisheng executable ptocc would run: $ASCEND_HOME_PATH/compiler/ccec_compiler/bin/bisheng, else PATH,
-// skipping any candidate that is this executable (same st_dev/st_ino as /proc/self/exe).
-std::string find_bisheng();
-
 // Set in the environment of a bisheng ptocc delegates to; a ptocc that sees it
 // never delegates again (so a chain of ptocc copies named bisheng terminates).
 inline constexpr const char* kDelegatedEnv = "PTOCC_DELEGATED";
 bool delegated();
-
-// True when both paths name the same file (st_dev and st_ino).
-bool same_file(const std::string& a, const std::string& b);
 
 // Planning is two stages that touch no files they are not given, then the
 // glue that feeds them: classify_inputs decides what each input is,

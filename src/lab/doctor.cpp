@@ -24,23 +24,6 @@ std::string env(const char* name) {
     return v ? v : "";
 }
 
-std::string which(const std::string& name) {
-    std::string path = env("PATH");
-    size_t start = 0;
-    while (start <= path.size()) {
-        size_t end = path.find(':', start);
-        if (end == std::string::npos) end = path.size();
-        std::string dir = path.substr(start, end - start);
-        if (!dir.empty()) {
-            fs::path p = fs::path(dir) / name;
-            std::error_code ec;
-            if (fs::is_regular_file(p, ec) && access(p.c_str(), X_OK) == 0) return p.string();
-        }
-        start = end + 1;
-    }
-    return "";
-}
-
 std::vector<std::string> glob_paths(const std::string& pattern) {
     std::vector<std::string> out;
     glob_t g{};
@@ -159,8 +142,7 @@ DoctorReport run_doctor(const DoctorOptions& opt) {
     r.tools.push_back(setenv);
 
     Tool bisheng{"bisheng"};
-    std::string b = home.empty() ? "" : home + "/compiler/ccec_compiler/bin/bisheng";
-    if (!exists(b)) b = which("bisheng");
+    const std::string b = common::find_bisheng();
     bisheng.found = !b.empty();
     bisheng.detail = bisheng.found ? b : "not under $ASCEND_HOME_PATH/compiler/ccec_compiler/bin nor on PATH";
     if (!bisheng.found) bisheng.missing = "no device binaries: kernels build for the simulator only (ptocc)";
@@ -178,14 +160,14 @@ DoctorReport run_doctor(const DoctorOptions& opt) {
             }
         }
     }
-    if (pc.empty()) pc = which("ptocc");
+    if (pc.empty()) pc = common::find_on_path("ptocc");
     ptocc.found = !pc.empty();
     ptocc.detail = ptocc.found ? pc : "not next to ptolab nor on PATH";
     if (!ptocc.found) ptocc.missing = "ptolab.compile_kernel works only with a directory's compile script; build the ptocc target";
     r.tools.push_back(ptocc);
 
     Tool smi{"npu-smi"};
-    std::string smi_path = which("npu-smi");
+    std::string smi_path = common::find_on_path("npu-smi");
     for (const char* p : {"/usr/local/sbin/npu-smi", "/usr/local/bin/npu-smi"})
         if (smi_path.empty() && exists(p)) smi_path = p;
     std::string smi_soc;
@@ -321,7 +303,7 @@ DoctorReport run_doctor(const DoctorOptions& opt) {
     const bool cann_sim = !home.empty() && (exists(home + "/tools/simulator") ||
                                             !glob_paths(home + "/*/lib64/libruntime_camodel.so").empty() ||
                                             !glob_paths(home + "/tools/simulator/*/lib/libruntime_camodel.so").empty());
-    const bool cannsim = !which("cannsim").empty();
+    const bool cannsim = !common::find_on_path("cannsim").empty();
     if (cls == "A2A3") {
         r.applicable_row = 0;
         r.why = r.host_soc + " found by " + r.host_soc_evidence;

@@ -9,9 +9,9 @@
 #include <ptosim/runtime.hpp>
 
 #include "device_impl.hpp"
+#include "hex.hpp"
 
 #include <cerrno>
-#include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -55,11 +55,7 @@ State& state() {
 
 thread_local int t_current_device = kNoDevice;
 
-std::string hex(const void* p) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "0x%" PRIxPTR, reinterpret_cast<uintptr_t>(p));
-    return buf;
-}
+using ptolab::common::hex;
 
 aclError fail(aclError code, std::string msg) {
     ptosim::set_last_error(std::move(msg));

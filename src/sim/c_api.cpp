@@ -4,8 +4,8 @@
 // blocks, without the device ever freeing it.
 #include <ptosim/c_api.h>
 #include "device_impl.hpp"
+#include "hex.hpp"
 
-#include <cinttypes>
 #include <cstdio>
 #include <mutex>
 #include <set>
@@ -15,11 +15,7 @@ namespace {
 
 using ptosim::Device;
 
-std::string hex(uintptr_t p) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "0x%" PRIxPTR, p);
-    return buf;
-}
+using ptolab::common::hex;
 
 int fail(int code, std::string msg) {
     ptosim::set_last_error(std::move(msg));

@@ -4,6 +4,7 @@
 // instruction and intrinsic passes through `dispatch`; with no tool selected
 // nothing subscribes and the only cost is one null test per launch.
 #include "check.hpp"
+#include "hex.hpp"
 #include "launch.hpp"
 #include "timing.hpp"
 #include "json_text.hpp"
@@ -168,11 +169,7 @@ std::string flag_call(const char* fn, Pipe s, Pipe d, int ev) {
     return std::string(fn) + "(" + to_string(s) + ", " + to_string(d) + ", EVENT_ID" + std::to_string(ev) + ")";
 }
 
-std::string hex(uint64_t v) {
-    char b[24];
-    std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
-    return b;
-}
+using ptolab::common::hex;
 
 // ------------------------------------------------------------ global state
 

@@ -7,6 +7,7 @@
 // local buffer for the launch, per aclrtMalloc block for the process.
 #include "check.hpp"
 #include "code_address.hpp"
+#include "hex.hpp"
 #include "device_impl.hpp"
 #include "launch.hpp"
 #include <dlfcn.h>
@@ -23,11 +24,7 @@ namespace ptosim::check {
 
 namespace {
 
-std::string hex(uint64_t v) {
-    char b[24];
-    std::snprintf(b, sizeof b, "0x%" PRIx64, v);
-    return b;
-}
+using ptolab::common::hex;
 
 std::string range(Space sp, uint64_t lo, uint64_t hi) {
     return std::string(to_string(sp)) + " [" + hex(lo) + ", " + hex(hi) + ")";

@@ -7,6 +7,7 @@
 #include <ptosim/kernel_launch.hpp>
 
 #include "device_impl.hpp"
+#include "hex.hpp"
 #include "launch_args.hpp"
 
 #include <dlfcn.h>
@@ -14,7 +15,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -60,12 +60,6 @@ struct Registry {
 Registry& registry() {
     static Registry* r = new Registry();  // leaked: kernels may launch during static destruction
     return *r;
-}
-
-std::string tu_hex(uint64_t tu) {
-    char b[24];
-    std::snprintf(b, sizeof b, "%016" PRIx64, tu);
-    return b;
 }
 
 // Writes the image to an anonymous file and dlopens it.
@@ -138,7 +132,7 @@ Status find_variant(uint64_t tu, uint32_t site, uint32_t line, const char* insta
             if (im == r.images.end())
                 return {err::kInvalidParam,
                         std::string("the ") + variant + " core variant of this mix kernel is not loaded (translation unit " +
-                            tu_hex(tu) +
+                            ptolab::common::hex16(tu) +
                             "); build the library with ptocc from the objects ptocc produced, and do not strip the "
                             ".rodata.ptocc section"};
             if (im->second.handle || !im->second.load_error.empty()) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds this directory's kernel libraries and ACL host program into build/.
 # Compiler: $PTO_CC if set; else bisheng when CANN provides it; else ptolab's
-# ptocc (same command line, simulator build). Up-to-date outputs are skipped.
+# ptocc (same command line, simulator build). In a checkout with a configured
+# ptolab build, that build decides what is out of date (../../common/toolchain.sh).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 . "$here/../../common/toolchain.sh"

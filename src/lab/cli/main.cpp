@@ -191,6 +191,7 @@ void print_run_json(const ptolab::RunOptions& o, const ptolab::RunResult& r) {
                      {"exit_code", r.exit_code},
                      {"timed_out", r.timed_out},
                      {"killed", r.killed},
+                     {"survivors", r.survivors},
                      {"signal", r.term_signal},
                      {"elapsed_s", r.elapsed_s},
                      {"timeout_s", o.timeout.seconds},

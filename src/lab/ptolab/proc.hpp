@@ -1,8 +1,11 @@
-// The whole-process layer of hang detection (seed: Hang Detection): run a
-// command in its own process group, and past the limit terminate the whole
-// group, then kill it after a grace period, like coreutils timeout
-// --kill-after but covering every process the command started.
+// The whole-process layer of hang detection (seed: Hang Detection): the
+// limits ptolab run applies and what it says on a timeout. Running the
+// command (its own process group, SIGTERM past the limit, SIGKILL after the
+// grace period, like coreutils timeout --kill-after but covering every
+// process the command started) is src/common's run_with_timeout.
 #pragma once
+#include "process.hpp"
+
 #include <functional>
 #include <string>
 #include <string_view>
@@ -15,11 +18,11 @@ namespace exit_code {
 constexpr int kPass = 0;
 constexpr int kFail = 1;
 constexpr int kUsage = 2;
-constexpr int kInput = 3;      // unreadable, corrupt or mismatched input files
-constexpr int kTimeout = 124;  // as coreutils timeout
-constexpr int kRunError = 125; // ptolab itself could not run the command
-constexpr int kNotExecutable = 126;
-constexpr int kNotFound = 127;
+constexpr int kInput = 3;  // unreadable, corrupt or mismatched input files
+constexpr int kTimeout = common::kExitTimeout;    // 124, as coreutils timeout
+constexpr int kRunError = common::kExitRunError;  // 125: ptolab itself could not run the command
+constexpr int kNotExecutable = common::kExitNotExecutable;
+constexpr int kNotFound = common::kExitNotFound;
 }  // namespace exit_code
 
 struct Limit {
@@ -43,15 +46,9 @@ struct RunOptions {
     std::function<void(std::string_view)> on_output;
 };
 
-struct RunResult {
-    int exit_code = 0;      // the child's status, 128+N for signal N, or 124/125/126/127
-    bool timed_out = false;
-    bool killed = false;    // SIGKILL was needed after the grace period
-    int term_signal = 0;    // signal that ended the child, if any
-    double elapsed_s = 0;
-    std::string error;      // why ptolab could not run it (exit codes 125-127)
-};
+using RunResult = common::TimedResult;
 
+// common::run_with_timeout with these limits.
 RunResult run_with_timeout(const RunOptions& opt);
 
 // The message printed on a timeout: the limit, where it came from, how to raise it.
