@@ -66,10 +66,17 @@ namespace rd = vop::rd;
 
 // ------------------------------------------------------------ reductions
 
+// Which ptosim::RowFold computes a row reduction's fold on float rows in
+// libptosim (the same operations in the same order), or none.
+enum class FastFold : int { None = -1, Sum = 0, Prod = 1, Max = 2, Min = 3 };
+static_assert(static_cast<int>(ptosim::RowFold::Sum) == 0 && static_cast<int>(ptosim::RowFold::Prod) == 1 &&
+              static_cast<int>(ptosim::RowFold::Max) == 2 && static_cast<int>(ptosim::RowFold::Min) == 3);
+
 // dst(r, 0) = out(fold of src(r, c) over c), for r < src.GetValidRow(): the
 // accumulator is init(src(r, 0)) and takes columns in ascending order via
 // step(acc, v, c), in compute_t (float for 16-bit floats), rounded once.
-template <class Dst, class Src, class Tmp, class Init, class Step, class Out>
+// Float sources with a FastFold go through ptosim::float_row_fold instead.
+template <FastFold Fast = FastFold::None, class Dst, class Src, class Tmp, class Init, class Step, class Out>
 void row_reduce(CallSite cs, const char* op, Dst& dst, Src& src, Tmp* tmp, Init init, Step step, Out out) {
     static_assert(is_nd<Src>, "row reductions read a Vec tile in row-major ND layout (BLayout::RowMajor, NoneBox)");
     static_assert(is_nd<Dst> || is_dn_column<Dst>,
@@ -82,6 +89,18 @@ void row_reduce(CallSite cs, const char* op, Dst& dst, Src& src, Tmp* tmp, Init 
                                 std::to_string(vr) + "); set the destination's valid shape to " + shape_str(vr, 1));
     auto [d, v] = begin_op(cs, op, static_cast<uint64_t>(vr) * vc, tmp, dst, src);
     const auto& s = std::get<0>(v);
+    if constexpr (Fast != FastFold::None && std::is_same_v<typename Src::DType, float> &&
+                  std::is_same_v<typename Dst::DType, float>) {
+        constexpr int kChunk = 256;
+        constexpr size_t row_bytes = Src::Cols * sizeof(float);
+        float folded[kChunk];
+        for (int r0 = 0; r0 < vr; r0 += kChunk) {
+            const int n = std::min(kChunk, vr - r0);
+            ptosim::float_row_fold(static_cast<ptosim::RowFold>(Fast), s.base + r0 * row_bytes, row_bytes, n, vc, folded);
+            for (int r = 0; r < n; ++r) put<Dst>(d, r0 + r, 0, out(folded[r]));
+        }
+        return;
+    }
     for (int r = 0; r < vr; ++r) {
         auto acc = init(s(r, 0));
         for (int c = 1; c < vc; ++c) acc = step(acc, s(r, c), c);
@@ -327,12 +346,13 @@ void part_arg(CallSite cs, const char* op, DV& dst, S0& src0, S1& src1, DI& dst_
     static_assert(std::is_same_v<typename Dst::DType, typename Src::DType>, #NAME ": source and destination element types must match")
 
 // TNAME(dst, src, tmp): FOLD(acc, v) over each row.
-#define PTOSIM_ROW_REDUCE_OP(NAME, TYPES, FOLD)                                                                     \
+// FAST: the ptosim_impl::red::FastFold that computes FOLD on float rows.
+#define PTOSIM_ROW_REDUCE_OP(NAME, TYPES, FOLD, FAST)                                                               \
     template <typename TileDataOut, typename TileDataIn, typename TileDataTmp, typename... WaitEvents>             \
     PTO_INST RecordEvent NAME(CallSite cs, TileDataOut& dst, TileDataIn& src, TileDataTmp& tmp, WaitEvents&... events) { \
         ptosim_impl::wait_events(cs, events...);                                                                          \
         PTOSIM_TYPE_CHECK(NAME, TYPES, TileDataOut, TileDataIn);                                                   \
-        ptosim_impl::red::row_reduce(cs, #NAME, dst, src, &tmp, [](auto v) { return v; },                                     \
+        ptosim_impl::red::row_reduce<ptosim_impl::red::FastFold::FAST>(cs, #NAME, dst, src, &tmp, [](auto v) { return v; }, \
                         [](auto acc, auto v, int) { return FOLD; }, [](auto acc) { return acc; });                 \
         return {};                                                                                                 \
     }                                                                                                              \
@@ -489,10 +509,10 @@ void part_arg(CallSite cs, const char* op, DV& dst, S0& src0, S1& src1, DI& dst_
     }
 
 // Integers wrap; half/bf16 are computed in float and rounded once.
-PTOSIM_ROW_REDUCE_OP(TROWSUM, f16f32_type, acc + v)
-PTOSIM_ROW_REDUCE_OP(TROWMAX, row_minmax_type, ptosim_impl::vop::rd::max(acc, v))
-PTOSIM_ROW_REDUCE_OP(TROWMIN, row_minmax_type, ptosim_impl::vop::rd::min(acc, v))
-PTOSIM_ROW_REDUCE_OP(TROWPROD, base4_type, ptosim_impl::vop::rd::mul(acc, v))
+PTOSIM_ROW_REDUCE_OP(TROWSUM, f16f32_type, acc + v, Sum)
+PTOSIM_ROW_REDUCE_OP(TROWMAX, row_minmax_type, ptosim_impl::vop::rd::max(acc, v), Max)
+PTOSIM_ROW_REDUCE_OP(TROWMIN, row_minmax_type, ptosim_impl::vop::rd::min(acc, v), Min)
+PTOSIM_ROW_REDUCE_OP(TROWPROD, base4_type, ptosim_impl::vop::rd::mul(acc, v), Prod)
 PTOSIM_ROW_ARG_OP(TROWARGMAX, beats_max)
 PTOSIM_ROW_ARG_OP(TROWARGMIN, beats_min)
 
