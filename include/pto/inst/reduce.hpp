@@ -181,6 +181,24 @@ void expand(CallSite cs, const char* op, Dst& dst, Src& src) {
     fill_region<Dst>(d, vr, vc, [&](int r, int c) { return Rows ? s(r, 0) : s(0, c); });
 }
 
+// row_expand_binary's mode 1 with a row-major full operand: e_r read once
+// per row and the row as one loop over contiguous elements (vectorised for
+// float), f(e_r, full) when ExpFirst; per element what fill_region computes.
+template <bool ExpFirst, class Dst, class Full, class E, class F>
+PTOSIM_VECTORIZE void row_expand_rows(uint8_t* d, const in_view<Full>& full, const in_view<E>& e, int vr, int vc, F& f) {
+    using T = typename Dst::DType;
+    for (int r = 0; r < vr; ++r) {
+        const auto s = e(r, 0);
+        uint8_t* drow = at<Dst>(d, r, 0);
+        const uint8_t* frow = at<Full>(const_cast<uint8_t*>(full.base), r, 0);
+        for (int c = 0; c < vc; ++c) {
+            const auto x = widen(load_elem<T>(frow + c * sizeof(T)));
+            if constexpr (ExpFirst) store_elem(drow + c * sizeof(T), narrow<T>(f(s, x)));
+            else store_elem(drow + c * sizeof(T), narrow<T>(f(x, s)));
+        }
+    }
+}
+
 // dst(r, c) = f(full(r, c), e_r) where e_r comes from the expanded operand:
 // one value per row from a one-column DN tile (mode 1), or the row's
 // 32-byte block, repeating along the row, from an ND tile (mode 2). The
@@ -213,6 +231,11 @@ void row_expand_binary(CallSite cs, const char* op, Dst& dst, S0& src0, S1& src1
     auto [d, v] = begin_op(cs, op, static_cast<uint64_t>(vr) * vc, tmp, dst, src0, src1);
     const auto& a = std::get<0>(v);
     const auto& b = std::get<1>(v);
+    if constexpr (is_dn_column<S0> && is_nd<S1>) {
+        return row_expand_rows<true, Dst>(d, b, a, vr, vc, f);  // S0 is DN, so exp0
+    } else if constexpr (is_nd<S0> && is_dn_column<S1>) {
+        if (!exp0) return row_expand_rows<false, Dst>(d, a, b, vr, vc, f);
+    }
     if (exp0) fill_region<Dst>(d, vr, vc, [&](int r, int c) { return f(a(r, S0::isRowMajor ? c % block : 0), b(r, c)); });
     else fill_region<Dst>(d, vr, vc, [&](int r, int c) { return f(a(r, c), b(r, S1::isRowMajor ? c % block : 0)); });
 }
