@@ -1,6 +1,6 @@
-// ptosim::vmath_f32 (TEXP/TLOG on float rows) against the C library's double
-// exp and log rounded to float, bit for bit, over special values, every
-// float exponent and a large random sample.
+// ptosim::vmath_f32 (TEXP/TLOG/TSQRT on float rows) against the C library's
+// double exp, log and sqrt rounded to float, bit for bit, over special
+// values, every float exponent and a large random sample.
 #include <ptosim/vmath.hpp>
 #include <gtest/gtest.h>
 #include <cmath>
@@ -37,17 +37,21 @@ float odd(double r) {
     return from_bits(bits(toward_zero) | 1u);
 }
 
+const char* name(ptosim::VMath fn) {
+    return fn == ptosim::VMath::Exp ? "exp" : fn == ptosim::VMath::Log ? "log" : "sqrt";
+}
+
 void check(ptosim::VMath fn, const std::vector<float>& in, bool to_odd = false) {
     std::vector<float> out(in.size());
     ptosim::vmath_f32(fn, in.data(), out.data(), in.size(), to_odd);
     size_t bad = 0;
     for (size_t i = 0; i < in.size() && bad < 10; ++i) {
         const double x = in[i];
-        const double r = fn == ptosim::VMath::Exp ? std::exp(x) : std::log(x);
+        const double r = fn == ptosim::VMath::Exp ? std::exp(x) : fn == ptosim::VMath::Log ? std::log(x) : std::sqrt(x);
         const float ref = to_odd ? odd(r) : static_cast<float>(r);
         if (bits(ref) != bits(out[i])) {
             ++bad;
-            ADD_FAILURE() << (fn == ptosim::VMath::Exp ? "exp(" : "log(") << std::hexfloat << in[i] << ") = " << out[i]
+            ADD_FAILURE() << name(fn) << "(" << std::hexfloat << in[i] << ") = " << out[i]
                           << ", want " << ref;
         }
     }
@@ -71,10 +75,12 @@ std::vector<float> inputs(bool exp_range) {
 
 TEST(VMath, ExpMatchesTheCLibraryBitForBit) { check(ptosim::VMath::Exp, inputs(true)); }
 TEST(VMath, LogMatchesTheCLibraryBitForBit) { check(ptosim::VMath::Log, inputs(false)); }
+TEST(VMath, SqrtMatchesTheCLibraryBitForBit) { check(ptosim::VMath::Sqrt, inputs(false)); }
 
 TEST(VMath, RoundedToOddForSixteenBitResults) {
     check(ptosim::VMath::Exp, inputs(true), true);
     check(ptosim::VMath::Log, inputs(false), true);
+    check(ptosim::VMath::Sqrt, inputs(false), true);
 }
 
 // vmath_f32 takes the AVX-512 path where the host has it; the AVX2 path
@@ -85,7 +91,7 @@ TEST(VMath, Avx512PathMatchesAvx2Path) {
     __builtin_cpu_init();
     if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma"))
         GTEST_SKIP() << "the host lacks AVX-512F";
-    for (auto fn : {ptosim::VMath::Exp, ptosim::VMath::Log})
+    for (auto fn : {ptosim::VMath::Exp, ptosim::VMath::Log, ptosim::VMath::Sqrt})
         for (bool to_odd : {false, true}) {
             const std::vector<float> in = inputs(fn == ptosim::VMath::Exp);
             std::vector<float> a(in.size()), b(in.size());
@@ -94,8 +100,8 @@ TEST(VMath, Avx512PathMatchesAvx2Path) {
             size_t bad = 0;
             for (size_t i = 0; i < in.size() && bad < 10; ++i)
                 if (bits(a[i]) != bits(b[i]))
-                    ++bad, ADD_FAILURE() << (fn == ptosim::VMath::Exp ? "exp(" : "log(") << std::hexfloat << in[i]
-                                         << "): AVX2 " << a[i] << ", AVX-512 " << b[i] << (to_odd ? " (to odd)" : "");
+                    ++bad, ADD_FAILURE() << name(fn) << "(" << std::hexfloat << in[i] << "): AVX2 " << a[i]
+                                         << ", AVX-512 " << b[i] << (to_odd ? " (to odd)" : "");
         }
 }
 

@@ -63,7 +63,7 @@ void vmath_f32(VMath f, const float* in, float* out, size_t n, bool to_odd) {
 #endif
     for (size_t i = 0; i < n; ++i) {
         const double x = in[i];
-        out[i] = vmath_to_float(f == VMath::Exp ? std::exp(x) : std::log(x), to_odd);
+        out[i] = vmath_to_float(f == VMath::Exp ? std::exp(x) : f == VMath::Log ? std::log(x) : std::sqrt(x), to_odd);
     }
 }
 

@@ -14,19 +14,31 @@ namespace ptosim {
 
 float vmath_to_float(double r, bool to_odd);  // vmath.cpp
 
+namespace {
+// vsqrtpd is the IEEE square root, as the C library's sqrt (sqrtsd).
+inline __m256d apply4(VMath f, __m256d x) {
+    switch (f) {
+        case VMath::Exp: return Sleef_expd4_u10avx2(x);
+        case VMath::Log: return Sleef_logd4_u10avx2(x);
+        case VMath::Sqrt: return _mm256_sqrt_pd(x);
+    }
+    return x;
+}
+}  // namespace
+
 void vmath_f32_avx2(VMath f, const float* in, float* out, size_t n, bool to_odd) {
     const bool lg = f == VMath::Log;
     size_t i = 0;
     for (; i + 8 <= n; i += 8) {
         const __m256 x = _mm256_loadu_ps(in + i);
         __m256d lo = _mm256_cvtps_pd(_mm256_castps256_ps128(x)), hi = _mm256_cvtps_pd(_mm256_extractf128_ps(x, 1));
-        lo = lg ? Sleef_logd4_u10avx2(lo) : Sleef_expd4_u10avx2(lo);
-        hi = lg ? Sleef_logd4_u10avx2(hi) : Sleef_expd4_u10avx2(hi);
+        lo = apply4(f, lo);
+        hi = apply4(f, hi);
         _mm256_storeu_ps(out + i, finish8(x, lo, hi, lg, to_odd));
     }
     for (; i < n; ++i) {
         const double x = in[i];
-        out[i] = vmath_to_float(lg ? std::log(x) : std::exp(x), to_odd);
+        out[i] = vmath_to_float(f == VMath::Exp ? std::exp(x) : f == VMath::Log ? std::log(x) : std::sqrt(x), to_odd);
     }
 }
 

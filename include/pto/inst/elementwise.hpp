@@ -250,6 +250,7 @@ PTOSIM_VECTORIZE void elementwise(CallSite cs, const char* op, Dst& dst, F f, Sr
     }
 #define PTOSIM_UNARY_EXP_SHAPE(...) PTOSIM_UNARY_ROWS_SHAPE(ptosim::VMath::Exp, __VA_ARGS__)
 #define PTOSIM_UNARY_LOG_SHAPE(...) PTOSIM_UNARY_ROWS_SHAPE(ptosim::VMath::Log, __VA_ARGS__)
+#define PTOSIM_UNARY_SQRT_SHAPE(...) PTOSIM_UNARY_ROWS_SHAPE(ptosim::VMath::Sqrt, __VA_ARGS__)
 
 #define PTOSIM_BINARY_SHAPE(NAME, ALGO, FWD, CHECK, TYPES, EXPR)                                                 \
     template <PTOSIM_UNPAREN ALGO typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1,           \

@@ -293,7 +293,7 @@ PTOSIM_UNARY_OP(TNOT, not_types, ~a)
 PTOSIM_UNARY_OP(TRELU, relu_types, ptosim_impl::vmax(a, decltype(a)(0)))
 PTOSIM_WITH_ALGO(PTOSIM_UNARY_EXP_SHAPE, TEXP, ExpAlgorithm, fp_types, ptosim_impl::fmath<D>(a, [](double x) { return std::exp(x); }))
 PTOSIM_WITH_ALGO(PTOSIM_UNARY_LOG_SHAPE, TLOG, LogAlgorithm, fp_types, ptosim_impl::fmath<D>(a, [](double x) { return std::log(x); }))
-PTOSIM_WITH_ALGO(PTOSIM_UNARY_SHAPE, TSQRT, SqrtAlgorithm, fp_types, ptosim_impl::fmath<D>(a, [](double x) { return std::sqrt(x); }))
+PTOSIM_WITH_ALGO(PTOSIM_UNARY_SQRT_SHAPE, TSQRT, SqrtAlgorithm, fp_types, ptosim_impl::fmath<D>(a, [](double x) { return std::sqrt(x); }))
 PTOSIM_WITH_ALGO(PTOSIM_UNARY_SHAPE, TRSQRT, RsqrtAlgorithm, fp_types, ptosim_impl::fmath<D>(a, [](double x) { return 1.0 / std::sqrt(x); }))
 PTOSIM_WITH_ALGO(PTOSIM_UNARY_SHAPE, TRECIP, RecipAlgorithm, fp_types, ptosim_impl::fmath<D>(a, [](double x) { return 1.0 / x; }))
 
