@@ -1,5 +1,6 @@
-// ptosim::float_row_fold (TROWSUM/TROWPROD/TROWMAX/TROWMIN on float rows)
-// against the one-row-at-a-time fold of vop::rd's rules, bit for bit (for
+// ptosim::float_row_fold (TROWSUM/TROWPROD/TROWMAX/TROWMIN on float rows) and
+// ptosim::float_col_fold (the TCOL* column reductions) against the
+// one-row (one-column)-at-a-time fold of vop::rd's rules, bit for bit (for
 // Sum and Prod any NaN where the fold gives a NaN): every
 // shape from 1 x 1 to 20 x 40 (rows beyond the eight-row groups, columns
 // beyond the 8 x 8 blocks), strided rows, and data with NaNs of distinct
@@ -62,20 +63,30 @@ void check(ptosim::RowFold op, bool specials, unsigned seed) {
             std::vector<float> out(rows, from_bits(0x7fbadbadu));
             ptosim::float_row_fold(op, reinterpret_cast<const uint8_t*>(m.data()), stride * sizeof(float), rows, cols,
                                    out.data());
+            std::vector<float> col_out(cols, from_bits(0x7fbadbadu));
+            ptosim::float_col_fold(op, reinterpret_cast<const uint8_t*>(m.data()), stride * sizeof(float), rows, cols,
+                                   col_out.data());
+            // Which of two NaNs an add or multiply returns is the host's
+            // choice (x86: the first operand); Max/Min choose by the rule.
+            const bool arith = op == ptosim::RowFold::Sum || op == ptosim::RowFold::Prod;
             for (int r = 0; r < rows; ++r) {
                 float acc = m[static_cast<size_t>(r) * stride];
                 for (int c = 1; c < cols; ++c) acc = step(op, acc, m[static_cast<size_t>(r) * stride + c]);
-                // Which of two NaNs an add or multiply returns is the host's
-                // choice (x86: the first operand); Max/Min choose by the rule.
-                const bool arith = op == ptosim::RowFold::Sum || op == ptosim::RowFold::Prod;
                 if (arith && std::isnan(acc) && std::isnan(out[r])) continue;
                 ASSERT_EQ(bits(out[r]), bits(acc)) << name(op) << " row " << r << " of " << rows << " x " << cols
                                                    << (specials ? " with special values" : "");
             }
+            for (int c = 0; c < cols; ++c) {
+                float acc = m[c];
+                for (int r = 1; r < rows; ++r) acc = step(op, acc, m[static_cast<size_t>(r) * stride + c]);
+                if (arith && std::isnan(acc) && std::isnan(col_out[c])) continue;
+                ASSERT_EQ(bits(col_out[c]), bits(acc)) << name(op) << " column " << c << " of " << rows << " x "
+                                                       << cols << (specials ? " with special values" : "");
+            }
         }
 }
 
-TEST(RowFold, MatchesTheRowByRowFold) {
+TEST(RowFold, RowsAndColumnsMatchTheOneAtATimeFold) {
     for (auto op : {ptosim::RowFold::Sum, ptosim::RowFold::Prod, ptosim::RowFold::Max, ptosim::RowFold::Min}) {
         check(op, false, 1);
         check(op, true, 2);

@@ -43,5 +43,9 @@ void half_binary_row(RowBinary op, const uint8_t* a, const uint8_t* b, uint8_t* 
 // where it has it: the same IEEE operations in the same order per row.
 enum class RowFold : uint8_t { Sum, Prod, Max, Min };
 void float_row_fold(RowFold op, const uint8_t* in, size_t row_bytes, int rows, int cols, float* out);
+// The same folds down the columns: out[c] = the fold of column c, rows in
+// ascending order from row 0 (the column reductions), eight columns at a
+// time with AVX.
+void float_col_fold(RowFold op, const uint8_t* in, size_t row_bytes, int rows, int cols, float* out);
 
 }  // namespace ptosim

@@ -321,6 +321,48 @@ __attribute__((target("avx"))) void float_row_fold_avx(const uint8_t* in, size_t
 #endif
 
 template <RowFold Op>
+void float_col_fold_plain(const uint8_t* in, size_t row_bytes, int rows, int cols, float* out) {
+    for (int c = 0; c < cols; ++c) out[c] = load_float(in + 4 * c);
+    for (int r = 1; r < rows; ++r)
+        for (int c = 0; c < cols; ++c) out[c] = fold_step<Op>(out[c], load_float(in + r * row_bytes + 4 * c));
+}
+
+#ifdef PTOSIM_HAVE_F16C_PATH
+// Lane k is column c + k; rows are folded in order. A vector without NaN
+// takes the short Max/Min step (fold_step8_no_nan).
+template <RowFold Op>
+__attribute__((target("avx"))) void float_col_fold_avx(const uint8_t* in, size_t row_bytes, int rows, int cols,
+                                                       float* out) {
+    int c = 0;
+    for (; c + 8 <= cols; c += 8) {
+        __m256 acc = _mm256_loadu_ps(reinterpret_cast<const float*>(in + 4 * c));
+        for (int r = 1; r < rows; ++r) {
+            const __m256 v = _mm256_loadu_ps(reinterpret_cast<const float*>(in + r * row_bytes + 4 * c));
+            if constexpr (Op == RowFold::Max || Op == RowFold::Min) {
+                if (_mm256_movemask_ps(_mm256_cmp_ps(v, v, _CMP_UNORD_Q)) == 0) {
+                    acc = fold_step8_no_nan<Op>(acc, v);
+                    continue;
+                }
+            }
+            acc = fold_step8<Op>(acc, v);
+        }
+        _mm256_storeu_ps(out + c, acc);
+    }
+    _mm256_zeroupper();  // see half_binary_row_f16c
+    if (c < cols) float_col_fold_plain<Op>(in + 4 * c, row_bytes, rows, cols - c, out + c);
+}
+#endif
+
+template <RowFold Op>
+void float_col_fold_as(const uint8_t* in, size_t row_bytes, int rows, int cols, float* out) {
+    if (rows <= 0 || cols <= 0) return;
+#ifdef PTOSIM_HAVE_F16C_PATH
+    if (host_has_avx) return float_col_fold_avx<Op>(in, row_bytes, rows, cols, out);
+#endif
+    float_col_fold_plain<Op>(in, row_bytes, rows, cols, out);
+}
+
+template <RowFold Op>
 void float_row_fold_as(const uint8_t* in, size_t row_bytes, int rows, int cols, float* out) {
     if (rows <= 0 || cols <= 0) return;
 #ifdef PTOSIM_HAVE_F16C_PATH
@@ -336,6 +378,15 @@ void float_row_fold(RowFold op, const uint8_t* in, size_t row_bytes, int rows, i
         case RowFold::Prod: return float_row_fold_as<RowFold::Prod>(in, row_bytes, rows, cols, out);
         case RowFold::Max: return float_row_fold_as<RowFold::Max>(in, row_bytes, rows, cols, out);
         case RowFold::Min: return float_row_fold_as<RowFold::Min>(in, row_bytes, rows, cols, out);
+    }
+}
+
+void float_col_fold(RowFold op, const uint8_t* in, size_t row_bytes, int rows, int cols, float* out) {
+    switch (op) {
+        case RowFold::Sum: return float_col_fold_as<RowFold::Sum>(in, row_bytes, rows, cols, out);
+        case RowFold::Prod: return float_col_fold_as<RowFold::Prod>(in, row_bytes, rows, cols, out);
+        case RowFold::Max: return float_col_fold_as<RowFold::Max>(in, row_bytes, rows, cols, out);
+        case RowFold::Min: return float_col_fold_as<RowFold::Min>(in, row_bytes, rows, cols, out);
     }
 }
 

@@ -109,8 +109,9 @@ void row_reduce(CallSite cs, const char* op, Dst& dst, Src& src, Tmp* tmp, Init 
 }
 
 // dst(0, c) = fold over r of src(r, c), for c < src.GetValidCol(): rows in
-// ascending order, accumulated in compute_t and rounded once.
-template <class Dst, class Src, class F>
+// ascending order, accumulated in compute_t and rounded once. Float sources
+// with a FastFold go through ptosim::float_col_fold instead.
+template <FastFold Fast = FastFold::None, class Dst, class Src, class F>
 PTOSIM_VECTORIZE void col_reduce(CallSite cs, const char* op, Dst& dst, Src& src, F f) {
     static_assert(is_nd<Src> && is_nd<Dst>, "column reductions take Vec tiles in row-major ND layout (BLayout::RowMajor, NoneBox)");
     const int vr = src.GetValidRow(), vc = src.GetValidCol();
@@ -119,12 +120,26 @@ PTOSIM_VECTORIZE void col_reduce(CallSite cs, const char* op, Dst& dst, Src& src
                                 ") must equal the source's (" + std::to_string(vc) + ")");
     auto [d, v] = begin_op(cs, op, static_cast<uint64_t>(vr) * vc, static_cast<NoTmp*>(nullptr), dst, src);
     if (vr == 0 || vc == 0) return;
-    const auto& s = std::get<0>(v);
-    std::vector<compute_t<typename Src::DType>> acc(vc);
-    for (int c = 0; c < vc; ++c) acc[c] = s(0, c);
-    for (int r = 1; r < vr; ++r)
-        for (int c = 0; c < vc; ++c) acc[c] = f(acc[c], s(r, c));
-    for (int c = 0; c < vc; ++c) put<Dst>(d, 0, c, acc[c]);
+    using T = typename Src::DType;
+    const uint8_t* base = std::get<0>(v).base;
+    // Columns in chunks held on the stack; each source row's chunk is contiguous (ND).
+    constexpr int kChunk = 256;
+    compute_t<T> acc[kChunk];
+    for (int c0 = 0; c0 < vc; c0 += kChunk) {
+        const int n = std::min(kChunk, vc - c0);
+        const uint8_t* row = at<Src>(const_cast<uint8_t*>(base), 0, c0);
+        if constexpr (Fast != FastFold::None && std::is_same_v<T, float>) {
+            ptosim::float_col_fold(static_cast<ptosim::RowFold>(Fast), row, Src::Cols * sizeof(float), vr, n, acc);
+            for (int c = 0; c < n; ++c) put<Dst>(d, 0, c0 + c, acc[c]);
+            continue;
+        }
+        for (int c = 0; c < n; ++c) acc[c] = widen(load_elem<T>(row + c * sizeof(T)));
+        for (int r = 1; r < vr; ++r) {
+            row = at<Src>(const_cast<uint8_t*>(base), r, c0);
+            for (int c = 0; c < n; ++c) acc[c] = f(acc[c], widen(load_elem<T>(row + c * sizeof(T))));
+        }
+        for (int c = 0; c < n; ++c) put<Dst>(d, 0, c0 + c, acc[c]);
+    }
 }
 
 // Index of the first extreme element of each row; beats(cur, v) says v
@@ -423,13 +438,13 @@ void part_arg(CallSite cs, const char* op, DV& dst, S0& src0, S1& src1, DI& dst_
     }
 
 // TNAME(dst, src): FOLD(acc, v) down each column.
-#define PTOSIM_COL_REDUCE_OP(NAME, TYPES, FOLD)                                                                     \
+#define PTOSIM_COL_REDUCE_OP(NAME, TYPES, FOLD, FAST)                                                               \
     template <typename TileDataOut, typename TileDataIn, typename... WaitEvents>                                   \
         requires ptosim_impl::red::events_only<WaitEvents...>                                                                   \
     PTO_INST RecordEvent NAME(CallSite cs, TileDataOut& dst, TileDataIn& src, WaitEvents&... events) {            \
         ptosim_impl::wait_events(cs, events...);                                                                          \
         PTOSIM_TYPE_CHECK(NAME, TYPES, TileDataOut, TileDataIn);                                                   \
-        ptosim_impl::red::col_reduce(cs, #NAME, dst, src, [](auto acc, auto v) { return FOLD; });                               \
+        ptosim_impl::red::col_reduce<ptosim_impl::red::FastFold::FAST>(cs, #NAME, dst, src, [](auto acc, auto v) { return FOLD; }); \
         return {};                                                                                                 \
     }                                                                                                              \
     template <typename TileDataOut, typename TileDataIn, typename... WaitEvents>                                   \
@@ -543,10 +558,10 @@ PTOSIM_ROW_ARG_OP(TROWARGMIN, beats_min)
 PTOSIM_COL_ARG_OP(TCOLARGMAX, beats_max)
 PTOSIM_COL_ARG_OP(TCOLARGMIN, beats_min)
 
-PTOSIM_COL_REDUCE_OP(TCOLSUM, col_reduce_type, ptosim_impl::vop::rd::add(acc, v))
-PTOSIM_COL_REDUCE_OP(TCOLMAX, col_reduce_type, ptosim_impl::vop::rd::max(acc, v))
-PTOSIM_COL_REDUCE_OP(TCOLMIN, col_reduce_type, ptosim_impl::vop::rd::min(acc, v))
-PTOSIM_COL_REDUCE_OP(TCOLPROD, col_prod_type, ptosim_impl::vop::rd::mul(acc, v))
+PTOSIM_COL_REDUCE_OP(TCOLSUM, col_reduce_type, ptosim_impl::vop::rd::add(acc, v), Sum)
+PTOSIM_COL_REDUCE_OP(TCOLMAX, col_reduce_type, ptosim_impl::vop::rd::max(acc, v), Max)
+PTOSIM_COL_REDUCE_OP(TCOLMIN, col_reduce_type, ptosim_impl::vop::rd::min(acc, v), Min)
+PTOSIM_COL_REDUCE_OP(TCOLPROD, col_prod_type, ptosim_impl::vop::rd::mul(acc, v), Prod)
 
 // isBinary picks the hardware's tree order; ptosim sums rows in order either way.
 template <typename TileDataOut, typename TileDataIn, typename TileDataTmp, typename... WaitEvents>
