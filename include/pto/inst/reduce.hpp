@@ -179,6 +179,22 @@ void col_arg(CallSite cs, const char* op, Dst& dst, Src& src, Tmp* tmp, Beats be
 
 // ------------------------------------------------------------ broadcasts
 
+// expand's loop, a destination row at a time over contiguous elements (dst is
+// ND): the row's value converted once (Rows), or source row 0 (columns).
+template <bool Rows, class Dst, class Src>
+PTOSIM_VECTORIZE void expand_rows(uint8_t* d, const in_view<Src>& s, int vr, int vc) {
+    using T = typename Dst::DType;
+    for (int r = 0; r < vr; ++r) {
+        uint8_t* drow = at<Dst>(d, r, 0);
+        if constexpr (Rows) {
+            const T x = narrow<T>(s(r, 0));
+            for (int c = 0; c < vc; ++c) store_elem(drow + c * sizeof(T), x);
+        } else {
+            for (int c = 0; c < vc; ++c) store_elem(drow + c * sizeof(T), narrow<T>(s(0, c)));
+        }
+    }
+}
+
 // dst(r, c) = src(r, 0) (rows) or src(0, c) (columns) over dst's valid region.
 template <bool Rows, class Dst, class Src>
 void expand(CallSite cs, const char* op, Dst& dst, Src& src) {
@@ -193,7 +209,7 @@ void expand(CallSite cs, const char* op, Dst& dst, Src& src) {
     auto [d, v] = begin_op(cs, op, static_cast<uint64_t>(vr) * vc, static_cast<NoTmp*>(nullptr), dst, src);
     const auto& s = std::get<0>(v);
     if (src.GetValidRow() == 0 || src.GetValidCol() == 0) return;
-    fill_region<Dst>(d, vr, vc, [&](int r, int c) { return Rows ? s(r, 0) : s(0, c); });
+    expand_rows<Rows, Dst>(d, s, vr, vc);
 }
 
 // row_expand_binary's mode 1 with a row-major full operand: e_r read once
