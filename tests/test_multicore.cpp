@@ -207,3 +207,40 @@ TEST(HostThreads, DevicePrintfOfCoresOnHostThreadsComesOutInCoreOrder) {
     }
     EXPECT_EQ(at, printed[1].size());
 }
+
+// Core-local memory reads as zero when a launch first uses a core, whatever
+// an earlier launch left there (docs/semantics.md, "Launches and waves"):
+// UB on Vector cores and (A2A3, which stores L1 tiles) L1 on Cube cores, on
+// every core of a multi-block launch, after a launch that filled them.
+TEST(LocalMemory, ReadsAsZeroInTheNextLaunch) {
+    constexpr int R = 64, C = 128, kBlocks = 3;
+    using G = GlobalTensor<float, Shape<1, 1, 1, R, C>, Stride<1, 1, 1, C, 1>>;
+    using V = Tile<TileType::Vec, float, R, C>;
+    using M = Tile<TileType::Mat, float, R, C, BLayout::RowMajor, R, C, SLayout::NoneBox>;
+    std::vector<float> ones(R * C, 1.0f), out(static_cast<size_t>(kBlocks) * R * C);
+    // Fills [0, 32 KiB) of the tile's buffer on every core, or stores it unwritten.
+    auto fill = [&](auto tile) {
+        TASSIGN(tile, 0);
+        G g(ones.data());
+        TLOAD(tile, g);
+        pipe_barrier(PIPE_ALL);
+    };
+    auto store = [&](auto tile) {
+        TASSIGN(tile, 0);
+        G g(out.data() + get_block_idx() * R * C);
+        TSTORE(g, tile);
+        pipe_barrier(PIPE_ALL);
+    };
+    for (int round = 0; round < 2; ++round) {
+        std::fill(out.begin(), out.end(), -1.0f);
+        ASSERT_TRUE(testutil::run_vec([&] { fill(V{}); }, kBlocks).ok());
+        ASSERT_TRUE(testutil::run_vec([&] { store(V{}); }, kBlocks).ok());
+        for (size_t i = 0; i < out.size(); ++i) ASSERT_EQ(out[i], 0.0f) << "UB float " << i << ", round " << round;
+#if !PTOSIM_TARGET_A5
+        std::fill(out.begin(), out.end(), -1.0f);
+        ASSERT_TRUE(testutil::run_cube([&] { fill(M{}); }, kBlocks).ok());
+        ASSERT_TRUE(testutil::run_cube([&] { store(M{}); }, kBlocks).ok());
+        for (size_t i = 0; i < out.size(); ++i) ASSERT_EQ(out[i], 0.0f) << "L1 float " << i << ", round " << round;
+#endif
+    }
+}

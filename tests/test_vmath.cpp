@@ -1,12 +1,19 @@
-// ptosim::vmath_f32 (TEXP/TLOG on float rows) against the C library's double
-// exp and log rounded to float, bit for bit, over special values, every
-// float exponent and a large random sample.
+// ptosim::vmath_f32 (TEXP/TLOG/TSQRT on float rows) against the C library's
+// double exp, log and sqrt rounded to float, bit for bit, over special
+// values, every float exponent and a large random sample.
 #include <ptosim/vmath.hpp>
 #include <gtest/gtest.h>
 #include <cmath>
 #include <cstring>
 #include <random>
 #include <vector>
+
+// The x86 paths behind vmath_f32 (src/sim/vmath_avx*.cpp); weak, since a
+// build without libsleef or without its AVX-512 functions has not both.
+namespace ptosim {
+[[gnu::weak]] void vmath_f32_avx2(VMath f, const float* in, float* out, size_t n, bool to_odd);
+[[gnu::weak]] void vmath_f32_avx512(VMath f, const float* in, float* out, size_t n, bool to_odd);
+}  // namespace ptosim
 
 namespace {
 
@@ -30,17 +37,21 @@ float odd(double r) {
     return from_bits(bits(toward_zero) | 1u);
 }
 
+const char* name(ptosim::VMath fn) {
+    return fn == ptosim::VMath::Exp ? "exp" : fn == ptosim::VMath::Log ? "log" : "sqrt";
+}
+
 void check(ptosim::VMath fn, const std::vector<float>& in, bool to_odd = false) {
     std::vector<float> out(in.size());
     ptosim::vmath_f32(fn, in.data(), out.data(), in.size(), to_odd);
     size_t bad = 0;
     for (size_t i = 0; i < in.size() && bad < 10; ++i) {
         const double x = in[i];
-        const double r = fn == ptosim::VMath::Exp ? std::exp(x) : std::log(x);
+        const double r = fn == ptosim::VMath::Exp ? std::exp(x) : fn == ptosim::VMath::Log ? std::log(x) : std::sqrt(x);
         const float ref = to_odd ? odd(r) : static_cast<float>(r);
         if (bits(ref) != bits(out[i])) {
             ++bad;
-            ADD_FAILURE() << (fn == ptosim::VMath::Exp ? "exp(" : "log(") << std::hexfloat << in[i] << ") = " << out[i]
+            ADD_FAILURE() << name(fn) << "(" << std::hexfloat << in[i] << ") = " << out[i]
                           << ", want " << ref;
         }
     }
@@ -64,10 +75,34 @@ std::vector<float> inputs(bool exp_range) {
 
 TEST(VMath, ExpMatchesTheCLibraryBitForBit) { check(ptosim::VMath::Exp, inputs(true)); }
 TEST(VMath, LogMatchesTheCLibraryBitForBit) { check(ptosim::VMath::Log, inputs(false)); }
+TEST(VMath, SqrtMatchesTheCLibraryBitForBit) { check(ptosim::VMath::Sqrt, inputs(false)); }
 
 TEST(VMath, RoundedToOddForSixteenBitResults) {
     check(ptosim::VMath::Exp, inputs(true), true);
     check(ptosim::VMath::Log, inputs(false), true);
+    check(ptosim::VMath::Sqrt, inputs(false), true);
+}
+
+// vmath_f32 takes the AVX-512 path where the host has it; the AVX2 path
+// must give the same bits (all 2^32 floats were compared once, for exp and log,
+// when the AVX-512 path was added; this keeps a large sample).
+TEST(VMath, Avx512PathMatchesAvx2Path) {
+    if (!ptosim::vmath_f32_avx2 || !ptosim::vmath_f32_avx512) GTEST_SKIP() << "this build has not both paths";
+    __builtin_cpu_init();
+    if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma"))
+        GTEST_SKIP() << "the host lacks AVX-512F";
+    for (auto fn : {ptosim::VMath::Exp, ptosim::VMath::Log, ptosim::VMath::Sqrt})
+        for (bool to_odd : {false, true}) {
+            const std::vector<float> in = inputs(fn == ptosim::VMath::Exp);
+            std::vector<float> a(in.size()), b(in.size());
+            ptosim::vmath_f32_avx2(fn, in.data(), a.data(), in.size(), to_odd);
+            ptosim::vmath_f32_avx512(fn, in.data(), b.data(), in.size(), to_odd);
+            size_t bad = 0;
+            for (size_t i = 0; i < in.size() && bad < 10; ++i)
+                if (bits(a[i]) != bits(b[i]))
+                    ++bad, ADD_FAILURE() << name(fn) << "(" << std::hexfloat << in[i] << "): AVX2 " << a[i]
+                                         << ", AVX-512 " << b[i] << (to_odd ? " (to odd)" : "");
+        }
 }
 
 TEST(VMath, InPlace) {

@@ -5,6 +5,7 @@
 // that uses the host's F16C instructions, live in src/sim/numerics.cpp so
 // that no kernel translation unit pays for <immintrin.h>.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 
 namespace ptosim {
@@ -30,5 +31,21 @@ void float_to_half_row(const float* src, uint8_t* dst, int n);
 // element, eight at a time with the host's F16C/AVX where it has them.
 enum class RowBinary : uint8_t { Add, Sub, Mul };
 void half_binary_row(RowBinary op, const uint8_t* a, const uint8_t* b, uint8_t* out, int n);
+
+// out[r] = the fold of row r of a rows x cols float matrix whose row r
+// starts at in + r * row_bytes (unaligned), for r < rows: the accumulator
+// starts as the row's first element and takes the others in ascending column
+// order, in float. Sum adds (acc + v), Prod multiplies (acc * v); Max and Min
+// keep the current value unless v is NaN or strictly beyond it, and never
+// leave a NaN (the row's first NaN wins, its bits kept; of equal extremes,
+// -0 and +0 included, the first stays): the row reductions' rules
+// (pto/common/vec_op.hpp, vop::rd). Eight rows at a time with the host's AVX
+// where it has it: the same IEEE operations in the same order per row.
+enum class RowFold : uint8_t { Sum, Prod, Max, Min };
+void float_row_fold(RowFold op, const uint8_t* in, size_t row_bytes, int rows, int cols, float* out);
+// The same folds down the columns: out[c] = the fold of column c, rows in
+// ascending order from row 0 (the column reductions), eight columns at a
+// time with AVX.
+void float_col_fold(RowFold op, const uint8_t* in, size_t row_bytes, int rows, int cols, float* out);
 
 }  // namespace ptosim

@@ -103,10 +103,10 @@ struct Device::Impl {
     std::string busy;  // guarded by mu
 
     // The local buffers (UB, L1, L0A, ...) of every physical core of one
-    // type, in one anonymous mapping, core after core: clearing gives pages
-    // back (MADV_DONTNEED), so it costs what the last kernels touched rather
-    // than the buffers' size, and a launch clears all the cores it uses with
-    // one system call. A launch clears them before its first block runs, and
+    // type, in one anonymous mapping, core after core: clearing zeroes only
+    // the pages earlier launches touched (resident, as mincore reports), so
+    // it costs what the last kernels touched rather than the buffers' size,
+    // and keeps them mapped for the next launch. A launch clears them before its first block runs, and
     // blocks of one launch that follow each other on a core see what the
     // previous one left (docs/semantics.md, "Launches and waves").
     class CoreArena {
@@ -126,6 +126,7 @@ struct Device::Impl {
         uint64_t mapped_ = 0, stride_ = 0;
         int cores_ = 0;
         uint64_t offset_[kSpaceCount] = {}, size_[kSpaceCount] = {};
+        std::vector<unsigned char> resident_;  // clear()'s mincore vector, kept between launches
     };
     CoreArena aic_cores, aiv_cores;
     CoreArena& cores(const SocProfile& soc, CoreType t);  // with exec_mu held

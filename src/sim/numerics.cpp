@@ -178,6 +178,7 @@ const bool host_has_f16c = [] {
     return __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx");
 }();
 const bool host_has_avx2 = host_has_f16c && __builtin_cpu_supports("avx2");
+const bool host_has_avx = __builtin_cpu_supports("avx");
 #endif
 }  // namespace
 
@@ -200,6 +201,193 @@ void half_binary_row(RowBinary op, const uint8_t* a, const uint8_t* b, uint8_t* 
     }
 #endif
     half_binary_row_plain(op, a, b, out, n);
+}
+
+namespace {
+inline float load_float(const uint8_t* p) {
+    float v;
+    std::memcpy(&v, p, 4);
+    return v;
+}
+// One step of a fold: vop::rd's add, mul, max and min on floats.
+template <RowFold Op>
+inline float fold_step(float acc, float v) {
+    if constexpr (Op == RowFold::Sum) return acc + v;
+    else if constexpr (Op == RowFold::Prod) return acc * v;
+    else if constexpr (Op == RowFold::Max) return acc == acc && (v != v || v > acc) ? v : acc;
+    else return acc == acc && (v != v || v < acc) ? v : acc;
+}
+// Four rows at a time: four independent chains instead of one.
+template <RowFold Op>
+void float_row_fold_plain(const uint8_t* in, size_t row_bytes, int rows, int cols, float* out) {
+    int r = 0;
+    for (; r + 4 <= rows; r += 4) {
+        const uint8_t* p = in + r * row_bytes;
+        float a0 = load_float(p), a1 = load_float(p + row_bytes), a2 = load_float(p + 2 * row_bytes),
+              a3 = load_float(p + 3 * row_bytes);
+        for (int c = 1; c < cols; ++c) {
+            a0 = fold_step<Op>(a0, load_float(p + 4 * c));
+            a1 = fold_step<Op>(a1, load_float(p + row_bytes + 4 * c));
+            a2 = fold_step<Op>(a2, load_float(p + 2 * row_bytes + 4 * c));
+            a3 = fold_step<Op>(a3, load_float(p + 3 * row_bytes + 4 * c));
+        }
+        out[r] = a0, out[r + 1] = a1, out[r + 2] = a2, out[r + 3] = a3;
+    }
+    for (; r < rows; ++r) {
+        const uint8_t* p = in + r * row_bytes;
+        float a = load_float(p);
+        for (int c = 1; c < cols; ++c) a = fold_step<Op>(a, load_float(p + 4 * c));
+        out[r] = a;
+    }
+}
+
+#ifdef PTOSIM_HAVE_F16C_PATH
+template <RowFold Op>
+__attribute__((target("avx"))) inline __m256 fold_step8(__m256 acc, __m256 v) {
+    if constexpr (Op == RowFold::Sum) {
+        return _mm256_add_ps(acc, v);
+    } else if constexpr (Op == RowFold::Prod) {
+        return _mm256_mul_ps(acc, v);
+    } else {
+        const __m256 beyond = Op == RowFold::Max ? _mm256_cmp_ps(v, acc, _CMP_GT_OQ) : _mm256_cmp_ps(v, acc, _CMP_LT_OQ);
+        const __m256 take = _mm256_andnot_ps(_mm256_cmp_ps(acc, acc, _CMP_UNORD_Q),
+                                             _mm256_or_ps(_mm256_cmp_ps(v, v, _CMP_UNORD_Q), beyond));
+        return _mm256_blendv_ps(acc, v, take);
+    }
+}
+// Max/Min over a block without NaN inputs: vmaxps/vminps (v, acc) is
+// "v beyond acc ? v : acc", and returns acc when acc is NaN, as the rule does;
+// only a NaN v needs fold_step8's blend, which is twice as long a chain.
+template <RowFold Op>
+__attribute__((target("avx"))) inline __m256 fold_step8_no_nan(__m256 acc, __m256 v) {
+    if constexpr (Op == RowFold::Max) return _mm256_max_ps(v, acc);
+    else if constexpr (Op == RowFold::Min) return _mm256_min_ps(v, acc);
+    else return fold_step8<Op>(acc, v);
+}
+// Lane k of the accumulator is row k of a group of eight; each 8 x 8 block
+// of the group is transposed (moves only, every bit kept) so that a column
+// is one vector, and the columns are folded in order.
+template <RowFold Op>
+__attribute__((target("avx"))) void float_row_fold_avx(const uint8_t* in, size_t row_bytes, int rows, int cols,
+                                                       float* out) {
+    int r = 0;
+    for (; r + 8 <= rows; r += 8) {
+        const uint8_t* p = in + r * row_bytes;
+        __m256 acc = _mm256_setzero_ps();
+        int c = 0;
+        for (; c + 8 <= cols; c += 8) {
+            __m256 x[8];
+            for (int k = 0; k < 8; ++k) x[k] = _mm256_loadu_ps(reinterpret_cast<const float*>(p + k * row_bytes + 4 * c));
+            const __m256 t0 = _mm256_unpacklo_ps(x[0], x[1]), t1 = _mm256_unpackhi_ps(x[0], x[1]);
+            const __m256 t2 = _mm256_unpacklo_ps(x[2], x[3]), t3 = _mm256_unpackhi_ps(x[2], x[3]);
+            const __m256 t4 = _mm256_unpacklo_ps(x[4], x[5]), t5 = _mm256_unpackhi_ps(x[4], x[5]);
+            const __m256 t6 = _mm256_unpacklo_ps(x[6], x[7]), t7 = _mm256_unpackhi_ps(x[6], x[7]);
+            const __m256 u0 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0));
+            const __m256 u1 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
+            const __m256 u2 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0));
+            const __m256 u3 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
+            const __m256 u4 = _mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(1, 0, 1, 0));
+            const __m256 u5 = _mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(3, 2, 3, 2));
+            const __m256 u6 = _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(1, 0, 1, 0));
+            const __m256 u7 = _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(3, 2, 3, 2));
+            const __m256 col[8] = {_mm256_permute2f128_ps(u0, u4, 0x20), _mm256_permute2f128_ps(u1, u5, 0x20),
+                                   _mm256_permute2f128_ps(u2, u6, 0x20), _mm256_permute2f128_ps(u3, u7, 0x20),
+                                   _mm256_permute2f128_ps(u0, u4, 0x31), _mm256_permute2f128_ps(u1, u5, 0x31),
+                                   _mm256_permute2f128_ps(u2, u6, 0x31), _mm256_permute2f128_ps(u3, u7, 0x31)};
+            int k = 0;
+            if (c == 0) acc = col[0], k = 1;
+            bool nan = false;
+            if constexpr (Op == RowFold::Max || Op == RowFold::Min) {
+                __m256 any = _mm256_cmp_ps(x[0], x[1], _CMP_UNORD_Q);
+                for (int j = 2; j < 8; j += 2) any = _mm256_or_ps(any, _mm256_cmp_ps(x[j], x[j + 1], _CMP_UNORD_Q));
+                nan = _mm256_movemask_ps(any) != 0;
+            }
+            if (nan)
+                for (; k < 8; ++k) acc = fold_step8<Op>(acc, col[k]);
+            else
+                for (; k < 8; ++k) acc = fold_step8_no_nan<Op>(acc, col[k]);
+        }
+        for (; c < cols; ++c) {
+            float v[8];
+            for (int k = 0; k < 8; ++k) v[k] = load_float(p + k * row_bytes + 4 * c);
+            const __m256 x = _mm256_loadu_ps(v);
+            acc = c == 0 ? x : fold_step8<Op>(acc, x);
+        }
+        _mm256_storeu_ps(out + r, acc);
+    }
+    _mm256_zeroupper();  // see half_binary_row_f16c
+    float_row_fold_plain<Op>(in + r * row_bytes, row_bytes, rows - r, cols, out + r);
+}
+#endif
+
+template <RowFold Op>
+void float_col_fold_plain(const uint8_t* in, size_t row_bytes, int rows, int cols, float* out) {
+    for (int c = 0; c < cols; ++c) out[c] = load_float(in + 4 * c);
+    for (int r = 1; r < rows; ++r)
+        for (int c = 0; c < cols; ++c) out[c] = fold_step<Op>(out[c], load_float(in + r * row_bytes + 4 * c));
+}
+
+#ifdef PTOSIM_HAVE_F16C_PATH
+// Lane k is column c + k; rows are folded in order. A vector without NaN
+// takes the short Max/Min step (fold_step8_no_nan).
+template <RowFold Op>
+__attribute__((target("avx"))) void float_col_fold_avx(const uint8_t* in, size_t row_bytes, int rows, int cols,
+                                                       float* out) {
+    int c = 0;
+    for (; c + 8 <= cols; c += 8) {
+        __m256 acc = _mm256_loadu_ps(reinterpret_cast<const float*>(in + 4 * c));
+        for (int r = 1; r < rows; ++r) {
+            const __m256 v = _mm256_loadu_ps(reinterpret_cast<const float*>(in + r * row_bytes + 4 * c));
+            if constexpr (Op == RowFold::Max || Op == RowFold::Min) {
+                if (_mm256_movemask_ps(_mm256_cmp_ps(v, v, _CMP_UNORD_Q)) == 0) {
+                    acc = fold_step8_no_nan<Op>(acc, v);
+                    continue;
+                }
+            }
+            acc = fold_step8<Op>(acc, v);
+        }
+        _mm256_storeu_ps(out + c, acc);
+    }
+    _mm256_zeroupper();  // see half_binary_row_f16c
+    if (c < cols) float_col_fold_plain<Op>(in + 4 * c, row_bytes, rows, cols - c, out + c);
+}
+#endif
+
+template <RowFold Op>
+void float_col_fold_as(const uint8_t* in, size_t row_bytes, int rows, int cols, float* out) {
+    if (rows <= 0 || cols <= 0) return;
+#ifdef PTOSIM_HAVE_F16C_PATH
+    if (host_has_avx) return float_col_fold_avx<Op>(in, row_bytes, rows, cols, out);
+#endif
+    float_col_fold_plain<Op>(in, row_bytes, rows, cols, out);
+}
+
+template <RowFold Op>
+void float_row_fold_as(const uint8_t* in, size_t row_bytes, int rows, int cols, float* out) {
+    if (rows <= 0 || cols <= 0) return;
+#ifdef PTOSIM_HAVE_F16C_PATH
+    if (host_has_avx) return float_row_fold_avx<Op>(in, row_bytes, rows, cols, out);
+#endif
+    float_row_fold_plain<Op>(in, row_bytes, rows, cols, out);
+}
+}  // namespace
+
+void float_row_fold(RowFold op, const uint8_t* in, size_t row_bytes, int rows, int cols, float* out) {
+    switch (op) {
+        case RowFold::Sum: return float_row_fold_as<RowFold::Sum>(in, row_bytes, rows, cols, out);
+        case RowFold::Prod: return float_row_fold_as<RowFold::Prod>(in, row_bytes, rows, cols, out);
+        case RowFold::Max: return float_row_fold_as<RowFold::Max>(in, row_bytes, rows, cols, out);
+        case RowFold::Min: return float_row_fold_as<RowFold::Min>(in, row_bytes, rows, cols, out);
+    }
+}
+
+void float_col_fold(RowFold op, const uint8_t* in, size_t row_bytes, int rows, int cols, float* out) {
+    switch (op) {
+        case RowFold::Sum: return float_col_fold_as<RowFold::Sum>(in, row_bytes, rows, cols, out);
+        case RowFold::Prod: return float_col_fold_as<RowFold::Prod>(in, row_bytes, rows, cols, out);
+        case RowFold::Max: return float_col_fold_as<RowFold::Max>(in, row_bytes, rows, cols, out);
+        case RowFold::Min: return float_col_fold_as<RowFold::Min>(in, row_bytes, rows, cols, out);
+    }
 }
 
 void float_to_half_row(const float* src, uint8_t* dst, int n) {

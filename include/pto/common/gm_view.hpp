@@ -71,6 +71,8 @@ struct GmView {
     // Element offset of logical (r, c) from data().
     int64_t offset(int64_t r, int64_t c) const {
         if constexpr (L == Layout::ND) {
+            // A 2-D tensor (outer shapes 1), the common case, without the divisions.
+            if (sh[0] == 1 && sh[1] == 1 && sh[2] == 1 && r < sh[3]) return r * st[3] + c * st[4];
             int64_t d3 = r % sh[3], d2 = (r / sh[3]) % sh[2], d1 = (r / (sh[3] * sh[2])) % sh[1],
                     d0 = r / (sh[3] * sh[2] * sh[1]);
             return d0 * st[0] + d1 * st[1] + d2 * st[2] + d3 * st[3] + c * st[4];

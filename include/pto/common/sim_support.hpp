@@ -20,7 +20,21 @@
 #define PTOSIM_VECTORIZE
 #endif
 
+// A function the compiler must call as it is, not inline or specialise for
+// the values it sees passed.
+#if defined(__GNUC__) && !defined(__clang__)
+#define PTOSIM_NOIPA __attribute__((noipa))
+#else
+#define PTOSIM_NOIPA __attribute__((noinline))
+#endif
+
 namespace pto::ptosim_impl {
+
+// memcpy through the C library's vector copy. GCC expands a memcpy whose size
+// it knows to be at most a few hundred bytes (a tile row) into `rep movsq`,
+// which took several times as long per row on the x86 hosts measured
+// (bench/pto_isa_cpu_sim_speed.sh).
+PTOSIM_NOIPA inline void copy_bytes(void* dst, const void* src, size_t n) { std::memcpy(dst, src, n); }
 
 using ptosim::Core;
 using ptosim::OpRecord;

@@ -166,6 +166,18 @@ PTOSIM_VECTORIZE void elementwise(CallSite cs, const char* op, Dst& dst, F f, Sr
     } else if constexpr (is_f16<D> && same_elem<D, typename Src::DType...>) {
         f16_rows<Dst, Src...>(d, s, vr, vc, f, std::index_sequence_for<Src...>{});
     } else {
+        // A conversion the runtime also does a row at a time (same results),
+        // where f says it applies to this call.
+        if constexpr (requires { F::convert_row; } && sizeof...(Src) == 1 && row_contiguous<Dst>() &&
+                      (row_contiguous<Src>() && ...)) {
+            if (f.rows_apply) {
+                [&]<size_t... I>(std::index_sequence<I...>) {
+                    for (int r = 0; r < vr; ++r)
+                        F::convert_row(at<Src>(const_cast<uint8_t*>(s[I]), r, 0)..., at<Dst>(d, r, 0), vc);
+                }(std::index_sequence_for<Src...>{});
+                return;
+            }
+        }
         [&]<size_t... I>(std::index_sequence<I...>) {
             for (int r = 0; r < vr; ++r) {
                 uint8_t* drow = at<Dst>(d, r, 0);
@@ -238,6 +250,7 @@ PTOSIM_VECTORIZE void elementwise(CallSite cs, const char* op, Dst& dst, F f, Sr
     }
 #define PTOSIM_UNARY_EXP_SHAPE(...) PTOSIM_UNARY_ROWS_SHAPE(ptosim::VMath::Exp, __VA_ARGS__)
 #define PTOSIM_UNARY_LOG_SHAPE(...) PTOSIM_UNARY_ROWS_SHAPE(ptosim::VMath::Log, __VA_ARGS__)
+#define PTOSIM_UNARY_SQRT_SHAPE(...) PTOSIM_UNARY_ROWS_SHAPE(ptosim::VMath::Sqrt, __VA_ARGS__)
 
 #define PTOSIM_BINARY_SHAPE(NAME, ALGO, FWD, CHECK, TYPES, EXPR)                                                 \
     template <PTOSIM_UNPAREN ALGO typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1,           \

@@ -66,10 +66,17 @@ namespace rd = vop::rd;
 
 // ------------------------------------------------------------ reductions
 
+// Which ptosim::RowFold computes a row reduction's fold on float rows in
+// libptosim (the same operations in the same order), or none.
+enum class FastFold : int { None = -1, Sum = 0, Prod = 1, Max = 2, Min = 3 };
+static_assert(static_cast<int>(ptosim::RowFold::Sum) == 0 && static_cast<int>(ptosim::RowFold::Prod) == 1 &&
+              static_cast<int>(ptosim::RowFold::Max) == 2 && static_cast<int>(ptosim::RowFold::Min) == 3);
+
 // dst(r, 0) = out(fold of src(r, c) over c), for r < src.GetValidRow(): the
 // accumulator is init(src(r, 0)) and takes columns in ascending order via
 // step(acc, v, c), in compute_t (float for 16-bit floats), rounded once.
-template <class Dst, class Src, class Tmp, class Init, class Step, class Out>
+// Float sources with a FastFold go through ptosim::float_row_fold instead.
+template <FastFold Fast = FastFold::None, class Dst, class Src, class Tmp, class Init, class Step, class Out>
 void row_reduce(CallSite cs, const char* op, Dst& dst, Src& src, Tmp* tmp, Init init, Step step, Out out) {
     static_assert(is_nd<Src>, "row reductions read a Vec tile in row-major ND layout (BLayout::RowMajor, NoneBox)");
     static_assert(is_nd<Dst> || is_dn_column<Dst>,
@@ -82,6 +89,18 @@ void row_reduce(CallSite cs, const char* op, Dst& dst, Src& src, Tmp* tmp, Init 
                                 std::to_string(vr) + "); set the destination's valid shape to " + shape_str(vr, 1));
     auto [d, v] = begin_op(cs, op, static_cast<uint64_t>(vr) * vc, tmp, dst, src);
     const auto& s = std::get<0>(v);
+    if constexpr (Fast != FastFold::None && std::is_same_v<typename Src::DType, float> &&
+                  std::is_same_v<typename Dst::DType, float>) {
+        constexpr int kChunk = 256;
+        constexpr size_t row_bytes = Src::Cols * sizeof(float);
+        float folded[kChunk];
+        for (int r0 = 0; r0 < vr; r0 += kChunk) {
+            const int n = std::min(kChunk, vr - r0);
+            ptosim::float_row_fold(static_cast<ptosim::RowFold>(Fast), s.base + r0 * row_bytes, row_bytes, n, vc, folded);
+            for (int r = 0; r < n; ++r) put<Dst>(d, r0 + r, 0, out(folded[r]));
+        }
+        return;
+    }
     for (int r = 0; r < vr; ++r) {
         auto acc = init(s(r, 0));
         for (int c = 1; c < vc; ++c) acc = step(acc, s(r, c), c);
@@ -90,8 +109,9 @@ void row_reduce(CallSite cs, const char* op, Dst& dst, Src& src, Tmp* tmp, Init 
 }
 
 // dst(0, c) = fold over r of src(r, c), for c < src.GetValidCol(): rows in
-// ascending order, accumulated in compute_t and rounded once.
-template <class Dst, class Src, class F>
+// ascending order, accumulated in compute_t and rounded once. Float sources
+// with a FastFold go through ptosim::float_col_fold instead.
+template <FastFold Fast = FastFold::None, class Dst, class Src, class F>
 PTOSIM_VECTORIZE void col_reduce(CallSite cs, const char* op, Dst& dst, Src& src, F f) {
     static_assert(is_nd<Src> && is_nd<Dst>, "column reductions take Vec tiles in row-major ND layout (BLayout::RowMajor, NoneBox)");
     const int vr = src.GetValidRow(), vc = src.GetValidCol();
@@ -100,12 +120,26 @@ PTOSIM_VECTORIZE void col_reduce(CallSite cs, const char* op, Dst& dst, Src& src
                                 ") must equal the source's (" + std::to_string(vc) + ")");
     auto [d, v] = begin_op(cs, op, static_cast<uint64_t>(vr) * vc, static_cast<NoTmp*>(nullptr), dst, src);
     if (vr == 0 || vc == 0) return;
-    const auto& s = std::get<0>(v);
-    std::vector<compute_t<typename Src::DType>> acc(vc);
-    for (int c = 0; c < vc; ++c) acc[c] = s(0, c);
-    for (int r = 1; r < vr; ++r)
-        for (int c = 0; c < vc; ++c) acc[c] = f(acc[c], s(r, c));
-    for (int c = 0; c < vc; ++c) put<Dst>(d, 0, c, acc[c]);
+    using T = typename Src::DType;
+    const uint8_t* base = std::get<0>(v).base;
+    // Columns in chunks held on the stack; each source row's chunk is contiguous (ND).
+    constexpr int kChunk = 256;
+    compute_t<T> acc[kChunk];
+    for (int c0 = 0; c0 < vc; c0 += kChunk) {
+        const int n = std::min(kChunk, vc - c0);
+        const uint8_t* row = at<Src>(const_cast<uint8_t*>(base), 0, c0);
+        if constexpr (Fast != FastFold::None && std::is_same_v<T, float>) {
+            ptosim::float_col_fold(static_cast<ptosim::RowFold>(Fast), row, Src::Cols * sizeof(float), vr, n, acc);
+            for (int c = 0; c < n; ++c) put<Dst>(d, 0, c0 + c, acc[c]);
+            continue;
+        }
+        for (int c = 0; c < n; ++c) acc[c] = widen(load_elem<T>(row + c * sizeof(T)));
+        for (int r = 1; r < vr; ++r) {
+            row = at<Src>(const_cast<uint8_t*>(base), r, c0);
+            for (int c = 0; c < n; ++c) acc[c] = f(acc[c], widen(load_elem<T>(row + c * sizeof(T))));
+        }
+        for (int c = 0; c < n; ++c) put<Dst>(d, 0, c0 + c, acc[c]);
+    }
 }
 
 // Index of the first extreme element of each row; beats(cur, v) says v
@@ -145,6 +179,22 @@ void col_arg(CallSite cs, const char* op, Dst& dst, Src& src, Tmp* tmp, Beats be
 
 // ------------------------------------------------------------ broadcasts
 
+// expand's loop, a destination row at a time over contiguous elements (dst is
+// ND): the row's value converted once (Rows), or source row 0 (columns).
+template <bool Rows, class Dst, class Src>
+PTOSIM_VECTORIZE void expand_rows(uint8_t* d, const in_view<Src>& s, int vr, int vc) {
+    using T = typename Dst::DType;
+    for (int r = 0; r < vr; ++r) {
+        uint8_t* drow = at<Dst>(d, r, 0);
+        if constexpr (Rows) {
+            const T x = narrow<T>(s(r, 0));
+            for (int c = 0; c < vc; ++c) store_elem(drow + c * sizeof(T), x);
+        } else {
+            for (int c = 0; c < vc; ++c) store_elem(drow + c * sizeof(T), narrow<T>(s(0, c)));
+        }
+    }
+}
+
 // dst(r, c) = src(r, 0) (rows) or src(0, c) (columns) over dst's valid region.
 template <bool Rows, class Dst, class Src>
 void expand(CallSite cs, const char* op, Dst& dst, Src& src) {
@@ -159,7 +209,25 @@ void expand(CallSite cs, const char* op, Dst& dst, Src& src) {
     auto [d, v] = begin_op(cs, op, static_cast<uint64_t>(vr) * vc, static_cast<NoTmp*>(nullptr), dst, src);
     const auto& s = std::get<0>(v);
     if (src.GetValidRow() == 0 || src.GetValidCol() == 0) return;
-    fill_region<Dst>(d, vr, vc, [&](int r, int c) { return Rows ? s(r, 0) : s(0, c); });
+    expand_rows<Rows, Dst>(d, s, vr, vc);
+}
+
+// row_expand_binary's mode 1 with a row-major full operand: e_r read once
+// per row and the row as one loop over contiguous elements (vectorised for
+// float), f(e_r, full) when ExpFirst; per element what fill_region computes.
+template <bool ExpFirst, class Dst, class Full, class E, class F>
+PTOSIM_VECTORIZE void row_expand_rows(uint8_t* d, const in_view<Full>& full, const in_view<E>& e, int vr, int vc, F& f) {
+    using T = typename Dst::DType;
+    for (int r = 0; r < vr; ++r) {
+        const auto s = e(r, 0);
+        uint8_t* drow = at<Dst>(d, r, 0);
+        const uint8_t* frow = at<Full>(const_cast<uint8_t*>(full.base), r, 0);
+        for (int c = 0; c < vc; ++c) {
+            const auto x = widen(load_elem<T>(frow + c * sizeof(T)));
+            if constexpr (ExpFirst) store_elem(drow + c * sizeof(T), narrow<T>(f(s, x)));
+            else store_elem(drow + c * sizeof(T), narrow<T>(f(x, s)));
+        }
+    }
 }
 
 // dst(r, c) = f(full(r, c), e_r) where e_r comes from the expanded operand:
@@ -194,6 +262,11 @@ void row_expand_binary(CallSite cs, const char* op, Dst& dst, S0& src0, S1& src1
     auto [d, v] = begin_op(cs, op, static_cast<uint64_t>(vr) * vc, tmp, dst, src0, src1);
     const auto& a = std::get<0>(v);
     const auto& b = std::get<1>(v);
+    if constexpr (is_dn_column<S0> && is_nd<S1>) {
+        return row_expand_rows<true, Dst>(d, b, a, vr, vc, f);  // S0 is DN, so exp0
+    } else if constexpr (is_nd<S0> && is_dn_column<S1>) {
+        if (!exp0) return row_expand_rows<false, Dst>(d, a, b, vr, vc, f);
+    }
     if (exp0) fill_region<Dst>(d, vr, vc, [&](int r, int c) { return f(a(r, S0::isRowMajor ? c % block : 0), b(r, c)); });
     else fill_region<Dst>(d, vr, vc, [&](int r, int c) { return f(a(r, c), b(r, S1::isRowMajor ? c % block : 0)); });
 }
@@ -327,12 +400,13 @@ void part_arg(CallSite cs, const char* op, DV& dst, S0& src0, S1& src1, DI& dst_
     static_assert(std::is_same_v<typename Dst::DType, typename Src::DType>, #NAME ": source and destination element types must match")
 
 // TNAME(dst, src, tmp): FOLD(acc, v) over each row.
-#define PTOSIM_ROW_REDUCE_OP(NAME, TYPES, FOLD)                                                                     \
+// FAST: the ptosim_impl::red::FastFold that computes FOLD on float rows.
+#define PTOSIM_ROW_REDUCE_OP(NAME, TYPES, FOLD, FAST)                                                               \
     template <typename TileDataOut, typename TileDataIn, typename TileDataTmp, typename... WaitEvents>             \
     PTO_INST RecordEvent NAME(CallSite cs, TileDataOut& dst, TileDataIn& src, TileDataTmp& tmp, WaitEvents&... events) { \
         ptosim_impl::wait_events(cs, events...);                                                                          \
         PTOSIM_TYPE_CHECK(NAME, TYPES, TileDataOut, TileDataIn);                                                   \
-        ptosim_impl::red::row_reduce(cs, #NAME, dst, src, &tmp, [](auto v) { return v; },                                     \
+        ptosim_impl::red::row_reduce<ptosim_impl::red::FastFold::FAST>(cs, #NAME, dst, src, &tmp, [](auto v) { return v; }, \
                         [](auto acc, auto v, int) { return FOLD; }, [](auto acc) { return acc; });                 \
         return {};                                                                                                 \
     }                                                                                                              \
@@ -380,13 +454,13 @@ void part_arg(CallSite cs, const char* op, DV& dst, S0& src0, S1& src1, DI& dst_
     }
 
 // TNAME(dst, src): FOLD(acc, v) down each column.
-#define PTOSIM_COL_REDUCE_OP(NAME, TYPES, FOLD)                                                                     \
+#define PTOSIM_COL_REDUCE_OP(NAME, TYPES, FOLD, FAST)                                                               \
     template <typename TileDataOut, typename TileDataIn, typename... WaitEvents>                                   \
         requires ptosim_impl::red::events_only<WaitEvents...>                                                                   \
     PTO_INST RecordEvent NAME(CallSite cs, TileDataOut& dst, TileDataIn& src, WaitEvents&... events) {            \
         ptosim_impl::wait_events(cs, events...);                                                                          \
         PTOSIM_TYPE_CHECK(NAME, TYPES, TileDataOut, TileDataIn);                                                   \
-        ptosim_impl::red::col_reduce(cs, #NAME, dst, src, [](auto acc, auto v) { return FOLD; });                               \
+        ptosim_impl::red::col_reduce<ptosim_impl::red::FastFold::FAST>(cs, #NAME, dst, src, [](auto acc, auto v) { return FOLD; }); \
         return {};                                                                                                 \
     }                                                                                                              \
     template <typename TileDataOut, typename TileDataIn, typename... WaitEvents>                                   \
@@ -489,10 +563,10 @@ void part_arg(CallSite cs, const char* op, DV& dst, S0& src0, S1& src1, DI& dst_
     }
 
 // Integers wrap; half/bf16 are computed in float and rounded once.
-PTOSIM_ROW_REDUCE_OP(TROWSUM, f16f32_type, acc + v)
-PTOSIM_ROW_REDUCE_OP(TROWMAX, row_minmax_type, ptosim_impl::vop::rd::max(acc, v))
-PTOSIM_ROW_REDUCE_OP(TROWMIN, row_minmax_type, ptosim_impl::vop::rd::min(acc, v))
-PTOSIM_ROW_REDUCE_OP(TROWPROD, base4_type, ptosim_impl::vop::rd::mul(acc, v))
+PTOSIM_ROW_REDUCE_OP(TROWSUM, f16f32_type, acc + v, Sum)
+PTOSIM_ROW_REDUCE_OP(TROWMAX, row_minmax_type, ptosim_impl::vop::rd::max(acc, v), Max)
+PTOSIM_ROW_REDUCE_OP(TROWMIN, row_minmax_type, ptosim_impl::vop::rd::min(acc, v), Min)
+PTOSIM_ROW_REDUCE_OP(TROWPROD, base4_type, ptosim_impl::vop::rd::mul(acc, v), Prod)
 PTOSIM_ROW_ARG_OP(TROWARGMAX, beats_max)
 PTOSIM_ROW_ARG_OP(TROWARGMIN, beats_min)
 
@@ -500,10 +574,10 @@ PTOSIM_ROW_ARG_OP(TROWARGMIN, beats_min)
 PTOSIM_COL_ARG_OP(TCOLARGMAX, beats_max)
 PTOSIM_COL_ARG_OP(TCOLARGMIN, beats_min)
 
-PTOSIM_COL_REDUCE_OP(TCOLSUM, col_reduce_type, ptosim_impl::vop::rd::add(acc, v))
-PTOSIM_COL_REDUCE_OP(TCOLMAX, col_reduce_type, ptosim_impl::vop::rd::max(acc, v))
-PTOSIM_COL_REDUCE_OP(TCOLMIN, col_reduce_type, ptosim_impl::vop::rd::min(acc, v))
-PTOSIM_COL_REDUCE_OP(TCOLPROD, col_prod_type, ptosim_impl::vop::rd::mul(acc, v))
+PTOSIM_COL_REDUCE_OP(TCOLSUM, col_reduce_type, ptosim_impl::vop::rd::add(acc, v), Sum)
+PTOSIM_COL_REDUCE_OP(TCOLMAX, col_reduce_type, ptosim_impl::vop::rd::max(acc, v), Max)
+PTOSIM_COL_REDUCE_OP(TCOLMIN, col_reduce_type, ptosim_impl::vop::rd::min(acc, v), Min)
+PTOSIM_COL_REDUCE_OP(TCOLPROD, col_prod_type, ptosim_impl::vop::rd::mul(acc, v), Prod)
 
 // isBinary picks the hardware's tree order; ptosim sums rows in order either way.
 template <typename TileDataOut, typename TileDataIn, typename TileDataTmp, typename... WaitEvents>

@@ -70,6 +70,20 @@ inline ptosim::MiniRound mini_round(RoundMode m) {
     }
 }
 
+// The per-element conversion f, plus whole rows between float and binary16
+// through the runtime (ptosim/numerics.hpp), which gives convert()'s result
+// for every element: binary16 -> float is exact in any mode (signalling NaNs
+// kept), float -> binary16 is IEEE rounding to nearest even, which convert()
+// applies for RINT and NONE (overflow to infinity, subnormals, NaN payloads).
+template <class D, class S, class F>
+struct RowConvert : F {
+    bool rows_apply;
+    static void convert_row(const uint8_t* src, uint8_t* dst, int n) {
+        if constexpr (std::is_same_v<S, half>) ptosim::half_row_to_float(src, reinterpret_cast<float*>(dst), n);
+        else ptosim::float_to_half_row(reinterpret_cast<const float*>(src), dst, n);
+    }
+};
+
 template <class Dst, class Src>
 RecordEvent tcvt(CallSite cs, Dst& dst, Src& src, RoundMode mode, SaturationMode sat) {
     using D = typename Dst::DType;
@@ -89,7 +103,14 @@ RecordEvent tcvt(CallSite cs, Dst& dst, Src& src, RoundMode mode, SaturationMode
     } else if constexpr (ptosim::is_minifloat8<S>::value) {
         elementwise(cs, "TCVT", dst, [](auto x) { return static_cast<float>(x); }, src);  // exact
     } else {
-        elementwise(cs, "TCVT", dst, [mode, sat](auto x) { return convert<D, S>(static_cast<S>(x), mode, sat); }, src);
+        auto f = [mode, sat](auto x) { return convert<D, S>(static_cast<S>(x), mode, sat); };
+        if constexpr ((std::is_same_v<D, half> && std::is_same_v<S, float>) ||
+                      (std::is_same_v<D, float> && std::is_same_v<S, half>)) {
+            const bool rows = std::is_same_v<S, half> || mode == RoundMode::CAST_RINT || mode == RoundMode::CAST_NONE;
+            elementwise(cs, "TCVT", dst, RowConvert<D, S, decltype(f)>{f, rows}, src);
+        } else {
+            elementwise(cs, "TCVT", dst, f, src);
+        }
     }
     return {};
 }

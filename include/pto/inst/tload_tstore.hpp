@@ -77,8 +77,13 @@ PTOSIM_VECTORIZE void copy_tile_gm(uint8_t* tile, uint8_t* gm, const GmView<G>& 
                 for (int c = 0; c < cols; c += run) {
                     const size_t n = static_cast<size_t>(std::min(run, cols - c)) * es;
                     uint8_t* t = at<T>(tile, r, c);
-                    if constexpr (to_tile) std::memcpy(t, g + c * es, n);
-                    else std::memcpy(g + c * es, t, n);
+                    if constexpr (run * es >= 128) {
+                        if constexpr (to_tile) copy_bytes(t, g + c * es, n);
+                        else copy_bytes(g + c * es, t, n);
+                    } else {
+                        if constexpr (to_tile) std::memcpy(t, g + c * es, n);
+                        else std::memcpy(g + c * es, t, n);
+                    }
                 }
             }
             return;
