@@ -375,7 +375,11 @@ void Device::Impl::CoreArena::clear(int first, int count) {
     // as zero already. Zeroing those in place keeps them mapped: giving them
     // back (MADV_DONTNEED) made the next launch take a page fault on every
     // page it touches again, about 40 us for the three 32 KiB tiles of a
-    // 64x128 float TADD, twenty times the launch itself.
+    // 64x128 float TADD, twenty times the launch itself. (A page the host
+    // swapped out between launches also reads as not resident and keeps its
+    // bytes: only a kernel that reads local memory it never wrote could see
+    // them, which initcheck reports; hardware keeps the previous kernel's
+    // bytes there in any case.)
     const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
     resident_.resize((bytes + page - 1) / page);
     if (mincore(from, bytes, resident_.data()) != 0) {
