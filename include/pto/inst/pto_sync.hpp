@@ -4,6 +4,7 @@
 // so a missing Record or FIFO record ends in the same deadlock report as a missing
 // set_flag or ffts_cross_core_sync would (docs/isa/sync.md).
 #pragma once
+#include <pto/common/intrinsics.hpp>
 #include <pto/common/sim_support.hpp>
 #include <pto/inst/tload_tstore.hpp>
 #include <pto/inst/tmov.hpp>
