@@ -11,6 +11,54 @@
 #include <tuple>
 #include <utility>
 
+namespace pto::ptosim_impl {
+
+// Vector instructions take Vec (UB) tiles in row-major ND layout.
+template <class T>
+constexpr void check_vec_operand() {
+    static_assert(T::Loc == TileType::Vec, "vector instructions take Vec (UB) tiles");
+    static_assert(T::isRowMajor && !T::isBoxedLayout, "vector instructions take row-major ND tiles");
+}
+
+// Element-type predicates of the instructions' type lists.
+template <class E, class... Ts>
+constexpr bool one_of = (std::is_same_v<E, Ts> || ...);
+
+template <class D, class... S>
+constexpr bool same_elem = (std::is_same_v<D, S> && ...);
+
+// Integer arithmetic runs unsigned so that signed overflow and the promotion
+// of uint16 * uint16 to int wrap instead of being undefined behaviour.
+template <class A>
+inline A wrap_add(A a, A b) {
+    if constexpr (std::is_integral_v<A>) {
+        using U = std::make_unsigned_t<decltype(a + b)>;
+        return static_cast<A>(static_cast<U>(a) + static_cast<U>(b));
+    } else {
+        return a + b;
+    }
+}
+template <class A>
+inline A wrap_sub(A a, A b) {
+    if constexpr (std::is_integral_v<A>) {
+        using U = std::make_unsigned_t<decltype(a - b)>;
+        return static_cast<A>(static_cast<U>(a) - static_cast<U>(b));
+    } else {
+        return a - b;
+    }
+}
+template <class A>
+inline A wrap_mul(A a, A b) {
+    if constexpr (std::is_integral_v<A>) {
+        using U = std::make_unsigned_t<decltype(a * b)>;
+        return static_cast<A>(static_cast<U>(a) * static_cast<U>(b));
+    } else {
+        return a * b;
+    }
+}
+
+}  // namespace pto::ptosim_impl
+
 namespace pto::ptosim_impl::vop {
 
 // True when no argument is a tile: the trailing arguments are events.
@@ -35,32 +83,11 @@ template <class A>
 inline A min(A a, A b) { return beats_min(a, b) ? b : a; }
 // Integers wrap (two's complement) without signed-overflow or promotion UB.
 template <class A>
-inline A add(A a, A b) {
-    if constexpr (std::is_integral_v<A>) {
-        using U = std::make_unsigned_t<decltype(a + b)>;
-        return static_cast<A>(static_cast<U>(a) + static_cast<U>(b));
-    } else {
-        return a + b;
-    }
-}
+inline A add(A a, A b) { return wrap_add(a, b); }
 template <class A>
-inline A mul(A a, A b) {
-    if constexpr (std::is_integral_v<A>) {
-        using U = std::make_unsigned_t<decltype(a * b)>;
-        return static_cast<A>(static_cast<U>(a) * static_cast<U>(b));
-    } else {
-        return a * b;
-    }
-}
+inline A mul(A a, A b) { return wrap_mul(a, b); }
 template <class A>
-inline A sub(A a, A b) {
-    if constexpr (std::is_integral_v<A>) {
-        using U = std::make_unsigned_t<decltype(a - b)>;
-        return static_cast<A>(static_cast<U>(a) - static_cast<U>(b));
-    } else {
-        return a - b;
-    }
-}
+inline A sub(A a, A b) { return wrap_sub(a, b); }
 }  // namespace rd
 
 inline std::string shape_str(int r, int c) { return std::to_string(r) + "x" + std::to_string(c); }

@@ -2,7 +2,7 @@
 // shapes (unary, binary, scalar, ...) as macros, and the arithmetic helpers
 // the bodies share. Each body is one line of math (docs/isa/elementwise.md).
 #pragma once
-#include <pto/common/sim_support.hpp>
+#include <pto/common/vec_op.hpp>
 #include <ptosim/vmath.hpp>
 #include <array>
 #include <string_view>
@@ -26,18 +26,6 @@ enum class RemAlgorithm : uint8_t { DEFAULT, HIGH_PRECISION };
 enum class RemSAlgorithm : uint8_t { DEFAULT, HIGH_PRECISION };
 
 namespace ptosim_impl {
-
-template <class T>
-constexpr void check_vec_operand() {
-    static_assert(T::Loc == TileType::Vec, "vector instructions take Vec (UB) tiles");
-    static_assert(T::isRowMajor && !T::isBoxedLayout, "vector instructions take row-major ND tiles");
-}
-
-template <class E, class... Ts>
-constexpr bool one_of = (std::is_same_v<E, Ts> || ...);
-
-template <class D, class... S>
-constexpr bool same_elem = (std::is_same_v<D, S> && ...);
 
 // Element types of TADD/TADDS/TMULS (pto-isa docs/isa/TADD.md).
 template <class E>
@@ -371,40 +359,6 @@ PTOSIM_VECTORIZE void elementwise(CallSite cs, const char* op, Dst& dst, F f, Sr
                               WaitEvents&... e) {                                                                 \
         return NAME(CallSite{}, dst, src0, scalar, src1, e...);                                                   \
     }
-
-namespace ptosim_impl {
-
-// Integer arithmetic runs unsigned so that signed overflow and the promotion
-// of uint16 * uint16 to int wrap instead of being undefined behaviour.
-template <class A>
-inline A wrap_add(A a, A b) {
-    if constexpr (std::is_integral_v<A>) {
-        using U = std::make_unsigned_t<decltype(a + b)>;
-        return static_cast<A>(static_cast<U>(a) + static_cast<U>(b));
-    } else {
-        return a + b;
-    }
-}
-template <class A>
-inline A wrap_sub(A a, A b) {
-    if constexpr (std::is_integral_v<A>) {
-        using U = std::make_unsigned_t<decltype(a - b)>;
-        return static_cast<A>(static_cast<U>(a) - static_cast<U>(b));
-    } else {
-        return a - b;
-    }
-}
-template <class A>
-inline A wrap_mul(A a, A b) {
-    if constexpr (std::is_integral_v<A>) {
-        using U = std::make_unsigned_t<decltype(a * b)>;
-        return static_cast<A>(static_cast<U>(a) * static_cast<U>(b));
-    } else {
-        return a * b;
-    }
-}
-
-}  // namespace ptosim_impl
 
 // Integer results wrap (two's complement); float results round to nearest even.
 PTOSIM_BINARY_OP(TADD, vec_arith_type, ptosim_impl::wrap_add(a, b))

@@ -2,7 +2,6 @@
 // TRESHAPE, TTRANS), the index TGATHER and generators (TCI, TTRI) over the
 // reduce family's operand prologue (docs/isa/layout.md).
 #pragma once
-#include <pto/inst/elementwise.hpp>
 #include <pto/common/vec_op.hpp>
 
 namespace pto {

@@ -1,7 +1,7 @@
 // TQUANT and TDEQUANT: per-row affine int8 quantisation on the vector unit
 // (docs/isa/matrix.md, "TQUANT, TDEQUANT").
 #pragma once
-#include <pto/inst/elementwise.hpp>
+#include <pto/common/vec_op.hpp>
 
 #include <vector>
 
