@@ -1,6 +1,8 @@
 // The Cube half of the cookbook's matmul_add mix kernels: C = A * B for one
 // 32x32x32 half block, left in L0C. Shared by the A2A3 and A5 mix tests.
 #pragma once
+#include <pto/inst/fixpipe.hpp>
+#include <pto/inst/tmatmul.hpp>
 #include "sim_test_util.hpp"
 
 namespace mixk {

@@ -1,7 +1,23 @@
 // Launch helpers for kernel tests: run a lambda as a vec, cube or mix kernel
 // on the simulated device of the compiled target, synchronously.
+//
+// A kernel test includes the instruction headers it exercises
+// (pto/inst/*.hpp) before this one, instead of pto/pto-inst.hpp: editing one
+// instruction family then rebuilds only the tests that use it (docs/workflow.md,
+// "Setting up"). Here comes the rest of what pto-inst.hpp gives kernels that
+// every test uses (tiles, TASSIGN, the CCE intrinsics, TLOAD/TSTORE of vector
+// tiles), and last the call-site macros, which must follow every instruction
+// header: an instruction header included after this one does not compile.
 #pragma once
-#include <pto/pto-inst.hpp>
+#include <pto/common/type.hpp>
+#include <pto/common/tile.hpp>
+#include <pto/common/tassign.hpp>
+#include <pto/common/intrinsics.hpp>
+#include <pto/common/cce_builtins.hpp>
+#include <pto/inst/tload_tstore.hpp>
+#include <pto/call_sites.hpp>
+#include <pto/common/constants.hpp>
+#include <pto/common/debug.h>
 #include <ptosim/runtime.hpp>
 #include <functional>
 #include <string>

@@ -1,6 +1,7 @@
 // The cost model (docs/cost-model.md): exact simulated times of small
 // hand-made record sequences, computed by hand from the figures of
 // kFigures below, and one kernel timed end to end.
+#include <pto/inst/elementwise.hpp>
 #include "sim_test_util.hpp"
 #include <ptosim/c_api.h>
 #include <ptosim/cost.hpp>

@@ -2,6 +2,8 @@
 // tensors into a ConvTile, TMOV/TEXTRACT of FRACTAL_Z weights into L0B, and
 // accumulator stores to NC1HWC0 (A2A3) and NHWC / NCHW / NCDHW (A5). Every
 // expected value is an index computed here from the layouts' definitions.
+#include <pto/inst/fixpipe.hpp>
+#include <pto/inst/layout.hpp>
 #include "test_isa_ref.hpp"
 
 using namespace pto;

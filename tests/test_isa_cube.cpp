@@ -1,5 +1,7 @@
 // Cube data path: TMOV Mat->Left/Right/Bias, TEXTRACT, TMATMUL(_ACC/_BIAS),
 // TSTORE from Acc with conversion, and on A5 the Cube<->Vector moves.
+#include <pto/inst/fixpipe.hpp>
+#include <pto/inst/tmatmul.hpp>
 #include "test_isa_ref.hpp"
 
 using namespace pto;

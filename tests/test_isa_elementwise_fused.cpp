@@ -4,6 +4,7 @@
 // from the ISA definitions: exact __int128 arithmetic for the half fused
 // multiply-add, long double for powers, a separate Philox for TRANDOM checked
 // against the published Random123 answers. Suites are <INSTRUCTION>_...
+#include <pto/inst/elementwise_fused.hpp>
 #include "test_isa_ref.hpp"
 #include <array>
 

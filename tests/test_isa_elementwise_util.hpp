@@ -5,6 +5,7 @@
 // types per instruction. Each suite is named <INSTRUCTION>_Types so coverage
 // maps tests to instructions.
 #pragma once
+#include <pto/inst/elementwise_ops.hpp>
 #include "test_isa_ref.hpp"
 #include <array>
 #include <functional>

@@ -2,6 +2,7 @@
 // TMOV_FP, TEXTRACT_FP, TINSERT_FP and the scalar-parameter forms of
 // TSTORE / TMOV / TEXTRACT / TINSERT, against a scalar model of the
 // parameter word written here from docs/isa/fixpipe.md.
+#include <pto/common/cce_fixpipe.hpp>  // pto/inst/fixpipe.hpp and the raw fixpipe intrinsics
 #include "test_isa_ref.hpp"
 
 using namespace pto;

@@ -2,6 +2,8 @@
 // references written here: every element type of the compiled target, edge
 // valid shapes, every out-of-bounds and atomic policy, untouched elements
 // outside the written region, and faults naming the offending index.
+#include <pto/inst/gather_scatter.hpp>
+#include <pto/inst/rearrange.hpp>
 #include "test_isa_ref.hpp"
 
 using namespace pto;

@@ -1,6 +1,9 @@
 // img2col: TSETFMATRIX, TSET_IMG2COL_RPT, TSET_IMG2COL_PADDING and TIMG2COL,
 // against a direct convolution-window reference written here: K runs over
 // (C1, Kh, Kw, C0) like FRACTAL_Z weights, M over (N, Ho, Wo).
+#include <pto/inst/fixpipe.hpp>
+#include <pto/inst/img2col.hpp>
+#include <pto/inst/tmatmul.hpp>
 #include "test_isa_ref.hpp"
 
 using namespace pto;

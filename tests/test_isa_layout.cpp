@@ -8,6 +8,9 @@
 // bit c % 8 of that row's byte c / 8. A5: the vr * vc elements of the sources'
 // storage, taken as one flat run, give one bit stream from the mask's first
 // byte (a5/TCmp.hpp).
+#include <pto/inst/elementwise_ops.hpp>
+#include <pto/inst/gather_scatter.hpp>
+#include <pto/inst/layout.hpp>
 #include "test_isa_ref.hpp"
 #include <mutex>
 

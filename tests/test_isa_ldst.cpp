@@ -1,5 +1,7 @@
 // TLOAD / TSTORE between GM and UB/L1: valid regions, strides, DN, NZ and
 // padding, for every element type the transfers take.
+#include <pto/inst/fixpipe.hpp>
+#include <pto/inst/tmatmul.hpp>
 #include "test_isa_ref.hpp"
 
 using namespace pto;
@@ -467,21 +469,6 @@ TEST(IsaErrors, TileExtendingPastUbNamesInstructionBufferSizeAndLine) {
     EXPECT_NE(m.find("UB"), std::string::npos) << m;
     EXPECT_NE(m.find(std::to_string(ub)), std::string::npos) << m;
     EXPECT_NE(m.find(std::string(__FILE__) + ":" + std::to_string(line)), std::string::npos) << m;
-}
-
-TEST(IsaErrors, VectorOpOnTileWithoutAddress) {
-    int line = 0;
-    auto st = run_vec([&] {
-        Tile<TileType::Vec, float, 16, 64> a, b, c;
-        TASSIGN(a, 0);
-        TASSIGN(b, 0x1000);
-        line = __LINE__ + 1;
-        TADD(c, a, b);
-    });
-    ASSERT_FALSE(st.ok());
-    EXPECT_NE(st.message.find("TADD"), std::string::npos) << st.message;
-    EXPECT_NE(st.message.find("TASSIGN"), std::string::npos) << st.message;
-    EXPECT_NE(st.message.find(std::string(__FILE__) + ":" + std::to_string(line)), std::string::npos) << st.message;
 }
 
 TEST(IsaErrors, GmAccessPastRegisteredAllocationNamesIt) {

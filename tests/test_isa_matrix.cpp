@@ -2,6 +2,11 @@
 // low-precision element types and what moves and multiplies them. Every
 // expectation comes from a scalar reference written here from the format and
 // ISA texts.
+#include <pto/inst/fixpipe.hpp>
+#include <pto/inst/layout.hpp>
+#include <pto/inst/quant.hpp>
+#include <pto/inst/tcvt.hpp>
+#include <pto/inst/tmatmul_mx.hpp>
 #include "test_isa_ref.hpp"
 #include <array>
 

@@ -5,6 +5,7 @@
 // References follow the documented order: 16-bit floats accumulate in float,
 // ascending index, rounded once; integers wrap. Binary half ops use _Float16.
 #pragma once
+#include <pto/inst/reduce.hpp>
 #include "test_isa_ref.hpp"
 #include <mutex>
 

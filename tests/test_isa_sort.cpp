@@ -3,6 +3,8 @@
 // against scalar references written here, for every element type of the
 // compiled target, with ties, NaN/Inf/signed zeros, edge and dynamic valid
 // shapes, untouched elements outside the written region, and faults.
+#include <pto/inst/reduce.hpp>
+#include <pto/inst/sort.hpp>
 #include "test_isa_ref.hpp"
 #include <ptosim/core.hpp>
 #include <algorithm>

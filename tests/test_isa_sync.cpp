@@ -2,6 +2,9 @@
 // FIFO (TPipe with TPUSH/TPOP/TFREE) across a mix group, misuse ending in the
 // runtime's deadlock report, TPRINT's format, TPREFETCH's record, SYNCALL's
 // hardware and software barriers and TPREFETCH_ASYNC.
+#include <pto/inst/elementwise.hpp>
+#include <pto/inst/fixpipe.hpp>
+#include <pto/inst/pto_sync.hpp>
 #include "sim_test_util.hpp"
 #include <gtest/gtest.h>
 #include <cstring>

@@ -1,5 +1,7 @@
 // Vector unit: TADD, TADDS, TMULS for every element type of the target, and
 // TCVT in every rounding mode against independent scalar references.
+#include <pto/inst/elementwise.hpp>
+#include <pto/inst/tcvt.hpp>
 #include "test_isa_ref.hpp"
 
 using namespace pto;
@@ -167,6 +169,22 @@ TEST(ArithWrap, Int16AndInt32WrapAround) {
     EXPECT_EQ(o16[5], INT16_MIN);
     EXPECT_EQ(o32[5], -2);
     EXPECT_EQ(o32m[5], 2147483645);  // 3 * (2^31 - 1) mod 2^32
+}
+
+// A vector instruction on a tile no TASSIGN placed faults at its line.
+TEST(IsaErrors, VectorOpOnTileWithoutAddress) {
+    int line = 0;
+    auto st = run_vec([&] {
+        Tile<TileType::Vec, float, 16, 64> a, b, c;
+        TASSIGN(a, 0);
+        TASSIGN(b, 0x1000);
+        line = __LINE__ + 1;
+        TADD(c, a, b);
+    });
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.message.find("TADD"), std::string::npos) << st.message;
+    EXPECT_NE(st.message.find("TASSIGN"), std::string::npos) << st.message;
+    EXPECT_NE(st.message.find(std::string(__FILE__) + ":" + std::to_string(line)), std::string::npos) << st.message;
 }
 
 // ---------------------------------------------------------------- TCVT

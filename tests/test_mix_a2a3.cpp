@@ -1,7 +1,7 @@
 // A2A3 mix kernel: the Cube core computes A*B into a GM workspace, signals its
 // two Vector sub-blocks over FFTS (mode 2), and each adds D to half the rows.
+#include <pto/npu/a2a3/custom/TSync_Custom.hpp>  // pto-isa's; it includes pto/pto-inst.hpp
 #include "mix_kernel_common.hpp"
-#include <pto/npu/a2a3/custom/TSync_Custom.hpp>
 #include <gtest/gtest.h>
 
 using namespace pto;

@@ -1,6 +1,7 @@
 // A5 mix kernel: the Cube core computes A*B in L0C and moves it straight into
 // both Vector sub-blocks' UB with TMOV Acc->Vec (DualModeSplitM), signalling
 // with intra-block flags; each sub-block adds D to its half and stores.
+#include <pto/inst/elementwise.hpp>
 #include "mix_kernel_common.hpp"
 #include <gtest/gtest.h>
 

@@ -1,5 +1,9 @@
 // Multi-core vector and cube launches with tails, written the way production
 // kernels are: block_dim blocks loop over tiles of a runtime-sized problem.
+#include <pto/inst/elementwise_ops.hpp>
+#include <pto/inst/fixpipe.hpp>
+#include <pto/inst/pto_sync.hpp>
+#include <pto/inst/tmatmul.hpp>
 #include "sim_test_util.hpp"
 #include <ptosim/check.hpp>
 #include <gtest/gtest.h>

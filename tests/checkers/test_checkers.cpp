@@ -3,6 +3,10 @@
 // must produce exactly the expected reports (tool, kind, buffer, both source
 // lines, found by the `// @name` markers at the end of kernel lines) and fail
 // the launch; the fixed run must report nothing and compute the right result.
+#include <pto/inst/elementwise_ops.hpp>
+#include <pto/inst/fixpipe.hpp>
+#include <pto/inst/pto_sync.hpp>
+#include <pto/inst/tmatmul.hpp>
 #include "test_isa_ref.hpp"
 #include "checker_util.hpp"
 #include <ptosim/check.hpp>

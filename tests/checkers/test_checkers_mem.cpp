@@ -4,6 +4,10 @@
 // (tool, kind, buffer, the source lines found by `// @name` markers) and,
 // for one kernel per kind, exactly the expected text; the fixed run must
 // report nothing under every tool and compute the right result.
+#include <pto/inst/elementwise_ops.hpp>
+#include <pto/inst/fixpipe.hpp>
+#include <pto/inst/pto_sync.hpp>
+#include <pto/inst/tmatmul.hpp>
 #include "test_isa_ref.hpp"
 #include "checker_util.hpp"
 #include <acl/acl.h>
