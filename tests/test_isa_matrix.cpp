@@ -1,13 +1,12 @@
 // Matrix instructions beyond plain TMATMUL: TGEMV(_ACC/_BIAS), the A5
 // low-precision element types and what moves and multiplies them. Every
 // expectation comes from a scalar reference written here from the format and
-// ISA texts.
+// ISA texts. TCVT to and from fp8 is in test_isa_matrix_tcvt.cpp.
 #include <pto/inst/fixpipe.hpp>
 #include <pto/inst/layout.hpp>
 #include <pto/inst/quant.hpp>
-#include <pto/inst/tcvt.hpp>
 #include <pto/inst/tmatmul_mx.hpp>
-#include "test_isa_ref.hpp"
+#include "test_isa_matrix_util.hpp"
 #include <array>
 
 using namespace pto;
@@ -261,71 +260,6 @@ TEST(GemvFaults, EmptyRightTileIsRejectedAtTheCallSite) {
 
 // ------------------------------------------------------------ low-precision types
 
-// Reference decoders, written from the format definitions field by field.
-double ref_ieee8(unsigned code, int ebits, int mbits, bool fn) {
-    const int bias = (1 << (ebits - 1)) - 1;
-    const unsigned e = (code >> mbits) & ((1u << ebits) - 1), m = code & ((1u << mbits) - 1);
-    const double sign = (code & 0x80u) ? -1.0 : 1.0;
-    const unsigned emax = (1u << ebits) - 1;
-    if (fn && e == emax && m == (1u << mbits) - 1) return NAN;
-    if (!fn && e == emax) return m ? NAN : sign * INFINITY;
-    if (e == 0) return sign * m * std::pow(2.0, 1 - bias - mbits);
-    return sign * (1.0 + m / std::pow(2.0, mbits)) * std::pow(2.0, static_cast<int>(e) - bias);
-}
-
-// HiFloat8 by its dot-field table: prefix, exponent width, mantissa width.
-double ref_hif8(unsigned code) {
-    if (code == 0x00) return 0.0;
-    if (code == 0x80) return NAN;
-    const double sign = (code & 0x80u) ? -1.0 : 1.0;
-    if ((code & 0x7f) == 0x6f) return sign * INFINITY;
-    const unsigned body = code & 0x7f;  // 7 bits after the sign
-    struct Dot {
-        unsigned prefix, len;
-        int d, m;
-    };
-    const Dot dots[] = {{0b11, 2, 4, 1}, {0b10, 2, 3, 2}, {0b01, 2, 2, 3}, {0b001, 3, 1, 3}, {0b0001, 4, 0, 3}};
-    for (const Dot& dot : dots) {
-        if ((body >> (7 - dot.len)) != dot.prefix) continue;
-        const unsigned rest = body & ((1u << (7 - dot.len)) - 1);
-        const unsigned mant = rest & ((1u << dot.m) - 1);
-        int e = 0;
-        if (dot.d > 0) {
-            const unsigned ef = rest >> dot.m;  // d bits: exponent sign, then d-1 magnitude bits below an implicit 1
-            const bool eneg = ef >> (dot.d - 1);
-            const int mag = static_cast<int>((1u << (dot.d - 1)) | (ef & ((1u << (dot.d - 1)) - 1)));
-            e = eneg ? -mag : mag;
-        }
-        return sign * std::ldexp(1.0 + mant / std::pow(2.0, dot.m), e);
-    }
-    return sign * std::pow(2.0, static_cast<int>(body & 7) - 23);  // dot 0000: denormals
-}
-
-double ref_fp4(unsigned code, int ebits) {
-    const int mbits = 3 - ebits, bias = 1;
-    const unsigned e = (code >> mbits) & ((1u << ebits) - 1), m = code & ((1u << mbits) - 1);
-    const double sign = (code & 8u) ? -1.0 : 1.0;
-    if (e == 0) return sign * m * std::pow(2.0, 1 - bias - mbits);
-    return sign * (1.0 + m / std::pow(2.0, mbits)) * std::pow(2.0, static_cast<int>(e) - bias);
-}
-
-template <class T>
-double to_double_fp8(T v) {
-    if constexpr (std::is_same_v<T, float8_e4m3_t>) return ref_ieee8(v.bits, 4, 3, true);
-    else if constexpr (std::is_same_v<T, float8_e5m2_t>) return ref_ieee8(v.bits, 5, 2, false);
-    else return ref_hif8(v.bits);
-}
-
-template <class T>
-uint8_t bits8(T v) {
-    return v.bits;
-}
-
-bool same_value(double a, double b) {
-    if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
-    return a == b && std::signbit(a) == std::signbit(b);
-}
-
 TEST(LowPrecision, EveryCodeDecodesAsTheFormatDefines) {
     for (unsigned c = 0; c < 256; ++c) {
         SCOPED_TRACE(c);
@@ -359,22 +293,6 @@ double ref_round_ieee(double x, int mbits, int emin) {
     e = std::max(e, emin);
     const double q = std::ldexp(1.0, e - mbits);
     return std::copysign(std::nearbyint(a / q) * q, x);
-}
-
-// HiFloat8 rounding: ties away from zero on the grid of |x|'s binade.
-double ref_round_hif8(double x) {
-    const double a = std::fabs(x);
-    if (a < std::ldexp(1.0, -23)) return 0.0;  // the only zero is +0
-    if (a < std::ldexp(1.0, -22)) return std::copysign(std::ldexp(1.0, -22), x);
-    const int e = std::ilogb(a);
-    if (e < -15) {  // denormals are the powers of two 2^-22 .. 2^-16
-        const double lo = std::ldexp(1.0, e);
-        return std::copysign(a >= 1.5 * lo ? 2 * lo : lo, x);
-    }
-    const int ae = std::abs(e);
-    const int mbits = ae <= 3 ? 3 : ae <= 7 ? 2 : 1;
-    const double q = std::ldexp(1.0, e - mbits);
-    return std::copysign(std::floor(a / q + 0.5) * q, x);
 }
 
 // Values across the whole range, every exact code value and every midpoint
@@ -890,171 +808,6 @@ TYPED_TEST(Fp8Matmul, MatmulAndGemvOverValidShapes) {
                 if (i == 0) ASSERT_EQ(y[j], want) << j;
             }
     }
-}
-
-// TCVT to and from fp8 (pto-isa docs/isa/TCVT.md: A5 converts FP32 to
-// FP8_E4M3/FP8_E5M2/H8, FP16 to H8, and FP8_E4M3/FP8_E5M2/H8 to FP32).
-
-// r = round(x / q) * q on the quantum q of |x|'s binade, by `mode`.
-double ref_round_ieee_mode(double x, int mbits, int emin, RoundMode mode) {
-    const double a = std::fabs(x);
-    int e = a == 0 ? emin : std::max(std::ilogb(a), emin);
-    const double q = std::ldexp(1.0, e - mbits);
-    return round_int(x / q, mode) * q;
-}
-
-template <class D>
-std::vector<D> tcvt_from_float(const std::vector<float>& in, RoundMode mode, SaturationMode sat, int vr, int vc) {
-    constexpr int R = 16, C = 256;
-    std::vector<D> out(R * C);
-    for (auto& x : out) x = D::from_bits(0x3c);
-    std::vector<float> src(in);
-    src.resize(R * C, 0.0f);
-    auto st = testutil::run_vec([&] {
-        Tile<TileType::Vec, float, R, C, BLayout::RowMajor, DYNAMIC, DYNAMIC> s(vr, vc);
-        Tile<TileType::Vec, D, R, C, BLayout::RowMajor, DYNAMIC, DYNAMIC> d(vr, vc);
-        TASSIGN(s, 0);
-        TASSIGN(d, R * C * 4);
-        auto gs = gm_nd(src.data(), R, C, C);
-        auto gd = gm_nd(out.data(), R, C, C);
-        Tile<TileType::Vec, D, R, C> whole;
-        TASSIGN(whole, R * C * 4);
-        TLOAD(whole, gd);  // sentinel bytes everywhere, to see what TCVT writes
-        TLOAD(s, gs);
-        ISA_SYNC(PIPE_MTE2, PIPE_V);
-        TCVT(d, s, mode, sat);
-        ISA_SYNC(PIPE_V, PIPE_MTE3);
-        TSTORE(gd, whole);
-    });
-    EXPECT_TRUE(st.ok()) << st.message;
-    return out;
-}
-
-std::vector<float> fp8_probe_floats() {
-    std::vector<float> v = {0.0f, -0.0f, NAN, -NAN, INFINITY, -INFINITY, 448.0f, 464.0f, 465.0f, 480.0f, -1e30f,
-                            57344.0f, 61439.0f, 61440.0f, 32768.0f, 40959.0f, 40960.0f, 1.0625f, -1.0625f,
-                            1.1875f, std::ldexp(1.0f, -10), std::ldexp(3.0f, -11), std::ldexp(1.0f, -17),
-                            std::ldexp(1.0f, -23), std::ldexp(1.5f, -23), std::ldexp(1.0f, -149), 1e-30f};
-    testutil::Rng rng;
-    while (v.size() < 16 * 256) {
-        const float mag = static_cast<float>(std::ldexp(rng.uniform(1.0, 2.0), static_cast<int>(rng.next() % 44) - 26));
-        v.push_back(rng.next() % 2 ? mag : -mag);
-    }
-    return v;
-}
-
-TEST(TcvtFp8, FloatToE4M3AndE5M2EveryModeWithAndWithoutSaturation) {
-    const auto in = fp8_probe_floats();
-    constexpr int R = 16, C = 256;
-    for (RoundMode mode : {RoundMode::CAST_RINT, RoundMode::CAST_ROUND, RoundMode::CAST_FLOOR, RoundMode::CAST_CEIL,
-                           RoundMode::CAST_TRUNC, RoundMode::CAST_ODD, RoundMode::CAST_NONE})
-        for (SaturationMode sat : {SaturationMode::ON, SaturationMode::OFF}) {
-            SCOPED_TRACE(std::to_string(static_cast<int>(mode)) + (sat == SaturationMode::ON ? " sat" : " nosat"));
-            const bool on = sat == SaturationMode::ON;
-            auto o4 = tcvt_from_float<float8_e4m3_t>(in, mode, sat, R, C);
-            auto o5 = tcvt_from_float<float8_e5m2_t>(in, mode, sat, R, C);
-            for (int i = 0; i < R * C; ++i) {
-                const double x = in[i];
-                double w4, w5;
-                if (std::isnan(x)) {
-                    w4 = w5 = NAN;
-                } else if (std::isinf(x)) {
-                    w4 = on ? std::copysign(448.0, x) : NAN;
-                    w5 = x;
-                } else {
-                    w4 = ref_round_ieee_mode(x, 3, -6, mode);
-                    w5 = ref_round_ieee_mode(x, 2, -14, mode);
-                    // Rounding toward zero never overflows (IEEE 754 §7.4): it stops at the largest finite value.
-                    // Round-to-odd keeps the largest finite value when its significand is odd (E5M2's
-                    // 1.11b; E4M3's 1.110b is even, so there the odd neighbour is the overflow).
-                    const bool toward_zero = mode == RoundMode::CAST_TRUNC || (mode == RoundMode::CAST_FLOOR && x > 0) ||
-                                             (mode == RoundMode::CAST_CEIL && x < 0);
-                    const bool odd = mode == RoundMode::CAST_ODD;
-                    if (std::fabs(w4) > 448) w4 = on || toward_zero ? std::copysign(448.0, x) : NAN;
-                    if (std::fabs(w5) > 57344)
-                        w5 = on || toward_zero || odd ? std::copysign(57344.0, x) : std::copysign(INFINITY, x);
-                    if (w4 == 0) w4 = std::copysign(0.0, x);
-                    if (w5 == 0) w5 = std::copysign(0.0, x);
-                }
-                ASSERT_TRUE(same_value(ref_ieee8(o4[i].bits, 4, 3, true), w4)) << i << ": " << x;
-                ASSERT_TRUE(same_value(ref_ieee8(o5[i].bits, 5, 2, false), w5)) << i << ": " << x;
-            }
-        }
-}
-
-TEST(TcvtFp8, FloatToHiFloat8AlwaysRoundsTiesAwayAndLeavesTheRestAlone) {
-    const auto in = fp8_probe_floats();
-    for (RoundMode mode : {RoundMode::CAST_RINT, RoundMode::CAST_TRUNC})
-        for (SaturationMode sat : {SaturationMode::ON, SaturationMode::OFF}) {
-            const bool on = sat == SaturationMode::ON;
-            // 13 x 250 valid: elements outside keep the sentinel byte.
-            auto out = tcvt_from_float<hifloat8_t>(in, mode, sat, 13, 250);
-            for (int r = 0; r < 16; ++r)
-                for (int c = 0; c < 256; ++c) {
-                    const int i = r * 256 + c;
-                    if (r >= 13 || c >= 250) {
-                        ASSERT_EQ(out[i].bits, 0x3c) << i;
-                        continue;
-                    }
-                    const double x = in[i];
-                    double w = std::isnan(x) ? NAN : std::isinf(x) ? x : ref_round_hif8(x);
-                    if (std::isfinite(x) && std::fabs(w) > 32768) w = on ? std::copysign(32768.0, x) : std::copysign(INFINITY, x);
-                    ASSERT_TRUE(same_value(ref_hif8(out[i].bits), w)) << i << ": " << x;
-                }
-        }
-}
-
-TEST(TcvtFp8, EveryHalfToHiFloat8) {
-    std::vector<half> in(65536);
-    std::vector<hifloat8_t> out(65536);
-    for (int i = 0; i < 65536; ++i) in[i] = half_from_bits(static_cast<uint16_t>(i));
-    auto st = testutil::run_vec([&] {
-        Tile<TileType::Vec, half, 256, 256> s;
-        Tile<TileType::Vec, hifloat8_t, 256, 256> d;
-        TASSIGN(s, 0);
-        TASSIGN(d, 256 * 256 * 2);
-        auto gs = gm_nd(in.data(), 256, 256, 256);
-        auto gd = gm_nd(out.data(), 256, 256, 256);
-        TLOAD(s, gs);
-        ISA_SYNC(PIPE_MTE2, PIPE_V);
-        TCVT(d, s, RoundMode::CAST_RINT);
-        ISA_SYNC(PIPE_V, PIPE_MTE3);
-        TSTORE(gd, d);
-    });
-    ASSERT_TRUE(st.ok()) << st.message;
-    for (int i = 0; i < 65536; ++i) {
-        const double x = to_double(in[i]);
-        double w = std::isnan(x) ? NAN : std::isinf(x) ? x : ref_round_hif8(x);
-        if (std::isfinite(x) && std::fabs(w) > 32768) w = std::copysign(32768.0, x);  // TCVT saturates by default
-        ASSERT_TRUE(same_value(ref_hif8(out[i].bits), w)) << std::hex << i;
-    }
-}
-
-template <class T>
-class TcvtFromFp8 : public ::testing::Test {};
-using Fp8Types = ::testing::Types<float8_e4m3_t, float8_e5m2_t, hifloat8_t>;
-TYPED_TEST_SUITE(TcvtFromFp8, Fp8Types);
-
-TYPED_TEST(TcvtFromFp8, EveryCodeWidensExactly) {
-    using T = TypeParam;
-    std::vector<T> in(256);
-    std::vector<float> out(256);
-    for (int i = 0; i < 256; ++i) in[i] = T::from_bits(static_cast<uint8_t>(i));
-    auto st = testutil::run_vec([&] {
-        Tile<TileType::Vec, T, 8, 32> s;
-        Tile<TileType::Vec, float, 8, 32> d;
-        TASSIGN(s, 0);
-        TASSIGN(d, 0x400);
-        auto gs = gm_nd(in.data(), 8, 32, 32);
-        auto gd = gm_nd(out.data(), 8, 32, 32);
-        TLOAD(s, gs);
-        ISA_SYNC(PIPE_MTE2, PIPE_V);
-        TCVT(d, s, RoundMode::CAST_NONE);
-        ISA_SYNC(PIPE_V, PIPE_MTE3);
-        TSTORE(gd, d);
-    });
-    ASSERT_TRUE(st.ok()) << st.message;
-    for (int i = 0; i < 256; ++i) ASSERT_TRUE(same_value(out[i], to_double_fp8(in[i]))) << i;
 }
 
 // ------------------------------------------------------------ MX matmul
