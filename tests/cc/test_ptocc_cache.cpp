@@ -1,12 +1,14 @@
 // ptocc's caches: a compile served from the result cache gives the very
-// object the compiler gave; a changed header, a changed -D flag or a damaged
-// entry makes it compile again; the precompiled header is rebuilt when its
-// record does not check out; PTOCC_CACHE=0 turns both off.
+// object the compiler gave, and leaves an output already holding it as it is;
+// a changed header, a changed -D flag or a damaged entry makes it compile
+// again; the precompiled header is rebuilt when its record does not check
+// out; PTOCC_CACHE=0 turns both off.
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -82,6 +84,15 @@ protected:
         const ShellRun r = sh(env + " PTOCC_CACHE_DIR=" + (dir_ / "cache").string() + " " + kPtocc +
                          " -v -c -xcce --cce-aicore-arch=dav-c220-vec -DMEMORY_BASE -O1 " + defines + " " +
                          (dir_ / "scale.cpp").string() + " -o " + (dir_ / "scale.o").string());
+        EXPECT_EQ(r.status, 0) << r.output;
+        return r.output;
+    }
+    // Compiles and links scale.cpp into libscale.so; returns ptocc's -v output.
+    std::string build_library() {
+        const ShellRun r = sh("PTOCC_PCH=0 PTOCC_CACHE_DIR=" + (dir_ / "cache").string() + " " + kPtocc +
+                              " -v -fPIC -shared -xcce --cce-aicore-arch=dav-c220-vec -DMEMORY_BASE -O1 "
+                              "-DPTOCC_TEST_SCALE=1 " + (dir_ / "scale.cpp").string() + " -o " +
+                              (dir_ / "libscale.so").string());
         EXPECT_EQ(r.status, 0) << r.output;
         return r.output;
     }
@@ -182,13 +193,7 @@ TEST_F(PtoccCache, CodeBeforeThePtoHeadersMeansNoPrecompiledHeader) {
 // header rebuilds both.
 TEST_F(PtoccCache, UnchangedLibraryBuildRunsNeitherCompilerNorLinker) {
     const fs::path lib = dir_ / "libscale.so";
-    auto build = [&] {
-        const ShellRun r = sh("PTOCC_PCH=0 PTOCC_CACHE_DIR=" + (dir_ / "cache").string() + " " + kPtocc +
-                              " -v -fPIC -shared -xcce --cce-aicore-arch=dav-c220-vec -DMEMORY_BASE -O1 "
-                              "-DPTOCC_TEST_SCALE=1 " + (dir_ / "scale.cpp").string() + " -o " + lib.string());
-        EXPECT_EQ(r.status, 0) << r.output;
-        return r.output;
-    };
+    auto build = [&] { return build_library(); };
     std::string out = build();
     EXPECT_EQ(out.find("libscale.so from the cache"), std::string::npos) << out;
     const std::string first = slurp(lib);
@@ -203,6 +208,26 @@ TEST_F(PtoccCache, UnchangedLibraryBuildRunsNeitherCompilerNorLinker) {
     out = build();
     EXPECT_EQ(out.find("libscale.so from the cache"), std::string::npos) << out;
     EXPECT_NE(slurp(lib), first);
+}
+
+// A hit onto an output that already holds the cached bytes leaves the file
+// and its time alone, so that ninja (restat) rebuilds nothing linked against
+// it after a header was only touched.
+TEST_F(PtoccCache, HitOntoTheSameBytesKeepsTheOutputsTime) {
+    const fs::path lib = dir_ / "libscale.so";
+    build_library();
+    const std::string first = slurp(lib);
+    const auto old = fs::last_write_time(lib) - std::chrono::hours(1);
+    fs::last_write_time(lib, old);
+    std::string out = build_library();
+    EXPECT_NE(out.find("libscale.so from the cache"), std::string::npos) << out;
+    EXPECT_EQ(slurp(lib), first);
+    EXPECT_EQ(fs::last_write_time(lib), old);
+    // Other bytes at the output's path are replaced.
+    spit(lib, "not a library");
+    out = build_library();
+    EXPECT_NE(out.find("libscale.so from the cache"), std::string::npos) << out;
+    EXPECT_EQ(slurp(lib), first);
 }
 
 TEST_F(PtoccCache, OffWithPtoccCacheZero) {
