@@ -1,7 +1,12 @@
 // Element-wise throughput inside one simulated vector core: one instruction
 // per iteration on a 64x128 tile (32 KiB fp32, 16 KiB fp16), reported as
 // elements per second of host wall time.
-#include <pto/pto-inst.hpp>
+// The instruction headers this benchmark runs, not all of pto/pto-inst.hpp, so
+// that editing another family does not rebuild it; the call-site macros last.
+#include <pto/inst/elementwise_ops.hpp>
+#include <pto/inst/tload_tstore.hpp>
+#include <pto/common/tassign.hpp>
+#include <pto/call_sites.hpp>
 #include <ptosim/runtime.hpp>
 #include <benchmark/benchmark.h>
 #include <vector>
