@@ -2,6 +2,9 @@
 // shapes (unary, binary, scalar, ...) as macros, and the arithmetic helpers
 // the bodies share. Each body is one line of math (docs/isa/elementwise.md).
 #pragma once
+#ifdef PTOSIM_HERE
+#error "pto/inst/elementwise.hpp is included after pto/call_sites.hpp, whose call-site macros would rewrite its declarations: include the instruction headers first"
+#endif
 #include <pto/common/vec_op.hpp>
 #include <ptosim/vmath.hpp>
 #include <array>

@@ -2,6 +2,9 @@
 // multiply-adds, TSUBRELU, TPAIRREDUCESUM and TRANDOM. Semantics, element
 // types per target and their sources: docs/isa/elementwise.md.
 #pragma once
+#ifdef PTOSIM_HERE
+#error "pto/inst/elementwise_fused.hpp is included after pto/call_sites.hpp, whose call-site macros would rewrite its declarations: include the instruction headers first"
+#endif
 #include <pto/inst/elementwise_ops.hpp>
 
 namespace pto {

@@ -2,6 +2,9 @@
 // elementwise.hpp: per-target element types (pto-isa docs/isa/<NAME>.md), the
 // edge-case arithmetic they share, and one line per instruction.
 #pragma once
+#ifdef PTOSIM_HERE
+#error "pto/inst/elementwise_ops.hpp is included after pto/call_sites.hpp, whose call-site macros would rewrite its declarations: include the instruction headers first"
+#endif
 #include <pto/inst/elementwise.hpp>
 #include <bit>
 #include <limits>

@@ -5,6 +5,9 @@
 // QUANT_PRE or FPC register and converts through that register, as the
 // hardware does, so SET_QUANT_* and the instructions share one state.
 #pragma once
+#ifdef PTOSIM_HERE
+#error "pto/inst/fixpipe.hpp is included after pto/call_sites.hpp, whose call-site macros would rewrite its declarations: include the instruction headers first"
+#endif
 #include <pto/inst/tload_tstore.hpp>
 #include <pto/inst/tmov.hpp>
 

@@ -2,6 +2,9 @@
 // mask-pattern and compare forms of TGATHER, TGATHERB, TSCATTER, and the
 // tile <-> global memory MGATHER / MSCATTER (docs/isa/gather_scatter.md).
 #pragma once
+#ifdef PTOSIM_HERE
+#error "pto/inst/gather_scatter.hpp is included after pto/call_sites.hpp, whose call-site macros would rewrite its declarations: include the instruction headers first"
+#endif
 #include <pto/common/gm_view.hpp>
 #include <pto/inst/layout.hpp>
 

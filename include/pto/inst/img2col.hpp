@@ -4,6 +4,9 @@
 // FMATRIX / repeat / padding registers; TIMG2COL reads the feature-map size,
 // padding list and padding value from those registers, as the hardware does.
 #pragma once
+#ifdef PTOSIM_HERE
+#error "pto/inst/img2col.hpp is included after pto/call_sites.hpp, whose call-site macros would rewrite its declarations: include the instruction headers first"
+#endif
 #include <pto/common/sim_support.hpp>
 #include <pto/common/tassign.hpp>
 #include <pto/common/conv_tile.hpp>

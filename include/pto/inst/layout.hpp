@@ -2,6 +2,9 @@
 // TRESHAPE, TTRANS), the index TGATHER and generators (TCI, TTRI) over the
 // reduce family's operand prologue (docs/isa/layout.md).
 #pragma once
+#ifdef PTOSIM_HERE
+#error "pto/inst/layout.hpp is included after pto/call_sites.hpp, whose call-site macros would rewrite its declarations: include the instruction headers first"
+#endif
 #include <pto/common/vec_op.hpp>
 
 namespace pto {

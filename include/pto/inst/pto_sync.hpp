@@ -4,6 +4,9 @@
 // so a missing Record or FIFO record ends in the same deadlock report as a missing
 // set_flag or ffts_cross_core_sync would (docs/isa/sync.md).
 #pragma once
+#ifdef PTOSIM_HERE
+#error "pto/inst/pto_sync.hpp is included after pto/call_sites.hpp, whose call-site macros would rewrite its declarations: include the instruction headers first"
+#endif
 #include <pto/common/intrinsics.hpp>
 #include <pto/common/sim_support.hpp>
 #include <pto/inst/tload_tstore.hpp>

@@ -1,6 +1,9 @@
 // TQUANT and TDEQUANT: per-row affine int8 quantisation on the vector unit
 // (docs/isa/matrix.md, "TQUANT, TDEQUANT").
 #pragma once
+#ifdef PTOSIM_HERE
+#error "pto/inst/quant.hpp is included after pto/call_sites.hpp, whose call-site macros would rewrite its declarations: include the instruction headers first"
+#endif
 #include <pto/common/vec_op.hpp>
 
 #include <vector>

@@ -1,6 +1,9 @@
 // Rearrangements of whole rows: TCONCAT, TInterleave / TDeInterleave, and
 // the view TSUBVIEW (docs/isa/gather_scatter.md).
 #pragma once
+#ifdef PTOSIM_HERE
+#error "pto/inst/rearrange.hpp is included after pto/call_sites.hpp, whose call-site macros would rewrite its declarations: include the instruction headers first"
+#endif
 #include <pto/inst/gather_scatter.hpp>
 
 namespace pto {

@@ -3,6 +3,9 @@
 // instruction is one line naming its element types and its math
 // (docs/isa/reduce.md has the semantics and sources).
 #pragma once
+#ifdef PTOSIM_HERE
+#error "pto/inst/reduce.hpp is included after pto/call_sites.hpp, whose call-site macros would rewrite its declarations: include the instruction headers first"
+#endif
 #include <pto/common/vec_op.hpp>
 #include <array>
 #include <tuple>

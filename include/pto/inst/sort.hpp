@@ -3,6 +3,9 @@
 // and their sources). Both order structures with one key, so the -NaN
 // padding TSORT32 writes stays at the bottom through any number of merges.
 #pragma once
+#ifdef PTOSIM_HERE
+#error "pto/inst/sort.hpp is included after pto/call_sites.hpp, whose call-site macros would rewrite its declarations: include the instruction headers first"
+#endif
 #include <pto/common/sim_support.hpp>
 #include <array>
 #include <bit>

@@ -1,6 +1,9 @@
 // TCVT: element type conversion with an explicit rounding mode and
 // saturation (docs/semantics.md, "TCVT").
 #pragma once
+#ifdef PTOSIM_HERE
+#error "pto/inst/tcvt.hpp is included after pto/call_sites.hpp, whose call-site macros would rewrite its declarations: include the instruction headers first"
+#endif
 #include <pto/inst/elementwise.hpp>
 
 namespace pto {

@@ -3,6 +3,9 @@
 // (MX_B_NN/MX_B_ND/MX_B_DN) into NN tiles (docs/isa/matrix.md, "MX scale
 // layouts"). TLOAD dispatches here for every MX layout.
 #pragma once
+#ifdef PTOSIM_HERE
+#error "pto/inst/tload_mx.hpp is included after pto/call_sites.hpp, whose call-site macros would rewrite its declarations: include the instruction headers first"
+#endif
 #include <pto/common/mx_layout.hpp>
 #include <pto/common/sim_support.hpp>
 

@@ -1,5 +1,8 @@
 // TLOAD (GM -> Vec/Mat tile or ConvTile) and TSTORE (Vec/Mat/Acc -> GM).
 #pragma once
+#ifdef PTOSIM_HERE
+#error "pto/inst/tload_tstore.hpp is included after pto/call_sites.hpp, whose call-site macros would rewrite its declarations: include the instruction headers first"
+#endif
 #include <pto/common/conv_tile.hpp>
 #include <pto/common/gm_view.hpp>
 #include <pto/inst/tload_mx.hpp>

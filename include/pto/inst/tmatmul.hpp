@@ -2,6 +2,9 @@
 // unit: C (L0C) from A (L0A) and B (L0B). Products accumulate in float (int32
 // for int8) in ascending k (docs/semantics.md, "TMATMUL"; docs/isa/matrix.md).
 #pragma once
+#ifdef PTOSIM_HERE
+#error "pto/inst/tmatmul.hpp is included after pto/call_sites.hpp, whose call-site macros would rewrite its declarations: include the instruction headers first"
+#endif
 #include <pto/common/sim_support.hpp>
 #include <ptosim/gemm.hpp>
 #include <vector>

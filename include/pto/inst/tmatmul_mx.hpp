@@ -2,6 +2,9 @@
 // accumulating and bias forms) and TGET_SCALE_ADDR, which places a scale
 // tile where the cube reads an operand's scales (docs/isa/matrix.md, "MX").
 #pragma once
+#ifdef PTOSIM_HERE
+#error "pto/inst/tmatmul_mx.hpp is included after pto/call_sites.hpp, whose call-site macros would rewrite its declarations: include the instruction headers first"
+#endif
 #include <pto/inst/tmatmul.hpp>
 
 namespace pto {

@@ -2,6 +2,9 @@
 // element copy between two tile layouts; the layouts do the conversion
 // (NZ -> Zz/Nz/Zn, Nz accumulator -> ND vector) (docs/semantics.md, "TMOV").
 #pragma once
+#ifdef PTOSIM_HERE
+#error "pto/inst/tmov.hpp is included after pto/call_sites.hpp, whose call-site macros would rewrite its declarations: include the instruction headers first"
+#endif
 #include <pto/common/conv_tile.hpp>
 #include <pto/common/sim_support.hpp>
 
