@@ -7,6 +7,7 @@
 // payloads, signed zeros, infinities and ties.
 #include <ptosim/numerics.hpp>
 #include <gtest/gtest.h>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -14,16 +15,8 @@
 
 namespace {
 
-uint32_t bits(float f) {
-    uint32_t u;
-    std::memcpy(&u, &f, 4);
-    return u;
-}
-float from_bits(uint32_t u) {
-    float f;
-    std::memcpy(&f, &u, 4);
-    return f;
-}
+uint32_t bits(float f) { return std::bit_cast<uint32_t>(f); }
+float from_bits(uint32_t u) { return std::bit_cast<float>(u); }
 
 // vop::rd: NaN wins (the first), otherwise only a strictly larger (smaller) value replaces.
 float step(ptosim::RowFold op, float acc, float v) {

@@ -3,6 +3,7 @@
 // values, every float exponent and a large random sample.
 #include <ptosim/vmath.hpp>
 #include <gtest/gtest.h>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -17,16 +18,8 @@ namespace ptosim {
 
 namespace {
 
-uint32_t bits(float f) {
-    uint32_t u;
-    std::memcpy(&u, &f, 4);
-    return u;
-}
-float from_bits(uint32_t u) {
-    float f;
-    std::memcpy(&f, &u, 4);
-    return f;
-}
+uint32_t bits(float f) { return std::bit_cast<uint32_t>(f); }
+float from_bits(uint32_t u) { return std::bit_cast<float>(u); }
 
 // The double rounded to odd in float: truncated toward zero, last bit set,
 // when inexact and finite in float.
