@@ -77,7 +77,7 @@ def implemented_instructions():
     for sub in ("inst", "common"):
         for path in glob.glob(os.path.join(ROOT, "include/pto", sub, "*.hpp")):
             with open(path) as f:
-                names.update(re.findall(r"PTO_INST\s+[\w:<>]+\s+([A-Z][A-Z0-9_]*)\s*\(", f.read()))
+                names.update(re.findall(r"PTO_INST(?:_CALLER)?\s+[\w:<>]+\s+([A-Z][A-Z0-9_]*)\s*\(", f.read()))
     return names
 
 

@@ -89,6 +89,10 @@ struct OpRecord {
     // GM writes that accumulate in hardware (TSTORE with AtomicAdd): several
     // cores may do them to the same bytes without ordering.
     bool atomic = false;
+    // The unit flag of a phased TMATMUL/TGEMV (AccPhase) or TSTORE from L0C
+    // (STPhase): 0 none, 2 partial, 3 final. The Cube and the fixpipe hand
+    // the accumulator over through it without set_flag (docs/checkers.md).
+    uint8_t unit_flag = 0;
     // Accesses to a buffer the issuing core has none of (A5 TMOV Acc->Vec,
     // TINSERT Vec->Mat, copy_cbuf_to_ubuf) reach its mix group's other core:
     // the Cube core, or the Vector sub-blocks in this mask (bit s: sub-block
@@ -208,6 +212,11 @@ struct GmAtomicScope {
 // The core the calling kernel code runs on; throws outside a launch.
 Core& core();
 Core* current_core_or_null();
+
+// The source line of a call whose return address is `caller` (an
+// instruction called with explicit template arguments, pto::CallSite), from
+// the kernel's debug line table; unknown without one.
+SourceLoc caller_loc(const void* caller);
 
 // Raised by instructions and intrinsics; the launch stops and reports it.
 struct KernelFault {

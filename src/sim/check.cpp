@@ -16,6 +16,7 @@
 #include <deque>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <mutex>
 #include <sstream>
 #include <tuple>
@@ -159,9 +160,15 @@ struct CoreState {
     // Pipe clocks captured by set_flag, by (src, dst, event).
     std::map<int, Clock> flag_clock;
     std::map<int, std::pair<SourceLoc, const char*>> flag_set_at;
+    // The unit flag: the M clock of the last final-phase matmul, and the FIX
+    // clock of the last final-phase store, if any.
+    std::optional<Clock> unit_final_m, unit_final_fix;
     std::vector<Shadow> shadow[kSpaceCount];
     uint32_t inserts = 0;
 };
+
+// AccPhase::Final and STPhase::Final (pto/common/type.hpp).
+constexpr uint8_t kUnitFinal = 3;
 
 int flag_key(Pipe s, Pipe d, int ev) { return (static_cast<int>(s) * kPipeCount + static_cast<int>(d)) * kEventIds + ev; }
 
@@ -340,9 +347,15 @@ void LaunchState::on_race(const Core& c, const OpRecord& r) {
     const int p = static_cast<int>(r.pipe);
     Clock& k = s.clock[p];
     join(k, s.issue);
+    // A unit-flagged store drains what the last final matmul wrote, and a
+    // unit-flagged matmul waits until the last final store drained.
+    if (r.unit_flag && r.pipe == Pipe::FIX && s.unit_final_m) join(k, *s.unit_final_m);
+    if (r.unit_flag && r.pipe == Pipe::M && s.unit_final_fix) join(k, *s.unit_final_fix);
     const uint32_t t = ++k.own[p];
     for (uint8_t i = 0; i < r.n_reads; ++i) access(c, s, r, r.reads[i], false, t);
     for (uint8_t i = 0; i < r.n_writes; ++i) access(c, s, r, r.writes[i], true, t);
+    if (r.unit_flag == kUnitFinal && r.pipe == Pipe::M) s.unit_final_m = k;
+    if (r.unit_flag == kUnitFinal && r.pipe == Pipe::FIX) s.unit_final_fix = k;
 }
 
 void LaunchState::sync_op(const Core& c, CoreState& s, const OpRecord& r) {

@@ -1,6 +1,7 @@
 #include "code_address.hpp"
 
 #include <process.hpp>
+#include <ptosim/core.hpp>
 
 #include <dlfcn.h>
 #include <elf.h>
@@ -12,6 +13,8 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <set>
+#include <unordered_map>
 
 namespace ptosim {
 
@@ -83,6 +86,28 @@ std::string source_line(const void* pc) {
 }
 
 }  // namespace
+
+SourceLoc caller_loc(const void* caller) {
+    // Asked once per executed instruction: a per-thread cache in front of the
+    // shared one, which runs addr2line once per call site.
+    thread_local std::unordered_map<const void*, SourceLoc> mine;
+    if (auto it = mine.find(caller); it != mine.end()) return it->second;
+    static std::mutex mu;
+    static std::map<const void*, SourceLoc> known;
+    static std::set<std::string> files;  // the names SourceLoc points into
+    std::lock_guard lk(mu);
+    auto it = known.find(caller);
+    if (it == known.end()) {
+        SourceLoc at;
+        const std::string line = source_line(caller);
+        if (const size_t colon = line.rfind(':'); colon != std::string::npos) {
+            at.file = files.insert(line.substr(0, colon)).first->c_str();
+            at.line = std::atoi(line.c_str() + colon + 1);
+        }
+        it = known.emplace(caller, at).first;
+    }
+    return mine[caller] = it->second;
+}
 
 std::string describe_call_site(const void* pc) {
     char description[256];

@@ -421,6 +421,58 @@ TEST_F(Checkers, CubeStoreBeforeTheMatmulIsWaitedIsReadAfterWriteOnL0C) {
                {race("read-after-write", "L0C", "@mm-mul", "@mm-store")}, ptosim::err::kAiCoreException);
 }
 
+// The unit flag (pto-isa's AccPhase / STPhase forms): a final-phase matmul
+// hands the accumulator to a phased TSTORE without a (PIPE_M, PIPE_FIX)
+// flag, and that store hands it back to the next phased matmul. Two rounds
+// of a two-step K loop into one accumulator; `unphased` drops the phase of
+// the round's last matmul (or of its store), which leaves them unordered.
+enum class UnitBug { None, UnphasedMatmul, UnphasedStore };
+
+void unit_flag_rounds(half* a, half* b, float* c, UnitBug bug) {
+    MatT ma, mb;
+    LeftT l;
+    RightT r;
+    AccT acc;
+    TASSIGN(ma, 0);
+    TASSIGN(mb, 0x1000);
+    TASSIGN(l, 0);
+    TASSIGN(r, 0);
+    TASSIGN(acc, 0);
+    auto ga = ref::gm_nd(a, kT, kT, kT);
+    auto gb = ref::gm_nd(b, kT, kT, kT);
+    auto gc = ref::gm_nd(c, kT, kT, kT);
+    TLOAD(ma, ga);
+    TLOAD(mb, gb);
+    ISA_SYNC(PIPE_MTE2, PIPE_MTE1);
+    TMOV(l, ma);
+    TMOV(r, mb);
+    ISA_SYNC(PIPE_MTE1, PIPE_M);
+    for (int round = 0; round < 2; ++round) {
+        TMATMUL<AccPhase::Partial>(acc, l, r);  // @unit-first
+        if (bug == UnitBug::UnphasedMatmul) TMATMUL_ACC(acc, l, r);  // @unit-last-unphased
+        else TMATMUL_ACC<AccPhase::Final>(acc, l, r);  // @unit-last
+        if (bug == UnitBug::UnphasedStore) TSTORE(gc, acc);  // @unit-store-unphased
+        else TSTORE<STPhase::Final>(gc, acc);  // @unit-store
+    }
+}
+
+TEST_F(Checkers, UnitFlagOrdersTheFinalMatmulAndTheFinalStoreWithoutFlags) {
+    CubeData d;
+    expect_clean(cube([&] { unit_flag_rounds(d.a.data(), d.b.data(), d.c.data(), UnitBug::None); }));
+    for (int i = 0; i < kT * kT; ++i) ASSERT_EQ(d.c[i], 2.0f * static_cast<float>(i % 7)) << i;
+    // Without the final phase on the matmul the store is unordered after it;
+    // without a phase on the store, the store after the matmul and the next
+    // round's matmuls after the store's read. The calls with template
+    // arguments are named by their own lines.
+    expect_bug(cube([&] { unit_flag_rounds(d.a.data(), d.b.data(), d.c.data(), UnitBug::UnphasedMatmul); }),
+               {race("read-after-write", "L0C", "@unit-last-unphased", "@unit-store")}, ptosim::err::kAiCoreException);
+    expect_bug(cube([&] { unit_flag_rounds(d.a.data(), d.b.data(), d.c.data(), UnitBug::UnphasedStore); }),
+               {race("read-after-write", "L0C", "@unit-last", "@unit-store-unphased"),
+                race("write-after-read", "L0C", "@unit-store-unphased", "@unit-first"),
+                race("write-after-read", "L0C", "@unit-store-unphased", "@unit-last")},
+               ptosim::err::kAiCoreException);
+}
+
 TEST_F(Checkers, MixKernelReportsTheVectorSideOnceForBothSubBlocks) {
     CubeData d;
     std::vector<float> x(2 * N), y(2 * N), out(2 * N);

@@ -46,6 +46,9 @@ using ptosim::SourceLoc;
 // TMOV<...>(...)) are reported at the core's last known location.
 inline SourceLoc loc_of(const CallSite& cs) {
     if (cs.file) return SourceLoc{cs.file, cs.line};
+    if (cs.caller)
+        if (SourceLoc at = ptosim::caller_loc(cs.caller); at.known()) return at;
+    // Without line information: the last instruction with a known line.
     if (const Core* c = ptosim::current_core_or_null()) return c->last_loc;
     return {};
 }
@@ -303,6 +306,22 @@ constexpr const char* dtype_name() {
     else return "other";
 }
 
+// Bytes a record names for a tile operand: tile_span, but only the valid
+// rows of a plain row-major tile (valid columns of a column-major one), in
+// whole: instructions read and write a tile's valid region, and pto-isa's
+// tmax/tmin int16 testcases place 20 x 512 tiles with 16 x 200 valid ones
+// 16 KiB apart, apart in what they use though not in their storage.
+template <class T>
+uint64_t record_span(const T& t) {
+    if constexpr (T::isBoxedLayout) {
+        return tile_span(t);
+    } else if constexpr (T::isRowMajor) {
+        return elem_bytes<typename T::DType>(static_cast<uint64_t>(t.GetValidRow()) * T::Cols);
+    } else {
+        return elem_bytes<typename T::DType>(static_cast<uint64_t>(t.GetValidCol()) * T::Rows);
+    }
+}
+
 // Records a tile operand; the record's dtype is the destination tile's
 // element type, or the first source's when no tile is written (TSTORE).
 template <class T>
@@ -310,7 +329,7 @@ inline OpRecord& record_tile(OpRecord& r, bool write, const T& t) {
     constexpr Space sp = space_of<T>();
     if (write || !*r.dtype) r.dtype = dtype_name<typename T::DType>();
     if (!write && !*r.src_dtype) r.src_dtype = dtype_name<typename T::DType>();
-    return write ? r.write(sp, t.address(), tile_span(t)) : r.read(sp, t.address(), tile_span(t));
+    return write ? r.write(sp, t.address(), record_span(t)) : r.read(sp, t.address(), record_span(t));
 }
 
 // Records a tile operand read over its valid region only, for instructions

@@ -46,6 +46,10 @@
 #endif
 #define PTO_INLINE inline
 #define PTO_INST AICORE PTO_INLINE
+// The overloads only a call with explicit template arguments reaches: their
+// call site is their return address (CallSite::caller).
+#define PTO_INST_CALLER AICORE PTO_INLINE __attribute__((noinline))
+#define PTOSIM_CALLER ::pto::CallSite{nullptr, 0, __builtin_return_address(0)}
 #define PTO_INTERNAL AICORE PTO_INLINE
 // bisheng's vector-function naming attributes: hints for its code generator.
 #define OP_NAME(Name)
@@ -166,10 +170,15 @@ enum class TileLayoutCustom : uint8_t { ND, DN, NZ, ZN, ZZ, NONE };
 // Instructions return a record the real API uses for event chaining.
 struct RecordEvent {};
 
-// Where an instruction was called from; the instruction macros fill it in.
+// Where an instruction was called from. The instruction macros fill in the
+// file and line; a call with explicit template arguments (TLOAD<...>(...),
+// TMATMUL<AccPhase::Final>(...)) is not a macro invocation, so its overloads
+// are not inlined and record their return address, which the runtime turns
+// into the line through the kernel's debug line table.
 struct CallSite {
     const char* file = nullptr;
     int line = 0;
+    const void* caller = nullptr;
 };
 
 }  // namespace pto

@@ -219,8 +219,8 @@ PTOSIM_VECTORIZE void elementwise(CallSite cs, const char* op, Dst& dst, F f, Sr
         return {};                                                                                                \
     }                                                                                                             \
     template <PTOSIM_UNPAREN ALGO typename TileDataDst, typename TileDataSrc, typename... WaitEvents>           \
-    PTO_INST RecordEvent NAME(TileDataDst& dst, TileDataSrc& src, WaitEvents&... e) {                            \
-        return NAME FWD(CallSite{}, dst, src, e...);                                                              \
+    PTO_INST_CALLER RecordEvent NAME(TileDataDst& dst, TileDataSrc& src, WaitEvents&... e) {                      \
+        return NAME FWD(PTOSIM_CALLER, dst, src, e...);                                                           \
     }
 #define PTOSIM_UNARY_OP(NAME, TYPES, EXPR) PTOSIM_UNARY_SHAPE(NAME, (), , (void)0, TYPES, EXPR)
 // PTOSIM_UNARY_SHAPE whose element function libptosim also runs over float
@@ -236,8 +236,8 @@ PTOSIM_VECTORIZE void elementwise(CallSite cs, const char* op, Dst& dst, F f, Sr
         return {};                                                                                                \
     }                                                                                                             \
     template <PTOSIM_UNPAREN ALGO typename TileDataDst, typename TileDataSrc, typename... WaitEvents>           \
-    PTO_INST RecordEvent NAME(TileDataDst& dst, TileDataSrc& src, WaitEvents&... e) {                            \
-        return NAME FWD(CallSite{}, dst, src, e...);                                                              \
+    PTO_INST_CALLER RecordEvent NAME(TileDataDst& dst, TileDataSrc& src, WaitEvents&... e) {                      \
+        return NAME FWD(PTOSIM_CALLER, dst, src, e...);                                                           \
     }
 #define PTOSIM_UNARY_EXP_SHAPE(...) PTOSIM_UNARY_ROWS_SHAPE(ptosim::VMath::Exp, __VA_ARGS__)
 #define PTOSIM_UNARY_LOG_SHAPE(...) PTOSIM_UNARY_ROWS_SHAPE(ptosim::VMath::Log, __VA_ARGS__)
@@ -262,8 +262,8 @@ PTOSIM_VECTORIZE void elementwise(CallSite cs, const char* op, Dst& dst, F f, Sr
     }                                                                                                             \
     template <PTOSIM_UNPAREN ALGO typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1,           \
               typename... WaitEvents>                                                                             \
-    PTO_INST RecordEvent NAME(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, WaitEvents&... e) {      \
-        return NAME FWD(CallSite{}, dst, src0, src1, e...);                                                       \
+    PTO_INST_CALLER RecordEvent NAME(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, WaitEvents&... e) { \
+        return NAME FWD(PTOSIM_CALLER, dst, src0, src1, e...);                                                    \
     }
 #define PTOSIM_BINARY_OP(NAME, TYPES, EXPR) PTOSIM_BINARY_SHAPE(NAME, (), , (void)0, TYPES, EXPR)
 
@@ -284,9 +284,9 @@ PTOSIM_VECTORIZE void elementwise(CallSite cs, const char* op, Dst& dst, F f, Sr
     template <PTOSIM_UNPAREN ALGO typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1,           \
               typename TileDataTmp, typename... WaitEvents>                                                       \
         requires is_tile_data_v<TileDataTmp>                                                                      \
-    PTO_INST RecordEvent NAME(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, TileDataTmp& tmp,        \
+    PTO_INST_CALLER RecordEvent NAME(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, TileDataTmp& tmp,  \
                               WaitEvents&... e) {                                                                 \
-        return NAME FWD(CallSite{}, dst, src0, src1, tmp, e...);                                                  \
+        return NAME FWD(PTOSIM_CALLER, dst, src0, src1, tmp, e...);                                               \
     }
 #define PTOSIM_BINARY_TMP_OP(NAME, TYPES, EXPR) PTOSIM_BINARY_TMP_SHAPE(NAME, (), , (void)0, TYPES, EXPR)
 
@@ -301,8 +301,8 @@ PTOSIM_VECTORIZE void elementwise(CallSite cs, const char* op, Dst& dst, F f, Sr
         return {};                                                                                                \
     }                                                                                                             \
     template <typename TileData, typename... WaitEvents>                                                          \
-    PTO_INST RecordEvent NAME(TileData& dst, TileData& src0, TileData& src1, TileData& src2, WaitEvents&... e) { \
-        return NAME(CallSite{}, dst, src0, src1, src2, e...);                                                     \
+    PTO_INST_CALLER RecordEvent NAME(TileData& dst, TileData& src0, TileData& src1, TileData& src2, WaitEvents&... e) { \
+        return NAME(PTOSIM_CALLER, dst, src0, src1, src2, e...);                                                  \
     }
 
 // dst = EXPR(src, scalar); the scalar has the source's element type.
@@ -319,9 +319,9 @@ PTOSIM_VECTORIZE void elementwise(CallSite cs, const char* op, Dst& dst, F f, Sr
         return {};                                                                                                \
     }                                                                                                             \
     template <PTOSIM_UNPAREN ALGO typename TileDataDst, typename TileDataSrc, typename... WaitEvents>           \
-    PTO_INST RecordEvent NAME(TileDataDst& dst, TileDataSrc& src, typename TileDataSrc::DType scalar,            \
+    PTO_INST_CALLER RecordEvent NAME(TileDataDst& dst, TileDataSrc& src, typename TileDataSrc::DType scalar,      \
                               WaitEvents&... e) {                                                                 \
-        return NAME FWD(CallSite{}, dst, src, scalar, e...);                                                      \
+        return NAME FWD(PTOSIM_CALLER, dst, src, scalar, e...);                                                   \
     }
 #define PTOSIM_SCALAR_OP(NAME, TYPES, EXPR) PTOSIM_SCALAR_SHAPE(NAME, (), , (void)0, TYPES, EXPR)
 
@@ -339,9 +339,9 @@ PTOSIM_VECTORIZE void elementwise(CallSite cs, const char* op, Dst& dst, F f, Sr
         return {};                                                                                                \
     }                                                                                                             \
     template <PTOSIM_UNPAREN ALGO typename TileDataDst, typename TileDataSrc, typename... WaitEvents>           \
-    PTO_INST RecordEvent NAME(TileDataDst& dst, typename TileDataDst::DType scalar, TileDataSrc& src,            \
+    PTO_INST_CALLER RecordEvent NAME(TileDataDst& dst, typename TileDataDst::DType scalar, TileDataSrc& src,      \
                               WaitEvents&... e) {                                                                 \
-        return NAME FWD(CallSite{}, dst, scalar, src, e...);                                                      \
+        return NAME FWD(PTOSIM_CALLER, dst, scalar, src, e...);                                                   \
     }
 #define PTOSIM_SCALAR_FIRST_OP(NAME, TYPES, EXPR) PTOSIM_SCALAR_FIRST_SHAPE(NAME, (), , (void)0, TYPES, EXPR)
 
@@ -358,9 +358,9 @@ PTOSIM_VECTORIZE void elementwise(CallSite cs, const char* op, Dst& dst, F f, Sr
         return {};                                                                                                \
     }                                                                                                             \
     template <typename TileData, typename... WaitEvents>                                                          \
-    PTO_INST RecordEvent NAME(TileData& dst, TileData& src0, typename TileData::DType scalar, TileData& src1,    \
+    PTO_INST_CALLER RecordEvent NAME(TileData& dst, TileData& src0, typename TileData::DType scalar, TileData& src1, \
                               WaitEvents&... e) {                                                                 \
-        return NAME(CallSite{}, dst, src0, scalar, src1, e...);                                                   \
+        return NAME(PTOSIM_CALLER, dst, src0, scalar, src1, e...);                                                \
     }
 
 // Integer results wrap (two's complement); float results round to nearest even.

@@ -153,8 +153,8 @@ PTO_INST RecordEvent TPOW(CallSite cs, DstTile& dst, BaseTile& base, ExpTile& ex
 }
 template <auto PrecisionType = PowAlgorithm::DEFAULT, typename DstTile, typename BaseTile, typename ExpTile,
           typename TmpTile, typename... WaitEvents>
-PTO_INST RecordEvent TPOW(DstTile& dst, BaseTile& base, ExpTile& exp, TmpTile& tmp, WaitEvents&... e) {
-    return TPOW<PrecisionType>(CallSite{}, dst, base, exp, tmp, e...);
+PTO_INST_CALLER RecordEvent TPOW(DstTile& dst, BaseTile& base, ExpTile& exp, TmpTile& tmp, WaitEvents&... e) {
+    return TPOW<PrecisionType>(PTOSIM_CALLER, dst, base, exp, tmp, e...);
 }
 
 template <auto PrecisionType = PowAlgorithm::DEFAULT, typename DstTile, typename BaseTile, typename TmpTile,
@@ -170,9 +170,9 @@ PTO_INST RecordEvent TPOWS(CallSite cs, DstTile& dst, BaseTile& base, typename D
 }
 template <auto PrecisionType = PowAlgorithm::DEFAULT, typename DstTile, typename BaseTile, typename TmpTile,
           typename... WaitEvents>
-PTO_INST RecordEvent TPOWS(DstTile& dst, BaseTile& base, typename DstTile::DType exp, TmpTile& tmp,
+PTO_INST_CALLER RecordEvent TPOWS(DstTile& dst, BaseTile& base, typename DstTile::DType exp, TmpTile& tmp,
                            WaitEvents&... e) {
-    return TPOWS<PrecisionType>(CallSite{}, dst, base, exp, tmp, e...);
+    return TPOWS<PrecisionType>(PTOSIM_CALLER, dst, base, exp, tmp, e...);
 }
 
 // ------------------------------------------------------------ fused multiply-add
@@ -189,8 +189,8 @@ PTO_INST RecordEvent TPOWS(DstTile& dst, BaseTile& base, typename DstTile::DType
         return {};                                                                                                \
     }                                                                                                             \
     template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... WaitEvents>        \
-    PTO_INST RecordEvent NAME(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, WaitEvents&... e) {      \
-        return NAME(CallSite{}, dst, src0, src1, e...);                                                           \
+    PTO_INST_CALLER RecordEvent NAME(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, WaitEvents&... e) { \
+        return NAME(PTOSIM_CALLER, dst, src0, src1, e...);                                                        \
     }
 
 PTOSIM_DST_ACCUMULATE_OP(TMULADDDST, f16f32_fused_type, ptosim_impl::fused_mul_add<D>(a, b, d))
@@ -228,8 +228,8 @@ PTO_INST RecordEvent TPAIRREDUCESUM(CallSite cs, TileDataDst& dst, TileDataSrc0&
     return {};
 }
 template <typename TileDataDst, typename TileDataSrc0, typename... WaitEvents>
-PTO_INST RecordEvent TPAIRREDUCESUM(TileDataDst& dst, TileDataSrc0& src0, WaitEvents&... e) {
-    return TPAIRREDUCESUM(CallSite{}, dst, src0, e...);
+PTO_INST_CALLER RecordEvent TPAIRREDUCESUM(TileDataDst& dst, TileDataSrc0& src0, WaitEvents&... e) {
+    return TPAIRREDUCESUM(PTOSIM_CALLER, dst, src0, e...);
 }
 
 // ------------------------------------------------------------ random numbers
@@ -264,8 +264,8 @@ PTO_INST RecordEvent TRANDOM(CallSite cs, DstTile& dst, TRandomKey& key, TRandom
     return {};
 }
 template <uint16_t Rounds = 10, typename DstTile, typename... WaitEvents>
-PTO_INST RecordEvent TRANDOM(DstTile& dst, TRandomKey& key, TRandomCounter& counter, WaitEvents&... e) {
-    return TRANDOM<Rounds>(CallSite{}, dst, key, counter, e...);
+PTO_INST_CALLER RecordEvent TRANDOM(DstTile& dst, TRandomKey& key, TRandomCounter& counter, WaitEvents&... e) {
+    return TRANDOM<Rounds>(PTOSIM_CALLER, dst, key, counter, e...);
 }
 
 }  // namespace pto

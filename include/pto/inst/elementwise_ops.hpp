@@ -195,8 +195,8 @@ PTO_INST RecordEvent TAND(CallSite cs, TileDataDst& dst, TileDataSrc0& src0, Til
     return {};
 }
 template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... WaitEvents>
-PTO_INST RecordEvent TAND(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, WaitEvents&... e) {
-    return TAND(CallSite{}, dst, src0, src1, e...);
+PTO_INST_CALLER RecordEvent TAND(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, WaitEvents&... e) {
+    return TAND(PTOSIM_CALLER, dst, src0, src1, e...);
 }
 PTOSIM_BINARY_OP(TOR, bitt_types, a | b)
 PTOSIM_BINARY_TMP_OP(TXOR, bitt_types, a ^ b)
@@ -234,9 +234,9 @@ PTO_INST RecordEvent TREMS(CallSite cs, TileDataDst& dst, TileDataSrc& src, type
 template <auto PrecisionType = RemSAlgorithm::DEFAULT, typename TileDataDst, typename TileDataSrc,
           typename TileDataTmp, typename... WaitEvents>
     requires is_tile_data_v<TileDataTmp>
-PTO_INST RecordEvent TREMS(TileDataDst& dst, TileDataSrc& src, typename TileDataSrc::DType scalar, TileDataTmp& tmp,
+PTO_INST_CALLER RecordEvent TREMS(TileDataDst& dst, TileDataSrc& src, typename TileDataSrc::DType scalar, TileDataTmp& tmp,
                            WaitEvents&... events) {
-    return TREMS<PrecisionType>(CallSite{}, dst, src, scalar, tmp, events...);
+    return TREMS<PrecisionType>(PTOSIM_CALLER, dst, src, scalar, tmp, events...);
 }
 // pto-isa's TXORS takes the scratch tile of its A2A3 code; the simulated
 // result does not depend on it, and the form without it stays.
@@ -248,9 +248,9 @@ PTO_INST RecordEvent TXORS(CallSite cs, TileDataDst& dst, TileDataSrc& src, type
 }
 template <typename TileDataDst, typename TileDataSrc, typename TileDataTmp, typename... WaitEvents>
     requires is_tile_data_v<TileDataTmp>
-PTO_INST RecordEvent TXORS(TileDataDst& dst, TileDataSrc& src, typename TileDataSrc::DType scalar, TileDataTmp& tmp,
+PTO_INST_CALLER RecordEvent TXORS(TileDataDst& dst, TileDataSrc& src, typename TileDataSrc::DType scalar, TileDataTmp& tmp,
                            WaitEvents&... events) {
-    return TXORS(CallSite{}, dst, src, scalar, tmp, events...);
+    return TXORS(PTOSIM_CALLER, dst, src, scalar, tmp, events...);
 }
 PTOSIM_SCALAR_OP(TLRELU, fp_types, a > 0 ? a : a * s)
 PTOSIM_TILE_SCALAR_TILE_OP(TADDSC, addsc_types, ptosim_impl::wrap_add(ptosim_impl::round_as<D>(ptosim_impl::wrap_add(a, s)), b))
@@ -264,8 +264,8 @@ PTO_INST RecordEvent TEXPANDS(CallSite cs, TileData& dst, typename TileData::DTy
     return {};
 }
 template <typename TileData, typename... WaitEvents>
-PTO_INST RecordEvent TEXPANDS(TileData& dst, typename TileData::DType scalar, WaitEvents&... e) {
-    return TEXPANDS(CallSite{}, dst, scalar, e...);
+PTO_INST_CALLER RecordEvent TEXPANDS(TileData& dst, typename TileData::DType scalar, WaitEvents&... e) {
+    return TEXPANDS(PTOSIM_CALLER, dst, scalar, e...);
 }
 
 // dst = scalar * src0 + dst; the product is rounded to dst's type before the
@@ -284,8 +284,8 @@ PTO_INST RecordEvent TAXPY(CallSite cs, TileDataDst& dst, TileDataSrc& src0, typ
     return {};
 }
 template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>
-PTO_INST RecordEvent TAXPY(TileDataDst& dst, TileDataSrc& src0, typename TileDataSrc::DType scalar, WaitEvents&... e) {
-    return TAXPY(CallSite{}, dst, src0, scalar, e...);
+PTO_INST_CALLER RecordEvent TAXPY(TileDataDst& dst, TileDataSrc& src0, typename TileDataSrc::DType scalar, WaitEvents&... e) {
+    return TAXPY(PTOSIM_CALLER, dst, src0, scalar, e...);
 }
 
 // ------------------------------------------------------------ unary
@@ -310,8 +310,8 @@ PTO_INST RecordEvent TRSQRT(CallSite cs, TileDataDst& dst, TileDataSrc& src, Til
 template <auto PrecisionType = RsqrtAlgorithm::DEFAULT, typename TileDataDst, typename TileDataSrc,
           typename TileDataTmp, typename... WaitEvents>
     requires is_tile_data_v<TileDataTmp>
-PTO_INST RecordEvent TRSQRT(TileDataDst& dst, TileDataSrc& src, TileDataTmp& tmp, WaitEvents&... e) {
-    return TRSQRT<PrecisionType>(CallSite{}, dst, src, tmp, e...);
+PTO_INST_CALLER RecordEvent TRSQRT(TileDataDst& dst, TileDataSrc& src, TileDataTmp& tmp, WaitEvents&... e) {
+    return TRSQRT<PrecisionType>(PTOSIM_CALLER, dst, src, tmp, e...);
 }
 
 }  // namespace pto

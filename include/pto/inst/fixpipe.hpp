@@ -326,8 +326,8 @@ using if_integers = std::enable_if_t<(std::is_integral_v<I> && ...), int>;
 // ------------------------------------------------------ parameter registers
 
 template <typename OutType, typename... WaitEvents>
-PTO_INST RecordEvent SET_QUANT_SCALAR(float preQuantScalar, WaitEvents&... events) {
-    ptosim_impl::wait_events(CallSite{}, events...);
+PTO_INST_CALLER RecordEvent SET_QUANT_SCALAR(float preQuantScalar, WaitEvents&... events) {
+    ptosim_impl::wait_events(PTOSIM_CALLER, events...);
     static_assert(ptosim_impl::fix_type_in<OutType, int8_t, uint8_t, int16_t, half, bfloat16_t, float>,
                   "SET_QUANT_SCALAR<OutType>: OutType is the quantised output type (int8_t, uint8_t, int16_t, half, "
                   "bfloat16_t or float)");
@@ -339,7 +339,7 @@ PTO_INST RecordEvent SET_QUANT_SCALAR(float preQuantScalar, WaitEvents&... event
     uint64_t value = static_cast<uint64_t>(static_cast<int64_t>(bits));
     if constexpr (sizeof(OutType) == 1)
         value = (value & ~(1ull << 46)) | (static_cast<uint64_t>(std::is_same_v<OutType, int8_t>) << 46);
-    ptosim_impl::OpRecord rec = ptosim_impl::make_record("SET_QUANT_SCALAR", ptosim_impl::Pipe::S, CallSite{});
+    ptosim_impl::OpRecord rec = ptosim_impl::make_record("SET_QUANT_SCALAR", ptosim_impl::Pipe::S, PTOSIM_CALLER);
     ptosim::dispatch(c, rec);
     c.quant_pre = value;
     return {};
@@ -360,8 +360,8 @@ PTO_INST RecordEvent SET_QUANT_VECTOR(CallSite cs, FpTileData& fpTile, WaitEvent
     return {};
 }
 template <typename FpTileData, typename... WaitEvents>
-PTO_INST RecordEvent SET_QUANT_VECTOR(FpTileData& fpTile, WaitEvents&... events) {
-    return SET_QUANT_VECTOR(CallSite{}, fpTile, events...);
+PTO_INST_CALLER RecordEvent SET_QUANT_VECTOR(FpTileData& fpTile, WaitEvents&... events) {
+    return SET_QUANT_VECTOR(PTOSIM_CALLER, fpTile, events...);
 }
 
 // ------------------------------------------------------------------ TSTORE
@@ -374,9 +374,9 @@ PTO_INST RecordEvent TSTORE(CallSite cs, GlobalData& dst, TileData& src, Q preQu
 }
 template <typename TileData, typename GlobalData, AtomicType atomicType = AtomicType::AtomicNone,
           ReluPreMode reluPreMode = ReluPreMode::NoRelu, typename Q, typename... WaitEvents, if_integers<Q> = 0>
-PTO_INST RecordEvent TSTORE(GlobalData& dst, TileData& src, Q preQuantScalar, WaitEvents&... events) {
-    ptosim_impl::wait_events(CallSite{}, events...);
-    return ptosim_impl::fix_tstore<TileData, GlobalData, void, atomicType, reluPreMode>(CallSite{}, dst, src, nullptr,
+PTO_INST_CALLER RecordEvent TSTORE(GlobalData& dst, TileData& src, Q preQuantScalar, WaitEvents&... events) {
+    ptosim_impl::wait_events(PTOSIM_CALLER, events...);
+    return ptosim_impl::fix_tstore<TileData, GlobalData, void, atomicType, reluPreMode>(PTOSIM_CALLER, dst, src, nullptr,
                                                                                  preQuantScalar);
 }
 
@@ -388,9 +388,9 @@ PTO_INST RecordEvent TSTORE_FP(CallSite cs, GlobalData& dst, TileData& src, FpTi
 }
 template <typename TileData, typename GlobalData, typename FpTileData, AtomicType atomicType = AtomicType::AtomicNone,
           ReluPreMode reluPreMode = ReluPreMode::NoRelu, typename... WaitEvents>
-PTO_INST RecordEvent TSTORE_FP(GlobalData& dst, TileData& src, FpTileData& fp, WaitEvents&... events) {
-    ptosim_impl::wait_events(CallSite{}, events...);
-    return ptosim_impl::fix_tstore<TileData, GlobalData, FpTileData, atomicType, reluPreMode>(CallSite{}, dst, src, &fp, 0);
+PTO_INST_CALLER RecordEvent TSTORE_FP(GlobalData& dst, TileData& src, FpTileData& fp, WaitEvents&... events) {
+    ptosim_impl::wait_events(PTOSIM_CALLER, events...);
+    return ptosim_impl::fix_tstore<TileData, GlobalData, FpTileData, atomicType, reluPreMode>(PTOSIM_CALLER, dst, src, &fp, 0);
 }
 
 // -------------------------------------------------------------------- TMOV
@@ -404,16 +404,16 @@ PTO_INST RecordEvent TMOV(CallSite cs, DstTileData& dst, SrcTileData& src, Q pre
 }
 template <typename DstTileData, typename SrcTileData, ReluPreMode reluMode = ReluPreMode::NoRelu, typename Q,
           typename... WaitEvents, if_integers<Q> = 0>
-PTO_INST RecordEvent TMOV(DstTileData& dst, SrcTileData& src, Q preQuantScalar, WaitEvents&... events) {
-    ptosim_impl::wait_events(CallSite{}, events...);
+PTO_INST_CALLER RecordEvent TMOV(DstTileData& dst, SrcTileData& src, Q preQuantScalar, WaitEvents&... events) {
+    ptosim_impl::wait_events(PTOSIM_CALLER, events...);
     return ptosim_impl::fix_tmov<DstTileData, SrcTileData, void, AccToVecMode::SingleModeVec0, reluMode>(
-        CallSite{}, dst, src, nullptr, preQuantScalar);
+        PTOSIM_CALLER, dst, src, nullptr, preQuantScalar);
 }
 template <typename DstTileData, typename SrcTileData, AccToVecMode mode, ReluPreMode reluMode = ReluPreMode::NoRelu,
           typename Q, typename... WaitEvents, if_integers<Q> = 0>
-PTO_INST RecordEvent TMOV(DstTileData& dst, SrcTileData& src, Q preQuantScalar, WaitEvents&... events) {
-    ptosim_impl::wait_events(CallSite{}, events...);
-    return ptosim_impl::fix_tmov<DstTileData, SrcTileData, void, mode, reluMode>(CallSite{}, dst, src, nullptr, preQuantScalar);
+PTO_INST_CALLER RecordEvent TMOV(DstTileData& dst, SrcTileData& src, Q preQuantScalar, WaitEvents&... events) {
+    ptosim_impl::wait_events(PTOSIM_CALLER, events...);
+    return ptosim_impl::fix_tmov<DstTileData, SrcTileData, void, mode, reluMode>(PTOSIM_CALLER, dst, src, nullptr, preQuantScalar);
 }
 
 template <typename DstTileData, typename SrcTileData, typename FpTileData, ReluPreMode reluMode = ReluPreMode::NoRelu,
@@ -425,17 +425,17 @@ PTO_INST RecordEvent TMOV_FP(CallSite cs, DstTileData& dst, SrcTileData& src, Fp
 }
 template <typename DstTileData, typename SrcTileData, typename FpTileData, ReluPreMode reluMode = ReluPreMode::NoRelu,
           typename... WaitEvents>
-PTO_INST RecordEvent TMOV_FP(DstTileData& dst, SrcTileData& src, FpTileData& fp, WaitEvents&... events) {
-    ptosim_impl::wait_events(CallSite{}, events...);
+PTO_INST_CALLER RecordEvent TMOV_FP(DstTileData& dst, SrcTileData& src, FpTileData& fp, WaitEvents&... events) {
+    ptosim_impl::wait_events(PTOSIM_CALLER, events...);
     return ptosim_impl::fix_tmov<DstTileData, SrcTileData, FpTileData, AccToVecMode::SingleModeVec0, reluMode>(
-        CallSite{}, dst, src, &fp, 0);
+        PTOSIM_CALLER, dst, src, &fp, 0);
 }
 template <typename DstTileData, typename SrcTileData, typename FpTileData, AccToVecMode mode,
           ReluPreMode reluMode = ReluPreMode::NoRelu, typename... WaitEvents,
           std::enable_if_t<is_tile_data_v<FpTileData> && FpTileData::Loc == TileType::Scaling, int> = 0>
-PTO_INST RecordEvent TMOV(DstTileData& dst, SrcTileData& src, FpTileData& fp, WaitEvents&... events) {
-    ptosim_impl::wait_events(CallSite{}, events...);
-    return ptosim_impl::fix_tmov<DstTileData, SrcTileData, FpTileData, mode, reluMode>(CallSite{}, dst, src, &fp, 0);
+PTO_INST_CALLER RecordEvent TMOV(DstTileData& dst, SrcTileData& src, FpTileData& fp, WaitEvents&... events) {
+    ptosim_impl::wait_events(PTOSIM_CALLER, events...);
+    return ptosim_impl::fix_tmov<DstTileData, SrcTileData, FpTileData, mode, reluMode>(PTOSIM_CALLER, dst, src, &fp, 0);
 }
 
 // ---------------------------------------------------------------- TEXTRACT
@@ -450,10 +450,10 @@ PTO_INST RecordEvent TEXTRACT(CallSite cs, DstTileData& dst, SrcTileData& src, Q
 }
 template <typename DstTileData, typename SrcTileData, ReluPreMode reluMode = ReluPreMode::NoRelu, typename Q,
           typename R, typename C, typename... WaitEvents, if_integers<Q, R, C> = 0>
-PTO_INST RecordEvent TEXTRACT(DstTileData& dst, SrcTileData& src, Q preQuantScalar, R indexRow,
+PTO_INST_CALLER RecordEvent TEXTRACT(DstTileData& dst, SrcTileData& src, Q preQuantScalar, R indexRow,
                               C indexCol, WaitEvents&... events) {
-    ptosim_impl::wait_events(CallSite{}, events...);
-    return ptosim_impl::fix_textract<DstTileData, SrcTileData, void, reluMode>(CallSite{}, dst, src, nullptr, preQuantScalar,
+    ptosim_impl::wait_events(PTOSIM_CALLER, events...);
+    return ptosim_impl::fix_textract<DstTileData, SrcTileData, void, reluMode>(PTOSIM_CALLER, dst, src, nullptr, preQuantScalar,
                                                                        indexRow, indexCol);
 }
 
@@ -466,10 +466,10 @@ PTO_INST RecordEvent TEXTRACT_FP(CallSite cs, DstTileData& dst, SrcTileData& src
 }
 template <typename DstTileData, typename SrcTileData, typename FpTileData, ReluPreMode reluMode = ReluPreMode::NoRelu,
           typename... WaitEvents>
-PTO_INST RecordEvent TEXTRACT_FP(DstTileData& dst, SrcTileData& src, FpTileData& fp, uint16_t indexRow,
+PTO_INST_CALLER RecordEvent TEXTRACT_FP(DstTileData& dst, SrcTileData& src, FpTileData& fp, uint16_t indexRow,
                                  uint16_t indexCol, WaitEvents&... events) {
-    ptosim_impl::wait_events(CallSite{}, events...);
-    return ptosim_impl::fix_textract<DstTileData, SrcTileData, FpTileData, reluMode>(CallSite{}, dst, src, &fp, 0, indexRow,
+    ptosim_impl::wait_events(PTOSIM_CALLER, events...);
+    return ptosim_impl::fix_textract<DstTileData, SrcTileData, FpTileData, reluMode>(PTOSIM_CALLER, dst, src, &fp, 0, indexRow,
                                                                              indexCol);
 }
 
@@ -485,10 +485,10 @@ PTO_INST RecordEvent TINSERT(CallSite cs, DstTileData& dst, SrcTileData& src, Q 
 }
 template <typename DstTileData, typename SrcTileData, ReluPreMode reluMode = ReluPreMode::NoRelu, typename Q,
           typename R, typename C, typename... WaitEvents, if_integers<Q, R, C> = 0>
-PTO_INST RecordEvent TINSERT(DstTileData& dst, SrcTileData& src, Q preQuantScalar, R indexRow,
+PTO_INST_CALLER RecordEvent TINSERT(DstTileData& dst, SrcTileData& src, Q preQuantScalar, R indexRow,
                              C indexCol, WaitEvents&... events) {
-    ptosim_impl::wait_events(CallSite{}, events...);
-    return ptosim_impl::fix_tinsert<DstTileData, SrcTileData, void, reluMode>(CallSite{}, dst, src, nullptr, preQuantScalar,
+    ptosim_impl::wait_events(PTOSIM_CALLER, events...);
+    return ptosim_impl::fix_tinsert<DstTileData, SrcTileData, void, reluMode>(PTOSIM_CALLER, dst, src, nullptr, preQuantScalar,
                                                                       indexRow, indexCol);
 }
 
@@ -501,10 +501,10 @@ PTO_INST RecordEvent TINSERT_FP(CallSite cs, DstTileData& dst, SrcTileData& src,
 }
 template <typename DstTileData, typename SrcTileData, typename FpTileData, ReluPreMode reluMode = ReluPreMode::NoRelu,
           typename... WaitEvents>
-PTO_INST RecordEvent TINSERT_FP(DstTileData& dst, SrcTileData& src, FpTileData& fp, uint16_t indexRow,
+PTO_INST_CALLER RecordEvent TINSERT_FP(DstTileData& dst, SrcTileData& src, FpTileData& fp, uint16_t indexRow,
                                 uint16_t indexCol, WaitEvents&... events) {
-    ptosim_impl::wait_events(CallSite{}, events...);
-    return ptosim_impl::fix_tinsert<DstTileData, SrcTileData, FpTileData, reluMode>(CallSite{}, dst, src, &fp, 0, indexRow,
+    ptosim_impl::wait_events(PTOSIM_CALLER, events...);
+    return ptosim_impl::fix_tinsert<DstTileData, SrcTileData, FpTileData, reluMode>(PTOSIM_CALLER, dst, src, &fp, 0, indexRow,
                                                                             indexCol);
 }
 

@@ -241,8 +241,8 @@ inline E combine(E old, E v) {
 // Keeps the columns the pattern selects from each of src's valid rows and
 // packs them, row after row, from dst's first element on.
 template <typename DstTileData, typename SrcTileData, MaskPattern maskPattern, typename... WaitEvents>
-PTO_INST RecordEvent TGATHER(DstTileData& dst, SrcTileData& src, WaitEvents&... events) {
-    ptosim_impl::wait_events(CallSite{}, events...);
+PTO_INST_CALLER RecordEvent TGATHER(DstTileData& dst, SrcTileData& src, WaitEvents&... events) {
+    ptosim_impl::wait_events(PTOSIM_CALLER, events...);
     using E = typename SrcTileData::DType;
     static_assert(ptosim_impl::gs::mask_gather_types<E>,
                   "TGATHER (mask pattern): unsupported element type on this target; A2A3 takes 16/32-bit elements, A5 "
@@ -252,7 +252,7 @@ PTO_INST RecordEvent TGATHER(DstTileData& dst, SrcTileData& src, WaitEvents&... 
                       DstTileData::isRowMajor && SrcTileData::isRowMajor && !DstTileData::isBoxedLayout &&
                       !SrcTileData::isBoxedLayout,
                   "TGATHER (mask pattern): dst and src must be row-major ND Vec tiles");
-    ptosim_impl::gs::Op op(CallSite{}, "TGATHER", ptosim::Pipe::V);
+    ptosim_impl::gs::Op op(PTOSIM_CALLER, "TGATHER", ptosim::Pipe::V);
     if (dst.GetValidCol() != DstTileData::Cols)
         op.fault("dst.GetValidCol() (" + std::to_string(dst.GetValidCol()) + ") must equal dst's Cols (" +
                  std::to_string(DstTileData::Cols) + "): the packed result is written contiguously");
@@ -281,9 +281,9 @@ PTO_INST RecordEvent TGATHER(DstTileData& dst, SrcTileData& src, WaitEvents&... 
 // cdst[i] the number that passed.
 template <typename TileDataD, typename TileDataS, typename TileDataS1, typename TileDataC, typename TileDataTmp,
           CmpMode cmpMode, typename... WaitEvents>
-PTO_INST RecordEvent TGATHER(TileDataD& dst, TileDataS& src0, TileDataS1& k_value, TileDataC& cdst, TileDataTmp& tmp,
+PTO_INST_CALLER RecordEvent TGATHER(TileDataD& dst, TileDataS& src0, TileDataS1& k_value, TileDataC& cdst, TileDataTmp& tmp,
                              int offset, WaitEvents&... events) {
-    ptosim_impl::wait_events(CallSite{}, events...);
+    ptosim_impl::wait_events(PTOSIM_CALLER, events...);
     using S = typename TileDataS::DType;
     using K = typename TileDataS1::DType;
     using D = typename TileDataD::DType;
@@ -297,7 +297,7 @@ PTO_INST RecordEvent TGATHER(TileDataD& dst, TileDataS& src0, TileDataS1& k_valu
     static_assert(TileDataD::Loc == TileType::Vec && TileDataS::Loc == TileType::Vec && TileDataS::isRowMajor &&
                       TileDataD::isRowMajor && !TileDataS::isBoxedLayout && !TileDataD::isBoxedLayout,
                   "TGATHER (compare): dst and src0 must be row-major ND Vec tiles");
-    ptosim_impl::gs::Op op(CallSite{}, "TGATHER", ptosim::Pipe::V);
+    ptosim_impl::gs::Op op(PTOSIM_CALLER, "TGATHER", ptosim::Pipe::V);
     const int vr = src0.GetValidRow(), vc = src0.GetValidCol();
     if (vr > TileDataD::Rows || vr > TileDataS1::Numel || vr > TileDataC::Numel)
         op.fault("src0 has " + std::to_string(vr) + " valid rows; dst, k_value and cdst need one row or element each");
@@ -365,8 +365,8 @@ PTO_INST RecordEvent TGATHERB(CallSite cs, TileDataDst& dst, TileDataSrc& src, T
     return {};
 }
 template <typename TileDataDst, typename TileDataSrc, typename TileDataOffset, typename... WaitEvents>
-PTO_INST RecordEvent TGATHERB(TileDataDst& dst, TileDataSrc& src, TileDataOffset& offset, WaitEvents&... e) {
-    return TGATHERB(CallSite{}, dst, src, offset, e...);
+PTO_INST_CALLER RecordEvent TGATHERB(TileDataDst& dst, TileDataSrc& src, TileDataOffset& offset, WaitEvents&... e) {
+    return TGATHERB(PTOSIM_CALLER, dst, src, offset, e...);
 }
 
 // ------------------------------------------------------------ TSCATTER
@@ -415,8 +415,8 @@ PTO_INST RecordEvent TSCATTER(CallSite cs, TileDataD& dst, TileDataS& src, TileD
     return {};
 }
 template <typename TileDataD, typename TileDataS, typename TileDataI, typename... WaitEvents>
-PTO_INST RecordEvent TSCATTER(TileDataD& dst, TileDataS& src, TileDataI& indexes, WaitEvents&... e) {
-    return TSCATTER(CallSite{}, dst, src, indexes, e...);
+PTO_INST_CALLER RecordEvent TSCATTER(TileDataD& dst, TileDataS& src, TileDataI& indexes, WaitEvents&... e) {
+    return TSCATTER(PTOSIM_CALLER, dst, src, indexes, e...);
 }
 
 // ------------------------------------------------------------ MGATHER / MSCATTER
@@ -519,9 +519,9 @@ PTO_INST RecordEvent MGATHER(CallSite cs, TileDst& dst, GlobalData& src, TileInd
 }
 template <Coalesce CMode = ptosim_impl::gs::kCoalesceByIndexTile, GatherOOB Oob = GatherOOB::Undefined,
           typename TileDst, typename GlobalData, typename TileInd, typename... WaitEvents>
-PTO_INST RecordEvent MGATHER(TileDst& dst, GlobalData& src, TileInd& indexes, WaitEvents&... events) {
-    ptosim_impl::wait_events(CallSite{}, events...);
-    ptosim_impl::gs::mgather<ptosim_impl::gs::coalesce_mode<CMode, TileDst, TileInd>(), Oob>(CallSite{}, dst, src,
+PTO_INST_CALLER RecordEvent MGATHER(TileDst& dst, GlobalData& src, TileInd& indexes, WaitEvents&... events) {
+    ptosim_impl::wait_events(PTOSIM_CALLER, events...);
+    ptosim_impl::gs::mgather<ptosim_impl::gs::coalesce_mode<CMode, TileDst, TileInd>(), Oob>(PTOSIM_CALLER, dst, src,
                                                                                               indexes);
     return {};
 }
@@ -549,9 +549,9 @@ PTO_INST RecordEvent MSCATTER(CallSite cs, GlobalData& dst, TileSrc& src, TileIn
     return {};
 }
 PTOSIM_MSCATTER_TEMPLATE
-PTO_INST RecordEvent MSCATTER(GlobalData& dst, TileSrc& src, TileInd& indexes, WaitEvents&... events) {
-    ptosim_impl::wait_events(CallSite{}, events...);
-    ptosim_impl::gs::mscatter<ptosim_impl::gs::coalesce_mode<CMode, TileSrc, TileInd>(), Atomic, Oob>(CallSite{}, dst,
+PTO_INST_CALLER RecordEvent MSCATTER(GlobalData& dst, TileSrc& src, TileInd& indexes, WaitEvents&... events) {
+    ptosim_impl::wait_events(PTOSIM_CALLER, events...);
+    ptosim_impl::gs::mscatter<ptosim_impl::gs::coalesce_mode<CMode, TileSrc, TileInd>(), Atomic, Oob>(PTOSIM_CALLER, dst,
                                                                                                        src, indexes);
     return {};
 }

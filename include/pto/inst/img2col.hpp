@@ -184,8 +184,8 @@ PTO_INST RecordEvent TSETFMATRIX(CallSite cs, ConvTileData& src, WaitEvents&... 
                                                                         ptosim_impl::fmatrix_of(src));
 }
 template <typename ConvTileData, SetFmatrixMode FmatrixMode = SetFmatrixMode::FMATRIX_A_MANUAL, typename... WaitEvents>
-PTO_INST RecordEvent TSETFMATRIX(ConvTileData& src, WaitEvents&... events) {
-    return TSETFMATRIX<ConvTileData, FmatrixMode>(CallSite{}, src, events...);
+PTO_INST_CALLER RecordEvent TSETFMATRIX(ConvTileData& src, WaitEvents&... events) {
+    return TSETFMATRIX<ConvTileData, FmatrixMode>(PTOSIM_CALLER, src, events...);
 }
 
 #if PTOSIM_TARGET_A5
@@ -196,8 +196,8 @@ PTO_INST RecordEvent TSET_IMG2COL_RPT(CallSite cs, ConvTileData& src, WaitEvents
         cs, "TSET_IMG2COL_RPT", &ptosim::Core::img2col_rpt, &ptosim::Core::img2col_rpt_b, ptosim_impl::repeat_of(src));
 }
 template <typename ConvTileData, SetFmatrixMode FmatrixMode = SetFmatrixMode::FMATRIX_A_MANUAL, typename... WaitEvents>
-PTO_INST RecordEvent TSET_IMG2COL_RPT(ConvTileData& src, WaitEvents&... events) {
-    return TSET_IMG2COL_RPT<ConvTileData, FmatrixMode>(CallSite{}, src, events...);
+PTO_INST_CALLER RecordEvent TSET_IMG2COL_RPT(ConvTileData& src, WaitEvents&... events) {
+    return TSET_IMG2COL_RPT<ConvTileData, FmatrixMode>(PTOSIM_CALLER, src, events...);
 }
 template <typename ConvTileData, SetFmatrixMode FmatrixMode = SetFmatrixMode::FMATRIX_A_MANUAL, typename... WaitEvents>
 PTO_INST RecordEvent TSET_IMG2COL_PADDING(CallSite cs, ConvTileData& src, WaitEvents&... events) {
@@ -206,8 +206,8 @@ PTO_INST RecordEvent TSET_IMG2COL_PADDING(CallSite cs, ConvTileData& src, WaitEv
         cs, "TSET_IMG2COL_PADDING", &ptosim::Core::img2col_pad, &ptosim::Core::img2col_pad_b, ptosim_impl::padding_bits(src.GetPadValue()));
 }
 template <typename ConvTileData, SetFmatrixMode FmatrixMode = SetFmatrixMode::FMATRIX_A_MANUAL, typename... WaitEvents>
-PTO_INST RecordEvent TSET_IMG2COL_PADDING(ConvTileData& src, WaitEvents&... events) {
-    return TSET_IMG2COL_PADDING<ConvTileData, FmatrixMode>(CallSite{}, src, events...);
+PTO_INST_CALLER RecordEvent TSET_IMG2COL_PADDING(ConvTileData& src, WaitEvents&... events) {
+    return TSET_IMG2COL_PADDING<ConvTileData, FmatrixMode>(PTOSIM_CALLER, src, events...);
 }
 #else
 template <typename ConvTileData, typename... WaitEvents>
@@ -217,8 +217,8 @@ PTO_INST RecordEvent TSET_IMG2COL_RPT(CallSite cs, ConvTileData& src, WaitEvents
         cs, "TSET_IMG2COL_RPT", &ptosim::Core::img2col_rpt, &ptosim::Core::img2col_rpt, ptosim_impl::repeat_of(src));
 }
 template <typename ConvTileData, typename... WaitEvents>
-PTO_INST RecordEvent TSET_IMG2COL_RPT(ConvTileData& src, WaitEvents&... events) {
-    return TSET_IMG2COL_RPT<ConvTileData>(CallSite{}, src, events...);
+PTO_INST_CALLER RecordEvent TSET_IMG2COL_RPT(ConvTileData& src, WaitEvents&... events) {
+    return TSET_IMG2COL_RPT<ConvTileData>(PTOSIM_CALLER, src, events...);
 }
 template <typename ConvTileData, typename... WaitEvents>
 PTO_INST RecordEvent TSET_IMG2COL_PADDING(CallSite cs, ConvTileData& src, WaitEvents&... events) {
@@ -227,8 +227,8 @@ PTO_INST RecordEvent TSET_IMG2COL_PADDING(CallSite cs, ConvTileData& src, WaitEv
         cs, "TSET_IMG2COL_PADDING", &ptosim::Core::img2col_pad, &ptosim::Core::img2col_pad, ptosim_impl::padding_bits(src.GetPadValue()));
 }
 template <typename ConvTileData, typename... WaitEvents>
-PTO_INST RecordEvent TSET_IMG2COL_PADDING(ConvTileData& src, WaitEvents&... events) {
-    return TSET_IMG2COL_PADDING<ConvTileData>(CallSite{}, src, events...);
+PTO_INST_CALLER RecordEvent TSET_IMG2COL_PADDING(ConvTileData& src, WaitEvents&... events) {
+    return TSET_IMG2COL_PADDING<ConvTileData>(PTOSIM_CALLER, src, events...);
 }
 #endif
 
@@ -241,9 +241,9 @@ PTO_INST RecordEvent TIMG2COL(CallSite cs, TileData& dst, ConvTileData& src, uin
 }
 template <typename TileData, typename ConvTileData, SetFmatrixMode FmatrixMode = SetFmatrixMode::FMATRIX_A_MANUAL,
           typename... WaitEvents>
-PTO_INST RecordEvent TIMG2COL(TileData& dst, ConvTileData& src, uint16_t posM = 0, uint16_t posK = 0, WaitEvents&... events) {
-    ptosim_impl::wait_events(CallSite{}, events...);
-    return ptosim_impl::timg2col<TileData, ConvTileData, FmatrixMode>(CallSite{}, dst, src, posM, posK);
+PTO_INST_CALLER RecordEvent TIMG2COL(TileData& dst, ConvTileData& src, uint16_t posM = 0, uint16_t posK = 0, WaitEvents&... events) {
+    ptosim_impl::wait_events(PTOSIM_CALLER, events...);
+    return ptosim_impl::timg2col<TileData, ConvTileData, FmatrixMode>(PTOSIM_CALLER, dst, src, posM, posK);
 }
 
 }  // namespace pto

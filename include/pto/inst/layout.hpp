@@ -259,8 +259,8 @@ PTO_INST RecordEvent TCMP(CallSite cs, TileDataDst& dst, TileDataSrc& src0, Tile
     return {};
 }
 template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>
-PTO_INST RecordEvent TCMP(TileDataDst& dst, TileDataSrc& src0, TileDataSrc& src1, CmpMode cmpMode, WaitEvents&... e) {
-    return TCMP(CallSite{}, dst, src0, src1, cmpMode, e...);
+PTO_INST_CALLER RecordEvent TCMP(TileDataDst& dst, TileDataSrc& src0, TileDataSrc& src1, CmpMode cmpMode, WaitEvents&... e) {
+    return TCMP(PTOSIM_CALLER, dst, src0, src1, cmpMode, e...);
 }
 
 // TCMPS takes any unsigned integer mask tile: the pages fix no mask type.
@@ -289,14 +289,14 @@ PTO_INST RecordEvent TCMPS(CallSite cs, TileDataDst& dst, TileDataSrc0& src0, Ti
     return {};
 }
 template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>
-PTO_INST RecordEvent TCMPS(TileDataDst& dst, TileDataSrc& src0, typename TileDataSrc::DType src1, CmpMode mode,
+PTO_INST_CALLER RecordEvent TCMPS(TileDataDst& dst, TileDataSrc& src0, typename TileDataSrc::DType src1, CmpMode mode,
                            WaitEvents&... e) {
-    return TCMPS(CallSite{}, dst, src0, src1, mode, e...);
+    return TCMPS(PTOSIM_CALLER, dst, src0, src1, mode, e...);
 }
 template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... WaitEvents,
           std::enable_if_t<is_tile_data_v<TileDataSrc1>, int> = 0>
-PTO_INST RecordEvent TCMPS(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, CmpMode mode, WaitEvents&... e) {
-    return TCMPS(CallSite{}, dst, src0, src1, mode, e...);
+PTO_INST_CALLER RecordEvent TCMPS(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, CmpMode mode, WaitEvents&... e) {
+    return TCMPS(PTOSIM_CALLER, dst, src0, src1, mode, e...);
 }
 #undef PTOSIM_TCMPS_CHECKS
 
@@ -329,9 +329,9 @@ PTO_INST RecordEvent TSEL(CallSite cs, TileData& dst, MaskTile& selMask, TileDat
 }
 template <typename TileData, typename MaskTile, typename TmpTile, typename... WaitEvents>
     requires is_tile_data_v<TmpTile>
-PTO_INST RecordEvent TSEL(TileData& dst, MaskTile& selMask, TileData& src0, TileData& src1, TmpTile& tmp,
+PTO_INST_CALLER RecordEvent TSEL(TileData& dst, MaskTile& selMask, TileData& src0, TileData& src1, TmpTile& tmp,
                           WaitEvents&... e) {
-    return TSEL(CallSite{}, dst, selMask, src0, src1, tmp, e...);
+    return TSEL(PTOSIM_CALLER, dst, selMask, src0, src1, tmp, e...);
 }
 template <typename TileData, typename MaskTile, typename... WaitEvents>
 PTO_INST RecordEvent TSEL(CallSite cs, TileData& dst, MaskTile& selMask, TileData& src0, TileData& src1,
@@ -341,8 +341,8 @@ PTO_INST RecordEvent TSEL(CallSite cs, TileData& dst, MaskTile& selMask, TileDat
     return {};
 }
 template <typename TileData, typename MaskTile, typename... WaitEvents>
-PTO_INST RecordEvent TSEL(TileData& dst, MaskTile& selMask, TileData& src0, TileData& src1, WaitEvents&... e) {
-    return TSEL(CallSite{}, dst, selMask, src0, src1, e...);
+PTO_INST_CALLER RecordEvent TSEL(TileData& dst, MaskTile& selMask, TileData& src0, TileData& src1, WaitEvents&... e) {
+    return TSEL(PTOSIM_CALLER, dst, selMask, src0, src1, e...);
 }
 
 // dst = mask ? src : scalar over dst's valid region.
@@ -364,9 +364,9 @@ PTO_INST RecordEvent TSELS(CallSite cs, TileDataDst& dst, TileDataMask& mask, Ti
     return {};
 }
 template <typename TileDataDst, typename TileDataMask, typename TileDataSrc, typename... WaitEvents>
-PTO_INST RecordEvent TSELS(TileDataDst& dst, TileDataMask& mask, TileDataSrc& src, typename TileDataSrc::DType scalar,
+PTO_INST_CALLER RecordEvent TSELS(TileDataDst& dst, TileDataMask& mask, TileDataSrc& src, typename TileDataSrc::DType scalar,
                            WaitEvents&... e) {
-    return TSELS(CallSite{}, dst, mask, src, scalar, e...);
+    return TSELS(PTOSIM_CALLER, dst, mask, src, scalar, e...);
 }
 
 // ------------------------------------------------------------ padding
@@ -379,8 +379,8 @@ PTO_INST RecordEvent TSELS(TileDataDst& dst, TileDataMask& mask, TileDataSrc& sr
         return {};                                                                                                 \
     }                                                                                                              \
     template <typename DstTileData, typename SrcTileData, typename... WaitEvents>                                 \
-    PTO_INST RecordEvent NAME(DstTileData& dst, SrcTileData& src, WaitEvents&... e) {                              \
-        return NAME(CallSite{}, dst, src, e...);                                                                   \
+    PTO_INST_CALLER RecordEvent NAME(DstTileData& dst, SrcTileData& src, WaitEvents&... e) {                       \
+        return NAME(PTOSIM_CALLER, dst, src, e...);                                                                \
     }
 
 PTOSIM_FILLPAD_OP(TFILLPAD, Normal)
@@ -406,8 +406,8 @@ PTO_INST RecordEvent TRESHAPE(CallSite cs, TileDataOut& dst, TileDataIn& src, Wa
     return {};
 }
 template <typename TileDataOut, typename TileDataIn, typename... WaitEvents>
-PTO_INST RecordEvent TRESHAPE(TileDataOut& dst, TileDataIn& src, WaitEvents&... e) {
-    return TRESHAPE(CallSite{}, dst, src, e...);
+PTO_INST_CALLER RecordEvent TRESHAPE(TileDataOut& dst, TileDataIn& src, WaitEvents&... e) {
+    return TRESHAPE(PTOSIM_CALLER, dst, src, e...);
 }
 
 // dst(i, j) = src(j, i) for i < src.GetValidCol(), j < src.GetValidRow().
@@ -433,8 +433,8 @@ PTO_INST RecordEvent TTRANS(CallSite cs, TileDataDst& dst, TileDataSrc& src, Til
     return {};
 }
 template <typename TileDataDst, typename TileDataSrc, typename TileDataTmp, typename... WaitEvents>
-PTO_INST RecordEvent TTRANS(TileDataDst& dst, TileDataSrc& src, TileDataTmp& tmp, WaitEvents&... e) {
-    return TTRANS(CallSite{}, dst, src, tmp, e...);
+PTO_INST_CALLER RecordEvent TTRANS(TileDataDst& dst, TileDataSrc& src, TileDataTmp& tmp, WaitEvents&... e) {
+    return TTRANS(PTOSIM_CALLER, dst, src, tmp, e...);
 }
 
 // ------------------------------------------------------------ gathers
@@ -500,8 +500,8 @@ PTO_INST RecordEvent TGATHER(CallSite cs, TileDataD& dst, TileDataS0& src0, Tile
 }
 template <typename TileDataD, typename TileDataS0, typename TileDataS1, typename TileDataTmp, typename... WaitEvents>
     requires is_tile_data_v<TileDataTmp>
-PTO_INST RecordEvent TGATHER(TileDataD& dst, TileDataS0& src0, TileDataS1& src1, TileDataTmp& tmp, WaitEvents&... e) {
-    return TGATHER(CallSite{}, dst, src0, src1, tmp, e...);
+PTO_INST_CALLER RecordEvent TGATHER(TileDataD& dst, TileDataS0& src0, TileDataS1& src1, TileDataTmp& tmp, WaitEvents&... e) {
+    return TGATHER(PTOSIM_CALLER, dst, src0, src1, tmp, e...);
 }
 template <typename TileDataD, typename TileDataS0, typename TileDataS1, typename... WaitEvents>
     requires is_tile_data_v<TileDataS1>
@@ -512,8 +512,8 @@ PTO_INST RecordEvent TGATHER(CallSite cs, TileDataD& dst, TileDataS0& src0, Tile
 }
 template <typename TileDataD, typename TileDataS0, typename TileDataS1, typename... WaitEvents>
     requires is_tile_data_v<TileDataS1>
-PTO_INST RecordEvent TGATHER(TileDataD& dst, TileDataS0& src0, TileDataS1& src1, WaitEvents&... e) {
-    return TGATHER(CallSite{}, dst, src0, src1, e...);
+PTO_INST_CALLER RecordEvent TGATHER(TileDataD& dst, TileDataS0& src0, TileDataS1& src1, WaitEvents&... e) {
+    return TGATHER(PTOSIM_CALLER, dst, src0, src1, e...);
 }
 
 // ------------------------------------------------------------ generators
@@ -536,8 +536,8 @@ PTO_INST RecordEvent TCI(CallSite cs, TileData& dst, T S, WaitEvents&... events)
     return {};
 }
 template <typename TileData, typename T, int descending, typename... WaitEvents>
-PTO_INST RecordEvent TCI(TileData& dst, T S, WaitEvents&... e) {
-    return TCI<TileData, T, descending>(CallSite{}, dst, S, e...);
+PTO_INST_CALLER RecordEvent TCI(TileData& dst, T S, WaitEvents&... e) {
+    return TCI<TileData, T, descending>(PTOSIM_CALLER, dst, S, e...);
 }
 
 // Lower (0): dst(i, j) = j <= i + diagonal; upper (1): dst(i, j) = j >= i + diagonal;
@@ -559,8 +559,8 @@ PTO_INST RecordEvent TTRI(CallSite cs, TileData& dst, int diagonal, WaitEvents&.
     return {};
 }
 template <typename TileData, int isUpperOrLower, typename... WaitEvents>
-PTO_INST RecordEvent TTRI(TileData& dst, int diagonal, WaitEvents&... e) {
-    return TTRI<TileData, isUpperOrLower>(CallSite{}, dst, diagonal, e...);
+PTO_INST_CALLER RecordEvent TTRI(TileData& dst, int diagonal, WaitEvents&... e) {
+    return TTRI<TileData, isUpperOrLower>(PTOSIM_CALLER, dst, diagonal, e...);
 }
 
 }  // namespace pto

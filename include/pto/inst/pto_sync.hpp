@@ -109,8 +109,8 @@ PTO_INST void TSYNC(CallSite cs, WaitEvents&... events) {
     (events.Wait(cs), ...);
 }
 template <typename... WaitEvents>
-PTO_INST void TSYNC(WaitEvents&... events) {
-    TSYNC(CallSite{}, events...);
+PTO_INST_CALLER void TSYNC(WaitEvents&... events) {
+    TSYNC(PTOSIM_CALLER, events...);
 }
 
 // TSYNC<Op>(): a barrier on the pipe of one vector operation class; pto-isa
@@ -135,8 +135,8 @@ PTO_INTERNAL constexpr uint16_t getFFTSMsg(uint16_t mode, uint16_t eventId, uint
     return static_cast<uint16_t>((baseConst & 0xf) + ((mode & 0x3) << 4) + ((eventId & 0xf) << 8));
 }
 template <typename... WaitEvents>
-PTO_INTERNAL void WaitAllEvents(WaitEvents&... events) {
-    TSYNC(CallSite{}, events...);
+PTO_INST_CALLER void WaitAllEvents(WaitEvents&... events) {
+    TSYNC(PTOSIM_CALLER, events...);
 }
 
 // ------------------------------------------------------------ Cube <-> Vector FIFOs
@@ -674,8 +674,8 @@ PTO_INST RecordEvent TPUSH(CallSite cs, PipeProd& prod, TileData& tile, DataFifo
 }
 template <typename PipeProd, typename TileData, typename DataFifo, typename... WaitEvents>
     requires(ptosim_impl::fifo_producer<PipeProd> && is_tile_data_v<TileData>)
-PTO_INST RecordEvent TPUSH(PipeProd& prod, TileData& tile, DataFifo& fifo, WaitEvents&... events) {
-    return TPUSH(CallSite{}, prod, tile, fifo, events...);
+PTO_INST_CALLER RecordEvent TPUSH(PipeProd& prod, TileData& tile, DataFifo& fifo, WaitEvents&... events) {
+    return TPUSH(PTOSIM_CALLER, prod, tile, fifo, events...);
 }
 template <typename TileData, typename Pipe_, typename... WaitEvents>
     requires(is_tile_data_v<TileData> && is_tpipe<Pipe_>::value)
@@ -684,8 +684,8 @@ PTO_INST RecordEvent TPUSH(CallSite cs, TileData& tile, Pipe_& pipe, WaitEvents&
 }
 template <typename TileData, typename Pipe_, typename... WaitEvents>
     requires(is_tile_data_v<TileData> && is_tpipe<Pipe_>::value)
-PTO_INST RecordEvent TPUSH(TileData& tile, Pipe_& pipe, WaitEvents&... events) {
-    return TPUSH(CallSite{}, pipe.prod, tile, pipe.fifo, events...);
+PTO_INST_CALLER RecordEvent TPUSH(TileData& tile, Pipe_& pipe, WaitEvents&... events) {
+    return TPUSH(PTOSIM_CALLER, pipe.prod, tile, pipe.fifo, events...);
 }
 
 // TPOP(cons, tile, fifo): when cons's wait status is set, wait for the
@@ -703,8 +703,8 @@ PTO_INST RecordEvent TPOP(CallSite cs, PipeCons& cons, TileData& tile, DataFifo&
 }
 template <typename PipeCons, typename TileData, typename DataFifo, typename... WaitEvents>
     requires(ptosim_impl::fifo_consumer<PipeCons> && is_tile_data_v<TileData>)
-PTO_INST RecordEvent TPOP(PipeCons& cons, TileData& tile, DataFifo& fifo, WaitEvents&... events) {
-    return TPOP(CallSite{}, cons, tile, fifo, events...);
+PTO_INST_CALLER RecordEvent TPOP(PipeCons& cons, TileData& tile, DataFifo& fifo, WaitEvents&... events) {
+    return TPOP(PTOSIM_CALLER, cons, tile, fifo, events...);
 }
 template <typename TileData, typename Pipe_, typename... WaitEvents>
     requires(is_tile_data_v<TileData> && is_tpipe<Pipe_>::value)
@@ -713,8 +713,8 @@ PTO_INST RecordEvent TPOP(CallSite cs, TileData& tile, Pipe_& pipe, WaitEvents&.
 }
 template <typename TileData, typename Pipe_, typename... WaitEvents>
     requires(is_tile_data_v<TileData> && is_tpipe<Pipe_>::value)
-PTO_INST RecordEvent TPOP(TileData& tile, Pipe_& pipe, WaitEvents&... events) {
-    return TPOP(CallSite{}, pipe.cons, tile, pipe.fifo, events...);
+PTO_INST_CALLER RecordEvent TPOP(TileData& tile, Pipe_& pipe, WaitEvents&... events) {
+    return TPOP(PTOSIM_CALLER, pipe.cons, tile, pipe.fifo, events...);
 }
 
 // TFREE(cons): when cons's free status is set, release the entry on A5's
@@ -740,8 +740,8 @@ PTO_INST RecordEvent TFREE(CallSite cs, PipeCons& cons, WaitEvents&... events) {
     return {};
 }
 template <typename PipeCons, typename... WaitEvents>
-PTO_INST RecordEvent TFREE(PipeCons& cons, WaitEvents&... events) {
-    return TFREE(CallSite{}, cons, events...);
+PTO_INST_CALLER RecordEvent TFREE(PipeCons& cons, WaitEvents&... events) {
+    return TFREE(PTOSIM_CALLER, cons, events...);
 }
 
 // ------------------------------------------------------------ TPRINT, TPREFETCH
@@ -782,8 +782,8 @@ PTO_INST void TPRINT(CallSite cs, TileData& tile) {
     std::fflush(stdout);
 }
 template <typename TileData>
-PTO_INST void TPRINT(TileData& tile) {
-    TPRINT(CallSite{}, tile);
+PTO_INST_CALLER void TPRINT(TileData& tile) {
+    TPRINT(PTOSIM_CALLER, tile);
 }
 
 // A cache hint: recorded as an MTE2 read of the tile-sized GM span, no data moves.
@@ -799,8 +799,8 @@ PTO_INST RecordEvent TPREFETCH(CallSite cs, TileData& dst, GlobalData& src) {
     return {};
 }
 template <typename TileData, typename GlobalData>
-PTO_INST RecordEvent TPREFETCH(TileData& dst, GlobalData& src) {
-    return TPREFETCH(CallSite{}, dst, src);
+PTO_INST_CALLER RecordEvent TPREFETCH(TileData& dst, GlobalData& src) {
+    return TPREFETCH(PTOSIM_CALLER, dst, src);
 }
 
 
@@ -859,8 +859,8 @@ PTO_INST comm::AsyncEvent TPREFETCH_ASYNC(CallSite cs, GlobalData& src, Prefetch
     return comm::AsyncEvent(1, comm::DmaEngine::SDMA);
 }
 template <typename GlobalData, typename... WaitEvents>
-PTO_INST comm::AsyncEvent TPREFETCH_ASYNC(GlobalData& src, PrefetchAsyncContext& ctx, WaitEvents&... events) {
-    return TPREFETCH_ASYNC(CallSite{}, src, ctx, events...);
+PTO_INST_CALLER comm::AsyncEvent TPREFETCH_ASYNC(GlobalData& src, PrefetchAsyncContext& ctx, WaitEvents&... events) {
+    return TPREFETCH_ASYNC(PTOSIM_CALLER, src, ctx, events...);
 }
 
 // ------------------------------------------------------------ SYNCALL

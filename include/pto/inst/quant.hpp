@@ -131,10 +131,10 @@ RecordEvent tdequant(CallSite cs, Dst& dst, Src& src, Para& scale, Para& offset)
 }  // namespace ptosim_impl
 
 template <auto quant_type, typename TileDataOut, typename TileDataSrc, typename TileDataPara, typename... WaitEvents>
-PTO_INST RecordEvent TQUANT(TileDataOut& dst, TileDataSrc& src, TileDataPara& scale, TileDataPara* offset = nullptr,
+PTO_INST_CALLER RecordEvent TQUANT(TileDataOut& dst, TileDataSrc& src, TileDataPara& scale, TileDataPara* offset = nullptr,
                             WaitEvents&... events) {
-    ptosim_impl::wait_events(CallSite{}, events...);
-    return ptosim_impl::tquant<quant_type>(CallSite{}, dst, src, scale, offset);
+    ptosim_impl::wait_events(PTOSIM_CALLER, events...);
+    return ptosim_impl::tquant<quant_type>(PTOSIM_CALLER, dst, src, scale, offset);
 }
 
 #if PTOSIM_TARGET_A5
@@ -252,22 +252,22 @@ RecordEvent tquant_mx(CallSite cs, Out& dst, Src& src, Exp* exp, Max* max, Src* 
 #if PTOSIM_TARGET_A5
 template <auto quant_type, typename TileDataOut, typename TileDataSrc, typename TileDataExp, typename TileDataMax,
           typename... WaitEvents>
-PTO_INST RecordEvent TQUANT(TileDataOut& dst, TileDataSrc& src, TileDataExp* exp, TileDataMax* max,
+PTO_INST_CALLER RecordEvent TQUANT(TileDataOut& dst, TileDataSrc& src, TileDataExp* exp, TileDataMax* max,
                             TileDataSrc* scaling, WaitEvents&... events) {
     static_assert(std::is_same_v<decltype(quant_type), QuantType> && quant_type == QuantType::MXFP8,
                   "TQUANT with exponent, maximum and scaling tiles is the QuantType::MXFP8 form");
-    ptosim_impl::wait_events(CallSite{}, events...);
-    return ptosim_impl::tquant_mx<false>(CallSite{}, dst, src, exp, max, scaling, exp, max);
+    ptosim_impl::wait_events(PTOSIM_CALLER, events...);
+    return ptosim_impl::tquant_mx<false>(PTOSIM_CALLER, dst, src, exp, max, scaling, exp, max);
 }
 template <auto quant_type, auto store_mode, typename TileDataOut, typename TileDataSrc, typename TileDataExp,
           typename TileDataMax, typename TileDataIdx, typename... WaitEvents>
-PTO_INST RecordEvent TQUANT(TileDataOut& dst, TileDataSrc& src, TileDataExp* exp, TileDataMax* max,
+PTO_INST_CALLER RecordEvent TQUANT(TileDataOut& dst, TileDataSrc& src, TileDataExp* exp, TileDataMax* max,
                             TileDataSrc* scaling, TileDataExp* exp_zz, TileDataIdx* vgather_idx, WaitEvents&... events) {
     static_assert(std::is_same_v<decltype(quant_type), QuantType> && quant_type == QuantType::MXFP8,
                   "TQUANT with exponent, maximum and scaling tiles is the QuantType::MXFP8 form");
     static_assert(std::is_same_v<decltype(store_mode), VecStoreMode>, "TQUANT<MXFP8, store_mode>: a VecStoreMode");
-    ptosim_impl::wait_events(CallSite{}, events...);
-    return ptosim_impl::tquant_mx<store_mode == VecStoreMode::NZ>(CallSite{}, dst, src, exp, max, scaling, exp_zz,
+    ptosim_impl::wait_events(PTOSIM_CALLER, events...);
+    return ptosim_impl::tquant_mx<store_mode == VecStoreMode::NZ>(PTOSIM_CALLER, dst, src, exp, max, scaling, exp_zz,
                                                                   vgather_idx);
 }
 #endif
@@ -279,10 +279,10 @@ PTO_INST RecordEvent TDEQUANT(CallSite cs, TileDataDst& dst, TileDataSrc& src, T
     return ptosim_impl::tdequant(cs, dst, src, scale, offset);
 }
 template <typename TileDataDst, typename TileDataSrc, typename TileDataPara, typename... WaitEvents>
-PTO_INST RecordEvent TDEQUANT(TileDataDst& dst, TileDataSrc& src, TileDataPara& scale, TileDataPara& offset,
+PTO_INST_CALLER RecordEvent TDEQUANT(TileDataDst& dst, TileDataSrc& src, TileDataPara& scale, TileDataPara& offset,
                               WaitEvents&... events) {
-    ptosim_impl::wait_events(CallSite{}, events...);
-    return ptosim_impl::tdequant(CallSite{}, dst, src, scale, offset);
+    ptosim_impl::wait_events(PTOSIM_CALLER, events...);
+    return ptosim_impl::tdequant(PTOSIM_CALLER, dst, src, scale, offset);
 }
 
 }  // namespace pto

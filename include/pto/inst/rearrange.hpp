@@ -112,16 +112,16 @@ PTO_INST RecordEvent TCONCAT(CallSite cs, DstTile& dst, Src0Tile& src0, Src1Tile
 }
 template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... WaitEvents,
           std::enable_if_t<ptosim_impl::vop::events_only<WaitEvents...>, int> = 0>
-PTO_INST RecordEvent TCONCAT(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, WaitEvents&... e) {
-    return TCONCAT(CallSite{}, dst, src0, src1, e...);
+PTO_INST_CALLER RecordEvent TCONCAT(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, WaitEvents&... e) {
+    return TCONCAT(PTOSIM_CALLER, dst, src0, src1, e...);
 }
 template <typename DstTile, typename Src0Tile, typename Src1Tile, typename Src0IdxTile, typename Src1IdxTile,
           typename... WaitEvents,
           std::enable_if_t<is_tile_data_v<Src0IdxTile> && is_tile_data_v<Src1IdxTile> && ptosim_impl::vop::events_only<WaitEvents...>,
                            int> = 0>
-PTO_INST RecordEvent TCONCAT(DstTile& dst, Src0Tile& src0, Src1Tile& src1, Src0IdxTile& src0Idx, Src1IdxTile& src1Idx,
+PTO_INST_CALLER RecordEvent TCONCAT(DstTile& dst, Src0Tile& src0, Src1Tile& src1, Src0IdxTile& src0Idx, Src1IdxTile& src1Idx,
                              WaitEvents&... e) {
-    return TCONCAT(CallSite{}, dst, src0, src1, src0Idx, src1Idx, e...);
+    return TCONCAT(PTOSIM_CALLER, dst, src0, src1, src0Idx, src1Idx, e...);
 }
 
 // ------------------------------------------------------------ TInterleave / TDeInterleave
@@ -191,9 +191,9 @@ PTO_INST RecordEvent TInterleave(CallSite cs, TileDataDst& dst1, TileDataDst& ds
     return {};
 }
 template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>
-PTO_INST RecordEvent TInterleave(TileDataDst& dst1, TileDataDst& dst0, TileDataSrc& src1, TileDataSrc& src0,
+PTO_INST_CALLER RecordEvent TInterleave(TileDataDst& dst1, TileDataDst& dst0, TileDataSrc& src1, TileDataSrc& src0,
                                  WaitEvents&... e) {
-    return TInterleave(CallSite{}, dst1, dst0, src1, src0, e...);
+    return TInterleave(PTOSIM_CALLER, dst1, dst0, src1, src0, e...);
 }
 
 // dst0/dst1 = even/odd positions of the stream src0 ++ src1 (row by row).
@@ -232,14 +232,14 @@ PTO_INST RecordEvent TDeInterleave(CallSite cs, TileDataDst& dst1, TileDataDst& 
 }
 template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents,
           std::enable_if_t<ptosim_impl::vop::events_only<WaitEvents...>, int> = 0>
-PTO_INST RecordEvent TDeInterleave(TileDataDst& dst1, TileDataDst& dst0, TileDataSrc& src1, TileDataSrc& src0,
+PTO_INST_CALLER RecordEvent TDeInterleave(TileDataDst& dst1, TileDataDst& dst0, TileDataSrc& src1, TileDataSrc& src0,
                                    WaitEvents&... e) {
-    return TDeInterleave(CallSite{}, dst1, dst0, src1, src0, e...);
+    return TDeInterleave(PTOSIM_CALLER, dst1, dst0, src1, src0, e...);
 }
 template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents,
           std::enable_if_t<ptosim_impl::vop::events_only<WaitEvents...>, int> = 0>
-PTO_INST RecordEvent TDeInterleave(TileDataDst& dst1, TileDataDst& dst0, TileDataSrc& src, WaitEvents&... e) {
-    return TDeInterleave(CallSite{}, dst1, dst0, src, e...);
+PTO_INST_CALLER RecordEvent TDeInterleave(TileDataDst& dst1, TileDataDst& dst0, TileDataSrc& src, WaitEvents&... e) {
+    return TDeInterleave(PTOSIM_CALLER, dst1, dst0, src, e...);
 }
 
 // The upper-case spellings the ISA pages use as instruction names.
@@ -283,8 +283,8 @@ PTO_INST RecordEvent TSUBVIEW(CallSite cs, TileDataDst& dst, TileDataSrc& src, u
     return {};
 }
 template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>
-PTO_INST RecordEvent TSUBVIEW(TileDataDst& dst, TileDataSrc& src, uint16_t rowIdx, uint16_t colIdx, WaitEvents&... e) {
-    return TSUBVIEW(CallSite{}, dst, src, rowIdx, colIdx, e...);
+PTO_INST_CALLER RecordEvent TSUBVIEW(TileDataDst& dst, TileDataSrc& src, uint16_t rowIdx, uint16_t colIdx, WaitEvents&... e) {
+    return TSUBVIEW(PTOSIM_CALLER, dst, src, rowIdx, colIdx, e...);
 }
 
 }  // namespace pto

@@ -414,8 +414,8 @@ void part_arg(CallSite cs, const char* op, DV& dst, S0& src0, S1& src1, DI& dst_
         return {};                                                                                                 \
     }                                                                                                              \
     template <typename TileDataOut, typename TileDataIn, typename TileDataTmp, typename... WaitEvents>             \
-    PTO_INST RecordEvent NAME(TileDataOut& dst, TileDataIn& src, TileDataTmp& tmp, WaitEvents&... e) {            \
-        return NAME(CallSite{}, dst, src, tmp, e...);                                                              \
+    PTO_INST_CALLER RecordEvent NAME(TileDataOut& dst, TileDataIn& src, TileDataTmp& tmp, WaitEvents&... e) {      \
+        return NAME(PTOSIM_CALLER, dst, src, tmp, e...);                                                           \
     }
 
 // TNAME(dst, src, tmp): index of the row's first extreme, BEATS from ptosim_impl::red::rd.
@@ -432,8 +432,8 @@ void part_arg(CallSite cs, const char* op, DV& dst, S0& src0, S1& src1, DI& dst_
         return {};                                                                                                 \
     }                                                                                                              \
     template <typename TileDataOut, typename TileDataIn, typename TileDataTmp, typename... WaitEvents>             \
-    PTO_INST RecordEvent NAME(TileDataOut& dst, TileDataIn& src, TileDataTmp& tmp, WaitEvents&... e) {            \
-        return NAME(CallSite{}, dst, src, tmp, e...);                                                              \
+    PTO_INST_CALLER RecordEvent NAME(TileDataOut& dst, TileDataIn& src, TileDataTmp& tmp, WaitEvents&... e) {      \
+        return NAME(PTOSIM_CALLER, dst, src, tmp, e...);                                                           \
     }
 
 // TNAME(dst, src, tmp): row index of each column's first extreme.
@@ -452,8 +452,8 @@ void part_arg(CallSite cs, const char* op, DV& dst, S0& src0, S1& src1, DI& dst_
         return {};                                                                                                 \
     }                                                                                                              \
     template <typename TileDataOut, typename TileDataIn, typename TileDataTmp, typename... WaitEvents>             \
-    PTO_INST RecordEvent NAME(TileDataOut& dst, TileDataIn& src, TileDataTmp& tmp, WaitEvents&... e) {            \
-        return NAME(CallSite{}, dst, src, tmp, e...);                                                              \
+    PTO_INST_CALLER RecordEvent NAME(TileDataOut& dst, TileDataIn& src, TileDataTmp& tmp, WaitEvents&... e) {      \
+        return NAME(PTOSIM_CALLER, dst, src, tmp, e...);                                                           \
     }
 
 // TNAME(dst, src): FOLD(acc, v) down each column.
@@ -468,8 +468,8 @@ void part_arg(CallSite cs, const char* op, DV& dst, S0& src0, S1& src1, DI& dst_
     }                                                                                                              \
     template <typename TileDataOut, typename TileDataIn, typename... WaitEvents>                                   \
         requires ptosim_impl::red::events_only<WaitEvents...>                                                                   \
-    PTO_INST RecordEvent NAME(TileDataOut& dst, TileDataIn& src, WaitEvents&... e) {                              \
-        return NAME(CallSite{}, dst, src, e...);                                                                   \
+    PTO_INST_CALLER RecordEvent NAME(TileDataOut& dst, TileDataIn& src, WaitEvents&... e) {                        \
+        return NAME(PTOSIM_CALLER, dst, src, e...);                                                                \
     }
 
 // TNAME(dst, src0, src1[, tmp]): EXPR(a, b) with one operand per-row.
@@ -495,8 +495,8 @@ void part_arg(CallSite cs, const char* op, DV& dst, S0& src0, S1& src1, DI& dst_
         return {};                                                                                                 \
     }                                                                                                              \
     template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... Rest>                \
-    PTO_INST RecordEvent NAME(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, Rest&... rest) {          \
-        return NAME(CallSite{}, dst, src0, src1, rest...);                                                         \
+    PTO_INST_CALLER RecordEvent NAME(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, Rest&... rest) {    \
+        return NAME(PTOSIM_CALLER, dst, src0, src1, rest...);                                                      \
     }
 
 // TNAME(dst, src0, src1): EXPR(a, b) with src1 per-column.
@@ -510,8 +510,8 @@ void part_arg(CallSite cs, const char* op, DV& dst, S0& src0, S1& src1, DI& dst_
         return {};                                                                                                 \
     }                                                                                                              \
     template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... WaitEvents>          \
-    PTO_INST RecordEvent NAME(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, WaitEvents&... e) {       \
-        return NAME(CallSite{}, dst, src0, src1, e...);                                                            \
+    PTO_INST_CALLER RecordEvent NAME(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, WaitEvents&... e) { \
+        return NAME(PTOSIM_CALLER, dst, src0, src1, e...);                                                         \
     }
 
 // TNAME(dst, src0, src1): EXPR(a, b) where both are valid, a copy elsewhere;
@@ -526,8 +526,8 @@ void part_arg(CallSite cs, const char* op, DV& dst, S0& src0, S1& src1, DI& dst_
         return {};                                                                                                 \
     }                                                                                                              \
     template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... WaitEvents>          \
-    PTO_INST RecordEvent NAME(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, WaitEvents&... e) {       \
-        return NAME(CallSite{}, dst, src0, src1, e...);                                                            \
+    PTO_INST_CALLER RecordEvent NAME(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, WaitEvents&... e) { \
+        return NAME(PTOSIM_CALLER, dst, src0, src1, e...);                                                         \
     }
 
 // TNAME(dstVal, src0Val, src1Val, dstIdx, src0Idx, src1Idx): src0 wins where WINS(a, b).
@@ -545,10 +545,10 @@ void part_arg(CallSite cs, const char* op, DV& dst, S0& src0, S1& src1, DI& dst_
     template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename TileDataDstIdx,         \
               typename TileDataSrc0Idx, typename TileDataSrc1Idx, typename... WaitEvents>                          \
         requires is_tile_data_v<TileDataDst>                                                                       \
-    PTO_INST RecordEvent NAME(TileDataDst& dstVal, TileDataSrc0& src0Val, TileDataSrc1& src1Val,                  \
+    PTO_INST_CALLER RecordEvent NAME(TileDataDst& dstVal, TileDataSrc0& src0Val, TileDataSrc1& src1Val,            \
                               TileDataDstIdx& dstIdx, TileDataSrc0Idx& src0Idx, TileDataSrc1Idx& src1Idx,          \
                               WaitEvents&... e) {                                                                  \
-        return NAME(CallSite{}, dstVal, src0Val, src1Val, dstIdx, src0Idx, src1Idx, e...);                         \
+        return NAME(PTOSIM_CALLER, dstVal, src0Val, src1Val, dstIdx, src0Idx, src1Idx, e...);                      \
     }
 
 // TNAME(dst, src): broadcast of src's first column (ROWS) or first row.
@@ -561,8 +561,8 @@ void part_arg(CallSite cs, const char* op, DV& dst, S0& src0, S1& src1, DI& dst_
         return {};                                                                                                 \
     }                                                                                                              \
     template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>                                  \
-    PTO_INST RecordEvent NAME(TileDataDst& dst, TileDataSrc& src, WaitEvents&... e) {                             \
-        return NAME(CallSite{}, dst, src, e...);                                                                   \
+    PTO_INST_CALLER RecordEvent NAME(TileDataDst& dst, TileDataSrc& src, WaitEvents&... e) {                       \
+        return NAME(PTOSIM_CALLER, dst, src, e...);                                                                \
     }
 
 // Integers wrap; half/bf16 are computed in float and rounded once.
@@ -590,8 +590,8 @@ PTO_INST RecordEvent TCOLSUM(CallSite cs, TileDataOut& dst, TileDataIn& src, Til
 }
 template <typename TileDataOut, typename TileDataIn, typename TileDataTmp, typename... WaitEvents>
     requires is_tile_data_v<TileDataTmp>
-PTO_INST RecordEvent TCOLSUM(TileDataOut& dst, TileDataIn& src, TileDataTmp& tmp, bool isBinary, WaitEvents&... e) {
-    return TCOLSUM(CallSite{}, dst, src, tmp, isBinary, e...);
+PTO_INST_CALLER RecordEvent TCOLSUM(TileDataOut& dst, TileDataIn& src, TileDataTmp& tmp, bool isBinary, WaitEvents&... e) {
+    return TCOLSUM(PTOSIM_CALLER, dst, src, tmp, isBinary, e...);
 }
 
 PTOSIM_EXPAND_OP(TROWEXPAND, true)

@@ -342,13 +342,13 @@ PTO_INST RecordEvent TSORT32(CallSite cs, DstTileData& dst, SrcTileData& src, Id
 }
 template <typename DstTileData, typename SrcTileData, typename IdxTileData>
     requires is_tile_data_v<DstTileData>
-PTO_INST RecordEvent TSORT32(DstTileData& dst, SrcTileData& src, IdxTileData& idx) {
-    return TSORT32(CallSite{}, dst, src, idx);
+PTO_INST_CALLER RecordEvent TSORT32(DstTileData& dst, SrcTileData& src, IdxTileData& idx) {
+    return TSORT32(PTOSIM_CALLER, dst, src, idx);
 }
 template <typename DstTileData, typename SrcTileData, typename IdxTileData, typename TmpTileData>
     requires is_tile_data_v<DstTileData>
-PTO_INST RecordEvent TSORT32(DstTileData& dst, SrcTileData& src, IdxTileData& idx, TmpTileData& tmp) {
-    return TSORT32(CallSite{}, dst, src, idx, tmp);
+PTO_INST_CALLER RecordEvent TSORT32(DstTileData& dst, SrcTileData& src, IdxTileData& idx, TmpTileData& tmp) {
+    return TSORT32(PTOSIM_CALLER, dst, src, idx, tmp);
 }
 
 template <typename DstTileData, typename SrcTileData, typename... WaitEvents>
@@ -359,8 +359,8 @@ PTO_INST RecordEvent TMRGSORT(CallSite cs, DstTileData& dst, SrcTileData& src, u
 }
 template <typename DstTileData, typename SrcTileData, typename... WaitEvents>
     requires is_tile_data_v<DstTileData>
-PTO_INST RecordEvent TMRGSORT(DstTileData& dst, SrcTileData& src, uint32_t blockLen, WaitEvents&... e) {
-    return TMRGSORT(CallSite{}, dst, src, blockLen, e...);
+PTO_INST_CALLER RecordEvent TMRGSORT(DstTileData& dst, SrcTileData& src, uint32_t blockLen, WaitEvents&... e) {
+    return TMRGSORT(PTOSIM_CALLER, dst, src, blockLen, e...);
 }
 
 // The multi-list forms are called with explicit template arguments (exhausted
@@ -368,26 +368,26 @@ PTO_INST RecordEvent TMRGSORT(DstTileData& dst, SrcTileData& src, uint32_t block
 // executed-count parameter carries the call's location instead.
 template <typename DstTileData, typename TmpTileData, typename Src0TileData, typename Src1TileData,
           typename Src2TileData, typename Src3TileData, bool exhausted, typename... WaitEvents>
-PTO_INST RecordEvent TMRGSORT(DstTileData& dst, ptosim_impl::sort::ExecutedAt executedNumList, TmpTileData& tmp,
+PTO_INST_CALLER RecordEvent TMRGSORT(DstTileData& dst, ptosim_impl::sort::ExecutedAt executedNumList, TmpTileData& tmp,
                               Src0TileData& src0, Src1TileData& src1, Src2TileData& src2, Src3TileData& src3,
                               WaitEvents&... events) {
-    ptosim_impl::wait_events(CallSite{}, events...);
+    ptosim_impl::wait_events(PTOSIM_CALLER, events...);
     ptosim_impl::sort::merge_lists<exhausted>(dst, executedNumList, tmp, src0, src1, src2, src3);
     return {};
 }
 template <typename DstTileData, typename TmpTileData, typename Src0TileData, typename Src1TileData,
           typename Src2TileData, bool exhausted, typename... WaitEvents>
-PTO_INST RecordEvent TMRGSORT(DstTileData& dst, ptosim_impl::sort::ExecutedAt executedNumList, TmpTileData& tmp,
+PTO_INST_CALLER RecordEvent TMRGSORT(DstTileData& dst, ptosim_impl::sort::ExecutedAt executedNumList, TmpTileData& tmp,
                               Src0TileData& src0, Src1TileData& src1, Src2TileData& src2, WaitEvents&... events) {
-    ptosim_impl::wait_events(CallSite{}, events...);
+    ptosim_impl::wait_events(PTOSIM_CALLER, events...);
     ptosim_impl::sort::merge_lists<exhausted>(dst, executedNumList, tmp, src0, src1, src2);
     return {};
 }
 template <typename DstTileData, typename TmpTileData, typename Src0TileData, typename Src1TileData, bool exhausted,
           typename... WaitEvents>
-PTO_INST RecordEvent TMRGSORT(DstTileData& dst, ptosim_impl::sort::ExecutedAt executedNumList, TmpTileData& tmp,
+PTO_INST_CALLER RecordEvent TMRGSORT(DstTileData& dst, ptosim_impl::sort::ExecutedAt executedNumList, TmpTileData& tmp,
                               Src0TileData& src0, Src1TileData& src1, WaitEvents&... events) {
-    ptosim_impl::wait_events(CallSite{}, events...);
+    ptosim_impl::wait_events(PTOSIM_CALLER, events...);
     ptosim_impl::sort::merge_lists<exhausted>(dst, executedNumList, tmp, src0, src1);
     return {};
 }

@@ -134,13 +134,13 @@ PTO_INST RecordEvent TCVT(CallSite cs, TileDataD& dst, TileDataS& src, RoundMode
     return ptosim_impl::tcvt(cs, dst, src, mode, sat);
 }
 template <typename TileDataD, typename TileDataS, typename... WaitEvents>
-PTO_INST RecordEvent TCVT(TileDataD& dst, TileDataS& src, RoundMode mode, WaitEvents&... events) {
-    return TCVT(CallSite{}, dst, src, mode, events...);
+PTO_INST_CALLER RecordEvent TCVT(TileDataD& dst, TileDataS& src, RoundMode mode, WaitEvents&... events) {
+    return TCVT(PTOSIM_CALLER, dst, src, mode, events...);
 }
 template <typename TileDataD, typename TileDataS, typename... WaitEvents>
-PTO_INST RecordEvent TCVT(TileDataD& dst, TileDataS& src, RoundMode mode, SaturationMode sat, WaitEvents&... events) {
-    ptosim_impl::wait_events(CallSite{}, events...);
-    return ptosim_impl::tcvt(CallSite{}, dst, src, mode, sat);
+PTO_INST_CALLER RecordEvent TCVT(TileDataD& dst, TileDataS& src, RoundMode mode, SaturationMode sat, WaitEvents&... events) {
+    ptosim_impl::wait_events(PTOSIM_CALLER, events...);
+    return ptosim_impl::tcvt(PTOSIM_CALLER, dst, src, mode, sat);
 }
 
 // TPACK (A5): each destination element is the low bytes of the source
@@ -164,8 +164,8 @@ PTO_INST RecordEvent TPACK(CallSite cs, TileDataDst& dst, TileDataSrc& src, Wait
     return {};
 }
 template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>
-PTO_INST RecordEvent TPACK(TileDataDst& dst, TileDataSrc& src, WaitEvents&... events) {
-    return TPACK(CallSite{}, dst, src, events...);
+PTO_INST_CALLER RecordEvent TPACK(TileDataDst& dst, TileDataSrc& src, WaitEvents&... events) {
+    return TPACK(PTOSIM_CALLER, dst, src, events...);
 }
 
 }  // namespace pto

@@ -268,13 +268,13 @@ PTO_INST RecordEvent TLOAD(CallSite cs, TileData& dst, GlobalData& src, WaitEven
 }
 
 template <typename TileData, typename GlobalData, typename... WaitEvents>
-PTO_INST RecordEvent TLOAD(TileData& dst, GlobalData& src, WaitEvents&... events) {
-    return TLOAD(CallSite{}, dst, src, events...);
+PTO_INST_CALLER RecordEvent TLOAD(TileData& dst, GlobalData& src, WaitEvents&... events) {
+    return TLOAD(PTOSIM_CALLER, dst, src, events...);
 }
 
 namespace ptosim_impl {
 
-template <class TileData, class GlobalData, AtomicType atomic, ReluPreMode relu>
+template <class TileData, class GlobalData, AtomicType atomic, ReluPreMode relu, STPhase Phase = STPhase::Unspecified>
 RecordEvent tstore(CallSite cs, GlobalData& dst, TileData& src) {
     using S = typename TileData::DType;
     using D = typename GlobalData::RawDType;
@@ -305,6 +305,7 @@ RecordEvent tstore(CallSite cs, GlobalData& dst, TileData& src) {
     apply_a2a3_burst_pitch<TileData>(v, vr, vc);
     OpRecord rec = make_record("TSTORE", from_acc ? Pipe::FIX : Pipe::MTE3, cs);
     rec.atomic = atomic != AtomicType::AtomicNone;
+    if constexpr (from_acc) rec.unit_flag = static_cast<uint8_t>(Phase);
     record_valid_read(rec, src);
     check_gm_operand(dst, v, vr, vc, "TSTORE", rec, true, loc, TileData::Loc == TileType::Vec);
     rec.elements = static_cast<uint64_t>(vr) * vc;
@@ -341,19 +342,20 @@ PTO_INST RecordEvent TSTORE(CallSite cs, GlobalData& dst, TileData& src, WaitEve
 
 template <typename TileData, typename GlobalData, AtomicType atomic = AtomicType::AtomicNone,
           ReluPreMode relu = ReluPreMode::NoRelu, typename... WaitEvents>
-PTO_INST RecordEvent TSTORE(GlobalData& dst, TileData& src, WaitEvents&... events) {
-    ptosim_impl::wait_events(CallSite{}, events...);
-    return ptosim_impl::tstore<TileData, GlobalData, atomic, relu>(CallSite{}, dst, src);
+PTO_INST_CALLER RecordEvent TSTORE(GlobalData& dst, TileData& src, WaitEvents&... events) {
+    ptosim_impl::wait_events(PTOSIM_CALLER, events...);
+    return ptosim_impl::tstore<TileData, GlobalData, atomic, relu>(PTOSIM_CALLER, dst, src);
 }
 
-// TSTORE<STPhase>(...) (pto_instr.hpp's unit-flag form): the phase tells the
-// fixpipe which part of a split accumulation it drains, a handshake with the
-// cube that ptosim's in-order pipes do not need, so the data is as TSTORE's.
+// TSTORE<STPhase>(...) (pto_instr.hpp's unit-flag form): the phase is the
+// fixpipe's side of the unit-flag handshake with the Cube, which orders the
+// store after a final-phase matmul without set_flag; the data is as TSTORE's,
+// and racecheck takes the order from the record (docs/checkers.md).
 template <STPhase Phase, typename TileData, typename GlobalData, AtomicType atomic = AtomicType::AtomicNone,
           ReluPreMode relu = ReluPreMode::NoRelu, typename... WaitEvents>
-PTO_INST RecordEvent TSTORE(GlobalData& dst, TileData& src, WaitEvents&... events) {
-    ptosim_impl::wait_events(CallSite{}, events...);
-    return ptosim_impl::tstore<TileData, GlobalData, atomic, relu>(CallSite{}, dst, src);
+PTO_INST_CALLER RecordEvent TSTORE(GlobalData& dst, TileData& src, WaitEvents&... events) {
+    ptosim_impl::wait_events(PTOSIM_CALLER, events...);
+    return ptosim_impl::tstore<TileData, GlobalData, atomic, relu, Phase>(PTOSIM_CALLER, dst, src);
 }
 
 }  // namespace pto

@@ -159,7 +159,8 @@ constexpr bool fractal_gemm_ok() {
 // Cin: optional accumulator input (same tile type as C); bias: optional row;
 // sa, sb: optional MX scale tiles (TMATMUL_MX, TGEMV_MX), one E8M0 factor
 // per 32 consecutive k of each row of A and each column of B.
-template <class C, class A, class B, class Bias, class SA = void, class SB = void>
+template <class C, class A, class B, class Bias, class SA = void, class SB = void,
+          AccPhase Phase = AccPhase::Unspecified>
 void matmul(CallSite cs, const char* op, C& cOut, const C* cIn, A& a, B& b, const Bias* bias, bool gemv,
             const SA* sa = nullptr, const SB* sb = nullptr) {
     check_matmul_types<C, A, B, !std::is_same_v<SA, void>>();
@@ -209,6 +210,7 @@ void matmul(CallSite cs, const char* op, C& cOut, const C* cIn, A& a, B& b, cons
         record_tile(rec, false, *sb);
     }
     record_tile(rec, true, cOut);
+    rec.unit_flag = static_cast<uint8_t>(Phase);
     rec.elements = static_cast<uint64_t>(m) * n;
     rec.flops = 2ull * m * n * k;
     rec.bytes = elem_bytes<typename A::DType>(static_cast<uint64_t>(m) * k) + elem_bytes<typename B::DType>(static_cast<uint64_t>(k) * n);
@@ -265,9 +267,9 @@ PTO_INST RecordEvent TMATMUL(CallSite cs, TileRes& c, TileLeft_& a, TileRight_& 
 }
 template <AccPhase Phase = AccPhase::Unspecified, typename TileRes, typename TileLeft_, typename TileRight_,
           typename... WaitEvents>
-PTO_INST RecordEvent TMATMUL(TileRes& c, TileLeft_& a, TileRight_& b, WaitEvents&... events) {
-    ptosim_impl::wait_events(CallSite{}, events...);
-    ptosim_impl::matmul<TileRes, TileLeft_, TileRight_, void>(CallSite{}, "TMATMUL", c, nullptr, a, b, nullptr, false);
+PTO_INST_CALLER RecordEvent TMATMUL(TileRes& c, TileLeft_& a, TileRight_& b, WaitEvents&... events) {
+    ptosim_impl::wait_events(PTOSIM_CALLER, events...);
+    ptosim_impl::matmul<TileRes, TileLeft_, TileRight_, void, void, void, Phase>(PTOSIM_CALLER, "TMATMUL", c, nullptr, a, b, nullptr, false);
     return {};
 }
 
@@ -286,35 +288,37 @@ PTO_INST RecordEvent TMATMUL_ACC(CallSite cs, TileRes& c, TileLeft_& a, TileRigh
 }
 template <AccPhase Phase = AccPhase::Unspecified, typename TileRes, typename TileLeft_, typename TileRight_,
           typename... WaitEvents>
-PTO_INST RecordEvent TMATMUL_ACC(TileRes& cOut, TileRes& cIn, TileLeft_& a, TileRight_& b, WaitEvents&... events) {
-    ptosim_impl::wait_events(CallSite{}, events...);
-    ptosim_impl::matmul<TileRes, TileLeft_, TileRight_, void>(CallSite{}, "TMATMUL_ACC", cOut, &cIn, a, b, nullptr, false);
+PTO_INST_CALLER RecordEvent TMATMUL_ACC(TileRes& cOut, TileRes& cIn, TileLeft_& a, TileRight_& b, WaitEvents&... events) {
+    ptosim_impl::wait_events(PTOSIM_CALLER, events...);
+    ptosim_impl::matmul<TileRes, TileLeft_, TileRight_, void, void, void, Phase>(PTOSIM_CALLER, "TMATMUL_ACC", cOut, &cIn, a, b, nullptr, false);
     return {};
 }
 // The phase (pto-isa's unit-flag selection) only changes how the Cube hands
-// partial results to the FIX pipe; the values are those of the unphased form.
+// results to the FIX pipe: the values are those of the unphased form, and the
+// record carries the phase for racecheck's unit-flag order.
 template <AccPhase Phase = AccPhase::Unspecified, typename TileRes, typename TileLeft_, typename TileRight_,
           typename... WaitEvents>
-PTO_INST RecordEvent TMATMUL_ACC(TileRes& c, TileLeft_& a, TileRight_& b, WaitEvents&... events) {
-    ptosim_impl::wait_events(CallSite{}, events...);
-    ptosim_impl::matmul<TileRes, TileLeft_, TileRight_, void>(CallSite{}, "TMATMUL_ACC", c, &c, a, b, nullptr, false);
+PTO_INST_CALLER RecordEvent TMATMUL_ACC(TileRes& c, TileLeft_& a, TileRight_& b, WaitEvents&... events) {
+    ptosim_impl::wait_events(PTOSIM_CALLER, events...);
+    ptosim_impl::matmul<TileRes, TileLeft_, TileRight_, void, void, void, Phase>(PTOSIM_CALLER, "TMATMUL_ACC", c, &c, a, b, nullptr, false);
     return {};
 }
 
-template <typename TileRes, typename TileLeft_, typename TileRight_, typename TileBias_, typename... WaitEvents>
+template <AccPhase Phase = AccPhase::Unspecified, typename TileRes, typename TileLeft_, typename TileRight_,
+          typename TileBias_, typename... WaitEvents>
 PTO_INST RecordEvent TMATMUL_BIAS(CallSite cs, TileRes& c, TileLeft_& a, TileRight_& b, TileBias_& bias, WaitEvents&... events) {
     ptosim_impl::wait_events(cs, events...);
     static_assert(TileBias_::Loc == TileType::Bias && TileBias_::Rows == 1 &&
                       std::is_same_v<typename TileBias_::DType, typename TileRes::DType>,
                   "TMATMUL_BIAS: the bias must be a one-row Bias tile of the accumulator's element type");
-    ptosim_impl::matmul<TileRes, TileLeft_, TileRight_, TileBias_>(cs, "TMATMUL_BIAS", c, nullptr, a, b, &bias, false);
+    ptosim_impl::matmul<TileRes, TileLeft_, TileRight_, TileBias_, void, void, Phase>(cs, "TMATMUL_BIAS", c, nullptr, a, b, &bias, false);
     return {};
 }
 template <AccPhase Phase = AccPhase::Unspecified, typename TileRes, typename TileLeft_, typename TileRight_,
           typename TileBias_, typename... WaitEvents>
-PTO_INST RecordEvent TMATMUL_BIAS(TileRes& c, TileLeft_& a, TileRight_& b, TileBias_& bias, WaitEvents&... events) {
-    ptosim_impl::wait_events(CallSite{}, events...);
-    return TMATMUL_BIAS(CallSite{}, c, a, b, bias);
+PTO_INST_CALLER RecordEvent TMATMUL_BIAS(TileRes& c, TileLeft_& a, TileRight_& b, TileBias_& bias, WaitEvents&... events) {
+    ptosim_impl::wait_events(PTOSIM_CALLER, events...);
+    return TMATMUL_BIAS<Phase>(PTOSIM_CALLER, c, a, b, bias);
 }
 
 // TGEMV family: TMATMUL restricted to row 0 of the Left tile.
@@ -326,9 +330,9 @@ PTO_INST RecordEvent TGEMV(CallSite cs, TileRes& c, TileLeft_& a, TileRight_& b,
 }
 template <AccPhase Phase = AccPhase::Unspecified, typename TileRes, typename TileLeft_, typename TileRight_,
           typename... WaitEvents>
-PTO_INST RecordEvent TGEMV(TileRes& c, TileLeft_& a, TileRight_& b, WaitEvents&... events) {
-    ptosim_impl::wait_events(CallSite{}, events...);
-    ptosim_impl::matmul<TileRes, TileLeft_, TileRight_, void>(CallSite{}, "TGEMV", c, nullptr, a, b, nullptr, true);
+PTO_INST_CALLER RecordEvent TGEMV(TileRes& c, TileLeft_& a, TileRight_& b, WaitEvents&... events) {
+    ptosim_impl::wait_events(PTOSIM_CALLER, events...);
+    ptosim_impl::matmul<TileRes, TileLeft_, TileRight_, void, void, void, Phase>(PTOSIM_CALLER, "TGEMV", c, nullptr, a, b, nullptr, true);
     return {};
 }
 template <typename TileRes, typename TileLeft_, typename TileRight_, typename... WaitEvents>
@@ -339,25 +343,26 @@ PTO_INST RecordEvent TGEMV_ACC(CallSite cs, TileRes& cOut, TileRes& cIn, TileLef
 }
 template <AccPhase Phase = AccPhase::Unspecified, typename TileRes, typename TileLeft_, typename TileRight_,
           typename... WaitEvents>
-PTO_INST RecordEvent TGEMV_ACC(TileRes& cOut, TileRes& cIn, TileLeft_& a, TileRight_& b, WaitEvents&... events) {
-    ptosim_impl::wait_events(CallSite{}, events...);
-    ptosim_impl::matmul<TileRes, TileLeft_, TileRight_, void>(CallSite{}, "TGEMV_ACC", cOut, &cIn, a, b, nullptr, true);
+PTO_INST_CALLER RecordEvent TGEMV_ACC(TileRes& cOut, TileRes& cIn, TileLeft_& a, TileRight_& b, WaitEvents&... events) {
+    ptosim_impl::wait_events(PTOSIM_CALLER, events...);
+    ptosim_impl::matmul<TileRes, TileLeft_, TileRight_, void, void, void, Phase>(PTOSIM_CALLER, "TGEMV_ACC", cOut, &cIn, a, b, nullptr, true);
     return {};
 }
-template <typename TileRes, typename TileLeft_, typename TileRight_, typename TileBias_, typename... WaitEvents>
+template <AccPhase Phase = AccPhase::Unspecified, typename TileRes, typename TileLeft_, typename TileRight_,
+          typename TileBias_, typename... WaitEvents>
 PTO_INST RecordEvent TGEMV_BIAS(CallSite cs, TileRes& c, TileLeft_& a, TileRight_& b, TileBias_& bias, WaitEvents&... events) {
     ptosim_impl::wait_events(cs, events...);
     static_assert(TileBias_::Loc == TileType::Bias && TileBias_::Rows == 1 &&
                       std::is_same_v<typename TileBias_::DType, typename TileRes::DType>,
                   "TGEMV_BIAS: the bias must be a one-row Bias tile of the accumulator's element type");
-    ptosim_impl::matmul<TileRes, TileLeft_, TileRight_, TileBias_>(cs, "TGEMV_BIAS", c, nullptr, a, b, &bias, true);
+    ptosim_impl::matmul<TileRes, TileLeft_, TileRight_, TileBias_, void, void, Phase>(cs, "TGEMV_BIAS", c, nullptr, a, b, &bias, true);
     return {};
 }
 template <AccPhase Phase = AccPhase::Unspecified, typename TileRes, typename TileLeft_, typename TileRight_,
           typename TileBias_, typename... WaitEvents>
-PTO_INST RecordEvent TGEMV_BIAS(TileRes& c, TileLeft_& a, TileRight_& b, TileBias_& bias, WaitEvents&... events) {
-    ptosim_impl::wait_events(CallSite{}, events...);
-    return TGEMV_BIAS(CallSite{}, c, a, b, bias);
+PTO_INST_CALLER RecordEvent TGEMV_BIAS(TileRes& c, TileLeft_& a, TileRight_& b, TileBias_& bias, WaitEvents&... events) {
+    ptosim_impl::wait_events(PTOSIM_CALLER, events...);
+    return TGEMV_BIAS<Phase>(PTOSIM_CALLER, c, a, b, bias);
 }
 
 }  // namespace pto

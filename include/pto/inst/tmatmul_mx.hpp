@@ -53,14 +53,14 @@ constexpr void check_matmul_mx() {
                   "TMATMUL_MX/TGEMV_MX: scale tiles hold float8_e8m0_t");
 }
 
-template <class C, class A, class SA, class B, class SB, class Bias>
+template <class C, class A, class SA, class B, class SB, class Bias, AccPhase Phase = AccPhase::Unspecified>
 RecordEvent matmul_mx(CallSite cs, const char* op, C& cOut, const C* cIn, A& a, SA& sa, B& b, SB& sb,
                       const Bias* bias, bool gemv) {
     check_matmul_mx<C, A, SA, B, SB>();
     if constexpr (!std::is_same_v<Bias, void>)
         static_assert(Bias::Loc == TileType::Bias && Bias::Rows == 1 && std::is_same_v<typename Bias::DType, float>,
                       "TMATMUL_MX/TGEMV_MX: the bias must be a one-row float Bias tile");
-    matmul<C, A, B, Bias, SA, SB>(cs, op, cOut, cIn, a, b, bias, gemv, &sa, &sb);
+    matmul<C, A, B, Bias, SA, SB, Phase>(cs, op, cOut, cIn, a, b, bias, gemv, &sa, &sb);
     return {};
 }
 
@@ -80,11 +80,11 @@ RecordEvent matmul_mx(CallSite cs, const char* op, C& cOut, const C* cIn, A& a, 
     }                                                                                                                \
     template <AccPhase Phase = AccPhase::Unspecified, typename TileRes, typename TileLeft_, typename TileLeftScale_,  \
               typename TileRight_, typename TileRightScale_, typename... WaitEvents>                                 \
-    PTO_INST RecordEvent Instr(TileRes& c, TileLeft_& a, TileLeftScale_& sa, TileRight_& b, TileRightScale_& sb,      \
+    PTO_INST_CALLER RecordEvent Instr(TileRes& c, TileLeft_& a, TileLeftScale_& sa, TileRight_& b, TileRightScale_& sb, \
                               WaitEvents&... events) {                                                               \
-        ptosim_impl::wait_events(CallSite{}, events...);                                                                     \
-        return ptosim_impl::matmul_mx<TileRes, TileLeft_, TileLeftScale_, TileRight_, TileRightScale_, void>(               \
-            CallSite{}, #Instr, c, nullptr, a, sa, b, sb, nullptr, GEMV);                                             \
+        ptosim_impl::wait_events(PTOSIM_CALLER, events...);                                                          \
+        return ptosim_impl::matmul_mx<TileRes, TileLeft_, TileLeftScale_, TileRight_, TileRightScale_, void, Phase>( \
+            PTOSIM_CALLER, #Instr, c, nullptr, a, sa, b, sb, nullptr, GEMV);                                         \
     }                                                                                                                \
     template <typename TileRes, typename TileLeft_, typename TileLeftScale_, typename TileRight_,                   \
               typename TileRightScale_, typename... WaitEvents>                                                      \
@@ -96,11 +96,11 @@ RecordEvent matmul_mx(CallSite cs, const char* op, C& cOut, const C* cIn, A& a, 
     }                                                                                                                \
     template <AccPhase Phase = AccPhase::Unspecified, typename TileRes, typename TileLeft_, typename TileLeftScale_,  \
               typename TileRight_, typename TileRightScale_, typename... WaitEvents>                                 \
-    PTO_INST RecordEvent Instr(TileRes& cOut, TileRes& cIn, TileLeft_& a, TileLeftScale_& sa, TileRight_& b,          \
+    PTO_INST_CALLER RecordEvent Instr(TileRes& cOut, TileRes& cIn, TileLeft_& a, TileLeftScale_& sa, TileRight_& b,  \
                               TileRightScale_& sb, WaitEvents&... events) {                                          \
-        ptosim_impl::wait_events(CallSite{}, events...);                                                                     \
-        return ptosim_impl::matmul_mx<TileRes, TileLeft_, TileLeftScale_, TileRight_, TileRightScale_, void>(               \
-            CallSite{}, #Instr, cOut, &cIn, a, sa, b, sb, nullptr, GEMV);                                             \
+        ptosim_impl::wait_events(PTOSIM_CALLER, events...);                                                          \
+        return ptosim_impl::matmul_mx<TileRes, TileLeft_, TileLeftScale_, TileRight_, TileRightScale_, void, Phase>( \
+            PTOSIM_CALLER, #Instr, cOut, &cIn, a, sa, b, sb, nullptr, GEMV);                                         \
     }                                                                                                                \
     template <typename TileRes, typename TileLeft_, typename TileLeftScale_, typename TileRight_,                   \
               typename TileRightScale_, typename TileBias_, typename... WaitEvents>                                  \
@@ -112,11 +112,11 @@ RecordEvent matmul_mx(CallSite cs, const char* op, C& cOut, const C* cIn, A& a, 
     }                                                                                                                \
     template <AccPhase Phase = AccPhase::Unspecified, typename TileRes, typename TileLeft_, typename TileLeftScale_,  \
               typename TileRight_, typename TileRightScale_, typename TileBias_, typename... WaitEvents>             \
-    PTO_INST RecordEvent Instr(TileRes& c, TileLeft_& a, TileLeftScale_& sa, TileRight_& b, TileRightScale_& sb,      \
+    PTO_INST_CALLER RecordEvent Instr(TileRes& c, TileLeft_& a, TileLeftScale_& sa, TileRight_& b, TileRightScale_& sb, \
                               TileBias_& bias, WaitEvents&... events) {                                              \
-        ptosim_impl::wait_events(CallSite{}, events...);                                                                     \
-        return ptosim_impl::matmul_mx<TileRes, TileLeft_, TileLeftScale_, TileRight_, TileRightScale_, TileBias_>(          \
-            CallSite{}, #Instr, c, nullptr, a, sa, b, sb, &bias, GEMV);                                               \
+        ptosim_impl::wait_events(PTOSIM_CALLER, events...);                                                          \
+        return ptosim_impl::matmul_mx<TileRes, TileLeft_, TileLeftScale_, TileRight_, TileRightScale_, TileBias_, Phase>( \
+            PTOSIM_CALLER, #Instr, c, nullptr, a, sa, b, sb, &bias, GEMV);                                           \
     }
 
 PTOSIM_MX_FAMILY(TMATMUL_MX, false)
@@ -149,9 +149,9 @@ PTO_INST RecordEvent TGET_SCALE_ADDR(CallSite cs, TileDataOut& dst, TileDataIn& 
     return ptosim_impl::tget_scale_addr(cs, dst, src);
 }
 template <typename TileDataOut, typename TileDataIn, typename... WaitEvents>
-PTO_INST RecordEvent TGET_SCALE_ADDR(TileDataOut& dst, TileDataIn& src, WaitEvents&... events) {
-    ptosim_impl::wait_events(CallSite{}, events...);
-    return ptosim_impl::tget_scale_addr(CallSite{}, dst, src);
+PTO_INST_CALLER RecordEvent TGET_SCALE_ADDR(TileDataOut& dst, TileDataIn& src, WaitEvents&... events) {
+    ptosim_impl::wait_events(PTOSIM_CALLER, events...);
+    return ptosim_impl::tget_scale_addr(PTOSIM_CALLER, dst, src);
 }
 
 }  // namespace pto

@@ -295,20 +295,20 @@ PTO_INST RecordEvent TMOV(CallSite cs, TileDataDst& dst, TileDataSrc& src, WaitE
     return ptosim_impl::tmov<TileDataDst, TileDataSrc, AccToVecMode::SingleModeVec0, ReluPreMode::NoRelu>(cs, dst, src);
 }
 template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>
-PTO_INST RecordEvent TMOV(TileDataDst& dst, TileDataSrc& src, WaitEvents&... events) {
-    ptosim_impl::wait_events(CallSite{}, events...);
-    return ptosim_impl::tmov<TileDataDst, TileDataSrc, AccToVecMode::SingleModeVec0, ReluPreMode::NoRelu>(CallSite{}, dst, src);
+PTO_INST_CALLER RecordEvent TMOV(TileDataDst& dst, TileDataSrc& src, WaitEvents&... events) {
+    ptosim_impl::wait_events(PTOSIM_CALLER, events...);
+    return ptosim_impl::tmov<TileDataDst, TileDataSrc, AccToVecMode::SingleModeVec0, ReluPreMode::NoRelu>(PTOSIM_CALLER, dst, src);
 }
 template <typename TileDataDst, typename TileDataSrc, ReluPreMode relu, typename... WaitEvents>
-PTO_INST RecordEvent TMOV(TileDataDst& dst, TileDataSrc& src, WaitEvents&... events) {
-    ptosim_impl::wait_events(CallSite{}, events...);
-    return ptosim_impl::tmov<TileDataDst, TileDataSrc, AccToVecMode::SingleModeVec0, relu>(CallSite{}, dst, src);
+PTO_INST_CALLER RecordEvent TMOV(TileDataDst& dst, TileDataSrc& src, WaitEvents&... events) {
+    ptosim_impl::wait_events(PTOSIM_CALLER, events...);
+    return ptosim_impl::tmov<TileDataDst, TileDataSrc, AccToVecMode::SingleModeVec0, relu>(PTOSIM_CALLER, dst, src);
 }
 template <typename TileDataDst, typename TileDataSrc, AccToVecMode mode, ReluPreMode relu = ReluPreMode::NoRelu,
           typename... WaitEvents>
-PTO_INST RecordEvent TMOV(TileDataDst& dst, TileDataSrc& src, WaitEvents&... events) {
-    ptosim_impl::wait_events(CallSite{}, events...);
-    return ptosim_impl::tmov<TileDataDst, TileDataSrc, mode, relu>(CallSite{}, dst, src);
+PTO_INST_CALLER RecordEvent TMOV(TileDataDst& dst, TileDataSrc& src, WaitEvents&... events) {
+    ptosim_impl::wait_events(PTOSIM_CALLER, events...);
+    return ptosim_impl::tmov<TileDataDst, TileDataSrc, mode, relu>(PTOSIM_CALLER, dst, src);
 }
 
 namespace ptosim_impl {
@@ -467,10 +467,10 @@ PTO_INST RecordEvent TEXTRACT(CallSite cs, DstTileData& dst, SrcTileData& src, u
     return ptosim_impl::textract(cs, dst, src, indexRow, indexCol);
 }
 template <typename DstTileData, typename SrcTileData, typename... WaitEvents>
-PTO_INST RecordEvent TEXTRACT(DstTileData& dst, SrcTileData& src, uint16_t indexRow = 0, uint16_t indexCol = 0,
+PTO_INST_CALLER RecordEvent TEXTRACT(DstTileData& dst, SrcTileData& src, uint16_t indexRow = 0, uint16_t indexCol = 0,
                               WaitEvents&... events) {
-    ptosim_impl::wait_events(CallSite{}, events...);
-    return ptosim_impl::textract(CallSite{}, dst, src, indexRow, indexCol);
+    ptosim_impl::wait_events(PTOSIM_CALLER, events...);
+    return ptosim_impl::textract(PTOSIM_CALLER, dst, src, indexRow, indexCol);
 }
 
 template <typename DstTileData, typename SrcTileData, typename... WaitEvents>
@@ -480,10 +480,10 @@ PTO_INST RecordEvent TINSERT(CallSite cs, DstTileData& dst, SrcTileData& src, ui
     return ptosim_impl::tinsert<DstTileData, SrcTileData, ReluPreMode::NoRelu>(cs, dst, src, indexRow, indexCol);
 }
 template <typename DstTileData, typename SrcTileData, ReluPreMode relu = ReluPreMode::NoRelu, typename... WaitEvents>
-PTO_INST RecordEvent TINSERT(DstTileData& dst, SrcTileData& src, uint16_t indexRow = 0, uint16_t indexCol = 0,
+PTO_INST_CALLER RecordEvent TINSERT(DstTileData& dst, SrcTileData& src, uint16_t indexRow = 0, uint16_t indexCol = 0,
                              WaitEvents&... events) {
-    ptosim_impl::wait_events(CallSite{}, events...);
-    return ptosim_impl::tinsert<DstTileData, SrcTileData, relu>(CallSite{}, dst, src, indexRow, indexCol);
+    ptosim_impl::wait_events(PTOSIM_CALLER, events...);
+    return ptosim_impl::tinsert<DstTileData, SrcTileData, relu>(PTOSIM_CALLER, dst, src, indexRow, indexCol);
 }
 
 }  // namespace pto
