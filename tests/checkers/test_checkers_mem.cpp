@@ -155,6 +155,39 @@ TEST_F(MemCheckers, TileLoadedIntoAnotherLiveTileIsOverlappingTiles) {
     for (int i = 0; i < N; ++i) ASSERT_EQ(out[i], x[i] + y[i]);
 }
 
+// Tiles are judged by their valid rows: two 16 x 16 tiles of which 8 rows
+// are valid, 0x200 bytes apart, share storage but no valid row (pto-isa's
+// tmax int16 testcase places its tiles so); 0x100 apart they share rows 4-7.
+void half_tiles_add(float* x, float* y, float* out, bool bug) {
+    using Half = Tile<TileType::Vec, float, R, C, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+    using GH = GlobalTensor<float, TileShape2D<float, R / 2, C>, BaseShape2D<float, R / 2, C>>;
+    Half a(R / 2, C), b(R / 2, C), o(R / 2, C);
+    TASSIGN(a, 0);
+    TASSIGN(b, bug ? 0x100 : 0x200);
+    TASSIGN(o, 0x800);
+    GH gx(x), gy(y), go(out);
+    TLOAD(a, gx);  // @half-load-a
+    TLOAD(b, gy);  // @half-load-b
+    set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    TADD(o, a, b);  // @half-add
+    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    TSTORE(go, o);
+}
+
+TEST_F(MemCheckers, TilesApartInTheirValidRowsDoNotOverlap) {
+    auto x = iota_vec(1), y = iota_vec(100);
+    std::vector<float> out(N / 2);
+    auto bad = vec([&] { half_tiles_add(x.data(), y.data(), out.data(), true); });
+    expect_bug(bad, {want("memcheck", "overlapping-tiles", "UB", {"@half-load-b", "@half-add"})});
+    ASSERT_EQ(bad.reports.size(), 1u);
+    EXPECT_EQ(bad.reports[0].lo, 0x100u);
+    EXPECT_EQ(bad.reports[0].hi, 0x200u);
+    expect_clean(vec([&] { half_tiles_add(x.data(), y.data(), out.data(), false); }));
+    for (int i = 0; i < N / 2; ++i) ASSERT_EQ(out[i], x[i] + y[i]);
+}
+
 // b is placed at a's address: loading b loses a before the add reads it.
 void aliased_add(float* x, float* y, float* out, bool bug) {
     V a, b, o;
@@ -692,6 +725,38 @@ TEST_F(MemCheckers, MatmulOfAnL0aTileAtAnotherAddressThanTheMoveIsAnUninitialize
     EXPECT_EQ(bad.reports[0].hi, 0x400u);
     expect_clean(cube([&] { matmul(d.a.data(), d.b.data(), d.c.data(), CubeBug::None); }));
     for (int i = 0; i < kT * kT; ++i) ASSERT_EQ(d.c[i], static_cast<float>(i % 7)) << i;
+}
+
+// A load of 8 valid rows, then an add reading the tile with all 16 rows
+// valid: rows 8-15 were never written (fixed: the add reads the 8 rows).
+void add_past_the_loaded_rows(float* x, float* out, bool bug) {
+    using Dyn = Tile<TileType::Vec, float, R, C, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+    using GH = GlobalTensor<float, TileShape2D<float, R / 2, C>, BaseShape2D<float, R / 2, C>>;
+    const int rows = bug ? R : R / 2;
+    Dyn loaded(R / 2, C), read(rows, C), o(rows, C);
+    TASSIGN(loaded, 0);
+    TASSIGN(read, 0);
+    TASSIGN(o, 0x800);
+    GH gx(x), go(out);
+    TLOAD(loaded, gx);
+    set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    TADD(o, read, read);  // @rows-add
+    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    if (!bug) TSTORE(go, o);
+}
+
+TEST_F(MemCheckers, AddOfMoreRowsThanTheLoadWroteIsAnUninitializedRead) {
+    auto x = iota_vec(1);
+    std::vector<float> out(N / 2);
+    auto bad = vec([&] { add_past_the_loaded_rows(x.data(), out.data(), true); });
+    expect_bug(bad, {want("initcheck", "uninitialized-read", "UB", {"@rows-add"})});
+    ASSERT_EQ(bad.reports.size(), 1u);
+    EXPECT_EQ(bad.reports[0].lo, 0x200u);
+    EXPECT_EQ(bad.reports[0].hi, 0x400u);
+    expect_clean(vec([&] { add_past_the_loaded_rows(x.data(), out.data(), false); }));
+    for (int i = 0; i < N / 2; ++i) ASSERT_EQ(out[i], 2 * x[i]);
 }
 
 // The kernel fills the tile's upper half and, in the buggy version,
