@@ -96,6 +96,25 @@ void* take_stack() {
     }
     return s;
 }
+// Core slots are recycled like stacks: a launch of many blocks would
+// otherwise allocate and free one per core.
+thread_local std::vector<std::unique_ptr<CoreSlot>> t_slot_pool;
+
+std::unique_ptr<CoreSlot> take_slot() {
+    if (t_slot_pool.empty()) return std::make_unique<CoreSlot>();
+    std::unique_ptr<CoreSlot> s = std::move(t_slot_pool.back());
+    t_slot_pool.pop_back();
+    return s;
+}
+
+// Cleared at once: what its waits captured is released with the core.
+void give_slot(std::unique_ptr<CoreSlot> s) {
+    if (t_slot_pool.size() >= 256) return;
+    std::destroy_at(s.get());
+    std::construct_at(s.get());
+    t_slot_pool.push_back(std::move(s));
+}
+
 void give_stack(void* s) {
 #ifdef PTOSIM_ASAN
     // A fiber abandoned mid-run (a fault ended its launch) left redzones.
@@ -527,7 +546,7 @@ Status Launch::admit(int group, int phys) {
     auto& impl = dev_.impl();
     std::vector<std::unique_ptr<CoreSlot>> made;
     for (int m = 0; m < per_group_; ++m) {
-        auto s = std::make_unique<CoreSlot>();
+        std::unique_ptr<CoreSlot> s = take_slot();
         Core& c = s->core;
         c.type = core_type_of(group * per_group_ + m);
         c.target = spec_.target;
@@ -593,7 +612,10 @@ void Launch::retire(int group) {
         }
         ++groups_done_;
     }
-    for (auto& s : gone) give_stack(s->fiber.stack);
+    for (auto& s : gone) {
+        give_stack(s->fiber.stack);
+        give_slot(std::move(s));
+    }
     if (threads_ > 1) flush_prints(false);
 }
 
@@ -622,7 +644,7 @@ void Launch::resume(CoreSlot& s) {
 
 // The lowest-numbered core of `cores` that can run (with mu_ held); after a
 // fault, only cores numbered below the faulting one still run.
-CoreSlot* Launch::pick(const std::set<int>& cores) {
+CoreSlot* Launch::pick(const CoreSet& cores) {
     for (int i : cores) {
         if (i >= fault_index_) break;
         CoreSlot* s = slots_[i].get();
@@ -747,7 +769,7 @@ Status Launch::run_parallel(int threads) {
 void Launch::work(int w, int threads) {
     install_crash_report();
     t_launch = this;
-    std::set<int> mine;  // this thread's admitted, unfinished cores
+    CoreSet mine;  // this thread's admitted, unfinished cores
     std::unique_lock lk(mu_);
     auto admit_block = [&](int g) {
         if (g >= groups_ || g * per_group_ >= fault_index_ || !admit_error_.ok()) return;

@@ -3,6 +3,7 @@
 // they share.
 #pragma once
 #include <ptosim/runtime.hpp>
+#include <algorithm>
 #include <array>
 #include <climits>
 #include <condition_variable>
@@ -29,6 +30,26 @@ struct LaunchTiming;
 struct Fiber {
     void* ctx = nullptr;  // boost::context::detail::fcontext_t while the core is suspended
     void* stack = nullptr;
+};
+
+// Core indices in increasing order: a sorted vector, as a launch holds at
+// most one wave of cores and the scheduler scans them every turn.
+class CoreSet {
+public:
+    void insert(int i) {
+        auto it = std::lower_bound(v_.begin(), v_.end(), i);
+        if (it == v_.end() || *it != i) v_.insert(it, i);
+    }
+    void erase(int i) {
+        auto it = std::lower_bound(v_.begin(), v_.end(), i);
+        if (it != v_.end() && *it == i) v_.erase(it);
+    }
+    bool empty() const { return v_.empty(); }
+    std::vector<int>::const_iterator begin() const { return v_.begin(); }
+    std::vector<int>::const_iterator end() const { return v_.end(); }
+
+private:
+    std::vector<int> v_;
 };
 
 struct CoreSlot {
@@ -174,7 +195,7 @@ private:
     Status prepare();
     Status admit(int group, int phys);
     void retire(int group);
-    CoreSlot* pick(const std::set<int>& cores);
+    CoreSlot* pick(const CoreSet& cores);
     void resume(CoreSlot& s);
     Status run_serial();
     Status run_parallel(int threads);
@@ -197,7 +218,7 @@ private:
     std::vector<int> free_slots_;
     // By core index; null before the core's group is admitted and after it finished.
     std::vector<std::unique_ptr<CoreSlot>> slots_;
-    std::set<int> active_;  // indices of the admitted, unfinished cores, scanned in order
+    CoreSet active_;  // indices of the admitted, unfinished cores, scanned in order
     mutable std::mutex active_mu_;  // guards slots_/active_ against progress() from other threads
     // The fault of the lowest-numbered core that faulted: the one the serial
     // schedule meets first when cores do not wait for each other.
