@@ -25,16 +25,6 @@ inline __m256d apply4(VMath f, __m256d x) {
     return f == VMath::Log ? Sleef_logd4_u10avx2(x) : _mm256_sqrt_pd(x);
 }
 
-// 2^(j/32) for j < 32, within half an ulp of double.
-const double* exp2_fractions() {
-    static const auto table = [] {
-        std::array<double, 32> t{};
-        for (size_t j = 0; j < t.size(); ++j) t[j] = std::exp2(static_cast<double>(j) / 32);
-        return t;
-    }();
-    return table.data();
-}
-
 // exp of four floats in the normal float range, in double, accurate enough
 // to round as exp(x) does unless exp(x) is near a float rounding boundary.
 // x = (32m + j) ln2/32 + r with |r| <= ln2/64, exp(x) = 2^m 2^(j/32) exp(r),

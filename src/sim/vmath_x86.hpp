@@ -1,15 +1,27 @@
-// The part of ptosim::vmath_f32's x86 paths after SLEEF's double results:
-// rounding to float (nearest or odd) and the NaN rules, eight floats at a
-// time. Included by vmath_avx2.cpp and vmath_avx512.cpp, each built with its
+// The parts of ptosim::vmath_f32's x86 paths both instruction sets share:
+// exp's table, and after SLEEF's double results the rounding to float
+// (nearest or odd) and the NaN rules, eight floats at a time. Included by vmath_avx2.cpp and vmath_avx512.cpp, each built with its
 // own instruction set: everything here has internal linkage, so neither
 // file's copy can stand in for the other's.
 #pragma once
 #include <immintrin.h>
 
+#include <array>
 #include <cmath>
 
 namespace ptosim {
 namespace {
+
+// 2^(j/32) for j < 32, within half an ulp of double: the table of the exp
+// evaluations (vmath_avx2.cpp's exp_near_float, vmath_avx512.cpp's).
+inline const double* exp2_fractions() {
+    alignas(64) static const auto table = [] {
+        std::array<double, 32> t{};
+        for (size_t j = 0; j < t.size(); ++j) t[j] = std::exp2(static_cast<double>(j) / 32);
+        return t;
+    }();
+    return table.data();
+}
 
 // Four doubles to floats, rounded to nearest or (to_odd) to odd.
 inline __m128 narrow(__m256d r, bool to_odd) {
