@@ -3,11 +3,12 @@
 // what the sources claim. Inert unless PTOSIM_COVERAGE_OUT names a file.
 #include <ptosim/core.hpp>
 
+#include "test_seed.hpp"
+
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <set>
 #include <string>
 #include <tuple>
@@ -64,7 +65,7 @@ void write_coverage() {
     ptosim::subscribe(
         [](const ptosim::Core& c, const ptosim::OpRecord& r) {
             // A test's announcement of bytes it seeded (testutil::announce_seeded) is no instruction.
-            if (r.op && std::strcmp(r.op, "test seed") == 0) return;
+            if (testutil::is_seed(r.op)) return;
             g_cov->seen.emplace(r.op ? r.op : "", r.dtype ? r.dtype : "", ptosim::to_string(c.target));
         },
         false);

@@ -18,6 +18,7 @@
 #include <pto/call_sites.hpp>
 #include <pto/common/constants.hpp>
 #include <pto/common/debug.h>
+#include "test_seed.hpp"
 #include <ptosim/runtime.hpp>
 #include <functional>
 #include <string>
@@ -44,7 +45,7 @@ inline void select_target_soc() {
 inline void announce_seeded(ptosim::Pipe pipe, ptosim::Space space, uint64_t offset, uint64_t bytes,
                             const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
     ptosim::OpRecord r;
-    r.op = "test seed";
+    r.op = kSeedOp;
     r.pipe = pipe;
     r.loc = {file, line};
     r.write(space, offset, bytes);

@@ -159,7 +159,7 @@ TEST(TPipeFifo, CubeToVectorThroughGm) {
     std::vector<float> out(kRounds * R * C, -1.0f), fifo(kDepth * R * C, -1.0f);
     std::vector<std::string> cube_ops;
     const int sub = ptosim::subscribe([&](const ptosim::Core& c, const ptosim::OpRecord& r) {
-        if (c.type == ptosim::CoreType::AIC && std::string_view(r.op) != "test seed") cube_ops.push_back(r.op);
+        if (c.type == ptosim::CoreType::AIC && !testutil::is_seed(r.op)) cube_ops.push_back(r.op);
     });
     auto st = testutil::run_mix([&] {
         C2VPipe pipe(fifo.data());
