@@ -115,9 +115,20 @@ bool hits(const Footprint& y, uint64_t s, uint64_t e) {
     return !y.dims || hits_from(y, 0, y.lo, s, e);
 }
 
+// Rows of one pitch (tiles of one matrix): row j of the later-starting y
+// begins r bytes into row q + j of x, so it meets that row when r < x.run
+// and the next one when it runs past the pitch; j = 0 is the best chance.
+bool same_pitch_rows_overlap(const Footprint& x, const Footprint& y) {
+    const uint64_t p = x.pitch[0], d = y.lo - x.lo, q = d / p, r = d % p;
+    return (r < x.run && q < x.count[0]) || (r + y.run > p && q + 1 < x.count[0]);
+}
+
 bool overlaps(const Footprint& a, const Footprint& b) {
     if (a.hi <= b.lo || b.hi <= a.lo) return false;
     if (!a.dims && !b.dims) return true;
+    if (a.dims == 1 && b.dims == 1 && a.pitch[0] == b.pitch[0] && a.pitch[0] > 0 && a.run <= a.pitch[0] &&
+        b.run <= b.pitch[0] && a.count[0] > 0 && b.count[0] > 0)
+        return a.lo <= b.lo ? same_pitch_rows_overlap(a, b) : same_pitch_rows_overlap(b, a);
     const bool a_runs = a.dims && (!b.dims || a.runs() <= b.runs());
     const Footprint& x = a_runs ? a : b;
     const Footprint& y = a_runs ? b : a;
