@@ -148,8 +148,13 @@ struct Core {
     uint64_t mem_size[kSpaceCount] = {};
     Launch* launch = nullptr;
 
-    // intra-core flags: set_flag(src, dst, id) -> wait_flag(src, dst, id)
-    uint8_t flags[kPipeCount][kPipeCount][kEventIds] = {};
+    // intra-core flags: set_flag(src, dst, id) -> wait_flag(src, dst, id);
+    // bit id of flags[src][dst] (one bit each, as on hardware).
+    static_assert(kEventIds <= 8, "a flag word holds eight event ids");
+    uint8_t flags[kPipeCount][kPipeCount] = {};
+    bool flag_set(Pipe src, Pipe dst, int ev) const {
+        return (flags[static_cast<int>(src)][static_cast<int>(dst)] >> ev & 1) != 0;
+    }
     bool vector_mask_set = false;
     bool mask_norm_set = false;
     uint64_t ffts_base = 0;

@@ -330,7 +330,7 @@ void LaunchState::on_sync(const Core& c, const OpRecord& r) {
         s.flag_set_at.erase(key);
         return;
     }
-    if (!c.flags[static_cast<int>(r.src)][static_cast<int>(r.dst)][r.event]) {
+    if (!c.flag_set(r.src, r.dst, r.event)) {
         s.flag_set_at[key] = {r.loc, r.op};
         return;
     }
@@ -377,7 +377,7 @@ void LaunchState::sync_op(const Core& c, CoreState& s, const OpRecord& r) {
             Clock& k = s.clock[static_cast<int>(r.src)];
             join(k, s.issue);
             // A set of a flag still set is lost: the pending set keeps its clock.
-            if (!c.flags[static_cast<int>(r.src)][static_cast<int>(r.dst)][r.event]) s.flag_clock[key] = k;
+            if (!c.flag_set(r.src, r.dst, r.event)) s.flag_clock[key] = k;
             return;
         }
         case SyncOp::WaitFlag: {
@@ -552,7 +552,7 @@ void LaunchState::core_done(const Core& c) {
     for (int a = 0; a < kPipeCount; ++a)
         for (int b = 0; b < kPipeCount; ++b)
             for (int ev = 0; ev < kEventIds; ++ev) {
-                if (!c.flags[a][b][ev]) continue;
+                if (!c.flag_set(static_cast<Pipe>(a), static_cast<Pipe>(b), ev)) continue;
                 const Pipe src = static_cast<Pipe>(a), dst = static_cast<Pipe>(b);
                 SourceLoc at;
                 if (s)

@@ -41,15 +41,16 @@ void set_flag(const SourceLoc& loc, Pipe src, Pipe dst, int64_t ev) {
     if (ev < 0 || ev >= kEventIds)
         fault(loc, "set_flag: event id " + std::to_string(ev) + " is out of range; use EVENT_ID0..EVENT_ID7");
     dispatch(c, sync_record("set_flag", src, loc, SyncOp::SetFlag, src, dst, ev));
-    uint8_t& f = c.flags[static_cast<int>(src)][static_cast<int>(dst)][ev];
+    uint8_t& bits = c.flags[static_cast<int>(src)][static_cast<int>(dst)];
+    const uint8_t bit = static_cast<uint8_t>(1u << ev);
     // Under synccheck the record above was reported with both set_flag
     // locations; the kernel goes on with the flag set once, as the one-bit
     // hardware flag would be (docs/checkers.md, "synccheck").
-    if (f && check::enabled(check::kSync)) return;
-    if (f)
+    if ((bits & bit) && check::enabled(check::kSync)) return;
+    if (bits & bit)
         fault(loc, "set_flag" + flag_name(src, dst, ev) + " while the flag is still set: two set_flag without a "
                    "wait_flag between them are illegal (flags are one bit); add the missing wait_flag");
-    f = 1;
+    bits |= bit;
 }
 
 void wait_flag(const SourceLoc& loc, Pipe src, Pipe dst, int64_t ev) {
@@ -59,13 +60,14 @@ void wait_flag(const SourceLoc& loc, Pipe src, Pipe dst, int64_t ev) {
     if (ev < 0 || ev >= kEventIds)
         fault(loc, "wait_flag: event id " + std::to_string(ev) + " is out of range; use EVENT_ID0..EVENT_ID7");
     dispatch(c, sync_record("wait_flag", dst, loc, SyncOp::WaitFlag, src, dst, ev));
-    uint8_t& f = c.flags[static_cast<int>(src)][static_cast<int>(dst)][ev];
+    uint8_t& bits = c.flags[static_cast<int>(src)][static_cast<int>(dst)];
+    const uint8_t bit = static_cast<uint8_t>(1u << ev);
     // Only this core sets its own flags, and it runs in program order: an
     // unset flag here can never become set, which the deadlock report names.
-    block_until(c, loc, [&f] { return f != 0; },
+    block_until(c, loc, [&bits, bit] { return (bits & bit) != 0; },
                 [src, dst, ev] { return "wait_flag" + flag_name(src, dst, ev) + " but no set_flag" + flag_name(src, dst, ev) +
                                         " preceded it on this core; it is never set"; });
-    f = 0;
+    bits = static_cast<uint8_t>(bits & ~bit);
 }
 
 namespace {
