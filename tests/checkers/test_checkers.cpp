@@ -362,16 +362,24 @@ using LeftT = TileLeft<half, kT, kT>;
 using RightT = TileRight<half, kT, kT>;
 using AccT = TileAcc<float, kT, kT>;
 
-void matmul(half* a, half* b, float* c, CubeBug bug) {
+// The cube kernels' tiles: A and B in L1, their L0 copies, the accumulator.
+struct CubeTiles {
     MatT ma, mb;
     LeftT l;
     RightT r;
     AccT acc;
-    TASSIGN(ma, 0);
-    TASSIGN(mb, 0x1000);
-    TASSIGN(l, 0);
-    TASSIGN(r, 0);
-    TASSIGN(acc, 0);
+    CubeTiles() {
+        TASSIGN(ma, 0);
+        TASSIGN(mb, 0x1000);
+        TASSIGN(l, 0);
+        TASSIGN(r, 0);
+        TASSIGN(acc, 0);
+    }
+};
+
+void matmul(half* a, half* b, float* c, CubeBug bug) {
+    CubeTiles t;
+    auto& [ma, mb, l, r, acc] = t;
     auto ga = ref::gm_nd(a, kT, kT, kT);
     auto gb = ref::gm_nd(b, kT, kT, kT);
     auto gc = ref::gm_nd(c, kT, kT, kT);
@@ -429,15 +437,8 @@ TEST_F(Checkers, CubeStoreBeforeTheMatmulIsWaitedIsReadAfterWriteOnL0C) {
 enum class UnitBug { None, UnphasedMatmul, UnphasedStore };
 
 void unit_flag_rounds(half* a, half* b, float* c, UnitBug bug) {
-    MatT ma, mb;
-    LeftT l;
-    RightT r;
-    AccT acc;
-    TASSIGN(ma, 0);
-    TASSIGN(mb, 0x1000);
-    TASSIGN(l, 0);
-    TASSIGN(r, 0);
-    TASSIGN(acc, 0);
+    CubeTiles t;
+    auto& [ma, mb, l, r, acc] = t;
     auto ga = ref::gm_nd(a, kT, kT, kT);
     auto gb = ref::gm_nd(b, kT, kT, kT);
     auto gc = ref::gm_nd(c, kT, kT, kT);
