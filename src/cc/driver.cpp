@@ -118,9 +118,11 @@ Compile host_flags(const Options& o, const Paths& paths, std::vector<Diag>& diag
     }
     c.flags.insert(c.flags.end(), o.host_only.begin(), o.host_only.end());
     // Line tables name the calls the call-site macros cannot see
-    // (TLOAD<...>(...)): their return address is all the runtime gets.
+    // (TLOAD<...>(...)): their return address is all the runtime gets, and
+    // a call in tail position compiled as a jump would return past the kernel.
     const auto debug = [](const std::string& f) { return f.rfind("-g", 0) == 0; };
     if (std::none_of(c.flags.begin(), c.flags.end(), debug)) c.flags.insert(c.flags.begin(), "-g1");
+    c.flags.push_back("-fno-optimize-sibling-calls");
     for (const std::string& d : c.demoted)
         diags.push_back({Diag::Note, "-I" + d + " holds another pto/pto-inst.hpp; it is searched after ptolab's headers "
                                      "and the system headers (-idirafter), so the simulator's pto/ headers are used"});

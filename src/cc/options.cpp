@@ -169,7 +169,8 @@ const std::vector<FlagSpec>& flag_table() {
              A::Compile, true, "-O*, -g, -g0, -g1, -g2, -g3",
              "passed to the host compiler; without a -g, -g1 is added",
              "passed to the host compiler; without any `-g` option ptocc adds `-g1` (line tables only), so that "
-             "reports name the line of an instruction called with template arguments (`docs/api.md`)"},
+             "reports name the line of an instruction called with template arguments (`docs/api.md`); "
+             "`-fno-optimize-sibling-calls` is always added, so that such a call in tail position returns to its line"},
             {{{"-std=", F::Prefix}}, A::Compile, true, "-std=*", "kept if C++20 or newer, else raised to C++20",
              "kept if C++20 or newer, else raised to `-std=c++20` (`gnu++NN` to `-std=gnu++20`) with a note: ptolab's "
              "headers need C++20, so `-std=c++17` lines still build"},

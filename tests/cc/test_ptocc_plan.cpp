@@ -131,15 +131,17 @@ TEST(PlanJobs, HostProgramIsOneCompileAndOneLink) {
     ASSERT_TRUE(j.ok);
     ASSERT_EQ(j.plan.steps.size(), 2u);
     EXPECT_EQ(j.plan.steps[0].run[0],
-              (std::vector<std::string>{"g++", "-std=c++20", "-fPIC", "-I/repo/include", "-g1", "-x", "c++", "-c",
-                                        "/src/main.cpp", "-o", "/tmp/T/0-main.o"}));
+              (std::vector<std::string>{"g++", "-std=c++20", "-fPIC", "-I/repo/include", "-g1",
+                                        "-fno-optimize-sibling-calls", "-x", "c++", "-c", "/src/main.cpp", "-o",
+                                        "/tmp/T/0-main.o"}));
     EXPECT_EQ(j.plan.steps[1].run[0],
               (std::vector<std::string>{"g++", "-o", "/out/main", "/tmp/T/0-main.o", "/lib/libk.so", "-L/repo/lib",
                                         "-Wl,-rpath,/repo/lib", "-lptosim", "-pthread"}));
 }
 
-// Line tables unless the command line chose its debug information: the
-// runtime names calls with template arguments by their line (docs/api.md).
+// Line tables unless the command line chose its debug information, and no
+// sibling calls: the runtime names calls with template arguments by their
+// return address and line (docs/api.md).
 TEST(PlanJobs, LineTablesUnlessTheUserChoseAGOption) {
     auto compile = [](std::vector<std::string> args) {
         args.insert(args.end(), {"/src/main.cpp", "-c", "-o", "/out/main.o"});
@@ -148,10 +150,11 @@ TEST(PlanJobs, LineTablesUnlessTheUserChoseAGOption) {
         const auto& c = j.plan.steps.at(0).run.at(0);
         return std::vector<std::string>(c.begin() + 4, c.end() - 6);
     };
-    EXPECT_EQ(compile({}), std::vector<std::string>{"-g1"});
-    EXPECT_EQ(compile({"-O2"}), (std::vector<std::string>{"-g1", "-O2"}));
-    EXPECT_EQ(compile({"-g0"}), std::vector<std::string>{"-g0"});
-    EXPECT_EQ(compile({"-O2", "-g"}), (std::vector<std::string>{"-O2", "-g"}));
+    const std::string no_sibcalls = "-fno-optimize-sibling-calls";
+    EXPECT_EQ(compile({}), (std::vector<std::string>{"-g1", no_sibcalls}));
+    EXPECT_EQ(compile({"-O2"}), (std::vector<std::string>{"-g1", "-O2", no_sibcalls}));
+    EXPECT_EQ(compile({"-g0"}), (std::vector<std::string>{"-g0", no_sibcalls}));
+    EXPECT_EQ(compile({"-O2", "-g"}), (std::vector<std::string>{"-O2", "-g", no_sibcalls}));
 }
 
 TEST(PlanJobs, ColourOnlyForATerminalAndOnlyWithoutTheUsersChoice) {
