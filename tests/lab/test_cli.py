@@ -465,3 +465,37 @@ def test_check_kernel_without_wait_flag_reports_the_race(tmp_path):
     assert all(x["locations"][0]["file"].endswith("add_racy.cpp") for x in reports)
     assert f"ptolab check: 5 report(s) (3 racecheck, 2 synccheck), 5 error(s);" in r.stderr
     assert f"add_racy.cpp:{add}" in r.stderr
+
+
+@needs_acl_main
+def test_check_names_the_line_of_a_call_with_template_arguments(tmp_path):
+    # TSTORE<V, G>(gy, c) is no macro invocation: the report must still name
+    # its own line (the return address and the line table ptocc's -g1 gives),
+    # not the TADD before it, at -O2 too.
+    src = open(os.path.join(os.environ["PTOLAB_TEST_KERNELS"], "add.cpp")).read().splitlines(keepends=True)
+    src = [l for l in src if "PIPE_V, PIPE_MTE3, EVENT_ID0" not in l]
+    src = [l.replace("TSTORE(gy, c);", "TSTORE<V, G>(gy, c);") for l in src]
+    kernel = tmp_path / "add_store_template.cpp"
+    kernel.write_text("".join(src))
+    line = lambda text: 1 + next(i for i, l in enumerate(src) if text in l)
+    lib = tmp_path / "libadd_store_template.so"
+    b = subprocess.run([os.environ["PTOCC"], "-fPIC", "-shared", "-xcce", "--cce-aicore-arch=dav-c220-vec",
+                        "-DMEMORY_BASE", "-O2", str(kernel), "-o", str(lib)], capture_output=True, text=True)
+    assert b.returncode == 0, b.stderr
+    log = tmp_path / "reports.jsonl"
+    r = ptolab("check", "--tool=race", "--log", log, "--", ACL_MAIN, lib, 512, 1)
+    assert r.returncode == 1, r.stderr
+    reports = [json.loads(l) for l in log.read_text().splitlines()]
+    got = sorted((x["kind"], tuple(loc["line"] for loc in x["locations"]), x["count"]) for x in reports)
+    add, store = line("TADD(c, a, b)"), line("TSTORE<V, G>(gy, c)")
+    # Without the (V, MTE3) flags the next round's loads are not ordered
+    # after the add's reads either.
+    assert got == sorted([
+        ("read-after-write", (add, store), 2),
+        ("write-after-read", (add, line("TLOAD(a, g1)")), 1),
+        ("write-after-read", (add, line("TLOAD(b, g2)")), 1),
+    ])
+    raw = next(x for x in reports if x["kind"] == "read-after-write")
+    assert raw["locations"][1]["file"].endswith("add_store_template.cpp")
+    assert f"add_store_template.cpp:{store} reads UB" in r.stderr
+
