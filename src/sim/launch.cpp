@@ -766,11 +766,28 @@ Status Launch::run_parallel(int threads) {
     return {};
 }
 
+namespace {
+// Takes the launch lock, polling it a while first: the other host thread
+// holds it to admit, pick or retire a core, much shorter than the futex
+// sleep and wake-up a blocking lock costs, which on a 2-core host took
+// longer than an empty block.
+void lock_polling(std::unique_lock<std::mutex>& lk) {
+    for (int i = 0; i < 256; ++i) {
+        if (lk.try_lock()) return;
+#if defined(__x86_64__)
+        __builtin_ia32_pause();
+#endif
+    }
+    lk.lock();
+}
+}  // namespace
+
 void Launch::work(int w, int threads) {
     install_crash_report();
     t_launch = this;
     CoreSet mine;  // this thread's admitted, unfinished cores
-    std::unique_lock lk(mu_);
+    std::unique_lock lk(mu_, std::defer_lock);
+    lock_polling(lk);
     auto admit_block = [&](int g) {
         if (g >= groups_ || g * per_group_ >= fault_index_ || !admit_error_.ok()) return;
         if (Status st = admit(g, g % capacity_); !st.ok()) {
@@ -780,14 +797,19 @@ void Launch::work(int w, int threads) {
         }
         for (int m = 0; m < per_group_; ++m) mine.insert(g * per_group_ + m);
     };
-    for (int p = w; p < std::min(groups_, capacity_); p += threads) admit_block(p);
+    // The lock is let go between admissions, so the threads start together.
+    for (int p = w; p < std::min(groups_, capacity_); p += threads) {
+        admit_block(p);
+        lk.unlock();
+        lock_polling(lk);
+    }
     for (;;) {
         if ((ctl_ && ctl_->abandon.load(std::memory_order_relaxed)) || !admit_error_.ok()) break;
         if (CoreSlot* s = pick(mine)) {
             s->state = CoreSlot::State::Runnable;
             lk.unlock();
             resume(*s);
-            lk.lock();
+            lock_polling(lk);
             if (s->state == CoreSlot::State::Done) {
                 const int g = s->group;
                 bool group_done = true;
