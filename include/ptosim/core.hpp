@@ -178,6 +178,9 @@ struct Core {
     // EventIdCounter): core state, so launches and cores never share it.
     uint8_t event_ids[kPipeCount][kPipeCount] = {};
     uint64_t ops = 0;
+    // Kernel code asked for this core (ptosim::core()): it may have written
+    // local memory, through an instruction or directly through `mem`.
+    bool touched = false;
     SourceLoc last_loc;
     const char* last_op = nullptr;  // name of the last PTO call, for timeout reports
     // Set when the launch is abandoned (a synchronisation timed out): the

@@ -295,6 +295,7 @@ void Device::Impl::CoreArena::reset() {
     base_ = nullptr;
     mapped_ = stride_ = 0;
     cores_ = 0;
+    written_ = false;
     for (int sp = 0; sp < kSpaceCount; ++sp) offset_[sp] = size_[sp] = 0;
 }
 
@@ -368,7 +369,8 @@ void Device::Impl::CoreArena::ensure(const SocProfile& soc, CoreType t) {
 
 void Device::Impl::CoreArena::clear(int first, int count) {
     count = std::min(count, cores_ - first);
-    if (!base_ || count <= 0) return;
+    if (!base_ || count <= 0 || !written_) return;
+    if (first == 0 && count == cores_) written_ = false;
     uint8_t* from = base_ + static_cast<uint64_t>(first) * stride_;
     const uint64_t bytes = static_cast<uint64_t>(count) * stride_;
     // Only the pages earlier launches touched are resident; the others read

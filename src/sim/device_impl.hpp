@@ -118,6 +118,10 @@ struct Device::Impl {
         void ensure(const SocProfile& soc, CoreType t);  // maps on first use
         void reset();
         void clear(int first, int count);
+        // A launch whose kernel code reached its cores may have written
+        // local memory: the next clear() looks at the pages. Until then,
+        // clear() has nothing to do.
+        void mark_written() { written_ = true; }
         uint8_t* space(int core, int sp) const { return size_[sp] ? base_ + core * stride_ + offset_[sp] : nullptr; }
         uint64_t size(int sp) const { return size_[sp]; }
 
@@ -127,6 +131,7 @@ struct Device::Impl {
         int cores_ = 0;
         uint64_t offset_[kSpaceCount] = {}, size_[kSpaceCount] = {};
         std::vector<unsigned char> resident_;  // clear()'s mincore vector, kept between launches
+        bool written_ = false;  // pages may be nonzero since the last clear of every core
     };
     CoreArena aic_cores, aiv_cores;
     CoreArena& cores(const SocProfile& soc, CoreType t);  // with exec_mu held

@@ -258,7 +258,10 @@ struct FiberUnwind {};
 }
 }  // namespace
 
-Core* current_core_or_null() { return t_core; }
+Core* current_core_or_null() {
+    if (t_core) t_core->touched = true;
+    return t_core;
+}
 
 Core& core() {
     if (!t_core) {
@@ -267,6 +270,7 @@ Core& core() {
                      "through <<<...>>> (ptocc) or ptosim::run_launch\n");
         std::abort();
     }
+    t_core->touched = true;
     return *t_core;
 }
 
@@ -606,6 +610,7 @@ void Launch::retire(int group) {
             const int i = group * per_group_ + m;
             check::core_done(*this, slots_[i]->core);
             cost::core_done(*this, slots_[i]->core);
+            touched_ |= slots_[i]->core.touched;
             active_.erase(i);
             gone.push_back(std::move(slots_[i]));
             if (threads_ > 1) prints_[i].done = true;
@@ -691,6 +696,14 @@ Status Launch::run() {
     Status result = threads > 1 ? run_parallel(threads) : run_serial();
     t_launch = prev_launch;
     t_core = prev_core;
+    // Local memory is written by kernel code that reached its core through
+    // ptosim::core(): a launch whose cores all finished without doing so
+    // (an empty kernel) leaves the pages as they were, and the next launch
+    // need not look at them. One that did not finish is not asked.
+    if (touched_ || !result.ok() || fault_) {
+        dev_.impl().cores(soc_, CoreType::AIC).mark_written();
+        dev_.impl().cores(soc_, CoreType::AIV).mark_written();
+    }
     if (ctl_ && ctl_->abandon.load()) {
         std::string at;
         if (fault_) at = "; " + fault_core_ + " stopped at " + fault_->loc.str();
@@ -772,11 +785,15 @@ namespace {
 // sleep and wake-up a blocking lock costs, which on a 2-core host took
 // longer than an empty block.
 void lock_polling(std::unique_lock<std::mutex>& lk) {
-    for (int i = 0; i < 256; ++i) {
+    // Backing off between attempts keeps the waiting thread from taking the
+    // lock's cache line from the holder at every try.
+    for (int i = 0; i < 12; ++i) {
         if (lk.try_lock()) return;
+        for (int k = 0; k < 4 << i / 2; ++k) {
 #if defined(__x86_64__)
-        __builtin_ia32_pause();
+            __builtin_ia32_pause();
 #endif
+        }
     }
     lk.lock();
 }
@@ -797,12 +814,7 @@ void Launch::work(int w, int threads) {
         }
         for (int m = 0; m < per_group_; ++m) mine.insert(g * per_group_ + m);
     };
-    // The lock is let go between admissions, so the threads start together.
-    for (int p = w; p < std::min(groups_, capacity_); p += threads) {
-        admit_block(p);
-        lk.unlock();
-        lock_polling(lk);
-    }
+    for (int p = w; p < std::min(groups_, capacity_); p += threads) admit_block(p);
     for (;;) {
         if ((ctl_ && ctl_->abandon.load(std::memory_order_relaxed)) || !admit_error_.ok()) break;
         if (CoreSlot* s = pick(mine)) {

@@ -213,6 +213,7 @@ private:
     int groups_ = 0;
     int capacity_ = 0;
     int next_group_ = 0;  // groups admitted so far
+    bool touched_ = false;  // a retired core was touched (Core::touched; with mu_ held)
     int64_t groups_done_ = 0;
     std::vector<int> group_slot_;  // physical slot of each admitted group
     std::vector<int> free_slots_;
