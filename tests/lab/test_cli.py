@@ -431,24 +431,34 @@ def test_check_clean_kernel_reports_nothing():
     assert "ptolab check: 0 report(s), 0 error(s)" in r.stderr
 
 
+def _mutated_add(tmp_path, name, mutate, opt):
+    """The lab's add kernel with `mutate` applied to its lines, built by ptocc
+    at `opt`; returns the kernel library and a function giving a line's number."""
+    src = mutate(open(os.path.join(os.environ["PTOLAB_TEST_KERNELS"], "add.cpp")).read().splitlines(keepends=True))
+    kernel = tmp_path / f"{name}.cpp"
+    kernel.write_text("".join(src))
+    lib = tmp_path / f"lib{name}.so"
+    b = subprocess.run([os.environ["PTOCC"], "-fPIC", "-shared", "-xcce", "--cce-aicore-arch=dav-c220-vec",
+                        "-DMEMORY_BASE", opt, str(kernel), "-o", str(lib)], capture_output=True, text=True)
+    assert b.returncode == 0, b.stderr
+    return lib, lambda text: 1 + next(i for i, l in enumerate(src) if text in l)
+
+
+def _checked(tmp_path, tools, lib):
+    """ptolab check of the ACL main running `lib`; the result and its reports."""
+    log = tmp_path / "reports.jsonl"
+    r = ptolab("check", f"--tool={tools}", "--log", log, "--", ACL_MAIN, lib, 512, 1)
+    assert r.returncode == 1, r.stderr
+    return r, [json.loads(l) for l in log.read_text().splitlines()]
+
+
 @needs_acl_main
 def test_check_kernel_without_wait_flag_reports_the_race(tmp_path):
     # The mutation of issue 13: the add kernel with its wait_flag(PIPE_MTE2, PIPE_V) removed.
-    src = open(os.path.join(os.environ["PTOLAB_TEST_KERNELS"], "add.cpp")).read().splitlines(keepends=True)
-    wait = next(i for i, l in enumerate(src) if "wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0)" in l)
-    del src[wait]
-    kernel = tmp_path / "add_racy.cpp"
-    kernel.write_text("".join(src))
-    line = lambda text: 1 + next(i for i, l in enumerate(src) if text in l)
-    lib = tmp_path / "libadd_racy.so"
-    b = subprocess.run([os.environ["PTOCC"], "-fPIC", "-shared", "-xcce", "--cce-aicore-arch=dav-c220-vec",
-                        "-DMEMORY_BASE", "-O1", str(kernel), "-o", str(lib)], capture_output=True, text=True)
-    assert b.returncode == 0, b.stderr
-    log = tmp_path / "reports.jsonl"
-    r = ptolab("check", "--tool=all", "--log", log, "--", ACL_MAIN, lib, 512, 1)
-    assert r.returncode == 1, r.stderr
+    lib, line = _mutated_add(tmp_path, "add_racy",
+                             lambda src: [l for l in src if "wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0)" not in l], "-O1")
+    r, reports = _checked(tmp_path, "all", lib)
     assert "aclrtSynchronizeStreamWithTimeout returned 507035" in r.stderr
-    reports = [json.loads(l) for l in log.read_text().splitlines()]
     got = sorted((x["tool"], x["kind"], tuple(loc["line"] for loc in x["locations"]), x["count"]) for x in reports)
     load_a, load_b, add, set_ = line("TLOAD(a, g1)"), line("TLOAD(b, g2)"), line("TADD(c, a, b)"), line(
         "set_flag(PIPE_MTE2, PIPE_V")
@@ -472,20 +482,10 @@ def test_check_names_the_line_of_a_call_with_template_arguments(tmp_path):
     # TSTORE<V, G>(gy, c) is no macro invocation: the report must still name
     # its own line (the return address and the line table ptocc's -g1 gives),
     # not the TADD before it, at -O2 too.
-    src = open(os.path.join(os.environ["PTOLAB_TEST_KERNELS"], "add.cpp")).read().splitlines(keepends=True)
-    src = [l for l in src if "PIPE_V, PIPE_MTE3, EVENT_ID0" not in l]
-    src = [l.replace("TSTORE(gy, c);", "TSTORE<V, G>(gy, c);") for l in src]
-    kernel = tmp_path / "add_store_template.cpp"
-    kernel.write_text("".join(src))
-    line = lambda text: 1 + next(i for i, l in enumerate(src) if text in l)
-    lib = tmp_path / "libadd_store_template.so"
-    b = subprocess.run([os.environ["PTOCC"], "-fPIC", "-shared", "-xcce", "--cce-aicore-arch=dav-c220-vec",
-                        "-DMEMORY_BASE", "-O2", str(kernel), "-o", str(lib)], capture_output=True, text=True)
-    assert b.returncode == 0, b.stderr
-    log = tmp_path / "reports.jsonl"
-    r = ptolab("check", "--tool=race", "--log", log, "--", ACL_MAIN, lib, 512, 1)
-    assert r.returncode == 1, r.stderr
-    reports = [json.loads(l) for l in log.read_text().splitlines()]
+    lib, line = _mutated_add(tmp_path, "add_store_template", lambda src: [
+        l.replace("TSTORE(gy, c);", "TSTORE<V, G>(gy, c);") for l in src if "PIPE_V, PIPE_MTE3, EVENT_ID0" not in l
+    ], "-O2")
+    r, reports = _checked(tmp_path, "race", lib)
     got = sorted((x["kind"], tuple(loc["line"] for loc in x["locations"]), x["count"]) for x in reports)
     add, store = line("TADD(c, a, b)"), line("TSTORE<V, G>(gy, c)")
     # Without the (V, MTE3) flags the next round's loads are not ordered
@@ -498,4 +498,3 @@ def test_check_names_the_line_of_a_call_with_template_arguments(tmp_path):
     raw = next(x for x in reports if x["kind"] == "read-after-write")
     assert raw["locations"][1]["file"].endswith("add_store_template.cpp")
     assert f"add_store_template.cpp:{store} reads UB" in r.stderr
-
