@@ -42,13 +42,13 @@ using ptosim::Pipe;
 using ptosim::Space;
 using ptosim::SourceLoc;
 
-// Calls that bypass the call-site macros (explicit template arguments, as in
-// TMOV<...>(...)) are reported at the core's last known location.
+// The call's file and line: from the call-site macro, else (explicit
+// template arguments, as in TMOV<...>(...)) from its return address and the
+// kernel's line table, else the core's last known location.
 inline SourceLoc loc_of(const CallSite& cs) {
     if (cs.file) return SourceLoc{cs.file, cs.line};
     if (cs.caller)
         if (SourceLoc at = ptosim::caller_loc(cs.caller); at.known()) return at;
-    // Without line information: the last instruction with a known line.
     if (const Core* c = ptosim::current_core_or_null()) return c->last_loc;
     return {};
 }
