@@ -123,16 +123,6 @@ void expect_mask(const std::vector<uint8_t>& got, const std::vector<uint8_t>& se
         }
 }
 
-template <class T, class Want>
-void expect_region(const std::vector<T>& out, const std::vector<T>& sentinel, int cols, Want want) {
-    for (size_t i = 0; i < out.size(); ++i) {
-        const int r = static_cast<int>(i) / cols, c = static_cast<int>(i) % cols;
-        T w = sentinel[i];
-        want(r, c, w);
-        ASSERT_TRUE(same(out[i], w)) << "(" << r << "," << c << ") got " << show(out[i]) << " want " << show(w);
-    }
-}
-
 #if PTOSIM_TARGET_A5
 using CmpTypes = ::testing::Types<uint32_t, int32_t, uint16_t, int16_t, uint8_t, int8_t, float, half, bfloat16_t>;
 using CmpsTypes = ::testing::Types<int32_t, uint32_t, float, int16_t, uint16_t, half, uint8_t, int8_t, bfloat16_t>;

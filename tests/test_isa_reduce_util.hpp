@@ -145,17 +145,6 @@ using ColVec = Tile<TileType::Vec, T, 1, kC, BLayout::RowMajor, 1, DYNAMIC>;
 template <class T>
 using ColVecFull = Tile<TileType::Vec, T, 1, kC>;
 
-// want(i) for elements inside the written region, the sentinel elsewhere.
-template <class T, class Want>
-void expect_region(const std::vector<T>& out, const std::vector<T>& sentinel, int cols, Want want) {
-    for (size_t i = 0; i < out.size(); ++i) {
-        const int r = static_cast<int>(i) / cols, c = static_cast<int>(i) % cols;
-        T w = sentinel[i];
-        want(r, c, w);
-        ASSERT_TRUE(same(out[i], w)) << "(" << r << "," << c << ") got " << show(out[i]) << " want " << show(w);
-    }
-}
-
 // Rows built to hit NaN, Inf - Inf, signed zeros and 16-bit overflow that
 // only the final rounding produces.
 template <class T>

@@ -95,6 +95,19 @@ std::string show(T v) {
     return buf;
 }
 
+// Every element of a tile's output against a sentinel run: want(r, c, w)
+// sets w for the elements inside the written region and leaves the
+// sentinel elsewhere.
+template <class T, class Want>
+void expect_region(const std::vector<T>& out, const std::vector<T>& sentinel, int cols, Want want) {
+    for (size_t i = 0; i < out.size(); ++i) {
+        const int r = static_cast<int>(i) / cols, c = static_cast<int>(i) % cols;
+        T w = sentinel[i];
+        want(r, c, w);
+        ASSERT_TRUE(same(out[i], w)) << "(" << r << "," << c << ") got " << show(out[i]) << " want " << show(w);
+    }
+}
+
 template <class T>
 const char* type_name() {
     if constexpr (is_half<T>) return "half";
