@@ -95,6 +95,12 @@ struct Rng {
         return s;
     }
     double uniform(double lo, double hi) { return lo + (hi - lo) * static_cast<double>(next() >> 11) / 9007199254740992.0; }
+    // A generator whose sequence depends on `salt`: one per operand of a test.
+    static Rng salted(uint64_t salt) {
+        Rng r;
+        r.s ^= salt * 0x9e3779b97f4a7c15ull;
+        return r;
+    }
 };
 
 }  // namespace testutil

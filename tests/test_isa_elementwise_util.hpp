@@ -45,8 +45,7 @@ T wrap(I128 x) {
 template <class T>
 std::vector<T> make_input(Gen g, uint64_t salt) {
     std::vector<T> v(kR * kC);
-    testutil::Rng rng;
-    rng.s ^= salt * 0x9e3779b97f4a7c15ull;
+    testutil::Rng rng = testutil::Rng::salted(salt);
     for (auto& x : v) {
         const uint64_t h = rng.next();
         if constexpr (is_fp<T>) {

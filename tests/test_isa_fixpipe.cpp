@@ -101,8 +101,7 @@ std::string show_raw(T v) {
 template <class S>
 std::vector<S> acc_values(int m, int n, uint64_t salt) {
     std::vector<S> v(static_cast<size_t>(m) * n);
-    testutil::Rng rng;
-    rng.s ^= salt * 0x9e3779b97f4a7c15ull;
+    testutil::Rng rng = testutil::Rng::salted(salt);
     for (auto& x : v) {
         if constexpr (std::is_same_v<S, float>) x = static_cast<float>(rng.uniform(-400.0, 400.0));
         else x = static_cast<int32_t>(rng.next() % 1601) - 800;

@@ -41,8 +41,7 @@ inline std::string shape(int vr, int vc) { return std::to_string(vr) + "x" + std
 template <class T>
 std::vector<T> values(size_t n, uint64_t salt) {
     std::vector<T> v(n);
-    testutil::Rng rng;
-    rng.s ^= salt * 0x9e3779b97f4a7c15ull;
+    testutil::Rng rng = testutil::Rng::salted(salt);
     for (auto& x : v) {
         const uint64_t h = rng.next();
         if constexpr (is_fp<T>) {

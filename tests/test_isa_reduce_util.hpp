@@ -106,8 +106,7 @@ enum class Vals { Plain, Specials, NearOne };
 template <class T>
 std::vector<T> input(size_t n, uint64_t salt, Vals kind = Vals::Specials) {
     std::vector<T> v(n);
-    testutil::Rng rng;
-    rng.s ^= salt * 0x9e3779b97f4a7c15ull;
+    testutil::Rng rng = testutil::Rng::salted(salt);
     for (auto& x : v) {
         const uint64_t h = rng.next();
         if constexpr (is_fp<T>) {

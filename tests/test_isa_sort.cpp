@@ -28,8 +28,7 @@ std::string shape(int r, int c) { return std::to_string(r) + "x" + std::to_strin
 template <class T>
 std::vector<T> tie_heavy(size_t n, uint64_t salt, bool specials = true) {
     std::vector<T> v(n);
-    testutil::Rng rng;
-    rng.s ^= salt * 0x9e3779b97f4a7c15ull;
+    testutil::Rng rng = testutil::Rng::salted(salt);
     for (auto& x : v) {
         const uint64_t h = rng.next();
         if constexpr (is_fp<T>) {

@@ -28,8 +28,7 @@ constexpr int kR = 16, kC = 64;
 template <class T>
 std::vector<T> arith_input(uint64_t salt) {
     std::vector<T> v(kR * kC);
-    testutil::Rng rng;
-    rng.s ^= salt * 0x9e3779b97f4a7c15ull;
+    testutil::Rng rng = testutil::Rng::salted(salt);
     for (size_t i = 0; i < v.size(); ++i) {
         const uint64_t h = rng.next();
         if constexpr (is_fp<T>) {
