@@ -147,6 +147,19 @@ TEST(Launch, LocalMemoryReadsZeroAtLaunchStartAndCarriesAcrossWaves) {
     EXPECT_EQ(l1, 0);
 }
 
+// A launch whose kernel never reaches its cores skips the look at local
+// memory; what an earlier launch wrote on cores it did not use must still
+// read as zero when a later launch uses them.
+TEST(Launch, LocalMemoryStaysClearedAcrossALaunchThatTouchesNothing) {
+    SimThreads serial(1);
+    auto mark = [] { core().mem[int(Space::UB)][3] = 0x77; };
+    ASSERT_TRUE(run(KernelKind::Vec, 2, nullptr, mark).ok());
+    ASSERT_TRUE(run(KernelKind::Vec, 1, nullptr, [] {}).ok());  // clears core 0 only
+    std::vector<int> seen(2, -1);
+    ASSERT_TRUE(run(KernelKind::Vec, 2, nullptr, [&] { seen[core().block_idx] = core().mem[int(Space::UB)][3]; }).ok());
+    EXPECT_EQ(seen, (std::vector<int>{0, 0}));
+}
+
 TEST(Launch, CoresRunInIdOrderUntilTheyBlock) {
     SimThreads serial(1);
     std::vector<int> order;
