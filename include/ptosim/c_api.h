@@ -30,6 +30,10 @@ int ptosim_register_memory(void *ptr, uint64_t bytes);
 int ptosim_unregister_memory(void *ptr);
 /* 1 when [ptr, ptr+bytes) lies inside one registered device block. */
 int ptosim_is_device_memory(const void *ptr, uint64_t bytes);
+/* Tells initcheck that host code wrote [ptr, ptr+bytes) of device memory
+ * directly (as aclrtMemcpy would have): a host framework computing on its
+ * device tensors in place. Nothing happens without initcheck. */
+void ptosim_host_wrote(const void *ptr, uint64_t bytes);
 
 /* The simulated SoC (docs/soc-profiles.md), e.g. "Ascend910B2". */
 const char *ptosim_soc_name(void);

@@ -3,6 +3,7 @@
 // externally owned memory is found by Device::find exactly like aclrtMalloc
 // blocks, without the device ever freeing it.
 #include <ptosim/c_api.h>
+#include <ptosim/check.hpp>
 #include "device_impl.hpp"
 #include "hex.hpp"
 
@@ -84,6 +85,10 @@ int ptosim_unregister_memory(void* ptr) {
 int ptosim_is_device_memory(const void* ptr, uint64_t bytes) {
     const auto a = Device::get().find(ptr, bytes == 0 ? 1 : bytes);
     return a && a->device ? 1 : 0;
+}
+
+void ptosim_host_wrote(const void* ptr, uint64_t bytes) {
+    if (ptr && bytes) ptosim::check::gm_host_write(ptr, bytes);
 }
 
 const char* ptosim_soc_name(void) { return Device::get().soc().name; }

@@ -11,6 +11,7 @@
 #include "test_isa_ref.hpp"
 #include "checker_util.hpp"
 #include <acl/acl.h>
+#include <ptosim/c_api.h>
 #include <ptosim/check.hpp>
 #include <algorithm>
 #include <fstream>
@@ -809,6 +810,36 @@ TEST_F(MemCheckers, LoadOfADeviceBlockMemsetOnlyInPartIsAnUninitializedRead) {
     EXPECT_EQ(bad.reports[0].hi, reinterpret_cast<uintptr_t>(x) + N * 4);
     ASSERT_EQ(aclrtMemset(x, N * 4, 0, N * 4), ACL_SUCCESS);
     expect_clean(vec(body, {x, out}));
+    aclrtFree(x);
+    aclrtFree(out);
+}
+
+// A host framework that computes into device memory directly (the
+// simulated torch_npu's host-side operators) says so with
+// ptosim_host_wrote; only the range it names counts as written.
+TEST_F(MemCheckers, HostWritesAnnouncedThroughTheCApiCountAsWritten) {
+    Acl acl;
+    auto* x = static_cast<float*>(Acl::malloc_dev(N * sizeof(float)));
+    auto* out = static_cast<float*>(Acl::malloc_dev(N * sizeof(float)));
+    auto body = [&] {
+        V a;
+        TASSIGN(a, 0);
+        G gx(x), go(out);
+        TLOAD(a, gx);  // @host-wrote-load
+        set_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+        wait_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+        TSTORE(go, a);
+    };
+    for (int i = 0; i < N; ++i) x[i] = static_cast<float>(i);
+    ptosim_host_wrote(x, N * 2);
+    auto bad = vec(body, {x, out});
+    expect_bug(bad, {want("initcheck", "uninitialized-read", "GM", {"@host-wrote-load"})});
+    ASSERT_EQ(bad.reports.size(), 1u);
+    EXPECT_EQ(bad.reports[0].lo, reinterpret_cast<uintptr_t>(x) + N * 2);
+    EXPECT_EQ(bad.reports[0].hi, reinterpret_cast<uintptr_t>(x) + N * 4);
+    ptosim_host_wrote(x, N * 4);
+    expect_clean(vec(body, {x, out}));
+    for (int i = 0; i < N; ++i) ASSERT_EQ(out[i], static_cast<float>(i));
     aclrtFree(x);
     aclrtFree(out);
 }

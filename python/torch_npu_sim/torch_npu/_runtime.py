@@ -65,6 +65,7 @@ def _declare(h):
         ("aclrtMalloc", i, [ctypes.POINTER(vp), ctypes.c_size_t, i]),
         ("aclrtFree", i, [vp]),
         ("ptosim_is_device_memory", i, [vp, u64]),
+        ("ptosim_host_wrote", None, [vp, u64]),
         ("ptosim_soc_name", s, []),
         ("ptosim_target_name", s, []),
         ("ptosim_cube_core_count", i, []),
@@ -125,6 +126,11 @@ def free(ptr):
 
 def is_device_memory(ptr, nbytes):
     return bool(lib().ptosim_is_device_memory(ctypes.c_void_p(ptr), max(int(nbytes), 1)))
+
+
+def host_wrote(ptr, nbytes):
+    """Device memory the host computed into (for initcheck, as aclrtMemcpy does)."""
+    lib().ptosim_host_wrote(ctypes.c_void_p(ptr), int(nbytes))
 
 
 def soc_name():

@@ -158,7 +158,24 @@ def to_npu(cpu, index=None, dtype=None):
     if cpu.numel():
         with torch._C.DisableTorchFunction():
             _plain(out).copy_(cpu)
+        _host_wrote([out])
     return out
+
+
+def _host_wrote(tensors):
+    """Tells initcheck which device memory a host-side operation may have
+    written: the whole storage of each npu tensor it was given or returned
+    (in place, out=, or a view), as aclrtMemcpy into it would."""
+    seen = set()
+    for t in tensors:
+        if not is_npu(t):
+            continue
+        with torch._C.DisableTorchFunction():
+            storage = t.untyped_storage() if hasattr(t, "untyped_storage") else t.storage()
+            ptr, nbytes = storage.data_ptr(), storage.nbytes()
+        if nbytes and ptr not in seen:
+            seen.add(ptr)
+            _runtime.host_wrote(ptr, nbytes)
 
 
 def _plain(t):
@@ -301,7 +318,9 @@ def _run_host(func, name, args, kwargs, index):
             return _wrap(x, index)  # a view or an in-place result: same device memory
         return to_npu(x, index)
 
-    return _walk(result, back)
+    result = _walk(result, back)
+    _host_wrote(npu_in)
+    return result
 
 
 def dispatch(func, types, args=(), kwargs=None):
