@@ -219,7 +219,8 @@ void BM_VecAdd64x128_WithSubscriber(benchmark::State& state) {
 BENCHMARK(BM_VecAdd64x128_WithSubscriber)->Unit(benchmark::kMicrosecond);
 
 // Whole launches of an empty kernel: scheduler, fibers and buffers, on the
-// serial schedule and on two host threads.
+// serial schedule and on two host threads, in wall time (the launching
+// thread waits for the other one).
 void BM_LaunchEmptyKernel(benchmark::State& state) {
     const auto blocks = static_cast<uint32_t>(state.range(0));
     ptosim::set_sim_threads(static_cast<int>(state.range(1)));
@@ -230,7 +231,7 @@ void BM_LaunchEmptyKernel(benchmark::State& state) {
                                                      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 BENCHMARK(BM_LaunchEmptyKernel)->ArgNames({"blocks", "threads"})->Args({1, 1})->Args({48, 1})->Args({48, 2})
-    ->Unit(benchmark::kMicrosecond);
+    ->Unit(benchmark::kMicrosecond)->UseRealTime();
 
 // C (2048 x 2048, fp32) = A * B (fp16) on 24 Cube cores, each block taking
 // every 24th of the 256 output tiles of 128 x 128, summed over k-steps of 64:

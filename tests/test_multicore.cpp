@@ -212,6 +212,38 @@ TEST(HostThreads, DevicePrintfOfCoresOnHostThreadsComesOutInCoreOrder) {
     EXPECT_EQ(at, printed[1].size());
 }
 
+// More blocks than cores on two host threads: the cores of one thread may
+// run ahead of the other's by whole waves, and each block's text still comes
+// out in block order, after every lower block's.
+TEST(HostThreads, DevicePrintfAcrossWavesComesOutInBlockOrder) {
+    if (ptosim::check::tools() != 0) GTEST_SKIP() << "the checkers run every launch on the serial schedule";
+    const int blocks = ptosim::Device::get().soc().aiv * 2 + 3;
+    std::string expected;
+    for (int b = 0; b < blocks; ++b) expected += "block " + std::to_string(b) + "\n";
+    ptosim::set_sim_threads(2);
+    for (int round = 0; round < 3; ++round) {
+        testing::internal::CaptureStdout();
+        testing::internal::CaptureStderr();  // the warning about waves
+        auto st = testutil::run_vec(
+            [] {
+                const int64_t b = get_block_idx();
+                // Blocks on the even physical cores take longer, so that the
+                // other thread's blocks finish first.
+                if (b % 2 == 0) {
+                    volatile int spin = 0;
+                    for (int i = 0; i < 20000; ++i) spin = spin + i;
+                }
+                cce::printf("block %lld\n", static_cast<long long>(b));
+            },
+            static_cast<uint32_t>(blocks));
+        const std::string printed = testing::internal::GetCapturedStdout();
+        (void)testing::internal::GetCapturedStderr();
+        ASSERT_TRUE(st.ok()) << st.message;
+        EXPECT_EQ(printed, expected) << "round " << round;
+    }
+    ptosim::set_sim_threads(0);
+}
+
 // Core-local memory reads as zero when a launch first uses a core, whatever
 // an earlier launch left there (docs/semantics.md, "Launches and waves"):
 // UB on Vector cores and (A2A3, which stores L1 tiles) L1 on Cube cores, on

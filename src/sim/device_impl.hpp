@@ -100,7 +100,7 @@ struct Device::Impl {
     // One launch at a time owns the cores (docs/acl.md, "Streams"); `busy`
     // names it for the reports of launches waiting behind it.
     std::timed_mutex exec_mu;
-    std::string busy;  // guarded by mu
+    const LaunchSpec* busy = nullptr;  // guarded by mu; the launch holding the cores
 
     // The local buffers (UB, L1, L0A, ...) of every physical core of one
     // type, in one anonymous mapping, core after core: clearing zeroes only

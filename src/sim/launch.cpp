@@ -369,9 +369,17 @@ void Launch::signalled() {
 }
 
 Launch::~Launch() {
-    for (auto& s : slots_)
-        if (s && s->fiber.stack) give_stack(s->fiber.stack);
+    for (int p = 0; placed_ && p < std::min(groups_, capacity_); ++p)
+        for (auto& s : placed_[p].member)
+            if (s && s->fiber.stack) give_stack(s->fiber.stack);
 }
+
+void CoreSet::insert(CoreSlot* s) {
+    auto it = std::lower_bound(v_.begin(), v_.end(), s,
+                               [](const CoreSlot* a, const CoreSlot* b) { return a->core.index < b->core.index; });
+    v_.insert(it, s);
+}
+void CoreSet::erase(CoreSlot* s) { v_.erase(std::find(v_.begin(), v_.end(), s)); }
 
 CoreType Launch::core_type_of(int index) const {
     if (spec_.kind == KernelKind::Mix) return index % per_group_ == 0 ? CoreType::AIC : CoreType::AIV;
@@ -386,7 +394,7 @@ std::string Launch::core_name(int index) const {
     return s;
 }
 
-Core& Launch::group_member(const Core& c, int member) { return group_slot(slot_of(c).group, member)->core; }
+Core& Launch::group_member(const Core& c, int member) { return placed_[phys_of(c)].member[member]->core; }
 
 void Launch::block_until(Core& c, const SourceLoc& loc, std::unique_lock<std::mutex>& held,
                          const std::function<bool()>& ready, const std::function<std::string()>& describe) {
@@ -495,9 +503,9 @@ std::vector<Launch::HeldSignals> Launch::held_signals() const {
 
 void Launch::fault_from(const Core& c, const KernelFault& f) {
     std::lock_guard lk(mu_);
-    if (c.index < fault_index_) {
+    if (c.index < fault_index_.load(std::memory_order_relaxed)) {
         fault_ = f;
-        fault_index_ = c.index;
+        fault_index_.store(c.index, std::memory_order_relaxed);
         fault_core_ = c.name();
         fault_type_ = c.type;
     }
@@ -539,16 +547,15 @@ Status Launch::prepare() {
                          soc_.name);
         }
     }
-    slots_.resize(static_cast<size_t>(groups_) * per_group_);
-    group_slot_.assign(groups_, -1);
+    placed_ = std::make_unique<Placed[]>(std::min(groups_, capacity_));
     for (int i = capacity_ - 1; i >= 0; --i) free_slots_.push_back(i);
     return {};
 }
 
-// With mu_ held when the launch runs on several host threads.
+// On the host thread of physical core `phys`.
 Status Launch::admit(int group, int phys) {
     auto& impl = dev_.impl();
-    std::vector<std::unique_ptr<CoreSlot>> made;
+    std::array<std::unique_ptr<CoreSlot>, 3> made;
     for (int m = 0; m < per_group_; ++m) {
         std::unique_ptr<CoreSlot> s = take_slot();
         Core& c = s->core;
@@ -564,7 +571,7 @@ Status Launch::admit(int group, int phys) {
         c.abandon = ctl_ ? &ctl_->abandon : nullptr;
         if (threads_ > 1) {
             c.parallel = true;
-            c.print_buffer = &prints_[c.index].text;
+            c.print_buffer = &s->print_text;
         }
         s->group = group;
         s->body = const_cast<std::function<void()>*>(c.type == CoreType::AIC ? &spec_.aic_body : &spec_.aiv_body);
@@ -578,7 +585,7 @@ Status Launch::admit(int group, int phys) {
         s->fiber.stack = take_stack();
         if (!s->fiber.stack) {
             const int e = errno;
-            for (auto& x : made) give_stack(x->fiber.stack);
+            for (int k = 0; k < m; ++k) give_stack(made[k]->fiber.stack);
             return {err::kBadAlloc, "kernel '" + spec_.kernel + "' (launched at " + spec_.site.str() +
                                         "): cannot allocate the " + std::to_string(kStackBytes >> 20) +
                                         " MiB stack of simulated " + c.name() + ": " + std::strerror(e) +
@@ -587,52 +594,65 @@ Status Launch::admit(int group, int phys) {
         }
         s->fiber.ctx = bctx::make_fcontext(static_cast<char*>(s->fiber.stack) + kStackBytes, kStackBytes, fiber_entry);
         s->state = CoreSlot::State::Runnable;
-        made.push_back(std::move(s));
+        made[m] = std::move(s);
     }
-    group_slot_[group] = phys;
-    ++next_group_;
-    std::lock_guard lk(active_mu_);
+    Lane& lane = lane_of(phys);
+    lane.admitted.fetch_add(1, std::memory_order_relaxed);
+    std::lock_guard lk(lane.mu);
     for (int m = 0; m < per_group_; ++m) {
-        slots_[group * per_group_ + m] = std::move(made[m]);
-        active_.insert(group * per_group_ + m);
+        lane.active.insert(made[m].get());
+        placed_[phys].member[m] = std::move(made[m]);
     }
     return {};
 }
 
 // A finished group returns its physical core and fiber stacks at once, so a
 // launch of any block_dim holds at most one wave of them.
-// With mu_ held when the launch runs on several host threads.
-void Launch::retire(int group) {
-    std::vector<std::unique_ptr<CoreSlot>> gone;
+// On the host thread of physical group slot `phys`.
+void Launch::retire(int phys) {
+    std::array<std::unique_ptr<CoreSlot>, 3> gone;
+    bool printed = false;
+    Lane& lane = lane_of(phys);
     {
-        std::lock_guard lk(active_mu_);
+        std::lock_guard lk(lane.mu);
         for (int m = 0; m < per_group_; ++m) {
-            const int i = group * per_group_ + m;
-            check::core_done(*this, slots_[i]->core);
-            cost::core_done(*this, slots_[i]->core);
-            touched_ |= slots_[i]->core.touched;
-            active_.erase(i);
-            gone.push_back(std::move(slots_[i]));
-            if (threads_ > 1) prints_[i].done = true;
+            gone[m] = std::move(placed_[phys].member[m]);
+            check::core_done(*this, gone[m]->core);
+            cost::core_done(*this, gone[m]->core);
+            lane.touched |= gone[m]->core.touched;
+            lane.active.erase(gone[m].get());
+            printed |= !gone[m]->print_text.empty();
         }
-        ++groups_done_;
     }
-    for (auto& s : gone) {
-        give_stack(s->fiber.stack);
-        give_slot(std::move(s));
+    lane.retired.fetch_add(1, std::memory_order_relaxed);
+    const int group = gone[0]->group;
+    if (printed) {
+        std::lock_guard lk(print_mu_);
+        for (int m = 0; m < per_group_; ++m) {
+            if (gone[m]->print_text.empty()) continue;
+            prints_.emplace(group * per_group_ + m, std::move(gone[m]->print_text));
+            prints_waiting_.fetch_add(1);
+        }
     }
-    if (threads_ > 1) flush_prints(false);
+    for (int m = 0; m < per_group_; ++m) {
+        give_stack(gone[m]->fiber.stack);
+        give_slot(std::move(gone[m]));
+    }
 }
 
 // Writes the collected printf text of finished cores in core order, up to
-// the first core still running (`all`: everything, at the end of the launch).
+// the lowest-numbered core some host thread has not finished (`all`:
+// everything, at the end of the launch).
 void Launch::flush_prints(bool all) {
-    while (!prints_.empty()) {
+    std::lock_guard lk(print_mu_);
+    int low = INT_MAX;
+    if (!all)
+        for (int l = 0; l < lane_count_; ++l) low = std::min(low, lanes_[l].low.load());
+    while (!prints_.empty() && (all || prints_.begin()->first < low)) {
         auto it = prints_.begin();
-        if (!all && (it->first != next_print_ || !it->second.done)) break;
-        std::fwrite(it->second.text.data(), 1, it->second.text.size(), stdout);
-        next_print_ = it->first + 1;
+        std::fwrite(it->second.data(), 1, it->second.size(), stdout);
         prints_.erase(it);
+        prints_waiting_.fetch_sub(1);
     }
 }
 
@@ -647,16 +667,53 @@ void Launch::resume(CoreSlot& s) {
     t_core = nullptr;
 }
 
-// The lowest-numbered core of `cores` that can run (with mu_ held); after a
-// fault, only cores numbered below the faulting one still run.
-CoreSlot* Launch::pick(const CoreSet& cores) {
-    for (int i : cores) {
-        if (i >= fault_index_) break;
-        CoreSlot* s = slots_[i].get();
+// After a fault, only cores numbered below the faulting one still run.
+CoreSlot* Launch::pick(const CoreSet& cores, std::unique_lock<std::mutex>& lk) {
+    const int stop = fault_index_.load(std::memory_order_relaxed);
+    for (CoreSlot* s : cores) {
+        if (s->core.index >= stop) break;
         if (s->state == CoreSlot::State::Runnable) return s;
-        if (s->state == CoreSlot::State::Blocked && s->ready()) return s;
+        if (s->state == CoreSlot::State::Blocked) {
+            if (!lk.owns_lock()) lk.lock();
+            if (s->ready()) return s;
+        }
     }
+    if (!lk.owns_lock()) lk.lock();
     return nullptr;
+}
+
+// Every lane held at once: a lane's own thread never takes two, nor the
+// launch lock while it holds its lane's.
+template <class F>
+void Launch::each_active(F what) const {
+    std::lock_guard lk(lanes_mu_);
+    std::vector<std::unique_lock<std::mutex>> held;
+    std::vector<const CoreSlot*> all;
+    for (int l = 0; l < lane_count_; ++l) {
+        held.emplace_back(lanes_[l].mu);
+        all.insert(all.end(), lanes_[l].active.begin(), lanes_[l].active.end());
+    }
+    std::sort(all.begin(), all.end(), [](auto a, auto b) { return a->core.index < b->core.index; });
+    for (const CoreSlot* s : all) what(s->core.index, *s);
+}
+
+int Launch::groups_admitted() const {
+    std::lock_guard lk(lanes_mu_);
+    int n = 0;
+    for (int l = 0; l < lane_count_; ++l) n += lanes_[l].admitted.load(std::memory_order_relaxed);
+    return n;
+}
+int Launch::groups_retired() const {
+    std::lock_guard lk(lanes_mu_);
+    int n = 0;
+    for (int l = 0; l < lane_count_; ++l) n += lanes_[l].retired.load(std::memory_order_relaxed);
+    return n;
+}
+
+bool Launch::any_blocked() const {
+    bool blocked = false;
+    each_active([&](int, const CoreSlot& s) { blocked |= s.state == CoreSlot::State::Blocked; });
+    return blocked;
 }
 
 void Launch::yield_from(CoreSlot& s) {
@@ -683,6 +740,11 @@ Status Launch::run() {
     if (check_ || timing_ || detail::has_ordered_subscribers()) threads = 1;
     threads = std::min({threads, groups_, capacity_});
     {
+        std::lock_guard lk(lanes_mu_);
+        lanes_ = std::make_unique<Lane[]>(threads);
+        lane_count_ = threads;
+    }
+    {
         std::lock_guard lk(dev_.impl().mu);
         dev_.impl().launched = true;
     }
@@ -700,7 +762,9 @@ Status Launch::run() {
     // ptosim::core(): a launch whose cores all finished without doing so
     // (an empty kernel) leaves the pages as they were, and the next launch
     // need not look at them. One that did not finish is not asked.
-    if (touched_ || !result.ok() || fault_) {
+    bool touched = false;
+    for (int l = 0; l < lane_count_; ++l) touched |= lanes_[l].touched;
+    if (touched || !result.ok() || fault_) {
         dev_.impl().cores(soc_, CoreType::AIC).mark_written();
         dev_.impl().cores(soc_, CoreType::AIV).mark_written();
     }
@@ -723,42 +787,40 @@ Status Launch::run() {
 Status Launch::run_serial() {
     t_launch = this;
     Status result;
+    Lane& lane = lanes_[0];
+    const CoreSet& active = lane.active;
     auto admit_next = [&] {
         const int phys = free_slots_.back();
-        Status st = admit(next_group_, phys);
+        Status st = admit(lane.admitted.load(std::memory_order_relaxed), phys);
         if (st.ok()) free_slots_.pop_back();
         return st;
     };
-    while (result.ok() && next_group_ < groups_ && !free_slots_.empty()) result = admit_next();
+    auto more = [&] { return lane.admitted.load(std::memory_order_relaxed) < groups_; };
+    while (result.ok() && more() && !free_slots_.empty()) result = admit_next();
     while (result.ok()) {
         if (ctl_ && ctl_->abandon.load(std::memory_order_relaxed)) break;
         CoreSlot* s;
         {
-            std::lock_guard lk(mu_);
-            s = pick(active_);
+            std::unique_lock lk(mu_, std::defer_lock);
+            s = pick(active, lk);
         }
         if (!s) {
-            bool blocked = false;
-            for (int i : active_) blocked |= slots_[i]->state == CoreSlot::State::Blocked;
-            if (blocked) result = {err::kKernelDeadlock, deadlock_report()};
+            if (any_blocked()) result = {err::kKernelDeadlock, deadlock_report()};
             break;
         }
         s->state = CoreSlot::State::Runnable;
         resume(*s);
         if (fault_) break;
         if (s->state == CoreSlot::State::Done) {
-            const int g = s->group;
-            bool group_done = true;
-            for (int m = 0; m < per_group_; ++m) group_done &= group_slot(g, m)->state == CoreSlot::State::Done;
-            if (group_done) {
-                free_slots_.push_back(group_slot_[g]);
-                retire(g);
-                if (next_group_ < groups_) result = admit_next();
+            const int phys = phys_of(s->core);
+            if (group_done(phys)) {
+                free_slots_.push_back(phys);
+                retire(phys);
+                if (more()) result = admit_next();
             }
         }
     }
-    for (int i : active_) {
-        CoreSlot* s = slots_[i].get();
+    for (CoreSlot* s : active) {
         if (s->state != CoreSlot::State::Blocked) continue;
         s->unwind = true;
         resume(*s);
@@ -802,38 +864,48 @@ void lock_polling(std::unique_lock<std::mutex>& lk) {
 void Launch::work(int w, int threads) {
     install_crash_report();
     t_launch = this;
-    CoreSet mine;  // this thread's admitted, unfinished cores
+    Lane& lane = lanes_[w];
+    const CoreSet& mine = lane.active;
+    // The launch lock is taken only for cross-core state: a blocked core's
+    // wait, a failed admission, and the idle and deadlock bookkeeping below.
     std::unique_lock lk(mu_, std::defer_lock);
-    lock_polling(lk);
     auto admit_block = [&](int g) {
-        if (g >= groups_ || g * per_group_ >= fault_index_ || !admit_error_.ok()) return;
-        if (Status st = admit(g, g % capacity_); !st.ok()) {
-            admit_error_ = st;
-            signalled();
+        if (g >= groups_ || g * per_group_ >= fault_index_.load(std::memory_order_relaxed) ||
+            admit_failed_.load(std::memory_order_relaxed))
             return;
+        if (Status st = admit(g, g % capacity_); !st.ok()) {
+            if (!lk.owns_lock()) lock_polling(lk);
+            if (admit_error_.ok()) admit_error_ = st;
+            admit_failed_.store(true);
+            signalled();
         }
-        for (int m = 0; m < per_group_; ++m) mine.insert(g * per_group_ + m);
+    };
+    // Published after the next block on the same physical core was admitted,
+    // so it never runs ahead of a core still to run.
+    auto publish_low = [&] {
+        lane.low.store(mine.empty() ? INT_MAX : (*mine.begin())->core.index);
+        if (prints_waiting_.load() > 0) flush_prints(false);
     };
     for (int p = w; p < std::min(groups_, capacity_); p += threads) admit_block(p);
+    publish_low();
     for (;;) {
-        if ((ctl_ && ctl_->abandon.load(std::memory_order_relaxed)) || !admit_error_.ok()) break;
-        if (CoreSlot* s = pick(mine)) {
+        if ((ctl_ && ctl_->abandon.load(std::memory_order_relaxed)) || admit_failed_.load(std::memory_order_relaxed))
+            break;
+        if (CoreSlot* s = pick(mine, lk)) {
             s->state = CoreSlot::State::Runnable;
-            lk.unlock();
+            if (lk.owns_lock()) lk.unlock();
             resume(*s);
-            lock_polling(lk);
             if (s->state == CoreSlot::State::Done) {
-                const int g = s->group;
-                bool group_done = true;
-                for (int m = 0; m < per_group_; ++m) group_done &= group_slot(g, m)->state == CoreSlot::State::Done;
-                if (group_done) {
-                    for (int m = 0; m < per_group_; ++m) mine.erase(g * per_group_ + m);
-                    retire(g);
+                const int phys = phys_of(s->core), g = s->group;
+                if (group_done(phys)) {
+                    retire(phys);
                     admit_block(g + capacity_);
+                    publish_low();
                 }
             }
             continue;
         }
+        // pick() returned with the launch lock held.
         if (mine.empty()) {
             ++finished_;
             if (current_idle_ > 0 && current_idle_ + finished_ == threads) {
@@ -852,29 +924,23 @@ void Launch::work(int w, int threads) {
             wake_.notify_all();
         }
         const uint64_t seen = generation_;
-        while (!stuck_ && generation_ == seen && admit_error_.ok() && !(ctl_ && ctl_->abandon.load()))
+        while (!stuck_ && generation_ == seen && !admit_failed_.load() && !(ctl_ && ctl_->abandon.load()))
             wake_.wait_for(lk, std::chrono::milliseconds(20));
         if (stuck_) {
             // The first thread to get here describes the deadlock while
             // every core stands still.
-            if (deadlock_.empty() && !fault_) {
-                bool blocked = false;
-                for (int i : active_) blocked |= slots_[i]->state == CoreSlot::State::Blocked;
-                if (blocked) deadlock_ = deadlock_report();
-            }
+            if (deadlock_.empty() && !fault_ && any_blocked()) deadlock_ = deadlock_report();
             --idle_;
             break;
         }
         --idle_;
     }
+    if (lk.owns_lock()) lk.unlock();
     // Unwind this thread's cores that never finished (the others were never started).
-    for (int i : mine) {
-        CoreSlot* s = slots_[i].get();
+    for (CoreSlot* s : mine) {
         if (s->state != CoreSlot::State::Blocked) continue;
         s->unwind = true;
-        lk.unlock();
         resume(*s);
-        lk.lock();
     }
     if (w > 0) t_launch = nullptr;
 }
@@ -898,43 +964,38 @@ std::string Launch::grouped_lines(const std::vector<std::pair<int, std::string>>
 }
 
 std::string Launch::progress() const {
-    std::lock_guard lk(active_mu_);
     std::vector<std::pair<int, std::string>> states;
-    for (int i : active_) {
-        const CoreSlot& s = *slots_[i];
-        if (s.state == CoreSlot::State::Done) continue;
+    each_active([&](int i, const CoreSlot& s) {
+        if (s.state == CoreSlot::State::Done) return;
         const Core& c = s.core;
         std::string w;
         if (s.state == CoreSlot::State::Blocked) w = "blocked at " + s.wait_loc.str() + "; ";
         w += c.last_op ? std::string("last PTO call ") + c.last_op + " at " + c.last_loc.str()
                        : std::string("no PTO call yet");
         states.emplace_back(i, std::move(w));
-    }
+    });
     std::ostringstream o;
     o << "kernel '" << spec_.kernel << "' (launched at " << spec_.site.str() << ", block_dim " << spec_.block_dim
-      << ") has " << groups_done_ << " of " << groups_ << " blocks finished";
-    if (next_group_ < groups_) o << ", " << groups_ - next_group_ << " not started";
+      << ") has " << groups_retired() << " of " << groups_ << " blocks finished";
+    if (const int admitted = groups_admitted(); admitted < groups_) o << ", " << groups_ - admitted << " not started";
     o << "; unfinished cores:" << grouped_lines(states, ": ");
     return o.str();
 }
 
 std::string Launch::deadlock_report() const {
     std::ostringstream o;
-    int64_t done = groups_done_ * per_group_, blocked = 0;
-    const int64_t pending = static_cast<int64_t>(groups_ - next_group_) * per_group_;
-    for (int i : active_) {
-        done += slots_[i]->state == CoreSlot::State::Done;
-        blocked += slots_[i]->state == CoreSlot::State::Blocked;
-    }
+    int64_t done = static_cast<int64_t>(groups_retired()) * per_group_, blocked = 0;
+    const int64_t pending = static_cast<int64_t>(groups_ - groups_admitted()) * per_group_;
+    std::vector<std::pair<int, std::string>> states;
+    each_active([&](int i, const CoreSlot& s) {
+        done += s.state == CoreSlot::State::Done;
+        blocked += s.state == CoreSlot::State::Blocked;
+        if (s.state == CoreSlot::State::Blocked) states.emplace_back(i, "waits at " + s.wait_loc.str() + ": " + s.describe());
+    });
     o << "deadlock in kernel '" << spec_.kernel << "' (launched at " << spec_.site.str() << ", block_dim "
       << spec_.block_dim << ", " << soc_.name << "): no core can make progress; " << blocked << " blocked, " << done
       << " finished";
     if (pending) o << ", " << pending << " not started (waiting for a free core: blocks beyond the core count run in waves)";
-    std::vector<std::pair<int, std::string>> states;
-    for (int i : active_) {
-        const CoreSlot& s = *slots_[i];
-        if (s.state == CoreSlot::State::Blocked) states.emplace_back(i, "waits at " + s.wait_loc.str() + ": " + s.describe());
-    }
     o << grouped_lines(states, " ") << "\n";
     if (!last_signals_.empty()) {
         // The last signal of each sending core, in core order (at most 8).
@@ -1014,7 +1075,7 @@ Status run_launch(Device& d, const LaunchSpec& spec, LaunchControl* ctl) {
     }
     {
         std::lock_guard lk(impl.mu);
-        impl.busy = "kernel '" + spec.kernel + "' (launched at " + spec.site.str() + ")";
+        impl.busy = &spec;
     }
     Status st;
     {
@@ -1036,7 +1097,7 @@ Status run_launch(Device& d, const LaunchSpec& spec, LaunchControl* ctl) {
     }
     {
         std::lock_guard lk(impl.mu);
-        impl.busy.clear();
+        impl.busy = nullptr;
     }
     append_digest(d, spec, st);
     ex.unlock();

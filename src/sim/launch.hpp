@@ -5,6 +5,7 @@
 #include <ptosim/runtime.hpp>
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <climits>
 #include <condition_variable>
 #include <map>
@@ -32,24 +33,20 @@ struct Fiber {
     void* stack = nullptr;
 };
 
-// Core indices in increasing order: a sorted vector, as a launch holds at
+struct CoreSlot;
+
+// Cores in increasing index order: a sorted vector, as a launch holds at
 // most one wave of cores and the scheduler scans them every turn.
 class CoreSet {
 public:
-    void insert(int i) {
-        auto it = std::lower_bound(v_.begin(), v_.end(), i);
-        if (it == v_.end() || *it != i) v_.insert(it, i);
-    }
-    void erase(int i) {
-        auto it = std::lower_bound(v_.begin(), v_.end(), i);
-        if (it != v_.end() && *it == i) v_.erase(it);
-    }
+    void insert(CoreSlot* s);
+    void erase(CoreSlot* s);
     bool empty() const { return v_.empty(); }
-    std::vector<int>::const_iterator begin() const { return v_.begin(); }
-    std::vector<int>::const_iterator end() const { return v_.end(); }
+    std::vector<CoreSlot*>::const_iterator begin() const { return v_.begin(); }
+    std::vector<CoreSlot*>::const_iterator end() const { return v_.end(); }
 
 private:
-    std::vector<int> v_;
+    std::vector<CoreSlot*> v_;
 };
 
 struct CoreSlot {
@@ -62,6 +59,7 @@ struct CoreSlot {
     std::function<std::string()> describe;
     SourceLoc wait_loc;
     std::function<void()>* body = nullptr;
+    std::string print_text;  // device printf output of a core in a parallel launch, until it is written out
     void* sched = nullptr;  // while the core runs: the context of its host thread's scheduler
     bool unwind = false;  // resumed only to unwind its stack (the launch ended without it)
 };
@@ -109,7 +107,7 @@ public:
     // core, 1 and 2: the Vector sub-blocks), which runs while `c` does.
     Core& group_member(const Core& c, int member);
     // The lowest address of the core's fiber stack (its guard page), for the crash report.
-    const void* stack_of(const Core& c) const { return slots_[c.index]->fiber.stack; }
+    const void* stack_of(const Core& c) const { return slot_of(c).fiber.stack; }
     // The unfinished cores and what each did last (timeout reports, from any thread).
     std::string progress() const;
 
@@ -185,17 +183,31 @@ public:
     void fault_from(const Core& c, const KernelFault& f);
 
 private:
-    CoreSlot& slot_of(const Core& c) { return *slots_[c.index]; }
-    // A member of a running group (the caller's own group always is).
-    CoreSlot* group_slot(int group, int member) {
-        size_t i = static_cast<size_t>(group) * per_group_ + member;
-        return i < slots_.size() ? slots_[i].get() : nullptr;
+    // The physical group slot a running core occupies: its Cube or Vector
+    // core, or in a mix launch its Cube core and Vector core pair.
+    int phys_of(const Core& c) const {
+        return c.type == CoreType::AIC || per_group_ == 1 ? c.physical : c.physical / 2;
+    }
+    CoreSlot& slot_of(const Core& c) const { return *placed_[phys_of(c)].member[c.index % per_group_]; }
+    bool group_done(int phys) const {
+        for (int m = 0; m < per_group_; ++m)
+            if (placed_[phys].member[m]->state != CoreSlot::State::Done) return false;
+        return true;
     }
     void yield_from(CoreSlot& s);  // fiber -> scheduler
     Status prepare();
     Status admit(int group, int phys);
-    void retire(int group);
-    CoreSlot* pick(const CoreSet& cores);
+    void retire(int phys);
+    // The lowest-numbered core of `cores` that can run. Takes `lk` (the
+    // launch lock) only to ask a blocked core whether it can continue, and
+    // always before it returns null.
+    CoreSlot* pick(const CoreSet& cores, std::unique_lock<std::mutex>& lk);
+    struct Lane;
+    Lane& lane_of(int phys) { return lanes_[threads_ > 1 ? phys % threads_ : 0]; }
+    bool any_blocked() const;  // with every lane standing still
+    // Every admitted, unfinished core in index order, with `what` of each.
+    template <class F>
+    void each_active(F what) const;
     void resume(CoreSlot& s);
     Status run_serial();
     Status run_parallel(int threads);
@@ -212,26 +224,44 @@ private:
     int per_group_ = 1;
     int groups_ = 0;
     int capacity_ = 0;
-    int next_group_ = 0;  // groups admitted so far
-    bool touched_ = false;  // a retired core was touched (Core::touched; with mu_ held)
-    int64_t groups_done_ = 0;
-    std::vector<int> group_slot_;  // physical slot of each admitted group
-    std::vector<int> free_slots_;
-    // By core index; null before the core's group is admitted and after it finished.
-    std::vector<std::unique_ptr<CoreSlot>> slots_;
-    CoreSet active_;  // indices of the admitted, unfinished cores, scanned in order
-    mutable std::mutex active_mu_;  // guards slots_/active_ against progress() from other threads
+    std::vector<int> free_slots_;  // physical group slots free on the serial schedule
+    // The cores of the group on each physical group slot, while it runs;
+    // written only by the host thread that runs that slot, and a cache line
+    // each, so threads running neighbouring slots do not share one.
+    struct alignas(64) Placed {
+        std::array<std::unique_ptr<CoreSlot>, 3> member;
+    };
+    std::unique_ptr<Placed[]> placed_;
+    // The admitted, unfinished cores of each host thread (one lane on the
+    // serial schedule), which only that thread admits, scans and retires: the
+    // threads of a parallel launch do not take turns at a shared lock for
+    // cores that do not wait for each other. A lane's lock guards its set
+    // and its slots in placed_ against progress() from other threads.
+    struct alignas(64) Lane {
+        mutable std::mutex mu;
+        CoreSet active;
+        // The lowest core index the lane has not retired (an underestimate
+        // while it changes), for writing printf output in core order.
+        std::atomic<int> low{0};
+        std::atomic<int> admitted{0}, retired{0};  // groups
+        bool touched = false;  // a retired core was touched (Core::touched)
+    };
+    std::unique_ptr<Lane[]> lanes_;
+    int lane_count_ = 0;
+    mutable std::mutex lanes_mu_;  // guards lanes_ being set against progress()
+    int groups_admitted() const;
+    int groups_retired() const;
     // The fault of the lowest-numbered core that faulted: the one the serial
     // schedule meets first when cores do not wait for each other.
     std::optional<KernelFault> fault_;
-    int fault_index_ = INT_MAX;
+    std::atomic<int> fault_index_{INT_MAX};
     std::string fault_core_;
     CoreType fault_type_ = CoreType::AIV;
 
     check::LaunchState* check_ = nullptr;
     cost::LaunchTiming* timing_ = nullptr;
 
-    std::mutex mu_;
+    alignas(64) std::mutex mu_;
     // Cross-core flag state, with mu_ held. Counters by receiving core index
     // and flag id, and where the last signal on each came from; allocated on
     // first use.
@@ -262,18 +292,18 @@ private:
     int idle_ = 0, finished_ = 0, threads_ = 1;
     int current_idle_ = 0;  // idle threads that saw the latest signal
     bool stuck_ = false;
-    Status admit_error_;
+    Status admit_error_;  // the first failed admission, with mu_ held
+    std::atomic<bool> admit_failed_{false};
     std::string deadlock_;
     // Device printf text of each core of a parallel launch, written out in
     // core order once every lower-numbered core finished (as bisheng prints
     // each core's buffer after the kernel), so the output does not depend on
     // the host threads' timing.
-    struct PrintBuffer {
-        std::string text;
-        bool done = false;
-    };
-    std::map<int, PrintBuffer> prints_;
-    int next_print_ = 0;
+    // Finished cores' text waits in prints_ (by core index, with print_mu_
+    // held) until every lower-numbered core finished too.
+    alignas(64) std::mutex print_mu_;
+    std::map<int, std::string> prints_;
+    std::atomic<int> prints_waiting_{0};
 };
 
 }  // namespace ptosim

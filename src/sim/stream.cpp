@@ -75,9 +75,10 @@ struct Stream::Impl {
         std::string r = launch_progress(ctl);
         if (!r.empty()) return r;
         std::lock_guard lk(dev.impl().mu);
-        const std::string& busy = dev.impl().busy;
+        const LaunchSpec* busy = dev.impl().busy;
         return "its next kernel has not started: it waits for the device's cores, which " +
-               (busy.empty() ? std::string("another launch holds") : busy + " from another stream holds");
+               (busy ? "kernel '" + busy->kernel + "' (launched at " + busy->site.str() + ") from another stream holds"
+                     : std::string("another launch holds"));
     }
 };
 
