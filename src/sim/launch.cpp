@@ -667,6 +667,26 @@ void Launch::resume(CoreSlot& s) {
     t_core = nullptr;
 }
 
+namespace {
+// Takes the launch lock, polling it a while first: another host thread
+// holds it for a flag operation or to look at a blocked core, much shorter
+// than the futex sleep and wake-up a blocking lock costs, which on a 2-core
+// host takes longer than an empty block.
+void lock_polling(std::unique_lock<std::mutex>& lk) {
+    // Backing off between attempts keeps the waiting thread from taking the
+    // lock's cache line from the holder at every try.
+    for (int i = 0; i < 12; ++i) {
+        if (lk.try_lock()) return;
+        for (int k = 0; k < 4 << i / 2; ++k) {
+#if defined(__x86_64__)
+            __builtin_ia32_pause();
+#endif
+        }
+    }
+    lk.lock();
+}
+}  // namespace
+
 // After a fault, only cores numbered below the faulting one still run.
 CoreSlot* Launch::pick(const CoreSet& cores, std::unique_lock<std::mutex>& lk) {
     const int stop = fault_index_.load(std::memory_order_relaxed);
@@ -674,11 +694,11 @@ CoreSlot* Launch::pick(const CoreSet& cores, std::unique_lock<std::mutex>& lk) {
         if (s->core.index >= stop) break;
         if (s->state == CoreSlot::State::Runnable) return s;
         if (s->state == CoreSlot::State::Blocked) {
-            if (!lk.owns_lock()) lk.lock();
+            if (!lk.owns_lock()) lock_polling(lk);
             if (s->ready()) return s;
         }
     }
-    if (!lk.owns_lock()) lk.lock();
+    if (!lk.owns_lock()) lock_polling(lk);
     return nullptr;
 }
 
@@ -840,26 +860,6 @@ Status Launch::run_parallel(int threads) {
     if (!deadlock_.empty() && !fault_) return {err::kKernelDeadlock, deadlock_};
     return {};
 }
-
-namespace {
-// Takes the launch lock, polling it a while first: the other host thread
-// holds it to admit, pick or retire a core, much shorter than the futex
-// sleep and wake-up a blocking lock costs, which on a 2-core host took
-// longer than an empty block.
-void lock_polling(std::unique_lock<std::mutex>& lk) {
-    // Backing off between attempts keeps the waiting thread from taking the
-    // lock's cache line from the holder at every try.
-    for (int i = 0; i < 12; ++i) {
-        if (lk.try_lock()) return;
-        for (int k = 0; k < 4 << i / 2; ++k) {
-#if defined(__x86_64__)
-            __builtin_ia32_pause();
-#endif
-        }
-    }
-    lk.lock();
-}
-}  // namespace
 
 void Launch::work(int w, int threads) {
     install_crash_report();
