@@ -512,12 +512,13 @@ void Launch::fault_from(const Core& c, const KernelFault& f) {
 }
 
 Status Launch::prepare() {
-    const std::string where = "kernel '" + spec_.kernel + "' launched at " + spec_.site.str();
-    if (spec_.block_dim == 0) return {err::kInvalidParam, where + ": block_dim is 0; launch at least one block"};
+    // Only a launch that fails here pays for the text.
+    auto where = [&] { return "kernel '" + spec_.kernel + "' launched at " + spec_.site.str(); };
+    if (spec_.block_dim == 0) return {err::kInvalidParam, where() + ": block_dim is 0; launch at least one block"};
     if (spec_.target != soc_.target) {
         const char* fix = spec_.target == Target::A5 ? "Ascend950PR" : "Ascend910B2";
         const char* arch = soc_.target == Target::A5 ? "dav-c310" : "dav-c220";
-        return {err::kInvalidParam, where + ": built for " + to_string(spec_.target) + " but the simulated device is " +
+        return {err::kInvalidParam, where() + ": built for " + to_string(spec_.target) + " but the simulated device is " +
                                         soc_.name + " (" + to_string(soc_.target) + "), " + soc_choice(dev_) +
                                         "; a launch does not change the SoC: set PTO_SIM_SOC=" + fix + " (or another " +
                                         to_string(spec_.target) + " SoC) for the process, or rebuild the kernel for " +
@@ -525,12 +526,12 @@ Status Launch::prepare() {
     }
     const bool need_aic = spec_.kind != KernelKind::Vec, need_aiv = spec_.kind != KernelKind::Cube;
     if ((need_aic && !spec_.aic_body) || (need_aiv && !spec_.aiv_body))
-        return {err::kInvalidParam, where + ": the " + to_string(spec_.kind) + " kernel lacks its " +
+        return {err::kInvalidParam, where() + ": the " + to_string(spec_.kind) + " kernel lacks its " +
                                         (need_aic && !spec_.aic_body ? "Cube" : "Vector") + " core variant"};
     per_group_ = spec_.kind == KernelKind::Mix ? 3 : 1;
     groups_ = static_cast<int>(spec_.block_dim);
     if (spec_.block_dim > static_cast<uint32_t>(INT32_MAX / 3))
-        return {err::kInvalidParam, where + ": block_dim " + std::to_string(spec_.block_dim) +
+        return {err::kInvalidParam, where() + ": block_dim " + std::to_string(spec_.block_dim) +
                                         " is beyond what any Ascend runtime accepts (at most 65535 blocks)"};
     capacity_ = spec_.kind == KernelKind::Vec ? soc_.aiv : spec_.kind == KernelKind::Cube ? soc_.aic
                                                                                            : std::min(soc_.aic, soc_.aiv / 2);
@@ -541,13 +542,14 @@ Status Launch::prepare() {
             std::fprintf(stderr,
                          "ptosim: warning: %s: block_dim %d exceeds the %d %s of %s; blocks run in waves. Persistent "
                          "kernels should launch at most that many blocks and loop inside.\n",
-                         where.c_str(), groups_, capacity_,
+                         where().c_str(), groups_, capacity_,
                          spec_.kind == KernelKind::Vec ? "Vector cores" : spec_.kind == KernelKind::Cube ? "Cube cores"
                                                                                                          : "Cube+2 Vector groups",
                          soc_.name);
         }
     }
     placed_ = std::make_unique<Placed[]>(std::min(groups_, capacity_));
+    free_slots_.reserve(capacity_);
     for (int i = capacity_ - 1; i >= 0; --i) free_slots_.push_back(i);
     return {};
 }
@@ -731,9 +733,13 @@ int Launch::groups_retired() const {
 }
 
 bool Launch::any_blocked() const {
-    bool blocked = false;
-    each_active([&](int, const CoreSlot& s) { blocked |= s.state == CoreSlot::State::Blocked; });
-    return blocked;
+    std::lock_guard lk(lanes_mu_);
+    for (int l = 0; l < lane_count_; ++l) {
+        std::lock_guard ll(lanes_[l].mu);
+        for (const CoreSlot* c : lanes_[l].active)
+            if (c->state == CoreSlot::State::Blocked) return true;
+    }
+    return false;
 }
 
 void Launch::yield_from(CoreSlot& s) {
@@ -1067,8 +1073,8 @@ void append_digest(Device& d, const LaunchSpec& spec, const Status& st) {
 Status run_launch(Device& d, const LaunchSpec& spec, LaunchControl* ctl) {
     install_crash_report();
     Device::Impl& impl = d.impl();
-    std::unique_lock ex(impl.exec_mu, std::defer_lock);
-    while (!ex.try_lock_for(std::chrono::milliseconds(20))) {
+    std::unique_lock ex(impl.exec_mu, std::try_to_lock);
+    while (!ex.owns_lock() && !ex.try_lock_for(std::chrono::milliseconds(20))) {
         if (ctl && ctl->abandon.load()) return {err::kStreamSyncTimeout, "kernel '" + spec.kernel + "' (launched at " +
                                                                              spec.site.str() +
                                                                              ") was dropped before it started"};
