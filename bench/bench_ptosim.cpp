@@ -233,6 +233,41 @@ void BM_LaunchEmptyKernel(benchmark::State& state) {
 BENCHMARK(BM_LaunchEmptyKernel)->ArgNames({"blocks", "threads"})->Args({1, 1})->Args({48, 1})->Args({48, 2})
     ->Unit(benchmark::kMicrosecond)->UseRealTime();
 
+// A launch per call of a small kernel that uses local memory: every block
+// adds its own 64x128 fp32 tiles (TLOAD x2 + TADD + TSTORE), so each launch
+// also finds the Vector cores' UB written by the one before.
+void BM_LaunchVecAdd64x128(benchmark::State& state) {
+    constexpr int R = 64, C = 128;
+    const auto blocks = static_cast<uint32_t>(state.range(0));
+    std::vector<float> x(size_t{blocks} * R * C, 1.5f), y(size_t{blocks} * R * C, 2.25f), z(size_t{blocks} * R * C);
+    auto body = [&] {
+        using G = GlobalTensor<float, TileShape2D<float, R, C>, BaseShape2D<float, R, C>>;
+        using T = Tile<TileType::Vec, float, R, C>;
+        T a, b, o;
+        TASSIGN(a, 0);
+        TASSIGN(b, R * C * 4);
+        TASSIGN(o, 2 * R * C * 4);
+        const size_t at = static_cast<size_t>(get_block_idx()) * R * C;
+        G gx(x.data() + at), gy(y.data() + at), gz(z.data() + at);
+        TLOAD(a, gx);
+        TLOAD(b, gy);
+        set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+        wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+        TADD(o, a, b);
+        set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+        wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+        TSTORE(gz, o);
+    };
+    ptosim::set_sim_threads(static_cast<int>(state.range(1)));
+    for (auto _ : state) run_on_core(ptosim::KernelKind::Vec, body, blocks);
+    ptosim::set_sim_threads(0);
+    if (z.front() != 3.75f || z.back() != 3.75f) state.SkipWithError("wrong sum");
+    state.counters["per_block"] = benchmark::Counter(static_cast<double>(blocks) * state.iterations(),
+                                                     benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_LaunchVecAdd64x128)->ArgNames({"blocks", "threads"})->Args({1, 1})->Args({48, 1})->Args({48, 2})
+    ->Unit(benchmark::kMicrosecond)->UseRealTime();
+
 // C (2048 x 2048, fp32) = A * B (fp16) on 24 Cube cores, each block taking
 // every 24th of the 256 output tiles of 128 x 128, summed over k-steps of 64:
 // the multi-core scaling figure, run on 1 and 2 host threads. The result of

@@ -160,6 +160,24 @@ TEST(Launch, LocalMemoryStaysClearedAcrossALaunchThatTouchesNothing) {
     EXPECT_EQ(seen, (std::vector<int>{0, 0}));
 }
 
+// On host threads each thread clears the cores of its own physical group
+// slots before it runs blocks there: in a mix launch a Cube core and its two
+// Vector cores (Cube core p, Vector cores 2p and 2p+1).
+TEST(Launch, EachHostThreadClearsTheLocalMemoryOfItsOwnCores) {
+    SimThreads two(2);
+    const int groups = std::min(Device::get().soc().aic, Device::get().soc().aiv / 2);
+    auto local = [] {
+        Core& c = core();
+        return c.mem[int(c.type == CoreType::AIC ? Space::L1 : Space::UB)] + 5;
+    };
+    auto mark = [&] { *local() = 0x33; };
+    ASSERT_TRUE(run(KernelKind::Mix, groups, mark, mark).ok());
+    std::vector<int> seen(groups * 3, -1);
+    auto look = [&] { seen[core().index] = *local(); };
+    ASSERT_TRUE(run(KernelKind::Mix, groups, look, look).ok());
+    EXPECT_EQ(seen, std::vector<int>(groups * 3, 0));
+}
+
 TEST(Launch, CoresRunInIdOrderUntilTheyBlock) {
     SimThreads serial(1);
     std::vector<int> order;

@@ -367,10 +367,10 @@ void Device::Impl::CoreArena::ensure(const SocProfile& soc, CoreType t) {
     cores_ = cores;
 }
 
-void Device::Impl::CoreArena::clear(int first, int count) {
+void Device::Impl::CoreArena::clear(int first, int count) const {
     count = std::min(count, cores_ - first);
     if (!base_ || count <= 0 || !written_) return;
-    if (first == 0 && count == cores_) written_ = false;
+    thread_local std::vector<unsigned char> resident;  // mincore's answer, kept between launches
     uint8_t* from = base_ + static_cast<uint64_t>(first) * stride_;
     const uint64_t bytes = static_cast<uint64_t>(count) * stride_;
     // Only the pages earlier launches touched are resident; the others read
@@ -383,19 +383,19 @@ void Device::Impl::CoreArena::clear(int first, int count) {
     // them, which initcheck reports; hardware keeps the previous kernel's
     // bytes there in any case.)
     const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
-    resident_.resize((bytes + page - 1) / page);
-    if (mincore(from, bytes, resident_.data()) != 0) {
+    resident.resize((bytes + page - 1) / page);
+    if (mincore(from, bytes, resident.data()) != 0) {
         // Private anonymous pages read as zero again after MADV_DONTNEED.
         if (madvise(from, bytes, MADV_DONTNEED) != 0) std::memset(from, 0, bytes);
         return;
     }
-    for (size_t i = 0; i < resident_.size();) {
-        if (!(resident_[i] & 1)) {
+    for (size_t i = 0; i < resident.size();) {
+        if (!(resident[i] & 1)) {
             ++i;
             continue;
         }
         size_t j = i + 1;
-        while (j < resident_.size() && (resident_[j] & 1)) ++j;
+        while (j < resident.size() && (resident[j] & 1)) ++j;
         std::memset(from + i * page, 0, std::min<uint64_t>((j - i) * page, bytes - i * page));
         i = j;
     }

@@ -117,11 +117,17 @@ struct Device::Impl {
         ~CoreArena() { reset(); }
         void ensure(const SocProfile& soc, CoreType t);  // maps on first use
         void reset();
-        void clear(int first, int count);
+        // Zeroes the local memory of cores [first, first + count), the pages
+        // earlier launches touched; calls for different cores may run at
+        // once (each host thread of a launch clears its own cores).
+        void clear(int first, int count) const;
+        int core_count() const { return cores_; }
         // A launch whose kernel code reached its cores may have written
-        // local memory: the next clear() looks at the pages. Until then,
-        // clear() has nothing to do.
+        // local memory: the next launch clears the cores it uses. Until
+        // then, and after every core was cleared, there is nothing to clear.
+        bool written() const { return written_; }
         void mark_written() { written_ = true; }
+        void mark_cleared() { written_ = false; }
         uint8_t* space(int core, int sp) const { return size_[sp] ? base_ + core * stride_ + offset_[sp] : nullptr; }
         uint64_t size(int sp) const { return size_[sp]; }
 
@@ -130,7 +136,6 @@ struct Device::Impl {
         uint64_t mapped_ = 0, stride_ = 0;
         int cores_ = 0;
         uint64_t offset_[kSpaceCount] = {}, size_[kSpaceCount] = {};
-        std::vector<unsigned char> resident_;  // clear()'s mincore vector, kept between launches
         bool written_ = false;  // pages may be nonzero since the last clear of every core
     };
     CoreArena aic_cores, aiv_cores;

@@ -554,6 +554,13 @@ Status Launch::prepare() {
     return {};
 }
 
+void Launch::clear_local(int first, int count) {
+    auto& impl = dev_.impl();
+    if (spec_.kind != KernelKind::Vec) impl.cores(soc_, CoreType::AIC).clear(first, count);
+    if (spec_.kind != KernelKind::Cube)
+        impl.cores(soc_, CoreType::AIV).clear(first * aiv_per_slot(), count * aiv_per_slot());
+}
+
 // On the host thread of physical core `phys`.
 Status Launch::admit(int group, int phys) {
     auto& impl = dev_.impl();
@@ -775,15 +782,20 @@ Status Launch::run() {
         dev_.impl().launched = true;
     }
     // Local memory reads as zero when the launch first uses a physical core:
-    // physical cores [0, n) are the ones its blocks run on.
+    // its blocks run on the physical group slots [0, used), which the
+    // schedule clears before it runs them (each host thread its own).
     const int used = std::min(groups_, capacity_);
-    if (spec_.kind != KernelKind::Vec) dev_.impl().cores(soc_, CoreType::AIC).clear(0, used);
-    if (spec_.kind != KernelKind::Cube) dev_.impl().cores(soc_, CoreType::AIV).clear(0, used * (per_group_ == 3 ? 2 : 1));
+    Device::Impl::CoreArena* arenas[2] = {spec_.kind != KernelKind::Vec ? &dev_.impl().cores(soc_, CoreType::AIC) : nullptr,
+                                          spec_.kind != KernelKind::Cube ? &dev_.impl().cores(soc_, CoreType::AIV) : nullptr};
     Launch* prev_launch = t_launch;
     Core* prev_core = t_core;
     Status result = threads > 1 ? run_parallel(threads) : run_serial();
     t_launch = prev_launch;
     t_core = prev_core;
+    // An arena whose every core was cleared has nothing to clear until a
+    // launch writes it again.
+    if (arenas[0] && used == arenas[0]->core_count()) arenas[0]->mark_cleared();
+    if (arenas[1] && used * aiv_per_slot() == arenas[1]->core_count()) arenas[1]->mark_cleared();
     // Local memory is written by kernel code that reached its core through
     // ptosim::core(): a launch whose cores all finished without doing so
     // (an empty kernel) leaves the pages as they were, and the next launch
@@ -822,6 +834,7 @@ Status Launch::run_serial() {
         return st;
     };
     auto more = [&] { return lane.admitted.load(std::memory_order_relaxed) < groups_; };
+    clear_local(0, std::min(groups_, capacity_));
     while (result.ok() && more() && !free_slots_.empty()) result = admit_next();
     while (result.ok()) {
         if (ctl_ && ctl_->abandon.load(std::memory_order_relaxed)) break;
@@ -892,6 +905,7 @@ void Launch::work(int w, int threads) {
         lane.low.store(mine.empty() ? INT_MAX : (*mine.begin())->core.index);
         if (prints_waiting_.load() > 0) flush_prints(false);
     };
+    for (int p = w; p < std::min(groups_, capacity_); p += threads) clear_local(p, 1);
     for (int p = w; p < std::min(groups_, capacity_); p += threads) admit_block(p);
     publish_low();
     for (;;) {

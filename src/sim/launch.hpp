@@ -193,6 +193,11 @@ private:
             if (placed_[phys].member[m]->state != CoreSlot::State::Done) return false;
         return true;
     }
+    // Vector cores on a physical group slot: a mix group has two.
+    int aiv_per_slot() const { return per_group_ == 3 ? 2 : 1; }
+    // Zeroes the local memory of the cores on physical group slots
+    // [first, first + count) before the launch runs blocks there.
+    void clear_local(int first, int count);
     void yield_from(CoreSlot& s);  // fiber -> scheduler
     Status prepare();
     Status admit(int group, int phys);
