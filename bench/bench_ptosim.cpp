@@ -183,23 +183,32 @@ void BM_PeakFmaFp32(benchmark::State& state) {
 BENCHMARK(BM_PeakFmaFp32)->Unit(benchmark::kMicrosecond);
 #endif
 
-// TLOAD x2 + TADD + TSTORE on a 64x128 fp32 tile.
-void BM_VecAdd64x128_Fp32(benchmark::State& state) {
-    constexpr int R = 64, C = 128;
-    std::vector<float> x(R * C, 1.5f), y(R * C, 2.25f), z(R * C);
-    run_on_core(ptosim::KernelKind::Vec, [&] {
-        using G = GlobalTensor<float, TileShape2D<float, R, C>, BaseShape2D<float, R, C>>;
-        using T = Tile<TileType::Vec, float, R, C>;
-        T a, b, o;
+// The add benchmarks' two 64x128 fp32 operand tiles and their sum, one
+// after the other in UB (constructed inside a kernel).
+struct AddTiles {
+    static constexpr int R = 64, C = 128;
+    using G = GlobalTensor<float, TileShape2D<float, R, C>, BaseShape2D<float, R, C>>;
+    using T = Tile<TileType::Vec, float, R, C>;
+    T a, b, o;
+    AddTiles() {
         TASSIGN(a, 0);
         TASSIGN(b, R * C * 4);
         TASSIGN(o, 2 * R * C * 4);
-        G gx(x.data()), gy(y.data()), gz(z.data());
+    }
+};
+
+// TLOAD x2 + TADD + TSTORE on a 64x128 fp32 tile.
+void BM_VecAdd64x128_Fp32(benchmark::State& state) {
+    constexpr int R = AddTiles::R, C = AddTiles::C;
+    std::vector<float> x(R * C, 1.5f), y(R * C, 2.25f), z(R * C);
+    run_on_core(ptosim::KernelKind::Vec, [&] {
+        AddTiles t;
+        AddTiles::G gx(x.data()), gy(y.data()), gz(z.data());
         for (auto _ : state) {
-            TLOAD(a, gx);
-            TLOAD(b, gy);
-            TADD(o, a, b);
-            TSTORE(gz, o);
+            TLOAD(t.a, gx);
+            TLOAD(t.b, gy);
+            TADD(t.o, t.a, t.b);
+            TSTORE(gz, t.o);
         }
     });
     benchmark::DoNotOptimize(z.data());
@@ -237,26 +246,21 @@ BENCHMARK(BM_LaunchEmptyKernel)->ArgNames({"blocks", "threads"})->Args({1, 1})->
 // adds its own 64x128 fp32 tiles (TLOAD x2 + TADD + TSTORE), so each launch
 // also finds the Vector cores' UB written by the one before.
 void BM_LaunchVecAdd64x128(benchmark::State& state) {
-    constexpr int R = 64, C = 128;
+    constexpr int R = AddTiles::R, C = AddTiles::C;
     const auto blocks = static_cast<uint32_t>(state.range(0));
     std::vector<float> x(size_t{blocks} * R * C, 1.5f), y(size_t{blocks} * R * C, 2.25f), z(size_t{blocks} * R * C);
     auto body = [&] {
-        using G = GlobalTensor<float, TileShape2D<float, R, C>, BaseShape2D<float, R, C>>;
-        using T = Tile<TileType::Vec, float, R, C>;
-        T a, b, o;
-        TASSIGN(a, 0);
-        TASSIGN(b, R * C * 4);
-        TASSIGN(o, 2 * R * C * 4);
+        AddTiles t;
         const size_t at = static_cast<size_t>(get_block_idx()) * R * C;
-        G gx(x.data() + at), gy(y.data() + at), gz(z.data() + at);
-        TLOAD(a, gx);
-        TLOAD(b, gy);
+        AddTiles::G gx(x.data() + at), gy(y.data() + at), gz(z.data() + at);
+        TLOAD(t.a, gx);
+        TLOAD(t.b, gy);
         set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
         wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
-        TADD(o, a, b);
+        TADD(t.o, t.a, t.b);
         set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
         wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
-        TSTORE(gz, o);
+        TSTORE(gz, t.o);
     };
     ptosim::set_sim_threads(static_cast<int>(state.range(1)));
     for (auto _ : state) run_on_core(ptosim::KernelKind::Vec, body, blocks);
