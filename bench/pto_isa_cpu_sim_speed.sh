@@ -14,7 +14,9 @@
 #   bench/pto_isa_cpu_sim_speed.sh <pto-isa checkout> [--rounds N] [--kernels a,b,...] [--quick]
 #
 # Kernels: row_softmax (64x128 float: TROWMAX, TROWEXPANDSUB, TEXP, TROWSUM,
-# TROWEXPANDDIV), tadd and texp (64x128 float, TLOAD + op + TSTORE),
+# TROWEXPANDDIV), tadd and texp (64x128 float, TLOAD + op + TSTORE), ttrans
+# (64x128 -> 128x64 float), tcvt (float -> half -> float), tcolsum (64x128 ->
+# 1x128) and tmuls (TMULS then TMAX), each with TLOAD and TSTORE,
 # matmul128 (128^3 half -> float: TLOAD to L1, TMOV to L0A/L0B, TMATMUL,
 # TSTORE from L0C) and matmul256_ksplit (256^3, four 128x128 output tiles of
 # four k-steps of 64, TMATMUL then TMATMUL_ACC). Each is a whole kernel
@@ -67,7 +69,7 @@ unset PTO_SIM_TIME PTO_SIM_PROFILE PTO_SIM_TRACE PTO_SIM_CHECK
 src="$repo/bench/cpu_sim"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
-kernels=(row_softmax tadd texp matmul128 matmul256_ksplit)
+kernels=(row_softmax tadd texp ttrans tcvt tcolsum tmuls matmul128 matmul256_ksplit)
 common=(-std=c++20 -O2 -fPIC -fvisibility=hidden)
 isa_flags=(-D__CPU_SIM -include stdint.h -include stddef.h -I"$isa/include")
 sim_flags=(-D__CCE_AICORE__=220 -D__NPU_ARCH__=2201 -DMEMORY_BASE -I"$repo/include")

@@ -17,6 +17,10 @@ void ptobench_tadd(uint8_t* out, uint8_t* x, uint8_t* y);
 void ptobench_texp(uint8_t* out, uint8_t* x);
 void ptobench_matmul128(uint8_t* out, uint8_t* a, uint8_t* b);
 void ptobench_matmul256_ksplit(uint8_t* out, uint8_t* a, uint8_t* b);
+void ptobench_ttrans(uint8_t* out, uint8_t* x);
+void ptobench_tcvt(uint8_t* out, uint8_t* x);
+void ptobench_tcolsum(uint8_t* out, uint8_t* x);
+void ptobench_tmuls(uint8_t* out, uint8_t* x);
 }
 
 namespace {
@@ -31,6 +35,10 @@ const Kernel kKernels[] = {
     {"row_softmax", false, [](uint8_t* o, uint8_t* x, uint8_t*) { ptobench_row_softmax(o, x); }},
     {"tadd", false, [](uint8_t* o, uint8_t* x, uint8_t* y) { ptobench_tadd(o, x, y); }},
     {"texp", false, [](uint8_t* o, uint8_t* x, uint8_t*) { ptobench_texp(o, x); }},
+    {"ttrans", false, [](uint8_t* o, uint8_t* x, uint8_t*) { ptobench_ttrans(o, x); }},
+    {"tcvt", false, [](uint8_t* o, uint8_t* x, uint8_t*) { ptobench_tcvt(o, x); }},
+    {"tcolsum", false, [](uint8_t* o, uint8_t* x, uint8_t*) { ptobench_tcolsum(o, x); }},
+    {"tmuls", false, [](uint8_t* o, uint8_t* x, uint8_t*) { ptobench_tmuls(o, x); }},
     {"matmul128", true, [](uint8_t* o, uint8_t* a, uint8_t* b) { ptobench_matmul128(o, a, b); }},
     {"matmul256_ksplit", true, [](uint8_t* o, uint8_t* a, uint8_t* b) { ptobench_matmul256_ksplit(o, a, b); }},
 };

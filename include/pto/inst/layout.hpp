@@ -6,6 +6,7 @@
 #error "pto/inst/layout.hpp is included after pto/call_sites.hpp, whose call-site macros would rewrite its declarations: include the instruction headers first"
 #endif
 #include <pto/common/vec_op.hpp>
+#include <ptosim/transpose.hpp>
 
 namespace pto {
 
@@ -33,6 +34,7 @@ template <class E>
 constexpr bool ttrans_types = one_of<E, uint32_t, int32_t, float, uint16_t, int16_t, half, bfloat16_t, uint8_t, int8_t>;
 template <class E>
 constexpr bool tci_types = one_of<E, int32_t, uint32_t, int16_t, uint16_t>;
+
 template <class E>
 constexpr bool ttri_types = PTOSIM_TARGET_A5
                                  ? one_of<E, int32_t, int16_t, int8_t, uint32_t, uint16_t, uint8_t, half, float, bfloat16_t>
@@ -427,6 +429,15 @@ PTO_INST RecordEvent TTRANS(CallSite cs, TileDataDst& dst, TileDataSrc& src, Til
                                                 std::to_string(TileDataDst::Cols) + " destination");
     auto [d, v] = ptosim_impl::vop::begin_op(cs, "TTRANS", static_cast<uint64_t>(vr) * vc, &tmp, dst, src);
     const uint8_t* s = std::get<0>(v).base;
+    if constexpr (TileDataDst::isRowMajor && !TileDataDst::isBoxedLayout && TileDataSrc::isRowMajor &&
+                  !TileDataSrc::isBoxedLayout) {
+        const size_t d_bytes = static_cast<size_t>(vc) * TileDataDst::Cols * sizeof(E);
+        const size_t s_bytes = static_cast<size_t>(vr) * TileDataSrc::Cols * sizeof(E);
+        if (d + d_bytes <= s || s + s_bytes <= d) {
+            ptosim::transpose(d, s, vr, vc, TileDataDst::Cols, TileDataSrc::Cols, sizeof(E));
+            return {};
+        }
+    }
     for (int i = 0; i < vc; ++i)
         for (int j = 0; j < vr; ++j)
             std::memcpy(ptosim_impl::at<TileDataDst>(d, i, j), ptosim_impl::at<TileDataSrc>(const_cast<uint8_t*>(s), j, i), sizeof(E));
