@@ -34,7 +34,6 @@ template <class E>
 constexpr bool ttrans_types = one_of<E, uint32_t, int32_t, float, uint16_t, int16_t, half, bfloat16_t, uint8_t, int8_t>;
 template <class E>
 constexpr bool tci_types = one_of<E, int32_t, uint32_t, int16_t, uint16_t>;
-
 template <class E>
 constexpr bool ttri_types = PTOSIM_TARGET_A5
                                  ? one_of<E, int32_t, int16_t, int8_t, uint32_t, uint16_t, uint8_t, half, float, bfloat16_t>
@@ -429,6 +428,7 @@ PTO_INST RecordEvent TTRANS(CallSite cs, TileDataDst& dst, TileDataSrc& src, Til
                                                 std::to_string(TileDataDst::Cols) + " destination");
     auto [d, v] = ptosim_impl::vop::begin_op(cs, "TTRANS", static_cast<uint64_t>(vr) * vc, &tmp, dst, src);
     const uint8_t* s = std::get<0>(v).base;
+    // Plain row-major tiles apart from each other: the same bytes, moved in blocks.
     if constexpr (TileDataDst::isRowMajor && !TileDataDst::isBoxedLayout && TileDataSrc::isRowMajor &&
                   !TileDataSrc::isBoxedLayout) {
         const size_t d_bytes = static_cast<size_t>(vc) * TileDataDst::Cols * sizeof(E);
