@@ -125,7 +125,6 @@ struct Device::Impl {
         // A launch whose kernel code reached its cores may have written
         // local memory: the next launch clears the cores it uses. Until
         // then, and after every core was cleared, there is nothing to clear.
-        bool written() const { return written_; }
         void mark_written() { written_ = true; }
         void mark_cleared() { written_ = false; }
         uint8_t* space(int core, int sp) const { return size_[sp] ? base_ + core * stride_ + offset_[sp] : nullptr; }

@@ -726,16 +726,10 @@ void Launch::each_active(F what) const {
     for (const CoreSlot* s : all) what(s->core.index, *s);
 }
 
-int Launch::groups_admitted() const {
+int Launch::lane_sum(std::atomic<int> Lane::*count) const {
     std::lock_guard lk(lanes_mu_);
     int n = 0;
-    for (int l = 0; l < lane_count_; ++l) n += lanes_[l].admitted.load(std::memory_order_relaxed);
-    return n;
-}
-int Launch::groups_retired() const {
-    std::lock_guard lk(lanes_mu_);
-    int n = 0;
-    for (int l = 0; l < lane_count_; ++l) n += lanes_[l].retired.load(std::memory_order_relaxed);
+    for (int l = 0; l < lane_count_; ++l) n += (lanes_[l].*count).load(std::memory_order_relaxed);
     return n;
 }
 
@@ -996,16 +990,16 @@ std::string Launch::progress() const {
     });
     std::ostringstream o;
     o << "kernel '" << spec_.kernel << "' (launched at " << spec_.site.str() << ", block_dim " << spec_.block_dim
-      << ") has " << groups_retired() << " of " << groups_ << " blocks finished";
-    if (const int admitted = groups_admitted(); admitted < groups_) o << ", " << groups_ - admitted << " not started";
+      << ") has " << lane_sum(&Lane::retired) << " of " << groups_ << " blocks finished";
+    if (const int admitted = lane_sum(&Lane::admitted); admitted < groups_) o << ", " << groups_ - admitted << " not started";
     o << "; unfinished cores:" << grouped_lines(states, ": ");
     return o.str();
 }
 
 std::string Launch::deadlock_report() const {
     std::ostringstream o;
-    int64_t done = static_cast<int64_t>(groups_retired()) * per_group_, blocked = 0;
-    const int64_t pending = static_cast<int64_t>(groups_ - groups_admitted()) * per_group_;
+    int64_t done = static_cast<int64_t>(lane_sum(&Lane::retired)) * per_group_, blocked = 0;
+    const int64_t pending = static_cast<int64_t>(groups_ - lane_sum(&Lane::admitted)) * per_group_;
     std::vector<std::pair<int, std::string>> states;
     each_active([&](int i, const CoreSlot& s) {
         done += s.state == CoreSlot::State::Done;

@@ -253,8 +253,8 @@ private:
     std::unique_ptr<Lane[]> lanes_;
     int lane_count_ = 0;
     mutable std::mutex lanes_mu_;  // guards lanes_ being set against progress()
-    int groups_admitted() const;
-    int groups_retired() const;
+    // A count summed over the lanes (groups admitted or retired so far).
+    int lane_sum(std::atomic<int> Lane::*count) const;
     // The fault of the lowest-numbered core that faulted: the one the serial
     // schedule meets first when cores do not wait for each other.
     std::optional<KernelFault> fault_;
