@@ -133,6 +133,29 @@ struct OpRecord {
     }
 };
 
+// The vector unit's per-core state the intrinsics read: the mask mode and
+// the 128-bit mask (set_mask_norm / set_mask_count / set_vector_mask), the
+// compare mask vcmp writes and vsel reads, CTRL and the pad value of the
+// DMA's padding. At kernel start: normal mode with every mask bit set, the
+// rest zero (docs/intrinsics/vector.md, "Start state": pto-isa's own kernels
+// issue vector instructions before setting any mask and pass on the device).
+struct VectorState {
+    uint64_t mask[2] = {~uint64_t{0}, ~uint64_t{0}};  // [0] = low 64 bits, [1] = high
+    bool counter = false;       // set_mask_count: mask[0] counts elements
+    bool mode_set = false;      // set_mask_norm or set_mask_count called
+    bool mask_set = false;      // set_vector_mask called
+    uint64_t cmpmask[2] = {0, 0};
+    uint64_t ctrl = 0;
+    uint64_t pad_val = 0;       // set_mov_pad_val / set_padding
+    uint64_t va[8][8] = {};     // VA registers set by set_va_reg_sb (8 addresses each)
+    uint64_t deqscale = 0;
+    uint64_t rsvd_cnt = 0;      // elements the last vreducev2 kept (get_rsvd_cnt)
+    // set_atomic_add / set_atomic_none and set_atomic_<type>: MTE3 stores to
+    // GM add into it; atomic_type is the element type's cce::Dt + 1 (0: unset).
+    bool atomic_add = false;
+    uint8_t atomic_type = 0;
+};
+
 class Launch;
 
 struct Core {
@@ -157,6 +180,8 @@ struct Core {
     }
     bool vector_mask_set = false;
     bool mask_norm_set = false;
+    // The CCE layer's vector registers (the executed-pto-isa build).
+    VectorState vec;
     uint64_t ffts_base = 0;
     // Cube configuration registers, per core as on hardware: QUANT_PRE (the
     // scalar fixpipe quantisation parameter), FPC (where in FB the per-column

@@ -72,7 +72,9 @@ constexpr float bf16_bits_to_float(uint16_t b) { return bits_float(static_cast<u
 // and rounds back on assignment.
 template <class Traits>
 struct float16_base {
-    uint16_t bits = 0;
+    // Trivially constructible like bisheng's built-in half: pto-isa keeps it
+    // in unions. `half h{}` is zero; `half h;` holds no value yet.
+    uint16_t bits;
     constexpr float16_base() = default;
     template <class T, class = std::enable_if_t<std::is_arithmetic_v<T>>>
     constexpr float16_base(T v) : bits(Traits::from_float(static_cast<float>(v))) {}

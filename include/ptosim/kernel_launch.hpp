@@ -89,10 +89,31 @@ Status find_variant(uint64_t tu, uint32_t site, uint32_t line, const char* insta
 void submit(LaunchSpec spec, void* stream);
 void report_launch_error(const char* kernel, const char* file, uint32_t line, const std::string& message);
 
+#if defined(PTOSIM_CCE)
+// Over the CCE layer a kernel's GM parameters are __gm__ pointers, another
+// address space than the host's: a host pointer argument converts to
+// whichever pointer type the parameter has, as bisheng's launch passes it.
+template <class P>
+struct GmArgument {
+    P* p;
+    template <class U>
+    operator U*() const { return (U*)p; }
+};
+template <class T>
+decltype(auto) kernel_argument(const T& a) {
+    if constexpr (std::is_pointer_v<T>) return GmArgument<std::remove_pointer_t<T>>{a};
+    else return (a);
+}
+template <class F, class Tuple>
+void thunk(const void* packed) {
+    std::apply([](const auto&... a) { F{}(kernel_argument(a)...); }, *static_cast<const Tuple*>(packed));
+}
+#else
 template <class F, class Tuple>
 void thunk(const void* packed) {
     std::apply(F{}, *static_cast<const Tuple*>(packed));
 }
+#endif
 
 // Registers a secondary variant's thunk while its shared object loads.
 template <uint64_t Tu, uint32_t Site, uint32_t Line, CoreType Core, class F, class Tuple>

@@ -1,4 +1,5 @@
 #include "driver.hpp"
+#include "bisheng_dialect.hpp"
 #include "cache.hpp"
 #include "hex.hpp"
 #include "process.hpp"
@@ -83,6 +84,8 @@ std::string temp_stem(const std::string& path) {
 struct Compile {
     std::vector<std::string> flags;     // everything between the compiler and "-c"
     std::vector<std::string> demoted;   // user -I dirs holding pto/pto-inst.hpp
+    std::optional<PtoIsaTree> pto_isa;  // the user's tree, compiled over the CCE layer
+    bool over_cce = false;              // kernels compile over the CCE layer with clang
     std::string std_flag = "-std=c++20";
 };
 
@@ -92,13 +95,30 @@ bool same_dir(const std::string& a, const std::string& b) {
 }
 
 // The user's compile flags arranged around ptolab's include directory.
+// Whose PTO headers a build compiles: the flag, else PTOCC_PTO_HEADERS; auto
+// is ptolab's own while the intrinsic layer is incomplete.
+PtoHeaders header_choice(const Options& o, std::vector<Diag>& diags) {
+    PtoHeaders h = o.pto_headers;
+    if (h == PtoHeaders::Auto)
+        if (const char* v = std::getenv("PTOCC_PTO_HEADERS"); v && *v && !parse_pto_headers(v, h))
+            diags.push_back({Diag::Error, std::string("PTOCC_PTO_HEADERS='") + v +
+                                              "' is not one of auto, pto-isa, ptolab"});
+    return h;
+}
+
 Compile host_flags(const Options& o, const Paths& paths, std::vector<Diag>& diags) {
     Compile c;
+    const bool want_pto_isa = header_choice(o, diags) == PtoHeaders::PtoIsa;
     for (const CompileFlag& f : o.compile) {
         if (f.type == CompileFlag::Include) {
             // ptolab's own include/ (e.g. $ASCEND_HOME_PATH/include of the
             // CANN-shaped root) is already first.
             if (same_dir(f.include_dir, paths.include_dir)) continue;
+            if (want_pto_isa && !c.pto_isa && holds_pto_headers(f.include_dir)) {
+                c.pto_isa = pto_isa_tree(f.include_dir);
+                c.flags.insert(c.flags.end(), f.argv.begin(), f.argv.end());
+                continue;
+            }
             if (holds_pto_headers(f.include_dir)) {
                 c.demoted.push_back(f.include_dir);
                 continue;
@@ -123,13 +143,26 @@ Compile host_flags(const Options& o, const Paths& paths, std::vector<Diag>& diag
     const auto debug = [](const std::string& f) { return f.rfind("-g", 0) == 0; };
     if (std::none_of(c.flags.begin(), c.flags.end(), debug)) c.flags.insert(c.flags.begin(), "-g1");
     c.flags.push_back("-fno-optimize-sibling-calls");
+    // Explicitly asked for without a tree: a kernel written on the CCE
+    // intrinsics alone, compiled over the same layer.
+    c.over_cce = c.pto_isa.has_value() || o.pto_headers == PtoHeaders::PtoIsa;
+    if (c.over_cce && !c.pto_isa)
+        diags.push_back({Diag::Note, "PTO headers: none on the include path; the kernel is compiled over ptosim's "
+                                     "CCE intrinsics alone with " + paths.clang});
+    if (c.over_cce && paths.clang.empty())
+        diags.push_back({Diag::Error, "--pto-headers=pto-isa compiles with clang, and none was found: install "
+                                      "Debian's clang package or set PTOCC_CLANG"});
+    if (c.pto_isa)
+        diags.push_back({Diag::Note, "PTO headers: pto-isa at " + c.pto_isa->describe() +
+                                     ", compiled over ptosim's CCE intrinsics with " + paths.clang});
     for (const std::string& d : c.demoted)
         diags.push_back({Diag::Note, "-I" + d + " holds another pto/pto-inst.hpp; it is searched after ptolab's headers "
-                                     "and the system headers (-idirafter), so the simulator's pto/ headers are used"});
+                                     "and the system headers (-idirafter), so the simulator's pto/ headers are used "
+                                     "(--pto-headers=pto-isa compiles it instead)"});
     return c;
 }
 
-std::vector<std::string> device_macros(const Options& o, bool cube, int variant) {
+std::vector<std::string> device_macros(const Options& o, bool cube, int variant, bool pto_isa) {
     const bool a5 = o.target == Target::A5;
     std::vector<std::string> m = {a5 ? "-D__CCE_AICORE__=310" : "-D__CCE_AICORE__=220",
                                   a5 ? "-D__NPU_ARCH__=3510" : "-D__NPU_ARCH__=2201"};
@@ -141,7 +174,7 @@ std::vector<std::string> device_macros(const Options& o, bool cube, int variant)
     m.push_back("-D__PTOCC_VARIANT__=" + std::to_string(variant));
     // bisheng's device pass declares the CCE builtins (set_flag, get_sys_cnt,
     // min, __in__, ...) in every kernel translation unit without an include.
-    m.insert(m.end(), {"-include", "pto/common/cce_builtins.hpp"});
+    m.insert(m.end(), {"-include", pto_isa ? "cce/bisheng.hpp" : "pto/common/cce_builtins.hpp"});
     return m;
 }
 
@@ -235,6 +268,8 @@ Paths default_paths() {
     p.lib_dir = PTOCC_LIB_DIR;
     p.cxx = PTOCC_CXX;
     if (const char* v = std::getenv("PTOCC_CXX"); v && *v) p.cxx = v;
+    p.clang = PTOCC_CLANG;
+    if (const char* v = std::getenv("PTOCC_CLANG"); v && *v) p.clang = v;
     return p;
 }
 
@@ -329,6 +364,29 @@ bool plan_jobs(const Options& o, const Paths& paths, const std::vector<Classifie
     Step variant_links, stub_compiles, merges;
     std::vector<Step> dep_fixes;
     std::vector<Step> writes;
+    // The user's pto-isa headers that spell bisheng's dialect, translated for
+    // clang, searched ahead of the tree itself (bisheng_dialect.hpp).
+    const std::string dialect_dir = tmp + "/pto-isa-dialect";
+    if (cf.pto_isa) {
+        std::vector<TranslatedHeader> headers = translate_dialect(cf.pto_isa->include_dir);
+        std::string names;
+        for (const TranslatedHeader& h : headers) names += " " + h.relative;
+        writes.push_back({"write " + dialect_dir + ": pto-isa's headers in bisheng's dialect, for clang:" + names,
+                          {},
+                          [dialect_dir, headers](std::string& err) {
+                              std::error_code ec;
+                              for (const TranslatedHeader& h : headers) {
+                                  const fs::path to = fs::path(dialect_dir) / h.relative;
+                                  fs::create_directories(to.parent_path(), ec);
+                                  if (ec) {
+                                      err = "cannot create " + to.parent_path().string() + ": " + ec.message();
+                                      return false;
+                                  }
+                                  if (!write_file(to.string(), h.text, err)) return false;
+                              }
+                              return true;
+                          }});
+    }
     std::vector<std::string> link_inputs;
     int serial = 0;
     bool need_version_script = false;
@@ -407,7 +465,12 @@ bool plan_jobs(const Options& o, const Paths& paths, const std::vector<Classifie
 
         auto compile_cmd = [&](const std::vector<std::string>& macros, bool hidden, const std::string& out,
                                bool with_deps = true) {
-            std::vector<std::string> c = {paths.cxx, cf.std_flag, "-fPIC", "-I" + paths.include_dir};
+            // A pto-isa build searches the user's tree (its translated
+            // headers first) ahead of ptolab's include/, which then only
+            // supplies what pto-isa does not ship (acl/, the CCE layer).
+            const bool over_cce = cf.over_cce && lang == Lang::Cce;
+            std::vector<std::string> c = {over_cce ? paths.clang : paths.cxx, cf.std_flag, "-fPIC",
+                                          "-I" + (over_cce ? dialect_dir : paths.include_dir)};
             c.insert(c.end(), quote.begin(), quote.end());
             c.insert(c.end(), macros.begin(), macros.end());
             if (launches) c.push_back("-DPTOCC_TU_ID=0x" + ptolab::common::hex16(tu) + "ull");
@@ -416,6 +479,7 @@ bool plan_jobs(const Options& o, const Paths& paths, const std::vector<Classifie
                 c.push_back("-idirafter");
                 c.push_back(d);
             }
+            if (over_cce) c.push_back("-I" + paths.include_dir);
             if (hidden) c.push_back("-fvisibility=hidden");
             if (colour) c.push_back("-fdiagnostics-color=always");
             if (with_deps) c.insert(c.end(), dep.begin(), dep.end());
@@ -437,13 +501,13 @@ bool plan_jobs(const Options& o, const Paths& paths, const std::vector<Classifie
         // Without a launch site nothing would ever call the second variant.
         const bool with_secondary = mix && launches;
         const std::string primary_obj = with_secondary ? base + (primary_cube ? ".aic.o" : ".aiv.o") : obj_out;
-        compiles.run.push_back(compile_cmd(device_macros(o, primary_cube, 0), false, primary_obj));
+        compiles.run.push_back(compile_cmd(device_macros(o, primary_cube, 0, cf.over_cce), false, primary_obj));
         if (!with_secondary) {
             link_inputs.push_back(obj_out);
             continue;
         }
         const std::string sec_obj = base + ".aiv.o", sec_so = base + ".aiv.so";
-        compiles.run.push_back(compile_cmd(device_macros(o, false, 1), true, sec_obj, false));
+        compiles.run.push_back(compile_cmd(device_macros(o, false, 1, cf.over_cce), true, sec_obj, false));
         need_version_script = true;
         std::vector<std::string> l = {paths.cxx, "-shared", "-fPIC", "-o", sec_so, sec_obj,
                                       "-Wl,--version-script=" + tmp + "/variant.map"};

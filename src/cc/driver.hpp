@@ -14,6 +14,7 @@ struct Paths {
     std::string include_dir;  // ptolab's include/, placed first
     std::string lib_dir;      // directory of libptosim.so, also the rpath
     std::string cxx;          // host C++ compiler
+    std::string clang;        // clang++ for builds of a user's pto-isa tree ("" when none was found)
 };
 Paths default_paths();
 

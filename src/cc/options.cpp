@@ -45,6 +45,14 @@ FlagSpec ignored(const char* spelling, F form, const char* usage, const char* wh
 
 }  // namespace
 
+bool parse_pto_headers(const std::string& v, PtoHeaders& out) {
+    if (v == "auto") out = PtoHeaders::Auto;
+    else if (v == "pto-isa") out = PtoHeaders::PtoIsa;
+    else if (v == "ptolab") out = PtoHeaders::Ptolab;
+    else return false;
+    return true;
+}
+
 const std::vector<FlagSpec>& flag_table() {
     static const std::vector<FlagSpec> v = [] {
         std::vector<FlagSpec> t = {
@@ -54,6 +62,13 @@ const std::vector<FlagSpec>& flag_table() {
              "bisheng: an error if it is not found",
              "`auto` (default): bisheng if found, else the simulator; `sim`: always the simulator build; `bisheng`: "
              "bisheng, an error if it is not found"},
+            {{{"--pto-headers=", F::Prefix}}, A::PtoHeaders, false, "--pto-headers=auto|pto-isa|ptolab",
+             "pto-isa: compile the pto-isa tree on the -I path over ptosim's CCE intrinsics; ptolab: ptolab's own "
+             "headers; auto (default, or PTOCC_PTO_HEADERS): ptolab's",
+             "`pto-isa`: compile the pto-isa tree named by `-I` (a checkout or CANN's include/) unmodified over "
+             "ptosim's CCE intrinsic layer, with clang; `ptolab`: ptolab's own tile-level headers; `auto` "
+             "(default; `PTOCC_PTO_HEADERS` sets it too): ptolab's headers, while the intrinsic layer is "
+             "incomplete (docs/intrinsics/README.md)"},
             {{{"--dry-run", F::Exact}}, A::DryRun, false, "--dry-run", "print the commands without running them",
              "print the exact commands (and, as `# ...` lines, the files ptocc would write) without running anything"},
             {{{"--keep-temps", F::Exact}}, A::KeepTemps, false, "--keep-temps",
@@ -368,6 +383,12 @@ Options parse_args(const std::vector<std::string>& args, std::vector<Diag>& diag
                 else if (v == "bisheng") o.toolchain = Toolchain::Bisheng;
                 else if (v == "auto") o.toolchain = Toolchain::Auto;
                 else diags.push_back({Diag::Error, "--toolchain='" + v + "' is not one of sim, bisheng, auto"});
+                break;
+            }
+            case A::PtoHeaders: {
+                std::string v = a.substr(std::strlen("--pto-headers="));
+                if (!parse_pto_headers(v, o.pto_headers))
+                    diags.push_back({Diag::Error, "--pto-headers='" + v + "' is not one of auto, pto-isa, ptolab"});
                 break;
             }
             case A::DryRun: o.dry_run = true; break;

@@ -7,6 +7,8 @@
 namespace ptocc {
 
 enum class Toolchain { Auto, Sim, Bisheng };
+// Whose PTO headers a simulator build compiles (docs/ptocc.md, "PTO headers").
+enum class PtoHeaders { Auto, PtoIsa, Ptolab };
 enum class Lang { Auto, Cce, Cxx, C };
 enum class Target { A2A3, A5 };
 enum class Kind { Vec, Cube, Mix };
@@ -33,6 +35,7 @@ struct Diag {
 struct Options {
     std::vector<std::string> user_args;  // the arguments minus ptocc's own, for bisheng
     Toolchain toolchain = Toolchain::Auto;
+    PtoHeaders pto_headers = PtoHeaders::Auto;  // --pto-headers=, else PTOCC_PTO_HEADERS
     bool dry_run = false;
     bool verbose = false;
     bool keep_temps = false;
@@ -76,7 +79,7 @@ enum class FlagForm {
 
 // What a flag does to Options; parse_args has one case per action.
 enum class FlagAction {
-    Toolchain, DryRun, KeepTemps, Help, Version, PrintFlagTable,  // ptocc's own
+    Toolchain, PtoHeaders, DryRun, KeepTemps, Help, Version, PrintFlagTable,  // ptocc's own
     AicoreStart, AicoreEnd, HostStart, HostEnd,                  // brackets
     Verbose, AicoreArch, NpuArch, CoreType, SocVersion,
     Ignored,       // accepted, recorded in Options::ignored, no effect
@@ -148,5 +151,8 @@ std::optional<Target> soc_version_target(const std::string& soc);
 // except runtime_camodel (docs/drop-in.md).
 const std::vector<const char*>& cann_library_names();
 bool is_cann_library(const std::string& name);
+
+// "auto", "pto-isa" or "ptolab"; false for anything else.
+bool parse_pto_headers(const std::string& v, PtoHeaders& out);
 
 }  // namespace ptocc

@@ -353,6 +353,11 @@ void Device::Impl::CoreArena::ensure(const SocProfile& soc, CoreType t) {
         at += (want[sp] + page - 1) / page * page;
     }
     const int cores = t == CoreType::AIV ? soc.aiv : soc.aic;
+    // Each core's buffers are followed by an inaccessible guard: kernel code
+    // dereferences local-memory pointers directly (GS-relative, cce/bisheng.hpp),
+    // and one past the buffer must fault rather than reach the next core.
+    const uint64_t buffers = at;
+    at += kLocalGuardBytes;
     stride_ = at;
     mapped_ = stride_ * static_cast<uint64_t>(cores);
     if (mapped_ == 0) return;
@@ -365,6 +370,7 @@ void Device::Impl::CoreArena::ensure(const SocProfile& soc, CoreType t) {
     }
     base_ = static_cast<uint8_t*>(p);
     cores_ = cores;
+    for (int i = 0; i < cores; ++i) mprotect(base_ + uint64_t(i) * stride_ + buffers, kLocalGuardBytes, PROT_NONE);
 }
 
 void Device::Impl::CoreArena::clear(int first, int count) const {

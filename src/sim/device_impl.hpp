@@ -109,6 +109,8 @@ struct Device::Impl {
     // and keeps them mapped for the next launch. A launch clears them before its first block runs, and
     // blocks of one launch that follow each other on a core see what the
     // previous one left (docs/semantics.md, "Launches and waves").
+    // Inaccessible bytes after each core's local buffers (CoreArena::ensure).
+    static constexpr uint64_t kLocalGuardBytes = uint64_t{1} << 20;
     class CoreArena {
     public:
         CoreArena() = default;

@@ -10,6 +10,11 @@
 #include "device_impl.hpp"
 #include "workers.hpp"
 #include <dlfcn.h>
+#include <sys/auxv.h>
+#include <sys/syscall.h>
+#if defined(__x86_64__)
+#include <asm/prctl.h>
+#endif
 #include <sys/mman.h>
 #include <ucontext.h>
 #include <boost/context/detail/fcontext.hpp>
@@ -665,9 +670,31 @@ void Launch::flush_prints(bool all) {
     }
 }
 
+// Kernel code compiled over the CCE layer dereferences local-memory pointers
+// (offsets into the core's buffer) through GS: point it at the buffer the
+// core's scalar unit reads, UB on a Vector core, L1 on a Cube core
+// (docs/intrinsics/README.md, "Local-memory pointers"). With FSGSBASE the
+// instruction costs a few cycles; older kernels need the system call.
+namespace {
+void point_local_window(const Core& c) {
+#if defined(__x86_64__)
+    static const bool fsgsbase = (getauxval(AT_HWCAP2) & 2) != 0;
+    const uint8_t* base = c.mem[static_cast<int>(c.type == CoreType::AIV ? Space::UB : Space::L1)];
+    if (fsgsbase) {
+        asm volatile("wrgsbase %0" ::"r"(base) : "memory");
+    } else {
+        syscall(SYS_arch_prctl, ARCH_SET_GS, base);
+    }
+#else
+    (void)c;
+#endif
+}
+}  // namespace
+
 // Runs core `s` on its fiber until it yields, finishes or faults.
 void Launch::resume(CoreSlot& s) {
     t_core = &s.core;
+    point_local_window(s.core);
     void* fake = nullptr;
     switch_begin(&fake, s.fiber.stack, kStackBytes);
     const bctx::transfer_t back = bctx::jump_fcontext(s.fiber.ctx, &s);

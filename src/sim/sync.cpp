@@ -98,12 +98,17 @@ void set_mask_norm(const SourceLoc& loc) {
     Core& c = core();
     dispatch(c, sync_record("set_mask_norm", Pipe::S, loc));
     c.mask_norm_set = true;
+    c.vec.counter = false;
+    c.vec.mode_set = true;
 }
 
-void set_vector_mask(const SourceLoc& loc, uint64_t, uint64_t) {
+void set_vector_mask(const SourceLoc& loc, uint64_t hi, uint64_t lo) {
     Core& c = core();
     dispatch(c, sync_record("set_vector_mask", Pipe::S, loc));
     c.vector_mask_set = true;
+    c.vec.mask[0] = lo;
+    c.vec.mask[1] = hi;
+    c.vec.mask_set = true;
 }
 
 void set_ffts_base_addr(const SourceLoc& loc, uint64_t addr) {

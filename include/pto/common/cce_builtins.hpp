@@ -6,6 +6,7 @@
 // and why: docs/api.md, "Device builtins".
 #pragma once
 #include <pto/common/type.hpp>
+#include <cce/scalar.hpp>
 #include <pto/common/intrinsics.hpp>
 #include <pto/common/cce_dma.hpp>
 #include <pto/common/cce_mx.hpp>
@@ -15,90 +16,6 @@
 #include <cstdio>
 #include <source_location>
 #include <type_traits>
-
-// Parameter-direction and task-function annotations for bisheng's code
-// generator; they change nothing about what a function computes.
-#ifndef __in__
-#define __in__
-#endif
-#ifndef __out__
-#define __out__
-#endif
-#ifndef __inout__
-#define __inout__
-#endif
-#ifndef __tf__
-#define __tf__
-#endif
-#ifndef __simt_vf__
-#define __simt_vf__
-#endif
-#ifndef __cce_get_tile_ptr
-#define __cce_get_tile_ptr
-#endif
-
-// bisheng's function-attribute spelling `[aicore] inline T f()`: with aicore
-// an empty bracket pair it reads as the standard empty attribute `[[]]`.
-#ifndef aicore
-#define aicore []
-#endif
-
-// Instruction-cache preloading (preload, get_icache_prl_st): the simulator
-// has no instruction cache, so a preload completes at once.
-inline void preload(const void*, int64_t = 0) {}
-inline int64_t get_icache_prl_st() { return 0; }
-
-// bisheng's device min/max accept mixed operand types. std::min is more
-// specialised than these, so with `using namespace std` it wins for
-// same-typed operands (same result) and the call is never ambiguous.
-template <class A, class B>
-constexpr std::common_type_t<A, B> min(A a, B b) {
-    return b < a ? std::common_type_t<A, B>(b) : std::common_type_t<A, B>(a);
-}
-template <class A, class B>
-constexpr std::common_type_t<A, B> max(A a, B b) {
-    return a < b ? std::common_type_t<A, B>(b) : std::common_type_t<A, B>(a);
-}
-
-// The system counter. ptosim has no clock of its own yet, so the counter is
-// the number of instructions and intrinsics this core has dispatched:
-// monotonic and deterministic, which is what kernels use it for (ordering,
-// seeds, elapsed-work measurements); it is not device cycles.
-inline int64_t get_sys_cnt() { return static_cast<int64_t>(ptosim::core().ops); }
-
-// Data synchronisation barriers. The simulator performs every memory access
-// when its instruction issues, in program order, so there is nothing to drain.
-enum mem_dsb_t : int { DSB_ALL = 0, DSB_DDR = 1, DSB_UB = 2, DSB_SEQ = 3 };
-inline void dsb(mem_dsb_t) {}
-// Cache maintenance: GM is host memory with no simulated data cache.
-enum cache_line_t : int { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE = 1 };
-enum dcci_dst_t : int { CACHELINE_ALL = 0, CACHELINE_UB = 1, CACHELINE_OUT = 2, CACHELINE_ATOMIC = 3 };
-template <class P>
-inline void dcci(P*, cache_line_t, dcci_dst_t = CACHELINE_ALL) {}
-template <class P>
-inline void dcci(P*, cache_line_t, int) {}
-
-// trap() stops the core with a fault at the caller's line, like the device
-// exception it raises on hardware.
-inline void trap(std::source_location where = std::source_location::current()) {
-    ptosim::fault(ptosim::SourceLoc{where.file_name(), static_cast<int>(where.line())},
-                  "trap() called by the kernel: the core stops here, as on the device");
-}
-
-namespace cce {
-// Device printf: ptosim::device_printf (stdout at once, or in core order when
-// a launch runs on several host threads; bisheng buffers it until the kernel
-// ends; the text is the same).
-template <class... Args>
-inline int printf(const char* format, Args... args) {
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-security"
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-    if constexpr (sizeof...(Args) == 0) return ptosim::device_printf("%s", format);
-    else return ptosim::device_printf(format, ptosim_cce::vararg(args)...);
-#pragma GCC diagnostic pop
-}
-}  // namespace cce
 
 #if PTOSIM_TARGET_A5
 // A5's register-based vector programming model (vector_* registers, vlds /

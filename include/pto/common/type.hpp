@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <cstddef>
+#include <cce/types.hpp>
 #include <ptosim/float16.hpp>
 #include <ptosim/float8.hpp>
 
@@ -110,14 +111,6 @@ using float8_e8m0_t = ptosim::float8_e8m0;
 using float4_e2m1x2_t = ptosim::float4_e2m1x2;
 using float4_e1m2x2_t = ptosim::float4_e1m2x2;
 
-// CCE pipes and event ids (values as in the CCE headers).
-enum pipe_t : int { PIPE_S = 0, PIPE_V = 1, PIPE_M = 2, PIPE_MTE1 = 3, PIPE_MTE2 = 4, PIPE_MTE3 = 5, PIPE_ALL = 6,
-                    PIPE_MTE4 = 7, PIPE_MTE5 = 8, PIPE_V2 = 9, PIPE_FIX = 10 };
-enum event_t : int { EVENT_ID0 = 0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6, EVENT_ID7 };
-
-// bisheng (clang) accepts the half-precision storage type __fp16 in kernel
-// and host code alike; pto-isa's host programs instantiate tests with it.
-using __fp16 = half;
 
 namespace pto {
 

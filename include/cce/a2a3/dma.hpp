@@ -1,0 +1,67 @@
+// A2A3's DMA between GM and UB and within UB (MTE2 / MTE3 / MTE3), in bursts
+// with gaps and padding (docs/intrinsics/dma.md).
+#pragma once
+#include <cce/builtins.hpp>
+
+#define PTOSIM_CCE_GM_TO_UB_ALIGN(name, bytes)                                                                     \
+    template <class D, class S>                                                                                    \
+    inline void name(__ubuf__ D* dst, __gm__ S* src, uint8_t /*sid*/, uint16_t nBurst, uint32_t lenBurst,                 \
+                     uint8_t leftPad, uint8_t rightPad, uint32_t srcGap, uint32_t dstGap,                          \
+                     ptosim_cce::where_t w = ptosim_cce::where_t::current()) {                                      \
+        ptosim::cce::copy_gm_to_ub(ptosim_cce::here(w), #name, ptosim_cce::off(dst), ptosim_cce::host(src),                          \
+                                   {nBurst, lenBurst, srcGap, dstGap, leftPad, rightPad}, bytes, true);            \
+    }
+PTOSIM_CCE_GM_TO_UB_ALIGN(copy_gm_to_ubuf_align_b8, 1)
+PTOSIM_CCE_GM_TO_UB_ALIGN(copy_gm_to_ubuf_align_b16, 2)
+PTOSIM_CCE_GM_TO_UB_ALIGN(copy_gm_to_ubuf_align_b32, 4)
+#undef PTOSIM_CCE_GM_TO_UB_ALIGN
+
+#define PTOSIM_CCE_UB_TO_GM_ALIGN(name, bytes)                                                                     \
+    template <class D, class S>                                                                                    \
+    inline void name(__gm__ D* dst, __ubuf__ S* src, uint8_t /*sid*/, uint16_t nBurst, uint32_t lenBurst,                 \
+                     uint8_t leftPad, uint8_t rightPad, uint32_t srcGap, uint32_t dstGap,                          \
+                     ptosim_cce::where_t w = ptosim_cce::where_t::current()) {                                      \
+        ptosim::cce::copy_ub_to_gm(ptosim_cce::here(w), #name, ptosim_cce::host(dst), ptosim_cce::off(src),                          \
+                                   {nBurst, lenBurst, srcGap, dstGap, leftPad, rightPad}, bytes, true);            \
+    }
+PTOSIM_CCE_UB_TO_GM_ALIGN(copy_ubuf_to_gm_align_b8, 1)
+PTOSIM_CCE_UB_TO_GM_ALIGN(copy_ubuf_to_gm_align_b16, 2)
+PTOSIM_CCE_UB_TO_GM_ALIGN(copy_ubuf_to_gm_align_b32, 4)
+#undef PTOSIM_CCE_UB_TO_GM_ALIGN
+
+// The 32-byte-block forms: burst length and strides in blocks.
+template <class D, class S>
+inline void copy_gm_to_ubuf(__ubuf__ D* dst, __gm__ S* src, uint8_t /*sid*/, uint16_t nBurst, uint16_t lenBurst,
+                            uint16_t srcStride, uint16_t dstStride,
+                            ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim::cce::copy_gm_to_ub(ptosim_cce::here(w), "copy_gm_to_ubuf", ptosim_cce::off(dst), ptosim_cce::host(src),
+                               {nBurst, lenBurst, srcStride, dstStride}, 1, false);
+}
+template <class D, class S>
+inline void copy_ubuf_to_gm(__gm__ D* dst, __ubuf__ S* src, uint8_t /*sid*/, uint16_t nBurst, uint16_t lenBurst,
+                            uint16_t srcStride, uint16_t dstStride,
+                            ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim::cce::copy_ub_to_gm(ptosim_cce::here(w), "copy_ubuf_to_gm", ptosim_cce::host(dst), ptosim_cce::off(src),
+                               {nBurst, lenBurst, srcStride, dstStride}, 1, false);
+}
+template <class D, class S>
+inline void copy_ubuf_to_ubuf(__ubuf__ D* dst, __ubuf__ S* src, uint8_t /*sid*/, uint16_t nBurst, uint16_t lenBurst,
+                              uint16_t srcStride, uint16_t dstStride,
+                              ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim::cce::copy_ub_to_ub(ptosim_cce::here(w), "copy_ubuf_to_ubuf", ptosim_cce::off(dst), ptosim_cce::off(src),
+                               {nBurst, lenBurst, srcStride, dstStride});
+}
+
+#define PTOSIM_CCE_ATOMIC(name, add, type)                                                  \
+    inline void name(ptosim_cce::where_t w = ptosim_cce::where_t::current()) {             \
+        ptosim::cce::set_atomic(ptosim_cce::here(w), #name, add, type);                      \
+    }
+PTOSIM_CCE_ATOMIC(set_atomic_none, 0, -1)
+PTOSIM_CCE_ATOMIC(set_atomic_add, 1, -1)
+PTOSIM_CCE_ATOMIC(set_atomic_f32, -1, int(ptosim::cce::Dt::F32))
+PTOSIM_CCE_ATOMIC(set_atomic_f16, -1, int(ptosim::cce::Dt::F16))
+PTOSIM_CCE_ATOMIC(set_atomic_bf16, -1, int(ptosim::cce::Dt::BF16))
+PTOSIM_CCE_ATOMIC(set_atomic_s32, -1, int(ptosim::cce::Dt::S32))
+PTOSIM_CCE_ATOMIC(set_atomic_s16, -1, int(ptosim::cce::Dt::S16))
+PTOSIM_CCE_ATOMIC(set_atomic_s8, -1, int(ptosim::cce::Dt::S8))
+#undef PTOSIM_CCE_ATOMIC

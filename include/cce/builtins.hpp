@@ -1,0 +1,44 @@
+// What the executed-pto-isa build adds to the builtins both preludes share
+// (cce/scalar.hpp, cce/sync.hpp): entry attributes, the uint32_t
+// get_block_idx pto-isa declares, and the conversions of local-memory and GM
+// pointers the intrinsic wrappers use (docs/intrinsics/README.md).
+#pragma once
+#include <cce/types.hpp>
+#include <cce/scalar.hpp>
+#include <ptosim/cce.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <type_traits>
+
+// Entry attributes for bisheng's code generator; they change nothing about
+// what a function computes.
+#define __global__
+#define __aicore__
+
+typedef half float16_t;
+typedef uint16_t aclFloat16;  // acl_base.h's raw 16-bit pattern (must match ptolab's acl headers)
+
+namespace ptosim_cce {
+// What a not-yet-simulated intrinsic "returns": it faults first, so the value
+// is never used; it converts to whatever the call site expects.
+struct Unsimulated {
+    template <class T>
+    operator T() const { return T{}; }
+};
+// The offset a local-memory pointer holds (the device's address in its buffer).
+template <class P>
+inline uint64_t off(P* p) { return static_cast<uint64_t>((uintptr_t)p); }
+// A GM pointer as the host address it is.
+template <class P>
+inline void* host(P* p) { return (void*)p; }
+}  // namespace ptosim_cce
+
+// pto-isa declares get_block_idx() as returning uint32_t; so does this.
+inline uint32_t get_block_idx() { return static_cast<uint32_t>(ptosim::core().block_idx); }
+
+// The address-update modes of the Cube's load_* intrinsics.
+namespace __cce_scalar {
+enum addr_cal_mode_t : int { inc = 0, dec = 1 };
+}  // namespace __cce_scalar

@@ -1,0 +1,95 @@
+// The runtime side of the CCE intrinsic layer: what bisheng's builtins and
+// intrinsics do on a simulated core (the executed-pto-isa build; the kernel
+// side is include/cce/). Each family's semantics live in one file under
+// src/sim/cce/ and are written down, with their sources, in docs/intrinsics/.
+// Local-memory operands are byte offsets into the calling core's buffer, GM
+// operands host addresses, exactly the values the kernel's pointers hold.
+#pragma once
+#include <ptosim/core.hpp>
+#include <ptosim/float16.hpp>
+
+#include <cstdint>
+#include <type_traits>
+
+namespace ptosim::cce {
+
+// Element types the intrinsics name by their suffix (f32, f16, s32, ...).
+enum class Dt : uint8_t { F32, F16, BF16, S32, U32, S16, U16, S8, U8, S64, U64 };
+const char* to_string(Dt);
+constexpr int size_of(Dt d) {
+    switch (d) {
+    case Dt::F32: case Dt::S32: case Dt::U32: return 4;
+    case Dt::F16: case Dt::BF16: case Dt::S16: case Dt::U16: return 2;
+    case Dt::S8: case Dt::U8: return 1;
+    default: return 8;
+    }
+}
+
+
+// A repeat-addressed vector instruction's shape: `repeat` iterations over
+// eight 32-byte blocks; strides count 32-byte blocks (CANN's Ascend C
+// reference, "通用参数说明": repeatTimes, dstBlkStride, dstRepStride...).
+struct Shape {
+    uint32_t repeat;
+    uint16_t dst_blk, src0_blk, src1_blk;
+    uint16_t dst_rep, src0_rep, src1_rep;
+};
+
+enum class Bin : uint8_t { Add, Sub, Mul, Div, Max, Min, And, Or, AddRelu, SubRelu, MulAddDst, MulAdd, MulAddRelu, Prelu, Shl, Shr };
+enum class Una : uint8_t { Exp, Ln, Abs, Sqrt, Rsqrt, Rec, Relu, Not, Copy };
+enum class Sca : uint8_t { Add, Mul, Max, Min, Lrelu, Shl, Shr, Axpy, Dup };
+
+void vbinary(const SourceLoc&, const char* op, Bin, Dt, uint64_t dst, uint64_t s0, uint64_t s1, const Shape&);
+void vunary(const SourceLoc&, const char* op, Una, Dt, uint64_t dst, uint64_t src, const Shape&);
+// `scalar` holds the scalar operand's bytes as the element type (low bytes).
+void vscalar(const SourceLoc&, const char* op, Sca, Dt, uint64_t dst, uint64_t src, uint64_t scalar, const Shape&);
+
+// Rounding of vconv_<src>2<dst><r>: none (the conversion's default), r
+// (to nearest even), a (away from zero), f (floor), c (ceil), z (toward
+// zero), o (to odd).
+enum class Round : uint8_t { None, Rint, Away, Floor, Ceil, Trunc, Odd };
+void vconv(const SourceLoc&, const char* op, Dt from, Dt to, Round, uint64_t dst, uint64_t src, const Shape&);
+
+// DMA between GM and UB (copy_gm_to_ubuf*, copy_ubuf_to_gm*, copy_ubuf_to_ubuf).
+struct Burst {
+    uint32_t n;       // bursts
+    uint32_t len;     // bytes per burst (the _align forms) or 32-byte blocks
+    uint32_t src_gap; // between bursts on the source side
+    uint32_t dst_gap; // between bursts on the destination side
+    uint32_t left_pad = 0, right_pad = 0;  // elements, the _align forms' UB side
+};
+void copy_gm_to_ub(const SourceLoc&, const char* op, uint64_t ub, const void* gm, const Burst&, int elem_bytes, bool align_form);
+void copy_ub_to_gm(const SourceLoc&, const char* op, void* gm, uint64_t ub, const Burst&, int elem_bytes, bool align_form);
+// set_atomic_add (add 1) / set_atomic_none (add 0) / set_atomic_<type>:
+// MTE3 stores then add into GM as `type` (a Dt; -1 leaves a field as it is).
+// Without a type, an atomic store adds as float (the reset type; not documented).
+void set_atomic(const SourceLoc&, const char* op, int add, int type);
+void copy_ub_to_ub(const SourceLoc&, const char* op, uint64_t dst, uint64_t src, const Burst&);
+
+// An intrinsic kernel code reached that ptosim declares but does not execute;
+// `caller` is the call's return address (named through the line table).
+[[noreturn]] void not_simulated(const char* name, const void* caller);
+
+// Mask and control registers.
+void set_mask_count(const SourceLoc&);
+void set_ctrl(const SourceLoc&, uint64_t v);
+uint64_t get_ctrl();
+void set_mov_pad_val(const SourceLoc&, uint64_t v);
+
+template <class T>
+constexpr Dt dt_of() {
+    if constexpr (std::is_same_v<T, float>) return Dt::F32;
+    else if constexpr (std::is_same_v<T, ::half>) return Dt::F16;
+    else if constexpr (std::is_same_v<T, ::bfloat16_t>) return Dt::BF16;
+    else if constexpr (std::is_same_v<T, int32_t>) return Dt::S32;
+    else if constexpr (std::is_same_v<T, uint32_t>) return Dt::U32;
+    else if constexpr (std::is_same_v<T, int16_t>) return Dt::S16;
+    else if constexpr (std::is_same_v<T, uint16_t>) return Dt::U16;
+    else if constexpr (std::is_same_v<T, int8_t>) return Dt::S8;
+    else if constexpr (std::is_same_v<T, uint8_t>) return Dt::U8;
+    else if constexpr (std::is_same_v<T, int64_t>) return Dt::S64;
+    else if constexpr (std::is_same_v<T, uint64_t>) return Dt::U64;
+    else static_assert(sizeof(T) == 0, "ptosim: no CCE element type for this C++ type");
+}
+
+}  // namespace ptosim::cce

@@ -1,0 +1,31 @@
+// A user's pto-isa tree as ptocc compiles it on the simulator path: where it
+// is, which commit, and the two spellings of bisheng's dialect that clang
+// does not accept, translated (docs/ptocc.md, "PTO headers").
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ptocc {
+
+struct PtoIsaTree {
+    std::string include_dir;  // the -I directory holding pto/pto-inst.hpp
+    std::string commit;       // the checkout's HEAD commit, "" when it is not a git checkout
+    std::string describe() const;  // "<dir> (commit <sha>)" or "<dir> (not a git checkout)"
+};
+
+// The tree a -I directory holds, if it holds pto/pto-inst.hpp.
+std::optional<PtoIsaTree> pto_isa_tree(const std::string& include_dir);
+
+// A header of the tree rewritten for clang: `[aicore]` (bisheng's function
+// attribute, no meaning on the host) removed, and `__gm__ char` read as
+// `char` (bisheng places string literals in GM; on the host they are
+// ordinary). The text starts with a #line naming the original file, so
+// diagnostics and line tables name the user's header and its lines.
+struct TranslatedHeader {
+    std::string relative;  // path under the include directory
+    std::string text;
+};
+std::vector<TranslatedHeader> translate_dialect(const std::string& include_dir);
+
+}  // namespace ptocc

@@ -1,0 +1,140 @@
+// vconv_<from>2<to><rounding> (docs/intrinsics/convert.md): the element
+// types' conversion in the rounding the suffix names, over the shared repeat
+// loop. A repeat covers 256 bytes of the wider type.
+#include "repeat.hpp"
+
+#include <bit>
+#include <cmath>
+#include <limits>
+#include <type_traits>
+
+namespace ptosim::cce {
+namespace {
+using namespace detail;
+
+template <class T>
+constexpr bool is_float_v = std::is_same_v<T, float> || std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t>;
+
+// x rounded to an integral value in the rounding the suffix names; no suffix
+// on a lossy conversion rounds to nearest even (Ascend C's CAST_NONE).
+double round_integral(double x, Round r) {
+    switch (r) {
+    case Round::Away: return std::round(x);
+    case Round::Floor: return std::floor(x);
+    case Round::Ceil: return std::ceil(x);
+    case Round::Trunc: return std::trunc(x);
+    default: return std::nearbyint(x);  // the host's default mode: to nearest, ties to even
+    }
+}
+
+// The 16-bit float next to h away from zero (up = true) or toward it.
+template <class H>
+H step(H h, bool away) {
+    return H::from_bits(static_cast<uint16_t>(away ? h.bits + 1 : h.bits - 1));
+}
+
+// A finite double as a 16-bit float in rounding r (exact below 2^-24
+// relative, which every float source is).
+template <class H>
+H to_f16(double x, Round r) {
+    if (std::isnan(x)) return H(static_cast<float>(x));
+    // The double rounded to odd as float: one nearest-even rounding to H from
+    // it is H's correct nearest-even rounding of x.
+    float f = static_cast<float>(x);
+    if (std::isfinite(f) && static_cast<double>(f) != x) {
+        if (std::fabs(static_cast<double>(f)) > std::fabs(x)) f = std::nextafter(f, 0.0f);
+        f = std::bit_cast<float>(std::bit_cast<uint32_t>(f) | 1u);
+    }
+    H h(f);
+    const double back = static_cast<double>(static_cast<float>(h));
+    if (back == x || std::isinf(x)) return h;
+    const bool above = std::fabs(back) > std::fabs(x);  // h lies farther from zero than x
+    switch (r) {
+    case Round::Trunc: return above ? step(h, false) : h;
+    case Round::Floor: return (x > 0) == above ? (x > 0 ? step(h, false) : h) : (x > 0 ? h : step(h, true));
+    case Round::Ceil: return (x > 0) == above ? (x > 0 ? h : step(h, false)) : (x > 0 ? step(h, true) : h);
+    case Round::Odd: {
+        H t = above ? step(h, false) : h;
+        return H::from_bits(static_cast<uint16_t>(t.bits | 1u));
+    }
+    case Round::Away: {
+        // Nearest with ties away from zero: only a tie differs from nearest-even.
+        const H other = above ? step(h, false) : step(h, true);
+        const double ob = static_cast<double>(static_cast<float>(other));
+        if (std::fabs(ob - x) == std::fabs(back - x)) return std::fabs(ob) > std::fabs(back) ? other : h;
+        return h;
+    }
+    default: return h;
+    }
+}
+
+float to_f32(double x, Round r) {
+    if (!std::isfinite(x)) return static_cast<float>(x);
+    float f = static_cast<float>(x);
+    if (static_cast<double>(f) == x) return f;
+    const bool above = std::fabs(static_cast<double>(f)) > std::fabs(x);
+    const float toward = std::nextafter(f, 0.0f), away = std::nextafter(f, f > 0 ? INFINITY : -INFINITY);
+    switch (r) {
+    case Round::Trunc: return above ? toward : f;
+    case Round::Floor: return x > 0 ? (above ? toward : f) : (above ? f : away);
+    case Round::Ceil: return x > 0 ? (above ? f : away) : (above ? toward : f);
+    case Round::Odd: {
+        const float t = above ? toward : f;
+        return std::bit_cast<float>(std::bit_cast<uint32_t>(t) | 1u);
+    }
+    case Round::Away: {
+        const float other = above ? toward : away;
+        if (std::fabs(double(other) - x) == std::fabs(double(f) - x)) return std::fabs(other) > std::fabs(f) ? other : f;
+        return f;
+    }
+    default: return f;
+    }
+}
+
+template <class To>
+To convert(double x, bool from_float, Round r) {
+    if constexpr (std::is_same_v<To, float>) {
+        // f32 -> f32 with a rounding suffix rounds to an integral value.
+        return to_f32(from_float && r != Round::None ? round_integral(x, r) : x, r);
+    } else if constexpr (is_float_v<To>) {
+        return to_f16<To>(x, r);
+    } else {
+        // Float to integer rounds, then saturates; NaN gives 0.
+        if (std::isnan(x)) return To(0);
+        const double v = from_float ? round_integral(x, r) : x;
+        if (v <= static_cast<double>(std::numeric_limits<To>::min())) return std::numeric_limits<To>::min();
+        if (v >= static_cast<double>(std::numeric_limits<To>::max())) return std::numeric_limits<To>::max();
+        return static_cast<To>(v);
+    }
+}
+
+}  // namespace
+
+void vconv(const SourceLoc& loc, const char* op, Dt from, Dt to, Round rnd, uint64_t dst, uint64_t src, const Shape& sh) {
+    Core& c = core();
+    const int fs = size_of(from), ts = size_of(to);
+    const Plan p = plan(c, sh.repeat, std::max(fs, ts));
+    const Operand od{dst, sh.dst_blk, sh.dst_rep, ts}, os{src, sh.src0_blk, sh.src0_rep, fs};
+    OpRecord r = vector_record(op, to, p, loc);
+    r.src_dtype = to_string(from);
+    r.write(Space::UB, od.base, span(c, p, od, op, "dst", loc).bytes);
+    r.read(Space::UB, os.base, span(c, p, os, op, "src", loc).bytes);
+    dispatch(c, r);
+    uint8_t* ub = c.mem[static_cast<int>(Space::UB)];
+    const bool float_src = from == Dt::F32 || from == Dt::F16 || from == Dt::BF16;
+    with_type(from, [&](auto f) {
+        using F = decltype(f);
+        with_type(to, [&](auto t) {
+            using T = decltype(t);
+            each_element(p, [&](uint32_t rr, uint32_t j) {
+                const F v = load<F>(ub, os.at(rr, j));
+                double x;
+                if constexpr (is_float_v<F>) x = static_cast<double>(static_cast<float>(v));
+                else x = static_cast<double>(v);
+                store(ub, od.at(rr, j), convert<T>(x, float_src, rnd));
+            });
+        });
+    });
+}
+
+}  // namespace ptosim::cce

@@ -1,0 +1,55 @@
+// The mask plan, bounds and record shared by the vector intrinsics
+// (docs/intrinsics/vector.md, "Repeats, strides and the mask").
+#include "repeat.hpp"
+
+#include <string>
+
+namespace ptosim::cce::detail {
+
+Plan plan(const Core& c, uint32_t repeat, int widest_bytes) {
+    Plan p;
+    p.per_repeat = static_cast<uint32_t>(kRepeatBytes) / widest_bytes;
+    const VectorState& v = c.vec;
+    p.counter = v.counter;
+    if (p.counter) {
+        // Counter mode: the mask's low word is the number of elements; the
+        // instruction's repeat operand is not used.
+        p.count = v.mask[0];
+        p.repeats = static_cast<uint32_t>((p.count + p.per_repeat - 1) / p.per_repeat);
+        p.any = p.count > 0;
+        p.last_slot = p.any ? static_cast<uint32_t>((p.count - 1) % p.per_repeat) : 0;
+        return p;
+    }
+    p.mask[0] = v.mask[0];
+    p.mask[1] = v.mask[1];
+    p.repeats = repeat;
+    for (uint32_t j = p.per_repeat; j-- > 0;)
+        if (p.active(0, j)) {
+            p.last_slot = j;
+            p.any = repeat > 0;
+            break;
+        }
+    return p;
+}
+
+Access span(const Core& c, const Plan& p, const Operand& o, const char* op, const char* role, const SourceLoc& loc) {
+    if (!p.any) return {Space::UB, 0, o.base, 0};
+    uint64_t end = o.at(p.repeats - 1, p.last_slot) + o.size;
+    if (p.repeats > 1) end = std::max(end, o.at(p.repeats - 2, p.per_repeat - 1) + o.size);
+    check_local(c, Space::UB, o.base, end - o.base, (std::string(op) + " " + role).c_str(), loc);
+    return {Space::UB, 0, o.base, end - o.base};
+}
+
+OpRecord vector_record(const char* op, Dt d, const Plan& p, const SourceLoc& loc) {
+    OpRecord r;
+    r.op = op;
+    r.pipe = Pipe::V;
+    r.dtype = to_string(d);
+    r.loc = loc;
+    r.elements = p.counter ? p.count : uint64_t(p.repeats) * p.per_repeat;
+    r.bytes = r.elements * size_of(d);
+    r.flops = r.elements;
+    return r;
+}
+
+}  // namespace ptosim::cce::detail

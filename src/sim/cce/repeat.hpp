@@ -1,0 +1,100 @@
+// The shared machinery of the repeat-addressed vector intrinsics: the mask
+// (normal and counter mode), the block/repeat-stride addressing, the bounds
+// of what an instruction touches and its dispatch record. Every vector
+// family's body is a per-element lambda over `each_element`
+// (docs/intrinsics/vector.md).
+#pragma once
+#include <ptosim/cce.hpp>
+#include <ptosim/core.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+
+namespace ptosim::cce::detail {
+
+constexpr uint64_t kBlock = 32;     // bytes in a block
+constexpr uint64_t kRepeatBytes = 256;  // a repeat covers eight blocks of the widest operand
+
+template <class F>
+decltype(auto) with_type(Dt d, F&& f) {
+    switch (d) {
+    case Dt::F32: return f(float{});
+    case Dt::F16: return f(half{});
+    case Dt::BF16: return f(bfloat16_t{});
+    case Dt::S32: return f(int32_t{});
+    case Dt::U32: return f(uint32_t{});
+    case Dt::S16: return f(int16_t{});
+    case Dt::U16: return f(uint16_t{});
+    case Dt::S8: return f(int8_t{});
+    case Dt::U8: return f(uint8_t{});
+    case Dt::S64: return f(int64_t{});
+    default: return f(uint64_t{});
+    }
+}
+
+// One operand: where it starts in UB and how it steps.
+struct Operand {
+    uint64_t base;
+    uint16_t blk, rep;
+    int size;  // element bytes
+    uint64_t at(uint32_t r, uint32_t j) const {
+        const uint32_t per_block = static_cast<uint32_t>(kBlock) / size;
+        return base + (uint64_t(r) * rep + uint64_t(j / per_block) * blk) * kBlock + uint64_t(j % per_block) * size;
+    }
+};
+
+// Which elements of a repeat-addressed instruction run: `repeats` repeats of
+// `per_repeat` element slots, the mask deciding each slot.
+struct Plan {
+    uint32_t repeats = 0;
+    uint32_t per_repeat = 0;
+    uint64_t count = 0;  // counter mode: elements in all
+    bool counter = false;
+    uint64_t mask[2] = {0, 0};
+    uint32_t last_slot = 0;  // the highest active slot of the last repeat
+    bool any = false;
+
+    bool active(uint32_t r, uint32_t j) const {
+        if (counter) return uint64_t(r) * per_repeat + j < count;
+        // 8-bit elements: 256 slots share the 128 mask bits, two per bit
+        // (not documented; docs/intrinsics/vector.md, "Mask").
+        const uint32_t bit = per_repeat > 128 ? j / 2 : j;
+        return (mask[bit >> 6] >> (bit & 63) & 1) != 0;
+    }
+    bool block_full(uint32_t r, uint32_t j0, uint32_t n) const {
+        if (counter) return uint64_t(r) * per_repeat + j0 + n <= count;
+        for (uint32_t j = j0; j < j0 + n; ++j)
+            if (!active(r, j)) return false;
+        return true;
+    }
+};
+
+Plan plan(const Core& c, uint32_t repeat, int widest_bytes);
+
+// Faults when the operand's bytes under the plan leave UB; returns its span.
+Access span(const Core& c, const Plan& p, const Operand& o, const char* op, const char* role, const SourceLoc& loc);
+
+// Runs f(r, j) for every active element slot, in order.
+template <class F>
+void each_element(const Plan& p, F&& f) {
+    for (uint32_t r = 0; r < p.repeats; ++r)
+        for (uint32_t j = 0; j < p.per_repeat; ++j)
+            if (p.active(r, j)) f(r, j);
+}
+
+template <class T>
+inline T load(const uint8_t* ub, uint64_t at) {
+    T v;
+    std::memcpy(&v, ub + at, sizeof(T));
+    return v;
+}
+template <class T>
+inline void store(uint8_t* ub, uint64_t at, T v) {
+    std::memcpy(ub + at, &v, sizeof(T));
+}
+
+// The record every vector intrinsic dispatches before it runs.
+OpRecord vector_record(const char* op, Dt d, const Plan& p, const SourceLoc& loc);
+
+}  // namespace ptosim::cce::detail

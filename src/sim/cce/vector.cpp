@@ -1,0 +1,201 @@
+// A2A3's element-wise vector intrinsics (vadd ... vmaddrelu, vexp ... vcopy,
+// vadds ... vector_dup): each is one line of arithmetic over the shared
+// repeat loop (docs/intrinsics/vector.md).
+#include "repeat.hpp"
+
+#include <bit>
+#include <cmath>
+#include <type_traits>
+
+namespace ptosim::cce {
+namespace {
+using namespace detail;
+
+template <class T>
+constexpr bool is_float_v = std::is_same_v<T, float> || std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t>;
+
+// A double as the element type. Floats round once: through float rounded to
+// odd when the element is 16 bits wide, so the final nearest-even rounding is
+// the single correct rounding of the double.
+template <class T>
+T from_double(double x) {
+    if constexpr (std::is_same_v<T, float>) {
+        return static_cast<float>(x);
+    } else {
+        float f = static_cast<float>(x);
+        if (std::isfinite(f) && static_cast<double>(f) != x) {
+            if (std::fabs(static_cast<double>(f)) > std::fabs(x)) f = std::nextafter(f, 0.0f);
+            f = std::bit_cast<float>(std::bit_cast<uint32_t>(f) | 1u);
+        }
+        return T(f);
+    }
+}
+
+template <class T>
+double to_double(T v) {
+    return static_cast<double>(static_cast<float>(v));
+}
+
+template <class T>
+T binary(Bin op, T a, T b, T d) {
+    if constexpr (is_float_v<T>) {
+        const double x = to_double(a), y = to_double(b), z = to_double(d);
+        switch (op) {
+        case Bin::Add: return from_double<T>(x + y);
+        case Bin::Sub: return from_double<T>(x - y);
+        case Bin::Mul: return from_double<T>(x * y);
+        case Bin::Div: return from_double<T>(x / y);
+        case Bin::Max: return std::isnan(x) || x > y ? a : b;
+        case Bin::Min: return std::isnan(x) || x < y ? a : b;
+        case Bin::AddRelu: return from_double<T>(std::max(x + y, 0.0));
+        case Bin::SubRelu: return from_double<T>(std::max(x - y, 0.0));
+        case Bin::MulAddDst: return from_double<T>(x * y + z);
+        case Bin::MulAdd: return from_double<T>(x * z + y);
+        case Bin::MulAddRelu: return from_double<T>(std::max(x * z + y, 0.0));
+        case Bin::Prelu: return x >= 0 ? a : from_double<T>(x * y);
+        default: {
+            // Bitwise operations on float elements act on their bit patterns.
+            using U = std::conditional_t<sizeof(T) == 4, uint32_t, uint16_t>;
+            U ua, ub;
+            std::memcpy(&ua, &a, sizeof(T));
+            std::memcpy(&ub, &b, sizeof(T));
+            U r = op == Bin::And ? U(ua & ub) : U(ua | ub);
+            T out;
+            std::memcpy(&out, &r, sizeof(T));
+            return out;
+        }
+        }
+    } else {
+        // Integers wrap, as the vector unit's integer arithmetic does without saturation.
+        const int64_t x = static_cast<int64_t>(a), y = static_cast<int64_t>(b), z = static_cast<int64_t>(d);
+        switch (op) {
+        case Bin::Add: return static_cast<T>(x + y);
+        case Bin::Sub: return static_cast<T>(x - y);
+        case Bin::Mul: return static_cast<T>(x * y);
+        case Bin::Div: return y == 0 ? T(-1) : static_cast<T>(x / y);
+        case Bin::Max: return x > y ? a : b;
+        case Bin::Min: return x < y ? a : b;
+        case Bin::And: return static_cast<T>(a & b);
+        case Bin::Or: return static_cast<T>(a | b);
+        case Bin::AddRelu: return static_cast<T>(std::max<int64_t>(x + y, 0));
+        case Bin::SubRelu: return static_cast<T>(std::max<int64_t>(x - y, 0));
+        case Bin::MulAddDst: return static_cast<T>(x * y + z);
+        case Bin::MulAdd: return static_cast<T>(x * z + y);
+        case Bin::MulAddRelu: return static_cast<T>(std::max<int64_t>(x * z + y, 0));
+        case Bin::Prelu: return x >= 0 ? a : static_cast<T>(x * y);
+        case Bin::Shl: return static_cast<T>(a << (y & 63));
+        default: return static_cast<T>(a >> (y & 63));
+        }
+    }
+}
+
+template <class T>
+T unary(Una op, T a) {
+    if (op == Una::Copy) return a;
+    if constexpr (is_float_v<T>) {
+        const double x = to_double(a);
+        switch (op) {
+        case Una::Exp: return from_double<T>(std::exp(x));
+        case Una::Ln: return from_double<T>(std::log(x));
+        case Una::Abs: return from_double<T>(std::fabs(x));
+        case Una::Sqrt: return from_double<T>(std::sqrt(x));
+        case Una::Rsqrt: return from_double<T>(1.0 / std::sqrt(x));
+        case Una::Rec: return from_double<T>(1.0 / x);
+        case Una::Relu: return x > 0 ? a : T(0.0f);
+        default: {
+            using U = std::conditional_t<sizeof(T) == 4, uint32_t, uint16_t>;
+            U u;
+            std::memcpy(&u, &a, sizeof(T));
+            u = static_cast<U>(~u);
+            T out;
+            std::memcpy(&out, &u, sizeof(T));
+            return out;
+        }
+        }
+    } else {
+        switch (op) {
+        case Una::Abs: return static_cast<T>(a < 0 ? -static_cast<int64_t>(a) : a);
+        case Una::Relu: return a > 0 ? a : T(0);
+        case Una::Not: return static_cast<T>(~a);
+        default: return a;  // transcendental ops have no integer form: the element passes
+        }
+    }
+}
+
+template <class T>
+T with_scalar(Sca op, T a, T s, T d) {
+    switch (op) {
+    case Sca::Add: return binary(Bin::Add, a, s, d);
+    case Sca::Mul: return binary(Bin::Mul, a, s, d);
+    case Sca::Max: return binary(Bin::Max, a, s, d);
+    case Sca::Min: return binary(Bin::Min, a, s, d);
+    case Sca::Lrelu: return binary(Bin::Prelu, a, s, d);
+    case Sca::Axpy: return binary(Bin::MulAddDst, a, s, d);
+    case Sca::Shl: return binary(Bin::Shl, a, s, d);
+    case Sca::Shr: return binary(Bin::Shr, a, s, d);
+    default: return s;
+    }
+}
+
+}  // namespace
+
+void vbinary(const SourceLoc& loc, const char* op, Bin b, Dt d, uint64_t dst, uint64_t s0, uint64_t s1, const Shape& sh) {
+    Core& c = core();
+    const int size = size_of(d);
+    const Plan p = plan(c, sh.repeat, size);
+    const Operand od{dst, sh.dst_blk, sh.dst_rep, size}, o0{s0, sh.src0_blk, sh.src0_rep, size},
+        o1{s1, sh.src1_blk, sh.src1_rep, size};
+    OpRecord r = vector_record(op, d, p, loc);
+    r.write(Space::UB, od.base, span(c, p, od, op, "dst", loc).bytes);
+    r.read(Space::UB, o0.base, span(c, p, o0, op, "src0", loc).bytes);
+    r.read(Space::UB, o1.base, span(c, p, o1, op, "src1", loc).bytes);
+    dispatch(c, r);
+    uint8_t* ub = c.mem[static_cast<int>(Space::UB)];
+    with_type(d, [&](auto t) {
+        using T = decltype(t);
+        each_element(p, [&](uint32_t rr, uint32_t j) {
+            const uint64_t at = od.at(rr, j);
+            store(ub, at, binary<T>(b, load<T>(ub, o0.at(rr, j)), load<T>(ub, o1.at(rr, j)), load<T>(ub, at)));
+        });
+    });
+}
+
+void vunary(const SourceLoc& loc, const char* op, Una u, Dt d, uint64_t dst, uint64_t src, const Shape& sh) {
+    Core& c = core();
+    const int size = size_of(d);
+    const Plan p = plan(c, sh.repeat, size);
+    const Operand od{dst, sh.dst_blk, sh.dst_rep, size}, os{src, sh.src0_blk, sh.src0_rep, size};
+    OpRecord r = vector_record(op, d, p, loc);
+    r.write(Space::UB, od.base, span(c, p, od, op, "dst", loc).bytes);
+    r.read(Space::UB, os.base, span(c, p, os, op, "src", loc).bytes);
+    dispatch(c, r);
+    uint8_t* ub = c.mem[static_cast<int>(Space::UB)];
+    with_type(d, [&](auto t) {
+        using T = decltype(t);
+        each_element(p, [&](uint32_t rr, uint32_t j) { store(ub, od.at(rr, j), unary<T>(u, load<T>(ub, os.at(rr, j)))); });
+    });
+}
+
+void vscalar(const SourceLoc& loc, const char* op, Sca s, Dt d, uint64_t dst, uint64_t src, uint64_t scalar, const Shape& sh) {
+    Core& c = core();
+    const int size = size_of(d);
+    const Plan p = plan(c, sh.repeat, size);
+    const Operand od{dst, sh.dst_blk, sh.dst_rep, size}, os{src, sh.src0_blk, sh.src0_rep, size};
+    OpRecord r = vector_record(op, d, p, loc);
+    r.write(Space::UB, od.base, span(c, p, od, op, "dst", loc).bytes);
+    if (s != Sca::Dup) r.read(Space::UB, os.base, span(c, p, os, op, "src", loc).bytes);
+    dispatch(c, r);
+    uint8_t* ub = c.mem[static_cast<int>(Space::UB)];
+    with_type(d, [&](auto t) {
+        using T = decltype(t);
+        T sv;
+        std::memcpy(&sv, &scalar, sizeof(T));
+        each_element(p, [&](uint32_t rr, uint32_t j) {
+            const uint64_t at = od.at(rr, j);
+            const T a = s == Sca::Dup ? sv : load<T>(ub, os.at(rr, j));
+            store(ub, at, with_scalar<T>(s, a, sv, load<T>(ub, at)));
+        });
+    });
+}
+
+}  // namespace ptosim::cce

@@ -1,0 +1,103 @@
+// Kernels written on the A2A3 CCE intrinsics alone, as public kernels are:
+// no PTO header, UB addresses as integers, the mask and the flags by hand.
+// Built by ptocc over ptosim's intrinsic layer (--pto-headers=pto-isa).
+#include <cstdint>
+
+namespace {
+constexpr uint64_t kA = 0x0, kB = 0x400, kOut = 0x800;
+
+template <class T>
+__aicore__ __ubuf__ T* ub(uint64_t at) { return (__ubuf__ T*)at; }
+
+__aicore__ void mte2_to_v() {
+    set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+}
+__aicore__ void v_to_mte3() {
+    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+}
+}  // namespace
+
+// out[0..104) = a + b over the first 100 elements in counter mode; the four
+// after them are never written (UB reads as zero at launch).
+__global__ __aicore__ void counter_add(__gm__ float* out, __gm__ float* a, __gm__ float* b) {
+    copy_gm_to_ubuf_align_b32(ub<float>(kA), a, 0, 1, 100 * 4, 0, 0, 0, 0);
+    copy_gm_to_ubuf_align_b32(ub<float>(kB), b, 0, 1, 100 * 4, 0, 0, 0, 0);
+    mte2_to_v();
+    set_mask_count();
+    set_vector_mask(0, 100);
+    vadd(ub<float>(kOut), ub<float>(kA), ub<float>(kB), 0, 1, 1, 1, 8, 8, 8);
+    set_mask_norm();
+    set_vector_mask(-1, -1);
+    v_to_mte3();
+    copy_ubuf_to_gm_align_b32(out, ub<float>(kOut), 0, 1, 104 * 4, 0, 0, 0, 0);
+}
+
+// Normal mode: every slot set to -1, then the even slots of two repeats get src + 1.5.
+__global__ __aicore__ void masked_adds(__gm__ float* out, __gm__ float* src) {
+    copy_gm_to_ubuf_align_b32(ub<float>(kA), src, 0, 1, 128 * 4, 0, 0, 0, 0);
+    mte2_to_v();
+    vector_dup(ub<float>(kOut), -1.0f, 2, 1, 1, 8, 8);
+    pipe_barrier(PIPE_V);
+    set_vector_mask(0, 0x5555555555555555ull);
+    vadds(ub<float>(kOut), ub<float>(kA), 1.5f, 2, 1, 1, 8, 8);
+    set_vector_mask(-1, -1);
+    v_to_mte3();
+    copy_ubuf_to_gm_align_b32(out, ub<float>(kOut), 0, 1, 128 * 4, 0, 0, 0, 0);
+}
+
+// Two bursts of 20 floats, each padded on the right to 24 with the pad value,
+// a one-block gap between them in UB; the padded rows go back out whole.
+__global__ __aicore__ void padded_rows(__gm__ float* out, __gm__ float* src) {
+    set_mov_pad_val(0x40e00000u);  // 7.0f
+    copy_gm_to_ubuf_align_b32(ub<float>(kA), src, 0, 2, 20 * 4, 0, 4, 0, 1);
+    set_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+    copy_ubuf_to_gm_align_b32(out, ub<float>(kA), 0, 2, 24 * 4, 0, 0, 1, 0);
+}
+
+// vconv_f322s32{r,a,f,c,z} of eight values into out[8 * mode + i].
+__global__ __aicore__ void rounding(__gm__ int32_t* out, __gm__ float* src) {
+    copy_gm_to_ubuf_align_b32(ub<float>(kA), src, 0, 1, 8 * 4, 0, 0, 0, 0);
+    mte2_to_v();
+    set_vector_mask(0, 0xff);
+    vconv_f322s32r(ub<int32_t>(kOut + 0 * 32), ub<float>(kA), 1, 1, 1, 8, 8);
+    vconv_f322s32a(ub<int32_t>(kOut + 1 * 32), ub<float>(kA), 1, 1, 1, 8, 8);
+    vconv_f322s32f(ub<int32_t>(kOut + 2 * 32), ub<float>(kA), 1, 1, 1, 8, 8);
+    vconv_f322s32c(ub<int32_t>(kOut + 3 * 32), ub<float>(kA), 1, 1, 1, 8, 8);
+    vconv_f322s32z(ub<int32_t>(kOut + 4 * 32), ub<float>(kA), 1, 1, 1, 8, 8);
+    set_vector_mask(-1, -1);
+    v_to_mte3();
+    copy_ubuf_to_gm_align_b32(out, ub<int32_t>(kOut), 0, 1, 40 * 4, 0, 0, 0, 0);
+}
+
+// Scalar code writes and reads the core's own UB through a pointer: each
+// block stores its index at the same UB address and sends it out.
+__global__ __aicore__ void scalar_ub(__gm__ int32_t* out) {
+    __ubuf__ int32_t* p = ub<int32_t>(kOut);
+    p[0] = static_cast<int32_t>(get_block_idx()) * 10;
+    p[1] = p[0] + 1;
+    pipe_barrier(PIPE_ALL);
+    copy_ubuf_to_gm_align_b32(out + 8 * get_block_idx(), p, 0, 1, 8 * 4, 0, 0, 0, 0);
+}
+
+// An intrinsic declared but not simulated yet stops the launch.
+__global__ __aicore__ void unsimulated(__gm__ float* out) {
+    vbrcb(ub<float>(kOut), ub<float>(kA), 1, 8, 1);
+    copy_ubuf_to_gm_align_b32(out, ub<float>(kOut), 0, 1, 32, 0, 0, 0, 0);
+}
+
+// A destination one block past the end of UB (192 KiB on A2A3).
+__global__ __aicore__ void past_ub(__gm__ float* out) {
+    vector_dup(ub<float>(192 * 1024 - 32), 1.0f, 1, 1, 1, 8, 8);
+    copy_ubuf_to_gm_align_b32(out, ub<float>(kA), 0, 1, 32, 0, 0, 0, 0);
+}
+
+extern "C" void launch_counter_add(float* out, float* a, float* b, void* s) { counter_add<<<1, nullptr, s>>>(out, a, b); }
+extern "C" void launch_masked_adds(float* out, float* src, void* s) { masked_adds<<<1, nullptr, s>>>(out, src); }
+extern "C" void launch_padded_rows(float* out, float* src, void* s) { padded_rows<<<1, nullptr, s>>>(out, src); }
+extern "C" void launch_rounding(int32_t* out, float* src, void* s) { rounding<<<1, nullptr, s>>>(out, src); }
+extern "C" void launch_scalar_ub(int32_t* out, void* s) { scalar_ub<<<2, nullptr, s>>>(out); }
+extern "C" void launch_unsimulated(float* out, void* s) { unsimulated<<<1, nullptr, s>>>(out); }
+extern "C" void launch_past_ub(float* out, void* s) { past_ub<<<1, nullptr, s>>>(out); }
