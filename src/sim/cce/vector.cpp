@@ -137,63 +137,60 @@ T with_scalar(Sca op, T a, T s, T d) {
     }
 }
 
+// Plans, bounds-checks, records and dispatches a vector instruction whose
+// operands share one element type; `sources` of src0/src1 are read.
+struct Issued {
+    Plan p;
+    Operand dst, src0, src1;
+    uint8_t* ub;
+};
+Issued issue(const SourceLoc& loc, const char* op, Dt d, const Shape& sh, uint64_t dst, int sources, uint64_t s0,
+             uint64_t s1) {
+    Core& c = core();
+    const int size = size_of(d);
+    Issued i{plan(c, sh.repeat, size), {dst, sh.dst_blk, sh.dst_rep, size}, {s0, sh.src0_blk, sh.src0_rep, size},
+             {s1, sh.src1_blk, sh.src1_rep, size}, c.mem[static_cast<int>(Space::UB)]};
+    OpRecord r = vector_record(op, d, i.p, loc);
+    r.write(Space::UB, dst, span(c, i.p, i.dst, op, "dst", loc).bytes);
+    if (sources > 0) r.read(Space::UB, s0, span(c, i.p, i.src0, op, sources > 1 ? "src0" : "src", loc).bytes);
+    if (sources > 1) r.read(Space::UB, s1, span(c, i.p, i.src1, op, "src1", loc).bytes);
+    dispatch(c, r);
+    return i;
+}
+
 }  // namespace
 
 void vbinary(const SourceLoc& loc, const char* op, Bin b, Dt d, uint64_t dst, uint64_t s0, uint64_t s1, const Shape& sh) {
-    Core& c = core();
-    const int size = size_of(d);
-    const Plan p = plan(c, sh.repeat, size);
-    const Operand od{dst, sh.dst_blk, sh.dst_rep, size}, o0{s0, sh.src0_blk, sh.src0_rep, size},
-        o1{s1, sh.src1_blk, sh.src1_rep, size};
-    OpRecord r = vector_record(op, d, p, loc);
-    r.write(Space::UB, od.base, span(c, p, od, op, "dst", loc).bytes);
-    r.read(Space::UB, o0.base, span(c, p, o0, op, "src0", loc).bytes);
-    r.read(Space::UB, o1.base, span(c, p, o1, op, "src1", loc).bytes);
-    dispatch(c, r);
-    uint8_t* ub = c.mem[static_cast<int>(Space::UB)];
+    const Issued i = issue(loc, op, d, sh, dst, 2, s0, s1);
     with_type(d, [&](auto t) {
         using T = decltype(t);
-        each_element(p, [&](uint32_t rr, uint32_t j) {
-            const uint64_t at = od.at(rr, j);
-            store(ub, at, binary<T>(b, load<T>(ub, o0.at(rr, j)), load<T>(ub, o1.at(rr, j)), load<T>(ub, at)));
+        each_element(i.p, [&](uint32_t r, uint32_t j) {
+            const uint64_t at = i.dst.at(r, j);
+            store(i.ub, at, binary<T>(b, load<T>(i.ub, i.src0.at(r, j)), load<T>(i.ub, i.src1.at(r, j)), load<T>(i.ub, at)));
         });
     });
 }
 
 void vunary(const SourceLoc& loc, const char* op, Una u, Dt d, uint64_t dst, uint64_t src, const Shape& sh) {
-    Core& c = core();
-    const int size = size_of(d);
-    const Plan p = plan(c, sh.repeat, size);
-    const Operand od{dst, sh.dst_blk, sh.dst_rep, size}, os{src, sh.src0_blk, sh.src0_rep, size};
-    OpRecord r = vector_record(op, d, p, loc);
-    r.write(Space::UB, od.base, span(c, p, od, op, "dst", loc).bytes);
-    r.read(Space::UB, os.base, span(c, p, os, op, "src", loc).bytes);
-    dispatch(c, r);
-    uint8_t* ub = c.mem[static_cast<int>(Space::UB)];
+    const Issued i = issue(loc, op, d, sh, dst, 1, src, 0);
     with_type(d, [&](auto t) {
         using T = decltype(t);
-        each_element(p, [&](uint32_t rr, uint32_t j) { store(ub, od.at(rr, j), unary<T>(u, load<T>(ub, os.at(rr, j)))); });
+        each_element(i.p, [&](uint32_t r, uint32_t j) {
+            store(i.ub, i.dst.at(r, j), unary<T>(u, load<T>(i.ub, i.src0.at(r, j))));
+        });
     });
 }
 
 void vscalar(const SourceLoc& loc, const char* op, Sca s, Dt d, uint64_t dst, uint64_t src, uint64_t scalar, const Shape& sh) {
-    Core& c = core();
-    const int size = size_of(d);
-    const Plan p = plan(c, sh.repeat, size);
-    const Operand od{dst, sh.dst_blk, sh.dst_rep, size}, os{src, sh.src0_blk, sh.src0_rep, size};
-    OpRecord r = vector_record(op, d, p, loc);
-    r.write(Space::UB, od.base, span(c, p, od, op, "dst", loc).bytes);
-    if (s != Sca::Dup) r.read(Space::UB, os.base, span(c, p, os, op, "src", loc).bytes);
-    dispatch(c, r);
-    uint8_t* ub = c.mem[static_cast<int>(Space::UB)];
+    const Issued i = issue(loc, op, d, sh, dst, s == Sca::Dup ? 0 : 1, src, 0);
     with_type(d, [&](auto t) {
         using T = decltype(t);
         T sv;
         std::memcpy(&sv, &scalar, sizeof(T));
-        each_element(p, [&](uint32_t rr, uint32_t j) {
-            const uint64_t at = od.at(rr, j);
-            const T a = s == Sca::Dup ? sv : load<T>(ub, os.at(rr, j));
-            store(ub, at, with_scalar<T>(s, a, sv, load<T>(ub, at)));
+        each_element(i.p, [&](uint32_t r, uint32_t j) {
+            const uint64_t at = i.dst.at(r, j);
+            const T a = s == Sca::Dup ? sv : load<T>(i.ub, i.src0.at(r, j));
+            store(i.ub, at, with_scalar<T>(s, a, sv, load<T>(i.ub, at)));
         });
     });
 }
