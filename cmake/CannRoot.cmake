@@ -8,10 +8,14 @@ set(PTOLAB_CANN_LIBS
   graph_base hccl ge_common ascendcl_impl msprofiler aicpu_kernels cust_opapi)
 set(PTOLAB_CANN_ROOT ${PROJECT_BINARY_DIR}/cann)
 string(REPLACE ";" "," _cann_libs "${PTOLAB_CANN_LIBS}")
+# Where the root's Python stand-ins live (python/fallbacks.py).
+set(_cann_python -DPY_GOLDEN=${PROJECT_BINARY_DIR}/conformance/python
+    -DPY_TORCH_NPU_SIM=${PROJECT_SOURCE_DIR}/python/torch_npu_sim -DPY_PTOLAB=${PROJECT_BINARY_DIR}/python)
 add_custom_target(cann_root ALL
   COMMAND ${CMAKE_COMMAND} -DROOT=${PTOLAB_CANN_ROOT} -DPTOCC=$<TARGET_FILE:ptocc> -DPTOLAB=$<TARGET_FILE:ptolab> -DPTOSIM=$<TARGET_FILE:ptosim>
           -DCAMODEL=$<TARGET_FILE:ptosim_camodel> -DINCLUDE=${PROJECT_SOURCE_DIR}/include
           -DSOC_NAMES=$<TARGET_FILE:ptosim_soc_names> "-DLIBS=${_cann_libs}"
+          ${_cann_python}
           -P ${PROJECT_SOURCE_DIR}/cmake/cann_root.cmake
   COMMENT "Laying out the CANN-shaped root ${PTOLAB_CANN_ROOT}"
   VERBATIM)
@@ -26,7 +30,7 @@ install(CODE "
     \"-DPTOCC=\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}/ptocc\"
     \"-DPTOLAB=\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}/ptolab\" \"-DPTOSIM=$<TARGET_FILE:ptosim>\" -DCOPY_PTOSIM=ON
     \"-DCAMODEL=$<TARGET_FILE:ptosim_camodel>\" -DINCLUDE=installed
-    \"-DSOC_NAMES=$<TARGET_FILE:ptosim_soc_names>\" \"-DLIBS=${_cann_libs}\"
+    \"-DSOC_NAMES=$<TARGET_FILE:ptosim_soc_names>\" \"-DLIBS=${_cann_libs}\" ${_cann_python}
     -P \"${PROJECT_SOURCE_DIR}/cmake/cann_root.cmake\" RESULT_VARIABLE _rc)
   if(NOT _rc EQUAL 0)
     message(FATAL_ERROR \"laying out \${_root} failed\")

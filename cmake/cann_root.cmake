@@ -7,6 +7,10 @@
 #   INCLUDE   ptolab's include/ directory (include/ links to it), or "installed"
 #   SOC_NAMES the ptosim_soc_names executable (prints the SoC directory names)
 #   LIBS      comma-separated CANN library names that resolve to libptosim
+# and optionally, for python/fallbacks.py (cmake/cann_python_fallbacks.py):
+#   PY_GOLDEN         the directory of ptolab's ml_dtypes/ and en_dtypes/ builds
+#   PY_TORCH_NPU_SIM  the directory holding the simulated torch_npu package
+#   PY_PTOLAB         the directory holding the ptolab Python package
 foreach(v ROOT PTOCC PTOLAB PTOSIM CAMODEL INCLUDE SOC_NAMES LIBS)
   if(NOT DEFINED ${v})
     message(FATAL_ERROR "cann_root.cmake: ${v} is not set")
@@ -76,9 +80,26 @@ export ASCEND_TOOLKIT_HOME="${_ptolab_root}"
 export ASCEND_OPP_PATH="${_ptolab_root}/opp"
 export PATH="${_ptolab_root}/bin:${_ptolab_root}/compiler/ccec_compiler/bin${PATH:+:${PATH}}"
 export LD_LIBRARY_PATH="${_ptolab_root}/lib64:${_ptolab_root}/runtime/lib64${LD_LIBRARY_PATH:+:${LD_LIBRARY_PATH}}"
-unset _ptolab_src _ptolab_root
+# ptolab's ml_dtypes/en_dtypes and simulated torch_npu, each only where the
+# interpreter has no real one (python/fallbacks.py says which).
+_ptolab_py="$(command -v python3 || echo /usr/bin/python3)"
+if [ -f "${_ptolab_root}/python/fallbacks.py" ] &&
+   _ptolab_py_exports="$("${_ptolab_py}" "${_ptolab_root}/python/fallbacks.py")"; then
+  eval "${_ptolab_py_exports}"
+fi
+unset _ptolab_src _ptolab_root _ptolab_py _ptolab_py_exports
 ]=])
 string(REPLACE "@UP@" ".." setenv "${body}")
 string(REPLACE "@UP@" "." set_env "${body}")
 file(WRITE "${ROOT}/bin/setenv.bash" "${setenv}")
 file(WRITE "${ROOT}/set_env.sh" "${set_env}")
+
+foreach(v PY_GOLDEN PY_TORCH_NPU_SIM PY_PTOLAB)
+  if(NOT DEFINED ${v})
+    set(${v} "")
+  endif()
+endforeach()
+set(GOLDEN_DTYPES_DIR "${PY_GOLDEN}")
+set(TORCH_NPU_SIM_DIR "${PY_TORCH_NPU_SIM}")
+set(PTOLAB_PYTHON_DIR "${PY_PTOLAB}")
+configure_file("${CMAKE_CURRENT_LIST_DIR}/cann_python_fallbacks.py" "${ROOT}/python/fallbacks.py" @ONLY)

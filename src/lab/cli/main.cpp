@@ -462,15 +462,24 @@ int cmd_env(bool root_only, const std::string& soc, bool torch_npu, bool force) 
         return ec::kUsage;
     }
     std::vector<Export> all = cann_exports(root, soc, p);
+    const size_t cann_count = all.size();
     if (torch_npu) {
         auto torch = torch_npu_exports(force, "ptolab env --torch-npu");
         if (!torch) return ec::kUsage;
         all.insert(all.end(), torch->begin(), torch->end());
     }
-    for (const Export& x : all) {
+    const std::string fallbacks = root + "/python/fallbacks.py";
+    for (size_t i = 0; i < all.size(); ++i) {
+        const Export& x = all[i];
         std::cout << "export " << x.name << "=" << sh_quote(x.value);
         if (x.append) std::cout << "\"${" << x.name << ":+:$" << x.name << "}\"";
         std::cout << "\n";
+        // After the root's own exports, as its setenv.bash does: ptolab's
+        // ml_dtypes/en_dtypes and simulated torch_npu where the interpreter
+        // has no real one (cmake/cann_python_fallbacks.py).
+        if (i + 1 == cann_count && std::filesystem::exists(fallbacks))
+            std::cout << "_ptolab_py_exports=\"$(\"$(command -v python3 || echo /usr/bin/python3)\" "
+                      << sh_quote(fallbacks) << ")\" && eval \"$_ptolab_py_exports\"; unset _ptolab_py_exports\n";
     }
     return ec::kPass;
 }
