@@ -616,6 +616,31 @@ def run_one(copy: str, target: str, testcase: str, args, env: dict,
     return out.decode(errors="replace"), proc.returncode, timed_out, time.monotonic() - start
 
 
+def harvest_outputs(copy: str, target: str, testcase: str, dest: str) -> list[str]:
+    """Copies what the testcase's binary wrote (its outputs, not gen_data.py's inputs and goldens) to
+    dest/<target>/<testcase>/<gtest case>/<file>; returns the relative paths. The runner creates
+    build/bin/camodel_log just before it starts the binary, after gen_data.py has run, so a file
+    in a case directory written at or after that moment is an output."""
+    build = os.path.join(copy, "tests", "npu", target, "src", "st", "build")
+    marker = os.path.join(build, "bin", "camodel_log")
+    if not os.path.isdir(marker):
+        return []  # the binary never ran
+    started = os.stat(marker).st_mtime_ns
+    kept = []
+    for case in sorted(os.listdir(build)):
+        d = os.path.join(build, case)
+        if case in ("bin", "CMakeFiles") or not os.path.isdir(d):
+            continue
+        for name in sorted(os.listdir(d)):
+            f = os.path.join(d, name)
+            if os.path.isfile(f) and os.stat(f).st_mtime_ns >= started:
+                rel = os.path.join(case, name)
+                os.makedirs(os.path.join(dest, target, testcase, case), exist_ok=True)
+                shutil.copyfile(f, os.path.join(dest, target, testcase, rel))
+                kept.append(rel)
+    return kept
+
+
 def run_suite(args) -> dict:
     pto_isa = os.path.abspath(args.pto_isa)
     root = os.path.abspath(args.root)
@@ -695,6 +720,7 @@ def run_suite(args) -> dict:
         build_only = bool(args.compile_only or missing)
         try:
             out, rc, timed_out, secs = run_one(copy, t, c, args, env, compile_only=build_only)
+            outputs = harvest_outputs(copy, t, c, args.keep_outputs) if args.keep_outputs and not build_only else None
         finally:
             copies.put(copy)
         log = os.path.join(logs, f"{t}-{c}.log")
@@ -705,6 +731,8 @@ def run_suite(args) -> dict:
                      log=log,
                      prefixes={copy + "/": "", root: "$ASCEND_HOME_PATH", REPO + "/": "ptolab/",
                                ptolab_tree + "/": "ptolab/"})
+        if outputs is not None:
+            rec["outputs"] = outputs
         if missing and rec["status"] not in ("compile-error", "timeout"):
             rec.update(not_runnable_fields(missing, args.python))
         with lock:
@@ -765,6 +793,8 @@ def main(argv=None) -> int:
     p.add_argument("--work", help="work directory for the private copies (default: a temporary one, removed)")
     p.add_argument("--keep-work", action="store_true", help="keep the temporary work directory")
     p.add_argument("--logs", default=os.path.join(build, "conformance", "logs"), help="per-testcase runner logs")
+    p.add_argument("--keep-outputs", metavar="DIR",
+                   help="copy each testcase's output files to DIR/<target>/<testcase>/ (scripts/differential.py)")
     p.add_argument("--python", default=PYTHON, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     args.command_line = os.environ.get("PTOLAB_CONFORMANCE_COMMAND") or \
