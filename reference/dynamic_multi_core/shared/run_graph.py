@@ -1,25 +1,27 @@
-"""torch runner of ACL graphs, shared by dynamic_multi_core/{a2a3,a5}/run_graph.py:
-captures add, matmul and the mix kernel matmul_add with torch.npu.graph into a
-torch.npu.NPUGraph, replays it, and checks every replay against the same
-launches issued directly (bit for bit, torch.equal), after checking the
-direct results against a host reference with the seed's tolerances. Also
-reports the simulated host-side saving: a replay pays the launch overhead
-once (docs/cost-model.md).
+#!/usr/bin/env python3
+"""ACL graphs from torch: captures add, matmul and the mix kernel matmul_add
+with torch.npu.graph into a torch.npu.NPUGraph, replays it, and checks every
+replay against the same launches issued directly (bit for bit, torch.equal),
+after checking the direct results against a host reference with the seed's
+tolerances. Also reports the simulated host-side saving: a replay pays the
+launch overhead once (docs/cost-model.md).
 
 Needs torch with a torch_npu: on ptosim the simulated one,
 `ptolab run --sim -- python3 run_graph.py` (docs/torch_npu.md)."""
 import sys
 from pathlib import Path
 
-import pto_demo_utils as utils
+HERE = Path(__file__).absolute().parent  # not resolved: the script is linked into each target directory
+sys.path.insert(0, str(HERE.parents[1] / "common"))
+import pto_demo_utils as utils  # noqa: E402
 
 ROWS, H = 77, 256                 # add: two 32-row tiles and a tail
 MM = (100, 70, 64)                # matmul: tails in m and n
 MIX = (64, 128, 128)              # matmul_add: two tiles
 
 
-def main(here):
-    here = Path(here)
+def main():
+    here = HERE
     target = here.name
     args = utils.arg_parser(__doc__).parse_args()
     ptolab = utils.use_target(target)  # before torch_npu loads the simulator: the SoC is chosen once
@@ -135,3 +137,7 @@ def main(here):
     results.check(f"{tag} a replay pays the launch overhead once (simulated time)", launch_saving)
     g.reset()
     return results.finish(args.json)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
