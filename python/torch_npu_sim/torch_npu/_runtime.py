@@ -11,6 +11,7 @@ import threading
 from pathlib import Path
 
 _SYNC_TIMEOUT_CODE = 507046
+_STREAM_CAPTURED_CODE = 107027  # ACL_ERROR_RT_STREAM_CAPTURED
 _lock = threading.Lock()
 _lib = None
 _device_set = set()
@@ -204,6 +205,9 @@ def synchronize(handle, what):
     if code == _SYNC_TIMEOUT_CODE:
         raise TimeoutError(f"{what}: possible sync deadlock: the stream did not finish within {limit:g} s "
                            f"(PTO_SYNC_TIMEOUT_S); check set_flag/wait_flag pairs and pipe_barrier. {last_error()}")
+    if code == _STREAM_CAPTURED_CODE:
+        raise RuntimeError(f"{what}: a stream is capturing (ACL error {code}), so there is nothing to wait for: "
+                           f"{last_error()}")
     if code != 0:
         raise RuntimeError(f"{what}: a kernel failed (ACL error {code}): {last_error()}")
 
