@@ -61,11 +61,15 @@ paths=(
     "dynamic_multi_core/a2a3 mix|dynamic_multi_core/a2a3|$py run_mix.py"
     "dynamic_multi_core/a2a3 pybind|dynamic_multi_core/a2a3|$py run_pybind.py"
     "dynamic_multi_core/a2a3 benchmark|dynamic_multi_core/a2a3|$py benchmark.py --quick --plot build/benchmark.svg"
+    "dynamic_multi_core/a2a3 acl graph|dynamic_multi_core/a2a3|./build/graph_main"
+    "dynamic_multi_core/a2a3 torch graph|dynamic_multi_core/a2a3|--sim $py run_graph.py"
     "dynamic_multi_core/a5 build|dynamic_multi_core/a5|./compile.sh"
     "dynamic_multi_core/a5 ctypes|dynamic_multi_core/a5|$py run_ctypes.py"
     "dynamic_multi_core/a5 mix|dynamic_multi_core/a5|$py run_mix.py"
     "dynamic_multi_core/a5 pybind|dynamic_multi_core/a5|$py run_pybind.py"
     "dynamic_multi_core/a5 benchmark|dynamic_multi_core/a5|$py benchmark.py --quick --plot build/benchmark.svg"
+    "dynamic_multi_core/a5 acl graph|dynamic_multi_core/a5|./build/graph_main"
+    "dynamic_multi_core/a5 torch graph|dynamic_multi_core/a5|--sim $py run_graph.py"
 )
 
 skipped=()
@@ -78,8 +82,14 @@ if [[ -z "$bisheng" ]]; then
     skipped+=("CANN CA model (msprof op simulator, cannsim, -lruntime_camodel): $no_bisheng")
 fi
 
+# A command starting with --sim is a torch runner: it runs under `ptolab run
+# --sim`, with the simulated torch_npu (docs/torch_npu.md).
 runner() {
-    if [[ -x "$cli" ]]; then
+    if [[ "$1" == --sim ]]; then
+        shift
+        [[ -x "$cli" ]] || { echo "FAIL setup: torch runners need the ptolab CLI ($cli)"; return 2; }
+        "$cli" run --sim -- "$@"
+    elif [[ -x "$cli" ]]; then
         "$cli" run -- "$@"
     else
         timeout -k "${PTO_PROCESS_KILL_AFTER_S:-10}" "${PTO_PROCESS_TIMEOUT_S:-1800}" "$@"
@@ -87,7 +97,11 @@ runner() {
 }
 
 if (( list_only )); then
-    for p in "${paths[@]}"; do IFS='|' read -r name dir cmd <<<"$p"; echo "RUN  $name: (cd reference/$dir && $cmd)"; done
+    for p in "${paths[@]}"; do
+        IFS='|' read -r name dir cmd <<<"$p"
+        [[ "$cmd" == --sim\ * ]] && cmd="../../../build/src/lab/ptolab run --sim -- ${cmd#--sim }"
+        echo "RUN  $name: (cd reference/$dir && $cmd)"
+    done
     for s in "${skipped[@]}"; do echo "SKIP $s"; done
     exit 0
 fi

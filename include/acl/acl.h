@@ -10,6 +10,7 @@
 
 #include "acl_base.h"
 #include "acl_rt.h"
+#include "acl_mdl.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -26,6 +26,8 @@ typedef int aclError;
 typedef void *aclrtStream;
 typedef void *aclrtEvent;
 typedef void *aclrtContext;
+typedef void *aclmdlRI;     /* a model runtime instance: a captured stream's work (acl/acl_mdl.h) */
+typedef void *aclrtTaskGrp; /* a task group of a captured model */
 typedef uint16_t aclFloat16;
 
 /* Plain `static const int` (as CANN declares them) keeps the header valid C. */
@@ -58,6 +60,22 @@ static const int ACL_ERROR_RT_CONTEXT_NULL = 107002;
 static const int ACL_ERROR_RT_STREAM_CONTEXT = 107003;
 static const int ACL_ERROR_RT_INVALID_MEMORY_TYPE = 107016;
 static const int ACL_ERROR_RT_INVALID_HANDLE = 107017;
+/* Capturing stream work into a model runtime instance (acl/acl_mdl.h). */
+static const int ACL_ERROR_RT_CAPTURE_DEPENDENCY = 107024;
+static const int ACL_ERROR_RT_STREAM_UNJOINED = 107025;
+static const int ACL_ERROR_RT_MODEL_CAPTURED = 107026;
+static const int ACL_ERROR_RT_STREAM_CAPTURED = 107027;
+static const int ACL_ERROR_RT_EVENT_CAPTURED = 107028;
+static const int ACL_ERROR_RT_STREAM_NOT_CAPTURED = 107029;
+static const int ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT = 107030;
+static const int ACL_ERROR_RT_STREAM_CAPTURE_IMPLICIT = 107031;
+static const int ACL_ERROR_STREAM_CAPTURE_CONFLICT = 107032;
+static const int ACL_ERROR_STREAM_TASK_GROUP_STATUS = 107033;
+static const int ACL_ERROR_STREAM_TASK_GROUP_INTR = 107034;
+static const int ACL_ERROR_RT_STREAM_CAPTURE_UNMATCHED = 107036;
+static const int ACL_ERROR_RT_MODEL_RUNNING = 107037;
+static const int ACL_ERROR_RT_STREAM_CAPTURE_WRONG_THREAD = 107038;
+static const int ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED = 507903;
 static const int ACL_ERROR_RT_FEATURE_NOT_SUPPORT = 207000;
 static const int ACL_ERROR_RT_MEMORY_ALLOCATION = 207001;
 static const int ACL_ERROR_RT_MEMORY_FREE = 207002;

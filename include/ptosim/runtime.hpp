@@ -77,6 +77,13 @@ struct LaunchSpec {
     // pointers): aclrtFree of a block one of them points into waits for the
     // launch, and ptocc launches refuse host memory (Stream::enqueue_error).
     std::vector<const void*> gm_args;
+    // Set when the launch is a task of an ACL graph replay (aclmdlRIExecuteAsync):
+    // "replay R of aclmdlRI 0x..., task i of n", named by the cost model's
+    // trace and summary. A replay pays the fixed launch overhead once, on its
+    // first kernel: the later ones have replay_tail set (docs/cost-model.md).
+    std::string replay_note;
+    uint64_t replay = 0;  // 1-based number of the replay in the process; 0 for a direct launch
+    bool replay_tail = false;
 };
 
 class Stream;
@@ -130,6 +137,26 @@ public:
     // the stream's error, as if the launch had failed with `error`, so the
     // next synchronisation reports it after the errors of earlier launches.
     Status enqueue_error(Status error);
+    // Queues host-side work (an asynchronous copy or memset, an event record
+    // or wait) that runs on the stream's worker in order with its launches;
+    // its error becomes the stream's like a launch's. `keep` lives until the
+    // item ran or was dropped.
+    Status enqueue_host(std::string what, std::function<Status()> fn, std::shared_ptr<void> keep = {});
+    // A launch queued with `keep` held until it ran or was dropped (a replay's
+    // tasks keep their model's in-flight count).
+    Status enqueue_launch(LaunchSpec spec, std::shared_ptr<void> keep);
+    // One unit of work as a capture receives it instead of the queue.
+    struct Work {
+        LaunchSpec spec;             // a launch, when host is empty and refused is ok
+        Status refused;              // a launch refused at its call (enqueue_error)
+        std::string what;            // host work: what it is, for reports
+        std::function<Status()> host;
+    };
+    // While set, the stream's work goes to `sink` (an ACL capture or task
+    // update) instead of running; synchronize() is refused meanwhile.
+    // `why` names the state for that refusal. Cleared with an empty sink.
+    void divert(std::function<void(Work)> sink, std::string why);
+    bool diverted() const;
     // What a timed-out synchronisation does besides returning the timeout
     // with a progress report: abandon the running kernel and fail the stream
     // (ACL, docs/acl.md), or leave it running (ptosim's C API, where a later

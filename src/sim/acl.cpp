@@ -8,6 +8,7 @@
 #include <ptosim/float16.hpp>
 #include <ptosim/runtime.hpp>
 
+#include "acl_internal.hpp"
 #include "device_impl.hpp"
 #include "hex.hpp"
 
@@ -20,7 +21,7 @@
 #include <string>
 #include <vector>
 
-namespace {
+namespace ptosim::acl_impl {
 
 using ptosim::Device;
 using ptosim::Stream;
@@ -197,6 +198,13 @@ aclError release(const char* fn, void* p, bool device, const void* caller) {
                     std::string(fn) + ": " + arg + " " + hex(p) + " was allocated with " +
                         (w.device ? "aclrtMalloc; free it with aclrtFree" : "aclrtMallocHost; free it with aclrtFreeHost"));
     }
+    if (device) {
+        // A captured model keeps the pointer and would use it at its next replay.
+        if (const std::string user = graph_block_user(p, w.size); !user.empty())
+            return fail(ACL_ERROR_RT_MEMORY_FREE,
+                        std::string(fn) + ": " + arg + " " + hex(p) + " is used by " + user +
+                            "; destroy the model first (aclmdlRIDestroy), or free the block after it");
+    }
     ptosim::Status st = Device::get().release(p, device, caller);
     if (!st.ok()) return fail(st.code, std::string(fn) + ": " + st.message);
     return ACL_SUCCESS;
@@ -271,7 +279,10 @@ aclError resolve_stream(const char* fn, aclrtStream stream, Stream** out) {
 // created on that device. Called without the state lock held, because a
 // stream's destructor waits for its queued launches.
 void destroy_streams(const std::vector<Stream*>& streams) {
-    for (Stream* s : streams) (void)Device::get().destroy_stream(s);
+    for (Stream* s : streams) {
+        graph_stream_released(s);
+        (void)Device::get().destroy_stream(s);
+    }
 }
 
 std::vector<Stream*> take_streams_locked(State& s, int device) {
@@ -293,7 +304,64 @@ int current_device_locked(const State& s) {
     return kNoDevice;
 }
 
-}  // namespace
+// The checks aclrtMemcpy and aclrtMemcpyAsync share; `dst_dev` tells
+// whether dst is device memory (initcheck learns what a copy wrote).
+aclError check_copy(const char* fn, void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind,
+                    bool* dst_dev_out) {
+    if (!dst) return fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": dst is null; pass the destination buffer");
+    if (!src) return fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": src is null; pass the source buffer");
+    if (count == 0)
+        return fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": count is 0; pass the number of bytes to copy (at least 1)");
+    if (count > destMax) {
+        return fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": count " + std::to_string(count) + " exceeds destMax " +
+                                                 std::to_string(destMax) +
+                                                 "; the copy would overrun dst, so pass dst's real capacity as "
+                                                 "destMax or copy fewer bytes");
+    }
+    int k = static_cast<int>(kind);
+    bool dst_dev = false, src_dev = false;
+    switch (k) {
+    case ACL_MEMCPY_HOST_TO_HOST: break;
+    case ACL_MEMCPY_HOST_TO_DEVICE: dst_dev = true; break;
+    case ACL_MEMCPY_DEVICE_TO_HOST: src_dev = true; break;
+    case ACL_MEMCPY_DEVICE_TO_DEVICE: dst_dev = src_dev = true; break;
+    case ACL_MEMCPY_DEFAULT:
+        dst_dev = locate(dst).device;
+        src_dev = locate(src).device;
+        break;
+    default:
+        return fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": kind " + std::to_string(k) +
+                                                 " is not supported; use ACL_MEMCPY_HOST_TO_HOST (0), "
+                                                 "HOST_TO_DEVICE (1), DEVICE_TO_HOST (2), DEVICE_TO_DEVICE (3) or "
+                                                 "DEFAULT (4)");
+    }
+    if (aclError e = check_side(fn, "dst", dst, count, dst_dev, kind_name(k))) return e;
+    if (aclError e = check_side(fn, "src", src, count, src_dev, kind_name(k))) return e;
+    *dst_dev_out = dst_dev;
+    return ACL_SUCCESS;
+}
+
+// The checks aclrtMemset and aclrtMemsetAsync share.
+aclError check_fill(const char* fn, void* devPtr, size_t maxCount, size_t count, bool* is_dev_out) {
+    if (!devPtr) return fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": devPtr is null; pass the buffer to fill");
+    if (count == 0)
+        return fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": count is 0; pass the number of bytes to set (at least 1)");
+    if (count > maxCount) {
+        return fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": count " + std::to_string(count) + " exceeds maxCount " +
+                                                 std::to_string(maxCount) +
+                                                 "; pass the buffer's real capacity as maxCount or set fewer bytes");
+    }
+    // ACL accepts host or device memory here; only the range is checked.
+    bool is_dev = locate(devPtr).device;
+    if (aclError e = check_side(fn, "devPtr", devPtr, count, is_dev, is_dev ? "device memory" : "host memory"))
+        return e;
+    *is_dev_out = is_dev;
+    return ACL_SUCCESS;
+}
+
+}  // namespace ptosim::acl_impl
+
+using namespace ptosim::acl_impl;
 
 namespace ptosim {
 std::string default_stream_context_error() { return missing_context("a launch on the default stream"); }
@@ -516,35 +584,9 @@ aclError aclrtFreeHost(void* hostPtr) {
 aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {
     const char* fn = "aclrtMemcpy";
     if (aclError e = require_device(fn)) return e;
-    if (!dst) return fail(ACL_ERROR_INVALID_PARAM, "aclrtMemcpy: dst is null; pass the destination buffer");
-    if (!src) return fail(ACL_ERROR_INVALID_PARAM, "aclrtMemcpy: src is null; pass the source buffer");
-    if (count == 0)
-        return fail(ACL_ERROR_INVALID_PARAM, "aclrtMemcpy: count is 0; pass the number of bytes to copy (at least 1)");
-    if (count > destMax) {
-        return fail(ACL_ERROR_INVALID_PARAM, "aclrtMemcpy: count " + std::to_string(count) + " exceeds destMax " +
-                                                 std::to_string(destMax) +
-                                                 "; the copy would overrun dst, so pass dst's real capacity as "
-                                                 "destMax or copy fewer bytes");
-    }
-    int k = static_cast<int>(kind);
-    bool dst_dev = false, src_dev = false;
-    switch (k) {
-    case ACL_MEMCPY_HOST_TO_HOST: break;
-    case ACL_MEMCPY_HOST_TO_DEVICE: dst_dev = true; break;
-    case ACL_MEMCPY_DEVICE_TO_HOST: src_dev = true; break;
-    case ACL_MEMCPY_DEVICE_TO_DEVICE: dst_dev = src_dev = true; break;
-    case ACL_MEMCPY_DEFAULT:
-        dst_dev = locate(dst).device;
-        src_dev = locate(src).device;
-        break;
-    default:
-        return fail(ACL_ERROR_INVALID_PARAM, "aclrtMemcpy: kind " + std::to_string(k) +
-                                                 " is not supported; use ACL_MEMCPY_HOST_TO_HOST (0), "
-                                                 "HOST_TO_DEVICE (1), DEVICE_TO_HOST (2), DEVICE_TO_DEVICE (3) or "
-                                                 "DEFAULT (4)");
-    }
-    if (aclError e = check_side(fn, "dst", dst, count, dst_dev, kind_name(k))) return e;
-    if (aclError e = check_side(fn, "src", src, count, src_dev, kind_name(k))) return e;
+    if (aclError e = graph_unsafe_call(fn)) return e;
+    bool dst_dev = false;
+    if (aclError e = check_copy(fn, dst, destMax, src, count, kind, &dst_dev)) return e;
     std::memmove(dst, src, count);  // memmove: a DEVICE_TO_DEVICE copy may overlap within one block
     if (dst_dev) ptosim::check::gm_host_write(dst, count);
     return ACL_SUCCESS;
@@ -553,18 +595,9 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, a
 aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
     const char* fn = "aclrtMemset";
     if (aclError e = require_device(fn)) return e;
-    if (!devPtr) return fail(ACL_ERROR_INVALID_PARAM, "aclrtMemset: devPtr is null; pass the buffer to fill");
-    if (count == 0)
-        return fail(ACL_ERROR_INVALID_PARAM, "aclrtMemset: count is 0; pass the number of bytes to set (at least 1)");
-    if (count > maxCount) {
-        return fail(ACL_ERROR_INVALID_PARAM, "aclrtMemset: count " + std::to_string(count) + " exceeds maxCount " +
-                                                 std::to_string(maxCount) +
-                                                 "; pass the buffer's real capacity as maxCount or set fewer bytes");
-    }
-    // ACL accepts host or device memory here; only the range is checked.
-    bool is_dev = locate(devPtr).device;
-    if (aclError e = check_side(fn, "devPtr", devPtr, count, is_dev, is_dev ? "device memory" : "host memory"))
-        return e;
+    if (aclError e = graph_unsafe_call(fn)) return e;
+    bool is_dev = false;
+    if (aclError e = check_fill(fn, devPtr, maxCount, count, &is_dev)) return e;
     std::memset(devPtr, static_cast<unsigned char>(value), count);
     if (is_dev) ptosim::check::gm_host_write(devPtr, count);
     return ACL_SUCCESS;

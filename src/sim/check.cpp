@@ -908,7 +908,8 @@ Status end(Launch& l, Status run) {
     Status result = run;
     if (run.ok() && errors) {
         result = {first_error->core_type == CoreType::AIV ? err::kVectorCoreException : err::kAiCoreException,
-                  "kernel '" + l.spec().kernel + "' (launched at " + l.spec().site.str() + "): the checkers found " +
+                  "kernel '" + l.spec().kernel + "' (launched at " + l.spec().site.str() +
+                      (l.spec().replay ? ", " + l.spec().replay_note : std::string()) + "): the checkers found " +
                       std::to_string(errors) + " error(s); the first: " + first_error->kind + " on " + first_error->core +
                       ": " + first_error->message};
     }

@@ -20,6 +20,8 @@ struct Stream::Impl {
         LaunchSpec spec;
         uint64_t tracked;  // Device::Impl::inflight id; 0 for a refused launch
         Status refused;    // not ok: the launch never runs and fails with this
+        std::function<Status()> host;  // host work instead of a launch
+        std::shared_ptr<void> keep;
     };
     std::deque<Item> queue;
     bool running = false;  // a launch is executing
@@ -29,6 +31,8 @@ struct Stream::Impl {
     Status first_error;
     Status failure;  // set once a synchronisation timed out
     LaunchControl ctl;
+    std::function<void(Work)> sink;  // an ACL capture or task update takes the work
+    std::string sink_why;
     std::thread worker;
 
     explicit Impl(Device& d) : dev(d) {
@@ -45,8 +49,9 @@ struct Stream::Impl {
             running = true;
             running_id = item.tracked;
             lk.unlock();
-            Status st = item.refused.ok() ? run_launch(dev, item.spec, &ctl) : item.refused;
+            Status st = !item.refused.ok() ? item.refused : item.host ? item.host() : run_launch(dev, item.spec, &ctl);
             if (item.tracked) dev.impl().untrack(item.tracked);
+            item = Item{};  // releases `keep` before the stream reports idle
             lk.lock();
             running = false;
             if (!st.ok() && first_error.ok() && failure.ok()) first_error = st;
@@ -114,28 +119,65 @@ Stream::~Stream() {
     if (im->worker.joinable()) im->worker.join();
 }
 
-Status Stream::enqueue_launch(LaunchSpec spec) {
+Status Stream::enqueue_launch(LaunchSpec spec) { return enqueue_launch(std::move(spec), {}); }
+
+Status Stream::enqueue_launch(LaunchSpec spec, std::shared_ptr<void> keep) {
     if (Status st = soc_env_status(); !st.ok()) return st;
+    std::function<void(Work)> sink;
     {
         std::lock_guard lk(impl_->mu);
         if (!impl_->failure.ok())
             return {impl_->failure.code, "the stream failed and accepts no more work: " + impl_->failure.message};
-        const uint64_t id = impl_->dev.impl().track(spec);
-        impl_->queue.push_back({std::move(spec), id, {}});
+        if (impl_->sink) {
+            sink = impl_->sink;
+        } else {
+            const uint64_t id = impl_->dev.impl().track(spec);
+            impl_->queue.push_back({std::move(spec), id, {}, {}, std::move(keep)});
+        }
     }
-    impl_->cv_work.notify_one();
+    // The sink runs unlocked: it may look at other streams (cross-stream capture).
+    if (sink) sink(Work{std::move(spec), {}, {}, {}});
+    else impl_->cv_work.notify_one();
     return {};
 }
 
 Status Stream::enqueue_error(Status error) {
+    std::function<void(Work)> sink;
     {
         std::lock_guard lk(impl_->mu);
         if (!impl_->failure.ok())
             return {impl_->failure.code, "the stream failed and accepts no more work: " + impl_->failure.message};
-        impl_->queue.push_back({LaunchSpec{}, 0, std::move(error)});
+        if (impl_->sink) sink = impl_->sink;
+        else impl_->queue.push_back({LaunchSpec{}, 0, std::move(error), {}, {}});
     }
-    impl_->cv_work.notify_one();
+    if (sink) sink(Work{LaunchSpec{}, std::move(error), {}, {}});
+    else impl_->cv_work.notify_one();
     return {};
+}
+
+Status Stream::enqueue_host(std::string what, std::function<Status()> fn, std::shared_ptr<void> keep) {
+    std::function<void(Work)> sink;
+    {
+        std::lock_guard lk(impl_->mu);
+        if (!impl_->failure.ok())
+            return {impl_->failure.code, "the stream failed and accepts no more work: " + impl_->failure.message};
+        if (impl_->sink) sink = impl_->sink;
+        else impl_->queue.push_back({LaunchSpec{}, 0, {}, std::move(fn), std::move(keep)});
+    }
+    if (sink) sink(Work{LaunchSpec{}, {}, std::move(what), std::move(fn)});
+    else impl_->cv_work.notify_one();
+    return {};
+}
+
+void Stream::divert(std::function<void(Work)> sink, std::string why) {
+    std::lock_guard lk(impl_->mu);
+    impl_->sink = std::move(sink);
+    impl_->sink_why = std::move(why);
+}
+
+bool Stream::diverted() const {
+    std::lock_guard lk(impl_->mu);
+    return static_cast<bool>(impl_->sink);
 }
 
 bool Stream::failed() const {
@@ -148,6 +190,10 @@ Status Stream::synchronize(double timeout_s, OnTimeout on_timeout) {
     if (!impl_->failure.ok())
         return {impl_->failure.code, "the stream failed earlier and accepts no more work; destroy it and create "
                                      "another. It failed because " + impl_->failure.message};
+    if (impl_->sink)
+        return {107027, "the stream is " + impl_->sink_why +
+                            ": its work is recorded, not run, so there is nothing to wait for; end the capture "
+                            "(aclmdlRICaptureEnd) or task update (aclmdlRICaptureTaskUpdateEnd) first"};
     auto idle = [&] { return impl_->queue.empty() && !impl_->running; };
     if (!impl_->cv_idle.wait_for(lk, std::chrono::duration<double>(timeout_s), idle)) {
         char head[160];

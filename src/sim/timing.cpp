@@ -300,7 +300,10 @@ Summary summarise(const Launch& l, const Engine& eng, int number) {
         if (critical < 0 || e > span) span = e, critical = i;
     }
     Summary s;
-    s.time_us = span * cyc_us + p.launch_us;
+    // A replay of an ACL graph is one launch from the host: its first kernel
+    // pays the fixed overhead, the others none (docs/cost-model.md).
+    const double overhead_us = l.spec().replay_tail ? 0.0 : p.launch_us;
+    s.time_us = span * cyc_us + overhead_us;
     // The bounding pipe: the busiest pipe of the core that finished last.
     int bound = -1;
     double crit_len = 0;
@@ -354,7 +357,8 @@ Summary summarise(const Launch& l, const Engine& eng, int number) {
     std::string j = "{\"launch\":" + std::to_string(number) + ",\"kernel\":" + json_str(spec.kernel) +
                     ",\"soc\":" + json_str(soc.name) + ",\"kind\":" + json_str(to_string(spec.kind)) +
                     ",\"block_dim\":" + std::to_string(spec.block_dim) + ",\"time_us\":" + num(s.time_us) +
-                    ",\"cores_time_us\":" + num(span * cyc_us) + ",\"launch_overhead_us\":" + num(p.launch_us) +
+                    ",\"cores_time_us\":" + num(span * cyc_us) + ",\"launch_overhead_us\":" + num(overhead_us) +
+                    (spec.replay ? ",\"replay\":" + std::to_string(spec.replay) + ",\"replay_note\":" + json_str(spec.replay_note) : std::string()) +
                     ",\"clock_ghz\":" + num(p.clock_ghz, 3) + ",\"bound\":{\"pipe\":" + json_str(s.bound_pipe) +
                     ",\"utilisation\":" + num(s.bound_util) + ",\"core\":" +
                     json_str(critical >= 0 ? cores.at(critical).name : "") + "},\"pipes\":{";
@@ -415,8 +419,9 @@ Summary summarise(const Launch& l, const Engine& eng, int number) {
     std::string x;
     std::snprintf(line, sizeof line, "launch %d: %s on %s (%s, block_dim %u): %.3f us simulated (cores %.3f us + launch %.3f us)\n",
                   number, spec.kernel.c_str(), soc.name, to_string(spec.kind), spec.block_dim, s.time_us, span * cyc_us,
-                  p.launch_us);
+                  overhead_us);
     x += line;
+    if (spec.replay) x += "  " + spec.replay_note + (spec.replay_tail ? ": launch overhead paid by the replay's first kernel\n" : "\n");
     if (!s.bound_pipe.empty()) {
         std::snprintf(line, sizeof line, "  bound: %s %.0f%% busy on %s, the core that finished last\n",
                       s.bound_pipe.c_str(), s.bound_util * 100, cores.at(critical).name.c_str());
@@ -458,7 +463,9 @@ std::string trace_events(const Launch& l, const Engine& eng, int number, double 
     auto tid = [](int core, Pipe p) { return std::to_string(core * kPipeCount + static_cast<int>(p) % kPipeCount); };
     auto ts = [&](double cyc) { return num(offset_us + cyc * cyc_us); };
     std::string o = "{\"ph\":\"M\",\"pid\":" + pid + ",\"name\":\"process_name\",\"args\":{\"name\":" +
-                    json_str("launch " + pid + ": " + l.spec().kernel) + "}},\n{\"ph\":\"M\",\"pid\":" + pid +
+                    json_str("launch " + pid + ": " + l.spec().kernel +
+                             (l.spec().replay ? " (" + l.spec().replay_note + ")" : std::string())) +
+                    "}},\n{\"ph\":\"M\",\"pid\":" + pid +
                     ",\"name\":\"process_sort_index\",\"args\":{\"sort_index\":" + pid + "}}";
     std::set<std::pair<int, int>> tracks;
     for (const Slice& s : eng.slices()) tracks.emplace(s.core, static_cast<int>(s.pipe));
@@ -504,7 +511,19 @@ void end(Launch& l, const Status& st) {
         Summary sum = summarise(l, t->eng, number);
         s.last_us = sum.time_us;
         if (!s.trace_path.empty() || !s.profile_dir.empty()) {
-            const std::string ev = trace_events(l, t->eng, number, s.offset_us, s.next_flow);
+            std::string ev = trace_events(l, t->eng, number, s.offset_us, s.next_flow);
+            if (const LaunchSpec& spec = l.spec(); spec.replay) {
+                // The replay as one group on its own track: one slice per kernel
+                // of the replay, named alike, back to back.
+                const std::string rid = std::to_string(spec.replay);
+                ev += ",\n{\"ph\":\"M\",\"pid\":0,\"name\":\"process_name\",\"args\":{\"name\":\"ACL graph replays\"}}";
+                ev += ",\n{\"ph\":\"M\",\"pid\":0,\"tid\":" + rid + ",\"name\":\"thread_name\",\"args\":{\"name\":" +
+                      json_str("replay " + rid) + "}}";
+                ev += ",\n{\"ph\":\"X\",\"pid\":0,\"tid\":" + rid + ",\"ts\":" + num(s.offset_us) + ",\"dur\":" +
+                      num(sum.time_us) + ",\"name\":" + json_str("replay " + rid) + ",\"cat\":\"graph\",\"args\":{\"launch\":" +
+                      std::to_string(number) + ",\"kernel\":" + json_str(spec.kernel) + ",\"note\":" +
+                      json_str(spec.replay_note) + "}}";
+            }
             if (!s.trace_path.empty()) {
                 s.trace.path = s.trace_path;
                 append_doc(s.trace, kTraceHead, ev, "\n]}\n");

@@ -43,7 +43,11 @@ def check_trace(path):
         if ph == "X":
             if e["dur"] < 0 or e["ts"] < 0:
                 fail("%s: event %d has a negative time" % (path, i))
-            for k, t in (("loc", str), ("bytes", int), ("flops", int)):
+            # An instruction's slice, or one kernel's slice of an ACL graph
+            # replay on the "ACL graph replays" track (docs/cost-model.md).
+            keys = ((("launch", int), ("kernel", str), ("note", str)) if e.get("cat") == "graph"
+                    else (("loc", str), ("bytes", int), ("flops", int)))
+            for k, t in keys:
                 if not isinstance(e["args"].get(k), t):
                     fail("%s: event %d args lack %s" % (path, i, k))
         if ph == "M":

@@ -11,6 +11,7 @@ import threading
 from pathlib import Path
 
 _SYNC_TIMEOUT_CODE = 507046
+_STREAM_CAPTURED_CODE = 107027  # ACL_ERROR_RT_STREAM_CAPTURED
 _lock = threading.Lock()
 _lib = None
 _device_set = set()
@@ -79,6 +80,12 @@ def _declare(h):
         ("ptosim_synchronize", i, [vp, d]),
         ("ptosim_default_sync_timeout_s", d, []),
         ("ptosim_last_error", s, []),
+        ("aclmdlRICaptureBegin", i, [vp, i]),
+        ("aclmdlRICaptureEnd", i, [vp, ctypes.POINTER(vp)]),
+        ("aclmdlRICaptureGetInfo", i, [vp, ctypes.POINTER(i), ctypes.POINTER(vp)]),
+        ("aclmdlRIExecuteAsync", i, [vp, vp]),
+        ("aclmdlRIDestroy", i, [vp]),
+        ("aclmdlRIDebugPrint", i, [vp]),
     ]:
         fn = getattr(h, name)
         fn.restype, fn.argtypes = res, args
@@ -198,5 +205,43 @@ def synchronize(handle, what):
     if code == _SYNC_TIMEOUT_CODE:
         raise TimeoutError(f"{what}: possible sync deadlock: the stream did not finish within {limit:g} s "
                            f"(PTO_SYNC_TIMEOUT_S); check set_flag/wait_flag pairs and pipe_barrier. {last_error()}")
+    if code == _STREAM_CAPTURED_CODE:
+        raise RuntimeError(f"{what}: a stream is capturing (ACL error {code}), so there is nothing to wait for: "
+                           f"{last_error()}")
     if code != 0:
         raise RuntimeError(f"{what}: a kernel failed (ACL error {code}): {last_error()}")
+
+
+# --- ACL graphs (docs/acl.md, "ACL graphs") -------------------------------------
+
+CAPTURE_MODES = {"global": 0, "thread_local": 1, "relaxed": 2}
+
+
+def capture_begin(stream, mode):
+    _check(lib().aclmdlRICaptureBegin(ctypes.c_void_p(stream), CAPTURE_MODES[mode]), "aclmdlRICaptureBegin")
+
+
+def capture_end(stream):
+    m = ctypes.c_void_p()
+    _check(lib().aclmdlRICaptureEnd(ctypes.c_void_p(stream), ctypes.byref(m)), "aclmdlRICaptureEnd")
+    return int(m.value)
+
+
+def capture_status(stream):
+    """0 none, 1 active, 2 invalidated (aclmdlRICaptureStatus)."""
+    st, m = ctypes.c_int(0), ctypes.c_void_p()
+    _check(lib().aclmdlRICaptureGetInfo(ctypes.c_void_p(stream), ctypes.byref(st), ctypes.byref(m)),
+           "aclmdlRICaptureGetInfo")
+    return int(st.value)
+
+
+def model_execute(model, stream):
+    _check(lib().aclmdlRIExecuteAsync(ctypes.c_void_p(model), ctypes.c_void_p(stream)), "aclmdlRIExecuteAsync")
+
+
+def model_destroy(model):
+    _check(lib().aclmdlRIDestroy(ctypes.c_void_p(model)), "aclmdlRIDestroy")
+
+
+def model_debug_print(model):
+    _check(lib().aclmdlRIDebugPrint(ctypes.c_void_p(model)), "aclmdlRIDebugPrint")

@@ -108,11 +108,18 @@ class _Block:
 
 _allocated = [0]
 
+# The NPUGraph capturing now, if any (torch.npu.graph): device memory
+# allocated during its capture stays alive with it, as in torch's private
+# graph memory pool, and host-computed operators are refused (_capture_check).
+_capturing = [None]
+
 
 def _device_buffer(nbytes):
     ptr = _runtime.malloc(nbytes)
     buf = (ctypes.c_uint8 * nbytes).from_address(ptr)
     _allocated[0] += nbytes
+    if _capturing[0] is not None:
+        _capturing[0]._keep.append(buf)
 
     def release(p=ptr, n=nbytes):
         _allocated[0] -= n
@@ -150,8 +157,11 @@ def _wrap(base, index):
     return t
 
 
-def to_npu(cpu, index=None, dtype=None):
-    """A device copy of a CPU tensor (the host-to-device copy of .to("npu"))."""
+def to_npu(cpu, index=None, dtype=None, allocation=False):
+    """A device copy of a CPU tensor (the host-to-device copy of .to("npu")).
+    `allocation`: the copy of a fresh factory result (torch.empty), allowed while capturing."""
+    if _capturing[0] is not None and not allocation:
+        raise _capture_refusal("to('npu')")
     if dtype is not None and cpu.dtype != dtype:
         cpu = cpu.to(dtype)
     out = empty_npu(cpu.shape, cpu.dtype, index)
@@ -316,6 +326,8 @@ def _run_host(func, name, args, kwargs, index):
         p = _storage_ptr(x)
         if p is not None and p in storages:
             return _wrap(x, index)  # a view or an in-place result: same device memory
+        if _capturing[0] is not None:
+            raise _capture_refusal(name)  # a new result computed on the host
         return to_npu(x, index)
 
     result = _walk(result, back)
@@ -323,11 +335,37 @@ def _run_host(func, name, args, kwargs, index):
     return result
 
 
+# Factories that only allocate: their (zero) contents are not a computation a
+# replay would have to repeat.
+_CAPTURE_ALLOCATORS = {"empty", "empty_like", "empty_strided", "new_empty"}
+
+
+def _capture_refusal(name):
+    return RuntimeError(
+        f"torch.npu.graph (ptosim): '{name}' on npu tensors cannot be captured: the simulated torch_npu runs torch "
+        f"operators on the host at once, so a replay would not repeat it. Inside the capture, launch kernels "
+        f"(ctypes or pybind, on torch.npu.current_stream()) and allocate with torch.empty(..., device='npu'); run "
+        f"torch operators before the capture or after replay() (docs/torch_npu.md, 'Graphs')")
+
+
+def _capture_check(name, kwargs, has_npu, factory):
+    if _capturing[0] is None:
+        return
+    if factory and name not in _CAPTURE_ALLOCATORS:
+        raise _capture_refusal(name)
+    writes = name == "__setitem__" or "out" in kwargs or (name.endswith("_") and not name.endswith("__"))
+    if has_npu and writes:
+        raise _capture_refusal(name)
+
+
 def dispatch(func, types, args=(), kwargs=None):
     kwargs = dict(kwargs or {})
     name = _name(func)
     tensors = _tensors((args, kwargs), [])
     has_npu = any(is_npu(t) for t in tensors)
+    if _capturing[0] is not None:
+        device = kwargs.get("device")
+        _capture_check(name, kwargs, has_npu, device is not None and parse_device(device) is not None)
 
     if name == "device" and args and is_npu(args[0]):
         return NpuDevice(args[0]._npu_index)
@@ -365,7 +403,7 @@ def dispatch(func, types, args=(), kwargs=None):
         if not has_npu:
             with torch._C.DisableTorchFunction():
                 result = func(*args, **kwargs)
-            return _walk(result, lambda x: to_npu(x, idx) if isinstance(x, torch.Tensor) else x)
+            return _walk(result, lambda x: to_npu(x, idx, allocation=True) if isinstance(x, torch.Tensor) else x)
     if not has_npu:
         return func(*args, **kwargs)
     if name not in _CROSS_DEVICE:

@@ -7,4 +7,5 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 kernel add        dav-c220-vec  -DMEMORY_BASE
 kernel matmul     dav-c220-cube -DMEMORY_BASE
 kernel matmul_add dav-c220      -DMEMORY_BASE
+host_main graph_main.cpp graph_main add matmul matmul_add
 pybind_module pybind_module.cpp pto_dynamic_a2a3 add matmul matmul_add

@@ -8,4 +8,5 @@ kernel add        dav-c310-vec  -DREGISTER_BASE
 kernel matmul     dav-c310-cube -DREGISTER_BASE
 kernel matmul_add dav-c310      -DREGISTER_BASE
 kernel add_matmul dav-c310      -DREGISTER_BASE
+host_main graph_main.cpp graph_main add matmul matmul_add
 pybind_module pybind_module.cpp pto_dynamic_a5 add matmul matmul_add add_matmul

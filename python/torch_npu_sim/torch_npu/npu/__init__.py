@@ -265,3 +265,123 @@ def manual_seed(seed):
 
 
 manual_seed_all = manual_seed
+
+
+# --- graphs ----------------------------------------------------------------------
+
+class NPUGraph:
+    """A captured sequence of kernel launches, replayed with one call: ACL's
+    aclmdlRICaptureBegin/End and aclmdlRIExecuteAsync on ptosim (docs/acl.md,
+    "ACL graphs"; docs/torch_npu.md, "Graphs"). Kernels launched on the
+    capturing stream (ctypes or pybind, on torch.npu.current_stream()) are
+    recorded, not run; replay() runs them again, in order, on the current
+    stream. npu tensors allocated during the capture live as long as the graph
+    (torch's private graph pool). Torch operators on npu tensors are computed
+    on the host by this simulation, so a capture refuses them."""
+
+    def __init__(self):
+        self._model = None
+        self._stream = None
+        self._keep = []
+
+    def capture_begin(self, pool=None, capture_error_mode="global"):
+        if capture_error_mode not in _runtime.CAPTURE_MODES:
+            raise ValueError(f"capture_error_mode={capture_error_mode!r}: use 'global', 'thread_local' or 'relaxed'")
+        if self._model is not None:
+            raise RuntimeError("NPUGraph.capture_begin: this graph already holds a capture; call reset() first")
+        if _tensor._capturing[0] is not None:
+            raise RuntimeError("NPUGraph.capture_begin: another NPUGraph is capturing; end it first")
+        stream = current_stream()
+        if stream.npu_stream == _runtime.default_stream():
+            raise RuntimeError("NPUGraph.capture_begin: the current stream is the default stream, which cannot be "
+                               "captured (ACL_ERROR_RT_STREAM_CAPTURE_IMPLICIT); capture on a torch.npu.Stream(), as "
+                               "torch.npu.graph(...) does")
+        _runtime.capture_begin(stream.npu_stream, capture_error_mode)
+        self._stream = stream
+        _tensor._capturing[0] = self
+
+    def capture_end(self):
+        if self._stream is None:
+            raise RuntimeError("NPUGraph.capture_end: capture_begin was not called")
+        stream, self._stream = self._stream, None
+        _tensor._capturing[0] = None
+        self._model = _runtime.capture_end(stream.npu_stream)
+
+    def replay(self):
+        if self._model is None:
+            raise RuntimeError("NPUGraph.replay: nothing captured (capture with torch.npu.graph(g) first, or the "
+                               "graph was reset)")
+        _runtime.model_execute(self._model, current_stream().npu_stream)
+
+    def reset(self):
+        if self._model is not None:
+            _runtime.model_destroy(self._model)
+            self._model = None
+        self._keep = []
+
+    def pool(self):
+        return (id(self),)
+
+    def debug_dump(self, path=None):
+        """Prints the captured tasks (aclmdlRIDebugPrint) on stdout."""
+        if self._model is None:
+            raise RuntimeError("NPUGraph.debug_dump: nothing captured")
+        sys.stdout.flush()
+        _runtime.model_debug_print(self._model)
+
+    def __del__(self):
+        try:
+            if self._model is not None:
+                synchronize()
+                self.reset()
+        except Exception:
+            pass
+
+
+def graph_pool_handle():
+    return (0,)
+
+
+def is_current_stream_capturing():
+    return _runtime.capture_status(current_stream().npu_stream) != 0
+
+
+class graph:
+    """``with torch.npu.graph(g):`` captures the block's kernel launches into
+    g on a side stream (the default stream cannot be captured), after waiting
+    for the device, as torch.cuda.graph does."""
+
+    default_capture_stream = None
+
+    def __init__(self, npu_graph, pool=None, stream=None, capture_error_mode="global"):
+        if stream is None:
+            if graph.default_capture_stream is None:
+                graph.default_capture_stream = Stream()
+            stream = graph.default_capture_stream
+        self.npu_graph = npu_graph
+        self.pool = pool
+        self.capture_stream = stream
+        self.capture_error_mode = capture_error_mode
+        self._ctx = None
+
+    def __enter__(self):
+        synchronize()
+        self._ctx = stream(self.capture_stream)
+        self._ctx.__enter__()
+        try:
+            self.npu_graph.capture_begin(self.pool, capture_error_mode=self.capture_error_mode)
+        except BaseException:
+            self._ctx.__exit__(None, None, None)
+            raise
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        try:
+            self.npu_graph.capture_end()
+        except RuntimeError:
+            if exc_type is None:
+                raise
+            # The block's own exception says more than the capture it cut short.
+        finally:
+            self._ctx.__exit__(None, None, None)
+        return False

@@ -1,0 +1,1 @@
+../shared/graph_main.cpp

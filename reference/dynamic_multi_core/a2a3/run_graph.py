@@ -1,0 +1,1 @@
+../shared/run_graph.py
