@@ -40,4 +40,6 @@
 #include <cce/a2a3/vector.hpp>
 #include <cce/a2a3/dma.hpp>
 #include <cce/a2a3/convert.hpp>
+#include <cce/a2a3/compare.hpp>
+#include <cce/a2a3/reduce.hpp>
 #include <cce/a2a3/pending.hpp>

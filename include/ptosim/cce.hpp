@@ -50,6 +50,34 @@ void vscalar(const SourceLoc&, const char* op, Sca, Dt, uint64_t dst, uint64_t s
 enum class Round : uint8_t { None, Rint, Away, Floor, Ceil, Trunc, Odd };
 void vconv(const SourceLoc&, const char* op, Dt from, Dt to, Round, uint64_t dst, uint64_t src, const Shape&);
 
+// Compares (docs/intrinsics/compare.md). vcmp_* writes the compare mask
+// register under the vector mask; vcmpv_*/vcmpvs_* write one bit per element
+// into UB, every slot of every repeat. vcmpvs's `scalar` holds the scalar's
+// bytes as the element type.
+enum class Cmp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge };
+void vcmp(const SourceLoc&, const char* op, Cmp, Dt, uint64_t s0, uint64_t s1, const Shape&);
+void vcmpv(const SourceLoc&, const char* op, Cmp, Dt, uint64_t dst, uint64_t s0, uint64_t s1, const Shape&);
+void vcmpvs(const SourceLoc&, const char* op, Cmp, Dt, uint64_t dst, uint64_t s0, uint64_t scalar, const Shape&);
+// vsel in select mode 0 (the compare mask register's bits), 1 (bits at src1
+// in UB; the constant from the register) or 2 (bits at the UB address the
+// register holds).
+void vsel(const SourceLoc&, Dt, uint64_t dst, uint64_t s0, uint64_t s1, const Shape&, int mode);
+// set_cmpmask: the compare mask register from 16 bytes of UB.
+void set_cmpmask(const SourceLoc&, uint64_t src);
+
+// Reductions (docs/intrinsics/reduce.md). `order` is vcmax/vcmin's Order_t
+// (0 value+index, 1 index+value, 2 value, 3 index); -1 for vcadd.
+enum class Red : uint8_t { Add, Max, Min };
+struct ReduceShape {
+    uint32_t repeat;
+    uint16_t dst_rep, src_blk, src_rep;
+};
+void vreduce(const SourceLoc&, const char* op, Red, Dt, uint64_t dst, uint64_t src, const ReduceShape&, int order);
+void vgreduce(const SourceLoc&, const char* op, Red, Dt, uint64_t dst, uint64_t src, const ReduceShape&);
+void vcpadd(const SourceLoc&, Dt, uint64_t dst, uint64_t src, const ReduceShape&);
+// vbrcb: eight elements a repeat, each broadcast over one 32-byte block.
+void vbrcb(const SourceLoc&, Dt, uint64_t dst, uint64_t src, uint16_t dst_blk, uint16_t dst_rep, uint32_t repeat);
+
 // DMA between GM and UB (copy_gm_to_ubuf*, copy_ubuf_to_gm*, copy_ubuf_to_ubuf).
 struct Burst {
     uint32_t n;       // bursts

@@ -12,9 +12,6 @@ namespace ptosim::cce {
 namespace {
 using namespace detail;
 
-template <class T>
-constexpr bool is_float_v = std::is_same_v<T, float> || std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t>;
-
 // x rounded to an integral value in the rounding the suffix names; no suffix
 // on a lossy conversion rounds to nearest even (Ascend C's CAST_NONE).
 double round_integral(double x, Round r) {
