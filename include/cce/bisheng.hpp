@@ -42,4 +42,5 @@
 #include <cce/a2a3/convert.hpp>
 #include <cce/a2a3/compare.hpp>
 #include <cce/a2a3/reduce.hpp>
+#include <cce/a2a3/sort.hpp>
 #include <cce/a2a3/pending.hpp>

@@ -78,6 +78,14 @@ void vcpadd(const SourceLoc&, Dt, uint64_t dst, uint64_t src, const ReduceShape&
 // vbrcb: eight elements a repeat, each broadcast over one 32-byte block.
 void vbrcb(const SourceLoc&, Dt, uint64_t dst, uint64_t src, uint16_t dst_blk, uint16_t dst_rep, uint32_t repeat);
 
+// Sorts (docs/intrinsics/sort.md) of (score, index) structures, 8 bytes
+// each: vbitsort sorts 32 scores a repeat; vmrgsort4 merges up to four
+// sorted lists (`src` their UB offsets; `count` four 16-bit lengths;
+// `config` repeat [7:0], valid lists [11:8], stop when one is exhausted [12]).
+void vbitsort(const SourceLoc&, Dt, uint64_t dst, uint64_t src, uint64_t idx, uint32_t repeat);
+void vmrgsort4(const SourceLoc&, Dt, uint64_t dst, const uint64_t src[4], uint64_t count, uint64_t config);
+uint64_t get_vms4_sr();
+
 // DMA between GM and UB (copy_gm_to_ubuf*, copy_ubuf_to_gm*, copy_ubuf_to_ubuf).
 struct Burst {
     uint32_t n;       // bursts

@@ -150,6 +150,7 @@ struct VectorState {
     uint64_t va[8][8] = {};     // VA registers set by set_va_reg_sb (8 addresses each)
     uint64_t deqscale = 0;
     uint64_t rsvd_cnt = 0;      // elements the last vreducev2 kept (get_rsvd_cnt)
+    uint64_t vms4_sr = 0;       // structures vmrgsort4 took from each list, 16 bits each (get_vms4_sr)
     // set_atomic_add / set_atomic_none and set_atomic_<type>: MTE3 stores to
     // GM add into it; atomic_type is the element type's cce::Dt + 1 (0: unset).
     bool atomic_add = false;

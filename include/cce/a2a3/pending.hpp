@@ -13,8 +13,8 @@
 
 // vector: compare, select, reductions, broadcast, gather, sort, transposes
 PTOSIM_CCE_PENDING(vreducev2)
-PTOSIM_CCE_PENDING(vgather) PTOSIM_CCE_PENDING(vbitsort) PTOSIM_CCE_PENDING(vmrgsort4)
-PTOSIM_CCE_PENDING(get_vms4_sr) PTOSIM_CCE_PENDING(get_rsvd_cnt)
+PTOSIM_CCE_PENDING(vgather) 
+PTOSIM_CCE_PENDING(get_rsvd_cnt)
 PTOSIM_CCE_PENDING(scatter_vnchwconv_b8) PTOSIM_CCE_PENDING(scatter_vnchwconv_b16) PTOSIM_CCE_PENDING(scatter_vnchwconv_b32)
 PTOSIM_CCE_PENDING(set_va_reg_sb)
 PTOSIM_CCE_PENDING(vconv_f162s4) PTOSIM_CCE_PENDING(vconv_f162s4a) PTOSIM_CCE_PENDING(vconv_f162s4c)
