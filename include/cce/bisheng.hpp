@@ -43,4 +43,6 @@
 #include <cce/a2a3/compare.hpp>
 #include <cce/a2a3/reduce.hpp>
 #include <cce/a2a3/sort.hpp>
+#include <cce/a2a3/gather.hpp>
+#include <cce/a2a3/transpose.hpp>
 #include <cce/a2a3/pending.hpp>

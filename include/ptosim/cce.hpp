@@ -86,6 +86,24 @@ void vbitsort(const SourceLoc&, Dt, uint64_t dst, uint64_t src, uint64_t idx, ui
 void vmrgsort4(const SourceLoc&, Dt, uint64_t dst, const uint64_t src[4], uint64_t count, uint64_t config);
 uint64_t get_vms4_sr();
 
+// Gathers (docs/intrinsics/gather.md). vgather: element j of repeat r from
+// UB byte `base + offsets[r * N + j]` (N elements of `d` a repeat), under the
+// mask. vreducev2: the elements a pattern (1-7) or src1's bits (pattern 0)
+// keep, packed at dst; get_rsvd_cnt reads how many.
+void vgather(const SourceLoc&, Dt, uint64_t dst, uint64_t offsets, uint64_t base, uint16_t dst_rep, uint32_t repeat);
+void vreducev2(const SourceLoc&, Dt, uint64_t dst, uint64_t s0, uint64_t s1, uint32_t repeat, uint16_t s0_blk,
+               int pattern, uint16_t s0_rep, uint16_t s1_rep);
+uint64_t get_rsvd_cnt();
+
+// Transposes through the VA registers (docs/intrinsics/transpose.md):
+// set_va_reg_sb loads eight UB addresses into VA`reg`; scatter_vnchwconv_b<8,
+// 16, 32> transposes the 16 blocks VA`src`,VA`src+1` name into the 16 blocks
+// VA`dst`,VA`dst+1` name, `repeat` times, the addresses stepping by the
+// strides (32-byte blocks). b8 reads and writes one half of each block.
+void set_va_reg_sb(const SourceLoc&, int reg, const uint64_t addrs[8]);
+void scatter_vnchwconv(const SourceLoc&, int bits, int dst_va, int src_va, uint32_t repeat, uint16_t dst_stride,
+                       uint16_t src_stride, bool dst_high, bool src_high);
+
 // DMA between GM and UB (copy_gm_to_ubuf*, copy_ubuf_to_gm*, copy_ubuf_to_ubuf).
 struct Burst {
     uint32_t n;       // bursts

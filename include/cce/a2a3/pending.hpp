@@ -12,11 +12,6 @@
     }
 
 // vector: compare, select, reductions, broadcast, gather, sort, transposes
-PTOSIM_CCE_PENDING(vreducev2)
-PTOSIM_CCE_PENDING(vgather) 
-PTOSIM_CCE_PENDING(get_rsvd_cnt)
-PTOSIM_CCE_PENDING(scatter_vnchwconv_b8) PTOSIM_CCE_PENDING(scatter_vnchwconv_b16) PTOSIM_CCE_PENDING(scatter_vnchwconv_b32)
-PTOSIM_CCE_PENDING(set_va_reg_sb)
 PTOSIM_CCE_PENDING(vconv_f162s4) PTOSIM_CCE_PENDING(vconv_f162s4a) PTOSIM_CCE_PENDING(vconv_f162s4c)
 PTOSIM_CCE_PENDING(vconv_f162s4f) PTOSIM_CCE_PENDING(vconv_f162s4r) PTOSIM_CCE_PENDING(vconv_f162s4z) PTOSIM_CCE_PENDING(vconv_s42f16)
 PTOSIM_CCE_PENDING(vconv_deq) PTOSIM_CCE_PENDING(set_deqscale)
