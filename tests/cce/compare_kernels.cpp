@@ -115,7 +115,9 @@ __global__ __aicore__ void reduce_repeat(__gm__ float* o, __gm__ float* a) {
 
 // vcadd of 128 halves whose pairwise tree overflows: out[0]. vcgadd of 64
 // floats, one sum per block: out[8..16) as floats; vcgmin of them:
-// out[16..24); vcpadd of 13 floats in counter mode: out[24..32).
+// out[16..24); vcpadd of 13 floats in counter mode: out[24..32); vcpadd of
+// the same 64 floats twice (source repeat stride 0), results one 128-byte
+// destination stride apart: out[32..96).
 __global__ __aicore__ void reduce_block(__gm__ float* o, __gm__ half* h, __gm__ float* a) {
     in(kTmp, h, 128 * 2);
     in(kA, a, 64 * 4);
@@ -130,7 +132,8 @@ __global__ __aicore__ void reduce_block(__gm__ float* o, __gm__ half* h, __gm__ 
     vcpadd(ub<float>(kOut + 24 * 4), ub<float>(kA), 0, 1, 1, 8);
     set_mask_norm();
     set_vector_mask(-1, -1);
-    out(o, kOut, 32 * 4);
+    vcpadd(ub<float>(kOut + 32 * 4), ub<float>(kA), 2, 1, 1, 0);
+    out(o, kOut, 96 * 4);
 }
 
 // vbrcb of 16 words, two repeats, blocks two apart and repeats 16 blocks

@@ -146,9 +146,9 @@ TEST_F(CceCompare, BlockAndPairReductions) {
     h[2] = half(-32768.0f).bits;
     std::vector<float> a(64);
     for (int i = 0; i < 64; ++i) a[i] = static_cast<float>(i);
-    float* out = device(std::vector<float>(32, 0.0f));
+    float* out = device(std::vector<float>(96, 0.0f));
     launch_reduce_block(out, device(h), device(a), stream);
-    const std::vector<float> r = back(out, 32);
+    const std::vector<float> r = back(out, 96);
     // 40000 + 40000 overflows half: the pair keeps 65504, and 65504 - 32768.
     EXPECT_EQ(bits_of(r[0]) & 0xffffu, half(32736.0f).bits);
     EXPECT_EQ(bits_of(r[0]) >> 16, bits_of(-1.0f) >> 16);  // the upper half of the preset float
@@ -159,6 +159,7 @@ TEST_F(CceCompare, BlockAndPairReductions) {
     for (int k = 0; k < 6; ++k) EXPECT_EQ(r[24 + k], 4.0f * k + 1.0f) << k;
     EXPECT_EQ(r[30], 12.0f);  // slot 12 counted, slot 13 past the count
     EXPECT_EQ(r[31], -1.0f);
+    for (int k = 0; k < 64; ++k) EXPECT_EQ(r[32 + k], 4.0f * (k % 32) + 1.0f) << k;  // dstRepeatStride 1 = 128 bytes
 }
 
 TEST_F(CceCompare, VbrcbFillsOneBlockPerElementAtItsStrides) {

@@ -135,7 +135,9 @@ void vcpadd(const SourceLoc& loc, Dt d, uint64_t dst, uint64_t src, const Reduce
     const int size = size_of(d);
     const Plan p = plan(c, sh.repeat, size);
     const Operand s{src, sh.src_blk, sh.src_rep, size};
-    const uint64_t pitch = uint64_t(sh.dst_rep) * kBlock, last = uint64_t(p.per_repeat / 2) * size;
+    // dstRepeatStride counts 128 bytes here, a repeat's results (the reference
+    // says so for vcpadd alone).
+    const uint64_t pitch = uint64_t(sh.dst_rep) * 128, last = uint64_t(p.per_repeat / 2) * size;
     dispatch(c, reduce_record(c, "vcpadd", d, p, s, dst, pitch, last, loc));
     uint8_t* ub = c.mem[static_cast<int>(Space::UB)];
     with_type(d, [&](auto t) {
