@@ -49,6 +49,16 @@ void vscalar(const SourceLoc&, const char* op, Sca, Dt, uint64_t dst, uint64_t s
 // zero), o (to odd).
 enum class Round : uint8_t { None, Rint, Away, Floor, Ceil, Trunc, Odd };
 void vconv(const SourceLoc&, const char* op, Dt from, Dt to, Round, uint64_t dst, uint64_t src, const Shape&);
+// Half to packed int4 (to_s4) in rounding `r`, or int4 to half; two int4 a
+// byte, the lower element in the low nibble; strides count 32-byte blocks.
+void vconv_s4(const SourceLoc&, const char* op, bool to_s4, Round, uint64_t dst, uint64_t src, const Shape&);
+// vconv_deq: int32 to half, times the scale set_deqscale set (half bits).
+void vconv_deq(const SourceLoc&, uint64_t dst, uint64_t src, const Shape&);
+void set_deqscale(const SourceLoc&, uint16_t half_bits);
+// vaddreluconv_* / vsubreluconv_*: src0 +/- src1 in the source type, ReLU,
+// then converted to the destination type (nearest even, saturating).
+void vreluconv(const SourceLoc&, const char* op, bool sub, Dt from, Dt to, uint64_t dst, uint64_t s0, uint64_t s1,
+               const Shape&, bool high_half);
 
 // Compares (docs/intrinsics/compare.md). vcmp_* writes the compare mask
 // register under the vector mask; vcmpv_*/vcmpvs_* write one bit per element

@@ -11,12 +11,6 @@
         ptosim::cce::not_simulated(#name, __builtin_return_address(0));           \
     }
 
-// vector: compare, select, reductions, broadcast, gather, sort, transposes
-PTOSIM_CCE_PENDING(vconv_f162s4) PTOSIM_CCE_PENDING(vconv_f162s4a) PTOSIM_CCE_PENDING(vconv_f162s4c)
-PTOSIM_CCE_PENDING(vconv_f162s4f) PTOSIM_CCE_PENDING(vconv_f162s4r) PTOSIM_CCE_PENDING(vconv_f162s4z) PTOSIM_CCE_PENDING(vconv_s42f16)
-PTOSIM_CCE_PENDING(vconv_deq) PTOSIM_CCE_PENDING(set_deqscale)
-PTOSIM_CCE_PENDING(vaddreluconv_f322f16) PTOSIM_CCE_PENDING(vaddreluconv_f162s8) PTOSIM_CCE_PENDING(vaddreluconv_s162s8)
-PTOSIM_CCE_PENDING(vsubreluconv_f322f16) PTOSIM_CCE_PENDING(vsubreluconv_f162s8) PTOSIM_CCE_PENDING(vsubreluconv_s162s8)
 // atomics and the scalar GM path
 PTOSIM_CCE_PENDING(set_st_atomic_cfg) PTOSIM_CCE_PENDING(st_atomic) PTOSIM_CCE_PENDING(ld_dev)
 // cube: L1 and L0 loads, img2col, mad, fixpipe

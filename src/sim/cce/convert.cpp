@@ -6,6 +6,7 @@
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <string>
 #include <type_traits>
 
 namespace ptosim::cce {
@@ -129,6 +130,99 @@ void vconv(const SourceLoc& loc, const char* op, Dt from, Dt to, Round rnd, uint
                 if constexpr (is_float_v<F>) x = static_cast<double>(static_cast<float>(v));
                 else x = static_cast<double>(v);
                 store(ub, od.at(rr, j), convert<T>(x, float_src, rnd));
+            });
+        });
+    });
+}
+
+void vconv_s4(const SourceLoc& loc, const char* op, bool to_s4, Round rnd, uint64_t dst, uint64_t src, const Shape& sh) {
+    Core& c = core();
+    const Plan p = plan(c, sh.repeat, 2);  // a repeat: 128 halves, 64 bytes of int4
+    // The int4 side: 64 elements a 32-byte block, the element's byte and nibble.
+    const uint64_t s4_base = to_s4 ? dst : src;
+    const uint16_t s4_blk = to_s4 ? sh.dst_blk : sh.src0_blk, s4_rep = to_s4 ? sh.dst_rep : sh.src0_rep;
+    auto nibble_at = [&](uint32_t r, uint32_t j) {
+        return s4_base + (uint64_t(r) * s4_rep + uint64_t(j / 64) * s4_blk) * kBlock + (j % 64) / 2;
+    };
+    const Operand h = to_s4 ? Operand{src, sh.src0_blk, sh.src0_rep, 2} : Operand{dst, sh.dst_blk, sh.dst_rep, 2};
+    OpRecord r = vector_record(op, to_s4 ? Dt::S8 : Dt::F16, p, loc);
+    const Access s4 = record_span(c, p.repeats, s4_base, uint64_t(s4_rep) * kBlock, uint64_t(s4_blk) * kBlock + kBlock, op,
+                                  to_s4 ? "dst" : "src", loc);
+    const Access hs = span(c, p, h, op, to_s4 ? "src" : "dst", loc);
+    if (to_s4) r.write(Space::UB, s4.offset, s4.bytes).read(Space::UB, hs.offset, hs.bytes);
+    else r.write(Space::UB, hs.offset, hs.bytes).read(Space::UB, s4.offset, s4.bytes);
+    dispatch(c, r);
+    uint8_t* ub = c.mem[static_cast<int>(Space::UB)];
+    each_element(p, [&](uint32_t rr, uint32_t j) {
+        uint8_t& byte = ub[nibble_at(rr, j)];
+        const int shift = (j % 2) * 4;
+        if (to_s4) {
+            // Rounded as the suffix says, then saturated to int4's [-8, 7].
+            const int8_t v = std::clamp<int8_t>(
+                convert<int8_t>(static_cast<double>(static_cast<float>(load<half>(ub, h.at(rr, j)))), true, rnd), -8, 7);
+            byte = static_cast<uint8_t>((byte & ~(0xf << shift)) | ((v & 0xf) << shift));
+        } else {
+            const int v = ((byte >> shift) & 0xf) ^ 0x8;  // sign-extend the nibble
+            store(ub, h.at(rr, j), half(static_cast<float>(v - 8)));
+        }
+    });
+}
+
+void vconv_deq(const SourceLoc& loc, uint64_t dst, uint64_t src, const Shape& sh) {
+    Core& c = core();
+    const Plan p = plan(c, sh.repeat, 4);
+    const Operand od{dst, sh.dst_blk, sh.dst_rep, 2}, os{src, sh.src0_blk, sh.src0_rep, 4};
+    OpRecord r = vector_record("vconv_deq", Dt::F16, p, loc);
+    r.src_dtype = to_string(Dt::S32);
+    r.write(Space::UB, dst, span(c, p, od, "vconv_deq", "dst", loc).bytes);
+    r.read(Space::UB, src, span(c, p, os, "vconv_deq", "src", loc).bytes);
+    dispatch(c, r);
+    uint8_t* ub = c.mem[static_cast<int>(Space::UB)];
+    const double scale = static_cast<float>(half::from_bits(static_cast<uint16_t>(c.vec.deqscale)));
+    // The product rounds once to half, to nearest even (not documented).
+    each_element(p, [&](uint32_t rr, uint32_t j) {
+        store(ub, od.at(rr, j), from_double<half>(static_cast<double>(load<int32_t>(ub, os.at(rr, j))) * scale));
+    });
+}
+
+void set_deqscale(const SourceLoc& loc, uint16_t half_bits) {
+    Core& c = core();
+    OpRecord r;
+    r.op = "set_deqscale";
+    r.pipe = Pipe::S;
+    r.loc = loc;
+    dispatch(c, r);
+    c.vec.deqscale = half_bits;
+}
+
+void vreluconv(const SourceLoc& loc, const char* op, bool sub, Dt from, Dt to, uint64_t dst, uint64_t s0, uint64_t s1,
+               const Shape& sh, bool high_half) {
+    if (high_half) fault(loc, std::string(op) + " with h = 1 (the high-half packing) is not simulated by ptosim yet");
+    Core& c = core();
+    const int fs = size_of(from), ts = size_of(to);
+    const Plan p = plan(c, sh.repeat, fs);
+    const Operand od{dst, sh.dst_blk, sh.dst_rep, ts}, oa{s0, sh.src0_blk, sh.src0_rep, fs},
+        ob{s1, sh.src1_blk, sh.src1_rep, fs};
+    OpRecord r = vector_record(op, to, p, loc);
+    r.src_dtype = to_string(from);
+    r.write(Space::UB, dst, span(c, p, od, op, "dst", loc).bytes);
+    r.read(Space::UB, s0, span(c, p, oa, op, "src0", loc).bytes);
+    r.read(Space::UB, s1, span(c, p, ob, op, "src1", loc).bytes);
+    dispatch(c, r);
+    uint8_t* ub = c.mem[static_cast<int>(Space::UB)];
+    with_type(from, [&](auto f) {
+        using F = decltype(f);
+        with_type(to, [&](auto t) {
+            using T = decltype(t);
+            each_element(p, [&](uint32_t rr, uint32_t j) {
+                const double a = to_double(load<F>(ub, oa.at(rr, j))), b = to_double(load<F>(ub, ob.at(rr, j)));
+                // The sum or difference rounds to the source type first (an
+                // int16 one saturates), then the ReLU, then the conversion
+                // (not documented: the reference names the fused steps only).
+                double x;
+                if constexpr (is_float_v<F>) x = to_double(from_double<F>(sub ? a - b : a + b));
+                else x = std::clamp(sub ? a - b : a + b, double(std::numeric_limits<F>::min()), double(std::numeric_limits<F>::max()));
+                store(ub, od.at(rr, j), convert<T>(std::max(x, 0.0), is_float_v<F>, Round::None));
             });
         });
     });
