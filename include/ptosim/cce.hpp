@@ -104,6 +104,10 @@ void vgather(const SourceLoc&, Dt, uint64_t dst, uint64_t offsets, uint64_t base
 void vreducev2(const SourceLoc&, Dt, uint64_t dst, uint64_t s0, uint64_t s1, uint32_t repeat, uint16_t s0_blk,
                int pattern, uint16_t s0_rep, uint16_t s1_rep);
 uint64_t get_rsvd_cnt();
+// vgatherb: per repeat, eight 32-byte blocks from UB `base + offsets[r*8 + b]`
+// to dst's blocks `dst_blk` apart, repeats `dst_rep` blocks apart.
+void vgatherb(const SourceLoc&, Dt, uint64_t dst, uint64_t offsets, uint64_t base, uint16_t dst_rep, uint16_t dst_blk,
+              uint32_t repeat);
 
 // Transposes through the VA registers (docs/intrinsics/transpose.md):
 // set_va_reg_sb loads eight UB addresses into VA`reg`; scatter_vnchwconv_b<8,

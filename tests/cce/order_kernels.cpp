@@ -128,6 +128,19 @@ __global__ __aicore__ void transpose(__gm__ uint16_t* o16, __gm__ uint32_t* o32,
     copy_ubuf_to_gm_align_b32((__gm__ uint32_t*)o8, ub<uint32_t>(kOut2), 0, 1, 512, 0, 0, 0, 0);
 }
 
+// vgatherb: eight blocks of a 64-word table through byte offsets, written two
+// blocks apart over a region preset to 7: o[0..128) words.
+__global__ __aicore__ void gatherb(__gm__ uint32_t* o, __gm__ uint32_t* table, __gm__ uint32_t* offs) {
+    in(kA, table, 64 * 4);
+    in(kB, offs, 8 * 4);
+    go_v();
+    vector_dup(ub<uint32_t>(kOut), 7u, 2, 1, 1, 8, 8);
+    pipe_barrier(PIPE_V);
+    vgatherb(ub<uint32_t>(kOut), ub<uint32_t>(kB), kA, 16, 2, 1);
+    out(o, kOut, 128 * 4);
+}
+
+extern "C" void launch_gatherb(uint32_t* o, uint32_t* t, uint32_t* f, void* st) { gatherb<<<1, nullptr, st>>>(o, t, f); }
 extern "C" void launch_sort32(uint32_t* o, float* s, uint32_t* i, void* st) { sort32<<<1, nullptr, st>>>(o, s, i); }
 extern "C" void launch_merge(uint32_t* o, uint32_t* l, void* st) { merge<<<1, nullptr, st>>>(o, l); }
 extern "C" void launch_gather(uint32_t* o, uint32_t* t, uint32_t* f, uint32_t* w, void* st) {

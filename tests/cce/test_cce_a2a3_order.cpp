@@ -13,6 +13,7 @@ extern "C" {
 void launch_sort32(uint32_t*, float*, uint32_t*, void*);
 void launch_merge(uint32_t*, uint32_t*, void*);
 void launch_gather(uint32_t*, uint32_t*, uint32_t*, uint32_t*, void*);
+void launch_gatherb(uint32_t*, uint32_t*, uint32_t*, void*);
 void launch_transpose(uint16_t*, uint32_t*, uint8_t*, uint16_t*, uint32_t*, uint8_t*, void*);
 }
 
@@ -119,6 +120,18 @@ TEST_F(CceOrder, VgatherAndVreducev2) {
     EXPECT_EQ(r[113], kept.size());
     for (size_t k = 0; k < kept.size(); ++k) EXPECT_EQ(r[120 + k], 2000u + kept[k]) << k;
     EXPECT_EQ(r[134], 7u);
+}
+
+TEST_F(CceOrder, VgatherbCopiesWholeBlocksThroughOffsetsAtItsBlockStride) {
+    std::vector<uint32_t> table(64), offs = {7, 0, 3, 3, 5, 1, 2, 6};
+    for (int i = 0; i < 64; ++i) table[i] = 500u + i;
+    for (uint32_t& f : offs) f *= 32;
+    uint32_t* out = device(std::vector<uint32_t>(128, 0));
+    launch_gatherb(out, device(table), device(offs), stream);
+    const std::vector<uint32_t> r = back(out, 128);
+    for (int blk = 0; blk < 16; ++blk)
+        for (int w = 0; w < 8; ++w)
+            EXPECT_EQ(r[blk * 8 + w], blk % 2 ? 7u : table[offs[blk / 2] / 4 + w]) << blk << "," << w;
 }
 
 TEST_F(CceOrder, ScatterVnchwconvTransposesThroughTheVaRegisters) {

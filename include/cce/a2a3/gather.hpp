@@ -20,3 +20,11 @@ inline void vreducev2(__ubuf__ T* dst, __ubuf__ T* src0, __ubuf__ U* src1, uint1
 }
 
 inline int64_t get_rsvd_cnt() { return static_cast<int64_t>(ptosim::cce::get_rsvd_cnt()); }
+
+// offsetAddr is a UB byte address; the offsets are bytes, each a block's.
+template <class T>
+inline void vgatherb(__ubuf__ T* dst, __ubuf__ uint32_t* offsets, uint64_t offsetAddr, uint16_t dstRep, uint8_t dstBlk,
+                     uint8_t repeat, ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim::cce::vgatherb(ptosim_cce::here(w), ptosim::cce::dt_of<T>(), ptosim_cce::off(dst), ptosim_cce::off(offsets),
+                          offsetAddr, dstRep, dstBlk, repeat);
+}

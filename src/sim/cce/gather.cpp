@@ -78,6 +78,30 @@ void vreducev2(const SourceLoc& loc, Dt d, uint64_t dst, uint64_t s0, uint64_t s
     c.vec.rsvd_cnt = kept;
 }
 
+void vgatherb(const SourceLoc& loc, Dt d, uint64_t dst, uint64_t offsets, uint64_t base, uint16_t dst_rep,
+              uint16_t dst_blk, uint32_t repeat) {
+    Core& c = core();
+    // Whole blocks, the mask not applied (reference): the unmasked plan's
+    // per-element addressing lands each block where its strides say.
+    const Plan p = unmasked(repeat, size_of(d));
+    const Operand o{dst, dst_blk, dst_rep, size_of(d)};
+    OpRecord r = vector_record("vgatherb", d, p, loc);
+    r.write(Space::UB, dst, span(c, p, o, "vgatherb", "dst", loc).bytes);
+    r.read(Space::UB, offsets, record_span(c, repeat, offsets, 32, 32, "vgatherb", "offsets", loc).bytes);
+    r.read(Space::UB, base, c.mem_size[static_cast<int>(Space::UB)] - std::min(base, c.mem_size[static_cast<int>(Space::UB)]));
+    dispatch(c, r);
+    uint8_t* ub = c.mem[static_cast<int>(Space::UB)];
+    for (uint32_t rr = 0; rr < repeat; ++rr) {
+        uint8_t blocks[8][kBlock];
+        for (uint32_t b = 0; b < 8; ++b) {
+            const uint64_t at = base + load<uint32_t>(ub, offsets + (uint64_t(rr) * 8 + b) * 4);
+            check_local(c, Space::UB, at, kBlock, "vgatherb src", loc);
+            std::memcpy(blocks[b], ub + at, kBlock);
+        }
+        for (uint32_t b = 0; b < 8; ++b) std::memcpy(ub + o.at(rr, b * (kBlock / o.size)), blocks[b], kBlock);
+    }
+}
+
 uint64_t get_rsvd_cnt() { return core().vec.rsvd_cnt; }
 
 }  // namespace ptosim::cce
