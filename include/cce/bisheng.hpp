@@ -45,4 +45,5 @@
 #include <cce/a2a3/sort.hpp>
 #include <cce/a2a3/gather.hpp>
 #include <cce/a2a3/transpose.hpp>
+#include <cce/a2a3/atomic.hpp>
 #include <cce/a2a3/pending.hpp>

@@ -118,6 +118,14 @@ void set_va_reg_sb(const SourceLoc&, int reg, const uint64_t addrs[8]);
 void scatter_vnchwconv(const SourceLoc&, int bits, int dst_va, int src_va, uint32_t repeat, uint16_t dst_stride,
                        uint16_t src_stride, bool dst_high, bool src_high);
 
+// The scalar GM atomics (docs/intrinsics/atomic.md): set_st_atomic_cfg sets
+// the element type (a Dt) and operation (0 sum, 1 max, 2 min) st_atomic
+// applies to the `bytes` at `gm`; ld_dev reads GM, letting the other cores
+// run first (a polling loop over it makes progress).
+void set_st_atomic_cfg(const SourceLoc&, Dt, int op);
+void st_atomic(const SourceLoc&, void* gm, uint64_t value_bits, int bytes);
+uint64_t ld_dev(const SourceLoc&, const void* gm, int bytes);
+
 // DMA between GM and UB (copy_gm_to_ubuf*, copy_ubuf_to_gm*, copy_ubuf_to_ubuf).
 struct Burst {
     uint32_t n;       // bursts

@@ -11,8 +11,6 @@
         ptosim::cce::not_simulated(#name, __builtin_return_address(0));           \
     }
 
-// atomics and the scalar GM path
-PTOSIM_CCE_PENDING(set_st_atomic_cfg) PTOSIM_CCE_PENDING(st_atomic) PTOSIM_CCE_PENDING(ld_dev)
 // cube: L1 and L0 loads, img2col, mad, fixpipe
 PTOSIM_CCE_PENDING(copy_gm_to_cbuf) PTOSIM_CCE_PENDING(copy_cbuf_to_gm) PTOSIM_CCE_PENDING(copy_cbuf_to_fbuf)
 PTOSIM_CCE_PENDING(copy_cbuf_to_bt) PTOSIM_CCE_PENDING(copy_gm_to_cbuf_multi_nd2nz_b16)
