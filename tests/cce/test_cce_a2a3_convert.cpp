@@ -7,12 +7,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 extern "C" {
 void launch_int4(uint8_t*, void*, void*);
 void launch_deq(void*, int32_t*, void*);
 void launch_reluconv(int8_t*, void*, void*, int16_t*, int16_t*, void*);
+void launch_wrap(int8_t*, void*, int32_t*, void*);
 }
 
 namespace {
@@ -98,6 +100,27 @@ TEST_F(CceConvert, AddReluConvAndSubReluConv) {
     for (int i = 0; i < 128; ++i) {
         EXPECT_EQ(r[i], static_cast<int8_t>(std::nearbyint(std::max(i * 0.5 - 16.75, 0.0)))) << i;
         EXPECT_EQ(r[128 + i], static_cast<int8_t>(std::clamp(i * 3 - 40, 0, 127))) << i;
+    }
+}
+
+TEST_F(CceConvert, Ctrl59KeepsTheLowBitsInsteadOfSaturating) {
+    const std::vector<float> x = {300.0f, -300.0f, 127.0f, -129.0f, 2.5f, INFINITY, -INFINITY, NAN};
+    std::vector<uint16_t> h;
+    for (float f : x) h.push_back(half(f).bits);
+    const std::vector<int32_t> w = {70000, -70000, 32767, 32768, -32769, 65535, 0, -1};
+    int8_t* out = device(std::vector<int8_t>(64, 0));
+    launch_wrap(out, device(h), device(w), stream);
+    const std::vector<int8_t> r = back(out, 64);
+    const std::vector<int8_t> wrapped = {44, -44, 127, 127, 2, 0, 0, 0};
+    const std::vector<int8_t> saturated = {127, -128, 127, -128, 2, 127, -128, 0};
+    for (int i = 0; i < 8; ++i) {
+        EXPECT_EQ(r[i], wrapped[i]) << i;
+        EXPECT_EQ(r[32 + i], saturated[i]) << i;
+        int16_t a, b;
+        std::memcpy(&a, &r[8 + 2 * i], 2);
+        std::memcpy(&b, &r[40 + 2 * i], 2);
+        EXPECT_EQ(a, static_cast<int16_t>(static_cast<uint16_t>(w[i]))) << i;
+        EXPECT_EQ(b, static_cast<int16_t>(std::clamp(w[i], -32768, 32767))) << i;
     }
 }
 

@@ -90,16 +90,22 @@ float to_f32(double x, Round r) {
 }
 
 template <class To>
-To convert(double x, bool from_float, Round r) {
+To convert(double x, bool from_float, Round r, bool wrap = false) {
     if constexpr (std::is_same_v<To, float>) {
         // f32 -> f32 with a rounding suffix rounds to an integral value.
         return to_f32(from_float && r != Round::None ? round_integral(x, r) : x, r);
     } else if constexpr (is_float_v<To>) {
         return to_f16<To>(x, r);
     } else {
-        // Float to integer rounds, then saturates; NaN gives 0.
+        // Float to integer rounds, then saturates; NaN gives 0. With CTRL[59]
+        // set (wrap) the rounded value keeps its low bits instead, and NaN
+        // and infinities give 0 (pto-isa's TCVT and its test data).
         if (std::isnan(x)) return To(0);
         const double v = from_float ? round_integral(x, r) : x;
+        if (wrap) {
+            if (!std::isfinite(v) || std::fabs(v) >= 9223372036854775808.0) return To(0);
+            return static_cast<To>(static_cast<uint64_t>(static_cast<int64_t>(v)));
+        }
         if (v <= static_cast<double>(std::numeric_limits<To>::min())) return std::numeric_limits<To>::min();
         if (v >= static_cast<double>(std::numeric_limits<To>::max())) return std::numeric_limits<To>::max();
         return static_cast<To>(v);
@@ -120,16 +126,27 @@ void vconv(const SourceLoc& loc, const char* op, Dt from, Dt to, Round rnd, uint
     dispatch(c, r);
     uint8_t* ub = c.mem[static_cast<int>(Space::UB)];
     const bool float_src = from == Dt::F32 || from == Dt::F16 || from == Dt::BF16;
+    // CTRL[59]: 0 saturates a conversion to integer, 1 keeps the low bits.
+    const bool wrap = (c.vec.ctrl >> 59 & 1) != 0;
     with_type(from, [&](auto f) {
         using F = decltype(f);
         with_type(to, [&](auto t) {
             using T = decltype(t);
             each_element(p, [&](uint32_t rr, uint32_t j) {
                 const F v = load<F>(ub, os.at(rr, j));
-                double x;
-                if constexpr (is_float_v<F>) x = static_cast<double>(static_cast<float>(v));
-                else x = static_cast<double>(v);
-                store(ub, od.at(rr, j), convert<T>(x, float_src, rnd));
+                if constexpr (!is_float_v<F> && !is_float_v<T>) {
+                    // Integer narrowing, exactly (an int64 does not fit a double).
+                    const int64_t w = static_cast<int64_t>(v);
+                    const T out = wrap ? static_cast<T>(w)
+                                       : static_cast<T>(std::clamp<int64_t>(w, std::numeric_limits<T>::min(),
+                                                                            std::numeric_limits<T>::max()));
+                    store(ub, od.at(rr, j), out);
+                } else {
+                    double x;
+                    if constexpr (is_float_v<F>) x = static_cast<double>(static_cast<float>(v));
+                    else x = static_cast<double>(v);
+                    store(ub, od.at(rr, j), convert<T>(x, float_src, rnd, wrap));
+                }
             });
         });
     });
