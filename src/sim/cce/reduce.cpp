@@ -4,7 +4,6 @@
 #include "repeat.hpp"
 
 #include <string>
-#include <vector>
 
 namespace ptosim::cce {
 namespace {
@@ -112,9 +111,9 @@ void vgreduce(const SourceLoc& loc, const char* op, Red red, Dt d, uint64_t dst,
         using T = decltype(t);
         each_repeat(p, [&](uint32_t r, std::span<const uint32_t> slots) {
             for (uint32_t b = 0; b < 8; ++b) {
-                std::vector<uint32_t> in;
-                for (uint32_t j : slots)
-                    if (j / per_block == b) in.push_back(j);
+                // The slots come in order: a block's are one stretch of them.
+                const auto lo = std::lower_bound(slots.begin(), slots.end(), b * per_block);
+                const std::span<const uint32_t> in(lo, std::lower_bound(lo, slots.end(), (b + 1) * per_block));
                 if (in.empty()) continue;  // a block with no active slot is not written (not documented)
                 const uint64_t at = dst + uint64_t(r) * sh.dst_rep * record + uint64_t(b) * size;
                 if (red == Red::Add) {
