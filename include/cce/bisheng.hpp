@@ -40,4 +40,10 @@
 #include <cce/a2a3/vector.hpp>
 #include <cce/a2a3/dma.hpp>
 #include <cce/a2a3/convert.hpp>
+#include <cce/a2a3/compare.hpp>
+#include <cce/a2a3/reduce.hpp>
+#include <cce/a2a3/sort.hpp>
+#include <cce/a2a3/gather.hpp>
+#include <cce/a2a3/transpose.hpp>
+#include <cce/a2a3/atomic.hpp>
 #include <cce/a2a3/pending.hpp>

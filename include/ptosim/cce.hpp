@@ -49,6 +49,82 @@ void vscalar(const SourceLoc&, const char* op, Sca, Dt, uint64_t dst, uint64_t s
 // zero), o (to odd).
 enum class Round : uint8_t { None, Rint, Away, Floor, Ceil, Trunc, Odd };
 void vconv(const SourceLoc&, const char* op, Dt from, Dt to, Round, uint64_t dst, uint64_t src, const Shape&);
+// Half to packed int4 (to_s4) in rounding `r`, or int4 to half; two int4 a
+// byte, the lower element in the low nibble; strides count 32-byte blocks.
+void vconv_s4(const SourceLoc&, const char* op, bool to_s4, Round, uint64_t dst, uint64_t src, const Shape&);
+// vconv_deq: int32 to half, times the scale set_deqscale set (half bits).
+void vconv_deq(const SourceLoc&, uint64_t dst, uint64_t src, const Shape&);
+void set_deqscale(const SourceLoc&, uint16_t half_bits);
+// vaddreluconv_* / vsubreluconv_*: src0 +/- src1 in the source type, ReLU,
+// then converted to the destination type (nearest even, saturating).
+void vreluconv(const SourceLoc&, const char* op, bool sub, Dt from, Dt to, uint64_t dst, uint64_t s0, uint64_t s1,
+               const Shape&, bool high_half);
+
+// Compares (docs/intrinsics/compare.md). vcmp_* writes the compare mask
+// register under the vector mask; vcmpv_*/vcmpvs_* write one bit per element
+// into UB, every slot of every repeat. vcmpvs's `scalar` holds the scalar's
+// bytes as the element type.
+enum class Cmp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge };
+void vcmp(const SourceLoc&, const char* op, Cmp, Dt, uint64_t s0, uint64_t s1, const Shape&);
+void vcmpv(const SourceLoc&, const char* op, Cmp, Dt, uint64_t dst, uint64_t s0, uint64_t s1, const Shape&);
+void vcmpvs(const SourceLoc&, const char* op, Cmp, Dt, uint64_t dst, uint64_t s0, uint64_t scalar, const Shape&);
+// vsel in select mode 0 (the compare mask register's bits), 1 (bits at src1
+// in UB; the constant from the register) or 2 (bits at the UB address the
+// register holds).
+void vsel(const SourceLoc&, Dt, uint64_t dst, uint64_t s0, uint64_t s1, const Shape&, int mode);
+// set_cmpmask: the compare mask register from 16 bytes of UB.
+void set_cmpmask(const SourceLoc&, uint64_t src);
+
+// Reductions (docs/intrinsics/reduce.md). `order` is vcmax/vcmin's Order_t
+// (0 value+index, 1 index+value, 2 value, 3 index); -1 for vcadd.
+enum class Red : uint8_t { Add, Max, Min };
+struct ReduceShape {
+    uint32_t repeat;
+    uint16_t dst_rep, src_blk, src_rep;
+};
+void vreduce(const SourceLoc&, const char* op, Red, Dt, uint64_t dst, uint64_t src, const ReduceShape&, int order);
+void vgreduce(const SourceLoc&, const char* op, Red, Dt, uint64_t dst, uint64_t src, const ReduceShape&);
+void vcpadd(const SourceLoc&, Dt, uint64_t dst, uint64_t src, const ReduceShape&);
+// vbrcb: eight elements a repeat, each broadcast over one 32-byte block.
+void vbrcb(const SourceLoc&, Dt, uint64_t dst, uint64_t src, uint16_t dst_blk, uint16_t dst_rep, uint32_t repeat);
+
+// Sorts (docs/intrinsics/sort.md) of (score, index) structures, 8 bytes
+// each: vbitsort sorts 32 scores a repeat; vmrgsort4 merges up to four
+// sorted lists (`src` their UB offsets; `count` four 16-bit lengths;
+// `config` repeat [7:0], valid lists [11:8], stop when one is exhausted [12]).
+void vbitsort(const SourceLoc&, Dt, uint64_t dst, uint64_t src, uint64_t idx, uint32_t repeat);
+void vmrgsort4(const SourceLoc&, Dt, uint64_t dst, const uint64_t src[4], uint64_t count, uint64_t config);
+uint64_t get_vms4_sr();
+
+// Gathers (docs/intrinsics/gather.md). vgather: element j of repeat r from
+// UB byte `base + offsets[r * N + j]` (N elements of `d` a repeat), under the
+// mask. vreducev2: the elements a pattern (1-7) or src1's bits (pattern 0)
+// keep, packed at dst; get_rsvd_cnt reads how many.
+void vgather(const SourceLoc&, Dt, uint64_t dst, uint64_t offsets, uint64_t base, uint16_t dst_rep, uint32_t repeat);
+void vreducev2(const SourceLoc&, Dt, uint64_t dst, uint64_t s0, uint64_t s1, uint32_t repeat, uint16_t s0_blk,
+               int pattern, uint16_t s0_rep, uint16_t s1_rep);
+uint64_t get_rsvd_cnt();
+// vgatherb: per repeat, eight 32-byte blocks from UB `base + offsets[r*8 + b]`
+// to dst's blocks `dst_blk` apart, repeats `dst_rep` blocks apart.
+void vgatherb(const SourceLoc&, Dt, uint64_t dst, uint64_t offsets, uint64_t base, uint16_t dst_rep, uint16_t dst_blk,
+              uint32_t repeat);
+
+// Transposes through the VA registers (docs/intrinsics/transpose.md):
+// set_va_reg_sb loads eight UB addresses into VA`reg`; scatter_vnchwconv_b<8,
+// 16, 32> transposes the 16 blocks VA`src`,VA`src+1` name into the 16 blocks
+// VA`dst`,VA`dst+1` name, `repeat` times, the addresses stepping by the
+// strides (32-byte blocks). b8 reads and writes one half of each block.
+void set_va_reg_sb(const SourceLoc&, int reg, const uint64_t addrs[8]);
+void scatter_vnchwconv(const SourceLoc&, int bits, int dst_va, int src_va, uint32_t repeat, uint16_t dst_stride,
+                       uint16_t src_stride, bool dst_high, bool src_high);
+
+// The scalar GM atomics (docs/intrinsics/atomic.md): set_st_atomic_cfg sets
+// the element type (a Dt) and operation (0 sum, 1 max, 2 min) st_atomic
+// applies to the `bytes` at `gm`; ld_dev reads GM, letting the other cores
+// run first (a polling loop over it makes progress).
+void set_st_atomic_cfg(const SourceLoc&, Dt, int op);
+void st_atomic(const SourceLoc&, void* gm, uint64_t value_bits, int bytes);
+uint64_t ld_dev(const SourceLoc&, const void* gm, int bytes);
 
 // DMA between GM and UB (copy_gm_to_ubuf*, copy_ubuf_to_gm*, copy_ubuf_to_ubuf).
 struct Burst {

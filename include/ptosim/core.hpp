@@ -150,6 +150,11 @@ struct VectorState {
     uint64_t va[8][8] = {};     // VA registers set by set_va_reg_sb (8 addresses each)
     uint64_t deqscale = 0;
     uint64_t rsvd_cnt = 0;      // elements the last vreducev2 kept (get_rsvd_cnt)
+    uint64_t vms4_sr = 0;       // structures vmrgsort4 took from each list, 16 bits each (get_vms4_sr)
+    // set_st_atomic_cfg: the scalar st_atomic path's element type (a cce::Dt
+    // + 1; 0: unset) and operation (0 sum, 1 max, 2 min).
+    uint8_t st_atomic_type = 0;
+    uint8_t st_atomic_op = 0;
     // set_atomic_add / set_atomic_none and set_atomic_<type>: MTE3 stores to
     // GM add into it; atomic_type is the element type's cce::Dt + 1 (0: unset).
     bool atomic_add = false;
@@ -284,6 +289,10 @@ inline void dispatch(Core& c, const OpRecord& r) {
 // in a deadlock report. Returns immediately when ready() already holds.
 void block_until(Core& c, const SourceLoc& loc, const std::function<bool()>& ready,
                  const std::function<std::string()>& describe);
+
+// Lets every other core that can run do so before the calling core goes on
+// (a polling read such as ld_dev; docs/intrinsics/atomic.md).
+void yield_core(Core& c, const SourceLoc& loc);
 
 // Checks that [offset, offset+bytes) lies inside the core's buffer of `space`.
 void check_local(const Core& c, Space space, uint64_t offset, uint64_t bytes, const char* what,

@@ -78,6 +78,14 @@ struct float16_base {
     constexpr float16_base() = default;
     template <class T, class = std::enable_if_t<std::is_arithmetic_v<T>>>
     constexpr float16_base(T v) : bits(Traits::from_float(static_cast<float>(v))) {}
+#if defined(__clang__) && defined(PTOSIM_CCE)
+    // A value read through a UB pointer of the executed-pto-isa build (an
+    // x86 GS-relative address space) copies its bits, as the scalar unit's
+    // load does; the implicit copy takes only generic references. A template,
+    // so that it is no copy constructor and the type stays trivially copyable.
+    template <class U, class = std::enable_if_t<std::is_same_v<U, float16_base>>>
+    constexpr float16_base(const __attribute__((address_space(256))) U& o) : bits(o.bits) {}
+#endif
     static constexpr float16_base from_bits(uint16_t b) { float16_base h; h.bits = b; return h; }
     constexpr operator float() const { return Traits::to_float(bits); }
 };

@@ -310,6 +310,11 @@ void block_until(Core& c, const SourceLoc& loc, const std::function<bool()>& rea
     block_until(c, loc, held, ready, describe);
 }
 
+void yield_core(Core& c, const SourceLoc& loc) {
+    auto held = c.launch->lock();
+    c.launch->yield_core(c, loc, held);
+}
+
 namespace {
 std::mutex g_gm_atomic;
 }
@@ -414,6 +419,21 @@ void Launch::block_until(Core& c, const SourceLoc& loc, std::unique_lock<std::mu
     held.lock();
     s.ready = nullptr;
     s.describe = nullptr;
+}
+
+void Launch::yield_core(Core& c, const SourceLoc& loc, std::unique_lock<std::mutex>& held) {
+    CoreSlot& s = slot_of(c);
+    s.ready = [] { return true; };
+    s.describe = [] { return std::string("letting the other cores run"); };
+    s.wait_loc = loc;
+    s.yielded = true;
+    s.state = CoreSlot::State::Blocked;
+    held.unlock();
+    yield_from(s);
+    held.lock();
+    s.ready = nullptr;
+    s.describe = nullptr;
+    s.yielded = false;
 }
 
 // ------------------------------------------------------------ cross-core flags
@@ -726,16 +746,25 @@ void lock_polling(std::unique_lock<std::mutex>& lk) {
 // After a fault, only cores numbered below the faulting one still run.
 CoreSlot* Launch::pick(const CoreSet& cores, std::unique_lock<std::mutex>& lk) {
     const int stop = fault_index_.load(std::memory_order_relaxed);
+    CoreSlot* yielded = nullptr;  // the first core that gave its turn away
     for (CoreSlot* s : cores) {
         if (s->core.index >= stop) break;
         if (s->state == CoreSlot::State::Runnable) return s;
         if (s->state == CoreSlot::State::Blocked) {
             if (!lk.owns_lock()) lock_polling(lk);
+            if (s->yielded) {
+                if (!yielded) yielded = s;
+                continue;
+            }
             if (s->ready()) return s;
         }
     }
     if (!lk.owns_lock()) lock_polling(lk);
-    return nullptr;
+    // Only cores that gave their turn away are left: every one of them gets
+    // its turn back, so the lowest does not take every round.
+    if (yielded)
+        for (CoreSlot* s : cores) s->yielded = false;
+    return yielded;
 }
 
 // Every lane held at once: a lane's own thread never takes two, nor the

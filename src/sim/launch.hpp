@@ -61,6 +61,7 @@ struct CoreSlot {
     std::string print_text;  // device printf output of a core in a parallel launch, until it is written out
     void* sched = nullptr;  // while the core runs: the context of its host thread's scheduler
     bool unwind = false;  // resumed only to unwind its stack (the launch ended without it)
+    bool yielded = false;  // gave its turn away (yield_core): picked after every other ready core
 };
 
 // A2A3 FFTS flags (16 per core) and A5 intra-block flags (32 per core),
@@ -116,6 +117,8 @@ public:
     // wait, after any change that may satisfy a wait.
     std::unique_lock<std::mutex> lock() { return std::unique_lock(mu_); }
     void signalled();
+    // Lets every other ready core run before `c` continues (ptosim::yield_core).
+    void yield_core(Core& c, const SourceLoc& loc, std::unique_lock<std::mutex>& held);
     // Suspends core `c` until ready() holds (ptosim::block_until).
     void block_until(Core& c, const SourceLoc& loc, std::unique_lock<std::mutex>& held, const std::function<bool()>& ready,
                      const std::function<std::string()>& describe);

@@ -84,7 +84,7 @@ __global__ __aicore__ void scalar_ub(__gm__ int32_t* out) {
 
 // An intrinsic declared but not simulated yet stops the launch.
 __global__ __aicore__ void unsimulated(__gm__ float* out) {
-    vbrcb(ub<float>(kOut), ub<float>(kA), 1, 8, 1);
+    copy_sram_to_neighbor_sram(ub<float>(kOut), ub<float>(kA), 1);
     copy_ubuf_to_gm_align_b32(out, ub<float>(kOut), 0, 1, 32, 0, 0, 0, 0);
 }
 

@@ -99,3 +99,54 @@ PTOSIM_CCE_VCONV(vconv_s642s32, S64, S32, None)
 PTOSIM_CCE_VCONV(vconv_s82f16, S8, F16, None)
 PTOSIM_CCE_VCONV(vconv_u82f16, U8, F16, None)
 #undef PTOSIM_CCE_VCONV
+
+// Half to packed int4 and back (two a byte, the lower element in the low
+// nibble), and int32 to half through the scale set_deqscale sets.
+#define PTOSIM_CCE_VCONV_S4(name, to_s4, round)                                                                    \
+    template <class D, class S, class R>                                                                           \
+    inline void name(__ubuf__ D* dst, __ubuf__ S* src, uint8_t repeat, uint16_t dstBlk, uint16_t srcBlk, R dstRep,  \
+                     R srcRep, ptosim_cce::where_t w = ptosim_cce::where_t::current()) {                           \
+        ptosim::cce::vconv_s4(ptosim_cce::here(w), #name, to_s4, ptosim::cce::Round::round, ptosim_cce::off(dst),   \
+                              ptosim_cce::off(src),                                                                \
+                              {repeat, dstBlk, srcBlk, 0, static_cast<uint16_t>(dstRep), static_cast<uint16_t>(srcRep), 0}); \
+    }
+PTOSIM_CCE_VCONV_S4(vconv_f162s4, true, None)
+PTOSIM_CCE_VCONV_S4(vconv_f162s4a, true, Away)
+PTOSIM_CCE_VCONV_S4(vconv_f162s4c, true, Ceil)
+PTOSIM_CCE_VCONV_S4(vconv_f162s4f, true, Floor)
+PTOSIM_CCE_VCONV_S4(vconv_f162s4r, true, Rint)
+PTOSIM_CCE_VCONV_S4(vconv_f162s4z, true, Trunc)
+PTOSIM_CCE_VCONV_S4(vconv_s42f16, false, None)
+#undef PTOSIM_CCE_VCONV_S4
+
+template <class D, class S>
+inline void vconv_deq(__ubuf__ D* dst, __ubuf__ S* src, uint8_t repeat, uint16_t dstBlk, uint16_t srcBlk,
+                      uint16_t dstRep, uint16_t srcRep, ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim::cce::vconv_deq(ptosim_cce::here(w), ptosim_cce::off(dst), ptosim_cce::off(src),
+                           {repeat, dstBlk, srcBlk, 0, dstRep, srcRep, 0});
+}
+
+template <class H>
+inline void set_deqscale(H scale, ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    const half h = static_cast<half>(scale);
+    ptosim::cce::set_deqscale(ptosim_cce::here(w), h.bits);
+}
+
+// Fused add/sub, ReLU and down-conversion; `h` picks the destination's high
+// half packing (only h = 0 is simulated).
+#define PTOSIM_CCE_RELUCONV(name, sub, from, to)                                                                   \
+    template <class D, class S>                                                                                    \
+    inline void name(__ubuf__ D* dst, __ubuf__ S* src0, __ubuf__ S* src1, uint8_t repeat, uint16_t dstBlk,          \
+                     uint16_t src0Blk, uint16_t src1Blk, uint16_t dstRep, uint16_t src0Rep, uint16_t src1Rep, bool h, \
+                     ptosim_cce::where_t w = ptosim_cce::where_t::current()) {                                      \
+        ptosim::cce::vreluconv(ptosim_cce::here(w), #name, sub, ptosim::cce::Dt::from, ptosim::cce::Dt::to,         \
+                               ptosim_cce::off(dst), ptosim_cce::off(src0), ptosim_cce::off(src1),                 \
+                               {repeat, dstBlk, src0Blk, src1Blk, dstRep, src0Rep, src1Rep}, h);                    \
+    }
+PTOSIM_CCE_RELUCONV(vaddreluconv_f322f16, false, F32, F16)
+PTOSIM_CCE_RELUCONV(vaddreluconv_f162s8, false, F16, S8)
+PTOSIM_CCE_RELUCONV(vaddreluconv_s162s8, false, S16, S8)
+PTOSIM_CCE_RELUCONV(vsubreluconv_f322f16, true, F32, F16)
+PTOSIM_CCE_RELUCONV(vsubreluconv_f162s8, true, F16, S8)
+PTOSIM_CCE_RELUCONV(vsubreluconv_s162s8, true, S16, S8)
+#undef PTOSIM_CCE_RELUCONV

@@ -10,8 +10,9 @@ typedef float float32_t;
 // VA registers set_va_reg_sb fills and the scatter/transpose intrinsics read.
 enum ub_addr8_t : int { VA0 = 0, VA1, VA2, VA3, VA4, VA5, VA6, VA7 };
 
-// What vcmax/vcmin write per repeat: value and index, value only, index only.
-// ptosim's numbering.
+// What vcmax/vcmin write per repeat: value and index, index and value, value
+// only, index only; the values are the reference's 2-bit order field
+// (docs/intrinsics/reduce.md).
 enum Order_t : int { VALUE_INDEX = 0, INDEX_VALUE = 1, ONLY_VALUE = 2, ONLY_INDEX = 3 };
 
 // Fixpipe quantisation modes (copy_matrix_cc_to_*): ptosim's numbering.

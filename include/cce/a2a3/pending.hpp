@@ -11,27 +11,6 @@
         ptosim::cce::not_simulated(#name, __builtin_return_address(0));           \
     }
 
-// vector: compare, select, reductions, broadcast, gather, sort, transposes
-PTOSIM_CCE_PENDING(vcmp_eq) PTOSIM_CCE_PENDING(vcmp_ne) PTOSIM_CCE_PENDING(vcmp_lt) PTOSIM_CCE_PENDING(vcmp_le)
-PTOSIM_CCE_PENDING(vcmp_gt) PTOSIM_CCE_PENDING(vcmp_ge)
-PTOSIM_CCE_PENDING(vcmpv_eq) PTOSIM_CCE_PENDING(vcmpv_ne) PTOSIM_CCE_PENDING(vcmpv_lt) PTOSIM_CCE_PENDING(vcmpv_le)
-PTOSIM_CCE_PENDING(vcmpv_gt) PTOSIM_CCE_PENDING(vcmpv_ge)
-PTOSIM_CCE_PENDING(vcmpvs_eq) PTOSIM_CCE_PENDING(vcmpvs_ne) PTOSIM_CCE_PENDING(vcmpvs_lt) PTOSIM_CCE_PENDING(vcmpvs_le)
-PTOSIM_CCE_PENDING(vcmpvs_gt) PTOSIM_CCE_PENDING(vcmpvs_ge)
-PTOSIM_CCE_PENDING(vsel) PTOSIM_CCE_PENDING(set_cmpmask)
-PTOSIM_CCE_PENDING(vcadd) PTOSIM_CCE_PENDING(vcmax) PTOSIM_CCE_PENDING(vcmin) PTOSIM_CCE_PENDING(vcgadd)
-PTOSIM_CCE_PENDING(vcgmax) PTOSIM_CCE_PENDING(vcgmin) PTOSIM_CCE_PENDING(vcpadd) PTOSIM_CCE_PENDING(vreducev2)
-PTOSIM_CCE_PENDING(vbrcb) PTOSIM_CCE_PENDING(vgather) PTOSIM_CCE_PENDING(vbitsort) PTOSIM_CCE_PENDING(vmrgsort4)
-PTOSIM_CCE_PENDING(get_vms4_sr) PTOSIM_CCE_PENDING(get_rsvd_cnt)
-PTOSIM_CCE_PENDING(scatter_vnchwconv_b8) PTOSIM_CCE_PENDING(scatter_vnchwconv_b16) PTOSIM_CCE_PENDING(scatter_vnchwconv_b32)
-PTOSIM_CCE_PENDING(set_va_reg_sb)
-PTOSIM_CCE_PENDING(vconv_f162s4) PTOSIM_CCE_PENDING(vconv_f162s4a) PTOSIM_CCE_PENDING(vconv_f162s4c)
-PTOSIM_CCE_PENDING(vconv_f162s4f) PTOSIM_CCE_PENDING(vconv_f162s4r) PTOSIM_CCE_PENDING(vconv_f162s4z) PTOSIM_CCE_PENDING(vconv_s42f16)
-PTOSIM_CCE_PENDING(vconv_deq) PTOSIM_CCE_PENDING(set_deqscale)
-PTOSIM_CCE_PENDING(vaddreluconv_f322f16) PTOSIM_CCE_PENDING(vaddreluconv_f162s8) PTOSIM_CCE_PENDING(vaddreluconv_s162s8)
-PTOSIM_CCE_PENDING(vsubreluconv_f322f16) PTOSIM_CCE_PENDING(vsubreluconv_f162s8) PTOSIM_CCE_PENDING(vsubreluconv_s162s8)
-// atomics and the scalar GM path
-PTOSIM_CCE_PENDING(set_st_atomic_cfg) PTOSIM_CCE_PENDING(st_atomic) PTOSIM_CCE_PENDING(ld_dev)
 // cube: L1 and L0 loads, img2col, mad, fixpipe
 PTOSIM_CCE_PENDING(copy_gm_to_cbuf) PTOSIM_CCE_PENDING(copy_cbuf_to_gm) PTOSIM_CCE_PENDING(copy_cbuf_to_fbuf)
 PTOSIM_CCE_PENDING(copy_cbuf_to_bt) PTOSIM_CCE_PENDING(copy_gm_to_cbuf_multi_nd2nz_b16)

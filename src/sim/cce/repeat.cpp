@@ -32,10 +32,31 @@ Plan plan(const Core& c, uint32_t repeat, int widest_bytes) {
     return p;
 }
 
+Plan unmasked(uint32_t repeat, int widest_bytes) {
+    Plan p;
+    p.per_repeat = static_cast<uint32_t>(kRepeatBytes) / widest_bytes;
+    p.mask[0] = p.mask[1] = ~uint64_t{0};
+    p.repeats = repeat;
+    p.last_slot = p.per_repeat - 1;
+    p.any = repeat > 0;
+    return p;
+}
+
+Access record_span(const Core& c, uint32_t repeats, uint64_t base, uint64_t pitch, uint64_t last, const char* op,
+                   const char* role, const SourceLoc& loc) {
+    if (repeats == 0) return {Space::UB, 0, base, 0};
+    const uint64_t bytes = uint64_t(repeats - 1) * pitch + last;
+    check_local(c, Space::UB, base, bytes, (std::string(op) + " " + role).c_str(), loc);
+    return {Space::UB, 0, base, bytes};
+}
+
 Access span(const Core& c, const Plan& p, const Operand& o, const char* op, const char* role, const SourceLoc& loc) {
     if (!p.any) return {Space::UB, 0, o.base, 0};
     uint64_t end = o.at(p.repeats - 1, p.last_slot) + o.size;
-    if (p.repeats > 1) end = std::max(end, o.at(p.repeats - 2, p.per_repeat - 1) + o.size);
+    // Normal mode: every repeat has the same highest active slot, so a repeat
+    // with a small mask and a repeat stride below eight blocks ends where its
+    // last active slot does. Counter mode: every repeat but the last is full.
+    if (p.repeats > 1) end = std::max(end, o.at(p.repeats - 2, p.counter ? p.per_repeat - 1 : p.last_slot) + o.size);
     check_local(c, Space::UB, o.base, end - o.base, (std::string(op) + " " + role).c_str(), loc);
     return {Space::UB, 0, o.base, end - o.base};
 }

@@ -8,8 +8,12 @@
 #include <ptosim/core.hpp>
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <span>
+#include <type_traits>
 
 namespace ptosim::cce::detail {
 
@@ -71,6 +75,14 @@ struct Plan {
 };
 
 Plan plan(const Core& c, uint32_t repeat, int widest_bytes);
+// Every slot of `repeat` repeats, whatever the mask register holds: the
+// instructions the reference documents as taking no mask (vcmpv, vcmpvs).
+Plan unmasked(uint32_t repeat, int widest_bytes);
+
+// Bytes [base, base + (repeats - 1) * pitch + last) of a destination that
+// steps by a whole record per repeat (reductions, bit masks); faults past UB.
+Access record_span(const Core& c, uint32_t repeats, uint64_t base, uint64_t pitch, uint64_t last, const char* op,
+                   const char* role, const SourceLoc& loc);
 
 // Faults when the operand's bytes under the plan leave UB; returns its span.
 Access span(const Core& c, const Plan& p, const Operand& o, const char* op, const char* role, const SourceLoc& loc);
@@ -81,6 +93,47 @@ void each_element(const Plan& p, F&& f) {
     for (uint32_t r = 0; r < p.repeats; ++r)
         for (uint32_t j = 0; j < p.per_repeat; ++j)
             if (p.active(r, j)) f(r, j);
+}
+
+// Runs f(r, slots) once per repeat with the active slots of that repeat, in
+// order: the per-repeat instructions (reductions, pair sums) fold them.
+template <class F>
+void each_repeat(const Plan& p, F&& f) {
+    uint32_t slots[256];
+    for (uint32_t r = 0; r < p.repeats; ++r) {
+        uint32_t n = 0;
+        for (uint32_t j = 0; j < p.per_repeat; ++j)
+            if (p.active(r, j)) slots[n++] = j;
+        f(r, std::span<const uint32_t>(slots, n));
+    }
+}
+
+template <class T>
+constexpr bool is_float_v = std::is_same_v<T, float> || std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t>;
+
+template <class T>
+double to_double(T v) {
+    if constexpr (is_float_v<T>) return static_cast<double>(static_cast<float>(v));
+    else return static_cast<double>(v);
+}
+
+// A double as the element type, rounded once: through float rounded to odd
+// when the element is 16 bits wide, so the final nearest-even rounding is the
+// single correct rounding of the double. Integers wrap.
+template <class T>
+T from_double(double x) {
+    if constexpr (std::is_same_v<T, float>) {
+        return static_cast<float>(x);
+    } else if constexpr (is_float_v<T>) {
+        float f = static_cast<float>(x);
+        if (std::isfinite(f) && static_cast<double>(f) != x) {
+            if (std::fabs(static_cast<double>(f)) > std::fabs(x)) f = std::nextafter(f, 0.0f);
+            f = std::bit_cast<float>(std::bit_cast<uint32_t>(f) | 1u);
+        }
+        return T(f);
+    } else {
+        return static_cast<T>(static_cast<int64_t>(x));
+    }
 }
 
 template <class T>

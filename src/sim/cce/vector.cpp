@@ -12,31 +12,6 @@ namespace {
 using namespace detail;
 
 template <class T>
-constexpr bool is_float_v = std::is_same_v<T, float> || std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t>;
-
-// A double as the element type. Floats round once: through float rounded to
-// odd when the element is 16 bits wide, so the final nearest-even rounding is
-// the single correct rounding of the double.
-template <class T>
-T from_double(double x) {
-    if constexpr (std::is_same_v<T, float>) {
-        return static_cast<float>(x);
-    } else {
-        float f = static_cast<float>(x);
-        if (std::isfinite(f) && static_cast<double>(f) != x) {
-            if (std::fabs(static_cast<double>(f)) > std::fabs(x)) f = std::nextafter(f, 0.0f);
-            f = std::bit_cast<float>(std::bit_cast<uint32_t>(f) | 1u);
-        }
-        return T(f);
-    }
-}
-
-template <class T>
-double to_double(T v) {
-    return static_cast<double>(static_cast<float>(v));
-}
-
-template <class T>
 T binary(Bin op, T a, T b, T d) {
     if constexpr (is_float_v<T>) {
         const double x = to_double(a), y = to_double(b), z = to_double(d);

@@ -1,0 +1,74 @@
+// A2A3's scalar GM atomics (docs/intrinsics/atomic.md): set_st_atomic_cfg,
+// st_atomic and ld_dev, which pto-isa's soft SyncAll and TNOTIFY build
+// their cross-core counters on.
+#include "repeat.hpp"
+
+#include <string>
+
+namespace ptosim::cce {
+namespace {
+using namespace detail;
+
+OpRecord scalar_gm(const char* op, const SourceLoc& loc, const void* gm, int bytes, bool write) {
+    OpRecord r;
+    r.op = op;
+    r.pipe = Pipe::S;
+    r.loc = loc;
+    r.bytes = bytes;
+    if (write) r.write(Space::GM, reinterpret_cast<uintptr_t>(gm), bytes);
+    else r.read(Space::GM, reinterpret_cast<uintptr_t>(gm), bytes);
+    r.atomic = true;
+    return r;
+}
+}  // namespace
+
+void set_st_atomic_cfg(const SourceLoc& loc, Dt d, int op) {
+    Core& c = core();
+    if (op < 0 || op > 2) fault(loc, "set_st_atomic_cfg: operation " + std::to_string(op) + " is not sum, max or min");
+    OpRecord r;
+    r.op = "set_st_atomic_cfg";
+    r.pipe = Pipe::S;
+    r.loc = loc;
+    dispatch(c, r);
+    c.vec.st_atomic_type = static_cast<uint8_t>(static_cast<int>(d) + 1);
+    c.vec.st_atomic_op = static_cast<uint8_t>(op);
+}
+
+void st_atomic(const SourceLoc& loc, void* gm, uint64_t value_bits, int bytes) {
+    Core& c = core();
+    if (c.vec.st_atomic_type == 0) fault(loc, "st_atomic before set_st_atomic_cfg: no element type or operation set");
+    const Dt d = static_cast<Dt>(c.vec.st_atomic_type - 1);
+    if (size_of(d) != bytes)
+        fault(loc, std::string("st_atomic: a ") + std::to_string(bytes) + "-byte value under set_st_atomic_cfg's " +
+                       to_string(d));
+    check_gm(gm, bytes, "st_atomic", loc);
+    dispatch(c, scalar_gm("st_atomic", loc, gm, bytes, true));
+    auto* p = static_cast<uint8_t*>(gm);
+    // One lock serialises every atomic GM update of the launch's host threads.
+    GmAtomicScope scope(c, true);
+    with_type(d, [&](auto t) {
+        using T = decltype(t);
+        T v, old;
+        std::memcpy(&v, &value_bits, sizeof(T));
+        std::memcpy(&old, p, sizeof(T));
+        const double a = to_double(old), b = to_double(v);
+        T out = c.vec.st_atomic_op == 0 ? from_double<T>(a + b) : (c.vec.st_atomic_op == 1) == (b > a) ? v : old;
+        std::memcpy(p, &out, sizeof(T));
+    });
+}
+
+uint64_t ld_dev(const SourceLoc& loc, const void* gm, int bytes) {
+    Core& c = core();
+    check_gm(gm, bytes, "ld_dev", loc);
+    dispatch(c, scalar_gm("ld_dev", loc, gm, bytes, false));
+    // Let the other cores run before the read: kernels poll a counter with
+    // ld_dev, and on one host thread a loop that never yields would starve
+    // the cores that are to move it.
+    yield_core(c, loc);
+    uint64_t v = 0;
+    GmAtomicScope scope(c, true);
+    std::memcpy(&v, gm, bytes);
+    return v;
+}
+
+}  // namespace ptosim::cce

@@ -1,0 +1,176 @@
+// A2A3's reductions and broadcasts (docs/intrinsics/reduce.md): vcadd,
+// vcmax, vcmin over each repeat; vcgadd, vcgmax, vcgmin over each 32-byte
+// block; vcpadd over adjacent pairs; vbrcb, one element to one block.
+#include "repeat.hpp"
+
+#include <string>
+
+namespace ptosim::cce {
+namespace {
+using namespace detail;
+
+// One addition of the reduction tree, rounded to the element type. A 16-bit
+// float sum of finite terms that overflows keeps the largest finite value
+// (Ascend C's BlockReduceSum documents 65504 for half).
+template <class T>
+T add(T a, T b) {
+    const T s = from_double<T>(to_double(a) + to_double(b));
+    if constexpr (std::is_same_v<T, half>) {
+        if (std::isinf(to_double(s)) && std::isfinite(to_double(a)) && std::isfinite(to_double(b)))
+            return half::from_bits(std::signbit(to_double(s)) ? 0xfbff : 0x7bff);
+    }
+    return s;
+}
+
+// Sums v[0..n) (n a power of two) pairwise, level by level, as a binary tree.
+template <class T>
+T tree_sum(T* v, uint32_t n) {
+    for (; n > 1; n /= 2)
+        for (uint32_t i = 0; i < n / 2; ++i) v[i] = add(v[2 * i], v[2 * i + 1]);
+    return v[0];
+}
+
+// Index of the first extreme among the given slots; a NaN never wins over a
+// number (not documented).
+template <class T>
+uint32_t extreme(Red red, const uint8_t* ub, const Operand& src, uint32_t r, std::span<const uint32_t> slots) {
+    uint32_t best = slots[0];
+    double bv = to_double(load<T>(ub, src.at(r, best)));
+    for (uint32_t j : slots.subspan(1)) {
+        const double x = to_double(load<T>(ub, src.at(r, j)));
+        if (std::isnan(bv) ? !std::isnan(x) : (red == Red::Max ? x > bv : x < bv)) {
+            best = j;
+            bv = x;
+        }
+    }
+    return best;
+}
+
+OpRecord reduce_record(const Core& c, const char* op, Dt d, const Plan& p, const Operand& src, uint64_t dst,
+                       uint64_t pitch, uint64_t last, const SourceLoc& loc) {
+    OpRecord r = vector_record(op, d, p, loc);
+    r.write(Space::UB, dst, record_span(c, p.repeats, dst, pitch, last, op, "dst", loc).bytes);
+    r.read(Space::UB, src.base, span(c, p, src, op, "src", loc).bytes);
+    return r;
+}
+
+}  // namespace
+
+void vreduce(const SourceLoc& loc, const char* op, Red red, Dt d, uint64_t dst, uint64_t src, const ReduceShape& sh,
+             int order) {
+    Core& c = core();
+    if (red == Red::Add && order != 0)
+        fault(loc, "vcadd with mode 1 (the sum into ACC_VAL) is not simulated by ptosim yet");
+    const int size = size_of(d);
+    const Plan p = plan(c, sh.repeat, size);
+    const Operand s{src, sh.src_blk, sh.src_rep, size};
+    // What a repeat writes, which is also the unit of dstRepeatStride: the
+    // value, the value and its index (each as wide as the element), or a
+    // 32-bit index alone.
+    const uint64_t record = red == Red::Add || order == 2 ? size : order == 3 ? 4 : 2 * size;
+    dispatch(c, reduce_record(c, op, d, p, s, dst, sh.dst_rep * record, record, loc));
+    uint8_t* ub = c.mem[static_cast<int>(Space::UB)];
+    with_type(d, [&](auto t) {
+        using T = decltype(t);
+        T v[256];
+        each_repeat(p, [&](uint32_t r, std::span<const uint32_t> slots) {
+            if (slots.empty()) return;
+            const uint64_t at = dst + uint64_t(r) * sh.dst_rep * record;
+            if (red == Red::Add) {
+                // Masked-off slots stay in the tree as zeros.
+                for (uint32_t j = 0; j < p.per_repeat; ++j) v[j] = T(0.0f);
+                for (uint32_t j : slots) v[j] = load<T>(ub, s.at(r, j));
+                store(ub, at, tree_sum(v, p.per_repeat));
+                return;
+            }
+            const uint32_t best = extreme<T>(red, ub, s, r, slots);
+            const T value = load<T>(ub, s.at(r, best));
+            using Index = std::conditional_t<sizeof(T) == 2, uint16_t, uint32_t>;
+            switch (order) {
+            case 0: store(ub, at, value); store(ub, at + size, static_cast<Index>(best)); break;
+            case 1: store(ub, at, static_cast<Index>(best)); store(ub, at + size, value); break;
+            case 2: store(ub, at, value); break;
+            default: store(ub, at, best); break;
+            }
+        });
+    });
+}
+
+void vgreduce(const SourceLoc& loc, const char* op, Red red, Dt d, uint64_t dst, uint64_t src, const ReduceShape& sh) {
+    Core& c = core();
+    const int size = size_of(d);
+    const Plan p = plan(c, sh.repeat, size);
+    const Operand s{src, sh.src_blk, sh.src_rep, size};
+    const uint32_t per_block = static_cast<uint32_t>(kBlock) / size;
+    // A repeat's eight results lie side by side; dstRepeatStride counts them
+    // as one unit (not documented; pto-isa steps f32 rows by 1 = 32 bytes).
+    const uint64_t record = 8 * uint64_t(size);
+    dispatch(c, reduce_record(c, op, d, p, s, dst, sh.dst_rep * record, record, loc));
+    uint8_t* ub = c.mem[static_cast<int>(Space::UB)];
+    with_type(d, [&](auto t) {
+        using T = decltype(t);
+        each_repeat(p, [&](uint32_t r, std::span<const uint32_t> slots) {
+            for (uint32_t b = 0; b < 8; ++b) {
+                // The slots come in order: a block's are one stretch of them.
+                const auto lo = std::lower_bound(slots.begin(), slots.end(), b * per_block);
+                const std::span<const uint32_t> in(lo, std::lower_bound(lo, slots.end(), (b + 1) * per_block));
+                if (in.empty()) continue;  // a block with no active slot is not written (not documented)
+                const uint64_t at = dst + uint64_t(r) * sh.dst_rep * record + uint64_t(b) * size;
+                if (red == Red::Add) {
+                    T v[32];
+                    for (uint32_t k = 0; k < per_block; ++k) v[k] = T(0.0f);
+                    for (uint32_t j : in) v[j % per_block] = load<T>(ub, s.at(r, j));
+                    store(ub, at, tree_sum(v, per_block));
+                } else {
+                    store(ub, at, load<T>(ub, s.at(r, extreme<T>(red, ub, s, r, in))));
+                }
+            }
+        });
+    });
+}
+
+void vcpadd(const SourceLoc& loc, Dt d, uint64_t dst, uint64_t src, const ReduceShape& sh) {
+    Core& c = core();
+    const int size = size_of(d);
+    const Plan p = plan(c, sh.repeat, size);
+    const Operand s{src, sh.src_blk, sh.src_rep, size};
+    // dstRepeatStride counts 128 bytes here, a repeat's results (the reference
+    // says so for vcpadd alone).
+    const uint64_t pitch = uint64_t(sh.dst_rep) * 128, last = uint64_t(p.per_repeat / 2) * size;
+    dispatch(c, reduce_record(c, "vcpadd", d, p, s, dst, pitch, last, loc));
+    uint8_t* ub = c.mem[static_cast<int>(Space::UB)];
+    with_type(d, [&](auto t) {
+        using T = decltype(t);
+        // Result k is the sum of slots 2k and 2k+1, written when slot 2k is
+        // active; an inactive slot 2k+1 adds nothing (not documented).
+        each_element(p, [&](uint32_t r, uint32_t j) {
+            if (j % 2) return;
+            const T a = load<T>(ub, s.at(r, j));
+            const T sum = p.active(r, j + 1) ? add(a, load<T>(ub, s.at(r, j + 1))) : a;
+            store(ub, dst + r * pitch + uint64_t(j / 2) * size, sum);
+        });
+    });
+}
+
+void vbrcb(const SourceLoc& loc, Dt d, uint64_t dst, uint64_t src, uint16_t dst_blk, uint16_t dst_rep, uint32_t repeat) {
+    Core& c = core();
+    const int size = size_of(d);
+    // The mask is not applied: every block of every repeat is written.
+    const Plan p = unmasked(repeat, size);
+    const Operand o{dst, dst_blk, dst_rep, size};
+    const uint32_t per_block = static_cast<uint32_t>(kBlock) / size;
+    OpRecord r = vector_record("vbrcb", d, p, loc);
+    r.write(Space::UB, dst, span(c, p, o, "vbrcb", "dst", loc).bytes);
+    r.read(Space::UB, src, record_span(c, repeat, src, 8 * uint64_t(size), 8 * uint64_t(size), "vbrcb", "src", loc).bytes);
+    dispatch(c, r);
+    uint8_t* ub = c.mem[static_cast<int>(Space::UB)];
+    // Source and destination may be the same buffer (pto-isa's TCI does so):
+    // a repeat's eight sources are read before its blocks are written.
+    for (uint32_t rr = 0; rr < repeat; ++rr) {
+        uint8_t vals[8][8];
+        for (uint32_t b = 0; b < 8; ++b) std::memcpy(vals[b], ub + src + (uint64_t(rr) * 8 + b) * size, size);
+        for (uint32_t j = 0; j < p.per_repeat; ++j) std::memcpy(ub + o.at(rr, j), vals[j / per_block], size);
+    }
+}
+
+}  // namespace ptosim::cce

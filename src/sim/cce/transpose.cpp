@@ -1,0 +1,81 @@
+// A2A3's VA-register transposes (docs/intrinsics/transpose.md): 16 source
+// blocks, each a row, become 16 destination blocks, each a column.
+#include "repeat.hpp"
+
+#include <string>
+
+namespace ptosim::cce {
+using detail::kBlock;
+
+void set_va_reg_sb(const SourceLoc& loc, int reg, const uint64_t addrs[8]) {
+    Core& c = core();
+    if (reg < 0 || reg > 7) fault(loc, "set_va_reg_sb: VA" + std::to_string(reg) + " does not exist (VA0..VA7)");
+    OpRecord r;
+    r.op = "set_va_reg_sb";
+    r.pipe = Pipe::S;
+    r.loc = loc;
+    dispatch(c, r);
+    for (int i = 0; i < 8; ++i) c.vec.va[reg][i] = addrs[i];
+}
+
+void scatter_vnchwconv(const SourceLoc& loc, int bits, int dst_va, int src_va, uint32_t repeat, uint16_t dst_stride,
+                       uint16_t src_stride, bool dst_high, bool src_high) {
+    Core& c = core();
+    const char* op = bits == 8 ? "scatter_vnchwconv_b8" : bits == 16 ? "scatter_vnchwconv_b16" : "scatter_vnchwconv_b32";
+    if (dst_va < 0 || dst_va > 6 || src_va < 0 || src_va > 6)
+        fault(loc, std::string(op) + ": the address lists are VA pairs starting at VA0..VA6");
+    // The 16 addresses of each side: VAn's eight, then VAn+1's.
+    uint64_t dst[16], src[16];
+    for (int i = 0; i < 16; ++i) {
+        dst[i] = c.vec.va[dst_va + i / 8][i % 8];
+        src[i] = c.vec.va[src_va + i / 8][i % 8];
+    }
+    // Bytes each block contributes: b8 a half block (16 bytes), else whole.
+    const uint64_t part = bits == 8 ? 16 : kBlock;
+    const uint64_t src_part = bits == 8 && src_high ? 16 : 0, dst_part = bits == 8 && dst_high ? 16 : 0;
+    OpRecord r;
+    r.op = op;
+    r.pipe = Pipe::V;
+    r.loc = loc;
+    r.elements = uint64_t(repeat) * 16 * part * 8 / bits;
+    r.bytes = uint64_t(repeat) * 16 * part;
+    // Each side is recorded as the one span from its lowest block to its
+    // highest: a record holds a few accesses, not 16 per repeat.
+    uint64_t lo[2] = {~uint64_t{0}, ~uint64_t{0}}, hi[2] = {0, 0};
+    for (uint32_t rr = 0; rr < repeat; ++rr)
+        for (int i = 0; i < 16; ++i) {
+            const uint64_t s = src[i] + uint64_t(rr) * src_stride * kBlock + src_part;
+            const uint64_t d = dst[i] + uint64_t(rr) * dst_stride * kBlock + dst_part;
+            check_local(c, Space::UB, s, part, (std::string(op) + " src").c_str(), loc);
+            check_local(c, Space::UB, d, part, (std::string(op) + " dst").c_str(), loc);
+            lo[0] = std::min(lo[0], s), hi[0] = std::max(hi[0], s + part);
+            lo[1] = std::min(lo[1], d), hi[1] = std::max(hi[1], d + part);
+        }
+    if (repeat) {
+        r.read(Space::UB, lo[0], hi[0] - lo[0]);
+        r.write(Space::UB, lo[1], hi[1] - lo[1]);
+    }
+    dispatch(c, r);
+    uint8_t* ub = c.mem[static_cast<int>(Space::UB)];
+    const int size = bits / 8;
+    for (uint32_t rr = 0; rr < repeat; ++rr) {
+        // Read every source block before writing: the lists may overlap.
+        uint8_t in[16][32], out[16][32];
+        for (int i = 0; i < 16; ++i)
+            std::memcpy(in[i], ub + src[i] + uint64_t(rr) * src_stride * kBlock + src_part, part);
+        if (bits == 32) {
+            // 16 rows of 8 words become 8 rows of 16: destination block j holds
+            // column j / 2 of source rows (j % 2) * 8 .. + 8.
+            for (int j = 0; j < 16; ++j)
+                for (int k = 0; k < 8; ++k) std::memcpy(out[j] + k * 4, in[(j % 2) * 8 + k] + (j / 2) * 4, 4);
+        } else {
+            // A 16 x 16 matrix of bytes (b8) or halves (b16): block j is column j.
+            for (int j = 0; j < 16; ++j)
+                for (int k = 0; k < 16; ++k) std::memcpy(out[j] + k * size, in[k] + j * size, size);
+        }
+        for (int j = 0; j < 16; ++j)
+            std::memcpy(ub + dst[j] + uint64_t(rr) * dst_stride * kBlock + dst_part, out[j], part);
+    }
+}
+
+}  // namespace ptosim::cce
