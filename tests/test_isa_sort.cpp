@@ -664,7 +664,9 @@ TEST(TSORT32_Targets, LongRowTmpSize) {
         ISA_SYNC(PIPE_V, PIPE_MTE3);
         store(out, d, 1, 4160);
     });
-#if PTOSIM_TARGET_A5
+    // A2A3's tmp needs the whole padded row (2080 elements): pto-isa's release
+    // code pads it past the 32-element tile anyway (a debug-only rule), so
+    // the result is the same on both targets.
     ASSERT_TRUE(st.ok()) << st.message;
     // The last block holds columns 2048, 2049 and 30 padded slots.
     auto got = entries_of(out);
@@ -673,11 +675,6 @@ TEST(TSORT32_Targets, LongRowTmpSize) {
     EXPECT_EQ(entry_value<float>(got[2049]), std::min(a, b));
     EXPECT_EQ(raw_bits(entry_value<float>(got[2050])), 0xffc00000u);
     EXPECT_EQ(raw_bits(entry_value<float>(got[2079])), 0xffc00000u);
-#else
-    EXPECT_FALSE(st.ok());
-    EXPECT_NE(st.message.find("TSORT32: tmp holds 32 elements; padding a 2050-column row needs 2080"), std::string::npos)
-        << st.message;
-#endif
 }
 
 // ============================================================ TMRGSORT
