@@ -517,7 +517,10 @@ def test_check_names_a_load_past_the_requested_bytes_the_device_tolerates(tmp_pa
     assert f"TLOAD at {tmp_path}/add_overread.cpp:{load} accesses GM" in plain.stderr
     assert "runs 48 bytes past the 2000 bytes requested for the allocation at" in plain.stderr
 
-    r, reports = _checked(tmp_path, "mem", lib)
+    log = tmp_path / "overread.jsonl"
+    r = ptolab("check", "--tool=mem", "--log", log, "--", ACL_MAIN, lib, 500, 1)
+    assert r.returncode == 1, r.stderr
+    reports = [json.loads(l) for l in log.read_text().splitlines()]
     got = [(x["tool"], x["kind"], tuple(loc["line"] for loc in x["locations"])) for x in reports]
     assert got == [("memcheck", "gm-past-allocation", (load,))]
     assert reports[0]["range"][1] - reports[0]["range"][0] == 1024
