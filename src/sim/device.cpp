@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include <algorithm>
 #include <chrono>
 #include <cinttypes>
 #include <cstdlib>
@@ -177,9 +178,15 @@ constexpr uint64_t kMaxBlockBytes = 1ull << 47;  // the user address space of x8
 // in whatever lies next, and nothing faults. Each simulated device block is
 // followed by this much memory of its own, so such an access reads what an
 // earlier one left there (zeros at first) and writes there, the same way on
-// every run, without reaching another block or the simulator's memory.
+// every run, without reaching another block or the simulator's memory. A
+// kernel that splits its rows over more blocks than its buffers hold runs a
+// whole share past the end, so the tail grows with the block (address space
+// only: the pages are not reserved until touched).
 constexpr uint64_t kDeviceTailBytes = 1ull << 20;
-uint64_t device_extent(uint64_t bytes) { return mapped_bytes(bytes) + kDeviceTailBytes; }
+uint64_t device_extent(uint64_t bytes) {
+    const uint64_t pages = mapped_bytes(bytes);
+    return pages + std::max(kDeviceTailBytes, pages);
+}
 
 }  // namespace
 
