@@ -172,7 +172,18 @@ void ffts_cross_core_sync(const SourceLoc& loc, Pipe pipe, uint64_t config) {
     // A core that never set a base signals through the one the runtime
     // programmed for the launch: mix kernels that pass on the device never
     // call set_ffts_base_addr (docs/semantics.md, "Cross-core flags").
-    if (c.ffts_base != 0 && c.ffts_base != l.device().ffts_ctrl_addr()) {
+    if (c.ffts_base == 0) {
+        Tolerated t;
+        t.op = "ffts_cross_core_sync";
+        t.kind = "ffts-base-unset";
+        t.pipe = pipe;
+        t.message = "ffts_cross_core_sync at " + loc.str() + " on a core that never called set_ffts_base_addr: the "
+                    "CCE documentation asks the kernel to set the FFTS base from rtGetC2cCtrlAddr, but the runtime "
+                    "sets it for the launch, so the signal went through the launch's FFTS block";
+        t.fix = "pass the address rtGetC2cCtrlAddr returns into the kernel and call set_ffts_base_addr(addr) before "
+                "the first cross-core signal";
+        tolerate(loc, std::move(t));
+    } else if (c.ffts_base != l.device().ffts_ctrl_addr()) {
         char buf[160];
         std::snprintf(buf, sizeof buf, "0x%llx, but the device's FFTS control block is at 0x%llx",
                       static_cast<unsigned long long>(c.ffts_base),

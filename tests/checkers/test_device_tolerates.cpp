@@ -250,21 +250,39 @@ TEST(DeviceTolerates, GmFarPastTheBlockStillFaults) {
 
 #if !PTOSIM_TARGET_A5
 // A mix kernel that never calls set_ffts_base_addr signals through the base
-// the runtime gives the launch, as mix kernels that pass on the device do.
+// the runtime gives the launch, as mix kernels that pass on the device do;
+// memcheck names the signal, which the CCE documentation says needs the base.
 TEST(DeviceTolerates, MixKernelWithoutSetFftsBaseAddrSignals) {
     int seen = 0;
-    Outcome o = launch(
-        "all", false, ptosim::KernelKind::Mix,
-        [&] {
-            ffts_cross_core_sync(PIPE_FIX, 1 | (2 << 4) | (3 << 8));  // @ffts-unset
-        },
-        [&] {
-            wait_flag_dev(3);
-            ++seen;
-        });
-    EXPECT_TRUE(o.st.ok()) << o.st.message;
-    EXPECT_TRUE(o.reports.empty());
+    auto aic = [&] {
+        ffts_cross_core_sync(PIPE_FIX, 1 | (2 << 4) | (3 << 8));  // @ffts-unset
+    };
+    auto aiv = [&] {
+        wait_flag_dev(3);
+        ++seen;
+    };
+    Outcome plain = launch("", false, ptosim::KernelKind::Mix, aic, aiv);
+    EXPECT_TRUE(plain.st.ok()) << plain.st.message;
     EXPECT_EQ(seen, 2);
+    EXPECT_NE(plain.err.find("ptosim: memcheck: note: ffts-base-unset in kernel 'tolerated_kernel' on AIC block 0: "
+                             "ffts_cross_core_sync at " + here("@ffts-unset")),
+              std::string::npos)
+        << plain.err;
+
+    Outcome checked = launch("all", false, ptosim::KernelKind::Mix, aic, aiv);
+    EXPECT_EQ(checked.st.code, ptosim::err::kAiCoreException) << checked.st.message;
+    EXPECT_EQ(seen, 4);  // the Vector cores were released all the same
+    ASSERT_EQ(checked.reports.size(), 1u);
+    EXPECT_EQ(checker_test::summary(checked.reports[0]), "memcheck ffts-base-unset " + std::to_string(line_of("@ffts-unset")));
+    EXPECT_EQ(checked.reports[0].core, "AIC block 0");
+    EXPECT_NE(checked.reports[0].fix.find("call set_ffts_base_addr(addr) before the first cross-core signal"),
+              std::string::npos);
+
+    Outcome strict = launch("", true, ptosim::KernelKind::Mix, aic, aiv);
+    EXPECT_EQ(strict.st.code, ptosim::err::kAiCoreException);
+    EXPECT_NE(strict.st.message.find("faulted on AIC block 0 at " + here("@ffts-unset") + ": ffts_cross_core_sync at"),
+              std::string::npos)
+        << strict.st.message;
 }
 
 // A base other than the runtime's would send the signal nowhere (on the
