@@ -154,7 +154,10 @@ run_topk() {
         d="$tmp/kernels/manual/a2a3/topk"
         rm -rf "$d" "$tmp/prof"
         cp -r "$isa/kernels/manual/a2a3/topk" "$d"
-        sed -i -E "s/(gShape3) = [0-9]+;/\1 = $rows;/; s/(gWholeShape3) = [0-9]+;/\1 = $rows;/" "$d/main.cpp"
+        # Both files carry the row count: main.cpp sizes the buffers, launchTopk
+        # (topk_kernel.cpp) splits the rows over the blocks.
+        sed -i -E "s/(gShape3) = [0-9]+;/\1 = $rows;/; s/(gWholeShape3) = [0-9]+;/\1 = $rows;/" "$d/main.cpp" \
+            "$d/topk_kernel.cpp"
         sed -i -E "s/np.int32, 1, 1, 1, [0-9]+, 1024, 1, 1, 1, [0-9]+, 1280/np.int32, 1, 1, 1, $rows, 1024, 1, 1, 1, $rows, 1280/" \
             "$d/scripts/gen_data.py"
         (cd "$d" && "$py" scripts/gen_data.py >/dev/null)

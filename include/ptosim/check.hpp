@@ -54,6 +54,9 @@ bool enabled(Tool t);
 // Appends each report as a JSON line to path ("" stops logging); a path
 // ending in .sarif gets a SARIF 2.1.0 log of all reports instead.
 void set_log(std::string path);
+// PTO_SIM_STRICT's setting for the rest of the process: true turns every
+// tolerated finding (ptosim::tolerate) into a launch fault again.
+void set_strict(bool on);
 
 // Reports of launches finished since the previous call.
 std::vector<Report> take_reports();

@@ -188,6 +188,7 @@ struct Core {
     // The CCE layer's vector registers (the executed-pto-isa build).
     VectorState vec;
     uint64_t ffts_base = 0;
+    SourceLoc ffts_base_loc;  // the set_ffts_base_addr that set it
     // Cube configuration registers, per core as on hardware: QUANT_PRE (the
     // scalar fixpipe quantisation parameter), FPC (where in FB the per-column
     // parameters lie), FMATRIX A/B, img2col repeat and padding value (A5
@@ -262,6 +263,26 @@ struct KernelFault {
     SourceLoc loc;
 };
 [[noreturn]] void fault(const SourceLoc& loc, std::string message);
+
+// A rule the device does not enforce (a pto-isa debug-only PTO_ASSERT, a GM
+// access past the bytes an allocation asked for): the kernel goes on as it
+// would on the device, and the finding becomes a memcheck report of `kind`
+// at `loc` (docs/semantics.md, "Faults and reports"). With PTO_SIM_STRICT=1
+// (or check::set_strict) it is a fault at `loc` instead. `buffer` and
+// [lo, hi) name the memory involved ("" for none).
+struct Tolerated {
+    const char* op;
+    const char* kind;
+    std::string message;  // what happened and what the device does with it
+    std::string fix;
+    const char* buffer = "";
+    uint64_t lo = 0, hi = 0;
+    bool write = false;
+    Pipe pipe = Pipe::S;
+};
+void tolerate(const SourceLoc& loc, Tolerated t);
+// PTO_SIM_STRICT, read once (check::set_strict overrides it).
+bool strict();
 
 // Dispatch: subscribers (checkers, cost model, tracer) see every record.
 using Subscriber = std::function<void(const Core&, const OpRecord&)>;

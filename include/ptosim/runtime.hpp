@@ -90,8 +90,15 @@ class Stream;
 
 struct Allocation {
     uintptr_t base;
-    uint64_t size;
-    bool device;  // aclrtMalloc (true) or aclrtMallocHost (false)
+    uint64_t size;    // the block, rounded as CANN rounds it (aclrtMalloc: to 32 bytes, plus 32)
+    bool device;      // aclrtMalloc (true) or aclrtMallocHost (false)
+    uint64_t requested = 0;  // the bytes the program asked for (<= size); 0: size
+    // Bytes from base a kernel can reach without leaving ptosim's own memory:
+    // a device block's mapping runs on past its end (docs/semantics.md,
+    // "Faults and reports"); host and registered memory stop at size. 0: size.
+    uint64_t reach = 0;
+    uint64_t asked() const { return requested ? requested : size; }
+    uint64_t extent() const { return reach ? reach : size; }
 };
 
 class Device {
@@ -106,7 +113,10 @@ public:
     Status destroy_stream(Stream* s);
     bool is_stream(const Stream* s) const;
 
-    void* allocate(uint64_t bytes, bool device);
+    // `requested` (0: bytes) is what the program asked for, before rounding.
+    void* allocate(uint64_t bytes, bool device, uint64_t requested = 0);
+    // The allocation whose reach (Allocation::extent) holds address p, if any.
+    std::optional<Allocation> find_reach(const void* p) const;
     // Releasing a device block first waits (up to the sync timeout) for
     // queued launches whose pointer arguments point into it. `caller` is the
     // code address that asked, named in later use-after-free reports.

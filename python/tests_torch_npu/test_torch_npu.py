@@ -337,15 +337,19 @@ def test_event_elapsed_time_is_the_simulated_time_of_the_launches_between(add_li
     assert "Event.elapsed_time() is simulated NPU time from ptosim's cost model" in capfd.readouterr().err
 
 
-def test_kernel_overrunning_an_npu_tensor_is_a_fault(add_lib):
+def test_kernel_overrunning_an_npu_tensor_runs_as_on_the_device_and_is_reported(add_lib, capfd):
+    # npu tensors are aclrtMalloc blocks: the device writes past one into the
+    # HBM after it, so ptosim does too (docs/semantics.md, "Faults and
+    # reports") and says so once; ptolab check and PTO_SIM_STRICT=1 refuse it.
     x = torch.ones(256, device="npu", dtype=torch.float16)
     y = torch.empty(128, device="npu", dtype=torch.float16)  # too small for n=256
     add_lib.call_add_half(1, torch.npu.current_stream()._as_parameter_, ctypes.c_void_p(y.data_ptr()),
                           ctypes.c_void_p(x.data_ptr()), ctypes.c_void_p(x.data_ptr()), 256)
-    with pytest.raises(RuntimeError) as e:
-        torch.npu.synchronize()
-    assert "torch.npu.synchronize(): a kernel failed" in str(e.value)
-    assert "run past the end of the" in str(e.value)
+    torch.npu.synchronize()
+    assert (y.cpu() == 2).all()
+    err = capfd.readouterr().err
+    assert "ptosim: memcheck: note: gm-past-allocation in kernel" in err
+    assert "past the 256 bytes requested for the allocation at" in err
 
 
 def test_a_cpu_tensor_passed_to_a_kernel_fails_the_launch(add_lib, capfd):

@@ -230,7 +230,7 @@ aclError allocate(const char* fn, const char* arg, void** out, size_t size, bool
     // (CANN aclrtMallocAlign32 page, which contrasts itself with it): a DMA
     // burst may run into those bytes, and kernels' 32-byte bursts do.
     const size_t bytes = pad == Padding::None ? size : (size + 31) / 32 * 32 + (pad == Padding::Align32Plus32 ? 32 : 0);
-    void* p = Device::get().allocate(bytes, device);
+    void* p = Device::get().allocate(bytes, device, size);
     if (!p) {
         return fail(ACL_ERROR_BAD_ALLOC, std::string(fn) + ": out of host memory allocating " + std::to_string(size) +
                                              " bytes; the simulator backs " + (device ? "device" : "host") +

@@ -18,7 +18,9 @@
 #include <map>
 #include <optional>
 #include <mutex>
+#include <set>
 #include <sstream>
+#include <atomic>
 #include <tuple>
 #include <utility>
 
@@ -868,6 +870,52 @@ void emit(std::vector<Report> reports) {
     keep(reports);
 }
 
+// ------------------------------------------------------------ tolerated findings
+
+namespace {
+std::atomic<int> g_strict{-1};  // -1: PTO_SIM_STRICT not read yet
+std::mutex g_noted_mu;
+std::set<std::pair<std::string, std::string>> g_noted;  // (kind, site) already noted on stderr
+}  // namespace
+
+void set_strict(bool on) { g_strict.store(on ? 1 : 0); }
+
+}  // namespace ptosim::check
+
+namespace ptosim {
+
+bool strict() {
+    int s = check::g_strict.load(std::memory_order_relaxed);
+    if (s < 0) {
+        const char* v = std::getenv("PTO_SIM_STRICT");
+        s = v && *v && std::strcmp(v, "0") != 0 ? 1 : 0;
+        int expected = -1;
+        check::g_strict.compare_exchange_strong(expected, s);
+        s = check::g_strict.load();
+    }
+    return s == 1;
+}
+
+void tolerate(const SourceLoc& loc, Tolerated t) {
+    if (strict())
+        fault(loc, t.message + " (the device does not check this; PTO_SIM_STRICT makes it a fault): " + t.fix);
+    Core& c = core();
+    check::Report r;
+    r.tool = "memcheck";
+    r.kind = t.kind;
+    r.buffer = t.buffer;
+    r.lo = t.lo;
+    r.hi = t.hi;
+    r.sites = {{loc, t.op, t.pipe, t.buffer[0] ? (t.write ? "write" : "read") : "", c.name()}};
+    r.message = std::move(t.message);
+    r.fix = std::move(t.fix);
+    c.launch->add_tolerated(c.index, std::move(r));
+}
+
+}  // namespace ptosim
+
+namespace ptosim::check {
+
 // ------------------------------------------------------------ launch hooks
 
 Status begin(Launch& l) {
@@ -893,9 +941,31 @@ void core_done(Launch& l, const Core& c) {
     if (LaunchState* st = l.checker()) st->core_done(c);
 }
 
+// Without memcheck, each tolerated finding gets one line on stderr, once
+// per kind and site in the process: a loop of launches says it once.
+static void note_tolerated(Launch& l, std::vector<std::pair<int, Report>>& found) {
+    for (auto& [core, r] : found) {
+        {
+            std::lock_guard lk(g_noted_mu);
+            if (!g_noted.emplace(r.kind, r.sites[0].loc.str()).second) continue;
+        }
+        std::fprintf(stderr,
+                     "ptosim: memcheck: note: %s in kernel '%s' on %s: %s; the device does not check this, so the "
+                     "launch went on (ptolab check reports it with the fix, PTO_SIM_STRICT=1 makes it a fault)\n",
+                     r.kind.c_str(), l.spec().kernel.c_str(), l.core_name(core).c_str(), r.message.c_str());
+    }
+}
+
 Status end(Launch& l, Status run) {
     LaunchState* st = l.checker();
+    std::vector<std::pair<int, Report>> found = l.take_tolerated();
+    if (!st || !(st->tools & kMem)) note_tolerated(l, found);
     if (!st) return run;
+    if (st->tools & kMem)
+        for (auto& [core, r] : found) {
+            const uint64_t n = r.count;
+            st->add_at(core, std::move(r)).count += n - 1;
+        }
     l.set_checker(nullptr);
     st->finish(run.ok());
     int errors = 0;

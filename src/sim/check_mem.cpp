@@ -402,7 +402,8 @@ private:
             if (it != all.end() && it->first < hi) return;
             if (it != all.begin()) {
                 --it;
-                if (lo - it->first < it->second.size) return;
+                // The block's tail: check_gm already made it a gm-past-allocation report.
+                if (lo - it->first < it->second.extent()) return;
                 below_base = it->first;
                 below_size = it->second.size;
             }

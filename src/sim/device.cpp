@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include <algorithm>
 #include <chrono>
 #include <cinttypes>
 #include <cstdlib>
@@ -178,11 +179,25 @@ uint64_t page_bytes() {
 }
 uint64_t mapped_bytes(uint64_t bytes) { return (bytes + page_bytes() - 1) / page_bytes() * page_bytes(); }
 constexpr uint64_t kMaxBlockBytes = 1ull << 47;  // the user address space of x86-64 and AArch64
+// The device's HBM is one flat space: a kernel's access past its block lands
+// in whatever lies next, and nothing faults. Each simulated device block is
+// followed by this much memory of its own, so such an access reads what an
+// earlier one left there (zeros at first) and writes there, the same way on
+// every run, without reaching another block or the simulator's memory. A
+// kernel that splits its rows over more blocks than its buffers hold runs a
+// whole share past the end, so the tail grows with the block (address space
+// only: the pages are not reserved until touched).
+constexpr uint64_t kDeviceTailBytes = 1ull << 20;
+uint64_t device_extent(uint64_t bytes) {
+    const uint64_t pages = mapped_bytes(bytes);
+    return pages + std::max(kDeviceTailBytes, pages);
+}
 
 }  // namespace
 
-void* Device::allocate(uint64_t bytes, bool device) {
+void* Device::allocate(uint64_t bytes, bool device, uint64_t requested) {
     if (bytes == 0 || bytes > kMaxBlockBytes) return nullptr;
+    if (requested == 0 || requested > bytes) requested = bytes;
     void* p = nullptr;
     if (device) {
         // Device blocks are mappings of their own (page-aligned, so 512-byte
@@ -190,14 +205,16 @@ void* Device::allocate(uint64_t bytes, bool device) {
         // inaccessible without touching host heap data. Fresh pages read as
         // zero, as the fresh pages the real driver maps do; pto-isa's system
         // tests compare whole output buffers and rely on it (docs/acl.md).
-        p = mmap(nullptr, mapped_bytes(bytes), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        p = mmap(nullptr, device_extent(bytes), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                 -1, 0);
         if (p == MAP_FAILED) return nullptr;
     } else {
         p = ::operator new(bytes, std::align_val_t(512), std::nothrow);
         if (!p) return nullptr;
     }
     std::lock_guard lk(impl_->mu);
-    impl_->allocations[reinterpret_cast<uintptr_t>(p)] = {reinterpret_cast<uintptr_t>(p), bytes, device};
+    impl_->allocations[reinterpret_cast<uintptr_t>(p)] = {reinterpret_cast<uintptr_t>(p), bytes, device, requested,
+                                                          device ? device_extent(bytes) : bytes};
     return p;
 }
 
@@ -244,14 +261,15 @@ Status Device::release(void* p, bool device, const void* caller) {
         // The range stays reserved and inaccessible, so that a kernel still
         // holding the pointer faults (and is told which block it was) instead
         // of writing into whatever the heap put there next.
-        const uint64_t len = mapped_bytes(size);
+        const uint64_t len = device_extent(size);
         mprotect(p, len, PROT_NONE);
         madvise(p, len, MADV_DONTNEED);
         FreedBlock& slot = impl_->freed[impl_->freed_next];
         impl_->freed_next = (impl_->freed_next + 1) % Impl::kFreedBlocks;
         if (uintptr_t old = slot.base.exchange(0, std::memory_order_acq_rel))
-            munmap(reinterpret_cast<void*>(old), mapped_bytes(slot.size));
+            munmap(reinterpret_cast<void*>(old), slot.extent);
         slot.size = size;
+        slot.extent = len;
         char who[160];
         describe_code_address(caller, who, sizeof who);
         std::snprintf(slot.where, sizeof slot.where, "%s", who);
@@ -293,6 +311,16 @@ std::optional<Allocation> Device::find(const void* p, uint64_t bytes) const {
     return std::nullopt;
 }
 
+std::optional<Allocation> Device::find_reach(const void* p) const {
+    uintptr_t a = reinterpret_cast<uintptr_t>(p);
+    std::lock_guard lk(impl_->mu);
+    auto it = impl_->allocations.upper_bound(a);
+    if (it == impl_->allocations.begin()) return std::nullopt;
+    --it;
+    if (a - it->second.base < it->second.extent()) return it->second;
+    return std::nullopt;
+}
+
 uint64_t Device::ffts_ctrl_addr() const { return impl_->ffts_ctrl; }
 
 void Device::Impl::CoreArena::reset() {
@@ -309,7 +337,7 @@ const FreedBlock* find_freed(Device& d, uintptr_t a) {
     for (size_t i = 0; i < used; ++i) {
         const FreedBlock& f = d.impl().freed[i];
         const uintptr_t b = f.base.load(std::memory_order_acquire);
-        if (b && a - b < f.size) return &f;
+        if (b && a - b < f.extent) return &f;
     }
     return nullptr;
 }
@@ -424,9 +452,9 @@ namespace ptosim {
 
 void check_gm(const void* p, uint64_t bytes, const char* what, const SourceLoc& loc) {
     Device& d = Device::get();
-    const std::optional<Allocation> start = d.find(p, 1);
+    const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+    const std::optional<Allocation> start = d.find_reach(p);
     if (!start) {
-        const uintptr_t a = reinterpret_cast<uintptr_t>(p);
         if (const FreedBlock* f = find_freed(d, a)) {
             char buf[256];
             std::snprintf(buf, sizeof buf,
@@ -453,15 +481,44 @@ void check_gm(const void* p, uint64_t bytes, const char* what, const SourceLoc& 
         }
         return;
     }
-    if (d.find(p, bytes)) return;
-    char buf[320];
+    const uint64_t end = a + bytes, asked_end = start->base + start->asked();
+    if (end <= asked_end) return;
+    const void* hi = static_cast<const uint8_t*>(p) + bytes;
+    char buf[480];
+    if (end > start->base + start->extent()) {
+        // Host and registered memory end at their size; a device block's
+        // own tail ends kDeviceTailBytes after its pages.
+        const bool dev = start->reach != 0;
+        std::snprintf(buf, sizeof buf,
+                      "%s: GM bytes [%p, %p) run past the end of the %llu-byte allocation at %p (by %llu bytes)%s; check "
+                      "the GlobalTensor shape/stride and the offset added to the kernel argument",
+                      what, p, hi, static_cast<unsigned long long>(start->asked()), reinterpret_cast<void*>(start->base),
+                      static_cast<unsigned long long>(end - asked_end),
+                      dev ? ", farther than the memory ptosim keeps after a device block (on the device it would reach "
+                            "whatever lies there)"
+                          : (start->device ? "" : " (host memory, which ptosim cannot extend)"));
+        fault(loc, buf);
+    }
+    // Past the bytes the program asked for but inside the block's reach:
+    // padding CANN added, or HBM beyond the block. The device runs it.
+    Tolerated t;
+    t.op = what;
+    t.kind = "gm-past-allocation";
     std::snprintf(buf, sizeof buf,
-                  "%s: GM bytes [%p, %p) run past the end of the %llu-byte allocation at %p (by %llu bytes); check the "
-                  "GlobalTensor shape/stride and the offset added to the kernel argument",
-                  what, p, static_cast<const void*>(static_cast<const uint8_t*>(p) + bytes),
-                  static_cast<unsigned long long>(start->size), reinterpret_cast<void*>(start->base),
-                  static_cast<unsigned long long>(reinterpret_cast<uintptr_t>(p) + bytes - (start->base + start->size)));
-    fault(loc, buf);
+                  "%s at %s accesses GM [%p, %p), which runs %llu bytes past the %llu bytes requested for the "
+                  "allocation at %p%s",
+                  what, loc.str().c_str(), p, hi, static_cast<unsigned long long>(end - asked_end),
+                  static_cast<unsigned long long>(start->asked()), reinterpret_cast<void*>(start->base),
+                  end <= start->base + start->size ? " (into the padding the allocator adds)"
+                                                   : "; ptosim reads and writes memory it keeps after the block, as the "
+                                                     "device reads and writes whatever lies there");
+    t.message = buf;
+    t.fix = "size the allocation for every byte the kernel moves (tail tiles, bursts of whole rows), or shrink the "
+            "GlobalTensor shape or the offset at " + loc.str();
+    t.buffer = "GM";
+    t.lo = a;
+    t.hi = end;
+    tolerate(loc, std::move(t));
 }
 
 }  // namespace ptosim

@@ -50,6 +50,7 @@ std::string launch_progress(LaunchControl& ctl);
 struct FreedBlock {
     std::atomic<uintptr_t> base{0};
     uint64_t size = 0;
+    uint64_t extent = 0;  // the bytes its mapping kept reserved (Allocation::extent)
     char where[200] = {};  // who freed it, e.g. "main+0x4f (./app)": for the crash handler, which cannot run addr2line
     const void* caller = nullptr;  // aclrtFree's return address
 };

@@ -28,6 +28,7 @@
 #include <cstring>
 #include <exception>
 #include <mutex>
+#include <utility>
 #include <sstream>
 #include <unistd.h>
 
@@ -524,6 +525,27 @@ std::vector<Launch::HeldSignals> Launch::held_signals() const {
                 if (uint32_t n = b.pending[m][f])
                     out.push_back({HeldSignals::Counter::FftsBarrier, b.members[m], f, n, b.pending_from[m][f], key.first});
     return out;
+}
+
+void Launch::add_tolerated(int core, check::Report r) {
+    std::lock_guard lk(tolerated_mu_);
+    for (auto& [k, e] : tolerated_)
+        if (e.kind == r.kind && e.sites[0].loc.str() == r.sites[0].loc.str()) {
+            // The lowest core keeps the report, as the serial schedule would meet it first.
+            const uint64_t n = e.count + 1;
+            if (core < k) {
+                k = core;
+                e = std::move(r);
+            }
+            e.count = n;
+            return;
+        }
+    tolerated_.emplace_back(core, std::move(r));
+}
+
+std::vector<std::pair<int, check::Report>> Launch::take_tolerated() {
+    std::lock_guard lk(tolerated_mu_);
+    return std::exchange(tolerated_, {});
 }
 
 void Launch::fault_from(const Core& c, const KernelFault& f) {

@@ -2,6 +2,7 @@
 // (one cooperative scheduler per host thread) and the cross-core flag state
 // they share.
 #pragma once
+#include <ptosim/check.hpp>
 #include <ptosim/runtime.hpp>
 #include <algorithm>
 #include <array>
@@ -184,6 +185,12 @@ public:
     // A kernel fault on core `c`; the lowest-numbered faulting core's is the launch's.
     void fault_from(const Core& c, const KernelFault& f);
 
+    // Findings the device would not stop the kernel for (ptosim::tolerate):
+    // one per (kind, site), counted, by the core that met it first. Any
+    // host thread of the launch may add; check::end takes them.
+    void add_tolerated(int core, check::Report r);
+    std::vector<std::pair<int, check::Report>> take_tolerated();
+
 private:
     // The physical group slot a running core occupies: its Cube or Vector
     // core, or in a mix launch its Cube core and Vector core pair.
@@ -267,6 +274,8 @@ private:
 
     check::LaunchState* check_ = nullptr;
     cost::LaunchTiming* timing_ = nullptr;
+    std::mutex tolerated_mu_;
+    std::vector<std::pair<int, check::Report>> tolerated_;
 
     alignas(64) std::mutex mu_;
     // Cross-core flag state, with mu_ held. Counters by receiving core index

@@ -2,6 +2,7 @@
 #include <ptosim/intrinsics.hpp>
 #include "check.hpp"
 #include "launch.hpp"
+#include <cstdio>
 #include <string>
 
 namespace ptosim::intr {
@@ -115,6 +116,7 @@ void set_ffts_base_addr(const SourceLoc& loc, uint64_t addr) {
     Core& c = core();
     dispatch(c, sync_record("set_ffts_base_addr", Pipe::S, loc));
     c.ffts_base = addr;
+    c.ffts_base_loc = loc;
 }
 
 namespace {
@@ -167,9 +169,30 @@ void ffts_cross_core_sync(const SourceLoc& loc, Pipe pipe, uint64_t config) {
     check_pipe(loc, "ffts_cross_core_sync", pipe, false);
     if (c.target != Target::A2A3)
         fault(loc, "ffts_cross_core_sync is an A2A3 (dav-c220) intrinsic; on A5 use set_intra_block/wait_intra_block");
-    if (c.ffts_base == 0 || c.ffts_base != l.device().ffts_ctrl_addr())
-        fault(loc, "ffts_cross_core_sync before set_ffts_base_addr(addr) with the address from rtGetC2cCtrlAddr; "
-                   "pass the host's FFTS address into the kernel and set it first");
+    // A core that never set a base signals through the one the runtime
+    // programmed for the launch: mix kernels that pass on the device never
+    // call set_ffts_base_addr (docs/semantics.md, "Cross-core flags").
+    if (c.ffts_base == 0) {
+        Tolerated t;
+        t.op = "ffts_cross_core_sync";
+        t.kind = "ffts-base-unset";
+        t.pipe = pipe;
+        t.message = "ffts_cross_core_sync at " + loc.str() + " on a core that never called set_ffts_base_addr: the "
+                    "CCE documentation asks the kernel to set the FFTS base from rtGetC2cCtrlAddr, but the runtime "
+                    "sets it for the launch, so the signal went through the launch's FFTS block";
+        t.fix = "pass the address rtGetC2cCtrlAddr returns into the kernel and call set_ffts_base_addr(addr) before "
+                "the first cross-core signal";
+        tolerate(loc, std::move(t));
+    } else if (c.ffts_base != l.device().ffts_ctrl_addr()) {
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "0x%llx, but the device's FFTS control block is at 0x%llx",
+                      static_cast<unsigned long long>(c.ffts_base),
+                      static_cast<unsigned long long>(l.device().ffts_ctrl_addr()));
+        fault(loc, "ffts_cross_core_sync: set_ffts_base_addr at " + c.ffts_base_loc.str() + " set the FFTS base to " +
+                       buf + ", so the signal would reach no core (on the device the waiting cores hang); pass "
+                       "the address rtGetC2cCtrlAddr returns into the kernel unchanged (the value, not what it points "
+                       "to), or do not call set_ffts_base_addr at all");
+    }
     const int mode = static_cast<int>((config >> 4) & 0x3);
     const int flag = static_cast<int>((config >> 8) & 0xf);
     dispatch(c, sync_record("ffts_cross_core_sync", pipe, loc, SyncOp::CrossSignal, pipe, Pipe::S, flag));

@@ -315,3 +315,38 @@ def test_reasons_file_skips_comment_keys(tmp_path):
     p.write_text(json.dumps({"_about": "how to write these", "a5/tcmp": "buffer too small"}))
     assert c.load_reasons(str(p)) == {"a5/tcmp": "buffer too small"}
     assert c.load_reasons(str(tmp_path / "absent.json")) == {}
+
+
+NOTE = ("ptosim: memcheck: note: gm-past-allocation in kernel 'runTCmp<half>' on AIV block 0: TSTORE at "
+        "/tmp/ptolab-conformance-q1w2e3r4/job0/tests/npu/a5/src/st/testcase/tcmp/tcmp_kernel.cpp:45 accesses GM "
+        "[0x7f00aa000000, 0x7f00aa001000), which runs 2048 bytes past the 2048 bytes requested for the allocation at "
+        "0x7f00aa000000; ptosim reads and writes memory it keeps after the block, as the device reads and writes "
+        "whatever lies there; the device does not check this, so the launch went on (ptolab check reports it with "
+        "the fix, PTO_SIM_STRICT=1 makes it a fault)")
+
+
+def test_tolerated_notes_are_recorded_once_and_rendered_without_run_dependent_parts():
+    out = "[ RUN      ] TCMPTest.case1\n" + NOTE + "\n" + NOTE + "\nptosim: note: something else\n"
+    assert c.parse_tolerated(out) == [NOTE]
+    r = {"target": "a5", "testcase": "tcmp", "status": "pass", "tolerated": [NOTE]}
+    assert c.render_tolerated([r, dict(r, testcase="tadd", tolerated=[])], ["a5"])[5:] == [
+        "- **a5/tcmp**: memcheck `gm-past-allocation` at `tests/npu/a5/src/st/testcase/tcmp/tcmp_kernel.cpp:45` "
+        "(TSTORE, AIV block 0 of kernel `runTCmp<half>`): accesses GM, which runs 2048 bytes past the 2048 bytes "
+        "requested for the allocation; ptosim reads and writes memory it keeps after the block, as the device "
+        "reads and writes whatever lies there"]
+    # A testcase that does not pass is explained in "Why the others do not pass" instead.
+    assert c.render_tolerated([dict(r, status="fault")], ["a5"]) == []
+
+
+def test_merge_replaces_the_rerun_testcases_and_records_the_rerun(tmp_path):
+    old = {"results": [{"target": "a2a3", "testcase": "tadd", "status": "pass"},
+                       {"target": "a2a3", "testcase": "tsort32", "status": "fault"}], "date": "d0", "command": "c0"}
+    path = tmp_path / "c.json"
+    path.write_text(json.dumps(old))
+    new = {"results": [{"target": "a2a3", "testcase": "tsort32", "status": "pass"}], "date": "d1",
+           "command": "scripts/conformance.sh x --cases tsort32 --merge", "ptolab": {"commit": "abc"}}
+    doc = c.merge_results(str(path), new)
+    assert [(r["testcase"], r["status"]) for r in doc["results"]] == [("tadd", "pass"), ("tsort32", "pass")]
+    assert doc["date"] == "d0"
+    assert doc["reruns"] == [{"date": "d1", "command": new["command"], "ptolab": {"commit": "abc"},
+                              "cases": ["a2a3/tsort32"]}]

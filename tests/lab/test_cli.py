@@ -498,3 +498,35 @@ def test_check_names_the_line_of_a_call_with_template_arguments(tmp_path):
     raw = next(x for x in reports if x["kind"] == "read-after-write")
     assert raw["locations"][1]["file"].endswith("add_store_template.cpp")
     assert f"add_store_template.cpp:{store} reads UB" in r.stderr
+
+
+@needs_acl_main
+def test_check_names_a_load_past_the_requested_bytes_the_device_tolerates(tmp_path):
+    # The tail tile loads all 256 columns of x1: 48 bytes past the 2000
+    # bytes acl_main asks aclrtMalloc for with n = 500, inside the block's
+    # padding. The device runs it and the sum is right (only the valid
+    # columns are added); memcheck names the load; --strict refuses it.
+    lib, line = _mutated_add(tmp_path, "add_overread", lambda src: [
+        l.replace("G g1(x1 + t * kCols, typename G::Shape(len))", "G g1(x1 + t * kCols, typename G::Shape(kCols))")
+         .replace("V a(len), b(len), c(len);", "V a(kCols), b(len), c(len);") for l in src], "-O1")
+    load = line("TLOAD(a, g1)")
+    plain = subprocess.run([ACL_MAIN, str(lib), "500", "1"], capture_output=True, text=True, timeout=120)
+    assert plain.returncode == 0, plain.stderr
+    assert "PASS acl_main" in plain.stdout
+    assert f"ptosim: memcheck: note: gm-past-allocation in kernel" in plain.stderr
+    assert f"TLOAD at {tmp_path}/add_overread.cpp:{load} accesses GM" in plain.stderr
+    assert "runs 48 bytes past the 2000 bytes requested for the allocation at" in plain.stderr
+
+    log = tmp_path / "overread.jsonl"
+    r = ptolab("check", "--tool=mem", "--log", log, "--", ACL_MAIN, lib, 500, 1)
+    assert r.returncode == 1, r.stderr
+    reports = [json.loads(l) for l in log.read_text().splitlines()]
+    got = [(x["tool"], x["kind"], tuple(loc["line"] for loc in x["locations"])) for x in reports]
+    assert got == [("memcheck", "gm-past-allocation", (load,))]
+    assert reports[0]["range"][1] - reports[0]["range"][0] == 1024
+    assert "ptolab check: 1 report(s) (1 memcheck), 1 error(s);" in r.stderr
+
+    s = ptolab("check", "--strict", "--tool=mem", "--", ACL_MAIN, lib, 500, 1)
+    assert s.returncode == 1, s.stderr
+    assert f"add_overread.cpp:{load}: TLOAD at" in s.stderr
+    assert "PTO_SIM_STRICT makes it a fault" in s.stderr

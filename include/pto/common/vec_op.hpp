@@ -99,6 +99,22 @@ inline bool same_valid(const T& t, int vr, int vc) { return t.GetValidRow() == v
     ptosim::fault(loc_of(cs), std::string(op) + ": " + what);
 }
 
+// A rule pto-isa documents (or asserts with PTO_ASSERT, which its release
+// build compiles to nothing) but the device does not check: the instruction
+// goes on as the release build runs on the device, and memcheck reports the
+// call (docs/semantics.md, "Faults and reports").
+inline void debug_contract(const SourceLoc& loc, const char* op, Pipe pipe, const std::string& what,
+                           const std::string& release, const std::string& fix) {
+    ptosim::Tolerated t;
+    t.op = op;
+    t.kind = "debug-only-contract";
+    t.pipe = pipe;
+    t.message = std::string(op) + " at " + loc.str() + ": " + what + "; pto-isa states this rule, but only its debug "
+                "build checks it: " + release;
+    t.fix = fix;
+    ptosim::tolerate(loc, std::move(t));
+}
+
 // Element (r, c) of a source tile, widened to compute_t.
 template <class T>
 struct in_view {

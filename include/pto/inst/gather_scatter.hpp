@@ -254,8 +254,13 @@ PTO_INST_CALLER RecordEvent TGATHER(DstTileData& dst, SrcTileData& src, WaitEven
                   "TGATHER (mask pattern): dst and src must be row-major ND Vec tiles");
     ptosim_impl::gs::Op op(PTOSIM_CALLER, "TGATHER", ptosim::Pipe::V);
     if (dst.GetValidCol() != DstTileData::Cols)
-        op.fault("dst.GetValidCol() (" + std::to_string(dst.GetValidCol()) + ") must equal dst's Cols (" +
-                 std::to_string(DstTileData::Cols) + "): the packed result is written contiguously");
+        ptosim_impl::vop::debug_contract(
+            op.loc, "TGATHER", ptosim::Pipe::V,
+            "dst.GetValidCol() (" + std::to_string(dst.GetValidCol()) + ") differs from dst's Cols (" +
+                std::to_string(DstTileData::Cols) + ")",
+            "the release build packs the kept elements contiguously from dst's first element on, whatever dst's "
+            "valid shape",
+            "give dst a valid shape of whole rows (GetValidCol() == Cols), as the packed result ignores the row pitch");
     const int vr = src.GetValidRow(), vc = src.GetValidCol();
     int per_row = 0;
     for (int c = 0; c < vc; ++c) per_row += ptosim_impl::gs::pattern_keeps(maskPattern, c);

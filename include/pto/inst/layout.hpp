@@ -476,8 +476,14 @@ void tgather_index(CallSite cs, TileDataD& dst, TileDataS0& src0, TileDataS1& sr
     ptosim_impl::check_vec_operand<TileDataS1>();
     const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
     if (vc != TileDataD::Cols)
-        ptosim_impl::vop::shape_fault(cs, "TGATHER", "dst.GetValidCol() (" + std::to_string(vc) + ") must equal dst's Cols (" +
-                                                 std::to_string(TileDataD::Cols) + "): the gather writes whole rows");
+        ptosim_impl::vop::debug_contract(
+            ptosim_impl::loc_of(cs), "TGATHER", ptosim::Pipe::V,
+            "dst.GetValidCol() (" + std::to_string(vc) + ") differs from dst's Cols (" + std::to_string(TileDataD::Cols) +
+                ")",
+            "the release build gathers the " + std::to_string(vc) + " valid columns of each valid row at dst's row "
+                "pitch and leaves the other columns as they were",
+            "declare dst with Cols equal to its valid columns (a tile of " + std::to_string(vc) +
+                " columns, or a TSUBVIEW), or give it a valid shape of whole rows");
     if (src1.GetValidRow() < vr || src1.GetValidCol() < vc)
         ptosim_impl::vop::shape_fault(cs, "TGATHER", "the index tile's valid shape " + std::to_string(src1.GetValidRow()) + "x" +
                                                  std::to_string(src1.GetValidCol()) + " does not cover dst's " +

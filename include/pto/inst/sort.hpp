@@ -7,6 +7,7 @@
 #error "pto/inst/sort.hpp is included after pto/call_sites.hpp, whose call-site macros would rewrite its declarations: include the instruction headers first"
 #endif
 #include <pto/common/sim_support.hpp>
+#include <pto/common/vec_op.hpp>
 #include <array>
 #include <bit>
 #include <source_location>
@@ -99,10 +100,22 @@ void sort32(CallSite cs, Dst& dst, Src& src, Idx& idx, Tmp* tmp) {
         fault(cs, op, "src valid columns (" + std::to_string(cols) +
                           ") must be a multiple of 32 without a tmp tile; pass one to sort a partial last block");
     const int blocks = (cols + kSortBlock - 1) / kSortBlock;
-    if (static_cast<uint64_t>(Dst::Cols) * sizeof(T) < static_cast<uint64_t>(blocks) * kSortBlock * kStructBytes)
-        fault(cs, op, "dst rows hold " + std::to_string(Dst::Cols) + " columns; " + std::to_string(blocks) +
-                          " sorted block(s) of 32 structures need " +
-                          std::to_string(blocks * kSortBlock * kStructBytes / sizeof(T)));
+    const uint64_t row_out = static_cast<uint64_t>(blocks) * kSortBlock * kStructBytes;
+    const uint64_t pitch = static_cast<uint64_t>(Dst::RowStride) * sizeof(T);
+    // pto-isa's release code writes each row's whole sorted blocks at dst's
+    // row pitch (npu/a2a3/TSort32.hpp: vbitsort at dstPtr + i * dstStride),
+    // so a row too short for them runs into the next row, and the last row
+    // past the tile: only leaving UB stops the device.
+    const bool short_rows = static_cast<uint64_t>(Dst::Cols) * sizeof(T) < row_out;
+    if (short_rows)
+        ptosim_impl::vop::debug_contract(
+            loc, op, Pipe::V,
+            "dst rows hold " + std::to_string(Dst::Cols) + " columns; " + std::to_string(blocks) +
+                " sorted block(s) of 32 structures need " + std::to_string(row_out / sizeof(T)),
+            "the release build writes each row's " + std::to_string(row_out) + " bytes of structures at dst's row "
+                "pitch anyway: a row overwrites the start of the next one, and the last row runs past the tile",
+            "give dst at least " + std::to_string(row_out / sizeof(T)) + " columns (two 32-bit words per sorted "
+                "element, whole blocks of 32)");
     if (rows > Src::Rows)
         fault(cs, op, "dst valid rows (" + std::to_string(rows) + ") exceed src's " + std::to_string(Src::Rows) + " rows");
     // One idx row serves every row when idx has a single valid row.
@@ -110,6 +123,8 @@ void sort32(CallSite cs, Dst& dst, Src& src, Idx& idx, Tmp* tmp) {
     if (idx_stride != 0 && rows > Idx::Rows)
         fault(cs, op, "dst valid rows (" + std::to_string(rows) + ") exceed idx's " + std::to_string(Idx::Rows) + " rows");
     uint8_t* d = tile_base(c, dst, op, "destination", loc);
+    const uint64_t dst_span = rows == 0 ? 0 : (rows - 1) * pitch + row_out;
+    if (short_rows) ptosim::check_local(c, Space::UB, dst.address(), dst_span, "TSORT32 dst structures", loc);
     const uint8_t* s = tile_base(c, src, op, "source", loc);
     tile_base(c, idx, op, "idx", loc);
     // Padded slots take their index from the idx words after the valid ones,
@@ -128,9 +143,19 @@ void sort32(CallSite cs, Dst& dst, Src& src, Idx& idx, Tmp* tmp) {
     if constexpr (has_tmp) {
         if (padded) {
             t = tile_base(c, *tmp, op, "tmp", loc);
-            if (tile_bytes<Tmp>() < tmp_elems * sizeof(T))
-                fault(cs, op, "tmp holds " + std::to_string(tile_bytes<Tmp>() / sizeof(T)) + " elements; padding a " +
-                                  std::to_string(cols) + "-column row needs " + std::to_string(tmp_elems));
+            // The release code copies and pads the row in tmp whatever tmp's
+            // size (npu/*/TSort32.hpp: copy_ubuf_to_ubuf, then the -NaN tail
+            // of the last 32 elements): a small tmp spills into the UB after it.
+            if (tile_bytes<Tmp>() < tmp_elems * sizeof(T)) {
+                ptosim_impl::vop::debug_contract(
+                    loc, op, Pipe::V,
+                    "tmp holds " + std::to_string(tile_bytes<Tmp>() / sizeof(T)) + " elements; padding a " +
+                        std::to_string(cols) + "-column row needs " + std::to_string(tmp_elems),
+                    "the release build pads the row in the " + std::to_string(tmp_elems * sizeof(T)) +
+                        " bytes from tmp's address on anyway, past the tile",
+                    "give tmp at least " + std::to_string(tmp_elems) + " elements (TSORT32.md, tmp size equation)");
+                ptosim::check_local(c, Space::UB, tmp->address(), tmp_elems * sizeof(T), "TSORT32 tmp padding", loc);
+            }
         }
     }
 
@@ -140,6 +165,7 @@ void sort32(CallSite cs, Dst& dst, Src& src, Idx& idx, Tmp* tmp) {
     if constexpr (has_tmp)
         if (padded) rec.write(Space::UB, tmp->address(), tmp_elems * sizeof(T));
     record_tile(rec, true, dst);
+    if (short_rows) rec.write(Space::UB, dst.address(), dst_span);
     rec.elements = static_cast<uint64_t>(rows) * blocks * kSortBlock;
     rec.flops = rec.elements * 5;  // log2(32) compare stages
     rec.bytes = rec.elements * (sizeof(T) + 4 + kStructBytes);

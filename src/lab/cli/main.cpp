@@ -218,6 +218,7 @@ int cmd_run(const RunArgs& a) {
 
 struct CheckArgs {
     std::string tool = "all", log;
+    bool strict = false;
     std::vector<std::string> command;
     std::optional<double> timeout, kill_after;
 };
@@ -271,6 +272,7 @@ int cmd_check(const CheckArgs& a) {
     }
     setenv("PTO_SIM_CHECK", a.tool.c_str(), 1);
     setenv("PTO_SIM_CHECK_LOG", log.c_str(), 1);
+    if (a.strict) setenv("PTO_SIM_STRICT", "1", 1);
     ptolab::RunOptions o = run_options(a.timeout, a.kill_after);
     o.argv = a.command;
     ptolab::RunResult r = ptolab::run_with_timeout(o);
@@ -546,6 +548,9 @@ int main(int argc, char** argv) {
     check->add_option("--tool", cka.tool, "Comma list of sync, race, mem, init, or all (default all)");
     check->add_option("--log", cka.log, "Also keep the reports: JSON lines appended to this file (SARIF when it ends "
                                         "in .sarif); sets PTO_SIM_CHECK_LOG");
+    check->add_flag("--strict", cka.strict,
+                    "Fault where the device would not (sets PTO_SIM_STRICT=1): every finding the device tolerates, a "
+                    "memcheck report otherwise, stops its launch (docs/semantics.md, \"Faults and reports\")");
     check->add_option("--timeout", cka.timeout, "As ptolab run --timeout")->check(kSeconds);
     check->add_option("--kill-after", cka.kill_after, "As ptolab run --kill-after")->check(kSeconds);
     check->add_option("command", cka.command, "The command, after --")->required()->expected(-1);

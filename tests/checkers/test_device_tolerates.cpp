@@ -1,0 +1,307 @@
+// What the device tolerates (docs/semantics.md, "Faults and reports"): each
+// kernel below breaks a rule the device does not check. By default it runs to
+// the end with the device's result; under memcheck the same launch is a
+// report at the kernel's line; with PTO_SIM_STRICT (check::set_strict) it is
+// a fault at that line again.
+#include <pto/inst/elementwise_ops.hpp>
+#include <pto/inst/layout.hpp>
+#include <pto/inst/pto_sync.hpp>
+#include "test_isa_ref.hpp"
+#include "checker_util.hpp"
+#include <acl/acl.h>
+#include <ptosim/check.hpp>
+#include <ptosim/intrinsics.hpp>
+#include <cstring>
+#include <numeric>
+
+using namespace pto;
+using ptosim::check::Report;
+
+namespace {
+
+int line_of(const std::string& marker) { return checker_test::marker_line(__FILE__, marker); }
+// As reports and faults print a location: the compiler's path of this file.
+std::string here(const char* marker) { return std::string(__FILE__) + ":" + std::to_string(line_of(marker)); }
+
+struct Outcome {
+    ptosim::Status st;
+    std::vector<Report> reports;
+    std::string err;  // what the launch printed on stderr
+};
+
+// Runs one launch with `tools` selected and strict mode as given.
+Outcome launch(const char* tools, bool strict, ptosim::KernelKind kind, std::function<void()> aic,
+               std::function<void()> aiv, std::vector<const void*> gm_args = {}) {
+    EXPECT_EQ(ptosim::check::configure(tools), "");
+    ptosim::check::set_strict(strict);
+    ptosim::check::take_reports();
+    testutil::select_target_soc();
+    ptosim::LaunchSpec s;
+    s.kernel = "tolerated_kernel";
+    s.site = {__FILE__, __LINE__};
+    s.target = testutil::compiled_target();
+    s.kind = kind;
+    s.block_dim = 1;
+    s.aic_body = std::move(aic);
+    s.aiv_body = std::move(aiv);
+    s.gm_args = std::move(gm_args);
+    Outcome o;
+    ::testing::internal::CaptureStderr();
+    o.st = ptosim::run_launch(ptosim::Device::get(), s);
+    o.err = ::testing::internal::GetCapturedStderr();
+    o.reports = ptosim::check::take_reports();
+    ptosim::check::configure("");
+    ptosim::check::set_strict(false);
+    return o;
+}
+
+Outcome vec(const char* tools, bool strict, std::function<void()> body, std::vector<const void*> gm_args = {}) {
+    return launch(tools, strict, ptosim::KernelKind::Vec, nullptr, std::move(body), std::move(gm_args));
+}
+
+struct Acl {
+    Acl() {
+        aclInit(nullptr);
+        aclrtSetDevice(0);
+    }
+};
+
+// ------------------------------------------------------------ TGATHER with fewer valid columns than Cols
+
+constexpr int kGC = 64, kValid = 40;
+using Row = Tile<TileType::Vec, float, 1, kGC>;
+using Idx = Tile<TileType::Vec, int32_t, 1, kGC>;
+using PartRow = Tile<TileType::Vec, float, 1, kGC, BLayout::RowMajor, 1, DYNAMIC>;
+
+void gather_partial_row(float* src, int32_t* idx, float* out) {
+    Row s, whole;
+    Idx i, tmp;
+    PartRow d(kValid);
+    TASSIGN(s, 0);
+    TASSIGN(whole, 0x400);
+    TASSIGN(d, 0x400);
+    TASSIGN(i, 0x800);
+    TASSIGN(tmp, 0xC00);
+    GlobalTensor<float, TileShape2D<float, 1, kGC>, BaseShape2D<float, 1, kGC>> gs(src), go(out);
+    GlobalTensor<int32_t, TileShape2D<int32_t, 1, kGC>, BaseShape2D<int32_t, 1, kGC>> gi(idx);
+    TLOAD(s, gs);
+    TLOAD(whole, go);  // the sentinel: columns the gather leaves alone keep it
+    TLOAD(i, gi);
+    set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    TGATHER(d, s, i, tmp);  // @gather-partial
+    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    TSTORE(go, whole);
+}
+
+TEST(DeviceTolerates, TgatherWithFewerValidColumnsThanColsRunsAsTheReleaseBuild) {
+    std::vector<float> src(kGC), out(kGC, -1.0f), want(kGC, -1.0f);
+    std::vector<int32_t> idx(kGC);
+    std::iota(src.begin(), src.end(), 100.0f);
+    for (int c = 0; c < kGC; ++c) idx[c] = (c * 7 + 3) % kGC;
+    // pto-isa's release build gathers the valid columns at dst's row pitch
+    // and leaves the rest (npu/a2a3/TGather.hpp: a counter-mode mask of validCol).
+    for (int c = 0; c < kValid; ++c) want[c] = src[idx[c]];
+    auto body = [&] { gather_partial_row(src.data(), idx.data(), out.data()); };
+
+    Outcome plain = vec("", false, body);
+    ASSERT_TRUE(plain.st.ok()) << plain.st.message;
+    EXPECT_EQ(out, want);
+    EXPECT_TRUE(plain.reports.empty());
+    EXPECT_NE(plain.err.find("ptosim: memcheck: note: debug-only-contract in kernel 'tolerated_kernel' on AIV block 0: "
+                             "TGATHER at " + here("@gather-partial") +
+                             ": dst.GetValidCol() (40) differs from dst's Cols (64)"),
+              std::string::npos)
+        << plain.err;
+
+    std::fill(out.begin(), out.end(), -1.0f);
+    Outcome checked = vec("mem", false, body);
+    EXPECT_EQ(checked.st.code, ptosim::err::kVectorCoreException) << checked.st.message;
+    EXPECT_EQ(out, want);  // a checked launch still runs to the end
+    ASSERT_EQ(checked.reports.size(), 1u);
+    const Report& r = checked.reports[0];
+    EXPECT_EQ(checker_test::summary(r), "memcheck debug-only-contract " + std::to_string(line_of("@gather-partial")));
+    EXPECT_EQ(r.kernel, "tolerated_kernel");
+    EXPECT_EQ(r.core, "AIV block 0");
+    EXPECT_EQ(r.severity, "error");
+    EXPECT_NE(r.message.find("the release build gathers the 40 valid columns of each valid row at dst's row pitch"),
+              std::string::npos)
+        << r.message;
+    EXPECT_NE(r.fix.find("declare dst with Cols equal to its valid columns"), std::string::npos) << r.fix;
+
+    Outcome strict = vec("", true, body);
+    EXPECT_EQ(strict.st.code, ptosim::err::kVectorCoreException);
+    EXPECT_NE(strict.st.message.find("faulted on AIV block 0 at " + here("@gather-partial") + ": TGATHER at"),
+              std::string::npos)
+        << strict.st.message;
+    EXPECT_NE(strict.st.message.find("PTO_SIM_STRICT makes it a fault"), std::string::npos) << strict.st.message;
+}
+
+// ------------------------------------------------------------ GM past the requested bytes
+
+constexpr int kR = 4, kC = 16;  // 4 x 16 floats: 256 bytes
+using Tile4 = Tile<TileType::Vec, float, kR, kC>;
+using G4 = GlobalTensor<float, TileShape2D<float, kR, kC>, BaseShape2D<float, kR, kC>>;
+
+// Loads a 256-byte tile from `in` and stores it to `out`.
+void copy_tile(float* in, float* out) {
+    Tile4 t;
+    TASSIGN(t, 0);
+    G4 gi(in), go(out);
+    TLOAD(t, gi);  // @past-load
+    set_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+    TSTORE(go, t);  // @past-store
+}
+
+// aclrtMalloc(252) gives a block of 288 (rounded to 32, plus 32): one
+// element past the request lies in the padding. Neither faults; memcheck
+// names both accesses.
+TEST(DeviceTolerates, OneElementPastTheRequestedSizeIsReportedPaddingIncluded) {
+    Acl acl;
+    void *in = nullptr, *out = nullptr;
+    ASSERT_EQ(aclrtMalloc(&in, 252, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMalloc(&out, 252, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    std::vector<float> host(kR * kC);
+    std::iota(host.begin(), host.end(), 1.0f);
+    ASSERT_EQ(aclrtMemcpy(in, 252, host.data(), 252, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    auto body = [&] { copy_tile(static_cast<float*>(in), static_cast<float*>(out)); };
+
+    Outcome plain = vec("", false, body, {in, out});
+    ASSERT_TRUE(plain.st.ok()) << plain.st.message;
+    std::vector<float> back(kR * kC - 1);
+    ASSERT_EQ(aclrtMemcpy(back.data(), 252, out, 252, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    EXPECT_EQ(back, std::vector<float>(host.begin(), host.end() - 1));
+
+    Outcome checked = vec("mem", false, body, {in, out});
+    EXPECT_EQ(checked.st.code, ptosim::err::kVectorCoreException) << checked.st.message;
+    std::vector<std::string> got;
+    for (const Report& r : checked.reports) got.push_back(checker_test::summary(r));
+    std::sort(got.begin(), got.end());
+    std::vector<std::string> want = {"memcheck gm-past-allocation GM " + std::to_string(line_of("@past-load")),
+                                     "memcheck gm-past-allocation GM " + std::to_string(line_of("@past-store"))};
+    std::sort(want.begin(), want.end());
+    EXPECT_EQ(got, want);
+    for (const Report& r : checked.reports) {
+        EXPECT_NE(r.message.find("runs 4 bytes past the 252 bytes requested for the allocation at"), std::string::npos)
+            << r.message;
+        EXPECT_NE(r.message.find("(into the padding the allocator adds)"), std::string::npos) << r.message;
+        EXPECT_EQ(r.hi - r.lo, 256u);
+    }
+
+    Outcome strict = vec("", true, body, {in, out});
+    EXPECT_EQ(strict.st.code, ptosim::err::kVectorCoreException);
+    EXPECT_NE(strict.st.message.find("at " + here("@past-load") + ": TLOAD at"), std::string::npos)
+        << strict.st.message;
+    aclrtFree(in);
+    aclrtFree(out);
+}
+
+// A block far smaller than the tile: the load reads on past its padding into
+// memory the device would also read (ptosim's tail after the block, zeros
+// until written), and the store writes there; a later launch reads back what
+// the store left, as HBM would keep it.
+TEST(DeviceTolerates, GmPastTheBlockReadsAndWritesTheMemoryAfterIt) {
+    Acl acl;
+    void *in = nullptr, *out = nullptr;
+    ASSERT_EQ(aclrtMalloc(&in, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);   // 16 floats of 64
+    ASSERT_EQ(aclrtMalloc(&out, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    std::vector<float> host(16);
+    std::iota(host.begin(), host.end(), 1.0f);
+    ASSERT_EQ(aclrtMemcpy(in, 64, host.data(), 64, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    Outcome plain = vec("", false, [&] { copy_tile(static_cast<float*>(in), static_cast<float*>(out)); }, {in, out});
+    ASSERT_TRUE(plain.st.ok()) << plain.st.message;
+    const float* o = static_cast<const float*>(out);
+    for (int i = 0; i < kR * kC; ++i) EXPECT_EQ(o[i], i < 16 ? host[i] : 0.0f) << i;
+    // The over-write stays: copying `out` (and what lies after it) back in reads it.
+    std::memcpy(static_cast<float*>(in) + 16, std::vector<float>(48, 7.0f).data(), 48 * sizeof(float));
+    ASSERT_TRUE(vec("", false, [&] { copy_tile(static_cast<float*>(in), static_cast<float*>(out)); }, {in, out}).st.ok());
+    for (int i = 16; i < kR * kC; ++i) EXPECT_EQ(o[i], 7.0f) << i;
+
+    Outcome checked = vec("mem", false, [&] { copy_tile(static_cast<float*>(in), static_cast<float*>(out)); }, {in, out});
+    ASSERT_EQ(checked.reports.size(), 2u);
+    EXPECT_NE(checked.reports[0].message.find("runs 192 bytes past the 64 bytes requested for the allocation at " +
+                                              [&] {
+                                                  char b[32];
+                                                  std::snprintf(b, sizeof b, "%p", in);
+                                                  return std::string(b);
+                                              }()),
+              std::string::npos)
+        << checked.reports[0].message;
+    EXPECT_NE(checked.reports[0].message.find("as the device reads and writes whatever lies there"), std::string::npos)
+        << checked.reports[0].message;
+    aclrtFree(in);
+    aclrtFree(out);
+}
+
+// Farther than the memory kept after a block: ptosim cannot give the
+// device's answer (another allocation's bytes), so that stays a fault.
+TEST(DeviceTolerates, GmFarPastTheBlockStillFaults) {
+    void* blk = ptosim::Device::get().allocate(256, true);
+    Outcome o = vec("", false, [&] { ptosim::check_gm(static_cast<uint8_t*>(blk) + 1000, 2u << 20, "TLOAD", {__FILE__, 8}); });
+    EXPECT_NE(o.st.message.find("run past the end of the 256-byte allocation"), std::string::npos) << o.st.message;
+    EXPECT_NE(o.st.message.find("farther than the memory ptosim keeps after a device block"), std::string::npos)
+        << o.st.message;
+    ASSERT_TRUE(ptosim::Device::get().release(blk, true).ok());
+}
+
+// ------------------------------------------------------------ FFTS base of a mix launch
+
+#if !PTOSIM_TARGET_A5
+// A mix kernel that never calls set_ffts_base_addr signals through the base
+// the runtime gives the launch, as mix kernels that pass on the device do;
+// memcheck names the signal, which the CCE documentation says needs the base.
+TEST(DeviceTolerates, MixKernelWithoutSetFftsBaseAddrSignals) {
+    int seen = 0;
+    auto aic = [&] {
+        ffts_cross_core_sync(PIPE_FIX, 1 | (2 << 4) | (3 << 8));  // @ffts-unset
+    };
+    auto aiv = [&] {
+        wait_flag_dev(3);
+        ++seen;
+    };
+    Outcome plain = launch("", false, ptosim::KernelKind::Mix, aic, aiv);
+    EXPECT_TRUE(plain.st.ok()) << plain.st.message;
+    EXPECT_EQ(seen, 2);
+    EXPECT_NE(plain.err.find("ptosim: memcheck: note: ffts-base-unset in kernel 'tolerated_kernel' on AIC block 0: "
+                             "ffts_cross_core_sync at " + here("@ffts-unset")),
+              std::string::npos)
+        << plain.err;
+
+    Outcome checked = launch("all", false, ptosim::KernelKind::Mix, aic, aiv);
+    EXPECT_EQ(checked.st.code, ptosim::err::kAiCoreException) << checked.st.message;
+    EXPECT_EQ(seen, 4);  // the Vector cores were released all the same
+    ASSERT_EQ(checked.reports.size(), 1u);
+    EXPECT_EQ(checker_test::summary(checked.reports[0]), "memcheck ffts-base-unset " + std::to_string(line_of("@ffts-unset")));
+    EXPECT_EQ(checked.reports[0].core, "AIC block 0");
+    EXPECT_NE(checked.reports[0].fix.find("call set_ffts_base_addr(addr) before the first cross-core signal"),
+              std::string::npos);
+
+    Outcome strict = launch("", true, ptosim::KernelKind::Mix, aic, aiv);
+    EXPECT_EQ(strict.st.code, ptosim::err::kAiCoreException);
+    EXPECT_NE(strict.st.message.find("faulted on AIC block 0 at " + here("@ffts-unset") + ": ffts_cross_core_sync at"),
+              std::string::npos)
+        << strict.st.message;
+}
+
+// A base other than the runtime's would send the signal nowhere (on the
+// device the receivers hang): a fault naming both lines.
+TEST(DeviceTolerates, MixKernelWithAWrongFftsBaseFaults) {
+    Outcome o = launch(
+        "", false, ptosim::KernelKind::Mix,
+        [&] {
+            set_ffts_base_addr(0x1234);  // @ffts-set-wrong
+            ffts_cross_core_sync(PIPE_FIX, 1 | (2 << 4) | (3 << 8));  // @ffts-wrong
+        },
+        [&] { wait_flag_dev(3); });
+    EXPECT_EQ(o.st.code, ptosim::err::kAiCoreException) << o.st.message;
+    EXPECT_NE(o.st.message.find("at " + here("@ffts-wrong") + ": ffts_cross_core_sync: set_ffts_base_addr at " +
+                                here("@ffts-set-wrong") + " set the FFTS base to 0x1234, but the device's FFTS "
+                                "control block is at"),
+              std::string::npos)
+        << o.st.message;
+}
+#endif
+
+}  // namespace
