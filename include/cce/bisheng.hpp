@@ -40,4 +40,8 @@
 #include <cce/a2a3/vector.hpp>
 #include <cce/a2a3/dma.hpp>
 #include <cce/a2a3/convert.hpp>
+#include <cce/a2a3/cube_dma.hpp>
+#include <cce/a2a3/load.hpp>
+#include <cce/a2a3/mad.hpp>
+#include <cce/a2a3/fixpipe.hpp>
 #include <cce/a2a3/pending.hpp>
