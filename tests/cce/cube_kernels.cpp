@@ -49,7 +49,7 @@ __global__ __aicore__ void gemm_f16(__gm__ half* c, __gm__ half* a, __gm__ half*
 
 // C[16 x 32] = 2 * A[16 x 64] * B[64 x 32] in int8 -> int32: A by the 2-D
 // load, B by the int8 transposing load, two mads (the second accumulates);
-// out as int32 ND and, requantised (REQ8, scale 1/4, signed), as int8 NZ.
+// out as int32 ND and, requantised (REQ8, scale 3/4, signed), as int8 NZ.
 __global__ __aicore__ void gemm_s8(__gm__ int32_t* c, __gm__ int8_t* q, __gm__ int8_t* a, __gm__ int8_t* b) {
     constexpr uint64_t kA = 0, kB = 0x1000;
     copy_gm_to_cbuf_multi_nd2nz_b8(l1<int8_t>(kA), a, 0, 1, 16, 64, 0, 64, 16, 1, 0);
@@ -64,8 +64,8 @@ __global__ __aicore__ void gemm_s8(__gm__ int32_t* c, __gm__ int8_t* q, __gm__ i
     sync(PIPE_M, PIPE_FIX);
     set_nd_para(1);
     copy_matrix_cc_to_gm(c, l0c<int32_t>(0), 0, 32, 16, 32, 16, 0, NoQuant, 0, false, true);
-    // M1 = 0.25 (0x3e800000), signed 8-bit range (bit 46).
-    set_quant_pre(0x3e800000ull | (1ull << 46));
+    // M1 = 0.75 (0x3f400000), signed 8-bit range (bit 46).
+    set_quant_pre(0x3f400000ull | (1ull << 46));
     copy_matrix_cc_to_gm(q, l0c<int32_t>(0), 0, 32, 16, 16, 16, 0, REQ8, 0, false, false);
 }
 

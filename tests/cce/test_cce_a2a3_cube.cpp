@@ -105,18 +105,20 @@ TEST_F(CceCube, Int8GemmAccumulatesAndRequantises) {
     launch_gemm_s8(dc, dq, da, db, stream);
     const std::vector<int32_t> r = back(dc, 16 * 32);
     const std::vector<int8_t> q = back(dq, 16 * 32);
-    int saturated = 0;
+    int saturated = 0, ties = 0;
     for (int i = 0; i < 16; ++i)
         for (int j = 0; j < 32; ++j) {
             int32_t s = 0;
             for (int k = 0; k < 64; ++k) s += int32_t(a[i * 64 + k]) * int32_t(b[k * 32 + j]);
             EXPECT_EQ(r[i * 32 + j], 2 * s) << i << "," << j;
-            const float scaled = std::clamp(std::nearbyint(static_cast<float>(2 * s) * 0.25f), -256.0f, 255.0f);
+            const float scaled = std::clamp(std::nearbyint(static_cast<float>(2 * s) * 0.75f), -256.0f, 255.0f);
             const int want = static_cast<int>(std::clamp(scaled, -128.0f, 127.0f));
             saturated += want == 127 || want == -128;
+            ties += std::fabs(std::fmod(static_cast<float>(2 * s) * 0.75f, 1.0f)) == 0.5f;
             EXPECT_EQ(q[i * 32 + j], want) << i << "," << j;  // one 32-column NZ group: row-major here
         }
     EXPECT_GT(saturated, 0);
+    EXPECT_GT(ties, 0);  // nearest even decided some
 }
 
 TEST_F(CceCube, ScalarPointersReachTheCubeCoresOwnL1) {
