@@ -6,6 +6,8 @@
 #include <cce/a2a3/enums.hpp>
 #include <ptosim/cce_cube.hpp>
 
+#include <cstring>
+
 template <class D, class S>
 inline void copy_gm_to_cbuf(__cbuf__ D* dst, __gm__ S* src, uint8_t /*sid*/, uint16_t nBurst, uint16_t lenBurst,
                             uint16_t srcStride, uint16_t dstStride, pad_t padMode = PAD_NONE,
@@ -54,4 +56,23 @@ inline void copy_cbuf_to_fbuf(__fbuf__ D* dst, __cbuf__ S* src, uint16_t nBurst,
                               uint16_t dstGap, ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
     ptosim::cce::copy_l1_to_fb(ptosim_cce::here(w), "copy_cbuf_to_fbuf", ptosim_cce::off(dst), ptosim_cce::off(src),
                                {nBurst, lenBurst, srcGap, dstGap});
+}
+
+// Fills L1 with a value: repeats of 32-byte blocks (cce_cube.hpp, fill_l1).
+template <class T, class U>
+inline void create_cbuf_matrix(__cbuf__ T* dst, int64_t repeatConfig, U value,
+                               ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    const T v = static_cast<T>(value);
+    uint64_t bits = 0;
+    std::memcpy(&bits, &v, sizeof(T));
+    ptosim::cce::fill_l1(ptosim_cce::here(w), "create_cbuf_matrix", ptosim_cce::off(dst), uint64_t(repeatConfig), bits,
+                         sizeof(T));
+}
+template <class T>
+inline void create_cbuf_matrix_bf16(__cbuf__ T* dst, int64_t repeatConfig, bfloat16_t value,
+                                    ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    uint64_t bits = 0;
+    std::memcpy(&bits, &value, 2);
+    ptosim::cce::fill_l1(ptosim_cce::here(w), "create_cbuf_matrix_bf16", ptosim_cce::off(dst), uint64_t(repeatConfig),
+                         bits, 2);
 }

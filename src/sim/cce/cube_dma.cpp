@@ -90,6 +90,21 @@ void copy_gm_to_l1_nd2nz(const SourceLoc& loc, const char* op, uint64_t l1, cons
         }
 }
 
+void fill_l1(const SourceLoc& loc, const char* op, uint64_t l1, uint64_t config, uint64_t value, int elem_bytes) {
+    Core& c = core();
+    const uint64_t repeat = config & 0x7fff, blocks = (config >> 16) & 0x7fff, gap = (config >> 32) & 0x7fff;
+    const uint64_t len = blocks * kBlock, pitch = len + gap * kBlock;
+    const uint64_t span = repeat && blocks ? (repeat - 1) * pitch + len : 0;
+    bounds(c, Space::L1, l1, span, op, "dst", loc);
+    OpRecord r = cube_record(op, Pipe::MTE2, loc, repeat * len);
+    r.write(Space::L1, l1, span);
+    r.elements = repeat * len / elem_bytes;
+    dispatch(c, r);
+    uint8_t* base = local(c, Space::L1) + l1;
+    for (uint64_t i = 0; i < repeat; ++i)
+        for (uint64_t e = 0; e < len; e += elem_bytes) std::memcpy(base + i * pitch + e, &value, elem_bytes);
+}
+
 void copy_l1_to_bt(const SourceLoc& loc, const char* op, uint64_t bt, uint64_t l1, const Burst& b, bool f16_to_f32) {
     Core& c = core();
     constexpr uint64_t kUnit = 64;  // the burst unit of the bias table path
@@ -118,7 +133,9 @@ void copy_l1_to_bt(const SourceLoc& loc, const char* op, uint64_t bt, uint64_t l
 void copy_l1_to_fb(const SourceLoc& loc, const char* op, uint64_t fb, uint64_t l1, const Burst& b) {
     Core& c = core();
     constexpr uint64_t kUnit = 128;  // the burst unit of the fixpipe-buffer path
-    const Pitches p = pitches(b, kUnit);
+    // The source gap counts 32-byte blocks (CANN's copy_cbuf_to_fbuf reference).
+    const Pitches p{uint64_t(b.len) * kUnit, uint64_t(b.len) * kUnit + uint64_t(b.src_gap) * kBlock,
+                    uint64_t(b.len) * kUnit + uint64_t(b.dst_gap) * kUnit};
     bounds(c, Space::L1, l1, p.src_bytes(b.n), op, "src", loc);
     bounds(c, Space::FB, fb, p.dst_bytes(b.n), op, "dst", loc);
     OpRecord r = cube_record(op, Pipe::FIX, loc, uint64_t(b.n) * p.len);
