@@ -34,16 +34,40 @@ float as_float(const uint8_t* p) {
 // column-major (L0C's Nz).
 struct Grid {
     int c0, mf, kf, nf;
+    bool gemv;  // m == 1: A is one row of k contiguous elements
     GemmLayout a() const { return {16, c0, mf, kf, true, true}; }
     GemmLayout b() const { return {c0, 16, kf, nf, true, false}; }
-    uint64_t a_at(int i, int p) const { return uint64_t((i / 16) * kf + p / c0) * 16 * c0 + (i % 16) * c0 + p % c0; }
+    uint64_t a_at(int i, int p) const {
+        if (gemv) return uint64_t(p);
+        return uint64_t((i / 16) * kf + p / c0) * 16 * c0 + (i % 16) * c0 + p % c0;
+    }
     uint64_t b_at(int p, int j) const { return uint64_t((p / c0) * nf + j / 16) * 16 * c0 + (j % 16) * c0 + p % c0; }
     uint64_t c_at(int i, int j) const { return uint64_t(j / 16) * mf * 256 + uint64_t(i) * 16 + j % 16; }
 };
 
+// TF32 as the Cube reads float operands with CTRL's MAD_MODE bit set: 11
+// mantissa bits kept (A2A3's e8m11), ties away (MAD_ROUND_MODE set) or to
+// even, subnormals to zero, Inf and NaN kept (ptolab's round_tf32, from
+// pto-isa's SetMadTF32Mode and its goldens).
+float round_tf32(float x, bool ties_away) {
+    constexpr int drop = 12;
+    uint32_t u;
+    std::memcpy(&u, &x, 4);
+    const uint32_t exp = u & 0x7f800000u;
+    if (exp == 0x7f800000u) return x;
+    if (exp == 0) u &= 0x80000000u;
+    const uint32_t mask = (1u << drop) - 1, half = 1u << (drop - 1), lost = u & mask;
+    u &= ~mask;
+    if (lost > half || (lost == half && (ties_away || ((u >> drop) & 1u)))) u += 1u << drop;
+    std::memcpy(&x, &u, 4);
+    return x;
+}
+
 // The portable path: operands gathered row-major, ptolab's gemm_accumulate.
+// tf32: 0 off, 1 ties away, 2 ties to even.
 template <class In, class Acc>
-void gather_gemm(const Grid& g, const Mad& d, const uint8_t* a, const uint8_t* b, uint8_t* c, const uint8_t* bias) {
+void gather_gemm(const Grid& g, const Mad& d, const uint8_t* a, const uint8_t* b, uint8_t* c, const uint8_t* bias,
+                 int tf32 = 0) {
     thread_local std::vector<Acc> av, bv, cv;
     av.resize(size_t(d.m) * d.k);
     bv.resize(size_t(d.k) * d.n);
@@ -56,6 +80,12 @@ void gather_gemm(const Grid& g, const Mad& d, const uint8_t* a, const uint8_t* b
         for (int p = 0; p < d.k; ++p) av[size_t(i) * d.k + p] = elem(a, g.a_at(i, p));
     for (int p = 0; p < d.k; ++p)
         for (int j = 0; j < d.n; ++j) bv[size_t(p) * d.n + j] = elem(b, g.b_at(p, j));
+    if constexpr (std::is_same_v<In, float>) {
+        if (tf32) {
+            for (auto& x : av) x = round_tf32(x, tf32 == 1);
+            for (auto& x : bv) x = round_tf32(x, tf32 == 1);
+        }
+    }
     if (!d.init_zero)
         for (int i = 0; i < d.m; ++i)
             for (int j = 0; j < d.n; ++j)
@@ -78,12 +108,17 @@ void mad(const SourceLoc& loc, const char* op, Dt c_type, Dt ab_type, uint64_t c
     const int e = size_of(ab_type);
     Grid g;
     g.c0 = 32 / e;
+    // m == 1 is A3's GEMV mode: pto-isa loads a one-row Left tile as k
+    // contiguous elements (TExtractToAVector) and passes m = 16 to a
+    // TMATMUL it wants in the matrix mode.
+    g.gemv = d.m == 1;
     g.mf = ceil_div(d.m, 16);
     // kDirectionAlign: float operands laid out with k in multiples of 16
     // (two 8-wide fractals per 16), as pto-isa's K-aligned Left tiles are.
     g.kf = ab_type == Dt::F32 && d.k_align ? ceil_div(d.k, 16) * 2 : ceil_div(d.k, g.c0);
     g.nf = ceil_div(d.n, 16);
-    const uint64_t a_bytes = uint64_t(g.mf) * g.kf * kFractal, b_bytes = uint64_t(g.kf) * g.nf * kFractal;
+    const uint64_t a_bytes = g.gemv ? uint64_t(ceil_div(d.k, 512 / e)) * kFractal : uint64_t(g.mf) * g.kf * kFractal;
+    const uint64_t b_bytes = uint64_t(g.kf) * g.nf * kFractal;
     const uint64_t c_bytes = uint64_t(g.mf) * g.nf * 256 * 4;
     const bool any = d.m && d.k && d.n;
     if (any) {
@@ -113,9 +148,12 @@ void mad(const SourceLoc& loc, const char* op, Dt c_type, Dt ab_type, uint64_t c
     uint8_t* pc = local(core_, Space::L0C) + c;
     const uint8_t* pbias = local(core_, Space::BT) + bias;
     if (c_type == Dt::S32) return gather_gemm<int8_t, int32_t>(g, d, pa, pb, pc, pbias);
+    // CTRL bit 46 (MAD_MODE): float operands as TF32; bit 47 picks ties away.
+    const int tf32 = ab_type == Dt::F32 && (core_.vec.ctrl >> 46 & 1) ? (core_.vec.ctrl >> 47 & 1 ? 1 : 2) : 0;
+    if (tf32) return gather_gemm<float, float>(g, d, pa, pb, pc, pbias, tf32);
     const GemmType t = ab_type == Dt::F16 ? GemmType::F16 : ab_type == Dt::BF16 ? GemmType::BF16 : GemmType::F32;
     float* cf = reinterpret_cast<float*>(pc);
-    if (gemm_fractal(t, d.m, d.n, d.k, {pa, g.a()}, {pb, g.b()}, cf, d.init_zero || d.bias ? nullptr : cf,
+    if (!g.gemv && gemm_fractal(t, d.m, d.n, d.k, {pa, g.a()}, {pb, g.b()}, cf, d.init_zero || d.bias ? nullptr : cf,
                      size_t(g.mf) * 256, d.bias && !d.init_zero ? reinterpret_cast<const float*>(pbias) : nullptr))
         return;
     switch (ab_type) {
