@@ -69,6 +69,25 @@ __global__ __aicore__ void gemm_s8(__gm__ int32_t* c, __gm__ int8_t* q, __gm__ i
     copy_matrix_cc_to_gm(q, l0c<int32_t>(0), 0, 32, 16, 16, 16, 0, REQ8, 0, false, false);
 }
 
+// C[16 x 32] = bias + A[16 x 16] * B[16 x 32], float out in NZ with channel
+// split (16 x 8 groups): the bias widened from half into the bias table, B
+// given transposed (N x K) so that its NZ tile is already L0B's Zn.
+__global__ __aicore__ void gemm_bias_nz(__gm__ float* c, __gm__ half* a, __gm__ half* bt, __gm__ half* bias) {
+    constexpr uint64_t kA = 0, kB = 0x1000, kBias = 0x2000;
+    copy_gm_to_cbuf_multi_nd2nz_b16(l1<half>(kA), a, 0, 1, 16, 16, 0, 16, 16, 1, 0);
+    copy_gm_to_cbuf_multi_nd2nz_b16(l1<half>(kB), bt, 0, 1, 32, 16, 0, 16, 32, 1, 0);
+    copy_gm_to_cbuf(l1<half>(kBias), bias, 0, 1, 2, 0, 0);
+    sync(PIPE_MTE2, PIPE_MTE1);
+    load_cbuf_to_ca(l0a<half>(0), l1<half>(kA), 0, 1, 1, 0, 0, false, __cce_scalar::inc);
+    load_cbuf_to_cb(l0b<half>(0), l1<half>(kB), 0, 2, 1, 0, 0, false, __cce_scalar::inc);
+    copy_cbuf_to_bt((__biasbuf__ float*)0, l1<half>(kBias), 1, 1, 1, 0, 0);
+    sync(PIPE_MTE1, PIPE_M);
+    // The bias table address rides in bits [63:32] of the accumulator pointer.
+    mad(l0c<float>(0), l0a<half>(0), l0b<half>(0), 16, 16, 32, 0, false, true, false);
+    sync(PIPE_M, PIPE_FIX);
+    copy_matrix_cc_to_gm(c, l0c<float>(0), 0, 32, 16, 16, 16, 0, NoQuant, 0, true, false);
+}
+
 // Scalar code on a Cube core writes its own L1 through a __cbuf__ pointer.
 __global__ __aicore__ void scalar_l1(__gm__ int32_t* out) {
     __cbuf__ int32_t* p = l1<int32_t>(0x40);
@@ -87,6 +106,9 @@ extern "C" void launch_nd2nz_round_trip(half* out, half* src, void* s) { nd2nz_r
 extern "C" void launch_gemm_f16(half* c, half* a, half* b, void* s) { gemm_f16<<<1, nullptr, s>>>(c, a, b); }
 extern "C" void launch_gemm_s8(int32_t* c, int8_t* q, int8_t* a, int8_t* b, void* s) {
     gemm_s8<<<1, nullptr, s>>>(c, q, a, b);
+}
+extern "C" void launch_gemm_bias_nz(float* c, half* a, half* bt, half* bias, void* s) {
+    gemm_bias_nz<<<1, nullptr, s>>>(c, a, bt, bias);
 }
 extern "C" void launch_scalar_l1(int32_t* out, void* s) { scalar_l1<<<1, nullptr, s>>>(out); }
 extern "C" void launch_past_l0a(half* out, void* s) { past_l0a<<<1, nullptr, s>>>(out); }

@@ -15,6 +15,7 @@ extern "C" {
 void launch_nd2nz_round_trip(half*, half*, void*);
 void launch_gemm_f16(half*, half*, half*, void*);
 void launch_gemm_s8(int32_t*, int8_t*, int8_t*, int8_t*, void*);
+void launch_gemm_bias_nz(float*, half*, half*, half*, void*);
 void launch_scalar_l1(int32_t*, void*);
 void launch_past_l0a(half*, void*);
 }
@@ -119,6 +120,27 @@ TEST_F(CceCube, Int8GemmAccumulatesAndRequantises) {
         }
     EXPECT_GT(saturated, 0);
     EXPECT_GT(ties, 0);  // nearest even decided some
+}
+
+TEST_F(CceCube, BiasTableStartsTheSumAndChannelSplitWritesEightWideGroups) {
+    std::vector<half> a(16 * 16), bt(32 * 16), bias(32);
+    for (int i = 0; i < 16; ++i)
+        for (int k = 0; k < 16; ++k) a[i * 16 + k] = half(static_cast<float>((i + 2 * k) % 5 - 2));
+    for (int j = 0; j < 32; ++j)
+        for (int k = 0; k < 16; ++k) bt[j * 16 + k] = half(static_cast<float>((3 * j + k) % 7 - 3) * 0.25f);
+    for (int j = 0; j < 32; ++j) bias[j] = half(static_cast<float>(j) - 15.5f);
+    half* da = device(a);
+    half* dbt = device(bt);
+    half* dbias = device(bias);
+    float* dc = device(std::vector<float>(16 * 32, -99.0f));
+    launch_gemm_bias_nz(dc, da, dbt, dbias, stream);
+    const std::vector<float> r = back(dc, 16 * 32);
+    for (int i = 0; i < 16; ++i)
+        for (int j = 0; j < 32; ++j) {
+            float s = f(bias[j]);
+            for (int k = 0; k < 16; ++k) s += f(a[i * 16 + k]) * f(bt[j * 16 + k]);
+            EXPECT_EQ(r[(j / 8) * 16 * 8 + i * 8 + j % 8], s) << i << "," << j;
+        }
 }
 
 TEST_F(CceCube, ScalarPointersReachTheCubeCoresOwnL1) {
