@@ -3,6 +3,8 @@
 // in FB at FPC), ReLU and GM atomics (docs/intrinsics/fixpipe.md).
 #include "cube.hpp"
 
+#include <ptosim/fixpipe_rules.hpp>
+
 #include <algorithm>
 #include <cmath>
 
@@ -31,15 +33,6 @@ ModeInfo info(Quant q) {
     }
 }
 
-// The scale M1 of a parameter: bits [31:13] as a float whose 13 low mantissa
-// bits are zero (the same reading as ptolab's fixpipe, docs/isa/fixpipe.md).
-float scale_of(uint64_t p) {
-    const uint32_t b = static_cast<uint32_t>(p) & 0xffffe000u;
-    float f;
-    std::memcpy(&f, &b, 4);
-    return f;
-}
-
 float bf16_float(uint16_t b) {
     const uint32_t u = uint32_t(b) << 16;
     float f;
@@ -51,21 +44,12 @@ float bf16_float(uint16_t b) {
 void put(uint8_t* to, Dt d, double v, uint64_t p, bool relu, Conv conv) {
     switch (d) {
     case Dt::S8: case Dt::U8: {
-        // Nearest even, through a 9-bit step clamped to [-256, 255], then the
-        // offset [45:37] and the range bit 46 picks (signed or unsigned).
-        const bool sign = (p >> 46) & 1;
-        const double off = double((p >> 37) & 0x1ff);
-        double r = 0;
-        if (!std::isnan(v)) {
-            const double q = std::clamp(std::nearbyint(v), -256.0, 255.0);
-            r = std::clamp(q + off, sign ? -128.0 : 0.0, sign ? 127.0 : 255.0);
-        }
-        if (relu) r = std::max(r, 0.0);
-        const uint8_t b = static_cast<uint8_t>(static_cast<int>(r));
+        const uint8_t b = fixrule::to_b8(static_cast<float>(v), p, relu);
         std::memcpy(to, &b, 1);
         return;
     }
     case Dt::S16: {
+        // Shift16 has shifted already (the same rule's shift, fixrule::to_s16).
         const double r = relu ? std::max(v, 0.0) : v;
         st<int16_t>(to, static_cast<int16_t>(std::clamp(r, -32768.0, 32767.0)));
         return;
@@ -74,7 +58,7 @@ void put(uint8_t* to, Dt d, double v, uint64_t p, bool relu, Conv conv) {
         float f = static_cast<float>(v);
         // A scaled result saturates to half's range; a plain cast rounds (Inf
         // past it), as ptolab's TSTORE from Acc.
-        if (conv == Conv::Scale && !std::isnan(f)) f = std::clamp(f, -65504.0f, 65504.0f);
+        if (conv == Conv::Scale) f = fixrule::saturate_half(f);
         if (relu && f < 0) f = 0;
         st<uint16_t>(to, float_to_half_bits(f));
         return;
@@ -179,8 +163,8 @@ void fixpipe(const SourceLoc& loc, const char* op, Space dst_space, uint64_t dst
                 const uint8_t* s = l0c + src_at(t, i, j);
                 const double x = src_type == Dt::F32 ? double(ld<float>(s)) : double(ld<int32_t>(s));
                 double v = x;
-                if (mi.conv == Conv::Scale) v = double(static_cast<float>(x) * scale_of(p));
-                else if (mi.conv == Conv::Shift16) v = double(static_cast<int64_t>(x) >> (((p >> 32) & 0xf) + 1));
+                if (mi.conv == Conv::Scale) v = double(static_cast<float>(x) * fixrule::quant_scale(p));
+                else if (mi.conv == Conv::Shift16) v = double(fixrule::to_s16(static_cast<int64_t>(x), p, false));
                 uint8_t* to = out ? out + dst_at(t, i, j) : reinterpret_cast<uint8_t*>(dst_at(t, i, j));
                 if (atomic) {
                     // The converted value adds into GM as the destination type.
