@@ -88,6 +88,27 @@ __global__ __aicore__ void gemm_bias_nz(__gm__ float* c, __gm__ half* a, __gm__ 
     copy_matrix_cc_to_gm(c, l0c<float>(0), 0, 32, 16, 16, 16, 0, NoQuant, 0, true, false);
 }
 
+// Per-column dequantisation (VDEQF16): int8 A[16 x 32] * B[32 x 16] -> int32,
+// each column j scaled by the j-th 64-bit parameter, which travels GM -> L1
+// -> FB and is found through FPC; out as half ND.
+__global__ __aicore__ void dequant_columns(__gm__ half* c, __gm__ int8_t* a, __gm__ int8_t* bt, __gm__ uint64_t* params) {
+    constexpr uint64_t kA = 0, kB = 0x1000, kP = 0x2000;
+    copy_gm_to_cbuf_multi_nd2nz_b8(l1<int8_t>(kA), a, 0, 1, 16, 32, 0, 32, 16, 1, 0);
+    copy_gm_to_cbuf_multi_nd2nz_b8(l1<int8_t>(kB), bt, 0, 1, 16, 32, 0, 32, 16, 1, 0);
+    copy_gm_to_cbuf(l1<uint64_t>(kP), params, 0, 1, 4, 0, 0);
+    sync(PIPE_MTE2, PIPE_MTE1);
+    load_cbuf_to_ca(l0a<int8_t>(0), l1<int8_t>(kA), 0, 1, 1, 0, 0, false, __cce_scalar::inc);
+    load_cbuf_to_cb(l0b<int8_t>(0), l1<int8_t>(kB), 0, 1, 1, 0, 0, false, __cce_scalar::inc);
+    sync(PIPE_MTE2, PIPE_FIX);
+    copy_cbuf_to_fbuf((__fbuf__ uint64_t*)0x80, l1<uint64_t>(kP), 1, 1, 0, 0);
+    sync(PIPE_MTE1, PIPE_M);
+    mad(l0c<int32_t>(0), l0a<int8_t>(0), l0b<int8_t>(0), 16, 32, 16, 0, false, false, true);
+    sync(PIPE_M, PIPE_FIX);
+    set_fpc((0x80 >> 7) << 8);
+    set_nd_para(1);
+    copy_matrix_cc_to_gm(c, l0c<int32_t>(0), 0, 16, 16, 16, 16, 0, VDEQF16, 0, false, true);
+}
+
 // Scalar code on a Cube core writes its own L1 through a __cbuf__ pointer.
 __global__ __aicore__ void scalar_l1(__gm__ int32_t* out) {
     __cbuf__ int32_t* p = l1<int32_t>(0x40);
@@ -109,6 +130,9 @@ extern "C" void launch_gemm_s8(int32_t* c, int8_t* q, int8_t* a, int8_t* b, void
 }
 extern "C" void launch_gemm_bias_nz(float* c, half* a, half* bt, half* bias, void* s) {
     gemm_bias_nz<<<1, nullptr, s>>>(c, a, bt, bias);
+}
+extern "C" void launch_dequant_columns(half* c, int8_t* a, int8_t* bt, uint64_t* p, void* s) {
+    dequant_columns<<<1, nullptr, s>>>(c, a, bt, p);
 }
 extern "C" void launch_scalar_l1(int32_t* out, void* s) { scalar_l1<<<1, nullptr, s>>>(out); }
 extern "C" void launch_past_l0a(half* out, void* s) { past_l0a<<<1, nullptr, s>>>(out); }

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,7 @@ void launch_nd2nz_round_trip(half*, half*, void*);
 void launch_gemm_f16(half*, half*, half*, void*);
 void launch_gemm_s8(int32_t*, int8_t*, int8_t*, int8_t*, void*);
 void launch_gemm_bias_nz(float*, half*, half*, half*, void*);
+void launch_dequant_columns(half*, int8_t*, int8_t*, uint64_t*, void*);
 void launch_scalar_l1(int32_t*, void*);
 void launch_past_l0a(half*, void*);
 }
@@ -140,6 +142,35 @@ TEST_F(CceCube, BiasTableStartsTheSumAndChannelSplitWritesEightWideGroups) {
             float s = f(bias[j]);
             for (int k = 0; k < 16; ++k) s += f(a[i * 16 + k]) * f(bt[j * 16 + k]);
             EXPECT_EQ(r[(j / 8) * 16 * 8 + i * 8 + j % 8], s) << i << "," << j;
+        }
+}
+
+TEST_F(CceCube, PerColumnParametersFromFbScaleEachColumn) {
+    std::vector<int8_t> a(16 * 32), bt(16 * 32);
+    for (int i = 0; i < 16; ++i)
+        for (int k = 0; k < 32; ++k) a[i * 32 + k] = static_cast<int8_t>((5 * i + k) % 9 - 4);
+    for (int j = 0; j < 16; ++j)
+        for (int k = 0; k < 32; ++k) bt[j * 32 + k] = static_cast<int8_t>((j + 3 * k) % 7 - 3);
+    // Column j: M1 = +-2^-(j % 4), as float bits in [31:0].
+    std::vector<uint64_t> params(16);
+    std::vector<float> scale(16);
+    for (int j = 0; j < 16; ++j) {
+        scale[j] = std::ldexp(j < 8 ? 1.0f : -1.0f, -(j % 4));
+        uint32_t bits;
+        std::memcpy(&bits, &scale[j], 4);
+        params[j] = bits;
+    }
+    int8_t* da = device(a);
+    int8_t* dbt = device(bt);
+    uint64_t* dp = device(params);
+    half* dc = device(std::vector<half>(16 * 16, half(7.0f)));
+    launch_dequant_columns(dc, da, dbt, dp, stream);
+    const std::vector<half> r = back(dc, 16 * 16);
+    for (int i = 0; i < 16; ++i)
+        for (int j = 0; j < 16; ++j) {
+            int32_t s = 0;
+            for (int k = 0; k < 32; ++k) s += int32_t(a[i * 32 + k]) * int32_t(bt[j * 32 + k]);
+            EXPECT_EQ(f(r[i * 16 + j]), static_cast<float>(s) * scale[j]) << i << "," << j;
         }
 }
 
