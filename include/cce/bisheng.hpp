@@ -46,4 +46,8 @@
 #include <cce/a2a3/gather.hpp>
 #include <cce/a2a3/transpose.hpp>
 #include <cce/a2a3/atomic.hpp>
+#include <cce/a2a3/cube_dma.hpp>
+#include <cce/a2a3/load.hpp>
+#include <cce/a2a3/mad.hpp>
+#include <cce/a2a3/fixpipe.hpp>
 #include <cce/a2a3/pending.hpp>

@@ -327,6 +327,10 @@ private:
             return false;
         }
         if (t_[j].kind != Kind::Ident) return false;
+        // A name pasted in a macro body, run_##NAME<<<...>>>, is one name.
+        while (j >= 3 && punct(j - 1, '#') && punct(j - 2, '#') && adjacent(j - 2) && adjacent(j - 1) &&
+               t_[j - 3].kind == Kind::Ident)
+            j -= 3;
         while (j >= 2 && punct2(j - 1, "::") && t_[j - 2].kind == Kind::Ident && !keyword(j - 2)) j -= 2;
         if (j >= 1 && punct2(j - 1, "::") && (j == 1 || t_[j - 2].kind != Kind::Ident || keyword(j - 2))) --j;
         if (j > 0 && (punct(j - 1, '.') || punct2(j - 1, "->"))) return false;

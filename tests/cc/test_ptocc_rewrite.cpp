@@ -45,6 +45,14 @@ TEST(Rewrite, KernelNameFromAFunctionLikeMacro) {
     EXPECT_EQ(lines(out), 2);
 }
 
+// pto-isa's mgather_gm2l1 pastes the kernel name inside its launch macro.
+TEST(Rewrite, KernelNamePastedInAMacroBody) {
+    std::string out = body("#define L(NAME) void f(void* s) { run_##NAME<<<1, nullptr, s>>>(a); }\n");
+    EXPECT_NE(out.find("(\"run_##NAME\""), std::string::npos) << out;
+    EXPECT_NE(out.find("{ run_##NAME(static_cast"), std::string::npos) << out;
+    EXPECT_EQ(out.find("run_##::"), std::string::npos) << out;
+}
+
 TEST(Rewrite, NestedTemplateArguments) {
     std::string out = body("k<A<B<int>>, 3><<<1, nullptr, s>>>();\n");
     EXPECT_NE(out.find("(\"k<A<B<int>>, 3>\""), std::string::npos) << out;

@@ -10,6 +10,7 @@
 #endif
 #include <pto/inst/tload_tstore.hpp>
 #include <pto/inst/tmov.hpp>
+#include <ptosim/fixpipe_rules.hpp>
 
 namespace pto {
 
@@ -43,24 +44,17 @@ constexpr bool fix_quant_pair() {
 }
 
 // One 64-bit quantisation parameter (QUANT_PRE, or one FB entry): the scale
-// M1 is bits [31:13], a float with its 13 low mantissa bits dropped; bits
-// [45:37] an offset added to 8-bit results; bit 46 picks the signed 8-bit
-// range; int32 -> int16 shifts right by bits [35:32] + 1 (pto-isa's A2A3
-// tmov_acc2mat kernel and golden; docs/isa/fixpipe.md).
-inline float quant_scale(uint64_t p) {
-    const uint32_t b = static_cast<uint32_t>(p) & 0xffffe000u;
-    float f;
-    std::memcpy(&f, &b, 4);
-    return f;
-}
+// M1 is bits [31:13]; bits [45:37] an offset added to 8-bit results; bit 46
+// picks the signed 8-bit range; int32 -> int16 shifts right by bits [35:32]
+// + 1 (ptosim/fixpipe_rules.hpp, shared with the CCE fixpipe;
+// docs/isa/fixpipe.md).
+inline float quant_scale(uint64_t p) { return ptosim::fixrule::quant_scale(p); }
 
 template <class D, class S, ReluPreMode relu>
 inline D fix_convert(S x, uint64_t p) {
     constexpr bool with_relu = relu == ReluPreMode::NormalRelu;
     if constexpr (std::is_same_v<D, int16_t>) {
-        const int64_t v = static_cast<int64_t>(x) >> (((p >> 32) & 0xf) + 1);
-        const int64_t r = std::clamp<int64_t>(v, INT16_MIN, INT16_MAX);
-        return static_cast<int16_t>(with_relu ? std::max<int64_t>(r, 0) : r);
+        return ptosim::fixrule::to_s16(static_cast<int64_t>(x), p, with_relu);
     } else {
         const float v = static_cast<float>(x) * quant_scale(p);
         if constexpr (ptosim::is_minifloat8<D>::value) {
@@ -75,19 +69,10 @@ inline D fix_convert(S x, uint64_t p) {
             d.bits = static_cast<uint8_t>(ptosim::mini_encode(D::format, static_cast<double>(r), round, true));
             return d;
         } else if constexpr (sizeof(D) == 1) {
-            const bool sign = (p >> 46) & 1;
-            const float offset = static_cast<float>((p >> 37) & 0x1ff);
-            // Nearest even, through an int16 step clamped to [-256, 255], then
-            // the offset and the 8-bit range (pto-isa's tmov_acc2mat and
-            // tstore_acc2gm goldens, qf2b8_pre).
-            const float q = std::clamp(std::nearbyint(v), -256.0f, 255.0f);
-            float r = std::isnan(v) ? 0.0f : std::clamp(q + offset, sign ? -128.0f : 0.0f, sign ? 127.0f : 255.0f);
-            if constexpr (with_relu) r = std::max(r, 0.0f);
-            // The unit writes the byte; a signed range stored as uint8 (or the
-            // reverse) keeps its bit pattern.
-            return static_cast<D>(static_cast<uint8_t>(static_cast<int>(r)));
+            // A signed range stored as uint8 (or the reverse) keeps its bit pattern.
+            return static_cast<D>(ptosim::fixrule::to_b8(v, p, with_relu));
         } else {
-            float r = std::is_same_v<D, half> && !std::isnan(v) ? std::clamp(v, -65504.0f, 65504.0f) : v;
+            float r = std::is_same_v<D, half> ? ptosim::fixrule::saturate_half(v) : v;
             if constexpr (with_relu) r = r < 0.0f ? 0.0f : r;
             return narrow<D>(r);
         }

@@ -1,0 +1,188 @@
+// A2A3's loads into L0A/L0B: the 2-D fractal load (load_cbuf_to_ca/cb,
+// load_gm_to_ca/cb), the transposing 2-D load (load_cbuf_to_*_transpose)
+// and img2col (img2colv2_cbuf_to_ca/cb), with the FMATRIX and repeat
+// registers they read (docs/intrinsics/load.md).
+#include "cube.hpp"
+
+#include <algorithm>
+#include <vector>
+
+namespace ptosim::cce {
+using namespace detail;
+
+namespace {
+
+// Lowest and highest byte a list of equal-sized pieces touches.
+struct Span {
+    uint64_t lo = ~uint64_t{0}, hi = 0;
+    void add(uint64_t at, uint64_t bytes) {
+        lo = std::min(lo, at);
+        hi = std::max(hi, at + bytes);
+    }
+    uint64_t bytes() const { return hi > lo ? hi - lo : 0; }
+};
+
+Pipe load_pipe(Space src) { return src == Space::GM ? Pipe::MTE2 : Pipe::MTE1; }
+
+}  // namespace
+
+void load_2d(const SourceLoc& loc, const char* op, Space dst_space, uint64_t dst, Space src_space, uint64_t src,
+             const Load2d& l, int elem_bytes) {
+    Core& c = core();
+    if (l.transpose && elem_bytes != 2)
+        fault(loc, std::string(op) + ": transpose = true transposes 16x16 fractals of 16-bit elements only; " +
+                       std::to_string(elem_bytes * 8) + "-bit data takes the _transpose intrinsic");
+    // dec walks the source fractals backwards from `start` (CANN's
+    // addr_cal_mode_t; not documented further, chosen).
+    auto src_at = [&](uint32_t r) -> int64_t {
+        const int64_t step = int64_t(r) * l.src_stride;
+        return (int64_t(l.start) + (l.dec ? -step : step)) * int64_t(kFractal);
+    };
+    Span s, d;
+    for (uint32_t r = 0; r < l.repeat; ++r) {
+        const int64_t at = src_at(r);
+        if (at < 0) fault(loc, std::string(op) + ": repeat " + std::to_string(r) + " reads before the source start");
+        s.add(src + uint64_t(at), kFractal);
+        d.add(dst + uint64_t(r) * (l.dst_gap + 1) * kFractal, kFractal);
+    }
+    if (l.repeat) {
+        if (src_space == Space::GM) {
+            check_gm(reinterpret_cast<const void*>(s.lo), s.bytes(), op, loc);
+        } else {
+            bounds(c, src_space, s.lo, s.bytes(), op, "src", loc);
+        }
+        bounds(c, dst_space, d.lo, d.bytes(), op, "dst", loc);
+    }
+    OpRecord r = cube_record(op, load_pipe(src_space), loc, uint64_t(l.repeat) * kFractal);
+    r.read(src_space, l.repeat ? s.lo : src, s.bytes());
+    r.write(dst_space, l.repeat ? d.lo : dst, d.bytes());
+    r.elements = uint64_t(l.repeat) * kFractal / elem_bytes;
+    dispatch(c, r);
+    const uint8_t* sb = src_space == Space::GM ? nullptr : local(c, src_space);
+    uint8_t* db = local(c, dst_space);
+    for (uint32_t i = 0; i < l.repeat; ++i) {
+        const uint8_t* from = src_space == Space::GM ? reinterpret_cast<const uint8_t*>(src + uint64_t(src_at(i)))
+                                                     : sb + src + uint64_t(src_at(i));
+        uint8_t* to = db + dst + uint64_t(i) * (l.dst_gap + 1) * kFractal;
+        if (!l.transpose) {
+            std::memmove(to, from, kFractal);
+            continue;
+        }
+        uint16_t t[256];
+        for (int a = 0; a < 16; ++a)
+            for (int b = 0; b < 16; ++b) t[b * 16 + a] = ld<uint16_t>(from + 2 * (a * 16 + b));
+        std::memcpy(to, t, kFractal);
+    }
+}
+
+void load_2d_transpose(const SourceLoc& loc, const char* op, Space dst_space, uint64_t dst, uint64_t src,
+                       const Load2dT& l, int elem_bytes) {
+    Core& c = core();
+    // The unit is a square of n x n elements: 32 for 8-bit data (two
+    // fractals), 16 for 16-bit (one) and 32-bit (two).
+    const uint64_t n = elem_bytes == 1 ? 32 : 16;
+    const uint64_t sq = n * n * uint64_t(elem_bytes);
+    const uint64_t halves = sq / kFractal;
+    Span s, d;
+    for (uint32_t r = 0; r < l.repeat; ++r) {
+        s.add(src + (uint64_t(l.index) + uint64_t(r) * l.src_stride) * sq, sq);
+        const uint64_t first = dst + uint64_t(r) * (l.dst_gap + 1) * kFractal;
+        d.add(first, kFractal);
+        if (halves == 2) d.add(first + (uint64_t(l.dst_frac_gap) + 1) * kFractal, kFractal);
+    }
+    if (l.repeat) {
+        bounds(c, Space::L1, s.lo, s.bytes(), op, "src", loc);
+        bounds(c, dst_space, d.lo, d.bytes(), op, "dst", loc);
+    }
+    OpRecord r = cube_record(op, Pipe::MTE1, loc, uint64_t(l.repeat) * sq);
+    r.read(Space::L1, l.repeat ? s.lo : src, s.bytes());
+    r.write(dst_space, l.repeat ? d.lo : dst, d.bytes());
+    r.elements = uint64_t(l.repeat) * n * n;
+    dispatch(c, r);
+    const uint8_t* sb = local(c, Space::L1);
+    uint8_t* db = local(c, dst_space);
+    std::vector<uint8_t> t(sq);
+    const uint64_t e = uint64_t(elem_bytes), row = n * e;
+    for (uint32_t i = 0; i < l.repeat; ++i) {
+        const uint8_t* from = sb + src + (uint64_t(l.index) + uint64_t(i) * l.src_stride) * sq;
+        // The square read row-major and written transposed, row-major: its
+        // first 512 bytes form the first destination fractal.
+        for (uint64_t a = 0; a < n; ++a)
+            for (uint64_t b = 0; b < n; ++b) std::memcpy(&t[b * row + a * e], from + a * row + b * e, e);
+        uint8_t* first = db + dst + uint64_t(i) * (l.dst_gap + 1) * kFractal;
+        std::memcpy(first, t.data(), kFractal);
+        if (halves == 2) std::memcpy(first + (uint64_t(l.dst_frac_gap) + 1) * kFractal, t.data() + kFractal, kFractal);
+    }
+}
+
+void img2col(const SourceLoc& loc, const char* op, Space dst_space, uint64_t dst, uint64_t src, const Img2col& g,
+             int elem_bytes) {
+    Core& c = core();
+    const int64_t e = elem_bytes, c0 = 32 / elem_bytes;
+    const uint64_t fm = g.fmatrix_b ? c.fmatrix_b : c.fmatrix;
+    const int64_t w = fm & 0xffff, h = (fm >> 16) & 0xffff;
+    const int64_t pad_l = (fm >> 32) & 0xff, pad_r = (fm >> 40) & 0xff, pad_t = (fm >> 48) & 0xff, pad_b = fm >> 56;
+    const int64_t kw = g.kw, kh = g.kh, dw = g.dil_w, dh = g.dil_h, sw = g.stride_w, sh = g.stride_h;
+    auto fail = [&](const std::string& why) { fault(loc, std::string(op) + ": " + why); };
+    if (w < 1 || h < 1) fail("FMATRIX holds no feature map (set_fmatrix" + std::string(g.fmatrix_b ? "_b" : "") + " first)");
+    if (kw < 1 || kh < 1 || dw < 1 || dh < 1 || sw < 1 || sh < 1)
+        fail("filter, dilation and stride must all be at least 1");
+    if (((c.img2col_rpt >> 16) & 0xff) > 1)
+        fail("set_l3d_rpt asks for " + std::to_string((c.img2col_rpt >> 16) & 0xff) +
+             " repeats; ptosim simulates one (docs/intrinsics/load.md)");
+    const int64_t oh = (h + pad_t + pad_b - dh * (kh - 1) - 1) / sh + 1;
+    const int64_t ow = (w + pad_l + pad_r - dw * (kw - 1) - 1) / sw + 1;
+    if (oh < 1 || ow < 1) fail("the filter does not fit the padded feature map");
+    const int64_t channels = g.channels, c1 = (channels + c0 - 1) / c0;
+    // The written matrix: the img2col matrix (step_m x step_k) or, with
+    // transpose, its transpose; rows and columns rounded to whole fractals of
+    // the destination's layout (L0A: 16 x C0 row-major; L0B: C0 x 16
+    // column-major), fractals in row-major order.
+    const bool l0a = dst_space == Space::L0A;
+    const int64_t rows = g.transpose ? g.step_k : g.step_m, cols = g.transpose ? g.step_m : g.step_k;
+    const int64_t fr = l0a ? 16 : c0, fc = l0a ? c0 : 16;
+    const int64_t prow = (rows + fr - 1) / fr * fr, pcol = (cols + fc - 1) / fc * fc;
+    const uint64_t out_bytes = uint64_t(prow * pcol * e);
+    const uint64_t fmap_bytes = uint64_t(c1 * h * w * c0 * e);
+    bounds(c, dst_space, dst, out_bytes, op, "dst", loc);
+    bounds(c, Space::L1, src, fmap_bytes, op, "src", loc);
+    OpRecord r = cube_record(op, Pipe::MTE1, loc, out_bytes);
+    r.read(Space::L1, src, fmap_bytes);
+    r.write(dst_space, dst, out_bytes);
+    r.elements = uint64_t(prow * pcol);
+    dispatch(c, r);
+    const uint8_t* fmap = local(c, Space::L1) + src;
+    uint8_t* out = local(c, dst_space) + dst;
+    const uint64_t pad = c.vec.pad_val;  // set_padding
+    for (int64_t i = 0; i < prow; ++i)
+        for (int64_t j = 0; j < pcol; ++j) {
+            const int64_t mm = g.pos_m + (g.transpose ? j : i), kk = g.pos_k + (g.transpose ? i : j);
+            // M runs over output positions (oh, ow); K over (c1, kh, kw, c0),
+            // the order of FRACTAL_Z weights (as ptolab's TIMG2COL).
+            const int64_t img = mm / (oh * ow), y = mm % (oh * ow) / ow, x = mm % ow;
+            const int64_t ci0 = kk % c0, kx = kk / c0 % kw, ky = kk / c0 / kw % kh, ci1 = kk / c0 / kw / kh;
+            const int64_t iy = y * sh + ky * dh - pad_t, ix = x * sw + kx * dw - pad_l;
+            const int64_t frac = l0a ? (i / 16) * (pcol / c0) + j / c0 : (i / c0) * (pcol / 16) + j / 16;
+            const int64_t in = l0a ? (i % 16) * c0 + j % c0 : (j % 16) * c0 + i % c0;
+            uint8_t* to = out + (frac * 512 / e + in) * e;
+            if (img == 0 && ci1 < c1 && ci1 * c0 + ci0 < channels && iy >= 0 && iy < h && ix >= 0 && ix < w)
+                std::memcpy(to, fmap + (((ci1 * h + iy) * w + ix) * c0 + ci0) * e, e);
+            else
+                std::memcpy(to, &pad, e);
+        }
+}
+
+void set_cube_reg(const SourceLoc& loc, const char* op, CubeReg reg, uint64_t v) {
+    Core& c = core();
+    dispatch(c, cube_record(op, Pipe::S, loc, 0));
+    switch (reg) {
+    case CubeReg::Fmatrix: c.fmatrix = v; break;
+    case CubeReg::FmatrixB: c.fmatrix_b = v; break;
+    case CubeReg::L3dRpt: c.img2col_rpt = v; break;
+    case CubeReg::QuantPre: c.quant_pre = v; break;
+    case CubeReg::Fpc: c.fpc = v; break;
+    case CubeReg::NdPara: c.nd_para = v; break;
+    }
+}
+
+}  // namespace ptosim::cce
