@@ -77,6 +77,7 @@ def _declare(h):
         ("ptosim_create_stream", vp, []),
         ("ptosim_destroy_stream", i, [vp]),
         ("ptosim_synchronize", i, [vp, d]),
+        ("ptosim_synchronize_all", i, [d]),
         ("ptosim_default_sync_timeout_s", d, []),
         ("ptosim_last_error", s, []),
     ]:
@@ -197,6 +198,17 @@ def synchronize(handle, what):
     code = lib().ptosim_synchronize(ctypes.c_void_p(handle), limit)
     if code == _SYNC_TIMEOUT_CODE:
         raise TimeoutError(f"{what}: possible sync deadlock: the stream did not finish within {limit:g} s "
+                           f"(PTO_SYNC_TIMEOUT_S); check set_flag/wait_flag pairs and pipe_barrier. {last_error()}")
+    if code != 0:
+        raise RuntimeError(f"{what}: a kernel failed (ACL error {code}): {last_error()}")
+
+
+def synchronize_all(what):
+    """Waits for every stream of the simulated device, ACL streams the program made included."""
+    limit = sync_timeout()
+    code = lib().ptosim_synchronize_all(limit)
+    if code == _SYNC_TIMEOUT_CODE:
+        raise TimeoutError(f"{what}: possible sync deadlock: a stream did not finish within {limit:g} s "
                            f"(PTO_SYNC_TIMEOUT_S); check set_flag/wait_flag pairs and pipe_barrier. {last_error()}")
     if code != 0:
         raise RuntimeError(f"{what}: a kernel failed (ACL error {code}): {last_error()}")
