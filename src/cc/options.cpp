@@ -569,6 +569,7 @@ bool resolve(Options& o, std::vector<Diag>& diags) {
     if (!o.device) return true;
     o.target = arch_target ? *arch_target : *npu_target;
     o.kind = arch_kind ? *arch_kind : type_kind ? *type_kind : Kind::Mix;
+    o.infer_kind = !type_kind && (!arch_kind || *arch_kind == Kind::Mix);
 
     const bool a5 = o.target == Target::A5;
     if (!a5 && o.register_base)

@@ -144,7 +144,7 @@ int ptosim_synchronize_all(double timeout_s) {
         // A stream destroyed since the snapshot drained its work when it went.
         if (!d.is_stream(s)) continue;
         ptosim::Status st = s->synchronize(limit, ptosim::Stream::OnTimeout::Keep);
-        if (!st.ok() && first == 0) first = fail(st.code, "ptosim_synchronize_all: " + st.message);
+        if (!st.ok() && first == 0) first = fail(st.code, "ptosim_synchronize: " + st.message);
     }
     return first;
 }

@@ -42,6 +42,18 @@
 #ifndef AICORE
 #define AICORE
 #endif
+// Kernel-type attributes (CANN: __vector__, __cube__, __mix__(cube, vec));
+// ptocc reads them to choose the cores a kernel built without a core-type
+// suffix runs on (docs/ptocc.md, "Kernel type"). They compute nothing.
+#ifndef __vector__
+#define __vector__
+#endif
+#ifndef __cube__
+#define __cube__
+#endif
+#ifndef __mix__
+#define __mix__(cube, vec)
+#endif
 #ifndef GM_ADDR
 #define GM_ADDR __gm__ uint8_t*
 #endif
