@@ -52,7 +52,7 @@ _METADATA = {
     "_version", "record_stream", "__hash__", "__reduce_ex__",
 }
 # Operators whose tensor arguments may sit on different devices (copies).
-_CROSS_DEVICE = {"copy_", "__setitem__", "to", "cpu", "npu", "new_tensor", "set_", "type_as"}
+_CROSS_DEVICE = {"copy_", "__setitem__", "__getitem__", "to", "cpu", "npu", "new_tensor", "set_", "type_as"}
 
 
 class NpuDevice(str):
@@ -570,6 +570,19 @@ def _tensor_is_npu(self):
     return is_npu(self)
 
 
+_record_stream = torch.Tensor.record_stream
+
+
+def _tensor_record_stream(self, stream):
+    # torch's parser wants a torch.Stream; an npu tensor's memory needs no
+    # keeping (host operators wait for every stream, aclrtFree for the
+    # launches that use a block).
+    if is_npu(self):
+        return None
+    return _record_stream(self, stream)
+
+
 def patch_tensor_class():
     torch.Tensor.npu = _tensor_npu
     torch.Tensor.is_npu = property(_tensor_is_npu)
+    torch.Tensor.record_stream = _tensor_record_stream
