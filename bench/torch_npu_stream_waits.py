@@ -2,7 +2,8 @@
 """What the stream-order waits of the simulated torch_npu cost: host
 operators on small npu tensors with the wait (every stream synchronised
 before the operator, docs/torch_npu.md "Stream order") and without it,
-on an idle device, with 1 and with 8 extra streams alive.
+on an idle device, with 1 and with 8 extra streams alive, and the wait
+alone (best of 5 batches; the operators themselves are host references).
 
 usage (from the source tree, after a build):
   PYTHONPATH=python/torch_npu_sim:build/python PTOLAB_TORCH_NPU=sim \\
@@ -37,6 +38,16 @@ def per_op_us(op, y, repeats):
     return best * 1e6
 
 
+def wait_alone_us(repeats):
+    best = float("inf")
+    for _ in range(5):
+        t = time.perf_counter()
+        for _ in range(repeats):
+            _tensor.wait_for_streams("bench")
+        best = min(best, (time.perf_counter() - t) / repeats)
+    return best * 1e6
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeats", type=int, default=2000)
@@ -54,6 +65,7 @@ def main():
             _tensor._wait_hook[0] = hook
             with_wait = per_op_us(op, y, args.repeats)
             print(f"{name:<18} {1 + streams:>7} {without:>11.2f} {with_wait:>9.2f} {with_wait - without:>8.2f}")
+        print(f"{'the wait alone':<18} {1 + streams:>7} {'':>11} {wait_alone_us(args.repeats * 10):>9.2f}")
 
 
 if __name__ == "__main__":

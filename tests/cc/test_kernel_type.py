@@ -125,26 +125,39 @@ if specs is A5:
 
 # A kernel whose type cannot be told (scalar code only) is an error; marked, it builds.
 scalar = open(os.path.join(kernels, "kind_scalar.cpp")).read()
-for m, (mark, want) in enumerate([("", None), ("__vector__", (0, 3, 0)), ("__cube__", (3, 0, 0)), ("__mix__(1, 2)", (3, 3, 3)),
-                   ("__mix__(0, 1)", (0, 3, 0))]):
+cases = [("", "", None), ("__vector__", "", (0, 3, 0)), ("__cube__", "", (3, 0, 0)), ("__mix__(1, 2)", "", (3, 3, 3)),
+         ("__mix__(0, 1)", "", (0, 3, 0)), ("", "KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);", (3, 0, 0)),
+         ("", "KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);", (3, 3, 3))]
+for m, (mark, stmt, want) in enumerate(cases):
+    label = mark or stmt or "nothing"
     src = os.path.join(work, f"kind_scalar_{m}.cpp")
     with open(src, "w") as f:
-        f.write(scalar.replace("#ifndef KIND_MARK\n#define KIND_MARK\n#endif\n", f"#define KIND_MARK {mark}\n")
-                .replace("KIND_MARK AICORE", f"{mark} AICORE"))
+        f.write(scalar.replace("#ifndef KIND_MARK\n#define KIND_MARK\n#endif\n", "")
+                .replace("KIND_MARK AICORE", f"{mark} AICORE")
+                .replace("{ record_core(rec); }", f"{{ {stmt} record_core(rec); }}"))
     r, path = build("--npu-arch=dav-2201", src, f"libkind_scalar{m}.so", expect_ok=False)
     if want is None:
         expect("scalar-only kernel: an error naming the remedy",
                r.returncode != 0 and "cannot tell the kernel type" in r.stderr and "__vector__" in r.stderr,
                r.stderr)
         continue
-    expect(f"scalar kernel marked {mark}: builds", r.returncode == 0, r.stderr)
+    expect(f"scalar kernel marked {label}: builds", r.returncode == 0, r.stderr)
     if r.returncode:
         continue
     lib = ctypes.CDLL(path)
     rec = np.zeros(9, dtype=np.int32)
     lib.call_touch(ctypes.c_uint32(3), None, ptr(rec))
     sync()
-    expect(f"scalar kernel marked {mark}: cores {want}", cores(rec) == want, cores(rec))
+    expect(f"scalar kernel marked {label}: cores {want}", cores(rec) == want, cores(rec))
+
+# Two different marks in one source: an error.
+src = os.path.join(work, "kind_two_marks.cpp")
+with open(src, "w") as f:
+    f.write(scalar.replace("KIND_MARK AICORE", "__vector__ AICORE") +
+            "__global__ __cube__ AICORE void other(__gm__ int32_t* rec) { record_core(rec); }\n")
+r, _ = build("--npu-arch=dav-2201", src, "libkind_two.so", expect_ok=False)
+expect("two kernel types in one source: an error", r.returncode != 0 and
+       "marks kernels both __vector__ and __cube__" in r.stderr, r.stderr)
 
 # An explicit suffix is never second-guessed: the Vector-only kernel built as -vec.
 r, path = build("--cce-aicore-arch=dav-c220-vec", os.path.join(kernels, "kind_vec.cpp"), "libkind_vec_explicit.so")
