@@ -403,7 +403,6 @@ def _run_host(func, name, args, kwargs, index):
 
 # Installed by torch_npu.npu: waits for every stream (ptosim_synchronize_all).
 _wait_hook = [None]
-_waits = [0]
 
 
 def wait_for_streams(name):
@@ -414,7 +413,6 @@ def wait_for_streams(name):
     so everything queued afterwards sees its result."""
     hook = _wait_hook[0]
     if hook is not None:
-        _waits[0] += 1
         hook(name)
 
 
