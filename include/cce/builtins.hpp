@@ -16,6 +16,18 @@
 // what a function computes.
 #define __global__
 #define __aicore__
+// Kernel-type attributes (CANN: __vector__, __cube__, __mix__(cube, vec));
+// ptocc reads them to choose the cores a kernel built without a core-type
+// suffix runs on (docs/ptocc.md, "Kernel type"). They compute nothing.
+#ifndef __vector__
+#define __vector__
+#endif
+#ifndef __cube__
+#define __cube__
+#endif
+#ifndef __mix__
+#define __mix__(cube, vec)
+#endif
 
 typedef half float16_t;
 typedef uint16_t aclFloat16;  // acl_base.h's raw 16-bit pattern (must match ptolab's acl headers)

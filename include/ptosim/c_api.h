@@ -76,6 +76,10 @@ int ptosim_destroy_stream(void *stream);
  * launch error since the last synchronisation.
  */
 int ptosim_synchronize(void *stream, double timeout_s);
+/* Waits for every live stream of the device, each up to timeout_s (<= 0: the
+ * default); the first failure's code, with its message in ptosim_last_error.
+ * What the simulated torch_npu runs before a host operator on npu tensors. */
+int ptosim_synchronize_all(double timeout_s);
 /* PTO_SYNC_TIMEOUT_S, else 60. */
 double ptosim_default_sync_timeout_s(void);
 

@@ -2,6 +2,7 @@
 #include "bisheng_dialect.hpp"
 #include "cache.hpp"
 #include "hex.hpp"
+#include "kind.hpp"
 #include "process.hpp"
 #include "rewrite.hpp"
 
@@ -310,6 +311,71 @@ bool classify_inputs(const Options& o, std::vector<ClassifiedInput>& out, std::v
     return true;
 }
 
+// The kernel type of one kernel source built without a core-type suffix:
+// its user code preprocessed (directives only, so instruction names stay as
+// written) once as the Cube variant and once as the Vector variant, and
+// scanned for what each uses (kind.cpp). `note` says what decided it.
+Kind infer_input_kind(const Options& o, const Paths& paths, const Compile& cf, const std::vector<std::string>& quote,
+                      const std::string& src, const std::string& base, std::string& note, std::string& error) {
+    std::vector<std::string> foreign = {paths.include_dir};
+    foreign.insert(foreign.end(), cf.demoted.begin(), cf.demoted.end());
+    for (size_t i = 0; i < cf.flags.size(); ++i) {
+        std::string d;
+        const std::string& f = cf.flags[i];
+        if ((f == "-I" || f == "-isystem") && i + 1 < cf.flags.size()) d = cf.flags[i + 1];
+        else if (f.rfind("-I", 0) == 0 && f.size() > 2) d = f.substr(2);
+        else if (f.rfind("-isystem", 0) == 0 && f.size() > 8) d = f.substr(8);
+        if (!d.empty() && holds_pto_headers(d)) foreign.push_back(d);
+    }
+    for (std::string& d : foreign) {
+        std::error_code ec;
+        fs::path c = fs::weakly_canonical(d, ec);
+        if (!ec) d = c.string();
+    }
+    auto is_user = [&foreign](const std::string& file, bool system) {
+        if (system) return false;
+        std::error_code ec;
+        fs::path c = fs::weakly_canonical(file, ec);
+        const std::string p = ec ? file : c.string();
+        for (const std::string& d : foreign)
+            if (p.size() > d.size() && p.compare(0, d.size(), d) == 0 && p[d.size()] == '/') return false;
+        return true;
+    };
+    Options mix = o;
+    mix.kind = Kind::Mix;
+    KindScan scans[2];
+    for (int variant = 0; variant < 2; ++variant) {
+        const std::string out = base + (variant == 0 ? ".kind-aic.i" : ".kind-aiv.i");
+        std::vector<std::string> c = {paths.cxx, cf.std_flag, "-I" + paths.include_dir};
+        c.insert(c.end(), quote.begin(), quote.end());
+        const std::vector<std::string> macros = device_macros(mix, variant == 0, variant, false);
+        c.insert(c.end(), macros.begin(), macros.end());
+        c.insert(c.end(), cf.flags.begin(), cf.flags.end());
+        for (const std::string& d : cf.demoted) c.insert(c.end(), {"-idirafter", d});
+        c.insert(c.end(), {"-E", "-fdirectives-only", "-x", "c++", src, "-o", out});
+        const std::string err_file = out + ".err";
+        const int rc = ptolab::common::run(c, {"", err_file, false});
+        std::string text;
+        if (rc != 0 || !read_file(out, text)) {
+            std::string why;
+            read_file(err_file, why);
+            if (why.size() > 600) why = why.substr(0, 600) + "...";
+            note = "warning: the kernel type could not be inferred (preprocessing for it failed: " + why +
+                   "); built as a mix kernel, as without inference";
+            return Kind::Mix;
+        }
+        scans[variant] = scan_kind(text, is_user);
+    }
+    KindDecision d = decide_kind(scans[0], scans[1]);
+    if (!d.kind) {
+        error = d.error;
+        return Kind::Mix;
+    }
+    if (!d.no_kernel)
+        note = std::string("kernel type inferred: ") + kind_description(*d.kind) + " (" + d.why + ")";
+    return *d.kind;
+}
+
 bool plan_build(const Options& o, const Paths& paths, bool dry_run, Plan& plan, std::vector<Diag>& diags) {
     std::vector<ClassifiedInput> inputs;
     if (!classify_inputs(o, inputs, diags)) return false;
@@ -334,6 +400,7 @@ bool plan_build(const Options& o, const Paths& paths, bool dry_run, Plan& plan, 
         }
     }
     ctx.stderr_is_terminal = !dry_run && isatty(STDERR_FILENO);
+    ctx.infer_kinds = !dry_run;
     return plan_jobs(o, paths, inputs, ctx, plan, diags);
 }
 
@@ -496,18 +563,34 @@ bool plan_jobs(const Options& o, const Paths& paths, const std::vector<Classifie
             link_inputs.push_back(obj_out);
             continue;
         }
-        const bool mix = o.kind == Kind::Mix;
-        const bool primary_cube = o.kind != Kind::Vec;
+        // Without a core-type suffix the kernel's own code decides (docs/ptocc.md, "Kernel type").
+        Options ok = o;
+        if (o.infer_kind && ctx.infer_kinds) {
+            std::string note, error;
+            ok.kind = infer_input_kind(o, paths, cf, quote, abs_src, base, note, error);
+            if (!error.empty()) {
+                diags.push_back({Diag::Error, in.path + ": " + error});
+                return false;
+            }
+            if (note.rfind("warning: ", 0) == 0)
+                diags.push_back({Diag::Warning, in.path + ": " + note.substr(9)});
+            else if (!note.empty() && o.verbose)
+                diags.push_back({Diag::Note, in.path + ": " + note});
+            else if (!note.empty())
+                plan.rewrite_notes.push_back(in.path + ": " + note);
+        }
+        const bool mix = ok.kind == Kind::Mix;
+        const bool primary_cube = ok.kind != Kind::Vec;
         // Without a launch site nothing would ever call the second variant.
         const bool with_secondary = mix && launches;
         const std::string primary_obj = with_secondary ? base + (primary_cube ? ".aic.o" : ".aiv.o") : obj_out;
-        compiles.run.push_back(compile_cmd(device_macros(o, primary_cube, 0, cf.over_cce), false, primary_obj));
+        compiles.run.push_back(compile_cmd(device_macros(ok, primary_cube, 0, cf.over_cce), false, primary_obj));
         if (!with_secondary) {
             link_inputs.push_back(obj_out);
             continue;
         }
         const std::string sec_obj = base + ".aiv.o", sec_so = base + ".aiv.so";
-        compiles.run.push_back(compile_cmd(device_macros(o, false, 1, cf.over_cce), true, sec_obj, false));
+        compiles.run.push_back(compile_cmd(device_macros(ok, false, 1, cf.over_cce), true, sec_obj, false));
         need_version_script = true;
         std::vector<std::string> l = {paths.cxx, "-shared", "-fPIC", "-o", sec_so, sec_obj,
                                       "-Wl,--version-script=" + tmp + "/variant.map"};

@@ -60,6 +60,7 @@ struct JobContext {
     std::string temp_dir;            // where intermediate files go; named in the commands
     std::vector<std::string> texts;  // each input's source text, by index; empty for link-only inputs
     bool stderr_is_terminal = false; // then compiles get -fdiagnostics-color=always unless the user chose
+    bool infer_kinds = false;        // run the preprocessor to infer kernel types (Options::infer_kind); not in --dry-run
 };
 // Only -I directories (whether they hold pto/pto-inst.hpp), -L directories
 // (libruntime_camodel.so) and the working directory (absolute paths) are

@@ -103,18 +103,21 @@ const std::vector<FlagSpec>& flag_table() {
              "print each command before running it (bisheng receives `-v` unchanged)"},
             {{{"--cce-aicore-arch=", F::Prefix}}, A::AicoreArch, true,
              "--cce-aicore-arch=dav-c220-vec|dav-c220-cube|dav-c220|dav-c310-vec|dav-c310-cube|dav-c310",
-             "target (A2A3 = c220, A5 = c310) and kind (Vector, Cube, mix)",
-             "target (A2A3 = c220, A5 = c310) and kind (Vector, Cube, mix); sets the macros below"},
+             "target (A2A3 = c220, A5 = c310) and kind (-vec Vector, -cube Cube; none: inferred from the kernel)",
+             "target (A2A3 = c220, A5 = c310) and kind: `-vec` Vector-only, `-cube` Cube-only; without a suffix the "
+             "kernel's code decides (Vector-only, Cube-only or mix, see \"Kernel type\"); sets the macros below"},
             {{{"--npu-arch=", F::Prefix}}, A::NpuArch, true, "--npu-arch=dav-2201|dav-3510",
-             "target; alone it means a mix build", "target; must agree with `--cce-aicore-arch`. Alone it means a mix build"},
+             "target; alone, the kernel's code decides its kind",
+             "target; must agree with `--cce-aicore-arch`. Alone, the kernel's code decides its kind (Vector-only, "
+             "Cube-only or mix, see \"Kernel type\")"},
             {{{"--cce-soc-core-type=", F::Prefix}}, A::CoreType, true, "--cce-soc-core-type=VecCore|CubeCore|Mix",
              "kind; must agree with --cce-aicore-arch",
              "kind; must agree with `--cce-aicore-arch`; `VecCore`/`CubeCore` are an error with a mix arch (use the "
-             "`-vec`/`-cube` arch), `Mix` with a `-vec`/`-cube` arch"},
+             "`-vec`/`-cube` arch), `Mix` with a `-vec`/`-cube` arch; `Mix` forces a mix build (no inference)"},
             {{{"--cce-soc-version=", F::Prefix}}, A::SocVersion, true, "--cce-soc-version=<SoC>",
              "target from CANN's SoC name (Ascend910B*, Ascend910_93*: A2A3; Ascend950*, Ascend910_95*: A5)",
              "target from CANN's SoC name: `Ascend910B*`, `Ascend910_93*` are A2A3; `Ascend950*`, `Ascend910_95*` (e.g. "
-             "`Ascend910_9599`) are A5; must agree with the arch flags. Alone it means a mix build"},
+             "`Ascend910_9599`) are A5; must agree with the arch flags. Alone, the kernel's code decides its kind"},
 
             ignored("-mllvm", F::Separate, "-mllvm <option>",
                     "passes an option to bisheng's LLVM device back end; the simulator has no device code generator"),
@@ -569,6 +572,7 @@ bool resolve(Options& o, std::vector<Diag>& diags) {
     if (!o.device) return true;
     o.target = arch_target ? *arch_target : *npu_target;
     o.kind = arch_kind ? *arch_kind : type_kind ? *type_kind : Kind::Mix;
+    o.infer_kind = !type_kind && (!arch_kind || *arch_kind == Kind::Mix);
 
     const bool a5 = o.target == Target::A5;
     if (!a5 && o.register_base)

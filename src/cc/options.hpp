@@ -60,6 +60,9 @@ struct Options {
     bool device = false;
     Target target = Target::A2A3;
     Kind kind = Kind::Mix;
+    // No core-type suffix and no --cce-soc-core-type: the kernel's code decides
+    // the kind of each kernel source (driver, kind.cpp); `kind` is then Mix.
+    bool infer_kind = false;
 };
 
 // Parses argv[1..]. Diagnostics about the flags themselves go to `diags`.

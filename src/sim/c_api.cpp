@@ -131,6 +131,24 @@ int ptosim_synchronize(void* stream, double timeout_s) {
     return st.ok() ? 0 : fail(st.code, "ptosim_synchronize: " + st.message);
 }
 
+int ptosim_synchronize_all(double timeout_s) {
+    Device& d = Device::get();
+    const double limit = timeout_s > 0 ? timeout_s : ptosim::default_sync_timeout_s();
+    std::vector<ptosim::Stream*> streams;
+    {
+        std::lock_guard lk(d.impl().mu);
+        streams.assign(d.impl().streams.begin(), d.impl().streams.end());
+    }
+    int first = 0;
+    for (ptosim::Stream* s : streams) {
+        // A stream destroyed since the snapshot drained its work when it went.
+        if (!d.is_stream(s)) continue;
+        ptosim::Status st = s->synchronize(limit, ptosim::Stream::OnTimeout::Keep);
+        if (!st.ok() && first == 0) first = fail(st.code, "ptosim_synchronize: " + st.message);
+    }
+    return first;
+}
+
 double ptosim_default_sync_timeout_s(void) { return ptosim::default_sync_timeout_s(); }
 
 const char* ptosim_last_error(void) { return ptosim::last_error(); }

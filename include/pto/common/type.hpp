@@ -42,6 +42,35 @@
 #ifndef AICORE
 #define AICORE
 #endif
+// Kernel-type attributes (CANN: __vector__, __cube__, __mix__(cube, vec));
+// ptocc reads them to choose the cores a kernel built without a core-type
+// suffix runs on (docs/ptocc.md, "Kernel type"). They compute nothing.
+#ifndef __vector__
+#define __vector__
+#endif
+#ifndef __cube__
+#define __cube__
+#endif
+#ifndef __mix__
+#define __mix__(cube, vec)
+#endif
+#ifndef KERNEL_TASK_TYPE_DEFAULT
+// Ascend C's kernel-type setting (KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY)).
+enum KernelMetaType {
+    KERNEL_TYPE_AIV_ONLY,
+    KERNEL_TYPE_AIC_ONLY,
+    KERNEL_TYPE_MIX_AIV_1_0,
+    KERNEL_TYPE_MIX_AIC_1_0,
+    KERNEL_TYPE_MIX_AIC_1_1,
+    KERNEL_TYPE_MIX_AIC_1_2,
+    KERNEL_TYPE_AICORE,
+    KERNEL_TYPE_VECTORCORE,
+    KERNEL_TYPE_MIX_AICORE,
+    KERNEL_TYPE_MIX_VECTOR_CORE,
+    KERNEL_TYPE_MAX
+};
+#define KERNEL_TASK_TYPE_DEFAULT(value) ((void)(value))
+#endif
 #ifndef GM_ADDR
 #define GM_ADDR __gm__ uint8_t*
 #endif

@@ -38,6 +38,7 @@ from . import npu  # noqa: E402
 
 _runtime.lib()
 _tensor.patch_tensor_class()
+_tensor.patch_device_type()
 _tensor.install_mode()
 _tensor.patch_threads()
 torch.npu = npu

@@ -78,6 +78,7 @@ def _declare(h):
         ("ptosim_create_stream", vp, []),
         ("ptosim_destroy_stream", i, [vp]),
         ("ptosim_synchronize", i, [vp, d]),
+        ("ptosim_synchronize_all", i, [d]),
         ("ptosim_default_sync_timeout_s", d, []),
         ("ptosim_last_error", s, []),
         ("aclmdlRICaptureBegin", i, [vp, i]),
@@ -245,3 +246,12 @@ def model_destroy(model):
 
 def model_debug_print(model):
     _check(lib().aclmdlRIDebugPrint(ctypes.c_void_p(model)), "aclmdlRIDebugPrint")
+def synchronize_all(what):
+    """Waits for every stream of the simulated device, ACL streams the program made included."""
+    limit = sync_timeout()
+    code = lib().ptosim_synchronize_all(limit)
+    if code == _SYNC_TIMEOUT_CODE:
+        raise TimeoutError(f"{what}: possible sync deadlock: a stream did not finish within {limit:g} s "
+                           f"(PTO_SYNC_TIMEOUT_S); check set_flag/wait_flag pairs and pipe_barrier. {last_error()}")
+    if code != 0:
+        raise RuntimeError(f"{what}: a kernel failed (ACL error {code}): {last_error()}")

@@ -43,43 +43,121 @@ _ACCUMULATING = {
     "var", "std", "var_mean", "std_mean", "layer_norm", "group_norm", "rms_norm", "conv1d", "conv2d", "conv3d",
     "scaled_dot_product_attention", "cross_entropy", "mse_loss",
 }
+# What reads only a tensor's metadata, never its elements: no stream wait.
+_METADATA = {
+    "device", "is_cuda", "is_npu", "data_ptr", "dim", "ndim", "ndimension", "size", "shape", "dtype", "numel",
+    "nelement", "element_size", "itemsize", "nbytes", "stride", "storage_offset", "is_contiguous", "requires_grad",
+    "requires_grad_", "__len__", "is_floating_point", "is_complex", "is_signed", "layout", "names", "get_device",
+    "is_sparse", "is_quantized", "is_meta", "is_mkldnn", "is_leaf", "grad", "grad_fn", "_base", "output_nr",
+    "_version", "record_stream", "__hash__", "__reduce_ex__",
+}
 # Operators whose tensor arguments may sit on different devices (copies).
-_CROSS_DEVICE = {"copy_", "__setitem__", "to", "cpu", "npu", "new_tensor", "set_", "type_as"}
+_CROSS_DEVICE = {"copy_", "__setitem__", "__getitem__", "to", "cpu", "npu", "new_tensor", "set_", "type_as"}
 
 
-class NpuDevice:
-    """What ``tensor.device`` returns for an npu tensor: type "npu", an index.
-    Not a ``torch.device`` (torch 1.13 cannot construct one for "npu"); it
-    compares equal to "npu:N" strings and other NpuDevice objects."""
+class NpuDevice(str):
+    """What ``tensor.device`` returns for an npu tensor: the string "npu:N"
+    with ``.type == "npu"`` and ``.index``, printing as torch.device does.
 
-    __slots__ = ("index",)
+    torch 1.13 cannot construct a ``torch.device`` of type "npu" (and
+    ``torch.device`` cannot be subclassed), but its argument parser takes any
+    ``str`` where it takes a device and resolves it only after the function
+    mode has seen the call. Being a ``str``, an NpuDevice passes wherever torch
+    takes a device (``torch.arange(n, device=x.device)``, ``.to(x.device)``,
+    ``torch.empty(..., device=x.device)``), and ``NpuMode`` turns it into an npu
+    tensor. It compares equal to "npu", "npu:N", ``torch.device("npu:N")`` and
+    other NpuDevice objects of the same index."""
 
-    def __init__(self, index=0):
-        self.index = int(index)
+    def __new__(cls, index=0):
+        self = super().__new__(cls, f"npu:{int(index)}")
+        self._index = int(index)
+        return self
 
     @property
     def type(self):
         return "npu"
 
+    @property
+    def index(self):
+        return self._index
+
     def __str__(self):
-        return f"npu:{self.index}"
+        return f"npu:{self._index}"
 
     def __repr__(self):
-        return f"device(type='npu', index={self.index})"
+        return f"device(type='npu', index={self._index})"
 
     def __eq__(self, other):
         if isinstance(other, NpuDevice):
-            return other.index == self.index
+            return other._index == self._index
         if isinstance(other, str):
-            idx = parse_device(other)
-            return idx is not None and idx == self.index
+            try:
+                idx = parse_device(other)
+            except RuntimeError:
+                return False
+            return idx is not None and idx == self._index
+        if isinstance(other, RealDevice) and other.type == "privateuseone":
+            return (_current_index[0] if other.index is None else other.index) == self._index
         return False
 
     def __ne__(self, other):
         return not self.__eq__(other)
 
     def __hash__(self):
-        return hash(("npu", self.index))
+        return hash(("npu", self._index))
+
+    def __reduce__(self):
+        return (NpuDevice, (self._index,))
+
+
+RealDevice = torch.device
+
+
+class _DeviceMeta(type):
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, (RealDevice, NpuDevice))
+
+    def __subclasscheck__(cls, sub):
+        return issubclass(sub, (RealDevice, NpuDevice))
+
+
+class device(metaclass=_DeviceMeta):
+    """``torch.device`` while the simulated torch_npu is loaded: "npu",
+    "npu:N", ("npu", N) and an NpuDevice give an NpuDevice; everything else
+    is torch's own ``torch.device`` (the same object type as before)."""
+
+    def __new__(cls, *args, **kwargs):
+        spec = args[0] if args else kwargs.get("type")
+        if isinstance(spec, NpuDevice):
+            return spec
+        if isinstance(spec, str) and spec.strip().split(":")[0] == "npu":
+            idx = parse_device(spec)
+            extra = args[1] if len(args) > 1 else kwargs.get("index")
+            if extra is not None:
+                if ":" in spec:
+                    raise RuntimeError(f"type (string) must not include an index because index was passed "
+                                       f"explicitly: {spec}")
+                idx = int(extra)
+            return NpuDevice(idx)
+        return RealDevice(*args, **kwargs)
+
+
+device.__module__ = "torch"
+device.__qualname__ = device.__name__ = "device"
+
+
+def _reduce_real_device(d):
+    # pickle finds torch.device by name: it must name this replacement now.
+    return (device, (d.type,) if d.index is None else (d.type, d.index))
+
+
+def patch_device_type():
+    """Replaces ``torch.device`` by ``device`` above (docs/torch_npu.md, "npu devices")."""
+    import copyreg
+
+    if torch.device is not device:
+        copyreg.pickle(RealDevice, _reduce_real_device)
+        torch.device = device
 
 
 def parse_device(device):
@@ -93,7 +171,7 @@ def parse_device(device):
         if device.strip().startswith("npu"):
             raise RuntimeError(f"Invalid device string: '{device}'; use 'npu' or 'npu:N'")
         return None
-    if isinstance(device, torch.device) and device.type == "privateuseone":
+    if isinstance(device, RealDevice) and device.type == "privateuseone":
         return _current_index[0] if device.index is None else device.index
     return None
 
@@ -356,6 +434,19 @@ def _capture_check(name, kwargs, has_npu, factory):
     writes = name == "__setitem__" or "out" in kwargs or (name.endswith("_") and not name.endswith("__"))
     if has_npu and writes:
         raise _capture_refusal(name)
+# Installed by torch_npu.npu: waits for every stream (ptosim_synchronize_all).
+_wait_hook = [None]
+
+
+def wait_for_streams(name):
+    """Stream order for a host operator on npu tensors: on the device it would be
+    queued on the stream behind every launch queued before it, so here it
+    first waits for all of them (every stream of the device; see
+    docs/torch_npu.md, "Stream order"). Its own work is done when it returns,
+    so everything queued afterwards sees its result."""
+    hook = _wait_hook[0]
+    if hook is not None:
+        hook(name)
 
 
 def dispatch(func, types, args=(), kwargs=None):
@@ -369,6 +460,10 @@ def dispatch(func, types, args=(), kwargs=None):
 
     if name == "device" and args and is_npu(args[0]):
         return NpuDevice(args[0]._npu_index)
+    if name == "record_stream" and args and is_npu(args[0]):
+        return None  # host operators wait for every stream, so no stream needs to keep the memory
+    if has_npu and name not in _METADATA:
+        wait_for_streams(name)
     if name == "is_cuda" and args and is_npu(args[0]):
         return False
     if name == "numpy" and args and is_npu(args[0]):
@@ -423,6 +518,7 @@ class NpuTensor(torch.Tensor):
         return dispatch(func, types, args, kwargs)
 
     def __repr__(self, *, tensor_contents=None):
+        wait_for_streams("__repr__")
         with torch._C.DisableTorchFunction():
             text = repr(_plain(self))
         if text.endswith(")"):
@@ -499,6 +595,8 @@ def _tensor_npu(self, device=None, non_blocking=False, **kwargs):
         raise RuntimeError(f"Tensor.npu(): {device!r} is not an npu device")
     if is_npu(self) and self._npu_index == idx:
         return self
+    if is_npu(self):
+        wait_for_streams("npu")
     return to_npu(_plain(self) if is_npu(self) else self, idx)
 
 
@@ -506,6 +604,19 @@ def _tensor_is_npu(self):
     return is_npu(self)
 
 
+_record_stream = torch.Tensor.record_stream
+
+
+def _tensor_record_stream(self, stream):
+    # torch's parser wants a torch.Stream; an npu tensor's memory needs no
+    # keeping (host operators wait for every stream, aclrtFree for the
+    # launches that use a block).
+    if is_npu(self):
+        return None
+    return _record_stream(self, stream)
+
+
 def patch_tensor_class():
     torch.Tensor.npu = _tensor_npu
     torch.Tensor.is_npu = property(_tensor_is_npu)
+    torch.Tensor.record_stream = _tensor_record_stream

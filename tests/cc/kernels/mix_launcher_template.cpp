@@ -1,13 +1,15 @@
 // A2A3 mix kernel launched from a launcher template, as pto-isa's system
 // tests do: one `<<<>>>` site, a different kernel per instantiation. Each
 // Vector sub-block writes Scale into its half of `out`; the Cube core only
-// takes part in the launch.
+// takes part in the launch. Its Cube side runs no Cube instruction, so
+// without the __mix__(1, 2) mark ptocc (as bisheng) would infer a Vector-only
+// kernel from --cce-aicore-arch=dav-c220 (docs/ptocc.md, "Kernel type").
 // Build: ptocc -fPIC -shared -xcce --cce-aicore-arch=dav-c220 -DMEMORY_BASE mix_launcher_template.cpp -o lib.so
 #include <pto/pto-inst.hpp>
 using namespace pto;
 
 template <int Scale>
-__global__ AICORE void fill_scale(__gm__ float* out) {
+__global__ __mix__(1, 2) AICORE void fill_scale(__gm__ float* out) {
 #if defined(__DAV_C220_CUBE__)
     pipe_barrier(PIPE_ALL);
 #endif

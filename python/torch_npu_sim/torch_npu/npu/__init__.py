@@ -195,12 +195,19 @@ def stream(s):
 
 
 def synchronize(device=None):
-    """Waits for every stream of the simulated device; raises TimeoutError
-    ("possible sync deadlock") after PTO_SYNC_TIMEOUT_S (60 s) per stream and
-    RuntimeError with ptosim's report when a kernel failed."""
-    _runtime.synchronize(_runtime.default_stream(), "torch.npu.synchronize()")
-    for s in list(_streams):
-        _runtime.synchronize(s.npu_stream, "torch.npu.synchronize()")
+    """Waits for every stream of the simulated device (torch.npu streams and
+    streams the program made through ACL); raises TimeoutError ("possible sync
+    deadlock") after PTO_SYNC_TIMEOUT_S (60 s) per stream and RuntimeError
+    with ptosim's report when a kernel failed."""
+    _runtime.synchronize_all("torch.npu.synchronize()")
+
+
+def _host_operator_wait(name):
+    # Stream order of host operators on npu tensors (docs/torch_npu.md, "Stream order").
+    _runtime.synchronize_all(f"torch_npu: '{name}' on an npu tensor waited for the kernels queued before it")
+
+
+_tensor._wait_hook[0] = _host_operator_wait
 
 
 # --- events --------------------------------------------------------------------
