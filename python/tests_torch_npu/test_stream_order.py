@@ -156,15 +156,17 @@ def test_events(late):
 
 
 def test_the_host_operator_wait_reports_a_failed_kernel(add):
+    # A launch given host memory as its output fails without running (a
+    # device could not address it); the next host operator reports it.
     x = torch.ones(512, device="npu", dtype=torch.float16)
-    y = torch.empty(256, device="npu", dtype=torch.float16)  # too small for n=512
-    add.call_add_half(1, torch.npu.current_stream()._as_parameter_, ctypes.c_void_p(y.data_ptr()),
+    host = torch.empty(512, dtype=torch.float16)
+    add.call_add_half(1, torch.npu.current_stream()._as_parameter_, ctypes.c_void_p(host.data_ptr()),
                       ctypes.c_void_p(x.data_ptr()), ctypes.c_void_p(x.data_ptr()), 512)
     with pytest.raises(RuntimeError) as e:
-        y.float()
+        x.float()
     assert str(e.value).startswith("torch_npu: 'float' on an npu tensor waited for the kernels queued before it: "
                                    "a kernel failed (ACL error ")
-    assert "run past the end of the" in str(e.value)
+    assert "host memory in no device block" in str(e.value)
     torch.npu.synchronize()  # reported once
 
 

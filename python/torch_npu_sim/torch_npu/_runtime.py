@@ -246,12 +246,19 @@ def model_destroy(model):
 
 def model_debug_print(model):
     _check(lib().aclmdlRIDebugPrint(ctypes.c_void_p(model)), "aclmdlRIDebugPrint")
-def synchronize_all(what):
-    """Waits for every stream of the simulated device, ACL streams the program made included."""
+def synchronize_all(what, capturing_ok=False):
+    """Waits for every stream of the simulated device, ACL streams the program made included.
+    A capturing stream has nothing queued to wait for: an error for torch.npu.synchronize(), as
+    for one stream, but not for the host-operator wait (capturing_ok), which waited for the others."""
     limit = sync_timeout()
     code = lib().ptosim_synchronize_all(limit)
     if code == _SYNC_TIMEOUT_CODE:
         raise TimeoutError(f"{what}: possible sync deadlock: a stream did not finish within {limit:g} s "
                            f"(PTO_SYNC_TIMEOUT_S); check set_flag/wait_flag pairs and pipe_barrier. {last_error()}")
+    if code == _STREAM_CAPTURED_CODE:
+        if capturing_ok:
+            return
+        raise RuntimeError(f"{what}: a stream is capturing (ACL error {code}), so there is nothing to wait for: "
+                           f"{last_error()}")
     if code != 0:
         raise RuntimeError(f"{what}: a kernel failed (ACL error {code}): {last_error()}")

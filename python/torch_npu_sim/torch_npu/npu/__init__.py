@@ -204,7 +204,10 @@ def synchronize(device=None):
 
 def _host_operator_wait(name):
     # Stream order of host operators on npu tensors (docs/torch_npu.md, "Stream order").
-    _runtime.synchronize_all(f"torch_npu: '{name}' on an npu tensor waited for the kernels queued before it")
+    # Inside a graph capture the capturing stream runs nothing; the capture's
+    # own rules (_tensor._capture_check, _run_host) then decide the operator.
+    _runtime.synchronize_all(f"torch_npu: '{name}' on an npu tensor waited for the kernels queued before it",
+                             capturing_ok=True)
 
 
 _tensor._wait_hook[0] = _host_operator_wait
