@@ -1,8 +1,7 @@
 // The A2A3 CCE intrinsic layer run end to end: kernels written on the
 // intrinsics alone (vector_kernels.cpp), built by ptocc with clang over
 // include/cce, launched through ACL, results checked to the bit.
-#include <acl/acl.h>
-#include <gtest/gtest.h>
+#include "acl_fixture.hpp"
 
 #include <cstdint>
 #include <cstring>
@@ -21,36 +20,7 @@ void launch_past_ub(float*, void*);
 
 namespace {
 
-class Cce : public ::testing::Test {
-protected:
-    static void SetUpTestSuite() {
-        ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
-        ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
-    }
-    void SetUp() override { ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS); }
-    void TearDown() override {
-        for (void* p : blocks) aclrtFree(p);
-        aclrtDestroyStream(stream);
-    }
-    template <class T>
-    T* device(const std::vector<T>& host) {
-        void* p = nullptr;
-        EXPECT_EQ(aclrtMalloc(&p, host.size() * sizeof(T), ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-        EXPECT_EQ(aclrtMemcpy(p, host.size() * sizeof(T), host.data(), host.size() * sizeof(T), ACL_MEMCPY_HOST_TO_DEVICE),
-                  ACL_SUCCESS);
-        blocks.push_back(p);
-        return static_cast<T*>(p);
-    }
-    template <class T>
-    std::vector<T> back(const T* d, size_t n) {
-        EXPECT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS) << aclGetRecentErrMsg();
-        std::vector<T> h(n);
-        EXPECT_EQ(aclrtMemcpy(h.data(), n * sizeof(T), d, n * sizeof(T), ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
-        return h;
-    }
-    aclrtStream stream = nullptr;
-    std::vector<void*> blocks;
-};
+class Cce : public cce_test::AclFixture {};
 
 std::vector<float> iota(size_t n, float from) {
     std::vector<float> v(n);

@@ -1,7 +1,6 @@
 // The A2A3 int4, dequantising and fused relu-conversion intrinsics end to
 // end (convert_kernels.cpp): rounding, saturation, nibble order.
-#include <acl/acl.h>
-#include <gtest/gtest.h>
+#include "acl_fixture.hpp"
 #include <ptosim/float16.hpp>
 
 #include <algorithm>
@@ -19,36 +18,7 @@ void launch_wrap(int8_t*, void*, int32_t*, void*);
 
 namespace {
 
-class CceConvert : public ::testing::Test {
-protected:
-    static void SetUpTestSuite() {
-        ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
-        ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
-    }
-    void SetUp() override { ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS); }
-    void TearDown() override {
-        for (void* p : blocks) aclrtFree(p);
-        aclrtDestroyStream(stream);
-    }
-    template <class T>
-    T* device(const std::vector<T>& host) {
-        void* p = nullptr;
-        const size_t n = host.size() * sizeof(T);
-        EXPECT_EQ(aclrtMalloc(&p, n, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-        EXPECT_EQ(aclrtMemcpy(p, n, host.data(), n, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
-        blocks.push_back(p);
-        return static_cast<T*>(p);
-    }
-    template <class T>
-    std::vector<T> back(const T* d, size_t n) {
-        EXPECT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS) << aclGetRecentErrMsg();
-        std::vector<T> h(n);
-        EXPECT_EQ(aclrtMemcpy(h.data(), n * sizeof(T), d, n * sizeof(T), ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
-        return h;
-    }
-    aclrtStream stream = nullptr;
-    std::vector<void*> blocks;
-};
+class CceConvert : public cce_test::AclFixture {};
 
 int nibble(const std::vector<uint8_t>& v, size_t at, int i) {
     const int n = (v[at + i / 2] >> (i % 2 * 4)) & 0xf;  // the lower element in the low nibble

@@ -1,8 +1,7 @@
 // The A2A3 Cube-side CCE intrinsics run end to end: kernels written on the
 // intrinsics alone (cube_kernels.cpp), built by ptocc for dav-c220-cube,
 // launched through ACL, results checked to the bit.
-#include <acl/acl.h>
-#include <gtest/gtest.h>
+#include "acl_fixture.hpp"
 #include <ptosim/float16.hpp>
 
 #include <algorithm>
@@ -24,36 +23,7 @@ void launch_past_l0a(half*, void*);
 
 namespace {
 
-class CceCube : public ::testing::Test {
-protected:
-    static void SetUpTestSuite() {
-        ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
-        ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
-    }
-    void SetUp() override { ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS); }
-    void TearDown() override {
-        for (void* p : blocks) aclrtFree(p);
-        aclrtDestroyStream(stream);
-    }
-    template <class T>
-    T* device(const std::vector<T>& host) {
-        void* p = nullptr;
-        EXPECT_EQ(aclrtMalloc(&p, host.size() * sizeof(T), ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-        EXPECT_EQ(aclrtMemcpy(p, host.size() * sizeof(T), host.data(), host.size() * sizeof(T), ACL_MEMCPY_HOST_TO_DEVICE),
-                  ACL_SUCCESS);
-        blocks.push_back(p);
-        return static_cast<T*>(p);
-    }
-    template <class T>
-    std::vector<T> back(const T* d, size_t n) {
-        EXPECT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS) << aclGetRecentErrMsg();
-        std::vector<T> h(n);
-        EXPECT_EQ(aclrtMemcpy(h.data(), n * sizeof(T), d, n * sizeof(T), ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
-        return h;
-    }
-    aclrtStream stream = nullptr;
-    std::vector<void*> blocks;
-};
+class CceCube : public cce_test::AclFixture {};
 
 float f(half h) { return static_cast<float>(h); }
 

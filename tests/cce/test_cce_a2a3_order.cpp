@@ -1,8 +1,7 @@
 // The A2A3 sort, gather and transpose intrinsics end to end
 // (order_kernels.cpp): sort order and ties, merge order, the exhausted stop
 // and VMS4_SR, gathers through offsets and bit patterns, transposes.
-#include <acl/acl.h>
-#include <gtest/gtest.h>
+#include "acl_fixture.hpp"
 
 #include <bit>
 #include <cmath>
@@ -19,36 +18,7 @@ void launch_transpose(uint16_t*, uint32_t*, uint8_t*, uint16_t*, uint32_t*, uint
 
 namespace {
 
-class CceOrder : public ::testing::Test {
-protected:
-    static void SetUpTestSuite() {
-        ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
-        ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
-    }
-    void SetUp() override { ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS); }
-    void TearDown() override {
-        for (void* p : blocks) aclrtFree(p);
-        aclrtDestroyStream(stream);
-    }
-    template <class T>
-    T* device(const std::vector<T>& host) {
-        void* p = nullptr;
-        const size_t n = host.size() * sizeof(T);
-        EXPECT_EQ(aclrtMalloc(&p, n, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-        EXPECT_EQ(aclrtMemcpy(p, n, host.data(), n, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
-        blocks.push_back(p);
-        return static_cast<T*>(p);
-    }
-    template <class T>
-    std::vector<T> back(const T* d, size_t n) {
-        EXPECT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS) << aclGetRecentErrMsg();
-        std::vector<T> h(n);
-        EXPECT_EQ(aclrtMemcpy(h.data(), n * sizeof(T), d, n * sizeof(T), ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
-        return h;
-    }
-    aclrtStream stream = nullptr;
-    std::vector<void*> blocks;
-};
+class CceOrder : public cce_test::AclFixture {};
 
 uint32_t bits_of(float f) { return std::bit_cast<uint32_t>(f); }
 
