@@ -9,8 +9,39 @@ namespace {
 
 // ------------------------------------------------------------ column reductions
 
-template <class T, class Call>
-void check_col_reduce(Rop op, Call call, int vr, int vc, const std::vector<T>& src) {
+// The device's isBinary order (pto-isa's include/pto/npu/{a2a3,a5}/TColSum.hpp):
+// pairwise sums in T, an odd row folded into partial 0 (A2A3) or into the
+// last pair (A5).
+template <class T>
+T ref_tree_sum(const std::vector<T>& v) {
+    auto add = [](T a, T b) { return ref_fold(Rop::Sum, std::vector<T>{a, b}); };
+    const int vr = static_cast<int>(v.size());
+    std::vector<T> p(std::max(vr / 2, 1));
+    int n = vr / 2;
+    if (!PTOSIM_TARGET_A5) {
+        if (vr == 1) return v[0];
+        for (int i = 0; i < n; ++i) p[i] = add(v[2 * i], v[2 * i + 1]);
+        if (vr % 2) p[0] = add(p[0], v[vr - 1]);
+        for (; n > 1; n /= 2) {
+            for (int i = 0; i < n / 2; ++i) p[i] = add(p[2 * i], p[2 * i + 1]);
+            if (n % 2) p[0] = add(p[0], p[n - 1]);
+        }
+        return p[0];
+    }
+    T acc{};
+    for (int j = 0; j < n; ++j) acc = p[j] = add(v[2 * j], v[2 * j + 1]);
+    if (vr % 2) acc = p[n > 0 ? n - 1 : 0] = add(v[vr - 1], acc);
+    while (n > 1) {
+        const bool odd = n % 2;
+        n /= 2;
+        for (int j = 0; j < n; ++j) acc = p[j] = add(p[2 * j], p[2 * j + 1]);
+        if (odd) acc = p[n - 1] = add(p[2 * n], acc);
+    }
+    return acc;
+}
+
+template <class T, class Call, class Ref>
+void check_col_reduce(Call call, int vr, int vc, const std::vector<T>& src, Ref ref) {
     SCOPED_TRACE(shape(vr, vc));
     auto sentinel = input<T>(kC, 98, Vals::Plain), out = sentinel;
     auto st = run_vec([&] {
@@ -35,8 +66,13 @@ void check_col_reduce(Rop op, Call call, int vr, int vc, const std::vector<T>& s
         if (c >= vc) return;
         std::vector<T> col;
         for (int r = 0; r < vr; ++r) col.push_back(src[r * kC + c]);
-        w = ref_fold(op, col);
+        w = ref(col);
     });
+}
+
+template <class T, class Call>
+void check_col_reduce(Rop op, Call call, int vr, int vc, const std::vector<T>& src) {
+    check_col_reduce<T>(call, vr, vc, src, [op](const std::vector<T>& col) { return ref_fold(op, col); });
 }
 
 template <class T, class Call>
@@ -57,13 +93,32 @@ TYPED_TEST(TCOLSUM_Types, ValidRegions) {
     col_reduce_all<TypeParam>(Rop::Sum, [](auto& d, auto& s) { TCOLSUM(d, s); });
 }
 TYPED_TEST(TCOLSUM_Types, TmpOverloadBothModes) {
-    auto src = input<TypeParam>(kR * kC, 6);
+    using T = TypeParam;
+    auto src = input<T>(kR * kC, 6);
     for (bool binary : {false, true})
-        check_col_reduce<TypeParam>(Rop::Sum, [binary](auto& d, auto& s) {
-            Full<TypeParam> tmp;
+        for (int vr : {1, 2, 5, 11, 16})
+            check_col_reduce<T>([binary](auto& d, auto& s) {
+                Full<T> tmp;
+                TASSIGN(tmp, 0x8000);
+                TCOLSUM(d, s, tmp, binary);
+            }, vr, 40, src, [binary](const std::vector<T>& col) {
+                return binary ? ref_tree_sum(col) : ref_fold(Rop::Sum, col);
+            });
+}
+// Hand-worked: 2^24 + 2^24 - 2^24 + 1 + 2 in float is 16777218 in row order,
+// 16777216 in A2A3's tree and 16777220 in A5's (ties round to even).
+TEST(TCOLSUM_Binary, AddsTheRowsInTheTargetsTreeOrder) {
+    const float big = 16777216.0f, col[5] = {big, big, -big, 1.0f, 2.0f};
+    std::vector<float> src(kR * kC, 0.0f);
+    for (int r = 0; r < 5; ++r) src[r * kC] = col[r];
+    for (bool binary : {false, true}) {
+        const float want = !binary ? 16777218.0f : PTOSIM_TARGET_A5 ? 16777220.0f : 16777216.0f;
+        check_col_reduce<float>([binary](auto& d, auto& s) {
+            Full<float> tmp;
             TASSIGN(tmp, 0x8000);
             TCOLSUM(d, s, tmp, binary);
-        }, 11, 40, src);
+        }, 5, 3, src, [want](const std::vector<float>& c) { return c[0] == 16777216.0f ? want : 0.0f; });
+    }
 }
 TYPED_SUITE(TCOLMAX_Types, ColReduceTypes);
 TYPED_TEST(TCOLMAX_Types, ValidRegions) {

@@ -145,6 +145,71 @@ PTOSIM_VECTORIZE void col_reduce(CallSite cs, const char* op, Dst& dst, Src& src
     }
 }
 
+// TCOLSUM(dst, src, tmp, isBinary = true): the rows are added pairwise as a
+// tree in the element type itself, each add rounded as the vector unit's vadd
+// rounds it, with tmp holding the partial sums. The two targets fold an odd
+// row differently: A2A3 into partial row 0, A5 into the last pair's row
+// (docs/isa/reduce.md, from pto-isa's include/pto/npu/{a2a3,a5}/TColSum.hpp).
+template <class Dst, class Src, class Tmp>
+void col_sum_tree(CallSite cs, Dst& dst, Src& src, Tmp& tmp) {
+    static_assert(is_nd<Src> && is_nd<Dst> && is_nd<Tmp>,
+                  "TCOLSUM takes Vec tiles in row-major ND layout (BLayout::RowMajor, NoneBox)");
+    using T = typename Src::DType;
+    const int vr = src.GetValidRow(), vc = src.GetValidCol();
+    if (dst.GetValidCol() != vc)
+        shape_fault(cs, "TCOLSUM", "destination valid columns (" + std::to_string(dst.GetValidCol()) +
+                                       ") must equal the source's (" + std::to_string(vc) + ")");
+    constexpr int tmp_cols = Tmp::Cols * sizeof(typename Tmp::DType) / sizeof(T);
+    if (vc > tmp_cols)
+        shape_fault(cs, "TCOLSUM", "with isBinary the tmp tile holds a row of partial sums: its rows (" +
+                                       std::to_string(tmp_cols) + " elements) must fit the source's valid columns (" +
+                                       std::to_string(vc) + ")");
+    auto [d, v] = begin_op(cs, "TCOLSUM", static_cast<uint64_t>(vr) * vc, &tmp, dst, src);
+    if (vr == 0 || vc == 0) return;
+    const uint8_t* base = std::get<0>(v).base;
+    auto s = [&](int r, int c) { return load_elem<T>(at<Src>(const_cast<uint8_t*>(base), r, c)); };
+    auto add = [](T a, T b) { return narrow<T>(rd::add(widen(a), widen(b))); };
+    // part[r * vc + c]: partial-sum row r, as tmp holds it on the device.
+    std::vector<T> part(static_cast<size_t>(std::max(vr / 2, 1)) * vc);
+    auto p = [&](int r, int c) -> T& { return part[static_cast<size_t>(r) * vc + c]; };
+    int rows_written = vr / 2;
+    for (int c = 0; c < vc; ++c) {
+        T out;
+        if constexpr (!PTOSIM_TARGET_A5) {
+            if (vr == 1) {
+                out = s(0, c);
+            } else {
+                for (int i = 0; i < vr / 2; ++i) p(i, c) = add(s(2 * i, c), s(2 * i + 1, c));
+                if (vr % 2) p(0, c) = add(p(0, c), s(vr - 1, c));
+                for (int n = vr / 2; n > 1; n /= 2) {
+                    for (int i = 0; i < n / 2; ++i) p(i, c) = add(p(2 * i, c), p(2 * i + 1, c));
+                    if (n % 2) p(0, c) = add(p(0, c), p(n - 1, c));
+                }
+                out = p(0, c);
+            }
+        } else {
+            // The running register starts at zero, so a single row is row + 0.
+            T acc = narrow<T>(0);
+            int n = vr / 2;
+            for (int j = 0; j < n; ++j) p(j, c) = acc = add(s(2 * j, c), s(2 * j + 1, c));
+            if (vr % 2) p(n > 0 ? n - 1 : 0, c) = acc = add(s(vr - 1, c), acc);
+            for (; n > 1;) {
+                const bool odd = n % 2;
+                n /= 2;
+                for (int j = 0; j < n; ++j) p(j, c) = acc = add(p(2 * j, c), p(2 * j + 1, c));
+                if (odd) p(n - 1, c) = acc = add(p(2 * n, c), acc);
+            }
+            if (vr == 1) rows_written = 1;
+            out = acc;
+        }
+        put<Dst>(d, 0, c, out);
+    }
+    // The partial sums stay in tmp, as the device leaves them.
+    uint8_t* t = tile_base(ptosim::core(), tmp, "TCOLSUM", "tmp", loc_of(cs));
+    for (int r = 0; r < std::min(rows_written, static_cast<int>(Tmp::Rows)); ++r)
+        for (int c = 0; c < vc; ++c) store_elem(t + (static_cast<size_t>(r) * tmp_cols + c) * sizeof(T), p(r, c));
+}
+
 // Index of the first extreme element of each row; beats(cur, v) says v
 // replaces the current extreme (so NaN wins, as in TROWMAX/TROWMIN).
 template <class Dst, class Src, class Tmp, class Beats>
@@ -582,11 +647,17 @@ PTOSIM_COL_REDUCE_OP(TCOLMAX, col_reduce_type, ptosim_impl::vop::rd::max(acc, v)
 PTOSIM_COL_REDUCE_OP(TCOLMIN, col_reduce_type, ptosim_impl::vop::rd::min(acc, v), Min)
 PTOSIM_COL_REDUCE_OP(TCOLPROD, col_prod_type, ptosim_impl::vop::rd::mul(acc, v), Prod)
 
-// isBinary picks the hardware's tree order; ptosim sums rows in order either way.
+// isBinary picks the device's tree order (col_sum_tree); without it the rows
+// are added in order, as TCOLSUM(dst, src) adds them.
 template <typename TileDataOut, typename TileDataIn, typename TileDataTmp, typename... WaitEvents>
     requires is_tile_data_v<TileDataTmp>
-PTO_INST RecordEvent TCOLSUM(CallSite cs, TileDataOut& dst, TileDataIn& src, TileDataTmp&, bool, WaitEvents&... e) {
-    return TCOLSUM(cs, dst, src, e...);
+PTO_INST RecordEvent TCOLSUM(CallSite cs, TileDataOut& dst, TileDataIn& src, TileDataTmp& tmp, bool isBinary,
+                             WaitEvents&... e) {
+    if (!isBinary) return TCOLSUM(cs, dst, src, e...);
+    ptosim_impl::wait_events(cs, e...);
+    PTOSIM_TYPE_CHECK(TCOLSUM, col_reduce_type, TileDataOut, TileDataIn);
+    ptosim_impl::red::col_sum_tree(cs, dst, src, tmp);
+    return {};
 }
 template <typename TileDataOut, typename TileDataIn, typename TileDataTmp, typename... WaitEvents>
     requires is_tile_data_v<TileDataTmp>
