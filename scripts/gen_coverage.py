@@ -7,6 +7,7 @@ page can only claim what the code and the tests actually show.
 """
 
 import argparse
+import concurrent.futures
 import glob
 import json
 import os
@@ -91,20 +92,28 @@ def test_binaries(build):
     return sorted(paths)
 
 
-def collect(binaries):
+def run_one(binary, out):
+    env = dict(os.environ, PTOSIM_COVERAGE_OUT=out)
+    proc = subprocess.run([binary, "--gtest_brief=1"], env=env, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, timeout=600)
+    return proc.returncode
+
+
+def collect(binaries, jobs):
     """{target: {op: set(dtype)}} of everything the binaries dispatched."""
     seen = {t: {} for t in TARGETS}
     with tempfile.TemporaryDirectory(prefix="ptosim-coverage-") as tmp:
-        for i, binary in enumerate(binaries):
-            out = os.path.join(tmp, "%d.json" % i)
-            env = dict(os.environ, PTOSIM_COVERAGE_OUT=out)
-            proc = subprocess.run([binary, "--gtest_brief=1"], env=env, stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, timeout=600)
-            if proc.returncode != 0:
+        outs = [os.path.join(tmp, "%d.json" % i) for i in range(len(binaries))]
+        # Independent processes, each writing its own file: the order of the
+        # merge below, not of the runs, fixes the result.
+        with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+            codes = list(pool.map(run_one, binaries, outs))
+        for binary, out, code in zip(binaries, outs, codes):
+            if code != 0:
                 # A failing test still leaves valid coverage of what ran, but
                 # the table would then disagree with a healthy build.
                 sys.stderr.write("warning: %s exited with %d; coverage reflects a failing run\n"
-                                 % (os.path.basename(binary), proc.returncode))
+                                 % (os.path.basename(binary), code))
             if not os.path.exists(out):
                 sys.exit("error: %s wrote no coverage file; is tests/coverage_listener.cpp linked in?"
                          % binary)
@@ -188,11 +197,12 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build", default=os.path.join(ROOT, "build"), help="CMake build directory")
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "coverage.md"), help="markdown file to write")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="test binaries run at once")
     args = ap.parse_args()
     binaries = test_binaries(os.path.abspath(args.build))
     if not binaries:
         sys.exit("error: no test binaries under %s/tests; build them first" % args.build)
-    text = render(implemented_instructions(), collect(binaries), binaries)
+    text = render(implemented_instructions(), collect(binaries, max(1, args.jobs)), binaries)
     with open(args.out, "w", encoding="utf-8") as f:
         f.write(text)
 

@@ -5,9 +5,9 @@
 # under `ptolab run --sim`. Each mode must exit 0 with its PASS lines (or PASS
 # JSON), and msprof/cannsim must leave ptosim's summary and trace in the
 # script's output folder. Exit 77 (skipped) without the seed or torch.
-# usage: run_seed_sim.sh <cann root> <ptolab> <seed reference dir> <work dir> <python>
+# usage: run_seed_sim.sh <cann root> <ptolab> <seed reference dir> <work dir> <python> [a2a3|a5|all]
 set -uo pipefail
-root=$1 ptolab=$2 seed=${PTOLAB_SEED_REFERENCE:-$3} work=$4 py=$5
+root=$1 ptolab=$2 seed=${PTOLAB_SEED_REFERENCE:-$3} work=$4 py=$5 target=${6:-all}
 
 [[ -f "$seed/static_single_core/a2a3/run_sim.sh" ]] || { echo "SKIP: no seed reference tree at $seed"; exit 77; }
 "$py" -c "import torch" 2>/dev/null || { echo "SKIP: $py cannot import torch"; exit 77; }
@@ -49,16 +49,19 @@ mode() {
   fi
 }
 
-mode static_single_core/a2a3 msprof 3 msprof_static
-mode static_single_core/a2a3 direct 3 -
-mode dynamic_multi_core/a2a3 msprof 2 msprof_dynamic
-mode dynamic_multi_core/a2a3 direct 2 -
-mode static_single_core/a5 msprof 3 msprof_static
-mode static_single_core/a5 cannsim 1 cannsim_static
-mode static_single_core/a5 linked 1 -
-mode static_single_core/a5 direct 3 -
-# The dynamic A5 runner prints a result JSON instead of PASS lines.
-mode dynamic_multi_core/a5 msprof 0 msprof_add
-mode dynamic_multi_core/a5 cannsim 0 cannsim_add
-mode dynamic_multi_core/a5 direct 0 -
+if [[ $target == all || $target == a2a3 ]]; then
+  mode static_single_core/a2a3 msprof 3 msprof_static
+  mode static_single_core/a2a3 direct 3 -
+  mode dynamic_multi_core/a2a3 msprof 2 msprof_dynamic
+  mode dynamic_multi_core/a2a3 direct 2 -
+fi
+if [[ $target == all || $target == a5 ]]; then
+  mode static_single_core/a5 msprof 3 msprof_static
+  mode static_single_core/a5 cannsim 1 cannsim_static
+  mode static_single_core/a5 linked 1 -
+  mode static_single_core/a5 direct 3 -
+  mode dynamic_multi_core/a5 msprof 0 msprof_add
+  mode dynamic_multi_core/a5 cannsim 0 cannsim_add
+  mode dynamic_multi_core/a5 direct 0 -
+fi
 exit $failed
