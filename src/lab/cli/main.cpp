@@ -10,6 +10,7 @@
 #include <ptolab/vlog.hpp>
 
 #include "ca_model.hpp"
+#include "file_write.hpp"
 #include "process.hpp"
 #include "sim_env.hpp"
 
@@ -66,9 +67,16 @@ std::string shell_join(const std::vector<std::string>& argv) {
 
 std::string read_text(const std::string& path) {
     if (path == "-") return std::string(std::istreambuf_iterator<char>(std::cin), {});
+    std::error_code e;
+    if (std::filesystem::is_directory(path, e))
+        throw std::invalid_argument(path + ": is a directory; pass the file inside it");
     std::ifstream f(path, std::ios::binary);
     if (!f) throw std::invalid_argument(path + ": cannot open: " + std::strerror(errno) + "; check the path");
-    return std::string(std::istreambuf_iterator<char>(f), {});
+    try {
+        return std::string(std::istreambuf_iterator<char>(f), {});
+    } catch (const std::ios_base::failure&) {
+        throw std::invalid_argument(path + ": read error: " + std::strerror(errno));
+    }
 }
 
 // --- compare -------------------------------------------------------------
@@ -143,16 +151,24 @@ int cmd_compare(const CompareArgs& a) {
         j["tolerance_reason"] = a.reason;
         json = j.dump(2);
     }
+    // The verdict is printed even when the result file cannot be written: the
+    // comparison happened, only its record is missing.
+    std::string write_error;
     if (!a.result.empty()) {
-        std::ofstream f(a.result, std::ios::trunc);
-        if (!(f << json << "\n")) {
-            std::cerr << "ptolab compare: error: cannot write --result " << a.result << ": " << std::strerror(errno)
-                      << "\n";
-            return ec::kInput;
+        try {
+            ptolab::common::write_file(a.result, json + "\n");
+        } catch (const ptolab::common::WriteError& e) {
+            write_error = e.what();
         }
     }
     if (a.json) std::cout << json << "\n";
     else std::cout << (r.passed ? ptolab::summary_line(r, label) : ptolab::format_report(r, label)) << "\n";
+    if (!write_error.empty()) {
+        std::cout.flush();
+        std::cerr << "ptolab compare: error: --result: " << write_error << "; the comparison above "
+                  << (r.passed ? "passed" : "failed") << " but its JSON was not saved: fix the path and rerun\n";
+        return r.passed ? ec::kInput : ec::kFail;
+    }
     return r.passed ? ec::kPass : ec::kFail;
 }
 
@@ -254,6 +270,12 @@ int cmd_check(const CheckArgs& a) {
         throw CLI::ValidationError(msg);
     }
     ptosim::check::configure("");
+    // The reports are counted from the log afterwards: a device or a FIFO
+    // cannot be read back (and /dev/full or /dev/zero would never end).
+    if (std::error_code e; !a.log.empty() && std::filesystem::exists(a.log, e) &&
+                           !std::filesystem::is_regular_file(a.log, e))
+        throw CLI::ValidationError("--log " + a.log + " is not a regular file; ptolab check reads the reports back "
+                                   "from it: name a file");
     std::string log = a.log;
     bool own_log = false;
     if (log.empty()) {
