@@ -171,6 +171,16 @@ def test_compare_result_write_error_keeps_the_verdict(tmp_path, verdict, target)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.npy", "e.npy"]
 
 
+def test_compare_result_that_is_an_input_is_refused(tmp_path):
+    np.save(tmp_path / "e.npy", np.ones(4, dtype=np.float32))
+    before = (tmp_path / "e.npy").read_bytes()
+    r = ptolab("compare", tmp_path / "e.npy", tmp_path / "e.npy", "--result", f"{tmp_path}/./e.npy")
+    assert r.returncode == 2 and r.stdout == ""
+    assert (f"--result {tmp_path}/./e.npy is the input {tmp_path}/e.npy: the JSON would replace it; name another "
+            "file, e.g. result.json") in r.stderr
+    assert (tmp_path / "e.npy").read_bytes() == before
+
+
 def test_compare_result_replaces_the_file_whole_and_keeps_a_symlink(tmp_path):
     e = np.ones(4, dtype=np.float32)
     np.save(tmp_path / "e.npy", e)

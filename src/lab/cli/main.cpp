@@ -39,7 +39,7 @@ namespace ec = ptolab::exit_code;
 using namespace ptolab::cli;
 
 const char* kExitCodes =
-    "Exit codes: 0 PASS/success, 1 FAIL (comparison failed), 2 usage error, 3 bad input file, "
+    "Exit codes: 0 PASS/success, 1 FAIL (comparison failed), 2 usage error, 3 bad input file or unwritable output, "
     "124 timeout (run), 125 could not run the command, 126 not executable, 127 not found; "
     "otherwise run and log pass on the command's own status (128+N for signal N).";
 
@@ -98,6 +98,10 @@ int cmd_compare(const CompareArgs& a) {
                                        ptolab::dtype_choices());
         return d;
     };
+    for (const std::string* input : {&a.actual, &a.expected})
+        if (!a.result.empty() && ptolab::common::same_file(a.result, *input))
+            throw CLI::ValidationError("--result " + a.result + " is the input " + *input +
+                                       ": the JSON would replace it; name another file, e.g. result.json");
     dt = dtype_arg(a.dtype, "--dtype");
     edt = a.expected_dtype.empty() ? dt : dtype_arg(a.expected_dtype, "--expected-dtype");
     std::optional<std::vector<int64_t>> shape;
