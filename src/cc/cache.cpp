@@ -1,4 +1,5 @@
 #include "cache.hpp"
+#include "file_write.hpp"
 #include "hex.hpp"
 #include "process.hpp"
 
@@ -41,23 +42,15 @@ bool slurp(const std::string& path, std::string& out) {
     return static_cast<bool>(f) || f.eof();
 }
 
-// Writes through a temporary name and renames, so a reader never sees half a file.
+// A cache write that fails costs a rebuild, never the build: the caller
+// falls back to compiling.
 bool write_atomic(const std::string& path, const std::string& data) {
-    const std::string tmp = path + ".tmp" + std::to_string(getpid());
-    {
-        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-        f.write(data.data(), static_cast<std::streamsize>(data.size()));
-        f.close();
-        if (!f) {
-            std::remove(tmp.c_str());
-            return false;
-        }
-    }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-        std::remove(tmp.c_str());
+    try {
+        ptolab::common::write_file(path, data);
+        return true;
+    } catch (const ptolab::common::WriteError&) {
         return false;
     }
-    return true;
 }
 
 std::string replace_all(std::string s, const std::string& from, const std::string& to) {

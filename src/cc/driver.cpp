@@ -1,6 +1,7 @@
 #include "driver.hpp"
 #include "bisheng_dialect.hpp"
 #include "cache.hpp"
+#include "file_write.hpp"
 #include "hex.hpp"
 #include "kind.hpp"
 #include "process.hpp"
@@ -46,14 +47,13 @@ bool read_file(const std::string& path, std::string& out) {
 }
 
 bool write_file(const std::string& path, const std::string& text, std::string& error) {
-    std::ofstream f(path, std::ios::binary);
-    f << text;
-    f.close();
-    if (!f) {
-        error = "cannot write " + path + ": " + std::strerror(errno);
+    try {
+        ptolab::common::write_file(path, text);
+        return true;
+    } catch (const ptolab::common::WriteError& e) {
+        error = e.what();
         return false;
     }
-    return true;
 }
 
 // -std=c++NN / gnu++NN below 20 is raised: ptolab's headers need C++20.
@@ -769,6 +769,78 @@ int execute(const Plan& plan, bool dry_run, bool verbose) {
     return 0;
 }
 
+// The files the build writes: -o, else what the compiler would name them.
+std::vector<std::string> output_paths(const Options& o) {
+    if (!o.output.empty()) return {o.output};
+    if (!o.compile_only) return {"a.out"};
+    std::vector<std::string> out;
+    for (const Input& in : o.inputs)
+        if (!in.link_only) out.push_back(fs::path(in.path).stem().string() + ".o");
+    return out;
+}
+
+bool has_source_extension(const std::string& path) {
+    static const char* kSource[] = {".c",  ".C",   ".cc",  ".cp",  ".cpp", ".cxx", ".c++", ".cce",
+                                    ".h",  ".H",   ".hh",  ".hpp", ".hxx", ".h++", ".inc", ".inl"};
+    const std::string ext = fs::path(path).extension().string();
+    for (const char* e : kSource)
+        if (ext == e) return true;
+    return false;
+}
+
+// A swapped `kernel.cpp -o kernel.cpp` would replace the kernel source with a
+// shared object, and the compiler would not object: refused for every
+// toolchain, before anything runs.
+void refuse_overwriting_sources(const Options& o, std::vector<Diag>& diags) {
+    for (const std::string& out : output_paths(o)) {
+        const std::string stem = fs::path(out).stem().string();
+        const std::string suggestion = o.compile_only ? stem + ".o" : "lib" + stem + ".so";
+        bool is_input = false;
+        for (const Input& in : o.inputs) {
+            if (!ptolab::common::same_file(in.path, out)) continue;
+            diags.push_back({Diag::Error, "output " + out + " is the input " + in.path +
+                                              ": the build would overwrite it; name the output something else, e.g. "
+                                              "-o " + suggestion});
+            is_input = true;
+            break;
+        }
+        if (!is_input && has_source_extension(out))
+            diags.push_back({Diag::Error, "output " + out + " would overwrite a source file (" +
+                                              fs::path(out).extension().string() +
+                                              " is a source or header extension); name the output e.g. -o " +
+                                              suggestion});
+    }
+}
+
+// What the host compiler would only report after other steps ran (or, for
+// a directory, report as a missing file).
+void check_simulator_paths(const Options& o, std::vector<Diag>& diags) {
+    for (const Input& in : o.inputs) {
+        struct stat st {};
+        if (stat(in.path.c_str(), &st) != 0)
+            diags.push_back({Diag::Error, in.path + ": " + std::strerror(errno) + "; check the path"});
+        else if (S_ISDIR(st.st_mode))
+            diags.push_back({Diag::Error, in.path + ": is a directory; name the source or object file in it"});
+    }
+    for (const std::string& out : output_paths(o)) {
+        std::error_code ec;
+        if (fs::is_directory(out, ec)) {
+            diags.push_back({Diag::Error, "output " + out + ": is a directory; name a file in it, e.g. -o " +
+                                              (fs::path(out) / "libkernel.so").string()});
+            continue;
+        }
+        const fs::path dir = fs::path(out).parent_path();
+        if (dir.empty()) continue;
+        struct stat st {};
+        if (stat(dir.c_str(), &st) != 0)
+            diags.push_back({Diag::Error, "output " + out + ": directory " + dir.string() + ": " +
+                                              std::strerror(errno) + "; create it first (mkdir -p " +
+                                              shell_quote(dir.string()) + ")"});
+        else if (!S_ISDIR(st.st_mode))
+            diags.push_back({Diag::Error, "output " + out + ": " + dir.string() + " is not a directory; fix the path"});
+    }
+}
+
 }  // namespace
 
 int run_ptocc(const std::vector<std::string>& args) {
@@ -793,6 +865,7 @@ int run_ptocc(const std::vector<std::string>& args) {
         return 0;
     }
     bool resolved = !has_error(diags) && resolve(o, diags);
+    refuse_overwriting_sources(o, diags);
 
     Toolchain tc = o.toolchain;
     std::string bisheng;
@@ -838,6 +911,7 @@ int run_ptocc(const std::vector<std::string>& args) {
         diags.push_back({Diag::Error, "unknown flag '" + u +
                                           "': ptocc accepts bisheng's flags listed in docs/ptocc.md; pass other host "
                                           "compiler flags between -Xhost-start and -Xhost-end"});
+    check_simulator_paths(o, diags);
     if (has_error(diags) || !resolved) {
         print_diags(diags);
         return 1;

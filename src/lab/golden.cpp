@@ -1,9 +1,13 @@
 #include <ptolab/golden.hpp>
 
+#include "file_write.hpp"
+
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <sstream>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace ptolab {
 
@@ -11,11 +15,30 @@ namespace {
 
 [[noreturn]] void fail(const std::string& path, const std::string& what) { throw GoldenError(path + ": " + what); }
 
+// Read with read(2), not a stream: a directory opens as a stream and then
+// throws from deep inside the library instead of saying what is wrong.
 std::vector<unsigned char> slurp(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    if (!f) fail(path, std::string("cannot open: ") + std::strerror(errno) + "; check the path");
-    std::vector<unsigned char> data((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-    if (f.bad()) fail(path, std::string("read error: ") + std::strerror(errno));
+    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) fail(path, std::string("cannot open: ") + std::strerror(errno) + "; check the path");
+    struct stat st {};
+    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+        close(fd);
+        fail(path, "is a directory; pass the output or golden file inside it");
+    }
+    std::vector<unsigned char> data;
+    unsigned char buf[1 << 16];
+    for (;;) {
+        const ssize_t n = read(fd, buf, sizeof buf);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            const int err = errno;
+            close(fd);
+            fail(path, std::string("read error: ") + std::strerror(err));
+        }
+        if (n == 0) break;
+        data.insert(data.end(), buf, buf + n);
+    }
+    close(fd);
     return data;
 }
 
@@ -160,6 +183,12 @@ std::vector<int64_t> parse_shape(const std::string& text) {
 Array read_npy(const std::string& path, std::optional<DType> dtype) {
     std::vector<unsigned char> data = slurp(path);
     static const unsigned char magic[] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
+    if (data.empty())
+        fail(path, "is empty (0 bytes): it was created but never written; check that the kernel or script that "
+                   "makes it ran to the end");
+    if (data.size() < 10 && std::memcmp(data.data(), magic, std::min<size_t>(data.size(), 6)) == 0)
+        fail(path, "truncated .npy header: " + std::to_string(data.size()) +
+                       " bytes, the fixed part alone is 10; regenerate it with numpy.save");
     if (data.size() < 10 || std::memcmp(data.data(), magic, 6) != 0)
         fail(path, "not a .npy file (no \\x93NUMPY magic); for raw data use a .bin name with --dtype and --shape");
     const int major = data[6];
@@ -203,8 +232,8 @@ Array read_npy(const std::string& path, std::optional<DType> dtype) {
     return a;
 }
 
-Array read_bin(const std::string& path, DType dtype, const std::vector<int64_t>& shape) {
-    std::vector<unsigned char> data = slurp(path);
+static Array raw_array(const std::string& path, std::vector<unsigned char> data, DType dtype,
+                       const std::vector<int64_t>& shape) {
     const size_t itemsize = dtype_size(dtype);
     Array a;
     a.dtype = dtype;
@@ -229,6 +258,10 @@ Array read_bin(const std::string& path, DType dtype, const std::vector<int64_t>&
     return a;
 }
 
+Array read_bin(const std::string& path, DType dtype, const std::vector<int64_t>& shape) {
+    return raw_array(path, slurp(path), dtype, shape);
+}
+
 Array read_golden(const std::string& path, std::optional<DType> dtype, std::optional<std::vector<int64_t>> shape) {
     const bool npy = path.size() >= 4 && path.compare(path.size() - 4, 4, ".npy") == 0;
     if (npy) {
@@ -244,15 +277,14 @@ Array read_golden(const std::string& path, std::optional<DType> dtype, std::opti
     if (!dtype)
         fail(path, "raw file needs its element type: pass --dtype (one of " + std::string(dtype_choices()) +
                        "), or save the golden with numpy.save as .npy");
-    if (shape) return read_bin(path, *dtype, *shape);
+    if (shape) return raw_array(path, slurp(path), *dtype, *shape);
     // Without a shape a raw file is flat; its size must still be whole elements.
-    std::ifstream f(path, std::ios::binary | std::ios::ate);
-    if (!f) fail(path, std::string("cannot open: ") + std::strerror(errno) + "; check the path");
-    const auto size = static_cast<uint64_t>(f.tellg());
+    std::vector<unsigned char> data = slurp(path);
+    const uint64_t size = data.size();
     if (size % dtype_size(*dtype) != 0)
         fail(path, "size " + std::to_string(size) + " bytes is not a whole number of " + dtype_name(*dtype) +
                        " elements; check --dtype, or whether the file was truncated");
-    return read_bin(path, *dtype, {static_cast<int64_t>(size / dtype_size(*dtype))});
+    return raw_array(path, std::move(data), *dtype, {static_cast<int64_t>(size / dtype_size(*dtype))});
 }
 
 void write_npy(const std::string& path, const Array& a) {
@@ -272,14 +304,16 @@ void write_npy(const std::string& path, const Array& a) {
     const size_t total = 10 + h.size() + 1;
     h.append((64 - total % 64) % 64, ' ');
     h += '\n';
-    std::ofstream f(path, std::ios::binary | std::ios::trunc);
-    if (!f) throw GoldenError(path + ": cannot create: " + std::strerror(errno));
     const unsigned char pre[] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, static_cast<unsigned char>(h.size() & 0xff),
                                  static_cast<unsigned char>(h.size() >> 8)};
-    f.write(reinterpret_cast<const char*>(pre), sizeof pre);
-    f.write(h.data(), static_cast<std::streamsize>(h.size()));
-    f.write(reinterpret_cast<const char*>(a.bytes.data()), static_cast<std::streamsize>(a.bytes.size()));
-    if (!f) throw GoldenError(path + ": write failed: " + std::strerror(errno));
+    std::string file(reinterpret_cast<const char*>(pre), sizeof pre);
+    file += h;
+    file.append(reinterpret_cast<const char*>(a.bytes.data()), a.bytes.size());
+    try {
+        common::write_file(path, file);
+    } catch (const common::WriteError& e) {
+        throw GoldenError(e.what());
+    }
 }
 
 }  // namespace ptolab

@@ -1,5 +1,7 @@
 #include <ptolab/vlog.hpp>
 
+#include "file_write.hpp"
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -31,18 +33,6 @@ std::string fence_for(const std::string& body) {
         longest = std::max(longest, run);
     }
     return std::string(std::max<size_t>(3, longest + 1), '`');
-}
-
-void write_all(int fd, const std::string& data, const std::string& path) {
-    size_t off = 0;
-    while (off < data.size()) {
-        ssize_t n = write(fd, data.data() + off, data.size() - off);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            sys_fail("cannot write", path);
-        }
-        off += static_cast<size_t>(n);
-    }
 }
 
 std::string read_fd(int fd, const std::string& path) {
@@ -138,11 +128,8 @@ void append_entry(const std::string& path, const LogEntry& e) {
             sys_fail("cannot lock", dir.string());
         }
     std::string old;
-    mode_t mode = 0644;
     int fd = open(p.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd >= 0) {
-        struct stat st {};
-        if (fstat(fd, &st) == 0) mode = st.st_mode & 07777;
         old = read_fd(fd, p.string());
         close(fd);
     } else if (errno != ENOENT) {
@@ -158,33 +145,12 @@ void append_entry(const std::string& path, const LogEntry& e) {
     std::strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S UTC", &tm);
     const std::string content = old + format_entry(e, date);
 
-    std::string tmp = (dir / ("." + p.filename().string() + ".XXXXXX")).string();
-    std::vector<char> tbuf(tmp.begin(), tmp.end());
-    tbuf.push_back('\0');
-    int tfd = mkostemp(tbuf.data(), O_CLOEXEC);
-    if (tfd < 0) {
-        close(dfd);
-        sys_fail("cannot create a temporary file in", dir.string());
-    }
-    tmp = tbuf.data();
     try {
-        write_all(tfd, content, tmp);
-        if (fchmod(tfd, mode) != 0 || fsync(tfd) != 0) sys_fail("cannot finish", tmp);
+        common::write_file(p.string(), content, {.durable = true});
     } catch (...) {
-        close(tfd);
-        unlink(tmp.c_str());
         close(dfd);
         throw;
     }
-    close(tfd);
-    if (rename(tmp.c_str(), p.c_str()) != 0) {
-        int err = errno;
-        unlink(tmp.c_str());
-        close(dfd);
-        errno = err;
-        sys_fail("cannot replace", p.string());
-    }
-    fsync(dfd);  // makes the rename itself durable
     close(dfd);  // releases the lock
 }
 

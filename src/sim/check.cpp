@@ -4,6 +4,7 @@
 // instruction and intrinsic passes through `dispatch`; with no tool selected
 // nothing subscribes and the only cost is one null test per launch.
 #include "check.hpp"
+#include "file_write.hpp"
 #include "hex.hpp"
 #include "launch.hpp"
 #include "timing.hpp"
@@ -763,11 +764,7 @@ void ensure_configured() {
 std::string q(const std::string& s) { return json_quote(s); }
 
 void write_sarif_locked() {
-    std::ofstream f(g_log, std::ios::trunc);
-    if (!f) {
-        std::fprintf(stderr, "ptosim: warning: cannot write PTO_SIM_CHECK_LOG %s\n", g_log.c_str());
-        return;
-    }
+    std::ostringstream f;
     f << "{\"version\":\"2.1.0\",\"$schema\":\"https://json.schemastore.org/sarif-2.1.0.json\",\"runs\":[{\"tool\":"
          "{\"driver\":{\"name\":\"ptosim-check\",\"informationUri\":\"docs/checkers.md\"}},\"results\":[";
     for (size_t i = 0; i < g_sarif.size(); ++i) {
@@ -784,6 +781,7 @@ void write_sarif_locked() {
         f << "],\"occurrenceCount\":" << r.count << "}";
     }
     f << "]}]}\n";
+    ptolab::common::write_file(g_log, f.str());
 }
 
 bool ends_with(const std::string& s, const char* suffix) {
@@ -849,16 +847,21 @@ std::string format_json(const Report& r) {
 // The log and take_reports' list get every report, a launch's or not.
 static void keep(const std::vector<Report>& reports) {
     std::lock_guard lk(g_mu);
+    // The reports were printed already; the log failing loses only the copy.
     if (!g_log.empty() && !reports.empty()) {
-        if (ends_with(g_log, ".sarif")) {
-            for (const Report& r : reports)
-                if (g_sarif.size() < kKeptReports) g_sarif.push_back(r);
-            write_sarif_locked();
-        } else if (std::FILE* f = std::fopen(g_log.c_str(), "a")) {
-            for (const Report& r : reports) std::fprintf(f, "%s\n", format_json(r).c_str());
-            std::fclose(f);
-        } else {
-            std::fprintf(stderr, "ptosim: warning: cannot append to PTO_SIM_CHECK_LOG %s\n", g_log.c_str());
+        try {
+            if (ends_with(g_log, ".sarif")) {
+                for (const Report& r : reports)
+                    if (g_sarif.size() < kKeptReports) g_sarif.push_back(r);
+                write_sarif_locked();
+            } else {
+                std::string lines;
+                for (const Report& r : reports) lines += format_json(r) + "\n";
+                ptolab::common::append_file(g_log, lines);
+            }
+        } catch (const ptolab::common::WriteError& e) {
+            std::fprintf(stderr, "ptosim: error: PTO_SIM_CHECK_LOG: %s; the reports above are not in the log: free "
+                         "space or set PTO_SIM_CHECK_LOG to a writable path\n", e.what());
         }
     }
     for (const Report& r : reports)

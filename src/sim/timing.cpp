@@ -4,6 +4,7 @@
 #include "timing.hpp"
 #include "launch.hpp"
 #include "json_text.hpp"
+#include "file_write.hpp"
 #include <ptosim/c_api.h>
 
 #include <sys/stat.h>
@@ -48,7 +49,9 @@ namespace {
 
 struct TraceFile {
     std::string path;
-    long tail = -1;  // offset of the closing "]}" once the file was started
+    const char* source;  // the variable that names it, for messages
+    long tail = -1;      // -1 until this process wrote the file; then where a JSON document's closing brackets start
+    bool failed = false;  // reported once: every later launch would fail the same way
 };
 
 struct Global {
@@ -63,8 +66,8 @@ struct Global {
     double offset_us = 0;  // where the next launch starts on the process's trace timeline
     double last_us = -1;
     uint64_t next_flow = 1;
-    TraceFile trace, profile_trace, profile_summary;
-    bool profile_text_started = false;
+    TraceFile trace{"", "PTO_SIM_TRACE"}, profile_trace{"", "PTO_SIM_PROFILE"}, profile_summary{"", "PTO_SIM_PROFILE"},
+        profile_text{"", "PTO_SIM_PROFILE"};
 };
 
 Global& g() {
@@ -112,37 +115,47 @@ bool make_dir(const std::string& d) {
     return true;
 }
 
+// The launches go on and keep their status: a trace or profile is a record
+// of the run, not part of its result.
+void report_write_error(TraceFile& f, const ptolab::common::WriteError& e) {
+    f.failed = true;
+    std::fprintf(stderr, "ptosim: error: %s: %s; the run goes on but %s is incomplete: free space or set %s to a "
+                 "writable path\n", f.source, e.what(), f.path.c_str(), f.source);
+}
+
 // Appends items to a JSON array document (a trace's traceEvents, the summary
 // array), which is whole after each call: the first call of the process
-// starts the file, later ones overwrite its closing brackets.
+// writes the file, later ones overwrite its closing brackets. Rewriting the
+// whole document at every launch would cost time quadratic in the launches.
 void append_doc(TraceFile& f, const char* head, const std::string& items, const char* foot) {
-    std::FILE* out = f.tail < 0 ? std::fopen(f.path.c_str(), "w") : std::fopen(f.path.c_str(), "r+");
-    if (!out) {
-        std::fprintf(stderr, "ptosim: warning: cannot write %s: %s\n", f.path.c_str(), std::strerror(errno));
-        return;
+    if (f.failed) return;
+    try {
+        if (f.tail < 0) {
+            const std::string doc = head + items;
+            ptolab::common::write_file(f.path, doc + foot);
+            f.tail = static_cast<long>(doc.size());
+        } else {
+            const std::string more = ",\n" + items;
+            ptolab::common::overwrite_tail(f.path, f.tail, more + foot);
+            f.tail += static_cast<long>(more.size());
+        }
+    } catch (const ptolab::common::WriteError& e) {
+        report_write_error(f, e);
     }
-    if (f.tail < 0) {
-        std::fputs(head, out);
-    } else {
-        std::fseek(out, f.tail, SEEK_SET);
-        std::fputs(",\n", out);
-    }
-    std::fputs(items.c_str(), out);
-    f.tail = std::ftell(out);
-    std::fputs(foot, out);
-    std::fclose(out);
 }
 
 constexpr const char* kTraceHead =
     "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"ptosim cost model (docs/cost-model.md)\"},"
     "\"traceEvents\":[\n";
 
-void write_file(const std::string& path, const std::string& text, bool append) {
-    if (std::FILE* out = std::fopen(path.c_str(), append ? "a" : "w")) {
-        std::fputs(text.c_str(), out);
-        std::fclose(out);
-    } else {
-        std::fprintf(stderr, "ptosim: warning: cannot write %s: %s\n", path.c_str(), std::strerror(errno));
+void append_text(TraceFile& f, const std::string& text) {
+    if (f.failed) return;
+    try {
+        if (f.tail < 0) ptolab::common::write_file(f.path, text);
+        else ptolab::common::append_file(f.path, text);
+        f.tail = 0;
+    } catch (const ptolab::common::WriteError& e) {
+        report_write_error(f, e);
     }
 }
 
@@ -537,8 +550,8 @@ void end(Launch& l, const Status& st) {
                     append_doc(s.profile_trace, kTraceHead, ev, "\n]}\n");
                     s.profile_summary.path = s.profile_dir + "/summary.json";
                     append_doc(s.profile_summary, "[\n", sum.json, "\n]\n");
-                    write_file(s.profile_dir + "/summary.txt", sum.text, s.profile_text_started);
-                    s.profile_text_started = true;
+                    s.profile_text.path = s.profile_dir + "/summary.txt";
+                    append_text(s.profile_text, sum.text);
                 }
             }
         }

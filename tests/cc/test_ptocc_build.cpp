@@ -465,4 +465,75 @@ TEST(Bisheng, CopyOnPathIsDelegatedToOnceAndThenBuildsForTheSimulator) {
     EXPECT_NE(r.output.find("PTOCC_DELEGATED is set"), std::string::npos) << r.output;
 }
 
+// --- inputs and outputs that are wrong before anything runs ----------------
+
+const std::string kVecFlags = " -fPIC -shared -xcce --cce-aicore-arch=dav-c220-vec -DMEMORY_BASE ";
+
+std::string slurp(const fs::path& p) {
+    std::ifstream f(p, std::ios::binary);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+}
+
+// A directory holding a copy of a kernel source, for commands run inside it.
+fs::path kernel_copy(const std::string& name) {
+    const fs::path dir = out_dir() / name;
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    fs::copy_file(kKernels + "/vec_add.cpp", dir / "same.cpp");
+    return dir;
+}
+
+TEST(OutputGuard, OutputThatIsAnInputIsRefusedAndTheSourceKept) {
+    const fs::path dir = kernel_copy("guard_same");
+    const std::string source = slurp(dir / "same.cpp");
+    fs::create_symlink("same.cpp", dir / "link");
+    for (const std::string out : {"same.cpp", "./same.cpp", "link"}) {
+        CmdResult r = sh("cd " + dir.string() + " && " + kPtocc + kVecFlags + "same.cpp -o " + out);
+        EXPECT_EQ(r.status, 1) << out;
+        const std::string stem = fs::path(out).stem().string();
+        EXPECT_EQ(r.output, "ptocc: error: output " + out + " is the input same.cpp: the build would overwrite it; "
+                            "name the output something else, e.g. -o lib" + stem + ".so\n");
+        EXPECT_EQ(slurp(dir / "same.cpp"), source) << out;
+    }
+}
+
+TEST(OutputGuard, OutputWithASourceExtensionIsRefusedForEveryToolchain) {
+    const fs::path dir = kernel_copy("guard_ext");
+    FakeBisheng fb(dir / "bin");
+    for (const std::string toolchain : {"sim", "bisheng"}) {
+        CmdResult r = sh("cd " + dir.string() + " && PATH=" + fb.dir.string() + ":$PATH " + kPtocc +
+                         " --toolchain=" + toolchain + kVecFlags + "same.cpp -o kernel.hpp");
+        EXPECT_EQ(r.status, 1) << toolchain;
+        EXPECT_EQ(r.output, "ptocc: error: output kernel.hpp would overwrite a source file (.hpp is a source or "
+                            "header extension); name the output e.g. -o libkernel.so\n");
+        EXPECT_FALSE(fs::exists(dir / "kernel.hpp"));
+    }
+    EXPECT_EQ(fb.args(), "") << "bisheng ran";
+    CmdResult r = sh("cd " + dir.string() + " && " + kPtocc +
+                     " -c -xcce --cce-aicore-arch=dav-c220-vec -DMEMORY_BASE same.cpp -o same.cc");
+    EXPECT_EQ(r.output, "ptocc: error: output same.cc would overwrite a source file (.cc is a source or header "
+                        "extension); name the output e.g. -o same.o\n");
+}
+
+TEST(InputErrors, DirectoryInputIsNamed) {
+    const fs::path dir = kernel_copy("input_dir");
+    fs::create_directories(dir / "kernels.cpp");
+    CmdResult r = sh("cd " + dir.string() + " && " + kPtocc + kVecFlags + "kernels.cpp -o libk.so");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.output, "ptocc: error: kernels.cpp: is a directory; name the source or object file in it\n");
+}
+
+TEST(InputErrors, OutputIntoAMissingDirectoryFailsBeforeAnyCompile) {
+    const fs::path dir = kernel_copy("output_dir");
+    // -v would print the compile command had one started.
+    CmdResult r = sh("cd " + dir.string() + " && " + kPtocc + " -v" + kVecFlags + "same.cpp -o out/lib/libk.so");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.output, "ptocc: error: output out/lib/libk.so: directory out/lib: No such file or directory; create it "
+                        "first (mkdir -p out/lib)\n");
+    r = sh("cd " + dir.string() + " && " + kPtocc + kVecFlags + "same.cpp -o same.cpp/libk.so");
+    EXPECT_EQ(r.output, "ptocc: error: output same.cpp/libk.so: same.cpp is not a directory; fix the path\n");
+}
+
 }  // namespace

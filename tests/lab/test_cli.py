@@ -135,6 +135,64 @@ def test_compare_bad_inputs_never_pass(tmp_path, case):
     assert "error" in r.stderr.lower() and str(a.name) in r.stderr or code == 2
 
 
+@pytest.mark.parametrize("case", ["npy_directory", "raw_directory", "empty_npy", "short_npy_header"])
+def test_compare_unreadable_inputs_say_what_is_wrong(tmp_path, case):
+    np.save(tmp_path / "e.npy", np.ones(4, dtype=np.float32))
+    a = tmp_path / ("a.bin" if case == "raw_directory" else "a.npy")
+    if case.endswith("directory"):
+        a.mkdir()
+        what = "is a directory; pass the output or golden file inside it"
+    elif case == "empty_npy":
+        a.write_bytes(b"")
+        what = ("is empty (0 bytes): it was created but never written; check that the kernel or script that makes it "
+                "ran to the end")
+    else:
+        a.write_bytes(b"\x93NUMPY\x01")
+        what = "truncated .npy header: 7 bytes, the fixed part alone is 10; regenerate it with numpy.save"
+    r = ptolab("compare", a, tmp_path / "e.npy", "--dtype", "float32")
+    assert (r.returncode, r.stdout, r.stderr) == (3, "", f"ptolab compare: error: {a}: {what}\n")
+
+
+@pytest.mark.parametrize("verdict", ["PASS", "FAIL"])
+@pytest.mark.parametrize("target", ["/dev/full", "under_a_file"])
+def test_compare_result_write_error_keeps_the_verdict(tmp_path, verdict, target):
+    e = np.ones(4, dtype=np.float32)
+    np.save(tmp_path / "e.npy", e)
+    np.save(tmp_path / "a.npy", e if verdict == "PASS" else e * 2)
+    result, reason = "/dev/full", "No space left on device"
+    if target == "under_a_file":
+        result, reason = tmp_path / "e.npy" / "r.json", "Not a directory"
+    r = ptolab("compare", tmp_path / "a.npy", tmp_path / "e.npy", "--result", result)
+    assert r.stdout.startswith(verdict + " ")
+    assert r.stderr == (f"ptolab compare: error: --result: cannot write {result}: {reason}; the comparison above "
+                        f"{'passed' if verdict == 'PASS' else 'failed'} but its JSON was not saved: fix the path and "
+                        "rerun\n")
+    assert r.returncode == (3 if verdict == "PASS" else 1)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.npy", "e.npy"]
+
+
+def test_compare_result_that_is_an_input_is_refused(tmp_path):
+    np.save(tmp_path / "e.npy", np.ones(4, dtype=np.float32))
+    before = (tmp_path / "e.npy").read_bytes()
+    r = ptolab("compare", tmp_path / "e.npy", tmp_path / "e.npy", "--result", f"{tmp_path}/./e.npy")
+    assert r.returncode == 2 and r.stdout == ""
+    assert (f"--result {tmp_path}/./e.npy is the input {tmp_path}/e.npy: the JSON would replace it; name another "
+            "file, e.g. result.json") in r.stderr
+    assert (tmp_path / "e.npy").read_bytes() == before
+
+
+def test_compare_result_replaces_the_file_whole_and_keeps_a_symlink(tmp_path):
+    e = np.ones(4, dtype=np.float32)
+    np.save(tmp_path / "e.npy", e)
+    (tmp_path / "real.json").write_text("old")
+    (tmp_path / "r.json").symlink_to("real.json")
+    r = ptolab("compare", tmp_path / "e.npy", tmp_path / "e.npy", "--result", tmp_path / "r.json")
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "r.json").is_symlink()
+    assert json.loads((tmp_path / "real.json").read_text())["status"] == "PASS"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["e.npy", "r.json", "real.json"]
+
+
 # --- run --------------------------------------------------------------------
 
 def test_run_passes_exit_status():
@@ -363,6 +421,16 @@ def test_log_bad_inputs_leave_log_untouched(tmp_path):
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".v.md")] == []
 
 
+def test_log_directory_as_input_is_bad_input(tmp_path):
+    log = tmp_path / "v.md"
+    for flag in ("--result", "--output"):
+        r = ptolab("log", "--log", log, "--host", "h", "--command", "c", flag, tmp_path)
+        assert (r.returncode, r.stderr) == (3, f"ptolab log: error: {flag} {tmp_path}: is a directory; pass the file "
+                                               f"inside it" + (f"; nothing was written to {log}" if flag == "--result"
+                                                               else "") + "\n")
+    assert not log.exists()
+
+
 def test_log_concurrent_appends_never_interleave(tmp_path):
     log = tmp_path / "v.md"
     procs = [subprocess.Popen([CLI, "log", "--log", str(log), "--host", "h", "--command", f"case {i}",
@@ -408,6 +476,34 @@ ACL_MAIN = os.environ.get("PTOLAB_ACL_MAIN")
 ADD_LIB = os.environ.get("PTOLAB_ADD_LIB")
 needs_acl_main = pytest.mark.skipif(not (ACL_MAIN and ADD_LIB and os.environ.get("PTOCC")),
                                     reason="needs ptocc, acl_main and the add kernel library (ctest sets them)")
+
+
+@needs_acl_main
+def test_run_trace_write_error_is_reported_and_the_run_keeps_its_status():
+    r = ptolab("run", "--", ACL_MAIN, ADD_LIB, 256, 1, env={"PTO_SIM_TRACE": "/dev/full"})
+    assert r.returncode == 0, r.stderr
+    assert "PASS acl_main" in r.stdout
+    assert r.stderr.count("ptosim: error: PTO_SIM_TRACE:") == 1, r.stderr
+    assert ("ptosim: error: PTO_SIM_TRACE: cannot write /dev/full: No space left on device; the run goes on but "
+            "/dev/full is incomplete: free space or set PTO_SIM_TRACE to a writable path\n") in r.stderr
+
+
+@needs_acl_main
+def test_check_log_write_error_is_reported(tmp_path):
+    lib, _ = _mutated_add(tmp_path, "add_racy",
+                          lambda src: [l for l in src if "wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0)" not in l], "-O1")
+    (tmp_path / "file").write_text("")
+    log = tmp_path / "file" / "reports.jsonl"
+    r = ptolab("check", "--tool=race", "--log", log, "--", ACL_MAIN, lib, 512, 1)
+    assert r.returncode == 1, r.stderr
+    assert (f"ptosim: error: PTO_SIM_CHECK_LOG: cannot write {log}: Not a directory; the reports above are "
+            "not in the log: free space or set PTO_SIM_CHECK_LOG to a writable path\n") in r.stderr
+
+
+def test_check_log_that_is_not_a_regular_file_is_a_usage_error():
+    r = ptolab("check", "--log", "/dev/full", "--", "true")
+    assert r.returncode == 2
+    assert "--log /dev/full is not a regular file; ptolab check reads the reports back from it: name a file" in r.stderr
 
 
 def test_check_unknown_tool_is_a_usage_error():

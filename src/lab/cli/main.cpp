@@ -10,6 +10,7 @@
 #include <ptolab/vlog.hpp>
 
 #include "ca_model.hpp"
+#include "file_write.hpp"
 #include "process.hpp"
 #include "sim_env.hpp"
 
@@ -38,7 +39,7 @@ namespace ec = ptolab::exit_code;
 using namespace ptolab::cli;
 
 const char* kExitCodes =
-    "Exit codes: 0 PASS/success, 1 FAIL (comparison failed), 2 usage error, 3 bad input file, "
+    "Exit codes: 0 PASS/success, 1 FAIL (comparison failed), 2 usage error, 3 bad input file or unwritable output, "
     "124 timeout (run), 125 could not run the command, 126 not executable, 127 not found; "
     "otherwise run and log pass on the command's own status (128+N for signal N).";
 
@@ -66,9 +67,16 @@ std::string shell_join(const std::vector<std::string>& argv) {
 
 std::string read_text(const std::string& path) {
     if (path == "-") return std::string(std::istreambuf_iterator<char>(std::cin), {});
+    std::error_code e;
+    if (std::filesystem::is_directory(path, e))
+        throw std::invalid_argument(path + ": is a directory; pass the file inside it");
     std::ifstream f(path, std::ios::binary);
     if (!f) throw std::invalid_argument(path + ": cannot open: " + std::strerror(errno) + "; check the path");
-    return std::string(std::istreambuf_iterator<char>(f), {});
+    try {
+        return std::string(std::istreambuf_iterator<char>(f), {});
+    } catch (const std::ios_base::failure&) {
+        throw std::invalid_argument(path + ": read error: " + std::strerror(errno));
+    }
 }
 
 // --- compare -------------------------------------------------------------
@@ -90,6 +98,10 @@ int cmd_compare(const CompareArgs& a) {
                                        ptolab::dtype_choices());
         return d;
     };
+    for (const std::string* input : {&a.actual, &a.expected})
+        if (!a.result.empty() && ptolab::common::same_file(a.result, *input))
+            throw CLI::ValidationError("--result " + a.result + " is the input " + *input +
+                                       ": the JSON would replace it; name another file, e.g. result.json");
     dt = dtype_arg(a.dtype, "--dtype");
     edt = a.expected_dtype.empty() ? dt : dtype_arg(a.expected_dtype, "--expected-dtype");
     std::optional<std::vector<int64_t>> shape;
@@ -143,16 +155,24 @@ int cmd_compare(const CompareArgs& a) {
         j["tolerance_reason"] = a.reason;
         json = j.dump(2);
     }
+    // The verdict is printed even when the result file cannot be written: the
+    // comparison happened, only its record is missing.
+    std::string write_error;
     if (!a.result.empty()) {
-        std::ofstream f(a.result, std::ios::trunc);
-        if (!(f << json << "\n")) {
-            std::cerr << "ptolab compare: error: cannot write --result " << a.result << ": " << std::strerror(errno)
-                      << "\n";
-            return ec::kInput;
+        try {
+            ptolab::common::write_file(a.result, json + "\n");
+        } catch (const ptolab::common::WriteError& e) {
+            write_error = e.what();
         }
     }
     if (a.json) std::cout << json << "\n";
     else std::cout << (r.passed ? ptolab::summary_line(r, label) : ptolab::format_report(r, label)) << "\n";
+    if (!write_error.empty()) {
+        std::cout.flush();
+        std::cerr << "ptolab compare: error: --result: " << write_error << "; the comparison above "
+                  << (r.passed ? "passed" : "failed") << " but its JSON was not saved: fix the path and rerun\n";
+        return r.passed ? ec::kInput : ec::kFail;
+    }
     return r.passed ? ec::kPass : ec::kFail;
 }
 
@@ -254,6 +274,12 @@ int cmd_check(const CheckArgs& a) {
         throw CLI::ValidationError(msg);
     }
     ptosim::check::configure("");
+    // The reports are counted from the log afterwards: a device or a FIFO
+    // cannot be read back (and /dev/full or /dev/zero would never end).
+    if (std::error_code e; !a.log.empty() && std::filesystem::exists(a.log, e) &&
+                           !std::filesystem::is_regular_file(a.log, e))
+        throw CLI::ValidationError("--log " + a.log + " is not a regular file; ptolab check reads the reports back "
+                                   "from it: name a file");
     std::string log = a.log;
     bool own_log = false;
     if (log.empty()) {

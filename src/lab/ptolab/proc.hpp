@@ -18,7 +18,7 @@ namespace exit_code {
 constexpr int kPass = 0;
 constexpr int kFail = 1;
 constexpr int kUsage = 2;
-constexpr int kInput = 3;  // unreadable, corrupt or mismatched input files
+constexpr int kInput = 3;  // unreadable, corrupt or mismatched input files; an output file that cannot be written
 constexpr int kTimeout = common::kExitTimeout;    // 124, as coreutils timeout
 constexpr int kRunError = common::kExitRunError;  // 125: ptolab itself could not run the command
 constexpr int kNotExecutable = common::kExitNotExecutable;
