@@ -83,8 +83,10 @@ inline Config config(uint32_t block_dim, const void* l2ctrl, void* stream) { ret
 // `instance` is typeid(lambda).name(): a launch in a function template is one
 // site with a lambda per instantiation, named alike in both variants.
 // `signature` is typeid(packed tuple).name(); a mismatch is an error.
-Status find_variant(uint64_t tu, uint32_t site, uint32_t line, const char* instance, CoreType core,
-                    const char* signature, ptocc_thunk* out);
+// `library` is an address in the launching library: the variant comes from
+// the image that library embeds, never from another build of the same source.
+Status find_variant(const void* library, uint64_t tu, uint32_t site, uint32_t line, const char* instance,
+                    CoreType core, const char* signature, ptocc_thunk* out);
 // Queues a rewritten launch on `stream`; errors go to stderr and aclGetRecentErrMsg.
 void submit(LaunchSpec spec, void* stream);
 void report_launch_error(const char* kernel, const char* file, uint32_t line, const std::string& message);
@@ -170,15 +172,20 @@ void launch(const char* name, const char* file, F, Config cfg, A&&... args) {
         } else {
             spec.aic_body = std::move(body);
         }
+#if __PTOCC_VARIANT__ == 0
         if constexpr (kBuildKind == KernelKind::Mix) {
             ptocc_thunk vec = nullptr;
-            Status st = find_variant(Tu, Site, Line, typeid(F).name(), CoreType::AIV, typeid(Tuple).name(), &vec);
+            // An object with internal linkage in this translation unit, so
+            // its address names the library this launch was built into.
+            Status st = find_variant(&::ptocc_library_registered, Tu, Site, Line, typeid(F).name(), CoreType::AIV,
+                                     typeid(Tuple).name(), &vec);
             if (!st.ok()) {
                 report_launch_error(name, file, Line, st.message);
                 return;
             }
             spec.aiv_body = [vec, packed] { vec(packed.get()); };
         }
+#endif
         submit(std::move(spec), cfg.stream);
     }
 #endif
