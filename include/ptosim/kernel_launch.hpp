@@ -154,10 +154,11 @@ void launch(const char* name, const char* file, F, Config cfg, A&&... args) {
         // Pointer arguments name the device blocks the launch uses, so that
         // aclrtFree of one waits for it, and let the launch refuse host
         // memory. Other arguments hold a null entry so that an entry's index
-        // is the argument's position, which error messages name.
+        // is the argument's position, which error messages name. void*
+        // counts: a torch extension passes tensor.data_ptr().
         auto note_pointer = [&spec](const auto& a) {
             using P = std::decay_t<decltype(a)>;
-            if constexpr (std::is_pointer_v<P> && std::is_object_v<std::remove_pointer_t<P>>)
+            if constexpr (std::is_pointer_v<P> && !std::is_function_v<std::remove_pointer_t<P>>)
                 // A C-style cast: it also leaves the __gm__ address space a
                 // host launch of pto-isa's kernels may pass (tinsert_vec).
                 spec.gm_args.push_back((const void*)(a));

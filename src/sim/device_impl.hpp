@@ -86,15 +86,21 @@ struct Device::Impl {
     // Launches queued or running on streams, with the pointer arguments they
     // were given: aclrtFree of a block one of them uses waits for it.
     struct InFlight {
-        std::string kernel;
+        std::string kernel;  // empty for host work (an asynchronous copy or memset)
         SourceLoc site;
         std::vector<const void*> gm_args;
         bool abandoned = false;
+        std::string what;  // host work: what it is
     };
     std::map<uint64_t, InFlight> inflight;
     uint64_t inflight_next = 1;
     std::condition_variable inflight_done;
+    // True on a stream's worker thread, where aclrtFree must not wait: the
+    // launch it would wait for may be queued behind the caller, or wait for
+    // the cores the caller's launch holds.
+    static bool& on_stream_worker();
     uint64_t track(const LaunchSpec& spec);
+    uint64_t track_host(std::string what, std::vector<const void*> uses);
     void untrack(uint64_t id);
     void mark_abandoned(uint64_t id);
 

@@ -264,6 +264,82 @@ TEST_F(Acl, TwoObjectLinkKeepsTheVariants) {
     check_vec(sym<VecFn>(h, "call_vec_add"), 2);
 }
 
+// An A/B comparison: one source built twice to the same path (the first
+// build renamed away in between), both libraries loaded. Each must run its own
+// Cube and Vector code, whichever loaded first.
+using AbFn = void (*)(void*, uint8_t*);
+
+std::vector<int32_t> run_ab(void* h) {
+    std::vector<int32_t> out(3, -1);
+    sym<AbFn>(h, "call_mix_ab")(nullptr, u8(out.data()));
+    EXPECT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS) << aclGetRecentErrMsg();
+    return out;
+}
+
+const std::vector<int32_t> kAb1 = {10, 100, 101}, kAb2 = {20, 200, 201};
+
+// Builds mix_ab.cpp with -DAB=1 and -DAB=2 to one path, keeping copies of each.
+std::pair<std::string, std::string> build_ab_pair(const std::string& tag) {
+    const std::string flags = "-fPIC -shared -xcce --cce-aicore-arch=dav-c220 -DMEMORY_BASE ";
+    const std::string path = build(flags + "-DAB=1 " + kKernels + "/mix_ab.cpp", "libab.so");
+    const std::string a = (out_dir() / ("libab1" + tag + ".so")).string();
+    fs::rename(path, a);
+    build(flags + "-DAB=2 " + kKernels + "/mix_ab.cpp", "libab.so");
+    const std::string b = (out_dir() / ("libab2" + tag + ".so")).string();
+    fs::rename(path, b);
+    return {a, b};
+}
+
+TEST_F(Acl, TwoBuildsOfOneMixSourceEachRunTheirOwnVariants) {
+    auto [a, b] = build_ab_pair("");
+    // Both load orders, each with libraries not loaded before.
+    for (bool a_first : {true, false}) {
+        const std::string suffix = a_first ? "-x.so" : "-y.so";
+        fs::copy_file(a, a + suffix, fs::copy_options::overwrite_existing);
+        fs::copy_file(b, b + suffix, fs::copy_options::overwrite_existing);
+        void* first = open_lib((a_first ? a : b) + suffix);
+        void* second = open_lib((a_first ? b : a) + suffix);
+        void* ha = a_first ? first : second;
+        void* hb = a_first ? second : first;
+        EXPECT_EQ(run_ab(second), a_first ? kAb2 : kAb1) << "load order " << (a_first ? "A, B" : "B, A");
+        EXPECT_EQ(run_ab(first), a_first ? kAb1 : kAb2) << "load order " << (a_first ? "A, B" : "B, A");
+        EXPECT_EQ(run_ab(ha), kAb1);
+        EXPECT_EQ(run_ab(hb), kAb2);
+    }
+}
+
+// aclrtFree of a launch's input right after the launch waits for it, also
+// when the kernel takes void* (a torch extension's data_ptr()).
+TEST_F(Acl, FreeRightAfterLaunchesWaitsForThem) {
+    void* h = open_lib(build("-fPIC -shared -xcce --cce-aicore-arch=dav-c220-vec -DMEMORY_BASE " + kKernels +
+                                 "/free_after_launch.cpp",
+                             "libfree_after_launch.so"));
+    using CopyFn = void (*)(uint32_t, void*, void*, void*);
+    auto copy = sym<CopyFn>(h, "call_slow_copy");
+    aclrtStream s = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
+    const size_t n = 2 * 32 * 64;
+    std::vector<void*> outs;
+    for (int i = 0; i < 8; ++i) {
+        void *x = nullptr, *z = nullptr;
+        ASSERT_EQ(aclrtMalloc(&x, n * 4, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+        ASSERT_EQ(aclrtMalloc(&z, n * 4, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+        std::vector<float> host(n, static_cast<float>(i + 1));
+        ASSERT_EQ(aclrtMemcpy(x, n * 4, host.data(), n * 4, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+        copy(2, s, x, z);
+        ASSERT_EQ(aclrtFree(x), ACL_SUCCESS) << aclGetRecentErrMsg();
+        outs.push_back(z);
+    }
+    ASSERT_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS) << aclGetRecentErrMsg();
+    for (int i = 0; i < 8; ++i) {
+        std::vector<float> back(n);
+        ASSERT_EQ(aclrtMemcpy(back.data(), n * 4, outs[i], n * 4, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+        EXPECT_EQ(back, std::vector<float>(n, static_cast<float>(i + 1))) << "launch " << i;
+        EXPECT_EQ(aclrtFree(outs[i]), ACL_SUCCESS);
+    }
+    EXPECT_EQ(aclrtDestroyStream(s), ACL_SUCCESS);
+}
+
 TEST(Host, AclHostProgramLinksAgainstPtosimAndAKernelLibrary) {
     std::string lib = build("-fPIC -shared -xcce --cce-aicore-arch=dav-c220-vec -DMEMORY_BASE " + kKernels + "/vec_add.cpp", "libvec_add.so");
     std::string dir = fs::path(lib).parent_path().string();
