@@ -18,6 +18,9 @@
 #include <thread>
 #include <vector>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 namespace {
 
 std::string msg() { return aclGetRecentErrMsg(); }
@@ -470,6 +473,104 @@ std::string pointer_text(const void* p) {
     std::snprintf(buf, sizeof buf, "%p", p);
     return buf;
 }
+
+// Asynchronous copies and memsets queued behind a slow launch still use their
+// blocks: aclrtFree waits for them as for a launch.
+TEST_F(AclDev, FreeWaitsForQueuedAsyncCopiesAndMemsets) {
+    void *src = nullptr, *dst = nullptr, *filled = nullptr;
+    ASSERT_EQ(aclrtMalloc(&src, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMalloc(&dst, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMalloc(&filled, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMemset(src, 64, 5, 64), ACL_SUCCESS);
+    aclrtStream s = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
+    ASSERT_TRUE(static_cast<ptosim::Stream*>(s)->enqueue_launch(sleeping_launch(100)).ok());
+    ASSERT_EQ(aclrtMemcpyAsync(dst, 64, src, 64, ACL_MEMCPY_DEVICE_TO_DEVICE, s), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMemsetAsync(filled, 64, 9, 64, s), ACL_SUCCESS);
+    const auto t0 = std::chrono::steady_clock::now();
+    EXPECT_EQ(aclrtFree(src), ACL_SUCCESS) << msg();
+    EXPECT_EQ(aclrtFree(filled), ACL_SUCCESS) << msg();
+    EXPECT_GE(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 0.05);
+    EXPECT_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS) << msg();
+    std::vector<uint8_t> back(64);
+    ASSERT_EQ(aclrtMemcpy(back.data(), 64, dst, 64, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    EXPECT_EQ(back, std::vector<uint8_t>(64, 5));
+    EXPECT_EQ(aclrtDestroyStream(s), ACL_SUCCESS);
+    EXPECT_EQ(aclrtFree(dst), ACL_SUCCESS);
+}
+
+// Work running on a stream cannot wait for a launch queued behind it (or
+// for the cores it holds itself): aclrtFree there refuses at once.
+TEST_F(AclDev, FreeFromWorkOnAStreamRefusesInsteadOfWaitingForever) {
+    void* d = nullptr;
+    ASSERT_EQ(aclrtMalloc(&d, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    aclrtStream s = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
+    auto code = std::make_shared<std::atomic<int>>(-1);
+    auto text = std::make_shared<std::string>();
+    ptosim::LaunchSpec freer = sleeping_launch(0);
+    freer.kernel = "acl_test_freer";
+    freer.aiv_body = [d, code, text] {
+        *code = aclrtFree(d);
+        *text = msg();
+    };
+    ptosim::LaunchSpec user = sleeping_launch(0);
+    user.site = {"user.cpp", 3};
+    user.gm_args = {d};
+    ASSERT_TRUE(static_cast<ptosim::Stream*>(s)->enqueue_launch(freer).ok());
+    ASSERT_TRUE(static_cast<ptosim::Stream*>(s)->enqueue_launch(user).ok());
+    EXPECT_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS) << msg();
+    EXPECT_EQ(code->load(), ACL_ERROR_RT_MEMORY_FREE);
+    EXPECT_EQ(*text, "aclrtFree: device block " + pointer_text(d) +
+                         " (96 bytes) is an argument of kernel 'acl_test_sleep' (launched at user.cpp:3), which has "
+                         "not finished, and this call runs on a stream (in a kernel or a stream task), where waiting "
+                         "for it could never end; the block is not freed. Free it from host code after "
+                         "synchronising the stream");
+    EXPECT_EQ(aclrtFree(d), ACL_SUCCESS) << msg();
+    EXPECT_EQ(aclrtDestroyStream(s), ACL_SUCCESS);
+}
+
+// A child forked after aclInit has the parent's streams without their worker
+// threads: its first ACL call is refused with the reason instead of a
+// synchronisation that waits for the whole timeout.
+TEST_F(AclDev, ForkedChildIsRefusedAtItsFirstAclCall) {
+    void* d = nullptr;
+    ASSERT_EQ(aclrtMalloc(&d, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    int fds[2];
+    ASSERT_EQ(pipe(fds), 0);
+    const pid_t parent = getpid();
+    const pid_t child = fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        close(fds[0]);
+        std::string report = std::to_string(aclrtSynchronizeStream(nullptr));
+        report += "|" + msg();
+        report += "|" + std::to_string(aclrtFree(d));
+        report += "|" + std::to_string(aclInit(nullptr));
+        report += "\n" + std::to_string(getpid());
+        (void)!write(fds[1], report.data(), report.size());
+        _exit(0);
+    }
+    close(fds[1]);
+    std::string got;
+    char buf[1024];
+    for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) got.append(buf, static_cast<size_t>(n));
+    close(fds[0]);
+    int status = 0;
+    ASSERT_EQ(waitpid(child, &status, 0), child);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    const std::string cause = " (pid " + std::to_string(child) + ") was forked from pid " + std::to_string(parent) +
+                              " after aclInit, and ACL state does not survive fork: the parent's streams have no "
+                              "worker thread here and its device memory is a copy. Use ACL in the parent only, fork "
+                              "before aclInit, or start the child with exec (Python: multiprocessing's \"spawn\" "
+                              "start method)";
+    EXPECT_EQ(got, "207000|aclrtSynchronizeStream: this process" + cause + "|207000|207000\n" +
+                       std::to_string(child));
+    // The parent is unaffected.
+    EXPECT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS) << msg();
+    EXPECT_EQ(aclrtFree(d), ACL_SUCCESS);
+}
+
 
 // A <<<>>> launch (ptosim::cc::submit) given host memory outside every block,
 // once the process has device memory, is refused before any block runs: on

@@ -37,6 +37,10 @@ Status soc_env_status();
 // CANN refuses it without aclInit and aclrtSetDevice ("" when it has one).
 std::string default_stream_context_error();
 
+// Why `fn` cannot run in this process because it was forked from one that
+// had called aclInit ("" otherwise): docs/acl.md, "Processes".
+std::string forked_child_error(const char* fn);
+
 // Runs a launch on the calling thread; `ctl` (may be null) lets another
 // thread abandon it or ask for its progress.
 Status run_launch(Device& d, const LaunchSpec& spec, LaunchControl* ctl);

@@ -217,6 +217,11 @@ void submit(LaunchSpec spec, void* stream) {
             return;
         }
     }
+    if (const std::string why = forked_child_error("a launch"); !why.empty()) {
+        report_launch_error(spec.kernel.c_str(), spec.site.file, static_cast<uint32_t>(spec.site.line),
+                            why + ". The launch was not queued.");
+        return;
+    }
     Stream* s = stream ? static_cast<Stream*>(stream) : d.default_stream();
     if (stream && !d.is_stream(s)) {
         char hex[32];
