@@ -340,6 +340,68 @@ TEST_F(Acl, FreeRightAfterLaunchesWaitsForThem) {
     EXPECT_EQ(aclrtDestroyStream(s), ACL_SUCCESS);
 }
 
+// The kernel-library registry under random load/unload/launch sequences:
+// libraries are the two builds of mix_ab.cpp copied to fresh paths (a build
+// renamed away), opened and closed in random order, launched while open.
+// Every launch must run its own library's Cube and Vector code, and a seed
+// gives the same transcript every time.
+std::vector<std::string> registry_fuzz(uint32_t seed, const std::string& a, const std::string& b, int run) {
+    std::mt19937 rng(seed);
+    struct Lib {
+        std::string path;
+        bool is_a;
+        void* handle = nullptr;
+        int opens = 0;
+    };
+    std::vector<Lib> libs;
+    std::vector<std::string> log;
+    auto pick = [&](size_t n) { return static_cast<size_t>(rng() % n); };
+    for (int op = 0; op < 60; ++op) {
+        const int what = libs.empty() ? 0 : static_cast<int>(rng() % 4);
+        if (what == 0) {
+            const bool is_a = rng() % 2;
+            const std::string path = (out_dir() / ("fz" + std::to_string(seed) + "-" + std::to_string(run) + "-" +
+                                                   std::to_string(libs.size()) + ".so"))
+                                         .string();
+            fs::copy_file(is_a ? a : b, path, fs::copy_options::overwrite_existing);
+            libs.push_back({path, is_a});
+            log.push_back("new " + std::to_string(libs.size() - 1) + (is_a ? " A" : " B"));
+        } else if (what == 1) {
+            const size_t i = pick(libs.size());
+            void* h = dlopen(libs[i].path.c_str(), RTLD_NOW | RTLD_LOCAL);
+            EXPECT_TRUE(h != nullptr) << dlerror();
+            if (libs[i].opens) EXPECT_EQ(h, libs[i].handle);
+            libs[i].handle = h;
+            ++libs[i].opens;
+            log.push_back("open " + std::to_string(i));
+        } else if (what == 2) {
+            const size_t i = pick(libs.size());
+            if (!libs[i].opens) continue;
+            EXPECT_EQ(dlclose(libs[i].handle), 0) << dlerror();
+            --libs[i].opens;
+            log.push_back("close " + std::to_string(i));
+        } else {
+            const size_t i = pick(libs.size());
+            if (!libs[i].opens) continue;
+            const std::vector<int32_t> got = run_ab(libs[i].handle);
+            EXPECT_EQ(got, libs[i].is_a ? kAb1 : kAb2) << "seed " << seed << ", library " << i << " at op " << op;
+            log.push_back("launch " + std::to_string(i) + " -> " + std::to_string(got[0]) + " " +
+                          std::to_string(got[1]) + " " + std::to_string(got[2]));
+        }
+    }
+    for (Lib& l : libs)
+        while (l.opens--) dlclose(l.handle);
+    return log;
+}
+
+TEST_F(Acl, RegistryFuzzRandomLoadUnloadLaunchSequences) {
+    auto [a, b] = build_ab_pair("fz");
+    for (uint32_t seed : {1u, 2u, 3u}) {
+        const std::vector<std::string> first = registry_fuzz(seed, a, b, 0);
+        EXPECT_EQ(registry_fuzz(seed, a, b, 1), first) << "seed " << seed << " is not deterministic";
+    }
+}
+
 TEST(Host, AclHostProgramLinksAgainstPtosimAndAKernelLibrary) {
     std::string lib = build("-fPIC -shared -xcce --cce-aicore-arch=dav-c220-vec -DMEMORY_BASE " + kKernels + "/vec_add.cpp", "libvec_add.so");
     std::string dir = fs::path(lib).parent_path().string();
