@@ -14,9 +14,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <random>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include <sys/wait.h>
+#include <unistd.h>
 
 namespace {
 
@@ -471,6 +476,104 @@ std::string pointer_text(const void* p) {
     return buf;
 }
 
+// Asynchronous copies and memsets queued behind a slow launch still use their
+// blocks: aclrtFree waits for them as for a launch.
+TEST_F(AclDev, FreeWaitsForQueuedAsyncCopiesAndMemsets) {
+    void *src = nullptr, *dst = nullptr, *filled = nullptr;
+    ASSERT_EQ(aclrtMalloc(&src, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMalloc(&dst, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMalloc(&filled, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMemset(src, 64, 5, 64), ACL_SUCCESS);
+    aclrtStream s = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
+    ASSERT_TRUE(static_cast<ptosim::Stream*>(s)->enqueue_launch(sleeping_launch(100)).ok());
+    ASSERT_EQ(aclrtMemcpyAsync(dst, 64, src, 64, ACL_MEMCPY_DEVICE_TO_DEVICE, s), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMemsetAsync(filled, 64, 9, 64, s), ACL_SUCCESS);
+    const auto t0 = std::chrono::steady_clock::now();
+    EXPECT_EQ(aclrtFree(src), ACL_SUCCESS) << msg();
+    EXPECT_EQ(aclrtFree(filled), ACL_SUCCESS) << msg();
+    EXPECT_GE(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 0.05);
+    EXPECT_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS) << msg();
+    std::vector<uint8_t> back(64);
+    ASSERT_EQ(aclrtMemcpy(back.data(), 64, dst, 64, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    EXPECT_EQ(back, std::vector<uint8_t>(64, 5));
+    EXPECT_EQ(aclrtDestroyStream(s), ACL_SUCCESS);
+    EXPECT_EQ(aclrtFree(dst), ACL_SUCCESS);
+}
+
+// Work running on a stream cannot wait for a launch queued behind it (or
+// for the cores it holds itself): aclrtFree there refuses at once.
+TEST_F(AclDev, FreeFromWorkOnAStreamRefusesInsteadOfWaitingForever) {
+    void* d = nullptr;
+    ASSERT_EQ(aclrtMalloc(&d, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    aclrtStream s = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
+    auto code = std::make_shared<std::atomic<int>>(-1);
+    auto text = std::make_shared<std::string>();
+    ptosim::LaunchSpec freer = sleeping_launch(0);
+    freer.kernel = "acl_test_freer";
+    freer.aiv_body = [d, code, text] {
+        *code = aclrtFree(d);
+        *text = msg();
+    };
+    ptosim::LaunchSpec user = sleeping_launch(0);
+    user.site = {"user.cpp", 3};
+    user.gm_args = {d};
+    ASSERT_TRUE(static_cast<ptosim::Stream*>(s)->enqueue_launch(freer).ok());
+    ASSERT_TRUE(static_cast<ptosim::Stream*>(s)->enqueue_launch(user).ok());
+    EXPECT_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS) << msg();
+    EXPECT_EQ(code->load(), ACL_ERROR_RT_MEMORY_FREE);
+    EXPECT_EQ(*text, "aclrtFree: device block " + pointer_text(d) +
+                         " (96 bytes) is an argument of kernel 'acl_test_sleep' (launched at user.cpp:3), which has "
+                         "not finished, and this call runs on a stream (in a kernel or a stream task), where waiting "
+                         "for it could never end; the block is not freed. Free it from host code after "
+                         "synchronising the stream");
+    EXPECT_EQ(aclrtFree(d), ACL_SUCCESS) << msg();
+    EXPECT_EQ(aclrtDestroyStream(s), ACL_SUCCESS);
+}
+
+// A child forked after aclInit has the parent's streams without their worker
+// threads: its first ACL call is refused with the reason instead of a
+// synchronisation that waits for the whole timeout.
+TEST_F(AclDev, ForkedChildIsRefusedAtItsFirstAclCall) {
+    void* d = nullptr;
+    ASSERT_EQ(aclrtMalloc(&d, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    int fds[2];
+    ASSERT_EQ(pipe(fds), 0);
+    const pid_t parent = getpid();
+    const pid_t child = fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        close(fds[0]);
+        std::string report = std::to_string(aclrtSynchronizeStream(nullptr));
+        report += "|" + msg();
+        report += "|" + std::to_string(aclrtFree(d));
+        report += "|" + std::to_string(aclInit(nullptr));
+        report += "\n" + std::to_string(getpid());
+        (void)!write(fds[1], report.data(), report.size());
+        _exit(0);
+    }
+    close(fds[1]);
+    std::string got;
+    char buf[1024];
+    for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) got.append(buf, static_cast<size_t>(n));
+    close(fds[0]);
+    int status = 0;
+    ASSERT_EQ(waitpid(child, &status, 0), child);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    const std::string cause = " (pid " + std::to_string(child) + ") was forked from pid " + std::to_string(parent) +
+                              " after aclInit, and ACL state does not survive fork: the parent's streams have no "
+                              "worker thread here and its device memory is a copy. Use ACL in the parent only, fork "
+                              "before aclInit, or start the child with exec (Python: multiprocessing's \"spawn\" "
+                              "start method)";
+    EXPECT_EQ(got, "207000|aclrtSynchronizeStream: this process" + cause + "|207000|207000\n" +
+                       std::to_string(child));
+    // The parent is unaffected.
+    EXPECT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS) << msg();
+    EXPECT_EQ(aclrtFree(d), ACL_SUCCESS);
+}
+
+
 // A <<<>>> launch (ptosim::cc::submit) given host memory outside every block,
 // once the process has device memory, is refused before any block runs: on
 // a device it is an invalid address. Device, one-past-the-end, registered host
@@ -561,6 +664,180 @@ TEST(AclDeathTest, RawKernelWriteToFreedDeviceMemoryNamesTheBlock) {
         },
         "ptosim: fatal: kernel 'acl_test_raw' on AIV 0 accessed freed device memory at 0x[0-9a-f]+: it lies in the "
         "4032-byte device block at 0x[0-9a-f]+, freed by aclrtFree called from .*test_acl");
+}
+
+// Random ACL call sequences, valid and invalid, on several streams and two
+// threads (each with its own streams and blocks, so that its transcript is
+// its own): every call returns 0 or an ACL error code with a message naming
+// the call, device memory holds what the valid calls put there, and a seed
+// gives the same transcript every time.
+std::mutex g_fuzz_streams;
+
+std::vector<std::string> acl_fuzz(uint32_t seed) {
+    std::mt19937 rng(seed);
+    struct Block {
+        uint8_t* p;
+        size_t n;
+        std::vector<uint8_t> want;
+        aclrtStream owner = nullptr;  // the stream its queued work is on: other streams are not ordered with it
+    };
+    std::vector<Block> live;
+    std::vector<void*> dead;
+    std::vector<aclrtStream> streams;
+    std::vector<std::string> log;
+    auto pick = [&](size_t n) { return static_cast<size_t>(rng() % n); };
+    auto note = [&](const std::string& call, aclError e) {
+        if (e != ACL_SUCCESS) {
+            EXPECT_GE(e, 100000) << call;
+            EXPECT_LT(e, 600000) << call;
+            const std::string m = msg();
+            EXPECT_EQ(m.rfind(call.substr(0, call.find(' ')), 0), 0u) << call << ": " << m;
+        }
+        log.push_back(call + " = " + std::to_string(e));
+    };
+    auto sync_all = [&] {
+        for (aclrtStream st : streams) note("aclrtSynchronizeStream", aclrtSynchronizeStream(st));
+        for (Block& b : live) b.owner = nullptr;
+    };
+    for (int op = 0; op < 400; ++op) {
+        switch (rng() % 10) {
+        case 0: {
+            const size_t n = 64 + pick(2048);
+            void* p = nullptr;
+            const aclError e = aclrtMalloc(&p, n, ACL_MEM_MALLOC_HUGE_FIRST);
+            note("aclrtMalloc " + std::to_string(n), e);
+            if (e == ACL_SUCCESS) live.push_back({static_cast<uint8_t*>(p), n, std::vector<uint8_t>(n, 0)});
+            break;
+        }
+        case 1: {
+            if (live.empty()) break;
+            const size_t i = pick(live.size());
+            note("aclrtFree", aclrtFree(live[i].p));  // waits for the queued work that uses it
+            dead.push_back(live[i].p);
+            live.erase(live.begin() + static_cast<long>(i));
+            break;
+        }
+        case 2: {  // invalid frees: twice, inside a block, null
+            const int k = static_cast<int>(rng() % 3);
+            if (k == 0 && !dead.empty()) note("aclrtFree dead", aclrtFree(dead[pick(dead.size())]));
+            if (k == 1 && !live.empty()) note("aclrtFree interior", aclrtFree(live[pick(live.size())].p + 1));
+            if (k == 2) note("aclrtFree null", aclrtFree(nullptr));
+            break;
+        }
+        case 3: {
+            if (live.empty()) break;
+            Block& b = live[pick(live.size())];
+            sync_all();
+            std::vector<uint8_t> data(b.n);
+            for (auto& v : data) v = static_cast<uint8_t>(rng());
+            const bool too_long = rng() % 4 == 0;
+            const aclError e = aclrtMemcpy(b.p, b.n, data.data(), b.n + (too_long ? 1 : 0), ACL_MEMCPY_HOST_TO_DEVICE);
+            note(std::string("aclrtMemcpy h2d") + (too_long ? " too long" : ""), e);
+            if (e == ACL_SUCCESS) b.want = data;
+            break;
+        }
+        case 4: {
+            if (live.empty() || streams.empty()) break;
+            Block& b = live[pick(live.size())];
+            aclrtStream st = b.owner ? b.owner : streams[pick(streams.size())];
+            b.owner = st;
+            ptosim::LaunchSpec spec = sleeping_launch(0);
+            spec.kernel = "acl_fuzz_inc";
+            spec.site = {"fuzz.cpp", 1};
+            spec.gm_args = {b.p};
+            spec.aiv_body = [p = b.p, n = b.n] {
+                for (size_t i = 0; i < n; ++i) ++p[i];
+            };
+            ptosim::cc::submit(spec, st);
+            for (auto& v : b.want) ++v;
+            log.push_back("launch");
+            break;
+        }
+        case 5: {
+            if (live.empty() || streams.empty()) break;
+            Block& b = live[pick(live.size())];
+            aclrtStream st = b.owner ? b.owner : streams[pick(streams.size())];
+            b.owner = st;
+            const int value = static_cast<int>(rng() % 256);
+            const aclError e = aclrtMemsetAsync(b.p, b.n, value, b.n, st);
+            note("aclrtMemsetAsync", e);
+            if (e == ACL_SUCCESS) b.want.assign(b.n, static_cast<uint8_t>(value));
+            break;
+        }
+        case 6: {
+            if (live.empty()) break;
+            Block& b = live[pick(live.size())];
+            sync_all();
+            std::vector<uint8_t> back(b.n);
+            note("aclrtMemcpy d2h", aclrtMemcpy(back.data(), b.n, b.p, b.n, ACL_MEMCPY_DEVICE_TO_HOST));
+            EXPECT_EQ(back, b.want) << "seed " << seed << " op " << op;
+            log.push_back(back == b.want ? "contents ok" : "contents differ");
+            break;
+        }
+        case 7: {
+            if (streams.size() >= 3) break;
+            std::lock_guard lk(g_fuzz_streams);
+            aclrtStream st = nullptr;
+            const aclError e = aclrtCreateStream(&st);
+            note("aclrtCreateStream", e);
+            if (e == ACL_SUCCESS) streams.push_back(st);
+            break;
+        }
+        case 8: {
+            if (streams.empty()) break;
+            const size_t i = pick(streams.size());
+            aclrtStream st = streams[i];
+            // A destroyed stream's address may be reused by the next stream
+            // created: the calls on it follow at once, with creation held off.
+            std::lock_guard lk(g_fuzz_streams);
+            note("aclrtDestroyStream", aclrtDestroyStream(st));  // runs its queued work first
+            for (Block& b : live)
+                if (b.owner == st) b.owner = nullptr;
+            streams.erase(streams.begin() + static_cast<long>(i));
+            const int k = static_cast<int>(rng() % 3);
+            if (k == 0) note("aclrtSynchronizeStream destroyed", aclrtSynchronizeStream(st));
+            if (k == 1) note("aclrtDestroyStream destroyed", aclrtDestroyStream(st));
+            if (k == 2 && !live.empty()) {
+                Block& b = live[pick(live.size())];
+                note("aclrtMemsetAsync destroyed", aclrtMemsetAsync(b.p, b.n, 1, b.n, st));
+            }
+            break;
+        }
+        case 9: {  // a copy longer than its destination, a size-0 allocation
+            if (rng() % 2 && !live.empty()) {
+                Block& b = live[pick(live.size())];
+                std::vector<uint8_t> back(b.n);
+                note("aclrtMemcpy d2h too long", aclrtMemcpy(back.data(), b.n, b.p, b.n + 1, ACL_MEMCPY_DEVICE_TO_HOST));
+            } else {
+                void* p = nullptr;
+                note("aclrtMalloc 0", aclrtMalloc(&p, 0, ACL_MEM_MALLOC_HUGE_FIRST));
+            }
+            break;
+        }
+        }
+    }
+    sync_all();
+    for (Block& b : live) {
+        std::vector<uint8_t> back(b.n);
+        note("aclrtMemcpy d2h", aclrtMemcpy(back.data(), b.n, b.p, b.n, ACL_MEMCPY_DEVICE_TO_HOST));
+        EXPECT_EQ(back, b.want) << "seed " << seed << " at the end";
+        note("aclrtFree", aclrtFree(b.p));
+    }
+    for (aclrtStream st : streams) note("aclrtDestroyStream", aclrtDestroyStream(st));
+    return log;
+}
+
+TEST_F(AclDev, FuzzRandomCallSequencesOnSeveralStreamsAndThreads) {
+    for (uint32_t seed : {11u, 12u, 13u}) {
+        std::vector<std::string> first[2], again[2];
+        for (auto* out : {first, again}) {
+            std::thread other([&] { out[1] = acl_fuzz(seed * 1000); });
+            out[0] = acl_fuzz(seed);
+            other.join();
+        }
+        EXPECT_EQ(first[0], again[0]) << "seed " << seed << " is not deterministic";
+        EXPECT_EQ(first[1], again[1]) << "seed " << seed * 1000 << " is not deterministic";
+    }
 }
 
 TEST_F(AclDev, FreeErrors) {

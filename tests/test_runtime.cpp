@@ -5,6 +5,8 @@
 #include <ptosim/gemm.hpp>
 #include <ptosim/runtime.hpp>
 #include <gtest/gtest.h>
+#include <unistd.h>
+#include <csignal>
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -760,6 +762,81 @@ TEST(KernelDeathTest, CrashBeforeAnyPtoCallSaysSo) {
     EXPECT_DEATH(
         { (void)run(KernelKind::Vec, 1, nullptr, [] { *reinterpret_cast<volatile int*>(uintptr_t{32}) = 1; }); },
         "in kernel 'k' on AIV 0; no PTO call yet on this core. The address");
+}
+
+// What a failed assert calls (declared by <assert.h> only without NDEBUG).
+extern "C" [[noreturn]] void __assert_fail(const char*, const char*, unsigned int, const char*) noexcept;
+
+// A kernel that ends the process is reported like a bad access: kernel,
+// launch site, core and last PTO call; and exit(0) is never a pass.
+constexpr const char* kWhere = "in kernel 'k' \\(launched at host.cpp:7\\) on AIV 1; last PTO call pipe_barrier at kernel.cpp:";
+
+void on_block_1(int line, void (*end)()) {
+    (void)run(KernelKind::Vec, 2, nullptr, [line, end] {
+        if (core().block_idx == 1) {
+            intr::pipe_barrier(here(line), Pipe::V);
+            end();
+        }
+    });
+}
+
+TEST(KernelDeathTest, IntegerDivisionByZeroNamesKernelAndCore) {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    EXPECT_EXIT(on_block_1(101, [] {
+                    volatile int zero = 0;
+                    volatile int q = 7 / zero;
+                    (void)q;
+                }),
+                testing::KilledBySignal(SIGFPE),
+                std::string("^ptosim: fatal: SIGFPE \\(integer division by zero at 0x[0-9a-f]+\\) ") + kWhere +
+                    "101. Kernel scalar code divided an integer by zero \\(or INT_MIN by -1\\): check the divisor "
+                    "before dividing\n$");
+}
+
+TEST(KernelDeathTest, IllegalInstructionNamesKernelAndCore) {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    EXPECT_EXIT(on_block_1(102, [] { __builtin_trap(); }), testing::KilledBySignal(SIGILL),
+                std::string("^ptosim: fatal: SIGILL \\(illegal instruction at 0x[0-9a-f]+\\) ") + kWhere +
+                    "102. Kernel code ran an instruction this host cannot execute \\(or "
+                    "__builtin_trap/__builtin_unreachable\\): build for this host and remove the trap\n$");
+}
+
+TEST(KernelDeathTest, AbortAndFailedAssertNameKernelAndCore) {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    const std::string tail = "A failed assert \\(its message is above\\), std::terminate or abort\\(\\) in "
+                             "kernel code ends the process: fix the condition the kernel checks\n$";
+    EXPECT_EXIT(on_block_1(103, [] { std::abort(); }), testing::KilledBySignal(SIGABRT),
+                std::string("^ptosim: fatal: SIGABRT \\(abort\\(\\) called\\) ") + kWhere + "103. " + tail);
+    EXPECT_EXIT(on_block_1(104, [] { __assert_fail("n > 0", "kernel.cpp", 104, "void k()"); }),
+                testing::KilledBySignal(SIGABRT),
+                std::string("Assertion `n > 0' failed.\n"
+                            "ptosim: fatal: SIGABRT \\(abort\\(\\) called\\) ") +
+                    kWhere + "104. " + tail);
+}
+
+TEST(KernelDeathTest, ExitFromAKernelIsAFailureNamingKernelAndCore) {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    const std::string tail = ". Kernel code cannot end the process \\(a device kernel has no exit\\): return from "
+                             "the kernel instead. The process ends with status 1\n$";
+    EXPECT_EXIT(on_block_1(105, [] { std::exit(0); }), testing::ExitedWithCode(1),
+                std::string("^ptosim: fatal: exit\\(0\\) called ") + kWhere + "105" + tail);
+    EXPECT_EXIT(on_block_1(106, [] { _exit(0); }), testing::ExitedWithCode(1),
+                std::string("^ptosim: fatal: _exit\\(0\\) called ") + kWhere + "106" + tail);
+    EXPECT_EXIT(on_block_1(107, [] { std::_Exit(3); }), testing::ExitedWithCode(1),
+                std::string("^ptosim: fatal: _Exit\\(3\\) called ") + kWhere + "107" + tail);
+    EXPECT_EXIT(on_block_1(108, [] { std::quick_exit(0); }), testing::ExitedWithCode(1),
+                std::string("^ptosim: fatal: quick_exit\\(0\\) called ") + kWhere + "108" + tail);
+}
+
+// Host code keeps the C library's behaviour: its own status, no report.
+TEST(KernelDeathTest, ExitFromHostCodeIsUntouched) {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    EXPECT_EXIT(
+        {
+            (void)run(KernelKind::Vec, 1, nullptr, [] {});
+            std::exit(0);
+        },
+        testing::ExitedWithCode(0), "^$");
 }
 
 namespace ptosim {

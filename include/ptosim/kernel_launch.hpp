@@ -83,8 +83,10 @@ inline Config config(uint32_t block_dim, const void* l2ctrl, void* stream) { ret
 // `instance` is typeid(lambda).name(): a launch in a function template is one
 // site with a lambda per instantiation, named alike in both variants.
 // `signature` is typeid(packed tuple).name(); a mismatch is an error.
-Status find_variant(uint64_t tu, uint32_t site, uint32_t line, const char* instance, CoreType core,
-                    const char* signature, ptocc_thunk* out);
+// `library` is an address in the launching library: the variant comes from
+// the image that library embeds, never from another build of the same source.
+Status find_variant(const void* library, uint64_t tu, uint32_t site, uint32_t line, const char* instance,
+                    CoreType core, const char* signature, ptocc_thunk* out);
 // Queues a rewritten launch on `stream`; errors go to stderr and aclGetRecentErrMsg.
 void submit(LaunchSpec spec, void* stream);
 void report_launch_error(const char* kernel, const char* file, uint32_t line, const std::string& message);
@@ -152,10 +154,11 @@ void launch(const char* name, const char* file, F, Config cfg, A&&... args) {
         // Pointer arguments name the device blocks the launch uses, so that
         // aclrtFree of one waits for it, and let the launch refuse host
         // memory. Other arguments hold a null entry so that an entry's index
-        // is the argument's position, which error messages name.
+        // is the argument's position, which error messages name. void*
+        // counts: a torch extension passes tensor.data_ptr().
         auto note_pointer = [&spec](const auto& a) {
             using P = std::decay_t<decltype(a)>;
-            if constexpr (std::is_pointer_v<P> && std::is_object_v<std::remove_pointer_t<P>>)
+            if constexpr (std::is_pointer_v<P> && !std::is_function_v<std::remove_pointer_t<P>>)
                 // A C-style cast: it also leaves the __gm__ address space a
                 // host launch of pto-isa's kernels may pass (tinsert_vec).
                 spec.gm_args.push_back((const void*)(a));
@@ -170,15 +173,20 @@ void launch(const char* name, const char* file, F, Config cfg, A&&... args) {
         } else {
             spec.aic_body = std::move(body);
         }
+#if __PTOCC_VARIANT__ == 0
         if constexpr (kBuildKind == KernelKind::Mix) {
             ptocc_thunk vec = nullptr;
-            Status st = find_variant(Tu, Site, Line, typeid(F).name(), CoreType::AIV, typeid(Tuple).name(), &vec);
+            // An object with internal linkage in this translation unit, so
+            // its address names the library this launch was built into.
+            Status st = find_variant(&::ptocc_library_registered, Tu, Site, Line, typeid(F).name(), CoreType::AIV,
+                                     typeid(Tuple).name(), &vec);
             if (!st.ok()) {
                 report_launch_error(name, file, Line, st.message);
                 return;
             }
             spec.aiv_body = [vec, packed] { vec(packed.get()); };
         }
+#endif
         submit(std::move(spec), cfg.stream);
     }
 #endif

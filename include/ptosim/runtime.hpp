@@ -150,8 +150,10 @@ public:
     // Queues host-side work (an asynchronous copy or memset, an event record
     // or wait) that runs on the stream's worker in order with its launches;
     // its error becomes the stream's like a launch's. `keep` lives until the
-    // item ran or was dropped.
-    Status enqueue_host(std::string what, std::function<Status()> fn, std::shared_ptr<void> keep = {});
+    // item ran or was dropped. `uses` are pointers into the device blocks the
+    // work reads or writes: aclrtFree of such a block waits for it.
+    Status enqueue_host(std::string what, std::function<Status()> fn, std::shared_ptr<void> keep = {},
+                        std::vector<const void*> uses = {});
     // A launch queued with `keep` held until it ran or was dropped (a replay's
     // tasks keep their model's in-flight count).
     Status enqueue_launch(LaunchSpec spec, std::shared_ptr<void> keep);

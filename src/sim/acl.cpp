@@ -12,6 +12,10 @@
 #include "device_impl.hpp"
 #include "hex.hpp"
 
+#include <pthread.h>
+#include <unistd.h>
+
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -56,6 +60,24 @@ State& state() {
 
 thread_local int t_current_device = kNoDevice;
 
+// fork() copies the runtime's memory but not its threads: a stream's worker
+// does not exist in the child, so its first synchronisation would wait the
+// whole timeout. A child of a process that called aclInit is refused at its
+// first ACL call instead (docs/acl.md, "Processes"). The handler runs in the
+// child, where a mutex another thread held at the fork stays locked, so it
+// reads an atomic copy of State::initialized.
+std::atomic<bool> g_initialized{false};
+std::atomic<pid_t> g_forked_from{0};
+
+void on_fork_child() {
+    if (g_initialized.load()) g_forked_from.store(getppid());
+}
+
+void watch_forks() {
+    static std::once_flag once;
+    std::call_once(once, [] { pthread_atfork(nullptr, nullptr, on_fork_child); });
+}
+
 using ptolab::common::hex;
 
 aclError fail(aclError code, std::string msg) {
@@ -91,6 +113,8 @@ aclError check_device_id(const char* fn, int32_t id) {
 }
 
 aclError require_init(const char* fn) {
+    if (std::string why = ptosim::forked_child_error(fn); !why.empty())
+        return fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, std::move(why));
     std::lock_guard lk(state().mu);
     if (!state().initialized)
         return fail(ACL_ERROR_UNINITIALIZE, std::string(fn) + ": ACL is not initialised; call aclInit(nullptr) first");
@@ -112,6 +136,8 @@ std::string missing_context(const char* fn) {
 
 // Streams and memory need an initialised ACL and a device set by aclrtSetDevice.
 aclError require_device(const char* fn) {
+    if (std::string why = ptosim::forked_child_error(fn); !why.empty())
+        return fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, std::move(why));
     const std::string why = missing_context(fn);
     if (why.empty()) return ACL_SUCCESS;
     return fail(why.find("not initialised") != std::string::npos ? ACL_ERROR_UNINITIALIZE : ACL_ERROR_RT_CONTEXT_NULL, why);
@@ -364,7 +390,20 @@ aclError check_fill(const char* fn, void* devPtr, size_t maxCount, size_t count,
 using namespace ptosim::acl_impl;
 
 namespace ptosim {
-std::string default_stream_context_error() { return missing_context("a launch on the default stream"); }
+std::string default_stream_context_error() {
+    if (std::string why = forked_child_error("a launch on the default stream"); !why.empty()) return why;
+    return missing_context("a launch on the default stream");
+}
+
+std::string forked_child_error(const char* fn) {
+    const pid_t parent = acl_impl::g_forked_from.load();
+    if (!parent) return "";
+    return std::string(fn) + ": this process (pid " + std::to_string(getpid()) + ") was forked from pid " +
+           std::to_string(parent) +
+           " after aclInit, and ACL state does not survive fork: the parent's streams have no worker thread here "
+           "and its device memory is a copy. Use ACL in the parent only, fork before aclInit, or start the child "
+           "with exec (Python: multiprocessing's \"spawn\" start method)";
+}
 }  // namespace ptosim
 
 extern "C" {
@@ -375,6 +414,8 @@ float aclFloat16ToFloat(aclFloat16 value) { return ptosim::half_bits_to_float(va
 aclFloat16 aclFloatToFloat16(float value) { return ptosim::float_to_half_bits(value); }
 
 aclError aclInit(const char* configPath) {
+    if (std::string why = ptosim::forked_child_error("aclInit"); !why.empty())
+        return fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, std::move(why));
     State& s = state();
     std::lock_guard lk(s.mu);
     if (s.initialized)
@@ -393,10 +434,14 @@ aclError aclInit(const char* configPath) {
     (void)Device::get();  // reports a bad PTO_SIM_SOC now rather than at the first launch
     if (ptosim::Status st = ptosim::soc_env_status(); !st.ok()) return fail(ACL_ERROR_INVALID_PARAM, "aclInit: " + st.message);
     s.initialized = true;
+    g_initialized.store(true);
+    watch_forks();
     return ACL_SUCCESS;
 }
 
 aclError aclFinalize(void) {
+    if (std::string why = ptosim::forked_child_error("aclFinalize"); !why.empty())
+        return fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, std::move(why));
     State& s = state();
     std::vector<Stream*> doomed;
     {
@@ -409,6 +454,7 @@ aclError aclFinalize(void) {
         for (bool& a : s.device_active) a = false;
         s.last_set_device = kNoDevice;
         s.initialized = false;
+        g_initialized.store(false);
     }
     t_current_device = kNoDevice;
     destroy_streams(doomed);

@@ -600,8 +600,9 @@ aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t cou
     t.host = run;
     t.what = std::string(fn) + "(" + hex(dst) + ", " + hex(src) + ", " + std::to_string(count) + " bytes)";
     t.ranges = {{dst, count}, {src, count}};
+    std::string what = t.what;
     if (aclError e = captured_host_call(fn, s, std::move(t), unsafe); e != -1) return e;
-    return enqueue_result(fn, s->enqueue_host(fn, std::move(run)));
+    return enqueue_result(fn, s->enqueue_host(std::move(what), std::move(run), {}, {dst, src}));
 }
 
 aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream) {
@@ -621,8 +622,9 @@ aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t c
     t.what = std::string(fn) + "(" + hex(devPtr) + ", value " + std::to_string(value) + ", " +
              std::to_string(count) + " bytes)";
     t.ranges = {{devPtr, count}};
+    std::string what = t.what;
     if (aclError e = captured_host_call(fn, s, std::move(t), false); e != -1) return e;
-    return enqueue_result(fn, s->enqueue_host(fn, std::move(run)));
+    return enqueue_result(fn, s->enqueue_host(std::move(what), std::move(run), {}, {devPtr}));
 }
 
 // ------------------------------------------------------------------ capture
@@ -812,7 +814,9 @@ aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream) {
             ++k;
             st = s->enqueue_launch(std::move(spec), token);
         } else if (t.kind == Kind::Memcpy || t.kind == Kind::Memset) {
-            st = s->enqueue_host(t.what, t.host, token);
+            std::vector<const void*> uses;
+            for (auto [p, n] : t.ranges) uses.push_back(p);
+            st = s->enqueue_host(t.what, t.host, token, std::move(uses));
         }
         // Event records and waits order the capture's streams; the replay runs
         // the tasks in that order already.

@@ -241,13 +241,21 @@ Status Device::release(void* p, bool device, const void* caller) {
                 for (const void* a : f.gm_args)
                     if (reinterpret_cast<uintptr_t>(a) - base < size) user = &f;
             if (!user) break;
-            const std::string who = "kernel '" + user->kernel + "' (launched at " + user->site.str() + ")";
+            const std::string who = user->kernel.empty()
+                                        ? user->what + ", queued on a stream"
+                                        : "kernel '" + user->kernel + "' (launched at " + user->site.str() + ")";
             char head[96];
-            std::snprintf(head, sizeof head, "device block %p (%" PRIu64 " bytes) is an argument of ", p, size);
+            std::snprintf(head, sizeof head, "device block %p (%" PRIu64 " bytes) is %s", p, size,
+                          user->kernel.empty() ? "used by " : "an argument of ");
             if (user->abandoned)
                 return {err::kMemoryFree, head + who +
                                               ", which was abandoned after a stream synchronisation timed out and may "
                                               "still run; the block is not freed"};
+            if (Impl::on_stream_worker())
+                return {err::kMemoryFree, head + who +
+                                              ", which has not finished, and this call runs on a stream (in a kernel "
+                                              "or a stream task), where waiting for it could never end; the block "
+                                              "is not freed. Free it from host code after synchronising the stream"};
             if (impl_->inflight_done.wait_until(lk, deadline) == std::cv_status::timeout)
                 return {err::kMemoryFree, head + who + ", which is still queued or running after " +
                                               std::to_string(default_sync_timeout_s()) +
@@ -345,7 +353,19 @@ const FreedBlock* find_freed(Device& d, uintptr_t a) {
 uint64_t Device::Impl::track(const LaunchSpec& spec) {
     std::lock_guard lk(mu);
     const uint64_t id = inflight_next++;
-    inflight[id] = {spec.kernel, spec.site, spec.gm_args, false};
+    inflight[id] = {spec.kernel, spec.site, spec.gm_args, false, {}};
+    return id;
+}
+
+bool& Device::Impl::on_stream_worker() {
+    thread_local bool worker = false;
+    return worker;
+}
+
+uint64_t Device::Impl::track_host(std::string what, std::vector<const void*> uses) {
+    std::lock_guard lk(mu);
+    const uint64_t id = inflight_next++;
+    inflight[id] = {"", {}, std::move(uses), false, std::move(what)};
     return id;
 }
 

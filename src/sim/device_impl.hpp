@@ -37,6 +37,10 @@ Status soc_env_status();
 // CANN refuses it without aclInit and aclrtSetDevice ("" when it has one).
 std::string default_stream_context_error();
 
+// Why `fn` cannot run in this process because it was forked from one that
+// had called aclInit ("" otherwise): docs/acl.md, "Processes".
+std::string forked_child_error(const char* fn);
+
 // Runs a launch on the calling thread; `ctl` (may be null) lets another
 // thread abandon it or ask for its progress.
 Status run_launch(Device& d, const LaunchSpec& spec, LaunchControl* ctl);
@@ -86,15 +90,21 @@ struct Device::Impl {
     // Launches queued or running on streams, with the pointer arguments they
     // were given: aclrtFree of a block one of them uses waits for it.
     struct InFlight {
-        std::string kernel;
+        std::string kernel;  // empty for host work (an asynchronous copy or memset)
         SourceLoc site;
         std::vector<const void*> gm_args;
         bool abandoned = false;
+        std::string what;  // host work: what it is
     };
     std::map<uint64_t, InFlight> inflight;
     uint64_t inflight_next = 1;
     std::condition_variable inflight_done;
+    // True on a stream's worker thread, where aclrtFree must not wait: the
+    // launch it would wait for may be queued behind the caller, or wait for
+    // the cores the caller's launch holds.
+    static bool& on_stream_worker();
     uint64_t track(const LaunchSpec& spec);
+    uint64_t track_host(std::string what, std::vector<const void*> uses);
     void untrack(uint64_t id);
     void mark_abandoned(uint64_t id);
 

@@ -4,6 +4,9 @@
 // as shared-object images embedded in kernel libraries; the first mix launch
 // that needs one loads it from memory (memfd_create + dlopen, RTLD_LOCAL),
 // and its static initialisers register one thunk per launch site here.
+// Images and thunks belong to the library that embedded them: two builds of
+// one source (an A/B comparison) have the same translation-unit id, and a
+// launch must run the secondary variant of its own library.
 #include <ptosim/kernel_launch.hpp>
 
 #include "device_impl.hpp"
@@ -27,12 +30,14 @@ namespace ptosim::cc {
 namespace {
 
 struct SiteKey {
+    uint64_t owner;  // Image::serial of the image the thunk came from
     uint64_t tu;
     uint32_t site, line;
     std::string instance;  // the launch lambda's type: one per template instantiation of the enclosing function
     int core;
     bool operator<(const SiteKey& o) const {
-        return std::tie(tu, site, line, instance, core) < std::tie(o.tu, o.site, o.line, o.instance, o.core);
+        return std::tie(owner, tu, site, line, instance, core) <
+               std::tie(o.owner, o.tu, o.site, o.line, o.instance, o.core);
     }
 };
 
@@ -43,6 +48,7 @@ struct SiteEntry {
 };
 
 struct Image {
+    uint64_t serial = 0;  // unique for the life of the process, so a reloaded library never finds stale thunks
     const unsigned char* data = nullptr;
     size_t size = 0;
     std::string origin;
@@ -50,12 +56,27 @@ struct Image {
     std::string load_error;
 };
 
+// An image's key: the load address of the library that embeds it (which
+// dladdr gives for the image bytes and for any address of the launching
+// code), its translation unit and core type.
+using ImageKey = std::tuple<uintptr_t, uint64_t, int>;
+
 struct Registry {
     std::mutex mu;       // guards the maps
     std::mutex load_mu;  // serialises loading; not held with mu, because loading registers thunks
     std::map<SiteKey, SiteEntry> sites;
-    std::map<std::pair<uint64_t, int>, Image> images;
+    std::map<ImageKey, Image> images;
+    uint64_t next_serial = 1;
 };
+
+// The image whose static initialisers are running: dlopen runs them on the
+// loading thread, so the thunks they register belong to it.
+thread_local uint64_t t_loading_serial = 0;
+
+uintptr_t library_base(const void* address) {
+    Dl_info info{};
+    return dladdr(address, &info) ? reinterpret_cast<uintptr_t>(info.dli_fbase) : 0;
+}
 
 Registry& registry() {
     static Registry* r = new Registry();  // leaked: kernels may launch during static destruction
@@ -105,15 +126,23 @@ void* load_image(const Image& img, int core, std::string& error) {
 
 }  // namespace
 
-Status find_variant(uint64_t tu, uint32_t site, uint32_t line, const char* instance, CoreType core,
-                    const char* signature, ptocc_thunk* out) {
+Status find_variant(const void* library, uint64_t tu, uint32_t site, uint32_t line, const char* instance,
+                    CoreType core, const char* signature, ptocc_thunk* out) {
     Registry& r = registry();
-    const SiteKey key{tu, site, line, instance, static_cast<int>(core)};
+    const ImageKey ikey{library_base(library), tu, static_cast<int>(core)};
     const char* variant = core == CoreType::AIV ? "Vector" : "Cube";
     for (int attempt = 0; attempt < 2; ++attempt) {
         Image img;
         {
             std::lock_guard lk(r.mu);
+            auto im = r.images.find(ikey);
+            if (im == r.images.end())
+                return {err::kInvalidParam,
+                        std::string("the ") + variant + " core variant of this mix kernel is not loaded (translation unit " +
+                            ptolab::common::hex16(tu) +
+                            "); build the library with ptocc from the objects ptocc produced, and do not strip the "
+                            ".rodata.ptocc section"};
+            const SiteKey key{im->second.serial, tu, site, line, instance, static_cast<int>(core)};
             auto it = r.sites.find(key);
             if (it != r.sites.end()) {
                 if (it->second.ambiguous)
@@ -128,13 +157,6 @@ Status find_variant(uint64_t tu, uint32_t site, uint32_t line, const char* insta
                 *out = it->second.fn;
                 return {};
             }
-            auto im = r.images.find({tu, key.core});
-            if (im == r.images.end())
-                return {err::kInvalidParam,
-                        std::string("the ") + variant + " core variant of this mix kernel is not loaded (translation unit " +
-                            ptolab::common::hex16(tu) +
-                            "); build the library with ptocc from the objects ptocc produced, and do not strip the "
-                            ".rodata.ptocc section"};
             if (im->second.handle || !im->second.load_error.empty()) {
                 if (!im->second.load_error.empty()) return {err::kInvalidParam, im->second.load_error};
                 break;  // loaded, yet the site is missing
@@ -146,13 +168,15 @@ Status find_variant(uint64_t tu, uint32_t site, uint32_t line, const char* insta
         void* h = nullptr;
         {
             std::lock_guard lk(r.mu);
-            auto im = r.images.find({tu, key.core});
-            if (im == r.images.end() || im->second.handle) continue;
+            auto im = r.images.find(ikey);
+            if (im == r.images.end() || im->second.serial != img.serial || im->second.handle) continue;
         }
-        h = load_image(img, key.core, error);
+        t_loading_serial = img.serial;
+        h = load_image(img, std::get<2>(ikey), error);
+        t_loading_serial = 0;
         std::lock_guard lk(r.mu);
-        auto im = r.images.find({tu, key.core});
-        if (im != r.images.end()) {
+        auto im = r.images.find(ikey);
+        if (im != r.images.end() && im->second.serial == img.serial) {
             im->second.handle = h;
             if (!h) im->second.load_error = "cannot load the " + std::string(variant) + " variant of " + img.origin + ": " + error;
         }
@@ -193,6 +217,11 @@ void submit(LaunchSpec spec, void* stream) {
             return;
         }
     }
+    if (const std::string why = forked_child_error("a launch"); !why.empty()) {
+        report_launch_error(spec.kernel.c_str(), spec.site.file, static_cast<uint32_t>(spec.site.line),
+                            why + ". The launch was not queued.");
+        return;
+    }
     Stream* s = stream ? static_cast<Stream*>(stream) : d.default_stream();
     if (stream && !d.is_stream(s)) {
         char hex[32];
@@ -231,7 +260,7 @@ void ptocc_register_thunk(uint64_t tu, uint32_t site, uint32_t line, const char*
                           const char* signature) {
     auto& r = ptosim::cc::registry();
     std::lock_guard lk(r.mu);
-    auto [it, fresh] = r.sites.try_emplace({tu, site, line, instance, core});
+    auto [it, fresh] = r.sites.try_emplace({ptosim::cc::t_loading_serial, tu, site, line, instance, core});
     if (fresh) {
         it->second.fn = fn;
         it->second.signature = signature;
@@ -241,14 +270,16 @@ void ptocc_register_thunk(uint64_t tu, uint32_t site, uint32_t line, const char*
 }
 
 void ptocc_register_image(uint64_t tu, int core, const unsigned char* data, size_t size, const char* origin) {
+    const uintptr_t base = ptosim::cc::library_base(data);
     auto& r = ptosim::cc::registry();
     std::lock_guard lk(r.mu);
-    auto& img = r.images[{tu, core}];
-    if (img.handle) return;  // a reloaded library finds its variant already loaded
+    auto& img = r.images[{base, tu, core}];
+    if (img.data == data && img.serial) return;  // the same library's constructor again
+    img = {};
+    img.serial = r.next_serial++;
     img.data = data;
     img.size = size;
     img.origin = origin ? origin : "?";
-    img.load_error.clear();
 }
 
 void ptocc_register_library(int target, const void* address) {
@@ -259,11 +290,19 @@ void ptocc_register_library(int target, const void* address) {
 }
 
 void ptocc_unregister_image(uint64_t tu, int core, const unsigned char* data) {
+    const uintptr_t base = ptosim::cc::library_base(data);
     auto& r = ptosim::cc::registry();
     std::lock_guard lk(r.mu);
-    auto it = r.images.find({tu, core});
-    // A loaded variant stays usable; only the soon-dangling bytes are forgotten.
-    if (it != r.images.end() && it->second.data == data && !it->second.handle) r.images.erase(it);
+    auto it = r.images.find({base, tu, core});
+    if (it == r.images.end() || it->second.data != data) return;
+    // The library is unloading: another may be mapped at its address next,
+    // so its image and thunks are forgotten. A loaded secondary stays mapped
+    // (with its descriptor, see load_image): a launch still queued from the
+    // library may hold its thunks, and dlclose would let a later image
+    // reuse the descriptor's path.
+    const uint64_t serial = it->second.serial;
+    r.images.erase(it);
+    std::erase_if(r.sites, [serial](const auto& e) { return e.first.owner == serial; });
 }
 
 }  // extern "C"

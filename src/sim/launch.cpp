@@ -209,6 +209,91 @@ void on_crash(int sig, siginfo_t* info, void* uctx) {
     std::raise(sig);
 }
 
+// "kernel 'K' (launched at f:l) on AIV 3 sub 1; last PTO call TADD at f:l"
+// for the reports below. Async-signal-safe.
+int describe_kernel_core(char* buf, size_t n, const Core& c) {
+    const Launch* l = t_launch;
+    const char* sub = c.type == CoreType::AIV && c.subblock_dim > 1 ? (c.subblock_id ? " sub 1" : " sub 0") : "";
+    char site[300] = "<unknown location>";
+    if (l && l->spec().site.file) std::snprintf(site, sizeof site, "%s:%d", l->spec().site.file, l->spec().site.line);
+    char last[320];
+    if (c.last_loc.file)
+        std::snprintf(last, sizeof last, "last PTO call %s at %s:%d", c.last_op ? c.last_op : "?", c.last_loc.file,
+                      c.last_loc.line);
+    else
+        std::snprintf(last, sizeof last, "no PTO call yet on this core");
+    return std::snprintf(buf, n, "kernel '%s' (launched at %s) on %s %lld%s; %s", l ? l->spec().kernel.c_str() : "?",
+                         site, to_string(c.type), static_cast<long long>(c.block_idx), sub, last);
+}
+
+void write_report(const Core& c, const char* head, const char* tail) {
+    if (c.print_buffer && !c.print_buffer->empty()) (void)!write(1, c.print_buffer->data(), c.print_buffer->size());
+    char where[800], buf[1400];
+    describe_kernel_core(where, sizeof where, c);
+    const int n = std::snprintf(buf, sizeof buf, "ptosim: fatal: %s in %s. %s\n", head, where, tail);
+    if (n > 0) (void)!write(2, buf, static_cast<size_t>(std::min<int>(n, sizeof buf - 1)));
+}
+
+// Signals kernel code raises besides bad accesses: an integer division by
+// zero, an illegal instruction, abort() (a failed assert, std::terminate).
+// Outside a kernel the handler that was installed before decides, so host
+// code (and Python's faulthandler) sees its signals as before.
+constexpr int kKernelSignals[] = {SIGFPE, SIGILL, SIGABRT};
+struct sigaction g_previous[std::size(kKernelSignals)];
+
+void on_kernel_signal(int sig, siginfo_t* info, void*) {
+    size_t i = 0;
+    while (kKernelSignals[i] != sig) ++i;
+    if (const Core* c = t_core) {
+        char head[160];
+        if (sig == SIGFPE)
+            std::snprintf(head, sizeof head, "SIGFPE (%s at %p)",
+                          info->si_code == FPE_INTDIV   ? "integer division by zero"
+                          : info->si_code == FPE_INTOVF ? "integer overflow"
+                                                        : "arithmetic exception",
+                          info->si_addr);
+        else if (sig == SIGILL)
+            std::snprintf(head, sizeof head, "SIGILL (illegal instruction at %p)", info->si_addr);
+        else
+            std::snprintf(head, sizeof head, "SIGABRT (abort() called)");
+        write_report(*c, head,
+                     sig == SIGFPE   ? "Kernel scalar code divided an integer by zero (or INT_MIN by -1): check the "
+                                       "divisor before dividing"
+                     : sig == SIGILL ? "Kernel code ran an instruction this host cannot execute (or "
+                                       "__builtin_trap/__builtin_unreachable): build for this host and remove the trap"
+                                     : "A failed assert (its message is above), std::terminate or abort() in kernel "
+                                       "code ends the process: fix the condition the kernel checks");
+    }
+    sigaction(sig, &g_previous[i], nullptr);
+    // A fault re-executes its instruction when the handler returns, now
+    // with the previous disposition; a sent signal (abort, raise) is sent again.
+    if (info->si_code <= 0) raise(sig);
+}
+
+// The status a process ends with when kernel code tried to end it: never
+// the kernel's own, so that exit(0) cannot pass for success.
+constexpr int kExitFromKernelStatus = 1;
+
+[[noreturn]] void report_exit_from_kernel(const Core& c, const char* fn, long code) {
+    char head[96];
+    if (code < 0 && std::strcmp(fn, "exit") == 0) std::snprintf(head, sizeof head, "exit() called");
+    else std::snprintf(head, sizeof head, "%s(%ld) called", fn, code);
+    char tail[300];
+    std::snprintf(tail, sizeof tail,
+                  "Kernel code cannot end the process (a device kernel has no exit): return from the kernel "
+                  "instead. The process ends with status %d",
+                  kExitFromKernelStatus);
+    write_report(c, head, tail);
+    syscall(SYS_exit_group, kExitFromKernelStatus);
+    __builtin_unreachable();
+}
+
+// atexit handler: exit() called by kernel code in a process where
+// libptosim's exit does not interpose (loaded with dlopen, as from Python).
+void exit_from_kernel_at_exit() {
+    if (const Core* c = t_core) report_exit_from_kernel(*c, "exit", -1);
+}
+
 void install_crash_report() {
     static std::once_flag once;
     std::call_once(once, [] {
@@ -218,6 +303,9 @@ void install_crash_report() {
         sigemptyset(&sa.sa_mask);
         sigaction(SIGSEGV, &sa, nullptr);
         sigaction(SIGBUS, &sa, nullptr);
+        sa.sa_sigaction = on_kernel_signal;
+        for (size_t i = 0; i < std::size(kKernelSignals); ++i) sigaction(kKernelSignals[i], &sa, &g_previous[i]);
+        std::atexit(exit_from_kernel_at_exit);
     });
     // The handler must run on its own stack: a fiber stack overflow leaves
     // none. An alternate stack already installed on this thread (by a
@@ -1201,3 +1289,40 @@ Status run_launch(Device& d, const LaunchSpec& spec, LaunchControl* ctl) {
 }
 
 }  // namespace ptosim
+
+// exit, _exit, _Exit and quick_exit for every caller that binds to
+// libptosim ahead of the C library (programs linked with -lptosim, and the
+// kernel libraries they load): called from kernel code they report the
+// kernel and end the process with a failure status; from host code they do
+// what the C library does.
+namespace {
+template <class Fn>
+Fn next_definition(const char* name) {
+    return reinterpret_cast<Fn>(dlsym(RTLD_NEXT, name));
+}
+}  // namespace
+
+extern "C" {
+[[noreturn]] void exit(int status) noexcept {
+    if (const ptosim::Core* c = ptosim::t_core) ptosim::report_exit_from_kernel(*c, "exit", status);
+    static const auto real = next_definition<void (*)(int)>("exit");
+    real(status);
+    __builtin_unreachable();
+}
+[[noreturn]] void _exit(int status) noexcept {
+    if (const ptosim::Core* c = ptosim::t_core) ptosim::report_exit_from_kernel(*c, "_exit", status);
+    syscall(SYS_exit_group, status);
+    __builtin_unreachable();
+}
+[[noreturn]] void _Exit(int status) noexcept {
+    if (const ptosim::Core* c = ptosim::t_core) ptosim::report_exit_from_kernel(*c, "_Exit", status);
+    syscall(SYS_exit_group, status);
+    __builtin_unreachable();
+}
+[[noreturn]] void quick_exit(int status) noexcept {
+    if (const ptosim::Core* c = ptosim::t_core) ptosim::report_exit_from_kernel(*c, "quick_exit", status);
+    static const auto real = next_definition<void (*)(int)>("quick_exit");
+    real(status);
+    __builtin_unreachable();
+}
+}

@@ -18,7 +18,7 @@ struct Stream::Impl {
     std::condition_variable cv_work, cv_idle;
     struct Item {
         LaunchSpec spec;
-        uint64_t tracked;  // Device::Impl::inflight id; 0 for a refused launch
+        uint64_t tracked;  // Device::Impl::inflight id; 0 for a refused launch and untracked host work
         Status refused;    // not ok: the launch never runs and fails with this
         std::function<Status()> host;  // host work instead of a launch
         std::shared_ptr<void> keep;
@@ -40,6 +40,7 @@ struct Stream::Impl {
     }
 
     void loop() {
+        Device::Impl::on_stream_worker() = true;
         std::unique_lock lk(mu);
         for (;;) {
             cv_work.wait(lk, [&] { return stop || !queue.empty(); });
@@ -67,7 +68,8 @@ struct Stream::Impl {
     // call or scheduling point. With mu held.
     void abandon_locked(const std::string& why) {
         failure = {err::kStreamSyncTimeout, why};
-        for (Item& i : queue) dev.impl().untrack(i.tracked);
+        for (Item& i : queue)
+            if (i.tracked) dev.impl().untrack(i.tracked);
         queue.clear();
         if (running) dev.impl().mark_abandoned(running_id);
         ctl.abandon = true;
@@ -155,14 +157,19 @@ Status Stream::enqueue_error(Status error) {
     return {};
 }
 
-Status Stream::enqueue_host(std::string what, std::function<Status()> fn, std::shared_ptr<void> keep) {
+Status Stream::enqueue_host(std::string what, std::function<Status()> fn, std::shared_ptr<void> keep,
+                            std::vector<const void*> uses) {
     std::function<void(Work)> sink;
     {
         std::lock_guard lk(impl_->mu);
         if (!impl_->failure.ok())
             return {impl_->failure.code, "the stream failed and accepts no more work: " + impl_->failure.message};
-        if (impl_->sink) sink = impl_->sink;
-        else impl_->queue.push_back({LaunchSpec{}, 0, {}, std::move(fn), std::move(keep)});
+        if (impl_->sink) {
+            sink = impl_->sink;
+        } else {
+            const uint64_t id = uses.empty() ? 0 : impl_->dev.impl().track_host(what, std::move(uses));
+            impl_->queue.push_back({LaunchSpec{}, id, {}, std::move(fn), std::move(keep)});
+        }
     }
     if (sink) sink(Work{LaunchSpec{}, {}, std::move(what), std::move(fn)});
     else impl_->cv_work.notify_one();

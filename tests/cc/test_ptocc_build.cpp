@@ -264,6 +264,144 @@ TEST_F(Acl, TwoObjectLinkKeepsTheVariants) {
     check_vec(sym<VecFn>(h, "call_vec_add"), 2);
 }
 
+// An A/B comparison: one source built twice to the same path (the first
+// build renamed away in between), both libraries loaded. Each must run its own
+// Cube and Vector code, whichever loaded first.
+using AbFn = void (*)(void*, uint8_t*);
+
+std::vector<int32_t> run_ab(void* h) {
+    std::vector<int32_t> out(3, -1);
+    sym<AbFn>(h, "call_mix_ab")(nullptr, u8(out.data()));
+    EXPECT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS) << aclGetRecentErrMsg();
+    return out;
+}
+
+const std::vector<int32_t> kAb1 = {10, 100, 101}, kAb2 = {20, 200, 201};
+
+// Builds mix_ab.cpp with -DAB=1 and -DAB=2 to one path, keeping copies of each.
+std::pair<std::string, std::string> build_ab_pair(const std::string& tag) {
+    const std::string flags = "-fPIC -shared -xcce --cce-aicore-arch=dav-c220 -DMEMORY_BASE ";
+    const std::string path = build(flags + "-DAB=1 " + kKernels + "/mix_ab.cpp", "libab.so");
+    const std::string a = (out_dir() / ("libab1" + tag + ".so")).string();
+    fs::rename(path, a);
+    build(flags + "-DAB=2 " + kKernels + "/mix_ab.cpp", "libab.so");
+    const std::string b = (out_dir() / ("libab2" + tag + ".so")).string();
+    fs::rename(path, b);
+    return {a, b};
+}
+
+TEST_F(Acl, TwoBuildsOfOneMixSourceEachRunTheirOwnVariants) {
+    auto [a, b] = build_ab_pair("");
+    // Both load orders, each with libraries not loaded before.
+    for (bool a_first : {true, false}) {
+        const std::string suffix = a_first ? "-x.so" : "-y.so";
+        fs::copy_file(a, a + suffix, fs::copy_options::overwrite_existing);
+        fs::copy_file(b, b + suffix, fs::copy_options::overwrite_existing);
+        void* first = open_lib((a_first ? a : b) + suffix);
+        void* second = open_lib((a_first ? b : a) + suffix);
+        void* ha = a_first ? first : second;
+        void* hb = a_first ? second : first;
+        EXPECT_EQ(run_ab(second), a_first ? kAb2 : kAb1) << "load order " << (a_first ? "A, B" : "B, A");
+        EXPECT_EQ(run_ab(first), a_first ? kAb1 : kAb2) << "load order " << (a_first ? "A, B" : "B, A");
+        EXPECT_EQ(run_ab(ha), kAb1);
+        EXPECT_EQ(run_ab(hb), kAb2);
+    }
+}
+
+// aclrtFree of a launch's input right after the launch waits for it, also
+// when the kernel takes void* (a torch extension's data_ptr()).
+TEST_F(Acl, FreeRightAfterLaunchesWaitsForThem) {
+    void* h = open_lib(build("-fPIC -shared -xcce --cce-aicore-arch=dav-c220-vec -DMEMORY_BASE " + kKernels +
+                                 "/free_after_launch.cpp",
+                             "libfree_after_launch.so"));
+    using CopyFn = void (*)(uint32_t, void*, void*, void*);
+    auto copy = sym<CopyFn>(h, "call_slow_copy");
+    aclrtStream s = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
+    const size_t n = 2 * 32 * 64;
+    std::vector<void*> outs;
+    for (int i = 0; i < 8; ++i) {
+        void *x = nullptr, *z = nullptr;
+        ASSERT_EQ(aclrtMalloc(&x, n * 4, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+        ASSERT_EQ(aclrtMalloc(&z, n * 4, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+        std::vector<float> host(n, static_cast<float>(i + 1));
+        ASSERT_EQ(aclrtMemcpy(x, n * 4, host.data(), n * 4, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+        copy(2, s, x, z);
+        ASSERT_EQ(aclrtFree(x), ACL_SUCCESS) << aclGetRecentErrMsg();
+        outs.push_back(z);
+    }
+    ASSERT_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS) << aclGetRecentErrMsg();
+    for (int i = 0; i < 8; ++i) {
+        std::vector<float> back(n);
+        ASSERT_EQ(aclrtMemcpy(back.data(), n * 4, outs[i], n * 4, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+        EXPECT_EQ(back, std::vector<float>(n, static_cast<float>(i + 1))) << "launch " << i;
+        EXPECT_EQ(aclrtFree(outs[i]), ACL_SUCCESS);
+    }
+    EXPECT_EQ(aclrtDestroyStream(s), ACL_SUCCESS);
+}
+
+// The kernel-library registry under random load/unload/launch sequences:
+// libraries are the two builds of mix_ab.cpp copied to fresh paths (a build
+// renamed away), opened and closed in random order, launched while open.
+// Every launch must run its own library's Cube and Vector code, and a seed
+// gives the same transcript every time.
+std::vector<std::string> registry_fuzz(uint32_t seed, const std::string& a, const std::string& b, int run) {
+    std::mt19937 rng(seed);
+    struct Lib {
+        std::string path;
+        bool is_a;
+        void* handle = nullptr;
+        int opens = 0;
+    };
+    std::vector<Lib> libs;
+    std::vector<std::string> log;
+    auto pick = [&](size_t n) { return static_cast<size_t>(rng() % n); };
+    for (int op = 0; op < 60; ++op) {
+        const int what = libs.empty() ? 0 : static_cast<int>(rng() % 4);
+        if (what == 0) {
+            const bool is_a = rng() % 2;
+            const std::string path = (out_dir() / ("fz" + std::to_string(seed) + "-" + std::to_string(run) + "-" +
+                                                   std::to_string(libs.size()) + ".so"))
+                                         .string();
+            fs::copy_file(is_a ? a : b, path, fs::copy_options::overwrite_existing);
+            libs.push_back({path, is_a});
+            log.push_back("new " + std::to_string(libs.size() - 1) + (is_a ? " A" : " B"));
+        } else if (what == 1) {
+            const size_t i = pick(libs.size());
+            void* h = dlopen(libs[i].path.c_str(), RTLD_NOW | RTLD_LOCAL);
+            EXPECT_TRUE(h != nullptr) << dlerror();
+            if (libs[i].opens) EXPECT_EQ(h, libs[i].handle);
+            libs[i].handle = h;
+            ++libs[i].opens;
+            log.push_back("open " + std::to_string(i));
+        } else if (what == 2) {
+            const size_t i = pick(libs.size());
+            if (!libs[i].opens) continue;
+            EXPECT_EQ(dlclose(libs[i].handle), 0) << dlerror();
+            --libs[i].opens;
+            log.push_back("close " + std::to_string(i));
+        } else {
+            const size_t i = pick(libs.size());
+            if (!libs[i].opens) continue;
+            const std::vector<int32_t> got = run_ab(libs[i].handle);
+            EXPECT_EQ(got, libs[i].is_a ? kAb1 : kAb2) << "seed " << seed << ", library " << i << " at op " << op;
+            log.push_back("launch " + std::to_string(i) + " -> " + std::to_string(got[0]) + " " +
+                          std::to_string(got[1]) + " " + std::to_string(got[2]));
+        }
+    }
+    for (Lib& l : libs)
+        while (l.opens--) dlclose(l.handle);
+    return log;
+}
+
+TEST_F(Acl, RegistryFuzzRandomLoadUnloadLaunchSequences) {
+    auto [a, b] = build_ab_pair("fz");
+    for (uint32_t seed : {1u, 2u, 3u}) {
+        const std::vector<std::string> first = registry_fuzz(seed, a, b, 0);
+        EXPECT_EQ(registry_fuzz(seed, a, b, 1), first) << "seed " << seed << " is not deterministic";
+    }
+}
+
 TEST(Host, AclHostProgramLinksAgainstPtosimAndAKernelLibrary) {
     std::string lib = build("-fPIC -shared -xcce --cce-aicore-arch=dav-c220-vec -DMEMORY_BASE " + kKernels + "/vec_add.cpp", "libvec_add.so");
     std::string dir = fs::path(lib).parent_path().string();
