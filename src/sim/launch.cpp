@@ -633,10 +633,16 @@ Status Launch::admit(int group, int phys) {
         s->body = const_cast<std::function<void()>*>(c.type == CoreType::AIC ? &spec_.aic_body : &spec_.aiv_body);
         // mix group p owns Cube core p and Vector cores 2p, 2p+1
         c.physical = c.type == CoreType::AIC ? phys : (per_group_ == 3 ? phys * 2 + (m - 1) : phys);
-        const auto& arena = impl.cores(soc_, c.type);
+        auto& arena = impl.cores(soc_, c.type);
         for (int sp = 0; sp < kSpaceCount; ++sp) {
             c.mem[sp] = arena.space(c.physical, sp);
             c.mem_size[sp] = arena.size(sp);
+        }
+        if (c.type == CoreType::AIV) {
+            const auto& m = arena.mask_regs(c.physical);
+            c.vec.mask[0] = m.mask[0];
+            c.vec.mask[1] = m.mask[1];
+            c.vec.counter = m.counter;
         }
         s->fiber.stack = take_stack();
         if (!s->fiber.stack) {
@@ -691,6 +697,13 @@ void Launch::retire(int phys) {
         }
     }
     for (int m = 0; m < per_group_; ++m) {
+        const Core& c = gone[m]->core;
+        if (c.type == CoreType::AIV) {
+            auto& regs = dev_.impl().cores(soc_, c.type).mask_regs(c.physical);
+            regs.mask[0] = c.vec.mask[0];
+            regs.mask[1] = c.vec.mask[1];
+            regs.counter = c.vec.counter;
+        }
         give_stack(gone[m]->fiber.stack);
         give_slot(std::move(gone[m]));
     }
