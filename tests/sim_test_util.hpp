@@ -52,8 +52,10 @@ inline void announce_seeded(ptosim::Pipe pipe, ptosim::Space space, uint64_t off
     ptosim::dispatch(ptosim::core(), r);
 }
 
-inline ptosim::Status launch(ptosim::KernelKind kind, uint32_t block_dim, std::function<void()> aic,
-                             std::function<void()> aiv, const char* name = "test_kernel") {
+// A launch of the bodies as they are: an A2A3 Vector body starts with the
+// mask mode and mask the last kernel on its core left.
+inline ptosim::Status launch_bare(ptosim::KernelKind kind, uint32_t block_dim, std::function<void()> aic,
+                                  std::function<void()> aiv, const char* name = "test_kernel") {
     select_target_soc();
     ptosim::LaunchSpec s;
     s.kernel = name;
@@ -64,6 +66,26 @@ inline ptosim::Status launch(ptosim::KernelKind kind, uint32_t block_dim, std::f
     s.aic_body = std::move(aic);
     s.aiv_body = std::move(aiv);
     return ptosim::run_launch(ptosim::Device::get(), s);
+}
+
+// The bodies tests launch stand for whole kernels, and an A2A3 vector kernel
+// starts with set_mask_norm(); set_vector_mask(-1, -1) (synccheck reports
+// one that does not). The state is set without the two calls so that tests
+// of records, coverage and cycles see the body's instructions only.
+inline std::function<void()> mask_initialised(std::function<void()> aiv) {
+    if (!aiv || compiled_target() != ptosim::Target::A2A3) return aiv;
+    return [body = std::move(aiv)] {
+        ptosim::VectorState& v = ptosim::core().vec;
+        v.mask[0] = v.mask[1] = ~uint64_t{0};
+        v.counter = false;
+        v.mode_set = v.mask_set = true;
+        body();
+    };
+}
+
+inline ptosim::Status launch(ptosim::KernelKind kind, uint32_t block_dim, std::function<void()> aic,
+                             std::function<void()> aiv, const char* name = "test_kernel") {
+    return launch_bare(kind, block_dim, std::move(aic), mask_initialised(std::move(aiv)), name);
 }
 
 inline ptosim::Status run_vec(std::function<void()> body, uint32_t block_dim = 1) {

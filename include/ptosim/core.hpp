@@ -136,9 +136,9 @@ struct OpRecord {
 // The vector unit's per-core state the intrinsics read: the mask mode and
 // the 128-bit mask (set_mask_norm / set_mask_count / set_vector_mask), the
 // compare mask vcmp writes and vsel reads, CTRL and the pad value of the
-// DMA's padding. At kernel start: normal mode with every mask bit set, the
-// rest zero (docs/intrinsics/vector.md, "Start state": pto-isa's own kernels
-// issue vector instructions before setting any mask and pass on the device).
+// DMA's padding. At kernel start the mode and mask are what the last kernel
+// on the physical core left (Launch::admit), the rest zero
+// (docs/intrinsics/README.md, "Start state").
 struct VectorState {
     uint64_t mask[2] = {~uint64_t{0}, ~uint64_t{0}};  // [0] = low 64 bits, [1] = high
     bool counter = false;       // set_mask_count: mask[0] counts elements

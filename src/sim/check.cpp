@@ -179,6 +179,7 @@ struct CoreState {
     std::optional<Clock> unit_final_m, unit_final_fix;
     std::vector<Shadow> shadow[kSpaceCount];
     uint32_t inserts = 0;
+    bool mask_reported = false;  // one mask-not-initialised report per core: its first vector instruction
 };
 
 // AccPhase::Final and STPhase::Final (pto/common/type.hpp).
@@ -273,6 +274,7 @@ struct LaunchState {
     }
 
     void on_sync(const Core& c, const OpRecord& r);
+    void mask_check(const Core& c, const OpRecord& r);
     void on_race(const Core& c, const OpRecord& r);
     void on_mem(const Core& c, const OpRecord& r) {
         if (mem) mem_record(*mem, c, r);
@@ -323,9 +325,12 @@ std::string cross_fix(Launch& l, const Core& c, const Shadow& e, const std::stri
 
 }  // namespace
 
-// synccheck: where each pending flag was set, and a set of a flag still set.
+// synccheck: where each pending flag was set, a set of a flag still set,
+// and vector work before the kernel set the mask.
 void LaunchState::on_sync(const Core& c, const OpRecord& r) {
-    if (!(tools & kSync) || (r.sync != SyncOp::SetFlag && r.sync != SyncOp::WaitFlag)) return;
+    if (!(tools & kSync)) return;
+    if (r.pipe == Pipe::V && r.sync == SyncOp::None) return mask_check(c, r);
+    if (r.sync != SyncOp::SetFlag && r.sync != SyncOp::WaitFlag) return;
     if (!valid_pipe(r.src) || !valid_pipe(r.dst) || r.event < 0 || r.event >= kEventIds) return;
     CoreState& s = state(c);
     const int key = flag_key(r.src, r.dst, r.event);
@@ -349,6 +354,27 @@ void LaunchState::on_sync(const Core& c, const OpRecord& r) {
                   " is still set: a flag is one bit, so this signal is lost";
     rep.fix = "add " + flag_call("wait_flag", r.src, r.dst, r.event) + " between " + first.str() + " and " +
               r.loc.str() + ", or remove the set_flag at " + r.loc.str();
+    add(c, std::move(rep));
+}
+
+// An A2A3 Vector core keeps the mask mode and mask the previous kernel on it
+// left (docs/intrinsics/README.md, "Start state"), so a vector instruction
+// before the kernel set both computes under whatever that kernel needed.
+void LaunchState::mask_check(const Core& c, const OpRecord& r) {
+    if (c.target != Target::A2A3 || c.type != CoreType::AIV || (c.vec.mode_set && c.vec.mask_set)) return;
+    CoreState& s = state(c);
+    if (s.mask_reported) return;
+    s.mask_reported = true;
+    const char* missing = c.vec.mode_set ? "set_vector_mask" : c.vec.mask_set ? "set_mask_norm (or set_mask_count)"
+                                                                              : "set_mask_norm and set_vector_mask";
+    Report rep;
+    rep.tool = "synccheck";
+    rep.kind = "mask-not-initialised";
+    rep.sites = {{r.loc, r.op, r.pipe, "", c.name()}};
+    rep.message = std::string(r.op) + " (PIPE_V) at " + r.loc.str() + " runs before the kernel called " + missing +
+                  ": the mask mode and mask are what the previous kernel on this core left, so the instruction "
+                  "may compute only part of its elements or fault";
+    rep.fix = "call set_mask_norm(); set_vector_mask(-1, -1); at the start of the kernel, before " + r.loc.str();
     add(c, std::move(rep));
 }
 

@@ -337,6 +337,7 @@ void Device::Impl::CoreArena::reset() {
     mapped_ = stride_ = 0;
     cores_ = 0;
     written_ = false;
+    masks_.clear();
     for (int sp = 0; sp < kSpaceCount; ++sp) offset_[sp] = size_[sp] = 0;
 }
 
@@ -406,6 +407,7 @@ void Device::Impl::CoreArena::ensure(const SocProfile& soc, CoreType t) {
         at += (want[sp] + page - 1) / page * page;
     }
     const int cores = t == CoreType::AIV ? soc.aiv : soc.aic;
+    masks_.assign(cores, MaskRegs{});
     // Each core's buffers are followed by an inaccessible guard: kernel code
     // dereferences local-memory pointers directly (GS-relative, cce/bisheng.hpp),
     // and one past the buffer must fault rather than reach the next core.

@@ -142,6 +142,14 @@ struct Device::Impl {
         void mark_cleared() { written_ = false; }
         uint8_t* space(int core, int sp) const { return size_[sp] ? base_ + core * stride_ + offset_[sp] : nullptr; }
         uint64_t size(int sp) const { return size_[sp]; }
+        // A Vector core's mask mode and mask outlive the kernel that set them
+        // (docs/intrinsics/README.md, "Start state"); a fresh device's hold
+        // normal mode and every bit set.
+        struct MaskRegs {
+            uint64_t mask[2] = {~uint64_t{0}, ~uint64_t{0}};
+            bool counter = false;
+        };
+        MaskRegs& mask_regs(int core) { return masks_[core]; }
 
     private:
         uint8_t* base_ = nullptr;
@@ -149,6 +157,7 @@ struct Device::Impl {
         int cores_ = 0;
         uint64_t offset_[kSpaceCount] = {}, size_[kSpaceCount] = {};
         bool written_ = false;  // pages may be nonzero since the last clear of every core
+        std::vector<MaskRegs> masks_;
     };
     CoreArena aic_cores, aiv_cores;
     CoreArena& cores(const SocProfile& soc, CoreType t);  // with exec_mu held

@@ -47,6 +47,21 @@
 #include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 #endif
+// ThreadSanitizer keeps one shadow call stack and one clock per thread: a
+// fiber switch it is not told about corrupts the first, and accesses of
+// cores that take turns on one thread would not be ordered by the switches
+// between them. Each fiber stack gets a ThreadSanitizer fiber.
+#if defined(__SANITIZE_THREAD__)
+#define PTOSIM_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define PTOSIM_TSAN 1
+#endif
+#endif
+#ifdef PTOSIM_TSAN
+#include <sanitizer/tsan_interface.h>
+#include <unordered_map>
+#endif
 
 namespace ptosim {
 
@@ -68,6 +83,30 @@ inline size_t t_sched_stack_bytes() { return t_sched_stack_size; }
 inline const void* t_sched_stack_bottom() { return nullptr; }
 inline size_t t_sched_stack_bytes() { return 0; }
 #endif
+
+#ifdef PTOSIM_TSAN
+// Fiber stack -> its ThreadSanitizer fiber. Not per thread: a launch that
+// ends abandoned returns its cores' stacks to the pool of the thread that
+// destroys it.
+std::mutex g_tsan_mu;
+std::unordered_map<const void*, void*> g_tsan_fibers;
+void* tsan_fiber_of(const void* stack) {
+    std::lock_guard lk(g_tsan_mu);
+    return g_tsan_fibers.at(stack);
+}
+thread_local void* t_tsan_sched = nullptr;  // the scheduler's, while a core runs
+#endif
+// Right before jumping onto a core's stack (`stack`) or back to the scheduler (null).
+inline void tsan_switch([[maybe_unused]] const void* stack) {
+#ifdef PTOSIM_TSAN
+    if (stack) {
+        t_tsan_sched = __tsan_get_current_fiber();
+        __tsan_switch_to_fiber(tsan_fiber_of(stack), 0);
+    } else {
+        __tsan_switch_to_fiber(t_tsan_sched, 0);
+    }
+#endif
+}
 
 // Around every context switch: `save` keeps the leaving side's fake stack (null
 // when the leaving fiber ends); the arriving side learns where it came from.
@@ -100,6 +139,12 @@ void* take_stack() {
         errno = e;
         return nullptr;
     }
+#ifdef PTOSIM_TSAN
+    {
+        std::lock_guard lk(g_tsan_mu);
+        g_tsan_fibers.emplace(s, __tsan_create_fiber(0));
+    }
+#endif
     return s;
 }
 // Core slots are recycled like stacks: a launch of many blocks would
@@ -126,8 +171,18 @@ void give_stack(void* s) {
     // A fiber abandoned mid-run (a fault ended its launch) left redzones.
     __asan_unpoison_memory_region(s, kStackBytes);
 #endif
-    if (t_stack_pool.size() < 256) t_stack_pool.push_back(s);
-    else munmap(s, kStackBytes);
+    if (t_stack_pool.size() < 256) {
+        t_stack_pool.push_back(s);
+        return;
+    }
+#ifdef PTOSIM_TSAN
+    {
+        std::lock_guard lk(g_tsan_mu);
+        __tsan_destroy_fiber(g_tsan_fibers.at(s));
+        g_tsan_fibers.erase(s);
+    }
+#endif
+    munmap(s, kStackBytes);
 }
 
 // A kernel that dereferences a bad pointer or overflows its stack still dies,
@@ -347,6 +402,7 @@ struct FiberUnwind {};
     }
     slot->state = CoreSlot::State::Done;
     switch_begin(nullptr, t_sched_stack_bottom(), t_sched_stack_bytes());
+    tsan_switch(nullptr);
     bctx::jump_fcontext(slot->sched, nullptr);
     __builtin_unreachable();
 }
@@ -721,10 +777,16 @@ Status Launch::admit(int group, int phys) {
         s->body = const_cast<std::function<void()>*>(c.type == CoreType::AIC ? &spec_.aic_body : &spec_.aiv_body);
         // mix group p owns Cube core p and Vector cores 2p, 2p+1
         c.physical = c.type == CoreType::AIC ? phys : (per_group_ == 3 ? phys * 2 + (m - 1) : phys);
-        const auto& arena = impl.cores(soc_, c.type);
+        auto& arena = impl.cores(soc_, c.type);
         for (int sp = 0; sp < kSpaceCount; ++sp) {
             c.mem[sp] = arena.space(c.physical, sp);
             c.mem_size[sp] = arena.size(sp);
+        }
+        if (c.type == CoreType::AIV) {
+            const auto& m = arena.mask_regs(c.physical);
+            c.vec.mask[0] = m.mask[0];
+            c.vec.mask[1] = m.mask[1];
+            c.vec.counter = m.counter;
         }
         s->fiber.stack = take_stack();
         if (!s->fiber.stack) {
@@ -779,6 +841,13 @@ void Launch::retire(int phys) {
         }
     }
     for (int m = 0; m < per_group_; ++m) {
+        const Core& c = gone[m]->core;
+        if (c.type == CoreType::AIV) {
+            auto& regs = dev_.impl().cores(soc_, c.type).mask_regs(c.physical);
+            regs.mask[0] = c.vec.mask[0];
+            regs.mask[1] = c.vec.mask[1];
+            regs.counter = c.vec.counter;
+        }
         give_stack(gone[m]->fiber.stack);
         give_slot(std::move(gone[m]));
     }
@@ -827,6 +896,7 @@ void Launch::resume(CoreSlot& s) {
     point_local_window(s.core);
     void* fake = nullptr;
     switch_begin(&fake, s.fiber.stack, kStackBytes);
+    tsan_switch(s.fiber.stack);
     const bctx::transfer_t back = bctx::jump_fcontext(s.fiber.ctx, &s);
     switch_end(fake, false);
     s.fiber.ctx = back.fctx;  // where it waits (meaningless once it finished)
@@ -915,6 +985,7 @@ void Launch::yield_from(CoreSlot& s) {
 #ifdef PTOSIM_ASAN
     switch_begin(&fake, t_sched_stack, t_sched_stack_size);
 #endif
+    tsan_switch(nullptr);
     const bctx::transfer_t from = bctx::jump_fcontext(s.sched, nullptr);
     switch_end(fake, true);
     s.sched = from.fctx;  // resumed, perhaps by a later turn of the scheduler

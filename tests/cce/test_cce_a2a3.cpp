@@ -16,6 +16,8 @@ void launch_rounding(int32_t*, float*, void*);
 void launch_scalar_ub(int32_t*, void*);
 void launch_unsimulated(float*, void*);
 void launch_past_ub(float*, void*);
+void launch_leave_partial_mask(void*);
+void launch_adds_under_incoming_mask(float*, float*, void*);
 }
 
 namespace {
@@ -99,6 +101,22 @@ TEST_F(Cce, AVectorDestinationPastUbFaultsAtItsLine) {
     const std::string m = aclGetRecentErrMsg();
     EXPECT_NE(m.find("vector_dup dst"), std::string::npos) << m;
     EXPECT_NE(m.find("vector_kernels.cpp:"), std::string::npos) << m;
+}
+
+// A Vector core's mask outlives the kernel that set it (InitSocState's
+// reason to exist): the next kernel on the core computes under it.
+TEST_F(Cce, AKernelStartsWithTheMaskTheLastKernelOnItsCoreLeft) {
+    float* src = device(iota(64, 1.0f));
+    float* out = device(std::vector<float>(64, -5.0f));
+    launch_leave_partial_mask(stream);
+    launch_adds_under_incoming_mask(out, src, stream);
+    const std::vector<float> r = back(out, 64);
+    for (int i = 0; i < 64; ++i) EXPECT_EQ(r[i], i < 4 ? 2.0f + i : 0.0f) << i;  // the rest: UB the vadds never wrote
+    // Leaves normal mode and the full mask behind for the kernels after it.
+    float* wide = device(std::vector<float>(128, 0.0f));
+    float* in = device(iota(128, 0.0f));
+    launch_counter_add(wide, in, in, stream);
+    ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
 }
 
 }  // namespace

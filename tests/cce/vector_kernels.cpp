@@ -94,6 +94,21 @@ __global__ __aicore__ void past_ub(__gm__ float* out) {
     copy_ubuf_to_gm_align_b32(out, ub<float>(kA), 0, 1, 32, 0, 0, 0, 0);
 }
 
+// Leaves the first four mask bits set for whatever kernel runs next on the core.
+__global__ __aicore__ void leave_partial_mask() {
+    set_mask_norm();
+    set_vector_mask(0, 0xf);
+}
+
+// A vadds that relies on the mask the core holds (no set_vector_mask).
+__global__ __aicore__ void adds_under_incoming_mask(__gm__ float* out, __gm__ float* src) {
+    copy_gm_to_ubuf_align_b32(ub<float>(kA), src, 0, 1, 64 * 4, 0, 0, 0, 0);
+    mte2_to_v();
+    vadds(ub<float>(kOut), ub<float>(kA), 1.0f, 1, 1, 1, 8, 8);
+    v_to_mte3();
+    copy_ubuf_to_gm_align_b32(out, ub<float>(kOut), 0, 1, 64 * 4, 0, 0, 0, 0);
+}
+
 extern "C" void launch_counter_add(float* out, float* a, float* b, void* s) { counter_add<<<1, nullptr, s>>>(out, a, b); }
 extern "C" void launch_masked_adds(float* out, float* src, void* s) { masked_adds<<<1, nullptr, s>>>(out, src); }
 extern "C" void launch_padded_rows(float* out, float* src, void* s) { padded_rows<<<1, nullptr, s>>>(out, src); }
@@ -101,3 +116,7 @@ extern "C" void launch_rounding(int32_t* out, float* src, void* s) { rounding<<<
 extern "C" void launch_scalar_ub(int32_t* out, void* s) { scalar_ub<<<2, nullptr, s>>>(out); }
 extern "C" void launch_unsimulated(float* out, void* s) { unsimulated<<<1, nullptr, s>>>(out); }
 extern "C" void launch_past_ub(float* out, void* s) { past_ub<<<1, nullptr, s>>>(out); }
+extern "C" void launch_leave_partial_mask(void* s) { leave_partial_mask<<<1, nullptr, s>>>(); }
+extern "C" void launch_adds_under_incoming_mask(float* out, float* src, void* s) {
+    adds_under_incoming_mask<<<1, nullptr, s>>>(out, src);
+}

@@ -79,6 +79,13 @@ protected:
     Checked vec(std::function<void()> body, uint32_t blocks = 1) {
         return run(ptosim::KernelKind::Vec, nullptr, std::move(body), blocks);
     }
+    // A vector kernel that starts with the body: no mask initialisation of its own.
+    Checked vec_bare(std::function<void()> body, uint32_t blocks = 1) {
+        Checked c;
+        c.st = testutil::launch_bare(ptosim::KernelKind::Vec, blocks, nullptr, std::move(body), "checked_kernel");
+        c.reports = ptosim::check::take_reports();
+        return c;
+    }
     Checked cube(std::function<void()> body) { return run(ptosim::KernelKind::Cube, std::move(body), nullptr); }
     Checked mix(std::function<void()> aic, std::function<void()> aiv) {
         return run(ptosim::KernelKind::Mix, std::move(aic), std::move(aiv));
@@ -571,6 +578,87 @@ TEST_F(Checkers, WaitOnTheWrongEventLeavesTheSetOneReported) {
                    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID1);
                }),
                {sync1("flag-never-waited", "@wrong-id")});
+}
+
+// ------------------------------------------------------------ vector masks
+
+// x + x + x into block b's out[b * N, (b + 1) * N) after `prologue`, loaded and stored with the flags it needs: only the
+// mask initialisation is at stake.
+void triple_after(const float* x, float* out, const std::function<void()>& prologue) {
+    V a, o;
+    TASSIGN(a, 0);
+    TASSIGN(o, 0x400);
+    G gx(const_cast<float*>(x)), go(out + get_block_idx() * N);
+    prologue();
+    TLOAD(a, gx);
+    set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    TADD(o, a, a);  // @mask-add
+    TADD(o, o, a);
+    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    TSTORE(go, o);
+}
+
+std::string mask_message(const char* missing) {
+    const std::string at = std::string(__FILE__) + ":" + std::to_string(line_of("@mask-add"));
+    return "TADD (PIPE_V) at " + at + " runs before the kernel called " + missing +
+           ": the mask mode and mask are what the previous kernel on this core left, so the instruction may "
+           "compute only part of its elements or fault";
+}
+
+TEST_F(Checkers, VectorWorkBeforeTheKernelSetTheMaskIsReportedOnA2A3) {
+    auto x = iota_vec(1);
+    std::vector<float> out(2 * N);
+    auto bad = vec_bare([&] { triple_after(x.data(), out.data(), [] {}); }, 2);
+    // The device's results do not depend on the checker: both blocks computed.
+    EXPECT_EQ(out[N + 7], 3 * x[7]);
+    if (testutil::compiled_target() == ptosim::Target::A5) return expect_clean(bad);  // the rule is A2A3's
+    expect_bug(bad, {sync1("mask-not-initialised", "@mask-add")});
+    ASSERT_EQ(bad.reports.size(), 1u);
+    const Report& r = bad.reports[0];
+    EXPECT_EQ(r.message, mask_message("set_mask_norm and set_vector_mask"));
+    EXPECT_EQ(r.fix, "call set_mask_norm(); set_vector_mask(-1, -1); at the start of the kernel, before " +
+                         std::string(__FILE__) + ":" + std::to_string(line_of("@mask-add")));
+    EXPECT_EQ(r.kernel, "checked_kernel");
+    EXPECT_EQ(r.core, "AIV block 0");
+    EXPECT_EQ(r.count, 2u);  // once per block: the first vector instruction of each
+    EXPECT_EQ(r.sites[0].op, "TADD");
+    expect_clean(vec_bare([&] {
+        triple_after(x.data(), out.data(), [] {
+            set_mask_norm();
+            set_vector_mask(-1, -1);
+        });
+    }));
+    // Strictness is synccheck's: without it the same kernel runs and passes.
+    ptosim::check::configure("race,mem,init");
+    expect_clean(vec_bare([&] { triple_after(x.data(), out.data(), [] {}); }));
+}
+
+TEST_F(Checkers, MaskReportNamesTheCallStillMissing) {
+    if (testutil::compiled_target() == ptosim::Target::A5) GTEST_SKIP() << "the rule is A2A3's";
+    auto x = iota_vec(1);
+    std::vector<float> out(N);
+    auto mode_only = vec_bare([&] { triple_after(x.data(), out.data(), [] { set_mask_norm(); }); });
+    expect_bug(mode_only, {sync1("mask-not-initialised", "@mask-add")});
+    EXPECT_EQ(mode_only.reports.at(0).message, mask_message("set_vector_mask"));
+    auto mask_only = vec_bare([&] { triple_after(x.data(), out.data(), [] { set_vector_mask(-1, -1); }); });
+    expect_bug(mask_only, {sync1("mask-not-initialised", "@mask-add")});
+    EXPECT_EQ(mask_only.reports.at(0).message, mask_message("set_mask_norm (or set_mask_count)"));
+    // Both registers hold what the kernel chose by the add, in either order.
+    expect_clean(vec_bare([&] {
+        triple_after(x.data(), out.data(), [] {
+            set_vector_mask(-1, -1);
+            set_mask_norm();
+        });
+    }));
+    // Counter mode initialises the mode as well.
+    expect_clean(vec_bare([&] {
+        triple_after(x.data(), out.data(), [] {
+            set_mask_count();
+            set_vector_mask(0, N);
+        });
+    }));
 }
 
 #if PTOSIM_TARGET_A5

@@ -86,7 +86,7 @@ protected:
         s.kind = kind;
         s.block_dim = blocks;
         s.aic_body = std::move(aic);
-        s.aiv_body = std::move(aiv);
+        s.aiv_body = testutil::mask_initialised(std::move(aiv));
         s.gm_args = std::move(gm_args);
         Checked c;
         c.st = ptosim::run_launch(ptosim::Device::get(), s);

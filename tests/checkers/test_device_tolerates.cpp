@@ -43,7 +43,7 @@ Outcome launch(const char* tools, bool strict, ptosim::KernelKind kind, std::fun
     s.kind = kind;
     s.block_dim = 1;
     s.aic_body = std::move(aic);
-    s.aiv_body = std::move(aiv);
+    s.aiv_body = testutil::mask_initialised(std::move(aiv));
     s.gm_args = std::move(gm_args);
     Outcome o;
     ::testing::internal::CaptureStderr();

@@ -7,9 +7,14 @@
 #pragma once
 #include <pto/common/type.hpp>
 #include <cce/sync.hpp>
+#include <ptosim/cce.hpp>
 
 inline int64_t get_block_idx() { return ptosim::core().block_idx; }
+// Sets the mask mode synccheck asks for before vector work (docs/checkers.md,
+// "Vector masks"); ptolab's tile instructions take no mask.
+inline void set_mask_count(ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim::cce::set_mask_count(ptosim_cce::here(w));
+}
 // Mode switches that have no numeric effect in the simulator.
 inline void set_atomic_none() {}
-inline void set_mask_count() {}
 inline void set_padding(uint64_t) {}
