@@ -17,6 +17,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 namespace ptocc {
@@ -54,6 +55,37 @@ bool write_file(const std::string& path, const std::string& text, std::string& e
         error = e.what();
         return false;
     }
+}
+
+// Copies `from` beside `to` with its permission bits and renames it over
+// `to`, so that `to` is the old file or the new one, never a part. A
+// destination that is not a regular file (/dev/null) is written in place.
+bool publish_file(const std::string& from, const std::string& to, std::string& error) {
+    std::error_code ec;
+    const fs::file_status dest = fs::status(to, ec);
+    if (fs::exists(dest) && !fs::is_regular_file(dest)) {
+        fs::copy_file(from, to, fs::copy_options::overwrite_existing, ec);
+        if (ec) error = "cannot write " + to + ": " + ec.message();
+        return !ec;
+    }
+    // The same bytes already there keep their time, so make does not relink
+    // what depends on them (docs/ptocc.md, "Caches").
+    if (fs::is_regular_file(dest) && fs::file_size(from, ec) == fs::file_size(to, ec) && !ec) {
+        std::ifstream a(from, std::ios::binary), b(to, std::ios::binary);
+        if (a && b && std::equal(std::istreambuf_iterator<char>(a), {}, std::istreambuf_iterator<char>(b), {}))
+            return true;
+    }
+    const fs::path target = fs::path(to);
+    const fs::path temp = target.parent_path() / ("." + target.filename().string() + ".ptocc-" + std::to_string(getpid()));
+    fs::copy_file(from, temp, fs::copy_options::overwrite_existing, ec);
+    if (!ec) fs::rename(temp, target, ec);
+    if (ec) {
+        error = "cannot write " + to + ": " + ec.message();
+        std::error_code ignored;
+        fs::remove(temp, ignored);
+        return false;
+    }
+    return true;
 }
 
 // -std=c++NN / gnu++NN below 20 is raised: ptolab's headers need C++20.
@@ -624,14 +656,21 @@ bool plan_jobs(const Options& o, const Paths& paths, const std::vector<Classifie
         if (!s->run.empty()) plan.steps.push_back(std::move(*s));
     }
     if (!o.compile_only) {
+        // Linked in the temporary directory and published whole: a failed or
+        // killed link never leaves half a library where a program loads it.
+        const std::string output = o.output.empty() ? "a.out" : o.output;
+        const std::string linked = tmp + "/linked-" + fs::path(output).filename().string();
         std::vector<std::string> l = {paths.cxx};
         if (o.shared) l.insert(l.end(), {"-shared", "-fPIC"});
-        l.insert(l.end(), {"-o", o.output.empty() ? "a.out" : o.output});
+        l.insert(l.end(), {"-o", linked});
         l.insert(l.end(), link_inputs.begin(), link_inputs.end());
         l.insert(l.end(), lib_flags.begin(), lib_flags.end());
         Step link{"", {l}, nullptr};
         link.cached = true;
         plan.steps.push_back(std::move(link));
+        plan.steps.push_back({"publish " + linked + " as -o " + output + " (a temporary file beside it, renamed over it)",
+                              {},
+                              [linked, output](std::string& err) { return publish_file(linked, output, err); }});
     }
     return true;
 }

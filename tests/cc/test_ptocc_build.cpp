@@ -637,6 +637,20 @@ TEST(OutputGuard, OutputThatIsAnInputIsRefusedAndTheSourceKept) {
     }
 }
 
+// The library is linked aside and renamed over -o: a link that fails leaves
+// the library a running program may still load as it was.
+TEST(OutputGuard, FailedLinkLeavesThePreviousLibraryWhole) {
+    const fs::path dir = kernel_copy("guard_link");
+    ASSERT_EQ(sh("cd " + dir.string() + " && " + kPtocc + kVecFlags + "same.cpp -o libk.so").status, 0);
+    const std::string before = slurp(dir / "libk.so");
+    CmdResult r = sh("cd " + dir.string() + " && " + kPtocc + kVecFlags + "same.cpp -o libk.so -lptolab_no_such_library");
+    EXPECT_NE(r.status, 0);
+    EXPECT_NE(r.output.find("ptolab_no_such_library"), std::string::npos) << r.output;
+    EXPECT_EQ(slurp(dir / "libk.so"), before);
+    for (const auto& e : fs::directory_iterator(dir))
+        EXPECT_EQ(e.path().filename().string().find(".ptocc-"), std::string::npos) << e.path();
+}
+
 TEST(OutputGuard, OutputWithASourceExtensionIsRefusedForEveryToolchain) {
     const fs::path dir = kernel_copy("guard_ext");
     FakeBisheng fb(dir / "bin");
