@@ -157,7 +157,7 @@ Status Device::destroy_stream(Stream* s) {
         if (!impl_->streams.count(s)) return {err::kInvalidParam, "not a stream of this device (already destroyed?)"};
         // Its work goes to an ACL capture or task update that would be left
         // holding a dead stream (docs/acl.md, "ACL graphs").
-        if (s->diverted())
+        if (impl_->diverted.count(s))
             return {107027, "the stream is capturing (aclmdlRICaptureBegin) or updating a task group; end the "
                             "capture (aclmdlRICaptureEnd) or update (aclmdlRICaptureTaskUpdateEnd) before destroying it"};
         impl_->streams.erase(s);

@@ -78,6 +78,11 @@ struct Device::Impl {
     std::atomic<size_t> freed_used{0};
     ~Impl();
     std::set<Stream*> streams;
+    // Streams whose work goes to a capture or task update, mirrored here so
+    // that destroy_stream can refuse them under this lock alone: taking a
+    // stream's lock under it would invert the stream-then-device order of
+    // enqueueing and abandoning.
+    std::set<const Stream*> diverted;
     Stream* default_stream = nullptr;
     bool launched = false;
     // How the SoC was chosen (soc_choice), and whether anything chose it:

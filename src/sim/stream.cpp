@@ -178,8 +178,13 @@ Status Stream::enqueue_host(std::string what, std::function<Status()> fn, std::s
 
 void Stream::divert(std::function<void(Work)> sink, std::string why) {
     std::lock_guard lk(impl_->mu);
+    const bool on = static_cast<bool>(sink);
     impl_->sink = std::move(sink);
     impl_->sink_why = std::move(why);
+    Device::Impl& dev = impl_->dev.impl();
+    std::lock_guard dl(dev.mu);
+    if (on) dev.diverted.insert(this);
+    else dev.diverted.erase(this);
 }
 
 bool Stream::diverted() const {
