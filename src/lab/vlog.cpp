@@ -130,6 +130,15 @@ void append_entry(const std::string& path, const LogEntry& e) {
     std::string old;
     int fd = open(p.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd >= 0) {
+        // The entry is added by rewriting the whole log: a device or FIFO
+        // would be read forever (/dev/full) or emptied.
+        struct stat st{};
+        if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+            close(fd);
+            close(dfd);
+            throw std::invalid_argument("--log " + p.string() + " is not a regular file; ptolab log reads the log "
+                                        "back to append an entry: name a file");
+        }
         old = read_fd(fd, p.string());
         close(fd);
     } else if (errno != ENOENT) {

@@ -4,6 +4,7 @@
 // runs the blocks of its own physical cores the same way, and the threads
 // meet only at cross-core flags, so a kernel without data races computes the
 // same bytes whatever the thread count (docs/semantics.md, "Host threads").
+#include "file_write.hpp"
 #include "launch.hpp"
 #include "check.hpp"
 #include "timing.hpp"
@@ -1301,12 +1302,18 @@ void append_digest(Device& d, const LaunchSpec& spec, const Status& st) {
     for (auto [size, h] : blocks) all = ((all ^ size) * 1099511628211ull ^ h) * 1099511628211ull;
     static std::mutex mu;
     static uint64_t launches = 0;
+    static bool failed = false;  // said once: the launches keep their status
     std::lock_guard lk(mu);
-    if (FILE* f = std::fopen(path, "a")) {
-        std::fprintf(f, "launch %llu kernel '%s' status %d device blocks %zu digest %016llx\n",
-                     static_cast<unsigned long long>(++launches), spec.kernel.c_str(), st.code, blocks.size(),
-                     static_cast<unsigned long long>(all));
-        std::fclose(f);
+    char digest[17];
+    std::snprintf(digest, sizeof digest, "%016llx", static_cast<unsigned long long>(all));
+    const std::string line = "launch " + std::to_string(++launches) + " kernel '" + spec.kernel + "' status " +
+                             std::to_string(st.code) + " device blocks " + std::to_string(blocks.size()) +
+                             " digest " + digest + "\n";
+    try {
+        ptolab::common::append_file(path, line);
+    } catch (const ptolab::common::WriteError& e) {
+        if (!failed) std::fprintf(stderr, "ptosim: error: PTO_SIM_DIGEST: %s; later launches are not recorded\n", e.what());
+        failed = true;
     }
 }
 

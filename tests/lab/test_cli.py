@@ -431,6 +431,13 @@ def test_log_directory_as_input_is_bad_input(tmp_path):
     assert not log.exists()
 
 
+def test_log_into_a_device_is_refused_before_reading_it():
+    # /dev/full reads as endless zeros: reading the log back must not start.
+    r = ptolab("log", "--log", "/dev/full", "--host", "h", "--command", "c", "--output", "/dev/null", timeout=30)
+    assert (r.returncode, r.stderr) == (3, "ptolab log: error: --log /dev/full is not a regular file; ptolab log reads "
+                                           "the log back to append an entry: name a file; the log was left as it was\n")
+
+
 def test_log_concurrent_appends_never_interleave(tmp_path):
     log = tmp_path / "v.md"
     procs = [subprocess.Popen([CLI, "log", "--log", str(log), "--host", "h", "--command", f"case {i}",
