@@ -37,6 +37,7 @@ def late(tmp_path_factory):
                                    ctypes.c_int64]
     lib.call_late_double.argtypes = [ctypes.c_uint32, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
                                      ctypes.c_int64, ctypes.c_int64]
+    lib.call_late_double_untyped.argtypes = lib.call_late_double.argtypes
     return lib
 
 
@@ -107,6 +108,22 @@ def test_a_host_write_right_after_a_launch_waits_until_the_kernel_read_its_input
      "copy_": lambda: x.copy_(torch.full((N,), 3.0)), "add_": lambda: x.add_(1.0), "mul_": lambda: x.mul_(0.0)}[write]()
     torch.npu.synchronize()
     assert y.cpu().tolist() == [2 * v for v in EXPECTED]
+
+
+@pytest.mark.parametrize("launch", ["call_late_double", "call_late_double_untyped"])
+def test_inputs_dropped_right_after_their_launches_stay_until_the_kernels_read_them(late, launch):
+    # The last reference to each input goes at once: freeing its device
+    # memory waits for the queued launches that read it (docs/acl.md, aclrtFree).
+    outs = []
+    for k in range(8):
+        x = torch.full((N,), float(k), device="npu")
+        y = fresh()
+        getattr(late, launch)(1, torch.npu.current_stream()._as_parameter_, ctypes.c_void_p(y.data_ptr()),
+                              ctypes.c_void_p(x.data_ptr()), N, 20)
+        del x
+        outs.append(y)
+    torch.npu.synchronize()
+    assert [y.cpu().tolist() for y in outs] == [[2.0 * k] * N for k in range(8)]
 
 
 def test_a_kernel_queued_after_a_host_operator_sees_its_result(late):

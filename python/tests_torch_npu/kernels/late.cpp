@@ -16,10 +16,20 @@ __global__ AICORE void late_double(__gm__ float* y, __gm__ float* x, int64_t n, 
     for (int64_t i = 0; i < n; ++i) y[i] = 2.0f * x[i];
 }
 
+// late_double with untyped pointers, as extensions often declare them.
+__global__ AICORE void late_double_untyped(__gm__ void* y, __gm__ void* x, int64_t n, int64_t ms) {
+    usleep(static_cast<useconds_t>(ms) * 1000);
+    for (int64_t i = 0; i < n; ++i) ((__gm__ float*)y)[i] = 2.0f * ((__gm__ float*)x)[i];
+}
+
 extern "C" void call_late_iota(uint32_t block_dim, void* stream, uint8_t* y, float base, int64_t n, int64_t ms) {
     late_iota<<<block_dim, nullptr, stream>>>((__gm__ float*)y, base, n, ms);
 }
 
 extern "C" void call_late_double(uint32_t block_dim, void* stream, uint8_t* y, uint8_t* x, int64_t n, int64_t ms) {
     late_double<<<block_dim, nullptr, stream>>>((__gm__ float*)y, (__gm__ float*)x, n, ms);
+}
+
+extern "C" void call_late_double_untyped(uint32_t block_dim, void* stream, void* y, void* x, int64_t n, int64_t ms) {
+    late_double_untyped<<<block_dim, nullptr, stream>>>(y, x, n, ms);
 }
