@@ -108,9 +108,10 @@ TEST(PlanJobs, MixKernelLibraryStepsInOrder) {
                          "rewrite 1 launch site(s) of /src/k.cpp into /tmp/T/0-k.ptocc.cpp",
                          "write /tmp/T/0-k.stub.cpp: embeds /tmp/T/0-k.aiv.so (the Vector variant) and registers it at load",
                          "write /tmp/T/variant.map: the variant object exports nothing, its constructors register it",
-                         "", "", "", ""}));
-    // writes, both variant compiles, the variant link, the stub compile, the final link
-    EXPECT_EQ(commands, (std::vector<size_t>{0, 0, 0, 2, 1, 1, 1}));
+                         "", "", "", "",
+                         "publish /tmp/T/linked-k.so as -o /out/k.so (a temporary file beside it, renamed over it)"}));
+    // writes, both variant compiles, the variant link, the stub compile, the final link, its publication
+    EXPECT_EQ(commands, (std::vector<size_t>{0, 0, 0, 2, 1, 1, 1, 0}));
     EXPECT_TRUE(j.plan.steps[3].compiles);
     EXPECT_TRUE(j.plan.steps[3].cached);
     const auto& cube = j.plan.steps[3].run[0];
@@ -120,23 +121,25 @@ TEST(PlanJobs, MixKernelLibraryStepsInOrder) {
     EXPECT_TRUE(has(cube, "/src"));
     const auto& link = j.plan.steps[6].run[0];
     EXPECT_EQ(std::vector<std::string>(link.begin(), link.begin() + 8),
-              (std::vector<std::string>{"g++", "-shared", "-fPIC", "-o", "/out/k.so", "/tmp/T/0-k.aic.o",
+              (std::vector<std::string>{"g++", "-shared", "-fPIC", "-o", "/tmp/T/linked-k.so", "/tmp/T/0-k.aic.o",
                                         "/tmp/T/0-k.stub.o", "-L/repo/lib"}));
     EXPECT_EQ(j.plan.temp_dir, "/tmp/T");
     EXPECT_EQ(j.plan.diagnostics.rewritten.count("/src/k.cpp"), 1u);
 }
 
-TEST(PlanJobs, HostProgramIsOneCompileAndOneLink) {
+TEST(PlanJobs, HostProgramIsOneCompileAndOneLinkPublishedWhole) {
     Jobs j = jobs({"/src/main.cpp", "/lib/libk.so", "-o", "/out/main"}, {"int main(){}\n", ""});
     ASSERT_TRUE(j.ok);
-    ASSERT_EQ(j.plan.steps.size(), 2u);
+    ASSERT_EQ(j.plan.steps.size(), 3u);
     EXPECT_EQ(j.plan.steps[0].run[0],
               (std::vector<std::string>{"g++", "-std=c++20", "-fPIC", "-I/repo/include", "-g1",
                                         "-fno-optimize-sibling-calls", "-x", "c++", "-c", "/src/main.cpp", "-o",
                                         "/tmp/T/0-main.o"}));
     EXPECT_EQ(j.plan.steps[1].run[0],
-              (std::vector<std::string>{"g++", "-o", "/out/main", "/tmp/T/0-main.o", "/lib/libk.so", "-L/repo/lib",
+              (std::vector<std::string>{"g++", "-o", "/tmp/T/linked-main", "/tmp/T/0-main.o", "/lib/libk.so", "-L/repo/lib",
                                         "-Wl,-rpath,/repo/lib", "-lptosim", "-pthread"}));
+    EXPECT_EQ(j.plan.steps[2].note, "publish /tmp/T/linked-main as -o /out/main (a temporary file beside it, renamed over it)");
+    EXPECT_TRUE(j.plan.steps[2].run.empty());
 }
 
 // Line tables unless the command line chose its debug information, and no
