@@ -55,6 +55,10 @@ def run_case(case: dict, timeout: float, sync_timeout: float | None = None) -> d
     with tempfile.TemporaryDirectory(prefix="ptolab-case-") as tmp:
         result_file = os.path.join(tmp, "result.json")
         env = dict(os.environ)
+        if "PTOLAB_SWEEP_CASE_PYTHONPATH" in env:  # `ptolab sweep` put the engine first; the case gets the user's
+            env["PYTHONPATH"] = env.pop("PTOLAB_SWEEP_CASE_PYTHONPATH")
+            if not env["PYTHONPATH"]:
+                del env["PYTHONPATH"]
         env.update(case.get("env") or {})
         env.update({"PTOLAB_SWEEP_RESULT": result_file, "PTOLAB_SWEEP_CASE": case["id"],
                     "PTOLAB_SWEEP_WORKER_PID": str(os.getpid()), "PTO_PROCESS_TIMEOUT_S": f"{limit:g}"})
