@@ -12,24 +12,13 @@ from .cases import SweepError, from_grid, from_list_file
 from .engine import failing, run_sweep
 from .shard import parse_shard, select_shard
 
-CONFORMANCE_OPTIONS = ("--target", "--cases", "--root", "--work", "--compile-only", "--keep-outputs")
-
-
-def conformance_script() -> str:
-    root = os.environ.get("PTOLAB_ROOT") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..")
-    path = os.path.join(root, "scripts", "conformance.py")
-    if not os.path.isfile(path):
-        raise SweepError(f"--conformance: {path} not found; set PTOLAB_ROOT to a ptolab source tree")
-    return os.path.normpath(path)
-
-
 def load_cases(a) -> list:
     if a.list:
         cases = from_list_file(a.list)
     elif a.grid:
         cases = from_grid(a.grid)
     else:
-        raise SweepError("no cases: give --list FILE, --grid RUNNER or --conformance PTO_ISA")
+        raise SweepError("no cases: give --list FILE or --grid RUNNER")
     if a.only:
         wanted = a.only.split(",")
         unknown = [w for w in wanted if w not in {c.id for c in cases}]
@@ -43,9 +32,6 @@ def add_selection(p) -> None:
     src = p.add_argument_group("cases (one of)")
     src.add_argument("--list", metavar="FILE", help="list file: `ID COMMAND` or a JSON object per line")
     src.add_argument("--grid", metavar="RUNNER", help="a Python runner declaring SWEEP_GRID: one case per point")
-    src.add_argument("--conformance", metavar="PTO_ISA",
-                     help="pto-isa's system tests (runs scripts/conformance.py on the engine; also --target, "
-                          "--cases, --root, --work)")
     p.add_argument("--only", metavar="IDS", help="comma-separated case ids: run only these")
     p.add_argument("--shard", metavar="I/N", help="run shard I of N (1-based); `slurm` reads SLURM_ARRAY_TASK_ID/"
                    "SLURM_ARRAY_TASK_COUNT, `gitlab` CI_NODE_INDEX/CI_NODE_TOTAL")
@@ -54,17 +40,6 @@ def add_selection(p) -> None:
 
 
 def cmd_run(a, argv) -> int:
-    if a.conformance:
-        fwd = [sys.executable, conformance_script(), a.conformance, "--sweep-dir", a.out,
-               "--out", os.path.join(a.out, "conformance.md"), "--timeout", f"{a.timeout:g}",
-               "--executor", a.executor or f"local:{a.jobs or 1}"]
-        for flag, value in (("--shard", a.shard), ("--durations", a.durations)):
-            if value:
-                fwd += [flag, value]
-        fwd += ["--resume"] if a.resume else []
-        fwd += a.conformance_args
-        os.environ.setdefault("PTOLAB_CONFORMANCE_COMMAND", "ptolab sweep " + " ".join(map(shlex.quote, argv)))
-        os.execv(sys.executable, fwd)
     cases = load_cases(a)
     doc = run_sweep(cases, a.out, executor=a.executor, jobs=a.jobs, timeout=a.timeout, sync_timeout=a.sync_timeout,
                     shard=parse_shard(a.shard), durations=rep.durations_of(a.durations), resume=a.resume,
@@ -143,15 +118,7 @@ def main(argv=None) -> int:
     if not argv or argv[0] not in ("run", "list", "merge", "diff", "-h", "--help"):
         argv = ["run"] + argv
     p = parser()
-    a, rest = p.parse_known_args(argv)
-    a.conformance_args = []
-    if rest:
-        # Only a conformance sweep takes further options, and only scripts/conformance.py's.
-        if a.command == "run" and a.conformance and all(r.split("=")[0] in CONFORMANCE_OPTIONS or
-                                                        not r.startswith("-") for r in rest):
-            a.conformance_args = rest
-        else:
-            p.error(f"unrecognized arguments: {' '.join(rest)}")
+    a = p.parse_args(argv)
     try:
         return {"run": cmd_run, "list": cmd_list, "merge": cmd_merge, "diff": cmd_diff}[a.command](a, argv[1:])
     except SweepError as e:

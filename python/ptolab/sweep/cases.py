@@ -1,5 +1,4 @@
-"""Cases and where they come from: a list file or a runner's declared grid
-(scripts/conformance.py builds conformance testcases itself)."""
+"""Cases and where they come from: a list file or a runner's declared grid."""
 from __future__ import annotations
 
 import ast
