@@ -8,6 +8,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev libsleef-dev libboost-context-dev
   libcli11-dev nlohmann-json3-dev libfmt-dev pybind11-dev
   python3 python3-dev python3-numpy python3-pytest python3-torch libtorch-dev python3-matplotlib
+  python3-distributed python3-dask
   clang libclang-rt-14-dev
 )
 

@@ -3,7 +3,8 @@
 #include "hex.hpp"
 #include "process.hpp"
 
-#include <fcntl.h>  // AT_FDCWD
+#include <fcntl.h>  // AT_FDCWD, O_EXCL
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -17,7 +18,9 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
+#include <thread>
 
 namespace ptocc {
 namespace fs = std::filesystem;
@@ -40,6 +43,12 @@ bool slurp(const std::string& path, std::string& out) {
     ss << f.rdbuf();
     out = ss.str();
     return static_cast<bool>(f) || f.eof();
+}
+
+std::string host_name() {
+    char h[256] = {};
+    if (gethostname(h, sizeof h - 1) != 0 || !*h) return "unknown-host";
+    return h;
 }
 
 // A cache write that fails costs a rebuild, never the build: the caller
@@ -160,9 +169,84 @@ int64_t mtime_ns(const std::string& path) {
 
 bool modified_since(const std::string& path, int64_t t) { return mtime_ns(path) >= t; }
 
+}  // namespace
+int64_t now_ns();
+namespace {
+
 // Runs argv, its stdout and stderr to `log` (or discarded); true on exit status 0.
 bool run_quiet(const std::vector<std::string>& argv, const std::string& log) {
     return ptolab::common::run(argv, {log.empty() ? "/dev/null" : log, "", true}) == 0;
+}
+
+// $PTOCC_CACHE_LOG: one line per cache decision ("hit", "compile", "wait"
+// KEY OUTPUT), appended in a single write, so tests and sweeps can count
+// how often each entry was compiled.
+void log_event(const char* event, const std::string& key, const std::string& what) {
+    const char* path = std::getenv("PTOCC_CACHE_LOG");
+    if (!path || !*path) return;
+    const int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0) return;
+    const std::string line = std::string(event) + " " + key + " " + what + "\n";
+    [[maybe_unused]] const ssize_t n = write(fd, line.data(), line.size());
+    close(fd);
+}
+
+struct Lease {
+    std::string path;
+    ~Lease() { unlink(path.c_str()); }
+};
+
+double lease_seconds() {
+    const char* v = std::getenv("PTOCC_CACHE_LEASE_S");
+    const double s = v && *v ? std::atof(v) : 0;
+    return s > 0 ? s : 300;
+}
+
+// Compile-once without locks held across machines: a process about to
+// produce `what` creates `lease` with O_EXCL (host, pid); the others poll
+// until ready() or the lease is abandoned (its process is gone, on this
+// host, or it is older than PTOCC_CACHE_LEASE_S, default 300 s, elsewhere),
+// then take it over. Returns true when another process made it (ready()),
+// false when the caller should make it; `held` then owns the lease (null if
+// the directory takes no lease file: the caller works without one).
+bool wait_turn(const std::string& lease, const std::function<bool()>& ready, std::shared_ptr<void>& held,
+               const std::string& key, const std::string& what) {
+    const std::string me = host_name();
+    bool waited = false;
+    for (;;) {
+        const int fd = open(lease.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        if (fd >= 0) {
+            const std::string owner = me + " " + std::to_string(getpid()) + "\n";
+            [[maybe_unused]] const ssize_t n = write(fd, owner.data(), owner.size());
+            close(fd);
+            auto mine = std::make_shared<Lease>();  // not from a temporary: its destructor would unlink
+            mine->path = lease;
+            held = std::move(mine);
+            if (ready()) {  // finished between our check and the lease
+                held.reset();
+                return true;
+            }
+            return false;
+        }
+        if (errno != EEXIST) return false;
+        if (ready()) return true;
+        if (!waited) log_event("wait", key, what);
+        waited = true;
+        std::string owner;
+        const int64_t age = now_ns() - mtime_ns(lease);
+        bool abandoned = mtime_ns(lease) >= 0 && age > static_cast<int64_t>(lease_seconds() * 1e9);
+        if (slurp(lease, owner)) {
+            std::istringstream in(owner);
+            std::string host;
+            long pid = 0;
+            if (in >> host >> pid && host == me && pid > 0 && kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)
+                abandoned = true;
+        }
+        // Two waiters may both remove an abandoned lease; the worst case is
+        // one extra compile, published by rename like any other.
+        if (abandoned) unlink(lease.c_str());
+        else std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
 }
 
 std::string entry_path(const CacheSettings& s, const std::string& key) {
@@ -316,12 +400,30 @@ CachedCompile prepare_cached(const std::vector<std::string>& cmd, const std::str
     return c;
 }
 
+namespace {
+bool restore_entry(const CacheSettings& s, CachedCompile& c, const std::string& tmp, const std::string& stderr_file,
+                   std::string& note);
+}
+
 bool restore_cached(const CacheSettings& s, CachedCompile& c, const std::string& tmp, const std::string& stderr_file,
                     std::string& note) {
     if (c.key.empty() || !s.results) return false;
+    if (restore_entry(s, c, tmp, stderr_file, note)) return true;
+    log_event("compile", c.key, c.output);
+    return false;
+}
+
+namespace {
+bool restore_entry(const CacheSettings& s, CachedCompile& c, const std::string& tmp, const std::string& stderr_file,
+                   std::string& note) {
     const std::string path = entry_path(s, c.key);
     std::string data;
-    if (!slurp(path, data)) return false;
+    if (!slurp(path, data)) {
+        std::error_code ec;
+        fs::create_directories(fs::path(path).parent_path(), ec);
+        const auto present = [&] { return access(path.c_str(), R_OK) == 0; };
+        if (!wait_turn(path + ".lease", present, c.lease, c.key, c.output) || !slurp(path, data)) return false;
+    }
     const size_t magic = std::strlen(kMagic);
     if (data.size() < magic + 32 || data.compare(0, magic, kMagic) != 0 ||
         hash_of(data.substr(0, data.size() - 32)) != data.substr(data.size() - 32)) {
@@ -357,8 +459,10 @@ bool restore_cached(const CacheSettings& s, CachedCompile& c, const std::string&
     if (!c.depfile.empty() && !write_atomic(c.depfile, replace_all(dep, kTmpToken, tmp))) return false;
     if (!stderr_file.empty()) write_atomic(stderr_file, replace_all(err, kTmpToken, tmp));
     c.hit = true;
+    log_event("hit", c.key, c.output);
     return true;
 }
+}  // namespace
 
 void store_cached(const CacheSettings& s, const CachedCompile& c, const std::string& tmp,
                   const std::string& stderr_file, int64_t started) {
@@ -392,6 +496,7 @@ void store_cached(const CacheSettings& s, const CachedCompile& c, const std::str
     std::error_code ec;
     fs::create_directories(fs::path(path).parent_path(), ec);
     write_atomic(path, out);
+    c.lease.reset();  // the waiters find the entry
 }
 
 
@@ -535,13 +640,22 @@ bool use_pch(const CacheSettings& s, CachedCompile& c, const std::string& tmp, c
     const std::string dir = s.dir + "/pch/" + h.hex();
     const std::string header = dir + "/" + kPchName, gch = header + ".gch", manifest = dir + "/manifest";
     PchManifest m;
-    if (!read_manifest(manifest, m) || !manifest_current(m) || access(gch.c_str(), R_OK) != 0) {
+    const auto pch_ready = [&] {
+        m = PchManifest{};
+        return read_manifest(manifest, m) && manifest_current(m) && access(gch.c_str(), R_OK) == 0;
+    };
+    std::shared_ptr<void> pch_lease;  // one builder per header across processes, as for results
+    std::error_code lease_ec;
+    fs::create_directories(s.dir + "/pch", lease_ec);
+    const bool reuse = pch_ready() || wait_turn(dir + ".lease", pch_ready, pch_lease, h.hex(), gch);
+    if (reuse) log_event("hit", h.hex(), gch);
+    if (!reuse) {
         std::error_code ec;
         fs::create_directories(dir, ec);
         if (!write_atomic(header, std::string("// Generated by ptocc: the precompiled PTO headers.\n#include <") + kForced +
                                       ">\n#include <pto/pto-inst.hpp>\n"))
             return false;
-        const std::string suffix = ".tmp" + std::to_string(getpid());
+        const std::string suffix = ".tmp." + host_name() + "." + std::to_string(getpid());
         std::vector<std::string> build = {cxx};
         build.insert(build.end(), flags.begin(), flags.end());
         build.insert(build.end(), {"-x", "c++-header", header, "-o", gch + suffix, "-MD", "-MF", dir + "/deps" + suffix});
@@ -573,6 +687,7 @@ bool use_pch(const CacheSettings& s, CachedCompile& c, const std::string& tmp, c
         // The header first, then the list that vouches for it.
         if (std::rename((gch + suffix).c_str(), gch.c_str()) != 0 || !write_atomic(manifest, out)) return false;
         note = "built the precompiled header " + gch;
+        log_event("compile", h.hex(), gch);
     }
     utimensat(AT_FDCWD, manifest.c_str(), nullptr, 0);  // last use, for evict_pch
     evict_pch(s.dir + "/pch", dir);

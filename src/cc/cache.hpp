@@ -3,6 +3,7 @@
 // target, core kind and flag set.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,10 @@ struct CachedCompile {
     std::vector<std::string> pch_deps;  // headers inside the precompiled header it used
     std::string pch_header;             // that header
     bool hit = false;
+    // Held while this process compiles a missing entry, so other processes
+    // (other machines, on a shared cache directory) wait for it instead of
+    // compiling too; released when the entry is stored or this is destroyed.
+    mutable std::shared_ptr<void> lease;
 };
 
 // Works out the key of `cmd` (a host compile ptocc planned); `tmp` is the

@@ -456,6 +456,39 @@ int cmd_smoke(bool log, bool list) {
     return ec::kRunError;
 }
 
+// The sweep engine is Python (python/ptolab/sweep) so Dask workers and CI
+// machines without this binary run the same code; ptolab sweep hands it the
+// whole command line. The package comes from the source tree (or
+// PTOLAB_ROOT), ahead of anything else on PYTHONPATH; the engine needs none
+// of the compiled runtime.
+int cmd_sweep(int argc, char** argv) {
+    const char* root_env = std::getenv("PTOLAB_ROOT");
+    const std::string root = root_env && *root_env ? root_env : PTOLAB_SOURCE_DIR;
+    const std::string pkg = root + "/python";
+    if (!std::filesystem::exists(pkg + "/ptolab/sweep/__main__.py")) {
+        std::cerr << "ptolab sweep: " << pkg << "/ptolab/sweep is missing; set PTOLAB_ROOT to a ptolab checkout\n";
+        return ec::kRunError;
+    }
+    const char* old = std::getenv("PYTHONPATH");
+    // The cases get the PYTHONPATH the user had (runcase.py restores it).
+    setenv("PTOLAB_SWEEP_CASE_PYTHONPATH", old ? old : "", 1);
+    setenv("PYTHONPATH", (old && *old ? pkg + ":" + old : pkg).c_str(), 1);
+    setenv("PTOLAB_ROOT", root.c_str(), 1);
+    if (!std::getenv("PTOLAB_BUILD_DIR")) setenv("PTOLAB_BUILD_DIR", PTOLAB_BINARY_DIR, 1);
+    // NumPy and Dask are Debian's (python3-numpy, python3-distributed): its interpreter, not the first on PATH.
+    const char* py_env = std::getenv("PTOLAB_SWEEP_PYTHON");
+    const std::string python = py_env && *py_env ? py_env : "/usr/bin/python3";
+    std::vector<std::string> args{python, "-m", "ptolab.sweep"};
+    for (int i = 2; i < argc; ++i) args.emplace_back(argv[i]);
+    std::vector<char*> cargv;
+    for (auto& a : args) cargv.push_back(a.data());
+    cargv.push_back(nullptr);
+    execv(python.c_str(), cargv.data());
+    std::cerr << "ptolab sweep: cannot run " << python << ": " << std::strerror(errno)
+              << "; install python3 or set PTOLAB_SWEEP_PYTHON\n";
+    return ec::kRunError;
+}
+
 // ptolab env: the exports of the CANN-shaped root's setenv.bash (docs/drop-in.md).
 std::string sh_quote(const std::string& s) { return ptolab::common::shell_quote_always(s); }
 
@@ -519,6 +552,8 @@ int main(int argc, char** argv) {
     const std::string invoked = std::filesystem::path(argv[0]).filename().string();
     if (invoked == "msprof") return ptolab::cli::msprof_main(argc, argv);
     if (invoked == "cannsim") return ptolab::cli::cannsim_main(argc, argv);
+    // Its options are the engine's (argparse); CLI11 below only lists the command.
+    if (argc >= 2 && std::string(argv[1]) == "sweep") return cmd_sweep(argc, argv);
 
     CLI::App app{"ptolab: run, verify and record PTO kernel tests (docs/cli.md)."};
     app.footer(kExitCodes);
@@ -633,6 +668,11 @@ int main(int argc, char** argv) {
     smoke->add_flag("--log", smoke_log, "Record the run in reference/verification-log.md with ptolab log");
     smoke->add_flag("--list", smoke_list, "Print the paths it would run; run nothing");
     smoke->footer(kExitCodes);
+
+    app.add_subcommand("sweep", "Run a sweep of independent cases (a runner's shape grid, commands from a list file; "
+                                "each in its own process) locally, sharded (--shard I/N, slurm, gitlab) or on a Dask cluster, "
+                                "with Markdown/JSON/JUnit reports; merge shards (sweep merge). Options: ptolab sweep "
+                                "--help. See docs/sweeps.md.");
 
     bool env_root = false;
     std::string env_soc;
