@@ -6,6 +6,7 @@
 #include <pto/inst/elementwise_ops.hpp>
 #include <pto/inst/layout.hpp>
 #include <pto/inst/pto_sync.hpp>
+#include <pto/inst/reduce.hpp>
 #include "test_isa_ref.hpp"
 #include "checker_util.hpp"
 #include <acl/acl.h>
@@ -136,6 +137,53 @@ TEST(DeviceTolerates, TgatherWithFewerValidColumnsThanColsRunsAsTheReleaseBuild)
               std::string::npos)
         << strict.st.message;
     EXPECT_NE(strict.st.message.find("PTO_SIM_STRICT makes it a fault"), std::string::npos) << strict.st.message;
+}
+
+// ------------------------------------------------------------ TCOLSUM with a tmp narrower than the source
+
+using Src8 = Tile<TileType::Vec, float, 8, 32>;
+using Sum8 = Tile<TileType::Vec, float, 1, 32>;
+using NarrowTmp = Tile<TileType::Vec, float, 4, 16>;
+
+void col_sum_narrow_tmp(float* src, float* out) {
+    Src8 s;
+    Sum8 d;
+    NarrowTmp tmp;
+    TASSIGN(s, 0);
+    TASSIGN(d, 0x800);
+    TASSIGN(tmp, 0x1000);
+    GlobalTensor<float, TileShape2D<float, 8, 32>, BaseShape2D<float, 8, 32>> gs(src);
+    GlobalTensor<float, TileShape2D<float, 1, 32>, BaseShape2D<float, 1, 32>> go(out);
+    TLOAD(s, gs);
+    set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    TCOLSUM(d, s, tmp, true);  // @colsum-narrow
+    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    TSTORE(go, d);
+}
+
+TEST(DeviceTolerates, TcolsumWithATmpNarrowerThanTheSourceRunsAndIsReported) {
+    std::vector<float> src(8 * 32), out(32, -1.0f), want(32);
+    std::iota(src.begin(), src.end(), 1.0f);
+    for (int c = 0; c < 32; ++c)
+        for (int r = 0; r < 8; ++r) want[c] += src[r * 32 + c];  // small integers: every order is exact
+    auto body = [&] { col_sum_narrow_tmp(src.data(), out.data()); };
+
+    Outcome plain = vec("", false, body);
+    ASSERT_TRUE(plain.st.ok()) << plain.st.message;
+    EXPECT_EQ(out, want);
+    EXPECT_NE(plain.err.find("debug-only-contract in kernel 'tolerated_kernel' on AIV block 0: TCOLSUM at " +
+                             here("@colsum-narrow") + ": with isBinary the tmp rows (16 elements) are shorter than "
+                             "the source's valid columns (32)"),
+              std::string::npos)
+        << plain.err;
+
+    Outcome checked = vec("mem", false, body);
+    ASSERT_EQ(checked.reports.size(), 1u);
+    EXPECT_EQ(checker_test::summary(checked.reports[0]),
+              "memcheck debug-only-contract " + std::to_string(line_of("@colsum-narrow")));
+    EXPECT_EQ(checked.reports[0].fix, "give tmp at least 32 columns of the source's element type");
 }
 
 // ------------------------------------------------------------ GM past the requested bytes
