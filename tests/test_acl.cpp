@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <algorithm>
 #include <atomic>
+#include <future>
 #include <memory>
 
 #include <chrono>
@@ -519,8 +520,16 @@ TEST_F(AclDev, FreeFromWorkOnAStreamRefusesInsteadOfWaitingForever) {
     ptosim::LaunchSpec user = sleeping_launch(0);
     user.site = {"user.cpp", 3};
     user.gm_args = {d};
+    // The freer must run with `user` already queued behind it: a gate holds
+    // the stream until both are in.
+    auto open = std::make_shared<std::promise<void>>();
+    ptosim::LaunchSpec gate = sleeping_launch(0);
+    gate.kernel = "acl_test_gate";
+    gate.aiv_body = [f = open->get_future().share()] { f.wait(); };
+    ASSERT_TRUE(static_cast<ptosim::Stream*>(s)->enqueue_launch(gate).ok());
     ASSERT_TRUE(static_cast<ptosim::Stream*>(s)->enqueue_launch(freer).ok());
     ASSERT_TRUE(static_cast<ptosim::Stream*>(s)->enqueue_launch(user).ok());
+    open->set_value();
     EXPECT_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS) << msg();
     EXPECT_EQ(code->load(), ACL_ERROR_RT_MEMORY_FREE);
     EXPECT_EQ(*text, "aclrtFree: device block " + pointer_text(d) +

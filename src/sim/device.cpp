@@ -251,7 +251,9 @@ Status Device::release(void* p, bool device, const void* caller) {
                 return {err::kMemoryFree, head + who +
                                               ", which was abandoned after a stream synchronisation timed out and may "
                                               "still run; the block is not freed"};
-            if (Impl::on_stream_worker())
+            // A kernel may run on any of the launch's host threads, not only
+            // on the stream's worker.
+            if (Impl::on_stream_worker() || current_core_or_null())
                 return {err::kMemoryFree, head + who +
                                               ", which has not finished, and this call runs on a stream (in a kernel "
                                               "or a stream task), where waiting for it could never end; the block "

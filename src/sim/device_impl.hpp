@@ -1,6 +1,7 @@
 #pragma once
 #include <ptosim/runtime.hpp>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <map>
@@ -9,6 +10,44 @@
 #include <vector>
 
 namespace ptosim {
+
+// A lock that a waiter can give up on after a while. Not std::timed_mutex:
+// its timed wait goes through pthread_mutex_clocklock, which
+// ThreadSanitizer does not intercept, so it would lose the order between
+// two launches and report the unlock as by a wrong thread.
+class ExecGate {
+public:
+    void lock() {
+        std::unique_lock lk(mu_);
+        free_.wait(lk, [&] { return !busy_; });
+        busy_ = true;
+    }
+    bool try_lock() {
+        std::lock_guard lk(mu_);
+        if (busy_) return false;
+        busy_ = true;
+        return true;
+    }
+    template <class Rep, class Period>
+    bool try_lock_for(const std::chrono::duration<Rep, Period>& d) {
+        std::unique_lock lk(mu_);
+        if (!free_.wait_for(lk, d, [&] { return !busy_; })) return false;
+        busy_ = true;
+        return true;
+    }
+    void unlock() {
+        {
+            std::lock_guard lk(mu_);
+            busy_ = false;
+        }
+        free_.notify_one();
+    }
+
+private:
+    std::mutex mu_;
+    std::condition_variable free_;
+    bool busy_ = false;
+};
 
 class Launch;
 
@@ -115,7 +154,7 @@ struct Device::Impl {
 
     // One launch at a time owns the cores (docs/acl.md, "Streams"); `busy`
     // names it for the reports of launches waiting behind it.
-    std::timed_mutex exec_mu;
+    ExecGate exec_mu;
     const LaunchSpec* busy = nullptr;  // guarded by mu; the launch holding the cores
 
     // The local buffers (UB, L1, L0A, ...) of every physical core of one

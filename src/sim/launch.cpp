@@ -95,17 +95,17 @@ void* tsan_fiber_of(const void* stack) {
     std::lock_guard lk(g_tsan_mu);
     return g_tsan_fibers.at(stack);
 }
-thread_local void* t_tsan_sched = nullptr;  // the scheduler's, while a core runs
 #endif
-// Right before jumping onto a core's stack (`stack`) or back to the scheduler (null).
-inline void tsan_switch([[maybe_unused]] const void* stack) {
+// Right before jumping onto core `s`'s stack, or back from it to the scheduler.
+inline void tsan_to_core([[maybe_unused]] CoreSlot& s) {
 #ifdef PTOSIM_TSAN
-    if (stack) {
-        t_tsan_sched = __tsan_get_current_fiber();
-        __tsan_switch_to_fiber(tsan_fiber_of(stack), 0);
-    } else {
-        __tsan_switch_to_fiber(t_tsan_sched, 0);
-    }
+    s.tsan_sched = __tsan_get_current_fiber();
+    __tsan_switch_to_fiber(tsan_fiber_of(s.fiber.stack), 0);
+#endif
+}
+inline void tsan_to_scheduler([[maybe_unused]] const CoreSlot& s) {
+#ifdef PTOSIM_TSAN
+    __tsan_switch_to_fiber(s.tsan_sched, 0);
 #endif
 }
 
@@ -403,7 +403,7 @@ struct FiberUnwind {};
     }
     slot->state = CoreSlot::State::Done;
     switch_begin(nullptr, t_sched_stack_bottom(), t_sched_stack_bytes());
-    tsan_switch(nullptr);
+    tsan_to_scheduler(*slot);
     bctx::jump_fcontext(slot->sched, nullptr);
     __builtin_unreachable();
 }
@@ -897,7 +897,7 @@ void Launch::resume(CoreSlot& s) {
     point_local_window(s.core);
     void* fake = nullptr;
     switch_begin(&fake, s.fiber.stack, kStackBytes);
-    tsan_switch(s.fiber.stack);
+    tsan_to_core(s);
     const bctx::transfer_t back = bctx::jump_fcontext(s.fiber.ctx, &s);
     switch_end(fake, false);
     s.fiber.ctx = back.fctx;  // where it waits (meaningless once it finished)
@@ -986,7 +986,7 @@ void Launch::yield_from(CoreSlot& s) {
 #ifdef PTOSIM_ASAN
     switch_begin(&fake, t_sched_stack, t_sched_stack_size);
 #endif
-    tsan_switch(nullptr);
+    tsan_to_scheduler(s);
     const bctx::transfer_t from = bctx::jump_fcontext(s.sched, nullptr);
     switch_end(fake, true);
     s.sched = from.fctx;  // resumed, perhaps by a later turn of the scheduler

@@ -61,6 +61,10 @@ struct CoreSlot {
     std::function<void()>* body = nullptr;
     std::string print_text;  // device printf output of a core in a parallel launch, until it is written out
     void* sched = nullptr;  // while the core runs: the context of its host thread's scheduler
+    // The same scheduler as ThreadSanitizer's fiber, under ThreadSanitizer. In
+    // the slot, not in a thread_local: code on a core's stack may have cached
+    // the address of the thread it started on, and a core resumes on any.
+    void* tsan_sched = nullptr;
     bool unwind = false;  // resumed only to unwind its stack (the launch ended without it)
     bool yielded = false;  // gave its turn away (yield_core): picked after every other ready core
 };
