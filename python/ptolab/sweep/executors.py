@@ -15,29 +15,27 @@ from .cases import SweepError
 ALLOWED_WORKER_LOSSES = 3
 
 
+def _worker_count(spec: str, jobs: int | None, example: str) -> int:
+    """N of `name:N` (the job count, else the host's cores, when absent)."""
+    n = spec.partition(":")[2]
+    try:
+        count = int(n) if n else (jobs or os.cpu_count() or 1)
+    except ValueError:
+        count = 0
+    if count < 1:
+        raise SweepError(f"--executor {spec}: N must be a whole number >= 1 (e.g. {example})")
+    return count
+
+
 def parse_executor(spec: str | None, jobs: int | None = None) -> tuple[str, str | int]:
     """("local", N) or ("dask", address-or-N): `local`, `local:N`, `dask://host:port`, `dask-local:N`."""
     spec = spec or "local"
     if spec == "local" or spec.startswith("local:"):
-        n = spec.partition(":")[2]
-        try:
-            count = int(n) if n else (jobs or os.cpu_count() or 1)
-        except ValueError:
-            count = 0
-        if count < 1:
-            raise SweepError(f"--executor {spec}: N must be a whole number >= 1 (e.g. local:4)")
-        return "local", count
+        return "local", _worker_count(spec, jobs, "local:4")
     if spec.startswith("dask://") or spec.startswith("tcp://"):
         return "dask", "tcp://" + spec.split("://", 1)[1]
     if spec == "dask-local" or spec.startswith("dask-local:"):
-        n = spec.partition(":")[2]
-        try:
-            count = int(n) if n else (jobs or os.cpu_count() or 1)
-        except ValueError:
-            count = 0
-        if count < 1:
-            raise SweepError(f"--executor {spec}: N must be a whole number >= 1 (e.g. dask-local:2)")
-        return "dask", count
+        return "dask", _worker_count(spec, jobs, "dask-local:2")
     raise SweepError(f"--executor {spec}: use local[:N], dask://HOST:PORT (a running scheduler) or dask-local[:N] "
                      "(a Dask cluster of N worker processes on this machine)")
 
