@@ -450,17 +450,6 @@ TEST(TCMP_Faults, MaskTooNarrowForTheValidColumns) {
     EXPECT_NE(msg.find("test_isa_layout.cpp"), std::string::npos) << msg;
 }
 
-TEST(TCMPS_Faults, MaskValidRowsMustMatch) {
-    auto msg = fault_of([] {
-        Dyn<float> a(8, 64);
-        MaskDyn m(4, 1);
-        TASSIGN(a, 0);
-        TASSIGN(m, 0x8000);
-        TCMPS(m, a, 1.0f, CmpMode::EQ);
-    });
-    EXPECT_NE(msg.find("TCMPS: dst.GetValidRow() (4) must equal src0.GetValidRow() (8)"), std::string::npos) << msg;
-}
-
 TEST(TFILLPAD_INPLACE_Faults, OperandsMustShareStorage) {
     auto msg = fault_of([] {
         using P = Tile<TileType::Vec, float, kR, kC, BLayout::RowMajor, kR, kC, SLayout::NoneBox, TileConfig::fractalABSize,

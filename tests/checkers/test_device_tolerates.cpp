@@ -3,6 +3,7 @@
 // the end with the device's result; under memcheck the same launch is a
 // report at the kernel's line; with PTO_SIM_STRICT (check::set_strict) it is
 // a fault at that line again.
+#include <pto/inst/elementwise_fused.hpp>
 #include <pto/inst/elementwise_ops.hpp>
 #include <pto/inst/layout.hpp>
 #include <pto/inst/pto_sync.hpp>
@@ -185,6 +186,278 @@ TEST(DeviceTolerates, TcolsumWithATmpNarrowerThanTheSourceRunsAndIsReported) {
               "memcheck debug-only-contract " + std::to_string(line_of("@colsum-narrow")));
     EXPECT_EQ(checked.reports[0].fix, "give tmp at least 32 columns of the source's element type");
 }
+
+// ------------------------------------------------------------ valid shapes pto-isa asserts only in debug builds
+
+template <class T, int R, int C>
+using Gm = GlobalTensor<T, TileShape2D<T, R, C>, BaseShape2D<T, R, C>>;
+
+void v_after_mte2() {
+    set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+}
+void mte3_after_v() {
+    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+}
+
+// One operand's valid shape breaks a rule pto-isa checks with PTO_ASSERT
+// only: by default the launch succeeds with the release build's result and a
+// note naming the op and line; memcheck reports it once at that line (the
+// results still written); strict mode faults there. `check` looks at the
+// results, `reset` puts the outputs back before the next run.
+void expect_release_result(const std::function<void()>& body, const std::function<void()>& reset,
+                           const std::function<void()>& check, const char* marker, const std::string& op,
+                           const std::string& what, const std::string& release, const std::string& fix) {
+    const std::string at = op + " at " + here(marker) + ": ";
+    Outcome plain = vec("", false, body);
+    ASSERT_TRUE(plain.st.ok()) << plain.st.message;
+    check();
+    EXPECT_TRUE(plain.reports.empty());
+    EXPECT_NE(plain.err.find("ptosim: memcheck: note: debug-only-contract in kernel 'tolerated_kernel' on AIV block 0: " +
+                             at + what + "; pto-isa states this rule, but only its debug build checks it: " + release),
+              std::string::npos)
+        << plain.err;
+
+    reset();
+    Outcome checked = vec("mem", false, body);
+    EXPECT_EQ(checked.st.code, ptosim::err::kVectorCoreException) << checked.st.message;
+    check();
+    ASSERT_EQ(checked.reports.size(), 1u);
+    EXPECT_EQ(checker_test::summary(checked.reports[0]), "memcheck debug-only-contract " + std::to_string(line_of(marker)));
+    EXPECT_EQ(checked.reports[0].fix, fix);
+
+    reset();
+    Outcome strict = vec("", true, body);
+    EXPECT_EQ(strict.st.code, ptosim::err::kVectorCoreException);
+    EXPECT_NE(strict.st.message.find("faulted on AIV block 0 at " + here(marker) + ": " + at + what), std::string::npos)
+        << strict.st.message;
+}
+
+// A row reduction into a dst of fewer valid rows than the source: the
+// release build loops over the source's rows (npu/a2a3/TRowSum.hpp,
+// npu/a5/TRowReduce.hpp) and writes all 8 sums.
+constexpr int kRR = 8, kRC = 16;
+using RowSrc = Tile<TileType::Vec, float, kRR, kRC>;
+using RowSums = Tile<TileType::Vec, float, kRR, 1, BLayout::ColMajor, DYNAMIC, 1>;
+using RowSumsBytes = Tile<TileType::Vec, float, 1, kRR>;  // the same bytes, ND
+
+void row_sum_short_dst(float* src, float* out) {
+    RowSrc s, tmp;
+    RowSums d(4);
+    RowSumsBytes whole;
+    TASSIGN(s, 0);
+    TASSIGN(tmp, 0x400);
+    TASSIGN(d, 0x800);
+    TASSIGN(whole, 0x800);
+    Gm<float, kRR, kRC> gs(src);
+    Gm<float, 1, kRR> go(out);
+    TLOAD(s, gs);
+    v_after_mte2();
+    TROWSUM(d, s, tmp);  // @rowsum-short
+    mte3_after_v();
+    TSTORE(go, whole);
+}
+
+TEST(DeviceTolerates, RowReductionIntoFewerValidRowsWritesTheSourcesRows) {
+    std::vector<float> src(kRR * kRC), out(kRR, -1.0f), want(kRR, 0.0f);
+    std::iota(src.begin(), src.end(), 1.0f);
+    for (int r = 0; r < kRR; ++r)
+        for (int c = 0; c < kRC; ++c) want[r] += src[r * kRC + c];  // small integers: every order is exact
+    expect_release_result([&] { row_sum_short_dst(src.data(), out.data()); },
+                          [&] { std::fill(out.begin(), out.end(), -1.0f); }, [&] { EXPECT_EQ(out, want); },
+                          "@rowsum-short", "TROWSUM", "dst's valid shape 4x1 differs from 8x1 (the source's valid rows)",
+                          "the release build writes dst over 8x1 and ignores its own valid shape",
+                          "set dst's valid shape to 8x1");
+}
+
+// A column reduction into a dst of fewer valid columns: the release build
+// folds the source's 32 columns (npu/a2a3/TColMax.hpp, npu/a5/TColMax.hpp).
+constexpr int kCR = 4, kCC = 32;
+using ColSrc = Tile<TileType::Vec, float, kCR, kCC>;
+using ColOut = Tile<TileType::Vec, float, 1, kCC, BLayout::RowMajor, 1, DYNAMIC>;
+using ColOutWhole = Tile<TileType::Vec, float, 1, kCC>;
+
+void col_max_short_dst(float* src, float* out) {
+    ColSrc s;
+    ColOut d(16);
+    ColOutWhole whole;
+    TASSIGN(s, 0);
+    TASSIGN(d, 0x400);
+    TASSIGN(whole, 0x400);
+    Gm<float, kCR, kCC> gs(src);
+    Gm<float, 1, kCC> go(out);
+    TLOAD(s, gs);
+    v_after_mte2();
+    TCOLMAX(d, s);  // @colmax-short
+    mte3_after_v();
+    TSTORE(go, whole);
+}
+
+TEST(DeviceTolerates, ColumnReductionIntoFewerValidColumnsWritesTheSourcesColumns) {
+    std::vector<float> src(kCR * kCC), out(kCC, -1.0f), want(kCC);
+    for (int i = 0; i < kCR * kCC; ++i) src[i] = static_cast<float>((i * 37) % 101);
+    for (int c = 0; c < kCC; ++c)
+        for (int r = 0; r < kCR; ++r) want[c] = std::max(r ? want[c] : src[c], src[r * kCC + c]);
+    expect_release_result([&] { col_max_short_dst(src.data(), out.data()); },
+                          [&] { std::fill(out.begin(), out.end(), -1.0f); }, [&] { EXPECT_EQ(out, want); },
+                          "@colmax-short", "TCOLMAX",
+                          "dst's valid shape 1x16 differs from 1x32 (the source's valid columns)",
+                          "the release build writes dst over 1x32 and ignores its own valid shape",
+                          "set dst's valid shape to 1x32");
+}
+
+// TPAIRREDUCESUM with a src0 of fewer valid columns than dst: the release
+// build reads src0 over dst's valid shape (npu/{a2a3,a5}/TPairReduceSum.hpp).
+using PairRow = Tile<TileType::Vec, float, 1, 32>;
+using PairPart = Tile<TileType::Vec, float, 1, 32, BLayout::RowMajor, 1, DYNAMIC>;
+
+void pair_sum_short_src(float* src, float* out) {
+    PairRow whole, d;
+    PairPart s(20);
+    TASSIGN(whole, 0);
+    TASSIGN(s, 0);
+    TASSIGN(d, 0x400);
+    Gm<float, 1, 32> gs(src), go(out);
+    TLOAD(whole, gs);
+    v_after_mte2();
+    TPAIRREDUCESUM(d, s);  // @pair-short
+    mte3_after_v();
+    TSTORE(go, d);
+}
+
+TEST(DeviceTolerates, PairReduceSumReadsSrc0OverDstsValidShape) {
+    std::vector<float> src(32), out(32, -1.0f), want(32, 0.0f);
+    std::iota(src.begin(), src.end(), 1.0f);
+    for (int k = 0; k < 16; ++k) want[k] = src[2 * k] + src[2 * k + 1];
+    expect_release_result([&] { pair_sum_short_src(src.data(), out.data()); },
+                          [&] { std::fill(out.begin(), out.end(), -1.0f); }, [&] { EXPECT_EQ(out, want); },
+                          "@pair-short", "TPAIRREDUCESUM", "src0's valid shape 1x20 differs from 1x32 (dst's valid shape)",
+                          "the release build reads src0 over 1x32 and ignores its own valid shape",
+                          "give src0 dst's valid shape 1x32");
+}
+
+// TCMP reads src1 over src0's valid shape (npu/a2a3/TCmp.hpp,
+// npu/a5/TCmp.hpp); TCMPS writes src0's valid rows of the mask.
+using MaskE = std::conditional_t<PTOSIM_TARGET_A5, uint32_t, uint8_t>;
+constexpr int kMaskCols = 32 / sizeof(MaskE);
+using CmpRow = Tile<TileType::Vec, float, 1, 64, BLayout::RowMajor, 1, DYNAMIC>;
+using CmpRows = Tile<TileType::Vec, float, 2, 64>;
+using Mask = Tile<TileType::Vec, MaskE, 2, kMaskCols, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+using MaskWhole = Tile<TileType::Vec, uint8_t, 2, 32>;
+
+void cmp_short_src1(float* a, float* b, uint8_t* out) {
+    CmpRow s0(64), s1(32), s1whole(64);
+    Mask m(1, kMaskCols);
+    MaskWhole whole;
+    TASSIGN(s0, 0);
+    TASSIGN(s1, 0x400);
+    TASSIGN(s1whole, 0x400);
+    TASSIGN(m, 0x800);
+    TASSIGN(whole, 0x800);
+    Gm<float, 1, 64> ga(a), gb(b);
+    Gm<uint8_t, 2, 32> go(out);
+    TLOAD(s0, ga);
+    TLOAD(s1whole, gb);
+    TLOAD(whole, go);
+    v_after_mte2();
+    TCMP(m, s0, s1, CmpMode::EQ);  // @cmp-short
+    mte3_after_v();
+    TSTORE(go, whole);
+}
+
+void cmps_short_mask(float* a, uint8_t* out) {
+    CmpRows s;
+    Mask m(1, kMaskCols);
+    MaskWhole whole;
+    TASSIGN(s, 0);
+    TASSIGN(m, 0x800);
+    TASSIGN(whole, 0x800);
+    Gm<float, 2, 64> ga(a);
+    Gm<uint8_t, 2, 32> go(out);
+    TLOAD(s, ga);
+    TLOAD(whole, go);
+    v_after_mte2();
+    TCMPS(m, s, 1.0f, CmpMode::EQ);  // @cmps-short
+    mte3_after_v();
+    TSTORE(go, whole);
+}
+
+// Equal at even columns only: each mask byte is 0b01010101.
+std::vector<float> even_ones(int n) {
+    std::vector<float> v(n);
+    for (int i = 0; i < n; ++i) v[i] = i % 2 ? 3.0f : 1.0f;
+    return v;
+}
+
+TEST(DeviceTolerates, CmpReadsSrc1OverSrc0sValidShape) {
+    std::vector<float> a = even_ones(64), b(64, 1.0f);
+    std::vector<uint8_t> out(64, 0xAB);
+    auto check = [&] {
+        for (int i = 0; i < 8; ++i) EXPECT_EQ(out[i], 0x55) << i;  // 64 bits: src1's 32 invalid columns compared too
+    };
+    expect_release_result([&] { cmp_short_src1(a.data(), b.data(), out.data()); },
+                          [&] { std::fill(out.begin(), out.end(), 0xAB); }, check, "@cmp-short", "TCMP",
+                          "src1's valid shape 1x32 differs from 1x64 (src0's valid shape)",
+                          "the release build reads src1 over 1x64 and ignores its own valid shape",
+                          "give src1 src0's valid shape");
+}
+
+TEST(DeviceTolerates, CmpsWritesSrc0sValidRowsOfTheMask) {
+    std::vector<float> a = even_ones(128);
+    std::vector<uint8_t> out(64, 0xAB);
+    // A2A3 packs each row into its own mask row; A5 packs the region linearly.
+    const int second = PTOSIM_TARGET_A5 ? 8 : 32;
+    auto check = [&] {
+        for (int i = 0; i < 8; ++i) {
+            EXPECT_EQ(out[i], 0x55) << i;
+            EXPECT_EQ(out[second + i], 0x55) << second + i;
+        }
+    };
+    expect_release_result([&] { cmps_short_mask(a.data(), out.data()); },
+                          [&] { std::fill(out.begin(), out.end(), 0xAB); }, check, "@cmps-short", "TCMPS",
+                          "dst's valid shape 1x" + std::to_string(kMaskCols) + " differs from 2x" +
+                              std::to_string(kMaskCols) + " (src0's valid rows)",
+                          "the release build writes dst over 2x" + std::to_string(kMaskCols) +
+                              " and ignores its own valid shape",
+                          "set dst's valid rows to src0's (2)");
+}
+
+#if PTOSIM_TARGET_A5
+// A5's TROWEXPAND reads one value from each of dst's valid rows of src
+// (npu/a5/TRowExpand.hpp), past src's own valid rows.
+using ExpSrc = Tile<TileType::Vec, float, 8, 8, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+using ExpSrcWhole = Tile<TileType::Vec, float, 8, 8>;
+using ExpDst = Tile<TileType::Vec, float, 8, 16>;
+
+void row_expand_short_src(float* src, float* out) {
+    ExpSrc s(4, 8);
+    ExpSrcWhole whole;
+    ExpDst d;
+    TASSIGN(s, 0);
+    TASSIGN(whole, 0);
+    TASSIGN(d, 0x400);
+    Gm<float, 8, 8> gs(src);
+    Gm<float, 8, 16> go(out);
+    TLOAD(whole, gs);
+    v_after_mte2();
+    TROWEXPAND(d, s);  // @rowexpand-short
+    mte3_after_v();
+    TSTORE(go, d);
+}
+
+TEST(DeviceTolerates, A5RowExpandReadsDstsValidRowsOfSrc) {
+    std::vector<float> src(64), out(128, -1.0f), want(128);
+    std::iota(src.begin(), src.end(), 1.0f);
+    for (int r = 0; r < 8; ++r)
+        for (int c = 0; c < 16; ++c) want[r * 16 + c] = src[r * 8];
+    expect_release_result([&] { row_expand_short_src(src.data(), out.data()); },
+                          [&] { std::fill(out.begin(), out.end(), -1.0f); }, [&] { EXPECT_EQ(out, want); },
+                          "@rowexpand-short", "TROWEXPAND", "src's valid shape 4x8 differs from 8x8 (dst's valid rows)",
+                          "the release build reads src over 8x8 and ignores its own valid shape",
+                          "set src's valid shape to 8x8");
+}
+#endif
 
 // ------------------------------------------------------------ GM past the requested bytes
 

@@ -7,6 +7,7 @@
 #pragma once
 #include <pto/common/sim_support.hpp>
 #include <array>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -113,6 +114,29 @@ inline void debug_contract(const SourceLoc& loc, const char* op, Pipe pipe, cons
                 "build checks it: " + release;
     t.fix = fix;
     ptosim::tolerate(loc, std::move(t));
+}
+
+// pto-isa's rule that `role`'s valid shape is run_r x run_c, the region its
+// release build drives the loops with (`driver` says whose), checked only by
+// PTO_ASSERT (docs/debug-contracts.md). The release build `verb`s `role` over
+// that region whatever its own valid shape says, so ptosim does the same and
+// reports the call. A region past `role`'s storage would take the access out
+// of the tile into whatever the buffer holds next, which ptosim does not
+// model: that stays a fault. `in_storage` overrides the row/column bound for
+// operands whose storage the caller judges itself (A5's linear masks).
+template <class T>
+void region_contract(CallSite cs, const char* op, const T& t, const char* role, int run_r, int run_c,
+                     const std::string& driver, const char* verb, const std::string& fix,
+                     std::optional<bool> in_storage = std::nullopt) {
+    const int vr = t.GetValidRow(), vc = t.GetValidCol();
+    if (vr == run_r && vc == run_c) return;
+    const std::string what = std::string(role) + "'s valid shape " + shape_str(vr, vc) + " differs from " +
+                             shape_str(run_r, run_c) + " (" + driver + ")";
+    const std::string runs = std::string(verb) + "s " + role + " over " + shape_str(run_r, run_c);
+    if (!in_storage.value_or(run_r <= T::Rows && run_c <= T::Cols))
+        shape_fault(cs, op, what + "; pto-isa's release build " + runs + ", past its " + shape_str(T::Rows, T::Cols) +
+                                " storage, which ptosim does not model: " + fix);
+    debug_contract(loc_of(cs), op, Pipe::V, what, "the release build " + runs + " and ignores its own valid shape", fix);
 }
 
 // Element (r, c) of a source tile, widened to compute_t.

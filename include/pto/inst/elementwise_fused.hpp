@@ -211,10 +211,8 @@ PTO_INST RecordEvent TPAIRREDUCESUM(CallSite cs, TileDataDst& dst, TileDataSrc0&
     using S = typename TileDataSrc0::DType;
     PTOSIM_CHECK_TYPES(TPAIRREDUCESUM, f16f32_fused_type, D, S);
     const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
-    if (src0.GetValidRow() != vr || src0.GetValidCol() != vc)
-        ptosim::fault(ptosim_impl::loc_of(cs), "TPAIRREDUCESUM: src0's valid shape " + std::to_string(src0.GetValidRow()) +
-                                           "x" + std::to_string(src0.GetValidCol()) + " differs from dst's " +
-                                           std::to_string(vr) + "x" + std::to_string(vc));
+    ptosim_impl::vop::region_contract(cs, "TPAIRREDUCESUM", src0, "src0", vr, vc, "dst's valid shape", "read",
+                                      "give src0 dst's valid shape " + ptosim_impl::vop::shape_str(vr, vc));
     std::array<const uint8_t*, 1> s;
     uint8_t* d = ptosim_impl::begin_vec_op(cs, "TPAIRREDUCESUM", dst, s, src0);
     auto src = [&](int r, int c) {

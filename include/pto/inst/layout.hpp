@@ -129,9 +129,9 @@ template <class Dst, class S0, class Rhs, class... S1>
 void tcmp(CallSite cs, const char* op, Dst& dst, CmpMode mode, Rhs rhs, S0& src0, S1&... src1) {
     check_cmp_tiles<Dst, S0>();
     const int vr = src0.GetValidRow(), vc = src0.GetValidCol();
-    if (dst.GetValidRow() != vr)
-        vop::shape_fault(cs, op, "dst.GetValidRow() (" + std::to_string(dst.GetValidRow()) +
-                                     ") must equal src0.GetValidRow() (" + std::to_string(vr) + ")");
+    // The mask checks below judge dst's storage: A5 packs the bits linearly.
+    vop::region_contract(cs, op, dst, "dst", vr, dst.GetValidCol(), "src0's valid rows", "write",
+                         "set dst's valid rows to src0's (" + std::to_string(vr) + ")", true);
     if constexpr (PTOSIM_TARGET_A5) check_linear_mask_fits<Dst>(cs, op, vr, vc);
     else check_mask_fits<Dst>(cs, op, vr, vc);
     auto [d, v] = vop::begin_op(cs, op, static_cast<uint64_t>(vr) * vc, static_cast<vop::NoTmp*>(nullptr), dst, src0,
@@ -251,11 +251,8 @@ PTO_INST RecordEvent TCMP(CallSite cs, TileDataDst& dst, TileDataSrc& src0, Tile
                   "TCMP: unsupported source element type on this target (see docs/isa/layout.md)");
     static_assert(ptosim_impl::tcmp_mask_type<typename TileDataDst::DType>,
                   "TCMP: the mask destination holds uint8_t on A2A3 and uint32_t on A5");
-    if (src1.GetValidRow() != src0.GetValidRow() || src1.GetValidCol() != src0.GetValidCol())
-        ptosim_impl::vop::shape_fault(cs, "TCMP", "src0 and src1 valid shapes differ (" + std::to_string(src0.GetValidRow()) +
-                                              "x" + std::to_string(src0.GetValidCol()) + " vs " +
-                                              std::to_string(src1.GetValidRow()) + "x" +
-                                              std::to_string(src1.GetValidCol()) + ")");
+    ptosim_impl::vop::region_contract(cs, "TCMP", src1, "src1", src0.GetValidRow(), src0.GetValidCol(),
+                                      "src0's valid shape", "read", "give src1 src0's valid shape");
     ptosim_impl::tcmp(cs, "TCMP", dst, cmpMode, [](const auto& v, int r, int c) { return std::get<1>(v)(r, c); }, src0, src1);
     return {};
 }

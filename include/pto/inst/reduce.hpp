@@ -87,9 +87,8 @@ void row_reduce(CallSite cs, const char* op, Dst& dst, Src& src, Tmp* tmp, Init 
     const int vr = src.GetValidRow(), vc = src.GetValidCol();
     if (vr == 0 || vc == 0)
         shape_fault(cs, op, "source valid shape " + shape_str(vr, vc) + " is empty; a row reduction needs at least one element per row");
-    if (dst.GetValidRow() != vr)
-        shape_fault(cs, op, "destination valid rows (" + std::to_string(dst.GetValidRow()) + ") must equal the source's (" +
-                                std::to_string(vr) + "); set the destination's valid shape to " + shape_str(vr, 1));
+    vop::region_contract(cs, op, dst, "dst", vr, dst.GetValidCol(), "the source's valid rows", "write",
+                         "set dst's valid shape to " + shape_str(vr, dst.GetValidCol()));
     auto [d, v] = begin_op(cs, op, static_cast<uint64_t>(vr) * vc, tmp, dst, src);
     const auto& s = std::get<0>(v);
     if constexpr (Fast != FastFold::None && std::is_same_v<typename Src::DType, float> &&
@@ -111,6 +110,14 @@ void row_reduce(CallSite cs, const char* op, Dst& dst, Src& src, Tmp* tmp, Init 
     }
 }
 
+// A column reduction writes `rows` rows of dst over the source's valid
+// columns, whatever dst's valid columns are.
+template <class Dst>
+void col_dst_contract(CallSite cs, const char* op, const Dst& dst, int rows, int vc) {
+    vop::region_contract(cs, op, dst, "dst", rows, vc, "the source's valid columns", "write",
+                         "set dst's valid shape to " + shape_str(rows, vc));
+}
+
 // dst(0, c) = fold over r of src(r, c), for c < src.GetValidCol(): rows in
 // ascending order, accumulated in compute_t and rounded once. Float sources
 // with a FastFold go through ptosim::float_col_fold instead.
@@ -118,9 +125,7 @@ template <FastFold Fast = FastFold::None, class Dst, class Src, class F>
 PTOSIM_VECTORIZE void col_reduce(CallSite cs, const char* op, Dst& dst, Src& src, F f) {
     static_assert(is_nd<Src> && is_nd<Dst>, "column reductions take Vec tiles in row-major ND layout (BLayout::RowMajor, NoneBox)");
     const int vr = src.GetValidRow(), vc = src.GetValidCol();
-    if (dst.GetValidCol() != vc)
-        shape_fault(cs, op, "destination valid columns (" + std::to_string(dst.GetValidCol()) +
-                                ") must equal the source's (" + std::to_string(vc) + ")");
+    col_dst_contract(cs, op, dst, dst.GetValidRow(), vc);
     auto [d, v] = begin_op(cs, op, static_cast<uint64_t>(vr) * vc, static_cast<NoTmp*>(nullptr), dst, src);
     if (vr == 0 || vc == 0) return;
     using T = typename Src::DType;
@@ -156,9 +161,7 @@ void col_sum_tree(CallSite cs, Dst& dst, Src& src, Tmp& tmp) {
                   "TCOLSUM takes Vec tiles in row-major ND layout (BLayout::RowMajor, NoneBox)");
     using T = typename Src::DType;
     const int vr = src.GetValidRow(), vc = src.GetValidCol();
-    if (dst.GetValidCol() != vc)
-        shape_fault(cs, "TCOLSUM", "destination valid columns (" + std::to_string(dst.GetValidCol()) +
-                                       ") must equal the source's (" + std::to_string(vc) + ")");
+    col_dst_contract(cs, "TCOLSUM", dst, dst.GetValidRow(), vc);
     constexpr int tmp_cols = Tmp::Cols * sizeof(typename Tmp::DType) / sizeof(T);
     // pto-isa asserts this only in debug builds; ptosim still adds the true
     // tree (the device's overlapping partial rows are not modelled).
@@ -236,9 +239,7 @@ void col_arg(CallSite cs, const char* op, Dst& dst, Src& src, Tmp* tmp, Beats be
     const int vr = src.GetValidRow(), vc = src.GetValidCol();
     if (vr == 0 || vc == 0)
         shape_fault(cs, op, "source valid shape " + shape_str(vr, vc) + " is empty; a column arg-reduction needs at least one element per column");
-    if (dst.GetValidRow() != 1 || dst.GetValidCol() != vc)
-        shape_fault(cs, op, "destination valid shape " + shape_str(dst.GetValidRow(), dst.GetValidCol()) +
-                                " must be " + shape_str(1, vc) + " (one index per source column)");
+    col_dst_contract(cs, op, dst, 1, vc);
     auto [d, v] = begin_op(cs, op, static_cast<uint64_t>(vr) * vc, tmp, dst, src);
     const auto& s = std::get<0>(v);
     for (int c = 0; c < vc; ++c) {
@@ -276,9 +277,10 @@ void expand(CallSite cs, const char* op, Dst& dst, Src& src) {
     static_assert(is_nd<Src> || (Rows && is_dn_column<Src>),
                   "TROWEXPAND reads an ND tile or a one-column DN tile; TCOLEXPAND reads an ND tile");
     const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
-    if (Rows && PTOSIM_TARGET_A5 && src.GetValidRow() != vr)
-        shape_fault(cs, op, "source valid rows (" + std::to_string(src.GetValidRow()) + ") must equal the destination's (" +
-                                std::to_string(vr) + ") on A5");
+    // Only A5's TRowExpand asserts this; A2A3's states no rule on the rows.
+    if constexpr (Rows && PTOSIM_TARGET_A5)
+        vop::region_contract(cs, op, src, "src", vr, src.GetValidCol(), "dst's valid rows", "read",
+                             "set src's valid shape to " + shape_str(vr, src.GetValidCol()));
     auto [d, v] = begin_op(cs, op, static_cast<uint64_t>(vr) * vc, static_cast<NoTmp*>(nullptr), dst, src);
     const auto& s = std::get<0>(v);
     if (src.GetValidRow() == 0 || src.GetValidCol() == 0) return;
