@@ -23,7 +23,16 @@ def build(arch, src, out, macro="-DMEMORY_BASE"):
     return ctypes.CDLL(path)
 
 
+registered = {}
+
+
 def ptr(a):
+    # A kernel's GM must be memory the device maps: a plain NumPy buffer is not
+    # (the kernel faults at its first access), a registered one counts as
+    # aclrtMalloc memory would. Kept alive so that no later array reuses it.
+    if a.ctypes.data not in registered:
+        assert rt.ptosim_register_memory(ctypes.c_void_p(a.ctypes.data), ctypes.c_uint64(a.nbytes)) == 0
+        registered[a.ctypes.data] = a
     return ctypes.c_void_p(a.ctypes.data)
 
 
@@ -79,5 +88,24 @@ assert rt.rtGetC2cCtrlAddr(ctypes.byref(ffts), ctypes.byref(ln)) == 0
 mix.call_matmul_add(ctypes.c_uint32(2), None, ptr(a), ptr(b), ptr(d), ptr(ws), ptr(out), ffts)
 sync()
 check("matmul_add dav-c220 (mix)", out, np.matmul(a.astype(np.float32), b.astype(np.float32)) + d, atol=1e-4)
+
+# A process that never allocated device memory, launching on a NumPy buffer it
+# did not register: host memory the device does not map, so the kernel's
+# store faults there, as on the device.
+host = np.zeros(32 * 64, np.float32)
+vec.call_vec_add(ctypes.c_uint32(1), None, ptr(x), ptr(y), ctypes.c_void_p(host.ctypes.data))
+rc = rt.aclrtSynchronizeStream(None)
+rt.aclGetRecentErrMsg.restype = ctypes.c_char_p
+src = os.path.join(kernels, "vec_add.cpp")
+want = (f"aclrtSynchronizeStream: kernel 'vec_add<float, kRows, kCols>' (launched at {src}:33) faulted on AIV block 0 "
+        f"at {src}:29: TSTORE: GM bytes [{host.ctypes.data:#x}, {host.ctypes.data + host.nbytes:#x}) lie in no device "
+        f"allocation, an address the device does not map: host memory (malloc/stack/NumPy) is not device memory: "
+        f"allocate it with aclrtMalloc / copy it with aclrtMemcpy")
+got = rt.aclGetRecentErrMsg().decode()
+if (rc, got) != (507035, want):
+    print(f"FAIL unregistered NumPy output: {rc}: {got}\n  want 507035: {want}")
+    failures += 1
+else:
+    print("PASS unregistered NumPy output faults at the store")
 
 sys.exit(1 if failures else 0)
