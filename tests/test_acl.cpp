@@ -2,6 +2,7 @@
 // and the message a user gets from aclGetRecentErrMsg.
 #include <acl/acl.h>
 #include <runtime/rt_ffts.h>
+#include <ptosim/c_api.h>
 #include <ptosim/kernel_launch.hpp>
 #include <ptosim/runtime.hpp>
 
@@ -632,6 +633,45 @@ TEST_F(AclDev, PtoccLaunchGivenUnknownHostMemoryFailsWithoutRunning) {
     EXPECT_EQ(ran->load(), 1);
     EXPECT_EQ(aclrtFreeHost(pinned), ACL_SUCCESS);
     EXPECT_EQ(aclrtFree(d), ACL_SUCCESS);
+}
+
+// A device program's GM access to memory in no allocation (here a host
+// buffer whose address reached the kernel outside its pointer arguments, as
+// an integer or inside a struct) is the device's access fault, at the access.
+// The same body launched from C++ (run_launch) is not a device program and
+// runs on host memory, as ptolab's own tests do.
+TEST_F(AclDev, DeviceProgramAccessToHostMemoryIsALocatedFault) {
+    auto host = std::make_shared<std::vector<float>>(64, 1.0f);
+    auto ran = std::make_shared<std::atomic<int>>(0);
+    ptosim::LaunchSpec spec = sleeping_launch(0);
+    spec.kernel = "acl_test_host_access";
+    spec.site = {"host.cpp", 7};
+    spec.aiv_body = [host, ran] {
+        ptosim::check_gm(host->data() + 8, 64, "TLOAD", {"kernel.cpp", 12});
+        ++*ran;
+    };
+    spec.gm_args = {nullptr};  // an integer argument: invisible to the launch's own check
+    EXPECT_TRUE(ptosim::run_launch(ptosim::Device::get(), spec).ok());
+    EXPECT_EQ(ran->load(), 1);
+
+    testing::internal::CaptureStderr();
+    ptosim::cc::submit(spec, nullptr);
+    EXPECT_EQ(aclrtSynchronizeStream(nullptr), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+    (void)testing::internal::GetCapturedStderr();
+    EXPECT_EQ(msg(), "aclrtSynchronizeStream: kernel 'acl_test_host_access' (launched at host.cpp:7) faulted on AIV "
+                     "block 0 at kernel.cpp:12: TLOAD: GM bytes [" + pointer_text(host->data() + 8) + ", " +
+                         pointer_text(host->data() + 24) +
+                         ") lie in no device allocation, an address the device does not map: host memory "
+                         "(malloc/stack/NumPy) is not device memory: allocate it with aclrtMalloc / copy it with "
+                         "aclrtMemcpy");
+    EXPECT_EQ(ran->load(), 1) << "the access did not happen";
+
+    // Registered host memory counts as mapped for the device (docs/acl.md).
+    ASSERT_EQ(ptosim_register_memory(host->data(), host->size() * sizeof(float)), 0);
+    ptosim::cc::submit(spec, nullptr);
+    EXPECT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS) << msg();
+    EXPECT_EQ(ran->load(), 2);
+    EXPECT_EQ(ptosim_unregister_memory(host->data()), 0);
 }
 
 TEST_F(AclDev, KernelAccessToFreedDeviceMemoryIsALocatedFault) {

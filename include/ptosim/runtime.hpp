@@ -77,6 +77,12 @@ struct LaunchSpec {
     // pointers): aclrtFree of a block one of them points into waits for the
     // launch, and ptocc launches refuse host memory (Stream::enqueue_error).
     std::vector<const void*> gm_args;
+    // Made as a program for the device makes it (<<<>>>, and so ACL graph
+    // replays and the simulated torch_npu): its GM can only be memory the
+    // device maps, so an access to memory in no allocation faults (check_gm).
+    // Launches built in C++ (run_launch with LaunchSpec bodies) run kernels on
+    // plain host memory by design and are not judged so.
+    bool device_program = false;
     // Set when the launch is a task of an ACL graph replay (aclmdlRIExecuteAsync):
     // "replay R of aclmdlRI 0x..., task i of n", named by the cost model's
     // trace and summary. A replay pays the fixed launch overhead once, on its

@@ -248,24 +248,53 @@ def from_torch(tensor):
         raise ValueError(f"from_torch: tensor is on {tensor.device}; the simulator needs tensor.cpu()")
     if not tensor.is_contiguous():
         raise ValueError("from_torch: tensor is not contiguous; pass tensor.contiguous()")
-    import torch
-    name = _dtype_name(str(tensor.dtype))
-    if name == "bfloat16":
-        array = tensor.view(torch.int16).numpy().view(np.uint16)
-    else:
-        array = tensor.numpy()
-    return Tensor(array, name, owner=tensor)
+    return Tensor(_torch_array(tensor), _dtype_name(str(tensor.dtype)), owner=tensor)
+
+
+def _torch_array(tensor):
+    """A torch CPU tensor's memory as a NumPy array (bfloat16 as uint16 bits)."""
+    if _dtype_name(str(tensor.dtype)) == "bfloat16":
+        import torch
+        return tensor.view(torch.int16).numpy().view(np.uint16)
+    return tensor.numpy()
+
+
+# Host buffers tensor_ptr handed out, registered with ptosim while they live:
+# a kernel's access to memory in no registered block is a fault, as host
+# memory is on the device (docs/semantics.md, "Faults and reports").
+_registered_hosts = set()
+
+
+def _release_host(address):
+    _registered_hosts.discard(address)
+    _core.unregister_memory(np.frombuffer((ctypes.c_uint8 * 1).from_address(address), np.uint8))
+
+
+def _keep_registered(owner, array):
+    address = array.ctypes.data
+    if array.nbytes == 0 or address in _registered_hosts:
+        return
+    try:
+        _core.register_memory(array)
+    except Exception:
+        return  # it overlaps registered memory: a view of a ptolab tensor, reachable already
+    _registered_hosts.add(address)
+    weakref.finalize(owner, _release_host, address)
 
 
 def tensor_ptr(x):
-    """ctypes pointer to a tensor's data: ptolab tensors, NumPy arrays, torch tensors (CPU or NPU)."""
+    """ctypes pointer to a tensor's data: ptolab tensors, NumPy arrays, torch tensors (CPU or NPU).
+    A NumPy array or torch CPU tensor is registered with the simulator for as long as it lives."""
     if isinstance(x, Tensor):
         return x._as_parameter_
     if _is_torch(x):
+        if x.device.type == "cpu" and x.is_contiguous():
+            _keep_registered(x, _torch_array(x))
         return ctypes.c_void_p(x.data_ptr())
     if isinstance(x, np.ndarray):
         if not x.flags.c_contiguous:
             raise ValueError("tensor_ptr: NumPy array is not C-contiguous; pass numpy.ascontiguousarray(a)")
+        _keep_registered(x, x)
         return ctypes.c_void_p(x.ctypes.data)
     raise TypeError(f"tensor_ptr: expected a ptolab tensor, NumPy array or torch tensor, got {type(x).__name__}")
 

@@ -1,5 +1,6 @@
 #include "device_impl.hpp"
 #include "code_address.hpp"
+#include "launch.hpp"
 #include <dlfcn.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -343,6 +344,14 @@ void Device::Impl::CoreArena::reset() {
     for (int sp = 0; sp < kSpaceCount; ++sp) offset_[sp] = size_[sp] = 0;
 }
 
+// aclrtFreeHost keeps a freed host block mapped for a while (CANN pools
+// pinned pages): a launch given one is a use after free, not a host buffer.
+bool Device::Impl::in_host_quarantine(uintptr_t a) const {
+    for (const auto& [p, bytes] : host_quarantine)
+        if (a - reinterpret_cast<uintptr_t>(p) < bytes) return true;
+    return false;
+}
+
 const FreedBlock* find_freed(Device& d, uintptr_t a) {
     const size_t used = d.impl().freed_used.load(std::memory_order_acquire);
     for (size_t i = 0; i < used; ++i) {
@@ -490,8 +499,7 @@ void check_gm(const void* p, uint64_t bytes, const char* what, const SourceLoc& 
                            "; free device memory only after the launches using it finished (synchronise the stream "
                            "first)");
         }
-        // Unregistered memory cannot be checked, unless the span runs into a
-        // registered block: then it writes memory it does not own.
+        // A span that runs into a registered block writes memory it does not own.
         std::lock_guard lk(d.impl().mu);
         auto it = d.impl().allocations.lower_bound(a);
         if (it != d.impl().allocations.end() && it->first < a + bytes) {
@@ -501,6 +509,20 @@ void check_gm(const void* p, uint64_t bytes, const char* what, const SourceLoc& 
                           "allocation at %p; check the offset added to the kernel argument",
                           what, p, static_cast<const void*>(static_cast<const uint8_t*>(p) + bytes),
                           static_cast<unsigned long long>(it->second.size), reinterpret_cast<void*>(it->first));
+            fault(loc, buf);
+        }
+        // A device program's GM is memory the device maps: anything else is an
+        // address its MMU rejects, an AI core exception at this access
+        // (docs/semantics.md, "Faults and reports"). Launches built in C++
+        // run kernels on plain host memory on purpose and stay unchecked.
+        const Core* c = current_core_or_null();
+        if (c && c->launch && c->launch->spec().device_program && !d.impl().in_host_quarantine(a)) {
+            char buf[400];
+            std::snprintf(buf, sizeof buf,
+                          "%s: GM bytes [%p, %p) lie in no device allocation, an address the device does not map: "
+                          "host memory (malloc/stack/NumPy) is not device memory: allocate it with aclrtMalloc / "
+                          "copy it with aclrtMemcpy",
+                          what, p, static_cast<const void*>(static_cast<const uint8_t*>(p) + bytes));
             fault(loc, buf);
         }
         return;

@@ -106,6 +106,8 @@ struct Device::Impl {
     std::deque<std::pair<void*, uint64_t>> host_quarantine;
     uint64_t host_quarantine_bytes = 0;
     static constexpr uint64_t kHostQuarantineBytes = 256ull << 20;
+    // With mu held: whether address a lies in a quarantined host block.
+    bool in_host_quarantine(uintptr_t a) const;
     // Freed device blocks keep their address range, inaccessible, so that no
     // later allocation reuses it while a kernel may still hold the pointer;
     // the oldest are unmapped beyond kFreedBlocks (docs/acl.md, aclrtFree).

@@ -247,6 +247,7 @@ void submit(LaunchSpec spec, void* stream) {
                                 st.message + " The launch was not queued.");
         return;
     }
+    spec.device_program = true;
     if (Status st = s->enqueue_launch(std::move(spec)); !st.ok())
         report_launch_error(kernel.c_str(), site.file, static_cast<uint32_t>(site.line),
                             st.message + " The launch was not queued.");

@@ -30,14 +30,6 @@ bool had_device_memory(const Device::Impl& im) {
     return false;
 }
 
-// With Device::Impl::mu held. aclrtFreeHost keeps a freed host block mapped
-// for a while; a launch given one is a use after free, not a CPU tensor.
-bool in_host_quarantine(const Device::Impl& im, uintptr_t a) {
-    for (const auto& [p, bytes] : im.host_quarantine)
-        if (a - reinterpret_cast<uintptr_t>(p) < bytes) return true;
-    return false;
-}
-
 }  // namespace
 
 Status check_launch_pointers(Device& d, const LaunchSpec& spec) {
@@ -51,7 +43,7 @@ Status check_launch_pointers(Device& d, const LaunchSpec& spec) {
         if (device_memory < 0) device_memory = had_device_memory(im) ? 1 : 0;
         if (!device_memory) return {};
         // A freed block is reported at the kernel's first access to it, with who freed it.
-        if (find_freed(d, a) || in_host_quarantine(im, a)) continue;
+        if (find_freed(d, a) || im.in_host_quarantine(a)) continue;
         char addr[32];
         std::snprintf(addr, sizeof addr, "%p", spec.gm_args[i]);
         const int code = spec.kind == KernelKind::Vec ? err::kVectorCoreException : err::kAiCoreException;

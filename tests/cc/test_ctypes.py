@@ -23,7 +23,16 @@ def build(arch, src, out, macro="-DMEMORY_BASE"):
     return ctypes.CDLL(path)
 
 
+registered = {}
+
+
 def ptr(a):
+    # A kernel's GM must be memory the device maps: a plain NumPy buffer is not
+    # (the kernel faults at its first access), a registered one counts as
+    # aclrtMalloc memory would. Kept alive so that no later array reuses it.
+    if a.ctypes.data not in registered:
+        assert rt.ptosim_register_memory(ctypes.c_void_p(a.ctypes.data), ctypes.c_uint64(a.nbytes)) == 0
+        registered[a.ctypes.data] = a
     return ctypes.c_void_p(a.ctypes.data)
 
 
@@ -54,6 +63,26 @@ def sync():
 rng = np.random.default_rng(3)
 
 vec = build("dav-c220-vec", "vec_add.cpp", "libvec_add.so")
+# Before any memory is registered (the launch then refuses unknown host
+# pointers, docs/acl.md): plain NumPy buffers are host memory the device does
+# not map, so the kernel's first access faults, as on the device.
+host = [np.zeros(32 * 64, np.float32) for _ in range(3)]
+vec.call_vec_add(ctypes.c_uint32(1), None, *(ctypes.c_void_p(h.ctypes.data) for h in host))
+rc = rt.aclrtSynchronizeStream(None)
+rt.aclGetRecentErrMsg.restype = ctypes.c_char_p
+src = os.path.join(kernels, "vec_add.cpp")
+lo = host[0].ctypes.data
+want = (f"aclrtSynchronizeStream: kernel 'vec_add<float, kRows, kCols>' (launched at {src}:33) faulted on AIV block 0 "
+        f"at {src}:22: TLOAD: GM bytes [{lo:#x}, {lo + host[0].nbytes:#x}) lie in no device allocation, an address "
+        f"the device does not map: host memory (malloc/stack/NumPy) is not device memory: allocate it with "
+        f"aclrtMalloc / copy it with aclrtMemcpy")
+got = rt.aclGetRecentErrMsg().decode()
+if (rc, got) != (507035, want):
+    print(f"FAIL unregistered NumPy buffers: {rc}: {got}\n  want 507035: {want}")
+    failures += 1
+else:
+    print("PASS unregistered NumPy buffers fault at the first access")
+
 blocks = 3
 x = rng.standard_normal(blocks * 32 * 64).astype(np.float32)
 y = rng.standard_normal(blocks * 32 * 64).astype(np.float32)

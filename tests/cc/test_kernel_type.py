@@ -52,7 +52,16 @@ def sync():
         raise RuntimeError(f"aclrtSynchronizeStream: {rc}: {rt.aclGetRecentErrMsg().decode()}")
 
 
+registered = {}
+
+
 def ptr(a):
+    # A kernel's GM must be memory the device maps: a plain NumPy buffer is not
+    # (the kernel faults at its first access), a registered one counts as
+    # aclrtMalloc memory would. Kept alive so that no later array reuses it.
+    if a.ctypes.data not in registered:
+        assert rt.ptosim_register_memory(ctypes.c_void_p(a.ctypes.data), ctypes.c_uint64(a.nbytes)) == 0
+        registered[a.ctypes.data] = a
     return ctypes.c_void_p(a.ctypes.data)
 
 

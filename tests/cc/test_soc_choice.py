@@ -56,8 +56,13 @@ for step in sys.argv[2:]:
         x = np.arange(32 * 64, dtype=np.float32)
         z = np.zeros_like(x)
         p = lambda a: ctypes.c_void_p(a.ctypes.data)
+        # The kernel's GM must be memory the device maps (registered), or it faults.
+        for a in (x, z):
+            assert rt.ptosim_register_memory(p(a), ctypes.c_uint64(a.nbytes)) == 0
         libs[arg].call_vec_add(ctypes.c_uint32(1), None, p(x), p(x), p(z))
         rc = rt.aclrtSynchronizeStream(None)
+        for a in (x, z):
+            assert rt.ptosim_unregister_memory(p(a)) == 0
         if rc == 0:
             print("ok" if (z == 2 * x).all() else "wrong result")
         else:

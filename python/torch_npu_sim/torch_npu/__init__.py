@@ -33,7 +33,7 @@ _guard()
 
 import torch  # noqa: E402
 
-from . import _runtime, _tensor  # noqa: E402
+from . import _extensions, _runtime, _tensor  # noqa: E402
 from . import npu  # noqa: E402
 
 _runtime.lib()
@@ -41,6 +41,7 @@ _tensor.patch_tensor_class()
 _tensor.patch_device_type()
 _tensor.install_mode()
 _tensor.patch_threads()
+_extensions.patch_cpp_extension()
 torch.npu = npu
 sys.modules["torch.npu"] = npu
 
