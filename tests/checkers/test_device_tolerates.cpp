@@ -423,6 +423,46 @@ TEST(DeviceTolerates, CmpsWritesSrc0sValidRowsOfTheMask) {
                           "set dst's valid rows to src0's (2)");
 }
 
+// TROWEXPANDADD with a per-row DN operand of fewer valid rows than dst: both
+// targets' release builds take src0 (dst's valid shape) as the full tile and
+// read one value of src1 for each of dst's 8 valid rows (a2a3 vbrcb,
+// a5 TRowExpandBinOps_2D_NoPostUpdate), past src1's 4.
+using RexFull = Tile<TileType::Vec, float, 8, 16>;
+using RexVec = Tile<TileType::Vec, float, 8, 1, BLayout::ColMajor, DYNAMIC, 1>;
+using RexVecBytes = Tile<TileType::Vec, float, 1, 8>;
+
+void row_expand_add_short_vec(float* a, float* b, float* out) {
+    RexFull s0, d;
+    RexVec s1(4);
+    RexVecBytes whole;
+    TASSIGN(s0, 0);
+    TASSIGN(s1, 0x400);
+    TASSIGN(whole, 0x400);
+    TASSIGN(d, 0x800);
+    Gm<float, 8, 16> ga(a), go(out);
+    Gm<float, 1, 8> gb(b);
+    TLOAD(s0, ga);
+    TLOAD(whole, gb);
+    v_after_mte2();
+    TROWEXPANDADD(d, s0, s1);  // @rowexpandadd-short
+    mte3_after_v();
+    TSTORE(go, d);
+}
+
+TEST(DeviceTolerates, RowExpandAddReadsDstsValidRowsOfThePerRowOperand) {
+    std::vector<float> a(128), b(8), out(128, -1.0f), want(128);
+    std::iota(a.begin(), a.end(), 1.0f);
+    for (int r = 0; r < 8; ++r) b[r] = 1000.0f * (r + 1);
+    for (int r = 0; r < 8; ++r)
+        for (int c = 0; c < 16; ++c) want[r * 16 + c] = a[r * 16 + c] + b[r];
+    expect_release_result([&] { row_expand_add_short_vec(a.data(), b.data(), out.data()); },
+                          [&] { std::fill(out.begin(), out.end(), -1.0f); }, [&] { EXPECT_EQ(out, want); },
+                          "@rowexpandadd-short", "TROWEXPANDADD",
+                          "src1's valid shape 4x1 differs from 8x1 (dst's valid rows, one value per row)",
+                          "the release build reads src1 over 8x1 and ignores its own valid shape",
+                          "set src1's valid shape to 8x1");
+}
+
 #if PTOSIM_TARGET_A5
 // A5's TROWEXPAND reads one value from each of dst's valid rows of src
 // (npu/a5/TRowExpand.hpp), past src's own valid rows.

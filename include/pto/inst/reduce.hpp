@@ -287,14 +287,14 @@ void expand(CallSite cs, const char* op, Dst& dst, Src& src) {
     expand_rows<Rows, Dst>(d, s, vr, vc);
 }
 
-// row_expand_binary's mode 1 with a row-major full operand: e_r read once
-// per row and the row as one loop over contiguous elements (vectorised for
-// float), f(e_r, full) when ExpFirst; per element what fill_region computes.
-template <bool ExpFirst, class Dst, class Full, class E, class F>
-PTOSIM_VECTORIZE void row_expand_rows(uint8_t* d, const in_view<Full>& full, const in_view<E>& e, int vr, int vc, F& f) {
-    using T = typename Dst::DType;
+// row_expand_binary's packed per-row operand with a row-major full one: e_r
+// read once per row and the row as one loop over contiguous elements
+// (vectorised for float), f(e_r, full) when ExpFirst; per element what
+// fill_region computes.
+template <bool ExpFirst, class Dst, class Full, class T, class F>
+PTOSIM_VECTORIZE void row_expand_rows(uint8_t* d, const in_view<Full>& full, const uint8_t* e, int vr, int vc, F& f) {
     for (int r = 0; r < vr; ++r) {
-        const auto s = e(r, 0);
+        const auto s = widen(load_elem<T>(e + r * sizeof(T)));
         uint8_t* drow = at<Dst>(d, r, 0);
         const uint8_t* frow = at<Full>(const_cast<uint8_t*>(full.base), r, 0);
         for (int c = 0; c < vc; ++c) {
@@ -305,11 +305,86 @@ PTOSIM_VECTORIZE void row_expand_rows(uint8_t* d, const in_view<Full>& full, con
     }
 }
 
-// dst(r, c) = f(full(r, c), e_r) where e_r comes from the expanded operand:
-// one value per row from a one-column DN tile (mode 1), or the row's
-// 32-byte block, repeating along the row, from an ND tile (mode 2). The
-// expanded operand is src1 unless src0 is DN, or src0 alone lacks dst's
-// valid shape; then f sees (e_r, full) so SUB/DIV keep their operand order.
+// Whether pto-isa's release build takes src0 as the full tile: when src0 has
+// dst's valid shape, else src1 whatever its shape (a2a3 and a5
+// TRowExpand*.hpp). A2A3's form without tmp breaks the tie of both matching
+// by row stride; its form with tmp and A5 do not.
+template <bool HasTmp, class S0, class S1>
+constexpr bool release_full_is_src0(bool src0_eq, bool src1_eq) {
+    if (src0_eq && src1_eq && !HasTmp && !PTOSIM_TARGET_A5) return S0::RowStride >= S1::RowStride;
+    return src0_eq;
+}
+
+// The full operand drives dst's valid region; the per-row operand e is read
+// as the release build addresses it, from its storage and not by its row
+// stride: packed (one value per row, element r) when it is DN or goes
+// through A2A3's vbrcb (the form with tmp), else one 32-byte block per row
+// at r * 32 bytes (A2A3 tiles of 256 rows or more restart every 255 rows at
+// e's row stride, TRowExpandBinaryNormMode32B). ExpFirst: e is src0, so
+// f sees (e_r, full) and SUB/DIV keep their operand order.
+template <bool ExpFirst, bool HasTmp, class Dst, class Full, class E, class Tmp, class F>
+void row_expand_run(CallSite cs, const char* op, Dst& dst, Full& full, E& e, Tmp* tmp, F f) {
+    using T = typename Dst::DType;
+    constexpr int block = static_cast<int>(32 / sizeof(T));
+    constexpr bool packed = !E::isRowMajor || (HasTmp && !PTOSIM_TARGET_A5);
+    const char* full_name = ExpFirst ? "src1" : "src0";
+    const char* e_name = ExpFirst ? "src0" : "src1";
+    const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
+    const std::string region = shape_str(vr, vc);
+    vop::region_contract(cs, op, full, full_name, vr, vc,
+                         ExpFirst && !same_valid(full, vr, vc)
+                             ? "dst's valid shape, which neither source has: the release build then takes src1 as the full tile"
+                             : "dst's valid shape",
+                         "read", "give the full operand dst's valid shape " + region);
+    const bool chunked = !PTOSIM_TARGET_A5 && !packed && Dst::Rows >= 256 && vr >= 256;
+    auto row_off = [&](int r) -> size_t {
+        if (packed) return static_cast<size_t>(r);
+        if (chunked) return static_cast<size_t>(r / 255) * 255 * E::RowStride + static_cast<size_t>(r % 255) * block;
+        return static_cast<size_t>(r) * block;
+    };
+    const size_t storage = static_cast<size_t>(E::Rows) * E::Cols;
+    const bool fits = vr == 0 || vc == 0 || row_off(vr - 1) + (packed ? 0 : std::min(vc, block) - 1) < storage;
+    const int want_c = packed ? 1 : block;
+    if (packed && E::isRowMajor) {
+        const std::string what = std::string(e_name) + " (the per-row operand) is a row-major tile; the form with tmp "
+                                 "takes a one-column DN tile";
+        const std::string fix = std::string("pass ") + e_name + " as a one-column DN tile (BLayout::ColMajor, Cols == 1) of valid shape " +
+                                shape_str(vr, 1);
+        const std::string runs = "reads " + std::to_string(vr) + " consecutive values of " + e_name + "'s storage, one per row";
+        if (!fits)
+            shape_fault(cs, op, what + "; pto-isa's release build " + runs + ", past its " + shape_str(E::Rows, E::Cols) +
+                                    " storage, which ptosim does not model: " + fix);
+        vop::debug_contract(loc_of(cs), op, Pipe::V, what, "the release build " + runs, fix);
+    } else {
+        vop::region_contract(cs, op, e, e_name, vr, want_c,
+                             packed ? "dst's valid rows, one value per row" : "dst's valid rows, one 32-byte block per row",
+                             "read", std::string("set ") + e_name + "'s valid shape to " + shape_str(vr, want_c), fits);
+    }
+    const uint64_t n = static_cast<uint64_t>(vr) * vc;
+    auto [d, v] = [&] {
+        if constexpr (ExpFirst) return begin_op(cs, op, n, tmp, dst, e, full);
+        else return begin_op(cs, op, n, tmp, dst, full, e);
+    }();
+    const auto& fv = std::get<ExpFirst ? 1 : 0>(v);
+    const uint8_t* eb = std::get<ExpFirst ? 0 : 1>(v).base;
+    if constexpr (packed && Full::isRowMajor) {
+        return row_expand_rows<ExpFirst, Dst, Full, T>(d, fv, eb, vr, vc, f);
+    } else {
+        auto ev = [&](int r, int c) {
+            return widen(load_elem<T>(eb + (row_off(r) + (packed ? 0 : c % block)) * sizeof(T)));
+        };
+        if constexpr (ExpFirst) fill_region<Dst>(d, vr, vc, [&](int r, int c) { return f(ev(r, c), fv(r, c)); });
+        else fill_region<Dst>(d, vr, vc, [&](int r, int c) { return f(fv(r, c), ev(r, c)); });
+    }
+}
+
+// dst(r, c) = f(full(r, c), e_r) over dst's valid region, where e_r comes
+// from the per-row operand: one value per row from a one-column DN tile
+// (mode 1), or the row's 32-byte block, repeating along the row, from a
+// row-major tile (mode 2). Which source is which follows the release build
+// (release_full_is_src0); pto-isa's shape rules on both are PTO_ASSERTs, so a
+// mismatch is a debug-only-contract report and the release build's reads
+// run, faulting only past an operand's storage.
 template <class Dst, class S0, class S1, class Tmp, class F>
 void row_expand_binary(CallSite cs, const char* op, Dst& dst, S0& src0, S1& src1, Tmp* tmp, F f) {
     using T = typename Dst::DType;
@@ -319,31 +394,12 @@ void row_expand_binary(CallSite cs, const char* op, Dst& dst, S0& src0, S1& src1
     static_assert((is_nd<S0> || is_dn_column<S0>) && (is_nd<S1> || is_dn_column<S1>),
                   "TROWEXPAND ops read ND tiles or one-column DN tiles (BLayout::ColMajor, Cols == 1)");
     static_assert(S0::isRowMajor || S1::isRowMajor, "TROWEXPAND ops: at most one operand may be the DN per-row vector");
-    constexpr int block = static_cast<int>(32 / sizeof(T));
+    constexpr bool has_tmp = !std::is_same_v<Tmp, NoTmp>;
     const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
-    const bool exp0 = !S0::isRowMajor || (S1::isRowMajor && !same_valid(src0, vr, vc) && same_valid(src1, vr, vc));
-    auto check = [&](const auto& full, const char* full_name, const auto& e, const char* e_name, bool e_row_major) {
-        if (!same_valid(full, vr, vc))
-            shape_fault(cs, op, std::string(full_name) + " valid shape " + shape_str(full.GetValidRow(), full.GetValidCol()) +
-                                    " must equal the destination's " + shape_str(vr, vc));
-        const int want = e_row_major ? block : 1;
-        if (e.GetValidRow() != vr || (e.GetValidCol() != want && !(e_row_major && e.GetValidCol() == vc)))
-            shape_fault(cs, op, std::string(e_name) + " (the per-row operand) has valid shape " +
-                                    shape_str(e.GetValidRow(), e.GetValidCol()) + "; it must be " + shape_str(vr, want) +
-                                    (e_row_major ? " (one 32-byte block per row)" : " (one value per row)"));
-    };
-    if (exp0) check(src1, "src1", src0, "src0", S0::isRowMajor);
-    else check(src0, "src0", src1, "src1", S1::isRowMajor);
-    auto [d, v] = begin_op(cs, op, static_cast<uint64_t>(vr) * vc, tmp, dst, src0, src1);
-    const auto& a = std::get<0>(v);
-    const auto& b = std::get<1>(v);
-    if constexpr (is_dn_column<S0> && is_nd<S1>) {
-        return row_expand_rows<true, Dst>(d, b, a, vr, vc, f);  // S0 is DN, so exp0
-    } else if constexpr (is_nd<S0> && is_dn_column<S1>) {
-        if (!exp0) return row_expand_rows<false, Dst>(d, a, b, vr, vc, f);
-    }
-    if (exp0) fill_region<Dst>(d, vr, vc, [&](int r, int c) { return f(a(r, S0::isRowMajor ? c % block : 0), b(r, c)); });
-    else fill_region<Dst>(d, vr, vc, [&](int r, int c) { return f(a(r, c), b(r, S1::isRowMajor ? c % block : 0)); });
+    if (release_full_is_src0<has_tmp, S0, S1>(same_valid(src0, vr, vc), same_valid(src1, vr, vc)))
+        row_expand_run<false, has_tmp>(cs, op, dst, src0, src1, tmp, f);
+    else
+        row_expand_run<true, has_tmp>(cs, op, dst, src1, src0, tmp, f);
 }
 
 // dst(r, c) = f(src0(r, c), src1(0, c)) over dst's valid region.
