@@ -47,11 +47,7 @@ void check_row_expand(Bop op, Call call, RowMode mode, int vr, int vc) {
     // tile's row r starts at r * kBlock.
     expect_region(out, sentinel, kC, [&](int r, int c, T& w) {
         if (r >= vr || c >= vc) return;
-        // With one valid column on A5 the DN src0 has dst's valid shape too, and
-        // the release build takes it as the full tile and src1 as the per-row
-        // blocks, read at r * 32 bytes (a5/TRowExpand*.hpp): a reported call.
-        const bool a5_swap = PTOSIM_TARGET_A5 && mode == RowMode::Src0DN && vc == 1;
-        const T a = full[a5_swap ? r * kBlock<T> : r * kC + c];
+        const T a = full[r * kC + c];
         const T e = mode == RowMode::Src1Block ? vec[r * kBlock<T> + c % kBlock<T>] : vec[r];
         w = mode == RowMode::Src0DN ? ref_bin(op, e, a) : ref_bin(op, a, e);
     });
@@ -61,7 +57,10 @@ template <class T, class Call>
 void row_expand_all(Bop op, Call call) {
     for (auto [vr, vc] : kShapes)
         for (RowMode m : {RowMode::Src1DN, RowMode::Src1Block, RowMode::Src1DNWithTmp, RowMode::Src0DN})
-            check_row_expand<T>(op, call, m, vr, vc);
+            // With one valid column on A5 the DN src0 has dst's valid shape
+            // too, so the release build takes it as the full tile
+            // (a5/TRowExpand*.hpp): a call that breaks pto-isa's rule.
+            if (!(PTOSIM_TARGET_A5 && m == RowMode::Src0DN && vc == 1)) check_row_expand<T>(op, call, m, vr, vc);
 }
 
 #define ROW_EXPAND_SUITE(NAME, TYPES, OP)                                                 \
