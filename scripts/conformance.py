@@ -903,7 +903,8 @@ def doc_from_sweep(sweep: dict, base: str) -> dict:
 def run_suite(args) -> dict:
     """The suite as a sweep on the engine's local pool (--jobs testcases at once), then its records."""
     from ptolab.sweep.engine import run_sweep
-    logs = os.path.abspath(args.logs)
+    build = os.environ.get("PTOLAB_BUILD_DIR", os.path.join(REPO, "build"))
+    logs = os.path.abspath(args.logs or os.path.join(build, "conformance", "logs"))
     work = os.path.abspath(args.work) if args.work else tempfile.mkdtemp(prefix="ptolab-conformance-")
     cases, context = sweep_cases(args.pto_isa, args.target, (args.cases or "").split(","), root=args.root,
                                  timeout=args.timeout, python=args.python, compile_only=args.compile_only,
@@ -958,11 +959,11 @@ def main(argv=None) -> int:
     p.add_argument("--merge", action="store_true",
                    help="with --cases: replace those testcases' records in the existing --json results and re-render "
                         "the whole report, instead of writing a report of the cases alone")
-    build = os.environ.get("PTOLAB_BUILD_DIR", os.path.join(REPO, "build"))
     p.add_argument("--root", default=default_root(), help="CANN-shaped root (default build/cann)")
     p.add_argument("--work", help="work directory for the private copies (default: a temporary one, removed)")
     p.add_argument("--keep-work", action="store_true", help="keep the temporary work directory")
-    p.add_argument("--logs", default=os.path.join(build, "conformance", "logs"), help="per-testcase runner logs")
+    p.add_argument("--logs", help="per-testcase runner logs (default build/conformance/logs; with --one-case, "
+                   "none: the output goes to stdout)")
     p.add_argument("--keep-outputs", metavar="DIR",
                    help="copy each testcase's output files to DIR/<target>/<testcase>/ (scripts/differential.py)")
     p.add_argument("--sweep-out", metavar="DIR",
