@@ -35,6 +35,7 @@ FORMAT = 1
 sys.path.insert(0, os.path.join(REPO, "python"))
 from ptolab.sweep.cases import Case, SweepError  # noqa: E402  (standard library only; no compiled runtime)
 from ptolab.sweep.report import load_report  # noqa: E402
+from ptolab.sweep.runcase import die_with_parent  # noqa: E402
 
 # run_st.py's -v flag and the SoC it derives from it (run_st.py main()).
 TARGETS = {
@@ -337,6 +338,8 @@ def record(target: str, testcase: str, output: str, *, returncode: int | None, t
     for k in ("compile_error", "failure_message", "detail"):
         rec[k] = normalize(rec[k], prefixes)
     rec["faults"] = [normalize(x, prefixes) for x in rec["faults"]]
+    # Kept comparable between runs (ptolab sweep diff): no private-copy paths, no addresses.
+    rec["tolerated"] = [without_addresses(normalize(x, prefixes)) for x in rec["tolerated"]]
     rec.update({"seconds": round(seconds, 1), "log": log})
     return rec
 
@@ -457,6 +460,12 @@ NOTE_RE = re.compile(r"note: (?P<kind>\S+) in kernel '(?P<kernel>.*?)' on (?P<co
                      r"(?P<file>\S+?):(?P<line>\d+)(?::| )(?P<what>.*?); the device does not check this")
 
 
+def without_addresses(text: str) -> str:
+    """A note without the GM addresses it names, which change from run to run (ASLR)."""
+    text = re.sub(r"GM \[0x[0-9a-f]+, 0x[0-9a-f]+\), which ", "GM, which ", text)
+    return re.sub(r" at 0x[0-9a-f]+", "", text)
+
+
 def _tolerated_text(note: str) -> str:
     """A note as "memcheck <kind> at <file:line> (<op>, <core> of kernel K): <what>", paths from the pto-isa
     root and run-dependent addresses left out, so that re-runs render the same."""
@@ -468,8 +477,7 @@ def _tolerated_text(note: str) -> str:
         if root in path:
             path = path[path.index(root) + 1:]
             break
-    what = re.sub(r"GM \[0x[0-9a-f]+, 0x[0-9a-f]+\), which ", "GM, which ", m["what"].strip())
-    what = re.sub(r" at 0x[0-9a-f]+", "", what)
+    what = without_addresses(m["what"].strip())
     return (f"memcheck `{m['kind']}` at `{path}:{m['line']}` ({m['op']}, {m['core']} of kernel "
             f"`{m['kernel']}`): {what}")
 
@@ -658,6 +666,24 @@ except Exception as e:
 """
 
 
+# The runner has a process group of its own (make, compilers, the test binary), so that a timeout kills all
+# of it; the engine stopping a case only reaches this script's group, so the script passes it on.
+RUNNER_GROUPS: set[int] = set()
+
+
+def kill_runner(pid: int) -> None:
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+def stop_runners(signum, frame) -> None:
+    for pid in list(RUNNER_GROUPS):
+        kill_runner(pid)
+    sys.exit(128 + signum)
+
+
 def run_one(copy: str, target: str, testcase: str, args, env: dict,
             compile_only: bool = False) -> tuple[str, int | None, bool, float]:
     st_dir = os.path.join(copy, "tests", "npu", target, "src", "st")
@@ -668,17 +694,17 @@ def run_one(copy: str, target: str, testcase: str, args, env: dict,
                "-r", "sim", "-v", TARGETS[target]["flag"], "-t", testcase]
     start = time.monotonic()
     proc = subprocess.Popen(cmd, cwd=copy, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=die_with_parent())
+    RUNNER_GROUPS.add(proc.pid)
     timed_out = False
     try:
         out, _ = proc.communicate(timeout=args.timeout)
     except subprocess.TimeoutExpired:
         timed_out = True
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)  # the runner's own process group: make, compilers, the test
-        except ProcessLookupError:
-            pass
+        kill_runner(proc.pid)
         out, _ = proc.communicate()
+    finally:
+        RUNNER_GROUPS.discard(proc.pid)
     return out.decode(errors="replace"), proc.returncode, timed_out, time.monotonic() - start
 
 
@@ -847,6 +873,7 @@ def run_single(args) -> int:
     missing = [m for m in needs if m not in have]
     # A testcase needing a module this Python lacks is still built, so the report says whether it would build.
     build_only = bool(args.compile_only or missing)
+    signal.signal(signal.SIGTERM, stop_runners)
     with claim_copy(work, pto_isa) as copy:
         out, rc, timed_out, secs = run_one(copy, t, c, args, env, compile_only=build_only)
         outputs = harvest_outputs(copy, t, c, args.keep_outputs) if args.keep_outputs and not build_only else None

@@ -218,7 +218,7 @@ args = sys.argv[1:]
 case = args[args.index("-t") + 1]
 st = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "npu", "a2a3", "src", "st")
 os.makedirs(os.path.join(st, "build"), exist_ok=True)        # the real runner builds inside the checkout
-open(os.path.join(st, "build", "marker"), "w").close()
+open(os.path.join(st, "build", "marker"), "w").write(str(os.getpid()))
 print("python=" + sys.executable, "ascend=" + os.environ["ASCEND_HOME_PATH"], flush=True)
 if case == "tslow":
     print("target_dir: " + st, flush=True)
@@ -337,6 +337,15 @@ def test_tolerated_notes_are_recorded_once_and_rendered_without_run_dependent_pa
         "reads and writes whatever lies there"]
     # A testcase that does not pass is explained in "Why the others do not pass" instead.
     assert c.render_tolerated([dict(r, status="fault")], ["a5"]) == []
+    # The record keeps what two runs of the testcase share, so that their sweep reports compare equal.
+    recorded = c.record("a5", "tcmp", out, returncode=0, prefixes={"/tmp/ptolab-conformance-q1w2e3r4/job0/": ""})
+    assert recorded["tolerated"] == [
+        "ptosim: memcheck: note: gm-past-allocation in kernel 'runTCmp<half>' on AIV block 0: TSTORE at "
+        "tests/npu/a5/src/st/testcase/tcmp/tcmp_kernel.cpp:45 accesses GM, which runs 2048 bytes past the 2048 "
+        "bytes requested for the allocation; ptosim reads and writes memory it keeps after the block, as the device "
+        "reads and writes whatever lies there; the device does not check this, so the launch went on (ptolab check "
+        "reports it with " + NOTE.split("(ptolab check reports it with ", 1)[1]]
+    assert c.render_tolerated([dict(r, tolerated=recorded["tolerated"])], ["a5"]) == c.render_tolerated([r], ["a5"])
 
 
 def test_merge_replaces_the_rerun_testcases_and_records_the_rerun(tmp_path):
@@ -430,3 +439,26 @@ def test_a_case_ended_without_a_record_is_reported_from_the_engine_result(tmp_pa
     assert d["jobs"] == 1 and d["shards"] is None and d["command"] == "ptolab sweep --conformance x"
     with pytest.raises(c.SweepError, match="not a conformance sweep"):
         c.doc_from_sweep({"results": []}, str(tmp_path))
+
+
+def test_stopping_a_one_case_run_stops_its_runner(tmp_path):
+    """The engine stops a case by signalling the case's process group; the runner has a group of its own."""
+    import signal
+    import time
+    pto, root = fake_checkout(tmp_path)
+    work, result = tmp_path / "work", tmp_path / "record.json"
+    p = subprocess.Popen([c.PYTHON, c.__file__, str(pto), "--one-case", "tslow", "--root", str(root),
+                          "--work", str(work), "--result-json", str(result)], stdout=subprocess.DEVNULL)
+    marker = work / "copy0" / "tests" / "npu" / "a2a3" / "src" / "st" / "build" / "marker"
+    deadline = time.monotonic() + 30
+    while not (marker.exists() and marker.read_text()):
+        assert time.monotonic() < deadline and p.poll() is None, "the runner did not start"
+        time.sleep(0.1)
+    runner = int(marker.read_text())
+    p.send_signal(signal.SIGTERM)
+    assert p.wait(timeout=10) == 128 + signal.SIGTERM
+    deadline = time.monotonic() + 10
+    while os.path.exists(f"/proc/{runner}") and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not os.path.exists(f"/proc/{runner}")
+    assert not result.exists()
