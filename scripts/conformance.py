@@ -849,7 +849,7 @@ def sweep_cases(pto_isa: str, target: str, wanted: list[str] | None, *, root: st
         "root_built": root_built(root, TARGETS[targets[0]]["soc"]),
         **{m: dict(choice, path=normalize(choice["path"], {tree + "/": "ptolab/", REPO + "/": "ptolab/"}))
            for m, choice in golden_dtypes.items()},
-        "compile_only": bool(compile_only), "timeout_s": timeout, "targets": targets, "skipped": skipped,
+        "compile_only": bool(compile_only), "timeout_s": timeout, "skipped": skipped,
     }
     return cases, context
 
