@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import argparse
 import ast
-import concurrent.futures
+import contextlib
 import datetime
+import fcntl
 import json
 import os
-import queue
 import re
 import shlex
 import shutil
@@ -26,12 +26,16 @@ import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PYTHON = "/usr/bin/python3"  # the interpreter with NumPy; the runner and gen_data.py run under it
 FORMAT = 1
+
+sys.path.insert(0, os.path.join(REPO, "python"))
+from ptolab.sweep.cases import Case, SweepError  # noqa: E402  (standard library only; no compiled runtime)
+from ptolab.sweep.report import load_report  # noqa: E402
+from ptolab.sweep.runcase import die_with_parent  # noqa: E402
 
 # run_st.py's -v flag and the SoC it derives from it (run_st.py main()).
 TARGETS = {
@@ -334,6 +338,8 @@ def record(target: str, testcase: str, output: str, *, returncode: int | None, t
     for k in ("compile_error", "failure_message", "detail"):
         rec[k] = normalize(rec[k], prefixes)
     rec["faults"] = [normalize(x, prefixes) for x in rec["faults"]]
+    # Kept comparable between runs (ptolab sweep diff): no private-copy paths, no addresses.
+    rec["tolerated"] = [without_addresses(normalize(x, prefixes)) for x in rec["tolerated"]]
     rec.update({"seconds": round(seconds, 1), "log": log})
     return rec
 
@@ -454,6 +460,12 @@ NOTE_RE = re.compile(r"note: (?P<kind>\S+) in kernel '(?P<kernel>.*?)' on (?P<co
                      r"(?P<file>\S+?):(?P<line>\d+)(?::| )(?P<what>.*?); the device does not check this")
 
 
+def without_addresses(text: str) -> str:
+    """A note without the GM addresses it names, which change from run to run (ASLR)."""
+    text = re.sub(r"GM \[0x[0-9a-f]+, 0x[0-9a-f]+\), which ", "GM, which ", text)
+    return re.sub(r" at 0x[0-9a-f]+", "", text)
+
+
 def _tolerated_text(note: str) -> str:
     """A note as "memcheck <kind> at <file:line> (<op>, <core> of kernel K): <what>", paths from the pto-isa
     root and run-dependent addresses left out, so that re-runs render the same."""
@@ -465,10 +477,14 @@ def _tolerated_text(note: str) -> str:
         if root in path:
             path = path[path.index(root) + 1:]
             break
-    what = re.sub(r"GM \[0x[0-9a-f]+, 0x[0-9a-f]+\), which ", "GM, which ", m["what"].strip())
-    what = re.sub(r" at 0x[0-9a-f]+", "", what)
+    what = without_addresses(m["what"].strip())
     return (f"memcheck `{m['kind']}` at `{path}:{m['line']}` ({m['op']}, {m['core']} of kernel "
             f"`{m['kernel']}`): {what}")
+
+
+def _jobs(doc: dict) -> str:
+    jobs = doc.get("jobs", 1)
+    return f"{jobs} job(s)" if isinstance(jobs, int) else f"executor {jobs}"
 
 
 def render_markdown(doc: dict, reasons: dict[str, str] | None = None) -> str:
@@ -502,7 +518,8 @@ def render_markdown(doc: dict, reasons: dict[str, str] | None = None) -> str:
         f"- Date: {doc['date']}",
         f"- Command: `{doc['command']}`",
         f"- Mode: {mode}; per-testcase timeout {doc.get('timeout_s', 0):g} s; "
-        f"{doc.get('jobs', 1)} job(s); wall time {doc.get('elapsed_s', 0):.0f} s",
+        + (f"{doc['shards']} shards merged, each {_jobs(doc)}" if doc.get("shards") else _jobs(doc))
+        + f"; wall time {doc.get('elapsed_s', 0):.0f} s" + (" (the longest shard)" if doc.get("shards") else ""),
         *[f"- Re-run with `--merge` on {r['date']} (ptolab `{r.get('ptolab', {}).get('commit') or 'unknown'}`"
           + (" with uncommitted changes" if r.get("ptolab", {}).get("dirty") else "")
           + f"): {', '.join(r['cases'])}; command `{r['command']}`" for r in doc.get("reruns", [])],
@@ -649,6 +666,24 @@ except Exception as e:
 """
 
 
+# The runner has a process group of its own (make, compilers, the test binary), so that a timeout kills all
+# of it; the engine stopping a case only reaches this script's group, so the script passes it on.
+RUNNER_GROUPS: set[int] = set()
+
+
+def kill_runner(pid: int) -> None:
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+def stop_runners(signum, frame) -> None:
+    for pid in list(RUNNER_GROUPS):
+        kill_runner(pid)
+    sys.exit(128 + signum)
+
+
 def run_one(copy: str, target: str, testcase: str, args, env: dict,
             compile_only: bool = False) -> tuple[str, int | None, bool, float]:
     st_dir = os.path.join(copy, "tests", "npu", target, "src", "st")
@@ -659,17 +694,17 @@ def run_one(copy: str, target: str, testcase: str, args, env: dict,
                "-r", "sim", "-v", TARGETS[target]["flag"], "-t", testcase]
     start = time.monotonic()
     proc = subprocess.Popen(cmd, cwd=copy, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=die_with_parent())
+    RUNNER_GROUPS.add(proc.pid)
     timed_out = False
     try:
         out, _ = proc.communicate(timeout=args.timeout)
     except subprocess.TimeoutExpired:
         timed_out = True
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)  # the runner's own process group: make, compilers, the test
-        except ProcessLookupError:
-            pass
+        kill_runner(proc.pid)
         out, _ = proc.communicate()
+    finally:
+        RUNNER_GROUPS.discard(proc.pid)
     return out.decode(errors="replace"), proc.returncode, timed_out, time.monotonic() - start
 
 
@@ -698,130 +733,220 @@ def harvest_outputs(copy: str, target: str, testcase: str, dest: str) -> list[st
     return kept
 
 
-def run_suite(args) -> dict:
-    pto_isa = os.path.abspath(args.pto_isa)
-    root = os.path.abspath(args.root)
-    if not os.path.isfile(os.path.join(pto_isa, "tests", "script", "run_st.py")):
-        sys.exit(f"conformance: {pto_isa} is not a pto-isa checkout (no tests/script/run_st.py)")
-    if not os.access(os.path.join(root, "bin", "bisheng"), os.X_OK):
-        sys.exit(f"conformance: no CANN-shaped root at {root} (bin/bisheng missing); build it or pass --root")
-    ptolab_tree = ptolab_tree_of(root)
-    ptolab = ptolab_info(root)  # before the run: the root's tree may move on while it runs
-    targets = ["a2a3", "a5"] if args.target == "both" else [args.target]
-    wanted = [c for c in (args.cases or "").split(",") if c]
+SWEEP_GRACE_S = 60  # the engine's limit per case is the runner's plus this, so the script reports the phase
 
-    work = os.path.abspath(args.work) if args.work else tempfile.mkdtemp(prefix="ptolab-conformance-")
+
+def default_root() -> str:
+    return os.path.join(os.environ.get("PTOLAB_BUILD_DIR", os.path.join(REPO, "build")), "cann")
+
+
+def default_work() -> str:
+    """Where one-testcase runs keep their copies when no --work is given: one directory per user and
+    machine, kept between runs so that a copy (and ptocc's cache entries keyed by its path) is reused."""
+    return os.path.join(tempfile.gettempdir(), f"ptolab-conformance-{os.getuid()}")
+
+
+@contextlib.contextmanager
+def claim_copy(work: str, pto_isa: str):
+    """A private copy of the checkout for this process: the first copy<i> whose lock nobody holds. The lock
+    is flock'd, so a killed run releases it; the copy is reused only when it was made from the same clean
+    commit of the same checkout (its stamp), and otherwise made afresh."""
     os.makedirs(work, exist_ok=True)
-    logs = os.path.abspath(args.logs)
-    os.makedirs(logs, exist_ok=True)
+    i = 0
+    while True:
+        fd = os.open(os.path.join(work, f"copy{i}.lock"), os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            break
+        except BlockingIOError:
+            os.close(fd)
+            i += 1
+    try:
+        dest = os.path.join(work, f"copy{i}")
+        stamp_path = os.path.join(dest, ".ptolab-copy")
+        info = git_info(pto_isa)
+        stamp = json.dumps(dict(info, path=pto_isa), sort_keys=True)
+        reusable = bool(info["commit"]) and not info["dirty"]
+        current = None
+        if os.path.exists(stamp_path):
+            with open(stamp_path) as f:
+                current = f.read()
+        if not reusable or current != stamp:
+            shutil.rmtree(dest, ignore_errors=True)
+            make_copy(pto_isa, dest)
+            if reusable:  # written last: a copy cut short has no stamp and is made again
+                with open(stamp_path, "w") as f:
+                    f.write(stamp)
+        yield dest
+    finally:
+        os.close(fd)
+
+
+def runner_env(root: str, python: str, work: str) -> tuple[dict, dict]:
+    """The runner's environment and the golden-dtypes modules it gets (choose_module)."""
     shim = os.path.join(work, "shim")
     os.makedirs(shim, exist_ok=True)
     for name in ("python3", "python"):
-        link = os.path.join(shim, name)
-        if not os.path.lexists(link):
-            os.symlink(args.python, link)
+        try:
+            os.symlink(python, os.path.join(shim, name))
+        except FileExistsError:  # another testcase of this work directory made it
+            pass
     env = dict(os.environ)
     env.update({"ASCEND_HOME_PATH": root, "PATH": shim + os.pathsep + env.get("PATH", ""),
                 "PYTHONUNBUFFERED": "1", "PYTHONDONTWRITEBYTECODE": "1"})
-    golden_dtypes = {m: choose_module(m, root, args.python, env) for m in GOLDEN_DTYPES}
-    for m, choice in golden_dtypes.items():
-        print(f"conformance: {m} for gen_data.py: {_golden_dtypes_line(m, choice)}", file=sys.stderr)
+    return env, {m: choose_module(m, root, python, env) for m in GOLDEN_DTYPES}
 
-    jobs, results, skipped = [], [], []
+
+def check_paths(pto_isa: str, root: str) -> None:
+    if not os.path.isfile(os.path.join(pto_isa, "tests", "script", "run_st.py")):
+        raise SweepError(f"{pto_isa} is not a pto-isa checkout (no tests/script/run_st.py)")
+    if not os.access(os.path.join(root, "bin", "bisheng"), os.X_OK):
+        raise SweepError(f"no CANN-shaped root at {root} (bin/bisheng missing); build it or pass --root")
+
+
+def case_dir(pto_isa: str, target: str, testcase: str) -> str:
+    return os.path.join(pto_isa, "tests", "npu", target, "src", "st", "testcase", testcase)
+
+
+def sweep_cases(pto_isa: str, target: str, wanted: list[str] | None, *, root: str, timeout: float,
+                python: str = PYTHON, compile_only: bool = False, work: str | None = None, logs: str | None = None,
+                keep_outputs: str | None = None) -> tuple[list[Case], dict]:
+    """One sweep case per testcase of the suite(s) (each runs this script with --one-case), and the run's
+    context, kept in the sweep report so that --from-sweep renders the same header as a direct run."""
+    pto_isa, root = os.path.abspath(pto_isa), os.path.abspath(root)
+    check_paths(pto_isa, root)
+    targets = ["a2a3", "a5"] if target == "both" else [target]
+    wanted = [c for c in wanted or [] if c]
+    cases, skipped = [], []
     for t in targets:
         listed, unlisted = suite_testcases(pto_isa, t)
-        for c in unlisted:
-            if not wanted or c in wanted:
-                skipped.append({"target": t, "testcase": c,
-                                "reason": "directory not in the suite's ALL_TESTCASES; run_st.py rejects it"})
-        cases = [c for c in listed if not wanted or c in wanted]
+        skipped += [{"target": t, "testcase": c, "reason": "directory not in the suite's ALL_TESTCASES; "
+                     "run_st.py rejects it"} for c in unlisted if not wanted or c in wanted]
         unknown = [c for c in wanted if c not in listed and c not in unlisted]
         if unknown and len(targets) == 1:
-            sys.exit(f"conformance: no testcase {', '.join(unknown)} in {t}")
-        jobs += [(t, c) for c in cases]
-
-    # Testcases whose gen_data.py needs a module this Python lacks are not built or run.
-    needs = {}
-    for t, c in jobs:
-        with open(os.path.join(pto_isa, "tests", "npu", t, "src", "st", "testcase", c, "gen_data.py")) as f:
-            needs[(t, c)] = required_modules(f.read())
-    have = importable({m for ms in needs.values() for m in ms}, args.python, env)
-
-    def declared(t, c):
-        return declared_tests(os.path.join(pto_isa, "tests", "npu", t, "src", "st", "testcase", c))
-
-    # They are still built (the runner's build step only), so the report says
-    # whether they would build.
-    todo, missing_of = [], {}
-    for t, c in jobs:
-        missing = [m for m in needs[(t, c)] if m not in have]
-        if missing:
-            missing_of[(t, c)] = missing
-        todo.append((t, c))
-
-    copies: queue.Queue = queue.Queue()
-    n = max(1, min(args.jobs, len(todo) or 1))
-    for i in range(n):
-        dest = os.path.join(work, f"job{i}")
-        if not os.path.isdir(os.path.join(dest, "tests")):
-            make_copy(pto_isa, dest)
-        copies.put(dest)
-
-    lock = threading.Lock()
-    done = [0]
-
-    def task(tc):
-        t, c = tc
-        copy = copies.get()
-        missing = missing_of.get(tc)
-        build_only = bool(args.compile_only or missing)
-        try:
-            out, rc, timed_out, secs = run_one(copy, t, c, args, env, compile_only=build_only)
-            outputs = harvest_outputs(copy, t, c, args.keep_outputs) if args.keep_outputs and not build_only else None
-        finally:
-            copies.put(copy)
-        log = os.path.join(logs, f"{t}-{c}.log")
-        with open(log, "w") as f:
-            f.write(out)
-        rec = record(t, c, out, returncode=rc, timed_out=timed_out, timeout_s=args.timeout,
-                     compile_only=build_only, declared=declared(t, c), seconds=secs,
-                     log=log,
-                     prefixes={copy + "/": "", root: "$ASCEND_HOME_PATH", REPO + "/": "ptolab/",
-                               ptolab_tree + "/": "ptolab/"})
-        if outputs is not None:
-            rec["outputs"] = outputs
-        if missing and rec["status"] not in ("compile-error", "timeout"):
-            rec.update(not_runnable_fields(missing, args.python))
-        with lock:
-            done[0] += 1
-            print(f"[{done[0]}/{len(todo)}] {result_line(rec)}", file=sys.stderr, flush=True)
-        return rec
-
-    started = time.monotonic()
-    with concurrent.futures.ThreadPoolExecutor(max_workers=n) as pool:
-        results += list(pool.map(task, todo))
-    elapsed = time.monotonic() - started
-    if not args.keep_work and not args.work:
-        shutil.rmtree(work, ignore_errors=True)
-
-    return {
-        "format": FORMAT,
-        "simulator": "ptosim",
+            raise SweepError(f"no testcase {', '.join(unknown)} in {t}")
+        for c in listed:
+            if wanted and c not in wanted:
+                continue
+            argv = [python, os.path.abspath(__file__), pto_isa, "--target", t, "--one-case", c, "--root", root,
+                    "--timeout", f"{timeout:g}", "--python", python]
+            for flag, value in (("--work", work), ("--logs", logs), ("--keep-outputs", keep_outputs)):
+                if value:
+                    argv += [flag, os.path.abspath(value)]
+            if compile_only:
+                argv.append("--compile-only")
+            cases.append(Case(id=f"{t}:{c}", argv=argv, timeout=timeout + SWEEP_GRACE_S, kind="conformance",
+                              meta={"target": t, "testcase": c,
+                                    "declared": declared_tests(case_dir(pto_isa, t, c))}))
+    env = dict(os.environ)
+    golden_dtypes = {m: choose_module(m, root, python, env) for m in GOLDEN_DTYPES}
+    tree = ptolab_tree_of(root)
+    context = {
+        "format": FORMAT, "simulator": "ptosim",
         "pto_isa": dict(git_info(pto_isa), path=pto_isa),
         "root": root,
-        "ptolab": ptolab,
+        "ptolab": ptolab_info(root),  # before the run: the root's tree may move on while it runs
         "root_built": root_built(root, TARGETS[targets[0]]["soc"]),
-        **{m: dict(choice, path=normalize(choice["path"], {ptolab_tree + "/": "ptolab/", REPO + "/": "ptolab/"}))
+        **{m: dict(choice, path=normalize(choice["path"], {tree + "/": "ptolab/", REPO + "/": "ptolab/"}))
            for m, choice in golden_dtypes.items()},
-        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-        "command": args.command_line,
-        "compile_only": bool(args.compile_only),
-        "timeout_s": args.timeout,
-        "jobs": n,
-        "elapsed_s": round(elapsed, 1),
-        "skipped": skipped,
-        "results": sorted(results, key=lambda r: (r["target"], r["testcase"])),
+        "compile_only": bool(compile_only), "timeout_s": timeout, "skipped": skipped,
     }
+    return cases, context
+
+
+def run_single(args) -> int:
+    """--one-case: one testcase in a private copy; its record to --result-json, the runner's output to stdout."""
+    pto_isa, root = os.path.abspath(args.pto_isa), os.path.abspath(args.root)
+    check_paths(pto_isa, root)
+    t, c = args.target, args.one_case
+    if t == "both":
+        raise SweepError("--one-case needs --target a2a3 or --target a5")
+    listed, unlisted = suite_testcases(pto_isa, t)
+    if c not in listed:
+        raise SweepError(f"no testcase {c} in {t}" + (" (its directory is not in the suite's ALL_TESTCASES)"
+                                                      if c in unlisted else ""))
+    work = os.path.abspath(args.work or default_work())
+    env, _ = runner_env(root, args.python, work)
+    with open(os.path.join(case_dir(pto_isa, t, c), "gen_data.py")) as f:
+        needs = required_modules(f.read())
+    have = importable(set(needs), args.python, env)
+    missing = [m for m in needs if m not in have]
+    # A testcase needing a module this Python lacks is still built, so the report says whether it would build.
+    build_only = bool(args.compile_only or missing)
+    signal.signal(signal.SIGTERM, stop_runners)
+    with claim_copy(work, pto_isa) as copy:
+        out, rc, timed_out, secs = run_one(copy, t, c, args, env, compile_only=build_only)
+        outputs = harvest_outputs(copy, t, c, args.keep_outputs) if args.keep_outputs and not build_only else None
+    sys.stdout.write(out)
+    log = None
+    if args.logs:
+        os.makedirs(args.logs, exist_ok=True)
+        log = os.path.join(os.path.abspath(args.logs), f"{t}-{c}.log")
+        with open(log, "w") as f:
+            f.write(out)
+    rec = record(t, c, out, returncode=rc, timed_out=timed_out, timeout_s=args.timeout, compile_only=build_only,
+                 declared=declared_tests(case_dir(pto_isa, t, c)), seconds=secs, log=log,
+                 prefixes={copy + "/": "", root: "$ASCEND_HOME_PATH", REPO + "/": "ptolab/",
+                           ptolab_tree_of(root) + "/": "ptolab/"})
+    if outputs is not None:
+        rec["outputs"] = outputs
+    if missing and rec["status"] not in ("compile-error", "timeout"):
+        rec.update(not_runnable_fields(missing, args.python))
+    result = args.result_json or os.environ.get("PTOLAB_SWEEP_RESULT")
+    if result:
+        with open(result, "w") as f:
+            json.dump(rec, f, indent=1, sort_keys=True)
+    print(f"conformance: {result_line(rec)}", file=sys.stderr)
+    return 0
+
+
+def doc_from_sweep(sweep: dict, base: str) -> dict:
+    """The conformance results of a sweep report (one run, or shards merged): each case's record, or for a
+    case that ended without one (the engine's limit, a lost worker) a record saying so. `base` is the
+    report's directory, which its log paths are relative to."""
+    if "conformance" not in sweep:
+        raise SweepError(f"{base} is not a conformance sweep (no \"conformance\" context); make it with "
+                         "ptolab sweep --conformance or scripts/conformance.py")
+    results = []
+    for r in sweep["results"]:
+        rec = r.get("record")
+        if rec is None:
+            m = r["meta"]
+            rec = record(m["target"], m["testcase"], "", returncode=r.get("exit_code"), declared=m.get("declared"),
+                         seconds=r.get("seconds") or 0.0)
+            rec.update(status="timeout" if r["status"] == "timeout" else "runner-error", detail=r.get("detail"))
+        rec = dict(rec)
+        if not rec.get("log") and r.get("log"):
+            rec["log"] = os.path.join(base, r["log"])
+        results.append(rec)
+    executor = sweep.get("executor") or ""
+    shards = sweep.get("shards") or []
+    return dict(sweep["conformance"], date=sweep.get("date"), command=sweep.get("command"),
+                jobs=int(executor.split(":")[1]) if re.fullmatch(r"local:\d+", executor) else executor,
+                shards=len(shards) or None, elapsed_s=sweep.get("elapsed_s") or 0.0,
+                results=sorted(results, key=lambda r: (r["target"], r["testcase"])))
+
+
+def run_suite(args) -> dict:
+    """The suite as a sweep on the engine's local pool (--jobs testcases at once), then its records."""
+    from ptolab.sweep.engine import run_sweep
+    build = os.environ.get("PTOLAB_BUILD_DIR", os.path.join(REPO, "build"))
+    logs = os.path.abspath(args.logs or os.path.join(build, "conformance", "logs"))
+    work = os.path.abspath(args.work) if args.work else tempfile.mkdtemp(prefix="ptolab-conformance-")
+    cases, context = sweep_cases(args.pto_isa, args.target, (args.cases or "").split(","), root=args.root,
+                                 timeout=args.timeout, python=args.python, compile_only=args.compile_only,
+                                 work=work, logs=logs, keep_outputs=args.keep_outputs)
+    for m in GOLDEN_DTYPES:
+        print(f"conformance: {m} for gen_data.py: {_golden_dtypes_line(m, context[m])}", file=sys.stderr)
+    out = os.path.abspath(args.sweep_out or os.path.join(os.path.dirname(logs), "sweep"))
+    try:
+        sweep = run_sweep(cases, out, executor=f"local:{max(1, min(args.jobs, len(cases) or 1))}",
+                          name=f"conformance-{args.target}", command=args.command_line,
+                          extra={"conformance": context})
+    finally:
+        if not args.keep_work and not args.work:
+            shutil.rmtree(work, ignore_errors=True)
+    return doc_from_sweep(sweep, out)
 
 
 def result_line(rec: dict) -> str:
@@ -861,26 +986,51 @@ def main(argv=None) -> int:
     p.add_argument("--merge", action="store_true",
                    help="with --cases: replace those testcases' records in the existing --json results and re-render "
                         "the whole report, instead of writing a report of the cases alone")
-    build = os.environ.get("PTOLAB_BUILD_DIR", os.path.join(REPO, "build"))
-    p.add_argument("--root", default=os.path.join(build, "cann"), help="CANN-shaped root (default build/cann)")
+    p.add_argument("--root", default=default_root(), help="CANN-shaped root (default build/cann)")
     p.add_argument("--work", help="work directory for the private copies (default: a temporary one, removed)")
     p.add_argument("--keep-work", action="store_true", help="keep the temporary work directory")
-    p.add_argument("--logs", default=os.path.join(build, "conformance", "logs"), help="per-testcase runner logs")
+    p.add_argument("--logs", help="per-testcase runner logs (default build/conformance/logs; with --one-case, "
+                   "none: the output goes to stdout)")
     p.add_argument("--keep-outputs", metavar="DIR",
                    help="copy each testcase's output files to DIR/<target>/<testcase>/ (scripts/differential.py)")
+    p.add_argument("--sweep-out", metavar="DIR",
+                   help="the sweep report of the run (default: sweep/ next to --logs)")
+    p.add_argument("--from-sweep", metavar="REPORT",
+                   help="render from a conformance sweep report (a sweep.json or its directory; shards merged "
+                        "with ptolab sweep merge); runs nothing")
+    p.add_argument("--one-case", metavar="TESTCASE",
+                   help="run this testcase of --target alone (a sweep case): its record to --result-json")
+    p.add_argument("--result-json", metavar="FILE", help="with --one-case: where the record goes "
+                   "(default $PTOLAB_SWEEP_RESULT)")
     p.add_argument("--python", default=PYTHON, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
+    try:
+        return run(p, args, argv)
+    except SweepError as e:
+        print(f"conformance: {e}", file=sys.stderr)
+        return 2
+
+
+def run(p, args, argv) -> int:
     args.command_line = os.environ.get("PTOLAB_CONFORMANCE_COMMAND") or \
         "scripts/conformance.py " + " ".join(shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:]))
     json_path = args.json or os.path.splitext(args.out)[0] + ".json"
 
+    if args.one_case:
+        if not args.pto_isa:
+            p.error("--one-case needs a pto-isa checkout")
+        return run_single(args)
     if args.from_json:
         with open(args.from_json) as f:
             doc = json.load(f)
     else:
-        if not args.pto_isa:
-            p.error("a pto-isa checkout is required unless --from-json is given")
-        doc = run_suite(args)
+        if args.from_sweep:
+            sweep = load_report(args.from_sweep)
+            doc = doc_from_sweep(sweep, os.path.dirname(os.path.abspath(sweep["_path"])))
+        elif not args.pto_isa:
+            p.error("a pto-isa checkout is required unless --from-json or --from-sweep is given")
+        else:
+            doc = run_suite(args)
         if args.merge:
             doc = merge_results(json_path, doc)
         doc["json"] = os.path.relpath(json_path, os.path.dirname(os.path.abspath(args.out)))

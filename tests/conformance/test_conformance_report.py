@@ -6,6 +6,7 @@ the lines run_st.py prints around its steps.
 """
 
 import json
+import subprocess
 import os
 import sys
 import pytest
@@ -217,7 +218,7 @@ args = sys.argv[1:]
 case = args[args.index("-t") + 1]
 st = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "npu", "a2a3", "src", "st")
 os.makedirs(os.path.join(st, "build"), exist_ok=True)        # the real runner builds inside the checkout
-open(os.path.join(st, "build", "marker"), "w").close()
+open(os.path.join(st, "build", "marker"), "w").write(str(os.getpid()))
 print("python=" + sys.executable, "ascend=" + os.environ["ASCEND_HOME_PATH"], flush=True)
 if case == "tslow":
     print("target_dir: " + st, flush=True)
@@ -336,6 +337,15 @@ def test_tolerated_notes_are_recorded_once_and_rendered_without_run_dependent_pa
         "reads and writes whatever lies there"]
     # A testcase that does not pass is explained in "Why the others do not pass" instead.
     assert c.render_tolerated([dict(r, status="fault")], ["a5"]) == []
+    # The record keeps what two runs of the testcase share, so that their sweep reports compare equal.
+    recorded = c.record("a5", "tcmp", out, returncode=0, prefixes={"/tmp/ptolab-conformance-q1w2e3r4/job0/": ""})
+    assert recorded["tolerated"] == [
+        "ptosim: memcheck: note: gm-past-allocation in kernel 'runTCmp<half>' on AIV block 0: TSTORE at "
+        "tests/npu/a5/src/st/testcase/tcmp/tcmp_kernel.cpp:45 accesses GM, which runs 2048 bytes past the 2048 "
+        "bytes requested for the allocation; ptosim reads and writes memory it keeps after the block, as the device "
+        "reads and writes whatever lies there; the device does not check this, so the launch went on (ptolab check "
+        "reports it with " + NOTE.split("(ptolab check reports it with ", 1)[1]]
+    assert c.render_tolerated([dict(r, tolerated=recorded["tolerated"])], ["a5"]) == c.render_tolerated([r], ["a5"])
 
 
 def test_merge_replaces_the_rerun_testcases_and_records_the_rerun(tmp_path):
@@ -350,3 +360,105 @@ def test_merge_replaces_the_rerun_testcases_and_records_the_rerun(tmp_path):
     assert doc["date"] == "d0"
     assert doc["reruns"] == [{"date": "d1", "command": new["command"], "ptolab": {"commit": "abc"},
                               "cases": ["a2a3/tsort32"]}]
+
+
+def git_commit_all(path):
+    env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t",
+               GIT_COMMITTER_EMAIL="t@t")
+    for cmd in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "fake"]):
+        subprocess.run(["git", "-C", str(path), *cmd], check=True, env=env)
+
+
+def test_claim_copy_takes_a_free_copy_and_reuses_it_only_for_the_same_clean_commit(tmp_path):
+    pto, _ = fake_checkout(tmp_path)
+    git_commit_all(pto)
+    work = tmp_path / "work"
+    with c.claim_copy(str(work), str(pto)) as first:
+        with c.claim_copy(str(work), str(pto)) as second:  # the first is held: a concurrent testcase gets another
+            assert (first, second) == (str(work / "copy0"), str(work / "copy1"))
+            assert os.path.isfile(os.path.join(second, "tests", "script", "run_st.py"))
+        (work / "copy0" / "left-by-the-last-testcase").write_text("")
+    with c.claim_copy(str(work), str(pto)) as again:
+        assert again == str(work / "copy0")
+        assert (work / "copy0" / "left-by-the-last-testcase").exists()
+    (pto / "tests" / "script" / "run_st.py").write_text("# changed\n")
+    with c.claim_copy(str(work), str(pto)) as dirty:
+        assert not (work / "copy0" / "left-by-the-last-testcase").exists()
+        assert (work / "copy0" / "tests" / "script" / "run_st.py").read_text() == "# changed\n"
+
+
+def sweep_cli(*args):
+    from ptolab.sweep.__main__ import main as sweep_main
+    return sweep_main(list(map(str, args)))
+
+
+def test_sweep_of_a_fake_suite_in_two_shards_merges_to_the_unsharded_report(tmp_path, monkeypatch):
+    from ptolab.sweep.report import comparable, load_report
+    pto, root = fake_checkout(tmp_path)
+    monkeypatch.setenv("FAKE_SAMPLES", os.path.join(HERE, "samples"))
+    monkeypatch.setenv("TMPDIR", str(tmp_path))  # where the cases keep their copies
+    common = ["--conformance", pto, "--root", root, "--cases", "tadd,tsub,tneeds,tother", "--quiet", "--no-fail"]
+    assert sweep_cli("list", *common[:6]) == 0
+    assert sweep_cli(*common, "--out", tmp_path / "whole", "--jobs", "2") == 0
+    for i in (1, 2):
+        assert sweep_cli(*common, "--out", tmp_path / f"shard{i}", "--shard", f"{i}/2") == 0
+    assert sweep_cli("merge", tmp_path / "shard1", tmp_path / "shard2", "--out", tmp_path / "merged") == 0
+    assert sweep_cli("diff", tmp_path / "whole", tmp_path / "merged") == 0
+    whole, merged = load_report(str(tmp_path / "whole")), load_report(str(tmp_path / "merged"))
+    assert [r["id"] for r in merged["results"]] == ["a2a3:tadd", "a2a3:tneeds", "a2a3:tsub"]
+    assert [comparable(r) for r in merged["results"]] == [comparable(r) for r in whole["results"]]
+    assert merged["conformance"]["skipped"] == [{"target": "a2a3", "testcase": "tother", "reason":
+                                                "directory not in the suite's ALL_TESTCASES; run_st.py rejects it"}]
+
+    out = tmp_path / "c.md"
+    assert c.main(["--from-sweep", str(tmp_path / "merged"), "--out", str(out)]) == 0
+    d = json.loads((tmp_path / "c.json").read_text())
+    assert [(r["testcase"], r["status"], r["gtest_passed"], r["gtest_total"]) for r in d["results"]] == \
+        [("tadd", "pass", 2, 2), ("tneeds", "not-runnable", None, None), ("tsub", "fail", 2, 4)]
+    assert d["shards"] == 2 and d["jobs"] == 2
+    assert d["results"][0]["log"] == str(tmp_path / "merged" / "logs" / "a2a3_tadd.log")
+    md = out.read_text()
+    assert "| tsub | fail | kernel+host | 2/4 | `TSUBTest.case_int32_64x64_64x64` |" in md
+    assert "2 shards merged, each 2 job(s)" in md
+    assert "Not counted: a2a3/tother" in md
+    assert (tmp_path / f"ptolab-conformance-{os.getuid()}" / "copy0" / "tests" / "npu").is_dir()
+
+
+def test_a_case_ended_without_a_record_is_reported_from_the_engine_result(tmp_path):
+    sweep = {"conformance": {"format": 1, "pto_isa": {}, "timeout_s": 10, "skipped": []}, "executor": "local:1",
+             "command": "ptolab sweep --conformance x", "date": "d", "elapsed_s": 70.0,
+             "results": [{"id": "a5:tcvt", "status": "timeout", "exit_code": -15, "seconds": 70.1,
+                          "log": "logs/a5_tcvt.log", "meta": {"target": "a5", "testcase": "tcvt", "declared": 120},
+                          "detail": "no result after 70 s; the case's process group was killed"}]}
+    d = c.doc_from_sweep(sweep, str(tmp_path))
+    r, = d["results"]
+    assert (r["target"], r["testcase"], r["status"], r["gtest_declared"], r["seconds"]) == \
+        ("a5", "tcvt", "timeout", 120, 70.1)
+    assert r["detail"] == "no result after 70 s; the case's process group was killed"
+    assert r["log"] == str(tmp_path / "logs" / "a5_tcvt.log")
+    assert d["jobs"] == 1 and d["shards"] is None and d["command"] == "ptolab sweep --conformance x"
+    with pytest.raises(c.SweepError, match="not a conformance sweep"):
+        c.doc_from_sweep({"results": []}, str(tmp_path))
+
+
+def test_stopping_a_one_case_run_stops_its_runner(tmp_path):
+    """The engine stops a case by signalling the case's process group; the runner has a group of its own."""
+    import signal
+    import time
+    pto, root = fake_checkout(tmp_path)
+    work, result = tmp_path / "work", tmp_path / "record.json"
+    p = subprocess.Popen([c.PYTHON, c.__file__, str(pto), "--one-case", "tslow", "--root", str(root),
+                          "--work", str(work), "--result-json", str(result)], stdout=subprocess.DEVNULL)
+    marker = work / "copy0" / "tests" / "npu" / "a2a3" / "src" / "st" / "build" / "marker"
+    deadline = time.monotonic() + 30
+    while not (marker.exists() and marker.read_text()):
+        assert time.monotonic() < deadline and p.poll() is None, "the runner did not start"
+        time.sleep(0.1)
+    runner = int(marker.read_text())
+    p.send_signal(signal.SIGTERM)
+    assert p.wait(timeout=10) == 128 + signal.SIGTERM
+    deadline = time.monotonic() + 10
+    while os.path.exists(f"/proc/{runner}") and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not os.path.exists(f"/proc/{runner}")
+    assert not result.exists()

@@ -1,4 +1,4 @@
-"""ptolab.sweep: run a list of independent cases (a runner's shape grid, commands
+"""ptolab.sweep: run a list of independent cases (a runner's shape grid, pto-isa testcases, commands
 from a list file), each in its own process with
 two timeout layers, on a local pool or a Dask cluster, sharded
 deterministically, with a merged Markdown/JSON/JUnit report. docs/sweeps.md.

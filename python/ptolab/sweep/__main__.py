@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import shlex
@@ -12,26 +13,51 @@ from .cases import SweepError, from_grid, from_list_file
 from .engine import failing, run_sweep
 from .shard import parse_shard, select_shard
 
-def load_cases(a) -> list:
+def conformance_module():
+    """scripts/conformance.py of this checkout: it knows the suite's layout and runs each testcase."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "scripts", "conformance.py")
+    if not os.path.isfile(path):
+        raise SweepError(f"--conformance needs scripts/conformance.py of a ptolab checkout; {path} is missing")
+    spec = importlib.util.spec_from_file_location("ptolab_conformance", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def load_cases(a) -> tuple[list, dict]:
+    """The cases and what the report keeps about where they came from (a conformance run's context)."""
+    extra = {}
     if a.list:
         cases = from_list_file(a.list)
     elif a.grid:
         cases = from_grid(a.grid)
+    elif a.conformance:
+        conf = conformance_module()
+        cases, extra["conformance"] = conf.sweep_cases(
+            a.conformance, a.target, (a.cases or "").split(","), root=a.root or conf.default_root(),
+            timeout=getattr(a, "timeout", 1800.0), compile_only=a.compile_only)  # `list` has no --timeout
     else:
-        raise SweepError("no cases: give --list FILE or --grid RUNNER")
+        raise SweepError("no cases: give --list FILE, --grid RUNNER or --conformance PTO_ISA")
     if a.only:
         wanted = a.only.split(",")
         unknown = [w for w in wanted if w not in {c.id for c in cases}]
         if unknown:
             raise SweepError(f"--only: no case {', '.join(unknown)} in the sweep; `ptolab sweep list` prints the ids")
         cases = [c for c in cases if c.id in wanted]
-    return cases
+    return cases, extra
 
 
 def add_selection(p) -> None:
     src = p.add_argument_group("cases (one of)")
     src.add_argument("--list", metavar="FILE", help="list file: `ID COMMAND` or a JSON object per line")
     src.add_argument("--grid", metavar="RUNNER", help="a Python runner declaring SWEEP_GRID: one case per point")
+    src.add_argument("--conformance", metavar="PTO_ISA", help="a pto-isa checkout: one case per testcase of its "
+                     "NPU system-test suite, run by scripts/conformance.py (docs/conformance-run.md)")
+    conf = p.add_argument_group("with --conformance")
+    conf.add_argument("--target", choices=["a2a3", "a5", "both"], default="a2a3", help="which suite (default a2a3)")
+    conf.add_argument("--cases", metavar="NAMES", help="comma-separated testcases (default: the whole suite)")
+    conf.add_argument("--root", metavar="DIR", help="the CANN-shaped root (default build/cann)")
+    conf.add_argument("--compile-only", action="store_true", help="build each testcase, run none")
     p.add_argument("--only", metavar="IDS", help="comma-separated case ids: run only these")
     p.add_argument("--shard", metavar="I/N", help="run shard I of N (1-based); `slurm` reads SLURM_ARRAY_TASK_ID/"
                    "SLURM_ARRAY_TASK_COUNT, `gitlab` CI_NODE_INDEX/CI_NODE_TOTAL")
@@ -40,11 +66,11 @@ def add_selection(p) -> None:
 
 
 def cmd_run(a, argv) -> int:
-    cases = load_cases(a)
+    cases, extra = load_cases(a)
     doc = run_sweep(cases, a.out, executor=a.executor, jobs=a.jobs, timeout=a.timeout, sync_timeout=a.sync_timeout,
                     shard=parse_shard(a.shard), durations=rep.durations_of(a.durations), resume=a.resume,
-                    name=a.name or os.path.basename(a.list or a.grid or "sweep"),
-                    command="ptolab sweep " + " ".join(map(shlex.quote, argv)), progress=not a.quiet)
+                    name=a.name or (f"conformance-{a.target}" if a.conformance else os.path.basename(a.list or a.grid)),
+                    command="ptolab sweep " + " ".join(map(shlex.quote, argv)), progress=not a.quiet, extra=extra)
     bad = failing(doc)
     print(f"ptolab sweep: {len(doc['results'])} case(s), {len(bad)} not passing; report in {a.out}/sweep.md, "
           f"sweep.json, junit.xml", file=sys.stderr)
@@ -52,7 +78,7 @@ def cmd_run(a, argv) -> int:
 
 
 def cmd_list(a, argv) -> int:
-    cases = load_cases(a)
+    cases, _ = load_cases(a)
     for c in select_shard(cases, parse_shard(a.shard), rep.durations_of(a.durations)):
         print(c.id)
     return 0

@@ -20,7 +20,7 @@ LOG_LIMIT = 4 << 20  # bytes of output kept per case: the last ones, where the f
 KILL_GRACE_S = 5.0
 
 
-def _die_with_parent():
+def die_with_parent():
     """What the child runs before exec: a worker that is killed must not leave its case running, so the case
     gets SIGKILL with it. prctl is looked up here, in the parent, so the child between fork and exec does
     little (this module also travels to Dask workers by value, where a ctypes handle could not)."""
@@ -71,7 +71,7 @@ def run_case(case: dict, timeout: float, sync_timeout: float | None = None) -> d
             try:
                 proc = subprocess.Popen(case["argv"], cwd=case.get("cwd") or None, env=env, stdin=subprocess.DEVNULL,
                                         stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-                                        preexec_fn=_die_with_parent())
+                                        preexec_fn=die_with_parent())
             except OSError as e:
                 result.update(status="error", exit_code=None, seconds=0.0, started=started_at, log_text="",
                               detail=f"cannot start {case['argv'][0]}: {e.strerror}; check the case's command "
