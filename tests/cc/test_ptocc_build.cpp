@@ -3,6 +3,7 @@
 // documented (two-object links, host programs, diagnostics, stand-in bisheng).
 #include <acl/acl.h>
 #include <runtime/rt_ffts.h>
+#include <ptosim/c_api.h>
 #include <ptosim/float16.hpp>
 #include <ptosim/runtime.hpp>
 #include <gtest/gtest.h>
@@ -94,10 +95,34 @@ protected:
 
 uint8_t* u8(void* p) { return static_cast<uint8_t*>(p); }
 
+// A `<<<>>>` launch is a device program, so its buffers must be memory the
+// device maps (docs/semantics.md, "Host memory"). These tests keep host
+// vectors and register them for the launch, as aclrtHostRegister would.
+class DeviceVisible {
+public:
+    template <class... V>
+    explicit DeviceVisible(V&... v) {
+        (add(v.data(), v.size() * sizeof(v[0])), ...);
+    }
+    ~DeviceVisible() {
+        for (void* p : bases_) EXPECT_EQ(ptosim_unregister_memory(p), 0) << aclGetRecentErrMsg();
+    }
+    DeviceVisible(const DeviceVisible&) = delete;
+    DeviceVisible& operator=(const DeviceVisible&) = delete;
+
+private:
+    void add(void* p, size_t bytes) {
+        EXPECT_EQ(ptosim_register_memory(p, bytes), 0) << aclGetRecentErrMsg();
+        bases_.push_back(p);
+    }
+    std::vector<void*> bases_;
+};
+
 void check_vec(VecFn f, uint32_t blocks, void* stream = nullptr) {
     const size_t n = blocks * 32 * 64;
     std::vector<float> x(n), y(n), z(n, -1.0f);
     for (size_t i = 0; i < n; ++i) x[i] = static_cast<float>(i) * 0.25f, y[i] = 3.0f - static_cast<float>(i);
+    DeviceVisible visible(x, y, z);
     f(blocks, stream, u8(x.data()), u8(y.data()), u8(z.data()));
     if (stream) ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS) << aclGetRecentErrMsg();
     else ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS) << aclGetRecentErrMsg();
@@ -143,6 +168,7 @@ TEST(NoContext, DefaultStreamLaunchWithoutAclInitIsRefused) {
                              "libvec_add_noctx.so"));
     const size_t n = 32 * 64;
     std::vector<float> x(n, 1.0f), y(n, 2.0f), z(n, -1.0f);
+    DeviceVisible visible(x, y, z);
     testing::internal::CaptureStderr();
     sym<VecFn>(h, "call_vec_add")(1, nullptr, u8(x.data()), u8(y.data()), u8(z.data()));
     const std::string err = testing::internal::GetCapturedStderr();
@@ -215,6 +241,7 @@ TEST_F(Acl, InvalidStreamIsAClearErrorAndNothingRuns) {
 TEST_F(Acl, CubeKernelBuiltWithPtoccRunsThroughDlopen) {
     void* h = open_lib(build("-fPIC -shared -xcce --cce-aicore-arch=dav-c220-cube -DMEMORY_BASE " + kKernels + "/cube_matmul.cpp", "libcube.so"));
     MatmulData m(2);
+    DeviceVisible visible(m.a, m.b, m.out);
     sym<CubeFn>(h, "call_cube_matmul")(2, nullptr, u8(m.a.data()), u8(m.b.data()), u8(m.out.data()));
     sync();
     for (int g = 0; g < 2; ++g)
@@ -227,6 +254,7 @@ void run_mix(void* h, int blocks) {
     uint64_t ffts = 0;
     uint32_t len = 0;
     ASSERT_EQ(rtGetC2cCtrlAddr(&ffts, &len), RT_ERROR_NONE);
+    DeviceVisible visible(m.a, m.b, m.d, m.ws, m.out);
     sym<MixFn>(h, "call_matmul_add")(blocks, nullptr, u8(m.a.data()), u8(m.b.data()), u8(m.d.data()), u8(m.ws.data()),
                                      u8(m.out.data()), ffts);
     ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS) << aclGetRecentErrMsg();
@@ -250,6 +278,7 @@ TEST_F(Acl, MixLaunchInALauncherTemplateRunsEachInstantiationsKernel) {
     using FillFn = void (*)(int, void*, uint8_t*);
     for (int scale : {2, 3}) {
         std::vector<float> out(16, 0.0f);
+        DeviceVisible visible(out);
         sym<FillFn>(h, "call_fill")(scale, nullptr, u8(out.data()));
         ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS) << aclGetRecentErrMsg();
         for (int i = 0; i < 16; ++i) ASSERT_EQ(out[i], static_cast<float>(scale)) << scale << " " << i;
@@ -271,6 +300,7 @@ using AbFn = void (*)(void*, uint8_t*);
 
 std::vector<int32_t> run_ab(void* h) {
     std::vector<int32_t> out(3, -1);
+    DeviceVisible visible(out);
     sym<AbFn>(h, "call_mix_ab")(nullptr, u8(out.data()));
     EXPECT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS) << aclGetRecentErrMsg();
     return out;

@@ -669,8 +669,8 @@ int main(int argc, char** argv) {
     smoke->add_flag("--list", smoke_list, "Print the paths it would run; run nothing");
     smoke->footer(kExitCodes);
 
-    app.add_subcommand("sweep", "Run a sweep of independent cases (a runner's shape grid, commands from a list file; "
-                                "each in its own process) locally, sharded (--shard I/N, slurm, gitlab) or on a Dask cluster, "
+    app.add_subcommand("sweep", "Run a sweep of independent cases (pto-isa's system testcases with --conformance, a "
+                                "runner's shape grid, commands from a list file; each in its own process) locally, sharded (--shard I/N, slurm, gitlab) or on a Dask cluster, "
                                 "with Markdown/JSON/JUnit reports; merge shards (sweep merge). Options: ptolab sweep "
                                 "--help. See docs/sweeps.md.");
 
