@@ -782,6 +782,9 @@ def claim_copy(work: str, pto_isa: str):
         os.close(fd)
 
 
+SEED_SITE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "conformance_site")
+
+
 def runner_env(root: str, python: str, work: str) -> tuple[dict, dict]:
     """The runner's environment and the golden-dtypes modules it gets (choose_module)."""
     shim = os.path.join(work, "shim")
@@ -794,6 +797,10 @@ def runner_env(root: str, python: str, work: str) -> tuple[dict, dict]:
     env = dict(os.environ)
     env.update({"ASCEND_HOME_PATH": root, "PATH": shim + os.pathsep + env.get("PATH", ""),
                 "PYTHONUNBUFFERED": "1", "PYTHONDONTWRITEBYTECODE": "1"})
+    # Some gen_data.py scripts draw unseeded inputs: one seed for every
+    # interpreter the runner starts makes two runs test the same inputs.
+    env.setdefault("PTOLAB_CONFORMANCE_SEED", "0")
+    env["PYTHONPATH"] = SEED_SITE + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     return env, {m: choose_module(m, root, python, env) for m in GOLDEN_DTYPES}
 
 

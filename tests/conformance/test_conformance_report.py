@@ -462,3 +462,14 @@ def test_stopping_a_one_case_run_stops_its_runner(tmp_path):
         time.sleep(0.1)
     assert not os.path.exists(f"/proc/{runner}")
     assert not result.exists()
+
+
+def test_runner_interpreters_draw_the_same_unseeded_inputs(tmp_path):
+    """gen_data.py scripts that never seed NumPy get the same inputs in every run."""
+    env, _ = c.runner_env(str(tmp_path / "root"), "/usr/bin/python3", str(tmp_path / "work"))
+    draw = [sys.executable, "-c", "import numpy, random; print(numpy.random.randint(0, 10**9, 4), random.random())"]
+    first = subprocess.run(draw, env=env, capture_output=True, text=True, check=True).stdout
+    second = subprocess.run(draw, env=env, capture_output=True, text=True, check=True).stdout
+    assert first == second
+    env["PTOLAB_CONFORMANCE_SEED"] = "1"
+    assert subprocess.run(draw, env=env, capture_output=True, text=True, check=True).stdout != first
