@@ -18,7 +18,9 @@ SCRIPT = os.path.join(HERE, "..", "..", "scripts", "conformance.py")
 OUTCOMES = {"pass", "fail", "fault", "crash", "timeout", "compile-error", "gen-data-failed", "not-runnable"}
 
 
-def main():
+def setup(cases_variable: str, default_cases: str):
+    """(--root/--work arguments, the pto-isa checkout, testcases), or None when
+    PTO_ISA_ROOT is unset (the caller skips). Shared with sweep_shards.py."""
     p = argparse.ArgumentParser()
     p.add_argument("--root", required=True)
     p.add_argument("--work", required=True)
@@ -26,9 +28,16 @@ def main():
     pto_isa = os.environ.get("PTO_ISA_ROOT")
     if not pto_isa:
         print("PTO_ISA_ROOT is not set: skipped (point it at a pto-isa checkout to run this test)")
-        return 77
-    cases = os.environ.get("PTO_ISA_CONFORMANCE_CASES", "tadd,tsub").split(",")
+        return None
     os.makedirs(args.work, exist_ok=True)
+    return args, pto_isa, os.environ.get(cases_variable, default_cases).split(",")
+
+
+def main():
+    ready = setup("PTO_ISA_CONFORMANCE_CASES", "tadd,tsub")
+    if ready is None:
+        return 77
+    args, pto_isa, cases = ready
     out = os.path.join(args.work, "conformance.md")
     cmd = [sys.executable, SCRIPT, pto_isa, "--target", "a2a3", "--cases", ",".join(cases),
            "--root", args.root, "--timeout", "1200", "--out", out, "--logs", os.path.join(args.work, "logs")]

@@ -5,7 +5,6 @@ merged, equal case by case to the unsharded sweep, and conformance.md rendered f
 Skipped (exit 77) unless PTO_ISA_ROOT names a pto-isa checkout. Set
 PTO_ISA_CONFORMANCE_SWEEP_CASES (default tadd,tsub,tabs,texp) to pick others."""
 
-import argparse
 import json
 import os
 import subprocess
@@ -15,9 +14,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
 from ptolab.sweep.report import comparable  # noqa: E402
 
-SCRIPT = os.path.join(HERE, "..", "..", "scripts", "conformance.py")
+sys.path.insert(0, HERE)
+from run_pto_isa_conformance import OUTCOMES, SCRIPT, setup  # noqa: E402
+
 CLI = os.environ.get("PTOLAB_CLI", "ptolab")
-OUTCOMES = {"pass", "fail", "fault", "crash", "timeout", "compile-error", "gen-data-failed", "not-runnable"}
 
 
 def run(cmd: list[str], env: dict) -> None:
@@ -32,16 +32,10 @@ def report(path: str) -> dict:
 
 
 def main() -> int:
-    p = argparse.ArgumentParser()
-    p.add_argument("--root", required=True)
-    p.add_argument("--work", required=True)
-    args = p.parse_args()
-    pto_isa = os.environ.get("PTO_ISA_ROOT")
-    if not pto_isa:
-        print("PTO_ISA_ROOT is not set: skipped (point it at a pto-isa checkout to run this test)")
+    ready = setup("PTO_ISA_CONFORMANCE_SWEEP_CASES", "tadd,tsub,tabs,texp")
+    if ready is None:
         return 77
-    cases = os.environ.get("PTO_ISA_CONFORMANCE_SWEEP_CASES", "tadd,tsub,tabs,texp").split(",")
-    os.makedirs(args.work, exist_ok=True)
+    args, pto_isa, cases = ready
     # The cases' private copies go under TMPDIR; a stable path here keeps ptocc's cache entries valid between runs.
     env = dict(os.environ, TMPDIR=args.work)
     out = lambda name: os.path.join(args.work, name)  # noqa: E731
