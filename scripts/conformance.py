@@ -120,11 +120,15 @@ def parse_build(output: str, testcase: str) -> dict:
     built = {m.group(1) for line in lines for m in [BUILT_TARGET_RE.search(line)] if m}
     kernel = any(t in built for t in (testcase + "_kernel", testcase + "_kernel_mix"))
     host = testcase in built
-    error = None
-    for line in lines:
-        if COMPILE_ERROR_RE.match(line):
-            error = line.strip()
-            break
+    # `make -j` interleaves the compilers' output in whatever order they
+    # finish: of all compile errors, the one earliest in (file, line) order
+    # is the same on every run (on one line, the first the compiler printed).
+    def position(line: str) -> tuple:
+        path, _, rest = COMPILE_ERROR_RE.match(line).group("loc").partition(":")
+        return path, int(rest.split(":")[0])
+
+    errors = [line.strip() for line in lines if COMPILE_ERROR_RE.match(line)]
+    error = min(errors, key=position) if errors else None
     if error is None:
         for i, line in enumerate(lines):
             if any(r.search(line) for r in OTHER_ERROR_RES):

@@ -45,6 +45,16 @@ def test_compile_error():
     assert r["faults"] == [] and r["exit_code"] is None
 
 
+def test_compile_error_is_the_same_whichever_kernel_make_built_first():
+    # Two kernels fail; `make -j` prints them in either order.
+    a = "/src/syncall_kernel.cpp:12:5: error: 'x' was not declared in this scope"
+    b = "/src/syncall_kernel_mix.cpp:7:3: error: no matching function for call to 'f'"
+    later = "/src/syncall_kernel.cpp:30:1: error: expected ';'"
+    first = c.parse_build("\n".join([b, a, later]) + "\n", "syncall")["compile_error"]
+    second = c.parse_build("\n".join([a, later, b]) + "\n", "syncall")["compile_error"]
+    assert first == second == a
+
+
 def test_compile_error_kinds():
     ld = "/usr/bin/ld: cannot find -lruntime_camodel: No such file or directory"
     assert c.parse_build("[ 50%] Built target tadd_kernel\n" + ld + "\n", "tadd") == \
