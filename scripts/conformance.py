@@ -138,7 +138,9 @@ def parse_build(output: str, testcase: str) -> dict:
                 detail = next((l.strip() for l in lines[i + 1:] if l.strip()), "")
                 error = (line.strip() + " " + detail).strip()
                 break
-    failed = next((m.group(1) for line in lines for m in [FAILED_TARGET_RE.match(line)] if m), None)
+    # Of the targets that failed, the first by name: which one make reports
+    # first is as much a matter of timing as the error lines.
+    failed = min((m.group(1) for line in lines for m in [FAILED_TARGET_RE.match(line)] if m), default=None)
     return {"kernel_built": kernel, "host_built": host, "compile_error": error, "failed_target": failed}
 
 

@@ -55,6 +55,16 @@ def test_compile_error_is_the_same_whichever_kernel_make_built_first():
     assert first == second == a
 
 
+def test_failed_target_is_the_same_whichever_make_reported_first():
+    # Both kernels of a testcase include one source that does not compile.
+    hard = "make[2]: *** [CMakeFiles/syncall_hard_kernel.dir/build.make:76: x.o] Error 1"
+    soft = "make[2]: *** [CMakeFiles/syncall_soft_kernel.dir/build.make:76: y.o] Error 1"
+    err = "/src/syncall_hard_kernel.cpp:39:5: error: 'copy_gm_to_ubuf' was not declared in this scope"
+    one = c.parse_build("\n".join([err, soft, hard]) + "\n", "syncall")
+    other = c.parse_build("\n".join([err, hard, soft]) + "\n", "syncall")
+    assert one["failed_target"] == other["failed_target"] == "syncall_hard_kernel"
+
+
 def test_compile_error_kinds():
     ld = "/usr/bin/ld: cannot find -lruntime_camodel: No such file or directory"
     assert c.parse_build("[ 50%] Built target tadd_kernel\n" + ld + "\n", "tadd") == \
