@@ -28,6 +28,7 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr const char* kTmpToken = "\x01ptocc-tmp\x01";
+constexpr const char* kBaseToken = "\x01ptocc-base\x01";
 constexpr const char* kMagic = "PTOCC-CACHE-2\n";
 
 uint64_t mix(uint64_t h, uint64_t w, uint64_t mul) {
@@ -70,6 +71,23 @@ std::string replace_all(std::string s, const std::string& from, const std::strin
         out.append(s, pos, hit - pos).append(to);
     out.append(s, pos, std::string::npos);
     return out;
+}
+
+// `s` with every path that is `base` or lies under it written relative to
+// kBaseToken. A match must end where a path component ends, so /w/tree does
+// not claim /w/tree2.
+std::string base_relative(const std::string& s, const std::string& base) {
+    if (base.empty()) return s;
+    std::string out;
+    size_t pos = 0;
+    for (size_t hit; (hit = s.find(base, pos)) != std::string::npos;) {
+        const size_t end = hit + base.size();
+        const char next = end < s.size() ? s[end] : '\0';
+        const bool whole = !(std::isalnum(static_cast<unsigned char>(next)) || next == '.' || next == '_' || next == '-');
+        out.append(s, pos, hit - pos).append(whole ? std::string(kBaseToken) : base);
+        pos = end;
+    }
+    return out.append(s, pos, std::string::npos);
 }
 
 // The prerequisites of the first rule of a Make dependency file.
@@ -291,6 +309,11 @@ CacheSettings cache_settings() {
     else if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) s.dir = std::string(x) + "/ptolab";
     else if (const char* h = std::getenv("HOME"); h && *h) s.dir = std::string(h) + "/.cache/ptolab";
     else s.results = s.pch = false;
+    if (const char* b = std::getenv("PTOCC_CACHE_BASEDIR"); b && *b) {
+        std::error_code ec;
+        const fs::path base = fs::weakly_canonical(fs::absolute(b, ec), ec);
+        if (!ec && fs::is_directory(base, ec) && base != base.root_path()) s.base = base.string();
+    }
     return s;
 }
 
@@ -321,7 +344,7 @@ std::string compiler_identity(const std::string& cxx) {
 }
 
 CachedCompile prepare_cached(const std::vector<std::string>& cmd, const std::string& tmp, const std::string& identity,
-                             int index) {
+                             int index, const std::string& base) {
     CachedCompile c;
     c.argv = cmd;
     std::string source;
@@ -376,19 +399,21 @@ CachedCompile prepare_cached(const std::vector<std::string>& cmd, const std::str
         }
     }
 
+    if (!link) c.base = base;
+    const auto keyed = [&](const std::string& s) { return base_relative(replace_all(s, tmp, kTmpToken), c.base); };
     Hash128 h;
     h.add(std::string("ptocc result v1"));
     h.add(identity);
     std::error_code ec;
-    h.add(fs::current_path(ec).string());  // relative paths, and the debug info's directory
+    h.add(keyed(fs::current_path(ec).string()));  // relative paths, and the debug info's directory
     for (size_t i = 0; i < cmd.size(); ++i) {
         if (cmd[i] == "-o") {
             ++i;  // where the object goes does not change it
             continue;
         }
-        h.add(replace_all(cmd[i], tmp, kTmpToken));
+        h.add(keyed(cmd[i]));
     }
-    h.add(replace_all(text, tmp, kTmpToken));
+    h.add(keyed(text));
     c.key = h.hex();
     if (link) {
         c.own_depfile = tmp + "/cache-link-" + std::to_string(index) + "-" + hash_of(c.output).substr(0, 8) + ".d";
@@ -435,7 +460,7 @@ bool restore_entry(const CacheSettings& s, CachedCompile& c, const std::string& 
     Reader r{body};
     const uint64_t ndeps = r.u64();
     for (uint64_t i = 0; r.ok && i < ndeps; ++i) {
-        const std::string dep = r.str(), want = r.str();
+        const std::string dep = replace_all(r.str(), kBaseToken, c.base), want = r.str();
         std::string now;
         if (!r.ok) break;
         if (!slurp(dep, now) || hash_of(now) != want) {
@@ -456,8 +481,9 @@ bool restore_entry(const CacheSettings& s, CachedCompile& c, const std::string& 
     std::string current;
     if (!(slurp(c.output, current) && current == obj) && !write_atomic(c.output, obj)) return false;
     chmod(c.output.c_str(), static_cast<mode_t>(mode & 0777));  // an executable stays one
-    if (!c.depfile.empty() && !write_atomic(c.depfile, replace_all(dep, kTmpToken, tmp))) return false;
-    if (!stderr_file.empty()) write_atomic(stderr_file, replace_all(err, kTmpToken, tmp));
+    const auto here = [&](const std::string& s) { return replace_all(replace_all(s, kTmpToken, tmp), kBaseToken, c.base); };
+    if (!c.depfile.empty() && !write_atomic(c.depfile, here(dep))) return false;
+    if (!stderr_file.empty()) write_atomic(stderr_file, here(err));
     c.hit = true;
     log_event("hit", c.key, c.output);
     return true;
@@ -480,14 +506,15 @@ void store_cached(const CacheSettings& s, const CachedCompile& c, const std::str
         if (d == c.pch_header || d == c.pch_header + ".gch") continue;  // checked through pch_deps
         std::string text;
         if (!slurp(d, text) || modified_since(d, started)) return;  // cannot be checked, or may have changed mid-compile
-        put_str(deps, d);
+        put_str(deps, base_relative(d, c.base));
         put_str(deps, hash_of(text));
         ++n;
     }
     put_u64(out, n);
     out += deps;
-    put_str(out, replace_all(err, tmp, kTmpToken));
-    put_str(out, c.own_depfile.empty() ? replace_all(dep, tmp, kTmpToken) : std::string());
+    const auto portable = [&](const std::string& s) { return base_relative(replace_all(s, tmp, kTmpToken), c.base); };
+    put_str(out, portable(err));
+    put_str(out, c.own_depfile.empty() ? portable(dep) : std::string());
     put_str(out, obj);
     struct stat st {};
     put_u64(out, stat(c.output.c_str(), &st) == 0 ? (st.st_mode & 0777) : 0644);

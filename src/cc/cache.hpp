@@ -21,6 +21,10 @@ struct CacheSettings {
     bool results = false;  // PTOCC_CACHE unset or not 0
     bool pch = false;      // also PTOCC_PCH unset or not 0
     std::string dir;       // $PTOCC_CACHE_DIR, else $XDG_CACHE_HOME/ptolab, else ~/.cache/ptolab
+    // $PTOCC_CACHE_BASEDIR, made absolute: compiles whose paths lie under it
+    // are keyed and recorded relative to it, so copies of one tree share
+    // entries (docs/ptocc.md, "Copies of one tree").
+    std::string base;
 };
 CacheSettings cache_settings();
 
@@ -38,6 +42,7 @@ struct CachedCompile {
     std::string own_depfile;        // ours, when the user asked for none
     std::vector<std::string> pch_deps;  // headers inside the precompiled header it used
     std::string pch_header;             // that header
+    std::string base;                   // the tree its paths were keyed relative to, if any
     bool hit = false;
     // Held while this process compiles a missing entry, so other processes
     // (other machines, on a shared cache directory) wait for it instead of
@@ -47,9 +52,10 @@ struct CachedCompile {
 
 // Works out the key of `cmd` (a host compile ptocc planned); `tmp` is the
 // build's temporary directory, replaced by a fixed token wherever it occurs
-// so the key does not depend on it.
+// so the key does not depend on it; so is `base` (CacheSettings::base) in a
+// compile, never in a link (a link's rpath must stay its own).
 CachedCompile prepare_cached(const std::vector<std::string>& cmd, const std::string& tmp, const std::string& identity,
-                             int index);
+                             int index, const std::string& base = {});
 
 // Serves the compile from the cache: writes the object, the dependency file
 // and the compiler's messages (to stderr_file). Returns false on a miss; an

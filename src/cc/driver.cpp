@@ -754,7 +754,7 @@ int execute(const Plan& plan, bool dry_run, bool verbose) {
             err_of[i] = err_file;
             const std::vector<std::string>* argv = &c;
             if (s.cached && plan.cache.results) {
-                cached[i] = prepare_cached(c, plan.temp_dir, plan.compiler_id, static_cast<int>(i));
+                cached[i] = prepare_cached(c, plan.temp_dir, plan.compiler_id, static_cast<int>(i), plan.cache.base);
                 std::string note;
                 if (restore_cached(plan.cache, cached[i], plan.temp_dir, err_file, note)) {
                     if (verbose) std::fprintf(stderr, "ptocc: %s from the cache\n", cached[i].output.c_str());
@@ -969,6 +969,9 @@ int run_ptocc(const std::vector<std::string>& args) {
     if (!o.dry_run) {
         plan.cache = cache_settings();
         if (plan.cache.results) plan.compiler_id = compiler_identity(paths.cxx);
+        if (const char* b = std::getenv("PTOCC_CACHE_BASEDIR"); b && *b && plan.cache.base.empty())
+            std::fprintf(stderr, "ptocc: warning: PTOCC_CACHE_BASEDIR=%s is not a directory (or is /); ignored: "
+                                 "set it to the root of the tree being built\n", b);
         plan.include_dir = paths.include_dir;
     }
     int rc = execute(plan, o.dry_run, o.verbose);

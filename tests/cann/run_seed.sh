@@ -7,6 +7,8 @@ set -u
 root=$1 seed=$2 work=$3
 [ -d "$seed/static_single_core" ] || { echo "SKIP: $seed is absent"; exit 77; }
 rm -rf "$work" && mkdir -p "$work" && cp -r "$seed/." "$work/"
+# Every test builds its own copy of the seed: they share ptocc's cache entries.
+export PTOCC_CACHE_BASEDIR="$work"
 export PATH="$root/bin:$PATH"
 . "$root/bin/setenv.bash"
 fail=0

@@ -13,6 +13,8 @@ root=$1 ptolab=$2 seed=${PTOLAB_SEED_REFERENCE:-$3} work=$4 py=$5 target=${6:-al
 "$py" -c "import torch" 2>/dev/null || { echo "SKIP: $py cannot import torch"; exit 77; }
 
 rm -rf "$work" && mkdir -p "$work" && cp -r "$seed/." "$work/"
+# Every test builds its own copy of the seed: they share ptocc's cache entries.
+export PTOCC_CACHE_BASEDIR="$work"
 find "$work" \( -name build -o -name outputs \) -type d -prune -exec rm -rf {} +
 
 # The scripts call `python3`: the interpreter with torch and NumPy comes first.

@@ -2,7 +2,8 @@
 // object the compiler gave, and leaves an output already holding it as it is;
 // a changed header, a changed -D flag or a damaged entry makes it compile
 // again; the precompiled header is rebuilt when its record does not check
-// out; PTOCC_CACHE=0 turns both off.
+// out; PTOCC_CACHE=0 turns both off; copies of one tree share entries under
+// PTOCC_CACHE_BASEDIR.
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
@@ -228,6 +229,75 @@ TEST_F(PtoccCache, HitOntoTheSameBytesKeepsTheOutputsTime) {
     out = build_library();
     EXPECT_NE(out.find("libscale.so from the cache"), std::string::npos) << out;
     EXPECT_EQ(slurp(lib), first);
+}
+
+// Copies of one tree at two places: the second copy's compile is the first's
+// entry only when each names its own root as PTOCC_CACHE_BASEDIR, and the
+// entry's headers are checked in the copy being built.
+class PtoccCacheCopies : public PtoccCache {
+protected:
+    fs::path copy(const std::string& name) {
+        const fs::path root = dir_ / name;
+        fs::create_directories(root / "src");
+        fs::copy_file(dir_ / "scale.cpp", root / "src" / "scale.cpp");
+        fs::copy_file(dir_ / "width.h", root / "src" / "width.h");
+        return root;
+    }
+    std::string compile_in(const fs::path& root, const std::string& base) {
+        const ShellRun r = sh("cd " + (root / "src").string() + " && PTOCC_PCH=0 PTOCC_CACHE_BASEDIR=" + base +
+                              " PTOCC_CACHE_DIR=" + (dir_ / "cache").string() + " " + kPtocc +
+                              " -v -c -xcce --cce-aicore-arch=dav-c220-vec -DMEMORY_BASE -O1 -DPTOCC_TEST_SCALE=1 " +
+                              (root / "src" / "scale.cpp").string() + " -o " + (root / "scale.o").string());
+        EXPECT_EQ(r.status, 0) << r.output;
+        return r.output;
+    }
+};
+
+TEST_F(PtoccCacheCopies, SecondCopyIsServedFromTheFirstsEntry) {
+    const fs::path a = copy("tree"), b = copy("tree-2");
+    EXPECT_FALSE(from_cache(compile_in(a, a.string())));
+    const std::string out = compile_in(b, b.string() + "/");
+    EXPECT_TRUE(from_cache(out)) << out;
+    EXPECT_EQ(slurp(b / "scale.o"), slurp(a / "scale.o"));
+}
+
+TEST_F(PtoccCacheCopies, HeadersAreCheckedInTheCopyBeingBuilt) {
+    const fs::path a = copy("tree"), b = copy("tree-2");
+    compile_in(a, a.string());
+    spit(b / "src" / "width.h", "#pragma once\nconstexpr int kWidth = 16;\n");
+    const std::string out = compile_in(b, b.string());
+    EXPECT_FALSE(from_cache(out)) << out;
+    EXPECT_NE(out.find("cache entry for " + (b / "scale.o").string() + " is stale: " +
+                       (b / "src" / "width.h").string() + " changed"),
+              std::string::npos)
+        << out;
+    EXPECT_NE(slurp(b / "scale.o"), slurp(a / "scale.o"));
+    // One entry per key: the first copy's compile is now the stale one, and
+    // it compiles its own header again.
+    const std::string before = slurp(a / "scale.o");
+    fs::remove(a / "scale.o");
+    EXPECT_FALSE(from_cache(compile_in(a, a.string())));
+    EXPECT_EQ(slurp(a / "scale.o"), before);
+}
+
+TEST_F(PtoccCacheCopies, WithoutABaseCopiesDoNotShare) {
+    const fs::path a = copy("tree"), b = copy("tree-2");
+    compile_in(a, a.string());
+    // The first copy's root is a prefix of the second's path ("tree" of
+    // "tree-2") but no directory above it: no path of the second is relative to it.
+    EXPECT_FALSE(from_cache(compile_in(b, a.string())));
+    const fs::path c = copy("tree-3");
+    compile_in(a, "");
+    EXPECT_FALSE(from_cache(compile_in(c, "")));
+}
+
+TEST_F(PtoccCacheCopies, BaseThatIsNoDirectoryIsRefusedWithAWarning) {
+    const fs::path a = copy("tree");
+    const std::string out = compile_in(a, (dir_ / "missing").string());
+    EXPECT_NE(out.find("ptocc: warning: PTOCC_CACHE_BASEDIR=" + (dir_ / "missing").string() +
+                       " is not a directory (or is /); ignored: set it to the root of the tree being built"),
+              std::string::npos)
+        << out;
 }
 
 TEST_F(PtoccCache, OffWithPtoccCacheZero) {

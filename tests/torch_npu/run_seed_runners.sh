@@ -29,6 +29,8 @@ mkdir -p "$work"
 cp -r "$seed/." "$work/"
 find "$work" -name build -type d -prune -exec rm -rf {} +
 find "$work" -name outputs -type d -prune -exec rm -rf {} +
+# Every test builds its own copy of the seed: they share ptocc's cache entries.
+export PTOCC_CACHE_BASEDIR="$work"
 
 failed=0
 # run <dir> <expected PASS lines> <runner and arguments...>
