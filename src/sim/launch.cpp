@@ -6,6 +6,7 @@
 // same bytes whatever the thread count (docs/semantics.md, "Host threads").
 #include "file_write.hpp"
 #include "launch.hpp"
+#include <ptosim/peers.hpp>
 #include "check.hpp"
 #include "timing.hpp"
 #include "device_impl.hpp"
@@ -488,8 +489,15 @@ int device_printf(const char* format, ...) {
     va_end(args);
     return n;
 }
-void gm_atomic_lock() { g_gm_atomic.lock(); }
-void gm_atomic_unlock() { g_gm_atomic.unlock(); }
+void gm_atomic_lock() {
+    g_gm_atomic.lock();
+    shared_atomic_lock();
+}
+void gm_atomic_unlock() {
+    shared_atomic_unlock();
+    g_gm_atomic.unlock();
+}
+bool gm_shared_atomics() { return shared_atomics(); }
 
 void check_local(const Core& c, Space space, uint64_t offset, uint64_t bytes, const char* what,
                  const SourceLoc& loc) {

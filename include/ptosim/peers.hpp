@@ -1,0 +1,64 @@
+// Many devices (docs/many-devices.md): what the simulator knows about the
+// other ranks of a multi-rank program. Each rank is a process with one
+// simulated device; libhccl maps the communicator's windows (HCCL's
+// windowsIn/windowsOut) and registers them here, so that kernels may address
+// a peer's window and the memory checks know whose memory an address is.
+#pragma once
+#include <ptosim/runtime.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace ptosim {
+
+// This process's rank and the number of ranks, once a communicator exists
+// (set by libhccl; rank 0 of 1 before). Reports of a multi-rank run start
+// with rank_prefix(): "rank 3: ".
+void set_process_rank(int rank, int ranks);
+int process_rank();
+int process_ranks();
+std::string rank_prefix();
+
+// A communicator window of rank `rank` mapped at [base, base + bytes) in this
+// process: device memory the kernels of this rank may read and write
+// (`rank` == process_rank()) or a peer's window. `kind` names it in reports
+// ("windowsIn", "windowsOut"). Windows are not aclrtFree-able.
+void register_window(void* base, uint64_t bytes, int rank, const char* kind);
+void unregister_window(void* base);
+// The address range every window of the communicator lies in (windows with
+// unmapped gaps between them): an access there outside a window is a fault
+// that names the nearest window and its rank.
+void set_window_span(uintptr_t lo, uintptr_t hi);
+void clear_window_span();
+// "" when address a is not in the window span; else why an access to
+// [a, a + bytes) is outside every window, naming the rank's window it missed.
+std::string window_miss(uintptr_t a, uint64_t bytes);
+// The rank whose window holds address a, or -1.
+int window_rank(uintptr_t a);
+
+// Atomic GM updates (TSTORE with AtomicAdd, st_atomic, TNOTIFY) on memory
+// shared between processes take this lock word too (it lives in the
+// windows' shared mapping): ranks' atomic updates are never interleaved.
+void set_shared_atomic_word(uint32_t* word);
+bool shared_atomics();
+void shared_atomic_lock();
+void shared_atomic_unlock();
+
+// Waits on GM another rank writes (TWAIT, a spin with dcci): lets the other
+// cores of the launch run, then backs off with short sleeps. Returns when
+// ready() holds; faults at `loc` with describe() after the communication
+// timeout (comm_timeout_s) naming the rank and core.
+void wait_remote(Core& c, const SourceLoc& loc, const std::function<bool()>& ready,
+                 const std::function<std::string()>& describe);
+// Seconds a cross-rank wait may take: PTO_COMM_TIMEOUT_S, else half of
+// PTO_SYNC_TIMEOUT_S (so that the wait's own report comes before the
+// stream's synchronisation timeout).
+double comm_timeout_s();
+
+// The spin of executed pto-isa code (a dcci before each volatile read of a
+// signal): called by dcci on GM; yields and backs off as wait_remote does,
+// and reports a spin on one address that outlasts comm_timeout_s.
+void poll_gm(const SourceLoc& loc, const void* gm);
+
+}  // namespace ptosim
