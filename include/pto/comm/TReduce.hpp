@@ -3,9 +3,12 @@
 // own destination: the root's tensor first, then the others in rank order
 // (the order of pto-isa's implementation, so float sums round alike).
 #pragma once
-#include <pto/comm/TBroadCast.hpp>
+#include <pto/common/type.hpp>
+#if PTOSIM_DEVICE
 #include <pto/inst/elementwise.hpp>
 #include <pto/inst/elementwise_ops.hpp>
+#endif
+#include <pto/comm/TBroadCast.hpp>
 #if PTOSIM_DEVICE
 
 namespace pto {

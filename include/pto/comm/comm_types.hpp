@@ -8,6 +8,7 @@
 #include <pto/common/tile.hpp>
 #include <pto/common/gm_view.hpp>
 #include <pto/inst/tload_tstore.hpp>
+#include <ptosim/intrinsics.hpp>
 #include <ptosim/peers.hpp>
 
 #include <cstdint>
