@@ -253,7 +253,7 @@ TEST(CommInst, RemoteAddressOutsideThePeersWindowFaults) {
     ASSERT_FALSE(st.ok());
     char want[300];
     std::snprintf(want, sizeof want,
-                  "TSTORE: GM bytes [0x%lx, 0x%lx) lie outside every communicator window, 64 bytes past the end of "
+                  "TPUT destination: GM bytes [0x%lx, 0x%lx) lie outside every communicator window, 64 bytes past the end of "
                   "rank %d's windowsIn [0x%lx, 0x%lx) (2097152 bytes, HCCL_BUFFSIZE): the remote address is outside the "
                   "peer's window",
                   reinterpret_cast<unsigned long>(past), reinterpret_cast<unsigned long>(past) + 256, next,

@@ -36,6 +36,7 @@ void tbroadcast(const CallSite& cs, PG& group, GS& src, TileData& ping, TileData
         flag_pair(loc, Pipe::MTE2, Pipe::MTE3, ev);
         for (int peer = 0; peer < group.nranks; ++peer) {
             auto dst = piece(group[peer], i0, i1, i2, r, c, rows, cols);
+            check_chunk("TBROADCAST destination", loc, dst, rows, cols);
             tstore<TileData, decltype(dst), AtomicType::AtomicNone, ReluPreMode::NoRelu>(cs, dst, t);
         }
         flag_pair(loc, Pipe::MTE3, Pipe::MTE2, ev);

@@ -31,8 +31,8 @@ void tgather_scatter(const CallSite& cs, PG& group, GL& local, TileData& ping, T
             t.SetValidShape(static_cast<int>(rows), static_cast<int>(cols));
             auto far = piece(remote, i0, i1, i2, r, c, rows, cols);
             auto near = piece(local, i0, i1, i2, peer * d[3] + r, c, rows, cols);
-            if constexpr (gather) move_chunk<AtomicType::AtomicNone>(cs, loc, t, near, far, pong ? (k & 1) : 0);
-            else move_chunk<AtomicType::AtomicNone>(cs, loc, t, far, near, pong ? (k & 1) : 0);
+            if constexpr (gather) move_chunk<AtomicType::AtomicNone>(cs, loc, t, near, far, pong ? (k & 1) : 0, op);
+            else move_chunk<AtomicType::AtomicNone>(cs, loc, t, far, near, pong ? (k & 1) : 0, op);
             ++k;
         });
     }

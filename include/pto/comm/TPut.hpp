@@ -24,7 +24,7 @@ void tput(const CallSite& cs, GD& dst, GS& src, TileData& ping, TileData* pong, 
         TileData& t = (pong && (k & 1)) ? *pong : ping;
         t.SetValidShape(static_cast<int>(rows), static_cast<int>(cols));
         move_chunk<atomic>(cs, loc, t, piece(dst, i0, i1, i2, r, c, rows, cols), piece(src, i0, i1, i2, r, c, rows, cols),
-                           pong ? (k & 1) : 0);
+                           pong ? (k & 1) : 0, op);
         ++k;
     });
 }

@@ -35,6 +35,7 @@ void treduce(const CallSite& cs, PG& group, GD& dst, TileData& acc, TileData& pi
             ++k;
             t.SetValidShape(static_cast<int>(rows), static_cast<int>(cols));
             auto far = piece(group[peer], i0, i1, i2, r, c, rows, cols);
+            check_chunk("TREDUCE source", loc, far, rows, cols);
             tload_tile(cs, t, far);
             flag_pair(loc, Pipe::MTE2, Pipe::V, 0);
             switch (op) {

@@ -124,10 +124,28 @@ inline void flag_pair(const SourceLoc& loc, Pipe from, Pipe to, int ev) {
     ptosim::intr::wait_flag(loc, from, to, ev);
 }
 
+// A chunk's GM span checked under the comm instruction's name ("TPUT
+// destination: ... outside the peer's window"), before the TLOAD/TSTORE
+// that move it check it again under theirs.
+template <class G>
+void check_chunk(const char* what, const SourceLoc& loc, const G& g, int64_t rows, int64_t cols) {
+    if (!g.data()) ptosim::fault(loc, std::string(what) + ": the GlobalTensor has no data pointer");
+    GmView<G> v(g);
+    int64_t lo = 0, hi = 0;
+    v.span(rows, cols, lo, hi);
+    ptosim::check_gm(gm_bytes(g) + lo, static_cast<uint64_t>(hi - lo), what, loc);
+}
+
 // GM -> staging tile -> GM for one chunk, in the order the hardware needs:
 // the store waits for the load (MTE2 -> MTE3), the next load for the store.
 template <AtomicType atomic, class TileData, class GD, class GS>
-void move_chunk(const CallSite& cs, const SourceLoc& loc, TileData& tile, const GD& dst, const GS& src, int ev) {
+void move_chunk(const CallSite& cs, const SourceLoc& loc, TileData& tile, const GD& dst, const GS& src, int ev,
+                const char* op = nullptr) {
+    if (op) {
+        const std::string o(op);
+        check_chunk((o + " source").c_str(), loc, src, tile.GetValidRow(), tile.GetValidCol());
+        check_chunk((o + " destination").c_str(), loc, dst, tile.GetValidRow(), tile.GetValidCol());
+    }
     auto s = src;
     auto d = dst;
     tload_tile(cs, tile, s);
