@@ -102,13 +102,13 @@ inline void dsb(mem_dsb_t) {}
 enum cache_line_t : int { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE = 1 };
 enum dcci_dst_t : int { CACHELINE_ALL = 0, CACHELINE_UB = 1, CACHELINE_OUT = 2, CACHELINE_ATOMIC = 3 };
 namespace ptosim {
-void poll_gm(const SourceLoc& loc, const void* gm);
+void poll_gm(const SourceLoc& loc, const void* gm, const char* how);
 }
 template <class P>
 inline void dcci(P* p, cache_line_t, dcci_dst_t = CACHELINE_ALL, ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
-    ptosim::poll_gm(ptosim_cce::here(w), (const void*)p);
+    ptosim::poll_gm(ptosim_cce::here(w), (const void*)p, "a dcci before each read");
 }
 template <class P>
 inline void dcci(P* p, cache_line_t, int, ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
-    ptosim::poll_gm(ptosim_cce::here(w), (const void*)p);
+    ptosim::poll_gm(ptosim_cce::here(w), (const void*)p, "a dcci before each read");
 }

@@ -56,9 +56,11 @@ void wait_remote(Core& c, const SourceLoc& loc, const std::function<bool()>& rea
 // stream's synchronisation timeout).
 double comm_timeout_s();
 
-// The spin of executed pto-isa code (a dcci before each volatile read of a
-// signal): called by dcci on GM; yields and backs off as wait_remote does,
-// and reports a spin on one address that outlasts comm_timeout_s.
-void poll_gm(const SourceLoc& loc, const void* gm);
+// A poll of GM another rank writes: dcci on GM (executed pto-isa code
+// issues one before each volatile read of a signal) and a false TTEST. Lets
+// the other cores run, backs off as a spin lasts, and reports a spin (polls
+// with at most a few instructions between them) that outlasts
+// comm_timeout_s; `how` says what polled ("a dcci before each read").
+void poll_gm(const SourceLoc& loc, const void* gm, const char* how);
 
 }  // namespace ptosim

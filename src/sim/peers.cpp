@@ -40,16 +40,21 @@ double now_s() {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-// Sleeps after `polls` unsatisfied checks in a row: none for the first few
-// (a peer's write is often on its way), then growing to 1 ms.
-void back_off(uint64_t polls) {
-    if (polls < 16) return;
-    if (polls < 64) {
+// What a core does between two unsatisfied checks, by how long it has been
+// checking (`waited` seconds). A TWAIT (`wait`) cannot end before another
+// rank writes: after the first millisecond it gives the host CPU away, and
+// after 50 ms it sleeps (100 us, 1 ms past a second). A poll (a dcci before
+// a read, TTEST) may sit in a loop with a bound ("TTEST up to N times"),
+// which must stay about as fast as on a device: it runs flat out for half a
+// second, then gives the CPU away, and sleeps (1 ms) only after 5 s.
+void back_off(double waited, bool wait) {
+    const double yield_after = wait ? 1e-3 : 0.5, sleep_after = wait ? 50e-3 : 5.0;
+    if (waited < yield_after) return;
+    if (waited < sleep_after) {
         sched_yield();
         return;
     }
-    const uint64_t us = std::min<uint64_t>(1000, (polls - 63) * 10);
-    std::this_thread::sleep_for(std::chrono::microseconds(us));
+    std::this_thread::sleep_for(std::chrono::microseconds(wait && waited < 1.0 ? 100 : 1000));
 }
 
 std::string core_and_rank(const Core& c) {
@@ -163,12 +168,12 @@ double comm_timeout_s() {
 void wait_remote(Core& c, const SourceLoc& loc, const std::function<bool()>& ready,
                  const std::function<std::string()>& describe) {
     const double start = now_s(), limit = comm_timeout_s();
-    for (uint64_t polls = 0; !ready(); ++polls) {
+    while (!ready()) {
         if (c.abandon && c.abandon->load(std::memory_order_relaxed))
             fault(loc, "stopped while waiting: the launch was abandoned after a stream synchronisation timed out");
         yield_core(c, loc);
         if (ready()) return;
-        back_off(polls);
+        back_off(now_s() - start, true);
         if (now_s() - start > limit) {
             char secs[32];
             std::snprintf(secs, sizeof secs, "%g", limit);
@@ -180,7 +185,7 @@ void wait_remote(Core& c, const SourceLoc& loc, const std::function<bool()>& rea
     }
 }
 
-void poll_gm(const SourceLoc& loc, const void* gm) {
+void poll_gm(const SourceLoc& loc, const void* gm, const char* how) {
     Core* cp = current_core_or_null();
     if (!cp) return;
     Core& c = *cp;
@@ -196,8 +201,10 @@ void poll_gm(const SourceLoc& loc, const void* gm) {
     if (c.abandon && c.abandon->load(std::memory_order_relaxed))
         fault(loc, "stopped while polling GM: the launch was abandoned after a stream synchronisation timed out");
     yield_core(c, loc);
-    back_off(c.poll_count++);
-    if (c.poll_count % 64 == 0 && now_s() - c.poll_since > comm_timeout_s()) {
+    ++c.poll_count;
+    const double waited = now_s() - c.poll_since;
+    back_off(waited, false);
+    if (waited > comm_timeout_s()) {
         const int r = window_rank(a);
         char buf[200];
         std::snprintf(buf, sizeof buf, "GM address 0x%" PRIxPTR "%s", a,
@@ -205,7 +212,7 @@ void poll_gm(const SourceLoc& loc, const void* gm) {
         char secs[32];
         std::snprintf(secs, sizeof secs, "%g", comm_timeout_s());
         fault(loc, "spin on GM never ended (" + core_and_rank(c) + ", " + loc.str() + "): the core polled " + buf +
-                       " (dcci before each read) for " + secs +
+                       " (" + how + ") for " + secs +
                        " s (PTO_COMM_TIMEOUT_S) without it changing to what the loop waits for. A peer that never "
                        "signals, signals another address or exited leaves this wait unsatisfied");
     }

@@ -17,7 +17,7 @@ PTO_INST bool TTEST(CallSite cs, GlobalSignalData& signalData, int32_t cmpValue,
     const ptosim::SourceLoc loc = ptosim_impl::loc_of(cs);
     ptosim_impl::comm::record_signals(c, cs, loc, signalData, "TTEST", false);
     if (ptosim_impl::comm::signals_pass(signalData, cmpValue, cmp)) return true;
-    ptosim::poll_gm(loc, signalData.data());
+    ptosim::poll_gm(loc, signalData.data(), "TTEST");
     return false;
 }
 
