@@ -44,7 +44,7 @@ case "$target" in a2a3) soc=a3 ;; a5) soc=a5 ;; *) echo "--target must be a2a3 o
 case "$ranks" in 2|4|8) ;; *) echo "--ranks must be 2, 4 or 8" >&2; exit 2 ;; esac
 case "$headers" in ptolab|pto-isa) ;; *) echo "--headers must be ptolab or pto-isa" >&2; exit 2 ;; esac
 command -v mpirun.mpich >/dev/null || { echo "conformance_comm.sh: mpirun.mpich not found (scripts/install-deps.sh)" >&2; exit 77; }
-mpich_lib=$(/sbin/ldconfig -p | awk '/libmpich\.so\.12 / {print $NF; exit}')
+mpich_lib=$(/sbin/ldconfig -p | awk '/libmpich\.so\.12 / && !f {print $NF; f = 1}')
 [ -n "$mpich_lib" ] || { echo "conformance_comm.sh: libmpich.so.12 not found (Debian libmpich12)" >&2; exit 77; }
 [ -f "$build/cann/bin/setenv.bash" ] || { echo "conformance_comm.sh: build the CANN-shaped root first (scripts/build.sh)" >&2; exit 2; }
 [ -f "$pto_isa/tests/run_comm_test.sh" ] || { echo "conformance_comm.sh: $pto_isa has no tests/run_comm_test.sh" >&2; exit 2; }
