@@ -214,6 +214,7 @@ struct Core {
     uint64_t poll_count = 0, poll_ops = 0;
     double poll_since = 0;
     uintptr_t poll_addr = 0;
+    bool poll_on_board = false;  // the spin is on the ranks' board as a wait
     // Kernel code asked for this core (ptosim::core()): it may have written
     // local memory, through an instruction or directly through `mem`.
     bool touched = false;

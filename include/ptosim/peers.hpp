@@ -45,6 +45,17 @@ bool shared_atomics();
 void shared_atomic_lock();
 void shared_atomic_unlock();
 
+// The ranks' board: a slot per rank in the windows' shared header, where
+// each rank says whether it runs, how many of its cores wait on another
+// rank and on what, or that it left. A waiting core reads it to report a
+// peer that died (its process is gone without leaving), a deadlock across
+// ranks (every rank's every core waits, and nothing changed for
+// PTO_COMM_DEADLOCK_S, default 2 s), and, in a timeout report, what every
+// rank waits on. libhccl sets it when it maps the windows (`bytes` at
+// `base`, room for 64 slots) and leaves it before unmapping.
+void set_rank_board(void* base, uint64_t bytes, int rank, int ranks);
+void leave_rank_board();
+
 // Waits on GM another rank writes (TWAIT, a spin with dcci): lets the other
 // cores of the launch run, then backs off with short sleeps. Returns when
 // ready() holds; faults at `loc` with describe() after the communication
@@ -62,5 +73,7 @@ double comm_timeout_s();
 // with at most a few instructions between them) that outlasts
 // comm_timeout_s; `how` says what polled ("a dcci before each read").
 void poll_gm(const SourceLoc& loc, const void* gm, const char* how);
+// The spin of core `c` ended with its kernel (launch.cpp).
+void poll_ended(Core& c);
 
 }  // namespace ptosim

@@ -20,7 +20,10 @@
 namespace hccl_sim {
 namespace {
 
-constexpr uint64_t kHeaderBytes = 4096;
+// The shared header: the atomic lock word at 0, the ranks' board
+// (ptosim::set_rank_board: 64 slots of 256 bytes) from kBoardOffset.
+constexpr uint64_t kHeaderBytes = 32768;
+constexpr uint64_t kBoardOffset = 4096, kBoardBytes = 16384;
 // Where the span is tried, in 2 TiB steps from 16 TiB: far from the heap
 // (just above the program) and from the mappings the kernel hands out
 // (below the stack), so the same address is free in every rank.
@@ -130,12 +133,15 @@ std::string map_windows(Comm& c) {
     }
     ptosim::set_window_span(w.span_lo, w.span_hi);
     ptosim::set_shared_atomic_word(static_cast<uint32_t*>(w.header));
+    ptosim::set_rank_board(static_cast<uint8_t*>(w.header) + kBoardOffset, kBoardBytes, static_cast<int>(c.rank),
+                           static_cast<int>(c.size));
     return {};
 }
 
 void unmap_windows(Comm& c) {
     Windows& w = c.win;
     if (!w.mapped()) return;
+    ptosim::leave_rank_board();
     ptosim::set_shared_atomic_word(nullptr);
     ptosim::clear_window_span();
     for (uint32_t r = 0; r < c.size; ++r) {

@@ -402,6 +402,9 @@ struct FiberUnwind {};
         t_launch->fault_from(slot->core, KernelFault{std::string("C++ exception escaped the kernel: ") + e.what(),
                                                 slot->core.last_loc});
     }
+    // A core that ended (or faulted) in a spin on another rank's memory no
+    // longer waits (the ranks' board, docs/many-devices.md).
+    if (slot->core.poll_on_board) poll_ended(slot->core);
     slot->state = CoreSlot::State::Done;
     switch_begin(nullptr, t_sched_stack_bottom(), t_sched_stack_bytes());
     tsan_to_scheduler(*slot);

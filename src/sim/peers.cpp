@@ -7,10 +7,12 @@
 #include <ptosim/core.hpp>
 
 #include "device_impl.hpp"
+#include "launch.hpp"
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cerrno>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -19,6 +21,8 @@
 #include <thread>
 
 #include <sched.h>
+#include <signal.h>
+#include <unistd.h>
 
 namespace ptosim {
 namespace {
@@ -55,6 +59,130 @@ void back_off(double waited, bool wait) {
         return;
     }
     std::this_thread::sleep_for(std::chrono::microseconds(wait && waited < 1.0 ? 100 : 1000));
+}
+
+// ---- the ranks' board (see peers.hpp)
+struct Slot {
+    uint32_t pid;
+    uint32_t state;    // kRunning or kLeft; 0: never joined
+    uint32_t waiting;  // cores of this rank waiting on another rank
+    uint32_t cores;    // cores of the launch they belong to
+    uint64_t seq;      // bumped at every change of this slot
+    double since;      // when the first waiting core began (steady clock, s)
+    char what[224];    // what that core waits on, and where
+};
+static_assert(sizeof(Slot) == 256);
+constexpr uint32_t kRunning = 1, kLeft = 2, kDeadlocked = 3;  // kDeadlocked: reported a deadlock and stopped
+std::atomic<Slot*> g_board{nullptr};
+int g_board_ranks = 0;
+std::mutex g_board_mu;  // this process's updates of its own slot
+
+Slot* my_slot() {
+    Slot* b = g_board.load();
+    return b ? b + process_rank() : nullptr;
+}
+
+void bump(Slot* s) { __atomic_add_fetch(&s->seq, 1, __ATOMIC_RELEASE); }
+
+// A core of this rank begins (describe != null) or ends waiting.
+void board_wait(const Core& c, const std::string* what) {
+    std::lock_guard lk(g_board_mu);
+    Slot* s = my_slot();
+    if (!s) return;
+    if (what) {
+        if (__atomic_load_n(&s->state, __ATOMIC_ACQUIRE) == kDeadlocked) {
+            s->waiting = 0;
+            __atomic_store_n(&s->state, kRunning, __ATOMIC_RELEASE);
+        }
+        if (s->waiting++ == 0) {
+            s->since = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+            std::snprintf(s->what, sizeof s->what, "%s", what->c_str());
+        }
+        s->cores = c.launch ? static_cast<uint32_t>(c.launch->core_count()) : 1;
+    } else if (s->waiting > 0) {
+        --s->waiting;
+    }
+    bump(s);
+}
+
+struct BoardView {
+    std::string others;   // one line per rank
+    std::string problem;  // a peer gone, or "" 
+    bool all_stuck = true;
+    uint64_t seq_sum = 0;
+};
+
+BoardView read_board() {
+    BoardView v;
+    Slot* b = g_board.load();
+    if (!b) {
+        v.all_stuck = false;
+        return v;
+    }
+    const double now = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    for (int r = 0; r < g_board_ranks; ++r) {
+        Slot& s = b[r];
+        const uint32_t state = __atomic_load_n(&s.state, __ATOMIC_ACQUIRE);
+        const uint32_t waiting = __atomic_load_n(&s.waiting, __ATOMIC_ACQUIRE);
+        v.seq_sum += __atomic_load_n(&s.seq, __ATOMIC_ACQUIRE);
+        char line[400];
+        if (state == kLeft) {
+            std::snprintf(line, sizeof line, "rank %d: left the communicator", r);
+        } else if (state == kDeadlocked) {
+            std::snprintf(line, sizeof line, "rank %d: reported this deadlock and stopped; it waited on: %s", r, s.what);
+        } else if (state == kRunning && s.pid && r != process_rank() && kill(static_cast<pid_t>(s.pid), 0) != 0 &&
+                   errno == ESRCH) {
+            std::snprintf(line, sizeof line, "rank %d: its process (pid %u) is gone without leaving the communicator "
+                          "(killed or crashed)", r, s.pid);
+            if (v.problem.empty()) v.problem = line;
+            v.all_stuck = false;
+        } else if (waiting > 0) {
+            std::snprintf(line, sizeof line, "rank %d: %u of %u cores waiting for %.1f s; the first: %s", r, waiting,
+                          s.cores, now - s.since, s.what);
+            if (waiting < s.cores) v.all_stuck = false;
+        } else {
+            std::snprintf(line, sizeof line, "rank %d: running", r);
+            v.all_stuck = false;
+        }
+        v.others += std::string("\n  ") + line;
+    }
+    return v;
+}
+
+double deadlock_after_s() {
+    if (const char* v = std::getenv("PTO_COMM_DEADLOCK_S"); v && *v) {
+        char* end = nullptr;
+        const double t = std::strtod(v, &end);
+        if (end != v && *end == '\0' && t > 0) return t;
+    }
+    return 2.0;
+}
+
+// While a core of this rank waits: faults when a peer is gone, or when
+// every rank's every core has waited with nothing changing for
+// deadlock_after_s(). `quiet_since`/`last_seq` carry the quiet period.
+void check_board(const SourceLoc& loc, const std::string& mine, double& quiet_since, uint64_t& last_seq, double now) {
+    if (!g_board.load()) return;
+    BoardView v = read_board();
+    if (!v.problem.empty())
+        fault(loc, "a peer is gone while this rank waits (" + mine + "): " + v.problem + ". Ranks:" + v.others);
+    if (!v.all_stuck || v.seq_sum != last_seq) {
+        last_seq = v.seq_sum;
+        quiet_since = now;
+        return;
+    }
+    if (now - quiet_since >= deadlock_after_s()) {
+        // Stay stuck on the board, so the ranks that have not looked yet
+        // find the same deadlock rather than a rank that moved on.
+        if (Slot* me = my_slot()) {
+            __atomic_store_n(&me->state, kDeadlocked, __ATOMIC_RELEASE);
+            bump(me);
+        }
+        char secs[32];
+        std::snprintf(secs, sizeof secs, "%g", deadlock_after_s());
+        fault(loc, "deadlock across ranks: every core of every rank waits on another rank, and nothing changed for " +
+                       std::string(secs) + " s (PTO_COMM_DEADLOCK_S). This rank: " + mine + ". Ranks:" + v.others);
+    }
 }
 
 std::string core_and_rank(const Core& c) {
@@ -141,6 +269,31 @@ std::string window_miss(uintptr_t a, uint64_t bytes) {
     return buf;
 }
 
+void set_rank_board(void* base, uint64_t bytes, int rank, int ranks) {
+    if (!base || ranks <= 0 || bytes < sizeof(Slot) * static_cast<uint64_t>(ranks)) return;
+    auto* b = static_cast<Slot*>(base);
+    g_board_ranks = ranks;
+    Slot& s = b[rank];
+    s.pid = static_cast<uint32_t>(getpid());
+    s.waiting = 0;
+    __atomic_store_n(&s.state, kRunning, __ATOMIC_RELEASE);
+    bump(&s);
+    g_board.store(b);
+    static bool hooked = false;
+    if (!hooked) {
+        hooked = true;
+        std::atexit([] { leave_rank_board(); });
+    }
+}
+
+void leave_rank_board() {
+    Slot* s = my_slot();
+    if (!s) return;
+    __atomic_store_n(&s->state, kLeft, __ATOMIC_RELEASE);
+    bump(s);
+    g_board.store(nullptr);
+}
+
 void set_shared_atomic_word(uint32_t* word) { g_shared_word.store(word); }
 bool shared_atomics() { return g_shared_word.load(std::memory_order_relaxed) != nullptr; }
 void shared_atomic_lock() {
@@ -168,7 +321,21 @@ double comm_timeout_s() {
 void wait_remote(Core& c, const SourceLoc& loc, const std::function<bool()>& ready,
                  const std::function<std::string()>& describe) {
     const double start = now_s(), limit = comm_timeout_s();
+    if (ready()) return;
+    const std::string mine = core_and_rank(c) + ", " + loc.str() + ": " + describe();
+    board_wait(c, &mine);
+    struct Leave {
+        const Core& c;
+        ~Leave() { board_wait(c, nullptr); }
+    } leave{c};
+    double quiet_since = start, last_check = start;
+    uint64_t last_seq = ~uint64_t{0};
     while (!ready()) {
+        const double now = now_s();
+        if (now - last_check >= 0.05) {
+            last_check = now;
+            check_board(loc, core_and_rank(c) + ", " + loc.str() + ": " + describe(), quiet_since, last_seq, now);
+        }
         if (c.abandon && c.abandon->load(std::memory_order_relaxed))
             fault(loc, "stopped while waiting: the launch was abandoned after a stream synchronisation timed out");
         yield_core(c, loc);
@@ -177,12 +344,18 @@ void wait_remote(Core& c, const SourceLoc& loc, const std::function<bool()>& rea
         if (now_s() - start > limit) {
             char secs[32];
             std::snprintf(secs, sizeof secs, "%g", limit);
+            const BoardView v = read_board();
             fault(loc, "cross-rank wait never satisfied (" + core_and_rank(c) + ", " + loc.str() + "): " + describe() +
                            "; no rank changed it in " + secs +
                            " s (PTO_COMM_TIMEOUT_S). A peer that never signals, signals another address or exited "
-                           "leaves this wait unsatisfied");
+                           "leaves this wait unsatisfied" + (v.others.empty() ? "" : ". Ranks:" + v.others));
         }
     }
+}
+
+void poll_ended(Core& c) {
+    c.poll_on_board = false;
+    board_wait(c, nullptr);
 }
 
 void poll_gm(const SourceLoc& loc, const void* gm, const char* how) {
@@ -193,6 +366,7 @@ void poll_gm(const SourceLoc& loc, const void* gm, const char* how) {
     // One spin: polls of GM with at most a few other instructions between
     // them (pto-isa's TWAIT issues a pipe_barrier every 64 polls).
     if (c.poll_count == 0 || c.ops - c.poll_ops > 4) {
+        if (c.poll_on_board) poll_ended(c);
         c.poll_count = 0;
         c.poll_since = now_s();
     }
@@ -204,6 +378,26 @@ void poll_gm(const SourceLoc& loc, const void* gm, const char* how) {
     ++c.poll_count;
     const double waited = now_s() - c.poll_since;
     back_off(waited, false);
+    // Past the time a bounded polling loop takes, the spin is a wait: on the
+    // ranks' board, and checked against it every 50 ms.
+    if (waited > 0.5) {
+        const int r = window_rank(a);
+        const std::string mine = core_and_rank(c) + ", " + loc.str() + ": polls GM address " +
+                                 std::to_string(a) + (r >= 0 ? " in rank " + std::to_string(r) + "'s window" : "") +
+                                 " (" + how + ")";
+        if (!c.poll_on_board) {
+            c.poll_on_board = true;
+            board_wait(c, &mine);
+        }
+        static thread_local double quiet_since = 0, last_check = 0;
+        static thread_local uint64_t last_seq = ~uint64_t{0};
+        const double now = now_s();
+        if (c.poll_count == 1 || now - last_check >= 0.05) {
+            if (now - last_check > 1.0) quiet_since = now;
+            last_check = now;
+            check_board(loc, mine, quiet_since, last_seq, now);
+        }
+    }
     if (waited > comm_timeout_s()) {
         const int r = window_rank(a);
         char buf[200];
@@ -211,10 +405,12 @@ void poll_gm(const SourceLoc& loc, const void* gm, const char* how) {
                       r >= 0 ? (" in rank " + std::to_string(r) + "'s window").c_str() : "");
         char secs[32];
         std::snprintf(secs, sizeof secs, "%g", comm_timeout_s());
+        const BoardView v = read_board();
         fault(loc, "spin on GM never ended (" + core_and_rank(c) + ", " + loc.str() + "): the core polled " + buf +
                        " (" + how + ") for " + secs +
                        " s (PTO_COMM_TIMEOUT_S) without it changing to what the loop waits for. A peer that never "
-                       "signals, signals another address or exited leaves this wait unsatisfied");
+                       "signals, signals another address or exited leaves this wait unsatisfied" +
+                       (v.others.empty() ? "" : ". Ranks:" + v.others));
     }
 }
 

@@ -285,6 +285,41 @@ TEST(CommInst, AWaitNoRankSatisfiesEndsWithAReport) {
     barrier();
 }
 
+TEST(CommInst, ADeadlockAcrossRanksIsReportedOnEveryRank) {
+    clear_windows();
+    // Every rank waits for a signal only its next rank would set, and no
+    // rank sets one: each rank's report names every rank's wait.
+    setenv("PTO_COMM_DEADLOCK_S", "0.3", 1);
+    setenv("PTO_COMM_TIMEOUT_S", "60", 1);
+    int32_t* sig = win<int32_t>(R(), 768);
+    int line = 0;
+    const ptosim::Status st = testutil::run_vec([&] {
+        comm::Signal s(sig);
+        line = __LINE__ + 1;
+        comm::TWAIT(s, 7, comm::WaitCmp::GE);
+    });
+    unsetenv("PTO_COMM_DEADLOCK_S");
+    unsetenv("PTO_COMM_TIMEOUT_S");
+    ASSERT_FALSE(st.ok());
+    char head[300];
+    std::snprintf(head, sizeof head,
+                  "deadlock across ranks: every core of every rank waits on another rank, and nothing changed for "
+                  "0.3 s (PTO_COMM_DEADLOCK_S). This rank: rank %d of %d, AIV block 0, %s:%d: TWAIT waits for the "
+                  "signal at %p (rank %d's window) to be >= 7; it holds 0. Ranks:",
+                  R(), N(), __FILE__, line, static_cast<void*>(sig), R());
+    EXPECT_NE(st.message.find(head), std::string::npos) << st.message;
+    for (int r = 0; r < N(); ++r) {
+        char who[200];
+        std::snprintf(who, sizeof who, "\n  rank %d: ", r);
+        const size_t at = st.message.find(who);
+        ASSERT_NE(at, std::string::npos) << st.message;
+        char wait_site[200];
+        std::snprintf(wait_site, sizeof wait_site, "AIV block 0, %s:%d: TWAIT waits for the signal at", __FILE__, line);
+        EXPECT_NE(st.message.find(wait_site, at), std::string::npos) << st.message;
+    }
+    barrier();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
