@@ -93,10 +93,6 @@ const Mpi& mpi() {
     return g_mpi;
 }
 
-bool under_launcher() {
-    return env("OMPI_COMM_WORLD_SIZE") || env("PMI_RANK") || env("PMI_SIZE") || env("PMIX_RANK");
-}
-
 bool ensure_initialized(std::string& why) {
     const Mpi& m = mpi();
     if (!m.present()) {

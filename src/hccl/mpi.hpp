@@ -38,10 +38,6 @@ struct Mpi {
 // Binds MPI once per process (thread-safe); Abi::None when there is none.
 const Mpi& mpi();
 
-// Whether an MPI launcher started this process (mpirun/mpiexec of MPICH or
-// Open MPI, or a PMI-speaking one such as Slurm's).
-bool under_launcher();
-
 // MPI_Init when the program did not (libhccl then finalises at exit).
 // False with `why` when it fails.
 bool ensure_initialized(std::string& why);
