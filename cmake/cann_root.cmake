@@ -7,6 +7,8 @@
 #   INCLUDE   ptolab's include/ directory (include/ links to it), or "installed"
 #   SOC_NAMES the ptosim_soc_names executable (prints the SoC directory names)
 #   LIBS      comma-separated CANN library names that resolve to libptosim
+#   HCCL      libhccl.so, ptolab's HCCL (lib64/libhccl.so and libhcomm.so point at it,
+#             or are copies when COPY_PTOSIM)
 # and optionally, for python/fallbacks.py (cmake/cann_python_fallbacks.py):
 #   PY_GOLDEN         the directory of ptolab's ml_dtypes/ and en_dtypes/ builds
 #   PY_TORCH_NPU_SIM  the directory holding the simulated torch_npu package
@@ -45,6 +47,17 @@ if(COPY_PTOSIM)
   file(COPY_FILE "${PTOSIM}" "${ROOT}/lib64/libptosim.so")
 else()
   link_to("${PTOSIM}" "${ROOT}/lib64/libptosim.so")
+endif()
+if(DEFINED HCCL)
+  foreach(name hccl hcomm)
+    if(COPY_PTOSIM)
+      file(REMOVE "${ROOT}/lib64/lib${name}.so")
+      file(COPY_FILE "${HCCL}" "${ROOT}/lib64/lib${name}.so")
+    else()
+      link_to("${HCCL}" "${ROOT}/lib64/lib${name}.so")
+    endif()
+    link_to("../../lib64/lib${name}.so" "${ROOT}/runtime/lib64/lib${name}.so")
+  endforeach()
 endif()
 foreach(lib IN LISTS LIBS)
   if(lib STREQUAL "runtime_camodel")

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages ptolab builds and tests with, if any is missing.
 # Needs root (or sudo) only when something must be installed.
+# MPI: both MPICH (mpirun.mpich, libmpich.so) and Open MPI (mpirun.openmpi,
+# libmpi.so), the two a multi-rank program may be started with (docs/many-devices.md).
 set -euo pipefail
 
 packages=(
@@ -10,6 +12,7 @@ packages=(
   python3 python3-dev python3-numpy python3-pytest python3-torch libtorch-dev python3-matplotlib
   python3-distributed python3-dask
   clang libclang-rt-14-dev
+  mpich libmpich-dev openmpi-bin libopenmpi-dev
 )
 
 missing=()

@@ -54,3 +54,6 @@ inline uint32_t get_block_idx() { return static_cast<uint32_t>(ptosim::core().bl
 namespace __cce_scalar {
 enum addr_cal_mode_t : int { inc = 0, dec = 1 };
 }  // namespace __cce_scalar
+// pto-isa at cannmirror defdb75f names it unqualified (npu/a2a3/TExtract.hpp:
+// addr_cal_mode_t(0)), later trees qualified; bisheng takes both.
+using __cce_scalar::addr_cal_mode_t;

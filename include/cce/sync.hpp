@@ -94,10 +94,21 @@ inline constexpr ptosim_cce::BlockNumVar block_num{};
 // when its instruction issues, in program order, so there is nothing to drain.
 enum mem_dsb_t : int { DSB_ALL = 0, DSB_DDR = 1, DSB_UB = 2, DSB_SEQ = 3 };
 inline void dsb(mem_dsb_t) {}
-// Cache maintenance: GM is host memory with no simulated data cache.
+// Cache maintenance: GM is host memory with no simulated data cache, so
+// there is nothing to invalidate. A dcci is what a core issues before each
+// read of a flag another core or rank writes, so ptosim takes it as a poll:
+// the other cores run, a long spin backs off and one that outlasts
+// PTO_COMM_TIMEOUT_S is reported (ptosim::poll_gm, docs/many-devices.md).
 enum cache_line_t : int { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE = 1 };
 enum dcci_dst_t : int { CACHELINE_ALL = 0, CACHELINE_UB = 1, CACHELINE_OUT = 2, CACHELINE_ATOMIC = 3 };
+namespace ptosim {
+void poll_gm(const SourceLoc& loc, const void* gm, const char* how);
+}
 template <class P>
-inline void dcci(P*, cache_line_t, dcci_dst_t = CACHELINE_ALL) {}
+inline void dcci(P* p, cache_line_t, dcci_dst_t = CACHELINE_ALL, ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim::poll_gm(ptosim_cce::here(w), (const void*)p, "a dcci before each read");
+}
 template <class P>
-inline void dcci(P*, cache_line_t, int) {}
+inline void dcci(P* p, cache_line_t, int, ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim::poll_gm(ptosim_cce::here(w), (const void*)p, "a dcci before each read");
+}

@@ -18,3 +18,4 @@
 #include <pto/call_sites/cube_config.hpp>
 #include <pto/call_sites/matrix.hpp>
 #include <pto/call_sites/impl_names.hpp>
+#include <pto/call_sites/comm.hpp>

@@ -25,6 +25,7 @@
 #include <pto/inst/fixpipe.hpp>
 #include <pto/common/cce_fixpipe.hpp>
 #include <pto/inst/img2col.hpp>
+#include <pto/comm/pto_comm_inst.hpp>
 #include <pto/call_sites.hpp>
 #include <pto/common/constants.hpp>
 #include <pto/common/debug.h>

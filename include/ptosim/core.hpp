@@ -209,6 +209,12 @@ struct Core {
     // EventIdCounter): core state, so launches and cores never share it.
     uint8_t event_ids[kPipeCount][kPipeCount] = {};
     uint64_t ops = 0;
+    // A spin on GM another rank writes (ptosim::poll_gm): since when, how
+    // many polls, the instruction count at the last one and its address.
+    uint64_t poll_count = 0, poll_ops = 0;
+    double poll_since = 0;
+    uintptr_t poll_addr = 0;
+    bool poll_on_board = false;  // the spin is on the ranks' board as a wait
     // Kernel code asked for this core (ptosim::core()): it may have written
     // local memory, through an instruction or directly through `mem`.
     bool touched = false;
@@ -229,10 +235,14 @@ struct Core {
 // Held around a GM read-modify-write (TSTORE with AtomicAdd): one core's
 // atomic update of an element is never interleaved with another's, as the
 // hardware's atomic store guarantees. Free when the launch runs serially.
+// With windows shared between rank processes (docs/many-devices.md) the
+// lock also holds a lock word in the shared mapping, so ranks' updates are
+// not interleaved either.
 void gm_atomic_lock();
 void gm_atomic_unlock();
+bool gm_shared_atomics();
 struct GmAtomicScope {
-    GmAtomicScope(const Core& c, bool atomic) : held(atomic && c.parallel) {
+    GmAtomicScope(const Core& c, bool atomic) : held(atomic && (c.parallel || gm_shared_atomics())) {
         if (held) gm_atomic_lock();
     }
     ~GmAtomicScope() {

@@ -103,6 +103,9 @@ struct Allocation {
     // a device block's mapping runs on past its end (docs/semantics.md,
     // "Faults and reports"); host and registered memory stop at size. 0: size.
     uint64_t reach = 0;
+    // A communicator window of this rank (the rank) or of a peer mapped
+    // here (docs/many-devices.md); -1: an ordinary block.
+    int window_rank = -1;
     uint64_t asked() const { return requested ? requested : size; }
     uint64_t extent() const { return reach ? reach : size; }
 };

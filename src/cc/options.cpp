@@ -136,6 +136,9 @@ const std::vector<FlagSpec>& flag_table() {
                     "enables device printf in bisheng; in the simulator a kernel's printf is the host's and always works"),
             ignored("--cce-enable-pto-passes", F::Exact, "--cce-enable-pto-passes",
                     "enables bisheng's PTO optimisation passes in the device back end, which the simulator does not have"),
+            ignored("--cce-pto-enable", F::Exact, "--cce-pto-enable",
+                    "enables bisheng's PTO support in the device compile (pto-isa's comm system tests pass it); the "
+                    "simulator compiles PTO code without it"),
             ignored("--cce-aicore-only", F::Exact, "--cce-aicore-only",
                     "makes bisheng emit device code only; a simulator build always produces the host object that "
                     "carries the kernel"),

@@ -193,6 +193,34 @@ DoctorReport run_doctor(const DoctorOptions& opt) {
     }
     r.tools.push_back(smi);
 
+    // The MPI launchers multi-rank runs use (docs/many-devices.md).
+    for (const auto& [name, launcher] : {std::pair<const char*, const char*>{"MPICH", "mpirun.mpich"},
+                                         std::pair<const char*, const char*>{"Open MPI", "mpirun.openmpi"}}) {
+        Tool mpi{std::string(name) + " (" + launcher + ")"};
+        const std::string path = common::find_on_path(launcher);
+        if (path.empty()) {
+            mpi.detail = "not on PATH";
+            mpi.missing = std::string("no multi-rank runs with ") + name +
+                          " (ptolab run --ranks, pto-isa's comm tests; scripts/install-deps.sh installs it)";
+        } else {
+            std::string out;
+            RunResult rr = capture({path, "--version"}, 20, out);
+            mpi.found = rr.exit_code == 0;
+            std::string version;
+            // MPICH's hydra: "    Version:   4.0.2"; Open MPI: "mpirun.openmpi (OpenRTE) 4.1.4".
+            if (size_t at = out.find("Version:"); at != std::string::npos) {
+                size_t b = out.find_first_not_of(" \t", at + 8), e = out.find('\n', at);
+                if (b != std::string::npos) version = out.substr(b, e == std::string::npos ? e : e - b);
+            } else if (size_t nl = out.find('\n'); nl != std::string::npos && nl > 0) {
+                const std::string first = out.substr(0, nl);
+                version = first.substr(first.rfind(' ') + 1);
+            }
+            mpi.detail = path + (version.empty() ? "" : " " + version);
+            if (!mpi.found) mpi.missing = std::string(launcher) + " --version failed";
+        }
+        r.tools.push_back(mpi);
+    }
+
     Tool sim_acl{"ACL SoC name (ptosim)"};
     sim_acl.found = true;
     sim_acl.detail = aclrtGetSocName();

@@ -85,9 +85,26 @@ aclError fail(aclError code, std::string msg) {
     return code;
 }
 
+// Ranks an MPI launcher started on this host (docs/many-devices.md): each
+// rank is one simulated device, so every rank may select the device of any
+// rank on its host, as on an 8-device server. 0 outside a launcher.
+uint32_t launcher_local_ranks() {
+    for (const char* name : {"MPI_LOCALNRANKS", "OMPI_COMM_WORLD_LOCAL_SIZE", "PMI_SIZE", "OMPI_COMM_WORLD_SIZE"}) {
+        const char* v = std::getenv(name);
+        if (!v || !*v) continue;
+        char* end = nullptr;
+        const long n = std::strtol(v, &end, 10);
+        if (end != v && *end == '\0' && n >= 1 && n <= 1024) return static_cast<uint32_t>(n);
+    }
+    return 0;
+}
+
 uint32_t device_count() {
     const char* v = std::getenv("PTO_SIM_DEVICE_COUNT");
-    if (!v || !*v) return 1;
+    if (!v || !*v) {
+        const uint32_t ranks = launcher_local_ranks();
+        return ranks ? ranks : 1;
+    }
     char* end = nullptr;
     errno = 0;
     long n = std::strtol(v, &end, 10);
@@ -107,7 +124,7 @@ aclError check_device_id(const char* fn, int32_t id) {
         return fail(ACL_ERROR_RT_INVALID_DEVICEID,
                     std::string(fn) + ": device id " + std::to_string(id) + " does not exist; the simulator has " +
                         std::to_string(n) + " device(s), ids 0.." + std::to_string(n - 1) +
-                        " (set PTO_SIM_DEVICE_COUNT for more)");
+                        (launcher_local_ranks() ? " (one per rank the MPI launcher started on this host; set PTO_SIM_DEVICE_COUNT for more)" : " (set PTO_SIM_DEVICE_COUNT for more)"));
     }
     return ACL_SUCCESS;
 }
@@ -659,5 +676,11 @@ rtError_t rtGetC2cCtrlAddr(uint64_t* addr, uint32_t* len) {
     *len = kFftsCtrlBytes;
     return RT_ERROR_NONE;
 }
+
+// The runtime's device and stream calls pto-isa's comm tests make (they
+// declare them themselves): the ACL calls underneath, ACL's codes.
+rtError_t rtSetDevice(int32_t device) { return aclrtSetDevice(device); }
+rtError_t rtStreamCreate(void** stream, int32_t /*priority*/) { return aclrtCreateStream(stream); }
+rtError_t rtStreamDestroy(void* stream) { return aclrtDestroyStream(stream); }
 
 }  // extern "C"

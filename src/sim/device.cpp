@@ -1,4 +1,5 @@
 #include "device_impl.hpp"
+#include <ptosim/peers.hpp>
 #include "code_address.hpp"
 #include "launch.hpp"
 #include <dlfcn.h>
@@ -231,6 +232,10 @@ Status Device::release(void* p, bool device, const void* caller) {
                                            : "pointer was allocated with aclrtMalloc; free it with aclrtFree"};
     }
     const uint64_t size = it->second.size;
+    if (it->second.window_rank >= 0)
+        return {err::kInvalidParam, "pointer " + std::to_string(reinterpret_cast<uintptr_t>(p)) + " is rank " +
+                                        std::to_string(it->second.window_rank) +
+                                        "'s communicator window, which HcclCommDestroy releases, not aclrtFree"};
     if (device) {
         const uintptr_t base = reinterpret_cast<uintptr_t>(p);
         // A launch queued with a pointer into the block still needs it: wait
@@ -499,6 +504,9 @@ void check_gm(const void* p, uint64_t bytes, const char* what, const SourceLoc& 
                            "; free device memory only after the launches using it finished (synchronise the stream "
                            "first)");
         }
+        // An address among the communicator windows but in none of them: a
+        // remote address outside the peer's window (docs/many-devices.md).
+        if (std::string miss = window_miss(a, bytes); !miss.empty()) fault(loc, std::string(what) + ": " + miss);
         // A span that runs into a registered block writes memory it does not own.
         std::lock_guard lk(d.impl().mu);
         auto it = d.impl().allocations.lower_bound(a);
@@ -531,6 +539,14 @@ void check_gm(const void* p, uint64_t bytes, const char* what, const SourceLoc& 
     if (end <= asked_end) return;
     const void* hi = static_cast<const uint8_t*>(p) + bytes;
     char buf[480];
+    if (end > start->base + start->extent() && start->window_rank >= 0) {
+        std::snprintf(buf, sizeof buf,
+                      "%s: GM bytes [%p, %p) run %llu bytes past the end of rank %d's %llu-byte communicator window at "
+                      "%p: the remote address is outside the peer's window (HCCL_BUFFSIZE sizes the windows)",
+                      what, p, hi, static_cast<unsigned long long>(end - asked_end), start->window_rank,
+                      static_cast<unsigned long long>(start->size), reinterpret_cast<void*>(start->base));
+        fault(loc, buf);
+    }
     if (end > start->base + start->extent()) {
         // Host and registered memory end at their size; a device block's
         // own tail ends kDeviceTailBytes after its pages.

@@ -6,6 +6,7 @@
 // same bytes whatever the thread count (docs/semantics.md, "Host threads").
 #include "file_write.hpp"
 #include "launch.hpp"
+#include <ptosim/peers.hpp>
 #include "check.hpp"
 #include "timing.hpp"
 #include "device_impl.hpp"
@@ -401,6 +402,9 @@ struct FiberUnwind {};
         t_launch->fault_from(slot->core, KernelFault{std::string("C++ exception escaped the kernel: ") + e.what(),
                                                 slot->core.last_loc});
     }
+    // A core that ended (or faulted) in a spin on another rank's memory no
+    // longer waits (the ranks' board, docs/many-devices.md).
+    if (slot->core.poll_on_board) poll_ended(slot->core);
     slot->state = CoreSlot::State::Done;
     switch_begin(nullptr, t_sched_stack_bottom(), t_sched_stack_bytes());
     tsan_to_scheduler(*slot);
@@ -488,8 +492,15 @@ int device_printf(const char* format, ...) {
     va_end(args);
     return n;
 }
-void gm_atomic_lock() { g_gm_atomic.lock(); }
-void gm_atomic_unlock() { g_gm_atomic.unlock(); }
+void gm_atomic_lock() {
+    g_gm_atomic.lock();
+    shared_atomic_lock();
+}
+void gm_atomic_unlock() {
+    shared_atomic_unlock();
+    g_gm_atomic.unlock();
+}
+bool gm_shared_atomics() { return shared_atomics(); }
 
 void check_local(const Core& c, Space space, uint64_t offset, uint64_t bytes, const char* what,
                  const SourceLoc& loc) {

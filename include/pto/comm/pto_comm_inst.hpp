@@ -1,4 +1,13 @@
-// ptolab forwarder for pto-isa's header path pto/comm/pto_comm_inst.hpp.
-// Its names are part of ptolab's PTO API; see docs/drop-in.md, "Header paths".
+// pto-isa's communication instructions (pto-isa docs/isa/comm) as ptolab
+// implements them on ptosim: docs/many-devices.md.
 #pragma once
-#include <pto/pto-inst.hpp>
+#include <pto/comm/comm_types.hpp>
+#include <pto/comm/TPut.hpp>
+#include <pto/comm/TGet.hpp>
+#include <pto/comm/TNotify.hpp>
+#include <pto/comm/TWait.hpp>
+#include <pto/comm/TTest.hpp>
+#include <pto/comm/TBroadCast.hpp>
+#include <pto/comm/TGather.hpp>
+#include <pto/comm/TScatter.hpp>
+#include <pto/comm/TReduce.hpp>

@@ -1,4 +1,4 @@
-// ptolab forwarder for pto-isa's header path pto/comm/pto_comm_instr_impl.hpp.
-// Its names are part of ptolab's PTO API; see docs/drop-in.md, "Header paths".
+// pto-isa's header path pto/comm/pto_comm_instr_impl.hpp: the comm
+// instructions' implementations, all of them in ptolab's pto_comm_inst.hpp.
 #pragma once
-#include <pto/pto-inst.hpp>
+#include <pto/comm/pto_comm_inst.hpp>

@@ -195,6 +195,8 @@ struct RunArgs {
     std::vector<std::string> command;
     std::optional<double> timeout, kill_after;
     bool json = false, sim = false, force = false;
+    std::optional<int> ranks;
+    std::string mpi = "auto";
 };
 
 int apply_sim_env(bool force);
@@ -221,15 +223,72 @@ void print_run_json(const ptolab::RunOptions& o, const ptolab::RunResult& r) {
     std::cerr << j.dump() << "\n";  // stderr keeps the command's stdout unchanged for pipes
 }
 
+// An executable on PATH, or "".
+std::string on_path(const std::string& name) {
+    const char* path = std::getenv("PATH");
+    std::string dirs = path ? path : "/usr/bin:/bin";
+    size_t at = 0;
+    while (at <= dirs.size()) {
+        const size_t end = std::min(dirs.find(':', at), dirs.size());
+        const std::string cand = (end > at ? dirs.substr(at, end - at) : std::string(".")) + "/" + name;
+        if (access(cand.c_str(), X_OK) == 0) return cand;
+        at = end + 1;
+    }
+    return {};
+}
+
+// The launcher command of `ptolab run --ranks N` (docs/many-devices.md,
+// "Starting ranks"): MPICH's mpirun first (pto-isa's comm tests load
+// MPICH), Open MPI's when asked or when it is the only one. Empty with
+// `why` when none is installed.
+std::vector<std::string> mpi_launcher(const std::string& which, int ranks, std::string& why) {
+    std::vector<std::string> out;
+    const std::string mpich = on_path("mpirun.mpich"), ompi = on_path("mpirun.openmpi");
+    std::string use;
+    bool is_ompi = false;
+    if (which == "mpich") use = mpich;
+    else if (which == "openmpi") use = ompi, is_ompi = true;
+    else if (!mpich.empty()) use = mpich;
+    else if (!ompi.empty()) use = ompi, is_ompi = true;
+    if (use.empty()) {
+        why = which == "auto" ? "no MPI launcher: neither mpirun.mpich nor mpirun.openmpi is on PATH "
+                                "(scripts/install-deps.sh installs both)"
+                              : "mpirun." + which + " is not on PATH (scripts/install-deps.sh installs it)";
+        return out;
+    }
+    out.push_back(use);
+    if (is_ompi) {
+        if (geteuid() == 0) out.push_back("--allow-run-as-root");
+        out.push_back("--oversubscribe");  // more ranks than cores: each rank is one simulated device
+    }
+    out.push_back("-np");
+    out.push_back(std::to_string(ranks));
+    return out;
+}
+
 int cmd_run(const RunArgs& a) {
     if (a.sim) {
         if (int rc = apply_sim_env(a.force); rc != ec::kPass) return rc;
     }
     ptolab::RunOptions o = run_options(a.timeout, a.kill_after);
     o.argv = a.command;
+    if (a.ranks) {
+        std::string why;
+        std::vector<std::string> launcher = mpi_launcher(a.mpi, *a.ranks, why);
+        if (launcher.empty()) {
+            std::cerr << "ptolab run: error: --ranks " << *a.ranks << ": " << why << "\n";
+            return ec::kUsage;
+        }
+        launcher.insert(launcher.end(), a.command.begin(), a.command.end());
+        o.argv = launcher;
+    }
     ptolab::RunResult r = ptolab::run_with_timeout(o);
     if (r.timed_out) std::cerr << ptolab::timeout_message(o, r) << "\n";
     else if (!r.error.empty()) std::cerr << "ptolab run: error: " << r.error << "\n";
+    else if (a.ranks && r.exit_code != 0)
+        std::cerr << "ptolab run: " << *a.ranks << " ranks under " << o.argv[0] << ": exit status " << r.exit_code
+                  << " (a rank failed or was killed; the launcher ended the others; each rank's messages above "
+                     "start with its rank)\n";
     if (a.json) print_run_json(o, r);
     return r.exit_code;
 }
@@ -598,6 +657,14 @@ int main(int argc, char** argv) {
                                    "(PTOLAB_TORCH_NPU=sim) and PTO_SIMULATOR=1. Refuses when a real torch_npu is "
                                    "installed. See docs/torch_npu.md");
     run->add_flag("--force", ra.force, "With --sim: simulate even though a real torch_npu is installed");
+    run->add_option("--ranks", ra.ranks,
+                    "Start the command as N MPI ranks, one simulated device each (mpirun -np N underneath; the "
+                    "timeout covers every rank, and a rank that fails or is killed takes the others down). See "
+                    "docs/many-devices.md")
+        ->check(CLI::Range(1, 1024));
+    run->add_option("--mpi", ra.mpi, "With --ranks: the launcher, mpich (mpirun.mpich), openmpi (mpirun.openmpi) or "
+                                     "auto (MPICH when installed: pto-isa's comm tests load MPICH)")
+        ->check(CLI::IsMember({"auto", "mpich", "openmpi"}));
     run->add_option("command", ra.command, "The command, after --")->required()->expected(-1);
     run->footer(kExitCodes);
 

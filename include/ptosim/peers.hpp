@@ -1,0 +1,79 @@
+// Many devices (docs/many-devices.md): what the simulator knows about the
+// other ranks of a multi-rank program. Each rank is a process with one
+// simulated device; libhccl maps the communicator's windows (HCCL's
+// windowsIn/windowsOut) and registers them here, so that kernels may address
+// a peer's window and the memory checks know whose memory an address is.
+#pragma once
+#include <ptosim/runtime.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace ptosim {
+
+// This process's rank and the number of ranks, once a communicator exists
+// (set by libhccl; rank 0 of 1 before). Reports of a multi-rank run start
+// with rank_prefix(): "rank 3: ".
+void set_process_rank(int rank, int ranks);
+int process_rank();
+int process_ranks();
+std::string rank_prefix();
+
+// A communicator window of rank `rank` mapped at [base, base + bytes) in this
+// process: device memory the kernels of this rank may read and write
+// (`rank` == process_rank()) or a peer's window. `kind` names it in reports
+// ("windowsIn", "windowsOut"). Windows are not aclrtFree-able.
+void register_window(void* base, uint64_t bytes, int rank, const char* kind);
+void unregister_window(void* base);
+// The address range every window of the communicator lies in (windows with
+// unmapped gaps between them): an access there outside a window is a fault
+// that names the nearest window and its rank.
+void set_window_span(uintptr_t lo, uintptr_t hi);
+void clear_window_span();
+// "" when address a is not in the window span; else why an access to
+// [a, a + bytes) is outside every window, naming the rank's window it missed.
+std::string window_miss(uintptr_t a, uint64_t bytes);
+// The rank whose window holds address a, or -1.
+int window_rank(uintptr_t a);
+
+// Atomic GM updates (TSTORE with AtomicAdd, st_atomic, TNOTIFY) on memory
+// shared between processes take this lock word too (it lives in the
+// windows' shared mapping): ranks' atomic updates are never interleaved.
+void set_shared_atomic_word(uint32_t* word);
+bool shared_atomics();
+void shared_atomic_lock();
+void shared_atomic_unlock();
+
+// The ranks' board: a slot per rank in the windows' shared header, where
+// each rank says whether it runs, how many of its cores wait on another
+// rank and on what, or that it left. A waiting core reads it to report a
+// peer that died (its process is gone without leaving), a deadlock across
+// ranks (every rank's every core waits, and nothing changed for
+// PTO_COMM_DEADLOCK_S, default 2 s), and, in a timeout report, what every
+// rank waits on. libhccl sets it when it maps the windows (`bytes` at
+// `base`, room for 64 slots) and leaves it before unmapping.
+void set_rank_board(void* base, uint64_t bytes, int rank, int ranks);
+void leave_rank_board();
+
+// Waits on GM another rank writes (TWAIT, a spin with dcci): lets the other
+// cores of the launch run, then backs off with short sleeps. Returns when
+// ready() holds; faults at `loc` with describe() after the communication
+// timeout (comm_timeout_s) naming the rank and core.
+void wait_remote(Core& c, const SourceLoc& loc, const std::function<bool()>& ready,
+                 const std::function<std::string()>& describe);
+// Seconds a cross-rank wait may take: PTO_COMM_TIMEOUT_S, else half of
+// PTO_SYNC_TIMEOUT_S (so that the wait's own report comes before the
+// stream's synchronisation timeout).
+double comm_timeout_s();
+
+// A poll of GM another rank writes: dcci on GM (executed pto-isa code
+// issues one before each volatile read of a signal) and a false TTEST. Lets
+// the other cores run, backs off as a spin lasts, and reports a spin (polls
+// with at most a few instructions between them) that outlasts
+// comm_timeout_s; `how` says what polled ("a dcci before each read").
+void poll_gm(const SourceLoc& loc, const void* gm, const char* how);
+// The spin of core `c` ended with its kernel (launch.cpp).
+void poll_ended(Core& c);
+
+}  // namespace ptosim

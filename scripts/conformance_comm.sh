@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# Runs pto-isa's communication system tests (tests/npu/<target>/comm/st) on
+# ptosim through pto-isa's own script, tests/run_comm_test.sh, unmodified:
+# every testcase at 2, 4 and 8 ranks (up to --ranks), each rank a process
+# with one simulated device, started by MPICH's mpirun. Writes a Markdown
+# summary (docs/many-devices.md, "pto-isa's comm suite").
+#
+#   scripts/conformance_comm.sh PTO_ISA [--target a2a3|a5] [--ranks 2|4|8]
+#       [--cases tput,tget] [--headers ptolab|pto-isa] [--out FILE] [--log FILE]
+#       [--work DIR]
+#
+# --headers: the PTO headers the kernels compile against (PTOCC_PTO_HEADERS,
+# docs/ptocc.md): ptolab's own pto::comm (the default), or the checkout's
+# pto-isa headers executed over ptosim's CCE intrinsics.
+# pto-isa's script builds inside the checkout, so a private copy of its
+# include/ and tests/ is made in --work (default: a temporary directory).
+# pto-isa's tests load MPICH themselves (comm_mpi.h: libmpich.so, or
+# $MPI_HOME/lib/libmpi.so through run_st.py's MPI_LIB_PATH): the run gives
+# run_st.py an MPI_HOME whose bin/mpirun is mpirun.mpich and whose
+# lib/libmpi.so is Debian's libmpich.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+build=${PTOLAB_BUILD_DIR:-$root/build}
+
+usage() { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+[ $# -ge 1 ] || usage
+pto_isa=$(cd "$1" && pwd); shift
+target=a2a3 ranks=8 cases="" out="" log="" work="" headers=ptolab
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --target) target=$2; shift 2 ;;
+    --ranks) ranks=$2; shift 2 ;;
+    --cases) cases=$2; shift 2 ;;
+    --headers) headers=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    --log) log=$2; shift 2 ;;
+    --work) work=$2; shift 2 ;;
+    -h|--help) usage ;;
+    *) echo "conformance_comm.sh: unknown argument '$1'" >&2; exit 2 ;;
+  esac
+done
+case "$target" in a2a3) soc=a3 ;; a5) soc=a5 ;; *) echo "--target must be a2a3 or a5" >&2; exit 2 ;; esac
+case "$ranks" in 2|4|8) ;; *) echo "--ranks must be 2, 4 or 8" >&2; exit 2 ;; esac
+case "$headers" in ptolab|pto-isa) ;; *) echo "--headers must be ptolab or pto-isa" >&2; exit 2 ;; esac
+command -v mpirun.mpich >/dev/null || { echo "conformance_comm.sh: mpirun.mpich not found (scripts/install-deps.sh)" >&2; exit 77; }
+mpich_lib=$(/sbin/ldconfig -p | awk '/libmpich\.so\.12 / && !f {print $NF; f = 1}')
+[ -n "$mpich_lib" ] || { echo "conformance_comm.sh: libmpich.so.12 not found (Debian libmpich12)" >&2; exit 77; }
+[ -f "$build/cann/bin/setenv.bash" ] || { echo "conformance_comm.sh: build the CANN-shaped root first (scripts/build.sh)" >&2; exit 2; }
+[ -f "$pto_isa/tests/run_comm_test.sh" ] || { echo "conformance_comm.sh: $pto_isa has no tests/run_comm_test.sh" >&2; exit 2; }
+
+if [ -z "$work" ]; then work=$(mktemp -d); trap 'rm -rf "$work"' EXIT; fi
+mkdir -p "$work"
+rm -rf "$work/pto-isa" "$work/mpich"
+mkdir -p "$work/pto-isa" "$work/mpich/bin" "$work/mpich/lib"
+cp -r "$pto_isa/include" "$pto_isa/tests" "$work/pto-isa/"
+rm -rf "$work/pto-isa/tests/npu/$target/comm/st/build"
+ln -s "$(command -v mpirun.mpich)" "$work/mpich/bin/mpirun"
+ln -s "$(command -v hydra_pmi_proxy)" "$work/mpich/bin/hydra_pmi_proxy"
+ln -s "$mpich_lib" "$work/mpich/lib/libmpi.so"
+commit=$(git -C "$pto_isa" rev-parse --short=8 HEAD 2>/dev/null || echo unknown)
+[ -n "$log" ] || log="$build/conformance/comm-$target-$headers.log"
+mkdir -p "$(dirname "$log")"
+
+args=(-n "$ranks" -v "$soc")
+if [ -n "$cases" ]; then IFS=, read -ra cs <<<"$cases"; for c in "${cs[@]}"; do args+=(-t "$c"); done; fi
+start=$(date +%s)
+set +e
+(
+  # shellcheck disable=SC1091
+  source "$build/cann/bin/setenv.bash"
+  export MPI_HOME="$work/mpich" PTOCC_PTO_HEADERS="$headers"
+  cd "$work/pto-isa/tests"
+  bash ./run_comm_test.sh "${args[@]}"
+) >"$log" 2>&1
+rc=$?
+set -e
+secs=$(( $(date +%s) - start ))
+
+/usr/bin/python3 - "$log" "$target" "$ranks" "$commit" "$rc" "$secs" "$headers" "${out:-}" <<'PY'
+import re, sys
+log, target, ranks, commit, rc, secs, headers, out = sys.argv[1:9]
+runs, cur = [], None
+for line in open(log, errors="replace"):
+    m = re.search(r"\[INFO\] Running testcase: (\S+)\s+\(nranks=(\d+)", line)
+    if m:
+        cur = {"case": m.group(1), "ranks": int(m.group(2)), "passed": 0, "skipped": 0, "failed": set(), "ok": True}
+        runs.append(cur)
+        continue
+    if cur is None:
+        continue
+    if "[ERROR] Testcase failed:" in line:
+        cur["ok"] = False
+    for m in re.finditer(r"\[  PASSED  \] (\d+) tests?\.", line):
+        cur["passed"] = max(cur["passed"], int(m.group(1)))
+    for m in re.finditer(r"\[  SKIPPED \] (\d+) tests?,", line):
+        cur["skipped"] = max(cur["skipped"], int(m.group(1)))
+    for m in re.finditer(r"\[  FAILED  \] (\S+\.\S+)", line):
+        cur["failed"].add(m.group(1))
+ok_runs = sum(r["ok"] for r in runs)
+lines = [f"pto-isa {commit}, {target}, {headers} headers, up to {ranks} ranks: {ok_runs} of {len(runs)} runs passed "
+         f"(run_comm_test.sh exit {rc}, {secs} s)", "",
+         "| Testcase | Ranks | Result | gtest cases passed per rank | Failed cases |",
+         "|----------|------:|--------|------:|--------------|"]
+for r in runs:
+    lines.append(f"| {r['case']} | {r['ranks']} | {'pass' if r['ok'] else 'FAIL'} | {r['passed']} | "
+                 f"{', '.join(sorted(r['failed'])) or ''} |")
+text = "\n".join(lines) + "\n"
+print(text, end="")
+if out:
+    open(out, "w").write(text)
+PY
+exit "$rc"

@@ -1,0 +1,83 @@
+// A communicator of ptolab's libhccl (docs/many-devices.md).
+#pragma once
+#include <hccl/hccl_types.h>
+
+#include "mpi.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace hccl_sim {
+
+// The root info's bytes as ptolab lays them out: a magic word, the
+// communicator's id (unique per HcclGetRootInfo on a host and across hosts),
+// and the host name of the rank that made it.
+struct RootInfoBody {
+    char magic[16];   // "ptolab-hccl-1"
+    uint64_t id;
+    uint32_t maker_pid;
+    char host[64];
+};
+static_assert(sizeof(RootInfoBody) <= HCCL_ROOT_INFO_BYTES);
+constexpr const char kRootMagic[] = "ptolab-hccl-1";
+
+// The windows of every rank, in one address range mapped at the same
+// address in every rank (Windows::map): a shared header, then for each rank
+// its windowsIn and windowsOut, each followed by an unmapped gap, so that an
+// access running past a window faults instead of reaching the next.
+struct Windows {
+    uintptr_t span_lo = 0, span_hi = 0;
+    uint64_t win_bytes = 0, gap_bytes = 0;
+    std::string shm_name;
+    void* header = nullptr;  // the shared header page (lock word first)
+    std::vector<uintptr_t> in, out;  // by rank
+    bool mapped() const { return span_hi != 0; }
+};
+
+// The device-side context a kernel reads (HcclAllocComResourceByTiling):
+// the leading fields of HCCL's HcclCombinOpParam on a mesh topology.
+constexpr uint32_t kMaxRanks = 64;
+struct DeviceContext {
+    uint64_t workSpace;
+    uint64_t workSpaceSize;
+    uint32_t rankId;
+    uint32_t rankNum;
+    uint64_t winSize;
+    uint64_t windowsIn[kMaxRanks];
+    uint64_t windowsOut[kMaxRanks];
+};
+
+struct Comm {
+    uint32_t magic = 0x48434d4d;  // "HCMM": a live communicator
+    uint32_t rank = 0, size = 1;
+    uint64_t id = 0;
+    std::string name;
+    Handle mpi_comm = 0;          // a duplicate of MPI_COMM_WORLD (0 without MPI)
+    std::vector<int> mpi_rank;    // the MPI rank of each HCCL rank
+    Windows win;
+    void* device_ctx = nullptr;   // aclrtMalloc'd DeviceContext, on first request
+    void* workspace = nullptr;
+};
+
+// A live communicator from a handle; null (with the error set) otherwise.
+Comm* live(HcclComm comm, const char* fn);
+// All live communicators by group name.
+Comm* by_name(const char* name);
+
+// Records `msg` for aclGetRecentErrMsg and prints it with the rank
+// ("HCCL: rank 1: HcclAllReduce: ..."); returns `code`.
+HcclResult fail(HcclResult code, const std::string& msg);
+
+// Maps the windows of `c` (collective over c's ranks); "" or why not.
+std::string map_windows(Comm& c);
+void unmap_windows(Comm& c);
+
+// MPI over the communicator: bytes, chunked to MPI's int counts.
+bool allgather_bytes(const Comm& c, const void* send, void* recv, uint64_t bytes);
+bool bcast_bytes(const Comm& c, void* buf, uint64_t bytes, uint32_t root);
+bool send_bytes(const Comm& c, const void* buf, uint64_t bytes, uint32_t to);
+bool recv_bytes(const Comm& c, void* buf, uint64_t bytes, uint32_t from);
+bool barrier(const Comm& c);
+
+}  // namespace hccl_sim

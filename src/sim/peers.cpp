@@ -1,0 +1,417 @@
+// Many devices (docs/many-devices.md): the ranks of a multi-rank program as
+// this process's simulator sees them — its rank, the communicator windows
+// libhccl mapped, the lock word atomic updates share across processes, and
+// waits on memory another rank writes.
+#include <ptosim/peers.hpp>
+
+#include <ptosim/core.hpp>
+
+#include "device_impl.hpp"
+#include "launch.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cerrno>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include <sched.h>
+#include <signal.h>
+#include <unistd.h>
+
+namespace ptosim {
+namespace {
+
+std::atomic<int> g_rank{0}, g_ranks{1};
+
+struct WindowInfo {
+    uint64_t bytes;
+    int rank;
+    const char* kind;
+};
+std::mutex g_win_mu;
+std::map<uintptr_t, WindowInfo> g_windows;  // by base
+uintptr_t g_span_lo = 0, g_span_hi = 0;
+
+std::atomic<uint32_t*> g_shared_word{nullptr};
+
+double now_s() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// What a core does between two unsatisfied checks, by how long it has been
+// checking (`waited` seconds). A TWAIT (`wait`) cannot end before another
+// rank writes: after the first millisecond it gives the host CPU away, and
+// after 50 ms it sleeps (100 us, 1 ms past a second). A poll (a dcci before
+// a read, TTEST) may sit in a loop with a bound ("TTEST up to N times"),
+// which must stay about as fast as on a device: it runs flat out for half a
+// second, then gives the CPU away, and sleeps (1 ms) only after 5 s.
+void back_off(double waited, bool wait) {
+    const double yield_after = wait ? 1e-3 : 0.5, sleep_after = wait ? 50e-3 : 5.0;
+    if (waited < yield_after) return;
+    if (waited < sleep_after) {
+        sched_yield();
+        return;
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(wait && waited < 1.0 ? 100 : 1000));
+}
+
+// ---- the ranks' board (see peers.hpp)
+struct Slot {
+    uint32_t pid;
+    uint32_t state;    // kRunning or kLeft; 0: never joined
+    uint32_t waiting;  // cores of this rank waiting on another rank
+    uint32_t cores;    // cores of the launch they belong to
+    uint64_t seq;      // bumped at every change of this slot
+    double since;      // when the first waiting core began (steady clock, s)
+    char what[224];    // what that core waits on, and where
+};
+static_assert(sizeof(Slot) == 256);
+constexpr uint32_t kRunning = 1, kLeft = 2, kDeadlocked = 3;  // kDeadlocked: reported a deadlock and stopped
+std::atomic<Slot*> g_board{nullptr};
+int g_board_ranks = 0;
+std::mutex g_board_mu;  // this process's updates of its own slot
+
+Slot* my_slot() {
+    Slot* b = g_board.load();
+    return b ? b + process_rank() : nullptr;
+}
+
+void bump(Slot* s) { __atomic_add_fetch(&s->seq, 1, __ATOMIC_RELEASE); }
+
+// A core of this rank begins (describe != null) or ends waiting.
+void board_wait(const Core& c, const std::string* what) {
+    std::lock_guard lk(g_board_mu);
+    Slot* s = my_slot();
+    if (!s) return;
+    if (what) {
+        if (__atomic_load_n(&s->state, __ATOMIC_ACQUIRE) == kDeadlocked) {
+            s->waiting = 0;
+            __atomic_store_n(&s->state, kRunning, __ATOMIC_RELEASE);
+        }
+        if (s->waiting++ == 0) {
+            s->since = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+            std::snprintf(s->what, sizeof s->what, "%s", what->c_str());
+        }
+        s->cores = c.launch ? static_cast<uint32_t>(c.launch->core_count()) : 1;
+    } else if (s->waiting > 0) {
+        --s->waiting;
+    }
+    bump(s);
+}
+
+struct BoardView {
+    std::string others;   // one line per rank
+    std::string problem;  // a peer gone, or "" 
+    bool all_stuck = true;
+    uint64_t seq_sum = 0;
+};
+
+BoardView read_board() {
+    BoardView v;
+    Slot* b = g_board.load();
+    if (!b) {
+        v.all_stuck = false;
+        return v;
+    }
+    const double now = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    for (int r = 0; r < g_board_ranks; ++r) {
+        Slot& s = b[r];
+        const uint32_t state = __atomic_load_n(&s.state, __ATOMIC_ACQUIRE);
+        const uint32_t waiting = __atomic_load_n(&s.waiting, __ATOMIC_ACQUIRE);
+        v.seq_sum += __atomic_load_n(&s.seq, __ATOMIC_ACQUIRE);
+        char line[400];
+        if (state == kLeft) {
+            std::snprintf(line, sizeof line, "rank %d: left the communicator", r);
+        } else if (state == kDeadlocked) {
+            std::snprintf(line, sizeof line, "rank %d: reported this deadlock and stopped; it waited on: %s", r, s.what);
+        } else if (state == kRunning && s.pid && r != process_rank() && kill(static_cast<pid_t>(s.pid), 0) != 0 &&
+                   errno == ESRCH) {
+            std::snprintf(line, sizeof line, "rank %d: its process (pid %u) is gone without leaving the communicator "
+                          "(killed or crashed)", r, s.pid);
+            if (v.problem.empty()) v.problem = line;
+            v.all_stuck = false;
+        } else if (waiting > 0) {
+            std::snprintf(line, sizeof line, "rank %d: %u of %u cores waiting for %.1f s; the first: %s", r, waiting,
+                          s.cores, now - s.since, s.what);
+            if (waiting < s.cores) v.all_stuck = false;
+        } else {
+            std::snprintf(line, sizeof line, "rank %d: running", r);
+            v.all_stuck = false;
+        }
+        v.others += std::string("\n  ") + line;
+    }
+    return v;
+}
+
+double deadlock_after_s() {
+    if (const char* v = std::getenv("PTO_COMM_DEADLOCK_S"); v && *v) {
+        char* end = nullptr;
+        const double t = std::strtod(v, &end);
+        if (end != v && *end == '\0' && t > 0) return t;
+    }
+    return 2.0;
+}
+
+// While a core of this rank waits: faults when a peer is gone, or when
+// every rank's every core has waited with nothing changing for
+// deadlock_after_s(). `quiet_since`/`last_seq` carry the quiet period.
+void check_board(const SourceLoc& loc, const std::string& mine, double& quiet_since, uint64_t& last_seq, double now) {
+    if (!g_board.load()) return;
+    BoardView v = read_board();
+    if (!v.problem.empty())
+        fault(loc, "a peer is gone while this rank waits (" + mine + "): " + v.problem + ". Ranks:" + v.others);
+    if (!v.all_stuck || v.seq_sum != last_seq) {
+        last_seq = v.seq_sum;
+        quiet_since = now;
+        return;
+    }
+    if (now - quiet_since >= deadlock_after_s()) {
+        // Stay stuck on the board, so the ranks that have not looked yet
+        // find the same deadlock rather than a rank that moved on.
+        if (Slot* me = my_slot()) {
+            __atomic_store_n(&me->state, kDeadlocked, __ATOMIC_RELEASE);
+            bump(me);
+        }
+        char secs[32];
+        std::snprintf(secs, sizeof secs, "%g", deadlock_after_s());
+        fault(loc, "deadlock across ranks: every core of every rank waits on another rank, and nothing changed for " +
+                       std::string(secs) + " s (PTO_COMM_DEADLOCK_S). This rank: " + mine + ". Ranks:" + v.others);
+    }
+}
+
+std::string core_and_rank(const Core& c) {
+    std::string s = "rank " + std::to_string(process_rank()) + " of " + std::to_string(process_ranks()) + ", " +
+                    c.name();
+    return s;
+}
+
+}  // namespace
+
+void set_process_rank(int rank, int ranks) {
+    g_rank.store(rank);
+    g_ranks.store(ranks);
+}
+int process_rank() { return g_rank.load(); }
+int process_ranks() { return g_ranks.load(); }
+std::string rank_prefix() {
+    return g_ranks.load() > 1 ? "rank " + std::to_string(g_rank.load()) + ": " : std::string();
+}
+
+void register_window(void* base, uint64_t bytes, int rank, const char* kind) {
+    const uintptr_t b = reinterpret_cast<uintptr_t>(base);
+    {
+        std::lock_guard lk(g_win_mu);
+        g_windows[b] = {bytes, rank, kind};
+    }
+    Device& d = Device::get();
+    std::lock_guard lk(d.impl().mu);
+    Allocation a{b, bytes, true, bytes, bytes};
+    a.window_rank = rank;
+    d.impl().allocations[b] = a;
+}
+
+void unregister_window(void* base) {
+    const uintptr_t b = reinterpret_cast<uintptr_t>(base);
+    {
+        std::lock_guard lk(g_win_mu);
+        g_windows.erase(b);
+    }
+    Device& d = Device::get();
+    std::lock_guard lk(d.impl().mu);
+    auto it = d.impl().allocations.find(b);
+    if (it != d.impl().allocations.end() && it->second.window_rank >= 0) d.impl().allocations.erase(it);
+}
+
+void set_window_span(uintptr_t lo, uintptr_t hi) {
+    std::lock_guard lk(g_win_mu);
+    g_span_lo = lo;
+    g_span_hi = hi;
+}
+void clear_window_span() { set_window_span(0, 0); }
+
+int window_rank(uintptr_t a) {
+    std::lock_guard lk(g_win_mu);
+    auto it = g_windows.upper_bound(a);
+    if (it == g_windows.begin()) return -1;
+    --it;
+    return a - it->first < it->second.bytes ? it->second.rank : -1;
+}
+
+std::string window_miss(uintptr_t a, uint64_t bytes) {
+    std::lock_guard lk(g_win_mu);
+    if (a < g_span_lo || a >= g_span_hi || g_windows.empty()) return {};
+    // The window at or below a: the access ran past its end.
+    auto it = g_windows.upper_bound(a);
+    if (it == g_windows.begin()) it = g_windows.end();
+    else --it;
+    char buf[400];
+    if (it != g_windows.end()) {
+        const uint64_t past = a - it->first >= it->second.bytes ? a - (it->first + it->second.bytes) : 0;
+        std::snprintf(buf, sizeof buf,
+                      "GM bytes [0x%" PRIxPTR ", 0x%" PRIxPTR ") lie outside every communicator window, %" PRIu64
+                      " bytes past the end of rank %d's %s [0x%" PRIxPTR ", 0x%" PRIxPTR ") (%" PRIu64
+                      " bytes, HCCL_BUFFSIZE): the remote address is outside the peer's window",
+                      a, a + bytes, past, it->second.rank, it->second.kind, it->first, it->first + it->second.bytes,
+                      it->second.bytes);
+    } else {
+        std::snprintf(buf, sizeof buf,
+                      "GM bytes [0x%" PRIxPTR ", 0x%" PRIxPTR ") lie before the first communicator window (rank %d's %s at "
+                      "0x%" PRIxPTR "): the remote address is outside every peer's window",
+                      a, a + bytes, g_windows.begin()->second.rank, g_windows.begin()->second.kind,
+                      g_windows.begin()->first);
+    }
+    return buf;
+}
+
+void set_rank_board(void* base, uint64_t bytes, int rank, int ranks) {
+    if (!base || ranks <= 0 || bytes < sizeof(Slot) * static_cast<uint64_t>(ranks)) return;
+    auto* b = static_cast<Slot*>(base);
+    g_board_ranks = ranks;
+    Slot& s = b[rank];
+    s.pid = static_cast<uint32_t>(getpid());
+    s.waiting = 0;
+    __atomic_store_n(&s.state, kRunning, __ATOMIC_RELEASE);
+    bump(&s);
+    g_board.store(b);
+    static bool hooked = false;
+    if (!hooked) {
+        hooked = true;
+        std::atexit([] { leave_rank_board(); });
+    }
+}
+
+void leave_rank_board() {
+    Slot* s = my_slot();
+    if (!s) return;
+    __atomic_store_n(&s->state, kLeft, __ATOMIC_RELEASE);
+    bump(s);
+    g_board.store(nullptr);
+}
+
+void set_shared_atomic_word(uint32_t* word) { g_shared_word.store(word); }
+bool shared_atomics() { return g_shared_word.load(std::memory_order_relaxed) != nullptr; }
+void shared_atomic_lock() {
+    uint32_t* w = g_shared_word.load(std::memory_order_relaxed);
+    if (!w) return;
+    for (uint64_t spins = 0;; ++spins) {
+        uint32_t expect = 0;
+        if (__atomic_compare_exchange_n(w, &expect, 1u, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) return;
+        if (spins > 64) sched_yield();
+    }
+}
+void shared_atomic_unlock() {
+    if (uint32_t* w = g_shared_word.load(std::memory_order_relaxed)) __atomic_store_n(w, 0u, __ATOMIC_RELEASE);
+}
+
+double comm_timeout_s() {
+    if (const char* v = std::getenv("PTO_COMM_TIMEOUT_S"); v && *v) {
+        char* end = nullptr;
+        const double t = std::strtod(v, &end);
+        if (end != v && *end == '\0' && t > 0) return t;
+    }
+    return default_sync_timeout_s() / 2;
+}
+
+void wait_remote(Core& c, const SourceLoc& loc, const std::function<bool()>& ready,
+                 const std::function<std::string()>& describe) {
+    const double start = now_s(), limit = comm_timeout_s();
+    if (ready()) return;
+    const std::string mine = core_and_rank(c) + ", " + loc.str() + ": " + describe();
+    board_wait(c, &mine);
+    struct Leave {
+        const Core& c;
+        ~Leave() { board_wait(c, nullptr); }
+    } leave{c};
+    double quiet_since = start, last_check = start;
+    uint64_t last_seq = ~uint64_t{0};
+    while (!ready()) {
+        const double now = now_s();
+        if (now - last_check >= 0.05) {
+            last_check = now;
+            check_board(loc, core_and_rank(c) + ", " + loc.str() + ": " + describe(), quiet_since, last_seq, now);
+        }
+        if (c.abandon && c.abandon->load(std::memory_order_relaxed))
+            fault(loc, "stopped while waiting: the launch was abandoned after a stream synchronisation timed out");
+        yield_core(c, loc);
+        if (ready()) return;
+        back_off(now_s() - start, true);
+        if (now_s() - start > limit) {
+            char secs[32];
+            std::snprintf(secs, sizeof secs, "%g", limit);
+            const BoardView v = read_board();
+            fault(loc, "cross-rank wait never satisfied (" + core_and_rank(c) + ", " + loc.str() + "): " + describe() +
+                           "; no rank changed it in " + secs +
+                           " s (PTO_COMM_TIMEOUT_S). A peer that never signals, signals another address or exited "
+                           "leaves this wait unsatisfied" + (v.others.empty() ? "" : ". Ranks:" + v.others));
+        }
+    }
+}
+
+void poll_ended(Core& c) {
+    c.poll_on_board = false;
+    board_wait(c, nullptr);
+}
+
+void poll_gm(const SourceLoc& loc, const void* gm, const char* how) {
+    Core* cp = current_core_or_null();
+    if (!cp) return;
+    Core& c = *cp;
+    const uintptr_t a = reinterpret_cast<uintptr_t>(gm);
+    // One spin: polls of GM with at most a few other instructions between
+    // them (pto-isa's TWAIT issues a pipe_barrier every 64 polls).
+    if (c.poll_count == 0 || c.ops - c.poll_ops > 4) {
+        if (c.poll_on_board) poll_ended(c);
+        c.poll_count = 0;
+        c.poll_since = now_s();
+    }
+    c.poll_ops = c.ops;
+    c.poll_addr = a;
+    if (c.abandon && c.abandon->load(std::memory_order_relaxed))
+        fault(loc, "stopped while polling GM: the launch was abandoned after a stream synchronisation timed out");
+    yield_core(c, loc);
+    ++c.poll_count;
+    const double waited = now_s() - c.poll_since;
+    back_off(waited, false);
+    // Past the time a bounded polling loop takes, the spin is a wait: on the
+    // ranks' board, and checked against it every 50 ms.
+    if (waited > 0.5) {
+        const int r = window_rank(a);
+        const std::string mine = core_and_rank(c) + ", " + loc.str() + ": polls GM address " +
+                                 std::to_string(a) + (r >= 0 ? " in rank " + std::to_string(r) + "'s window" : "") +
+                                 " (" + how + ")";
+        if (!c.poll_on_board) {
+            c.poll_on_board = true;
+            board_wait(c, &mine);
+        }
+        static thread_local double quiet_since = 0, last_check = 0;
+        static thread_local uint64_t last_seq = ~uint64_t{0};
+        const double now = now_s();
+        if (c.poll_count == 1 || now - last_check >= 0.05) {
+            if (now - last_check > 1.0) quiet_since = now;
+            last_check = now;
+            check_board(loc, mine, quiet_since, last_seq, now);
+        }
+    }
+    if (waited > comm_timeout_s()) {
+        const int r = window_rank(a);
+        char buf[200];
+        std::snprintf(buf, sizeof buf, "GM address 0x%" PRIxPTR "%s", a,
+                      r >= 0 ? (" in rank " + std::to_string(r) + "'s window").c_str() : "");
+        char secs[32];
+        std::snprintf(secs, sizeof secs, "%g", comm_timeout_s());
+        const BoardView v = read_board();
+        fault(loc, "spin on GM never ended (" + core_and_rank(c) + ", " + loc.str() + "): the core polled " + buf +
+                       " (" + how + ") for " + secs +
+                       " s (PTO_COMM_TIMEOUT_S) without it changing to what the loop waits for. A peer that never "
+                       "signals, signals another address or exited leaves this wait unsatisfied" +
+                       (v.others.empty() ? "" : ". Ranks:" + v.others));
+    }
+}
+
+}  // namespace ptosim
