@@ -1,0 +1,353 @@
+// Per-instruction agreement of the cost model with pto-isa's published
+// formulas (docs/cost-model.md, "Per-instruction calibration"): runs each
+// calibrated vector instruction as a one-instruction kernel on ptosim with
+// timing on, over the published shape grid, and prints the simulated cycles
+// next to the formula's, with the ratio. On A5 it also prints the cycles
+// pto-isa's fit tests give for each case (the figures its formulas were
+// fitted to). No NPU is involved: the "model" column is ptosim's simulated
+// time, the "formula" column pto-isa's formula evaluated here, the
+// "published" column pto-isa's own figure.
+//
+//   bench_cost_calibration_a2a3 [--all]   # A2A3: Ascend910B2 profile
+//   bench_cost_calibration_a5 [--all]     # A5: Ascend950DT profile
+//
+// Without --all it prints one line per op and type (the grid's extremes);
+// with --all one line per shape.
+#include <pto/pto-inst.hpp>
+#include <ptosim/c_api.h>
+#include <ptosim/cost.hpp>
+#include <ptosim/runtime.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+using namespace pto;
+namespace cost = ptosim::cost;
+
+namespace {
+
+// The profile each program times with.
+constexpr const char* kSoc = PTOSIM_TARGET_A5 ? "Ascend950DT" : "Ascend910B2";
+
+enum class Ty { F32, F16 };
+const char* ty_name(Ty t) { return t == Ty::F32 ? "fp32" : "fp16"; }
+
+// The simulated cycles of one launch that runs `body` on one vector core:
+// the profile's figures with a 1 GHz clock (a microsecond is 1000 cycles),
+// no issue slot and no launch overhead, so the launch's time is the
+// instruction's cost.
+double cycles_of(std::function<void()> body, bool calibrated = true) {
+    cost::Params p = cost::params_for(*ptosim::find_soc(kSoc));
+    if (!calibrated) p.calibration = cost::Calibration::None;
+    p.clock_ghz = 1;
+    p.issue = 0;
+    p.launch_us = 0;
+    cost::override_params(&p);
+    ptosim::LaunchSpec s;
+    s.kernel = "bench_cost_calibration";
+    s.site = {__FILE__, __LINE__};
+    s.target = PTOSIM_TARGET_A5 ? ptosim::Target::A5 : ptosim::Target::A2A3;
+    s.kind = ptosim::KernelKind::Vec;
+    s.block_dim = 1;
+    s.aiv_body = std::move(body);
+    const ptosim::Status st = ptosim::run_launch(ptosim::Device::get(), s);
+    cost::override_params(nullptr);
+    if (!st.ok()) {
+        std::fprintf(stderr, "bench_cost_calibration: launch failed: %s\n", st.message.c_str());
+        std::exit(1);
+    }
+    return std::round(ptosim_last_launch_time_us() * 1000);
+}
+
+double round_cycles(double v) { return v <= 0 ? 0 : static_cast<double>(std::llround(v)); }
+
+struct Point {
+    std::string op, type, shape;
+    double model, formula, published;  // published < 0: none
+    double before;                     // the op-class rates alone
+};
+
+std::string shape_str(int r, int c, int vr, int vc) {
+    std::string s = std::to_string(vr) + "x" + std::to_string(vc);
+    if (r != vr || c != vc) s += " of " + std::to_string(r) + "x" + std::to_string(c);
+    return s;
+}
+
+void print(const char* title, const std::vector<Point>& pts, bool all) {
+    std::printf("%s\n\n", title);
+    const bool pub = std::any_of(pts.begin(), pts.end(), [](const Point& p) { return p.published >= 0; });
+    if (all) {
+        std::printf("| Op | Type | Shape | Model (cycles) | Formula (cycles) | Model / formula | Class rates (cycles) |%s\n",
+                    pub ? " Published (cycles) | Model / published |" : "");
+        std::printf("|---|---|---|--:|--:|--:|--:|%s\n", pub ? "--:|--:|" : "");
+        for (const Point& p : pts) {
+            std::printf("| %s | %s | %s | %.0f | %.0f | %.3f | %.0f |", p.op.c_str(), p.type.c_str(), p.shape.c_str(),
+                        p.model, p.formula, p.model / p.formula, p.before);
+            if (pub) std::printf(" %.0f | %.3f |", p.published, p.model / p.published);
+            std::printf("\n");
+        }
+    }
+    // One line per op and type: how many shapes, the extreme ratios.
+    std::map<std::pair<std::string, std::string>, std::vector<const Point*>> by;
+    for (const Point& p : pts) by[{p.op, p.type}].push_back(&p);
+    std::printf("%s| Op | Type | Shapes | Model / formula, min | max | Class rates / formula, min | max |%s\n",
+                all ? "\n" : "", pub ? " Model / published, min | median | max |" : "");
+    std::printf("|---|---|--:|--:|--:|--:|--:|%s\n", pub ? "--:|--:|--:|" : "");
+    int within = 0, total = 0, pub_within = 0, pub_total = 0;
+    double lo_all = 1e9, hi_all = 0;
+    for (const auto& [k, v] : by) {
+        double lo = 1e9, hi = 0, blo = 1e9, bhi = 0;
+        std::vector<double> r;
+        for (const Point* p : v) {
+            blo = std::min(blo, p->before / p->formula);
+            bhi = std::max(bhi, p->before / p->formula);
+            const double q = p->model / p->formula;
+            lo = std::min(lo, q);
+            hi = std::max(hi, q);
+            ++total;
+            if (std::fabs(q - 1) <= 0.05) ++within;
+            if (p->published > 0) {
+                r.push_back(p->model / p->published);
+                ++pub_total;
+                if (std::fabs(r.back() - 1) <= 0.05) ++pub_within;
+            }
+        }
+        lo_all = std::min(lo_all, lo);
+        hi_all = std::max(hi_all, hi);
+        std::printf("| %s | %s | %zu | %.3f | %.3f | %.2f | %.2f |", k.first.c_str(), k.second.c_str(), v.size(), lo, hi,
+                    blo, bhi);
+        if (pub) {
+            std::sort(r.begin(), r.end());
+            if (r.empty()) std::printf(" — | — | — |");
+            else std::printf(" %.3f | %.3f | %.3f |", r.front(), r[r.size() / 2], r.back());
+        }
+        std::printf("\n");
+    }
+    std::printf("\n%d of %d shapes within 5%% of the formula (ratios %.3f to %.3f)", within, total, lo_all, hi_all);
+    if (pub) std::printf("; %d of %d within 5%% of the published figure", pub_within, pub_total);
+    std::printf(".\n\n");
+}
+
+// Every operand on one address: the cost depends on the shapes only, and the
+// widest A5 tiles leave room for one.
+template <class T>
+void at0(T& t) {
+    TASSIGN(t, 0);
+}
+
+#if !PTOSIM_TARGET_A5
+// ------------------------------------------------------------------ A2A3
+
+enum class Dt : uint8_t { None, Any, F32, F16, BF16, I8, HiF8, E4M3, E5M2, E1M2, E2M1, Other };
+struct Formula {
+    const char* op;
+    Dt dt;
+    uint32_t cols;
+    double slope, bias;
+};
+constexpr Formula kFormulas[] = {
+#include "../src/sim/cost_calibration_a2a3.inc"
+};
+
+constexpr int kRows = 16;  // the tiles' declared rows; the grid's valid rows are 1, 4 and 16
+
+template <class T>
+constexpr int kCols = sizeof(T) == 4 ? 512 : 1024;  // 32 KiB per tile
+template <class T>
+using Dyn = Tile<TileType::Vec, T, kRows, kCols<T>, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+template <class T>
+using Full = Tile<TileType::Vec, T, kRows, kCols<T>>;
+
+template <class T>
+double run_a2a3(const std::string& op, int vr, int vc, bool calibrated) {
+    return cycles_of([&] {
+        Dyn<T> d(vr, vc), a(vr, vc), b(vr, vc);
+        TASSIGN(d, 0);
+        TASSIGN(a, 0x8000);
+        TASSIGN(b, 0x10000);
+        const T one = T(1.0f);
+        if (op == "TMUL") TMUL(d, a, b);
+        else if (op == "TSUB") TSUB(d, a, b);
+        else if (op == "TADDS") TADDS(d, a, one);
+        else if (op == "TMULS") TMULS(d, a, one);
+        else if (op == "TDIVS") TDIVS(d, a, one);
+        else if (op == "TMINS") TMINS(d, a, one);
+        else if (op == "TEXP") TEXP(d, a);
+        else if (op == "TSQRT") TSQRT(d, a);
+        else if (op == "TROWSUM" || op == "TROWMAX") {
+            Tile<TileType::Vec, T, kRows, 32 / sizeof(T), BLayout::RowMajor, DYNAMIC, 1> r(vr);
+            Full<T> tmp;
+            TASSIGN(r, 0x10000);
+            TASSIGN(tmp, 0x18000);
+            if (op == "TROWSUM") TROWSUM(r, a, tmp);
+            else TROWMAX(r, a, tmp);
+        } else if (op == "TCOLSUM" || op == "TCOLMAX") {
+            Tile<TileType::Vec, T, 1, kCols<T>, BLayout::RowMajor, 1, DYNAMIC> c(vc);
+            TASSIGN(c, 0x10000);
+            if (op == "TCOLSUM") TCOLSUM(c, a);
+            else TCOLMAX(c, a);
+        } else if (op == "TROWEXPAND") {
+            Dyn<T> s(vr, 1);
+            TASSIGN(s, 0x10000);
+            TROWEXPAND(d, s);
+        } else {
+            std::fprintf(stderr, "bench_cost_calibration: no kernel for %s\n", op.c_str());
+            std::exit(1);
+        }
+    }, calibrated);
+}
+
+int run(bool all) {
+    std::vector<Point> pts;
+    for (const Formula& f : kFormulas) {
+        std::vector<Ty> types;
+        if (f.dt == Dt::Any) types = {Ty::F32, Ty::F16};
+        else types = {f.dt == Dt::F32 ? Ty::F32 : Ty::F16};
+        for (Ty t : types) {
+            // A formula for any column count is run at the column classes
+            // the other formulas have: 32 to the widest tile.
+            std::vector<int> cols;
+            if (f.cols) cols = {static_cast<int>(f.cols)};
+            else cols = {32, 64, 128, 256, t == Ty::F32 ? 512 : 1024};
+            for (int vc : cols)
+                for (int vr : {1, 4, kRows}) {
+                    auto run = [&](bool cal) {
+                        return t == Ty::F32 ? run_a2a3<float>(f.op, vr, vc, cal) : run_a2a3<half>(f.op, vr, vc, cal);
+                    };
+                    const double formula = round_cycles(f.slope * vr * vc + f.bias);
+                    pts.push_back({f.op, ty_name(t), shape_str(vr, vc, vr, vc), run(true), formula, -1, run(false)});
+                }
+        }
+    }
+    print("A2A3 (profile Ascend910B2): every row of pto-isa's formula_params.csv at 1, 4 and 16 valid rows", pts, all);
+    return 0;
+}
+
+#else
+// ------------------------------------------------------------------ A5
+
+enum class Dt : uint8_t { None, Any, F32, F16, BF16, I8, HiF8, E4M3, E5M2, E1M2, E2M1, Other };
+enum class Kind : uint8_t { Linear, Nested };
+struct Formula {
+    const char* op;
+    Dt src, dst;
+    bool two_d;
+    const char* variant;
+    Kind kind;
+    double p0, p1, p2;
+};
+constexpr Formula kFormulas[] = {
+#include "../src/sim/cost_calibration_a5.inc"
+};
+
+struct Case {
+    const char* op;
+    Ty ty;
+    int rows, cols, valid_rows, valid_cols;
+    double measured;
+};
+constexpr Case kCases[] = {
+#include "cost_calibration_a5_cases.inc"
+};
+
+bool scalar_op(const std::string& op) { return op == "TDIVS" || op == "TMINS" || op == "TNEG"; }
+
+// pto-isa's A5 formula for a case, evaluated from the case's shape.
+double a5_formula(const Case& c) {
+    const std::string op = c.op;
+    const bool two_d = scalar_op(op) ? c.valid_cols != c.cols : !(c.rows == 1 || c.valid_cols == c.cols);
+    const int per_loop = c.ty == Ty::F32 ? 64 : 128;  // elements of one 256-byte vector register
+    const int run = two_d ? c.valid_cols : c.valid_rows * c.valid_cols;
+    const double loops = (run + per_loop - 1) / per_loop;  // per row (2D) or in all (1D)
+    const double outer = two_d ? c.valid_rows : 1;
+    const Dt dt = c.ty == Ty::F32 ? Dt::F32 : Dt::F16;
+    const char* variant = op == "TRECIP" ? "default" : "";
+    for (const Formula& f : kFormulas) {
+        if (op != f.op || f.src != dt || f.two_d != two_d || std::strcmp(f.variant, variant) != 0) continue;
+        return round_cycles(f.kind == Kind::Linear ? f.p0 * loops * outer + f.p1 : (f.p0 * loops + f.p1) * outer + f.p2);
+    }
+    std::fprintf(stderr, "bench_cost_calibration: no A5 formula for %s\n", c.op);
+    std::exit(1);
+}
+
+// The one-instruction kernel of a case. Tiles of a shape the model would
+// treat the same way: one declared row of the case's columns for the
+// one-run (1D) cases of TDIVS/TMINS/TNEG, whose path depends on the
+// declared columns; one declared row for the other 1D cases (a run of
+// valid rows x columns elements); a 20 x 1344 tile, wider than every
+// case's valid columns, for the row-by-row (2D) cases.
+template <class T, int R, int C>
+void a5_kernel(const std::string& op, int vr, int vc) {
+    Tile<TileType::Vec, T, R, C, BLayout::RowMajor, DYNAMIC, DYNAMIC> d(vr, vc);
+    at0(d);
+    const T one = T(1.0f);
+    if (op == "TADD") TADD(d, d, d);
+    else if (op == "TSUB") TSUB(d, d, d);
+    else if (op == "TMUL") TMUL(d, d, d);
+    else if (op == "TDIVS") TDIVS(d, d, one);
+    else if (op == "TMINS") TMINS(d, d, one);
+    else if (op == "TNEG") TNEG(d, d);
+    else if (op == "TEXP") TEXP(d, d);
+    else if (op == "TSQRT") TSQRT(d, d);
+    else if (op == "TRSQRT") TRSQRT(d, d);
+    else if (op == "TRECIP") TRECIP(d, d);
+    else {
+        std::fprintf(stderr, "bench_cost_calibration: no kernel for %s\n", op.c_str());
+        std::exit(1);
+    }
+}
+
+template <class T>
+double run_case(const Case& c, bool calibrated) {
+    const std::string op = c.op;
+    const bool two_d = scalar_op(op) ? c.valid_cols != c.cols : !(c.rows == 1 || c.valid_cols == c.cols);
+    return cycles_of([&] {
+        if (two_d) return a5_kernel<T, 20, 1344>(op, c.valid_rows, c.valid_cols);
+        const int n = c.valid_rows * c.valid_cols;
+        if (!scalar_op(op)) return a5_kernel<T, 1, 4096>(op, 1, n);
+        switch (n) {
+            case 64: return a5_kernel<T, 1, 64>(op, 1, n);
+            case 128: return a5_kernel<T, 1, 128>(op, 1, n);
+            case 192: return a5_kernel<T, 1, 192>(op, 1, n);
+            case 320: return a5_kernel<T, 1, 320>(op, 1, n);
+            case 640: return a5_kernel<T, 1, 640>(op, 1, n);
+            case 1280: return a5_kernel<T, 1, 1280>(op, 1, n);
+            default:
+                std::fprintf(stderr, "bench_cost_calibration: no 1-row tile of %d columns\n", n);
+                std::exit(1);
+        }
+    }, calibrated);
+}
+
+int run(bool all) {
+    std::vector<Point> pts;
+    for (const Case& c : kCases) {
+        auto run = [&](bool cal) { return c.ty == Ty::F32 ? run_case<float>(c, cal) : run_case<half>(c, cal); };
+        pts.push_back({c.op, ty_name(c.ty), shape_str(c.rows, c.cols, c.valid_rows, c.valid_cols), run(true),
+                       a5_formula(c), c.measured, run(false)});
+    }
+    print("A5 (profile Ascend950DT): every case of pto-isa's tests/costmodel/st_a5_fit (TCVT, TSEL and high-precision "
+          "TRECIP aside)",
+          pts, all);
+    return 0;
+}
+#endif
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const bool all = argc > 1 && std::strcmp(argv[1], "--all") == 0;
+    const ptosim::Status st = ptosim::Device::get().select_soc(kSoc);
+    if (!st.ok()) {
+        std::fprintf(stderr, "bench_cost_calibration: %s\n", st.message.c_str());
+        return 1;
+    }
+    ptosim_enable_timing(1);
+    return run(all);
+}
