@@ -256,6 +256,27 @@ constexpr Case kCases[] = {
 #include "cost_calibration_a5_cases.inc"
 };
 
+struct CvtCase {
+    Dt src, dst;
+    int rows, cols, valid_rows, valid_cols;
+    double measured;
+};
+constexpr CvtCase kCvtCases[] = {
+#include "cost_calibration_a5_tcvt_cases.inc"
+};
+
+const char* dt_name(Dt d) {
+    switch (d) {
+        case Dt::F32: return "fp32";
+        case Dt::F16: return "fp16";
+        case Dt::BF16: return "bf16";
+        case Dt::E4M3: return "fp8_e4m3";
+        case Dt::E5M2: return "fp8_e5m2";
+        case Dt::HiF8: return "hif8";
+        default: return "?";
+    }
+}
+
 bool scalar_op(const std::string& op) { return op == "TDIVS" || op == "TMINS" || op == "TNEG"; }
 
 // pto-isa's A5 formula for a case, evaluated from the case's shape.
@@ -303,6 +324,75 @@ void a5_kernel(const std::string& op, int vr, int vc) {
     }
 }
 
+// pto-isa's A5 TCVT formula for a case (round to nearest, saturating):
+// loops of 64 elements from fp16/bf16 to fp32; else of the source type's
+// 32-bit or 16-bit lanes, except that row by row the narrowing conversions
+// from fp32 and the 16-bit to 16/8-bit ones count 16-bit lanes.
+double cvt_formula(const CvtCase& c) {
+    const bool two_d = !(c.rows == 1 || c.valid_cols == c.cols);
+    const bool wide16 = c.src == Dt::F16 || c.src == Dt::BF16;
+    int per_loop = wide16 ? 128 : 64;
+    if (wide16 && c.dst == Dt::F32) per_loop = 64;
+    else if (two_d && ((c.src == Dt::F32 && c.dst != Dt::F32) || (wide16 && (c.dst == Dt::F16 || c.dst == Dt::HiF8))))
+        per_loop = 128;
+    const int run = two_d ? c.valid_cols : c.valid_rows * c.valid_cols;
+    const double loops = (run + per_loop - 1) / per_loop;
+    const double outer = two_d ? c.valid_rows : 1;
+    for (const Formula& f : kFormulas) {
+        if (std::strcmp(f.op, "TCVT") != 0 || f.src != c.src || f.dst != c.dst || f.two_d != two_d ||
+            std::strcmp(f.variant, "CAST_RINT_SAT_ON_normal") != 0)
+            continue;
+        return round_cycles(f.kind == Kind::Linear ? f.p0 * loops * outer + f.p1 : (f.p0 * loops + f.p1) * outer + f.p2);
+    }
+    std::fprintf(stderr, "bench_cost_calibration: no A5 TCVT formula for %s -> %s\n", dt_name(c.src), dt_name(c.dst));
+    std::exit(1);
+}
+
+template <class D, class S>
+double run_cvt(const CvtCase& c, bool calibrated) {
+    const bool two_d = !(c.rows == 1 || c.valid_cols == c.cols);
+    auto body = [&]<int R, int C>(int vr, int vc) {
+        Tile<TileType::Vec, D, R, C, BLayout::RowMajor, DYNAMIC, DYNAMIC> d(vr, vc);
+        Tile<TileType::Vec, S, R, C, BLayout::RowMajor, DYNAMIC, DYNAMIC> s(vr, vc);
+        TASSIGN(d, 0);
+        TASSIGN(s, 0x20000);
+        TCVT(d, s, RoundMode::CAST_RINT);
+    };
+    return cycles_of([&] {
+        if (two_d) body.template operator()<20, 1344>(c.valid_rows, c.valid_cols);
+        else body.template operator()<1, 4096>(1, c.valid_rows * c.valid_cols);
+    }, calibrated);
+}
+
+template <class D, class S>
+void add_cvt(std::vector<Point>& pts, const CvtCase& c) {
+    pts.push_back({"TCVT", std::string(dt_name(c.src)) + " -> " + dt_name(c.dst),
+                   shape_str(c.rows, c.cols, c.valid_rows, c.valid_cols), run_cvt<D, S>(c, true), cvt_formula(c),
+                   c.measured, run_cvt<D, S>(c, false)});
+}
+
+void run_cvts(std::vector<Point>& pts) {
+    for (const CvtCase& c : kCvtCases) {
+        const auto pair = [&](Dt s, Dt d) { return c.src == s && c.dst == d; };
+        if (pair(Dt::F32, Dt::F16)) add_cvt<half, float>(pts, c);
+        else if (pair(Dt::F32, Dt::BF16)) add_cvt<bfloat16_t, float>(pts, c);
+        else if (pair(Dt::F16, Dt::F32)) add_cvt<float, half>(pts, c);
+        else if (pair(Dt::BF16, Dt::F32)) add_cvt<float, bfloat16_t>(pts, c);
+        else if (pair(Dt::BF16, Dt::F16)) add_cvt<half, bfloat16_t>(pts, c);
+        else if (pair(Dt::F32, Dt::E4M3)) add_cvt<float8_e4m3_t, float>(pts, c);
+        else if (pair(Dt::F32, Dt::E5M2)) add_cvt<float8_e5m2_t, float>(pts, c);
+        else if (pair(Dt::F32, Dt::HiF8)) add_cvt<hifloat8_t, float>(pts, c);
+        else if (pair(Dt::F16, Dt::HiF8)) add_cvt<hifloat8_t, half>(pts, c);
+        else if (pair(Dt::E4M3, Dt::F32)) add_cvt<float, float8_e4m3_t>(pts, c);
+        else if (pair(Dt::E5M2, Dt::F32)) add_cvt<float, float8_e5m2_t>(pts, c);
+        else if (pair(Dt::HiF8, Dt::F32)) add_cvt<float, hifloat8_t>(pts, c);
+        else {
+            std::fprintf(stderr, "bench_cost_calibration: no TCVT kernel for %s -> %s\n", dt_name(c.src), dt_name(c.dst));
+            std::exit(1);
+        }
+    }
+}
+
 template <class T>
 double run_case(const Case& c, bool calibrated) {
     const std::string op = c.op;
@@ -332,8 +422,9 @@ int run(bool all) {
         pts.push_back({c.op, ty_name(c.ty), shape_str(c.rows, c.cols, c.valid_rows, c.valid_cols), run(true),
                        a5_formula(c), c.measured, run(false)});
     }
-    print("A5 (profile Ascend950DT): every case of pto-isa's tests/costmodel/st_a5_fit (TCVT, TSEL and high-precision "
-          "TRECIP aside)",
+    run_cvts(pts);
+    print("A5 (profile Ascend950DT): every case of pto-isa's tests/costmodel/st_a5_fit (TSEL, the fp4 TCVTs and "
+          "high-precision TRECIP aside)",
           pts, all);
     return 0;
 }
