@@ -203,6 +203,113 @@ double run_a2a3(const std::string& op, int vr, int vc, bool calibrated) {
     }, calibrated);
 }
 
+// The cases of pto-isa's A2A3 cost-model tests with a cycle count.
+struct StCase {
+    const char* op;
+    Ty ty;
+    int rows, cols;
+    double published;
+    bool binary;  // TCOLSUM's pairwise form
+};
+constexpr StCase kStCases[] = {
+#include "cost_calibration_a2a3_cases.inc"
+};
+
+// One instruction of a case on tiles of R x C declared (R x C fits the
+// case): three 64 KiB slots, the source in the first, the destination in
+// the second, the other source or the scratch tile in the third.
+template <class T, int R, int C>
+void st_kernel(const StCase& c) {
+    using D = Tile<TileType::Vec, T, R, C, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+    D a(c.rows, c.cols), d(c.rows, c.cols), b(c.rows, c.cols);
+    TASSIGN(a, 0);
+    TASSIGN(d, 0x10000);
+    TASSIGN(b, 0x20000);
+    const std::string op = c.op;
+    const T one = T(1.0f);
+    if (op == "TMUL") TMUL(d, a, b);
+    else if (op == "TSUB") TSUB(d, a, b);
+    else if (op == "TADDS") TADDS(d, a, one);
+    else if (op == "TMULS") TMULS(d, a, one);
+    else if (op == "TDIVS") TDIVS(d, a, one);
+    else if (op == "TMINS") TMINS(d, a, one);
+    else if (op == "TEXP") TEXP(d, a);
+    else if (op == "TSQRT") TSQRT(d, a);
+    else if (op == "TROWSUM" || op == "TROWMAX") {
+        Tile<TileType::Vec, T, R, 32 / sizeof(T), BLayout::RowMajor, DYNAMIC, 1> r(c.rows);
+        Tile<TileType::Vec, T, R, C> tmp;
+        TASSIGN(r, 0x10000);
+        TASSIGN(tmp, 0x20000);
+        if (op == "TROWSUM") TROWSUM(r, a, tmp);
+        else TROWMAX(r, a, tmp);
+    } else if (op == "TCOLSUM" || op == "TCOLMAX") {
+        Tile<TileType::Vec, T, 1, C, BLayout::RowMajor, 1, DYNAMIC> r(c.cols);
+        Tile<TileType::Vec, T, R, C> tmp;
+        TASSIGN(r, 0x10000);
+        TASSIGN(tmp, 0x20000);
+        if (op == "TCOLMAX") TCOLMAX(r, a);
+        else if (c.binary) TCOLSUM(r, a, tmp, true);
+        else TCOLSUM(r, a);
+    } else if (op == "TROWEXPAND") {
+        D s(c.rows, 1);
+        TASSIGN(s, 0x20000);
+        TROWEXPAND(d, s);
+    } else {
+        std::fprintf(stderr, "bench_cost_calibration: no kernel for %s\n", op.c_str());
+        std::exit(1);
+    }
+}
+
+template <class T>
+double run_st(const StCase& c, bool calibrated) {
+    return cycles_of([&] {
+        if (c.rows <= 64 && c.cols <= 256) st_kernel<T, 64, 256>(c);
+        else if (c.rows <= 256 && c.cols <= 64) st_kernel<T, 256, 64>(c);
+        else if (c.rows <= 8 && c.cols <= 448) st_kernel<T, 8, 448>(c);
+        else if (c.rows == 1 && c.cols <= 3072) st_kernel<T, 1, 3072>(c);
+        else {
+            std::fprintf(stderr, "bench_cost_calibration: no tile for %dx%d\n", c.rows, c.cols);
+            std::exit(1);
+        }
+    }, calibrated);
+}
+
+// The published formula's cycles at a case's shape: its column class's
+// row, or, between classes, none (negative).
+double a2a3_formula(const std::string& op, Ty t, int rows, int cols) {
+    for (const Formula& f : kFormulas) {
+        if (op != f.op) continue;
+        if (f.dt == Dt::Any || (f.dt == (t == Ty::F32 ? Dt::F32 : Dt::F16) && static_cast<int>(f.cols) == cols))
+            return round_cycles(f.slope * rows * cols + f.bias);
+    }
+    return -1;
+}
+
+void print_st(const std::vector<Point>& pts) {
+    std::printf("A2A3: the cases of pto-isa's tests/costmodel/st with a cycle count, for the ops and types the formulas "
+                "cover\n\n");
+    std::printf("| Op | Type | Shape | Model (cycles) | Formula (cycles) | Published (cycles) | Model / published | "
+                "Class rates (cycles) | Class rates / published |\n");
+    std::printf("|---|---|---|--:|--:|--:|--:|--:|--:|\n");
+    int within = 0, within_before = 0;
+    std::vector<double> r;
+    for (const Point& p : pts) {
+        char formula[32];
+        if (p.formula >= 0) std::snprintf(formula, sizeof formula, "%.0f", p.formula);
+        else std::snprintf(formula, sizeof formula, "between classes");
+        std::printf("| %s | %s | %s | %.0f | %s | %.0f | %.2f | %.0f | %.2f |\n", p.op.c_str(), p.type.c_str(),
+                    p.shape.c_str(), p.model, formula, p.published, p.model / p.published, p.before,
+                    p.before / p.published);
+        r.push_back(p.model / p.published);
+        if (std::fabs(p.model / p.published - 1) <= 0.05) ++within;
+        if (std::fabs(p.before / p.published - 1) <= 0.05) ++within_before;
+    }
+    std::sort(r.begin(), r.end());
+    std::printf("\n%d of %zu cases within 5%% of the published figure with the formulas (median ratio %.2f), %d with the "
+                "class rates alone.\n\n",
+                within, pts.size(), r[r.size() / 2], within_before);
+}
+
 int run(bool all) {
     std::vector<Point> pts;
     for (const Formula& f : kFormulas) {
@@ -226,6 +333,13 @@ int run(bool all) {
         }
     }
     print("A2A3 (profile Ascend910B2): every row of pto-isa's formula_params.csv at 1, 4 and 16 valid rows", pts, all);
+    std::vector<Point> st;
+    for (const StCase& c : kStCases) {
+        auto run = [&](bool cal) { return c.ty == Ty::F32 ? run_st<float>(c, cal) : run_st<half>(c, cal); };
+        st.push_back({std::string(c.op) + (c.binary ? " (binary)" : ""), ty_name(c.ty), shape_str(c.rows, c.cols, c.rows, c.cols),
+                      run(true), a2a3_formula(c.op, c.ty, c.rows, c.cols), c.published, run(false)});
+    }
+    print_st(st);
     return 0;
 }
 
