@@ -379,6 +379,22 @@ constexpr CvtCase kCvtCases[] = {
 #include "cost_calibration_a5_tcvt_cases.inc"
 };
 
+// TSEL's cases (pto-isa 3186c381, tests/costmodel/st_a5_fit/testcase/tsel_fit/main.cpp,
+// the "profiling" figure of each): element type, declared rows and columns,
+// valid rows and columns, cycles.
+struct SelCase {
+    Dt ty;
+    int rows, cols, valid_rows, valid_cols;
+    double measured;
+};
+constexpr SelCase kSelCases[] = {
+    {Dt::I8, 1, 256, 1, 256, 54},     {Dt::I8, 1, 1280, 1, 1280, 64},   {Dt::I8, 1, 2560, 1, 2560, 74},
+    {Dt::I8, 2, 640, 2, 512, 66},     {Dt::I8, 2, 896, 2, 768, 67},     {Dt::I8, 2, 2688, 2, 2560, 95},
+    {Dt::I8, 3, 640, 3, 512, 77},     {Dt::F32, 1, 64, 1, 64, 60},      {Dt::F32, 1, 320, 1, 320, 91},
+    {Dt::F32, 1, 1280, 1, 1280, 97},  {Dt::F32, 2, 160, 2, 128, 73},    {Dt::F32, 3, 224, 3, 192, 206},
+    {Dt::F32, 10, 672, 10, 640, 791},
+};
+
 const char* dt_name(Dt d) {
     switch (d) {
         case Dt::F32: return "fp32";
@@ -387,6 +403,7 @@ const char* dt_name(Dt d) {
         case Dt::E4M3: return "fp8_e4m3";
         case Dt::E5M2: return "fp8_e5m2";
         case Dt::HiF8: return "hif8";
+        case Dt::I8: return "int8";
         default: return "?";
     }
 }
@@ -507,6 +524,56 @@ void run_cvts(std::vector<Point>& pts) {
     }
 }
 
+// pto-isa's A5 TSEL formula for a case: 8-bit and 16-bit elements one
+// variant; 32-bit elements row by row another, in one run by the parity of
+// the loop count.
+double sel_formula(const SelCase& c) {
+    const bool two_d = !(c.rows == 1 || c.valid_cols == c.cols);
+    const int per_loop = c.ty == Dt::F32 ? 64 : c.ty == Dt::I8 ? 256 : 128;
+    const int run = two_d ? c.valid_cols : c.valid_rows * c.valid_cols;
+    const int loops = (run + per_loop - 1) / per_loop;
+    const double outer = two_d ? c.valid_rows : 1;
+    const char* variant = c.ty != Dt::F32 ? "TSel_b16_8" : two_d ? "TSel_b32" : loops % 2 == 0 ? "TSel_b32_even" : "TSel_b32_odd";
+    for (const Formula& f : kFormulas) {
+        if (std::strcmp(f.op, "TSEL") != 0 || f.src != c.ty || f.two_d != two_d || std::strcmp(f.variant, variant) != 0)
+            continue;
+        return round_cycles(f.kind == Kind::Linear ? f.p0 * loops * outer + f.p1 : (f.p0 * loops + f.p1) * outer + f.p2);
+    }
+    std::fprintf(stderr, "bench_cost_calibration: no A5 TSEL formula for %s\n", dt_name(c.ty));
+    std::exit(1);
+}
+
+// TSEL on R x C tiles with a bit mask wide enough for C columns.
+template <class T, int R, int C>
+void sel_kernel(int vr, int vc) {
+    constexpr int mask_cols = (C / 8 + 31) / 32 * 32;
+    Tile<TileType::Vec, T, R, C, BLayout::RowMajor, DYNAMIC, DYNAMIC> d(vr, vc), a(vr, vc), b(vr, vc);
+    Tile<TileType::Vec, uint8_t, R, mask_cols> m;
+    TASSIGN(d, 0);
+    TASSIGN(a, 0x10000);
+    TASSIGN(b, 0x20000);
+    TASSIGN(m, 0x30000);
+    TSEL(d, m, a, b);
+}
+
+template <class T>
+double run_sel(const SelCase& c, bool calibrated) {
+    const bool two_d = !(c.rows == 1 || c.valid_cols == c.cols);
+    return cycles_of([&] {
+        if (!two_d) sel_kernel<T, 1, 4096>(1, c.valid_rows * c.valid_cols);
+        else if (sizeof(T) == 1) sel_kernel<T, 3, 2688>(c.valid_rows, c.valid_cols);
+        else sel_kernel<T, 10, 704>(c.valid_rows, c.valid_cols);
+    }, calibrated);
+}
+
+void run_sels(std::vector<Point>& pts) {
+    for (const SelCase& c : kSelCases) {
+        auto run = [&](bool cal) { return c.ty == Dt::F32 ? run_sel<float>(c, cal) : run_sel<int8_t>(c, cal); };
+        pts.push_back({"TSEL", dt_name(c.ty), shape_str(c.rows, c.cols, c.valid_rows, c.valid_cols), run(true),
+                       sel_formula(c), c.measured, run(false)});
+    }
+}
+
 template <class T>
 double run_case(const Case& c, bool calibrated) {
     const std::string op = c.op;
@@ -537,7 +604,8 @@ int run(bool all) {
                        a5_formula(c), c.measured, run(false)});
     }
     run_cvts(pts);
-    print("A5 (profile Ascend950DT): every case of pto-isa's tests/costmodel/st_a5_fit (TSEL, the fp4 TCVTs and "
+    run_sels(pts);
+    print("A5 (profile Ascend950DT): every case of pto-isa's tests/costmodel/st_a5_fit (the fp4 TCVTs and "
           "high-precision TRECIP aside)",
           pts, all);
     return 0;
