@@ -82,6 +82,14 @@ struct OpRecord {
     // Element type of the first source tile: the Cube's rate depends on its
     // input type, which differs from the accumulator's (docs/cost-model.md).
     const char* src_dtype = "";
+    // The shapes of the first source tile and of the destination tile:
+    // declared rows and columns and the valid region (all 0 when the
+    // instruction names no such tile). The calibrated vector costs
+    // (docs/cost-model.md, "Per-instruction calibration") are keyed by them.
+    struct Shape {
+        uint32_t rows = 0, cols = 0, valid_rows = 0, valid_cols = 0;
+    };
+    Shape src_shape, dst_shape;
     SourceLoc loc;
     // Synchronisation operands: the flag's pipes and event id (set_flag,
     // wait_flag), or the FFTS / intra-block flag id of a cross-core signal.

@@ -19,6 +19,11 @@ struct SocProfile;
 
 namespace ptosim::cost {
 
+// Which published per-instruction formulas price the vector instructions
+// they cover (docs/cost-model.md, "Per-instruction calibration"); the
+// others, and every instruction under None, take the op-class rates below.
+enum class Calibration : uint8_t { None, A2A3, A5 };
+
 // Every figure of one SoC. Rates are per cycle of one core; latencies in
 // cycles; the clock turns cycles into time.
 struct Params {
@@ -43,6 +48,7 @@ struct Params {
     double barrier = 4;        // pipe_barrier
     double cross_core = 400;   // FFTS / intra-block flag and SYNCALL between cores
     double launch_us = 1;      // fixed cost of a launch, outside the cores
+    Calibration calibration = Calibration::None;
 };
 
 // The figures of a profile (docs/soc-profiles.md, "Timing").
@@ -54,6 +60,20 @@ enum class OpClass : uint8_t {
 };
 const char* to_string(OpClass);
 OpClass classify(const OpRecord& r);
+
+// The cost of a vector record under a published per-instruction formula
+// (src/sim/cost_calibration.cpp), or none when no formula covers its op,
+// element type and shape.
+struct Calibrated {
+    double cycles = 0;
+    // The formula the figure came from: "a2a3 formula TMUL fp16 cols=128",
+    // "a2a3 formula TMUL fp16 cols 112..128 (interpolated)", "a5 formula TADD fp32 2D".
+    std::string source;
+    bool interpolated = false;  // between or beyond the published column classes
+};
+bool calibrated_cost(Calibration c, const OpRecord& r, Calibrated& out);
+// Only the cycles (no source text): the engine's hot path.
+bool calibrated_cycles(Calibration c, const OpRecord& r, double& cycles);
 
 // Element size in bytes of a dtype name of an OpRecord ("half" -> 2), 0 when unknown.
 double dtype_bytes(const char* dtype);

@@ -192,6 +192,11 @@ double Engine::cost(const OpRecord& r, double gm_miss) const {
         const double stream = r.elements && e > 0 ? static_cast<double>(r.elements) * e : bytes;
         return p_.lat_vec + stream / rate;
     };
+    if (p_.calibration != Calibration::None && c >= OpClass::VecPlain && c <= OpClass::VecSort) {
+        // A published per-instruction formula, where one covers the record.
+        double cycles = 0;
+        if (calibrated_cycles(p_.calibration, r, cycles)) return cycles;
+    }
     switch (c) {
         case OpClass::VecPlain: return vec(p_.vec_plain);
         case OpClass::VecTranscendental: return vec(p_.vec_transcendental);

@@ -29,6 +29,7 @@ Params params_for(const SocProfile& soc) {
     p.clock_ghz = soc.clock_ghz;
     p.gm_gbps = soc.gm_gbps;
     p.mte2 = 128;
+    p.calibration = soc.target == Target::A5 ? Calibration::A5 : Calibration::A2A3;
     if (soc.target == Target::A5) {
         p.cube_fp16 = 4096;
         p.cube_fp32 = 1024;

@@ -322,6 +322,19 @@ uint64_t record_span(const T& t) {
     }
 }
 
+// The declared and valid shape of a tile operand, kept in the record for
+// the calibrated vector costs; the first source and the destination count.
+template <class T>
+inline void record_shape(OpRecord::Shape& sh, const T& t) {
+    if constexpr (requires { T::Rows; T::Cols; t.GetValidRow(); t.GetValidCol(); }) {
+        if (sh.rows) return;
+        sh.rows = static_cast<uint32_t>(T::Rows);
+        sh.cols = static_cast<uint32_t>(T::Cols);
+        sh.valid_rows = static_cast<uint32_t>(t.GetValidRow());
+        sh.valid_cols = static_cast<uint32_t>(t.GetValidCol());
+    }
+}
+
 // Records a tile operand; the record's dtype is the destination tile's
 // element type, or the first source's when no tile is written (TSTORE).
 template <class T>
@@ -329,6 +342,7 @@ inline OpRecord& record_tile(OpRecord& r, bool write, const T& t) {
     constexpr Space sp = space_of<T>();
     if (write || !*r.dtype) r.dtype = dtype_name<typename T::DType>();
     if (!write && !*r.src_dtype) r.src_dtype = dtype_name<typename T::DType>();
+    record_shape(write ? r.dst_shape : r.src_shape, t);
     return write ? r.write(sp, t.address(), record_span(t)) : r.read(sp, t.address(), record_span(t));
 }
 

@@ -1,0 +1,253 @@
+// Calibrated vector costs: the per-instruction formulas pto-isa publishes
+// for A2A3 and A5 (the tables in cost_calibration_a2a3.inc and
+// cost_calibration_a5.inc, with their source), applied to ptosim's records.
+// docs/cost-model.md, "Per-instruction calibration", says which shape and
+// which loop counts each formula takes and what happens between the
+// published column classes.
+#include <ptosim/cost.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace ptosim::cost {
+
+namespace {
+
+// Element types the published tables name.
+enum class Dt : uint8_t { None, Any, F32, F16, BF16, I8, HiF8, E4M3, E5M2, E1M2, E2M1, Other };
+
+const char* dt_name(Dt d) {
+    switch (d) {
+        case Dt::F32: return "fp32";
+        case Dt::F16: return "fp16";
+        case Dt::BF16: return "bf16";
+        case Dt::I8: return "int8";
+        case Dt::HiF8: return "hif8";
+        case Dt::E4M3: return "fp8_e4m3";
+        case Dt::E5M2: return "fp8_e5m2";
+        case Dt::E1M2: return "fp4_e1m2";
+        case Dt::E2M1: return "fp4_e2m1";
+        case Dt::Any: return "any";
+        default: return "?";
+    }
+}
+
+Dt dt_of(const char* name) {
+    const std::string_view s(name ? name : "");
+    if (s == "float") return Dt::F32;
+    if (s == "half") return Dt::F16;
+    if (s == "bfloat16_t") return Dt::BF16;
+    if (s == "int8_t") return Dt::I8;
+    if (s == "hifloat8_t") return Dt::HiF8;
+    if (s == "float8_e4m3_t") return Dt::E4M3;
+    if (s == "float8_e5m2_t") return Dt::E5M2;
+    if (s == "float4_e1m2x2_t") return Dt::E1M2;
+    if (s == "float4_e2m1x2_t") return Dt::E2M1;
+    return Dt::Other;
+}
+
+struct A2A3Row {
+    const char* op;
+    Dt dt;
+    uint32_t cols;  // 0: any
+    double slope, bias;
+};
+constexpr A2A3Row kA2A3[] = {
+#include "cost_calibration_a2a3.inc"
+};
+
+enum class Kind : uint8_t { Linear, Nested };
+struct A5Row {
+    const char* op;
+    Dt src, dst;
+    bool two_d;
+    const char* variant;
+    Kind kind;
+    double p0, p1, p2;
+};
+constexpr A5Row kA5[] = {
+#include "cost_calibration_a5.inc"
+};
+
+double round_cycles(double v) { return v <= 0 ? 0 : static_cast<double>(std::llround(v)); }
+
+// The rows of one op, by the name's address (each record of an instruction
+// passes the same literal) and then by its text.
+template <class Row, size_t N>
+const std::vector<const Row*>& rows_of(const Row (&table)[N], const char* op) {
+    thread_local std::unordered_map<const char*, std::vector<const Row*>> cache;
+    auto [it, fresh] = cache.try_emplace(op);
+    if (fresh)
+        for (const Row& r : table)
+            if (std::strcmp(r.op, op) == 0) it->second.push_back(&r);
+    return it->second;
+}
+
+// Row and column reductions are fitted over the tile they reduce (the
+// source); everything else over the tile it writes.
+bool reduces(std::string_view op) {
+    const bool row_or_col = op.rfind("TROW", 0) == 0 || op.rfind("TCOL", 0) == 0;
+    return row_or_col && op.find("EXPAND") == std::string_view::npos;
+}
+
+// ------------------------------------------------------------ A2A3
+
+bool a2a3(const OpRecord& r, double& cycles, std::string* source, bool* interpolated) {
+    const auto& rows = rows_of(kA2A3, r.op);
+    if (rows.empty()) return false;
+    const OpRecord::Shape& sh = reduces(r.op) ? r.src_shape : r.dst_shape;
+    if (sh.valid_rows == 0 || sh.valid_cols == 0) return false;
+    // The type the formula was fitted for: the tile's (fp32 or fp16 only).
+    const Dt dt = dt_of(reduces(r.op) ? r.src_dtype : r.dtype);
+    if (dt != Dt::F32 && dt != Dt::F16) return false;
+    const double vr = sh.valid_rows, vc = sh.valid_cols;
+    // The classes of this type, ascending by columns (the table lists them so).
+    const A2A3Row* below = nullptr;
+    const A2A3Row* above = nullptr;
+    for (const A2A3Row* x : rows) {
+        if (x->dt == Dt::Any) {  // one formula for every column count and type
+            cycles = round_cycles(x->slope * vr * vc + x->bias);
+            if (source) *source = std::string("a2a3 formula ") + r.op + " any type, any cols";
+            if (interpolated) *interpolated = false;
+            return true;
+        }
+        if (x->dt != dt) continue;
+        if (x->cols == sh.valid_cols) {
+            cycles = round_cycles(x->slope * vr * vc + x->bias);
+            if (source) *source = std::string("a2a3 formula ") + r.op + " " + dt_name(dt) + " cols=" + std::to_string(x->cols);
+            if (interpolated) *interpolated = false;
+            return true;
+        }
+        if (x->cols < sh.valid_cols && (!below || x->cols > below->cols)) below = x;
+        if (x->cols > sh.valid_cols && (!above || x->cols < above->cols)) above = x;
+    }
+    if (!below && !above) return false;
+    // Between two classes: the per-row cycles (slope x cols) and the bias
+    // linear in the columns. Narrower than the narrowest class: its per-row
+    // cycles (a row takes at least one pass). Wider than the widest: its
+    // slope per element and its bias.
+    double per_row, bias;
+    if (below && above) {
+        const double t = (vc - below->cols) / double(above->cols - below->cols);
+        per_row = below->slope * below->cols + t * (above->slope * above->cols - below->slope * below->cols);
+        bias = below->bias + t * (above->bias - below->bias);
+    } else if (above) {
+        per_row = above->slope * above->cols;
+        bias = above->bias;
+    } else {
+        per_row = below->slope * vc;
+        bias = below->bias;
+    }
+    cycles = round_cycles(per_row * vr + bias);
+    if (source) {
+        *source = std::string("a2a3 formula ") + r.op + " " + dt_name(dt) + " cols " +
+                  (below ? std::to_string(below->cols) : std::string("<")) + ".." +
+                  (above ? std::to_string(above->cols) : std::string(">")) + " (interpolated)";
+    }
+    if (interpolated) *interpolated = true;
+    return true;
+}
+
+// ------------------------------------------------------------ A5
+
+// Elements one loop (one vector register of 256 bytes) takes, by the type
+// pto-isa's A5 model counts them in (its fp8 and hif8 loops count 32-bit lanes).
+uint64_t per_loop(Dt d) {
+    switch (d) {
+        case Dt::F16:
+        case Dt::BF16: return 128;
+        case Dt::I8:
+        case Dt::E1M2:
+        case Dt::E2M1: return 256;
+        case Dt::F32:
+        case Dt::E4M3:
+        case Dt::E5M2:
+        case Dt::HiF8: return 64;
+        default: return 0;
+    }
+}
+
+bool scalar_op(std::string_view op) {
+    return op == "TADDS" || op == "TSUBS" || op == "TMULS" || op == "TDIVS" || op == "TMINS" || op == "TMAXS" ||
+           op == "TNEG";
+}
+
+bool a5(const OpRecord& r, double& cycles, std::string* source, bool* interpolated) {
+    const auto& rows = rows_of(kA5, r.op);
+    if (rows.empty()) return false;
+    const OpRecord::Shape& sh = r.dst_shape;
+    if (sh.valid_rows == 0 || sh.valid_cols == 0) return false;
+    const std::string_view op(r.op);
+    const bool cvt = op == "TCVT";
+    // TCVT is keyed by both types; the others by the destination's.
+    const Dt src = cvt ? dt_of(r.src_dtype) : dt_of(r.dtype);
+    const Dt dst = cvt ? dt_of(r.dtype) : Dt::None;
+    // One run over the valid region when its rows are whole (or there is one
+    // row, for the non-scalar ops); else row by row.
+    const bool two_d = scalar_op(op) ? sh.valid_cols != sh.cols : !(sh.rows == 1 || sh.valid_cols == sh.cols);
+    uint64_t epl = per_loop(src);
+    if (cvt) {
+        const bool wide16 = src == Dt::F16 || src == Dt::BF16;
+        if (wide16 && dst == Dt::F32) epl = 64;
+        else if (two_d && ((src == Dt::F32 && (dst == Dt::F16 || dst == Dt::BF16 || dst == Dt::E4M3 || dst == Dt::E5M2 ||
+                                               dst == Dt::HiF8)) ||
+                           (wide16 && (dst == Dt::F16 || dst == Dt::E1M2 || dst == Dt::E2M1 || dst == Dt::HiF8))))
+            epl = 128;
+    }
+    if (epl == 0) return false;
+    const uint64_t vr = sh.valid_rows, vc = sh.valid_cols;
+    uint64_t inner, outer;
+    if (!two_d) {
+        inner = (vr * vc + epl - 1) / epl;
+        outer = 1;
+    } else {
+        inner = (vc + epl - 1) / epl;
+        outer = vr;
+    }
+    // The variant: TRECIP's default precision; TSEL's by element size (and,
+    // for 32-bit elements in one run, by the parity of the loop count); TCVT's
+    // only measured rounding (round to nearest, saturating).
+    std::string_view variant;
+    if (op == "TRECIP") variant = "default";
+    else if (op == "TSEL") {
+        if (src == Dt::F32) variant = two_d ? "TSel_b32" : inner % 2 == 0 ? "TSel_b32_even" : "TSel_b32_odd";
+        else variant = "TSel_b16_8";
+    } else if (cvt) variant = "CAST_RINT_SAT_ON_normal";
+    for (const A5Row* x : rows) {
+        if (x->src != src || x->dst != dst || x->two_d != two_d || variant != x->variant) continue;
+        const double v = x->kind == Kind::Linear ? x->p0 * double(inner * outer) + x->p1
+                                                 : (x->p0 * double(inner) + x->p1) * double(outer) + x->p2;
+        cycles = round_cycles(v);
+        if (source) {
+            *source = std::string("a5 formula ") + r.op + " " + dt_name(src) + (cvt ? std::string("->") + dt_name(dst) : "") +
+                      (two_d ? " 2D" : " 1D") + (variant.empty() ? "" : " " + std::string(variant));
+        }
+        if (interpolated) *interpolated = false;
+        return true;
+    }
+    return false;
+}
+
+bool lookup(Calibration c, const OpRecord& r, double& cycles, std::string* source, bool* interpolated) {
+    if (r.pipe != Pipe::V && r.pipe != Pipe::V2) return false;
+    switch (c) {
+        case Calibration::A2A3: return a2a3(r, cycles, source, interpolated);
+        case Calibration::A5: return a5(r, cycles, source, interpolated);
+        case Calibration::None: break;
+    }
+    return false;
+}
+
+}  // namespace
+
+bool calibrated_cost(Calibration c, const OpRecord& r, Calibrated& out) {
+    return lookup(c, r, out.cycles, &out.source, &out.interpolated);
+}
+
+bool calibrated_cycles(Calibration c, const OpRecord& r, double& cycles) { return lookup(c, r, cycles, nullptr, nullptr); }
+
+}  // namespace ptosim::cost
