@@ -499,6 +499,166 @@ TEST(DeviceTolerates, A5RowExpandReadsDstsValidRowsOfSrc) {
 }
 #endif
 
+// Column broadcasts (npu/a2a3 and npu/a5 TColExpandBinOp.hpp, TColExpand.hpp):
+// the per-column operand is read as dst's valid columns of consecutive
+// elements from the start of its storage, whatever its valid shape.
+using CexFull = Tile<TileType::Vec, float, 4, 16>;
+using CexFullRows = Tile<TileType::Vec, float, 4, 16, BLayout::RowMajor, DYNAMIC, 16>;
+using CexVec = Tile<TileType::Vec, float, 1, 16, BLayout::RowMajor, 1, DYNAMIC>;
+using CexVecWhole = Tile<TileType::Vec, float, 1, 16>;
+
+// TCOLEXPANDADD with a per-column src1 of 8 valid columns under a dst of 16:
+// src0 has dst's valid shape, so it is the full tile, and 16 values of src1
+// are added.
+void col_expand_add_short_vec(float* a, float* b, float* out) {
+    CexFull s0, d;
+    CexVec s1(8);
+    CexVecWhole whole;
+    TASSIGN(s0, 0);
+    TASSIGN(s1, 0x400);
+    TASSIGN(whole, 0x400);
+    TASSIGN(d, 0x800);
+    Gm<float, 4, 16> ga(a), go(out);
+    Gm<float, 1, 16> gb(b);
+    TLOAD(s0, ga);
+    TLOAD(whole, gb);
+    v_after_mte2();
+    TCOLEXPANDADD(d, s0, s1);  // @colexpandadd-short
+    mte3_after_v();
+    TSTORE(go, d);
+}
+
+std::vector<float> col_vec_values() {
+    std::vector<float> b(16);
+    for (int c = 0; c < 16; ++c) b[c] = 1000.0f * (c + 1);
+    return b;
+}
+
+TEST(DeviceTolerates, ColExpandAddReadsDstsValidColumnsOfThePerColumnOperand) {
+    std::vector<float> a(64), b = col_vec_values(), out(64, -1.0f), want(64);
+    std::iota(a.begin(), a.end(), 1.0f);
+    for (int r = 0; r < 4; ++r)
+        for (int c = 0; c < 16; ++c) want[r * 16 + c] = a[r * 16 + c] + b[c];
+    expect_release_result([&] { col_expand_add_short_vec(a.data(), b.data(), out.data()); },
+                          [&] { std::fill(out.begin(), out.end(), -1.0f); }, [&] { EXPECT_EQ(out, want); },
+                          "@colexpandadd-short", "TCOLEXPANDADD",
+                          "src1's valid shape 1x8 differs from 1x16 (dst's valid columns, one value per column)",
+                          "the release build reads src1 over 1x16 and ignores its own valid shape",
+                          "set src1's valid shape to 1x16");
+}
+
+// TCOLEXPANDSUB whose src0 is the per-column vector: src0's valid shape is
+// not dst's, so the release build takes src1 as the full tile and computes
+// src0(0, c) - src1(r, c) (ColExpandSubOp2). With src1 of dst's valid shape
+// that breaks no rule: no report.
+void col_expand_sub_vec_first(float* a, float* b, float* out, int full_rows) {
+    CexVecWhole s0;
+    CexFull whole;
+    CexFullRows s1(full_rows);
+    CexFull d;
+    TASSIGN(s0, 0);
+    TASSIGN(whole, 0x400);
+    TASSIGN(s1, 0x400);
+    TASSIGN(d, 0x800);
+    Gm<float, 1, 16> gb(b);
+    Gm<float, 4, 16> ga(a), go(out);
+    TLOAD(s0, gb);
+    TLOAD(whole, ga);
+    v_after_mte2();
+    TCOLEXPANDSUB(d, s0, s1);  // @colexpandsub-swapped
+    mte3_after_v();
+    TSTORE(go, d);
+}
+
+std::vector<float> vec_minus_full(const std::vector<float>& a, const std::vector<float>& b) {
+    std::vector<float> want(64);
+    for (int r = 0; r < 4; ++r)
+        for (int c = 0; c < 16; ++c) want[r * 16 + c] = b[c] - a[r * 16 + c];
+    return want;
+}
+
+TEST(DeviceTolerates, ColExpandSubWithThePerColumnOperandFirstTakesSrc1AsTheFullTile) {
+    std::vector<float> a(64), b = col_vec_values(), out(64, -1.0f);
+    std::iota(a.begin(), a.end(), 1.0f);
+    Outcome o = vec("mem", false, [&] { col_expand_sub_vec_first(a.data(), b.data(), out.data(), 4); });
+    ASSERT_TRUE(o.st.ok()) << o.st.message;
+    EXPECT_TRUE(o.reports.empty());
+    EXPECT_EQ(out, vec_minus_full(a, b));
+}
+
+// The same call with src1 of 2 valid rows: neither source has dst's valid
+// shape, the release build still takes src1 as the full tile and reads it
+// over dst's 4x16.
+TEST(DeviceTolerates, ColExpandSubWithNeitherSourceOfDstsShapeReadsSrc1OverIt) {
+    std::vector<float> a(64), b = col_vec_values(), out(64, -1.0f);
+    std::iota(a.begin(), a.end(), 1.0f);
+    const std::vector<float> want = vec_minus_full(a, b);
+    expect_release_result([&] { col_expand_sub_vec_first(a.data(), b.data(), out.data(), 2); },
+                          [&] { std::fill(out.begin(), out.end(), -1.0f); }, [&] { EXPECT_EQ(out, want); },
+                          "@colexpandsub-swapped", "TCOLEXPANDSUB",
+                          "src1's valid shape 2x16 differs from 4x16 (dst's valid shape, which neither source has: "
+                          "the release build then takes src1 as the full tile)",
+                          "the release build reads src1 over 4x16 and ignores its own valid shape",
+                          "give the full operand dst's valid shape 4x16");
+}
+
+// TCOLEXPAND from a src of 8 valid columns into 16: pto-isa asserts equal
+// valid columns (a5/TColExpand.hpp); both release builds copy dst's 16.
+void col_expand_short_src(float* b, float* out, int rows, int cols) {
+    CexVec s(cols);
+    CexVecWhole whole;
+    CexFull d;
+    Tile<TileType::Vec, float, 4, 16, BLayout::RowMajor, DYNAMIC, 16> dv(rows);
+    TASSIGN(s, 0);
+    TASSIGN(whole, 0);
+    TASSIGN(d, 0x400);
+    TASSIGN(dv, 0x400);
+    Gm<float, 1, 16> gb(b);
+    Gm<float, 4, 16> go(out);
+    TLOAD(whole, gb);
+    TLOAD(d, go);
+    v_after_mte2();
+    if (cols == 0)
+        TCOLEXPAND(dv, s);  // @colexpand-empty
+    else
+        TCOLEXPAND(dv, s);  // @colexpand-short
+    mte3_after_v();
+    TSTORE(go, d);
+}
+
+TEST(DeviceTolerates, ColExpandCopiesDstsValidColumnsOfSrc) {
+    std::vector<float> b = col_vec_values(), out(64, -1.0f), want(64);
+    for (int r = 0; r < 4; ++r)
+        for (int c = 0; c < 16; ++c) want[r * 16 + c] = b[c];
+    expect_release_result([&] { col_expand_short_src(b.data(), out.data(), 4, 8); },
+                          [&] { std::fill(out.begin(), out.end(), -1.0f); }, [&] { EXPECT_EQ(out, want); },
+                          "@colexpand-short", "TCOLEXPAND", "src's valid columns (8) differ from dst's (16)",
+                          "the release build reads 16 values from the start of src's storage, one per destination "
+                          "column",
+                          "set src's valid columns to dst's (16)");
+}
+
+// An empty src: A2A3 returns before copying (a2a3/TColExpand.hpp) and states
+// no rule; A5 asserts a non-empty src but its release build copies anyway.
+TEST(DeviceTolerates, ColExpandFromAnEmptySrcFollowsEachTarget) {
+    std::vector<float> b = col_vec_values(), out(64, -1.0f), want(64, -1.0f);
+    if (PTOSIM_TARGET_A5) {
+        for (int r = 0; r < 2; ++r)
+            for (int c = 0; c < 16; ++c) want[r * 16 + c] = b[c];
+        expect_release_result([&] { col_expand_short_src(b.data(), out.data(), 2, 0); },
+                              [&] { std::fill(out.begin(), out.end(), -1.0f); }, [&] { EXPECT_EQ(out, want); },
+                              "@colexpand-empty", "TCOLEXPAND", "src's valid shape 1x0 is empty",
+                              "the release build reads 16 values from the start of src's storage, one per "
+                              "destination column",
+                              "give src one valid row and dst's 16 valid columns");
+        return;
+    }
+    Outcome o = vec("mem", false, [&] { col_expand_short_src(b.data(), out.data(), 2, 0); });
+    ASSERT_TRUE(o.st.ok()) << o.st.message;
+    EXPECT_TRUE(o.reports.empty());
+    EXPECT_EQ(out, want);
+}
+
 // ------------------------------------------------------------ GM past the requested bytes
 
 constexpr int kR = 4, kC = 16;  // 4 x 16 floats: 256 bytes
