@@ -7,6 +7,7 @@
 #include <pto/inst/elementwise_ops.hpp>
 #include <pto/inst/layout.hpp>
 #include <pto/inst/pto_sync.hpp>
+#include <pto/inst/rearrange.hpp>
 #include <pto/inst/reduce.hpp>
 #include "test_isa_ref.hpp"
 #include "checker_util.hpp"
@@ -657,6 +658,46 @@ TEST(DeviceTolerates, ColExpandFromAnEmptySrcFollowsEachTarget) {
     ASSERT_TRUE(o.st.ok()) << o.st.message;
     EXPECT_TRUE(o.reports.empty());
     EXPECT_EQ(out, want);
+}
+
+// TCONCAT with a src1 of 2 valid rows under a dst of 4: both targets' release
+// builds loop over dst's valid rows (npu/a2a3 and npu/a5 TConcat.hpp) and
+// copy 4 rows of each source.
+using CatSrc = Tile<TileType::Vec, float, 4, 8>;
+using CatSrcRows = Tile<TileType::Vec, float, 4, 8, BLayout::RowMajor, DYNAMIC, 8>;
+using CatDst = Tile<TileType::Vec, float, 4, 16>;
+
+void concat_short_src1(float* a, float* b, float* out) {
+    CatSrc s0, whole1;
+    CatSrcRows s1(2);
+    CatDst d;
+    TASSIGN(s0, 0);
+    TASSIGN(whole1, 0x400);
+    TASSIGN(s1, 0x400);
+    TASSIGN(d, 0x800);
+    Gm<float, 4, 8> ga(a), gb(b);
+    Gm<float, 4, 16> go(out);
+    TLOAD(s0, ga);
+    TLOAD(whole1, gb);
+    v_after_mte2();
+    TCONCAT(d, s0, s1);  // @concat-short
+    mte3_after_v();
+    TSTORE(go, d);
+}
+
+TEST(DeviceTolerates, ConcatCopiesDstsValidRowsOfEachSource) {
+    std::vector<float> a(32), b(32), out(64, -1.0f), want(64);
+    std::iota(a.begin(), a.end(), 1.0f);
+    std::iota(b.begin(), b.end(), 101.0f);
+    for (int r = 0; r < 4; ++r)
+        for (int c = 0; c < 8; ++c) {
+            want[r * 16 + c] = a[r * 8 + c];
+            want[r * 16 + 8 + c] = b[r * 8 + c];
+        }
+    expect_release_result([&] { concat_short_src1(a.data(), b.data(), out.data()); },
+                          [&] { std::fill(out.begin(), out.end(), -1.0f); }, [&] { EXPECT_EQ(out, want); },
+                          "@concat-short", "TCONCAT", "src1's valid rows (2) differ from dst's (4)",
+                          "the release build reads 4 rows of src1", "set src1's valid rows to dst's (4)");
 }
 
 // ------------------------------------------------------------ GM past the requested bytes

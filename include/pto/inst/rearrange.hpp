@@ -29,6 +29,24 @@ void expect_valid(const Op& op, const char* a_name, const A& a, const char* b_na
                  b_name + "'s " + shape_str(b.GetValidRow(), b.GetValidCol()));
 }
 
+// TCONCAT's rule that each source has dst's valid rows, a PTO_ASSERT in both
+// targets' TConcat.hpp (both forms). Their release builds loop over dst's
+// valid rows and read that many rows of each source at its row stride, so
+// ptosim does too and reports the call; rows past the source's storage fault.
+template <class S>
+void concat_rows_contract(CallSite cs, const S& src, const char* name, int vr) {
+    const int sr = src.GetValidRow();
+    if (sr == vr) return;
+    const std::string what = std::string(name) + "'s valid rows (" + std::to_string(sr) + ") differ from dst's (" +
+                             std::to_string(vr) + ")";
+    const std::string runs = "reads " + std::to_string(vr) + " rows of " + name;
+    const std::string fix = std::string("set ") + name + "'s valid rows to dst's (" + std::to_string(vr) + ")";
+    if (vr > S::Rows)
+        vop::shape_fault(cs, "TCONCAT", what + "; pto-isa's release build " + runs + ", past its " +
+                                            shape_str(S::Rows, S::Cols) + " storage, which ptosim does not model: " + fix);
+    vop::debug_contract(loc_of(cs), "TCONCAT", ptosim::Pipe::V, what, "the release build " + runs, fix);
+}
+
 }  // namespace ptosim_impl::rearr
 
 // ------------------------------------------------------------ TCONCAT
@@ -46,9 +64,8 @@ PTO_INST RecordEvent TCONCAT(CallSite cs, TileDataDst& dst, TileDataSrc0& src0, 
     ptosim_impl::rearr::check_rearrange_tiles<TileDataDst, TileDataSrc0, TileDataSrc1>();
     ptosim_impl::rearr::Op op(cs, "TCONCAT", ptosim::Pipe::V);
     const int vr = dst.GetValidRow(), vc0 = src0.GetValidCol(), vc1 = src1.GetValidCol();
-    if (src0.GetValidRow() != vr || src1.GetValidRow() != vr)
-        op.fault("src0 and src1 must have dst's " + std::to_string(vr) + " valid rows (they have " +
-                 std::to_string(src0.GetValidRow()) + " and " + std::to_string(src1.GetValidRow()) + ")");
+    ptosim_impl::rearr::concat_rows_contract(cs, src0, "src0", vr);
+    ptosim_impl::rearr::concat_rows_contract(cs, src1, "src1", vr);
     if (vc0 + vc1 > TileDataDst::Cols)
         op.fault(std::to_string(vc0) + " + " + std::to_string(vc1) + " columns exceed dst's " +
                  std::to_string(TileDataDst::Cols));
@@ -84,8 +101,8 @@ PTO_INST RecordEvent TCONCAT(CallSite cs, DstTile& dst, Src0Tile& src0, Src1Tile
     ptosim_impl::rearr::check_rearrange_tiles<DstTile, Src0Tile, Src1Tile>();
     ptosim_impl::rearr::Op op(cs, "TCONCAT", ptosim::Pipe::V);
     const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
-    if (src0.GetValidRow() != vr || src1.GetValidRow() != vr)
-        op.fault("src0 and src1 must have dst's " + std::to_string(vr) + " valid rows");
+    ptosim_impl::rearr::concat_rows_contract(cs, src0, "src0", vr);
+    ptosim_impl::rearr::concat_rows_contract(cs, src1, "src1", vr);
     if (vr > Src0IdxTile::Rows || vr > Src1IdxTile::Rows)
         op.fault("the index tiles need one row per valid dst row (" + std::to_string(vr) + ")");
     const uint8_t* s0 = op.tile(src0, "source", false);
