@@ -700,6 +700,58 @@ TEST(DeviceTolerates, ConcatCopiesDstsValidRowsOfEachSource) {
                           "the release build reads 4 rows of src1", "set src1's valid rows to dst's (4)");
 }
 
+#if PTOSIM_TARGET_A5
+// TINTERLEAVE with a src1 of 8 valid columns: A5 asserts every operand has
+// dst0's valid shape and passes dst0's to the loops (npu/a5/TInterleave.hpp),
+// so all 16 columns of src1 are interleaved.
+using IlvTile = Tile<TileType::Vec, float, 2, 16>;
+using IlvPart = Tile<TileType::Vec, float, 2, 16, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+
+void interleave_short_src1(float* a, float* b, float* out0, float* out1) {
+    IlvTile whole0, whole1, d0, d1;
+    IlvPart s0(2, 16), s1(2, 8);  // one tile type for both sources, as TInterleave takes them
+    TASSIGN(whole0, 0);
+    TASSIGN(s0, 0);
+    TASSIGN(whole1, 0x400);
+    TASSIGN(s1, 0x400);
+    TASSIGN(d0, 0x800);
+    TASSIGN(d1, 0xC00);
+    Gm<float, 2, 16> ga(a), gb(b), g0(out0), g1(out1);
+    TLOAD(whole0, ga);
+    TLOAD(whole1, gb);
+    v_after_mte2();
+    TINTERLEAVE(d1, d0, s1, s0);  // @interleave-short
+    mte3_after_v();
+    TSTORE(g0, d0);
+    TSTORE(g1, d1);
+}
+
+TEST(DeviceTolerates, A5InterleaveReadsSrc1OverDst0sValidShape) {
+    std::vector<float> a(32), b(32), out0(32, -1.0f), out1(32, -1.0f), want0(32), want1(32);
+    std::iota(a.begin(), a.end(), 1.0f);
+    std::iota(b.begin(), b.end(), 101.0f);
+    // Row r's stream a(r, 0), b(r, 0), a(r, 1), ...: its first 16 go to dst0, the rest to dst1.
+    for (int r = 0; r < 2; ++r)
+        for (int q = 0; q < 32; ++q) {
+            const float v = q % 2 ? b[r * 16 + q / 2] : a[r * 16 + q / 2];
+            (q < 16 ? want0 : want1)[r * 16 + q % 16] = v;
+        }
+    expect_release_result([&] { interleave_short_src1(a.data(), b.data(), out0.data(), out1.data()); },
+                          [&] {
+                              std::fill(out0.begin(), out0.end(), -1.0f);
+                              std::fill(out1.begin(), out1.end(), -1.0f);
+                          },
+                          [&] {
+                              EXPECT_EQ(out0, want0);
+                              EXPECT_EQ(out1, want1);
+                          },
+                          "@interleave-short", "TINTERLEAVE",
+                          "src1's valid shape 2x8 differs from 2x16 (dst0's valid shape)",
+                          "the release build reads src1 over 2x16 and ignores its own valid shape",
+                          "give every operand dst0's valid shape 2x16");
+}
+#endif
+
 // ------------------------------------------------------------ GM past the requested bytes
 
 constexpr int kR = 4, kC = 16;  // 4 x 16 floats: 256 bytes

@@ -22,13 +22,6 @@ constexpr void check_rearrange_tiles() {
                   "TCONCAT/TINTERLEAVE/TDEINTERLEAVE: every tile must be a row-major ND Vec tile");
 }
 
-template <class A, class B>
-void expect_valid(const Op& op, const char* a_name, const A& a, const char* b_name, const B& b) {
-    if (a.GetValidRow() != b.GetValidRow() || a.GetValidCol() != b.GetValidCol())
-        op.fault(std::string(a_name) + "'s valid shape " + shape_str(a.GetValidRow(), a.GetValidCol()) + " differs from " +
-                 b_name + "'s " + shape_str(b.GetValidRow(), b.GetValidCol()));
-}
-
 // TCONCAT's rule that each source has dst's valid rows, a PTO_ASSERT in both
 // targets' TConcat.hpp (both forms). Their release builds loop over dst's
 // valid rows and read that many rows of each source at its row stride, so
@@ -173,12 +166,16 @@ void split_two(Op& op, D& dst0, D& dst1, int vr, int vc, const uint8_t* s0, cons
             }
 }
 
+// pto-isa asserts every operand has dst0's valid shape (a5/TInterleave.hpp,
+// a5/TDeInterleave.hpp, PTO_ASSERT only); the release build passes dst0's
+// valid shape to the loops, which read src0/src1 and write dst1 over it.
 template <class D, class S>
 void two_source(Op& op, D& dst1, D& dst0, S& src1, S& src0, bool interleave) {
-    expect_valid(op, "dst1", dst1, "dst0", dst0);
-    expect_valid(op, "src0", src0, "dst0", dst0);
-    expect_valid(op, "src1", src1, "dst0", dst0);
     const int vr = dst0.GetValidRow(), vc = dst0.GetValidCol();
+    const std::string fix = "give every operand dst0's valid shape " + shape_str(vr, vc);
+    vop::region_contract(op.cs, op.name, src0, "src0", vr, vc, "dst0's valid shape", "read", fix);
+    vop::region_contract(op.cs, op.name, src1, "src1", vr, vc, "dst0's valid shape", "read", fix);
+    vop::region_contract(op.cs, op.name, dst1, "dst1", vr, vc, "dst0's valid shape", "write", fix);
     if (vc % 2) op.fault("the valid column count (" + std::to_string(vc) + ") must be even");
     const uint8_t* s0 = op.tile(src0, "source", false);
     const uint8_t* s1 = op.tile(src1, "source", false);
