@@ -7,6 +7,7 @@
 #include <pto/inst/elementwise_ops.hpp>
 #include <pto/inst/layout.hpp>
 #include <pto/inst/pto_sync.hpp>
+#include <pto/inst/quant.hpp>
 #include <pto/inst/rearrange.hpp>
 #include <pto/inst/reduce.hpp>
 #include "test_isa_ref.hpp"
@@ -698,6 +699,84 @@ TEST(DeviceTolerates, ConcatCopiesDstsValidRowsOfEachSource) {
                           [&] { std::fill(out.begin(), out.end(), -1.0f); }, [&] { EXPECT_EQ(out, want); },
                           "@concat-short", "TCONCAT", "src1's valid rows (2) differ from dst's (4)",
                           "the release build reads 4 rows of src1", "set src1's valid rows to dst's (4)");
+}
+
+// TDEQUANT with a src of 8 valid columns under a dst of 16: both targets
+// assert equal valid shapes and drive the loops with dst's
+// (npu/a2a3/TDequant.hpp, npu/a5/TDeQuant.hpp), reading src's storage.
+using DqSrc = Tile<TileType::Vec, int8_t, 4, 32, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+using DqSrcWhole = Tile<TileType::Vec, int8_t, 4, 32>;
+using DqDst = Tile<TileType::Vec, float, 4, 16>;
+using DqPara = Tile<TileType::Vec, float, 4, 1, BLayout::ColMajor, DYNAMIC, 1>;
+using DqParaBytes = Tile<TileType::Vec, float, 1, 8>;  // the same bytes, ND
+
+void dequant_short(int8_t* q, float* scale, float* offset, float* out, int src_cols, int para_rows) {
+    DqSrc s(4, src_cols);
+    DqSrcWhole whole;
+    DqDst d;
+    DqPara ps(para_rows), po(para_rows);
+    DqParaBytes psb, pob;
+    TASSIGN(s, 0);
+    TASSIGN(whole, 0);
+    TASSIGN(d, 0x400);
+    TASSIGN(ps, 0x800);
+    TASSIGN(psb, 0x800);
+    TASSIGN(po, 0x900);
+    TASSIGN(pob, 0x900);
+    Gm<int8_t, 4, 32> gq(q);
+    Gm<float, 1, 8> gs(scale), go(offset);
+    Gm<float, 4, 16> gout(out);
+    TLOAD(whole, gq);
+    TLOAD(psb, gs);
+    TLOAD(pob, go);
+    v_after_mte2();
+    if (para_rows == 4)
+        TDEQUANT(d, s, ps, po);  // @dequant-short
+    else
+        TDEQUANT(d, s, ps, po);  // @dequant-para
+    mte3_after_v();
+    TSTORE(gout, d);
+}
+
+struct DequantData {
+    std::vector<int8_t> q = std::vector<int8_t>(128);
+    std::vector<float> scale = std::vector<float>(8), offset = std::vector<float>(8), want = std::vector<float>(64);
+    DequantData() {
+        for (int i = 0; i < 128; ++i) q[i] = static_cast<int8_t>(i - 64);
+        for (int r = 0; r < 4; ++r) scale[r] = 0.5f * (r + 1), offset[r] = static_cast<float>(r);
+        for (int r = 0; r < 4; ++r)
+            for (int c = 0; c < 16; ++c) want[r * 16 + c] = (static_cast<float>(q[r * 32 + c]) - offset[r]) * scale[r];
+    }
+};
+
+TEST(DeviceTolerates, DequantReadsSrcOverDstsValidShape) {
+    DequantData t;
+    std::vector<float> out(64, -1.0f);
+    expect_release_result([&] { dequant_short(t.q.data(), t.scale.data(), t.offset.data(), out.data(), 8, 4); },
+                          [&] { std::fill(out.begin(), out.end(), -1.0f); }, [&] { EXPECT_EQ(out, t.want); },
+                          "@dequant-short", "TDEQUANT", "src's valid shape 4x8 differs from 4x16 (dst's valid shape)",
+                          "the release build reads src over 4x16 and ignores its own valid shape",
+                          "give src dst's valid shape 4x16");
+}
+
+// Scale and offset of 2 valid rows under a dst of 4: A5 asserts they have
+// dst's rows (npu/a5/TDeQuant.hpp), A2A3 states nothing; both read one value
+// per dst row (a2a3 ApplyScaleAndOffset, a5 LoadScaleOffset).
+TEST(DeviceTolerates, DequantReadsOneParameterPerDstRow) {
+    DequantData t;
+    std::vector<float> out(64, -1.0f);
+    auto run = [&] { dequant_short(t.q.data(), t.scale.data(), t.offset.data(), out.data(), 16, 2); };
+    if (PTOSIM_TARGET_A5) {
+        expect_release_result(run, [&] { std::fill(out.begin(), out.end(), -1.0f); }, [&] { EXPECT_EQ(out, t.want); },
+                              "@dequant-para", "TDEQUANT", "scale's valid rows (2) differ from dst's (4)",
+                              "the release build reads one scale value from each of 4 rows",
+                              "set scale's valid rows to dst's (4)");
+        return;
+    }
+    Outcome o = vec("mem", false, run);
+    ASSERT_TRUE(o.st.ok()) << o.st.message;
+    EXPECT_TRUE(o.reports.empty());
+    EXPECT_EQ(out, t.want);
 }
 
 #if PTOSIM_TARGET_A5
