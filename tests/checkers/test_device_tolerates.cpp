@@ -831,6 +831,94 @@ TEST(DeviceTolerates, A5InterleaveReadsSrc1OverDst0sValidShape) {
 }
 #endif
 
+#if !PTOSIM_TARGET_A5
+// TPARTADD with a src1 of more valid rows than dst: outside pto-isa's
+// patterns A2A3's release build takes none of its branches
+// (npu/a2a3/TPartOp.hpp TPartInstr), so dst keeps its bytes.
+using PartTile = Tile<TileType::Vec, float, 8, 16, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+using PartWhole = Tile<TileType::Vec, float, 8, 16>;
+
+void part_add_tall_src1(float* a, float* out) {
+    PartTile s0(4, 16), s1(6, 16), d(4, 16);
+    PartWhole whole0, wholed;
+    TASSIGN(whole0, 0);
+    TASSIGN(s0, 0);
+    TASSIGN(s1, 0);
+    TASSIGN(wholed, 0x800);
+    TASSIGN(d, 0x800);
+    Gm<float, 8, 16> ga(a), go(out);
+    TLOAD(whole0, ga);
+    TLOAD(wholed, go);
+    v_after_mte2();
+    TPARTADD(d, s0, s1);  // @partadd-tall
+    mte3_after_v();
+    TSTORE(go, wholed);
+}
+
+TEST(DeviceTolerates, A2A3PartAddOutsideThePatternsWritesNothing) {
+    std::vector<float> a(128), out(128);
+    std::iota(a.begin(), a.end(), 1.0f);
+    std::iota(out.begin(), out.end(), -200.0f);
+    const std::vector<float> before = out;
+    expect_release_result([&] { part_add_tall_src1(a.data(), out.data()); }, [&] { out = before; },
+                          [&] { EXPECT_EQ(out, before); }, "@partadd-tall", "TPARTADD",
+                          "source valid shapes 4x16 and 6x16 do not fit the destination's 4x16: one source must "
+                          "match it and the other must not exceed it",
+                          "the release build writes nothing to dst",
+                          "give one source dst's valid shape 4x16 and the other at most that");
+}
+
+// TPARTARGMAX with a dstIdx of other valid columns than dstVal: A2A3's
+// checkTiles returns before any write (npu/a2a3/TPartArgOp.hpp).
+using ArgIdx = Tile<TileType::Vec, int32_t, 8, 16, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+using ArgIdxWhole = Tile<TileType::Vec, int32_t, 8, 16>;
+
+void part_argmax_narrow_idx(float* vals, int32_t* idx) {
+    PartTile s0(4, 16), s1(4, 16), d(4, 16);
+    ArgIdx i0(4, 16), i1(4, 16), di(4, 8);
+    PartWhole wd;
+    ArgIdxWhole wi;
+    TASSIGN(s0, 0x400);  // the sources share the loaded bytes of dst
+    TASSIGN(s1, 0x400);
+    TASSIGN(d, 0x400);
+    TASSIGN(wd, 0x400);
+    TASSIGN(i0, 0xC00);
+    TASSIGN(i1, 0xC00);
+    TASSIGN(di, 0xC00);
+    TASSIGN(wi, 0xC00);
+    Gm<float, 8, 16> gv(vals);
+    Gm<int32_t, 8, 16> gi(idx);
+    TLOAD(wd, gv);
+    TLOAD(wi, gi);
+    v_after_mte2();
+    TPARTARGMAX(d, s0, s1, di, i0, i1);  // @partargmax-idx
+    mte3_after_v();
+    TSTORE(gv, wd);
+    TSTORE(gi, wi);
+}
+
+TEST(DeviceTolerates, A2A3PartArgMaxWithAnIndexOfOtherShapeWritesNothing) {
+    std::vector<float> vals(128);
+    std::vector<int32_t> idx(128);
+    std::iota(vals.begin(), vals.end(), 0.5f);
+    std::iota(idx.begin(), idx.end(), 1000);
+    const std::vector<float> vals0 = vals;
+    const std::vector<int32_t> idx0 = idx;
+    expect_release_result([&] { part_argmax_narrow_idx(vals.data(), idx.data()); },
+                          [&] {
+                              vals = vals0;
+                              idx = idx0;
+                          },
+                          [&] {
+                              EXPECT_EQ(vals, vals0);
+                              EXPECT_EQ(idx, idx0);
+                          },
+                          "@partargmax-idx", "TPARTARGMAX", "dstIdx valid shape 4x8 must equal dstVal's 4x16",
+                          "the release build writes nothing to dstVal or dstIdx",
+                          "give dstIdx dstVal's valid shape 4x16");
+}
+#endif
+
 // ------------------------------------------------------------ GM past the requested bytes
 
 constexpr int kR = 4, kC = 16;  // 4 x 16 floats: 256 bytes
