@@ -919,6 +919,72 @@ TEST(DeviceTolerates, A2A3PartArgMaxWithAnIndexOfOtherShapeWritesNothing) {
 }
 #endif
 
+// Element-wise ops with a source of fewer valid columns than dst: pto-isa
+// asserts equal valid shapes (npu/a2a3/TAdd.hpp, npu/a5/TAdd.hpp) and loops
+// over dst's, so TADD reads src1's 16 columns.
+using EwTile = Tile<TileType::Vec, float, 4, 16>;
+using EwPart = Tile<TileType::Vec, float, 4, 16, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+
+void add_short_src1(float* a, float* b, float* out) {
+    EwTile s0, whole1, d;
+    EwPart s1(4, 8);
+    TASSIGN(s0, 0);
+    TASSIGN(whole1, 0x400);
+    TASSIGN(s1, 0x400);
+    TASSIGN(d, 0x800);
+    Gm<float, 4, 16> ga(a), gb(b), go(out);
+    TLOAD(s0, ga);
+    TLOAD(whole1, gb);
+    TLOAD(d, go);
+    v_after_mte2();
+    TADD(d, s0, s1);  // @add-short
+    mte3_after_v();
+    TSTORE(go, d);
+}
+
+TEST(DeviceTolerates, AddReadsASourceOverDstsValidShape) {
+    std::vector<float> a(64), b(64), out(64, -1.0f), want(64);
+    std::iota(a.begin(), a.end(), 1.0f);
+    std::iota(b.begin(), b.end(), 1001.0f);
+    for (int i = 0; i < 64; ++i) want[i] = a[i] + b[i];
+    expect_release_result([&] { add_short_src1(a.data(), b.data(), out.data()); },
+                          [&] { std::fill(out.begin(), out.end(), -1.0f); }, [&] { EXPECT_EQ(out, want); },
+                          "@add-short", "TADD", "src1's valid shape 4x8 differs from 4x16 (dst's valid shape)",
+                          "the release build reads src1 over 4x16 and ignores its own valid shape",
+                          "give src1 dst's valid shape 4x16");
+}
+
+// TADDS with such a source: A2A3's release build adds only when the shapes
+// agree and otherwise writes nothing (npu/a2a3/TAddS.hpp); A5's loops over
+// dst's valid shape (npu/a5/TAddS.hpp).
+void adds_short_src(float* a, float* out) {
+    EwTile whole, d;
+    EwPart s(4, 8);
+    TASSIGN(whole, 0);
+    TASSIGN(s, 0);
+    TASSIGN(d, 0x800);
+    Gm<float, 4, 16> ga(a), go(out);
+    TLOAD(whole, ga);
+    TLOAD(d, go);
+    v_after_mte2();
+    TADDS(d, s, 0.5f);  // @adds-short
+    mte3_after_v();
+    TSTORE(go, d);
+}
+
+TEST(DeviceTolerates, AddsWithASourceOfAnotherShapeFollowsEachTarget) {
+    std::vector<float> a(64), out(64, -1.0f), want(64, -1.0f);
+    std::iota(a.begin(), a.end(), 1.0f);
+    if (PTOSIM_TARGET_A5)
+        for (int i = 0; i < 64; ++i) want[i] = a[i] + 0.5f;
+    expect_release_result([&] { adds_short_src(a.data(), out.data()); },
+                          [&] { std::fill(out.begin(), out.end(), -1.0f); }, [&] { EXPECT_EQ(out, want); },
+                          "@adds-short", "TADDS", "src's valid shape 4x8 differs from 4x16 (dst's valid shape)",
+                          PTOSIM_TARGET_A5 ? "the release build reads src over 4x16 and ignores its own valid shape"
+                                           : "the release build writes nothing to dst",
+                          "give src dst's valid shape 4x16");
+}
+
 // ------------------------------------------------------------ GM past the requested bytes
 
 constexpr int kR = 4, kC = 16;  // 4 x 16 floats: 256 bytes
