@@ -793,6 +793,48 @@ TEST(TSCATTER_Faults, IndexPastTheDestination) {
     EXPECT_NE(msg.find("TSCATTER [PIPE_V]: index 512 at (1, 2) is outside dst's 512 elements"), std::string::npos) << msg;
 }
 
+// The index tile's valid shape drives the loop and src is read at the same
+// (row, column) whatever its own valid shape (a2a3/a5 TScatter.hpp
+// TScatterImpl); pto-isa states no rule between the two, so this runs.
+TEST(TSCATTER_Shapes, SrcIsReadOverTheIndexTilesValidShape) {
+    std::vector<float> src(kC), out(kC, -1.0f);
+    std::vector<int32_t> idx(kC);
+    for (int c = 0; c < kC; ++c) src[c] = 10.0f + c, idx[c] = kC - 1 - c;
+    auto st = run_vec([&] {
+        Tile<TileType::Vec, float, 1, kC> whole, d;
+        Tile<TileType::Vec, float, 1, kC, BLayout::RowMajor, 1, DYNAMIC> s(4);
+        Tile<TileType::Vec, int32_t, 1, kC> ix;
+        TASSIGN(whole, 0);
+        TASSIGN(s, 0);
+        TASSIGN(d, 0x1000);
+        TASSIGN(ix, 0x2000);
+        load(whole, src, 1, kC);
+        load(ix, idx, 1, kC);
+        ISA_SYNC(PIPE_MTE2, PIPE_V);
+        TSCATTER(d, s, ix);
+        ISA_SYNC(PIPE_V, PIPE_MTE3);
+        store(out, d, 1, kC);
+    });
+    ASSERT_TRUE(st.ok()) << st.message;
+    for (int c = 0; c < kC; ++c) EXPECT_EQ(out[kC - 1 - c], src[c]) << c;
+}
+
+TEST(TSCATTER_Faults, IndexShapePastSrcStorage) {
+    auto msg = fault_of([] {
+        Tile<TileType::Vec, float, 1, 8> s;
+        Tile<TileType::Vec, float, 1, 16> d;
+        Tile<TileType::Vec, int32_t, 1, 16> ix;
+        TASSIGN(s, 0);
+        TASSIGN(d, 0x1000);
+        TASSIGN(ix, 0x2000);
+        TSCATTER(d, s, ix);
+    });
+    EXPECT_NE(msg.find("TSCATTER [PIPE_V]: the index tile's valid shape 1x16 runs past src's 1x8 storage; the release "
+                       "build reads src over the index tile's valid shape"),
+              std::string::npos)
+        << msg;
+}
+
 // ------------------------------------------------------------ TCONCAT
 
 template <class T>

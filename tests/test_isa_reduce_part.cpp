@@ -82,20 +82,11 @@ TYPED_TEST(TPARTMAX_Types, A5BothSourcesSmallerPadWithLowest) {
 TYPED_TEST(TPARTMIN_Types, A5BothSourcesSmallerPadWithHighest) {
     for (const PartShape& p : kA5MinMaxShapes) check_part<TypeParam>(Bop::Min, [](auto&... a) { TPARTMIN(a...); }, p);
 }
-#else
-TEST(TPARTMAX_Faults, A2A3BothSourcesSmallerThanDestination) {
-    auto msg = fault_of([] {
-        Dyn<float> s0(8, 64), s1(16, 10), d(16, 64);
-        TASSIGN(s0, 0);
-        TASSIGN(s1, 0x4000);
-        TASSIGN(d, 0x8000);
-        TPARTMAX(d, s0, s1);
-    });
-    EXPECT_NE(msg.find("TPARTMAX: source valid shapes 8x64 and 16x10 do not fit"), std::string::npos) << msg;
-}
-#endif
 
-TEST(TPARTMAX_Faults, SourceLargerThanDestination) {
+// Outside the patterns A2A3's release build writes nothing, a report
+// (tests/checkers/test_device_tolerates.cpp); A5's copy and pad loops there
+// are not modelled, so A5 faults.
+TEST(TPARTMAX_Faults, A5SourceLargerThanDestination) {
     auto msg = fault_of([] {
         Dyn<float> s0(8, 64), s1(16, 10), d(8, 64);
         TASSIGN(s0, 0);
@@ -103,12 +94,12 @@ TEST(TPARTMAX_Faults, SourceLargerThanDestination) {
         TASSIGN(d, 0x8000);
         TPARTMAX(d, s0, s1);
     });
-    const char* rule = PTOSIM_TARGET_A5 ? "neither source may exceed it" : "one source must match it";
-    EXPECT_NE(msg.find("TPARTMAX: source valid shapes 8x64 and 16x10 do not fit the destination's 8x64: " +
-                       std::string(rule)),
+    EXPECT_NE(msg.find("TPARTMAX: source valid shapes 8x64 and 16x10 do not fit the destination's 8x64: neither "
+                       "source may exceed it"),
               std::string::npos)
         << msg;
 }
+#endif
 
 // ------------------------------------------------------------ faults
 
@@ -147,7 +138,8 @@ TEST(TCOLSUM_Faults, SourceColumnsPastTheDestinationsStorage) {
         << msg;
 }
 
-TEST(TPARTADD_Faults, BothSourcesSmallerThanDestination) {
+#if PTOSIM_TARGET_A5
+TEST(TPARTADD_Faults, A5BothSourcesSmallerThanDestination) {
     auto msg = fault_of([] {
         Dyn<float> s0(8, 64), s1(16, 10), d(16, 64);
         TASSIGN(s0, 0);
@@ -157,6 +149,7 @@ TEST(TPARTADD_Faults, BothSourcesSmallerThanDestination) {
     });
     EXPECT_NE(msg.find("TPARTADD: source valid shapes 8x64 and 16x10 do not fit"), std::string::npos) << msg;
 }
+#endif
 
 // A per-row operand of fewer valid rows is a debug-only contract
 // (test_device_tolerates.cpp); past its storage rows it still faults.
@@ -176,16 +169,23 @@ TEST(TROWEXPANDMUL_Faults, PerRowOperandPastItsStorageRows) {
         << msg;
 }
 
-TEST(TCOLEXPANDADD_Faults, PerColumnOperandMustCoverEveryColumn) {
+// A per-column operand short of dst's valid columns is a report
+// (tests/checkers/test_device_tolerates.cpp); past its storage the release
+// build's read leaves the tile, which stays a fault.
+TEST(TCOLEXPANDADD_Faults, PerColumnOperandPastItsStorage) {
     auto msg = fault_of([] {
         Dyn<int32_t> s0(16, 64), d(16, 64);
-        ColVec<int32_t> s1(8);
+        Tile<TileType::Vec, int32_t, 1, 32, BLayout::RowMajor, 1, DYNAMIC> s1(8);
         TASSIGN(s0, 0);
         TASSIGN(s1, 0x4000);
         TASSIGN(d, 0x8000);
         TCOLEXPANDADD(d, s0, s1);
     });
-    EXPECT_NE(msg.find("TCOLEXPANDADD: src1 (the per-column operand) has valid shape 1x8"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("TCOLEXPANDADD: src1's valid shape 1x8 differs from 1x64 (dst's valid columns, one value per "
+                       "column); pto-isa's release build reads src1 over 1x64, past its 1x32 storage, which ptosim "
+                       "does not model: set src1's valid shape to 1x64"),
+              std::string::npos)
+        << msg;
 }
 
 // ------------------------------------------------------------ dispatch record

@@ -329,7 +329,10 @@ TEST(TPARTARGMAX_Specials, LiteralPairs) {
     }
 }
 
-TEST(TPARTARGMAX_Faults, IndexValidShapeMustMatchValues) {
+// A2A3's release build writes nothing for these calls, a report
+// (tests/checkers/test_device_tolerates.cpp); A5 still faults.
+#if PTOSIM_TARGET_A5
+TEST(TPARTARGMAX_Faults, A5IndexValidShapeMustMatchValues) {
     auto msg = fault_of([] {
         Dyn<float> s0(8, 64), s1(8, 64), d(8, 64);
         Dyn<int32_t> i0(8, 64), i1(7, 64), di(8, 64);
@@ -344,7 +347,7 @@ TEST(TPARTARGMAX_Faults, IndexValidShapeMustMatchValues) {
     EXPECT_NE(msg.find("TPARTARGMAX: src1Idx valid shape 7x64 must equal src1Val's 8x64"), std::string::npos) << msg;
 }
 
-TEST(TPARTARGMIN_Faults, BothSourcesSmallerThanDestination) {
+TEST(TPARTARGMIN_Faults, A5BothSourcesSmallerThanDestination) {
     auto msg = fault_of([] {
         Dyn<half> s0(8, 64), s1(16, 10), d(16, 64);
         Dyn<int16_t> i0(8, 64), i1(16, 10), di(16, 64);
@@ -358,6 +361,7 @@ TEST(TPARTARGMIN_Faults, BothSourcesSmallerThanDestination) {
     });
     EXPECT_NE(msg.find("TPARTARGMIN: source valid shapes 8x64 and 16x10 do not fit"), std::string::npos) << msg;
 }
+#endif
 
 TEST(TPARTARGMAX_Record, ReadsFourTilesWritesTwo) {
     std::vector<ptosim::OpRecord> recs;

@@ -65,7 +65,9 @@ T ref_mul(T a, T b) {
 enum class Op { Add, AddS, MulS };
 
 // Runs op over dst's (vr, vc) valid region; dst starts as a sentinel matrix
-// so the elements outside the valid region must come back unchanged.
+// so the elements outside the valid region must come back unchanged. The
+// sources have dst's valid shape, as pto-isa asks (A2A3's TADDS writes
+// nothing otherwise).
 template <class T>
 void check_arith(Op op, int vr, int vc, T scalar) {
     SCOPED_TRACE(std::to_string(vr) + "x" + std::to_string(vc));
@@ -74,10 +76,13 @@ void check_arith(Op op, int vr, int vc, T scalar) {
     auto st = run_vec([&] {
         using Dyn = Tile<TileType::Vec, T, kR, kC, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
         using Full = Tile<TileType::Vec, T, kR, kC>;
-        Dyn ta(kR, kC), tb(kR, kC), td(vr, vc);
+        Full ta, tb;
+        Dyn sa(vr, vc), sb(vr, vc), td(vr, vc);
         Full tdfull;
         TASSIGN(ta, 0);
+        TASSIGN(sa, 0);
         TASSIGN(tb, 0x2000);
+        TASSIGN(sb, 0x2000);
         TASSIGN(td, 0x4000);
         TASSIGN(tdfull, 0x4000);
         auto ga = gm_nd(a.data(), kR, kC, kC);
@@ -88,9 +93,9 @@ void check_arith(Op op, int vr, int vc, T scalar) {
         TLOAD(tb, gb);
         TLOAD(tdfull, gd);
         ISA_SYNC(PIPE_MTE2, PIPE_V);
-        if (op == Op::Add) TADD(td, ta, tb);
-        else if (op == Op::AddS) TADDS(td, ta, scalar);
-        else TMULS(td, ta, scalar);
+        if (op == Op::Add) TADD(td, sa, sb);
+        else if (op == Op::AddS) TADDS(td, sa, scalar);
+        else TMULS(td, sa, scalar);
         ISA_SYNC(PIPE_V, PIPE_MTE3);
         TSTORE(go, tdfull);
     });

@@ -7,6 +7,8 @@
 #include <pto/inst/elementwise_ops.hpp>
 #include <pto/inst/layout.hpp>
 #include <pto/inst/pto_sync.hpp>
+#include <pto/inst/quant.hpp>
+#include <pto/inst/rearrange.hpp>
 #include <pto/inst/reduce.hpp>
 #include "test_isa_ref.hpp"
 #include "checker_util.hpp"
@@ -498,6 +500,490 @@ TEST(DeviceTolerates, A5RowExpandReadsDstsValidRowsOfSrc) {
                           "set src's valid shape to 8x8");
 }
 #endif
+
+// Column broadcasts (npu/a2a3 and npu/a5 TColExpandBinOp.hpp, TColExpand.hpp):
+// the per-column operand is read as dst's valid columns of consecutive
+// elements from the start of its storage, whatever its valid shape.
+using CexFull = Tile<TileType::Vec, float, 4, 16>;
+using CexFullRows = Tile<TileType::Vec, float, 4, 16, BLayout::RowMajor, DYNAMIC, 16>;
+using CexVec = Tile<TileType::Vec, float, 1, 16, BLayout::RowMajor, 1, DYNAMIC>;
+using CexVecWhole = Tile<TileType::Vec, float, 1, 16>;
+
+// TCOLEXPANDADD with a per-column src1 of 8 valid columns under a dst of 16:
+// src0 has dst's valid shape, so it is the full tile, and 16 values of src1
+// are added.
+void col_expand_add_short_vec(float* a, float* b, float* out) {
+    CexFull s0, d;
+    CexVec s1(8);
+    CexVecWhole whole;
+    TASSIGN(s0, 0);
+    TASSIGN(s1, 0x400);
+    TASSIGN(whole, 0x400);
+    TASSIGN(d, 0x800);
+    Gm<float, 4, 16> ga(a), go(out);
+    Gm<float, 1, 16> gb(b);
+    TLOAD(s0, ga);
+    TLOAD(whole, gb);
+    v_after_mte2();
+    TCOLEXPANDADD(d, s0, s1);  // @colexpandadd-short
+    mte3_after_v();
+    TSTORE(go, d);
+}
+
+std::vector<float> col_vec_values() {
+    std::vector<float> b(16);
+    for (int c = 0; c < 16; ++c) b[c] = 1000.0f * (c + 1);
+    return b;
+}
+
+TEST(DeviceTolerates, ColExpandAddReadsDstsValidColumnsOfThePerColumnOperand) {
+    std::vector<float> a(64), b = col_vec_values(), out(64, -1.0f), want(64);
+    std::iota(a.begin(), a.end(), 1.0f);
+    for (int r = 0; r < 4; ++r)
+        for (int c = 0; c < 16; ++c) want[r * 16 + c] = a[r * 16 + c] + b[c];
+    expect_release_result([&] { col_expand_add_short_vec(a.data(), b.data(), out.data()); },
+                          [&] { std::fill(out.begin(), out.end(), -1.0f); }, [&] { EXPECT_EQ(out, want); },
+                          "@colexpandadd-short", "TCOLEXPANDADD",
+                          "src1's valid shape 1x8 differs from 1x16 (dst's valid columns, one value per column)",
+                          "the release build reads src1 over 1x16 and ignores its own valid shape",
+                          "set src1's valid shape to 1x16");
+}
+
+// TCOLEXPANDSUB whose src0 is the per-column vector: src0's valid shape is
+// not dst's, so the release build takes src1 as the full tile and computes
+// src0(0, c) - src1(r, c) (ColExpandSubOp2). With src1 of dst's valid shape
+// that breaks no rule: no report.
+void col_expand_sub_vec_first(float* a, float* b, float* out, int full_rows) {
+    CexVecWhole s0;
+    CexFull whole;
+    CexFullRows s1(full_rows);
+    CexFull d;
+    TASSIGN(s0, 0);
+    TASSIGN(whole, 0x400);
+    TASSIGN(s1, 0x400);
+    TASSIGN(d, 0x800);
+    Gm<float, 1, 16> gb(b);
+    Gm<float, 4, 16> ga(a), go(out);
+    TLOAD(s0, gb);
+    TLOAD(whole, ga);
+    v_after_mte2();
+    TCOLEXPANDSUB(d, s0, s1);  // @colexpandsub-swapped
+    mte3_after_v();
+    TSTORE(go, d);
+}
+
+std::vector<float> vec_minus_full(const std::vector<float>& a, const std::vector<float>& b) {
+    std::vector<float> want(64);
+    for (int r = 0; r < 4; ++r)
+        for (int c = 0; c < 16; ++c) want[r * 16 + c] = b[c] - a[r * 16 + c];
+    return want;
+}
+
+TEST(DeviceTolerates, ColExpandSubWithThePerColumnOperandFirstTakesSrc1AsTheFullTile) {
+    std::vector<float> a(64), b = col_vec_values(), out(64, -1.0f);
+    std::iota(a.begin(), a.end(), 1.0f);
+    Outcome o = vec("mem", false, [&] { col_expand_sub_vec_first(a.data(), b.data(), out.data(), 4); });
+    ASSERT_TRUE(o.st.ok()) << o.st.message;
+    EXPECT_TRUE(o.reports.empty());
+    EXPECT_EQ(out, vec_minus_full(a, b));
+}
+
+// The same call with src1 of 2 valid rows: neither source has dst's valid
+// shape, the release build still takes src1 as the full tile and reads it
+// over dst's 4x16.
+TEST(DeviceTolerates, ColExpandSubWithNeitherSourceOfDstsShapeReadsSrc1OverIt) {
+    std::vector<float> a(64), b = col_vec_values(), out(64, -1.0f);
+    std::iota(a.begin(), a.end(), 1.0f);
+    const std::vector<float> want = vec_minus_full(a, b);
+    expect_release_result([&] { col_expand_sub_vec_first(a.data(), b.data(), out.data(), 2); },
+                          [&] { std::fill(out.begin(), out.end(), -1.0f); }, [&] { EXPECT_EQ(out, want); },
+                          "@colexpandsub-swapped", "TCOLEXPANDSUB",
+                          "src1's valid shape 2x16 differs from 4x16 (dst's valid shape, which neither source has: "
+                          "the release build then takes src1 as the full tile)",
+                          "the release build reads src1 over 4x16 and ignores its own valid shape",
+                          "give the full operand dst's valid shape 4x16");
+}
+
+// TCOLEXPAND from a src of 8 valid columns into 16: pto-isa asserts equal
+// valid columns (a5/TColExpand.hpp); both release builds copy dst's 16.
+void col_expand_short_src(float* b, float* out, int rows, int cols) {
+    CexVec s(cols);
+    CexVecWhole whole;
+    CexFull d;
+    Tile<TileType::Vec, float, 4, 16, BLayout::RowMajor, DYNAMIC, 16> dv(rows);
+    TASSIGN(s, 0);
+    TASSIGN(whole, 0);
+    TASSIGN(d, 0x400);
+    TASSIGN(dv, 0x400);
+    Gm<float, 1, 16> gb(b);
+    Gm<float, 4, 16> go(out);
+    TLOAD(whole, gb);
+    TLOAD(d, go);
+    v_after_mte2();
+    if (cols == 0)
+        TCOLEXPAND(dv, s);  // @colexpand-empty
+    else
+        TCOLEXPAND(dv, s);  // @colexpand-short
+    mte3_after_v();
+    TSTORE(go, d);
+}
+
+TEST(DeviceTolerates, ColExpandCopiesDstsValidColumnsOfSrc) {
+    std::vector<float> b = col_vec_values(), out(64, -1.0f), want(64);
+    for (int r = 0; r < 4; ++r)
+        for (int c = 0; c < 16; ++c) want[r * 16 + c] = b[c];
+    expect_release_result([&] { col_expand_short_src(b.data(), out.data(), 4, 8); },
+                          [&] { std::fill(out.begin(), out.end(), -1.0f); }, [&] { EXPECT_EQ(out, want); },
+                          "@colexpand-short", "TCOLEXPAND", "src's valid columns (8) differ from dst's (16)",
+                          "the release build reads 16 values from the start of src's storage, one per destination "
+                          "column",
+                          "set src's valid columns to dst's (16)");
+}
+
+// An empty src: A2A3 returns before copying (a2a3/TColExpand.hpp) and states
+// no rule; A5 asserts a non-empty src but its release build copies anyway.
+TEST(DeviceTolerates, ColExpandFromAnEmptySrcFollowsEachTarget) {
+    std::vector<float> b = col_vec_values(), out(64, -1.0f), want(64, -1.0f);
+    if (PTOSIM_TARGET_A5) {
+        for (int r = 0; r < 2; ++r)
+            for (int c = 0; c < 16; ++c) want[r * 16 + c] = b[c];
+        expect_release_result([&] { col_expand_short_src(b.data(), out.data(), 2, 0); },
+                              [&] { std::fill(out.begin(), out.end(), -1.0f); }, [&] { EXPECT_EQ(out, want); },
+                              "@colexpand-empty", "TCOLEXPAND", "src's valid shape 1x0 is empty",
+                              "the release build reads 16 values from the start of src's storage, one per "
+                              "destination column",
+                              "give src one valid row and dst's 16 valid columns");
+        return;
+    }
+    Outcome o = vec("mem", false, [&] { col_expand_short_src(b.data(), out.data(), 2, 0); });
+    ASSERT_TRUE(o.st.ok()) << o.st.message;
+    EXPECT_TRUE(o.reports.empty());
+    EXPECT_EQ(out, want);
+}
+
+// TCONCAT with a src1 of 2 valid rows under a dst of 4: both targets' release
+// builds loop over dst's valid rows (npu/a2a3 and npu/a5 TConcat.hpp) and
+// copy 4 rows of each source.
+using CatSrc = Tile<TileType::Vec, float, 4, 8>;
+using CatSrcRows = Tile<TileType::Vec, float, 4, 8, BLayout::RowMajor, DYNAMIC, 8>;
+using CatDst = Tile<TileType::Vec, float, 4, 16>;
+
+void concat_short_src1(float* a, float* b, float* out) {
+    CatSrc s0, whole1;
+    CatSrcRows s1(2);
+    CatDst d;
+    TASSIGN(s0, 0);
+    TASSIGN(whole1, 0x400);
+    TASSIGN(s1, 0x400);
+    TASSIGN(d, 0x800);
+    Gm<float, 4, 8> ga(a), gb(b);
+    Gm<float, 4, 16> go(out);
+    TLOAD(s0, ga);
+    TLOAD(whole1, gb);
+    v_after_mte2();
+    TCONCAT(d, s0, s1);  // @concat-short
+    mte3_after_v();
+    TSTORE(go, d);
+}
+
+TEST(DeviceTolerates, ConcatCopiesDstsValidRowsOfEachSource) {
+    std::vector<float> a(32), b(32), out(64, -1.0f), want(64);
+    std::iota(a.begin(), a.end(), 1.0f);
+    std::iota(b.begin(), b.end(), 101.0f);
+    for (int r = 0; r < 4; ++r)
+        for (int c = 0; c < 8; ++c) {
+            want[r * 16 + c] = a[r * 8 + c];
+            want[r * 16 + 8 + c] = b[r * 8 + c];
+        }
+    expect_release_result([&] { concat_short_src1(a.data(), b.data(), out.data()); },
+                          [&] { std::fill(out.begin(), out.end(), -1.0f); }, [&] { EXPECT_EQ(out, want); },
+                          "@concat-short", "TCONCAT", "src1's valid rows (2) differ from dst's (4)",
+                          "the release build reads 4 rows of src1", "set src1's valid rows to dst's (4)");
+}
+
+// TDEQUANT with a src of 8 valid columns under a dst of 16: both targets
+// assert equal valid shapes and drive the loops with dst's
+// (npu/a2a3/TDequant.hpp, npu/a5/TDeQuant.hpp), reading src's storage.
+using DqSrc = Tile<TileType::Vec, int8_t, 4, 32, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+using DqSrcWhole = Tile<TileType::Vec, int8_t, 4, 32>;
+using DqDst = Tile<TileType::Vec, float, 4, 16>;
+using DqPara = Tile<TileType::Vec, float, 4, 1, BLayout::ColMajor, DYNAMIC, 1>;
+using DqParaBytes = Tile<TileType::Vec, float, 1, 8>;  // the same bytes, ND
+
+void dequant_short(int8_t* q, float* scale, float* offset, float* out, int src_cols, int para_rows) {
+    DqSrc s(4, src_cols);
+    DqSrcWhole whole;
+    DqDst d;
+    DqPara ps(para_rows), po(para_rows);
+    DqParaBytes psb, pob;
+    TASSIGN(s, 0);
+    TASSIGN(whole, 0);
+    TASSIGN(d, 0x400);
+    TASSIGN(ps, 0x800);
+    TASSIGN(psb, 0x800);
+    TASSIGN(po, 0x900);
+    TASSIGN(pob, 0x900);
+    Gm<int8_t, 4, 32> gq(q);
+    Gm<float, 1, 8> gs(scale), go(offset);
+    Gm<float, 4, 16> gout(out);
+    TLOAD(whole, gq);
+    TLOAD(psb, gs);
+    TLOAD(pob, go);
+    v_after_mte2();
+    if (para_rows == 4)
+        TDEQUANT(d, s, ps, po);  // @dequant-short
+    else
+        TDEQUANT(d, s, ps, po);  // @dequant-para
+    mte3_after_v();
+    TSTORE(gout, d);
+}
+
+struct DequantData {
+    std::vector<int8_t> q = std::vector<int8_t>(128);
+    std::vector<float> scale = std::vector<float>(8), offset = std::vector<float>(8), want = std::vector<float>(64);
+    DequantData() {
+        for (int i = 0; i < 128; ++i) q[i] = static_cast<int8_t>(i - 64);
+        for (int r = 0; r < 4; ++r) scale[r] = 0.5f * (r + 1), offset[r] = static_cast<float>(r);
+        for (int r = 0; r < 4; ++r)
+            for (int c = 0; c < 16; ++c) want[r * 16 + c] = (static_cast<float>(q[r * 32 + c]) - offset[r]) * scale[r];
+    }
+};
+
+TEST(DeviceTolerates, DequantReadsSrcOverDstsValidShape) {
+    DequantData t;
+    std::vector<float> out(64, -1.0f);
+    expect_release_result([&] { dequant_short(t.q.data(), t.scale.data(), t.offset.data(), out.data(), 8, 4); },
+                          [&] { std::fill(out.begin(), out.end(), -1.0f); }, [&] { EXPECT_EQ(out, t.want); },
+                          "@dequant-short", "TDEQUANT", "src's valid shape 4x8 differs from 4x16 (dst's valid shape)",
+                          "the release build reads src over 4x16 and ignores its own valid shape",
+                          "give src dst's valid shape 4x16");
+}
+
+// Scale and offset of 2 valid rows under a dst of 4: A5 asserts they have
+// dst's rows (npu/a5/TDeQuant.hpp), A2A3 states nothing; both read one value
+// per dst row (a2a3 ApplyScaleAndOffset, a5 LoadScaleOffset).
+TEST(DeviceTolerates, DequantReadsOneParameterPerDstRow) {
+    DequantData t;
+    std::vector<float> out(64, -1.0f);
+    auto run = [&] { dequant_short(t.q.data(), t.scale.data(), t.offset.data(), out.data(), 16, 2); };
+    if (PTOSIM_TARGET_A5) {
+        expect_release_result(run, [&] { std::fill(out.begin(), out.end(), -1.0f); }, [&] { EXPECT_EQ(out, t.want); },
+                              "@dequant-para", "TDEQUANT", "scale's valid rows (2) differ from dst's (4)",
+                              "the release build reads one scale value from each of 4 rows",
+                              "set scale's valid rows to dst's (4)");
+        return;
+    }
+    Outcome o = vec("mem", false, run);
+    ASSERT_TRUE(o.st.ok()) << o.st.message;
+    EXPECT_TRUE(o.reports.empty());
+    EXPECT_EQ(out, t.want);
+}
+
+#if PTOSIM_TARGET_A5
+// TINTERLEAVE with a src1 of 8 valid columns: A5 asserts every operand has
+// dst0's valid shape and passes dst0's to the loops (npu/a5/TInterleave.hpp),
+// so all 16 columns of src1 are interleaved.
+using IlvTile = Tile<TileType::Vec, float, 2, 16>;
+using IlvPart = Tile<TileType::Vec, float, 2, 16, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+
+void interleave_short_src1(float* a, float* b, float* out0, float* out1) {
+    IlvTile whole0, whole1, d0, d1;
+    IlvPart s0(2, 16), s1(2, 8);  // one tile type for both sources, as TInterleave takes them
+    TASSIGN(whole0, 0);
+    TASSIGN(s0, 0);
+    TASSIGN(whole1, 0x400);
+    TASSIGN(s1, 0x400);
+    TASSIGN(d0, 0x800);
+    TASSIGN(d1, 0xC00);
+    Gm<float, 2, 16> ga(a), gb(b), g0(out0), g1(out1);
+    TLOAD(whole0, ga);
+    TLOAD(whole1, gb);
+    v_after_mte2();
+    TINTERLEAVE(d1, d0, s1, s0);  // @interleave-short
+    mte3_after_v();
+    TSTORE(g0, d0);
+    TSTORE(g1, d1);
+}
+
+TEST(DeviceTolerates, A5InterleaveReadsSrc1OverDst0sValidShape) {
+    std::vector<float> a(32), b(32), out0(32, -1.0f), out1(32, -1.0f), want0(32), want1(32);
+    std::iota(a.begin(), a.end(), 1.0f);
+    std::iota(b.begin(), b.end(), 101.0f);
+    // Row r's stream a(r, 0), b(r, 0), a(r, 1), ...: its first 16 go to dst0, the rest to dst1.
+    for (int r = 0; r < 2; ++r)
+        for (int q = 0; q < 32; ++q) {
+            const float v = q % 2 ? b[r * 16 + q / 2] : a[r * 16 + q / 2];
+            (q < 16 ? want0 : want1)[r * 16 + q % 16] = v;
+        }
+    expect_release_result([&] { interleave_short_src1(a.data(), b.data(), out0.data(), out1.data()); },
+                          [&] {
+                              std::fill(out0.begin(), out0.end(), -1.0f);
+                              std::fill(out1.begin(), out1.end(), -1.0f);
+                          },
+                          [&] {
+                              EXPECT_EQ(out0, want0);
+                              EXPECT_EQ(out1, want1);
+                          },
+                          "@interleave-short", "TINTERLEAVE",
+                          "src1's valid shape 2x8 differs from 2x16 (dst0's valid shape)",
+                          "the release build reads src1 over 2x16 and ignores its own valid shape",
+                          "give every operand dst0's valid shape 2x16");
+}
+#endif
+
+#if !PTOSIM_TARGET_A5
+// TPARTADD with a src1 of more valid rows than dst: outside pto-isa's
+// patterns A2A3's release build takes none of its branches
+// (npu/a2a3/TPartOp.hpp TPartInstr), so dst keeps its bytes.
+using PartTile = Tile<TileType::Vec, float, 8, 16, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+using PartWhole = Tile<TileType::Vec, float, 8, 16>;
+
+void part_add_tall_src1(float* a, float* out) {
+    PartTile s0(4, 16), s1(6, 16), d(4, 16);
+    PartWhole whole0, wholed;
+    TASSIGN(whole0, 0);
+    TASSIGN(s0, 0);
+    TASSIGN(s1, 0);
+    TASSIGN(wholed, 0x800);
+    TASSIGN(d, 0x800);
+    Gm<float, 8, 16> ga(a), go(out);
+    TLOAD(whole0, ga);
+    TLOAD(wholed, go);
+    v_after_mte2();
+    TPARTADD(d, s0, s1);  // @partadd-tall
+    mte3_after_v();
+    TSTORE(go, wholed);
+}
+
+TEST(DeviceTolerates, A2A3PartAddOutsideThePatternsWritesNothing) {
+    std::vector<float> a(128), out(128);
+    std::iota(a.begin(), a.end(), 1.0f);
+    std::iota(out.begin(), out.end(), -200.0f);
+    const std::vector<float> before = out;
+    expect_release_result([&] { part_add_tall_src1(a.data(), out.data()); }, [&] { out = before; },
+                          [&] { EXPECT_EQ(out, before); }, "@partadd-tall", "TPARTADD",
+                          "source valid shapes 4x16 and 6x16 do not fit the destination's 4x16: one source must "
+                          "match it and the other must not exceed it",
+                          "the release build writes nothing to dst",
+                          "give one source dst's valid shape 4x16 and the other at most that");
+}
+
+// TPARTARGMAX with a dstIdx of other valid columns than dstVal: A2A3's
+// checkTiles returns before any write (npu/a2a3/TPartArgOp.hpp).
+using ArgIdx = Tile<TileType::Vec, int32_t, 8, 16, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+using ArgIdxWhole = Tile<TileType::Vec, int32_t, 8, 16>;
+
+void part_argmax_narrow_idx(float* vals, int32_t* idx) {
+    PartTile s0(4, 16), s1(4, 16), d(4, 16);
+    ArgIdx i0(4, 16), i1(4, 16), di(4, 8);
+    PartWhole wd;
+    ArgIdxWhole wi;
+    TASSIGN(s0, 0x400);  // the sources share the loaded bytes of dst
+    TASSIGN(s1, 0x400);
+    TASSIGN(d, 0x400);
+    TASSIGN(wd, 0x400);
+    TASSIGN(i0, 0xC00);
+    TASSIGN(i1, 0xC00);
+    TASSIGN(di, 0xC00);
+    TASSIGN(wi, 0xC00);
+    Gm<float, 8, 16> gv(vals);
+    Gm<int32_t, 8, 16> gi(idx);
+    TLOAD(wd, gv);
+    TLOAD(wi, gi);
+    v_after_mte2();
+    TPARTARGMAX(d, s0, s1, di, i0, i1);  // @partargmax-idx
+    mte3_after_v();
+    TSTORE(gv, wd);
+    TSTORE(gi, wi);
+}
+
+TEST(DeviceTolerates, A2A3PartArgMaxWithAnIndexOfOtherShapeWritesNothing) {
+    std::vector<float> vals(128);
+    std::vector<int32_t> idx(128);
+    std::iota(vals.begin(), vals.end(), 0.5f);
+    std::iota(idx.begin(), idx.end(), 1000);
+    const std::vector<float> vals0 = vals;
+    const std::vector<int32_t> idx0 = idx;
+    expect_release_result([&] { part_argmax_narrow_idx(vals.data(), idx.data()); },
+                          [&] {
+                              vals = vals0;
+                              idx = idx0;
+                          },
+                          [&] {
+                              EXPECT_EQ(vals, vals0);
+                              EXPECT_EQ(idx, idx0);
+                          },
+                          "@partargmax-idx", "TPARTARGMAX", "dstIdx valid shape 4x8 must equal dstVal's 4x16",
+                          "the release build writes nothing to dstVal or dstIdx",
+                          "give dstIdx dstVal's valid shape 4x16");
+}
+#endif
+
+// Element-wise ops with a source of fewer valid columns than dst: pto-isa
+// asserts equal valid shapes (npu/a2a3/TAdd.hpp, npu/a5/TAdd.hpp) and loops
+// over dst's, so TADD reads src1's 16 columns.
+using EwTile = Tile<TileType::Vec, float, 4, 16>;
+using EwPart = Tile<TileType::Vec, float, 4, 16, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+
+void add_short_src1(float* a, float* b, float* out) {
+    EwTile s0, whole1, d;
+    EwPart s1(4, 8);
+    TASSIGN(s0, 0);
+    TASSIGN(whole1, 0x400);
+    TASSIGN(s1, 0x400);
+    TASSIGN(d, 0x800);
+    Gm<float, 4, 16> ga(a), gb(b), go(out);
+    TLOAD(s0, ga);
+    TLOAD(whole1, gb);
+    TLOAD(d, go);
+    v_after_mte2();
+    TADD(d, s0, s1);  // @add-short
+    mte3_after_v();
+    TSTORE(go, d);
+}
+
+TEST(DeviceTolerates, AddReadsASourceOverDstsValidShape) {
+    std::vector<float> a(64), b(64), out(64, -1.0f), want(64);
+    std::iota(a.begin(), a.end(), 1.0f);
+    std::iota(b.begin(), b.end(), 1001.0f);
+    for (int i = 0; i < 64; ++i) want[i] = a[i] + b[i];
+    expect_release_result([&] { add_short_src1(a.data(), b.data(), out.data()); },
+                          [&] { std::fill(out.begin(), out.end(), -1.0f); }, [&] { EXPECT_EQ(out, want); },
+                          "@add-short", "TADD", "src1's valid shape 4x8 differs from 4x16 (dst's valid shape)",
+                          "the release build reads src1 over 4x16 and ignores its own valid shape",
+                          "give src1 dst's valid shape 4x16");
+}
+
+// TADDS with such a source: A2A3's release build adds only when the shapes
+// agree and otherwise writes nothing (npu/a2a3/TAddS.hpp); A5's loops over
+// dst's valid shape (npu/a5/TAddS.hpp).
+void adds_short_src(float* a, float* out) {
+    EwTile whole, d;
+    EwPart s(4, 8);
+    TASSIGN(whole, 0);
+    TASSIGN(s, 0);
+    TASSIGN(d, 0x800);
+    Gm<float, 4, 16> ga(a), go(out);
+    TLOAD(whole, ga);
+    TLOAD(d, go);
+    v_after_mte2();
+    TADDS(d, s, 0.5f);  // @adds-short
+    mte3_after_v();
+    TSTORE(go, d);
+}
+
+TEST(DeviceTolerates, AddsWithASourceOfAnotherShapeFollowsEachTarget) {
+    std::vector<float> a(64), out(64, -1.0f), want(64, -1.0f);
+    std::iota(a.begin(), a.end(), 1.0f);
+    if (PTOSIM_TARGET_A5)
+        for (int i = 0; i < 64; ++i) want[i] = a[i] + 0.5f;
+    expect_release_result([&] { adds_short_src(a.data(), out.data()); },
+                          [&] { std::fill(out.begin(), out.end(), -1.0f); }, [&] { EXPECT_EQ(out, want); },
+                          "@adds-short", "TADDS", "src's valid shape 4x8 differs from 4x16 (dst's valid shape)",
+                          PTOSIM_TARGET_A5 ? "the release build reads src over 4x16 and ignores its own valid shape"
+                                           : "the release build writes nothing to dst",
+                          "give src dst's valid shape 4x16");
+}
 
 // ------------------------------------------------------------ GM past the requested bytes
 

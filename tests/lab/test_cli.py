@@ -608,11 +608,13 @@ def test_check_names_a_load_past_the_requested_bytes_the_device_tolerates(tmp_pa
     # The tail tile loads all 256 columns of x1: 48 bytes past the 2000
     # bytes acl_main asks aclrtMalloc for with n = 500, inside the block's
     # padding. The device runs it and the sum is right (only the valid
-    # columns are added); memcheck names the load; --strict refuses it.
+    # columns are added); memcheck names the load, and the TADD whose src0
+    # now has more valid columns than dst (pto-isa's debug-only rule);
+    # --strict refuses the load.
     lib, line = _mutated_add(tmp_path, "add_overread", lambda src: [
         l.replace("G g1(x1 + t * kCols, typename G::Shape(len))", "G g1(x1 + t * kCols, typename G::Shape(kCols))")
          .replace("V a(len), b(len), c(len);", "V a(kCols), b(len), c(len);") for l in src], "-O1")
-    load = line("TLOAD(a, g1)")
+    load, add = line("TLOAD(a, g1)"), line("TADD(c, a, b)")
     plain = subprocess.run([ACL_MAIN, str(lib), "500", "1"], capture_output=True, text=True, timeout=120)
     assert plain.returncode == 0, plain.stderr
     assert "PASS acl_main" in plain.stdout
@@ -624,10 +626,11 @@ def test_check_names_a_load_past_the_requested_bytes_the_device_tolerates(tmp_pa
     r = ptolab("check", "--tool=mem", "--log", log, "--", ACL_MAIN, lib, 500, 1)
     assert r.returncode == 1, r.stderr
     reports = [json.loads(l) for l in log.read_text().splitlines()]
-    got = [(x["tool"], x["kind"], tuple(loc["line"] for loc in x["locations"])) for x in reports]
-    assert got == [("memcheck", "gm-past-allocation", (load,))]
-    assert reports[0]["range"][1] - reports[0]["range"][0] == 1024
-    assert "ptolab check: 1 report(s) (1 memcheck), 1 error(s);" in r.stderr
+    got = sorted((x["tool"], x["kind"], tuple(loc["line"] for loc in x["locations"])) for x in reports)
+    assert got == [("memcheck", "debug-only-contract", (add,)), ("memcheck", "gm-past-allocation", (load,))]
+    past = next(x for x in reports if x["kind"] == "gm-past-allocation")
+    assert past["range"][1] - past["range"][0] == 1024
+    assert "ptolab check: 2 report(s) (2 memcheck), 2 error(s);" in r.stderr
 
     s = ptolab("check", "--strict", "--tool=mem", "--", ACL_MAIN, lib, 500, 1)
     assert s.returncode == 1, s.stderr

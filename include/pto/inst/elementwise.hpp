@@ -109,6 +109,53 @@ using bits_t = std::conditional_t<sizeof(E) == 1, uint8_t,
                                   std::conditional_t<sizeof(E) == 2, uint16_t,
                                                      std::conditional_t<sizeof(E) == 4, uint32_t, uint64_t>>>;
 
+// pto-isa's element-wise ops state that every source has dst's valid shape,
+// with PTO_ASSERT only (TAdd.hpp, TUnaryOp.hpp, TAddS.hpp, ... on both
+// targets; docs/debug-contracts.md). TCVT asserts nothing and TPACK keeps
+// ptolab's own check, so they are left out.
+constexpr bool elementwise_shape_rule(std::string_view op) { return op != "TCVT" && op != "TPACK"; }
+
+// The A2A3 scalar ops whose release build runs only when the source's valid
+// shape is dst's and otherwise writes nothing (a2a3/TAddS.hpp, TSubS.hpp,
+// TDivS.hpp both forms, TMins.hpp, TAxpy.hpp: `if (... ==
+// src.GetValidRow() ...) ... else PTO_ASSERT(false, ...)`; TMulS.hpp only
+// asserts). The others, and every A5 op, loop over dst's valid shape.
+constexpr bool elementwise_mismatch_skips(std::string_view op) {
+    return !PTOSIM_TARGET_A5 && (op == "TADDS" || op == "TSUBS" || op == "TDIVS" || op == "TMINS" || op == "TAXPY");
+}
+
+// Checks each source's valid shape against dst's (a source that is dst
+// itself, as the fused ops pass it, agrees by construction). A mismatch is a
+// debug-only-contract report: the release build reads the source over dst's
+// valid shape (faulting past its storage), or for the ops above writes
+// nothing, when this returns false.
+template <class Dst, class... Src>
+bool elementwise_shapes(CallSite cs, const char* op, const Dst& dst, const Src&... src) {
+    if (!elementwise_shape_rule(op)) return true;
+    const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
+    bool runs = true, reported = false;
+    int index = 0;
+    auto one = [&](const auto& t) {
+        const int i = index++;
+        if (reported || static_cast<const void*>(&t) == static_cast<const void*>(&dst) || vop::same_valid(t, vr, vc)) return;
+        reported = true;
+        const std::string name = sizeof...(Src) == 1 ? std::string("src") : "src" + std::to_string(i);
+        const std::string fix = "give " + name + " dst's valid shape " + vop::shape_str(vr, vc);
+        if (elementwise_mismatch_skips(op)) {
+            vop::debug_contract(loc_of(cs), op, Pipe::V,
+                                name + "'s valid shape " + vop::shape_str(t.GetValidRow(), t.GetValidCol()) +
+                                    " differs from " + vop::shape_str(vr, vc) + " (dst's valid shape)",
+                                "the release build writes nothing to dst", fix);
+            runs = false;
+            return;
+        }
+        vop::region_contract(cs, op, t, name.c_str(), vr, vc, "dst's valid shape", "read", fix);
+    };
+    (one(src), ...);
+    (void)one;
+    return runs;
+}
+
 // dst(r, c) = f(src_i(r, c)...) over dst's valid region, computed in
 // compute_t and rounded back into dst's element type. With no sources f()
 // is a constant (TEXPANDS).
@@ -116,11 +163,12 @@ template <Operands Mode = Operands::Values, class Dst, class F, class... Src>
 PTOSIM_VECTORIZE void elementwise(CallSite cs, const char* op, Dst& dst, F f, Src&... src) {
     check_vec_operand<Dst>();
     (check_vec_operand<Src>(), ...);
+    const bool runs = elementwise_shapes(cs, op, dst, src...);
     Core& c = ptosim::core();
     const SourceLoc loc = loc_of(cs);
     uint8_t* d = tile_base(c, dst, op, "destination", loc);
     const std::array<const uint8_t*, sizeof...(Src)> s{tile_base(c, src, op, "source", loc)...};
-    const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
+    const int vr = runs ? dst.GetValidRow() : 0, vc = runs ? dst.GetValidCol() : 0;
     OpRecord rec = make_record(op, Pipe::V, cs);
     (record_tile(rec, false, src), ...);
     record_tile(rec, true, dst);

@@ -22,11 +22,17 @@ enum class QuantType { INT8_SYM, INT8_ASYM };
 
 namespace ptosim_impl {
 
-// dst(r, c) = f(src(r, c), p0(r, 0), p1(r, 0)) over src's valid region; the
+// dst(r, c) = f(src(r, c), p0(r, 0), p1(r, 0)) over the vr x vc region the
+// release build drives (TQUANT: src's valid shape; TDEQUANT: dst's); the
 // parameters are read at column 0 of their row, as the backends' BRC_B32
-// broadcast loads do. p1 may be null (then f sees 0).
+// broadcast loads do. p1 may be null (then f sees 0). `rows` says what the
+// parameters' valid rows must be: at least vr (Cover, ptolab's rule), exactly
+// vr as a pto-isa PTO_ASSERT (Report), or nothing (Free); reads past their
+// storage rows always fault.
+enum class ParaRows { Cover, Report, Free };
 template <class Dst, class Src, class Para, class F>
-void per_row_affine(CallSite cs, const char* op, Dst& dst, Src& src, Para& p0, Para* p1, bool clobber_src, F f) {
+void per_row_affine(CallSite cs, const char* op, Dst& dst, Src& src, Para& p0, Para* p1, bool clobber_src, int vr,
+                    int vc, ParaRows rows, F f) {
     check_vec_operand<Dst>();
     check_vec_operand<Src>();
     static_assert(Para::Loc == TileType::Vec, "TQUANT/TDEQUANT: scale and offset are Vec (UB) tiles");
@@ -36,16 +42,26 @@ void per_row_affine(CallSite cs, const char* op, Dst& dst, Src& src, Para& p0, P
     uint8_t* s = tile_base(c, src, op, "source", loc);
     const uint8_t* b0 = tile_base(c, p0, op, "scale", loc);
     const uint8_t* b1 = p1 ? tile_base(c, *p1, op, "offset", loc) : nullptr;
-    const int vr = src.GetValidRow(), vc = src.GetValidCol();
     if (vr > Dst::Rows || vc > Dst::Cols)
         ptosim::fault(loc, std::string(op) + ": the source's valid region " + std::to_string(vr) + "x" +
                                std::to_string(vc) + " does not fit the " + std::to_string(Dst::Rows) + "x" +
                                std::to_string(Dst::Cols) + " destination");
-    for (const Para* p : {&p0, p1})
-        if (p && p->GetValidRow() < vr)
-            ptosim::fault(loc, std::string(op) + ": " + (p == &p0 ? "scale" : "offset") + " has " +
-                                   std::to_string(p->GetValidRow()) + " valid rows; one per source row (" +
-                                   std::to_string(vr) + ") is needed");
+    for (const Para* p : {&p0, p1}) {
+        if (!p || p->GetValidRow() == vr) continue;
+        if (rows != ParaRows::Report && p->GetValidRow() > vr) continue;
+        if (rows == ParaRows::Free && vr <= Para::Rows) continue;
+        const char* role = p == &p0 ? "scale" : "offset";
+        if (rows != ParaRows::Report || vr > Para::Rows)
+            ptosim::fault(loc, std::string(op) + ": " + role + " has " + std::to_string(p->GetValidRow()) +
+                                   " valid rows; one per row of the " + std::to_string(vr) + "-row region is needed" +
+                                   (vr > Para::Rows ? " (past its " + std::to_string(Para::Rows) + "-row storage)" : ""));
+        vop::debug_contract(loc, op, Pipe::V,
+                            std::string(role) + "'s valid rows (" + std::to_string(p->GetValidRow()) +
+                                ") differ from dst's (" + std::to_string(vr) + ")",
+                            "the release build reads one " + std::string(role) + " value from each of " +
+                                std::to_string(vr) + " rows",
+                            std::string("set ") + role + "'s valid rows to dst's (" + std::to_string(vr) + ")");
+    }
     OpRecord rec = make_record(op, Pipe::V, cs);
     record_tile(rec, false, src);
     record_tile(rec, false, p0);
@@ -103,7 +119,7 @@ RecordEvent tquant(CallSite cs, Dst& dst, Src& src, Para& scale, Para* offset) {
         ptosim::fault(loc_of(cs), "TQUANT<INT8_ASYM>: the offset tile is missing (pass &offset)");
     // Multiply, then add, each rounded to float (vmul, vadd), then round once to the integer.
     per_row_affine(cs, "TQUANT", dst, src, scale, Q == QuantType::INT8_ASYM ? offset : nullptr, !PTOSIM_TARGET_A5,
-                   [](float x, float s, float o) {
+                   src.GetValidRow(), src.GetValidCol(), ParaRows::Cover, [](float x, float s, float o) {
                        const float scaled = x * s;
                        return quantize_rint<D>(Q == QuantType::INT8_ASYM ? scaled + o : scaled);
                    });
@@ -116,12 +132,15 @@ RecordEvent tdequant(CallSite cs, Dst& dst, Src& src, Para& scale, Para& offset)
     static_assert(std::is_same_v<typename Dst::DType, float> && (std::is_same_v<S, int8_t> || std::is_same_v<S, int16_t>),
                   "TDEQUANT: int8_t or int16_t source into a float destination");
     static_assert(std::is_same_v<typename Para::DType, float>, "TDEQUANT: scale and offset must be float, like dst");
-    if (src.GetValidRow() != dst.GetValidRow() || src.GetValidCol() != dst.GetValidCol())
-        ptosim::fault(loc_of(cs), "TDEQUANT: source valid shape " + std::to_string(src.GetValidRow()) + "x" +
-                                      std::to_string(src.GetValidCol()) + " differs from the destination's " +
-                                      std::to_string(dst.GetValidRow()) + "x" + std::to_string(dst.GetValidCol()));
+    // Both targets assert src's valid shape is dst's (a2a3/TDequant.hpp,
+    // a5/TDeQuant.hpp) and drive the loops with dst's; A5 also asserts the
+    // parameters' valid rows (A2A3 states nothing and reads dst's rows).
+    const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
+    vop::region_contract(cs, "TDEQUANT", src, "src", vr, vc, "dst's valid shape", "read",
+                         "give src dst's valid shape " + vop::shape_str(vr, vc));
     // Subtract, then multiply, each rounded to float (vsub, vmul).
-    per_row_affine(cs, "TDEQUANT", dst, src, scale, &offset, false, [](S q, float s, float o) {
+    per_row_affine(cs, "TDEQUANT", dst, src, scale, &offset, false, vr, vc,
+                   PTOSIM_TARGET_A5 ? ParaRows::Report : ParaRows::Free, [](S q, float s, float o) {
         const float shifted = static_cast<float>(q) - o;
         return shifted * s;
     });

@@ -22,11 +22,22 @@ constexpr void check_rearrange_tiles() {
                   "TCONCAT/TINTERLEAVE/TDEINTERLEAVE: every tile must be a row-major ND Vec tile");
 }
 
-template <class A, class B>
-void expect_valid(const Op& op, const char* a_name, const A& a, const char* b_name, const B& b) {
-    if (a.GetValidRow() != b.GetValidRow() || a.GetValidCol() != b.GetValidCol())
-        op.fault(std::string(a_name) + "'s valid shape " + shape_str(a.GetValidRow(), a.GetValidCol()) + " differs from " +
-                 b_name + "'s " + shape_str(b.GetValidRow(), b.GetValidCol()));
+// TCONCAT's rule that each source has dst's valid rows, a PTO_ASSERT in both
+// targets' TConcat.hpp (both forms). Their release builds loop over dst's
+// valid rows and read that many rows of each source at its row stride, so
+// ptosim does too and reports the call; rows past the source's storage fault.
+template <class S>
+void concat_rows_contract(CallSite cs, const S& src, const char* name, int vr) {
+    const int sr = src.GetValidRow();
+    if (sr == vr) return;
+    const std::string what = std::string(name) + "'s valid rows (" + std::to_string(sr) + ") differ from dst's (" +
+                             std::to_string(vr) + ")";
+    const std::string runs = "reads " + std::to_string(vr) + " rows of " + name;
+    const std::string fix = std::string("set ") + name + "'s valid rows to dst's (" + std::to_string(vr) + ")";
+    if (vr > S::Rows)
+        vop::shape_fault(cs, "TCONCAT", what + "; pto-isa's release build " + runs + ", past its " +
+                                            shape_str(S::Rows, S::Cols) + " storage, which ptosim does not model: " + fix);
+    vop::debug_contract(loc_of(cs), "TCONCAT", ptosim::Pipe::V, what, "the release build " + runs, fix);
 }
 
 }  // namespace ptosim_impl::rearr
@@ -46,9 +57,8 @@ PTO_INST RecordEvent TCONCAT(CallSite cs, TileDataDst& dst, TileDataSrc0& src0, 
     ptosim_impl::rearr::check_rearrange_tiles<TileDataDst, TileDataSrc0, TileDataSrc1>();
     ptosim_impl::rearr::Op op(cs, "TCONCAT", ptosim::Pipe::V);
     const int vr = dst.GetValidRow(), vc0 = src0.GetValidCol(), vc1 = src1.GetValidCol();
-    if (src0.GetValidRow() != vr || src1.GetValidRow() != vr)
-        op.fault("src0 and src1 must have dst's " + std::to_string(vr) + " valid rows (they have " +
-                 std::to_string(src0.GetValidRow()) + " and " + std::to_string(src1.GetValidRow()) + ")");
+    ptosim_impl::rearr::concat_rows_contract(cs, src0, "src0", vr);
+    ptosim_impl::rearr::concat_rows_contract(cs, src1, "src1", vr);
     if (vc0 + vc1 > TileDataDst::Cols)
         op.fault(std::to_string(vc0) + " + " + std::to_string(vc1) + " columns exceed dst's " +
                  std::to_string(TileDataDst::Cols));
@@ -84,8 +94,8 @@ PTO_INST RecordEvent TCONCAT(CallSite cs, DstTile& dst, Src0Tile& src0, Src1Tile
     ptosim_impl::rearr::check_rearrange_tiles<DstTile, Src0Tile, Src1Tile>();
     ptosim_impl::rearr::Op op(cs, "TCONCAT", ptosim::Pipe::V);
     const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
-    if (src0.GetValidRow() != vr || src1.GetValidRow() != vr)
-        op.fault("src0 and src1 must have dst's " + std::to_string(vr) + " valid rows");
+    ptosim_impl::rearr::concat_rows_contract(cs, src0, "src0", vr);
+    ptosim_impl::rearr::concat_rows_contract(cs, src1, "src1", vr);
     if (vr > Src0IdxTile::Rows || vr > Src1IdxTile::Rows)
         op.fault("the index tiles need one row per valid dst row (" + std::to_string(vr) + ")");
     const uint8_t* s0 = op.tile(src0, "source", false);
@@ -156,12 +166,16 @@ void split_two(Op& op, D& dst0, D& dst1, int vr, int vc, const uint8_t* s0, cons
             }
 }
 
+// pto-isa asserts every operand has dst0's valid shape (a5/TInterleave.hpp,
+// a5/TDeInterleave.hpp, PTO_ASSERT only); the release build passes dst0's
+// valid shape to the loops, which read src0/src1 and write dst1 over it.
 template <class D, class S>
 void two_source(Op& op, D& dst1, D& dst0, S& src1, S& src0, bool interleave) {
-    expect_valid(op, "dst1", dst1, "dst0", dst0);
-    expect_valid(op, "src0", src0, "dst0", dst0);
-    expect_valid(op, "src1", src1, "dst0", dst0);
     const int vr = dst0.GetValidRow(), vc = dst0.GetValidCol();
+    const std::string fix = "give every operand dst0's valid shape " + shape_str(vr, vc);
+    vop::region_contract(op.cs, op.name, src0, "src0", vr, vc, "dst0's valid shape", "read", fix);
+    vop::region_contract(op.cs, op.name, src1, "src1", vr, vc, "dst0's valid shape", "read", fix);
+    vop::region_contract(op.cs, op.name, dst1, "dst1", vr, vc, "dst0's valid shape", "write", fix);
     if (vc % 2) op.fault("the valid column count (" + std::to_string(vc) + ") must be even");
     const uint8_t* s0 = op.tile(src0, "source", false);
     const uint8_t* s1 = op.tile(src1, "source", false);

@@ -269,6 +269,35 @@ PTOSIM_VECTORIZE void expand_rows(uint8_t* d, const in_view<Src>& s, int vr, int
     }
 }
 
+// TCOLEXPAND's rules on src, PTO_ASSERTs of a5/TColExpand.hpp (a2a3's check
+// is handed dst's valid columns for src's, so even its debug build passes):
+// src's valid columns equal dst's, and src is not empty. Both release builds
+// read dst's valid columns of src from the start of its storage (a2a3: one
+// copy of ceil(vc * sizeof(T) / 32) blocks per row; a5: vlds at
+// j * elementsPerRepeat), whatever src's valid shape says; A2A3 returns
+// early on an empty src, A5 runs. A read past src's storage faults.
+template <class Src>
+void col_expand_src_contract(CallSite cs, const Src& src, int vc) {
+    const int sr = src.GetValidRow(), sc = src.GetValidCol();
+    const bool empty = sr == 0 || sc == 0;
+    if (empty && !PTOSIM_TARGET_A5) return;
+    if (!empty && sc == vc) return;
+    const std::string n = std::to_string(vc);
+    std::string what, fix;
+    if (empty) {
+        what = "src's valid shape " + shape_str(sr, sc) + " is empty";
+        fix = "give src one valid row and dst's " + n + " valid columns";
+    } else {
+        what = "src's valid columns (" + std::to_string(sc) + ") differ from dst's (" + n + ")";
+        fix = "set src's valid columns to dst's (" + n + ")";
+    }
+    const std::string runs = "reads " + n + " values from the start of src's storage, one per destination column";
+    if (static_cast<size_t>(vc) > static_cast<size_t>(Src::Rows) * Src::Cols)
+        shape_fault(cs, "TCOLEXPAND", what + "; pto-isa's release build " + runs + ", past its " +
+                                          shape_str(Src::Rows, Src::Cols) + " storage, which ptosim does not model: " + fix);
+    vop::debug_contract(loc_of(cs), "TCOLEXPAND", Pipe::V, what, "the release build " + runs, fix);
+}
+
 // dst(r, c) = src(r, 0) (rows) or src(0, c) (columns) over dst's valid region.
 template <bool Rows, class Dst, class Src>
 void expand(CallSite cs, const char* op, Dst& dst, Src& src) {
@@ -281,9 +310,13 @@ void expand(CallSite cs, const char* op, Dst& dst, Src& src) {
     if constexpr (Rows && PTOSIM_TARGET_A5)
         vop::region_contract(cs, op, src, "src", vr, src.GetValidCol(), "dst's valid rows", "read",
                              "set src's valid shape to " + shape_str(vr, src.GetValidCol()));
+    const bool src_empty = src.GetValidRow() == 0 || src.GetValidCol() == 0;
+    if constexpr (!Rows) col_expand_src_contract(cs, src, vc);
     auto [d, v] = begin_op(cs, op, static_cast<uint64_t>(vr) * vc, static_cast<NoTmp*>(nullptr), dst, src);
     const auto& s = std::get<0>(v);
-    if (src.GetValidRow() == 0 || src.GetValidCol() == 0) return;
+    // A2A3 returns on an empty source (both TRowExpand.hpp and TColExpand.hpp);
+    // A5's TCOLEXPAND copies whatever src's storage holds.
+    if (src_empty && (Rows || !PTOSIM_TARGET_A5)) return;
     expand_rows<Rows, Dst>(d, s, vr, vc);
 }
 
@@ -402,22 +435,59 @@ void row_expand_binary(CallSite cs, const char* op, Dst& dst, S0& src0, S1& src1
         row_expand_run<true, has_tmp>(cs, op, dst, src1, src0, tmp, f);
 }
 
-// dst(r, c) = f(src0(r, c), src1(0, c)) over dst's valid region.
+// col_expand_binary with the roles settled: `full` is read over dst's valid
+// shape at its own row stride, `e` (the per-column operand) as vc consecutive
+// elements from the start of its storage, one per column, whatever its valid
+// shape (a2a3 TColExpandBinOp.hpp adds ElementsPerRepeat to its pointer per
+// repeat, a5 loads it at j * elementsPerRepeat). ExpFirst: e is src0, so f
+// sees (e_c, full) and SUB/DIV/EXPDIF keep their operand order (Op2).
+template <bool ExpFirst, class Dst, class Full, class E, class F>
+void col_expand_run(CallSite cs, const char* op, Dst& dst, Full& full, E& e, F f) {
+    using T = typename Dst::DType;
+    const char* full_name = ExpFirst ? "src1" : "src0";
+    const char* e_name = ExpFirst ? "src0" : "src1";
+    const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
+    const std::string region = shape_str(vr, vc);
+    vop::region_contract(cs, op, full, full_name, vr, vc,
+                         ExpFirst && !same_valid(full, vr, vc)
+                             ? "dst's valid shape, which neither source has: the release build then takes src1 as the full tile"
+                             : "dst's valid shape",
+                         "read", "give the full operand dst's valid shape " + region);
+    // The documented rule: the per-column operand covers dst's valid columns.
+    const bool covers = vr == 0 || vc == 0 || (e.GetValidRow() >= 1 && e.GetValidCol() >= vc);
+    if (!covers)
+        vop::region_contract(cs, op, e, e_name, 1, vc, "dst's valid columns, one value per column", "read",
+                             std::string("set ") + e_name + "'s valid shape to " + shape_str(1, vc),
+                             static_cast<size_t>(vc) <= static_cast<size_t>(E::Rows) * E::Cols);
+    const uint64_t n = static_cast<uint64_t>(vr) * vc;
+    auto [d, v] = [&] {
+        if constexpr (ExpFirst) return begin_op(cs, op, n, static_cast<NoTmp*>(nullptr), dst, e, full);
+        else return begin_op(cs, op, n, static_cast<NoTmp*>(nullptr), dst, full, e);
+    }();
+    const auto& fv = std::get<ExpFirst ? 1 : 0>(v);
+    const uint8_t* eb = std::get<ExpFirst ? 0 : 1>(v).base;
+    auto ev = [&](int c) { return widen(load_elem<T>(eb + static_cast<size_t>(c) * sizeof(T))); };
+    if constexpr (ExpFirst) fill_region<Dst>(d, vr, vc, [&](int r, int c) { return f(ev(c), fv(r, c)); });
+    else fill_region<Dst>(d, vr, vc, [&](int r, int c) { return f(fv(r, c), ev(c)); });
+}
+
+// dst(r, c) = f(src0(r, c), src1(0, c)) over dst's valid region. Which source
+// is the full tile follows pto-isa's release build (a2a3 and a5
+// TColExpandBinOp.hpp, TCOLEXPANDOP_IMPL): src0 when its valid shape is
+// dst's, else src1 whatever its shape, with src0 then the per-column operand.
+// pto-isa checks neither shape; its docs ask for a per-column operand
+// covering dst's valid columns, so a shape off that rule is a
+// debug-only-contract report, faulting only past an operand's storage.
 template <class Dst, class S0, class S1, class F>
 void col_expand_binary(CallSite cs, const char* op, Dst& dst, S0& src0, S1& src1, F f) {
     using T = typename Dst::DType;
     static_assert(std::is_same_v<T, typename S0::DType> && std::is_same_v<T, typename S1::DType>,
                   "TCOLEXPAND ops: dst, src0 and src1 element types must match");
     static_assert(is_nd<Dst> && is_nd<S0> && is_nd<S1>, "TCOLEXPAND ops take Vec tiles in row-major ND layout");
-    const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
-    if (src1.GetValidCol() < vc || (vr > 0 && vc > 0 && src1.GetValidRow() < 1))
-        shape_fault(cs, op, "src1 (the per-column operand) has valid shape " +
-                                shape_str(src1.GetValidRow(), src1.GetValidCol()) + "; it must cover " +
-                                shape_str(1, vc) + " (one value per destination column)");
-    auto [d, v] = begin_op(cs, op, static_cast<uint64_t>(vr) * vc, static_cast<NoTmp*>(nullptr), dst, src0, src1);
-    const auto& a = std::get<0>(v);
-    const auto& b = std::get<1>(v);
-    fill_region<Dst>(d, vr, vc, [&](int r, int c) { return f(a(r, c), b(0, c)); });
+    if (same_valid(src0, dst.GetValidRow(), dst.GetValidCol()))
+        col_expand_run<false>(cs, op, dst, src0, src1, f);
+    else
+        col_expand_run<true>(cs, op, dst, src1, src0, f);
 }
 
 // ------------------------------------------------------------ partial ops
@@ -434,17 +504,36 @@ void col_expand_binary(CallSite cs, const char* op, Dst& dst, S0& src0, S1& src1
 // value, so both sources need only fit inside dst.
 enum class PartPad { None, Min, Max };
 
+// A TPART shape rule broken. pto-isa states the rules with PTO_ASSERT only.
+// On A2A3 such a call takes none of the release build's branches
+// (a2a3/TPartOp.hpp TPartInstr, TPartAdd/Mul/Max/Min.hpp; a2a3/TPartArgOp.hpp
+// checkTiles and TPartArgInstr), so nothing is written: a debug-only-contract
+// report, and the caller writes nothing. A5's release builds run copy and
+// pad loops whose result outside the patterns is not modelled: a fault.
+inline void part_rule(CallSite cs, const char* op, const std::string& what, const char* written,
+                      const std::string& fix) {
+    if (PTOSIM_TARGET_A5) shape_fault(cs, op, what);
+    vop::debug_contract(loc_of(cs), op, Pipe::V, what, std::string("the release build writes nothing to ") + written,
+                        fix);
+}
+
+// Whether the sources' valid shapes follow the TPART patterns (false: the
+// A2A3 release build writes nothing, reported by part_rule).
 template <class Dst, class S0, class S1>
-void check_part_shapes(CallSite cs, const char* op, const Dst& dst, const S0& src0, const S1& src1,
-                       PartPad pad = PartPad::None) {
+bool check_part_shapes(CallSite cs, const char* op, const Dst& dst, const S0& src0, const S1& src1,
+                       PartPad pad = PartPad::None, const char* written = "dst") {
     const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
     const int r0 = src0.GetValidRow(), c0 = src0.GetValidCol(), r1 = src1.GetValidRow(), c1 = src1.GetValidCol();
     const bool one_matches = same_valid(src0, vr, vc) || same_valid(src1, vr, vc);
-    if (vr != 0 && vc != 0 && (r0 > vr || c0 > vc || r1 > vr || c1 > vc || (pad == PartPad::None && !one_matches)))
-        shape_fault(cs, op, "source valid shapes " + shape_str(r0, c0) + " and " + shape_str(r1, c1) +
-                                " do not fit the destination's " + shape_str(vr, vc) +
-                                (pad == PartPad::None ? ": one source must match it and the other must not exceed it"
-                                                      : ": neither source may exceed it"));
+    if (vr == 0 || vc == 0 || !(r0 > vr || c0 > vc || r1 > vr || c1 > vc || (pad == PartPad::None && !one_matches)))
+        return true;
+    part_rule(cs, op,
+              "source valid shapes " + shape_str(r0, c0) + " and " + shape_str(r1, c1) + " do not fit the destination's " +
+                  shape_str(vr, vc) +
+                  (pad == PartPad::None ? ": one source must match it and the other must not exceed it"
+                                        : ": neither source may exceed it"),
+              written, "give one source dst's valid shape " + shape_str(vr, vc) + " and the other at most that");
+    return false;
 }
 
 // pick(r, c) over dst's valid region: 0 or 1 where both sources are valid,
@@ -467,8 +556,8 @@ void part_binary(CallSite cs, const char* op, Dst& dst, S0& src0, S1& src1, F f)
     static_assert(std::is_same_v<T, typename S0::DType> && std::is_same_v<T, typename S1::DType>,
                   "TPART ops: dst, src0 and src1 element types must match");
     static_assert(is_nd<Dst> && is_nd<S0> && is_nd<S1>, "TPART ops take Vec tiles in row-major ND layout");
-    check_part_shapes(cs, op, dst, src0, src1, pad);
     int vr = dst.GetValidRow(), vc = dst.GetValidCol();
+    if (!check_part_shapes(cs, op, dst, src0, src1, pad)) vr = vc = 0;
     // a5/TPartBinOps.hpp returns before writing anything when any operand is empty.
     if (pad != PartPad::None && (src0.GetValidRow() == 0 || src0.GetValidCol() == 0 || src1.GetValidRow() == 0 ||
                                  src1.GetValidCol() == 0))
@@ -500,16 +589,21 @@ void part_arg(CallSite cs, const char* op, DV& dst, S0& src0, S1& src1, DI& dst_
                   "(int16_t/uint16_t with half, int32_t/uint32_t with float)");
     static_assert(is_nd<DV> && is_nd<S0> && is_nd<S1> && is_nd<DI> && is_nd<I0> && is_nd<I1>,
                   "TPARTARGMAX/TPARTARGMIN take Vec tiles in row-major ND layout");
+    bool writes = true;
     auto pair_check = [&](const auto& val, const auto& idx, const char* name) {
-        if (!same_valid(idx, val.GetValidRow(), val.GetValidCol()))
-            shape_fault(cs, op, std::string(name) + "Idx valid shape " + shape_str(idx.GetValidRow(), idx.GetValidCol()) +
-                                    " must equal " + name + "Val's " + shape_str(val.GetValidRow(), val.GetValidCol()));
+        if (!writes || same_valid(idx, val.GetValidRow(), val.GetValidCol())) return;
+        const std::string vs = shape_str(val.GetValidRow(), val.GetValidCol());
+        part_rule(cs, op,
+                  std::string(name) + "Idx valid shape " + shape_str(idx.GetValidRow(), idx.GetValidCol()) +
+                      " must equal " + name + "Val's " + vs,
+                  "dstVal or dstIdx", std::string("give ") + name + "Idx " + name + "Val's valid shape " + vs);
+        writes = false;
     };
     pair_check(dst, dst_idx, "dst");
     pair_check(src0, idx0, "src0");
     pair_check(src1, idx1, "src1");
-    check_part_shapes(cs, op, dst, src0, src1);
-    const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
+    if (writes) writes = check_part_shapes(cs, op, dst, src0, src1, PartPad::None, "dstVal or dstIdx");
+    const int vr = writes ? dst.GetValidRow() : 0, vc = writes ? dst.GetValidCol() : 0;
     auto [d, v] = begin_op_n(cs, op, static_cast<uint64_t>(vr) * vc, static_cast<NoTmp*>(nullptr),
                              std::tuple<DV&, DI&>{dst, dst_idx}, src0, src1, idx0, idx1);
     const auto& [a, b, ia, ib] = v;

@@ -47,8 +47,7 @@ __global__ AICORE void matmul_add_kernel(__gm__ half* a, __gm__ half* b, __gm__ 
     using VT = Tile<TileType::Vec, float, HR, BN, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
     using GO = GlobalTensor<float, Shape<1, 1, 1, DYNAMIC, DYNAMIC>, Stride<1, 1, 1, DYNAMIC, 1>>;
     const uint32_t r0 = get_subblockid() * HR;
-    VecHalf acc;
-    VT td(HR, BN), to(HR, BN);
+    VT acc(HR, BN), td(HR, BN), to(HR, BN);  // acc: this half of the product, in UB
     TASSIGN(acc, kAccInUb);
     TASSIGN(td, 0);
     TASSIGN(to, HR * BN * sizeof(float));
@@ -58,6 +57,7 @@ __global__ AICORE void matmul_add_kernel(__gm__ half* a, __gm__ half* b, __gm__ 
         const int rv = mv > r0 ? static_cast<int>(min_u(HR, mv - r0)) : 0;
         const int64_t goff = (static_cast<int64_t>(tm) * BM + r0) * n + tn * BN;
         if (rv > 0) {  // D does not depend on the Cube: load it before waiting
+            acc.SetValidShape(rv, nv);  // every TADD operand has dst's valid shape
             td.SetValidShape(rv, nv);
             to.SetValidShape(rv, nv);
             GO gd(d + goff, typename GO::Shape(rv, static_cast<int>(nv)), typename GO::Stride(static_cast<int>(n)));
