@@ -24,9 +24,9 @@ from pathlib import Path
 TOP = ("include/", "src/", "tests/", "docs/", "scripts/", "bench/", "reference/", "python/", "cmake/", ".ci/")
 SPAN = re.compile(r"`([^`\n]+)`")
 LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
-# Paths only pto-isa has (its per-target implementations, system tests and
-# ISA manual pages, whose names are upper case where ptolab's are not).
-PTO_ISA_AREAS = re.compile(r"^(include/pto/(npu|cpu)/|include/README\.md|tests/(npu|script)/|"
+# Paths only pto-isa has (its per-target implementations, cost model, system
+# tests and ISA manual pages, whose names are upper case where ptolab's are not).
+PTO_ISA_AREAS = re.compile(r"^(include/pto/(npu|cpu|costmodel)/|include/README\.md|tests/(npu|script|costmodel)/|"
                            r"docs/(api|machine|coding)/|docs/isa/(tile/|conventions\.md|README\.md|[^/]*[A-Z]))")
 SYMBOL = re.compile(r"\bptosim::([A-Za-z_][A-Za-z0-9_]*)(?:::([A-Za-z_][A-Za-z0-9_]*))?")
 

@@ -64,6 +64,16 @@ TEST(SocAlias, EveryCannLibraryNameOfPtoccResolvesInTheRoot) {
             EXPECT_FALSE(std::filesystem::exists(root + "/lib64/" + name)) << "only under tools/simulator/<SoC>/lib";
             continue;
         }
+        if (std::string(n) == "hccl") {  // ptolab's own HCCL (docs/many-devices.md), not the simulator
+            for (const char* dir : {"/lib64/", "/runtime/lib64/"})
+                EXPECT_FALSE(std::filesystem::equivalent(root + dir + name, root + "/lib64/libptosim.so")) << dir;
+            EXPECT_TRUE(std::filesystem::equivalent(root + "/runtime/lib64/" + name, root + "/lib64/" + name));
+            EXPECT_TRUE(std::filesystem::equivalent(root + "/lib64/libhcomm.so", root + "/lib64/" + name));
+            void* h = dlopen((root + "/lib64/" + name).c_str(), RTLD_NOW);
+            ASSERT_NE(h, nullptr) << dlerror();
+            EXPECT_NE(dlsym(h, "HcclCommInitRootInfo"), nullptr);
+            continue;
+        }
         for (const char* dir : {"/lib64/", "/runtime/lib64/", "/runtime/lib64/stub/"}) {
             const std::string path = root + dir + name;
             EXPECT_TRUE(std::filesystem::equivalent(path, root + "/lib64/libptosim.so")) << path;
