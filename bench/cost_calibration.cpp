@@ -18,6 +18,8 @@
 #include <ptosim/cost.hpp>
 #include <ptosim/runtime.hpp>
 
+#include "../src/sim/cost_calibration_rows.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -144,16 +146,9 @@ void at0(T& t) {
 #if !PTOSIM_TARGET_A5
 // ------------------------------------------------------------------ A2A3
 
-enum class Dt : uint8_t { None, Any, F32, F16, BF16, I8, HiF8, E4M3, E5M2, E1M2, E2M1, Other };
-struct Formula {
-    const char* op;
-    Dt dt;
-    uint32_t cols;
-    double slope, bias;
-};
-constexpr Formula kFormulas[] = {
-#include "../src/sim/cost_calibration_a2a3.inc"
-};
+using ptosim::cost::calibration::Dt;
+using Formula = ptosim::cost::calibration::A2A3Row;
+constexpr const auto& kFormulas = ptosim::cost::calibration::kA2A3;
 
 constexpr int kRows = 16;  // the tiles' declared rows; the grid's valid rows are 1, 4 and 16
 
@@ -346,19 +341,10 @@ int run(bool all) {
 #else
 // ------------------------------------------------------------------ A5
 
-enum class Dt : uint8_t { None, Any, F32, F16, BF16, I8, HiF8, E4M3, E5M2, E1M2, E2M1, Other };
-enum class Kind : uint8_t { Linear, Nested };
-struct Formula {
-    const char* op;
-    Dt src, dst;
-    bool two_d;
-    const char* variant;
-    Kind kind;
-    double p0, p1, p2;
-};
-constexpr Formula kFormulas[] = {
-#include "../src/sim/cost_calibration_a5.inc"
-};
+using ptosim::cost::calibration::Dt;
+using ptosim::cost::calibration::Kind;
+using Formula = ptosim::cost::calibration::A5Row;
+constexpr const auto& kFormulas = ptosim::cost::calibration::kA5;
 
 struct Case {
     const char* op;

@@ -6,6 +6,8 @@
 // published column classes.
 #include <ptosim/cost.hpp>
 
+#include "cost_calibration_rows.hpp"
+
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -17,8 +19,12 @@ namespace ptosim::cost {
 
 namespace {
 
-// Element types the published tables name.
-enum class Dt : uint8_t { None, Any, F32, F16, BF16, I8, HiF8, E4M3, E5M2, E1M2, E2M1, Other };
+using calibration::Dt;
+using calibration::Kind;
+using calibration::kA2A3;
+using calibration::kA5;
+using calibration::A2A3Row;
+using calibration::A5Row;
 
 const char* dt_name(Dt d) {
     switch (d) {
@@ -49,29 +55,6 @@ Dt dt_of(const char* name) {
     if (s == "float4_e2m1x2_t") return Dt::E2M1;
     return Dt::Other;
 }
-
-struct A2A3Row {
-    const char* op;
-    Dt dt;
-    uint32_t cols;  // 0: any
-    double slope, bias;
-};
-constexpr A2A3Row kA2A3[] = {
-#include "cost_calibration_a2a3.inc"
-};
-
-enum class Kind : uint8_t { Linear, Nested };
-struct A5Row {
-    const char* op;
-    Dt src, dst;
-    bool two_d;
-    const char* variant;
-    Kind kind;
-    double p0, p1, p2;
-};
-constexpr A5Row kA5[] = {
-#include "cost_calibration_a5.inc"
-};
 
 double round_cycles(double v) { return v <= 0 ? 0 : static_cast<double>(std::llround(v)); }
 
