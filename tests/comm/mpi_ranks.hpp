@@ -3,6 +3,7 @@
 // (src/hccl/mpi.hpp), so one test binary runs under MPICH's and Open MPI's
 // mpirun alike.
 #pragma once
+#include <acl/acl.h>
 #include <hccl/hccl_comm.h>
 
 #include "../../src/hccl/mpi.hpp"
@@ -59,6 +60,28 @@ inline HcclComm open_world() {
         HCCL_SUCCESS)
         std::abort();
     return comm;
+}
+
+// A test binary's start on every rank: MPI, this rank's device, a
+// communicator over every rank (null when ACL refuses, after saying why).
+inline HcclComm start_rank() {
+    const Ranks r = mpi_ranks();
+    if (aclInit(nullptr) != ACL_SUCCESS || aclrtSetDevice(r.rank) != ACL_SUCCESS) {
+        std::fprintf(stderr, "rank %d: ACL: %s\n", r.rank, aclGetRecentErrMsg());
+        return nullptr;
+    }
+    return open_world();
+}
+
+// Its end: every rank's verdict decides (one failing rank fails the run).
+inline int finish_rank(int rc, HcclComm comm) {
+    int all_rc[1024] = {};
+    allgather(&rc, all_rc, sizeof(int));
+    int worst = 0;
+    for (int r = 0; r < mpi_ranks().size; ++r) worst |= all_rc[r];
+    HcclCommDestroy(comm);
+    aclFinalize();
+    return worst;
 }
 
 }  // namespace comm_test

@@ -324,22 +324,12 @@ TEST(CommInst, ADeadlockAcrossRanksIsReportedOnEveryRank) {
 
 int main(int argc, char** argv) {
     testing::InitGoogleTest(&argc, argv);
-    comm_test::mpi_ranks();
-    if (aclInit(nullptr) != ACL_SUCCESS || aclrtSetDevice(R()) != ACL_SUCCESS) {
-        std::fprintf(stderr, "rank %d: ACL: %s\n", R(), aclGetRecentErrMsg());
-        return 1;
-    }
-    g_comm = comm_test::open_world();
+    g_comm = comm_test::start_rank();
+    if (!g_comm) return 1;
     char tiling[512] = {};
     void* ctx = nullptr;
     if (HcclAllocComResourceByTiling(g_comm, nullptr, tiling, &ctx) != HCCL_SUCCESS) return 1;
     std::memcpy(&g_ctx, ctx, sizeof g_ctx);
     const int rc = RUN_ALL_TESTS();
-    int all_rc[1024] = {};
-    comm_test::allgather(&rc, all_rc, sizeof(int));
-    int worst = 0;
-    for (int r = 0; r < N(); ++r) worst |= all_rc[r];
-    HcclCommDestroy(g_comm);
-    aclFinalize();
-    return worst;
+    return comm_test::finish_rank(rc, g_comm);
 }

@@ -270,19 +270,8 @@ TEST(Hccl, DeviceContextWindowsAreSharedAtOneAddress) {
 
 int main(int argc, char** argv) {
     testing::InitGoogleTest(&argc, argv);
-    comm_test::mpi_ranks();
-    if (aclInit(nullptr) != ACL_SUCCESS || aclrtSetDevice(R()) != ACL_SUCCESS) {
-        std::fprintf(stderr, "rank %d: ACL: %s\n", R(), aclGetRecentErrMsg());
-        return 1;
-    }
-    g_comm = comm_test::open_world();
+    g_comm = comm_test::start_rank();
+    if (!g_comm) return 1;
     const int rc = RUN_ALL_TESTS();
-    // Every rank's verdict decides: one failing rank fails the run.
-    int all_rc[1024] = {};
-    comm_test::allgather(&rc, all_rc, sizeof(int));
-    int worst = 0;
-    for (int r = 0; r < N(); ++r) worst |= all_rc[r];
-    HcclCommDestroy(g_comm);
-    aclFinalize();
-    return worst;
+    return comm_test::finish_rank(rc, g_comm);
 }
