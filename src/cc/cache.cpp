@@ -527,6 +527,95 @@ void store_cached(const CacheSettings& s, const CachedCompile& c, const std::str
 }
 
 
+namespace {
+constexpr const char* kFactMagic = "PTOCC-FACT-1\n";
+
+// The files named by the line markers (`# 1 "path" ...`) of preprocessed
+// text, each once, without GCC's pseudo-files (<built-in>, <command-line>).
+void marked_files(const std::string& text, std::vector<std::string>& out) {
+    for (size_t at = 0; at < text.size();) {
+        const size_t end = std::min(text.find('\n', at), text.size());
+        if (text.compare(at, 2, "# ") == 0 && at + 2 < end && std::isdigit(static_cast<unsigned char>(text[at + 2]))) {
+            size_t q = text.find('"', at);
+            std::string path;
+            for (++q; q < end && text[q] != '"'; ++q) path += text[q] == '\\' && q + 1 < end ? text[++q] : text[q];
+            if (!path.empty() && path[0] != '<' && std::find(out.begin(), out.end(), path) == out.end())
+                out.push_back(path);
+        }
+        at = end + 1;
+    }
+}
+
+std::string fact_path(const CacheSettings& s, const std::string& key) {
+    return s.dir + "/facts/" + key.substr(0, 2) + "/" + key + ".fact";
+}
+}  // namespace
+
+Fact fact_of(const CacheSettings& s, const std::string& what, const std::string& identity,
+             const std::vector<std::vector<std::string>>& commands, const std::string& source_text,
+             const std::string& tmp) {
+    Fact f;
+    if (!s.results) return f;
+    f.base = s.base;
+    const auto keyed = [&](const std::string& x) { return base_relative(replace_all(x, tmp, kTmpToken), f.base); };
+    Hash128 h;
+    h.add(std::string("ptocc fact v1"));
+    h.add(what);
+    h.add(identity);
+    std::error_code ec;
+    h.add(keyed(fs::current_path(ec).string()));  // relative include paths resolve from here
+    for (const std::vector<std::string>& cmd : commands) {
+        h.add(std::to_string(cmd.size()));
+        for (const std::string& a : cmd) h.add(keyed(a));
+    }
+    h.add(keyed(source_text));
+    f.key = h.hex();
+    return f;
+}
+
+bool recall_fact(const CacheSettings& s, const Fact& f, std::string& value) {
+    if (f.key.empty()) return false;
+    std::string data;
+    const size_t magic = std::strlen(kFactMagic);
+    if (!slurp(fact_path(s, f.key), data) || data.size() < magic + 32 || data.compare(0, magic, kFactMagic) != 0 ||
+        hash_of(data.substr(0, data.size() - 32)) != data.substr(data.size() - 32))
+        return false;
+    const std::string body = data.substr(magic, data.size() - 32 - magic);
+    Reader r{body};
+    const uint64_t n = r.u64();
+    for (uint64_t i = 0; r.ok && i < n; ++i) {
+        const std::string file = replace_all(r.str(), kBaseToken, f.base), want = r.str();
+        std::string now;
+        if (r.ok && (!slurp(file, now) || hash_of(now) != want)) return false;
+    }
+    value = r.str();
+    if (!r.ok || r.pos != body.size()) return false;
+    log_event("fact-hit", f.key, "");
+    return true;
+}
+
+void keep_fact(const CacheSettings& s, const Fact& f, const std::vector<std::string>& preprocessed,
+               const std::string& value, int64_t started) {
+    if (f.key.empty()) return;
+    std::vector<std::string> files;
+    for (const std::string& text : preprocessed) marked_files(text, files);
+    std::string out = kFactMagic;
+    put_u64(out, files.size());
+    for (const std::string& file : files) {
+        std::string text;
+        if (!slurp(file, text) || modified_since(file, started)) return;  // cannot be checked, or changed meanwhile
+        put_str(out, base_relative(file, f.base));
+        put_str(out, hash_of(text));
+    }
+    put_str(out, value);
+    out += hash_of(out);
+    const std::string path = fact_path(s, f.key);
+    std::error_code ec;
+    fs::create_directories(fs::path(path).parent_path(), ec);
+    write_atomic(path, out);
+    log_event("fact-kept", f.key, "");
+}
+
 int64_t now_ns() {
     timespec ts{};
     clock_gettime(CLOCK_REALTIME, &ts);

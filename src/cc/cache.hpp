@@ -82,6 +82,27 @@ int64_t now_ns();
 bool use_pch(const CacheSettings& s, CachedCompile& c, const std::string& tmp, const std::string& identity,
              const std::string& include_dir, const std::string& cxx, int index, std::string& note);
 
+// Facts ptocc derives from a translation unit by running the preprocessor
+// (the kernel type it infers), kept beside the results (`facts/`): keyed by
+// what decides them (the compiler's identity, the preprocessing commands,
+// the source's text; paths relative to CacheSettings::base) and checked
+// against the content of every file the preprocessor read, so a warm build
+// runs no preprocessor for them.
+struct Fact {
+    std::string key;   // empty: not kept (the result cache is off)
+    std::string base;  // the tree its paths are relative to, if any
+};
+Fact fact_of(const CacheSettings& s, const std::string& what, const std::string& identity,
+             const std::vector<std::vector<std::string>>& commands, const std::string& source_text,
+             const std::string& tmp);
+// The value kept for `f`, when every file it was derived from is unchanged.
+bool recall_fact(const CacheSettings& s, const Fact& f, std::string& value);
+// Keeps `value`, derived from `preprocessed` (the outputs, whose line
+// markers name the files read) by work that started at `started`; nothing is
+// kept when one of them changed since.
+void keep_fact(const CacheSettings& s, const Fact& f, const std::vector<std::string>& preprocessed,
+               const std::string& value, int64_t started);
+
 // After a compile that used the precompiled header: the user's dependency
 // file names the headers inside it instead of the header itself.
 bool fix_pch_depfile(const CachedCompile& c);

@@ -348,7 +348,8 @@ bool classify_inputs(const Options& o, std::vector<ClassifiedInput>& out, std::v
 // written) once as the Cube variant and once as the Vector variant, and
 // scanned for what each uses (kind.cpp). `note` says what decided it.
 Kind infer_input_kind(const Options& o, const Paths& paths, const Compile& cf, const std::vector<std::string>& quote,
-                      const std::string& src, const std::string& base, std::string& note, std::string& error) {
+                      const std::string& src, const std::string& base, const Plan& plan, std::string& note,
+                      std::string& error) {
     std::vector<std::string> foreign = {paths.include_dir};
     foreign.insert(foreign.end(), cf.demoted.begin(), cf.demoted.end());
     for (size_t i = 0; i < cf.flags.size(); ++i) {
@@ -375,19 +376,40 @@ Kind infer_input_kind(const Options& o, const Paths& paths, const Compile& cf, c
     };
     Options mix = o;
     mix.kind = Kind::Mix;
-    KindScan scans[2];
+    std::vector<std::vector<std::string>> commands;
     for (int variant = 0; variant < 2; ++variant) {
-        const std::string out = base + (variant == 0 ? ".kind-aic.i" : ".kind-aiv.i");
-        std::vector<std::string> c = {paths.cxx, cf.std_flag, "-I" + paths.include_dir};
+        std::vector<std::string>& c = commands.emplace_back();
+        c = {paths.cxx, cf.std_flag, "-I" + paths.include_dir};
         c.insert(c.end(), quote.begin(), quote.end());
         const std::vector<std::string> macros = device_macros(mix, variant == 0, variant, false);
         c.insert(c.end(), macros.begin(), macros.end());
         c.insert(c.end(), cf.flags.begin(), cf.flags.end());
         for (const std::string& d : cf.demoted) c.insert(c.end(), {"-idirafter", d});
-        c.insert(c.end(), {"-E", "-fdirectives-only", "-x", "c++", src, "-o", out});
+        c.insert(c.end(), {"-E", "-fdirectives-only", "-x", "c++", src});
+    }
+    // A warm build of an unchanged kernel skips both preprocessor runs.
+    std::string source_text, kept;
+    const Fact fact = read_file(src, source_text)
+                          ? fact_of(plan.cache, "kernel type", plan.compiler_id, commands, source_text, plan.temp_dir)
+                          : Fact{};
+    if (recall_fact(plan.cache, fact, kept)) {
+        const size_t nl = kept.find('\0'), nl2 = kept.find('\0', nl + 1);
+        if (nl == 1 && nl2 != std::string::npos && kept[0] >= '0' && kept[0] <= '2') {
+            note = kept.substr(nl + 1, nl2 - nl - 1);
+            error = kept.substr(nl2 + 1);
+            return static_cast<Kind>(kept[0] - '0');
+        }
+    }
+    const int64_t started = now_ns();
+    KindScan scans[2];
+    std::vector<std::string> texts(2);
+    for (int variant = 0; variant < 2; ++variant) {
+        const std::string out = base + (variant == 0 ? ".kind-aic.i" : ".kind-aiv.i");
+        std::vector<std::string> c = commands[variant];
+        c.insert(c.end(), {"-o", out});
         const std::string err_file = out + ".err";
         const int rc = ptolab::common::run(c, {"", err_file, false});
-        std::string text;
+        std::string& text = texts[variant];
         if (rc != 0 || !read_file(out, text)) {
             std::string why;
             read_file(err_file, why);
@@ -399,13 +421,13 @@ Kind infer_input_kind(const Options& o, const Paths& paths, const Compile& cf, c
         scans[variant] = scan_kind(text, is_user);
     }
     KindDecision d = decide_kind(scans[0], scans[1]);
-    if (!d.kind) {
-        error = d.error;
-        return Kind::Mix;
-    }
-    if (!d.no_kernel)
+    const Kind kind = d.kind ? *d.kind : Kind::Mix;
+    if (!d.kind) error = d.error;
+    else if (!d.no_kernel)
         note = std::string("kernel type inferred: ") + kind_description(*d.kind) + " (" + d.why + ")";
-    return *d.kind;
+    keep_fact(plan.cache, fact, texts, std::string(1, static_cast<char>('0' + static_cast<int>(kind))) + '\0' + note + '\0' + error,
+              started);
+    return kind;
 }
 
 bool plan_build(const Options& o, const Paths& paths, bool dry_run, Plan& plan, std::vector<Diag>& diags) {
@@ -599,7 +621,7 @@ bool plan_jobs(const Options& o, const Paths& paths, const std::vector<Classifie
         Options ok = o;
         if (o.infer_kind && ctx.infer_kinds) {
             std::string note, error;
-            ok.kind = infer_input_kind(o, paths, cf, quote, abs_src, base, note, error);
+            ok.kind = infer_input_kind(o, paths, cf, quote, abs_src, base, plan, note, error);
             if (!error.empty()) {
                 diags.push_back({Diag::Error, in.path + ": " + error});
                 return false;
@@ -957,6 +979,10 @@ int run_ptocc(const std::vector<std::string>& args) {
     }
     Paths paths = default_paths();
     Plan plan;
+    if (!o.dry_run) {  // planning already uses the cache: kernel types it inferred before
+        plan.cache = cache_settings();
+        if (plan.cache.results) plan.compiler_id = compiler_identity(paths.cxx);
+    }
     bool ok = plan_build(o, paths, o.dry_run, plan, diags);
     print_diags(diags);
     if (!ok) {
@@ -967,8 +993,6 @@ int run_ptocc(const std::vector<std::string>& args) {
         return 1;
     }
     if (!o.dry_run) {
-        plan.cache = cache_settings();
-        if (plan.cache.results) plan.compiler_id = compiler_identity(paths.cxx);
         if (const char* b = std::getenv("PTOCC_CACHE_BASEDIR"); b && *b && plan.cache.base.empty())
             std::fprintf(stderr, "ptocc: warning: PTOCC_CACHE_BASEDIR=%s is not a directory (or is /); ignored: "
                                  "set it to the root of the tree being built\n", b);

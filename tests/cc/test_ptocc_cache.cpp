@@ -300,6 +300,65 @@ TEST_F(PtoccCacheCopies, BaseThatIsNoDirectoryIsRefusedWithAWarning) {
         << out;
 }
 
+// Bodies for a kernel whose type ptocc infers (no core-type suffix): one
+// that uses only the Vector core's tiles, one only the Cube core's.
+const char* kVecBody = R"(#pragma once
+__global__ AICORE void body(__gm__ float* x) {
+    Tile<TileType::Vec, float, 8, 8> a;
+    TASSIGN(a, 0);
+    TADD(a, a, a);
+}
+)";
+const char* kCubeBody = R"(#pragma once
+__global__ AICORE void body(__gm__ float* x) {
+    TileLeft<half, 16, 16> l;
+    TileRight<half, 16, 16> r;
+    TileAcc<float, 16, 16> c;
+    TASSIGN(l, 0);
+    TASSIGN(r, 0);
+    TASSIGN(c, 0);
+    TMATMUL(c, l, r);
+}
+)";
+
+// The inferred kernel type is kept like a result: an unchanged kernel is
+// not preprocessed again, and a changed header infers again.
+TEST_F(PtoccCache, InferredKernelTypeIsKeptUntilAHeaderChanges) {
+    spit(dir_ / "kind.cpp", "#include <pto/pto-inst.hpp>\nusing namespace pto;\n#include \"body.h\"\n");
+    spit(dir_ / "body.h", kVecBody);
+    const fs::path log = dir_ / "cache.log";
+    auto build = [&] {
+        const ShellRun r = sh("PTOCC_PCH=0 PTOCC_CACHE_LOG=" + log.string() + " PTOCC_CACHE_DIR=" +
+                              (dir_ / "cache").string() + " " + kPtocc +
+                              " -v -c -xcce --cce-aicore-arch=dav-c220 -DMEMORY_BASE -O1 " +
+                              (dir_ / "kind.cpp").string() + " -o " + (dir_ / "kind.o").string());
+        EXPECT_EQ(r.status, 0) << r.output;
+        return r.output;
+    };
+    auto count = [&](const std::string& event) {
+        const std::string text = slurp(log);
+        size_t n = 0;
+        for (size_t at = text.find(event + " "); at != std::string::npos; at = text.find(event + " ", at + 1))
+            n += at == 0 || text[at - 1] == '\n';
+        return n;
+    };
+    const std::string vec_note = "kind.cpp: kernel type inferred: Vector-only";
+    std::string out = build();
+    EXPECT_NE(out.find(vec_note), std::string::npos) << out;
+    EXPECT_EQ(count("fact-kept"), 1u);
+    EXPECT_EQ(count("fact-hit"), 0u);
+
+    out = build();  // no preprocessor run: the same decision, and its note
+    EXPECT_NE(out.find(vec_note), std::string::npos) << out;
+    EXPECT_EQ(count("fact-hit"), 1u);
+
+    spit(dir_ / "body.h", kCubeBody);
+    out = build();
+    EXPECT_NE(out.find("kind.cpp: kernel type inferred: Cube-only"), std::string::npos) << out;
+    EXPECT_EQ(count("fact-hit"), 1u);
+    EXPECT_EQ(count("fact-kept"), 2u);
+}
+
 TEST_F(PtoccCache, OffWithPtoccCacheZero) {
     compile("-DPTOCC_TEST_SCALE=1", "PTOCC_CACHE=0");
     compile("-DPTOCC_TEST_SCALE=1", "PTOCC_CACHE=0");
