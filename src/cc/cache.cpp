@@ -562,6 +562,12 @@ Fact fact_of(const CacheSettings& s, const std::string& what, const std::string&
     h.add(std::string("ptocc fact v1"));
     h.add(what);
     h.add(identity);
+    // The decision is ptocc's own work, not the compiler's: a rebuilt ptocc
+    // (same version, new rules) decides afresh.
+    struct stat self {};
+    if (stat("/proc/self/exe", &self) != 0) return f;
+    h.add(std::to_string(self.st_size) + " " + std::to_string(self.st_mtim.tv_sec) + "." +
+          std::to_string(self.st_mtim.tv_nsec));
     std::error_code ec;
     h.add(keyed(fs::current_path(ec).string()));  // relative include paths resolve from here
     for (const std::vector<std::string>& cmd : commands) {
