@@ -985,6 +985,97 @@ TEST(DeviceTolerates, AddsWithASourceOfAnotherShapeFollowsEachTarget) {
                           "give src dst's valid shape 4x16");
 }
 
+// ------------------------------------------------------------ select, interleave and partial ops
+
+// TSELS with a source of fewer valid columns than dst: both targets assert
+// equal valid shapes in debug builds only and select over dst's, reading src
+// at its own row pitch (npu/a2a3/TSels.hpp, npu/a5/TSels.hpp).
+using SelTile = Tile<TileType::Vec, float, 4, 16>;
+using SelPart = Tile<TileType::Vec, float, 4, 16, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+using SelMask = Tile<TileType::Vec, uint8_t, 4, 32>;
+
+// Row r's predicate bits: bit c of the row's first two bytes.
+std::vector<uint8_t> sel_mask_bytes() {
+    std::vector<uint8_t> m(4 * 32, 0);
+    for (int r = 0; r < 4; ++r) {
+        m[r * 32] = static_cast<uint8_t>(0x5A + r);
+        m[r * 32 + 1] = static_cast<uint8_t>(0xC3 ^ r);
+    }
+    return m;
+}
+bool sel_bit(const std::vector<uint8_t>& m, int r, int c) { return (m[r * 32 + c / 8] >> (c % 8)) & 1; }
+
+void sels_short_src(float* a, uint8_t* mask, float* out) {
+    SelTile whole, d;
+    SelPart s(4, 8);
+    SelMask m;
+    TASSIGN(whole, 0);
+    TASSIGN(s, 0);
+    TASSIGN(m, 0x400);
+    TASSIGN(d, 0x800);
+    Gm<float, 4, 16> ga(a), go(out);
+    Gm<uint8_t, 4, 32> gm(mask);
+    TLOAD(whole, ga);
+    TLOAD(m, gm);
+    TLOAD(d, go);
+    v_after_mte2();
+    TSELS(d, m, s, -7.0f);  // @sels-short
+    mte3_after_v();
+    TSTORE(go, d);
+}
+
+TEST(DeviceTolerates, SelsReadsItsSourceOverDstsValidShape) {
+    std::vector<float> a(64), out(64, -1.0f), want(64);
+    std::iota(a.begin(), a.end(), 1.0f);
+    std::vector<uint8_t> mask = sel_mask_bytes();
+    for (int r = 0; r < 4; ++r)
+        for (int c = 0; c < 16; ++c) want[r * 16 + c] = sel_bit(mask, r, c) ? a[r * 16 + c] : -7.0f;
+    expect_release_result([&] { sels_short_src(a.data(), mask.data(), out.data()); },
+                          [&] { std::fill(out.begin(), out.end(), -1.0f); }, [&] { EXPECT_EQ(out, want); },
+                          "@sels-short", "TSELS", "src's valid shape 4x8 differs from 4x16 (dst's valid shape)",
+                          "the release build reads src over 4x16 and ignores its own valid shape",
+                          "give src dst's valid shape 4x16");
+}
+
+// TSEL states no rule on its sources' valid shapes: both targets select over
+// dst's (npu/a2a3/TSel.hpp, npu/a5/TSel.hpp), and there is nothing to report.
+void sel_short_src1(float* a, float* b, uint8_t* mask, float* out) {
+    SelPart s0(4, 16), s1(4, 8), d(4, 16);
+    SelTile whole1;
+    SelMask m;
+    TASSIGN(s0, 0);
+    TASSIGN(whole1, 0x400);
+    TASSIGN(s1, 0x400);
+    TASSIGN(m, 0x800);
+    TASSIGN(d, 0xC00);
+    Gm<float, 4, 16> ga(a), gb(b), go(out);
+    Gm<uint8_t, 4, 32> gm(mask);
+    TLOAD(s0, ga);
+    TLOAD(whole1, gb);
+    TLOAD(m, gm);
+    v_after_mte2();
+    TSEL(d, m, s0, s1);
+    mte3_after_v();
+    TSTORE(go, d);
+}
+
+TEST(DeviceTolerates, SelWithASourceOfFewerValidColumnsRunsUnreported) {
+    std::vector<float> a(64), b(64), out(64, -1.0f), want(64);
+    std::iota(a.begin(), a.end(), 1.0f);
+    std::iota(b.begin(), b.end(), 501.0f);
+    std::vector<uint8_t> mask = sel_mask_bytes();
+    for (int r = 0; r < 4; ++r)
+        for (int c = 0; c < 16; ++c) want[r * 16 + c] = sel_bit(mask, r, c) ? a[r * 16 + c] : b[r * 16 + c];
+    for (bool strict : {false, true}) {
+        std::fill(out.begin(), out.end(), -1.0f);
+        Outcome o = vec(strict ? "" : "mem", strict, [&] { sel_short_src1(a.data(), b.data(), mask.data(), out.data()); });
+        ASSERT_TRUE(o.st.ok()) << o.st.message;
+        EXPECT_EQ(out, want);
+        EXPECT_TRUE(o.reports.empty());
+        EXPECT_EQ(o.err.find("debug-only-contract"), std::string::npos) << o.err;
+    }
+}
+
 // ------------------------------------------------------------ GM past the requested bytes
 
 constexpr int kR = 4, kC = 16;  // 4 x 16 floats: 256 bytes
