@@ -1076,6 +1076,199 @@ TEST(DeviceTolerates, SelWithASourceOfFewerValidColumnsRunsUnreported) {
     }
 }
 
+#if PTOSIM_TARGET_A5
+// TINTERLEAVE with 7 valid columns: pto-isa asserts an even count in debug
+// builds only; the release build splits each row at 7 / 2 = 3
+// (npu/a5/TInterleave.hpp TInterleaveUnalign): dst0 takes the stream from
+// column 0 of both sources, dst1 from column 3, 7 values each.
+using OddTile = Tile<TileType::Vec, float, 2, 16, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+using OddWhole = Tile<TileType::Vec, float, 2, 16>;
+
+template <bool Interleave>
+void odd_two_source(float* a, float* b, float* out0, float* out1, int cols) {
+    OddTile s0(2, cols), s1(2, cols), d0(2, cols), d1(2, cols);
+    OddWhole w0, w1, wd0, wd1;
+    TASSIGN(w0, 0);
+    TASSIGN(s0, 0);
+    TASSIGN(w1, 0x400);
+    TASSIGN(s1, 0x400);
+    TASSIGN(wd0, 0x800);
+    TASSIGN(d0, 0x800);
+    TASSIGN(wd1, 0xC00);
+    TASSIGN(d1, 0xC00);
+    Gm<float, 2, 16> ga(a), gb(b), g0(out0), g1(out1);
+    TLOAD(w0, ga);
+    TLOAD(w1, gb);
+    TLOAD(wd0, g0);
+    TLOAD(wd1, g1);
+    v_after_mte2();
+    if constexpr (Interleave) TINTERLEAVE(d1, d0, s1, s0);  // @interleave-odd
+    else TDEINTERLEAVE(d1, d0, s1, s0);  // @deinterleave-odd
+    mte3_after_v();
+    TSTORE(g0, wd0);
+    TSTORE(g1, wd1);
+}
+
+TEST(DeviceTolerates, A5InterleaveWithOddColumnsSplitsAtHalfTheCount) {
+    std::vector<float> a(32), b(32), out0(32, -1.0f), out1(32, -1.0f), want0(32, -1.0f), want1(32, -1.0f);
+    std::iota(a.begin(), a.end(), 1.0f);
+    std::iota(b.begin(), b.end(), 101.0f);
+    for (int r = 0; r < 2; ++r)
+        for (int k = 0; k < 7; ++k) {
+            const std::vector<float>& from = k % 2 ? b : a;
+            want0[r * 16 + k] = from[r * 16 + k / 2];
+            want1[r * 16 + k] = from[r * 16 + 3 + k / 2];
+        }
+    expect_release_result([&] { odd_two_source<true>(a.data(), b.data(), out0.data(), out1.data(), 7); },
+                          [&] {
+                              std::fill(out0.begin(), out0.end(), -1.0f);
+                              std::fill(out1.begin(), out1.end(), -1.0f);
+                          },
+                          [&] {
+                              EXPECT_EQ(out0, want0);
+                              EXPECT_EQ(out1, want1);
+                          },
+                          "@interleave-odd", "TINTERLEAVE", "the valid column count (7) is odd",
+                          "the release build interleaves the sources from column 0 into dst0 and from column 3 into "
+                          "dst1, 7 values each",
+                          "give every operand an even number of valid columns");
+}
+
+// TDEINTERLEAVE's page asks for an even count and nothing checks it: the
+// release build de-interleaves 6 columns of src0 into dst0's and dst1's
+// first 3 and 6 of src1 into the next 3 (npu/a5/TDeInterleave.hpp
+// TDeInterleaveUnalign); column 6 keeps its bytes.
+TEST(DeviceTolerates, A5DeinterleaveWithOddColumnsLeavesTheLastColumn) {
+    std::vector<float> a(32), b(32), out0(32, -1.0f), out1(32, -1.0f), want0(32, -1.0f), want1(32, -1.0f);
+    std::iota(a.begin(), a.end(), 1.0f);
+    std::iota(b.begin(), b.end(), 101.0f);
+    for (int r = 0; r < 2; ++r)
+        for (int k = 0; k < 3; ++k)
+            for (int out = 0; out < 2; ++out) {
+                (out ? want1 : want0)[r * 16 + k] = a[r * 16 + 2 * k + out];
+                (out ? want1 : want0)[r * 16 + 3 + k] = b[r * 16 + 2 * k + out];
+            }
+    expect_release_result([&] { odd_two_source<false>(a.data(), b.data(), out0.data(), out1.data(), 7); },
+                          [&] {
+                              std::fill(out0.begin(), out0.end(), -1.0f);
+                              std::fill(out1.begin(), out1.end(), -1.0f);
+                          },
+                          [&] {
+                              EXPECT_EQ(out0, want0);
+                              EXPECT_EQ(out1, want1);
+                          },
+                          "@deinterleave-odd", "TDEINTERLEAVE", "the valid column count (7) is odd",
+                          "the release build de-interleaves 6 columns of src0 into dst0's and dst1's first 3 and of "
+                          "src1 into the next 3; column 6 of dst0 and dst1 keeps its bytes",
+                          "give every operand an even number of valid columns");
+}
+
+// 129 valid floats: 64 to a half, so the release build's one pass of 128
+// columns ends before column 128, which keeps its bytes in dst0 and dst1.
+using WideOdd = Tile<TileType::Vec, float, 1, 136, BLayout::RowMajor, 1, DYNAMIC>;
+using WideWhole = Tile<TileType::Vec, float, 1, 136>;
+
+void interleave_129(float* a, float* b, float* out0, float* out1) {
+    WideOdd s0(129), s1(129), d0(129), d1(129);
+    WideWhole w0, w1, wd0, wd1;
+    TASSIGN(w0, 0);
+    TASSIGN(s0, 0);
+    TASSIGN(w1, 0x400);
+    TASSIGN(s1, 0x400);
+    TASSIGN(wd0, 0x800);
+    TASSIGN(d0, 0x800);
+    TASSIGN(wd1, 0xC00);
+    TASSIGN(d1, 0xC00);
+    Gm<float, 1, 136> ga(a), gb(b), g0(out0), g1(out1);
+    TLOAD(w0, ga);
+    TLOAD(w1, gb);
+    TLOAD(wd0, g0);
+    TLOAD(wd1, g1);
+    v_after_mte2();
+    TINTERLEAVE(d1, d0, s1, s0);  // @interleave-129
+    mte3_after_v();
+    TSTORE(g0, wd0);
+    TSTORE(g1, wd1);
+}
+
+TEST(DeviceTolerates, A5InterleaveOfAnOddCountAtARegisterMultipleLeavesTheLastColumn) {
+    std::vector<float> a(136), b(136), out0(136, -1.0f), out1(136, -1.0f), want0(136, -1.0f), want1(136, -1.0f);
+    std::iota(a.begin(), a.end(), 1.0f);
+    std::iota(b.begin(), b.end(), 1001.0f);
+    for (int k = 0; k < 128; ++k) {
+        const std::vector<float>& from = k % 2 ? b : a;
+        want0[k] = from[k / 2];
+        want1[k] = from[64 + k / 2];
+    }
+    expect_release_result([&] { interleave_129(a.data(), b.data(), out0.data(), out1.data()); },
+                          [&] {
+                              std::fill(out0.begin(), out0.end(), -1.0f);
+                              std::fill(out1.begin(), out1.end(), -1.0f);
+                          },
+                          [&] {
+                              EXPECT_EQ(out0, want0);
+                              EXPECT_EQ(out1, want1);
+                          },
+                          "@interleave-129", "TINTERLEAVE", "the valid column count (129) is odd",
+                          "the release build interleaves the sources from column 0 into dst0 and from column 64 into "
+                          "dst1, 128 values each; column 128 of dst0 and dst1 keeps its bytes",
+                          "give every operand an even number of valid columns");
+}
+
+// The one-source form with 9 valid columns: the release build pairs the
+// first 8 and ignores the last (npu/a5/TDeInterleave.hpp
+// TDeInterleaveSingleSrc).
+using DeSrc = Tile<TileType::Vec, float, 2, 128, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+using DeSrcWhole = Tile<TileType::Vec, float, 2, 128>;
+using DeDst = Tile<TileType::Vec, float, 2, 16, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+
+void deinterleave_one_source_odd(float* a, float* out0, float* out1) {
+    DeSrc s(2, 9);
+    DeSrcWhole w;
+    DeDst d0(2, 4), d1(2, 4);
+    OddWhole wd0, wd1;
+    TASSIGN(w, 0);
+    TASSIGN(s, 0);
+    TASSIGN(wd0, 0x800);
+    TASSIGN(d0, 0x800);
+    TASSIGN(wd1, 0xC00);
+    TASSIGN(d1, 0xC00);
+    Gm<float, 2, 128> ga(a);
+    Gm<float, 2, 16> g0(out0), g1(out1);
+    TLOAD(w, ga);
+    TLOAD(wd0, g0);
+    TLOAD(wd1, g1);
+    v_after_mte2();
+    TDEINTERLEAVE(d1, d0, s);  // @deinterleave-one-odd
+    mte3_after_v();
+    TSTORE(g0, wd0);
+    TSTORE(g1, wd1);
+}
+
+TEST(DeviceTolerates, A5DeinterleaveOfOneSourceWithOddColumnsIgnoresTheLast) {
+    std::vector<float> a(256), out0(32, -1.0f), out1(32, -1.0f), want0(32, -1.0f), want1(32, -1.0f);
+    std::iota(a.begin(), a.end(), 1.0f);
+    for (int r = 0; r < 2; ++r)
+        for (int k = 0; k < 4; ++k) {
+            want0[r * 16 + k] = a[r * 128 + 2 * k];
+            want1[r * 16 + k] = a[r * 128 + 2 * k + 1];
+        }
+    expect_release_result([&] { deinterleave_one_source_odd(a.data(), out0.data(), out1.data()); },
+                          [&] {
+                              std::fill(out0.begin(), out0.end(), -1.0f);
+                              std::fill(out1.begin(), out1.end(), -1.0f);
+                          },
+                          [&] {
+                              EXPECT_EQ(out0, want0);
+                              EXPECT_EQ(out1, want1);
+                          },
+                          "@deinterleave-one-odd", "TDEINTERLEAVE", "src's valid column count (9) is odd",
+                          "the release build de-interleaves its first 8 columns into 4 of dst0 and dst1 and ignores "
+                          "the last",
+                          "give src an even number of valid columns");
+}
+#endif
+
 // ------------------------------------------------------------ GM past the requested bytes
 
 constexpr int kR = 4, kC = 16;  // 4 x 16 floats: 256 bytes
