@@ -1269,6 +1269,154 @@ TEST(DeviceTolerates, A5DeinterleaveOfOneSourceWithOddColumnsIgnoresTheLast) {
 }
 #endif
 
+// TPARTADD with neither source of dst's valid shape (src0 short of rows,
+// src1 of columns). A2A3's release build takes none of its branches
+// (npu/a2a3/TPartOp.hpp). A5's (pto-isa 3186c381, npu/a5/TPartBinOps.hpp
+// TPartOp) takes src1 as the bigger source since src0 has fewer rows, adds
+// over the common 4x8 and copies src1, read over dst's 16 columns past its
+// own 8, into the rest of dst's 6x16.
+using PTile = Tile<TileType::Vec, float, 8, 16, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+using PWhole = Tile<TileType::Vec, float, 8, 16>;
+
+template <bool Max>
+void part_outside(float* a, float* b, float* out, int r0, int c0, int r1, int c1, int vr, int vc) {
+    PTile s0(r0, c0), s1(r1, c1), d(vr, vc);
+    PWhole w0, w1, wd;
+    TASSIGN(w0, 0);
+    TASSIGN(s0, 0);
+    TASSIGN(w1, 0x800);
+    TASSIGN(s1, 0x800);
+    TASSIGN(wd, 0x1000);
+    TASSIGN(d, 0x1000);
+    Gm<float, 8, 16> ga(a), gb(b), go(out);
+    TLOAD(w0, ga);
+    TLOAD(w1, gb);
+    TLOAD(wd, go);
+    v_after_mte2();
+    if constexpr (Max) TPARTMAX(d, s0, s1);  // @partmax-outside
+    else TPARTADD(d, s0, s1);  // @partadd-outside
+    mte3_after_v();
+    TSTORE(go, wd);
+}
+
+TEST(DeviceTolerates, PartAddWithNeitherSourceOfDstsShapeFollowsEachTarget) {
+    std::vector<float> a(128), b(128), out(128);
+    std::iota(a.begin(), a.end(), 1.0f);
+    std::iota(b.begin(), b.end(), 1001.0f);
+    std::iota(out.begin(), out.end(), -500.0f);
+    const std::vector<float> before = out;
+    std::vector<float> want = before;
+    if (PTOSIM_TARGET_A5)
+        for (int r = 0; r < 6; ++r)
+            for (int c = 0; c < 16; ++c) want[r * 16 + c] = r < 4 && c < 8 ? a[r * 16 + c] + b[r * 16 + c] : b[r * 16 + c];
+    expect_release_result([&] { part_outside<false>(a.data(), b.data(), out.data(), 4, 16, 6, 8, 6, 16); },
+                          [&] { out = before; }, [&] { EXPECT_EQ(out, want); }, "@partadd-outside", "TPARTADD",
+                          "source valid shapes 4x16 and 6x8 do not fit the destination's 6x16: one source must match "
+                          "it and the other must not exceed it",
+                          PTOSIM_TARGET_A5 ? "the release build combines the sources over their common 4x8 and copies "
+                                             "src1 elsewhere, writing dst over 6x16"
+                                           : "the release build writes nothing to dst",
+                          "give one source dst's valid shape 6x16 and the other at most that");
+}
+
+// TPARTMAX with both sources taller than dst: A5's release build takes src0
+// as the bigger source (src0 is neither shorter nor narrower than src1),
+// takes the max over the common 6x8 and copies src0 elsewhere, over rows
+// [0, 6): two rows past dst's 4 valid ones. A2A3 writes nothing.
+TEST(DeviceTolerates, PartMaxWithSourcesTallerThanDstFollowsEachTarget) {
+    std::vector<float> a(128), b(128), out(128);
+    for (int i = 0; i < 128; ++i) {
+        a[i] = static_cast<float>((i * 37) % 101);
+        b[i] = static_cast<float>((i * 53) % 97);
+    }
+    std::iota(out.begin(), out.end(), -500.0f);
+    const std::vector<float> before = out;
+    std::vector<float> want = before;
+    if (PTOSIM_TARGET_A5)
+        for (int r = 0; r < 6; ++r)
+            for (int c = 0; c < 16; ++c) {
+                const int i = r * 16 + c;
+                want[i] = c < 8 ? std::max(a[i], b[i]) : a[i];
+            }
+    expect_release_result([&] { part_outside<true>(a.data(), b.data(), out.data(), 6, 16, 6, 8, 4, 16); },
+                          [&] { out = before; }, [&] { EXPECT_EQ(out, want); }, "@partmax-outside", "TPARTMAX",
+                          PTOSIM_TARGET_A5 ? "source valid shapes 6x16 and 6x8 do not fit the destination's 4x16: "
+                                             "neither source may exceed it"
+                                           : "source valid shapes 6x16 and 6x8 do not fit the destination's 4x16: "
+                                             "one source must match it and the other must not exceed it",
+                          PTOSIM_TARGET_A5 ? "the release build combines the sources over their common 6x8 and copies "
+                                             "src0 elsewhere, writing dst over 6x16"
+                                           : "the release build writes nothing to dst",
+                          "give one source dst's valid shape 4x16 and the other at most that");
+}
+
+#if PTOSIM_TARGET_A5
+// TPARTARGMAX with a dstIdx of fewer valid columns than dstVal: A5's release
+// build never reads the index tiles' valid shapes (npu/a5/TPartArgBinOps.hpp
+// TPartArgImpl) and writes all 16 columns of both.
+using AIdx = Tile<TileType::Vec, int32_t, 8, 16, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+using AIdxWhole = Tile<TileType::Vec, int32_t, 8, 16>;
+
+void part_argmax_idx_a5(float* a, float* b, int32_t* ia, int32_t* ib, float* vals, int32_t* idx) {
+    PTile s0(4, 16), s1(4, 16), d(4, 16);
+    AIdx i0(4, 16), i1(4, 16), di(4, 8);
+    PWhole w0, w1, wd;
+    AIdxWhole wi0, wi1, wdi;
+    TASSIGN(w0, 0);
+    TASSIGN(s0, 0);
+    TASSIGN(w1, 0x200);
+    TASSIGN(s1, 0x200);
+    TASSIGN(wd, 0x400);
+    TASSIGN(d, 0x400);
+    TASSIGN(wi0, 0x800);
+    TASSIGN(i0, 0x800);
+    TASSIGN(wi1, 0xA00);
+    TASSIGN(i1, 0xA00);
+    TASSIGN(wdi, 0xC00);
+    TASSIGN(di, 0xC00);
+    Gm<float, 8, 16> ga(a), gb(b), gv(vals);
+    Gm<int32_t, 8, 16> gia(ia), gib(ib), gi(idx);
+    TLOAD(w0, ga);
+    TLOAD(w1, gb);
+    TLOAD(wd, gv);
+    TLOAD(wi0, gia);
+    TLOAD(wi1, gib);
+    TLOAD(wdi, gi);
+    v_after_mte2();
+    TPARTARGMAX(d, s0, s1, di, i0, i1);  // @partargmax-idx-a5
+    mte3_after_v();
+    TSTORE(gv, wd);
+    TSTORE(gi, wdi);
+}
+
+TEST(DeviceTolerates, A5PartArgMaxWithAnIndexOfOtherShapeRunsTheValuesRegion) {
+    std::vector<float> a(128), b(128), vals(128, -1.0f), want_v(128, -1.0f);
+    std::vector<int32_t> ia(128), ib(128), idx(128, -1), want_i(128, -1);
+    for (int i = 0; i < 128; ++i) {
+        a[i] = static_cast<float>((i * 37) % 101);
+        b[i] = static_cast<float>((i * 53) % 97);
+        ia[i] = 1000 + i;
+        ib[i] = 2000 + i;
+    }
+    for (int i = 0; i < 64; ++i) {
+        const bool first = a[i] > b[i];  // src0 only on a strict win
+        want_v[i] = first ? a[i] : b[i];
+        want_i[i] = first ? ia[i] : ib[i];
+    }
+    expect_release_result([&] { part_argmax_idx_a5(a.data(), b.data(), ia.data(), ib.data(), vals.data(), idx.data()); },
+                          [&] {
+                              std::fill(vals.begin(), vals.end(), -1.0f);
+                              std::fill(idx.begin(), idx.end(), -1);
+                          },
+                          [&] {
+                              EXPECT_EQ(vals, want_v);
+                              EXPECT_EQ(idx, want_i);
+                          },
+                          "@partargmax-idx-a5", "TPARTARGMAX", "dstIdx valid shape 4x8 must equal dstVal's 4x16",
+                          "the release build runs dstVal's region over dstIdx", "give dstIdx dstVal's valid shape 4x16");
+}
+#endif
+
 // ------------------------------------------------------------ GM past the requested bytes
 
 constexpr int kR = 4, kC = 16;  // 4 x 16 floats: 256 bytes
