@@ -548,16 +548,16 @@ PartRegion part_merge_region(const Dst& dst, const S0& src0, const S1& src1, Par
 // does not model.
 template <class Dst, class S0, class S1>
 void part_merge_storage(CallSite cs, const char* op, const PartRegion& g, const std::string& what, const char* dst_name,
-                        const char* big0, const char* big1) {
+                        const char* big0, const char* big1, const std::string& fix) {
     const int br = g.src1_big ? S1::Rows : S0::Rows, bc = g.src1_big ? S1::Cols : S0::Cols;
     const char* big = g.src1_big ? big1 : big0;
     if (g.rows > br || g.cols > bc)
         shape_fault(cs, op, what + "; pto-isa's release build reads " + big + " over " + shape_str(g.rows, g.cols) +
-                                ", past its " + shape_str(br, bc) + " storage, which ptosim does not model");
+                                ", past its " + shape_str(br, bc) + " storage, which ptosim does not model: " + fix);
     if (g.rows > Dst::Rows)
         shape_fault(cs, op, what + "; pto-isa's release build writes " + dst_name + " over " +
                                 shape_str(g.rows, g.cols) + ", past its " + shape_str(Dst::Rows, Dst::Cols) +
-                                " storage, which ptosim does not model");
+                                " storage, which ptosim does not model: " + fix);
 }
 
 inline std::string part_release(const PartRegion& g, PartRun run, const char* written, const char* big0,
@@ -586,15 +586,15 @@ PartRun check_part_shapes(CallSite cs, const char* op, const Dst& dst, const S0&
                              " do not fit the destination's " + shape_str(vr, vc) +
                              (pad == PartPad::None ? ": one source must match it and the other must not exceed it"
                                                    : ": neither source may exceed it");
+    const std::string fix = "give one source dst's valid shape " + shape_str(vr, vc) + " and the other at most that";
     PartRun run = PartRun::Nothing;
     PartRegion g;
     if (PTOSIM_TARGET_A5) {
         run = r0 == 0 || c0 == 0 || r1 == 0 || c1 == 0 ? PartRun::Copy : PartRun::Merge;
         g = part_merge_region(dst, src0, src1, run);
-        part_merge_storage<Dst, S0, S1>(cs, op, g, what, written, big0, big1);
+        part_merge_storage<Dst, S0, S1>(cs, op, g, what, written, big0, big1, fix);
     }
-    vop::debug_contract(loc_of(cs), op, Pipe::V, what, part_release(g, run, written, big0, big1),
-                        "give one source dst's valid shape " + shape_str(vr, vc) + " and the other at most that");
+    vop::debug_contract(loc_of(cs), op, Pipe::V, what, part_release(g, run, written, big0, big1), fix);
     if (region) *region = g;
     return run;
 }
@@ -706,7 +706,8 @@ void part_arg(CallSite cs, const char* op, DV& dst, S0& src0, S1& src1, DI& dst_
         using It = std::remove_cvref_t<decltype(idx)>;
         if (rows > It::Rows || cols > It::Cols)
             shape_fault(cs, op, std::string(name) + " is run over " + shape_str(rows, cols) + ", past its " +
-                                    shape_str(It::Rows, It::Cols) + " storage, which ptosim does not model");
+                                    shape_str(It::Rows, It::Cols) + " storage, which ptosim does not model: give it "
+                                    "its value tile's valid shape, in storage that holds it");
     };
     if (run == PartRun::Merge) {
         idx_fits(idx0, g.src1_big ? g.both_rows : vr, g.src1_big ? g.both_cols : vc, "src0Idx");
