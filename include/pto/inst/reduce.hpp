@@ -573,10 +573,12 @@ inline std::string part_release(const PartRegion& g, PartRun run, const char* wr
 
 // Whether the sources' valid shapes follow the TPART patterns, and if not,
 // what the target's release build runs (reported here).
+// `copy_modelled` false: A5's empty-source copy is not modelled for the
+// caller, which faults before anything is reported.
 template <class Dst, class S0, class S1>
 PartRun check_part_shapes(CallSite cs, const char* op, const Dst& dst, const S0& src0, const S1& src1,
                           PartPad pad = PartPad::None, const char* written = "dst", PartRegion* region = nullptr,
-                          const char* big0 = "src0", const char* big1 = "src1") {
+                          const char* big0 = "src0", const char* big1 = "src1", bool copy_modelled = true) {
     const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
     const int r0 = src0.GetValidRow(), c0 = src0.GetValidCol(), r1 = src1.GetValidRow(), c1 = src1.GetValidCol();
     const bool one_matches = same_valid(src0, vr, vc) || same_valid(src1, vr, vc);
@@ -591,6 +593,9 @@ PartRun check_part_shapes(CallSite cs, const char* op, const Dst& dst, const S0&
     PartRegion g;
     if (PTOSIM_TARGET_A5) {
         run = r0 == 0 || c0 == 0 || r1 == 0 || c1 == 0 ? PartRun::Copy : PartRun::Merge;
+        if (run == PartRun::Copy && !copy_modelled)
+            shape_fault(cs, op, what + "; with an empty source pto-isa's release build copies the other with TMOV, "
+                                       "whose region ptosim does not model here: " + fix);
         g = part_merge_region(dst, src0, src1, run);
         part_merge_storage<Dst, S0, S1>(cs, op, g, what, written, big0, big1, fix);
     }
@@ -672,6 +677,9 @@ void part_arg(CallSite cs, const char* op, DV& dst, S0& src0, S1& src1, DI& dst_
     static_assert(is_nd<DV> && is_nd<S0> && is_nd<S1> && is_nd<DI> && is_nd<I0> && is_nd<I1>,
                   "TPARTARGMAX/TPARTARGMIN take Vec tiles in row-major ND layout");
     bool writes = true;
+    // A5 reports these once the index tiles' storage is known to hold the
+    // regions they run, so that a call that faults reports nothing first.
+    std::vector<std::array<std::string, 3>> idx_reports;
     auto pair_check = [&](const auto& val, const auto& idx, const char* name) {
         if (!writes || same_valid(idx, val.GetValidRow(), val.GetValidCol())) return;
         const std::string vs = shape_str(val.GetValidRow(), val.GetValidCol());
@@ -679,11 +687,8 @@ void part_arg(CallSite cs, const char* op, DV& dst, S0& src0, S1& src1, DI& dst_
                                  " must equal " + name + "Val's " + vs;
         const std::string fix = std::string("give ") + name + "Idx " + name + "Val's valid shape " + vs;
         if (PTOSIM_TARGET_A5) {
-            // The region is checked against the index tile's storage below,
-            // once the region the values run over is known.
-            vop::debug_contract(loc_of(cs), op, Pipe::V, what,
-                                std::string("the release build runs ") + name + "Val's region over " + name + "Idx",
-                                fix);
+            idx_reports.push_back({what, std::string("the release build runs ") + name + "Val's region over " + name + "Idx",
+                                   fix});
             return;
         }
         vop::debug_contract(loc_of(cs), op, Pipe::V, what, "the release build writes nothing to dstVal or dstIdx", fix);
@@ -694,10 +699,9 @@ void part_arg(CallSite cs, const char* op, DV& dst, S0& src0, S1& src1, DI& dst_
     pair_check(src1, idx1, "src1");
     PartRegion g;
     PartRun run = PartRun::Nothing;
-    if (writes) run = check_part_shapes(cs, op, dst, src0, src1, PartPad::None, "dstVal and dstIdx", &g, "src0Val", "src1Val");
-    if (run == PartRun::Copy)
-        shape_fault(cs, op, "an empty source outside the patterns: pto-isa's release build copies the other with "
-                            "TMOV, whose region ptosim does not model here; give one source dstVal's valid shape");
+    if (writes)
+        run = check_part_shapes(cs, op, dst, src0, src1, PartPad::None, "dstVal and dstIdx", &g, "src0Val", "src1Val",
+                                false);
     int vr = 0, vc = 0;
     if (run == PartRun::Patterns) vr = dst.GetValidRow(), vc = dst.GetValidCol();
     if (run == PartRun::Merge) vr = g.rows, vc = g.cols;
@@ -717,6 +721,7 @@ void part_arg(CallSite cs, const char* op, DV& dst, S0& src0, S1& src1, DI& dst_
         idx_fits(idx1, std::min(src1.GetValidRow(), vr), std::min(src1.GetValidCol(), vc), "src1Idx");
     }
     idx_fits(dst_idx, vr, vc, "dstIdx");
+    for (const auto& [what, release, fix] : idx_reports) vop::debug_contract(loc_of(cs), op, Pipe::V, what, release, fix);
     auto [d, v] = begin_op_n(cs, op, static_cast<uint64_t>(vr) * vc, static_cast<NoTmp*>(nullptr),
                              std::tuple<DV&, DI&>{dst, dst_idx}, src0, src1, idx0, idx1);
     const auto& [a, b, ia, ib] = v;
