@@ -145,7 +145,7 @@ void check_sel(int vr, int vc) {
         load(fd, sentinel, kR, kC);
         load(m, mask, kR, 32);
         ISA_SYNC(PIPE_MTE2, PIPE_V);
-        if constexpr (scalar_form) TSELS(d, m, fa, s);
+        if constexpr (scalar_form) TSELS(d, m, da, s);
         else TSEL(d, m, da, db, tmp);
         ISA_SYNC(PIPE_V, PIPE_MTE3);
         store(out, fd, kR, kC);

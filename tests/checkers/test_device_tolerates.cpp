@@ -985,6 +985,438 @@ TEST(DeviceTolerates, AddsWithASourceOfAnotherShapeFollowsEachTarget) {
                           "give src dst's valid shape 4x16");
 }
 
+// ------------------------------------------------------------ select, interleave and partial ops
+
+// TSELS with a source of fewer valid columns than dst: both targets assert
+// equal valid shapes in debug builds only and select over dst's, reading src
+// at its own row pitch (npu/a2a3/TSels.hpp, npu/a5/TSels.hpp).
+using SelTile = Tile<TileType::Vec, float, 4, 16>;
+using SelPart = Tile<TileType::Vec, float, 4, 16, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+using SelMask = Tile<TileType::Vec, uint8_t, 4, 32>;
+
+// Row r's predicate bits: bit c of the row's first two bytes.
+std::vector<uint8_t> sel_mask_bytes() {
+    std::vector<uint8_t> m(4 * 32, 0);
+    for (int r = 0; r < 4; ++r) {
+        m[r * 32] = static_cast<uint8_t>(0x5A + r);
+        m[r * 32 + 1] = static_cast<uint8_t>(0xC3 ^ r);
+    }
+    return m;
+}
+bool sel_bit(const std::vector<uint8_t>& m, int r, int c) { return (m[r * 32 + c / 8] >> (c % 8)) & 1; }
+
+void sels_short_src(float* a, uint8_t* mask, float* out) {
+    SelTile whole, d;
+    SelPart s(4, 8);
+    SelMask m;
+    TASSIGN(whole, 0);
+    TASSIGN(s, 0);
+    TASSIGN(m, 0x400);
+    TASSIGN(d, 0x800);
+    Gm<float, 4, 16> ga(a), go(out);
+    Gm<uint8_t, 4, 32> gm(mask);
+    TLOAD(whole, ga);
+    TLOAD(m, gm);
+    TLOAD(d, go);
+    v_after_mte2();
+    TSELS(d, m, s, -7.0f);  // @sels-short
+    mte3_after_v();
+    TSTORE(go, d);
+}
+
+TEST(DeviceTolerates, SelsReadsItsSourceOverDstsValidShape) {
+    std::vector<float> a(64), out(64, -1.0f), want(64);
+    std::iota(a.begin(), a.end(), 1.0f);
+    std::vector<uint8_t> mask = sel_mask_bytes();
+    for (int r = 0; r < 4; ++r)
+        for (int c = 0; c < 16; ++c) want[r * 16 + c] = sel_bit(mask, r, c) ? a[r * 16 + c] : -7.0f;
+    expect_release_result([&] { sels_short_src(a.data(), mask.data(), out.data()); },
+                          [&] { std::fill(out.begin(), out.end(), -1.0f); }, [&] { EXPECT_EQ(out, want); },
+                          "@sels-short", "TSELS", "src's valid shape 4x8 differs from 4x16 (dst's valid shape)",
+                          "the release build reads src over 4x16 and ignores its own valid shape",
+                          "give src dst's valid shape 4x16");
+}
+
+// TSEL states no rule on its sources' valid shapes: both targets select over
+// dst's (npu/a2a3/TSel.hpp, npu/a5/TSel.hpp), and there is nothing to report.
+void sel_short_src1(float* a, float* b, uint8_t* mask, float* out) {
+    SelPart s0(4, 16), s1(4, 8), d(4, 16);
+    SelTile whole1;
+    SelMask m;
+    TASSIGN(s0, 0);
+    TASSIGN(whole1, 0x400);
+    TASSIGN(s1, 0x400);
+    TASSIGN(m, 0x800);
+    TASSIGN(d, 0xC00);
+    Gm<float, 4, 16> ga(a), gb(b), go(out);
+    Gm<uint8_t, 4, 32> gm(mask);
+    TLOAD(s0, ga);
+    TLOAD(whole1, gb);
+    TLOAD(m, gm);
+    v_after_mte2();
+    TSEL(d, m, s0, s1);
+    mte3_after_v();
+    TSTORE(go, d);
+}
+
+TEST(DeviceTolerates, SelWithASourceOfFewerValidColumnsRunsUnreported) {
+    std::vector<float> a(64), b(64), out(64, -1.0f), want(64);
+    std::iota(a.begin(), a.end(), 1.0f);
+    std::iota(b.begin(), b.end(), 501.0f);
+    std::vector<uint8_t> mask = sel_mask_bytes();
+    for (int r = 0; r < 4; ++r)
+        for (int c = 0; c < 16; ++c) want[r * 16 + c] = sel_bit(mask, r, c) ? a[r * 16 + c] : b[r * 16 + c];
+    for (bool strict : {false, true}) {
+        std::fill(out.begin(), out.end(), -1.0f);
+        Outcome o = vec(strict ? "" : "mem", strict, [&] { sel_short_src1(a.data(), b.data(), mask.data(), out.data()); });
+        ASSERT_TRUE(o.st.ok()) << o.st.message;
+        EXPECT_EQ(out, want);
+        EXPECT_TRUE(o.reports.empty());
+        EXPECT_EQ(o.err.find("debug-only-contract"), std::string::npos) << o.err;
+    }
+}
+
+#if PTOSIM_TARGET_A5
+// TINTERLEAVE with 7 valid columns: pto-isa asserts an even count in debug
+// builds only; the release build splits each row at 7 / 2 = 3
+// (npu/a5/TInterleave.hpp TInterleaveUnalign): dst0 takes the stream from
+// column 0 of both sources, dst1 from column 3, 7 values each.
+using OddTile = Tile<TileType::Vec, float, 2, 16, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+using OddWhole = Tile<TileType::Vec, float, 2, 16>;
+
+template <bool Interleave>
+void odd_two_source(float* a, float* b, float* out0, float* out1, int cols) {
+    OddTile s0(2, cols), s1(2, cols), d0(2, cols), d1(2, cols);
+    OddWhole w0, w1, wd0, wd1;
+    TASSIGN(w0, 0);
+    TASSIGN(s0, 0);
+    TASSIGN(w1, 0x400);
+    TASSIGN(s1, 0x400);
+    TASSIGN(wd0, 0x800);
+    TASSIGN(d0, 0x800);
+    TASSIGN(wd1, 0xC00);
+    TASSIGN(d1, 0xC00);
+    Gm<float, 2, 16> ga(a), gb(b), g0(out0), g1(out1);
+    TLOAD(w0, ga);
+    TLOAD(w1, gb);
+    TLOAD(wd0, g0);
+    TLOAD(wd1, g1);
+    v_after_mte2();
+    if constexpr (Interleave) TINTERLEAVE(d1, d0, s1, s0);  // @interleave-odd
+    else TDEINTERLEAVE(d1, d0, s1, s0);  // @deinterleave-odd
+    mte3_after_v();
+    TSTORE(g0, wd0);
+    TSTORE(g1, wd1);
+}
+
+TEST(DeviceTolerates, A5InterleaveWithOddColumnsSplitsAtHalfTheCount) {
+    std::vector<float> a(32), b(32), out0(32, -1.0f), out1(32, -1.0f), want0(32, -1.0f), want1(32, -1.0f);
+    std::iota(a.begin(), a.end(), 1.0f);
+    std::iota(b.begin(), b.end(), 101.0f);
+    for (int r = 0; r < 2; ++r)
+        for (int k = 0; k < 7; ++k) {
+            const std::vector<float>& from = k % 2 ? b : a;
+            want0[r * 16 + k] = from[r * 16 + k / 2];
+            want1[r * 16 + k] = from[r * 16 + 3 + k / 2];
+        }
+    expect_release_result([&] { odd_two_source<true>(a.data(), b.data(), out0.data(), out1.data(), 7); },
+                          [&] {
+                              std::fill(out0.begin(), out0.end(), -1.0f);
+                              std::fill(out1.begin(), out1.end(), -1.0f);
+                          },
+                          [&] {
+                              EXPECT_EQ(out0, want0);
+                              EXPECT_EQ(out1, want1);
+                          },
+                          "@interleave-odd", "TINTERLEAVE", "the valid column count (7) is odd",
+                          "the release build interleaves the sources from column 0 into dst0 and from column 3 into "
+                          "dst1, 7 values each",
+                          "give every operand an even number of valid columns");
+}
+
+// TDEINTERLEAVE's page asks for an even count and nothing checks it: the
+// release build de-interleaves 6 columns of src0 into dst0's and dst1's
+// first 3 and 6 of src1 into the next 3 (npu/a5/TDeInterleave.hpp
+// TDeInterleaveUnalign); column 6 keeps its bytes.
+TEST(DeviceTolerates, A5DeinterleaveWithOddColumnsLeavesTheLastColumn) {
+    std::vector<float> a(32), b(32), out0(32, -1.0f), out1(32, -1.0f), want0(32, -1.0f), want1(32, -1.0f);
+    std::iota(a.begin(), a.end(), 1.0f);
+    std::iota(b.begin(), b.end(), 101.0f);
+    for (int r = 0; r < 2; ++r)
+        for (int k = 0; k < 3; ++k)
+            for (int out = 0; out < 2; ++out) {
+                (out ? want1 : want0)[r * 16 + k] = a[r * 16 + 2 * k + out];
+                (out ? want1 : want0)[r * 16 + 3 + k] = b[r * 16 + 2 * k + out];
+            }
+    expect_release_result([&] { odd_two_source<false>(a.data(), b.data(), out0.data(), out1.data(), 7); },
+                          [&] {
+                              std::fill(out0.begin(), out0.end(), -1.0f);
+                              std::fill(out1.begin(), out1.end(), -1.0f);
+                          },
+                          [&] {
+                              EXPECT_EQ(out0, want0);
+                              EXPECT_EQ(out1, want1);
+                          },
+                          "@deinterleave-odd", "TDEINTERLEAVE", "the valid column count (7) is odd",
+                          "the release build de-interleaves 6 columns of src0 into dst0's and dst1's first 3 and of "
+                          "src1 into the next 3; column 6 of dst0 and dst1 keeps its bytes",
+                          "give every operand an even number of valid columns");
+}
+
+// 129 valid floats: 64 to a half, so the release build's one pass of 128
+// columns ends before column 128, which keeps its bytes in dst0 and dst1.
+using WideOdd = Tile<TileType::Vec, float, 1, 136, BLayout::RowMajor, 1, DYNAMIC>;
+using WideWhole = Tile<TileType::Vec, float, 1, 136>;
+
+void interleave_129(float* a, float* b, float* out0, float* out1) {
+    WideOdd s0(129), s1(129), d0(129), d1(129);
+    WideWhole w0, w1, wd0, wd1;
+    TASSIGN(w0, 0);
+    TASSIGN(s0, 0);
+    TASSIGN(w1, 0x400);
+    TASSIGN(s1, 0x400);
+    TASSIGN(wd0, 0x800);
+    TASSIGN(d0, 0x800);
+    TASSIGN(wd1, 0xC00);
+    TASSIGN(d1, 0xC00);
+    Gm<float, 1, 136> ga(a), gb(b), g0(out0), g1(out1);
+    TLOAD(w0, ga);
+    TLOAD(w1, gb);
+    TLOAD(wd0, g0);
+    TLOAD(wd1, g1);
+    v_after_mte2();
+    TINTERLEAVE(d1, d0, s1, s0);  // @interleave-129
+    mte3_after_v();
+    TSTORE(g0, wd0);
+    TSTORE(g1, wd1);
+}
+
+TEST(DeviceTolerates, A5InterleaveOfAnOddCountAtARegisterMultipleLeavesTheLastColumn) {
+    std::vector<float> a(136), b(136), out0(136, -1.0f), out1(136, -1.0f), want0(136, -1.0f), want1(136, -1.0f);
+    std::iota(a.begin(), a.end(), 1.0f);
+    std::iota(b.begin(), b.end(), 1001.0f);
+    for (int k = 0; k < 128; ++k) {
+        const std::vector<float>& from = k % 2 ? b : a;
+        want0[k] = from[k / 2];
+        want1[k] = from[64 + k / 2];
+    }
+    expect_release_result([&] { interleave_129(a.data(), b.data(), out0.data(), out1.data()); },
+                          [&] {
+                              std::fill(out0.begin(), out0.end(), -1.0f);
+                              std::fill(out1.begin(), out1.end(), -1.0f);
+                          },
+                          [&] {
+                              EXPECT_EQ(out0, want0);
+                              EXPECT_EQ(out1, want1);
+                          },
+                          "@interleave-129", "TINTERLEAVE", "the valid column count (129) is odd",
+                          "the release build interleaves the sources from column 0 into dst0 and from column 64 into "
+                          "dst1, 128 values each; column 128 of dst0 and dst1 keeps its bytes",
+                          "give every operand an even number of valid columns");
+}
+
+// The one-source form with 9 valid columns: the release build pairs the
+// first 8 and ignores the last (npu/a5/TDeInterleave.hpp
+// TDeInterleaveSingleSrc).
+using DeSrc = Tile<TileType::Vec, float, 2, 128, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+using DeSrcWhole = Tile<TileType::Vec, float, 2, 128>;
+using DeDst = Tile<TileType::Vec, float, 2, 16, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+
+void deinterleave_one_source_odd(float* a, float* out0, float* out1) {
+    DeSrc s(2, 9);
+    DeSrcWhole w;
+    DeDst d0(2, 4), d1(2, 4);
+    OddWhole wd0, wd1;
+    TASSIGN(w, 0);
+    TASSIGN(s, 0);
+    TASSIGN(wd0, 0x800);
+    TASSIGN(d0, 0x800);
+    TASSIGN(wd1, 0xC00);
+    TASSIGN(d1, 0xC00);
+    Gm<float, 2, 128> ga(a);
+    Gm<float, 2, 16> g0(out0), g1(out1);
+    TLOAD(w, ga);
+    TLOAD(wd0, g0);
+    TLOAD(wd1, g1);
+    v_after_mte2();
+    TDEINTERLEAVE(d1, d0, s);  // @deinterleave-one-odd
+    mte3_after_v();
+    TSTORE(g0, wd0);
+    TSTORE(g1, wd1);
+}
+
+TEST(DeviceTolerates, A5DeinterleaveOfOneSourceWithOddColumnsIgnoresTheLast) {
+    std::vector<float> a(256), out0(32, -1.0f), out1(32, -1.0f), want0(32, -1.0f), want1(32, -1.0f);
+    std::iota(a.begin(), a.end(), 1.0f);
+    for (int r = 0; r < 2; ++r)
+        for (int k = 0; k < 4; ++k) {
+            want0[r * 16 + k] = a[r * 128 + 2 * k];
+            want1[r * 16 + k] = a[r * 128 + 2 * k + 1];
+        }
+    expect_release_result([&] { deinterleave_one_source_odd(a.data(), out0.data(), out1.data()); },
+                          [&] {
+                              std::fill(out0.begin(), out0.end(), -1.0f);
+                              std::fill(out1.begin(), out1.end(), -1.0f);
+                          },
+                          [&] {
+                              EXPECT_EQ(out0, want0);
+                              EXPECT_EQ(out1, want1);
+                          },
+                          "@deinterleave-one-odd", "TDEINTERLEAVE", "src's valid column count (9) is odd",
+                          "the release build de-interleaves its first 8 columns into 4 of dst0 and dst1 and ignores "
+                          "the last",
+                          "give src an even number of valid columns");
+}
+#endif
+
+// TPARTADD with neither source of dst's valid shape (src0 short of rows,
+// src1 of columns). A2A3's release build takes none of its branches
+// (npu/a2a3/TPartOp.hpp). A5's (pto-isa 3186c381, npu/a5/TPartBinOps.hpp
+// TPartOp) takes src1 as the bigger source since src0 has fewer rows, adds
+// over the common 4x8 and copies src1, read over dst's 16 columns past its
+// own 8, into the rest of dst's 6x16.
+using PTile = Tile<TileType::Vec, float, 8, 16, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+using PWhole = Tile<TileType::Vec, float, 8, 16>;
+
+template <bool Max>
+void part_outside(float* a, float* b, float* out, int r0, int c0, int r1, int c1, int vr, int vc) {
+    PTile s0(r0, c0), s1(r1, c1), d(vr, vc);
+    PWhole w0, w1, wd;
+    TASSIGN(w0, 0);
+    TASSIGN(s0, 0);
+    TASSIGN(w1, 0x800);
+    TASSIGN(s1, 0x800);
+    TASSIGN(wd, 0x1000);
+    TASSIGN(d, 0x1000);
+    Gm<float, 8, 16> ga(a), gb(b), go(out);
+    TLOAD(w0, ga);
+    TLOAD(w1, gb);
+    TLOAD(wd, go);
+    v_after_mte2();
+    if constexpr (Max) TPARTMAX(d, s0, s1);  // @partmax-outside
+    else TPARTADD(d, s0, s1);  // @partadd-outside
+    mte3_after_v();
+    TSTORE(go, wd);
+}
+
+TEST(DeviceTolerates, PartAddWithNeitherSourceOfDstsShapeFollowsEachTarget) {
+    std::vector<float> a(128), b(128), out(128);
+    std::iota(a.begin(), a.end(), 1.0f);
+    std::iota(b.begin(), b.end(), 1001.0f);
+    std::iota(out.begin(), out.end(), -500.0f);
+    const std::vector<float> before = out;
+    std::vector<float> want = before;
+    if (PTOSIM_TARGET_A5)
+        for (int r = 0; r < 6; ++r)
+            for (int c = 0; c < 16; ++c) want[r * 16 + c] = r < 4 && c < 8 ? a[r * 16 + c] + b[r * 16 + c] : b[r * 16 + c];
+    expect_release_result([&] { part_outside<false>(a.data(), b.data(), out.data(), 4, 16, 6, 8, 6, 16); },
+                          [&] { out = before; }, [&] { EXPECT_EQ(out, want); }, "@partadd-outside", "TPARTADD",
+                          "source valid shapes 4x16 and 6x8 do not fit the destination's 6x16: one source must match "
+                          "it and the other must not exceed it",
+                          PTOSIM_TARGET_A5 ? "the release build combines the sources over their common 4x8 and copies "
+                                             "src1 elsewhere, writing dst over 6x16"
+                                           : "the release build writes nothing to dst",
+                          "give one source dst's valid shape 6x16 and the other at most that");
+}
+
+// TPARTMAX with both sources taller than dst: A5's release build takes src0
+// as the bigger source (src0 is neither shorter nor narrower than src1),
+// takes the max over the common 6x8 and copies src0 elsewhere, over rows
+// [0, 6): two rows past dst's 4 valid ones. A2A3 writes nothing.
+TEST(DeviceTolerates, PartMaxWithSourcesTallerThanDstFollowsEachTarget) {
+    std::vector<float> a(128), b(128), out(128);
+    for (int i = 0; i < 128; ++i) {
+        a[i] = static_cast<float>((i * 37) % 101);
+        b[i] = static_cast<float>((i * 53) % 97);
+    }
+    std::iota(out.begin(), out.end(), -500.0f);
+    const std::vector<float> before = out;
+    std::vector<float> want = before;
+    if (PTOSIM_TARGET_A5)
+        for (int r = 0; r < 6; ++r)
+            for (int c = 0; c < 16; ++c) {
+                const int i = r * 16 + c;
+                want[i] = c < 8 ? std::max(a[i], b[i]) : a[i];
+            }
+    expect_release_result([&] { part_outside<true>(a.data(), b.data(), out.data(), 6, 16, 6, 8, 4, 16); },
+                          [&] { out = before; }, [&] { EXPECT_EQ(out, want); }, "@partmax-outside", "TPARTMAX",
+                          PTOSIM_TARGET_A5 ? "source valid shapes 6x16 and 6x8 do not fit the destination's 4x16: "
+                                             "neither source may exceed it"
+                                           : "source valid shapes 6x16 and 6x8 do not fit the destination's 4x16: "
+                                             "one source must match it and the other must not exceed it",
+                          PTOSIM_TARGET_A5 ? "the release build combines the sources over their common 6x8 and copies "
+                                             "src0 elsewhere, writing dst over 6x16"
+                                           : "the release build writes nothing to dst",
+                          "give one source dst's valid shape 4x16 and the other at most that");
+}
+
+#if PTOSIM_TARGET_A5
+// TPARTARGMAX with a dstIdx of fewer valid columns than dstVal: A5's release
+// build never reads the index tiles' valid shapes (npu/a5/TPartArgBinOps.hpp
+// TPartArgImpl) and writes all 16 columns of both.
+using AIdx = Tile<TileType::Vec, int32_t, 8, 16, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+using AIdxWhole = Tile<TileType::Vec, int32_t, 8, 16>;
+
+void part_argmax_idx_a5(float* a, float* b, int32_t* ia, int32_t* ib, float* vals, int32_t* idx) {
+    PTile s0(4, 16), s1(4, 16), d(4, 16);
+    AIdx i0(4, 16), i1(4, 16), di(4, 8);
+    PWhole w0, w1, wd;
+    AIdxWhole wi0, wi1, wdi;
+    TASSIGN(w0, 0);
+    TASSIGN(s0, 0);
+    TASSIGN(w1, 0x200);
+    TASSIGN(s1, 0x200);
+    TASSIGN(wd, 0x400);
+    TASSIGN(d, 0x400);
+    TASSIGN(wi0, 0x800);
+    TASSIGN(i0, 0x800);
+    TASSIGN(wi1, 0xA00);
+    TASSIGN(i1, 0xA00);
+    TASSIGN(wdi, 0xC00);
+    TASSIGN(di, 0xC00);
+    Gm<float, 8, 16> ga(a), gb(b), gv(vals);
+    Gm<int32_t, 8, 16> gia(ia), gib(ib), gi(idx);
+    TLOAD(w0, ga);
+    TLOAD(w1, gb);
+    TLOAD(wd, gv);
+    TLOAD(wi0, gia);
+    TLOAD(wi1, gib);
+    TLOAD(wdi, gi);
+    v_after_mte2();
+    TPARTARGMAX(d, s0, s1, di, i0, i1);  // @partargmax-idx-a5
+    mte3_after_v();
+    TSTORE(gv, wd);
+    TSTORE(gi, wdi);
+}
+
+TEST(DeviceTolerates, A5PartArgMaxWithAnIndexOfOtherShapeRunsTheValuesRegion) {
+    std::vector<float> a(128), b(128), vals(128, -1.0f), want_v(128, -1.0f);
+    std::vector<int32_t> ia(128), ib(128), idx(128, -1), want_i(128, -1);
+    for (int i = 0; i < 128; ++i) {
+        a[i] = static_cast<float>((i * 37) % 101);
+        b[i] = static_cast<float>((i * 53) % 97);
+        ia[i] = 1000 + i;
+        ib[i] = 2000 + i;
+    }
+    for (int i = 0; i < 64; ++i) {
+        const bool first = a[i] > b[i];  // src0 only on a strict win
+        want_v[i] = first ? a[i] : b[i];
+        want_i[i] = first ? ia[i] : ib[i];
+    }
+    expect_release_result([&] { part_argmax_idx_a5(a.data(), b.data(), ia.data(), ib.data(), vals.data(), idx.data()); },
+                          [&] {
+                              std::fill(vals.begin(), vals.end(), -1.0f);
+                              std::fill(idx.begin(), idx.end(), -1);
+                          },
+                          [&] {
+                              EXPECT_EQ(vals, want_v);
+                              EXPECT_EQ(idx, want_i);
+                          },
+                          "@partargmax-idx-a5", "TPARTARGMAX", "dstIdx valid shape 4x8 must equal dstVal's 4x16",
+                          "the release build runs dstVal's region over dstIdx", "give dstIdx dstVal's valid shape 4x16");
+}
+#endif
+
 // ------------------------------------------------------------ GM past the requested bytes
 
 constexpr int kR = 4, kC = 16;  // 4 x 16 floats: 256 bytes

@@ -150,18 +150,24 @@ void tcmp(CallSite cs, const char* op, Dst& dst, CmpMode mode, Rhs rhs, S0& src0
     }
 }
 
+// Both targets select over dst's valid shape and read each source there at
+// its own row pitch, whatever its valid shape (a2a3/TSel.hpp, TSels.hpp;
+// a5/TSel.hpp, TSels.hpp). TSEL states no rule on the sources' valid shapes
+// (and its sources share dst's tile type, so that region is in their
+// storage); TSELS asserts src's equals dst's, in debug builds only, which
+// `src_rule` reports (docs/debug-contracts.md).
 template <class Dst, class Mask, class Src>
-void check_sel_tiles(CallSite cs, const char* op, Dst& dst, Src& src) {
+void check_sel_tiles(CallSite cs, const char* op, Dst& dst, Src& src, bool src_rule) {
     check_vec_operand<Dst>();
     check_vec_operand<Src>();
     static_assert(Mask::Loc == TileType::Vec && Mask::isRowMajor && !Mask::isBoxedLayout,
                   "TSEL/TSELS: the mask must be a row-major ND Vec tile");
     static_assert(std::is_integral_v<typename Mask::DType>, "TSEL/TSELS: the mask tile holds packed bits (an integer type)");
-    if (src.GetValidRow() < dst.GetValidRow() || src.GetValidCol() < dst.GetValidCol())
-        vop::shape_fault(cs, op, "a source's valid shape " + std::to_string(src.GetValidRow()) + "x" +
-                                     std::to_string(src.GetValidCol()) + " is smaller than dst's " +
-                                     std::to_string(dst.GetValidRow()) + "x" + std::to_string(dst.GetValidCol()));
-    check_mask_fits<Mask>(cs, op, dst.GetValidRow(), dst.GetValidCol());
+    const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
+    if (src_rule)
+        vop::region_contract(cs, op, src, "src", vr, vc, "dst's valid shape", "read",
+                             "give src dst's valid shape " + vop::shape_str(vr, vc));
+    check_mask_fits<Mask>(cs, op, vr, vc);
 }
 
 // ------------------------------------------------------------ padding
@@ -304,8 +310,8 @@ template <typename TileData, typename MaskTile, typename TmpTile>
 void tsel(CallSite cs, TileData& dst, MaskTile& selMask, TileData& src0, TileData& src1, TmpTile* tmp) {
     using E = typename TileData::DType;
     static_assert(tsel_types<E>, "TSEL: unsupported element type (see docs/isa/layout.md)");
-    check_sel_tiles<TileData, MaskTile>(cs, "TSEL", dst, src0);
-    check_sel_tiles<TileData, MaskTile>(cs, "TSEL", dst, src1);
+    check_sel_tiles<TileData, MaskTile>(cs, "TSEL", dst, src0, false);
+    check_sel_tiles<TileData, MaskTile>(cs, "TSEL", dst, src1, false);
     const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
     auto [d, v] = vop::begin_op(cs, "TSEL", static_cast<uint64_t>(vr) * vc, tmp, dst, selMask, src0, src1);
     const uint8_t* m = std::get<0>(v).base;
@@ -351,7 +357,7 @@ PTO_INST RecordEvent TSELS(CallSite cs, TileDataDst& dst, TileDataMask& mask, Ti
     using E = typename TileDataDst::DType;
     static_assert(ptosim_impl::tsels_types<E>, "TSELS: unsupported element type on this target (see docs/isa/layout.md)");
     static_assert(std::is_same_v<E, typename TileDataSrc::DType>, "TSELS: dst and src must have the same element type");
-    ptosim_impl::check_sel_tiles<TileDataDst, TileDataMask>(cs, "TSELS", dst, src);
+    ptosim_impl::check_sel_tiles<TileDataDst, TileDataMask>(cs, "TSELS", dst, src, true);
     const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
     auto [d, v] = ptosim_impl::vop::begin_op(cs, "TSELS", static_cast<uint64_t>(vr) * vc, static_cast<ptosim_impl::vop::NoTmp*>(nullptr),
                                      dst, mask, src);

@@ -169,26 +169,56 @@ void split_two(Op& op, D& dst0, D& dst1, int vr, int vc, const uint8_t* s0, cons
 // pto-isa asserts every operand has dst0's valid shape (a5/TInterleave.hpp,
 // a5/TDeInterleave.hpp, PTO_ASSERT only); the release build passes dst0's
 // valid shape to the loops, which read src0/src1 and write dst1 over it.
+//
+// An odd valid column count V is asserted against by TINTERLEAVE and ruled
+// out by TDEINTERLEAVE's page, neither checked by the release build, whose
+// loops split each row at h = V / 2 (rounded down) and still run:
+// - TINTERLEAVE (a5/TInterleave.hpp TInterleaveAlign/Unalign) interleaves
+//   from column 0 of both sources into dst0 and from column h into dst1,
+//   storing V values each, in ceil(h / E) passes of 2E (E: elements per
+//   256-byte register). When h is a multiple of E those passes end at
+//   column V - 1, which is then left alone.
+// - TDEINTERLEAVE (a5/TDeInterleave.hpp) de-interleaves 2h columns of src0
+//   into columns [0, h) of dst0/dst1 and 2h of src1 into [h, 2h); column
+//   V - 1 is left alone. With V = 1 and elements wider than a byte, its
+//   unaligned path counts its tail loop from h - 1 = -1 as a 16-bit count,
+//   65535 passes over the tiles' neighbours, which ptosim does not model.
 template <class D, class S>
 void two_source(Op& op, D& dst1, D& dst0, S& src1, S& src0, bool interleave) {
+    using T = typename D::DType;
     const int vr = dst0.GetValidRow(), vc = dst0.GetValidCol();
     const std::string fix = "give every operand dst0's valid shape " + shape_str(vr, vc);
     vop::region_contract(op.cs, op.name, src0, "src0", vr, vc, "dst0's valid shape", "read", fix);
     vop::region_contract(op.cs, op.name, src1, "src1", vr, vc, "dst0's valid shape", "read", fix);
     vop::region_contract(op.cs, op.name, dst1, "dst1", vr, vc, "dst0's valid shape", "write", fix);
-    if (vc % 2) op.fault("the valid column count (" + std::to_string(vc) + ") must be even");
+    const int h = vc / 2;
+    constexpr int per_register = 256 / static_cast<int>(sizeof(T));
+    const int cols = interleave ? std::min(vc, 2 * per_register * ((h + per_register - 1) / per_register)) : 2 * h;
+    if (vc % 2) {
+        if (!interleave && vc == 1 && sizeof(T) > 1)
+            op.fault("the valid column count is 1; pto-isa's release build then runs its tail loop 65535 times past "
+                     "the tiles, which ptosim does not model: give every operand an even number of valid columns");
+        const std::string odd = "the valid column count (" + std::to_string(vc) + ") is odd";
+        const std::string left = cols < vc ? "; column " + std::to_string(vc - 1) + " of dst0 and dst1 keeps its bytes"
+                                           : "";
+        const std::string release =
+            interleave ? "the release build interleaves the sources from column 0 into dst0 and from column " +
+                             std::to_string(h) + " into dst1, " + std::to_string(cols) + " values each" + left
+                       : "the release build de-interleaves " + std::to_string(2 * h) + " columns of src0 into dst0's "
+                             "and dst1's first " + std::to_string(h) + " and of src1 into the next " +
+                             std::to_string(h) + left;
+        vop::debug_contract(loc_of(op.cs), op.name, ptosim::Pipe::V, odd, release,
+                            "give every operand an even number of valid columns");
+    }
     const uint8_t* s0 = op.tile(src0, "source", false);
     const uint8_t* s1 = op.tile(src1, "source", false);
-    // Stream position p of dst `out` is element out * vc + j of the combined
-    // stream; interleaving maps stream position q to src(q % 2)(q / 2),
-    // de-interleaving reads stream 2q (+1) from the halves src0 ++ src1.
-    split_two<D, S>(op, dst0, dst1, vr, vc, s0, s1, [vc, interleave](int out, int j) {
-        if (interleave) {
-            const int q = out * vc + j;
-            return std::pair<bool, int>{q % 2 == 1, q / 2};
-        }
-        const int q = 2 * j + out;
-        return std::pair<bool, int>{q >= vc, q >= vc ? q - vc : q};
+    // Interleaving: column j of dst `out` is element out * h + j / 2 of src(j % 2),
+    // the stream src0(0), src1(0), src0(1), ... cut at V when V is even.
+    // De-interleaving: columns [0, h) take the even (dst0) or odd (dst1)
+    // elements of src0's first 2h, [h, 2h) those of src1.
+    split_two<D, S>(op, dst0, dst1, vr, cols, s0, s1, [h, interleave](int out, int j) {
+        if (interleave) return std::pair<bool, int>{j % 2 == 1, out * h + j / 2};
+        return std::pair<bool, int>{j >= h, 2 * (j >= h ? j - h : j) + out};
     });
 }
 
@@ -234,7 +264,16 @@ PTO_INST RecordEvent TDeInterleave(CallSite cs, TileDataDst& dst1, TileDataDst& 
                   "(Cols * sizeof(element) >= 512); use the two-source form for narrower tiles");
     ptosim_impl::rearr::Op op(cs, "TDEINTERLEAVE", ptosim::Pipe::V);
     const int vr = src.GetValidRow(), vc = src.GetValidCol();
-    if (vc % 2) op.fault("src's valid column count (" + std::to_string(vc) + ") must be even");
+    // The page asks for an even count; the release build de-interleaves the
+    // first vc / 2 pairs and ignores the last column (a5/TDeInterleave.hpp
+    // TDeInterleaveSingleSrc).
+    if (vc % 2)
+        ptosim_impl::vop::debug_contract(
+            ptosim_impl::loc_of(cs), "TDEINTERLEAVE", ptosim::Pipe::V,
+            "src's valid column count (" + std::to_string(vc) + ") is odd",
+            "the release build de-interleaves its first " + std::to_string(vc - 1) + " columns into " +
+                std::to_string(vc / 2) + " of dst0 and dst1 and ignores the last",
+            "give src an even number of valid columns");
     if (vr > TileDataDst::Rows || vc / 2 > TileDataDst::Cols)
         op.fault("src's valid shape " + ptosim_impl::vop::shape_str(vr, vc) + " does not fit two " +
                  ptosim_impl::vop::shape_str(TileDataDst::Rows, TileDataDst::Cols) + " halves");

@@ -492,48 +492,116 @@ void col_expand_binary(CallSite cs, const char* op, Dst& dst, S0& src0, S1& src1
 
 // ------------------------------------------------------------ partial ops
 
-// Over dst's valid region: f(src0, src1) where both sources are valid, a
-// copy of the one that is valid elsewhere. One source must have dst's valid
-// shape and the other must fit inside it (the supported patterns), so every
-// destination element is covered.
-// One source must have dst's valid shape and the other must fit inside it
-// (the supported patterns), so every destination element is covered.
 // What a TPART op writes where neither source is valid. None: the shapes must
-// leave no such element. Min/Max: A5 TPARTMAX/TPARTMIN (a5/TPartBinOps.hpp
-// TCopyPadOp) first fill dst's valid region with the type's lowest/highest
-// value, so both sources need only fit inside dst.
+// leave no such element. Min/Max: A5 TPARTMAX/TPARTMIN as pto-isa defdb75f
+// states them (a5/TPartBinOps.hpp TCopyPadOp, no rule asserted) first fill
+// dst's valid region with the type's lowest/highest value, so both sources
+// need only fit inside dst.
 enum class PartPad { None, Min, Max };
 
-// A TPART shape rule broken. pto-isa states the rules with PTO_ASSERT only.
-// On A2A3 such a call takes none of the release build's branches
-// (a2a3/TPartOp.hpp TPartInstr, TPartAdd/Mul/Max/Min.hpp; a2a3/TPartArgOp.hpp
-// checkTiles and TPartArgInstr), so nothing is written: a debug-only-contract
-// report, and the caller writes nothing. A5's release builds run copy and
-// pad loops whose result outside the patterns is not modelled: a fault.
-inline void part_rule(CallSite cs, const char* op, const std::string& what, const char* written,
-                      const std::string& fix) {
-    if (PTOSIM_TARGET_A5) shape_fault(cs, op, what);
-    vop::debug_contract(loc_of(cs), op, Pipe::V, what, std::string("the release build writes nothing to ") + written,
-                        fix);
+// How a call runs once its shapes are judged (docs/debug-contracts.md, "TPART
+// source shapes"). A broken rule is a debug-only-contract report: pto-isa
+// states the rules with PTO_ASSERT only.
+// - Patterns: the shapes follow the rules (or the padded form).
+// - Nothing: A2A3's release build takes none of its branches
+//   (a2a3/TPartOp.hpp TPartInstr, TPartAdd/Mul/Max/Min.hpp; a2a3/TPartArgOp.hpp
+//   checkTiles), so dst keeps its bytes.
+// - Copy, Merge: A5's release build at pto-isa 3186c381 (a5/TPartBinOps.hpp
+//   TPartOp, a5/TPartArgBinOps.hpp TPartArgProc), see part_merge_region.
+enum class PartRun { Patterns, Nothing, Copy, Merge };
+
+// A5's release build outside the patterns (a5/TPartBinOps.hpp:97-137): with
+// an empty source it copies the other over the overlap of its valid shape
+// and dst's (TPartCopySrc); otherwise it takes src1 as the "big" source when
+// src0 is shorter or narrower than it, else src0, applies the op over the
+// sources' common rows x columns and copies the big source, read over dst's
+// valid columns whatever its own valid shape, everywhere else in rows
+// [0, max(common rows, dst rows)) -- past dst's valid rows when both sources
+// are taller.
+struct PartRegion {
+    bool src1_big = false;
+    int rows = 0, cols = 0;          // written
+    int both_rows = 0, both_cols = 0;  // where the op combines the sources
+};
+
+template <class Dst, class S0, class S1>
+PartRegion part_merge_region(const Dst& dst, const S0& src0, const S1& src1, PartRun run) {
+    const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
+    const int r0 = src0.GetValidRow(), c0 = src0.GetValidCol(), r1 = src1.GetValidRow(), c1 = src1.GetValidCol();
+    PartRegion g;
+    if (run == PartRun::Copy) {
+        g.src1_big = r0 == 0 || c0 == 0;
+        g.rows = std::min(vr, g.src1_big ? r1 : r0);
+        g.cols = std::min(vc, g.src1_big ? c1 : c0);
+        return g;
+    }
+    g.src1_big = r0 < r1 || c0 < c1;
+    g.both_rows = std::min(r0, r1);
+    g.both_cols = std::min({c0, c1, vc});
+    g.rows = std::max(g.both_rows, vr);
+    g.cols = vc;
+    return g;
 }
 
-// Whether the sources' valid shapes follow the TPART patterns (false: the
-// A2A3 release build writes nothing, reported by part_rule).
+// The big source's rows x columns and dst's rows must lie in their storage:
+// past it the release build's loads and stores leave the tiles, which ptosim
+// does not model.
 template <class Dst, class S0, class S1>
-bool check_part_shapes(CallSite cs, const char* op, const Dst& dst, const S0& src0, const S1& src1,
-                       PartPad pad = PartPad::None, const char* written = "dst") {
+void part_merge_storage(CallSite cs, const char* op, const PartRegion& g, const std::string& what, const char* dst_name,
+                        const char* big0, const char* big1, const std::string& fix) {
+    const int br = g.src1_big ? S1::Rows : S0::Rows, bc = g.src1_big ? S1::Cols : S0::Cols;
+    const char* big = g.src1_big ? big1 : big0;
+    if (g.rows > br || g.cols > bc)
+        shape_fault(cs, op, what + "; pto-isa's release build reads " + big + " over " + shape_str(g.rows, g.cols) +
+                                ", past its " + shape_str(br, bc) + " storage, which ptosim does not model: " + fix);
+    if (g.rows > Dst::Rows)
+        shape_fault(cs, op, what + "; pto-isa's release build writes " + dst_name + " over " +
+                                shape_str(g.rows, g.cols) + ", past its " + shape_str(Dst::Rows, Dst::Cols) +
+                                " storage, which ptosim does not model: " + fix);
+}
+
+inline std::string part_release(const PartRegion& g, PartRun run, const char* written, const char* big0,
+                                const char* big1) {
+    const char* big = g.src1_big ? big1 : big0;
+    if (run == PartRun::Nothing) return std::string("the release build writes nothing to ") + written;
+    if (run == PartRun::Copy)
+        return std::string("the release build copies ") + big + " over " + shape_str(g.rows, g.cols) + " into " +
+               written;
+    return "the release build combines the sources over their common " + shape_str(g.both_rows, g.both_cols) +
+           " and copies " + big + " elsewhere, writing " + written + " over " + shape_str(g.rows, g.cols);
+}
+
+// Whether the sources' valid shapes follow the TPART patterns, and if not,
+// what the target's release build runs (reported here).
+// `copy_modelled` false: A5's empty-source copy is not modelled for the
+// caller, which faults before anything is reported.
+template <class Dst, class S0, class S1>
+PartRun check_part_shapes(CallSite cs, const char* op, const Dst& dst, const S0& src0, const S1& src1,
+                          PartPad pad = PartPad::None, const char* written = "dst", PartRegion* region = nullptr,
+                          const char* big0 = "src0", const char* big1 = "src1", bool copy_modelled = true) {
     const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
     const int r0 = src0.GetValidRow(), c0 = src0.GetValidCol(), r1 = src1.GetValidRow(), c1 = src1.GetValidCol();
     const bool one_matches = same_valid(src0, vr, vc) || same_valid(src1, vr, vc);
     if (vr == 0 || vc == 0 || !(r0 > vr || c0 > vc || r1 > vr || c1 > vc || (pad == PartPad::None && !one_matches)))
-        return true;
-    part_rule(cs, op,
-              "source valid shapes " + shape_str(r0, c0) + " and " + shape_str(r1, c1) + " do not fit the destination's " +
-                  shape_str(vr, vc) +
-                  (pad == PartPad::None ? ": one source must match it and the other must not exceed it"
-                                        : ": neither source may exceed it"),
-              written, "give one source dst's valid shape " + shape_str(vr, vc) + " and the other at most that");
-    return false;
+        return PartRun::Patterns;
+    const std::string what = "source valid shapes " + shape_str(r0, c0) + " and " + shape_str(r1, c1) +
+                             " do not fit the destination's " + shape_str(vr, vc) +
+                             (pad == PartPad::None ? ": one source must match it and the other must not exceed it"
+                                                   : ": neither source may exceed it");
+    const std::string fix = "give one source dst's valid shape " + shape_str(vr, vc) + " and the other at most that";
+    PartRun run = PartRun::Nothing;
+    PartRegion g;
+    if (PTOSIM_TARGET_A5) {
+        run = r0 == 0 || c0 == 0 || r1 == 0 || c1 == 0 ? PartRun::Copy : PartRun::Merge;
+        if (run == PartRun::Copy && !copy_modelled)
+            shape_fault(cs, op, what + "; with an empty source pto-isa's release build copies the other with TMOV, "
+                                       "whose region ptosim does not model here: " + fix);
+        g = part_merge_region(dst, src0, src1, run);
+        part_merge_storage<Dst, S0, S1>(cs, op, g, what, written, big0, big1, fix);
+    }
+    vop::debug_contract(loc_of(cs), op, Pipe::V, what, part_release(g, run, written, big0, big1), fix);
+    if (region) *region = g;
+    return run;
 }
 
 // pick(r, c) over dst's valid region: 0 or 1 where both sources are valid,
@@ -557,14 +625,29 @@ void part_binary(CallSite cs, const char* op, Dst& dst, S0& src0, S1& src1, F f)
                   "TPART ops: dst, src0 and src1 element types must match");
     static_assert(is_nd<Dst> && is_nd<S0> && is_nd<S1>, "TPART ops take Vec tiles in row-major ND layout");
     int vr = dst.GetValidRow(), vc = dst.GetValidCol();
-    if (!check_part_shapes(cs, op, dst, src0, src1, pad)) vr = vc = 0;
-    // a5/TPartBinOps.hpp returns before writing anything when any operand is empty.
-    if (pad != PartPad::None && (src0.GetValidRow() == 0 || src0.GetValidCol() == 0 || src1.GetValidRow() == 0 ||
-                                 src1.GetValidCol() == 0))
-        vr = vc = 0;
+    PartRegion g;
+    const PartRun run = check_part_shapes(cs, op, dst, src0, src1, pad, "dst", &g);
+    if (run == PartRun::Nothing) vr = vc = 0;
+    if (run == PartRun::Copy || run == PartRun::Merge) vr = g.rows, vc = g.cols;
+    bool run_copy = run == PartRun::Copy || run == PartRun::Merge;
+    // An empty source: 3186c381 copies the other one (a5/TPartBinOps.hpp:100-108)
+    // where defdb75f's padded form returned before writing anything; its ST
+    // cases check the copy, defdb75f's none of this.
+    if (run == PartRun::Patterns && pad != PartPad::None && vr > 0 && vc > 0 &&
+        (src0.GetValidRow() == 0 || src0.GetValidCol() == 0 || src1.GetValidRow() == 0 || src1.GetValidCol() == 0)) {
+        g = part_merge_region(dst, src0, src1, PartRun::Copy);
+        vr = g.rows, vc = g.cols;
+        run_copy = true;
+    }
     auto [d, v] = begin_op(cs, op, static_cast<uint64_t>(vr) * vc, static_cast<NoTmp*>(nullptr), dst, src0, src1);
     const auto& a = std::get<0>(v);
     const auto& b = std::get<1>(v);
+    if (run_copy) {
+        fill_region<Dst>(d, vr, vc, [&](int r, int c) {
+            return r < g.both_rows && c < g.both_cols ? f(a(r, c), b(r, c)) : g.src1_big ? b(r, c) : a(r, c);
+        });
+        return;
+    }
     const auto fill = widen(pad == PartPad::Max ? pad_value<T, PadValue::Max>() : pad_value<T, PadValue::Min>());
     const int r0 = src0.GetValidRow(), c0 = src0.GetValidCol(), r1 = src1.GetValidRow(), c1 = src1.GetValidCol();
     fill_region<Dst>(d, vr, vc, [&](int r, int c) {
@@ -575,6 +658,10 @@ void part_binary(CallSite cs, const char* op, Dst& dst, S0& src0, S1& src1, F f)
 
 // TPARTARGMAX/TPARTARGMIN: where both sources are valid, (value, index) of
 // src0 when src0_wins(a, b), else of src1; a copy of the valid one elsewhere.
+// Each index tile should have its value tile's valid shape (PTO_ASSERT on
+// both targets). A2A3 then writes nothing (a2a3/TPartArgOp.hpp checkTiles);
+// A5's release build never reads the index tiles' valid shapes and runs the
+// value tiles' region over them (a5/TPartArgBinOps.hpp:212-263).
 template <class DV, class S0, class S1, class DI, class I0, class I1, class Wins>
 void part_arg(CallSite cs, const char* op, DV& dst, S0& src0, S1& src1, DI& dst_idx, I0& idx0, I1& idx1, Wins src0_wins) {
     using V = typename DV::DType;
@@ -590,23 +677,64 @@ void part_arg(CallSite cs, const char* op, DV& dst, S0& src0, S1& src1, DI& dst_
     static_assert(is_nd<DV> && is_nd<S0> && is_nd<S1> && is_nd<DI> && is_nd<I0> && is_nd<I1>,
                   "TPARTARGMAX/TPARTARGMIN take Vec tiles in row-major ND layout");
     bool writes = true;
+    // A5 reports these once the index tiles' storage is known to hold the
+    // regions they run, so that a call that faults reports nothing first.
+    std::vector<std::array<std::string, 3>> idx_reports;
     auto pair_check = [&](const auto& val, const auto& idx, const char* name) {
         if (!writes || same_valid(idx, val.GetValidRow(), val.GetValidCol())) return;
         const std::string vs = shape_str(val.GetValidRow(), val.GetValidCol());
-        part_rule(cs, op,
-                  std::string(name) + "Idx valid shape " + shape_str(idx.GetValidRow(), idx.GetValidCol()) +
-                      " must equal " + name + "Val's " + vs,
-                  "dstVal or dstIdx", std::string("give ") + name + "Idx " + name + "Val's valid shape " + vs);
+        const std::string what = std::string(name) + "Idx valid shape " + shape_str(idx.GetValidRow(), idx.GetValidCol()) +
+                                 " must equal " + name + "Val's " + vs;
+        const std::string fix = std::string("give ") + name + "Idx " + name + "Val's valid shape " + vs;
+        if (PTOSIM_TARGET_A5) {
+            idx_reports.push_back({what, std::string("the release build runs ") + name + "Val's region over " + name + "Idx",
+                                   fix});
+            return;
+        }
+        vop::debug_contract(loc_of(cs), op, Pipe::V, what, "the release build writes nothing to dstVal or dstIdx", fix);
         writes = false;
     };
     pair_check(dst, dst_idx, "dst");
     pair_check(src0, idx0, "src0");
     pair_check(src1, idx1, "src1");
-    if (writes) writes = check_part_shapes(cs, op, dst, src0, src1, PartPad::None, "dstVal or dstIdx");
-    const int vr = writes ? dst.GetValidRow() : 0, vc = writes ? dst.GetValidCol() : 0;
+    PartRegion g;
+    PartRun run = PartRun::Nothing;
+    if (writes)
+        run = check_part_shapes(cs, op, dst, src0, src1, PartPad::None, "dstVal and dstIdx", &g, "src0Val", "src1Val",
+                                false);
+    int vr = 0, vc = 0;
+    if (run == PartRun::Patterns) vr = dst.GetValidRow(), vc = dst.GetValidCol();
+    if (run == PartRun::Merge) vr = g.rows, vc = g.cols;
+    // Each index tile runs its value tile's region, so it must hold it.
+    auto idx_fits = [&](const auto& idx, int rows, int cols, const char* name) {
+        using It = std::remove_cvref_t<decltype(idx)>;
+        if (rows > It::Rows || cols > It::Cols)
+            shape_fault(cs, op, std::string(name) + " is run over " + shape_str(rows, cols) + ", past its " +
+                                    shape_str(It::Rows, It::Cols) + " storage, which ptosim does not model: give it "
+                                    "its value tile's valid shape, in storage that holds it");
+    };
+    if (run == PartRun::Merge) {
+        idx_fits(idx0, g.src1_big ? g.both_rows : vr, g.src1_big ? g.both_cols : vc, "src0Idx");
+        idx_fits(idx1, g.src1_big ? vr : g.both_rows, g.src1_big ? vc : g.both_cols, "src1Idx");
+    } else {
+        idx_fits(idx0, std::min(src0.GetValidRow(), vr), std::min(src0.GetValidCol(), vc), "src0Idx");
+        idx_fits(idx1, std::min(src1.GetValidRow(), vr), std::min(src1.GetValidCol(), vc), "src1Idx");
+    }
+    idx_fits(dst_idx, vr, vc, "dstIdx");
+    for (const auto& [what, release, fix] : idx_reports) vop::debug_contract(loc_of(cs), op, Pipe::V, what, release, fix);
     auto [d, v] = begin_op_n(cs, op, static_cast<uint64_t>(vr) * vc, static_cast<NoTmp*>(nullptr),
                              std::tuple<DV&, DI&>{dst, dst_idx}, src0, src1, idx0, idx1);
     const auto& [a, b, ia, ib] = v;
+    if (run == PartRun::Merge) {
+        for (int r = 0; r < vr; ++r)
+            for (int c = 0; c < vc; ++c) {
+                const bool both = r < g.both_rows && c < g.both_cols;
+                const bool first = both ? src0_wins(a(r, c), b(r, c)) : !g.src1_big;
+                put<DV>(d[0], r, c, first ? a(r, c) : b(r, c));
+                put<DI>(d[1], r, c, first ? ia(r, c) : ib(r, c));
+            }
+        return;
+    }
     auto which = part_picker(src0, src1, [&](int r, int c) { return src0_wins(a(r, c), b(r, c)) ? 0 : 1; });
     for (int r = 0; r < vr; ++r)
         for (int c = 0; c < vc; ++c) {
