@@ -79,6 +79,17 @@ PTOSIM_CCE_VSCA(vmins, Min)
 PTOSIM_CCE_VSCA(vlrelu, Lrelu)
 #undef PTOSIM_CCE_VSCA
 
+// vmov(dst, src): every element, no predicate.
+template <class D, class A>
+    requires(ptosim_cce::vreg_like<D> && ptosim_cce::vreg_like<A>)
+inline void vmov(D&& dst, A&& src, ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    vector_bool all;
+    __builtin_memset(all.b, 0xff, sizeof(all.b));
+    ptosim::cce::a5::vunary(ptosim_cce::here(w), "vmov", ptosim::cce::Una::Copy,
+                            ptosim_cce::dt<ptosim_cce::elem_of<D>>(), ptosim_cce::vr(dst), ptosim_cce::vr(src), all,
+                            false);
+}
+
 // Shifts by a scalar count whatever the element type.
 #define PTOSIM_CCE_VSHIFT(name, op)                                                                               \
     template <class D, class A>                                                                                   \
