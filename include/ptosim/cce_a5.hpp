@@ -58,6 +58,16 @@ void vunary(const SourceLoc&, const char* op, Una, Dt, VReg& dst, const VReg& a,
 // `scalar` holds the scalar's bytes as the element type (low bytes).
 void vscalar(const SourceLoc&, const char* op, Sca, Dt, VReg& dst, const VReg& a, uint64_t scalar, const Pred& mask,
              bool merging);
+// Carry arithmetic on 32-bit elements (vaddc/vaddcs, vsubc/vsubcs): dst =
+// a + b (+ carry_in), carry = the unsigned carry out; subtraction: dst = a -
+// b (- not carry_in), carry = no borrow (a >= b unsigned, with the borrow
+// in). `carry_in` is null for the forms without one.
+void vcarry(const SourceLoc&, const char* op, bool sub, Pred& carry, VReg& dst, const VReg& a, const VReg& b,
+            const Pred* carry_in, const Pred& mask);
+// vmull: the full product of 32-bit elements, low words to lo, high to hi
+// (`is_signed`: the elements are int32); vmula: dst += a * b, wrapping.
+void vmull(const SourceLoc&, bool is_signed, VReg& lo, VReg& hi, const VReg& a, const VReg& b, const Pred& mask);
+
 // Compare into a predicate (active elements only; inactive bits clear) and
 // select by one (vsel: a where the predicate is set, else b).
 void vcompare(const SourceLoc&, const char* op, Cmp, Dt, Pred& dst, const VReg& a, const VReg& b, const Pred& mask);

@@ -20,6 +20,7 @@ void launch_vreg_exp_bf16(uint16_t*, uint16_t*, uint16_t*, void*);
 void launch_vreg_int32(int32_t*, int32_t*, int32_t*, void*);
 void launch_vreg_patterns(float*, float*, void*);
 void launch_vreg_reduce(float*, float*, float*, void*);
+void launch_vreg_int64(int64_t*, int64_t*, int64_t*, void*);
 void launch_vreg_misaligned(float*, void*);
 }
 
@@ -164,6 +165,25 @@ TEST_F(Vreg, ReductionsAndCompareSelect) {
     EXPECT_EQ(r[1], *std::max_element(a.begin(), a.end()));
     EXPECT_EQ(r[2], *std::min_element(a.begin(), a.end()));
     for (int i = 0; i < 64; ++i) EXPECT_EQ(r[64 + i], a[i] < b[i] ? a[i] : b[i]) << i;
+}
+
+TEST_F(Vreg, Int64FromHalvesWithTheCarryChained) {
+    std::vector<int64_t> a(64), b(64);
+    for (int i = 0; i < 64; ++i) {
+        // Low words that carry and borrow, high words of both signs.
+        a[i] = static_cast<int64_t>((uint64_t(0xFFFFFFF0u + i) << 0) | (uint64_t(i * 977) << 32)) * (i % 3 ? 1 : -1);
+        b[i] = static_cast<int64_t>(uint64_t(0x20u + 3 * i) | (uint64_t(0x7FFFFFFFu - i) << 32));
+    }
+    int64_t* da = device(a);
+    int64_t* db = device(b);
+    int64_t* dout = device(std::vector<int64_t>(192, 0));
+    launch_vreg_int64(dout, da, db, stream);
+    const std::vector<int64_t> r = back(dout, 192);
+    for (int i = 0; i < 64; ++i) {
+        EXPECT_EQ(r[i], static_cast<int64_t>(uint64_t(a[i]) + uint64_t(b[i]))) << i;
+        EXPECT_EQ(r[64 + i], static_cast<int64_t>(uint64_t(a[i]) - uint64_t(b[i]))) << i;
+        EXPECT_EQ(uint64_t(r[128 + i]), uint64_t(uint32_t(a[i])) * uint64_t(uint32_t(b[i]))) << i;
+    }
 }
 
 TEST_F(Vreg, AnAlignedLoadFromAMisalignedAddressFaultsAtItsLine) {

@@ -172,6 +172,33 @@ __global__ __aicore__ void vreg_reduce(__gm__ float* out, __gm__ float* a, __gm_
     out_to(out, kOut, 128);
 }
 
+// 64-bit integers from 32-bit halves, as pto-isa builds them: 64 int64 of a
+// and b split into low and high words (DINTLV_B32), added and subtracted
+// with the carry chained from the low words, interleaved back (INTLV_B32):
+// out[0..64) = a + b, out[64..128) = a - b; and out[128..192) = the low
+// words' full unsigned product, as (hi << 32 | lo).
+__global__ __aicore__ void vreg_int64(__gm__ int64_t* out, __gm__ int64_t* a, __gm__ int64_t* b) {
+    in(kA, a, 64);
+    in(kB, b, 64);
+    mte2_to_v();
+    __VEC_SCOPE__ {
+        vector_s32 alo, ahi, blo, bhi, lo, hi;
+        vector_bool all = pset_b32(PAT_ALL), carry, carry_out;
+        vlds(alo, ahi, ub<int32_t>(kA), 0, DINTLV_B32);
+        vlds(blo, bhi, ub<int32_t>(kB), 0, DINTLV_B32);
+        vaddc(carry, lo, alo, blo, all);
+        vaddcs(carry_out, hi, ahi, bhi, carry, all);
+        vsts(lo, hi, ub<int32_t>(kOut), 0, INTLV_B32, all);
+        vsubc(carry, lo, alo, blo, all);
+        vsubcs(carry_out, hi, ahi, bhi, carry, all);
+        vsts(lo, hi, ub<int32_t>(kOut), 128, INTLV_B32, all);
+        vmull((vector_u32&)lo, (vector_u32&)hi, (vector_u32&)alo, (vector_u32&)blo, all);
+        vsts(lo, hi, ub<int32_t>(kOut), 256, INTLV_B32, all);
+    }
+    v_to_mte3();
+    out_to(out, kOut, 192);
+}
+
 // An aligned load from an address that is not 32-byte aligned.
 __global__ __aicore__ void vreg_misaligned(__gm__ float* out) {
     __VEC_SCOPE__ {
@@ -197,5 +224,8 @@ extern "C" void launch_vreg_int32(int32_t* out, int32_t* a, int32_t* b, void* s)
 extern "C" void launch_vreg_patterns(float* out, float* a, void* s) { vreg_patterns<<<1, nullptr, s>>>(out, a); }
 extern "C" void launch_vreg_reduce(float* out, float* a, float* b, void* s) {
     vreg_reduce<<<1, nullptr, s>>>(out, a, b);
+}
+extern "C" void launch_vreg_int64(int64_t* out, int64_t* a, int64_t* b, void* s) {
+    vreg_int64<<<1, nullptr, s>>>(out, a, b);
 }
 extern "C" void launch_vreg_misaligned(float* out, void* s) { vreg_misaligned<<<1, nullptr, s>>>(out); }

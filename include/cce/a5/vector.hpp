@@ -201,3 +201,48 @@ PTOSIM_CCE_VRED(vcadd, Add)
 PTOSIM_CCE_VRED(vcmax, Max)
 PTOSIM_CCE_VRED(vcmin, Min)
 #undef PTOSIM_CCE_VRED
+
+// Carry arithmetic for 64-bit integers built from 32-bit halves:
+// vaddc/vsubc(carry, dst, a, b, mask) and vaddcs/vsubcs(carry, dst, a, b,
+// carry_in, mask).
+#define PTOSIM_CCE_VCARRY(name, sub)                                                                              \
+    template <class D, class A, class B>                                                                          \
+        requires ptosim_cce::vreg_like<D>                                                                         \
+    inline void name(vector_bool& carry, D&& dst, A&& a, B&& b, const vector_bool& m,                             \
+                     ptosim_cce::where_t w = ptosim_cce::where_t::current()) {                                    \
+        static_assert(sizeof(ptosim_cce::elem_of<D>) == 4, #name " takes 32-bit elements");                       \
+        ptosim::cce::a5::vcarry(ptosim_cce::here(w), #name, sub, carry, ptosim_cce::vr(dst), ptosim_cce::vr(a),   \
+                                ptosim_cce::vr(b), nullptr, m);                                                  \
+    }                                                                                                             \
+    template <class D, class A, class B>                                                                          \
+        requires ptosim_cce::vreg_like<D>                                                                         \
+    inline void name##s(vector_bool& carry, D&& dst, A&& a, B&& b, const vector_bool& in, const vector_bool& m,   \
+                        ptosim_cce::where_t w = ptosim_cce::where_t::current()) {                                 \
+        static_assert(sizeof(ptosim_cce::elem_of<D>) == 4, #name "s takes 32-bit elements");                      \
+        const vector_bool carry_in = in;                                                                          \
+        ptosim::cce::a5::vcarry(ptosim_cce::here(w), #name "s", sub, carry, ptosim_cce::vr(dst),                  \
+                                ptosim_cce::vr(a), ptosim_cce::vr(b), &carry_in, m);                             \
+    }
+PTOSIM_CCE_VCARRY(vaddc, false)
+PTOSIM_CCE_VCARRY(vsubc, true)
+#undef PTOSIM_CCE_VCARRY
+
+// vmull(lo, hi, a, b, mask): the full 64-bit product of 32-bit elements.
+template <class L, class H, class A, class B>
+    requires(ptosim_cce::vreg_like<L> && ptosim_cce::vreg_like<H>)
+inline void vmull(L&& lo, H&& hi, A&& a, B&& b, const vector_bool& m,
+                  ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    using T = ptosim_cce::elem_of<A>;
+    static_assert(sizeof(T) == 4, "vmull takes 32-bit elements");
+    ptosim::cce::a5::vmull(ptosim_cce::here(w), std::is_signed_v<T>, ptosim_cce::vr(lo), ptosim_cce::vr(hi),
+                           ptosim_cce::vr(a), ptosim_cce::vr(b), m);
+}
+// vmula(dst, a, b, mask, mode): dst + a * b in the element type.
+template <class D, class A, class B>
+    requires ptosim_cce::vreg_like<D>
+inline void vmula(D&& dst, A&& a, B&& b, const vector_bool& m, Mode mode = MODE_ZEROING,
+                  ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim::cce::a5::vbinary(ptosim_cce::here(w), "vmula", ptosim::cce::Bin::MulAddDst,
+                             ptosim_cce::dt<ptosim_cce::elem_of<D>>(), ptosim_cce::vr(dst), ptosim_cce::vr(a),
+                             ptosim_cce::vr(b), m, mode == MODE_MERGING);
+}

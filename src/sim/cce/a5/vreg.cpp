@@ -272,6 +272,38 @@ void vscalar(const SourceLoc& loc, const char* op, Sca s, Dt d, VReg& dst, const
     });
 }
 
+void vcarry(const SourceLoc& loc, const char* op, bool sub, Pred& carry, VReg& dst, const VReg& a, const VReg& b,
+            const Pred* carry_in, const Pred& mask) {
+    dispatch(core(), reg_record(op, Dt::U32, loc, count_active(mask, 4)));
+    Pred c{};
+    VReg out{};
+    for (int i = 0; i < kVL / 4; ++i) {
+        if (!active(mask, i, 4)) continue;
+        const uint64_t x = at<uint32_t>(a, i), y = at<uint32_t>(b, i);
+        const uint64_t in = carry_in ? (active(*carry_in, i, 4) ? 1 : 0) : (sub ? 1 : 0);
+        // Subtraction adds the complement: a + ~b + carry, so "carry" is "no borrow".
+        const uint64_t r = sub ? x + (~y & 0xFFFFFFFFu) + in : x + y + in;
+        store(out.b, uint64_t(i) * 4, static_cast<uint32_t>(r));
+        set_elem(c, i, 4, (r >> 32) != 0);
+    }
+    dst = out;
+    carry = c;
+}
+
+void vmull(const SourceLoc& loc, bool is_signed, VReg& lo, VReg& hi, const VReg& a, const VReg& b, const Pred& mask) {
+    dispatch(core(), reg_record("vmull", is_signed ? Dt::S32 : Dt::U32, loc, count_active(mask, 4)));
+    VReg l{}, h{};
+    for (int i = 0; i < kVL / 4; ++i) {
+        if (!active(mask, i, 4)) continue;
+        const uint64_t p = is_signed ? static_cast<uint64_t>(int64_t(at<int32_t>(a, i)) * int64_t(at<int32_t>(b, i)))
+                                     : uint64_t(at<uint32_t>(a, i)) * uint64_t(at<uint32_t>(b, i));
+        store(l.b, uint64_t(i) * 4, static_cast<uint32_t>(p));
+        store(h.b, uint64_t(i) * 4, static_cast<uint32_t>(p >> 32));
+    }
+    lo = l;
+    hi = h;
+}
+
 void vcompare(const SourceLoc& loc, const char* op, Cmp c, Dt d, Pred& dst, const VReg& a, const VReg& b,
               const Pred& m) {
     dispatch(core(), reg_record(op, d, loc, count_active(m, size_of(d))));
