@@ -29,8 +29,9 @@ void pset(const SourceLoc&, const char* op, Pred& out, int elem, int pattern);
 // plt_b<8,16,32>: the first min(count, VL/elem) elements; with `post_update`
 // count drops by that many.
 void plt(const SourceLoc&, const char* op, Pred& out, int elem, uint32_t& count, bool post_update);
-// Predicate logic: pand/por/pxor/pnot under a governing predicate.
-enum class PLogic : uint8_t { And, Or, Xor, Not, Mov };
+// Predicate logic: pand/por/pxor/pnot/pmov under a governing predicate;
+// psel: a where the third predicate is set, b elsewhere.
+enum class PLogic : uint8_t { And, Or, Xor, Not, Mov, Sel };
 void plogic(const SourceLoc&, const char* op, PLogic, Pred& out, const Pred& a, const Pred& b, const Pred& g);
 
 // vlds distributions (CANN "LoadAlign" dist): NORM loads VL bytes; BRC_B*

@@ -148,7 +148,7 @@ TEST_F(Vreg, PredicatePatternsAndZeroing) {
     }
 }
 
-TEST_F(Vreg, ReductionsAndCompareSelect) {
+TEST_F(Vreg, ReductionsCompareSelectAndPredicateSelect) {
     std::vector<float> a(64), b(64);
     for (int i = 0; i < 64; ++i) {
         a[i] = static_cast<float>((i * 37) % 64) - 20.5f;
@@ -156,15 +156,16 @@ TEST_F(Vreg, ReductionsAndCompareSelect) {
     }
     float* da = device(a);
     float* db = device(b);
-    float* dout = device(std::vector<float>(128, 0.0f));
+    float* dout = device(std::vector<float>(192, 0.0f));
     launch_vreg_reduce(dout, da, db, stream);
-    const std::vector<float> r = back(dout, 128);
+    const std::vector<float> r = back(dout, 192);
     float sum = 0.0f;
     for (float v : a) sum += v;  // exact: multiples of 0.5 far below 2^24
     EXPECT_EQ(r[0], sum);
     EXPECT_EQ(r[1], *std::max_element(a.begin(), a.end()));
     EXPECT_EQ(r[2], *std::min_element(a.begin(), a.end()));
     for (int i = 0; i < 64; ++i) EXPECT_EQ(r[64 + i], a[i] < b[i] ? a[i] : b[i]) << i;
+    for (int i = 0; i < 64; ++i) EXPECT_EQ(r[128 + i], (i < 32 ? a[i] < b[i] : a[i] >= b[i]) ? 0.0f : 1.0f) << i;
 }
 
 TEST_F(Vreg, Int64FromHalvesWithTheCarryChained) {

@@ -146,7 +146,8 @@ __global__ __aicore__ void vreg_patterns(__gm__ float* out, __gm__ float* a) {
 }
 
 // Reductions and selects over 64 floats: out[0] = sum, out[1] = max,
-// out[2] = min; out[64..128) = a < b ? a : b.
+// out[2] = min; out[64..128) = a < b ? a : b; out[128..192) = 0 where
+// (i < 32 ? a < b : a >= b), else 1.
 __global__ __aicore__ void vreg_reduce(__gm__ float* out, __gm__ float* a, __gm__ float* b) {
     in(kA, a, 64);
     in(kB, b, 64);
@@ -167,9 +168,17 @@ __global__ __aicore__ void vreg_reduce(__gm__ float* out, __gm__ float* a, __gm_
         vcmp_lt(lt, x, y, all);
         vsel(r, x, y, lt);
         vsts(r, ub<float>(kOut), 64, NORM_B32, all);
+        // psel: the lt lanes where the first half is, the ge lanes elsewhere.
+        vector_bool ge, half_sel, pick;
+        vcmp_ge(ge, x, y, all);
+        half_sel = pset_b32(PAT_H);
+        psel(pick, lt, ge, half_sel);
+        vdup(r, 1.0f, all, MODE_ZEROING);
+        vdup(r, 0.0f, pick, MODE_MERGING);
+        vsts(r, ub<float>(kOut), 128, NORM_B32, all);
     }
     v_to_mte3();
-    out_to(out, kOut, 128);
+    out_to(out, kOut, 192);
 }
 
 // 64-bit integers from 32-bit halves, as pto-isa builds them: 64 int64 of a

@@ -50,3 +50,8 @@ inline void pmov(vector_bool& dst, const vector_bool& a, const vector_bool& g,
                  ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
     ptosim::cce::a5::plogic(ptosim_cce::here(w), "pmov", ptosim::cce::a5::PLogic::Mov, dst, a, a, g);
 }
+// psel(dst, a, b, sel): a's lanes where sel is set, b's elsewhere.
+inline void psel(vector_bool& dst, const vector_bool& a, const vector_bool& b, const vector_bool& sel,
+                 ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim::cce::a5::plogic(ptosim_cce::here(w), "psel", ptosim::cce::a5::PLogic::Sel, dst, a, b, sel);
+}

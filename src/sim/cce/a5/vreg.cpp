@@ -123,6 +123,7 @@ void plogic(const SourceLoc& loc, const char* op, PLogic how, Pred& out, const P
         case PLogic::Or: v = a.b[i] | b.b[i]; break;
         case PLogic::Xor: v = a.b[i] ^ b.b[i]; break;
         case PLogic::Not: v = static_cast<uint8_t>(~a.b[i]); break;
+        case PLogic::Sel: r.b[i] = static_cast<uint8_t>((a.b[i] & g.b[i]) | (b.b[i] & ~g.b[i])); continue;
         default: v = a.b[i]; break;
         }
         // Lanes the governing predicate leaves out become zero.
