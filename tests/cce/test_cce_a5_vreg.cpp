@@ -122,14 +122,16 @@ TEST_F(Vreg, Int32WrapsAndMergingKeepsInactiveElements) {
     }
     int32_t* da = device(a);
     int32_t* db = device(b);
-    int32_t* dout = device(std::vector<int32_t>(192, 0));
+    int32_t* dout = device(std::vector<int32_t>(320, 7));
     launch_vreg_int32(dout, da, db, stream);
-    const std::vector<int32_t> r = back(dout, 192);
+    const std::vector<int32_t> r = back(dout, 320);
     for (int i = 0; i < 64; ++i) {
         const uint32_t prod = static_cast<uint32_t>(a[i]) * static_cast<uint32_t>(b[i]) + static_cast<uint32_t>(a[i]);
         EXPECT_EQ(r[i], static_cast<int32_t>(prod)) << i;
         EXPECT_EQ(r[64 + i], std::min(std::max(a[i], b[i]), 1000)) << i;
         EXPECT_EQ(r[128 + i], i % 2 == 0 ? b[i] : a[i]) << i;
+        EXPECT_EQ(r[192 + i], a[i] < 0 ? -1 : 0) << i;
+        EXPECT_EQ(r[256 + i], 0) << i;
     }
 }
 

@@ -95,7 +95,8 @@ __global__ __aicore__ void vreg_exp_bf16(__gm__ bfloat16_t* out, __gm__ bfloat16
 
 // int32 over 64 elements: out[0..64) = a * b + a (wrapping), out[64..128) =
 // min(max(a, b), 1000), out[128..192) = a with its even elements replaced
-// by b under a merging mask.
+// by b under a merging mask; out[192..256) = a >> 40 (the sign), out[256..320)
+// = a << 32 (zero).
 __global__ __aicore__ void vreg_int32(__gm__ int32_t* out, __gm__ int32_t* a, __gm__ int32_t* b) {
     in(kA, a, 64);
     in(kB, b, 64);
@@ -121,9 +122,14 @@ __global__ __aicore__ void vreg_int32(__gm__ int32_t* out, __gm__ int32_t* a, __
         t = x;
         vmov(t, y, even, MODE_MERGING);
         vsts(t, ub<int32_t>(kOut), 128, NORM_B32, all);
+        // Shifts by the element's width or more: zero, or the sign.
+        vshrs(t, x, 40, all, MODE_ZEROING);
+        vsts(t, ub<int32_t>(kOut), 192, NORM_B32, all);
+        vshls(t, x, 32, all, MODE_ZEROING);
+        vsts(t, ub<int32_t>(kOut), 256, NORM_B32, all);
     }
     v_to_mte3();
-    out_to(out, kOut, 192);
+    out_to(out, kOut, 320);
 }
 
 // Predicate patterns and zeroing: 64 floats of a through each pattern's

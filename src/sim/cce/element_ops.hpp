@@ -60,8 +60,19 @@ inline T binary(Bin op, T a, T b, T d) {
         case Bin::MulAdd: return static_cast<T>(x * z + y);
         case Bin::MulAddRelu: return static_cast<T>(std::max<int64_t>(x * z + y, 0));
         case Bin::Prelu: return x >= 0 ? a : static_cast<T>(x * y);
-        case Bin::Shl: return static_cast<T>(a << (y & 63));
-        default: return static_cast<T>(a >> (y & 63));
+        // A count of the element's width or more shifts every bit out: zero,
+        // or the sign for an arithmetic right shift (not documented, chosen;
+        // pto-isa's A5 int64 shifts rely on it for counts of 32 and more).
+        case Bin::Shl: {
+            const uint64_t n = static_cast<uint64_t>(y);
+            if (n >= sizeof(T) * 8) return T(0);
+            return static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) << n);
+        }
+        default: {
+            const uint64_t n = static_cast<uint64_t>(y);
+            if (n >= sizeof(T) * 8) return std::is_signed_v<T> && a < 0 ? T(-1) : T(0);
+            return static_cast<T>(a >> n);
+        }
         }
     }
 }
