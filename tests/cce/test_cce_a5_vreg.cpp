@@ -21,6 +21,7 @@ void launch_vreg_int32(int32_t*, int32_t*, int32_t*, void*);
 void launch_vreg_patterns(float*, float*, void*);
 void launch_vreg_reduce(float*, float*, float*, void*);
 void launch_vreg_int64(int64_t*, int64_t*, int64_t*, void*);
+void launch_vreg_fma_f32(float*, float*, float*, void*);
 void launch_vreg_misaligned(float*, void*);
 }
 
@@ -186,6 +187,24 @@ TEST_F(Vreg, Int64FromHalvesWithTheCarryChained) {
         EXPECT_EQ(r[i], static_cast<int64_t>(uint64_t(a[i]) + uint64_t(b[i]))) << i;
         EXPECT_EQ(r[64 + i], static_cast<int64_t>(uint64_t(a[i]) - uint64_t(b[i]))) << i;
         EXPECT_EQ(uint64_t(r[128 + i]), uint64_t(uint32_t(a[i])) * uint64_t(uint32_t(b[i]))) << i;
+    }
+}
+
+TEST_F(Vreg, MultiplyAddsTakeTheDestinationWhereEachDocumentsIt) {
+    std::vector<float> a(64), b(64);
+    for (int i = 0; i < 64; ++i) {
+        a[i] = 0.5f * i - 9.0f;
+        b[i] = 0.25f * (i % 13) + 3.0f;
+    }
+    float* da = device(a);
+    float* db = device(b);
+    float* dout = device(std::vector<float>(192, 0.0f));
+    launch_vreg_fma_f32(dout, da, db, stream);
+    const std::vector<float> r = back(dout, 192);
+    for (int i = 0; i < 64; ++i) {
+        EXPECT_EQ(r[i], b[i] + a[i] * 2.0f) << i;  // exact: small multiples of 1/4
+        EXPECT_EQ(r[64 + i], a[i] * b[i] + a[i]) << i;
+        EXPECT_EQ(r[128 + i], a[i] + a[i] * b[i]) << i;
     }
 }
 

@@ -214,6 +214,32 @@ __global__ __aicore__ void vreg_int64(__gm__ int64_t* out, __gm__ int64_t* a, __
     out_to(out, kOut, 192);
 }
 
+// Multiply-adds over 64 floats: out[0..64) = b + a * 2 (vaxpy), out[64..128)
+// = a * b + a (vmadd, the destination the multiplicand), out[128..192) =
+// a + a * b (vmula, the destination the addend).
+__global__ __aicore__ void vreg_fma_f32(__gm__ float* out, __gm__ float* a, __gm__ float* b) {
+    in(kA, a, 64);
+    in(kB, b, 64);
+    mte2_to_v();
+    __VEC_SCOPE__ {
+        vector_f32 x, y, t;
+        vector_bool all = pset_b32(PAT_ALL);
+        vlds(x, ub<float>(kA), 0, NORM);
+        vlds(y, ub<float>(kB), 0, NORM);
+        t = y;
+        vaxpy(t, x, 2.0f, all, MODE_ZEROING);
+        vsts(t, ub<float>(kOut), 0, NORM_B32, all);
+        t = x;
+        vmadd(t, y, x, all, MODE_ZEROING);
+        vsts(t, ub<float>(kOut), 64, NORM_B32, all);
+        t = x;
+        vmula(t, x, y, all, MODE_ZEROING);
+        vsts(t, ub<float>(kOut), 128, NORM_B32, all);
+    }
+    v_to_mte3();
+    out_to(out, kOut, 192);
+}
+
 // An aligned load from an address that is not 32-byte aligned.
 __global__ __aicore__ void vreg_misaligned(__gm__ float* out) {
     __VEC_SCOPE__ {
@@ -242,5 +268,8 @@ extern "C" void launch_vreg_reduce(float* out, float* a, float* b, void* s) {
 }
 extern "C" void launch_vreg_int64(int64_t* out, int64_t* a, int64_t* b, void* s) {
     vreg_int64<<<1, nullptr, s>>>(out, a, b);
+}
+extern "C" void launch_vreg_fma_f32(float* out, float* a, float* b, void* s) {
+    vreg_fma_f32<<<1, nullptr, s>>>(out, a, b);
 }
 extern "C" void launch_vreg_misaligned(float* out, void* s) { vreg_misaligned<<<1, nullptr, s>>>(out); }

@@ -77,6 +77,8 @@ PTOSIM_CCE_VSCA(vmuls, Mul)
 PTOSIM_CCE_VSCA(vmaxs, Max)
 PTOSIM_CCE_VSCA(vmins, Min)
 PTOSIM_CCE_VSCA(vlrelu, Lrelu)
+// vaxpy(dst, src, scalar, mask, mode): dst + src * scalar.
+PTOSIM_CCE_VSCA(vaxpy, Axpy)
 #undef PTOSIM_CCE_VSCA
 
 // vmov(dst, src): every element, no predicate.
@@ -236,6 +238,15 @@ inline void vmull(L&& lo, H&& hi, A&& a, B&& b, const vector_bool& m,
     static_assert(sizeof(T) == 4, "vmull takes 32-bit elements");
     ptosim::cce::a5::vmull(ptosim_cce::here(w), std::is_signed_v<T>, ptosim_cce::vr(lo), ptosim_cce::vr(hi),
                            ptosim_cce::vr(a), ptosim_cce::vr(b), m);
+}
+// vmadd(dst, a, b, mask, mode): dst * a + b.
+template <class D, class A, class B>
+    requires ptosim_cce::vreg_like<D>
+inline void vmadd(D&& dst, A&& a, B&& b, const vector_bool& m, Mode mode = MODE_ZEROING,
+                  ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim::cce::a5::vbinary(ptosim_cce::here(w), "vmadd", ptosim::cce::Bin::MulAdd,
+                             ptosim_cce::dt<ptosim_cce::elem_of<D>>(), ptosim_cce::vr(dst), ptosim_cce::vr(a),
+                             ptosim_cce::vr(b), m, mode == MODE_MERGING);
 }
 // vmula(dst, a, b, mask, mode): dst + a * b in the element type.
 template <class D, class A, class B>
