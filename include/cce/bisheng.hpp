@@ -30,10 +30,7 @@
 #define __gm__ __attribute__((address_space(1)))
 #define PTOSIM_CCE 1
 
-#if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 2201
-#error "ptosim: the CCE intrinsic layer covers A2A3 (dav-c220) so far; build A5 kernels with ptolab's own PTO headers (--pto-headers=ptolab)"
-#endif
-
+#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 2201
 #include <cce/builtins.hpp>
 #include <cce/a2a3/enums.hpp>
 #include <cce/a2a3/registers.hpp>
@@ -51,3 +48,22 @@
 #include <cce/a2a3/mad.hpp>
 #include <cce/a2a3/fixpipe.hpp>
 #include <cce/a2a3/pending.hpp>
+#elif defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510
+// A5 (dav-c310): the register layer. Its vector registers, predicates,
+// loads/stores and arithmetic run; the rest of A5's intrinsics are declared
+// and fault where a kernel reaches them (docs/intrinsics/a5-vreg.md).
+#include <cce/builtins.hpp>
+#include <cce/a2a3/enums.hpp>
+#include <cce/a2a3/registers.hpp>
+#include <cce/a2a3/atomic.hpp>
+#include <cce/a5/enums.hpp>
+#include <cce/a5/registers.hpp>
+#include <cce/a5/simt.hpp>
+#include <cce/a5/mask.hpp>
+#include <cce/a5/ldst.hpp>
+#include <cce/a5/vector.hpp>
+#include <cce/a5/dma.hpp>
+#include <cce/a5/pending.hpp>
+#else
+#error "ptosim: the CCE intrinsic layer covers A2A3 (dav-c220) and A5 (dav-c310); this target is neither"
+#endif

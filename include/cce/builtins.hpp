@@ -45,6 +45,14 @@ inline uint64_t off(P* p) { return static_cast<uint64_t>((uintptr_t)p); }
 // A GM pointer as the host address it is.
 template <class P>
 inline void* host(P* p) { return (void*)p; }
+// A scalar operand's bytes as the element type T (low bytes).
+template <class T, class S>
+inline uint64_t scalar_bits(S s) {
+    const T v = static_cast<T>(s);
+    uint64_t bits = 0;
+    __builtin_memcpy(&bits, &v, sizeof(T));
+    return bits;
+}
 }  // namespace ptosim_cce
 
 // pto-isa declares get_block_idx() as returning uint32_t; so does this.

@@ -2,6 +2,7 @@
 // with gaps and padding (docs/intrinsics/dma.md).
 #pragma once
 #include <cce/builtins.hpp>
+#include <cce/atomic_modes.hpp>
 
 // dst and src spaces, the runtime call and the argument order that call takes.
 #define PTOSIM_CCE_ALIGN_COPY(name, bytes, dst_space, src_space, call, to, from)                                   \
@@ -42,17 +43,3 @@ inline void copy_ubuf_to_ubuf(__ubuf__ D* dst, __ubuf__ S* src, uint8_t /*sid*/,
     ptosim::cce::copy_ub_to_ub(ptosim_cce::here(w), "copy_ubuf_to_ubuf", ptosim_cce::off(dst), ptosim_cce::off(src),
                                {nBurst, lenBurst, srcStride, dstStride});
 }
-
-#define PTOSIM_CCE_ATOMIC(name, add, type)                                                  \
-    inline void name(ptosim_cce::where_t w = ptosim_cce::where_t::current()) {             \
-        ptosim::cce::set_atomic(ptosim_cce::here(w), #name, add, type);                      \
-    }
-PTOSIM_CCE_ATOMIC(set_atomic_none, 0, -1)
-PTOSIM_CCE_ATOMIC(set_atomic_add, 1, -1)
-PTOSIM_CCE_ATOMIC(set_atomic_f32, -1, int(ptosim::cce::Dt::F32))
-PTOSIM_CCE_ATOMIC(set_atomic_f16, -1, int(ptosim::cce::Dt::F16))
-PTOSIM_CCE_ATOMIC(set_atomic_bf16, -1, int(ptosim::cce::Dt::BF16))
-PTOSIM_CCE_ATOMIC(set_atomic_s32, -1, int(ptosim::cce::Dt::S32))
-PTOSIM_CCE_ATOMIC(set_atomic_s16, -1, int(ptosim::cce::Dt::S16))
-PTOSIM_CCE_ATOMIC(set_atomic_s8, -1, int(ptosim::cce::Dt::S8))
-#undef PTOSIM_CCE_ATOMIC

@@ -26,7 +26,7 @@ enum QuantMode_t : int {
 // Padding mode of copy_gm_to_cbuf; atomic element type and operation of the
 // scalar st_atomic path (set_st_atomic_cfg). ptosim's numbering.
 enum pad_t : int { PAD_NONE = 0, PAD_MODE1, PAD_MODE2, PAD_MODE3, PAD_MODE4, PAD_MODE5, PAD_MODE6, PAD_MODE7, PAD_MODE8 };
-enum atomic_type_t : int { ATOMIC_F32 = 0, ATOMIC_F16, ATOMIC_S16, ATOMIC_S32, ATOMIC_S8, ATOMIC_BF16 };
+enum atomic_type_t : int { ATOMIC_NONE = -1, ATOMIC_F32 = 0, ATOMIC_F16, ATOMIC_S16, ATOMIC_S32, ATOMIC_S8, ATOMIC_BF16 };
 enum atomic_op_t : int { ATOMIC_SUM = 0, ATOMIC_MAX, ATOMIC_MIN };
 
 // Scalar bit helpers: x with bit `bit` cleared / set.

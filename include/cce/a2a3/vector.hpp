@@ -47,16 +47,6 @@ PTOSIM_CCE_UNARY(vnot, Not)
 PTOSIM_CCE_UNARY(vcopy, Copy)
 #undef PTOSIM_CCE_UNARY
 
-namespace ptosim_cce {
-template <class T, class S>
-inline uint64_t scalar_bits(S s) {
-    const T v = static_cast<T>(s);
-    uint64_t bits = 0;
-    __builtin_memcpy(&bits, &v, sizeof(T));
-    return bits;
-}
-}  // namespace ptosim_cce
-
 #define PTOSIM_CCE_SCALAR(name, op)                                                                                \
     template <class T, class S>                                                                                    \
     inline void name(__ubuf__ T* dst, __ubuf__ T* src, S scalar, uint8_t repeat, uint16_t dstBlk, uint16_t srcBlk,  \

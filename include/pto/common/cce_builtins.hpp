@@ -19,24 +19,26 @@
 
 #if PTOSIM_TARGET_A5
 // A5's register-based vector programming model (vector_* registers, vlds /
-// vsts / vadd ... under __VEC_SCOPE__) is not simulated: ptosim models the
-// tile instructions, whose semantics pto-isa documents, not the register ISA
-// below them. The names exist so that code mentioning them compiles where it
-// is never used; any use stops the build with this explanation.
+// vsts / vadd ... under __VEC_SCOPE__) runs over ptosim's CCE intrinsic
+// layer (include/cce/a5, docs/intrinsics/a5-vreg.md), which the
+// executed-pto-isa build compiles with clang; ptolab's own tile-level
+// headers, compiled here, do not carry it. The names exist so that code
+// mentioning them compiles where it is never used; any use stops the build
+// and names the build that runs it.
 namespace ptosim_impl_vreg {
 template <class T>
 struct unsimulated_register {
     static_assert(sizeof(T) == 0,
                   "ptosim: A5 register-based vector code (vector_* registers, vlds/vsts/vadd... under __VEC_SCOPE__) "
-                  "is not simulated; ptosim runs the PTO tile instructions (TLOAD, TADD, ...). Write the kernel with "
-                  "tile instructions, or build it with bisheng for the device or CANN's simulator.");
+                  "runs over ptosim's CCE intrinsic layer, not over ptolab's own PTO headers: build the kernel with "
+                  "--pto-headers=pto-isa (or PTOCC_PTO_HEADERS=pto-isa), with a pto-isa tree on -I or none.");
 };
 template <class... T>
 struct unsimulated_intrinsic {
     static_assert(sizeof...(T) < 0,
-                  "ptosim: A5 register-based vector intrinsics (vlds, vsts, vadd, vcvt, pset_b*, ...) are not "
-                  "simulated; ptosim runs the PTO tile instructions (TLOAD, TADD, ...). Write the kernel with tile "
-                  "instructions, or build it with bisheng for the device or CANN's simulator.");
+                  "ptosim: A5 register-based vector intrinsics (vlds, vsts, vadd, vcvt, pset_b*, ...) run over "
+                  "ptosim's CCE intrinsic layer, not over ptolab's own PTO headers: build the kernel with "
+                  "--pto-headers=pto-isa (or PTOCC_PTO_HEADERS=pto-isa), with a pto-isa tree on -I or none.");
     static void call() {}
 };
 }  // namespace ptosim_impl_vreg

@@ -1,0 +1,110 @@
+// A5's moves between UB and vector registers: vlds (CANN "LoadAlign") and
+// vsts ("StoreAlign"), with an element offset or a post-updated pointer
+// (docs/intrinsics/a5-vreg.md, "Loads and stores").
+#pragma once
+#include <cce/a5/registers.hpp>
+
+namespace ptosim_cce {
+// The load distribution and the element width it names.
+inline ptosim::cce::a5::Ld ld_dist(Dist d, int& elem) {
+    using ptosim::cce::a5::Ld;
+    switch (d) {
+    case DIST_NORM: return Ld::Norm;
+    case DIST_BRC_B8: elem = 1; return Ld::Brc;
+    case DIST_BRC_B16: elem = 2; return Ld::Brc;
+    case DIST_BRC_B32: elem = 4; return Ld::Brc;
+    case DIST_US_B8: elem = 1; return Ld::Us;
+    case DIST_US_B16: elem = 2; return Ld::Us;
+    case DIST_DS_B8: elem = 1; return Ld::Ds;
+    case DIST_DS_B16: elem = 2; return Ld::Ds;
+    case DIST_UNPK_B8: elem = 1; return Ld::Unpk;
+    case DIST_UNPK_B16: elem = 2; return Ld::Unpk;
+    case DIST_UNPK_B32: elem = 4; return Ld::Unpk;
+    default: return Ld::Unsupported;
+    }
+}
+inline ptosim::cce::a5::St st_dist(DistVST d, int& elem) {
+    using ptosim::cce::a5::St;
+    switch (d) {
+    case NORM_B8: elem = 1; return St::Norm;
+    case NORM_B16: elem = 2; return St::Norm;
+    case NORM_B32: elem = 4; return St::Norm;
+    case ONEPT_B8: elem = 1; return St::OnePt;
+    case ONEPT_B16: elem = 2; return St::OnePt;
+    case ONEPT_B32: elem = 4; return St::OnePt;
+    case PK_B16: elem = 2; return St::Pk;
+    case PK_B32: elem = 4; return St::Pk;
+    case PK_B64: elem = 8; return St::Pk;
+    default: return St::Unsupported;
+    }
+}
+template <class T>
+inline uint64_t ub_at(__ubuf__ T* base, int64_t offset_elems) {
+    return off(base) + static_cast<uint64_t>(offset_elems * static_cast<int64_t>(sizeof(T)));
+}
+template <class R, class T>
+inline void load(const where_t& w, R& dst, __ubuf__ T* base, int64_t offset, Dist d) {
+    int elem = sizeof(T);
+    const ptosim::cce::a5::Ld how = ld_dist(d, elem);
+    ptosim::cce::a5::vload(here(w), "vlds", vr(dst), ub_at(base, offset), how, elem);
+}
+template <class R, class T>
+inline void store(const where_t& w, R& src, __ubuf__ T* base, int64_t offset, DistVST d, const vector_bool& m) {
+    int elem = sizeof(T);
+    const ptosim::cce::a5::St how = st_dist(d, elem);
+    ptosim::cce::a5::vstore(here(w), "vsts", vr(src), ub_at(base, offset), how, elem, m);
+}
+}  // namespace ptosim_cce
+
+// vlds(reg, base, offset, dist): the register from UB at base + offset elements.
+template <class R, class T>
+    requires ptosim_cce::vreg_like<R>
+inline void vlds(R&& dst, __ubuf__ T* base, int64_t offset, Dist d,
+                 ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim_cce::load(w, dst, base, offset, d);
+}
+// vlds(reg, base, step, dist, POST_UPDATE): from UB at base, then base += step.
+template <class R, class T>
+    requires ptosim_cce::vreg_like<R>
+inline void vlds(R&& dst, __ubuf__ T*& base, int64_t step, Dist d, PostUpdate,
+                 ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim_cce::load(w, dst, base, 0, d);
+    base += step;
+}
+// vsts(reg, base, offset, dist, mask): the active elements to UB.
+template <class R, class T>
+    requires ptosim_cce::vreg_like<R>
+inline void vsts(R&& src, __ubuf__ T* base, int64_t offset, DistVST d, const vector_bool& m,
+                 ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim_cce::store(w, src, base, offset, d, m);
+}
+template <class R, class T>
+    requires ptosim_cce::vreg_like<R>
+inline void vsts(R&& src, __ubuf__ T*& base, int64_t step, DistVST d, const vector_bool& m, PostUpdate,
+                 ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim_cce::store(w, src, base, 0, d, m);
+    base += step;
+}
+
+// vlds(lo, hi, base, offset, DINTLV_B*): 2*VL bytes split into even and odd elements.
+template <class L, class H, class T>
+    requires(ptosim_cce::vreg_like<L> && ptosim_cce::vreg_like<H>)
+inline void vlds(L&& lo, H&& hi, __ubuf__ T* base, int64_t offset, Dist d,
+                 ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    const int elem = d == DIST_DINTLV_B8 ? 1 : d == DIST_DINTLV_B16 ? 2 : d == DIST_DINTLV_B32 ? 4 : 0;
+    if (elem == 0)
+        ptosim::fault(ptosim_cce::here(w), "vlds into two registers takes DINTLV_B8, DINTLV_B16 or DINTLV_B32");
+    ptosim::cce::a5::vload2(ptosim_cce::here(w), "vlds", ptosim_cce::vr(lo), ptosim_cce::vr(hi),
+                            ptosim_cce::ub_at(base, offset), elem);
+}
+// vsts(lo, hi, base, offset, INTLV_B*, mask): the two registers interleaved.
+template <class L, class H, class T>
+    requires(ptosim_cce::vreg_like<L> && ptosim_cce::vreg_like<H>)
+inline void vsts(L&& lo, H&& hi, __ubuf__ T* base, int64_t offset, DistVST d, const vector_bool& m,
+                 ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    const int elem = d == INTLV_B8 ? 1 : d == INTLV_B16 ? 2 : d == INTLV_B32 ? 4 : 0;
+    if (elem == 0)
+        ptosim::fault(ptosim_cce::here(w), "vsts from two registers takes INTLV_B8, INTLV_B16 or INTLV_B32");
+    ptosim::cce::a5::vstore2(ptosim_cce::here(w), "vsts", ptosim_cce::vr(lo), ptosim_cce::vr(hi),
+                             ptosim_cce::ub_at(base, offset), elem, m);
+}

@@ -1,0 +1,84 @@
+// Intrinsics pto-isa's A5 implementation names that ptosim declares but does
+// not execute yet. A kernel compiles against them; reaching one stops the
+// launch with a fault naming it (docs/intrinsics/a5-vreg.md, "Not done yet").
+// Each family's file takes its names out of this list as it implements them.
+#pragma once
+#include <cce/builtins.hpp>
+
+#define PTOSIM_CCE_PENDING(name)                                                  \
+    template <class... A>                                                         \
+    [[gnu::noinline]] ptosim_cce::Unsimulated name(A&&...) {                       \
+        ptosim::cce::not_simulated(#name, __builtin_return_address(0));           \
+    }
+
+// register conversions, interleaves, unaligned and scattered moves, carry
+// and widening arithmetic, group reductions, histograms; predicate moves;
+// the Cube, fixpipe and L1 DMA side; SIMT atomics.
+PTOSIM_CCE_PENDING(vcvt)
+PTOSIM_CCE_PENDING(vintlv)
+PTOSIM_CCE_PENDING(vdintlv)
+PTOSIM_CCE_PENDING(vstus)
+PTOSIM_CCE_PENDING(vstas)
+PTOSIM_CCE_PENDING(vstar)
+PTOSIM_CCE_PENDING(vldas)
+PTOSIM_CCE_PENDING(vldus)
+PTOSIM_CCE_PENDING(vsqz)
+PTOSIM_CCE_PENDING(vselr)
+PTOSIM_CCE_PENDING(vgather2)
+PTOSIM_CCE_PENDING(vscatter)
+PTOSIM_CCE_PENDING(vsstb)
+PTOSIM_CCE_PENDING(vcgmax)
+PTOSIM_CCE_PENDING(vcgmin)
+PTOSIM_CCE_PENDING(vcgadd)
+PTOSIM_CCE_PENDING(chistv2)
+PTOSIM_CCE_PENDING(pintlv_b8)
+PTOSIM_CCE_PENDING(pintlv_b16)
+PTOSIM_CCE_PENDING(pintlv_b32)
+PTOSIM_CCE_PENDING(pdintlv_b8)
+PTOSIM_CCE_PENDING(pdintlv_b16)
+PTOSIM_CCE_PENDING(pdintlv_b32)
+PTOSIM_CCE_PENDING(psts)
+PTOSIM_CCE_PENDING(plds)
+PTOSIM_CCE_PENDING(ppack)
+PTOSIM_CCE_PENDING(punpack)
+PTOSIM_CCE_PENDING(set_quant_pre)
+PTOSIM_CCE_PENDING(set_fpc)
+PTOSIM_CCE_PENDING(set_channel_para)
+PTOSIM_CCE_PENDING(set_mte2_nz_para)
+PTOSIM_CCE_PENDING(set_loop3_para)
+PTOSIM_CCE_PENDING(set_loop_size_outtol1)
+PTOSIM_CCE_PENDING(set_loop1_stride_outtol1)
+PTOSIM_CCE_PENDING(set_loop2_stride_outtol1)
+PTOSIM_CCE_PENDING(set_pad_val_outtol1)
+PTOSIM_CCE_PENDING(copy_gm_to_cbuf_align_v2)
+PTOSIM_CCE_PENDING(copy_gm_to_cbuf_multi_dn2nz)
+PTOSIM_CCE_PENDING(copy_gm_to_cbuf_multi_nd2nz)
+PTOSIM_CCE_PENDING(copy_ubuf_to_ubuf)
+PTOSIM_CCE_PENDING(copy_ubuf_to_cbuf)
+PTOSIM_CCE_PENDING(copy_cbuf_to_ubuf)
+PTOSIM_CCE_PENDING(copy_matrix_cc_to_gm)
+PTOSIM_CCE_PENDING(copy_matrix_cc_to_ubuf)
+PTOSIM_CCE_PENDING(copy_matrix_cc_to_cbuf)
+PTOSIM_CCE_PENDING(load_cbuf_to_ca)
+PTOSIM_CCE_PENDING(load_cbuf_to_cb)
+PTOSIM_CCE_PENDING(load_cbuf_to_ca_mx)
+PTOSIM_CCE_PENDING(load_cbuf_to_cb_mx)
+PTOSIM_CCE_PENDING(mad)
+PTOSIM_CCE_PENDING(mad_mx)
+PTOSIM_CCE_PENDING(set_fmatrix)
+PTOSIM_CCE_PENDING(set_fmatrix_b)
+PTOSIM_CCE_PENDING(set_padding_b)
+PTOSIM_CCE_PENDING(set_l3d_rpt)
+PTOSIM_CCE_PENDING(set_l3d_rpt_b)
+PTOSIM_CCE_PENDING(img2colv2_cbuf_to_ca)
+PTOSIM_CCE_PENDING(img2colv2_cbuf_to_cb)
+PTOSIM_CCE_PENDING(st_dev)
+PTOSIM_CCE_PENDING(get_vms4_sr)
+PTOSIM_CCE_PENDING(atomicAdd)
+PTOSIM_CCE_PENDING(sprclr)
+PTOSIM_CCE_PENDING(vtrc)
+PTOSIM_CCE_PENDING(vpack)
+PTOSIM_CCE_PENDING(vstur)
+PTOSIM_CCE_PENDING(vmod)
+PTOSIM_CCE_PENDING(vunpack)
+#undef PTOSIM_CCE_PENDING

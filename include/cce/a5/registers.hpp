@@ -1,0 +1,143 @@
+// A5's vector-function scopes, register types and the enumerations the
+// register intrinsics take (docs/intrinsics/a5-vreg.md). A register's value
+// lives in the kernel's variable: 256 bytes for a vector register, one bit a
+// byte lane for a predicate (vector_bool, pto-isa's MaskReg).
+#pragma once
+#include <cce/builtins.hpp>
+#include <ptosim/cce_a5.hpp>
+#include <ptosim/float8.hpp>
+
+#include <type_traits>
+
+// bisheng compiles a vector function's body for the vector unit; on ptosim
+// it runs in place, each register intrinsic one call over the register.
+#ifndef __VEC_SCOPE__
+#define __VEC_SCOPE__
+#endif
+#ifndef __simd_vf__
+#define __simd_vf__
+#endif
+#ifndef __simd_callee__
+#define __simd_callee__
+#endif
+
+// A5's low-precision element types under bisheng's names.
+using float8_e4m3_t = ptosim::float8_e4m3;
+using float8_e5m2_t = ptosim::float8_e5m2;
+using hifloat8_t = ptosim::hifloat8;
+using float8_e8m0_t = ptosim::float8_e8m0;
+using float4_e2m1x2_t = ptosim::float4_e2m1x2;
+using float4_e1m2x2_t = ptosim::float4_e1m2x2;
+
+namespace ptosim_cce {
+// A vector register of elements T. Distinct per element type, as bisheng's
+// are, so that overloads and pto-isa's TypeGet can tell them apart; all
+// share one layout, so kernels reinterpret them with a cast
+// ((vector_u32&)f32_reg), as on the device.
+template <class T>
+struct vreg : ptosim::cce::a5::VReg {
+    using elem = T;
+    vreg() = default;
+    // (vector_u32)f32_reg: the same bits seen as other elements.
+    template <class U>
+    explicit vreg(const vreg<U>& o) : ptosim::cce::a5::VReg(o) {}
+};
+struct preg : ptosim::cce::a5::Pred {};
+struct align_reg {
+    uint8_t b[32];
+};
+struct address_reg {
+    uint64_t v;
+};
+
+// What a register argument is: one of the types above, or a wrapper that
+// converts to one (pto-isa's RegTensor<T>, which names it RegType).
+template <class R>
+concept vreg_like = std::is_base_of_v<ptosim::cce::a5::VReg, std::remove_cvref_t<R>> ||
+                    requires { typename std::remove_cvref_t<R>::RegType; };
+template <class R>
+inline ptosim::cce::a5::VReg& vr(R& r) {
+    using B = std::remove_cvref_t<R>;
+    if constexpr (std::is_base_of_v<ptosim::cce::a5::VReg, B>) return const_cast<B&>(r);
+    else return static_cast<typename B::RegType&>(const_cast<B&>(r));
+}
+// The element type of a register argument.
+template <class R>
+struct elem_of_t {
+    using type = typename std::remove_cvref_t<R>::RegType::elem;
+};
+template <class R>
+    requires std::is_base_of_v<ptosim::cce::a5::VReg, std::remove_cvref_t<R>>
+struct elem_of_t<R> {
+    using type = typename std::remove_cvref_t<R>::elem;
+};
+template <class R>
+using elem_of = typename elem_of_t<R>::type;
+
+// The CCE element type of T; the 8- and 4-bit float codecs move as bytes.
+template <class T>
+constexpr ptosim::cce::Dt dt() {
+    if constexpr (sizeof(T) == 1 && !std::is_integral_v<T>) return ptosim::cce::Dt::U8;
+    else return ptosim::cce::dt_of<T>();
+}
+}  // namespace ptosim_cce
+
+using vector_bool = ptosim_cce::preg;
+using vector_align = ptosim_cce::align_reg;
+using vector_address = ptosim_cce::address_reg;
+using vector_s8 = ptosim_cce::vreg<int8_t>;
+using vector_u8 = ptosim_cce::vreg<uint8_t>;
+using vector_s16 = ptosim_cce::vreg<int16_t>;
+using vector_u16 = ptosim_cce::vreg<uint16_t>;
+using vector_s32 = ptosim_cce::vreg<int32_t>;
+using vector_u32 = ptosim_cce::vreg<uint32_t>;
+using vector_s64 = ptosim_cce::vreg<int64_t>;
+using vector_u64 = ptosim_cce::vreg<uint64_t>;
+using vector_f16 = ptosim_cce::vreg<half>;
+using vector_bf16 = ptosim_cce::vreg<bfloat16_t>;
+using vector_f32 = ptosim_cce::vreg<float>;
+using vector_f8e4m3 = ptosim_cce::vreg<float8_e4m3_t>;
+using vector_f8e5m2 = ptosim_cce::vreg<float8_e5m2_t>;
+using vector_hif8 = ptosim_cce::vreg<hifloat8_t>;
+using vector_f8e8m0 = ptosim_cce::vreg<float8_e8m0_t>;
+using vector_f4e2m1x2 = ptosim_cce::vreg<float4_e2m1x2_t>;
+using vector_f4e1m2x2 = ptosim_cce::vreg<float4_e1m2x2_t>;
+// The asc-devkit C API's spellings of the same registers.
+using vector_int8_t = vector_s8;
+using vector_uint8_t = vector_u8;
+using vector_int16_t = vector_s16;
+using vector_uint16_t = vector_u16;
+using vector_int32_t = vector_s32;
+using vector_uint32_t = vector_u32;
+using vector_int64_t = vector_s64;
+using vector_uint64_t = vector_u64;
+using vector_half = vector_f16;
+using vector_bfloat16_t = vector_bf16;
+using vector_float = vector_f32;
+
+// Predicate patterns (asc-devkit c_api/reg_compute/reg_vector.h, Pat).
+enum Pat : int { PAT_ALL = 0, PAT_VL1, PAT_VL2, PAT_VL3, PAT_VL4, PAT_VL8, PAT_VL16, PAT_VL32, PAT_VL64, PAT_VL128,
+                 PAT_M3, PAT_M4, PAT_H, PAT_Q, PAT_ALLF = 15 };
+// What an operation does with the destination's inactive elements.
+enum Mode : int { MODE_ZEROING = 0, MODE_MERGING = 1, MODE_STORED = 2 };
+// The address update of a load, store or predicate count.
+enum PostUpdate : int { POST_UPDATE = 1 };
+// vlds distributions (CANN "LoadAlign"). pto-isa names them both ways:
+// the short constants in calls (NORM, BRC_B32...), the enumerators where it
+// builds a std::integral_constant<::Dist, Dist::DIST_US>.
+enum Dist : int { DIST_NORM = 0, DIST_BRC_B8, DIST_BRC_B16, DIST_BRC_B32, DIST_US_B8, DIST_US_B16, DIST_DS_B8,
+                  DIST_DS_B16, DIST_UNPK_B8, DIST_UNPK_B16, DIST_UNPK_B32, DIST_DINTLV_B8, DIST_DINTLV_B16,
+                  DIST_DINTLV_B32, DIST_E2B_B16, DIST_E2B_B32, DIST_BLK, DIST_UNPK4_B8, DIST_US, DIST_DS };
+inline constexpr Dist NORM = DIST_NORM, BRC_B8 = DIST_BRC_B8, BRC_B16 = DIST_BRC_B16, BRC_B32 = DIST_BRC_B32,
+                      US_B8 = DIST_US_B8, US_B16 = DIST_US_B16, DS_B8 = DIST_DS_B8, DS_B16 = DIST_DS_B16,
+                      UNPK_B8 = DIST_UNPK_B8, UNPK_B16 = DIST_UNPK_B16, UNPK_B32 = DIST_UNPK_B32,
+                      DINTLV_B8 = DIST_DINTLV_B8, DINTLV_B16 = DIST_DINTLV_B16, DINTLV_B32 = DIST_DINTLV_B32,
+                      E2B_B16 = DIST_E2B_B16, E2B_B32 = DIST_E2B_B32, BLK = DIST_BLK, UNPK4_B8 = DIST_UNPK4_B8,
+                      US = DIST_US;
+// vsts distributions. pto-isa converts its own pto::DistVST to this type
+// with static_cast, so the order is the one its enumeration declares.
+enum DistVST : int { NORM_B8 = 0, NORM_B16, NORM_B32, ONEPT_B8, ONEPT_B16, ONEPT_B32, PK_B16, PK_B32, INTLV_B8,
+                     INTLV_B16, PK_B64, INTLV_B32, PK4_B32, MRG4CHN_B8, MRG2CHN_B8, MRG2CHN_B16 };
+// vci's order, vdup's lane choice.
+enum IndexOrder : int { INC_ORDER = 0, DEC_ORDER = 1 };
+enum DupPos : int { POS_LOWEST = 0, POS_HIGHEST = 1 };

@@ -1,0 +1,102 @@
+// The runtime side of A5's register layer (include/cce/a5/, the kernel side):
+// vector registers, predicate (mask) registers, loads and stores between UB
+// and registers, register arithmetic, and A5's GM<->UB DMA. A register is
+// 256 bytes (VL); its value lives in the kernel's own variable and every
+// operation is one call over the whole register. Semantics and their
+// sources: docs/intrinsics/a5-vreg.md.
+#pragma once
+#include <ptosim/cce.hpp>
+
+#include <cstdint>
+
+namespace ptosim::cce::a5 {
+
+constexpr int kVL = 256;  // bytes in a vector register
+
+struct VReg {
+    alignas(32) uint8_t b[kVL];
+};
+// A predicate holds one bit per byte lane of a vector register; an element
+// of `n` bytes is active when the bit of its first byte is set.
+struct Pred {
+    alignas(8) uint8_t b[kVL / 8];
+    bool lane(int byte) const { return (b[byte >> 3] >> (byte & 7) & 1) != 0; }
+};
+
+// pset_b<8,16,32>: the documented patterns (PAT_ALL, PAT_VL1..VL128, PAT_M3,
+// PAT_M4, PAT_H, PAT_Q, PAT_ALLF) over elements of `elem` bytes.
+void pset(const SourceLoc&, const char* op, Pred& out, int elem, int pattern);
+// plt_b<8,16,32>: the first min(count, VL/elem) elements; with `post_update`
+// count drops by that many.
+void plt(const SourceLoc&, const char* op, Pred& out, int elem, uint32_t& count, bool post_update);
+// Predicate logic: pand/por/pxor/pnot/pmov under a governing predicate;
+// psel: a where the third predicate is set, b elsewhere.
+enum class PLogic : uint8_t { And, Or, Xor, Not, Mov, Sel };
+void plogic(const SourceLoc&, const char* op, PLogic, Pred& out, const Pred& a, const Pred& b, const Pred& g);
+
+// vlds distributions (CANN "LoadAlign" dist): NORM loads VL bytes; BRC_B*
+// broadcasts one element; US_B* doubles every element (upsample), DS_B*
+// keeps every other (downsample); UNPK_B* widens each element to twice its
+// size (zero-filled high half).
+enum class Ld : uint8_t { Norm, Brc, Us, Ds, Unpk, Unsupported };
+void vload(const SourceLoc&, const char* op, VReg& dst, uint64_t ub, Ld, int elem);
+// vsts distributions (::DistVST): NORM stores the active elements; ONEPT
+// stores element 0; PK stores the low half of every element (narrowing).
+enum class St : uint8_t { Norm, OnePt, Pk, Unsupported };
+void vstore(const SourceLoc&, const char* op, const VReg& src, uint64_t ub, St, int elem, const Pred& mask);
+
+// The two-register forms: vlds DINTLV_B* splits 2*VL bytes into the even
+// elements (lo) and the odd ones (hi); vsts INTLV_B* writes them back
+// interleaved, pair i where element i of the mask is active.
+void vload2(const SourceLoc&, const char* op, VReg& lo, VReg& hi, uint64_t ub, int elem);
+void vstore2(const SourceLoc&, const char* op, const VReg& lo, const VReg& hi, uint64_t ub, int elem, const Pred& mask);
+
+// Element-wise operations on registers; `merging` keeps the destination's
+// inactive elements (MODE_MERGING), otherwise they become zero (MODE_ZEROING).
+void vbinary(const SourceLoc&, const char* op, Bin, Dt, VReg& dst, const VReg& a, const VReg& b, const Pred& mask,
+             bool merging);
+void vunary(const SourceLoc&, const char* op, Una, Dt, VReg& dst, const VReg& a, const Pred& mask, bool merging);
+// `scalar` holds the scalar's bytes as the element type (low bytes).
+void vscalar(const SourceLoc&, const char* op, Sca, Dt, VReg& dst, const VReg& a, uint64_t scalar, const Pred& mask,
+             bool merging);
+// Carry arithmetic on 32-bit elements (vaddc/vaddcs, vsubc/vsubcs): dst =
+// a + b (+ carry_in), carry = the unsigned carry out; subtraction: dst = a -
+// b (- not carry_in), carry = no borrow (a >= b unsigned, with the borrow
+// in). `carry_in` is null for the forms without one.
+void vcarry(const SourceLoc&, const char* op, bool sub, Pred& carry, VReg& dst, const VReg& a, const VReg& b,
+            const Pred* carry_in, const Pred& mask);
+// vmull: the full product of 32-bit elements, low words to lo, high to hi
+// (`is_signed`: the elements are int32); vmula: dst += a * b, wrapping.
+void vmull(const SourceLoc&, bool is_signed, VReg& lo, VReg& hi, const VReg& a, const VReg& b, const Pred& mask);
+
+// Compare into a predicate (active elements only; inactive bits clear) and
+// select by one (vsel: a where the predicate is set, else b).
+void vcompare(const SourceLoc&, const char* op, Cmp, Dt, Pred& dst, const VReg& a, const VReg& b, const Pred& mask);
+void vcompare_scalar(const SourceLoc&, const char* op, Cmp, Dt, Pred& dst, const VReg& a, uint64_t scalar,
+                     const Pred& mask);
+void vselect(const SourceLoc&, Dt, VReg& dst, const VReg& a, const VReg& b, const Pred& sel);
+// Whole-register reductions (vcadd, vcmax, vcmin): the result in element 0,
+// the rest of the register zero.
+void vreduce(const SourceLoc&, const char* op, Red, Dt, VReg& dst, const VReg& a, const Pred& mask);
+// Conversion between element types of equal or different widths, element i
+// of the source to element i of the destination where both fit in VL.
+void vconvert(const SourceLoc&, const char* op, Dt from, Dt to, Round, VReg& dst, const VReg& a, const Pred& mask);
+// The index vector: element i = start + i.
+void vindex(const SourceLoc&, Dt, VReg& dst, uint64_t start_bits);
+
+// A5's GM<->UB DMA (copy_gm_to_ubuf_align_v2 / copy_ubuf_to_gm_align_v2):
+// `n` bursts of `len` bytes, burst starts `gm_stride` bytes apart in GM and
+// `ub_stride` bytes apart in UB, repeated over the two outer loops that
+// set_loop*_outtoub / _ubtoout configure.
+struct DmaV2 {
+    uint32_t n, len;
+    uint64_t gm_stride;
+    uint32_t ub_stride;
+    bool pad;  // fill each UB burst's tail up to 32 bytes with the pad value
+};
+void copy_gm_to_ub_v2(const SourceLoc&, uint64_t ub, const void* gm, const DmaV2&);
+void copy_ub_to_gm_v2(const SourceLoc&, void* gm, uint64_t ub, const DmaV2&);
+// set_loop_size_{outtoub,ubtoout} and set_loop{1,2}_stride_{outtoub,ubtoout}.
+void set_dma_loop(const SourceLoc&, const char* op, bool to_ub, int which, uint64_t value);
+
+}  // namespace ptosim::cce::a5

@@ -1,0 +1,118 @@
+// A5's DMA between GM and UB (copy_gm_to_ubuf_align_v2,
+// copy_ubuf_to_gm_align_v2) and its loop registers
+// (docs/intrinsics/a5-vreg.md, "DMA").
+#include <ptosim/cce_a5.hpp>
+
+#include "../repeat.hpp"
+
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+namespace ptosim::cce::a5 {
+namespace {
+using namespace ptosim::cce::detail;
+
+// The loop registers of one core: [0] GM->UB, [1] UB->GM; each the sizes
+// (loop2 << 21 | loop1) and the strides of loop 1 and loop 2 (UB bytes << 40
+// | GM bytes). They are the core's, kept across kernels as the device keeps
+// them; the reset value is one iteration of each loop.
+struct Loops {
+    uint64_t reg[2][3] = {{uint64_t{1} << 21 | 1, 0, 0}, {uint64_t{1} << 21 | 1, 0, 0}};
+};
+std::mutex loops_mutex;
+std::unordered_map<const Core*, Loops> loops_of;
+
+Loops loops(const Core& c) {
+    std::lock_guard<std::mutex> lock(loops_mutex);
+    return loops_of[&c];
+}
+
+struct Walk {
+    uint64_t n1, n2, gm1, gm2, ub1, ub2;
+};
+Walk walk(const Loops& l, int dir) {
+    const uint64_t* r = l.reg[dir];
+    constexpr uint64_t low40 = (uint64_t{1} << 40) - 1;
+    return {r[0] & 0x1FFFFF, (r[0] >> 21) & 0x3FFFFF, r[1] & low40, r[1] >> 40, r[2] & low40, r[2] >> 40};
+}
+
+OpRecord dma_record(const char* op, Pipe pipe, const SourceLoc& loc, uint64_t bytes) {
+    OpRecord r;
+    r.op = op;
+    r.pipe = pipe;
+    r.loc = loc;
+    r.bytes = bytes;
+    return r;
+}
+
+// Runs f(gm_offset, ub_offset) for every burst of the two loops, loop 2
+// outermost; returns the span each side covers.
+template <class F>
+void each_burst(const Walk& w, const DmaV2& d, F&& f) {
+    for (uint64_t j = 0; j < w.n2; ++j)
+        for (uint64_t i = 0; i < w.n1; ++i)
+            for (uint32_t b = 0; b < d.n; ++b)
+                f(j * w.gm2 + i * w.gm1 + b * d.gm_stride, j * w.ub2 + i * w.ub1 + uint64_t(b) * d.ub_stride);
+}
+}  // namespace
+
+void set_dma_loop(const SourceLoc& loc, const char* op, bool to_ub, int which, uint64_t value) {
+    Core& c = core();
+    dispatch(c, dma_record(op, Pipe::S, loc, 0));
+    std::lock_guard<std::mutex> lock(loops_mutex);
+    loops_of[&c].reg[to_ub ? 0 : 1][which] = value;
+}
+
+void copy_gm_to_ub_v2(const SourceLoc& loc, uint64_t ub, const void* gm, const DmaV2& d) {
+    Core& c = core();
+    const char* op = "copy_gm_to_ubuf_align_v2";
+    const Walk w = walk(loops(c), 0);
+    // With padding on, each UB burst ends on a 32-byte boundary; the bytes
+    // past the data keep what UB held (the pad value is not documented for
+    // this form; chosen as ptosim's A2A3 _align forms do).
+    uint64_t ub_end = 0, gm_end = 0, moved = 0;
+    const auto* src = static_cast<const uint8_t*>(gm);
+    each_burst(w, d, [&](uint64_t g, uint64_t u) {
+        ub_end = std::max(ub_end, u + d.len);
+        gm_end = std::max(gm_end, g + d.len);
+        moved += d.len;
+        check_gm(src + g, d.len, op, loc);
+    });
+    if (moved == 0) return;
+    check_local(c, Space::UB, ub, ub_end, (std::string(op) + " dst").c_str(), loc);
+    OpRecord r = dma_record(op, Pipe::MTE2, loc, moved);
+    r.write(Space::UB, ub, ub_end);
+    r.read(Space::GM, reinterpret_cast<uintptr_t>(gm), gm_end);
+    dispatch(c, r);
+    uint8_t* base = c.mem[static_cast<int>(Space::UB)] + ub;
+    each_burst(w, d, [&](uint64_t g, uint64_t u) { std::memcpy(base + u, src + g, d.len); });
+}
+
+void copy_ub_to_gm_v2(const SourceLoc& loc, void* gm, uint64_t ub, const DmaV2& d) {
+    Core& c = core();
+    const char* op = "copy_ubuf_to_gm_align_v2";
+    if (c.vec.atomic_add)
+        fault(loc, std::string(op) + " with an atomic store mode (set_atomic_add) is not simulated by ptosim yet "
+                                     "(docs/intrinsics/a5-vreg.md); store without it, or build with ptolab's own "
+                                     "PTO headers (--pto-headers=ptolab)");
+    const Walk w = walk(loops(c), 1);
+    uint64_t ub_end = 0, gm_end = 0, moved = 0;
+    auto* dst = static_cast<uint8_t*>(gm);
+    each_burst(w, d, [&](uint64_t g, uint64_t u) {
+        ub_end = std::max(ub_end, u + d.len);
+        gm_end = std::max(gm_end, g + d.len);
+        moved += d.len;
+        check_gm(dst + g, d.len, op, loc);
+    });
+    if (moved == 0) return;
+    check_local(c, Space::UB, ub, ub_end, (std::string(op) + " src").c_str(), loc);
+    OpRecord r = dma_record(op, Pipe::MTE3, loc, moved);
+    r.read(Space::UB, ub, ub_end);
+    r.write(Space::GM, reinterpret_cast<uintptr_t>(gm), gm_end);
+    dispatch(c, r);
+    const uint8_t* base = c.mem[static_cast<int>(Space::UB)] + ub;
+    each_burst(w, d, [&](uint64_t g, uint64_t u) { std::memcpy(dst + g, base + u, d.len); });
+}
+
+}  // namespace ptosim::cce::a5

@@ -1,0 +1,381 @@
+// A5's register layer: predicates, loads and stores between UB and vector
+// registers, and register arithmetic (docs/intrinsics/a5-vreg.md). Each
+// operation passes the one dispatch point with its pipe and the UB bytes it
+// touches, then computes over the whole 256-byte register in one call; the
+// per-element arithmetic is A2A3's (element_ops.hpp), so both targets round
+// and wrap alike.
+#include <ptosim/cce_a5.hpp>
+
+#include "../element_ops.hpp"
+#include "../repeat.hpp"
+
+#include <string>
+
+namespace ptosim::cce::a5 {
+namespace {
+using namespace ptosim::cce::detail;
+
+void set_lane(Pred& p, int byte, bool on) {
+    const uint8_t bit = static_cast<uint8_t>(1u << (byte & 7));
+    p.b[byte >> 3] = on ? static_cast<uint8_t>(p.b[byte >> 3] | bit) : static_cast<uint8_t>(p.b[byte >> 3] & ~bit);
+}
+// Element i of `elem` bytes on or off: every byte lane of it, so a predicate
+// made for one width reads the same elements at that width.
+void set_elem(Pred& p, int i, int elem, bool on) {
+    for (int k = 0; k < elem; ++k) set_lane(p, i * elem + k, on);
+}
+bool active(const Pred& p, int i, int elem) { return p.lane(i * elem); }
+
+OpRecord reg_record(const char* op, Dt d, const SourceLoc& loc, uint64_t elements) {
+    OpRecord r;
+    r.op = op;
+    r.pipe = Pipe::V;
+    r.dtype = to_string(d);
+    r.loc = loc;
+    r.elements = elements;
+    r.bytes = elements * size_of(d);
+    r.flops = elements;
+    return r;
+}
+OpRecord mask_record(const char* op, const SourceLoc& loc) {
+    OpRecord r;
+    r.op = op;
+    r.pipe = Pipe::V;
+    r.loc = loc;
+    return r;
+}
+uint64_t count_active(const Pred& m, int elem) {
+    uint64_t n = 0;
+    for (int i = 0; i < kVL / elem; ++i) n += active(m, i, elem);
+    return n;
+}
+
+// The element-wise driver: f(i) computes element i of the result into a
+// scratch register (the destination may alias a source); inactive elements
+// keep the destination's value (merging) or become zero.
+template <class T, class F>
+void each(VReg& dst, const Pred& m, bool merging, F&& f) {
+    constexpr int n = kVL / int(sizeof(T));
+    VReg out;
+    for (int i = 0; i < n; ++i) {
+        T v;
+        if (active(m, i, sizeof(T))) v = f(i);
+        else if (merging) v = load<T>(dst.b, uint64_t(i) * sizeof(T));
+        else std::memset(&v, 0, sizeof(T));
+        store(out.b, uint64_t(i) * sizeof(T), v);
+    }
+    std::memcpy(dst.b, out.b, kVL);
+}
+template <class T>
+T at(const VReg& r, int i) {
+    return load<T>(r.b, uint64_t(i) * sizeof(T));
+}
+template <class T>
+bool compare(Cmp op, T a, T b) {
+    const double x = to_double(a), y = to_double(b);
+    switch (op) {
+    case Cmp::Eq: return x == y;
+    case Cmp::Ne: return x != y;
+    case Cmp::Lt: return x < y;
+    case Cmp::Le: return x <= y;
+    case Cmp::Gt: return x > y;
+    default: return x >= y;
+    }
+}
+}  // namespace
+
+void pset(const SourceLoc& loc, const char* op, Pred& out, int elem, int pattern) {
+    dispatch(core(), mask_record(op, loc));
+    const int n = kVL / elem;
+    static constexpr int kFirst[] = {0, 1, 2, 3, 4, 8, 16, 32, 64, 128};
+    std::memset(out.b, 0, sizeof(out.b));
+    for (int i = 0; i < n; ++i) {
+        bool on;
+        if (pattern == 0) on = true;
+        else if (pattern >= 1 && pattern <= 9) on = i < kFirst[pattern];
+        else if (pattern == 10) on = i % 3 == 0;
+        else if (pattern == 11) on = i % 4 == 0;
+        else if (pattern == 12) on = i < n / 2;
+        else if (pattern == 13) on = i < n / 4;
+        else if (pattern == 15) on = false;
+        else fault(loc, std::string(op) + ": predicate pattern " + std::to_string(pattern) +
+                            " is not one of PAT_ALL, PAT_VL1..PAT_VL128, PAT_M3, PAT_M4, PAT_H, PAT_Q, PAT_ALLF");
+        set_elem(out, i, elem, on);
+    }
+}
+
+void plt(const SourceLoc& loc, const char* op, Pred& out, int elem, uint32_t& count, bool post_update) {
+    dispatch(core(), mask_record(op, loc));
+    const uint32_t n = static_cast<uint32_t>(kVL / elem);
+    const uint32_t on = count < n ? count : n;
+    std::memset(out.b, 0, sizeof(out.b));
+    for (uint32_t i = 0; i < on; ++i) set_elem(out, static_cast<int>(i), elem, true);
+    if (post_update) count -= on;
+}
+
+void plogic(const SourceLoc& loc, const char* op, PLogic how, Pred& out, const Pred& a, const Pred& b, const Pred& g) {
+    dispatch(core(), mask_record(op, loc));
+    Pred r;
+    for (size_t i = 0; i < sizeof(r.b); ++i) {
+        uint8_t v;
+        switch (how) {
+        case PLogic::And: v = a.b[i] & b.b[i]; break;
+        case PLogic::Or: v = a.b[i] | b.b[i]; break;
+        case PLogic::Xor: v = a.b[i] ^ b.b[i]; break;
+        case PLogic::Not: v = static_cast<uint8_t>(~a.b[i]); break;
+        case PLogic::Sel: r.b[i] = static_cast<uint8_t>((a.b[i] & g.b[i]) | (b.b[i] & ~g.b[i])); continue;
+        default: v = a.b[i]; break;
+        }
+        // Lanes the governing predicate leaves out become zero.
+        r.b[i] = static_cast<uint8_t>(v & g.b[i]);
+    }
+    out = r;
+}
+
+void vload(const SourceLoc& loc, const char* op, VReg& dst, uint64_t ub, Ld how, int elem) {
+    Core& c = core();
+    if (how == Ld::Unsupported)
+        fault(loc, std::string(op) + ": this load distribution (DINTLV, E2B, BLK, UNPK4) is not simulated by ptosim "
+                                     "yet; NORM, BRC_B*, US_B*, DS_B* and UNPK_B* are (docs/intrinsics/a5-vreg.md)");
+    // LoadAlign: a full-register load starts on a 32-byte boundary.
+    if (how == Ld::Norm && ub % 32 != 0)
+        fault(loc, std::string(op) + " NORM from UB offset " + std::to_string(ub) +
+                       ", which is not 32-byte aligned: an aligned load needs a 32-byte aligned address (use the "
+                       "unaligned loads, or align the tile)");
+    uint64_t bytes = kVL;
+    if (how == Ld::Brc) bytes = uint64_t(elem);
+    else if (how == Ld::Us || how == Ld::Unpk) bytes = kVL / 2;
+    check_local(c, Space::UB, ub, bytes, (std::string(op) + " src").c_str(), loc);
+    OpRecord r = mask_record(op, loc);
+    r.bytes = bytes;
+    r.read(Space::UB, ub, bytes);
+    dispatch(c, r);
+    const uint8_t* src = c.mem[static_cast<int>(Space::UB)] + ub;
+    VReg out;
+    const int n = kVL / elem;
+    switch (how) {
+    case Ld::Norm: std::memcpy(out.b, src, kVL); break;
+    case Ld::Brc:
+        for (int i = 0; i < n; ++i) std::memcpy(out.b + i * elem, src, elem);
+        break;
+    case Ld::Us:  // each element twice
+        for (int i = 0; i < n; ++i) std::memcpy(out.b + i * elem, src + (i / 2) * elem, elem);
+        break;
+    case Ld::Ds:  // every other element
+        for (int i = 0; i < n; ++i) std::memcpy(out.b + i * elem, src + 2 * i * elem, elem);
+        break;
+    default:  // Unpk: element i into the low half of a slot twice as wide
+        std::memset(out.b, 0, kVL);
+        for (int i = 0; i < n / 2; ++i) std::memcpy(out.b + 2 * i * elem, src + i * elem, elem);
+        break;
+    }
+    dst = out;
+}
+
+void vstore(const SourceLoc& loc, const char* op, const VReg& src, uint64_t ub, St how, int elem, const Pred& mask) {
+    Core& c = core();
+    if (how == St::Unsupported)
+        fault(loc, std::string(op) + ": this store distribution (INTLV, PK4, MRG*CHN) is not simulated by ptosim yet; "
+                                     "NORM_B*, ONEPT_B* and PK_B* are (docs/intrinsics/a5-vreg.md)");
+    const int n = kVL / elem;
+    // What lands in UB: the active elements (NORM), element 0 (ONEPT), or
+    // the low half of each active element, packed (PK).
+    const int out_elem = how == St::Pk ? elem / 2 : elem;
+    int first = -1, last = -1;
+    for (int i = 0; i < (how == St::OnePt ? 1 : n); ++i)
+        if (active(mask, i, elem)) {
+            if (first < 0) first = i;
+            last = i;
+        }
+    OpRecord r = mask_record(op, loc);
+    if (first >= 0) {
+        const uint64_t lo = ub + uint64_t(first) * out_elem, bytes = uint64_t(last - first + 1) * out_elem;
+        check_local(c, Space::UB, lo, bytes, (std::string(op) + " dst").c_str(), loc);
+        r.bytes = bytes;
+        r.write(Space::UB, lo, bytes);
+    }
+    dispatch(c, r);
+    if (first < 0) return;
+    uint8_t* dst = c.mem[static_cast<int>(Space::UB)] + ub;
+    for (int i = first; i <= last; ++i)
+        if (active(mask, i, elem)) std::memcpy(dst + i * out_elem, src.b + i * elem, out_elem);
+}
+
+void vload2(const SourceLoc& loc, const char* op, VReg& lo, VReg& hi, uint64_t ub, int elem) {
+    Core& c = core();
+    if (ub % 32 != 0)
+        fault(loc, std::string(op) + " DINTLV from UB offset " + std::to_string(ub) +
+                       ", which is not 32-byte aligned: an aligned load needs a 32-byte aligned address");
+    check_local(c, Space::UB, ub, 2 * kVL, (std::string(op) + " src").c_str(), loc);
+    OpRecord r = mask_record(op, loc);
+    r.bytes = 2 * kVL;
+    r.read(Space::UB, ub, 2 * kVL);
+    dispatch(c, r);
+    const uint8_t* src = c.mem[static_cast<int>(Space::UB)] + ub;
+    VReg a, b;
+    for (int i = 0; i < kVL / elem; ++i) {
+        std::memcpy(a.b + i * elem, src + 2 * i * elem, elem);
+        std::memcpy(b.b + i * elem, src + (2 * i + 1) * elem, elem);
+    }
+    lo = a;
+    hi = b;
+}
+
+void vstore2(const SourceLoc& loc, const char* op, const VReg& lo, const VReg& hi, uint64_t ub, int elem,
+             const Pred& mask) {
+    Core& c = core();
+    int last = -1;
+    for (int i = 0; i < kVL / elem; ++i)
+        if (active(mask, i, elem)) last = i;
+    OpRecord r = mask_record(op, loc);
+    if (last >= 0) {
+        const uint64_t bytes = uint64_t(last + 1) * 2 * elem;
+        check_local(c, Space::UB, ub, bytes, (std::string(op) + " dst").c_str(), loc);
+        r.bytes = bytes;
+        r.write(Space::UB, ub, bytes);
+    }
+    dispatch(c, r);
+    uint8_t* dst = c.mem[static_cast<int>(Space::UB)] + ub;
+    for (int i = 0; i <= last; ++i)
+        if (active(mask, i, elem)) {
+            std::memcpy(dst + 2 * i * elem, lo.b + i * elem, elem);
+            std::memcpy(dst + (2 * i + 1) * elem, hi.b + i * elem, elem);
+        }
+}
+
+void vbinary(const SourceLoc& loc, const char* op, Bin b, Dt d, VReg& dst, const VReg& x, const VReg& y,
+             const Pred& m, bool merging) {
+    dispatch(core(), reg_record(op, d, loc, count_active(m, size_of(d))));
+    with_type(d, [&](auto t) {
+        using T = decltype(t);
+        each<T>(dst, m, merging, [&](int i) { return binary<T>(b, at<T>(x, i), at<T>(y, i), at<T>(dst, i)); });
+    });
+}
+
+void vunary(const SourceLoc& loc, const char* op, Una u, Dt d, VReg& dst, const VReg& x, const Pred& m, bool merging) {
+    dispatch(core(), reg_record(op, d, loc, count_active(m, size_of(d))));
+    with_type(d, [&](auto t) {
+        using T = decltype(t);
+        each<T>(dst, m, merging, [&](int i) { return unary<T>(u, at<T>(x, i)); });
+    });
+}
+
+void vscalar(const SourceLoc& loc, const char* op, Sca s, Dt d, VReg& dst, const VReg& x, uint64_t scalar,
+             const Pred& m, bool merging) {
+    dispatch(core(), reg_record(op, d, loc, count_active(m, size_of(d))));
+    with_type(d, [&](auto t) {
+        using T = decltype(t);
+        T sv;
+        std::memcpy(&sv, &scalar, sizeof(T));
+        each<T>(dst, m, merging, [&](int i) {
+            return s == Sca::Dup ? sv : with_scalar<T>(s, at<T>(x, i), sv, at<T>(dst, i));
+        });
+    });
+}
+
+void vcarry(const SourceLoc& loc, const char* op, bool sub, Pred& carry, VReg& dst, const VReg& a, const VReg& b,
+            const Pred* carry_in, const Pred& mask) {
+    dispatch(core(), reg_record(op, Dt::U32, loc, count_active(mask, 4)));
+    Pred c{};
+    VReg out{};
+    for (int i = 0; i < kVL / 4; ++i) {
+        if (!active(mask, i, 4)) continue;
+        const uint64_t x = at<uint32_t>(a, i), y = at<uint32_t>(b, i);
+        const uint64_t in = carry_in ? (active(*carry_in, i, 4) ? 1 : 0) : (sub ? 1 : 0);
+        // Subtraction adds the complement: a + ~b + carry, so "carry" is "no borrow".
+        const uint64_t r = sub ? x + (~y & 0xFFFFFFFFu) + in : x + y + in;
+        store(out.b, uint64_t(i) * 4, static_cast<uint32_t>(r));
+        set_elem(c, i, 4, (r >> 32) != 0);
+    }
+    dst = out;
+    carry = c;
+}
+
+void vmull(const SourceLoc& loc, bool is_signed, VReg& lo, VReg& hi, const VReg& a, const VReg& b, const Pred& mask) {
+    dispatch(core(), reg_record("vmull", is_signed ? Dt::S32 : Dt::U32, loc, count_active(mask, 4)));
+    VReg l{}, h{};
+    for (int i = 0; i < kVL / 4; ++i) {
+        if (!active(mask, i, 4)) continue;
+        const uint64_t p = is_signed ? static_cast<uint64_t>(int64_t(at<int32_t>(a, i)) * int64_t(at<int32_t>(b, i)))
+                                     : uint64_t(at<uint32_t>(a, i)) * uint64_t(at<uint32_t>(b, i));
+        store(l.b, uint64_t(i) * 4, static_cast<uint32_t>(p));
+        store(h.b, uint64_t(i) * 4, static_cast<uint32_t>(p >> 32));
+    }
+    lo = l;
+    hi = h;
+}
+
+void vcompare(const SourceLoc& loc, const char* op, Cmp c, Dt d, Pred& dst, const VReg& a, const VReg& b,
+              const Pred& m) {
+    dispatch(core(), reg_record(op, d, loc, count_active(m, size_of(d))));
+    Pred out{};
+    with_type(d, [&](auto t) {
+        using T = decltype(t);
+        for (int i = 0; i < kVL / int(sizeof(T)); ++i)
+            set_elem(out, i, sizeof(T), active(m, i, sizeof(T)) && compare<T>(c, at<T>(a, i), at<T>(b, i)));
+    });
+    dst = out;
+}
+
+void vcompare_scalar(const SourceLoc& loc, const char* op, Cmp c, Dt d, Pred& dst, const VReg& a, uint64_t scalar,
+                     const Pred& m) {
+    dispatch(core(), reg_record(op, d, loc, count_active(m, size_of(d))));
+    Pred out{};
+    with_type(d, [&](auto t) {
+        using T = decltype(t);
+        T sv;
+        std::memcpy(&sv, &scalar, sizeof(T));
+        for (int i = 0; i < kVL / int(sizeof(T)); ++i)
+            set_elem(out, i, sizeof(T), active(m, i, sizeof(T)) && compare<T>(c, at<T>(a, i), sv));
+    });
+    dst = out;
+}
+
+void vselect(const SourceLoc& loc, Dt d, VReg& dst, const VReg& a, const VReg& b, const Pred& sel) {
+    dispatch(core(), reg_record("vsel", d, loc, kVL / size_of(d)));
+    const int e = size_of(d);
+    VReg out;
+    for (int i = 0; i < kVL / e; ++i) std::memcpy(out.b + i * e, (active(sel, i, e) ? a : b).b + i * e, e);
+    dst = out;
+}
+
+void vreduce(const SourceLoc& loc, const char* op, Red how, Dt d, VReg& dst, const VReg& a, const Pred& m) {
+    dispatch(core(), reg_record(op, d, loc, count_active(m, size_of(d))));
+    with_type(d, [&](auto t) {
+        using T = decltype(t);
+        VReg out{};
+        bool any = false;
+        T acc{};
+        // In element order; a float sum rounds after every addition (the
+        // device's adder tree order is not documented).
+        for (int i = 0; i < kVL / int(sizeof(T)); ++i) {
+            if (!active(m, i, sizeof(T))) continue;
+            const T v = at<T>(a, i);
+            if (!any) acc = v;
+            else acc = binary<T>(how == Red::Add ? Bin::Add : how == Red::Max ? Bin::Max : Bin::Min, acc, v, acc);
+            any = true;
+        }
+        store(out.b, 0, acc);
+        dst = out;
+    });
+}
+
+void vindex(const SourceLoc& loc, Dt d, VReg& dst, uint64_t start_bits) {
+    dispatch(core(), reg_record("vci", d, loc, kVL / size_of(d)));
+    with_type(d, [&](auto t) {
+        using T = decltype(t);
+        T s;
+        std::memcpy(&s, &start_bits, sizeof(T));
+        VReg out;
+        for (int i = 0; i < kVL / int(sizeof(T)); ++i)
+            store(out.b, uint64_t(i) * sizeof(T), from_double<T>(to_double(s) + i));
+        dst = out;
+    });
+}
+
+void vconvert(const SourceLoc& loc, const char* op, Dt, Dt, Round, VReg&, const VReg&, const Pred&) {
+    fault(loc, std::string(op) + ": register conversions (vcvt) are not simulated by ptosim yet "
+                                 "(docs/intrinsics/a5-vreg.md, \"Not done yet\")");
+}
+
+}  // namespace ptosim::cce::a5

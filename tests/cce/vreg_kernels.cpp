@@ -1,0 +1,275 @@
+// Kernels written in A5's register-based vector API alone, as public A5
+// kernels are: no PTO header, UB addresses as integers, vector functions
+// (__VEC_SCOPE__) over vector registers and predicates, the loop's tail
+// handled by plt_b*. Built by ptocc for dav-c310 over ptosim's register layer.
+#include <cstdint>
+
+namespace {
+constexpr uint64_t kA = 0x0, kB = 0x2000, kOut = 0x4000;
+
+template <class T>
+__aicore__ __ubuf__ T* ub(uint64_t at) { return (__ubuf__ T*)at; }
+
+template <class T>
+__aicore__ void in(uint64_t at, __gm__ T* src, uint32_t n) {
+    copy_gm_to_ubuf_align_v2(ub<T>(at), src, 0, 1, n * sizeof(T), 0, 0, false, 0, 0, 0);
+}
+template <class T>
+__aicore__ void out_to(__gm__ T* dst, uint64_t at, uint32_t n) {
+    copy_ubuf_to_gm_align_v2(dst, ub<T>(at), 0, 1, n * sizeof(T), 0, 0, 0);
+}
+__aicore__ void mte2_to_v() {
+    set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+}
+__aicore__ void v_to_mte3() {
+    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+}
+}  // namespace
+
+// out = a + b over n floats, 64 a register; plt_b32 counts the tail down.
+__global__ __aicore__ void vreg_add_f32(__gm__ float* out, __gm__ float* a, __gm__ float* b, uint32_t n) {
+    in(kA, a, n);
+    in(kB, b, n);
+    mte2_to_v();
+    __VEC_SCOPE__ {
+        vector_f32 x, y, z;
+        uint32_t left = n;
+        const uint16_t repeats = static_cast<uint16_t>((n + 63) / 64);
+        for (uint16_t i = 0; i < repeats; ++i) {
+            vector_bool m = plt_b32(left, POST_UPDATE);
+            vlds(x, ub<float>(kA), i * 64, NORM);
+            vlds(y, ub<float>(kB), i * 64, NORM);
+            vadd(z, x, y, m, MODE_ZEROING);
+            vsts(z, ub<float>(kOut), i * 64, NORM_B32, m);
+        }
+    }
+    v_to_mte3();
+    out_to(out, kOut, n);
+}
+
+// half: out = max(a * b, a) * 0.5 + 1 over n elements, pointers post-updated.
+__global__ __aicore__ void vreg_chain_f16(__gm__ half* out, __gm__ half* a, __gm__ half* b, uint32_t n) {
+    in(kA, a, n);
+    in(kB, b, n);
+    mte2_to_v();
+    __VEC_SCOPE__ {
+        vector_f16 x, y, t;
+        __ubuf__ half* pa = ub<half>(kA);
+        __ubuf__ half* pb = ub<half>(kB);
+        __ubuf__ half* po = ub<half>(kOut);
+        uint32_t left = n;
+        for (uint16_t i = 0; i < (n + 127) / 128; ++i) {
+            vector_bool m = plt_b16(left, POST_UPDATE);
+            vlds(x, pa, 128, NORM, POST_UPDATE);
+            vlds(y, pb, 128, NORM, POST_UPDATE);
+            vmul(t, x, y, m, MODE_ZEROING);
+            vmax(t, t, x, m, MODE_ZEROING);
+            vmuls(t, t, 0.5f, m, MODE_ZEROING);
+            vadds(t, t, 1.0f, m, MODE_ZEROING);
+            vsts(t, po, 128, NORM_B16, m, POST_UPDATE);
+        }
+    }
+    v_to_mte3();
+    out_to(out, kOut, n);
+}
+
+// bfloat16: out = exp(a) - b over 128 elements (one register).
+__global__ __aicore__ void vreg_exp_bf16(__gm__ bfloat16_t* out, __gm__ bfloat16_t* a, __gm__ bfloat16_t* b) {
+    in(kA, a, 128);
+    in(kB, b, 128);
+    mte2_to_v();
+    __VEC_SCOPE__ {
+        vector_bf16 x, y;
+        vector_bool all = pset_b16(PAT_ALL);
+        vlds(x, ub<bfloat16_t>(kA), 0, NORM);
+        vlds(y, ub<bfloat16_t>(kB), 0, NORM);
+        vexp(x, x, all, MODE_ZEROING);
+        vsub(x, x, y, all, MODE_ZEROING);
+        vsts(x, ub<bfloat16_t>(kOut), 0, NORM_B16, all);
+    }
+    v_to_mte3();
+    out_to(out, kOut, 128);
+}
+
+// int32 over 64 elements: out[0..64) = a * b + a (wrapping), out[64..128) =
+// min(max(a, b), 1000), out[128..192) = a with its even elements replaced
+// by b under a merging mask; out[192..256) = a >> 40 (the sign), out[256..320)
+// = a << 32 (zero).
+__global__ __aicore__ void vreg_int32(__gm__ int32_t* out, __gm__ int32_t* a, __gm__ int32_t* b) {
+    in(kA, a, 64);
+    in(kB, b, 64);
+    mte2_to_v();
+    __VEC_SCOPE__ {
+        vector_s32 x, y, t;
+        vector_bool all = pset_b32(PAT_ALL);
+        vector_bool even = pset_b32(PAT_M4);  // replaced below by a compare
+        vlds(x, ub<int32_t>(kA), 0, NORM);
+        vlds(y, ub<int32_t>(kB), 0, NORM);
+        vmul(t, x, y, all, MODE_ZEROING);
+        vadd(t, t, x, all, MODE_ZEROING);
+        vsts(t, ub<int32_t>(kOut), 0, NORM_B32, all);
+        vmax(t, x, y, all, MODE_ZEROING);
+        vmins(t, t, 1000, all, MODE_ZEROING);
+        vsts(t, ub<int32_t>(kOut), 64, NORM_B32, all);
+        vector_s32 idx, bit;
+        vci(idx, 0, INC_ORDER);
+        vector_s32 one;
+        vdup(one, 1, all, MODE_ZEROING);
+        vand(bit, idx, one, all, MODE_ZEROING);
+        vcmps_eq(even, bit, 0, all);
+        t = x;
+        vmov(t, y, even, MODE_MERGING);
+        vsts(t, ub<int32_t>(kOut), 128, NORM_B32, all);
+        // Shifts by the element's width or more: zero, or the sign.
+        vshrs(t, x, 40, all, MODE_ZEROING);
+        vsts(t, ub<int32_t>(kOut), 192, NORM_B32, all);
+        vshls(t, x, 32, all, MODE_ZEROING);
+        vsts(t, ub<int32_t>(kOut), 256, NORM_B32, all);
+    }
+    v_to_mte3();
+    out_to(out, kOut, 320);
+}
+
+// Predicate patterns and zeroing: 64 floats of a through each pattern's
+// predicate with MODE_ZEROING, every element stored: out[64 * p + i].
+__global__ __aicore__ void vreg_patterns(__gm__ float* out, __gm__ float* a) {
+    in(kA, a, 64);
+    mte2_to_v();
+    __VEC_SCOPE__ {
+        vector_f32 x, t;
+        vector_bool all = pset_b32(PAT_ALL);
+        vlds(x, ub<float>(kA), 0, NORM);
+        const vector_bool pats[] = {pset_b32(PAT_VL8), pset_b32(PAT_H), pset_b32(PAT_M3), pset_b32(PAT_ALLF)};
+        for (int p = 0; p < 4; ++p) {
+            vadds(t, x, 100.0f, pats[p], MODE_ZEROING);
+            vsts(t, ub<float>(kOut), p * 64, NORM_B32, all);
+        }
+    }
+    v_to_mte3();
+    out_to(out, kOut, 256);
+}
+
+// Reductions and selects over 64 floats: out[0] = sum, out[1] = max,
+// out[2] = min; out[64..128) = a < b ? a : b; out[128..192) = 0 where
+// (i < 32 ? a < b : a >= b), else 1.
+__global__ __aicore__ void vreg_reduce(__gm__ float* out, __gm__ float* a, __gm__ float* b) {
+    in(kA, a, 64);
+    in(kB, b, 64);
+    mte2_to_v();
+    __VEC_SCOPE__ {
+        vector_f32 x, y, r;
+        vector_bool all = pset_b32(PAT_ALL);
+        vector_bool one = pset_b32(PAT_VL1);
+        vlds(x, ub<float>(kA), 0, NORM);
+        vlds(y, ub<float>(kB), 0, NORM);
+        vcadd(r, x, all, MODE_ZEROING);
+        vsts(r, ub<float>(kOut), 0, NORM_B32, one);
+        vcmax(r, x, all, MODE_ZEROING);
+        vsts(r, ub<float>(kOut), 1, ONEPT_B32, all);
+        vcmin(r, x, all, MODE_ZEROING);
+        vsts(r, ub<float>(kOut), 2, ONEPT_B32, all);
+        vector_bool lt;
+        vcmp_lt(lt, x, y, all);
+        vsel(r, x, y, lt);
+        vsts(r, ub<float>(kOut), 64, NORM_B32, all);
+        // psel: the lt lanes where the first half is, the ge lanes elsewhere.
+        vector_bool ge, half_sel, pick;
+        vcmp_ge(ge, x, y, all);
+        half_sel = pset_b32(PAT_H);
+        psel(pick, lt, ge, half_sel);
+        vdup(r, 1.0f, all, MODE_ZEROING);
+        vdup(r, 0.0f, pick, MODE_MERGING);
+        vsts(r, ub<float>(kOut), 128, NORM_B32, all);
+    }
+    v_to_mte3();
+    out_to(out, kOut, 192);
+}
+
+// 64-bit integers from 32-bit halves, as pto-isa builds them: 64 int64 of a
+// and b split into low and high words (DINTLV_B32), added and subtracted
+// with the carry chained from the low words, interleaved back (INTLV_B32):
+// out[0..64) = a + b, out[64..128) = a - b; and out[128..192) = the low
+// words' full unsigned product, as (hi << 32 | lo).
+__global__ __aicore__ void vreg_int64(__gm__ int64_t* out, __gm__ int64_t* a, __gm__ int64_t* b) {
+    in(kA, a, 64);
+    in(kB, b, 64);
+    mte2_to_v();
+    __VEC_SCOPE__ {
+        vector_s32 alo, ahi, blo, bhi, lo, hi;
+        vector_bool all = pset_b32(PAT_ALL), carry, carry_out;
+        vlds(alo, ahi, ub<int32_t>(kA), 0, DINTLV_B32);
+        vlds(blo, bhi, ub<int32_t>(kB), 0, DINTLV_B32);
+        vaddc(carry, lo, alo, blo, all);
+        vaddcs(carry_out, hi, ahi, bhi, carry, all);
+        vsts(lo, hi, ub<int32_t>(kOut), 0, INTLV_B32, all);
+        vsubc(carry, lo, alo, blo, all);
+        vsubcs(carry_out, hi, ahi, bhi, carry, all);
+        vsts(lo, hi, ub<int32_t>(kOut), 128, INTLV_B32, all);
+        vmull((vector_u32&)lo, (vector_u32&)hi, (vector_u32&)alo, (vector_u32&)blo, all);
+        vsts(lo, hi, ub<int32_t>(kOut), 256, INTLV_B32, all);
+    }
+    v_to_mte3();
+    out_to(out, kOut, 192);
+}
+
+// Multiply-adds over 64 floats: out[0..64) = b + a * 2 (vaxpy), out[64..128)
+// = a * b + a (vmadd, the destination the multiplicand), out[128..192) =
+// a + a * b (vmula, the destination the addend).
+__global__ __aicore__ void vreg_fma_f32(__gm__ float* out, __gm__ float* a, __gm__ float* b) {
+    in(kA, a, 64);
+    in(kB, b, 64);
+    mte2_to_v();
+    __VEC_SCOPE__ {
+        vector_f32 x, y, t;
+        vector_bool all = pset_b32(PAT_ALL);
+        vlds(x, ub<float>(kA), 0, NORM);
+        vlds(y, ub<float>(kB), 0, NORM);
+        t = y;
+        vaxpy(t, x, 2.0f, all, MODE_ZEROING);
+        vsts(t, ub<float>(kOut), 0, NORM_B32, all);
+        t = x;
+        vmadd(t, y, x, all, MODE_ZEROING);
+        vsts(t, ub<float>(kOut), 64, NORM_B32, all);
+        t = x;
+        vmula(t, x, y, all, MODE_ZEROING);
+        vsts(t, ub<float>(kOut), 128, NORM_B32, all);
+    }
+    v_to_mte3();
+    out_to(out, kOut, 192);
+}
+
+// An aligned load from an address that is not 32-byte aligned.
+__global__ __aicore__ void vreg_misaligned(__gm__ float* out) {
+    __VEC_SCOPE__ {
+        vector_f32 x;
+        vlds(x, ub<float>(kA), 3, NORM);
+        vsts(x, ub<float>(kOut), 0, NORM_B32, pset_b32(PAT_ALL));
+    }
+    out_to(out, kOut, 8);
+}
+
+extern "C" void launch_vreg_add_f32(float* out, float* a, float* b, uint32_t n, void* s) {
+    vreg_add_f32<<<1, nullptr, s>>>(out, a, b, n);
+}
+extern "C" void launch_vreg_chain_f16(uint16_t* out, uint16_t* a, uint16_t* b, uint32_t n, void* s) {
+    vreg_chain_f16<<<1, nullptr, s>>>((half*)out, (half*)a, (half*)b, n);
+}
+extern "C" void launch_vreg_exp_bf16(uint16_t* out, uint16_t* a, uint16_t* b, void* s) {
+    vreg_exp_bf16<<<1, nullptr, s>>>((bfloat16_t*)out, (bfloat16_t*)a, (bfloat16_t*)b);
+}
+extern "C" void launch_vreg_int32(int32_t* out, int32_t* a, int32_t* b, void* s) {
+    vreg_int32<<<1, nullptr, s>>>(out, a, b);
+}
+extern "C" void launch_vreg_patterns(float* out, float* a, void* s) { vreg_patterns<<<1, nullptr, s>>>(out, a); }
+extern "C" void launch_vreg_reduce(float* out, float* a, float* b, void* s) {
+    vreg_reduce<<<1, nullptr, s>>>(out, a, b);
+}
+extern "C" void launch_vreg_int64(int64_t* out, int64_t* a, int64_t* b, void* s) {
+    vreg_int64<<<1, nullptr, s>>>(out, a, b);
+}
+extern "C" void launch_vreg_fma_f32(float* out, float* a, float* b, void* s) {
+    vreg_fma_f32<<<1, nullptr, s>>>(out, a, b);
+}
+extern "C" void launch_vreg_misaligned(float* out, void* s) { vreg_misaligned<<<1, nullptr, s>>>(out); }
