@@ -95,6 +95,23 @@ void each_element(const Plan& p, F&& f) {
             if (p.active(r, j)) f(r, j);
 }
 
+// Runs out(r, j, in(r, j)) for every active slot, one repeat at a time: a
+// repeat reads all its source elements before it writes any. An instruction
+// whose destination overlaps its source at another stride (a widening
+// conversion in place, as pto-isa's TDEQUANT issues) then sees the repeat's
+// sources as they were, not the elements it has just written
+// (docs/intrinsics/README.md, "Overlap within a repeat").
+template <class V, class In, class Out>
+void each_element_staged(const Plan& p, In&& in, Out&& out) {
+    V staged[256];
+    for (uint32_t r = 0; r < p.repeats; ++r) {
+        for (uint32_t j = 0; j < p.per_repeat; ++j)
+            if (p.active(r, j)) staged[j] = in(r, j);
+        for (uint32_t j = 0; j < p.per_repeat; ++j)
+            if (p.active(r, j)) out(r, j, staged[j]);
+    }
+}
+
 // Runs f(r, slots) once per repeat with the active slots of that repeat, in
 // order: the per-repeat instructions (reductions, pair sums) fold them.
 template <class F>
