@@ -14,6 +14,7 @@ void launch_masked_adds(float*, float*, void*);
 void launch_padded_rows(float*, float*, void*);
 void launch_rounding(int32_t*, float*, void*);
 void launch_scalar_ub(int32_t*, void*);
+void launch_scalar_half(void*, void*, void*);
 void launch_unsimulated(float*, void*);
 void launch_past_ub(float*, void*);
 void launch_leave_partial_mask(void*);
@@ -82,6 +83,21 @@ TEST_F(Cce, ScalarPointersReachTheRunningCoresOwnUb) {
     EXPECT_EQ(r[1], 1);
     EXPECT_EQ(r[8], 10);
     EXPECT_EQ(r[9], 11);
+}
+
+TEST_F(Cce, ScalarHalvesStoreThroughUbAndGmPointersAndPassByValue) {
+    const std::vector<uint16_t> in = {0x3e00, 0x4280};  // 1.5, 3.25
+    uint16_t* out = device(std::vector<uint16_t>(16, 0xffff));
+    launch_scalar_half(out, device(in), stream);
+    const std::vector<uint16_t> r = back(out, 16);
+    EXPECT_EQ(r[0], 0x3e00);   // 1.5, copied
+    EXPECT_EQ(r[1], 0x4680);   // 6.5 = 3.25 * 2
+    EXPECT_EQ(r[2], 0x2e66);   // 0.1 to nearest
+    EXPECT_EQ(r[3], 0x4800);   // 8 = 1.5 + 6.5
+    EXPECT_EQ(r[4], 0x7c00);   // 65520 is the tie between 65504 and 65536: to even, Inf
+    EXPECT_EQ(r[5], 0xae66);   // -0.1
+    EXPECT_EQ(r[15], 0x4800);  // the scalar GM store
+    EXPECT_EQ(r[8], 0xffff);   // past the DMA's 16 bytes
 }
 
 TEST_F(Cce, AnUnsimulatedIntrinsicStopsTheLaunchNamingIt) {

@@ -109,6 +109,24 @@ __global__ __aicore__ void adds_under_incoming_mask(__gm__ float* out, __gm__ fl
     copy_ubuf_to_gm_align_b32(out, ub<float>(kOut), 0, 1, 64 * 4, 0, 0, 0, 0);
 }
 
+// Scalar code on halves, as pto-isa's element-by-element fallbacks write it:
+// GM loads, UB stores and loads, a half passed and returned by value, double
+// and float constants, overflow; o[0..8) by DMA, o[15] by a scalar GM store.
+__aicore__ half twice(half h) { return h * 2; }
+__global__ __aicore__ void scalar_half(__gm__ half* o, __gm__ half* in) {
+    __ubuf__ half* p = ub<half>(kOut);
+    p[0] = in[0];
+    p[1] = twice(in[1]);
+    p[2] = 0.1;
+    p[3] = p[0] + p[1];
+    p[4] = static_cast<half>(65520.0f);
+    p[5] = -p[2];
+    o[15] = p[3];
+    pipe_barrier(PIPE_ALL);
+    copy_ubuf_to_gm_align_b32((__gm__ uint32_t*)o, ub<uint32_t>(kOut), 0, 1, 8 * 2, 0, 0, 0, 0);
+}
+
+extern "C" void launch_scalar_half(void* o, void* in, void* s) { scalar_half<<<1, nullptr, s>>>((half*)o, (half*)in); }
 extern "C" void launch_counter_add(float* out, float* a, float* b, void* s) { counter_add<<<1, nullptr, s>>>(out, a, b); }
 extern "C" void launch_masked_adds(float* out, float* src, void* s) { masked_adds<<<1, nullptr, s>>>(out, src); }
 extern "C" void launch_padded_rows(float* out, float* src, void* s) { padded_rows<<<1, nullptr, s>>>(out, src); }
