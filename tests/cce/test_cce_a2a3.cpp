@@ -2,6 +2,7 @@
 // intrinsics alone (vector_kernels.cpp), built by ptocc with clang over
 // include/cce, launched through ACL, results checked to the bit.
 #include "acl_fixture.hpp"
+#include <ptosim/float16.hpp>
 
 #include <cstdint>
 #include <cstring>
@@ -15,6 +16,7 @@ void launch_padded_rows(float*, float*, void*);
 void launch_rounding(int32_t*, float*, void*);
 void launch_scalar_ub(int32_t*, void*);
 void launch_scalar_half(void*, void*, void*);
+void launch_axpy_widen(float*, float*, void*, void*);
 void launch_unsimulated(float*, void*);
 void launch_past_ub(float*, void*);
 void launch_leave_partial_mask(void*);
@@ -98,6 +100,19 @@ TEST_F(Cce, ScalarHalvesStoreThroughUbAndGmPointersAndPassByValue) {
     EXPECT_EQ(r[5], 0xae66);   // -0.1
     EXPECT_EQ(r[15], 0x4800);  // the scalar GM store
     EXPECT_EQ(r[8], 0xffff);   // past the DMA's 16 bytes
+}
+
+TEST_F(Cce, MixedAxpyAddsHalfTimesScalarIntoFloat) {
+    std::vector<float> d(128);
+    std::vector<uint16_t> x(128);
+    for (int i = 0; i < 128; ++i) {
+        d[i] = i * 0.25f - 7.0f;
+        x[i] = half(static_cast<float>(i - 64) * 1.5f).bits;
+    }
+    float* out = device(std::vector<float>(128, 0.0f));
+    launch_axpy_widen(out, device(d), device(x), stream);
+    const std::vector<float> r = back(out, 128);
+    for (int i = 0; i < 128; ++i) EXPECT_EQ(r[i], d[i] - (i - 64) * 0.75f) << i;
 }
 
 TEST_F(Cce, AnUnsimulatedIntrinsicStopsTheLaunchNamingIt) {

@@ -126,6 +126,18 @@ __global__ __aicore__ void scalar_half(__gm__ half* o, __gm__ half* in) {
     copy_ubuf_to_gm_align_b32((__gm__ uint32_t*)o, ub<uint32_t>(kOut), 0, 1, 8 * 2, 0, 0, 0, 0);
 }
 
+// The mixed axpy: 128 halves times -0.5 added into 128 floats, two repeats
+// of 64 (dst eight blocks a repeat, src four).
+__global__ __aicore__ void axpy_widen(__gm__ float* o, __gm__ float* d, __gm__ half* x) {
+    copy_gm_to_ubuf_align_b32(ub<float>(kOut), d, 0, 1, 128 * 4, 0, 0, 0, 0);
+    copy_gm_to_ubuf_align_b32(ub<uint32_t>(kA), (__gm__ uint32_t*)x, 0, 1, 128 * 2, 0, 0, 0, 0);
+    mte2_to_v();
+    vaxpy(ub<float>(kOut), ub<half>(kA), half(-0.5f), 2, 1, 1, 8, 4);
+    v_to_mte3();
+    copy_ubuf_to_gm_align_b32(o, ub<float>(kOut), 0, 1, 128 * 4, 0, 0, 0, 0);
+}
+
+extern "C" void launch_axpy_widen(float* o, float* d, void* x, void* s) { axpy_widen<<<1, nullptr, s>>>(o, d, (half*)x); }
 extern "C" void launch_scalar_half(void* o, void* in, void* s) { scalar_half<<<1, nullptr, s>>>((half*)o, (half*)in); }
 extern "C" void launch_counter_add(float* out, float* a, float* b, void* s) { counter_add<<<1, nullptr, s>>>(out, a, b); }
 extern "C" void launch_masked_adds(float* out, float* src, void* s) { masked_adds<<<1, nullptr, s>>>(out, src); }

@@ -73,6 +73,15 @@ PTOSIM_CCE_SCALAR(vlrelu, Lrelu)
 PTOSIM_CCE_SCALAR(vaxpy, Axpy)
 #undef PTOSIM_CCE_SCALAR
 
+// The mixed-precision axpy (Ascend C Axpy, half source into a float
+// destination): a repeat is 64 elements, eight blocks of dst and four of src.
+template <class S>
+inline void vaxpy(__ubuf__ float* dst, __ubuf__ half* src, S scalar, uint8_t repeat, uint16_t dstBlk, uint16_t srcBlk,
+                  uint16_t dstRep, uint16_t srcRep, ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim::cce::vaxpy_widen(ptosim_cce::here(w), ptosim_cce::off(dst), ptosim_cce::off(src),
+                             ptosim_cce::scalar_bits<half>(scalar), {repeat, dstBlk, srcBlk, 0, dstRep, srcRep, 0});
+}
+
 // Shifts take the shift count as an integer whatever the element type.
 #define PTOSIM_CCE_SHIFT(name, op)                                                                                 \
     template <class T>                                                                                             \
