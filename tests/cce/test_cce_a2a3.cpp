@@ -17,6 +17,7 @@ void launch_rounding(int32_t*, float*, void*);
 void launch_scalar_ub(int32_t*, void*);
 void launch_scalar_half(void*, void*, void*);
 void launch_axpy_widen(float*, float*, void*, void*);
+void launch_madd_half(void*, void*, void*, void*, void*);
 void launch_unsimulated(float*, void*);
 void launch_past_ub(float*, void*);
 void launch_leave_partial_mask(void*);
@@ -113,6 +114,16 @@ TEST_F(Cce, MixedAxpyAddsHalfTimesScalarIntoFloat) {
     launch_axpy_widen(out, device(d), device(x), stream);
     const std::vector<float> r = back(out, 128);
     for (int i = 0; i < 128; ++i) EXPECT_EQ(r[i], d[i] - (i - 64) * 0.75f) << i;
+}
+
+TEST_F(Cce, MultiplyAddRoundsTheProductBeforeTheSum) {
+    // (1 + 2^-10)^2 = 1 + 2^-9 + 2^-20 rounds to 1 + 2^-9 in half; minus
+    // 1 + 2^-9 it gives 0, where a fused multiply-add would keep 2^-20.
+    const std::vector<uint16_t> a(128, 0x3c01), d(128, 0x3c01), b(128, 0xbc02);
+    uint16_t* out = device(std::vector<uint16_t>(128, 0xffff));
+    launch_madd_half(out, device(a), device(b), device(d), stream);
+    const std::vector<uint16_t> r = back(out, 128);
+    for (int i = 0; i < 128; ++i) EXPECT_EQ(r[i], 0x0000) << i;
 }
 
 TEST_F(Cce, AnUnsimulatedIntrinsicStopsTheLaunchNamingIt) {

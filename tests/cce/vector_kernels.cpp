@@ -137,6 +137,20 @@ __global__ __aicore__ void axpy_widen(__gm__ float* o, __gm__ float* d, __gm__ h
     copy_ubuf_to_gm_align_b32(o, ub<float>(kOut), 0, 1, 128 * 4, 0, 0, 0, 0);
 }
 
+// vmadd on 128 halves: d = a * d + b, one repeat.
+__global__ __aicore__ void madd_half(__gm__ half* o, __gm__ half* a, __gm__ half* b, __gm__ half* d) {
+    copy_gm_to_ubuf_align_b32(ub<uint32_t>(kA), (__gm__ uint32_t*)a, 0, 1, 256, 0, 0, 0, 0);
+    copy_gm_to_ubuf_align_b32(ub<uint32_t>(kB), (__gm__ uint32_t*)b, 0, 1, 256, 0, 0, 0, 0);
+    copy_gm_to_ubuf_align_b32(ub<uint32_t>(kOut), (__gm__ uint32_t*)d, 0, 1, 256, 0, 0, 0, 0);
+    mte2_to_v();
+    vmadd(ub<half>(kOut), ub<half>(kA), ub<half>(kB), 1, 1, 1, 1, 8, 8, 8);
+    v_to_mte3();
+    copy_ubuf_to_gm_align_b32((__gm__ uint32_t*)o, ub<uint32_t>(kOut), 0, 1, 256, 0, 0, 0, 0);
+}
+
+extern "C" void launch_madd_half(void* o, void* a, void* b, void* d, void* s) {
+    madd_half<<<1, nullptr, s>>>((half*)o, (half*)a, (half*)b, (half*)d);
+}
 extern "C" void launch_axpy_widen(float* o, float* d, void* x, void* s) { axpy_widen<<<1, nullptr, s>>>(o, d, (half*)x); }
 extern "C" void launch_scalar_half(void* o, void* in, void* s) { scalar_half<<<1, nullptr, s>>>((half*)o, (half*)in); }
 extern "C" void launch_counter_add(float* out, float* a, float* b, void* s) { counter_add<<<1, nullptr, s>>>(out, a, b); }
