@@ -18,6 +18,7 @@ void launch_scalar_ub(int32_t*, void*);
 void launch_scalar_half(void*, void*, void*);
 void launch_axpy_widen(float*, float*, void*, void*);
 void launch_madd_half(void*, void*, void*, void*, void*);
+void launch_shift_right(int32_t*, int32_t*, void*);
 void launch_unsimulated(float*, void*);
 void launch_past_ub(float*, void*);
 void launch_leave_partial_mask(void*);
@@ -124,6 +125,18 @@ TEST_F(Cce, MultiplyAddRoundsTheProductBeforeTheSum) {
     launch_madd_half(out, device(a), device(b), device(d), stream);
     const std::vector<uint16_t> r = back(out, 128);
     for (int i = 0; i < 128; ++i) EXPECT_EQ(r[i], 0x0000) << i;
+}
+
+TEST_F(Cce, ShiftRightWithRoundingOffShiftsSignedArithmeticallyUnsignedLogically) {
+    std::vector<int32_t> x(64);
+    for (int i = 0; i < 64; ++i) x[i] = (i - 32) * 1001;
+    int32_t* out = device(std::vector<int32_t>(128, 0));
+    launch_shift_right(out, device(x), stream);
+    const std::vector<int32_t> r = back(out, 128);
+    for (int i = 0; i < 64; ++i) {
+        EXPECT_EQ(r[i], x[i] >> 3) << i;
+        EXPECT_EQ(static_cast<uint32_t>(r[64 + i]), static_cast<uint32_t>(x[i]) >> 3) << i;
+    }
 }
 
 TEST_F(Cce, AnUnsimulatedIntrinsicStopsTheLaunchNamingIt) {

@@ -148,6 +148,18 @@ __global__ __aicore__ void madd_half(__gm__ half* o, __gm__ half* a, __gm__ half
     copy_ubuf_to_gm_align_b32((__gm__ uint32_t*)o, ub<uint32_t>(kOut), 0, 1, 256, 0, 0, 0, 0);
 }
 
+// vshr with roundEn = false (pto-isa's TSHRS form) on 64 int32: arithmetic
+// shifts by 3; the plain form beside it on uint32 (o[64..128)).
+__global__ __aicore__ void shift_right(__gm__ int32_t* o, __gm__ int32_t* x) {
+    copy_gm_to_ubuf_align_b32(ub<int32_t>(kA), x, 0, 1, 64 * 4, 0, 0, 0, 0);
+    mte2_to_v();
+    vshr(ub<int32_t>(kOut), ub<int32_t>(kA), 3, 1, 1, 1, 8, 8, false);
+    vshr(ub<uint32_t>(kOut + 256), ub<uint32_t>(kA), 3, 1, 1, 1, 8, 8);
+    v_to_mte3();
+    copy_ubuf_to_gm_align_b32(o, ub<int32_t>(kOut), 0, 1, 128 * 4, 0, 0, 0, 0);
+}
+
+extern "C" void launch_shift_right(int32_t* o, int32_t* x, void* s) { shift_right<<<1, nullptr, s>>>(o, x); }
 extern "C" void launch_madd_half(void* o, void* a, void* b, void* d, void* s) {
     madd_half<<<1, nullptr, s>>>((half*)o, (half*)a, (half*)b, (half*)d);
 }

@@ -96,6 +96,16 @@ PTOSIM_CCE_SHIFT(vshl, Shl)
 PTOSIM_CCE_SHIFT(vshr, Shr)
 #undef PTOSIM_CCE_SHIFT
 
+// vshr with the rounding flag (Ascend C ShiftRight's roundEn, default off);
+// pto-isa's TSHRS passes false. Rounding right shifts are not simulated yet.
+template <class T>
+inline void vshr(__ubuf__ T* dst, __ubuf__ T* src, int64_t count, uint8_t repeat, uint16_t dstBlk, uint16_t srcBlk,
+                 uint16_t dstRep, uint16_t srcRep, bool roundEn,
+                 ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    if (roundEn) ptosim::cce::not_simulated("vshr with roundEn = true", __builtin_return_address(0));
+    vshr(dst, src, count, repeat, dstBlk, srcBlk, dstRep, srcRep, w);
+}
+
 template <class T, class S>
 inline void vector_dup(__ubuf__ T* dst, S scalar, uint8_t repeat, uint16_t dstBlk, uint16_t srcBlk, uint16_t dstRep,
                        uint16_t srcRep, ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
