@@ -78,7 +78,7 @@ __global__ __aicore__ void gemm_bias_nz(__gm__ float* c, __gm__ half* a, __gm__ 
     copy_gm_to_cbuf_multi_nd2nz_b16(l1<half>(kB), bt, 0, 1, 32, 16, 0, 16, 32, 1, 0);
     copy_gm_to_cbuf(l1<half>(kBias), bias, 0, 1, 2, 0, 0);
     sync(PIPE_MTE2, PIPE_MTE1);
-    load_cbuf_to_ca(l0a<half>(0), l1<half>(kA), 0, 1, 1, 0, 0, false, __cce_scalar::inc);
+    load_cbuf_to_ca(l0a<half>(0), l1<half>(kA), 0, 1, 1, 0, false);  // the short form
     load_cbuf_to_cb(l0b<half>(0), l1<half>(kB), 0, 2, 1, 0, 0, false, __cce_scalar::inc);
     copy_cbuf_to_bt((__biasbuf__ float*)0, l1<half>(kBias), 1, 1, 1, 0, 0);
     sync(PIPE_MTE1, PIPE_M);
