@@ -30,6 +30,29 @@
 #endif
 
 typedef half float16_t;
+
+// LLVM 14 lowers __fp16 conversions on x86 to these runtime calls (the
+// binary16 value as its 16 bits), which neither libgcc nor the C library
+// provides; the kernel image carries its own, on ptosim's conversions. Weak,
+// so every translation unit of a kernel may define them.
+extern "C" {
+__attribute__((weak, used, visibility("hidden"))) float __gnu_h2f_ieee(uint16_t h) {
+    return ptosim::half_bits_to_float(h);
+}
+__attribute__((weak, used, visibility("hidden"))) uint16_t __gnu_f2h_ieee(float f) {
+    return ptosim::float_to_half_bits(f);
+}
+// A double rounds once: to float rounded to odd, whose nearest-even
+// rounding to binary16 is the double's.
+__attribute__((weak, used, visibility("hidden"))) uint16_t __truncdfhf2(double d) {
+    float f = static_cast<float>(d);
+    if (__builtin_isfinite(f) && static_cast<double>(f) != d) {
+        if (__builtin_fabs(static_cast<double>(f)) > __builtin_fabs(d)) f = __builtin_nextafterf(f, 0.0f);
+        f = __builtin_bit_cast(float, __builtin_bit_cast(uint32_t, f) | 1u);
+    }
+    return ptosim::float_to_half_bits(f);
+}
+}
 typedef uint16_t aclFloat16;  // acl_base.h's raw 16-bit pattern (must match ptolab's acl headers)
 
 namespace ptosim_cce {

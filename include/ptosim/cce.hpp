@@ -43,6 +43,9 @@ void vbinary(const SourceLoc&, const char* op, Bin, Dt, uint64_t dst, uint64_t s
 void vunary(const SourceLoc&, const char* op, Una, Dt, uint64_t dst, uint64_t src, const Shape&);
 // `scalar` holds the scalar operand's bytes as the element type (low bytes).
 void vscalar(const SourceLoc&, const char* op, Sca, Dt, uint64_t dst, uint64_t src, uint64_t scalar, const Shape&);
+// vaxpy with a half source and scalar into a float destination:
+// dst = src * scalar + dst, 64 elements a repeat.
+void vaxpy_widen(const SourceLoc&, uint64_t dst, uint64_t src, uint64_t scalar_half_bits, const Shape&);
 
 // Rounding of vconv_<src>2<dst><r>: none (the conversion's default), r
 // (to nearest even), a (away from zero), f (floor), c (ceil), z (toward

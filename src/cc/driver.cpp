@@ -208,6 +208,9 @@ std::vector<std::string> device_macros(const Options& o, bool cube, int variant,
     // bisheng's device pass declares the CCE builtins (set_flag, get_sys_cnt,
     // min, __in__, ...) in every kernel translation unit without an include.
     m.insert(m.end(), {"-include", pto_isa ? "cce/bisheng.hpp" : "pto/common/cce_builtins.hpp"});
+    // The executed build's half is clang's __fp16 (ptosim/float16.hpp): pto-isa
+    // passes and returns it by value, which clang allows on x86 only with this.
+    if (pto_isa) m.insert(m.end(), {"-Xclang", "-fnative-half-arguments-and-returns"});
     return m;
 }
 

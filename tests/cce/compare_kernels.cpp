@@ -43,7 +43,8 @@ __global__ __aicore__ void compare_bits(__gm__ uint8_t* o, __gm__ float* a, __gm
 
 // The compare mask register: set_cmpmask loads 0x0F0F... from UB; vcmp_gt
 // under an eight-slot mask rewrites only bits 0..7; vsel in mode 0 then picks
-// a (bit 1) or b (bit 0) for each slot of both repeats alike.
+// a (bit 1) or b (bit 0) for each slot of both repeats alike, into o[0..128)
+// with mode 0 given and into o[128..256) with the mode left out.
 __global__ __aicore__ void select_register(__gm__ float* o, __gm__ float* a, __gm__ float* b) {
     in(kA, a, 128 * 4);
     in(kB, b, 128 * 4);
@@ -59,7 +60,9 @@ __global__ __aicore__ void select_register(__gm__ float* o, __gm__ float* a, __g
     set_vector_mask(-1, -1);
     pipe_barrier(PIPE_V);
     vsel(ub<float>(kOut), ub<float>(kA), ub<float>(kB), 2, 1, 1, 1, 8, 8, 8, 0);
-    out(o, kOut, 128 * 4);
+    // The form without a mode selects as mode 0.
+    vsel(ub<float>(kOut + 128 * 4), ub<float>(kA), ub<float>(kB), 2, 1, 1, 1, 8, 8, 8);
+    out(o, kOut, 256 * 4);
 }
 
 // vsel mode 1 (bits at src1, the constant -7 from the register) and mode 2

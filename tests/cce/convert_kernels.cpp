@@ -70,6 +70,35 @@ __global__ __aicore__ void wrap(__gm__ int8_t* o, __gm__ half* h, __gm__ int32_t
     out(o, kOut, 64);
 }
 
+// 128 int8 widened to float in place, as TDEQUANT does: to halves at every
+// other block of o's area, then each repeat's halves to floats over the same
+// bytes (a repeat reads its sources before it writes). Counter mode.
+__global__ __aicore__ void widen(__gm__ float* o, __gm__ int8_t* x) {
+    in(kA, x, 128);
+    set_mask_count();
+    set_vector_mask(0, 128);
+    vconv_s82f16(ub<half>(kOut), ub<int8_t>(kA), 0, 2, 1, 16, 4);
+    pipe_barrier(PIPE_V);
+    vconv_f162f32(ub<float>(kOut), ub<half>(kOut), 0, 1, 2, 8, 8);
+    set_mask_norm();
+    set_vector_mask(-1, -1);
+    out(o, kOut, 512);
+}
+
+// 272 int16 widened to float in place from the same start, as TROWARGMAX's
+// index output does: repeat r's floats cover the int16s repeat r + 1 reads.
+__global__ __aicore__ void widen_rows(__gm__ float* o, __gm__ int16_t* x) {
+    in(kOut, x, 544);
+    set_mask_count();
+    set_vector_mask(0, 272);
+    vconv_s162f32(ub<float>(kOut), ub<int16_t>(kOut), 0, 1, 1, 8, 4);
+    set_mask_norm();
+    set_vector_mask(-1, -1);
+    out(o, kOut, 272 * 4);
+}
+
+extern "C" void launch_widen_rows(float* o, int16_t* x, void* s) { widen_rows<<<1, nullptr, s>>>(o, x); }
+extern "C" void launch_widen(float* o, int8_t* x, void* s) { widen<<<1, nullptr, s>>>(o, x); }
 extern "C" void launch_wrap(int8_t* o, void* h, int32_t* w, void* s) { wrap<<<1, nullptr, s>>>(o, (half*)h, w); }
 extern "C" void launch_int4(uint8_t* o, void* h, void* s) { int4<<<1, nullptr, s>>>(o, (half*)h); }
 extern "C" void launch_deq(void* o, int32_t* x, void* s) { deq<<<1, nullptr, s>>>((half*)o, x); }

@@ -78,7 +78,7 @@ __global__ __aicore__ void gemm_bias_nz(__gm__ float* c, __gm__ half* a, __gm__ 
     copy_gm_to_cbuf_multi_nd2nz_b16(l1<half>(kB), bt, 0, 1, 32, 16, 0, 16, 32, 1, 0);
     copy_gm_to_cbuf(l1<half>(kBias), bias, 0, 1, 2, 0, 0);
     sync(PIPE_MTE2, PIPE_MTE1);
-    load_cbuf_to_ca(l0a<half>(0), l1<half>(kA), 0, 1, 1, 0, 0, false, __cce_scalar::inc);
+    load_cbuf_to_ca(l0a<half>(0), l1<half>(kA), 0, 1, 1, 0, false);  // the short form
     load_cbuf_to_cb(l0b<half>(0), l1<half>(kB), 0, 2, 1, 0, 0, false, __cce_scalar::inc);
     copy_cbuf_to_bt((__biasbuf__ float*)0, l1<half>(kBias), 1, 1, 1, 0, 0);
     sync(PIPE_MTE1, PIPE_M);
@@ -134,5 +134,15 @@ extern "C" void launch_gemm_bias_nz(float* c, half* a, half* bt, half* bias, voi
 extern "C" void launch_dequant_columns(half* c, int8_t* a, int8_t* bt, uint64_t* p, void* s) {
     dequant_columns<<<1, nullptr, s>>>(c, a, bt, p);
 }
+// create_cbuf_matrix: one block of floats from the uint32_t bits of 3.0f
+// (o[0..8)), one block of halves from the half 2.5 (o[8..12) as halves).
+__global__ __aicore__ void fill_l1(__gm__ float* o) {
+    create_cbuf_matrix(l1<float>(0), 1 | (1 << 16), 0x40400000u);
+    create_cbuf_matrix(l1<half>(32), 1 | (1 << 16), half(2.5f));
+    sync(PIPE_MTE2, PIPE_MTE3);
+    copy_cbuf_to_gm(o, l1<float>(0), 0, 1, 2, 0, 0);
+}
+
+extern "C" void launch_fill_l1(float* o, void* s) { fill_l1<<<1, nullptr, s>>>(o); }
 extern "C" void launch_scalar_l1(int32_t* out, void* s) { scalar_l1<<<1, nullptr, s>>>(out); }
 extern "C" void launch_past_l0a(half* out, void* s) { past_l0a<<<1, nullptr, s>>>(out); }

@@ -2,6 +2,7 @@
 // intrinsics alone (vector_kernels.cpp), built by ptocc with clang over
 // include/cce, launched through ACL, results checked to the bit.
 #include "acl_fixture.hpp"
+#include <ptosim/float16.hpp>
 
 #include <cstdint>
 #include <cstring>
@@ -14,6 +15,10 @@ void launch_masked_adds(float*, float*, void*);
 void launch_padded_rows(float*, float*, void*);
 void launch_rounding(int32_t*, float*, void*);
 void launch_scalar_ub(int32_t*, void*);
+void launch_scalar_half(void*, void*, void*);
+void launch_axpy_widen(float*, float*, void*, void*);
+void launch_madd_half(void*, void*, void*, void*, void*);
+void launch_shift_right(int32_t*, int32_t*, void*);
 void launch_unsimulated(float*, void*);
 void launch_past_ub(float*, void*);
 void launch_leave_partial_mask(void*);
@@ -82,6 +87,56 @@ TEST_F(Cce, ScalarPointersReachTheRunningCoresOwnUb) {
     EXPECT_EQ(r[1], 1);
     EXPECT_EQ(r[8], 10);
     EXPECT_EQ(r[9], 11);
+}
+
+TEST_F(Cce, ScalarHalvesStoreThroughUbAndGmPointersAndPassByValue) {
+    const std::vector<uint16_t> in = {0x3e00, 0x4280};  // 1.5, 3.25
+    uint16_t* out = device(std::vector<uint16_t>(16, 0xffff));
+    launch_scalar_half(out, device(in), stream);
+    const std::vector<uint16_t> r = back(out, 16);
+    EXPECT_EQ(r[0], 0x3e00);   // 1.5, copied
+    EXPECT_EQ(r[1], 0x4680);   // 6.5 = 3.25 * 2
+    EXPECT_EQ(r[2], 0x2e66);   // 0.1 to nearest
+    EXPECT_EQ(r[3], 0x4800);   // 8 = 1.5 + 6.5
+    EXPECT_EQ(r[4], 0x7c00);   // 65520 is the tie between 65504 and 65536: to even, Inf
+    EXPECT_EQ(r[5], 0xae66);   // -0.1
+    EXPECT_EQ(r[15], 0x4800);  // the scalar GM store
+    EXPECT_EQ(r[8], 0xffff);   // past the DMA's 16 bytes
+}
+
+TEST_F(Cce, MixedAxpyAddsHalfTimesScalarIntoFloat) {
+    std::vector<float> d(128);
+    std::vector<uint16_t> x(128);
+    for (int i = 0; i < 128; ++i) {
+        d[i] = i * 0.25f - 7.0f;
+        x[i] = half(static_cast<float>(i - 64) * 1.5f).bits;
+    }
+    float* out = device(std::vector<float>(128, 0.0f));
+    launch_axpy_widen(out, device(d), device(x), stream);
+    const std::vector<float> r = back(out, 128);
+    for (int i = 0; i < 128; ++i) EXPECT_EQ(r[i], d[i] - (i - 64) * 0.75f) << i;
+}
+
+TEST_F(Cce, MultiplyAddRoundsTheProductBeforeTheSum) {
+    // (1 + 2^-10)^2 = 1 + 2^-9 + 2^-20 rounds to 1 + 2^-9 in half; minus
+    // 1 + 2^-9 it gives 0, where a fused multiply-add would keep 2^-20.
+    const std::vector<uint16_t> a(128, 0x3c01), d(128, 0x3c01), b(128, 0xbc02);
+    uint16_t* out = device(std::vector<uint16_t>(128, 0xffff));
+    launch_madd_half(out, device(a), device(b), device(d), stream);
+    const std::vector<uint16_t> r = back(out, 128);
+    for (int i = 0; i < 128; ++i) EXPECT_EQ(r[i], 0x0000) << i;
+}
+
+TEST_F(Cce, ShiftRightWithRoundingOffShiftsSignedArithmeticallyUnsignedLogically) {
+    std::vector<int32_t> x(64);
+    for (int i = 0; i < 64; ++i) x[i] = (i - 32) * 1001;
+    int32_t* out = device(std::vector<int32_t>(128, 0));
+    launch_shift_right(out, device(x), stream);
+    const std::vector<int32_t> r = back(out, 128);
+    for (int i = 0; i < 64; ++i) {
+        EXPECT_EQ(r[i], x[i] >> 3) << i;
+        EXPECT_EQ(static_cast<uint32_t>(r[64 + i]), static_cast<uint32_t>(x[i]) >> 3) << i;
+    }
 }
 
 TEST_F(Cce, AnUnsimulatedIntrinsicStopsTheLaunchNamingIt) {

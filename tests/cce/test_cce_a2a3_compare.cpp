@@ -49,13 +49,14 @@ TEST_F(CceCompare, VcmpvWritesOneBitPerSlotOfEveryRepeatIgnoringTheMask) {
 TEST_F(CceCompare, VcmpRewritesOnlyMaskedBitsAndVselMode0ReusesThemEachRepeat) {
     std::vector<float> a(128), b(128, 3.5f);
     for (int i = 0; i < 128; ++i) a[i] = static_cast<float>(i);
-    float* out = device(std::vector<float>(128, 0.0f));
+    float* out = device(std::vector<float>(256, 0.0f));
     launch_select_register(out, device(a), device(b), stream);
-    const std::vector<float> r = back(out, 128);
+    const std::vector<float> r = back(out, 256);
     for (int i = 0; i < 128; ++i) {
         const int j = i % 64;
         const bool first = j < 8 ? j > 3.5 : j % 8 < 4;  // compared slots, then the loaded 0x0F pattern
         EXPECT_EQ(r[i], first ? a[i] : 3.5f) << i;
+        EXPECT_EQ(r[128 + i], r[i]) << "vsel without a mode, slot " << i;
     }
 }
 

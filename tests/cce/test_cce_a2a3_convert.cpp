@@ -14,6 +14,8 @@ void launch_int4(uint8_t*, void*, void*);
 void launch_deq(void*, int32_t*, void*);
 void launch_reluconv(int8_t*, void*, void*, int16_t*, int16_t*, void*);
 void launch_wrap(int8_t*, void*, int32_t*, void*);
+void launch_widen(float*, int8_t*, void*);
+void launch_widen_rows(float*, int16_t*, void*);
 }
 
 namespace {
@@ -92,6 +94,24 @@ TEST_F(CceConvert, Ctrl59KeepsTheLowBitsInsteadOfSaturating) {
         EXPECT_EQ(a, static_cast<int16_t>(static_cast<uint16_t>(w[i]))) << i;
         EXPECT_EQ(b, static_cast<int16_t>(std::clamp(w[i], -32768, 32767))) << i;
     }
+}
+
+TEST_F(CceConvert, WideningInPlaceReadsEachRepeatBeforeWritingIt) {
+    std::vector<int8_t> x(128);
+    for (int i = 0; i < 128; ++i) x[i] = static_cast<int8_t>(i * 37 - 2000);
+    float* out = device(std::vector<float>(128, -1.0f));
+    launch_widen(out, device(x), stream);
+    const std::vector<float> r = back(out, 128);
+    for (int i = 0; i < 128; ++i) EXPECT_EQ(r[i], static_cast<float>(x[i])) << i;
+}
+
+TEST_F(CceConvert, WideningInPlaceOverManyRepeats) {
+    std::vector<int16_t> x(272);
+    for (int i = 0; i < 272; ++i) x[i] = static_cast<int16_t>(i * 131 - 17000);
+    float* out = device(std::vector<float>(272, -1.0f));
+    launch_widen_rows(out, device(x), stream);
+    const std::vector<float> r = back(out, 272);
+    for (int i = 0; i < 272; ++i) EXPECT_EQ(r[i], static_cast<float>(x[i])) << i;
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 
 extern "C" {
 void launch_nd2nz_round_trip(half*, half*, void*);
+void launch_fill_l1(float*, void*);
 void launch_gemm_f16(half*, half*, half*, void*);
 void launch_gemm_s8(int32_t*, int8_t*, int8_t*, int8_t*, void*);
 void launch_gemm_bias_nz(float*, half*, half*, half*, void*);
@@ -142,6 +143,16 @@ TEST_F(CceCube, PerColumnParametersFromFbScaleEachColumn) {
             for (int k = 0; k < 32; ++k) s += int32_t(a[i * 32 + k]) * int32_t(bt[j * 32 + k]);
             EXPECT_EQ(f(r[i * 16 + j]), static_cast<float>(s) * scale[j]) << i << "," << j;
         }
+}
+
+TEST_F(CceCube, CreateCbufMatrixTakesAnIntegerAsTheElementsBits) {
+    float* out = device(std::vector<float>(16, -1.0f));
+    launch_fill_l1(out, stream);
+    const std::vector<float> r = back(out, 16);
+    for (int i = 0; i < 8; ++i) EXPECT_EQ(r[i], 3.0f) << i;
+    std::vector<uint16_t> h(16);
+    std::memcpy(h.data(), r.data() + 8, 32);
+    for (int i = 0; i < 16; ++i) EXPECT_EQ(h[i], 0x4100) << i;  // 2.5 as binary16
 }
 
 TEST_F(CceCube, ScalarPointersReachTheCubeCoresOwnL1) {

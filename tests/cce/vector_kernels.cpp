@@ -109,6 +109,62 @@ __global__ __aicore__ void adds_under_incoming_mask(__gm__ float* out, __gm__ fl
     copy_ubuf_to_gm_align_b32(out, ub<float>(kOut), 0, 1, 64 * 4, 0, 0, 0, 0);
 }
 
+// Scalar code on halves, as pto-isa's element-by-element fallbacks write it:
+// GM loads, UB stores and loads, a half passed and returned by value, double
+// and float constants, overflow; o[0..8) by DMA, o[15] by a scalar GM store.
+__aicore__ half twice(half h) { return h * 2; }
+__global__ __aicore__ void scalar_half(__gm__ half* o, __gm__ half* in) {
+    __ubuf__ half* p = ub<half>(kOut);
+    p[0] = in[0];
+    p[1] = twice(in[1]);
+    p[2] = 0.1;
+    p[3] = p[0] + p[1];
+    p[4] = static_cast<half>(65520.0f);
+    p[5] = -p[2];
+    o[15] = p[3];
+    pipe_barrier(PIPE_ALL);
+    copy_ubuf_to_gm_align_b32((__gm__ uint32_t*)o, ub<uint32_t>(kOut), 0, 1, 8 * 2, 0, 0, 0, 0);
+}
+
+// The mixed axpy: 128 halves times -0.5 added into 128 floats, two repeats
+// of 64 (dst eight blocks a repeat, src four).
+__global__ __aicore__ void axpy_widen(__gm__ float* o, __gm__ float* d, __gm__ half* x) {
+    copy_gm_to_ubuf_align_b32(ub<float>(kOut), d, 0, 1, 128 * 4, 0, 0, 0, 0);
+    copy_gm_to_ubuf_align_b32(ub<uint32_t>(kA), (__gm__ uint32_t*)x, 0, 1, 128 * 2, 0, 0, 0, 0);
+    mte2_to_v();
+    vaxpy(ub<float>(kOut), ub<half>(kA), half(-0.5f), 2, 1, 1, 8, 4);
+    v_to_mte3();
+    copy_ubuf_to_gm_align_b32(o, ub<float>(kOut), 0, 1, 128 * 4, 0, 0, 0, 0);
+}
+
+// vmadd on 128 halves: d = a * d + b, one repeat.
+__global__ __aicore__ void madd_half(__gm__ half* o, __gm__ half* a, __gm__ half* b, __gm__ half* d) {
+    copy_gm_to_ubuf_align_b32(ub<uint32_t>(kA), (__gm__ uint32_t*)a, 0, 1, 256, 0, 0, 0, 0);
+    copy_gm_to_ubuf_align_b32(ub<uint32_t>(kB), (__gm__ uint32_t*)b, 0, 1, 256, 0, 0, 0, 0);
+    copy_gm_to_ubuf_align_b32(ub<uint32_t>(kOut), (__gm__ uint32_t*)d, 0, 1, 256, 0, 0, 0, 0);
+    mte2_to_v();
+    vmadd(ub<half>(kOut), ub<half>(kA), ub<half>(kB), 1, 1, 1, 1, 8, 8, 8);
+    v_to_mte3();
+    copy_ubuf_to_gm_align_b32((__gm__ uint32_t*)o, ub<uint32_t>(kOut), 0, 1, 256, 0, 0, 0, 0);
+}
+
+// vshr with roundEn = false (pto-isa's TSHRS form) on 64 int32: arithmetic
+// shifts by 3; the plain form beside it on uint32 (o[64..128)).
+__global__ __aicore__ void shift_right(__gm__ int32_t* o, __gm__ int32_t* x) {
+    copy_gm_to_ubuf_align_b32(ub<int32_t>(kA), x, 0, 1, 64 * 4, 0, 0, 0, 0);
+    mte2_to_v();
+    vshr(ub<int32_t>(kOut), ub<int32_t>(kA), 3, 1, 1, 1, 8, 8, false);
+    vshr(ub<uint32_t>(kOut + 256), ub<uint32_t>(kA), 3, 1, 1, 1, 8, 8);
+    v_to_mte3();
+    copy_ubuf_to_gm_align_b32(o, ub<int32_t>(kOut), 0, 1, 128 * 4, 0, 0, 0, 0);
+}
+
+extern "C" void launch_shift_right(int32_t* o, int32_t* x, void* s) { shift_right<<<1, nullptr, s>>>(o, x); }
+extern "C" void launch_madd_half(void* o, void* a, void* b, void* d, void* s) {
+    madd_half<<<1, nullptr, s>>>((half*)o, (half*)a, (half*)b, (half*)d);
+}
+extern "C" void launch_axpy_widen(float* o, float* d, void* x, void* s) { axpy_widen<<<1, nullptr, s>>>(o, d, (half*)x); }
+extern "C" void launch_scalar_half(void* o, void* in, void* s) { scalar_half<<<1, nullptr, s>>>((half*)o, (half*)in); }
 extern "C" void launch_counter_add(float* out, float* a, float* b, void* s) { counter_add<<<1, nullptr, s>>>(out, a, b); }
 extern "C" void launch_masked_adds(float* out, float* src, void* s) { masked_adds<<<1, nullptr, s>>>(out, src); }
 extern "C" void launch_padded_rows(float* out, float* src, void* s) { padded_rows<<<1, nullptr, s>>>(out, src); }

@@ -48,6 +48,16 @@ inline void vsel(__ubuf__ T* dst, __ubuf__ T* src0, __ubuf__ S1* src1, uint8_t r
                       static_cast<int>(mode));
 }
 
+// Without a mode: mode 0, the compare mask register's bits (pto-isa's
+// TPARTARGMAX/MIN select values and indices after one vcmp).
+template <class T>
+inline void vsel(__ubuf__ T* dst, __ubuf__ T* src0, __ubuf__ T* src1, uint8_t repeat, uint16_t dstBlk,
+                 uint16_t src0Blk, uint16_t src1Blk, uint16_t dstRep, uint16_t src0Rep, uint16_t src1Rep,
+                 ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim::cce::vsel(ptosim_cce::here(w), ptosim::cce::dt_of<T>(), ptosim_cce::off(dst), ptosim_cce::off(src0),
+                      ptosim_cce::off(src1), {repeat, dstBlk, src0Blk, src1Blk, dstRep, src0Rep, src1Rep}, 0);
+}
+
 template <class T>
 inline void set_cmpmask(__ubuf__ T* src, ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
     ptosim::cce::set_cmpmask(ptosim_cce::here(w), ptosim_cce::off(src));

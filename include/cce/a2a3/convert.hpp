@@ -129,7 +129,9 @@ inline void vconv_deq(__ubuf__ D* dst, __ubuf__ S* src, uint8_t repeat, uint16_t
 template <class H>
 inline void set_deqscale(H scale, ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
     const half h = static_cast<half>(scale);
-    ptosim::cce::set_deqscale(ptosim_cce::here(w), h.bits);
+    uint16_t bits;
+    __builtin_memcpy(&bits, &h, sizeof bits);
+    ptosim::cce::set_deqscale(ptosim_cce::here(w), bits);
 }
 
 // Fused add/sub, ReLU and down-conversion; `h` picks the destination's high

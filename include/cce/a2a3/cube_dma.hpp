@@ -59,12 +59,18 @@ inline void copy_cbuf_to_fbuf(__fbuf__ D* dst, __cbuf__ S* src, uint16_t nBurst,
 }
 
 // Fills L1 with a value: repeats of 32-byte blocks (cce_cube.hpp, fill_l1).
+// An integer value is the element's bit pattern (pto-isa passes a float
+// fill as its uint32_t bits); a floating value converts to the element type.
 template <class T, class U>
 inline void create_cbuf_matrix(__cbuf__ T* dst, int64_t repeatConfig, U value,
                                ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
-    const T v = static_cast<T>(value);
     uint64_t bits = 0;
-    std::memcpy(&bits, &v, sizeof(T));
+    if constexpr (std::is_integral_v<U>) {
+        bits = static_cast<uint64_t>(value) & (sizeof(T) >= 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * sizeof(T))) - 1);
+    } else {
+        const T v = static_cast<T>(value);
+        std::memcpy(&bits, &v, sizeof(T));
+    }
     ptosim::cce::fill_l1(ptosim_cce::here(w), "create_cbuf_matrix", ptosim_cce::off(dst), uint64_t(repeatConfig), bits,
                          sizeof(T));
 }

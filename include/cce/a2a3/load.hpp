@@ -28,6 +28,20 @@ PTOSIM_CCE_LOAD2D(load_cbuf_to_ca, __ca__, L0A, __cbuf__, L1, ptosim_cce::off(sr
 PTOSIM_CCE_LOAD2D(load_cbuf_to_cb, __cb__, L0B, __cbuf__, L1, ptosim_cce::off(src))
 #undef PTOSIM_CCE_LOAD2D
 
+// The short form without the destination gap and the address mode
+// (pto-isa at cannmirror defdb75f, TExtract.hpp: `load_cbuf_to_ca(dst, src,
+// baseIdx, repeat, 1, 0, false)`): no gap, incrementing addresses.
+#define PTOSIM_CCE_LOAD2D_SHORT(name, dst_q, dst_space)                                                           \
+    template <class D, class S>                                                                                    \
+    inline void name(dst_q D* dst, __cbuf__ S* src, uint16_t baseIdx, uint8_t repeat, uint16_t srcStride,         \
+                     uint8_t /*sid*/, bool transpose, ptosim_cce::where_t w = ptosim_cce::where_t::current()) {     \
+        ptosim_cce::load2d<D, S>(w, #name, ptosim::Space::dst_space, ptosim_cce::off(dst), ptosim::Space::L1,    \
+                                 ptosim_cce::off(src), baseIdx, repeat, srcStride, 0, transpose, __cce_scalar::inc); \
+    }
+PTOSIM_CCE_LOAD2D_SHORT(load_cbuf_to_ca, __ca__, L0A)
+PTOSIM_CCE_LOAD2D_SHORT(load_cbuf_to_cb, __cb__, L0B)
+#undef PTOSIM_CCE_LOAD2D_SHORT
+
 // GM -> L0A/L0B: the same fractal walk from GM, on MTE2 (no transpose).
 #define PTOSIM_CCE_LOADGM(name, dst_q, dst_space)                                                                  \
     template <class D, class S>                                                                                    \

@@ -63,6 +63,15 @@ PTOSIM_CCE_SCALAR(vlrelu, Lrelu)
 PTOSIM_CCE_SCALAR(vaxpy, Axpy)
 #undef PTOSIM_CCE_SCALAR
 
+// The mixed-precision axpy (Ascend C Axpy, half source into a float
+// destination): a repeat is 64 elements, eight blocks of dst and four of src.
+template <class S>
+inline void vaxpy(__ubuf__ float* dst, __ubuf__ half* src, S scalar, uint8_t repeat, uint16_t dstBlk, uint16_t srcBlk,
+                  uint16_t dstRep, uint16_t srcRep, ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim::cce::vaxpy_widen(ptosim_cce::here(w), ptosim_cce::off(dst), ptosim_cce::off(src),
+                             ptosim_cce::scalar_bits<half>(scalar), {repeat, dstBlk, srcBlk, 0, dstRep, srcRep, 0});
+}
+
 // Shifts take the shift count as an integer whatever the element type.
 #define PTOSIM_CCE_SHIFT(name, op)                                                                                 \
     template <class T>                                                                                             \
@@ -76,6 +85,16 @@ PTOSIM_CCE_SCALAR(vaxpy, Axpy)
 PTOSIM_CCE_SHIFT(vshl, Shl)
 PTOSIM_CCE_SHIFT(vshr, Shr)
 #undef PTOSIM_CCE_SHIFT
+
+// vshr with the rounding flag (Ascend C ShiftRight's roundEn, default off);
+// pto-isa's TSHRS passes false. Rounding right shifts are not simulated yet.
+template <class T>
+inline void vshr(__ubuf__ T* dst, __ubuf__ T* src, int64_t count, uint8_t repeat, uint16_t dstBlk, uint16_t srcBlk,
+                 uint16_t dstRep, uint16_t srcRep, bool roundEn,
+                 ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    if (roundEn) ptosim::cce::not_simulated("vshr with roundEn = true", __builtin_return_address(0));
+    vshr(dst, src, count, repeat, dstBlk, srcBlk, dstRep, srcRep, w);
+}
 
 template <class T, class S>
 inline void vector_dup(__ubuf__ T* dst, S scalar, uint8_t repeat, uint16_t dstBlk, uint16_t srcBlk, uint16_t dstRep,

@@ -132,22 +132,24 @@ void vconv(const SourceLoc& loc, const char* op, Dt from, Dt to, Round rnd, uint
         using F = decltype(f);
         with_type(to, [&](auto t) {
             using T = decltype(t);
-            each_element(p, [&](uint32_t rr, uint32_t j) {
-                const F v = load<F>(ub, os.at(rr, j));
-                if constexpr (!is_float_v<F> && !is_float_v<T>) {
-                    // Integer narrowing, exactly (an int64 does not fit a double).
-                    const int64_t w = static_cast<int64_t>(v);
-                    const T out = wrap ? static_cast<T>(w)
-                                       : static_cast<T>(std::clamp<int64_t>(w, std::numeric_limits<T>::min(),
-                                                                            std::numeric_limits<T>::max()));
-                    store(ub, od.at(rr, j), out);
-                } else {
-                    double x;
-                    if constexpr (is_float_v<F>) x = static_cast<double>(static_cast<float>(v));
-                    else x = static_cast<double>(v);
-                    store(ub, od.at(rr, j), convert<T>(x, float_src, rnd, wrap));
-                }
-            });
+            each_element_staged<T>(
+                p,
+                [&](uint32_t rr, uint32_t j) -> T {
+                    const F v = load<F>(ub, os.at(rr, j));
+                    if constexpr (!is_float_v<F> && !is_float_v<T>) {
+                        // Integer narrowing, exactly (an int64 does not fit a double).
+                        const int64_t w = static_cast<int64_t>(v);
+                        return wrap ? static_cast<T>(w)
+                                    : static_cast<T>(std::clamp<int64_t>(w, std::numeric_limits<T>::min(),
+                                                                         std::numeric_limits<T>::max()));
+                    } else {
+                        double x;
+                        if constexpr (is_float_v<F>) x = static_cast<double>(static_cast<float>(v));
+                        else x = static_cast<double>(v);
+                        return convert<T>(x, float_src, rnd, wrap);
+                    }
+                },
+                [&](uint32_t rr, uint32_t j, T v) { store(ub, od.at(rr, j), v); });
         });
     });
 }
@@ -197,9 +199,9 @@ void vconv_deq(const SourceLoc& loc, uint64_t dst, uint64_t src, const Shape& sh
     uint8_t* ub = c.mem[static_cast<int>(Space::UB)];
     const double scale = static_cast<float>(half::from_bits(static_cast<uint16_t>(c.vec.deqscale)));
     // The product rounds once to half, to nearest even (not documented).
-    each_element(p, [&](uint32_t rr, uint32_t j) {
-        store(ub, od.at(rr, j), from_double<half>(static_cast<double>(load<int32_t>(ub, os.at(rr, j))) * scale));
-    });
+    each_element_staged<half>(
+        p, [&](uint32_t rr, uint32_t j) { return from_double<half>(static_cast<double>(load<int32_t>(ub, os.at(rr, j))) * scale); },
+        [&](uint32_t rr, uint32_t j, half v) { store(ub, od.at(rr, j), v); });
 }
 
 void set_deqscale(const SourceLoc& loc, uint16_t half_bits) {
@@ -231,16 +233,19 @@ void vreluconv(const SourceLoc& loc, const char* op, bool sub, Dt from, Dt to, u
         using F = decltype(f);
         with_type(to, [&](auto t) {
             using T = decltype(t);
-            each_element(p, [&](uint32_t rr, uint32_t j) {
-                const double a = to_double(load<F>(ub, oa.at(rr, j))), b = to_double(load<F>(ub, ob.at(rr, j)));
-                // The sum or difference rounds to the source type first (an
-                // int16 one saturates), then the ReLU, then the conversion
-                // (not documented: the reference names the fused steps only).
-                double x;
-                if constexpr (is_float_v<F>) x = to_double(from_double<F>(sub ? a - b : a + b));
-                else x = std::clamp(sub ? a - b : a + b, double(std::numeric_limits<F>::min()), double(std::numeric_limits<F>::max()));
-                store(ub, od.at(rr, j), convert<T>(std::max(x, 0.0), is_float_v<F>, Round::None));
-            });
+            each_element_staged<T>(
+                p,
+                [&](uint32_t rr, uint32_t j) -> T {
+                    const double a = to_double(load<F>(ub, oa.at(rr, j))), b = to_double(load<F>(ub, ob.at(rr, j)));
+                    // The sum or difference rounds to the source type first (an
+                    // int16 one saturates), then the ReLU, then the conversion
+                    // (not documented: the reference names the fused steps only).
+                    double x;
+                    if constexpr (is_float_v<F>) x = to_double(from_double<F>(sub ? a - b : a + b));
+                    else x = std::clamp(sub ? a - b : a + b, double(std::numeric_limits<F>::min()), double(std::numeric_limits<F>::max()));
+                    return convert<T>(std::max(x, 0.0), is_float_v<F>, Round::None);
+                },
+                [&](uint32_t rr, uint32_t j, T v) { store(ub, od.at(rr, j), v); });
         });
     });
 }

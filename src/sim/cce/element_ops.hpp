@@ -25,9 +25,13 @@ inline T binary(Bin op, T a, T b, T d) {
         case Bin::Min: return std::isnan(x) || x < y ? a : b;
         case Bin::AddRelu: return from_double<T>(std::max(x + y, 0.0));
         case Bin::SubRelu: return from_double<T>(std::max(x - y, 0.0));
-        case Bin::MulAddDst: return from_double<T>(x * y + z);
-        case Bin::MulAdd: return from_double<T>(x * z + y);
-        case Bin::MulAddRelu: return from_double<T>(std::max(x * z + y, 0.0));
+        // The multiply-adds round the product to the element type, then the
+        // sum: not fused (pto-isa's TFUSEDMULADD, TMULADDDST and TAXPY goldens
+        // compute in the element type one operation at a time;
+        // docs/intrinsics/README.md, "Arithmetic").
+        case Bin::MulAddDst: return from_double<T>(to_double(from_double<T>(x * y)) + z);
+        case Bin::MulAdd: return from_double<T>(to_double(from_double<T>(x * z)) + y);
+        case Bin::MulAddRelu: return from_double<T>(std::max(to_double(from_double<T>(x * z)) + y, 0.0));
         case Bin::Prelu: return x >= 0 ? a : from_double<T>(x * y);
         default: {
             // Bitwise operations on float elements act on their bit patterns.

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <span>
 #include <type_traits>
+#include <vector>
 
 namespace ptosim::cce::detail {
 
@@ -93,6 +94,26 @@ void each_element(const Plan& p, F&& f) {
     for (uint32_t r = 0; r < p.repeats; ++r)
         for (uint32_t j = 0; j < p.per_repeat; ++j)
             if (p.active(r, j)) f(r, j);
+}
+
+// Runs out(r, j, in(r, j)) for every active slot, all reads first: a
+// conversion reads every source element of every repeat before it writes
+// any. pto-isa converts in place at a wider destination stride and relies on
+// it: TDEQUANT widens halves to floats over the same bytes within a repeat,
+// TROWARGMAX's int16 indices to float over the same start, where repeat r
+// writes the bytes repeat r + 1 reads (docs/intrinsics/README.md, "In-place
+// conversions"). Source and destination types differ, so no conversion can
+// mean to read an earlier repeat's result.
+template <class V, class In, class Out>
+void each_element_staged(const Plan& p, In&& in, Out&& out) {
+    thread_local std::vector<V> staged;
+    staged.resize(size_t(p.repeats) * p.per_repeat);
+    for (uint32_t r = 0; r < p.repeats; ++r)
+        for (uint32_t j = 0; j < p.per_repeat; ++j)
+            if (p.active(r, j)) staged[size_t(r) * p.per_repeat + j] = in(r, j);
+    for (uint32_t r = 0; r < p.repeats; ++r)
+        for (uint32_t j = 0; j < p.per_repeat; ++j)
+            if (p.active(r, j)) out(r, j, staged[size_t(r) * p.per_repeat + j]);
 }
 
 // Runs f(r, slots) once per repeat with the active slots of that repeat, in

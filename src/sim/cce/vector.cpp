@@ -70,4 +70,24 @@ void vscalar(const SourceLoc& loc, const char* op, Sca s, Dt d, uint64_t dst, ui
     });
 }
 
+void vaxpy_widen(const SourceLoc& loc, uint64_t dst, uint64_t src, uint64_t scalar_half_bits, const Shape& sh) {
+    Core& c = core();
+    const Plan p = plan(c, sh.repeat, 4);
+    const Operand od{dst, sh.dst_blk, sh.dst_rep, 4}, os{src, sh.src0_blk, sh.src0_rep, 2};
+    OpRecord r = vector_record("vaxpy", Dt::F32, p, loc);
+    r.src_dtype = to_string(Dt::F16);
+    r.write(Space::UB, dst, span(c, p, od, "vaxpy", "dst", loc).bytes);
+    r.read(Space::UB, dst, span(c, p, od, "vaxpy", "dst", loc).bytes);
+    r.read(Space::UB, src, span(c, p, os, "vaxpy", "src", loc).bytes);
+    dispatch(c, r);
+    uint8_t* ub = c.mem[static_cast<int>(Space::UB)];
+    const double a = to_double(half::from_bits(static_cast<uint16_t>(scalar_half_bits)));
+    // The product and sum round once to float (not documented; the halves
+    // are exact in float, and pto-isa's golden adds in float32).
+    each_element(p, [&](uint32_t rr, uint32_t j) {
+        const uint64_t at = od.at(rr, j);
+        store(ub, at, static_cast<float>(to_double(load<half>(ub, os.at(rr, j))) * a + load<float>(ub, at)));
+    });
+}
+
 }  // namespace ptosim::cce
