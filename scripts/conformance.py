@@ -428,10 +428,11 @@ def load_reasons(path: str = REASONS_FILE) -> dict[str, str]:
         return {k: v for k, v in json.load(f).items() if not k.startswith("_")}
 
 
-def render_reasons(results: list[dict], targets: list[str], reasons: dict[str, str]) -> list[str]:
+def render_reasons(results: list[dict], targets: list[str], reasons: dict[str, str],
+                   reasons_name: str = "docs/conformance-reasons.json") -> list[str]:
     """The section naming, for every testcase that does not pass, why (or that nobody has looked yet)."""
     out = ["", "## Why the others do not pass", "",
-           "From `docs/conformance-reasons.json` (written by hand, one entry per testcase that does not pass; "
+           f"From `{reasons_name}` (written by hand, one entry per testcase that does not pass; "
            "a reason kept for a testcase that now passes is not shown).", ""]
     missing = 0
     for t in targets:
@@ -493,7 +494,8 @@ def _jobs(doc: dict) -> str:
     return f"{jobs} job(s)" if isinstance(jobs, int) else f"executor {jobs}"
 
 
-def render_markdown(doc: dict, reasons: dict[str, str] | None = None) -> str:
+def render_markdown(doc: dict, reasons: dict[str, str] | None = None,
+                    reasons_path: str = REASONS_FILE) -> str:
     results = doc["results"]
     targets = [t for t in TARGETS if any(r["target"] == t for r in results)]
     mode = "compile only (kernel and host built, nothing run)" if doc.get("compile_only") \
@@ -562,7 +564,8 @@ def render_markdown(doc: dict, reasons: dict[str, str] | None = None) -> str:
                        f"{r.get('seconds', 0):.0f} |")
     out += render_tolerated(results, targets)
     if doc.get("compile_only") is not True and any(r["status"] != "pass" for r in results):
-        out += render_reasons(results, targets, load_reasons() if reasons is None else reasons)
+        out += render_reasons(results, targets, load_reasons(reasons_path) if reasons is None else reasons,
+                              os.path.relpath(os.path.abspath(reasons_path), REPO))
     return "\n".join(out) + "\n"
 
 
@@ -996,6 +999,9 @@ def main(argv=None) -> int:
     p.add_argument("--from-json", metavar="JSON", help="render the markdown from recorded results; run nothing")
     p.add_argument("--out", default=os.path.join(REPO, "docs", "conformance.md"), help="markdown report")
     p.add_argument("--json", help="results file (default: --out with .json)")
+    p.add_argument("--reasons", default=REASONS_FILE, metavar="JSON",
+                   help="the written reasons of testcases that do not pass (default docs/conformance-reasons.json; "
+                        "a run with pto-isa's own headers keeps its own)")
     p.add_argument("--merge", action="store_true",
                    help="with --cases: replace those testcases' records in the existing --json results and re-render "
                         "the whole report, instead of writing a report of the cases alone")
@@ -1053,7 +1059,7 @@ def run(p, args, argv) -> int:
             f.write("\n")
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     with open(args.out, "w") as f:
-        f.write(render_markdown(doc))
+        f.write(render_markdown(doc, reasons_path=args.reasons))
     if not args.from_json:
         print(f"conformance: wrote {json_path} and {args.out}", file=sys.stderr)
     return 0

@@ -338,6 +338,18 @@ def test_reasons_file_skips_comment_keys(tmp_path):
     assert c.load_reasons(str(tmp_path / "absent.json")) == {}
 
 
+def test_a_run_keeps_its_own_reasons_file(tmp_path):
+    # The run over pto-isa's own headers fails for other reasons than the one
+    # over ptolab's: its report reads and names its own file.
+    p = tmp_path / "docs" / "reasons-pto-isa.json"
+    p.parent.mkdir()
+    p.write_text(json.dumps({"a2a3/tsub": "a bf16 scalar store"}))
+    md = c.render_markdown(json.loads(json.dumps(doc())), reasons_path=str(p)).splitlines()
+    sec = md[md.index("## Why the others do not pass"):]
+    assert "- **a2a3/tsub** (fail): a bf16 scalar store" in sec
+    assert any(l.startswith(f"From `{os.path.relpath(str(p), c.REPO)}` (written by hand") for l in sec), sec[:4]
+
+
 NOTE = ("ptosim: memcheck: note: gm-past-allocation in kernel 'runTCmp<half>' on AIV block 0: TSTORE at "
         "/tmp/ptolab-conformance-q1w2e3r4/job0/tests/npu/a5/src/st/testcase/tcmp/tcmp_kernel.cpp:45 accesses GM "
         "[0x7f00aa000000, 0x7f00aa001000), which runs 2048 bytes past the 2048 bytes requested for the allocation at "
