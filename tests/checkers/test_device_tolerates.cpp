@@ -1389,6 +1389,66 @@ void part_argmax_idx_a5(float* a, float* b, int32_t* ia, int32_t* ib, float* val
     TSTORE(gi, wdi);
 }
 
+// An empty src0 and a src1 of neither dst's shape: A5's release build
+// copies src1's values and indices with TMOV, each over the overlap of the
+// pair's valid shapes (4x10); the rest keeps its bytes.
+void part_argmin_empty_a5(float* b, int32_t* ib, float* vals, int32_t* idx) {
+    PTile s0(0, 16), s1(4, 10), d(4, 16);
+    AIdx i0(0, 16), i1(4, 10), di(4, 16);
+    PWhole w1, wd;
+    AIdxWhole wi1, wdi;
+    TASSIGN(s0, 0);
+    TASSIGN(w1, 0x200);
+    TASSIGN(s1, 0x200);
+    TASSIGN(wd, 0x400);
+    TASSIGN(d, 0x400);
+    TASSIGN(i0, 0x800);
+    TASSIGN(wi1, 0xA00);
+    TASSIGN(i1, 0xA00);
+    TASSIGN(wdi, 0xC00);
+    TASSIGN(di, 0xC00);
+    Gm<float, 8, 16> gb(b), gv(vals);
+    Gm<int32_t, 8, 16> gib(ib), gi(idx);
+    TLOAD(w1, gb);
+    TLOAD(wd, gv);
+    TLOAD(wi1, gib);
+    TLOAD(wdi, gi);
+    v_after_mte2();
+    TPARTARGMIN(d, s0, s1, di, i0, i1);  // @partargmin-empty-a5
+    mte3_after_v();
+    TSTORE(gv, wd);
+    TSTORE(gi, wdi);
+}
+
+TEST(DeviceTolerates, A5PartArgMinWithAnEmptySourceCopiesTheOtherWithTmov) {
+    std::vector<float> b(128), vals(128, -1.0f), want_v(128, -1.0f);
+    std::vector<int32_t> ib(128), idx(128, -1), want_i(128, -1);
+    for (int i = 0; i < 128; ++i) {
+        b[i] = static_cast<float>((i * 53) % 97);
+        ib[i] = 2000 + i;
+    }
+    for (int r = 0; r < 4; ++r)
+        for (int c = 0; c < 10; ++c) {
+            want_v[r * 16 + c] = b[r * 16 + c];
+            want_i[r * 16 + c] = ib[r * 16 + c];
+        }
+    expect_release_result([&] { part_argmin_empty_a5(b.data(), ib.data(), vals.data(), idx.data()); },
+                          [&] {
+                              std::fill(vals.begin(), vals.end(), -1.0f);
+                              std::fill(idx.begin(), idx.end(), -1);
+                          },
+                          [&] {
+                              EXPECT_EQ(vals, want_v);
+                              EXPECT_EQ(idx, want_i);
+                          },
+                          "@partargmin-empty-a5", "TPARTARGMIN",
+                          "source valid shapes 0x16 and 4x10 do not fit the destination's 4x16: one source must match "
+                          "it and the other must not exceed it",
+                          "the release build copies src1Val over 4x10 into dstVal, and that source's index tile into "
+                          "dstIdx over the overlap of their valid shapes",
+                          "give one source dst's valid shape 4x16 and the other at most that");
+}
+
 TEST(DeviceTolerates, A5PartArgMaxWithAnIndexOfOtherShapeRunsTheValuesRegion) {
     std::vector<float> a(128), b(128), vals(128, -1.0f), want_v(128, -1.0f);
     std::vector<int32_t> ia(128), ib(128), idx(128, -1), want_i(128, -1);

@@ -572,13 +572,12 @@ inline std::string part_release(const PartRegion& g, PartRun run, const char* wr
 }
 
 // Whether the sources' valid shapes follow the TPART patterns, and if not,
-// what the target's release build runs (reported here).
-// `copy_modelled` false: A5's empty-source copy is not modelled for the
-// caller, which faults before anything is reported.
+// what the target's release build runs (reported here). `copy_into`: what
+// A5's empty-source copy writes, when it is not `written`, for the report.
 template <class Dst, class S0, class S1>
 PartRun check_part_shapes(CallSite cs, const char* op, const Dst& dst, const S0& src0, const S1& src1,
                           PartPad pad = PartPad::None, const char* written = "dst", PartRegion* region = nullptr,
-                          const char* big0 = "src0", const char* big1 = "src1", bool copy_modelled = true) {
+                          const char* big0 = "src0", const char* big1 = "src1", const char* copy_into = "") {
     const int vr = dst.GetValidRow(), vc = dst.GetValidCol();
     const int r0 = src0.GetValidRow(), c0 = src0.GetValidCol(), r1 = src1.GetValidRow(), c1 = src1.GetValidCol();
     const bool one_matches = same_valid(src0, vr, vc) || same_valid(src1, vr, vc);
@@ -593,13 +592,11 @@ PartRun check_part_shapes(CallSite cs, const char* op, const Dst& dst, const S0&
     PartRegion g;
     if (PTOSIM_TARGET_A5) {
         run = r0 == 0 || c0 == 0 || r1 == 0 || c1 == 0 ? PartRun::Copy : PartRun::Merge;
-        if (run == PartRun::Copy && !copy_modelled)
-            shape_fault(cs, op, what + "; with an empty source pto-isa's release build copies the other with TMOV, "
-                                       "whose region ptosim does not model here: " + fix);
         g = part_merge_region(dst, src0, src1, run);
         part_merge_storage<Dst, S0, S1>(cs, op, g, what, written, big0, big1, fix);
     }
-    vop::debug_contract(loc_of(cs), op, Pipe::V, what, part_release(g, run, written, big0, big1), fix);
+    vop::debug_contract(loc_of(cs), op, Pipe::V, what,
+                        part_release(g, run, *copy_into && run == PartRun::Copy ? copy_into : written, big0, big1), fix);
     if (region) *region = g;
     return run;
 }
@@ -701,7 +698,31 @@ void part_arg(CallSite cs, const char* op, DV& dst, S0& src0, S1& src1, DI& dst_
     PartRun run = PartRun::Nothing;
     if (writes)
         run = check_part_shapes(cs, op, dst, src0, src1, PartPad::None, "dstVal and dstIdx", &g, "src0Val", "src1Val",
-                                false);
+                                "dstVal, and that source's index tile into dstIdx over the overlap of their valid shapes");
+    if (run == PartRun::Copy) {
+        // A5's release build copies the non-empty source's values and indices
+        // with TMOV (a5/TPartArgBinOps.hpp:252-257), whose Vec-to-Vec form runs
+        // over the overlap of each pair's own valid shapes (a5/TMov.hpp,
+        // TMovToVec): index tiles of another shape are then no concern.
+        auto copy = [&](auto& sv, auto& si) {
+            const int rv = std::min(dst.GetValidRow(), sv.GetValidRow()), cv = std::min(dst.GetValidCol(), sv.GetValidCol());
+            const int ri = std::min(dst_idx.GetValidRow(), si.GetValidRow()),
+                      ci = std::min(dst_idx.GetValidCol(), si.GetValidCol());
+            auto [d, v] = begin_op_n(cs, op, static_cast<uint64_t>(rv) * cv + static_cast<uint64_t>(ri) * ci,
+                                     static_cast<NoTmp*>(nullptr), std::tuple<DV&, DI&>{dst, dst_idx}, sv, si);
+            const auto& [a, ia] = v;
+            for (int r = 0; r < rv; ++r)
+                for (int c = 0; c < cv; ++c) put<DV>(d[0], r, c, a(r, c));
+            for (int r = 0; r < ri; ++r)
+                for (int c = 0; c < ci; ++c) put<DI>(d[1], r, c, ia(r, c));
+        };
+        for (const auto& [what, release, fix] : idx_reports)
+            vop::debug_contract(loc_of(cs), op, Pipe::V, what,
+                                "the release build copies each index tile over the overlap of its own valid shape", fix);
+        if (g.src1_big) copy(src1, idx1);
+        else copy(src0, idx0);
+        return;
+    }
     int vr = 0, vc = 0;
     if (run == PartRun::Patterns) vr = dst.GetValidRow(), vc = dst.GetValidCol();
     if (run == PartRun::Merge) vr = g.rows, vc = g.cols;
