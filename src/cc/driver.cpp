@@ -428,8 +428,10 @@ Kind infer_input_kind(const Options& o, const Paths& paths, const Compile& cf, c
     if (!d.kind) error = d.error;
     else if (!d.no_kernel)
         note = std::string("kernel type inferred: ") + kind_description(*d.kind) + " (" + d.why + ")";
-    keep_fact(plan.cache, fact, texts, std::string(1, static_cast<char>('0' + static_cast<int>(kind))) + '\0' + note + '\0' + error,
-              started);
+    // Kept as "<kind digit>\0<note>\0<error>", read back above.
+    const std::string kept_as =
+        std::string(1, static_cast<char>('0' + static_cast<int>(kind))) + '\0' + note + '\0' + error;
+    keep_fact(plan.cache, fact, texts, kept_as, started);
     return kind;
 }
 
