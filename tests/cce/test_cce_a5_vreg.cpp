@@ -208,6 +208,26 @@ TEST_F(Vreg, MultiplyAddsTakeTheDestinationWhereEachDocumentsIt) {
     }
 }
 
+// A5's multiply-adds round once (pto-isa's A5 TAXPY golden), where A2A3's
+// vector unit rounds the product first: a product that float cannot hold,
+// nearly cancelled by the addend, tells the two apart.
+TEST_F(Vreg, MultiplyAddsRoundOnce) {
+    const float a = 1.0f + std::ldexp(1.0f, -12) + std::ldexp(1.0f, -23);
+    const float b = -(1.0f - std::ldexp(1.0f, -12));
+    const float once = static_cast<float>(double(a) * double(b) + double(a));
+    const float twice = static_cast<float>(double(a * b) + double(a));
+    ASSERT_NE(once, twice);
+    float* da = device(std::vector<float>(64, a));
+    float* db = device(std::vector<float>(64, b));
+    float* dout = device(std::vector<float>(192, 0.0f));
+    launch_vreg_fma_f32(dout, da, db, stream);
+    const std::vector<float> r = back(dout, 192);
+    for (int i = 0; i < 64; ++i) {
+        EXPECT_EQ(r[64 + i], once) << i;   // vmadd: a * b + a
+        EXPECT_EQ(r[128 + i], once) << i;  // vmula: a + a * b
+    }
+}
+
 TEST_F(Vreg, AnAlignedLoadFromAMisalignedAddressFaultsAtItsLine) {
     float* out = device(std::vector<float>(8, 0.0f));
     launch_vreg_misaligned(out, stream);

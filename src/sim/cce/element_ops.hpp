@@ -12,7 +12,15 @@
 
 namespace ptosim::cce::detail {
 
-template <class T>
+template <class T, bool Round>
+inline double product(double p) {
+    if constexpr (Round) return to_double(from_double<T>(p));
+    else return p;
+}
+
+// `RoundProduct`: whether a multiply-add rounds its product to the element
+// type before the sum (A2A3's vector unit) or rounds once (A5's registers).
+template <class T, bool RoundProduct = true>
 inline T binary(Bin op, T a, T b, T d) {
     if constexpr (is_float_v<T>) {
         const double x = to_double(a), y = to_double(b), z = to_double(d);
@@ -25,13 +33,14 @@ inline T binary(Bin op, T a, T b, T d) {
         case Bin::Min: return std::isnan(x) || x < y ? a : b;
         case Bin::AddRelu: return from_double<T>(std::max(x + y, 0.0));
         case Bin::SubRelu: return from_double<T>(std::max(x - y, 0.0));
-        // The multiply-adds round the product to the element type, then the
-        // sum: not fused (pto-isa's TFUSEDMULADD, TMULADDDST and TAXPY goldens
-        // compute in the element type one operation at a time;
-        // docs/intrinsics/README.md, "Arithmetic").
-        case Bin::MulAddDst: return from_double<T>(to_double(from_double<T>(x * y)) + z);
-        case Bin::MulAdd: return from_double<T>(to_double(from_double<T>(x * z)) + y);
-        case Bin::MulAddRelu: return from_double<T>(std::max(to_double(from_double<T>(x * z)) + y, 0.0));
+        // On A2A3 the multiply-adds round the product to the element type,
+        // then the sum: pto-isa's A2A3 TFUSEDMULADD, TMULADDDST and TAXPY
+        // goldens compute in the element type one operation at a time. Its A5
+        // TAXPY golden wants one rounding (docs/intrinsics/README.md,
+        // "Arithmetic"; a5-vreg.md).
+        case Bin::MulAddDst: return from_double<T>(product<T, RoundProduct>(x * y) + z);
+        case Bin::MulAdd: return from_double<T>(product<T, RoundProduct>(x * z) + y);
+        case Bin::MulAddRelu: return from_double<T>(std::max(product<T, RoundProduct>(x * z) + y, 0.0));
         case Bin::Prelu: return x >= 0 ? a : from_double<T>(x * y);
         default: {
             // Bitwise operations on float elements act on their bit patterns.
@@ -116,17 +125,18 @@ inline T unary(Una op, T a) {
     }
 }
 
-template <class T>
+template <class T, bool RoundProduct = true>
 inline T with_scalar(Sca op, T a, T s, T d) {
+    const auto bin = [&](Bin b) { return binary<T, RoundProduct>(b, a, s, d); };
     switch (op) {
-    case Sca::Add: return binary(Bin::Add, a, s, d);
-    case Sca::Mul: return binary(Bin::Mul, a, s, d);
-    case Sca::Max: return binary(Bin::Max, a, s, d);
-    case Sca::Min: return binary(Bin::Min, a, s, d);
-    case Sca::Lrelu: return binary(Bin::Prelu, a, s, d);
-    case Sca::Axpy: return binary(Bin::MulAddDst, a, s, d);
-    case Sca::Shl: return binary(Bin::Shl, a, s, d);
-    case Sca::Shr: return binary(Bin::Shr, a, s, d);
+    case Sca::Add: return bin(Bin::Add);
+    case Sca::Mul: return bin(Bin::Mul);
+    case Sca::Max: return bin(Bin::Max);
+    case Sca::Min: return bin(Bin::Min);
+    case Sca::Lrelu: return bin(Bin::Prelu);
+    case Sca::Axpy: return bin(Bin::MulAddDst);
+    case Sca::Shl: return bin(Bin::Shl);
+    case Sca::Shr: return bin(Bin::Shr);
     default: return s;
     }
 }

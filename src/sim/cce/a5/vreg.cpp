@@ -248,7 +248,7 @@ void vbinary(const SourceLoc& loc, const char* op, Bin b, Dt d, VReg& dst, const
     dispatch(core(), reg_record(op, d, loc, count_active(m, size_of(d))));
     with_type(d, [&](auto t) {
         using T = decltype(t);
-        each<T>(dst, m, merging, [&](int i) { return binary<T>(b, at<T>(x, i), at<T>(y, i), at<T>(dst, i)); });
+        each<T>(dst, m, merging, [&](int i) { return binary<T, false>(b, at<T>(x, i), at<T>(y, i), at<T>(dst, i)); });
     });
 }
 
@@ -268,7 +268,7 @@ void vscalar(const SourceLoc& loc, const char* op, Sca s, Dt d, VReg& dst, const
         T sv;
         std::memcpy(&sv, &scalar, sizeof(T));
         each<T>(dst, m, merging, [&](int i) {
-            return s == Sca::Dup ? sv : with_scalar<T>(s, at<T>(x, i), sv, at<T>(dst, i));
+            return s == Sca::Dup ? sv : with_scalar<T, false>(s, at<T>(x, i), sv, at<T>(dst, i));
         });
     });
 }
