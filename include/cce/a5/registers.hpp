@@ -4,6 +4,7 @@
 // byte lane for a predicate (vector_bool, pto-isa's MaskReg).
 #pragma once
 #include <cce/builtins.hpp>
+#include <cce/low_precision.hpp>
 #include <ptosim/cce_a5.hpp>
 #include <ptosim/float8.hpp>
 
@@ -21,13 +22,6 @@
 #define __simd_callee__
 #endif
 
-// A5's low-precision element types under bisheng's names.
-using float8_e4m3_t = ptosim::float8_e4m3;
-using float8_e5m2_t = ptosim::float8_e5m2;
-using hifloat8_t = ptosim::hifloat8;
-using float8_e8m0_t = ptosim::float8_e8m0;
-using float4_e2m1x2_t = ptosim::float4_e2m1x2;
-using float4_e1m2x2_t = ptosim::float4_e1m2x2;
 
 namespace ptosim_cce {
 // A vector register of elements T. Distinct per element type, as bisheng's

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <cstddef>
+#include <cce/low_precision.hpp>
 #include <cce/types.hpp>
 #include <ptosim/float16.hpp>
 #include <ptosim/float8.hpp>
@@ -130,15 +131,6 @@ typedef half float16_t;
 // instantiated on aclFloat16 would not link across the two sides.
 typedef uint16_t aclFloat16;
 
-// A5 low-precision element types under the bisheng names. On A2A3 the public
-// headers declare them as opaque bytes; here they exist on both targets, and
-// the instructions that compute with them reject A2A3 at compile time.
-using float8_e4m3_t = ptosim::float8_e4m3;
-using float8_e5m2_t = ptosim::float8_e5m2;
-using hifloat8_t = ptosim::hifloat8;
-using float8_e8m0_t = ptosim::float8_e8m0;
-using float4_e2m1x2_t = ptosim::float4_e2m1x2;
-using float4_e1m2x2_t = ptosim::float4_e1m2x2;
 
 
 namespace pto {

@@ -28,14 +28,6 @@ void add_into(uint8_t* gm, const uint8_t* ub, uint64_t bytes) {
     }
 }
 
-OpRecord dma_record(const char* op, Pipe pipe, const SourceLoc& loc, uint64_t bytes) {
-    OpRecord r;
-    r.op = op;
-    r.pipe = pipe;
-    r.loc = loc;
-    r.bytes = bytes;
-    return r;
-}
 }  // namespace
 
 void copy_gm_to_ub(const SourceLoc& loc, const char* op, uint64_t ub, const void* gm, const Burst& b, int elem_bytes,

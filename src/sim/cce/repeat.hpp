@@ -171,4 +171,14 @@ inline void store(uint8_t* ub, uint64_t at, T v) {
 // The record every vector intrinsic dispatches before it runs.
 OpRecord vector_record(const char* op, Dt d, const Plan& p, const SourceLoc& loc);
 
+// The record of a DMA intrinsic on `pipe` moving `bytes` (both targets).
+inline OpRecord dma_record(const char* op, Pipe pipe, const SourceLoc& loc, uint64_t bytes) {
+    OpRecord r;
+    r.op = op;
+    r.pipe = pipe;
+    r.loc = loc;
+    r.bytes = bytes;
+    return r;
+}
+
 }  // namespace ptosim::cce::detail

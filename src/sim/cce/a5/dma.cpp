@@ -37,14 +37,6 @@ Walk walk(const Loops& l, int dir) {
     return {r[0] & 0x1FFFFF, (r[0] >> 21) & 0x3FFFFF, r[1] & low40, r[1] >> 40, r[2] & low40, r[2] >> 40};
 }
 
-OpRecord dma_record(const char* op, Pipe pipe, const SourceLoc& loc, uint64_t bytes) {
-    OpRecord r;
-    r.op = op;
-    r.pipe = pipe;
-    r.loc = loc;
-    r.bytes = bytes;
-    return r;
-}
 
 // Runs f(gm_offset, ub_offset) for every burst of the two loops, loop 2
 // outermost; returns the span each side covers.
@@ -59,7 +51,7 @@ void each_burst(const Walk& w, const DmaV2& d, F&& f) {
 
 void set_dma_loop(const SourceLoc& loc, const char* op, bool to_ub, int which, uint64_t value) {
     Core& c = core();
-    dispatch(c, dma_record(op, Pipe::S, loc, 0));
+    dispatch(c, detail::dma_record(op, Pipe::S, loc, 0));
     std::lock_guard<std::mutex> lock(loops_mutex);
     loops_of[&c].reg[to_ub ? 0 : 1][which] = value;
 }
@@ -81,7 +73,7 @@ void copy_gm_to_ub_v2(const SourceLoc& loc, uint64_t ub, const void* gm, const D
     });
     if (moved == 0) return;
     check_local(c, Space::UB, ub, ub_end, (std::string(op) + " dst").c_str(), loc);
-    OpRecord r = dma_record(op, Pipe::MTE2, loc, moved);
+    OpRecord r = detail::dma_record(op, Pipe::MTE2, loc, moved);
     r.write(Space::UB, ub, ub_end);
     r.read(Space::GM, reinterpret_cast<uintptr_t>(gm), gm_end);
     dispatch(c, r);
@@ -107,7 +99,7 @@ void copy_ub_to_gm_v2(const SourceLoc& loc, void* gm, uint64_t ub, const DmaV2& 
     });
     if (moved == 0) return;
     check_local(c, Space::UB, ub, ub_end, (std::string(op) + " src").c_str(), loc);
-    OpRecord r = dma_record(op, Pipe::MTE3, loc, moved);
+    OpRecord r = detail::dma_record(op, Pipe::MTE3, loc, moved);
     r.read(Space::UB, ub, ub_end);
     r.write(Space::GM, reinterpret_cast<uintptr_t>(gm), gm_end);
     dispatch(c, r);
