@@ -76,19 +76,6 @@ std::string replace_all(std::string s, const std::string& from, const std::strin
 // `s` with every path that is `base` or lies under it written relative to
 // kBaseToken. A match must end where a path component ends, so /w/tree does
 // not claim /w/tree2.
-std::string base_relative(const std::string& s, const std::string& base) {
-    if (base.empty()) return s;
-    std::string out;
-    size_t pos = 0;
-    for (size_t hit; (hit = s.find(base, pos)) != std::string::npos;) {
-        const size_t end = hit + base.size();
-        const char next = end < s.size() ? s[end] : '\0';
-        const bool whole = !(std::isalnum(static_cast<unsigned char>(next)) || next == '.' || next == '_' || next == '-');
-        out.append(s, pos, hit - pos).append(whole ? std::string(kBaseToken) : base);
-        pos = end;
-    }
-    return out.append(s, pos, std::string::npos);
-}
 
 // The prerequisites of the first rule of a Make dependency file.
 std::vector<std::string> parse_depfile(const std::string& text) {
@@ -188,6 +175,20 @@ int64_t mtime_ns(const std::string& path) {
 bool modified_since(const std::string& path, int64_t t) { return mtime_ns(path) >= t; }
 
 }  // namespace
+
+std::string base_relative(const std::string& s, const std::string& base) {
+    if (base.empty()) return s;
+    std::string out;
+    size_t pos = 0;
+    for (size_t hit; (hit = s.find(base, pos)) != std::string::npos;) {
+        const size_t end = hit + base.size();
+        const char next = end < s.size() ? s[end] : '\0';
+        const bool whole = !(std::isalnum(static_cast<unsigned char>(next)) || next == '.' || next == '_' || next == '-');
+        out.append(s, pos, hit - pos).append(whole ? std::string(kBaseToken) : base);
+        pos = end;
+    }
+    return out.append(s, pos, std::string::npos);
+}
 int64_t now_ns();
 namespace {
 

@@ -28,6 +28,11 @@ struct CacheSettings {
 };
 CacheSettings cache_settings();
 
+// s with every whole occurrence of the directory `base` replaced by a token,
+// so that what names paths under one copy of a tree names the same under
+// another (unchanged when base is empty).
+std::string base_relative(const std::string& s, const std::string& base);
+
 // What identifies the compiler: its resolved path, size and modification time
 // (an upgrade replaces the binary), the ptolab version and the environment
 // variables GCC and clang read include paths from.

@@ -534,7 +534,10 @@ bool plan_jobs(const Options& o, const Paths& paths, const std::vector<Classifie
         const std::string tu_out = o.compile_only ? obj_out
                                                   : fs::absolute(o.output.empty() ? "a.out" : o.output, ec).string() +
                                                         '#' + std::to_string(serial - 1);
-        const uint64_t tu = fnv1a(abs_src + '\0' + tu_out + '\0' + all_args + (o.device ? "device" : "host"));
+        // Nor on where a copy of the tree lies, when the cache is told its
+        // root: copies would otherwise compile again what the first copy did.
+        const uint64_t tu = fnv1a(base_relative(abs_src + '\0' + tu_out + '\0' + all_args, plan.cache.base) +
+                                  (o.device ? "device" : "host"));
 
         std::string src = in.path;
         std::vector<std::string> quote;

@@ -261,6 +261,20 @@ TEST_F(PtoccCacheCopies, SecondCopyIsServedFromTheFirstsEntry) {
     EXPECT_EQ(slurp(b / "scale.o"), slurp(a / "scale.o"));
 }
 
+// A unit that launches a kernel carries an id of its own (PTOCC_TU_ID), made
+// from its paths: relative to the base, so the copies still share the entry.
+TEST_F(PtoccCacheCopies, UnitsThatLaunchShareTheirEntryToo) {
+    spit(dir_ / "scale.cpp", std::string(kKernel) + "void run(void* stream, __gm__ float* x) { scale<<<1, nullptr, stream>>>(x); }\n");
+    const fs::path a = copy("tree"), b = copy("tree-2");
+    EXPECT_FALSE(from_cache(compile_in(a, a.string())));
+    const std::string out = compile_in(b, b.string());
+    EXPECT_TRUE(from_cache(out)) << out;
+    EXPECT_EQ(slurp(b / "scale.o"), slurp(a / "scale.o"));
+    // Without the base each copy has its own id, and compiles.
+    const fs::path c = copy("tree-3");
+    EXPECT_FALSE(from_cache(compile_in(c, "")));
+}
+
 TEST_F(PtoccCacheCopies, HeadersAreCheckedInTheCopyBeingBuilt) {
     const fs::path a = copy("tree"), b = copy("tree-2");
     compile_in(a, a.string());
