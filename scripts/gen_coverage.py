@@ -3,7 +3,9 @@
 
 "Implemented" comes from the headers, "tested" from running the ISA test
 binaries with PTOSIM_COVERAGE_OUT set (tests/coverage_listener.cpp), so the
-page can only claim what the code and the tests actually show.
+page can only claim what the code and the tests actually show. With
+--records DIR it first reads what ctest's runs of single test cases left in
+DIR (PTOSIM_COVERAGE_DIR) and runs only the cases with no current record.
 """
 
 import argparse
@@ -92,23 +94,79 @@ def test_binaries(build):
     return sorted(paths)
 
 
-def run_one(binary, out):
+def run_one(binary, out, tests=None):
     env = dict(os.environ, PTOSIM_COVERAGE_OUT=out)
-    proc = subprocess.run([binary, "--gtest_brief=1"], env=env, stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, timeout=600)
+    env.pop("PTOSIM_COVERAGE_DIR", None)
+    cmd = [binary, "--gtest_brief=1"]
+    if tests is not None:
+        cmd.append("--gtest_filter=" + ":".join(sorted(tests)))
+    proc = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=600)
     return proc.returncode
 
 
-def collect(binaries, jobs):
+def listed_tests(binary):
+    """The full names of the enabled tests of a gtest binary."""
+    out = subprocess.run([binary, "--gtest_list_tests"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, timeout=120, check=True).stdout
+    names, suite = set(), ""
+    for line in out.splitlines():
+        if not line.strip():
+            continue
+        if not line.startswith(" "):
+            suite = line.split("#")[0].strip()
+        else:
+            names.add(suite + line.split("#")[0].strip())
+    return {n for n in names if "DISABLED_" not in n}
+
+
+def recorded(binaries, records):
+    """{binary: (tests run, records)} from the current record files in `records`.
+
+    A record older than its binary or than libptosim.so is from another build
+    and is left out."""
+    found = {b: (set(), []) for b in binaries}
+    if not records or not os.path.isdir(records):
+        return found
+    by_name = {os.path.basename(b): b for b in binaries}
+    lib = glob.glob(os.path.join(os.path.dirname(os.path.dirname(binaries[0])), "src", "sim", "libptosim.so*"))
+    newest_lib = max((os.path.getmtime(p) for p in lib), default=0)
+    for path in sorted(glob.glob(os.path.join(records, "*.json"))):
+        with open(path) as f:
+            rec = json.load(f)
+        binary = by_name.get(rec["binary"])
+        if binary is None or os.path.getmtime(path) < max(os.path.getmtime(binary), newest_lib):
+            continue
+        found[binary][0].update(rec["tests"])
+        found[binary][1].extend(rec["records"])
+    return found
+
+
+def collect(binaries, jobs, records=None):
     """{target: {op: set(dtype)}} of everything the binaries dispatched."""
     seen = {t: {} for t in TARGETS}
+
+    def add(recs):
+        for rec in recs:
+            seen.setdefault(rec["target"], {}).setdefault(rec["op"], set()).add(rec["dtype"])
+
+    have = recorded(binaries, records)
+    runs = []  # (binary, the tests to run, or None for all of them)
+    for binary in binaries:
+        tests, recs = have[binary]
+        add(recs)
+        if not tests:
+            runs.append((binary, None))
+            continue
+        missing = listed_tests(binary) - tests
+        if missing:
+            runs.append((binary, missing))
     with tempfile.TemporaryDirectory(prefix="ptosim-coverage-") as tmp:
-        outs = [os.path.join(tmp, "%d.json" % i) for i in range(len(binaries))]
+        outs = [os.path.join(tmp, "%d.json" % i) for i in range(len(runs))]
         # Independent processes, each writing its own file: the order of the
         # merge below, not of the runs, fixes the result.
         with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-            codes = list(pool.map(run_one, binaries, outs))
-        for binary, out, code in zip(binaries, outs, codes):
+            codes = list(pool.map(lambda r, o: run_one(r[0], o, r[1]), runs, outs))
+        for (binary, _), out, code in zip(runs, outs, codes):
             if code != 0:
                 # A failing test still leaves valid coverage of what ran, but
                 # the table would then disagree with a healthy build.
@@ -118,8 +176,10 @@ def collect(binaries, jobs):
                 sys.exit("error: %s wrote no coverage file; is tests/coverage_listener.cpp linked in?"
                          % binary)
             with open(out) as f:
-                for rec in json.load(f):
-                    seen.setdefault(rec["target"], {}).setdefault(rec["op"], set()).add(rec["dtype"])
+                add(json.load(f))
+    whole = sum(1 for r in runs if r[1] is None)
+    print("coverage: of %d test binaries, %d from recorded test runs alone, %d run in part, %d run whole"
+          % (len(binaries), len(binaries) - len(runs), len(runs) - whole, whole))
     return seen
 
 
@@ -145,7 +205,8 @@ def render(implemented, seen, binaries):
         "  simulator) with that destination element type on that target by the test binaries",
         "  " + ", ".join("`%s`" % os.path.basename(b) for b in binaries) + ".",
         "  Blank means no test executes it, not that it is unsupported. Ops run only inside",
-        "  death-test child processes are not counted.",
+        "  death-test child processes are not counted. The ctest reads what ctest's own runs",
+        "  of each test case recorded (`--records`) and runs only the cases with no current record.",
         "- **no dtype** marks ops whose record carries no element type (e.g. TFREE).",
         "- TSYNC, TASSIGN, TRESHAPE and TSUBVIEW issue no instruction of their own (TSYNC",
         "  lowers to `set_flag`/`wait_flag`/`pipe_barrier`; the others only bind addresses),",
@@ -198,11 +259,12 @@ def main():
     ap.add_argument("--build", default=os.path.join(ROOT, "build"), help="CMake build directory")
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "coverage.md"), help="markdown file to write")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="test binaries run at once")
+    ap.add_argument("--records", help="directory of the records ctest's test runs left (PTOSIM_COVERAGE_DIR)")
     args = ap.parse_args()
     binaries = test_binaries(os.path.abspath(args.build))
     if not binaries:
         sys.exit("error: no test binaries under %s/tests; build them first" % args.build)
-    text = render(implemented_instructions(), collect(binaries, max(1, args.jobs)), binaries)
+    text = render(implemented_instructions(), collect(binaries, max(1, args.jobs), args.records), binaries)
     with open(args.out, "w", encoding="utf-8") as f:
         f.write(text)
 
