@@ -690,11 +690,12 @@ bool manifest_current(const PchManifest& m) {
     return !m.deps.empty();
 }
 
-// Keeps the kPchKeep most recently used precompiled headers (about 100 MB
-// each; $PTOCC_PCH_KEEP overrides), never `current`. A compile that loses its
+// Keeps the 16 most recently used precompiled headers (about 80 MB each;
+// $PTOCC_PCH_KEEP overrides), never `current`: one project's targets, kernel
+// types and flag sets easily need more than 8 (docs/ptocc.md, "Caches"). A compile that loses its
 // header to this mid-way fails and runs again without it.
 void evict_pch(const std::string& root, const std::string& current) {
-    size_t keep = 8;
+    size_t keep = 16;
     if (const char* v = std::getenv("PTOCC_PCH_KEEP"); v && *v) keep = std::max(1, std::atoi(v));
     std::vector<std::pair<int64_t, fs::path>> dirs;
     std::error_code ec;

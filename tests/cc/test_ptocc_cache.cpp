@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <set>
 #include <string>
 
 namespace fs = std::filesystem;
@@ -179,6 +180,25 @@ TEST_F(PtoccCache, PrecompiledHeaderWithADamagedRecordIsRebuilt) {
     fs::remove_all(dir_ / "cache" / "results");
     out = compile();
     EXPECT_NE(out.find("built the precompiled header"), std::string::npos) << out;
+}
+
+// One precompiled header per flag set; past PTOCC_PCH_KEEP the least recently
+// used goes, never the one just built.
+TEST_F(PtoccCache, PrecompiledHeadersPastTheLimitAreEvicted) {
+    const auto headers = [&] {
+        std::set<std::string> names;
+        for (const auto& e : fs::directory_iterator(dir_ / "cache" / "pch"))
+            if (e.is_directory()) names.insert(e.path().filename().string());
+        return names;
+    };
+    EXPECT_NE(compile("-DPTOCC_TEST_SCALE=1").find("built the precompiled header"), std::string::npos);
+    const std::set<std::string> first = headers();
+    ASSERT_EQ(first.size(), 1u);
+    EXPECT_NE(compile("-DPTOCC_TEST_SCALE=2", "PTOCC_PCH_KEEP=1").find("built the precompiled header"),
+              std::string::npos);
+    const std::set<std::string> second = headers();
+    ASSERT_EQ(second.size(), 1u);
+    EXPECT_NE(*second.begin(), *first.begin());
 }
 
 TEST_F(PtoccCache, CodeBeforeThePtoHeadersMeansNoPrecompiledHeader) {
