@@ -1,6 +1,7 @@
 #include "driver.hpp"
 #include "bisheng_dialect.hpp"
 #include "cache.hpp"
+#include "cce_direct.hpp"
 #include "file_write.hpp"
 #include "hex.hpp"
 #include "kind.hpp"
@@ -119,6 +120,7 @@ struct Compile {
     std::vector<std::string> demoted;   // user -I dirs holding pto/pto-inst.hpp
     std::optional<PtoIsaTree> pto_isa;  // the user's tree, compiled over the CCE layer
     bool over_cce = false;              // kernels compile over the CCE layer with clang
+    PtoHeaders choice = PtoHeaders::Auto;  // --pto-headers, else PTOCC_PTO_HEADERS
     std::string std_flag = "-std=c++20";
 };
 
@@ -141,7 +143,8 @@ PtoHeaders header_choice(const Options& o, std::vector<Diag>& diags) {
 
 Compile host_flags(const Options& o, const Paths& paths, std::vector<Diag>& diags) {
     Compile c;
-    const bool want_pto_isa = header_choice(o, diags) == PtoHeaders::PtoIsa;
+    c.choice = header_choice(o, diags);
+    const bool want_pto_isa = c.choice == PtoHeaders::PtoIsa;
     for (const CompileFlag& f : o.compile) {
         if (f.type == CompileFlag::Include) {
             // ptolab's own include/ (e.g. $ASCEND_HOME_PATH/include of the
@@ -435,6 +438,29 @@ Kind infer_input_kind(const Options& o, const Paths& paths, const Compile& cf, c
     return kind;
 }
 
+// With no header choice made, a kernel that includes no PTO header and calls
+// CCE intrinsics is compiled over ptosim's CCE layer, as bisheng would give it
+// those intrinsics (docs/ptocc.md, "Header choice").
+void route_cce_direct(const Options& o, const Paths& paths, const std::vector<ClassifiedInput>& inputs,
+                      const JobContext& ctx, Compile& cf, std::vector<Diag>& diags) {
+    if (cf.over_cce || cf.choice != PtoHeaders::Auto || paths.clang.empty()) return;
+    std::vector<std::string> dirs;
+    for (const CompileFlag& f : o.compile)
+        if (f.type == CompileFlag::Include && !same_dir(f.include_dir, paths.include_dir)) dirs.push_back(f.include_dir);
+    std::string first, where;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+        if (inputs[i].link_only || inputs[i].lang != Lang::Cce) continue;
+        const CceDirectScan scan = scan_cce_direct(inputs[i].path, ctx.texts.at(i), dirs);
+        if (scan.includes_pto || scan.intrinsic.empty()) return;
+        if (first.empty()) first = scan.intrinsic, where = scan.where;
+    }
+    if (first.empty()) return;
+    cf.over_cce = true;
+    diags.push_back({Diag::Note, "PTO headers: none included, and " + where + " calls the CCE intrinsic " + first +
+                                     ": compiled over ptosim's CCE intrinsics with " + paths.clang +
+                                     " (--pto-headers=ptolab keeps ptolab's headers)"});
+}
+
 bool plan_build(const Options& o, const Paths& paths, bool dry_run, Plan& plan, std::vector<Diag>& diags) {
     std::vector<ClassifiedInput> inputs;
     if (!classify_inputs(o, inputs, diags)) return false;
@@ -468,6 +494,7 @@ bool plan_jobs(const Options& o, const Paths& paths, const std::vector<Classifie
     plan.temp_dir = ctx.temp_dir;
     const std::string& tmp = plan.temp_dir;
     Compile cf = host_flags(o, paths, diags);
+    route_cce_direct(o, paths, inputs, ctx, cf, diags);
     plan.compiler = paths.cxx;
     plan.diagnostics.foreign_dirs = {paths.include_dir};
     plan.diagnostics.foreign_dirs.insert(plan.diagnostics.foreign_dirs.end(), cf.demoted.begin(), cf.demoted.end());

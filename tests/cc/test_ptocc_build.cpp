@@ -521,6 +521,27 @@ TEST(DryRun, PrintsTheCommandsAndBuildsNothing) {
     EXPECT_FALSE(fs::exists(out));
 }
 
+// A kernel on the CCE intrinsics alone, built as bisheng would be asked to:
+// compiled over ptosim's CCE layer with clang, and the build says so.
+TEST(DryRun, KernelOnTheIntrinsicsAloneCompilesOverTheCceLayer) {
+    const std::string src = (out_dir() / "cce_alone.cpp").string();
+    std::ofstream(src) << "__global__ __aicore__ void k(__gm__ float* x) {\n"
+                          "    copy_gm_to_ubuf((__ubuf__ float*)0, x, 0, 1, 8, 0, 0);\n}\n";
+    CmdResult r = sh(kPtocc + " --dry-run -fPIC -shared -xcce --cce-aicore-arch=dav-c220-vec -DMEMORY_BASE " + src +
+                     " -o " + (out_dir() / "never.so").string());
+    EXPECT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("ptocc: note: PTO headers: none included, and " + src +
+                            " calls the CCE intrinsic copy_gm_to_ubuf: compiled over ptosim's CCE intrinsics with "),
+              std::string::npos)
+        << r.output;
+    EXPECT_NE(r.output.find("clang"), std::string::npos) << r.output;
+    // Asked for ptolab's headers, it stays with them (and would not compile).
+    r = sh(kPtocc + " --dry-run --pto-headers=ptolab -fPIC -shared -xcce --cce-aicore-arch=dav-c220-vec -DMEMORY_BASE " +
+           src + " -o " + (out_dir() / "never.so").string());
+    EXPECT_EQ(r.output.find("PTO headers: none included"), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find("clang"), std::string::npos) << r.output;
+}
+
 // A stand-in bisheng that records its arguments, one per line.
 struct FakeBisheng {
     fs::path dir, log;

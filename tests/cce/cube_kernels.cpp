@@ -1,6 +1,6 @@
 // Kernels written on the A2A3 Cube-side CCE intrinsics alone: L1, L0A, L0B,
 // L0C and BT addresses as integers, the flags by hand. Built by ptocc for
-// dav-c220-cube over ptosim's intrinsic layer (--pto-headers=pto-isa).
+// dav-c220-cube over ptosim's intrinsic layer, with no header choice given.
 #include <cstdint>
 
 namespace {

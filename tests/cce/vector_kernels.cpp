@@ -1,6 +1,6 @@
 // Kernels written on the A2A3 CCE intrinsics alone, as public kernels are:
 // no PTO header, UB addresses as integers, the mask and the flags by hand.
-// Built by ptocc over ptosim's intrinsic layer (--pto-headers=pto-isa).
+// Built by ptocc over ptosim's intrinsic layer, with no header choice given.
 #include <cstdint>
 
 namespace {
