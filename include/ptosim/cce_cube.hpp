@@ -29,7 +29,8 @@ void copy_gm_to_l1_nd2nz(const SourceLoc&, const char* op, uint64_t l1, const vo
 // repeats [46:32] blocks apart (end to start); every element set to `value`.
 void fill_l1(const SourceLoc&, const char* op, uint64_t l1, uint64_t config, uint64_t value, int elem_bytes);
 
-// copy_cbuf_to_bt (64-byte units; f16_to_f32 widens half to float) and
+// copy_cbuf_to_bt (64-byte bursts and destination gaps, 32-byte source gaps;
+// f16_to_f32 widens half to float) and
 // copy_cbuf_to_fbuf (128-byte bursts and destination gaps, 32-byte source gaps).
 void copy_l1_to_bt(const SourceLoc&, const char* op, uint64_t bt, uint64_t l1, const Burst&, bool f16_to_f32);
 void copy_l1_to_fb(const SourceLoc&, const char* op, uint64_t fb, uint64_t l1, const Burst&);

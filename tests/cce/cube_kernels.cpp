@@ -88,6 +88,51 @@ __global__ __aicore__ void gemm_bias_nz(__gm__ float* c, __gm__ half* a, __gm__ 
     copy_matrix_cc_to_gm(c, l0c<float>(0), 0, 32, 16, 16, 16, 0, NoQuant, 0, true, false);
 }
 
+// The bias table written through copy_cbuf_to_bt's integer-address form
+// (the CCE reference's prototype; pto-isa at cannmirror defdb75f): 16 floats
+// at BT 0x180, then 64 halves widened to floats at BT 0x100 in two bursts of
+// 64 source bytes, the source gap 2 (32-byte blocks: halves 32..63 skipped),
+// the destination gap 1 (64 bytes: the 16 floats at 0x180 stay). C[16 x 80]
+// = bias + A[16 x 16] * B[16 x 80] (B given N x K), out as float ND.
+__global__ __aicore__ void bias_table_at_address(__gm__ float* c, __gm__ half* a, __gm__ half* bt, __gm__ half* bias,
+                                                 __gm__ float* fill) {
+    constexpr uint64_t kA = 0, kB = 0x1000, kBias = 0x4000, kFill = 0x5000;
+    copy_gm_to_cbuf_multi_nd2nz_b16(l1<half>(kA), a, 0, 1, 16, 16, 0, 16, 16, 1, 0);
+    copy_gm_to_cbuf_multi_nd2nz_b16(l1<half>(kB), bt, 0, 1, 80, 16, 0, 16, 80, 1, 0);
+    copy_gm_to_cbuf(l1<half>(kBias), bias, 0, 1, 6, 0, 0);
+    copy_gm_to_cbuf(l1<float>(kFill), fill, 0, 1, 2, 0, 0);
+    sync(PIPE_MTE2, PIPE_MTE1);
+    load_cbuf_to_ca(l0a<half>(0), l1<half>(kA), 0, 1, 1, 0, 0, false, __cce_scalar::inc);
+    load_cbuf_to_cb(l0b<half>(0), l1<half>(kB), 0, 5, 1, 0, 0, false, __cce_scalar::inc);
+    copy_cbuf_to_bt(uint64_t{0x180}, l1<float>(kFill), 0, 1, 1, 0, 0);
+    copy_cbuf_to_bt(uint64_t{0x100}, l1<half>(kBias), 1, 2, 1, 2, 1);
+    sync(PIPE_MTE1, PIPE_M);
+    mad(l0c<float>(uint64_t{0x100} << 32), l0a<half>(0), l0b<half>(0), 16, 16, 80, 0, false, true, false);
+    sync(PIPE_M, PIPE_FIX);
+    set_nd_para(1);
+    copy_matrix_cc_to_gm(c, l0c<float>(0), 0, 80, 16, 80, 16, 0, NoQuant, 0, false, true);
+}
+
+// copy_matrix_cc_to_cbuf's older argument form, the ReLU mode a scoped
+// enumeration as pto-isa at cannmirror defdb75f passes (its TMovCcToCb):
+// C[16 x 32] = A[16 x 16] * B[16 x 32] in half, from L0C into L1 as half NZ
+// with ReLU, then L1 -> GM as it lies (two 16 x 16 fractals).
+enum class Relu : uint8_t { None = 0, Normal = 1 };
+__global__ __aicore__ void acc_to_l1_enum_relu(__gm__ half* c, __gm__ half* a, __gm__ half* bt) {
+    constexpr uint64_t kA = 0, kB = 0x1000, kC = 0x3000;
+    copy_gm_to_cbuf_multi_nd2nz_b16(l1<half>(kA), a, 0, 1, 16, 16, 0, 16, 16, 1, 0);
+    copy_gm_to_cbuf_multi_nd2nz_b16(l1<half>(kB), bt, 0, 1, 32, 16, 0, 16, 32, 1, 0);
+    sync(PIPE_MTE2, PIPE_MTE1);
+    load_cbuf_to_ca(l0a<half>(0), l1<half>(kA), 0, 1, 1, 0, 0, false, __cce_scalar::inc);
+    load_cbuf_to_cb(l0b<half>(0), l1<half>(kB), 0, 2, 1, 0, 0, false, __cce_scalar::inc);
+    sync(PIPE_MTE1, PIPE_M);
+    mad(l0c<float>(0), l0a<half>(0), l0b<half>(0), 16, 16, 32, 0, false, false, true);
+    sync(PIPE_M, PIPE_FIX);
+    copy_matrix_cc_to_cbuf(l1<half>(kC), l0c<float>(0), 0, 32, 16, 16, 16, 0, F322F16, Relu::Normal, false, false);
+    sync(PIPE_FIX, PIPE_MTE3);
+    copy_cbuf_to_gm(c, l1<half>(kC), 0, 1, 32, 0, 0);
+}
+
 // Per-column dequantisation (VDEQF16): int8 A[16 x 32] * B[32 x 16] -> int32,
 // each column j scaled by the j-th 64-bit parameter, which travels GM -> L1
 // -> FB and is found through FPC; out as half ND.
@@ -130,6 +175,12 @@ extern "C" void launch_gemm_s8(int32_t* c, int8_t* q, int8_t* a, int8_t* b, void
 }
 extern "C" void launch_gemm_bias_nz(float* c, half* a, half* bt, half* bias, void* s) {
     gemm_bias_nz<<<1, nullptr, s>>>(c, a, bt, bias);
+}
+extern "C" void launch_bias_table_at_address(float* c, half* a, half* bt, half* bias, float* fill, void* s) {
+    bias_table_at_address<<<1, nullptr, s>>>(c, a, bt, bias, fill);
+}
+extern "C" void launch_acc_to_l1_enum_relu(half* c, half* a, half* bt, void* s) {
+    acc_to_l1_enum_relu<<<1, nullptr, s>>>(c, a, bt);
 }
 extern "C" void launch_dequant_columns(half* c, int8_t* a, int8_t* bt, uint64_t* p, void* s) {
     dequant_columns<<<1, nullptr, s>>>(c, a, bt, p);

@@ -18,6 +18,8 @@ void launch_gemm_f16(half*, half*, half*, void*);
 void launch_gemm_s8(int32_t*, int8_t*, int8_t*, int8_t*, void*);
 void launch_gemm_bias_nz(float*, half*, half*, half*, void*);
 void launch_dequant_columns(half*, int8_t*, int8_t*, uint64_t*, void*);
+void launch_bias_table_at_address(float*, half*, half*, half*, float*, void*);
+void launch_acc_to_l1_enum_relu(half*, half*, half*, void*);
 void launch_scalar_l1(int32_t*, void*);
 void launch_past_l0a(half*, void*);
 }
@@ -114,6 +116,60 @@ TEST_F(CceCube, BiasTableStartsTheSumAndChannelSplitWritesEightWideGroups) {
             for (int k = 0; k < 16; ++k) s += f(a[i * 16 + k]) * f(bt[j * 16 + k]);
             EXPECT_EQ(r[(j / 8) * 16 * 8 + i * 8 + j % 8], s) << i << "," << j;
         }
+}
+
+// copy_cbuf_to_bt(uint64_t dst, ...): the documented integer-address form;
+// the burst unit 64 source bytes, the source gap in 32-byte blocks, the
+// destination gap in 64 bytes (CANN CCE reference).
+TEST_F(CceCube, BiasTableIntegerAddressFormWidensAndSkipsBothGaps) {
+    std::vector<half> a(16 * 16), bt(80 * 16), bias(96);
+    for (int i = 0; i < 16; ++i)
+        for (int k = 0; k < 16; ++k) a[i * 16 + k] = half(static_cast<float>((i + 3 * k) % 5 - 2));
+    for (int j = 0; j < 80; ++j)
+        for (int k = 0; k < 16; ++k) bt[j * 16 + k] = half(static_cast<float>((2 * j + k) % 7 - 3) * 0.5f);
+    for (int h = 0; h < 96; ++h) bias[h] = half(static_cast<float>(h) * 0.25f - 7.0f);
+    std::vector<float> fill(16);
+    for (int j = 0; j < 16; ++j) fill[j] = 1000.0f + static_cast<float>(j);
+    half* da = device(a);
+    half* dbt = device(bt);
+    half* dbias = device(bias);
+    float* dfill = device(fill);
+    float* dc = device(std::vector<float>(16 * 80, -99.0f));
+    launch_bias_table_at_address(dc, da, dbt, dbias, dfill, stream);
+    const std::vector<float> r = back(dc, 16 * 80);
+    for (int j = 0; j < 80; ++j) {
+        // BT 0x100: halves 0..31 widened; 0x180: the 16 floats; 0x1c0: halves 64..95.
+        const float b = j < 32 ? f(bias[j]) : j < 48 ? fill[j - 32] : f(bias[64 + j - 48]);
+        for (int i = 0; i < 16; ++i) {
+            float s = b;
+            for (int k = 0; k < 16; ++k) s += f(a[i * 16 + k]) * f(bt[j * 16 + k]);
+            EXPECT_EQ(r[i * 80 + j], s) << i << "," << j;
+        }
+    }
+}
+
+// copy_matrix_cc_to_cbuf with the ReLU mode as a scoped enumeration (the
+// older argument form): F322F16 with ReLU into L1 as NZ.
+TEST_F(CceCube, AccToL1OlderFormTakesAnEnumReluMode) {
+    std::vector<half> a(16 * 16), bt(32 * 16);
+    for (int i = 0; i < 16; ++i)
+        for (int k = 0; k < 16; ++k) a[i * 16 + k] = half(static_cast<float>((i * 2 + k) % 7 - 3));
+    for (int j = 0; j < 32; ++j)
+        for (int k = 0; k < 16; ++k) bt[j * 16 + k] = half(static_cast<float>((j + 5 * k) % 9 - 4) * 0.25f);
+    half* da = device(a);
+    half* dbt = device(bt);
+    half* dc = device(std::vector<half>(16 * 32, half(-5.0f)));
+    launch_acc_to_l1_enum_relu(dc, da, dbt, stream);
+    const std::vector<half> r = back(dc, 16 * 32);
+    int negatives = 0;
+    for (int i = 0; i < 16; ++i)
+        for (int j = 0; j < 32; ++j) {
+            float s = 0;
+            for (int k = 0; k < 16; ++k) s += f(a[i * 16 + k]) * f(bt[j * 16 + k]);
+            negatives += s < 0;
+            EXPECT_EQ(f(r[(j / 16) * 256 + i * 16 + j % 16]), std::max(s, 0.0f)) << i << "," << j;
+        }
+    EXPECT_GT(negatives, 0);
 }
 
 TEST_F(CceCube, PerColumnParametersFromFbScaleEachColumn) {

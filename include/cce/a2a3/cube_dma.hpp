@@ -42,12 +42,24 @@ PTOSIM_CCE_ND2NZ(copy_gm_to_cbuf_multi_nd2nz_b16, 2)
 PTOSIM_CCE_ND2NZ(copy_gm_to_cbuf_multi_nd2nz_b32s, 4)
 #undef PTOSIM_CCE_ND2NZ
 
-// convControl 1 widens half in L1 to float in the bias table.
+// convControl 1 widens half in L1 to float in the bias table. Two forms of
+// the destination: a __biasbuf__ pointer (pto-isa since hw-native-sys
+// 3186c381), or the bias-table address as an integer, the form the CANN CCE
+// reference documents (copy_cbuf_to_bt(uint64_t dst, __cbuf__ void* src,
+// ...)) and pto-isa at cannmirror defdb75f calls (npu/a2a3/TMov.hpp,
+// TMovToBt). Both move alike (docs/intrinsics/dma-cube.md).
 template <class D, class S>
 inline void copy_cbuf_to_bt(__biasbuf__ D* dst, __cbuf__ S* src, uint16_t convControl, uint16_t nBurst,
                             uint16_t lenBurst, uint16_t srcGap, uint16_t dstGap,
                             ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
     ptosim::cce::copy_l1_to_bt(ptosim_cce::here(w), "copy_cbuf_to_bt", ptosim_cce::off(dst), ptosim_cce::off(src),
+                               {nBurst, lenBurst, srcGap, dstGap}, convControl != 0);
+}
+template <class S>
+inline void copy_cbuf_to_bt(uint64_t dst, __cbuf__ S* src, uint16_t convControl, uint16_t nBurst, uint16_t lenBurst,
+                            uint16_t srcGap, uint16_t dstGap,
+                            ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim::cce::copy_l1_to_bt(ptosim_cce::here(w), "copy_cbuf_to_bt", dst, ptosim_cce::off(src),
                                {nBurst, lenBurst, srcGap, dstGap}, convControl != 0);
 }
 

@@ -39,6 +39,16 @@ inline ptosim::cce::Fix fix_of(uint64_t xm, uint64_t xt) {
                              ptosim::cce::dt_of<S>(), ptosim_cce::off(src),                                        \
                              {nSize, mSize, dstStride, srcStride, unitFlagMode, uint8_t(quantPre), reluPre,        \
                               channelSplit, nz2ndEn});                                                             \
+    }                                                                                                              \
+    /* The older argument form: the ReLU mode as an enumeration (pto-isa at cannmirror defdb75f passes its      \
+       pto::ReluPreMode, a scoped enum, where later trees cast it to uint8_t), the quantisation mode as       \
+       QuantMode_t (the CCE reference's 8.3 prototype). The same move. */                                         \
+    template <class D, class S, class Q, class R, std::enable_if_t<std::is_enum_v<R>, int> = 0>                   \
+    inline void name(dst_q D* dst, __cc__ S* src, uint8_t sid, uint16_t nSize, uint16_t mSize, uint32_t dstStride, \
+                     uint16_t srcStride, uint8_t unitFlagMode, Q quantPre, R reluPre, bool channelSplit,           \
+                     bool nz2ndEn, ptosim_cce::where_t w = ptosim_cce::where_t::current()) {                       \
+        name(dst, src, sid, nSize, mSize, dstStride, srcStride, unitFlagMode, uint64_t(quantPre),                  \
+             static_cast<uint8_t>(reluPre), channelSplit, nz2ndEn, w);                                             \
     }
 PTOSIM_CCE_FIX(copy_matrix_cc_to_gm, __gm__, GM, reinterpret_cast<uintptr_t>(ptosim_cce::host(dst)))
 PTOSIM_CCE_FIX(copy_matrix_cc_to_cbuf, __cbuf__, L1, ptosim_cce::off(dst))

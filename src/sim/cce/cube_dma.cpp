@@ -108,7 +108,9 @@ void fill_l1(const SourceLoc& loc, const char* op, uint64_t l1, uint64_t config,
 void copy_l1_to_bt(const SourceLoc& loc, const char* op, uint64_t bt, uint64_t l1, const Burst& b, bool f16_to_f32) {
     Core& c = core();
     constexpr uint64_t kUnit = 64;  // the burst unit of the bias table path
-    const Pitches p = pitches(b, kUnit);
+    // The burst length and the destination gap count 64 bytes, the source
+    // gap 32-byte blocks (CANN CCE reference, copy_cbuf_to_bt).
+    const Pitches p{uint64_t(b.len) * kUnit, uint64_t(b.len) * kUnit + uint64_t(b.src_gap) * kBlock, 0};
     const uint64_t widen = f16_to_f32 ? 2 : 1;
     const Pitches q{p.len * widen, p.src, p.len * widen + uint64_t(b.dst_gap) * kUnit};
     bounds(c, Space::L1, l1, p.src_bytes(b.n), op, "src", loc);
