@@ -78,9 +78,41 @@ void vselect(const SourceLoc&, Dt, VReg& dst, const VReg& a, const VReg& b, cons
 // Whole-register reductions (vcadd, vcmax, vcmin): the result in element 0,
 // the rest of the register zero.
 void vreduce(const SourceLoc&, const char* op, Red, Dt, VReg& dst, const VReg& a, const Pred& mask);
-// Conversion between element types of equal or different widths, element i
-// of the source to element i of the destination where both fit in VL.
-void vconvert(const SourceLoc&, const char* op, Dt from, Dt to, Round, VReg& dst, const VReg& a, const Pred& mask);
+// vcvt (docs/intrinsics/a5-vreg.md, "Conversions"): the element types it
+// names are Dt's and A5's 8-bit and packed 4-bit floats.
+enum class Ct : uint8_t { F32, F16, BF16, S32, U32, S16, U16, S8, U8, S64, U64, E4M3, E5M2, HiF8, E8M0, E2M1, E1M2 };
+struct Cvt {
+    Ct from, to;
+    Round round;   // Round::None: nearest, ties to even (HiFloat8: ties away)
+    bool sat;      // RS_ENABLE (CTRL[60] with CTRL[59] overrides it for integer results)
+    int part;      // the part of the wider register: PART_EVEN/P0 0, PART_ODD/P1 1, P2 2, P3 3
+    bool merging;  // MODE_MERGING: inactive destination elements keep their value
+};
+// Element i of the narrower-count side pairs with element i * k + part of
+// the other (k: the ratio of the element counts); the destination elements
+// of the other parts become zero.
+void vconvert(const SourceLoc&, const Cvt&, VReg& dst, const VReg& src, const Pred& mask);
+// vtrc: each active float element rounded to an integral value of its own type.
+void vtruncate(const SourceLoc&, Dt, Round, VReg& dst, const VReg& src, const Pred& mask, bool merging);
+// Interleaves (vintlv, vdintlv): the 2*VL bytes of s0 then s1. vintlv
+// puts element i of s0 and of s1 side by side (d0 the first VL bytes of the
+// result, d1 the rest); vdintlv sends the even elements to d0, the odd ones
+// to d1. Over predicates (pintlv_b*, pdintlv_b*) the elements are groups of
+// `elem` bits.
+void vinterleave(const SourceLoc&, const char* op, bool deinterleave, int elem, VReg& d0, VReg& d1, const VReg& s0,
+                 const VReg& s1);
+void pinterleave(const SourceLoc&, const char* op, bool deinterleave, int elem, Pred& d0, Pred& d1, const Pred& s0,
+                 const Pred& s1);
+// Predicate loads and stores (plds, psts) at a UB byte offset: NORM moves
+// the 32 bytes; the upsampling load (US) reads 16 bytes and doubles each
+// bit, the downsampling one (DS) reads 64 and keeps the even bits; the
+// packing store (PK) writes the even bits, 16 bytes.
+enum class PDist : uint8_t { Norm, Us, Ds, Pk };
+void pload(const SourceLoc&, Pred& dst, uint64_t ub, PDist);
+void pstore(const SourceLoc&, const Pred& src, uint64_t ub, PDist);
+// ppack: the even bits of src into the lower (or higher) half of dst, the
+// other half zero; punpack: each bit of src's lower (or higher) half twice.
+void ppack(const SourceLoc&, const char* op, bool unpack, bool higher, Pred& dst, const Pred& src);
 // The index vector: element i = start + i.
 void vindex(const SourceLoc&, Dt, VReg& dst, uint64_t start_bits);
 

@@ -23,6 +23,8 @@ void launch_vreg_reduce(float*, float*, float*, void*);
 void launch_vreg_int64(int64_t*, int64_t*, int64_t*, void*);
 void launch_vreg_fma_f32(float*, float*, float*, void*);
 void launch_vreg_misaligned(float*, void*);
+void launch_vreg_convert(uint16_t*, int16_t*, int32_t*, float*, float*, void*);
+void launch_vreg_rearrange(int32_t*, uint8_t*, void*);
 }
 
 namespace {
@@ -226,6 +228,88 @@ TEST_F(Vreg, MultiplyAddsRoundOnce) {
         EXPECT_EQ(r[64 + i], once) << i;   // vmadd: a * b + a
         EXPECT_EQ(r[128 + i], once) << i;  // vmula: a + a * b
     }
+}
+
+// vcvt's rounding modes, saturation (the instruction's RS_* and CTRL[60]/[59]
+// over it), parts and predicate; vtrc; a widening. Expected values worked
+// out by hand from the rounding rules (asc-devkit "rounding_mode.md").
+TEST_F(Vreg, ConversionsRoundSaturateAndSelectTheirPart) {
+    const float v[16] = {1.5f,  2.5f,  -2.5f, -1.25f, 70000.0f, -70000.0f, 40000.7f, INFINITY,
+                         -INFINITY, NAN, 3e9f, -3e9f, 0.1f, 65519.0f, 1.00048828125f, -0.75f};
+    // f32 -> f16 toward zero (no overflow to infinity), not saturating.
+    const uint16_t rz[16] = {0x3e00, 0x4100, 0xc100, 0xbd00, 0x7bff, 0xfbff, 0x78e2, 0x7c00,
+                             0xfc00, 0x7e00, 0x7bff, 0xfbff, 0x2e66, 0x7bff, 0x3c00, 0xba00};
+    // Ties away, saturating: infinities and overflows to +-65504, NaN to 0.
+    const uint16_t ra_sat[16] = {0x3e00, 0x4100, 0xc100, 0xbd00, 0x7bff, 0xfbff, 0x78e2, 0x7bff,
+                                 0xfbff, 0x0000, 0x7bff, 0xfbff, 0x2e66, 0x7bff, 0x3c01, 0xba00};
+    const int16_t s16_r_sat[16] = {2, 2, -2, -1, 32767, -32768, 32767, 32767, -32768, 0, 32767, -32768, 0, 32767, 1, -1};
+    // Not saturating: the low 16 bits; infinities give the limits, NaN 0.
+    const int16_t s16_f_wrap[16] = {1, 2, -3, -2, 4464, -4464, -25536, 32767, -32768, 0, 24064, -24064, 0, -17, 1, -1};
+    const int32_t s32_c_wrap[16] = {2,          3,          -2, -1, 70000, -70000, 40001, 2147483647,
+                                    INT32_MIN, 0, -1294967296, 1294967296, 1, 65519, 2, 0};
+    std::vector<float> a(64);
+    for (int i = 0; i < 64; ++i) a[i] = v[i % 16];
+    float* da = device(a);
+    uint16_t* dh = device(std::vector<uint16_t>(256, 0xAAAA));
+    int16_t* d16 = device(std::vector<int16_t>(384, 0x5555));
+    int32_t* d32 = device(std::vector<int32_t>(64, 0x5555));
+    float* df = device(std::vector<float>(128, -1.0f));
+    launch_vreg_convert(dh, d16, d32, df, da, stream);
+    const std::vector<uint16_t> h = back(dh, 256);
+    const std::vector<int16_t> s = back(d16, 384);
+    const std::vector<int32_t> w = back(d32, 64);
+    const std::vector<float> f = back(df, 128);
+    for (int i = 0; i < 64; ++i) {
+        const int k = i % 16;
+        // PART_ODD writes the odd halves, the even ones become zero; PART_EVEN the reverse.
+        EXPECT_EQ(h[2 * i], 0) << i;
+        if (k == 9) EXPECT_EQ(h[2 * i + 1] & 0x7c00, 0x7c00) << i;  // a NaN
+        if (k == 9) EXPECT_NE(h[2 * i + 1] & 0x03ff, 0) << i;
+        if (k != 9) EXPECT_EQ(h[2 * i + 1], rz[k]) << i;
+        EXPECT_EQ(h[128 + 2 * i], ra_sat[k]) << i;
+        EXPECT_EQ(h[128 + 2 * i + 1], 0) << i;
+        // 40 active elements: the rest zero.
+        EXPECT_EQ(s[2 * i], i < 40 ? s16_r_sat[k] : 0) << i;
+        EXPECT_EQ(s[2 * i + 1], 0) << i;
+        EXPECT_EQ(s[128 + 2 * i], s16_f_wrap[k]) << i;
+        EXPECT_EQ(s[256 + 2 * i], s16_f_wrap[k]) << i;  // CTRL[60]+[59] over RS_ENABLE
+        EXPECT_EQ(w[i], s32_c_wrap[k]) << i;
+        // vtrc floor, 32 active.
+        if (i >= 32) EXPECT_EQ(f[i], 0.0f) << i;
+        else if (k == 9) EXPECT_TRUE(std::isnan(f[i])) << i;
+        else EXPECT_EQ(f[i], std::floor(v[k])) << i;
+        // The odd halves back to float.
+        if (k == 9) EXPECT_TRUE(std::isnan(f[64 + i])) << i;
+        else EXPECT_EQ(f[64 + i], static_cast<float>(from_bits<half>(rz[k]))) << i;
+    }
+}
+
+TEST_F(Vreg, InterleavesAndPredicateMoves) {
+    int32_t* dout = device(std::vector<int32_t>(320, -7));
+    uint8_t* dbits = device(std::vector<uint8_t>(160, 0xEE));
+    launch_vreg_rearrange(dout, dbits, stream);
+    const std::vector<int32_t> r = back(dout, 320);
+    const std::vector<uint8_t> b = back(dbits, 160);
+    for (int i = 0; i < 32; ++i) {
+        EXPECT_EQ(r[2 * i], i) << i;
+        EXPECT_EQ(r[2 * i + 1], 100 + i) << i;
+        EXPECT_EQ(r[64 + 2 * i], 32 + i) << i;
+        EXPECT_EQ(r[64 + 2 * i + 1], 132 + i) << i;
+    }
+    for (int i = 0; i < 64; ++i) {
+        EXPECT_EQ(r[128 + i], i) << i;        // vdintlv undoes vintlv
+        EXPECT_EQ(r[192 + i], 100 + i) << i;
+        EXPECT_EQ(r[256 + i], i < 5 ? i : 100 + i) << i;  // psts/ppack/plds US/punpack round trip
+    }
+    // plt_b32(5): bits 0..19; PK keeps the even bits (0..9); two ppacks one bit an element.
+    const uint8_t norm[3] = {0xff, 0xff, 0x0f};
+    for (int i = 0; i < 32; ++i) EXPECT_EQ(b[i], i < 3 ? norm[i] : 0) << i;
+    for (int i = 0; i < 16; ++i) EXPECT_EQ(b[32 + i], i == 0 ? 0xff : i == 1 ? 0x03 : 0) << i;
+    for (int i = 0; i < 32; ++i) EXPECT_EQ(b[64 + i], i == 0 ? 0x1f : 0) << i;
+    // pdintlv_b8(plt_b32(3), all): the even bits of bits 0..11 then of all ones.
+    for (int i = 0; i < 32; ++i) EXPECT_EQ(b[96 + i], i == 0 ? 0x3f : i < 16 ? 0 : 0xff) << i;
+    // pintlv_b16(p, all): the second half pairs p's empty upper groups with all's.
+    for (int i = 0; i < 32; ++i) EXPECT_EQ(b[128 + i], 0xcc) << i;
 }
 
 TEST_F(Vreg, AnAlignedLoadFromAMisalignedAddressFaultsAtItsLine) {

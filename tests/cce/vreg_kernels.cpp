@@ -250,6 +250,95 @@ __global__ __aicore__ void vreg_misaligned(__gm__ float* out) {
     out_to(out, kOut, 8);
 }
 
+// Conversions: 64 floats in, each vcvt's whole destination register out
+// (the parts it does not write included), vtrc, and a widening back.
+__global__ __aicore__ void vreg_convert(__gm__ half* oh, __gm__ int16_t* o16, __gm__ int32_t* o32, __gm__ float* of,
+                                        __gm__ float* a) {
+    in(kA, a, 64);
+    mte2_to_v();
+    __VEC_SCOPE__ {
+        vector_f32 x, t;
+        vector_f16 h, h2;
+        vector_s16 s;
+        vector_s32 i32;
+        const vector_bool all32 = pset_b32(PAT_ALL), all16 = pset_b16(PAT_ALL);
+        vlds(x, ub<float>(kA), 0, NORM);
+        // f32 -> f16 toward zero into the odd halves, not saturating.
+        vcvt(h, x, all32, ROUND_Z, RS_DISABLE, PART_ODD);
+        vsts(h, ub<half>(kOut), 0, NORM_B16, all16);
+        // Ties away, saturating, the even halves (the type-tag rounding form).
+        vcvt(h2, x, all32, __cce_simd::RoundAType(), RS_ENABLE, PART_EVEN);
+        vsts(h2, ub<half>(kOut), 128, NORM_B16, all16);
+        // f32 -> s16: nearest even, saturating, 40 elements active.
+        uint32_t forty = 40;
+        vcvt(s, x, plt_b32(forty, POST_UPDATE), ROUND_R, RS_ENABLE, PART_EVEN);
+        vsts(s, ub<int16_t>(kOut + 0x400), 0, NORM_B16, all16);
+        // Floor, not saturating: the low bits.
+        vcvt(s, x, all32, ROUND_F, RS_DISABLE, PART_EVEN);
+        vsts(s, ub<int16_t>(kOut + 0x400), 128, NORM_B16, all16);
+        // CTRL[60] with CTRL[59] set: low bits although the instruction saturates.
+        const uint64_t ctrl = get_ctrl();
+        set_ctrl(ctrl | (1ull << 60) | (1ull << 59));
+        vcvt(s, x, all32, RS_ENABLE, ROUND_F, PART_EVEN);
+        set_ctrl(ctrl);
+        vsts(s, ub<int16_t>(kOut + 0x400), 256, NORM_B16, all16);
+        // f32 -> s32 ceiling, not saturating.
+        vcvt(i32, x, all32, ROUND_C, RS_DISABLE);
+        vsts(i32, ub<int32_t>(kOut + 0x800), 0, NORM_B32, all32);
+        // vtrc floor over 32 elements, the rest zero.
+        uint32_t half_count = 32;
+        vtrc(t, x, ROUND_F, plt_b32(half_count, POST_UPDATE));
+        vsts(t, ub<float>(kOut + 0xA00), 0, NORM_B32, all32);
+        // f16 -> f32 from the odd halves of the first conversion.
+        vcvt(t, h, all16, PART_ODD);
+        vsts(t, ub<float>(kOut + 0xA00), 64, NORM_B32, all32);
+    }
+    v_to_mte3();
+    out_to(oh, kOut, 256);
+    out_to(o16, kOut + 0x400, 384);
+    out_to(o32, kOut + 0x800, 64);
+    out_to(of, kOut + 0xA00, 128);
+}
+
+// Interleaves of registers and predicates, predicate loads, stores, packs.
+__global__ __aicore__ void vreg_rearrange(__gm__ int32_t* out, __gm__ uint8_t* bits) {
+    __VEC_SCOPE__ {
+        const vector_bool all = pset_b32(PAT_ALL);
+        vector_s32 a, b, c, d, e, f;
+        vci(a, 0, INC_ORDER);
+        vci(b, 100, INC_ORDER);
+        vintlv(c, d, a, b);
+        vsts(c, ub<int32_t>(kOut), 0, NORM_B32, all);
+        vsts(d, ub<int32_t>(kOut), 64, NORM_B32, all);
+        vdintlv(e, f, c, d);
+        vsts(e, ub<int32_t>(kOut), 128, NORM_B32, all);
+        vsts(f, ub<int32_t>(kOut), 192, NORM_B32, all);
+        // Elements 0..4 of 32 bits: predicate bits 0..19.
+        uint32_t five = 5;
+        vector_bool p = plt_b32(five), q, r, x, y;
+        __ubuf__ uint8_t* pb = ub<uint8_t>(kB);
+        psts(p, pb, 0, NORM);
+        psts(p, pb, 32, PK);
+        // Packed twice: one bit per element.
+        ppack(q, p, LOWER);
+        ppack(q, q, LOWER);
+        psts(q, pb, 64, NORM);
+        // Back: upsampled load, unpacked: the 32-bit predicate again.
+        plds(r, pb, 64, US);
+        punpack(r, r, LOWER);
+        vsel(e, a, b, r);
+        vsts(e, ub<int32_t>(kOut), 256, NORM_B32, all);
+        uint32_t three = 3;
+        pdintlv_b8(x, y, plt_b32(three), all);
+        psts(x, pb, 96, NORM);
+        pintlv_b16(x, y, p, all);
+        psts(y, pb, 128, NORM);
+    }
+    v_to_mte3();
+    out_to(out, kOut, 320);
+    out_to(bits, kB, 160);
+}
+
 extern "C" void launch_vreg_add_f32(float* out, float* a, float* b, uint32_t n, void* s) {
     vreg_add_f32<<<1, nullptr, s>>>(out, a, b, n);
 }
@@ -273,3 +362,9 @@ extern "C" void launch_vreg_fma_f32(float* out, float* a, float* b, void* s) {
     vreg_fma_f32<<<1, nullptr, s>>>(out, a, b);
 }
 extern "C" void launch_vreg_misaligned(float* out, void* s) { vreg_misaligned<<<1, nullptr, s>>>(out); }
+extern "C" void launch_vreg_convert(uint16_t* oh, int16_t* o16, int32_t* o32, float* of, float* a, void* s) {
+    vreg_convert<<<1, nullptr, s>>>((half*)oh, o16, o32, of, a);
+}
+extern "C" void launch_vreg_rearrange(int32_t* out, uint8_t* bits, void* s) {
+    vreg_rearrange<<<1, nullptr, s>>>(out, bits);
+}

@@ -373,9 +373,4 @@ void vindex(const SourceLoc& loc, Dt d, VReg& dst, uint64_t start_bits) {
     });
 }
 
-void vconvert(const SourceLoc& loc, const char* op, Dt, Dt, Round, VReg&, const VReg&, const Pred&) {
-    fault(loc, std::string(op) + ": register conversions (vcvt) are not simulated by ptosim yet "
-                                 "(docs/intrinsics/a5-vreg.md, \"Not done yet\")");
-}
-
 }  // namespace ptosim::cce::a5

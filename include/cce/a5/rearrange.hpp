@@ -1,0 +1,33 @@
+// A5's interleaves (docs/intrinsics/a5-vreg.md, "Interleaves"):
+// vintlv(d0, d1, s0, s1) puts s0's and s1's elements side by side across
+// d0 then d1; vdintlv(d0, d1, s0, s1) splits s0 then s1 into their even
+// (d0) and odd (d1) elements. pintlv_b*/pdintlv_b* do the same over
+// predicates, an element being 1, 2 or 4 bits (b8, b16, b32).
+#pragma once
+#include <cce/a5/registers.hpp>
+
+#define PTOSIM_CCE_VINTLV(name, de)                                                                               \
+    template <class D0, class D1, class S0, class S1>                                                            \
+        requires(ptosim_cce::vreg_like<D0> && ptosim_cce::vreg_like<D1>)                                          \
+    inline void name(D0&& d0, D1&& d1, S0&& s0, S1&& s1, ptosim_cce::where_t w = ptosim_cce::where_t::current()) { \
+        const ptosim::cce::a5::VReg a = ptosim_cce::vr(s0), b = ptosim_cce::vr(s1);                               \
+        ptosim::cce::a5::vinterleave(ptosim_cce::here(w), #name, de, int(sizeof(ptosim_cce::elem_of<D0>)),        \
+                                     ptosim_cce::vr(d0), ptosim_cce::vr(d1), a, b);                               \
+    }
+PTOSIM_CCE_VINTLV(vintlv, false)
+PTOSIM_CCE_VINTLV(vdintlv, true)
+#undef PTOSIM_CCE_VINTLV
+
+#define PTOSIM_CCE_PINTLV(name, de, bits)                                                                         \
+    inline void name(vector_bool& d0, vector_bool& d1, const vector_bool& s0, const vector_bool& s1,             \
+                     ptosim_cce::where_t w = ptosim_cce::where_t::current()) {                                   \
+        const vector_bool a = s0, b = s1;                                                                         \
+        ptosim::cce::a5::pinterleave(ptosim_cce::here(w), #name, de, bits, d0, d1, a, b);                         \
+    }
+PTOSIM_CCE_PINTLV(pintlv_b8, false, 1)
+PTOSIM_CCE_PINTLV(pintlv_b16, false, 2)
+PTOSIM_CCE_PINTLV(pintlv_b32, false, 4)
+PTOSIM_CCE_PINTLV(pdintlv_b8, true, 1)
+PTOSIM_CCE_PINTLV(pdintlv_b16, true, 2)
+PTOSIM_CCE_PINTLV(pdintlv_b32, true, 4)
+#undef PTOSIM_CCE_PINTLV

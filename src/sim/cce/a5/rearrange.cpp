@@ -1,0 +1,73 @@
+// A5's interleaves (docs/intrinsics/a5-vreg.md, "Interleaves"): vintlv and
+// vdintlv over two vector registers, pintlv_b* and pdintlv_b* over two
+// predicates. One call rearranges both registers whole.
+#include <ptosim/cce_a5.hpp>
+
+#include "../repeat.hpp"
+
+#include <cstring>
+
+namespace ptosim::cce::a5 {
+namespace {
+using namespace ptosim::cce::detail;
+
+OpRecord record(const char* op, const SourceLoc& loc, uint64_t bytes) {
+    OpRecord r;
+    r.op = op;
+    r.pipe = Pipe::V;
+    r.loc = loc;
+    r.bytes = bytes;
+    return r;
+}
+bool bit(const uint8_t* b, int i) { return (b[i >> 3] >> (i & 7) & 1) != 0; }
+void set_bit(uint8_t* b, int i, bool on) {
+    if (on) b[i >> 3] = static_cast<uint8_t>(b[i >> 3] | (1u << (i & 7)));
+}
+}  // namespace
+
+void vinterleave(const SourceLoc& loc, const char* op, bool deinterleave, int elem, VReg& d0, VReg& d1, const VReg& s0,
+                 const VReg& s1) {
+    dispatch(core(), record(op, loc, 2 * kVL));
+    // The two sources as one sequence of 2*VL bytes, and the result likewise.
+    uint8_t in[2 * kVL], out[2 * kVL];
+    std::memcpy(in, s0.b, kVL);
+    std::memcpy(in + kVL, s1.b, kVL);
+    const int n = kVL / elem;  // elements in one register
+    for (int i = 0; i < n; ++i) {
+        if (deinterleave) {
+            // Even elements of the sequence to d0, odd ones to d1.
+            std::memcpy(out + i * elem, in + 2 * i * elem, elem);
+            std::memcpy(out + kVL + i * elem, in + (2 * i + 1) * elem, elem);
+        } else {
+            // s0[i], s1[i] side by side.
+            std::memcpy(out + 2 * i * elem, s0.b + i * elem, elem);
+            std::memcpy(out + (2 * i + 1) * elem, s1.b + i * elem, elem);
+        }
+    }
+    std::memcpy(d0.b, out, kVL);
+    std::memcpy(d1.b, out + kVL, kVL);
+}
+
+void pinterleave(const SourceLoc& loc, const char* op, bool deinterleave, int elem, Pred& d0, Pred& d1, const Pred& s0,
+                 const Pred& s1) {
+    dispatch(core(), record(op, loc, 0));
+    constexpr int kBits = kVL;  // bits in a predicate
+    uint8_t in[2 * kBits / 8], out[2 * kBits / 8] = {};
+    std::memcpy(in, s0.b, kBits / 8);
+    std::memcpy(in + kBits / 8, s1.b, kBits / 8);
+    const int n = kBits / elem;  // groups of `elem` bits in one predicate
+    for (int i = 0; i < n; ++i)
+        for (int k = 0; k < elem; ++k) {
+            if (deinterleave) {
+                set_bit(out, i * elem + k, bit(in, 2 * i * elem + k));
+                set_bit(out, kBits + i * elem + k, bit(in, (2 * i + 1) * elem + k));
+            } else {
+                set_bit(out, 2 * i * elem + k, bit(s0.b, i * elem + k));
+                set_bit(out, (2 * i + 1) * elem + k, bit(s1.b, i * elem + k));
+            }
+        }
+    std::memcpy(d0.b, out, kBits / 8);
+    std::memcpy(d1.b, out + kBits / 8, kBits / 8);
+}
+
+}  // namespace ptosim::cce::a5
