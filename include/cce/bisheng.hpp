@@ -65,6 +65,7 @@
 #include <cce/a5/convert.hpp>
 #include <cce/a5/rearrange.hpp>
 #include <cce/a5/pred_move.hpp>
+#include <cce/a5/unaligned.hpp>
 #include <cce/a5/dma.hpp>
 #include <cce/a5/pending.hpp>
 #else

@@ -113,6 +113,15 @@ void pstore(const SourceLoc&, const Pred& src, uint64_t ub, PDist);
 // ppack: the even bits of src into the lower (or higher) half of dst, the
 // other half zero; punpack: each bit of src's lower (or higher) half twice.
 void ppack(const SourceLoc&, const char* op, bool unpack, bool higher, Pred& dst, const Pred& src);
+// vselr: element i of dst is element idx[i] of src (elements of `elem`
+// bytes; idx holds unsigned integers of the same width).
+void vselect_index(const SourceLoc&, int elem, VReg& dst, const VReg& src, const VReg& idx);
+// Unaligned moves (vldas/vldus, vstus/vstas): vldus loads VL bytes from any
+// UB byte address, vstus stores `bytes` bytes at any; vldas and vstas (the
+// alignment register's priming and flush) only pass the dispatch point.
+void vload_unaligned(const SourceLoc&, VReg& dst, uint64_t ub);
+void vstore_unaligned(const SourceLoc&, const VReg& src, uint64_t ub, uint64_t bytes);
+void unaligned_step(const SourceLoc&, const char* op);
 // The index vector: element i = start + i.
 void vindex(const SourceLoc&, Dt, VReg& dst, uint64_t start_bits);
 

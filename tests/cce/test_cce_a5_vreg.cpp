@@ -25,6 +25,7 @@ void launch_vreg_fma_f32(float*, float*, float*, void*);
 void launch_vreg_misaligned(float*, void*);
 void launch_vreg_convert(uint16_t*, int16_t*, int32_t*, float*, float*, void*);
 void launch_vreg_rearrange(int32_t*, uint8_t*, void*);
+void launch_vreg_unaligned(float*, float*, void*);
 }
 
 namespace {
@@ -310,6 +311,22 @@ TEST_F(Vreg, InterleavesAndPredicateMoves) {
     for (int i = 0; i < 32; ++i) EXPECT_EQ(b[96 + i], i == 0 ? 0x3f : i < 16 ? 0 : 0xff) << i;
     // pintlv_b16(p, all): the second half pairs p's empty upper groups with all's.
     for (int i = 0; i < 32; ++i) EXPECT_EQ(b[128 + i], 0xcc) << i;
+}
+
+// vldus from an element offset of 3, two vstus continuing each other at an
+// offset of 1, vselr by index 3i (wrapping past the register).
+TEST_F(Vreg, UnalignedMovesAndSelectByIndex) {
+    std::vector<float> a(80);
+    for (int i = 0; i < 80; ++i) a[i] = 0.5f * i + 1.0f;
+    float* da = device(a);
+    float* dout = device(std::vector<float>(128, -1.0f));
+    launch_vreg_unaligned(dout, da, stream);
+    const std::vector<float> r = back(dout, 128);
+    EXPECT_EQ(r[0], 0.0f);  // UB as the launch left it
+    for (int i = 0; i < 5; ++i) EXPECT_EQ(r[1 + i], a[3 + i]) << i;
+    for (int i = 0; i < 7; ++i) EXPECT_EQ(r[6 + i], a[3 + i]) << i;
+    for (int i = 13; i < 64; ++i) EXPECT_EQ(r[i], 0.0f) << i;
+    for (int i = 0; i < 64; ++i) EXPECT_EQ(r[64 + i], a[3 + (3 * i) % 64]) << i;
 }
 
 TEST_F(Vreg, AnAlignedLoadFromAMisalignedAddressFaultsAtItsLine) {

@@ -339,6 +339,31 @@ __global__ __aicore__ void vreg_rearrange(__gm__ int32_t* out, __gm__ uint8_t* b
     out_to(bits, kB, 160);
 }
 
+// Unaligned loads and stores, and vselr.
+__global__ __aicore__ void vreg_unaligned(__gm__ float* out, __gm__ float* a) {
+    in(kA, a, 80);
+    mte2_to_v();
+    __VEC_SCOPE__ {
+        vector_f32 x, y;
+        vector_u32 idx;
+        vector_align u;
+        __ubuf__ float* src = ub<float>(kA) + 3;
+        vldas(u, src);
+        vldus(x, u, src);
+        __ubuf__ float* p = ub<float>(kOut) + 1;
+        vstus(u, 5, x, p, POST_UPDATE);
+        vstus(u, 7, x, p, POST_UPDATE);
+        vstas(u, p, 0, POST_UPDATE);
+        const vector_bool all = pset_b32(PAT_ALL);
+        vci(idx, 0u, INC_ORDER);
+        vmuls(idx, idx, 3u, all);
+        vselr(y, x, idx);
+        vsts(y, ub<float>(kOut), 64, NORM_B32, all);
+    }
+    v_to_mte3();
+    out_to(out, kOut, 128);
+}
+
 extern "C" void launch_vreg_add_f32(float* out, float* a, float* b, uint32_t n, void* s) {
     vreg_add_f32<<<1, nullptr, s>>>(out, a, b, n);
 }
@@ -368,3 +393,4 @@ extern "C" void launch_vreg_convert(uint16_t* oh, int16_t* o16, int32_t* o32, fl
 extern "C" void launch_vreg_rearrange(int32_t* out, uint8_t* bits, void* s) {
     vreg_rearrange<<<1, nullptr, s>>>(out, bits);
 }
+extern "C" void launch_vreg_unaligned(float* out, float* a, void* s) { vreg_unaligned<<<1, nullptr, s>>>(out, a); }

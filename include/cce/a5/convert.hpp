@@ -28,7 +28,7 @@ struct cvt_opts {
     int part = 0;
     bool merging = false;
 };
-inline ptosim::cce::Round round_of(RoundMode r) {
+inline ptosim::cce::Round round_of(cce_round_mode r) {
     using R = ptosim::cce::Round;
     switch (r) {
     case ROUND_R: return R::Rint;
@@ -40,7 +40,7 @@ inline ptosim::cce::Round round_of(RoundMode r) {
     default: return R::Away;  // ROUND_H, HiFloat8's rounding: ties away
     }
 }
-inline void cvt_opt(cvt_opts& o, RoundMode r) { o.round = round_of(r); }
+inline void cvt_opt(cvt_opts& o, cce_round_mode r) { o.round = round_of(r); }
 inline void cvt_opt(cvt_opts& o, __cce_simd::RoundRType) { o.round = ptosim::cce::Round::Rint; }
 inline void cvt_opt(cvt_opts& o, __cce_simd::RoundAType) { o.round = ptosim::cce::Round::Away; }
 inline void cvt_opt(cvt_opts& o, __cce_simd::RoundFType) { o.round = ptosim::cce::Round::Floor; }

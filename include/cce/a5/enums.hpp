@@ -19,7 +19,9 @@ constexpr uint32_t ELE_CNT_B8 = 256, ELE_CNT_B16 = 128, ELE_CNT_B32 = 64;
 
 // vcvt's rounding, saturation and part selectors (CANN "Cast" in
 // "Reg矢量计算"); the type-tag forms (RoundRType()...) live in __cce_simd.
-enum RoundMode : int { ROUND_R = 0, ROUND_A, ROUND_F, ROUND_C, ROUND_Z, ROUND_O, ROUND_H };
+// Named apart from pto-isa's own pto::RoundMode (TCVT's operand), which kernels
+// see through `using namespace pto`.
+enum cce_round_mode : int { ROUND_R = 0, ROUND_A, ROUND_F, ROUND_C, ROUND_Z, ROUND_O, ROUND_H };
 enum SatMode : int { RS_DISABLE = 0, RS_ENABLE = 1, SAT_PART = 2, SAT_ROUND = 3 };
 enum PartMode : int { PART_EVEN = 0, PART_ODD = 1, PART_P0 = 0x10, PART_P1, PART_P2, PART_P3 };
 namespace __cce_simd {

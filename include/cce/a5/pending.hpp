@@ -14,13 +14,8 @@
 // register conversions, interleaves, unaligned and scattered moves, carry
 // and widening arithmetic, group reductions, histograms; predicate moves;
 // the Cube, fixpipe and L1 DMA side; SIMT atomics.
-PTOSIM_CCE_PENDING(vstus)
-PTOSIM_CCE_PENDING(vstas)
 PTOSIM_CCE_PENDING(vstar)
-PTOSIM_CCE_PENDING(vldas)
-PTOSIM_CCE_PENDING(vldus)
 PTOSIM_CCE_PENDING(vsqz)
-PTOSIM_CCE_PENDING(vselr)
 PTOSIM_CCE_PENDING(vgather2)
 PTOSIM_CCE_PENDING(vscatter)
 PTOSIM_CCE_PENDING(vsstb)

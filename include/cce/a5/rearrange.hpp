@@ -31,3 +31,11 @@ PTOSIM_CCE_PINTLV(pdintlv_b8, true, 1)
 PTOSIM_CCE_PINTLV(pdintlv_b16, true, 2)
 PTOSIM_CCE_PINTLV(pdintlv_b32, true, 4)
 #undef PTOSIM_CCE_PINTLV
+
+// vselr(dst, src, idx): element i of dst is element idx[i] of src.
+template <class D, class S, class I>
+    requires(ptosim_cce::vreg_like<D> && ptosim_cce::vreg_like<I>)
+inline void vselr(D&& dst, S&& src, I&& idx, ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim::cce::a5::vselect_index(ptosim_cce::here(w), int(sizeof(ptosim_cce::elem_of<D>)), ptosim_cce::vr(dst),
+                                   ptosim_cce::vr(src), ptosim_cce::vr(idx));
+}

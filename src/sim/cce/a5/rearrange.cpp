@@ -71,3 +71,27 @@ void pinterleave(const SourceLoc& loc, const char* op, bool deinterleave, int el
 }
 
 }  // namespace ptosim::cce::a5
+
+namespace ptosim::cce::a5 {
+
+void vselect_index(const SourceLoc& loc, int elem, VReg& dst, const VReg& src, const VReg& idx) {
+    dispatch(core(), [&] {
+        OpRecord r;
+        r.op = "vselr";
+        r.pipe = Pipe::V;
+        r.loc = loc;
+        r.bytes = kVL;
+        return r;
+    }());
+    const int n = kVL / elem;
+    VReg out;
+    for (int i = 0; i < n; ++i) {
+        uint64_t k = 0;
+        std::memcpy(&k, idx.b + i * elem, elem);
+        // An index past the register wraps (chosen: not documented).
+        std::memcpy(out.b + i * elem, src.b + (k % uint64_t(n)) * elem, elem);
+    }
+    dst = out;
+}
+
+}  // namespace ptosim::cce::a5
