@@ -78,6 +78,10 @@ void vselect(const SourceLoc&, Dt, VReg& dst, const VReg& a, const VReg& b, cons
 // Whole-register reductions (vcadd, vcmax, vcmin): the result in element 0,
 // the rest of the register zero.
 void vreduce(const SourceLoc&, const char* op, Red, Dt, VReg& dst, const VReg& a, const Pred& mask);
+// Per 32-byte block (vcgadd, vcgmax, vcgmin): block k's result in element k,
+// the rest of the register zero; inactive elements count as the identity
+// (-inf for max, +inf for min, 0 for the sum).
+void vreduce_blocks(const SourceLoc&, const char* op, Red, Dt, VReg& dst, const VReg& a, const Pred& mask);
 // vcvt (docs/intrinsics/a5-vreg.md, "Conversions"): the element types it
 // names are Dt's and A5's 8-bit and packed 4-bit floats.
 enum class Ct : uint8_t { F32, F16, BF16, S32, U32, S16, U16, S8, U8, S64, U64, E4M3, E5M2, HiF8, E8M0, E2M1, E1M2 };
@@ -122,6 +126,13 @@ void vselect_index(const SourceLoc&, int elem, VReg& dst, const VReg& src, const
 void vload_unaligned(const SourceLoc&, VReg& dst, uint64_t ub);
 void vstore_unaligned(const SourceLoc&, const VReg& src, uint64_t ub, uint64_t bytes);
 void unaligned_step(const SourceLoc&, const char* op);
+// vgather2 / vscatter: element i from / to UB at `ub + index[i] * elem`
+// for the active elements; the indices are unsigned integers of
+// `idx_width` bytes, one a slot of that width in the register (8-bit data in
+// 16-bit slots, low byte).
+void vgather(const SourceLoc&, VReg& dst, uint64_t ub, int elem, const VReg& idx, int idx_width, const Pred& mask);
+void vscatter(const SourceLoc&, const VReg& src, uint64_t ub, int elem, const VReg& idx, int idx_width,
+              const Pred& mask);
 // The index vector: element i = start + i.
 void vindex(const SourceLoc&, Dt, VReg& dst, uint64_t start_bits);
 

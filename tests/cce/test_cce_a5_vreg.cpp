@@ -26,6 +26,9 @@ void launch_vreg_misaligned(float*, void*);
 void launch_vreg_convert(uint16_t*, int16_t*, int32_t*, float*, float*, void*);
 void launch_vreg_rearrange(int32_t*, uint8_t*, void*);
 void launch_vreg_unaligned(float*, float*, void*);
+void launch_vreg_gather(float*, uint16_t*, float*, uint8_t*, void*);
+void launch_vreg_block_reduce(float*, float*, void*);
+void launch_vreg_mod(int32_t*, float*, int32_t*, int32_t*, float*, float*, void*);
 }
 
 namespace {
@@ -327,6 +330,81 @@ TEST_F(Vreg, UnalignedMovesAndSelectByIndex) {
     for (int i = 0; i < 7; ++i) EXPECT_EQ(r[6 + i], a[3 + i]) << i;
     for (int i = 13; i < 64; ++i) EXPECT_EQ(r[i], 0.0f) << i;
     for (int i = 0; i < 64; ++i) EXPECT_EQ(r[64 + i], a[3 + (3 * i) % 64]) << i;
+}
+
+// vmod: the remainder takes the divisor's sign (pto-isa's A5 TREM golden,
+// NumPy's %); by zero, zero.
+TEST_F(Vreg, ModTakesTheDivisorsSign) {
+    const int32_t ia[8] = {7, -7, 7, -7, 0, 2147483647, -2147483647 - 1, 5};
+    const int32_t ib[8] = {3, 3, -3, -3, 5, 10, 7, 0};
+    const int32_t im[8] = {1, 2, -2, -1, 0, 7, 5, 0};
+    const float fa[8] = {7.5f, -7.5f, 7.5f, -7.5f, 1.0f, 5.25f, -0.5f, 6.0f};
+    const float fb[8] = {2.0f, 2.0f, -2.0f, -2.0f, 4.0f, 0.5f, 4.0f, 3.0f};
+    const float fm[8] = {1.5f, 0.5f, -0.5f, -1.5f, 1.0f, 0.25f, 3.5f, 0.0f};
+    std::vector<int32_t> a(64), b(64);
+    std::vector<float> x(64), y(64);
+    for (int i = 0; i < 64; ++i) {
+        a[i] = ia[i % 8];
+        b[i] = ib[i % 8];
+        x[i] = fa[i % 8];
+        y[i] = fb[i % 8];
+    }
+    int32_t* dout = device(std::vector<int32_t>(64, 99));
+    float* dfout = device(std::vector<float>(64, 99.0f));
+    launch_vreg_mod(dout, dfout, device(a), device(b), device(x), device(y), stream);
+    const std::vector<int32_t> r = back(dout, 64);
+    const std::vector<float> f = back(dfout, 64);
+    for (int i = 0; i < 64; ++i) {
+        EXPECT_EQ(r[i], im[i % 8]) << i;
+        EXPECT_EQ(f[i], fm[i % 8]) << i;
+    }
+}
+
+// vgather2 by indices 63 - i under a 60-element predicate, vscatter back by
+// the same indices, and an 8-bit gather zero-extended into 16-bit slots.
+TEST_F(Vreg, GatherAndScatterByIndex) {
+    std::vector<float> a(64);
+    std::vector<uint8_t> b(256);
+    for (int i = 0; i < 64; ++i) a[i] = 0.25f * i - 3.0f;
+    for (int i = 0; i < 256; ++i) b[i] = static_cast<uint8_t>(255 - i);
+    float* dout = device(std::vector<float>(128, -1.0f));
+    uint16_t* d16 = device(std::vector<uint16_t>(128, 0xAAAA));
+    launch_vreg_gather(dout, d16, device(a), device(b), stream);
+    const std::vector<float> r = back(dout, 128);
+    const std::vector<uint16_t> r16 = back(d16, 128);
+    for (int i = 0; i < 64; ++i) {
+        EXPECT_EQ(r[64 + i], i < 60 ? a[63 - i] : 0.0f) << i;  // gathered, inactive zero
+        EXPECT_EQ(r[i], i > 3 ? a[i] : 0.0f) << i;  // scattered back: x's inactive zeros land at 0..3
+    }
+    for (int i = 0; i < 128; ++i) EXPECT_EQ(r16[i], b[2 * i]) << i;
+}
+
+// vcgadd/vcgmax/vcgmin: one result per 32-byte block in elements 0..7, the
+// rest zero; the last block has 4 of its 8 elements active.
+TEST_F(Vreg, BlockReductionsOnePerBlock) {
+    std::vector<float> a(64);
+    for (int i = 0; i < 64; ++i) a[i] = static_cast<float>((i * 29) % 64) - 31.5f;
+    float* dout = device(std::vector<float>(192, -1.0f));
+    launch_vreg_block_reduce(dout, device(a), stream);
+    const std::vector<float> r = back(dout, 192);
+    for (int k = 0; k < 8; ++k) {
+        float sum = 0.0f, mx = -INFINITY, mn = INFINITY;
+        for (int j = 0; j < 8; ++j) {
+            const int i = 8 * k + j;
+            if (i >= 60) continue;
+            sum += a[i];  // exact: halves far below 2^24
+            mx = std::max(mx, a[i]);
+            mn = std::min(mn, a[i]);
+        }
+        EXPECT_EQ(r[k], sum) << k;
+        EXPECT_EQ(r[64 + k], mx) << k;
+        EXPECT_EQ(r[128 + k], mn) << k;
+    }
+    for (int i = 8; i < 64; ++i) {
+        EXPECT_EQ(r[i], 0.0f) << i;
+        EXPECT_EQ(r[64 + i], 0.0f) << i;
+        EXPECT_EQ(r[128 + i], 0.0f) << i;
+    }
 }
 
 TEST_F(Vreg, AnAlignedLoadFromAMisalignedAddressFaultsAtItsLine) {

@@ -364,6 +364,81 @@ __global__ __aicore__ void vreg_unaligned(__gm__ float* out, __gm__ float* a) {
     out_to(out, kOut, 128);
 }
 
+// vmod on int32 and float: the remainder with the divisor's sign.
+__global__ __aicore__ void vreg_mod(__gm__ int32_t* out, __gm__ float* fout, __gm__ int32_t* a, __gm__ int32_t* b,
+                                    __gm__ float* fa, __gm__ float* fb) {
+    in(kA, a, 64);
+    in(kB, b, 64);
+    in(kA + 0x400, fa, 64);
+    in(kB + 0x400, fb, 64);
+    mte2_to_v();
+    __VEC_SCOPE__ {
+        const vector_bool all = pset_b32(PAT_ALL);
+        vector_s32 x, y;
+        vector_f32 u, v;
+        vlds(x, ub<int32_t>(kA), 0, NORM);
+        vlds(y, ub<int32_t>(kB), 0, NORM);
+        vmod(x, x, y, all, MODE_ZEROING);
+        vsts(x, ub<int32_t>(kOut), 0, NORM_B32, all);
+        vlds(u, ub<float>(kA + 0x400), 0, NORM);
+        vlds(v, ub<float>(kB + 0x400), 0, NORM);
+        vmod(u, u, v, all, MODE_ZEROING);
+        vsts(u, ub<float>(kOut + 0x400), 0, NORM_B32, all);
+    }
+    v_to_mte3();
+    out_to(out, kOut, 64);
+    out_to(fout, kOut + 0x400, 64);
+}
+
+// vgather2 and vscatter with reversed indices; an 8-bit gather into 16-bit slots.
+__global__ __aicore__ void vreg_gather(__gm__ float* out, __gm__ uint16_t* out16, __gm__ float* a, __gm__ uint8_t* b) {
+    in(kA, a, 64);
+    in(kB, b, 256);
+    mte2_to_v();
+    __VEC_SCOPE__ {
+        const vector_bool all = pset_b32(PAT_ALL);
+        vector_u32 idx, top;
+        vector_f32 x;
+        vci(idx, 0u, INC_ORDER);
+        vdup(top, 63u, all, MODE_ZEROING);
+        vsub(idx, top, idx, all, MODE_ZEROING);
+        uint32_t sixty = 60;
+        vgather2(x, ub<float>(kA), idx, plt_b32(sixty));
+        vsts(x, ub<float>(kOut), 64, NORM_B32, all);
+        vscatter(x, ub<float>(kOut), idx, all);
+        vector_u16 i16, y;
+        const vector_bool all16 = pset_b16(PAT_ALL);
+        vci(i16, (uint16_t)0, INC_ORDER);
+        vmuls(i16, i16, (uint16_t)2, all16);
+        vgather2(y, ub<uint8_t>(kB), i16, all16);
+        vsts(y, ub<uint16_t>(kOut + 0x400), 0, NORM_B16, all16);
+    }
+    v_to_mte3();
+    out_to(out, kOut, 128);
+    out_to(out16, kOut + 0x400, 128);
+}
+
+// Per-block reductions under a 60-element predicate.
+__global__ __aicore__ void vreg_block_reduce(__gm__ float* out, __gm__ float* a) {
+    in(kA, a, 64);
+    mte2_to_v();
+    __VEC_SCOPE__ {
+        const vector_bool all = pset_b32(PAT_ALL);
+        uint32_t sixty = 60;
+        const vector_bool m = plt_b32(sixty);
+        vector_f32 x, d;
+        vlds(x, ub<float>(kA), 0, NORM);
+        vcgadd(d, x, m, MODE_ZEROING);
+        vsts(d, ub<float>(kOut), 0, NORM_B32, all);
+        vcgmax(d, x, m, MODE_ZEROING);
+        vsts(d, ub<float>(kOut), 64, NORM_B32, all);
+        vcgmin(d, x, m, MODE_ZEROING);
+        vsts(d, ub<float>(kOut), 128, NORM_B32, all);
+    }
+    v_to_mte3();
+    out_to(out, kOut, 192);
+}
+
 extern "C" void launch_vreg_add_f32(float* out, float* a, float* b, uint32_t n, void* s) {
     vreg_add_f32<<<1, nullptr, s>>>(out, a, b, n);
 }
@@ -394,3 +469,10 @@ extern "C" void launch_vreg_rearrange(int32_t* out, uint8_t* bits, void* s) {
     vreg_rearrange<<<1, nullptr, s>>>(out, bits);
 }
 extern "C" void launch_vreg_unaligned(float* out, float* a, void* s) { vreg_unaligned<<<1, nullptr, s>>>(out, a); }
+extern "C" void launch_vreg_mod(int32_t* out, float* fout, int32_t* a, int32_t* b, float* fa, float* fb, void* s) {
+    vreg_mod<<<1, nullptr, s>>>(out, fout, a, b, fa, fb);
+}
+extern "C" void launch_vreg_gather(float* out, uint16_t* out16, float* a, uint8_t* b, void* s) {
+    vreg_gather<<<1, nullptr, s>>>(out, out16, a, b);
+}
+extern "C" void launch_vreg_block_reduce(float* out, float* a, void* s) { vreg_block_reduce<<<1, nullptr, s>>>(out, a); }

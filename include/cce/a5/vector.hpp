@@ -39,6 +39,8 @@ PTOSIM_CCE_VBIN(vxor, Xor)
 PTOSIM_CCE_VBIN(vprelu, Prelu)
 PTOSIM_CCE_VBIN(vshl, Shl)
 PTOSIM_CCE_VBIN(vshr, Shr)
+// vmod: the remainder with the divisor's sign (a5-vreg.md, "Arithmetic").
+PTOSIM_CCE_VBIN(vmod, Mod)
 #undef PTOSIM_CCE_VBIN
 
 #define PTOSIM_CCE_VUN(name, op)                                                                                  \
@@ -203,6 +205,21 @@ PTOSIM_CCE_VRED(vcadd, Add)
 PTOSIM_CCE_VRED(vcmax, Max)
 PTOSIM_CCE_VRED(vcmin, Min)
 #undef PTOSIM_CCE_VRED
+
+// Per 32-byte block: block k's sum, maximum or minimum into element k.
+#define PTOSIM_CCE_VGRED(name, op)                                                                                \
+    template <class D, class A>                                                                                   \
+        requires ptosim_cce::vreg_like<D>                                                                         \
+    inline void name(D&& dst, A&& a, const vector_bool& m, Mode = MODE_ZEROING,                                   \
+                     ptosim_cce::where_t w = ptosim_cce::where_t::current()) {                                    \
+        ptosim::cce::a5::vreduce_blocks(ptosim_cce::here(w), #name, ptosim::cce::Red::op,                         \
+                                        ptosim_cce::dt<ptosim_cce::elem_of<A>>(), ptosim_cce::vr(dst),            \
+                                        ptosim_cce::vr(a), m);                                                   \
+    }
+PTOSIM_CCE_VGRED(vcgadd, Add)
+PTOSIM_CCE_VGRED(vcgmax, Max)
+PTOSIM_CCE_VGRED(vcgmin, Min)
+#undef PTOSIM_CCE_VGRED
 
 // Carry arithmetic for 64-bit integers built from 32-bit halves:
 // vaddc/vsubc(carry, dst, a, b, mask) and vaddcs/vsubcs(carry, dst, a, b,

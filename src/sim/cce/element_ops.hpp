@@ -44,6 +44,13 @@ inline T binary(Bin op, T a, T b, T d) {
         case Bin::MulAdd: return from_double<T>(product<T, RoundProduct>(x * z) + y);
         case Bin::MulAddRelu: return from_double<T>(std::max(product<T, RoundProduct>(x * z) + y, 0.0));
         case Bin::Prelu: return x >= 0 ? a : from_double<T>(x * y);
+        case Bin::Mod: {
+            // The remainder with the divisor's sign (A5's vmod, chosen: see
+            // a5-vreg.md, "Arithmetic").
+            double r = std::fmod(x, y);
+            if (r != 0 && (r < 0) != (y < 0)) r += y;
+            return from_double<T>(r);
+        }
         default: {
             // Bitwise operations on float elements act on their bit patterns.
             using U = std::conditional_t<sizeof(T) == 4, uint32_t, uint16_t>;
@@ -75,6 +82,17 @@ inline T binary(Bin op, T a, T b, T d) {
         case Bin::MulAdd: return static_cast<T>(x * z + y);
         case Bin::MulAddRelu: return static_cast<T>(std::max<int64_t>(x * z + y, 0));
         case Bin::Prelu: return x >= 0 ? a : static_cast<T>(x * y);
+        case Bin::Mod: {
+            // The remainder with the divisor's sign; by zero, zero (A5's
+            // vmod, chosen: see a5-vreg.md, "Arithmetic").
+            if (y == 0) return T(0);
+            if constexpr (std::is_unsigned_v<T>) return static_cast<T>(static_cast<uint64_t>(a) % static_cast<uint64_t>(b));
+            else {
+                int64_t r = x % y;
+                if (r != 0 && (r < 0) != (y < 0)) r += y;
+                return static_cast<T>(r);
+            }
+        }
         // A count of the element's width or more shifts every bit out: zero,
         // or the sign for an arithmetic right shift (not documented, chosen;
         // pto-isa's A5 int64 shifts rely on it for counts of 32 and more).

@@ -9,6 +9,7 @@
 #include "../element_ops.hpp"
 #include "../repeat.hpp"
 
+#include <limits>
 #include <string>
 
 namespace ptosim::cce::a5 {
@@ -356,6 +357,32 @@ void vreduce(const SourceLoc& loc, const char* op, Red how, Dt d, VReg& dst, con
             any = true;
         }
         store(out.b, 0, acc);
+        dst = out;
+    });
+}
+
+void vreduce_blocks(const SourceLoc& loc, const char* op, Red how, Dt d, VReg& dst, const VReg& a, const Pred& m) {
+    dispatch(core(), reg_record(op, d, loc, count_active(m, size_of(d))));
+    with_type(d, [&](auto t) {
+        using T = decltype(t);
+        constexpr int per = 32 / int(sizeof(T));
+        // The identity an inactive element stands for (documented for max:
+        // "未被mask选中的元素被视为最小值（浮点数为-inf）").
+        T ident;
+        if (how == Red::Add) ident = from_double<T>(0.0);
+        else if constexpr (is_float_v<T>) ident = from_double<T>(how == Red::Max ? -INFINITY : INFINITY);
+        else ident = how == Red::Max ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
+        VReg out{};
+        for (int k = 0; k < kVL / 32; ++k) {
+            T acc = ident;
+            // In element order; a float sum rounds after every addition (chosen).
+            for (int j = 0; j < per; ++j) {
+                const int i = k * per + j;
+                if (!active(m, i, sizeof(T))) continue;
+                acc = binary<T>(how == Red::Add ? Bin::Add : how == Red::Max ? Bin::Max : Bin::Min, acc, at<T>(a, i), acc);
+            }
+            store(out.b, uint64_t(k) * sizeof(T), acc);
+        }
         dst = out;
     });
 }
