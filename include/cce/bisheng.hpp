@@ -67,6 +67,7 @@
 #include <cce/a5/pred_move.hpp>
 #include <cce/a5/unaligned.hpp>
 #include <cce/a5/gather.hpp>
+#include <cce/a5/histogram.hpp>
 #include <cce/a5/dma.hpp>
 #include <cce/a5/pending.hpp>
 #else

@@ -133,6 +133,17 @@ void unaligned_step(const SourceLoc&, const char* op);
 void vgather(const SourceLoc&, VReg& dst, uint64_t ub, int elem, const VReg& idx, int idx_width, const Pred& mask);
 void vscatter(const SourceLoc&, const VReg& src, uint64_t ub, int elem, const VReg& idx, int idx_width,
               const Pred& mask);
+// vpack: the low half of each element of `src_elem` bytes into dst's lower
+// (or higher) half, the other half zero; vunpack: the elements of src's
+// lower (or higher) half widened to twice their size, sign-extended when
+// `is_signed`.
+void vpack(const SourceLoc&, const char* op, bool unpack, bool higher, int src_elem, bool is_signed, VReg& dst,
+           const VReg& src);
+// chistv2 (cumulative) / dhistv2 (frequency): bin n of the 128 uint16 bins
+// in dst gains the number of active bytes of src equal to (cumulative: at
+// most) n + (upper ? 128 : 0), counting only values of that half.
+void vhistogram(const SourceLoc&, const char* op, bool cumulative, bool upper, VReg& dst, const VReg& src,
+                const Pred& mask);
 // The index vector: element i = start + i.
 void vindex(const SourceLoc&, Dt, VReg& dst, uint64_t start_bits);
 

@@ -28,6 +28,9 @@ void launch_vreg_rearrange(int32_t*, uint8_t*, void*);
 void launch_vreg_unaligned(float*, float*, void*);
 void launch_vreg_gather(float*, uint16_t*, float*, uint8_t*, void*);
 void launch_vreg_block_reduce(float*, float*, void*);
+void launch_vreg_fp4(uint8_t*, uint16_t*, uint16_t*, void*);
+void launch_vreg_pack(int16_t*, int32_t*, void*);
+void launch_vreg_histogram(uint16_t*, uint8_t*, void*);
 void launch_vreg_mod(int32_t*, float*, int32_t*, int32_t*, float*, float*, void*);
 }
 
@@ -404,6 +407,74 @@ TEST_F(Vreg, BlockReductionsOnePerBlock) {
         EXPECT_EQ(r[i], 0.0f) << i;
         EXPECT_EQ(r[64 + i], 0.0f) << i;
         EXPECT_EQ(r[128 + i], 0.0f) << i;
+    }
+}
+
+// bfloat16 -> fp4 E2M1 in pairs (nearest even, saturating: the format has
+// no infinity), the pair's byte at 4i with PART_P0, the other bytes zero;
+// and back to bfloat16.
+TEST_F(Vreg, Fp4ConvertsInPairsIntoEveryFourthByte) {
+    const float v[8] = {0.5f, 1.5f, 2.5f, 5.0f, 7.0f, -1.0f, 0.25f, -6.0f};
+    // E2M1 codes: 0 0.5 1 1.5 2 3 4 6 (sign bit 8); 2.5 and 5 tie to the
+    // even code (2, 4), 7 saturates to 6, 0.25 ties to 0.
+    const uint8_t code[8] = {0x1, 0x3, 0x4, 0x6, 0x7, 0xa, 0x0, 0xf};
+    const float back_v[8] = {0.5f, 1.5f, 2.0f, 4.0f, 6.0f, -1.0f, 0.0f, -6.0f};
+    std::vector<uint16_t> a(128);
+    for (int i = 0; i < 128; ++i) a[i] = bits(bfloat16_t(v[i % 8]));
+    uint8_t* dout = device(std::vector<uint8_t>(256, 0xEE));
+    uint16_t* dback = device(std::vector<uint16_t>(128, 0xEEEE));
+    launch_vreg_fp4(dout, dback, device(a), stream);
+    const std::vector<uint8_t> r = back(dout, 256);
+    const std::vector<uint16_t> b = back(dback, 128);
+    for (int i = 0; i < 64; ++i) {
+        const int k = (2 * i) % 8;
+        EXPECT_EQ(r[4 * i], code[k] | (code[k + 1] << 4)) << i;
+        for (int j = 1; j < 4; ++j) EXPECT_EQ(r[4 * i + j], 0) << i;
+    }
+    for (int i = 0; i < 128; ++i) EXPECT_EQ(static_cast<float>(from_bits<bfloat16_t>(b[i])), back_v[i % 8]) << i;
+}
+
+// vpack keeps each element's low half, into the lower or the higher half of
+// the register (the other half zero); vunpack widens back, sign-extending a
+// signed type, zero-extending an unsigned one.
+TEST_F(Vreg, PackAndUnpackHalves) {
+    int16_t* d16 = device(std::vector<int16_t>(256, 0x5555));
+    int32_t* d32 = device(std::vector<int32_t>(192, 0x5555));
+    launch_vreg_pack(d16, d32, stream);
+    const std::vector<int16_t> p = back(d16, 256);
+    const std::vector<int32_t> u = back(d32, 192);
+    for (int i = 0; i < 64; ++i) {
+        EXPECT_EQ(p[i], i - 32) << i;
+        EXPECT_EQ(p[64 + i], 0) << i;
+        EXPECT_EQ(p[128 + i], 0) << i;
+        EXPECT_EQ(p[192 + i], i - 32) << i;
+        EXPECT_EQ(u[i], i - 32) << i;
+        EXPECT_EQ(u[64 + i], i - 32) << i;
+        EXPECT_EQ(u[128 + i], (i - 32) & 0xffff) << i;
+    }
+}
+
+// chistv2 counts the active bytes at most 127 (Bin_N0) or 128 + n (Bin_N1,
+// values from 128 only); dhistv2 the bytes equal to n or 128 + n; both add
+// to the bins' values.
+TEST_F(Vreg, HistogramsAddCountsToTheBins) {
+    std::vector<uint8_t> a(256);
+    for (int i = 0; i < 256; ++i) a[i] = static_cast<uint8_t>((i * 73 + 11) % 256);
+    uint16_t* dout = device(std::vector<uint16_t>(512, 0));
+    launch_vreg_histogram(dout, device(a), stream);
+    const std::vector<uint16_t> r = back(dout, 512);
+    for (int n = 0; n < 128; ++n) {
+        int c0 = 0, c1 = 0, f0 = 0, f1 = 0;
+        for (int i = 0; i < 200; ++i) {
+            c0 += a[i] <= n;
+            c1 += a[i] >= 128 && a[i] <= 128 + n;
+            f0 += a[i] == n;
+            f1 += a[i] == 128 + n;
+        }
+        EXPECT_EQ(r[n], 1 + c0) << n;
+        EXPECT_EQ(r[128 + n], 1 + c1) << n;
+        EXPECT_EQ(r[256 + n], 1 + f0) << n;
+        EXPECT_EQ(r[384 + n], 1 + f1) << n;
     }
 }
 

@@ -439,6 +439,76 @@ __global__ __aicore__ void vreg_block_reduce(__gm__ float* out, __gm__ float* a)
     out_to(out, kOut, 192);
 }
 
+// bfloat16 <-> fp4 (E2M1) pairs: PART_P0 puts each pair's byte at 4i.
+__global__ __aicore__ void vreg_fp4(__gm__ uint8_t* out, __gm__ bfloat16_t* back_out, __gm__ bfloat16_t* a) {
+    in(kA, a, 128);
+    mte2_to_v();
+    __VEC_SCOPE__ {
+        const vector_bool all16 = pset_b16(PAT_ALL), all8 = pset_b8(PAT_ALL);
+        vector_bf16 x, y;
+        vector_f4e2m1x2 f;
+        vlds(x, ub<bfloat16_t>(kA), 0, NORM);
+        vcvt(f, x, all16, ROUND_R, PART_P0);
+        vsts((vector_u8&)f, ub<uint8_t>(kOut), 0, NORM_B8, all8);
+        vcvt(y, f, all8, PART_P0);
+        vsts(y, ub<bfloat16_t>(kOut + 0x400), 0, NORM_B16, all16);
+    }
+    v_to_mte3();
+    out_to(out, kOut, 256);
+    out_to(back_out, kOut + 0x400, 128);
+}
+
+// vpack to 16 bits and vunpack back, sign-extending; the higher half too.
+__global__ __aicore__ void vreg_pack(__gm__ int16_t* out16, __gm__ int32_t* out32) {
+    __VEC_SCOPE__ {
+        const vector_bool all32 = pset_b32(PAT_ALL), all16 = pset_b16(PAT_ALL);
+        vector_s32 x, y;
+        vector_s16 p, q;
+        vci(x, -32, INC_ORDER);
+        vpack((vector_u16&)p, (vector_u32&)x, LOWER);
+        vsts(p, ub<int16_t>(kOut), 0, NORM_B16, all16);
+        vpack((vector_u16&)q, (vector_u32&)x, HIGHER);
+        vsts(q, ub<int16_t>(kOut), 128, NORM_B16, all16);
+        vunpack(y, p, LOWER);
+        vsts(y, ub<int32_t>(kOut + 0x400), 0, NORM_B32, all32);
+        vunpack(y, q, HIGHER);
+        vsts(y, ub<int32_t>(kOut + 0x400), 64, NORM_B32, all32);
+        vunpack((vector_u32&)y, (vector_u16&)q, HIGHER);
+        vsts(y, ub<int32_t>(kOut + 0x400), 128, NORM_B32, all32);
+    }
+    v_to_mte3();
+    out_to(out16, kOut, 256);
+    out_to(out32, kOut + 0x400, 192);
+}
+
+// chistv2 / dhistv2 over 256 bytes, 200 active, added to bins that start at 1.
+__global__ __aicore__ void vreg_histogram(__gm__ uint16_t* out, __gm__ uint8_t* a) {
+    in(kA, a, 256);
+    mte2_to_v();
+    __VEC_SCOPE__ {
+        const vector_bool all16 = pset_b16(PAT_ALL);
+        uint32_t n = 200;
+        const vector_bool m = plt_b8(n);
+        vector_u8 x;
+        vector_u16 c0, c1, f0, f1;
+        vlds(x, ub<uint8_t>(kA), 0, NORM);
+        vbr(c0, (uint16_t)1);
+        vbr(c1, (uint16_t)1);
+        vbr(f0, (uint16_t)1);
+        vbr(f1, (uint16_t)1);
+        chistv2(c0, x, m, Bin_N0);
+        chistv2(c1, x, m, Bin_N1);
+        dhistv2(f0, x, m, Bin_N0);
+        dhistv2(f1, x, m, Bin_N1);
+        vsts(c0, ub<uint16_t>(kOut), 0, NORM_B16, all16);
+        vsts(c1, ub<uint16_t>(kOut), 128, NORM_B16, all16);
+        vsts(f0, ub<uint16_t>(kOut), 256, NORM_B16, all16);
+        vsts(f1, ub<uint16_t>(kOut), 384, NORM_B16, all16);
+    }
+    v_to_mte3();
+    out_to(out, kOut, 512);
+}
+
 extern "C" void launch_vreg_add_f32(float* out, float* a, float* b, uint32_t n, void* s) {
     vreg_add_f32<<<1, nullptr, s>>>(out, a, b, n);
 }
@@ -476,3 +546,8 @@ extern "C" void launch_vreg_gather(float* out, uint16_t* out16, float* a, uint8_
     vreg_gather<<<1, nullptr, s>>>(out, out16, a, b);
 }
 extern "C" void launch_vreg_block_reduce(float* out, float* a, void* s) { vreg_block_reduce<<<1, nullptr, s>>>(out, a); }
+extern "C" void launch_vreg_fp4(uint8_t* out, uint16_t* back_out, uint16_t* a, void* s) {
+    vreg_fp4<<<1, nullptr, s>>>(out, (bfloat16_t*)back_out, (bfloat16_t*)a);
+}
+extern "C" void launch_vreg_pack(int16_t* out16, int32_t* out32, void* s) { vreg_pack<<<1, nullptr, s>>>(out16, out32); }
+extern "C" void launch_vreg_histogram(uint16_t* out, uint8_t* a, void* s) { vreg_histogram<<<1, nullptr, s>>>(out, a); }

@@ -39,3 +39,22 @@ inline void vselr(D&& dst, S&& src, I&& idx, ptosim_cce::where_t w = ptosim_cce:
     ptosim::cce::a5::vselect_index(ptosim_cce::here(w), int(sizeof(ptosim_cce::elem_of<D>)), ptosim_cce::vr(dst),
                                    ptosim_cce::vr(src), ptosim_cce::vr(idx));
 }
+
+// vpack(dst, src, LOWER|HIGHER[, mode]): the low half of each of src's
+// elements into dst's lower or higher half; vunpack(dst, src, LOWER|HIGHER):
+// the elements of src's lower or higher half, widened (sign-extended for
+// signed element types).
+template <class D, class S>
+    requires(ptosim_cce::vreg_like<D> && ptosim_cce::vreg_like<S>)
+inline void vpack(D&& dst, S&& src, PackHalf h, ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    using T = ptosim_cce::elem_of<S>;
+    ptosim::cce::a5::vpack(ptosim_cce::here(w), "vpack", false, h == HIGHER, int(sizeof(T)), false,
+                           ptosim_cce::vr(dst), ptosim_cce::vr(src));
+}
+template <class D, class S>
+    requires(ptosim_cce::vreg_like<D> && ptosim_cce::vreg_like<S>)
+inline void vunpack(D&& dst, S&& src, PackHalf h, ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    using T = ptosim_cce::elem_of<S>;
+    ptosim::cce::a5::vpack(ptosim_cce::here(w), "vunpack", true, h == HIGHER, int(sizeof(T)),
+                           std::is_signed_v<T> && std::is_integral_v<T>, ptosim_cce::vr(dst), ptosim_cce::vr(src));
+}

@@ -178,9 +178,65 @@ uint64_t convert_one(const Cvt& c, Value v, bool sat) {
     });
 }
 
+// A packed 4-bit float side converts as pairs: its element is the byte of
+// two nibbles, the other side's the two 16-bit elements they pair with, so
+// bfloat16 <-> fp4x2 has the element ratio of 32 to 8 bits and its parts
+// pick the byte of each 32-bit slot (pto-isa's TCVT: vcvt(..., PART_P0)
+// then vselr by 4i for bf16 -> fp4; UNPK_B8 and vintlv with zero for
+// fp4 -> bf16).
+bool is_fp4(Ct t) { return t == Ct::E2M1 || t == Ct::E1M2; }
+
+void convert_fp4(const SourceLoc& loc, const Cvt& c, VReg& dst, const VReg& src, const Pred& mask, bool sat) {
+    const bool to_fp4 = is_fp4(c.to);
+    const Ct wide = to_fp4 ? c.from : c.to;
+    if (bits_of(wide) != 16 || is_int(wide) || c.part > 3)
+        fault(loc, std::string("vcvt ") + name_of(c.from) + " to " + name_of(c.to) +
+                       ": a 4-bit float converts from or to half or bfloat16_t, parts PART_P0..P3");
+    uint64_t n_active = 0;
+    VReg out;
+    std::memset(out.b, 0, kVL);
+    for (int i = 0; i < kVL / 4; ++i) {  // 64 pairs: slot i of 32 bits, byte 4i + part
+        const int byte = 4 * i + c.part;
+        const bool on = mask.lane(to_fp4 ? 4 * i : byte);
+        if (!on) {
+            if (c.merging) {
+                if (to_fp4) out.b[byte] = dst.b[byte];
+                else std::memcpy(out.b + 4 * i, dst.b + 4 * i, 4);
+            }
+            continue;
+        }
+        ++n_active;
+        if (to_fp4) {
+            unsigned code = 0;
+            for (int h = 0; h < 2; ++h) {
+                const Value v = decode(c.from, get_bits(src, 2 * i + h, 16));
+                code |= mini_encode(mini_format(c.to), v.d, mini_round(c.round, c.to), true) << (4 * h);
+            }
+            out.b[byte] = static_cast<uint8_t>(code);
+        } else {
+            for (int h = 0; h < 2; ++h) {
+                const double v = mini_decode(mini_format(c.from), (src.b[byte] >> (4 * h)) & 0xfu);
+                const Cvt half_cvt{Ct::F32, c.to, c.round, sat, 0, false};
+                put_bits(out, 2 * i + h, 16, convert_one(half_cvt, Value{false, 0, v}, sat));
+            }
+        }
+    }
+    OpRecord r;
+    r.op = "vcvt";
+    r.pipe = Pipe::V;
+    r.dtype = name_of(c.to);
+    r.src_dtype = name_of(c.from);
+    r.loc = loc;
+    r.elements = 2 * n_active;
+    r.flops = 2 * n_active;
+    dispatch(core(), r);
+    dst = out;
+}
+
 }  // namespace
 
 void vconvert(const SourceLoc& loc, const Cvt& c, VReg& dst, const VReg& src, const Pred& mask) {
+    if (is_fp4(c.from) || is_fp4(c.to)) return convert_fp4(loc, c, dst, src, mask, c.sat);
     Core& core_ = core();
     const int sb = bits_of(c.from), db = bits_of(c.to);
     const int ns = kVL * 8 / sb, nd = kVL * 8 / db;

@@ -95,3 +95,35 @@ void vselect_index(const SourceLoc& loc, int elem, VReg& dst, const VReg& src, c
 }
 
 }  // namespace ptosim::cce::a5
+
+namespace ptosim::cce::a5 {
+
+void vpack(const SourceLoc& loc, const char* op, bool unpack, bool higher, int src_elem, bool is_signed, VReg& dst,
+           const VReg& src) {
+    OpRecord r;
+    r.op = op;
+    r.pipe = Pipe::V;
+    r.loc = loc;
+    r.bytes = kVL;
+    dispatch(core(), r);
+    VReg out;
+    std::memset(out.b, 0, kVL);
+    const int n = kVL / src_elem;
+    if (!unpack) {
+        // Element i's low half to byte (higher ? VL/2 : 0) + i * src_elem / 2.
+        const int h = src_elem / 2, base = higher ? kVL / 2 : 0;
+        for (int i = 0; i < n; ++i) std::memcpy(out.b + base + i * h, src.b + i * src_elem, h);
+    } else {
+        // Element i of the chosen half to a slot twice as wide.
+        const int first = higher ? n / 2 : 0;
+        for (int i = 0; i < n / 2; ++i) {
+            const uint8_t* e = src.b + (first + i) * src_elem;
+            std::memcpy(out.b + i * 2 * src_elem, e, src_elem);
+            const bool neg = is_signed && (e[src_elem - 1] & 0x80) != 0;
+            std::memset(out.b + i * 2 * src_elem + src_elem, neg ? 0xff : 0, src_elem);
+        }
+    }
+    dst = out;
+}
+
+}  // namespace ptosim::cce::a5
