@@ -155,7 +155,8 @@ struct DmaV2 {
     uint32_t n, len;
     uint64_t gm_stride;
     uint32_t ub_stride;
-    bool pad;  // fill each UB burst's tail up to 32 bytes with the pad value
+    bool pad;      // fill each UB burst's tail up to 32 bytes with the pad value
+    int elem = 1;  // the element size the pad value is repeated in
 };
 void copy_gm_to_ub_v2(const SourceLoc&, uint64_t ub, const void* gm, const DmaV2&);
 void copy_ub_to_gm_v2(const SourceLoc&, void* gm, uint64_t ub, const DmaV2&);

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,8 @@ void launch_vreg_block_reduce(float*, float*, void*);
 void launch_vreg_fp4(uint8_t*, uint16_t*, uint16_t*, void*);
 void launch_vreg_pack(int16_t*, int32_t*, void*);
 void launch_vreg_histogram(uint16_t*, uint8_t*, void*);
+void launch_vreg_literals(float*, uint32_t*, int32_t*, float*, void*);
+void launch_vreg_dma_loops(float*, float*, void*);
 void launch_vreg_mod(int32_t*, float*, int32_t*, int32_t*, float*, float*, void*);
 }
 
@@ -475,6 +478,67 @@ TEST_F(Vreg, HistogramsAddCountsToTheBins) {
         EXPECT_EQ(r[128 + n], 1 + c1) << n;
         EXPECT_EQ(r[256 + n], 1 + f0) << n;
         EXPECT_EQ(r[384 + n], 1 + f1) << n;
+    }
+}
+
+// pto-isa builds operands from the constants' types (decltype(BRC_B32){},
+// decltype(ROUND_Z)()): each must name its own value, not the enumeration's
+// zero. vcmax/vcmin put the extreme's index in element 1 (the lowest of
+// equal ones); int16 -> uint32 clamps negatives to zero.
+TEST_F(Vreg, ConstantsKeepTheirValueThroughTheirTypeAndReductionsGiveTheIndex) {
+    std::vector<float> a(64);
+    for (int i = 0; i < 64; ++i) a[i] = 0.75f * static_cast<float>((i * 37) % 61) - 20.0f;
+    a[20] = a[7] = 100.5f;  // a tie for the maximum: index 7
+    a[61] = 500.0f;         // beyond the 60 active elements
+    float* dout = device(std::vector<float>(128, -1.0f));
+    uint32_t* didx = device(std::vector<uint32_t>(128, 7777));
+    int32_t* du = device(std::vector<int32_t>(64, 7777));
+    launch_vreg_literals(dout, didx, du, device(a), stream);
+    const std::vector<float> r = back(dout, 128);
+    const std::vector<uint32_t> ix = back(didx, 128);
+    const std::vector<int32_t> u = back(du, 64);
+    for (int i = 0; i < 64; ++i) {
+        EXPECT_EQ(r[i], a[8]) << i;
+        EXPECT_EQ(r[64 + i], std::trunc(a[i])) << i;
+    }
+    int mn = 0;
+    for (int i = 1; i < 60; ++i)
+        if (a[i] < a[mn]) mn = i;
+    float mx_bits_v;
+    std::memcpy(&mx_bits_v, &ix[0], 4);
+    EXPECT_EQ(mx_bits_v, 100.5f);
+    EXPECT_EQ(ix[1], 7u);
+    float mn_v;
+    std::memcpy(&mn_v, &ix[64], 4);
+    EXPECT_EQ(mn_v, a[mn]);
+    EXPECT_EQ(ix[65], uint32_t(mn));
+    for (int i = 2; i < 64; ++i) {
+        EXPECT_EQ(ix[i], 0u) << i;
+        EXPECT_EQ(ix[64 + i], 0u) << i;
+    }
+    // Even int16 elements -64, -62, ... widened: negatives clamp to zero.
+    for (int i = 0; i < 64; ++i) EXPECT_EQ(u[i], std::max(0, -64 + 2 * i)) << i;
+}
+
+// Loop 1's GM stride sits in the low 40 bits of its register and its UB
+// stride above them; with the data select bit a burst of 10 floats is
+// padded with set_mov_pad_val's value to its 32-byte boundary.
+TEST_F(Vreg, DmaLoopsTakeEachStrideFromItsFieldAndPadToTheBlock) {
+    std::vector<float> a(64);
+    for (int i = 0; i < 64; ++i) a[i] = static_cast<float>(i) + 0.5f;
+    float* dout = device(std::vector<float>(64, -1.0f));
+    launch_vreg_dma_loops(dout, device(a), stream);
+    const std::vector<float> r = back(dout, 64);
+    const float big = std::numeric_limits<float>::max();
+    for (int i = 0; i < 64; ++i) {
+        float want;
+        if (i < 10) want = a[i];
+        else if (i < 16) want = big;
+        else if (i < 32) want = 0.0f;  // UB as the launch left it
+        else if (i < 42) want = a[16 + (i - 32)];
+        else if (i < 48) want = big;
+        else want = 0.0f;
+        EXPECT_EQ(r[i], want) << i;
     }
 }
 

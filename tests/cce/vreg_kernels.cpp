@@ -509,6 +509,51 @@ __global__ __aicore__ void vreg_histogram(__gm__ uint16_t* out, __gm__ uint8_t* 
     out_to(out, kOut, 512);
 }
 
+// The operand constants as pto-isa builds them from their types; vcmax's
+// index; a signed-to-unsigned widening.
+__global__ __aicore__ void vreg_literals(__gm__ float* out, __gm__ uint32_t* idx_out, __gm__ int32_t* u_out,
+                                         __gm__ float* a) {
+    in(kA, a, 64);
+    mte2_to_v();
+    __VEC_SCOPE__ {
+        const vector_bool all = pset_b32(PAT_ALL), all16 = pset_b16(PAT_ALL);
+        vector_f32 x, y;
+        constexpr decltype(BRC_B32) brc{};
+        vlds(x, ub<float>(kA) + 8, 0, brc);  // element 8 broadcast
+        vsts(x, ub<float>(kOut), 0, NORM_B32, all);
+        vlds(x, ub<float>(kA), 0, NORM);
+        using Z = decltype(ROUND_Z);
+        vtrc(y, x, Z(), all);
+        vsts(y, ub<float>(kOut), 64, NORM_B32, all);
+        uint32_t sixty = 60;
+        vcmax(y, x, plt_b32(sixty), MODE_ZEROING);
+        vsts((vector_u32&)y, ub<uint32_t>(kOut + 0x400), 0, NORM_B32, all);
+        vcmin(y, x, plt_b32(sixty), MODE_ZEROING);
+        vsts((vector_u32&)y, ub<uint32_t>(kOut + 0x400), 64, NORM_B32, all);
+        vector_s16 h;
+        vector_u32 u;
+        vci(h, (int16_t)-64, INC_ORDER);
+        vcvt(u, h, all16, PART_EVEN);
+        vsts(u, ub<uint32_t>(kOut + 0x800), 0, NORM_B32, all);
+    }
+    v_to_mte3();
+    out_to(out, kOut, 128);
+    out_to(idx_out, kOut + 0x400, 128);
+    out_to(u_out, kOut + 0x800, 64);
+}
+
+// GM -> UB under loop 1 (two iterations), padded to the 32-byte boundary.
+__global__ __aicore__ void vreg_dma_loops(__gm__ float* out, __gm__ float* a) {
+    set_mov_pad_val(0x7f7fffffull);  // FLT_MAX's bits
+    set_loop1_stride_outtoub((uint64_t(128) << 40) | 64);
+    set_loop_size_outtoub((uint64_t(1) << 21) | 2);
+    copy_gm_to_ubuf_align_v2(ub<float>(kA), a, 0, 1, 40, 0, 0, true, 0, 0, 0);
+    set_loop_size_outtoub((uint64_t(1) << 21) | 1);
+    set_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+    out_to(out, kA, 64);
+}
+
 extern "C" void launch_vreg_add_f32(float* out, float* a, float* b, uint32_t n, void* s) {
     vreg_add_f32<<<1, nullptr, s>>>(out, a, b, n);
 }
@@ -551,3 +596,7 @@ extern "C" void launch_vreg_fp4(uint8_t* out, uint16_t* back_out, uint16_t* a, v
 }
 extern "C" void launch_vreg_pack(int16_t* out16, int32_t* out32, void* s) { vreg_pack<<<1, nullptr, s>>>(out16, out32); }
 extern "C" void launch_vreg_histogram(uint16_t* out, uint8_t* a, void* s) { vreg_histogram<<<1, nullptr, s>>>(out, a); }
+extern "C" void launch_vreg_literals(float* out, uint32_t* idx, int32_t* u, float* a, void* s) {
+    vreg_literals<<<1, nullptr, s>>>(out, idx, u, a);
+}
+extern "C" void launch_vreg_dma_loops(float* out, float* a, void* s) { vreg_dma_loops<<<1, nullptr, s>>>(out, a); }

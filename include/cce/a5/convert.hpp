@@ -31,12 +31,12 @@ struct cvt_opts {
 inline ptosim::cce::Round round_of(cce_round_mode r) {
     using R = ptosim::cce::Round;
     switch (r) {
-    case ROUND_R: return R::Rint;
-    case ROUND_A: return R::Away;
-    case ROUND_F: return R::Floor;
-    case ROUND_C: return R::Ceil;
-    case ROUND_Z: return R::Trunc;
-    case ROUND_O: return R::Odd;
+    case CCE_ROUND_R: return R::Rint;
+    case CCE_ROUND_A: return R::Away;
+    case CCE_ROUND_F: return R::Floor;
+    case CCE_ROUND_C: return R::Ceil;
+    case CCE_ROUND_Z: return R::Trunc;
+    case CCE_ROUND_O: return R::Odd;
     default: return R::Away;  // ROUND_H, HiFloat8's rounding: ties away
     }
 }

@@ -251,6 +251,12 @@ void vconvert(const SourceLoc& loc, const Cvt& c, VReg& dst, const VReg& src, co
     const uint64_t ctrl = core_.vec.ctrl;
     bool sat = c.sat;
     if (is_int(c.to) && (ctrl >> 60 & 1)) sat = (ctrl >> 59 & 1) == 0;
+    // A signed integer widened to an unsigned one clamps a negative value
+    // to zero whatever the saturation (chosen: asc_int162uint32 names no
+    // saturation; pto-isa's TCVT int16 -> uint32 golden clips at zero).
+    const bool is_signed_int = c.from == Ct::S8 || c.from == Ct::S16 || c.from == Ct::S32 || c.from == Ct::S64;
+    if (is_signed_int && (c.to == Ct::U16 || c.to == Ct::U32 || c.to == Ct::U64) && bits_of(c.to) > bits_of(c.from))
+        sat = true;
 
     const auto active = [&](int j) { return mask.lane(j * sb / 8); };
     uint64_t n_active = 0;

@@ -9,6 +9,7 @@
 #include "../element_ops.hpp"
 #include "../repeat.hpp"
 
+#include <cmath>
 #include <limits>
 #include <string>
 
@@ -345,18 +346,52 @@ void vreduce(const SourceLoc& loc, const char* op, Red how, Dt d, VReg& dst, con
     with_type(d, [&](auto t) {
         using T = decltype(t);
         VReg out{};
-        bool any = false;
-        T acc{};
-        // In element order; a float sum rounds after every addition (the
-        // device's adder tree order is not documented).
-        for (int i = 0; i < kVL / int(sizeof(T)); ++i) {
-            if (!active(m, i, sizeof(T))) continue;
-            const T v = at<T>(a, i);
-            if (!any) acc = v;
-            else acc = binary<T>(how == Red::Add ? Bin::Add : how == Red::Max ? Bin::Max : Bin::Min, acc, v, acc);
-            any = true;
+        if (how == Red::Add) {
+            bool any = false;
+            T acc{};
+            // In element order; a float sum rounds after every addition (the
+            // device's adder tree order is not documented).
+            for (int i = 0; i < kVL / int(sizeof(T)); ++i) {
+                if (!active(m, i, sizeof(T))) continue;
+                const T v = at<T>(a, i);
+                acc = any ? binary<T>(Bin::Add, acc, v, acc) : v;
+                any = true;
+            }
+            store(out.b, 0, acc);
+        } else {
+            // The extreme value into element 0 and its index (the lowest of
+            // equal ones, the first NaN's if any) into element 1 as an
+            // integer of the element's width; without an active element,
+            // -inf (+inf for the minimum) and index 0 (asc-devkit
+            // asc_reduce_max.md / asc_reduce_min.md).
+            T acc;
+            if constexpr (is_float_v<T>) acc = from_double<T>(how == Red::Max ? -INFINITY : INFINITY);
+            else acc = how == Red::Max ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
+            uint64_t idx = 0;
+            bool nan = false, any = false;
+            for (int i = 0; i < kVL / int(sizeof(T)) && !nan; ++i) {
+                if (!active(m, i, sizeof(T))) continue;
+                const T v = at<T>(a, i);
+                const double x = to_double(v), y = to_double(acc);
+                if constexpr (is_float_v<T>) {
+                    if (std::isnan(x)) {
+                        acc = v;
+                        idx = uint64_t(i);
+                        nan = true;
+                        continue;
+                    }
+                }
+                if (!any || (how == Red::Max ? x > y : x < y)) {
+                    any = true;
+                    acc = v;
+                    idx = uint64_t(i);
+                } else if (x == y && x == 0 && how == Red::Max && !std::signbit(x) && std::signbit(y)) {
+                    acc = v;  // max(-0, +0) = +0 (documented); the index stays the first
+                }
+            }
+            store(out.b, 0, acc);
+            std::memcpy(out.b + sizeof(T), &idx, sizeof(T));
         }
-        store(out.b, 0, acc);
         dst = out;
     });
 }
