@@ -38,7 +38,9 @@ void plogic(const SourceLoc&, const char* op, PLogic, Pred& out, const Pred& a, 
 // broadcasts one element; US_B* doubles every element (upsample), DS_B*
 // keeps every other (downsample); UNPK_B* widens each element to twice its
 // size (zero-filled high half).
-enum class Ld : uint8_t { Norm, Brc, Us, Ds, Unpk, Unsupported };
+// BLK broadcasts one 32-byte block to every block; UNPK4_B8 widens 64 bytes
+// into the low bytes of 32-bit slots.
+enum class Ld : uint8_t { Norm, Brc, Us, Ds, Unpk, Blk, Unpk4, Unsupported };
 void vload(const SourceLoc&, const char* op, VReg& dst, uint64_t ub, Ld, int elem);
 // vsts distributions (::DistVST): NORM stores the active elements; ONEPT
 // stores element 0; PK stores the low half of every element (narrowing).
@@ -144,8 +146,8 @@ void vpack(const SourceLoc&, const char* op, bool unpack, bool higher, int src_e
 // most) n + (upper ? 128 : 0), counting only values of that half.
 void vhistogram(const SourceLoc&, const char* op, bool cumulative, bool upper, VReg& dst, const VReg& src,
                 const Pred& mask);
-// The index vector: element i = start + i.
-void vindex(const SourceLoc&, Dt, VReg& dst, uint64_t start_bits);
+// The index vector: element i = start + i (decreasing: start + n - 1 - i).
+void vindex(const SourceLoc&, Dt, VReg& dst, uint64_t start_bits, bool decreasing);
 
 // A5's GM<->UB DMA (copy_gm_to_ubuf_align_v2 / copy_ubuf_to_gm_align_v2):
 // `n` bursts of `len` bytes, burst starts `gm_stride` bytes apart in GM and

@@ -34,6 +34,7 @@ void launch_vreg_pack(int16_t*, int32_t*, void*);
 void launch_vreg_histogram(uint16_t*, uint8_t*, void*);
 void launch_vreg_literals(float*, uint32_t*, int32_t*, float*, void*);
 void launch_vreg_dma_loops(float*, float*, void*);
+void launch_vreg_blk(float*, uint32_t*, int32_t*, float*, void*);
 void launch_vreg_mod(int32_t*, float*, int32_t*, int32_t*, float*, float*, void*);
 }
 
@@ -539,6 +540,27 @@ TEST_F(Vreg, DmaLoopsTakeEachStrideFromItsFieldAndPadToTheBlock) {
         else if (i < 48) want = big;
         else want = 0.0f;
         EXPECT_EQ(r[i], want) << i;
+    }
+}
+
+// BLK: one 32-byte block in every block; UNPK4_B8: byte i into the low byte
+// of 32-bit slot i; vci DEC_ORDER counts down to its start.
+TEST_F(Vreg, BlockBroadcastUnpack4AndDecreasingIndex) {
+    std::vector<float> a(64);
+    for (int i = 0; i < 64; ++i) a[i] = 1.5f * i - 7.0f;
+    float* dout = device(std::vector<float>(64, -1.0f));
+    uint32_t* d4 = device(std::vector<uint32_t>(64, 7777));
+    int32_t* di = device(std::vector<int32_t>(64, 7777));
+    launch_vreg_blk(dout, d4, di, device(a), stream);
+    const std::vector<float> r = back(dout, 64);
+    const std::vector<uint32_t> u = back(d4, 64);
+    const std::vector<int32_t> ix = back(di, 64);
+    uint8_t bytes[256];
+    std::memcpy(bytes, a.data(), 256);
+    for (int i = 0; i < 64; ++i) {
+        EXPECT_EQ(r[i], a[8 + i % 8]) << i;
+        EXPECT_EQ(u[i], uint32_t(bytes[i])) << i;
+        EXPECT_EQ(ix[i], 100 + 63 - i) << i;
     }
 }
 

@@ -554,6 +554,28 @@ __global__ __aicore__ void vreg_dma_loops(__gm__ float* out, __gm__ float* a) {
     out_to(out, kA, 64);
 }
 
+// vlds BLK and UNPK4_B8; vci DEC_ORDER.
+__global__ __aicore__ void vreg_blk(__gm__ float* out, __gm__ uint32_t* out4, __gm__ int32_t* outi, __gm__ float* a) {
+    in(kA, a, 64);
+    mte2_to_v();
+    __VEC_SCOPE__ {
+        const vector_bool all = pset_b32(PAT_ALL);
+        vector_f32 x;
+        vector_u32 u;
+        vector_s32 i;
+        vlds(x, ub<float>(kA), 8, BLK);  // the block of elements 8..15
+        vsts(x, ub<float>(kOut), 0, NORM_B32, all);
+        vlds((vector_u8&)u, ub<uint8_t>(kA), 0, UNPK4_B8);
+        vsts(u, ub<uint32_t>(kOut + 0x400), 0, NORM_B32, all);
+        vci(i, 100, DEC_ORDER);
+        vsts(i, ub<int32_t>(kOut + 0x800), 0, NORM_B32, all);
+    }
+    v_to_mte3();
+    out_to(out, kOut, 64);
+    out_to(out4, kOut + 0x400, 64);
+    out_to(outi, kOut + 0x800, 64);
+}
+
 extern "C" void launch_vreg_add_f32(float* out, float* a, float* b, uint32_t n, void* s) {
     vreg_add_f32<<<1, nullptr, s>>>(out, a, b, n);
 }
@@ -600,3 +622,6 @@ extern "C" void launch_vreg_literals(float* out, uint32_t* idx, int32_t* u, floa
     vreg_literals<<<1, nullptr, s>>>(out, idx, u, a);
 }
 extern "C" void launch_vreg_dma_loops(float* out, float* a, void* s) { vreg_dma_loops<<<1, nullptr, s>>>(out, a); }
+extern "C" void launch_vreg_blk(float* out, uint32_t* out4, int32_t* outi, float* a, void* s) {
+    vreg_blk<<<1, nullptr, s>>>(out, out4, outi, a);
+}

@@ -144,15 +144,14 @@ inline void vbr(D&& dst, S scalar, ptosim_cce::where_t w = ptosim_cce::where_t::
     ptosim::cce::a5::vscalar(ptosim_cce::here(w), "vbr", ptosim::cce::Sca::Dup, ptosim_cce::dt<T>(), d, d,
                              ptosim_cce::elem_bits<T>(scalar), all, false);
 }
-// vci(dst, start, INC_ORDER): element i = start + i.
+// vci(dst, start, INC_ORDER): element i = start + i; DEC_ORDER: start + n - 1 - i.
 template <class D, class S>
     requires ptosim_cce::vreg_like<D>
 inline void vci(D&& dst, S start, IndexOrder order = INC_ORDER,
                 ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
     using T = ptosim_cce::elem_of<D>;
-    if (order != INC_ORDER) ptosim::fault(ptosim_cce::here(w), "vci with DEC_ORDER is not simulated by ptosim yet");
     ptosim::cce::a5::vindex(ptosim_cce::here(w), ptosim_cce::dt<T>(), ptosim_cce::vr(dst),
-                            ptosim_cce::elem_bits<T>(start));
+                            ptosim_cce::elem_bits<T>(start), order == DEC_ORDER);
 }
 
 // Compares into a predicate: vcmp_<op>(dst, a, b, mask), vcmps_<op>(dst, a, scalar, mask).

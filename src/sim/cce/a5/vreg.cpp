@@ -137,8 +137,9 @@ void plogic(const SourceLoc& loc, const char* op, PLogic how, Pred& out, const P
 void vload(const SourceLoc& loc, const char* op, VReg& dst, uint64_t ub, Ld how, int elem) {
     Core& c = core();
     if (how == Ld::Unsupported)
-        fault(loc, std::string(op) + ": this load distribution (DINTLV, E2B, BLK, UNPK4) is not simulated by ptosim "
-                                     "yet; NORM, BRC_B*, US_B*, DS_B* and UNPK_B* are (docs/intrinsics/a5-vreg.md)");
+        fault(loc, std::string(op) + ": this load distribution (E2B, or DINTLV into one register) is not simulated by "
+                                     "ptosim yet; NORM, BRC_B*, US_B*, DS_B*, UNPK_B*, UNPK4_B8 and BLK are "
+                                     "(docs/intrinsics/a5-vreg.md)");
     // LoadAlign: a full-register load starts on a 32-byte boundary.
     if (how == Ld::Norm && ub % 32 != 0)
         fault(loc, std::string(op) + " NORM from UB offset " + std::to_string(ub) +
@@ -147,6 +148,8 @@ void vload(const SourceLoc& loc, const char* op, VReg& dst, uint64_t ub, Ld how,
     uint64_t bytes = kVL;
     if (how == Ld::Brc) bytes = uint64_t(elem);
     else if (how == Ld::Us || how == Ld::Unpk) bytes = kVL / 2;
+    else if (how == Ld::Blk) bytes = 32;
+    else if (how == Ld::Unpk4) bytes = kVL / 4;
     check_local(c, Space::UB, ub, bytes, (std::string(op) + " src").c_str(), loc);
     OpRecord r = mask_record(op, loc);
     r.bytes = bytes;
@@ -165,6 +168,13 @@ void vload(const SourceLoc& loc, const char* op, VReg& dst, uint64_t ub, Ld how,
         break;
     case Ld::Ds:  // every other element
         for (int i = 0; i < n; ++i) std::memcpy(out.b + i * elem, src + 2 * i * elem, elem);
+        break;
+    case Ld::Blk:  // one 32-byte block, in every block (asc_loadalign_brc_datablock)
+        for (int k = 0; k < kVL / 32; ++k) std::memcpy(out.b + 32 * k, src, 32);
+        break;
+    case Ld::Unpk4:  // 64 bytes, byte i into the low byte of 32-bit slot i (asc_loadalign_unpack4)
+        std::memset(out.b, 0, kVL);
+        for (int i = 0; i < kVL / 4; ++i) out.b[4 * i] = src[i];
         break;
     default:  // Unpk: element i into the low half of a slot twice as wide
         std::memset(out.b, 0, kVL);
@@ -422,15 +432,17 @@ void vreduce_blocks(const SourceLoc& loc, const char* op, Red how, Dt d, VReg& d
     });
 }
 
-void vindex(const SourceLoc& loc, Dt d, VReg& dst, uint64_t start_bits) {
+void vindex(const SourceLoc& loc, Dt d, VReg& dst, uint64_t start_bits, bool decreasing) {
     dispatch(core(), reg_record("vci", d, loc, kVL / size_of(d)));
     with_type(d, [&](auto t) {
         using T = decltype(t);
         T s;
         std::memcpy(&s, &start_bits, sizeof(T));
         VReg out;
-        for (int i = 0; i < kVL / int(sizeof(T)); ++i)
-            store(out.b, uint64_t(i) * sizeof(T), from_double<T>(to_double(s) + i));
+        const int n = kVL / int(sizeof(T));
+        // Decreasing: start + n - 1 down to start (asc-devkit asc_arange).
+        for (int i = 0; i < n; ++i)
+            store(out.b, uint64_t(i) * sizeof(T), from_double<T>(to_double(s) + (decreasing ? n - 1 - i : i)));
         dst = out;
     });
 }
