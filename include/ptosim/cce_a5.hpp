@@ -146,6 +146,10 @@ void vpack(const SourceLoc&, const char* op, bool unpack, bool higher, int src_e
 // most) n + (upper ? 128 : 0), counting only values of that half.
 void vhistogram(const SourceLoc&, const char* op, bool cumulative, bool upper, VReg& dst, const VReg& src,
                 const Pred& mask);
+// vexpdif: float dst[i] = e^(a - b) of the float sources' element i, or of
+// the half sources' element 2i + part, the difference in float.
+void vexpdif(const SourceLoc&, Dt src_type, int part, VReg& dst, const VReg& a, const VReg& b, const Pred& mask,
+             bool merging);
 // The index vector: element i = start + i (decreasing: start + n - 1 - i).
 void vindex(const SourceLoc&, Dt, VReg& dst, uint64_t start_bits, bool decreasing);
 

@@ -35,6 +35,7 @@ void launch_vreg_histogram(uint16_t*, uint8_t*, void*);
 void launch_vreg_literals(float*, uint32_t*, int32_t*, float*, void*);
 void launch_vreg_dma_loops(float*, float*, void*);
 void launch_vreg_blk(float*, uint32_t*, int32_t*, float*, void*);
+void launch_vreg_expdif(float*, uint16_t*, uint16_t*, float*, void*);
 void launch_vreg_mod(int32_t*, float*, int32_t*, int32_t*, float*, float*, void*);
 }
 
@@ -561,6 +562,25 @@ TEST_F(Vreg, BlockBroadcastUnpack4AndDecreasingIndex) {
         EXPECT_EQ(r[i], a[8 + i % 8]) << i;
         EXPECT_EQ(u[i], uint32_t(bytes[i])) << i;
         EXPECT_EQ(ix[i], 100 + 63 - i) << i;
+    }
+}
+
+// vexpdif: e^(a - b) into floats, from half sources' odd elements
+// (PART_ODD) or float sources; the difference in float, e^ rounded once.
+TEST_F(Vreg, ExpOfTheDifferenceFromAPart) {
+    std::vector<uint16_t> a(128), b(128);
+    for (int i = 0; i < 128; ++i) {
+        a[i] = bits(half(0.125f * static_cast<float>(i % 17) - 1.0f));
+        b[i] = bits(half(0.25f * static_cast<float>(i % 5)));
+    }
+    std::vector<float> fa(64, 3.0f);
+    float* dout = device(std::vector<float>(128, -1.0f));
+    launch_vreg_expdif(dout, device(a), device(b), device(fa), stream);
+    const std::vector<float> r = back(dout, 128);
+    for (int i = 0; i < 64; ++i) {
+        const float x = static_cast<float>(from_bits<half>(a[2 * i + 1])), y = static_cast<float>(from_bits<half>(b[2 * i + 1]));
+        EXPECT_EQ(r[i], static_cast<float>(std::exp(static_cast<double>(x - y)))) << i;
+        EXPECT_EQ(r[64 + i], 1.0f) << i;  // e^0
     }
 }
 

@@ -576,6 +576,28 @@ __global__ __aicore__ void vreg_blk(__gm__ float* out, __gm__ uint32_t* out4, __
     out_to(outi, kOut + 0x800, 64);
 }
 
+// vexpdif on half sources' odd elements and on float sources.
+__global__ __aicore__ void vreg_expdif(__gm__ float* out, __gm__ half* a, __gm__ half* b, __gm__ float* fa) {
+    in(kA, a, 128);
+    in(kB, b, 128);
+    in(kA + 0x400, fa, 64);
+    mte2_to_v();
+    __VEC_SCOPE__ {
+        const vector_bool all16 = pset_b16(PAT_ALL), all32 = pset_b32(PAT_ALL);
+        vector_f16 x, y;
+        vector_f32 d, u;
+        vlds(x, ub<half>(kA), 0, NORM);
+        vlds(y, ub<half>(kB), 0, NORM);
+        vexpdif(d, x, y, all16, PART_ODD);
+        vsts(d, ub<float>(kOut), 0, NORM_B32, all32);
+        vlds(u, ub<float>(kA + 0x400), 0, NORM);
+        vexpdif(d, u, u, all32, PART_EVEN);
+        vsts(d, ub<float>(kOut), 64, NORM_B32, all32);
+    }
+    v_to_mte3();
+    out_to(out, kOut, 128);
+}
+
 extern "C" void launch_vreg_add_f32(float* out, float* a, float* b, uint32_t n, void* s) {
     vreg_add_f32<<<1, nullptr, s>>>(out, a, b, n);
 }
@@ -624,4 +646,7 @@ extern "C" void launch_vreg_literals(float* out, uint32_t* idx, int32_t* u, floa
 extern "C" void launch_vreg_dma_loops(float* out, float* a, void* s) { vreg_dma_loops<<<1, nullptr, s>>>(out, a); }
 extern "C" void launch_vreg_blk(float* out, uint32_t* out4, int32_t* outi, float* a, void* s) {
     vreg_blk<<<1, nullptr, s>>>(out, out4, outi, a);
+}
+extern "C" void launch_vreg_expdif(float* out, uint16_t* a, uint16_t* b, float* fa, void* s) {
+    vreg_expdif<<<1, nullptr, s>>>(out, (half*)a, (half*)b, fa);
 }

@@ -273,3 +273,13 @@ inline void vmula(D&& dst, A&& a, B&& b, const vector_bool& m, Mode mode = MODE_
                              ptosim_cce::dt<ptosim_cce::elem_of<D>>(), ptosim_cce::vr(dst), ptosim_cce::vr(a),
                              ptosim_cce::vr(b), m, mode == MODE_MERGING);
 }
+
+// vexpdif(dst, a, b, mask, PART_EVEN|PART_ODD[, mode]): float e^(a - b), from
+// half sources' even or odd elements.
+template <class D, class A, class B>
+    requires(ptosim_cce::vreg_like<D> && ptosim_cce::vreg_like<A>)
+inline void vexpdif(D&& dst, A&& a, B&& b, const vector_bool& m, PartMode part, Mode mode = MODE_ZEROING,
+                    ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim::cce::a5::vexpdif(ptosim_cce::here(w), ptosim_cce::dt<ptosim_cce::elem_of<A>>(), part == PART_ODD ? 1 : 0,
+                             ptosim_cce::vr(dst), ptosim_cce::vr(a), ptosim_cce::vr(b), m, mode == MODE_MERGING);
+}

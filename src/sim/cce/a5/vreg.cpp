@@ -448,3 +448,44 @@ void vindex(const SourceLoc& loc, Dt d, VReg& dst, uint64_t start_bits, bool dec
 }
 
 }  // namespace ptosim::cce::a5
+
+namespace ptosim::cce::a5 {
+
+void vexpdif(const SourceLoc& loc, Dt src_type, int part, VReg& dst, const VReg& a, const VReg& b, const Pred& m,
+             bool merging) {
+    const int se = size_of(src_type);
+    if (src_type != Dt::F32 && src_type != Dt::F16)
+        fault(loc, std::string("vexpdif on ") + to_string(src_type) + " sources: it takes float or half sources");
+    // float destination elements; a half source's element 2i + part pairs
+    // with destination element i (as vcvt's parts), a float's element i.
+    const int n = kVL / 4;
+    uint64_t active_n = 0;
+    VReg out;
+    for (int i = 0; i < n; ++i) {
+        const int j = se == 4 ? i : 2 * i + part;
+        float v;
+        if (m.lane(j * se)) {
+            ++active_n;
+            double x, y;
+            if (se == 4) {
+                x = at<float>(a, j);
+                y = at<float>(b, j);
+            } else {
+                x = static_cast<float>(at<half>(a, j));
+                y = static_cast<float>(at<half>(b, j));
+            }
+            // The difference in float, then e to it rounded once to float.
+            const float d = static_cast<float>(x - y);
+            v = static_cast<float>(std::exp(static_cast<double>(d)));
+        } else if (merging) {
+            v = at<float>(dst, i);
+        } else {
+            v = 0.0f;
+        }
+        store(out.b, uint64_t(i) * 4, v);
+    }
+    dispatch(core(), reg_record("vexpdif", Dt::F32, loc, active_n));
+    dst = out;
+}
+
+}  // namespace ptosim::cce::a5
