@@ -62,6 +62,12 @@
 #include <cce/a5/mask.hpp>
 #include <cce/a5/ldst.hpp>
 #include <cce/a5/vector.hpp>
+#include <cce/a5/convert.hpp>
+#include <cce/a5/rearrange.hpp>
+#include <cce/a5/pred_move.hpp>
+#include <cce/a5/unaligned.hpp>
+#include <cce/a5/gather.hpp>
+#include <cce/a5/histogram.hpp>
 #include <cce/a5/dma.hpp>
 #include <cce/a5/pending.hpp>
 #else

@@ -35,7 +35,7 @@ struct Shape {
     uint16_t dst_rep, src0_rep, src1_rep;
 };
 
-enum class Bin : uint8_t { Add, Sub, Mul, Div, Max, Min, And, Or, AddRelu, SubRelu, MulAddDst, MulAdd, MulAddRelu, Prelu, Shl, Shr, Xor };
+enum class Bin : uint8_t { Add, Sub, Mul, Div, Max, Min, And, Or, AddRelu, SubRelu, MulAddDst, MulAdd, MulAddRelu, Prelu, Shl, Shr, Xor, Mod };
 enum class Una : uint8_t { Exp, Ln, Abs, Sqrt, Rsqrt, Rec, Relu, Not, Copy, Neg };
 enum class Sca : uint8_t { Add, Mul, Max, Min, Lrelu, Shl, Shr, Axpy, Dup };
 

@@ -38,7 +38,9 @@ void plogic(const SourceLoc&, const char* op, PLogic, Pred& out, const Pred& a, 
 // broadcasts one element; US_B* doubles every element (upsample), DS_B*
 // keeps every other (downsample); UNPK_B* widens each element to twice its
 // size (zero-filled high half).
-enum class Ld : uint8_t { Norm, Brc, Us, Ds, Unpk, Unsupported };
+// BLK broadcasts one 32-byte block to every block; UNPK4_B8 widens 64 bytes
+// into the low bytes of 32-bit slots.
+enum class Ld : uint8_t { Norm, Brc, Us, Ds, Unpk, Blk, Unpk4, Unsupported };
 void vload(const SourceLoc&, const char* op, VReg& dst, uint64_t ub, Ld, int elem);
 // vsts distributions (::DistVST): NORM stores the active elements; ONEPT
 // stores element 0; PK stores the low half of every element (narrowing).
@@ -78,11 +80,78 @@ void vselect(const SourceLoc&, Dt, VReg& dst, const VReg& a, const VReg& b, cons
 // Whole-register reductions (vcadd, vcmax, vcmin): the result in element 0,
 // the rest of the register zero.
 void vreduce(const SourceLoc&, const char* op, Red, Dt, VReg& dst, const VReg& a, const Pred& mask);
-// Conversion between element types of equal or different widths, element i
-// of the source to element i of the destination where both fit in VL.
-void vconvert(const SourceLoc&, const char* op, Dt from, Dt to, Round, VReg& dst, const VReg& a, const Pred& mask);
-// The index vector: element i = start + i.
-void vindex(const SourceLoc&, Dt, VReg& dst, uint64_t start_bits);
+// Per 32-byte block (vcgadd, vcgmax, vcgmin): block k's result in element k,
+// the rest of the register zero; inactive elements count as the identity
+// (-inf for max, +inf for min, 0 for the sum).
+void vreduce_blocks(const SourceLoc&, const char* op, Red, Dt, VReg& dst, const VReg& a, const Pred& mask);
+// vcvt (docs/intrinsics/a5-vreg.md, "Conversions"): the element types it
+// names are Dt's and A5's 8-bit and packed 4-bit floats.
+enum class Ct : uint8_t { F32, F16, BF16, S32, U32, S16, U16, S8, U8, S64, U64, E4M3, E5M2, HiF8, E8M0, E2M1, E1M2 };
+struct Cvt {
+    Ct from, to;
+    Round round;   // Round::None: nearest, ties to even (HiFloat8: ties away)
+    bool sat;      // RS_ENABLE (CTRL[60] with CTRL[59] overrides it for integer results)
+    int part;      // the part of the wider register: PART_EVEN/P0 0, PART_ODD/P1 1, P2 2, P3 3
+    bool merging;  // MODE_MERGING: inactive destination elements keep their value
+};
+// Element i of the narrower-count side pairs with element i * k + part of
+// the other (k: the ratio of the element counts); the destination elements
+// of the other parts become zero.
+void vconvert(const SourceLoc&, const Cvt&, VReg& dst, const VReg& src, const Pred& mask);
+// vtrc: each active float element rounded to an integral value of its own type.
+void vtruncate(const SourceLoc&, Dt, Round, VReg& dst, const VReg& src, const Pred& mask, bool merging);
+// Interleaves (vintlv, vdintlv): the 2*VL bytes of s0 then s1. vintlv
+// puts element i of s0 and of s1 side by side (d0 the first VL bytes of the
+// result, d1 the rest); vdintlv sends the even elements to d0, the odd ones
+// to d1. Over predicates (pintlv_b*, pdintlv_b*) the elements are groups of
+// `elem` bits.
+void vinterleave(const SourceLoc&, const char* op, bool deinterleave, int elem, VReg& d0, VReg& d1, const VReg& s0,
+                 const VReg& s1);
+void pinterleave(const SourceLoc&, const char* op, bool deinterleave, int elem, Pred& d0, Pred& d1, const Pred& s0,
+                 const Pred& s1);
+// Predicate loads and stores (plds, psts) at a UB byte offset: NORM moves
+// the 32 bytes; the upsampling load (US) reads 16 bytes and doubles each
+// bit, the downsampling one (DS) reads 64 and keeps the even bits; the
+// packing store (PK) writes the even bits, 16 bytes.
+enum class PDist : uint8_t { Norm, Us, Ds, Pk };
+void pload(const SourceLoc&, Pred& dst, uint64_t ub, PDist);
+void pstore(const SourceLoc&, const Pred& src, uint64_t ub, PDist);
+// ppack: the even bits of src into the lower (or higher) half of dst, the
+// other half zero; punpack: each bit of src's lower (or higher) half twice.
+void ppack(const SourceLoc&, const char* op, bool unpack, bool higher, Pred& dst, const Pred& src);
+// vselr: element i of dst is element idx[i] of src (elements of `elem`
+// bytes; idx holds unsigned integers of the same width).
+void vselect_index(const SourceLoc&, int elem, VReg& dst, const VReg& src, const VReg& idx);
+// Unaligned moves (vldas/vldus, vstus/vstas): vldus loads VL bytes from any
+// UB byte address, vstus stores `bytes` bytes at any; vldas and vstas (the
+// alignment register's priming and flush) only pass the dispatch point.
+void vload_unaligned(const SourceLoc&, VReg& dst, uint64_t ub);
+void vstore_unaligned(const SourceLoc&, const VReg& src, uint64_t ub, uint64_t bytes);
+void unaligned_step(const SourceLoc&, const char* op);
+// vgather2 / vscatter: element i from / to UB at `ub + index[i] * elem`
+// for the active elements; the indices are unsigned integers of
+// `idx_width` bytes, one a slot of that width in the register (8-bit data in
+// 16-bit slots, low byte).
+void vgather(const SourceLoc&, VReg& dst, uint64_t ub, int elem, const VReg& idx, int idx_width, const Pred& mask);
+void vscatter(const SourceLoc&, const VReg& src, uint64_t ub, int elem, const VReg& idx, int idx_width,
+              const Pred& mask);
+// vpack: the low half of each element of `src_elem` bytes into dst's lower
+// (or higher) half, the other half zero; vunpack: the elements of src's
+// lower (or higher) half widened to twice their size, sign-extended when
+// `is_signed`.
+void vpack(const SourceLoc&, const char* op, bool unpack, bool higher, int src_elem, bool is_signed, VReg& dst,
+           const VReg& src);
+// chistv2 (cumulative) / dhistv2 (frequency): bin n of the 128 uint16 bins
+// in dst gains the number of active bytes of src equal to (cumulative: at
+// most) n + (upper ? 128 : 0), counting only values of that half.
+void vhistogram(const SourceLoc&, const char* op, bool cumulative, bool upper, VReg& dst, const VReg& src,
+                const Pred& mask);
+// vexpdif: float dst[i] = e^(a - b) of the float sources' element i, or of
+// the half sources' element 2i + part, the difference in float.
+void vexpdif(const SourceLoc&, Dt src_type, int part, VReg& dst, const VReg& a, const VReg& b, const Pred& mask,
+             bool merging);
+// The index vector: element i = start + i (decreasing: start + n - 1 - i).
+void vindex(const SourceLoc&, Dt, VReg& dst, uint64_t start_bits, bool decreasing);
 
 // A5's GM<->UB DMA (copy_gm_to_ubuf_align_v2 / copy_ubuf_to_gm_align_v2):
 // `n` bursts of `len` bytes, burst starts `gm_stride` bytes apart in GM and
@@ -92,7 +161,8 @@ struct DmaV2 {
     uint32_t n, len;
     uint64_t gm_stride;
     uint32_t ub_stride;
-    bool pad;  // fill each UB burst's tail up to 32 bytes with the pad value
+    bool pad;      // fill each UB burst's tail up to 32 bytes with the pad value
+    int elem = 1;  // the element size the pad value is repeated in
 };
 void copy_gm_to_ub_v2(const SourceLoc&, uint64_t ub, const void* gm, const DmaV2&);
 void copy_ub_to_gm_v2(const SourceLoc&, void* gm, uint64_t ub, const DmaV2&);

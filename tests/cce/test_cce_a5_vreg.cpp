@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,19 @@ void launch_vreg_reduce(float*, float*, float*, void*);
 void launch_vreg_int64(int64_t*, int64_t*, int64_t*, void*);
 void launch_vreg_fma_f32(float*, float*, float*, void*);
 void launch_vreg_misaligned(float*, void*);
+void launch_vreg_convert(uint16_t*, int16_t*, int32_t*, float*, float*, void*);
+void launch_vreg_rearrange(int32_t*, uint8_t*, void*);
+void launch_vreg_unaligned(float*, float*, void*);
+void launch_vreg_gather(float*, uint16_t*, float*, uint8_t*, void*);
+void launch_vreg_block_reduce(float*, float*, void*);
+void launch_vreg_fp4(uint8_t*, uint16_t*, uint16_t*, void*);
+void launch_vreg_pack(int16_t*, int32_t*, void*);
+void launch_vreg_histogram(uint16_t*, uint8_t*, void*);
+void launch_vreg_literals(float*, uint32_t*, int32_t*, float*, void*);
+void launch_vreg_dma_loops(float*, float*, void*);
+void launch_vreg_blk(float*, uint32_t*, int32_t*, float*, void*);
+void launch_vreg_expdif(float*, uint16_t*, uint16_t*, float*, void*);
+void launch_vreg_mod(int32_t*, float*, int32_t*, int32_t*, float*, float*, void*);
 }
 
 namespace {
@@ -225,6 +239,348 @@ TEST_F(Vreg, MultiplyAddsRoundOnce) {
     for (int i = 0; i < 64; ++i) {
         EXPECT_EQ(r[64 + i], once) << i;   // vmadd: a * b + a
         EXPECT_EQ(r[128 + i], once) << i;  // vmula: a + a * b
+    }
+}
+
+// vcvt's rounding modes, saturation (the instruction's RS_* and CTRL[60]/[59]
+// over it), parts and predicate; vtrc; a widening. Expected values worked
+// out by hand from the rounding rules (asc-devkit "rounding_mode.md").
+TEST_F(Vreg, ConversionsRoundSaturateAndSelectTheirPart) {
+    const float v[16] = {1.5f,  2.5f,  -2.5f, -1.25f, 70000.0f, -70000.0f, 40000.7f, INFINITY,
+                         -INFINITY, NAN, 3e9f, -3e9f, 0.1f, 65519.0f, 1.00048828125f, -0.75f};
+    // f32 -> f16 toward zero (no overflow to infinity), not saturating.
+    const uint16_t rz[16] = {0x3e00, 0x4100, 0xc100, 0xbd00, 0x7bff, 0xfbff, 0x78e2, 0x7c00,
+                             0xfc00, 0x7e00, 0x7bff, 0xfbff, 0x2e66, 0x7bff, 0x3c00, 0xba00};
+    // Ties away, saturating: infinities and overflows to +-65504, NaN to 0.
+    const uint16_t ra_sat[16] = {0x3e00, 0x4100, 0xc100, 0xbd00, 0x7bff, 0xfbff, 0x78e2, 0x7bff,
+                                 0xfbff, 0x0000, 0x7bff, 0xfbff, 0x2e66, 0x7bff, 0x3c01, 0xba00};
+    const int16_t s16_r_sat[16] = {2, 2, -2, -1, 32767, -32768, 32767, 32767, -32768, 0, 32767, -32768, 0, 32767, 1, -1};
+    // Not saturating: the low 16 bits; infinities give the limits, NaN 0.
+    const int16_t s16_f_wrap[16] = {1, 2, -3, -2, 4464, -4464, -25536, 32767, -32768, 0, 24064, -24064, 0, -17, 1, -1};
+    const int32_t s32_c_wrap[16] = {2,          3,          -2, -1, 70000, -70000, 40001, 2147483647,
+                                    INT32_MIN, 0, -1294967296, 1294967296, 1, 65519, 2, 0};
+    std::vector<float> a(64);
+    for (int i = 0; i < 64; ++i) a[i] = v[i % 16];
+    float* da = device(a);
+    uint16_t* dh = device(std::vector<uint16_t>(256, 0xAAAA));
+    int16_t* d16 = device(std::vector<int16_t>(384, 0x5555));
+    int32_t* d32 = device(std::vector<int32_t>(64, 0x5555));
+    float* df = device(std::vector<float>(128, -1.0f));
+    launch_vreg_convert(dh, d16, d32, df, da, stream);
+    const std::vector<uint16_t> h = back(dh, 256);
+    const std::vector<int16_t> s = back(d16, 384);
+    const std::vector<int32_t> w = back(d32, 64);
+    const std::vector<float> f = back(df, 128);
+    for (int i = 0; i < 64; ++i) {
+        const int k = i % 16;
+        // PART_ODD writes the odd halves, the even ones become zero; PART_EVEN the reverse.
+        EXPECT_EQ(h[2 * i], 0) << i;
+        if (k == 9) EXPECT_EQ(h[2 * i + 1] & 0x7c00, 0x7c00) << i;  // a NaN
+        if (k == 9) EXPECT_NE(h[2 * i + 1] & 0x03ff, 0) << i;
+        if (k != 9) EXPECT_EQ(h[2 * i + 1], rz[k]) << i;
+        EXPECT_EQ(h[128 + 2 * i], ra_sat[k]) << i;
+        EXPECT_EQ(h[128 + 2 * i + 1], 0) << i;
+        // 40 active elements: the rest zero.
+        EXPECT_EQ(s[2 * i], i < 40 ? s16_r_sat[k] : 0) << i;
+        EXPECT_EQ(s[2 * i + 1], 0) << i;
+        EXPECT_EQ(s[128 + 2 * i], s16_f_wrap[k]) << i;
+        EXPECT_EQ(s[256 + 2 * i], s16_f_wrap[k]) << i;  // CTRL[60]+[59] over RS_ENABLE
+        EXPECT_EQ(w[i], s32_c_wrap[k]) << i;
+        // vtrc floor, 32 active.
+        if (i >= 32) EXPECT_EQ(f[i], 0.0f) << i;
+        else if (k == 9) EXPECT_TRUE(std::isnan(f[i])) << i;
+        else EXPECT_EQ(f[i], std::floor(v[k])) << i;
+        // The odd halves back to float.
+        if (k == 9) EXPECT_TRUE(std::isnan(f[64 + i])) << i;
+        else EXPECT_EQ(f[64 + i], static_cast<float>(from_bits<half>(rz[k]))) << i;
+    }
+}
+
+TEST_F(Vreg, InterleavesAndPredicateMoves) {
+    int32_t* dout = device(std::vector<int32_t>(320, -7));
+    uint8_t* dbits = device(std::vector<uint8_t>(160, 0xEE));
+    launch_vreg_rearrange(dout, dbits, stream);
+    const std::vector<int32_t> r = back(dout, 320);
+    const std::vector<uint8_t> b = back(dbits, 160);
+    for (int i = 0; i < 32; ++i) {
+        EXPECT_EQ(r[2 * i], i) << i;
+        EXPECT_EQ(r[2 * i + 1], 100 + i) << i;
+        EXPECT_EQ(r[64 + 2 * i], 32 + i) << i;
+        EXPECT_EQ(r[64 + 2 * i + 1], 132 + i) << i;
+    }
+    for (int i = 0; i < 64; ++i) {
+        EXPECT_EQ(r[128 + i], i) << i;        // vdintlv undoes vintlv
+        EXPECT_EQ(r[192 + i], 100 + i) << i;
+        EXPECT_EQ(r[256 + i], i < 5 ? i : 100 + i) << i;  // psts/ppack/plds US/punpack round trip
+    }
+    // plt_b32(5): bits 0..19; PK keeps the even bits (0..9); two ppacks one bit an element.
+    const uint8_t norm[3] = {0xff, 0xff, 0x0f};
+    for (int i = 0; i < 32; ++i) EXPECT_EQ(b[i], i < 3 ? norm[i] : 0) << i;
+    for (int i = 0; i < 16; ++i) EXPECT_EQ(b[32 + i], i == 0 ? 0xff : i == 1 ? 0x03 : 0) << i;
+    for (int i = 0; i < 32; ++i) EXPECT_EQ(b[64 + i], i == 0 ? 0x1f : 0) << i;
+    // pdintlv_b8(plt_b32(3), all): the even bits of bits 0..11 then of all ones.
+    for (int i = 0; i < 32; ++i) EXPECT_EQ(b[96 + i], i == 0 ? 0x3f : i < 16 ? 0 : 0xff) << i;
+    // pintlv_b16(p, all): the second half pairs p's empty upper groups with all's.
+    for (int i = 0; i < 32; ++i) EXPECT_EQ(b[128 + i], 0xcc) << i;
+}
+
+// vldus from an element offset of 3, two vstus continuing each other at an
+// offset of 1, vselr by index 3i (wrapping past the register).
+TEST_F(Vreg, UnalignedMovesAndSelectByIndex) {
+    std::vector<float> a(80);
+    for (int i = 0; i < 80; ++i) a[i] = 0.5f * i + 1.0f;
+    float* da = device(a);
+    float* dout = device(std::vector<float>(128, -1.0f));
+    launch_vreg_unaligned(dout, da, stream);
+    const std::vector<float> r = back(dout, 128);
+    EXPECT_EQ(r[0], 0.0f);  // UB as the launch left it
+    for (int i = 0; i < 5; ++i) EXPECT_EQ(r[1 + i], a[3 + i]) << i;
+    for (int i = 0; i < 7; ++i) EXPECT_EQ(r[6 + i], a[3 + i]) << i;
+    for (int i = 13; i < 64; ++i) EXPECT_EQ(r[i], 0.0f) << i;
+    for (int i = 0; i < 64; ++i) EXPECT_EQ(r[64 + i], a[3 + (3 * i) % 64]) << i;
+}
+
+// vmod: the remainder takes the divisor's sign (pto-isa's A5 TREM golden,
+// NumPy's %); by zero, zero.
+TEST_F(Vreg, ModTakesTheDivisorsSign) {
+    const int32_t ia[8] = {7, -7, 7, -7, 0, 2147483647, -2147483647 - 1, 5};
+    const int32_t ib[8] = {3, 3, -3, -3, 5, 10, 7, 0};
+    const int32_t im[8] = {1, 2, -2, -1, 0, 7, 5, 0};
+    const float fa[8] = {7.5f, -7.5f, 7.5f, -7.5f, 1.0f, 5.25f, -0.5f, 6.0f};
+    const float fb[8] = {2.0f, 2.0f, -2.0f, -2.0f, 4.0f, 0.5f, 4.0f, 3.0f};
+    const float fm[8] = {1.5f, 0.5f, -0.5f, -1.5f, 1.0f, 0.25f, 3.5f, 0.0f};
+    std::vector<int32_t> a(64), b(64);
+    std::vector<float> x(64), y(64);
+    for (int i = 0; i < 64; ++i) {
+        a[i] = ia[i % 8];
+        b[i] = ib[i % 8];
+        x[i] = fa[i % 8];
+        y[i] = fb[i % 8];
+    }
+    int32_t* dout = device(std::vector<int32_t>(64, 99));
+    float* dfout = device(std::vector<float>(64, 99.0f));
+    launch_vreg_mod(dout, dfout, device(a), device(b), device(x), device(y), stream);
+    const std::vector<int32_t> r = back(dout, 64);
+    const std::vector<float> f = back(dfout, 64);
+    for (int i = 0; i < 64; ++i) {
+        EXPECT_EQ(r[i], im[i % 8]) << i;
+        EXPECT_EQ(f[i], fm[i % 8]) << i;
+    }
+}
+
+// vgather2 by indices 63 - i under a 60-element predicate, vscatter back by
+// the same indices, and an 8-bit gather zero-extended into 16-bit slots.
+TEST_F(Vreg, GatherAndScatterByIndex) {
+    std::vector<float> a(64);
+    std::vector<uint8_t> b(256);
+    for (int i = 0; i < 64; ++i) a[i] = 0.25f * i - 3.0f;
+    for (int i = 0; i < 256; ++i) b[i] = static_cast<uint8_t>(255 - i);
+    float* dout = device(std::vector<float>(128, -1.0f));
+    uint16_t* d16 = device(std::vector<uint16_t>(128, 0xAAAA));
+    launch_vreg_gather(dout, d16, device(a), device(b), stream);
+    const std::vector<float> r = back(dout, 128);
+    const std::vector<uint16_t> r16 = back(d16, 128);
+    for (int i = 0; i < 64; ++i) {
+        EXPECT_EQ(r[64 + i], i < 60 ? a[63 - i] : 0.0f) << i;  // gathered, inactive zero
+        EXPECT_EQ(r[i], i > 3 ? a[i] : 0.0f) << i;  // scattered back: x's inactive zeros land at 0..3
+    }
+    for (int i = 0; i < 128; ++i) EXPECT_EQ(r16[i], b[2 * i]) << i;
+}
+
+// vcgadd/vcgmax/vcgmin: one result per 32-byte block in elements 0..7, the
+// rest zero; the last block has 4 of its 8 elements active.
+TEST_F(Vreg, BlockReductionsOnePerBlock) {
+    std::vector<float> a(64);
+    for (int i = 0; i < 64; ++i) a[i] = static_cast<float>((i * 29) % 64) - 31.5f;
+    float* dout = device(std::vector<float>(192, -1.0f));
+    launch_vreg_block_reduce(dout, device(a), stream);
+    const std::vector<float> r = back(dout, 192);
+    for (int k = 0; k < 8; ++k) {
+        float sum = 0.0f, mx = -INFINITY, mn = INFINITY;
+        for (int j = 0; j < 8; ++j) {
+            const int i = 8 * k + j;
+            if (i >= 60) continue;
+            sum += a[i];  // exact: halves far below 2^24
+            mx = std::max(mx, a[i]);
+            mn = std::min(mn, a[i]);
+        }
+        EXPECT_EQ(r[k], sum) << k;
+        EXPECT_EQ(r[64 + k], mx) << k;
+        EXPECT_EQ(r[128 + k], mn) << k;
+    }
+    for (int i = 8; i < 64; ++i) {
+        EXPECT_EQ(r[i], 0.0f) << i;
+        EXPECT_EQ(r[64 + i], 0.0f) << i;
+        EXPECT_EQ(r[128 + i], 0.0f) << i;
+    }
+}
+
+// bfloat16 -> fp4 E2M1 in pairs (nearest even, saturating: the format has
+// no infinity), the pair's byte at 4i with PART_P0, the other bytes zero;
+// and back to bfloat16.
+TEST_F(Vreg, Fp4ConvertsInPairsIntoEveryFourthByte) {
+    const float v[8] = {0.5f, 1.5f, 2.5f, 5.0f, 7.0f, -1.0f, 0.25f, -6.0f};
+    // E2M1 codes: 0 0.5 1 1.5 2 3 4 6 (sign bit 8); 2.5 and 5 tie to the
+    // even code (2, 4), 7 saturates to 6, 0.25 ties to 0.
+    const uint8_t code[8] = {0x1, 0x3, 0x4, 0x6, 0x7, 0xa, 0x0, 0xf};
+    const float back_v[8] = {0.5f, 1.5f, 2.0f, 4.0f, 6.0f, -1.0f, 0.0f, -6.0f};
+    std::vector<uint16_t> a(128);
+    for (int i = 0; i < 128; ++i) a[i] = bits(bfloat16_t(v[i % 8]));
+    uint8_t* dout = device(std::vector<uint8_t>(256, 0xEE));
+    uint16_t* dback = device(std::vector<uint16_t>(128, 0xEEEE));
+    launch_vreg_fp4(dout, dback, device(a), stream);
+    const std::vector<uint8_t> r = back(dout, 256);
+    const std::vector<uint16_t> b = back(dback, 128);
+    for (int i = 0; i < 64; ++i) {
+        const int k = (2 * i) % 8;
+        EXPECT_EQ(r[4 * i], code[k] | (code[k + 1] << 4)) << i;
+        for (int j = 1; j < 4; ++j) EXPECT_EQ(r[4 * i + j], 0) << i;
+    }
+    for (int i = 0; i < 128; ++i) EXPECT_EQ(static_cast<float>(from_bits<bfloat16_t>(b[i])), back_v[i % 8]) << i;
+}
+
+// vpack keeps each element's low half, into the lower or the higher half of
+// the register (the other half zero); vunpack widens back, sign-extending a
+// signed type, zero-extending an unsigned one.
+TEST_F(Vreg, PackAndUnpackHalves) {
+    int16_t* d16 = device(std::vector<int16_t>(256, 0x5555));
+    int32_t* d32 = device(std::vector<int32_t>(192, 0x5555));
+    launch_vreg_pack(d16, d32, stream);
+    const std::vector<int16_t> p = back(d16, 256);
+    const std::vector<int32_t> u = back(d32, 192);
+    for (int i = 0; i < 64; ++i) {
+        EXPECT_EQ(p[i], i - 32) << i;
+        EXPECT_EQ(p[64 + i], 0) << i;
+        EXPECT_EQ(p[128 + i], 0) << i;
+        EXPECT_EQ(p[192 + i], i - 32) << i;
+        EXPECT_EQ(u[i], i - 32) << i;
+        EXPECT_EQ(u[64 + i], i - 32) << i;
+        EXPECT_EQ(u[128 + i], (i - 32) & 0xffff) << i;
+    }
+}
+
+// chistv2 counts the active bytes at most 127 (Bin_N0) or 128 + n (Bin_N1,
+// values from 128 only); dhistv2 the bytes equal to n or 128 + n; both add
+// to the bins' values.
+TEST_F(Vreg, HistogramsAddCountsToTheBins) {
+    std::vector<uint8_t> a(256);
+    for (int i = 0; i < 256; ++i) a[i] = static_cast<uint8_t>((i * 73 + 11) % 256);
+    uint16_t* dout = device(std::vector<uint16_t>(512, 0));
+    launch_vreg_histogram(dout, device(a), stream);
+    const std::vector<uint16_t> r = back(dout, 512);
+    for (int n = 0; n < 128; ++n) {
+        int c0 = 0, c1 = 0, f0 = 0, f1 = 0;
+        for (int i = 0; i < 200; ++i) {
+            c0 += a[i] <= n;
+            c1 += a[i] >= 128 && a[i] <= 128 + n;
+            f0 += a[i] == n;
+            f1 += a[i] == 128 + n;
+        }
+        EXPECT_EQ(r[n], 1 + c0) << n;
+        EXPECT_EQ(r[128 + n], 1 + c1) << n;
+        EXPECT_EQ(r[256 + n], 1 + f0) << n;
+        EXPECT_EQ(r[384 + n], 1 + f1) << n;
+    }
+}
+
+// pto-isa builds operands from the constants' types (decltype(BRC_B32){},
+// decltype(ROUND_Z)()): each must name its own value, not the enumeration's
+// zero. vcmax/vcmin put the extreme's index in element 1 (the lowest of
+// equal ones); int16 -> uint32 clamps negatives to zero.
+TEST_F(Vreg, ConstantsKeepTheirValueThroughTheirTypeAndReductionsGiveTheIndex) {
+    std::vector<float> a(64);
+    for (int i = 0; i < 64; ++i) a[i] = 0.75f * static_cast<float>((i * 37) % 61) - 20.0f;
+    a[20] = a[7] = 100.5f;  // a tie for the maximum: index 7
+    a[61] = 500.0f;         // beyond the 60 active elements
+    float* dout = device(std::vector<float>(128, -1.0f));
+    uint32_t* didx = device(std::vector<uint32_t>(128, 7777));
+    int32_t* du = device(std::vector<int32_t>(64, 7777));
+    launch_vreg_literals(dout, didx, du, device(a), stream);
+    const std::vector<float> r = back(dout, 128);
+    const std::vector<uint32_t> ix = back(didx, 128);
+    const std::vector<int32_t> u = back(du, 64);
+    for (int i = 0; i < 64; ++i) {
+        EXPECT_EQ(r[i], a[8]) << i;
+        EXPECT_EQ(r[64 + i], std::trunc(a[i])) << i;
+    }
+    int mn = 0;
+    for (int i = 1; i < 60; ++i)
+        if (a[i] < a[mn]) mn = i;
+    float mx_bits_v;
+    std::memcpy(&mx_bits_v, &ix[0], 4);
+    EXPECT_EQ(mx_bits_v, 100.5f);
+    EXPECT_EQ(ix[1], 7u);
+    float mn_v;
+    std::memcpy(&mn_v, &ix[64], 4);
+    EXPECT_EQ(mn_v, a[mn]);
+    EXPECT_EQ(ix[65], uint32_t(mn));
+    for (int i = 2; i < 64; ++i) {
+        EXPECT_EQ(ix[i], 0u) << i;
+        EXPECT_EQ(ix[64 + i], 0u) << i;
+    }
+    // Even int16 elements -64, -62, ... widened: negatives clamp to zero.
+    for (int i = 0; i < 64; ++i) EXPECT_EQ(u[i], std::max(0, -64 + 2 * i)) << i;
+}
+
+// Loop 1's GM stride sits in the low 40 bits of its register and its UB
+// stride above them; with the data select bit a burst of 10 floats is
+// padded with set_mov_pad_val's value to its 32-byte boundary.
+TEST_F(Vreg, DmaLoopsTakeEachStrideFromItsFieldAndPadToTheBlock) {
+    std::vector<float> a(64);
+    for (int i = 0; i < 64; ++i) a[i] = static_cast<float>(i) + 0.5f;
+    float* dout = device(std::vector<float>(64, -1.0f));
+    launch_vreg_dma_loops(dout, device(a), stream);
+    const std::vector<float> r = back(dout, 64);
+    const float big = std::numeric_limits<float>::max();
+    for (int i = 0; i < 64; ++i) {
+        float want;
+        if (i < 10) want = a[i];
+        else if (i < 16) want = big;
+        else if (i < 32) want = 0.0f;  // UB as the launch left it
+        else if (i < 42) want = a[16 + (i - 32)];
+        else if (i < 48) want = big;
+        else want = 0.0f;
+        EXPECT_EQ(r[i], want) << i;
+    }
+}
+
+// BLK: one 32-byte block in every block; UNPK4_B8: byte i into the low byte
+// of 32-bit slot i; vci DEC_ORDER counts down to its start.
+TEST_F(Vreg, BlockBroadcastUnpack4AndDecreasingIndex) {
+    std::vector<float> a(64);
+    for (int i = 0; i < 64; ++i) a[i] = 1.5f * i - 7.0f;
+    float* dout = device(std::vector<float>(64, -1.0f));
+    uint32_t* d4 = device(std::vector<uint32_t>(64, 7777));
+    int32_t* di = device(std::vector<int32_t>(64, 7777));
+    launch_vreg_blk(dout, d4, di, device(a), stream);
+    const std::vector<float> r = back(dout, 64);
+    const std::vector<uint32_t> u = back(d4, 64);
+    const std::vector<int32_t> ix = back(di, 64);
+    uint8_t bytes[256];
+    std::memcpy(bytes, a.data(), 256);
+    for (int i = 0; i < 64; ++i) {
+        EXPECT_EQ(r[i], a[8 + i % 8]) << i;
+        EXPECT_EQ(u[i], uint32_t(bytes[i])) << i;
+        EXPECT_EQ(ix[i], 100 + 63 - i) << i;
+    }
+}
+
+// vexpdif: e^(a - b) into floats, from half sources' odd elements
+// (PART_ODD) or float sources; the difference in float, e^ rounded once.
+TEST_F(Vreg, ExpOfTheDifferenceFromAPart) {
+    std::vector<uint16_t> a(128), b(128);
+    for (int i = 0; i < 128; ++i) {
+        a[i] = bits(half(0.125f * static_cast<float>(i % 17) - 1.0f));
+        b[i] = bits(half(0.25f * static_cast<float>(i % 5)));
+    }
+    std::vector<float> fa(64, 3.0f);
+    float* dout = device(std::vector<float>(128, -1.0f));
+    launch_vreg_expdif(dout, device(a), device(b), device(fa), stream);
+    const std::vector<float> r = back(dout, 128);
+    for (int i = 0; i < 64; ++i) {
+        const float x = static_cast<float>(from_bits<half>(a[2 * i + 1])), y = static_cast<float>(from_bits<half>(b[2 * i + 1]));
+        EXPECT_EQ(r[i], static_cast<float>(std::exp(static_cast<double>(x - y)))) << i;
+        EXPECT_EQ(r[64 + i], 1.0f) << i;  // e^0
     }
 }
 

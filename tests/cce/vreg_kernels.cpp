@@ -250,6 +250,354 @@ __global__ __aicore__ void vreg_misaligned(__gm__ float* out) {
     out_to(out, kOut, 8);
 }
 
+// Conversions: 64 floats in, each vcvt's whole destination register out
+// (the parts it does not write included), vtrc, and a widening back.
+__global__ __aicore__ void vreg_convert(__gm__ half* oh, __gm__ int16_t* o16, __gm__ int32_t* o32, __gm__ float* of,
+                                        __gm__ float* a) {
+    in(kA, a, 64);
+    mte2_to_v();
+    __VEC_SCOPE__ {
+        vector_f32 x, t;
+        vector_f16 h, h2;
+        vector_s16 s;
+        vector_s32 i32;
+        const vector_bool all32 = pset_b32(PAT_ALL), all16 = pset_b16(PAT_ALL);
+        vlds(x, ub<float>(kA), 0, NORM);
+        // f32 -> f16 toward zero into the odd halves, not saturating.
+        vcvt(h, x, all32, ROUND_Z, RS_DISABLE, PART_ODD);
+        vsts(h, ub<half>(kOut), 0, NORM_B16, all16);
+        // Ties away, saturating, the even halves (the type-tag rounding form).
+        vcvt(h2, x, all32, __cce_simd::RoundAType(), RS_ENABLE, PART_EVEN);
+        vsts(h2, ub<half>(kOut), 128, NORM_B16, all16);
+        // f32 -> s16: nearest even, saturating, 40 elements active.
+        uint32_t forty = 40;
+        vcvt(s, x, plt_b32(forty, POST_UPDATE), ROUND_R, RS_ENABLE, PART_EVEN);
+        vsts(s, ub<int16_t>(kOut + 0x400), 0, NORM_B16, all16);
+        // Floor, not saturating: the low bits.
+        vcvt(s, x, all32, ROUND_F, RS_DISABLE, PART_EVEN);
+        vsts(s, ub<int16_t>(kOut + 0x400), 128, NORM_B16, all16);
+        // CTRL[60] with CTRL[59] set: low bits although the instruction saturates.
+        const uint64_t ctrl = get_ctrl();
+        set_ctrl(ctrl | (1ull << 60) | (1ull << 59));
+        vcvt(s, x, all32, RS_ENABLE, ROUND_F, PART_EVEN);
+        set_ctrl(ctrl);
+        vsts(s, ub<int16_t>(kOut + 0x400), 256, NORM_B16, all16);
+        // f32 -> s32 ceiling, not saturating.
+        vcvt(i32, x, all32, ROUND_C, RS_DISABLE);
+        vsts(i32, ub<int32_t>(kOut + 0x800), 0, NORM_B32, all32);
+        // vtrc floor over 32 elements, the rest zero.
+        uint32_t half_count = 32;
+        vtrc(t, x, ROUND_F, plt_b32(half_count, POST_UPDATE));
+        vsts(t, ub<float>(kOut + 0xA00), 0, NORM_B32, all32);
+        // f16 -> f32 from the odd halves of the first conversion.
+        vcvt(t, h, all16, PART_ODD);
+        vsts(t, ub<float>(kOut + 0xA00), 64, NORM_B32, all32);
+    }
+    v_to_mte3();
+    out_to(oh, kOut, 256);
+    out_to(o16, kOut + 0x400, 384);
+    out_to(o32, kOut + 0x800, 64);
+    out_to(of, kOut + 0xA00, 128);
+}
+
+// Interleaves of registers and predicates, predicate loads, stores, packs.
+__global__ __aicore__ void vreg_rearrange(__gm__ int32_t* out, __gm__ uint8_t* bits) {
+    __VEC_SCOPE__ {
+        const vector_bool all = pset_b32(PAT_ALL);
+        vector_s32 a, b, c, d, e, f;
+        vci(a, 0, INC_ORDER);
+        vci(b, 100, INC_ORDER);
+        vintlv(c, d, a, b);
+        vsts(c, ub<int32_t>(kOut), 0, NORM_B32, all);
+        vsts(d, ub<int32_t>(kOut), 64, NORM_B32, all);
+        vdintlv(e, f, c, d);
+        vsts(e, ub<int32_t>(kOut), 128, NORM_B32, all);
+        vsts(f, ub<int32_t>(kOut), 192, NORM_B32, all);
+        // Elements 0..4 of 32 bits: predicate bits 0..19.
+        uint32_t five = 5;
+        vector_bool p = plt_b32(five), q, r, x, y;
+        __ubuf__ uint8_t* pb = ub<uint8_t>(kB);
+        psts(p, pb, 0, NORM);
+        psts(p, pb, 32, PK);
+        // Packed twice: one bit per element.
+        ppack(q, p, LOWER);
+        ppack(q, q, LOWER);
+        psts(q, pb, 64, NORM);
+        // Back: upsampled load, unpacked: the 32-bit predicate again.
+        plds(r, pb, 64, US);
+        punpack(r, r, LOWER);
+        vsel(e, a, b, r);
+        vsts(e, ub<int32_t>(kOut), 256, NORM_B32, all);
+        uint32_t three = 3;
+        pdintlv_b8(x, y, plt_b32(three), all);
+        psts(x, pb, 96, NORM);
+        pintlv_b16(x, y, p, all);
+        psts(y, pb, 128, NORM);
+    }
+    v_to_mte3();
+    out_to(out, kOut, 320);
+    out_to(bits, kB, 160);
+}
+
+// Unaligned loads and stores, and vselr.
+__global__ __aicore__ void vreg_unaligned(__gm__ float* out, __gm__ float* a) {
+    in(kA, a, 80);
+    mte2_to_v();
+    __VEC_SCOPE__ {
+        vector_f32 x, y;
+        vector_u32 idx;
+        vector_align u;
+        __ubuf__ float* src = ub<float>(kA) + 3;
+        vldas(u, src);
+        vldus(x, u, src);
+        __ubuf__ float* p = ub<float>(kOut) + 1;
+        vstus(u, 5, x, p, POST_UPDATE);
+        vstus(u, 7, x, p, POST_UPDATE);
+        vstas(u, p, 0, POST_UPDATE);
+        const vector_bool all = pset_b32(PAT_ALL);
+        vci(idx, 0u, INC_ORDER);
+        vmuls(idx, idx, 3u, all);
+        vselr(y, x, idx);
+        vsts(y, ub<float>(kOut), 64, NORM_B32, all);
+    }
+    v_to_mte3();
+    out_to(out, kOut, 128);
+}
+
+// vmod on int32 and float: the remainder with the divisor's sign.
+__global__ __aicore__ void vreg_mod(__gm__ int32_t* out, __gm__ float* fout, __gm__ int32_t* a, __gm__ int32_t* b,
+                                    __gm__ float* fa, __gm__ float* fb) {
+    in(kA, a, 64);
+    in(kB, b, 64);
+    in(kA + 0x400, fa, 64);
+    in(kB + 0x400, fb, 64);
+    mte2_to_v();
+    __VEC_SCOPE__ {
+        const vector_bool all = pset_b32(PAT_ALL);
+        vector_s32 x, y;
+        vector_f32 u, v;
+        vlds(x, ub<int32_t>(kA), 0, NORM);
+        vlds(y, ub<int32_t>(kB), 0, NORM);
+        vmod(x, x, y, all, MODE_ZEROING);
+        vsts(x, ub<int32_t>(kOut), 0, NORM_B32, all);
+        vlds(u, ub<float>(kA + 0x400), 0, NORM);
+        vlds(v, ub<float>(kB + 0x400), 0, NORM);
+        vmod(u, u, v, all, MODE_ZEROING);
+        vsts(u, ub<float>(kOut + 0x400), 0, NORM_B32, all);
+    }
+    v_to_mte3();
+    out_to(out, kOut, 64);
+    out_to(fout, kOut + 0x400, 64);
+}
+
+// vgather2 and vscatter with reversed indices; an 8-bit gather into 16-bit slots.
+__global__ __aicore__ void vreg_gather(__gm__ float* out, __gm__ uint16_t* out16, __gm__ float* a, __gm__ uint8_t* b) {
+    in(kA, a, 64);
+    in(kB, b, 256);
+    mte2_to_v();
+    __VEC_SCOPE__ {
+        const vector_bool all = pset_b32(PAT_ALL);
+        vector_u32 idx, top;
+        vector_f32 x;
+        vci(idx, 0u, INC_ORDER);
+        vdup(top, 63u, all, MODE_ZEROING);
+        vsub(idx, top, idx, all, MODE_ZEROING);
+        uint32_t sixty = 60;
+        vgather2(x, ub<float>(kA), idx, plt_b32(sixty));
+        vsts(x, ub<float>(kOut), 64, NORM_B32, all);
+        vscatter(x, ub<float>(kOut), idx, all);
+        vector_u16 i16, y;
+        const vector_bool all16 = pset_b16(PAT_ALL);
+        vci(i16, (uint16_t)0, INC_ORDER);
+        vmuls(i16, i16, (uint16_t)2, all16);
+        vgather2(y, ub<uint8_t>(kB), i16, all16);
+        vsts(y, ub<uint16_t>(kOut + 0x400), 0, NORM_B16, all16);
+    }
+    v_to_mte3();
+    out_to(out, kOut, 128);
+    out_to(out16, kOut + 0x400, 128);
+}
+
+// Per-block reductions under a 60-element predicate.
+__global__ __aicore__ void vreg_block_reduce(__gm__ float* out, __gm__ float* a) {
+    in(kA, a, 64);
+    mte2_to_v();
+    __VEC_SCOPE__ {
+        const vector_bool all = pset_b32(PAT_ALL);
+        uint32_t sixty = 60;
+        const vector_bool m = plt_b32(sixty);
+        vector_f32 x, d;
+        vlds(x, ub<float>(kA), 0, NORM);
+        vcgadd(d, x, m, MODE_ZEROING);
+        vsts(d, ub<float>(kOut), 0, NORM_B32, all);
+        vcgmax(d, x, m, MODE_ZEROING);
+        vsts(d, ub<float>(kOut), 64, NORM_B32, all);
+        vcgmin(d, x, m, MODE_ZEROING);
+        vsts(d, ub<float>(kOut), 128, NORM_B32, all);
+    }
+    v_to_mte3();
+    out_to(out, kOut, 192);
+}
+
+// bfloat16 <-> fp4 (E2M1) pairs: PART_P0 puts each pair's byte at 4i.
+__global__ __aicore__ void vreg_fp4(__gm__ uint8_t* out, __gm__ bfloat16_t* back_out, __gm__ bfloat16_t* a) {
+    in(kA, a, 128);
+    mte2_to_v();
+    __VEC_SCOPE__ {
+        const vector_bool all16 = pset_b16(PAT_ALL), all8 = pset_b8(PAT_ALL);
+        vector_bf16 x, y;
+        vector_f4e2m1x2 f;
+        vlds(x, ub<bfloat16_t>(kA), 0, NORM);
+        vcvt(f, x, all16, ROUND_R, PART_P0);
+        vsts((vector_u8&)f, ub<uint8_t>(kOut), 0, NORM_B8, all8);
+        vcvt(y, f, all8, PART_P0);
+        vsts(y, ub<bfloat16_t>(kOut + 0x400), 0, NORM_B16, all16);
+    }
+    v_to_mte3();
+    out_to(out, kOut, 256);
+    out_to(back_out, kOut + 0x400, 128);
+}
+
+// vpack to 16 bits and vunpack back, sign-extending; the higher half too.
+__global__ __aicore__ void vreg_pack(__gm__ int16_t* out16, __gm__ int32_t* out32) {
+    __VEC_SCOPE__ {
+        const vector_bool all32 = pset_b32(PAT_ALL), all16 = pset_b16(PAT_ALL);
+        vector_s32 x, y;
+        vector_s16 p, q;
+        vci(x, -32, INC_ORDER);
+        vpack((vector_u16&)p, (vector_u32&)x, LOWER);
+        vsts(p, ub<int16_t>(kOut), 0, NORM_B16, all16);
+        vpack((vector_u16&)q, (vector_u32&)x, HIGHER);
+        vsts(q, ub<int16_t>(kOut), 128, NORM_B16, all16);
+        vunpack(y, p, LOWER);
+        vsts(y, ub<int32_t>(kOut + 0x400), 0, NORM_B32, all32);
+        vunpack(y, q, HIGHER);
+        vsts(y, ub<int32_t>(kOut + 0x400), 64, NORM_B32, all32);
+        vunpack((vector_u32&)y, (vector_u16&)q, HIGHER);
+        vsts(y, ub<int32_t>(kOut + 0x400), 128, NORM_B32, all32);
+    }
+    v_to_mte3();
+    out_to(out16, kOut, 256);
+    out_to(out32, kOut + 0x400, 192);
+}
+
+// chistv2 / dhistv2 over 256 bytes, 200 active, added to bins that start at 1.
+__global__ __aicore__ void vreg_histogram(__gm__ uint16_t* out, __gm__ uint8_t* a) {
+    in(kA, a, 256);
+    mte2_to_v();
+    __VEC_SCOPE__ {
+        const vector_bool all16 = pset_b16(PAT_ALL);
+        uint32_t n = 200;
+        const vector_bool m = plt_b8(n);
+        vector_u8 x;
+        vector_u16 c0, c1, f0, f1;
+        vlds(x, ub<uint8_t>(kA), 0, NORM);
+        vbr(c0, (uint16_t)1);
+        vbr(c1, (uint16_t)1);
+        vbr(f0, (uint16_t)1);
+        vbr(f1, (uint16_t)1);
+        chistv2(c0, x, m, Bin_N0);
+        chistv2(c1, x, m, Bin_N1);
+        dhistv2(f0, x, m, Bin_N0);
+        dhistv2(f1, x, m, Bin_N1);
+        vsts(c0, ub<uint16_t>(kOut), 0, NORM_B16, all16);
+        vsts(c1, ub<uint16_t>(kOut), 128, NORM_B16, all16);
+        vsts(f0, ub<uint16_t>(kOut), 256, NORM_B16, all16);
+        vsts(f1, ub<uint16_t>(kOut), 384, NORM_B16, all16);
+    }
+    v_to_mte3();
+    out_to(out, kOut, 512);
+}
+
+// The operand constants as pto-isa builds them from their types; vcmax's
+// index; a signed-to-unsigned widening.
+__global__ __aicore__ void vreg_literals(__gm__ float* out, __gm__ uint32_t* idx_out, __gm__ int32_t* u_out,
+                                         __gm__ float* a) {
+    in(kA, a, 64);
+    mte2_to_v();
+    __VEC_SCOPE__ {
+        const vector_bool all = pset_b32(PAT_ALL), all16 = pset_b16(PAT_ALL);
+        vector_f32 x, y;
+        constexpr decltype(BRC_B32) brc{};
+        vlds(x, ub<float>(kA) + 8, 0, brc);  // element 8 broadcast
+        vsts(x, ub<float>(kOut), 0, NORM_B32, all);
+        vlds(x, ub<float>(kA), 0, NORM);
+        using Z = decltype(ROUND_Z);
+        vtrc(y, x, Z(), all);
+        vsts(y, ub<float>(kOut), 64, NORM_B32, all);
+        uint32_t sixty = 60;
+        vcmax(y, x, plt_b32(sixty), MODE_ZEROING);
+        vsts((vector_u32&)y, ub<uint32_t>(kOut + 0x400), 0, NORM_B32, all);
+        vcmin(y, x, plt_b32(sixty), MODE_ZEROING);
+        vsts((vector_u32&)y, ub<uint32_t>(kOut + 0x400), 64, NORM_B32, all);
+        vector_s16 h;
+        vector_u32 u;
+        vci(h, (int16_t)-64, INC_ORDER);
+        vcvt(u, h, all16, PART_EVEN);
+        vsts(u, ub<uint32_t>(kOut + 0x800), 0, NORM_B32, all);
+    }
+    v_to_mte3();
+    out_to(out, kOut, 128);
+    out_to(idx_out, kOut + 0x400, 128);
+    out_to(u_out, kOut + 0x800, 64);
+}
+
+// GM -> UB under loop 1 (two iterations), padded to the 32-byte boundary.
+__global__ __aicore__ void vreg_dma_loops(__gm__ float* out, __gm__ float* a) {
+    set_mov_pad_val(0x7f7fffffull);  // FLT_MAX's bits
+    set_loop1_stride_outtoub((uint64_t(128) << 40) | 64);
+    set_loop_size_outtoub((uint64_t(1) << 21) | 2);
+    copy_gm_to_ubuf_align_v2(ub<float>(kA), a, 0, 1, 40, 0, 0, true, 0, 0, 0);
+    set_loop_size_outtoub((uint64_t(1) << 21) | 1);
+    set_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+    out_to(out, kA, 64);
+}
+
+// vlds BLK and UNPK4_B8; vci DEC_ORDER.
+__global__ __aicore__ void vreg_blk(__gm__ float* out, __gm__ uint32_t* out4, __gm__ int32_t* outi, __gm__ float* a) {
+    in(kA, a, 64);
+    mte2_to_v();
+    __VEC_SCOPE__ {
+        const vector_bool all = pset_b32(PAT_ALL);
+        vector_f32 x;
+        vector_u32 u;
+        vector_s32 i;
+        vlds(x, ub<float>(kA), 8, BLK);  // the block of elements 8..15
+        vsts(x, ub<float>(kOut), 0, NORM_B32, all);
+        vlds((vector_u8&)u, ub<uint8_t>(kA), 0, UNPK4_B8);
+        vsts(u, ub<uint32_t>(kOut + 0x400), 0, NORM_B32, all);
+        vci(i, 100, DEC_ORDER);
+        vsts(i, ub<int32_t>(kOut + 0x800), 0, NORM_B32, all);
+    }
+    v_to_mte3();
+    out_to(out, kOut, 64);
+    out_to(out4, kOut + 0x400, 64);
+    out_to(outi, kOut + 0x800, 64);
+}
+
+// vexpdif on half sources' odd elements and on float sources.
+__global__ __aicore__ void vreg_expdif(__gm__ float* out, __gm__ half* a, __gm__ half* b, __gm__ float* fa) {
+    in(kA, a, 128);
+    in(kB, b, 128);
+    in(kA + 0x400, fa, 64);
+    mte2_to_v();
+    __VEC_SCOPE__ {
+        const vector_bool all16 = pset_b16(PAT_ALL), all32 = pset_b32(PAT_ALL);
+        vector_f16 x, y;
+        vector_f32 d, u;
+        vlds(x, ub<half>(kA), 0, NORM);
+        vlds(y, ub<half>(kB), 0, NORM);
+        vexpdif(d, x, y, all16, PART_ODD);
+        vsts(d, ub<float>(kOut), 0, NORM_B32, all32);
+        vlds(u, ub<float>(kA + 0x400), 0, NORM);
+        vexpdif(d, u, u, all32, PART_EVEN);
+        vsts(d, ub<float>(kOut), 64, NORM_B32, all32);
+    }
+    v_to_mte3();
+    out_to(out, kOut, 128);
+}
+
 extern "C" void launch_vreg_add_f32(float* out, float* a, float* b, uint32_t n, void* s) {
     vreg_add_f32<<<1, nullptr, s>>>(out, a, b, n);
 }
@@ -273,3 +621,32 @@ extern "C" void launch_vreg_fma_f32(float* out, float* a, float* b, void* s) {
     vreg_fma_f32<<<1, nullptr, s>>>(out, a, b);
 }
 extern "C" void launch_vreg_misaligned(float* out, void* s) { vreg_misaligned<<<1, nullptr, s>>>(out); }
+extern "C" void launch_vreg_convert(uint16_t* oh, int16_t* o16, int32_t* o32, float* of, float* a, void* s) {
+    vreg_convert<<<1, nullptr, s>>>((half*)oh, o16, o32, of, a);
+}
+extern "C" void launch_vreg_rearrange(int32_t* out, uint8_t* bits, void* s) {
+    vreg_rearrange<<<1, nullptr, s>>>(out, bits);
+}
+extern "C" void launch_vreg_unaligned(float* out, float* a, void* s) { vreg_unaligned<<<1, nullptr, s>>>(out, a); }
+extern "C" void launch_vreg_mod(int32_t* out, float* fout, int32_t* a, int32_t* b, float* fa, float* fb, void* s) {
+    vreg_mod<<<1, nullptr, s>>>(out, fout, a, b, fa, fb);
+}
+extern "C" void launch_vreg_gather(float* out, uint16_t* out16, float* a, uint8_t* b, void* s) {
+    vreg_gather<<<1, nullptr, s>>>(out, out16, a, b);
+}
+extern "C" void launch_vreg_block_reduce(float* out, float* a, void* s) { vreg_block_reduce<<<1, nullptr, s>>>(out, a); }
+extern "C" void launch_vreg_fp4(uint8_t* out, uint16_t* back_out, uint16_t* a, void* s) {
+    vreg_fp4<<<1, nullptr, s>>>(out, (bfloat16_t*)back_out, (bfloat16_t*)a);
+}
+extern "C" void launch_vreg_pack(int16_t* out16, int32_t* out32, void* s) { vreg_pack<<<1, nullptr, s>>>(out16, out32); }
+extern "C" void launch_vreg_histogram(uint16_t* out, uint8_t* a, void* s) { vreg_histogram<<<1, nullptr, s>>>(out, a); }
+extern "C" void launch_vreg_literals(float* out, uint32_t* idx, int32_t* u, float* a, void* s) {
+    vreg_literals<<<1, nullptr, s>>>(out, idx, u, a);
+}
+extern "C" void launch_vreg_dma_loops(float* out, float* a, void* s) { vreg_dma_loops<<<1, nullptr, s>>>(out, a); }
+extern "C" void launch_vreg_blk(float* out, uint32_t* out4, int32_t* outi, float* a, void* s) {
+    vreg_blk<<<1, nullptr, s>>>(out, out4, outi, a);
+}
+extern "C" void launch_vreg_expdif(float* out, uint16_t* a, uint16_t* b, float* fa, void* s) {
+    vreg_expdif<<<1, nullptr, s>>>(out, (half*)a, (half*)b, fa);
+}

@@ -16,7 +16,7 @@ inline void copy_gm_to_ubuf_align_v2(__ubuf__ D* dst, __gm__ S* src, uint8_t /*s
         ptosim::fault(ptosim_cce::here(w), "copy_gm_to_ubuf_align_v2 with left or right padding counts is not "
                                            "simulated by ptosim yet (docs/intrinsics/a5-vreg.md)");
     ptosim::cce::a5::copy_gm_to_ub_v2(ptosim_cce::here(w), ptosim_cce::off(dst), ptosim_cce::host(src),
-                                      {nBurst, lenBurst, srcStride, dstStride, padCtl});
+                                      {nBurst, lenBurst, srcStride, dstStride, padCtl, int(sizeof(D))});
 }
 template <class D, class S>
 inline void copy_ubuf_to_gm_align_v2(__gm__ D* dst, __ubuf__ S* src, uint8_t /*sid*/, uint32_t nBurst,

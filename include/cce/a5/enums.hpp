@@ -19,7 +19,25 @@ constexpr uint32_t ELE_CNT_B8 = 256, ELE_CNT_B16 = 128, ELE_CNT_B32 = 64;
 
 // vcvt's rounding, saturation and part selectors (CANN "Cast" in
 // "Reg矢量计算"); the type-tag forms (RoundRType()...) live in __cce_simd.
-enum RoundMode : int { ROUND_R = 0, ROUND_A, ROUND_F, ROUND_C, ROUND_Z, ROUND_O, ROUND_H };
+// Named apart from pto-isa's own pto::RoundMode (TCVT's operand), which kernels
+// see through `using namespace pto`.
+enum cce_round_mode : int { CCE_ROUND_R = 0, CCE_ROUND_A, CCE_ROUND_F, CCE_ROUND_C, CCE_ROUND_Z, CCE_ROUND_O,
+                            CCE_ROUND_H };
+// Each constant is a value of a type of its own that converts to its
+// enumeration, as bisheng's are: pto-isa builds operands from the types
+// (`constexpr decltype(BRC_B16) v{};`, `decltype(ROUND_Z)()`), which with
+// plain enumerators would value-initialise to the enumeration's zero.
+template <class E, E V>
+struct cce_literal {
+    constexpr operator E() const { return V; }
+};
+inline constexpr cce_literal<cce_round_mode, CCE_ROUND_R> ROUND_R{};
+inline constexpr cce_literal<cce_round_mode, CCE_ROUND_A> ROUND_A{};
+inline constexpr cce_literal<cce_round_mode, CCE_ROUND_F> ROUND_F{};
+inline constexpr cce_literal<cce_round_mode, CCE_ROUND_C> ROUND_C{};
+inline constexpr cce_literal<cce_round_mode, CCE_ROUND_Z> ROUND_Z{};
+inline constexpr cce_literal<cce_round_mode, CCE_ROUND_O> ROUND_O{};
+inline constexpr cce_literal<cce_round_mode, CCE_ROUND_H> ROUND_H{};
 enum SatMode : int { RS_DISABLE = 0, RS_ENABLE = 1, SAT_PART = 2, SAT_ROUND = 3 };
 enum PartMode : int { PART_EVEN = 0, PART_ODD = 1, PART_P0 = 0x10, PART_P1, PART_P2, PART_P3 };
 namespace __cce_simd {
@@ -34,7 +52,8 @@ struct RoundOType {};
 // ppack/punpack halves, predicate load/store distributions, the histogram
 // bins of chistv2, and the special-purpose registers.
 enum PackHalf : int { LOWER = 0, HIGHER = 1 };
-enum PredStoreDist : int { PK = 0 };
+enum PredStoreDist : int { PRED_DIST_PK = 0 };
+inline constexpr cce_literal<PredStoreDist, PRED_DIST_PK> PK{};
 enum HistBin : int { Bin_N0 = 0, Bin_N1 = 1 };
 enum Spr : int { SPR_AR = 74 };
 

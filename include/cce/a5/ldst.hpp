@@ -20,6 +20,8 @@ inline ptosim::cce::a5::Ld ld_dist(Dist d, int& elem) {
     case DIST_UNPK_B8: elem = 1; return Ld::Unpk;
     case DIST_UNPK_B16: elem = 2; return Ld::Unpk;
     case DIST_UNPK_B32: elem = 4; return Ld::Unpk;
+    case DIST_BLK: return Ld::Blk;
+    case DIST_UNPK4_B8: elem = 1; return Ld::Unpk4;
     default: return Ld::Unsupported;
     }
 }

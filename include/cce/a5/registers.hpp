@@ -4,6 +4,7 @@
 // byte lane for a predicate (vector_bool, pto-isa's MaskReg).
 #pragma once
 #include <cce/builtins.hpp>
+#include <cce/a5/enums.hpp>
 #include <cce/low_precision.hpp>
 #include <ptosim/cce_a5.hpp>
 #include <ptosim/float8.hpp>
@@ -122,12 +123,25 @@ enum PostUpdate : int { POST_UPDATE = 1 };
 enum Dist : int { DIST_NORM = 0, DIST_BRC_B8, DIST_BRC_B16, DIST_BRC_B32, DIST_US_B8, DIST_US_B16, DIST_DS_B8,
                   DIST_DS_B16, DIST_UNPK_B8, DIST_UNPK_B16, DIST_UNPK_B32, DIST_DINTLV_B8, DIST_DINTLV_B16,
                   DIST_DINTLV_B32, DIST_E2B_B16, DIST_E2B_B32, DIST_BLK, DIST_UNPK4_B8, DIST_US, DIST_DS };
-inline constexpr Dist NORM = DIST_NORM, BRC_B8 = DIST_BRC_B8, BRC_B16 = DIST_BRC_B16, BRC_B32 = DIST_BRC_B32,
-                      US_B8 = DIST_US_B8, US_B16 = DIST_US_B16, DS_B8 = DIST_DS_B8, DS_B16 = DIST_DS_B16,
-                      UNPK_B8 = DIST_UNPK_B8, UNPK_B16 = DIST_UNPK_B16, UNPK_B32 = DIST_UNPK_B32,
-                      DINTLV_B8 = DIST_DINTLV_B8, DINTLV_B16 = DIST_DINTLV_B16, DINTLV_B32 = DIST_DINTLV_B32,
-                      E2B_B16 = DIST_E2B_B16, E2B_B32 = DIST_E2B_B32, BLK = DIST_BLK, UNPK4_B8 = DIST_UNPK4_B8,
-                      US = DIST_US;
+inline constexpr cce_literal<Dist, DIST_NORM> NORM{};
+inline constexpr cce_literal<Dist, DIST_BRC_B8> BRC_B8{};
+inline constexpr cce_literal<Dist, DIST_BRC_B16> BRC_B16{};
+inline constexpr cce_literal<Dist, DIST_BRC_B32> BRC_B32{};
+inline constexpr cce_literal<Dist, DIST_US_B8> US_B8{};
+inline constexpr cce_literal<Dist, DIST_US_B16> US_B16{};
+inline constexpr cce_literal<Dist, DIST_DS_B8> DS_B8{};
+inline constexpr cce_literal<Dist, DIST_DS_B16> DS_B16{};
+inline constexpr cce_literal<Dist, DIST_UNPK_B8> UNPK_B8{};
+inline constexpr cce_literal<Dist, DIST_UNPK_B16> UNPK_B16{};
+inline constexpr cce_literal<Dist, DIST_UNPK_B32> UNPK_B32{};
+inline constexpr cce_literal<Dist, DIST_DINTLV_B8> DINTLV_B8{};
+inline constexpr cce_literal<Dist, DIST_DINTLV_B16> DINTLV_B16{};
+inline constexpr cce_literal<Dist, DIST_DINTLV_B32> DINTLV_B32{};
+inline constexpr cce_literal<Dist, DIST_E2B_B16> E2B_B16{};
+inline constexpr cce_literal<Dist, DIST_E2B_B32> E2B_B32{};
+inline constexpr cce_literal<Dist, DIST_BLK> BLK{};
+inline constexpr cce_literal<Dist, DIST_UNPK4_B8> UNPK4_B8{};
+inline constexpr cce_literal<Dist, DIST_US> US{};
 // vsts distributions. pto-isa converts its own pto::DistVST to this type
 // with static_cast, so the order is the one its enumeration declares.
 enum DistVST : int { NORM_B8 = 0, NORM_B16, NORM_B32, ONEPT_B8, ONEPT_B16, ONEPT_B32, PK_B16, PK_B32, INTLV_B8,

@@ -39,6 +39,8 @@ PTOSIM_CCE_VBIN(vxor, Xor)
 PTOSIM_CCE_VBIN(vprelu, Prelu)
 PTOSIM_CCE_VBIN(vshl, Shl)
 PTOSIM_CCE_VBIN(vshr, Shr)
+// vmod: the remainder with the divisor's sign (a5-vreg.md, "Arithmetic").
+PTOSIM_CCE_VBIN(vmod, Mod)
 #undef PTOSIM_CCE_VBIN
 
 #define PTOSIM_CCE_VUN(name, op)                                                                                  \
@@ -142,15 +144,14 @@ inline void vbr(D&& dst, S scalar, ptosim_cce::where_t w = ptosim_cce::where_t::
     ptosim::cce::a5::vscalar(ptosim_cce::here(w), "vbr", ptosim::cce::Sca::Dup, ptosim_cce::dt<T>(), d, d,
                              ptosim_cce::elem_bits<T>(scalar), all, false);
 }
-// vci(dst, start, INC_ORDER): element i = start + i.
+// vci(dst, start, INC_ORDER): element i = start + i; DEC_ORDER: start + n - 1 - i.
 template <class D, class S>
     requires ptosim_cce::vreg_like<D>
 inline void vci(D&& dst, S start, IndexOrder order = INC_ORDER,
                 ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
     using T = ptosim_cce::elem_of<D>;
-    if (order != INC_ORDER) ptosim::fault(ptosim_cce::here(w), "vci with DEC_ORDER is not simulated by ptosim yet");
     ptosim::cce::a5::vindex(ptosim_cce::here(w), ptosim_cce::dt<T>(), ptosim_cce::vr(dst),
-                            ptosim_cce::elem_bits<T>(start));
+                            ptosim_cce::elem_bits<T>(start), order == DEC_ORDER);
 }
 
 // Compares into a predicate: vcmp_<op>(dst, a, b, mask), vcmps_<op>(dst, a, scalar, mask).
@@ -204,6 +205,21 @@ PTOSIM_CCE_VRED(vcmax, Max)
 PTOSIM_CCE_VRED(vcmin, Min)
 #undef PTOSIM_CCE_VRED
 
+// Per 32-byte block: block k's sum, maximum or minimum into element k.
+#define PTOSIM_CCE_VGRED(name, op)                                                                                \
+    template <class D, class A>                                                                                   \
+        requires ptosim_cce::vreg_like<D>                                                                         \
+    inline void name(D&& dst, A&& a, const vector_bool& m, Mode = MODE_ZEROING,                                   \
+                     ptosim_cce::where_t w = ptosim_cce::where_t::current()) {                                    \
+        ptosim::cce::a5::vreduce_blocks(ptosim_cce::here(w), #name, ptosim::cce::Red::op,                         \
+                                        ptosim_cce::dt<ptosim_cce::elem_of<A>>(), ptosim_cce::vr(dst),            \
+                                        ptosim_cce::vr(a), m);                                                   \
+    }
+PTOSIM_CCE_VGRED(vcgadd, Add)
+PTOSIM_CCE_VGRED(vcgmax, Max)
+PTOSIM_CCE_VGRED(vcgmin, Min)
+#undef PTOSIM_CCE_VGRED
+
 // Carry arithmetic for 64-bit integers built from 32-bit halves:
 // vaddc/vsubc(carry, dst, a, b, mask) and vaddcs/vsubcs(carry, dst, a, b,
 // carry_in, mask).
@@ -256,4 +272,14 @@ inline void vmula(D&& dst, A&& a, B&& b, const vector_bool& m, Mode mode = MODE_
     ptosim::cce::a5::vbinary(ptosim_cce::here(w), "vmula", ptosim::cce::Bin::MulAddDst,
                              ptosim_cce::dt<ptosim_cce::elem_of<D>>(), ptosim_cce::vr(dst), ptosim_cce::vr(a),
                              ptosim_cce::vr(b), m, mode == MODE_MERGING);
+}
+
+// vexpdif(dst, a, b, mask, PART_EVEN|PART_ODD[, mode]): float e^(a - b), from
+// half sources' even or odd elements.
+template <class D, class A, class B>
+    requires(ptosim_cce::vreg_like<D> && ptosim_cce::vreg_like<A>)
+inline void vexpdif(D&& dst, A&& a, B&& b, const vector_bool& m, PartMode part, Mode mode = MODE_ZEROING,
+                    ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim::cce::a5::vexpdif(ptosim_cce::here(w), ptosim_cce::dt<ptosim_cce::elem_of<A>>(), part == PART_ODD ? 1 : 0,
+                             ptosim_cce::vr(dst), ptosim_cce::vr(a), ptosim_cce::vr(b), m, mode == MODE_MERGING);
 }

@@ -1,6 +1,7 @@
 // vconv_<from>2<to><rounding> (docs/intrinsics/convert.md): the element
 // types' conversion in the rounding the suffix names, over the shared repeat
 // loop. A repeat covers 256 bytes of the wider type.
+#include "element_ops.hpp"
 #include "repeat.hpp"
 
 #include <bit>
@@ -10,109 +11,7 @@
 #include <type_traits>
 
 namespace ptosim::cce {
-namespace {
 using namespace detail;
-
-// x rounded to an integral value in the rounding the suffix names; no suffix
-// on a lossy conversion rounds to nearest even (Ascend C's CAST_NONE).
-double round_integral(double x, Round r) {
-    switch (r) {
-    case Round::Away: return std::round(x);
-    case Round::Floor: return std::floor(x);
-    case Round::Ceil: return std::ceil(x);
-    case Round::Trunc: return std::trunc(x);
-    default: return std::nearbyint(x);  // the host's default mode: to nearest, ties to even
-    }
-}
-
-// The 16-bit float next to h away from zero (up = true) or toward it.
-template <class H>
-H step(H h, bool away) {
-    return H::from_bits(static_cast<uint16_t>(away ? h.bits + 1 : h.bits - 1));
-}
-
-// A finite double as a 16-bit float in rounding r (exact below 2^-24
-// relative, which every float source is).
-template <class H>
-H to_f16(double x, Round r) {
-    if (std::isnan(x)) return H(static_cast<float>(x));
-    // The double rounded to odd as float: one nearest-even rounding to H from
-    // it is H's correct nearest-even rounding of x.
-    float f = static_cast<float>(x);
-    if (std::isfinite(f) && static_cast<double>(f) != x) {
-        if (std::fabs(static_cast<double>(f)) > std::fabs(x)) f = std::nextafter(f, 0.0f);
-        f = std::bit_cast<float>(std::bit_cast<uint32_t>(f) | 1u);
-    }
-    H h(f);
-    const double back = static_cast<double>(static_cast<float>(h));
-    if (back == x || std::isinf(x)) return h;
-    const bool above = std::fabs(back) > std::fabs(x);  // h lies farther from zero than x
-    switch (r) {
-    case Round::Trunc: return above ? step(h, false) : h;
-    case Round::Floor: return (x > 0) == above ? (x > 0 ? step(h, false) : h) : (x > 0 ? h : step(h, true));
-    case Round::Ceil: return (x > 0) == above ? (x > 0 ? h : step(h, false)) : (x > 0 ? step(h, true) : h);
-    case Round::Odd: {
-        H t = above ? step(h, false) : h;
-        return H::from_bits(static_cast<uint16_t>(t.bits | 1u));
-    }
-    case Round::Away: {
-        // Nearest with ties away from zero: only a tie differs from nearest-even.
-        const H other = above ? step(h, false) : step(h, true);
-        const double ob = static_cast<double>(static_cast<float>(other));
-        if (std::fabs(ob - x) == std::fabs(back - x)) return std::fabs(ob) > std::fabs(back) ? other : h;
-        return h;
-    }
-    default: return h;
-    }
-}
-
-float to_f32(double x, Round r) {
-    if (!std::isfinite(x)) return static_cast<float>(x);
-    float f = static_cast<float>(x);
-    if (static_cast<double>(f) == x) return f;
-    const bool above = std::fabs(static_cast<double>(f)) > std::fabs(x);
-    const float toward = std::nextafter(f, 0.0f), away = std::nextafter(f, f > 0 ? INFINITY : -INFINITY);
-    switch (r) {
-    case Round::Trunc: return above ? toward : f;
-    case Round::Floor: return x > 0 ? (above ? toward : f) : (above ? f : away);
-    case Round::Ceil: return x > 0 ? (above ? f : away) : (above ? toward : f);
-    case Round::Odd: {
-        const float t = above ? toward : f;
-        return std::bit_cast<float>(std::bit_cast<uint32_t>(t) | 1u);
-    }
-    case Round::Away: {
-        const float other = above ? toward : away;
-        if (std::fabs(double(other) - x) == std::fabs(double(f) - x)) return std::fabs(other) > std::fabs(f) ? other : f;
-        return f;
-    }
-    default: return f;
-    }
-}
-
-template <class To>
-To convert(double x, bool from_float, Round r, bool wrap = false) {
-    if constexpr (std::is_same_v<To, float>) {
-        // f32 -> f32 with a rounding suffix rounds to an integral value.
-        return to_f32(from_float && r != Round::None ? round_integral(x, r) : x, r);
-    } else if constexpr (is_float_v<To>) {
-        return to_f16<To>(x, r);
-    } else {
-        // Float to integer rounds, then saturates; NaN gives 0. With CTRL[59]
-        // set (wrap) the rounded value keeps its low bits instead, and NaN
-        // and infinities give 0 (pto-isa's TCVT and its test data).
-        if (std::isnan(x)) return To(0);
-        const double v = from_float ? round_integral(x, r) : x;
-        if (wrap) {
-            if (!std::isfinite(v) || std::fabs(v) >= 9223372036854775808.0) return To(0);
-            return static_cast<To>(static_cast<uint64_t>(static_cast<int64_t>(v)));
-        }
-        if (v <= static_cast<double>(std::numeric_limits<To>::min())) return std::numeric_limits<To>::min();
-        if (v >= static_cast<double>(std::numeric_limits<To>::max())) return std::numeric_limits<To>::max();
-        return static_cast<To>(v);
-    }
-}
-
-}  // namespace
 
 void vconv(const SourceLoc& loc, const char* op, Dt from, Dt to, Round rnd, uint64_t dst, uint64_t src, const Shape& sh) {
     Core& c = core();
@@ -146,7 +45,7 @@ void vconv(const SourceLoc& loc, const char* op, Dt from, Dt to, Round rnd, uint
                         double x;
                         if constexpr (is_float_v<F>) x = static_cast<double>(static_cast<float>(v));
                         else x = static_cast<double>(v);
-                        return convert<T>(x, float_src, rnd, wrap);
+                        return convert<T>(x, float_src, rnd, wrap ? Overflow::Wrap : Overflow::Saturate);
                     }
                 },
                 [&](uint32_t rr, uint32_t j, T v) { store(ub, od.at(rr, j), v); });

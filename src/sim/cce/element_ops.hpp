@@ -6,7 +6,9 @@
 #include "repeat.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <limits>
 #include <cstring>
 #include <type_traits>
 
@@ -42,6 +44,13 @@ inline T binary(Bin op, T a, T b, T d) {
         case Bin::MulAdd: return from_double<T>(product<T, RoundProduct>(x * z) + y);
         case Bin::MulAddRelu: return from_double<T>(std::max(product<T, RoundProduct>(x * z) + y, 0.0));
         case Bin::Prelu: return x >= 0 ? a : from_double<T>(x * y);
+        case Bin::Mod: {
+            // The remainder with the divisor's sign (A5's vmod, chosen: see
+            // a5-vreg.md, "Arithmetic").
+            double r = std::fmod(x, y);
+            if (r != 0 && (r < 0) != (y < 0)) r += y;
+            return from_double<T>(r);
+        }
         default: {
             // Bitwise operations on float elements act on their bit patterns.
             using U = std::conditional_t<sizeof(T) == 4, uint32_t, uint16_t>;
@@ -73,6 +82,17 @@ inline T binary(Bin op, T a, T b, T d) {
         case Bin::MulAdd: return static_cast<T>(x * z + y);
         case Bin::MulAddRelu: return static_cast<T>(std::max<int64_t>(x * z + y, 0));
         case Bin::Prelu: return x >= 0 ? a : static_cast<T>(x * y);
+        case Bin::Mod: {
+            // The remainder with the divisor's sign; by zero, zero (A5's
+            // vmod, chosen: see a5-vreg.md, "Arithmetic").
+            if (y == 0) return T(0);
+            if constexpr (std::is_unsigned_v<T>) return static_cast<T>(static_cast<uint64_t>(a) % static_cast<uint64_t>(b));
+            else {
+                int64_t r = x % y;
+                if (r != 0 && (r < 0) != (y < 0)) r += y;
+                return static_cast<T>(r);
+            }
+        }
         // A count of the element's width or more shifts every bit out: zero,
         // or the sign for an arithmetic right shift (not documented, chosen;
         // pto-isa's A5 int64 shifts rely on it for counts of 32 and more).
@@ -138,6 +158,126 @@ inline T with_scalar(Sca op, T a, T s, T d) {
     case Sca::Shl: return bin(Bin::Shl);
     case Sca::Shr: return bin(Bin::Shr);
     default: return s;
+    }
+}
+
+
+// ---- Conversions of one element (A2A3's vconv_*, A5's vcvt; README.md,
+// "Conversion rounding").
+
+// What a conversion to an integer does with a value outside the type.
+enum class Overflow : uint8_t { Saturate, Wrap, WrapInfToLimit };
+
+// x rounded to an integral value in the rounding the suffix names; no suffix
+// on a lossy conversion rounds to nearest even (Ascend C's CAST_NONE).
+inline double round_integral(double x, Round r) {
+    switch (r) {
+    case Round::Away: return std::round(x);
+    case Round::Floor: return std::floor(x);
+    case Round::Ceil: return std::ceil(x);
+    case Round::Trunc: return std::trunc(x);
+    default: return std::nearbyint(x);  // the host's default mode: to nearest, ties to even
+    }
+}
+
+// The 16-bit float next to h away from zero (up = true) or toward it.
+template <class H>
+inline H step(H h, bool away) {
+    return H::from_bits(static_cast<uint16_t>(away ? h.bits + 1 : h.bits - 1));
+}
+
+// A finite double as a 16-bit float in rounding r (exact below 2^-24
+// relative, which every float source is).
+template <class H>
+inline H to_f16(double x, Round r) {
+    if (std::isnan(x)) return H(static_cast<float>(x));
+    // The double rounded to odd as float: one nearest-even rounding to H from
+    // it is H's correct nearest-even rounding of x.
+    float f = static_cast<float>(x);
+    if (std::isfinite(f) && static_cast<double>(f) != x) {
+        if (std::fabs(static_cast<double>(f)) > std::fabs(x)) f = std::nextafter(f, 0.0f);
+        f = std::bit_cast<float>(std::bit_cast<uint32_t>(f) | 1u);
+    }
+    H h(f);
+    const double back = static_cast<double>(static_cast<float>(h));
+    if (back == x || std::isinf(x)) return h;
+    const bool above = std::fabs(back) > std::fabs(x);  // h lies farther from zero than x
+    switch (r) {
+    case Round::Trunc: return above ? step(h, false) : h;
+    case Round::Floor: return (x > 0) == above ? (x > 0 ? step(h, false) : h) : (x > 0 ? h : step(h, true));
+    case Round::Ceil: return (x > 0) == above ? (x > 0 ? h : step(h, false)) : (x > 0 ? step(h, true) : h);
+    case Round::Odd: {
+        H t = above ? step(h, false) : h;
+        return H::from_bits(static_cast<uint16_t>(t.bits | 1u));
+    }
+    case Round::Away: {
+        // Nearest with ties away from zero: only a tie differs from nearest-even.
+        const H other = above ? step(h, false) : step(h, true);
+        const double ob = static_cast<double>(static_cast<float>(other));
+        if (std::fabs(ob - x) == std::fabs(back - x)) return std::fabs(ob) > std::fabs(back) ? other : h;
+        return h;
+    }
+    default: return h;
+    }
+}
+
+inline float to_f32(double x, Round r) {
+    if (!std::isfinite(x)) return static_cast<float>(x);
+    float f = static_cast<float>(x);
+    if (static_cast<double>(f) == x) return f;
+    const bool above = std::fabs(static_cast<double>(f)) > std::fabs(x);
+    const float toward = std::nextafter(f, 0.0f), away = std::nextafter(f, f > 0 ? INFINITY : -INFINITY);
+    switch (r) {
+    case Round::Trunc: return above ? toward : f;
+    case Round::Floor: return x > 0 ? (above ? toward : f) : (above ? f : away);
+    case Round::Ceil: return x > 0 ? (above ? f : away) : (above ? toward : f);
+    case Round::Odd: {
+        const float t = above ? toward : f;
+        return std::bit_cast<float>(std::bit_cast<uint32_t>(t) | 1u);
+    }
+    case Round::Away: {
+        const float other = above ? toward : away;
+        if (std::fabs(double(other) - x) == std::fabs(double(f) - x)) return std::fabs(other) > std::fabs(f) ? other : f;
+        return f;
+    }
+    default: return f;
+    }
+}
+
+template <class To>
+inline To convert(double x, bool from_float, Round r, Overflow overflow = Overflow::Saturate) {
+    if constexpr (std::is_same_v<To, float>) {
+        // f32 -> f32 with a rounding suffix rounds to an integral value.
+        return to_f32(from_float && r != Round::None ? round_integral(x, r) : x, r);
+    } else if constexpr (is_float_v<To>) {
+        return to_f16<To>(x, r);
+    } else {
+        // Float to integer rounds, then saturates; NaN gives 0. With A2A3's
+        // CTRL[59] set (Overflow::Wrap) the rounded value keeps its low bits
+        // instead, and NaN and infinities give 0 (pto-isa's A2A3 TCVT and its
+        // test data). A5's non-saturating conversions (Overflow::WrapInfToLimit,
+        // asc-devkit "rounding_mode.md") keep the low bits too, but an
+        // infinity gives the type's limit of its sign.
+        if (std::isnan(x)) return To(0);
+        const double v = from_float ? round_integral(x, r) : x;
+        if (overflow == Overflow::Wrap) {
+            if (!std::isfinite(v) || std::fabs(v) >= 9223372036854775808.0) return To(0);
+            return static_cast<To>(static_cast<uint64_t>(static_cast<int64_t>(v)));
+        }
+        if (overflow == Overflow::WrapInfToLimit) {
+            if (std::isinf(v)) return v > 0 ? std::numeric_limits<To>::max() : std::numeric_limits<To>::min();
+            // The integer's low 64 bits: |v| modulo 2^64 (exact in double),
+            // negated modulo 2^64 for a negative v.
+            const double m = std::fmod(std::fabs(v), 18446744073709551616.0);
+            uint64_t low = m >= 9223372036854775808.0
+                               ? static_cast<uint64_t>(m - 9223372036854775808.0) + (uint64_t(1) << 63)
+                               : static_cast<uint64_t>(m);
+            if (v < 0) low = ~low + 1;
+            return static_cast<To>(low);
+        }
+        if (v <= static_cast<double>(std::numeric_limits<To>::min())) return std::numeric_limits<To>::min();
+        if (v >= static_cast<double>(std::numeric_limits<To>::max())) return std::numeric_limits<To>::max();
+        return static_cast<To>(v);
     }
 }
 

@@ -34,7 +34,9 @@ struct Walk {
 Walk walk(const Loops& l, int dir) {
     const uint64_t* r = l.reg[dir];
     constexpr uint64_t low40 = (uint64_t{1} << 40) - 1;
-    return {r[0] & 0x1FFFFF, (r[0] >> 21) & 0x3FFFFF, r[1] & low40, r[1] >> 40, r[2] & low40, r[2] >> 40};
+    // Loop 1's register holds its GM stride (low 40 bits) and UB stride (above
+    // them), loop 2's likewise.
+    return {r[0] & 0x1FFFFF, (r[0] >> 21) & 0x3FFFFF, r[1] & low40, r[2] & low40, r[1] >> 40, r[2] >> 40};
 }
 
 
@@ -60,13 +62,15 @@ void copy_gm_to_ub_v2(const SourceLoc& loc, uint64_t ub, const void* gm, const D
     Core& c = core();
     const char* op = "copy_gm_to_ubuf_align_v2";
     const Walk w = walk(loops(c), 0);
-    // With padding on, each UB burst ends on a 32-byte boundary; the bytes
-    // past the data keep what UB held (the pad value is not documented for
-    // this form; chosen as ptosim's A2A3 _align forms do).
+    // With padding on (the data select bit), each UB burst is filled up to
+    // its 32-byte boundary with the pad value set_mov_pad_val set, its low
+    // `elem` bytes an element (chosen: pto-isa's TLOAD pads a tile's row
+    // this way, and its PADMAX/PADMIN testcases check the padded columns).
+    const auto padded_end = [&](uint64_t u) { return d.pad ? (u + d.len + 31) / 32 * 32 : u + d.len; };
     uint64_t ub_end = 0, gm_end = 0, moved = 0;
     const auto* src = static_cast<const uint8_t*>(gm);
     each_burst(w, d, [&](uint64_t g, uint64_t u) {
-        ub_end = std::max(ub_end, u + d.len);
+        ub_end = std::max(ub_end, padded_end(u));
         gm_end = std::max(gm_end, g + d.len);
         moved += d.len;
         check_gm(src + g, d.len, op, loc);
@@ -78,7 +82,13 @@ void copy_gm_to_ub_v2(const SourceLoc& loc, uint64_t ub, const void* gm, const D
     r.read(Space::GM, reinterpret_cast<uintptr_t>(gm), gm_end);
     dispatch(c, r);
     uint8_t* base = c.mem[static_cast<int>(Space::UB)] + ub;
-    each_burst(w, d, [&](uint64_t g, uint64_t u) { std::memcpy(base + u, src + g, d.len); });
+    const uint64_t pad_val = c.vec.pad_val;
+    const int elem = d.elem > 0 ? d.elem : 1;
+    each_burst(w, d, [&](uint64_t g, uint64_t u) {
+        std::memcpy(base + u, src + g, d.len);
+        for (uint64_t at = u + d.len; at < padded_end(u); ++at)
+            base[at] = static_cast<uint8_t>(pad_val >> (8 * ((at - u) % uint64_t(elem))));
+    });
 }
 
 void copy_ub_to_gm_v2(const SourceLoc& loc, void* gm, uint64_t ub, const DmaV2& d) {

@@ -9,6 +9,8 @@
 #include "../element_ops.hpp"
 #include "../repeat.hpp"
 
+#include <cmath>
+#include <limits>
 #include <string>
 
 namespace ptosim::cce::a5 {
@@ -135,8 +137,9 @@ void plogic(const SourceLoc& loc, const char* op, PLogic how, Pred& out, const P
 void vload(const SourceLoc& loc, const char* op, VReg& dst, uint64_t ub, Ld how, int elem) {
     Core& c = core();
     if (how == Ld::Unsupported)
-        fault(loc, std::string(op) + ": this load distribution (DINTLV, E2B, BLK, UNPK4) is not simulated by ptosim "
-                                     "yet; NORM, BRC_B*, US_B*, DS_B* and UNPK_B* are (docs/intrinsics/a5-vreg.md)");
+        fault(loc, std::string(op) + ": this load distribution (E2B, or DINTLV into one register) is not simulated by "
+                                     "ptosim yet; NORM, BRC_B*, US_B*, DS_B*, UNPK_B*, UNPK4_B8 and BLK are "
+                                     "(docs/intrinsics/a5-vreg.md)");
     // LoadAlign: a full-register load starts on a 32-byte boundary.
     if (how == Ld::Norm && ub % 32 != 0)
         fault(loc, std::string(op) + " NORM from UB offset " + std::to_string(ub) +
@@ -145,6 +148,8 @@ void vload(const SourceLoc& loc, const char* op, VReg& dst, uint64_t ub, Ld how,
     uint64_t bytes = kVL;
     if (how == Ld::Brc) bytes = uint64_t(elem);
     else if (how == Ld::Us || how == Ld::Unpk) bytes = kVL / 2;
+    else if (how == Ld::Blk) bytes = 32;
+    else if (how == Ld::Unpk4) bytes = kVL / 4;
     check_local(c, Space::UB, ub, bytes, (std::string(op) + " src").c_str(), loc);
     OpRecord r = mask_record(op, loc);
     r.bytes = bytes;
@@ -163,6 +168,13 @@ void vload(const SourceLoc& loc, const char* op, VReg& dst, uint64_t ub, Ld how,
         break;
     case Ld::Ds:  // every other element
         for (int i = 0; i < n; ++i) std::memcpy(out.b + i * elem, src + 2 * i * elem, elem);
+        break;
+    case Ld::Blk:  // one 32-byte block, in every block (asc_loadalign_brc_datablock)
+        for (int k = 0; k < kVL / 32; ++k) std::memcpy(out.b + 32 * k, src, 32);
+        break;
+    case Ld::Unpk4:  // 64 bytes, byte i into the low byte of 32-bit slot i (asc_loadalign_unpack4)
+        std::memset(out.b, 0, kVL);
+        for (int i = 0; i < kVL / 4; ++i) out.b[4 * i] = src[i];
         break;
     default:  // Unpk: element i into the low half of a slot twice as wide
         std::memset(out.b, 0, kVL);
@@ -344,38 +356,136 @@ void vreduce(const SourceLoc& loc, const char* op, Red how, Dt d, VReg& dst, con
     with_type(d, [&](auto t) {
         using T = decltype(t);
         VReg out{};
-        bool any = false;
-        T acc{};
-        // In element order; a float sum rounds after every addition (the
-        // device's adder tree order is not documented).
-        for (int i = 0; i < kVL / int(sizeof(T)); ++i) {
-            if (!active(m, i, sizeof(T))) continue;
-            const T v = at<T>(a, i);
-            if (!any) acc = v;
-            else acc = binary<T>(how == Red::Add ? Bin::Add : how == Red::Max ? Bin::Max : Bin::Min, acc, v, acc);
-            any = true;
+        if (how == Red::Add) {
+            bool any = false;
+            T acc{};
+            // In element order; a float sum rounds after every addition (the
+            // device's adder tree order is not documented).
+            for (int i = 0; i < kVL / int(sizeof(T)); ++i) {
+                if (!active(m, i, sizeof(T))) continue;
+                const T v = at<T>(a, i);
+                acc = any ? binary<T>(Bin::Add, acc, v, acc) : v;
+                any = true;
+            }
+            store(out.b, 0, acc);
+        } else {
+            // The extreme value into element 0 and its index (the lowest of
+            // equal ones, the first NaN's if any) into element 1 as an
+            // integer of the element's width; without an active element,
+            // -inf (+inf for the minimum) and index 0 (asc-devkit
+            // asc_reduce_max.md / asc_reduce_min.md).
+            T acc;
+            if constexpr (is_float_v<T>) acc = from_double<T>(how == Red::Max ? -INFINITY : INFINITY);
+            else acc = how == Red::Max ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
+            uint64_t idx = 0;
+            bool nan = false, any = false;
+            for (int i = 0; i < kVL / int(sizeof(T)) && !nan; ++i) {
+                if (!active(m, i, sizeof(T))) continue;
+                const T v = at<T>(a, i);
+                const double x = to_double(v), y = to_double(acc);
+                if constexpr (is_float_v<T>) {
+                    if (std::isnan(x)) {
+                        acc = v;
+                        idx = uint64_t(i);
+                        nan = true;
+                        continue;
+                    }
+                }
+                if (!any || (how == Red::Max ? x > y : x < y)) {
+                    any = true;
+                    acc = v;
+                    idx = uint64_t(i);
+                } else if (x == y && x == 0 && how == Red::Max && !std::signbit(x) && std::signbit(y)) {
+                    acc = v;  // max(-0, +0) = +0 (documented); the index stays the first
+                }
+            }
+            store(out.b, 0, acc);
+            std::memcpy(out.b + sizeof(T), &idx, sizeof(T));
         }
-        store(out.b, 0, acc);
         dst = out;
     });
 }
 
-void vindex(const SourceLoc& loc, Dt d, VReg& dst, uint64_t start_bits) {
+void vreduce_blocks(const SourceLoc& loc, const char* op, Red how, Dt d, VReg& dst, const VReg& a, const Pred& m) {
+    dispatch(core(), reg_record(op, d, loc, count_active(m, size_of(d))));
+    with_type(d, [&](auto t) {
+        using T = decltype(t);
+        constexpr int per = 32 / int(sizeof(T));
+        // The identity an inactive element stands for (documented for max:
+        // "未被mask选中的元素被视为最小值（浮点数为-inf）").
+        T ident;
+        if (how == Red::Add) ident = from_double<T>(0.0);
+        else if constexpr (is_float_v<T>) ident = from_double<T>(how == Red::Max ? -INFINITY : INFINITY);
+        else ident = how == Red::Max ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
+        VReg out{};
+        for (int k = 0; k < kVL / 32; ++k) {
+            T acc = ident;
+            // In element order; a float sum rounds after every addition (chosen).
+            for (int j = 0; j < per; ++j) {
+                const int i = k * per + j;
+                if (!active(m, i, sizeof(T))) continue;
+                acc = binary<T>(how == Red::Add ? Bin::Add : how == Red::Max ? Bin::Max : Bin::Min, acc, at<T>(a, i), acc);
+            }
+            store(out.b, uint64_t(k) * sizeof(T), acc);
+        }
+        dst = out;
+    });
+}
+
+void vindex(const SourceLoc& loc, Dt d, VReg& dst, uint64_t start_bits, bool decreasing) {
     dispatch(core(), reg_record("vci", d, loc, kVL / size_of(d)));
     with_type(d, [&](auto t) {
         using T = decltype(t);
         T s;
         std::memcpy(&s, &start_bits, sizeof(T));
         VReg out;
-        for (int i = 0; i < kVL / int(sizeof(T)); ++i)
-            store(out.b, uint64_t(i) * sizeof(T), from_double<T>(to_double(s) + i));
+        const int n = kVL / int(sizeof(T));
+        // Decreasing: start + n - 1 down to start (asc-devkit asc_arange).
+        for (int i = 0; i < n; ++i)
+            store(out.b, uint64_t(i) * sizeof(T), from_double<T>(to_double(s) + (decreasing ? n - 1 - i : i)));
         dst = out;
     });
 }
 
-void vconvert(const SourceLoc& loc, const char* op, Dt, Dt, Round, VReg&, const VReg&, const Pred&) {
-    fault(loc, std::string(op) + ": register conversions (vcvt) are not simulated by ptosim yet "
-                                 "(docs/intrinsics/a5-vreg.md, \"Not done yet\")");
+}  // namespace ptosim::cce::a5
+
+namespace ptosim::cce::a5 {
+
+void vexpdif(const SourceLoc& loc, Dt src_type, int part, VReg& dst, const VReg& a, const VReg& b, const Pred& m,
+             bool merging) {
+    const int se = size_of(src_type);
+    if (src_type != Dt::F32 && src_type != Dt::F16)
+        fault(loc, std::string("vexpdif on ") + to_string(src_type) + " sources: it takes float or half sources");
+    // float destination elements; a half source's element 2i + part pairs
+    // with destination element i (as vcvt's parts), a float's element i.
+    const int n = kVL / 4;
+    uint64_t active_n = 0;
+    VReg out;
+    for (int i = 0; i < n; ++i) {
+        const int j = se == 4 ? i : 2 * i + part;
+        float v;
+        if (m.lane(j * se)) {
+            ++active_n;
+            double x, y;
+            if (se == 4) {
+                x = at<float>(a, j);
+                y = at<float>(b, j);
+            } else {
+                x = static_cast<float>(at<half>(a, j));
+                y = static_cast<float>(at<half>(b, j));
+            }
+            // The difference in float, then e to it rounded once to float.
+            const float d = static_cast<float>(x - y);
+            v = static_cast<float>(std::exp(static_cast<double>(d)));
+        } else if (merging) {
+            v = at<float>(dst, i);
+        } else {
+            v = 0.0f;
+        }
+        store(out.b, uint64_t(i) * 4, v);
+    }
+    dispatch(core(), reg_record("vexpdif", Dt::F32, loc, active_n));
+    dst = out;
 }
 
 }  // namespace ptosim::cce::a5

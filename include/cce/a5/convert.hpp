@@ -1,0 +1,118 @@
+// A5's register conversions (docs/intrinsics/a5-vreg.md, "Conversions"):
+// vcvt(dst, src, mask, options...) between element types, the options a
+// rounding (ROUND_* or __cce_simd::Round*Type()), a saturation (RS_*), a part
+// (PART_*) and a mode (MODE_*) in any order, as pto-isa and asc-devkit pass
+// them; vtrc(dst, src, rounding, mask[, mode]) rounds float elements to
+// integral values. Each call is one operation over the register.
+#pragma once
+#include <cce/a5/enums.hpp>
+#include <cce/a5/registers.hpp>
+
+namespace ptosim_cce {
+// The conversion's element type of T.
+template <class T>
+constexpr ptosim::cce::a5::Ct ct() {
+    using C = ptosim::cce::a5::Ct;
+    if constexpr (std::is_same_v<T, float8_e4m3_t>) return C::E4M3;
+    else if constexpr (std::is_same_v<T, float8_e5m2_t>) return C::E5M2;
+    else if constexpr (std::is_same_v<T, hifloat8_t>) return C::HiF8;
+    else if constexpr (std::is_same_v<T, float8_e8m0_t>) return C::E8M0;
+    else if constexpr (std::is_same_v<T, float4_e2m1x2_t>) return C::E2M1;
+    else if constexpr (std::is_same_v<T, float4_e1m2x2_t>) return C::E1M2;
+    else return static_cast<C>(static_cast<int>(ptosim::cce::dt_of<T>()));
+}
+
+struct cvt_opts {
+    ptosim::cce::Round round = ptosim::cce::Round::None;
+    bool sat = false;
+    int part = 0;
+    bool merging = false;
+};
+inline ptosim::cce::Round round_of(cce_round_mode r) {
+    using R = ptosim::cce::Round;
+    switch (r) {
+    case CCE_ROUND_R: return R::Rint;
+    case CCE_ROUND_A: return R::Away;
+    case CCE_ROUND_F: return R::Floor;
+    case CCE_ROUND_C: return R::Ceil;
+    case CCE_ROUND_Z: return R::Trunc;
+    case CCE_ROUND_O: return R::Odd;
+    default: return R::Away;  // ROUND_H, HiFloat8's rounding: ties away
+    }
+}
+inline void cvt_opt(cvt_opts& o, cce_round_mode r) { o.round = round_of(r); }
+inline void cvt_opt(cvt_opts& o, __cce_simd::RoundRType) { o.round = ptosim::cce::Round::Rint; }
+inline void cvt_opt(cvt_opts& o, __cce_simd::RoundAType) { o.round = ptosim::cce::Round::Away; }
+inline void cvt_opt(cvt_opts& o, __cce_simd::RoundFType) { o.round = ptosim::cce::Round::Floor; }
+inline void cvt_opt(cvt_opts& o, __cce_simd::RoundCType) { o.round = ptosim::cce::Round::Ceil; }
+inline void cvt_opt(cvt_opts& o, __cce_simd::RoundZType) { o.round = ptosim::cce::Round::Trunc; }
+inline void cvt_opt(cvt_opts& o, __cce_simd::RoundOType) { o.round = ptosim::cce::Round::Odd; }
+inline void cvt_opt(cvt_opts& o, SatMode s) { o.sat = s == RS_ENABLE; }
+inline void cvt_opt(cvt_opts& o, PartMode p) { o.part = p == PART_ODD ? 1 : p >= PART_P0 ? p - PART_P0 : 0; }
+inline void cvt_opt(cvt_opts& o, Mode m) { o.merging = m == MODE_MERGING; }
+template <class O>
+concept cvt_option = requires(cvt_opts& o, O v) { cvt_opt(o, v); };
+
+template <class D, class S>
+inline void vcvt_do(D& dst, S& src, const vector_bool& m, const cvt_opts& o, where_t w) {
+    const ptosim::cce::a5::Cvt c{ct<elem_of<S>>(), ct<elem_of<D>>(), o.round, o.sat, o.part, o.merging};
+    ptosim::cce::a5::vconvert(here(w), c, vr(dst), vr(src), m);
+}
+}  // namespace ptosim_cce
+
+template <class D, class S>
+    requires(ptosim_cce::vreg_like<D> && ptosim_cce::vreg_like<S>)
+inline void vcvt(D&& dst, S&& src, const vector_bool& m, ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim_cce::vcvt_do(dst, src, m, {}, w);
+}
+template <class D, class S, ptosim_cce::cvt_option A>
+    requires(ptosim_cce::vreg_like<D> && ptosim_cce::vreg_like<S>)
+inline void vcvt(D&& dst, S&& src, const vector_bool& m, A a,
+                 ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim_cce::cvt_opts o;
+    cvt_opt(o, a);
+    ptosim_cce::vcvt_do(dst, src, m, o, w);
+}
+template <class D, class S, ptosim_cce::cvt_option A, ptosim_cce::cvt_option B>
+    requires(ptosim_cce::vreg_like<D> && ptosim_cce::vreg_like<S>)
+inline void vcvt(D&& dst, S&& src, const vector_bool& m, A a, B b,
+                 ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim_cce::cvt_opts o;
+    cvt_opt(o, a);
+    cvt_opt(o, b);
+    ptosim_cce::vcvt_do(dst, src, m, o, w);
+}
+template <class D, class S, ptosim_cce::cvt_option A, ptosim_cce::cvt_option B, ptosim_cce::cvt_option C>
+    requires(ptosim_cce::vreg_like<D> && ptosim_cce::vreg_like<S>)
+inline void vcvt(D&& dst, S&& src, const vector_bool& m, A a, B b, C c,
+                 ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim_cce::cvt_opts o;
+    cvt_opt(o, a);
+    cvt_opt(o, b);
+    cvt_opt(o, c);
+    ptosim_cce::vcvt_do(dst, src, m, o, w);
+}
+template <class D, class S, ptosim_cce::cvt_option A, ptosim_cce::cvt_option B, ptosim_cce::cvt_option C,
+          ptosim_cce::cvt_option E>
+    requires(ptosim_cce::vreg_like<D> && ptosim_cce::vreg_like<S>)
+inline void vcvt(D&& dst, S&& src, const vector_bool& m, A a, B b, C c, E e,
+                 ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim_cce::cvt_opts o;
+    cvt_opt(o, a);
+    cvt_opt(o, b);
+    cvt_opt(o, c);
+    cvt_opt(o, e);
+    ptosim_cce::vcvt_do(dst, src, m, o, w);
+}
+
+// vtrc(dst, src, rounding, mask[, mode]): each active element rounded to an
+// integral value in its own float type.
+template <class D, class S, ptosim_cce::cvt_option R>
+    requires(ptosim_cce::vreg_like<D> && ptosim_cce::vreg_like<S>)
+inline void vtrc(D&& dst, S&& src, R r, const vector_bool& m, Mode mode = MODE_ZEROING,
+                 ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim_cce::cvt_opts o;
+    cvt_opt(o, r);
+    ptosim::cce::a5::vtruncate(ptosim_cce::here(w), ptosim_cce::dt<ptosim_cce::elem_of<D>>(), o.round,
+                               ptosim_cce::vr(dst), ptosim_cce::vr(src), m, mode == MODE_MERGING);
+}

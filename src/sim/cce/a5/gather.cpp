@@ -1,0 +1,87 @@
+// A5's gathers and scatters between UB and a vector register
+// (docs/intrinsics/a5-vreg.md, "Gathers and scatters"): vgather2 reads
+// element index[i] of a UB array into element i, vscatter writes element i
+// to element index[i]. One call moves the whole register.
+#include <ptosim/cce_a5.hpp>
+
+#include "../repeat.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+namespace ptosim::cce::a5 {
+namespace {
+uint64_t index_at(const VReg& idx, int i, int width) {
+    uint64_t k = 0;
+    std::memcpy(&k, idx.b + i * width, width);
+    return k;
+}
+}  // namespace
+
+void vgather(const SourceLoc& loc, VReg& dst, uint64_t ub, int elem, const VReg& idx, int idx_width, const Pred& mask) {
+    Core& c = core();
+    const int n = kVL / idx_width;  // one element slot per index
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (int i = 0; i < n; ++i)
+        if (mask.lane(i * idx_width)) {
+            const uint64_t at = ub + index_at(idx, i, idx_width) * uint64_t(elem);
+            lo = std::min(lo, at);
+            hi = std::max(hi, at + elem);
+        }
+    OpRecord r;
+    r.op = "vgather2";
+    r.pipe = Pipe::V;
+    r.loc = loc;
+    if (hi > 0) {
+        check_local(c, Space::UB, lo, hi - lo, "vgather2 src", loc);
+        r.bytes = hi - lo;
+        r.read(Space::UB, lo, hi - lo);
+    }
+    dispatch(c, r);
+    const uint8_t* mem = c.mem[static_cast<int>(Space::UB)];
+    VReg out;
+    std::memset(out.b, 0, kVL);
+    // An 8-bit element lands in the low byte of its 16-bit slot, the high
+    // byte zero (documented); inactive slots are zero.
+    for (int i = 0; i < n; ++i)
+        if (mask.lane(i * idx_width))
+            std::memcpy(out.b + i * idx_width, mem + ub + index_at(idx, i, idx_width) * uint64_t(elem),
+                        std::min(elem, idx_width));
+    dst = out;
+}
+
+void vscatter(const SourceLoc& loc, const VReg& src, uint64_t ub, int elem, const VReg& idx, int idx_width,
+              const Pred& mask) {
+    Core& c = core();
+    if (ub % 32 != 0)
+        fault(loc, "vscatter to UB offset " + std::to_string(ub) + ", which is not 32-byte aligned (the base must be)");
+    const int n = kVL / idx_width;
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (int i = 0; i < n; ++i)
+        if (mask.lane(i * idx_width)) {
+            const uint64_t at = ub + index_at(idx, i, idx_width) * uint64_t(elem);
+            lo = std::min(lo, at);
+            hi = std::max(hi, at + elem);
+        }
+    OpRecord r;
+    r.op = "vscatter";
+    r.pipe = Pipe::V;
+    r.loc = loc;
+    if (hi > 0) {
+        check_local(c, Space::UB, lo, hi - lo, "vscatter dst", loc);
+        r.bytes = hi - lo;
+        r.write(Space::UB, lo, hi - lo);
+    }
+    dispatch(c, r);
+    uint8_t* mem = c.mem[static_cast<int>(Space::UB)];
+    // In element order: of repeated indices the last active element stays
+    // (the documents leave it open; chosen). 8-bit elements come from the
+    // even bytes (the low byte of each 16-bit slot, documented).
+    for (int i = 0; i < n; ++i)
+        if (mask.lane(i * idx_width))
+            std::memcpy(mem + ub + index_at(idx, i, idx_width) * uint64_t(elem), src.b + i * idx_width,
+                        std::min(elem, idx_width));
+}
+
+}  // namespace ptosim::cce::a5
