@@ -106,6 +106,11 @@ bool holds_pto_headers(const std::string& dir) {
     return fs::exists(fs::path(dir) / "pto" / "pto-inst.hpp", ec);
 }
 
+bool holds_pto_isa_a2a3(const std::string& dir) {
+    std::error_code ec;
+    return fs::is_directory(fs::path(dir) / "pto" / "npu" / "a2a3", ec);
+}
+
 // A temporary file's name part from an input's stem: only portable file-name
 // characters, so compiler messages naming the temporary stay on one line.
 std::string temp_stem(const std::string& path) {
@@ -145,12 +150,19 @@ Compile host_flags(const Options& o, const Paths& paths, std::vector<Diag>& diag
     Compile c;
     c.choice = header_choice(o, diags);
     const bool want_pto_isa = c.choice == PtoHeaders::PtoIsa;
+    // With no choice made, an A2A3 build takes a pto-isa tree on its include
+    // path (one with pto-isa's A2A3 implementation, pto/npu/a2a3): ptosim's
+    // CCE layer runs it (docs/conformance-run.md: 131/137 and 95/98 of its
+    // testcases). A5's register layer is not there yet: A5 builds keep
+    // ptolab's headers unless asked.
+    const bool auto_pto_isa = c.choice == PtoHeaders::Auto && o.target == Target::A2A3 && !paths.clang.empty();
     for (const CompileFlag& f : o.compile) {
         if (f.type == CompileFlag::Include) {
             // ptolab's own include/ (e.g. $ASCEND_HOME_PATH/include of the
             // CANN-shaped root) is already first.
             if (same_dir(f.include_dir, paths.include_dir)) continue;
-            if (want_pto_isa && !c.pto_isa && holds_pto_headers(f.include_dir)) {
+            const bool take = want_pto_isa || (auto_pto_isa && holds_pto_isa_a2a3(f.include_dir));
+            if (take && !c.pto_isa && holds_pto_headers(f.include_dir)) {
                 c.pto_isa = pto_isa_tree(f.include_dir);
                 c.flags.insert(c.flags.end(), f.argv.begin(), f.argv.end());
                 continue;
@@ -190,7 +202,9 @@ Compile host_flags(const Options& o, const Paths& paths, std::vector<Diag>& diag
                                       "Debian's clang package or set PTOCC_CLANG"});
     if (c.pto_isa)
         diags.push_back({Diag::Note, "PTO headers: pto-isa at " + c.pto_isa->describe() +
-                                     ", compiled over ptosim's CCE intrinsics with " + paths.clang});
+                                     ", compiled over ptosim's CCE intrinsics with " + paths.clang +
+                                     (want_pto_isa ? "" : " (the tree on the include path; --pto-headers=ptolab "
+                                                          "compiles ptolab's own headers instead)")});
     for (const std::string& d : c.demoted)
         diags.push_back({Diag::Note, "-I" + d + " holds another pto/pto-inst.hpp; it is searched after ptolab's headers "
                                      "and the system headers (-idirafter), so the simulator's pto/ headers are used "

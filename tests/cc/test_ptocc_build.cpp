@@ -542,6 +542,88 @@ TEST(DryRun, KernelOnTheIntrinsicsAloneCompilesOverTheCceLayer) {
     EXPECT_EQ(r.output.find("clang"), std::string::npos) << r.output;
 }
 
+// A pto-isa tree on the include path is compiled, unmodified, when the
+// build targets A2A3: here a tree whose header is not ptolab's (its only
+// instruction adds twice, on the CCE intrinsics), so only that header can
+// have built the kernel. A5 builds and --pto-headers=ptolab keep ptolab's.
+struct PtoIsaLikeTree {
+    fs::path include = out_dir() / "pto-isa-like" / "include";
+    PtoIsaLikeTree() {
+        fs::create_directories(include / "pto" / "npu" / "a2a3");
+        std::ofstream(include / "pto" / "npu" / "a2a3" / "README") << "pto-isa's A2A3 implementation lives here\n";
+        std::ofstream(include / "pto" / "pto-inst.hpp")
+            << "#pragma once\n"
+               "namespace pto {\n"
+               "__aicore__ inline void TWICE_SUM(__gm__ float* z, __gm__ float* x, __gm__ float* y) {\n"
+               "    __ubuf__ float* a = (__ubuf__ float*)0;\n"
+               "    __ubuf__ float* b = (__ubuf__ float*)0x400;\n"
+               "    copy_gm_to_ubuf_align_b32(a, x, 0, 1, 64 * 4, 0, 0, 0, 0);\n"
+               "    copy_gm_to_ubuf_align_b32(b, y, 0, 1, 64 * 4, 0, 0, 0, 0);\n"
+               "    set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);\n"
+               "    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);\n"
+               "    set_mask_norm();\n"
+               "    set_vector_mask(-1, -1);\n"
+               "    vadd(a, a, b, 1, 1, 1, 1, 8, 8, 8);\n"
+               "    vadd(a, a, a, 1, 1, 1, 1, 8, 8, 8);\n"
+               "    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);\n"
+               "    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);\n"
+               "    copy_ubuf_to_gm_align_b32(z, a, 0, 1, 64 * 4, 0, 0, 0, 0);\n"
+               "}\n"
+               "}  // namespace pto\n";
+    }
+    std::string kernel() const {
+        const std::string src = (out_dir() / "twice_sum.cpp").string();
+        std::ofstream(src) << "#include <pto/pto-inst.hpp>\n"
+                              "__global__ __aicore__ void twice_sum(__gm__ float* z, __gm__ float* x, __gm__ float* y) {\n"
+                              "    pto::TWICE_SUM(z, x, y);\n"
+                              "}\n"
+                              "extern \"C\" void call_twice_sum(void* stream, uint8_t* z, uint8_t* x, uint8_t* y) {\n"
+                              "    twice_sum<<<1, nullptr, stream>>>((__gm__ float*)z, (__gm__ float*)x, (__gm__ float*)y);\n"
+                              "}\n";
+        return src;
+    }
+};
+
+TEST_F(Acl, PtoIsaTreeOnTheIncludePathIsCompiledForA2A3) {
+    PtoIsaLikeTree tree;
+    const std::string src = tree.kernel(), lib = (out_dir() / "libtwice_sum.so").string();
+    CmdResult r = sh(kPtocc + " -fPIC -shared -xcce --cce-aicore-arch=dav-c220-vec -DMEMORY_BASE -I" +
+                     tree.include.string() + " " + src + " -o " + lib);
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("ptocc: note: PTO headers: pto-isa at " + tree.include.string() +
+                            " (not a git checkout), compiled over ptosim's CCE intrinsics with "),
+              std::string::npos)
+        << r.output;
+    EXPECT_NE(r.output.find("(the tree on the include path; --pto-headers=ptolab compiles ptolab's own headers "
+                            "instead)"),
+              std::string::npos)
+        << r.output;
+    void* h = open_lib(lib);
+    using Fn = void (*)(void*, uint8_t*, uint8_t*, uint8_t*);
+    std::vector<float> x(64), y(64), z(64, -1.0f);
+    for (int i = 0; i < 64; ++i) x[i] = 0.5f * static_cast<float>(i), y[i] = 3.0f - static_cast<float>(i);
+    DeviceVisible visible(x, y, z);
+    sym<Fn>(h, "call_twice_sum")(nullptr, u8(z.data()), u8(x.data()), u8(y.data()));
+    sync();
+    for (int i = 0; i < 64; ++i) ASSERT_EQ(z[i], 2.0f * (x[i] + y[i])) << "element " << i;
+}
+
+TEST(DryRun, PtoIsaTreeStaysBehindPtolabsHeadersForA5OrWhenAsked) {
+    PtoIsaLikeTree tree;
+    const std::string src = tree.kernel();
+    for (const std::string& args : {std::string("--cce-aicore-arch=dav-c310-vec -DREGISTER_BASE"),
+                                    std::string("--pto-headers=ptolab --cce-aicore-arch=dav-c220-vec -DMEMORY_BASE")}) {
+        CmdResult r = sh(kPtocc + " --dry-run -fPIC -shared -xcce " + args + " -I" + tree.include.string() + " " + src +
+                         " -o " + (out_dir() / "never.so").string());
+        EXPECT_EQ(r.status, 0) << r.output;
+        EXPECT_EQ(r.output.find("PTO headers: pto-isa at"), std::string::npos) << args << "\n" << r.output;
+        EXPECT_NE(r.output.find("-I" + tree.include.string() + " holds another pto/pto-inst.hpp; it is searched after "
+                                "ptolab's headers"),
+                  std::string::npos)
+            << args << "\n" << r.output;
+    }
+}
+
 // A stand-in bisheng that records its arguments, one per line.
 struct FakeBisheng {
     fs::path dir, log;
