@@ -594,9 +594,14 @@ bool plan_jobs(const Options& o, const Paths& paths, const std::vector<Classifie
             // A pto-isa build searches the user's tree (its translated
             // headers first) ahead of ptolab's include/, which then only
             // supplies what pto-isa does not ship (acl/, the CCE layer).
+            // Its host translation units too: a host main.cpp that includes
+            // pto/common/type.hpp (pto-isa's tquant, tcmp) sees the tree the
+            // kernels are compiled from, not ptolab's own pto/.
             const bool over_cce = cf.over_cce && lang == Lang::Cce;
-            std::vector<std::string> c = {over_cce ? paths.clang : paths.cxx, cf.std_flag, "-fPIC",
-                                          "-I" + (over_cce ? dialect_dir : paths.include_dir)};
+            const bool user_first = over_cce || (cf.pto_isa.has_value() && lang != Lang::Cce);
+            std::vector<std::string> c = {over_cce ? paths.clang : paths.cxx, cf.std_flag, "-fPIC"};
+            if (over_cce) c.push_back("-I" + dialect_dir);
+            else if (!user_first) c.push_back("-I" + paths.include_dir);
             c.insert(c.end(), quote.begin(), quote.end());
             c.insert(c.end(), macros.begin(), macros.end());
             if (launches) c.push_back("-DPTOCC_TU_ID=0x" + ptolab::common::hex16(tu) + "ull");
@@ -605,7 +610,7 @@ bool plan_jobs(const Options& o, const Paths& paths, const std::vector<Classifie
                 c.push_back("-idirafter");
                 c.push_back(d);
             }
-            if (over_cce) c.push_back("-I" + paths.include_dir);
+            if (user_first) c.push_back("-I" + paths.include_dir);
             if (hidden) c.push_back("-fvisibility=hidden");
             if (colour) c.push_back("-fdiagnostics-color=always");
             if (with_deps) c.insert(c.end(), dep.begin(), dep.end());
