@@ -211,6 +211,12 @@ std::vector<std::string> device_macros(const Options& o, bool cube, int variant,
     // The executed build's half is clang's __fp16 (ptosim/float16.hpp): pto-isa
     // passes and returns it by value, which clang allows on x86 only with this.
     if (pto_isa) m.insert(m.end(), {"-Xclang", "-fnative-half-arguments-and-returns"});
+    // Local-memory pointers are x86 address space 256, for which LLVM 14's
+    // x86 backend cannot lower memset/memcpy/memmove: without these, a loop
+    // that zeroes or copies UB elements one by one (pto-isa's MGATHER fills
+    // a row with zeros) becomes such a call and clang stops with "cannot
+    // lower memory intrinsic in address space 256". The loops stay loops.
+    if (pto_isa) m.insert(m.end(), {"-fno-builtin-memset", "-fno-builtin-memcpy", "-fno-builtin-memmove"});
     return m;
 }
 

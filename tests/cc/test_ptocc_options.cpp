@@ -527,3 +527,26 @@ TEST(Plan, PtoIsaHostTranslationUnitsSearchTheUsersTreeFirst) {
         }
     }
 }
+
+// The executed-pto-isa build compiles kernels with clang, whose x86 backend
+// (LLVM 14) cannot lower memset/memcpy/memmove on UB's address space 256:
+// the loops that would become them stay loops. ptolab's headers' builds keep
+// the builtins.
+TEST(Plan, PtoIsaKernelsAreCompiledWithoutTheMemoryBuiltins) {
+    TempDir t;
+    std::ofstream(t.p / "k.cpp") << "extern \"C\" void f(){}\n";
+    for (const char* headers : {"--pto-headers=pto-isa", "--pto-headers=ptolab"}) {
+        const bool pto_isa = std::string(headers) == "--pto-headers=pto-isa";
+        Parsed p = parse({headers, "-xcce", "--cce-aicore-arch=dav-c220-vec", "-DMEMORY_BASE", "-c",
+                          (t.p / "k.cpp").string(), "-o", (t.p / "k.o").string()});
+        ASSERT_TRUE(p.ok) << headers;
+        Paths paths{"/repo/include", "/repo/build/src/sim", "g++", "clang++"};
+        Plan plan;
+        ASSERT_TRUE(plan_build(p.o, paths, true, plan, p.diags)) << headers;
+        auto c = find_cmd(plan, "-D__DAV_C220_VEC__");
+        ASSERT_FALSE(c.empty()) << headers;
+        EXPECT_EQ(c[0], pto_isa ? "clang++" : "g++");
+        for (const char* f : {"-fno-builtin-memset", "-fno-builtin-memcpy", "-fno-builtin-memmove"})
+            EXPECT_EQ(std::find(c.begin(), c.end(), f) != c.end(), pto_isa) << headers << " " << f;
+    }
+}
