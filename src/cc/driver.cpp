@@ -502,7 +502,12 @@ bool plan_jobs(const Options& o, const Paths& paths, const std::vector<Classifie
     if (cf.pto_isa) {
         std::vector<TranslatedHeader> headers = translate_dialect(cf.pto_isa->include_dir);
         std::string names;
-        for (const TranslatedHeader& h : headers) names += " " + h.relative;
+        size_t copied = 0;
+        for (const TranslatedHeader& h : headers) {
+            if (h.translated) names += " " + h.relative;
+            else ++copied;
+        }
+        names += "; " + std::to_string(copied) + " more copied unchanged";
         writes.push_back({"write " + dialect_dir + ": pto-isa's headers in bisheng's dialect, for clang:" + names,
                           {},
                           [dialect_dir, headers](std::string& err) {
@@ -588,6 +593,16 @@ bool plan_jobs(const Options& o, const Paths& paths, const std::vector<Classifie
             if (launches && !dep_file.empty()) {
                 std::string from = src, to = abs_src;
                 dep_fixes.push_back({"name " + in.path + " instead of " + src + " in " + dep_file,
+                                     {},
+                                     [dep_file, from, to](std::string& err) {
+                                         return replace_in_file(dep_file, from, depfile_escape(to), err);
+                                     }});
+            }
+            if (cf.pto_isa && lang == Lang::Cce && !dep_file.empty()) {
+                // The copy of the pto-isa headers is temporary: the
+                // dependency file names the user's headers it was made from.
+                std::string from = dialect_dir + "/", to = cf.pto_isa->include_dir + "/";
+                dep_fixes.push_back({"name " + to + " instead of " + from + " in " + dep_file,
                                      {},
                                      [dep_file, from, to](std::string& err) {
                                          return replace_in_file(dep_file, from, depfile_escape(to), err);
