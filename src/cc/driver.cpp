@@ -632,6 +632,11 @@ bool plan_jobs(const Options& o, const Paths& paths, const std::vector<Classifie
                 c.push_back(d);
             }
             if (user_first) c.push_back("-I" + paths.include_dir);
+            // bisheng compiles host code with clang, which has __fp16 built
+            // in (pto-isa's trowprod instantiates its host test with it);
+            // ptolab's pto/common/type.hpp gave a GCC host TU ptolab's
+            // binary16 as __fp16, which pto-isa's type.hpp does not.
+            if (user_first && !over_cce && lang == Lang::Cxx) c.insert(c.end(), {"-include", "cce/types.hpp"});
             if (hidden) c.push_back("-fvisibility=hidden");
             if (colour) c.push_back("-fdiagnostics-color=always");
             if (with_deps) c.insert(c.end(), dep.begin(), dep.end());
