@@ -29,6 +29,9 @@
 // space 1 as flat memory.
 #define __gm__ __attribute__((address_space(1)))
 #define PTOSIM_CCE 1
+// The element assignments ptocc wraps in pto-isa's headers (bfloat16_t
+// stores through UB and GM pointers).
+#include <cce/store_to.hpp>
 
 #if defined(__NPU_ARCH__) && __NPU_ARCH__ == 2201
 #include <cce/builtins.hpp>

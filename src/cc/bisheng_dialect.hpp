@@ -18,14 +18,25 @@ struct PtoIsaTree {
 std::optional<PtoIsaTree> pto_isa_tree(const std::string& include_dir);
 
 // A header of the tree rewritten for clang: `[aicore]` (bisheng's function
-// attribute, no meaning on the host) removed, and `__gm__ char` read as
+// attribute, no meaning on the host) removed, `__gm__ char` read as
 // `char` (bisheng places string literals in GM; on the host they are
-// ordinary). The text starts with a #line naming the original file, so
-// diagnostics and line tables name the user's header and its lines.
+// ordinary), and element assignments wrapped (wrap_element_store).
+// Every header of the tree's pto/ is copied, translated or not, so that a
+// translated header's quoted includes (`#include "TRowReduceOps.hpp"`) find
+// their neighbours in the copy. The text starts with a #line naming the
+// original file, so diagnostics and line tables name the user's header and
+// its lines.
 struct TranslatedHeader {
     std::string relative;  // path under the include directory
     std::string text;
+    bool translated = false;  // the text differs from the original's beyond the #line
 };
 std::vector<TranslatedHeader> translate_dialect(const std::string& include_dir);
+
+// One line of a header with its leading element assignment (`p[i] = v;`,
+// `*p = v;`) written as `::ptosim_cce::store_to(p[i]) = v;`, so that a
+// bfloat16_t element in UB or GM can be assigned (cce/store_to.hpp); any other
+// line unchanged. translate_dialect applies it to every line.
+std::string wrap_element_store(const std::string& line);
 
 }  // namespace ptocc

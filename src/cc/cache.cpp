@@ -461,7 +461,7 @@ bool restore_entry(const CacheSettings& s, CachedCompile& c, const std::string& 
     Reader r{body};
     const uint64_t ndeps = r.u64();
     for (uint64_t i = 0; r.ok && i < ndeps; ++i) {
-        const std::string dep = replace_all(r.str(), kBaseToken, c.base), want = r.str();
+        const std::string dep = replace_all(replace_all(r.str(), kBaseToken, c.base), kTmpToken, tmp), want = r.str();
         std::string now;
         if (!r.ok) break;
         if (!slurp(dep, now) || hash_of(now) != want) {
@@ -503,11 +503,15 @@ void store_cached(const CacheSettings& s, const CachedCompile& c, const std::str
     std::vector<std::string> all = parse_depfile(dep);
     all.insert(all.end(), c.pch_deps.begin(), c.pch_deps.end());
     for (const std::string& d : all) {
-        if (d.rfind(tmp + "/", 0) == 0) continue;  // the rewritten source: its text is in the key
+        // The copy of a user's pto-isa headers (driver.cpp, pto-isa-dialect/)
+        // is written anew by every build, before its compiles: checked by
+        // content under the next build's temporary directory.
+        const bool dialect = d.rfind(tmp + "/pto-isa-dialect/", 0) == 0;
+        if (!dialect && d.rfind(tmp + "/", 0) == 0) continue;  // the rewritten source: its text is in the key
         if (d == c.pch_header || d == c.pch_header + ".gch") continue;  // checked through pch_deps
         std::string text;
         if (!slurp(d, text) || modified_since(d, started)) return;  // cannot be checked, or may have changed mid-compile
-        put_str(deps, base_relative(d, c.base));
+        put_str(deps, dialect ? replace_all(d, tmp, kTmpToken) : base_relative(d, c.base));
         put_str(deps, hash_of(text));
         ++n;
     }

@@ -228,6 +228,12 @@ std::vector<std::string> device_macros(const Options& o, bool cube, int variant,
     // The executed build's half is clang's __fp16 (ptosim/float16.hpp): pto-isa
     // passes and returns it by value, which clang allows on x86 only with this.
     if (pto_isa) m.insert(m.end(), {"-Xclang", "-fnative-half-arguments-and-returns"});
+    // Local-memory pointers are x86 address space 256, for which LLVM 14's
+    // x86 backend cannot lower memset/memcpy/memmove: without these, a loop
+    // that zeroes or copies UB elements one by one (pto-isa's MGATHER fills
+    // a row with zeros) becomes such a call and clang stops with "cannot
+    // lower memory intrinsic in address space 256". The loops stay loops.
+    if (pto_isa) m.insert(m.end(), {"-fno-builtin-memset", "-fno-builtin-memcpy", "-fno-builtin-memmove"});
     return m;
 }
 
@@ -537,7 +543,12 @@ bool plan_jobs(const Options& o, const Paths& paths, const std::vector<Classifie
     if (cf.pto_isa) {
         std::vector<TranslatedHeader> headers = translate_dialect(cf.pto_isa->include_dir);
         std::string names;
-        for (const TranslatedHeader& h : headers) names += " " + h.relative;
+        size_t copied = 0;
+        for (const TranslatedHeader& h : headers) {
+            if (h.translated) names += " " + h.relative;
+            else ++copied;
+        }
+        names += "; " + std::to_string(copied) + " more copied unchanged";
         writes.push_back({"write " + dialect_dir + ": pto-isa's headers in bisheng's dialect, for clang:" + names,
                           {},
                           [dialect_dir, headers](std::string& err) {
@@ -631,6 +642,16 @@ bool plan_jobs(const Options& o, const Paths& paths, const std::vector<Classifie
                                          return replace_in_file(dep_file, from, depfile_escape(to), err);
                                      }});
             }
+            if (cf.pto_isa && lang == Lang::Cce && !dep_file.empty()) {
+                // The copy of the pto-isa headers is temporary: the
+                // dependency file names the user's headers it was made from.
+                std::string from = dialect_dir + "/", to = cf.pto_isa->include_dir + "/";
+                dep_fixes.push_back({"name " + to + " instead of " + from + " in " + dep_file,
+                                     {},
+                                     [dep_file, from, to](std::string& err) {
+                                         return replace_in_file(dep_file, from, depfile_escape(to), err);
+                                     }});
+            }
         }
 
         auto compile_cmd = [&](const std::vector<std::string>& macros, bool hidden, const std::string& out,
@@ -638,9 +659,14 @@ bool plan_jobs(const Options& o, const Paths& paths, const std::vector<Classifie
             // A pto-isa build searches the user's tree (its translated
             // headers first) ahead of ptolab's include/, which then only
             // supplies what pto-isa does not ship (acl/, the CCE layer).
+            // Its host translation units too: a host main.cpp that includes
+            // pto/common/type.hpp (pto-isa's tquant, tcmp) sees the tree the
+            // kernels are compiled from, not ptolab's own pto/.
             const bool over_cce = cf.over_cce && lang == Lang::Cce;
-            std::vector<std::string> c = {over_cce ? paths.clang : paths.cxx, cf.std_flag, "-fPIC",
-                                          "-I" + (over_cce ? dialect_dir : paths.include_dir)};
+            const bool user_first = over_cce || (cf.pto_isa.has_value() && lang != Lang::Cce);
+            std::vector<std::string> c = {over_cce ? paths.clang : paths.cxx, cf.std_flag, "-fPIC"};
+            if (over_cce) c.push_back("-I" + dialect_dir);
+            else if (!user_first) c.push_back("-I" + paths.include_dir);
             c.insert(c.end(), quote.begin(), quote.end());
             c.insert(c.end(), macros.begin(), macros.end());
             if (launches) c.push_back("-DPTOCC_TU_ID=0x" + ptolab::common::hex16(tu) + "ull");
@@ -649,7 +675,12 @@ bool plan_jobs(const Options& o, const Paths& paths, const std::vector<Classifie
                 c.push_back("-idirafter");
                 c.push_back(d);
             }
-            if (over_cce) c.push_back("-I" + paths.include_dir);
+            if (user_first) c.push_back("-I" + paths.include_dir);
+            // bisheng compiles host code with clang, which has __fp16 built
+            // in (pto-isa's trowprod instantiates its host test with it);
+            // ptolab's pto/common/type.hpp gave a GCC host TU ptolab's
+            // binary16 as __fp16, which pto-isa's type.hpp does not.
+            if (user_first && !over_cce && lang == Lang::Cxx) c.insert(c.end(), {"-include", "cce/types.hpp"});
             if (hidden) c.push_back("-fvisibility=hidden");
             if (colour) c.push_back("-fdiagnostics-color=always");
             if (with_deps) c.insert(c.end(), dep.begin(), dep.end());

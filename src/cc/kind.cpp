@@ -176,6 +176,7 @@ KindScan scan_kind(const std::string& preprocessed, const std::function<bool(con
         const bool call = j < code.size() && (code[j] == '(' || code[j] == '<');
         if (call && (kCubeOps.count(last) || has_prefix(last, kCubePrefixes))) scan.cube_ops.insert(last);
         if (call && (kVecOps.count(last) || has_prefix(last, kVecPrefixes))) scan.vec_ops.insert(last);
+        if (call && (last == "TPUSH" || last == "TPOP")) scan.pipe_ops.insert(last);
         if (kCubeTiles.count(last2) || kCubeTiles.count(last)) scan.cube_tiles.insert(kCubeTiles.count(last2) ? last2 : last);
         if (kVecTiles.count(last2) || kVecTiles.count(last)) scan.vec_tiles.insert(kVecTiles.count(last2) ? last2 : last);
         if (last == "__global__") ++scan.kernels;
@@ -228,6 +229,20 @@ KindDecision decide_kind(const KindScan& cube, const KindScan& vec) {
         d.why = std::string("marked ") + cube.marks.front().second;
         return d;
     }
+    // TPUSH and TPOP move tiles through a TPipe, whose every direction
+    // (pto-isa's Direction: DIR_C2V, DIR_V2C, DIR_BOTH) runs between the
+    // Cube and the Vector core: the kernel has both sides, whichever
+    // instructions its `if constexpr` branches hide from a directives-only
+    // scan (pto-isa's tpushpop_mixed_tile_size selects its sides with
+    // `if constexpr (DAV_VEC)`, and its Vector side has no Vector-only
+    // instruction).
+    for (const KindScan* s : {&cube, &vec})
+        if (!s->pipe_ops.empty()) {
+            d.kind = Kind::Mix;
+            d.why = "Cube-Vector pipe instruction " + first(s->pipe_ops) + " in the " +
+                    (s == &cube ? "Cube" : "Vector") + " variant";
+            return d;
+        }
     bool c = !cube.cube_ops.empty(), v = !vec.vec_ops.empty();
     std::string evidence;
     if (c || v) {

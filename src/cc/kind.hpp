@@ -19,6 +19,7 @@ namespace ptocc {
 struct KindScan {
     std::set<std::string> cube_ops, vec_ops;      // instructions only one core type has
     std::set<std::string> cube_tiles, vec_tiles;  // buffers (tile types, address spaces) of one core type
+    std::set<std::string> pipe_ops;               // TPUSH, TPOP: tiles between the Cube and the Vector core
     std::vector<std::pair<Kind, std::string>> marks;  // __vector__, __cube__, __mix__(c, v), KERNEL_TYPE_*
     std::vector<std::string> bad_marks;           // marks ptosim cannot run (e.g. __mix__(1, 1))
     int kernels = 0;                              // __global__ functions

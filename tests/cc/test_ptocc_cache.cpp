@@ -400,3 +400,26 @@ TEST_F(PtoccCache, OffWithPtoccCacheZero) {
 }
 
 }  // namespace
+
+// With pto-isa's headers chosen, ptocc compiles a copy of the user's tree
+// (pto-isa-dialect/ in its temporary directory, made anew by every build): a
+// changed header of the tree compiles again, an unchanged tree hits.
+TEST_F(PtoccCache, ChangedHeaderOfAPtoIsaTreeCompilesAgain) {
+    const fs::path tree = dir_ / "pto-isa" / "include";
+    fs::create_directories(tree / "pto" / "common");
+    spit(tree / "pto" / "pto-inst.hpp", "#pragma once\n#include \"common/value.hpp\"\n");
+    spit(tree / "pto" / "common" / "value.hpp", "#pragma once\nconstexpr int kValue = 1;\n");
+    spit(dir_ / "scale.cpp", "#include <pto/pto-inst.hpp>\n"
+                             "__global__ __aicore__ void k(__gm__ int* x) { x[0] = kValue; }\n");
+    const std::string tree_flags = "--pto-headers=pto-isa -I" + tree.string();
+    std::string out = compile(tree_flags);
+    EXPECT_FALSE(from_cache(out)) << out;
+    const std::string one = object();
+    EXPECT_TRUE(from_cache(compile(tree_flags)));
+    spit(tree / "pto" / "common" / "value.hpp", "#pragma once\nconstexpr int kValue = 2;\n");
+    out = compile(tree_flags);
+    EXPECT_FALSE(from_cache(out)) << out;
+    EXPECT_NE(out.find("pto-isa-dialect/pto/common/value.hpp changed"), std::string::npos) << out;
+    EXPECT_NE(object(), one);
+    EXPECT_TRUE(from_cache(compile(tree_flags)));
+}

@@ -116,3 +116,23 @@ TEST(KindDecide, MarksWinConflictsAndUnsupportedRatiosAreErrors) {
     EXPECT_FALSE(d.kind);
     EXPECT_NE(d.error.find("__mix__(1, 1)"), std::string::npos);
 }
+
+// pto-isa's tpushpop_mixed_tile_size: its sides are chosen by `if constexpr`,
+// so both variants hold both; the Cube side has TMATMUL, the Vector side only
+// TLOAD and TPUSH of Vec tiles. A TPUSH or TPOP makes it mix.
+TEST(KindDecide, ATilePipeBetweenTheCoresMakesItMix) {
+    KindScan both = scan(tu("__global__ void k() {\n  if constexpr (DAV_VEC) { TLOAD(a, g); TPUSH<Pipe, VecTile>(p, a); }\n"
+                            "  if constexpr (DAV_CUBE) { TPOP<Pipe, MatTile>(p, m); TMATMUL(c, l, r); }\n}\n"));
+    EXPECT_EQ(both.pipe_ops, (std::set<std::string>{"TPOP", "TPUSH"}));
+    KindDecision d = decide_kind(both, both);
+    ASSERT_TRUE(d.kind);
+    EXPECT_EQ(*d.kind, Kind::Mix);
+    EXPECT_EQ(d.why, "Cube-Vector pipe instruction TPOP in the Cube variant");
+
+    // Named without a call (a declaration, a comment's word) it tells nothing.
+    KindScan named = scan(tu("__global__ void k() { auto f = &TPUSH; TMATMUL(c, l, r); }\n"));
+    EXPECT_TRUE(named.pipe_ops.empty());
+    d = decide_kind(named, named);
+    ASSERT_TRUE(d.kind);
+    EXPECT_EQ(*d.kind, Kind::Cube);
+}

@@ -491,3 +491,67 @@ TEST(CannLibraries, TheListHasTheNamesOfThePublicBuildLines) {
     EXPECT_FALSE(is_cann_library("GTest"));
     EXPECT_FALSE(is_cann_library("m"));
 }
+
+// pto-isa's tquant: its host main.cpp includes pto/common/type.hpp for
+// pto::QuantType. With pto-isa's headers chosen, a host translation unit
+// searches the user's tree ahead of ptolab's include/ as the kernels do;
+// with ptolab's headers, ptolab's include/ stays first.
+TEST(Plan, PtoIsaHostTranslationUnitsSearchTheUsersTreeFirst) {
+    TempDir t;
+    const std::string tree = (t.p / "pto-isa" / "include").string();
+    fs::create_directories(t.p / "pto-isa" / "include" / "pto" / "common");
+    std::ofstream(t.p / "pto-isa" / "include" / "pto" / "pto-inst.hpp") << "";
+    std::ofstream(t.p / "main.cpp") << "#include <pto/common/type.hpp>\nint main() { return 0; }\n";
+    for (const char* headers : {"--pto-headers=pto-isa", "--pto-headers=ptolab"}) {
+        const bool pto_isa = std::string(headers) == "--pto-headers=pto-isa";
+        Parsed p = parse({headers, "-I" + tree, (t.p / "main.cpp").string(), "-o", (t.p / "m").string()});
+        ASSERT_TRUE(p.ok) << headers;
+        Paths paths{"/repo/include", "/repo/build/src/sim", "g++", "clang++"};
+        Plan plan;
+        ASSERT_TRUE(plan_build(p.o, paths, true, plan, p.diags)) << headers;
+        auto c = find_cmd(plan, (t.p / "main.cpp").string());
+        ASSERT_FALSE(c.empty()) << headers;
+        EXPECT_EQ(c[0], "g++");
+        auto ours = std::find(c.begin(), c.end(), "-I/repo/include");
+        ASSERT_NE(ours, c.end()) << headers;
+        if (pto_isa) {
+            auto user = std::find(c.begin(), c.end(), "-I" + tree);
+            ASSERT_NE(user, c.end());
+            EXPECT_LT(user, ours);
+            EXPECT_EQ(std::find(c.begin(), c.end(), "-idirafter"), c.end());
+            // __fp16, which bisheng's clang has built in (pto-isa's trowprod host test uses it)
+            auto forced = std::find(c.begin(), c.end(), "cce/types.hpp");
+            ASSERT_NE(forced, c.end());
+            EXPECT_EQ(*(forced - 1), "-include");
+        } else {
+            EXPECT_EQ(ours, c.begin() + 3);  // g++ -std=c++20 -fPIC -I/repo/include
+            EXPECT_EQ(std::find(c.begin(), c.end(), "cce/types.hpp"), c.end());
+            auto demoted = std::find(c.begin(), c.end(), tree);
+            ASSERT_NE(demoted, c.end());
+            EXPECT_EQ(*(demoted - 1), "-idirafter");
+        }
+    }
+}
+
+// The executed-pto-isa build compiles kernels with clang, whose x86 backend
+// (LLVM 14) cannot lower memset/memcpy/memmove on UB's address space 256:
+// the loops that would become them stay loops. ptolab's headers' builds keep
+// the builtins.
+TEST(Plan, PtoIsaKernelsAreCompiledWithoutTheMemoryBuiltins) {
+    TempDir t;
+    std::ofstream(t.p / "k.cpp") << "extern \"C\" void f(){}\n";
+    for (const char* headers : {"--pto-headers=pto-isa", "--pto-headers=ptolab"}) {
+        const bool pto_isa = std::string(headers) == "--pto-headers=pto-isa";
+        Parsed p = parse({headers, "-xcce", "--cce-aicore-arch=dav-c220-vec", "-DMEMORY_BASE", "-c",
+                          (t.p / "k.cpp").string(), "-o", (t.p / "k.o").string()});
+        ASSERT_TRUE(p.ok) << headers;
+        Paths paths{"/repo/include", "/repo/build/src/sim", "g++", "clang++"};
+        Plan plan;
+        ASSERT_TRUE(plan_build(p.o, paths, true, plan, p.diags)) << headers;
+        auto c = find_cmd(plan, "-D__DAV_C220_VEC__");
+        ASSERT_FALSE(c.empty()) << headers;
+        EXPECT_EQ(c[0], pto_isa ? "clang++" : "g++");
+        for (const char* f : {"-fno-builtin-memset", "-fno-builtin-memcpy", "-fno-builtin-memmove"})
+            EXPECT_EQ(std::find(c.begin(), c.end(), f) != c.end(), pto_isa) << headers << " " << f;
+    }
+}

@@ -16,6 +16,8 @@ void launch_padded_rows(float*, float*, void*);
 void launch_rounding(int32_t*, float*, void*);
 void launch_scalar_ub(int32_t*, void*);
 void launch_scalar_half(void*, void*, void*);
+void launch_scalar_bf16(void*, void*, void*);
+void launch_element_loops(int32_t*, int32_t*, int, void*);
 void launch_axpy_widen(float*, float*, void*, void*);
 void launch_madd_half(void*, void*, void*, void*, void*);
 void launch_shift_right(int32_t*, int32_t*, void*);
@@ -102,6 +104,36 @@ TEST_F(Cce, ScalarHalvesStoreThroughUbAndGmPointersAndPassByValue) {
     EXPECT_EQ(r[5], 0xae66);   // -0.1
     EXPECT_EQ(r[15], 0x4800);  // the scalar GM store
     EXPECT_EQ(r[8], 0xffff);   // past the DMA's 16 bytes
+}
+
+TEST_F(Cce, ScalarBfloat16StoresThroughUbAndGmPointersRoundToNearestEven) {
+    const std::vector<uint16_t> in = {0x4040};  // 3.0
+    uint16_t* out = device(std::vector<uint16_t>(16, 0xffff));
+    launch_scalar_bf16(out, device(in), stream);
+    const std::vector<uint16_t> r = back(out, 16);
+    EXPECT_EQ(r[0], 0x4040);   // 3.0 from GM
+    EXPECT_EQ(r[1], 0x4040);   // from the UB element
+    EXPECT_EQ(r[2], 0x3dcd);   // 0.1 (float 0x3dcccccd) rounds up
+    EXPECT_EQ(r[3], 0x0000);   // 0
+    EXPECT_EQ(r[4], 0x3f80);   // 1 + 2^-8, the tie between 0x3f80 and 0x3f81: to even
+    EXPECT_EQ(r[5], 0x40e0);   // the int 7
+    EXPECT_EQ(r[6], 0x3f82);   // 1 + 3 * 2^-8, the tie between 0x3f81 and 0x3f82: to even
+    EXPECT_EQ(r[7], 0xc000);   // -2 through *q
+    EXPECT_EQ(r[15], 0x3f82);  // the scalar GM store of p[6]
+    EXPECT_EQ(r[8], 0xffff);   // past the DMA's 16 bytes
+}
+
+TEST_F(Cce, ElementLoopsOnUbZeroCopyAndShift) {
+    std::vector<int32_t> a(64);
+    for (int i = 0; i < 64; ++i) a[i] = 100 + i;
+    int32_t* out = device(std::vector<int32_t>(64, -1));
+    launch_element_loops(out, device(a), 8, stream);
+    const std::vector<int32_t> r = back(out, 64);
+    for (int i = 0; i < 8; ++i) EXPECT_EQ(r[i], 0) << i;             // zeroed
+    for (int i = 8; i < 16; ++i) EXPECT_EQ(r[i], 100 + i - 8) << i;  // a[0..8)
+    for (int i = 16; i < 32; ++i) EXPECT_EQ(r[i], 100 + i) << i;     // as loaded
+    for (int i = 32; i < 63; ++i) EXPECT_EQ(r[i], 101 + i) << i;     // shifted down by one
+    EXPECT_EQ(r[63], 163);
 }
 
 TEST_F(Cce, MixedAxpyAddsHalfTimesScalarIntoFloat) {

@@ -126,6 +126,45 @@ __global__ __aicore__ void scalar_half(__gm__ half* o, __gm__ half* in) {
     copy_ubuf_to_gm_align_b32((__gm__ uint32_t*)o, ub<uint32_t>(kOut), 0, 1, 8 * 2, 0, 0, 0, 0);
 }
 
+// bfloat16_t elements stored as ptocc's translation of pto-isa's headers
+// writes them (`p[i] = v;` becomes `::ptosim_cce::store_to(p[i]) = v;`,
+// cce/store_to.hpp): from a GM and a UB element, from double, float and int
+// constants rounded to nearest even, through `*q`; o[0..8) by DMA, o[15] by a
+// scalar GM store.
+__global__ __aicore__ void scalar_bf16(__gm__ bfloat16_t* o, __gm__ bfloat16_t* in) {
+    __ubuf__ bfloat16_t* p = ub<bfloat16_t>(kOut);
+    ::ptosim_cce::store_to(p[0]) = in[0];
+    ::ptosim_cce::store_to(p[1]) = p[0];
+    ::ptosim_cce::store_to(p[2]) = 0.1;
+    ::ptosim_cce::store_to(p[3]) = static_cast<bfloat16_t>(0);
+    ::ptosim_cce::store_to(p[4]) = 1.00390625f;
+    ::ptosim_cce::store_to(p[5]) = 7;
+    ::ptosim_cce::store_to(p[6]) = 1.01171875f;
+    __ubuf__ bfloat16_t* q = p + 7;
+    ::ptosim_cce::store_to(*q) = -2.0f;
+    ::ptosim_cce::store_to(o[15]) = p[6];
+    pipe_barrier(PIPE_ALL);
+    copy_ubuf_to_gm_align_b32((__gm__ uint32_t*)o, ub<uint32_t>(kOut), 0, 1, 8 * 2, 0, 0, 0, 0);
+}
+
+// Element loops on UB, as pto-isa's MGATHER zero-fills a row: clang turns
+// them into memset/memcpy/memmove, which LLVM 14 cannot lower for UB's
+// address space; ptocc's -fno-builtin-mem* keep them loops. 64 int32 from
+// GM, o[0..n) zeroed, then o[n..2n) = a[0..n) and a shift down by one of
+// a[32..64) into o[32..63); o[63] keeps a[63].
+__global__ __aicore__ void element_loops(__gm__ int32_t* o, __gm__ int32_t* a, int n) {
+    copy_gm_to_ubuf_align_b32(ub<int32_t>(kA), a, 0, 1, 64 * 4, 0, 0, 0, 0);
+    copy_gm_to_ubuf_align_b32(ub<int32_t>(kOut), a, 0, 1, 64 * 4, 0, 0, 0, 0);
+    pipe_barrier(PIPE_ALL);
+    __ubuf__ int32_t* d = ub<int32_t>(kOut);
+    __ubuf__ int32_t* s = ub<int32_t>(kA);
+    for (int i = 0; i < n; ++i) d[i] = 0;
+    for (int i = 0; i < n; ++i) d[n + i] = s[i];
+    for (int i = 32; i < 63; ++i) d[i] = d[i + 1];
+    pipe_barrier(PIPE_ALL);
+    copy_ubuf_to_gm_align_b32(o, ub<int32_t>(kOut), 0, 1, 64 * 4, 0, 0, 0, 0);
+}
+
 // The mixed axpy: 128 halves times -0.5 added into 128 floats, two repeats
 // of 64 (dst eight blocks a repeat, src four).
 __global__ __aicore__ void axpy_widen(__gm__ float* o, __gm__ float* d, __gm__ half* x) {
@@ -164,6 +203,12 @@ extern "C" void launch_madd_half(void* o, void* a, void* b, void* d, void* s) {
     madd_half<<<1, nullptr, s>>>((half*)o, (half*)a, (half*)b, (half*)d);
 }
 extern "C" void launch_axpy_widen(float* o, float* d, void* x, void* s) { axpy_widen<<<1, nullptr, s>>>(o, d, (half*)x); }
+extern "C" void launch_element_loops(int32_t* o, int32_t* a, int n, void* s) {
+    element_loops<<<1, nullptr, s>>>(o, a, n);
+}
+extern "C" void launch_scalar_bf16(void* o, void* in, void* s) {
+    scalar_bf16<<<1, nullptr, s>>>((bfloat16_t*)o, (bfloat16_t*)in);
+}
 extern "C" void launch_scalar_half(void* o, void* in, void* s) { scalar_half<<<1, nullptr, s>>>((half*)o, (half*)in); }
 extern "C" void launch_counter_add(float* out, float* a, float* b, void* s) { counter_add<<<1, nullptr, s>>>(out, a, b); }
 extern "C" void launch_masked_adds(float* out, float* src, void* s) { masked_adds<<<1, nullptr, s>>>(out, src); }
