@@ -1,7 +1,6 @@
 // Kernels written on the CCE intrinsics alone (no PTO header): bisheng gives
 // them the intrinsics without any #include, so an unmodified build of one
-// must get ptosim's CCE layer without being asked (docs/ptocc.md, "Header
-// choice").
+// must get ptosim's CCE layer without being asked (docs/ptocc.md, "Headers").
 #pragma once
 
 #include <string>

@@ -460,7 +460,7 @@ Kind infer_input_kind(const Options& o, const Paths& paths, const Compile& cf, c
 
 // With no header choice made, a kernel that includes no PTO header and calls
 // CCE intrinsics is compiled over ptosim's CCE layer, as bisheng would give it
-// those intrinsics (docs/ptocc.md, "Header choice").
+// those intrinsics (docs/ptocc.md, "Headers").
 void route_cce_direct(const Options& o, const Paths& paths, const std::vector<ClassifiedInput>& inputs,
                       const JobContext& ctx, Compile& cf, std::vector<Diag>& diags) {
     if (cf.over_cce || cf.choice != PtoHeaders::Auto || paths.clang.empty()) return;
