@@ -193,7 +193,7 @@ Compile host_flags(const Options& o, const Paths& paths, std::vector<Diag>& diag
     c.flags.push_back("-fno-optimize-sibling-calls");
     // Explicitly asked for without a tree: a kernel written on the CCE
     // intrinsics alone, compiled over the same layer.
-    c.over_cce = c.pto_isa.has_value() || o.pto_headers == PtoHeaders::PtoIsa;
+    c.over_cce = c.pto_isa.has_value() || want_pto_isa;
     if (c.over_cce && !c.pto_isa)
         diags.push_back({Diag::Note, "PTO headers: none on the include path; the kernel is compiled over ptosim's "
                                      "CCE intrinsics alone with " + paths.clang});

@@ -535,6 +535,13 @@ TEST(DryRun, KernelOnTheIntrinsicsAloneCompilesOverTheCceLayer) {
               std::string::npos)
         << r.output;
     EXPECT_NE(r.output.find("clang"), std::string::npos) << r.output;
+    // PTOCC_PTO_HEADERS=pto-isa asks for the layer as --pto-headers=pto-isa does.
+    r = sh("PTOCC_PTO_HEADERS=pto-isa " + kPtocc + " --dry-run -fPIC -shared -xcce --cce-aicore-arch=dav-c220-vec "
+           "-DMEMORY_BASE " + src + " -o " + (out_dir() / "never.so").string());
+    EXPECT_NE(r.output.find("PTO headers: none on the include path; the kernel is compiled over ptosim's CCE "
+                            "intrinsics alone with "),
+              std::string::npos)
+        << r.output;
     // Asked for ptolab's headers, it stays with them (and would not compile).
     r = sh(kPtocc + " --dry-run --pto-headers=ptolab -fPIC -shared -xcce --cce-aicore-arch=dav-c220-vec -DMEMORY_BASE " +
            src + " -o " + (out_dir() / "never.so").string());
