@@ -10,6 +10,7 @@
 #include "../element_ops.hpp"
 #include "../repeat.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -265,28 +266,17 @@ void vconvert(const SourceLoc& loc, const Cvt& c, VReg& dst, const VReg& src, co
     const auto keep_or_zero = [&](int i) {
         if (c.merging) put_bits(out, i, db, get_bits(dst, i, db));
     };
-    if (ns <= nd) {
-        // Equal counts, or narrowing: source j to destination j * k + part.
-        for (int j = 0; j < ns; ++j) {
-            const int i = j * k + c.part;
-            if (!active(j)) {
-                keep_or_zero(i);
-                continue;
-            }
-            ++n_active;
-            put_bits(out, i, db, convert_one(c, decode(c.from, get_bits(src, j, sb)), sat));
+    // Equal counts or narrowing: source j to destination j * k + part;
+    // widening: destination i from source i * k + part.
+    for (int t = 0; t < std::min(ns, nd); ++t) {
+        const int j = ns <= nd ? t : t * k + c.part;
+        const int i = ns <= nd ? t * k + c.part : t;
+        if (!active(j)) {
+            keep_or_zero(i);
+            continue;
         }
-    } else {
-        // Widening: destination i from source i * k + part.
-        for (int i = 0; i < nd; ++i) {
-            const int j = i * k + c.part;
-            if (!active(j)) {
-                keep_or_zero(i);
-                continue;
-            }
-            ++n_active;
-            put_bits(out, i, db, convert_one(c, decode(c.from, get_bits(src, j, sb)), sat));
-        }
+        ++n_active;
+        put_bits(out, i, db, convert_one(c, decode(c.from, get_bits(src, j, sb)), sat));
     }
     OpRecord r;
     r.op = "vcvt";

@@ -5,6 +5,7 @@
 #include <ptosim/cce_a5.hpp>
 
 #include "../repeat.hpp"
+#include "records.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -17,28 +18,33 @@ uint64_t index_at(const VReg& idx, int i, int width) {
     std::memcpy(&k, idx.b + i * width, width);
     return k;
 }
-}  // namespace
 
-void vgather(const SourceLoc& loc, VReg& dst, uint64_t ub, int elem, const VReg& idx, int idx_width, const Pred& mask) {
-    Core& c = core();
-    const int n = kVL / idx_width;  // one element slot per index
+// The record of one gather or scatter: the UB span its active indices touch,
+// checked against UB and read or written as a whole.
+void dispatch_indexed(Core& c, const SourceLoc& loc, const char* op, bool writes, uint64_t ub, int elem,
+                      const VReg& idx, int idx_width, const Pred& mask) {
     uint64_t lo = UINT64_MAX, hi = 0;
-    for (int i = 0; i < n; ++i)
+    for (int i = 0; i < kVL / idx_width; ++i)
         if (mask.lane(i * idx_width)) {
             const uint64_t at = ub + index_at(idx, i, idx_width) * uint64_t(elem);
             lo = std::min(lo, at);
             hi = std::max(hi, at + elem);
         }
-    OpRecord r;
-    r.op = "vgather2";
-    r.pipe = Pipe::V;
-    r.loc = loc;
+    OpRecord r = vector_record(op, loc);
     if (hi > 0) {
-        check_local(c, Space::UB, lo, hi - lo, "vgather2 src", loc);
+        check_local(c, Space::UB, lo, hi - lo, (std::string(op) + (writes ? " dst" : " src")).c_str(), loc);
         r.bytes = hi - lo;
-        r.read(Space::UB, lo, hi - lo);
+        if (writes) r.write(Space::UB, lo, hi - lo);
+        else r.read(Space::UB, lo, hi - lo);
     }
     dispatch(c, r);
+}
+}  // namespace
+
+void vgather(const SourceLoc& loc, VReg& dst, uint64_t ub, int elem, const VReg& idx, int idx_width, const Pred& mask) {
+    Core& c = core();
+    const int n = kVL / idx_width;  // one element slot per index
+    dispatch_indexed(c, loc, "vgather2", false, ub, elem, idx, idx_width, mask);
     const uint8_t* mem = c.mem[static_cast<int>(Space::UB)];
     VReg out;
     std::memset(out.b, 0, kVL);
@@ -57,23 +63,7 @@ void vscatter(const SourceLoc& loc, const VReg& src, uint64_t ub, int elem, cons
     if (ub % 32 != 0)
         fault(loc, "vscatter to UB offset " + std::to_string(ub) + ", which is not 32-byte aligned (the base must be)");
     const int n = kVL / idx_width;
-    uint64_t lo = UINT64_MAX, hi = 0;
-    for (int i = 0; i < n; ++i)
-        if (mask.lane(i * idx_width)) {
-            const uint64_t at = ub + index_at(idx, i, idx_width) * uint64_t(elem);
-            lo = std::min(lo, at);
-            hi = std::max(hi, at + elem);
-        }
-    OpRecord r;
-    r.op = "vscatter";
-    r.pipe = Pipe::V;
-    r.loc = loc;
-    if (hi > 0) {
-        check_local(c, Space::UB, lo, hi - lo, "vscatter dst", loc);
-        r.bytes = hi - lo;
-        r.write(Space::UB, lo, hi - lo);
-    }
-    dispatch(c, r);
+    dispatch_indexed(c, loc, "vscatter", true, ub, elem, idx, idx_width, mask);
     uint8_t* mem = c.mem[static_cast<int>(Space::UB)];
     // In element order: of repeated indices the last active element stays
     // (the documents leave it open; chosen). 8-bit elements come from the

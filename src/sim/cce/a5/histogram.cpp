@@ -4,6 +4,7 @@
 #include <ptosim/cce_a5.hpp>
 
 #include "../repeat.hpp"
+#include "records.hpp"
 
 #include <cstring>
 
@@ -11,10 +12,7 @@ namespace ptosim::cce::a5 {
 
 void vhistogram(const SourceLoc& loc, const char* op, bool cumulative, bool upper, VReg& dst, const VReg& src,
                 const Pred& mask) {
-    OpRecord r;
-    r.op = op;
-    r.pipe = Pipe::V;
-    r.loc = loc;
+    OpRecord r = vector_record(op, loc);
     r.bytes = kVL;
     dispatch(core(), r);
     const int lo = upper ? 128 : 0;

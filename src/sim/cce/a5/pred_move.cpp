@@ -5,6 +5,7 @@
 #include <ptosim/cce_a5.hpp>
 
 #include "../repeat.hpp"
+#include "records.hpp"
 
 #include <cstring>
 #include <string>
@@ -27,10 +28,7 @@ void pload(const SourceLoc& loc, Pred& dst, uint64_t ub, PDist how) {
     if (how == PDist::Pk) fault(loc, "plds takes NORM, US or DS (PK is a store distribution)");
     const uint64_t bytes = how == PDist::Us ? kBytes / 2 : how == PDist::Ds ? 2 * kBytes : kBytes;
     check_local(c, Space::UB, ub, bytes, (std::string("plds ") + dist_name(how) + " src").c_str(), loc);
-    OpRecord r;
-    r.op = "plds";
-    r.pipe = Pipe::V;
-    r.loc = loc;
+    OpRecord r = vector_record("plds", loc);
     r.bytes = bytes;
     r.read(Space::UB, ub, bytes);
     dispatch(c, r);
@@ -48,10 +46,7 @@ void pstore(const SourceLoc& loc, const Pred& src, uint64_t ub, PDist how) {
     if (how == PDist::Us || how == PDist::Ds) fault(loc, "psts takes NORM or PK (US and DS are load distributions)");
     const uint64_t bytes = how == PDist::Pk ? kBytes / 2 : kBytes;
     check_local(c, Space::UB, ub, bytes, (std::string("psts ") + dist_name(how) + " dst").c_str(), loc);
-    OpRecord r;
-    r.op = "psts";
-    r.pipe = Pipe::V;
-    r.loc = loc;
+    OpRecord r = vector_record("psts", loc);
     r.bytes = bytes;
     r.write(Space::UB, ub, bytes);
     dispatch(c, r);
@@ -61,10 +56,7 @@ void pstore(const SourceLoc& loc, const Pred& src, uint64_t ub, PDist how) {
 }
 
 void ppack(const SourceLoc& loc, const char* op, bool unpack, bool higher, Pred& dst, const Pred& src) {
-    OpRecord r;
-    r.op = op;
-    r.pipe = Pipe::V;
-    r.loc = loc;
+    OpRecord r = vector_record(op, loc);
     dispatch(core(), r);
     Pred out{};
     const int half = kBits / 2;

@@ -4,6 +4,7 @@
 #include <ptosim/cce_a5.hpp>
 
 #include "../repeat.hpp"
+#include "records.hpp"
 
 #include <cstring>
 
@@ -12,10 +13,7 @@ namespace {
 using namespace ptosim::cce::detail;
 
 OpRecord record(const char* op, const SourceLoc& loc, uint64_t bytes) {
-    OpRecord r;
-    r.op = op;
-    r.pipe = Pipe::V;
-    r.loc = loc;
+    OpRecord r = vector_record(op, loc);
     r.bytes = bytes;
     return r;
 }
@@ -76,10 +74,7 @@ namespace ptosim::cce::a5 {
 
 void vselect_index(const SourceLoc& loc, int elem, VReg& dst, const VReg& src, const VReg& idx) {
     dispatch(core(), [&] {
-        OpRecord r;
-        r.op = "vselr";
-        r.pipe = Pipe::V;
-        r.loc = loc;
+        OpRecord r = vector_record("vselr", loc);
         r.bytes = kVL;
         return r;
     }());
@@ -100,10 +95,7 @@ namespace ptosim::cce::a5 {
 
 void vpack(const SourceLoc& loc, const char* op, bool unpack, bool higher, int src_elem, bool is_signed, VReg& dst,
            const VReg& src) {
-    OpRecord r;
-    r.op = op;
-    r.pipe = Pipe::V;
-    r.loc = loc;
+    OpRecord r = vector_record(op, loc);
     r.bytes = kVL;
     dispatch(core(), r);
     VReg out;

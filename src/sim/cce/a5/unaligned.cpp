@@ -6,6 +6,7 @@
 #include <ptosim/cce_a5.hpp>
 
 #include "../repeat.hpp"
+#include "records.hpp"
 
 #include <cstring>
 #include <string>
@@ -13,10 +14,7 @@
 namespace ptosim::cce::a5 {
 namespace {
 OpRecord record(const char* op, const SourceLoc& loc) {
-    OpRecord r;
-    r.op = op;
-    r.pipe = Pipe::V;
-    r.loc = loc;
+    OpRecord r = vector_record(op, loc);
     return r;
 }
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include "../element_ops.hpp"
 #include "../repeat.hpp"
+#include "records.hpp"
 
 #include <cmath>
 #include <limits>
@@ -37,13 +38,6 @@ OpRecord reg_record(const char* op, Dt d, const SourceLoc& loc, uint64_t element
     r.elements = elements;
     r.bytes = elements * size_of(d);
     r.flops = elements;
-    return r;
-}
-OpRecord mask_record(const char* op, const SourceLoc& loc) {
-    OpRecord r;
-    r.op = op;
-    r.pipe = Pipe::V;
-    r.loc = loc;
     return r;
 }
 uint64_t count_active(const Pred& m, int elem) {
@@ -87,7 +81,7 @@ bool compare(Cmp op, T a, T b) {
 }  // namespace
 
 void pset(const SourceLoc& loc, const char* op, Pred& out, int elem, int pattern) {
-    dispatch(core(), mask_record(op, loc));
+    dispatch(core(), vector_record(op, loc));
     const int n = kVL / elem;
     static constexpr int kFirst[] = {0, 1, 2, 3, 4, 8, 16, 32, 64, 128};
     std::memset(out.b, 0, sizeof(out.b));
@@ -107,7 +101,7 @@ void pset(const SourceLoc& loc, const char* op, Pred& out, int elem, int pattern
 }
 
 void plt(const SourceLoc& loc, const char* op, Pred& out, int elem, uint32_t& count, bool post_update) {
-    dispatch(core(), mask_record(op, loc));
+    dispatch(core(), vector_record(op, loc));
     const uint32_t n = static_cast<uint32_t>(kVL / elem);
     const uint32_t on = count < n ? count : n;
     std::memset(out.b, 0, sizeof(out.b));
@@ -116,7 +110,7 @@ void plt(const SourceLoc& loc, const char* op, Pred& out, int elem, uint32_t& co
 }
 
 void plogic(const SourceLoc& loc, const char* op, PLogic how, Pred& out, const Pred& a, const Pred& b, const Pred& g) {
-    dispatch(core(), mask_record(op, loc));
+    dispatch(core(), vector_record(op, loc));
     Pred r;
     for (size_t i = 0; i < sizeof(r.b); ++i) {
         uint8_t v;
@@ -151,7 +145,7 @@ void vload(const SourceLoc& loc, const char* op, VReg& dst, uint64_t ub, Ld how,
     else if (how == Ld::Blk) bytes = 32;
     else if (how == Ld::Unpk4) bytes = kVL / 4;
     check_local(c, Space::UB, ub, bytes, (std::string(op) + " src").c_str(), loc);
-    OpRecord r = mask_record(op, loc);
+    OpRecord r = vector_record(op, loc);
     r.bytes = bytes;
     r.read(Space::UB, ub, bytes);
     dispatch(c, r);
@@ -199,7 +193,7 @@ void vstore(const SourceLoc& loc, const char* op, const VReg& src, uint64_t ub, 
             if (first < 0) first = i;
             last = i;
         }
-    OpRecord r = mask_record(op, loc);
+    OpRecord r = vector_record(op, loc);
     if (first >= 0) {
         const uint64_t lo = ub + uint64_t(first) * out_elem, bytes = uint64_t(last - first + 1) * out_elem;
         check_local(c, Space::UB, lo, bytes, (std::string(op) + " dst").c_str(), loc);
@@ -219,7 +213,7 @@ void vload2(const SourceLoc& loc, const char* op, VReg& lo, VReg& hi, uint64_t u
         fault(loc, std::string(op) + " DINTLV from UB offset " + std::to_string(ub) +
                        ", which is not 32-byte aligned: an aligned load needs a 32-byte aligned address");
     check_local(c, Space::UB, ub, 2 * kVL, (std::string(op) + " src").c_str(), loc);
-    OpRecord r = mask_record(op, loc);
+    OpRecord r = vector_record(op, loc);
     r.bytes = 2 * kVL;
     r.read(Space::UB, ub, 2 * kVL);
     dispatch(c, r);
@@ -239,7 +233,7 @@ void vstore2(const SourceLoc& loc, const char* op, const VReg& lo, const VReg& h
     int last = -1;
     for (int i = 0; i < kVL / elem; ++i)
         if (active(mask, i, elem)) last = i;
-    OpRecord r = mask_record(op, loc);
+    OpRecord r = vector_record(op, loc);
     if (last >= 0) {
         const uint64_t bytes = uint64_t(last + 1) * 2 * elem;
         check_local(c, Space::UB, ub, bytes, (std::string(op) + " dst").c_str(), loc);
