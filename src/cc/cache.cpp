@@ -503,15 +503,11 @@ void store_cached(const CacheSettings& s, const CachedCompile& c, const std::str
     std::vector<std::string> all = parse_depfile(dep);
     all.insert(all.end(), c.pch_deps.begin(), c.pch_deps.end());
     for (const std::string& d : all) {
-        // The copy of a user's pto-isa headers (driver.cpp, pto-isa-dialect/)
-        // is written anew by every build, before its compiles: checked by
-        // content under the next build's temporary directory.
-        const bool dialect = d.rfind(tmp + "/pto-isa-dialect/", 0) == 0;
-        if (!dialect && d.rfind(tmp + "/", 0) == 0) continue;  // the rewritten source: its text is in the key
+        if (d.rfind(tmp + "/", 0) == 0) continue;  // the rewritten source: its text is in the key
         if (d == c.pch_header || d == c.pch_header + ".gch") continue;  // checked through pch_deps
         std::string text;
         if (!slurp(d, text) || modified_since(d, started)) return;  // cannot be checked, or may have changed mid-compile
-        put_str(deps, dialect ? replace_all(d, tmp, kTmpToken) : base_relative(d, c.base));
+        put_str(deps, base_relative(d, c.base));
         put_str(deps, hash_of(text));
         ++n;
     }
@@ -635,16 +631,33 @@ int64_t now_ns() {
 
 namespace {
 
-constexpr const char* kForced = "pto/common/cce_builtins.hpp";
+// What a kernel compile force-includes ahead of the PTO headers: ptolab's
+// builtins, or the CCE layer a pto-isa tree is compiled over.
+constexpr const char* kForcedHeaders[] = {"pto/common/cce_builtins.hpp", "cce/bisheng.hpp"};
+bool is_forced_header(const std::string& name) {
+    return std::find(std::begin(kForcedHeaders), std::end(kForcedHeaders), name) != std::end(kForcedHeaders);
+}
 constexpr const char* kPchName = "ptocc_pch.hpp";
+constexpr const char* kCopyComplete = ".complete";
 
 // True when the preprocessed unit `pre` (GCC's -E -dD output) reaches
-// include_dir/pto/pto-inst.hpp with nothing of its own before it: only
-// system headers, ptolab's headers, built-in and command-line definitions.
+// pto/pto-inst.hpp of one of `roots` with nothing of its own before it: only
+// system headers, the roots' headers (ptolab's; a pto-isa tree and its
+// translated copy), built-in and command-line definitions.
 // Anything else there (a #define, a declaration, a local header) could change
 // what pto-inst.hpp means when it is moved to the front.
-bool pto_inst_comes_first(const std::string& pre, const std::string& include_dir) {
-    const std::string target = include_dir + "/pto/pto-inst.hpp", ours = include_dir + "/";
+bool pto_inst_comes_first(const std::string& pre, const std::vector<std::string>& roots) {
+    const auto under_root = [&](const std::string& file) {
+        for (const std::string& r : roots)
+            if (file.rfind(r + "/", 0) == 0) return true;
+        return false;
+    };
+    const auto is_target = [&](const std::string& file) {
+        const std::string n = fs::path(file).lexically_normal().string();
+        for (const std::string& r : roots)
+            if (n == r + "/pto/pto-inst.hpp") return true;
+        return false;
+    };
     bool allowed = true;
     size_t pos = 0;
     while (pos < pre.size()) {
@@ -657,8 +670,9 @@ bool pto_inst_comes_first(const std::string& pre, const std::string& include_dir
             if (q1 == std::string_view::npos || q2 <= q1) return false;
             const std::string file(line.substr(q1 + 1, q2 - q1 - 1));
             const std::string_view flags = line.substr(q2 + 1);
-            if (fs::path(file).lexically_normal().string() == target) return true;
-            allowed = file == "<built-in>" || file == "<command-line>" || file.rfind(ours, 0) == 0 ||
+            if (is_target(file)) return true;
+            // GCC spells it <command-line>, clang (pto-isa builds) <command line>.
+            allowed = file == "<built-in>" || file == "<command-line>" || file == "<command line>" || under_root(file) ||
                       flags.find(" 3") != std::string_view::npos;
             continue;
         }
@@ -694,20 +708,18 @@ bool manifest_current(const PchManifest& m) {
     return !m.deps.empty();
 }
 
-// Keeps the 16 most recently used precompiled headers (about 80 MB each;
-// $PTOCC_PCH_KEEP overrides), never `current`: one project's targets, kernel
-// types and flag sets easily need more than 8 (docs/ptocc.md, "Caches"). A compile that loses its
-// header to this mid-way fails and runs again without it.
-void evict_pch(const std::string& root, const std::string& current) {
-    size_t keep = 16;
-    if (const char* v = std::getenv("PTOCC_PCH_KEEP"); v && *v) keep = std::max(1, std::atoi(v));
+// Keeps the `keep` most recently used directories under `root` (their
+// `marker` file's modification time is their last use), never `current`. A
+// directory without its marker may be another build's work in progress: it
+// is left ten minutes. A compile that loses its directory to this mid-way
+// fails and runs again without it.
+void evict_least_recent(const std::string& root, const std::string& current, size_t keep, const char* marker) {
     std::vector<std::pair<int64_t, fs::path>> dirs;
     std::error_code ec;
     const int64_t now = now_ns();
     for (const auto& e : fs::directory_iterator(root, ec)) {
         if (!e.is_directory(ec) || e.path() == fs::path(current)) continue;
-        int64_t used = mtime_ns((e.path() / "manifest").string());
-        // No record yet: another build may be making it; leave it ten minutes.
+        int64_t used = mtime_ns((e.path() / marker).string());
         if (used < 0 && now - mtime_ns(e.path().string()) < 600'000'000'000ll) continue;
         dirs.emplace_back(used, e.path());
     }
@@ -716,16 +728,26 @@ void evict_pch(const std::string& root, const std::string& current) {
     for (size_t i = 0; i + keep < dirs.size() + 1; ++i) fs::remove_all(dirs[i].second, ec);
 }
 
+// 16 precompiled headers (about 80 MB each; $PTOCC_PCH_KEEP overrides): one
+// project's targets, kernel types and flag sets easily need more than 8
+// (docs/ptocc.md, "Caches").
+void evict_pch(const std::string& root, const std::string& current) {
+    size_t keep = 16;
+    if (const char* v = std::getenv("PTOCC_PCH_KEEP"); v && *v) keep = std::max(1, std::atoi(v));
+    evict_least_recent(root, current, keep, "manifest");
+}
+
 }  // namespace
 
 bool use_pch(const CacheSettings& s, CachedCompile& c, const std::string& tmp, const std::string& identity,
-             const std::string& include_dir, const std::string& cxx, int index, std::string& note) {
+             const std::vector<std::string>& roots, const std::string& cxx, int index, std::string& note) {
     if (!s.pch) return false;
     const std::vector<std::string>& cmd = c.argv;
     size_t forced = cmd.size();
     for (size_t i = 0; i + 1 < cmd.size(); ++i)
-        if (cmd[i] == "-include" && cmd[i + 1] == kForced) forced = i;
+        if (cmd[i] == "-include" && is_forced_header(cmd[i + 1])) forced = i;
     if (forced == cmd.size()) return false;
+    const std::string forced_header = cmd[forced + 1];
 
     // The unit preprocessed as it is, and the flags the header is built with:
     // the compile's own, less its input, output, dependency and per-unit ones.
@@ -744,7 +766,7 @@ bool use_pch(const CacheSettings& s, CachedCompile& c, const std::string& tmp, c
             continue;
         }
         pre.push_back(a);
-        if (pair && (a == "-iquote" || a == "-x" || (a == "-include" && cmd[i + 1] == kForced))) {
+        if (pair && (a == "-iquote" || a == "-x" || (a == "-include" && is_forced_header(cmd[i + 1])))) {
             pre.push_back(cmd[++i]);
             continue;
         }
@@ -756,7 +778,7 @@ bool use_pch(const CacheSettings& s, CachedCompile& c, const std::string& tmp, c
     std::string text;
     if (!run_quiet(pre, {}) || !slurp(pre_out, text)) return false;
     std::remove(pre_out.c_str());
-    if (!pto_inst_comes_first(text, include_dir)) {
+    if (!pto_inst_comes_first(text, roots)) {
         note = "no precompiled header for " + source + ": it has code or definitions of its own before <pto/pto-inst.hpp>";
         return false;
     }
@@ -764,6 +786,7 @@ bool use_pch(const CacheSettings& s, CachedCompile& c, const std::string& tmp, c
     Hash128 h;
     h.add(std::string("ptocc pch v1"));
     h.add(identity);
+    h.add(forced_header);
     for (const std::string& f : flags) h.add(f);
     const std::string dir = s.dir + "/pch/" + h.hex();
     const std::string header = dir + "/" + kPchName, gch = header + ".gch", manifest = dir + "/manifest";
@@ -780,7 +803,7 @@ bool use_pch(const CacheSettings& s, CachedCompile& c, const std::string& tmp, c
     if (!reuse) {
         std::error_code ec;
         fs::create_directories(dir, ec);
-        if (!write_atomic(header, std::string("// Generated by ptocc: the precompiled PTO headers.\n#include <") + kForced +
+        if (!write_atomic(header, std::string("// Generated by ptocc: the precompiled PTO headers.\n#include <") + forced_header +
                                       ">\n#include <pto/pto-inst.hpp>\n"))
             return false;
         const std::string suffix = ".tmp." + host_name() + "." + std::to_string(getpid());
@@ -844,6 +867,44 @@ bool fix_pch_depfile(const CachedCompile& c) {
     if (end == std::string::npos) end = text.size();
     text.insert(end, list);
     return write_atomic(c.depfile, text);
+}
+
+std::string shared_copy_dir(const CacheSettings& s, const std::string& content_hash) {
+    return s.dir + "/pto-isa/" + content_hash;
+}
+
+bool publish_copy(const std::string& dir, const std::function<bool(const std::string&, std::string&)>& fill,
+                  std::string& err) {
+    const std::string done = dir + "/" + kCopyComplete;
+    const auto used = [&] {
+        utimensat(AT_FDCWD, done.c_str(), nullptr, 0);  // last use, for the eviction below
+        // Eight trees: a user rarely switches between more pto-isa checkouts.
+        evict_least_recent(fs::path(dir).parent_path().string(), dir, 8, kCopyComplete);
+        return true;
+    };
+    if (access(done.c_str(), R_OK) == 0) return used();
+    std::error_code ec;
+    const std::string staging = dir + ".tmp." + host_name() + "." + std::to_string(getpid());
+    fs::remove_all(staging, ec);
+    if (!fs::create_directories(staging, ec) && ec) {
+        err = "cannot create " + staging + ": " + ec.message() + "; set PTOCC_CACHE_DIR to a writable directory";
+        return false;
+    }
+    if (!fill(staging, err) || !write_atomic(staging + "/" + kCopyComplete, "")) {
+        if (err.empty()) err = "cannot write " + staging + "/" + kCopyComplete;
+        fs::remove_all(staging, ec);
+        return false;
+    }
+    // Whole or not at all: a concurrent build that got there first wins, and
+    // its copy has the same content.
+    if (std::rename(staging.c_str(), dir.c_str()) != 0) {
+        fs::remove_all(staging, ec);
+        if (access(done.c_str(), R_OK) != 0) {
+            err = "cannot move " + staging + " to " + dir + ": " + std::strerror(errno);
+            return false;
+        }
+    }
+    return used();
 }
 
 }  // namespace ptocc

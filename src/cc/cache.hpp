@@ -3,6 +3,7 @@
 // target, core kind and flag set.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -84,8 +85,21 @@ int64_t now_ns();
 // precompiled header's recorded headers (their content) and rebuilds it when
 // one changed. Returns false, leaving c alone, when the compile is not
 // eligible or the header cannot be built; c.pch_deps then stays empty.
+// `roots` are the include directories one of which supplies pto-inst.hpp:
+// ptolab's, or a pto-isa tree and its translated copy.
 bool use_pch(const CacheSettings& s, CachedCompile& c, const std::string& tmp, const std::string& identity,
-             const std::string& include_dir, const std::string& cxx, int index, std::string& note);
+             const std::vector<std::string>& roots, const std::string& cxx, int index, std::string& note);
+
+// The translated copy of a user's pto-isa tree (driver.cpp), kept in the
+// cache under the hash of its content (`pto-isa/<hash>/`) so that every build
+// of the tree names the same files and a precompiled header made from them
+// stays valid.
+std::string shared_copy_dir(const CacheSettings& s, const std::string& content_hash);
+// Makes `dir` hold what `fill` writes into the directory it is given, once
+// and whole (staged, then renamed; a concurrent writer's identical copy
+// wins); marks its use and keeps the 8 most recently used copies beside it.
+bool publish_copy(const std::string& dir, const std::function<bool(const std::string&, std::string&)>& fill,
+                  std::string& err);
 
 // Facts ptocc derives from a translation unit by running the preprocessor
 // (the kernel type it infers), kept beside the results (`facts/`): keyed by

@@ -538,31 +538,44 @@ bool plan_jobs(const Options& o, const Paths& paths, const std::vector<Classifie
     std::vector<Step> dep_fixes;
     std::vector<Step> writes;
     // The user's pto-isa headers that spell bisheng's dialect, translated for
-    // clang, searched ahead of the tree itself (bisheng_dialect.hpp).
-    const std::string dialect_dir = tmp + "/pto-isa-dialect";
+    // clang, searched ahead of the tree itself (bisheng_dialect.hpp). With
+    // the cache on, the copy is kept there under its content's hash, so
+    // builds of one tree share it and the precompiled header made from it.
+    std::string dialect_dir = tmp + "/pto-isa-dialect";
+    plan.pch_roots = {paths.include_dir};
     if (cf.pto_isa) {
         std::vector<TranslatedHeader> headers = translate_dialect(cf.pto_isa->include_dir);
         std::string names;
         size_t copied = 0;
+        Hash128 content;
+        content.add(std::string("ptocc pto-isa copy v1"));
         for (const TranslatedHeader& h : headers) {
             if (h.translated) names += " " + h.relative;
             else ++copied;
+            content.add(h.relative);
+            content.add(h.text);
         }
         names += "; " + std::to_string(copied) + " more copied unchanged";
+        const bool shared = plan.cache.results;
+        if (shared) dialect_dir = shared_copy_dir(plan.cache, content.hex());
+        plan.pch_roots = {dialect_dir, cf.pto_isa->include_dir, paths.include_dir};
+        const auto fill = [headers](const std::string& into, std::string& err) {
+            std::error_code ec;
+            for (const TranslatedHeader& h : headers) {
+                const fs::path to = fs::path(into) / h.relative;
+                fs::create_directories(to.parent_path(), ec);
+                if (ec) {
+                    err = "cannot create " + to.parent_path().string() + ": " + ec.message();
+                    return false;
+                }
+                if (!write_file(to.string(), h.text, err)) return false;
+            }
+            return true;
+        };
         writes.push_back({"write " + dialect_dir + ": pto-isa's headers in bisheng's dialect, for clang:" + names,
                           {},
-                          [dialect_dir, headers](std::string& err) {
-                              std::error_code ec;
-                              for (const TranslatedHeader& h : headers) {
-                                  const fs::path to = fs::path(dialect_dir) / h.relative;
-                                  fs::create_directories(to.parent_path(), ec);
-                                  if (ec) {
-                                      err = "cannot create " + to.parent_path().string() + ": " + ec.message();
-                                      return false;
-                                  }
-                                  if (!write_file(to.string(), h.text, err)) return false;
-                              }
-                              return true;
+                          [dialect_dir, fill, shared](std::string& err) {
+                              return shared ? publish_copy(dialect_dir, fill, err) : fill(dialect_dir, err);
                           }});
     }
     std::vector<std::string> link_inputs;
@@ -865,7 +878,7 @@ int execute(const Plan& plan, bool dry_run, bool verbose) {
                 }
                 if (verbose && !note.empty()) std::fprintf(stderr, "ptocc: %s\n", note.c_str());
                 note.clear();
-                if (use_pch(plan.cache, cached[i], plan.temp_dir, plan.compiler_id, plan.include_dir, c[0],
+                if (use_pch(plan.cache, cached[i], plan.temp_dir, plan.compiler_id, plan.pch_roots, c[0],
                             static_cast<int>(i), note) &&
                     verbose)
                     print_command(cached[i].argv, stderr);
@@ -1076,7 +1089,6 @@ int run_ptocc(const std::vector<std::string>& args) {
         if (const char* b = std::getenv("PTOCC_CACHE_BASEDIR"); b && *b && plan.cache.base.empty())
             std::fprintf(stderr, "ptocc: warning: PTOCC_CACHE_BASEDIR=%s is not a directory (or is /); ignored: "
                                  "set it to the root of the tree being built\n", b);
-        plan.include_dir = paths.include_dir;
     }
     int rc = execute(plan, o.dry_run, o.verbose);
     if (!o.dry_run) {

@@ -34,7 +34,9 @@ struct Plan {
     std::string compiler;  // asked for its --version when columns need mapping
     CacheSettings cache;   // off unless run_ptocc turns it on
     std::string compiler_id;
-    std::string include_dir;  // ptolab's, where the precompiled header's pto-inst.hpp must come from
+    // Where the precompiled header's pto-inst.hpp may come from: ptolab's
+    // include/, or a pto-isa tree and its translated copy (cache.hpp, use_pch).
+    std::vector<std::string> pch_roots;
 };
 
 // Set in the environment of a bisheng ptocc delegates to; a ptocc that sees it

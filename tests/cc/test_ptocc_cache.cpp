@@ -401,9 +401,10 @@ TEST_F(PtoccCache, OffWithPtoccCacheZero) {
 
 }  // namespace
 
-// With pto-isa's headers chosen, ptocc compiles a copy of the user's tree
-// (pto-isa-dialect/ in its temporary directory, made anew by every build): a
-// changed header of the tree compiles again, an unchanged tree hits.
+// With pto-isa's headers chosen, ptocc compiles a translated copy of the
+// user's tree, kept in the cache under the hash of its content
+// (cache/pto-isa/<hash>/): a changed header of the tree makes a new copy and
+// compiles again, an unchanged tree hits.
 TEST_F(PtoccCache, ChangedHeaderOfAPtoIsaTreeCompilesAgain) {
     const fs::path tree = dir_ / "pto-isa" / "include";
     fs::create_directories(tree / "pto" / "common");
@@ -412,14 +413,47 @@ TEST_F(PtoccCache, ChangedHeaderOfAPtoIsaTreeCompilesAgain) {
     spit(dir_ / "scale.cpp", "#include <pto/pto-inst.hpp>\n"
                              "__global__ __aicore__ void k(__gm__ int* x) { x[0] = kValue; }\n");
     const std::string tree_flags = "--pto-headers=pto-isa -I" + tree.string();
+    const auto copies = [&] {
+        std::set<std::string> names;
+        for (const auto& e : fs::directory_iterator(dir_ / "cache" / "pto-isa"))
+            if (fs::exists(e.path() / ".complete")) names.insert(e.path().filename().string());
+        return names;
+    };
     std::string out = compile(tree_flags);
     EXPECT_FALSE(from_cache(out)) << out;
     const std::string one = object();
+    ASSERT_EQ(copies().size(), 1u);
+    EXPECT_EQ(slurp(dir_ / "cache" / "pto-isa" / *copies().begin() / "pto" / "common" / "value.hpp"),
+              "#line 1 \"" + (tree / "pto" / "common" / "value.hpp").string() +
+                  "\"\n#pragma once\nconstexpr int kValue = 1;\n");
     EXPECT_TRUE(from_cache(compile(tree_flags)));
     spit(tree / "pto" / "common" / "value.hpp", "#pragma once\nconstexpr int kValue = 2;\n");
     out = compile(tree_flags);
     EXPECT_FALSE(from_cache(out)) << out;
-    EXPECT_NE(out.find("pto-isa-dialect/pto/common/value.hpp changed"), std::string::npos) << out;
+    EXPECT_EQ(copies().size(), 2u);
     EXPECT_NE(object(), one);
     EXPECT_TRUE(from_cache(compile(tree_flags)));
+}
+
+// The copy's path is the same in every build of the tree, so its headers are
+// precompiled once per flag set, as ptolab's are: a changed kernel compiles
+// again with the same precompiled header.
+TEST_F(PtoccCache, PtoIsaTreeIsPrecompiledOnceForItsBuilds) {
+    const fs::path tree = dir_ / "pto-isa" / "include";
+    fs::create_directories(tree / "pto");
+    spit(tree / "pto" / "pto-inst.hpp", "#pragma once\nconstexpr int kValue = 3;\n");
+    const std::string tree_flags = "--pto-headers=pto-isa -I" + tree.string();
+    spit(dir_ / "scale.cpp", "#include <pto/pto-inst.hpp>\n"
+                             "__global__ __aicore__ void k(__gm__ int* x) { x[0] = kValue; }\n");
+    std::string out = compile(tree_flags);
+    EXPECT_NE(out.find("built the precompiled header"), std::string::npos) << out;
+    spit(dir_ / "scale.cpp", "#include <pto/pto-inst.hpp>\n"
+                             "__global__ __aicore__ void k(__gm__ int* x) { x[1] = kValue; }\n");
+    out = compile(tree_flags);
+    EXPECT_FALSE(from_cache(out)) << out;
+    EXPECT_EQ(out.find("built the precompiled header"), std::string::npos) << out;
+    EXPECT_NE(out.find("-include " + (dir_ / "cache" / "pch").string()), std::string::npos) << out;
+    size_t headers = 0;
+    for (const auto& e : fs::directory_iterator(dir_ / "cache" / "pch")) headers += e.is_directory();
+    EXPECT_EQ(headers, 1u);
 }
