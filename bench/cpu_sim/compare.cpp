@@ -6,6 +6,10 @@
 // one kernel call on each and their ratio.
 //
 //   compare <pto-isa CPU sim library> <ptosim library> [--rounds N] [--quick] [--kernels a,b,...]
+//           [--names "first,second"]
+//
+// --names labels the two libraries (default "pto-isa CPU sim,ptosim"):
+// bench/pto_isa_executed_speed.sh compares two ptosim builds with it.
 //
 // Per kernel: warm-up calls on both, then N rounds; a round times a batch of
 // calls on one side and then the other, alternating which goes first. The
@@ -149,17 +153,22 @@ Diff compare(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b, const
 int main(int argc, char** argv) {
     if (argc < 3) {
         std::fprintf(stderr, "usage: %s <pto-isa CPU sim library> <ptosim library> [--rounds N] [--quick] "
-                             "[--kernels a,b,...]\n", argv[0]);
+                             "[--kernels a,b,...] [--names first,second]\n", argv[0]);
         return 2;
     }
     const Lib isa = load(argv[1]), sim = load(argv[2]);
     int rounds = 11, warm = 3;
     bool quick = false;
-    std::string only;
+    std::string only, first = "pto-isa CPU sim", second = "ptosim";
     for (int i = 3; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--rounds") && i + 1 < argc) rounds = std::max(1, std::atoi(argv[++i]));
         else if (!std::strcmp(argv[i], "--quick")) quick = true;
         else if (!std::strcmp(argv[i], "--kernels") && i + 1 < argc) only = "," + std::string(argv[++i]) + ",";
+        else if (!std::strcmp(argv[i], "--names") && i + 1 < argc && std::strchr(argv[i + 1], ',')) {
+            const std::string n = argv[++i];
+            first = n.substr(0, n.find(','));
+            second = n.substr(n.find(',') + 1);
+        }
         else {
             std::fprintf(stderr, "compare: unknown argument '%s'\n", argv[i]);
             return 2;
@@ -167,8 +176,8 @@ int main(int argc, char** argv) {
     }
     if (quick) rounds = warm = 1;
 
-    std::printf("| Kernel | pto-isa CPU sim (us) | ptosim (us) | Ratio | ptosim, a launch per call (us) | Max abs diff | "
-                "Max rel diff | Tolerance |\n");
+    std::printf("| Kernel | %s (us) | %s (us) | Ratio | %s, a launch per call (us) | Max abs diff | "
+                "Max rel diff | Tolerance |\n", first.c_str(), second.c_str(), second.c_str());
     std::printf("|---|--:|--:|--:|--:|--:|--:|---|\n");
     int failed = 0;
     for (const Spec& s : kSpecs) {
@@ -187,7 +196,7 @@ int main(int argc, char** argv) {
             std::vector<double> t(calls);
             const int rc = lib.time(s.name, out.data(), a.data(), b.empty() ? nullptr : b.data(), calls, t.data());
             if (rc != 0) {
-                std::fprintf(stderr, "compare: %s: %s failed (%d)\n", s.name, &lib == &isa ? "pto-isa CPU sim" : "ptosim",
+                std::fprintf(stderr, "compare: %s: %s failed (%d)\n", s.name, (&lib == &isa ? first : second).c_str(),
                              rc);
                 std::exit(2);
             }
@@ -231,8 +240,9 @@ int main(int argc, char** argv) {
     }
     if (quick) std::printf("\n--quick: one warm-up and one timed call each; the outputs are checked, the times are not a measurement.\n");
     else
-        std::printf("\nMedian host wall time of one kernel call; ratio = pto-isa CPU sim / ptosim (>1: ptosim faster).\n"
-                    "A launch per call: ptosim::run_launch of one core around each call, set-up included (not in the ratio).\n");
+        std::printf("\nMedian host wall time of one kernel call; ratio = %s / %s (>1: %s faster).\n"
+                    "A launch per call: ptosim::run_launch of one core around each call, set-up included (not in the ratio).\n",
+                    first.c_str(), second.c_str(), second.c_str());
     std::printf("%s\n", failed ? "Outputs differ beyond the tolerance: see above." : "All outputs agree within their tolerance.");
     return failed ? 1 : 0;
 }

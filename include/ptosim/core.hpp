@@ -336,10 +336,18 @@ void yield_core(Core& c, const SourceLoc& loc);
 // Checks that [offset, offset+bytes) lies inside the core's buffer of `space`.
 void check_local(const Core& c, Space space, uint64_t offset, uint64_t bytes, const char* what,
                  const SourceLoc& loc);
+// The same, its message naming "<op> <role>" ("vadd dst"): put together only
+// when it faults, so an instruction's checks cost no string.
+void check_local(const Core& c, Space space, uint64_t offset, uint64_t bytes, const char* op, const char* role,
+                 const SourceLoc& loc);
 
 // Faults when [p, p+bytes) starts inside a registered allocation but runs past
 // its end; unregistered host pointers cannot be checked.
 void check_gm(const void* p, uint64_t bytes, const char* what, const SourceLoc& loc);
+// check_gm of each of n bursts of `len` bytes, `pitch` apart from p: one look
+// up when all of them lie in one allocation (a DMA instruction's usual case),
+// else each burst on its own, so a fault names the burst's bytes.
+void check_gm_bursts(const void* p, uint32_t n, uint64_t pitch, uint64_t len, const char* what, const SourceLoc& loc);
 
 // The core of the caller's mix group with the given type and sub-block
 // (A5 TMOV Acc->Vec and TINSERT Vec->Mat cross between Cube and Vector cores).

@@ -72,6 +72,8 @@ class Results:
         self.cases = []
 
     def check(self, name, fn):
+        global _case
+        _case = name
         started = time.perf_counter()
         try:
             detail = fn() or {}
@@ -108,8 +110,29 @@ class Results:
         return 0 if passed else 1
 
 
+_case = None  # the case Results.check runs, named in PTO_REF_DUMP's files
+_dumped = {}
+
+
+def _dump(ptolab, actual):
+    """With PTO_REF_DUMP=<dir>, keeps the bytes each check looked at, as
+    <dir>/<case>[.<n>].bin: scripts/differential_cookbook.py compares two
+    builds of the cookbook by them."""
+    where = os.environ.get("PTO_REF_DUMP")
+    if not where or _case is None:
+        return
+    import numpy as np
+    data = actual.numpy() if hasattr(actual, "numpy") else np.asarray(actual)
+    n = _dumped.get(_case, 0)
+    _dumped[_case] = n + 1
+    stem = "".join(c if c.isalnum() or c in "._-" else "_" for c in _case) + (f".{n}" if n else "")
+    Path(where).mkdir(parents=True, exist_ok=True)
+    (Path(where) / f"{stem}.bin").write_bytes(np.ascontiguousarray(data).tobytes())
+
+
 def compare(ptolab, actual, expected, dtype):
     """The seed's tolerance for `dtype` through ptolab.assert_close; returns the figures."""
+    _dump(ptolab, actual)
     rep = ptolab.assert_close(actual, expected, name=dtype)
     return {"dtype": rep["dtype"], "rtol": rep["rtol"], "atol": rep["atol"], "max_abs_err": rep["max_abs_err"],
             "relative_rmse": rep["relative_rmse"]}

@@ -488,6 +488,15 @@ Device::Impl::CoreArena& Device::Impl::cores(const SocProfile& soc, CoreType t) 
 
 namespace ptosim {
 
+void check_gm_bursts(const void* p, uint32_t n, uint64_t pitch, uint64_t len, const char* what, const SourceLoc& loc) {
+    if (n == 0) return;
+    const auto* b = static_cast<const uint8_t*>(p);
+    if (const std::optional<Allocation> a = Device::get().find_reach(p);
+        a && reinterpret_cast<uintptr_t>(b) + uint64_t(n - 1) * pitch + len <= a->base + a->asked())
+        return;
+    for (uint32_t i = 0; i < n; ++i) check_gm(b + i * pitch, len, what, loc);
+}
+
 void check_gm(const void* p, uint64_t bytes, const char* what, const SourceLoc& loc) {
     Device& d = Device::get();
     const uintptr_t a = reinterpret_cast<uintptr_t>(p);

@@ -518,6 +518,13 @@ void check_local(const Core& c, Space space, uint64_t offset, uint64_t bytes, co
     }
 }
 
+void check_local(const Core& c, Space space, uint64_t offset, uint64_t bytes, const char* op, const char* role,
+                 const SourceLoc& loc) {
+    const uint64_t size = c.mem_size[static_cast<int>(space)];
+    if (size != 0 && offset <= size && bytes <= size - offset) return;
+    check_local(c, space, offset, bytes, (std::string(op) + " " + role).c_str(), loc);
+}
+
 Core& group_core(Core& c, CoreType type, int subblock, const char* op, const SourceLoc& loc) {
     Launch& l = *c.launch;
     if (l.cores_per_group() != 3)

@@ -144,9 +144,21 @@ struct Tile {
         if constexpr (ColValid_ == DYNAMIC) return ColMaskInternal;
         else return ColValid_;
     }
+    // Sets the dynamic dimensions only. pto-isa (3186c381, pto_tile.hpp)
+    // refuses the call unless both are dynamic; ptolab's own comm
+    // instructions rely on the lenient form (docs/differential-cookbook.md).
     PTO_INTERNAL void SetValidShape(int r, int c) {
         if constexpr (RowValid_ == DYNAMIC) RowMaskInternal = r;
         if constexpr (ColValid_ == DYNAMIC) ColMaskInternal = c;
+    }
+    // As pto-isa's: only a dynamic dimension can be set.
+    PTO_INTERNAL void SetValidRow(int r) {
+        static_assert(RowValid_ == DYNAMIC, "SetValidRow: the tile's valid row count is static; declare it DYNAMIC");
+        RowMaskInternal = r;
+    }
+    PTO_INTERNAL void SetValidCol(int c) {
+        static_assert(ColValid_ == DYNAMIC, "SetValidCol: the tile's valid column count is static; declare it DYNAMIC");
+        ColMaskInternal = c;
     }
 
     // As on hardware, the data pointer holds the tile's buffer-local address.

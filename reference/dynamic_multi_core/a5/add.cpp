@@ -18,9 +18,9 @@ __global__ AICORE void add_kernel(__gm__ half* x, __gm__ half* y, __gm__ half* z
     for (uint32_t t = get_block_idx(); t < tiles; t += get_block_num()) {
         const uint32_t r0 = t * TR;
         const int valid = static_cast<int>(rows - r0 < TR ? rows - r0 : TR);
-        tx.SetValidShape(valid, H);
-        ty.SetValidShape(valid, H);
-        tz.SetValidShape(valid, H);
+        tx.SetValidRow(valid);  // the row count is the tile's one dynamic dimension
+        ty.SetValidRow(valid);
+        tz.SetValidRow(valid);
         const int64_t off = static_cast<int64_t>(r0) * H;
         GT gx(x + off, typename GT::Shape(valid)), gy(y + off, typename GT::Shape(valid)),
             gz(z + off, typename GT::Shape(valid));

@@ -27,28 +27,48 @@ void vconv(const SourceLoc& loc, const char* op, Dt from, Dt to, Round rnd, uint
     const bool float_src = from == Dt::F32 || from == Dt::F16 || from == Dt::BF16;
     // CTRL[59]: 0 saturates a conversion to integer, 1 keeps the low bits.
     const bool wrap = (c.vec.ctrl >> 59 & 1) != 0;
+    // Every source element is read before any is written (each_element_staged's
+    // reason), run by run: a run is contiguous in both operands.
+    const Adjoin adj{od.blk == 1 && os.blk == 1, false};
+    const int widest = std::max(fs, ts);
     with_type(from, [&](auto f) {
         using F = decltype(f);
         with_type(to, [&](auto t) {
             using T = decltype(t);
-            each_element_staged<T>(
-                p,
-                [&](uint32_t rr, uint32_t j) -> T {
-                    const F v = load<F>(ub, os.at(rr, j));
-                    if constexpr (!is_float_v<F> && !is_float_v<T>) {
-                        // Integer narrowing, exactly (an int64 does not fit a double).
-                        const int64_t w = static_cast<int64_t>(v);
-                        return wrap ? static_cast<T>(w)
-                                    : static_cast<T>(std::clamp<int64_t>(w, std::numeric_limits<T>::min(),
-                                                                         std::numeric_limits<T>::max()));
-                    } else {
-                        double x;
-                        if constexpr (is_float_v<F>) x = static_cast<double>(static_cast<float>(v));
-                        else x = static_cast<double>(v);
-                        return convert<T>(x, float_src, rnd, wrap ? Overflow::Wrap : Overflow::Saturate);
-                    }
-                },
-                [&](uint32_t rr, uint32_t j, T v) { store(ub, od.at(rr, j), v); });
+            const auto one = [&](const F v) -> T {
+                if constexpr (!is_float_v<F> && !is_float_v<T>) {
+                    // Integer narrowing, exactly (an int64 does not fit a double).
+                    const int64_t w = static_cast<int64_t>(v);
+                    return wrap ? static_cast<T>(w)
+                                : static_cast<T>(std::clamp<int64_t>(w, std::numeric_limits<T>::min(),
+                                                                     std::numeric_limits<T>::max()));
+                } else if constexpr (is_float_v<F> && is_float_v<T> && sizeof(F) < sizeof(T)) {
+                    // Widening half/bfloat16 to float is exact: no rounding to do.
+                    if (rnd == Round::None) return static_cast<float>(v);
+                    return convert<T>(static_cast<double>(static_cast<float>(v)), true, rnd);
+                } else if constexpr (std::is_same_v<F, float> && is_float_v<T> && sizeof(T) == 2) {
+                    // Nearest even from a float is the 16-bit type's own rounding (to_f16's default).
+                    if (rnd == Round::None || rnd == Round::Rint) return T(v);
+                    return convert<T>(static_cast<double>(v), true, rnd);
+                } else {
+                    double x;
+                    if constexpr (is_float_v<F>) x = static_cast<double>(static_cast<float>(v));
+                    else x = static_cast<double>(v);
+                    return convert<T>(x, float_src, rnd, wrap ? Overflow::Wrap : Overflow::Saturate);
+                }
+            };
+            thread_local std::vector<T> staged;
+            staged.resize(size_t(p.repeats) * p.per_repeat);
+            size_t k = 0;
+            each_run(p, widest, adj, [&](uint32_t rr, uint32_t j0, uint32_t n) {
+                const uint8_t* const from_bytes = ub + os.at(rr, j0);
+                for (uint32_t e = 0; e < n; ++e) staged[k++] = one(load<F>(from_bytes, e * sizeof(F)));
+            });
+            k = 0;
+            each_run(p, widest, adj, [&](uint32_t rr, uint32_t j0, uint32_t n) {
+                uint8_t* const to_bytes = ub + od.at(rr, j0);
+                for (uint32_t e = 0; e < n; ++e) store(to_bytes, e * sizeof(T), staged[k++]);
+            });
         });
     });
 }

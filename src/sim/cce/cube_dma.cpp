@@ -27,7 +27,7 @@ void copy_gm_to_l1(const SourceLoc& loc, const char* op, uint64_t l1, const void
     const Pitches p = pitches(b, kBlock);
     bounds(c, Space::L1, l1, p.dst_bytes(b.n), op, "dst", loc);
     const auto* src = static_cast<const uint8_t*>(gm);
-    for (uint32_t i = 0; i < b.n; ++i) check_gm(src + i * p.src, p.len, op, loc);
+    check_gm_bursts(src, b.n, p.src, p.len, op, loc);
     OpRecord r = cube_record(op, Pipe::MTE2, loc, uint64_t(b.n) * p.len);
     r.write(Space::L1, l1, p.dst_bytes(b.n));
     r.read(Space::GM, reinterpret_cast<uintptr_t>(gm), p.src_bytes(b.n));
@@ -41,7 +41,7 @@ void copy_l1_to_gm(const SourceLoc& loc, const char* op, void* gm, uint64_t l1, 
     const Pitches p = pitches(b, kBlock);
     bounds(c, Space::L1, l1, p.src_bytes(b.n), op, "src", loc);
     auto* dst = static_cast<uint8_t*>(gm);
-    for (uint32_t i = 0; i < b.n; ++i) check_gm(dst + i * p.dst, p.len, op, loc);
+    check_gm_bursts(dst, b.n, p.dst, p.len, op, loc);
     OpRecord r = cube_record(op, Pipe::MTE3, loc, uint64_t(b.n) * p.len);
     r.read(Space::L1, l1, p.src_bytes(b.n));
     r.write(Space::GM, reinterpret_cast<uintptr_t>(gm), p.dst_bytes(b.n));

@@ -41,9 +41,9 @@ void copy_gm_to_ub(const SourceLoc& loc, const char* op, uint64_t ub, const void
     const uint64_t dst_pitch = round_up(lead + len + tail, kBlock) + uint64_t(b.dst_gap) * kBlock;
     const uint64_t ub_bytes = b.n ? (b.n - 1) * dst_pitch + lead + len + tail : 0;
     const uint64_t gm_bytes = b.n ? (b.n - 1) * src_pitch + len : 0;
-    check_local(c, Space::UB, ub, ub_bytes, (std::string(op) + " dst").c_str(), loc);
+    check_local(c, Space::UB, ub, ub_bytes, op, "dst", loc);
     const auto* src = static_cast<const uint8_t*>(gm);
-    for (uint32_t i = 0; i < b.n; ++i) check_gm(src + i * src_pitch, len, op, loc);
+    check_gm_bursts(src, b.n, src_pitch, len, op, loc);
     OpRecord r = dma_record(op, Pipe::MTE2, loc, uint64_t(b.n) * len);
     r.write(Space::UB, ub, ub_bytes);
     r.read(Space::GM, reinterpret_cast<uintptr_t>(gm), gm_bytes);
@@ -65,9 +65,9 @@ void copy_ub_to_gm(const SourceLoc& loc, const char* op, void* gm, uint64_t ub, 
     const uint64_t dst_pitch = len + (align_form ? b.dst_gap : uint64_t(b.dst_gap) * kBlock);
     const uint64_t ub_bytes = b.n ? (b.n - 1) * src_pitch + len : 0;
     const uint64_t gm_bytes = b.n ? (b.n - 1) * dst_pitch + len : 0;
-    check_local(c, Space::UB, ub, ub_bytes, (std::string(op) + " src").c_str(), loc);
+    check_local(c, Space::UB, ub, ub_bytes, op, "src", loc);
     auto* dst = static_cast<uint8_t*>(gm);
-    for (uint32_t i = 0; i < b.n; ++i) check_gm(dst + i * dst_pitch, len, op, loc);
+    check_gm_bursts(dst, b.n, dst_pitch, len, op, loc);
     OpRecord r = dma_record(op, Pipe::MTE3, loc, uint64_t(b.n) * len);
     r.read(Space::UB, ub, ub_bytes);
     r.write(Space::GM, reinterpret_cast<uintptr_t>(gm), gm_bytes);
@@ -93,8 +93,8 @@ void copy_ub_to_ub(const SourceLoc& loc, const char* op, uint64_t dst, uint64_t 
     const uint64_t len = uint64_t(b.len) * kBlock;
     const uint64_t src_pitch = len + uint64_t(b.src_gap) * kBlock, dst_pitch = len + uint64_t(b.dst_gap) * kBlock;
     const uint64_t src_bytes = b.n ? (b.n - 1) * src_pitch + len : 0, dst_bytes = b.n ? (b.n - 1) * dst_pitch + len : 0;
-    check_local(c, Space::UB, src, src_bytes, (std::string(op) + " src").c_str(), loc);
-    check_local(c, Space::UB, dst, dst_bytes, (std::string(op) + " dst").c_str(), loc);
+    check_local(c, Space::UB, src, src_bytes, op, "src", loc);
+    check_local(c, Space::UB, dst, dst_bytes, op, "dst", loc);
     OpRecord r = dma_record(op, Pipe::V, loc, uint64_t(b.n) * len);
     r.read(Space::UB, src, src_bytes);
     r.write(Space::UB, dst, dst_bytes);

@@ -162,6 +162,28 @@ inline T with_scalar(Sca op, T a, T s, T d) {
 }
 
 
+// The operation as a compile-time constant for the frequent ones, so that
+// binary/unary/with_scalar fold to one expression and the loop over a run
+// of elements has no switch in it (the vector code of each_run); the rest
+// pass as runtime values. Same results either way: the same inline function
+// computes them.
+template <class E, E... Hot, class F>
+void with_hot(E op, F&& f) {
+    if (!((op == Hot ? (f(std::integral_constant<E, Hot>{}), true) : false) || ...)) f(op);
+}
+template <class F>
+void with_bin(Bin b, F&& f) {
+    with_hot<Bin, Bin::Add, Bin::Sub, Bin::Mul, Bin::Div, Bin::Max, Bin::Min>(b, f);
+}
+template <class F>
+void with_una(Una u, F&& f) {
+    with_hot<Una, Una::Abs, Una::Relu, Una::Copy, Una::Neg, Una::Rec>(u, f);
+}
+template <class F>
+void with_sca(Sca s, F&& f) {
+    with_hot<Sca, Sca::Add, Sca::Mul, Sca::Max, Sca::Min, Sca::Dup>(s, f);
+}
+
 // ---- Conversions of one element (A2A3's vconv_*, A5's vcvt; README.md,
 // "Conversion rounding").
 

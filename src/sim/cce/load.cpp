@@ -154,22 +154,63 @@ void img2col(const SourceLoc& loc, const char* op, Space dst_space, uint64_t dst
     const uint8_t* fmap = local(c, Space::L1) + src;
     uint8_t* out = local(c, dst_space) + dst;
     const uint64_t pad = c.vec.pad_val;  // set_padding
+    // M runs over output positions (oh, ow); K over (c1, kh, kw, c0), the
+    // order of FRACTAL_Z weights (as ptolab's TIMG2COL). Both the source and
+    // the destination offset of element (i, j) split into a part of the M
+    // index and a part of the K index, and the destination's into a part of
+    // i and a part of j: each part is worked out once per index, so the
+    // element loop only adds and compares.
+    struct MPart {
+        int64_t iy, ix;  // the window's top-left in the padded map, less the padding
+        bool image;      // the first image (the only one an img2col of one repeat reads)
+    };
+    struct KPart {
+        int64_t dy, dx, src;  // the filter tap's offsets; the channel part of the source offset
+        bool channel;         // a real channel, not C1 x C0's padding
+    };
+    thread_local std::vector<MPart> ms;
+    thread_local std::vector<KPart> ks;
+    thread_local std::vector<int64_t> row_off, col_off;
+    const int64_t n_m = g.transpose ? pcol : prow, n_k = g.transpose ? prow : pcol;
+    ms.resize(size_t(n_m));
+    ks.resize(size_t(n_k));
+    for (int64_t t = 0; t < n_m; ++t) {
+        const int64_t mm = g.pos_m + t, y = mm % (oh * ow) / ow, x = mm % ow;
+        ms[size_t(t)] = {y * sh - pad_t, x * sw - pad_l, mm / (oh * ow) == 0};
+    }
+    for (int64_t t = 0; t < n_k; ++t) {
+        const int64_t kk = g.pos_k + t;
+        const int64_t ci0 = kk % c0, kx = kk / c0 % kw, ky = kk / c0 / kw % kh, ci1 = kk / c0 / kw / kh;
+        ks[size_t(t)] = {ky * dh, kx * dw, ci1 * h * w * c0 + ci0, ci1 < c1 && ci1 * c0 + ci0 < channels};
+    }
+    // The destination: fractals of fr x fc in row-major order, each 512
+    // bytes; L0A's fractals are row-major inside, L0B's column-major.
+    const int64_t frac_elems = 512 / e;
+    row_off.resize(size_t(prow));
+    col_off.resize(size_t(pcol));
     for (int64_t i = 0; i < prow; ++i)
-        for (int64_t j = 0; j < pcol; ++j) {
-            const int64_t mm = g.pos_m + (g.transpose ? j : i), kk = g.pos_k + (g.transpose ? i : j);
-            // M runs over output positions (oh, ow); K over (c1, kh, kw, c0),
-            // the order of FRACTAL_Z weights (as ptolab's TIMG2COL).
-            const int64_t img = mm / (oh * ow), y = mm % (oh * ow) / ow, x = mm % ow;
-            const int64_t ci0 = kk % c0, kx = kk / c0 % kw, ky = kk / c0 / kw % kh, ci1 = kk / c0 / kw / kh;
-            const int64_t iy = y * sh + ky * dh - pad_t, ix = x * sw + kx * dw - pad_l;
-            const int64_t frac = l0a ? (i / 16) * (pcol / c0) + j / c0 : (i / c0) * (pcol / 16) + j / 16;
-            const int64_t in = l0a ? (i % 16) * c0 + j % c0 : (j % 16) * c0 + i % c0;
-            uint8_t* to = out + (frac * 512 / e + in) * e;
-            if (img == 0 && ci1 < c1 && ci1 * c0 + ci0 < channels && iy >= 0 && iy < h && ix >= 0 && ix < w)
-                std::memcpy(to, fmap + (((ci1 * h + iy) * w + ix) * c0 + ci0) * e, e);
-            else
-                std::memcpy(to, &pad, e);
-        }
+        row_off[size_t(i)] = l0a ? (i / 16) * (pcol / c0) * frac_elems + (i % 16) * c0
+                                 : (i / c0) * (pcol / 16) * frac_elems + i % c0;
+    for (int64_t j = 0; j < pcol; ++j)
+        col_off[size_t(j)] = l0a ? (j / c0) * frac_elems + j % c0 : (j / 16) * frac_elems + (j % 16) * c0;
+    const auto fill = [&](auto elem) {
+        using E = decltype(elem);
+        E pad_e;
+        std::memcpy(&pad_e, &pad, sizeof(E));
+        for (int64_t i = 0; i < prow; ++i)
+            for (int64_t j = 0; j < pcol; ++j) {
+                const MPart& m = ms[size_t(g.transpose ? j : i)];
+                const KPart& k = ks[size_t(g.transpose ? i : j)];
+                const int64_t iy = m.iy + k.dy, ix = m.ix + k.dx;
+                E v = pad_e;
+                if (m.image && k.channel && iy >= 0 && iy < h && ix >= 0 && ix < w)
+                    std::memcpy(&v, fmap + ((iy * w + ix) * c0 + k.src) * e, sizeof(E));
+                std::memcpy(out + (row_off[size_t(i)] + col_off[size_t(j)]) * e, &v, sizeof(E));
+            }
+    };
+    if (e == 1) fill(uint8_t{});
+    else if (e == 2) fill(uint16_t{});
+    else fill(uint32_t{});
 }
 
 void set_cube_reg(const SourceLoc& loc, const char* op, CubeReg reg, uint64_t v) {

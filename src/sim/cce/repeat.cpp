@@ -46,7 +46,7 @@ Access record_span(const Core& c, uint32_t repeats, uint64_t base, uint64_t pitc
                    const char* role, const SourceLoc& loc) {
     if (repeats == 0) return {Space::UB, 0, base, 0};
     const uint64_t bytes = uint64_t(repeats - 1) * pitch + last;
-    check_local(c, Space::UB, base, bytes, (std::string(op) + " " + role).c_str(), loc);
+    check_local(c, Space::UB, base, bytes, op, role, loc);
     return {Space::UB, 0, base, bytes};
 }
 
@@ -57,7 +57,7 @@ Access span(const Core& c, const Plan& p, const Operand& o, const char* op, cons
     // with a small mask and a repeat stride below eight blocks ends where its
     // last active slot does. Counter mode: every repeat but the last is full.
     if (p.repeats > 1) end = std::max(end, o.at(p.repeats - 2, p.counter ? p.per_repeat - 1 : p.last_slot) + o.size);
-    check_local(c, Space::UB, o.base, end - o.base, (std::string(op) + " " + role).c_str(), loc);
+    check_local(c, Space::UB, o.base, end - o.base, op, role, loc);
     return {Space::UB, 0, o.base, end - o.base};
 }
 

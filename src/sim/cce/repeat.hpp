@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <span>
 #include <type_traits>
 #include <vector>
@@ -94,6 +95,77 @@ void each_element(const Plan& p, F&& f) {
     for (uint32_t r = 0; r < p.repeats; ++r)
         for (uint32_t j = 0; j < p.per_repeat; ++j)
             if (p.active(r, j)) f(r, j);
+}
+
+// Whether the operands' blocks follow each other within a repeat (block
+// stride 1) and their repeats follow each other too (repeat stride 8 blocks,
+// 256 bytes), for every operand: then runs of active slots across blocks (and
+// repeats) are contiguous in every operand and each_run joins them.
+struct Adjoin {
+    bool blocks = false, repeats = false;
+};
+inline Adjoin adjoin(std::initializer_list<const Operand*> ops) {
+    Adjoin a{true, true};
+    for (const Operand* o : ops) {
+        a.blocks = a.blocks && o->blk == 1;
+        a.repeats = a.repeats && o->blk == 1 && uint64_t(o->rep) * kBlock == kRepeatBytes;
+    }
+    return a;
+}
+
+// Runs f(r, j0, n) over the active slots in order, as runs of consecutive
+// slots that are contiguous in every operand of `elem_bytes`-wide elements
+// (Operand::at(r, j0) + k * size for k < n), so a body loops over plain
+// arrays. A run never crosses a block unless `adj` says the blocks (and
+// repeats) adjoin; a partly masked block gives one run per stretch of
+// active slots. The order of the elements is each_element's.
+template <class F>
+void each_run(const Plan& p, int elem_bytes, Adjoin adj, F&& f) {
+    const uint32_t per_block = static_cast<uint32_t>(kBlock) / static_cast<uint32_t>(elem_bytes);
+    const uint32_t blocks = p.per_repeat / per_block;
+    uint32_t run_r = 0, run_j = 0, run_n = 0;
+    uint64_t run_end = 0;  // the slot after the pending run, counted from the first repeat's first
+    const auto emit = [&](uint32_t r, uint32_t j0, uint32_t n) {
+        const uint64_t start = uint64_t(r) * p.per_repeat + j0;
+        if (run_n > 0 && start == run_end && (r == run_r ? adj.blocks : adj.repeats)) {
+            run_n += n;
+        } else {
+            if (run_n > 0) f(run_r, run_j, run_n);
+            run_r = r, run_j = j0, run_n = n;
+        }
+        run_end = start + n;
+    };
+    // Normal mode: the mask is the same in every repeat, so which blocks are
+    // whole is worked out once.
+    uint32_t whole = 0;
+    if (!p.counter)
+        for (uint32_t b = 0; b < blocks && b < 32; ++b)
+            if (p.block_full(0, b * per_block, per_block)) whole |= 1u << b;
+    for (uint32_t r = 0; r < p.repeats; ++r) {
+        const uint64_t first = uint64_t(r) * p.per_repeat;  // counter mode: elements before this repeat
+        for (uint32_t b = 0; b < blocks; ++b) {
+            const uint32_t j0 = b * per_block;
+            if (p.counter) {
+                if (first + j0 >= p.count) break;
+                emit(r, j0, static_cast<uint32_t>(std::min<uint64_t>(per_block, p.count - first - j0)));
+                continue;
+            }
+            if (whole >> b & 1) {
+                emit(r, j0, per_block);
+                continue;
+            }
+            for (uint32_t j = j0, end = j0 + per_block; j < end;) {
+                if (!p.active(r, j)) {
+                    ++j;
+                    continue;
+                }
+                const uint32_t start = j;
+                while (j < end && p.active(r, j)) ++j;
+                emit(r, start, j - start);
+            }
+        }
+    }
+    if (run_n > 0) f(run_r, run_j, run_n);
 }
 
 // Runs out(r, j, in(r, j)) for every active slot, all reads first: a

@@ -46,8 +46,8 @@ void scatter_vnchwconv(const SourceLoc& loc, int bits, int dst_va, int src_va, u
         for (int i = 0; i < 16; ++i) {
             const uint64_t s = src[i] + uint64_t(rr) * src_stride * kBlock + src_part;
             const uint64_t d = dst[i] + uint64_t(rr) * dst_stride * kBlock + dst_part;
-            check_local(c, Space::UB, s, part, (std::string(op) + " src").c_str(), loc);
-            check_local(c, Space::UB, d, part, (std::string(op) + " dst").c_str(), loc);
+            check_local(c, Space::UB, s, part, op, "src", loc);
+            check_local(c, Space::UB, d, part, op, "dst", loc);
             lo[0] = std::min(lo[0], s), hi[0] = std::max(hi[0], s + part);
             lo[1] = std::min(lo[1], d), hi[1] = std::max(hi[1], d + part);
         }

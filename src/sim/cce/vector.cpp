@@ -39,9 +39,13 @@ void vbinary(const SourceLoc& loc, const char* op, Bin b, Dt d, uint64_t dst, ui
     const Issued i = issue(loc, op, d, sh, dst, 2, s0, s1);
     with_type(d, [&](auto t) {
         using T = decltype(t);
-        each_element(i.p, [&](uint32_t r, uint32_t j) {
-            const uint64_t at = i.dst.at(r, j);
-            store(i.ub, at, binary<T>(b, load<T>(i.ub, i.src0.at(r, j)), load<T>(i.ub, i.src1.at(r, j)), load<T>(i.ub, at)));
+        with_bin(b, [&](auto bo) {
+            each_run(i.p, sizeof(T), adjoin({&i.dst, &i.src0, &i.src1}), [&](uint32_t r, uint32_t j0, uint32_t n) {
+                uint8_t* const d = i.ub + i.dst.at(r, j0);
+                const uint8_t *const a = i.ub + i.src0.at(r, j0), *const c = i.ub + i.src1.at(r, j0);
+                for (uint64_t k = 0; k < n * sizeof(T); k += sizeof(T))
+                    store(d, k, binary<T>(bo, load<T>(a, k), load<T>(c, k), load<T>(d, k)));
+            });
         });
     });
 }
@@ -50,8 +54,12 @@ void vunary(const SourceLoc& loc, const char* op, Una u, Dt d, uint64_t dst, uin
     const Issued i = issue(loc, op, d, sh, dst, 1, src, 0);
     with_type(d, [&](auto t) {
         using T = decltype(t);
-        each_element(i.p, [&](uint32_t r, uint32_t j) {
-            store(i.ub, i.dst.at(r, j), unary<T>(u, load<T>(i.ub, i.src0.at(r, j))));
+        with_una(u, [&](auto uo) {
+            each_run(i.p, sizeof(T), adjoin({&i.dst, &i.src0}), [&](uint32_t r, uint32_t j0, uint32_t n) {
+                uint8_t* const d = i.ub + i.dst.at(r, j0);
+                const uint8_t* const a = i.ub + i.src0.at(r, j0);
+                for (uint64_t k = 0; k < n * sizeof(T); k += sizeof(T)) store(d, k, unary<T>(uo, load<T>(a, k)));
+            });
         });
     });
 }
@@ -62,10 +70,16 @@ void vscalar(const SourceLoc& loc, const char* op, Sca s, Dt d, uint64_t dst, ui
         using T = decltype(t);
         T sv;
         std::memcpy(&sv, &scalar, sizeof(T));
-        each_element(i.p, [&](uint32_t r, uint32_t j) {
-            const uint64_t at = i.dst.at(r, j);
-            const T a = s == Sca::Dup ? sv : load<T>(i.ub, i.src0.at(r, j));
-            store(i.ub, at, with_scalar<T>(s, a, sv, load<T>(i.ub, at)));
+        const Adjoin adj = s == Sca::Dup ? adjoin({&i.dst}) : adjoin({&i.dst, &i.src0});
+        with_sca(s, [&](auto so) {
+            each_run(i.p, sizeof(T), adj, [&](uint32_t r, uint32_t j0, uint32_t n) {
+                uint8_t* const d = i.ub + i.dst.at(r, j0);
+                const uint8_t* const a = i.ub + i.src0.at(r, j0);
+                for (uint64_t k = 0; k < n * sizeof(T); k += sizeof(T)) {
+                    const T x = so == Sca::Dup ? sv : load<T>(a, k);
+                    store(d, k, with_scalar<T>(so, x, sv, load<T>(d, k)));
+                }
+            });
         });
     });
 }
