@@ -72,6 +72,10 @@
 #include <cce/a5/gather.hpp>
 #include <cce/a5/histogram.hpp>
 #include <cce/a5/dma.hpp>
+#include <cce/a5/cube_dma.hpp>
+#include <cce/a5/load.hpp>
+#include <cce/a5/mad.hpp>
+#include <cce/a5/fixpipe.hpp>
 #include <cce/a5/pending.hpp>
 #else
 #error "ptosim: the CCE intrinsic layer covers A2A3 (dav-c220) and A5 (dav-c310); this target is neither"

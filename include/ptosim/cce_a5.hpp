@@ -168,5 +168,14 @@ void copy_gm_to_ub_v2(const SourceLoc&, uint64_t ub, const void* gm, const DmaV2
 void copy_ub_to_gm_v2(const SourceLoc&, void* gm, uint64_t ub, const DmaV2&);
 // set_loop_size_{outtoub,ubtoout} and set_loop{1,2}_stride_{outtoub,ubtoout}.
 void set_dma_loop(const SourceLoc&, const char* op, bool to_ub, int which, uint64_t value);
+// The same three registers per direction, GM -> L1 included
+// (set_loop_size_outtol1, set_loop{1,2}_stride_outtol1).
+enum class DmaDir : uint8_t { GmToUb = 0, UbToGm = 1, GmToL1 = 2 };
+void set_dma_loop(const SourceLoc&, const char* op, DmaDir, int which, uint64_t value);
+// copy_gm_to_cbuf_align_v2: as copy_gm_to_ub_v2 into L1 over the outtol1
+// loops; `right_pad` elements of set_pad_val_outtol1's value follow each
+// burst when d.pad is set (docs/intrinsics/a5-cube.md).
+void copy_gm_to_l1_v2(const SourceLoc&, uint64_t l1, const void* gm, const DmaV2&, uint32_t right_pad);
+void set_l1_pad_value(const SourceLoc&, uint64_t value);
 
 }  // namespace ptosim::cce::a5

@@ -24,9 +24,11 @@ ModeInfo info(Quant q) {
     switch (q) {
     case Quant::NoQuant: case Quant::F322F16: case Quant::F322BF16: return {Param::None, Conv::Plain};
     case Quant::DEQF16: case Quant::REQ8: case Quant::QF322B8_PRE: case Quant::QF322F16_PRE:
-    case Quant::QF322BF16_PRE: case Quant::QF322F32_PRE: return {Param::Scalar, Conv::Scale};
+    case Quant::QF322BF16_PRE: case Quant::QF322F32_PRE: case Quant::QF322FP8_PRE: case Quant::QF322HIF8_PRE:
+    case Quant::QS322BF16_PRE: return {Param::Scalar, Conv::Scale};
     case Quant::VDEQF16: case Quant::VREQ8: case Quant::VQF322B8_PRE: case Quant::VQF322F16_PRE:
-    case Quant::VQF322BF16_PRE: case Quant::VQF322F32_PRE: return {Param::Vector, Conv::Scale};
+    case Quant::VQF322BF16_PRE: case Quant::VQF322F32_PRE: case Quant::VQF322FP8_PRE: case Quant::VQF322HIF8_PRE:
+    case Quant::VQS322BF16_PRE: return {Param::Vector, Conv::Scale};
     case Quant::SHIFTS322S16: return {Param::Scalar, Conv::Shift16};
     case Quant::VSHIFTS322S16: return {Param::Vector, Conv::Shift16};
     default: return {Param::None, Conv::Unsupported};
@@ -75,6 +77,19 @@ void put(uint8_t* to, Dt d, double v, uint64_t p, bool relu, Conv conv) {
         st<float>(to, f);
         return;
     }
+    case Dt::F8E4M3: case Dt::F8E5M2: case Dt::HiF8: {
+        // A5's 8-bit float results: nearest, ties to even (HiFloat8: ties
+        // away, the only rounding its conversions offer), saturating to the
+        // format's largest finite value (chosen, as the half path saturates
+        // scaled results; docs/intrinsics/a5-cube.md).
+        float f = static_cast<float>(v);
+        if (relu && f < 0) f = 0;
+        const MiniFormat m = d == Dt::F8E4M3 ? MiniFormat::E4M3 : d == Dt::F8E5M2 ? MiniFormat::E5M2 : MiniFormat::HiF8;
+        const uint8_t b = static_cast<uint8_t>(
+            mini_encode(m, f, d == Dt::HiF8 ? MiniRound::NearestAway : MiniRound::NearestEven, true));
+        std::memcpy(to, &b, 1);
+        return;
+    }
     default: {  // int32
         int64_t x = static_cast<int64_t>(v);
         if (relu && x < 0) x = 0;
@@ -91,6 +106,9 @@ double get(const uint8_t* at, Dt d) {
     case Dt::BF16: return bf16_float(ld<uint16_t>(at));
     case Dt::S16: return ld<int16_t>(at);
     case Dt::S8: return ld<int8_t>(at);
+    case Dt::F8E4M3: return mini_decode(MiniFormat::E4M3, *at);
+    case Dt::F8E5M2: return mini_decode(MiniFormat::E5M2, *at);
+    case Dt::HiF8: return mini_decode(MiniFormat::HiF8, *at);
     case Dt::U8: return ld<uint8_t>(at);
     default: return ld<int32_t>(at);
     }

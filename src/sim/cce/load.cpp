@@ -182,6 +182,7 @@ void set_cube_reg(const SourceLoc& loc, const char* op, CubeReg reg, uint64_t v)
     case CubeReg::QuantPre: c.quant_pre = v; break;
     case CubeReg::Fpc: c.fpc = v; break;
     case CubeReg::NdPara: c.nd_para = v; break;
+    case CubeReg::Mte2NzPara: case CubeReg::ChannelPara: set_a5_cube_reg(c, reg, v); break;
     }
 }
 

@@ -1,0 +1,26 @@
+// A5's loads from L1 into L0A (load_cbuf_to_ca) and L0B (load_cbuf_to_cb):
+// the 2-D form with M/K start positions and steps, plain or transposed
+// (CANN asc_copy_l12l0a/b for the 3510 architecture;
+// docs/intrinsics/a5-cube.md, "L1 -> L0A/L0B").
+#pragma once
+#include <cce/builtins.hpp>
+#include <ptosim/cce_cube.hpp>
+
+#define PTOSIM_CCE_LOAD2D_A5(name, dst_q, dst_space)                                                               \
+    template <class D, class S>                                                                                    \
+    inline void name(dst_q D* dst, __cbuf__ S* src, uint16_t mStartPosition, uint16_t kStartPosition,             \
+                     uint8_t mStep, uint8_t kStep, int16_t srcStride, uint16_t dstStride, bool transpose,         \
+                     ptosim_cce::where_t w = ptosim_cce::where_t::current()) {                                     \
+        static_assert(sizeof(D) == sizeof(S), #name ": source and destination element sizes differ");             \
+        if (srcStride < 0)                                                                                         \
+            ptosim::fault(ptosim_cce::here(w), #name ": a negative srcStride is not simulated by ptosim yet "      \
+                                               "(docs/intrinsics/a5-cube.md)");                                    \
+        ptosim::cce::load_2d_a5(ptosim_cce::here(w), #name, ptosim::Space::dst_space, ptosim_cce::off(dst),       \
+                                ptosim_cce::off(src),                                                              \
+                                {mStartPosition, kStartPosition, mStep, kStep, uint16_t(srcStride), dstStride,     \
+                                 transpose},                                                                       \
+                                int(sizeof(D)));                                                                   \
+    }
+PTOSIM_CCE_LOAD2D_A5(load_cbuf_to_ca, __ca__, L0A)
+PTOSIM_CCE_LOAD2D_A5(load_cbuf_to_cb, __cb__, L0B)
+#undef PTOSIM_CCE_LOAD2D_A5
