@@ -130,8 +130,9 @@ struct Load2dA5 {
     uint16_t src_stride, dst_stride;
     bool transpose;
 };
+// elem_bits: 4 (load_cbuf_to_ca/cb_s4), 8, 16 or 32.
 void load_2d_a5(const SourceLoc&, const char* op, Space dst_space, uint64_t dst, uint64_t src, const Load2dA5&,
-                int elem_bytes);
+                int elem_bits);
 
 // Pre-stage quantisation modes, in the order of cce/a2a3/enums.hpp's
 // QuantMode_t (ptosim's numbering; fixpipe.hpp checks the two agree).
@@ -148,8 +149,14 @@ struct Fix {
     uint16_t src_stride;  // rows between L0C fractal columns
     uint8_t unit_flag, quant, relu;
     bool split, nz2nd;
+    // A5's copy_matrix_cc_to_ub from the Cube core: the Vector sub-block
+    // whose UB receives the result, or (dual 1: split M, 2: split N) both
+    // halves, one to each sub-block.
+    uint8_t dual = 0;
+    int sub_block = 0;
 };
-// dst_space GM: `dst` is a host address.
+// dst_space GM: `dst` is a host address; UB from a Cube core: the UB of a
+// Vector sub-block of its mix group (Fix::sub_block, Fix::dual).
 void fixpipe(const SourceLoc&, const char* op, Space dst_space, uint64_t dst, Dt dst_type, Dt src_type, uint64_t src,
              const Fix&);
 

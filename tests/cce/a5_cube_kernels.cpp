@@ -127,6 +127,24 @@ __global__ __aicore__ void a5_bias_bf16_to_f8(__gm__ float8_e4m3_t* c, __gm__ ha
     copy_matrix_cc_to_gm(c, l0c<float>(0), xm(32, 20, 32), xt(32, true) | uint64_t(QF322FP8_PRE) << 34);
 }
 
+// The 4-bit transposing load made visible: a 64 x 64 matrix of nibbles (64
+// rows of 32 bytes, NZ in L1) transposed into L0B by load_cbuf_to_cb_s4,
+// then read back as an int8 B (K 32 x N 64) through C = I * B.
+__global__ __aicore__ void a5_s4_transpose(__gm__ int32_t* c, __gm__ int8_t* identity, __gm__ int8_t* nibbles) {
+    nz_para(1, 16);
+    copy_gm_to_cbuf_multi_nd2nz(l1<int8_t>(kA), identity, 0, 32, 0, 16, 32, 0, false);
+    nz_para(1, 64);
+    copy_gm_to_cbuf_multi_nd2nz(l1<int8_t>(kB), nibbles, 0, 32, 0, 64, 32, 0, false);
+    sync(PIPE_MTE2, PIPE_MTE1);
+    load_cbuf_to_ca(l0a<int8_t>(0), l1<int8_t>(kA), 0, 0, 1, 1, 1, 1, false);
+    load_cbuf_to_cb_s4(l0b<int8_t>(0), l1<int8_t>(kB), 0, 0, 4, 1, 4, 4, true);
+    sync(PIPE_MTE1, PIPE_M);
+    mad(l0c<int32_t>(0), l0a<int8_t>(0), l0b<int8_t>(0), 16, 32, 64, 0, true, false, true);
+    sync(PIPE_M, PIPE_FIX);
+    set_loop3_para(1);
+    copy_matrix_cc_to_gm(c, l0c<int32_t>(0), xm(64, 16, 64), xt(16, true));
+}
+
 // A float transposing load with an odd k_step: 8-wide fractal rows cannot
 // make whole 16-row fractals.
 __global__ __aicore__ void a5_odd_float_transpose(__gm__ float* out) {
@@ -149,5 +167,8 @@ extern "C" void launch_a5_gemm_s8_nz(int32_t* c, int8_t* a, int8_t* b, void* s) 
 }
 extern "C" void launch_a5_bias_bf16_to_f8(uint8_t* c, half* a, half* b, uint16_t* bias, void* s) {
     a5_bias_bf16_to_f8<<<1, nullptr, s>>>((float8_e4m3_t*)c, a, b, (bfloat16_t*)bias);
+}
+extern "C" void launch_a5_s4_transpose(int32_t* c, int8_t* identity, int8_t* nibbles, void* s) {
+    a5_s4_transpose<<<1, nullptr, s>>>(c, identity, nibbles);
 }
 extern "C" void launch_a5_odd_float_transpose(float* out, void* s) { a5_odd_float_transpose<<<1, nullptr, s>>>(out); }

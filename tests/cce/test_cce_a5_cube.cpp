@@ -17,6 +17,7 @@ void launch_a5_gemm_f16_bias(float*, half*, half*, half*, void*);
 void launch_a5_gemm_f8(float*, uint8_t*, uint8_t*, void*);
 void launch_a5_gemm_s8_nz(int32_t*, int8_t*, int8_t*, void*);
 void launch_a5_bias_bf16_to_f8(uint8_t*, half*, half*, uint16_t*, void*);
+void launch_a5_s4_transpose(int32_t*, int8_t*, int8_t*, void*);
 void launch_a5_odd_float_transpose(float*, void*);
 }
 
@@ -143,12 +144,30 @@ TEST_F(CceA5Cube, BfloatBiasWidensAndTheFixpipeScalesIntoE4M3) {
     EXPECT_GT(rounded, 0);  // some results needed rounding to E4M3
 }
 
+TEST_F(CceA5Cube, FourBitTransposingLoadMovesNibbles) {
+    std::vector<int8_t> identity(16 * 32, 0), nibbles(64 * 32);
+    for (int i = 0; i < 16; ++i) identity[i * 32 + i] = 1;
+    for (int r = 0; r < 64; ++r)
+        for (int b = 0; b < 32; ++b) nibbles[r * 32 + b] = static_cast<int8_t>((r * 37 + b * 11 + 5) & 0xff);
+    // Element (row r, column q) of the 64 x 64 nibble matrix.
+    auto nib = [&](int r, int q) { return (uint8_t(nibbles[r * 32 + q / 2]) >> (4 * (q % 2))) & 0xf; };
+    int32_t* dc = device(std::vector<int32_t>(16 * 64, -999));
+    launch_a5_s4_transpose(dc, device(identity), device(nibbles), stream);
+    const std::vector<int32_t> r = back(dc, 16 * 64);
+    for (int i = 0; i < 16; ++i)
+        for (int j = 0; j < 64; ++j) {
+            // Byte i of transposed row j: columns 2i and 2i + 1 of row j.
+            const int8_t want = static_cast<int8_t>(nib(2 * i, j) | nib(2 * i + 1, j) << 4);
+            EXPECT_EQ(r[i * 64 + j], want) << i << "," << j;
+        }
+}
+
 TEST_F(CceA5Cube, FloatTransposeWithAnOddKStepFaultsNamingTheRule) {
     float* out = device(std::vector<float>(8, 0.0f));
     launch_a5_odd_float_transpose(out, stream);
     EXPECT_NE(aclrtSynchronizeStream(stream), ACL_SUCCESS);
     const std::string m = aclGetRecentErrMsg();
-    EXPECT_NE(m.find("load_cbuf_to_cb: transposing 4-byte elements needs k_step a multiple of 2"), std::string::npos)
+    EXPECT_NE(m.find("load_cbuf_to_cb: transposing 32-bit elements needs k_step a multiple of 2"), std::string::npos)
         << m;
     EXPECT_NE(m.find("a5_cube_kernels.cpp:"), std::string::npos) << m;
 }

@@ -80,6 +80,35 @@ inline void copy_matrix_cc_to_cbuf(__cbuf__ D* dst, __cc__ S* src, uint8_t /*sid
                           srcStride, unitFlagCtl, uint8_t(quantPre), reluPre, splitEn, nz2ndEn});
 }
 
+// L0C into a Vector core's UB (CANN asc_copy_l0c2ub is not published for
+// 3510; the operands are pto-isa's pto_copy_matrix_cc_to_ub): the Cube core
+// writes the UB of Vector sub-block subBlockId of its group, or with
+// dualDstCtl 1 (split M) / 2 (split N) one half to each sub-block at the
+// same address. The other operands as copy_matrix_cc_to_cbuf.
+template <class D, class S>
+inline void copy_matrix_cc_to_ub(__ubuf__ D* dst, __cc__ S* src, uint8_t /*sid*/, uint16_t nSize, uint16_t mSize,
+                                 uint32_t dstStride, uint16_t srcStride, uint8_t dualDstCtl, bool subBlockId,
+                                 uint8_t clipReluPre, uint8_t unitFlagCtl, uint64_t quantPre, uint8_t reluPre,
+                                 bool splitEn, bool nz2ndEn, uint64_t quantPost, uint8_t reluPost, bool clipReluPost,
+                                 bool loopEnhanceEn, uint8_t eltwiseOp, bool eltwiseAntqEn, bool loopEnhanceMergeEn,
+                                 bool c0PadEn, bool winoPostEn, bool broadcastEn, bool nz2dnEn,
+                                 ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    constexpr const char* op = "copy_matrix_cc_to_ub";
+    if (clipReluPre || quantPost || reluPost || clipReluPost || loopEnhanceEn || eltwiseOp || eltwiseAntqEn ||
+        loopEnhanceMergeEn || c0PadEn || winoPostEn || broadcastEn || nz2dnEn)
+        ptosim::fault(ptosim_cce::here(w),
+                      std::string(op) + ": clip ReLU, the post-stage operations, eltwise, loop enhance, C0 padding, "
+                                        "Winograd, broadcast and NZ -> DN are not simulated by ptosim yet "
+                                        "(docs/intrinsics/a5-cube.md); pass 0/false for them");
+    ptosim::cce::Fix f{nSize,     mSize,       nz2ndEn ? dstStride : ptosim_cce::a5_nz_stride<D>(w, op, dstStride),
+                       srcStride, unitFlagCtl, uint8_t(quantPre),
+                       reluPre,   splitEn,     nz2ndEn};
+    f.dual = dualDstCtl;
+    f.sub_block = subBlockId ? 1 : 0;
+    ptosim::cce::fixpipe(ptosim_cce::here(w), op, ptosim::Space::UB, ptosim_cce::off(dst), ptosim::cce::dt_of<D>(),
+                         ptosim::cce::dt_of<S>(), ptosim_cce::off(src), f);
+}
+
 #define PTOSIM_CCE_FIX_REG_A5(name, reg)                                                                           \
     inline void name(uint64_t v, ptosim_cce::where_t w = ptosim_cce::where_t::current()) {                        \
         ptosim::cce::set_cube_reg(ptosim_cce::here(w), #name, ptosim::cce::CubeReg::reg, v);                       \

@@ -6,7 +6,7 @@
 #include <cce/builtins.hpp>
 #include <ptosim/cce_cube.hpp>
 
-#define PTOSIM_CCE_LOAD2D_A5(name, dst_q, dst_space)                                                               \
+#define PTOSIM_CCE_LOAD2D_A5(name, dst_q, dst_space, bits)                                                         \
     template <class D, class S>                                                                                    \
     inline void name(dst_q D* dst, __cbuf__ S* src, uint16_t mStartPosition, uint16_t kStartPosition,             \
                      uint8_t mStep, uint8_t kStep, int16_t srcStride, uint16_t dstStride, bool transpose,         \
@@ -19,8 +19,13 @@
                                 ptosim_cce::off(src),                                                              \
                                 {mStartPosition, kStartPosition, mStep, kStep, uint16_t(srcStride), dstStride,     \
                                  transpose},                                                                       \
-                                int(sizeof(D)));                                                                   \
+                                bits);                                                                             \
     }
-PTOSIM_CCE_LOAD2D_A5(load_cbuf_to_ca, __ca__, L0A)
-PTOSIM_CCE_LOAD2D_A5(load_cbuf_to_cb, __cb__, L0B)
+PTOSIM_CCE_LOAD2D_A5(load_cbuf_to_ca, __ca__, L0A, int(sizeof(D)) * 8)
+PTOSIM_CCE_LOAD2D_A5(load_cbuf_to_cb, __cb__, L0B, int(sizeof(D)) * 8)
+// The 4-bit forms (pto-isa's float4 tiles, two elements a byte): the same
+// fractals; k counts 32-byte columns, and a transposition moves 4-bit
+// elements.
+PTOSIM_CCE_LOAD2D_A5(load_cbuf_to_ca_s4, __ca__, L0A, 4)
+PTOSIM_CCE_LOAD2D_A5(load_cbuf_to_cb_s4, __cb__, L0B, 4)
 #undef PTOSIM_CCE_LOAD2D_A5
