@@ -46,6 +46,9 @@ void vload(const SourceLoc&, const char* op, VReg& dst, uint64_t ub, Ld, int ele
 // stores element 0; PK stores the low half of every element (narrowing).
 enum class St : uint8_t { Norm, OnePt, Pk, Unsupported };
 void vstore(const SourceLoc&, const char* op, const VReg& src, uint64_t ub, St, int elem, const Pred& mask);
+// vsstb: 32-byte block k of the register to ub + k * block_stride * 32, the
+// active elements only (asc-devkit StoreAlign, DataBlock mode).
+void vstore_blocks(const SourceLoc&, const VReg& src, uint64_t ub, uint32_t block_stride, int elem, const Pred& mask);
 
 // The two-register forms: vlds DINTLV_B* splits 2*VL bytes into the even
 // elements (lo) and the odd ones (hi); vsts INTLV_B* writes them back
@@ -84,6 +87,10 @@ void vreduce(const SourceLoc&, const char* op, Red, Dt, VReg& dst, const VReg& a
 // the rest of the register zero; inactive elements count as the identity
 // (-inf for max, +inf for min, 0 for the sum).
 void vreduce_blocks(const SourceLoc&, const char* op, Red, Dt, VReg& dst, const VReg& a, const Pred& mask);
+// vcpadd: element i of the low half is the sum of elements 2i and 2i + 1, an
+// inactive one counting as 0; the high half is 0 (asc-devkit
+// PairReduceElem).
+void vpair_add(const SourceLoc&, Dt, VReg& dst, const VReg& a, const Pred& mask);
 // vcvt (docs/intrinsics/a5-vreg.md, "Conversions"): the element types it
 // names are Dt's and A5's 8-bit and packed 4-bit floats.
 enum class Ct : uint8_t { F32, F16, BF16, S32, U32, S16, U16, S8, U8, S64, U64, E4M3, E5M2, HiF8, E8M0, E2M1, E1M2 };
@@ -133,6 +140,8 @@ void unaligned_step(const SourceLoc&, const char* op);
 // `idx_width` bytes, one a slot of that width in the register (8-bit data in
 // 16-bit slots, low byte).
 void vgather(const SourceLoc&, VReg& dst, uint64_t ub, int elem, const VReg& idx, int idx_width, const Pred& mask);
+// vgatherb: 32-byte block k from UB at `ub + idx[k]` bytes (uint32 indices).
+void vgatherb(const SourceLoc&, VReg& dst, uint64_t ub, int elem, const VReg& idx, const Pred& mask);
 void vscatter(const SourceLoc&, const VReg& src, uint64_t ub, int elem, const VReg& idx, int idx_width,
               const Pred& mask);
 // vpack: the low half of each element of `src_elem` bytes into dst's lower

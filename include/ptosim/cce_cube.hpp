@@ -34,6 +34,13 @@ void copy_gm_to_l1_nd2nz(const SourceLoc&, const char* op, uint64_t l1, const vo
 void copy_gm_to_l1_nd2nz_a5(const SourceLoc&, const char* op, uint64_t l1, const void* gm, uint64_t loop1_src_stride,
                             uint16_t n_value, uint32_t d_value, uint64_t loop4_src_stride, int elem_bytes, bool dn);
 
+// A5's copies between the Cube core's L1 and its Vector sub-blocks' UB, in
+// bursts of 32-byte blocks with gaps between them: copy_cbuf_to_ubuf on the
+// Cube core (MTE1) into the UB of sub-block `subblock`, copy_ubuf_to_cbuf on
+// a Vector core (MTE3) into its Cube core's L1.
+void copy_l1_to_peer_ub(const SourceLoc&, uint64_t ub, uint64_t l1, const Burst&, int subblock);
+void copy_ub_to_peer_l1(const SourceLoc&, uint64_t l1, uint64_t ub, const Burst&);
+
 // create_cbuf_matrix: `config` [14:0] repeats of [30:16] 32-byte blocks, the
 // repeats [46:32] blocks apart (end to start); every element set to `value`.
 void fill_l1(const SourceLoc&, const char* op, uint64_t l1, uint64_t config, uint64_t value, int elem_bytes);

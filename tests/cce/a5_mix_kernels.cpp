@@ -55,7 +55,53 @@ __global__ __aicore__ void a5_acc_to_ub(__gm__ float* out0, __gm__ float* out1, 
 #endif
 }
 
+// L1 -> UB across cores: 64 floats into the Cube core's L1; blocks 0-3 to
+// sub-block 0's UB, blocks 4 and 6 (one gap block) to sub-block 1's; each
+// Vector sub-block stores 32 floats of its UB to out[sub].
+__global__ __aicore__ void a5_l1_to_ub(__gm__ float* out0, __gm__ float* out1, __gm__ float* src) {
+#if defined(__DAV_CUBE__)
+    copy_gm_to_cbuf_align_v2(l1<float>(0), src, 0, 1, 64 * 4, 0, 0, false, 0, 0, 0);
+    sync(PIPE_MTE2, PIPE_MTE1);
+    copy_cbuf_to_ubuf(ub<float>(kUb), l1<float>(0), 0, 1, 4, 0, 0);
+    copy_cbuf_to_ubuf(ub<float>(kUb), l1<float>(128), 1, 2, 1, 1, 0);
+    set_intra_block(PIPE_MTE1, 0);
+    set_intra_block(PIPE_MTE1, 16);
+#endif
+#if defined(__DAV_VEC__)
+    wait_intra_block(PIPE_MTE3, 0);
+    copy_ubuf_to_gm_align_v2(get_subblockid() == 0 ? out0 : out1, ub<float>(kUb), 0, 1, 32 * 4, 0, 0, 0);
+#endif
+}
+
+// UB -> L1 and back: each Vector sub-block writes its 32 floats of `src`
+// (sub-block s: elements 32 s ...) into the Cube core's L1 at 128 s bytes;
+// the Cube core returns all 64 to sub-block 0's UB, which stores them.
+__global__ __aicore__ void a5_ub_to_l1(__gm__ float* out, __gm__ float* src) {
+#if defined(__DAV_VEC__)
+    const int64_t me = get_subblockid();
+    copy_gm_to_ubuf_align_v2(ub<float>(kUb), src + 32 * me, 0, 1, 32 * 4, 0, 0, false, 0, 0, 0);
+    sync(PIPE_MTE2, PIPE_MTE3);
+    copy_ubuf_to_cbuf(l1<float>(128 * me), ub<float>(kUb), 0, 1, 4, 0, 0);
+    set_intra_block(PIPE_MTE3, 1);
+#endif
+#if defined(__DAV_CUBE__)
+    wait_intra_block(PIPE_MTE1, 1);
+    wait_intra_block(PIPE_MTE1, 1 + 16);
+    copy_cbuf_to_ubuf(ub<float>(kUb + 0x1000), l1<float>(0), 0, 1, 8, 0, 0);
+    set_intra_block(PIPE_MTE1, 2);
+    set_intra_block(PIPE_MTE1, 2 + 16);
+#endif
+#if defined(__DAV_VEC__)
+    wait_intra_block(PIPE_MTE3, 2);
+    if (get_subblockid() == 0) copy_ubuf_to_gm_align_v2(out, ub<float>(kUb + 0x1000), 0, 1, 64 * 4, 0, 0, 0);
+#endif
+}
+
 extern "C" void launch_a5_acc_to_ub(float* out0, float* out1, half* a, half* b, uint32_t dual, uint32_t sub,
                                     void* s) {
     a5_acc_to_ub<<<1, nullptr, s>>>(out0, out1, a, b, dual, sub);
 }
+extern "C" void launch_a5_l1_to_ub(float* out0, float* out1, float* src, void* s) {
+    a5_l1_to_ub<<<1, nullptr, s>>>(out0, out1, src);
+}
+extern "C" void launch_a5_ub_to_l1(float* out, float* src, void* s) { a5_ub_to_l1<<<1, nullptr, s>>>(out, src); }

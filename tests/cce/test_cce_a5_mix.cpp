@@ -8,7 +8,11 @@
 #include <cstdint>
 #include <vector>
 
-extern "C" void launch_a5_acc_to_ub(float*, float*, half*, half*, uint32_t, uint32_t, void*);
+extern "C" {
+void launch_a5_acc_to_ub(float*, float*, half*, half*, uint32_t, uint32_t, void*);
+void launch_a5_l1_to_ub(float*, float*, float*, void*);
+void launch_a5_ub_to_l1(float*, float*, void*);
+}
 
 namespace {
 
@@ -64,6 +68,29 @@ TEST_F(CceA5Mix, DualSplitNSendsTheLeftHalfToSubBlockZero) {
     for (int s = 0; s < 2; ++s)
         for (int i = 0; i < 16; ++i)
             for (int j = 0; j < 16; ++j) EXPECT_EQ(out[s][i * 16 + j], c(i, s * 16 + j)) << s << "," << i << "," << j;
+}
+
+TEST_F(CceA5Mix, L1ToEachSubBlocksUbWithGaps) {
+    std::vector<float> src(64);
+    for (int i = 0; i < 64; ++i) src[i] = 1.5f * static_cast<float>(i) - 20.0f;
+    float* d0 = device(std::vector<float>(32, -5.0f));
+    float* d1 = device(std::vector<float>(32, -5.0f));
+    launch_a5_l1_to_ub(d0, d1, device(src), stream);
+    const std::vector<float> r0 = back(d0, 32), r1 = back(d1, 32);
+    for (int i = 0; i < 32; ++i) EXPECT_EQ(r0[i], src[i]) << i;
+    for (int i = 0; i < 8; ++i) {
+        EXPECT_EQ(r1[i], src[32 + i]) << i;      // block 4
+        EXPECT_EQ(r1[8 + i], src[48 + i]) << i;  // block 6, after one gap block
+    }
+}
+
+TEST_F(CceA5Mix, UbToL1FromBothSubBlocksAndBack) {
+    std::vector<float> src(64);
+    for (int i = 0; i < 64; ++i) src[i] = 100.0f - 3.0f * static_cast<float>(i);
+    float* d = device(std::vector<float>(64, -5.0f));
+    launch_a5_ub_to_l1(d, device(src), stream);
+    const std::vector<float> r = back(d, 64);
+    for (int i = 0; i < 64; ++i) EXPECT_EQ(r[i], src[i]) << i;
 }
 
 }  // namespace

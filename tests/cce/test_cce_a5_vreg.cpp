@@ -37,6 +37,8 @@ void launch_vreg_dma_loops(float*, float*, void*);
 void launch_vreg_blk(float*, uint32_t*, int32_t*, float*, void*);
 void launch_vreg_expdif(float*, uint16_t*, uint16_t*, float*, void*);
 void launch_vreg_mod(int32_t*, float*, int32_t*, int32_t*, float*, float*, void*);
+void launch_vreg_pair_gatherb(float*, float*, uint32_t*, void*);
+void launch_vreg_block_store(float*, float*, void*);
 }
 
 namespace {
@@ -582,6 +584,49 @@ TEST_F(Vreg, ExpOfTheDifferenceFromAPart) {
         EXPECT_EQ(r[i], static_cast<float>(std::exp(static_cast<double>(x - y)))) << i;
         EXPECT_EQ(r[64 + i], 1.0f) << i;  // e^0
     }
+}
+
+// vcpadd sums adjacent pairs into the low half (an inactive element counts
+// 0, the high half is 0); vgatherb gathers 32-byte blocks at byte offsets
+// (masked-off elements 0); A5's copy_ubuf_to_ubuf moves 32-byte blocks
+// with gaps.
+TEST_F(Vreg, PairSumsBlockGatherAndUbCopy) {
+    std::vector<float> a(64);
+    for (int i = 0; i < 64; ++i) a[i] = 0.5f * static_cast<float>(i) - 7.25f;
+    const std::vector<uint32_t> offsets = {224, 0, 64, 32, 96, 192, 160, 128};
+    float* dout = device(std::vector<float>(160, -1.0f));
+    launch_vreg_pair_gatherb(dout, device(a), device(offsets), stream);
+    const std::vector<float> r = back(dout, 160);
+    for (int i = 0; i < 32; ++i) {
+        const float want = i < 30 ? a[2 * i] + a[2 * i + 1] : i == 30 ? a[60] : 0.0f;
+        EXPECT_EQ(r[i], want) << i;
+        EXPECT_EQ(r[32 + i], 0.0f) << i;
+    }
+    for (int k = 0; k < 8; ++k)
+        for (int j = 0; j < 8; ++j)
+            EXPECT_EQ(r[64 + k * 8 + j], k * 8 + j < 60 ? a[offsets[k] / 4 + j] : 0.0f) << k << "," << j;
+    // Block 0 of the source to block 0, block 2 (one gap block) to block 3
+    // (two gap blocks); the gap blocks are not written.
+    for (int j = 0; j < 8; ++j) {
+        EXPECT_EQ(r[128 + j], a[j]) << j;
+        EXPECT_EQ(r[128 + 24 + j], a[16 + j]) << j;
+    }
+}
+
+// vsstb stores 32-byte blocks `stride` blocks apart (inactive elements not
+// written) and, with POST_UPDATE, advances the pointer.
+TEST_F(Vreg, BlockStridedStoreAndPostUpdate) {
+    std::vector<float> a(64);
+    for (int i = 0; i < 64; ++i) a[i] = static_cast<float>(i) + 0.5f;
+    float* dout = device(std::vector<float>(384, -1.0f));
+    launch_vreg_block_store(dout, device(a), stream);
+    const std::vector<float> r = back(dout, 384);
+    for (int i = 0; i < 192; ++i) {
+        const int block = i / 8, j = i % 8;
+        const bool lands = block % 3 == 0 && block / 3 < 8 && (block / 3) * 8 + j < 60;
+        EXPECT_EQ(r[i], lands ? a[(block / 3) * 8 + j] : 0.0f) << i;
+    }
+    for (int i = 0; i < 128; ++i) EXPECT_EQ(r[256 + i], a[i % 64]) << i;
 }
 
 TEST_F(Vreg, AnAlignedLoadFromAMisalignedAddressFaultsAtItsLine) {

@@ -598,6 +598,58 @@ __global__ __aicore__ void vreg_expdif(__gm__ float* out, __gm__ half* a, __gm__
     out_to(out, kOut, 128);
 }
 
+// vcpadd (pairs into the low half, element 60's partner and 61..63
+// inactive), vgatherb (32-byte blocks by byte offsets, elements 60..63
+// masked off) and the A5 form of copy_ubuf_to_ubuf (two 1-block bursts, one
+// block apart in the source, two in the destination).
+__global__ __aicore__ void vreg_pair_gatherb(__gm__ float* out, __gm__ float* a, __gm__ uint32_t* offsets) {
+    in(kA, a, 64);
+    in(kB, offsets, 8);
+    mte2_to_v();
+    __VEC_SCOPE__ {
+        const vector_bool all = pset_b32(PAT_ALL);
+        uint32_t n = 61;
+        const vector_bool first61 = plt_b32(n, POST_UPDATE);
+        uint32_t m = 60;
+        const vector_bool first60 = plt_b32(m, POST_UPDATE);
+        vector_f32 x, y, g;
+        vector_u32 idx;
+        vlds(x, ub<float>(kA), 0, NORM);
+        vcpadd(y, x, first61);
+        vsts(y, ub<float>(kOut), 0, NORM_B32, all);
+        vlds(idx, ub<uint32_t>(kB), 0, NORM);
+        vgatherb(g, ub<float>(kA), idx, first60);
+        vsts(g, ub<float>(kOut), 64, NORM_B32, all);
+    }
+    copy_ubuf_to_ubuf(ub<float>(kOut + 512), ub<float>(kA), 2, 1, 1, 2);
+    v_to_mte3();
+    out_to(out, kOut, 128 + 32);
+}
+
+// vsstb: the register's 32-byte blocks three blocks apart (elements 60..63
+// masked off, over zeros), then twice with POST_UPDATE, contiguous blocks,
+// the pointer advancing eight blocks. In and out through A5's
+// copy_gm_to_ubuf / copy_ubuf_to_gm (32-byte blocks).
+__global__ __aicore__ void vreg_block_store(__gm__ float* out, __gm__ float* a) {
+    copy_gm_to_ubuf(ub<float>(kA), a, 0, 1, 8, 0, 0);  // the 32-byte-block form: 8 blocks
+    mte2_to_v();
+    __VEC_SCOPE__ {
+        const vector_bool all = pset_b32(PAT_ALL);
+        uint32_t m = 60;
+        const vector_bool first60 = plt_b32(m, POST_UPDATE);
+        vector_f32 x, zero;
+        vbr(zero, 0.0f);
+        for (int i = 0; i < 3; ++i) vsts(zero, ub<float>(kOut), i * 64, NORM_B32, all);
+        vlds(x, ub<float>(kA), 0, NORM);
+        vsstb(x, ub<float>(kOut), 3u << 16, first60);
+        __ubuf__ float* p = ub<float>(kOut + 1024);
+        vsstb(x, p, 1u << 16 | 8u, all, POST_UPDATE);
+        vsstb(x, p, 1u << 16 | 8u, all, POST_UPDATE);
+    }
+    v_to_mte3();
+    copy_ubuf_to_gm(out, ub<float>(kOut), 0, 1, 48, 0, 0);
+}
+
 extern "C" void launch_vreg_add_f32(float* out, float* a, float* b, uint32_t n, void* s) {
     vreg_add_f32<<<1, nullptr, s>>>(out, a, b, n);
 }
@@ -650,3 +702,7 @@ extern "C" void launch_vreg_blk(float* out, uint32_t* out4, int32_t* outi, float
 extern "C" void launch_vreg_expdif(float* out, uint16_t* a, uint16_t* b, float* fa, void* s) {
     vreg_expdif<<<1, nullptr, s>>>(out, (half*)a, (half*)b, fa);
 }
+extern "C" void launch_vreg_pair_gatherb(float* out, float* a, uint32_t* offsets, void* s) {
+    vreg_pair_gatherb<<<1, nullptr, s>>>(out, a, offsets);
+}
+extern "C" void launch_vreg_block_store(float* out, float* a, void* s) { vreg_block_store<<<1, nullptr, s>>>(out, a); }

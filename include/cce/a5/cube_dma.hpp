@@ -57,3 +57,23 @@ inline void set_pad_val_outtol1(uint64_t v, ptosim_cce::where_t w = ptosim_cce::
 inline void set_mte2_nz_para(uint64_t v, ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
     ptosim::cce::set_cube_reg(ptosim_cce::here(w), "set_mte2_nz_para", ptosim::cce::CubeReg::Mte2NzPara, v);
 }
+
+// Between the Cube core's L1 and a Vector sub-block's UB (A5's TMOV/TINSERT
+// Vec <-> Mat): on the Cube core, copy_cbuf_to_ubuf writes the UB of the
+// sub-block its third operand names (pto-isa's texpands_mat passes 0, then
+// 1); on a Vector core, copy_ubuf_to_cbuf writes its Cube core's L1 (third
+// operand 0). Bursts and gaps in 32-byte blocks (docs/intrinsics/a5-cube.md).
+template <class D, class S>
+inline void copy_cbuf_to_ubuf(__ubuf__ D* dst, __cbuf__ S* src, uint8_t subBlockId, uint16_t nBurst,
+                              uint16_t lenBurst, uint16_t srcGap, uint16_t dstGap,
+                              ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim::cce::copy_l1_to_peer_ub(ptosim_cce::here(w), ptosim_cce::off(dst), ptosim_cce::off(src),
+                                    {nBurst, lenBurst, srcGap, dstGap}, subBlockId);
+}
+template <class D, class S>
+inline void copy_ubuf_to_cbuf(__cbuf__ D* dst, __ubuf__ S* src, uint8_t /*sid*/, uint16_t nBurst, uint16_t lenBurst,
+                              uint16_t srcGap, uint16_t dstGap,
+                              ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim::cce::copy_ub_to_peer_l1(ptosim_cce::here(w), ptosim_cce::off(dst), ptosim_cce::off(src),
+                                    {nBurst, lenBurst, srcGap, dstGap});
+}

@@ -88,6 +88,26 @@ inline void vsts(R&& src, __ubuf__ T*& base, int64_t step, DistVST d, const vect
     base += step;
 }
 
+// vsstb(reg, base, config, mask): 32-byte block k of the register to
+// base + k * config[31:16] blocks; with POST_UPDATE, base then advances by
+// config[15:0] blocks (asc-devkit StoreAlign, DataBlock mode, whose 3510
+// implementation packs the two strides so).
+template <class R, class T>
+    requires ptosim_cce::vreg_like<R>
+inline void vsstb(R&& src, __ubuf__ T* base, uint32_t config, const vector_bool& m,
+                  ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim::cce::a5::vstore_blocks(ptosim_cce::here(w), ptosim_cce::vr(src), ptosim_cce::off(base), config >> 16,
+                                   int(sizeof(ptosim_cce::elem_of<R>)), m);
+}
+template <class R, class T>
+    requires ptosim_cce::vreg_like<R>
+inline void vsstb(R&& src, __ubuf__ T*& base, uint32_t config, const vector_bool& m, PostUpdate,
+                  ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim::cce::a5::vstore_blocks(ptosim_cce::here(w), ptosim_cce::vr(src), ptosim_cce::off(base), config >> 16,
+                                   int(sizeof(ptosim_cce::elem_of<R>)), m);
+    base += (config & 0xffffu) * 32 / sizeof(T);
+}
+
 // vlds(lo, hi, base, offset, DINTLV_B*): 2*VL bytes split into even and odd elements.
 template <class L, class H, class T>
     requires(ptosim_cce::vreg_like<L> && ptosim_cce::vreg_like<H>)

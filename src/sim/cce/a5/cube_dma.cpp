@@ -80,4 +80,47 @@ void copy_gm_to_l1_nd2nz_a5(const SourceLoc& loc, const char* op, uint64_t l1, c
         }
 }
 
+namespace {
+// One burst copy from a buffer of core `from` to a buffer of core `to`.
+void cross_copy(const SourceLoc& loc, const char* op, Pipe pipe, Core& from, Space from_space, uint64_t src, Core& to,
+                Space to_space, uint64_t dst, const Burst& b, uint8_t peer_subblocks) {
+    constexpr uint64_t kBlock = 32;
+    const uint64_t len = uint64_t(b.len) * kBlock;
+    const uint64_t src_pitch = len + uint64_t(b.src_gap) * kBlock, dst_pitch = len + uint64_t(b.dst_gap) * kBlock;
+    const uint64_t src_bytes = b.n ? (b.n - 1) * src_pitch + len : 0, dst_bytes = b.n ? (b.n - 1) * dst_pitch + len : 0;
+    bounds(from, from_space, src, src_bytes, op, "src", loc);
+    bounds(to, to_space, dst, dst_bytes, op, "dst (the other core's)", loc);
+    OpRecord r = cube_record(op, pipe, loc, uint64_t(b.n) * len);
+    r.read(from_space, src, src_bytes);
+    r.write(to_space, dst, dst_bytes);
+    r.peer_subblocks = peer_subblocks;
+    dispatch(from, r);
+    const uint8_t* s = local(from, from_space) + src;
+    uint8_t* d = local(to, to_space) + dst;
+    for (uint32_t i = 0; i < b.n; ++i) std::memmove(d + i * dst_pitch, s + i * src_pitch, len);
+}
+}  // namespace
+
+void copy_l1_to_peer_ub(const SourceLoc& loc, uint64_t ub, uint64_t l1, const Burst& b, int subblock) {
+    const char* op = "copy_cbuf_to_ubuf";
+    Core& c = core();
+    if (c.type != CoreType::AIC)
+        fault(loc, std::string(op) + " runs on the Cube core (it reads L1); call it from the Cube side "
+                                     "(__DAV_CUBE__) of a mix kernel");
+    if (subblock < 0 || subblock > 1)
+        fault(loc, std::string(op) + ": sub-block " + std::to_string(subblock) + " is not 0 or 1");
+    Core& v = group_core(c, CoreType::AIV, subblock, op, loc);
+    cross_copy(loc, op, Pipe::MTE1, c, Space::L1, l1, v, Space::UB, ub, b, uint8_t(1u << subblock));
+}
+
+void copy_ub_to_peer_l1(const SourceLoc& loc, uint64_t l1, uint64_t ub, const Burst& b) {
+    const char* op = "copy_ubuf_to_cbuf";
+    Core& c = core();
+    if (c.type != CoreType::AIV)
+        fault(loc, std::string(op) + " runs on a Vector core (it reads UB); call it from the Vector side "
+                                     "(__DAV_VEC__) of a mix kernel");
+    Core& cube = group_core(c, CoreType::AIC, 0, op, loc);
+    cross_copy(loc, op, Pipe::MTE3, c, Space::UB, ub, cube, Space::L1, l1, b, 0);
+}
+
 }  // namespace ptosim::cce

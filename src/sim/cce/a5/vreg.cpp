@@ -207,6 +207,40 @@ void vstore(const SourceLoc& loc, const char* op, const VReg& src, uint64_t ub, 
         if (active(mask, i, elem)) std::memcpy(dst + i * out_elem, src.b + i * elem, out_elem);
 }
 
+void vstore_blocks(const SourceLoc& loc, const VReg& src, uint64_t ub, uint32_t block_stride, int elem,
+                   const Pred& mask) {
+    Core& c = core();
+    const char* op = "vsstb";
+    if (ub % 32 != 0)
+        fault(loc, std::string(op) + " to UB offset " + std::to_string(ub) +
+                       ", which is not 32-byte aligned (the address must be)");
+    // Block k to ub + k * block_stride * 32; a block whose elements are all
+    // inactive is neither written nor checked (documented).
+    uint64_t lo = UINT64_MAX, hi = 0;
+    bool used[kVL / 32] = {};
+    for (int k = 0; k < kVL / 32; ++k) {
+        for (int j = 0; j < 32 && !used[k]; j += elem) used[k] = active(mask, (k * 32 + j) / elem, elem);
+        if (!used[k]) continue;
+        const uint64_t at = ub + uint64_t(k) * block_stride * 32;
+        lo = std::min(lo, at);
+        hi = std::max(hi, at + 32);
+    }
+    OpRecord r = vector_record(op, loc);
+    if (hi > 0) {
+        check_local(c, Space::UB, lo, hi - lo, (std::string(op) + " dst").c_str(), loc);
+        r.bytes = hi - lo;
+        r.write(Space::UB, lo, hi - lo);
+    }
+    dispatch(c, r);
+    uint8_t* mem = c.mem[static_cast<int>(Space::UB)];
+    for (int k = 0; k < kVL / 32; ++k) {
+        if (!used[k]) continue;
+        uint8_t* to = mem + ub + uint64_t(k) * block_stride * 32;
+        for (int j = 0; j < 32; j += elem)
+            if (active(mask, (k * 32 + j) / elem, elem)) std::memcpy(to + j, src.b + k * 32 + j, elem);
+    }
+}
+
 void vload2(const SourceLoc& loc, const char* op, VReg& lo, VReg& hi, uint64_t ub, int elem) {
     Core& c = core();
     if (ub % 32 != 0)
@@ -421,6 +455,25 @@ void vreduce_blocks(const SourceLoc& loc, const char* op, Red how, Dt d, VReg& d
                 acc = binary<T>(how == Red::Add ? Bin::Add : how == Red::Max ? Bin::Max : Bin::Min, acc, at<T>(a, i), acc);
             }
             store(out.b, uint64_t(k) * sizeof(T), acc);
+        }
+        dst = out;
+    });
+}
+
+void vpair_add(const SourceLoc& loc, Dt d, VReg& dst, const VReg& a, const Pred& m) {
+    if (d != Dt::F16 && d != Dt::F32)
+        fault(loc, std::string("vcpadd: half or float elements only (asc-devkit PairReduceElem), not ") + to_string(d));
+    dispatch(core(), reg_record("vcpadd", d, loc, count_active(m, size_of(d))));
+    with_type(d, [&](auto t) {
+        using T = decltype(t);
+        const int n = kVL / int(sizeof(T));
+        const T zero = from_double<T>(0.0);
+        VReg out{};
+        for (int i = 0; i < n / 2; ++i) {
+            const T x = active(m, 2 * i, sizeof(T)) ? at<T>(a, 2 * i) : zero;
+            const T y = active(m, 2 * i + 1, sizeof(T)) ? at<T>(a, 2 * i + 1) : zero;
+            // One addition in the element type (rounded once).
+            store(out.b, uint64_t(i) * sizeof(T), binary<T>(Bin::Add, x, y, x));
         }
         dst = out;
     });
