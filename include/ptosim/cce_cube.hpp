@@ -91,6 +91,9 @@ struct Img2col {
     uint8_t dil_w, dil_h;
     bool transpose, fmatrix_b;
     uint16_t channels;
+    // A5: L0A is Nz (fractal columns), and the FMATRIX_B side has its own
+    // repeat and padding registers (set_l3d_rpt_b, set_padding_b).
+    bool a5 = false;
 };
 void img2col(const SourceLoc&, const char* op, Space dst_space, uint64_t dst, uint64_t src, const Img2col&,
              int elem_bytes);
@@ -99,7 +102,10 @@ void img2col(const SourceLoc&, const char* op, Space dst_space, uint64_t dst, ui
 // set_l3d_rpt, set_quant_pre, set_fpc, set_nd_para).
 // A5 adds MTE2_NZ_PARA (set_mte2_nz_para) and CHANNEL_PARA
 // (set_channel_para); its set_loop3_para writes ND_PARA.
-enum class CubeReg : uint8_t { Fmatrix, FmatrixB, L3dRpt, QuantPre, Fpc, NdPara, Mte2NzPara, ChannelPara };
+// set_l3d_rpt_b and set_padding_b (A5) the B side's repeat and padding.
+enum class CubeReg : uint8_t {
+    Fmatrix, FmatrixB, L3dRpt, QuantPre, Fpc, NdPara, Mte2NzPara, ChannelPara, L3dRptB, PaddingB
+};
 void set_cube_reg(const SourceLoc&, const char* op, CubeReg, uint64_t v);
 
 // mad: C (L0C) = start + A (L0A, m x k) * B (L0B, k x n).

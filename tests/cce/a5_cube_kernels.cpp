@@ -145,6 +145,26 @@ __global__ __aicore__ void a5_s4_transpose(__gm__ int32_t* c, __gm__ int8_t* ide
     copy_matrix_cc_to_gm(c, l0c<int32_t>(0), xm(64, 16, 64), xt(16, true));
 }
 
+// img2col through FMATRIX_B into L0A (Nz), read back through C = A * I:
+// a 4 x 4 x 16 half feature map padded one column on the left with 7.0
+// (set_padding_b), a 2 x 2 filter, stride 1: 3 x 4 output positions, k = 64.
+__global__ __aicore__ void a5_img2col(__gm__ float* c, __gm__ half* fmap, __gm__ half* identity) {
+    copy_gm_to_cbuf_align_v2(l1<half>(kA), fmap, 0, 1, 4 * 4 * 16 * 2, 0, 0, false, 0, 0, 0);
+    nz_para(1, 64);
+    copy_gm_to_cbuf_multi_nd2nz(l1<half>(kB), identity, 0, 64 * 2, 0, 64, 64, 0, false);
+    sync(PIPE_MTE2, PIPE_MTE1);
+    set_fmatrix_b(4 | 4ull << 16 | 1ull << 32);
+    set_padding_b(0x4700);  // 7.0 in half
+    set_l3d_rpt_b(0);
+    img2colv2_cbuf_to_ca(l0a<half>(0), l1<half>(kA), 64, 16, 0, 0, 1, 1, 2, 2, 1, 1, false, false, false, true, 16);
+    load_cbuf_to_cb(l0b<half>(0), l1<half>(kB), 0, 0, 4, 4, 4, 4, true);
+    sync(PIPE_MTE1, PIPE_M);
+    mad(l0c<float>(0), l0a<half>(0), l0b<half>(0), 12, 64, 64, 0, true, false, true);
+    sync(PIPE_M, PIPE_FIX);
+    set_loop3_para(1);
+    copy_matrix_cc_to_gm(c, l0c<float>(0), xm(64, 12, 64), xt(16, true));
+}
+
 // A float transposing load with an odd k_step: 8-wide fractal rows cannot
 // make whole 16-row fractals.
 __global__ __aicore__ void a5_odd_float_transpose(__gm__ float* out) {
@@ -170,5 +190,8 @@ extern "C" void launch_a5_bias_bf16_to_f8(uint8_t* c, half* a, half* b, uint16_t
 }
 extern "C" void launch_a5_s4_transpose(int32_t* c, int8_t* identity, int8_t* nibbles, void* s) {
     a5_s4_transpose<<<1, nullptr, s>>>(c, identity, nibbles);
+}
+extern "C" void launch_a5_img2col(float* c, half* fmap, half* identity, void* s) {
+    a5_img2col<<<1, nullptr, s>>>(c, fmap, identity);
 }
 extern "C" void launch_a5_odd_float_transpose(float* out, void* s) { a5_odd_float_transpose<<<1, nullptr, s>>>(out); }

@@ -18,6 +18,7 @@ void launch_a5_gemm_f8(float*, uint8_t*, uint8_t*, void*);
 void launch_a5_gemm_s8_nz(int32_t*, int8_t*, int8_t*, void*);
 void launch_a5_bias_bf16_to_f8(uint8_t*, half*, half*, uint16_t*, void*);
 void launch_a5_s4_transpose(int32_t*, int8_t*, int8_t*, void*);
+void launch_a5_img2col(float*, half*, half*, void*);
 void launch_a5_odd_float_transpose(float*, void*);
 }
 
@@ -160,6 +161,27 @@ TEST_F(CceA5Cube, FourBitTransposingLoadMovesNibbles) {
             const int8_t want = static_cast<int8_t>(nib(2 * i, j) | nib(2 * i + 1, j) << 4);
             EXPECT_EQ(r[i * 64 + j], want) << i << "," << j;
         }
+}
+
+TEST_F(CceA5Cube, Img2colThroughFmatrixBWritesNzIntoL0A) {
+    std::vector<half> fmap(4 * 4 * 16), identity(64 * 64, half(0.0f));
+    for (size_t i = 0; i < fmap.size(); ++i) fmap[i] = half(static_cast<float>(i % 97) * 0.5f - 20.0f);
+    for (int i = 0; i < 64; ++i) identity[i * 64 + i] = half(1.0f);
+    float* dc = device(std::vector<float>(12 * 64, -1.0f));
+    launch_a5_img2col(dc, device(fmap), device(identity), stream);
+    const std::vector<float> r = back(dc, 12 * 64);
+    int padded = 0;
+    for (int m = 0; m < 12; ++m)
+        for (int k = 0; k < 64; ++k) {
+            // Output position (y, x) of the 3 x 4 output; K runs over (ky, kx, c).
+            const int y = m / 4, x = m % 4, ci = k % 16, kx = k / 16 % 2, ky = k / 32;
+            const int iy = y + ky, ix = x + kx - 1;  // one padding column on the left
+            const bool inside = ix >= 0 && ix < 4 && iy < 4;
+            padded += !inside;
+            const float want = inside ? static_cast<float>(fmap[(iy * 4 + ix) * 16 + ci]) : 7.0f;
+            EXPECT_EQ(r[m * 64 + k], want) << m << "," << k;
+        }
+    EXPECT_GT(padded, 0);
 }
 
 TEST_F(CceA5Cube, FloatTransposeWithAnOddKStepFaultsNamingTheRule) {

@@ -127,8 +127,10 @@ void img2col(const SourceLoc& loc, const char* op, Space dst_space, uint64_t dst
     if (w < 1 || h < 1) fail("FMATRIX holds no feature map (set_fmatrix" + std::string(g.fmatrix_b ? "_b" : "") + " first)");
     if (kw < 1 || kh < 1 || dw < 1 || dh < 1 || sw < 1 || sh < 1)
         fail("filter, dilation and stride must all be at least 1");
-    if (((c.img2col_rpt >> 16) & 0xff) > 1)
-        fail("set_l3d_rpt asks for " + std::to_string((c.img2col_rpt >> 16) & 0xff) +
+    const bool side_b = g.a5 && g.fmatrix_b;
+    const uint64_t rpt = side_b ? a5_cube_reg(c, CubeReg::L3dRptB) : c.img2col_rpt;
+    if (((rpt >> 16) & 0xff) > 1)
+        fail(std::string(side_b ? "set_l3d_rpt_b" : "set_l3d_rpt") + " asks for " + std::to_string((rpt >> 16) & 0xff) +
              " repeats; ptosim simulates one (docs/intrinsics/load.md)");
     const int64_t oh = (h + pad_t + pad_b - dh * (kh - 1) - 1) / sh + 1;
     const int64_t ow = (w + pad_l + pad_r - dw * (kw - 1) - 1) / sw + 1;
@@ -153,7 +155,7 @@ void img2col(const SourceLoc& loc, const char* op, Space dst_space, uint64_t dst
     dispatch(c, r);
     const uint8_t* fmap = local(c, Space::L1) + src;
     uint8_t* out = local(c, dst_space) + dst;
-    const uint64_t pad = c.vec.pad_val;  // set_padding
+    const uint64_t pad = side_b ? a5_cube_reg(c, CubeReg::PaddingB) : c.vec.pad_val;  // set_padding(_b)
     for (int64_t i = 0; i < prow; ++i)
         for (int64_t j = 0; j < pcol; ++j) {
             const int64_t mm = g.pos_m + (g.transpose ? j : i), kk = g.pos_k + (g.transpose ? i : j);
@@ -162,7 +164,9 @@ void img2col(const SourceLoc& loc, const char* op, Space dst_space, uint64_t dst
             const int64_t img = mm / (oh * ow), y = mm % (oh * ow) / ow, x = mm % ow;
             const int64_t ci0 = kk % c0, kx = kk / c0 % kw, ky = kk / c0 / kw % kh, ci1 = kk / c0 / kw / kh;
             const int64_t iy = y * sh + ky * dh - pad_t, ix = x * sw + kx * dw - pad_l;
-            const int64_t frac = l0a ? (i / 16) * (pcol / c0) + j / c0 : (i / c0) * (pcol / 16) + j / 16;
+            // A5's L0A: the same fractals, column-major (Nz).
+            const int64_t frac = l0a ? (g.a5 ? (j / c0) * (prow / 16) + i / 16 : (i / 16) * (pcol / c0) + j / c0)
+                                     : (i / c0) * (pcol / 16) + j / 16;
             const int64_t in = l0a ? (i % 16) * c0 + j % c0 : (j % 16) * c0 + i % c0;
             uint8_t* to = out + (frac * 512 / e + in) * e;
             if (img == 0 && ci1 < c1 && ci1 * c0 + ci0 < channels && iy >= 0 && iy < h && ix >= 0 && ix < w)
@@ -182,7 +186,9 @@ void set_cube_reg(const SourceLoc& loc, const char* op, CubeReg reg, uint64_t v)
     case CubeReg::QuantPre: c.quant_pre = v; break;
     case CubeReg::Fpc: c.fpc = v; break;
     case CubeReg::NdPara: c.nd_para = v; break;
-    case CubeReg::Mte2NzPara: case CubeReg::ChannelPara: set_a5_cube_reg(c, reg, v); break;
+    case CubeReg::Mte2NzPara: case CubeReg::ChannelPara: case CubeReg::L3dRptB: case CubeReg::PaddingB:
+        set_a5_cube_reg(c, reg, v);
+        break;
     }
 }
 

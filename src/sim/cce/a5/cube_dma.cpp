@@ -13,8 +13,16 @@ using namespace detail;
 
 namespace {
 struct A5CubeRegs {
-    uint64_t mte2_nz_para = 0, channel_para = 0;
+    uint64_t mte2_nz_para = 0, channel_para = 0, l3d_rpt_b = 0, padding_b = 0;
 };
+uint64_t& field(A5CubeRegs& r, CubeReg reg) {
+    switch (reg) {
+    case CubeReg::Mte2NzPara: return r.mte2_nz_para;
+    case CubeReg::ChannelPara: return r.channel_para;
+    case CubeReg::L3dRptB: return r.l3d_rpt_b;
+    default: return r.padding_b;
+    }
+}
 std::mutex regs_mutex;
 std::unordered_map<const Core*, A5CubeRegs> regs_of;
 }  // namespace
@@ -22,12 +30,11 @@ std::unordered_map<const Core*, A5CubeRegs> regs_of;
 namespace detail {
 void set_a5_cube_reg(const Core& c, CubeReg reg, uint64_t v) {
     std::lock_guard<std::mutex> lock(regs_mutex);
-    (reg == CubeReg::Mte2NzPara ? regs_of[&c].mte2_nz_para : regs_of[&c].channel_para) = v;
+    field(regs_of[&c], reg) = v;
 }
 uint64_t a5_cube_reg(const Core& c, CubeReg reg) {
     std::lock_guard<std::mutex> lock(regs_mutex);
-    const A5CubeRegs& r = regs_of[&c];
-    return reg == CubeReg::Mte2NzPara ? r.mte2_nz_para : r.channel_para;
+    return field(regs_of[&c], reg);
 }
 }  // namespace detail
 
