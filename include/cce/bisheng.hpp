@@ -75,6 +75,7 @@
 // vbitsort, vmrgsort4 and get_vms4_sr: A5's TSORT32/TMRGSORT call them with
 // A2A3's operands (docs/intrinsics/sort.md).
 #include <cce/a2a3/sort.hpp>
+#include <cce/a5/atomic.hpp>
 #include <cce/a5/cube_dma.hpp>
 #include <cce/a5/load.hpp>
 #include <cce/a5/mad.hpp>

@@ -130,6 +130,11 @@ void scatter_vnchwconv(const SourceLoc&, int bits, int dst_va, int src_va, uint3
 void set_st_atomic_cfg(const SourceLoc&, Dt, int op);
 void st_atomic(const SourceLoc&, void* gm, uint64_t value_bits, int bytes);
 uint64_t ld_dev(const SourceLoc&, const void* gm, int bytes);
+// A5's atomicAdd/atomicMax/atomicMin on one GM element (op 0 sum, 1 max,
+// 2 min): the other cores run first (a kernel polls with atomicAdd(p, 0)),
+// then the update happens under the launch's GM atomic lock; returns the old
+// value's bits.
+uint64_t atomic_rmw(const SourceLoc&, const char* name, void* gm, Dt, uint64_t value_bits, int op);
 
 // DMA between GM and UB (copy_gm_to_ubuf*, copy_ubuf_to_gm*, copy_ubuf_to_ubuf).
 struct Burst {

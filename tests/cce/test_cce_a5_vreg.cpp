@@ -39,6 +39,7 @@ void launch_vreg_expdif(float*, uint16_t*, uint16_t*, float*, void*);
 void launch_vreg_mod(int32_t*, float*, int32_t*, int32_t*, float*, float*, void*);
 void launch_vreg_pair_gatherb(float*, float*, uint32_t*, void*);
 void launch_vreg_block_store(float*, float*, void*);
+void launch_vreg_atomics(int32_t*, int32_t*, float*, uint32_t, void*);
 }
 
 namespace {
@@ -627,6 +628,24 @@ TEST_F(Vreg, BlockStridedStoreAndPostUpdate) {
         EXPECT_EQ(r[i], lands ? a[(block / 3) * 8 + j] : 0.0f) << i;
     }
     for (int i = 0; i < 128; ++i) EXPECT_EQ(r[256 + i], a[i % 64]) << i;
+}
+
+// atomicAdd/atomicMax/atomicMin return the old value; a block polling a
+// counter with atomicAdd(p, 0) lets the others run, so four blocks meet.
+TEST_F(Vreg, GmAtomicsReturnTheOldValueAndPollingBlocksMeet) {
+    int32_t* seen = device(std::vector<int32_t>(7, -1));
+    int32_t* counter = device(std::vector<int32_t>{0, 5, 9});
+    float* f = device(std::vector<float>{1.5f, 0.0f});
+    launch_vreg_atomics(seen, counter, f, 4, stream);
+    const std::vector<int32_t> r = back(seen, 7);
+    std::vector<int32_t> arrivals(r.begin(), r.begin() + 4);
+    std::sort(arrivals.begin(), arrivals.end());
+    EXPECT_EQ(arrivals, (std::vector<int32_t>{0, 1, 2, 3}));
+    EXPECT_EQ(r[4], 5);      // atomicMax's old value
+    EXPECT_EQ(r[5], 9);      // atomicMin's old value
+    EXPECT_EQ(r[6], 6);      // 1.5 * 4
+    EXPECT_EQ(back(counter, 3), (std::vector<int32_t>{4, 17, -3}));
+    EXPECT_EQ(back(f, 1)[0], 1.75f);
 }
 
 TEST_F(Vreg, AnAlignedLoadFromAMisalignedAddressFaultsAtItsLine) {

@@ -650,6 +650,24 @@ __global__ __aicore__ void vreg_block_store(__gm__ float* out, __gm__ float* a) 
     copy_ubuf_to_gm(out, ub<float>(kOut), 0, 1, 48, 0, 0);
 }
 
+// A5's GM atomics: every block adds 1 to counter[0] and polls it with
+// atomicAdd(p, 0) until all have arrived (the soft SYNCALL pattern), then
+// records what it saw; block 0 also applies atomicMax/atomicMin to
+// counter[1]/[2] and the float atomicAdd to out[1], keeping the old values.
+__global__ __aicore__ void vreg_atomics(__gm__ int32_t* seen, __gm__ int32_t* counter, __gm__ float* f) {
+    const int32_t n = static_cast<int32_t>(get_block_num());
+    const int32_t arrived = atomicAdd(counter, 1);
+    while (atomicAdd(counter, 0) < n) {
+    }
+    seen[get_block_idx()] = arrived;
+    if (get_block_idx() == 0) {
+        seen[n] = atomicMax(counter + 1, 17);
+        seen[n + 1] = atomicMin(counter + 2, -3);
+        const float old = atomicAdd(f, 0.25f);
+        seen[n + 2] = static_cast<int32_t>(old * 4.0f);
+    }
+}
+
 extern "C" void launch_vreg_add_f32(float* out, float* a, float* b, uint32_t n, void* s) {
     vreg_add_f32<<<1, nullptr, s>>>(out, a, b, n);
 }
@@ -706,3 +724,6 @@ extern "C" void launch_vreg_pair_gatherb(float* out, float* a, uint32_t* offsets
     vreg_pair_gatherb<<<1, nullptr, s>>>(out, a, offsets);
 }
 extern "C" void launch_vreg_block_store(float* out, float* a, void* s) { vreg_block_store<<<1, nullptr, s>>>(out, a); }
+extern "C" void launch_vreg_atomics(int32_t* seen, int32_t* counter, float* f, uint32_t blocks, void* s) {
+    vreg_atomics<<<blocks, nullptr, s>>>(seen, counter, f);
+}
