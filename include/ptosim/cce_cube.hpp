@@ -167,6 +167,9 @@ struct Fix {
     // halves, one to each sub-block.
     uint8_t dual = 0;
     int sub_block = 0;
+    // A5's NZ -> DN: a column-major destination, column j dst_stride
+    // elements after column j - 1 (nz2nd must be false).
+    bool nz2dn = false;
 };
 // dst_space GM: `dst` is a host address; UB from a Cube core: the UB of a
 // Vector sub-block of its mix group (Fix::sub_block, Fix::dual).

@@ -63,6 +63,17 @@ __global__ __aicore__ void a5_gemm_f16_dn_nz(__gm__ float* c, __gm__ half* at, _
     copy_matrix_cc_to_gm(c, l0c<float>(0), xm(32, 20, 32 * 16), xt(32, false));
 }
 
+// The half product stored NZ -> DN (Xt bit 62): column-major, each column
+// of 20 rows right after the previous one.
+__global__ __aicore__ void a5_gemm_f16_dn_out(__gm__ float* c, __gm__ half* a, __gm__ half* b) {
+    load_ab_f16(a, b, false);
+    mad(l0c<float>(0), l0a<half>(0), l0b<half>(0), 20, 40, 32, 0, true, false, true);
+    sync(PIPE_M, PIPE_FIX);
+    set_loop3_para(1);
+    set_channel_para(1ull << 48);
+    copy_matrix_cc_to_gm(c, l0c<float>(0), xm(32, 20, 20), xt(32, false) | 1ull << 62);
+}
+
 // C = bias + A * B: the half bias row into L1 with the burst copy, widened
 // into the bias table (32-byte burst units on A5), the BT address in bits
 // [63:32] of C's pointer.
@@ -193,5 +204,8 @@ extern "C" void launch_a5_s4_transpose(int32_t* c, int8_t* identity, int8_t* nib
 }
 extern "C" void launch_a5_img2col(float* c, half* fmap, half* identity, void* s) {
     a5_img2col<<<1, nullptr, s>>>(c, fmap, identity);
+}
+extern "C" void launch_a5_gemm_f16_dn_out(float* c, half* a, half* b, void* s) {
+    a5_gemm_f16_dn_out<<<1, nullptr, s>>>(c, a, b);
 }
 extern "C" void launch_a5_odd_float_transpose(float* out, void* s) { a5_odd_float_transpose<<<1, nullptr, s>>>(out); }

@@ -19,6 +19,7 @@ void launch_a5_gemm_s8_nz(int32_t*, int8_t*, int8_t*, void*);
 void launch_a5_bias_bf16_to_f8(uint8_t*, half*, half*, uint16_t*, void*);
 void launch_a5_s4_transpose(int32_t*, int8_t*, int8_t*, void*);
 void launch_a5_img2col(float*, half*, half*, void*);
+void launch_a5_gemm_f16_dn_out(float*, half*, half*, void*);
 void launch_a5_odd_float_transpose(float*, void*);
 }
 
@@ -63,6 +64,14 @@ TEST_F(CceA5Cube, DnSourceAndNzStoreWithAnElementStride) {
         for (int i = 0; i < 32; ++i)
             for (int c = 0; c < 16; ++c)
                 EXPECT_EQ(r[(g * 32 + i) * 16 + c], i < 20 ? product(i, g * 16 + c) : -7.0f) << g << "," << i << "," << c;
+}
+
+TEST_F(CceA5Cube, NzToDnStoreWritesColumns) {
+    float* dc = device(std::vector<float>(20 * 32, 99.0f));
+    launch_a5_gemm_f16_dn_out(dc, device(a), device(b), stream);
+    const std::vector<float> r = back(dc, 20 * 32);
+    for (int i = 0; i < 20; ++i)
+        for (int j = 0; j < 32; ++j) EXPECT_EQ(r[j * 20 + i], product(i, j)) << i << "," << j;
 }
 
 TEST_F(CceA5Cube, BiasRowWidenedIntoTheBiasTableStartsTheSums) {

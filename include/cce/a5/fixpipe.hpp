@@ -27,23 +27,23 @@ inline uint32_t a5_nz_stride(const where_t& w, const char* op, uint32_t elements
 // Xm: nSize [15:4], mSize [31:16], dst stride [63:32]. Xt: src stride [15:0],
 // quantisation mode [29] (its bit 5) and [38:34], unit flag [33:32], ReLU
 // mode [41:39], channel split [42], NZ -> ND [43], NZ -> DN [62] (pto-isa's
-// TStoreAcc* field comments).
+// TStoreAcc* field comments). With NZ -> ND or DN the destination stride is
+// a row (column) length in elements.
 template <class D>
 inline ptosim::cce::Fix a5_fix_of(const where_t& w, const char* op, uint64_t xm, uint64_t xt) {
-    if ((xt >> 62) & 1)
-        ptosim::fault(here(w), std::string(op) + " with NZ -> DN (Xt bit 62) is not simulated by ptosim yet "
-                                                 "(docs/intrinsics/a5-cube.md); store ND or NZ");
-    const bool nz2nd = ((xt >> 43) & 1) != 0;
+    const bool nz2nd = ((xt >> 43) & 1) != 0, nz2dn = ((xt >> 62) & 1) != 0;
     const uint32_t dst_stride = uint32_t(xm >> 32);
-    return {uint16_t((xm >> 4) & 0xfff),
-            uint16_t((xm >> 16) & 0xffff),
-            nz2nd ? dst_stride : a5_nz_stride<D>(w, op, dst_stride),
-            uint16_t(xt & 0xffff),
-            uint8_t((xt >> 32) & 3),
-            uint8_t(((xt >> 34) & 0x1f) | (((xt >> 29) & 1) << 5)),
-            uint8_t((xt >> 39) & 7),
-            ((xt >> 42) & 1) != 0,
-            nz2nd};
+    ptosim::cce::Fix f{uint16_t((xm >> 4) & 0xfff),
+                       uint16_t((xm >> 16) & 0xffff),
+                       nz2nd || nz2dn ? dst_stride : a5_nz_stride<D>(w, op, dst_stride),
+                       uint16_t(xt & 0xffff),
+                       uint8_t((xt >> 32) & 3),
+                       uint8_t(((xt >> 34) & 0x1f) | (((xt >> 29) & 1) << 5)),
+                       uint8_t((xt >> 39) & 7),
+                       ((xt >> 42) & 1) != 0,
+                       nz2nd};
+    f.nz2dn = nz2dn;
+    return f;
 }
 }  // namespace ptosim_cce
 
@@ -58,7 +58,8 @@ inline void copy_matrix_cc_to_gm(__gm__ D* dst, __cc__ S* src, uint64_t xm, uint
 
 // A5's argument form (CANN asc_copy_l0c2l1, 3510). The post-stage
 // operations (quantPost, reluPost, clipReluPost, eltwise, loop enhance, C0
-// padding, Winograd, broadcast), the clip ReLU and NZ -> DN fault when set.
+// padding, Winograd, broadcast) and the clip ReLU fault when set; NZ -> DN
+// writes a column-major destination, dstStride elements per column.
 template <class D, class S>
 inline void copy_matrix_cc_to_cbuf(__cbuf__ D* dst, __cc__ S* src, uint8_t /*sid*/, uint16_t nSize, uint16_t mSize,
                                    uint32_t dstStride, uint16_t srcStride, uint8_t /*l2CacheCtl*/,
@@ -69,15 +70,17 @@ inline void copy_matrix_cc_to_cbuf(__cbuf__ D* dst, __cc__ S* src, uint8_t /*sid
                                    bool nz2dnEn, ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
     constexpr const char* op = "copy_matrix_cc_to_cbuf";
     if (clipReluPre || quantPost || reluPost || clipReluPost || loopEnhanceEn || eltwiseOp || eltwiseAntqEn ||
-        loopEnhanceMergeEn || c0PadEn || winoPostEn || broadcastEn || nz2dnEn)
+        loopEnhanceMergeEn || c0PadEn || winoPostEn || broadcastEn)
         ptosim::fault(ptosim_cce::here(w),
                       std::string(op) + ": clip ReLU, the post-stage operations, eltwise, loop enhance, C0 padding, "
-                                        "Winograd, broadcast and NZ -> DN are not simulated by ptosim yet "
+                                        "Winograd and broadcast are not simulated by ptosim yet "
                                         "(docs/intrinsics/a5-cube.md); pass 0/false for them");
+    ptosim::cce::Fix f{nSize,     mSize,       nz2ndEn || nz2dnEn ? dstStride : ptosim_cce::a5_nz_stride<D>(w, op, dstStride),
+                       srcStride, unitFlagCtl, uint8_t(quantPre),
+                       reluPre,   splitEn,     nz2ndEn};
+    f.nz2dn = nz2dnEn;
     ptosim::cce::fixpipe(ptosim_cce::here(w), op, ptosim::Space::L1, ptosim_cce::off(dst), ptosim::cce::dt_of<D>(),
-                         ptosim::cce::dt_of<S>(), ptosim_cce::off(src),
-                         {nSize, mSize, nz2ndEn ? dstStride : ptosim_cce::a5_nz_stride<D>(w, op, dstStride),
-                          srcStride, unitFlagCtl, uint8_t(quantPre), reluPre, splitEn, nz2ndEn});
+                         ptosim::cce::dt_of<S>(), ptosim_cce::off(src), f);
 }
 
 // L0C into a Vector core's UB (CANN asc_copy_l0c2ub is not published for
@@ -95,14 +98,15 @@ inline void copy_matrix_cc_to_ub(__ubuf__ D* dst, __cc__ S* src, uint8_t /*sid*/
                                  ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
     constexpr const char* op = "copy_matrix_cc_to_ub";
     if (clipReluPre || quantPost || reluPost || clipReluPost || loopEnhanceEn || eltwiseOp || eltwiseAntqEn ||
-        loopEnhanceMergeEn || c0PadEn || winoPostEn || broadcastEn || nz2dnEn)
+        loopEnhanceMergeEn || c0PadEn || winoPostEn || broadcastEn)
         ptosim::fault(ptosim_cce::here(w),
                       std::string(op) + ": clip ReLU, the post-stage operations, eltwise, loop enhance, C0 padding, "
-                                        "Winograd, broadcast and NZ -> DN are not simulated by ptosim yet "
+                                        "Winograd and broadcast are not simulated by ptosim yet "
                                         "(docs/intrinsics/a5-cube.md); pass 0/false for them");
-    ptosim::cce::Fix f{nSize,     mSize,       nz2ndEn ? dstStride : ptosim_cce::a5_nz_stride<D>(w, op, dstStride),
+    ptosim::cce::Fix f{nSize,     mSize,       nz2ndEn || nz2dnEn ? dstStride : ptosim_cce::a5_nz_stride<D>(w, op, dstStride),
                        srcStride, unitFlagCtl, uint8_t(quantPre),
                        reluPre,   splitEn,     nz2ndEn};
+    f.nz2dn = nz2dnEn;
     f.dual = dualDstCtl;
     f.sub_block = subBlockId ? 1 : 0;
     ptosim::cce::fixpipe(ptosim_cce::here(w), op, ptosim::Space::UB, ptosim_cce::off(dst), ptosim::cce::dt_of<D>(),

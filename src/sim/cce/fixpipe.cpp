@@ -133,8 +133,11 @@ void fixpipe(const SourceLoc& loc, const char* op, Space dst_space, uint64_t dst
         fail(std::string("the dual destination mode splits the result in two halves; its ") +
              (f.dual == 1 ? "mSize" : "nSize") + " must be even");
     const int de = size_of(dst_type);
-    const uint32_t nd_num = f.nz2nd ? std::max<uint32_t>(1, c.nd_para & 0xffff) : 1;
-    const uint64_t src_nd = f.nz2nd ? (c.nd_para >> 16) & 0xffff : 0, dst_nd = f.nz2nd ? (c.nd_para >> 32) & 0xffff : 0;
+    if (f.nz2nd && f.nz2dn) fail("NZ -> ND and NZ -> DN are both set; choose one");
+    if (f.nz2dn && f.split) fail("channel split writes NZ results only, not DN");
+    const bool plain = f.nz2nd || f.nz2dn;  // ND or DN: ND_PARA's matrices apply
+    const uint32_t nd_num = plain ? std::max<uint32_t>(1, c.nd_para & 0xffff) : 1;
+    const uint64_t src_nd = plain ? (c.nd_para >> 16) & 0xffff : 0, dst_nd = plain ? (c.nd_para >> 32) & 0xffff : 0;
     const int c0 = f.split ? 8 : (de == 4 ? 16 : 32 / de);
     const bool any = f.m && f.n;
     // The destination: this core's buffer, or (UB from a Cube core, A5's
@@ -153,11 +156,12 @@ void fixpipe(const SourceLoc& loc, const char* op, Space dst_space, uint64_t dst
     };
     auto dst_at = [&](uint32_t t, int i, int j) {
         if (f.nz2nd) return dst + (t * dst_nd + uint64_t(i) * f.dst_stride + j) * de;
+        if (f.nz2dn) return dst + (t * dst_nd + uint64_t(j) * f.dst_stride + i) * de;
         return dst + uint64_t(j / c0) * f.dst_stride * 32 + (uint64_t(i) * c0 + j % c0) * de;
     };
     const uint64_t src_lo = src, src_hi = any ? src_at(nd_num - 1, f.m - 1, (f.n - 1) / 16 * 16 + 15) + 4 : src;
     const uint64_t dst_hi = !any ? dst
-                            : f.nz2nd ? dst_at(nd_num - 1, pm - 1, pn - 1) + de
+                            : plain ? dst_at(nd_num - 1, pm - 1, pn - 1) + de
                                       : dst_at(0, pm - 1, (pn - 1) / c0 * c0 + c0 - 1) + de;
     if (any) {
         if (f.m > f.src_stride && f.n > 16)
