@@ -43,8 +43,9 @@ void plogic(const SourceLoc&, const char* op, PLogic, Pred& out, const Pred& a, 
 enum class Ld : uint8_t { Norm, Brc, Us, Ds, Unpk, Blk, Unpk4, Unsupported };
 void vload(const SourceLoc&, const char* op, VReg& dst, uint64_t ub, Ld, int elem);
 // vsts distributions (::DistVST): NORM stores the active elements; ONEPT
-// stores element 0; PK stores the low half of every element (narrowing).
-enum class St : uint8_t { Norm, OnePt, Pk, Unsupported };
+// stores element 0; PK stores the low half of every element (narrowing);
+// PK4 the low quarter (PK4_B32: the low byte of each 32-bit element).
+enum class St : uint8_t { Norm, OnePt, Pk, Pk4, Unsupported };
 void vstore(const SourceLoc&, const char* op, const VReg& src, uint64_t ub, St, int elem, const Pred& mask);
 // vsstb: 32-byte block k of the register to ub + k * block_stride * 32, the
 // active elements only (asc-devkit StoreAlign, DataBlock mode).

@@ -615,19 +615,31 @@ TEST_F(Vreg, PairSumsBlockGatherAndUbCopy) {
 }
 
 // vsstb stores 32-byte blocks `stride` blocks apart (inactive elements not
-// written) and, with POST_UPDATE, advances the pointer.
+// written) and, with POST_UPDATE, advances the pointer; vsts PK4_B32 packs
+// the low bytes of 32-bit elements.
 TEST_F(Vreg, BlockStridedStoreAndPostUpdate) {
     std::vector<float> a(64);
-    for (int i = 0; i < 64; ++i) a[i] = static_cast<float>(i) + 0.5f;
-    float* dout = device(std::vector<float>(384, -1.0f));
+    for (int i = 0; i < 64; ++i) a[i] = static_cast<float>(i) * 1.1f + 0.37f;  // low mantissa bytes not zero
+    float* dout = device(std::vector<float>(400, -1.0f));
     launch_vreg_block_store(dout, device(a), stream);
-    const std::vector<float> r = back(dout, 384);
+    const std::vector<float> r = back(dout, 400);
     for (int i = 0; i < 192; ++i) {
         const int block = i / 8, j = i % 8;
         const bool lands = block % 3 == 0 && block / 3 < 8 && (block / 3) * 8 + j < 60;
         EXPECT_EQ(r[i], lands ? a[(block / 3) * 8 + j] : 0.0f) << i;
     }
     for (int i = 0; i < 128; ++i) EXPECT_EQ(r[256 + i], a[i % 64]) << i;
+    // PK4_B32 (elements 0..59 active): byte i is the low byte of a[i]'s bits.
+    uint8_t packed[64];
+    std::memcpy(packed, r.data() + 384, 64);
+    int nonzero = 0;
+    for (int i = 0; i < 60; ++i) {
+        uint32_t bits;
+        std::memcpy(&bits, &a[i], 4);
+        nonzero += (bits & 0xff) != 0;
+        EXPECT_EQ(packed[i], bits & 0xff) << i;
+    }
+    EXPECT_GT(nonzero, 30);
 }
 
 // atomicAdd/atomicMax/atomicMin return the old value; a block polling a

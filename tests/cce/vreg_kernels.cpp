@@ -629,7 +629,7 @@ __global__ __aicore__ void vreg_pair_gatherb(__gm__ float* out, __gm__ float* a,
 // vsstb: the register's 32-byte blocks three blocks apart (elements 60..63
 // masked off, over zeros), then twice with POST_UPDATE, contiguous blocks,
 // the pointer advancing eight blocks. In and out through A5's
-// copy_gm_to_ubuf / copy_ubuf_to_gm (32-byte blocks).
+// copy_gm_to_ubuf / copy_ubuf_to_gm (32-byte blocks). Then the PK4_B32 store.
 __global__ __aicore__ void vreg_block_store(__gm__ float* out, __gm__ float* a) {
     copy_gm_to_ubuf(ub<float>(kA), a, 0, 1, 8, 0, 0);  // the 32-byte-block form: 8 blocks
     mte2_to_v();
@@ -645,9 +645,11 @@ __global__ __aicore__ void vreg_block_store(__gm__ float* out, __gm__ float* a) 
         __ubuf__ float* p = ub<float>(kOut + 1024);
         vsstb(x, p, 1u << 16 | 8u, all, POST_UPDATE);
         vsstb(x, p, 1u << 16 | 8u, all, POST_UPDATE);
+        // PK4_B32: the low byte of each active 32-bit element, packed.
+        vsts((vector_s32&)x, ub<int32_t>(kOut + 1536), 0, PK4_B32, first60);
     }
     v_to_mte3();
-    copy_ubuf_to_gm(out, ub<float>(kOut), 0, 1, 48, 0, 0);
+    copy_ubuf_to_gm(out, ub<float>(kOut), 0, 1, 50, 0, 0);
 }
 
 // A5's GM atomics: every block adds 1 to counter[0] and polls it with

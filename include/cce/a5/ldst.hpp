@@ -37,6 +37,7 @@ inline ptosim::cce::a5::St st_dist(DistVST d, int& elem) {
     case PK_B16: elem = 2; return St::Pk;
     case PK_B32: elem = 4; return St::Pk;
     case PK_B64: elem = 8; return St::Pk;
+    case PK4_B32: elem = 4; return St::Pk4;
     default: return St::Unsupported;
     }
 }

@@ -181,12 +181,12 @@ void vload(const SourceLoc& loc, const char* op, VReg& dst, uint64_t ub, Ld how,
 void vstore(const SourceLoc& loc, const char* op, const VReg& src, uint64_t ub, St how, int elem, const Pred& mask) {
     Core& c = core();
     if (how == St::Unsupported)
-        fault(loc, std::string(op) + ": this store distribution (INTLV, PK4, MRG*CHN) is not simulated by ptosim yet; "
-                                     "NORM_B*, ONEPT_B* and PK_B* are (docs/intrinsics/a5-vreg.md)");
+        fault(loc, std::string(op) + ": this store distribution (INTLV from one register, MRG*CHN) is not simulated "
+                                     "by ptosim yet; NORM_B*, ONEPT_B*, PK_B* and PK4_B32 are (docs/intrinsics/a5-vreg.md)");
     const int n = kVL / elem;
     // What lands in UB: the active elements (NORM), element 0 (ONEPT), or
-    // the low half of each active element, packed (PK).
-    const int out_elem = how == St::Pk ? elem / 2 : elem;
+    // the low half (PK) or quarter (PK4) of each active element, packed.
+    const int out_elem = how == St::Pk ? elem / 2 : how == St::Pk4 ? elem / 4 : elem;
     int first = -1, last = -1;
     for (int i = 0; i < (how == St::OnePt ? 1 : n); ++i)
         if (active(mask, i, elem)) {
