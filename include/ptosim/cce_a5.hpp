@@ -40,7 +40,9 @@ void plogic(const SourceLoc&, const char* op, PLogic, Pred& out, const Pred& a, 
 // size (zero-filled high half).
 // BLK broadcasts one 32-byte block to every block; UNPK4_B8 widens 64 bytes
 // into the low bytes of 32-bit slots.
-enum class Ld : uint8_t { Norm, Brc, Us, Ds, Unpk, Blk, Unpk4, Unsupported };
+// E2B_B16/B32 loads VL/32 elements and broadcasts each to its own 32-byte
+// block.
+enum class Ld : uint8_t { Norm, Brc, Us, Ds, Unpk, Blk, Unpk4, E2b, Unsupported };
 void vload(const SourceLoc&, const char* op, VReg& dst, uint64_t ub, Ld, int elem);
 // vsts distributions (::DistVST): NORM stores the active elements; ONEPT
 // stores element 0; PK stores the low half of every element (narrowing);

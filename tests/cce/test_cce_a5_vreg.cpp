@@ -589,15 +589,17 @@ TEST_F(Vreg, ExpOfTheDifferenceFromAPart) {
 
 // vcpadd sums adjacent pairs into the low half (an inactive element counts
 // 0, the high half is 0); vgatherb gathers 32-byte blocks at byte offsets
-// (masked-off elements 0); A5's copy_ubuf_to_ubuf moves 32-byte blocks
-// with gaps.
+// (masked-off elements 0); E2B_B32 broadcasts element k to block k; A5's
+// copy_ubuf_to_ubuf moves 32-byte blocks with gaps.
 TEST_F(Vreg, PairSumsBlockGatherAndUbCopy) {
     std::vector<float> a(64);
     for (int i = 0; i < 64; ++i) a[i] = 0.5f * static_cast<float>(i) - 7.25f;
     const std::vector<uint32_t> offsets = {224, 0, 64, 32, 96, 192, 160, 128};
-    float* dout = device(std::vector<float>(160, -1.0f));
+    float* dout = device(std::vector<float>(224, -1.0f));
     launch_vreg_pair_gatherb(dout, device(a), device(offsets), stream);
-    const std::vector<float> r = back(dout, 160);
+    const std::vector<float> r = back(dout, 224);
+    for (int k = 0; k < 8; ++k)
+        for (int j = 0; j < 8; ++j) EXPECT_EQ(r[160 + k * 8 + j], a[8 + k]) << "E2B " << k << "," << j;
     for (int i = 0; i < 32; ++i) {
         const float want = i < 30 ? a[2 * i] + a[2 * i + 1] : i == 30 ? a[60] : 0.0f;
         EXPECT_EQ(r[i], want) << i;

@@ -600,8 +600,8 @@ __global__ __aicore__ void vreg_expdif(__gm__ float* out, __gm__ half* a, __gm__
 
 // vcpadd (pairs into the low half, element 60's partner and 61..63
 // inactive), vgatherb (32-byte blocks by byte offsets, elements 60..63
-// masked off) and the A5 form of copy_ubuf_to_ubuf (two 1-block bursts, one
-// block apart in the source, two in the destination).
+// masked off), the E2B_B32 load and the A5 form of copy_ubuf_to_ubuf (two
+// 1-block bursts, one block apart in the source, two in the destination).
 __global__ __aicore__ void vreg_pair_gatherb(__gm__ float* out, __gm__ float* a, __gm__ uint32_t* offsets) {
     in(kA, a, 64);
     in(kB, offsets, 8);
@@ -620,10 +620,14 @@ __global__ __aicore__ void vreg_pair_gatherb(__gm__ float* out, __gm__ float* a,
         vlds(idx, ub<uint32_t>(kB), 0, NORM);
         vgatherb(g, ub<float>(kA), idx, first60);
         vsts(g, ub<float>(kOut), 64, NORM_B32, all);
+        // E2B_B32: a[8..15], element k broadcast to every slot of block k.
+        vector_f32 e;
+        vlds(e, ub<float>(kA + 32), 0, E2B_B32);
+        vsts(e, ub<float>(kOut), 160, NORM_B32, all);
     }
     copy_ubuf_to_ubuf(ub<float>(kOut + 512), ub<float>(kA), 2, 1, 1, 2);
     v_to_mte3();
-    out_to(out, kOut, 128 + 32);
+    out_to(out, kOut, 128 + 32 + 64);
 }
 
 // vsstb: the register's 32-byte blocks three blocks apart (elements 60..63

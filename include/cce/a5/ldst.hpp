@@ -22,6 +22,8 @@ inline ptosim::cce::a5::Ld ld_dist(Dist d, int& elem) {
     case DIST_UNPK_B32: elem = 4; return Ld::Unpk;
     case DIST_BLK: return Ld::Blk;
     case DIST_UNPK4_B8: elem = 1; return Ld::Unpk4;
+    case DIST_E2B_B16: elem = 2; return Ld::E2b;
+    case DIST_E2B_B32: elem = 4; return Ld::E2b;
     default: return Ld::Unsupported;
     }
 }

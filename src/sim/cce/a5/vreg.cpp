@@ -131,9 +131,9 @@ void plogic(const SourceLoc& loc, const char* op, PLogic how, Pred& out, const P
 void vload(const SourceLoc& loc, const char* op, VReg& dst, uint64_t ub, Ld how, int elem) {
     Core& c = core();
     if (how == Ld::Unsupported)
-        fault(loc, std::string(op) + ": this load distribution (E2B, or DINTLV into one register) is not simulated by "
-                                     "ptosim yet; NORM, BRC_B*, US_B*, DS_B*, UNPK_B*, UNPK4_B8 and BLK are "
-                                     "(docs/intrinsics/a5-vreg.md)");
+        fault(loc, std::string(op) + ": this load distribution (DINTLV into one register) is not simulated by "
+                                     "ptosim yet; NORM, BRC_B*, US_B*, DS_B*, UNPK_B*, UNPK4_B8, BLK and E2B_B16/B32 "
+                                     "are (docs/intrinsics/a5-vreg.md)");
     // LoadAlign: a full-register load starts on a 32-byte boundary.
     if (how == Ld::Norm && ub % 32 != 0)
         fault(loc, std::string(op) + " NORM from UB offset " + std::to_string(ub) +
@@ -144,6 +144,7 @@ void vload(const SourceLoc& loc, const char* op, VReg& dst, uint64_t ub, Ld how,
     else if (how == Ld::Us || how == Ld::Unpk) bytes = kVL / 2;
     else if (how == Ld::Blk) bytes = 32;
     else if (how == Ld::Unpk4) bytes = kVL / 4;
+    else if (how == Ld::E2b) bytes = uint64_t(kVL / 32) * elem;
     check_local(c, Space::UB, ub, bytes, (std::string(op) + " src").c_str(), loc);
     OpRecord r = vector_record(op, loc);
     r.bytes = bytes;
@@ -165,6 +166,10 @@ void vload(const SourceLoc& loc, const char* op, VReg& dst, uint64_t ub, Ld how,
         break;
     case Ld::Blk:  // one 32-byte block, in every block (asc_loadalign_brc_datablock)
         for (int k = 0; k < kVL / 32; ++k) std::memcpy(out.b + 32 * k, src, 32);
+        break;
+    case Ld::E2b:  // element k into every slot of block k (LoadAlign, DIST_E2B_B16/B32)
+        for (int k = 0; k < kVL / 32; ++k)
+            for (int j = 0; j < 32; j += elem) std::memcpy(out.b + 32 * k + j, src + k * elem, elem);
         break;
     case Ld::Unpk4:  // 64 bytes, byte i into the low byte of 32-bit slot i (asc_loadalign_unpack4)
         std::memset(out.b, 0, kVL);
