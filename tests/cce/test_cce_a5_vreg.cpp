@@ -40,6 +40,7 @@ void launch_vreg_mod(int32_t*, float*, int32_t*, int32_t*, float*, float*, void*
 void launch_vreg_pair_gatherb(float*, float*, uint32_t*, void*);
 void launch_vreg_block_store(float*, float*, void*);
 void launch_vreg_atomics(int32_t*, int32_t*, float*, uint32_t, void*);
+void launch_vreg_store_classes(uint8_t*, uint8_t*, uint8_t*, uint8_t*, void*);
 }
 
 namespace {
@@ -660,6 +661,17 @@ TEST_F(Vreg, GmAtomicsReturnTheOldValueAndPollingBlocksMeet) {
     EXPECT_EQ(r[6], 6);      // 1.5 * 4
     EXPECT_EQ(back(counter, 3), (std::vector<int32_t>{4, 17, -3}));
     EXPECT_EQ(back(f, 1)[0], 1.75f);
+}
+
+// Element stores of the one-byte float classes through UB and GM pointers
+// copy their bits (pto-isa's scalar TEXTRACT/TINSERT paths store them so).
+TEST_F(Vreg, OneByteFloatClassesStoreThroughUbAndGm) {
+    uint8_t* out8 = device(std::vector<uint8_t>{0, 0});
+    uint8_t* out4 = device(std::vector<uint8_t>{0});
+    launch_vreg_store_classes(out8, device(std::vector<uint8_t>{0x3a, 0xc5}), out4, device(std::vector<uint8_t>{0x7e}),
+                              stream);
+    EXPECT_EQ(back(out8, 2), (std::vector<uint8_t>{0x3a, 0xc5}));
+    EXPECT_EQ(back(out4, 1), (std::vector<uint8_t>{0x7e}));
 }
 
 TEST_F(Vreg, AnAlignedLoadFromAMisalignedAddressFaultsAtItsLine) {

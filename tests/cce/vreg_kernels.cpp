@@ -674,6 +674,22 @@ __global__ __aicore__ void vreg_atomics(__gm__ int32_t* seen, __gm__ int32_t* co
     }
 }
 
+// Element stores of A5's one-byte float classes through UB and GM pointers,
+// as ptocc's rewrite of pto-isa's headers writes them (`p[i] = v;` becomes
+// `::ptosim_cce::store_to(p[i]) = v;`, cce/store_to.hpp): an E4M3 element
+// from GM into UB, from UB to UB, and back out to GM; a float4 pair likewise.
+__global__ __aicore__ void vreg_store_classes(__gm__ float8_e4m3_t* out8, __gm__ float8_e4m3_t* in8,
+                                              __gm__ float4_e2m1x2_t* out4, __gm__ float4_e2m1x2_t* in4) {
+    __ubuf__ float8_e4m3_t* p = ub<float8_e4m3_t>(kA);
+    __ubuf__ float4_e2m1x2_t* q = ub<float4_e2m1x2_t>(kB);
+    ::ptosim_cce::store_to(p[0]) = in8[0];
+    ::ptosim_cce::store_to(p[1]) = p[0];
+    ::ptosim_cce::store_to(out8[0]) = p[1];
+    ::ptosim_cce::store_to(out8[1]) = in8[1];
+    ::ptosim_cce::store_to(q[0]) = in4[0];
+    ::ptosim_cce::store_to(out4[0]) = q[0];
+}
+
 extern "C" void launch_vreg_add_f32(float* out, float* a, float* b, uint32_t n, void* s) {
     vreg_add_f32<<<1, nullptr, s>>>(out, a, b, n);
 }
@@ -732,4 +748,8 @@ extern "C" void launch_vreg_pair_gatherb(float* out, float* a, uint32_t* offsets
 extern "C" void launch_vreg_block_store(float* out, float* a, void* s) { vreg_block_store<<<1, nullptr, s>>>(out, a); }
 extern "C" void launch_vreg_atomics(int32_t* seen, int32_t* counter, float* f, uint32_t blocks, void* s) {
     vreg_atomics<<<blocks, nullptr, s>>>(seen, counter, f);
+}
+extern "C" void launch_vreg_store_classes(uint8_t* out8, uint8_t* in8, uint8_t* out4, uint8_t* in4, void* s) {
+    vreg_store_classes<<<1, nullptr, s>>>((float8_e4m3_t*)out8, (float8_e4m3_t*)in8, (float4_e2m1x2_t*)out4,
+                                          (float4_e2m1x2_t*)in4);
 }
