@@ -83,9 +83,32 @@ TEST(MixA5Deadlock, SubBlockOneNeverSignalsFree) {
     EXPECT_NE(st.message.find("AIV block 0 sub 0 waits at"), std::string::npos) << st.message;
 }
 
-TEST(MixA5, FftsIntrinsicsAreRejectedOnA5) {
-    auto st = testutil::run_vec([] { ffts_cross_core_sync(PIPE_MTE3, 1); });
-    EXPECT_NE(st.message.find("ffts_cross_core_sync is an A2A3 (dav-c220) intrinsic; on A5 use set_intra_block"),
+// A5 keeps only FFTS mode 0 (all cores of one type); the group modes 1 and 2
+// are A2A3's.
+TEST(MixA5, FftsGroupModesAreRejectedOnA5) {
+    auto st = testutil::run_vec([] { ffts_cross_core_sync(PIPE_MTE3, 1u << 4 | 1u << 8); });
+    EXPECT_NE(st.message.find("ffts_cross_core_sync mode 1 is A2A3's (dav-c220) group signal; on A5 use "
+                              "set_intra_block/wait_intra_block"),
               std::string::npos)
         << st.message;
+}
+
+// Mode 0 is a barrier over every Vector core of the launch (pto-isa's A5
+// hardware SYNCALL): each of four blocks writes its slot, passes the
+// barrier, then sees every other block's slot written.
+TEST(MixA5, FftsModeZeroBarriersAllVectorCores) {
+    std::vector<int32_t> slots(4, 0), seen(4, -1);
+    auto st = testutil::run_vec(
+        [&] {
+            const int b = static_cast<int>(get_block_idx());
+            slots[b] = b + 1;
+            ffts_cross_core_sync(PIPE_MTE3, 3u << 8);  // mode 0, flag 3
+            wait_flag_dev(3);
+            int32_t sum = 0;
+            for (int32_t v : slots) sum += v;
+            seen[b] = sum;
+        },
+        4);
+    ASSERT_TRUE(st.ok()) << st.message;
+    EXPECT_EQ(seen, (std::vector<int32_t>{10, 10, 10, 10}));
 }

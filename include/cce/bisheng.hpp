@@ -72,6 +72,14 @@
 #include <cce/a5/gather.hpp>
 #include <cce/a5/histogram.hpp>
 #include <cce/a5/dma.hpp>
+// vbitsort, vmrgsort4 and get_vms4_sr: A5's TSORT32/TMRGSORT call them with
+// A2A3's operands (docs/intrinsics/sort.md).
+#include <cce/a2a3/sort.hpp>
+#include <cce/a5/atomic.hpp>
+#include <cce/a5/cube_dma.hpp>
+#include <cce/a5/load.hpp>
+#include <cce/a5/mad.hpp>
+#include <cce/a5/fixpipe.hpp>
 #include <cce/a5/pending.hpp>
 #else
 #error "ptosim: the CCE intrinsic layer covers A2A3 (dav-c220) and A5 (dav-c310); this target is neither"

@@ -21,6 +21,7 @@
 #include <type_traits>
 
 #include <ptosim/float16.hpp>
+#include <ptosim/float8.hpp>
 
 namespace ptosim_cce {
 
@@ -28,6 +29,18 @@ template <class T>
 struct is_float16_class : std::false_type {};
 template <class Traits>
 struct is_float16_class<ptosim::float16_base<Traits>> : std::true_type {};
+
+// A5's one-byte float classes (float8_e4m3_t, float8_e5m2_t, hifloat8_t,
+// float8_e8m0_t, the float4 pairs) are stored the same way: pto-isa's scalar
+// TEXTRACT/TINSERT paths copy them element by element through UB.
+template <class T>
+struct is_mini_class : std::false_type {};
+template <ptosim::MiniFormat F>
+struct is_mini_class<ptosim::minifloat8<F>> : std::true_type {};
+template <ptosim::MiniFormat F>
+struct is_mini_class<ptosim::minifloat4x2<F>> : std::true_type {};
+template <class T>
+constexpr bool is_stored_class = is_float16_class<T>::value || is_mini_class<T>::value;
 
 // An element in address space AS (256: UB/L1, 1: GM) of the class type U.
 template <class U, class Ptr>
@@ -38,8 +51,25 @@ struct float16_store_ref {
     // its bits are stored.
     template <class V>
     constexpr const float16_store_ref& operator=(const V& value) const {
-        const U converted = value;
-        p->bits = converted.bits;
+        if constexpr (is_mini_class<U>::value && std::is_same_v<std::remove_cv_t<V>, U>) {
+            p->bits = value.bits;  // one element copied: its bits
+        } else {
+            const U converted = value;
+            p->bits = converted.bits;
+        }
+        return *this;
+    }
+    // An element read through a UB or GM reference of the same class.
+    constexpr const float16_store_ref& operator=(const __attribute__((address_space(256))) U& value) const
+        requires is_mini_class<U>::value
+    {
+        p->bits = value.bits;
+        return *this;
+    }
+    constexpr const float16_store_ref& operator=(const __attribute__((address_space(1))) U& value) const
+        requires is_mini_class<U>::value
+    {
+        p->bits = value.bits;
         return *this;
     }
     constexpr const float16_store_ref& operator=(const float16_store_ref& other) const {
@@ -54,13 +84,13 @@ constexpr T&& store_to(T&& object) {
     return static_cast<T&&>(object);
 }
 
-template <class U, class = std::enable_if_t<is_float16_class<U>::value>>
+template <class U, class = std::enable_if_t<is_stored_class<U>>>
 constexpr float16_store_ref<U, __attribute__((address_space(256))) U*> store_to(
     __attribute__((address_space(256))) U& object) {
     return {&object};
 }
 
-template <class U, class = std::enable_if_t<is_float16_class<U>::value>>
+template <class U, class = std::enable_if_t<is_stored_class<U>>>
 constexpr float16_store_ref<U, __attribute__((address_space(1))) U*> store_to(
     __attribute__((address_space(1))) U& object) {
     return {&object};

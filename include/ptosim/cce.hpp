@@ -7,6 +7,7 @@
 #pragma once
 #include <ptosim/core.hpp>
 #include <ptosim/float16.hpp>
+#include <ptosim/float8.hpp>
 
 #include <cstdint>
 #include <type_traits>
@@ -14,13 +15,14 @@
 namespace ptosim::cce {
 
 // Element types the intrinsics name by their suffix (f32, f16, s32, ...).
-enum class Dt : uint8_t { F32, F16, BF16, S32, U32, S16, U16, S8, U8, S64, U64 };
+// F8E4M3, F8E5M2, HiF8: A5's 8-bit floats (the fixpipe's destinations).
+enum class Dt : uint8_t { F32, F16, BF16, S32, U32, S16, U16, S8, U8, S64, U64, F8E4M3, F8E5M2, HiF8 };
 const char* to_string(Dt);
 constexpr int size_of(Dt d) {
     switch (d) {
     case Dt::F32: case Dt::S32: case Dt::U32: return 4;
     case Dt::F16: case Dt::BF16: case Dt::S16: case Dt::U16: return 2;
-    case Dt::S8: case Dt::U8: return 1;
+    case Dt::S8: case Dt::U8: case Dt::F8E4M3: case Dt::F8E5M2: case Dt::HiF8: return 1;
     default: return 8;
     }
 }
@@ -128,6 +130,11 @@ void scatter_vnchwconv(const SourceLoc&, int bits, int dst_va, int src_va, uint3
 void set_st_atomic_cfg(const SourceLoc&, Dt, int op);
 void st_atomic(const SourceLoc&, void* gm, uint64_t value_bits, int bytes);
 uint64_t ld_dev(const SourceLoc&, const void* gm, int bytes);
+// A5's atomicAdd/atomicMax/atomicMin on one GM element (op 0 sum, 1 max,
+// 2 min): the other cores run first (a kernel polls with atomicAdd(p, 0)),
+// then the update happens under the launch's GM atomic lock; returns the old
+// value's bits.
+uint64_t atomic_rmw(const SourceLoc&, const char* name, void* gm, Dt, uint64_t value_bits, int op);
 
 // DMA between GM and UB (copy_gm_to_ubuf*, copy_ubuf_to_gm*, copy_ubuf_to_ubuf).
 struct Burst {
@@ -168,6 +175,9 @@ constexpr Dt dt_of() {
     else if constexpr (std::is_same_v<T, uint8_t>) return Dt::U8;
     else if constexpr (std::is_same_v<T, int64_t>) return Dt::S64;
     else if constexpr (std::is_same_v<T, uint64_t>) return Dt::U64;
+    else if constexpr (std::is_same_v<T, ::ptosim::float8_e4m3>) return Dt::F8E4M3;
+    else if constexpr (std::is_same_v<T, ::ptosim::float8_e5m2>) return Dt::F8E5M2;
+    else if constexpr (std::is_same_v<T, ::ptosim::hifloat8>) return Dt::HiF8;
     else static_assert(sizeof(T) == 0, "ptosim: no CCE element type for this C++ type");
 }
 

@@ -40,12 +40,18 @@ void plogic(const SourceLoc&, const char* op, PLogic, Pred& out, const Pred& a, 
 // size (zero-filled high half).
 // BLK broadcasts one 32-byte block to every block; UNPK4_B8 widens 64 bytes
 // into the low bytes of 32-bit slots.
-enum class Ld : uint8_t { Norm, Brc, Us, Ds, Unpk, Blk, Unpk4, Unsupported };
+// E2B_B16/B32 loads VL/32 elements and broadcasts each to its own 32-byte
+// block.
+enum class Ld : uint8_t { Norm, Brc, Us, Ds, Unpk, Blk, Unpk4, E2b, Unsupported };
 void vload(const SourceLoc&, const char* op, VReg& dst, uint64_t ub, Ld, int elem);
 // vsts distributions (::DistVST): NORM stores the active elements; ONEPT
-// stores element 0; PK stores the low half of every element (narrowing).
-enum class St : uint8_t { Norm, OnePt, Pk, Unsupported };
+// stores element 0; PK stores the low half of every element (narrowing);
+// PK4 the low quarter (PK4_B32: the low byte of each 32-bit element).
+enum class St : uint8_t { Norm, OnePt, Pk, Pk4, Unsupported };
 void vstore(const SourceLoc&, const char* op, const VReg& src, uint64_t ub, St, int elem, const Pred& mask);
+// vsstb: 32-byte block k of the register to ub + k * block_stride * 32, the
+// active elements only (asc-devkit StoreAlign, DataBlock mode).
+void vstore_blocks(const SourceLoc&, const VReg& src, uint64_t ub, uint32_t block_stride, int elem, const Pred& mask);
 
 // The two-register forms: vlds DINTLV_B* splits 2*VL bytes into the even
 // elements (lo) and the odd ones (hi); vsts INTLV_B* writes them back
@@ -84,6 +90,10 @@ void vreduce(const SourceLoc&, const char* op, Red, Dt, VReg& dst, const VReg& a
 // the rest of the register zero; inactive elements count as the identity
 // (-inf for max, +inf for min, 0 for the sum).
 void vreduce_blocks(const SourceLoc&, const char* op, Red, Dt, VReg& dst, const VReg& a, const Pred& mask);
+// vcpadd: element i of the low half is the sum of elements 2i and 2i + 1, an
+// inactive one counting as 0; the high half is 0 (asc-devkit
+// PairReduceElem).
+void vpair_add(const SourceLoc&, Dt, VReg& dst, const VReg& a, const Pred& mask);
 // vcvt (docs/intrinsics/a5-vreg.md, "Conversions"): the element types it
 // names are Dt's and A5's 8-bit and packed 4-bit floats.
 enum class Ct : uint8_t { F32, F16, BF16, S32, U32, S16, U16, S8, U8, S64, U64, E4M3, E5M2, HiF8, E8M0, E2M1, E1M2 };
@@ -133,6 +143,8 @@ void unaligned_step(const SourceLoc&, const char* op);
 // `idx_width` bytes, one a slot of that width in the register (8-bit data in
 // 16-bit slots, low byte).
 void vgather(const SourceLoc&, VReg& dst, uint64_t ub, int elem, const VReg& idx, int idx_width, const Pred& mask);
+// vgatherb: 32-byte block k from UB at `ub + idx[k]` bytes (uint32 indices).
+void vgatherb(const SourceLoc&, VReg& dst, uint64_t ub, int elem, const VReg& idx, const Pred& mask);
 void vscatter(const SourceLoc&, const VReg& src, uint64_t ub, int elem, const VReg& idx, int idx_width,
               const Pred& mask);
 // vpack: the low half of each element of `src_elem` bytes into dst's lower
@@ -168,5 +180,14 @@ void copy_gm_to_ub_v2(const SourceLoc&, uint64_t ub, const void* gm, const DmaV2
 void copy_ub_to_gm_v2(const SourceLoc&, void* gm, uint64_t ub, const DmaV2&);
 // set_loop_size_{outtoub,ubtoout} and set_loop{1,2}_stride_{outtoub,ubtoout}.
 void set_dma_loop(const SourceLoc&, const char* op, bool to_ub, int which, uint64_t value);
+// The same three registers per direction, GM -> L1 included
+// (set_loop_size_outtol1, set_loop{1,2}_stride_outtol1).
+enum class DmaDir : uint8_t { GmToUb = 0, UbToGm = 1, GmToL1 = 2 };
+void set_dma_loop(const SourceLoc&, const char* op, DmaDir, int which, uint64_t value);
+// copy_gm_to_cbuf_align_v2: as copy_gm_to_ub_v2 into L1 over the outtol1
+// loops; `right_pad` elements of set_pad_val_outtol1's value follow each
+// burst when d.pad is set (docs/intrinsics/a5-cube.md).
+void copy_gm_to_l1_v2(const SourceLoc&, uint64_t l1, const void* gm, const DmaV2&, uint32_t right_pad);
+void set_l1_pad_value(const SourceLoc&, uint64_t value);
 
 }  // namespace ptosim::cce::a5

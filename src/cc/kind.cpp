@@ -19,6 +19,13 @@ const std::set<std::string_view> kCubeOps = {
 const std::vector<std::string_view> kCubePrefixes = {"load_cbuf_to_", "load_gm_to_c", "copy_gm_to_cbuf",
                                                      "copy_matrix_cc_to_", "img2col_cbuf", "load_3d",
                                                      "copy_cbuf_to_"};
+// Instructions that only exist between a Cube core and its Vector cores: a
+// TPipe's TPUSH/TPOP, A5's intra-block flags (mix launches only,
+// docs/isa/sync.md) and A5's moves from one core's buffer into the other's
+// (L1 <-> UB, L0C -> UB). A kernel calling one has both sides.
+const std::set<std::string_view> kCrossCoreOps = {"TPUSH",           "TPOP",           "set_intra_block",
+                                                  "wait_intra_block", "copy_cbuf_to_ubuf", "copy_ubuf_to_cbuf",
+                                                  "copy_matrix_cc_to_ub"};
 const std::set<std::string_view> kVecOps = {
     // elementwise
     "TADD", "TADDS", "TMULS", "TSUB", "TMUL", "TDIV", "TMAX", "TMIN", "TAND", "TOR", "TXOR", "TSHL", "TSHR", "TREM",
@@ -176,7 +183,7 @@ KindScan scan_kind(const std::string& preprocessed, const std::function<bool(con
         const bool call = j < code.size() && (code[j] == '(' || code[j] == '<');
         if (call && (kCubeOps.count(last) || has_prefix(last, kCubePrefixes))) scan.cube_ops.insert(last);
         if (call && (kVecOps.count(last) || has_prefix(last, kVecPrefixes))) scan.vec_ops.insert(last);
-        if (call && (last == "TPUSH" || last == "TPOP")) scan.pipe_ops.insert(last);
+        if (call && kCrossCoreOps.count(last)) scan.pipe_ops.insert(last);
         if (kCubeTiles.count(last2) || kCubeTiles.count(last)) scan.cube_tiles.insert(kCubeTiles.count(last2) ? last2 : last);
         if (kVecTiles.count(last2) || kVecTiles.count(last)) scan.vec_tiles.insert(kVecTiles.count(last2) ? last2 : last);
         if (last == "__global__") ++scan.kernels;
@@ -230,6 +237,7 @@ KindDecision decide_kind(const KindScan& cube, const KindScan& vec) {
         return d;
     }
     // TPUSH and TPOP move tiles through a TPipe, whose every direction
+    // (and so do the other cross-core instructions of kCrossCoreOps)
     // (pto-isa's Direction: DIR_C2V, DIR_V2C, DIR_BOTH) runs between the
     // Cube and the Vector core: the kernel has both sides, whichever
     // instructions its `if constexpr` branches hide from a directives-only
@@ -239,7 +247,7 @@ KindDecision decide_kind(const KindScan& cube, const KindScan& vec) {
     for (const KindScan* s : {&cube, &vec})
         if (!s->pipe_ops.empty()) {
             d.kind = Kind::Mix;
-            d.why = "Cube-Vector pipe instruction " + first(s->pipe_ops) + " in the " +
+            d.why = "Cube-Vector instruction " + first(s->pipe_ops) + " in the " +
                     (s == &cube ? "Cube" : "Vector") + " variant";
             return d;
         }

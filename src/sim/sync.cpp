@@ -167,12 +167,21 @@ void ffts_cross_core_sync(const SourceLoc& loc, Pipe pipe, uint64_t config) {
     Core& c = core();
     Launch& l = *c.launch;
     check_pipe(loc, "ffts_cross_core_sync", pipe, false);
-    if (c.target != Target::A2A3)
-        fault(loc, "ffts_cross_core_sync is an A2A3 (dav-c220) intrinsic; on A5 use set_intra_block/wait_intra_block");
+    const bool a5 = c.target == Target::A5;
+    const int mode = static_cast<int>((config >> 4) & 0x3);
+    // A5 keeps the all-cores mode 0 (pto-isa's A5 SYNCALL barriers the Vector
+    // cores, the Cube cores, and the Cube cores of a mix launch with it);
+    // within a group it signals with set_intra_block/wait_intra_block.
+    if (a5 && mode != 0)
+        fault(loc, "ffts_cross_core_sync mode " + std::to_string(mode) +
+                       " is A2A3's (dav-c220) group signal; on A5 use set_intra_block/wait_intra_block (mode 0, all "
+                       "cores of one type, runs on both)");
     // A core that never set a base signals through the one the runtime
     // programmed for the launch: mix kernels that pass on the device never
-    // call set_ffts_base_addr (docs/semantics.md, "Cross-core flags").
-    if (c.ffts_base == 0) {
+    // call set_ffts_base_addr (docs/semantics.md, "Cross-core flags"). A5
+    // kernels have no FFTS base to set.
+    if (a5) {
+    } else if (c.ffts_base == 0) {
         Tolerated t;
         t.op = "ffts_cross_core_sync";
         t.kind = "ffts-base-unset";
@@ -193,7 +202,6 @@ void ffts_cross_core_sync(const SourceLoc& loc, Pipe pipe, uint64_t config) {
                        "the address rtGetC2cCtrlAddr returns into the kernel unchanged (the value, not what it points "
                        "to), or do not call set_ffts_base_addr at all");
     }
-    const int mode = static_cast<int>((config >> 4) & 0x3);
     const int flag = static_cast<int>((config >> 8) & 0xf);
     dispatch(c, sync_record("ffts_cross_core_sync", pipe, loc, SyncOp::CrossSignal, pipe, Pipe::S, flag));
     auto held = l.lock();

@@ -24,6 +24,26 @@ std::string tu(const std::string& user) {
            user;
 }
 
+
+// pto-isa's A5 texpands_mat: the Cube side fills L1 and copies it into each
+// Vector sub-block's UB (copy_cbuf_to_ubuf) and signals them with
+// set_intra_block; the Vector side only TSTOREs. The cross-core copy and the
+// intra-block flags make it mix.
+TEST(KindDecide, CrossCoreCopiesAndIntraBlockFlagsMakeItMix) {
+    KindScan cube = scan(tu("__global__ void k() {\n  TEXPANDS(m, v);\n"
+                            "  copy_cbuf_to_ubuf((__ubuf__ void*)u, (__cbuf__ void*)c, 0, 1, 8, 0, 0);\n"
+                            "  set_intra_block(PIPE_MTE1, 0);\n}\n"));
+    KindScan vec = scan(tu("__global__ void k() {\n  wait_intra_block(PIPE_MTE3, 0);\n  TSTORE(g, t);\n}\n"));
+    EXPECT_EQ(cube.pipe_ops, (std::set<std::string>{"copy_cbuf_to_ubuf", "set_intra_block"}));
+    KindDecision d = decide_kind(cube, vec);
+    ASSERT_TRUE(d.kind);
+    EXPECT_EQ(*d.kind, Kind::Mix);
+    EXPECT_EQ(d.why, "Cube-Vector instruction copy_cbuf_to_ubuf in the Cube variant");
+    KindScan l0c = scan(tu("__global__ void k() { copy_matrix_cc_to_ub(u, c, 0, 16, 16, 16, 16, 0, 0); }\n"));
+    d = decide_kind(l0c, l0c);
+    ASSERT_TRUE(d.kind);
+    EXPECT_EQ(*d.kind, Kind::Mix);
+}
 }  // namespace
 
 TEST(KindScan, CountsOnlyTheUsersCalls) {
@@ -127,7 +147,7 @@ TEST(KindDecide, ATilePipeBetweenTheCoresMakesItMix) {
     KindDecision d = decide_kind(both, both);
     ASSERT_TRUE(d.kind);
     EXPECT_EQ(*d.kind, Kind::Mix);
-    EXPECT_EQ(d.why, "Cube-Vector pipe instruction TPOP in the Cube variant");
+    EXPECT_EQ(d.why, "Cube-Vector instruction TPOP in the Cube variant");
 
     // Named without a call (a declaration, a comment's word) it tells nothing.
     KindScan named = scan(tu("__global__ void k() { auto f = &TPUSH; TMATMUL(c, l, r); }\n"));

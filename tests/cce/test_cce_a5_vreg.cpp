@@ -37,6 +37,10 @@ void launch_vreg_dma_loops(float*, float*, void*);
 void launch_vreg_blk(float*, uint32_t*, int32_t*, float*, void*);
 void launch_vreg_expdif(float*, uint16_t*, uint16_t*, float*, void*);
 void launch_vreg_mod(int32_t*, float*, int32_t*, int32_t*, float*, float*, void*);
+void launch_vreg_pair_gatherb(float*, float*, uint32_t*, void*);
+void launch_vreg_block_store(float*, float*, void*);
+void launch_vreg_atomics(int32_t*, int32_t*, float*, uint32_t, void*);
+void launch_vreg_store_classes(uint8_t*, uint8_t*, uint8_t*, uint8_t*, void*);
 }
 
 namespace {
@@ -582,6 +586,92 @@ TEST_F(Vreg, ExpOfTheDifferenceFromAPart) {
         EXPECT_EQ(r[i], static_cast<float>(std::exp(static_cast<double>(x - y)))) << i;
         EXPECT_EQ(r[64 + i], 1.0f) << i;  // e^0
     }
+}
+
+// vcpadd sums adjacent pairs into the low half (an inactive element counts
+// 0, the high half is 0); vgatherb gathers 32-byte blocks at byte offsets
+// (masked-off elements 0); E2B_B32 broadcasts element k to block k; A5's
+// copy_ubuf_to_ubuf moves 32-byte blocks with gaps.
+TEST_F(Vreg, PairSumsBlockGatherAndUbCopy) {
+    std::vector<float> a(64);
+    for (int i = 0; i < 64; ++i) a[i] = 0.5f * static_cast<float>(i) - 7.25f;
+    const std::vector<uint32_t> offsets = {224, 0, 64, 32, 96, 192, 160, 128};
+    float* dout = device(std::vector<float>(224, -1.0f));
+    launch_vreg_pair_gatherb(dout, device(a), device(offsets), stream);
+    const std::vector<float> r = back(dout, 224);
+    for (int k = 0; k < 8; ++k)
+        for (int j = 0; j < 8; ++j) EXPECT_EQ(r[160 + k * 8 + j], a[8 + k]) << "E2B " << k << "," << j;
+    for (int i = 0; i < 32; ++i) {
+        const float want = i < 30 ? a[2 * i] + a[2 * i + 1] : i == 30 ? a[60] : 0.0f;
+        EXPECT_EQ(r[i], want) << i;
+        EXPECT_EQ(r[32 + i], 0.0f) << i;
+    }
+    for (int k = 0; k < 8; ++k)
+        for (int j = 0; j < 8; ++j)
+            EXPECT_EQ(r[64 + k * 8 + j], k * 8 + j < 60 ? a[offsets[k] / 4 + j] : 0.0f) << k << "," << j;
+    // Block 0 of the source to block 0, block 2 (one gap block) to block 3
+    // (two gap blocks); the gap blocks are not written.
+    for (int j = 0; j < 8; ++j) {
+        EXPECT_EQ(r[128 + j], a[j]) << j;
+        EXPECT_EQ(r[128 + 24 + j], a[16 + j]) << j;
+    }
+}
+
+// vsstb stores 32-byte blocks `stride` blocks apart (inactive elements not
+// written) and, with POST_UPDATE, advances the pointer; vsts PK4_B32 packs
+// the low bytes of 32-bit elements.
+TEST_F(Vreg, BlockStridedStoreAndPostUpdate) {
+    std::vector<float> a(64);
+    for (int i = 0; i < 64; ++i) a[i] = static_cast<float>(i) * 1.1f + 0.37f;  // low mantissa bytes not zero
+    float* dout = device(std::vector<float>(400, -1.0f));
+    launch_vreg_block_store(dout, device(a), stream);
+    const std::vector<float> r = back(dout, 400);
+    for (int i = 0; i < 192; ++i) {
+        const int block = i / 8, j = i % 8;
+        const bool lands = block % 3 == 0 && block / 3 < 8 && (block / 3) * 8 + j < 60;
+        EXPECT_EQ(r[i], lands ? a[(block / 3) * 8 + j] : 0.0f) << i;
+    }
+    for (int i = 0; i < 128; ++i) EXPECT_EQ(r[256 + i], a[i % 64]) << i;
+    // PK4_B32 (elements 0..59 active): byte i is the low byte of a[i]'s bits.
+    uint8_t packed[64];
+    std::memcpy(packed, r.data() + 384, 64);
+    int nonzero = 0;
+    for (int i = 0; i < 60; ++i) {
+        uint32_t bits;
+        std::memcpy(&bits, &a[i], 4);
+        nonzero += (bits & 0xff) != 0;
+        EXPECT_EQ(packed[i], bits & 0xff) << i;
+    }
+    EXPECT_GT(nonzero, 30);
+}
+
+// atomicAdd/atomicMax/atomicMin return the old value; a block polling a
+// counter with atomicAdd(p, 0) lets the others run, so four blocks meet.
+TEST_F(Vreg, GmAtomicsReturnTheOldValueAndPollingBlocksMeet) {
+    int32_t* seen = device(std::vector<int32_t>(7, -1));
+    int32_t* counter = device(std::vector<int32_t>{0, 5, 9});
+    float* f = device(std::vector<float>{1.5f, 0.0f});
+    launch_vreg_atomics(seen, counter, f, 4, stream);
+    const std::vector<int32_t> r = back(seen, 7);
+    std::vector<int32_t> arrivals(r.begin(), r.begin() + 4);
+    std::sort(arrivals.begin(), arrivals.end());
+    EXPECT_EQ(arrivals, (std::vector<int32_t>{0, 1, 2, 3}));
+    EXPECT_EQ(r[4], 5);      // atomicMax's old value
+    EXPECT_EQ(r[5], 9);      // atomicMin's old value
+    EXPECT_EQ(r[6], 6);      // 1.5 * 4
+    EXPECT_EQ(back(counter, 3), (std::vector<int32_t>{4, 17, -3}));
+    EXPECT_EQ(back(f, 1)[0], 1.75f);
+}
+
+// Element stores of the one-byte float classes through UB and GM pointers
+// copy their bits (pto-isa's scalar TEXTRACT/TINSERT paths store them so).
+TEST_F(Vreg, OneByteFloatClassesStoreThroughUbAndGm) {
+    uint8_t* out8 = device(std::vector<uint8_t>{0, 0});
+    uint8_t* out4 = device(std::vector<uint8_t>{0});
+    launch_vreg_store_classes(out8, device(std::vector<uint8_t>{0x3a, 0xc5}), out4, device(std::vector<uint8_t>{0x7e}),
+                              stream);
+    EXPECT_EQ(back(out8, 2), (std::vector<uint8_t>{0x3a, 0xc5}));
+    EXPECT_EQ(back(out4, 1), (std::vector<uint8_t>{0x7e}));
 }
 
 TEST_F(Vreg, AnAlignedLoadFromAMisalignedAddressFaultsAtItsLine) {

@@ -598,6 +598,98 @@ __global__ __aicore__ void vreg_expdif(__gm__ float* out, __gm__ half* a, __gm__
     out_to(out, kOut, 128);
 }
 
+// vcpadd (pairs into the low half, element 60's partner and 61..63
+// inactive), vgatherb (32-byte blocks by byte offsets, elements 60..63
+// masked off), the E2B_B32 load and the A5 form of copy_ubuf_to_ubuf (two
+// 1-block bursts, one block apart in the source, two in the destination).
+__global__ __aicore__ void vreg_pair_gatherb(__gm__ float* out, __gm__ float* a, __gm__ uint32_t* offsets) {
+    in(kA, a, 64);
+    in(kB, offsets, 8);
+    mte2_to_v();
+    __VEC_SCOPE__ {
+        const vector_bool all = pset_b32(PAT_ALL);
+        uint32_t n = 61;
+        const vector_bool first61 = plt_b32(n, POST_UPDATE);
+        uint32_t m = 60;
+        const vector_bool first60 = plt_b32(m, POST_UPDATE);
+        vector_f32 x, y, g;
+        vector_u32 idx;
+        vlds(x, ub<float>(kA), 0, NORM);
+        vcpadd(y, x, first61);
+        vsts(y, ub<float>(kOut), 0, NORM_B32, all);
+        vlds(idx, ub<uint32_t>(kB), 0, NORM);
+        vgatherb(g, ub<float>(kA), idx, first60);
+        vsts(g, ub<float>(kOut), 64, NORM_B32, all);
+        // E2B_B32: a[8..15], element k broadcast to every slot of block k.
+        vector_f32 e;
+        vlds(e, ub<float>(kA + 32), 0, E2B_B32);
+        vsts(e, ub<float>(kOut), 160, NORM_B32, all);
+    }
+    copy_ubuf_to_ubuf(ub<float>(kOut + 512), ub<float>(kA), 2, 1, 1, 2);
+    v_to_mte3();
+    out_to(out, kOut, 128 + 32 + 64);
+}
+
+// vsstb: the register's 32-byte blocks three blocks apart (elements 60..63
+// masked off, over zeros), then twice with POST_UPDATE, contiguous blocks,
+// the pointer advancing eight blocks. In and out through A5's
+// copy_gm_to_ubuf / copy_ubuf_to_gm (32-byte blocks). Then the PK4_B32 store.
+__global__ __aicore__ void vreg_block_store(__gm__ float* out, __gm__ float* a) {
+    copy_gm_to_ubuf(ub<float>(kA), a, 0, 1, 8, 0, 0);  // the 32-byte-block form: 8 blocks
+    mte2_to_v();
+    __VEC_SCOPE__ {
+        const vector_bool all = pset_b32(PAT_ALL);
+        uint32_t m = 60;
+        const vector_bool first60 = plt_b32(m, POST_UPDATE);
+        vector_f32 x, zero;
+        vbr(zero, 0.0f);
+        for (int i = 0; i < 3; ++i) vsts(zero, ub<float>(kOut), i * 64, NORM_B32, all);
+        vlds(x, ub<float>(kA), 0, NORM);
+        vsstb(x, ub<float>(kOut), 3u << 16, first60);
+        __ubuf__ float* p = ub<float>(kOut + 1024);
+        vsstb(x, p, 1u << 16 | 8u, all, POST_UPDATE);
+        vsstb(x, p, 1u << 16 | 8u, all, POST_UPDATE);
+        // PK4_B32: the low byte of each active 32-bit element, packed.
+        vsts((vector_s32&)x, ub<int32_t>(kOut + 1536), 0, PK4_B32, first60);
+    }
+    v_to_mte3();
+    copy_ubuf_to_gm(out, ub<float>(kOut), 0, 1, 50, 0, 0);
+}
+
+// A5's GM atomics: every block adds 1 to counter[0] and polls it with
+// atomicAdd(p, 0) until all have arrived (the soft SYNCALL pattern), then
+// records what it saw; block 0 also applies atomicMax/atomicMin to
+// counter[1]/[2] and the float atomicAdd to out[1], keeping the old values.
+__global__ __aicore__ void vreg_atomics(__gm__ int32_t* seen, __gm__ int32_t* counter, __gm__ float* f) {
+    const int32_t n = static_cast<int32_t>(get_block_num());
+    const int32_t arrived = atomicAdd(counter, 1);
+    while (atomicAdd(counter, 0) < n) {
+    }
+    seen[get_block_idx()] = arrived;
+    if (get_block_idx() == 0) {
+        seen[n] = atomicMax(counter + 1, 17);
+        seen[n + 1] = atomicMin(counter + 2, -3);
+        const float old = atomicAdd(f, 0.25f);
+        seen[n + 2] = static_cast<int32_t>(old * 4.0f);
+    }
+}
+
+// Element stores of A5's one-byte float classes through UB and GM pointers,
+// as ptocc's rewrite of pto-isa's headers writes them (`p[i] = v;` becomes
+// `::ptosim_cce::store_to(p[i]) = v;`, cce/store_to.hpp): an E4M3 element
+// from GM into UB, from UB to UB, and back out to GM; a float4 pair likewise.
+__global__ __aicore__ void vreg_store_classes(__gm__ float8_e4m3_t* out8, __gm__ float8_e4m3_t* in8,
+                                              __gm__ float4_e2m1x2_t* out4, __gm__ float4_e2m1x2_t* in4) {
+    __ubuf__ float8_e4m3_t* p = ub<float8_e4m3_t>(kA);
+    __ubuf__ float4_e2m1x2_t* q = ub<float4_e2m1x2_t>(kB);
+    ::ptosim_cce::store_to(p[0]) = in8[0];
+    ::ptosim_cce::store_to(p[1]) = p[0];
+    ::ptosim_cce::store_to(out8[0]) = p[1];
+    ::ptosim_cce::store_to(out8[1]) = in8[1];
+    ::ptosim_cce::store_to(q[0]) = in4[0];
+    ::ptosim_cce::store_to(out4[0]) = q[0];
+}
+
 extern "C" void launch_vreg_add_f32(float* out, float* a, float* b, uint32_t n, void* s) {
     vreg_add_f32<<<1, nullptr, s>>>(out, a, b, n);
 }
@@ -649,4 +741,15 @@ extern "C" void launch_vreg_blk(float* out, uint32_t* out4, int32_t* outi, float
 }
 extern "C" void launch_vreg_expdif(float* out, uint16_t* a, uint16_t* b, float* fa, void* s) {
     vreg_expdif<<<1, nullptr, s>>>(out, (half*)a, (half*)b, fa);
+}
+extern "C" void launch_vreg_pair_gatherb(float* out, float* a, uint32_t* offsets, void* s) {
+    vreg_pair_gatherb<<<1, nullptr, s>>>(out, a, offsets);
+}
+extern "C" void launch_vreg_block_store(float* out, float* a, void* s) { vreg_block_store<<<1, nullptr, s>>>(out, a); }
+extern "C" void launch_vreg_atomics(int32_t* seen, int32_t* counter, float* f, uint32_t blocks, void* s) {
+    vreg_atomics<<<blocks, nullptr, s>>>(seen, counter, f);
+}
+extern "C" void launch_vreg_store_classes(uint8_t* out8, uint8_t* in8, uint8_t* out4, uint8_t* in4, void* s) {
+    vreg_store_classes<<<1, nullptr, s>>>((float8_e4m3_t*)out8, (float8_e4m3_t*)in8, (float4_e2m1x2_t*)out4,
+                                          (float4_e2m1x2_t*)in4);
 }

@@ -9,7 +9,8 @@
 
 static_assert(int(NoQuant) == int(ptosim::cce::Quant::NoQuant) && int(REQ8) == int(ptosim::cce::Quant::REQ8) &&
                   int(VSHIFTS322S16) == int(ptosim::cce::Quant::VSHIFTS322S16) &&
-                  int(VQF322F32_PRE) == int(ptosim::cce::Quant::VQF322F32_PRE),
+                  int(VQF322F32_PRE) == int(ptosim::cce::Quant::VQF322F32_PRE) &&
+                  int(VQS322BF16_PRE) == int(ptosim::cce::Quant::VQS322BF16_PRE),
               "QuantMode_t and ptosim::cce::Quant must number the modes alike");
 
 namespace ptosim_cce {

@@ -37,3 +37,32 @@ PTOSIM_CCE_LOOP(set_loop_size_ubtoout, false, 0)
 PTOSIM_CCE_LOOP(set_loop1_stride_ubtoout, false, 1)
 PTOSIM_CCE_LOOP(set_loop2_stride_ubtoout, false, 2)
 #undef PTOSIM_CCE_LOOP
+
+// UB -> UB bursts (A5's form has no sid): nBurst bursts of lenBurst 32-byte
+// blocks, srcGap/dstGap blocks between them, as A2A3's copy_ubuf_to_ubuf
+// (pto-isa's A5 callers compute every operand in 32-byte blocks;
+// docs/intrinsics/a5-vreg.md, "DMA").
+template <class D, class S>
+inline void copy_ubuf_to_ubuf(__ubuf__ D* dst, __ubuf__ S* src, uint16_t nBurst, uint16_t lenBurst, uint16_t srcGap,
+                              uint16_t dstGap, ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim::cce::copy_ub_to_ub(ptosim_cce::here(w), "copy_ubuf_to_ubuf", ptosim_cce::off(dst), ptosim_cce::off(src),
+                               {nBurst, lenBurst, srcGap, dstGap});
+}
+
+// The burst forms with 32-byte units (A2A3's copy_gm_to_ubuf /
+// copy_ubuf_to_gm, same operands and move, src/sim/cce/dma.cpp): pto-isa's
+// A5 tinsert and syncall kernels call them directly.
+template <class D, class S>
+inline void copy_gm_to_ubuf(__ubuf__ D* dst, __gm__ S* src, uint8_t /*sid*/, uint16_t nBurst, uint16_t lenBurst,
+                            uint16_t srcStride, uint16_t dstStride,
+                            ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim::cce::copy_gm_to_ub(ptosim_cce::here(w), "copy_gm_to_ubuf", ptosim_cce::off(dst), ptosim_cce::host(src),
+                               {nBurst, lenBurst, srcStride, dstStride}, 1, false);
+}
+template <class D, class S>
+inline void copy_ubuf_to_gm(__gm__ D* dst, __ubuf__ S* src, uint8_t /*sid*/, uint16_t nBurst, uint16_t lenBurst,
+                            uint16_t srcStride, uint16_t dstStride,
+                            ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim::cce::copy_ub_to_gm(ptosim_cce::here(w), "copy_ubuf_to_gm", ptosim_cce::host(dst), ptosim_cce::off(src),
+                               {nBurst, lenBurst, srcStride, dstStride}, 1, false);
+}

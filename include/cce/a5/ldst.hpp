@@ -22,6 +22,8 @@ inline ptosim::cce::a5::Ld ld_dist(Dist d, int& elem) {
     case DIST_UNPK_B32: elem = 4; return Ld::Unpk;
     case DIST_BLK: return Ld::Blk;
     case DIST_UNPK4_B8: elem = 1; return Ld::Unpk4;
+    case DIST_E2B_B16: elem = 2; return Ld::E2b;
+    case DIST_E2B_B32: elem = 4; return Ld::E2b;
     default: return Ld::Unsupported;
     }
 }
@@ -37,6 +39,7 @@ inline ptosim::cce::a5::St st_dist(DistVST d, int& elem) {
     case PK_B16: elem = 2; return St::Pk;
     case PK_B32: elem = 4; return St::Pk;
     case PK_B64: elem = 8; return St::Pk;
+    case PK4_B32: elem = 4; return St::Pk4;
     default: return St::Unsupported;
     }
 }
@@ -86,6 +89,26 @@ inline void vsts(R&& src, __ubuf__ T*& base, int64_t step, DistVST d, const vect
                  ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
     ptosim_cce::store(w, src, base, 0, d, m);
     base += step;
+}
+
+// vsstb(reg, base, config, mask): 32-byte block k of the register to
+// base + k * config[31:16] blocks; with POST_UPDATE, base then advances by
+// config[15:0] blocks (asc-devkit StoreAlign, DataBlock mode, whose 3510
+// implementation packs the two strides so).
+template <class R, class T>
+    requires ptosim_cce::vreg_like<R>
+inline void vsstb(R&& src, __ubuf__ T* base, uint32_t config, const vector_bool& m,
+                  ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim::cce::a5::vstore_blocks(ptosim_cce::here(w), ptosim_cce::vr(src), ptosim_cce::off(base), config >> 16,
+                                   int(sizeof(ptosim_cce::elem_of<R>)), m);
+}
+template <class R, class T>
+    requires ptosim_cce::vreg_like<R>
+inline void vsstb(R&& src, __ubuf__ T*& base, uint32_t config, const vector_bool& m, PostUpdate,
+                  ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim::cce::a5::vstore_blocks(ptosim_cce::here(w), ptosim_cce::vr(src), ptosim_cce::off(base), config >> 16,
+                                   int(sizeof(ptosim_cce::elem_of<R>)), m);
+    base += (config & 0xffffu) * 32 / sizeof(T);
 }
 
 // vlds(lo, hi, base, offset, DINTLV_B*): 2*VL bytes split into even and odd elements.

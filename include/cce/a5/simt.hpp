@@ -1,5 +1,5 @@
 // A5's SIMT dialect (__simt_vf__ functions started by cce::async_invoke over
-// a thread grid, threadIdx, atomicAdd). Not simulated: the names exist so
+// a thread grid, threadIdx; the GM atomics are cce/a5/atomic.hpp's). Not simulated: the names exist so
 // that pto-isa's headers, which define SIMT kernels next to everything else,
 // compile; starting one, or reading a thread index, stops the launch with a
 // fault at that line (docs/intrinsics/a5-vreg.md, "SIMT").

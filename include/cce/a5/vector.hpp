@@ -220,6 +220,16 @@ PTOSIM_CCE_VGRED(vcgmax, Max)
 PTOSIM_CCE_VGRED(vcgmin, Min)
 #undef PTOSIM_CCE_VGRED
 
+// Adjacent pairs summed into the low half (TPAIRREDUCESUM); inactive
+// elements count as 0, the high half is 0.
+template <class D, class A>
+    requires ptosim_cce::vreg_like<D>
+inline void vcpadd(D&& dst, A&& a, const vector_bool& m, Mode = MODE_ZEROING,
+                   ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim::cce::a5::vpair_add(ptosim_cce::here(w), ptosim_cce::dt<ptosim_cce::elem_of<A>>(), ptosim_cce::vr(dst),
+                               ptosim_cce::vr(a), m);
+}
+
 // Carry arithmetic for 64-bit integers built from 32-bit halves:
 // vaddc/vsubc(carry, dst, a, b, mask) and vaddcs/vsubcs(carry, dst, a, b,
 // carry_in, mask).

@@ -71,4 +71,32 @@ uint64_t ld_dev(const SourceLoc& loc, const void* gm, int bytes) {
     return v;
 }
 
+uint64_t atomic_rmw(const SourceLoc& loc, const char* name, void* gm, Dt d, uint64_t value_bits, int op) {
+    Core& c = core();
+    const int bytes = size_of(d);
+    check_gm(gm, bytes, name, loc);
+    dispatch(c, scalar_gm(name, loc, gm, bytes, true));
+    yield_core(c, loc);
+    auto* p = static_cast<uint8_t*>(gm);
+    uint64_t old_bits = 0;
+    GmAtomicScope scope(c, true);
+    std::memcpy(&old_bits, p, bytes);
+    with_type(d, [&](auto t) {
+        using T = decltype(t);
+        T v, old;
+        std::memcpy(&v, &value_bits, sizeof(T));
+        std::memcpy(&old, p, sizeof(T));
+        T out;
+        if constexpr (std::is_integral_v<T>) {
+            // Integers wrap (an exact sum, then the element's width).
+            out = op == 0 ? T(old + v) : op == 1 ? (v > old ? v : old) : (v < old ? v : old);
+        } else {
+            const double a = to_double(old), b = to_double(v);
+            out = op == 0 ? from_double<T>(a + b) : (op == 1) == (b > a) ? v : old;
+        }
+        std::memcpy(p, &out, sizeof(T));
+    });
+    return old_bits;
+}
+
 }  // namespace ptosim::cce

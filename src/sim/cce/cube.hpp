@@ -41,4 +41,10 @@ inline void st(uint8_t* p, T v) {
 
 constexpr uint64_t kFractal = 512;  // bytes in an L0A/L0B fractal
 
+// A5's MTE2_NZ_PARA, CHANNEL_PARA and the FMATRIX_B side's repeat and
+// padding registers of a core (reset 0), kept beside the Core as A5's DMA
+// loop registers are (src/sim/cce/a5/cube_dma.cpp).
+void set_a5_cube_reg(const Core&, CubeReg, uint64_t);
+uint64_t a5_cube_reg(const Core&, CubeReg);
+
 }  // namespace ptosim::cce::detail

@@ -105,14 +105,14 @@ void fill_l1(const SourceLoc& loc, const char* op, uint64_t l1, uint64_t config,
         for (uint64_t e = 0; e < len; e += elem_bytes) std::memcpy(base + i * pitch + e, &value, elem_bytes);
 }
 
-void copy_l1_to_bt(const SourceLoc& loc, const char* op, uint64_t bt, uint64_t l1, const Burst& b, bool f16_to_f32) {
+void copy_l1_to_bt(const SourceLoc& loc, const char* op, uint64_t bt, uint64_t l1, const Burst& b, BtWiden widen_as,
+                   const L1MoveUnits& u) {
     Core& c = core();
-    constexpr uint64_t kUnit = 64;  // the burst unit of the bias table path
-    // The burst length and the destination gap count 64 bytes, the source
-    // gap 32-byte blocks (CANN CCE reference, copy_cbuf_to_bt).
-    const Pitches p{uint64_t(b.len) * kUnit, uint64_t(b.len) * kUnit + uint64_t(b.src_gap) * kBlock, 0};
-    const uint64_t widen = f16_to_f32 ? 2 : 1;
-    const Pitches q{p.len * widen, p.src, p.len * widen + uint64_t(b.dst_gap) * kUnit};
+    // The source's burst and gap in bytes; widening doubles the burst on the
+    // bias table side.
+    const Pitches p{uint64_t(b.len) * u.len, uint64_t(b.len) * u.len + uint64_t(b.src_gap) * u.src_gap, 0};
+    const uint64_t widen = widen_as == BtWiden::None ? 1 : 2;
+    const Pitches q{p.len * widen, p.src, p.len * widen + uint64_t(b.dst_gap) * u.dst_gap};
     bounds(c, Space::L1, l1, p.src_bytes(b.n), op, "src", loc);
     bounds(c, Space::BT, bt, q.dst_bytes(b.n), op, "dst", loc);
     OpRecord r = cube_record(op, Pipe::MTE1, loc, uint64_t(b.n) * p.len);
@@ -124,20 +124,23 @@ void copy_l1_to_bt(const SourceLoc& loc, const char* op, uint64_t bt, uint64_t l
     for (uint32_t i = 0; i < b.n; ++i) {
         const uint8_t* s = src + i * p.src;
         uint8_t* d = dst + i * q.dst;
-        if (!f16_to_f32) {
+        if (widen_as == BtWiden::None) {
             std::memcpy(d, s, p.len);
             continue;
         }
-        for (uint64_t k = 0; k < p.len / 2; ++k) st<float>(d + 4 * k, half_bits_to_float(ld<uint16_t>(s + 2 * k)));
+        for (uint64_t k = 0; k < p.len / 2; ++k) {
+            const uint16_t h = ld<uint16_t>(s + 2 * k);
+            if (widen_as == BtWiden::F16) st<float>(d + 4 * k, half_bits_to_float(h));
+            else st<uint32_t>(d + 4 * k, uint32_t(h) << 16);  // bfloat16 widens exactly
+        }
     }
 }
 
-void copy_l1_to_fb(const SourceLoc& loc, const char* op, uint64_t fb, uint64_t l1, const Burst& b) {
+void copy_l1_to_fb(const SourceLoc& loc, const char* op, uint64_t fb, uint64_t l1, const Burst& b,
+                   const L1MoveUnits& u) {
     Core& c = core();
-    constexpr uint64_t kUnit = 128;  // the burst unit of the fixpipe-buffer path
-    // The source gap counts 32-byte blocks (CANN's copy_cbuf_to_fbuf reference).
-    const Pitches p{uint64_t(b.len) * kUnit, uint64_t(b.len) * kUnit + uint64_t(b.src_gap) * kBlock,
-                    uint64_t(b.len) * kUnit + uint64_t(b.dst_gap) * kUnit};
+    const Pitches p{uint64_t(b.len) * u.len, uint64_t(b.len) * u.len + uint64_t(b.src_gap) * u.src_gap,
+                    uint64_t(b.len) * u.len + uint64_t(b.dst_gap) * u.dst_gap};
     bounds(c, Space::L1, l1, p.src_bytes(b.n), op, "src", loc);
     bounds(c, Space::FB, fb, p.dst_bytes(b.n), op, "dst", loc);
     OpRecord r = cube_record(op, Pipe::FIX, loc, uint64_t(b.n) * p.len);

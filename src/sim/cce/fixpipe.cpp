@@ -24,9 +24,11 @@ ModeInfo info(Quant q) {
     switch (q) {
     case Quant::NoQuant: case Quant::F322F16: case Quant::F322BF16: return {Param::None, Conv::Plain};
     case Quant::DEQF16: case Quant::REQ8: case Quant::QF322B8_PRE: case Quant::QF322F16_PRE:
-    case Quant::QF322BF16_PRE: case Quant::QF322F32_PRE: return {Param::Scalar, Conv::Scale};
+    case Quant::QF322BF16_PRE: case Quant::QF322F32_PRE: case Quant::QF322FP8_PRE: case Quant::QF322HIF8_PRE:
+    case Quant::QS322BF16_PRE: return {Param::Scalar, Conv::Scale};
     case Quant::VDEQF16: case Quant::VREQ8: case Quant::VQF322B8_PRE: case Quant::VQF322F16_PRE:
-    case Quant::VQF322BF16_PRE: case Quant::VQF322F32_PRE: return {Param::Vector, Conv::Scale};
+    case Quant::VQF322BF16_PRE: case Quant::VQF322F32_PRE: case Quant::VQF322FP8_PRE: case Quant::VQF322HIF8_PRE:
+    case Quant::VQS322BF16_PRE: return {Param::Vector, Conv::Scale};
     case Quant::SHIFTS322S16: return {Param::Scalar, Conv::Shift16};
     case Quant::VSHIFTS322S16: return {Param::Vector, Conv::Shift16};
     default: return {Param::None, Conv::Unsupported};
@@ -75,6 +77,19 @@ void put(uint8_t* to, Dt d, double v, uint64_t p, bool relu, Conv conv) {
         st<float>(to, f);
         return;
     }
+    case Dt::F8E4M3: case Dt::F8E5M2: case Dt::HiF8: {
+        // A5's 8-bit float results: nearest, ties to even (HiFloat8: ties
+        // away, the only rounding its conversions offer), saturating to the
+        // format's largest finite value (chosen, as the half path saturates
+        // scaled results; docs/intrinsics/a5-cube.md).
+        float f = static_cast<float>(v);
+        if (relu && f < 0) f = 0;
+        const MiniFormat m = d == Dt::F8E4M3 ? MiniFormat::E4M3 : d == Dt::F8E5M2 ? MiniFormat::E5M2 : MiniFormat::HiF8;
+        const uint8_t b = static_cast<uint8_t>(
+            mini_encode(m, f, d == Dt::HiF8 ? MiniRound::NearestAway : MiniRound::NearestEven, true));
+        std::memcpy(to, &b, 1);
+        return;
+    }
     default: {  // int32
         int64_t x = static_cast<int64_t>(v);
         if (relu && x < 0) x = 0;
@@ -91,6 +106,9 @@ double get(const uint8_t* at, Dt d) {
     case Dt::BF16: return bf16_float(ld<uint16_t>(at));
     case Dt::S16: return ld<int16_t>(at);
     case Dt::S8: return ld<int8_t>(at);
+    case Dt::F8E4M3: return mini_decode(MiniFormat::E4M3, *at);
+    case Dt::F8E5M2: return mini_decode(MiniFormat::E5M2, *at);
+    case Dt::HiF8: return mini_decode(MiniFormat::HiF8, *at);
     case Dt::U8: return ld<uint8_t>(at);
     default: return ld<int32_t>(at);
     }
@@ -110,30 +128,49 @@ void fixpipe(const SourceLoc& loc, const char* op, Space dst_space, uint64_t dst
     if (src_type != Dt::F32 && src_type != Dt::S32) fail("L0C holds float or int32 accumulators");
     if (f.split && !(dst_type == Dt::F32 && !f.nz2nd))
         fail("channel split writes float NZ results only");
+    if (f.dual > 2) fail("dual destination mode " + std::to_string(f.dual) + " is not one of 0, 1 (split M), 2 (split N)");
+    if (f.dual && ((f.dual == 1 && f.m % 2) || (f.dual == 2 && f.n % 2)))
+        fail(std::string("the dual destination mode splits the result in two halves; its ") +
+             (f.dual == 1 ? "mSize" : "nSize") + " must be even");
     const int de = size_of(dst_type);
-    const uint32_t nd_num = f.nz2nd ? std::max<uint32_t>(1, c.nd_para & 0xffff) : 1;
-    const uint64_t src_nd = f.nz2nd ? (c.nd_para >> 16) & 0xffff : 0, dst_nd = f.nz2nd ? (c.nd_para >> 32) & 0xffff : 0;
+    if (f.nz2nd && f.nz2dn) fail("NZ -> ND and NZ -> DN are both set; choose one");
+    if (f.nz2dn && f.split) fail("channel split writes NZ results only, not DN");
+    const bool plain = f.nz2nd || f.nz2dn;  // ND or DN: ND_PARA's matrices apply
+    const uint32_t nd_num = plain ? std::max<uint32_t>(1, c.nd_para & 0xffff) : 1;
+    const uint64_t src_nd = plain ? (c.nd_para >> 16) & 0xffff : 0, dst_nd = plain ? (c.nd_para >> 32) & 0xffff : 0;
     const int c0 = f.split ? 8 : (de == 4 ? 16 : 32 / de);
     const bool any = f.m && f.n;
+    // The destination: this core's buffer, or (UB from a Cube core, A5's
+    // copy_matrix_cc_to_ub) the UB of a Vector sub-block of its group. A dual
+    // mode writes the top and bottom (split M) or left and right (split N)
+    // halves to sub-blocks 0 and 1 at the same address.
+    const int parts = f.dual ? 2 : 1;
+    const int pm = f.dual == 1 ? f.m / 2 : f.m, pn = f.dual == 2 ? f.n / 2 : f.n;
+    const bool peer = dst_space == Space::UB && c.mem_size[static_cast<int>(Space::UB)] == 0;
+    Core* targets[2] = {&c, &c};
+    for (int p = 0; p < parts; ++p)
+        if (peer) targets[p] = &group_core(c, CoreType::AIV, f.dual ? p : f.sub_block, op, loc);
     // L0C: Nz, 16 x 16 fractals, src_stride rows between fractal columns.
     auto src_at = [&](uint32_t t, int i, int j) {
         return src + (t * src_nd + (uint64_t(j / 16) * f.src_stride * 16 + uint64_t(i) * 16 + j % 16)) * 4;
     };
     auto dst_at = [&](uint32_t t, int i, int j) {
         if (f.nz2nd) return dst + (t * dst_nd + uint64_t(i) * f.dst_stride + j) * de;
+        if (f.nz2dn) return dst + (t * dst_nd + uint64_t(j) * f.dst_stride + i) * de;
         return dst + uint64_t(j / c0) * f.dst_stride * 32 + (uint64_t(i) * c0 + j % c0) * de;
     };
     const uint64_t src_lo = src, src_hi = any ? src_at(nd_num - 1, f.m - 1, (f.n - 1) / 16 * 16 + 15) + 4 : src;
     const uint64_t dst_hi = !any ? dst
-                            : f.nz2nd ? dst_at(nd_num - 1, f.m - 1, f.n - 1) + de
-                                      : dst_at(0, f.m - 1, (f.n - 1) / c0 * c0 + c0 - 1) + de;
+                            : plain ? dst_at(nd_num - 1, pm - 1, pn - 1) + de
+                                      : dst_at(0, pm - 1, (pn - 1) / c0 * c0 + c0 - 1) + de;
     if (any) {
         if (f.m > f.src_stride && f.n > 16)
             fail("mSize " + std::to_string(f.m) + " exceeds srcStride " + std::to_string(f.src_stride) +
                  ": the fractal columns of L0C would overlap");
         bounds(c, Space::L0C, src_lo, src_hi - src_lo, op, "src (L0C)", loc);
         if (dst_space == Space::GM) check_gm(reinterpret_cast<void*>(dst), dst_hi - dst, op, loc);
-        else bounds(c, dst_space, dst, dst_hi - dst, op, "dst", loc);
+        else
+            for (int p = 0; p < parts; ++p) bounds(*targets[p], dst_space, dst, dst_hi - dst, op, "dst", loc);
     }
     const uint64_t fb = (c.fpc >> 8) << 7;  // FPC[15:8]: the FB address in 128-byte units
     if (any && mi.param == Param::Vector) bounds(c, Space::FB, fb, uint64_t(f.n) * 8, op, "quantisation parameters (FB)", loc);
@@ -144,6 +181,7 @@ void fixpipe(const SourceLoc& loc, const char* op, Space dst_space, uint64_t dst
     r.unit_flag = f.unit_flag;
     r.atomic = atomic;
     r.elements = uint64_t(nd_num) * f.m * f.n;
+    if (peer) r.peer_subblocks = f.dual ? 3 : uint8_t(1u << f.sub_block);
     if (any) {
         r.read(Space::L0C, src_lo, src_hi - src_lo);
         if (mi.param == Param::Vector) r.read(Space::FB, fb, uint64_t(f.n) * 8);
@@ -153,30 +191,34 @@ void fixpipe(const SourceLoc& loc, const char* op, Space dst_space, uint64_t dst
     if (!any) return;
     const uint8_t* l0c = local(c, Space::L0C);
     const uint8_t* fbm = local(c, Space::FB);
-    uint8_t* out = dst_space == Space::GM ? nullptr : local(c, dst_space);
     GmAtomicScope scope(c, atomic);
-    for (uint32_t t = 0; t < nd_num; ++t)
-        for (int j = 0; j < f.n; ++j) {
-            const uint64_t p = mi.param == Param::Vector ? ld<uint64_t>(fbm + fb + 8 * uint64_t(j))
-                                                         : mi.param == Param::Scalar ? c.quant_pre : 0;
-            for (int i = 0; i < f.m; ++i) {
-                const uint8_t* s = l0c + src_at(t, i, j);
-                const double x = src_type == Dt::F32 ? double(ld<float>(s)) : double(ld<int32_t>(s));
-                double v = x;
-                if (mi.conv == Conv::Scale) v = double(static_cast<float>(x) * fixrule::quant_scale(p));
-                else if (mi.conv == Conv::Shift16) v = double(fixrule::to_s16(static_cast<int64_t>(x), p, false));
-                uint8_t* to = out ? out + dst_at(t, i, j) : reinterpret_cast<uint8_t*>(dst_at(t, i, j));
-                if (atomic) {
-                    // The converted value adds into GM as the destination type.
-                    uint8_t conv[8];
-                    put(conv, dst_type, v, p, f.relu == 1, mi.conv);
-                    put(to, dst_type, get(to, dst_type) + get(conv, dst_type), dst_type == Dt::S8 ? uint64_t{1} << 46 : 0, false,
-                        Conv::Plain);
-                } else {
-                    put(to, dst_type, v, p, f.relu == 1, mi.conv);
+    for (int part = 0; part < parts; ++part) {
+        uint8_t* out = dst_space == Space::GM ? nullptr : local(*targets[part], dst_space);
+        const int ro = f.dual == 1 ? part * pm : 0, co = f.dual == 2 ? part * pn : 0;
+        for (uint32_t t = 0; t < nd_num; ++t)
+            for (int j = 0; j < pn; ++j) {
+                const uint64_t p = mi.param == Param::Vector ? ld<uint64_t>(fbm + fb + 8 * uint64_t(j + co))
+                                   : mi.param == Param::Scalar ? c.quant_pre
+                                                               : 0;
+                for (int i = 0; i < pm; ++i) {
+                    const uint8_t* s = l0c + src_at(t, i + ro, j + co);
+                    const double x = src_type == Dt::F32 ? double(ld<float>(s)) : double(ld<int32_t>(s));
+                    double v = x;
+                    if (mi.conv == Conv::Scale) v = double(static_cast<float>(x) * fixrule::quant_scale(p));
+                    else if (mi.conv == Conv::Shift16) v = double(fixrule::to_s16(static_cast<int64_t>(x), p, false));
+                    uint8_t* to = out ? out + dst_at(t, i, j) : reinterpret_cast<uint8_t*>(dst_at(t, i, j));
+                    if (atomic) {
+                        // The converted value adds into GM as the destination type.
+                        uint8_t conv[8];
+                        put(conv, dst_type, v, p, f.relu == 1, mi.conv);
+                        put(to, dst_type, get(to, dst_type) + get(conv, dst_type),
+                            dst_type == Dt::S8 ? uint64_t{1} << 46 : 0, false, Conv::Plain);
+                    } else {
+                        put(to, dst_type, v, p, f.relu == 1, mi.conv);
+                    }
                 }
             }
-        }
+    }
 }
 
 }  // namespace ptosim::cce

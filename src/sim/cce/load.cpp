@@ -127,8 +127,10 @@ void img2col(const SourceLoc& loc, const char* op, Space dst_space, uint64_t dst
     if (w < 1 || h < 1) fail("FMATRIX holds no feature map (set_fmatrix" + std::string(g.fmatrix_b ? "_b" : "") + " first)");
     if (kw < 1 || kh < 1 || dw < 1 || dh < 1 || sw < 1 || sh < 1)
         fail("filter, dilation and stride must all be at least 1");
-    if (((c.img2col_rpt >> 16) & 0xff) > 1)
-        fail("set_l3d_rpt asks for " + std::to_string((c.img2col_rpt >> 16) & 0xff) +
+    const bool side_b = g.a5 && g.fmatrix_b;
+    const uint64_t rpt = side_b ? a5_cube_reg(c, CubeReg::L3dRptB) : c.img2col_rpt;
+    if (((rpt >> 16) & 0xff) > 1)
+        fail(std::string(side_b ? "set_l3d_rpt_b" : "set_l3d_rpt") + " asks for " + std::to_string((rpt >> 16) & 0xff) +
              " repeats; ptosim simulates one (docs/intrinsics/load.md)");
     const int64_t oh = (h + pad_t + pad_b - dh * (kh - 1) - 1) / sh + 1;
     const int64_t ow = (w + pad_l + pad_r - dw * (kw - 1) - 1) / sw + 1;
@@ -153,7 +155,7 @@ void img2col(const SourceLoc& loc, const char* op, Space dst_space, uint64_t dst
     dispatch(c, r);
     const uint8_t* fmap = local(c, Space::L1) + src;
     uint8_t* out = local(c, dst_space) + dst;
-    const uint64_t pad = c.vec.pad_val;  // set_padding
+    const uint64_t pad = side_b ? a5_cube_reg(c, CubeReg::PaddingB) : c.vec.pad_val;  // set_padding(_b)
     // M runs over output positions (oh, ow); K over (c1, kh, kw, c0), the
     // order of FRACTAL_Z weights (as ptolab's TIMG2COL). Both the source and
     // the destination offset of element (i, j) split into a part of the M
@@ -183,16 +185,20 @@ void img2col(const SourceLoc& loc, const char* op, Space dst_space, uint64_t dst
         const int64_t ci0 = kk % c0, kx = kk / c0 % kw, ky = kk / c0 / kw % kh, ci1 = kk / c0 / kw / kh;
         ks[size_t(t)] = {ky * dh, kx * dw, ci1 * h * w * c0 + ci0, ci1 < c1 && ci1 * c0 + ci0 < channels};
     }
-    // The destination: fractals of fr x fc in row-major order, each 512
-    // bytes; L0A's fractals are row-major inside, L0B's column-major.
+    // The destination: fractals of fr x fc, each 512 bytes, in row-major
+    // order (A5's L0A: column-major, Nz); L0A's fractals are row-major
+    // inside, L0B's column-major.
     const int64_t frac_elems = 512 / e;
     row_off.resize(size_t(prow));
     col_off.resize(size_t(pcol));
     for (int64_t i = 0; i < prow; ++i)
-        row_off[size_t(i)] = l0a ? (i / 16) * (pcol / c0) * frac_elems + (i % 16) * c0
-                                 : (i / c0) * (pcol / 16) * frac_elems + i % c0;
+        row_off[size_t(i)] = !l0a  ? (i / c0) * (pcol / 16) * frac_elems + i % c0
+                             : g.a5 ? (i / 16) * frac_elems + (i % 16) * c0
+                                    : (i / 16) * (pcol / c0) * frac_elems + (i % 16) * c0;
     for (int64_t j = 0; j < pcol; ++j)
-        col_off[size_t(j)] = l0a ? (j / c0) * frac_elems + j % c0 : (j / 16) * frac_elems + (j % 16) * c0;
+        col_off[size_t(j)] = !l0a  ? (j / 16) * frac_elems + (j % 16) * c0
+                             : g.a5 ? (j / c0) * (prow / 16) * frac_elems + j % c0
+                                    : (j / c0) * frac_elems + j % c0;
     const auto fill = [&](auto elem) {
         using E = decltype(elem);
         E pad_e;
@@ -223,6 +229,9 @@ void set_cube_reg(const SourceLoc& loc, const char* op, CubeReg reg, uint64_t v)
     case CubeReg::QuantPre: c.quant_pre = v; break;
     case CubeReg::Fpc: c.fpc = v; break;
     case CubeReg::NdPara: c.nd_para = v; break;
+    case CubeReg::Mte2NzPara: case CubeReg::ChannelPara: case CubeReg::L3dRptB: case CubeReg::PaddingB:
+        set_a5_cube_reg(c, reg, v);
+        break;
     }
 }
 

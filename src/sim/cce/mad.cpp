@@ -4,6 +4,7 @@
 // (docs/intrinsics/mad.md).
 #include "cube.hpp"
 
+#include <ptosim/float8.hpp>
 #include <ptosim/gemm.hpp>
 
 #include <vector>
@@ -32,14 +33,17 @@ float as_float(const uint8_t* p) {
 // fractals row-major, each row-major), B k x n in C0 x 16 fractals (L0B's Zn:
 // fractals row-major, each column-major), C m x n in 16 x 16 fractals
 // column-major (L0C's Nz).
+// A5's L0A is Nz instead: the same fractals, column-major.
 struct Grid {
     int c0, mf, kf, nf;
     bool gemv;  // m == 1: A is one row of k contiguous elements
-    GemmLayout a() const { return {16, c0, mf, kf, true, true}; }
+    bool a_nz = false;
+    GemmLayout a() const { return {16, c0, mf, kf, !a_nz, true}; }
     GemmLayout b() const { return {c0, 16, kf, nf, true, false}; }
     uint64_t a_at(int i, int p) const {
         if (gemv) return uint64_t(p);
-        return uint64_t((i / 16) * kf + p / c0) * 16 * c0 + (i % 16) * c0 + p % c0;
+        const uint64_t frac = a_nz ? uint64_t(p / c0) * mf + i / 16 : uint64_t(i / 16) * kf + p / c0;
+        return frac * 16 * c0 + (i % 16) * c0 + p % c0;
     }
     uint64_t b_at(int p, int j) const { return uint64_t((p / c0) * nf + j / 16) * 16 * c0 + (j % 16) * c0 + p % c0; }
     uint64_t c_at(int i, int j) const { return uint64_t(j / 16) * mf * 256 + uint64_t(i) * 16 + j % 16; }
@@ -65,21 +69,18 @@ float round_tf32(float x, bool ties_away) {
 
 // The portable path: operands gathered row-major, ptolab's gemm_accumulate.
 // tf32: 0 off, 1 ties away, 2 ties to even.
-template <class In, class Acc>
-void gather_gemm(const Grid& g, const Mad& d, const uint8_t* a, const uint8_t* b, uint8_t* c, const uint8_t* bias,
-                 int tf32 = 0) {
+// ea/eb read element `at` (an element index) of A and B as Acc.
+template <class In, class Acc, class EA, class EB>
+void gather_gemm_with(const Grid& g, const Mad& d, const uint8_t* a, const uint8_t* b, uint8_t* c, const uint8_t* bias,
+                      int tf32, EA&& ea, EB&& eb) {
     thread_local std::vector<Acc> av, bv, cv;
     av.resize(size_t(d.m) * d.k);
     bv.resize(size_t(d.k) * d.n);
     cv.assign(size_t(d.m) * d.n, Acc(0));
-    auto elem = [](const uint8_t* base, uint64_t at) -> Acc {
-        if constexpr (std::is_same_v<Acc, int32_t>) return Acc(ld<int8_t>(base + at));
-        else return as_float<In>(base + at * sizeof(In));
-    };
     for (int i = 0; i < d.m; ++i)
-        for (int p = 0; p < d.k; ++p) av[size_t(i) * d.k + p] = elem(a, g.a_at(i, p));
+        for (int p = 0; p < d.k; ++p) av[size_t(i) * d.k + p] = ea(a, g.a_at(i, p));
     for (int p = 0; p < d.k; ++p)
-        for (int j = 0; j < d.n; ++j) bv[size_t(p) * d.n + j] = elem(b, g.b_at(p, j));
+        for (int j = 0; j < d.n; ++j) bv[size_t(p) * d.n + j] = eb(b, g.b_at(p, j));
     if constexpr (std::is_same_v<In, float>) {
         if (tf32) {
             for (auto& x : av) x = round_tf32(x, tf32 == 1);
@@ -95,6 +96,69 @@ void gather_gemm(const Grid& g, const Mad& d, const uint8_t* a, const uint8_t* b
         for (int j = 0; j < d.n; ++j) st<Acc>(c + 4 * g.c_at(i, j), cv[size_t(i) * d.n + j]);
 }
 
+template <class In, class Acc>
+void gather_gemm(const Grid& g, const Mad& d, const uint8_t* a, const uint8_t* b, uint8_t* c, const uint8_t* bias,
+                 int tf32 = 0) {
+    auto elem = [](const uint8_t* base, uint64_t at) -> Acc {
+        if constexpr (std::is_same_v<Acc, int32_t>) return Acc(ld<int8_t>(base + at));
+        else return as_float<In>(base + at * sizeof(In));
+    };
+    gather_gemm_with<In, Acc>(g, d, a, b, c, bias, tf32, elem, elem);
+}
+
+// The fractal grid of one mad and its operand spans; faults on operands
+// outside their buffers. Shared by mad and mad_f8.
+struct Spans {
+    Grid g;
+    uint64_t a_bytes, b_bytes, c_bytes;
+    bool any;
+};
+Spans spans_of(Core& core_, const SourceLoc& loc, const char* op, int e, bool f32, uint64_t c, uint64_t a, uint64_t b,
+               uint64_t bias, const Mad& d) {
+    Spans s;
+    Grid& g = s.g;
+    g.c0 = 32 / e;
+    // m == 1 is A3's GEMV mode: pto-isa loads a one-row Left tile as k
+    // contiguous elements (TExtractToAVector) and passes m = 16 to a
+    // TMATMUL it wants in the matrix mode. A5 has it unless disabled.
+    g.gemv = d.m == 1 && !(d.a5 && d.no_gemv);
+    g.a_nz = d.a5;
+    g.mf = ceil_div(d.m, 16);
+    // kDirectionAlign: float operands laid out with k in multiples of 16
+    // (two 8-wide fractals per 16), as pto-isa's K-aligned Left tiles are.
+    g.kf = f32 && d.k_align ? ceil_div(d.k, 16) * 2 : ceil_div(d.k, g.c0);
+    g.nf = ceil_div(d.n, 16);
+    s.a_bytes = g.gemv ? uint64_t(ceil_div(d.k, 512 / e)) * kFractal : uint64_t(g.mf) * g.kf * kFractal;
+    s.b_bytes = uint64_t(g.kf) * g.nf * kFractal;
+    s.c_bytes = uint64_t(g.mf) * g.nf * 256 * 4;
+    s.any = d.m && d.k && d.n;
+    if (s.any) {
+        bounds(core_, Space::L0A, a, s.a_bytes, op, "a (L0A)", loc);
+        bounds(core_, Space::L0B, b, s.b_bytes, op, "b (L0B)", loc);
+        bounds(core_, Space::L0C, c, s.c_bytes, op, "c (L0C)", loc);
+        if (d.bias && !d.init_zero) bounds(core_, Space::BT, bias, uint64_t(d.n) * 4, op, "bias (BT)", loc);
+    }
+    return s;
+}
+
+void record_mad(Core& core_, const SourceLoc& loc, const char* op, const char* c_name, const char* ab_name,
+                const Spans& s, uint64_t c, uint64_t a, uint64_t b, uint64_t bias, const Mad& d) {
+    OpRecord r = cube_record(op, Pipe::M, loc, s.a_bytes + s.b_bytes);
+    r.dtype = c_name;
+    r.src_dtype = ab_name;
+    r.unit_flag = d.unit_flag;
+    if (s.any) {
+        r.read(Space::L0A, a, s.a_bytes);
+        r.read(Space::L0B, b, s.b_bytes);
+        if (d.bias && !d.init_zero) r.read(Space::BT, bias, uint64_t(d.n) * 4);
+        else if (!d.init_zero) r.read(Space::L0C, c, s.c_bytes);
+        r.write(Space::L0C, c, s.c_bytes);
+    }
+    r.elements = uint64_t(d.m) * d.n;
+    r.flops = 2ull * d.m * d.n * d.k;
+    dispatch(core_, r);
+}
+
 }  // namespace
 
 void mad(const SourceLoc& loc, const char* op, Dt c_type, Dt ab_type, uint64_t c, uint64_t a, uint64_t b,
@@ -103,44 +167,12 @@ void mad(const SourceLoc& loc, const char* op, Dt c_type, Dt ab_type, uint64_t c
     const bool ok = (c_type == Dt::S32 && ab_type == Dt::S8) ||
                     (c_type == Dt::F32 && (ab_type == Dt::F16 || ab_type == Dt::BF16 || ab_type == Dt::F32));
     if (!ok)
-        fault(loc, std::string(op) + ": A2A3's cube multiplies int8 into int32 and half, bfloat16 or float into "
+        fault(loc, std::string(op) + ": the cube multiplies int8 into int32 and half, bfloat16 or float into "
                                      "float; not " + to_string(ab_type) + " into " + to_string(c_type));
-    const int e = size_of(ab_type);
-    Grid g;
-    g.c0 = 32 / e;
-    // m == 1 is A3's GEMV mode: pto-isa loads a one-row Left tile as k
-    // contiguous elements (TExtractToAVector) and passes m = 16 to a
-    // TMATMUL it wants in the matrix mode.
-    g.gemv = d.m == 1;
-    g.mf = ceil_div(d.m, 16);
-    // kDirectionAlign: float operands laid out with k in multiples of 16
-    // (two 8-wide fractals per 16), as pto-isa's K-aligned Left tiles are.
-    g.kf = ab_type == Dt::F32 && d.k_align ? ceil_div(d.k, 16) * 2 : ceil_div(d.k, g.c0);
-    g.nf = ceil_div(d.n, 16);
-    const uint64_t a_bytes = g.gemv ? uint64_t(ceil_div(d.k, 512 / e)) * kFractal : uint64_t(g.mf) * g.kf * kFractal;
-    const uint64_t b_bytes = uint64_t(g.kf) * g.nf * kFractal;
-    const uint64_t c_bytes = uint64_t(g.mf) * g.nf * 256 * 4;
-    const bool any = d.m && d.k && d.n;
-    if (any) {
-        bounds(core_, Space::L0A, a, a_bytes, op, "a (L0A)", loc);
-        bounds(core_, Space::L0B, b, b_bytes, op, "b (L0B)", loc);
-        bounds(core_, Space::L0C, c, c_bytes, op, "c (L0C)", loc);
-        if (d.bias && !d.init_zero) bounds(core_, Space::BT, bias, uint64_t(d.n) * 4, op, "bias (BT)", loc);
-    }
-    OpRecord r = cube_record(op, Pipe::M, loc, a_bytes + b_bytes);
-    r.dtype = to_string(c_type);
-    r.src_dtype = to_string(ab_type);
-    r.unit_flag = d.unit_flag;
-    if (any) {
-        r.read(Space::L0A, a, a_bytes);
-        r.read(Space::L0B, b, b_bytes);
-        if (d.bias && !d.init_zero) r.read(Space::BT, bias, uint64_t(d.n) * 4);
-        else if (!d.init_zero) r.read(Space::L0C, c, c_bytes);
-        r.write(Space::L0C, c, c_bytes);
-    }
-    r.elements = uint64_t(d.m) * d.n;
-    r.flops = 2ull * d.m * d.n * d.k;
-    dispatch(core_, r);
+    const Spans s = spans_of(core_, loc, op, size_of(ab_type), ab_type == Dt::F32, c, a, b, bias, d);
+    const Grid& g = s.g;
+    const bool any = s.any;
+    record_mad(core_, loc, op, to_string(c_type), to_string(ab_type), s, c, a, b, bias, d);
     // A zero m, k or n makes mad a no-op (CANN's mad reference).
     if (!any) return;
     const uint8_t* pa = local(core_, Space::L0A) + a;
@@ -161,6 +193,31 @@ void mad(const SourceLoc& loc, const char* op, Dt c_type, Dt ab_type, uint64_t c
     case Dt::BF16: return gather_gemm<bfloat16_t, float>(g, d, pa, pb, pc, pbias);
     default: return gather_gemm<float, float>(g, d, pa, pb, pc, pbias);
     }
+}
+
+namespace {
+MiniFormat mini_of(F8 f) {
+    return f == F8::E4M3 ? MiniFormat::E4M3 : f == F8::E5M2 ? MiniFormat::E5M2 : MiniFormat::HiF8;
+}
+const char* name_of(F8 f) { return f == F8::E4M3 ? "float8_e4m3" : f == F8::E5M2 ? "float8_e5m2" : "hifloat8"; }
+}  // namespace
+
+void mad_f8(const SourceLoc& loc, const char* op, F8 a_type, F8 b_type, uint64_t c, uint64_t a, uint64_t b,
+            uint64_t bias, const Mad& d) {
+    Core& core_ = core();
+    // The A5 pairs pto-isa's CheckMadValid accepts: E4M3/E5M2 in any
+    // combination, HiFloat8 only with HiFloat8.
+    if ((a_type == F8::HiF8) != (b_type == F8::HiF8))
+        fault(loc, std::string(op) + ": HiFloat8 multiplies only HiFloat8; got " + name_of(a_type) + " x " +
+                       name_of(b_type) + " (use the same 8-bit format for A and B)");
+    const Spans s = spans_of(core_, loc, op, 1, false, c, a, b, bias, d);
+    record_mad(core_, loc, op, "float32", name_of(a_type), s, c, a, b, bias, d);
+    if (!s.any) return;
+    const MiniFormat fa = mini_of(a_type), fb = mini_of(b_type);
+    auto ea = [fa](const uint8_t* base, uint64_t at) { return static_cast<float>(mini_decode(fa, base[at])); };
+    auto eb = [fb](const uint8_t* base, uint64_t at) { return static_cast<float>(mini_decode(fb, base[at])); };
+    gather_gemm_with<float, float>(s.g, d, local(core_, Space::L0A) + a, local(core_, Space::L0B) + b,
+                                   local(core_, Space::L0C) + c, local(core_, Space::BT) + bias, 0, ea, eb);
 }
 
 }  // namespace ptosim::cce

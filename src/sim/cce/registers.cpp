@@ -9,7 +9,8 @@ namespace ptosim::cce {
 
 const char* to_string(Dt d) {
     static const char* const names[] = {"float", "half", "bfloat16_t", "int32_t", "uint32_t", "int16_t",
-                                        "uint16_t", "int8_t", "uint8_t", "int64_t", "uint64_t"};
+                                        "uint16_t", "int8_t", "uint8_t", "int64_t", "uint64_t",
+                                        "float8_e4m3_t", "float8_e5m2_t", "hifloat8_t"};
     return names[static_cast<int>(d)];
 }
 

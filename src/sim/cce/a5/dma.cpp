@@ -13,12 +13,14 @@ namespace ptosim::cce::a5 {
 namespace {
 using namespace ptosim::cce::detail;
 
-// The loop registers of one core: [0] GM->UB, [1] UB->GM; each the sizes
-// (loop2 << 21 | loop1) and the strides of loop 1 and loop 2 (UB bytes << 40
-// | GM bytes). They are the core's, kept across kernels as the device keeps
-// them; the reset value is one iteration of each loop.
+// The loop registers of one core: [0] GM->UB, [1] UB->GM, [2] GM->L1; each
+// the sizes (loop2 << 21 | loop1) and the strides of loop 1 and loop 2
+// (local bytes << 40 | GM bytes). They are the core's, kept across kernels as
+// the device keeps them; the reset value is one iteration of each loop.
+// l1_pad: the pad value set_pad_val_outtol1 set (reset 0).
 struct Loops {
-    uint64_t reg[2][3] = {{uint64_t{1} << 21 | 1, 0, 0}, {uint64_t{1} << 21 | 1, 0, 0}};
+    uint64_t reg[3][3] = {{uint64_t{1} << 21 | 1, 0, 0}, {uint64_t{1} << 21 | 1, 0, 0}, {uint64_t{1} << 21 | 1, 0, 0}};
+    uint64_t l1_pad = 0;
 };
 std::mutex loops_mutex;
 std::unordered_map<const Core*, Loops> loops_of;
@@ -52,43 +54,69 @@ void each_burst(const Walk& w, const DmaV2& d, F&& f) {
 }  // namespace
 
 void set_dma_loop(const SourceLoc& loc, const char* op, bool to_ub, int which, uint64_t value) {
+    set_dma_loop(loc, op, to_ub ? DmaDir::GmToUb : DmaDir::UbToGm, which, value);
+}
+
+void set_dma_loop(const SourceLoc& loc, const char* op, DmaDir dir, int which, uint64_t value) {
     Core& c = core();
     dispatch(c, detail::dma_record(op, Pipe::S, loc, 0));
     std::lock_guard<std::mutex> lock(loops_mutex);
-    loops_of[&c].reg[to_ub ? 0 : 1][which] = value;
+    loops_of[&c].reg[static_cast<int>(dir)][which] = value;
 }
 
-void copy_gm_to_ub_v2(const SourceLoc& loc, uint64_t ub, const void* gm, const DmaV2& d) {
+void set_l1_pad_value(const SourceLoc& loc, uint64_t value) {
     Core& c = core();
-    const char* op = "copy_gm_to_ubuf_align_v2";
-    const Walk w = walk(loops(c), 0);
-    // With padding on (the data select bit), each UB burst is filled up to
-    // its 32-byte boundary with the pad value set_mov_pad_val set, its low
-    // `elem` bytes an element (chosen: pto-isa's TLOAD pads a tile's row
-    // this way, and its PADMAX/PADMIN testcases check the padded columns).
-    const auto padded_end = [&](uint64_t u) { return d.pad ? (u + d.len + 31) / 32 * 32 : u + d.len; };
-    uint64_t ub_end = 0, gm_end = 0, moved = 0;
+    dispatch(c, detail::dma_record("set_pad_val_outtol1", Pipe::S, loc, 0));
+    std::lock_guard<std::mutex> lock(loops_mutex);
+    loops_of[&c].l1_pad = value;
+}
+
+namespace {
+// GM -> a local buffer (UB or L1) in bursts over the two outer loops. With
+// the data select bit (`d.pad`), each burst is followed by `right_pad`
+// elements of the pad value and then filled up to its 32-byte boundary with
+// it, the pad value's low `elem` bytes an element (chosen: pto-isa's TLOAD
+// pads a tile's row this way, and its PADMAX/PADMIN testcases check the
+// padded columns).
+void copy_gm_to_local_v2(const SourceLoc& loc, const char* op, Space space, DmaDir dir, uint64_t dst,
+                         const void* gm, const DmaV2& d, uint32_t right_pad) {
+    Core& c = core();
+    const Loops l = loops(c);
+    const Walk w = walk(l, static_cast<int>(dir));
+    const int elem = d.elem > 0 ? d.elem : 1;
+    const auto padded_end = [&](uint64_t u) {
+        return d.pad ? (u + d.len + uint64_t(right_pad) * elem + 31) / 32 * 32 : u + d.len;
+    };
+    uint64_t local_end = 0, gm_end = 0, moved = 0;
     const auto* src = static_cast<const uint8_t*>(gm);
     each_burst(w, d, [&](uint64_t g, uint64_t u) {
-        ub_end = std::max(ub_end, padded_end(u));
+        local_end = std::max(local_end, padded_end(u));
         gm_end = std::max(gm_end, g + d.len);
         moved += d.len;
         check_gm(src + g, d.len, op, loc);
     });
     if (moved == 0) return;
-    check_local(c, Space::UB, ub, ub_end, (std::string(op) + " dst").c_str(), loc);
+    check_local(c, space, dst, local_end, (std::string(op) + " dst").c_str(), loc);
     OpRecord r = detail::dma_record(op, Pipe::MTE2, loc, moved);
-    r.write(Space::UB, ub, ub_end);
+    r.write(space, dst, local_end);
     r.read(Space::GM, reinterpret_cast<uintptr_t>(gm), gm_end);
     dispatch(c, r);
-    uint8_t* base = c.mem[static_cast<int>(Space::UB)] + ub;
-    const uint64_t pad_val = c.vec.pad_val;
-    const int elem = d.elem > 0 ? d.elem : 1;
+    uint8_t* base = c.mem[static_cast<int>(space)] + dst;
+    const uint64_t pad_val = space == Space::L1 ? l.l1_pad : c.vec.pad_val;
     each_burst(w, d, [&](uint64_t g, uint64_t u) {
         std::memcpy(base + u, src + g, d.len);
         for (uint64_t at = u + d.len; at < padded_end(u); ++at)
             base[at] = static_cast<uint8_t>(pad_val >> (8 * ((at - u) % uint64_t(elem))));
     });
+}
+}  // namespace
+
+void copy_gm_to_ub_v2(const SourceLoc& loc, uint64_t ub, const void* gm, const DmaV2& d) {
+    copy_gm_to_local_v2(loc, "copy_gm_to_ubuf_align_v2", Space::UB, DmaDir::GmToUb, ub, gm, d, 0);
+}
+
+void copy_gm_to_l1_v2(const SourceLoc& loc, uint64_t l1, const void* gm, const DmaV2& d, uint32_t right_pad) {
+    copy_gm_to_local_v2(loc, "copy_gm_to_cbuf_align_v2", Space::L1, DmaDir::GmToL1, l1, gm, d, right_pad);
 }
 
 void copy_ub_to_gm_v2(const SourceLoc& loc, void* gm, uint64_t ub, const DmaV2& d) {

@@ -74,4 +74,44 @@ void vscatter(const SourceLoc& loc, const VReg& src, uint64_t ub, int elem, cons
                         std::min(elem, idx_width));
 }
 
+// vgatherb: 32-byte block k of the register from UB at ub + index[k] bytes
+// (asc-devkit "GatherB": indices in bytes, 32-byte aligned, uint32); an
+// element the mask leaves out is zero (chosen), a block with none active is
+// not read.
+void vgatherb(const SourceLoc& loc, VReg& dst, uint64_t ub, int elem, const VReg& idx, const Pred& mask) {
+    Core& c = core();
+    const char* op = "vgatherb";
+    if (ub % 32 != 0)
+        fault(loc, std::string(op) + " from UB offset " + std::to_string(ub) + ", which is not 32-byte aligned (the base must be)");
+    uint64_t lo = UINT64_MAX, hi = 0;
+    bool used[kVL / 32] = {};
+    for (int k = 0; k < kVL / 32; ++k) {
+        for (int j = 0; j < 32 && !used[k]; j += elem) used[k] = mask.lane(k * 32 + j);
+        if (!used[k]) continue;
+        const uint64_t off = index_at(idx, k, 4);
+        if (off % 32 != 0)
+            fault(loc, std::string(op) + ": index " + std::to_string(k) + " is " + std::to_string(off) +
+                           " bytes, not a multiple of 32 (each index names a 32-byte block)");
+        lo = std::min(lo, ub + off);
+        hi = std::max(hi, ub + off + 32);
+    }
+    OpRecord r = vector_record(op, loc);
+    if (hi > 0) {
+        check_local(c, Space::UB, lo, hi - lo, (std::string(op) + " src").c_str(), loc);
+        r.bytes = hi - lo;
+        r.read(Space::UB, lo, hi - lo);
+    }
+    dispatch(c, r);
+    const uint8_t* mem = c.mem[static_cast<int>(Space::UB)];
+    VReg out;
+    std::memset(out.b, 0, kVL);
+    for (int k = 0; k < kVL / 32; ++k) {
+        if (!used[k]) continue;
+        const uint8_t* from = mem + ub + index_at(idx, k, 4);
+        for (int j = 0; j < 32; j += elem)
+            if (mask.lane(k * 32 + j)) std::memcpy(out.b + k * 32 + j, from + j, elem);
+    }
+    dst = out;
+}
+
 }  // namespace ptosim::cce::a5

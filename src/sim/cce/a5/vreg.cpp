@@ -131,9 +131,9 @@ void plogic(const SourceLoc& loc, const char* op, PLogic how, Pred& out, const P
 void vload(const SourceLoc& loc, const char* op, VReg& dst, uint64_t ub, Ld how, int elem) {
     Core& c = core();
     if (how == Ld::Unsupported)
-        fault(loc, std::string(op) + ": this load distribution (E2B, or DINTLV into one register) is not simulated by "
-                                     "ptosim yet; NORM, BRC_B*, US_B*, DS_B*, UNPK_B*, UNPK4_B8 and BLK are "
-                                     "(docs/intrinsics/a5-vreg.md)");
+        fault(loc, std::string(op) + ": this load distribution (DINTLV into one register) is not simulated by "
+                                     "ptosim yet; NORM, BRC_B*, US_B*, DS_B*, UNPK_B*, UNPK4_B8, BLK and E2B_B16/B32 "
+                                     "are (docs/intrinsics/a5-vreg.md)");
     // LoadAlign: a full-register load starts on a 32-byte boundary.
     if (how == Ld::Norm && ub % 32 != 0)
         fault(loc, std::string(op) + " NORM from UB offset " + std::to_string(ub) +
@@ -144,6 +144,7 @@ void vload(const SourceLoc& loc, const char* op, VReg& dst, uint64_t ub, Ld how,
     else if (how == Ld::Us || how == Ld::Unpk) bytes = kVL / 2;
     else if (how == Ld::Blk) bytes = 32;
     else if (how == Ld::Unpk4) bytes = kVL / 4;
+    else if (how == Ld::E2b) bytes = uint64_t(kVL / 32) * elem;
     check_local(c, Space::UB, ub, bytes, (std::string(op) + " src").c_str(), loc);
     OpRecord r = vector_record(op, loc);
     r.bytes = bytes;
@@ -166,6 +167,10 @@ void vload(const SourceLoc& loc, const char* op, VReg& dst, uint64_t ub, Ld how,
     case Ld::Blk:  // one 32-byte block, in every block (asc_loadalign_brc_datablock)
         for (int k = 0; k < kVL / 32; ++k) std::memcpy(out.b + 32 * k, src, 32);
         break;
+    case Ld::E2b:  // element k into every slot of block k (LoadAlign, DIST_E2B_B16/B32)
+        for (int k = 0; k < kVL / 32; ++k)
+            for (int j = 0; j < 32; j += elem) std::memcpy(out.b + 32 * k + j, src + k * elem, elem);
+        break;
     case Ld::Unpk4:  // 64 bytes, byte i into the low byte of 32-bit slot i (asc_loadalign_unpack4)
         std::memset(out.b, 0, kVL);
         for (int i = 0; i < kVL / 4; ++i) out.b[4 * i] = src[i];
@@ -181,12 +186,12 @@ void vload(const SourceLoc& loc, const char* op, VReg& dst, uint64_t ub, Ld how,
 void vstore(const SourceLoc& loc, const char* op, const VReg& src, uint64_t ub, St how, int elem, const Pred& mask) {
     Core& c = core();
     if (how == St::Unsupported)
-        fault(loc, std::string(op) + ": this store distribution (INTLV, PK4, MRG*CHN) is not simulated by ptosim yet; "
-                                     "NORM_B*, ONEPT_B* and PK_B* are (docs/intrinsics/a5-vreg.md)");
+        fault(loc, std::string(op) + ": this store distribution (INTLV from one register, MRG*CHN) is not simulated "
+                                     "by ptosim yet; NORM_B*, ONEPT_B*, PK_B* and PK4_B32 are (docs/intrinsics/a5-vreg.md)");
     const int n = kVL / elem;
     // What lands in UB: the active elements (NORM), element 0 (ONEPT), or
-    // the low half of each active element, packed (PK).
-    const int out_elem = how == St::Pk ? elem / 2 : elem;
+    // the low half (PK) or quarter (PK4) of each active element, packed.
+    const int out_elem = how == St::Pk ? elem / 2 : how == St::Pk4 ? elem / 4 : elem;
     int first = -1, last = -1;
     for (int i = 0; i < (how == St::OnePt ? 1 : n); ++i)
         if (active(mask, i, elem)) {
@@ -205,6 +210,40 @@ void vstore(const SourceLoc& loc, const char* op, const VReg& src, uint64_t ub, 
     uint8_t* dst = c.mem[static_cast<int>(Space::UB)] + ub;
     for (int i = first; i <= last; ++i)
         if (active(mask, i, elem)) std::memcpy(dst + i * out_elem, src.b + i * elem, out_elem);
+}
+
+void vstore_blocks(const SourceLoc& loc, const VReg& src, uint64_t ub, uint32_t block_stride, int elem,
+                   const Pred& mask) {
+    Core& c = core();
+    const char* op = "vsstb";
+    if (ub % 32 != 0)
+        fault(loc, std::string(op) + " to UB offset " + std::to_string(ub) +
+                       ", which is not 32-byte aligned (the address must be)");
+    // Block k to ub + k * block_stride * 32; a block whose elements are all
+    // inactive is neither written nor checked (documented).
+    uint64_t lo = UINT64_MAX, hi = 0;
+    bool used[kVL / 32] = {};
+    for (int k = 0; k < kVL / 32; ++k) {
+        for (int j = 0; j < 32 && !used[k]; j += elem) used[k] = active(mask, (k * 32 + j) / elem, elem);
+        if (!used[k]) continue;
+        const uint64_t at = ub + uint64_t(k) * block_stride * 32;
+        lo = std::min(lo, at);
+        hi = std::max(hi, at + 32);
+    }
+    OpRecord r = vector_record(op, loc);
+    if (hi > 0) {
+        check_local(c, Space::UB, lo, hi - lo, (std::string(op) + " dst").c_str(), loc);
+        r.bytes = hi - lo;
+        r.write(Space::UB, lo, hi - lo);
+    }
+    dispatch(c, r);
+    uint8_t* mem = c.mem[static_cast<int>(Space::UB)];
+    for (int k = 0; k < kVL / 32; ++k) {
+        if (!used[k]) continue;
+        uint8_t* to = mem + ub + uint64_t(k) * block_stride * 32;
+        for (int j = 0; j < 32; j += elem)
+            if (active(mask, (k * 32 + j) / elem, elem)) std::memcpy(to + j, src.b + k * 32 + j, elem);
+    }
 }
 
 void vload2(const SourceLoc& loc, const char* op, VReg& lo, VReg& hi, uint64_t ub, int elem) {
@@ -421,6 +460,25 @@ void vreduce_blocks(const SourceLoc& loc, const char* op, Red how, Dt d, VReg& d
                 acc = binary<T>(how == Red::Add ? Bin::Add : how == Red::Max ? Bin::Max : Bin::Min, acc, at<T>(a, i), acc);
             }
             store(out.b, uint64_t(k) * sizeof(T), acc);
+        }
+        dst = out;
+    });
+}
+
+void vpair_add(const SourceLoc& loc, Dt d, VReg& dst, const VReg& a, const Pred& m) {
+    if (d != Dt::F16 && d != Dt::F32)
+        fault(loc, std::string("vcpadd: half or float elements only (asc-devkit PairReduceElem), not ") + to_string(d));
+    dispatch(core(), reg_record("vcpadd", d, loc, count_active(m, size_of(d))));
+    with_type(d, [&](auto t) {
+        using T = decltype(t);
+        const int n = kVL / int(sizeof(T));
+        const T zero = from_double<T>(0.0);
+        VReg out{};
+        for (int i = 0; i < n / 2; ++i) {
+            const T x = active(m, 2 * i, sizeof(T)) ? at<T>(a, 2 * i) : zero;
+            const T y = active(m, 2 * i + 1, sizeof(T)) ? at<T>(a, 2 * i + 1) : zero;
+            // One addition in the element type (rounded once).
+            store(out.b, uint64_t(i) * sizeof(T), binary<T>(Bin::Add, x, y, x));
         }
         dst = out;
     });
