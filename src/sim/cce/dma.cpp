@@ -1,5 +1,6 @@
 // A2A3's DMA between GM and UB and within UB, in bursts with gaps, padding
 // and the atomic store modes (docs/intrinsics/dma.md).
+#include <ptosim/sdma.hpp>
 #include "repeat.hpp"
 
 #include <string>
@@ -75,16 +76,20 @@ void copy_ub_to_gm(const SourceLoc& loc, const char* op, void* gm, uint64_t ub, 
     r.atomic = atomic != 0;
     dispatch(c, r);
     const uint8_t* base = c.mem[static_cast<int>(Space::UB)] + ub;
-    GmAtomicScope scope(c, atomic != 0);
-    for (uint32_t i = 0; i < b.n; ++i) {
-        uint8_t* d = dst + i * dst_pitch;
-        const uint8_t* s = base + i * src_pitch;
-        if (atomic == 0) {
-            std::memcpy(d, s, len);
-        } else {
-            detail::with_type(static_cast<Dt>(atomic - 1), [&](auto t) { add_into<decltype(t)>(d, s, len); });
+    {
+        GmAtomicScope scope(c, atomic != 0);
+        for (uint32_t i = 0; i < b.n; ++i) {
+            uint8_t* d = dst + i * dst_pitch;
+            const uint8_t* s = base + i * src_pitch;
+            if (atomic == 0) {
+                std::memcpy(d, s, len);
+            } else {
+                detail::with_type(static_cast<Dt>(atomic - 1), [&](auto t) { add_into<decltype(t)>(d, s, len); });
+            }
         }
     }
+    // A store to an SDMA doorbell starts the queue's transfers.
+    sdma::on_gm_store(c, loc, dst, gm_bytes);
     (void)elem_bytes;
 }
 

@@ -1,6 +1,7 @@
 // A5's DMA between GM and UB (copy_gm_to_ubuf_align_v2,
 // copy_ubuf_to_gm_align_v2) and its loop registers
 // (docs/intrinsics/a5-vreg.md, "DMA").
+#include <ptosim/sdma.hpp>
 #include <ptosim/cce_a5.hpp>
 
 #include "../repeat.hpp"
@@ -115,6 +116,8 @@ void copy_ub_to_gm_v2(const SourceLoc& loc, void* gm, uint64_t ub, const DmaV2& 
     dispatch(c, r);
     const uint8_t* base = c.mem[static_cast<int>(Space::UB)] + ub;
     each_burst(w, d, [&](uint64_t g, uint64_t u) { std::memcpy(dst + g, base + u, d.len); });
+    // A store to an SDMA doorbell starts the queue's transfers.
+    sdma::on_gm_store(c, loc, dst, gm_end);
 }
 
 }  // namespace ptosim::cce::a5
