@@ -7,8 +7,10 @@
 #
 #   scripts/conformance_comm.sh PTO_ISA [--target a2a3|a5] [--ranks 2|4|8]
 #       [--cases tput,tget] [--headers ptolab|pto-isa] [--out FILE] [--log FILE]
-#       [--work DIR]
+#       [--work DIR] [--async]
 #
+# --async: also the asynchronous testcases (*_async: TPUT_ASYNC, TGET_ASYNC
+# over SDMA), which run_comm_test.sh leaves out unless given -a.
 # --headers: the PTO headers the kernels compile against (PTOCC_PTO_HEADERS,
 # docs/ptocc.md): ptolab's own pto::comm (the default), or the checkout's
 # pto-isa headers executed over ptosim's CCE intrinsics.
@@ -26,7 +28,7 @@ build=${PTOLAB_BUILD_DIR:-$root/build}
 usage() { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 [ $# -ge 1 ] || usage
 pto_isa=$(cd "$1" && pwd); shift
-target=a2a3 ranks=8 cases="" out="" log="" work="" headers=ptolab
+target=a2a3 ranks=8 cases="" out="" log="" work="" headers=ptolab async=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --target) target=$2; shift 2 ;;
@@ -36,6 +38,7 @@ while [ $# -gt 0 ]; do
     --out) out=$2; shift 2 ;;
     --log) log=$2; shift 2 ;;
     --work) work=$2; shift 2 ;;
+    --async) async=1; shift ;;
     -h|--help) usage ;;
     *) echo "conformance_comm.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
@@ -63,6 +66,7 @@ commit=$(git -C "$pto_isa" rev-parse --short=8 HEAD 2>/dev/null || echo unknown)
 mkdir -p "$(dirname "$log")"
 
 args=(-n "$ranks" -v "$soc")
+[ "$async" = 1 ] && args+=(-a)
 if [ -n "$cases" ]; then IFS=, read -ra cs <<<"$cases"; for c in "${cs[@]}"; do args+=(-t "$c"); done; fi
 start=$(date +%s)
 set +e
