@@ -84,27 +84,45 @@ secs=$(( $(date +%s) - start ))
 /usr/bin/python3 - "$log" "$target" "$ranks" "$commit" "$rc" "$secs" "$headers" "${out:-}" <<'PY'
 import re, sys
 log, target, ranks, commit, rc, secs, headers, out = sys.argv[1:9]
-runs, cur = [], None
+# A run of run_comm_test.sh at N ranks is one or more mpirun invocations
+# (newer run_st.py also runs every lower rank count first, and one
+# invocation per case for the CCU tests): the gtest cases counted are those
+# of the invocations at N ranks, each invocation's count once (every rank
+# prints it).
+runs, cur, level, inv = [], None, 0, None
+def close_invocation():
+    global inv
+    if cur is not None and inv is not None and level == cur["ranks"]:
+        cur["passed"] += inv
+    inv = None
 for line in open(log, errors="replace"):
     m = re.search(r"\[INFO\] Running testcase: (\S+)\s+\(nranks=(\d+)", line)
     if m:
+        close_invocation()
         cur = {"case": m.group(1), "ranks": int(m.group(2)), "passed": 0, "skipped": 0, "failed": set(), "ok": True}
         runs.append(cur)
         continue
     if cur is None:
         continue
+    m = re.search(r"run command: \S*mpirun -n (\d+) ", line)
+    if m:
+        close_invocation()
+        level, inv = int(m.group(1)), 0
+        continue
     if "[ERROR] Testcase failed:" in line:
         cur["ok"] = False
     for m in re.finditer(r"\[  PASSED  \] (\d+) tests?\.", line):
-        cur["passed"] = max(cur["passed"], int(m.group(1)))
+        if inv is not None:
+            inv = max(inv, int(m.group(1)))
     for m in re.finditer(r"\[  SKIPPED \] (\d+) tests?,", line):
         cur["skipped"] = max(cur["skipped"], int(m.group(1)))
     for m in re.finditer(r"\[  FAILED  \] (\S+\.\S+)", line):
         cur["failed"].add(m.group(1))
+close_invocation()
 ok_runs = sum(r["ok"] for r in runs)
 lines = [f"pto-isa {commit}, {target}, {headers} headers, up to {ranks} ranks: {ok_runs} of {len(runs)} runs passed "
          f"(run_comm_test.sh exit {rc}, {secs} s)", "",
-         "| Testcase | Ranks | Result | gtest cases passed per rank | Failed cases |",
+         "| Testcase | Ranks | Result | gtest cases passed at that rank count (each on every rank) | Failed cases |",
          "|----------|------:|--------|------:|--------------|"]
 for r in runs:
     lines.append(f"| {r['case']} | {r['ranks']} | {'pass' if r['ok'] else 'FAIL'} | {r['passed']} | "
