@@ -87,13 +87,13 @@ log, target, ranks, commit, rc, secs, headers, out = sys.argv[1:9]
 # A run of run_comm_test.sh at N ranks is one or more mpirun invocations
 # (newer run_st.py also runs every lower rank count first, and one
 # invocation per case for the CCU tests): the gtest cases counted are those
-# of the invocations at N ranks, each invocation's count once (every rank
-# prints it).
+# of the invocations at N ranks: in each, the fewest any rank passed (every
+# rank prints its own count).
 runs, cur, level, inv = [], None, 0, None
 def close_invocation():
     global inv
     if cur is not None and inv is not None and level == cur["ranks"]:
-        cur["passed"] += inv
+        cur["passed"] += min(inv) if inv else 0
     inv = None
 for line in open(log, errors="replace"):
     m = re.search(r"\[INFO\] Running testcase: (\S+)\s+\(nranks=(\d+)", line)
@@ -107,13 +107,13 @@ for line in open(log, errors="replace"):
     m = re.search(r"run command: \S*mpirun -n (\d+) ", line)
     if m:
         close_invocation()
-        level, inv = int(m.group(1)), 0
+        level, inv = int(m.group(1)), []
         continue
     if "[ERROR] Testcase failed:" in line:
         cur["ok"] = False
     for m in re.finditer(r"\[  PASSED  \] (\d+) tests?\.", line):
         if inv is not None:
-            inv = max(inv, int(m.group(1)))
+            inv.append(int(m.group(1)))
     for m in re.finditer(r"\[  SKIPPED \] (\d+) tests?,", line):
         cur["skipped"] = max(cur["skipped"], int(m.group(1)))
     for m in re.finditer(r"\[  FAILED  \] (\S+\.\S+)", line):
