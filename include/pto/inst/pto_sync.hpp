@@ -815,6 +815,8 @@ struct AsyncSession {
     DmaEngine engine{DmaEngine::SDMA};
     bool valid{false};
     __gm__ uint8_t* contextGm{nullptr};
+    uint64_t tmpBufAddr{0};  // the scratch tile: UB offset and bytes
+    uint32_t tmpBufSize{0};
     uint32_t syncId{0};
     uint32_t channelGroupIdx{0};
     uint64_t blockBytes{1024 * 1024};
