@@ -1,6 +1,7 @@
 // The SDMA engine: queues registered by aclnnShmemSdmaStarsQuery (aclnn.cpp),
 // run when a DMA store writes a doorbell. include/ptosim/sdma.hpp.
 #include <ptosim/sdma.hpp>
+#include <ptosim/peers.hpp>
 
 #include <atomic>
 #include <cstdio>
@@ -50,7 +51,9 @@ void run_entry(Core& c, const SourceLoc& loc, const Queue& q, uint32_t index) {
     const uint64_t src = uint64_t(rd32(e + 32)) | (uint64_t(rd32(e + 36)) << 32);
     const uint64_t dst = uint64_t(rd32(e + 40)) | (uint64_t(rd32(e + 44)) << 32);
     const uint32_t len = c.target == Target::A5 ? rd32(e + 48) : rd32(e + 28);
-    const std::string where = "SDMA queue " + std::to_string(q.sq_id) + " entry " + std::to_string(index);
+    std::string where = "SDMA queue " + std::to_string(q.sq_id) + " entry " + std::to_string(index);
+    if (process_ranks() > 1)
+        where += " (rank " + std::to_string(process_rank()) + " of " + std::to_string(process_ranks()) + ")";
     if (opcode != 0)
         fault(loc, where + ": opcode " + std::to_string(opcode) +
                        " is not simulated (only 0, a copy); the kernel's SDMA code wrote an entry ptosim cannot run");

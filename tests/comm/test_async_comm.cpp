@@ -472,9 +472,9 @@ TEST(AsyncComm, ARemoteAddressOutsideThePeersWindowFaults) {
     ASSERT_FALSE(st.ok());
     char want[300];
     std::snprintf(want, sizeof want,
-                  "TPUT_ASYNC destination: GM bytes [0x%lx, 0x%lx) run 192 bytes past the end of rank %d's "
-                  "2097152-byte communicator window",
-                  reinterpret_cast<unsigned long>(past), reinterpret_cast<unsigned long>(past) + 256, next);
+                  "TPUT_ASYNC destination (rank %d of %d): GM bytes [0x%lx, 0x%lx) run 192 bytes past the end of "
+                  "rank %d's 2097152-byte communicator window",
+                  R(), N(), reinterpret_cast<unsigned long>(past), reinterpret_cast<unsigned long>(past) + 256, next);
     EXPECT_NE(st.message.find(want), std::string::npos) << st.message;
     EXPECT_NE(st.message.find("test_async_comm.cpp:" + std::to_string(line)), std::string::npos) << st.message;
     barrier();
@@ -567,8 +567,10 @@ TEST(SdmaEngine, AnEntryOutsideThePeersWindowFaultsNamingQueueAndEntry) {
     ASSERT_FALSE(st.ok());
     char want[300];
     std::snprintf(want, sizeof want,
-                  "SDMA queue %u entry 0 destination: GM bytes [0x%lx, 0x%lx) run 48 bytes past the end of rank %d's",
-                  c.sq_id, reinterpret_cast<unsigned long>(past), reinterpret_cast<unsigned long>(past) + 64, next);
+                  "SDMA queue %u entry 0 (rank %d of %d) destination: GM bytes [0x%lx, 0x%lx) run 48 bytes past the "
+                  "end of rank %d's",
+                  c.sq_id, R(), N(), reinterpret_cast<unsigned long>(past), reinterpret_cast<unsigned long>(past) + 64,
+                  next);
     EXPECT_NE(st.message.find(want), std::string::npos) << st.message;
     barrier();
 }

@@ -32,6 +32,14 @@ uint64_t elements(const G& g) {
     return n;
 }
 
+// " (rank R of N)" in a multi-rank run: the rank that issued a transfer,
+// for its fault reports (the window's owner is named by the check).
+inline std::string issuer() {
+    return ptosim::process_ranks() > 1
+               ? " (rank " + std::to_string(ptosim::process_rank()) + " of " + std::to_string(ptosim::process_ranks()) + ")"
+               : std::string();
+}
+
 // The queues an SDMA transfer goes through: the workspace must hold the
 // queue query's description, with the session's channel group in it.
 inline void check_queues(const pto::comm::AsyncSession& s, const SourceLoc& loc, const std::string& op) {
@@ -58,8 +66,8 @@ void mte_fallback(const CallSite& cs, const SourceLoc& loc, ptosim::Core& c, con
     ptosim::check_local(c, Space::UB, session.tmpBufAddr, session.tmpBufSize, (op + " scratch tile").c_str(), loc);
     for (uint64_t off = 0; off < bytes; off += session.tmpBufSize) {
         const uint64_t n = std::min<uint64_t>(session.tmpBufSize, bytes - off);
-        ptosim::check_gm(s + off, n, (op + " source").c_str(), loc);
-        ptosim::check_gm(d + off, n, (op + " destination").c_str(), loc);
+        ptosim::check_gm(s + off, n, (op + " source" + issuer()).c_str(), loc);
+        ptosim::check_gm(d + off, n, (op + " destination" + issuer()).c_str(), loc);
         OpRecord in = make_record(op.c_str(), Pipe::MTE2, cs);
         in.dtype = dtype_name<T>();
         in.read(Space::GM, reinterpret_cast<uintptr_t>(s + off), n);
@@ -119,8 +127,8 @@ pto::comm::AsyncEvent async_copy(const CallSite& cs, GD& dst, GS& src, const pto
     check_queues(session, loc, o);
     auto* s = reinterpret_cast<const uint8_t*>(src.data()) + session.commBlockOffset;
     auto* d = reinterpret_cast<uint8_t*>(dst.data()) + session.commBlockOffset;
-    ptosim::check_gm(s, bytes, (o + " source").c_str(), loc);
-    ptosim::check_gm(d, bytes, (o + " destination").c_str(), loc);
+    ptosim::check_gm(s, bytes, (o + " source" + issuer()).c_str(), loc);
+    ptosim::check_gm(d, bytes, (o + " destination" + issuer()).c_str(), loc);
     OpRecord rec = make_record(op, Pipe::MTE3, cs);
     rec.dtype = dtype_name<T>();
     rec.read(Space::GM, reinterpret_cast<uintptr_t>(s), bytes);
