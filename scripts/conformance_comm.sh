@@ -7,8 +7,10 @@
 #
 #   scripts/conformance_comm.sh PTO_ISA [--target a2a3|a5] [--ranks 2|4|8]
 #       [--cases tput,tget] [--headers ptolab|pto-isa] [--out FILE] [--log FILE]
-#       [--work DIR]
+#       [--work DIR] [--async]
 #
+# --async: also the asynchronous testcases (*_async: TPUT_ASYNC, TGET_ASYNC
+# over SDMA), which run_comm_test.sh leaves out unless given -a.
 # --headers: the PTO headers the kernels compile against (PTOCC_PTO_HEADERS,
 # docs/ptocc.md): ptolab's own pto::comm (the default), or the checkout's
 # pto-isa headers executed over ptosim's CCE intrinsics.
@@ -26,7 +28,7 @@ build=${PTOLAB_BUILD_DIR:-$root/build}
 usage() { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 [ $# -ge 1 ] || usage
 pto_isa=$(cd "$1" && pwd); shift
-target=a2a3 ranks=8 cases="" out="" log="" work="" headers=ptolab
+target=a2a3 ranks=8 cases="" out="" log="" work="" headers=ptolab async=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --target) target=$2; shift 2 ;;
@@ -36,6 +38,7 @@ while [ $# -gt 0 ]; do
     --out) out=$2; shift 2 ;;
     --log) log=$2; shift 2 ;;
     --work) work=$2; shift 2 ;;
+    --async) async=1; shift ;;
     -h|--help) usage ;;
     *) echo "conformance_comm.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
@@ -63,6 +66,7 @@ commit=$(git -C "$pto_isa" rev-parse --short=8 HEAD 2>/dev/null || echo unknown)
 mkdir -p "$(dirname "$log")"
 
 args=(-n "$ranks" -v "$soc")
+[ "$async" = 1 ] && args+=(-a)
 if [ -n "$cases" ]; then IFS=, read -ra cs <<<"$cases"; for c in "${cs[@]}"; do args+=(-t "$c"); done; fi
 start=$(date +%s)
 set +e
@@ -80,27 +84,45 @@ secs=$(( $(date +%s) - start ))
 /usr/bin/python3 - "$log" "$target" "$ranks" "$commit" "$rc" "$secs" "$headers" "${out:-}" <<'PY'
 import re, sys
 log, target, ranks, commit, rc, secs, headers, out = sys.argv[1:9]
-runs, cur = [], None
+# A run of run_comm_test.sh at N ranks is one or more mpirun invocations
+# (newer run_st.py also runs every lower rank count first, and one
+# invocation per case for the CCU tests): the gtest cases counted are those
+# of the invocations at N ranks: in each, the fewest any rank passed (every
+# rank prints its own count).
+runs, cur, level, inv = [], None, 0, None
+def close_invocation():
+    global inv
+    if cur is not None and inv is not None and level == cur["ranks"]:
+        cur["passed"] += min(inv) if inv else 0
+    inv = None
 for line in open(log, errors="replace"):
     m = re.search(r"\[INFO\] Running testcase: (\S+)\s+\(nranks=(\d+)", line)
     if m:
+        close_invocation()
         cur = {"case": m.group(1), "ranks": int(m.group(2)), "passed": 0, "skipped": 0, "failed": set(), "ok": True}
         runs.append(cur)
         continue
     if cur is None:
         continue
+    m = re.search(r"run command: \S*mpirun -n (\d+) ", line)
+    if m:
+        close_invocation()
+        level, inv = int(m.group(1)), []
+        continue
     if "[ERROR] Testcase failed:" in line:
         cur["ok"] = False
     for m in re.finditer(r"\[  PASSED  \] (\d+) tests?\.", line):
-        cur["passed"] = max(cur["passed"], int(m.group(1)))
+        if inv is not None:
+            inv.append(int(m.group(1)))
     for m in re.finditer(r"\[  SKIPPED \] (\d+) tests?,", line):
         cur["skipped"] = max(cur["skipped"], int(m.group(1)))
     for m in re.finditer(r"\[  FAILED  \] (\S+\.\S+)", line):
         cur["failed"].add(m.group(1))
+close_invocation()
 ok_runs = sum(r["ok"] for r in runs)
 lines = [f"pto-isa {commit}, {target}, {headers} headers, up to {ranks} ranks: {ok_runs} of {len(runs)} runs passed "
          f"(run_comm_test.sh exit {rc}, {secs} s)", "",
-         "| Testcase | Ranks | Result | gtest cases passed per rank | Failed cases |",
+         "| Testcase | Ranks | Result | gtest cases passed at that rank count (each on every rank) | Failed cases |",
          "|----------|------:|--------|------:|--------------|"]
 for r in runs:
     lines.append(f"| {r['case']} | {r['ranks']} | {'pass' if r['ok'] else 'FAIL'} | {r['passed']} | "

@@ -39,6 +39,36 @@ typedef enum aclrtMemMallocPolicy {
     ACL_MEM_ACCESS_USER_SPACE_READONLY = 0x100000
 } aclrtMemMallocPolicy;
 
+/* Flags of aclrtCreateStreamWithConfig (CANN's values; several may be or-ed). */
+#define ACL_STREAM_FAST_LAUNCH 0x00000001U
+#define ACL_STREAM_FAST_SYNC 0x00000002U
+#define ACL_STREAM_PERSISTENT 0x00000004U
+#define ACL_STREAM_HUGE 0x00000008U
+#define ACL_STREAM_CPU_SCHEDULE 0x00000010U
+#define ACL_STREAM_DEVICE_USE_ONLY 0x00000020U
+
+/* Stream attributes (aclrtSetStreamAttribute, aclrtGetStreamAttribute). */
+typedef enum {
+    ACL_STREAM_ATTR_FAILURE_MODE = 1,
+    ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK = 2,
+    ACL_STREAM_ATTR_USER_CUSTOM_TAG = 3,
+    ACL_STREAM_ATTR_CACHE_OP_INFO = 4
+} aclrtStreamAttr;
+
+typedef union {
+    uint64_t failureMode;       /* 0: continue after a failed task, 1: stop on failure */
+    uint32_t overflowSwitch;    /* 0 or 1 */
+    uint32_t userCustomTag;     /* any value */
+    uint32_t cacheOpInfoSwitch; /* 0 or 1 */
+    uint32_t reserve[4];
+} aclrtStreamAttrValue;
+
+/* Failure modes (aclrtStreamAttrValue.failureMode). */
+typedef enum aclrtStreamFailureMode {
+    ACL_CONTINUE_ON_FAILURE = 0,
+    ACL_STOP_ON_FAILURE = 1
+} aclrtStreamFailureMode;
+
 /* Devices */
 ACL_FUNC_VISIBILITY aclError aclrtSetDevice(int32_t deviceId);
 ACL_FUNC_VISIBILITY aclError aclrtResetDevice(int32_t deviceId);
@@ -48,6 +78,19 @@ ACL_FUNC_VISIBILITY const char *aclrtGetSocName(void);
 
 /* Streams */
 ACL_FUNC_VISIBILITY aclError aclrtCreateStream(aclrtStream *stream);
+/* A stream created with flags (ACL_STREAM_*); priority must be 0 (reserved in CANN). */
+ACL_FUNC_VISIBILITY aclError aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority, uint32_t flag);
+/* The stream's id: 0 for the default stream (nullptr), 1, 2, ... in creation order. */
+ACL_FUNC_VISIBILITY aclError aclrtStreamGetId(aclrtStream stream, int32_t *streamId);
+/* The flags the stream was created with (0 for aclrtCreateStream and the default stream). */
+ACL_FUNC_VISIBILITY aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t *flags);
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType,
+                                                     aclrtStreamAttrValue *value);
+ACL_FUNC_VISIBILITY aclError aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType,
+                                                     aclrtStreamAttrValue *value);
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode);
+/* The current device's context (one per device, made by aclrtSetDevice). */
+ACL_FUNC_VISIBILITY aclError aclrtGetCurrentContext(aclrtContext *context);
 ACL_FUNC_VISIBILITY aclError aclrtDestroyStream(aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream);
 /* timeout in milliseconds; -1 waits without limit. */

@@ -16,6 +16,13 @@ extern "C" {
 rtError_t rtSetDevice(int32_t device);
 rtError_t rtStreamCreate(void **stream, int32_t priority);
 rtError_t rtStreamDestroy(void *stream);
+/* A stream's submission and completion queue ids: its ACL stream id
+ * (aclrtStreamGetId), one queue pair per stream. */
+rtError_t rtStreamGetSqid(const void *stream, uint32_t *sqId);
+rtError_t rtStreamGetCqid(const void *stream, uint32_t *cqId, uint32_t *logicCqId);
+/* Device information: infoType 19 (the physical die id) answers 0, the
+ * simulated device having one die; other types are refused. */
+rtError_t rtGetDeviceInfo(uint32_t deviceId, int32_t moduleType, int32_t infoType, int64_t *value);
 #ifdef __cplusplus
 }
 #endif

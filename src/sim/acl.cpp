@@ -20,6 +20,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <string>
@@ -44,12 +45,30 @@ static_assert(ptosim::err::kVectorCoreException == 507035);
 constexpr uint32_t kFftsCtrlBytes = 64;  // size of the control block device.cpp reserves
 constexpr int kNoDevice = -1;
 
+struct StreamInfo {
+    int32_t id = 0;
+    uint32_t flags = 0;
+    uint64_t failure_mode = ACL_CONTINUE_ON_FAILURE;
+    uint32_t overflow = 0, tag = 0, cache_op = 0;
+};
+
+// One context per device: aclrtGetCurrentContext hands out its address.
+struct DeviceContext {
+    int device;
+};
+DeviceContext g_contexts[1024];
+
 struct State {
     std::mutex mu;
     bool initialized = false;
     bool device_active[1024] = {};  // indexed by device id; count is capped below
     int last_set_device = kNoDevice;
     std::map<Stream*, int> acl_streams;  // streams from aclrtCreateStream -> device id
+    // What aclrtCreateStreamWithConfig and aclrtSetStreamAttribute set, per
+    // created stream; the default stream's is `default_info`.
+    std::map<Stream*, StreamInfo> stream_info;
+    StreamInfo default_info;
+    int32_t next_stream_id = 1;
 };
 
 State& state() {
@@ -324,6 +343,12 @@ aclError resolve_stream(const char* fn, aclrtStream stream, Stream** out) {
 void destroy_streams(const std::vector<Stream*>& streams) {
     for (Stream* s : streams) {
         graph_stream_released(s);
+        sdma_stream_released(s);
+        {
+            State& st = state();
+            std::lock_guard lk(st.mu);
+            st.stream_info.erase(s);
+        }
         (void)Device::get().destroy_stream(s);
     }
 }
@@ -533,19 +558,162 @@ aclError aclrtGetDeviceCount(uint32_t* count) {
 
 const char* aclrtGetSocName(void) { return Device::get().soc().name; }
 
-aclError aclrtCreateStream(aclrtStream* stream) {
+}  // extern "C"
+
+namespace ptosim::acl_impl {
+aclError create_stream(const char* fn, aclrtStream* stream, uint32_t flags) {
     if (!stream)
         return fail(ACL_ERROR_INVALID_PARAM,
-                    "aclrtCreateStream: stream is null; pass the address of an aclrtStream to receive the handle");
+                    std::string(fn) + ": stream is null; pass the address of an aclrtStream to receive the handle");
     *stream = nullptr;
-    if (aclError e = require_device("aclrtCreateStream")) return e;
+    if (aclError e = require_device(fn)) return e;
     Stream* st = Device::get().create_stream();
     State& s = state();
     {
         std::lock_guard lk(s.mu);
         s.acl_streams[st] = current_device_locked(s);
+        StreamInfo info;
+        info.id = s.next_stream_id++;
+        info.flags = flags;
+        s.stream_info[st] = info;
     }
     *stream = st;
+    return ACL_SUCCESS;
+}
+
+// The info of a live stream (nullptr: the default stream), under the lock.
+aclError stream_info(const char* fn, aclrtStream stream, const std::function<void(StreamInfo&)>& f,
+                     bool allow_default = true) {
+    if (aclError e = require_device(fn)) return e;
+    Stream* st = nullptr;
+    if (aclError e = resolve_stream(fn, stream, &st)) return e;
+    State& s = state();
+    std::lock_guard lk(s.mu);
+    if (!stream) {
+        if (!allow_default)
+            return fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": the default stream (nullptr) takes no failure "
+                                                               "mode, as in CANN; create a stream with "
+                                                               "aclrtCreateStream or aclrtCreateStreamWithConfig");
+        f(s.default_info);
+        return ACL_SUCCESS;
+    }
+    auto it = s.stream_info.find(st);
+    if (it == s.stream_info.end())
+        return fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": stream " + hex(stream) +
+                                                 " is not a stream of ACL (aclrtCreateStream, "
+                                                 "aclrtCreateStreamWithConfig)");
+    f(it->second);
+    return ACL_SUCCESS;
+}
+}  // namespace ptosim::acl_impl
+
+extern "C" {
+
+aclError aclrtCreateStream(aclrtStream* stream) { return create_stream("aclrtCreateStream", stream, 0); }
+
+aclError aclrtCreateStreamWithConfig(aclrtStream* stream, uint32_t /*priority: reserved in CANN*/, uint32_t flag) {
+    const char* fn = "aclrtCreateStreamWithConfig";
+    constexpr uint32_t known = ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC | ACL_STREAM_PERSISTENT | ACL_STREAM_HUGE |
+                               ACL_STREAM_CPU_SCHEDULE | ACL_STREAM_DEVICE_USE_ONLY;
+    if (stream) *stream = nullptr;
+    if (flag & ~known) {
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "flag 0x%x has bits 0x%x that are no ACL_STREAM_* flag", flag, flag & ~known);
+        return fail(ACL_ERROR_INVALID_PARAM,
+                    std::string(fn) + ": " + buf + "; or together ACL_STREAM_FAST_LAUNCH, ACL_STREAM_FAST_SYNC, "
+                                                   "ACL_STREAM_HUGE, ACL_STREAM_DEVICE_USE_ONLY");
+    }
+    if (flag & (ACL_STREAM_PERSISTENT | ACL_STREAM_CPU_SCHEDULE))
+        return fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                    std::string(fn) + ": " +
+                        ((flag & ACL_STREAM_PERSISTENT) ? "ACL_STREAM_PERSISTENT (a stream bound to a model with "
+                                                          "aclmdlRIBindStream)"
+                                                        : "ACL_STREAM_CPU_SCHEDULE (AI CPU scheduling of queue models)") +
+                        " is not simulated; capture the stream's work with aclmdlRICaptureBegin instead "
+                        "(docs/acl.md)");
+    return create_stream(fn, stream, flag);
+}
+
+aclError aclrtStreamGetId(aclrtStream stream, int32_t* streamId) {
+    if (!streamId)
+        return fail(ACL_ERROR_INVALID_PARAM, "aclrtStreamGetId: streamId is null; pass the address of an int32_t");
+    return stream_info("aclrtStreamGetId", stream, [&](StreamInfo& i) { *streamId = i.id; });
+}
+
+aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t* flags) {
+    if (!flags) return fail(ACL_ERROR_INVALID_PARAM, "aclrtStreamGetFlags: flags is null; pass the address of a uint32_t");
+    return stream_info("aclrtStreamGetFlags", stream, [&](StreamInfo& i) { *flags = i.flags; });
+}
+
+aclError aclrtSetStreamAttribute(aclrtStream stream, aclrtStreamAttr attr, aclrtStreamAttrValue* value) {
+    const char* fn = "aclrtSetStreamAttribute";
+    if (!value)
+        return fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": value is null; pass an aclrtStreamAttrValue");
+    switch (attr) {
+    case ACL_STREAM_ATTR_FAILURE_MODE:
+        if (value->failureMode > ACL_STOP_ON_FAILURE)
+            return fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": failureMode " +
+                                                     std::to_string(value->failureMode) +
+                                                     " is neither ACL_CONTINUE_ON_FAILURE (0) nor ACL_STOP_ON_FAILURE (1)");
+        return stream_info(fn, stream, [&](StreamInfo& i) { i.failure_mode = value->failureMode; }, false);
+    case ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK:
+    case ACL_STREAM_ATTR_CACHE_OP_INFO: {
+        const uint32_t v = attr == ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK ? value->overflowSwitch : value->cacheOpInfoSwitch;
+        if (v > 1)
+            return fail(ACL_ERROR_INVALID_PARAM,
+                        std::string(fn) + ": " +
+                            (attr == ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK ? "overflowSwitch " : "cacheOpInfoSwitch ") +
+                            std::to_string(v) + " is neither 0 (off) nor 1 (on)");
+        return stream_info(fn, stream, [&](StreamInfo& i) {
+            (attr == ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK ? i.overflow : i.cache_op) = v;
+        });
+    }
+    case ACL_STREAM_ATTR_USER_CUSTOM_TAG:
+        return stream_info(fn, stream, [&](StreamInfo& i) { i.tag = value->userCustomTag; });
+    }
+    return fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": attribute " + std::to_string(static_cast<int>(attr)) +
+                                             " is no aclrtStreamAttr (ACL_STREAM_ATTR_FAILURE_MODE 1 .. "
+                                             "ACL_STREAM_ATTR_CACHE_OP_INFO 4)");
+}
+
+aclError aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr attr, aclrtStreamAttrValue* value) {
+    const char* fn = "aclrtGetStreamAttribute";
+    if (!value)
+        return fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": value is null; pass an aclrtStreamAttrValue to fill");
+    if (attr < ACL_STREAM_ATTR_FAILURE_MODE || attr > ACL_STREAM_ATTR_CACHE_OP_INFO)
+        return fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": attribute " + std::to_string(static_cast<int>(attr)) +
+                                                 " is no aclrtStreamAttr (ACL_STREAM_ATTR_FAILURE_MODE 1 .. "
+                                                 "ACL_STREAM_ATTR_CACHE_OP_INFO 4)");
+    *value = aclrtStreamAttrValue{};
+    return stream_info(fn, stream, [&](StreamInfo& i) {
+        switch (attr) {
+        case ACL_STREAM_ATTR_FAILURE_MODE: value->failureMode = i.failure_mode; break;
+        case ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK: value->overflowSwitch = i.overflow; break;
+        case ACL_STREAM_ATTR_USER_CUSTOM_TAG: value->userCustomTag = i.tag; break;
+        case ACL_STREAM_ATTR_CACHE_OP_INFO: value->cacheOpInfoSwitch = i.cache_op; break;
+        }
+    });
+}
+
+aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode) {
+    if (mode > ACL_STOP_ON_FAILURE)
+        return fail(ACL_ERROR_INVALID_PARAM, "aclrtSetStreamFailureMode: mode " + std::to_string(mode) +
+                                                 " is neither ACL_CONTINUE_ON_FAILURE (0) nor ACL_STOP_ON_FAILURE (1)");
+    return stream_info("aclrtSetStreamFailureMode", stream, [&](StreamInfo& i) { i.failure_mode = mode; }, false);
+}
+
+aclError aclrtGetCurrentContext(aclrtContext* context) {
+    if (!context)
+        return fail(ACL_ERROR_INVALID_PARAM, "aclrtGetCurrentContext: context is null; pass the address of an aclrtContext");
+    *context = nullptr;
+    if (aclError e = require_device("aclrtGetCurrentContext")) return e;
+    State& s = state();
+    std::lock_guard lk(s.mu);
+    const int d = current_device_locked(s);
+    if (d == kNoDevice)
+        return fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtGetCurrentContext: no device is set; call aclrtSetDevice first");
+    g_contexts[d].device = d;
+    *context = &g_contexts[d];
     return ACL_SUCCESS;
 }
 
@@ -567,7 +735,9 @@ aclError aclrtDestroyStream(aclrtStream stream) {
         State& s = state();
         std::lock_guard lk(s.mu);
         s.acl_streams.erase(st);
+        s.stream_info.erase(st);
     }
+    sdma_stream_released(st);
     ptosim::Status r = d.destroy_stream(st);
     if (!r.ok()) return fail(r.code, "aclrtDestroyStream: " + r.message);
     return ACL_SUCCESS;

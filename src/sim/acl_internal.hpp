@@ -26,5 +26,8 @@ aclError graph_unsafe_call(const char* fn);
 std::string graph_block_user(const void* p, uint64_t size);
 // aclrtResetDevice/aclFinalize release the stream: captures on it are dropped.
 void graph_stream_released(Stream* s);
+// A stream is destroyed: the SDMA queue aclnnShmemSdmaStarsQuery gave it
+// (aclnn.cpp) is released with it.
+void sdma_stream_released(Stream* s);
 
 }  // namespace ptosim::acl_impl

@@ -34,6 +34,7 @@ void launch_vreg_pack(int16_t*, int32_t*, void*);
 void launch_vreg_histogram(uint16_t*, uint8_t*, void*);
 void launch_vreg_literals(float*, uint32_t*, int32_t*, float*, void*);
 void launch_vreg_dma_loops(float*, float*, void*);
+void launch_vreg_atomic_store(int32_t*, int32_t*, void*);
 void launch_vreg_blk(float*, uint32_t*, int32_t*, float*, void*);
 void launch_vreg_expdif(float*, uint16_t*, uint16_t*, float*, void*);
 void launch_vreg_mod(int32_t*, float*, int32_t*, int32_t*, float*, float*, void*);
@@ -546,6 +547,19 @@ TEST_F(Vreg, DmaLoopsTakeEachStrideFromItsFieldAndPadToTheBlock) {
         else want = 0.0f;
         EXPECT_EQ(r[i], want) << i;
     }
+}
+
+// copy_ubuf_to_gm_align_v2 under set_atomic_add/set_atomic_s32 adds into
+// GM (pto-isa's A5 TPUT<AtomicAdd> stores this way); set_atomic_none stores.
+TEST_F(Vreg, AtomicAddStoreAddsInt32IntoGm) {
+    std::vector<int32_t> a(64), init(128);
+    for (int i = 0; i < 64; ++i) a[i] = 3 * i - 50;
+    for (int i = 0; i < 128; ++i) init[i] = 1000 + i;
+    int32_t* dout = device(init);
+    launch_vreg_atomic_store(dout, device(a), stream);
+    const std::vector<int32_t> r = back(dout, 128);
+    for (int i = 0; i < 64; ++i) EXPECT_EQ(r[i], 1000 + i + 3 * i - 50) << i;
+    for (int i = 0; i < 64; ++i) EXPECT_EQ(r[64 + i], 3 * i - 50) << i;
 }
 
 // BLK: one 32-byte block in every block; UNPK4_B8: byte i into the low byte

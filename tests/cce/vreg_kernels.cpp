@@ -554,6 +554,19 @@ __global__ __aicore__ void vreg_dma_loops(__gm__ float* out, __gm__ float* a) {
     out_to(out, kA, 64);
 }
 
+// set_atomic_add with set_atomic_s32: the UB->GM store adds a's 64 int32
+// into out; after set_atomic_none a store overwrites again (out + 64).
+__global__ __aicore__ void vreg_atomic_store(__gm__ int32_t* out, __gm__ int32_t* a) {
+    in(kA, a, 64);
+    set_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+    set_atomic_s32();
+    set_atomic_add();
+    out_to(out, kA, 64);
+    set_atomic_none();
+    out_to(out + 64, kA, 64);
+}
+
 // vlds BLK and UNPK4_B8; vci DEC_ORDER.
 __global__ __aicore__ void vreg_blk(__gm__ float* out, __gm__ uint32_t* out4, __gm__ int32_t* outi, __gm__ float* a) {
     in(kA, a, 64);
@@ -736,6 +749,9 @@ extern "C" void launch_vreg_literals(float* out, uint32_t* idx, int32_t* u, floa
     vreg_literals<<<1, nullptr, s>>>(out, idx, u, a);
 }
 extern "C" void launch_vreg_dma_loops(float* out, float* a, void* s) { vreg_dma_loops<<<1, nullptr, s>>>(out, a); }
+extern "C" void launch_vreg_atomic_store(int32_t* out, int32_t* a, void* s) {
+    vreg_atomic_store<<<1, nullptr, s>>>(out, a);
+}
 extern "C" void launch_vreg_blk(float* out, uint32_t* out4, int32_t* outi, float* a, void* s) {
     vreg_blk<<<1, nullptr, s>>>(out, out4, outi, a);
 }

@@ -11,3 +11,4 @@
 #include <pto/comm/TGather.hpp>
 #include <pto/comm/TScatter.hpp>
 #include <pto/comm/TReduce.hpp>
+#include <pto/comm/TPutAsync.hpp>

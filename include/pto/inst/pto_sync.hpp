@@ -808,16 +808,34 @@ PTO_INST_CALLER RecordEvent TPREFETCH(TileData& dst, GlobalData& src) {
 // prefetch moves no data; it is bounds-checked and recorded as a GM read.
 namespace comm {
 enum class DmaEngine : uint8_t { SDMA, URMA, RDMA };
-struct AsyncSession {};
+// An asynchronous DMA session (pto-isa's AsyncSession): BuildAsyncSession
+// (pto/comm/TPutAsync.hpp) fills it from the SDMA workspace; TPUT_ASYNC and
+// TGET_ASYNC number their transfers in it. docs/many-devices.md.
+struct AsyncSession {
+    DmaEngine engine{DmaEngine::SDMA};
+    bool valid{false};
+    __gm__ uint8_t* contextGm{nullptr};
+    uint64_t tmpBufAddr{0};  // the scratch tile: UB offset and bytes
+    uint32_t tmpBufSize{0};
+    uint32_t syncId{0};
+    uint32_t channelGroupIdx{0};
+    uint64_t blockBytes{1024 * 1024};
+    uint64_t commBlockOffset{0};
+    uint32_t queueNum{1};
+    mutable uint64_t posted{0};  // transfers issued in this session
+};
 struct AsyncEvent {
     uint64_t handle = 0;
     DmaEngine engine = DmaEngine::SDMA;
     AsyncEvent() = default;
     AsyncEvent(uint64_t h, DmaEngine e) : handle(h), engine(e) {}
     bool valid() const { return handle != 0; }
-    // Completion is immediate: the simulated prefetch has no latency.
-    bool Wait(const AsyncSession&) const { return true; }
-    bool Test(const AsyncSession&) const { return true; }
+    // ptosim completes a transfer before TPUT_ASYNC/TGET_ASYNC return (and a
+    // prefetch has no latency), so a valid event of the session is complete;
+    // the invalid event (handle 0) waits for nothing, as in pto-isa. An event
+    // the session never issued is not complete (false).
+    bool Wait(const AsyncSession& s) const { return handle == 0 || s.posted == 0 || handle <= s.posted; }
+    bool Test(const AsyncSession& s) const { return Wait(s); }
 };
 }  // namespace comm
 

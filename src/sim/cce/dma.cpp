@@ -1,5 +1,6 @@
 // A2A3's DMA between GM and UB and within UB, in bursts with gaps, padding
 // and the atomic store modes (docs/intrinsics/dma.md).
+#include <ptosim/sdma.hpp>
 #include "repeat.hpp"
 
 #include <string>
@@ -15,18 +16,6 @@ void pad(uint8_t* at, uint64_t pad_val, int bytes, uint32_t count) {
     for (uint32_t e = 0; e < count; ++e) std::memcpy(at + uint64_t(e) * bytes, &pad_val, bytes);
 }
 
-template <class T>
-void add_into(uint8_t* gm, const uint8_t* ub, uint64_t bytes) {
-    for (uint64_t i = 0; i + sizeof(T) <= bytes; i += sizeof(T)) {
-        T a, b;
-        std::memcpy(&a, gm + i, sizeof(T));
-        std::memcpy(&b, ub + i, sizeof(T));
-        T s;
-        if constexpr (std::is_integral_v<T>) s = static_cast<T>(static_cast<int64_t>(a) + static_cast<int64_t>(b));
-        else s = T(static_cast<float>(a) + static_cast<float>(b));
-        std::memcpy(gm + i, &s, sizeof(T));
-    }
-}
 
 }  // namespace
 
@@ -75,16 +64,20 @@ void copy_ub_to_gm(const SourceLoc& loc, const char* op, void* gm, uint64_t ub, 
     r.atomic = atomic != 0;
     dispatch(c, r);
     const uint8_t* base = c.mem[static_cast<int>(Space::UB)] + ub;
-    GmAtomicScope scope(c, atomic != 0);
-    for (uint32_t i = 0; i < b.n; ++i) {
-        uint8_t* d = dst + i * dst_pitch;
-        const uint8_t* s = base + i * src_pitch;
-        if (atomic == 0) {
-            std::memcpy(d, s, len);
-        } else {
-            detail::with_type(static_cast<Dt>(atomic - 1), [&](auto t) { add_into<decltype(t)>(d, s, len); });
+    {
+        GmAtomicScope scope(c, atomic != 0);
+        for (uint32_t i = 0; i < b.n; ++i) {
+            uint8_t* d = dst + i * dst_pitch;
+            const uint8_t* s = base + i * src_pitch;
+            if (atomic == 0) {
+                std::memcpy(d, s, len);
+            } else {
+                detail::with_type(static_cast<Dt>(atomic - 1), [&](auto t) { detail::add_into<decltype(t)>(d, s, len); });
+            }
         }
     }
+    // A store to an SDMA doorbell starts the queue's transfers.
+    sdma::on_gm_store(c, loc, dst, gm_bytes);
     (void)elem_bytes;
 }
 

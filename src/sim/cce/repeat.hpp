@@ -19,6 +19,21 @@
 
 namespace ptosim::cce::detail {
 
+// An atomic-add store of `bytes` from UB into GM, element by element of T
+// (set_atomic_add with the type set_atomic_<type> chose).
+template <class T>
+void add_into(uint8_t* gm, const uint8_t* ub, uint64_t bytes) {
+    for (uint64_t i = 0; i + sizeof(T) <= bytes; i += sizeof(T)) {
+        T a, b;
+        std::memcpy(&a, gm + i, sizeof(T));
+        std::memcpy(&b, ub + i, sizeof(T));
+        T s;
+        if constexpr (std::is_integral_v<T>) s = static_cast<T>(static_cast<int64_t>(a) + static_cast<int64_t>(b));
+        else s = T(static_cast<float>(a) + static_cast<float>(b));
+        std::memcpy(gm + i, &s, sizeof(T));
+    }
+}
+
 constexpr uint64_t kBlock = 32;     // bytes in a block
 constexpr uint64_t kRepeatBytes = 256;  // a repeat covers eight blocks of the widest operand
 

@@ -1,6 +1,7 @@
 // A5's DMA between GM and UB (copy_gm_to_ubuf_align_v2,
 // copy_ubuf_to_gm_align_v2) and its loop registers
 // (docs/intrinsics/a5-vreg.md, "DMA").
+#include <ptosim/sdma.hpp>
 #include <ptosim/cce_a5.hpp>
 
 #include "../repeat.hpp"
@@ -122,10 +123,6 @@ void copy_gm_to_l1_v2(const SourceLoc& loc, uint64_t l1, const void* gm, const D
 void copy_ub_to_gm_v2(const SourceLoc& loc, void* gm, uint64_t ub, const DmaV2& d) {
     Core& c = core();
     const char* op = "copy_ubuf_to_gm_align_v2";
-    if (c.vec.atomic_add)
-        fault(loc, std::string(op) + " with an atomic store mode (set_atomic_add) is not simulated by ptosim yet "
-                                     "(docs/intrinsics/a5-vreg.md); store without it, or build with ptolab's own "
-                                     "PTO headers (--pto-headers=ptolab)");
     const Walk w = walk(loops(c), 1);
     uint64_t ub_end = 0, gm_end = 0, moved = 0;
     auto* dst = static_cast<uint8_t*>(gm);
@@ -140,9 +137,21 @@ void copy_ub_to_gm_v2(const SourceLoc& loc, void* gm, uint64_t ub, const DmaV2& 
     OpRecord r = detail::dma_record(op, Pipe::MTE3, loc, moved);
     r.read(Space::UB, ub, ub_end);
     r.write(Space::GM, reinterpret_cast<uintptr_t>(gm), gm_end);
+    // set_atomic_add: the store adds into GM, in the type set_atomic_<type>
+    // chose, under the atomic lock (the A2A3 form's rule).
+    const int atomic = c.vec.atomic_add ? (c.vec.atomic_type ? c.vec.atomic_type : 1) : 0;
+    r.atomic = atomic != 0;
     dispatch(c, r);
     const uint8_t* base = c.mem[static_cast<int>(Space::UB)] + ub;
-    each_burst(w, d, [&](uint64_t g, uint64_t u) { std::memcpy(dst + g, base + u, d.len); });
+    {
+        GmAtomicScope scope(c, atomic != 0);
+        each_burst(w, d, [&](uint64_t g, uint64_t u) {
+            if (atomic == 0) std::memcpy(dst + g, base + u, d.len);
+            else detail::with_type(static_cast<Dt>(atomic - 1), [&](auto t) { add_into<decltype(t)>(dst + g, base + u, d.len); });
+        });
+    }
+    // A store to an SDMA doorbell starts the queue's transfers.
+    sdma::on_gm_store(c, loc, dst, gm_end);
 }
 
 }  // namespace ptosim::cce::a5
