@@ -42,14 +42,15 @@ const char* ty_name(Ty t) { return t == Ty::F32 ? "fp32" : "fp16"; }
 
 // The simulated cycles of one launch that runs `body` on one vector core:
 // the profile's figures with a 1 GHz clock (a microsecond is 1000 cycles),
-// no issue slot and no launch overhead, so the launch's time is the
-// instruction's cost.
+// no issue slot, no launch overhead and no block start-up, so the launch's
+// time is the instruction's cost.
 double cycles_of(std::function<void()> body, bool calibrated = true) {
     cost::Params p = cost::params_for(*ptosim::find_soc(kSoc));
     if (!calibrated) p.calibration = cost::Calibration::None;
     p.clock_ghz = 1;
     p.issue = 0;
     p.launch_us = 0;
+    p.block_start = 0;
     cost::override_params(&p);
     ptosim::LaunchSpec s;
     s.kernel = "bench_cost_calibration";

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs pto-isa's own non-GEMM performance kernels (kernels/manual/a2a3/
-# flash_atten, conv2d_forward, topk) end to end on ptosim with the cost model
+# flash_atten (or common/flash_atten), conv2d_forward, topk) end to end on ptosim with the cost model
 # on, at the sizes of their published measurement tables, and prints the
 # simulated time next to the published one (docs/cost-model.md, "Published
 # kernels run on ptosim"). Each kernel is built unmodified except for its
@@ -8,14 +8,16 @@
 # through the CANN-shaped root, in a temporary copy; nothing is kept. The
 # kernel's own golden check must pass for a row to count.
 #
-#   bench/pto_isa_kernels_timing.sh <pto-isa checkout> fa     [CORES,S1 ...]   # default: the README's 16
+#   bench/pto_isa_kernels_timing.sh <pto-isa checkout> fa     [CORES,S1[,SOC] ...]   # default: the README's 16
 #   bench/pto_isa_kernels_timing.sh <pto-isa checkout> conv2d [C1,H,W,N ...]   # default: 16,12,64,3072 24,12,96,4608
 #   bench/pto_isa_kernels_timing.sh <pto-isa checkout> topk   [ROWS ...]       # default: 2304
 #   bench/pto_isa_kernels_timing.sh <pto-isa checkout> mxfp8  [S ...]          # default: 2048
 #
 # fa: HEAD = 128, S0 = 128 x CORES (one 128-row block per core, as the
 # README's tables), TILE_S1 = 256 and QK preload 4 (generate_cases.py's
-# defaults; the README does not say which were measured).
+# defaults; the README does not say which were measured). SOC is the profile
+# (default Ascend910_93, the A3 of the README's per-core tables; its 910B2
+# table of S0 = S1 runs takes Ascend910B2).
 # conv2d: X = [4, C1, H, W, 16] (NC1HWC0), K = [C1 x 9, N / 16, 16, 16], 3 x 3
 # with padding 1, so m = 4 H W, k = 144 C1, n = N, split 4 x 6 over 24 cores
 # (singleCoreM = m / 4, singleCoreN = n / 6, the README's split).
@@ -59,7 +61,10 @@ declare -A fa_pub=([1,1024]=42.08 [1,2048]=51.44 [1,4096]=43.80 [1,8192]=74.54
     [2,1024]=33.201 [2,2048]=44.101 [2,4096]=43.521 [2,8192]=75.162
     [4,1024]=41.721 [4,2048]=55.441 [4,4096]=46.621 [4,8192]=86.322
     [8,1024]=63.72 [8,2048]=85.882 [8,4096]=64.461 [8,8192]=107.342
-    [16,2048]=147.92)  # "Sim vs NPU comparison (Seq = 2K)", onboard row (its GOps and TFLOPS put it at 16 cores)
+    [16,2048]=147.92  # "Sim vs NPU comparison (Seq = 2K)", onboard row (its GOps and TFLOPS put it at 16 cores)
+    # "910B2 Multi-Core Comparison" (pto-isa 3186c381): S0 = S1, 128-row blocks.
+    [8,1024,Ascend910B2]=20.960 [16,2048,Ascend910B2]=32.461 [32,4096,Ascend910B2]=88.902
+    [64,8192,Ascend910B2]=292.626 [128,16384,Ascend910B2]=909.058 [256,32768,Ascend910B2]=3262.645)
 # conv2d_forward/README.md "Execution Time (ms)" x 1000, keyed C1,H,W,N.
 declare -A conv_pub=([8,8,48,1536]=32.2 [16,12,64,3072]=147.3 [24,12,96,4608]=470.9
     [32,16,96,6144]=1097.9 [40,15,128,7680]=2131.2)
@@ -99,14 +104,17 @@ report() {
 
 run_fa() {
     [[ ${#cases[@]} -gt 0 ]] || cases=(1,1024 1,2048 1,4096 1,8192 2,1024 2,2048 2,4096 2,8192 4,1024 4,2048 4,4096 4,8192 8,1024 8,2048 8,4096 8,8192)
-    local c cores s1 d out gen=() specs=()
+    local c cores s1 soc key d src out gen=() specs=()
     for c in "${cases[@]}"; do
-        IFS=, read -r cores s1 <<<"$c"
+        IFS=, read -r cores s1 soc <<<"$c"
         specs+=("128,$((128 * cores)),$s1,128,256")
         gen+=(--cases "${specs[-1]}")
     done
     d="$tmp/kernels/manual/a2a3/flash_atten"
-    cp -rL "$isa/kernels/manual/a2a3/flash_atten" "$d"
+    # pto-isa moved the kernel to kernels/manual/common after defdb75f.
+    src="$isa/kernels/manual/a2a3/flash_atten"
+    [[ -d $src ]] || src="$isa/kernels/manual/common/flash_atten"
+    cp -rL "$src" "$d"
     mkdir "$d/build"
     # The steps of its run.sh (one build holds every case), with the simulator's SoC name.
     (cd "$d/build" && "$py" ../scripts/generate_cases.py --qk-preload 4 "${gen[@]}" --causal-mask 0 >/dev/null &&
@@ -114,11 +122,13 @@ run_fa() {
         "$py" ../scripts/gen_data.py "${gen[@]}" --causal-mask 0 >/dev/null) ||
         { echo "flash_atten: the build failed" >&2; return; }
     for i in "${!cases[@]}"; do
-        IFS=, read -r cores s1 <<<"${cases[$i]}"
+        IFS=, read -r cores s1 soc <<<"${cases[$i]}"
+        key="$cores,$s1${soc:+,$soc}"
         rm -rf "$tmp/prof"
-        out="$(cd "$d/build" && PTO_SYNC_TIMEOUT_S=7200 PTO_SIM_SOC=Ascend910_93 PTO_SIM_PROFILE="$tmp/prof" \
+        out="$(cd "$d/build" && PTO_SYNC_TIMEOUT_S=7200 PTO_SIM_SOC="${soc:-Ascend910_93}" PTO_SIM_PROFILE="$tmp/prof" \
             ./fa_performance --cases="${specs[$i]}" 2>&1 || true)"
-        report "flash_atten cores=$cores S0=$((128 * cores)) S1=$s1 H=128" "${fa_pub[$cores,$s1]:-}" cores "$tmp/prof" runTFA "$out"
+        report "flash_atten cores=$cores S0=$((128 * cores)) S1=$s1 H=128 soc=${soc:-Ascend910_93}" "${fa_pub[$key]:-}" cores \
+            "$tmp/prof" runTFA "$out"
     done
 }
 

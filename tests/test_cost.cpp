@@ -195,6 +195,61 @@ TEST(CostModel, RereadLinesComeFromL2) {
     EXPECT_DOUBLE_EQ(e.core_end(0), 361 + 180);
 }
 
+// The fixed costs (docs/cost-model.md, "Fixed costs"): a block's first
+// instruction issues after the block start-up (1000 cycles), and a read that
+// first-touches a line pays the HBM latency (70) once on top of the DMA
+// start-up; a re-read of the same lines (an L2 hit) does not: 1000 + 1 + 100
+// + 70 + 128 = 1299, then 1299 + 100 + 32 = 1431. A block placed at 5000
+// starts its work at 6000: 6001 + 100 + 70 + 64 = 6235.
+TEST(CostModel, BlockStartAndHbmLatencyAreFixedCosts) {
+    cost::Params p = figures();
+    p.gm_gbps = 100;
+    p.l2_gbps = 400;
+    p.mte2 = 400;
+    p.block_start = 1000;
+    p.lat_hbm = 70;
+    cost::Engine e(p, 1, false);
+    e.record(0, load(12800));
+    EXPECT_DOUBLE_EQ(e.core_end(0), 1299);
+    e.record(0, load(12800));
+    EXPECT_DOUBLE_EQ(e.core_end(0), 1431);
+    e.start_core(1, 5000, "block 1");
+    e.record(1, load(6400, 1 << 20));
+    EXPECT_DOUBLE_EQ(e.core_end(1), 6235);
+    EXPECT_DOUBLE_EQ(e.cores().at(1).start, 5000);
+}
+
+// A line the launch wrote is in L2: reading it back is a hit with no HBM
+// latency. Store 6400 B at 0 on MTE3 (1 + 50 + 64 = 115); load them on MTE2
+// (no flag between, so from its issue at 2: 2 + 100 + 16 = 118 at the L2
+// share of 400 B/cycle); then load 6400 fresh bytes (118 + 100 + 70 + 64 =
+// 352). The written and the fresh bytes count as HBM traffic, the re-read not.
+TEST(CostModel, WrittenLinesAreL2Hits) {
+    cost::Params p = figures();
+    p.gm_gbps = 100;
+    p.l2_gbps = 400;
+    p.mte2 = 400;
+    p.lat_hbm = 70;
+    cost::Engine e(p, 1, false);
+    e.record(0, store(6400));
+    EXPECT_DOUBLE_EQ(e.core_end(0), 115);
+    e.record(0, load(6400));
+    EXPECT_DOUBLE_EQ(e.core_end(0), 118);
+    e.record(0, load(6400, 1 << 20));
+    EXPECT_DOUBLE_EQ(e.core_end(0), 352);
+    EXPECT_EQ(e.hbm_bytes(), 6400u + 6400u);
+}
+
+// The profiles carry the block start-up and no separate HBM latency
+// (docs/soc-profiles.md, "Timing", notes 8 and 9).
+TEST(CostModel, ProfilesCarryTheFixedCosts) {
+    for (const char* soc : {"Ascend910B2", "Ascend910_93", "Ascend950DT"}) {
+        const cost::Params p = cost::params_for(*ptosim::find_soc(soc));
+        EXPECT_DOUBLE_EQ(p.block_start, 2000) << soc;
+        EXPECT_DOUBLE_EQ(p.lat_hbm, 0) << soc;
+    }
+}
+
 TEST(CostModel, CubeRateFollowsTheInputType) {
     cost::Params p = figures();
     p.lat_cube = 0;
@@ -269,7 +324,7 @@ TEST(CostModel, KernelLaunchIsTimed) {
 // ------------------------------------------------------------ calibration
 // The calibrated vector costs (docs/cost-model.md, "Per-instruction
 // calibration"): a one-instruction kernel under the A2A3 profile's figures,
-// with a 1 GHz clock, no issue slot and no launch overhead, takes exactly
+// with a 1 GHz clock, no issue slot, launch overhead or block start-up, takes exactly
 // the cycles of pto-isa's published formula for its shape (pto-isa 3186c381,
 // include/pto/costmodel/a2a3/formula_costmodel/formula_params.csv).
 
@@ -282,6 +337,7 @@ double calibrated_launch_cycles(Body body) {
     p.clock_ghz = 1;
     p.issue = 0;
     p.launch_us = 0;
+    p.block_start = 0;
     cost::override_params(&p);
     ptosim_enable_timing(1);
     auto st = testutil::run_vec(body);

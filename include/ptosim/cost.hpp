@@ -48,6 +48,11 @@ struct Params {
     double barrier = 4;        // pipe_barrier
     double cross_core = 400;   // FFTS / intra-block flag and SYNCALL between cores
     double launch_us = 1;      // fixed cost of a launch, outside the cores
+    // Fixed costs no per-instruction term produces (docs/cost-model.md, "Fixed
+    // costs"); 0 here so hand-made sequences keep their hand-computed times,
+    // set by params_for.
+    double block_start = 0;    // cycles from a block's slot to its first instruction
+    double lat_hbm = 0;        // extra start-up of a GM read that first-touches a line (HBM, not L2)
     Calibration calibration = Calibration::None;
 };
 
@@ -138,7 +143,7 @@ public:
     // when `gm_miss` of its GM read bytes come from HBM and the rest from L2
     // (negative: all of them from HBM).
     double cost(const OpRecord& r, double gm_miss = -1) const;
-    // GM read bytes of r in lines no earlier record read; marks them read.
+    // GM read bytes of r in lines no earlier record read or wrote; marks them present in L2.
     uint64_t first_touch(const OpRecord& r);
 
 private:
@@ -162,11 +167,13 @@ private:
     double begin_on(CoreState& s, Pipe p) const;
     void place(int core, CoreState& s, Pipe p, double start, double dur, const OpRecord& r);
     void block(int core, CoreState& s, Pipe p, double from, double until, const std::string& what);
+    // Marks the GM lines of the accesses present in L2; returns the bytes in lines that were not.
+    uint64_t touch_lines(const Access* acc, uint8_t n, const OpRecord& r);
 
     Params p_;
     double gm_share_;  // bytes per cycle one core gets from HBM
     double l2_share_;  // and from L2
-    std::unordered_set<uint64_t> lines_;  // GM lines read so far
+    std::unordered_set<uint64_t> lines_;  // GM lines read or written so far (present in L2)
     bool keep_;
     std::map<int, CoreState> cores_;
     std::map<int, CoreTimes> times_;

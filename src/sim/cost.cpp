@@ -129,14 +129,19 @@ Engine::Engine(const Params& p, int active_cores, bool keep_slices) : p_(p), kee
 
 Engine::CoreState& Engine::state(int core) {
     auto [it, fresh] = cores_.try_emplace(core);
-    if (fresh) times_.try_emplace(core);
+    if (fresh) {
+        times_.try_emplace(core);
+        // A core no one placed starts at 0; its first instruction waits for the block's start-up.
+        it->second.issue = p_.block_start;
+        it->second.free.fill(p_.block_start);
+    }
     return it->second;
 }
 
 void Engine::start_core(int core, double at, std::string name) {
     CoreState& s = state(core);
-    s.issue = at;
-    s.free.fill(at);
+    s.issue = at + p_.block_start;
+    s.free.fill(at + p_.block_start);
     CoreTimes& t = times_[core];
     t.start = t.end = at;
     t.name = std::move(name);
@@ -154,15 +159,15 @@ double Engine::core_end(int core) const {
     return e;
 }
 
-uint64_t Engine::first_touch(const OpRecord& r) {
+uint64_t Engine::touch_lines(const Access* acc, uint8_t n, const OpRecord& r) {
     const uint64_t line = std::max<uint64_t>(1, static_cast<uint64_t>(p_.l2_line));
     uint64_t miss = 0;
     auto range = [&](uint64_t lo, uint64_t hi) {
         for (uint64_t l = lo / line; l * line < hi; ++l)
             if (lines_.insert(l).second) miss += std::min(hi, (l + 1) * line) - std::max(lo, l * line);
     };
-    for (uint8_t i = 0; i < r.n_reads; ++i) {
-        const Access& a = r.reads[i];
+    for (uint8_t i = 0; i < n; ++i) {
+        const Access& a = acc[i];
         if (a.space != Space::GM) continue;
         if (a.runs == 0 || a.runs > r.n_runs) {
             range(a.offset, a.offset + a.bytes);
@@ -171,17 +176,19 @@ uint64_t Engine::first_touch(const OpRecord& r) {
         // A strided tile: only its rows, walked like an odometer.
         const Runs& x = r.runs[a.runs - 1];
         std::array<uint64_t, Runs::kMaxDims> idx{};
-        uint64_t n = 1;
-        for (int k = 0; k < x.dims; ++k) n *= x.count[k];
-        for (; n > 0; --n) {
+        uint64_t k = 1;
+        for (int d = 0; d < x.dims; ++d) k *= x.count[d];
+        for (; k > 0; --k) {
             uint64_t at = a.offset;
-            for (int k = 0; k < x.dims; ++k) at += idx[k] * x.pitch[k];
+            for (int d = 0; d < x.dims; ++d) at += idx[d] * x.pitch[d];
             range(at, at + x.run);
-            for (int k = x.dims - 1; k >= 0 && ++idx[k] == x.count[k]; --k) idx[k] = 0;
+            for (int d = x.dims - 1; d >= 0 && ++idx[d] == x.count[d]; --d) idx[d] = 0;
         }
     }
     return miss;
 }
+
+uint64_t Engine::first_touch(const OpRecord& r) { return touch_lines(r.reads, r.n_reads, r); }
 
 double Engine::cost(const OpRecord& r, double gm_miss) const {
     const OpClass c = classify(r);
@@ -210,7 +217,9 @@ double Engine::cost(const OpRecord& r, double gm_miss) const {
         case OpClass::Mte2: {
             if (!gm_in) return p_.lat_mte2 + bytes / p_.mte2;
             const double miss = gm_miss < 0 ? bytes : std::min(bytes, gm_miss);
-            return p_.lat_mte2 + miss / std::min(p_.mte2, gm_share_) + (bytes - miss) / std::min(p_.mte2, l2_share_);
+            // A read that reaches HBM waits its latency once, on top of the DMA's start-up.
+            return p_.lat_mte2 + (miss > 0 ? p_.lat_hbm : 0) + miss / std::min(p_.mte2, gm_share_) +
+                   (bytes - miss) / std::min(p_.mte2, l2_share_);
         }
         case OpClass::Mte3: return p_.lat_mte3 + bytes / (gm_out ? std::min(p_.mte3, gm_share_) : p_.mte3);
         case OpClass::Mte1: return p_.lat_mte1 + bytes / p_.mte1;
@@ -311,7 +320,11 @@ void Engine::record(int core, const OpRecord& r) {
     const double start = begin_on(s, r.pipe);
     const double miss = c == OpClass::Mte2 ? static_cast<double>(first_touch(r)) : -1;
     if (miss > 0) hbm_bytes_ += static_cast<uint64_t>(miss);
-    if (touches(r.writes, r.n_writes, Space::GM)) hbm_bytes_ += r.bytes;
+    if (touches(r.writes, r.n_writes, Space::GM)) {
+        hbm_bytes_ += r.bytes;
+        // A written line stays in L2: a later read of it is a hit (write-allocate).
+        touch_lines(r.writes, r.n_writes, r);
+    }
     place(core, s, r.pipe, start, cost(r, miss), r);
     (void)pi;
     if (c == OpClass::Cube) cube_flops_ += r.flops;

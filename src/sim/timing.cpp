@@ -30,6 +30,10 @@ Params params_for(const SocProfile& soc) {
     p.gm_gbps = soc.gm_gbps;
     p.mte2 = 128;
     p.calibration = soc.target == Target::A5 ? Calibration::A5 : Calibration::A2A3;
+    // Fixed costs (docs/soc-profiles.md, "Timing", notes 8 and 9): the block
+    // start-up; no separate HBM latency (lat_mte2 already stands for a DMA from HBM).
+    p.block_start = 2000;
+    p.lat_hbm = 0;
     if (soc.target == Target::A5) {
         p.cube_fp16 = 4096;
         p.cube_fp32 = 1024;
