@@ -20,6 +20,7 @@
 #include <gtest/gtest.h>
 
 #include "mpi_ranks.hpp"
+#include "comm_windows.hpp"
 
 #include <cstring>
 #include <string>
@@ -29,32 +30,7 @@ using namespace pto;
 
 namespace {
 
-using comm_test::mpi_ranks;
-int R() { return mpi_ranks().rank; }
-int N() { return mpi_ranks().size; }
-
-HcclComm g_comm = nullptr;
-struct Ctx {
-    uint64_t workSpace, workSpaceSize;
-    uint32_t rankId, rankNum;
-    uint64_t winSize;
-    uint64_t windowsIn[64], windowsOut[64];
-} g_ctx;
-
-template <class T>
-T* win(int r, uint64_t off) {
-    return reinterpret_cast<T*>(g_ctx.windowsIn[r] + off);
-}
-template <class T>
-T* remote(T* local, int peer) {
-    return reinterpret_cast<T*>(g_ctx.windowsIn[peer] + (reinterpret_cast<uint64_t>(local) - g_ctx.windowsIn[R()]));
-}
-void barrier() { ASSERT_EQ(HcclBarrier(g_comm, nullptr), HCCL_SUCCESS); }
-void clear_windows() {
-    barrier();
-    std::memset(win<uint8_t>(R(), 0), 0, 1 << 20);
-    barrier();
-}
+using namespace comm_test;
 
 // ------------------------------------------------------------ ACL
 
@@ -605,14 +581,4 @@ TEST(HcclResources, LinksChannelsAndRegistrationsAreRefusedWithAMessage) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-    testing::InitGoogleTest(&argc, argv);
-    g_comm = comm_test::start_rank();
-    if (!g_comm) return 1;
-    char tiling[512] = {};
-    void* ctx = nullptr;
-    if (HcclAllocComResourceByTiling(g_comm, nullptr, tiling, &ctx) != HCCL_SUCCESS) return 1;
-    std::memcpy(&g_ctx, ctx, sizeof g_ctx);
-    const int rc = RUN_ALL_TESTS();
-    return comm_test::finish_rank(rc, g_comm);
-}
+int main(int argc, char** argv) { return comm_test::run_rank_tests(argc, argv); }

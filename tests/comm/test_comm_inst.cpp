@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "mpi_ranks.hpp"
+#include "comm_windows.hpp"
 
 #include <cstring>
 #include <string>
@@ -22,36 +23,7 @@ using namespace pto;
 
 namespace {
 
-using comm_test::mpi_ranks;
-int R() { return mpi_ranks().rank; }
-int N() { return mpi_ranks().size; }
-
-HcclComm g_comm = nullptr;
-struct Ctx {
-    uint64_t workSpace, workSpaceSize;
-    uint32_t rankId, rankNum;
-    uint64_t winSize;
-    uint64_t windowsIn[64], windowsOut[64];
-} g_ctx;
-
-// Byte `off` of rank r's windowsIn, as a typed pointer.
-template <class T>
-T* win(int r, uint64_t off) {
-    return reinterpret_cast<T*>(g_ctx.windowsIn[r] + off);
-}
-// The same offset in a peer's window (pto-isa's HcclRemotePtr).
-template <class T>
-T* remote(T* local, int peer) {
-    return reinterpret_cast<T*>(g_ctx.windowsIn[peer] + (reinterpret_cast<uint64_t>(local) - g_ctx.windowsIn[R()]));
-}
-
-void barrier() { ASSERT_EQ(HcclBarrier(g_comm, nullptr), HCCL_SUCCESS); }
-// Each test starts from zeroed windows on every rank.
-void clear_windows() {
-    barrier();
-    std::memset(win<uint8_t>(R(), 0), 0, 1 << 20);
-    barrier();
-}
+using namespace comm_test;
 
 template <class T, int Rows, int Cols>
 using G2 = GlobalTensor<T, Shape<1, 1, 1, Rows, Cols>, Stride<Rows * Cols, Rows * Cols, Rows * Cols, Cols, 1>>;
@@ -322,14 +294,4 @@ TEST(CommInst, ADeadlockAcrossRanksIsReportedOnEveryRank) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-    testing::InitGoogleTest(&argc, argv);
-    g_comm = comm_test::start_rank();
-    if (!g_comm) return 1;
-    char tiling[512] = {};
-    void* ctx = nullptr;
-    if (HcclAllocComResourceByTiling(g_comm, nullptr, tiling, &ctx) != HCCL_SUCCESS) return 1;
-    std::memcpy(&g_ctx, ctx, sizeof g_ctx);
-    const int rc = RUN_ALL_TESTS();
-    return comm_test::finish_rank(rc, g_comm);
-}
+int main(int argc, char** argv) { return comm_test::run_rank_tests(argc, argv); }
