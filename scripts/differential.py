@@ -29,6 +29,14 @@ SIDES = ("ptolab", "pto-isa")
 VERDICTS = os.path.join(REPO, "docs", "differential-verdicts.json")
 
 
+def read_verdicts(path: str) -> dict:
+    """The verdicts file ({"<target>/<testcase>": text}); empty when there is none."""
+    if not os.path.exists(path):
+        return {}
+    with open(path) as f:
+        return json.load(f)
+
+
 def run_side(side: str, args) -> dict:
     work = os.path.join(args.work, side)
     os.makedirs(work, exist_ok=True)
@@ -166,10 +174,7 @@ def main(argv=None) -> int:
         with open(json_path, "w") as f:
             json.dump(doc, f, indent=1, sort_keys=True)
             f.write("\n")
-    verdicts = {}
-    if os.path.exists(args.verdicts):
-        with open(args.verdicts) as f:
-            verdicts = json.load(f)
+    verdicts = read_verdicts(args.verdicts)
     with open(args.out, "w") as f:
         f.write(render(doc, verdicts))
     print(f"differential: wrote {args.out}", file=sys.stderr)

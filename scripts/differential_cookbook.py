@@ -27,9 +27,8 @@ import os
 import subprocess
 import sys
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PYTHON = "/usr/bin/python3"
-VERDICTS = os.path.join(REPO, "docs", "differential-verdicts.json")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from differential import PYTHON, REPO, VERDICTS, read_verdicts  # noqa: E402
 # The cookbook's A2A3 runners: (directory under reference/, runner script).
 # A5 builds keep ptolab's headers (issue 29's register layer): not compared.
 RUNNERS = [
@@ -157,10 +156,7 @@ def main() -> int:
         with open(json_out, "w") as f:
             json.dump(doc, f, indent=1)
             f.write("\n")
-    verdicts = {}
-    if os.path.exists(args.verdicts):
-        with open(args.verdicts) as f:
-            verdicts = json.load(f)
+    verdicts = read_verdicts(args.verdicts)
     with open(args.out, "w") as f:
         f.write(render(doc, verdicts))
     missing = [r["case"] for r in doc["rows"]
