@@ -75,3 +75,31 @@ def test_compare_names_each_difference(tmp_path):
     assert "| a2a3/tsize | pass | pass | C.a/output.bin: sizes 1 and 2 | **no verdict yet** |" in md
     assert "with a difference: 3 (1 with a verdict)" in md
     assert "a2a3/tsame (pass, 1 files)" in md
+
+
+cookbook = load("differential_cookbook")
+
+
+def test_cookbook_compares_each_checks_bytes_and_asks_for_verdicts(tmp_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    write(str(a / "static_add.bin"), b"\x01\x02\x03\x04")
+    write(str(b / "static_add.bin"), b"\x01\x02\x03\x04")
+    write(str(a / "static_matmul.bin"), b"\x00\x00\x80\x3f")
+    write(str(b / "static_matmul.bin"), b"\x00\x00\x80\x3e")
+    write(str(a / "static_matmul.1.bin"), b"xx")  # a second check of the same case, one side only
+    side = lambda d, ok: {"r.py": {"cases": {"static add": True, "static matmul": ok}, "dump": str(d)}}
+    rows = cookbook.compare(side(a, True), side(b, False))
+    assert [(r["case"], r["ptolab"], r["pto-isa"]) for r in rows] == [
+        ("static add", True, True), ("static matmul", True, False)]
+    assert rows[0]["files"] == [{"file": "static_add.bin", "bytes": 4, "same": True, "detail": ""}]
+    assert rows[1]["files"] == [
+        {"file": "static_matmul.1.bin", "same": False, "detail": "only one side wrote it"},
+        {"file": "static_matmul.bin", "bytes": 4, "same": False, "detail": "1 of 4 bytes differ"}]
+    doc = {"pto_isa": "/p", "pto_isa_commit": "c", "ptolab_commit": "d", "date": "now", "runners": ["r.py"],
+           "rows": rows}
+    page = cookbook.render(doc, {})
+    assert "- Checks compared: 2; the same result and byte-identical outputs: 1; with a difference: 1" in page
+    assert ("| static matmul | True | False | static_matmul.1.bin: only one side wrote it; static_matmul.bin: "
+            "1 of 4 bytes differ | **no verdict yet** |") in page
+    assert "static add (4 bytes)" in page
+    assert "| ptolab is right |" in cookbook.render(doc, {"cookbook/static matmul": "ptolab is right"})
