@@ -4,9 +4,12 @@
 #include "element_ops.hpp"
 #include "repeat.hpp"
 
+#include <ptosim/vmath.hpp>
+
 #include <bit>
 #include <cmath>
 #include <type_traits>
+#include <vector>
 
 namespace ptosim::cce {
 namespace {
@@ -52,6 +55,27 @@ void vbinary(const SourceLoc& loc, const char* op, Bin b, Dt d, uint64_t dst, ui
 
 void vunary(const SourceLoc& loc, const char* op, Una u, Dt d, uint64_t dst, uint64_t src, const Shape& sh) {
     const Issued i = issue(loc, op, d, sh, dst, 1, src, 0);
+    // vexp/vln/vsqrt on floats: a run at a time through vmath_f32, the row
+    // routine ptolab's own TEXP/TLOG/TSQRT use, which gives each element
+    // (float)f((double)x) as unary<float> does. Only where a run reads and
+    // writes the same bytes or none in common: a destination shifted against
+    // its source keeps the element order of the loop below.
+    if (d == Dt::F32 && (u == Una::Exp || u == Una::Ln || u == Una::Sqrt)) {
+        const VMath f = u == Una::Exp ? VMath::Exp : u == Una::Ln ? VMath::Log : VMath::Sqrt;
+        each_run(i.p, 4, adjoin({&i.dst, &i.src0}), [&](uint32_t r, uint32_t j0, uint32_t n) {
+            const uint64_t to = i.dst.at(r, j0), from = i.src0.at(r, j0), bytes = uint64_t(n) * 4;
+            if (to == from || to + bytes <= from || from + bytes <= to) {
+                thread_local std::vector<float> row;
+                row.resize(n);
+                std::memcpy(row.data(), i.ub + from, bytes);
+                vmath_f32(f, row.data(), row.data(), n);
+                std::memcpy(i.ub + to, row.data(), bytes);
+                return;
+            }
+            for (uint64_t k = 0; k < bytes; k += 4) store(i.ub + to, k, unary<float>(u, load<float>(i.ub + from, k)));
+        });
+        return;
+    }
     with_type(d, [&](auto t) {
         using T = decltype(t);
         with_una(u, [&](auto uo) {
