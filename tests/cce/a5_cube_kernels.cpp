@@ -3,20 +3,9 @@
 // dav-c310-cube over ptosim's intrinsic layer.
 #include <cstdint>
 
-namespace {
-template <class T>
-__aicore__ __cbuf__ T* l1(uint64_t at) { return (__cbuf__ T*)at; }
-template <class T>
-__aicore__ __ca__ T* l0a(uint64_t at) { return (__ca__ T*)at; }
-template <class T>
-__aicore__ __cb__ T* l0b(uint64_t at) { return (__cb__ T*)at; }
-template <class T>
-__aicore__ __cc__ T* l0c(uint64_t at) { return (__cc__ T*)at; }
+#include "local_addresses.hpp"
 
-__aicore__ void sync(pipe_t from, pipe_t to) {
-    set_flag(from, to, EVENT_ID0);
-    wait_flag(from, to, EVENT_ID0);
-}
+namespace {
 // MTE2_NZ_PARA for one matrix: 32-byte blocks between rows and between
 // fractal columns.
 __aicore__ void nz_para(uint64_t row_blocks, uint64_t column_blocks) {

@@ -3,24 +3,9 @@
 // cores store what they received. Built by ptocc for dav-c310 (mix).
 #include <cstdint>
 
-namespace {
-template <class T>
-__aicore__ __cbuf__ T* l1(uint64_t at) { return (__cbuf__ T*)at; }
-template <class T>
-__aicore__ __ca__ T* l0a(uint64_t at) { return (__ca__ T*)at; }
-template <class T>
-__aicore__ __cb__ T* l0b(uint64_t at) { return (__cb__ T*)at; }
-template <class T>
-__aicore__ __cc__ T* l0c(uint64_t at) { return (__cc__ T*)at; }
-template <class T>
-__aicore__ __ubuf__ T* ub(uint64_t at) { return (__ubuf__ T*)at; }
+#include "local_addresses.hpp"
 
-__aicore__ void sync(pipe_t from, pipe_t to) {
-    set_flag(from, to, EVENT_ID0);
-    wait_flag(from, to, EVENT_ID0);
-}
 constexpr uint64_t kUb = 0x1000;
-}  // namespace
 
 // C[16 x 32] = A[16 x 32] * B[32 x 32] (half -> float) on the Cube core;
 // `dual` 0: all of C as ND rows to sub-block `sub`; 1: rows 0-7 to

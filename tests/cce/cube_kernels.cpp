@@ -3,21 +3,7 @@
 // dav-c220-cube over ptosim's intrinsic layer, with no header choice given.
 #include <cstdint>
 
-namespace {
-template <class T>
-__aicore__ __cbuf__ T* l1(uint64_t at) { return (__cbuf__ T*)at; }
-template <class T>
-__aicore__ __ca__ T* l0a(uint64_t at) { return (__ca__ T*)at; }
-template <class T>
-__aicore__ __cb__ T* l0b(uint64_t at) { return (__cb__ T*)at; }
-template <class T>
-__aicore__ __cc__ T* l0c(uint64_t at) { return (__cc__ T*)at; }
-
-__aicore__ void sync(pipe_t from, pipe_t to) {
-    set_flag(from, to, EVENT_ID0);
-    wait_flag(from, to, EVENT_ID0);
-}
-}  // namespace
+#include "local_addresses.hpp"
 
 // A 20 x 40 half matrix into L1 as NZ (fractal columns of 16, 32 rows apart),
 // and the whole 3 x 32 x 16 NZ region back out.
