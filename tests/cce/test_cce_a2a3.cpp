@@ -4,6 +4,7 @@
 #include "acl_fixture.hpp"
 #include <ptosim/float16.hpp>
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -25,6 +26,7 @@ void launch_unsimulated(float*, void*);
 void launch_past_ub(float*, void*);
 void launch_leave_partial_mask(void*);
 void launch_adds_under_incoming_mask(float*, float*, void*);
+void launch_exp_in_place_and_shifted(float*, float*, void*);
 }
 
 namespace {
@@ -204,6 +206,25 @@ TEST_F(Cce, AKernelStartsWithTheMaskTheLastKernelOnItsCoreLeft) {
     float* in = device(iota(128, 0.0f));
     launch_counter_add(wide, in, in, stream);
     ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+}
+
+// vexp gives (float)exp((double)x) per element whether its run goes through
+// the row routine (in place) or element by element (a destination shifted
+// against its source, where each element reads the one written before it).
+TEST_F(Cce, ExpInPlaceAndShiftedKeepsEachElementsValueAndOrder) {
+    std::vector<float> x(136, 0.0f);
+    for (int i = 0; i < 128; ++i) x[i] = -6.0f + 0.1f * static_cast<float>(i);
+    float* src = device(x);
+    float* out = device(std::vector<float>(136, 0.0f));
+    launch_exp_in_place_and_shifted(out, src, stream);
+    const std::vector<float> r = back(out, 136);
+    for (int i = 0; i < 128; ++i) EXPECT_EQ(r[i], static_cast<float>(std::exp(static_cast<double>(x[i])))) << i;
+    // out[128] is 0 (UB beyond the load reads as zero at launch): 1, e, e^e, ...
+    std::vector<float> chain(8, 0.0f);
+    for (int i = 1; i < 7; ++i) chain[i] = static_cast<float>(std::exp(static_cast<double>(chain[i - 1])));
+    for (int i = 0; i < 8; ++i) EXPECT_EQ(r[128 + i], i < 7 ? chain[i] : 0.0f) << i;
+    EXPECT_EQ(r[129], 1.0f);
+    EXPECT_EQ(r[131], static_cast<float>(std::exp(static_cast<double>(std::exp(1.0f)))));
 }
 
 }  // namespace

@@ -109,6 +109,23 @@ __global__ __aicore__ void adds_under_incoming_mask(__gm__ float* out, __gm__ fl
     copy_ubuf_to_gm_align_b32(out, ub<float>(kOut), 0, 1, 64 * 4, 0, 0, 0, 0);
 }
 
+// vexp over 128 floats in place (two whole repeats, one contiguous run),
+// then vexp of out[0..6) into out[1..7) in counter mode: the destination one
+// element past its source, so each element reads the one just written.
+__global__ __aicore__ void exp_in_place_and_shifted(__gm__ float* out, __gm__ float* src) {
+    copy_gm_to_ubuf_align_b32(ub<float>(kA), src, 0, 1, 128 * 4, 0, 0, 0, 0);
+    mte2_to_v();
+    vexp(ub<float>(kA), ub<float>(kA), 2, 1, 1, 8, 8);
+    pipe_barrier(PIPE_V);
+    set_mask_count();
+    set_vector_mask(0, 6);
+    vexp(ub<float>(kA + 128 * 4 + 4), ub<float>(kA + 128 * 4), 0, 1, 1, 8, 8);
+    set_mask_norm();
+    set_vector_mask(-1, -1);
+    v_to_mte3();
+    copy_ubuf_to_gm_align_b32(out, ub<float>(kA), 0, 1, 136 * 4, 0, 0, 0, 0);
+}
+
 // Scalar code on halves, as pto-isa's element-by-element fallbacks write it:
 // GM loads, UB stores and loads, a half passed and returned by value, double
 // and float constants, overflow; o[0..8) by DMA, o[15] by a scalar GM store.
@@ -218,6 +235,9 @@ extern "C" void launch_scalar_ub(int32_t* out, void* s) { scalar_ub<<<2, nullptr
 extern "C" void launch_unsimulated(float* out, void* s) { unsimulated<<<1, nullptr, s>>>(out); }
 extern "C" void launch_past_ub(float* out, void* s) { past_ub<<<1, nullptr, s>>>(out); }
 extern "C" void launch_leave_partial_mask(void* s) { leave_partial_mask<<<1, nullptr, s>>>(); }
+extern "C" void launch_exp_in_place_and_shifted(float* out, float* src, void* s) {
+    exp_in_place_and_shifted<<<1, nullptr, s>>>(out, src);
+}
 extern "C" void launch_adds_under_incoming_mask(float* out, float* src, void* s) {
     adds_under_incoming_mask<<<1, nullptr, s>>>(out, src);
 }
