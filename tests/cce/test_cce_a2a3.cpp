@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -27,6 +28,7 @@ void launch_past_ub(float*, void*);
 void launch_leave_partial_mask(void*);
 void launch_adds_under_incoming_mask(float*, float*, void*);
 void launch_exp_in_place_and_shifted(float*, float*, void*);
+void launch_burst_past_allocation(float*, void*);
 }
 
 namespace {
@@ -206,6 +208,21 @@ TEST_F(Cce, AKernelStartsWithTheMaskTheLastKernelOnItsCoreLeft) {
     float* in = device(iota(128, 0.0f));
     launch_counter_add(wide, in, in, stream);
     ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+}
+
+// A DMA's bursts are checked against the allocation as a whole, and burst by
+// burst when they leave it: the fault names the burst that does.
+TEST_F(Cce, ADmaBurstOutsideTheAllocationFaultsNamingItsBytes) {
+    float* src = device(std::vector<float>(64, 1.0f));
+    launch_burst_past_allocation(src, stream);
+    EXPECT_NE(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    const std::string m = aclGetRecentErrMsg();
+    char second[64];
+    std::snprintf(second, sizeof second, "GM bytes [%p, %p)", static_cast<void*>(reinterpret_cast<char*>(src) + (2 << 20) + 32),
+                  static_cast<void*>(reinterpret_cast<char*>(src) + (2 << 20) + 64));
+    EXPECT_NE(m.find("copy_gm_to_ubuf_align_b32"), std::string::npos) << m;
+    EXPECT_NE(m.find(second), std::string::npos) << m;
+    EXPECT_NE(m.find("vector_kernels.cpp:"), std::string::npos) << m;
 }
 
 // vexp gives (float)exp((double)x) per element whether its run goes through

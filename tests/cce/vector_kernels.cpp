@@ -94,6 +94,12 @@ __global__ __aicore__ void past_ub(__gm__ float* out) {
     copy_ubuf_to_gm_align_b32(out, ub<float>(kA), 0, 1, 32, 0, 0, 0, 0);
 }
 
+// Two 32-byte bursts 2 MiB apart in GM: the first in the kernel's
+// allocation, the second past the memory ptosim keeps after it.
+__global__ __aicore__ void burst_past_allocation(__gm__ float* src) {
+    copy_gm_to_ubuf_align_b32(ub<float>(kA), src, 0, 2, 32, 0, 0, 2u << 20, 0);
+}
+
 // Leaves the first four mask bits set for whatever kernel runs next on the core.
 __global__ __aicore__ void leave_partial_mask() {
     set_mask_norm();
@@ -238,6 +244,7 @@ extern "C" void launch_leave_partial_mask(void* s) { leave_partial_mask<<<1, nul
 extern "C" void launch_exp_in_place_and_shifted(float* out, float* src, void* s) {
     exp_in_place_and_shifted<<<1, nullptr, s>>>(out, src);
 }
+extern "C" void launch_burst_past_allocation(float* src, void* s) { burst_past_allocation<<<1, nullptr, s>>>(src); }
 extern "C" void launch_adds_under_incoming_mask(float* out, float* src, void* s) {
     adds_under_incoming_mask<<<1, nullptr, s>>>(out, src);
 }
