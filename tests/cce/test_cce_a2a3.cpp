@@ -29,6 +29,8 @@ void launch_leave_partial_mask(void*);
 void launch_adds_under_incoming_mask(float*, float*, void*);
 void launch_exp_in_place_and_shifted(float*, float*, void*);
 void launch_burst_past_allocation(float*, void*);
+void launch_counted_row_tails(float*, float*, void*);
+void launch_counted_wide_rows(float*, float*, void*);
 }
 
 namespace {
@@ -242,6 +244,27 @@ TEST_F(Cce, ExpInPlaceAndShiftedKeepsEachElementsValueAndOrder) {
     for (int i = 0; i < 8; ++i) EXPECT_EQ(r[128 + i], i < 7 ? chain[i] : 0.0f) << i;
     EXPECT_EQ(r[129], 1.0f);
     EXPECT_EQ(r[131], static_cast<float>(std::exp(static_cast<double>(std::exp(1.0f)))));
+}
+
+// docs/intrinsics/vector.md, "vcopy in counter mode".
+TEST_F(Cce, VcopyInCounterModeCopiesTheCountInEveryRepeat) {
+    float* src = device(iota(64, 1.0f));
+    float* out = device(std::vector<float>(128, -1.0f));
+    launch_counted_row_tails(out, src, stream);
+    const std::vector<float> r = back(out, 128);
+    for (int row = 0; row < 4; ++row)
+        for (int c = 0; c < 32; ++c)  // the rest of each row is UB never written: zero at launch
+            EXPECT_EQ(r[row * 32 + c], c < 5 ? 1.0f + row * 16 + c : 0.0f) << row << "," << c;
+}
+
+TEST_F(Cce, VcopyInCounterModeContinuesAWideCountWithinTheRepeat) {
+    float* src = device(iota(240, 0.0f));
+    float* out = device(std::vector<float>(288, -1.0f));
+    launch_counted_wide_rows(out, src, stream);
+    const std::vector<float> r = back(out, 288);
+    for (int row = 0; row < 3; ++row)
+        for (int c = 0; c < 96; ++c)
+            EXPECT_EQ(r[row * 96 + c], c < 80 ? static_cast<float>(row * 80 + c) : 0.0f) << row << "," << c;
 }
 
 }  // namespace

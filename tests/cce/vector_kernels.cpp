@@ -132,6 +132,35 @@ __global__ __aicore__ void exp_in_place_and_shifted(__gm__ float* out, __gm__ fl
     copy_ubuf_to_gm_align_b32(out, ub<float>(kA), 0, 1, 136 * 4, 0, 0, 0, 0);
 }
 
+// vcopy in counter mode with a repeat per row, as pto-isa's TEXTRACT copies
+// each row's tail: 4 rows of 16 floats (2 blocks a row) into rows of 32 (4
+// blocks), the count of 5 applying to every row.
+__global__ __aicore__ void counted_row_tails(__gm__ float* out, __gm__ float* src) {
+    copy_gm_to_ubuf_align_b32(ub<float>(kA), src, 0, 1, 64 * 4, 0, 0, 0, 0);
+    mte2_to_v();
+    set_mask_count();
+    set_vector_mask(0, 5);
+    vcopy(ub<float>(kOut), ub<float>(kA), 4, 1, 1, 4, 2);
+    set_mask_norm();
+    set_vector_mask(-1, -1);
+    v_to_mte3();
+    copy_ubuf_to_gm_align_b32(out, ub<float>(kOut), 0, 1, 128 * 4, 0, 0, 0, 0);
+}
+
+// As TFILLPAD copies a tile: 3 rows of 80 floats (320 bytes, wider than a
+// repeat) into rows of 96, the count of 80 per row.
+__global__ __aicore__ void counted_wide_rows(__gm__ float* out, __gm__ float* src) {
+    copy_gm_to_ubuf_align_b32(ub<float>(kA), src, 0, 1, 240 * 4, 0, 0, 0, 0);
+    mte2_to_v();
+    set_mask_count();
+    set_vector_mask(0, 80);
+    vcopy(ub<float>(kOut), ub<float>(kA), 3, 1, 1, 12, 10);
+    set_mask_norm();
+    set_vector_mask(-1, -1);
+    v_to_mte3();
+    copy_ubuf_to_gm_align_b32(out, ub<float>(kOut), 0, 1, 288 * 4, 0, 0, 0, 0);
+}
+
 // Scalar code on halves, as pto-isa's element-by-element fallbacks write it:
 // GM loads, UB stores and loads, a half passed and returned by value, double
 // and float constants, overflow; o[0..8) by DMA, o[15] by a scalar GM store.
@@ -244,6 +273,8 @@ extern "C" void launch_leave_partial_mask(void* s) { leave_partial_mask<<<1, nul
 extern "C" void launch_exp_in_place_and_shifted(float* out, float* src, void* s) {
     exp_in_place_and_shifted<<<1, nullptr, s>>>(out, src);
 }
+extern "C" void launch_counted_row_tails(float* out, float* src, void* s) { counted_row_tails<<<1, nullptr, s>>>(out, src); }
+extern "C" void launch_counted_wide_rows(float* out, float* src, void* s) { counted_wide_rows<<<1, nullptr, s>>>(out, src); }
 extern "C" void launch_burst_past_allocation(float* src, void* s) { burst_past_allocation<<<1, nullptr, s>>>(src); }
 extern "C" void launch_adds_under_incoming_mask(float* out, float* src, void* s) {
     adds_under_incoming_mask<<<1, nullptr, s>>>(out, src);

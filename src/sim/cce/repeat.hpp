@@ -92,6 +92,9 @@ struct Plan {
 };
 
 Plan plan(const Core& c, uint32_t repeat, int widest_bytes);
+// Normal mode with only the first `slots` slots of each of `repeat` repeats
+// active, whatever the mask register holds.
+Plan first_slots(uint32_t repeat, int widest_bytes, uint32_t slots);
 // Every slot of `repeat` repeats, whatever the mask register holds: the
 // instructions the reference documents as taking no mask (vcmpv, vcmpvs).
 Plan unmasked(uint32_t repeat, int widest_bytes);

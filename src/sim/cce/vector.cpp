@@ -23,11 +23,12 @@ struct Issued {
     uint8_t* ub;
 };
 Issued issue(const SourceLoc& loc, const char* op, Dt d, const Shape& sh, uint64_t dst, int sources, uint64_t s0,
-             uint64_t s1) {
+             uint64_t s1, const Plan* given = nullptr) {
     Core& c = core();
     const int size = size_of(d);
-    Issued i{plan(c, sh.repeat, size), {dst, sh.dst_blk, sh.dst_rep, size}, {s0, sh.src0_blk, sh.src0_rep, size},
-             {s1, sh.src1_blk, sh.src1_rep, size}, c.mem[static_cast<int>(Space::UB)]};
+    Issued i{given ? *given : plan(c, sh.repeat, size), {dst, sh.dst_blk, sh.dst_rep, size},
+             {s0, sh.src0_blk, sh.src0_rep, size}, {s1, sh.src1_blk, sh.src1_rep, size},
+             c.mem[static_cast<int>(Space::UB)]};
     OpRecord r = vector_record(op, d, i.p, loc);
     r.write(Space::UB, dst, span(c, i.p, i.dst, op, "dst", loc).bytes);
     if (sources > 0) r.read(Space::UB, s0, span(c, i.p, i.src0, op, sources > 1 ? "src0" : "src", loc).bytes);
@@ -53,7 +54,34 @@ void vbinary(const SourceLoc& loc, const char* op, Bin b, Dt d, uint64_t dst, ui
     });
 }
 
+namespace {
+// vcopy in counter mode with a repeat operand above one: the count applies to
+// each repeat, the repeats stepping by the repeat strides, and a count wider
+// than a repeat's 256 bytes continues in the following 256 bytes (one pass per
+// 256 bytes, each a normal-mode instruction masked to its part of the count).
+// Not the reference's rule for counter mode (docs/intrinsics/README.md,
+// "Mask"); the rule pto-isa's TFILLPAD/TEXTRACT/TINSERT copy rows by, which
+// passes on Huawei's CA model (docs/intrinsics/vector.md, "vcopy").
+void copy_rows_counted(const SourceLoc& loc, const char* op, Dt d, uint64_t dst, uint64_t src, const Shape& sh) {
+    const int size = size_of(d);
+    const uint64_t count = core().vec.mask[0];
+    const uint32_t per_pass = static_cast<uint32_t>(kRepeatBytes) / size;
+    for (uint64_t done = 0; done < count; done += per_pass) {
+        const Plan p = first_slots(sh.repeat, size, static_cast<uint32_t>(std::min<uint64_t>(per_pass, count - done)));
+        const uint64_t shift = done * size;
+        const Issued i = issue(loc, op, d, sh, dst + shift, 1, src + shift, 0, &p);
+        each_run(i.p, size, adjoin({&i.dst, &i.src0}), [&](uint32_t r, uint32_t j0, uint32_t n) {
+            uint8_t* const to = i.ub + i.dst.at(r, j0);
+            const uint8_t* const from = i.ub + i.src0.at(r, j0);
+            for (uint64_t k = 0; k < uint64_t(n) * size; ++k) to[k] = from[k];  // in element order, as vunary
+        });
+    }
+}
+
+}  // namespace
+
 void vunary(const SourceLoc& loc, const char* op, Una u, Dt d, uint64_t dst, uint64_t src, const Shape& sh) {
+    if (u == Una::Copy && sh.repeat > 1 && core().vec.counter) return copy_rows_counted(loc, op, d, dst, src, sh);
     const Issued i = issue(loc, op, d, sh, dst, 1, src, 0);
     // vexp/vln/vsqrt on floats: a run at a time through vmath_f32, the row
     // routine ptolab's own TEXP/TLOG/TSQRT use, which gives each element
