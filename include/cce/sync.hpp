@@ -27,7 +27,11 @@ struct where_t {
 #endif
     static constexpr where_t current(const char* f = __builtin_FILE(), int l = __builtin_LINE()) { return {f, l}; }
 };
-inline ptosim::SourceLoc here(const where_t& w) { return {w.file, w.line}; }
+// Out of line, so that its return address is kernel code at the intrinsic's
+// call, whose inlining chain leads to the user's PTO call (SourceLoc::pc).
+[[gnu::noinline]] inline ptosim::SourceLoc here(const where_t& w) {
+    return {w.file, w.line, __builtin_return_address(0)};
+}
 inline ptosim::Pipe pipe(pipe_t p) { return static_cast<ptosim::Pipe>(static_cast<int>(p)); }
 }  // namespace ptosim_cce
 

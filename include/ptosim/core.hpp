@@ -36,8 +36,16 @@ const char* to_string(Pipe);
 struct SourceLoc {
     const char* file = nullptr;
     int line = 0;
+    // Kernel code of an intrinsic called inside a PTO header (pto-isa's own,
+    // executed over the CCE layer): file:line is that header's line, and the
+    // line table's inlining chain at `pc` leads back to the user's own call
+    // of the PTO instruction.
+    const void* pc = nullptr;
     bool known() const { return file != nullptr; }
+    // "user.cpp:31 (via <pto-isa>/TAdd.hpp:45)" when pc leads to a line of the
+    // user's outside the PTO and CCE headers; else file_line().
     std::string str() const;
+    std::string file_line() const;
 };
 
 struct Access {

@@ -4,6 +4,7 @@
 // instruction and intrinsic passes through `dispatch`; with no tool selected
 // nothing subscribes and the only cost is one null test per launch.
 #include "check.hpp"
+#include "code_address.hpp"
 #include "file_write.hpp"
 #include "hex.hpp"
 #include "launch.hpp"
@@ -789,6 +790,23 @@ void ensure_configured() {
 
 std::string q(const std::string& s) { return json_quote(s); }
 
+// A site's file and line for the logs: the user's call of the PTO instruction
+// when the site is an intrinsic inside a PTO header (SourceLoc::pc), with the
+// header's line as `via`; else the site's own.
+struct LogLoc {
+    std::string file;
+    int line = 0;
+    std::string via;  // "file:line" of the header, or ""
+};
+LogLoc log_loc(const SourceLoc& l) {
+    LogLoc o{l.file ? l.file : "", l.line, ""};
+    if (!l.file || !l.pc) return o;
+    const std::string user = user_call_line(l.pc);
+    const size_t colon = user.rfind(':');
+    if (user.empty() || colon == std::string::npos || user == l.file_line()) return o;
+    return {user.substr(0, colon), std::atoi(user.c_str() + colon + 1), l.file_line()};
+}
+
 void write_sarif_locked() {
     std::ostringstream f;
     f << "{\"version\":\"2.1.0\",\"$schema\":\"https://json.schemastore.org/sarif-2.1.0.json\",\"runs\":[{\"tool\":"
@@ -800,8 +818,9 @@ void write_sarif_locked() {
         bool first = true;
         for (const Site& s : r.sites) {
             if (!s.loc.known()) continue;
-            f << (first ? "" : ",") << "{\"physicalLocation\":{\"artifactLocation\":{\"uri\":" << q(s.loc.file)
-              << "},\"region\":{\"startLine\":" << s.loc.line << "}}}";
+            const LogLoc at = log_loc(s.loc);
+            f << (first ? "" : ",") << "{\"physicalLocation\":{\"artifactLocation\":{\"uri\":" << q(at.file)
+              << "},\"region\":{\"startLine\":" << at.line << "}}}";
             first = false;
         }
         f << "],\"occurrenceCount\":" << r.count << "}";
@@ -861,8 +880,10 @@ std::string format_json(const Report& r) {
     o << ",\"locations\":[";
     for (size_t i = 0; i < r.sites.size(); ++i) {
         const Site& s = r.sites[i];
-        o << (i ? "," : "") << "{\"file\":" << q(s.loc.file ? s.loc.file : "") << ",\"line\":" << s.loc.line
-          << ",\"op\":" << q(s.op) << ",\"pipe\":" << q(to_string(s.pipe)) << ",\"core\":" << q(s.core);
+        const LogLoc at = log_loc(s.loc);
+        o << (i ? "," : "") << "{\"file\":" << q(at.file) << ",\"line\":" << at.line;
+        if (!at.via.empty()) o << ",\"via\":" << q(at.via);
+        o << ",\"op\":" << q(s.op) << ",\"pipe\":" << q(to_string(s.pipe)) << ",\"core\":" << q(s.core);
         if (!s.access.empty()) o << ",\"access\":" << q(s.access);
         o << "}";
     }

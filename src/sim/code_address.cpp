@@ -15,6 +15,7 @@
 #include <mutex>
 #include <set>
 #include <unordered_map>
+#include <vector>
 
 namespace ptosim {
 
@@ -56,33 +57,54 @@ bool object_and_address(const void* pc, std::string& object, uintptr_t& address)
     return true;
 }
 
-// "file:line" of pc by addr2line, or "" when unknown.
-std::string source_line(const void* pc) {
+// "file:line" as addr2line prints it, or "" where it names no line.
+std::string file_and_line(std::string line) {
+    // "file:line (discriminator 2)" names the line; "??:0" and "file:?" do not.
+    if (const size_t space = line.find(' '); space != std::string::npos) line.resize(space);
+    const size_t colon = line.rfind(':');
+    if (line.rfind("??", 0) == 0 || colon == std::string::npos || colon + 1 == line.size() ||
+        line.find_first_not_of("0123456789", colon + 1) != std::string::npos || line.compare(colon + 1, 2, "0") == 0)
+        line.clear();
+    return line;
+}
+
+// addr2line's lines for pc (with -i: innermost inlined frame first).
+std::vector<std::string> addr2line(const void* pc, bool inlined) {
     std::string object;
     uintptr_t address = 0;
-    if (!object_and_address(pc, object, address)) return "";
+    if (!object_and_address(pc, object, address)) return {};
     char path[] = "/tmp/ptosim-addr2line-XXXXXX";
     const int fd = mkstemp(path);
-    if (fd < 0) return "";
+    if (fd < 0) return {};
     close(fd);
     char hex[32];
     std::snprintf(hex, sizeof hex, "0x%" PRIxPTR, address);
     ptolab::common::Redirect to_file;
     to_file.stdout_file = path;
     to_file.stderr_file = "/dev/null";
-    std::string line;
-    if (ptolab::common::run({"addr2line", "-e", object, hex}, to_file) == 0) {
+    std::vector<std::string> lines;
+    std::vector<std::string> argv{"addr2line", "-e", object, hex};
+    if (inlined) argv.insert(argv.begin() + 1, "-i");
+    if (ptolab::common::run(argv, to_file) == 0) {
         std::ifstream out(path);
-        std::getline(out, line);
-        // "file:line (discriminator 2)" names the line; "??:0" and "file:?" do not.
-        if (const size_t space = line.find(' '); space != std::string::npos) line.resize(space);
-        const size_t colon = line.rfind(':');
-        if (line.rfind("??", 0) == 0 || colon == std::string::npos || colon + 1 == line.size() ||
-            line.find_first_not_of("0123456789", colon + 1) != std::string::npos || line.compare(colon + 1, 2, "0") == 0)
-            line.clear();
+        for (std::string line; std::getline(out, line);) lines.push_back(file_and_line(line));
     }
     unlink(path);
-    return line;
+    return lines;
+}
+
+// "file:line" of pc by addr2line, or "" when unknown.
+std::string source_line(const void* pc) {
+    const std::vector<std::string> lines = addr2line(pc, false);
+    return lines.empty() ? "" : lines.front();
+}
+
+// Where the headers a kernel includes keep their code: pto-isa's tree (the
+// translated copy names the original files) and ptolab's CCE layer.
+bool in_library_header(const std::string& file_line) {
+    for (const char* dir : {"/include/pto/", "/include/cce/", "/include/ptosim/"})
+        if (file_line.find(dir) != std::string::npos) return true;
+    return false;
 }
 
 }  // namespace
@@ -107,6 +129,23 @@ SourceLoc caller_loc(const void* caller) {
         it = known.emplace(caller, at).first;
     }
     return mine[caller] = it->second;
+}
+
+std::string user_call_line(const void* pc) {
+    static std::mutex mu;
+    static std::map<const void*, std::string> lines;
+    std::lock_guard lk(mu);
+    auto it = lines.find(pc);
+    if (it == lines.end()) {
+        std::string user;
+        for (const std::string& l : addr2line(pc, true))
+            if (!l.empty() && !in_library_header(l)) {
+                user = l;
+                break;
+            }
+        it = lines.emplace(pc, user).first;
+    }
+    return it->second;
 }
 
 std::string describe_call_site(const void* pc) {

@@ -18,4 +18,11 @@ void describe_code_address(const void* pc, char* out, size_t n);
 // information, the description alone.
 std::string describe_call_site(const void* pc);
 
+// The innermost line of the user's own code in the inlining chain at kernel
+// code address `pc` (a return address): the call of the PTO instruction whose
+// implementation, inlined from pto-isa's or ptolab's headers, issued an
+// intrinsic. "file:line", or "" without line information. addr2line -i runs
+// once per address, on the first report or fault that names it.
+std::string user_call_line(const void* pc);
+
 }  // namespace ptosim

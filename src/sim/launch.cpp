@@ -4,6 +4,7 @@
 // runs the blocks of its own physical cores the same way, and the threads
 // meet only at cross-core flags, so a kernel without data races computes the
 // same bytes whatever the thread count (docs/semantics.md, "Host threads").
+#include "code_address.hpp"
 #include "file_write.hpp"
 #include "launch.hpp"
 #include <ptosim/peers.hpp>
@@ -437,9 +438,16 @@ void detail::stop_abandoned(const Core&, const OpRecord& r) {
                       r.loc};
 }
 
-std::string SourceLoc::str() const {
+std::string SourceLoc::file_line() const {
     if (!file) return "<unknown location>";
     return std::string(file) + ":" + std::to_string(line);
+}
+
+std::string SourceLoc::str() const {
+    std::string own = file_line();
+    if (!file || !pc) return own;
+    const std::string user = user_call_line(pc);
+    return user.empty() || user == own ? own : user + " (via " + own + ")";
 }
 
 std::string Core::name() const {

@@ -503,7 +503,7 @@ std::string trace_events(const Launch& l, const Engine& eng, int number, double 
     for (const Slice& s : eng.slices()) {
         o += ",\n{\"ph\":\"X\",\"pid\":" + pid + ",\"tid\":" + tid(s.core, s.pipe) + ",\"ts\":" + ts(s.start) +
              ",\"dur\":" + num(s.dur * cyc_us) + ",\"name\":" + json_str(s.op) + ",\"cat\":" +
-             json_str(pipe_short_name(s.pipe)) + ",\"args\":{\"loc\":" + json_str(s.loc.str()) +
+             json_str(pipe_short_name(s.pipe)) + ",\"args\":{\"loc\":" + json_str(s.loc.file_line()) +
              ",\"bytes\":" + std::to_string(s.bytes) + ",\"flops\":" + std::to_string(s.flops) + "}}";
     }
     for (const Flow& f : eng.flows()) {

@@ -4,6 +4,7 @@
 #include <acl/acl.h>
 #include <runtime/rt_ffts.h>
 #include <ptosim/c_api.h>
+#include <ptosim/check.hpp>
 #include <ptosim/float16.hpp>
 #include <ptosim/runtime.hpp>
 #include <gtest/gtest.h>
@@ -576,6 +577,19 @@ struct PtoIsaLikeTree {
                "    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);\n"
                "    copy_ubuf_to_gm_align_b32(z, a, 0, 1, 64 * 4, 0, 0, 0, 0);\n"
                "}\n"
+               "__aicore__ inline __attribute__((always_inline)) void OVERRUN() {\n"
+               "    __ubuf__ float* last = (__ubuf__ float*)(192 * 1024 - 128);\n"
+               "    set_mask_norm();\n"
+               "    set_vector_mask(-1, -1);\n"
+               "    vadds(last, last, 1.0f, 1, 1, 1, 8, 8);\n"  // line 22: 256 bytes from 128 before the end of UB
+               "}\n"
+               "__aicore__ inline __attribute__((always_inline)) void RACY(__gm__ float* x) {\n"
+               "    __ubuf__ float* a = (__ubuf__ float*)0;\n"
+               "    copy_gm_to_ubuf_align_b32(a, x, 0, 1, 64 * 4, 0, 0, 0, 0);\n"  // line 26
+               "    set_mask_norm();\n"
+               "    set_vector_mask(-1, -1);\n"
+               "    vadds(a, a, 1.0f, 1, 1, 1, 8, 8);\n"  // line 29: no flag orders it after the copy
+               "}\n"
                "}  // namespace pto\n";
     }
     std::string kernel() const {
@@ -590,6 +604,70 @@ struct PtoIsaLikeTree {
         return src;
     }
 };
+
+// A fault inside a pto-isa instruction names the user's call of it first and
+// the intrinsic's line in pto-isa's header second (SourceLoc::pc: the kernel
+// is built with line tables, whose inlining chain leads back to the call).
+TEST_F(Acl, FaultInsideAPtoIsaInstructionNamesTheUsersCallAndTheHeaderLine) {
+    PtoIsaLikeTree tree;
+    const std::string src = (out_dir() / "overrun.cpp").string(), lib = (out_dir() / "liboverrun.so").string();
+    std::ofstream(src) << "#include <pto/pto-inst.hpp>\n"
+                          "__global__ __aicore__ void overrun() {\n"
+                          "    pto::OVERRUN();\n"
+                          "}\n"
+                          "extern \"C\" void call_overrun(void* stream) { overrun<<<1, nullptr, stream>>>(); }\n";
+    CmdResult r = sh(kPtocc + " -fPIC -shared -xcce --cce-aicore-arch=dav-c220-vec -DMEMORY_BASE -O2 -I" +
+                     tree.include.string() + " " + src + " -o " + lib);
+    ASSERT_EQ(r.status, 0) << r.output;
+    void* h = open_lib(lib);
+    sym<void (*)(void*)>(h, "call_overrun")(nullptr);
+    ASSERT_NE(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
+    const std::string msg = aclGetRecentErrMsg();
+    const std::string header = (tree.include / "pto" / "pto-inst.hpp").string();
+    EXPECT_NE(msg.find("faulted on AIV block 0 at " + src + ":3 (via " + header + ":22): "), std::string::npos)
+        << msg;
+    EXPECT_NE(msg.find("vadds dst"), std::string::npos) << msg;
+}
+
+// racecheck's report of a race inside a pto-isa instruction: both sides at
+// the user's call, each with its header line; the JSON log keeps the header
+// line as `via`. The tree's instructions are always_inline, as pto-isa's
+// PTO_INST and PTO_INTERNAL are: the line table's inlining chain is what
+// leads back to the call.
+TEST_F(Acl, RaceInsideAPtoIsaInstructionIsReportedAtTheUsersCall) {
+    PtoIsaLikeTree tree;
+    const std::string src = (out_dir() / "racy.cpp").string(), lib = (out_dir() / "libracy.so").string();
+    std::ofstream(src) << "#include <pto/pto-inst.hpp>\n"
+                          "__global__ __aicore__ void racy(__gm__ float* x) {\n"
+                          "    pto::RACY(x);\n"
+                          "}\n"
+                          "extern \"C\" void call_racy(void* stream, uint8_t* x) { racy<<<1, nullptr, stream>>>((__gm__ float*)x); }\n";
+    CmdResult r = sh(kPtocc + " -fPIC -shared -xcce --cce-aicore-arch=dav-c220-vec -DMEMORY_BASE -O2 -I" +
+                     tree.include.string() + " " + src + " -o " + lib);
+    ASSERT_EQ(r.status, 0) << r.output;
+    void* h = open_lib(lib);
+    std::vector<float> x(64, 1.0f);
+    DeviceVisible visible(x);
+    ASSERT_EQ(ptosim::check::configure("race"), "");
+    sym<void (*)(void*, uint8_t*)>(h, "call_racy")(nullptr, u8(x.data()));
+    EXPECT_NE(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);  // the checkers' errors fail the launch
+    const std::vector<ptosim::check::Report> reports = ptosim::check::take_reports();
+    ptosim::check::configure("");
+    ASSERT_EQ(reports.size(), 2u);  // vadds reads and writes what the copy writes
+    EXPECT_EQ(reports[0].kind, "read-after-write");
+    EXPECT_EQ(reports[1].kind, "write-after-write");
+    const ptosim::check::Report& rep = reports[0];
+    const std::string header = (tree.include / "pto" / "pto-inst.hpp").string();
+    ASSERT_EQ(rep.sites.size(), 2u);
+    EXPECT_EQ(rep.sites[0].loc.str(), src + ":3 (via " + header + ":26)");
+    EXPECT_EQ(rep.sites[1].loc.str(), src + ":3 (via " + header + ":29)");
+    EXPECT_NE(rep.message.find("vadds (PIPE_V) at " + src + ":3 (via " + header + ":29) reads UB [0x0, 0x100)"),
+              std::string::npos)
+        << rep.message;
+    const std::string json = ptosim::check::format_json(rep);
+    EXPECT_NE(json.find("{\"file\":\"" + src + "\",\"line\":3,\"via\":\"" + header + ":29\""), std::string::npos)
+        << json;
+}
 
 TEST_F(Acl, PtoIsaTreeOnTheIncludePathIsCompiledForA2A3) {
     PtoIsaLikeTree tree;
