@@ -4,8 +4,11 @@
 #include "element_ops.hpp"
 #include "repeat.hpp"
 
+#include <ptosim/numerics.hpp>
+
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -60,10 +63,30 @@ void vconv(const SourceLoc& loc, const char* op, Dt from, Dt to, Round rnd, uint
             thread_local std::vector<T> staged;
             staged.resize(size_t(p.repeats) * p.per_repeat);
             size_t k = 0;
-            each_run(p, widest, adj, [&](uint32_t rr, uint32_t j0, uint32_t n) {
-                const uint8_t* const from_bytes = ub + os.at(rr, j0);
-                for (uint32_t e = 0; e < n; ++e) staged[k++] = one(load<F>(from_bytes, e * sizeof(F)));
-            });
+            // float <-> half in nearest even (or exact): a run at a time through
+            // the row conversions ptolab's own TCVT uses (F16C where the host
+            // has it), bit-identical to `one` (numerics.hpp).
+            constexpr bool to_half = std::is_same_v<F, float> && std::is_same_v<T, half>;
+            constexpr bool from_half = std::is_same_v<F, half> && std::is_same_v<T, float>;
+            if ((to_half && (rnd == Round::None || rnd == Round::Rint)) || (from_half && rnd == Round::None)) {
+                thread_local std::vector<float> row;
+                each_run(p, widest, adj, [&](uint32_t rr, uint32_t j0, uint32_t n) {
+                    const uint8_t* const from_bytes = ub + os.at(rr, j0);
+                    if constexpr (to_half) {
+                        row.resize(n);
+                        std::memcpy(row.data(), from_bytes, size_t(n) * sizeof(float));
+                        float_to_half_row(row.data(), reinterpret_cast<uint8_t*>(staged.data() + k), static_cast<int>(n));
+                    } else if constexpr (from_half) {
+                        half_row_to_float(from_bytes, staged.data() + k, static_cast<int>(n));
+                    }
+                    k += n;
+                });
+            } else {
+                each_run(p, widest, adj, [&](uint32_t rr, uint32_t j0, uint32_t n) {
+                    const uint8_t* const from_bytes = ub + os.at(rr, j0);
+                    for (uint32_t e = 0; e < n; ++e) staged[k++] = one(load<F>(from_bytes, e * sizeof(F)));
+                });
+            }
             k = 0;
             each_run(p, widest, adj, [&](uint32_t rr, uint32_t j0, uint32_t n) {
                 uint8_t* const to_bytes = ub + od.at(rr, j0);
