@@ -246,6 +246,26 @@ std::string map_remote(Comm& c, uintptr_t base, uint64_t span) {
 
 }  // namespace
 
+// MPICH (ch4) moves a passive-target access only while the target calls
+// MPI: an origin's MPI_Get to a rank sitting in host code waits for it (the
+// whole time the target sleeps; about 17 ms per access while it waits in
+// MPI_Barrier, measured with MPICH 4.0.2). MPICH's progress thread
+// (MPIR_CVAR_ASYNC_PROGRESS) serves them at once; it must be asked for
+// before MPI_Init, which the program may call before any HCCL call, so
+// libhccl asks when it is loaded: when the remote transport is forced, or
+// when the launcher started ranks on several hosts (hydra: fewer local
+// ranks than ranks). A value the user set stays. Open MPI's one-sided
+// communication needs no target progress on one host (its shared-memory
+// path); it ignores the variable.
+__attribute__((constructor)) void ask_mpich_progress_thread() {
+    const char* t = std::getenv("PTOLAB_HCCL_TRANSPORT");
+    const char* local = std::getenv("MPI_LOCALNRANKS");
+    const char* all = std::getenv("PMI_SIZE");
+    const bool forced = t && std::strcmp(t, "mpi") == 0;
+    const bool hosts = local && all && std::strcmp(local, all) != 0;
+    if ((forced || hosts) && !(t && std::strcmp(t, "shm") == 0)) setenv("MPIR_CVAR_ASYNC_PROGRESS", "1", 0);
+}
+
 std::string transport_asked(std::string& bad) {
     const char* v = std::getenv("PTOLAB_HCCL_TRANSPORT");
     if (!v || !*v) return {};
