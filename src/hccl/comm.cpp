@@ -290,10 +290,16 @@ HcclResult HcclGetCommName(HcclComm comm, char* commName) {
 HcclResult HcclBarrier(HcclComm comm, aclrtStream stream) {
     Comm* c = live(comm, "HcclBarrier");
     if (!c) return comm ? HCCL_E_PARA : HCCL_E_PTR;
-    if (aclError e = aclrtSynchronizeStream(stream); e != ACL_SUCCESS)
+    const aclError e = aclrtSynchronizeStream(stream);
+    const std::string why = e != ACL_SUCCESS ? aclGetRecentErrMsg() : "";
+    // A rank whose stream failed still meets the others: a barrier it
+    // skipped would pair the ranks' later collectives wrongly (its
+    // HcclCommDestroy with their barrier), and every rank would hang.
+    const bool met = barrier(*c);
+    if (e != ACL_SUCCESS)
         return fail(HCCL_E_RUNTIME, "HcclBarrier: the work queued on the stream failed (aclrtSynchronizeStream " +
-                                        std::to_string(e) + ": " + aclGetRecentErrMsg() + ")");
-    if (!barrier(*c)) return fail(HCCL_E_INTERNAL, "HcclBarrier: MPI_Barrier failed");
+                                        std::to_string(e) + ": " + why + ")");
+    if (!met) return fail(HCCL_E_INTERNAL, "HcclBarrier: MPI_Barrier failed");
     return HCCL_SUCCESS;
 }
 
