@@ -56,6 +56,47 @@ void shared_atomic_unlock();
 void set_rank_board(void* base, uint64_t bytes, int rank, int ranks);
 void leave_rank_board();
 
+// The remote window transport (docs/many-devices.md, "Several hosts"):
+// each rank's windows are its own memory and a peer's window range is
+// reserved but not mapped in this process. libhccl installs the operations
+// that reach a peer (over MPI one-sided communication); while they are set,
+// a checked GM access (check_gm, check_gm_bursts) to a peer's window
+// fetches those bytes into a private page at the same address for the
+// instruction, and the bytes the instruction changed go back to the peer
+// before the core's next instruction, wait, atomic unlock or kernel end.
+// A plain pointer into a peer's window stays unmapped: the crash handler
+// reports it (remote_window_fault).
+struct RemoteOps {
+    // Bytes [addr, addr + bytes) of rank `rank`'s window, read or written
+    // and complete at the target when the call returns. False on failure.
+    bool (*get)(int rank, uintptr_t addr, void* dst, uint64_t bytes);
+    bool (*put)(int rank, uintptr_t addr, const void* src, uint64_t bytes);
+    // The lock of atomic updates, held by one rank at a time.
+    void (*lock)();
+    void (*unlock)();
+    // Lets MPI make progress on the peers' accesses to this rank's windows
+    // (called by waits and polls).
+    void (*progress)();
+    // This rank's board slot (`bytes` at `slot`) written into every peer's board.
+    void (*push_slot)(const void* slot, uint64_t bytes);
+};
+void set_remote_ops(const RemoteOps* ops);  // null: windows shared (or none)
+bool remote_windows();
+// check_gm found [a, a + bytes) in peer `rank`'s window: its bytes are
+// fetched for the calling core's instruction (a fault at `loc` names the
+// transport's failure).
+void remote_open(const Core& c, uintptr_t a, uint64_t bytes, int rank, const SourceLoc& loc);
+// Before any checked GM access of core c: the ranges earlier instructions
+// opened go back first, so their writes reach the peers before whatever
+// this access writes (a flag in this rank's own window, say).
+void remote_settle(const Core& c);
+// The pending ranges of the calling core go back to their peers (the
+// instruction that opened them is over).
+void remote_close_all(const Core& c);
+// The crash handler's message when `addr` lies in a peer's window under the
+// remote transport (`buf` filled, true); false otherwise.
+bool remote_window_fault(uintptr_t addr, char* buf, size_t n);
+
 // Waits on GM another rank writes (TWAIT, a spin with dcci): lets the other
 // cores of the launch run, then backs off with short sleeps. Returns when
 // ready() holds; faults at `loc` with describe() after the communication

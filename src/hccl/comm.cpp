@@ -156,6 +156,9 @@ HcclResult HcclCommInitRootInfo(uint32_t nRanks, const HcclRootInfo* rootInfo, u
         return fail(HCCL_E_PARA, std::string(fn) +
                                      ": rootInfo was not made by HcclGetRootInfo, or not all of it reached this rank "
                                      "(share all HCCL_ROOT_INFO_BYTES bytes, e.g. with MPI_Bcast)");
+    std::string bad;
+    const std::string transport = transport_asked(bad);
+    if (!bad.empty()) return fail(HCCL_E_PARA, std::string(fn) + ": " + bad);
     auto c = std::make_unique<Comm>();
     c->rank = rank;
     c->size = nRanks;
@@ -193,7 +196,7 @@ HcclResult HcclCommInitRootInfo(uint32_t nRanks, const HcclRootInfo* rootInfo, u
         for (uint32_t r = 0; r < nRanks; ++r) c->mpi_rank[r] = static_cast<int>(r);
         if (!allgather_bytes(*c, &mine, all, sizeof mine))
             return fail(HCCL_E_INTERNAL, std::string(fn) + ": MPI_Allgather failed");
-        std::string problem;
+        std::string problem, other_host;
         std::vector<int> map(nRanks, -1);
         for (int p = 0; p < world; ++p) {
             if (all[p].id != b.id && problem.empty())
@@ -205,18 +208,22 @@ HcclResult HcclCommInitRootInfo(uint32_t nRanks, const HcclRootInfo* rootInfo, u
                           std::to_string(map[all[p].rank]) + " and " + std::to_string(p) +
                           " (each rank id once, 0.." + std::to_string(nRanks - 1) + ")";
             map[all[p].rank] = p;
-            if (std::strncmp(all[p].host, mine.host, sizeof mine.host) != 0 && problem.empty())
-                problem = std::string("rank ") + std::to_string(all[p].rank) + " runs on host '" + all[p].host +
-                          "' and this rank on '" + mine.host +
-                          "': ranks on several hosts need the window transport over MPI, which is not built yet "
-                          "(docs/many-devices.md, \"Several hosts\")";
+            if (std::strncmp(all[p].host, mine.host, sizeof mine.host) != 0 && other_host.empty())
+                other_host = std::string("rank ") + std::to_string(all[p].rank) + " runs on host '" + all[p].host +
+                             "' and this rank on '" + mine.host + "'";
         }
+        // Shared memory reaches only the ranks of one host: across hosts
+        // the windows go over MPI (docs/many-devices.md, "Several hosts").
+        if (transport == "shm" && !other_host.empty() && problem.empty())
+            problem = "PTOLAB_HCCL_TRANSPORT=shm, but " + other_host +
+                      ": shared memory windows need every rank on one host (unset it, or set mpi)";
         if (!problem.empty()) {
             m.comm_free(&dup);
-            return fail(problem.find("several hosts") != std::string::npos ? HCCL_E_NOT_SUPPORT : HCCL_E_PARA,
+            return fail(problem.find("PTOLAB_HCCL_TRANSPORT") != std::string::npos ? HCCL_E_NOT_SUPPORT : HCCL_E_PARA,
                         std::string(fn) + ": " + problem);
         }
         c->mpi_rank = map;
+        c->win.remote = transport == "mpi" || !other_host.empty();
     }
     ptosim::set_process_rank(static_cast<int>(rank), static_cast<int>(nRanks));
     if (std::string why = map_windows(*c); !why.empty()) {
@@ -283,10 +290,16 @@ HcclResult HcclGetCommName(HcclComm comm, char* commName) {
 HcclResult HcclBarrier(HcclComm comm, aclrtStream stream) {
     Comm* c = live(comm, "HcclBarrier");
     if (!c) return comm ? HCCL_E_PARA : HCCL_E_PTR;
-    if (aclError e = aclrtSynchronizeStream(stream); e != ACL_SUCCESS)
+    const aclError e = aclrtSynchronizeStream(stream);
+    const std::string why = e != ACL_SUCCESS ? aclGetRecentErrMsg() : "";
+    // A rank whose stream failed still meets the others: a barrier it
+    // skipped would pair the ranks' later collectives wrongly (its
+    // HcclCommDestroy with their barrier), and every rank would hang.
+    const bool met = barrier(*c);
+    if (e != ACL_SUCCESS)
         return fail(HCCL_E_RUNTIME, "HcclBarrier: the work queued on the stream failed (aclrtSynchronizeStream " +
-                                        std::to_string(e) + ": " + aclGetRecentErrMsg() + ")");
-    if (!barrier(*c)) return fail(HCCL_E_INTERNAL, "HcclBarrier: MPI_Barrier failed");
+                                        std::to_string(e) + ": " + why + ")");
+    if (!met) return fail(HCCL_E_INTERNAL, "HcclBarrier: MPI_Barrier failed");
     return HCCL_SUCCESS;
 }
 

@@ -32,6 +32,10 @@ struct Windows {
     std::string shm_name;
     void* header = nullptr;  // the shared header page (lock word first)
     std::vector<uintptr_t> in, out;  // by rank
+    // The remote transport: this rank's header and windows are its own
+    // memory, exposed as MPI windows; peers' windows are not mapped.
+    bool remote = false;
+    Handle hdr_win = 0, in_win = 0, out_win = 0;
     bool mapped() const { return span_hi != 0; }
 };
 
@@ -68,6 +72,11 @@ Comm* by_name(const char* name);
 // Records `msg` for aclGetRecentErrMsg and prints it with the rank
 // ("HCCL: rank 1: HcclAllReduce: ..."); returns `code`.
 HcclResult fail(HcclResult code, const std::string& msg);
+
+// The window transport PTOLAB_HCCL_TRANSPORT asks for: "mpi", "shm" or ""
+// (automatic: shared memory on one host, MPI across hosts); `bad` is set to
+// the refusal when the value is none of them.
+std::string transport_asked(std::string& bad);
 
 // Maps the windows of `c` (collective over c's ranks); "" or why not.
 std::string map_windows(Comm& c);

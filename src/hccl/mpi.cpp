@@ -13,6 +13,8 @@ namespace {
 constexpr Handle kMpichCommWorld = 0x44000000;
 constexpr Handle kMpichByte = 0x4c00010d;
 
+void* g_handle = nullptr;  // the library mpi() bound (RTLD_DEFAULT when linked in)
+
 const char* env(const char* name) {
     const char* v = std::getenv(name);
     return v && *v ? v : nullptr;
@@ -48,6 +50,7 @@ bool bind_all(void* h, const std::string& name, Mpi& m) {
                     bind(h, b.recv, "MPI_Recv") && bind(h, b.abort, "MPI_Abort");
     if (!ok) return false;
     m = b;
+    g_handle = h;
     return true;
 }
 
@@ -91,6 +94,61 @@ bool g_we_initialized = false;
 const Mpi& mpi() {
     std::call_once(g_once, [] { g_mpi = load(); });
     return g_mpi;
+}
+
+const Rma* rma(std::string& why) {
+    static std::once_flag once;
+    static Rma r;
+    static std::string missing;
+    std::call_once(once, [] {
+        const Mpi& m = mpi();
+        void* h = g_handle;
+        if (!m.present()) {
+            missing = m.why_none;
+            return;
+        }
+        if (m.abi == Mpi::Abi::OpenMpi) {
+            r.info_null = reinterpret_cast<Handle>(dlsym(h, "ompi_mpi_info_null"));
+            r.int32 = reinterpret_cast<Handle>(dlsym(h, "ompi_mpi_int"));
+            r.op_replace = reinterpret_cast<Handle>(dlsym(h, "ompi_mpi_op_replace"));
+            r.status_ignore = 0;
+            r.mode_nocheck = 1;
+            r.any_source = -1;
+            r.any_tag = -1;
+        } else {  // MPICH's mpi.h
+            r.info_null = 0x1c000000;
+            r.int32 = 0x4c000405;
+            r.op_replace = 0x5800000d;
+            r.status_ignore = 1;
+            r.mode_nocheck = 1024;
+            r.any_source = -2;
+            r.any_tag = -1;
+        }
+        const char* name = nullptr;
+        auto need = [&](auto& f, const char* n) {
+            if (!bind(h, f, n) && !name) name = n;
+        };
+        need(r.win_create, "MPI_Win_create");
+        need(r.win_free, "MPI_Win_free");
+        need(r.win_lock_all, "MPI_Win_lock_all");
+        need(r.win_unlock_all, "MPI_Win_unlock_all");
+        need(r.win_flush, "MPI_Win_flush");
+        need(r.win_flush_all, "MPI_Win_flush_all");
+        need(r.win_sync, "MPI_Win_sync");
+        need(r.get, "MPI_Get");
+        need(r.put, "MPI_Put");
+        need(r.accumulate, "MPI_Accumulate");
+        need(r.compare_and_swap, "MPI_Compare_and_swap");
+        need(r.iprobe, "MPI_Iprobe");
+        if (name) missing = m.library + " has no " + name + " (MPI-3 one-sided communication)";
+        else if (m.abi == Mpi::Abi::OpenMpi && (!r.info_null || !r.int32 || !r.op_replace))
+            missing = m.library + " lacks Open MPI's predefined handles";
+    });
+    if (!missing.empty()) {
+        why = missing;
+        return nullptr;
+    }
+    return &r;
 }
 
 bool ensure_initialized(std::string& why) {

@@ -35,6 +35,27 @@ struct Mpi {
     const char* abi_name() const { return abi == Abi::Mpich ? "MPICH" : abi == Abi::OpenMpi ? "Open MPI" : "none"; }
 };
 
+// MPI's one-sided communication, for the remote window transport
+// (windows.cpp): bound on first use, from the library mpi() bound.
+struct Rma {
+    Handle info_null = 0, int32 = 0, op_replace = 0, status_ignore = 0;
+    int mode_nocheck = 0, any_source = 0, any_tag = 0;
+    int (*win_create)(void*, long, int, Handle, Handle, void* win) = nullptr;
+    int (*win_free)(void* win) = nullptr;
+    int (*win_lock_all)(int, Handle) = nullptr;
+    int (*win_unlock_all)(Handle) = nullptr;
+    int (*win_flush)(int, Handle) = nullptr;
+    int (*win_flush_all)(Handle) = nullptr;
+    int (*win_sync)(Handle) = nullptr;
+    int (*get)(void*, int, Handle, int, long, int, Handle, Handle) = nullptr;
+    int (*put)(const void*, int, Handle, int, long, int, Handle, Handle) = nullptr;
+    int (*accumulate)(const void*, int, Handle, int, long, int, Handle, Handle, Handle) = nullptr;
+    int (*compare_and_swap)(const void*, const void*, void*, Handle, int, long, Handle) = nullptr;
+    int (*iprobe)(int, int, Handle, int*, Handle) = nullptr;
+};
+// Null (with `why`) when the MPI library lacks a call.
+const Rma* rma(std::string& why);
+
 // Binds MPI once per process (thread-safe); Abi::None when there is none.
 const Mpi& mpi();
 

@@ -11,11 +11,15 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <sched.h>
+
+#include <algorithm>
 #include <cerrno>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 
 namespace hccl_sim {
 namespace {
@@ -54,7 +58,224 @@ bool all_true(const Comm& c, bool mine) {
     return true;
 }
 
+// ---- the remote transport (docs/many-devices.md, "Several hosts")
+// Every access ptosim makes to a peer's window goes through these, over the
+// MPI windows of the one communicator that has them. MPI is called from the
+// cores' host threads, one call at a time.
+std::recursive_mutex g_rma_mu;
+const Comm* g_remote = nullptr;
+const Rma* g_rma = nullptr;
+constexpr uint64_t kRmaChunk = uint64_t{1} << 30;
+
+// The MPI window and displacement of bytes at `addr` in rank r's windows.
+bool locate(int r, uintptr_t addr, uint64_t bytes, Handle& win, long& disp) {
+    const Windows& w = g_remote->win;
+    if (addr >= w.in[r] && addr + bytes <= w.in[r] + w.win_bytes) {
+        win = w.in_win;
+        disp = static_cast<long>(addr - w.in[r]);
+        return true;
+    }
+    if (addr >= w.out[r] && addr + bytes <= w.out[r] + w.win_bytes) {
+        win = w.out_win;
+        disp = static_cast<long>(addr - w.out[r]);
+        return true;
+    }
+    return false;
+}
+
+template <class Op>
+bool rma_bytes(int r, uintptr_t addr, uint64_t bytes, Op op) {
+    std::lock_guard lk(g_rma_mu);
+    if (!g_remote || r < 0 || r >= static_cast<int>(g_remote->size)) return false;
+    Handle win = 0;
+    long disp = 0;
+    if (!locate(r, addr, bytes, win, disp)) return false;
+    const int target = g_remote->mpi_rank[r];
+    for (uint64_t off = 0; off < bytes; off += kRmaChunk) {
+        const int n = static_cast<int>(std::min(kRmaChunk, bytes - off));
+        if (op(off, n, target, disp + static_cast<long>(off), win) != 0) return false;
+    }
+    return g_rma->win_flush(target, win) == 0;
+}
+
+bool remote_get(int r, uintptr_t addr, void* dst, uint64_t bytes) {
+    const Handle byte = mpi().byte;
+    return rma_bytes(r, addr, bytes, [&](uint64_t off, int n, int t, long d, Handle win) {
+        return g_rma->get(static_cast<uint8_t*>(dst) + off, n, byte, t, d, n, byte, win);
+    });
+}
+
+bool remote_put(int r, uintptr_t addr, const void* src, uint64_t bytes) {
+    const Handle byte = mpi().byte;
+    return rma_bytes(r, addr, bytes, [&](uint64_t off, int n, int t, long d, Handle win) {
+        return g_rma->put(static_cast<const uint8_t*>(src) + off, n, byte, t, d, n, byte, win);
+    });
+}
+
+// The atomic lock: a word in rank 0's header, taken with MPI's
+// compare-and-swap (0 -> this rank + 1) and freed with an atomic replace,
+// both atomic with respect to each other by MPI's rules for accumulate
+// operations on one location.
+void remote_lock() {
+    for (uint64_t tries = 0;; ++tries) {
+        int32_t mine = 0, free_word = 0, seen = -1;
+        {
+            std::lock_guard lk(g_rma_mu);
+            if (!g_remote) return;
+            mine = static_cast<int32_t>(g_remote->rank) + 1;
+            const int target = g_remote->mpi_rank[0];
+            g_rma->compare_and_swap(&mine, &free_word, &seen, g_rma->int32, target, 0, g_remote->win.hdr_win);
+            g_rma->win_flush(target, g_remote->win.hdr_win);
+        }
+        if (seen == 0) return;
+        if (tries > 64) sched_yield();
+    }
+}
+
+void remote_unlock() {
+    std::lock_guard lk(g_rma_mu);
+    if (!g_remote) return;
+    const int32_t free_word = 0;
+    const int target = g_remote->mpi_rank[0];
+    g_rma->accumulate(&free_word, 1, g_rma->int32, target, 0, 1, g_rma->int32, g_rma->op_replace,
+                      g_remote->win.hdr_win);
+    g_rma->win_flush(target, g_remote->win.hdr_win);
+}
+
+// MPI moves the peers' passive-target accesses to this rank's windows when
+// this rank calls into MPI (an implementation without a progress thread
+// needs it): the waits and polls call this. MPI_Win_sync makes what arrived
+// visible to this process's loads (MPI's unified memory model).
+void remote_progress() {
+    std::lock_guard lk(g_rma_mu);
+    if (!g_remote) return;
+    int flag = 0;
+    g_rma->iprobe(g_rma->any_source, g_rma->any_tag, g_remote->mpi_comm, &flag, g_rma->status_ignore);
+    g_rma->win_sync(g_remote->win.hdr_win);
+    g_rma->win_sync(g_remote->win.in_win);
+    g_rma->win_sync(g_remote->win.out_win);
+}
+
+void remote_push_slot(const void* slot, uint64_t bytes) {
+    std::lock_guard lk(g_rma_mu);
+    if (!g_remote) return;
+    int fin = 0;
+    mpi().finalized(&fin);
+    if (fin) return;
+    const long disp = static_cast<long>(kBoardOffset + bytes * g_remote->rank);
+    for (uint32_t r = 0; r < g_remote->size; ++r)
+        if (r != g_remote->rank)
+            g_rma->put(slot, static_cast<int>(bytes), mpi().byte, g_remote->mpi_rank[r], disp, static_cast<int>(bytes),
+                       mpi().byte, g_remote->win.hdr_win);
+    g_rma->win_flush_all(g_remote->win.hdr_win);
+}
+
+const ptosim::RemoteOps kRemoteOps{remote_get, remote_put, remote_lock, remote_unlock, remote_progress,
+                                   remote_push_slot};
+
+// The remote transport's mapping: the same address range reserved in every
+// rank (so the addresses in the device context mean the same everywhere),
+// this rank's header and windows mapped as its own memory inside it, the
+// peers' windows left reserved and inaccessible.
+std::string map_remote(Comm& c, uintptr_t base, uint64_t span) {
+    Windows& w = c.win;
+    std::string why;
+    const Rma* r = rma(why);
+    if (!r) return "the remote window transport needs MPI one-sided communication: " + why;
+    if (g_remote) return "another communicator uses the remote window transport in this process (one at a time)";
+    const uint64_t win = w.win_bytes;
+    w.in.assign(c.size, 0);
+    w.out.assign(c.size, 0);
+    for (uint32_t k = 0; k < c.size; ++k) {
+        w.in[k] = base + kHeaderBytes + w.gap_bytes + uint64_t{2} * k * (win + w.gap_bytes);
+        w.out[k] = w.in[k] + win + w.gap_bytes;
+    }
+    bool ok = true;
+    auto own = [&](uintptr_t at, uint64_t bytes) {
+        void* p = mmap(reinterpret_cast<void*>(at), bytes, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+        if (p == MAP_FAILED && ok) {
+            ok = false;
+            why = std::string("mapping this rank's windows failed: ") + std::strerror(errno);
+        }
+    };
+    own(base, kHeaderBytes);
+    own(w.in[c.rank], win);
+    own(w.out[c.rank], win);
+    if (!all_true(c, ok)) {
+        munmap(reinterpret_cast<void*>(base), span);
+        return why.empty() ? "another rank could not map its windows" : why;
+    }
+    uint64_t h = 0, i = 0, o = 0;
+    bool made = r->win_create(reinterpret_cast<void*>(base), static_cast<long>(kHeaderBytes), 1, r->info_null,
+                              c.mpi_comm, &h) == 0;
+    made = r->win_create(reinterpret_cast<void*>(w.in[c.rank]), static_cast<long>(win), 1, r->info_null, c.mpi_comm,
+                         &i) == 0 && made;
+    made = r->win_create(reinterpret_cast<void*>(w.out[c.rank]), static_cast<long>(win), 1, r->info_null,
+                         c.mpi_comm, &o) == 0 && made;
+    if (!made) {
+        munmap(reinterpret_cast<void*>(base), span);
+        return "MPI_Win_create of the windows failed";
+    }
+    w.hdr_win = h;
+    w.in_win = i;
+    w.out_win = o;
+    // One passive-target epoch to every rank for the communicator's life.
+    for (Handle x : {w.hdr_win, w.in_win, w.out_win}) r->win_lock_all(r->mode_nocheck, x);
+    w.remote = true;
+    w.span_lo = base;
+    w.span_hi = base + span;
+    w.header = reinterpret_cast<void*>(base);
+    {
+        std::lock_guard lk(g_rma_mu);
+        g_remote = &c;
+        g_rma = r;
+    }
+    for (uint32_t k = 0; k < c.size; ++k) {
+        ptosim::register_window(reinterpret_cast<void*>(w.in[k]), win, static_cast<int>(k), "windowsIn");
+        ptosim::register_window(reinterpret_cast<void*>(w.out[k]), win, static_cast<int>(k), "windowsOut");
+    }
+    ptosim::set_window_span(w.span_lo, w.span_hi);
+    ptosim::set_remote_ops(&kRemoteOps);
+    // Every rank's windows exist before any rank's board reaches them.
+    barrier(c);
+    ptosim::set_rank_board(static_cast<uint8_t*>(w.header) + kBoardOffset, kBoardBytes, static_cast<int>(c.rank),
+                           static_cast<int>(c.size));
+    return {};
+}
+
 }  // namespace
+
+// MPICH (ch4) moves a passive-target access only while the target calls
+// MPI: an origin's MPI_Get to a rank sitting in host code waits for it (the
+// whole time the target sleeps; about 17 ms per access while it waits in
+// MPI_Barrier, measured with MPICH 4.0.2). MPICH's progress thread
+// (MPIR_CVAR_ASYNC_PROGRESS) serves them at once; it must be asked for
+// before MPI_Init, which the program may call before any HCCL call, so
+// libhccl asks when it is loaded: when the remote transport is forced, or
+// when the launcher started ranks on several hosts (hydra: fewer local
+// ranks than ranks). A value the user set stays. Open MPI's one-sided
+// communication needs no target progress on one host (its shared-memory
+// path); it ignores the variable.
+__attribute__((constructor)) void ask_mpich_progress_thread() {
+    const char* t = std::getenv("PTOLAB_HCCL_TRANSPORT");
+    const char* local = std::getenv("MPI_LOCALNRANKS");
+    const char* all = std::getenv("PMI_SIZE");
+    const bool forced = t && std::strcmp(t, "mpi") == 0;
+    const bool hosts = local && all && std::strcmp(local, all) != 0;
+    if ((forced || hosts) && !(t && std::strcmp(t, "shm") == 0)) setenv("MPIR_CVAR_ASYNC_PROGRESS", "1", 0);
+}
+
+std::string transport_asked(std::string& bad) {
+    const char* v = std::getenv("PTOLAB_HCCL_TRANSPORT");
+    if (!v || !*v) return {};
+    const std::string t = v;
+    if (t == "mpi" || t == "shm") return t;
+    bad = "PTOLAB_HCCL_TRANSPORT='" + t + "' is not a window transport: 'mpi' (one-sided MPI, each rank's windows "
+          "its own memory) or 'shm' (shared memory on one host); unset, the ranks use shared memory on one host "
+          "and MPI across hosts";
+    return {};
+}
 
 std::string map_windows(Comm& c) {
     std::string why;
@@ -76,6 +297,7 @@ std::string map_windows(Comm& c) {
         else if (ok) munmap(p, span);
     }
     if (!base) return "no address range of " + std::to_string(span) + " bytes is free in every rank for the windows";
+    if (c.win.remote) return map_remote(c, base, span);
     // The shared memory: rank 0 makes it, the others open it.
     char name[64];
     std::snprintf(name, sizeof name, "/ptolab-hccl-%016" PRIx64, c.id);
@@ -142,6 +364,19 @@ void unmap_windows(Comm& c) {
     Windows& w = c.win;
     if (!w.mapped()) return;
     ptosim::leave_rank_board();
+    if (w.remote) {
+        // Every rank has left the board and stopped reaching peers before the
+        // windows go (MPI_Win_free is collective).
+        ptosim::set_remote_ops(nullptr);
+        {
+            std::lock_guard lk(g_rma_mu);
+            g_remote = nullptr;
+        }
+        for (Handle* x : {&w.hdr_win, &w.in_win, &w.out_win}) {
+            g_rma->win_unlock_all(*x);
+            g_rma->win_free(x);
+        }
+    }
     ptosim::set_shared_atomic_word(nullptr);
     ptosim::clear_window_span();
     for (uint32_t r = 0; r < c.size; ++r) {

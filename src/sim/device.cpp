@@ -488,16 +488,33 @@ Device::Impl::CoreArena& Device::Impl::cores(const SocProfile& soc, CoreType t) 
 
 namespace ptosim {
 
+namespace {
+// Under the remote window transport a checked access to a peer's window
+// fetches its bytes for the instruction (peers.cpp, remote_open).
+void open_if_remote(const Allocation& in, uintptr_t a, uint64_t bytes, const SourceLoc& loc) {
+    if (in.window_rank < 0 || in.window_rank == process_rank() || !remote_windows()) return;
+    if (const Core* c = current_core_or_null()) remote_open(*c, a, bytes, in.window_rank, loc);
+}
+void settle_if_remote() {
+    if (!remote_windows()) return;
+    if (const Core* c = current_core_or_null()) remote_settle(*c);
+}
+}  // namespace
+
 void check_gm_bursts(const void* p, uint32_t n, uint64_t pitch, uint64_t len, const char* what, const SourceLoc& loc) {
     if (n == 0) return;
+    settle_if_remote();
     const auto* b = static_cast<const uint8_t*>(p);
     if (const std::optional<Allocation> a = Device::get().find_reach(p);
-        a && reinterpret_cast<uintptr_t>(b) + uint64_t(n - 1) * pitch + len <= a->base + a->asked())
+        a && reinterpret_cast<uintptr_t>(b) + uint64_t(n - 1) * pitch + len <= a->base + a->asked()) {
+        open_if_remote(*a, reinterpret_cast<uintptr_t>(b), uint64_t(n - 1) * pitch + len, loc);
         return;
+    }
     for (uint32_t i = 0; i < n; ++i) check_gm(b + i * pitch, len, what, loc);
 }
 
 void check_gm(const void* p, uint64_t bytes, const char* what, const SourceLoc& loc) {
+    settle_if_remote();
     Device& d = Device::get();
     const uintptr_t a = reinterpret_cast<uintptr_t>(p);
     const std::optional<Allocation> start = d.find_reach(p);
@@ -545,7 +562,10 @@ void check_gm(const void* p, uint64_t bytes, const char* what, const SourceLoc& 
         return;
     }
     const uint64_t end = a + bytes, asked_end = start->base + start->asked();
-    if (end <= asked_end) return;
+    if (end <= asked_end) {
+        open_if_remote(*start, a, bytes, loc);
+        return;
+    }
     const void* hi = static_cast<const uint8_t*>(p) + bytes;
     char buf[480];
     if (end > start->base + start->extent() && start->window_rank >= 0) {

@@ -1,4 +1,5 @@
 #include <ptosim/core.hpp>
+#include <atomic>
 #include <mutex>
 #include <utility>
 #include <vector>
@@ -7,10 +8,15 @@ namespace ptosim {
 
 namespace detail {
 bool g_has_subscribers = false;
+void set_dispatch_hook(void (*hook)(const Core&));
 }
 
 namespace {
 std::mutex g_mu;
+// Called with every record before the subscribers, while set: the remote
+// window transport ends the ranges an instruction opened in peers' windows
+// (peers.cpp). It makes dispatch() call notify() like a subscriber does.
+std::atomic<void (*)(const Core&)> g_hook{nullptr};
 std::vector<std::pair<int, Subscriber>> g_subs;
 std::vector<int> g_ordered;  // ids of the subscribers that need one order of records
 int g_next = 1;
@@ -28,7 +34,13 @@ void unsubscribe(int id) {
     std::lock_guard lk(g_mu);
     std::erase_if(g_subs, [&](auto& p) { return p.first == id; });
     std::erase(g_ordered, id);
-    detail::g_has_subscribers = !g_subs.empty();
+    detail::g_has_subscribers = !g_subs.empty() || g_hook.load() != nullptr;
+}
+
+void detail::set_dispatch_hook(void (*hook)(const Core&)) {
+    std::lock_guard lk(g_mu);
+    g_hook.store(hook);
+    detail::g_has_subscribers = !g_subs.empty() || g_hook.load() != nullptr;
 }
 
 bool detail::has_ordered_subscribers() {
@@ -37,6 +49,7 @@ bool detail::has_ordered_subscribers() {
 }
 
 void detail::notify(const Core& c, const OpRecord& r) {
+    if (void (*hook)(const Core&) = g_hook.load(std::memory_order_relaxed)) hook(c);
     std::lock_guard lk(g_mu);
     for (auto& [id, s] : g_subs) s(c, r);
 }

@@ -200,7 +200,7 @@ void on_crash(int sig, siginfo_t* info, void* uctx) {
         // it printed before dying is not lost.
         if (c->print_buffer && !c->print_buffer->empty())
             (void)!write(1, c->print_buffer->data(), c->print_buffer->size());
-        char buf[1024];
+        char buf[2048];
         const Launch* l = t_launch;
         const uintptr_t addr = reinterpret_cast<uintptr_t>(info->si_addr);
         const char* kernel = l ? l->spec().kernel.c_str() : "?";
@@ -230,6 +230,20 @@ void on_crash(int sig, siginfo_t* info, void* uctx) {
                               "in tiles or global memory (an AI core's scalar stack is far smaller than this).\n",
                               kernel, to_string(c->type), static_cast<long long>(c->block_idx), sub,
                               kStackBytes >> 20, info->si_addr, last);
+        } else if (char remote[900]; remote_window_fault(addr, remote, sizeof remote)) {
+            // A plain pointer into a peer's window under the remote transport:
+            // the kernel's line from the faulting instruction's address.
+            const void* pc = nullptr;
+#if defined(__x86_64__)
+            pc = reinterpret_cast<const void*>(static_cast<ucontext_t*>(uctx)->uc_mcontext.gregs[REG_RIP]);
+#elif defined(__aarch64__)
+            pc = reinterpret_cast<const void*>(static_cast<ucontext_t*>(uctx)->uc_mcontext.pc);
+#endif
+            const SourceLoc at = pc ? caller_loc(static_cast<const uint8_t*>(pc) + 1) : SourceLoc{};
+            char line[300] = "at an unknown line (no debug line table)";
+            if (at.file) std::snprintf(line, sizeof line, "at %s:%d", at.file, at.line);
+            n = std::snprintf(buf, sizeof buf, "ptosim: fatal: kernel '%s' on %s %lld%s, %s: %s; %s.\n", kernel,
+                              to_string(c->type), static_cast<long long>(c->block_idx), sub, line, remote, last);
         } else {
             const void* pc = nullptr;
 #if defined(__x86_64__)
@@ -396,6 +410,8 @@ struct FiberUnwind {};
     switch_end(nullptr, true);
     try {
         (*slot->body)();
+        // The kernel's last writes to peers' windows (the remote transport).
+        if (remote_windows()) remote_close_all(slot->core);
     } catch (const FiberUnwind&) {
     } catch (const KernelFault& f) {
         t_launch->fault_from(slot->core, f);
@@ -406,6 +422,12 @@ struct FiberUnwind {};
     // A core that ended (or faulted) in a spin on another rank's memory no
     // longer waits (the ranks' board, docs/many-devices.md).
     if (slot->core.poll_on_board) poll_ended(slot->core);
+    if (remote_windows()) {
+        try {
+            remote_close_all(slot->core);  // after a fault: give the pages back
+        } catch (const KernelFault&) {
+        }
+    }
     slot->state = CoreSlot::State::Done;
     switch_begin(nullptr, t_sched_stack_bottom(), t_sched_stack_bytes());
     tsan_to_scheduler(*slot);

@@ -19,9 +19,11 @@
 #include <map>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 #include <sched.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 namespace ptosim {
@@ -37,6 +39,21 @@ struct WindowInfo {
 std::mutex g_win_mu;
 std::map<uintptr_t, WindowInfo> g_windows;  // by base
 uintptr_t g_span_lo = 0, g_span_hi = 0;
+// The same windows in a fixed table the crash handler reads without a lock.
+struct FixedWindow {
+    uintptr_t lo, hi;
+    int rank;
+    const char* kind;
+};
+FixedWindow g_fixed[128];
+std::atomic<int> g_fixed_n{0};
+void refresh_fixed() {  // under g_win_mu
+    g_fixed_n.store(0);
+    int n = 0;
+    for (auto& [b, w] : g_windows)
+        if (n < static_cast<int>(std::size(g_fixed))) g_fixed[n++] = {b, b + w.bytes, w.rank, w.kind};
+    g_fixed_n.store(n);
+}
 
 std::atomic<uint32_t*> g_shared_word{nullptr};
 
@@ -69,7 +86,8 @@ struct Slot {
     uint32_t cores;    // cores of the launch they belong to
     uint64_t seq;      // bumped at every change of this slot
     double since;      // when the first waiting core began (steady clock, s)
-    char what[224];    // what that core waits on, and where
+    uint32_t host;     // a hash of the host's name: pids are only checked on this rank's host
+    char what[220];    // what that core waits on, and where
 };
 static_assert(sizeof(Slot) == 256);
 constexpr uint32_t kRunning = 1, kLeft = 2, kDeadlocked = 3;  // kDeadlocked: reported a deadlock and stopped
@@ -82,7 +100,21 @@ Slot* my_slot() {
     return b ? b + process_rank() : nullptr;
 }
 
-void bump(Slot* s) { __atomic_add_fetch(&s->seq, 1, __ATOMIC_RELEASE); }
+std::atomic<const RemoteOps*> g_ops{nullptr};
+
+// A slot changed: under the remote transport the peers' boards hear of it.
+void bump(Slot* s) {
+    __atomic_add_fetch(&s->seq, 1, __ATOMIC_RELEASE);
+    if (const RemoteOps* o = g_ops.load()) o->push_slot(s, sizeof(Slot));
+}
+
+uint32_t host_hash() {
+    char name[256] = {};
+    gethostname(name, sizeof name - 1);
+    uint32_t h = 2166136261u;  // FNV-1a
+    for (const char* p = name; *p; ++p) h = (h ^ static_cast<uint8_t>(*p)) * 16777619u;
+    return h | 1;  // never 0, the value of a slot no rank wrote
+}
 
 // A core of this rank begins (describe != null) or ends waiting.
 void board_wait(const Core& c, const std::string* what) {
@@ -130,8 +162,8 @@ BoardView read_board() {
             std::snprintf(line, sizeof line, "rank %d: left the communicator", r);
         } else if (state == kDeadlocked) {
             std::snprintf(line, sizeof line, "rank %d: reported this deadlock and stopped; it waited on: %s", r, s.what);
-        } else if (state == kRunning && s.pid && r != process_rank() && kill(static_cast<pid_t>(s.pid), 0) != 0 &&
-                   errno == ESRCH) {
+        } else if (state == kRunning && s.pid && r != process_rank() && s.host == host_hash() &&
+                   kill(static_cast<pid_t>(s.pid), 0) != 0 && errno == ESRCH) {
             std::snprintf(line, sizeof line, "rank %d: its process (pid %u) is gone without leaving the communicator "
                           "(killed or crashed)", r, s.pid);
             if (v.problem.empty()) v.problem = line;
@@ -208,6 +240,7 @@ void register_window(void* base, uint64_t bytes, int rank, const char* kind) {
     {
         std::lock_guard lk(g_win_mu);
         g_windows[b] = {bytes, rank, kind};
+        refresh_fixed();
     }
     Device& d = Device::get();
     std::lock_guard lk(d.impl().mu);
@@ -221,6 +254,7 @@ void unregister_window(void* base) {
     {
         std::lock_guard lk(g_win_mu);
         g_windows.erase(b);
+        refresh_fixed();
     }
     Device& d = Device::get();
     std::lock_guard lk(d.impl().mu);
@@ -275,6 +309,7 @@ void set_rank_board(void* base, uint64_t bytes, int rank, int ranks) {
     g_board_ranks = ranks;
     Slot& s = b[rank];
     s.pid = static_cast<uint32_t>(getpid());
+    s.host = host_hash();
     s.waiting = 0;
     __atomic_store_n(&s.state, kRunning, __ATOMIC_RELEASE);
     bump(&s);
@@ -294,9 +329,187 @@ void leave_rank_board() {
     g_board.store(nullptr);
 }
 
+// ---- the remote window transport (see peers.hpp)
+namespace {
+// A peer's bytes [a, a + n) open for one instruction of a core: fetched into
+// the private pages at their address, `snap` the bytes as fetched. `tag` is
+// the core's op count at the opening.
+struct OpenRange {
+    uintptr_t a;
+    uint64_t n;
+    int rank;
+    uint64_t tag;
+    std::vector<uint8_t> snap;
+};
+std::recursive_mutex g_remote_mu;
+std::map<const Core*, std::vector<OpenRange>> g_open;
+std::map<uintptr_t, int> g_page_refs;  // open ranges per page
+const uintptr_t kPage = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+
+void pages(uintptr_t a, uint64_t n, int delta) {
+    for (uintptr_t p = a & ~(kPage - 1); p < a + n; p += kPage) {
+        int& refs = g_page_refs[p];
+        if (delta > 0 && refs++ == 0) mprotect(reinterpret_cast<void*>(p), kPage, PROT_READ | PROT_WRITE);
+        if (delta < 0 && --refs == 0) {
+            mprotect(reinterpret_cast<void*>(p), kPage, PROT_NONE);
+            g_page_refs.erase(p);
+        }
+    }
+}
+
+[[noreturn]] void transport_failed(const SourceLoc& loc, const char* what, int rank, uintptr_t a, uint64_t n) {
+    char buf[300];
+    std::snprintf(buf, sizeof buf,
+                  "the remote window transport could not %s rank %d's window bytes [0x%" PRIxPTR ", 0x%" PRIxPTR
+                  ") (rank %d of %d): MPI reported an error",
+                  what, rank, a, a + n, process_rank(), process_ranks());
+    fault(loc, buf);
+}
+
+// The bytes the instruction changed go to the peer: runs of bytes that
+// differ from the snapshot (a read changes none), so bytes it did not write
+// are never written back over the peer's.
+void write_back(const OpenRange& r, const SourceLoc& loc) {
+    const RemoteOps* o = g_ops.load();
+    const auto* now = reinterpret_cast<const uint8_t*>(r.a);
+    for (uint64_t i = 0; i < r.n;) {
+        if (now[i] == r.snap[i]) {
+            ++i;
+            continue;
+        }
+        uint64_t j = i + 1;
+        while (j < r.n && now[j] != r.snap[j]) ++j;
+        if (o && !o->put(r.rank, r.a + i, now + i, j - i)) transport_failed(loc, "write", r.rank, r.a + i, j - i);
+        i = j;
+    }
+}
+
+void fetch(OpenRange& r, const SourceLoc& loc) {
+    const RemoteOps* o = g_ops.load();
+    if (o && !o->get(r.rank, r.a, reinterpret_cast<void*>(r.a), r.n)) transport_failed(loc, "read", r.rank, r.a, r.n);
+    r.snap.assign(reinterpret_cast<const uint8_t*>(r.a), reinterpret_cast<const uint8_t*>(r.a) + r.n);
+}
+
+void close_range(const OpenRange& r, const SourceLoc& loc) {
+    write_back(r, loc);
+    pages(r.a, r.n, -1);
+}
+
+// The core's open ranges written back and fetched again: what an atomic
+// update reads once it holds the lock, what a wait sees of a peer's signal.
+void refresh_open(const Core& c) {
+    std::lock_guard lk(g_remote_mu);
+    auto it = g_open.find(&c);
+    if (it == g_open.end()) return;
+    for (OpenRange& r : it->second) {
+        write_back(r, c.last_loc);
+        fetch(r, c.last_loc);
+    }
+}
+
+// dispatch() of the core's next record: the ranges opened by earlier
+// instructions are over (an instruction checks its GM, moves it and then
+// dispatches, or dispatches first; either way its ranges are older than
+// the op count before the last).
+void on_dispatch(const Core& c) {
+    std::lock_guard lk(g_remote_mu);
+    auto it = g_open.find(&c);
+    if (it == g_open.end()) return;
+    auto& v = it->second;
+    for (size_t i = 0; i < v.size();) {
+        if (v[i].tag + 1 < c.ops) {
+            close_range(v[i], c.last_loc);
+            v.erase(v.begin() + static_cast<long>(i));
+        } else {
+            ++i;
+        }
+    }
+}
+}  // namespace
+
+namespace detail {
+void set_dispatch_hook(void (*hook)(const Core&));
+}
+
+void set_remote_ops(const RemoteOps* ops) {
+    g_ops.store(ops);
+    detail::set_dispatch_hook(ops ? on_dispatch : nullptr);
+}
+bool remote_windows() { return g_ops.load(std::memory_order_relaxed) != nullptr; }
+
+// check_gm of [a, a + n) found rank `rank`'s window (device.cpp).
+void remote_open(const Core& c, uintptr_t a, uint64_t n, int rank, const SourceLoc& loc) {
+    if (n == 0) return;
+    std::lock_guard lk(g_remote_mu);
+    auto& v = g_open[&c];
+    // Earlier instructions' ranges go back first (their writes come before
+    // this access), and so does a range of this one that overlaps.
+    for (size_t i = 0; i < v.size();) {
+        if (v[i].tag < c.ops || (v[i].a < a + n && a < v[i].a + v[i].n)) {
+            close_range(v[i], loc);
+            v.erase(v.begin() + static_cast<long>(i));
+        } else {
+            ++i;
+        }
+    }
+    OpenRange r{a, n, rank, c.ops, {}};
+    pages(a, n, +1);
+    fetch(r, loc);
+    v.push_back(std::move(r));
+}
+
+void remote_settle(const Core& c) {
+    std::lock_guard lk(g_remote_mu);
+    auto it = g_open.find(&c);
+    if (it == g_open.end()) return;
+    auto& v = it->second;
+    for (size_t i = 0; i < v.size();) {
+        if (v[i].tag < c.ops) {
+            close_range(v[i], c.last_loc);
+            v.erase(v.begin() + static_cast<long>(i));
+        } else {
+            ++i;
+        }
+    }
+}
+
+void remote_close_all(const Core& c) {
+    std::lock_guard lk(g_remote_mu);
+    auto it = g_open.find(&c);
+    if (it == g_open.end()) return;
+    for (const OpenRange& r : it->second) close_range(r, c.last_loc);
+    g_open.erase(it);
+}
+
+bool remote_window_fault(uintptr_t addr, char* buf, size_t n) {
+    if (!g_ops.load(std::memory_order_relaxed)) return false;
+    const int count = g_fixed_n.load();
+    for (int i = 0; i < count; ++i) {
+        const FixedWindow& w = g_fixed[i];
+        if (addr < w.lo || addr >= w.hi || w.rank == process_rank()) continue;
+        std::snprintf(buf, n,
+                      "rank %d of %d read or wrote rank %d's %s at 0x%" PRIxPTR " (byte %" PRIuPTR
+                      " of the window) through a plain pointer. Under the remote window transport "
+                      "(PTOLAB_HCCL_TRANSPORT=mpi, or ranks on several hosts) a peer's window is not mapped in this "
+                      "process: reach it with the communication instructions (TPUT, TGET, TNOTIFY, TWAIT, TTEST, "
+                      "TPUT_ASYNC, ...), TLOAD/TSTORE or the DMA and atomic intrinsics, which carry the access over "
+                      "MPI (docs/many-devices.md, \"Several hosts\")",
+                      process_rank(), process_ranks(), w.rank, w.kind, addr, addr - w.lo);
+        return true;
+    }
+    return false;
+}
+
 void set_shared_atomic_word(uint32_t* word) { g_shared_word.store(word); }
-bool shared_atomics() { return g_shared_word.load(std::memory_order_relaxed) != nullptr; }
+bool shared_atomics() { return g_shared_word.load(std::memory_order_relaxed) != nullptr || remote_windows(); }
 void shared_atomic_lock() {
+    if (const RemoteOps* o = g_ops.load()) {
+        // One rank's atomic update at a time; what it read before it held the
+        // lock is read again.
+        o->lock();
+        if (const Core* c = current_core_or_null()) refresh_open(*c);
+        return;
+    }
     uint32_t* w = g_shared_word.load(std::memory_order_relaxed);
     if (!w) return;
     for (uint64_t spins = 0;; ++spins) {
@@ -306,6 +519,11 @@ void shared_atomic_lock() {
     }
 }
 void shared_atomic_unlock() {
+    if (const RemoteOps* o = g_ops.load()) {
+        if (const Core* c = current_core_or_null()) remote_close_all(*c);
+        o->unlock();
+        return;
+    }
     if (uint32_t* w = g_shared_word.load(std::memory_order_relaxed)) __atomic_store_n(w, 0u, __ATOMIC_RELEASE);
 }
 
@@ -339,6 +557,12 @@ void wait_remote(Core& c, const SourceLoc& loc, const std::function<bool()>& rea
         if (c.abandon && c.abandon->load(std::memory_order_relaxed))
             fault(loc, "stopped while waiting: the launch was abandoned after a stream synchronisation timed out");
         yield_core(c, loc);
+        if (const RemoteOps* o = g_ops.load()) {
+            // Peers' writes to this rank's windows arrive as MPI progresses;
+            // a signal in a peer's window is read again.
+            o->progress();
+            refresh_open(c);
+        }
         if (ready()) return;
         back_off(now_s() - start, true);
         if (now_s() - start > limit) {
@@ -375,6 +599,10 @@ void poll_gm(const SourceLoc& loc, const void* gm, const char* how) {
     if (c.abandon && c.abandon->load(std::memory_order_relaxed))
         fault(loc, "stopped while polling GM: the launch was abandoned after a stream synchronisation timed out");
     yield_core(c, loc);
+    if (const RemoteOps* o = g_ops.load()) {
+        o->progress();
+        remote_close_all(c);
+    }
     ++c.poll_count;
     const double waited = now_s() - c.poll_since;
     back_off(waited, false);

@@ -4,6 +4,7 @@
 // Included by one test source each, after gtest and mpi_ranks.hpp.
 #pragma once
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 
 namespace comm_test {
@@ -29,6 +30,13 @@ T* win(int r, uint64_t off) {
 template <class T>
 T* remote(T* local, int peer) {
     return reinterpret_cast<T*>(g_ctx.windowsIn[peer] + (reinterpret_cast<uint64_t>(local) - g_ctx.windowsIn[R()]));
+}
+
+// Whether the windows go over MPI (PTOLAB_HCCL_TRANSPORT=mpi, the *_rma
+// ctest entries): then only this rank's windows are memory of this process.
+inline bool remote_transport() {
+    const char* t = std::getenv("PTOLAB_HCCL_TRANSPORT");
+    return t && std::strcmp(t, "mpi") == 0;
 }
 
 inline void barrier() { ASSERT_EQ(HcclBarrier(g_comm, nullptr), HCCL_SUCCESS); }

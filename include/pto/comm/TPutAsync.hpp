@@ -67,7 +67,6 @@ void mte_fallback(const CallSite& cs, const SourceLoc& loc, ptosim::Core& c, con
     for (uint64_t off = 0; off < bytes; off += session.tmpBufSize) {
         const uint64_t n = std::min<uint64_t>(session.tmpBufSize, bytes - off);
         ptosim::check_gm(s + off, n, (op + " source" + issuer()).c_str(), loc);
-        ptosim::check_gm(d + off, n, (op + " destination" + issuer()).c_str(), loc);
         OpRecord in = make_record(op.c_str(), Pipe::MTE2, cs);
         in.dtype = dtype_name<T>();
         in.read(Space::GM, reinterpret_cast<uintptr_t>(s + off), n);
@@ -76,6 +75,10 @@ void mte_fallback(const CallSite& cs, const SourceLoc& loc, ptosim::Core& c, con
         ptosim::dispatch(c, in);
         std::memcpy(ub + session.tmpBufAddr, s + off, n);
         flag_pair(loc, Pipe::MTE2, Pipe::MTE3, static_cast<int>(session.syncId));
+        // Checked right before its store, as the MTE3 copy of its own: under
+        // the remote window transport a check opens the peer's bytes for the
+        // one transfer that follows (docs/many-devices.md, "Several hosts").
+        ptosim::check_gm(d + off, n, (op + " destination" + issuer()).c_str(), loc);
         OpRecord out = make_record(op.c_str(), Pipe::MTE3, cs);
         out.dtype = dtype_name<T>();
         out.read(Space::UB, session.tmpBufAddr, n);
