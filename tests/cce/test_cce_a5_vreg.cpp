@@ -42,6 +42,8 @@ void launch_vreg_pair_gatherb(float*, float*, uint32_t*, void*);
 void launch_vreg_block_store(float*, float*, void*);
 void launch_vreg_atomics(int32_t*, int32_t*, float*, uint32_t, void*);
 void launch_vreg_store_classes(uint8_t*, uint8_t*, uint8_t*, uint8_t*, void*);
+void launch_vreg_squeeze(int32_t*, int32_t*, int16_t*, void*);
+void launch_vreg_squeeze_unpaired(int32_t*, void*);
 }
 
 namespace {
@@ -695,6 +697,48 @@ TEST_F(Vreg, AnAlignedLoadFromAMisalignedAddressFaultsAtItsLine) {
     const std::string m = aclGetRecentErrMsg();
     EXPECT_NE(m.find("vreg_kernels.cpp:"), std::string::npos) << m;
     EXPECT_NE(m.find("vlds NORM from UB offset 12, which is not 32-byte aligned"), std::string::npos) << m;
+}
+
+// vsqz packs the active elements low and zeroes the rest; a stored squeeze's
+// bytes go to base + AR through vstur, POST_UPDATE adds them to AR (bytes:
+// 4 an int32, 2 an int16), sprsts stores AR as 32 bits, sprclr zeroes it.
+TEST_F(Vreg, SqueezeStoresThroughTheArStream) {
+    std::vector<int32_t> a(128);
+    std::vector<int16_t> h(128);
+    for (int i = 0; i < 128; ++i) {
+        a[i] = (i * 37) % 101;
+        h[i] = static_cast<int16_t>(1000 - 3 * i);
+    }
+    int32_t* dout = device(std::vector<int32_t>(768, -1));
+    launch_vreg_squeeze(dout, device(a), device(h), stream);
+    const std::vector<int32_t> r = back(dout, 768);
+    std::vector<int32_t> kept, kept0;
+    for (int i = 0; i < 128; ++i)
+        if (a[i] > 50) (i < 64 ? kept0 : kept).push_back(a[i]);
+    kept.insert(kept.begin(), kept0.begin(), kept0.end());
+    ASSERT_EQ(kept.size(), 62u);  // the inputs' count above 50, so the stores below have known lengths
+    ASSERT_EQ(kept0.size(), 31u);
+    for (size_t i = 0; i < 128; ++i) EXPECT_EQ(r[i], i < kept.size() ? kept[i] : 0) << i;
+    for (size_t i = 0; i < 64; ++i) EXPECT_EQ(r[128 + i], i < kept0.size() ? kept0[i] : 0) << i;
+    EXPECT_EQ(r[256], 62 * 4);
+    EXPECT_EQ(r[257], 62 * 4);  // vstur without POST_UPDATE left AR
+    EXPECT_EQ(r[258], 5 * 2);
+    for (size_t i = 0; i < 128; ++i) EXPECT_EQ(r[512 + i], i >= 62 && i < 62 + 31 ? kept0[i - 62] : 0) << i;
+    int16_t h16[16];
+    std::memcpy(h16, &r[640], sizeof h16);
+    for (int i = 0; i < 16; ++i) EXPECT_EQ(h16[i], i < 5 ? h[i] : 0) << i;
+}
+
+TEST_F(Vreg, VsturWithoutAStoredSqueezeFaults) {
+    int32_t* out = device(std::vector<int32_t>(64, 0));
+    launch_vreg_squeeze_unpaired(out, stream);
+    EXPECT_NE(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    const std::string m = aclGetRecentErrMsg();
+    EXPECT_NE(m.find("vreg_kernels.cpp:"), std::string::npos) << m;
+    EXPECT_NE(m.find("vstur without a count to store: vstur writes the bytes the last vsqz with MODE_STORED counted; "
+                     "issue vsqz(dst, src, mask, MODE_STORED) before each vstur"),
+              std::string::npos)
+        << m;
 }
 
 }  // namespace
