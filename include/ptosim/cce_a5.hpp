@@ -164,7 +164,8 @@ void vpack(const SourceLoc&, const char* op, bool unpack, bool higher, int src_e
            const VReg& src);
 // chistv2 (cumulative) / dhistv2 (frequency): bin n of the 128 uint16 bins
 // in dst gains the number of active bytes of src equal to (cumulative: at
-// most) n + (upper ? 128 : 0), counting only values of that half.
+// most) n + (upper ? 128 : 0); the frequencies count only values of that
+// half, the cumulative upper half counts the lower half's bytes as well.
 void vhistogram(const SourceLoc&, const char* op, bool cumulative, bool upper, VReg& dst, const VReg& src,
                 const Pred& mask);
 // vexpdif: float dst[i] = e^(a - b) of the float sources' element i, or of

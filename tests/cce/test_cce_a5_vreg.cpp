@@ -466,9 +466,9 @@ TEST_F(Vreg, PackAndUnpackHalves) {
     }
 }
 
-// chistv2 counts the active bytes at most 127 (Bin_N0) or 128 + n (Bin_N1,
-// values from 128 only); dhistv2 the bytes equal to n or 128 + n; both add
-// to the bins' values.
+// chistv2 counts the active bytes at most n (Bin_N0) or 128 + n (Bin_N1:
+// the prefix over the whole byte range, the bytes below 128 included);
+// dhistv2 the bytes equal to n or 128 + n; both add to the bins' values.
 TEST_F(Vreg, HistogramsAddCountsToTheBins) {
     std::vector<uint8_t> a(256);
     for (int i = 0; i < 256; ++i) a[i] = static_cast<uint8_t>((i * 73 + 11) % 256);
@@ -479,7 +479,7 @@ TEST_F(Vreg, HistogramsAddCountsToTheBins) {
         int c0 = 0, c1 = 0, f0 = 0, f1 = 0;
         for (int i = 0; i < 200; ++i) {
             c0 += a[i] <= n;
-            c1 += a[i] >= 128 && a[i] <= 128 + n;
+            c1 += a[i] <= 128 + n;
             f0 += a[i] == n;
             f1 += a[i] == 128 + n;
         }
@@ -488,6 +488,8 @@ TEST_F(Vreg, HistogramsAddCountsToTheBins) {
         EXPECT_EQ(r[256 + n], 1 + f0) << n;
         EXPECT_EQ(r[384 + n], 1 + f1) << n;
     }
+    EXPECT_EQ(r[128], 1 + 97);  // Bin_N1's first bin: the 97 active bytes up to 128 (none equals 128)
+    EXPECT_EQ(r[255], 1 + 200);  // its last: every active byte
 }
 
 // pto-isa builds operands from the constants' types (decltype(BRC_B32){},
