@@ -71,6 +71,7 @@
 #include <cce/a5/unaligned.hpp>
 #include <cce/a5/gather.hpp>
 #include <cce/a5/histogram.hpp>
+#include <cce/a5/squeeze.hpp>
 #include <cce/a5/dma.hpp>
 // vbitsort, vmrgsort4 and get_vms4_sr: A5's TSORT32/TMRGSORT call them with
 // A2A3's operands (docs/intrinsics/sort.md).

@@ -138,6 +138,15 @@ void vselect_index(const SourceLoc&, int elem, VReg& dst, const VReg& src, const
 void vload_unaligned(const SourceLoc&, VReg& dst, uint64_t ub);
 void vstore_unaligned(const SourceLoc&, const VReg& src, uint64_t ub, uint64_t bytes);
 void unaligned_step(const SourceLoc&, const char* op);
+// The squeeze and its AR stream (docs/intrinsics/a5-squeeze.md): vsqz packs
+// the active elements of `elem` bytes into the low end of dst, the rest zero;
+// `store` (MODE_STORED) leaves their byte count for the next vstur, which
+// writes that many bytes at ub + AR and, with `post_update`, adds them to AR.
+// sprclr zeroes AR; sprsts stores it (32 bits) at a UB byte address.
+void vsqueeze(const SourceLoc&, VReg& dst, const VReg& src, int elem, const Pred& mask, bool store);
+void vstore_squeezed(const SourceLoc&, const VReg& src, uint64_t ub, bool post_update);
+void spr_clear(const SourceLoc&, int spr);
+void spr_store(const SourceLoc&, int spr, uint64_t ub);
 // vgather2 / vscatter: element i from / to UB at `ub + index[i] * elem`
 // for the active elements; the indices are unsigned integers of
 // `idx_width` bytes, one a slot of that width in the register (8-bit data in
@@ -155,7 +164,8 @@ void vpack(const SourceLoc&, const char* op, bool unpack, bool higher, int src_e
            const VReg& src);
 // chistv2 (cumulative) / dhistv2 (frequency): bin n of the 128 uint16 bins
 // in dst gains the number of active bytes of src equal to (cumulative: at
-// most) n + (upper ? 128 : 0), counting only values of that half.
+// most) n + (upper ? 128 : 0); the frequencies count only values of that
+// half, the cumulative upper half counts the lower half's bytes as well.
 void vhistogram(const SourceLoc&, const char* op, bool cumulative, bool upper, VReg& dst, const VReg& src,
                 const Pred& mask);
 // vexpdif: float dst[i] = e^(a - b) of the float sources' element i, or of

@@ -42,6 +42,8 @@ void launch_vreg_pair_gatherb(float*, float*, uint32_t*, void*);
 void launch_vreg_block_store(float*, float*, void*);
 void launch_vreg_atomics(int32_t*, int32_t*, float*, uint32_t, void*);
 void launch_vreg_store_classes(uint8_t*, uint8_t*, uint8_t*, uint8_t*, void*);
+void launch_vreg_squeeze(int32_t*, int32_t*, int16_t*, void*);
+void launch_vreg_squeeze_unpaired(int32_t*, void*);
 }
 
 namespace {
@@ -464,9 +466,9 @@ TEST_F(Vreg, PackAndUnpackHalves) {
     }
 }
 
-// chistv2 counts the active bytes at most 127 (Bin_N0) or 128 + n (Bin_N1,
-// values from 128 only); dhistv2 the bytes equal to n or 128 + n; both add
-// to the bins' values.
+// chistv2 counts the active bytes at most n (Bin_N0) or 128 + n (Bin_N1:
+// the prefix over the whole byte range, the bytes below 128 included);
+// dhistv2 the bytes equal to n or 128 + n; both add to the bins' values.
 TEST_F(Vreg, HistogramsAddCountsToTheBins) {
     std::vector<uint8_t> a(256);
     for (int i = 0; i < 256; ++i) a[i] = static_cast<uint8_t>((i * 73 + 11) % 256);
@@ -477,7 +479,7 @@ TEST_F(Vreg, HistogramsAddCountsToTheBins) {
         int c0 = 0, c1 = 0, f0 = 0, f1 = 0;
         for (int i = 0; i < 200; ++i) {
             c0 += a[i] <= n;
-            c1 += a[i] >= 128 && a[i] <= 128 + n;
+            c1 += a[i] <= 128 + n;
             f0 += a[i] == n;
             f1 += a[i] == 128 + n;
         }
@@ -486,6 +488,8 @@ TEST_F(Vreg, HistogramsAddCountsToTheBins) {
         EXPECT_EQ(r[256 + n], 1 + f0) << n;
         EXPECT_EQ(r[384 + n], 1 + f1) << n;
     }
+    EXPECT_EQ(r[128], 1 + 97);  // Bin_N1's first bin: the 97 active bytes up to 128 (none equals 128)
+    EXPECT_EQ(r[255], 1 + 200);  // its last: every active byte
 }
 
 // pto-isa builds operands from the constants' types (decltype(BRC_B32){},
@@ -695,6 +699,48 @@ TEST_F(Vreg, AnAlignedLoadFromAMisalignedAddressFaultsAtItsLine) {
     const std::string m = aclGetRecentErrMsg();
     EXPECT_NE(m.find("vreg_kernels.cpp:"), std::string::npos) << m;
     EXPECT_NE(m.find("vlds NORM from UB offset 12, which is not 32-byte aligned"), std::string::npos) << m;
+}
+
+// vsqz packs the active elements low and zeroes the rest; a stored squeeze's
+// bytes go to base + AR through vstur, POST_UPDATE adds them to AR (bytes:
+// 4 an int32, 2 an int16), sprsts stores AR as 32 bits, sprclr zeroes it.
+TEST_F(Vreg, SqueezeStoresThroughTheArStream) {
+    std::vector<int32_t> a(128);
+    std::vector<int16_t> h(128);
+    for (int i = 0; i < 128; ++i) {
+        a[i] = (i * 37) % 101;
+        h[i] = static_cast<int16_t>(1000 - 3 * i);
+    }
+    int32_t* dout = device(std::vector<int32_t>(768, -1));
+    launch_vreg_squeeze(dout, device(a), device(h), stream);
+    const std::vector<int32_t> r = back(dout, 768);
+    std::vector<int32_t> kept, kept0;
+    for (int i = 0; i < 128; ++i)
+        if (a[i] > 50) (i < 64 ? kept0 : kept).push_back(a[i]);
+    kept.insert(kept.begin(), kept0.begin(), kept0.end());
+    ASSERT_EQ(kept.size(), 62u);  // the inputs' count above 50, so the stores below have known lengths
+    ASSERT_EQ(kept0.size(), 31u);
+    for (size_t i = 0; i < 128; ++i) EXPECT_EQ(r[i], i < kept.size() ? kept[i] : 0) << i;
+    for (size_t i = 0; i < 64; ++i) EXPECT_EQ(r[128 + i], i < kept0.size() ? kept0[i] : 0) << i;
+    EXPECT_EQ(r[256], 62 * 4);
+    EXPECT_EQ(r[257], 62 * 4);  // vstur without POST_UPDATE left AR
+    EXPECT_EQ(r[258], 5 * 2);
+    for (size_t i = 0; i < 128; ++i) EXPECT_EQ(r[512 + i], i >= 62 && i < 62 + 31 ? kept0[i - 62] : 0) << i;
+    int16_t h16[16];
+    std::memcpy(h16, &r[640], sizeof h16);
+    for (int i = 0; i < 16; ++i) EXPECT_EQ(h16[i], i < 5 ? h[i] : 0) << i;
+}
+
+TEST_F(Vreg, VsturWithoutAStoredSqueezeFaults) {
+    int32_t* out = device(std::vector<int32_t>(64, 0));
+    launch_vreg_squeeze_unpaired(out, stream);
+    EXPECT_NE(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    const std::string m = aclGetRecentErrMsg();
+    EXPECT_NE(m.find("vreg_kernels.cpp:"), std::string::npos) << m;
+    EXPECT_NE(m.find("vstur without a count to store: vstur writes the bytes the last vsqz with MODE_STORED counted; "
+                     "issue vsqz(dst, src, mask, MODE_STORED) before each vstur"),
+              std::string::npos)
+        << m;
 }
 
 }  // namespace

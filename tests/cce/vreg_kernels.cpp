@@ -481,6 +481,68 @@ __global__ __aicore__ void vreg_pack(__gm__ int16_t* out16, __gm__ int32_t* out3
     out_to(out32, kOut + 0x400, 192);
 }
 
+// vsqz packs the int32s above 50 of two registers; vstur stores each
+// squeeze at base + AR (AR advancing by the bytes stored), sprsts saves AR.
+// Then a vstur without POST_UPDATE (AR kept), and an int16 squeeze of five
+// elements (AR counts bytes: 10). Output words: [0, 128) the stream,
+// [128, 192) a zeroing squeeze's whole register, 256 + {0,1,2} the three AR
+// stores, [512, 576) the stream written at 0x800 + AR, [640, 648) the int16
+// stream.
+__global__ __aicore__ void vreg_squeeze(__gm__ int32_t* out, __gm__ int32_t* a, __gm__ int16_t* h) {
+    in(kA, a, 128);
+    in(kB, h, 128);
+    mte2_to_v();
+    __VEC_SCOPE__ {
+        const vector_bool all = pset_b32(PAT_ALL);
+        vector_align ureg;
+        vector_s32 x, y;
+        vector_bool m;
+        sprclr(SPR_AR);
+        for (uint16_t j = 0; j < 2; ++j) {
+            vlds(x, ub<int32_t>(kA), j * 64, NORM);
+            vcmps_gt(m, x, 50, all);
+            vsqz(y, x, m, MODE_STORED);
+            vstur(ureg, y, ub<int32_t>(kOut), POST_UPDATE);
+        }
+        vstar(ureg, ub<int32_t>(kOut));
+        sprsts(SPR_AR, ub<uint32_t>(kOut + 0x400), 0);
+
+        vlds(x, ub<int32_t>(kA), 0, NORM);
+        vcmps_gt(m, x, 50, all);
+        vsqz(y, x, m, MODE_ZEROING);
+        vsts(y, ub<int32_t>(kOut + 0x200), 0, NORM_B32, all);
+        vsqz(y, x, m, MODE_STORED);
+        vstur(ureg, y, ub<int32_t>(kOut + 0x800));
+        vstar(ureg, ub<int32_t>(kOut + 0x800));
+        sprsts(SPR_AR, ub<uint32_t>(kOut + 0x400), 4);
+
+        sprclr(SPR_AR);
+        vector_s16 s, t;
+        uint32_t five = 5;
+        const vector_bool m16 = plt_b16(five);
+        vlds(s, ub<int16_t>(kB), 0, NORM);
+        vsqz(t, s, m16, MODE_STORED);
+        vstur(ureg, t, ub<int16_t>(kOut + 0xA00), POST_UPDATE);
+        vstar(ureg, ub<int16_t>(kOut + 0xA00));
+        sprsts(SPR_AR, ub<uint32_t>(kOut + 0x400), 8);
+    }
+    v_to_mte3();
+    out_to(out, kOut, 768);
+}
+
+// A vstur with no stored squeeze before it has no count to store: a fault.
+__global__ __aicore__ void vreg_squeeze_unpaired(__gm__ int32_t* out) {
+    __VEC_SCOPE__ {
+        vector_align ureg;
+        vector_s32 x;
+        vbr(x, 7);
+        sprclr(SPR_AR);
+        vstur(ureg, x, ub<int32_t>(kOut), POST_UPDATE);
+    }
+    v_to_mte3();
+    out_to(out, kOut, 64);
+}
+
 // chistv2 / dhistv2 over 256 bytes, 200 active, added to bins that start at 1.
 __global__ __aicore__ void vreg_histogram(__gm__ uint16_t* out, __gm__ uint8_t* a) {
     in(kA, a, 256);
@@ -769,3 +831,7 @@ extern "C" void launch_vreg_store_classes(uint8_t* out8, uint8_t* in8, uint8_t* 
     vreg_store_classes<<<1, nullptr, s>>>((float8_e4m3_t*)out8, (float8_e4m3_t*)in8, (float4_e2m1x2_t*)out4,
                                           (float4_e2m1x2_t*)in4);
 }
+extern "C" void launch_vreg_squeeze(int32_t* out, int32_t* a, int16_t* h, void* s) {
+    vreg_squeeze<<<1, nullptr, s>>>(out, a, h);
+}
+extern "C" void launch_vreg_squeeze_unpaired(int32_t* out, void* s) { vreg_squeeze_unpaired<<<1, nullptr, s>>>(out); }

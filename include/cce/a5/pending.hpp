@@ -14,13 +14,9 @@
 // register conversions, interleaves, unaligned and scattered moves, carry
 // and widening arithmetic, group reductions, histograms; predicate moves;
 // the Cube, fixpipe and L1 DMA side; SIMT atomics.
-PTOSIM_CCE_PENDING(vstar)
-PTOSIM_CCE_PENDING(vsqz)
 PTOSIM_CCE_PENDING(copy_matrix_cc_to_ubuf)
 PTOSIM_CCE_PENDING(load_cbuf_to_ca_mx)
 PTOSIM_CCE_PENDING(load_cbuf_to_cb_mx)
 PTOSIM_CCE_PENDING(mad_mx)
 PTOSIM_CCE_PENDING(st_dev)
-PTOSIM_CCE_PENDING(sprclr)
-PTOSIM_CCE_PENDING(vstur)
 #undef PTOSIM_CCE_PENDING
