@@ -6,6 +6,7 @@
 // (GM: host addresses), as the kernel's pointers hold them.
 #pragma once
 #include <ptosim/cce.hpp>
+#include <ptosim/float8.hpp>
 
 namespace ptosim::cce {
 
@@ -129,6 +130,27 @@ void mad(const SourceLoc&, const char* op, Dt c_type, Dt ab_type, uint64_t c, ui
 enum class F8 : uint8_t { E4M3, E5M2, HiF8 };
 void mad_f8(const SourceLoc&, const char* op, F8 a_type, F8 b_type, uint64_t c, uint64_t a, uint64_t b, uint64_t bias,
             const Mad&);
+
+// A5's MX (microscaling) forms. The scales of an operand at L0A (L0B)
+// address x live in that buffer's scale store (Space::L0AMX / L0BMX) at
+// x >> 4, in 32-byte boxes: 16 rows (A) or columns (B) x one pair of
+// E8M0 scales of consecutive 32-element k blocks; a 16-row (column) band
+// holds ceil(k / 64) boxes, k-pair order, the bands one after another
+// (docs/intrinsics/a5-cube.md, "MX").
+// load_cbuf_to_ca_mx / load_cbuf_to_cb_mx: box (i, j), i < row_step bands,
+// j < col_step pairs, from L1 box (row_start + i) * src_stride + col_start
+// + j to the scale store's box i * dst_stride + j.
+struct LoadMx {
+    uint16_t row_start, col_start;
+    uint8_t row_step, col_step;
+    uint16_t src_stride, dst_stride;
+};
+void load_mx_scales(const SourceLoc&, const char* op, Space dst_space, uint64_t dst, uint64_t src, const LoadMx&);
+// mad_mx: as mad, every A element times 2^(scale - 127) of its row's k
+// block, every B element times that of its column's; operands E4M3/E5M2
+// (any pair) or E2M1/E1M2 (two to a byte, low nibble first; any pair).
+void mad_mx(const SourceLoc&, const char* op, MiniFormat a_type, MiniFormat b_type, uint64_t c, uint64_t a,
+            uint64_t b, uint64_t bias, const Mad&);
 
 // load_cbuf_to_ca/cb, A5's 2-D form (CANN asc_copy_l12l0a/b, 3510): the
 // source is a grid of 512-byte fractals (16 rows of 32 bytes), fractal

@@ -172,6 +172,85 @@ __global__ __aicore__ void a5_odd_float_transpose(__gm__ float* out) {
     (void)out;
 }
 
+// MX: C[32 x 32] = A[32 x 128] (E4M3) * B[128 x 32] (E4M3), each k block of
+// 32 scaled by E8M0 codes. B comes as its transpose (32 x 128), so the same
+// plain fractal load gives its Zn. A's scales are boxes (1..2, 1..2) of a
+// 4 x 3 grid of 32-byte boxes in L1, B's the whole 2 x 2 grid; the scale
+// stores are at the operands' L0 addresses >> 4.
+constexpr uint64_t kScaleA = 0x9000, kScaleB = 0x9400, kMxA = 0x400, kMxB = 0x800;
+__global__ __aicore__ void a5_mx_f8(__gm__ float* c, __gm__ float8_e4m3_t* a, __gm__ float8_e4m3_t* bt,
+                                   __gm__ float8_e8m0_t* sa, __gm__ float8_e8m0_t* sb) {
+    nz_para(1, 32);
+    copy_gm_to_cbuf_multi_nd2nz(l1<float8_e4m3_t>(kA), a, 0, 128, 0, 32, 128, 0, false);
+    copy_gm_to_cbuf_multi_nd2nz(l1<float8_e4m3_t>(kB), bt, 0, 128, 0, 32, 128, 0, false);
+    copy_gm_to_cbuf_align_v2(l1<float8_e8m0_t>(kScaleA), sa, 0, 1, 12 * 32, 0, 0, false, 0, 0, 0);
+    copy_gm_to_cbuf_align_v2(l1<float8_e8m0_t>(kScaleB), sb, 0, 1, 4 * 32, 0, 0, false, 0, 0, 0);
+    sync(PIPE_MTE2, PIPE_MTE1);
+    load_cbuf_to_ca(l0a<float8_e4m3_t>(kMxA), l1<float8_e4m3_t>(kA), 0, 0, 2, 4, 2, 2, false);
+    load_cbuf_to_cb(l0b<float8_e4m3_t>(kMxB), l1<float8_e4m3_t>(kB), 0, 0, 2, 4, 2, 2, false);
+    load_cbuf_to_ca_mx(kMxA >> 4, l1<float8_e8m0_t>(kScaleA), 1, 1, 2, 2, 3, 2);
+    load_cbuf_to_cb_mx(kMxB >> 4, l1<float8_e8m0_t>(kScaleB), 0, 0, 2, 2, 2, 2);
+    sync(PIPE_MTE1, PIPE_M);
+    mad_mx(l0c<float>(0), l0a<float8_e4m3_t>(kMxA), l0b<float8_e4m3_t>(kMxB), 32, 128, 32, 0, true, false, true);
+    sync(PIPE_M, PIPE_FIX);
+    set_loop3_para(1);
+    copy_matrix_cc_to_gm(c, l0c<float>(0), xm(32, 32, 32), xt(32, true));
+}
+
+// MX with 4-bit operands and a bias: C[16 x 16] = bias + A[16 x 64] (E2M1) *
+// B[64 x 16] (E1M2), two elements a byte; B again as its transpose. One
+// scale box each; the float bias row through L1 into the bias table.
+__global__ __aicore__ void a5_mx_f4_bias(__gm__ float* c, __gm__ int8_t* a, __gm__ int8_t* bt,
+                                        __gm__ float8_e8m0_t* sa, __gm__ float8_e8m0_t* sb, __gm__ float* bias) {
+    nz_para(1, 16);
+    copy_gm_to_cbuf_multi_nd2nz(l1<int8_t>(kA), a, 0, 32, 0, 16, 32, 0, false);
+    copy_gm_to_cbuf_multi_nd2nz(l1<int8_t>(kB), bt, 0, 32, 0, 16, 32, 0, false);
+    copy_gm_to_cbuf_align_v2(l1<float8_e8m0_t>(kScaleA), sa, 0, 1, 32, 0, 0, false, 0, 0, 0);
+    copy_gm_to_cbuf_align_v2(l1<float8_e8m0_t>(kScaleB), sb, 0, 1, 32, 0, 0, false, 0, 0, 0);
+    copy_gm_to_cbuf_align_v2(l1<float>(kBias), bias, 0, 1, 16 * 4, 0, 0, false, 0, 0, 0);
+    sync(PIPE_MTE2, PIPE_MTE1);
+    load_cbuf_to_ca_s4(l0a<float4_e2m1x2_t>(0), l1<float4_e2m1x2_t>(kA), 0, 0, 1, 1, 1, 1, false);
+    load_cbuf_to_cb_s4(l0b<float4_e1m2x2_t>(0), l1<float4_e1m2x2_t>(kB), 0, 0, 1, 1, 1, 1, false);
+    load_cbuf_to_ca_mx(0, l1<float8_e8m0_t>(kScaleA), 0, 0, 1, 1, 1, 1);
+    load_cbuf_to_cb_mx(0, l1<float8_e8m0_t>(kScaleB), 0, 0, 1, 1, 1, 1);
+    copy_cbuf_to_bt(uint64_t(0), l1<float>(kBias), 0, 1, 2, 0, 0);
+    sync(PIPE_MTE1, PIPE_M);
+    mad_mx((__cc__ float*)(uint64_t(0) << 32), l0a<float4_e2m1x2_t>(0), l0b<float4_e1m2x2_t>(0), 16, 64, 16, 0, true,
+           true, false);
+    sync(PIPE_M, PIPE_FIX);
+    set_loop3_para(1);
+    copy_matrix_cc_to_gm(c, l0c<float>(0), xm(16, 16, 16), xt(16, true));
+}
+
+// MX GEMV: c[1 x 16] = a[1 x 64] (E4M3) * B[64 x 16] (E5M2) with m == 1 and
+// disableGemv false: a and its two scales as plain runs of bytes (a one-row
+// operand as pto-isa's TEXTRACT leaves it in L0A), B as above.
+__global__ __aicore__ void a5_mx_gemv(__gm__ float* c, __gm__ float8_e4m3_t* a, __gm__ float8_e5m2_t* bt,
+                                     __gm__ float8_e8m0_t* sa, __gm__ float8_e8m0_t* sb) {
+    copy_gm_to_cbuf_align_v2(l1<float8_e4m3_t>(kA), a, 0, 1, 512, 0, 0, false, 0, 0, 0);
+    nz_para(1, 16);
+    copy_gm_to_cbuf_multi_nd2nz(l1<float8_e5m2_t>(kB), bt, 0, 64, 0, 16, 64, 0, false);
+    copy_gm_to_cbuf_align_v2(l1<float8_e8m0_t>(kScaleA), sa, 0, 1, 32, 0, 0, false, 0, 0, 0);
+    copy_gm_to_cbuf_align_v2(l1<float8_e8m0_t>(kScaleB), sb, 0, 1, 32, 0, 0, false, 0, 0, 0);
+    sync(PIPE_MTE2, PIPE_MTE1);
+    load_cbuf_to_ca(l0a<float8_e4m3_t>(0), l1<float8_e4m3_t>(kA), 0, 0, 1, 1, 1, 1, false);
+    load_cbuf_to_cb(l0b<float8_e5m2_t>(0), l1<float8_e5m2_t>(kB), 0, 0, 1, 2, 1, 1, false);
+    load_cbuf_to_ca_mx(0, l1<float8_e8m0_t>(kScaleA), 0, 0, 1, 1, 1, 1);
+    load_cbuf_to_cb_mx(0, l1<float8_e8m0_t>(kScaleB), 0, 0, 1, 1, 1, 1);
+    sync(PIPE_MTE1, PIPE_M);
+    mad_mx(l0c<float>(0), l0a<float8_e4m3_t>(0), l0b<float8_e5m2_t>(0), 1, 64, 16, 0, false, false, true);
+    sync(PIPE_M, PIPE_FIX);
+    set_loop3_para(1);
+    copy_matrix_cc_to_gm(c, l0c<float>(0), xm(16, 1, 16), xt(16, true));
+}
+
+// A scale load whose destination box runs past the end of L0A's 4 KiB
+// scale store.
+__global__ __aicore__ void a5_mx_load_past_store(__gm__ float* out) {
+    load_cbuf_to_ca_mx(4096 - 16, l1<float8_e8m0_t>(0), 0, 0, 1, 1, 1, 1);
+    (void)out;
+}
+
 extern "C" void launch_a5_gemm_f16(float* c, half* a, half* b, void* s) { a5_gemm_f16<<<1, nullptr, s>>>(c, a, b); }
 extern "C" void launch_a5_gemm_f16_dn_nz(float* c, half* at, half* b, void* s) {
     a5_gemm_f16_dn_nz<<<1, nullptr, s>>>(c, at, b);
@@ -198,3 +277,14 @@ extern "C" void launch_a5_gemm_f16_dn_out(float* c, half* a, half* b, void* s) {
     a5_gemm_f16_dn_out<<<1, nullptr, s>>>(c, a, b);
 }
 extern "C" void launch_a5_odd_float_transpose(float* out, void* s) { a5_odd_float_transpose<<<1, nullptr, s>>>(out); }
+extern "C" void launch_a5_mx_f8(float* c, uint8_t* a, uint8_t* bt, uint8_t* sa, uint8_t* sb, void* s) {
+    a5_mx_f8<<<1, nullptr, s>>>(c, (float8_e4m3_t*)a, (float8_e4m3_t*)bt, (float8_e8m0_t*)sa, (float8_e8m0_t*)sb);
+}
+extern "C" void launch_a5_mx_f4_bias(float* c, uint8_t* a, uint8_t* bt, uint8_t* sa, uint8_t* sb, float* bias,
+                                     void* s) {
+    a5_mx_f4_bias<<<1, nullptr, s>>>(c, (int8_t*)a, (int8_t*)bt, (float8_e8m0_t*)sa, (float8_e8m0_t*)sb, bias);
+}
+extern "C" void launch_a5_mx_gemv(float* c, uint8_t* a, uint8_t* bt, uint8_t* sa, uint8_t* sb, void* s) {
+    a5_mx_gemv<<<1, nullptr, s>>>(c, (float8_e4m3_t*)a, (float8_e5m2_t*)bt, (float8_e8m0_t*)sa, (float8_e8m0_t*)sb);
+}
+extern "C" void launch_a5_mx_load_past_store(float* out, void* s) { a5_mx_load_past_store<<<1, nullptr, s>>>(out); }

@@ -5,6 +5,7 @@
 #include <ptosim/float16.hpp>
 #include <ptosim/float8.hpp>
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -21,6 +22,10 @@ void launch_a5_s4_transpose(int32_t*, int8_t*, int8_t*, void*);
 void launch_a5_img2col(float*, half*, half*, void*);
 void launch_a5_gemm_f16_dn_out(float*, half*, half*, void*);
 void launch_a5_odd_float_transpose(float*, void*);
+void launch_a5_mx_f8(float*, uint8_t*, uint8_t*, uint8_t*, uint8_t*, void*);
+void launch_a5_mx_f4_bias(float*, uint8_t*, uint8_t*, uint8_t*, uint8_t*, float*, void*);
+void launch_a5_mx_gemv(float*, uint8_t*, uint8_t*, uint8_t*, uint8_t*, void*);
+void launch_a5_mx_load_past_store(float*, void*);
 }
 
 namespace {
@@ -200,6 +205,112 @@ TEST_F(CceA5Cube, FloatTransposeWithAnOddKStepFaultsNamingTheRule) {
     const std::string m = aclGetRecentErrMsg();
     EXPECT_NE(m.find("load_cbuf_to_cb: transposing 32-bit elements needs k_step a multiple of 2"), std::string::npos)
         << m;
+    EXPECT_NE(m.find("a5_cube_kernels.cpp:"), std::string::npos) << m;
+}
+
+// E8M0 code e scales by 2^(e - 127).
+double e8m0(uint8_t e) { return std::ldexp(1.0, int(e) - 127); }
+
+// B one-hot (B(p, j) = 1 for p = 4j) picks A(i, 4j) times the scales of
+// k block j / 8: every result is one scaled element, so each scale box the
+// loads moved is checked at its place. A's scales come from boxes
+// (1..2, 1..2) of the 4 x 3 source grid (srcStride 3, dstStride 2).
+TEST_F(CceA5Cube, MxScaleLoadsCopyBoxesByStartStepAndStride) {
+    using ptosim::MiniFormat;
+    std::vector<uint8_t> qa(32 * 128), qbt(32 * 128, 0), sa(12 * 32), sb(4 * 32);
+    std::vector<float> fa(32 * 128);
+    for (int i = 0; i < 32; ++i)
+        for (int p = 0; p < 128; ++p) {
+            fa[i * 128 + p] = static_cast<float>((i * 5 + p * 3) % 7 - 3);
+            qa[i * 128 + p] = static_cast<uint8_t>(
+                ptosim::mini_encode(MiniFormat::E4M3, fa[i * 128 + p], ptosim::MiniRound::NearestEven, false));
+        }
+    const uint8_t one = static_cast<uint8_t>(ptosim::mini_encode(MiniFormat::E4M3, 1.0, ptosim::MiniRound::NearestEven, false));
+    for (int j = 0; j < 32; ++j) qbt[j * 128 + 4 * j] = one;  // B^T row j: B's column j
+    for (size_t t = 0; t < sa.size(); ++t) sa[t] = static_cast<uint8_t>(120 + (t * 7) % 15);
+    for (size_t t = 0; t < sb.size(); ++t) sb[t] = static_cast<uint8_t>(121 + (t * 5) % 13);
+    float* dc = device(std::vector<float>(32 * 32, -1.0f));
+    launch_a5_mx_f8(dc, device(qa), device(qbt), device(sa), device(sb), stream);
+    const std::vector<float> r = back(dc, 32 * 32);
+    for (int i = 0; i < 32; ++i)
+        for (int j = 0; j < 32; ++j) {
+            const int q = j / 8;  // k block of p = 4j
+            // Destination box (i / 16, q / 2) came from source box (1 + i / 16, 1 + q / 2).
+            const uint8_t ea = sa[((1 + i / 16) * 3 + 1 + q / 2) * 32 + (i % 16) * 2 + q % 2];
+            const uint8_t eb = sb[((j / 16) * 2 + q / 2) * 32 + (j % 16) * 2 + q % 2];
+            const double want = fa[i * 128 + 4 * j] * e8m0(ea) * e8m0(eb);
+            EXPECT_EQ(r[i * 32 + j], static_cast<float>(want)) << i << "," << j;
+        }
+}
+
+// Packed E2M1 x E1M2 with per-block scales and a bias row: values are
+// multiples of 1/4 up to 6, scales 2^-2..2^2, so every sum is exact.
+TEST_F(CceA5Cube, MxFp4MatmulReadsNibblesAndBias) {
+    using ptosim::MiniFormat;
+    std::vector<uint8_t> qa(16 * 32), qbt(16 * 32), sa(32), sb(32);
+    for (size_t t = 0; t < qa.size(); ++t) qa[t] = static_cast<uint8_t>((t * 37 + 11) & 0xff);
+    for (size_t t = 0; t < qbt.size(); ++t) qbt[t] = static_cast<uint8_t>((t * 53 + 7) & 0xff);
+    for (int t = 0; t < 32; ++t) {
+        sa[t] = static_cast<uint8_t>(125 + t % 5);
+        sb[t] = static_cast<uint8_t>(125 + (t * 3) % 5);
+    }
+    std::vector<float> bias(16);
+    for (int j = 0; j < 16; ++j) bias[j] = static_cast<float>(j) - 7.5f;
+    // Element q of a row of 64 nibbles: the even element in the low nibble.
+    auto nib = [](const std::vector<uint8_t>& v, int row, int q) { return (v[row * 32 + q / 2] >> (4 * (q % 2))) & 0xf; };
+    float* dc = device(std::vector<float>(16 * 16, -1.0f));
+    launch_a5_mx_f4_bias(dc, device(qa), device(qbt), device(sa), device(sb), device(bias), stream);
+    const std::vector<float> r = back(dc, 16 * 16);
+    int nonzero = 0;
+    for (int i = 0; i < 16; ++i)
+        for (int j = 0; j < 16; ++j) {
+            double want = bias[j];
+            for (int p = 0; p < 64; ++p) {
+                // Scale box byte (row or column % 16) * 2 + k block.
+                const double x = ptosim::mini_decode(MiniFormat::E2M1, nib(qa, i, p)) * e8m0(sa[i * 2 + p / 32]);
+                const double y = ptosim::mini_decode(MiniFormat::E1M2, nib(qbt, j, p)) * e8m0(sb[j * 2 + p / 32]);
+                want += x * y;
+            }
+            nonzero += want != bias[j];
+            EXPECT_EQ(r[i * 16 + j], static_cast<float>(want)) << i << "," << j;
+        }
+    EXPECT_GT(nonzero, 200);
+}
+
+// GEMV: the one-row A and its scales are runs (scale q of k block q at
+// byte q); B's scales in their box, byte (j % 16) * 2 + q.
+TEST_F(CceA5Cube, MxGemvReadsTheRowAndItsScalesAsRuns) {
+    using ptosim::MiniFormat;
+    std::vector<uint8_t> qa(512, 0), qbt(16 * 64), sa(32, 0), sb(32);
+    std::vector<double> fa(64), fbt(16 * 64);
+    for (int p = 0; p < 64; ++p) {
+        fa[p] = (p % 9 - 4) * 0.5;
+        qa[p] = static_cast<uint8_t>(ptosim::mini_encode(MiniFormat::E4M3, fa[p], ptosim::MiniRound::NearestEven, false));
+    }
+    for (int t = 0; t < 16 * 64; ++t) {
+        fbt[t] = t % 7 - 3;
+        qbt[t] = static_cast<uint8_t>(ptosim::mini_encode(MiniFormat::E5M2, fbt[t], ptosim::MiniRound::NearestEven, false));
+    }
+    sa[0] = 126;
+    sa[1] = 129;
+    for (int t = 0; t < 32; ++t) sb[t] = static_cast<uint8_t>(125 + t % 5);
+    float* dc = device(std::vector<float>(16, -1.0f));
+    launch_a5_mx_gemv(dc, device(qa), device(qbt), device(sa), device(sb), stream);
+    const std::vector<float> r = back(dc, 16);
+    for (int j = 0; j < 16; ++j) {
+        double want = 0;
+        for (int p = 0; p < 64; ++p)
+            want += fa[p] * e8m0(sa[p / 32]) * fbt[j * 64 + p] * e8m0(sb[j * 2 + p / 32]);
+        EXPECT_EQ(r[j], static_cast<float>(want)) << j;
+    }
+}
+
+TEST_F(CceA5Cube, MxScaleLoadPastTheScaleStoreFaultsNamingIt) {
+    float* out = device(std::vector<float>(8, 0.0f));
+    launch_a5_mx_load_past_store(out, stream);
+    EXPECT_NE(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    const std::string m = aclGetRecentErrMsg();
+    EXPECT_NE(m.find("load_cbuf_to_ca_mx dst (L0A scale store)"), std::string::npos) << m;
     EXPECT_NE(m.find("a5_cube_kernels.cpp:"), std::string::npos) << m;
 }
 

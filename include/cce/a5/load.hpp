@@ -30,6 +30,23 @@ PTOSIM_CCE_LOAD2D_A5(load_cbuf_to_ca_s4, __ca__, L0A, 4)
 PTOSIM_CCE_LOAD2D_A5(load_cbuf_to_cb_s4, __cb__, L0B, 4)
 #undef PTOSIM_CCE_LOAD2D_A5
 
+// The MX scale loads (pto-isa's TMOV/TEXTRACT of ScaleLeft/ScaleRight
+// tiles): whole 32-byte boxes of E8M0 scales from L1 into the L0A/L0B
+// scale store at `dst` (the operand's L0 address >> 4, pto-isa's
+// GetScaleAddr); positions and steps count boxes
+// (docs/intrinsics/a5-cube.md, "MX").
+#define PTOSIM_CCE_LOAD_MX_A5(name, dst_space)                                                                     \
+    template <class S>                                                                                             \
+    inline void name(uint64_t dst, __cbuf__ S* src, uint16_t rowStartPosition, uint16_t colStartPosition,         \
+                     uint8_t rowStep, uint8_t colStep, uint16_t srcStride, uint16_t dstStride,                    \
+                     ptosim_cce::where_t w = ptosim_cce::where_t::current()) {                                     \
+        ptosim::cce::load_mx_scales(ptosim_cce::here(w), #name, ptosim::Space::dst_space, dst, ptosim_cce::off(src), \
+                                    {rowStartPosition, colStartPosition, rowStep, colStep, srcStride, dstStride});  \
+    }
+PTOSIM_CCE_LOAD_MX_A5(load_cbuf_to_ca_mx, L0AMX)
+PTOSIM_CCE_LOAD_MX_A5(load_cbuf_to_cb_mx, L0BMX)
+#undef PTOSIM_CCE_LOAD_MX_A5
+
 // img2col (load3d v2, asc_copy_l12l0a/b "3D format"): A2A3's operands and
 // feature-map walk (docs/intrinsics/load.md); into L0A it writes Nz
 // fractals, A5's Left layout. fmatrixCtrl selects FMATRIX_B with its own

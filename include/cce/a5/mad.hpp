@@ -42,3 +42,37 @@ inline void mad(__cc__ C* c, __ca__ A* a, __cb__ B* b, uint16_t m, uint16_t k, u
                          ptosim_cce::off(a), ptosim_cce::off(b), packed >> 32, d);
     }
 }
+
+namespace ptosim_cce {
+template <class T>
+constexpr bool is_mx_operand = std::is_same_v<T, float8_e4m3_t> || std::is_same_v<T, float8_e5m2_t> ||
+                               std::is_same_v<T, float4_e2m1x2_t> || std::is_same_v<T, float4_e1m2x2_t>;
+template <class T>
+constexpr ptosim::MiniFormat mx_format() {
+    if constexpr (std::is_same_v<T, float8_e4m3_t>) return ptosim::MiniFormat::E4M3;
+    else if constexpr (std::is_same_v<T, float8_e5m2_t>) return ptosim::MiniFormat::E5M2;
+    else return T::format;
+}
+}  // namespace ptosim_cce
+
+// mad_mx (CANN asc_mmad_mx): mad whose A and B elements are scaled by the
+// E8M0 scales load_cbuf_to_ca_mx / load_cbuf_to_cb_mx put in the L0A/L0B
+// scale stores at a >> 4 and b >> 4; operands float8 E4M3/E5M2 or float4
+// E2M1/E1M2 pairs, C float. cmatrixSource and cmatrixInitVal as mad's
+// (pto-isa's TMatmulMxBias names the former biasBufferCtrl)
+// (docs/intrinsics/a5-cube.md, "MX").
+template <class C, class A, class B>
+inline void mad_mx(__cc__ C* c, __ca__ A* a, __cb__ B* b, uint16_t m, uint16_t k, uint16_t n, uint8_t unitFlag,
+                   bool disableGemv, bool cmatrixSource, bool cmatrixInitVal,
+                   ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    static_assert(std::is_same_v<C, float> && ptosim_cce::is_mx_operand<A> && ptosim_cce::is_mx_operand<B> &&
+                      (sizeof(A) == 1) && (sizeof(B) == 1),
+                  "mad_mx: float8_e4m3_t/float8_e5m2_t or float4_e2m1x2_t/float4_e1m2x2_t operands into float");
+    const uint64_t packed = ptosim_cce::off(c);
+    const uint64_t cc = cmatrixSource ? packed & 0xffffffffu : packed;
+    ptosim::cce::Mad d{m, k, n, unitFlag, false, cmatrixSource, cmatrixInitVal};
+    d.a5 = true;
+    d.no_gemv = disableGemv;
+    ptosim::cce::mad_mx(ptosim_cce::here(w), "mad_mx", ptosim_cce::mx_format<A>(), ptosim_cce::mx_format<B>(), cc,
+                        ptosim_cce::off(a), ptosim_cce::off(b), packed >> 32, d);
+}

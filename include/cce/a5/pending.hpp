@@ -15,8 +15,5 @@
 // and widening arithmetic, group reductions, histograms; predicate moves;
 // the Cube, fixpipe and L1 DMA side; SIMT atomics.
 PTOSIM_CCE_PENDING(copy_matrix_cc_to_ubuf)
-PTOSIM_CCE_PENDING(load_cbuf_to_ca_mx)
-PTOSIM_CCE_PENDING(load_cbuf_to_cb_mx)
-PTOSIM_CCE_PENDING(mad_mx)
 PTOSIM_CCE_PENDING(st_dev)
 #undef PTOSIM_CCE_PENDING

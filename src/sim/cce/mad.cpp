@@ -7,6 +7,8 @@
 #include <ptosim/float8.hpp>
 #include <ptosim/gemm.hpp>
 
+#include <cmath>
+#include <string>
 #include <vector>
 
 namespace ptosim::cce {
@@ -69,18 +71,17 @@ float round_tf32(float x, bool ties_away) {
 
 // The portable path: operands gathered row-major, ptolab's gemm_accumulate.
 // tf32: 0 off, 1 ties away, 2 ties to even.
-// ea/eb read element `at` (an element index) of A and B as Acc.
+// ea(i, p) reads A's element (row i, column p) and eb(p, j) B's, as Acc.
 template <class In, class Acc, class EA, class EB>
-void gather_gemm_with(const Grid& g, const Mad& d, const uint8_t* a, const uint8_t* b, uint8_t* c, const uint8_t* bias,
-                      int tf32, EA&& ea, EB&& eb) {
+void gather_gemm_with(const Grid& g, const Mad& d, uint8_t* c, const uint8_t* bias, int tf32, EA&& ea, EB&& eb) {
     thread_local std::vector<Acc> av, bv, cv;
     av.resize(size_t(d.m) * d.k);
     bv.resize(size_t(d.k) * d.n);
     cv.assign(size_t(d.m) * d.n, Acc(0));
     for (int i = 0; i < d.m; ++i)
-        for (int p = 0; p < d.k; ++p) av[size_t(i) * d.k + p] = ea(a, g.a_at(i, p));
+        for (int p = 0; p < d.k; ++p) av[size_t(i) * d.k + p] = ea(i, p);
     for (int p = 0; p < d.k; ++p)
-        for (int j = 0; j < d.n; ++j) bv[size_t(p) * d.n + j] = eb(b, g.b_at(p, j));
+        for (int j = 0; j < d.n; ++j) bv[size_t(p) * d.n + j] = eb(p, j);
     if constexpr (std::is_same_v<In, float>) {
         if (tf32) {
             for (auto& x : av) x = round_tf32(x, tf32 == 1);
@@ -103,7 +104,9 @@ void gather_gemm(const Grid& g, const Mad& d, const uint8_t* a, const uint8_t* b
         if constexpr (std::is_same_v<Acc, int32_t>) return Acc(ld<int8_t>(base + at));
         else return as_float<In>(base + at * sizeof(In));
     };
-    gather_gemm_with<In, Acc>(g, d, a, b, c, bias, tf32, elem, elem);
+    gather_gemm_with<In, Acc>(
+        g, d, c, bias, tf32, [&](int i, int p) { return elem(a, g.a_at(i, p)); },
+        [&](int p, int j) { return elem(b, g.b_at(p, j)); });
 }
 
 // The fractal grid of one mad and its operand spans; faults on operands
@@ -113,11 +116,12 @@ struct Spans {
     uint64_t a_bytes, b_bytes, c_bytes;
     bool any;
 };
-Spans spans_of(Core& core_, const SourceLoc& loc, const char* op, int e, bool f32, uint64_t c, uint64_t a, uint64_t b,
-               uint64_t bias, const Mad& d) {
+// bits: the operands' element width (4 for the packed fp4 pairs of mad_mx).
+Spans spans_of(Core& core_, const SourceLoc& loc, const char* op, int bits, bool f32, uint64_t c, uint64_t a,
+               uint64_t b, uint64_t bias, const Mad& d) {
     Spans s;
     Grid& g = s.g;
-    g.c0 = 32 / e;
+    g.c0 = 256 / bits;
     // m == 1 is A3's GEMV mode: pto-isa loads a one-row Left tile as k
     // contiguous elements (TExtractToAVector) and passes m = 16 to a
     // TMATMUL it wants in the matrix mode. A5 has it unless disabled.
@@ -128,7 +132,7 @@ Spans spans_of(Core& core_, const SourceLoc& loc, const char* op, int e, bool f3
     // (two 8-wide fractals per 16), as pto-isa's K-aligned Left tiles are.
     g.kf = f32 && d.k_align ? ceil_div(d.k, 16) * 2 : ceil_div(d.k, g.c0);
     g.nf = ceil_div(d.n, 16);
-    s.a_bytes = g.gemv ? uint64_t(ceil_div(d.k, 512 / e)) * kFractal : uint64_t(g.mf) * g.kf * kFractal;
+    s.a_bytes = g.gemv ? uint64_t(ceil_div(d.k, 4096 / bits)) * kFractal : uint64_t(g.mf) * g.kf * kFractal;
     s.b_bytes = uint64_t(g.kf) * g.nf * kFractal;
     s.c_bytes = uint64_t(g.mf) * g.nf * 256 * 4;
     s.any = d.m && d.k && d.n;
@@ -169,7 +173,7 @@ void mad(const SourceLoc& loc, const char* op, Dt c_type, Dt ab_type, uint64_t c
     if (!ok)
         fault(loc, std::string(op) + ": the cube multiplies int8 into int32 and half, bfloat16 or float into "
                                      "float; not " + to_string(ab_type) + " into " + to_string(c_type));
-    const Spans s = spans_of(core_, loc, op, size_of(ab_type), ab_type == Dt::F32, c, a, b, bias, d);
+    const Spans s = spans_of(core_, loc, op, size_of(ab_type) * 8, ab_type == Dt::F32, c, a, b, bias, d);
     const Grid& g = s.g;
     const bool any = s.any;
     record_mad(core_, loc, op, to_string(c_type), to_string(ab_type), s, c, a, b, bias, d);
@@ -210,14 +214,95 @@ void mad_f8(const SourceLoc& loc, const char* op, F8 a_type, F8 b_type, uint64_t
     if ((a_type == F8::HiF8) != (b_type == F8::HiF8))
         fault(loc, std::string(op) + ": HiFloat8 multiplies only HiFloat8; got " + name_of(a_type) + " x " +
                        name_of(b_type) + " (use the same 8-bit format for A and B)");
-    const Spans s = spans_of(core_, loc, op, 1, false, c, a, b, bias, d);
+    const Spans s = spans_of(core_, loc, op, 8, false, c, a, b, bias, d);
     record_mad(core_, loc, op, "float32", name_of(a_type), s, c, a, b, bias, d);
     if (!s.any) return;
     const MiniFormat fa = mini_of(a_type), fb = mini_of(b_type);
-    auto ea = [fa](const uint8_t* base, uint64_t at) { return static_cast<float>(mini_decode(fa, base[at])); };
-    auto eb = [fb](const uint8_t* base, uint64_t at) { return static_cast<float>(mini_decode(fb, base[at])); };
-    gather_gemm_with<float, float>(s.g, d, local(core_, Space::L0A) + a, local(core_, Space::L0B) + b,
-                                   local(core_, Space::L0C) + c, local(core_, Space::BT) + bias, 0, ea, eb);
+    const uint8_t* pa = local(core_, Space::L0A) + a;
+    const uint8_t* pb = local(core_, Space::L0B) + b;
+    const Grid& g = s.g;
+    auto ea = [&](int i, int p) { return static_cast<float>(mini_decode(fa, pa[g.a_at(i, p)])); };
+    auto eb = [&](int p, int j) { return static_cast<float>(mini_decode(fb, pb[g.b_at(p, j)])); };
+    gather_gemm_with<float, float>(g, d, local(core_, Space::L0C) + c, local(core_, Space::BT) + bias, 0, ea, eb);
+}
+
+namespace {
+bool is_fp4(MiniFormat f) { return f == MiniFormat::E2M1 || f == MiniFormat::E1M2; }
+bool is_fp8_mx(MiniFormat f) { return f == MiniFormat::E4M3 || f == MiniFormat::E5M2; }
+const char* mx_name(MiniFormat f) {
+    switch (f) {
+    case MiniFormat::E4M3: return "float8_e4m3";
+    case MiniFormat::E5M2: return "float8_e5m2";
+    case MiniFormat::E2M1: return "float4_e2m1x2";
+    case MiniFormat::E1M2: return "float4_e1m2x2";
+    case MiniFormat::HiF8: return "hifloat8";
+    default: return "float8_e8m0";
+    }
+}
+// Element `at` of a packed operand: a byte, or a nibble of a fp4 pair (the
+// element of even index in the low nibble, as load_cbuf_to_ca_s4 moves it).
+unsigned mx_code(const uint8_t* base, uint64_t at, bool fp4) {
+    return fp4 ? (base[at / 2] >> (4 * (at % 2))) & 0xfu : base[at];
+}
+}  // namespace
+
+void mad_mx(const SourceLoc& loc, const char* op, MiniFormat a_type, MiniFormat b_type, uint64_t c, uint64_t a,
+            uint64_t b, uint64_t bias, const Mad& d) {
+    Core& core_ = core();
+    // The pairs CANN's asc_mmad_mx lists (and pto-isa's CheckMadMxValid):
+    // E4M3/E5M2 with E4M3/E5M2, E2M1/E1M2 with E2M1/E1M2.
+    const bool fp4 = is_fp4(a_type) && is_fp4(b_type);
+    if (!fp4 && !(is_fp8_mx(a_type) && is_fp8_mx(b_type)))
+        fault(loc, std::string(op) + ": the MX cube multiplies float8_e4m3/float8_e5m2 pairs or float4_e2m1x2/"
+                                     "float4_e1m2x2 pairs; got " + mx_name(a_type) + " x " + mx_name(b_type));
+    const Spans s = spans_of(core_, loc, op, fp4 ? 4 : 8, false, c, a, b, bias, d);
+    const Grid& g = s.g;
+    // Scale stores: ceil(k / 64) 32-byte boxes per 16-row (A) or 16-column
+    // (B) band, at the operands' addresses >> 4. GEMV reads A as k
+    // contiguous elements and its scales as ceil(k / 32) contiguous codes,
+    // as pto-isa's TExtractToAmx copies a one-row scale tile.
+    const uint64_t pairs = (uint64_t(d.k) + 63) / 64;
+    const uint64_t sa = a >> 4, sb = b >> 4;
+    const uint64_t sa_bytes = g.gemv ? (uint64_t(d.k) + 31) / 32 : uint64_t(g.mf) * 32 * pairs;
+    const uint64_t sb_bytes = uint64_t(g.nf) * 32 * pairs;
+    if (s.any) {
+        bounds(core_, Space::L0AMX, sa, sa_bytes, op, "a's scales (L0A scale store, a >> 4)", loc);
+        bounds(core_, Space::L0BMX, sb, sb_bytes, op, "b's scales (L0B scale store, b >> 4)", loc);
+    }
+    OpRecord r = cube_record(op, Pipe::M, loc, s.a_bytes + s.b_bytes + sa_bytes + sb_bytes);
+    r.dtype = "float32";
+    r.src_dtype = mx_name(a_type);
+    r.unit_flag = d.unit_flag;
+    if (s.any) {
+        r.read(Space::L0A, a, s.a_bytes);
+        r.read(Space::L0B, b, s.b_bytes);
+        r.read(Space::L0AMX, sa, sa_bytes);
+        r.read(Space::L0BMX, sb, sb_bytes);
+        if (d.bias && !d.init_zero) r.read(Space::BT, bias, uint64_t(d.n) * 4);
+        else if (!d.init_zero) r.read(Space::L0C, c, s.c_bytes);
+        r.write(Space::L0C, c, s.c_bytes);
+    }
+    r.elements = uint64_t(d.m) * d.n;
+    r.flops = 2ull * d.m * d.n * d.k;
+    dispatch(core_, r);
+    if (!s.any) return;
+    const uint8_t* pa = local(core_, Space::L0A) + a;
+    const uint8_t* pb = local(core_, Space::L0B) + b;
+    const uint8_t* psa = local(core_, Space::L0AMX) + sa;
+    const uint8_t* psb = local(core_, Space::L0BMX) + sb;
+    // Scale box of (row or column x, k block q): band x / 16, pair q / 2;
+    // inside, (x % 16, q % 2) row-major.
+    auto box = [pairs](uint64_t x, uint64_t q) { return (x / 16) * 32 * pairs + (q / 2) * 32 + (x % 16) * 2 + q % 2; };
+    // E8M0 code e is 2^(e - 127); 0xff is NaN (OCP MX).
+    auto scale = [](uint8_t e) { return e == 0xff ? NAN : std::ldexp(1.0, int(e) - 127); };
+    auto ea = [&](int i, int p) {
+        const uint64_t at = g.gemv ? uint64_t(p / 32) : box(i, p / 32);
+        return static_cast<float>(mini_decode(a_type, mx_code(pa, g.a_at(i, p), fp4)) * scale(psa[at]));
+    };
+    auto eb = [&](int p, int j) {
+        return static_cast<float>(mini_decode(b_type, mx_code(pb, g.b_at(p, j), fp4)) * scale(psb[box(j, p / 32)]));
+    };
+    gather_gemm_with<float, float>(g, d, local(core_, Space::L0C) + c, local(core_, Space::BT) + bias, 0, ea, eb);
 }
 
 }  // namespace ptosim::cce

@@ -1,7 +1,8 @@
 // A5's 2-D loads from L1 into L0A/L0B (load_cbuf_to_ca/cb with start
 // positions and steps, CANN asc_copy_l12l0a/b for the 3510 architecture):
 // whole 512-byte fractals, or the region transposed
-// (docs/intrinsics/a5-cube.md, "L1 -> L0A/L0B").
+// (docs/intrinsics/a5-cube.md, "L1 -> L0A/L0B"); and the MX scale loads
+// load_cbuf_to_ca_mx/cb_mx into the L0A/L0B scale stores ("MX").
 #include "../cube.hpp"
 
 #include <string>
@@ -80,6 +81,36 @@ void load_2d_a5(const SourceLoc& loc, const char* op, Space dst_space, uint64_t 
             const uint64_t to = ((i / c0) * l.dst_stride + j / 16) * per_fractal + (j % 16) * c0 + i % c0;
             put(to, get(from));
         }
+}
+
+// load_cbuf_to_ca_mx / load_cbuf_to_cb_mx: whole 32-byte scale boxes.
+void load_mx_scales(const SourceLoc& loc, const char* op, Space dst_space, uint64_t dst, uint64_t src,
+                    const LoadMx& l) {
+    Core& c = core();
+    constexpr uint64_t kBox = 32;
+    const uint64_t rows = l.row_step, cols = l.col_step;
+    const bool any = rows && cols;
+    const uint64_t src_lo = src + (uint64_t(l.row_start) * l.src_stride + l.col_start) * kBox;
+    const uint64_t src_bytes = any ? ((rows - 1) * l.src_stride + cols) * kBox : 0;
+    const uint64_t dst_bytes = any ? ((rows - 1) * l.dst_stride + cols) * kBox : 0;
+    const char* dst_name = dst_space == Space::L0AMX ? "dst (L0A scale store)" : "dst (L0B scale store)";
+    if (any) {
+        bounds(c, Space::L1, src_lo, src_bytes, op, "src (L1)", loc);
+        bounds(c, dst_space, dst, dst_bytes, op, dst_name, loc);
+    }
+    OpRecord r = cube_record(op, Pipe::MTE1, loc, rows * cols * kBox);
+    if (any) {
+        r.read(Space::L1, src_lo, src_bytes);
+        r.write(dst_space, dst, dst_bytes);
+    }
+    r.elements = rows * cols * kBox;
+    dispatch(c, r);
+    if (!any) return;
+    const uint8_t* s = local(c, Space::L1) + src_lo;
+    uint8_t* d = local(c, dst_space) + dst;
+    for (uint64_t i = 0; i < rows; ++i)
+        for (uint64_t j = 0; j < cols; ++j)
+            std::memmove(d + (i * l.dst_stride + j) * kBox, s + (i * l.src_stride + j) * kBox, kBox);
 }
 
 }  // namespace ptosim::cce
