@@ -14,12 +14,12 @@ namespace ptosim::cce::a5 {
 constexpr int kVL = 256;  // bytes in a vector register
 
 struct VReg {
-    alignas(32) uint8_t b[kVL];
+    alignas(32) uint8_t b[kVL] = {};  // a register never written reads as zero (docs/intrinsics/a5-vreg.md)
 };
 // A predicate holds one bit per byte lane of a vector register; an element
 // of `n` bytes is active when the bit of its first byte is set.
 struct Pred {
-    alignas(8) uint8_t b[kVL / 8];
+    alignas(8) uint8_t b[kVL / 8] = {};
     bool lane(int byte) const { return (b[byte >> 3] >> (byte & 7) & 1) != 0; }
 };
 

@@ -16,6 +16,7 @@
 
 extern "C" {
 void launch_vreg_add_f32(float*, float*, float*, uint32_t, void*);
+void launch_vreg_unwritten(float*, void*);
 void launch_vreg_chain_f16(uint16_t*, uint16_t*, uint16_t*, uint32_t, void*);
 void launch_vreg_exp_bf16(uint16_t*, uint16_t*, uint16_t*, void*);
 void launch_vreg_int32(int32_t*, int32_t*, int32_t*, void*);
@@ -66,6 +67,15 @@ T from_bits(uint16_t b) {
 // 300 floats: four full registers and a tail of 44; the store leaves the
 // elements past n as they were in UB (zero at launch), and GM past the
 // copy untouched.
+// docs/intrinsics/a5-vreg.md, "Registers": what a register holds before it is
+// written is ptosim's choice, zero, so that a kernel reading one gives the
+// same result on every run.
+TEST_F(Vreg, ARegisterNeverWrittenReadsAsZero) {
+    float* dout = device(std::vector<float>(64, -3.0f));
+    launch_vreg_unwritten(dout, stream);
+    EXPECT_EQ(back(dout, 64), std::vector<float>(64, 0.0f));
+}
+
 TEST_F(Vreg, F32AddHandlesTheTailWithPlt) {
     const uint32_t n = 300;
     std::vector<float> a(n + 20), b(n + 20);

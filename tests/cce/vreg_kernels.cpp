@@ -49,6 +49,23 @@ __global__ __aicore__ void vreg_add_f32(__gm__ float* out, __gm__ float* a, __gm
     out_to(out, kOut, n);
 }
 
+// A register stored before anything was written to it, after a call that
+// leaves non-zero bytes on the stack where the register may lie: zero.
+[[gnu::noinline]] __aicore__ void scribble_stack() {
+    volatile uint8_t junk[2048];
+    for (int i = 0; i < 2048; ++i) junk[i] = static_cast<uint8_t>(0xa5 ^ i);
+}
+__global__ __aicore__ void vreg_unwritten(__gm__ float* out) {
+    scribble_stack();
+    __VEC_SCOPE__ {
+        vector_f32 never;
+        vector_bool all = pset_b32(PAT_ALL);
+        vsts(never, ub<float>(kOut), 0, NORM_B32, all);
+    }
+    v_to_mte3();
+    out_to(out, kOut, 64);
+}
+
 // half: out = max(a * b, a) * 0.5 + 1 over n elements, pointers post-updated.
 __global__ __aicore__ void vreg_chain_f16(__gm__ half* out, __gm__ half* a, __gm__ half* b, uint32_t n) {
     in(kA, a, n);
@@ -765,6 +782,7 @@ __global__ __aicore__ void vreg_store_classes(__gm__ float8_e4m3_t* out8, __gm__
     ::ptosim_cce::store_to(out4[0]) = q[0];
 }
 
+extern "C" void launch_vreg_unwritten(float* out, void* s) { vreg_unwritten<<<1, nullptr, s>>>(out); }
 extern "C" void launch_vreg_add_f32(float* out, float* a, float* b, uint32_t n, void* s) {
     vreg_add_f32<<<1, nullptr, s>>>(out, a, b, n);
 }

@@ -39,7 +39,7 @@ struct vreg : ptosim::cce::a5::VReg {
 };
 struct preg : ptosim::cce::a5::Pred {};
 struct align_reg {
-    uint8_t b[32];
+    uint8_t b[32] = {};
 };
 struct address_reg {
     uint64_t v;
