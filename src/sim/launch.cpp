@@ -188,6 +188,18 @@ void give_stack(void* s) {
     munmap(s, kStackBytes);
 }
 
+// The address of the instruction that faulted, from the signal's context.
+const void* faulting_pc(void* uctx) {
+#if defined(__x86_64__)
+    return reinterpret_cast<const void*>(static_cast<ucontext_t*>(uctx)->uc_mcontext.gregs[REG_RIP]);
+#elif defined(__aarch64__)
+    return reinterpret_cast<const void*>(static_cast<ucontext_t*>(uctx)->uc_mcontext.pc);
+#else
+    (void)uctx;
+    return nullptr;
+#endif
+}
+
 // A kernel that dereferences a bad pointer or overflows its stack still dies,
 // as on hardware, but first says which kernel, core and source line it was
 // in, and which of the three it was: freed device memory, the core's stack,
@@ -233,24 +245,14 @@ void on_crash(int sig, siginfo_t* info, void* uctx) {
         } else if (char remote[900]; remote_window_fault(addr, remote, sizeof remote)) {
             // A plain pointer into a peer's window under the remote transport:
             // the kernel's line from the faulting instruction's address.
-            const void* pc = nullptr;
-#if defined(__x86_64__)
-            pc = reinterpret_cast<const void*>(static_cast<ucontext_t*>(uctx)->uc_mcontext.gregs[REG_RIP]);
-#elif defined(__aarch64__)
-            pc = reinterpret_cast<const void*>(static_cast<ucontext_t*>(uctx)->uc_mcontext.pc);
-#endif
+            const void* pc = faulting_pc(uctx);
             const SourceLoc at = pc ? caller_loc(static_cast<const uint8_t*>(pc) + 1) : SourceLoc{};
             char line[300] = "at an unknown line (no debug line table)";
             if (at.file) std::snprintf(line, sizeof line, "at %s:%d", at.file, at.line);
             n = std::snprintf(buf, sizeof buf, "ptosim: fatal: kernel '%s' on %s %lld%s, %s: %s; %s.\n", kernel,
                               to_string(c->type), static_cast<long long>(c->block_idx), sub, line, remote, last);
         } else {
-            const void* pc = nullptr;
-#if defined(__x86_64__)
-            pc = reinterpret_cast<const void*>(static_cast<ucontext_t*>(uctx)->uc_mcontext.gregs[REG_RIP]);
-#elif defined(__aarch64__)
-            pc = reinterpret_cast<const void*>(static_cast<ucontext_t*>(uctx)->uc_mcontext.pc);
-#endif
+            const void* pc = faulting_pc(uctx);
             Dl_info here{}, at{};
             const bool in_sim = pc && dladdr(reinterpret_cast<const void*>(&on_crash), &here) &&
                                 dladdr(pc, &at) && at.dli_fbase == here.dli_fbase;

@@ -592,6 +592,16 @@ struct PtoIsaLikeTree {
                "}\n"
                "}  // namespace pto\n";
     }
+    // Writes `src` (the tree's header, then `body`: the PTO call on line 3),
+    // builds it over the tree with ptocc and loads it.
+    void* build(const std::string& src, const std::string& body) const {
+        std::ofstream(src) << "#include <pto/pto-inst.hpp>\n" << body;
+        const std::string lib = (fs::path(src).parent_path() / ("lib" + fs::path(src).stem().string() + ".so")).string();
+        const CmdResult r = sh(kPtocc + " -fPIC -shared -xcce --cce-aicore-arch=dav-c220-vec -DMEMORY_BASE -O2 -I" +
+                               include.string() + " " + src + " -o " + lib);
+        EXPECT_EQ(r.status, 0) << r.output;
+        return open_lib(lib);
+    }
     std::string kernel() const {
         const std::string src = (out_dir() / "twice_sum.cpp").string();
         std::ofstream(src) << "#include <pto/pto-inst.hpp>\n"
@@ -610,16 +620,11 @@ struct PtoIsaLikeTree {
 // is built with line tables, whose inlining chain leads back to the call).
 TEST_F(Acl, FaultInsideAPtoIsaInstructionNamesTheUsersCallAndTheHeaderLine) {
     PtoIsaLikeTree tree;
-    const std::string src = (out_dir() / "overrun.cpp").string(), lib = (out_dir() / "liboverrun.so").string();
-    std::ofstream(src) << "#include <pto/pto-inst.hpp>\n"
-                          "__global__ __aicore__ void overrun() {\n"
-                          "    pto::OVERRUN();\n"
-                          "}\n"
-                          "extern \"C\" void call_overrun(void* stream) { overrun<<<1, nullptr, stream>>>(); }\n";
-    CmdResult r = sh(kPtocc + " -fPIC -shared -xcce --cce-aicore-arch=dav-c220-vec -DMEMORY_BASE -O2 -I" +
-                     tree.include.string() + " " + src + " -o " + lib);
-    ASSERT_EQ(r.status, 0) << r.output;
-    void* h = open_lib(lib);
+    const std::string src = (out_dir() / "overrun.cpp").string();
+    void* h = tree.build(src, "__global__ __aicore__ void overrun() {\n"
+                              "    pto::OVERRUN();\n"
+                              "}\n"
+                              "extern \"C\" void call_overrun(void* stream) { overrun<<<1, nullptr, stream>>>(); }\n");
     sym<void (*)(void*)>(h, "call_overrun")(nullptr);
     ASSERT_NE(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
     const std::string msg = aclGetRecentErrMsg();
@@ -636,16 +641,13 @@ TEST_F(Acl, FaultInsideAPtoIsaInstructionNamesTheUsersCallAndTheHeaderLine) {
 // leads back to the call.
 TEST_F(Acl, RaceInsideAPtoIsaInstructionIsReportedAtTheUsersCall) {
     PtoIsaLikeTree tree;
-    const std::string src = (out_dir() / "racy.cpp").string(), lib = (out_dir() / "libracy.so").string();
-    std::ofstream(src) << "#include <pto/pto-inst.hpp>\n"
-                          "__global__ __aicore__ void racy(__gm__ float* x) {\n"
-                          "    pto::RACY(x);\n"
-                          "}\n"
-                          "extern \"C\" void call_racy(void* stream, uint8_t* x) { racy<<<1, nullptr, stream>>>((__gm__ float*)x); }\n";
-    CmdResult r = sh(kPtocc + " -fPIC -shared -xcce --cce-aicore-arch=dav-c220-vec -DMEMORY_BASE -O2 -I" +
-                     tree.include.string() + " " + src + " -o " + lib);
-    ASSERT_EQ(r.status, 0) << r.output;
-    void* h = open_lib(lib);
+    const std::string src = (out_dir() / "racy.cpp").string();
+    void* h = tree.build(src, "__global__ __aicore__ void racy(__gm__ float* x) {\n"
+                              "    pto::RACY(x);\n"
+                              "}\n"
+                              "extern \"C\" void call_racy(void* stream, uint8_t* x) {\n"
+                              "    racy<<<1, nullptr, stream>>>((__gm__ float*)x);\n"
+                              "}\n");
     std::vector<float> x(64, 1.0f);
     DeviceVisible visible(x);
     ASSERT_EQ(ptosim::check::configure("race"), "");
