@@ -145,15 +145,22 @@ Spans spans_of(Core& core_, const SourceLoc& loc, const char* op, int bits, bool
     return s;
 }
 
+// mad_mx's scale operands: A's in the L0A scale store, B's in the L0B one.
+struct MxScales {
+    uint64_t a, a_bytes, b, b_bytes;
+};
+
 void record_mad(Core& core_, const SourceLoc& loc, const char* op, const char* c_name, const char* ab_name,
-                const Spans& s, uint64_t c, uint64_t a, uint64_t b, uint64_t bias, const Mad& d) {
-    OpRecord r = cube_record(op, Pipe::M, loc, s.a_bytes + s.b_bytes);
+                const Spans& s, uint64_t c, uint64_t a, uint64_t b, uint64_t bias, const Mad& d,
+                const MxScales* mx = nullptr) {
+    OpRecord r = cube_record(op, Pipe::M, loc, s.a_bytes + s.b_bytes + (mx ? mx->a_bytes + mx->b_bytes : 0));
     r.dtype = c_name;
     r.src_dtype = ab_name;
     r.unit_flag = d.unit_flag;
     if (s.any) {
         r.read(Space::L0A, a, s.a_bytes);
         r.read(Space::L0B, b, s.b_bytes);
+        if (mx) r.read(Space::L0AMX, mx->a, mx->a_bytes).read(Space::L0BMX, mx->b, mx->b_bytes);
         if (d.bias && !d.init_zero) r.read(Space::BT, bias, uint64_t(d.n) * 4);
         else if (!d.init_zero) r.read(Space::L0C, c, s.c_bytes);
         r.write(Space::L0C, c, s.c_bytes);
@@ -269,22 +276,8 @@ void mad_mx(const SourceLoc& loc, const char* op, MiniFormat a_type, MiniFormat 
         bounds(core_, Space::L0AMX, sa, sa_bytes, op, "a's scales (L0A scale store, a >> 4)", loc);
         bounds(core_, Space::L0BMX, sb, sb_bytes, op, "b's scales (L0B scale store, b >> 4)", loc);
     }
-    OpRecord r = cube_record(op, Pipe::M, loc, s.a_bytes + s.b_bytes + sa_bytes + sb_bytes);
-    r.dtype = "float32";
-    r.src_dtype = mx_name(a_type);
-    r.unit_flag = d.unit_flag;
-    if (s.any) {
-        r.read(Space::L0A, a, s.a_bytes);
-        r.read(Space::L0B, b, s.b_bytes);
-        r.read(Space::L0AMX, sa, sa_bytes);
-        r.read(Space::L0BMX, sb, sb_bytes);
-        if (d.bias && !d.init_zero) r.read(Space::BT, bias, uint64_t(d.n) * 4);
-        else if (!d.init_zero) r.read(Space::L0C, c, s.c_bytes);
-        r.write(Space::L0C, c, s.c_bytes);
-    }
-    r.elements = uint64_t(d.m) * d.n;
-    r.flops = 2ull * d.m * d.n * d.k;
-    dispatch(core_, r);
+    const MxScales scales{sa, sa_bytes, sb, sb_bytes};
+    record_mad(core_, loc, op, "float32", mx_name(a_type), s, c, a, b, bias, d, &scales);
     if (!s.any) return;
     const uint8_t* pa = local(core_, Space::L0A) + a;
     const uint8_t* pb = local(core_, Space::L0B) + b;
