@@ -6,9 +6,11 @@
 // through ptosim's low-precision codecs (ptosim/float8.hpp).
 #include <ptosim/cce_a5.hpp>
 #include <ptosim/float8.hpp>
+#include <ptosim/numerics.hpp>
 
 #include "../element_ops.hpp"
 #include "../repeat.hpp"
+#include "fast_paths.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -263,20 +265,41 @@ void vconvert(const SourceLoc& loc, const Cvt& c, VReg& dst, const VReg& src, co
     uint64_t n_active = 0;
     VReg out;
     std::memset(out.b, 0, kVL);
-    const auto keep_or_zero = [&](int i) {
-        if (c.merging) put_bits(out, i, db, get_bits(dst, i, db));
-    };
-    // Equal counts or narrowing: source j to destination j * k + part;
-    // widening: destination i from source i * k + part.
-    for (int t = 0; t < std::min(ns, nd); ++t) {
-        const int j = ns <= nd ? t : t * k + c.part;
-        const int i = ns <= nd ? t * k + c.part : t;
-        if (!active(j)) {
-            keep_or_zero(i);
-            continue;
+    // float <-> half in nearest even, every source element active: the
+    // register's 64 pairs at once through the row conversions ptolab's own
+    // TCVT uses (F16C where the host has it), bit-identical to convert_one
+    // (numerics.hpp).
+    const bool narrow = c.from == Ct::F32 && c.to == Ct::F16 && (c.round == Round::None || c.round == Round::Rint);
+    const bool widen = c.from == Ct::F16 && c.to == Ct::F32;
+    if ((narrow || widen) && !sat && active_prefix(mask, sb / 8) == ns) {
+        float wide[kVL / 4];
+        uint16_t half_bits[kVL / 4];
+        if (narrow) {
+            std::memcpy(wide, src.b, kVL);
+            float_to_half_row(wide, reinterpret_cast<uint8_t*>(half_bits), kVL / 4);
+            for (int t = 0; t < kVL / 4; ++t) std::memcpy(out.b + 2 * (t * 2 + c.part), &half_bits[t], 2);
+        } else {
+            for (int t = 0; t < kVL / 4; ++t) std::memcpy(&half_bits[t], src.b + 2 * (t * 2 + c.part), 2);
+            half_row_to_float(reinterpret_cast<const uint8_t*>(half_bits), wide, kVL / 4);
+            std::memcpy(out.b, wide, kVL);
         }
-        ++n_active;
-        put_bits(out, i, db, convert_one(c, decode(c.from, get_bits(src, j, sb)), sat));
+        n_active = kVL / 4;
+    } else {
+        const auto keep_or_zero = [&](int i) {
+            if (c.merging) put_bits(out, i, db, get_bits(dst, i, db));
+        };
+        // Equal counts or narrowing: source j to destination j * k + part;
+        // widening: destination i from source i * k + part.
+        for (int t = 0; t < std::min(ns, nd); ++t) {
+            const int j = ns <= nd ? t : t * k + c.part;
+            const int i = ns <= nd ? t * k + c.part : t;
+            if (!active(j)) {
+                keep_or_zero(i);
+                continue;
+            }
+            ++n_active;
+            put_bits(out, i, db, convert_one(c, decode(c.from, get_bits(src, j, sb)), sat));
+        }
     }
     OpRecord r;
     r.op = "vcvt";

@@ -97,7 +97,7 @@ void copy_gm_to_local_v2(const SourceLoc& loc, const char* op, Space space, DmaD
         check_gm(src + g, d.len, op, loc);
     });
     if (moved == 0) return;
-    check_local(c, space, dst, local_end, (std::string(op) + " dst").c_str(), loc);
+    check_local(c, space, dst, local_end, op, "dst", loc);
     OpRecord r = detail::dma_record(op, Pipe::MTE2, loc, moved);
     r.write(space, dst, local_end);
     r.read(Space::GM, reinterpret_cast<uintptr_t>(gm), gm_end);
@@ -133,7 +133,7 @@ void copy_ub_to_gm_v2(const SourceLoc& loc, void* gm, uint64_t ub, const DmaV2& 
         check_gm(dst + g, d.len, op, loc);
     });
     if (moved == 0) return;
-    check_local(c, Space::UB, ub, ub_end, (std::string(op) + " src").c_str(), loc);
+    check_local(c, Space::UB, ub, ub_end, op, "src", loc);
     OpRecord r = detail::dma_record(op, Pipe::MTE3, loc, moved);
     r.read(Space::UB, ub, ub_end);
     r.write(Space::GM, reinterpret_cast<uintptr_t>(gm), gm_end);

@@ -5,6 +5,7 @@
 #include <ptosim/cce_a5.hpp>
 
 #include "../repeat.hpp"
+#include "fast_paths.hpp"
 #include "records.hpp"
 
 #include <algorithm>
@@ -24,15 +25,30 @@ uint64_t index_at(const VReg& idx, int i, int width) {
 void dispatch_indexed(Core& c, const SourceLoc& loc, const char* op, bool writes, uint64_t ub, int elem,
                       const VReg& idx, int idx_width, const Pred& mask) {
     uint64_t lo = UINT64_MAX, hi = 0;
-    for (int i = 0; i < kVL / idx_width; ++i)
-        if (mask.lane(i * idx_width)) {
-            const uint64_t at = ub + index_at(idx, i, idx_width) * uint64_t(elem);
-            lo = std::min(lo, at);
-            hi = std::max(hi, at + elem);
+    with_width(idx_width, [&](auto w) {
+        const int prefix = active_prefix(mask, w);
+        if (prefix >= 0) {
+            if (prefix == 0) return;
+            uint64_t min_i = UINT64_MAX, max_i = 0;
+            for (int i = 0; i < prefix; ++i) {
+                const uint64_t k = index_at(idx, i, w);
+                min_i = std::min(min_i, k);
+                max_i = std::max(max_i, k);
+            }
+            lo = ub + min_i * uint64_t(elem);
+            hi = ub + max_i * uint64_t(elem) + elem;
+            return;
         }
+        for (int i = 0; i < kVL / w; ++i)
+            if (mask.lane(i * w)) {
+                const uint64_t at = ub + index_at(idx, i, w) * uint64_t(elem);
+                lo = std::min(lo, at);
+                hi = std::max(hi, at + elem);
+            }
+    });
     OpRecord r = vector_record(op, loc);
     if (hi > 0) {
-        check_local(c, Space::UB, lo, hi - lo, (std::string(op) + (writes ? " dst" : " src")).c_str(), loc);
+        check_local(c, Space::UB, lo, hi - lo, op, writes ? "dst" : "src", loc);
         r.bytes = hi - lo;
         if (writes) r.write(Space::UB, lo, hi - lo);
         else r.read(Space::UB, lo, hi - lo);
@@ -50,10 +66,12 @@ void vgather(const SourceLoc& loc, VReg& dst, uint64_t ub, int elem, const VReg&
     std::memset(out.b, 0, kVL);
     // An 8-bit element lands in the low byte of its 16-bit slot, the high
     // byte zero (documented); inactive slots are zero.
-    for (int i = 0; i < n; ++i)
-        if (mask.lane(i * idx_width))
-            std::memcpy(out.b + i * idx_width, mem + ub + index_at(idx, i, idx_width) * uint64_t(elem),
-                        std::min(elem, idx_width));
+    with_width(idx_width, [&](auto w) {
+        with_width(std::min(elem, idx_width), [&](auto e) {
+            for (int i = 0; i < n; ++i)
+                if (mask.lane(i * w)) std::memcpy(out.b + i * w, mem + ub + index_at(idx, i, w) * uint64_t(elem), e);
+        });
+    });
     dst = out;
 }
 
@@ -68,10 +86,12 @@ void vscatter(const SourceLoc& loc, const VReg& src, uint64_t ub, int elem, cons
     // In element order: of repeated indices the last active element stays
     // (the documents leave it open; chosen). 8-bit elements come from the
     // even bytes (the low byte of each 16-bit slot, documented).
-    for (int i = 0; i < n; ++i)
-        if (mask.lane(i * idx_width))
-            std::memcpy(mem + ub + index_at(idx, i, idx_width) * uint64_t(elem), src.b + i * idx_width,
-                        std::min(elem, idx_width));
+    with_width(idx_width, [&](auto w) {
+        with_width(std::min(elem, idx_width), [&](auto e) {
+            for (int i = 0; i < n; ++i)
+                if (mask.lane(i * w)) std::memcpy(mem + ub + index_at(idx, i, w) * uint64_t(elem), src.b + i * w, e);
+        });
+    });
 }
 
 // vgatherb: 32-byte block k of the register from UB at ub + index[k] bytes
@@ -97,7 +117,7 @@ void vgatherb(const SourceLoc& loc, VReg& dst, uint64_t ub, int elem, const VReg
     }
     OpRecord r = vector_record(op, loc);
     if (hi > 0) {
-        check_local(c, Space::UB, lo, hi - lo, (std::string(op) + " src").c_str(), loc);
+        check_local(c, Space::UB, lo, hi - lo, op, "src", loc);
         r.bytes = hi - lo;
         r.read(Space::UB, lo, hi - lo);
     }

@@ -5,9 +5,11 @@
 // per-element arithmetic is A2A3's (element_ops.hpp), so both targets round
 // and wrap alike.
 #include <ptosim/cce_a5.hpp>
+#include <ptosim/vmath.hpp>
 
 #include "../element_ops.hpp"
 #include "../repeat.hpp"
+#include "fast_paths.hpp"
 #include "records.hpp"
 
 #include <cmath>
@@ -41,6 +43,7 @@ OpRecord reg_record(const char* op, Dt d, const SourceLoc& loc, uint64_t element
     return r;
 }
 uint64_t count_active(const Pred& m, int elem) {
+    if (const int k = active_prefix(m, elem); k >= 0) return uint64_t(k);
     uint64_t n = 0;
     for (int i = 0; i < kVL / elem; ++i) n += active(m, i, elem);
     return n;
@@ -53,6 +56,15 @@ template <class T, class F>
 void each(VReg& dst, const Pred& m, bool merging, F&& f) {
     constexpr int n = kVL / int(sizeof(T));
     VReg out;
+    if (const int k = active_prefix(m, sizeof(T)); k >= 0) {
+        // The same elements in the same order, as a plain loop over arrays.
+        for (int i = 0; i < k; ++i) store(out.b, uint64_t(i) * sizeof(T), f(i));
+        const size_t done = size_t(k) * sizeof(T);
+        if (merging) std::memcpy(out.b + done, dst.b + done, kVL - done);
+        else std::memset(out.b + done, 0, kVL - done);
+        std::memcpy(dst.b, out.b, kVL);
+        return;
+    }
     for (int i = 0; i < n; ++i) {
         T v;
         if (active(m, i, sizeof(T))) v = f(i);
@@ -84,6 +96,17 @@ void pset(const SourceLoc& loc, const char* op, Pred& out, int elem, int pattern
     dispatch(core(), vector_record(op, loc));
     const int n = kVL / elem;
     static constexpr int kFirst[] = {0, 1, 2, 3, 4, 8, 16, 32, 64, 128};
+    // The prefix patterns, lane by lane at once.
+    int prefix = -1;
+    if (pattern == 0) prefix = n;
+    else if (pattern >= 1 && pattern <= 9) prefix = std::min(n, kFirst[pattern]);
+    else if (pattern == 12) prefix = n / 2;
+    else if (pattern == 13) prefix = n / 4;
+    else if (pattern == 15) prefix = 0;
+    if (prefix >= 0) {
+        set_prefix(out, prefix * elem);
+        return;
+    }
     std::memset(out.b, 0, sizeof(out.b));
     for (int i = 0; i < n; ++i) {
         bool on;
@@ -104,8 +127,7 @@ void plt(const SourceLoc& loc, const char* op, Pred& out, int elem, uint32_t& co
     dispatch(core(), vector_record(op, loc));
     const uint32_t n = static_cast<uint32_t>(kVL / elem);
     const uint32_t on = count < n ? count : n;
-    std::memset(out.b, 0, sizeof(out.b));
-    for (uint32_t i = 0; i < on; ++i) set_elem(out, static_cast<int>(i), elem, true);
+    set_prefix(out, static_cast<int>(on) * elem);
     if (post_update) count -= on;
 }
 
@@ -145,41 +167,46 @@ void vload(const SourceLoc& loc, const char* op, VReg& dst, uint64_t ub, Ld how,
     else if (how == Ld::Blk) bytes = 32;
     else if (how == Ld::Unpk4) bytes = kVL / 4;
     else if (how == Ld::E2b) bytes = uint64_t(kVL / 32) * elem;
-    check_local(c, Space::UB, ub, bytes, (std::string(op) + " src").c_str(), loc);
+    check_local(c, Space::UB, ub, bytes, op, "src", loc);
     OpRecord r = vector_record(op, loc);
     r.bytes = bytes;
     r.read(Space::UB, ub, bytes);
     dispatch(c, r);
     const uint8_t* src = c.mem[static_cast<int>(Space::UB)] + ub;
-    VReg out;
-    const int n = kVL / elem;
-    switch (how) {
-    case Ld::Norm: std::memcpy(out.b, src, kVL); break;
-    case Ld::Brc:
-        for (int i = 0; i < n; ++i) std::memcpy(out.b + i * elem, src, elem);
-        break;
-    case Ld::Us:  // each element twice
-        for (int i = 0; i < n; ++i) std::memcpy(out.b + i * elem, src + (i / 2) * elem, elem);
-        break;
-    case Ld::Ds:  // every other element
-        for (int i = 0; i < n; ++i) std::memcpy(out.b + i * elem, src + 2 * i * elem, elem);
-        break;
-    case Ld::Blk:  // one 32-byte block, in every block (asc_loadalign_brc_datablock)
-        for (int k = 0; k < kVL / 32; ++k) std::memcpy(out.b + 32 * k, src, 32);
-        break;
-    case Ld::E2b:  // element k into every slot of block k (LoadAlign, DIST_E2B_B16/B32)
-        for (int k = 0; k < kVL / 32; ++k)
-            for (int j = 0; j < 32; j += elem) std::memcpy(out.b + 32 * k + j, src + k * elem, elem);
-        break;
-    case Ld::Unpk4:  // 64 bytes, byte i into the low byte of 32-bit slot i (asc_loadalign_unpack4)
-        std::memset(out.b, 0, kVL);
-        for (int i = 0; i < kVL / 4; ++i) out.b[4 * i] = src[i];
-        break;
-    default:  // Unpk: element i into the low half of a slot twice as wide
-        std::memset(out.b, 0, kVL);
-        for (int i = 0; i < n / 2; ++i) std::memcpy(out.b + 2 * i * elem, src + i * elem, elem);
-        break;
+    if (how == Ld::Norm) {  // UB is never a register: straight in
+        std::memcpy(dst.b, src, kVL);
+        return;
     }
+    VReg out;
+    with_width(elem, [&](auto e) {
+        const int n = kVL / e;
+        switch (how) {
+        case Ld::Brc:
+            for (int i = 0; i < n; ++i) std::memcpy(out.b + i * e, src, e);
+            break;
+        case Ld::Us:  // each element twice
+            for (int i = 0; i < n; ++i) std::memcpy(out.b + i * e, src + (i / 2) * e, e);
+            break;
+        case Ld::Ds:  // every other element
+            for (int i = 0; i < n; ++i) std::memcpy(out.b + i * e, src + 2 * i * e, e);
+            break;
+        case Ld::Blk:  // one 32-byte block, in every block (asc_loadalign_brc_datablock)
+            for (int k = 0; k < kVL / 32; ++k) std::memcpy(out.b + 32 * k, src, 32);
+            break;
+        case Ld::E2b:  // element k into every slot of block k (LoadAlign, DIST_E2B_B16/B32)
+            for (int k = 0; k < kVL / 32; ++k)
+                for (int j = 0; j < 32; j += e) std::memcpy(out.b + 32 * k + j, src + k * e, e);
+            break;
+        case Ld::Unpk4:  // 64 bytes, byte i into the low byte of 32-bit slot i (asc_loadalign_unpack4)
+            std::memset(out.b, 0, kVL);
+            for (int i = 0; i < kVL / 4; ++i) out.b[4 * i] = src[i];
+            break;
+        default:  // Unpk: element i into the low half of a slot twice as wide
+            std::memset(out.b, 0, kVL);
+            for (int i = 0; i < n / 2; ++i) std::memcpy(out.b + 2 * i * e, src + i * e, e);
+            break;
+        }
+    });
     dst = out;
 }
 
@@ -193,23 +220,38 @@ void vstore(const SourceLoc& loc, const char* op, const VReg& src, uint64_t ub, 
     // the low half (PK) or quarter (PK4) of each active element, packed.
     const int out_elem = how == St::Pk ? elem / 2 : how == St::Pk4 ? elem / 4 : elem;
     int first = -1, last = -1;
-    for (int i = 0; i < (how == St::OnePt ? 1 : n); ++i)
-        if (active(mask, i, elem)) {
-            if (first < 0) first = i;
-            last = i;
-        }
+    const int prefix = how == St::OnePt ? -1 : active_prefix(mask, elem);
+    if (prefix >= 0) {
+        if (prefix > 0) first = 0, last = prefix - 1;
+    } else {
+        for (int i = 0; i < (how == St::OnePt ? 1 : n); ++i)
+            if (active(mask, i, elem)) {
+                if (first < 0) first = i;
+                last = i;
+            }
+    }
     OpRecord r = vector_record(op, loc);
     if (first >= 0) {
         const uint64_t lo = ub + uint64_t(first) * out_elem, bytes = uint64_t(last - first + 1) * out_elem;
-        check_local(c, Space::UB, lo, bytes, (std::string(op) + " dst").c_str(), loc);
+        check_local(c, Space::UB, lo, bytes, op, "dst", loc);
         r.bytes = bytes;
         r.write(Space::UB, lo, bytes);
     }
     dispatch(c, r);
     if (first < 0) return;
     uint8_t* dst = c.mem[static_cast<int>(Space::UB)] + ub;
-    for (int i = first; i <= last; ++i)
-        if (active(mask, i, elem)) std::memcpy(dst + i * out_elem, src.b + i * elem, out_elem);
+    if (prefix >= 0 && out_elem == elem) {
+        std::memcpy(dst, src.b, size_t(prefix) * elem);
+        return;
+    }
+    with_width(out_elem, [&](auto w) {
+        if (prefix >= 0) {  // packing an active prefix
+            for (int i = 0; i < prefix; ++i) std::memcpy(dst + i * w, src.b + i * elem, w);
+            return;
+        }
+        for (int i = first; i <= last; ++i)
+            if (active(mask, i, elem)) std::memcpy(dst + i * w, src.b + i * elem, w);
+    });
 }
 
 void vstore_blocks(const SourceLoc& loc, const VReg& src, uint64_t ub, uint32_t block_stride, int elem,
@@ -232,7 +274,7 @@ void vstore_blocks(const SourceLoc& loc, const VReg& src, uint64_t ub, uint32_t 
     }
     OpRecord r = vector_record(op, loc);
     if (hi > 0) {
-        check_local(c, Space::UB, lo, hi - lo, (std::string(op) + " dst").c_str(), loc);
+        check_local(c, Space::UB, lo, hi - lo, op, "dst", loc);
         r.bytes = hi - lo;
         r.write(Space::UB, lo, hi - lo);
     }
@@ -251,7 +293,7 @@ void vload2(const SourceLoc& loc, const char* op, VReg& lo, VReg& hi, uint64_t u
     if (ub % 32 != 0)
         fault(loc, std::string(op) + " DINTLV from UB offset " + std::to_string(ub) +
                        ", which is not 32-byte aligned: an aligned load needs a 32-byte aligned address");
-    check_local(c, Space::UB, ub, 2 * kVL, (std::string(op) + " src").c_str(), loc);
+    check_local(c, Space::UB, ub, 2 * kVL, op, "src", loc);
     OpRecord r = vector_record(op, loc);
     r.bytes = 2 * kVL;
     r.read(Space::UB, ub, 2 * kVL);
@@ -275,7 +317,7 @@ void vstore2(const SourceLoc& loc, const char* op, const VReg& lo, const VReg& h
     OpRecord r = vector_record(op, loc);
     if (last >= 0) {
         const uint64_t bytes = uint64_t(last + 1) * 2 * elem;
-        check_local(c, Space::UB, ub, bytes, (std::string(op) + " dst").c_str(), loc);
+        check_local(c, Space::UB, ub, bytes, op, "dst", loc);
         r.bytes = bytes;
         r.write(Space::UB, ub, bytes);
     }
@@ -293,15 +335,32 @@ void vbinary(const SourceLoc& loc, const char* op, Bin b, Dt d, VReg& dst, const
     dispatch(core(), reg_record(op, d, loc, count_active(m, size_of(d))));
     with_type(d, [&](auto t) {
         using T = decltype(t);
-        each<T>(dst, m, merging, [&](int i) { return binary<T, false>(b, at<T>(x, i), at<T>(y, i), at<T>(dst, i)); });
+        with_bin(b, [&](auto op) {
+            each<T>(dst, m, merging,
+                    [&](int i) { return binary<T, false>(op, at<T>(x, i), at<T>(y, i), at<T>(dst, i)); });
+        });
     });
 }
 
 void vunary(const SourceLoc& loc, const char* op, Una u, Dt d, VReg& dst, const VReg& x, const Pred& m, bool merging) {
     dispatch(core(), reg_record(op, d, loc, count_active(m, size_of(d))));
+    // vexp/vln/vsqrt on floats: the active prefix at once through vmath_f32,
+    // as A2A3's vexp does, which gives each element (float)f((double)x) as
+    // unary<float> does.
+    if (d == Dt::F32 && (u == Una::Exp || u == Una::Ln || u == Una::Sqrt)) {
+        if (const int k = active_prefix(m, 4); k >= 0) {
+            float row[kVL / 4];
+            std::memcpy(row, x.b, kVL);
+            vmath_f32(u == Una::Exp ? VMath::Exp : u == Una::Ln ? VMath::Log : VMath::Sqrt, row, row, size_t(k));
+            if (merging) std::memcpy(row + k, dst.b + 4 * k, kVL - 4 * size_t(k));
+            else std::memset(row + k, 0, kVL - 4 * size_t(k));
+            std::memcpy(dst.b, row, kVL);
+            return;
+        }
+    }
     with_type(d, [&](auto t) {
         using T = decltype(t);
-        each<T>(dst, m, merging, [&](int i) { return unary<T>(u, at<T>(x, i)); });
+        with_una(u, [&](auto op) { each<T>(dst, m, merging, [&](int i) { return unary<T>(op, at<T>(x, i)); }); });
     });
 }
 
@@ -312,8 +371,10 @@ void vscalar(const SourceLoc& loc, const char* op, Sca s, Dt d, VReg& dst, const
         using T = decltype(t);
         T sv;
         std::memcpy(&sv, &scalar, sizeof(T));
-        each<T>(dst, m, merging, [&](int i) {
-            return s == Sca::Dup ? sv : with_scalar<T, false>(s, at<T>(x, i), sv, at<T>(dst, i));
+        with_sca(s, [&](auto op) {
+            each<T>(dst, m, merging, [&](int i) {
+                return op == Sca::Dup ? sv : with_scalar<T, false>(op, at<T>(x, i), sv, at<T>(dst, i));
+            });
         });
     });
 }
@@ -389,11 +450,23 @@ void vreduce(const SourceLoc& loc, const char* op, Red how, Dt d, VReg& dst, con
     with_type(d, [&](auto t) {
         using T = decltype(t);
         VReg out{};
+        const int prefix = active_prefix(m, sizeof(T));
         if (how == Red::Add) {
             bool any = false;
             T acc{};
             // In element order; a float sum rounds after every addition (the
-            // device's adder tree order is not documented).
+            // device's adder tree order is not documented). A float sum of
+            // an active prefix adds in float, which rounds as binary's
+            // double sum rounded to float does.
+            if constexpr (std::is_same_v<T, float>) {
+                if (prefix > 0) {
+                    acc = at<T>(a, 0);
+                    for (int i = 1; i < prefix; ++i) acc += at<T>(a, i);
+                    store(out.b, 0, acc);
+                    dst = out;
+                    return;
+                }
+            }
             for (int i = 0; i < kVL / int(sizeof(T)); ++i) {
                 if (!active(m, i, sizeof(T))) continue;
                 const T v = at<T>(a, i);
@@ -493,6 +566,14 @@ void vindex(const SourceLoc& loc, Dt d, VReg& dst, uint64_t start_bits, bool dec
         VReg out;
         const int n = kVL / int(sizeof(T));
         // Decreasing: start + n - 1 down to start (asc-devkit asc_arange).
+        if constexpr (std::is_integral_v<T> && sizeof(T) <= 4) {
+            // The sum is exact in double, so from_double's int64 truncation
+            // and wrap into T is integer arithmetic.
+            for (int i = 0; i < n; ++i)
+                store(out.b, uint64_t(i) * sizeof(T), static_cast<T>(int64_t(s) + (decreasing ? n - 1 - i : i)));
+            dst = out;
+            return;
+        }
         for (int i = 0; i < n; ++i)
             store(out.b, uint64_t(i) * sizeof(T), from_double<T>(to_double(s) + (decreasing ? n - 1 - i : i)));
         dst = out;
