@@ -550,6 +550,24 @@ TEST(DryRun, KernelOnTheIntrinsicsAloneCompilesOverTheCceLayer) {
     EXPECT_EQ(r.output.find("clang"), std::string::npos) << r.output;
 }
 
+// The same for A5's register-based API: a vector function naming only
+// register intrinsics A2A3 does not have.
+TEST(DryRun, A5KernelOnTheRegisterIntrinsicsAloneCompilesOverTheCceLayer) {
+    const std::string src = (out_dir() / "vreg_alone.cpp").string();
+    std::ofstream(src) << "__global__ __aicore__ void k() {\n"
+                          "    __VEC_SCOPE__ {\n"
+                          "        vector_f32 x;\n"
+                          "        vlds(x, (__ubuf__ float*)0, 0, NORM);\n"
+                          "    }\n}\n";
+    CmdResult r = sh(kPtocc + " --dry-run -fPIC -shared -xcce --cce-aicore-arch=dav-c310-vec -DREGISTER_BASE " + src +
+                     " -o " + (out_dir() / "never.so").string());
+    EXPECT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("ptocc: note: PTO headers: none included, and " + src +
+                            " calls the CCE intrinsic vlds: compiled over ptosim's CCE intrinsics with "),
+              std::string::npos)
+        << r.output;
+}
+
 // A pto-isa tree on the include path is compiled, unmodified, when the
 // build targets A2A3: here a tree whose header is not ptolab's (its only
 // instruction adds twice, on the CCE intrinsics), so only that header can
