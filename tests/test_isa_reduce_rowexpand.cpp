@@ -77,6 +77,38 @@ ROW_EXPAND_SUITE(TROWEXPANDMAX, ArithTypes, Bop::Max)
 ROW_EXPAND_SUITE(TROWEXPANDMIN, ArithTypes, Bop::Min)
 ROW_EXPAND_SUITE(TROWEXPANDEXPDIF, FloatTypes, Bop::ExpDif)
 
+// pto-isa's implementations take only the tmp tile's address (its
+// trowexpand* case15 declares a one-column tmp of dst's valid shape, past
+// its storage): the instruction runs and computes as with any tmp.
+TEST(TROWEXPANDMAX_Types, TmpTileIsOnlyAnAddress) {
+    using T = float;
+    auto full = input<T>(kR * kC, 21, Vals::Plain), vec = input<T>(kR * kC, 22, Vals::Plain);
+    std::vector<T> out(kR * kC);
+    auto st = run_vec([&] {
+        Full<T> ffull, vfull, dfull;
+        Dyn<T> f(kR, kC), d(kR, kC);
+        Tile<TileType::Vec, T, kR, 1, BLayout::ColMajor, DYNAMIC, DYNAMIC> tmp(kR, kC);
+        TASSIGN(ffull, 0);
+        TASSIGN(f, 0);
+        TASSIGN(vfull, 0x4000);
+        TASSIGN(dfull, 0x8000);
+        TASSIGN(d, 0x8000);
+        TASSIGN(tmp, 0xc000);
+        load(ffull, full, kR, kC);
+        load(vfull, vec, kR, kC);
+        ISA_SYNC(PIPE_MTE2, PIPE_V);
+        RowVecDN<T> dn(kR);
+        TASSIGN(dn, 0x4000);
+        TROWEXPANDMAX(d, f, dn, tmp);
+        ISA_SYNC(PIPE_V, PIPE_MTE3);
+        store(out, dfull, kR, kC);
+    });
+    ASSERT_TRUE(st.ok()) << st.message;
+    for (int r = 0; r < kR; ++r)
+        for (int c = 0; c < kC; ++c)
+            ASSERT_EQ(out[r * kC + c], ref_bin(Bop::Max, full[r * kC + c], vec[r])) << r << "," << c;
+}
+
 // Both sources have dst's valid shape. A2A3's form without tmp keeps src0 as
 // the full tile only if its row stride is at least src1's; here it is 8
 // against 16, so src1 is the full tile and src0 the per-row blocks, read at

@@ -164,7 +164,7 @@ auto begin_op_n(CallSite cs, const char* op, uint64_t elements, Tmp* tmp, std::t
     (record_tile(rec, false, src), ...);
     if constexpr (!std::is_same_v<Tmp, NoTmp>) {
         if (!PTOSIM_TARGET_A5) {
-            tile_base(c, *tmp, op, "tmp", loc);
+            tile_base(c, *tmp, op, "tmp", loc, false);
             rec.write(space_of<Tmp>(), tmp->address(), tile_bytes<Tmp>());
         }
     }
