@@ -308,7 +308,7 @@ PTO_INST_CALLER RecordEvent TGATHER(TileDataD& dst, TileDataS& src0, TileDataS1&
         op.fault("src0 has " + std::to_string(vr) + " valid rows; dst, k_value and cdst need one row or element each");
     uint8_t* s = op.tile(src0, "source", false);
     uint8_t* kv = op.tile(k_value, "k_value", false);
-    ptosim_impl::tile_base(op.core, tmp, "TGATHER", "tmp", op.loc);  // scratch: validated, not recorded (the record has no write slot left)
+    ptosim_impl::tile_base(op.core, tmp, "TGATHER", "tmp", op.loc, false);  // scratch: validated, not recorded (the record has no write slot left)
     uint8_t* d = op.tile(dst, "destination", true);
     uint8_t* cnt = op.tile(cdst, "count", true);
     op.dispatch(static_cast<uint64_t>(vr) * vc, static_cast<uint64_t>(vr) * vc * (sizeof(S) + sizeof(D)));

@@ -142,7 +142,7 @@ void sort32(CallSite cs, Dst& dst, Src& src, Idx& idx, Tmp* tmp) {
     uint8_t* t = nullptr;
     if constexpr (has_tmp) {
         if (padded) {
-            t = tile_base(c, *tmp, op, "tmp", loc);
+            t = tile_base(c, *tmp, op, "tmp", loc, false);
             // The release code copies and pads the row in tmp whatever tmp's
             // size (npu/*/TSort32.hpp: copy_ubuf_to_ubuf, then the -NaN tail
             // of the last 32 elements): a small tmp spills into the UB after it.
@@ -324,7 +324,7 @@ void merge_lists(Dst& dst, ExecutedAt executed_at, Tmp& tmp, Srcs&... srcs) {
                                    list_length<T>(cs, op, srcs.GetValidCol(), names[which++])}...};
     uint64_t total = 0;
     for (const List& l : lists) total += l.count;
-    uint8_t* t = tile_base(c, tmp, op, "tmp", loc);
+    uint8_t* t = tile_base(c, tmp, op, "tmp", loc, false);
     uint8_t* d = tile_base(c, dst, op, "destination", loc);
     const uint64_t copy_bytes = round_up(static_cast<uint64_t>(dst.GetValidCol()) * sizeof(T), 32);
     if (tile_bytes<Tmp>() < std::max(total * kStructBytes, copy_bytes))
