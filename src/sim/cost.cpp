@@ -204,7 +204,7 @@ double Engine::cost(const OpRecord& r, double gm_miss) const {
         // The mask-pattern TGATHER (its one read is the source) counts the
         // elements it keeps; the vreducev2 it issues streams the whole
         // source, which is what the unit reads.
-        if (r.n_reads == 1 && std::strcmp(r.op, "TGATHER") == 0 && r.src_shape.valid_cols)
+        if (c == OpClass::VecGather && r.n_reads == 1 && r.src_shape.valid_cols && std::strcmp(r.op, "TGATHER") == 0)
             elements = static_cast<double>(r.src_shape.valid_rows) * r.src_shape.valid_cols;
         const double stream = elements > 0 && e > 0 ? elements * e : bytes;
         return p_.lat_vec + stream / rate;
@@ -219,7 +219,7 @@ double Engine::cost(const OpRecord& r, double gm_miss) const {
             // which its record counts as bytes beyond the merge's 16 a
             // structure; priced as that barrier and copy are when they run.
             const uint64_t merge_bytes = r.elements * 16;
-            if (p_.calibration == Calibration::A2A3 && std::strcmp(r.op, "TMRGSORT") == 0 && r.bytes > merge_bytes)
+            if (r.bytes > merge_bytes && p_.calibration == Calibration::A2A3 && std::strcmp(r.op, "TMRGSORT") == 0)
                 cycles += p_.barrier + p_.lat_vec + static_cast<double>(r.bytes - merge_bytes) / 2 / p_.vec_plain;
             return cycles;
         }

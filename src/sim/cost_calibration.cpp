@@ -156,15 +156,33 @@ double merge_cycles(uint64_t structures) {
     return kMergeHead + kMergePerRepeat * static_cast<double>(structures) / kMergeStructuresPerRepeat;
 }
 
+enum class SortOp : uint8_t { None, Vbitsort, Tsort32, Merge };
+
+// Keyed by the name's address, as rows_of: every record of an instruction
+// passes the same literal, so the engine's hot path compares no strings.
+SortOp sort_op(const char* name) {
+    thread_local std::unordered_map<const char*, SortOp> cache;
+    auto [it, fresh] = cache.try_emplace(name, SortOp::None);
+    if (fresh) {
+        const std::string_view op(name ? name : "");
+        it->second = op == "vbitsort"                       ? SortOp::Vbitsort
+                     : op == "TSORT32"                      ? SortOp::Tsort32
+                     : op == "vmrgsort4" || op == "TMRGSORT" ? SortOp::Merge
+                                                            : SortOp::None;
+    }
+    return it->second;
+}
+
 bool a2a3_sort(const OpRecord& r, double& cycles, std::string* source) {
-    const std::string_view op(r.op);
-    if (op == "vbitsort") {
+    const SortOp op = sort_op(r.op);
+    if (op == SortOp::None) return false;
+    if (op == SortOp::Vbitsort) {
         // One instruction: its records count 32 structures a repeat.
         cycles = round_cycles(kBitsortHead + kBitsortPerRepeat * static_cast<double>(r.elements / 32));
         if (source) *source = "a2a3 intrinsic vbitsort (16 x repeat + 21)";
         return true;
     }
-    if (op == "TSORT32") {
+    if (op == SortOp::Tsort32) {
         // pto-isa's TSORT32 issues one vbitsort a row over the row's blocks of
         // 32 (npu/a2a3/TSort32.hpp), so each row pays the head once.
         const uint64_t rows = std::max<uint32_t>(1, r.dst_shape.valid_rows);
@@ -173,13 +191,10 @@ bool a2a3_sort(const OpRecord& r, double& cycles, std::string* source) {
         if (source) *source = "a2a3 intrinsic vbitsort per row (16 x blocks + 21)";
         return true;
     }
-    if (op == "vmrgsort4" || op == "TMRGSORT") {
-        // The records count the structures the merge writes (every repeat).
-        cycles = round_cycles(merge_cycles(r.elements));
-        if (source) *source = "a2a3 intrinsic vmrgsort4 (78 per 128 structures + 20)";
-        return true;
-    }
-    return false;
+    // A merge: the records count the structures it writes (every repeat).
+    cycles = round_cycles(merge_cycles(r.elements));
+    if (source) *source = "a2a3 intrinsic vmrgsort4 (78 per 128 structures + 20)";
+    return true;
 }
 
 // ------------------------------------------------------------ A5
