@@ -306,6 +306,77 @@ void print_st(const std::vector<Point>& pts) {
                 within, pts.size(), r[r.size() / 2], within_before);
 }
 
+// The sort unit: pto-isa's two measured intrinsic figures (fp32, 910B3;
+// docs/cost-model.md, "A2A3: the sort unit") against one-instruction tile
+// kernels: TSORT32 over one row of 32 x repeat scores (vbitsort: 16 x
+// repeat + 21), and TMRGSORT of one row with blockLen 64 (a repeat merges
+// four lists of 32 structures: 78 x repeat + 20). The blockLen-256 rows
+// are ptosim's scaling of the same figure by the structures written, not
+// a measurement.
+template <int N>
+double run_sort32(bool calibrated) {
+    return cycles_of([] {
+        Tile<TileType::Vec, float, 1, 2 * N> d;
+        Tile<TileType::Vec, float, 1, N> src;
+        Tile<TileType::Vec, uint32_t, 1, N> idx;
+        TASSIGN(d, 0);
+        TASSIGN(src, 0x10000);
+        TASSIGN(idx, 0x18000);
+        TSORT32(d, src, idx);
+    }, calibrated);
+}
+
+template <int N>
+double run_merge(uint32_t block_len, bool calibrated) {
+    return cycles_of([block_len] {
+        Tile<TileType::Vec, float, 1, N> d, src;
+        TASSIGN(d, 0);
+        TASSIGN(src, 0x10000);
+        TMRGSORT(d, src, block_len);
+    }, calibrated);
+}
+
+void print_sort() {
+    struct Row {
+        const char* op;
+        std::string shape;
+        double model, figure, before;
+        bool measured;
+    };
+    std::vector<Row> rows;
+    auto sort32 = [&](int repeat, double m, double b) {
+        rows.push_back({"TSORT32 (vbitsort)", "1x" + std::to_string(32 * repeat), m, 16.0 * repeat + 21, b, true});
+    };
+    sort32(1, run_sort32<32>(true), run_sort32<32>(false));
+    sort32(8, run_sort32<256>(true), run_sort32<256>(false));
+    sort32(32, run_sort32<1024>(true), run_sort32<1024>(false));
+    sort32(64, run_sort32<2048>(true), run_sort32<2048>(false));
+    auto merge = [&](int cols, uint32_t block_len, double m, double b) {
+        const int repeat = cols / static_cast<int>(block_len * 4);
+        // The measured figure is per repeat of 128 structures (blockLen 64);
+        // a blockLen-256 repeat writes four times as many.
+        const double figure = 78.0 * repeat * (block_len / 64.0) + 20;
+        rows.push_back({"TMRGSORT (vmrgsort4)", "1x" + std::to_string(cols) + " blockLen " + std::to_string(block_len), m,
+                        figure, b, block_len == 64});
+    };
+    merge(256, 64, run_merge<256>(64, true), run_merge<256>(64, false));
+    merge(2048, 64, run_merge<2048>(64, true), run_merge<2048>(64, false));
+    merge(8192, 64, run_merge<8192>(64, true), run_merge<8192>(64, false));
+    merge(2048, 256, run_merge<2048>(256, true), run_merge<2048>(256, false));
+    std::printf("A2A3: the sort unit, fp32, against pto-isa's intrinsic figures (measured for vbitsort and for "
+                "vmrgsort4 at blockLen 64)\n\n");
+    std::printf("| Instruction | Shape | Model (cycles) | Figure (cycles) | Model / figure | Figure measured | "
+                "Class rate (cycles) |\n");
+    std::printf("|---|---|--:|--:|--:|---|--:|\n");
+    int within = 0;
+    for (const Row& r : rows) {
+        std::printf("| %s | %s | %.0f | %.0f | %.3f | %s | %.0f |\n", r.op, r.shape.c_str(), r.model, r.figure,
+                    r.model / r.figure, r.measured ? "yes" : "no (scaled)", r.before);
+        if (std::fabs(r.model / r.figure - 1) <= 0.05) ++within;
+    }
+    std::printf("\n%d of %zu shapes within 5%% of the figure.\n\n", within, rows.size());
+}
+
 int run(bool all) {
     std::vector<Point> pts;
     for (const Formula& f : kFormulas) {
@@ -336,6 +407,7 @@ int run(bool all) {
                       run(true), a2a3_formula(c.op, c.ty, c.rows, c.cols), c.published, run(false)});
     }
     print_st(st);
+    print_sort();
     return 0;
 }
 

@@ -461,3 +461,78 @@ TEST(CostCalibration, A5FormulasFollowTheLoopCounts) {
     EXPECT_DOUBLE_EQ(c.cycles, 86);
     EXPECT_EQ(cost::params_for(*ptosim::find_soc("Ascend950DT")).calibration, cost::Calibration::A5);
 }
+
+// The sort unit on A2A3 (pto-isa's per-intrinsic figures, measured on a
+// 910B3): vbitsort = 16 a repeat + 21, so 32 repeats (1024 scores) take
+// 533; vmrgsort4 = 78 per 128 structures written + 20, so a merge writing
+// 1024 structures takes 644. TSORT32 pays vbitsort's head once a row, as
+// the one vbitsort a row pto-isa issues does: two rows of 1024 are 1066,
+// twice the intrinsic. A5 has no sort figures.
+TEST(CostCalibration, SortUnitTakesTheIntrinsicFigures) {
+    cost::Calibrated c;
+    OpRecord bitsort = vec_record("vbitsort", "float", 0, 0, 0, 0);
+    bitsort.elements = 32 * 32;
+    ASSERT_TRUE(cost::calibrated_cost(cost::Calibration::A2A3, bitsort, c));
+    EXPECT_DOUBLE_EQ(c.cycles, 533);
+    EXPECT_EQ(c.source, "a2a3 intrinsic vbitsort (16 x repeat + 21)");
+    OpRecord sort32 = vec_record("TSORT32", "float", 2, 2048, 2, 2048);
+    sort32.elements = 2 * 32 * 32;
+    ASSERT_TRUE(cost::calibrated_cost(cost::Calibration::A2A3, sort32, c));
+    EXPECT_DOUBLE_EQ(c.cycles, 1066);
+    OpRecord merge = vec_record("vmrgsort4", "float", 0, 0, 0, 0);
+    merge.elements = 1024;
+    ASSERT_TRUE(cost::calibrated_cost(cost::Calibration::A2A3, merge, c));
+    EXPECT_DOUBLE_EQ(c.cycles, 644);
+    EXPECT_EQ(c.source, "a2a3 intrinsic vmrgsort4 (78 per 128 structures + 20)");
+    merge.op = "TMRGSORT";
+    merge.dtype = merge.src_dtype = "half";
+    ASSERT_TRUE(cost::calibrated_cost(cost::Calibration::A2A3, merge, c));
+    EXPECT_DOUBLE_EQ(c.cycles, 644);
+    EXPECT_FALSE(cost::calibrated_cost(cost::Calibration::A5, merge, c));
+    EXPECT_FALSE(cost::calibrated_cost(cost::Calibration::A5, bitsort, c));
+}
+
+// The list form of TMRGSORT is priced as the instructions pto-isa issues for
+// it: the merge into tmp (1024 structures: 644), a V barrier (4) and the
+// copy of dst's 8192 bytes (16 + 8192 / 256 = 48): 696, the sum of the
+// three records the executed path makes. Its record holds 16 bytes a
+// structure plus the copy's bytes twice.
+TEST(CostModel, ListMergeAddsItsCopy) {
+    const cost::Params p = cost::params_for(*ptosim::find_soc("Ascend910B2"));
+    cost::Engine e(p, 1, false);
+    OpRecord list = vec_record("TMRGSORT", "float", 1, 2048, 1, 2048);
+    list.elements = 1024;
+    list.bytes = 1024 * 16 + 2 * 8192;
+    OpRecord merge = vec_record("vmrgsort4", "float", 0, 0, 0, 0);
+    merge.elements = 1024;
+    merge.bytes = 1024 * 16;
+    OpRecord copy;
+    copy.op = "copy_ubuf_to_ubuf";
+    copy.pipe = Pipe::V;
+    copy.bytes = 8192;
+    EXPECT_DOUBLE_EQ(e.cost(list), 696);
+    EXPECT_DOUBLE_EQ(e.cost(merge) + p.barrier + e.cost(copy), 696);
+    // The single-list form (16 bytes a structure, nothing more) is the merge alone.
+    list.bytes = 1024 * 16;
+    EXPECT_DOUBLE_EQ(e.cost(list), 644);
+}
+
+// The mask-pattern TGATHER keeps 1000 of 2048 floats; the vreducev2 it
+// issues reads all 2048, and both paths price that stream at the gather
+// rate: 16 + 2048 x 4 / 32 = 272 cycles.
+TEST(CostModel, MaskGatherStreamsItsSource) {
+    const cost::Params p = cost::params_for(*ptosim::find_soc("Ascend910B2"));
+    cost::Engine e(p, 1, false);
+    OpRecord tile = vec_record("TGATHER", "float", 1, 2048, 1, 2048);
+    tile.elements = 1000;
+    tile.bytes = 1000 * 2 * 4;
+    tile.read(Space::UB, 0, 2048 * 4);
+    tile.write(Space::UB, 0x4000, 1000 * 4);
+    EXPECT_EQ(cost::classify(tile), cost::OpClass::VecGather);
+    EXPECT_DOUBLE_EQ(e.cost(tile), 272);
+    OpRecord reduce = vec_record("vreducev2", "float", 0, 0, 0, 0);
+    reduce.elements = 2048;
+    reduce.bytes = 2048 * 4;
+    EXPECT_EQ(cost::classify(reduce), cost::OpClass::VecGather);
+    EXPECT_DOUBLE_EQ(e.cost(reduce), 272);
+}

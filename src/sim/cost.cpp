@@ -40,6 +40,10 @@ constexpr Named kTable[] = {
     {"TMGATHER", OpClass::VecGather}, {"TMSCATTER", OpClass::VecGather}, {"TTRANS", OpClass::VecGather},
     {"TINTERLEAVE", OpClass::VecGather}, {"TDEINTERLEAVE", OpClass::VecGather},
     {"TSORT32", OpClass::VecSort}, {"TMRGSORT", OpClass::VecSort},
+    // The CCE intrinsics these issue on the executed pto-isa path, in the same
+    // classes, so that both paths price a kernel alike.
+    {"vgather", OpClass::VecGather}, {"vgatherb", OpClass::VecGather}, {"vreducev2", OpClass::VecGather},
+    {"vbitsort", OpClass::VecSort}, {"vmrgsort4", OpClass::VecSort},
 };
 
 OpClass by_pipe(Pipe p) {
@@ -196,13 +200,29 @@ double Engine::cost(const OpRecord& r, double gm_miss) const {
     const double bytes = static_cast<double>(r.bytes);
     auto vec = [&](double rate) {
         const double e = std::max(dtype_bytes(r.dtype), dtype_bytes(r.src_dtype));
-        const double stream = r.elements && e > 0 ? static_cast<double>(r.elements) * e : bytes;
+        double elements = static_cast<double>(r.elements);
+        // The mask-pattern TGATHER (its one read is the source) counts the
+        // elements it keeps; the vreducev2 it issues streams the whole
+        // source, which is what the unit reads.
+        if (c == OpClass::VecGather && r.n_reads == 1 && r.src_shape.valid_cols && std::strcmp(r.op, "TGATHER") == 0)
+            elements = static_cast<double>(r.src_shape.valid_rows) * r.src_shape.valid_cols;
+        const double stream = elements > 0 && e > 0 ? elements * e : bytes;
         return p_.lat_vec + stream / rate;
     };
     if (p_.calibration != Calibration::None && c >= OpClass::VecPlain && c <= OpClass::VecSort) {
         // A published per-instruction formula, where one covers the record.
         double cycles = 0;
-        if (calibrated_cycles(p_.calibration, r, cycles)) return cycles;
+        if (calibrated_cycles(p_.calibration, r, cycles)) {
+            // The list form of TMRGSORT also copies the merged result from
+            // its tmp tile to dst behind a V barrier (pto-isa's TMrgsort:
+            // vmrgsort4 into tmp, pipe_barrier(PIPE_V), copy_ubuf_to_ubuf),
+            // which its record counts as bytes beyond the merge's 16 a
+            // structure; priced as that barrier and copy are when they run.
+            const uint64_t merge_bytes = r.elements * 16;
+            if (r.bytes > merge_bytes && p_.calibration == Calibration::A2A3 && std::strcmp(r.op, "TMRGSORT") == 0)
+                cycles += p_.barrier + p_.lat_vec + static_cast<double>(r.bytes - merge_bytes) / 2 / p_.vec_plain;
+            return cycles;
+        }
     }
     switch (c) {
         case OpClass::VecPlain: return vec(p_.vec_plain);

@@ -8,6 +8,7 @@
 
 #include "cost_calibration_rows.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -135,6 +136,67 @@ bool a2a3(const OpRecord& r, double& cycles, std::string* source, bool* interpol
     return true;
 }
 
+// ------------------------------------------------------------ A2A3 sort unit
+
+// The sort unit's cycles, from pto-isa's per-intrinsic model of A2A3
+// (include/pto/costmodel/a2a3/cce_costmodel/cce_costmodel_vector_compute.hpp
+// at bd32f495, fp32 measurements on a 910B3 in its comments):
+// vbitsort = 16 per repeat of 32 scores + 21 (the trailing pipe_barrier
+// included); vmrgsort4 = 78 per repeat + 20, measured with blockLen 64, a
+// repeat merging four lists of 32 structures. pto-isa applies the merge's 78
+// per repeat whatever the lists' lengths; ptosim scales it by the structures
+// a merge writes (78 per 128), so that a merge of four lists of 128 costs
+// four times one of four lists of 32: a merge emits its output one structure
+// after another (ptosim's choice, not measured). fp16 scores move in the same
+// 8-byte structures and take the same figures (not measured).
+constexpr double kBitsortPerRepeat = 16, kBitsortHead = 21;
+constexpr double kMergePerRepeat = 78, kMergeHead = 20, kMergeStructuresPerRepeat = 128;
+
+double merge_cycles(uint64_t structures) {
+    return kMergeHead + kMergePerRepeat * static_cast<double>(structures) / kMergeStructuresPerRepeat;
+}
+
+enum class SortOp : uint8_t { None, Vbitsort, Tsort32, Merge };
+
+// Keyed by the name's address, as rows_of: every record of an instruction
+// passes the same literal, so the engine's hot path compares no strings.
+SortOp sort_op(const char* name) {
+    thread_local std::unordered_map<const char*, SortOp> cache;
+    auto [it, fresh] = cache.try_emplace(name, SortOp::None);
+    if (fresh) {
+        const std::string_view op(name ? name : "");
+        it->second = op == "vbitsort"                       ? SortOp::Vbitsort
+                     : op == "TSORT32"                      ? SortOp::Tsort32
+                     : op == "vmrgsort4" || op == "TMRGSORT" ? SortOp::Merge
+                                                            : SortOp::None;
+    }
+    return it->second;
+}
+
+bool a2a3_sort(const OpRecord& r, double& cycles, std::string* source) {
+    const SortOp op = sort_op(r.op);
+    if (op == SortOp::None) return false;
+    if (op == SortOp::Vbitsort) {
+        // One instruction: its records count 32 structures a repeat.
+        cycles = round_cycles(kBitsortHead + kBitsortPerRepeat * static_cast<double>(r.elements / 32));
+        if (source) *source = "a2a3 intrinsic vbitsort (16 x repeat + 21)";
+        return true;
+    }
+    if (op == SortOp::Tsort32) {
+        // pto-isa's TSORT32 issues one vbitsort a row over the row's blocks of
+        // 32 (npu/a2a3/TSort32.hpp), so each row pays the head once.
+        const uint64_t rows = std::max<uint32_t>(1, r.dst_shape.valid_rows);
+        cycles = round_cycles(kBitsortHead * static_cast<double>(rows) +
+                              kBitsortPerRepeat * static_cast<double>(r.elements / 32));
+        if (source) *source = "a2a3 intrinsic vbitsort per row (16 x blocks + 21)";
+        return true;
+    }
+    // A merge: the records count the structures it writes (every repeat).
+    cycles = round_cycles(merge_cycles(r.elements));
+    if (source) *source = "a2a3 intrinsic vmrgsort4 (78 per 128 structures + 20)";
+    return true;
+}
+
 // ------------------------------------------------------------ A5
 
 // Elements one loop (one vector register of 256 bytes) takes, by the type
@@ -218,7 +280,12 @@ bool a5(const OpRecord& r, double& cycles, std::string* source, bool* interpolat
 bool lookup(Calibration c, const OpRecord& r, double& cycles, std::string* source, bool* interpolated) {
     if (r.pipe != Pipe::V && r.pipe != Pipe::V2) return false;
     switch (c) {
-        case Calibration::A2A3: return a2a3(r, cycles, source, interpolated);
+        case Calibration::A2A3:
+            if (a2a3_sort(r, cycles, source)) {
+                if (interpolated) *interpolated = false;
+                return true;
+            }
+            return a2a3(r, cycles, source, interpolated);
         case Calibration::A5: return a5(r, cycles, source, interpolated);
         case Calibration::None: break;
     }
