@@ -467,8 +467,9 @@ void vreduce(const SourceLoc& loc, const char* op, Red how, Dt d, VReg& dst, con
                     return;
                 }
             }
-            for (int i = 0; i < kVL / int(sizeof(T)); ++i) {
-                if (!active(m, i, sizeof(T))) continue;
+            const int n = prefix >= 0 ? prefix : kVL / int(sizeof(T));
+            for (int i = 0; i < n; ++i) {
+                if (prefix < 0 && !active(m, i, sizeof(T))) continue;
                 const T v = at<T>(a, i);
                 acc = any ? binary<T>(Bin::Add, acc, v, acc) : v;
                 any = true;
@@ -485,8 +486,9 @@ void vreduce(const SourceLoc& loc, const char* op, Red how, Dt d, VReg& dst, con
             else acc = how == Red::Max ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
             uint64_t idx = 0;
             bool nan = false, any = false;
-            for (int i = 0; i < kVL / int(sizeof(T)) && !nan; ++i) {
-                if (!active(m, i, sizeof(T))) continue;
+            const int n = prefix >= 0 ? prefix : kVL / int(sizeof(T));
+            for (int i = 0; i < n && !nan; ++i) {
+                if (prefix < 0 && !active(m, i, sizeof(T))) continue;
                 const T v = at<T>(a, i);
                 const double x = to_double(v), y = to_double(acc);
                 if constexpr (is_float_v<T>) {
@@ -524,16 +526,19 @@ void vreduce_blocks(const SourceLoc& loc, const char* op, Red how, Dt d, VReg& d
         else if constexpr (is_float_v<T>) ident = from_double<T>(how == Red::Max ? -INFINITY : INFINITY);
         else ident = how == Red::Max ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
         VReg out{};
-        for (int k = 0; k < kVL / 32; ++k) {
-            T acc = ident;
-            // In element order; a float sum rounds after every addition (chosen).
-            for (int j = 0; j < per; ++j) {
-                const int i = k * per + j;
-                if (!active(m, i, sizeof(T))) continue;
-                acc = binary<T>(how == Red::Add ? Bin::Add : how == Red::Max ? Bin::Max : Bin::Min, acc, at<T>(a, i), acc);
+        const int prefix = active_prefix(m, sizeof(T));
+        with_bin(how == Red::Add ? Bin::Add : how == Red::Max ? Bin::Max : Bin::Min, [&](auto op) {
+            for (int k = 0; k < kVL / 32; ++k) {
+                T acc = ident;
+                // In element order; a float sum rounds after every addition (chosen).
+                for (int j = 0; j < per; ++j) {
+                    const int i = k * per + j;
+                    if (prefix >= 0 ? i >= prefix : !active(m, i, sizeof(T))) continue;
+                    acc = binary<T>(op, acc, at<T>(a, i), acc);
+                }
+                store(out.b, uint64_t(k) * sizeof(T), acc);
             }
-            store(out.b, uint64_t(k) * sizeof(T), acc);
-        }
+        });
         dst = out;
     });
 }
