@@ -68,9 +68,10 @@ T ref_bin(Bop op, T a, T b) {
             case Bop::Mul: return half_from_bits(f16_bits(x * y));
             case Bop::Div: return half_from_bits(f16_bits(x / y));
             case Bop::ExpDif: {
-                // vsub then vexp on half registers: the difference is a half.
+                // vsub then vexp on half registers: the difference is a half,
+                // its exponential rounded once from double.
                 const _Float16 d = x - y;
-                return from_float<T>(std::exp(static_cast<float>(d)));
+                return half_from_bits(f16_bits(static_cast<_Float16>(std::exp(static_cast<double>(d)))));
             }
             default: break;
         }
@@ -84,7 +85,7 @@ T ref_bin(Bop op, T a, T b) {
             case Bop::Div: return from_float<T>(x / y);
             case Bop::Max: return takes_max(x, y) ? b : a;
             case Bop::Min: return takes_min(x, y) ? b : a;
-            case Bop::ExpDif: return from_float<T>(std::exp(x - y));
+            case Bop::ExpDif: return from_float<T>(static_cast<float>(std::exp(static_cast<double>(x - y))));
         }
     } else {
         switch (op) {

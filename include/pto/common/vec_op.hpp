@@ -7,6 +7,8 @@
 #pragma once
 #include <pto/common/sim_support.hpp>
 #include <array>
+#include <cmath>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -56,6 +58,24 @@ inline A wrap_mul(A a, A b) {
     } else {
         return a * b;
     }
+}
+
+// A double-precision result as float, rounded to odd when the destination is
+// a 16-bit float: the store's nearest-even rounding to 11 or 8 bits is then
+// the single correct rounding of the double.
+template <class D>
+inline float from_double(double x) {
+    float f = static_cast<float>(x);
+    if constexpr (is_f16<D>) {
+        if (std::isfinite(f) && static_cast<double>(f) != x) {
+            if (std::fabs(static_cast<double>(f)) > std::fabs(x)) f = std::nextafter(f, 0.0f);
+            uint32_t u;
+            std::memcpy(&u, &f, 4);
+            u |= 1u;
+            std::memcpy(&f, &u, 4);
+        }
+    }
+    return f;
 }
 
 }  // namespace pto::ptosim_impl

@@ -48,11 +48,14 @@ constexpr bool is_dn_column = T::Loc == TileType::Vec && !T::isRowMajor && !T::i
 
 // EXPDIF: for half both targets issue vsub then vexp on half registers
 // (a2a3/a5 TRowExpandExpdif.hpp, TColExpandExpdif.hpp), so the difference is
-// rounded to half before the exponential; float subtracts in float.
+// rounded to half before the exponential; float subtracts in float. The
+// exponential is evaluated in double and rounded once, as TEXP and the
+// vector unit's vexp are (docs/isa/elementwise.md, "Accuracy").
 template <class T, class A>
 inline A expdif(A a, A b) {
-    if constexpr (std::is_same_v<T, half>) return std::exp(widen(narrow<T>(a - b)));
-    else return std::exp(a - b);
+    A d = a - b;
+    if constexpr (std::is_same_v<T, half>) d = widen(narrow<T>(d));
+    return from_double<T>(std::exp(static_cast<double>(d)));
 }
 
 using vop::begin_op;
