@@ -32,6 +32,8 @@
 // The element assignments ptocc wraps in pto-isa's headers (bfloat16_t
 // stores through UB and GM pointers).
 #include <cce/store_to.hpp>
+// The null-pointer comparisons ptocc rewrites in pto-isa's headers.
+#include <cce/null_check.hpp>
 
 #if defined(__NPU_ARCH__) && __NPU_ARCH__ == 2201
 #include <cce/builtins.hpp>

@@ -96,6 +96,12 @@ void remote_close_all(const Core& c);
 // The crash handler's message when `addr` lies in a peer's window under the
 // remote transport (`buf` filled, true); false otherwise.
 bool remote_window_fault(uintptr_t addr, char* buf, size_t n);
+// Host code's access to [a, a + bytes) (aclrtMemcpy, aclrtMemset): "" when
+// it touches no peer's window under the remote transport; else which peer
+// window and which of its bytes it touches, e.g. "rank 1's windowsIn
+// [0x..., 0x...) (bytes 256..511 of the window)". Such memory is not mapped
+// in this process, so the host cannot copy it.
+std::string remote_window_host_access(uintptr_t a, uint64_t bytes);
 
 // Waits on GM another rank writes (TWAIT, a spin with dcci): lets the other
 // cores of the launch run, then backs off with short sleeps. Returns when

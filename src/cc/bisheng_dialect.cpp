@@ -63,7 +63,109 @@ bool replace_all(std::string& s, const std::string& from, const std::string& to)
 bool is_ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 bool is_ident(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
+// The operand of a comparison with nullptr that ends just before `end`: a
+// postfix chain of names, `.`, `->`, `::`, and balanced (...) or [...]
+// groups after a name (`tmpBuf.addr`, `src.data()`, `ctx->buf[i]`). Returns
+// its start, or npos when the text before `end` is not such a chain or the
+// chain is not a whole operand of `==` (something that binds tighter than
+// `==` precedes it, e.g. `a + b == nullptr` or `*p == nullptr`).
+size_t null_operand_start(const std::string& line, size_t end) {
+    size_t i = end;
+    while (i > 0 && line[i - 1] == ' ') --i;
+    for (;;) {
+        while (i > 0 && (line[i - 1] == ')' || line[i - 1] == ']')) {
+            const char close = line[i - 1], open = close == ')' ? '(' : '[';
+            int depth = 0;
+            size_t j = i;
+            for (; j > 0; --j) {
+                if (line[j - 1] == close) ++depth;
+                if (line[j - 1] == open && --depth == 0) break;
+            }
+            if (j == 0) return std::string::npos;
+            i = j - 1;
+        }
+        const size_t name_end = i;
+        while (i > 0 && is_ident(line[i - 1])) --i;
+        if (i == name_end || !is_ident_start(line[i])) return std::string::npos;
+        if (i >= 1 && line[i - 1] == '.') { --i; continue; }
+        if (i >= 2 && line.compare(i - 2, 2, "->") == 0) { i -= 2; continue; }
+        if (i >= 2 && line.compare(i - 2, 2, "::") == 0) {
+            i -= 2;
+            if (i == 0 || !is_ident(line[i - 1])) break;  // ::name, from the global namespace
+            continue;
+        }
+        break;
+    }
+    const size_t start = i;
+    while (i > 0 && (line[i - 1] == ' ' || line[i - 1] == '\t')) --i;
+    if (i == 0) return start;
+    const char c = line[i - 1];
+    if (c == '(' || c == ',' || c == '?' || c == ';' || c == '{') return start;
+    if (c == '&' && i >= 2 && line[i - 2] == '&') return start;
+    if (c == '|' && i >= 2 && line[i - 2] == '|') return start;
+    if (c == ':' && !(i >= 2 && line[i - 2] == ':')) return start;
+    if (c == '=' && !(i >= 2 && std::string("=!<>+-*/%&|^").find(line[i - 2]) != std::string::npos)) return start;
+    if (i >= 6 && line.compare(i - 6, 6, "return") == 0 && (i == 6 || !is_ident(line[i - 7]))) return start;
+    return std::string::npos;
+}
+
+// Where a line's code ends: at a `//` comment outside string and character
+// literals, else the line's end. `in_literal` tells whether a position before
+// it lies inside such a literal.
+size_t code_end(const std::string& line, std::vector<bool>& in_literal) {
+    in_literal.assign(line.size(), false);
+    char quote = 0;
+    for (size_t i = 0; i < line.size(); ++i) {
+        if (quote) {
+            in_literal[i] = true;
+            if (line[i] == '\\') {
+                if (i + 1 < line.size()) in_literal[++i] = true;
+            } else if (line[i] == quote) {
+                quote = 0;
+            }
+        } else if (line[i] == '"' || line[i] == '\'') {
+            quote = line[i];
+            in_literal[i] = true;
+        } else if (line.compare(i, 2, "//") == 0) {
+            return i;
+        }
+    }
+    return line.size();
+}
+
 }  // namespace
+
+// One line with each `X == nullptr` / `X != nullptr` whose left operand X is
+// a postfix chain written as ::ptosim_cce::is_null(X) / !::ptosim_cce::is_null(X)
+// (cce/null_check.hpp); comparisons it cannot delimit, and text in comments
+// and literals, are kept.
+std::string rewrite_null_comparisons(const std::string& line) {
+    if (line.find("nullptr") == std::string::npos) return line;
+    std::string out = line;
+    size_t from = 0;
+    for (;;) {
+        const size_t lit = out.find("nullptr", from);
+        if (lit == std::string::npos) return out;
+        from = lit + 7;
+        std::vector<bool> in_literal;
+        if (lit >= code_end(out, in_literal) || in_literal[lit]) continue;
+        if ((lit > 0 && is_ident(out[lit - 1])) || (from < out.size() && is_ident(out[from]))) continue;
+        size_t op = lit;
+        while (op > 0 && out[op - 1] == ' ') --op;
+        if (op < 2 || out[op - 1] != '=' || (out[op - 2] != '=' && out[op - 2] != '!')) continue;
+        const bool equal = out[op - 2] == '=';
+        op -= 2;
+        if (op > 0 && std::string("=!<>").find(out[op - 1]) != std::string::npos) continue;  // `<==`...
+        const size_t start = null_operand_start(out, op);
+        if (start == std::string::npos) continue;
+        size_t operand_end = op;
+        while (operand_end > start && out[operand_end - 1] == ' ') --operand_end;
+        const std::string call = std::string(equal ? "" : "!") + "::ptosim_cce::is_null(" +
+                                 out.substr(start, operand_end - start) + ")";
+        out = out.substr(0, start) + call + out.substr(from);
+        from = start + call.size();
+    }
+}
 
 // One line: where its statement starts with an element assignment, the
 // element wrapped in ::ptosim_cce::store_to. The element is `*name` or
@@ -109,7 +211,7 @@ std::string wrap_element_stores(const std::string& text, bool& changed) {
         size_t nl = text.find('\n', pos);
         const size_t len = (nl == std::string::npos ? text.size() : nl) - pos;
         const std::string line = text.substr(pos, len);
-        const std::string wrapped = wrap_element_store(line);
+        const std::string wrapped = rewrite_null_comparisons(wrap_element_store(line));
         changed |= wrapped != line;
         out += wrapped;
         if (nl == std::string::npos) break;

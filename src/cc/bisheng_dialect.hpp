@@ -20,7 +20,9 @@ std::optional<PtoIsaTree> pto_isa_tree(const std::string& include_dir);
 // A header of the tree rewritten for clang: `[aicore]` (bisheng's function
 // attribute, no meaning on the host) removed, `__gm__ char` read as
 // `char` (bisheng places string literals in GM; on the host they are
-// ordinary), and element assignments wrapped (wrap_element_store).
+// ordinary), element assignments wrapped (wrap_element_store) and
+// comparisons with nullptr made through ::ptosim_cce::is_null
+// (rewrite_null_comparisons).
 // Every header of the tree's pto/ is copied, translated or not, so that a
 // translated header's quoted includes (`#include "TRowReduceOps.hpp"`) find
 // their neighbours in the copy. The text starts with a #line naming the
@@ -38,5 +40,14 @@ std::vector<TranslatedHeader> translate_dialect(const std::string& include_dir);
 // bfloat16_t element in UB or GM can be assigned (cce/store_to.hpp); any other
 // line unchanged. translate_dialect applies it to every line.
 std::string wrap_element_store(const std::string& line);
+
+// One line of a header with each comparison `X == nullptr` / `X != nullptr`
+// written as `::ptosim_cce::is_null(X)` / `!::ptosim_cce::is_null(X)`, so that
+// a UB or L1 pointer at local address 0 is not null, as on the device
+// (cce/null_check.hpp); every other comparison means what it did. X must be a
+// name chain (`a`, `a.b`, `a->b`, `a::b`, with call or subscript groups:
+// `a.data()`) that is a whole operand of `==`; other comparisons, and text in
+// comments and literals, are kept.
+std::string rewrite_null_comparisons(const std::string& line);
 
 }  // namespace ptocc

@@ -6,6 +6,7 @@
 #include <runtime/rt_ffts.h>
 #include <ptosim/check.hpp>
 #include <ptosim/float16.hpp>
+#include <ptosim/peers.hpp>
 #include <ptosim/runtime.hpp>
 
 #include "acl_internal.hpp"
@@ -214,6 +215,19 @@ const char* kind_name(int kind) {
 aclError check_side(const char* fn, const char* arg, const void* p, uint64_t bytes, bool want_device,
                     const char* kind) {
     Where w = locate(p);
+    // Under the remote window transport a peer's window is reserved but not
+    // mapped in this process (docs/many-devices.md, "Several hosts"): the
+    // host's memmove would crash on it, so the call is refused instead.
+    if (std::string peer = ptosim::remote_window_host_access(reinterpret_cast<uintptr_t>(p), bytes); !peer.empty()) {
+        return fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                    std::string(fn) + ": " + arg + " range " + hex(p) + " + " + std::to_string(bytes) +
+                        " bytes lies in " + peer + ", which this process (rank " +
+                        std::to_string(ptosim::process_rank()) + " of " + std::to_string(ptosim::process_ranks()) +
+                        ") does not map under the remote window transport (PTOLAB_HCCL_TRANSPORT=mpi, or ranks on "
+                        "several hosts); copy to or from this rank's own window and let a kernel move the bytes "
+                        "(TPUT, TGET, ...), use HCCL's host collectives (HcclSend/HcclRecv), or run the ranks on "
+                        "one host with PTOLAB_HCCL_TRANSPORT=shm");
+    }
     if (want_device && !w.device) {
         return fail(ACL_ERROR_INVALID_PARAM,
                     std::string(fn) + ": " + arg + " " + hex(p) + " is not device memory, but kind is " + kind +

@@ -500,6 +500,22 @@ bool remote_window_fault(uintptr_t addr, char* buf, size_t n) {
     return false;
 }
 
+std::string remote_window_host_access(uintptr_t a, uint64_t bytes) {
+    if (!g_ops.load(std::memory_order_relaxed) || bytes == 0) return {};
+    const int count = g_fixed_n.load();
+    for (int i = 0; i < count; ++i) {
+        const FixedWindow& w = g_fixed[i];
+        if (w.rank == process_rank() || a >= w.hi || a + bytes <= w.lo) continue;
+        const uintptr_t first = std::max(a, w.lo) - w.lo, last = std::min<uintptr_t>(a + bytes, w.hi) - w.lo - 1;
+        char buf[256];
+        std::snprintf(buf, sizeof buf,
+                      "rank %d's %s [0x%" PRIxPTR ", 0x%" PRIxPTR ") (bytes %" PRIuPTR "..%" PRIuPTR " of the window)",
+                      w.rank, w.kind, w.lo, w.hi, first, last);
+        return buf;
+    }
+    return {};
+}
+
 void set_shared_atomic_word(uint32_t* word) { g_shared_word.store(word); }
 bool shared_atomics() { return g_shared_word.load(std::memory_order_relaxed) != nullptr || remote_windows(); }
 void shared_atomic_lock() {

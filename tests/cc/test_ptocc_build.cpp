@@ -608,6 +608,14 @@ struct PtoIsaLikeTree {
                "    set_vector_mask(-1, -1);\n"
                "    vadds(a, a, 1.0f, 1, 1, 1, 8, 8);\n"  // line 29: no flag orders it after the copy
                "}\n"
+               // pto-isa's IsValidTmpBuffer: a scratch tile at UB address 0 is valid.
+               "__aicore__ inline __attribute__((always_inline)) void NULL_CHECKS(__gm__ int32_t* out) {\n"
+               "    __ubuf__ uint8_t* first = (__ubuf__ uint8_t*)0;\n"
+               "    __gm__ int32_t* none = nullptr;\n"
+               "    out[0] = first != nullptr;\n"
+               "    out[1] = none == nullptr;\n"
+               "    out[2] = out != nullptr;\n"
+               "}\n"
                "}  // namespace pto\n";
     }
     // Writes `src` (the tree's header, then `body`: the PTO call on line 3),
@@ -711,6 +719,27 @@ TEST_F(Acl, PtoIsaTreeOnTheIncludePathIsCompiledForA2A3) {
     sym<Fn>(h, "call_twice_sum")(nullptr, u8(z.data()), u8(x.data()), u8(y.data()));
     sync();
     for (int i = 0; i < 64; ++i) ASSERT_EQ(z[i], 2.0f * (x[i] + y[i])) << "element " << i;
+}
+
+// UB address 0 is a valid, non-null address in pto-isa's headers, as on the
+// device (cce/null_check.hpp); GM pointers compare with nullptr as written.
+// The kernel's own source is not rewritten: there clang's null (offset 0)
+// still equals UB address 0.
+TEST_F(Acl, PtoIsaHeadersSeeUbAddressZeroAsNonNull) {
+    PtoIsaLikeTree tree;
+    const std::string src = (out_dir() / "null_checks.cpp").string();
+    void* h = tree.build(src, "__global__ __aicore__ void null_checks(__gm__ int32_t* out) {\n"
+                              "    pto::NULL_CHECKS(out);\n"
+                              "    out[3] = (__ubuf__ uint8_t*)0 == nullptr;\n"
+                              "}\n"
+                              "extern \"C\" void call_null_checks(void* stream, uint8_t* out) {\n"
+                              "    null_checks<<<1, nullptr, stream>>>((__gm__ int32_t*)out);\n"
+                              "}\n");
+    std::vector<int32_t> out(4, -1);
+    DeviceVisible visible(out);
+    sym<void (*)(void*, uint8_t*)>(h, "call_null_checks")(nullptr, u8(out.data()));
+    sync();
+    EXPECT_EQ(out, (std::vector<int32_t>{1, 1, 1, 1}));
 }
 
 TEST(DryRun, PtoIsaTreeStaysBehindPtolabsHeadersForA5OrWhenAsked) {

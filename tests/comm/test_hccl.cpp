@@ -10,6 +10,7 @@
 #include "mpi_ranks.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -262,6 +263,43 @@ TEST(Hccl, DeviceContextWindowsAreSharedAtOneAddress) {
     EXPECT_EQ(aclrtMemcpy(&back, 4, reinterpret_cast<void*>(h.windowsIn[other]), 4, ACL_MEMCPY_DEVICE_TO_HOST),
               ACL_SUCCESS);
     EXPECT_EQ(back, 1000 + other);
+    // Host copies of a peer's window: the peer's bytes under shared memory; a
+    // refusal naming the window under the remote transport (its pages are not
+    // mapped here, so a host memmove would crash the rank).
+    const int peer = (R() + 1) % N();
+    int32_t value = 77;
+    const aclError to_peer = aclrtMemcpy(reinterpret_cast<void*>(h.windowsIn[peer] + 256), 8, &value, 4,
+                                         ACL_MEMCPY_HOST_TO_DEVICE);
+    if (remote) {
+        char expect[900];
+        std::snprintf(expect, sizeof expect,
+                      "aclrtMemcpy: dst range 0x%llx + 4 bytes lies in rank %d's windowsIn [0x%llx, 0x%llx) (bytes "
+                      "256..259 of the window), which this process (rank %d of %d) does not map under the remote "
+                      "window transport (PTOLAB_HCCL_TRANSPORT=mpi, or ranks on several hosts); copy to or from this "
+                      "rank's own window and let a kernel move the bytes (TPUT, TGET, ...), use HCCL's host "
+                      "collectives (HcclSend/HcclRecv), or run the ranks on one host with PTOLAB_HCCL_TRANSPORT=shm",
+                      static_cast<unsigned long long>(h.windowsIn[peer] + 256), peer,
+                      static_cast<unsigned long long>(h.windowsIn[peer]),
+                      static_cast<unsigned long long>(h.windowsIn[peer] + h.winSize), R(), N());
+        EXPECT_EQ(to_peer, ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+        EXPECT_EQ(std::string(aclGetRecentErrMsg()), expect);
+        // So is a device-to-host copy whose source starts in the peer's
+        // windowsOut and runs past its end, and a memset of a peer's window.
+        EXPECT_EQ(aclrtMemcpy(&back, 4, reinterpret_cast<void*>(h.windowsOut[peer] + h.winSize - 2), 4,
+                              ACL_MEMCPY_DEVICE_TO_HOST),
+                  ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+        EXPECT_NE(std::string(aclGetRecentErrMsg()).find("aclrtMemcpy: src range 0x"), std::string::npos)
+            << aclGetRecentErrMsg();
+        EXPECT_NE(std::string(aclGetRecentErrMsg()).find("windowsOut"), std::string::npos) << aclGetRecentErrMsg();
+        EXPECT_EQ(aclrtMemset(reinterpret_cast<void*>(h.windowsIn[peer]), 16, 0, 16), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+        EXPECT_NE(std::string(aclGetRecentErrMsg()).find("aclrtMemset: devPtr range 0x"), std::string::npos)
+            << aclGetRecentErrMsg();
+    } else {
+        EXPECT_EQ(to_peer, ACL_SUCCESS);
+        ASSERT_EQ(HcclBarrier(g_comm, nullptr), HCCL_SUCCESS);
+        // The rank before this one wrote 77 into this rank's window.
+        EXPECT_EQ(reinterpret_cast<int32_t*>(h.windowsIn[R()])[64], 77);
+    }
     EXPECT_NE(aclrtFree(reinterpret_cast<void*>(h.windowsIn[R()])), ACL_SUCCESS);
     EXPECT_NE(std::string(aclGetRecentErrMsg()).find("communicator window, which HcclCommDestroy releases"),
               std::string::npos)
