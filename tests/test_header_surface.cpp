@@ -73,6 +73,23 @@ TEST(Builtins, SysCntCountsDispatchedWorkAndDsbIsANoOp) {
     EXPECT_EQ(after - before, 2) << "TEXPANDS and TADD";
 }
 
+// A kernel on ptolab's headers may save, edit and restore CTRL as public
+// kernels do around their own instructions.
+TEST(Builtins, CtrlIsReadAndWrittenWithItsBitHelpers) {
+    uint64_t start = 1, set = 0, restored = 1;
+    auto st = testutil::run_vec([&] {
+        start = get_ctrl();
+        set_ctrl(sbitset1(start, 59));
+        set = get_ctrl();
+        set_ctrl(sbitset0(set, 59));
+        restored = get_ctrl();
+    });
+    ASSERT_TRUE(st.ok()) << st.message;
+    EXPECT_EQ(start, 0u) << "CTRL starts at zero in every launch";
+    EXPECT_EQ(set, uint64_t{1} << 59);
+    EXPECT_EQ(restored, 0u);
+}
+
 TEST(Builtins, TrapStopsTheCoreAtTheCallersLine) {
     int line = 0;
     std::string msg = testutil::fault_of([&] {

@@ -18,3 +18,14 @@ inline void set_mask_count(ptosim_cce::where_t w = ptosim_cce::where_t::current(
 // Mode switches that have no numeric effect in the simulator.
 inline void set_atomic_none() {}
 inline void set_padding(uint64_t) {}
+// CTRL, the vector unit's mode register (saturation and the other mode
+// bits), and the scalar bit set/clear kernels edit it with: public kernels
+// save, change and restore it around their own instructions. The same
+// register the CCE layer's instructions read (docs/intrinsics/convert.md);
+// ptolab's own tile instructions do not read it.
+inline void set_ctrl(uint64_t v, ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim::cce::set_ctrl(ptosim_cce::here(w), v);
+}
+inline uint64_t get_ctrl() { return ptosim::cce::get_ctrl(); }
+inline uint64_t sbitset0(uint64_t x, int64_t bit) { return x & ~(uint64_t{1} << bit); }
+inline uint64_t sbitset1(uint64_t x, int64_t bit) { return x | (uint64_t{1} << bit); }
