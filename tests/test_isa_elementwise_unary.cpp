@@ -66,6 +66,38 @@ TEST(TEXP_Types, SpecialValues) {
     EXPECT_TRUE(std::isnan(rs[3]));
 }
 
+// A5's 64-bit integers divide by zero to 0 (pto-isa's A5 TDIV golden).
+TEST(TDIV_Types, Int64DivisionByZeroIsZeroOnA5) {
+#if PTOSIM_TARGET_A5
+    std::vector<int64_t> a(kR * kC, 7), b(kR * kC, 0), q(kR * kC, 5);
+    a[1] = INT64_MIN;
+    b[1] = -1;
+    a[2] = -7;
+    b[2] = 3;
+    auto st = run_vec([&] {
+        Tile<TileType::Vec, int64_t, kR, kC> ta, tb, tq;
+        TASSIGN(ta, 0);
+        TASSIGN(tb, 0x2000);
+        TASSIGN(tq, 0x4000);
+        auto ga = gm_nd(a.data(), kR, kC, kC);
+        auto gb = gm_nd(b.data(), kR, kC, kC);
+        TLOAD(ta, ga);
+        TLOAD(tb, gb);
+        ISA_SYNC(PIPE_MTE2, PIPE_V);
+        TDIV(tq, ta, tb);
+        ISA_SYNC(PIPE_V, PIPE_MTE3);
+        auto gq = gm_nd(q.data(), kR, kC, kC);
+        TSTORE(gq, tq);
+    });
+    ASSERT_TRUE(st.ok()) << st.message;
+    EXPECT_EQ(q[0], 0);  // 7 / 0
+    EXPECT_EQ(q[1], INT64_MIN);
+    EXPECT_EQ(q[2], -2);  // truncated
+#else
+    GTEST_SKIP() << "A2A3 TDIV has no integer types";
+#endif
+}
+
 TEST(TDIV_Types, IntegerEdgeCases) {
 #if PTOSIM_TARGET_A5
     std::vector<int32_t> a(kR * kC, 7), b(kR * kC, 0), q(kR * kC), r(kR * kC);
