@@ -190,6 +190,7 @@ TEST_P(MixA5Schedule, ConsumerTakesEachTileBeforeTheProducerRunsTwoAhead) {
                 fifo[2 * b + t % 2] = 10 * b + t;
                 set_intra_block(PIPE_MTE3, kReady);
             }
+            wait_intra_block(PIPE_V, kFree);  // the advance free never waited for, as a FIFO's teardown takes it
         },
         blocks);
     ASSERT_TRUE(st.ok()) << st.message;
