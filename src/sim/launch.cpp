@@ -1044,6 +1044,10 @@ CoreSlot* Launch::pick(const CoreSet& cores, std::unique_lock<std::mutex>& lk) {
             }
             if (s->ready()) consider(s);
         }
+        // Nothing later can be earlier, and ties go to the lower number: a
+        // launch of cores that never wait (all at clock 0 until they run)
+        // takes the first, without scanning the rest.
+        if (best && best_clock == 0) return best;
     }
     if (best) return best;
     if (!lk.owns_lock()) lock_polling(lk);
