@@ -114,7 +114,7 @@ TEST(MixA5, FftsModeZeroBarriersAllVectorCores) {
 }
 
 // The schedule approximates the device's concurrency (docs/semantics.md,
-// "Scheduling"): cores switch at cross-core signals and waits, and the ready
+// "Which core runs next"): cores switch at cross-core signals and waits, and the ready
 // core with the lowest progress clock (instructions issued, plus time spent
 // waiting) goes on. Each `work(n)` below stands for n instructions.
 void work(int n) {

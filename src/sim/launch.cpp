@@ -1018,7 +1018,7 @@ void lock_polling(std::unique_lock<std::mutex>& lk) {
 }  // namespace
 
 // The ready core with the lowest progress clock, the lowest-numbered among
-// equals (docs/semantics.md, "Scheduling"). After a fault, only cores
+// equals (docs/semantics.md, "Which core runs next"). After a fault, only cores
 // numbered below the faulting one still run.
 CoreSlot* Launch::pick(const CoreSet& cores, std::unique_lock<std::mutex>& lk) {
     const int stop = fault_index_.load(std::memory_order_relaxed);

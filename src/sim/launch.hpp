@@ -129,7 +129,7 @@ public:
     void signalled();
     // Lets every other ready core run before `c` continues (ptosim::yield_core).
     void yield_core(Core& c, const SourceLoc& loc, std::unique_lock<std::mutex>& held);
-    // The progress clock of running core `c` (docs/semantics.md, "Scheduling"):
+    // The progress clock of running core `c` (docs/semantics.md, "Which core runs next"):
     // its instruction count plus the time it spent waiting. Only its own host
     // thread reads it while `c` is suspended or running.
     uint64_t clock_of(const Core& c) const { return c.ops + slot_of(c).skew; }
