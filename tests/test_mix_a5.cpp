@@ -112,3 +112,94 @@ TEST(MixA5, FftsModeZeroBarriersAllVectorCores) {
     ASSERT_TRUE(st.ok()) << st.message;
     EXPECT_EQ(seen, (std::vector<int32_t>{10, 10, 10, 10}));
 }
+
+// The schedule approximates the device's concurrency (docs/semantics.md,
+// "Which core runs next"): cores switch at cross-core signals and waits, and the ready
+// core with the lowest progress clock (instructions issued, plus time spent
+// waiting) goes on. Each `work(n)` below stands for n instructions.
+void work(int n) {
+    for (int i = 0; i < n; ++i) pipe_barrier(PIPE_ALL);
+}
+
+class MixA5Schedule : public testing::TestWithParam<int> {};
+
+// pto-isa's textract_acc2vec case_nz2nd_3 in miniature: both sub-blocks
+// initialise their result slot with a short load, then signal intra-block
+// flag 1; the Cube core waits for flag 1 once (sub-block 0's signal, as
+// sub-block 1's arrives as flag 17), computes, and writes both slots. On the
+// device sub-block 1's short load ends long before the Cube core's result, so
+// both slots hold the Cube core's values; a schedule that runs a core until it
+// blocks ran sub-block 1's initialisation last and left -1 in its slot.
+TEST_P(MixA5Schedule, ShortInitialisationEndsBeforeTheCubeResult) {
+    const int blocks = GetParam();
+    std::vector<int32_t> slot(2 * blocks, 0), seen(2 * blocks, 0);
+    auto st = testutil::run_mix(
+        [&] {
+            const int b = static_cast<int>(get_block_idx());
+            wait_intra_block(PIPE_FIX, 1);
+            work(32);  // the matmul
+            slot[2 * b] = 100 * b + 10;
+            slot[2 * b + 1] = 100 * b + 11;
+            set_intra_block(PIPE_FIX, 2);
+            set_intra_block(PIPE_FIX, 2 + 16);
+            wait_intra_block(PIPE_FIX, 1 + 16);
+        },
+        [&] {
+            const int i = static_cast<int>(2 * get_block_idx() + get_subblockid());
+            work(4);  // the initialising load
+            slot[i] = -1;
+            set_intra_block(PIPE_MTE3, 1);
+            wait_intra_block(PIPE_V, 2);
+            seen[i] = slot[i];
+        },
+        blocks);
+    ASSERT_TRUE(st.ok()) << st.message;
+    std::vector<int32_t> want;
+    for (int b = 0; b < blocks; ++b) want.insert(want.end(), {100 * b + 10, 100 * b + 11});
+    EXPECT_EQ(seen, want);
+}
+
+// pto-isa's tpushpop_vc four-tile cases in miniature: a two-slot FIFO from
+// Vector sub-block 0 to the Cube core, whose consumer frees both slots in
+// advance while the producer waits for a free only before tile 2. On the
+// device the Cube core takes each tile as soon as it is recorded, long
+// before the producer has made two more; running the producer until it
+// blocks had it overwrite slots 0 and 1 first, and the Cube core read
+// tiles 2, 3, 2, 3.
+TEST_P(MixA5Schedule, ConsumerTakesEachTileBeforeTheProducerRunsTwoAhead) {
+    const int blocks = GetParam();
+    constexpr int kTiles = 4, kReady = 3, kFree = 4;
+    std::vector<int32_t> fifo(2 * blocks, -1), got(kTiles * blocks, -1);
+    auto st = testutil::run_mix(
+        [&] {
+            const int b = static_cast<int>(get_block_idx());
+            set_intra_block(PIPE_FIX, kFree);
+            set_intra_block(PIPE_FIX, kFree);
+            for (int t = 0; t < kTiles; ++t) {
+                wait_intra_block(PIPE_FIX, kReady);
+                got[kTiles * b + t] = fifo[2 * b + t % 2];
+                work(8);  // the matmul on the tile
+            }
+        },
+        [&] {
+            if (get_subblockid() != 0) return;
+            const int b = static_cast<int>(get_block_idx());
+            for (int t = 0; t < kTiles; ++t) {
+                if (t == 2) wait_intra_block(PIPE_V, kFree);
+                work(8);  // dequantising the tile
+                fifo[2 * b + t % 2] = 10 * b + t;
+                set_intra_block(PIPE_MTE3, kReady);
+            }
+            wait_intra_block(PIPE_V, kFree);  // the advance free never waited for, as a FIFO's teardown takes it
+        },
+        blocks);
+    ASSERT_TRUE(st.ok()) << st.message;
+    std::vector<int32_t> want;
+    for (int b = 0; b < blocks; ++b)
+        for (int t = 0; t < kTiles; ++t) want.push_back(10 * b + t);
+    EXPECT_EQ(got, want);
+}
+
+// One block, and more blocks than one host thread's share (the parallel.*
+// runs use 1 and 3 threads): each group's order is its own.
+INSTANTIATE_TEST_SUITE_P(Blocks, MixA5Schedule, testing::Values(1, 4));

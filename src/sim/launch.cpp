@@ -1,6 +1,7 @@
 // Execution of a launch: every simulated core is a fiber. Serially (one host
-// thread) a core runs until it finishes or blocks on a flag, then the
-// lowest-numbered runnable core continues. In parallel, each host thread
+// thread) a core runs until it finishes, blocks on a flag or reaches a
+// synchronisation point, then the ready core with the lowest progress clock
+// (the lowest-numbered among equals) continues. In parallel, each host thread
 // runs the blocks of its own physical cores the same way, and the threads
 // meet only at cross-core flags, so a kernel without data races computes the
 // same bytes whatever the thread count (docs/semantics.md, "Host threads").
@@ -617,6 +618,20 @@ void Launch::block_until(Core& c, const SourceLoc& loc, std::unique_lock<std::mu
     s.describe = nullptr;
 }
 
+void Launch::sync_point(Core& c, std::unique_lock<std::mutex>& held, uint64_t stamp) {
+    CoreSlot& s = slot_of(c);
+    const uint64_t now = c.ops + s.skew;
+    if (stamp > now) s.skew += stamp - now;
+    // The core is Runnable while it runs: pick() weighs its clock against
+    // the others' and returns it when no ready core is behind it, in which
+    // case it goes on without a fiber switch.
+    Lane& lane = lane_of(phys_of(c));
+    if (pick(lane.active, held) == &s) return;
+    held.unlock();
+    yield_from(s);  // returns when the scheduler picks it again
+    held.lock();
+}
+
 void Launch::yield_core(Core& c, const SourceLoc& loc, std::unique_lock<std::mutex>& held) {
     CoreSlot& s = slot_of(c);
     s.ready = [] { return true; };
@@ -647,18 +662,33 @@ auto held_at(const std::vector<T>& v, int index, int flag) -> std::decay_t<declt
 }
 }  // namespace
 
-bool Launch::ffts_add(int to, int flag, const SignalSite& site) {
+void Launch::push_stamp(uint64_t key, uint32_t held_before, uint64_t stamp) {
+    Stamps& r = stamps_[key];
+    r.t[(r.head + held_before) % r.t.size()] = stamp;
+}
+uint64_t Launch::pop_stamp(uint64_t key) {
+    Stamps& r = stamps_[key];
+    const uint64_t t = r.t[r.head];
+    r.head = (r.head + 1) % r.t.size();
+    return t;
+}
+
+bool Launch::ffts_add(int to, int flag, const SignalSite& site, uint64_t stamp) {
     uint32_t& n = counters_at(ffts_, to, core_count())[flag];
     if (n >= kFlagCounterMax) return false;
+    push_stamp(stamp_key(0, to, flag), n, stamp);
     ++n;
     counters_at(ffts_from_, to, core_count())[flag] = site;
     return true;
 }
 uint32_t Launch::ffts_held(int core, int flag) const { return held_at(ffts_, core, flag); }
-void Launch::ffts_take(int core, int flag) { --counters_at(ffts_, core, core_count())[flag]; }
+uint64_t Launch::ffts_take(int core, int flag) {
+    --counters_at(ffts_, core, core_count())[flag];
+    return pop_stamp(stamp_key(0, core, flag));
+}
 
 Launch::BarrierArrival Launch::ffts_barrier_add(int mode, int key, const std::vector<int>& members, int from, int flag,
-                                                const SignalSite& site) {
+                                                const SignalSite& site, uint64_t stamp) {
     auto [it, fresh] = ffts_barriers_.try_emplace({mode, key});
     FftsBarrier& b = it->second;
     if (fresh) {
@@ -677,28 +707,41 @@ Launch::BarrierArrival Launch::ffts_barrier_add(int mode, int key, const std::ve
     }
     ++n;
     b.pending_from[a.member][flag] = site;
+    // One latest stamp per flag, not one per pending signal: a member that
+    // runs rounds ahead makes an earlier round's release look later than it
+    // was, which only delays the receivers' turn (ptolab approximation).
+    b.latest[flag] = std::max(b.latest[flag], stamp);
     for (auto& p : b.pending)
         if (p[flag] == 0) return a;
     for (auto& p : b.pending) --p[flag];
     a.complete = true;
+    a.stamp = b.latest[flag];
+    b.latest[flag] = 0;
     return a;
 }
 
-bool Launch::intra_add(int to, int flag, const SignalSite& site) {
+bool Launch::intra_add(int to, int flag, const SignalSite& site, uint64_t stamp) {
     uint32_t& n = counters_at(intra_, to, core_count())[flag];
     if (n >= kFlagCounterMax) return false;
+    push_stamp(stamp_key(1, to, flag), n, stamp);
     ++n;
     counters_at(intra_from_, to, core_count())[flag] = site;
     return true;
 }
 uint32_t Launch::intra_held(int core, int flag) const { return held_at(intra_, core, flag); }
-void Launch::intra_take(int core, int flag) { --counters_at(intra_, core, core_count())[flag]; }
+uint64_t Launch::intra_take(int core, int flag) {
+    --counters_at(intra_, core, core_count())[flag];
+    return pop_stamp(stamp_key(1, core, flag));
+}
 
-bool Launch::syncall_arrive(int kind, int total) {
+bool Launch::syncall_arrive(int kind, int total, uint64_t stamp) {
     SyncAllBarrier& b = syncall_[kind];
+    b.latest = std::max(b.latest, stamp);
     if (++b.arrived < total) return false;
     b.arrived = 0;
     ++b.round;
+    b.released = b.latest;
+    b.latest = 0;
     return true;
 }
 
@@ -974,22 +1017,39 @@ void lock_polling(std::unique_lock<std::mutex>& lk) {
 }
 }  // namespace
 
-// After a fault, only cores numbered below the faulting one still run.
+// The ready core with the lowest progress clock, the lowest-numbered among
+// equals (docs/semantics.md, "Which core runs next"). After a fault, only cores
+// numbered below the faulting one still run.
 CoreSlot* Launch::pick(const CoreSet& cores, std::unique_lock<std::mutex>& lk) {
     const int stop = fault_index_.load(std::memory_order_relaxed);
     CoreSlot* yielded = nullptr;  // the first core that gave its turn away
+    CoreSlot* best = nullptr;
+    uint64_t best_clock = 0;
+    auto consider = [&](CoreSlot* s) {
+        const uint64_t t = s->core.ops + s->skew;
+        if (!best || t < best_clock) {
+            best = s;
+            best_clock = t;
+        }
+    };
     for (CoreSlot* s : cores) {
         if (s->core.index >= stop) break;
-        if (s->state == CoreSlot::State::Runnable) return s;
-        if (s->state == CoreSlot::State::Blocked) {
+        if (s->state == CoreSlot::State::Runnable) {
+            consider(s);
+        } else if (s->state == CoreSlot::State::Blocked) {
             if (!lk.owns_lock()) lock_polling(lk);
             if (s->yielded) {
                 if (!yielded) yielded = s;
                 continue;
             }
-            if (s->ready()) return s;
+            if (s->ready()) consider(s);
         }
+        // Nothing later can be earlier, and ties go to the lower number: a
+        // launch of cores that never wait (all at clock 0 until they run)
+        // takes the first, without scanning the rest.
+        if (best && best_clock == 0) return best;
     }
+    if (best) return best;
     if (!lk.owns_lock()) lock_polling(lk);
     // Only cores that gave their turn away are left: every one of them gets
     // its turn back, so the lowest does not take every round.

@@ -14,6 +14,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace ptosim {
@@ -67,6 +68,10 @@ struct CoreSlot {
     void* tsan_sched = nullptr;
     bool unwind = false;  // resumed only to unwind its stack (the launch ended without it)
     bool yielded = false;  // gave its turn away (yield_core): picked after every other ready core
+    // The core's progress clock is core.ops + skew: its issued instructions,
+    // plus the time it spent waiting (a wait moves the clock on to the
+    // signal's). The scheduler resumes the ready core with the lowest clock.
+    uint64_t skew = 0;
 };
 
 // A2A3 FFTS flags (16 per core) and A5 intra-block flags (32 per core),
@@ -124,6 +129,15 @@ public:
     void signalled();
     // Lets every other ready core run before `c` continues (ptosim::yield_core).
     void yield_core(Core& c, const SourceLoc& loc, std::unique_lock<std::mutex>& held);
+    // The progress clock of running core `c` (docs/semantics.md, "Which core runs next"):
+    // its instruction count plus the time it spent waiting. Only its own host
+    // thread reads it while `c` is suspended or running.
+    uint64_t clock_of(const Core& c) const { return c.ops + slot_of(c).skew; }
+    // A synchronisation point of core `c` (it signalled, or a wait of it was
+    // satisfied by a signal stamped `stamp`): its clock moves on to `stamp`
+    // if that is later, and the core gives its host thread to a ready core
+    // with a lower clock, if there is one. With lock() held as `held`.
+    void sync_point(Core& c, std::unique_lock<std::mutex>& held, uint64_t stamp = 0);
     // Suspends core `c` until ready() holds (ptosim::block_until).
     void block_until(Core& c, const SourceLoc& loc, std::unique_lock<std::mutex>& held, const std::function<bool()>& ready,
                      const std::function<std::string()>& describe);
@@ -132,12 +146,15 @@ public:
     // lock() held. The counters are 4 bits: an add that finds one full
     // changes nothing and returns false, and the caller faults.
     //
+    // Every signal carries a stamp, the sender's clock when it was made; a
+    // wait takes the oldest signal of its counter and returns its stamp.
+    //
     // A2A3 FFTS flags, counted per receiving core: one more signal on flag
     // `flag` of core `to`, sent from `site`.
-    bool ffts_add(int to, int flag, const SignalSite& site);
+    bool ffts_add(int to, int flag, const SignalSite& site, uint64_t stamp);
     // The signals FFTS flag `flag` of `core` holds; a satisfied wait_flag_dev takes one.
     uint32_t ffts_held(int core, int flag) const;
-    void ffts_take(int core, int flag);
+    uint64_t ffts_take(int core, int flag);
     // FFTS signals that release their receivers only once every member has
     // sent one (modes 0 and 1, and mode 2 from the Vector side). Barrier
     // (mode, key) is created with `members` (core indices) on first use;
@@ -148,20 +165,24 @@ public:
         int member = -1;        // the position of `from` among the members
         bool full = false;      // its pending counter was full: nothing changed
         bool complete = false;  // every member has now signalled: one pending signal of each was taken
+        uint64_t stamp = 0;     // when complete: the latest stamp among the signals that completed it
     };
     BarrierArrival ffts_barrier_add(int mode, int key, const std::vector<int>& members, int from, int flag,
-                                    const SignalSite& site);
+                                    const SignalSite& site, uint64_t stamp);
     // A5 intra-block flags, counted per receiving core (as the FFTS flags).
-    bool intra_add(int to, int flag, const SignalSite& site);
+    bool intra_add(int to, int flag, const SignalSite& site, uint64_t stamp);
     uint32_t intra_held(int core, int flag) const;
-    void intra_take(int core, int flag);
+    uint64_t intra_take(int core, int flag);
     // Hardware-mode SYNCALL barriers by participant kind (a SyncAllCores
     // value): the number of the round now open and how many participants
     // arrived in it. syncall_arrive counts one more arrival and returns true
     // when it was the last of `total`: the next round opens.
+    // `stamp` is the arriving core's clock; syncall_released is the latest
+    // arrival's stamp of the last round that closed.
     uint64_t syncall_round(int kind) const { return syncall_[kind].round; }
     int syncall_arrived(int kind) const { return syncall_[kind].arrived; }
-    bool syncall_arrive(int kind, int total);
+    bool syncall_arrive(int kind, int total, uint64_t stamp);
+    uint64_t syncall_released(int kind) const { return syncall_[kind].released; }
     // The last cross-core signal a core sent, for deadlock reports.
     void note_signal(const Core& from, std::string s);
 
@@ -216,7 +237,9 @@ private:
     Status prepare();
     Status admit(int group, int phys);
     void retire(int phys);
-    // The lowest-numbered core of `cores` that can run. Takes `lk` (the
+    // The core of `cores` that can run with the lowest progress clock (the
+    // lowest-numbered among equals; cores that gave their turn away only
+    // when no other can run). Takes `lk` (the
     // launch lock) only to ask a blocked core whether it can continue, and
     // always before it returns null.
     CoreSlot* pick(const CoreSet& cores, std::unique_lock<std::mutex>& lk);
@@ -289,8 +312,22 @@ private:
     std::vector<std::array<SignalSite, kFftsFlags>> ffts_from_;
     std::vector<std::array<uint32_t, kIntraBlockFlags>> intra_;
     std::vector<std::array<SignalSite, kIntraBlockFlags>> intra_from_;
+    // The stamps of the signals a counter holds, oldest first (at most
+    // kFlagCounterMax), by counter: (0 FFTS / 1 intra-block, core, flag).
+    // Only counters that were signalled have one.
+    struct Stamps {
+        std::array<uint64_t, kFlagCounterMax + 1> t{};
+        uint32_t head = 0;
+    };
+    std::unordered_map<uint64_t, Stamps> stamps_;
+    static uint64_t stamp_key(int kind, int core, int flag) {
+        return static_cast<uint64_t>(kind) << 56 | static_cast<uint64_t>(core) << 8 | static_cast<uint64_t>(flag);
+    }
+    void push_stamp(uint64_t key, uint32_t held_before, uint64_t stamp);
+    uint64_t pop_stamp(uint64_t key);
     struct FftsBarrier {
         std::vector<int> members;
+        std::array<uint64_t, kFftsFlags> latest{};  // the latest stamp among the pending signals, by flag
         std::vector<std::array<uint32_t, kFftsFlags>> pending;  // by member
         std::vector<std::array<SignalSite, kFftsFlags>> pending_from;
     };
@@ -298,6 +335,7 @@ private:
     struct SyncAllBarrier {
         int arrived = 0;
         uint64_t round = 0;
+        uint64_t latest = 0, released = 0;  // stamps: of this round's latest arrival, of the last closed round's
     };
     std::array<SyncAllBarrier, 3> syncall_{};  // AIV, AIC, mix
     // The last cross-core signal each core sent, by sending core index, for

@@ -144,7 +144,7 @@ check::Channel intra_channel(int receiver, int flag) { return {2, receiver, flag
 void barrier_signal(Launch& l, int mode, int key, const std::vector<int>& members, const std::vector<int>& receivers,
                     const Core& from, Pipe pipe, int flag, const SourceLoc& loc) {
     const SignalSite site{loc, from.index};
-    const Launch::BarrierArrival a = l.ffts_barrier_add(mode, key, members, from.index, flag, site);
+    const Launch::BarrierArrival a = l.ffts_barrier_add(mode, key, members, from.index, flag, site, l.clock_of(from));
     if (a.full)
         counter_full("ffts_cross_core_sync: FFTS flag " + std::to_string(flag) + " of " + from.name() + " (pending barrier)",
                      loc);
@@ -157,7 +157,7 @@ void barrier_signal(Launch& l, int mode, int key, const std::vector<int>& member
         check::forward(l, in, out);
     }
     for (int r : receivers)
-        if (!l.ffts_add(r, flag, site)) counter_full(ffts_counter(l, r, flag), loc);
+        if (!l.ffts_add(r, flag, site, a.stamp)) counter_full(ffts_counter(l, r, flag), loc);
     l.signalled();
 }
 
@@ -230,7 +230,7 @@ void ffts_cross_core_sync(const SourceLoc& loc, Pipe pipe, uint64_t config) {
                            "a mix launch (--cce-aicore-arch=dav-c220)");
             if (c.type == CoreType::AIC) {
                 for (int r : aivs()) {
-                    if (!l.ffts_add(r, flag, {loc, c.index})) counter_full(ffts_counter(l, r, flag), loc);
+                    if (!l.ffts_add(r, flag, {loc, c.index}, l.clock_of(c))) counter_full(ffts_counter(l, r, flag), loc);
                     check::signal(l, c, pipe, ffts_channel(r, flag));
                 }
                 l.signalled();
@@ -243,6 +243,7 @@ void ffts_cross_core_sync(const SourceLoc& loc, Pipe pipe, uint64_t config) {
                            " in config bits 4-5 is not defined; use 0 (all cores of a type), 1 (Vector sub-blocks of a "
                            "group) or 2 (Cube and its Vector sub-blocks)");
     }
+    l.sync_point(c, held);
 }
 
 void wait_flag_dev(const SourceLoc& loc, int64_t flag) {
@@ -257,8 +258,9 @@ void wait_flag_dev(const SourceLoc& loc, int64_t flag) {
         return "wait_flag_dev(" + std::to_string(f) + ") needs 1 release of FFTS flag " + std::to_string(f) +
                ", has " + std::to_string(l.ffts_held(me, f));
     });
-    l.ffts_take(me, f);
+    const uint64_t stamp = l.ffts_take(me, f);
     check::acquire(l, c, ffts_channel(c.index, static_cast<int>(flag)));
+    l.sync_point(c, held, stamp);
 }
 
 void set_intra_block(const SourceLoc& loc, Pipe pipe, int64_t id) {
@@ -283,11 +285,12 @@ void set_intra_block(const SourceLoc& loc, Pipe pipe, int64_t id) {
         to = l.group_member(c, 0).index;
         flag = static_cast<int>(id % 16 + 16 * c.subblock_id);
     }
-    if (!l.intra_add(to, flag, {loc, c.index}))
+    if (!l.intra_add(to, flag, {loc, c.index}, l.clock_of(c)))
         counter_full("set_intra_block: intra-block flag " + std::to_string(flag) + " of " + l.core_name(to), loc);
     check::signal(l, c, pipe, intra_channel(to, flag));
     l.note_signal(c, c.name() + " -> " + l.core_name(to) + " intra-block flag " + std::to_string(flag) + " at " + loc.str());
     l.signalled();
+    l.sync_point(c, held);
 }
 
 void wait_intra_block(const SourceLoc& loc, Pipe pipe, int64_t id) {
@@ -306,8 +309,9 @@ void wait_intra_block(const SourceLoc& loc, Pipe pipe, int64_t id) {
         return "wait_intra_block(" + std::to_string(flag) + ") needs 1 signal on intra-block flag " +
                std::to_string(flag) + ", has " + std::to_string(l.intra_held(me, flag));
     });
-    l.intra_take(me, flag);
+    const uint64_t stamp = l.intra_take(me, flag);
     check::acquire(l, c, intra_channel(c.index, flag));
+    l.sync_point(c, held, stamp);
 }
 
 }  // namespace ptosim::intr
@@ -359,12 +363,14 @@ void syncall_hard(const SourceLoc& loc, SyncAllCores who) {
     l.note_signal(c, c.name() + " arrived at SYNCALL<" + kind_name(who) + "> at " + loc.str());
     const check::Channel round{3, kind, static_cast<int64_t>(gen), 0};
     check::contribute(l, c, round);
-    if (l.syncall_arrive(kind, total)) l.signalled();
+    if (l.syncall_arrive(kind, total, l.clock_of(c))) l.signalled();
     block_until(c, loc, held, [&l, kind, gen] { return l.syncall_round(kind) != gen; }, [&l, kind, total, who] {
         return std::string("SYNCALL<") + kind_name(who) + "> (hardware mode) waits for all " + std::to_string(total) +
                " participating cores of the launch; " + std::to_string(l.syncall_arrived(kind)) + " have arrived";
     });
     check::acquire_all(l, c, round);
+    // Every participant leaves the barrier at the latest arrival's clock.
+    l.sync_point(c, held, l.syncall_released(kind));
 }
 
 void syncall_soft(const SourceLoc& loc, SyncAllCores who, int32_t* workspace, uint64_t ub_bytes, int32_t used_cores) {
@@ -417,6 +423,8 @@ void syncall_soft(const SourceLoc& loc, SyncAllCores who, int32_t* workspace, ui
                "; a zero-initialised workspace and every core calling SYNCALL equally often are required)";
     });
     check::acquire_all(l, c, round);
+    // The slots carry no stamp: the core goes on at its own clock.
+    l.sync_point(c, held);
 }
 
 }  // namespace ptosim::intr
