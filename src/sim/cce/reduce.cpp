@@ -48,21 +48,28 @@ T tree_sum_any(T* v, uint32_t n) {
     }
 }
 
-// Index of the first extreme among the given slots; a NaN never wins over a
-// number (not documented).
-template <class T>
-uint32_t extreme(Red red, const uint8_t* ub, const Operand& src, const SlotOffsets& at, uint32_t r,
-                 std::span<const uint32_t> slots) {
-    uint32_t best = slots[0];
-    double bv = to_double(load<T>(ub, at(src, r, best)));
-    for (uint32_t j : slots.subspan(1)) {
-        const double x = to_double(load<T>(ub, at(src, r, j)));
+// Which of value(0) .. value(n - 1) is the first extreme; a NaN never wins
+// over a number (not documented).
+template <class V>
+uint32_t first_extreme(Red red, uint32_t n, V&& value) {
+    uint32_t best = 0;
+    double bv = value(0);
+    for (uint32_t k = 1; k < n; ++k) {
+        const double x = value(k);
         if (std::isnan(bv) ? !std::isnan(x) : (red == Red::Max ? x > bv : x < bv)) {
-            best = j;
+            best = k;
             bv = x;
         }
     }
     return best;
+}
+
+// The slot of the first extreme among the given slots.
+template <class T>
+uint32_t extreme(Red red, const uint8_t* ub, const Operand& src, const SlotOffsets& at, uint32_t r,
+                 std::span<const uint32_t> slots) {
+    return slots[first_extreme(red, static_cast<uint32_t>(slots.size()),
+                               [&](uint32_t k) { return to_double(load<T>(ub, at(src, r, slots[k]))); })];
 }
 
 OpRecord reduce_record(const Core& c, const char* op, Dt d, const Plan& p, const Operand& src, uint64_t dst,
@@ -159,6 +166,11 @@ void vgreduce(const SourceLoc& loc, const char* op, Red red, Dt d, uint64_t dst,
                         for (uint32_t j : in) v[j - b * per_block] = load<T>(ub, at(s, r, j));
                     }
                     store(ub, to, tree_sum_any(v, per_block));
+                } else if (in.size() == per_block) {
+                    // A full block: extreme's choice over a local copy of it.
+                    T v[32];
+                    std::memcpy(v, ub + at(s, r, b * per_block), kBlock);
+                    store(ub, to, v[first_extreme(red, per_block, [&](uint32_t k) { return to_double(v[k]); })]);
                 } else {
                     store(ub, to, load<T>(ub, at(s, r, extreme<T>(red, ub, s, at, r, in))));
                 }
