@@ -140,6 +140,25 @@ __global__ __aicore__ void gatherb(__gm__ uint32_t* o, __gm__ uint32_t* table, _
     out(o, kOut, 128 * 4);
 }
 
+// scatter_vnchwconv_b32 of two repeats whose destinations step 32 blocks:
+// the first repeat's blocks all lie in UB's 192 KiB (the last one its final
+// 32 bytes), the second repeat's last one starts 32 blocks later, past the
+// end; every source block is inside.
+__global__ __aicore__ void transpose_past_ub() {
+    uint64_t src[16], dst[16];
+    for (int i = 0; i < 16; ++i) {
+        src[i] = kA + i * 32;
+        dst[i] = 192 * 1024 - 2048 + i * 32;
+    }
+    dst[15] = 192 * 1024 - 32;
+    set_va_reg_sb(VA2, src);
+    set_va_reg_sb(VA3, src + 8);
+    set_va_reg_sb(VA0, dst);
+    set_va_reg_sb(VA1, dst + 8);
+    scatter_vnchwconv_b32(VA0, VA2, 2, 32, 1);
+}
+
+extern "C" void launch_transpose_past_ub(void* st) { transpose_past_ub<<<1, nullptr, st>>>(); }
 extern "C" void launch_gatherb(uint32_t* o, uint32_t* t, uint32_t* f, void* st) { gatherb<<<1, nullptr, st>>>(o, t, f); }
 extern "C" void launch_sort32(uint32_t* o, float* s, uint32_t* i, void* st) { sort32<<<1, nullptr, st>>>(o, s, i); }
 extern "C" void launch_merge(uint32_t* o, uint32_t* l, void* st) { merge<<<1, nullptr, st>>>(o, l); }

@@ -28,6 +28,7 @@ void launch_past_ub(float*, void*);
 void launch_leave_partial_mask(void*);
 void launch_adds_under_incoming_mask(float*, float*, void*);
 void launch_exp_in_place_and_shifted(float*, float*, void*);
+void launch_float_runs(float*, float*, float*, float*, void*);
 void launch_burst_past_allocation(float*, void*);
 void launch_counted_row_tails(float*, float*, void*);
 void launch_counted_wide_rows(float*, float*, void*);
@@ -244,6 +245,42 @@ TEST_F(Cce, ExpInPlaceAndShiftedKeepsEachElementsValueAndOrder) {
     for (int i = 0; i < 8; ++i) EXPECT_EQ(r[128 + i], i < 7 ? chain[i] : 0.0f) << i;
     EXPECT_EQ(r[129], 1.0f);
     EXPECT_EQ(r[131], static_cast<float>(std::exp(static_cast<double>(std::exp(1.0f)))));
+}
+
+// docs/intrinsics/vector.md: float add, max, min, div and the scalar forms
+// go a run at a time in float arithmetic; each result is still the double
+// result rounded once to float, and max/min keep the first operand when it
+// is NaN. A destination shifted against its source keeps the element order.
+TEST_F(Cce, FloatRunsRoundAsTheDoubleResultAndKeepTheOrderOfAShiftedDestination) {
+    const float inf = INFINITY, nan = NAN, sub = 1e-45f, big = 3e38f;
+    const float specials[] = {nan, inf, -inf, 0.0f, -0.0f, sub, -sub, 1e-40f, big, -big, 1.0f, -2.5f, 0.1f};
+    constexpr int n = 13;
+    std::vector<float> a(64), b(64);
+    for (int i = 0; i < 64; ++i) {
+        a[i] = specials[i % n];
+        b[i] = specials[(i / n + i * 3) % n];
+    }
+    float* da = device(a);
+    float* db = device(b);
+    float* dc = device(iota(64, 1.0f));
+    float* out = device(std::vector<float>(448, -1.0f));
+    launch_float_runs(out, da, db, dc, stream);
+    const std::vector<float> r = back(out, 448);
+    const auto same = [](float x, float y) { return std::memcmp(&x, &y, 4) == 0; };
+    const auto once = [](double v) { return static_cast<float>(v); };
+    for (int i = 0; i < 64; ++i) {
+        const double x = a[i], y = b[i];
+        EXPECT_TRUE(same(r[i], once(x + y))) << "vadd " << i << ": " << r[i];
+        EXPECT_TRUE(same(r[64 + i], std::isnan(x) || x > y ? a[i] : b[i])) << "vmax " << i << ": " << r[64 + i];
+        EXPECT_TRUE(same(r[128 + i], std::isnan(x) || x < y ? a[i] : b[i])) << "vmin " << i << ": " << r[128 + i];
+        EXPECT_TRUE(same(r[192 + i], once(x / y))) << "vdiv " << i << ": " << r[192 + i];
+        EXPECT_TRUE(same(r[256 + i], once(x * 3.0))) << "vmuls " << i << ": " << r[256 + i];
+        EXPECT_TRUE(same(r[320 + i], std::isnan(x) || x > 0.5 ? a[i] : 0.5f)) << "vmaxs " << i << ": " << r[320 + i];
+    }
+    // c = 1, 2, 3, ...: element k + 1 becomes twice the element k just
+    // written, 2^(k+1); read before any write, it would be 2 * (k + 1).
+    for (int k = 0; k <= 20; ++k) EXPECT_EQ(r[384 + k], std::ldexp(1.0f, k)) << k;
+    for (int k = 21; k < 64; ++k) EXPECT_EQ(r[384 + k], 1.0f + k) << k;
 }
 
 // docs/intrinsics/vector.md, "vcopy in counter mode".

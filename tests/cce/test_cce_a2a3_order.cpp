@@ -6,6 +6,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 extern "C" {
@@ -14,6 +15,7 @@ void launch_merge(uint32_t*, uint32_t*, void*);
 void launch_gather(uint32_t*, uint32_t*, uint32_t*, uint32_t*, void*);
 void launch_gatherb(uint32_t*, uint32_t*, uint32_t*, void*);
 void launch_transpose(uint16_t*, uint32_t*, uint8_t*, uint16_t*, uint32_t*, uint8_t*, void*);
+void launch_transpose_past_ub(void*);
 }
 
 namespace {
@@ -102,6 +104,16 @@ TEST_F(CceOrder, VgatherbCopiesWholeBlocksThroughOffsetsAtItsBlockStride) {
     for (int blk = 0; blk < 16; ++blk)
         for (int w = 0; w < 8; ++w)
             EXPECT_EQ(r[blk * 8 + w], blk % 2 ? 7u : table[offs[blk / 2] / 4 + w]) << blk << "," << w;
+}
+
+// docs/intrinsics/transpose.md, "Bounds": the first block outside UB, in
+// repeat order, faults naming its side and bytes.
+TEST_F(CceOrder, ScatterVnchwconvPastUbFaultsNamingTheFirstBlockOutside) {
+    launch_transpose_past_ub(stream);
+    EXPECT_NE(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    const std::string m = aclGetRecentErrMsg();
+    EXPECT_NE(m.find("scatter_vnchwconv_b32 dst: bytes [0x303e0, 0x30400) lie outside UB"), std::string::npos) << m;
+    EXPECT_NE(m.find("order_kernels.cpp:"), std::string::npos) << m;
 }
 
 TEST_F(CceOrder, ScatterVnchwconvTransposesThroughTheVaRegisters) {

@@ -132,6 +132,35 @@ __global__ __aicore__ void exp_in_place_and_shifted(__gm__ float* out, __gm__ fl
     copy_ubuf_to_gm_align_b32(out, ub<float>(kA), 0, 1, 136 * 4, 0, 0, 0, 0);
 }
 
+// The float operations a run at a time: vadd, vmax, vmin and vdiv of 64
+// floats holding NaNs, infinities, signed zeros and subnormals (one repeat)
+// into out[0..256), vmuls by 3 and vmaxs by 0.5 into out[256..384); then
+// c + c in counter mode (20 elements) with the destination one element past
+// both sources, so that each element doubles the one just written, into
+// out[384..448).
+__global__ __aicore__ void float_runs(__gm__ float* out, __gm__ float* a, __gm__ float* b, __gm__ float* c) {
+    constexpr uint64_t kC = 0x1000;
+    copy_gm_to_ubuf_align_b32(ub<float>(kA), a, 0, 1, 64 * 4, 0, 0, 0, 0);
+    copy_gm_to_ubuf_align_b32(ub<float>(kB), b, 0, 1, 64 * 4, 0, 0, 0, 0);
+    copy_gm_to_ubuf_align_b32(ub<float>(kC), c, 0, 1, 64 * 4, 0, 0, 0, 0);
+    mte2_to_v();
+    vadd(ub<float>(kOut), ub<float>(kA), ub<float>(kB), 1, 1, 1, 1, 8, 8, 8);
+    vmax(ub<float>(kOut + 256), ub<float>(kA), ub<float>(kB), 1, 1, 1, 1, 8, 8, 8);
+    vmin(ub<float>(kOut + 512), ub<float>(kA), ub<float>(kB), 1, 1, 1, 1, 8, 8, 8);
+    vdiv(ub<float>(kOut + 768), ub<float>(kA), ub<float>(kB), 1, 1, 1, 1, 8, 8, 8);
+    vmuls(ub<float>(kOut + 1024), ub<float>(kA), 3.0f, 1, 1, 1, 8, 8);
+    vmaxs(ub<float>(kOut + 1280), ub<float>(kA), 0.5f, 1, 1, 1, 8, 8);
+    pipe_barrier(PIPE_V);
+    set_mask_count();
+    set_vector_mask(0, 20);
+    vadd(ub<float>(kC + 4), ub<float>(kC), ub<float>(kC), 0, 1, 1, 1, 8, 8, 8);
+    set_mask_norm();
+    set_vector_mask(-1, -1);
+    v_to_mte3();
+    copy_ubuf_to_gm_align_b32(out, ub<float>(kOut), 0, 1, 384 * 4, 0, 0, 0, 0);
+    copy_ubuf_to_gm_align_b32(out + 384, ub<float>(kC), 0, 1, 64 * 4, 0, 0, 0, 0);
+}
+
 // vcopy in counter mode with a repeat per row, as pto-isa's TEXTRACT copies
 // each row's tail: 4 rows of 16 floats (2 blocks a row) into rows of 32 (4
 // blocks), the count of 5 applying to every row.
@@ -272,6 +301,9 @@ extern "C" void launch_past_ub(float* out, void* s) { past_ub<<<1, nullptr, s>>>
 extern "C" void launch_leave_partial_mask(void* s) { leave_partial_mask<<<1, nullptr, s>>>(); }
 extern "C" void launch_exp_in_place_and_shifted(float* out, float* src, void* s) {
     exp_in_place_and_shifted<<<1, nullptr, s>>>(out, src);
+}
+extern "C" void launch_float_runs(float* out, float* a, float* b, float* c, void* s) {
+    float_runs<<<1, nullptr, s>>>(out, a, b, c);
 }
 extern "C" void launch_counted_row_tails(float* out, float* src, void* s) { counted_row_tails<<<1, nullptr, s>>>(out, src); }
 extern "C" void launch_counted_wide_rows(float* out, float* src, void* s) { counted_wide_rows<<<1, nullptr, s>>>(out, src); }

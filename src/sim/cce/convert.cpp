@@ -60,8 +60,12 @@ void vconv(const SourceLoc& loc, const char* op, Dt from, Dt to, Round rnd, uint
                     return convert<T>(x, float_src, rnd, wrap ? Overflow::Wrap : Overflow::Saturate);
                 }
             };
-            thread_local std::vector<T> staged;
-            staged.resize(size_t(p.repeats) * p.per_repeat);
+            // The staging buffers are found once per instruction, not per run
+            // (a thread_local's address costs a call in a shared library).
+            thread_local std::vector<T> staged_buf;
+            thread_local std::vector<float> row_buf;
+            staged_buf.resize(size_t(p.repeats) * p.per_repeat);
+            T* const staged = staged_buf.data();
             size_t k = 0;
             // float <-> half in nearest even (or exact): a run at a time through
             // the row conversions ptolab's own TCVT uses (F16C where the host
@@ -69,15 +73,15 @@ void vconv(const SourceLoc& loc, const char* op, Dt from, Dt to, Round rnd, uint
             constexpr bool to_half = std::is_same_v<F, float> && std::is_same_v<T, half>;
             constexpr bool from_half = std::is_same_v<F, half> && std::is_same_v<T, float>;
             if ((to_half && (rnd == Round::None || rnd == Round::Rint)) || (from_half && rnd == Round::None)) {
-                thread_local std::vector<float> row;
+                if constexpr (to_half) row_buf.resize(size_t(p.per_repeat) * p.repeats);
+                float* const row = row_buf.data();
                 each_run(p, widest, adj, [&](uint32_t rr, uint32_t j0, uint32_t n) {
                     const uint8_t* const from_bytes = ub + os.at(rr, j0);
                     if constexpr (to_half) {
-                        row.resize(n);
-                        std::memcpy(row.data(), from_bytes, size_t(n) * sizeof(float));
-                        float_to_half_row(row.data(), reinterpret_cast<uint8_t*>(staged.data() + k), static_cast<int>(n));
+                        std::memcpy(row, from_bytes, size_t(n) * sizeof(float));
+                        float_to_half_row(row, reinterpret_cast<uint8_t*>(staged + k), static_cast<int>(n));
                     } else if constexpr (from_half) {
-                        half_row_to_float(from_bytes, staged.data() + k, static_cast<int>(n));
+                        half_row_to_float(from_bytes, staged + k, static_cast<int>(n));
                     }
                     k += n;
                 });
@@ -87,10 +91,11 @@ void vconv(const SourceLoc& loc, const char* op, Dt from, Dt to, Round rnd, uint
                     for (uint32_t e = 0; e < n; ++e) staged[k++] = one(load<F>(from_bytes, e * sizeof(F)));
                 });
             }
+            // A run is contiguous in the destination too: one copy, in element order.
             k = 0;
             each_run(p, widest, adj, [&](uint32_t rr, uint32_t j0, uint32_t n) {
-                uint8_t* const to_bytes = ub + od.at(rr, j0);
-                for (uint32_t e = 0; e < n; ++e) store(to_bytes, e * sizeof(T), staged[k++]);
+                std::memcpy(ub + od.at(rr, j0), staged + k, size_t(n) * sizeof(T));
+                k += n;
             });
         });
     });

@@ -162,6 +162,62 @@ inline T with_scalar(Sca op, T a, T s, T d) {
 }
 
 
+// The float forms of the frequent binary operations in float arithmetic:
+// binary<float> computes them in double and rounds once to float, which for
+// +, -, * and / is the float operation's own correctly rounded result (a
+// double holds more than twice float's 24 bits, so the double rounding is
+// innocuous), NaNs and infinities included; max and min compare the same
+// values. Bit-identical, and plain enough for the compiler's vector code.
+template <Bin B>
+constexpr bool float_fast_v = B == Bin::Add || B == Bin::Sub || B == Bin::Mul || B == Bin::Div || B == Bin::Max ||
+                              B == Bin::Min;
+template <Bin B>
+inline float float_op(float a, float b) {
+    if constexpr (B == Bin::Add) return a + b;
+    else if constexpr (B == Bin::Sub) return a - b;
+    else if constexpr (B == Bin::Mul) return a * b;
+    else if constexpr (B == Bin::Div) return a / b;
+    // `|` rather than `||`: one select, no branch, for the vector code.
+    else if constexpr (B == Bin::Max) return (a != a) | (a > b) ? a : b;
+    else return (a != a) | (a < b) ? a : b;
+}
+template <Bin B>
+struct FloatOp {
+    float operator()(float a, float b) const { return float_op<B>(a, b); }
+};
+
+// Whether a run of `bytes` at d can be worked a chunk of elements at a time
+// and give what the element loop gives: the source is the destination
+// itself (each element is read before it is written) or lies apart from it.
+// A destination shifted against its source keeps the element loop.
+inline bool chunkable(const uint8_t* d, const uint8_t* s, uint64_t bytes) {
+    return d == s || d + bytes <= s || s + bytes <= d;
+}
+
+// d[k] = f(a[k], b[k]) for k < n floats (b: null for a scalar operand `sv`),
+// 16 at a time through locals, which the compiler turns into vector code.
+// Callers check chunkable() for every source.
+template <class F>
+inline void float_chunks(uint8_t* d, const uint8_t* a, const uint8_t* b, float sv, uint32_t n, F&& f) {
+    constexpr uint32_t W = 16;
+    uint32_t k = 0;
+    for (; k + W <= n; k += W) {
+        float x[W], y[W], r[W];
+        std::memcpy(x, a + k * 4, sizeof x);
+        if (b) std::memcpy(y, b + k * 4, sizeof y);
+        else std::fill(y, y + W, sv);
+        for (uint32_t i = 0; i < W; ++i) r[i] = f(x[i], y[i]);
+        std::memcpy(d + k * 4, r, sizeof r);
+    }
+    for (; k < n; ++k) {
+        float x, y = sv;
+        std::memcpy(&x, a + k * 4, 4);
+        if (b) std::memcpy(&y, b + k * 4, 4);
+        const float r = f(x, y);
+        std::memcpy(d + k * 4, &r, 4);
+    }
+}
+
 // The operation as a compile-time constant for the frequent ones, so that
 // binary/unary/with_scalar fold to one expression and the loop over a run
 // of elements has no switch in it (the vector code of each_run); the rest

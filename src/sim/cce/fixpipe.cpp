@@ -192,6 +192,43 @@ void fixpipe(const SourceLoc& loc, const char* op, Space dst_space, uint64_t dst
     const uint8_t* l0c = local(c, Space::L0C);
     const uint8_t* fbm = local(c, Space::FB);
     GmAtomicScope scope(c, atomic);
+    // The plain NZ -> ND copy of a float accumulator (no quantisation, ReLU
+    // or atomic add) with rows that do not overlap: the same conversion of
+    // each element as put() (through double, as it is), without put()'s
+    // switch, and row by row so the destination is written in order. The
+    // order of the writes is all that differs, and with disjoint rows and a
+    // source in L0C no write can change another's result.
+    const bool plain_nd = !atomic && mi.conv == Conv::Plain && f.relu == 0 && src_type == Dt::F32 && f.nz2nd &&
+                          f.dst_stride >= uint32_t(pn) &&
+                          (dst_type == Dt::F32 || dst_type == Dt::F16 || dst_type == Dt::BF16);
+    if (plain_nd) {
+        const auto rows = [&](auto to_bits) {
+            using D = decltype(to_bits(0.0f));
+            for (int part = 0; part < parts; ++part) {
+                uint8_t* out = dst_space == Space::GM ? nullptr : local(*targets[part], dst_space);
+                const int ro = f.dual == 1 ? part * pm : 0, co = f.dual == 2 ? part * pn : 0;
+                for (uint32_t t = 0; t < nd_num; ++t)
+                    for (int i = 0; i < pm; ++i) {
+                        const uint64_t at = dst_at(t, i, 0);
+                        uint8_t* const to = out ? out + at : reinterpret_cast<uint8_t*>(at);
+                        // A row of a 16 x 16 fractal is 16 contiguous floats.
+                        for (int j = 0; j < pn;) {
+                            const uint8_t* const from = l0c + src_at(t, i + ro, j + co);
+                            const int n = std::min(16 - (j + co) % 16, pn - j);
+                            for (int q = 0; q < n; ++q) {
+                                const float x = static_cast<float>(double(ld<float>(from + 4 * q)));
+                                st<D>(to + uint64_t(j + q) * sizeof(D), to_bits(x));
+                            }
+                            j += n;
+                        }
+                    }
+            }
+        };
+        if (dst_type == Dt::F32) rows([](float x) { return x; });
+        else if (dst_type == Dt::F16) rows([](float x) { return float_to_half_bits(x); });
+        else rows([](float x) { return float_to_bf16_bits(x); });
+        return;
+    }
     for (int part = 0; part < parts; ++part) {
         uint8_t* out = dst_space == Space::GM ? nullptr : local(*targets[part], dst_space);
         const int ro = f.dual == 1 ? part * pm : 0, co = f.dual == 2 ? part * pn : 0;

@@ -199,20 +199,53 @@ void img2col(const SourceLoc& loc, const char* op, Space dst_space, uint64_t dst
         col_off[size_t(j)] = !l0a  ? (j / 16) * frac_elems + (j % 16) * c0
                              : g.a5 ? (j / c0) * (prow / 16) * frac_elems + j % c0
                                     : (j / c0) * frac_elems + j % c0;
+    // The K index runs along a destination row without transpose and down
+    // a destination column with it. Consecutive K indices of one filter tap
+    // and real channels are consecutive in the feature map; where their
+    // destination offsets are consecutive too (L0A's C0-wide fractal rows,
+    // L0B's C0-tall fractal columns) the stretch is one copy or one padding.
+    // run[t]: how many K indices from t on form such a stretch (1: none).
+    const int64_t* const k_off = g.transpose ? row_off.data() : col_off.data();
+    thread_local std::vector<int32_t> runs;
+    runs.assign(size_t(n_k), 1);
+    for (int64_t t = n_k - 2; t >= 0; --t) {
+        const KPart &a = ks[size_t(t)], &b = ks[size_t(t + 1)];
+        if (a.channel && b.channel && a.dy == b.dy && a.dx == b.dx && b.src == a.src + 1 && k_off[t + 1] == k_off[t] + 1)
+            runs[size_t(t)] = runs[size_t(t + 1)] + 1;
+    }
+    // The tables by address, found once: a thread_local's address costs a
+    // call in a shared library.
+    const MPart* const mp = ms.data();
+    const KPart* const kp = ks.data();
+    const int32_t* const run = runs.data();
+    const int64_t* const m_off = g.transpose ? col_off.data() : row_off.data();
     const auto fill = [&](auto elem) {
         using E = decltype(elem);
         E pad_e;
         std::memcpy(&pad_e, &pad, sizeof(E));
-        for (int64_t i = 0; i < prow; ++i)
-            for (int64_t j = 0; j < pcol; ++j) {
-                const MPart& m = ms[size_t(g.transpose ? j : i)];
-                const KPart& k = ks[size_t(g.transpose ? i : j)];
+        // Element (M index u, K index t); the destinations of distinct
+        // elements are distinct and the source is another buffer, so the
+        // order of the writes does not matter: M outer, K inner.
+        for (int64_t u = 0; u < n_m; ++u) {
+            const MPart& m = mp[u];
+            uint8_t* const row = out + m_off[u] * e;
+            for (int64_t t = 0; t < n_k; ++t) {
+                const KPart& k = kp[t];
                 const int64_t iy = m.iy + k.dy, ix = m.ix + k.dx;
+                const bool inside = m.image && iy >= 0 && iy < h && ix >= 0 && ix < w;
+                uint8_t* const to = row + k_off[t] * e;
+                if (const int64_t n = run[t]; n > 1) {
+                    if (inside) std::memcpy(to, fmap + ((iy * w + ix) * c0 + k.src) * e, size_t(n * e));
+                    else
+                        for (int64_t q = 0; q < n; ++q) std::memcpy(to + q * e, &pad_e, sizeof(E));
+                    t += n - 1;
+                    continue;
+                }
                 E v = pad_e;
-                if (m.image && k.channel && iy >= 0 && iy < h && ix >= 0 && ix < w)
-                    std::memcpy(&v, fmap + ((iy * w + ix) * c0 + k.src) * e, sizeof(E));
-                std::memcpy(out + (row_off[size_t(i)] + col_off[size_t(j)]) * e, &v, sizeof(E));
+                if (inside && k.channel) std::memcpy(&v, fmap + ((iy * w + ix) * c0 + k.src) * e, sizeof(E));
+                std::memcpy(to, &v, sizeof(E));
             }
+        }
     };
     if (e == 1) fill(uint8_t{});
     else if (e == 2) fill(uint16_t{});

@@ -30,20 +30,46 @@ T tree_sum(T* v, uint32_t n) {
     return v[0];
 }
 
-// Index of the first extreme among the given slots; a NaN never wins over a
-// number (not documented).
+// tree_sum of a fixed count: the compiler keeps the tree in registers.
+template <uint32_t N, class T>
+T tree_sum_n(T* v) {
+    for (uint32_t n = N; n > 1; n /= 2)
+        for (uint32_t i = 0; i < n / 2; ++i) v[i] = add(v[2 * i], v[2 * i + 1]);
+    return v[0];
+}
+// The same sums as tree_sum(v, n), the usual counts unrolled.
 template <class T>
-uint32_t extreme(Red red, const uint8_t* ub, const Operand& src, uint32_t r, std::span<const uint32_t> slots) {
-    uint32_t best = slots[0];
-    double bv = to_double(load<T>(ub, src.at(r, best)));
-    for (uint32_t j : slots.subspan(1)) {
-        const double x = to_double(load<T>(ub, src.at(r, j)));
+T tree_sum_any(T* v, uint32_t n) {
+    switch (n) {
+    case 8: return tree_sum_n<8>(v);
+    case 16: return tree_sum_n<16>(v);
+    case 64: return tree_sum_n<64>(v);
+    default: return tree_sum(v, n);
+    }
+}
+
+// Which of value(0) .. value(n - 1) is the first extreme; a NaN never wins
+// over a number (not documented).
+template <class V>
+uint32_t first_extreme(Red red, uint32_t n, V&& value) {
+    uint32_t best = 0;
+    double bv = value(0);
+    for (uint32_t k = 1; k < n; ++k) {
+        const double x = value(k);
         if (std::isnan(bv) ? !std::isnan(x) : (red == Red::Max ? x > bv : x < bv)) {
-            best = j;
+            best = k;
             bv = x;
         }
     }
     return best;
+}
+
+// The slot of the first extreme among the given slots.
+template <class T>
+uint32_t extreme(Red red, const uint8_t* ub, const Operand& src, const SlotOffsets& at, uint32_t r,
+                 std::span<const uint32_t> slots) {
+    return slots[first_extreme(red, static_cast<uint32_t>(slots.size()),
+                               [&](uint32_t k) { return to_double(load<T>(ub, at(src, r, slots[k]))); })];
 }
 
 OpRecord reduce_record(const Core& c, const char* op, Dt d, const Plan& p, const Operand& src, uint64_t dst,
@@ -70,27 +96,33 @@ void vreduce(const SourceLoc& loc, const char* op, Red red, Dt d, uint64_t dst, 
     const uint64_t record = red == Red::Add || order == 2 ? size : order == 3 ? 4 : 2 * size;
     dispatch(c, reduce_record(c, op, d, p, s, dst, sh.dst_rep * record, record, loc));
     uint8_t* ub = c.mem[static_cast<int>(Space::UB)];
+    const SlotOffsets at(s, p.per_repeat);
     with_type(d, [&](auto t) {
         using T = decltype(t);
         T v[256];
         each_repeat(p, [&](uint32_t r, std::span<const uint32_t> slots) {
             if (slots.empty()) return;
-            const uint64_t at = dst + uint64_t(r) * sh.dst_rep * record;
+            const uint64_t to = dst + uint64_t(r) * sh.dst_rep * record;
             if (red == Red::Add) {
-                // Masked-off slots stay in the tree as zeros.
-                for (uint32_t j = 0; j < p.per_repeat; ++j) v[j] = T(0.0f);
-                for (uint32_t j : slots) v[j] = load<T>(ub, s.at(r, j));
-                store(ub, at, tree_sum(v, p.per_repeat));
+                // Masked-off slots stay in the tree as zeros. A full repeat
+                // of adjoining blocks is one copy.
+                if (slots.size() == p.per_repeat && s.blk == 1) {
+                    std::memcpy(v, ub + at(s, r, 0), kRepeatBytes);  // per_repeat elements
+                } else {
+                    for (uint32_t j = 0; j < p.per_repeat; ++j) v[j] = T(0.0f);
+                    for (uint32_t j : slots) v[j] = load<T>(ub, at(s, r, j));
+                }
+                store(ub, to, tree_sum_any(v, p.per_repeat));
                 return;
             }
-            const uint32_t best = extreme<T>(red, ub, s, r, slots);
-            const T value = load<T>(ub, s.at(r, best));
+            const uint32_t best = extreme<T>(red, ub, s, at, r, slots);
+            const T value = load<T>(ub, at(s, r, best));
             using Index = std::conditional_t<sizeof(T) == 2, uint16_t, uint32_t>;
             switch (order) {
-            case 0: store(ub, at, value); store(ub, at + size, static_cast<Index>(best)); break;
-            case 1: store(ub, at, static_cast<Index>(best)); store(ub, at + size, value); break;
-            case 2: store(ub, at, value); break;
-            default: store(ub, at, best); break;
+            case 0: store(ub, to, value); store(ub, to + size, static_cast<Index>(best)); break;
+            case 1: store(ub, to, static_cast<Index>(best)); store(ub, to + size, value); break;
+            case 2: store(ub, to, value); break;
+            default: store(ub, to, best); break;
             }
         });
     });
@@ -107,22 +139,40 @@ void vgreduce(const SourceLoc& loc, const char* op, Red red, Dt d, uint64_t dst,
     const uint64_t record = 8 * uint64_t(size);
     dispatch(c, reduce_record(c, op, d, p, s, dst, sh.dst_rep * record, record, loc));
     uint8_t* ub = c.mem[static_cast<int>(Space::UB)];
+    const SlotOffsets at(s, p.per_repeat);
     with_type(d, [&](auto t) {
         using T = decltype(t);
         each_repeat(p, [&](uint32_t r, std::span<const uint32_t> slots) {
+            // The slots come in order: a block's are one stretch of them
+            // (with every slot active, the block's own per_block).
+            const bool full = slots.size() == p.per_repeat;
+            auto lo = slots.begin();
             for (uint32_t b = 0; b < 8; ++b) {
-                // The slots come in order: a block's are one stretch of them.
-                const auto lo = std::lower_bound(slots.begin(), slots.end(), b * per_block);
-                const std::span<const uint32_t> in(lo, std::lower_bound(lo, slots.end(), (b + 1) * per_block));
+                auto hi = lo;
+                if (full) hi += per_block;
+                else
+                    while (hi != slots.end() && *hi < (b + 1) * per_block) ++hi;
+                const std::span<const uint32_t> in(lo, hi);
+                lo = hi;
                 if (in.empty()) continue;  // a block with no active slot is not written (not documented)
-                const uint64_t at = dst + uint64_t(r) * sh.dst_rep * record + uint64_t(b) * size;
+                const uint64_t to = dst + uint64_t(r) * sh.dst_rep * record + uint64_t(b) * size;
                 if (red == Red::Add) {
+                    // A block's slots are contiguous: a full block is one copy.
                     T v[32];
-                    for (uint32_t k = 0; k < per_block; ++k) v[k] = T(0.0f);
-                    for (uint32_t j : in) v[j % per_block] = load<T>(ub, s.at(r, j));
-                    store(ub, at, tree_sum(v, per_block));
+                    if (in.size() == per_block) {
+                        std::memcpy(v, ub + at(s, r, b * per_block), kBlock);  // per_block elements
+                    } else {
+                        for (uint32_t k = 0; k < per_block; ++k) v[k] = T(0.0f);
+                        for (uint32_t j : in) v[j - b * per_block] = load<T>(ub, at(s, r, j));
+                    }
+                    store(ub, to, tree_sum_any(v, per_block));
+                } else if (in.size() == per_block) {
+                    // A full block: extreme's choice over a local copy of it.
+                    T v[32];
+                    std::memcpy(v, ub + at(s, r, b * per_block), kBlock);
+                    store(ub, to, v[first_extreme(red, per_block, [&](uint32_t k) { return to_double(v[k]); })]);
                 } else {
-                    store(ub, at, load<T>(ub, s.at(r, extreme<T>(red, ub, s, r, in))));
+                    store(ub, to, load<T>(ub, at(s, r, extreme<T>(red, ub, s, at, r, in))));
                 }
             }
         });

@@ -59,9 +59,12 @@ struct Operand {
     uint64_t base;
     uint16_t blk, rep;
     int size;  // element bytes
+    // Slot j's block is j / (32 / size) and its byte in the block
+    // (j % (32 / size)) * size: with size a power of two up to 8, the high
+    // and low bits of j * size, without a division.
     uint64_t at(uint32_t r, uint32_t j) const {
-        const uint32_t per_block = static_cast<uint32_t>(kBlock) / size;
-        return base + (uint64_t(r) * rep + uint64_t(j / per_block) * blk) * kBlock + uint64_t(j % per_block) * size;
+        const uint64_t b = uint64_t(j) * static_cast<uint32_t>(size);
+        return base + (uint64_t(r) * rep + (b / kBlock) * blk) * kBlock + b % kBlock;
     }
 };
 
@@ -85,6 +88,11 @@ struct Plan {
     }
     bool block_full(uint32_t r, uint32_t j0, uint32_t n) const {
         if (counter) return uint64_t(r) * per_repeat + j0 + n <= count;
+        // One mask bit a slot and the block's bits in one word: one test.
+        if (per_repeat <= 128 && n < 64 && (j0 & 63) + n <= 64) {
+            const uint64_t need = (uint64_t{1} << n) - 1;
+            return (mask[j0 >> 6] >> (j0 & 63) & need) == need;
+        }
         for (uint32_t j = j0; j < j0 + n; ++j)
             if (!active(r, j)) return false;
         return true;
@@ -159,6 +167,22 @@ void each_run(const Plan& p, int elem_bytes, Adjoin adj, F&& f) {
     if (!p.counter)
         for (uint32_t b = 0; b < blocks && b < 32; ++b)
             if (p.block_full(0, b * per_block, per_block)) whole |= 1u << b;
+    // Every slot active up to the end (a full mask, or counter mode) and
+    // adjoining blocks: the runs the loop below would join, given at once
+    // (one per repeat, or one in all when the repeats adjoin too) instead
+    // of block by block.
+    const bool all = p.counter || (blocks < 32 && whole == (1u << blocks) - 1);
+    if (all && adj.blocks) {
+        const uint64_t slots = p.counter ? std::min<uint64_t>(p.count, uint64_t(p.repeats) * p.per_repeat)
+                                         : uint64_t(p.repeats) * p.per_repeat;
+        if (adj.repeats) {
+            if (slots > 0) f(0u, 0u, static_cast<uint32_t>(slots));
+            return;
+        }
+        for (uint32_t r = 0; uint64_t(r) * p.per_repeat < slots; ++r)
+            f(r, 0u, static_cast<uint32_t>(std::min<uint64_t>(p.per_repeat, slots - uint64_t(r) * p.per_repeat)));
+        return;
+    }
     for (uint32_t r = 0; r < p.repeats; ++r) {
         const uint64_t first = uint64_t(r) * p.per_repeat;  // counter mode: elements before this repeat
         for (uint32_t b = 0; b < blocks; ++b) {
@@ -207,17 +231,34 @@ void each_element_staged(const Plan& p, In&& in, Out&& out) {
 }
 
 // Runs f(r, slots) once per repeat with the active slots of that repeat, in
-// order: the per-repeat instructions (reductions, pair sums) fold them.
+// order: the per-repeat instructions (reductions, pair sums) fold them. The
+// list is worked out once, not per repeat: in normal mode every repeat has
+// the mask's slots, in counter mode every repeat but the last is full.
 template <class F>
 void each_repeat(const Plan& p, F&& f) {
     uint32_t slots[256];
+    uint32_t n = 0;
     for (uint32_t r = 0; r < p.repeats; ++r) {
-        uint32_t n = 0;
-        for (uint32_t j = 0; j < p.per_repeat; ++j)
-            if (p.active(r, j)) slots[n++] = j;
+        if (r == 0 || (p.counter && r + 1 == p.repeats)) {
+            n = 0;
+            for (uint32_t j = 0; j < p.per_repeat; ++j)
+                if (p.active(r, j)) slots[n++] = j;
+        }
         f(r, std::span<const uint32_t>(slots, n));
     }
 }
+
+// Where each slot of a repeat lies, from the operand's start in its repeat:
+// Operand::at(r, j) is o.base + r * o.rep * kBlock + at[j], without the
+// divisions, for the per-repeat loops.
+struct SlotOffsets {
+    uint64_t at[256];
+    uint64_t repeat_bytes;
+    SlotOffsets(const Operand& o, uint32_t per_repeat) : repeat_bytes(uint64_t(o.rep) * kBlock) {
+        for (uint32_t j = 0; j < per_repeat; ++j) at[j] = o.at(0, j) - o.base;
+    }
+    uint64_t operator()(const Operand& o, uint32_t r, uint32_t j) const { return o.base + r * repeat_bytes + at[j]; }
+};
 
 template <class T>
 constexpr bool is_float_v = std::is_same_v<T, float> || std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t>;

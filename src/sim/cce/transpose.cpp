@@ -7,6 +7,21 @@
 namespace ptosim::cce {
 using detail::kBlock;
 
+namespace {
+// Four 32-bit words in one vector register (GCC's and clang's vector
+// extension; plain SSE2 shuffles on x86-64).
+using Words4 = uint32_t __attribute__((vector_size(16)));
+// w[q][c] becomes w[c][q].
+inline void transpose4(Words4 w[4]) {
+    const Words4 t0 = __builtin_shufflevector(w[0], w[1], 0, 4, 1, 5), t1 = __builtin_shufflevector(w[0], w[1], 2, 6, 3, 7);
+    const Words4 t2 = __builtin_shufflevector(w[2], w[3], 0, 4, 1, 5), t3 = __builtin_shufflevector(w[2], w[3], 2, 6, 3, 7);
+    w[0] = __builtin_shufflevector(t0, t2, 0, 1, 4, 5);
+    w[1] = __builtin_shufflevector(t0, t2, 2, 3, 6, 7);
+    w[2] = __builtin_shufflevector(t1, t3, 0, 1, 4, 5);
+    w[3] = __builtin_shufflevector(t1, t3, 2, 3, 6, 7);
+}
+}  // namespace
+
 void set_va_reg_sb(const SourceLoc& loc, int reg, const uint64_t addrs[8]) {
     Core& c = core();
     if (reg < 0 || reg > 7) fault(loc, "set_va_reg_sb: VA" + std::to_string(reg) + " does not exist (VA0..VA7)");
@@ -41,16 +56,26 @@ void scatter_vnchwconv(const SourceLoc& loc, int bits, int dst_va, int src_va, u
     r.bytes = uint64_t(repeat) * 16 * part;
     // Each side is recorded as the one span from its lowest block to its
     // highest: a record holds a few accesses, not 16 per repeat.
-    uint64_t lo[2] = {~uint64_t{0}, ~uint64_t{0}}, hi[2] = {0, 0};
+    uint64_t lo[2] = {~uint64_t{0}, ~uint64_t{0}}, hi[2] = {0, 0}, last[2] = {0, 0};
     for (uint32_t rr = 0; rr < repeat; ++rr)
         for (int i = 0; i < 16; ++i) {
             const uint64_t s = src[i] + uint64_t(rr) * src_stride * kBlock + src_part;
             const uint64_t d = dst[i] + uint64_t(rr) * dst_stride * kBlock + dst_part;
-            check_local(c, Space::UB, s, part, op, "src", loc);
-            check_local(c, Space::UB, d, part, op, "dst", loc);
-            lo[0] = std::min(lo[0], s), hi[0] = std::max(hi[0], s + part);
-            lo[1] = std::min(lo[1], d), hi[1] = std::max(hi[1], d + part);
+            lo[0] = std::min(lo[0], s), hi[0] = std::max(hi[0], s + part), last[0] = std::max(last[0], s);
+            lo[1] = std::min(lo[1], d), hi[1] = std::max(hi[1], d + part), last[1] = std::max(last[1], d);
         }
+    // Every block lies in UB when the last-starting one of each side does;
+    // else the block-by-block checks find the first block outside and name
+    // it, in the order the repeats visit them (one check per block cost more
+    // than the transpose).
+    const uint64_t ub_size = c.mem_size[static_cast<int>(Space::UB)];
+    const auto inside = [ub_size, part](uint64_t start) { return start <= ub_size && part <= ub_size - start; };
+    if (repeat && !(ub_size != 0 && inside(last[0]) && inside(last[1])))
+        for (uint32_t rr = 0; rr < repeat; ++rr)
+            for (int i = 0; i < 16; ++i) {
+                check_local(c, Space::UB, src[i] + uint64_t(rr) * src_stride * kBlock + src_part, part, op, "src", loc);
+                check_local(c, Space::UB, dst[i] + uint64_t(rr) * dst_stride * kBlock + dst_part, part, op, "dst", loc);
+            }
     if (repeat) {
         r.read(Space::UB, lo[0], hi[0] - lo[0]);
         r.write(Space::UB, lo[1], hi[1] - lo[1]);
@@ -58,23 +83,33 @@ void scatter_vnchwconv(const SourceLoc& loc, int bits, int dst_va, int src_va, u
     dispatch(c, r);
     uint8_t* ub = c.mem[static_cast<int>(Space::UB)];
     const int size = bits / 8;
+    // A block's part as a copy of constant size: whole blocks or halves.
+    const auto copy_part = [part](uint8_t* to, const uint8_t* from) {
+        if (part == kBlock) std::memcpy(to, from, kBlock);
+        else std::memcpy(to, from, 16);
+    };
     for (uint32_t rr = 0; rr < repeat; ++rr) {
         // Read every source block before writing: the lists may overlap.
         uint8_t in[16][32], out[16][32];
-        for (int i = 0; i < 16; ++i)
-            std::memcpy(in[i], ub + src[i] + uint64_t(rr) * src_stride * kBlock + src_part, part);
+        for (int i = 0; i < 16; ++i) copy_part(in[i], ub + src[i] + uint64_t(rr) * src_stride * kBlock + src_part);
         if (bits == 32) {
             // 16 rows of 8 words become 8 rows of 16: destination block j holds
-            // column j / 2 of source rows (j % 2) * 8 .. + 8.
-            for (int j = 0; j < 16; ++j)
-                for (int k = 0; k < 8; ++k) std::memcpy(out[j] + k * 4, in[(j % 2) * 8 + k] + (j / 2) * 4, 4);
+            // column j / 2 of source rows (j % 2) * 8 .. + 8. Two 8 x 8
+            // transposes, each as four 4 x 4 ones of 16-byte vectors.
+            for (int h = 0; h < 2; ++h)
+                for (int kg = 0; kg < 2; ++kg)
+                    for (int cg = 0; cg < 2; ++cg) {
+                        Words4 w[4];
+                        for (int q = 0; q < 4; ++q) std::memcpy(&w[q], in[h * 8 + kg * 4 + q] + cg * 16, 16);
+                        transpose4(w);
+                        for (int q = 0; q < 4; ++q) std::memcpy(out[2 * (cg * 4 + q) + h] + kg * 16, &w[q], 16);
+                    }
         } else {
             // A 16 x 16 matrix of bytes (b8) or halves (b16): block j is column j.
             for (int j = 0; j < 16; ++j)
                 for (int k = 0; k < 16; ++k) std::memcpy(out[j] + k * size, in[k] + j * size, size);
         }
-        for (int j = 0; j < 16; ++j)
-            std::memcpy(ub + dst[j] + uint64_t(rr) * dst_stride * kBlock + dst_part, out[j], part);
+        for (int j = 0; j < 16; ++j) copy_part(ub + dst[j] + uint64_t(rr) * dst_stride * kBlock + dst_part, out[j]);
     }
 }
 

@@ -44,9 +44,43 @@ void vbinary(const SourceLoc& loc, const char* op, Bin b, Dt d, uint64_t dst, ui
     with_type(d, [&](auto t) {
         using T = decltype(t);
         with_bin(b, [&](auto bo) {
+            // src1 one block that every block of its repeat reads (block
+            // stride 0: pto-isa's row-expand instructions read a row's
+            // broadcast value so): dst and src0 go a repeat at a time, src1's
+            // eight values repeating every block, instead of block by block.
+            if constexpr (std::is_same_v<T, float> && !std::is_same_v<decltype(bo), Bin>) {
+                constexpr Bin B = decltype(bo)::value;
+                if constexpr (float_fast_v<B>) {
+                    if (i.src1.blk == 0 && i.dst.blk == 1 && i.src0.blk == 1) {
+                        each_run(i.p, 4, Adjoin{true, false}, [&](uint32_t r, uint32_t j0, uint32_t n) {
+                            uint8_t* const d = i.ub + i.dst.at(r, j0);
+                            const uint8_t* const a = i.ub + i.src0.at(r, j0);
+                            const uint8_t* const c = i.ub + i.src1.at(r, 0);
+                            const uint64_t bytes = uint64_t(n) * 4;
+                            if (chunkable(d, a, bytes) && (c + kBlock <= d || d + bytes <= c)) {
+                                float vals[8], y[256];
+                                std::memcpy(vals, c, sizeof vals);
+                                for (uint32_t k = 0; k < n; ++k) y[k] = vals[(j0 + k) % 8];
+                                return float_chunks(d, a, reinterpret_cast<const uint8_t*>(y), 0.0f, n, FloatOp<B>{});
+                            }
+                            for (uint32_t k = 0; k < n; ++k)
+                                store(d, k * 4u,
+                                      binary<float>(bo, load<float>(a, k * 4u), load<float>(i.ub, i.src1.at(r, j0 + k)),
+                                                    load<float>(d, k * 4u)));
+                        });
+                        return;
+                    }
+                }
+            }
             each_run(i.p, sizeof(T), adjoin({&i.dst, &i.src0, &i.src1}), [&](uint32_t r, uint32_t j0, uint32_t n) {
                 uint8_t* const d = i.ub + i.dst.at(r, j0);
                 const uint8_t *const a = i.ub + i.src0.at(r, j0), *const c = i.ub + i.src1.at(r, j0);
+                if constexpr (std::is_same_v<T, float> && !std::is_same_v<decltype(bo), Bin>) {
+                    if constexpr (float_fast_v<decltype(bo)::value>) {
+                        if (chunkable(d, a, uint64_t(n) * 4) && chunkable(d, c, uint64_t(n) * 4))
+                            return float_chunks(d, a, c, 0.0f, n, FloatOp<decltype(bo)::value>{});
+                    }
+                }
                 for (uint64_t k = 0; k < n * sizeof(T); k += sizeof(T))
                     store(d, k, binary<T>(bo, load<T>(a, k), load<T>(c, k), load<T>(d, k)));
             });
@@ -127,6 +161,15 @@ void vscalar(const SourceLoc& loc, const char* op, Sca s, Dt d, uint64_t dst, ui
             each_run(i.p, sizeof(T), adj, [&](uint32_t r, uint32_t j0, uint32_t n) {
                 uint8_t* const d = i.ub + i.dst.at(r, j0);
                 const uint8_t* const a = i.ub + i.src0.at(r, j0);
+                // The scalar forms of add, mul, max and min: the binary
+                // operation with the scalar as its second operand (with_scalar).
+                if constexpr (std::is_same_v<T, float> && !std::is_same_v<decltype(so), Sca>) {
+                    constexpr Sca S = decltype(so)::value;
+                    constexpr Bin B = S == Sca::Add ? Bin::Add : S == Sca::Mul ? Bin::Mul : S == Sca::Max ? Bin::Max : Bin::Min;
+                    if constexpr (S == Sca::Add || S == Sca::Mul || S == Sca::Max || S == Sca::Min) {
+                        if (chunkable(d, a, uint64_t(n) * 4)) return float_chunks(d, a, nullptr, sv, n, FloatOp<B>{});
+                    }
+                }
                 for (uint64_t k = 0; k < n * sizeof(T); k += sizeof(T)) {
                     const T x = so == Sca::Dup ? sv : load<T>(a, k);
                     store(d, k, with_scalar<T>(so, x, sv, load<T>(d, k)));
