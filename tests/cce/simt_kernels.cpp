@@ -55,10 +55,16 @@ __simt_vf__ LAUNCH_BOUND(1024) void scatter_body(__gm__ int32_t* table, __gm__ f
 // Thread (5, 1, 0) of block 1 reaches a block barrier.
 __simt_vf__ void barrier_body(__gm__ int32_t* out) {
     out[threadIdx.y * 8 + threadIdx.x] = 1;
-    if (blockIdx.x == 1 && threadIdx.x == 5 && threadIdx.y == 1) __sync_workitems();
+    if (blockIdx.x == 1 && threadIdx.x == 5 && threadIdx.y == 1) __sync_workitems();  // line: barrier
 }
 
 __simt_vf__ void empty_body(__gm__ int32_t*) {}
+
+// Thread 3 stores through an address no allocation holds.
+__simt_vf__ void crash_body(__gm__ int32_t* out, uint64_t wild) {
+    if (threadIdx.x == 3) out = (__gm__ int32_t*)wild;
+    out[threadIdx.x] = 1;
+}
 }  // namespace
 
 __global__ __aicore__ void simt_gather(__gm__ float* out, __gm__ float* table, __gm__ uint32_t* idx, uint32_t n) {
@@ -91,12 +97,20 @@ __global__ __aicore__ void simt_scatter(__gm__ int32_t* table, __gm__ float* fta
                                     ub<uint32_t>(kIdx), n);
 }
 
-__global__ __aicore__ void simt_barrier(__gm__ int32_t* out) { cce::async_invoke<barrier_body>(cce::dim3{8, 2}, out); }
+__global__ __aicore__ void simt_barrier(__gm__ int32_t* out) {
+    cce::async_invoke<barrier_body>(cce::dim3{8, 2}, out);  // line: barrier start
+}
 
-__global__ __aicore__ void simt_outside(__gm__ uint32_t* out) { out[0] = threadIdx.x; }
+__global__ __aicore__ void simt_outside(__gm__ uint32_t* out) {
+    out[0] = threadIdx.x;  // line: outside
+}
 
 __global__ __aicore__ void simt_too_many(__gm__ int32_t* out) {
-    cce::async_invoke<empty_body>(cce::dim3{64, 33}, out);
+    cce::async_invoke<empty_body>(cce::dim3{64, 33}, out);  // line: too many
+}
+
+__global__ __aicore__ void simt_crash(__gm__ int32_t* out) {
+    cce::async_invoke<crash_body>(cce::dim3{8}, out, uint64_t{16});  // line: crash
 }
 
 extern "C" void launch_simt_gather(float* out, float* table, uint32_t* idx, uint32_t n, void* s) {
@@ -105,8 +119,9 @@ extern "C" void launch_simt_gather(float* out, float* table, uint32_t* idx, uint
 extern "C" void launch_simt_gather_unsynced(float* out, float* table, uint32_t* idx, uint32_t n, void* s) {
     simt_gather_unsynced<<<1, nullptr, s>>>(out, table, idx, n);
 }
+// Launched as pto-isa launches its SIMT kernels with dynamic UB bytes.
 extern "C" void launch_simt_ids(uint32_t* out, int32_t* counter, uint32_t blocks, void* s) {
-    simt_ids<<<blocks, nullptr, s>>>(out, counter);
+    simt_ids<<<blocks, (uint32_t)8192, s>>>(out, counter);
 }
 extern "C" void launch_simt_scatter(int32_t* table, float* ftable, float* fmax, int32_t* src, uint32_t* idx,
                                     uint32_t n, void* s) {
@@ -115,3 +130,4 @@ extern "C" void launch_simt_scatter(int32_t* table, float* ftable, float* fmax, 
 extern "C" void launch_simt_barrier(int32_t* out, void* s) { simt_barrier<<<2, nullptr, s>>>(out); }
 extern "C" void launch_simt_outside(uint32_t* out, void* s) { simt_outside<<<1, nullptr, s>>>(out); }
 extern "C" void launch_simt_too_many(int32_t* out, void* s) { simt_too_many<<<1, nullptr, s>>>(out); }
+extern "C" void launch_simt_crash(int32_t* out, void* s) { simt_crash<<<1, nullptr, s>>>(out); }

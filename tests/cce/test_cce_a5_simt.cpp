@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -19,9 +20,22 @@ void launch_simt_scatter(int32_t*, float*, float*, int32_t*, uint32_t*, uint32_t
 void launch_simt_barrier(int32_t*, void*);
 void launch_simt_outside(uint32_t*, void*);
 void launch_simt_too_many(int32_t*, void*);
+void launch_simt_crash(int32_t*, void*);
 }
 
 namespace {
+
+// "simt_kernels.cpp:<n>" for the kernels' line ending in "// line: <marker>".
+std::string kernel_line(const std::string& marker) {
+    std::ifstream f(SIMT_KERNELS_SOURCE);
+    std::string s;
+    const std::string tail = "// line: " + marker;
+    for (int n = 1; std::getline(f, s); ++n)
+        if (s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0)
+            return "simt_kernels.cpp:" + std::to_string(n);
+    ADD_FAILURE() << "no line of " << SIMT_KERNELS_SOURCE << " ends with " << tail;
+    return "?";
+}
 
 class Simt : public cce_test::AclFixture {
 protected:
@@ -155,7 +169,7 @@ TEST_F(Simt, ABlockBarrierFaultsNamingTheThreadCoreAndLine) {
     launch_simt_barrier(out, stream);
     const std::string m = fault_of_launch();
     EXPECT_NE(m.find("faulted on AIV block 1"), std::string::npos) << m;
-    EXPECT_NE(m.find("simt_kernels.cpp:58"), std::string::npos) << m;
+    EXPECT_NE(m.find(kernel_line("barrier") + ":"), std::string::npos) << m;
     EXPECT_NE(m.find("__sync_workitems is a barrier of the SIMT thread block: every thread must reach it before any "
                      "goes on, and ptosim runs a SIMT body one thread after another, so it is not simulated"),
               std::string::npos)
@@ -163,14 +177,14 @@ TEST_F(Simt, ABlockBarrierFaultsNamingTheThreadCoreAndLine) {
     EXPECT_NE(m.find("(in SIMT thread (5, 1, 0) of barrier_body, started by cce::async_invoke over dim3{8, 2, 1} at "),
               std::string::npos)
         << m;
-    EXPECT_NE(m.find("simt_kernels.cpp:94)"), std::string::npos) << m;  // the async_invoke
+    EXPECT_NE(m.find(kernel_line("barrier start") + ")"), std::string::npos) << m;  // the async_invoke
 }
 
 TEST_F(Simt, AThreadIndexOutsideASimtBodyFaults) {
     uint32_t* out = device(std::vector<uint32_t>(1, 0));
     launch_simt_outside(out, stream);
     const std::string m = fault_of_launch();
-    EXPECT_NE(m.find("simt_kernels.cpp:96"), std::string::npos) << m;
+    EXPECT_NE(m.find(kernel_line("outside") + ":"), std::string::npos) << m;
     EXPECT_NE(m.find("threadIdx.x read outside a SIMT vector function: the built-in variables exist only in a "
                      "__simt_vf__ function started by cce::async_invoke"),
               std::string::npos)
@@ -181,11 +195,30 @@ TEST_F(Simt, MoreThan2048ThreadsFault) {
     int32_t* out = device(std::vector<int32_t>(1, 0));
     launch_simt_too_many(out, stream);
     const std::string m = fault_of_launch();
-    EXPECT_NE(m.find("simt_kernels.cpp:99"), std::string::npos) << m;
+    EXPECT_NE(m.find(kernel_line("too many") + ":"), std::string::npos) << m;
     EXPECT_NE(m.find("cce::async_invoke<empty_body> over dim3{64, 33, 1} starts 2112 threads; "
                      "a SIMT thread block holds at most 2048 (x * y * z)"),
               std::string::npos)
         << m;
+}
+
+// A bad store in a SIMT body kills the process as on the device, after the
+// crash report names the core, the thread and the async_invoke's line.
+TEST(SimtDeathTest, ACrashInABodyNamesTheThread) {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    EXPECT_DEATH(
+        {
+            (void)aclInit(nullptr);
+            (void)aclrtSetDevice(0);
+            aclrtStream s = nullptr;
+            (void)aclrtCreateStream(&s);
+            void* d = nullptr;
+            (void)aclrtMalloc(&d, 64, ACL_MEM_MALLOC_HUGE_FIRST);
+            launch_simt_crash(static_cast<int32_t*>(d), s);
+            (void)aclrtSynchronizeStream(s);
+        },
+        "SIGSEGV \\(address 0x1c\\) in kernel 'simt_crash' on AIV 0; last PTO call async_invoke \\(SIMT thread "
+        "\\(3, 0, 0\\) of crash_body\\) at [^ ]*" + kernel_line("crash") + "\\.");
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <unordered_map>
@@ -26,6 +27,9 @@ constexpr uint64_t kMaxThreads = 2048;
 struct SimtState {
     uint32_t dims[3];
     uint32_t idx[3];
+    // The core's "last PTO call" while a thread runs, so that a crash report
+    // (SIGSEGV in the body) names the thread.
+    char what[200];
 };
 
 // The SIMT body each core is running. A core runs on a fiber that may pause
@@ -197,25 +201,31 @@ void simt_run(const void* caller, const char* function, const uint32_t dims[3], 
     std::vector<Region> regions;
     if (listened) regions = writable_regions(c, args, n_args);
 
-    SimtState st{{dims[0], dims[1], dims[2]}, {0, 0, 0}};
+    SimtState st{{dims[0], dims[1], dims[2]}, {0, 0, 0}, {}};
     {
         Locked l;
         (*g_running)[&c] = &st;
     }
     struct Done {
-        const Core* c;
+        Core* c;
+        const char* what;
         ~Done() {
+            if (c->last_op == what) c->last_op = "async_invoke";  // the thread's text dies with this frame
             Locked l;
             g_running->erase(c);
             if (g_running->empty()) g_atomic_bytes->clear();
         }
-    } done{&c};
+    } done{&c, st.what};
     for (uint32_t z = 0; z < dims[2]; ++z)
         for (uint32_t y = 0; y < dims[1]; ++y)
             for (uint32_t x = 0; x < dims[0]; ++x) {
                 st.idx[0] = x;
                 st.idx[1] = y;
                 st.idx[2] = z;
+                std::snprintf(st.what, sizeof st.what, "async_invoke (SIMT thread (%u, %u, %u) of %s)", x, y, z,
+                              name.c_str());
+                c.last_op = st.what;
+                c.last_loc = loc;
                 try {
                     body(ctx);
                 } catch (KernelFault& f) {
