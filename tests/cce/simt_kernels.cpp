@@ -70,7 +70,10 @@ __simt_vf__ void crash_body(__gm__ int32_t* out, uint64_t wild) {
 __global__ __aicore__ void simt_gather(__gm__ float* out, __gm__ float* table, __gm__ uint32_t* idx, uint32_t n) {
     copy_gm_to_ubuf_align_v2(ub<uint32_t>(kIdx), idx, 0, 1, n * sizeof(uint32_t), 0, 0, false, 0, 0, 0);
     mte2_to_v();
-    cce::async_invoke<gather_body>(cce::dim3{32, (n + 31) / 32}, ub<float>(kOut), table, ub<uint32_t>(kIdx), n);
+    // The indices as a pointer to non-const: a UB range the body may write but does not.
+    __ubuf__ float* dst = ub<float>(kOut);
+    __ubuf__ uint32_t* ix = ub<uint32_t>(kIdx);
+    cce::async_invoke<gather_body>(cce::dim3{32, (n + 31) / 32}, dst, table, ix, n);  // line: gather start
     v_to_mte3();
     copy_ubuf_to_gm_align_v2(out, ub<float>(kOut), 0, 1, n * sizeof(float), 0, 0, 0);
 }

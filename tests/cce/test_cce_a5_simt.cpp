@@ -4,10 +4,12 @@
 #include "acl_fixture.hpp"
 
 #include <ptosim/check.hpp>
+#include <ptosim/core.hpp>
 
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <mutex>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -162,6 +164,40 @@ TEST_F(Simt, CheckersSeeTheSimtStartOnTheVectorPipe) {
     EXPECT_EQ(race->sites[0].access, "write");
     EXPECT_EQ(race->sites[1].op, "copy_ubuf_to_gm_align_v2");
     EXPECT_EQ(race->sites[1].pipe, ptosim::Pipe::MTE3);
+}
+
+// The start is one PIPE_V record: 96 threads (dim3{32, 3}), the cost
+// model's estimate of 4 bytes a thread, and the UB write from the
+// destination pointer to the last gathered element (80 floats). Values the
+// earlier tests never left in UB, so that every element changes.
+TEST_F(Simt, TheStartIsOneVectorRecord) {
+    std::vector<float> table(64);
+    for (int i = 0; i < 64; ++i) table[i] = 1000.0f + 0.5f * static_cast<float>(i);
+    std::vector<uint32_t> idx(80);
+    for (uint32_t t = 0; t < 80; ++t) idx[t] = (t * 13u + 5u) % 64u;
+    std::mutex mu;
+    std::vector<ptosim::OpRecord> starts;
+    const int id = ptosim::subscribe([&](const ptosim::Core&, const ptosim::OpRecord& r) {
+        std::lock_guard lk(mu);
+        if (std::string(r.op) == "async_invoke") starts.push_back(r);
+    });
+    float* out = device(std::vector<float>(80, -1.0f));
+    launch_simt_gather(out, device(table), device(idx), 80, stream);
+    EXPECT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS) << aclGetRecentErrMsg();
+    ptosim::unsubscribe(id);
+    ASSERT_EQ(starts.size(), 1u);
+    const ptosim::OpRecord& r = starts[0];
+    EXPECT_EQ(r.pipe, ptosim::Pipe::V);
+    EXPECT_EQ(r.elements, 96u);
+    EXPECT_EQ(r.bytes, 384u);
+    EXPECT_EQ(r.n_reads, 0);
+    ASSERT_EQ(r.n_writes, 1);
+    EXPECT_EQ(r.writes[0].space, ptosim::Space::UB);
+    EXPECT_EQ(r.writes[0].offset, 0x4000u);
+    EXPECT_EQ(r.writes[0].bytes, 320u);
+    EXPECT_NE(r.loc.file_line().find(kernel_line("gather start")), std::string::npos) << r.loc.file_line();
+    const std::vector<float> got = back(out, 80);
+    for (uint32_t t = 0; t < 80; ++t) EXPECT_EQ(got[t], table[idx[t]]) << t;
 }
 
 TEST_F(Simt, ABlockBarrierFaultsNamingTheThreadCoreAndLine) {

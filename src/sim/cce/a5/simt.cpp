@@ -9,9 +9,9 @@
 #include <ptosim/runtime.hpp>
 
 #include <algorithm>
-#include <atomic>
 #include <cstdio>
 #include <cstring>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -36,23 +36,17 @@ struct SimtState {
 // inside the body (an atomic lets the other cores run) while another core on
 // the same host thread starts its own, so the state is per core, not per
 // host thread.
-std::atomic_flag g_lock = ATOMIC_FLAG_INIT;
+std::mutex g_mu;
 std::unordered_map<const Core*, SimtState*>* g_running = new std::unordered_map<const Core*, SimtState*>;
 // GM bytes atomics updated while any SIMT body ran (on any core: a body's
 // atomic lets the other cores run, whose atomics land in the same tables).
 // Their own records cover them; emptied when no body runs.
 std::unordered_set<uintptr_t>* g_atomic_bytes = new std::unordered_set<uintptr_t>;
 
-struct Locked {
-    Locked() {
-        while (g_lock.test_and_set(std::memory_order_acquire)) {
-        }
-    }
-    ~Locked() { g_lock.clear(std::memory_order_release); }
-};
+using Locked = std::lock_guard<std::mutex>;
 
 SimtState* running(const Core* c) {
-    Locked l;
+    Locked l(g_mu);
     auto it = g_running->find(c);
     return it == g_running->end() ? nullptr : it->second;
 }
@@ -137,7 +131,7 @@ std::vector<Region> writable_regions(const Core& c, const SimtArg* args, int n) 
 // starts at the pointer, not at the first changed byte). GM bytes an atomic
 // updated are the atomic's own records.
 void record_writes(OpRecord& r, const Core& c, const std::vector<Region>& regions) {
-    Locked l;
+    Locked l(g_mu);
     for (const Region& g : regions) {
         if (r.n_writes == OpRecord::kMaxAccesses) break;
         const uint8_t* now = g.space == Space::UB ? c.mem[static_cast<int>(Space::UB)] + g.lo
@@ -161,7 +155,7 @@ bool simt_running(const Core& c) { return running(&c) != nullptr; }
 
 void simt_note_atomic(const void* gm, int bytes) {
     if (!detail::g_has_subscribers) return;
-    Locked l;
+    Locked l(g_mu);
     if (g_running->empty()) return;
     const auto a = reinterpret_cast<uintptr_t>(gm);
     for (int i = 0; i < bytes; ++i) g_atomic_bytes->insert(a + static_cast<uintptr_t>(i));
@@ -203,7 +197,7 @@ void simt_run(const void* caller, const char* function, const uint32_t dims[3], 
 
     SimtState st{{dims[0], dims[1], dims[2]}, {0, 0, 0}, {}};
     {
-        Locked l;
+        Locked l(g_mu);
         (*g_running)[&c] = &st;
     }
     struct Done {
@@ -211,7 +205,7 @@ void simt_run(const void* caller, const char* function, const uint32_t dims[3], 
         const char* what;
         ~Done() {
             if (c->last_op == what) c->last_op = "async_invoke";  // the thread's text dies with this frame
-            Locked l;
+            Locked l(g_mu);
             g_running->erase(c);
             if (g_running->empty()) g_atomic_bytes->clear();
         }
