@@ -78,6 +78,15 @@ struct Config {
     void* stream;        // aclrtStream; null means the default stream
 };
 inline Config config(uint32_t block_dim, const void* l2ctrl, void* stream) { return {block_dim, l2ctrl, stream}; }
+// A5 kernels that start SIMT vector functions pass the launch's dynamic UB
+// bytes there instead (pto-isa's MSCATTER tests: `<<<1, (uint32_t)bytes,
+// stream>>>`; CANN's aclrtFunctionGetAvailDynUbufPerBlock bounds it).
+// ptosim gives every kernel its core's whole UB, so the count changes
+// nothing; a template, so that a literal 0 stays unambiguous.
+template <class D, std::enable_if_t<std::is_integral_v<D>, int> = 0>
+inline Config config(uint32_t block_dim, D /*dyn_ubuf_bytes*/, void* stream) {
+    return {block_dim, nullptr, stream};
+}
 
 // The other variant's thunk for a launch site, loading that variant if needed.
 // `instance` is typeid(lambda).name(): a launch in a function template is one

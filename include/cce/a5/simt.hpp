@@ -1,36 +1,118 @@
-// A5's SIMT dialect (__simt_vf__ functions started by cce::async_invoke over
-// a thread grid, threadIdx; the GM atomics are cce/a5/atomic.hpp's). Not simulated: the names exist so
-// that pto-isa's headers, which define SIMT kernels next to everything else,
-// compile; starting one, or reading a thread index, stops the launch with a
-// fault at that line (docs/intrinsics/a5-vreg.md, "SIMT").
+// A5's SIMT dialect: __simt_vf__ functions started by cce::async_invoke
+// (Ascend C's asc_vf_call) over a thread block, and the built-in variables
+// threadIdx, blockDim, blockIdx and gridDim; the GM atomics are
+// cce/a5/atomic.hpp's. The body runs once per thread, thread after thread
+// (x fastest), on the calling Vector core, as one vector-pipe record
+// (docs/intrinsics/a5-simt.md). Block barriers and warp reductions need the
+// threads to run side by side and fault where a kernel reaches them.
 #pragma once
 #include <cce/builtins.hpp>
+#include <ptosim/simt.hpp>
+
+#include <tuple>
+#include <type_traits>
+#include <utility>
 
 #ifndef __simt_callee__
 #define __simt_callee__
 #endif
+// The register budget hint of a SIMT function (pto-isa's spelling and
+// Ascend C's); it changes nothing a thread computes.
 #ifndef LAUNCH_BOUND
 #define LAUNCH_BOUND(threads)
 #endif
+#ifndef __launch_bounds__
+#define __launch_bounds__(threads)
+#endif
 
 namespace ptosim_cce {
+// One component of a built-in variable: read as a uint32_t, it asks the
+// runtime for the running thread's value. Out of line, so that a read
+// outside a SIMT body faults at the reading line.
+template <ptosim::cce::SimtVar V, int Axis>
 struct simt_index {
     [[gnu::noinline]] operator uint32_t() const {
-        ptosim::cce::not_simulated("threadIdx (A5 SIMT)", __builtin_return_address(0));
+        return ptosim::cce::simt_builtin(V, Axis, __builtin_return_address(0));
     }
 };
+template <ptosim::cce::SimtVar V>
 struct simt_dim3 {
-    simt_index x, y, z;
+    simt_index<V, 0> x;
+    simt_index<V, 1> y;
+    simt_index<V, 2> z;
 };
+// What the runtime learns of an argument: UB and GM pointers (restrict or
+// not), their constness and pointee size; anything else is no pointer.
+template <class T>
+struct simt_arg_of {
+    static ptosim::cce::SimtArg get(const T&) { return {}; }
+};
+template <class T>
+constexpr uint32_t simt_elem() {
+    if constexpr (std::is_void_v<T>) return 1;
+    else return sizeof(T);
+}
+template <class T>
+struct simt_arg_of<__ubuf__ T*> {
+    static ptosim::cce::SimtArg get(__ubuf__ T* p) {
+        return {ptosim::Space::UB, !std::is_const_v<T>, simt_elem<T>(), off(p)};
+    }
+};
+template <class T>
+struct simt_arg_of<__gm__ T*> {
+    static ptosim::cce::SimtArg get(__gm__ T* p) {
+        return {ptosim::Space::GM, !std::is_const_v<T>, simt_elem<T>(), static_cast<uint64_t>((uintptr_t)host(p))};
+    }
+};
+template <class T>
+struct simt_arg_of<T* __restrict__> : simt_arg_of<T*> {};
+template <class A>
+ptosim::cce::SimtArg simt_arg(const A& a) {
+    return simt_arg_of<std::remove_cv_t<A>>::get(a);
+}
 }  // namespace ptosim_cce
-inline constexpr ptosim_cce::simt_dim3 threadIdx{}, blockDim{};
+inline constexpr ptosim_cce::simt_dim3<ptosim::cce::SimtVar::ThreadIdx> threadIdx{};
+inline constexpr ptosim_cce::simt_dim3<ptosim::cce::SimtVar::BlockDim> blockDim{};
+inline constexpr ptosim_cce::simt_dim3<ptosim::cce::SimtVar::BlockIdx> blockIdx{};
+inline constexpr ptosim_cce::simt_dim3<ptosim::cce::SimtVar::GridDim> gridDim{};
+
+// bisheng's thread-index builtins (pto-isa's engram kernels read them).
+[[gnu::noinline]] inline uint32_t __cce_simt_get_TID_X() {
+    return ptosim::cce::simt_builtin(ptosim::cce::SimtVar::ThreadIdx, 0, __builtin_return_address(0));
+}
+[[gnu::noinline]] inline uint32_t __cce_simt_get_TID_Y() {
+    return ptosim::cce::simt_builtin(ptosim::cce::SimtVar::ThreadIdx, 1, __builtin_return_address(0));
+}
+[[gnu::noinline]] inline uint32_t __cce_simt_get_TID_Z() {
+    return ptosim::cce::simt_builtin(ptosim::cce::SimtVar::ThreadIdx, 2, __builtin_return_address(0));
+}
+// A barrier of the thread block and a warp's sum: every thread of the block
+// (or warp) must reach them before any goes on, which thread-after-thread
+// execution cannot give. They fault with that reason.
+[[gnu::noinline]] inline void __sync_workitems() {
+    ptosim::cce::simt_unsimulated("__sync_workitems", "a barrier of the SIMT thread block",
+                                  __builtin_return_address(0));
+}
+[[gnu::noinline]] inline float __builtin_cce_redux_add_f32(float) {
+    ptosim::cce::simt_unsimulated("__builtin_cce_redux_add_f32", "a sum across the threads of a warp",
+                                  __builtin_return_address(0));
+}
 
 namespace cce {
 struct dim3 {
     uint32_t x = 1, y = 1, z = 1;
 };
+// Starts Kernel over the dims.x x dims.y x dims.z thread block. Each thread
+// gets its own copy of the arguments (asc_vf_call passes raw pointers and
+// scalars by value). Out of line: its return address is the starting line.
 template <auto Kernel, class... A>
-[[gnu::noinline]] void async_invoke(const dim3&, A&&...) {
-    ptosim::cce::not_simulated("cce::async_invoke (A5 SIMT vector functions)", __builtin_return_address(0));
+[[gnu::noinline]] void async_invoke(const dim3& dims, A&&... args) {
+    auto held = std::forward_as_tuple(args...);
+    using Held = decltype(held);
+    const uint32_t d[3] = {dims.x, dims.y, dims.z};
+    const ptosim::cce::SimtArg described[sizeof...(A) + 1] = {ptosim_cce::simt_arg(args)..., {}};
+    ptosim::cce::simt_run(
+        __builtin_return_address(0), __PRETTY_FUNCTION__, d, described, static_cast<int>(sizeof...(A)),
+        [](void* p) { std::apply([](auto&... a) { Kernel(a...); }, *static_cast<Held*>(p)); }, &held);
 }
 }  // namespace cce

@@ -3,6 +3,8 @@
 // their cross-core counters on.
 #include "repeat.hpp"
 
+#include <ptosim/simt.hpp>
+
 #include <string>
 
 namespace ptosim::cce {
@@ -75,7 +77,12 @@ uint64_t atomic_rmw(const SourceLoc& loc, const char* name, void* gm, Dt d, uint
     Core& c = core();
     const int bytes = size_of(d);
     check_gm(gm, bytes, name, loc);
-    dispatch(c, scalar_gm(name, loc, gm, bytes, true));
+    OpRecord r = scalar_gm(name, loc, gm, bytes, true);
+    // Inside a SIMT body the atomic is the vector pipe's, as the body is
+    // (docs/intrinsics/a5-simt.md, "Records").
+    if (simt_running(c)) r.pipe = Pipe::V;
+    simt_note_atomic(gm, bytes);
+    dispatch(c, r);
     yield_core(c, loc);
     auto* p = static_cast<uint8_t*>(gm);
     uint64_t old_bits = 0;

@@ -1,0 +1,136 @@
+// A5 SIMT vector functions as pto-isa's MGATHER and MSCATTER write them:
+// __simt_vf__ bodies started by cce::async_invoke over a 32-wide thread
+// block, reading indices from UB, gathering from GM into UB, scattering into
+// GM with atomics. Built by ptocc for dav-c310-vec over ptosim's SIMT layer.
+#include <cstdint>
+
+namespace {
+constexpr uint64_t kIdx = 0x0, kSrc = 0x2000, kOut = 0x4000;
+
+template <class T>
+__aicore__ __ubuf__ T* ub(uint64_t at) { return (__ubuf__ T*)at; }
+__aicore__ void mte2_to_v() {
+    set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+}
+__aicore__ void v_to_mte3() {
+    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+}
+
+// dst[t] = table[idx[t]] for the n first threads of the block.
+__simt_vf__ LAUNCH_BOUND(1024) void gather_body(__ubuf__ float* dst, __gm__ const float* table,
+                                                __ubuf__ const uint32_t* idx, uint32_t n) {
+    const uint32_t t = threadIdx.y * blockDim.x + threadIdx.x;
+    if (t < n) dst[t] = table[idx[t]];
+}
+
+// Each thread's built-in variables and the order it ran in (the value its
+// atomicAdd on the block's counter found).
+__simt_vf__ void ids_body(__gm__ uint32_t* out, __gm__ int32_t* counter) {
+    const uint32_t t = (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
+    const uint32_t threads = blockDim.x * blockDim.y * blockDim.z;
+    __gm__ uint32_t* o = out + (blockIdx.x * threads + t) * 8;
+    o[0] = threadIdx.x;
+    o[1] = threadIdx.y;
+    o[2] = threadIdx.z;
+    o[3] = blockDim.x * 100 + blockDim.y * 10 + blockDim.z;
+    o[4] = blockIdx.x;
+    o[5] = gridDim.x;
+    o[6] = static_cast<uint32_t>(atomicAdd(counter + blockIdx.x, 1));
+    o[7] = __cce_simt_get_TID_X() + 10 * __cce_simt_get_TID_Y() + 100 * __cce_simt_get_TID_Z();
+}
+
+// table[idx[t]] += src[t] (int32 and float), and the float table's maximum.
+__simt_vf__ LAUNCH_BOUND(1024) void scatter_body(__gm__ int32_t* table, __gm__ float* ftable, __gm__ float* fmax,
+                                                 __ubuf__ const int32_t* src, __ubuf__ const uint32_t* idx,
+                                                 uint32_t n) {
+    const uint32_t t = threadIdx.y * 32 + threadIdx.x;
+    if (t >= n) return;
+    atomicAdd(&table[idx[t]], src[t]);
+    atomicAdd(&ftable[idx[t]], static_cast<float>(src[t]) * 0.25f);
+    atomicMax(&fmax[idx[t]], static_cast<float>(src[t]));
+}
+
+// Thread (5, 1, 0) of block 1 reaches a block barrier.
+__simt_vf__ void barrier_body(__gm__ int32_t* out) {
+    out[threadIdx.y * 8 + threadIdx.x] = 1;
+    if (blockIdx.x == 1 && threadIdx.x == 5 && threadIdx.y == 1) __sync_workitems();  // line: barrier
+}
+
+__simt_vf__ void empty_body(__gm__ int32_t*) {}
+
+// Thread 3 stores through an address no allocation holds.
+__simt_vf__ void crash_body(__gm__ int32_t* out, uint64_t wild) {
+    if (threadIdx.x == 3) out = (__gm__ int32_t*)wild;
+    out[threadIdx.x] = 1;
+}
+}  // namespace
+
+__global__ __aicore__ void simt_gather(__gm__ float* out, __gm__ float* table, __gm__ uint32_t* idx, uint32_t n) {
+    copy_gm_to_ubuf_align_v2(ub<uint32_t>(kIdx), idx, 0, 1, n * sizeof(uint32_t), 0, 0, false, 0, 0, 0);
+    mte2_to_v();
+    // The indices as a pointer to non-const: a UB range the body may write but does not.
+    __ubuf__ float* dst = ub<float>(kOut);
+    __ubuf__ uint32_t* ix = ub<uint32_t>(kIdx);
+    cce::async_invoke<gather_body>(cce::dim3{32, (n + 31) / 32}, dst, table, ix, n);  // line: gather start
+    v_to_mte3();
+    copy_ubuf_to_gm_align_v2(out, ub<float>(kOut), 0, 1, n * sizeof(float), 0, 0, 0);
+}
+
+// The gather with the vector pipe's wait before MTE3 left out.
+__global__ __aicore__ void simt_gather_unsynced(__gm__ float* out, __gm__ float* table, __gm__ uint32_t* idx,
+                                                uint32_t n) {
+    copy_gm_to_ubuf_align_v2(ub<uint32_t>(kIdx), idx, 0, 1, n * sizeof(uint32_t), 0, 0, false, 0, 0, 0);
+    mte2_to_v();
+    cce::async_invoke<gather_body>(cce::dim3{32, (n + 31) / 32}, ub<float>(kOut), table, ub<uint32_t>(kIdx), n);
+    copy_ubuf_to_gm_align_v2(out, ub<float>(kOut), 0, 1, n * sizeof(float), 0, 0, 0);  // unsynced store
+}
+
+__global__ __aicore__ void simt_ids(__gm__ uint32_t* out, __gm__ int32_t* counter) {
+    cce::async_invoke<ids_body>(cce::dim3{4, 3, 2}, out, counter);
+}
+
+__global__ __aicore__ void simt_scatter(__gm__ int32_t* table, __gm__ float* ftable, __gm__ float* fmax,
+                                        __gm__ int32_t* src, __gm__ uint32_t* idx, uint32_t n) {
+    copy_gm_to_ubuf_align_v2(ub<uint32_t>(kIdx), idx, 0, 1, n * sizeof(uint32_t), 0, 0, false, 0, 0, 0);
+    copy_gm_to_ubuf_align_v2(ub<int32_t>(kSrc), src, 0, 1, n * sizeof(int32_t), 0, 0, false, 0, 0, 0);
+    mte2_to_v();
+    cce::async_invoke<scatter_body>(cce::dim3{32, (n + 31) / 32}, table, ftable, fmax, ub<int32_t>(kSrc),
+                                    ub<uint32_t>(kIdx), n);
+}
+
+__global__ __aicore__ void simt_barrier(__gm__ int32_t* out) {
+    cce::async_invoke<barrier_body>(cce::dim3{8, 2}, out);  // line: barrier start
+}
+
+__global__ __aicore__ void simt_outside(__gm__ uint32_t* out) {
+    out[0] = threadIdx.x;  // line: outside
+}
+
+__global__ __aicore__ void simt_too_many(__gm__ int32_t* out) {
+    cce::async_invoke<empty_body>(cce::dim3{64, 33}, out);  // line: too many
+}
+
+__global__ __aicore__ void simt_crash(__gm__ int32_t* out) {
+    cce::async_invoke<crash_body>(cce::dim3{8}, out, uint64_t{16});  // line: crash
+}
+
+extern "C" void launch_simt_gather(float* out, float* table, uint32_t* idx, uint32_t n, void* s) {
+    simt_gather<<<1, nullptr, s>>>(out, table, idx, n);
+}
+extern "C" void launch_simt_gather_unsynced(float* out, float* table, uint32_t* idx, uint32_t n, void* s) {
+    simt_gather_unsynced<<<1, nullptr, s>>>(out, table, idx, n);
+}
+// Launched as pto-isa launches its SIMT kernels with dynamic UB bytes.
+extern "C" void launch_simt_ids(uint32_t* out, int32_t* counter, uint32_t blocks, void* s) {
+    simt_ids<<<blocks, (uint32_t)8192, s>>>(out, counter);
+}
+extern "C" void launch_simt_scatter(int32_t* table, float* ftable, float* fmax, int32_t* src, uint32_t* idx,
+                                    uint32_t n, void* s) {
+    simt_scatter<<<1, nullptr, s>>>(table, ftable, fmax, src, idx, n);
+}
+extern "C" void launch_simt_barrier(int32_t* out, void* s) { simt_barrier<<<2, nullptr, s>>>(out); }
+extern "C" void launch_simt_outside(uint32_t* out, void* s) { simt_outside<<<1, nullptr, s>>>(out); }
+extern "C" void launch_simt_too_many(int32_t* out, void* s) { simt_too_many<<<1, nullptr, s>>>(out); }
+extern "C" void launch_simt_crash(int32_t* out, void* s) { simt_crash<<<1, nullptr, s>>>(out); }
