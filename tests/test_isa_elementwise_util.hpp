@@ -184,11 +184,13 @@ T r_mul(T a, T b) {
     if constexpr (is_fp<T>) return rnd<T>(val(a) * val(b));
     else return wrap<T>(I128(a) * I128(b));
 }
-// Integer x / 0 is all ones (our choice, RISC-V style); floats follow IEEE.
+// Integer x / 0 is all ones (our choice, RISC-V style), but 0 for A5's
+// 64-bit integers (pto-isa's A5 tdiv golden); floats follow IEEE.
 template <class T>
 T r_div(T a, T b) {
     if constexpr (is_fp<T>) return rnd<T>(val(a) / val(b));
-    else return b == 0 ? wrap<T>(-1) : wrap<T>(I128(a) / I128(b));
+    else if (b == 0) return PTOSIM_TARGET_A5 && sizeof(T) == 8 ? T(0) : wrap<T>(-1);
+    else return wrap<T>(I128(a) / I128(b));
 }
 // Truncated remainder; integer x % 0 is x (our choice).
 template <class T>
