@@ -4,19 +4,10 @@
 // GM with atomics. Built by ptocc for dav-c310-vec over ptosim's SIMT layer.
 #include <cstdint>
 
+#include "kernel_sync.hpp"
+
 namespace {
 constexpr uint64_t kIdx = 0x0, kSrc = 0x2000, kOut = 0x4000;
-
-template <class T>
-__aicore__ __ubuf__ T* ub(uint64_t at) { return (__ubuf__ T*)at; }
-__aicore__ void mte2_to_v() {
-    set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
-    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
-}
-__aicore__ void v_to_mte3() {
-    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
-    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
-}
 
 // dst[t] = table[idx[t]] for the n first threads of the block.
 __simt_vf__ LAUNCH_BOUND(1024) void gather_body(__ubuf__ float* dst, __gm__ const float* table,

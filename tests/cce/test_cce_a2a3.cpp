@@ -183,7 +183,7 @@ TEST_F(Cce, AnUnsimulatedIntrinsicStopsTheLaunchNamingIt) {
     launch_unsimulated(out, stream);
     EXPECT_NE(aclrtSynchronizeStream(stream), ACL_SUCCESS);
     const std::string m = aclGetRecentErrMsg();
-    EXPECT_NE(m.find("vector_kernels.cpp:87: the CCE intrinsic copy_sram_to_neighbor_sram is declared but not simulated by ptosim yet"),
+    EXPECT_NE(m.find("vector_kernels.cpp:77: the CCE intrinsic copy_sram_to_neighbor_sram is declared but not simulated by ptosim yet"),
               std::string::npos)
         << m;
 }

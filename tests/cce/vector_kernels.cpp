@@ -3,20 +3,10 @@
 // Built by ptocc over ptosim's intrinsic layer, with no header choice given.
 #include <cstdint>
 
+#include "kernel_sync.hpp"
+
 namespace {
 constexpr uint64_t kA = 0x0, kB = 0x400, kOut = 0x800;
-
-template <class T>
-__aicore__ __ubuf__ T* ub(uint64_t at) { return (__ubuf__ T*)at; }
-
-__aicore__ void mte2_to_v() {
-    set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
-    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
-}
-__aicore__ void v_to_mte3() {
-    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
-    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
-}
 }  // namespace
 
 // out[0..104) = a + b over the first 100 elements in counter mode; the four

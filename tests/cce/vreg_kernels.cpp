@@ -4,11 +4,10 @@
 // handled by plt_b*. Built by ptocc for dav-c310 over ptosim's register layer.
 #include <cstdint>
 
+#include "kernel_sync.hpp"
+
 namespace {
 constexpr uint64_t kA = 0x0, kB = 0x2000, kOut = 0x4000;
-
-template <class T>
-__aicore__ __ubuf__ T* ub(uint64_t at) { return (__ubuf__ T*)at; }
 
 template <class T>
 __aicore__ void in(uint64_t at, __gm__ T* src, uint32_t n) {
@@ -17,14 +16,6 @@ __aicore__ void in(uint64_t at, __gm__ T* src, uint32_t n) {
 template <class T>
 __aicore__ void out_to(__gm__ T* dst, uint64_t at, uint32_t n) {
     copy_ubuf_to_gm_align_v2(dst, ub<T>(at), 0, 1, n * sizeof(T), 0, 0, 0);
-}
-__aicore__ void mte2_to_v() {
-    set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
-    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
-}
-__aicore__ void v_to_mte3() {
-    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
-    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
 }
 }  // namespace
 
