@@ -83,9 +83,17 @@ struct Stream::Impl {
         if (!r.empty()) return r;
         std::lock_guard lk(dev.impl().mu);
         const LaunchSpec* busy = dev.impl().busy;
-        return "its next kernel has not started: it waits for the device's cores, which " +
-               (busy ? "kernel '" + busy->kernel + "' (launched at " + busy->site.str() + ") from another stream holds"
-                     : std::string("another launch holds"));
+        if (busy)
+            return "its next kernel has not started: it waits for the device's cores, which kernel '" + busy->kernel +
+                   "' (launched at " + busy->site.str() + ") from another stream holds";
+        std::string w = "its next kernel has not started: it waits for the device's cores";
+        const auto& bg = dev.impl().background;
+        if (bg.empty()) return w + ", which another launch holds";
+        w += "; kernel";
+        for (size_t i = 0; i < bg.size(); ++i)
+            w += std::string(i ? ", " : " ") + "'" + bg[i]->kernel + "' (launched at " + bg[i]->site.str() + ")";
+        return w + (bg.size() > 1 ? " from other streams poll" : " from another stream polls") +
+               " GM in the background on the core type it needs";
     }
 };
 
