@@ -614,9 +614,12 @@ bool plan_jobs(const Options& o, const Paths& paths, const std::vector<Classifie
             return false;
         }
         const bool device_asm = lang == Lang::Cce && has_device_asm(text);
-        // Kernel definitions record their core type (docs/ptocc.md, "Kernel type").
-        const bool definitions = lang == Lang::Cce && has_kernel_keyword(text);
-        const bool rewritten = launches || device_asm || definitions;
+        // A rewritten source's kernel definitions also record their core
+        // type (docs/ptocc.md, "A kernel launched from another translation
+        // unit"). A source without launches is not rewritten for them: its
+        // object would then name a temporary file, and no two builds (nor a
+        // cached object and a fresh one) would give the same bytes.
+        const bool rewritten = launches || device_asm;
         if (rewritten) {
             RewriteResult r = rewrite_launches(text, in.path, device_asm);
             if (r.device_asm > 0)
