@@ -141,6 +141,10 @@ Status find_variant(const void* library, uint64_t tu, uint32_t site, uint32_t li
 // Queues a rewritten launch on `stream`; errors go to stderr and aclGetRecentErrMsg.
 void submit(LaunchSpec spec, void* stream);
 void report_launch_error(const char* kernel, const char* file, uint32_t line, const std::string& message);
+// A launch of a kernel defined in a translation unit of another kind that
+// ptosim cannot run (a mix unit on either side): `defined` and `launching`
+// are __PTOCC_KIND__ values. Out of line: the message is built in libptosim.
+void report_cross_kind_launch(const char* kernel, const char* file, uint32_t line, int defined, int launching);
 
 #if defined(PTOSIM_CCE)
 // Over the CCE layer a kernel's GM parameters are __gm__ pointers, another
@@ -209,14 +213,7 @@ void launch(const char* name, const char* file, F, Config cfg, A&&... args) {
             const int defined = ptocc_kernel_kind(bare.c_str(), &::ptocc_library_registered);
             if (defined >= 0 && defined != __PTOCC_KIND__) {
                 if (defined == 2 || kBuildKind == KernelKind::Mix) {
-                    report_launch_error(name, file, Line,
-                                        std::string("the kernel is defined in a ") +
-                                            (defined == 2 ? "mix" : defined == 0 ? "Vector-only" : "Cube-only") +
-                                            " translation unit and launched from a " +
-                                            (kBuildKind == KernelKind::Mix ? "mix" : kBuildKind == KernelKind::Vec ? "Vector-only" : "Cube-only") +
-                                            " one; ptosim runs a mix kernel's two variants only from the translation "
-                                            "unit that defines it: launch it from there (a host function in that "
-                                            "source), or build both sources for the same core type");
+                    report_cross_kind_launch(name, file, Line, defined, __PTOCC_KIND__);
                     return;
                 }
                 spec.kind = defined == 0 ? KernelKind::Vec : KernelKind::Cube;

@@ -127,6 +127,16 @@ void* load_image(const Image& img, int core, std::string& error) {
 
 }  // namespace
 
+void report_cross_kind_launch(const char* kernel, const char* file, uint32_t line, int defined, int launching) {
+    auto kind = [](int k) { return k == 2 ? "mix" : k == 0 ? "Vector-only" : "Cube-only"; };
+    report_launch_error(kernel, file, line,
+                        std::string("the kernel is defined in a ") + kind(defined) +
+                            " translation unit and launched from a " + kind(launching) +
+                            " one; ptosim runs a mix kernel's two variants only from the translation unit that "
+                            "defines it: launch it from there (a host function in that source), or build both "
+                            "sources for the same core type");
+}
+
 Status find_variant(const void* library, uint64_t tu, uint32_t site, uint32_t line, const char* instance,
                     CoreType core, const char* signature, ptocc_thunk* out) {
     Registry& r = registry();

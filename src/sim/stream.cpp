@@ -93,7 +93,7 @@ struct Stream::Impl {
         for (size_t i = 0; i < bg.size(); ++i)
             w += std::string(i ? ", " : " ") + "'" + bg[i]->kernel + "' (launched at " + bg[i]->site.str() + ")";
         return w + (bg.size() > 1 ? " from other streams poll" : " from another stream polls") +
-               " GM in the background on the core type it needs";
+               " GM in the background, holding the core types they run on";
     }
 };
 

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 extern "C" void launch_pair(int32_t*, int32_t*, int32_t*, int32_t*, int32_t*, int32_t, int32_t, void*, void*);
@@ -107,6 +108,35 @@ TEST_F(CrossLaunch, OneStreamKeepsItsOrder) {
     EXPECT_EQ(b.read(b.counter, 1)[0], nc);  // the Vector launch never started
     aclrtDestroyStream(s);
     unsetenv("PTO_SYNC_TIMEOUT_S");
+}
+
+// A launch that needs a core type a launch in the background holds waits,
+// and its stream's timeout names the launches in the background.
+TEST_F(CrossLaunch, ALaunchWaitingForACoreTypeHeldInTheBackgroundNamesIt) {
+    aclrtStream cube = nullptr, vec = nullptr, third = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&cube), ACL_SUCCESS);
+    ASSERT_EQ(aclrtCreateStream(&vec), ACL_SUCCESS);
+    ASSERT_EQ(aclrtCreateStream(&third), ACL_SUCCESS);
+    constexpr int nc = 2, nv = 2, n = nc + nv;
+    Buffers b(n);
+    const int32_t never = -1000;  // the barrier never opens: both launches poll for good
+    ASSERT_EQ(aclrtMemcpy(b.counter, 4, &never, 4, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    launch_pair(b.in, b.slots, b.counter, b.sums, b.types, nc, nv, cube, vec);
+    launch_vec(b.in, b.slots, b.counter, b.sums, b.types, nv, third);
+    EXPECT_EQ(aclrtSynchronizeStreamWithTimeout(third, 1000), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    const std::string why = aclGetRecentErrMsg();
+    EXPECT_NE(why.find(", 'cross_vec' (launched at "), std::string::npos) << why;
+    EXPECT_NE(why.find("its next kernel has not started: it waits for the device's cores; kernel 'cross_cube' "
+                       "(launched at "),
+              std::string::npos)
+        << why;
+    EXPECT_NE(why.find("from other streams poll GM in the background"), std::string::npos) << why;
+    EXPECT_EQ(aclrtSynchronizeStreamWithTimeout(cube, 200), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    EXPECT_EQ(aclrtSynchronizeStreamWithTimeout(vec, 200), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    EXPECT_EQ(b.read(b.counter, 1)[0], never + n);  // both launches arrived, the third never started
+    aclrtDestroyStream(third);
+    aclrtDestroyStream(vec);
+    aclrtDestroyStream(cube);
 }
 
 }  // namespace
