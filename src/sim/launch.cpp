@@ -1492,10 +1492,16 @@ Status run_launch(Device& d, const LaunchSpec& spec, LaunchControl* ctl) {
                            : spec.kind == KernelKind::Cube ? ExecGate::kAic
                                                            : ExecGate::kAic | ExecGate::kAiv;
     bool overlapping = false;
-    while (!impl.exec_mu.acquire_for(types, std::chrono::milliseconds(20), &overlapping)) {
-        if (ctl && ctl->abandon.load()) return {err::kStreamSyncTimeout, "kernel '" + spec.kernel + "' (launched at " +
-                                                                             spec.site.str() +
-                                                                             ") was dropped before it started"};
+    auto dropped = [&]() -> Status {
+        return {err::kStreamSyncTimeout,
+                "kernel '" + spec.kernel + "' (launched at " + spec.site.str() + ") was dropped before it started"};
+    };
+    while (!impl.exec_mu.acquire_for(types, std::chrono::milliseconds(20), &overlapping))
+        if (ctl && ctl->abandon.load()) return dropped();
+    // Abandoned while it waited, and the cores came free just then: it never starts.
+    if (ctl && ctl->abandon.load()) {
+        impl.exec_mu.release(types, false);
+        return dropped();
     }
     {
         std::lock_guard lk(impl.mu);

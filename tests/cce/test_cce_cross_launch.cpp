@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 extern "C" void launch_pair(int32_t*, int32_t*, int32_t*, int32_t*, int32_t*, int32_t, int32_t, void*, void*);
@@ -122,9 +123,13 @@ TEST_F(CrossLaunch, ALaunchWaitingForACoreTypeHeldInTheBackgroundNamesIt) {
     const int32_t never = -1000;  // the barrier never opens: both launches poll for good
     ASSERT_EQ(aclrtMemcpy(b.counter, 4, &never, 4, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
     launch_pair(b.in, b.slots, b.counter, b.sums, b.types, nc, nv, cube, vec);
+    // Once all four have arrived, both launches hold their core types.
+    for (int i = 0; i < 5000 && b.read(b.counter, 1)[0] != never + n; ++i) usleep(1000);
+    ASSERT_EQ(b.read(b.counter, 1)[0], never + n);
     launch_vec(b.in, b.slots, b.counter, b.sums, b.types, nv, third);
     EXPECT_EQ(aclrtSynchronizeStreamWithTimeout(third, 1000), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
     const std::string why = aclGetRecentErrMsg();
+    // In name order: which moved to the background first is the host threads' timing.
     EXPECT_NE(why.find(", 'cross_vec' (launched at "), std::string::npos) << why;
     EXPECT_NE(why.find("its next kernel has not started: it waits for the device's cores; kernel 'cross_cube' "
                        "(launched at "),
