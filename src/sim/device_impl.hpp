@@ -63,6 +63,24 @@ public:
         std::unique_lock lk(mu_);
         return free_.wait_for(lk, d, [&] { return !busy_; });
     }
+    // Turns of cores of any launch that did more than poll, counted while a
+    // launch is in the background: one whose polls found nothing waits for
+    // the next before it polls again (at most `d`: the host may write GM).
+    uint64_t progress() const { return progress_.load(); }
+    void note_progress() {
+        progress_.fetch_add(1);
+        if (progress_waiters_.load() > 0) {
+            { std::lock_guard lk(mu_); }
+            free_.notify_all();
+        }
+    }
+    template <class Rep, class Period>
+    void wait_progress_for(uint64_t seen, const std::chrono::duration<Rep, Period>& d) {
+        std::unique_lock lk(mu_);
+        progress_waiters_.fetch_add(1);
+        free_.wait_for(lk, d, [&] { return progress_.load() != seen; });
+        progress_waiters_.fetch_sub(1);
+    }
     // A launch ends: it held the device alone, or ran in the background with `types`.
     void release(unsigned types, bool background) {
         {
@@ -82,6 +100,8 @@ private:
     std::condition_variable free_;
     bool busy_ = false;
     int background_[2] = {0, 0};  // launches in the background using the Cube / Vector cores
+    std::atomic<uint64_t> progress_{0};
+    std::atomic<int> progress_waiters_{0};
 };
 
 class Launch;

@@ -1068,7 +1068,10 @@ std::atomic<int> g_background_launches{0};
 }  // namespace
 
 void Launch::count_turn(Lane& lane, const CoreSlot& s) {
-    if (!(s.state == CoreSlot::State::Blocked && s.yielded)) ++lane.progress;
+    if (s.state == CoreSlot::State::Blocked && s.yielded) return;
+    ++lane.progress;
+    // Wakes launches in the background that wait for something to change.
+    if (g_background_launches.load(std::memory_order_relaxed) > 0) dev_.impl().exec_mu.note_progress();
 }
 
 void Launch::round_begins(Lane& lane) {
@@ -1083,8 +1086,12 @@ void Launch::quiet_round() {
         // Polling again changes nothing while another launch runs alone:
         // let it run until it finishes or polls too, as its cores would run
         // beside these on the device.
+        const uint64_t seen = impl.exec_mu.progress();
         while (!impl.exec_mu.wait_foreground_for(std::chrono::milliseconds(20)))
             if (ctl_ && ctl_->abandon.load()) return;
+        // Nor while no core of any launch got further since: poll again
+        // once one did, or after a while (the host may write GM).
+        impl.exec_mu.wait_progress_for(seen, std::chrono::milliseconds(2));
         return;
     }
     g_background_launches.fetch_add(1);
