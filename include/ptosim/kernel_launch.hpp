@@ -33,6 +33,16 @@ void ptocc_unregister_image(uint64_t tu, int core, const unsigned char* data);
 // and an address in it, which names its library. The first kernel library
 // loaded may choose the simulated SoC (docs/soc-profiles.md, "Choosing the SoC").
 void ptocc_register_library(int target, const void* address);
+// A kernel defined in a translation unit ptocc built (the primary variant):
+// its name, its unit's kind (__PTOCC_KIND__: 0 Vector-only, 1 Cube-only,
+// 2 mix) and an address in its library. A launch from another translation
+// unit runs the kernel on its own core type (docs/ptocc.md, "Kernel type").
+void ptocc_register_kernel(const char* name, int kind, const void* address);
+void ptocc_unregister_kernel(const char* name, int kind, const void* address);
+// The kind of the kernel `name` (unqualified, no template arguments): the
+// one defined in the library holding `address`, else the only one loaded;
+// -1 when none is known or definitions of different kinds are.
+int ptocc_kernel_kind(const char* name, const void* address);
 }
 
 #if defined(__PTOCC_KIND__) && __PTOCC_VARIANT__ == 0
@@ -72,6 +82,38 @@ void device_asm(const char* file, int line, const char* text, Out&... outs) {
                                              "Use the PTO instructions or CCE intrinsics instead");
 }
 
+// Made by ptocc after each kernel definition (docs/ptocc.md, "Kernel
+// type"): registers the kernel's name with its translation unit's kind while
+// the library is loaded. The kind is a template argument, so that units of
+// different kinds linked into one library do not share one definition.
+template <int Kind>
+struct KernelDefinition {
+    const char* name;
+    const void* library;
+    KernelDefinition(const char* n, const void* lib) : name(n), library(lib) {
+        ptocc_register_kernel(name, Kind, library);
+    }
+    ~KernelDefinition() { ptocc_unregister_kernel(name, Kind, library); }
+};
+#if defined(__PTOCC_KIND__) && __PTOCC_VARIANT__ == 0
+#define PTOCC_KERNEL_DEFINITION(var, name)                                                       \
+    [[maybe_unused]] static const ::ptosim::cc::KernelDefinition<__PTOCC_KIND__> var{name, \
+                                                                                       &::ptocc_library_registered};
+#else
+#define PTOCC_KERNEL_DEFINITION(var, name)
+#endif
+
+// The name a launch site gives, without `::` qualification; empty when it
+// has template arguments or is built by a macro (then the launching
+// translation unit's kind stands).
+inline std::string bare_kernel_name(std::string_view launched) {
+    const size_t q = launched.rfind("::");
+    if (q != std::string_view::npos) launched.remove_prefix(q + 2);
+    for (char c : launched)
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')) return {};
+    return std::string(launched);
+}
+
 struct Config {
     uint32_t block_dim;
     const void* l2ctrl;  // accepted for source compatibility; the simulator has no L2 control
@@ -99,6 +141,10 @@ Status find_variant(const void* library, uint64_t tu, uint32_t site, uint32_t li
 // Queues a rewritten launch on `stream`; errors go to stderr and aclGetRecentErrMsg.
 void submit(LaunchSpec spec, void* stream);
 void report_launch_error(const char* kernel, const char* file, uint32_t line, const std::string& message);
+// A launch of a kernel defined in a translation unit of another kind that
+// ptosim cannot run (a mix unit on either side): `defined` and `launching`
+// are __PTOCC_KIND__ values. Out of line: the message is built in libptosim.
+void report_cross_kind_launch(const char* kernel, const char* file, uint32_t line, int defined, int launching);
 
 #if defined(PTOSIM_CCE)
 // Over the CCE layer a kernel's GM parameters are __gm__ pointers, another
@@ -159,6 +205,21 @@ void launch(const char* name, const char* file, F, Config cfg, A&&... args) {
         spec.site = SourceLoc{file, static_cast<int>(Line)};
         spec.target = kBuildTarget;
         spec.kind = kBuildKind;
+#if __PTOCC_VARIANT__ == 0
+        // A kernel defined in a translation unit of another kind (a
+        // Vector-only kernel launched from a Cube-only unit) runs on its own
+        // core type: its code was compiled for it.
+        if (const std::string bare = bare_kernel_name(name); !bare.empty()) {
+            const int defined = ptocc_kernel_kind(bare.c_str(), &::ptocc_library_registered);
+            if (defined >= 0 && defined != __PTOCC_KIND__) {
+                if (defined == 2 || kBuildKind == KernelKind::Mix) {
+                    report_cross_kind_launch(name, file, Line, defined, __PTOCC_KIND__);
+                    return;
+                }
+                spec.kind = defined == 0 ? KernelKind::Vec : KernelKind::Cube;
+            }
+        }
+#endif
         spec.block_dim = cfg.block_dim;
         // Pointer arguments name the device blocks the launch uses, so that
         // aclrtFree of one waits for it, and let the launch refuse host
@@ -177,7 +238,7 @@ void launch(const char* name, const char* file, F, Config cfg, A&&... args) {
         std::apply([&](const auto&... a) { (note_pointer(a), ...); }, *packed);
         ptocc_thunk own = &thunk<F, Tuple>;
         std::function<void()> body = [own, packed] { own(packed.get()); };
-        if constexpr (kBuildKind == KernelKind::Vec) {
+        if (spec.kind == KernelKind::Vec) {
             spec.aiv_body = std::move(body);
         } else {
             spec.aic_body = std::move(body);

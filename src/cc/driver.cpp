@@ -614,7 +614,13 @@ bool plan_jobs(const Options& o, const Paths& paths, const std::vector<Classifie
             return false;
         }
         const bool device_asm = lang == Lang::Cce && has_device_asm(text);
-        if (launches || device_asm) {
+        // A rewritten source's kernel definitions also record their core
+        // type (docs/ptocc.md, "A kernel launched from another translation
+        // unit"). A source without launches is not rewritten for them: its
+        // object would then name a temporary file, and no two builds (nor a
+        // cached object and a fresh one) would give the same bytes.
+        const bool rewritten = launches || device_asm;
+        if (rewritten) {
             RewriteResult r = rewrite_launches(text, in.path, device_asm);
             if (r.device_asm > 0)
                 plan.rewrite_notes.push_back(in.path + ": " + std::to_string(r.device_asm) +
@@ -647,7 +653,7 @@ bool plan_jobs(const Options& o, const Paths& paths, const std::vector<Classifie
                 dep.insert(dep.end(), {"-MF", dep_file});
             }
             if (!o.dep_target) dep.insert(dep.end(), {"-MT", obj_out});
-            if (launches && !dep_file.empty()) {
+            if (rewritten && !dep_file.empty()) {
                 std::string from = src, to = abs_src;
                 dep_fixes.push_back({"name " + in.path + " instead of " + src + " in " + dep_file,
                                      {},

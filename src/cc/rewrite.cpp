@@ -182,6 +182,11 @@ public:
             Site site;
             if (match(k, site) && !sites_.count(site.callee_begin)) sites_[site.callee_begin] = site;
         }
+        for (size_t k = 0; k < t_.size(); ++k) {
+            std::string name;
+            size_t close = 0;
+            if (ident(k, "__global__") && match_definition(k, name, close)) definitions_[close] = name;
+        }
         if (device_asm)
             for (size_t k = 0; k < t_.size(); ++k) {
                 AsmSite a;
@@ -212,6 +217,7 @@ public:
                 continue;
             }
             copy(t_[k].begin, t_[k].end, out);
+            if (auto d = definitions_.find(k); d != definitions_.end()) write_definition(k, d->second, out);
             ++k;
         }
     }
@@ -232,6 +238,7 @@ private:
     RewriteResult& r_;
     std::map<size_t, Site> sites_;  // by the callee's first token
     std::map<size_t, AsmSite> asm_sites_;  // by the asm keyword
+    std::map<size_t, std::string> definitions_;  // kernel definitions: name by the body's closing brace
     int next_site_ = 0;
 
 public:
@@ -407,6 +414,66 @@ private:
         return true;
     }
 
+    // `__global__ ... name(params) ... { body }` outside any macro body and
+    // not a template: `name` and the index of the body's closing brace. A
+    // declaration, a template (instantiated, and so typed, by the translation
+    // unit that launches it) or anything else the tokens do not spell so
+    // plainly is not a match.
+    bool match_definition(size_t g, std::string& name, size_t& close) const {
+        size_t j = g + 1, lp = std::string::npos;
+        for (; j < t_.size(); ++j) {
+            if (punct(j, '(')) {
+                if (j > 0 && (ident(j - 1, "__attribute__") || ident(j - 1, "__declspec") || ident(j - 1, "alignas"))) {
+                    j = matching(j);
+                    if (j == std::string::npos) return false;
+                    continue;
+                }
+                lp = j;
+                break;
+            }
+            if (punct(j, '[')) {
+                j = matching(j);
+                if (j == std::string::npos) return false;
+                continue;
+            }
+            if (t_[j].kind != Kind::Ident && !punct2(j, "::") && !punct(j, '*') && !punct(j, '&')) return false;
+        }
+        if (lp == std::string::npos || lp == 0 || t_[lp - 1].kind != Kind::Ident || ident(lp - 1, "operator"))
+            return false;
+        const size_t rp = matching(lp);
+        if (rp == std::string::npos) return false;
+        size_t b = rp + 1;
+        while (b < t_.size() && t_[b].kind == Kind::Ident) ++b;  // const, noexcept, ...
+        if (!punct(b, '{')) return false;
+        close = matching(b);
+        if (close == std::string::npos) return false;
+        // A template: `template` between the previous declaration and `__global__`.
+        for (size_t k = g; k-- > 0;) {
+            if (punct(k, ';') || punct(k, '{') || punct(k, '}')) break;
+            if (ident(k, "template")) return false;
+        }
+        // Inside a macro body (a backslash-continued line) or a directive.
+        size_t from = s_.rfind('\n', t_[g].begin);
+        from = from == std::string::npos ? 0 : from + 1;
+        size_t to = s_.find('\n', t_[close].end);
+        if (to == std::string::npos) to = s_.size();
+        for (size_t c = from; c < to; ++c)
+            if (s_[c] == '\\' && c + 1 < s_.size() && (s_[c + 1] == '\n' || s_[c + 1] == '\r')) return false;
+        for (size_t c = from; c < t_[g].begin && (s_[c] == ' ' || s_[c] == '\t' || s_[c] == '#'); ++c)
+            if (s_[c] == '#') return false;
+        name = s_.substr(t_[lp - 1].begin, t_[lp - 1].end - t_[lp - 1].begin);
+        return true;
+    }
+
+    // After a kernel definition's closing brace, on its line: an object whose
+    // construction records the kernel's core type for launches from other
+    // translation units (include/ptosim/kernel_launch.hpp).
+    void write_definition(size_t close, const std::string& name, std::string& out) {
+        ++r_.definitions;
+        gen(" PTOCC_KERNEL_DEFINITION(ptocc_kernel_definition_" + std::to_string(close) + ", \"" + name + "\")",
+            t_[close].begin, out);
+    }
+
     void write_asm(const AsmSite& a, std::string& out) {
         ++r_.device_asm;
         const size_t start = out.size();
@@ -552,6 +619,13 @@ bool has_device_asm(const std::string& source) {
         const std::string_view id(source.data() + t.begin, t.end - t.begin);
         if (id == "asm" || id == "__asm__" || id == "__asm") return true;
     }
+    return false;
+}
+
+bool has_kernel_keyword(const std::string& source) {
+    for (const Token& t : Lexer(source).run())
+        if (t.kind == Kind::Ident && std::string_view(source.data() + t.begin, t.end - t.begin) == "__global__")
+            return true;
     return false;
 }
 

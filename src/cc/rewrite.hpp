@@ -19,6 +19,7 @@ struct RewriteResult {
     std::string text;          // the rewritten source, starting with a #line directive
     int launches = 0;          // launch sites rewritten
     int device_asm = 0;        // device asm statements rewritten
+    int definitions = 0;       // kernel definitions whose core type is recorded
     std::vector<RewriteDiag> errors;
     // For each input line whose text the rewrite moved: the input column
     // (1-based, bytes) of every byte of the output line; generated text has
@@ -37,6 +38,11 @@ RewriteResult rewrite_launches(const std::string& source, const std::string& dis
 
 // True when `source` has an asm statement keyword outside comments and literals.
 bool has_device_asm(const std::string& source);
+
+// True when `source` has the `__global__` keyword outside comments and
+// literals: its kernel definitions record their core type, so that a launch
+// from a translation unit of another core type runs them on theirs.
+bool has_kernel_keyword(const std::string& source);
 
 // True when `source` has a `<<<` outside comments, strings and character
 // literals; cheaper than a rewrite for deciding whether one is needed.

@@ -11,42 +11,97 @@
 
 namespace ptosim {
 
-// A lock that a waiter can give up on after a while. Not std::timed_mutex:
-// its timed wait goes through pthread_mutex_clocklock, which
-// ThreadSanitizer does not intercept, so it would lose the order between
-// two launches and report the unlock as by a wrong thread.
+// Who runs on the device's cores (docs/semantics.md, "Launches on several
+// streams"). A launch holds the device alone until every core it runs is
+// polling GM (a software barrier waiting for another launch, say); it then
+// moves to the background, keeping only its core types, and a launch of
+// another stream whose core types are all free may start. lock()/unlock()
+// (select_soc) wait until no launch runs at all.
+// Not std::timed_mutex: its timed wait goes through pthread_mutex_clocklock,
+// which ThreadSanitizer does not intercept, so it would lose the order
+// between two launches and report the unlock as by a wrong thread.
 class ExecGate {
 public:
+    // Core types as a mask: 1 the Cube cores, 2 the Vector cores.
+    static constexpr unsigned kAic = 1, kAiv = 2;
+
     void lock() {
         std::unique_lock lk(mu_);
-        free_.wait(lk, [&] { return !busy_; });
+        free_.wait(lk, [&] { return !busy_ && !background_[0] && !background_[1]; });
         busy_ = true;
     }
-    bool try_lock() {
-        std::lock_guard lk(mu_);
-        if (busy_) return false;
-        busy_ = true;
-        return true;
-    }
+    void unlock() { release(0, false); }
+    // For a launch using core types `types`: waits at most `d` until no
+    // launch holds the device alone and none in the background uses those
+    // types. `overlap` tells whether a launch was in the background then.
     template <class Rep, class Period>
-    bool try_lock_for(const std::chrono::duration<Rep, Period>& d) {
+    bool acquire_for(unsigned types, const std::chrono::duration<Rep, Period>& d, bool* overlap) {
         std::unique_lock lk(mu_);
-        if (!free_.wait_for(lk, d, [&] { return !busy_; })) return false;
+        auto free = [&] {
+            return !busy_ && !((types & kAic) && background_[0]) && !((types & kAiv) && background_[1]);
+        };
+        if (!free_.wait_for(lk, d, free)) return false;
         busy_ = true;
+        *overlap = background_[0] || background_[1];
         return true;
     }
-    void unlock() {
+    // The holder moves to the background, keeping `types`.
+    void to_background(unsigned types) {
         {
             std::lock_guard lk(mu_);
             busy_ = false;
+            background_[0] += (types & kAic) != 0;
+            background_[1] += (types & kAiv) != 0;
         }
-        free_.notify_one();
+        free_.notify_all();
+    }
+    // For a launch in the background whose cores only poll: waits while
+    // another launch holds the device alone (it runs until it finishes or
+    // polls too), at most `d` at a time; false while one still does.
+    template <class Rep, class Period>
+    bool wait_foreground_for(const std::chrono::duration<Rep, Period>& d) {
+        std::unique_lock lk(mu_);
+        return free_.wait_for(lk, d, [&] { return !busy_; });
+    }
+    // Turns of cores of any launch that did more than poll, counted while a
+    // launch is in the background: one whose polls found nothing waits for
+    // the next before it polls again (at most `d`: the host may write GM).
+    uint64_t progress() const { return progress_.load(); }
+    void note_progress() {
+        progress_.fetch_add(1);
+        if (progress_waiters_.load() > 0) {
+            { std::lock_guard lk(mu_); }
+            free_.notify_all();
+        }
+    }
+    template <class Rep, class Period>
+    void wait_progress_for(uint64_t seen, const std::chrono::duration<Rep, Period>& d) {
+        std::unique_lock lk(mu_);
+        progress_waiters_.fetch_add(1);
+        free_.wait_for(lk, d, [&] { return progress_.load() != seen; });
+        progress_waiters_.fetch_sub(1);
+    }
+    // A launch ends: it held the device alone, or ran in the background with `types`.
+    void release(unsigned types, bool background) {
+        {
+            std::lock_guard lk(mu_);
+            if (background) {
+                background_[0] -= (types & kAic) != 0;
+                background_[1] -= (types & kAiv) != 0;
+            } else {
+                busy_ = false;
+            }
+        }
+        free_.notify_all();
     }
 
 private:
     std::mutex mu_;
     std::condition_variable free_;
     bool busy_ = false;
+    int background_[2] = {0, 0};  // launches in the background using the Cube / Vector cores
+    std::atomic<uint64_t> progress_{0};
+    std::atomic<int> progress_waiters_{0};
 };
 
 class Launch;
@@ -158,6 +213,7 @@ struct Device::Impl {
     // names it for the reports of launches waiting behind it.
     ExecGate exec_mu;
     const LaunchSpec* busy = nullptr;  // guarded by mu; the launch holding the cores
+    std::vector<const LaunchSpec*> background;  // guarded by mu; launches in the background (ExecGate), oldest first
 
     // The local buffers (UB, L1, L0A, ...) of every physical core of one
     // type, in one anonymous mapping, core after core: clearing zeroes only
@@ -202,7 +258,7 @@ struct Device::Impl {
         uint64_t mapped_ = 0, stride_ = 0;
         int cores_ = 0;
         uint64_t offset_[kSpaceCount] = {}, size_[kSpaceCount] = {};
-        bool written_ = false;  // pages may be nonzero since the last clear of every core
+        std::atomic<bool> written_{false};  // pages may be nonzero since the last clear of every core (launches on several streams may set it at once)
         std::vector<MaskRegs> masks_;
     };
     CoreArena aic_cores, aiv_cores;

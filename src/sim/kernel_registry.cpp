@@ -24,6 +24,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <tuple>
 
 namespace ptosim::cc {
@@ -125,6 +126,16 @@ void* load_image(const Image& img, int core, std::string& error) {
 }
 
 }  // namespace
+
+void report_cross_kind_launch(const char* kernel, const char* file, uint32_t line, int defined, int launching) {
+    auto kind = [](int k) { return k == 2 ? "mix" : k == 0 ? "Vector-only" : "Cube-only"; };
+    report_launch_error(kernel, file, line,
+                        std::string("the kernel is defined in a ") + kind(defined) +
+                            " translation unit and launched from a " + kind(launching) +
+                            " one; ptosim runs a mix kernel's two variants only from the translation unit that "
+                            "defines it: launch it from there (a host function in that source), or build both "
+                            "sources for the same core type");
+}
 
 Status find_variant(const void* library, uint64_t tu, uint32_t site, uint32_t line, const char* instance,
                     CoreType core, const char* signature, ptocc_thunk* out) {
@@ -288,6 +299,60 @@ void ptocc_register_library(int target, const void* address) {
     std::string library = dladdr(address, &info) && info.dli_fname && *info.dli_fname ? info.dli_fname
                                                                                         : "a kernel library";
     ptosim::cc::library_loaded(target == 1 ? ptosim::Target::A5 : ptosim::Target::A2A3, library);
+}
+
+// Kernel definitions by name: (library base, kind) of each, counted, since
+// one source built twice into one library registers twice.
+namespace {
+struct KernelDefinitions {
+    std::mutex mu;
+    std::map<std::string, std::map<std::pair<uintptr_t, int>, int>, std::less<>> by_name;
+};
+KernelDefinitions& kernel_definitions() {
+    static KernelDefinitions* d = new KernelDefinitions();  // leaked: libraries unload during static destruction
+    return *d;
+}
+}  // namespace
+
+void ptocc_register_kernel(const char* name, int kind, const void* address) {
+    if (!name) return;
+    auto& d = kernel_definitions();
+    std::lock_guard lk(d.mu);
+    ++d.by_name[name][{ptosim::cc::library_base(address), kind}];
+}
+
+void ptocc_unregister_kernel(const char* name, int kind, const void* address) {
+    if (!name) return;
+    auto& d = kernel_definitions();
+    std::lock_guard lk(d.mu);
+    auto it = d.by_name.find(std::string_view(name));
+    if (it == d.by_name.end()) return;
+    auto e = it->second.find({ptosim::cc::library_base(address), kind});
+    if (e != it->second.end() && --e->second == 0) it->second.erase(e);
+    if (it->second.empty()) d.by_name.erase(it);
+}
+
+int ptocc_kernel_kind(const char* name, const void* address) {
+    if (!name) return -1;
+    auto& d = kernel_definitions();
+    std::lock_guard lk(d.mu);
+    auto it = d.by_name.find(std::string_view(name));
+    if (it == d.by_name.end()) return -1;
+    // One kind among the given definitions, else -1.
+    auto only = [](auto first, auto last, auto keep) {
+        int kind = -1;
+        for (auto e = first; e != last; ++e) {
+            if (!keep(e->first)) continue;
+            if (kind >= 0 && kind != e->first.second) return -2;
+            kind = e->first.second;
+        }
+        return kind;
+    };
+    const uintptr_t base = ptosim::cc::library_base(address);
+    const auto& defs = it->second;
+    int kind = only(defs.begin(), defs.end(), [base](const auto& k) { return k.first == base; });
+    if (kind == -1) kind = only(defs.begin(), defs.end(), [](const auto&) { return true; });
+    return kind < 0 ? -1 : kind;
 }
 
 void ptocc_unregister_image(uint64_t tu, int core, const unsigned char* data) {

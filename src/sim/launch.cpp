@@ -1020,7 +1020,7 @@ void lock_polling(std::unique_lock<std::mutex>& lk) {
 // The ready core with the lowest progress clock, the lowest-numbered among
 // equals (docs/semantics.md, "Which core runs next"). After a fault, only cores
 // numbered below the faulting one still run.
-CoreSlot* Launch::pick(const CoreSet& cores, std::unique_lock<std::mutex>& lk) {
+CoreSlot* Launch::pick(const CoreSet& cores, std::unique_lock<std::mutex>& lk, bool* round) {
     const int stop = fault_index_.load(std::memory_order_relaxed);
     CoreSlot* yielded = nullptr;  // the first core that gave its turn away
     CoreSlot* best = nullptr;
@@ -1053,9 +1053,54 @@ CoreSlot* Launch::pick(const CoreSet& cores, std::unique_lock<std::mutex>& lk) {
     if (!lk.owns_lock()) lock_polling(lk);
     // Only cores that gave their turn away are left: every one of them gets
     // its turn back, so the lowest does not take every round.
-    if (yielded)
+    if (yielded) {
         for (CoreSlot* s : cores) s->yielded = false;
+        if (round) *round = true;
+    }
     return yielded;
+}
+
+namespace {
+// Launches in the background on any device: a launch that starts while one
+// runs takes no pool threads (workers.cpp runs one job at a time, and the
+// one in the background may hold them until the new launch lets it finish).
+std::atomic<int> g_background_launches{0};
+}  // namespace
+
+void Launch::count_turn(Lane& lane, const CoreSlot& s) {
+    if (s.state == CoreSlot::State::Blocked && s.yielded) return;
+    ++lane.progress;
+    // Wakes launches in the background that wait for something to change.
+    if (g_background_launches.load(std::memory_order_relaxed) > 0) dev_.impl().exec_mu.note_progress();
+}
+
+void Launch::round_begins(Lane& lane) {
+    if (lane.progress == lane.round_mark) quiet_round();
+    lane.round_mark = lane.progress;
+}
+
+void Launch::quiet_round() {
+    if (!may_background_) return;
+    Device::Impl& impl = dev_.impl();
+    if (background_.exchange(true)) {
+        // Polling again changes nothing while another launch runs alone:
+        // let it run until it finishes or polls too, as its cores would run
+        // beside these on the device.
+        const uint64_t seen = impl.exec_mu.progress();
+        while (!impl.exec_mu.wait_foreground_for(std::chrono::milliseconds(20)))
+            if (ctl_ && ctl_->abandon.load()) return;
+        // Nor while no core of any launch got further since: poll again
+        // once one did, or after a while (the host may write GM).
+        impl.exec_mu.wait_progress_for(seen, std::chrono::milliseconds(2));
+        return;
+    }
+    g_background_launches.fetch_add(1);
+    {
+        std::lock_guard lk(impl.mu);
+        impl.busy = nullptr;
+        impl.background.push_back(&spec_);
+    }
+    impl.exec_mu.to_background(types_);
 }
 
 // Every lane held at once: a lane's own thread never takes two, nor the
@@ -1113,6 +1158,11 @@ Status Launch::run() {
     // The checkers, the cost model and subscribers that log records follow
     // one global order of events: they run the serial schedule.
     if (check_ || timing_ || detail::has_ordered_subscribers()) threads = 1;
+    // Their order of events is global, so such a launch never moves to the
+    // background; one that starts beside a launch in the background runs
+    // on its own thread (docs/semantics.md, "Launches on several streams").
+    may_background_ = !(check_ || timing_ || detail::has_ordered_subscribers());
+    if (overlapping_ || g_background_launches.load() > 0) threads = 1;
     threads = std::min({threads, groups_, capacity_});
     {
         std::lock_guard lk(lanes_mu_);
@@ -1145,8 +1195,10 @@ Status Launch::run() {
     bool touched = false;
     for (int l = 0; l < lane_count_; ++l) touched |= lanes_[l].touched;
     if (touched || !result.ok() || fault_) {
-        dev_.impl().cores(soc_, CoreType::AIC).mark_written();
-        dev_.impl().cores(soc_, CoreType::AIV).mark_written();
+        // Not through cores(), which maps an arena on first use: the other
+        // core type may belong to a launch of another stream now.
+        dev_.impl().aic_cores.mark_written();
+        dev_.impl().aiv_cores.mark_written();
     }
     if (ctl_ && ctl_->abandon.load()) {
         std::string at;
@@ -1181,16 +1233,19 @@ Status Launch::run_serial() {
     while (result.ok()) {
         if (ctl_ && ctl_->abandon.load(std::memory_order_relaxed)) break;
         CoreSlot* s;
+        bool round = false;
         {
             std::unique_lock lk(mu_, std::defer_lock);
-            s = pick(active, lk);
+            s = pick(active, lk, &round);
         }
         if (!s) {
             if (any_blocked()) result = {err::kKernelDeadlock, deadlock_report()};
             break;
         }
+        if (round) round_begins(lane);
         s->state = CoreSlot::State::Runnable;
         resume(*s);
+        count_turn(lane, *s);
         if (fault_) break;
         if (s->state == CoreSlot::State::Done) {
             const int phys = phys_of(s->core);
@@ -1253,10 +1308,13 @@ void Launch::work(int w, int threads) {
     for (;;) {
         if ((ctl_ && ctl_->abandon.load(std::memory_order_relaxed)) || admit_failed_.load(std::memory_order_relaxed))
             break;
-        if (CoreSlot* s = pick(mine, lk)) {
+        bool round = false;
+        if (CoreSlot* s = pick(mine, lk, &round)) {
             s->state = CoreSlot::State::Runnable;
             if (lk.owns_lock()) lk.unlock();
+            if (round) round_begins(lane);
             resume(*s);
+            count_turn(lane, *s);
             if (s->state == CoreSlot::State::Done) {
                 const int phys = phys_of(s->core), g = s->group;
                 if (group_done(phys)) {
@@ -1429,25 +1487,38 @@ void append_digest(Device& d, const LaunchSpec& spec, const Status& st) {
 
 }  // namespace
 
-// One launch at a time owns the device's cores: two launches sharing the
-// physical cores' buffers would read each other's UB. Launches on different
-// streams therefore run one after another, each stream in its own order.
+// A launch holds the device's cores alone until they all poll GM; then it
+// moves to the background with its core types, and a launch of another
+// stream on other core types may start (docs/semantics.md, "Launches on
+// several streams"). Two launches never share a core type, so they never
+// see each other's UB/L1/L0; each stream keeps its own order.
 Status run_launch(Device& d, const LaunchSpec& spec, LaunchControl* ctl) {
     install_crash_report();
     Device::Impl& impl = d.impl();
-    std::unique_lock ex(impl.exec_mu, std::try_to_lock);
-    while (!ex.owns_lock() && !ex.try_lock_for(std::chrono::milliseconds(20))) {
-        if (ctl && ctl->abandon.load()) return {err::kStreamSyncTimeout, "kernel '" + spec.kernel + "' (launched at " +
-                                                                             spec.site.str() +
-                                                                             ") was dropped before it started"};
+    const unsigned types = spec.kind == KernelKind::Vec    ? ExecGate::kAiv
+                           : spec.kind == KernelKind::Cube ? ExecGate::kAic
+                                                           : ExecGate::kAic | ExecGate::kAiv;
+    bool overlapping = false;
+    auto dropped = [&]() -> Status {
+        return {err::kStreamSyncTimeout,
+                "kernel '" + spec.kernel + "' (launched at " + spec.site.str() + ") was dropped before it started"};
+    };
+    while (!impl.exec_mu.acquire_for(types, std::chrono::milliseconds(20), &overlapping))
+        if (ctl && ctl->abandon.load()) return dropped();
+    // Abandoned while it waited, and the cores came free just then: it never starts.
+    if (ctl && ctl->abandon.load()) {
+        impl.exec_mu.release(types, false);
+        return dropped();
     }
     {
         std::lock_guard lk(impl.mu);
         impl.busy = &spec;
     }
     Status st;
+    bool background = false;
     {
         Launch l(d, spec, ctl);
+        l.set_device_share(types, overlapping);
         if (ctl) {
             std::lock_guard lk(ctl->mu);
             ctl->live = &l;
@@ -1462,13 +1533,19 @@ Status run_launch(Device& d, const LaunchSpec& spec, LaunchControl* ctl) {
             std::lock_guard lk(ctl->mu);
             ctl->live = nullptr;
         }
+        background = l.in_background();
+        if (background) {
+            std::lock_guard lk(impl.mu);
+            std::erase(impl.background, &l.spec());
+        }
     }
+    if (background) g_background_launches.fetch_sub(1);
     {
         std::lock_guard lk(impl.mu);
-        impl.busy = nullptr;
+        if (impl.busy == &spec) impl.busy = nullptr;
     }
     append_digest(d, spec, st);
-    ex.unlock();
+    impl.exec_mu.release(types, background);
     if (!st.ok()) {
         std::fprintf(stderr, "ptosim: error %d: %s\n", st.code, st.message.c_str());
         set_last_error(st.message);

@@ -104,6 +104,15 @@ public:
     Launch(Device& d, const LaunchSpec& spec, LaunchControl* ctl);
     ~Launch();
     Status run();
+    // Set by run_launch before run(): the core types it holds on the
+    // device (ExecGate), and whether it started while another launch ran
+    // in the background (then it runs the serial schedule).
+    void set_device_share(unsigned types, bool overlapping) {
+        types_ = types;
+        overlapping_ = overlapping;
+    }
+    // Whether the launch moved to the background (quiet_round).
+    bool in_background() const { return background_.load(); }
 
     const LaunchSpec& spec() const { return spec_; }
     // The device this launch runs on (its FFTS control block, its memory).
@@ -242,7 +251,17 @@ private:
     // when no other can run). Takes `lk` (the
     // launch lock) only to ask a blocked core whether it can continue, and
     // always before it returns null.
-    CoreSlot* pick(const CoreSet& cores, std::unique_lock<std::mutex>& lk);
+    // `round`, when given, is set when the cores left were all polling GM
+    // and each gets its turn back: a new round of polls begins.
+    CoreSlot* pick(const CoreSet& cores, std::unique_lock<std::mutex>& lk, bool* round = nullptr);
+    struct Lane;
+    // After a turn of core `s` on `lane`, and at the start of a round of polls.
+    void count_turn(Lane& lane, const CoreSlot& s);
+    void round_begins(Lane& lane);
+    // A whole round in which every core of a lane only polled GM: the
+    // launch waits for something outside it, and moves to the background
+    // (docs/semantics.md, "Launches on several streams").
+    void quiet_round();
     struct Lane;
     Lane& lane_of(int phys) { return lanes_[threads_ > 1 ? phys % threads_ : 0]; }
     bool any_blocked() const;  // with every lane standing still
@@ -286,6 +305,10 @@ private:
         std::atomic<int> low{0};
         std::atomic<int> admitted{0}, retired{0};  // groups
         bool touched = false;  // a retired core was touched (Core::touched)
+        // Turns of the lane's cores that did more than poll GM again, and
+        // their count when the last round of polls began: a round that
+        // ends with the same count was quiet (quiet_round()).
+        uint64_t progress = 0, round_mark = ~uint64_t{0};
     };
     std::unique_ptr<Lane[]> lanes_;
     int lane_count_ = 0;
@@ -301,6 +324,10 @@ private:
 
     check::LaunchState* check_ = nullptr;
     cost::LaunchTiming* timing_ = nullptr;
+    unsigned types_ = 0;        // the core types it holds (ExecGate::kAic | kAiv)
+    bool overlapping_ = false;  // started while another launch ran in the background
+    bool may_background_ = false;  // not under the checkers, the cost model or an ordered subscriber
+    std::atomic<bool> background_{false};
     std::mutex tolerated_mu_;
     std::vector<std::pair<int, check::Report>> tolerated_;
 

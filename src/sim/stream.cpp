@@ -3,12 +3,16 @@
 // running kernel and fails the stream, so that teardown never waits for a
 // kernel that may never finish (docs/acl.md, aclrtSynchronizeStream).
 #include "device_impl.hpp"
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
 #include <deque>
 #include <mutex>
 #include <thread>
+#include <string_view>
+#include <tuple>
+#include <vector>
 
 namespace ptosim {
 
@@ -83,9 +87,25 @@ struct Stream::Impl {
         if (!r.empty()) return r;
         std::lock_guard lk(dev.impl().mu);
         const LaunchSpec* busy = dev.impl().busy;
-        return "its next kernel has not started: it waits for the device's cores, which " +
-               (busy ? "kernel '" + busy->kernel + "' (launched at " + busy->site.str() + ") from another stream holds"
-                     : std::string("another launch holds"));
+        if (busy)
+            return "its next kernel has not started: it waits for the device's cores, which kernel '" + busy->kernel +
+                   "' (launched at " + busy->site.str() + ") from another stream holds";
+        std::string w = "its next kernel has not started: it waits for the device's cores";
+        // By name and site: which one moved to the background first is the host threads' timing.
+        std::vector<const LaunchSpec*> bg = dev.impl().background;
+        std::sort(bg.begin(), bg.end(), [](const LaunchSpec* a, const LaunchSpec* b) {
+            auto key = [](const LaunchSpec* l) {
+                return std::make_tuple(std::string_view(l->kernel), std::string_view(l->site.file ? l->site.file : ""),
+                                       l->site.line);
+            };
+            return key(a) < key(b);
+        });
+        if (bg.empty()) return w + ", which another launch holds";
+        w += "; kernel";
+        for (size_t i = 0; i < bg.size(); ++i)
+            w += std::string(i ? ", " : " ") + "'" + bg[i]->kernel + "' (launched at " + bg[i]->site.str() + ")";
+        return w + (bg.size() > 1 ? " from other streams poll" : " from another stream polls") +
+               " GM in the background, holding the core types they run on";
     }
 };
 

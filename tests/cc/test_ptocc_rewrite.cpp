@@ -191,3 +191,35 @@ TEST(RewriteDeviceAsm, LeftAloneWithoutTheFlagOrInsideLiteralsAndComments) {
 }
 
 }  // namespace
+
+namespace {
+
+// Kernel definitions record their core type after their closing brace, on
+// its line (docs/ptocc.md, "Kernel type"); declarations, templates and
+// definitions inside a macro body do not.
+TEST(Rewrite, KernelDefinitionsRecordTheirCoreType) {
+    const std::string src =
+        "extern \"C\" __global__ AICORE void vk(__gm__ int32_t __out__* out,\n"
+        "                                     int n) {\n"
+        "    out[0] = n;\n"
+        "}\n"
+        "extern \"C\" __global__ AICORE void declared(__gm__ int32_t* out);\n"
+        "template <int N> __global__ AICORE void tk(__gm__ int32_t* out) { out[0] = N; }\n"
+        "#define K(name) __global__ AICORE void name(int* o) { \\\n  o[0] = 1; }\n"
+        "__global__ __attribute__((noinline)) AICORE void ak(int* o) { if (o) { o[0] = 2; } }\n";
+    auto r = rewrite_launches(src, "k.cpp");
+    EXPECT_EQ(r.definitions, 2);
+    const std::string out = body(src);
+    EXPECT_EQ(lines(out), lines(src));
+    EXPECT_NE(out.find("    out[0] = n;\n} PTOCC_KERNEL_DEFINITION(ptocc_kernel_definition_"), std::string::npos) << out;
+    EXPECT_NE(out.find(", \"vk\")\n"), std::string::npos) << out;
+    EXPECT_NE(out.find("o[0] = 2; } } PTOCC_KERNEL_DEFINITION(ptocc_kernel_definition_"), std::string::npos) << out;
+    EXPECT_NE(out.find(", \"ak\")\n"), std::string::npos) << out;
+    EXPECT_EQ(out.find("\"declared\""), std::string::npos) << out;
+    EXPECT_EQ(out.find("\"tk\""), std::string::npos) << out;
+    EXPECT_EQ(out.find("\"name\""), std::string::npos) << out;
+    EXPECT_TRUE(ptocc::has_kernel_keyword(src));
+    EXPECT_FALSE(ptocc::has_kernel_keyword("// __global__\nconst char* s = \"__global__\";\n"));
+}
+
+}  // namespace
