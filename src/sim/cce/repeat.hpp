@@ -86,6 +86,15 @@ struct Plan {
         const uint32_t bit = per_repeat > 128 ? j / 2 : j;
         return (mask[bit >> 6] >> (bit & 63) & 1) != 0;
     }
+    // Normal mode with every slot of a repeat active (a full mask, what most
+    // instructions run under): a test of the mask words, no loop.
+    bool all_slots() const {
+        if (counter) return false;
+        const uint32_t bits = per_repeat > 128 ? 128 : per_repeat;
+        const uint64_t lo = bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+        const uint64_t hi = bits > 64 ? (bits >= 128 ? ~uint64_t{0} : (uint64_t{1} << (bits - 64)) - 1) : 0;
+        return (mask[0] & lo) == lo && (mask[1] & hi) == hi;
+    }
     bool block_full(uint32_t r, uint32_t j0, uint32_t n) const {
         if (counter) return uint64_t(r) * per_repeat + j0 + n <= count;
         // One mask bit a slot and the block's bits in one word: one test.
@@ -164,7 +173,8 @@ void each_run(const Plan& p, int elem_bytes, Adjoin adj, F&& f) {
     // Normal mode: the mask is the same in every repeat, so which blocks are
     // whole is worked out once.
     uint32_t whole = 0;
-    if (!p.counter)
+    if (p.all_slots() && blocks < 32) whole = (1u << blocks) - 1;
+    else if (!p.counter)
         for (uint32_t b = 0; b < blocks && b < 32; ++b)
             if (p.block_full(0, b * per_block, per_block)) whole |= 1u << b;
     // Every slot active up to the end (a full mask, or counter mode) and
