@@ -23,9 +23,8 @@ void vconv(const SourceLoc& loc, const char* op, Dt from, Dt to, Round rnd, uint
     const Operand od{dst, sh.dst_blk, sh.dst_rep, ts}, os{src, sh.src0_blk, sh.src0_rep, fs};
     OpRecord r = vector_record(op, to, p, loc);
     r.src_dtype = to_string(from);
-    const Access dst_span = span(c, p, od, op, "dst", loc), src_span = span(c, p, os, op, "src", loc);
-    r.write(Space::UB, od.base, dst_span.bytes);
-    r.read(Space::UB, os.base, src_span.bytes);
+    r.write(Space::UB, od.base, span(c, p, od, op, "dst", loc).bytes);
+    r.read(Space::UB, os.base, span(c, p, os, op, "src", loc).bytes);
     dispatch(c, r);
     uint8_t* ub = c.mem[static_cast<int>(Space::UB)];
     const bool float_src = from == Dt::F32 || from == Dt::F16 || from == Dt::BF16;
@@ -61,35 +60,6 @@ void vconv(const SourceLoc& loc, const char* op, Dt from, Dt to, Round rnd, uint
                     return convert<T>(x, float_src, rnd, wrap ? Overflow::Wrap : Overflow::Saturate);
                 }
             };
-            constexpr bool to_half = std::is_same_v<F, float> && std::is_same_v<T, half>;
-            constexpr bool from_half = std::is_same_v<F, half> && std::is_same_v<T, float>;
-            const bool rows = (to_half && (rnd == Round::None || rnd == Round::Rint)) || (from_half && rnd == Round::None);
-            // Source and destination bytes apart (the usual case): nothing the
-            // instruction writes is read after, so each run converts straight
-            // into the destination, element order kept, without staging.
-            // A run never crosses a repeat (adj.repeats is false): at most
-            // one repeat's slots.
-            if (dst_span.offset + dst_span.bytes <= src_span.offset || src_span.offset + src_span.bytes <= dst_span.offset) {
-                each_run(p, widest, adj, [&](uint32_t rr, uint32_t j0, uint32_t n) {
-                    const uint8_t* const from_bytes = ub + os.at(rr, j0);
-                    uint8_t* const to_bytes = ub + od.at(rr, j0);
-                    if constexpr (to_half || from_half) {
-                        if (rows) {
-                            float row[kRepeatBytes];
-                            if constexpr (to_half) {
-                                std::memcpy(row, from_bytes, size_t(n) * sizeof(float));
-                                float_to_half_row(row, to_bytes, static_cast<int>(n));
-                            } else {
-                                half_row_to_float(from_bytes, row, static_cast<int>(n));
-                                std::memcpy(to_bytes, row, size_t(n) * sizeof(float));
-                            }
-                            return;
-                        }
-                    }
-                    for (uint32_t e = 0; e < n; ++e) store(to_bytes, e * sizeof(T), one(load<F>(from_bytes, e * sizeof(F))));
-                });
-                return;
-            }
             // The staging buffers are found once per instruction, not per run
             // (a thread_local's address costs a call in a shared library).
             thread_local std::vector<T> staged_buf;
@@ -100,7 +70,9 @@ void vconv(const SourceLoc& loc, const char* op, Dt from, Dt to, Round rnd, uint
             // float <-> half in nearest even (or exact): a run at a time through
             // the row conversions ptolab's own TCVT uses (F16C where the host
             // has it), bit-identical to `one` (numerics.hpp).
-            if (rows) {
+            constexpr bool to_half = std::is_same_v<F, float> && std::is_same_v<T, half>;
+            constexpr bool from_half = std::is_same_v<F, half> && std::is_same_v<T, float>;
+            if ((to_half && (rnd == Round::None || rnd == Round::Rint)) || (from_half && rnd == Round::None)) {
                 if constexpr (to_half) row_buf.resize(size_t(p.per_repeat) * p.repeats);
                 float* const row = row_buf.data();
                 each_run(p, widest, adj, [&](uint32_t rr, uint32_t j0, uint32_t n) {
