@@ -86,6 +86,15 @@ struct Plan {
         const uint32_t bit = per_repeat > 128 ? j / 2 : j;
         return (mask[bit >> 6] >> (bit & 63) & 1) != 0;
     }
+    // Normal mode with every slot of a repeat active (a full mask, what most
+    // instructions run under): a test of the mask words, no loop.
+    bool all_slots() const {
+        if (counter) return false;
+        const uint32_t bits = per_repeat > 128 ? 128 : per_repeat;
+        const uint64_t lo = bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+        const uint64_t hi = bits > 64 ? (bits >= 128 ? ~uint64_t{0} : (uint64_t{1} << (bits - 64)) - 1) : 0;
+        return (mask[0] & lo) == lo && (mask[1] & hi) == hi;
+    }
     bool block_full(uint32_t r, uint32_t j0, uint32_t n) const {
         if (counter) return uint64_t(r) * per_repeat + j0 + n <= count;
         // One mask bit a slot and the block's bits in one word: one test.
@@ -99,7 +108,42 @@ struct Plan {
     }
 };
 
-Plan plan(const Core& c, uint32_t repeat, int widest_bytes);
+// The plan of an instruction under the core's mask register. Inline, as
+// the spans and the record below: they run once per intrinsic call, and
+// pto-isa's headers issue many small ones (docs/speed.md).
+inline Plan plan(const Core& c, uint32_t repeat, int widest_bytes) {
+    Plan p;
+    p.per_repeat = static_cast<uint32_t>(kRepeatBytes) / widest_bytes;
+    const VectorState& v = c.vec;
+    p.counter = v.counter;
+    if (p.counter) {
+        // Counter mode: the mask's low word is the number of elements; the
+        // instruction's repeat operand is not used.
+        // per_repeat is a power of two (256 / 1, 2, 4 or 8): shifts, not
+        // 64-bit divisions.
+        const int shift = std::countr_zero(p.per_repeat);
+        p.count = v.mask[0];
+        p.repeats = static_cast<uint32_t>((p.count >> shift) + ((p.count & (p.per_repeat - 1)) != 0));
+        p.any = p.count > 0;
+        p.last_slot = p.any ? static_cast<uint32_t>((p.count - 1) & (p.per_repeat - 1)) : 0;
+        return p;
+    }
+    p.mask[0] = v.mask[0];
+    p.mask[1] = v.mask[1];
+    p.repeats = repeat;
+    if (p.all_slots()) {
+        p.last_slot = p.per_repeat - 1;
+        p.any = repeat > 0;
+        return p;
+    }
+    for (uint32_t j = p.per_repeat; j-- > 0;)
+        if (p.active(0, j)) {
+            p.last_slot = j;
+            p.any = repeat > 0;
+            break;
+        }
+    return p;
+}
 // Normal mode with only the first `slots` slots of each of `repeat` repeats
 // active, whatever the mask register holds.
 Plan first_slots(uint32_t repeat, int widest_bytes, uint32_t slots);
@@ -107,13 +151,38 @@ Plan first_slots(uint32_t repeat, int widest_bytes, uint32_t slots);
 // instructions the reference documents as taking no mask (vcmpv, vcmpvs).
 Plan unmasked(uint32_t repeat, int widest_bytes);
 
+// check_local of UB bytes, the passing case inline (check_local builds the
+// message and faults).
+inline void check_ub(const Core& c, uint64_t offset, uint64_t bytes, const char* op, const char* role,
+                     const SourceLoc& loc) {
+    const uint64_t size = c.mem_size[static_cast<int>(Space::UB)];
+    if (size != 0 && offset <= size && bytes <= size - offset) [[likely]]
+        return;
+    check_local(c, Space::UB, offset, bytes, op, role, loc);
+}
+
 // Bytes [base, base + (repeats - 1) * pitch + last) of a destination that
 // steps by a whole record per repeat (reductions, bit masks); faults past UB.
-Access record_span(const Core& c, uint32_t repeats, uint64_t base, uint64_t pitch, uint64_t last, const char* op,
-                   const char* role, const SourceLoc& loc);
+inline Access record_span(const Core& c, uint32_t repeats, uint64_t base, uint64_t pitch, uint64_t last, const char* op,
+                          const char* role, const SourceLoc& loc) {
+    if (repeats == 0) return {Space::UB, 0, base, 0};
+    const uint64_t bytes = uint64_t(repeats - 1) * pitch + last;
+    check_ub(c, base, bytes, op, role, loc);
+    return {Space::UB, 0, base, bytes};
+}
 
 // Faults when the operand's bytes under the plan leave UB; returns its span.
-Access span(const Core& c, const Plan& p, const Operand& o, const char* op, const char* role, const SourceLoc& loc);
+inline Access span(const Core& c, const Plan& p, const Operand& o, const char* op, const char* role,
+                   const SourceLoc& loc) {
+    if (!p.any) return {Space::UB, 0, o.base, 0};
+    uint64_t end = o.at(p.repeats - 1, p.last_slot) + o.size;
+    // Normal mode: every repeat has the same highest active slot, so a repeat
+    // with a small mask and a repeat stride below eight blocks ends where its
+    // last active slot does. Counter mode: every repeat but the last is full.
+    if (p.repeats > 1) end = std::max(end, o.at(p.repeats - 2, p.counter ? p.per_repeat - 1 : p.last_slot) + o.size);
+    check_ub(c, o.base, end - o.base, op, role, loc);
+    return {Space::UB, 0, o.base, end - o.base};
+}
 
 // Runs f(r, j) for every active element slot, in order.
 template <class F>
@@ -164,7 +233,8 @@ void each_run(const Plan& p, int elem_bytes, Adjoin adj, F&& f) {
     // Normal mode: the mask is the same in every repeat, so which blocks are
     // whole is worked out once.
     uint32_t whole = 0;
-    if (!p.counter)
+    if (p.all_slots() && blocks < 32) whole = (1u << blocks) - 1;
+    else if (!p.counter)
         for (uint32_t b = 0; b < blocks && b < 32; ++b)
             if (p.block_full(0, b * per_block, per_block)) whole |= 1u << b;
     // Every slot active up to the end (a full mask, or counter mode) and
@@ -300,7 +370,17 @@ inline void store(uint8_t* ub, uint64_t at, T v) {
 }
 
 // The record every vector intrinsic dispatches before it runs.
-OpRecord vector_record(const char* op, Dt d, const Plan& p, const SourceLoc& loc);
+inline OpRecord vector_record(const char* op, Dt d, const Plan& p, const SourceLoc& loc) {
+    OpRecord r;
+    r.op = op;
+    r.pipe = Pipe::V;
+    r.dtype = to_string(d);
+    r.loc = loc;
+    r.elements = p.counter ? p.count : uint64_t(p.repeats) * p.per_repeat;
+    r.bytes = r.elements * size_of(d);
+    r.flops = r.elements;
+    return r;
+}
 
 // The record of a DMA intrinsic on `pipe` moving `bytes` (both targets).
 inline OpRecord dma_record(const char* op, Pipe pipe, const SourceLoc& loc, uint64_t bytes) {
