@@ -684,7 +684,8 @@ __global__ __aicore__ void vreg_expdif(__gm__ float* out, __gm__ half* a, __gm__
 // vcpadd (pairs into the low half, element 60's partner and 61..63
 // inactive), vgatherb (32-byte blocks by byte offsets, elements 60..63
 // masked off), the E2B_B32 load and the A5 form of copy_ubuf_to_ubuf (two
-// 1-block bursts, one block apart in the source, two in the destination).
+// 1-block bursts, one block apart in the source, two in the destination),
+// then the older form with A2A3's sid first (one 2-block burst).
 __global__ __aicore__ void vreg_pair_gatherb(__gm__ float* out, __gm__ float* a, __gm__ uint32_t* offsets) {
     in(kA, a, 64);
     in(kB, offsets, 8);
@@ -709,8 +710,9 @@ __global__ __aicore__ void vreg_pair_gatherb(__gm__ float* out, __gm__ float* a,
         vsts(e, ub<float>(kOut), 160, NORM_B32, all);
     }
     copy_ubuf_to_ubuf(ub<float>(kOut + 512), ub<float>(kA), 2, 1, 1, 2);
+    copy_ubuf_to_ubuf(ub<float>(kOut + 896), ub<float>(kA + 128), 0, 1, 2, 0, 0);
     v_to_mte3();
-    out_to(out, kOut, 128 + 32 + 64);
+    out_to(out, kOut, 128 + 32 + 64 + 16);
 }
 
 // vsstb: the register's 32-byte blocks three blocks apart (elements 60..63
