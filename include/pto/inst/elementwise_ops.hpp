@@ -160,6 +160,29 @@ inline float fmath(float a, Fn fn) {
     return from_double<D>(fn(static_cast<double>(a)));
 }
 
+// a * b + c rounded once into D (IEEE fusedMultiplyAdd). A float fma is
+// exact as it is; for 16-bit D the double fma goes through from_double's
+// round-to-odd so that the store's rounding is the only one that counts.
+template <class D>
+inline float fused_mul_add(float a, float b, float c) {
+    if constexpr (std::is_same_v<D, float>) return std::fma(a, b, c);
+    else return from_double<D>(std::fma(static_cast<double>(a), static_cast<double>(b), static_cast<double>(c)));
+}
+
+// a * b + c into D as the target's multiply-add does it. A2A3's vector
+// unit rounds the product to D, then the sum: pto-isa's A2A3 goldens
+// compute one operation at a time in the element type, and its
+// tfusedmuladd fails a single rounding (docs/isa/elementwise.md, "Fused
+// multiply-add"). A5's registers round once.
+template <class D>
+inline float mul_add(float a, float b, float c) {
+#if PTOSIM_TARGET_A5
+    return fused_mul_add<D>(a, b, c);
+#else
+    return from_double<D>(static_cast<double>(round_as<D>(a * b)) + static_cast<double>(c));
+#endif
+}
+
 }  // namespace ptosim_impl
 
 // ------------------------------------------------------------ tile-tile
@@ -254,8 +277,11 @@ PTO_INST_CALLER RecordEvent TEXPANDS(TileData& dst, typename TileData::DType sca
     return TEXPANDS(PTOSIM_CALLER, dst, scalar, e...);
 }
 
-// dst = scalar * src0 + dst; the product is rounded to dst's type before the
-// sum, as pto-isa's CPU model does. A half src0 may accumulate into float.
+// dst = scalar * src0 + dst. On A2A3 the product is rounded to dst's type
+// before the sum, as pto-isa's CPU model does; on A5 the sum rounds once, as
+// A5's vaxpy does (pto-isa's A5 TAXPY golden, computed in float64 and rounded
+// once, fails the A2A3 rounding: docs/isa/elementwise.md). A half src0 may
+// accumulate into float.
 template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>
 PTO_INST RecordEvent TAXPY(CallSite cs, TileDataDst& dst, TileDataSrc& src0, typename TileDataSrc::DType scalar,
                            WaitEvents&... events) {
@@ -266,7 +292,12 @@ PTO_INST RecordEvent TAXPY(CallSite cs, TileDataDst& dst, TileDataSrc& src0, typ
     static_assert(std::is_same_v<D, S> || (std::is_same_v<D, float> && std::is_same_v<S, half>),
                   "TAXPY: src0 must have dst's element type, or be half with a float dst");
     const float s = ptosim_impl::widen(scalar);
+#if PTOSIM_TARGET_A5
+    ptosim_impl::elementwise(cs, "TAXPY", dst, [s](float x, float y) { return ptosim_impl::fused_mul_add<D>(s, x, y); },
+                             src0, dst);
+#else
     ptosim_impl::elementwise(cs, "TAXPY", dst, [s](float x, float y) { return ptosim_impl::round_as<D>(s * x) + y; }, src0, dst);
+#endif
     return {};
 }
 template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>
