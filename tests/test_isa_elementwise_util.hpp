@@ -210,6 +210,16 @@ inline half exact_fma_half(half a, half b, half c) {
     return rnd<half>(n < 0 ? -mag : mag);  // mag has <= 11 significant bits, or overflows to inf
 }
 
+// TRSQRT: 1/sqrt(a) rounded once on A2A3; on A5 the square root rounds to T
+// first, as pto-isa's A5 vsqrt-then-vdiv (docs/isa/elementwise.md).
+template <class T>
+T r_rsqrt(T a) {
+#if PTOSIM_TARGET_A5
+    return rnd<T>(1 / val(rnd<T>(std::sqrt(val(a)))));
+#else
+    return rnd<T>(1 / std::sqrt(val(a)));
+#endif
+}
 // TAXPY's s * a + d: on A2A3 the product rounds to T first, on A5 the sum
 // rounds once, as A5's vaxpy (docs/isa/elementwise.md, "Rounding").
 template <class T>
@@ -257,9 +267,12 @@ T r_min(T a, T b) {
     if (is_nan(a) || is_nan(b)) return from_float<T>(NAN);
     return val(b) < val(a) ? b : a;
 }
+// The shift count, unsigned; modulo 64 for A5's 64-bit integers (pto-isa's
+// A5 tshl/tshr goldens), so that only the other types shift everything out.
 template <class T>
 uint64_t amount(T b) {
-    return static_cast<std::make_unsigned_t<T>>(b);
+    const uint64_t k = static_cast<std::make_unsigned_t<T>>(b);
+    return PTOSIM_TARGET_A5 && sizeof(T) == 8 ? k & 63 : k;
 }
 template <class T>
 T r_shl(T a, T b) {
