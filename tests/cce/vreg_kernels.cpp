@@ -3,6 +3,7 @@
 // (__VEC_SCOPE__) over vector registers and predicates, the loop's tail
 // handled by plt_b*. Built by ptocc for dav-c310 over ptosim's register layer.
 #include <cstdint>
+#include <type_traits>
 
 #include "kernel_sync.hpp"
 
@@ -734,8 +735,11 @@ __global__ __aicore__ void vreg_block_store(__gm__ float* out, __gm__ float* a) 
         __ubuf__ float* p = ub<float>(kOut + 1024);
         vsstb(x, p, 1u << 16 | 8u, all, POST_UPDATE);
         vsstb(x, p, 1u << 16 | 8u, all, POST_UPDATE);
-        // PK4_B32: the low byte of each active 32-bit element, packed.
-        vsts((vector_s32&)x, ub<int32_t>(kOut + 1536), 0, PK4_B32, first60);
+        // PK4_B32: the low byte of each active 32-bit element, packed. Named
+        // by a value of its type, as the March 2026 pto-isa's TPACK does
+        // (std::conditional_t<..., decltype(PK4_B32), ...>).
+        constexpr auto pk4 = std::conditional_t<true, decltype(PK4_B32), decltype(NORM_B32)>();
+        vsts((vector_s32&)x, ub<int32_t>(kOut + 1536), 0, pk4, first60);
     }
     v_to_mte3();
     copy_ubuf_to_gm(out, ub<float>(kOut), 0, 1, 50, 0, 0);
