@@ -155,8 +155,8 @@ Compile host_flags(const Options& o, const Paths& paths, std::vector<Diag>& diag
     // With no choice made, a build takes a pto-isa tree on its include path
     // that holds pto-isa's implementation for its target (pto/npu/a2a3 or
     // pto/npu/a5): ptosim's CCE layer runs it (docs/conformance-run.md:
-    // A2A3 135/137 and 96/98, A5 152/160 and the March snapshot's run of
-    // docs/conformance-pto-isa-a5-march.md).
+    // A2A3 135/137 and 96/98, A5 152/160 and 113/116 of the two pto-isa
+    // snapshots' testcases).
     const bool auto_pto_isa = c.choice == PtoHeaders::Auto && !paths.clang.empty();
     for (const CompileFlag& f : o.compile) {
         if (f.type == CompileFlag::Include) {
