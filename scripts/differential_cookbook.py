@@ -30,7 +30,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from differential import PYTHON, REPO, VERDICTS, read_verdicts  # noqa: E402
 # The cookbook's A2A3 runners: (directory under reference/, runner script).
-# A5 builds keep ptolab's headers (issue 29's register layer): not compared.
+# The A5 runners are not compared yet.
 RUNNERS = [
     ("static_single_core/a2a3", "run_ctypes.py"),
     ("dynamic_multi_core/a2a3", "run_ctypes.py"),

@@ -23,7 +23,7 @@ EW_SCALAR_TEST(TLRELU, FpT, inputs<T>(Gen::Arith), TLRELU(d, a, s), return r_rel
 EW_SCALAR_TEST(TADDSC, AddscT, inputs<T>(Gen::Arith), TADDSC(d, a, s, b), return r_add(r_add(a, s), b))
 EW_SCALAR_TEST(TSUBSC, AddscT, inputs<T>(Gen::Arith), TSUBSC(d, a, s, b), return r_add(r_sub(a, s), b))
 EW_SCALAR_TEST(TEXPANDS, ExpandsT, inputs<T>(Gen::Arith), TEXPANDS(d, s), return s)
-EW_SCALAR_TEST(TAXPY, FpT, inputs<T>(Gen::Arith), TAXPY(d, a, s), return r_add(r_mul(s, a), d0))
+EW_SCALAR_TEST(TAXPY, FpT, inputs<T>(Gen::Arith), TAXPY(d, a, s), return r_axpy(s, a, d0))
 
 // TAXPY's mixed form: a half source accumulating into a float destination.
 TEST(TAXPY_Types, HalfSourceIntoFloat) {
@@ -32,6 +32,51 @@ TEST(TAXPY_Types, HalfSourceIntoFloat) {
         check<float, half>(inputs<half>(Gen::Arith), [&](auto& d, auto& a, auto&, auto&) { TAXPY(d, a, s); },
                            [&](half a, half, half, float d0) { return rnd<float>(val(r_mul<float>(val(s), val(a))) + val(d0)); });
     }
+}
+
+// (1 + 2^-12) * (1 + 2^-12) - 1 keeps the 2^-24 term when TAXPY rounds once
+// (A5, as its vaxpy and pto-isa's A5 golden); A2A3 rounds the product first
+// and loses it; in half, (1 + 2^-6) * (1 + 2^-6) - 1 keeps its 2^-12 term
+// only on A5.
+TEST(TAXPY_Types, RoundsOnceOnA5AndTheProductFirstOnA2A3) {
+    std::vector<float> a(kR * kC, 0.0f), d(kR * kC, 0.0f), out(kR * kC);
+    a[0] = 1.0f + 0x1p-12f;
+    d[0] = -1.0f;
+    std::vector<half> ah(kR * kC, half(0.0f)), dh(kR * kC, half(0.0f)), outh(kR * kC);
+    ah[0] = half(1.0f + 0x1p-6f);
+    dh[0] = half(-1.0f);
+    auto st = run_vec([&] {
+        Tile<TileType::Vec, float, kR, kC> ta, td;
+        Tile<TileType::Vec, half, kR, kC> tah, tdh;
+        TASSIGN(ta, 0);
+        TASSIGN(td, 0x1000);
+        TASSIGN(tah, 0x2000);
+        TASSIGN(tdh, 0x3000);
+        auto ga = gm_nd(a.data(), kR, kC, kC);
+        auto gd = gm_nd(d.data(), kR, kC, kC);
+        auto go = gm_nd(out.data(), kR, kC, kC);
+        auto gah = gm_nd(ah.data(), kR, kC, kC);
+        auto gdh = gm_nd(dh.data(), kR, kC, kC);
+        auto goh = gm_nd(outh.data(), kR, kC, kC);
+        TLOAD(ta, ga);
+        TLOAD(td, gd);
+        TLOAD(tah, gah);
+        TLOAD(tdh, gdh);
+        ISA_SYNC(PIPE_MTE2, PIPE_V);
+        TAXPY(td, ta, 1.0f + 0x1p-12f);
+        TAXPY(tdh, tah, half(1.0f + 0x1p-6f));
+        ISA_SYNC(PIPE_V, PIPE_MTE3);
+        TSTORE(go, td);
+        TSTORE(goh, tdh);
+    });
+    ASSERT_TRUE(st.ok()) << st.message;
+#if PTOSIM_TARGET_A5
+    EXPECT_EQ(out[0], 0x1p-11f + 0x1p-24f);
+    EXPECT_EQ(static_cast<float>(outh[0]), 0x1p-5f + 0x1p-12f);
+#else
+    EXPECT_EQ(out[0], 0x1p-11f);  // the product 1 + 2^-11 + 2^-24 rounds to 1 + 2^-11 first
+    EXPECT_EQ(static_cast<float>(outh[0]), 0x1p-5f);  // the product 1 + 2^-5 + 2^-12 rounds to 1 + 2^-5 first
+#endif
 }
 
 // TAND on floating-point tiles combines the storage bits (pto-isa's TAnd

@@ -16,13 +16,50 @@ EW_TEST(TRELU, ReluT, inputs<T>(Gen::Arith), TRELU(d, a), return is_nan(a) || !(
 EW_TEST(TEXP, FpT, inputs<T>(Gen::ExpRange), TEXP(d, a), return r_math<T>(a, [](LD x) { return std::exp(x); }))
 EW_TEST(TLOG, FpT, inputs<T>(Gen::Positive), TLOG(d, a), return r_math<T>(a, [](LD x) { return std::log(x); }))
 EW_TEST(TSQRT, FpT, inputs<T>(Gen::Positive), TSQRT(d, a), return r_math<T>(a, [](LD x) { return std::sqrt(x); }))
-EW_TEST(TRSQRT, FpT, inputs<T>(Gen::Positive), TRSQRT(d, a),
-        return r_math<T>(a, [](LD x) { return 1 / std::sqrt(x); }))
+EW_TEST(TRSQRT, FpT, inputs<T>(Gen::Positive), TRSQRT(d, a), return r_rsqrt(a))
 EW_TEST(TRECIP, FpT, inputs<T>(Gen::Divisor), TRECIP(d, a), return r_math<T>(a, [](LD x) { return 1 / x; }))
 
 TEST(TRSQRT_Types, ScratchTileFormMatches) {
     check<float, float>(inputs<float>(Gen::Positive), [&](auto& d, auto& a, auto& b, auto&) { TRSQRT(d, a, b); },
-                        [](float a, float, float, float) { return r_math<float>(a, [](LD x) { return 1 / std::sqrt(x); }); });
+                        [](float a, float, float, float) { return r_rsqrt(a); });
+}
+
+// 1 + 2^-23 (float) and 1 + 2^-10 (half): their square roots round to 1 in
+// the element type, so A5's TRSQRT (vsqrt, then 1 divided by it) gives 1;
+// A2A3's single rounding gives 1 - 2^-24 and 1 - 2^-11.
+TEST(TRSQRT_Types, A5RoundsTheSquareRootFirst) {
+    std::vector<float> a(kR * kC, 1.0f), out(kR * kC);
+    std::vector<half> ah(kR * kC, half(1.0f)), outh(kR * kC);
+    a[0] = 1.0f + 0x1p-23f;
+    ah[0] = half(1.0f + 0x1p-10f);
+    auto st = run_vec([&] {
+        Tile<TileType::Vec, float, kR, kC> ta, tr;
+        Tile<TileType::Vec, half, kR, kC> tah, trh;
+        TASSIGN(ta, 0);
+        TASSIGN(tr, 0x1000);
+        TASSIGN(tah, 0x2000);
+        TASSIGN(trh, 0x3000);
+        auto ga = gm_nd(a.data(), kR, kC, kC);
+        auto gah = gm_nd(ah.data(), kR, kC, kC);
+        TLOAD(ta, ga);
+        TLOAD(tah, gah);
+        ISA_SYNC(PIPE_MTE2, PIPE_V);
+        TRSQRT(tr, ta);
+        TRSQRT<RsqrtAlgorithm::HIGH_PRECISION>(trh, tah);
+        ISA_SYNC(PIPE_V, PIPE_MTE3);
+        auto go = gm_nd(out.data(), kR, kC, kC);
+        auto goh = gm_nd(outh.data(), kR, kC, kC);
+        TSTORE(go, tr);
+        TSTORE(goh, trh);
+    });
+    ASSERT_TRUE(st.ok()) << st.message;
+#if PTOSIM_TARGET_A5
+    EXPECT_EQ(out[0], 1.0f);
+    EXPECT_EQ(static_cast<float>(outh[0]), 1.0f);
+#else
+    EXPECT_EQ(out[0], 1.0f - 0x1p-24f);
+    EXPECT_EQ(static_cast<float>(outh[0]), 1.0f - 0x1p-11f);
+#endif
 }
 
 // Documented edge values, checked without the reference helpers.

@@ -184,6 +184,53 @@ T r_mul(T a, T b) {
     if constexpr (is_fp<T>) return rnd<T>(val(a) * val(b));
     else return wrap<T>(I128(a) * I128(b));
 }
+// a * b + c of three halves, exactly: every half is an integer times 2^-24,
+// so the sum is an integer N times 2^-48 with |N| < 2^82, rounded here to
+// nearest even at half's precision (11 bits, subnormal step 2^-24).
+inline half exact_fma_half(half a, half b, half c) {
+    const LD x = val(a), y = val(b), z = val(c);
+    if (!std::isfinite(x) || !std::isfinite(y) || !std::isfinite(z))
+        return rnd<half>(static_cast<LD>(std::fma(static_cast<float>(x), static_cast<float>(y), static_cast<float>(z))));
+    const I128 n = I128(static_cast<int64_t>(std::ldexp(x, 24))) * I128(static_cast<int64_t>(std::ldexp(y, 24))) +
+                   I128(static_cast<int64_t>(std::ldexp(z, 24))) * (I128(1) << 24);
+    if (n == 0) {
+        const bool product_negative = (std::signbit(x) != std::signbit(y));
+        return rnd<half>(product_negative && std::signbit(z) ? -0.0L : 0.0L);
+    }
+    I128 m = n < 0 ? -n : n;
+    int bits = 0;
+    for (I128 t = m; t != 0; t >>= 1) ++bits;
+    const int exponent = std::max(bits - 1 - 48, -14);  // of the leading bit, as a half exponent
+    const int step = exponent - 10 + 48;                // quantum 2^(exponent-10) in units of 2^-48
+    const I128 q = I128(1) << step;
+    I128 k = m / q;
+    const I128 rem = m % q;
+    if (2 * rem > q || (2 * rem == q && (k & 1))) ++k;
+    const LD mag = std::ldexp(static_cast<LD>(static_cast<int64_t>(k)), step - 48);
+    return rnd<half>(n < 0 ? -mag : mag);  // mag has <= 11 significant bits, or overflows to inf
+}
+
+// TRSQRT: 1/sqrt(a) rounded once on A2A3; on A5 the square root rounds to T
+// first, as pto-isa's A5 vsqrt-then-vdiv (docs/isa/elementwise.md).
+template <class T>
+T r_rsqrt(T a) {
+#if PTOSIM_TARGET_A5
+    return rnd<T>(1 / val(rnd<T>(std::sqrt(val(a)))));
+#else
+    return rnd<T>(1 / std::sqrt(val(a)));
+#endif
+}
+// TAXPY's s * a + d: on A2A3 the product rounds to T first, on A5 the sum
+// rounds once, as A5's vaxpy (docs/isa/elementwise.md, "Rounding").
+template <class T>
+T r_axpy(T s, T a, T d) {
+#if PTOSIM_TARGET_A5
+    if constexpr (is_half<T>) return exact_fma_half(s, a, d);
+    else return std::fma(s, a, d);
+#else
+    return r_add(r_mul(s, a), d);
+#endif
+}
 // Integer x / 0 is all ones (our choice, RISC-V style), but 0 for A5's
 // 64-bit integers (pto-isa's A5 tdiv golden); floats follow IEEE.
 template <class T>
@@ -220,9 +267,12 @@ T r_min(T a, T b) {
     if (is_nan(a) || is_nan(b)) return from_float<T>(NAN);
     return val(b) < val(a) ? b : a;
 }
+// The shift count, unsigned; modulo 64 for A5's 64-bit integers (pto-isa's
+// A5 tshl/tshr goldens), so that only the other types shift everything out.
 template <class T>
 uint64_t amount(T b) {
-    return static_cast<std::make_unsigned_t<T>>(b);
+    const uint64_t k = static_cast<std::make_unsigned_t<T>>(b);
+    return PTOSIM_TARGET_A5 && sizeof(T) == 8 ? k & 63 : k;
 }
 template <class T>
 T r_shl(T a, T b) {

@@ -106,9 +106,11 @@ bool holds_pto_headers(const std::string& dir) {
     return fs::exists(fs::path(dir) / "pto" / "pto-inst.hpp", ec);
 }
 
-bool holds_pto_isa_a2a3(const std::string& dir) {
+// The tree holds pto-isa's implementation for the build's target
+// (pto/npu/a2a3 or pto/npu/a5).
+bool holds_pto_isa_impl(const std::string& dir, Target t) {
     std::error_code ec;
-    return fs::is_directory(fs::path(dir) / "pto" / "npu" / "a2a3", ec);
+    return fs::is_directory(fs::path(dir) / "pto" / "npu" / (t == Target::A5 ? "a5" : "a2a3"), ec);
 }
 
 // A temporary file's name part from an input's stem: only portable file-name
@@ -136,7 +138,7 @@ bool same_dir(const std::string& a, const std::string& b) {
 
 // The user's compile flags arranged around ptolab's include directory.
 // Whose PTO headers a build compiles: the flag, else PTOCC_PTO_HEADERS; auto
-// is ptolab's own while the intrinsic layer is incomplete.
+// takes a pto-isa tree on -I that holds the target's implementation, else ptolab's own.
 PtoHeaders header_choice(const Options& o, std::vector<Diag>& diags) {
     PtoHeaders h = o.pto_headers;
     if (h == PtoHeaders::Auto)
@@ -150,18 +152,18 @@ Compile host_flags(const Options& o, const Paths& paths, std::vector<Diag>& diag
     Compile c;
     c.choice = header_choice(o, diags);
     const bool want_pto_isa = c.choice == PtoHeaders::PtoIsa;
-    // With no choice made, an A2A3 build takes a pto-isa tree on its include
-    // path (one with pto-isa's A2A3 implementation, pto/npu/a2a3): ptosim's
-    // CCE layer runs it (docs/conformance-run.md: 131/137 and 95/98 of its
-    // testcases). A5's register layer is not there yet: A5 builds keep
-    // ptolab's headers unless asked.
-    const bool auto_pto_isa = c.choice == PtoHeaders::Auto && o.target == Target::A2A3 && !paths.clang.empty();
+    // With no choice made, a build takes a pto-isa tree on its include path
+    // that holds pto-isa's implementation for its target (pto/npu/a2a3 or
+    // pto/npu/a5): ptosim's CCE layer runs it (docs/conformance-run.md:
+    // A2A3 135/137 and 96/98, A5 152/160 and 113/116 of the two pto-isa
+    // snapshots' testcases).
+    const bool auto_pto_isa = c.choice == PtoHeaders::Auto && !paths.clang.empty();
     for (const CompileFlag& f : o.compile) {
         if (f.type == CompileFlag::Include) {
             // ptolab's own include/ (e.g. $ASCEND_HOME_PATH/include of the
             // CANN-shaped root) is already first.
             if (same_dir(f.include_dir, paths.include_dir)) continue;
-            const bool take = want_pto_isa || (auto_pto_isa && holds_pto_isa_a2a3(f.include_dir));
+            const bool take = want_pto_isa || (auto_pto_isa && holds_pto_isa_impl(f.include_dir, o.target));
             if (take && !c.pto_isa && holds_pto_headers(f.include_dir)) {
                 c.pto_isa = pto_isa_tree(f.include_dir);
                 c.flags.insert(c.flags.end(), f.argv.begin(), f.argv.end());

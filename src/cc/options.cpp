@@ -64,14 +64,16 @@ const std::vector<FlagSpec>& flag_table() {
              "bisheng, an error if it is not found"},
             {{{"--pto-headers=", F::Prefix}}, A::PtoHeaders, false, "--pto-headers=auto|pto-isa|ptolab",
              "pto-isa: compile the pto-isa tree on the -I path over ptosim's CCE intrinsics; ptolab: ptolab's own "
-             "headers; auto (default, or PTOCC_PTO_HEADERS): the tree for A2A3 builds, else ptolab's",
+             "headers; auto (default, or PTOCC_PTO_HEADERS): the tree if it holds the target's pto/npu/<a2a3|a5>, "
+             "else ptolab's",
              "`pto-isa`: compile the pto-isa tree named by `-I` (a checkout or CANN's include/) over "
              "ptosim's CCE intrinsic layer, with clang (a copy of its headers, kept in the cache, translates "
              "bisheng's dialect and wraps element stores, docs/intrinsics/README.md); host translation units of "
              "such a build search the user's `-I` ahead of ptolab's `include/` too, and force-include "
              "`cce/types.hpp` (`__fp16` for GCC); `ptolab`: ptolab's own tile-level headers; `auto` (default; "
-             "`PTOCC_PTO_HEADERS` sets it too): an A2A3 build whose `-I` names a tree holding `pto/npu/a2a3` "
-             "compiles that tree as `pto-isa` does, every other build ptolab's headers ([Headers](#headers))"},
+             "`PTOCC_PTO_HEADERS` sets it too): a build whose `-I` names a tree holding pto-isa's implementation "
+             "for its target (`pto/npu/a2a3` for A2A3, `pto/npu/a5` for A5) compiles that tree as `pto-isa` does, "
+             "every other build ptolab's headers ([Headers](#headers))"},
             {{{"--dry-run", F::Exact}}, A::DryRun, false, "--dry-run", "print the commands without running them",
              "print the exact commands (and, as `# ...` lines, the files ptocc would write) without running anything"},
             {{{"--keep-temps", F::Exact}}, A::KeepTemps, false, "--keep-temps",

@@ -568,10 +568,11 @@ TEST(DryRun, A5KernelOnTheRegisterIntrinsicsAloneCompilesOverTheCceLayer) {
         << r.output;
 }
 
-// A pto-isa tree on the include path is compiled, unmodified, when the
-// build targets A2A3: here a tree whose header is not ptolab's (its only
-// instruction adds twice, on the CCE intrinsics), so only that header can
-// have built the kernel. A5 builds and --pto-headers=ptolab keep ptolab's.
+// A pto-isa tree on the include path is compiled, unmodified, when it holds
+// pto-isa's implementation for the build's target: here an A2A3 tree whose
+// header is not ptolab's (its only instruction adds twice, on the CCE
+// intrinsics), so only that header can have built the kernel. An A5 build
+// of it (no pto/npu/a5) and --pto-headers=ptolab keep ptolab's.
 struct PtoIsaLikeTree {
     fs::path include = out_dir() / "pto-isa-like" / "include";
     PtoIsaLikeTree() {
@@ -742,7 +743,7 @@ TEST_F(Acl, PtoIsaHeadersSeeUbAddressZeroAsNonNull) {
     EXPECT_EQ(out, (std::vector<int32_t>{1, 1, 1, 1}));
 }
 
-TEST(DryRun, PtoIsaTreeStaysBehindPtolabsHeadersForA5OrWhenAsked) {
+TEST(DryRun, PtoIsaTreeStaysBehindPtolabsHeadersWithoutTheTargetsImplementationOrWhenAsked) {
     PtoIsaLikeTree tree;
     const std::string src = tree.kernel();
     for (const std::string& args : {std::string("--cce-aicore-arch=dav-c310-vec -DREGISTER_BASE"),
@@ -755,6 +756,41 @@ TEST(DryRun, PtoIsaTreeStaysBehindPtolabsHeadersForA5OrWhenAsked) {
                                 "ptolab's headers"),
                   std::string::npos)
             << args << "\n" << r.output;
+    }
+}
+
+// An A5 build takes a tree holding pto-isa's A5 implementation (pto/npu/a5)
+// as an A2A3 build takes one holding pto/npu/a2a3; an A2A3 build of an
+// A5-only tree, and --pto-headers=ptolab, keep ptolab's headers.
+TEST(DryRun, PtoIsaTreeWithTheA5ImplementationIsCompiledForA5) {
+    const fs::path include = out_dir() / "pto-isa-like-a5" / "include";
+    fs::create_directories(include / "pto" / "npu" / "a5");
+    std::ofstream(include / "pto" / "npu" / "a5" / "README") << "pto-isa's A5 implementation lives here\n";
+    std::ofstream(include / "pto" / "pto-inst.hpp") << "#pragma once\nnamespace pto {}\n";
+    const std::string src = (out_dir() / "a5_tree_kernel.cpp").string();
+    std::ofstream(src) << "#include <pto/pto-inst.hpp>\n__global__ __aicore__ void k(__gm__ float* z) {}\n";
+    const std::string cmd = kPtocc + " --dry-run -fPIC -shared -xcce ";
+    const std::string rest = " -I" + include.string() + " " + src + " -o " + (out_dir() / "never.so").string();
+    const std::string taken = "ptocc: note: PTO headers: pto-isa at " + include.string() +
+                              " (not a git checkout), compiled over ptosim's CCE intrinsics with ";
+    const std::string demoted =
+        "-I" + include.string() + " holds another pto/pto-inst.hpp; it is searched after ptolab's headers";
+
+    CmdResult r = sh(cmd + "--cce-aicore-arch=dav-c310-vec -DREGISTER_BASE" + rest);
+    EXPECT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find(taken), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("(the tree on the include path; --pto-headers=ptolab compiles ptolab's own headers "
+                            "instead)"),
+              std::string::npos)
+        << r.output;
+    EXPECT_EQ(r.output.find(demoted), std::string::npos) << r.output;
+
+    for (const std::string& args : {std::string("--cce-aicore-arch=dav-c220-vec -DMEMORY_BASE"),
+                                    std::string("--pto-headers=ptolab --cce-aicore-arch=dav-c310-vec -DREGISTER_BASE")}) {
+        r = sh(cmd + args + rest);
+        EXPECT_EQ(r.status, 0) << args << "\n" << r.output;
+        EXPECT_EQ(r.output.find("PTO headers: pto-isa at"), std::string::npos) << args << "\n" << r.output;
+        EXPECT_NE(r.output.find(demoted), std::string::npos) << args << "\n" << r.output;
     }
 }
 

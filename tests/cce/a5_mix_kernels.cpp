@@ -7,6 +7,10 @@
 
 constexpr uint64_t kUb = 0x1000;
 
+// The ReLU mode as a scoped enumeration, as the March 2026 pto-isa snapshot
+// passes its pto::ReluPreMode (docs/intrinsics/a5-cube.md).
+enum class ReluPre : uint8_t { None = 0 };
+
 // C[16 x 32] = A[16 x 32] * B[32 x 32] (half -> float) on the Cube core;
 // `dual` 0: all of C as ND rows to sub-block `sub`; 1: rows 0-7 to
 // sub-block 0 and 8-15 to sub-block 1; 2: columns 0-15 and 16-31. Each
@@ -26,8 +30,8 @@ __global__ __aicore__ void a5_acc_to_ub(__gm__ float* out0, __gm__ float* out1, 
     sync(PIPE_M, PIPE_FIX);
     set_loop3_para(1);
     const uint32_t row = dual == 2 ? 16 : 32;  // the ND destination's row length
-    copy_matrix_cc_to_ub(ub<float>(kUb), l0c<float>(0), 0, 32, 16, row, 16, uint8_t(dual), sub == 1, 0, 0, 0, 0,
-                         false, true, 0, 0, false, false, 0, false, false, false, false, false, false);
+    copy_matrix_cc_to_ub(ub<float>(kUb), l0c<float>(0), 0, 32, 16, row, 16, uint8_t(dual), sub == 1, 0, 0, 0,
+                         ReluPre::None, false, true, 0, 0, false, false, 0, false, false, false, false, false, false);
     set_intra_block(PIPE_FIX, 0);
     set_intra_block(PIPE_FIX, 16);
 #endif

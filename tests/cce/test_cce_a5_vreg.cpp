@@ -619,14 +619,15 @@ TEST_F(Vreg, ExpOfTheDifferenceFromAPart) {
 // vcpadd sums adjacent pairs into the low half (an inactive element counts
 // 0, the high half is 0); vgatherb gathers 32-byte blocks at byte offsets
 // (masked-off elements 0); E2B_B32 broadcasts element k to block k; A5's
-// copy_ubuf_to_ubuf moves 32-byte blocks with gaps.
+// copy_ubuf_to_ubuf moves 32-byte blocks with gaps, in A5's form and in the
+// older one with A2A3's sid first (March 2026 pto-isa's TMRGSORT, TSORT32).
 TEST_F(Vreg, PairSumsBlockGatherAndUbCopy) {
     std::vector<float> a(64);
     for (int i = 0; i < 64; ++i) a[i] = 0.5f * static_cast<float>(i) - 7.25f;
     const std::vector<uint32_t> offsets = {224, 0, 64, 32, 96, 192, 160, 128};
-    float* dout = device(std::vector<float>(224, -1.0f));
+    float* dout = device(std::vector<float>(240, -1.0f));
     launch_vreg_pair_gatherb(dout, device(a), device(offsets), stream);
-    const std::vector<float> r = back(dout, 224);
+    const std::vector<float> r = back(dout, 240);
     for (int k = 0; k < 8; ++k)
         for (int j = 0; j < 8; ++j) EXPECT_EQ(r[160 + k * 8 + j], a[8 + k]) << "E2B " << k << "," << j;
     for (int i = 0; i < 32; ++i) {
@@ -643,6 +644,8 @@ TEST_F(Vreg, PairSumsBlockGatherAndUbCopy) {
         EXPECT_EQ(r[128 + j], a[j]) << j;
         EXPECT_EQ(r[128 + 24 + j], a[16 + j]) << j;
     }
+    // The sid form: blocks 4 and 5 of the source, one burst.
+    for (int j = 0; j < 16; ++j) EXPECT_EQ(r[224 + j], a[32 + j]) << j;
 }
 
 // vsstb stores 32-byte blocks `stride` blocks apart (inactive elements not

@@ -3,6 +3,7 @@
 // (__VEC_SCOPE__) over vector registers and predicates, the loop's tail
 // handled by plt_b*. Built by ptocc for dav-c310 over ptosim's register layer.
 #include <cstdint>
+#include <type_traits>
 
 #include "kernel_sync.hpp"
 
@@ -684,7 +685,8 @@ __global__ __aicore__ void vreg_expdif(__gm__ float* out, __gm__ half* a, __gm__
 // vcpadd (pairs into the low half, element 60's partner and 61..63
 // inactive), vgatherb (32-byte blocks by byte offsets, elements 60..63
 // masked off), the E2B_B32 load and the A5 form of copy_ubuf_to_ubuf (two
-// 1-block bursts, one block apart in the source, two in the destination).
+// 1-block bursts, one block apart in the source, two in the destination),
+// then the older form with A2A3's sid first (one 2-block burst).
 __global__ __aicore__ void vreg_pair_gatherb(__gm__ float* out, __gm__ float* a, __gm__ uint32_t* offsets) {
     in(kA, a, 64);
     in(kB, offsets, 8);
@@ -709,8 +711,9 @@ __global__ __aicore__ void vreg_pair_gatherb(__gm__ float* out, __gm__ float* a,
         vsts(e, ub<float>(kOut), 160, NORM_B32, all);
     }
     copy_ubuf_to_ubuf(ub<float>(kOut + 512), ub<float>(kA), 2, 1, 1, 2);
+    copy_ubuf_to_ubuf(ub<float>(kOut + 896), ub<float>(kA + 128), 0, 1, 2, 0, 0);
     v_to_mte3();
-    out_to(out, kOut, 128 + 32 + 64);
+    out_to(out, kOut, 128 + 32 + 64 + 16);
 }
 
 // vsstb: the register's 32-byte blocks three blocks apart (elements 60..63
@@ -732,8 +735,11 @@ __global__ __aicore__ void vreg_block_store(__gm__ float* out, __gm__ float* a) 
         __ubuf__ float* p = ub<float>(kOut + 1024);
         vsstb(x, p, 1u << 16 | 8u, all, POST_UPDATE);
         vsstb(x, p, 1u << 16 | 8u, all, POST_UPDATE);
-        // PK4_B32: the low byte of each active 32-bit element, packed.
-        vsts((vector_s32&)x, ub<int32_t>(kOut + 1536), 0, PK4_B32, first60);
+        // PK4_B32: the low byte of each active 32-bit element, packed. Named
+        // by a value of its type, as the March 2026 pto-isa's TPACK does
+        // (std::conditional_t<..., decltype(PK4_B32), ...>).
+        constexpr auto pk4 = std::conditional_t<true, decltype(PK4_B32), decltype(NORM_B32)>();
+        vsts((vector_s32&)x, ub<int32_t>(kOut + 1536), 0, pk4, first60);
     }
     v_to_mte3();
     copy_ubuf_to_gm(out, ub<float>(kOut), 0, 1, 50, 0, 0);

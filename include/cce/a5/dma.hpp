@@ -48,6 +48,18 @@ inline void copy_ubuf_to_ubuf(__ubuf__ D* dst, __ubuf__ S* src, uint16_t nBurst,
     ptosim::cce::copy_ub_to_ub(ptosim_cce::here(w), "copy_ubuf_to_ubuf", ptosim_cce::off(dst), ptosim_cce::off(src),
                                {nBurst, lenBurst, srcGap, dstGap});
 }
+// The same copy with A2A3's sid operand first: older A5 toolkits declare it
+// so, and the March 2026 pto-isa snapshot (defdb75f, npu/a5/TMrgSort.hpp and
+// TSort32.hpp) calls it with sid 0; later pto-isa calls the form above
+// through pto_copy_ubuf_to_ubuf (common/arch_cce_intrinsic.hpp). The sid
+// selects nothing ptosim models.
+template <class D, class S>
+inline void copy_ubuf_to_ubuf(__ubuf__ D* dst, __ubuf__ S* src, uint8_t /*sid*/, uint16_t nBurst, uint16_t lenBurst,
+                              uint16_t srcGap, uint16_t dstGap,
+                              ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim::cce::copy_ub_to_ub(ptosim_cce::here(w), "copy_ubuf_to_ubuf", ptosim_cce::off(dst), ptosim_cce::off(src),
+                               {nBurst, lenBurst, srcGap, dstGap});
+}
 
 // The burst forms with 32-byte units (A2A3's copy_gm_to_ubuf /
 // copy_ubuf_to_gm, same operands and move, src/sim/cce/dma.cpp): pto-isa's

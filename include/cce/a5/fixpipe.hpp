@@ -10,6 +10,7 @@
 #include <ptosim/cce_cube.hpp>
 
 #include <string>
+#include <type_traits>
 
 namespace ptosim_cce {
 // A5 counts the NZ destination stride in elements (CANN asc_copy_l0c2gm,
@@ -59,11 +60,16 @@ inline void copy_matrix_cc_to_gm(__gm__ D* dst, __cc__ S* src, uint64_t xm, uint
 // A5's argument form (CANN asc_copy_l0c2l1, 3510). The post-stage
 // operations (quantPost, reluPost, clipReluPost, eltwise, loop enhance, C0
 // padding, Winograd, broadcast) and the clip ReLU fault when set; NZ -> DN
-// writes a column-major destination, dstStride elements per column.
-template <class D, class S>
+// writes a column-major destination, dstStride elements per column. The
+// ReLU mode may be an integer or an enumeration: the March 2026 pto-isa
+// snapshot (cannmirror defdb75f, npu/a5/TMov.hpp, TExtract.hpp, TInsert.hpp)
+// passes its pto::ReluPreMode, a scoped enum, where later trees cast it to
+// uint8_t (as A2A3's older form, docs/intrinsics/fixpipe.md).
+template <class D, class S, class R,
+          std::enable_if_t<std::is_integral_v<R> || std::is_enum_v<R>, int> = 0>
 inline void copy_matrix_cc_to_cbuf(__cbuf__ D* dst, __cc__ S* src, uint8_t /*sid*/, uint16_t nSize, uint16_t mSize,
                                    uint32_t dstStride, uint16_t srcStride, uint8_t /*l2CacheCtl*/,
-                                   uint8_t clipReluPre, uint8_t unitFlagCtl, uint64_t quantPre, uint8_t reluPre,
+                                   uint8_t clipReluPre, uint8_t unitFlagCtl, uint64_t quantPre, R reluPre,
                                    bool splitEn, bool nz2ndEn, uint64_t quantPost, uint8_t reluPost,
                                    bool clipReluPost, bool loopEnhanceEn, uint8_t eltwiseOp, bool eltwiseAntqEn,
                                    bool loopEnhanceMergeEn, bool c0PadEn, bool winoPostEn, bool broadcastEn,
@@ -77,7 +83,7 @@ inline void copy_matrix_cc_to_cbuf(__cbuf__ D* dst, __cc__ S* src, uint8_t /*sid
                                         "(docs/intrinsics/a5-cube.md); pass 0/false for them");
     ptosim::cce::Fix f{nSize,     mSize,       nz2ndEn || nz2dnEn ? dstStride : ptosim_cce::a5_nz_stride<D>(w, op, dstStride),
                        srcStride, unitFlagCtl, uint8_t(quantPre),
-                       reluPre,   splitEn,     nz2ndEn};
+                       static_cast<uint8_t>(reluPre), splitEn, nz2ndEn};
     f.nz2dn = nz2dnEn;
     ptosim::cce::fixpipe(ptosim_cce::here(w), op, ptosim::Space::L1, ptosim_cce::off(dst), ptosim::cce::dt_of<D>(),
                          ptosim::cce::dt_of<S>(), ptosim_cce::off(src), f);
@@ -88,10 +94,11 @@ inline void copy_matrix_cc_to_cbuf(__cbuf__ D* dst, __cc__ S* src, uint8_t /*sid
 // writes the UB of Vector sub-block subBlockId of its group, or with
 // dualDstCtl 1 (split M) / 2 (split N) one half to each sub-block at the
 // same address. The other operands as copy_matrix_cc_to_cbuf.
-template <class D, class S>
+template <class D, class S, class R,
+          std::enable_if_t<std::is_integral_v<R> || std::is_enum_v<R>, int> = 0>
 inline void copy_matrix_cc_to_ub(__ubuf__ D* dst, __cc__ S* src, uint8_t /*sid*/, uint16_t nSize, uint16_t mSize,
                                  uint32_t dstStride, uint16_t srcStride, uint8_t dualDstCtl, bool subBlockId,
-                                 uint8_t clipReluPre, uint8_t unitFlagCtl, uint64_t quantPre, uint8_t reluPre,
+                                 uint8_t clipReluPre, uint8_t unitFlagCtl, uint64_t quantPre, R reluPre,
                                  bool splitEn, bool nz2ndEn, uint64_t quantPost, uint8_t reluPost, bool clipReluPost,
                                  bool loopEnhanceEn, uint8_t eltwiseOp, bool eltwiseAntqEn, bool loopEnhanceMergeEn,
                                  bool c0PadEn, bool winoPostEn, bool broadcastEn, bool nz2dnEn,
@@ -105,7 +112,7 @@ inline void copy_matrix_cc_to_ub(__ubuf__ D* dst, __cc__ S* src, uint8_t /*sid*/
                                         "(docs/intrinsics/a5-cube.md); pass 0/false for them");
     ptosim::cce::Fix f{nSize,     mSize,       nz2ndEn || nz2dnEn ? dstStride : ptosim_cce::a5_nz_stride<D>(w, op, dstStride),
                        srcStride, unitFlagCtl, uint8_t(quantPre),
-                       reluPre,   splitEn,     nz2ndEn};
+                       static_cast<uint8_t>(reluPre), splitEn, nz2ndEn};
     f.nz2dn = nz2dnEn;
     f.dual = dualDstCtl;
     f.sub_block = subBlockId ? 1 : 0;

@@ -30,16 +30,16 @@ inline ptosim::cce::a5::Ld ld_dist(Dist d, int& elem) {
 inline ptosim::cce::a5::St st_dist(DistVST d, int& elem) {
     using ptosim::cce::a5::St;
     switch (d) {
-    case NORM_B8: elem = 1; return St::Norm;
-    case NORM_B16: elem = 2; return St::Norm;
-    case NORM_B32: elem = 4; return St::Norm;
-    case ONEPT_B8: elem = 1; return St::OnePt;
-    case ONEPT_B16: elem = 2; return St::OnePt;
-    case ONEPT_B32: elem = 4; return St::OnePt;
-    case PK_B16: elem = 2; return St::Pk;
-    case PK_B32: elem = 4; return St::Pk;
-    case PK_B64: elem = 8; return St::Pk;
-    case PK4_B32: elem = 4; return St::Pk4;
+    case VST_NORM_B8: elem = 1; return St::Norm;
+    case VST_NORM_B16: elem = 2; return St::Norm;
+    case VST_NORM_B32: elem = 4; return St::Norm;
+    case VST_ONEPT_B8: elem = 1; return St::OnePt;
+    case VST_ONEPT_B16: elem = 2; return St::OnePt;
+    case VST_ONEPT_B32: elem = 4; return St::OnePt;
+    case VST_PK_B16: elem = 2; return St::Pk;
+    case VST_PK_B32: elem = 4; return St::Pk;
+    case VST_PK_B64: elem = 8; return St::Pk;
+    case VST_PK4_B32: elem = 4; return St::Pk4;
     default: return St::Unsupported;
     }
 }
@@ -127,7 +127,7 @@ template <class L, class H, class T>
     requires(ptosim_cce::vreg_like<L> && ptosim_cce::vreg_like<H>)
 inline void vsts(L&& lo, H&& hi, __ubuf__ T* base, int64_t offset, DistVST d, const vector_bool& m,
                  ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
-    const int elem = d == INTLV_B8 ? 1 : d == INTLV_B16 ? 2 : d == INTLV_B32 ? 4 : 0;
+    const int elem = d == VST_INTLV_B8 ? 1 : d == VST_INTLV_B16 ? 2 : d == VST_INTLV_B32 ? 4 : 0;
     if (elem == 0)
         ptosim::fault(ptosim_cce::here(w), "vsts from two registers takes INTLV_B8, INTLV_B16 or INTLV_B32");
     ptosim::cce::a5::vstore2(ptosim_cce::here(w), "vsts", ptosim_cce::vr(lo), ptosim_cce::vr(hi),

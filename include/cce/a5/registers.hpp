@@ -143,9 +143,31 @@ inline constexpr cce_literal<Dist, DIST_BLK> BLK{};
 inline constexpr cce_literal<Dist, DIST_UNPK4_B8> UNPK4_B8{};
 inline constexpr cce_literal<Dist, DIST_US> US{};
 // vsts distributions. pto-isa converts its own pto::DistVST to this type
-// with static_cast, so the order is the one its enumeration declares.
-enum DistVST : int { NORM_B8 = 0, NORM_B16, NORM_B32, ONEPT_B8, ONEPT_B16, ONEPT_B32, PK_B16, PK_B32, INTLV_B8,
-                     INTLV_B16, PK_B64, INTLV_B32, PK4_B32, MRG4CHN_B8, MRG2CHN_B8, MRG2CHN_B16 };
+// with static_cast, so the order is the one its enumeration declares. The
+// short names are values of their own types, as the vlds ones above: the
+// March 2026 pto-isa snapshot's A5 TPACK (cannmirror defdb75f) picks its
+// store with std::conditional_t<..., decltype(PK_B32), ...> and stores with
+// a value of that type, which as a plain enumerator would be the
+// enumeration's zero (NORM_B8).
+enum DistVST : int { VST_NORM_B8 = 0, VST_NORM_B16, VST_NORM_B32, VST_ONEPT_B8, VST_ONEPT_B16, VST_ONEPT_B32,
+                     VST_PK_B16, VST_PK_B32, VST_INTLV_B8, VST_INTLV_B16, VST_PK_B64, VST_INTLV_B32, VST_PK4_B32,
+                     VST_MRG4CHN_B8, VST_MRG2CHN_B8, VST_MRG2CHN_B16 };
+inline constexpr cce_literal<DistVST, VST_NORM_B8> NORM_B8{};
+inline constexpr cce_literal<DistVST, VST_NORM_B16> NORM_B16{};
+inline constexpr cce_literal<DistVST, VST_NORM_B32> NORM_B32{};
+inline constexpr cce_literal<DistVST, VST_ONEPT_B8> ONEPT_B8{};
+inline constexpr cce_literal<DistVST, VST_ONEPT_B16> ONEPT_B16{};
+inline constexpr cce_literal<DistVST, VST_ONEPT_B32> ONEPT_B32{};
+inline constexpr cce_literal<DistVST, VST_PK_B16> PK_B16{};
+inline constexpr cce_literal<DistVST, VST_PK_B32> PK_B32{};
+inline constexpr cce_literal<DistVST, VST_INTLV_B8> INTLV_B8{};
+inline constexpr cce_literal<DistVST, VST_INTLV_B16> INTLV_B16{};
+inline constexpr cce_literal<DistVST, VST_PK_B64> PK_B64{};
+inline constexpr cce_literal<DistVST, VST_INTLV_B32> INTLV_B32{};
+inline constexpr cce_literal<DistVST, VST_PK4_B32> PK4_B32{};
+inline constexpr cce_literal<DistVST, VST_MRG4CHN_B8> MRG4CHN_B8{};
+inline constexpr cce_literal<DistVST, VST_MRG2CHN_B8> MRG2CHN_B8{};
+inline constexpr cce_literal<DistVST, VST_MRG2CHN_B16> MRG2CHN_B16{};
 // vci's order, vdup's lane choice.
 enum IndexOrder : int { INC_ORDER = 0, DEC_ORDER = 1 };
 enum DupPos : int { POS_LOWEST = 0, POS_HIGHEST = 1 };

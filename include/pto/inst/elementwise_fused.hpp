@@ -31,29 +31,6 @@ constexpr bool pow_type =
         ? one_of<E, half, float, bfloat16_t>
         : one_of<E, half, float, int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t>;
 
-// a * b + c rounded once into D (IEEE fusedMultiplyAdd). A float fma is
-// exact as it is; for 16-bit D the double fma goes through from_double's
-// round-to-odd so that the store's rounding is the only one that counts.
-template <class D>
-inline float fused_mul_add(float a, float b, float c) {
-    if constexpr (std::is_same_v<D, float>) return std::fma(a, b, c);
-    else return from_double<D>(std::fma(static_cast<double>(a), static_cast<double>(b), static_cast<double>(c)));
-}
-
-// a * b + c into D as the target's multiply-add does it. A2A3's vector
-// unit rounds the product to D, then the sum: pto-isa's A2A3 goldens
-// compute one operation at a time in the element type, and its
-// tfusedmuladd fails a single rounding (docs/isa/elementwise.md, "Fused
-// multiply-add"). A5's registers round once.
-template <class D>
-inline float mul_add(float a, float b, float c) {
-#if PTOSIM_TARGET_A5
-    return fused_mul_add<D>(a, b, c);
-#else
-    return from_double<D>(static_cast<double>(round_as<D>(a * b)) + static_cast<double>(c));
-#endif
-}
-
 // Integer power by squaring, wrapping in the element type. x^0 = 1 (0^0
 // too), 1^y = 1, (-1)^y alternates, any other negative exponent gives 0.
 template <class A>

@@ -101,17 +101,27 @@ inline A rem_floor(A a, A b) {
 }
 
 // Shift amounts are read as unsigned; amounts >= the element width shift
-// every bit out (0, or the sign for an arithmetic right shift).
+// every bit out (0, or the sign for an arithmetic right shift). Except A5's
+// 64-bit integers, whose amount is taken modulo 64: pto-isa's A5 TSHL/TSHR
+// goldens for int64/uint64 shift by `n & 63` (upstream tshl and tshr
+// gen_data.py, counts 64 and 65 included), and its implementation, executed,
+// passes them.
+template <class A, class B>
+constexpr auto shift_amount(B n) {
+    auto k = static_cast<std::make_unsigned_t<B>>(n);
+    if constexpr (PTOSIM_TARGET_A5 && sizeof(A) == 8) k &= 63u;
+    return k;
+}
 template <class A, class B>
 inline A shl(A a, B n) {
     constexpr unsigned W = sizeof(A) * 8;
-    const auto k = static_cast<std::make_unsigned_t<B>>(n);
+    const auto k = shift_amount<A>(n);
     return k >= W ? A(0) : static_cast<A>(static_cast<std::make_unsigned_t<A>>(a) << k);
 }
 template <class A, class B>
 inline A shr(A a, B n) {
     constexpr unsigned W = sizeof(A) * 8;
-    const auto k = static_cast<std::make_unsigned_t<B>>(n);
+    const auto k = shift_amount<A>(n);
     if (k < W) return static_cast<A>(a >> k);
     if constexpr (std::is_signed_v<A>) return a < A(0) ? A(-1) : A(0);
     else return A(0);
@@ -158,6 +168,45 @@ inline A vneg(A a) {
 template <class D, class Fn>
 inline float fmath(float a, Fn fn) {
     return from_double<D>(fn(static_cast<double>(a)));
+}
+
+// 1/sqrt(a) into D. A2A3: rounded once. A5: pto-isa's A5 TRSQRT (npu/a5/
+// TRsqrt.hpp) is vsqrt then vdiv of 1 by it, DEFAULT and HIGH_PRECISION
+// alike (the latter through its IEEE square root and division sequences),
+// so the square root rounds to D before the division; its A5 trsqrt golden
+// (NumPy's 1.0 / np.sqrt in the element type) rounds twice too and fails the
+// single rounding in its four HIGH_PRECISION cases (docs/differential.md).
+template <class D>
+inline float rsqrt(float a) {
+#if PTOSIM_TARGET_A5
+    const float root = round_as<D>(from_double<D>(std::sqrt(static_cast<double>(a))));  // vsqrt's result in D
+    return from_double<D>(1.0 / static_cast<double>(root));
+#else
+    return from_double<D>(1.0 / std::sqrt(static_cast<double>(a)));
+#endif
+}
+
+// a * b + c rounded once into D (IEEE fusedMultiplyAdd). A float fma is
+// exact as it is; for 16-bit D the double fma goes through from_double's
+// round-to-odd so that the store's rounding is the only one that counts.
+template <class D>
+inline float fused_mul_add(float a, float b, float c) {
+    if constexpr (std::is_same_v<D, float>) return std::fma(a, b, c);
+    else return from_double<D>(std::fma(static_cast<double>(a), static_cast<double>(b), static_cast<double>(c)));
+}
+
+// a * b + c into D as the target's multiply-add does it. A2A3's vector
+// unit rounds the product to D, then the sum: pto-isa's A2A3 goldens
+// compute one operation at a time in the element type, and its
+// tfusedmuladd fails a single rounding (docs/isa/elementwise.md, "Fused
+// multiply-add"). A5's registers round once.
+template <class D>
+inline float mul_add(float a, float b, float c) {
+#if PTOSIM_TARGET_A5
+    return fused_mul_add<D>(a, b, c);
+#else
+    return from_double<D>(static_cast<double>(round_as<D>(a * b)) + static_cast<double>(c));
+#endif
 }
 
 }  // namespace ptosim_impl
@@ -254,8 +303,11 @@ PTO_INST_CALLER RecordEvent TEXPANDS(TileData& dst, typename TileData::DType sca
     return TEXPANDS(PTOSIM_CALLER, dst, scalar, e...);
 }
 
-// dst = scalar * src0 + dst; the product is rounded to dst's type before the
-// sum, as pto-isa's CPU model does. A half src0 may accumulate into float.
+// dst = scalar * src0 + dst. On A2A3 the product is rounded to dst's type
+// before the sum, as pto-isa's CPU model does; on A5 the sum rounds once, as
+// A5's vaxpy does (pto-isa's A5 TAXPY golden, computed in float64 and rounded
+// once, fails the A2A3 rounding: docs/isa/elementwise.md). A half src0 may
+// accumulate into float.
 template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>
 PTO_INST RecordEvent TAXPY(CallSite cs, TileDataDst& dst, TileDataSrc& src0, typename TileDataSrc::DType scalar,
                            WaitEvents&... events) {
@@ -266,7 +318,12 @@ PTO_INST RecordEvent TAXPY(CallSite cs, TileDataDst& dst, TileDataSrc& src0, typ
     static_assert(std::is_same_v<D, S> || (std::is_same_v<D, float> && std::is_same_v<S, half>),
                   "TAXPY: src0 must have dst's element type, or be half with a float dst");
     const float s = ptosim_impl::widen(scalar);
+#if PTOSIM_TARGET_A5
+    ptosim_impl::elementwise(cs, "TAXPY", dst, [s](float x, float y) { return ptosim_impl::fused_mul_add<D>(s, x, y); },
+                             src0, dst);
+#else
     ptosim_impl::elementwise(cs, "TAXPY", dst, [s](float x, float y) { return ptosim_impl::round_as<D>(s * x) + y; }, src0, dst);
+#endif
     return {};
 }
 template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>
@@ -283,7 +340,7 @@ PTOSIM_UNARY_OP(TRELU, relu_types, ptosim_impl::vmax(a, decltype(a)(0)))
 PTOSIM_WITH_ALGO(PTOSIM_UNARY_EXP_SHAPE, TEXP, ExpAlgorithm, fp_types, ptosim_impl::fmath<D>(a, [](double x) { return std::exp(x); }))
 PTOSIM_WITH_ALGO(PTOSIM_UNARY_LOG_SHAPE, TLOG, LogAlgorithm, fp_types, ptosim_impl::fmath<D>(a, [](double x) { return std::log(x); }))
 PTOSIM_WITH_ALGO(PTOSIM_UNARY_SQRT_SHAPE, TSQRT, SqrtAlgorithm, fp_types, ptosim_impl::fmath<D>(a, [](double x) { return std::sqrt(x); }))
-PTOSIM_WITH_ALGO(PTOSIM_UNARY_SHAPE, TRSQRT, RsqrtAlgorithm, fp_types, ptosim_impl::fmath<D>(a, [](double x) { return 1.0 / std::sqrt(x); }))
+PTOSIM_WITH_ALGO(PTOSIM_UNARY_SHAPE, TRSQRT, RsqrtAlgorithm, fp_types, ptosim_impl::rsqrt<D>(a))
 PTOSIM_WITH_ALGO(PTOSIM_UNARY_SHAPE, TRECIP, RecipAlgorithm, fp_types, ptosim_impl::fmath<D>(a, [](double x) { return 1.0 / x; }))
 
 // The high-precision TRSQRT form takes a scratch tile; results are the same.
