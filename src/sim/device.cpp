@@ -108,7 +108,8 @@ Status Device::select_soc(std::string_view name) {
         }
     }
     // The core buffers are resized only while no launch runs.
-    std::lock_guard ex(impl_->exec_mu);
+    std::lock_guard ex_aic(impl_->exec_aic);
+    std::lock_guard ex_aiv(impl_->exec_aiv);
     std::lock_guard lk(impl_->mu);
     if (Status st = refused(); !st.ok() || impl_->launched) return st;
     soc_ = p;

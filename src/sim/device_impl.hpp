@@ -154,10 +154,15 @@ struct Device::Impl {
     void untrack(uint64_t id);
     void mark_abandoned(uint64_t id);
 
-    // One launch at a time owns the cores (docs/acl.md, "Streams"); `busy`
-    // names it for the reports of launches waiting behind it.
-    ExecGate exec_mu;
-    const LaunchSpec* busy = nullptr;  // guarded by mu; the launch holding the cores
+    // One launch at a time owns each kind of core (docs/acl.md, "Streams"):
+    // a launch holds the gate of every core type it runs on (AIC for Cube
+    // kernels, AIV for Vector kernels, both for mixed ones; always AIC
+    // first), so a Cube launch and a Vector launch from different streams
+    // run at the same time, as on the device, and two launches never share
+    // a core's buffers. `busy` names the latest launch to take a gate, for
+    // the reports of launches waiting behind it.
+    ExecGate exec_aic, exec_aiv;
+    const LaunchSpec* busy = nullptr;  // guarded by mu
 
     // The local buffers (UB, L1, L0A, ...) of every physical core of one
     // type, in one anonymous mapping, core after core: clearing zeroes only
@@ -206,7 +211,7 @@ struct Device::Impl {
         std::vector<MaskRegs> masks_;
     };
     CoreArena aic_cores, aiv_cores;
-    CoreArena& cores(const SocProfile& soc, CoreType t);  // with exec_mu held
+    CoreArena& cores(const SocProfile& soc, CoreType t);  // with that type's gate held
 };
 
 // The freed device block containing address a, if it is remembered.

@@ -1114,6 +1114,17 @@ Status Launch::run() {
     // one global order of events: they run the serial schedule.
     if (check_ || timing_ || detail::has_ordered_subscribers()) threads = 1;
     threads = std::min({threads, groups_, capacity_});
+    // The pool of host threads runs one launch at a time: a launch that runs
+    // beside another (a Cube and a Vector launch) while the other has the
+    // pool runs its cores on its own stream's thread.
+    const bool pooled = threads > 1 && pool_try_acquire();
+    if (!pooled) threads = 1;
+    struct PoolRelease {
+        bool held;
+        ~PoolRelease() {
+            if (held) pool_release();
+        }
+    } pool_release_guard{pooled};
     {
         std::lock_guard lk(lanes_mu_);
         lanes_ = std::make_unique<Lane[]>(threads);
@@ -1144,10 +1155,11 @@ Status Launch::run() {
     // need not look at them. One that did not finish is not asked.
     bool touched = false;
     for (int l = 0; l < lane_count_; ++l) touched |= lanes_[l].touched;
-    if (touched || !result.ok() || fault_) {
-        dev_.impl().cores(soc_, CoreType::AIC).mark_written();
-        dev_.impl().cores(soc_, CoreType::AIV).mark_written();
-    }
+    // Only the arenas of the launch's own core types: the other type's gate
+    // may be held by a launch running at the same time.
+    if (touched || !result.ok() || fault_)
+        for (auto* a : arenas)
+            if (a) a->mark_written();
     if (ctl_ && ctl_->abandon.load()) {
         std::string at;
         if (fault_) at = "; " + fault_core_ + " stopped at " + fault_->loc.str();
@@ -1429,46 +1441,70 @@ void append_digest(Device& d, const LaunchSpec& spec, const Status& st) {
 
 }  // namespace
 
-// One launch at a time owns the device's cores: two launches sharing the
-// physical cores' buffers would read each other's UB. Launches on different
-// streams therefore run one after another, each stream in its own order.
+// One launch at a time owns each kind of core: two launches sharing the
+// physical cores' buffers would read each other's UB. A Cube launch holds the
+// AIC cores, a Vector launch the AIV cores and a mixed launch both, so a Cube
+// and a Vector launch from different streams run at the same time, as on the
+// device (a communication kernel on the Vector cores feeding a GEMM on the
+// Cube cores, each waiting for the other's flags, needs it); launches that
+// need the same cores run one after another, each stream in its own order.
+// Under the checkers every launch holds both: their reports follow one launch
+// at a time (docs/acl.md, "Streams").
 Status run_launch(Device& d, const LaunchSpec& spec, LaunchControl* ctl) {
     install_crash_report();
     Device::Impl& impl = d.impl();
-    std::unique_lock ex(impl.exec_mu, std::try_to_lock);
-    while (!ex.owns_lock() && !ex.try_lock_for(std::chrono::milliseconds(20))) {
-        if (ctl && ctl->abandon.load()) return {err::kStreamSyncTimeout, "kernel '" + spec.kernel + "' (launched at " +
-                                                                             spec.site.str() +
-                                                                             ") was dropped before it started"};
-    }
-    {
-        std::lock_guard lk(impl.mu);
-        impl.busy = &spec;
+    const bool serial = check::tools() != 0;
+    ExecGate* gates[2] = {spec.kind != KernelKind::Vec || serial ? &impl.exec_aic : nullptr,
+                          spec.kind != KernelKind::Cube || serial ? &impl.exec_aiv : nullptr};
+    int held = 0;
+    auto release = [&] {
+        for (int i = held - 1; i >= 0; --i)
+            if (gates[i]) gates[i]->unlock();
+        held = 0;
+    };
+    for (; held < 2; ++held) {
+        ExecGate* g = gates[held];
+        if (!g) continue;
+        while (!g->try_lock() && !g->try_lock_for(std::chrono::milliseconds(20))) {
+            if (ctl && ctl->abandon.load()) {
+                release();
+                return {err::kStreamSyncTimeout, "kernel '" + spec.kernel + "' (launched at " + spec.site.str() +
+                                                     ") was dropped before it started"};
+            }
+        }
     }
     Status st;
     {
         Launch l(d, spec, ctl);
+        {
+            std::lock_guard lk(impl.mu);
+            impl.busy = &spec;
+        }
+        note_running_cores(l.core_count());
+        Status st0;
         if (ctl) {
             std::lock_guard lk(ctl->mu);
             ctl->live = &l;
         }
-        st = check::begin(l);
-        if (st.ok()) {
+        st0 = check::begin(l);
+        if (st0.ok()) {
             cost::begin(l);
-            st = check::end(l, l.run());
-            cost::end(l, st);
+            st0 = check::end(l, l.run());
+            cost::end(l, st0);
         }
         if (ctl) {
             std::lock_guard lk(ctl->mu);
             ctl->live = nullptr;
         }
-    }
-    {
-        std::lock_guard lk(impl.mu);
-        impl.busy = nullptr;
+        {
+            std::lock_guard lk(impl.mu);
+            if (impl.busy == &spec) impl.busy = nullptr;
+        }
+        note_running_cores(-l.core_count());
+        st = std::move(st0);
     }
     append_digest(d, spec, st);
-    ex.unlock();
+    release();
     if (!st.ok()) {
         std::fprintf(stderr, "ptosim: error %d: %s\n", st.code, st.message.c_str());
         set_last_error(st.message);

@@ -92,6 +92,13 @@ std::mutex g_run_mu;  // launches on different devices share the pool, one at a 
 
 }  // namespace
 
+namespace {
+std::atomic<bool> g_pool_taken{false};
+}  // namespace
+
+bool pool_try_acquire() { return !g_pool_taken.exchange(true, std::memory_order_acq_rel); }
+void pool_release() { g_pool_taken.store(false, std::memory_order_release); }
+
 void run_on_workers(int n, const std::function<void(int)>& work) {
     if (n <= 1) {
         work(0);
