@@ -5,6 +5,7 @@
 #include <ptosim/c_api.h>
 #include <ptosim/cost.hpp>
 #include <ptosim/kernel_launch.hpp>
+#include <ptosim/peers.hpp>
 #include <ptosim/runtime.hpp>
 
 #include <gtest/gtest.h>
@@ -631,6 +632,173 @@ TEST_F(Graph, AsyncCopiesRunInStreamOrderAndCheckLikeTheSynchronousOnes) {
     EXPECT_EQ(aclrtMemsetAsync(nullptr, 4, 0, 4, s), ACL_ERROR_INVALID_PARAM);
     EXPECT_MSG_HAS("aclrtMemsetAsync: devPtr is null");
     EXPECT_EQ(aclrtMemsetAsync(z, 4, 0, 4, reinterpret_cast<aclrtStream>(0x99)), ACL_ERROR_INVALID_PARAM);
+}
+
+// --- launches of different streams on different kinds of core ------------------
+
+// A launch whose blocks poll a GM flag, as pto-isa's TWAIT does (a dcci, then
+// a volatile read): each block waits until *flag reaches `want` or `give_up_ms`
+// of wall time passed, then writes what it saw to seen[block].
+ptosim::LaunchSpec poll_spec(ptosim::KernelKind kind, int32_t* flag, int32_t want, int32_t* seen,
+                             std::atomic<int>* started, int give_up_ms, const char* name) {
+    ptosim::LaunchSpec spec;
+    spec.kernel = name;
+    spec.site = {"graph_test.cpp", 30};
+    spec.kind = kind;
+    spec.target = ptosim::Device::get().soc().target;
+    spec.block_dim = 2;
+    auto body = [flag, want, seen, started, give_up_ms] {
+        ++*started;
+        const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(give_up_ms);
+        int32_t v = __atomic_load_n(flag, __ATOMIC_ACQUIRE);
+        while (v < want && std::chrono::steady_clock::now() < until) {
+            ptosim::poll_gm({"graph_test.cpp", 31}, flag, "a test's poll");
+            v = __atomic_load_n(flag, __ATOMIC_ACQUIRE);
+        }
+        seen[ptosim::core().block_idx] = v;
+    };
+    if (kind == ptosim::KernelKind::Cube) spec.aic_body = body;
+    else spec.aiv_body = body;
+    spec.gm_args = {flag, seen};
+    return spec;
+}
+
+// Each block adds 1 to *flag.
+ptosim::LaunchSpec bump_spec(ptosim::KernelKind kind, int32_t* flag) {
+    ptosim::LaunchSpec spec;
+    spec.kernel = "graph_bump";
+    spec.site = {"graph_test.cpp", 40};
+    spec.kind = kind;
+    spec.target = ptosim::Device::get().soc().target;
+    spec.block_dim = 2;
+    auto body = [flag] { __atomic_fetch_add(flag, 1, __ATOMIC_ACQ_REL); };
+    if (kind == ptosim::KernelKind::Cube) spec.aic_body = body;
+    else spec.aiv_body = body;
+    spec.gm_args = {flag};
+    return spec;
+}
+
+// pto-isa's allgather_gemm in small: the GEMM kernel (Cube cores, one stream)
+// waits for counters the communication kernel (Vector cores, another stream)
+// bumps. On the device they run at once on their own cores; when ptosim ran
+// one launch at a time, a Cube launch that took the device first polled
+// forever while the Vector launch waited behind it (the 8-rank run's hang).
+TEST_F(Graph, ACubeLaunchWaitingForAVectorLaunchOfAnotherStreamRunsBesideIt) {
+    aclrtStream s2 = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&s2), ACL_SUCCESS);
+    auto* flag = reinterpret_cast<int32_t*>(dev(8));
+    auto* seen = reinterpret_cast<int32_t*>(dev(8));
+    std::atomic<int> started{0};
+    launch(poll_spec(ptosim::KernelKind::Cube, flag, 2, seen, &started, 10000, "graph_wait_cube"), s);
+    while (started.load() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    launch(bump_spec(ptosim::KernelKind::Vec, flag), s2);
+    EXPECT_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS) << msg();
+    EXPECT_EQ(aclrtSynchronizeStream(s2), ACL_SUCCESS) << msg();
+    EXPECT_EQ(*flag, 2);
+    EXPECT_EQ(seen[0], 2) << "block 0 of the Cube launch gave up: the Vector launch did not run beside it";
+    EXPECT_EQ(seen[1], 2) << "block 1 of the Cube launch gave up: the Vector launch did not run beside it";
+    EXPECT_EQ(aclrtDestroyStream(s2), ACL_SUCCESS);
+}
+
+// The same with the roles swapped: a Vector launch waits for a Cube launch.
+TEST_F(Graph, AVectorLaunchWaitingForACubeLaunchOfAnotherStreamRunsBesideIt) {
+    aclrtStream s2 = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&s2), ACL_SUCCESS);
+    auto* flag = reinterpret_cast<int32_t*>(dev(8));
+    auto* seen = reinterpret_cast<int32_t*>(dev(8));
+    std::atomic<int> started{0};
+    launch(poll_spec(ptosim::KernelKind::Vec, flag, 2, seen, &started, 10000, "graph_wait_vec"), s);
+    while (started.load() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    launch(bump_spec(ptosim::KernelKind::Cube, flag), s2);
+    EXPECT_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS) << msg();
+    EXPECT_EQ(aclrtSynchronizeStream(s2), ACL_SUCCESS) << msg();
+    EXPECT_EQ(seen[0], 2);
+    EXPECT_EQ(seen[1], 2);
+    EXPECT_EQ(aclrtDestroyStream(s2), ACL_SUCCESS);
+}
+
+// Launches that need the same cores still run one after another: a Vector
+// launch waiting for another stream's Vector launch sees nothing until it
+// gives up, and the second runs after it.
+TEST_F(Graph, LaunchesOnTheSameKindOfCoreRunOneAfterAnother) {
+    aclrtStream s2 = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&s2), ACL_SUCCESS);
+    auto* flag = reinterpret_cast<int32_t*>(dev(8));
+    auto* seen = reinterpret_cast<int32_t*>(dev(8));
+    std::atomic<int> started{0};
+    launch(poll_spec(ptosim::KernelKind::Vec, flag, 2, seen, &started, 300, "graph_wait_vec"), s);
+    while (started.load() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    launch(bump_spec(ptosim::KernelKind::Vec, flag), s2);
+    EXPECT_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS) << msg();
+    EXPECT_EQ(aclrtSynchronizeStream(s2), ACL_SUCCESS) << msg();
+    EXPECT_EQ(seen[0], 0);
+    EXPECT_EQ(seen[1], 0);
+    EXPECT_EQ(*flag, 2) << "the second launch ran after the first";
+    EXPECT_EQ(aclrtDestroyStream(s2), ACL_SUCCESS);
+}
+
+// --- event timing ---------------------------------------------------------------
+
+// aclrtEventElapsedTime: the simulated device time between two records, in
+// milliseconds; the codes of CANN's runtime for events without a timestamp.
+TEST_F(Graph, ElapsedTimeIsTheSimulatedTimeBetweenTwoRecords) {
+    EXPECT_EQ(ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID, 107006);
+    EXPECT_EQ(ACL_ERROR_RT_INTERNAL_ERROR, 507000);
+    aclrtEvent a = nullptr, b = nullptr;
+    ASSERT_EQ(aclrtCreateEvent(&a), ACL_SUCCESS);
+    ASSERT_EQ(aclrtCreateEvent(&b), ACL_SUCCESS);
+    float ms = -1.0f;
+    EXPECT_EQ(aclrtEventElapsedTime(nullptr, a, b), ACL_ERROR_INVALID_PARAM);
+    EXPECT_MSG_HAS("aclrtEventElapsedTime: ms is null");
+    EXPECT_EQ(aclrtEventElapsedTime(&ms, a, b), ACL_ERROR_RT_INTERNAL_ERROR);
+    EXPECT_MSG_HAS("startEvent ");
+    EXPECT_MSG_HAS(" was never recorded; record both events");
+    EXPECT_EQ(ms, -1.0f) << "a failed call leaves ms alone";
+
+    ptosim_enable_timing(1);
+    ASSERT_EQ(aclrtRecordEvent(a, s), ACL_SUCCESS);
+    EXPECT_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS) << msg();
+    EXPECT_EQ(aclrtEventElapsedTime(&ms, a, b), ACL_ERROR_RT_INTERNAL_ERROR);
+    EXPECT_MSG_HAS("endEvent ");
+    const double t0 = ptosim_simulated_time_us();
+    for (int i = 0; i < 3; ++i) launch(add_spec(x, y, z), s);
+    ASSERT_EQ(aclrtRecordEvent(b, s), ACL_SUCCESS);
+    EXPECT_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS) << msg();
+    const double us = ptosim_simulated_time_us() - t0;
+    ASSERT_GT(us, 0.0);
+    EXPECT_EQ(aclrtEventElapsedTime(&ms, a, b), ACL_SUCCESS) << msg();
+    EXPECT_EQ(ms, static_cast<float>(us / 1000.0)) << "three launches: " << us << " us simulated";
+    EXPECT_EQ(aclrtEventElapsedTime(&ms, b, a), ACL_SUCCESS) << msg();
+    EXPECT_EQ(ms, static_cast<float>(-us / 1000.0)) << "end before start: negative, as CANN's runtime computes it";
+    EXPECT_EQ(aclrtEventElapsedTime(&ms, a, a), ACL_SUCCESS) << msg();
+    EXPECT_EQ(ms, 0.0f);
+
+    // The latest record counts: b again, behind a launch still running.
+    launch(sleep_spec(300), s);
+    ASSERT_EQ(aclrtRecordEvent(b, s), ACL_SUCCESS);
+    ms = -1.0f;
+    EXPECT_EQ(aclrtEventElapsedTime(&ms, a, b), ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID);
+    EXPECT_MSG_HAS("the latest record of endEvent ");
+    EXPECT_MSG_HAS(" has not run yet");
+    EXPECT_EQ(ms, -1.0f);
+    EXPECT_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS) << msg();
+    EXPECT_EQ(aclrtEventElapsedTime(&ms, a, b), ACL_SUCCESS) << msg();
+    EXPECT_GT(ms, static_cast<float>(us / 1000.0)) << "the sleep's launch is timed too";
+
+    // Records while the cost model is off carry no simulated time.
+    ptosim_enable_timing(0);
+    if (!ptosim::cost::enabled()) {  // else PTO_SIM_TIME or a trace keeps it on for the whole process
+        ASSERT_EQ(aclrtRecordEvent(b, s), ACL_SUCCESS);
+        EXPECT_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS) << msg();
+        EXPECT_EQ(aclrtEventElapsedTime(&ms, a, b), ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID);
+        EXPECT_MSG_HAS(" was recorded while the simulated clock was off");
+        EXPECT_MSG_HAS("PTO_SIM_TIME=1");
+    }
+
+    EXPECT_EQ(aclrtDestroyEvent(b), ACL_SUCCESS);
+    EXPECT_EQ(aclrtEventElapsedTime(&ms, a, b), ACL_ERROR_INVALID_PARAM);
+    EXPECT_MSG_HAS("is not a live event");
+    EXPECT_EQ(aclrtDestroyEvent(a), ACL_SUCCESS);
 }
 
 // --- the cost model sees replays -----------------------------------------------

@@ -58,6 +58,7 @@ static const int ACL_ERROR_RT_PARAM_INVALID = 107000;
 static const int ACL_ERROR_RT_INVALID_DEVICEID = 107001;
 static const int ACL_ERROR_RT_CONTEXT_NULL = 107002;
 static const int ACL_ERROR_RT_STREAM_CONTEXT = 107003;
+static const int ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID = 107006;
 static const int ACL_ERROR_RT_INVALID_MEMORY_TYPE = 107016;
 static const int ACL_ERROR_RT_INVALID_HANDLE = 107017;
 /* Capturing stream work into a model runtime instance (acl/acl_mdl.h). */

@@ -54,6 +54,11 @@ void shared_atomic_unlock();
 // rank waits on. libhccl sets it when it maps the windows (`bytes` at
 // `base`, room for 64 slots) and leaves it before unmapping.
 void set_rank_board(void* base, uint64_t bytes, int rank, int ranks);
+// The cores of the launches running in this process (run_launch adds a
+// launch's cores when it starts and takes them away when it ends): a rank
+// counts as all waiting only when every one of them waits, so a Cube launch
+// waiting for a Vector launch that runs beside it is not a deadlock.
+void note_running_cores(int delta);
 void leave_rank_board();
 
 // The remote window transport (docs/many-devices.md, "Several hosts"):

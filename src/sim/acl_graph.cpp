@@ -13,6 +13,7 @@
 #include "hex.hpp"
 
 #include <ptosim/check.hpp>
+#include <ptosim/cost.hpp>
 
 #include <algorithm>
 #include <atomic>
@@ -101,6 +102,12 @@ struct Event {
     std::condition_variable cv;
     uint64_t issued = 0;  // records queued
     uint64_t done = 0;    // records that ran
+    // The simulated clock (ptosim::cost::simulated_clock_us) when the record
+    // `stamp_gen` ran, and whether the cost model was on then: what
+    // aclrtEventElapsedTime subtracts (docs/acl.md).
+    uint64_t stamp_gen = 0;
+    double stamp_us = 0;
+    bool stamp_timed = false;
     Model* captured = nullptr;  // its latest record is a task of this capture
     Stream* captured_on = nullptr;
 };
@@ -520,7 +527,14 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
     return enqueue_result(fn, s->enqueue_host(
                                   fn,
                                   [ev, gen]() -> Status {
+                                      const bool timed = ptosim::cost::enabled();
+                                      const double now = ptosim::cost::simulated_clock_us();
                                       std::lock_guard el(ev->mu);
+                                      if (gen > ev->stamp_gen) {
+                                          ev->stamp_gen = gen;
+                                          ev->stamp_us = now;
+                                          ev->stamp_timed = timed;
+                                      }
                                       ev->done = std::max(ev->done, gen);
                                       ev->cv.notify_all();
                                       return {};
@@ -574,6 +588,53 @@ aclError aclrtSynchronizeEvent(aclrtEvent event) {
         return fail(ACL_ERROR_RT_EVENT_SYNC_TIMEOUT, std::string(fn) + ": event " + hex(event) +
                                                          " was not reached within " + std::to_string(t) +
                                                          " s (PTO_SYNC_TIMEOUT_S)");
+    return ACL_SUCCESS;
+}
+
+aclError aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclrtEvent endEvent) {
+    const char* fn = "aclrtEventElapsedTime";
+    if (!ms) return fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": ms is null; pass the address of a float");
+    if (aclError e = require_device(fn)) return e;
+    struct Stamp {
+        double us;
+    };
+    // CANN's runtime (Event::ElapsedTime): an event never recorded is
+    // "event recorder null", ACL_ERROR_RT_INTERNAL_ERROR; a record that has
+    // not run has no timestamp yet, ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID.
+    auto stamp = [&](const char* which, aclrtEvent h, Stamp& out) -> aclError {
+        std::shared_ptr<Event> ev = find_event(h);
+        if (!ev) return not_an_event(fn, h);
+        std::lock_guard el(ev->mu);
+        const std::string name = std::string(which) + " " + hex(h);
+        if (ev->captured)
+            return fail(ACL_ERROR_RT_EVENT_CAPTURED, std::string(fn) + ": " + name + " is recorded in the capture of " +
+                                                         model_name(ev->captured) +
+                                                         ": the record runs at a replay, not now; end the capture first");
+        if (ev->issued == 0)
+            return fail(ACL_ERROR_RT_INTERNAL_ERROR,
+                        std::string(fn) + ": " + name +
+                            " was never recorded; record both events with aclrtRecordEvent and synchronize the "
+                            "stream before asking for the time between them");
+        if (ev->stamp_gen < ev->issued)
+            return fail(ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID,
+                        std::string(fn) + ": the latest record of " + name +
+                            " has not run yet (its stream has work before it); call aclrtSynchronizeStream or "
+                            "aclrtSynchronizeEvent first");
+        if (!ev->stamp_timed)
+            return fail(ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID,
+                        std::string(fn) + ": " + name +
+                            " was recorded while the simulated clock was off; the time between events is simulated "
+                            "device time, so set PTO_SIM_TIME=1 (or PTO_SIM_PROFILE, PTO_SIM_TRACE) before the "
+                            "records (docs/cost-model.md)");
+        out.us = ev->stamp_us;
+        return ACL_SUCCESS;
+    };
+    Stamp a{}, b{};
+    if (aclError e = stamp("startEvent", startEvent, a)) return e;
+    if (aclError e = stamp("endEvent", endEvent, b)) return e;
+    // Records on different streams may run in either order: the difference
+    // may be negative, as CANN's runtime computes it.
+    *ms = static_cast<float>((b.us - a.us) / 1000.0);
     return ACL_SUCCESS;
 }
 

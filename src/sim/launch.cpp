@@ -1519,6 +1519,7 @@ Status run_launch(Device& d, const LaunchSpec& spec, LaunchControl* ctl) {
     {
         Launch l(d, spec, ctl);
         l.set_device_share(types, overlapping);
+        note_running_cores(l.core_count());
         if (ctl) {
             std::lock_guard lk(ctl->mu);
             ctl->live = &l;
@@ -1533,6 +1534,7 @@ Status run_launch(Device& d, const LaunchSpec& spec, LaunchControl* ctl) {
             std::lock_guard lk(ctl->mu);
             ctl->live = nullptr;
         }
+        note_running_cores(-l.core_count());
         background = l.in_background();
         if (background) {
             std::lock_guard lk(impl.mu);

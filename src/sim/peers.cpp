@@ -116,6 +116,8 @@ uint32_t host_hash() {
     return h | 1;  // never 0, the value of a slot no rank wrote
 }
 
+std::atomic<int> g_running_cores{0};
+
 // A core of this rank begins (describe != null) or ends waiting.
 void board_wait(const Core& c, const std::string* what) {
     std::lock_guard lk(g_board_mu);
@@ -130,7 +132,9 @@ void board_wait(const Core& c, const std::string* what) {
             s->since = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
             std::snprintf(s->what, sizeof s->what, "%s", what->c_str());
         }
-        s->cores = c.launch ? static_cast<uint32_t>(c.launch->core_count()) : 1;
+        const int running = g_running_cores.load();
+        s->cores = running > 0 ? static_cast<uint32_t>(running)
+                               : c.launch ? static_cast<uint32_t>(c.launch->core_count()) : 1;
     } else if (s->waiting > 0) {
         --s->waiting;
     }
@@ -224,6 +228,17 @@ std::string core_and_rank(const Core& c) {
 }
 
 }  // namespace
+
+void note_running_cores(int delta) {
+    g_running_cores.fetch_add(delta);
+    // A launch that starts or ends beside waiting cores changes what they wait with.
+    std::lock_guard lk(g_board_mu);
+    if (Slot* s = my_slot(); s && s->waiting > 0) {
+        const int running = g_running_cores.load();
+        if (running > 0) s->cores = static_cast<uint32_t>(running);
+        bump(s);
+    }
+}
 
 void set_process_rank(int rank, int ranks) {
     g_rank.store(rank);

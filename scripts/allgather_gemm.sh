@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# Builds and runs pto-isa's AllGather + GEMM example
+# (kernels/manual/a2a3/allgather_gemm) on ptosim, unmodified: the same steps
+# as its run.sh (input data and golden output by its gen_data.py, its
+# CMakeLists with the CANN-shaped root, one process per rank under MPICH's
+# mpirun), without run.sh's clean-up of the machine's IPC objects. Each
+# rank runs with the cost model on (PTO_SIM_TIME=1: one line per launch with
+# its simulated time), so the example's aclrtEventElapsedTime reads
+# simulated device time (docs/many-devices.md, "allgather_gemm").
+#
+#   scripts/allgather_gemm.sh PTO_ISA [--ranks N] [--gm M] [--gk K] [--gn N]
+#       [--base-m BM] [--base-n BN] [--compute-blocks C] [--comm-blocks C]
+#       [--soc Ascend910B1] [--work DIR] [--profile]
+#
+# The run's output goes to DIR/run.log (default DIR: build/allgather_gemm),
+# each line prefixed with its rank; the script ends with each kernel's
+# simulated launch times on rank 0. --profile: each rank's PTO_SIM_PROFILE
+# in DIR/profile/rank<r>/ as well (summary.json, and a trace of every
+# instruction: about 200 MB per rank at M=2048 K=2048 N=1024).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+build=${PTOLAB_BUILD_DIR:-$root/build}
+
+usage() { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+[ $# -ge 1 ] || usage
+pto_isa=$(cd "$1" && pwd); shift
+profile=0 ranks=2 gm=2048 gk=2048 gn=1024 base_m=128 base_n=256 compute_blocks="" comm_blocks="" soc=Ascend910B1
+work="$build/allgather_gemm"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --ranks) ranks=$2; shift 2 ;;
+    --gm) gm=$2; shift 2 ;;
+    --gk) gk=$2; shift 2 ;;
+    --gn) gn=$2; shift 2 ;;
+    --base-m) base_m=$2; shift 2 ;;
+    --base-n) base_n=$2; shift 2 ;;
+    --compute-blocks) compute_blocks=$2; shift 2 ;;
+    --comm-blocks) comm_blocks=$2; shift 2 ;;
+    --soc) soc=$2; shift 2 ;;
+    --work) work=$2; shift 2 ;;
+    --profile) profile=1; shift ;;
+    -h|--help) usage ;;
+    *) echo "allgather_gemm.sh: unknown argument '$1'" >&2; exit 2 ;;
+  esac
+done
+src="$pto_isa/kernels/manual/a2a3/allgather_gemm"
+[ -f "$src/main.cpp" ] || { echo "allgather_gemm.sh: $src/main.cpp not found: PTO_ISA must be a pto-isa checkout" >&2; exit 2; }
+[ -f "$build/cann/set_env.sh" ] || { echo "allgather_gemm.sh: $build/cann/set_env.sh not found: build the CANN-shaped root first (scripts/build.sh)" >&2; exit 2; }
+command -v mpirun.mpich >/dev/null || { echo "allgather_gemm.sh: mpirun.mpich not found (scripts/install-deps.sh)" >&2; exit 77; }
+mpich_lib=$(/sbin/ldconfig -p | awk '/libmpich\.so\.12 / && !f {print $NF; f = 1}')
+[ -n "$mpich_lib" ] || { echo "allgather_gemm.sh: libmpich.so.12 not found (Debian libmpich12)" >&2; exit 77; }
+/usr/bin/python3 -c 'import numpy' 2>/dev/null || { echo "allgather_gemm.sh: gen_data.py needs numpy for /usr/bin/python3 (apt-get install python3-numpy)" >&2; exit 2; }
+
+# The example's CMakeLists finds pto-isa's include/ and tests/ four levels up:
+# a private copy of those and of the example keeps the checkout untouched.
+rm -rf "$work/pto-isa" "$work/mpich" "$work/profile"
+mkdir -p "$work/pto-isa/kernels/manual/a2a3" "$work/mpich/bin" "$work/mpich/lib"
+cp -r "$pto_isa/include" "$pto_isa/tests" "$work/pto-isa/"
+cp -r "$src" "$work/pto-isa/kernels/manual/a2a3/"
+ln -s "$(command -v mpirun.mpich)" "$work/mpich/bin/mpirun"
+ln -s "$mpich_lib" "$work/mpich/lib/libmpi.so"
+ex="$work/pto-isa/kernels/manual/a2a3/allgather_gemm"
+log="$work/run.log"
+: >"$log"
+echo "allgather_gemm.sh: ranks=$ranks M=$gm K=$gk N=$gn base_m=$base_m base_n=$base_n soc=$soc; log: $log"
+
+block_opts=()
+[ -n "$compute_blocks" ] && block_opts+=(-DCOMPUTE_BLOCKS="$compute_blocks")
+[ -n "$comm_blocks" ] && block_opts+=(-DCOMM_BLOCKS="$comm_blocks")
+(
+  # shellcheck disable=SC1091
+  source "$build/cann/set_env.sh"
+  cd "$ex"
+  /usr/bin/python3 scripts/gen_data.py --n-ranks "$ranks" --m "$gm" --k "$gk" --n "$gn" --output-dir ./out
+  rm -rf build && mkdir build && cd build
+  cmake -DRUN_MODE=sim -DSOC_VERSION="$soc" -DG_M="$gm" -DG_K="$gk" -DG_N="$gn" \
+        -DG_BASE_M="$base_m" -DG_BASE_N="$base_n" "${block_opts[@]}" .. >/dev/null
+  make -j"${PTOLAB_JOBS:-2}" >/dev/null
+) >>"$log" 2>&1 || { echo "allgather_gemm.sh: the build failed; see $log" >&2; exit 1; }
+
+start=$(date +%s)
+set +e
+(
+  # shellcheck disable=SC1091
+  source "$build/cann/set_env.sh"
+  cd "$ex/build"
+  export N_RANKS="$ranks" ALLGATHER_GEMM_DATA_DIR="$ex/out" MPI_LIB_PATH="$work/mpich/lib/libmpi.so"
+  if [ "$profile" = 1 ]; then
+    # Each rank's profile in its own directory (MPICH's PMI_RANK names the rank).
+    mpirun.mpich -prepend-rank -n "$ranks" sh -c 'PTO_SIM_PROFILE="$0/rank$PMI_RANK" exec ./allgather_gemm' "$work/profile"
+  else
+    PTO_SIM_TIME=1 mpirun.mpich -prepend-rank -n "$ranks" ./allgather_gemm
+  fi
+) >>"$log" 2>&1
+rc=$?
+set -e
+end=$(date +%s)
+echo "allgather_gemm.sh: exit $rc after $((end - start)) s (load average: $(cut -d' ' -f1-3 /proc/loadavg))"
+grep -E "Verification|SUCCESS|FAILED|compute done|Compute-only|Pipelined|Sequential" "$log" || true
+# Rank 0's launches: "[0] ptosim: time: <kernel> <t> us simulated (bound: ...)".
+awk '/^\[0\] ptosim: time: / { k = $4; t = $5; n[k]++; s[k] += t; if (!(k in lo) || t < lo[k]) lo[k] = t; if (t > hi[k]) hi[k] = t }
+     END { for (k in n) printf "rank 0: %s: %d launches, simulated %.2f us (min) %.2f us (mean) %.2f us (max)\n", k, n[k], lo[k], s[k] / n[k], hi[k] }' "$log"
+exit $rc
