@@ -1158,10 +1158,13 @@ Status Launch::run() {
     // The checkers, the cost model and subscribers that log records follow
     // one global order of events: they run the serial schedule.
     if (check_ || timing_ || detail::has_ordered_subscribers()) threads = 1;
-    // Their order of events is global, so such a launch never moves to the
-    // background; one that starts beside a launch in the background runs
-    // on its own thread (docs/semantics.md, "Launches on several streams").
-    may_background_ = !(check_ || timing_ || detail::has_ordered_subscribers());
+    // The checkers' findings need one launch at a time, so under them a
+    // launch never moves to the background. Under the cost model and
+    // subscribers it may: a launch only gets there when it would otherwise
+    // spin until its synchronisation times out. One that starts beside a
+    // launch in the background runs on its own thread (docs/semantics.md,
+    // "Launches on several streams").
+    may_background_ = !check_;
     if (overlapping_ || g_background_launches.load() > 0) threads = 1;
     threads = std::min({threads, groups_, capacity_});
     {

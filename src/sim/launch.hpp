@@ -326,7 +326,7 @@ private:
     cost::LaunchTiming* timing_ = nullptr;
     unsigned types_ = 0;        // the core types it holds (ExecGate::kAic | kAiv)
     bool overlapping_ = false;  // started while another launch ran in the background
-    bool may_background_ = false;  // not under the checkers, the cost model or an ordered subscriber
+    bool may_background_ = false;  // not under the checkers
     std::atomic<bool> background_{false};
     std::mutex tolerated_mu_;
     std::vector<std::pair<int, check::Report>> tolerated_;
