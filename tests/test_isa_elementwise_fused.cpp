@@ -5,6 +5,7 @@
 // multiply-add, long double for powers, a separate Philox for TRANDOM checked
 // against the published Random123 answers. Suites are <INSTRUCTION>_...
 #include <pto/inst/elementwise_fused.hpp>
+#include "test_isa_elementwise_util.hpp"
 #include "test_isa_ref.hpp"
 #include <array>
 
@@ -273,31 +274,8 @@ TEST(TPOW_Types, SpecialOperands) {
 
 // ---------------------------------------------------------------- fused multiply-add references
 
-// a * b + c of three halves, exactly: every half is an integer times 2^-24,
-// so the sum is an integer N times 2^-48 with |N| < 2^82, rounded here to
-// nearest even at half's precision (11 bits, subnormal step 2^-24).
-half exact_fma_half(half a, half b, half c) {
-    const LD x = val(a), y = val(b), z = val(c);
-    if (!std::isfinite(x) || !std::isfinite(y) || !std::isfinite(z))
-        return rnd<half>(static_cast<LD>(std::fma(static_cast<float>(x), static_cast<float>(y), static_cast<float>(z))));
-    const I128 n = I128(static_cast<int64_t>(std::ldexp(x, 24))) * I128(static_cast<int64_t>(std::ldexp(y, 24))) +
-                   I128(static_cast<int64_t>(std::ldexp(z, 24))) * (I128(1) << 24);
-    if (n == 0) {
-        const bool product_negative = (std::signbit(x) != std::signbit(y));
-        return rnd<half>(product_negative && std::signbit(z) ? -0.0L : 0.0L);
-    }
-    I128 m = n < 0 ? -n : n;
-    int bits = 0;
-    for (I128 t = m; t != 0; t >>= 1) ++bits;
-    const int exponent = std::max(bits - 1 - 48, -14);  // of the leading bit, as a half exponent
-    const int step = exponent - 10 + 48;                // quantum 2^(exponent-10) in units of 2^-48
-    const I128 q = I128(1) << step;
-    I128 k = m / q;
-    const I128 rem = m % q;
-    if (2 * rem > q || (2 * rem == q && (k & 1))) ++k;
-    const LD mag = std::ldexp(static_cast<LD>(static_cast<int64_t>(k)), step - 48);
-    return rnd<half>(n < 0 ? -mag : mag);  // mag has <= 11 significant bits, or overflows to inf
-}
+// a * b + c of three halves, exactly: shared with TAXPY's reference.
+using ew_test::exact_fma_half;
 
 // The target's multiply-add: one rounding on A5, the product rounded first
 // on A2A3 (docs/isa/elementwise.md, "Fused multiply-add").
