@@ -167,6 +167,8 @@ def main(argv=None) -> int:
             p.error("a pto-isa checkout is required unless --from-json is given")
         args.pto_isa = os.path.abspath(args.pto_isa)
         args.work = os.path.abspath(args.work)
+        # Before the runs, which take long: their results must find a place.
+        os.makedirs(os.path.dirname(os.path.abspath(json_path)), exist_ok=True)
         docs = {s: run_side(s, args) for s in SIDES}
         doc = {"pto_isa": docs["pto-isa"]["pto_isa"], "date": docs["pto-isa"]["date"],
                "command": "scripts/differential.py " + " ".join(argv if argv is not None else sys.argv[1:]),
