@@ -11,6 +11,9 @@
 // has added, then writes the sum of all slots to sums[p] and its core type
 // (1 Cube, 2 Vector) to types[p]. The sum is right only if every slot was
 // written before anyone passed the barrier.
+//
+// A third build (-DCROSS_MIX, dav-c220 with --cce-soc-core-type=Mix: a mix unit)
+// launches the Vector kernel too, which ptosim refuses by name.
 #include <cstdint>
 
 #include "kernel_sync.hpp"
@@ -77,5 +80,17 @@ extern "C" __global__ __aicore__ void cross_vec(__gm__ int32_t* in, __gm__ int32
     pipe_barrier(PIPE_ALL);
     arrive_and_wait(counter, total);
     sum_slots(slots, sums, types, p, total, 2);
+}
+#endif
+
+#if defined(CROSS_MIX)
+extern "C" __global__ __aicore__ void cross_vec(__gm__ int32_t* in, __gm__ int32_t* slots, __gm__ int32_t* counter,
+                                                __gm__ int32_t* sums, __gm__ int32_t* types, int32_t cube_blocks,
+                                                int32_t total);
+
+// The Vector kernel launched from a mix translation unit.
+extern "C" void launch_vec_from_mix(int32_t* in, int32_t* slots, int32_t* counter, int32_t* sums, int32_t* types,
+                                    int32_t vec_blocks, void* stream) {
+    cross_vec<<<vec_blocks, nullptr, stream>>>(in, slots, counter, sums, types, 0, vec_blocks);
 }
 #endif

@@ -13,6 +13,7 @@
 
 extern "C" void launch_pair(int32_t*, int32_t*, int32_t*, int32_t*, int32_t*, int32_t, int32_t, void*, void*);
 extern "C" void launch_vec(int32_t*, int32_t*, int32_t*, int32_t*, int32_t*, int32_t, void*);
+extern "C" void launch_vec_from_mix(int32_t*, int32_t*, int32_t*, int32_t*, int32_t*, int32_t, void*);
 
 namespace {
 
@@ -109,6 +110,29 @@ TEST_F(CrossLaunch, OneStreamKeepsItsOrder) {
     EXPECT_EQ(b.read(b.counter, 1)[0], nc);  // the Vector launch never started
     aclrtDestroyStream(s);
     unsetenv("PTO_SYNC_TIMEOUT_S");
+}
+
+// A Vector-only kernel launched from a mix translation unit: ptosim runs a
+// mix unit's launches on its two variants, so it refuses the launch by name
+// and says how to fix it; nothing runs.
+TEST_F(CrossLaunch, AKernelLaunchedFromAMixUnitOfAnotherKindIsRefused) {
+    aclrtStream s = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
+    constexpr int n = 2;
+    Buffers b(n);
+    launch_vec_from_mix(b.in, b.slots, b.counter, b.sums, b.types, n, s);
+    const std::string why = aclGetRecentErrMsg();
+    EXPECT_NE(why.find("kernel 'cross_vec' launched at "), std::string::npos) << why;
+    EXPECT_NE(why.find("cross_launch_kernels.cpp:"), std::string::npos) << why;
+    EXPECT_NE(why.find(": the kernel is defined in a Vector-only translation unit and launched from a mix one; "
+                       "ptosim runs a mix kernel's two variants only from the translation unit that defines it: "
+                       "launch it from there (a host function in that source), or build both sources for the same "
+                       "core type"),
+              std::string::npos)
+        << why;
+    EXPECT_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS);
+    EXPECT_EQ(b.read(b.counter, 1)[0], 0);  // the kernel never ran
+    aclrtDestroyStream(s);
 }
 
 // A launch that needs a core type a launch in the background holds waits,
