@@ -812,6 +812,19 @@ TEST_F(Graph, ElapsedTimeIsTheSimulatedTimeBetweenTwoRecords) {
         EXPECT_MSG_HAS("PTO_SIM_TIME=1");
     }
 
+    // A record inside a capture runs at each replay, not now.
+    ASSERT_EQ(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED), ACL_SUCCESS);
+    ASSERT_EQ(aclrtRecordEvent(b, s), ACL_SUCCESS);
+    ms = -1.0f;
+    EXPECT_EQ(aclrtEventElapsedTime(&ms, a, b), ACL_ERROR_RT_EVENT_CAPTURED);
+    EXPECT_MSG_HAS("aclrtEventElapsedTime: endEvent ");
+    EXPECT_MSG_HAS(" is recorded in the capture of ");
+    EXPECT_MSG_HAS("the record runs at a replay, not now; end the capture first");
+    EXPECT_EQ(ms, -1.0f);
+    aclmdlRI m = nullptr;
+    ASSERT_EQ(aclmdlRICaptureEnd(s, &m), ACL_SUCCESS) << msg();
+    EXPECT_EQ(aclmdlRIDestroy(m), ACL_SUCCESS);
+
     EXPECT_EQ(aclrtDestroyEvent(b), ACL_SUCCESS);
     EXPECT_EQ(aclrtEventElapsedTime(&ms, a, b), ACL_ERROR_INVALID_PARAM);
     EXPECT_MSG_HAS("is not a live event");
