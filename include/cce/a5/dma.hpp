@@ -57,8 +57,7 @@ template <class D, class S>
 inline void copy_ubuf_to_ubuf(__ubuf__ D* dst, __ubuf__ S* src, uint8_t /*sid*/, uint16_t nBurst, uint16_t lenBurst,
                               uint16_t srcGap, uint16_t dstGap,
                               ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
-    ptosim::cce::copy_ub_to_ub(ptosim_cce::here(w), "copy_ubuf_to_ubuf", ptosim_cce::off(dst), ptosim_cce::off(src),
-                               {nBurst, lenBurst, srcGap, dstGap});
+    copy_ubuf_to_ubuf(dst, src, nBurst, lenBurst, srcGap, dstGap, w);
 }
 
 // The burst forms with 32-byte units (A2A3's copy_gm_to_ubuf /
