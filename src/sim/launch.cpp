@@ -201,6 +201,36 @@ const void* faulting_pc(void* uctx) {
 #endif
 }
 
+// A fault at an address below the size of one of the core's buffers is most
+// often a local-memory pointer the kernel dereferenced itself over ptolab's
+// own headers: GCC, which builds them, has no address spaces, so a __ubuf__
+// pointer there holds its offset in UB and reads the host's page zero.
+// Appends that reading, with the faulting line, to the report. Async-signal-safe.
+int local_offset_hint(char* buf, size_t n, const Core& c, uintptr_t addr, void* uctx) {
+    const char* space = nullptr;
+    uint64_t size = 0;
+    for (Space s : {Space::UB, Space::L1}) {
+        if (addr < c.mem_size[static_cast<int>(s)] && c.mem_size[static_cast<int>(s)] > size) {
+            size = c.mem_size[static_cast<int>(s)];
+            space = to_string(s);
+        }
+    }
+    if (!space || n == 0) return 0;
+    const void* pc = faulting_pc(uctx);
+    const SourceLoc at = pc ? caller_loc(static_cast<const uint8_t*>(pc) + 1) : SourceLoc{};
+    char line[300] = "";
+    if (at.file) std::snprintf(line, sizeof line, " at %s:%d", at.file, at.line);
+    const int k = std::snprintf(buf, n,
+                                " The faulting access%s is to address %#lx, inside the %llu bytes of this core's %s: "
+                                "if it is a __ubuf__ or __cbuf__ pointer the kernel dereferenced itself, over "
+                                "ptolab's own headers (built with GCC, which has no local address spaces) such a "
+                                "pointer holds its offset in the buffer and cannot be dereferenced; read and write "
+                                "tile elements with GetValue/SetValue or an intrinsic, or build the kernel with "
+                                "--pto-headers=pto-isa.",
+                                line, static_cast<unsigned long>(addr), static_cast<unsigned long long>(size), space);
+    return std::max(0, std::min<int>(k, static_cast<int>(n) - 1));
+}
+
 // A kernel that dereferences a bad pointer or overflows its stack still dies,
 // as on hardware, but first says which kernel, core and source line it was
 // in, and which of the three it was: freed device memory, the core's stack,
@@ -270,13 +300,17 @@ void on_crash(int sig, siginfo_t* info, void* uctx) {
                                                              reinterpret_cast<uintptr_t>(at.dli_fbase)),
                                   at.dli_sname ? ", in " : "", at.dli_sname ? at.dli_sname : "", kernel, to_string(c->type),
                                   static_cast<long long>(c->block_idx), sub, last);
-            else
+            else {
                 n = std::snprintf(buf, sizeof buf,
                                   "ptosim: fatal: %s (address %p) in kernel '%s' on %s %lld%s; %s. The address lies "
                                   "outside every device allocation and core buffer: a raw pointer in the kernel, or a "
-                                  "GlobalTensor built over one, went outside its memory.\n",
+                                  "GlobalTensor built over one, went outside its memory.",
                                   sig == SIGSEGV ? "SIGSEGV" : "SIGBUS", info->si_addr, kernel, to_string(c->type),
                                   static_cast<long long>(c->block_idx), sub, last);
+                n = std::max(0, std::min<int>(n, sizeof buf - 1));
+                n += local_offset_hint(buf + n, sizeof buf - n, *c, addr, uctx);
+                if (n < static_cast<int>(sizeof buf) - 1) buf[n++] = '\n';
+            }
         }
         if (n > 0) (void)!write(2, buf, static_cast<size_t>(std::min<int>(n, sizeof buf - 1)));
     }
