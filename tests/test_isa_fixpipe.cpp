@@ -780,31 +780,31 @@ TEST(FixpipeRaw, PerColumnQuantFromFpc) {
     check_raw_copy<float, int8_t>(VQF322B8_PRE, 0, params_for<int8_t>(), true);
     check_raw_copy<int32_t, half>(VDEQF16, 1, params_for<half>(), true);
 }
-// Each form ptosim does not simulate names itself.
+// Each form ptosim does not simulate, and each impossible one, names itself
+// (A2A3's fixpipe is the CCE layer's, src/sim/cce/fixpipe.cpp).
 TEST(FixpipeRaw, UnsimulatedFormsFault) {
 #if PTOSIM_TARGET_A5
     GTEST_SKIP() << "the twelve-argument copy_matrix_cc_to_gm is A2A3's";
 #else
     struct Case {
-        uint64_t nd;
+        uint64_t quant;
         uint8_t relu;
         bool split, nz2nd;
         uint16_t m, stride;
         const char* want;
     };
     const Case cases[] = {
-        {1, 0, false, false, 16, 16, "only the NZ2ND form (nz2ndEn = true, channelSplit = false) is simulated"},
-        {1, 0, true, true, 16, 16, "only the NZ2ND form (nz2ndEn = true, channelSplit = false) is simulated"},
-        {2, 0, false, true, 16, 16, "ND_PARA asks for 2 matrices; only one (set_nd_para with ndNum 1) is simulated"},
-        {1, 2, false, true, 16, 16, "reluPre 2 is not simulated (0 none, 1 ReLU)"},
-        {1, 0, false, true, 17, 16, "mSize 17 exceeds srcStride 16"},
+        {NoQuant, 0, true, true, 16, 16, "channel split writes float NZ results only"},
+        {NoQuant, 2, false, true, 16, 16, "ReLU mode 2 is not simulated (0 none, 1 ReLU)"},
+        {NoQuant, 0, false, true, 17, 16, "mSize 17 exceeds srcStride 16: the fractal columns of L0C would overlap"},
+        {31, 0, false, true, 16, 16, "quantisation mode 31 is not simulated (docs/intrinsics/fixpipe.md)"},
     };
     for (const Case& k : cases) {
-        std::vector<float> out(32 * 16);
+        std::vector<float> out(32 * 32);
         auto st = run_cube([&] {
-            set_nd_para(k.nd);
-            copy_matrix_cc_to_gm(out.data(), reinterpret_cast<__cc__ float*>(uintptr_t{0}), 0, 16, k.m, 16, k.stride, 0,
-                                 NoQuant, k.relu, k.split, k.nz2nd);
+            set_nd_para(1);
+            copy_matrix_cc_to_gm(out.data(), reinterpret_cast<__cc__ float*>(uintptr_t{0}), 0, 32, k.m, 32, k.stride, 0,
+                                 k.quant, k.relu, k.split, k.nz2nd);
         });
         ASSERT_FALSE(st.ok()) << k.want;
         EXPECT_NE(st.message.find(std::string("copy_matrix_cc_to_gm: ") + k.want), std::string::npos) << st.message;
@@ -812,20 +812,18 @@ TEST(FixpipeRaw, UnsimulatedFormsFault) {
 #endif
 }
 
-TEST(FixpipeRaw, AModeThatDoesNotFitTheTypesFaults) {
+TEST(FixpipeRaw, AnAccumulatorThatIsNeitherFloatNorInt32Faults) {
 #if PTOSIM_TARGET_A5
     GTEST_SKIP() << "the twelve-argument copy_matrix_cc_to_gm is A2A3's";
 #else
     std::vector<half> out(16 * 16);
     auto st = run_cube([&] {
         set_nd_para(1);
-        copy_matrix_cc_to_gm(out.data(), reinterpret_cast<__cc__ float*>(uintptr_t{0}), 0, 16, 16, 16, 16, 0, DEQF16, 0,
+        copy_matrix_cc_to_gm(out.data(), reinterpret_cast<__cc__ half*>(uintptr_t{0}), 0, 16, 16, 16, 16, 0, NoQuant, 0,
                              false, true);
     });
     ASSERT_FALSE(st.ok());
-    EXPECT_NE(st.message.find("copy_matrix_cc_to_gm: quantPre 3 does not convert this accumulator type to this "
-                              "destination type (or is not simulated); see docs/api.md, Device builtins"),
-              std::string::npos)
+    EXPECT_NE(st.message.find("copy_matrix_cc_to_gm: L0C holds float or int32 accumulators"), std::string::npos)
         << st.message;
     EXPECT_NE(st.message.find("test_isa_fixpipe.cpp"), std::string::npos) << st.message;
 #endif

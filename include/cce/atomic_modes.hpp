@@ -2,7 +2,7 @@
 // _<type>), the same on A2A3 and A5: MTE3 stores then add into GM
 // (docs/intrinsics/README.md, "Atomics").
 #pragma once
-#include <cce/builtins.hpp>
+#include <cce/operands.hpp>
 
 #define PTOSIM_CCE_ATOMIC(name, add, type)                                                  \
     inline void name(ptosim_cce::where_t w = ptosim_cce::where_t::current()) {             \

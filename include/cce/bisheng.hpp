@@ -37,22 +37,7 @@
 
 #if defined(__NPU_ARCH__) && __NPU_ARCH__ == 2201
 #include <cce/builtins.hpp>
-#include <cce/a2a3/enums.hpp>
-#include <cce/a2a3/registers.hpp>
-#include <cce/a2a3/vector.hpp>
-#include <cce/a2a3/dma.hpp>
-#include <cce/a2a3/convert.hpp>
-#include <cce/a2a3/compare.hpp>
-#include <cce/a2a3/reduce.hpp>
-#include <cce/a2a3/sort.hpp>
-#include <cce/a2a3/gather.hpp>
-#include <cce/a2a3/transpose.hpp>
-#include <cce/a2a3/atomic.hpp>
-#include <cce/a2a3/cube_dma.hpp>
-#include <cce/a2a3/load.hpp>
-#include <cce/a2a3/mad.hpp>
-#include <cce/a2a3/fixpipe.hpp>
-#include <cce/a2a3/pending.hpp>
+#include <cce/a2a3/families.hpp>
 #elif defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510
 // A5 (dav-c310): the register layer. Its vector registers, predicates,
 // loads/stores and arithmetic run; the rest of A5's intrinsics are declared

@@ -1,9 +1,10 @@
 // What the executed-pto-isa build adds to the builtins both preludes share
-// (cce/scalar.hpp, cce/sync.hpp): entry attributes, the uint32_t
-// get_block_idx pto-isa declares, and the conversions of local-memory and GM
-// pointers the intrinsic wrappers use (docs/intrinsics/README.md).
+// (cce/scalar.hpp, cce/sync.hpp, cce/operands.hpp): entry attributes, the
+// uint32_t get_block_idx pto-isa declares, the half conversion calls clang
+// emits (docs/intrinsics/README.md).
 #pragma once
 #include <cce/types.hpp>
+#include <cce/operands.hpp>
 #include <cce/scalar.hpp>
 #include <ptosim/cce.hpp>
 
@@ -55,36 +56,5 @@ __attribute__((weak, used, visibility("hidden"))) uint16_t __truncdfhf2(double d
 }
 typedef uint16_t aclFloat16;  // acl_base.h's raw 16-bit pattern (must match ptolab's acl headers)
 
-namespace ptosim_cce {
-// What a not-yet-simulated intrinsic "returns": it faults first, so the value
-// is never used; it converts to whatever the call site expects.
-struct Unsimulated {
-    template <class T>
-    operator T() const { return T{}; }
-};
-// The offset a local-memory pointer holds (the device's address in its buffer).
-template <class P>
-inline uint64_t off(P* p) { return static_cast<uint64_t>((uintptr_t)p); }
-// A GM pointer as the host address it is.
-template <class P>
-inline void* host(P* p) { return (void*)p; }
-// A scalar operand's bytes as the element type T (low bytes).
-template <class T, class S>
-inline uint64_t scalar_bits(S s) {
-    const T v = static_cast<T>(s);
-    uint64_t bits = 0;
-    __builtin_memcpy(&bits, &v, sizeof(T));
-    return bits;
-}
-}  // namespace ptosim_cce
-
 // pto-isa declares get_block_idx() as returning uint32_t; so does this.
 inline uint32_t get_block_idx() { return static_cast<uint32_t>(ptosim::core().block_idx); }
-
-// The address-update modes of the Cube's load_* intrinsics.
-namespace __cce_scalar {
-enum addr_cal_mode_t : int { inc = 0, dec = 1 };
-}  // namespace __cce_scalar
-// pto-isa at cannmirror defdb75f names it unqualified (npu/a2a3/TExtract.hpp:
-// addr_cal_mode_t(0)), later trees qualified; bisheng takes both.
-using __cce_scalar::addr_cal_mode_t;

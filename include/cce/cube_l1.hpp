@@ -2,7 +2,7 @@
 // A2A3 and A5 alike but for the burst units (cce_cube.hpp, L1MoveUnits;
 // docs/intrinsics/dma-cube.md, docs/intrinsics/a5-cube.md).
 #pragma once
-#include <cce/builtins.hpp>
+#include <cce/operands.hpp>
 #include <ptosim/cce_cube.hpp>
 
 #include <cstring>

@@ -59,6 +59,10 @@ inline int64_t get_icache_prl_st() { return 0; }
 // seeds, elapsed-work measurements); it is not device cycles.
 inline int64_t get_sys_cnt() { return static_cast<int64_t>(ptosim::core().ops); }
 
+// Scalar bit helpers: x with bit `bit` cleared / set.
+inline uint64_t sbitset0(uint64_t x, int64_t bit) { return x & ~(uint64_t{1} << bit); }
+inline uint64_t sbitset1(uint64_t x, int64_t bit) { return x | (uint64_t{1} << bit); }
+
 // trap() stops the core with a fault at the caller's line, like the device
 // exception it raises on hardware.
 inline void trap(ptosim_cce::where_t where = ptosim_cce::where_t::current()) {

@@ -1,7 +1,7 @@
 // A2A3's scalar GM atomics (docs/intrinsics/atomic.md): set_st_atomic_cfg,
 // st_atomic, ld_dev. The runtime side is src/sim/cce/atomic.cpp.
 #pragma once
-#include <cce/builtins.hpp>
+#include <cce/operands.hpp>
 
 inline void set_st_atomic_cfg(atomic_type_t type, atomic_op_t op, ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
     using ptosim::cce::Dt;

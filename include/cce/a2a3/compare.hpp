@@ -2,7 +2,7 @@
 // compare mask register, vcmpv_* and vcmpvs_* into a bit mask in UB, vsel in
 // its three select modes, set_cmpmask. The runtime side is src/sim/cce/compare.cpp.
 #pragma once
-#include <cce/builtins.hpp>
+#include <cce/operands.hpp>
 
 #define PTOSIM_CCE_COMPARE(suffix, cmp)                                                                            \
     template <class T>                                                                                             \

@@ -3,7 +3,7 @@
 // The suffix: r to nearest even, a away from zero, f floor, c ceil, z toward
 // zero, o to odd; none: the pair's default rounding.
 #pragma once
-#include <cce/builtins.hpp>
+#include <cce/operands.hpp>
 
 #define PTOSIM_CCE_VCONV(name, from, to, round)                                                                    \
     template <class D, class S>                                                                                    \

@@ -2,7 +2,7 @@
 // GM -> L1 with the ND -> NZ conversion (MTE2); L1 -> bias table (MTE1) and
 // L1 -> fixpipe buffer (FIX) in cce/cube_l1.hpp (docs/intrinsics/dma-cube.md).
 #pragma once
-#include <cce/builtins.hpp>
+#include <cce/operands.hpp>
 #include <cce/a2a3/enums.hpp>
 #include <ptosim/cce_cube.hpp>
 

@@ -1,7 +1,7 @@
 // A2A3's DMA between GM and UB and within UB (MTE2 / MTE3 / MTE3), in bursts
 // with gaps and padding (docs/intrinsics/dma.md).
 #pragma once
-#include <cce/builtins.hpp>
+#include <cce/operands.hpp>
 #include <cce/atomic_modes.hpp>
 
 // dst and src spaces, the runtime call and the argument order that call takes.

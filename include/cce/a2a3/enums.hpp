@@ -29,8 +29,5 @@ enum pad_t : int { PAD_NONE = 0, PAD_MODE1, PAD_MODE2, PAD_MODE3, PAD_MODE4, PAD
 enum atomic_type_t : int { ATOMIC_NONE = -1, ATOMIC_F32 = 0, ATOMIC_F16, ATOMIC_S16, ATOMIC_S32, ATOMIC_S8, ATOMIC_BF16 };
 enum atomic_op_t : int { ATOMIC_SUM = 0, ATOMIC_MAX, ATOMIC_MIN };
 
-// Scalar bit helpers: x with bit `bit` cleared / set.
-inline uint64_t sbitset0(uint64_t x, int64_t bit) { return x & ~(uint64_t{1} << bit); }
-inline uint64_t sbitset1(uint64_t x, int64_t bit) { return x | (uint64_t{1} << bit); }
 // The value of an immediate operand: the scalar itself on the simulator.
 inline int64_t get_imm(int64_t v) { return v; }

@@ -3,7 +3,7 @@
 // ND_PARA, QUANT_PRE and FPC registers they read (docs/intrinsics/fixpipe.md).
 // A2A3's fixpipe has no path into UB: copy_matrix_cc_to_ubuf stays pending.
 #pragma once
-#include <cce/builtins.hpp>
+#include <cce/operands.hpp>
 #include <cce/a2a3/enums.hpp>
 #include <ptosim/cce_cube.hpp>
 

@@ -1,7 +1,7 @@
 // A2A3's gathers (docs/intrinsics/gather.md): vgather, vreducev2,
 // get_rsvd_cnt. The runtime side is src/sim/cce/gather.cpp.
 #pragma once
-#include <cce/builtins.hpp>
+#include <cce/operands.hpp>
 
 // offsetAddr is a UB byte address (pto-isa passes a UB pointer's value).
 template <class T>

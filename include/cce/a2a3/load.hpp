@@ -2,7 +2,7 @@
 // loads, transposing loads, img2col (load3d v2), and the FMATRIX / repeat
 // registers img2col reads (docs/intrinsics/load.md).
 #pragma once
-#include <cce/builtins.hpp>
+#include <cce/operands.hpp>
 #include <ptosim/cce_cube.hpp>
 
 namespace ptosim_cce {

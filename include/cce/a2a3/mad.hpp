@@ -1,7 +1,7 @@
 // A2A3's mad: C (L0C) = A (L0A) * B (L0B) + (0, C or the bias table), on PIPE_M
 // (docs/intrinsics/mad.md).
 #pragma once
-#include <cce/builtins.hpp>
+#include <cce/operands.hpp>
 #include <ptosim/cce_cube.hpp>
 
 // cmatrixInitVal: start from zero. cmatrixSource: start from the bias table,

@@ -3,7 +3,7 @@
 // the launch with a fault naming it (docs/intrinsics/README.md, "Coverage").
 // Each family's file takes its names out of this list as it implements them.
 #pragma once
-#include <cce/builtins.hpp>
+#include <cce/operands.hpp>
 
 #define PTOSIM_CCE_PENDING(name)                                                  \
     template <class... A>                                                         \

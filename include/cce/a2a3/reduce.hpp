@@ -2,7 +2,7 @@
 // vcmax and vcmin per repeat, vcgadd, vcgmax and vcgmin per block, vcpadd per
 // pair, vbrcb. The runtime side is src/sim/cce/reduce.cpp.
 #pragma once
-#include <cce/builtins.hpp>
+#include <cce/operands.hpp>
 
 template <class T>
 inline void vcadd(__ubuf__ T* dst, __ubuf__ T* src, uint8_t repeat, uint16_t dstRep, uint16_t srcBlk, uint16_t srcRep,

@@ -1,7 +1,7 @@
 // Counter mode (set_mask_norm and set_vector_mask are in cce/sync.hpp), CTRL, the DMA pad value and the atomic
 // mode: the register family (docs/intrinsics/registers.md).
 #pragma once
-#include <cce/builtins.hpp>
+#include <cce/operands.hpp>
 #include <ptosim/intrinsics.hpp>
 
 inline void set_mask_count(ptosim_cce::where_t w = ptosim_cce::where_t::current()) {

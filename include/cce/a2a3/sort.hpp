@@ -1,7 +1,7 @@
 // A2A3's sorts (docs/intrinsics/sort.md): vbitsort, vmrgsort4, get_vms4_sr.
 // The runtime side is src/sim/cce/sort.cpp.
 #pragma once
-#include <cce/builtins.hpp>
+#include <cce/operands.hpp>
 
 template <class T>
 inline void vbitsort(__ubuf__ T* dst, __ubuf__ T* src, __ubuf__ uint32_t* idx, uint8_t repeat,

@@ -2,7 +2,7 @@
 // set_va_reg_sb and scatter_vnchwconv_b8/b16/b32. The runtime side is
 // src/sim/cce/transpose.cpp.
 #pragma once
-#include <cce/builtins.hpp>
+#include <cce/operands.hpp>
 
 // addrs: the kernel's own array of eight UB addresses (a pointer's value).
 template <class A>

@@ -2,7 +2,7 @@
 // strides, under the vector mask (docs/intrinsics/vector.md). Each kernel-side
 // name is one line over the runtime's shared repeat loop (src/sim/cce/vector.cpp).
 #pragma once
-#include <cce/builtins.hpp>
+#include <cce/operands.hpp>
 
 #define PTOSIM_CCE_BINARY(name, op)                                                                                \
     template <class T>                                                                                             \

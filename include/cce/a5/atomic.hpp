@@ -3,7 +3,7 @@
 // with atomicAdd(counter, 1) and polls with atomicAdd(counter, 0); its
 // MSCATTER accumulates with them (docs/intrinsics/atomic.md, "A5").
 #pragma once
-#include <cce/builtins.hpp>
+#include <cce/operands.hpp>
 
 #define PTOSIM_CCE_ATOMIC_RMW(name, op)                                                                            \
     template <class T, class V>                                                                                    \

@@ -4,7 +4,7 @@
 // (docs/intrinsics/a5-cube.md). L1 -> bias table / fixpipe buffer and the
 // L1 fill are cce/cube_l1.hpp's, shared with A2A3.
 #pragma once
-#include <cce/builtins.hpp>
+#include <cce/operands.hpp>
 #include <cce/cube_l1.hpp>
 #include <ptosim/cce_a5.hpp>
 #include <ptosim/cce_cube.hpp>

@@ -4,7 +4,7 @@
 // (docs/intrinsics/a5-vreg.md, "DMA").
 #pragma once
 #include <cce/atomic_modes.hpp>
-#include <cce/builtins.hpp>
+#include <cce/operands.hpp>
 #include <ptosim/cce_a5.hpp>
 
 template <class D, class S>

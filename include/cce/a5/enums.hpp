@@ -3,7 +3,7 @@
 // numeric value the value is ptosim's own, read only by ptosim's intrinsics
 // (docs/intrinsics/a5-vreg.md, "Operand enumerations").
 #pragma once
-#include <cce/builtins.hpp>
+#include <cce/operands.hpp>
 
 #include <cstdint>
 

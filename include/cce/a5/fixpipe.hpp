@@ -5,7 +5,7 @@
 // (src/sim/cce/fixpipe.cpp); docs/intrinsics/a5-cube.md, "Fixpipe", lists
 // what differs and what faults.
 #pragma once
-#include <cce/builtins.hpp>
+#include <cce/operands.hpp>
 #include <cce/a2a3/enums.hpp>
 #include <ptosim/cce_cube.hpp>
 

@@ -3,7 +3,7 @@
 // (CANN asc_copy_l12l0a/b for the 3510 architecture;
 // docs/intrinsics/a5-cube.md, "L1 -> L0A/L0B").
 #pragma once
-#include <cce/builtins.hpp>
+#include <cce/operands.hpp>
 #include <ptosim/cce_cube.hpp>
 
 #define PTOSIM_CCE_LOAD2D_A5(name, dst_q, dst_space, bits)                                                         \

@@ -2,7 +2,7 @@
 // on PIPE_M; 8-bit float operands (E4M3, E5M2, HiFloat8) besides A2A3's
 // types (docs/intrinsics/a5-cube.md, "mad").
 #pragma once
-#include <cce/builtins.hpp>
+#include <cce/operands.hpp>
 #include <cce/low_precision.hpp>
 #include <ptosim/cce_cube.hpp>
 

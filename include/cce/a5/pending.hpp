@@ -3,7 +3,7 @@
 // launch with a fault naming it (docs/intrinsics/a5-vreg.md, "Not done yet").
 // Each family's file takes its names out of this list as it implements them.
 #pragma once
-#include <cce/builtins.hpp>
+#include <cce/operands.hpp>
 
 #define PTOSIM_CCE_PENDING(name)                                                  \
     template <class... A>                                                         \

@@ -3,7 +3,7 @@
 // lives in the kernel's variable: 256 bytes for a vector register, one bit a
 // byte lane for a predicate (vector_bool, pto-isa's MaskReg).
 #pragma once
-#include <cce/builtins.hpp>
+#include <cce/operands.hpp>
 #include <cce/a5/enums.hpp>
 #include <cce/low_precision.hpp>
 #include <ptosim/cce_a5.hpp>

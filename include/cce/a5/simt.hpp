@@ -6,7 +6,7 @@
 // (docs/intrinsics/a5-simt.md). Block barriers and warp reductions need the
 // threads to run side by side and fault where a kernel reaches them.
 #pragma once
-#include <cce/builtins.hpp>
+#include <cce/operands.hpp>
 #include <ptosim/simt.hpp>
 
 #include <tuple>

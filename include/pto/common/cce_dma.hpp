@@ -89,15 +89,13 @@ inline void copy_cbuf_to_ubuf(void* dst, void* src, uint8_t sid, uint16_t nBurst
            32ull * (lenBurst + dstGap), w);
 }
 
-// L1 -> GM (A2A3), in 32-byte blocks with gaps in blocks.
+#if PTOSIM_TARGET_A5
+// L1 -> GM is A2A3's (cce/a2a3/cube_dma.hpp); on A5 the name stops the build.
 template <class D, class S>
-inline void copy_cbuf_to_gm(D* dst, S* src, uint8_t /*sid*/, uint16_t nBurst, uint16_t lenBurst, uint16_t srcGap,
-                            uint16_t dstGap, std::source_location w = std::source_location::current()) {
-    static_assert(!PTOSIM_TARGET_A5 || sizeof(D) == 0, "copy_cbuf_to_gm: A5 has no L1 -> GM path (as TSTORE of a Mat tile)");
-    using namespace ptosim_cce_dma;
-    bursts("copy_cbuf_to_gm", ptosim::Pipe::MTE3, local(ptosim::core(), ptosim::Space::L1, src), gm(dst), nBurst,
-           32ull * lenBurst, 32ull * (lenBurst + srcGap), 32ull * (lenBurst + dstGap), w);
+inline void copy_cbuf_to_gm(D*, S*, uint8_t, uint16_t, uint16_t, uint16_t, uint16_t) {
+    static_assert(sizeof(D) == 0, "copy_cbuf_to_gm: A5 has no L1 -> GM path (as TSTORE of a Mat tile)");
 }
+#endif
 
 // UB -> GM (A5): lenBurst bytes per burst; strides are start-to-start bytes.
 template <class D, class S>
@@ -120,6 +118,8 @@ inline void copy_gm_to_cbuf_align_v2(D* dst, S* src, uint8_t /*sid*/, uint16_t n
            nBurst, lenBurst, srcStride, dstStride, w);
 }
 
+#if PTOSIM_TARGET_A5
+// (On A2A3 create_cbuf_matrix is the CCE layer's, cce/cube_l1.hpp.)
 // Fills L1 with a 16-bit value: config bits [14:0] are the repeat count,
 // [30:16] the 32-byte blocks per repeat, [46:32] the gap in blocks between
 // repeats (pto-isa's A5 TFillPad programs it so).
@@ -144,3 +144,4 @@ inline void create_cbuf_matrix(T* dst, int64_t config, V value, std::source_loca
         for (uint64_t k = 0; k < blocks * 16; ++k) std::memcpy(p + 2 * k, &v, 2);
     }
 }
+#endif
