@@ -57,7 +57,7 @@ inline int64_t get_icache_prl_st() { return 0; }
 // the number of instructions and intrinsics this core has dispatched:
 // monotonic and deterministic, which is what kernels use it for (ordering,
 // seeds, elapsed-work measurements); it is not device cycles.
-inline int64_t get_sys_cnt() { return static_cast<int64_t>(ptosim::core().ops); }
+inline int64_t get_sys_cnt() { return static_cast<int64_t>(ptosim::sys_cnt(ptosim::core())); }
 
 // trap() stops the core with a fault at the caller's line, like the device
 // exception it raises on hardware.
