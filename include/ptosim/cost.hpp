@@ -64,6 +64,10 @@ struct Params {
     double roce_gbps = 0, lat_roce = 0;  // between nodes
     double sdma_gbps = 0, lat_sdma = 0;  // an SDMA entry that crosses ranks (TPUT_ASYNC, TGET_ASYNC)
     int ranks_per_node = 8;
+    // What one rank's links to its peers carry at once within a node (GB/s
+    // per peer link), shared equally by the cores of a launch that run at
+    // the same time, as HBM is; 0: not shared.
+    double link_peak_gbps = 0;
     double sys_cnt_mhz = 50;             // the SYS_CNT counter a kernel reads (get_sys_cnt)
 };
 
@@ -196,6 +200,7 @@ private:
     Params p_;
     double gm_share_;  // bytes per cycle one core gets from HBM
     double l2_share_;  // and from L2
+    double link_share_ = 0;  // and from the links to the peers (0: no limit)
     std::unordered_set<uint64_t> lines_;  // GM lines read or written so far (present in L2)
     bool keep_;
     std::map<int, CoreState> cores_;

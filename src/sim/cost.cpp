@@ -130,6 +130,10 @@ Engine::Engine(const Params& p, int active_cores, bool keep_slices) : p_(p), kee
     const double gm_per_cycle = p.gm_gbps / p.clock_ghz;  // GB/s over Gcycle/s
     gm_share_ = gm_per_cycle / std::max(1, active_cores);
     l2_share_ = p.l2_gbps / p.clock_ghz / std::max(1, active_cores);
+    // A rank reaches each peer of its node over its own link (a full mesh):
+    // the links together carry link_peak_gbps per peer.
+    const int peers = std::min(std::max(1, process_ranks() - 1), std::max(1, p.ranks_per_node - 1));
+    if (p.link_peak_gbps > 0) link_share_ = p.link_peak_gbps * peers / p.clock_ghz / std::max(1, active_cores);
 }
 
 Engine::CoreState& Engine::state(int core) {
@@ -231,10 +235,13 @@ double Engine::cost(const OpRecord& r, double gm_miss) const {
                 // Within a node the SDMA figures stand for the whole transfer
                 // (they were fitted to one); across nodes RoCE's start-up is added.
                 const bool same_node = lat == p_.lat_link && rate == p_.link_gbps / p_.clock_ghz;
-                return p_.lat_sdma + (same_node ? 0 : lat) + bytes / std::min(rate, p_.sdma_gbps / p_.clock_ghz);
+                const double share = link_share_ > 0 ? link_share_ : rate;
+                return p_.lat_sdma + (same_node ? 0 : lat) +
+                       bytes / std::min({rate, share, p_.sdma_gbps / p_.clock_ghz});
             }
             const double pipe_lat = c == OpClass::Mte2 ? p_.lat_mte2 : c == OpClass::Mte3 ? p_.lat_mte3 : p_.lat_fix;
-            const double pipe_rate = c == OpClass::Mte2 ? p_.mte2 : c == OpClass::Mte3 ? p_.mte3 : p_.fix;
+            double pipe_rate = c == OpClass::Mte2 ? p_.mte2 : c == OpClass::Mte3 ? p_.mte3 : p_.fix;
+            if (link_share_ > 0) pipe_rate = std::min(pipe_rate, link_share_);
             return pipe_lat + lat + bytes / std::min(pipe_rate, rate);
         }
     }

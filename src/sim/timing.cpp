@@ -39,10 +39,11 @@ Params params_for(const SocProfile& soc) {
     // The link between ranks (docs/soc-profiles.md, "Timing", "Between
     // ranks"): HCCS within a node, fitted to pto-isa's tget_bandwidth
     // measurements; RoCE between nodes, an estimate.
-    p.link_gbps = 20.6;
-    p.lat_link = 0.45 * soc.clock_ghz * 1000;
-    p.sdma_gbps = 20.6;
-    p.lat_sdma = 1.49 * soc.clock_ghz * 1000;
+    p.link_gbps = 20.9;
+    p.lat_link = 0.238 * soc.clock_ghz * 1000;
+    p.sdma_gbps = 20.9;
+    p.lat_sdma = 1.78 * soc.clock_ghz * 1000;
+    p.link_peak_gbps = 56;
     p.roce_gbps = 25;
     p.lat_roce = 5.0 * soc.clock_ghz * 1000;
     p.ranks_per_node = std::string_view(soc.name) == "Ascend910_93" ? 16 : 8;
@@ -86,6 +87,8 @@ struct Global {
     double offset_us = 0;  // where the next launch starts on the process's trace timeline
     double last_us = -1;
     uint64_t next_flow = 1;
+    int rank = -1;     // the launcher's rank of a multi-rank run, else -1
+    int pid_base = 0;  // added to the trace's process ids
     TraceFile trace{"", "PTO_SIM_TRACE"}, profile_trace{"", "PTO_SIM_PROFILE"}, profile_summary{"", "PTO_SIM_PROFILE"},
         profile_text{"", "PTO_SIM_PROFILE"};
 };
@@ -102,6 +105,21 @@ void read_env_locked(Global& s) {
     s.env_read = true;
     if (const char* t = std::getenv("PTO_SIM_TRACE"); t && *t) s.trace_path = t;
     if (const char* p = std::getenv("PTO_SIM_PROFILE"); p && *p) s.profile_dir = p;
+    // A rank of a multi-rank run (docs/many-devices.md) writes its profile
+    // into <dir>/rank<r>/, its trace processes numbered from (r + 1) x
+    // 100000, so that the ranks' traces merge into one (ptolab profile).
+    const char* rank = std::getenv("PMI_RANK");
+    const char* size = std::getenv("PMI_SIZE");
+    if (!rank || !size) {
+        rank = std::getenv("OMPI_COMM_WORLD_RANK");
+        size = std::getenv("OMPI_COMM_WORLD_SIZE");
+    }
+    if (rank && size && std::atoi(size) > 1 && std::atoi(rank) >= 0) {
+        s.rank = std::atoi(rank);
+        s.pid_base = (s.rank + 1) * 100000;
+        if (!s.profile_dir.empty()) s.profile_dir += "/rank" + std::to_string(s.rank);
+        s.next_flow = static_cast<uint64_t>(s.pid_base) * 100000 + 1;  // flow ids apart too
+    }
     const char* tm = std::getenv("PTO_SIM_TIME");
     s.print = !s.profile_dir.empty() || (tm && *tm && std::strcmp(tm, "0") != 0);
 }
@@ -588,13 +606,15 @@ Summary summarise(const Launch& l, const Engine& eng, int number) {
 }
 
 // Trace events of one launch: pid = launch, tid = core x pipe.
-std::string trace_events(const Launch& l, const Engine& eng, int number, double offset_us, uint64_t& next_flow) {
+std::string trace_events(const Launch& l, const Engine& eng, int number, double offset_us, uint64_t& next_flow,
+                         int rank, int pid_base) {
     const double cyc_us = 1.0 / (eng.params().clock_ghz * 1000.0);
-    const std::string pid = std::to_string(number);
+    const std::string pid = std::to_string(pid_base + number);
+    const std::string who = rank >= 0 ? "rank " + std::to_string(rank) + " launch " : "launch ";
     auto tid = [](int core, Pipe p) { return std::to_string(core * kPipeCount + static_cast<int>(p) % kPipeCount); };
     auto ts = [&](double cyc) { return num(offset_us + cyc * cyc_us); };
     std::string o = "{\"ph\":\"M\",\"pid\":" + pid + ",\"name\":\"process_name\",\"args\":{\"name\":" +
-                    json_str("launch " + pid + ": " + l.spec().kernel +
+                    json_str(who + std::to_string(number) + ": " + l.spec().kernel +
                              (l.spec().replay ? " (" + l.spec().replay_note + ")" : std::string())) +
                     "}},\n{\"ph\":\"M\",\"pid\":" + pid +
                     ",\"name\":\"process_sort_index\",\"args\":{\"sort_index\":" + pid + "}}";
@@ -642,15 +662,20 @@ void end(Launch& l, const Status& st) {
         Summary sum = summarise(l, t->eng, number);
         s.last_us = sum.time_us;
         if (!s.trace_path.empty() || !s.profile_dir.empty()) {
-            std::string ev = trace_events(l, t->eng, number, s.offset_us, s.next_flow);
+            // The launch's cycles count from where it started on the clock
+            // (launches of two streams may overlap, docs/semantics.md).
+            std::string ev = trace_events(l, t->eng, number, t->offset_us, s.next_flow, s.rank, s.pid_base);
             if (const LaunchSpec& spec = l.spec(); spec.replay) {
                 // The replay as one group on its own track: one slice per kernel
                 // of the replay, named alike, back to back.
                 const std::string rid = std::to_string(spec.replay);
-                ev += ",\n{\"ph\":\"M\",\"pid\":0,\"name\":\"process_name\",\"args\":{\"name\":\"ACL graph replays\"}}";
-                ev += ",\n{\"ph\":\"M\",\"pid\":0,\"tid\":" + rid + ",\"name\":\"thread_name\",\"args\":{\"name\":" +
+                const std::string gp = std::to_string(s.pid_base);
+                ev += ",\n{\"ph\":\"M\",\"pid\":" + gp + ",\"name\":\"process_name\",\"args\":{\"name\":" +
+                      json_str(s.rank >= 0 ? "rank " + std::to_string(s.rank) + " ACL graph replays" : "ACL graph replays") +
+                      "}}";
+                ev += ",\n{\"ph\":\"M\",\"pid\":" + gp + ",\"tid\":" + rid + ",\"name\":\"thread_name\",\"args\":{\"name\":" +
                       json_str("replay " + rid) + "}}";
-                ev += ",\n{\"ph\":\"X\",\"pid\":0,\"tid\":" + rid + ",\"ts\":" + num(s.offset_us) + ",\"dur\":" +
+                ev += ",\n{\"ph\":\"X\",\"pid\":" + gp + ",\"tid\":" + rid + ",\"ts\":" + num(s.offset_us) + ",\"dur\":" +
                       num(sum.time_us) + ",\"name\":" + json_str("replay " + rid) + ",\"cat\":\"graph\",\"args\":{\"launch\":" +
                       std::to_string(number) + ",\"kernel\":" + json_str(spec.kernel) + ",\"note\":" +
                       json_str(spec.replay_note) + "}}";
@@ -673,7 +698,9 @@ void end(Launch& l, const Status& st) {
                 }
             }
         }
-        s.offset_us += sum.time_us;
+        // The clock: the end of the latest launch (launches one after another
+        // add up; a launch that overlapped another ends where it ends).
+        s.offset_us = std::max(s.offset_us, t->offset_us + sum.time_us);
         if (s.print) {
             if (sum.bound_pipe.empty())
                 std::fprintf(stderr, "ptosim: time: %s %.3f us simulated\n", l.spec().kernel.c_str(), sum.time_us);
