@@ -36,9 +36,9 @@ Params params_for(const SocProfile& soc) {
     // start-up; no separate HBM latency (lat_mte2 already stands for a DMA from HBM).
     p.block_start = 2000;
     p.lat_hbm = 0;
-    // The link between ranks (docs/soc-profiles.md, "Timing", "Between
-    // ranks"): HCCS within a node, fitted to pto-isa's tget_bandwidth
-    // measurements; RoCE between nodes, an estimate.
+    // The link between ranks (docs/soc-profiles.md, "Timing", notes 10 to
+    // 14): HCCS within a node, fitted to pto-isa's tget_bandwidth
+    // measurements; the links' total and RoCE between nodes, estimates.
     p.link_gbps = 20.9;
     p.lat_link = 0.238 * soc.clock_ghz * 1000;
     p.sdma_gbps = 20.9;
