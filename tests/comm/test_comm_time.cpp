@@ -159,6 +159,51 @@ TEST(CommTime, TheTimesDoNotDependOnWhichRankTheHostRunsFirst) {
     EXPECT_NEAR(b.wait_rank_us, 1 + 1370 / 1000.0, kNs);
 }
 
+// pto-isa's own comm headers over ptosim's CCE layer: TNOTIFY's Set is a
+// plain store between two dcci and a dsb (stamped at the dsb), TWAIT a spin
+// of dcci polls (ended by the core's next record that is not a poll).
+TEST(CommTime, ASpinOfDcciPollsEndsAtAPlainStoresDsbPlusTheLink) {
+    clear_windows();
+    Timed timed;
+    barrier();
+    double us = 0;
+    volatile int32_t* sig = win<int32_t>(1, 256);
+    float* data = win<float>(R(), 4096);
+    if (R() == 0) {
+        us = timed_us([&] {
+            G2<float, 1, 1024> s(data);
+            DynTile<float, 1, 1024> t(1, 1024);
+            TASSIGN(t, 0x0);
+            TLOAD(t, s);
+            pipe_barrier(PIPE_ALL);
+            volatile int32_t* peer = remote(win<int32_t>(0, 256), 1);
+            dcci(const_cast<int32_t*>(peer), SINGLE_CACHE_LINE);
+            *peer = 5;
+            dcci(const_cast<int32_t*>(peer), SINGLE_CACHE_LINE);
+            dsb(DSB_DDR);
+        });
+    } else {
+        us = timed_us([&] {
+            do {
+                dcci(const_cast<int32_t*>(sig), SINGLE_CACHE_LINE);
+            } while (*sig != 5);
+            G2<float, 1, 1024> s(data);
+            DynTile<float, 1, 1024> t(1, 1024);
+            TASSIGN(t, 0x0);
+            TLOAD(t, s);
+        });
+    }
+    double* shared = win<double>(0, 1 << 16);
+    shared[R()] = us;
+    barrier();
+    // Rank 0: the TLOAD ends at 365, the barrier at 369; no record after it.
+    EXPECT_NEAR(shared[0], 1 + 369 / 1000.0, kNs);
+    // Rank 1: the store reached its window at 369 + 1000 of the link; its
+    // TLOAD, the first record after the spin, issues at 1370 and takes 364.
+    EXPECT_NEAR(shared[1], 1 + (1370 + 364) / 1000.0, kNs);
+    barrier();
+}
+
 TEST(CommTime, ABarrierMovesEveryClockToTheLatestPlusTheLink) {
     clear_windows();
     Timed timed;
