@@ -14,8 +14,9 @@
 #
 # The run's output goes to DIR/run.log (default DIR: build/allgather_gemm),
 # each line prefixed with its rank; the script ends with each kernel's
-# simulated launch times on rank 0. --profile: each rank's PTO_SIM_PROFILE
-# in DIR/profile/rank<r>/ as well (summary.json, and a trace of every
+# simulated launch times on rank 0. --profile: run under ptolab profile, each
+# rank's files in DIR/profile/rank<r>/ and every rank's launches on one trace
+# in DIR/profile/trace.json as well (summary.json, and a trace of every
 # instruction: about 200 MB per rank at M=2048 K=2048 N=1024).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -87,8 +88,11 @@ set +e
   cd "$ex/build"
   export N_RANKS="$ranks" ALLGATHER_GEMM_DATA_DIR="$ex/out" MPI_LIB_PATH="$work/mpich/lib/libmpi.so"
   if [ "$profile" = 1 ]; then
-    # Each rank's profile in its own directory (MPICH's PMI_RANK names the rank).
-    mpirun.mpich -prepend-rank -n "$ranks" sh -c 'PTO_SIM_PROFILE="$0/rank$PMI_RANK" exec ./allgather_gemm' "$work/profile"
+    # Under ptolab profile each rank writes its profile into profile/rank<r>/
+    # and ptolab merges the ranks' traces into profile/trace.json
+    # (docs/cost-model.md, "Across ranks").
+    "$build/src/lab/ptolab" profile --timeout 7200 --output "$work/profile" -- \
+      mpirun.mpich -prepend-rank -n "$ranks" ./allgather_gemm
   else
     PTO_SIM_TIME=1 mpirun.mpich -prepend-rank -n "$ranks" ./allgather_gemm
   fi

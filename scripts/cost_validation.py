@@ -21,7 +21,7 @@ Commands:
   cost_validation.py check --cost-table BIN         # exit 1 when docs/cost-model.md differs
   cost_validation.py write --cost-table BIN         # rewrite the block in docs/cost-model.md
   cost_validation.py run   --pto-isa DIR [GROUP...] # re-run kernels, update the JSON
-                                                    # GROUP: gemm fa fa910b2 conv2d topk mxfp8
+                                                    # GROUP: gemm fa fa910b2 conv2d topk mxfp8 tget ag_gemm
                                                     # or a row id; default: every runnable row
 
 Nothing here runs on an NPU: every "model" figure is simulated.
@@ -56,10 +56,13 @@ TGET = "kernels/manual/a2a3/tget_bandwidth/README.md"
 FIT_A3 = "MTE2 peak, L2 bandwidth"
 FIT_FP8 = "fp8 Cube rate"
 FIT_FP4 = "fp4 Cube rate"
+FIT_HCCS = "HCCS start-up"
+FIT_SDMA = "SDMA rate and start-up"
 
-NOT_MODELLED_LINK = "not run: several devices (no inter-chip link figures, below)"
-# allgather_gemm runs on ptosim's ranks (docs/many-devices.md), but its figure is not compared.
-NOT_COMPARED_LINK = "not compared: runs on several simulated ranks, but no inter-chip link figures (below)"
+NOT_MODELLED_LINK = "not run: the example was not run on ptosim's ranks (below)"
+# allgather_gemm on ptosim's ranks (docs/many-devices.md): the shapes run, the others too long on 2 cores.
+AG_RUN = {(2, 2048, 2048, 1024), (2, 4096, 4096, 2048), (4, 4096, 4096, 4096)}
+AG_NOT_RUN = "not run: simulation time (every rank computes the whole product 31 times, below)"
 
 
 def row(rid, group, target, kernel, shape, soc, published, source, how, fitted="", devices=1, timed="launch",
@@ -145,13 +148,24 @@ def rows():
                           (4, [(4096, 4096, 4096, 986), (8192, 4096, 4096, 1648)]),
                           (8, [(8192, 4096, 4096, 1439), (16384, 4096, 4096, 2585)])]:
         for m, k, n, us in shapes:
-            r.append(row(f"ag_gemm_{ranks}_{m}_{k}_{n}", "multi", "A2A3", "AllGather + GEMM (allgather_gemm)",
-                         f"M={m} K={k} N={n}", "Ascend910B1", float(us), AG_GEMM, NOT_COMPARED_LINK,
-                         devices=ranks))
+            ran = (ranks, m, k, n) in AG_RUN
+            r.append(row(f"ag_gemm_{ranks}_{m}_{k}_{n}", "ag_gemm", "A2A3", "AllGather + GEMM (allgather_gemm)",
+                         f"M={m} K={k} N={n}", "Ascend910B1", float(us), AG_GEMM,
+                         "kernel" if ran else AG_NOT_RUN, devices=ranks, timed="events",
+                         note=("rank 0's \"compute done\" (aclrtEventElapsedTime around the GEMM)" +
+                               ("; run before the link sharing was added (docs/soc-profiles.md, Timing, note 14)"
+                                if (ranks, m) == (2, 2048) else "")) if ran else "",
+                         family="AllGather + GEMM, A3", run=("ag_gemm", f"{ranks},{m},{k},{n}")))
+    # The README gives SYS_CNT cycles, 50 MHz on A2/A3: microseconds = cycles / 50.
     for size, a, b in [("4 KB", 36.28, 136.51), ("16 KB", 149.98, 161.40), ("64 KB", 579.62, 277.25),
                        ("256 KB", 2409.72, 745.54), ("1 MB", 9317.93, 2624.24), ("4 MB", 37924.12, 10273.68)]:
-        r.append(row(f"tget_{size.replace(' ', '').lower()}", "multi", "A2A3", "TGET / TGET_ASYNC (tget_bandwidth)",
-                     size, "Ascend910_93", f"{a:g} / {b:g} cycles", TGET, NOT_MODELLED_LINK, devices=2))
+        key = size.replace(" ", "").lower()
+        for instr, cycles, fit in [("TGET", a, FIT_HCCS if size == "4 KB" else ""),
+                                   ("TGET_ASYNC", b, FIT_SDMA if size in ("256 KB", "1 MB") else "")]:
+            r.append(row(f"{instr.lower()}_{key}", "tget", "A2A3", f"{instr} (tget_bandwidth)", size,
+                         "Ascend910_93", round(cycles / 50, 4), TGET, "kernel", fit, devices=2, timed="cores",
+                         note=f"published {cycles:g} SYS_CNT cycles at 50 MHz",
+                         family=f"{instr}, A3, 2 ranks", run=("tget", f"{instr}:{size}")))
     return r
 
 
@@ -417,9 +431,68 @@ def git_head(path, *watch):
     return head
 
 
+def run_tget(isa, items, stored):
+    """One run of tget_bandwidth (scripts/tget_bandwidth.sh, 2 ranks) gives
+    every TGET and TGET_ASYNC row: rank 0's "[BW]" lines, device_avg_cycles
+    in simulated SYS_CNT cycles (50 MHz)."""
+    cmd = [os.path.join(ROOT, "scripts", "tget_bandwidth.sh"), isa]
+    print("+", " ".join(cmd), flush=True)
+    out = subprocess.run(cmd, capture_output=True, text=True).stdout
+    print(out, end="", flush=True)
+    log = open(os.path.join(ROOT, "build", "tget_bandwidth", "run.log")).read()
+    # MPICH's -prepend-rank may cut a rank's line where its writes were split.
+    text = log.replace("[0] ", "")
+    got = {}
+    for m in re.finditer(r"\[BW\] instr=(\S+) bytes=(\d+) iters=\d+ .*?device_avg_cycles=([0-9.]+)", text):
+        got[(m.group(1), int(m.group(2)))] = float(m.group(3))
+    ok = "test success" in text
+    sizes = {"4 KB": 4096, "16 KB": 16384, "64 KB": 65536, "256 KB": 262144, "1 MB": 1 << 20, "4 MB": 4 << 20}
+    for r, case in items:
+        instr, size = case.split(":")
+        cycles = got.get((instr, sizes[size]))
+        if cycles is None or not ok:
+            print(f"{r['id']}: no result; kept the stored figure", file=sys.stderr)
+            continue
+        stored[r["id"]] = dict(
+            model_us=round(cycles / 50, 4), sys_cnt_cycles=cycles, bound="", result="test success",
+            fixed_costs=True, ptolab=git_head(ROOT, "src", "include", "bench", "scripts"), pto_isa=git_head(isa),
+            date=datetime.date.today().isoformat(), command="scripts/tget_bandwidth.sh <pto-isa>")
+
+
+def run_ag_gemm(isa, items, stored):
+    """allgather_gemm per shape (scripts/allgather_gemm.sh): rank 0's
+    "compute done", the example's own event-timed figure, simulated."""
+    for r, case in items:
+        ranks, m, k, n = case.split(",")
+        work = os.path.join(ROOT, "build", "allgather_gemm")
+        cmd = [os.path.join(ROOT, "scripts", "allgather_gemm.sh"), isa, "--ranks", ranks, "--gm", m, "--gk", k,
+               "--gn", n, "--work", work]
+        print("+", " ".join(cmd), flush=True)
+        out = subprocess.run(cmd, capture_output=True, text=True).stdout
+        print(out, end="", flush=True)
+        done = re.search(r"^\[0\]\s+compute done: ([0-9.]+) us", out, re.M)
+        passed = re.search(r"Verification PASSED", out)
+        gemm = re.search(r"rank 0: AllGatherGemmComputeStreamingKernel: \d+ launches, simulated ([0-9.]+) us \(min\)", out)
+        comm = re.search(r"rank 0: RingCommStreamingKernel: \d+ launches, simulated ([0-9.]+) us \(min\)", out)
+        if not done or not passed:
+            print(f"{r['id']}: no result; kept the stored figure", file=sys.stderr)
+            continue
+        stored[r["id"]] = dict(
+            model_us=float(done.group(1)), gemm_alone_us=float(gemm.group(1)) if gemm else None,
+            comm_us=float(comm.group(1)) if comm else None, bound="", result="Verification PASSED",
+            fixed_costs=True, ptolab=git_head(ROOT, "src", "include", "bench", "scripts"), pto_isa=git_head(isa),
+            date=datetime.date.today().isoformat(),
+            command=f"scripts/allgather_gemm.sh <pto-isa> --ranks {ranks} --gm {m} --gk {k} --gn {n}")
+        data = load_json()
+        data["rows"] = stored
+        with open(JSON, "w") as f:
+            json.dump(data, f, indent=1, sort_keys=True)
+            f.write("\n")
+
+
 def cmd_run(a):
     isa = os.path.abspath(a.pto_isa)
-    want = a.only or ["gemm", "fa", "fa910b2", "conv2d", "topk", "mxfp8"]
+    want = a.only or ["gemm", "fa", "fa910b2", "conv2d", "topk", "mxfp8", "tget", "ag_gemm"]
     todo = [r for r in rows() if r["how"] == "kernel" and (r["group"] in want or r["id"] in want)]
     data = load_json()
     stored = data["rows"]
@@ -427,6 +500,15 @@ def cmd_run(a):
     for r in todo:
         tool, case = r["run"]
         by_tool.setdefault(tool, []).append((r, case))
+    if "ag_gemm" in by_tool:
+        run_ag_gemm(isa, by_tool.pop("ag_gemm"), stored)
+        data = load_json()
+        stored = data["rows"]
+    if "tget" in by_tool:
+        run_tget(isa, by_tool.pop("tget"), stored)
+        with open(JSON, "w") as f:
+            json.dump(data, f, indent=1, sort_keys=True)
+            f.write("\n")
     for tool, items in by_tool.items():
         # fa builds every case in one build; the others build per case.
         batches = [items] if tool == "fa" else [[x] for x in items]

@@ -57,7 +57,7 @@ inline int64_t get_icache_prl_st() { return 0; }
 // the number of instructions and intrinsics this core has dispatched:
 // monotonic and deterministic, which is what kernels use it for (ordering,
 // seeds, elapsed-work measurements); it is not device cycles.
-inline int64_t get_sys_cnt() { return static_cast<int64_t>(ptosim::core().ops); }
+inline int64_t get_sys_cnt() { return static_cast<int64_t>(ptosim::sys_cnt(ptosim::core())); }
 
 // Scalar bit helpers: x with bit `bit` cleared / set.
 inline uint64_t sbitset0(uint64_t x, int64_t bit) { return x & ~(uint64_t{1} << bit); }

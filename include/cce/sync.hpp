@@ -97,7 +97,15 @@ inline constexpr ptosim_cce::BlockNumVar block_num{};
 // Data synchronisation barriers. The simulator performs every memory access
 // when its instruction issues, in program order, so there is nothing to drain.
 enum mem_dsb_t : int { DSB_ALL = 0, DSB_DDR = 1, DSB_UB = 2, DSB_SEQ = 3 };
-inline void dsb(mem_dsb_t) {}
+// A dsb after the dcci that flushes a plain store of a signal (pto-isa's
+// TNOTIFY Set) is where the cost model stamps that write for the ranks
+// waiting on it (docs/cost-model.md, "Across ranks").
+namespace ptosim {
+void timing_publish(Core& c);
+}
+inline void dsb(mem_dsb_t) {
+    if (ptosim::Core* c = ptosim::current_core_or_null()) ptosim::timing_publish(*c);
+}
 // Cache maintenance: GM is host memory with no simulated data cache, so
 // there is nothing to invalidate. A dcci is what a core issues before each
 // read of a flag another core or rank writes, so ptosim takes it as a poll:

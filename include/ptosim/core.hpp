@@ -259,6 +259,11 @@ struct Core {
 // not interleaved either.
 void gm_atomic_lock();
 void gm_atomic_unlock();
+// The SYS_CNT counter a kernel reads (get_sys_cnt, asm "MOV %0, SYS_CNT"):
+// under the cost model the core's simulated time at the profile's counter
+// rate (50 MHz on A2A3, 1 GHz on A5; docs/cost-model.md), else the core's
+// instruction count.
+uint64_t sys_cnt(Core& c);
 bool gm_shared_atomics();
 struct GmAtomicScope {
     GmAtomicScope(const Core& c, bool atomic) : held(atomic && (c.parallel || gm_shared_atomics())) {

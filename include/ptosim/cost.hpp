@@ -54,6 +54,21 @@ struct Params {
     double block_start = 0;    // cycles from a block's slot to its first instruction
     double lat_hbm = 0;        // extra start-up of a GM read that first-touches a line (HBM, not L2)
     Calibration calibration = Calibration::None;
+    // The link between ranks (docs/cost-model.md, "Across ranks"): a GM
+    // access of another rank's window is priced as a transfer over it, its
+    // start-up plus its bytes at the link's rate, instead of as a local one.
+    // Ranks rank / ranks_per_node alike share a node and reach each other
+    // over HCCS (link_*), others over RoCE (roce_*). 0 GB/s: no link figure,
+    // a remote access costs what a local one does.
+    double link_gbps = 0, lat_link = 0;  // HCCS: GB/s of one transfer, cycles of start-up
+    double roce_gbps = 0, lat_roce = 0;  // between nodes
+    double sdma_gbps = 0, lat_sdma = 0;  // an SDMA entry that crosses ranks (TPUT_ASYNC, TGET_ASYNC)
+    int ranks_per_node = 8;
+    // What one rank's links to its peers carry at once within a node (GB/s
+    // per peer link), shared equally by the cores of a launch that run at
+    // the same time, as HBM is; 0: not shared.
+    double link_peak_gbps = 0;
+    double sys_cnt_mhz = 50;             // the SYS_CNT counter a kernel reads (get_sys_cnt)
 };
 
 // The figures of a profile (docs/soc-profiles.md, "Timing").
@@ -129,6 +144,18 @@ public:
     void acquire_all(int core, const Channel& ch);
 
     double core_end(int core) const;  // cycles: when its last pipe is idle
+    double issue_time(int core);      // cycles: when its scalar unit issues next
+    double pipe_free(int core, Pipe p);  // cycles: when pipe p has done what it was given
+    // The scalar unit of `core` waits until `until` cycles (a peer's write it
+    // observed, docs/cost-model.md "Across ranks"); the time is reported as
+    // blocked by `what`.
+    void hold_until(int core, double until, const std::string& what, const char* op, const SourceLoc& loc);
+    // A record that takes no time (a poll of a spin whose end is timed by
+    // the write it waits for): counted, not placed.
+    void record_untimed(int core);
+    // The peer rank whose window a record's GM access of this direction
+    // reaches (-1: none): what the link prices.
+    static int remote_rank_of(const OpRecord& r, bool writes);
     const Params& params() const { return p_; }
     const std::vector<Slice>& slices() const { return slices_; }
     const std::vector<Flow>& flows() const { return flows_; }
@@ -173,6 +200,7 @@ private:
     Params p_;
     double gm_share_;  // bytes per cycle one core gets from HBM
     double l2_share_;  // and from L2
+    double link_share_ = 0;  // and from the links to the peers (0: no limit)
     std::unordered_set<uint64_t> lines_;  // GM lines read or written so far (present in L2)
     bool keep_;
     std::map<int, CoreState> cores_;
@@ -185,6 +213,11 @@ private:
     uint64_t cube_flops_ = 0, vec_flops_ = 0, hbm_bytes_ = 0;
 };
 
+// The link between this rank and `peer` (another rank): start-up in
+// cycles and bytes per cycle of a transfer over it; false when the figures
+// have no link (link_gbps 0).
+bool link_between(const Params& p, int me, int peer, double& latency, double& bytes_per_cycle);
+
 // Process-wide switches. Timing runs when PTO_SIM_TRACE, PTO_SIM_PROFILE or
 // PTO_SIM_TIME is set, or after enable(true).
 void enable(bool on);
@@ -193,7 +226,15 @@ bool enabled();
 void override_params(const Params* p);
 // Simulated time of the last completed timed launch in microseconds, < 0 when none.
 double last_launch_us();
-// The sum of the simulated times of the process's completed timed launches.
+// The sum of the simulated times of the process's completed timed launches
+// (and of the waits for other ranks, below): the process's simulated clock.
 double simulated_clock_us();
+// Host collectives (libhccl): every rank's clock moves to `us` when it is
+// behind it (the collective ends after the latest rank arrived).
+void advance_clock_to(double us);
+// Microseconds a host collective adds after the last rank arrives: the
+// link's start-up plus `bytes` (what this rank receives) at its rate; 0 when
+// timing is off or the profile has no link.
+double collective_us(uint64_t bytes);
 
 }  // namespace ptosim::cost

@@ -69,7 +69,7 @@ void device_asm(const char* file, int line, const char* text, Out&... outs) {
     if (t.empty() || t == "nop" || t == "NOP") return;
     if constexpr (sizeof...(Out) == 1) {
         if (t == "MOV %0, SYS_CNT") {
-            ((outs = static_cast<std::remove_reference_t<Out>>(ptosim::core().ops)), ...);
+            ((outs = static_cast<std::remove_reference_t<Out>>(ptosim::sys_cnt(ptosim::core()))), ...);
             return;
         }
         if (t == "MOV %0, PC") {

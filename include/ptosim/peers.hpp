@@ -36,6 +36,34 @@ void clear_window_span();
 std::string window_miss(uintptr_t a, uint64_t bytes);
 // The rank whose window holds address a, or -1.
 int window_rank(uintptr_t a);
+// Whether a lies in the windows' span (no lock: the cost model asks for
+// every GM access); the peer rank whose window holds a, or -1 when a is in
+// no window or in this rank's own.
+bool in_window_span(uintptr_t a);
+int remote_peer(uintptr_t a);
+
+// Simulated time across ranks (docs/cost-model.md, "Across ranks"): a table
+// in the windows' shared header where a small write into a window (a
+// signal, counter or flag: at most 64 bytes) leaves the simulated time, on
+// the ranks' shared axis (us), at which it reached the window's memory; a
+// core that observed such a value (a wait that ended, a spin that ended)
+// does not go on before it. Per 4-byte word, the latest time wins. libhccl
+// sets it under the shared memory transport (null clears).
+void set_time_stamps(void* base, uint64_t bytes);
+bool time_stamps();
+void post_stamp(uintptr_t a, uint64_t bytes, double us);
+// The latest time posted for a word of [a, a + bytes) (at most 64 words
+// read), or -1 when none.
+double read_stamp(uintptr_t a, uint64_t bytes);
+// The cost model's side of it (no-ops without timing): a poll of GM by core
+// c (poll_gm) starts a spin on that word, which ends at the core's next
+// record that is not a poll, its time then held to the word's stamp;
+// dsb after a dcci stamps the word (a plain store's flush); a wait that
+// saw the words [gm, gm + bytes) it waited for (TWAIT, a true TTEST) holds
+// the core to their stamp at once.
+void timing_poll(Core& c, const void* gm);
+void timing_publish(Core& c);
+void timing_observed(Core& c, const void* gm, uint64_t bytes, const char* op, const SourceLoc& loc);
 
 // Atomic GM updates (TSTORE with AtomicAdd, st_atomic, TNOTIFY) on memory
 // shared between processes take this lock word too (it lives in the

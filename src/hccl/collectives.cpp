@@ -8,6 +8,9 @@
 #include <acl/acl.h>
 
 #include "comm.hpp"
+#include <ptosim/cost.hpp>
+
+#include <algorithm>
 
 #include <cstring>
 #include <string>
@@ -130,6 +133,23 @@ Args check(const char* fn, HcclComm comm, HcclDataType t, const void* a, const v
 HcclResult mpi_failed(const char* fn) { return fail(HCCL_E_INTERNAL, std::string(fn) + ": an MPI call failed"); }
 
 }  // namespace
+
+// The ranks' simulated clocks meet at a collective (docs/cost-model.md,
+// "Across ranks"): each rank's clock moves to the latest rank's, plus the
+// link's start-up and the bytes this rank receives at the link's rate.
+bool meet_clocks(const Comm& c, uint64_t recv_bytes) {
+    const double mine = ptosim::cost::simulated_clock_us();
+    std::vector<double> all(c.size);
+    if (!allgather_bytes(c, &mine, all.data(), sizeof mine)) return false;
+    double latest = 0;
+    for (double t : all) latest = std::max(latest, t);
+    ptosim::cost::advance_clock_to(latest + ptosim::cost::collective_us(recv_bytes));
+    return true;
+}
+
+namespace {
+
+}  // namespace
 }  // namespace hccl_sim
 
 using namespace hccl_sim;
@@ -144,7 +164,8 @@ HcclResult HcclAllReduce(void* sendBuf, void* recvBuf, uint64_t count, HcclDataT
     if (!count) return HCCL_SUCCESS;
     const uint64_t bytes = count * a.es;
     std::vector<uint8_t> all(bytes * a.c->size);
-    if (!allgather_bytes(*a.c, sendBuf, all.data(), bytes)) return mpi_failed(fn);
+    if (!allgather_bytes(*a.c, sendBuf, all.data(), bytes) || !meet_clocks(*a.c, bytes * (a.c->size - 1)))
+        return mpi_failed(fn);
     for (uint32_t r = 1; r < a.c->size; ++r) reduce_into(all.data(), all.data() + r * bytes, count, dataType, op);
     std::memcpy(recvBuf, all.data(), bytes);
     return HCCL_SUCCESS;
@@ -158,7 +179,8 @@ HcclResult HcclReduceScatter(void* sendBuf, void* recvBuf, uint64_t recvCount, H
     if (!recvCount) return HCCL_SUCCESS;
     const uint64_t block = recvCount * a.es, whole = block * a.c->size;
     std::vector<uint8_t> all(whole * a.c->size);
-    if (!allgather_bytes(*a.c, sendBuf, all.data(), whole)) return mpi_failed(fn);
+    if (!allgather_bytes(*a.c, sendBuf, all.data(), whole) || !meet_clocks(*a.c, block * (a.c->size - 1)))
+        return mpi_failed(fn);
     // Block `rank` of every contribution, combined in rank order.
     uint8_t* mine = all.data() + a.c->rank * block;
     for (uint32_t r = 1; r < a.c->size; ++r)
@@ -173,7 +195,9 @@ HcclResult HcclAllGather(void* sendBuf, void* recvBuf, uint64_t sendCount, HcclD
     Args a = check(fn, comm, dataType, sendBuf, recvBuf, sendCount, nullptr, stream);
     if (!a.es) return a.rc;
     if (!sendCount) return HCCL_SUCCESS;
-    if (!allgather_bytes(*a.c, sendBuf, recvBuf, sendCount * a.es)) return mpi_failed(fn);
+    if (!allgather_bytes(*a.c, sendBuf, recvBuf, sendCount * a.es) ||
+        !meet_clocks(*a.c, sendCount * a.es * (a.c->size - 1)))
+        return mpi_failed(fn);
     return HCCL_SUCCESS;
 }
 
@@ -186,7 +210,7 @@ HcclResult HcclBroadcast(void* buf, uint64_t count, HcclDataType dataType, uint3
         return fail(HCCL_E_PARA, std::string(fn) + ": root " + std::to_string(root) + " is not a rank of the " +
                                      std::to_string(a.c->size) + "-rank communicator");
     if (!count) return HCCL_SUCCESS;
-    if (!bcast_bytes(*a.c, buf, count * a.es, root)) return mpi_failed(fn);
+    if (!bcast_bytes(*a.c, buf, count * a.es, root) || !meet_clocks(*a.c, count * a.es)) return mpi_failed(fn);
     return HCCL_SUCCESS;
 }
 

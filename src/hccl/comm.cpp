@@ -295,7 +295,7 @@ HcclResult HcclBarrier(HcclComm comm, aclrtStream stream) {
     // A rank whose stream failed still meets the others: a barrier it
     // skipped would pair the ranks' later collectives wrongly (its
     // HcclCommDestroy with their barrier), and every rank would hang.
-    const bool met = barrier(*c);
+    const bool met = barrier(*c) && meet_clocks(*c, 0);
     if (e != ACL_SUCCESS)
         return fail(HCCL_E_RUNTIME, "HcclBarrier: the work queued on the stream failed (aclrtSynchronizeStream " +
                                         std::to_string(e) + ": " + why + ")");

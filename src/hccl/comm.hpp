@@ -88,5 +88,8 @@ bool bcast_bytes(const Comm& c, void* buf, uint64_t bytes, uint32_t root);
 bool send_bytes(const Comm& c, const void* buf, uint64_t bytes, uint32_t to);
 bool recv_bytes(const Comm& c, void* buf, uint64_t bytes, uint32_t from);
 bool barrier(const Comm& c);
+// Every rank's simulated clock moves to the latest one's plus what the
+// collective adds for `recv_bytes` received (collectives.cpp); collective.
+bool meet_clocks(const Comm& c, uint64_t recv_bytes);
 
 }  // namespace hccl_sim

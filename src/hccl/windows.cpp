@@ -28,6 +28,9 @@ namespace {
 // (ptosim::set_rank_board: 64 slots of 256 bytes) from kBoardOffset.
 constexpr uint64_t kHeaderBytes = 32768;
 constexpr uint64_t kBoardOffset = 4096, kBoardBytes = 16384;
+// Then the cost model's time stamps of writes into the windows
+// (ptosim::set_time_stamps; shared memory transport only).
+constexpr uint64_t kStampOffset = kBoardOffset + kBoardBytes, kStampBytes = kHeaderBytes - kStampOffset;
 // Where the span is tried, in 2 TiB steps from 16 TiB: far from the heap
 // (just above the program) and from the mappings the kernel hands out
 // (below the stack), so the same address is free in every rank.
@@ -357,6 +360,7 @@ std::string map_windows(Comm& c) {
     ptosim::set_shared_atomic_word(static_cast<uint32_t*>(w.header));
     ptosim::set_rank_board(static_cast<uint8_t*>(w.header) + kBoardOffset, kBoardBytes, static_cast<int>(c.rank),
                            static_cast<int>(c.size));
+    ptosim::set_time_stamps(static_cast<uint8_t*>(w.header) + kStampOffset, kStampBytes);
     return {};
 }
 
@@ -378,6 +382,7 @@ void unmap_windows(Comm& c) {
         }
     }
     ptosim::set_shared_atomic_word(nullptr);
+    ptosim::set_time_stamps(nullptr, 0);
     ptosim::clear_window_span();
     for (uint32_t r = 0; r < c.size; ++r) {
         ptosim::unregister_window(reinterpret_cast<void*>(w.in[r]));

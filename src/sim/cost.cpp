@@ -4,6 +4,7 @@
 #include <ptosim/cost.hpp>
 #include "timing.hpp"
 #include <ptosim/runtime.hpp>
+#include <ptosim/peers.hpp>
 
 #include <algorithm>
 #include <cstring>
@@ -129,6 +130,10 @@ Engine::Engine(const Params& p, int active_cores, bool keep_slices) : p_(p), kee
     const double gm_per_cycle = p.gm_gbps / p.clock_ghz;  // GB/s over Gcycle/s
     gm_share_ = gm_per_cycle / std::max(1, active_cores);
     l2_share_ = p.l2_gbps / p.clock_ghz / std::max(1, active_cores);
+    // A rank reaches each peer of its node over its own link (a full mesh):
+    // the links together carry link_peak_gbps per peer.
+    const int peers = std::min(std::max(1, process_ranks() - 1), std::max(1, p.ranks_per_node - 1));
+    if (p.link_peak_gbps > 0) link_share_ = p.link_peak_gbps * peers / p.clock_ghz / std::max(1, active_cores);
 }
 
 Engine::CoreState& Engine::state(int core) {
@@ -194,10 +199,52 @@ uint64_t Engine::touch_lines(const Access* acc, uint8_t n, const OpRecord& r) {
 
 uint64_t Engine::first_touch(const OpRecord& r) { return touch_lines(r.reads, r.n_reads, r); }
 
+int Engine::remote_rank_of(const OpRecord& r, bool writes) {
+    const Access* a = writes ? r.writes : r.reads;
+    const uint8_t n = writes ? r.n_writes : r.n_reads;
+    for (uint8_t i = 0; i < n; ++i)
+        if (a[i].space == Space::GM)
+            if (const int peer = remote_peer(static_cast<uintptr_t>(a[i].offset)); peer >= 0) return peer;
+    return -1;
+}
+
+bool link_between(const Params& p, int me, int peer, double& latency, double& bytes_per_cycle) {
+    const int per_node = std::max(1, p.ranks_per_node);
+    const bool same_node = me / per_node == peer / per_node;
+    const double gbps = same_node ? p.link_gbps : p.roce_gbps;
+    if (gbps <= 0) return false;
+    latency = same_node ? p.lat_link : p.lat_roce;
+    bytes_per_cycle = gbps / p.clock_ghz;
+    return true;
+}
+
 double Engine::cost(const OpRecord& r, double gm_miss) const {
     const OpClass c = classify(r);
     const bool gm_in = touches(r.reads, r.n_reads, Space::GM), gm_out = touches(r.writes, r.n_writes, Space::GM);
     const double bytes = static_cast<double>(r.bytes);
+    // A transfer that reaches another rank's window crosses the link
+    // (docs/cost-model.md, "Across ranks"): its start-up plus its bytes at
+    // the slower of the link and the pipe; an SDMA entry at the SDMA figures.
+    if ((gm_in || gm_out) && (c == OpClass::Mte2 || c == OpClass::Mte3 || c == OpClass::Fix) &&
+        (p_.link_gbps > 0 || p_.roce_gbps > 0)) {
+        int peer = gm_in ? remote_rank_of(r, false) : -1;
+        if (peer < 0 && gm_out) peer = remote_rank_of(r, true);
+        double lat = 0, rate = 0;
+        if (peer >= 0 && link_between(p_, process_rank(), peer, lat, rate)) {
+            if (std::strcmp(r.op, "SDMA") == 0 && p_.sdma_gbps > 0) {
+                // Within a node the SDMA figures stand for the whole transfer
+                // (they were fitted to one); across nodes RoCE's start-up is added.
+                const bool same_node = lat == p_.lat_link && rate == p_.link_gbps / p_.clock_ghz;
+                const double share = link_share_ > 0 ? link_share_ : rate;
+                return p_.lat_sdma + (same_node ? 0 : lat) +
+                       bytes / std::min({rate, share, p_.sdma_gbps / p_.clock_ghz});
+            }
+            const double pipe_lat = c == OpClass::Mte2 ? p_.lat_mte2 : c == OpClass::Mte3 ? p_.lat_mte3 : p_.lat_fix;
+            double pipe_rate = c == OpClass::Mte2 ? p_.mte2 : c == OpClass::Mte3 ? p_.mte3 : p_.fix;
+            if (link_share_ > 0) pipe_rate = std::min(pipe_rate, link_share_);
+            return pipe_lat + lat + bytes / std::min(pipe_rate, rate);
+        }
+    }
     auto vec = [&](double rate) {
         const double e = std::max(dtype_bytes(r.dtype), dtype_bytes(r.src_dtype));
         double elements = static_cast<double>(r.elements);
@@ -248,6 +295,28 @@ double Engine::cost(const OpRecord& r, double gm_miss) const {
         case OpClass::Sync: return 0;
     }
     return 0;
+}
+
+double Engine::issue_time(int core) { return state(core).issue; }
+
+double Engine::pipe_free(int core, Pipe p) {
+    CoreState& s = state(core);
+    return std::max(s.issue, s.free[static_cast<int>(p) % kPipeCount]);
+}
+
+void Engine::hold_until(int core, double until, const std::string& what, const char* op, const SourceLoc& loc) {
+    CoreState& s = state(core);
+    if (until <= s.issue) return;
+    block(core, s, Pipe::S, s.issue, until, what);
+    if (keep_) slices_.push_back({core, Pipe::S, s.issue, until - s.issue, op, loc, 0, 0});
+    s.issue = until;
+    CoreTimes& t = times_[core];
+    t.end = std::max(t.end, until);
+}
+
+void Engine::record_untimed(int core) {
+    state(core);
+    ++times_[core].instructions;
 }
 
 void Engine::place(int core, CoreState& s, Pipe p, double start, double dur, const OpRecord& r) {

@@ -16,6 +16,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -277,12 +278,100 @@ void unregister_window(void* base) {
     if (it != d.impl().allocations.end() && it->second.window_rank >= 0) d.impl().allocations.erase(it);
 }
 
+// The span again, read without the lock by the cost model's test of every
+// GM access (remote_peer): nothing to look up while no window is mapped.
+std::atomic<uintptr_t> g_fast_lo{0}, g_fast_hi{0};
+
 void set_window_span(uintptr_t lo, uintptr_t hi) {
     std::lock_guard lk(g_win_mu);
     g_span_lo = lo;
     g_span_hi = hi;
+    g_fast_lo.store(lo);
+    g_fast_hi.store(hi);
 }
 void clear_window_span() { set_window_span(0, 0); }
+
+bool in_window_span(uintptr_t a) {
+    const uintptr_t hi = g_fast_hi.load(std::memory_order_relaxed);
+    return hi != 0 && a < hi && a >= g_fast_lo.load(std::memory_order_relaxed);
+}
+
+int remote_peer(uintptr_t a) {
+    if (!in_window_span(a)) return -1;
+    const int r = window_rank(a);
+    return r == process_rank() ? -1 : r;
+}
+
+// ---- time stamps (see peers.hpp): open addressing over 16-byte entries,
+// a word's address (| 1, never 0) and the bits of its latest time (a
+// positive double: its bits order as the values do), both updated with
+// compare-and-swap so that ranks never take a lock for them.
+struct StampEntry {
+    uint64_t key;
+    uint64_t bits;
+};
+std::atomic<StampEntry*> g_stamps{nullptr};
+std::atomic<uint64_t> g_stamp_n{0};
+constexpr int kStampProbes = 16;
+
+uint64_t stamp_hash(uint64_t key, uint64_t n) { return ((key >> 2) * 0x9E3779B97F4A7C15ull >> 17) % n; }
+
+void set_time_stamps(void* base, uint64_t bytes) {
+    g_stamp_n.store(base ? bytes / sizeof(StampEntry) : 0);
+    g_stamps.store(static_cast<StampEntry*>(base));
+}
+bool time_stamps() { return g_stamps.load(std::memory_order_relaxed) != nullptr; }
+
+void post_stamp(uintptr_t a, uint64_t bytes, double us) {
+    StampEntry* t = g_stamps.load(std::memory_order_acquire);
+    const uint64_t n = g_stamp_n.load(std::memory_order_relaxed);
+    if (!t || n == 0 || bytes == 0 || bytes > 64 || !(us >= 0)) return;
+    uint64_t bits;
+    std::memcpy(&bits, &us, sizeof bits);
+    for (uintptr_t w = a & ~uintptr_t{3}; w < a + bytes; w += 4) {
+        const uint64_t key = static_cast<uint64_t>(w) | 1;
+        const uint64_t h = stamp_hash(key, n);
+        for (int i = 0; i < kStampProbes; ++i) {
+            StampEntry& e = t[(h + static_cast<uint64_t>(i)) % n];
+            uint64_t k = __atomic_load_n(&e.key, __ATOMIC_ACQUIRE);
+            if (k == 0) {
+                uint64_t zero = 0;
+                if (__atomic_compare_exchange_n(&e.key, &zero, key, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) k = key;
+                else k = zero;
+            }
+            if (k != key) continue;
+            uint64_t old = __atomic_load_n(&e.bits, __ATOMIC_ACQUIRE);
+            while (old < bits &&
+                   !__atomic_compare_exchange_n(&e.bits, &old, bits, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+            }
+            break;
+        }
+    }
+}
+
+double read_stamp(uintptr_t a, uint64_t bytes) {
+    StampEntry* t = g_stamps.load(std::memory_order_acquire);
+    const uint64_t n = g_stamp_n.load(std::memory_order_relaxed);
+    if (!t || n == 0) return -1;
+    uint64_t best = 0;
+    int words = 0;
+    for (uintptr_t w = a & ~uintptr_t{3}; w < a + std::max<uint64_t>(bytes, 1) && words < 64; w += 4, ++words) {
+        const uint64_t key = static_cast<uint64_t>(w) | 1;
+        const uint64_t h = stamp_hash(key, n);
+        for (int i = 0; i < kStampProbes; ++i) {
+            const StampEntry& e = t[(h + static_cast<uint64_t>(i)) % n];
+            const uint64_t k = __atomic_load_n(&e.key, __ATOMIC_ACQUIRE);
+            if (k == 0) break;
+            if (k != key) continue;
+            best = std::max(best, __atomic_load_n(&e.bits, __ATOMIC_ACQUIRE));
+            break;
+        }
+    }
+    if (best == 0) return -1;
+    double us;
+    std::memcpy(&us, &best, sizeof us);
+    return us;
+}
 
 int window_rank(uintptr_t a) {
     std::lock_guard lk(g_win_mu);
@@ -627,6 +716,7 @@ void poll_gm(const SourceLoc& loc, const void* gm, const char* how) {
     }
     c.poll_ops = c.ops;
     c.poll_addr = a;
+    timing_poll(c, gm);
     if (c.abandon && c.abandon->load(std::memory_order_relaxed))
         fault(loc, "stopped while polling GM: the launch was abandoned after a stream synchronisation timed out");
     yield_core(c, loc);

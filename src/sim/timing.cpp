@@ -6,6 +6,7 @@
 #include "json_text.hpp"
 #include "file_write.hpp"
 #include <ptosim/c_api.h>
+#include <ptosim/peers.hpp>
 
 #include <sys/stat.h>
 #include <algorithm>
@@ -18,6 +19,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 
 namespace ptosim::cost {
 
@@ -34,7 +36,21 @@ Params params_for(const SocProfile& soc) {
     // start-up; no separate HBM latency (lat_mte2 already stands for a DMA from HBM).
     p.block_start = 2000;
     p.lat_hbm = 0;
+    // The link between ranks (docs/soc-profiles.md, "Timing", notes 10 to
+    // 14): HCCS within a node, fitted to pto-isa's tget_bandwidth
+    // measurements; the links' total and RoCE between nodes, estimates.
+    p.link_gbps = 20.9;
+    p.lat_link = 0.238 * soc.clock_ghz * 1000;
+    p.sdma_gbps = 20.9;
+    p.lat_sdma = 1.78 * soc.clock_ghz * 1000;
+    p.link_peak_gbps = 56;
+    p.roce_gbps = 25;
+    p.lat_roce = 5.0 * soc.clock_ghz * 1000;
+    p.ranks_per_node = std::string_view(soc.name) == "Ascend910_93" ? 16 : 8;
+    if (const char* v = std::getenv("PTO_SIM_RANKS_PER_NODE"); v && std::atoi(v) > 0) p.ranks_per_node = std::atoi(v);
+    p.sys_cnt_mhz = 50;
     if (soc.target == Target::A5) {
+        p.sys_cnt_mhz = 1000;
         p.cube_fp16 = 4096;
         p.cube_fp32 = 1024;
         p.cube_int8 = 8192;
@@ -71,6 +87,8 @@ struct Global {
     double offset_us = 0;  // where the next launch starts on the process's trace timeline
     double last_us = -1;
     uint64_t next_flow = 1;
+    int rank = -1;     // the launcher's rank of a multi-rank run, else -1
+    int pid_base = 0;  // added to the trace's process ids
     TraceFile trace{"", "PTO_SIM_TRACE"}, profile_trace{"", "PTO_SIM_PROFILE"}, profile_summary{"", "PTO_SIM_PROFILE"},
         profile_text{"", "PTO_SIM_PROFILE"};
 };
@@ -87,6 +105,21 @@ void read_env_locked(Global& s) {
     s.env_read = true;
     if (const char* t = std::getenv("PTO_SIM_TRACE"); t && *t) s.trace_path = t;
     if (const char* p = std::getenv("PTO_SIM_PROFILE"); p && *p) s.profile_dir = p;
+    // A rank of a multi-rank run (docs/many-devices.md) writes its profile
+    // into <dir>/rank<r>/, its trace processes numbered from (r + 1) x
+    // 100000, so that the ranks' traces merge into one (ptolab profile).
+    const char* rank = std::getenv("PMI_RANK");
+    const char* size = std::getenv("PMI_SIZE");
+    if (!rank || !size) {
+        rank = std::getenv("OMPI_COMM_WORLD_RANK");
+        size = std::getenv("OMPI_COMM_WORLD_SIZE");
+    }
+    if (rank && size && std::atoi(size) > 1 && std::atoi(rank) >= 0) {
+        s.rank = std::atoi(rank);
+        s.pid_base = (s.rank + 1) * 100000;
+        if (!s.profile_dir.empty()) s.profile_dir += "/rank" + std::to_string(s.rank);
+        s.next_flow = static_cast<uint64_t>(s.pid_base) * 100000 + 1;  // flow ids apart too
+    }
     const char* tm = std::getenv("PTO_SIM_TIME");
     s.print = !s.profile_dir.empty() || (tm && *tm && std::strcmp(tm, "0") != 0);
 }
@@ -215,6 +248,10 @@ struct LaunchTiming {
     std::map<int64_t, double> group_start, group_end;
     std::map<int64_t, int> group_members_done;
     std::vector<char> started;
+    // Where the launch starts on the process's clock (us), and per core the
+    // window word a spin of it polls (0: none), for the time across ranks.
+    double offset_us = 0;
+    std::vector<uintptr_t> spin;
 
     void start(const Core& c) {
         if (started[c.index]) return;
@@ -230,11 +267,72 @@ struct LaunchTiming {
 
 namespace {
 
+double cycles_per_us(const Engine& e) { return e.params().clock_ghz * 1000; }
+
+// The link's start-up (cycles) from this rank to the window holding a, 0
+// when a is this rank's own memory.
+double link_latency_to(const Params& p, uintptr_t a) {
+    const int peer = remote_peer(a);
+    double lat = 0, rate = 0;
+    if (peer >= 0 && link_between(p, process_rank(), peer, lat, rate)) return lat;
+    return 0;
+}
+
+// A core observed the word(s) at [a, a + bytes): it does not go on before
+// the time the last write of them reached the window's memory, plus the
+// link's start-up when the window is a peer's.
+void observe(LaunchTiming& t, int core, uintptr_t a, uint64_t bytes, const char* op, const SourceLoc& loc) {
+    const double us = read_stamp(a, bytes);
+    if (us < 0) return;
+    const double at = (us - t.offset_us) * cycles_per_us(t.eng) + link_latency_to(t.eng.params(), a);
+    const int peer = window_rank(a);
+    t.eng.hold_until(core, at, peer >= 0 ? "a write into rank " + std::to_string(peer) + "'s window" : "a write",
+                     op, loc);
+}
+
+// A record of a spin's loop (between two polls): a signal read, ld_dev, a
+// barrier. Its count depends on the host's timing, so it takes no time.
+bool poll_record(const OpRecord& r) {
+    if (r.sync == SyncOp::PipeBarrier) return true;
+    if (r.sync != SyncOp::None || r.n_writes) return false;
+    return classify(r) == OpClass::Scalar && (r.atomic || std::strcmp(r.op, "ld_dev") == 0);
+}
+
+bool writes_word(const OpRecord& r, uintptr_t a) {
+    for (uint8_t i = 0; i < r.n_writes; ++i)
+        if (r.writes[i].space == Space::GM && a >= r.writes[i].offset && a < r.writes[i].offset + r.writes[i].bytes)
+            return true;
+    return false;
+}
+
 void on_record(const Core& c, const OpRecord& r) {
     if (!c.launch || !c.launch->timing()) return;
     LaunchTiming& t = *c.launch->timing();
     if (!t.started[c.index]) t.start(c);
+    if (uintptr_t& spin = t.spin[c.index]) {
+        if (poll_record(r)) {
+            t.eng.record_untimed(c.index);
+            return;
+        }
+        // The spin ended: the core read what it waited for, unless this is
+        // the core's own update of the word (TNOTIFY's dcci, st_atomic).
+        const uintptr_t a = spin;
+        spin = 0;
+        if (!writes_word(r, a)) observe(t, c.index, a, 4, "spin on GM (ended)", r.loc);
+    }
     t.eng.record(c.index, r);
+    if (!time_stamps() || !r.n_writes) return;
+    // Small writes into a window leave their time for the ranks that read them.
+    for (uint8_t i = 0; i < r.n_writes; ++i) {
+        const Access& w = r.writes[i];
+        if (w.space != Space::GM || w.bytes > 64 || !in_window_span(static_cast<uintptr_t>(w.offset))) continue;
+        const bool scalar = classify(r) == OpClass::Scalar || r.sync != SyncOp::None;
+        // A pipe's transfer to a peer already paid the link in its cost; a
+        // scalar store or atomic reaches the peer a link's start-up later.
+        const double end = scalar ? t.eng.issue_time(c.index) + link_latency_to(t.eng.params(), w.offset)
+                                  : t.eng.pipe_free(c.index, r.pipe);
+        post_stamp(static_cast<uintptr_t>(w.offset), w.bytes, t.offset_us + end / cycles_per_us(t.eng));
+    }
 }
 
 }  // namespace
@@ -256,6 +354,8 @@ void begin(Launch& l) {
     const bool keep = !s.trace_path.empty() || !s.profile_dir.empty();
     auto* t = new LaunchTiming(p, groups * per_group, keep, capacity, per_group);
     t->started.assign(static_cast<size_t>(spec.block_dim) * per_group, 0);
+    t->spin.assign(static_cast<size_t>(spec.block_dim) * per_group, 0);
+    t->offset_us = s.offset_us;
     l.set_timing(t);
 }
 
@@ -263,6 +363,11 @@ void core_done(Launch& l, const Core& c) {
     LaunchTiming* t = l.timing();
     if (!t) return;
     t->start(c);
+    if (uintptr_t& spin = t->spin[c.index]) {
+        const uintptr_t a = spin;
+        spin = 0;
+        observe(*t, c.index, a, 4, "spin on GM (ended)", SourceLoc{});
+    }
     double& e = t->group_end[c.block_idx];
     e = std::max(e, t->eng.core_end(c.index));
     if (++t->group_members_done[c.block_idx] == t->per_group) {
@@ -286,6 +391,32 @@ void contribute(Launch& l, const Core& c, const Channel& ch) {
 }
 void acquire_all(Launch& l, const Core& c, const Channel& ch) {
     if (LaunchTiming* t = l.timing()) t->eng.acquire_all(c.index, ch);
+}
+
+void advance_clock_to(double us) {
+    Global& s = g();
+    std::lock_guard lk(s.mu);
+    if (us > s.offset_us) s.offset_us = us;
+}
+
+double collective_us(uint64_t bytes) {
+    if (!enabled()) return 0;
+    const SocProfile& soc = Device::get().soc();
+    Global& s = g();
+    Params p;
+    {
+        std::lock_guard lk(s.mu);
+        p = s.override_p ? *s.override_p : params_for(soc);
+    }
+    const int ranks = process_ranks();
+    double lat = 0, rate = 0, worst_lat = 0, worst_rate = 0;
+    for (int r = 0; r < ranks; ++r) {
+        if (r == process_rank() || !link_between(p, process_rank(), r, lat, rate)) continue;
+        if (worst_rate == 0 || lat > worst_lat) worst_lat = lat;
+        if (worst_rate == 0 || rate < worst_rate) worst_rate = rate;
+    }
+    if (worst_rate == 0) return 0;
+    return (worst_lat + static_cast<double>(bytes) / worst_rate) / (p.clock_ghz * 1000);
 }
 
 // ------------------------------------------------------------ outputs
@@ -475,13 +606,15 @@ Summary summarise(const Launch& l, const Engine& eng, int number) {
 }
 
 // Trace events of one launch: pid = launch, tid = core x pipe.
-std::string trace_events(const Launch& l, const Engine& eng, int number, double offset_us, uint64_t& next_flow) {
+std::string trace_events(const Launch& l, const Engine& eng, int number, double offset_us, uint64_t& next_flow,
+                         int rank, int pid_base) {
     const double cyc_us = 1.0 / (eng.params().clock_ghz * 1000.0);
-    const std::string pid = std::to_string(number);
+    const std::string pid = std::to_string(pid_base + number);
+    const std::string who = rank >= 0 ? "rank " + std::to_string(rank) + " launch " : "launch ";
     auto tid = [](int core, Pipe p) { return std::to_string(core * kPipeCount + static_cast<int>(p) % kPipeCount); };
     auto ts = [&](double cyc) { return num(offset_us + cyc * cyc_us); };
     std::string o = "{\"ph\":\"M\",\"pid\":" + pid + ",\"name\":\"process_name\",\"args\":{\"name\":" +
-                    json_str("launch " + pid + ": " + l.spec().kernel +
+                    json_str(who + std::to_string(number) + ": " + l.spec().kernel +
                              (l.spec().replay ? " (" + l.spec().replay_note + ")" : std::string())) +
                     "}},\n{\"ph\":\"M\",\"pid\":" + pid +
                     ",\"name\":\"process_sort_index\",\"args\":{\"sort_index\":" + pid + "}}";
@@ -529,15 +662,20 @@ void end(Launch& l, const Status& st) {
         Summary sum = summarise(l, t->eng, number);
         s.last_us = sum.time_us;
         if (!s.trace_path.empty() || !s.profile_dir.empty()) {
-            std::string ev = trace_events(l, t->eng, number, s.offset_us, s.next_flow);
+            // The launch's cycles count from where it started on the clock
+            // (launches of two streams may overlap, docs/semantics.md).
+            std::string ev = trace_events(l, t->eng, number, t->offset_us, s.next_flow, s.rank, s.pid_base);
             if (const LaunchSpec& spec = l.spec(); spec.replay) {
                 // The replay as one group on its own track: one slice per kernel
                 // of the replay, named alike, back to back.
                 const std::string rid = std::to_string(spec.replay);
-                ev += ",\n{\"ph\":\"M\",\"pid\":0,\"name\":\"process_name\",\"args\":{\"name\":\"ACL graph replays\"}}";
-                ev += ",\n{\"ph\":\"M\",\"pid\":0,\"tid\":" + rid + ",\"name\":\"thread_name\",\"args\":{\"name\":" +
+                const std::string gp = std::to_string(s.pid_base);
+                ev += ",\n{\"ph\":\"M\",\"pid\":" + gp + ",\"name\":\"process_name\",\"args\":{\"name\":" +
+                      json_str(s.rank >= 0 ? "rank " + std::to_string(s.rank) + " ACL graph replays" : "ACL graph replays") +
+                      "}}";
+                ev += ",\n{\"ph\":\"M\",\"pid\":" + gp + ",\"tid\":" + rid + ",\"name\":\"thread_name\",\"args\":{\"name\":" +
                       json_str("replay " + rid) + "}}";
-                ev += ",\n{\"ph\":\"X\",\"pid\":0,\"tid\":" + rid + ",\"ts\":" + num(s.offset_us) + ",\"dur\":" +
+                ev += ",\n{\"ph\":\"X\",\"pid\":" + gp + ",\"tid\":" + rid + ",\"ts\":" + num(s.offset_us) + ",\"dur\":" +
                       num(sum.time_us) + ",\"name\":" + json_str("replay " + rid) + ",\"cat\":\"graph\",\"args\":{\"launch\":" +
                       std::to_string(number) + ",\"kernel\":" + json_str(spec.kernel) + ",\"note\":" +
                       json_str(spec.replay_note) + "}}";
@@ -560,7 +698,9 @@ void end(Launch& l, const Status& st) {
                 }
             }
         }
-        s.offset_us += sum.time_us;
+        // The clock: the end of the latest launch (launches one after another
+        // add up; a launch that overlapped another ends where it ends).
+        s.offset_us = std::max(s.offset_us, t->offset_us + sum.time_us);
         if (s.print) {
             if (sum.bound_pipe.empty())
                 std::fprintf(stderr, "ptosim: time: %s %.3f us simulated\n", l.spec().kernel.c_str(), sum.time_us);
@@ -573,6 +713,46 @@ void end(Launch& l, const Status& st) {
 }
 
 }  // namespace ptosim::cost
+
+namespace ptosim {
+
+void timing_poll(Core& c, const void* gm) {
+    cost::LaunchTiming* t = c.launch ? c.launch->timing() : nullptr;
+    const auto a = reinterpret_cast<uintptr_t>(gm);
+    if (!t || !time_stamps() || !in_window_span(a)) return;
+    if (!t->started[c.index]) t->start(c);
+    t->spin[c.index] = a;
+}
+
+void timing_publish(Core& c) {
+    cost::LaunchTiming* t = c.launch ? c.launch->timing() : nullptr;
+    if (!t) return;
+    uintptr_t& spin = t->spin[c.index];
+    if (!spin) return;
+    // The dcci before a dsb flushed a plain store (pto-isa's TNOTIFY Set).
+    const uintptr_t a = spin;
+    spin = 0;
+    const double end = t->eng.issue_time(c.index) + cost::link_latency_to(t->eng.params(), a);
+    post_stamp(a, 4, t->offset_us + end / cost::cycles_per_us(t->eng));
+}
+
+void timing_observed(Core& c, const void* gm, uint64_t bytes, const char* op, const SourceLoc& loc) {
+    cost::LaunchTiming* t = c.launch ? c.launch->timing() : nullptr;
+    if (!t || !time_stamps()) return;
+    if (!t->started[c.index]) t->start(c);
+    t->spin[c.index] = 0;
+    cost::observe(*t, c.index, reinterpret_cast<uintptr_t>(gm), bytes, op, loc);
+}
+
+uint64_t sys_cnt(Core& c) {
+    cost::LaunchTiming* t = c.launch ? c.launch->timing() : nullptr;
+    if (!t) return c.ops;
+    if (!t->started[c.index]) t->start(c);
+    const double us = t->offset_us + t->eng.issue_time(c.index) / cost::cycles_per_us(t->eng);
+    return static_cast<uint64_t>(us * t->eng.params().sys_cnt_mhz);
+}
+
+}  // namespace ptosim
 
 extern "C" double ptosim_last_launch_time_us(void) { return ptosim::cost::last_launch_us(); }
 

@@ -16,7 +16,10 @@ PTO_INST bool TTEST(CallSite cs, GlobalSignalData& signalData, int32_t cmpValue,
     ptosim::Core& c = ptosim::core();
     const ptosim::SourceLoc loc = ptosim_impl::loc_of(cs);
     ptosim_impl::comm::record_signals(c, cs, loc, signalData, "TTEST", false);
-    if (ptosim_impl::comm::signals_pass(signalData, cmpValue, cmp)) return true;
+    if (ptosim_impl::comm::signals_pass(signalData, cmpValue, cmp)) {
+        ptosim::timing_observed(c, signalData.data(), ptosim_impl::comm::signal_bytes(signalData), "TTEST", loc);
+        return true;
+    }
     ptosim::poll_gm(loc, signalData.data(), "TTEST");
     return false;
 }

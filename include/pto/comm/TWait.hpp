@@ -17,18 +17,21 @@ PTO_INST void TWAIT(CallSite cs, GlobalSignalData& signalData, int32_t cmpValue,
     ptosim::Core& c = ptosim::core();
     const ptosim::SourceLoc loc = ptosim_impl::loc_of(cs);
     ptosim_impl::comm::record_signals(c, cs, loc, signalData, "TWAIT", false);
-    if (ptosim_impl::comm::signals_pass(signalData, cmpValue, cmp)) return;
-    ptosim::wait_remote(
-        c, loc, [&] { return ptosim_impl::comm::signals_pass(signalData, cmpValue, cmp); },
-        [&] {
-            int64_t off = 0;
-            int32_t v = 0;
-            ptosim_impl::comm::signals_pass(signalData, cmpValue, cmp, &off, &v);
-            return std::string("TWAIT waits for the signal at ") +
-                   ptosim_impl::comm::where_is(reinterpret_cast<const int32_t*>(signalData.data()) + off) + " to be " +
-                   ptosim_impl::comm::cmp_name(cmp) + " " + std::to_string(cmpValue) + "; it holds " +
-                   std::to_string(v);
-        });
+    if (!ptosim_impl::comm::signals_pass(signalData, cmpValue, cmp))
+        ptosim::wait_remote(
+            c, loc, [&] { return ptosim_impl::comm::signals_pass(signalData, cmpValue, cmp); },
+            [&] {
+                int64_t off = 0;
+                int32_t v = 0;
+                ptosim_impl::comm::signals_pass(signalData, cmpValue, cmp, &off, &v);
+                return std::string("TWAIT waits for the signal at ") +
+                       ptosim_impl::comm::where_is(reinterpret_cast<const int32_t*>(signalData.data()) + off) + " to be " +
+                       ptosim_impl::comm::cmp_name(cmp) + " " + std::to_string(cmpValue) + "; it holds " +
+                       std::to_string(v);
+            });
+    // Whenever the signals passed, the core goes on no earlier than the
+    // writes it saw (docs/cost-model.md, "Across ranks").
+    ptosim::timing_observed(c, signalData.data(), ptosim_impl::comm::signal_bytes(signalData), "TWAIT", loc);
 }
 
 }  // namespace comm

@@ -203,6 +203,14 @@ bool signals_pass(const G& g, int32_t cmp, pto::comm::WaitCmp how, int64_t* bad_
     return true;
 }
 
+// The bytes of a signal tensor's GM span.
+template <class G>
+uint64_t signal_bytes(const G& g) {
+    int64_t last = 0;
+    for (int i = 0; i < 5; ++i) last += (g.GetShape(i) - 1) * g.GetStride(i);
+    return static_cast<uint64_t>(last + 1) * 4;
+}
+
 // The signal tensor's GM span, checked and recorded as a scalar read.
 template <class G>
 void record_signals(Core& c, const CallSite& cs, const SourceLoc& loc, const G& g, const char* op, bool write) {

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# Builds and runs pto-isa's TGET / TGET_ASYNC bandwidth example
+# (kernels/manual/a2a3/tget_bandwidth) on ptosim, unmodified, on 2 ranks:
+# its CMakeLists with the CANN-shaped root, one process per rank under
+# MPICH's mpirun, the cost model on in every rank (PTO_SIM_TIME=1), so that
+# the kernel's SYS_CNT reads simulated time (50 MHz on A2A3,
+# docs/cost-model.md, "Across ranks") and its "device_avg_cycles" are
+# simulated cycles of that counter.
+#
+#   scripts/tget_bandwidth.sh PTO_ISA [--soc Ascend910_93] [--work DIR] [--profile]
+#
+# The run's output goes to DIR/run.log (default DIR: build/tget_bandwidth),
+# each line prefixed with its rank; the script ends with the example's
+# "[BW]" lines of rank 0 (the root). --profile: each rank's PTO_SIM_PROFILE
+# in DIR/profile/rank<r>/ (through ptolab profile's layout) as well.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+build=${PTOLAB_BUILD_DIR:-$root/build}
+
+usage() { sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+[ $# -ge 1 ] || usage
+pto_isa=$(cd "$1" && pwd); shift
+soc=Ascend910_93 profile=0
+work="$build/tget_bandwidth"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --soc) soc=$2; shift 2 ;;
+    --work) work=$2; shift 2 ;;
+    --profile) profile=1; shift ;;
+    -h|--help) usage ;;
+    *) echo "tget_bandwidth.sh: unknown argument '$1'" >&2; exit 2 ;;
+  esac
+done
+src="$pto_isa/kernels/manual/a2a3/tget_bandwidth"
+[ -f "$src/main.cpp" ] || { echo "tget_bandwidth.sh: $src/main.cpp not found: PTO_ISA must be a pto-isa checkout" >&2; exit 2; }
+[ -f "$build/cann/set_env.sh" ] || { echo "tget_bandwidth.sh: $build/cann/set_env.sh not found: build the CANN-shaped root first (scripts/build.sh)" >&2; exit 2; }
+command -v mpirun.mpich >/dev/null || { echo "tget_bandwidth.sh: mpirun.mpich not found (scripts/install-deps.sh)" >&2; exit 77; }
+mpich_lib=$(/sbin/ldconfig -p | awk '/libmpich\.so\.12 / && !f {print $NF; f = 1}')
+[ -n "$mpich_lib" ] || { echo "tget_bandwidth.sh: libmpich.so.12 not found (Debian libmpich12)" >&2; exit 77; }
+
+# A private copy of pto-isa's include/, tests/ and the example (its
+# CMakeLists finds them four levels up), so the checkout stays untouched.
+rm -rf "$work/pto-isa" "$work/mpich" "$work/profile"
+mkdir -p "$work/pto-isa/kernels/manual/a2a3" "$work/mpich/bin" "$work/mpich/lib"
+cp -r "$pto_isa/include" "$pto_isa/tests" "$work/pto-isa/"
+cp -r "$src" "$work/pto-isa/kernels/manual/a2a3/"
+ln -s "$(command -v mpirun.mpich)" "$work/mpich/bin/mpirun"
+ln -s "$mpich_lib" "$work/mpich/lib/libmpi.so"
+ex="$work/pto-isa/kernels/manual/a2a3/tget_bandwidth"
+# ptocc rewrites the kernel launches (kernel<<<...>>>) of the translation
+# unit's own source, not of the headers it includes; the example's
+# device-baseline mode (TGET_BENCH_MODE=device_baseline, not run here)
+# launches from benchmark_device_baseline.hpp. That one launch of the copy is
+# written the way ptocc writes the others (docs/ptocc.md), so the example
+# builds; the kernels timed below are not touched.
+sed -i 's|^    ProfileAsyncDeviceBaselineKernel<IsTGet, T><<<1, nullptr, ctx.stream>>>($|    ::ptosim::cc::launch<PTOCC_TU_ID, 900u, __LINE__>("ProfileAsyncDeviceBaselineKernel", __FILE__, [](auto\&\&... ptocc_a) { ProfileAsyncDeviceBaselineKernel<IsTGet, T>(static_cast<decltype(ptocc_a)\&\&>(ptocc_a)...); }, ::ptosim::cc::config(1, nullptr, ctx.stream),|' \
+  "$ex/benchmark_device_baseline.hpp"
+grep -q 'PTOCC_TU_ID, 900u' "$ex/benchmark_device_baseline.hpp" ||
+  { echo "tget_bandwidth.sh: benchmark_device_baseline.hpp's launch line differs from pto-isa 3186c381's; adapt the sed above" >&2; exit 1; }
+# The same for the device assembly of a header: benchmark_common.hpp reads
+# SYS_CNT with asm("MOV %0, SYS_CNT"), which ptocc turns into get_sys_cnt()
+# in a translation unit's own source; the copy calls get_sys_cnt() itself.
+sed -i 's|asm volatile("MOV %0, SYS_CNT\\n" : "+l"(syscnt));|syscnt = static_cast<uint64_t>(get_sys_cnt());|' \
+  "$ex/benchmark_common.hpp"
+grep -q 'syscnt = static_cast<uint64_t>(get_sys_cnt());' "$ex/benchmark_common.hpp" ||
+  { echo "tget_bandwidth.sh: benchmark_common.hpp's SYS_CNT read differs from pto-isa 3186c381's; adapt the sed above" >&2; exit 1; }
+log="$work/run.log"
+: >"$log"
+echo "tget_bandwidth.sh: 2 ranks, soc=$soc; log: $log"
+(
+  # shellcheck disable=SC1091
+  source "$build/cann/set_env.sh"
+  cd "$ex"
+  rm -rf build && mkdir build && cd build
+  cmake -DRUN_MODE=sim -DSOC_VERSION="$soc" .. >/dev/null
+  make -j"${PTOLAB_JOBS:-2}" >/dev/null
+) >>"$log" 2>&1 || { echo "tget_bandwidth.sh: the build failed; see $log" >&2; exit 1; }
+
+start=$(date +%s)
+set +e
+(
+  # shellcheck disable=SC1091
+  source "$build/cann/set_env.sh"
+  cd "$ex/build"
+  export MPI_LIB_PATH="$work/mpich/lib/libmpi.so" PTO_SIM_SOC="$soc"
+  bin=./tget_bandwidth
+  if [ "$profile" = 1 ]; then
+    PTO_SIM_PROFILE="$work/profile" mpirun.mpich -prepend-rank -n 2 "$bin"
+  else
+    PTO_SIM_TIME=1 mpirun.mpich -prepend-rank -n 2 "$bin"
+  fi
+) >>"$log" 2>&1
+rc=$?
+set -e
+end=$(date +%s)
+echo "tget_bandwidth.sh: exit $rc after $((end - start)) s (load average: $(cut -d' ' -f1-3 /proc/loadavg))"
+grep -E "^\[0\] \[BW\]|test success|FAILED|ERROR" "$log" || true
+exit $rc

@@ -1,0 +1,227 @@
+// Simulated time across ranks (docs/cost-model.md, "Across ranks"), two
+// ranks under mpirun with the windows in shared memory: an access of a
+// peer's window is priced over the link, a wait for a peer's write ends no
+// earlier than the write plus the link's start-up, and the ranks' clocks
+// meet at a barrier, with the same times whatever the order the host runs
+// the ranks in. The figures are made up (1 GHz, so a cycle is a
+// nanosecond) so that every expected time is a sum of them.
+#include <pto/pto-inst.hpp>
+#include <ptosim/cost.hpp>
+
+#include "../sim_test_util.hpp"
+
+#include <acl/acl.h>
+#include <hccl/hccl.h>
+#include <hccl/hcom.h>
+
+#include <gtest/gtest.h>
+
+#include "mpi_ranks.hpp"
+#include "comm_windows.hpp"
+
+#include <chrono>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+using namespace pto;
+
+namespace {
+
+using namespace comm_test;
+
+// Times are compared to a thousandth of a cycle: they are sums of doubles.
+constexpr double kNs = 1e-6;
+
+template <class T, int Rows, int Cols>
+using G2 = GlobalTensor<T, Shape<1, 1, 1, Rows, Cols>, Stride<Rows * Cols, Rows * Cols, Rows * Cols, Cols, 1>>;
+template <class T, int Rows, int Cols>
+using DynTile = Tile<TileType::Vec, T, Rows, Cols, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+
+ptosim::cost::Params figures() {
+    ptosim::cost::Params p;  // issue 1, flag 8, barrier 4, lat_mte2 300, mte2 64 B/cycle, launch 1 us
+    p.clock_ghz = 1;
+    p.link_gbps = 16;  // 16 bytes a cycle over HCCS
+    p.lat_link = 1000;
+    p.roce_gbps = 4;
+    p.lat_roce = 5000;
+    p.ranks_per_node = 8;
+    return p;
+}
+
+struct Timed {
+    Timed() {
+        static const ptosim::cost::Params p = figures();
+        ptosim::cost::override_params(&p);
+        ptosim::cost::enable(true);
+    }
+    ~Timed() {
+        ptosim::cost::enable(false);
+        ptosim::cost::override_params(nullptr);
+    }
+};
+
+// The simulated time of a one-block vector kernel, in us.
+double timed_us(const std::function<void()>& body) {
+    EXPECT_TRUE(testutil::run_vec(body).ok());
+    return ptosim::cost::last_launch_us();
+}
+
+double load_4k_us(float* from) {
+    return timed_us([&] {
+        G2<float, 1, 1024> s(from);
+        DynTile<float, 1, 1024> t(1, 1024);
+        TASSIGN(t, 0x0);
+        TLOAD(t, s);
+    });
+}
+
+TEST(CommTime, AReadOfAPeersWindowCrossesTheLink) {
+    clear_windows();
+    Timed timed;
+    const int peer = 1 - R();
+    // One block: it starts at 0, issues the TLOAD at cycle 1; 1 us of launch.
+    // Its own window: 300 + 4096 / 64 = 364 cycles.
+    EXPECT_NEAR(load_4k_us(win<float>(R(), 0)), 1 + (1 + 364) / 1000.0, kNs);
+    // The peer's: 300 + 1000 of the link + 4096 / min(64, 16) = 1556 cycles.
+    EXPECT_NEAR(load_4k_us(remote(win<float>(R(), 0), peer)), 1 + (1 + 1556) / 1000.0, kNs);
+}
+
+TEST(CommTime, RanksOnAnotherNodeAreReachedOverRoce) {
+    clear_windows();
+    static ptosim::cost::Params p = figures();
+    p.ranks_per_node = 1;  // every rank its own node
+    ptosim::cost::override_params(&p);
+    ptosim::cost::enable(true);
+    const double us = load_4k_us(remote(win<float>(R(), 0), 1 - R()));
+    ptosim::cost::enable(false);
+    ptosim::cost::override_params(nullptr);
+    // 300 + 5000 of RoCE + 4096 / 4 = 6324 cycles.
+    EXPECT_NEAR(us, 1 + (1 + 6324) / 1000.0, kNs);
+}
+
+// Rank 0 loads 4 KiB of its own, waits for it and sets rank 1's signal;
+// rank 1 waits for the signal. `late` of the ranks starts 200 ms after the
+// other on the host.
+struct PutWait {
+    double notify_rank_us = 0, wait_rank_us = 0, clock_before = 0;
+};
+PutWait put_wait(int late) {
+    clear_windows();
+    Timed timed;
+    barrier();  // the ranks' clocks meet
+    PutWait r;
+    r.clock_before = ptosim::cost::simulated_clock_us();
+    int32_t* sig = win<int32_t>(1, 64);
+    float* data = win<float>(R(), 4096);
+    if (R() == late) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    if (R() == 0) {
+        r.notify_rank_us = timed_us([&] {
+            G2<float, 1, 1024> s(data);
+            DynTile<float, 1, 1024> t(1, 1024);
+            TASSIGN(t, 0x0);
+            TLOAD(t, s);
+            pipe_barrier(PIPE_ALL);
+            comm::Signal to(remote(win<int32_t>(0, 64), 1));
+            comm::TNOTIFY(to, 7, comm::NotifyOp::Set);
+        });
+    } else {
+        r.wait_rank_us = timed_us([&] {
+            comm::Signal mine(sig);
+            comm::TWAIT(mine, 7, comm::WaitCmp::EQ);
+        });
+    }
+    // Each rank's figures to the other, through rank 0's window on the host.
+    double* shared = win<double>(0, 1 << 16);
+    if (R() == 0) shared[0] = r.notify_rank_us;
+    else shared[1] = r.wait_rank_us;
+    barrier();
+    r.notify_rank_us = shared[0];
+    r.wait_rank_us = shared[1];
+    barrier();
+    return r;
+}
+
+TEST(CommTime, AWaitForAPeersWriteEndsAtTheWritePlusTheLink) {
+    const PutWait a = put_wait(/*late=*/0);
+    // Rank 0: the TLOAD ends at 1 + 364, the barrier at 369, the TNOTIFY
+    // issues at 370; 1 us of launch.
+    EXPECT_NEAR(a.notify_rank_us, 1 + 370 / 1000.0, kNs);
+    // Rank 1: its signal arrived 1000 cycles (the link) after the TNOTIFY,
+    // at 1370 of the same clock (the barrier before made both clocks meet).
+    EXPECT_NEAR(a.wait_rank_us, 1 + 1370 / 1000.0, kNs);
+}
+
+TEST(CommTime, TheTimesDoNotDependOnWhichRankTheHostRunsFirst) {
+    const PutWait a = put_wait(/*late=*/0), b = put_wait(/*late=*/1);
+    EXPECT_NEAR(a.notify_rank_us, b.notify_rank_us, kNs);
+    EXPECT_NEAR(a.wait_rank_us, b.wait_rank_us, kNs);
+    EXPECT_NEAR(b.wait_rank_us, 1 + 1370 / 1000.0, kNs);
+}
+
+// pto-isa's own comm headers over ptosim's CCE layer: TNOTIFY's Set is a
+// plain store between two dcci and a dsb (stamped at the dsb), TWAIT a spin
+// of dcci polls (ended by the core's next record that is not a poll).
+TEST(CommTime, ASpinOfDcciPollsEndsAtAPlainStoresDsbPlusTheLink) {
+    clear_windows();
+    Timed timed;
+    barrier();
+    double us = 0;
+    volatile int32_t* sig = win<int32_t>(1, 256);
+    float* data = win<float>(R(), 4096);
+    if (R() == 0) {
+        us = timed_us([&] {
+            G2<float, 1, 1024> s(data);
+            DynTile<float, 1, 1024> t(1, 1024);
+            TASSIGN(t, 0x0);
+            TLOAD(t, s);
+            pipe_barrier(PIPE_ALL);
+            volatile int32_t* peer = remote(win<int32_t>(0, 256), 1);
+            dcci(const_cast<int32_t*>(peer), SINGLE_CACHE_LINE);
+            *peer = 5;
+            dcci(const_cast<int32_t*>(peer), SINGLE_CACHE_LINE);
+            dsb(DSB_DDR);
+        });
+    } else {
+        us = timed_us([&] {
+            do {
+                dcci(const_cast<int32_t*>(sig), SINGLE_CACHE_LINE);
+            } while (*sig != 5);
+            G2<float, 1, 1024> s(data);
+            DynTile<float, 1, 1024> t(1, 1024);
+            TASSIGN(t, 0x0);
+            TLOAD(t, s);
+        });
+    }
+    double* shared = win<double>(0, 1 << 16);
+    shared[R()] = us;
+    barrier();
+    // Rank 0: the TLOAD ends at 365, the barrier at 369; no record after it.
+    EXPECT_NEAR(shared[0], 1 + 369 / 1000.0, kNs);
+    // Rank 1: the store reached its window at 369 + 1000 of the link; its
+    // TLOAD, the first record after the spin, issues at 1370 and takes 364.
+    EXPECT_NEAR(shared[1], 1 + (1370 + 364) / 1000.0, kNs);
+    barrier();
+}
+
+TEST(CommTime, ABarrierMovesEveryClockToTheLatestPlusTheLink) {
+    clear_windows();
+    Timed timed;
+    // Rank 1 runs a 4 KiB load more than rank 0 before the barrier.
+    if (R() == 1) load_4k_us(win<float>(R(), 0));
+    const double before = ptosim::cost::simulated_clock_us();
+    double* shared = win<double>(0, 1 << 16);
+    shared[R()] = before;
+    barrier();
+    const double latest = std::max(shared[0], shared[1]);
+    const double after = ptosim::cost::simulated_clock_us();
+    // The clocks met at clear_windows' barrier; rank 1 is a launch ahead.
+    EXPECT_NEAR(shared[1] - shared[0], 1 + 365 / 1000.0, kNs);
+    // The latest clock plus the link's start-up (1000 cycles = 1 us) and no bytes.
+    EXPECT_NEAR(after, latest + 1, kNs);
+    barrier();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) { return run_rank_tests(argc, argv); }
