@@ -48,23 +48,6 @@ cp -r "$src" "$work/pto-isa/kernels/manual/a2a3/"
 ln -s "$(command -v mpirun.mpich)" "$work/mpich/bin/mpirun"
 ln -s "$mpich_lib" "$work/mpich/lib/libmpi.so"
 ex="$work/pto-isa/kernels/manual/a2a3/tget_bandwidth"
-# ptocc rewrites the kernel launches (kernel<<<...>>>) of the translation
-# unit's own source, not of the headers it includes; the example's
-# device-baseline mode (TGET_BENCH_MODE=device_baseline, not run here)
-# launches from benchmark_device_baseline.hpp. That one launch of the copy is
-# written the way ptocc writes the others (docs/ptocc.md), so the example
-# builds; the kernels timed below are not touched.
-sed -i 's|^    ProfileAsyncDeviceBaselineKernel<IsTGet, T><<<1, nullptr, ctx.stream>>>($|    ::ptosim::cc::launch<PTOCC_TU_ID, 900u, __LINE__>("ProfileAsyncDeviceBaselineKernel", __FILE__, [](auto\&\&... ptocc_a) { ProfileAsyncDeviceBaselineKernel<IsTGet, T>(static_cast<decltype(ptocc_a)\&\&>(ptocc_a)...); }, ::ptosim::cc::config(1, nullptr, ctx.stream),|' \
-  "$ex/benchmark_device_baseline.hpp"
-grep -q 'PTOCC_TU_ID, 900u' "$ex/benchmark_device_baseline.hpp" ||
-  { echo "tget_bandwidth.sh: benchmark_device_baseline.hpp's launch line differs from pto-isa 3186c381's; adapt the sed above" >&2; exit 1; }
-# The same for the device assembly of a header: benchmark_common.hpp reads
-# SYS_CNT with asm("MOV %0, SYS_CNT"), which ptocc turns into get_sys_cnt()
-# in a translation unit's own source; the copy calls get_sys_cnt() itself.
-sed -i 's|asm volatile("MOV %0, SYS_CNT\\n" : "+l"(syscnt));|syscnt = static_cast<uint64_t>(get_sys_cnt());|' \
-  "$ex/benchmark_common.hpp"
-grep -q 'syscnt = static_cast<uint64_t>(get_sys_cnt());' "$ex/benchmark_common.hpp" ||
-  { echo "tget_bandwidth.sh: benchmark_common.hpp's SYS_CNT read differs from pto-isa 3186c381's; adapt the sed above" >&2; exit 1; }
 log="$work/run.log"
 : >"$log"
 echo "tget_bandwidth.sh: 2 ranks, soc=$soc; log: $log"

@@ -1,6 +1,8 @@
 #include "cce_direct.hpp"
 
 #include <array>
+#include <functional>
+#include <tuple>
 #include <cctype>
 #include <filesystem>
 #include <fstream>
@@ -125,27 +127,29 @@ bool names_pto(const std::string& header) {
 
 }  // namespace
 
-CceDirectScan scan_cce_direct(const std::string& source, const std::string& text,
-                              const std::vector<std::string>& user_dirs) {
-    CceDirectScan scan;
+namespace {
+
+// Visits `source` and each user header it includes once (found beside the
+// including file or in `user_dirs`, in that order; `found_in` is the
+// directory it was found in, "" for the source): `visit` returns false to
+// stop. A PTO header's name calls `on_pto` instead (false stops).
+void walk_user_includes(const std::string& source, const std::string& text, const std::vector<std::string>& user_dirs,
+                        const std::function<bool(const std::string&, const std::string&, const std::string&,
+                                                 const std::string&)>& visit,
+                        const std::function<bool()>& on_pto) {
     std::set<std::string> seen;
-    std::vector<std::pair<std::string, std::string>> todo = {{source, text}};
-    while (!todo.empty() && !scan.includes_pto) {
-        auto [path, body] = std::move(todo.back());
+    // Depth first, in include order: the order the compiler reads them.
+    std::vector<std::tuple<std::string, std::string, std::string>> todo = {{source, text, ""}};
+    while (!todo.empty()) {
+        auto [path, body, found_in] = std::move(todo.back());
         todo.pop_back();
         const std::string code = code_only(body);
-        if (uses_pto_api(code)) {
-            scan.includes_pto = true;
-            break;
-        }
-        if (scan.intrinsic.empty()) {
-            scan.intrinsic = first_intrinsic_call(code);
-            if (!scan.intrinsic.empty()) scan.where = path;
-        }
+        if (!visit(path, body, code, found_in)) return;
+        std::vector<std::tuple<std::string, std::string, std::string>> next;
         for (const Include& inc : includes_of(code, body)) {
             if (names_pto(inc.name)) {
-                scan.includes_pto = true;
-                break;
+                if (!on_pto()) return;
+                continue;
             }
             std::vector<std::string> dirs;
             if (inc.quoted) dirs.push_back(fs::path(path).parent_path().string());
@@ -158,13 +162,51 @@ CceDirectScan scan_cce_direct(const std::string& source, const std::string& text
                     std::ifstream f(candidate, std::ios::binary);
                     std::ostringstream ss;
                     ss << f.rdbuf();
-                    todo.emplace_back(candidate.string(), ss.str());
+                    next.emplace_back(candidate.string(), ss.str(), d);
                 }
                 break;
             }
         }
+        todo.insert(todo.end(), std::make_move_iterator(next.rbegin()), std::make_move_iterator(next.rend()));
     }
+}
+
+}  // namespace
+
+CceDirectScan scan_cce_direct(const std::string& source, const std::string& text,
+                              const std::vector<std::string>& user_dirs) {
+    CceDirectScan scan;
+    walk_user_includes(
+        source, text, user_dirs,
+        [&](const std::string& path, const std::string&, const std::string& code, const std::string&) {
+            if (uses_pto_api(code)) {
+                scan.includes_pto = true;
+                return false;
+            }
+            if (scan.intrinsic.empty()) {
+                scan.intrinsic = first_intrinsic_call(code);
+                if (!scan.intrinsic.empty()) scan.where = path;
+            }
+            return true;
+        },
+        [&] {
+            scan.includes_pto = true;
+            return false;
+        });
     return scan;
+}
+
+std::vector<UserHeader> user_headers(const std::string& source, const std::string& text,
+                                     const std::vector<std::string>& user_dirs) {
+    std::vector<UserHeader> out;
+    walk_user_includes(
+        source, text, user_dirs,
+        [&](const std::string& path, const std::string& body, const std::string&, const std::string& found_in) {
+            if (!found_in.empty()) out.push_back({path, body, found_in});
+            return true;
+        },
+        [] { return true; });
+    return out;
 }
 
 }  // namespace ptocc

@@ -20,4 +20,17 @@ struct CceDirectScan {
 CceDirectScan scan_cce_direct(const std::string& source, const std::string& text,
                               const std::vector<std::string>& user_dirs);
 
+// A user header a source includes, directly or through other user headers.
+struct UserHeader {
+    std::string path;      // canonical
+    std::string text;
+    std::string found_in;  // the directory its #include was resolved in
+};
+
+// Every user header `source` includes, found as scan_cce_direct finds them,
+// each once, in the order the compiler first reads them. PTO's own headers
+// (pto/..., kernel_operator.h) are not followed.
+std::vector<UserHeader> user_headers(const std::string& source, const std::string& text,
+                                     const std::vector<std::string>& user_dirs);
+
 }  // namespace ptocc

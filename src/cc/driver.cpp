@@ -122,6 +122,78 @@ std::string temp_stem(const std::string& path) {
     return s;
 }
 
+bool write_in_new_dir(const std::string& path, const std::string& text, std::string& error) {
+    std::error_code ec;
+    fs::create_directories(fs::path(path).parent_path(), ec);
+    if (ec) {
+        error = "cannot create " + fs::path(path).parent_path().string() + ": " + ec.message();
+        return false;
+    }
+    return write_file(path, text, error);
+}
+
+// A kernel's own header compiled from a copy: rewritten when it holds launch
+// syntax or device asm, else the same text under a #line naming it.
+struct HeaderCopy {
+    std::string from;  // the user's header
+    std::string to;    // its copy
+    std::string text;
+    bool rewrite = false;
+};
+struct HeaderCopies {
+    bool needed = false;    // some header holds launch syntax or device asm
+    bool launches = false;  // some header holds launch syntax
+    std::string source_dir;  // the source's copy goes here: the mirror of its own directory
+    std::vector<std::pair<std::string, std::string>> dirs;  // each copy directory and the directory it mirrors
+    std::vector<HeaderCopy> files;
+};
+
+// bisheng compiles launches and device asm wherever they are; ptocc rewrites
+// them, so a source whose user headers hold some compiles from copies: every
+// user header it includes goes under a directory mirroring the one it lies in
+// (the source's own, or the deepest -I directory holding the directory its
+// #include was resolved in), and the source's copy in the mirror of its own
+// directory reads them wherever it would read the originals. A header
+// outside all of those stays itself (docs/ptocc.md, "Launch syntax").
+HeaderCopies copies_of_headers(const std::string& abs_src, const std::string& text,
+                               const std::vector<std::string>& user_dirs, const std::string& base) {
+    HeaderCopies hc;
+    const std::vector<UserHeader> headers = user_headers(abs_src, text, user_dirs);
+    for (const UserHeader& h : headers) {
+        const bool l = has_launch_syntax(h.text);
+        hc.launches = hc.launches || l;
+        hc.needed = hc.needed || l || has_device_asm(h.text);
+    }
+    if (!hc.needed) return hc;
+    std::error_code ec;
+    std::vector<fs::path> roots = {fs::weakly_canonical(fs::path(abs_src).parent_path(), ec)};
+    for (const std::string& d : user_dirs) roots.push_back(fs::weakly_canonical(d, ec));
+    const auto inside = [](const fs::path& p, const fs::path& root) {
+        const fs::path rel = p.lexically_relative(root);
+        return !rel.empty() && *rel.begin() != "..";
+    };
+    hc.source_dir = base + ".src";
+    std::vector<bool> used(roots.size(), false);
+    used[0] = true;
+    for (const UserHeader& h : headers) {
+        const fs::path found = fs::weakly_canonical(h.found_in, ec);
+        int k = -1;
+        for (size_t i = 0; i < roots.size(); ++i)
+            if ((found == roots[i] || inside(found, roots[i])) && inside(h.path, roots[i]) &&
+                (k < 0 || inside(roots[i], roots[k])))
+                k = static_cast<int>(i);
+        if (k < 0) continue;
+        used[k] = true;
+        const std::string dir = k == 0 ? hc.source_dir : base + ".inc" + std::to_string(k);
+        const bool rewrite = has_launch_syntax(h.text) || has_device_asm(h.text);
+        hc.files.push_back({h.path, dir + "/" + fs::path(h.path).lexically_relative(roots[k]).string(),
+                            rewrite ? h.text : line_directive(h.path) + h.text, rewrite});
+    }
+    for (size_t i = 0; i < roots.size(); ++i)
+        if (used[i]) hc.dirs.push_back({i == 0 ? hc.source_dir : base + ".inc" + std::to_string(i), roots[i].string()});
+    return hc;
+}
+
 struct Compile {
     std::vector<std::string> flags;     // everything between the compiler and "-c"
     std::vector<std::string> demoted;   // user -I dirs holding pto/pto-inst.hpp
@@ -580,6 +652,16 @@ bool plan_jobs(const Options& o, const Paths& paths, const std::vector<Classifie
                               return shared ? publish_copy(dialect_dir, fill, err) : fill(dialect_dir, err);
                           }});
     }
+    // The user's own include directories: where a kernel's headers with
+    // launches or device asm are looked for (not ptolab's include/, not a
+    // pto-isa tree, which has its own copy above).
+    std::vector<std::string> user_dirs;
+    for (const CompileFlag& f : o.compile) {
+        if (f.type != CompileFlag::Include || same_dir(f.include_dir, paths.include_dir)) continue;
+        if (cf.pto_isa && same_dir(f.include_dir, cf.pto_isa->include_dir)) continue;
+        if (std::find(cf.demoted.begin(), cf.demoted.end(), f.include_dir) != cf.demoted.end()) continue;
+        user_dirs.push_back(f.include_dir);
+    }
     std::vector<std::string> link_inputs;
     int serial = 0;
     bool need_version_script = false;
@@ -608,7 +690,7 @@ bool plan_jobs(const Options& o, const Paths& paths, const std::vector<Classifie
 
         std::string src = in.path;
         std::vector<std::string> quote;
-        const bool launches = lang != Lang::C && has_launch_syntax(text);
+        bool launches = lang != Lang::C && has_launch_syntax(text);
         if (launches && lang != Lang::Cce) {
             diags.push_back({Diag::Error, in.path + ": has kernel<<<...>>> launch syntax but is compiled as host code (" +
                                               (o.device ? "-xc++" : "no --cce-aicore-arch") +
@@ -616,12 +698,18 @@ bool plan_jobs(const Options& o, const Paths& paths, const std::vector<Classifie
             return false;
         }
         const bool device_asm = lang == Lang::Cce && has_device_asm(text);
+        // Launches and device asm in the kernel's own headers (a template
+        // kernel launched from a header, a SYS_CNT read in a benchmark
+        // header): the source and those headers compile from copies.
+        const HeaderCopies header_copies =
+            lang == Lang::Cce ? copies_of_headers(abs_src, text, user_dirs, base) : HeaderCopies{};
         // A rewritten source's kernel definitions also record their core
         // type (docs/ptocc.md, "A kernel launched from another translation
         // unit"). A source without launches is not rewritten for them: its
         // object would then name a temporary file, and no two builds (nor a
         // cached object and a fresh one) would give the same bytes.
-        const bool rewritten = launches || device_asm;
+        const bool rewritten = launches || device_asm || header_copies.needed;
+        launches = launches || header_copies.launches;
         if (rewritten) {
             RewriteResult r = rewrite_launches(text, in.path, device_asm);
             if (r.device_asm > 0)
@@ -632,15 +720,40 @@ bool plan_jobs(const Options& o, const Paths& paths, const std::vector<Classifie
             for (const RewriteDiag& d : r.errors)
                 plan.rewrite_notes.push_back(in.path + ":" + std::to_string(d.line) + ":" + std::to_string(d.column) +
                                              ": " + d.message);
-            src = base + ".ptocc.cpp";
+            src = header_copies.needed ? header_copies.source_dir + "/" + temp_stem(in.path) + ".ptocc.cpp"
+                                       : base + ".ptocc.cpp";
             if (!r.columns.empty())
                 plan.diagnostics.rewritten[in.path] = moved_columns(text, r.text, r.columns);
             const std::string out_text = std::move(r.text);
             writes.push_back({"rewrite " + std::to_string(r.launches) + " launch site(s) of " + in.path + " into " + src,
                               {},
-                              [src, out_text](std::string& err) { return write_file(src, out_text, err); }});
+                              [src, out_text](std::string& err) { return write_in_new_dir(src, out_text, err); }});
             std::string dir = fs::path(abs_src).parent_path().string();
             quote = {"-iquote", dir.empty() ? "." : dir};
+            int site = r.launches;
+            for (const HeaderCopy& h : header_copies.files) {
+                std::string out = h.text;
+                if (h.rewrite) {
+                    RewriteResult hr = rewrite_launches(h.text, h.from, has_device_asm(h.text), site);
+                    site += hr.launches;
+                    if (hr.device_asm > 0)
+                        plan.rewrite_notes.push_back(h.from + ": " + std::to_string(hr.device_asm) +
+                                                     " device asm statement(s) run as ptosim::cc::device_asm");
+                    for (const RewriteDiag& d : hr.errors)
+                        plan.rewrite_notes.push_back(h.from + ":" + std::to_string(d.line) + ":" +
+                                                     std::to_string(d.column) + ": " + d.message);
+                    if (!hr.columns.empty())
+                        plan.diagnostics.rewritten[h.from] = moved_columns(h.text, hr.text, hr.columns);
+                    out = std::move(hr.text);
+                }
+                const std::string to = h.to;
+                writes.push_back({(h.rewrite ? "rewrite the launches and device asm of " : "copy ") + h.from +
+                                      " into " + to + " (a header of " + in.path + ")",
+                                  {},
+                                  [to, out](std::string& err) { return write_in_new_dir(to, out, err); }});
+            }
+            for (const auto& [copy_dir, dir_of] : header_copies.dirs)
+                if (copy_dir != header_copies.source_dir) quote.insert(quote.end(), {"-I", copy_dir});
         }
 
         // Dependency output goes with the compile of the user's source (the
@@ -662,6 +775,14 @@ bool plan_jobs(const Options& o, const Paths& paths, const std::vector<Classifie
                                      [dep_file, from, to](std::string& err) {
                                          return replace_in_file(dep_file, from, depfile_escape(to), err);
                                      }});
+                for (const auto& [copy_dir, dir_of] : header_copies.dirs) {
+                    std::string from_dir = copy_dir + "/", to_dir = dir_of + "/";
+                    dep_fixes.push_back({"name " + to_dir + " instead of " + from_dir + " in " + dep_file,
+                                         {},
+                                         [dep_file, from_dir, to_dir](std::string& err) {
+                                             return replace_in_file(dep_file, from_dir, depfile_escape(to_dir), err);
+                                         }});
+                }
             }
             if (cf.pto_isa && lang == Lang::Cce && !dep_file.empty()) {
                 // The copy of the pto-isa headers is temporary: the

@@ -175,8 +175,8 @@ private:
 
 class Rewriter {
 public:
-    Rewriter(const std::string& s, std::vector<Token> toks, RewriteResult& r, bool device_asm)
-        : s_(s), t_(std::move(toks)), r_(r) {
+    Rewriter(const std::string& s, std::vector<Token> toks, RewriteResult& r, bool device_asm, int first_site)
+        : s_(s), t_(std::move(toks)), r_(r), next_site_(first_site) {
         for (size_t k = 0; k + 2 < t_.size(); ++k) {
             if (!is_triple(k, '<')) continue;
             Site site;
@@ -550,6 +550,9 @@ private:
     }
 };
 
+
+}  // namespace
+
 std::string line_directive(const std::string& name) {
     std::string q;
     // The name is read as a C string literal: escape what would end or break it.
@@ -568,12 +571,11 @@ std::string line_directive(const std::string& name) {
     return "#line 1 \"" + q + "\"\n";
 }
 
-}  // namespace
-
-RewriteResult rewrite_launches(const std::string& source, const std::string& display_name, bool device_asm) {
+RewriteResult rewrite_launches(const std::string& source, const std::string& display_name, bool device_asm,
+                               int first_site) {
     RewriteResult r;
     r.text = "#include <ptosim/kernel_launch.hpp>\n" + line_directive(display_name);
-    Rewriter rw(source, Lexer(source).run(), r, device_asm);
+    Rewriter rw(source, Lexer(source).run(), r, device_asm, first_site);
     if (rw.size() == 0) {
         r.text += source;
         return r;

@@ -33,8 +33,14 @@ struct RewriteResult {
 // holds line l of the input.
 // With device_asm, GNU asm statements (CCE assembly in kernel code, which the
 // host compiler cannot assemble) become calls of ptosim::cc::device_asm with
-// the assembly text and the output operands.
-RewriteResult rewrite_launches(const std::string& source, const std::string& display_name, bool device_asm = false);
+// the assembly text and the output operands. Launch sites are numbered from
+// `first_site`: a translation unit's headers rewritten with it continue its
+// own numbering, so that no two sites of one unit share a number.
+RewriteResult rewrite_launches(const std::string& source, const std::string& display_name, bool device_asm = false,
+                               int first_site = 0);
+
+// `#line 1 "name"` and a newline, the name escaped as a C string literal.
+std::string line_directive(const std::string& name);
 
 // True when `source` has an asm statement keyword outside comments and literals.
 bool has_device_asm(const std::string& source);

@@ -219,6 +219,46 @@ TEST_F(Acl, DeviceAssemblyIdiomsRunAndOtherAssemblyFaults) {
     EXPECT_NE(msg.find("device assembly is not simulated: asm(\"LD %0, [%1]\")"), std::string::npos) << msg;
 }
 
+// A launch in a header beside the source and a SYS_CNT read in a header
+// found through -I compile as bisheng compiles them: ptocc rewrites copies of
+// those headers, which the source's copy includes in their place, and the
+// dependency file names the originals.
+TEST_F(Acl, LaunchesAndDeviceAsmInTheKernelsHeadersAreRewrittenToo) {
+    const std::string dir = kKernels + "/header_launch";
+    const std::string dep = (out_dir() / "header_launch.d").string();
+    void* h = open_lib(build("-fPIC -shared -xcce --cce-aicore-arch=dav-c220-vec -DMEMORY_BASE -O1 -I" + dir +
+                                 "/include -MD -MF " + dep + " " + dir + "/kernel.cpp",
+                             "libheader_launch.so"));
+    int* out = nullptr;
+    uint64_t* cycles = nullptr;
+    ASSERT_EQ(aclrtMalloc(reinterpret_cast<void**>(&out), 4 * sizeof(int), ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMalloc(reinterpret_cast<void**>(&cycles), 4 * sizeof(uint64_t), ACL_MEM_MALLOC_HUGE_FIRST),
+              ACL_SUCCESS);
+    using Fn = void (*)(int*, uint64_t*, void*);
+    sym<Fn>(h, "call_header_launch")(out, cycles, nullptr);
+    sync();
+    std::vector<int> got(4);
+    std::vector<uint64_t> ticks(4);
+    ASSERT_EQ(aclrtMemcpy(got.data(), 16, out, 16, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMemcpy(ticks.data(), 32, cycles, 32, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    EXPECT_EQ(got, (std::vector<int>{42, 42, 42, 42}));
+    // No instruction between the two counter reads.
+    EXPECT_EQ(ticks, (std::vector<uint64_t>{0, 0, 0, 0}));
+    aclrtFree(out);
+    aclrtFree(cycles);
+    std::string d;
+    {
+        std::ifstream f(dep);
+        std::ostringstream ss;
+        ss << f.rdbuf();
+        d = ss.str();
+    }
+    EXPECT_NE(d.find(dir + "/launcher.hpp"), std::string::npos) << d;
+    EXPECT_NE(d.find(dir + "/include/bench_cycles.hpp"), std::string::npos) << d;
+    EXPECT_EQ(d.find("kernel.src/"), std::string::npos) << d;  // the copies' directories
+    EXPECT_EQ(d.find("kernel.inc1/"), std::string::npos) << d;
+}
+
 TEST_F(Acl, VecKernelOnAnExplicitStream) {
     void* h = open_lib(build("-fPIC -shared -xcce --cce-aicore-arch=dav-c220-vec -DMEMORY_BASE " + kKernels + "/vec_add.cpp", "libvec_add_s.so"));
     aclrtStream s = nullptr;
