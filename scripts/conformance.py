@@ -819,6 +819,9 @@ def runner_env(root: str, python: str, work: str) -> tuple[dict, dict]:
     # Some gen_data.py scripts draw unseeded inputs: one seed for every
     # interpreter the runner starts makes two runs test the same inputs.
     env.setdefault("PTOLAB_CONFORMANCE_SEED", "0")
+    # Others seed from hash(name) of a string (mgather, mgather_gm2l1, mscatter at 3186c381), which
+    # Python salts per interpreter unless PYTHONHASHSEED fixes it.
+    env.setdefault("PYTHONHASHSEED", "0")
     env["PYTHONPATH"] = SEED_SITE + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     return env, {m: choose_module(m, root, python, env) for m in GOLDEN_DTYPES}
 
