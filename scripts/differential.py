@@ -103,12 +103,19 @@ def compare_case(work: str, target: str, testcase: str, recs: dict) -> dict:
 def compare(work: str, docs: dict) -> list[dict]:
     by_side = {s: {(r["target"], r["testcase"]): r for r in docs[s]["results"]} for s in SIDES}
     keys = sorted(set(by_side["ptolab"]) | set(by_side["pto-isa"]))
-    return [compare_case(work, t, c, {s: by_side[s][(t, c)] for s in SIDES if (t, c) in by_side[s]})
+    rows = [compare_case(work, t, c, {s: by_side[s][(t, c)] for s in SIDES if (t, c) in by_side[s]})
             for t, c in keys]
+    # A testcase named in --cases that the runner does not take (its directory is not in the suite's list) is
+    # run on neither side: its row says so, with the reason, instead of silently missing from the table.
+    skipped = {(k["target"], k["testcase"]): k["reason"] for k in docs["pto-isa"].get("skipped") or []}
+    return rows + [{"target": t, "testcase": c, "status": {s: "not-run" for s in SIDES}, "files": [],
+                    "not_run": reason, "verdict_needed": False} for (t, c), reason in sorted(skipped.items())
+                   if (t, c) not in set(keys)]
 
 
 def render(doc: dict, verdicts: dict) -> str:
-    rows = doc["rows"]
+    not_run = [r for r in doc["rows"] if r.get("not_run")]
+    rows = [r for r in doc["rows"] if not r.get("not_run")]
     same = [r for r in rows if not r["verdict_needed"]]
     differ = [r for r in rows if r["verdict_needed"]]
     lines = [
@@ -125,7 +132,7 @@ def render(doc: dict, verdicts: dict) -> str:
         f"- Date: {doc['date']}",
         f"- Testcases compared: {len(rows)}; the same status and byte-identical outputs: {len(same)}; "
         f"with a difference: {len(differ)} ({sum(1 for r in differ if (r['target'] + '/' + r['testcase']) in verdicts)} "
-        "with a verdict)",
+        "with a verdict)" + (f"; named but run on neither side: {len(not_run)}" if not_run else ""),
         "",
         "## Differences and their verdicts",
         "",
@@ -141,6 +148,12 @@ def render(doc: dict, verdicts: dict) -> str:
     lines += ["", "## The same on both sides", "",
               ", ".join(f"{r['target']}/{r['testcase']} ({r['status']['ptolab']}, "
                         f"{len(r['files'])} files)" for r in same) or "none", ""]
+    if not_run:
+        lines += ["## Run on neither side", ""]
+        for r in not_run:
+            key = f"{r['target']}/{r['testcase']}"
+            lines.append(f"- {key}: {r['not_run']}." + (f" {verdicts[key]}" if key in verdicts else ""))
+        lines.append("")
     return "\n".join(lines)
 
 

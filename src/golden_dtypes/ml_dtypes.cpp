@@ -1,6 +1,6 @@
-// The Python module ml_dtypes: bfloat16, float8_e4m3fn and float8_e5m2, the
-// types pto-isa's gen_data.py scripts import from the ml_dtypes package
-// (numpy_types.hpp says why and how).
+// The Python module ml_dtypes: bfloat16, float8_e4m3fn, float8_e5m2 and
+// float4_e2m1fn, the types pto-isa's gen_data.py scripts import from the
+// ml_dtypes package (numpy_types.hpp says why and how).
 #include "numpy_types.hpp"
 
 namespace {
@@ -30,10 +30,22 @@ struct E5M2Spec {
     static constexpr char type_char = '5';
 };
 
+// OCP MX FP4 (E2M1: no Inf, no NaN), one element per byte in the low nibble, as
+// the package stores it; the same format as en_dtypes' float4_e2m1. A5's
+// tquant_dn imports it from here (3186c381).
+struct E2M1FNSpec {
+    static constexpr MiniFormat format = MiniFormat::E2M1;
+    static constexpr MiniRound round = MiniRound::NearestEven;
+    static constexpr const char* name = "float4_e2m1fn";
+    static constexpr const char* qualified_name = "ml_dtypes.float4_e2m1fn";
+    static constexpr char type_char = '3';
+};
+
 PyModuleDef module_def = {
     PyModuleDef_HEAD_INIT,
     "ml_dtypes",
-    "ptolab's NumPy element types bfloat16, float8_e4m3fn and float8_e5m2 for pto-isa's golden scripts "
+    "ptolab's NumPy element types bfloat16, float8_e4m3fn, float8_e5m2 and float4_e2m1fn for pto-isa's golden "
+    "scripts "
     "(not the ml_dtypes package; see docs/conformance-run.md).",
     -1,
     nullptr,
@@ -46,5 +58,5 @@ PyModuleDef module_def = {
 }  // namespace
 
 PyMODINIT_FUNC PyInit_ml_dtypes() {
-    return create_module<BFloat16, MiniFloat<E4M3Spec>, MiniFloat<E5M2Spec>>(&module_def);
+    return create_module<BFloat16, MiniFloat<E4M3Spec>, MiniFloat<E5M2Spec>, MiniFloat<E2M1FNSpec>>(&module_def);
 }

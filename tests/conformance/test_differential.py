@@ -77,6 +77,22 @@ def test_compare_names_each_difference(tmp_path):
     assert "a2a3/tsame (pass, 1 files)" in md
 
 
+
+def test_a_named_testcase_the_runner_does_not_take_gets_a_row_with_the_reason(tmp_path):
+    w = str(tmp_path)
+    reason = "directory not in the suite's ALL_TESTCASES; run_st.py rejects it"
+    docs = {s: {"results": [side(w, s, "a5", "tsame", {"C.a/output.bin": b"\x01"})],
+                "skipped": [{"target": "a5", "testcase": "tgone", "reason": reason}]} for s in ("ptolab", "pto-isa")}
+    rows = {r["testcase"]: r for r in differential.compare(w, docs)}
+    assert rows["tgone"] == {"target": "a5", "testcase": "tgone", "status": {"ptolab": "not-run", "pto-isa": "not-run"},
+                             "files": [], "not_run": reason, "verdict_needed": False}
+    md = differential.render({"pto_isa": {"commit": "abc"}, "command": "c", "date": "d",
+                              "rows": list(rows.values())}, {"a5/tgone": "Upstream's own runner never builds it."})
+    assert "Testcases compared: 1; the same status and byte-identical outputs: 1; with a difference: 0 " \
+           "(0 with a verdict); named but run on neither side: 1" in md
+    assert "- a5/tgone: " + reason + ". Upstream's own runner never builds it." in md
+    assert "a5/tgone (" not in md
+
 cookbook = load("differential_cookbook")
 
 

@@ -313,3 +313,22 @@ def test_scalars():
     g = np.full((2, 3), 0).astype(bfloat16)
     g[:1, :2] = bfloat16(-1.25)
     assert g.astype(np.float32).tolist() == [[-1.25, -1.25, 0.0], [0.0, 0.0, 0.0]]
+
+
+def e2m1_reference(code):
+    """OCP MX FP4 E2M1: 1 sign, 2 exponent (bias 1), 1 mantissa bit; no Inf, no NaN."""
+    sign = -1.0 if code & 0x8 else 1.0
+    e, m = (code >> 1) & 0x3, code & 0x1
+    return sign * (0.5 * m if e == 0 else 2.0 ** (e - 1) * (1 + m / 2))
+
+
+def test_float4_e2m1fn_decodes_every_code_and_rounds_to_nearest_even_from_bfloat16():
+    """A5's tquant_dn gen_data.py: `scaled.astype(bfloat16).astype(float4_e2m1fn).view(np.uint8)`."""
+    from ml_dtypes import float4_e2m1fn
+    codes = np.arange(16, dtype=np.uint8)
+    got = codes.view(float4_e2m1fn).astype(np.float32).tolist()
+    assert got == [e2m1_reference(c) for c in range(16)]
+    # Midpoints tie to the even code (0.25 -> 0, 0.75 -> 1.0, 2.5 -> 2.0, 5.0 -> 4.0); beyond 6 it saturates.
+    x = np.array([0.25, 0.75, 1.25, 2.5, 3.5, 5.0, 5.5, 7.0, 100.0, -0.3, -6.0], np.float32).astype(bfloat16)
+    assert x.astype(float4_e2m1fn).view(np.uint8).tolist() == [0x0, 0x2, 0x2, 0x4, 0x6, 0x6, 0x7, 0x7, 0x7, 0x9, 0xF]
+    assert np.dtype(float4_e2m1fn).itemsize == 1 and float4_e2m1fn.__name__ == "float4_e2m1fn"
