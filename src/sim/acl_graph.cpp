@@ -36,13 +36,14 @@ using ptolab::common::hex;
 
 constexpr aclError kTaskTypeNotSupport = 507009;  // ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT
 
-enum class Kind { Kernel, Memcpy, Memset, Record, Wait };
+enum class Kind { Kernel, Memcpy, Memset, Cmo, Record, Wait };
 
 const char* kind_name(Kind k) {
     switch (k) {
     case Kind::Kernel: return "kernel launch";
     case Kind::Memcpy: return "aclrtMemcpyAsync";
     case Kind::Memset: return "aclrtMemsetAsync";
+    case Kind::Cmo: return "aclrtCmoAsync";
     case Kind::Record: return "aclrtRecordEvent";
     case Kind::Wait: return "aclrtStreamWaitEvent";
     }
@@ -688,6 +689,35 @@ aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t c
     return enqueue_result(fn, s->enqueue_host(std::move(what), std::move(run), {}, {devPtr}));
 }
 
+// A cache maintenance operation on device memory: ptosim keeps no data cache
+// in front of GM (docs/acl.md), so the task orders the stream and moves no
+// byte. The range must lie in one device allocation, as CANN's "device
+// memory address" and size say.
+aclError aclrtCmoAsync(void* src, size_t size, aclrtCmoType cmoType, aclrtStream stream) {
+    const char* fn = "aclrtCmoAsync";
+    Stream* s = nullptr;
+    if (aclError e = require_stream(fn, stream, &s)) return e;
+    if (cmoType < ACL_RT_CMO_TYPE_PREFETCH || cmoType > ACL_RT_CMO_TYPE_FLUSH)
+        return fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": cmoType " + std::to_string(static_cast<int>(cmoType)) +
+                                                 " is not an aclrtCmoType; use ACL_RT_CMO_TYPE_PREFETCH (0), "
+                                                 "WRITEBACK (1), INVALID (2) or FLUSH (3)");
+    if (!src) return fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": src is null; pass device memory from aclrtMalloc");
+    if (size == 0)
+        return fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": size is 0; pass the number of bytes to operate on");
+    if (aclError e = check_side(fn, "src", src, size, true, "device memory")) return e;
+    std::function<Status()> run = []() -> Status { return {}; };
+    Task t;
+    t.kind = Kind::Cmo;
+    t.host = run;
+    static const char* const kNames[] = {"PREFETCH", "WRITEBACK", "INVALID", "FLUSH"};
+    t.what = std::string(fn) + "(" + hex(src) + ", " + std::to_string(size) + " bytes, ACL_RT_CMO_TYPE_" +
+             kNames[cmoType] + ")";
+    t.ranges = {{src, size}};
+    std::string what = t.what;
+    if (aclError e = captured_host_call(fn, s, std::move(t), false); e != -1) return e;
+    return enqueue_result(fn, s->enqueue_host(std::move(what), std::move(run), {}, {src}));
+}
+
 // ------------------------------------------------------------------ capture
 
 aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode) {
@@ -874,7 +904,7 @@ aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream) {
                                std::to_string(k + 1) + " of " + std::to_string(kernels);
             ++k;
             st = s->enqueue_launch(std::move(spec), token);
-        } else if (t.kind == Kind::Memcpy || t.kind == Kind::Memset) {
+        } else if (t.kind == Kind::Memcpy || t.kind == Kind::Memset || t.kind == Kind::Cmo) {
             std::vector<const void*> uses;
             for (auto [p, n] : t.ranges) uses.push_back(p);
             st = s->enqueue_host(t.what, t.host, token, std::move(uses));

@@ -17,6 +17,9 @@ aclError resolve_stream(const char* fn, aclrtStream stream, Stream** out);
 aclError check_copy(const char* fn, void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind,
                     bool* dst_dev);
 aclError check_fill(const char* fn, void* devPtr, size_t maxCount, size_t count, bool* is_dev);
+// [p, p+bytes) as device memory (want_device) or host memory, within its block.
+aclError check_side(const char* fn, const char* arg, const void* p, uint64_t bytes, bool want_device,
+                    const char* kind);
 
 // Hooks of the capture layer (acl_graph.cpp):
 // An "unsafe" synchronous call (aclrtMemcpy, aclrtMemset, ...) while a
