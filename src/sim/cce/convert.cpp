@@ -21,12 +21,14 @@ void vconv(const SourceLoc& loc, const char* op, Dt from, Dt to, Round rnd, uint
     const int fs = size_of(from), ts = size_of(to);
     const Plan p = plan(c, sh.repeat, std::max(fs, ts));
     const Operand od{dst, sh.dst_blk, sh.dst_rep, ts}, os{src, sh.src0_blk, sh.src0_rep, fs};
-    OpRecord r = vector_record(op, to, p, loc);
-    r.src_dtype = to_string(from);
     const Access dst_span = span(c, p, od, op, "dst", loc), src_span = span(c, p, os, op, "src", loc);
-    r.write(Space::UB, od.base, dst_span.bytes);
-    r.read(Space::UB, os.base, src_span.bytes);
-    dispatch(c, r);
+    if (!dispatch_unrecorded(c, op, loc)) {
+        OpRecord r = vector_record(op, to, p, loc);
+        r.src_dtype = to_string(from);
+        r.write(Space::UB, od.base, dst_span.bytes);
+        r.read(Space::UB, os.base, src_span.bytes);
+        dispatch(c, r);
+    }
     uint8_t* ub = c.mem[static_cast<int>(Space::UB)];
     // No byte the instruction writes is one it reads (the usual case): each
     // run converts straight into the destination, in element order.

@@ -369,6 +369,19 @@ inline void store(uint8_t* ub, uint64_t at, T v) {
     std::memcpy(ub + at, &v, sizeof(T));
 }
 
+// What dispatch does with no subscriber (checkers, cost model, tracer) and
+// the launch going on: count the call and keep its location. Returns false
+// when the full record is wanted; the caller then builds and dispatches it.
+// pto-isa's headers issue many small instructions, and the record's
+// construction was a good part of each one's cost (docs/speed.md).
+[[gnu::always_inline]] inline bool dispatch_unrecorded(Core& c, const char* op, const SourceLoc& loc) {
+    if (::ptosim::detail::g_has_subscribers || (c.abandon && c.abandon->load(std::memory_order_relaxed))) return false;
+    ++c.ops;
+    c.last_loc = loc;
+    c.last_op = op;
+    return true;
+}
+
 // The record every vector intrinsic dispatches before it runs.
 [[gnu::always_inline]] inline OpRecord vector_record(const char* op, Dt d, const Plan& p, const SourceLoc& loc) {
     OpRecord r;

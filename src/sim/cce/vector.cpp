@@ -30,10 +30,14 @@ Issued issue(const SourceLoc& loc, const char* op, Dt d, const Shape& sh, uint64
     Issued i{given ? *given : plan(c, sh.repeat, size), {dst, sh.dst_blk, sh.dst_rep, size},
              {s0, sh.src0_blk, sh.src0_rep, size}, {s1, sh.src1_blk, sh.src1_rep, size},
              c.mem[static_cast<int>(Space::UB)]};
+    const uint64_t dst_bytes = span(c, i.p, i.dst, op, "dst", loc).bytes;
+    const uint64_t s0_bytes = sources > 0 ? span(c, i.p, i.src0, op, sources > 1 ? "src0" : "src", loc).bytes : 0;
+    const uint64_t s1_bytes = sources > 1 ? span(c, i.p, i.src1, op, "src1", loc).bytes : 0;
+    if (dispatch_unrecorded(c, op, loc)) return i;
     OpRecord r = vector_record(op, d, i.p, loc);
-    r.write(Space::UB, dst, span(c, i.p, i.dst, op, "dst", loc).bytes);
-    if (sources > 0) r.read(Space::UB, s0, span(c, i.p, i.src0, op, sources > 1 ? "src0" : "src", loc).bytes);
-    if (sources > 1) r.read(Space::UB, s1, span(c, i.p, i.src1, op, "src1", loc).bytes);
+    r.write(Space::UB, dst, dst_bytes);
+    if (sources > 0) r.read(Space::UB, s0, s0_bytes);
+    if (sources > 1) r.read(Space::UB, s1, s1_bytes);
     dispatch(c, r);
     return i;
 }
