@@ -92,6 +92,16 @@ void reset_event_id(Pipe src, Pipe dst) { event_counter(src, dst) = 0; }
 void pipe_barrier(const SourceLoc& loc, Pipe p) {
     Core& c = core();
     check_pipe(loc, "pipe_barrier", p, true);
+    // With no subscriber (checkers, cost model, tracer) and the launch going
+    // on, dispatch would only count the call and keep its location: do that
+    // without building the record. pto-isa's headers put a barrier after
+    // most vector instructions (docs/speed.md).
+    if (!detail::g_has_subscribers && !(c.abandon && c.abandon->load(std::memory_order_relaxed))) [[likely]] {
+        ++c.ops;
+        c.last_loc = loc;
+        c.last_op = "pipe_barrier";
+        return;
+    }
     dispatch(c, sync_record("pipe_barrier", p, loc, SyncOp::PipeBarrier, p, p));
 }
 

@@ -150,6 +150,18 @@ __global__ __aicore__ void broadcast(__gm__ uint32_t* o, __gm__ uint32_t* a) {
     out(o, kOut, 256 * 4);
 }
 
+// vcgmax, vcgmin and vcgadd of two repeats of 64 floats under a full mask,
+// eight results a repeat side by side: out[0..16), out[16..32), out[32..48).
+__global__ __aicore__ void reduce_block_f32(__gm__ float* o, __gm__ float* a) {
+    in(kA, a, 128 * 4);
+    go_v();
+    vcgmax(ub<float>(kOut), ub<float>(kA), 2, 1, 1, 8);
+    vcgmin(ub<float>(kOut + 16 * 4), ub<float>(kA), 2, 1, 1, 8);
+    vcgadd(ub<float>(kOut + 32 * 4), ub<float>(kA), 2, 1, 1, 8);
+    out(o, kOut, 48 * 4);
+}
+
+extern "C" void launch_reduce_block_f32(float* o, float* a, void* s) { reduce_block_f32<<<1, nullptr, s>>>(o, a); }
 extern "C" void launch_compare_bits(uint8_t* o, float* a, float* b, void* h, void* s) {
     compare_bits<<<1, nullptr, s>>>(o, a, b, (half*)h);
 }

@@ -97,6 +97,20 @@ __global__ __aicore__ void widen_rows(__gm__ float* o, __gm__ int16_t* x) {
     out(o, kOut, 272 * 4);
 }
 
+// 128 halves to int32 (nearest even) and 64 floats to int64 (toward zero),
+// each into bytes apart from its source: the direct path of a conversion.
+__global__ __aicore__ void widen_apart(__gm__ int32_t* o, __gm__ int64_t* o64, __gm__ half* h, __gm__ float* f) {
+    in(kA, h, 256);
+    in(kB, f, 256);
+    vconv_f162s32r(ub<int32_t>(kOut), ub<half>(kA), 2, 1, 1, 8, 4);
+    vconv_f322s64z(ub<int64_t>(kOut + 0x400), ub<float>(kB), 2, 1, 1, 8, 4);
+    out(o, kOut, 512);
+    copy_ubuf_to_gm_align_b32((__gm__ uint32_t*)o64, ub<uint32_t>(kOut + 0x400), 0, 1, 512, 0, 0, 0, 0);
+}
+
+extern "C" void launch_widen_apart(int32_t* o, int64_t* o64, void* h, float* f, void* s) {
+    widen_apart<<<1, nullptr, s>>>(o, o64, (half*)h, f);
+}
 extern "C" void launch_widen_rows(float* o, int16_t* x, void* s) { widen_rows<<<1, nullptr, s>>>(o, x); }
 extern "C" void launch_widen(float* o, int8_t* x, void* s) { widen<<<1, nullptr, s>>>(o, x); }
 extern "C" void launch_wrap(int8_t* o, void* h, int32_t* w, void* s) { wrap<<<1, nullptr, s>>>(o, (half*)h, w); }

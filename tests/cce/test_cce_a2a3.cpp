@@ -13,6 +13,7 @@
 
 extern "C" {
 void launch_counter_add(float*, float*, float*, void*);
+void launch_half_rows(void*, void*, void*, void*);
 void launch_masked_adds(float*, float*, void*);
 void launch_padded_rows(float*, float*, void*);
 void launch_rounding(int32_t*, float*, void*);
@@ -53,6 +54,48 @@ TEST_F(Cce, CounterModeAddsExactlyTheCountedElements) {
     for (int i = 0; i < 100; ++i) EXPECT_EQ(r[i], (0.5f + i) + (1000.0f + i)) << i;
     for (int i = 100; i < 104; ++i) EXPECT_EQ(r[i], 0.0f) << i;  // stored from UB the vadd never wrote
     for (int i = 104; i < 128; ++i) EXPECT_EQ(r[i], 99.0f) << i;  // past the store
+}
+
+// Half vadd, vsub and vmul: each result is the exact sum, difference or
+// product rounded once to half (the exact value is a double here, rounded
+// through float, which holds more than twice half's 11 bits), subnormals,
+// overflow to infinity and ties included; a NaN in gives a NaN out. 200
+// elements: runs that end inside a group of eight and of sixteen.
+TEST_F(Cce, HalfAddSubMulRoundOnceFromTheExactResult) {
+    std::vector<uint16_t> a(200), b(200);
+    for (int i = 0; i < 200; ++i) {
+        a[i] = static_cast<uint16_t>((i * 2654435761u) >> 16);  // every exponent, NaNs and infinities among them
+        b[i] = static_cast<uint16_t>((i * 40503u + 12345u) & 0xffff);
+    }
+    a[0] = half(65504.0f).bits, b[0] = half(65504.0f).bits;    // the sum overflows
+    a[1] = 0x0001, b[1] = 0x0001;                               // smallest subnormals
+    a[2] = half(2048.0f).bits, b[2] = half(1.0f).bits;          // 2049: a tie, to even
+    a[3] = half(1.0f).bits, b[3] = half(-1.0f).bits;            // +0
+    void* out = device(std::vector<uint16_t>(1024, 0xdead));
+    launch_half_rows(out, device(a), device(b), stream);
+    const std::vector<uint16_t> r = back(static_cast<uint16_t*>(out), 1024);
+    const auto value = [](uint16_t h) { return static_cast<double>(static_cast<float>(half::from_bits(h))); };
+    const auto expect = [](double exact) { return half(static_cast<float>(exact)).bits; };
+    int nans = 0;
+    for (int i = 0; i < 200; ++i) {
+        const double x = value(a[i]), y = value(b[i]);
+        const uint16_t want[4] = {expect(x + y), expect(x - y), expect(x * y), expect(x * y)};
+        for (int k = 0; k < 4; ++k) {
+            const uint16_t got = r[256 * k + i];
+            if (std::isnan(k == 0 ? x + y : k == 1 ? x - y : x * y)) {
+                EXPECT_TRUE(std::isnan(value(got))) << "op " << k << " element " << i;
+                ++nans;
+            } else {
+                EXPECT_EQ(got, want[k]) << "op " << k << " element " << i;
+            }
+        }
+    }
+    EXPECT_GT(nans, 0);  // the inputs do reach the NaN path
+    EXPECT_EQ(r[0], 0x7c00);                   // 65504 + 65504: infinity
+    EXPECT_EQ(r[1], 0x0002);                   // 2^-24 + 2^-24
+    EXPECT_EQ(r[2], half(2048.0f).bits);       // 2049 rounds to even, 2048
+    EXPECT_EQ(r[3], 0x0000);                   // 1 + -1: +0
+    EXPECT_EQ(r[200], 0x0000);                 // the count ends the run (UB reads zero at launch)
 }
 
 TEST_F(Cce, NormalModeMaskSelectsTheSlotsOfEveryRepeat) {

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <vector>
 
 extern "C" {
@@ -16,6 +17,7 @@ void launch_select_register(float*, float*, float*, void*);
 void launch_select_ub(float*, float*, float*, uint8_t*, void*);
 void launch_reduce_repeat(float*, float*, void*);
 void launch_reduce_block(float*, void*, float*, void*);
+void launch_reduce_block_f32(float*, float*, void*);
 void launch_broadcast(uint32_t*, uint32_t*, void*);
 }
 
@@ -108,6 +110,43 @@ TEST_F(CceCompare, RepeatReductionsAddAsATreeAndTakeTheFirstExtreme) {
     EXPECT_EQ(r[10], 1e8f);
     EXPECT_EQ(r[11], 4.0f);
     EXPECT_EQ(r[12], -1.0f);
+}
+
+// Float blocks under a full mask (the rows of pto-isa's TROWMAX/TROWSUM):
+// the first extreme wins a tie (-0 against +0 keeps the first one's sign),
+// a NaN never wins over a number, a block of NaNs gives its first NaN; the
+// sums pair neighbours level by level.
+TEST_F(CceCompare, FloatBlockReductionsUnderAFullMask) {
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    std::vector<float> a(128);
+    for (int i = 0; i < 128; ++i) a[i] = static_cast<float>((i * 7) % 13) - 6.0f;
+    for (int i = 0; i < 8; ++i) a[8 + i] = i % 2 ? 0.0f : -0.0f;  // block 1: -0 first
+    for (int i = 0; i < 8; ++i) a[16 + i] = i % 2 ? -0.0f : 0.0f;  // block 2: +0 first
+    a[24] = nan;                                                  // block 3: a NaN first, then numbers
+    for (int i = 0; i < 8; ++i) a[32 + i] = std::bit_cast<float>(0x7fc00000u + i);  // block 4: NaNs only
+    a[40] = 1e8f, a[41] = 1.0f, a[42] = -1e8f, a[43] = 1.0f;      // block 5: the tree's rounding
+    float* out = device(std::vector<float>(48, -1.0f));
+    launch_reduce_block_f32(out, device(a), stream);
+    const std::vector<float> r = back(out, 48);
+    for (int b = 0; b < 16; ++b) {
+        const float* v = &a[8 * b];
+        float mx = v[0], mn = v[0];
+        for (int k = 1; k < 8; ++k) {
+            if (std::isnan(mx) ? !std::isnan(v[k]) : v[k] > mx) mx = v[k];
+            if (std::isnan(mn) ? !std::isnan(v[k]) : v[k] < mn) mn = v[k];
+        }
+        const float sum = ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]));
+        EXPECT_EQ(bits_of(r[b]), bits_of(mx)) << b;
+        EXPECT_EQ(bits_of(r[16 + b]), bits_of(mn)) << b;
+        // A sum with a NaN is a NaN (which payload is the host's choice).
+        if (std::isnan(sum)) EXPECT_TRUE(std::isnan(r[32 + b])) << b;
+        else EXPECT_EQ(bits_of(r[32 + b]), bits_of(sum)) << b;
+    }
+    EXPECT_EQ(bits_of(r[1]), bits_of(-0.0f));       // max of -0, +0, ...: the first
+    EXPECT_EQ(bits_of(r[2]), bits_of(0.0f));
+    EXPECT_FALSE(std::isnan(r[3]));                 // the NaN at slot 0 lost to a number
+    EXPECT_EQ(bits_of(r[4]), 0x7fc00000u);          // NaNs only: the first
+    EXPECT_EQ(r[5], 1e8f);
 }
 
 TEST_F(CceCompare, BlockAndPairReductions) {

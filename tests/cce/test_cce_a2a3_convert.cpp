@@ -16,6 +16,7 @@ void launch_reluconv(int8_t*, void*, void*, int16_t*, int16_t*, void*);
 void launch_wrap(int8_t*, void*, int32_t*, void*);
 void launch_widen(float*, int8_t*, void*);
 void launch_widen_rows(float*, int16_t*, void*);
+void launch_widen_apart(int32_t*, int64_t*, void*, float*, void*);
 }
 
 namespace {
@@ -103,6 +104,25 @@ TEST_F(CceConvert, WideningInPlaceReadsEachRepeatBeforeWritingIt) {
     launch_widen(out, device(x), stream);
     const std::vector<float> r = back(out, 128);
     for (int i = 0; i < 128; ++i) EXPECT_EQ(r[i], static_cast<float>(x[i])) << i;
+}
+
+// Source and destination apart: each run converts straight into the
+// destination (convert.cpp), the same values as the staged path.
+TEST_F(CceConvert, WideningIntoBytesApartFromTheSource) {
+    std::vector<uint16_t> h(128);
+    std::vector<float> x(128), f(64);
+    for (int i = 0; i < 128; ++i) {
+        x[i] = static_cast<float>(i) * 1.25f - 70.5f;  // exact in half; ties at odd multiples of 0.5
+        h[i] = half(x[i]).bits;
+    }
+    for (int i = 0; i < 64; ++i) f[i] = static_cast<float>(i) * -3.75f + 100.25f;
+    int32_t* out = device(std::vector<int32_t>(128, -1));
+    int64_t* out64 = device(std::vector<int64_t>(64, -1));
+    launch_widen_apart(out, out64, device(h), device(f), stream);
+    const std::vector<int32_t> r = back(out, 128);
+    const std::vector<int64_t> r64 = back(out64, 64);
+    for (int i = 0; i < 128; ++i) EXPECT_EQ(r[i], static_cast<int32_t>(std::nearbyint(x[i]))) << i;
+    for (int i = 0; i < 64; ++i) EXPECT_EQ(r64[i], static_cast<int64_t>(std::trunc(f[i]))) << i;
 }
 
 TEST_F(CceConvert, WideningInPlaceOverManyRepeats) {

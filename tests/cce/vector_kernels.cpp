@@ -269,6 +269,28 @@ __global__ __aicore__ void shift_right(__gm__ int32_t* o, __gm__ int32_t* x) {
     copy_ubuf_to_gm_align_b32(o, ub<int32_t>(kOut), 0, 1, 128 * 4, 0, 0, 0, 0);
 }
 
+// 200 halves in counter mode (a run that is not a whole number of eight- or
+// sixteen-element groups): out[0..200) = a + b, out[256..456) = a - b,
+// out[512..712) = a * b, and a * b again in place over a (out[768..968)).
+__global__ __aicore__ void half_rows(__gm__ half* out, __gm__ half* a, __gm__ half* b) {
+    copy_gm_to_ubuf_align_b32(ub<uint32_t>(kA), (__gm__ uint32_t*)a, 0, 1, 400, 0, 0, 0, 0);
+    copy_gm_to_ubuf_align_b32(ub<uint32_t>(kB), (__gm__ uint32_t*)b, 0, 1, 400, 0, 0, 0, 0);
+    mte2_to_v();
+    set_mask_count();
+    set_vector_mask(0, 200);
+    vadd(ub<half>(kOut), ub<half>(kA), ub<half>(kB), 0, 1, 1, 1, 8, 8, 8);
+    vsub(ub<half>(kOut + 512), ub<half>(kA), ub<half>(kB), 0, 1, 1, 1, 8, 8, 8);
+    vmul(ub<half>(kOut + 1024), ub<half>(kA), ub<half>(kB), 0, 1, 1, 1, 8, 8, 8);
+    pipe_barrier(PIPE_V);
+    vmul(ub<half>(kA), ub<half>(kA), ub<half>(kB), 0, 1, 1, 1, 8, 8, 8);
+    set_mask_norm();
+    set_vector_mask(-1, -1);
+    v_to_mte3();
+    copy_ubuf_to_gm_align_b32((__gm__ uint32_t*)out, ub<uint32_t>(kOut), 0, 1, 1536, 0, 0, 0, 0);
+    copy_ubuf_to_gm_align_b32((__gm__ uint32_t*)(out + 768), ub<uint32_t>(kA), 0, 1, 400, 0, 0, 0, 0);
+}
+
+extern "C" void launch_half_rows(void* o, void* a, void* b, void* s) { half_rows<<<1, nullptr, s>>>((half*)o, (half*)a, (half*)b); }
 extern "C" void launch_shift_right(int32_t* o, int32_t* x, void* s) { shift_right<<<1, nullptr, s>>>(o, x); }
 extern "C" void launch_madd_half(void* o, void* a, void* b, void* d, void* s) {
     madd_half<<<1, nullptr, s>>>((half*)o, (half*)a, (half*)b, (half*)d);

@@ -21,12 +21,19 @@ void vconv(const SourceLoc& loc, const char* op, Dt from, Dt to, Round rnd, uint
     const int fs = size_of(from), ts = size_of(to);
     const Plan p = plan(c, sh.repeat, std::max(fs, ts));
     const Operand od{dst, sh.dst_blk, sh.dst_rep, ts}, os{src, sh.src0_blk, sh.src0_rep, fs};
-    OpRecord r = vector_record(op, to, p, loc);
-    r.src_dtype = to_string(from);
-    r.write(Space::UB, od.base, span(c, p, od, op, "dst", loc).bytes);
-    r.read(Space::UB, os.base, span(c, p, os, op, "src", loc).bytes);
-    dispatch(c, r);
+    const Access dst_span = span(c, p, od, op, "dst", loc), src_span = span(c, p, os, op, "src", loc);
+    if (!dispatch_unrecorded(c, op, loc)) {
+        OpRecord r = vector_record(op, to, p, loc);
+        r.src_dtype = to_string(from);
+        r.write(Space::UB, od.base, dst_span.bytes);
+        r.read(Space::UB, os.base, src_span.bytes);
+        dispatch(c, r);
+    }
     uint8_t* ub = c.mem[static_cast<int>(Space::UB)];
+    // No byte the instruction writes is one it reads (the usual case): each
+    // run converts straight into the destination, in element order.
+    const bool apart = dst_span.offset + dst_span.bytes <= src_span.offset ||
+                       src_span.offset + src_span.bytes <= dst_span.offset;
     const bool float_src = from == Dt::F32 || from == Dt::F16 || from == Dt::BF16;
     // CTRL[59]: 0 saturates a conversion to integer, 1 keeps the low bits.
     const bool wrap = (c.vec.ctrl >> 59 & 1) != 0;
@@ -60,6 +67,33 @@ void vconv(const SourceLoc& loc, const char* op, Dt from, Dt to, Round rnd, uint
                     return convert<T>(x, float_src, rnd, wrap ? Overflow::Wrap : Overflow::Saturate);
                 }
             };
+            constexpr bool to_half = std::is_same_v<F, float> && std::is_same_v<T, half>;
+            constexpr bool from_half = std::is_same_v<F, half> && std::is_same_v<T, float>;
+            // float <-> half in nearest even (or exact): a run at a time through
+            // the row conversions ptolab's own TCVT uses (F16C where the host
+            // has it), bit-identical to `one` (numerics.hpp).
+            const bool rows = (to_half && (rnd == Round::None || rnd == Round::Rint)) || (from_half && rnd == Round::None);
+            if (apart) {
+                each_run(p, widest, adj, [&](uint32_t rr, uint32_t j0, uint32_t n) {
+                    const uint8_t* const from_bytes = ub + os.at(rr, j0);
+                    uint8_t* const to_bytes = ub + od.at(rr, j0);
+                    if constexpr (to_half) {
+                        if (rows) return float_to_half_row(reinterpret_cast<const float*>(from_bytes), to_bytes, static_cast<int>(n));
+                    } else if constexpr (from_half) {
+                        if (rows) return half_row_to_float(from_bytes, reinterpret_cast<float*>(to_bytes), static_cast<int>(n));
+                    }
+                    // Each run converts into a local array, then one copy: with
+                    // each element stored into UB inside the conversion loop the
+                    // widening float-to-integer forms (fp16 -> int32, fp32 ->
+                    // int64) left their destination unwritten, at -O1 as at -O3
+                    // (CceConvert.WideningIntoBytesApartFromTheSource, pto-isa's
+                    // tcvt testcase; docs/speed.md). A run is at most a repeat.
+                    T buf[kRepeatBytes];
+                    for (uint32_t e = 0; e < n; ++e) buf[e] = one(load<F>(from_bytes, e * sizeof(F)));
+                    std::memcpy(to_bytes, buf, size_t(n) * sizeof(T));
+                });
+                return;
+            }
             // The staging buffers are found once per instruction, not per run
             // (a thread_local's address costs a call in a shared library).
             thread_local std::vector<T> staged_buf;
@@ -67,12 +101,7 @@ void vconv(const SourceLoc& loc, const char* op, Dt from, Dt to, Round rnd, uint
             staged_buf.resize(size_t(p.repeats) * p.per_repeat);
             T* const staged = staged_buf.data();
             size_t k = 0;
-            // float <-> half in nearest even (or exact): a run at a time through
-            // the row conversions ptolab's own TCVT uses (F16C where the host
-            // has it), bit-identical to `one` (numerics.hpp).
-            constexpr bool to_half = std::is_same_v<F, float> && std::is_same_v<T, half>;
-            constexpr bool from_half = std::is_same_v<F, half> && std::is_same_v<T, float>;
-            if ((to_half && (rnd == Round::None || rnd == Round::Rint)) || (from_half && rnd == Round::None)) {
+            if (rows) {
                 if constexpr (to_half) row_buf.resize(size_t(p.per_repeat) * p.repeats);
                 float* const row = row_buf.data();
                 each_run(p, widest, adj, [&](uint32_t rr, uint32_t j0, uint32_t n) {

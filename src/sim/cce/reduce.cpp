@@ -3,6 +3,8 @@
 // block; vcpadd over adjacent pairs; vbrcb, one element to one block.
 #include "repeat.hpp"
 
+#include <cmath>
+#include <cstring>
 #include <string>
 
 namespace ptosim::cce {
@@ -139,6 +141,63 @@ void vgreduce(const SourceLoc& loc, const char* op, Red red, Dt d, uint64_t dst,
     const uint64_t record = 8 * uint64_t(size);
     dispatch(c, reduce_record(c, op, d, p, s, dst, sh.dst_rep * record, record, loc));
     uint8_t* ub = c.mem[static_cast<int>(Space::UB)];
+    // A sum over a NaN: which payload comes out depends on which operand
+    // the compiled addition returns, so such sums keep the general path
+    // below (the same NaN bits as before this path existed).
+    const auto nan_free = [&] {
+        for (uint32_t r = 0; r < p.repeats; ++r)
+            for (uint32_t b = 0; b < 8; ++b) {
+                float v[8];
+                std::memcpy(v, ub + s.base + (uint64_t(r) * s.rep + uint64_t(b) * s.blk) * kBlock, sizeof v);
+                bool nan = false;
+                for (int k = 0; k < 8; ++k) nan |= v[k] != v[k];
+                if (nan) return false;
+            }
+        return true;
+    };
+    if (d == Dt::F32 && p.all_slots() && (red != Red::Add || nan_free())) {
+        // Floats under a full mask (pto-isa's TROWMAX/TROWSUM rows): every
+        // block whole, read in place, no slot list or offset table. The
+        // same sums (float addition is add<float>: the double sum of two
+        // floats rounds to float as the exact one does) and the same choice
+        // of the first extreme, NaNs never winning over a number.
+        typedef float f4 __attribute__((vector_size(16)));
+        typedef int i4 __attribute__((vector_size(16)));
+        for (uint32_t r = 0; r < p.repeats; ++r)
+            for (uint32_t b = 0; b < 8; ++b) {
+                const uint8_t* const in = ub + s.base + (uint64_t(r) * s.rep + uint64_t(b) * s.blk) * kBlock;
+                f4 lo, hi;
+                std::memcpy(&lo, in, sizeof lo);
+                std::memcpy(&hi, in + 16, sizeof hi);
+                float out;
+                if (red == Red::Add) {
+                    // The tree's pairs side by side: (v0+v1, v2+v3, v4+v5,
+                    // v6+v7), then ((v0+v1)+(v2+v3), (v4+v5)+(v6+v7)), then
+                    // their sum; no NaN here, so the order of each addition's
+                    // operands does not matter.
+                    const f4 s1 = __builtin_shuffle(lo, hi, i4{0, 2, 4, 6}) + __builtin_shuffle(lo, hi, i4{1, 3, 5, 7});
+                    const f4 s2 = __builtin_shuffle(s1, i4{0, 2, 0, 2}) + __builtin_shuffle(s1, i4{1, 3, 1, 3});
+                    out = s2[0] + s2[1];
+                } else {
+                    float v[8];
+                    std::memcpy(v, in, sizeof v);
+                    const i4 nan = (lo != lo) | (hi != hi);
+                    out = v[0];
+                    if ((nan[0] | nan[1] | nan[2] | nan[3]) == 0) {
+                        // No NaN: a later element replaces the choice only when
+                        // strictly beyond it, so a tie keeps the first.
+                        for (int k = 1; k < 8; ++k)
+                            out = red == Red::Max ? (v[k] > out ? v[k] : out) : (v[k] < out ? v[k] : out);
+                    } else {
+                        for (int k = 1; k < 8; ++k)
+                            if (std::isnan(out) ? !std::isnan(v[k]) : (red == Red::Max ? v[k] > out : v[k] < out))
+                                out = v[k];
+                    }
+                }
+                store(ub, dst + uint64_t(r) * sh.dst_rep * record + uint64_t(b) * 4, out);
+            }
+        return;
+    }
     const SlotOffsets at(s, p.per_repeat);
     with_type(d, [&](auto t) {
         using T = decltype(t);

@@ -88,7 +88,7 @@ struct Plan {
     }
     // Normal mode with every slot of a repeat active (a full mask, what most
     // instructions run under): a test of the mask words, no loop.
-    bool all_slots() const {
+    [[gnu::always_inline]] bool all_slots() const {
         if (counter) return false;
         const uint32_t bits = per_repeat > 128 ? 128 : per_repeat;
         const uint64_t lo = bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
@@ -111,7 +111,7 @@ struct Plan {
 // The plan of an instruction under the core's mask register. Inline, as
 // the spans and the record below: they run once per intrinsic call, and
 // pto-isa's headers issue many small ones (docs/speed.md).
-inline Plan plan(const Core& c, uint32_t repeat, int widest_bytes) {
+[[gnu::always_inline]] inline Plan plan(const Core& c, uint32_t repeat, int widest_bytes) {
     Plan p;
     p.per_repeat = static_cast<uint32_t>(kRepeatBytes) / widest_bytes;
     const VectorState& v = c.vec;
@@ -153,7 +153,7 @@ Plan unmasked(uint32_t repeat, int widest_bytes);
 
 // check_local of UB bytes, the passing case inline (check_local builds the
 // message and faults).
-inline void check_ub(const Core& c, uint64_t offset, uint64_t bytes, const char* op, const char* role,
+[[gnu::always_inline]] inline void check_ub(const Core& c, uint64_t offset, uint64_t bytes, const char* op, const char* role,
                      const SourceLoc& loc) {
     const uint64_t size = c.mem_size[static_cast<int>(Space::UB)];
     if (size != 0 && offset <= size && bytes <= size - offset) [[likely]]
@@ -172,7 +172,7 @@ inline Access record_span(const Core& c, uint32_t repeats, uint64_t base, uint64
 }
 
 // Faults when the operand's bytes under the plan leave UB; returns its span.
-inline Access span(const Core& c, const Plan& p, const Operand& o, const char* op, const char* role,
+[[gnu::always_inline]] inline Access span(const Core& c, const Plan& p, const Operand& o, const char* op, const char* role,
                    const SourceLoc& loc) {
     if (!p.any) return {Space::UB, 0, o.base, 0};
     uint64_t end = o.at(p.repeats - 1, p.last_slot) + o.size;
@@ -369,8 +369,21 @@ inline void store(uint8_t* ub, uint64_t at, T v) {
     std::memcpy(ub + at, &v, sizeof(T));
 }
 
+// What dispatch does with no subscriber (checkers, cost model, tracer) and
+// the launch going on: count the call and keep its location. Returns false
+// when the full record is wanted; the caller then builds and dispatches it.
+// pto-isa's headers issue many small instructions, and the record's
+// construction was a good part of each one's cost (docs/speed.md).
+[[gnu::always_inline]] inline bool dispatch_unrecorded(Core& c, const char* op, const SourceLoc& loc) {
+    if (::ptosim::detail::g_has_subscribers || (c.abandon && c.abandon->load(std::memory_order_relaxed))) return false;
+    ++c.ops;
+    c.last_loc = loc;
+    c.last_op = op;
+    return true;
+}
+
 // The record every vector intrinsic dispatches before it runs.
-inline OpRecord vector_record(const char* op, Dt d, const Plan& p, const SourceLoc& loc) {
+[[gnu::always_inline]] inline OpRecord vector_record(const char* op, Dt d, const Plan& p, const SourceLoc& loc) {
     OpRecord r;
     r.op = op;
     r.pipe = Pipe::V;

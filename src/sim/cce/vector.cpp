@@ -4,6 +4,7 @@
 #include "element_ops.hpp"
 #include "repeat.hpp"
 
+#include <ptosim/numerics.hpp>
 #include <ptosim/vmath.hpp>
 
 #include <bit>
@@ -29,10 +30,14 @@ Issued issue(const SourceLoc& loc, const char* op, Dt d, const Shape& sh, uint64
     Issued i{given ? *given : plan(c, sh.repeat, size), {dst, sh.dst_blk, sh.dst_rep, size},
              {s0, sh.src0_blk, sh.src0_rep, size}, {s1, sh.src1_blk, sh.src1_rep, size},
              c.mem[static_cast<int>(Space::UB)]};
+    const uint64_t dst_bytes = span(c, i.p, i.dst, op, "dst", loc).bytes;
+    const uint64_t s0_bytes = sources > 0 ? span(c, i.p, i.src0, op, sources > 1 ? "src0" : "src", loc).bytes : 0;
+    const uint64_t s1_bytes = sources > 1 ? span(c, i.p, i.src1, op, "src1", loc).bytes : 0;
+    if (dispatch_unrecorded(c, op, loc)) return i;
     OpRecord r = vector_record(op, d, i.p, loc);
-    r.write(Space::UB, dst, span(c, i.p, i.dst, op, "dst", loc).bytes);
-    if (sources > 0) r.read(Space::UB, s0, span(c, i.p, i.src0, op, sources > 1 ? "src0" : "src", loc).bytes);
-    if (sources > 1) r.read(Space::UB, s1, span(c, i.p, i.src1, op, "src1", loc).bytes);
+    r.write(Space::UB, dst, dst_bytes);
+    if (sources > 0) r.read(Space::UB, s0, s0_bytes);
+    if (sources > 1) r.read(Space::UB, s1, s1_bytes);
     dispatch(c, r);
     return i;
 }
@@ -79,6 +84,23 @@ void vbinary(const SourceLoc& loc, const char* op, Bin b, Dt d, uint64_t dst, ui
                     if constexpr (float_fast_v<decltype(bo)::value>) {
                         if (chunkable(d, a, uint64_t(n) * 4) && chunkable(d, c, uint64_t(n) * 4))
                             return float_chunks(d, a, c, 0.0f, n, FloatOp<decltype(bo)::value>{});
+                    }
+                }
+                // Half +, - and *: the row operation ptolab's own fp16 TADD,
+                // TSUB and TMUL use (numerics.hpp: in float, rounded once to
+                // half; F16C where the host has it). Bit-identical to
+                // binary<half>: the float result of two halves' sum or
+                // difference rounds to half as the exact one does (float
+                // holds more than twice half's 11 bits), a product is exact
+                // in float, and NaNs propagate alike.
+                if constexpr (std::is_same_v<T, half> && !std::is_same_v<decltype(bo), Bin>) {
+                    constexpr Bin B = decltype(bo)::value;
+                    if constexpr (B == Bin::Add || B == Bin::Sub || B == Bin::Mul) {
+                        if (chunkable(d, a, uint64_t(n) * 2) && chunkable(d, c, uint64_t(n) * 2))
+                            return half_binary_row(B == Bin::Add   ? RowBinary::Add
+                                                   : B == Bin::Sub ? RowBinary::Sub
+                                                                   : RowBinary::Mul,
+                                                   a, c, d, static_cast<int>(n));
                     }
                 }
                 for (uint64_t k = 0; k < n * sizeof(T); k += sizeof(T))
