@@ -100,13 +100,13 @@ TEST_F(Acl, InitWithConfigFile) {
 TEST_F(Acl, InitWithMissingConfigFile) {
     EXPECT_EQ(aclInit("/nonexistent/ptosim/acl.json"), ACL_ERROR_INVALID_FILE);
     EXPECT_MSG_HAS("/nonexistent/ptosim/acl.json");
-    EXPECT_EQ(aclrtSetDevice(0), ACL_ERROR_UNINITIALIZE);  // the failed init left ACL uninitialised
+    aclrtStream s = nullptr;
+    EXPECT_EQ(aclrtCreateStream(&s), ACL_ERROR_UNINITIALIZE);  // the failed init left ACL uninitialised
 }
 
 TEST_F(Acl, CallsBeforeInit) {
-    EXPECT_EQ(aclrtSetDevice(0), ACL_ERROR_UNINITIALIZE);
-    EXPECT_MSG_HAS("aclInit");
     EXPECT_EQ(aclrtResetDevice(0), ACL_ERROR_UNINITIALIZE);
+    EXPECT_MSG_HAS("aclInit");
     int32_t dev = -5;
     EXPECT_EQ(aclrtGetDevice(&dev), ACL_ERROR_UNINITIALIZE);
     aclrtStream s = nullptr;
@@ -120,6 +120,26 @@ TEST_F(Acl, CallsBeforeInit) {
     EXPECT_EQ(aclrtMemcpy(buf, 8, buf, 8, ACL_MEMCPY_HOST_TO_HOST), ACL_ERROR_UNINITIALIZE);
     EXPECT_EQ(aclrtMemset(buf, 8, 0, 8), ACL_ERROR_UNINITIALIZE);
     EXPECT_MSG_HAS("aclrtMemset");
+}
+
+// CANN's runtime starts at the first aclrtSetDevice without aclInit
+// (Huawei's mspti samples call aclInit after creating their stream; pto-isa's
+// tprefetch_async never calls it): streams and memory work, a later aclInit
+// succeeds once, and aclFinalize ends both.
+TEST_F(Acl, SetDeviceBeforeAclInitStartsTheRuntime) {
+    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS) << msg();
+    aclrtStream s = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&s), ACL_SUCCESS) << msg();
+    void* p = nullptr;
+    ASSERT_EQ(aclrtMalloc(&p, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS) << msg();
+    EXPECT_EQ(aclrtMemsetAsync(p, 64, 3, 64, s), ACL_SUCCESS) << msg();
+    EXPECT_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS) << msg();
+    EXPECT_EQ(aclInit(nullptr), ACL_SUCCESS) << msg();
+    EXPECT_EQ(aclInit(nullptr), ACL_ERROR_REPEAT_INITIALIZE);
+    EXPECT_EQ(aclrtFree(p), ACL_SUCCESS);
+    EXPECT_EQ(aclrtDestroyStream(s), ACL_SUCCESS);
+    EXPECT_EQ(aclFinalize(), ACL_SUCCESS);
+    EXPECT_EQ(aclrtMalloc(&p, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_UNINITIALIZE);
 }
 
 TEST_F(Acl, QueriesWorkBeforeInit) {

@@ -61,7 +61,8 @@ DeviceContext g_contexts[1024];
 
 struct State {
     std::mutex mu;
-    bool initialized = false;
+    bool initialized = false;  // by aclInit, or by an aclrtSetDevice before it
+    bool init_called = false;  // aclInit itself
     bool device_active[1024] = {};  // indexed by device id; count is capped below
     int last_set_device = kNoDevice;
     std::map<Stream*, int> acl_streams;  // streams from aclrtCreateStream -> device id
@@ -155,6 +156,16 @@ aclError require_init(const char* fn) {
     std::lock_guard lk(state().mu);
     if (!state().initialized)
         return fail(ACL_ERROR_UNINITIALIZE, std::string(fn) + ": ACL is not initialised; call aclInit(nullptr) first");
+    return ACL_SUCCESS;
+}
+
+// Starts the runtime: the SoC chosen, fork watching on. Under s.mu.
+aclError start_runtime(State& s, const char* fn) {
+    (void)Device::get();  // reports a bad PTO_SIM_SOC now rather than at the first launch
+    if (ptosim::Status st = ptosim::soc_env_status(); !st.ok()) return fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": " + st.message);
+    s.initialized = true;
+    g_initialized.store(true);
+    watch_forks();
     return ACL_SUCCESS;
 }
 
@@ -474,7 +485,7 @@ aclError aclInit(const char* configPath) {
         return fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, std::move(why));
     State& s = state();
     std::lock_guard lk(s.mu);
-    if (s.initialized)
+    if (s.init_called)
         return fail(ACL_ERROR_REPEAT_INITIALIZE,
                     "aclInit: ACL is already initialised; call aclInit once per process (or aclFinalize first)");
     if (configPath && *configPath) {
@@ -487,11 +498,9 @@ aclError aclInit(const char* configPath) {
         }
         std::fclose(f);
     }
-    (void)Device::get();  // reports a bad PTO_SIM_SOC now rather than at the first launch
-    if (ptosim::Status st = ptosim::soc_env_status(); !st.ok()) return fail(ACL_ERROR_INVALID_PARAM, "aclInit: " + st.message);
-    s.initialized = true;
-    g_initialized.store(true);
-    watch_forks();
+    if (!s.initialized)
+        if (aclError e = start_runtime(s, "aclInit")) return e;
+    s.init_called = true;
     return ACL_SUCCESS;
 }
 
@@ -510,6 +519,7 @@ aclError aclFinalize(void) {
         for (bool& a : s.device_active) a = false;
         s.last_set_device = kNoDevice;
         s.initialized = false;
+        s.init_called = false;
         g_initialized.store(false);
     }
     t_current_device = kNoDevice;
@@ -518,11 +528,19 @@ aclError aclFinalize(void) {
     return ACL_SUCCESS;
 }
 
+// The device is the judge: CANN's runtime starts at the first aclrtSetDevice
+// without aclInit (Huawei's MindStudio mspti samples set the device, create
+// a context and a stream, and only then call aclInit; pto-isa's
+// tprefetch_async testcase never calls it), so this one starts it too
+// (docs/acl.md, "aclInit").
 aclError aclrtSetDevice(int32_t deviceId) {
-    if (aclError e = require_init("aclrtSetDevice")) return e;
+    if (std::string why = ptosim::forked_child_error("aclrtSetDevice"); !why.empty())
+        return fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, std::move(why));
     if (aclError e = check_device_id("aclrtSetDevice", deviceId)) return e;
     State& s = state();
     std::lock_guard lk(s.mu);
+    if (!s.initialized)
+        if (aclError e = start_runtime(s, "aclrtSetDevice")) return e;
     s.device_active[deviceId] = true;
     s.last_set_device = deviceId;
     t_current_device = deviceId;
