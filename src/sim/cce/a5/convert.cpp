@@ -301,16 +301,18 @@ void vconvert(const SourceLoc& loc, const Cvt& c, VReg& dst, const VReg& src, co
             put_bits(out, i, db, convert_one(c, decode(c.from, get_bits(src, j, sb)), sat));
         }
     }
-    OpRecord r;
-    r.op = "vcvt";
-    r.pipe = Pipe::V;
-    r.dtype = name_of(c.to);
-    r.src_dtype = name_of(c.from);
-    r.loc = loc;
-    r.elements = n_active;
-    r.bytes = n_active * uint64_t(db) / 8;
-    r.flops = n_active;
-    dispatch(core_, r);
+    dispatch(core_, "vcvt", loc, [&] {
+        OpRecord r;
+        r.op = "vcvt";
+        r.pipe = Pipe::V;
+        r.dtype = name_of(c.to);
+        r.src_dtype = name_of(c.from);
+        r.loc = loc;
+        r.elements = n_active;
+        r.bytes = n_active * uint64_t(db) / 8;
+        r.flops = n_active;
+        return r;
+    });
     dst = out;
 }
 
@@ -337,15 +339,17 @@ void vtruncate(const SourceLoc& loc, Dt d, Round rnd, VReg& dst, const VReg& src
             }
         }
     });
-    OpRecord r;
-    r.op = "vtrc";
-    r.pipe = Pipe::V;
-    r.dtype = to_string(d);
-    r.loc = loc;
-    r.elements = n_active;
-    r.bytes = n_active * uint64_t(e);
-    r.flops = n_active;
-    dispatch(core(), r);
+    dispatch(core(), "vtrc", loc, [&] {
+        OpRecord r;
+        r.op = "vtrc";
+        r.pipe = Pipe::V;
+        r.dtype = to_string(d);
+        r.loc = loc;
+        r.elements = n_active;
+        r.bytes = n_active * uint64_t(e);
+        r.flops = n_active;
+        return r;
+    });
     dst = out;
 }
 
