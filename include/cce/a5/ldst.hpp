@@ -6,7 +6,7 @@
 
 namespace ptosim_cce {
 // The load distribution and the element width it names.
-inline ptosim::cce::a5::Ld ld_dist(Dist d, int& elem) {
+[[gnu::always_inline]] inline ptosim::cce::a5::Ld ld_dist(Dist d, int& elem) {
     using ptosim::cce::a5::Ld;
     switch (d) {
     case DIST_NORM: return Ld::Norm;
@@ -27,7 +27,7 @@ inline ptosim::cce::a5::Ld ld_dist(Dist d, int& elem) {
     default: return Ld::Unsupported;
     }
 }
-inline ptosim::cce::a5::St st_dist(DistVST d, int& elem) {
+[[gnu::always_inline]] inline ptosim::cce::a5::St st_dist(DistVST d, int& elem) {
     using ptosim::cce::a5::St;
     switch (d) {
     case VST_NORM_B8: elem = 1; return St::Norm;
@@ -48,15 +48,38 @@ inline uint64_t ub_at(__ubuf__ T* base, int64_t offset_elems) {
     return off(base) + static_cast<uint64_t>(offset_elems * static_cast<int64_t>(sizeof(T)));
 }
 template <class R, class T>
-inline void load(const where_t& w, R& dst, __ubuf__ T* base, int64_t offset, Dist d) {
+[[gnu::always_inline]] inline void load(const where_t& w, R& dst, __ubuf__ T* base, int64_t offset, Dist d) {
+    namespace a5 = ptosim::cce::a5;
+    // The light path (ptosim/cce_a5.hpp): an aligned NORM load inside UB;
+    // anything else, or a fault to raise, takes the full path.
+    if (d == DIST_NORM) {
+        const uint64_t ub = ub_at(base, offset);
+        if (ptosim::Core* c = a5::light_core(); c && ub % 32 == 0 && a5::light_in_ub(*c, ub, a5::kVL)) {
+            a5::light_pass(*c, "vlds", light_here(w));
+            light_copy(vr(dst).b, a5::light_ub(*c, ub), a5::kVL);
+            return;
+        }
+    }
     int elem = sizeof(T);
     const ptosim::cce::a5::Ld how = ld_dist(d, elem);
     ptosim::cce::a5::vload(here(w), "vlds", vr(dst), ub_at(base, offset), how, elem);
 }
 template <class R, class T>
-inline void store(const where_t& w, R& src, __ubuf__ T* base, int64_t offset, DistVST d, const vector_bool& m) {
+[[gnu::always_inline]] inline void store(const where_t& w, R& src, __ubuf__ T* base, int64_t offset, DistVST d, const vector_bool& m) {
+    namespace a5 = ptosim::cce::a5;
     int elem = sizeof(T);
-    const ptosim::cce::a5::St how = st_dist(d, elem);
+    const a5::St how = st_dist(d, elem);
+    // The light path: a NORM store of an active prefix inside UB.
+    if (how == a5::St::Norm) {
+        const uint64_t ub = ub_at(base, offset);
+        const int k = a5::active_prefix(m, elem);
+        if (ptosim::Core* c = k >= 0 ? a5::light_core() : nullptr;
+            c && (k == 0 || a5::light_in_ub(*c, ub, uint64_t(k) * elem))) {
+            a5::light_pass(*c, "vsts", light_here(w));
+            if (k > 0) light_copy(a5::light_ub(*c, ub), vr(src).b, size_t(k) * elem);
+            return;
+        }
+    }
     ptosim::cce::a5::vstore(here(w), "vsts", vr(src), ub_at(base, offset), how, elem, m);
 }
 }  // namespace ptosim_cce
@@ -64,14 +87,14 @@ inline void store(const where_t& w, R& src, __ubuf__ T* base, int64_t offset, Di
 // vlds(reg, base, offset, dist): the register from UB at base + offset elements.
 template <class R, class T>
     requires ptosim_cce::vreg_like<R>
-inline void vlds(R&& dst, __ubuf__ T* base, int64_t offset, Dist d,
+[[gnu::always_inline]] inline void vlds(R&& dst, __ubuf__ T* base, int64_t offset, Dist d,
                  ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
     ptosim_cce::load(w, dst, base, offset, d);
 }
 // vlds(reg, base, step, dist, POST_UPDATE): from UB at base, then base += step.
 template <class R, class T>
     requires ptosim_cce::vreg_like<R>
-inline void vlds(R&& dst, __ubuf__ T*& base, int64_t step, Dist d, PostUpdate,
+[[gnu::always_inline]] inline void vlds(R&& dst, __ubuf__ T*& base, int64_t step, Dist d, PostUpdate,
                  ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
     ptosim_cce::load(w, dst, base, 0, d);
     base += step;
@@ -79,13 +102,13 @@ inline void vlds(R&& dst, __ubuf__ T*& base, int64_t step, Dist d, PostUpdate,
 // vsts(reg, base, offset, dist, mask): the active elements to UB.
 template <class R, class T>
     requires ptosim_cce::vreg_like<R>
-inline void vsts(R&& src, __ubuf__ T* base, int64_t offset, DistVST d, const vector_bool& m,
+[[gnu::always_inline]] inline void vsts(R&& src, __ubuf__ T* base, int64_t offset, DistVST d, const vector_bool& m,
                  ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
     ptosim_cce::store(w, src, base, offset, d, m);
 }
 template <class R, class T>
     requires ptosim_cce::vreg_like<R>
-inline void vsts(R&& src, __ubuf__ T*& base, int64_t step, DistVST d, const vector_bool& m, PostUpdate,
+[[gnu::always_inline]] inline void vsts(R&& src, __ubuf__ T*& base, int64_t step, DistVST d, const vector_bool& m, PostUpdate,
                  ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
     ptosim_cce::store(w, src, base, 0, d, m);
     base += step;
