@@ -863,11 +863,19 @@ __global__ __aicore__ void vreg_light(__gm__ float* out, __gm__ uint16_t* out16,
         vmins(sh, sh, int16_t(-5), q, MODE_ZEROING);
         vmax(sh, sh, (vector_s16&)h, all16, MODE_ZEROING);
         vsts(sh, ub<int16_t>(kOut + 4096 * 4), 128, NORM_B16, all16);
+        // The unpacking loads and the packing store: out16[256..292) the low
+        // halves of a's first 36 halves widened, out16[384..512) b's bytes.
+        vector_u32 w32;
+        vlds(w32, ub<uint16_t>(kA), 0, UNPK_B16);
+        vsts(w32, ub<uint16_t>(kOut + 4096 * 4), 256, PK_B32, p2);
+        vector_u16 w16;
+        vlds(w16, ub<uint8_t>(kB), 0, UNPK_B8);
+        vsts(w16, ub<uint16_t>(kOut + 4096 * 4), 384, NORM_B16, all16);
     }
     ops[0] = get_sys_cnt() - start;
     v_to_mte3();
     out_to(out, kOut, 1024);
-    out_to(out16, kOut + 4096 * 4, 256);
+    out_to(out16, kOut + 4096 * 4, 512);
 }
 
 extern "C" void launch_vreg_add_f32(float* out, float* a, float* b, uint32_t n, void* s) {

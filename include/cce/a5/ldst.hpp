@@ -60,6 +60,25 @@ template <class R, class T>
             return;
         }
     }
+    // UNPK_B8/B16/B32: 128 bytes, element i into the low half of slot i of
+    // twice the width, the high half zero.
+    if (d == DIST_UNPK_B8 || d == DIST_UNPK_B16 || d == DIST_UNPK_B32) {
+        const uint64_t ub = ub_at(base, offset);
+        if (ptosim::Core* c = a5::light_core(); c && a5::light_in_ub(*c, ub, a5::kVL / 2)) {
+            a5::light_pass(*c, "vlds", light_here(w));
+            const uint8_t* from = a5::light_ub(*c, ub);
+            uint8_t* to = vr(dst).b;
+            const auto unpack = [&](auto zero) {
+                constexpr int e = sizeof(zero);
+                __builtin_memset(to, 0, a5::kVL);
+                for (int i = 0; i < a5::kVL / 2 / e; ++i) __builtin_memcpy(to + 2 * i * e, from + i * e, e);
+            };
+            if (d == DIST_UNPK_B8) unpack(uint8_t{});
+            else if (d == DIST_UNPK_B16) unpack(uint16_t{});
+            else unpack(uint32_t{});
+            return;
+        }
+    }
     int elem = sizeof(T);
     const ptosim::cce::a5::Ld how = ld_dist(d, elem);
     ptosim::cce::a5::vload(here(w), "vlds", vr(dst), ub_at(base, offset), how, elem);
@@ -77,6 +96,25 @@ template <class R, class T>
             c && (k == 0 || a5::light_in_ub(*c, ub, uint64_t(k) * elem))) {
             a5::light_pass(*c, "vsts", light_here(w));
             if (k > 0) light_copy(a5::light_ub(*c, ub), vr(src).b, size_t(k) * elem);
+            return;
+        }
+    }
+    // PK_B16/B32/B64 of an active prefix: the low half of each element, packed.
+    if (how == a5::St::Pk) {
+        const uint64_t ub = ub_at(base, offset);
+        const int k = a5::active_prefix(m, elem);
+        if (ptosim::Core* c = k >= 0 ? a5::light_core() : nullptr;
+            c && (k == 0 || a5::light_in_ub(*c, ub, uint64_t(k) * elem / 2))) {
+            a5::light_pass(*c, "vsts", light_here(w));
+            uint8_t* to = a5::light_ub(*c, ub);
+            const uint8_t* from = vr(src).b;
+            const auto pack = [&](auto half) {
+                constexpr int h = sizeof(half);
+                for (int i = 0; i < k; ++i) __builtin_memcpy(to + i * h, from + 2 * i * h, h);
+            };
+            if (elem == 2) pack(uint8_t{});
+            else if (elem == 4) pack(uint16_t{});
+            else pack(uint32_t{});
             return;
         }
     }
