@@ -49,6 +49,7 @@ void launch_vreg_store_classes(uint8_t*, uint8_t*, uint8_t*, uint8_t*, void*);
 void launch_vreg_squeeze(int32_t*, int32_t*, int16_t*, void*);
 void launch_vreg_squeeze_unpaired(int32_t*, void*);
 void launch_vreg_light(float*, uint16_t*, int64_t*, float*, float*, void*);
+void launch_vreg_extremes(uint32_t*, float*, void*);
 }
 
 namespace {
@@ -834,4 +835,40 @@ TEST_F(Vreg, LightPathsGiveTheFullPathsBitsAndInstructionCount) {
     // The packing store wrote its 36 halves and nothing past them.
     EXPECT_EQ(full.out16[291], uint16_t(std::bit_cast<uint32_t>(a[17]) >> 16));  // half 35 of a
     EXPECT_EQ(full.out16[292], 0);  // UB as the launch left it
+}
+
+// vcmax/vcmin over an active prefix (a5-vreg.md, "Arithmetic", reduce): the
+// first NaN wins with its index; otherwise the extreme value at its first
+// index, and a maximum of zero is +0 when any of the zeros is +0. Register
+// 0: a tie and a NaN past the prefix; 1: NaNs at 9 and 30; 2: zeros of both
+// signs as the maximum (-0 first); 3: only -0 and negatives, -0 twice.
+TEST_F(Vreg, ReductionsOfAPrefixKeepTheFirstNaNAndTheZerosSign) {
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    std::vector<float> a(256);
+    for (int i = 0; i < 256; ++i) a[i] = -1.0f - 0.25f * static_cast<float>((i * 29) % 53);
+    a[12] = a[40] = 7.5f;
+    a[2] = a[50] = -40.0f;
+    a[61] = nan;
+    a[64 + 9] = nan;
+    a[64 + 30] = -nan;
+    a[128 + 5] = -0.0f, a[128 + 17] = 0.0f, a[128 + 33] = -0.0f;
+    a[192 + 8] = -0.0f, a[192 + 44] = -0.0f;
+    uint32_t* out = device(std::vector<uint32_t>(512, 0xdead));
+    launch_vreg_extremes(out, device(a), stream);
+    const std::vector<uint32_t> r = back(out, 512);
+    const auto bits = [](float f) { return std::bit_cast<uint32_t>(f); };
+    EXPECT_EQ(r[0], bits(7.5f));
+    EXPECT_EQ(r[1], 12u);
+    EXPECT_EQ(r[64], bits(-40.0f));
+    EXPECT_EQ(r[65], 2u);
+    EXPECT_EQ(r[128], bits(a[64 + 9]));
+    EXPECT_EQ(r[129], 9u);
+    EXPECT_EQ(r[128 + 64], bits(a[64 + 9]));
+    EXPECT_EQ(r[128 + 65], 9u);
+    EXPECT_EQ(r[256], bits(0.0f));  // +0 although -0 came first
+    EXPECT_EQ(r[257], 5u);
+    EXPECT_EQ(r[384], bits(-0.0f));
+    EXPECT_EQ(r[385], 8u);
+    for (int k = 0; k < 4; ++k)
+        for (int i = 2; i < 64; ++i) EXPECT_EQ(r[128 * k + i], 0u) << k << " " << i;
 }

@@ -878,6 +878,28 @@ __global__ __aicore__ void vreg_light(__gm__ float* out, __gm__ uint16_t* out16,
     out_to(out16, kOut + 4096 * 4, 512);
 }
 
+// vcmax and vcmin of four registers (a: 256 floats) over their first 60
+// elements: out[4 * r + 0/1] the maximum's bits and index, out[4 * r + 2/3]
+// the minimum's.
+__global__ __aicore__ void vreg_extremes(__gm__ uint32_t* out, __gm__ float* a) {
+    in(kA, a, 256);
+    mte2_to_v();
+    __VEC_SCOPE__ {
+        vector_f32 x, y;
+        const vector_bool all = pset_b32(PAT_ALL);
+        for (int r = 0; r < 4; ++r) {
+            uint32_t sixty = 60;
+            vlds(x, ub<float>(kA), r * 64, NORM);
+            vcmax(y, x, plt_b32(sixty), MODE_ZEROING);
+            vsts(y, ub<float>(kOut), r * 128, NORM_B32, all);
+            vcmin(y, x, plt_b32(sixty), MODE_ZEROING);
+            vsts(y, ub<float>(kOut), r * 128 + 64, NORM_B32, all);
+        }
+    }
+    v_to_mte3();
+    out_to(out, kOut, 512);
+}
+
 extern "C" void launch_vreg_add_f32(float* out, float* a, float* b, uint32_t n, void* s) {
     vreg_add_f32<<<1, nullptr, s>>>(out, a, b, n);
 }
@@ -951,3 +973,4 @@ extern "C" void launch_vreg_squeeze_unpaired(int32_t* out, void* s) { vreg_squee
 extern "C" void launch_vreg_light(float* out, uint16_t* out16, int64_t* ops, float* a, float* b, void* s) {
     vreg_light<<<1, nullptr, s>>>(out, out16, ops, a, b);
 }
+extern "C" void launch_vreg_extremes(uint32_t* out, float* a, void* s) { vreg_extremes<<<1, nullptr, s>>>(out, a); }

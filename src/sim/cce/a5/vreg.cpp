@@ -491,6 +491,42 @@ void vreduce(const SourceLoc& loc, const char* op, Red how, Dt d, VReg& dst, con
             // integer of the element's width; without an active element,
             // -inf (+inf for the minimum) and index 0 (asc-devkit
             // asc_reduce_max.md / asc_reduce_min.md).
+            if constexpr (std::is_same_v<T, float>) {
+                if (prefix > 0) {
+                    // The loop below over a float prefix, in passes without
+                    // its branches: the first NaN if any; else the extreme
+                    // value, its first index, and for a maximum of zero +0
+                    // when any of the zeros is +0 (the loop's max(-0, +0)).
+                    float v[kVL / 4];
+                    std::memcpy(v, a.b, kVL);
+                    int nan_at = -1;
+                    for (int i = 0; i < prefix && nan_at < 0; ++i)
+                        if (v[i] != v[i]) nan_at = i;
+                    uint64_t idx = 0;
+                    float acc;
+                    if (nan_at >= 0) {
+                        acc = v[nan_at];
+                        idx = uint64_t(nan_at);
+                    } else {
+                        float m = v[0];
+                        if (how == Red::Max)
+                            for (int i = 1; i < prefix; ++i) m = v[i] > m ? v[i] : m;
+                        else
+                            for (int i = 1; i < prefix; ++i) m = v[i] < m ? v[i] : m;
+                        int first = 0;
+                        while (v[first] != m) ++first;
+                        idx = uint64_t(first);
+                        acc = v[first];
+                        if (how == Red::Max && m == 0.0f)
+                            for (int i = first; i < prefix; ++i)
+                                if (v[i] == 0.0f && !std::signbit(v[i])) acc = 0.0f;
+                    }
+                    store(out.b, 0, acc);
+                    std::memcpy(out.b + sizeof(T), &idx, sizeof(T));
+                    dst = out;
+                    return;
+                }
+            }
             T acc;
             if constexpr (is_float_v<T>) acc = from_double<T>(how == Red::Max ? -INFINITY : INFINITY);
             else acc = how == Red::Max ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
