@@ -500,19 +500,27 @@ void vreduce(const SourceLoc& loc, const char* op, Red how, Dt d, VReg& dst, con
                     float v[kVL / 4];
                     std::memcpy(v, a.b, kVL);
                     int nan_at = -1;
-                    for (int i = 0; i < prefix && nan_at < 0; ++i)
-                        if (v[i] != v[i]) nan_at = i;
+                    bool any_nan = false;
+                    for (int i = 0; i < prefix; ++i) any_nan |= v[i] != v[i];
+                    if (any_nan)
+                        for (int i = 0; i < prefix && nan_at < 0; ++i)
+                            if (v[i] != v[i]) nan_at = i;
                     uint64_t idx = 0;
                     float acc;
                     if (nan_at >= 0) {
                         acc = v[nan_at];
                         idx = uint64_t(nan_at);
                     } else {
-                        float m = v[0];
+                        // The extreme value in eight lanes (exact in any
+                        // order without NaNs; only its value is used).
+                        float lane[8];
+                        for (float& l : lane) l = v[0];
                         if (how == Red::Max)
-                            for (int i = 1; i < prefix; ++i) m = v[i] > m ? v[i] : m;
+                            for (int i = 1; i < prefix; ++i) lane[i & 7] = v[i] > lane[i & 7] ? v[i] : lane[i & 7];
                         else
-                            for (int i = 1; i < prefix; ++i) m = v[i] < m ? v[i] : m;
+                            for (int i = 1; i < prefix; ++i) lane[i & 7] = v[i] < lane[i & 7] ? v[i] : lane[i & 7];
+                        float m = lane[0];
+                        for (int j = 1; j < 8; ++j) m = how == Red::Max ? (lane[j] > m ? lane[j] : m) : (lane[j] < m ? lane[j] : m);
                         int first = 0;
                         while (v[first] != m) ++first;
                         idx = uint64_t(first);
