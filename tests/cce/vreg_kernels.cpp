@@ -784,7 +784,8 @@ extern "C" void launch_vreg_unwritten(float* out, void* s) { vreg_unwritten<<<1,
 // under prefix, empty and non-prefix masks, zeroing and merging: float
 // arithmetic with NaN and signed zeros among the inputs (a, b: 128 floats),
 // 32- and 16-bit integers that wrap, scalar forms, vci both ways, pset and
-// plt, NORM loads and stores. out[0..1024) 32-bit results, out16 the 16-bit
+// plt, NORM, unpacking and broadcasting loads, NORM and packing stores.
+// out[0..1280) 32-bit results, out16 the 16-bit
 // ones; ops[0] the instructions the core counted between its two reads of
 // the system counter.
 __global__ __aicore__ void vreg_light(__gm__ float* out, __gm__ uint16_t* out16, __gm__ int64_t* ops,
@@ -848,6 +849,12 @@ __global__ __aicore__ void vreg_light(__gm__ float* out, __gm__ uint16_t* out16,
         vadds(u, u, 0xfffffff0u, half_m, MODE_MERGING);
         vmaxs(u, u, 0x80000000u, p2, MODE_ZEROING);
         vsts(u, ub<uint32_t>(kOut), at + 192, NORM_B32, all);
+        // Broadcasts: element 5 of a everywhere, then a's second block in every block.
+        vector_f32 bb;
+        vlds(bb, ub<float>(kA), 5, BRC_B32);
+        vsts(bb, ub<float>(kOut), at + 256, NORM_B32, all);
+        vlds(bb, ub<float>(kA), 8, BLK);
+        vsts(bb, ub<float>(kOut), at + 320, NORM_B32, all);
         // 16-bit: 128 elements a register.
         vector_u16 h, g;
         vector_s16 sh;
@@ -874,7 +881,7 @@ __global__ __aicore__ void vreg_light(__gm__ float* out, __gm__ uint16_t* out16,
     }
     ops[0] = get_sys_cnt() - start;
     v_to_mte3();
-    out_to(out, kOut, 1024);
+    out_to(out, kOut, 1280);
     out_to(out16, kOut + 4096 * 4, 512);
 }
 

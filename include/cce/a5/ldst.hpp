@@ -60,6 +60,30 @@ template <class R, class T>
             return;
         }
     }
+    // BRC_B8/B16/B32: one element in every slot; BLK: one 32-byte block in
+    // every block.
+    if (d == DIST_BRC_B8 || d == DIST_BRC_B16 || d == DIST_BRC_B32 || d == DIST_BLK) {
+        const uint64_t ub = ub_at(base, offset);
+        const int e = d == DIST_BRC_B8 ? 1 : d == DIST_BRC_B16 ? 2 : d == DIST_BRC_B32 ? 4 : 32;
+        if (ptosim::Core* c = a5::light_core(); c && a5::light_in_ub(*c, ub, uint64_t(e))) {
+            a5::light_pass(*c, "vlds", light_here(w));
+            const uint8_t* from = a5::light_ub(*c, ub);
+            uint8_t* to = vr(dst).b;
+            const auto fill = [&](auto unit) {
+                decltype(unit) v;
+                __builtin_memcpy(&v, from, sizeof(v));
+                for (int i = 0; i < a5::kVL / int(sizeof(v)); ++i) __builtin_memcpy(to + i * sizeof(v), &v, sizeof(v));
+            };
+            struct block {
+                uint64_t q[4];
+            };
+            if (e == 1) fill(uint8_t{});
+            else if (e == 2) fill(uint16_t{});
+            else if (e == 4) fill(uint32_t{});
+            else fill(block{});
+            return;
+        }
+    }
     // UNPK_B8/B16/B32: 128 bytes, element i into the low half of slot i of
     // twice the width, the high half zero.
     if (d == DIST_UNPK_B8 || d == DIST_UNPK_B16 || d == DIST_UNPK_B32) {
