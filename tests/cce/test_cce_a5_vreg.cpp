@@ -805,13 +805,13 @@ TEST_F(Vreg, LightPathsGiveTheFullPathsBitsAndInstructionCount) {
                                         },
                                         false)
                                   : -1;
-        float* out = device(std::vector<float>(1280, -5.0f));
+        float* out = device(std::vector<float>(1536, -5.0f));
         uint16_t* out16 = device(std::vector<uint16_t>(512, 7));
         int64_t* ops = device(std::vector<int64_t>(1, -1));
         launch_vreg_light(out, out16, ops, device(a), device(b), stream);
-        const std::vector<float> f = back(out, 1280);
-        r.out.resize(1280);
-        std::memcpy(r.out.data(), f.data(), 4 * 1280);
+        const std::vector<float> f = back(out, 1536);
+        r.out.resize(1536);
+        std::memcpy(r.out.data(), f.data(), 4 * 1536);
         r.out16 = back(out16, 512);
         r.ops = back(ops, 1)[0];
         if (subscribed) {
@@ -823,7 +823,7 @@ TEST_F(Vreg, LightPathsGiveTheFullPathsBitsAndInstructionCount) {
     const LightRun light = run(false), full = run(true);
     EXPECT_GT(light.ops, 60);
     EXPECT_EQ(light.ops, full.ops);
-    for (int i = 0; i < 1280; ++i) EXPECT_EQ(light.out[i], full.out[i]) << "32-bit result " << i;
+    for (int i = 0; i < 1536; ++i) EXPECT_EQ(light.out[i], full.out[i]) << "32-bit result " << i;
     for (int i = 0; i < 512; ++i) EXPECT_EQ(light.out16[i], full.out16[i]) << "16-bit result " << i;
     // And the full path's bits are the arithmetic's: the sum, a NaN kept.
     for (int i = 0; i < 64; ++i) {
@@ -836,6 +836,12 @@ TEST_F(Vreg, LightPathsGiveTheFullPathsBitsAndInstructionCount) {
     for (int i = 0; i < 64; ++i) {
         EXPECT_EQ(full.out[1152 + i], std::bit_cast<uint32_t>(a[5])) << i;
         EXPECT_EQ(full.out[1216 + i], std::bit_cast<uint32_t>(a[8 + i % 8])) << i;
+    }
+    // The conversions: the odd halves, the even ones zero; back to float.
+    for (int i = 0; i < 64; ++i) {
+        const uint16_t h = ptosim::float_to_half_bits(a[64 + i]);
+        EXPECT_EQ(full.out[1280 + i], uint32_t(h) << 16) << i;
+        EXPECT_EQ(full.out[1344 + i], std::bit_cast<uint32_t>(ptosim::half_bits_to_float(h))) << i;
     }
     // The packing store wrote its 36 halves and nothing past them.
     EXPECT_EQ(full.out16[291], uint16_t(std::bit_cast<uint32_t>(a[17]) >> 16));  // half 35 of a

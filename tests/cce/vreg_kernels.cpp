@@ -785,7 +785,7 @@ extern "C" void launch_vreg_unwritten(float* out, void* s) { vreg_unwritten<<<1,
 // arithmetic with NaN and signed zeros among the inputs (a, b: 128 floats),
 // 32- and 16-bit integers that wrap, scalar forms, vci both ways, pset and
 // plt, NORM, unpacking and broadcasting loads, NORM and packing stores.
-// out[0..1280) 32-bit results, out16 the 16-bit
+// out[0..1536) 32-bit results, out16 the 16-bit
 // ones; ops[0] the instructions the core counted between its two reads of
 // the system counter.
 __global__ __aicore__ void vreg_light(__gm__ float* out, __gm__ uint16_t* out16, __gm__ int64_t* ops,
@@ -855,6 +855,16 @@ __global__ __aicore__ void vreg_light(__gm__ float* out, __gm__ uint16_t* out16,
         vsts(bb, ub<float>(kOut), at + 256, NORM_B32, all);
         vlds(bb, ub<float>(kA), 8, BLK);
         vsts(bb, ub<float>(kOut), at + 320, NORM_B32, all);
+        // float <-> half: a's second half narrowed into the odd halves, then
+        // widened back from them; a partial mask takes the full path.
+        vector_f16 hh;
+        vcvt(hh, x2, all, RS_DISABLE, PART_ODD);
+        vsts((vector_f32&)hh, ub<float>(kOut), at + 384, NORM_B32, all);
+        vector_f32 ff;
+        vcvt(ff, hh, pset_b16(PAT_ALL), PART_ODD);
+        vsts(ff, ub<float>(kOut), at + 448, NORM_B32, all);
+        vcvt(hh, x, p2, PART_EVEN);
+        vsts((vector_f32&)hh, ub<float>(kOut), at + 512, NORM_B32, all);
         // 16-bit: 128 elements a register.
         vector_u16 h, g;
         vector_s16 sh;
@@ -881,7 +891,7 @@ __global__ __aicore__ void vreg_light(__gm__ float* out, __gm__ uint16_t* out16,
     }
     ops[0] = get_sys_cnt() - start;
     v_to_mte3();
-    out_to(out, kOut, 1280);
+    out_to(out, kOut, 1536);
     out_to(out16, kOut + 4096 * 4, 512);
 }
 

@@ -92,14 +92,20 @@ template <class R, class T>
             a5::light_pass(*c, "vlds", light_here(w));
             const uint8_t* from = a5::light_ub(*c, ub);
             uint8_t* to = vr(dst).b;
-            const auto unpack = [&](auto zero) {
-                constexpr int e = sizeof(zero);
-                __builtin_memset(to, 0, a5::kVL);
-                for (int i = 0; i < a5::kVL / 2 / e; ++i) __builtin_memcpy(to + 2 * i * e, from + i * e, e);
+            // Zero-extending each element to twice its width writes the
+            // zero high half with it.
+            const auto unpack = [&](auto narrow, auto wide) {
+                using N = decltype(narrow);
+                using W = decltype(wide);
+                N in[a5::kVL / 2 / sizeof(N)];
+                W out[a5::kVL / sizeof(W)];
+                light_copy(in, from, sizeof(in));
+                for (size_t i = 0; i < sizeof(out) / sizeof(W); ++i) out[i] = static_cast<W>(in[i]);
+                light_copy(to, out, sizeof(out));
             };
-            if (d == DIST_UNPK_B8) unpack(uint8_t{});
-            else if (d == DIST_UNPK_B16) unpack(uint16_t{});
-            else unpack(uint32_t{});
+            if (d == DIST_UNPK_B8) unpack(uint8_t{}, uint16_t{});
+            else if (d == DIST_UNPK_B16) unpack(uint16_t{}, uint32_t{});
+            else unpack(uint32_t{}, uint64_t{});
             return;
         }
     }
@@ -132,13 +138,19 @@ template <class R, class T>
             a5::light_pass(*c, "vsts", light_here(w));
             uint8_t* to = a5::light_ub(*c, ub);
             const uint8_t* from = vr(src).b;
-            const auto pack = [&](auto half) {
-                constexpr int h = sizeof(half);
-                for (int i = 0; i < k; ++i) __builtin_memcpy(to + i * h, from + 2 * i * h, h);
+            // The low half of each element is its truncation (little-endian host).
+            const auto pack = [&](auto half, auto whole) {
+                using H = decltype(half);
+                using W = decltype(whole);
+                W in[a5::kVL / sizeof(W)];
+                H out[a5::kVL / sizeof(W)];
+                light_copy(in, from, a5::kVL);
+                for (int i = 0; i < k; ++i) out[i] = static_cast<H>(in[i]);
+                if (k > 0) light_copy(to, out, size_t(k) * sizeof(H));
             };
-            if (elem == 2) pack(uint8_t{});
-            else if (elem == 4) pack(uint16_t{});
-            else pack(uint32_t{});
+            if (elem == 2) pack(uint8_t{}, uint16_t{});
+            else if (elem == 4) pack(uint16_t{}, uint32_t{});
+            else pack(uint32_t{}, uint64_t{});
             return;
         }
     }

@@ -82,12 +82,13 @@ using elem_of = typename elem_of_t<R>::type;
     return here(w);
 #endif
 }
-// A whole register's 256 bytes, in 16-byte moves the compiler keeps inline.
+// Up to a register's 256 bytes; a multiple of 16 in 16-byte moves the
+// compiler keeps inline (it calls memcpy for a large copy otherwise).
 [[gnu::always_inline]] inline void light_copy(void* to, const void* from, size_t bytes) {
     auto* t = static_cast<uint8_t*>(to);
     auto* f = static_cast<const uint8_t*>(from);
-    if (bytes == ptosim::cce::a5::kVL) {
-        for (int i = 0; i < ptosim::cce::a5::kVL; i += 16) {
+    if (bytes % 16 == 0) {
+        for (size_t i = 0; i < bytes; i += 16) {
             uint64_t v[2];
             __builtin_memcpy(v, f + i, 16);
             __builtin_memcpy(t + i, v, 16);
