@@ -805,14 +805,14 @@ TEST_F(Vreg, LightPathsGiveTheFullPathsBitsAndInstructionCount) {
                                         },
                                         false)
                                   : -1;
-        float* out = device(std::vector<float>(1536, -5.0f));
-        uint16_t* out16 = device(std::vector<uint16_t>(512, 7));
+        float* out = device(std::vector<float>(1792, -5.0f));
+        uint16_t* out16 = device(std::vector<uint16_t>(640, 7));
         int64_t* ops = device(std::vector<int64_t>(1, -1));
         launch_vreg_light(out, out16, ops, device(a), device(b), stream);
-        const std::vector<float> f = back(out, 1536);
-        r.out.resize(1536);
-        std::memcpy(r.out.data(), f.data(), 4 * 1536);
-        r.out16 = back(out16, 512);
+        const std::vector<float> f = back(out, 1792);
+        r.out.resize(1792);
+        std::memcpy(r.out.data(), f.data(), 4 * 1792);
+        r.out16 = back(out16, 640);
         r.ops = back(ops, 1)[0];
         if (subscribed) {
             ptosim::unsubscribe(id);
@@ -823,8 +823,8 @@ TEST_F(Vreg, LightPathsGiveTheFullPathsBitsAndInstructionCount) {
     const LightRun light = run(false), full = run(true);
     EXPECT_GT(light.ops, 60);
     EXPECT_EQ(light.ops, full.ops);
-    for (int i = 0; i < 1536; ++i) EXPECT_EQ(light.out[i], full.out[i]) << "32-bit result " << i;
-    for (int i = 0; i < 512; ++i) EXPECT_EQ(light.out16[i], full.out16[i]) << "16-bit result " << i;
+    for (int i = 0; i < 1792; ++i) EXPECT_EQ(light.out[i], full.out[i]) << "32-bit result " << i;
+    for (int i = 0; i < 640; ++i) EXPECT_EQ(light.out16[i], full.out16[i]) << "16-bit result " << i;
     // And the full path's bits are the arithmetic's: the sum, a NaN kept.
     for (int i = 0; i < 64; ++i) {
         const float s = a[i] + b[i];
@@ -846,6 +846,11 @@ TEST_F(Vreg, LightPathsGiveTheFullPathsBitsAndInstructionCount) {
     // The packing store wrote its 36 halves and nothing past them.
     EXPECT_EQ(full.out16[291], uint16_t(std::bit_cast<uint32_t>(a[17]) >> 16));  // half 35 of a
     EXPECT_EQ(full.out16[292], 0);  // UB as the launch left it
+    // The gathers: a reversed under a prefix of 36, the rest zero; the
+    // scatter of repeated indices: the last of them stays.
+    for (int i = 0; i < 64; ++i)
+        EXPECT_EQ(full.out[1536 + i], i < 36 ? std::bit_cast<uint32_t>(a[63 - i]) : 0u) << i;
+    for (int i = 0; i < 21; ++i) EXPECT_EQ(full.out[1664 + i], std::bit_cast<uint32_t>(a[64 + (i < 20 ? i : 63)])) << i;
 }
 
 // vcmax/vcmin over an active prefix (a5-vreg.md, "Arithmetic", reduce): the

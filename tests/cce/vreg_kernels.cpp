@@ -784,8 +784,8 @@ extern "C" void launch_vreg_unwritten(float* out, void* s) { vreg_unwritten<<<1,
 // under prefix, empty and non-prefix masks, zeroing and merging: float
 // arithmetic with NaN and signed zeros among the inputs (a, b: 128 floats),
 // 32- and 16-bit integers that wrap, scalar forms, vci both ways, pset and
-// plt, NORM, unpacking and broadcasting loads, NORM and packing stores.
-// out[0..1536) 32-bit results, out16 the 16-bit
+// plt, NORM, unpacking and broadcasting loads, NORM and packing stores,
+// gathers and scatters. out[0..1792) 32-bit results, out16 the 16-bit
 // ones; ops[0] the instructions the core counted between its two reads of
 // the system counter.
 __global__ __aicore__ void vreg_light(__gm__ float* out, __gm__ uint16_t* out16, __gm__ int64_t* ops,
@@ -888,11 +888,29 @@ __global__ __aicore__ void vreg_light(__gm__ float* out, __gm__ uint16_t* out16,
         vector_u16 w16;
         vlds(w16, ub<uint8_t>(kB), 0, UNPK_B8);
         vsts(w16, ub<uint16_t>(kOut + 4096 * 4), 384, NORM_B16, all16);
+        // Gathers and scatters: reversed indices under a prefix and a
+        // non-prefix mask (out[1536..1664)); repeated indices, the later
+        // element staying (out[1664..1728)); 16-bit elements with 16-bit
+        // indices (out16[512..640)).
+        vector_u32 rev, upto20;
+        vci(rev, 0u, DEC_ORDER);  // 63 - i
+        vci(upto20, 0u, INC_ORDER);
+        vmins(upto20, upto20, 20u, all, MODE_ZEROING);
+        vector_f32 gg;
+        vgather2(gg, ub<float>(kA), rev, p2);
+        vsts(gg, ub<float>(kOut), 1536, NORM_B32, all);
+        vgather2(gg, ub<float>(kB), rev, m3);
+        vsts(gg, ub<float>(kOut), 1600, NORM_B32, all);
+        vscatter(x2, ub<float>(kOut + 1664 * 4), upto20, p1);
+        vscatter(y2, ub<float>(kOut + 1664 * 4), rev, none);
+        vector_u16 rev16;
+        vci(rev16, uint16_t(0), DEC_ORDER);  // 127 - i
+        vscatter(g, ub<uint16_t>(kOut + 4096 * 4 + 512 * 2), rev16, q);
     }
     ops[0] = get_sys_cnt() - start;
     v_to_mte3();
-    out_to(out, kOut, 1536);
-    out_to(out16, kOut + 4096 * 4, 512);
+    out_to(out, kOut, 1792);
+    out_to(out16, kOut + 4096 * 4, 640);
 }
 
 // vcmax and vcmin of four registers (a: 256 floats) over their first 60
