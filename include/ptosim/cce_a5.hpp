@@ -23,6 +23,63 @@ struct Pred {
     bool lane(int byte) const { return (b[byte >> 3] >> (byte & 7) & 1) != 0; }
 };
 
+// Predicates whose byte lanes are a prefix, [0, lanes) on and the rest off:
+// pset's PAT_ALL/PAT_VLn and plt make them, and they are by far the most
+// frequent masks, so the register families take a whole-register path for
+// them (the same elements in the same order, the same results).
+inline void set_prefix(Pred& p, int lanes) {
+    __builtin_memset(p.b, 0, sizeof(p.b));
+    __builtin_memset(p.b, 0xFF, static_cast<size_t>(lanes >> 3));
+    if (lanes & 7) p.b[lanes >> 3] = static_cast<uint8_t>((1u << (lanes & 7)) - 1);
+}
+
+// k when exactly the elements [0, k) of `elem` bytes are active, else -1.
+// An element is active by its first lane, so a prefix of `lanes` lanes
+// covers ceil(lanes / elem) elements.
+inline int active_prefix(const Pred& p, int elem) {
+    uint64_t w[4];
+    static_assert(sizeof(w) == sizeof(p.b));
+    __builtin_memcpy(w, p.b, sizeof(w));
+    int lanes = 0, i = 0;
+    while (i < 4 && w[i] == ~uint64_t(0)) lanes += 64, ++i;
+    if (i < 4) {
+        const uint64_t v = w[i];
+        const int ones = __builtin_ctzll(~v);
+        if ((v >> ones) != 0) return -1;
+        lanes += ones;
+        for (++i; i < 4; ++i)
+            if (w[i] != 0) return -1;
+    }
+    return (lanes + elem - 1) / elem;
+}
+
+// The light path of a register instruction (docs/intrinsics/a5-vreg.md,
+// "Speed"). With nothing subscribed to the dispatch point (no checker, cost
+// model, trace or profile), the record an instruction would pass is read by
+// nobody: the kernel-side code of the most frequent forms (NORM loads and
+// stores, plt/pset, float arithmetic under a prefix predicate) passes the
+// dispatch point as ptosim::dispatch does, counting the instruction and
+// naming it as the core's last call, without building a record, and
+// computes in place. light_core() is the core, or nullptr when the full path
+// must run (a subscriber, or an abandoned launch, whose stop it raises).
+inline Core* light_core() {
+    if (detail::g_has_subscribers) return nullptr;
+    Core& c = core();
+    if (c.abandon && c.abandon->load(std::memory_order_relaxed)) return nullptr;
+    return &c;
+}
+inline void light_pass(Core& c, const char* op, const SourceLoc& loc) {
+    ++c.ops;
+    c.last_loc = loc;
+    c.last_op = op;
+}
+// [ub, ub + bytes) inside the core's UB: what check_local lets pass.
+inline bool light_in_ub(const Core& c, uint64_t ub, uint64_t bytes) {
+    const uint64_t size = c.mem_size[static_cast<int>(Space::UB)];
+    return size != 0 && ub <= size && bytes <= size - ub;
+}
+inline uint8_t* light_ub(Core& c, uint64_t ub) { return c.mem[static_cast<int>(Space::UB)] + ub; }
+
 // pset_b<8,16,32>: the documented patterns (PAT_ALL, PAT_VL1..VL128, PAT_M3,
 // PAT_M4, PAT_H, PAT_Q, PAT_ALLF) over elements of `elem` bytes.
 void pset(const SourceLoc&, const char* op, Pred& out, int elem, int pattern);

@@ -339,6 +339,18 @@ inline void dispatch(Core& c, const OpRecord& r) {
     c.last_op = r.op;
     if (detail::g_has_subscribers) detail::notify(c, r);
 }
+// The same dispatch, its record built by make() only when something reads
+// it (a subscriber, or the stop of an abandoned launch): an instruction that
+// passes with nobody subscribed costs no OpRecord. make() returns the record
+// dispatch(c, make()) would pass; its op and loc are `op` and `loc`.
+template <class Make>
+inline void dispatch(Core& c, const char* op, const SourceLoc& loc, Make&& make) {
+    if (c.abandon && c.abandon->load(std::memory_order_relaxed)) detail::stop_abandoned(c, make());
+    ++c.ops;
+    c.last_loc = loc;
+    c.last_op = op;
+    if (detail::g_has_subscribers) detail::notify(c, make());
+}
 
 // Blocks the calling core until ready() holds; describe() explains the wait
 // in a deadlock report. Returns immediately when ready() already holds.

@@ -4,13 +4,16 @@
 // host reference.
 #include "acl_fixture.hpp"
 
+#include <ptosim/core.hpp>
 #include <ptosim/float16.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -45,6 +48,8 @@ void launch_vreg_atomics(int32_t*, int32_t*, float*, uint32_t, void*);
 void launch_vreg_store_classes(uint8_t*, uint8_t*, uint8_t*, uint8_t*, void*);
 void launch_vreg_squeeze(int32_t*, int32_t*, int16_t*, void*);
 void launch_vreg_squeeze_unpaired(int32_t*, void*);
+void launch_vreg_light(float*, uint16_t*, int64_t*, float*, float*, void*);
+void launch_vreg_extremes(uint32_t*, float*, void*);
 }
 
 namespace {
@@ -757,3 +762,129 @@ TEST_F(Vreg, VsturWithoutAStoredSqueezeFaults) {
 }
 
 }  // namespace
+
+namespace {
+// docs/intrinsics/a5-vreg.md, "Speed": with nothing subscribed to the
+// dispatch point the most frequent forms take a light path in the kernel's
+// own code. The same kernel run with a subscriber (every instruction takes
+// the full path and passes a record) and without gives the same bits, and
+// the core counts the same instructions either way: one a vector record.
+struct LightRun {
+    std::vector<uint32_t> out;
+    std::vector<uint16_t> out16;
+    int64_t ops = 0;
+};
+}  // namespace
+
+TEST_F(Vreg, LightPathsGiveTheFullPathsBitsAndInstructionCount) {
+    std::vector<float> a(128), b(128);
+    for (int i = 0; i < 128; ++i) {
+        a[i] = 0.37f * static_cast<float>(i * i % 97) - 11.0f;
+        b[i] = 1.0e30f / static_cast<float>(i + 1) - 3.0f * static_cast<float>(i % 5);
+    }
+    const float nan1 = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+    a[3] = nan1;
+    b[4] = nan1;
+    a[5] = -0.0f, b[5] = 0.0f;
+    a[6] = 0.0f, b[6] = -0.0f;
+    a[7] = inf, b[7] = inf;
+    a[8] = 1.0e-40f, b[8] = -1.0e-41f;  // subnormal
+    a[70] = nan1, b[71] = -inf;
+    b[9] = 0.0f;                         // a division by zero
+    const auto run = [&](bool subscribed) {
+        LightRun r;
+        std::mutex mu;
+        int64_t vector_records = 0;
+        const int id = subscribed ? ptosim::subscribe(
+                                        [&](const ptosim::Core&, const ptosim::OpRecord& rec) {
+                                            std::lock_guard lk(mu);
+                                            // The flags around the vector function are V records too.
+                                            const std::string op = rec.op;
+                                            vector_records += rec.pipe == ptosim::Pipe::V && op != "set_flag" &&
+                                                              op != "wait_flag";
+                                        },
+                                        false)
+                                  : -1;
+        float* out = device(std::vector<float>(1792, -5.0f));
+        uint16_t* out16 = device(std::vector<uint16_t>(640, 7));
+        int64_t* ops = device(std::vector<int64_t>(1, -1));
+        launch_vreg_light(out, out16, ops, device(a), device(b), stream);
+        const std::vector<float> f = back(out, 1792);
+        r.out.resize(1792);
+        std::memcpy(r.out.data(), f.data(), 4 * 1792);
+        r.out16 = back(out16, 640);
+        r.ops = back(ops, 1)[0];
+        if (subscribed) {
+            ptosim::unsubscribe(id);
+            EXPECT_EQ(vector_records, r.ops) << "every instruction between the two counter reads is one vector record";
+        }
+        return r;
+    };
+    const LightRun light = run(false), full = run(true);
+    EXPECT_GT(light.ops, 60);
+    EXPECT_EQ(light.ops, full.ops);
+    for (int i = 0; i < 1792; ++i) EXPECT_EQ(light.out[i], full.out[i]) << "32-bit result " << i;
+    for (int i = 0; i < 640; ++i) EXPECT_EQ(light.out16[i], full.out16[i]) << "16-bit result " << i;
+    // And the full path's bits are the arithmetic's: the sum, a NaN kept.
+    for (int i = 0; i < 64; ++i) {
+        const float s = a[i] + b[i];
+        uint32_t want;
+        std::memcpy(&want, &s, 4);
+        EXPECT_EQ(full.out[i], want) << i;
+    }
+    // The broadcasts: element 5, and elements 8..15 in every block.
+    for (int i = 0; i < 64; ++i) {
+        EXPECT_EQ(full.out[1152 + i], std::bit_cast<uint32_t>(a[5])) << i;
+        EXPECT_EQ(full.out[1216 + i], std::bit_cast<uint32_t>(a[8 + i % 8])) << i;
+    }
+    // The conversions: the odd halves, the even ones zero; back to float.
+    for (int i = 0; i < 64; ++i) {
+        const uint16_t h = ptosim::float_to_half_bits(a[64 + i]);
+        EXPECT_EQ(full.out[1280 + i], uint32_t(h) << 16) << i;
+        EXPECT_EQ(full.out[1344 + i], std::bit_cast<uint32_t>(ptosim::half_bits_to_float(h))) << i;
+    }
+    // The packing store wrote its 36 halves and nothing past them.
+    EXPECT_EQ(full.out16[291], uint16_t(std::bit_cast<uint32_t>(a[17]) >> 16));  // half 35 of a
+    EXPECT_EQ(full.out16[292], 0);  // UB as the launch left it
+    // The gathers: a reversed under a prefix of 36, the rest zero; the
+    // scatter of repeated indices: the last of them stays.
+    for (int i = 0; i < 64; ++i)
+        EXPECT_EQ(full.out[1536 + i], i < 36 ? std::bit_cast<uint32_t>(a[63 - i]) : 0u) << i;
+    for (int i = 0; i < 21; ++i) EXPECT_EQ(full.out[1664 + i], std::bit_cast<uint32_t>(a[64 + (i < 20 ? i : 63)])) << i;
+}
+
+// vcmax/vcmin over an active prefix (a5-vreg.md, "Arithmetic", reduce): the
+// first NaN wins with its index; otherwise the extreme value at its first
+// index, and a maximum of zero is +0 when any of the zeros is +0. Register
+// 0: a tie and a NaN past the prefix; 1: NaNs at 9 and 30; 2: zeros of both
+// signs as the maximum (-0 first); 3: only -0 and negatives, -0 twice.
+TEST_F(Vreg, ReductionsOfAPrefixKeepTheFirstNaNAndTheZerosSign) {
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    std::vector<float> a(256);
+    for (int i = 0; i < 256; ++i) a[i] = -1.0f - 0.25f * static_cast<float>((i * 29) % 53);
+    a[12] = a[40] = 7.5f;
+    a[2] = a[50] = -40.0f;
+    a[61] = nan;
+    a[64 + 9] = nan;
+    a[64 + 30] = -nan;
+    a[128 + 5] = -0.0f, a[128 + 17] = 0.0f, a[128 + 33] = -0.0f;
+    a[192 + 8] = -0.0f, a[192 + 44] = -0.0f;
+    uint32_t* out = device(std::vector<uint32_t>(512, 0xdead));
+    launch_vreg_extremes(out, device(a), stream);
+    const std::vector<uint32_t> r = back(out, 512);
+    const auto bits = [](float f) { return std::bit_cast<uint32_t>(f); };
+    EXPECT_EQ(r[0], bits(7.5f));
+    EXPECT_EQ(r[1], 12u);
+    EXPECT_EQ(r[64], bits(-40.0f));
+    EXPECT_EQ(r[65], 2u);
+    EXPECT_EQ(r[128], bits(a[64 + 9]));
+    EXPECT_EQ(r[129], 9u);
+    EXPECT_EQ(r[128 + 64], bits(a[64 + 9]));
+    EXPECT_EQ(r[128 + 65], 9u);
+    EXPECT_EQ(r[256], bits(0.0f));  // +0 although -0 came first
+    EXPECT_EQ(r[257], 5u);
+    EXPECT_EQ(r[384], bits(-0.0f));
+    EXPECT_EQ(r[385], 8u);
+    for (int k = 0; k < 4; ++k)
+        for (int i = 2; i < 64; ++i) EXPECT_EQ(r[128 * k + i], 0u) << k << " " << i;
+}

@@ -780,6 +780,161 @@ __global__ __aicore__ void vreg_store_classes(__gm__ float8_e4m3_t* out8, __gm__
 }
 
 extern "C" void launch_vreg_unwritten(float* out, void* s) { vreg_unwritten<<<1, nullptr, s>>>(out); }
+// Every form with a light path (ptosim/cce_a5.hpp) next to forms without one,
+// under prefix, empty and non-prefix masks, zeroing and merging: float
+// arithmetic with NaN and signed zeros among the inputs (a, b: 128 floats),
+// 32- and 16-bit integers that wrap, scalar forms, vci both ways, pset and
+// plt, NORM, unpacking and broadcasting loads, NORM and packing stores,
+// gathers and scatters. out[0..1792) 32-bit results, out16 the 16-bit
+// ones; ops[0] the instructions the core counted between its two reads of
+// the system counter.
+__global__ __aicore__ void vreg_light(__gm__ float* out, __gm__ uint16_t* out16, __gm__ int64_t* ops,
+                                      __gm__ float* a, __gm__ float* b) {
+    in(kA, a, 128);
+    in(kB, b, 128);
+    mte2_to_v();
+    const int64_t start = get_sys_cnt();
+    __VEC_SCOPE__ {
+        vector_f32 x, y, x2, y2, t;
+        vector_bool all = pset_b32(PAT_ALL);
+        vector_bool vl16 = pset_b32(PAT_VL16);
+        vector_bool half_m = pset_b32(PAT_H);
+        vector_bool none = pset_b32(PAT_ALLF);
+        vector_bool m3 = pset_b32(PAT_M3);  // not a prefix: the full path
+        uint32_t left = 100;
+        vector_bool p1 = plt_b32(left, POST_UPDATE);  // 64, left 36
+        vector_bool p2 = plt_b32(left, POST_UPDATE);  // 36, left 0
+        vector_bool p3 = plt_b32(left);               // none
+        vlds(x, ub<float>(kA), 0, NORM);
+        vlds(y, ub<float>(kB), 0, NORM);
+        vlds(x2, ub<float>(kA), 64, NORM);
+        vlds(y2, ub<float>(kB), 64, NORM);
+        int at = 0;
+        const auto put = [&](vector_f32& r, const vector_bool& m) {
+            vsts(r, ub<float>(kOut), at, NORM_B32, m);
+            at += 64;
+        };
+        vadd(t, x, y, all, MODE_ZEROING); put(t, all);
+        vsub(t, x, y2, p2, MODE_ZEROING); put(t, all);
+        t = x2; vmul(t, t, y, vl16, MODE_MERGING); put(t, all);
+        vdiv(t, x, y, half_m, MODE_ZEROING); put(t, all);
+        vmax(t, x, y, all, MODE_ZEROING); put(t, all);
+        vmin(t, y, x, p1, MODE_ZEROING); put(t, all);
+        t = y; vmax(t, x2, y2, m3, MODE_MERGING); put(t, all);
+        vmin(t, x, y, none, MODE_ZEROING); put(t, all);
+        vadds(t, x, 0.1f, all, MODE_ZEROING); put(t, all);
+        vmuls(t, x2, -3.0f, p2, MODE_ZEROING); put(t, all);
+        vmaxs(t, y, 0.0f, all, MODE_ZEROING); put(t, all);
+        t = x; vmins(t, y2, -0.0f, vl16, MODE_MERGING); put(t, all);
+        // Stores of a part of the register, and of none of it.
+        vsts(x2, ub<float>(kOut), at, NORM_B32, p2);
+        vsts(y2, ub<float>(kOut), at, NORM_B32, none);
+        vsts(y, ub<float>(kOut), at + 64, NORM_B32, m3);
+        at += 128;
+        // 32-bit integers from the float bits: wrapping products and sums.
+        vector_s32 i, j, k;
+        vector_u32 u;
+        vlds(i, ub<int32_t>(kA), 0, NORM);
+        vlds(j, ub<int32_t>(kB), 0, NORM);
+        vmul(k, i, j, all, MODE_ZEROING);
+        vsts(k, ub<int32_t>(kOut), at, NORM_B32, all);
+        vadd(k, i, j, p2, MODE_ZEROING);
+        vsub(k, k, i, all, MODE_ZEROING);
+        vsts(k, ub<int32_t>(kOut), at + 64, NORM_B32, all);
+        vmax(k, i, j, all, MODE_ZEROING);
+        vmins(k, k, 12345, vl16, MODE_MERGING);
+        vsts(k, ub<int32_t>(kOut), at + 128, NORM_B32, all);
+        vci(u, 7u, DEC_ORDER);
+        vmuls(u, u, 0x9e3779b9u, all, MODE_ZEROING);
+        vadds(u, u, 0xfffffff0u, half_m, MODE_MERGING);
+        vmaxs(u, u, 0x80000000u, p2, MODE_ZEROING);
+        vsts(u, ub<uint32_t>(kOut), at + 192, NORM_B32, all);
+        // Broadcasts: element 5 of a everywhere, then a's second block in every block.
+        vector_f32 bb;
+        vlds(bb, ub<float>(kA), 5, BRC_B32);
+        vsts(bb, ub<float>(kOut), at + 256, NORM_B32, all);
+        vlds(bb, ub<float>(kA), 8, BLK);
+        vsts(bb, ub<float>(kOut), at + 320, NORM_B32, all);
+        // float <-> half: a's second half narrowed into the odd halves, then
+        // widened back from them; a partial mask takes the full path.
+        vector_f16 hh;
+        vcvt(hh, x2, all, RS_DISABLE, PART_ODD);
+        vsts((vector_f32&)hh, ub<float>(kOut), at + 384, NORM_B32, all);
+        vector_f32 ff;
+        vcvt(ff, hh, pset_b16(PAT_ALL), PART_ODD);
+        vsts(ff, ub<float>(kOut), at + 448, NORM_B32, all);
+        vcvt(hh, x, p2, PART_EVEN);
+        vsts((vector_f32&)hh, ub<float>(kOut), at + 512, NORM_B32, all);
+        // 16-bit: 128 elements a register.
+        vector_u16 h, g;
+        vector_s16 sh;
+        vector_bool all16 = pset_b16(PAT_ALL);
+        uint32_t left16 = 100;
+        vector_bool q = plt_b16(left16, POST_UPDATE);
+        vci(h, uint16_t(65500), INC_ORDER);
+        vlds(g, ub<uint16_t>(kA), 0, NORM);
+        vmul(g, g, h, all16, MODE_ZEROING);
+        vadd(g, g, h, q, MODE_MERGING);
+        vsts(g, ub<uint16_t>(kOut + 4096 * 4), 0, NORM_B16, all16);
+        vlds(sh, ub<int16_t>(kB), 0, NORM);
+        vmins(sh, sh, int16_t(-5), q, MODE_ZEROING);
+        vmax(sh, sh, (vector_s16&)h, all16, MODE_ZEROING);
+        vsts(sh, ub<int16_t>(kOut + 4096 * 4), 128, NORM_B16, all16);
+        // The unpacking loads and the packing store: out16[256..292) the low
+        // halves of a's first 36 halves widened, out16[384..512) b's bytes.
+        vector_u32 w32;
+        vlds(w32, ub<uint16_t>(kA), 0, UNPK_B16);
+        vsts(w32, ub<uint16_t>(kOut + 4096 * 4), 256, PK_B32, p2);
+        vector_u16 w16;
+        vlds(w16, ub<uint8_t>(kB), 0, UNPK_B8);
+        vsts(w16, ub<uint16_t>(kOut + 4096 * 4), 384, NORM_B16, all16);
+        // Gathers and scatters: reversed indices under a prefix and a
+        // non-prefix mask (out[1536..1664)); repeated indices, the later
+        // element staying (out[1664..1728)); 16-bit elements with 16-bit
+        // indices (out16[512..640)).
+        vector_u32 rev, upto20;
+        vci(rev, 0u, DEC_ORDER);  // 63 - i
+        vci(upto20, 0u, INC_ORDER);
+        vmins(upto20, upto20, 20u, all, MODE_ZEROING);
+        vector_f32 gg;
+        vgather2(gg, ub<float>(kA), rev, p2);
+        vsts(gg, ub<float>(kOut), 1536, NORM_B32, all);
+        vgather2(gg, ub<float>(kB), rev, m3);
+        vsts(gg, ub<float>(kOut), 1600, NORM_B32, all);
+        vscatter(x2, ub<float>(kOut + 1664 * 4), upto20, p1);
+        vscatter(y2, ub<float>(kOut + 1664 * 4), rev, none);
+        vector_u16 rev16;
+        vci(rev16, uint16_t(0), DEC_ORDER);  // 127 - i
+        vscatter(g, ub<uint16_t>(kOut + 4096 * 4 + 512 * 2), rev16, q);
+    }
+    ops[0] = get_sys_cnt() - start;
+    v_to_mte3();
+    out_to(out, kOut, 1792);
+    out_to(out16, kOut + 4096 * 4, 640);
+}
+
+// vcmax and vcmin of four registers (a: 256 floats) over their first 60
+// elements: out[4 * r + 0/1] the maximum's bits and index, out[4 * r + 2/3]
+// the minimum's.
+__global__ __aicore__ void vreg_extremes(__gm__ uint32_t* out, __gm__ float* a) {
+    in(kA, a, 256);
+    mte2_to_v();
+    __VEC_SCOPE__ {
+        vector_f32 x, y;
+        const vector_bool all = pset_b32(PAT_ALL);
+        for (int r = 0; r < 4; ++r) {
+            uint32_t sixty = 60;
+            vlds(x, ub<float>(kA), r * 64, NORM);
+            vcmax(y, x, plt_b32(sixty), MODE_ZEROING);
+            vsts(y, ub<float>(kOut), r * 128, NORM_B32, all);
+            vcmin(y, x, plt_b32(sixty), MODE_ZEROING);
+            vsts(y, ub<float>(kOut), r * 128 + 64, NORM_B32, all);
+        }
+    }
+    v_to_mte3();
+    out_to(out, kOut, 512);
+}
+
 extern "C" void launch_vreg_add_f32(float* out, float* a, float* b, uint32_t n, void* s) {
     vreg_add_f32<<<1, nullptr, s>>>(out, a, b, n);
 }
@@ -850,3 +1005,7 @@ extern "C" void launch_vreg_squeeze(int32_t* out, int32_t* a, int16_t* h, void* 
     vreg_squeeze<<<1, nullptr, s>>>(out, a, h);
 }
 extern "C" void launch_vreg_squeeze_unpaired(int32_t* out, void* s) { vreg_squeeze_unpaired<<<1, nullptr, s>>>(out); }
+extern "C" void launch_vreg_light(float* out, uint16_t* out16, int64_t* ops, float* a, float* b, void* s) {
+    vreg_light<<<1, nullptr, s>>>(out, out16, ops, a, b);
+}
+extern "C" void launch_vreg_extremes(uint32_t* out, float* a, void* s) { vreg_extremes<<<1, nullptr, s>>>(out, a); }

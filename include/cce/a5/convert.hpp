@@ -7,6 +7,7 @@
 #pragma once
 #include <cce/a5/enums.hpp>
 #include <cce/a5/registers.hpp>
+#include <ptosim/numerics.hpp>
 
 namespace ptosim_cce {
 // The conversion's element type of T.
@@ -53,8 +54,51 @@ inline void cvt_opt(cvt_opts& o, Mode m) { o.merging = m == MODE_MERGING; }
 template <class O>
 concept cvt_option = requires(cvt_opts& o, O v) { cvt_opt(o, v); };
 
+// The light path of vcvt between float and half (ptosim/cce_a5.hpp), as the
+// full path's own fast path computes it: every source element active, no
+// saturation, float -> half rounding to nearest even; through the same row
+// conversions (F16C where the host has it), the halves in the low
+// (PART_EVEN) or high (PART_ODD) half of each 32-bit slot, the other half
+// zero.
+template <class D, class S>
+[[gnu::always_inline]] inline bool light_vcvt(D& dst, S& src, const vector_bool& m, const cvt_opts& o,
+                                              const where_t& w) {
+    namespace a5 = ptosim::cce::a5;
+    using From = elem_of<S>;
+    using To = elem_of<D>;
+    constexpr bool narrow = std::is_same_v<From, float> && std::is_same_v<To, half>;
+    constexpr bool widen = std::is_same_v<From, half> && std::is_same_v<To, float>;
+    if constexpr (!narrow && !widen) {
+        return false;
+    } else {
+        if (o.sat || o.part > 1) return false;
+        if (narrow && o.round != ptosim::cce::Round::None && o.round != ptosim::cce::Round::Rint) return false;
+        if (a5::active_prefix(m, sizeof(From)) != a5::kVL / int(sizeof(From))) return false;
+        ptosim::Core* c = a5::light_core();
+        if (!c) return false;
+        a5::light_pass(*c, "vcvt", light_here(w));
+        const int shift = 16 * o.part;
+        float wide[a5::kVL / 4];
+        uint16_t halves[a5::kVL / 4];
+        uint32_t word[a5::kVL / 4];
+        if constexpr (narrow) {
+            light_copy(wide, vr(src).b, a5::kVL);
+            ptosim::float_to_half_row(wide, reinterpret_cast<uint8_t*>(halves), a5::kVL / 4);
+            for (int t = 0; t < a5::kVL / 4; ++t) word[t] = uint32_t(halves[t]) << shift;
+            light_copy(vr(dst).b, word, a5::kVL);
+        } else {
+            light_copy(word, vr(src).b, a5::kVL);
+            for (int t = 0; t < a5::kVL / 4; ++t) halves[t] = static_cast<uint16_t>(word[t] >> shift);
+            ptosim::half_row_to_float(reinterpret_cast<const uint8_t*>(halves), wide, a5::kVL / 4);
+            light_copy(vr(dst).b, wide, a5::kVL);
+        }
+        return true;
+    }
+}
+
 template <class D, class S>
 inline void vcvt_do(D& dst, S& src, const vector_bool& m, const cvt_opts& o, where_t w) {
+    if (light_vcvt(dst, src, m, o, w)) return;
     const ptosim::cce::a5::Cvt c{ct<elem_of<S>>(), ct<elem_of<D>>(), o.round, o.sat, o.part, o.merging};
     ptosim::cce::a5::vconvert(here(w), c, vr(dst), vr(src), m);
 }

@@ -6,7 +6,7 @@
 
 namespace ptosim_cce {
 // The load distribution and the element width it names.
-inline ptosim::cce::a5::Ld ld_dist(Dist d, int& elem) {
+[[gnu::always_inline]] inline ptosim::cce::a5::Ld ld_dist(Dist d, int& elem) {
     using ptosim::cce::a5::Ld;
     switch (d) {
     case DIST_NORM: return Ld::Norm;
@@ -27,7 +27,7 @@ inline ptosim::cce::a5::Ld ld_dist(Dist d, int& elem) {
     default: return Ld::Unsupported;
     }
 }
-inline ptosim::cce::a5::St st_dist(DistVST d, int& elem) {
+[[gnu::always_inline]] inline ptosim::cce::a5::St st_dist(DistVST d, int& elem) {
     using ptosim::cce::a5::St;
     switch (d) {
     case VST_NORM_B8: elem = 1; return St::Norm;
@@ -48,15 +48,112 @@ inline uint64_t ub_at(__ubuf__ T* base, int64_t offset_elems) {
     return off(base) + static_cast<uint64_t>(offset_elems * static_cast<int64_t>(sizeof(T)));
 }
 template <class R, class T>
-inline void load(const where_t& w, R& dst, __ubuf__ T* base, int64_t offset, Dist d) {
+[[gnu::always_inline]] inline void load(const where_t& w, R& dst, __ubuf__ T* base, int64_t offset, Dist d) {
+    namespace a5 = ptosim::cce::a5;
+    // The light path (ptosim/cce_a5.hpp): an aligned NORM load inside UB;
+    // anything else, or a fault to raise, takes the full path.
+    if (d == DIST_NORM) {
+        const uint64_t ub = ub_at(base, offset);
+        if (ptosim::Core* c = a5::light_core(); c && ub % 32 == 0 && a5::light_in_ub(*c, ub, a5::kVL)) {
+            a5::light_pass(*c, "vlds", light_here(w));
+            light_copy(vr(dst).b, a5::light_ub(*c, ub), a5::kVL);
+            return;
+        }
+    }
+    // BRC_B8/B16/B32: one element in every slot; BLK: one 32-byte block in
+    // every block.
+    if (d == DIST_BRC_B8 || d == DIST_BRC_B16 || d == DIST_BRC_B32 || d == DIST_BLK) {
+        const uint64_t ub = ub_at(base, offset);
+        const int e = d == DIST_BRC_B8 ? 1 : d == DIST_BRC_B16 ? 2 : d == DIST_BRC_B32 ? 4 : 32;
+        if (ptosim::Core* c = a5::light_core(); c && a5::light_in_ub(*c, ub, uint64_t(e))) {
+            a5::light_pass(*c, "vlds", light_here(w));
+            const uint8_t* from = a5::light_ub(*c, ub);
+            uint8_t* to = vr(dst).b;
+            const auto fill = [&](auto unit) {
+                decltype(unit) v;
+                __builtin_memcpy(&v, from, sizeof(v));
+                for (int i = 0; i < a5::kVL / int(sizeof(v)); ++i) __builtin_memcpy(to + i * sizeof(v), &v, sizeof(v));
+            };
+            struct block {
+                uint64_t q[4];
+            };
+            if (e == 1) fill(uint8_t{});
+            else if (e == 2) fill(uint16_t{});
+            else if (e == 4) fill(uint32_t{});
+            else fill(block{});
+            return;
+        }
+    }
+    // UNPK_B8/B16/B32: 128 bytes, element i into the low half of slot i of
+    // twice the width, the high half zero.
+    if (d == DIST_UNPK_B8 || d == DIST_UNPK_B16 || d == DIST_UNPK_B32) {
+        const uint64_t ub = ub_at(base, offset);
+        if (ptosim::Core* c = a5::light_core(); c && a5::light_in_ub(*c, ub, a5::kVL / 2)) {
+            a5::light_pass(*c, "vlds", light_here(w));
+            const uint8_t* from = a5::light_ub(*c, ub);
+            uint8_t* to = vr(dst).b;
+            // Zero-extending each element to twice its width writes the
+            // zero high half with it.
+            const auto unpack = [&](auto narrow, auto wide) {
+                using N = decltype(narrow);
+                using W = decltype(wide);
+                N in[a5::kVL / 2 / sizeof(N)];
+                W out[a5::kVL / sizeof(W)];
+                light_copy(in, from, sizeof(in));
+                for (size_t i = 0; i < sizeof(out) / sizeof(W); ++i) out[i] = static_cast<W>(in[i]);
+                light_copy(to, out, sizeof(out));
+            };
+            if (d == DIST_UNPK_B8) unpack(uint8_t{}, uint16_t{});
+            else if (d == DIST_UNPK_B16) unpack(uint16_t{}, uint32_t{});
+            else unpack(uint32_t{}, uint64_t{});
+            return;
+        }
+    }
     int elem = sizeof(T);
     const ptosim::cce::a5::Ld how = ld_dist(d, elem);
     ptosim::cce::a5::vload(here(w), "vlds", vr(dst), ub_at(base, offset), how, elem);
 }
 template <class R, class T>
-inline void store(const where_t& w, R& src, __ubuf__ T* base, int64_t offset, DistVST d, const vector_bool& m) {
+[[gnu::always_inline]] inline void store(const where_t& w, R& src, __ubuf__ T* base, int64_t offset, DistVST d, const vector_bool& m) {
+    namespace a5 = ptosim::cce::a5;
     int elem = sizeof(T);
-    const ptosim::cce::a5::St how = st_dist(d, elem);
+    const a5::St how = st_dist(d, elem);
+    // The light path: a NORM store of an active prefix inside UB.
+    if (how == a5::St::Norm) {
+        const uint64_t ub = ub_at(base, offset);
+        const int k = a5::active_prefix(m, elem);
+        if (ptosim::Core* c = k >= 0 ? a5::light_core() : nullptr;
+            c && (k == 0 || a5::light_in_ub(*c, ub, uint64_t(k) * elem))) {
+            a5::light_pass(*c, "vsts", light_here(w));
+            if (k > 0) light_copy(a5::light_ub(*c, ub), vr(src).b, size_t(k) * elem);
+            return;
+        }
+    }
+    // PK_B16/B32/B64 of an active prefix: the low half of each element, packed.
+    if (how == a5::St::Pk) {
+        const uint64_t ub = ub_at(base, offset);
+        const int k = a5::active_prefix(m, elem);
+        if (ptosim::Core* c = k >= 0 ? a5::light_core() : nullptr;
+            c && (k == 0 || a5::light_in_ub(*c, ub, uint64_t(k) * elem / 2))) {
+            a5::light_pass(*c, "vsts", light_here(w));
+            uint8_t* to = a5::light_ub(*c, ub);
+            const uint8_t* from = vr(src).b;
+            // The low half of each element is its truncation (little-endian host).
+            const auto pack = [&](auto half, auto whole) {
+                using H = decltype(half);
+                using W = decltype(whole);
+                W in[a5::kVL / sizeof(W)];
+                H out[a5::kVL / sizeof(W)];
+                light_copy(in, from, a5::kVL);
+                for (int i = 0; i < k; ++i) out[i] = static_cast<H>(in[i]);
+                if (k > 0) light_copy(to, out, size_t(k) * sizeof(H));
+            };
+            if (elem == 2) pack(uint8_t{}, uint16_t{});
+            else if (elem == 4) pack(uint16_t{}, uint32_t{});
+            else pack(uint32_t{}, uint64_t{});
+            return;
+        }
+    }
     ptosim::cce::a5::vstore(here(w), "vsts", vr(src), ub_at(base, offset), how, elem, m);
 }
 }  // namespace ptosim_cce
@@ -64,14 +161,14 @@ inline void store(const where_t& w, R& src, __ubuf__ T* base, int64_t offset, Di
 // vlds(reg, base, offset, dist): the register from UB at base + offset elements.
 template <class R, class T>
     requires ptosim_cce::vreg_like<R>
-inline void vlds(R&& dst, __ubuf__ T* base, int64_t offset, Dist d,
+[[gnu::always_inline]] inline void vlds(R&& dst, __ubuf__ T* base, int64_t offset, Dist d,
                  ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
     ptosim_cce::load(w, dst, base, offset, d);
 }
 // vlds(reg, base, step, dist, POST_UPDATE): from UB at base, then base += step.
 template <class R, class T>
     requires ptosim_cce::vreg_like<R>
-inline void vlds(R&& dst, __ubuf__ T*& base, int64_t step, Dist d, PostUpdate,
+[[gnu::always_inline]] inline void vlds(R&& dst, __ubuf__ T*& base, int64_t step, Dist d, PostUpdate,
                  ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
     ptosim_cce::load(w, dst, base, 0, d);
     base += step;
@@ -79,13 +176,13 @@ inline void vlds(R&& dst, __ubuf__ T*& base, int64_t step, Dist d, PostUpdate,
 // vsts(reg, base, offset, dist, mask): the active elements to UB.
 template <class R, class T>
     requires ptosim_cce::vreg_like<R>
-inline void vsts(R&& src, __ubuf__ T* base, int64_t offset, DistVST d, const vector_bool& m,
+[[gnu::always_inline]] inline void vsts(R&& src, __ubuf__ T* base, int64_t offset, DistVST d, const vector_bool& m,
                  ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
     ptosim_cce::store(w, src, base, offset, d, m);
 }
 template <class R, class T>
     requires ptosim_cce::vreg_like<R>
-inline void vsts(R&& src, __ubuf__ T*& base, int64_t step, DistVST d, const vector_bool& m, PostUpdate,
+[[gnu::always_inline]] inline void vsts(R&& src, __ubuf__ T*& base, int64_t step, DistVST d, const vector_bool& m, PostUpdate,
                  ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
     ptosim_cce::store(w, src, base, 0, d, m);
     base += step;

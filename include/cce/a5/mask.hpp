@@ -4,10 +4,44 @@
 #pragma once
 #include <cce/a5/registers.hpp>
 
+namespace ptosim_cce {
+// The light paths of pset and plt (ptosim/cce_a5.hpp): the prefix patterns
+// (PAT_ALL, PAT_VLn, PAT_H, PAT_Q, PAT_ALLF) and every plt, as
+// ptosim::cce::a5::pset/plt make them; PAT_M3/PAT_M4 and a pattern to fault
+// on take the full path.
+[[gnu::always_inline]] inline bool light_pset(const where_t& w, const char* op, vector_bool& p, int elem, int pattern) {
+    const int n = ptosim::cce::a5::kVL / elem;
+    constexpr int kFirst[] = {0, 1, 2, 3, 4, 8, 16, 32, 64, 128};
+    int prefix = -1;
+    if (pattern == 0) prefix = n;
+    else if (pattern >= 1 && pattern <= 9) prefix = n < kFirst[pattern] ? n : kFirst[pattern];
+    else if (pattern == 12) prefix = n / 2;
+    else if (pattern == 13) prefix = n / 4;
+    else if (pattern == 15) prefix = 0;
+    if (prefix < 0) return false;
+    ptosim::Core* c = ptosim::cce::a5::light_core();
+    if (!c) return false;
+    ptosim::cce::a5::light_pass(*c, op, light_here(w));
+    ptosim::cce::a5::set_prefix(p, prefix * elem);
+    return true;
+}
+[[gnu::always_inline]] inline bool light_plt(const where_t& w, const char* op, vector_bool& p, int elem, uint32_t& count, bool post) {
+    ptosim::Core* c = ptosim::cce::a5::light_core();
+    if (!c) return false;
+    ptosim::cce::a5::light_pass(*c, op, light_here(w));
+    const uint32_t n = static_cast<uint32_t>(ptosim::cce::a5::kVL / elem);
+    const uint32_t on = count < n ? count : n;
+    ptosim::cce::a5::set_prefix(p, static_cast<int>(on) * elem);
+    if (post) count -= on;
+    return true;
+}
+}  // namespace ptosim_cce
+
 #define PTOSIM_CCE_PSET(name, bytes)                                                                            \
-    inline vector_bool name(int pattern, ptosim_cce::where_t w = ptosim_cce::where_t::current()) {             \
+    [[gnu::always_inline]] inline vector_bool name(int pattern, ptosim_cce::where_t w = ptosim_cce::where_t::current()) {             \
         vector_bool p;                                                                                          \
-        ptosim::cce::a5::pset(ptosim_cce::here(w), #name, p, bytes, pattern);                                   \
+        if (!ptosim_cce::light_pset(w, #name, p, bytes, pattern))                                               \
+            ptosim::cce::a5::pset(ptosim_cce::here(w), #name, p, bytes, pattern);                               \
         return p;                                                                                               \
     }
 PTOSIM_CCE_PSET(pset_b8, 1)
@@ -18,14 +52,16 @@ PTOSIM_CCE_PSET(pset_b32, 4)
 // plt_b*(count, POST_UPDATE) also lowers `count` by the elements it enabled,
 // which is how a loop's tail is written; without POST_UPDATE it is a value.
 #define PTOSIM_CCE_PLT(name, bytes)                                                                              \
-    inline vector_bool name(uint32_t& count, PostUpdate, ptosim_cce::where_t w = ptosim_cce::where_t::current()) { \
+    [[gnu::always_inline]] inline vector_bool name(uint32_t& count, PostUpdate, ptosim_cce::where_t w = ptosim_cce::where_t::current()) { \
         vector_bool p;                                                                                           \
-        ptosim::cce::a5::plt(ptosim_cce::here(w), #name, p, bytes, count, true);                                 \
+        if (!ptosim_cce::light_plt(w, #name, p, bytes, count, true))                                             \
+            ptosim::cce::a5::plt(ptosim_cce::here(w), #name, p, bytes, count, true);                             \
         return p;                                                                                                \
     }                                                                                                            \
-    inline vector_bool name(uint32_t count, ptosim_cce::where_t w = ptosim_cce::where_t::current()) {           \
+    [[gnu::always_inline]] inline vector_bool name(uint32_t count, ptosim_cce::where_t w = ptosim_cce::where_t::current()) {           \
         vector_bool p;                                                                                           \
-        ptosim::cce::a5::plt(ptosim_cce::here(w), #name, p, bytes, count, false);                                \
+        if (!ptosim_cce::light_plt(w, #name, p, bytes, count, false))                                            \
+            ptosim::cce::a5::plt(ptosim_cce::here(w), #name, p, bytes, count, false);                            \
         return p;                                                                                                \
     }
 PTOSIM_CCE_PLT(plt_b8, 1)

@@ -69,6 +69,35 @@ struct elem_of_t<R> {
 template <class R>
 using elem_of = typename elem_of_t<R>::type;
 
+// The call site of an instruction on its light path (ptosim/cce_a5.hpp):
+// the file and line here() gives, and a code address at the call, which the
+// line table's inlining chain leads back from as from here()'s return
+// address, without here()'s out-of-line call.
+[[gnu::always_inline]] inline ptosim::SourceLoc light_here(const where_t& w) {
+#if defined(__x86_64__)
+    const void* pc;
+    asm volatile("lea 0(%%rip), %0" : "=r"(pc));
+    return {w.file, w.line, pc};
+#else
+    return here(w);
+#endif
+}
+// Up to a register's 256 bytes; a multiple of 16 in 16-byte moves the
+// compiler keeps inline (it calls memcpy for a large copy otherwise).
+[[gnu::always_inline]] inline void light_copy(void* to, const void* from, size_t bytes) {
+    auto* t = static_cast<uint8_t*>(to);
+    auto* f = static_cast<const uint8_t*>(from);
+    if (bytes % 16 == 0) {
+        for (size_t i = 0; i < bytes; i += 16) {
+            uint64_t v[2];
+            __builtin_memcpy(v, f + i, 16);
+            __builtin_memcpy(t + i, v, 16);
+        }
+    } else {
+        __builtin_memcpy(t, f, bytes);
+    }
+}
+
 // The CCE element type of T; the 8- and 4-bit float codecs move as bytes.
 template <class T>
 constexpr ptosim::cce::Dt dt() {

@@ -16,13 +16,88 @@ inline uint64_t elem_bits(S s) {
     __builtin_memcpy(&bits, &v, sizeof(T));
     return bits;
 }
+
+// The light paths of the most frequent arithmetic (ptosim/cce_a5.hpp): add,
+// subtract, multiply, maximum and minimum (and divide, for float) of float,
+// 32-bit and 16-bit integer elements under a prefix predicate, with a
+// register or a scalar operand, computed in place. Each is the element
+// arithmetic of the full path (src/sim/cce/element_ops.hpp): for float the
+// double result rounded once, which is the float operation's own result for
+// these four; maximum and minimum keep a NaN first operand; integers wrap.
+// The same elements in the same order; inactive elements become zero or
+// keep their value as there.
+template <class T>
+inline constexpr bool light_type = std::is_same_v<T, float> || std::is_same_v<T, int32_t> ||
+                                   std::is_same_v<T, uint32_t> || std::is_same_v<T, int16_t> ||
+                                   std::is_same_v<T, uint16_t>;
+template <class T, ptosim::cce::Bin B>
+inline constexpr bool light_op = light_type<T> &&
+                                 (B == ptosim::cce::Bin::Add || B == ptosim::cce::Bin::Sub ||
+                                  B == ptosim::cce::Bin::Mul || B == ptosim::cce::Bin::Max ||
+                                  B == ptosim::cce::Bin::Min || (B == ptosim::cce::Bin::Div && std::is_same_v<T, float>));
+template <class T, ptosim::cce::Bin B>
+[[gnu::always_inline]] inline T light_elem(T x, T y) {
+    using ptosim::cce::Bin;
+    if constexpr (std::is_same_v<T, float>) {
+        if constexpr (B == Bin::Add) return x + y;
+        else if constexpr (B == Bin::Sub) return x - y;
+        else if constexpr (B == Bin::Mul) return x * y;
+        else if constexpr (B == Bin::Div) return x / y;
+        else if constexpr (B == Bin::Max) return x != x || x > y ? x : y;
+        else return x != x || x < y ? x : y;
+    } else {
+        const int64_t a = static_cast<int64_t>(x), b = static_cast<int64_t>(y);
+        if constexpr (B == Bin::Add) return static_cast<T>(a + b);
+        else if constexpr (B == Bin::Sub) return static_cast<T>(a - b);
+        else if constexpr (B == Bin::Mul) return static_cast<T>(a * b);
+        else if constexpr (B == Bin::Max) return a > b ? x : y;
+        else return a < b ? x : y;
+    }
+}
+// Element i of the result from the register x and the register (or, with
+// y == nullptr, the scalar s) operand.
+template <class T, ptosim::cce::Bin B>
+[[gnu::always_inline]] inline bool light_bin(const where_t& w, const char* op, ptosim::cce::a5::VReg& dst,
+                                             const ptosim::cce::a5::VReg& x, const ptosim::cce::a5::VReg* y, T s,
+                                             const vector_bool& m, bool merging) {
+    namespace a5 = ptosim::cce::a5;
+    constexpr int e = sizeof(T);
+    const int k = a5::active_prefix(m, e);
+    if (k < 0) return false;
+    ptosim::Core* c = a5::light_core();
+    if (!c) return false;
+    a5::light_pass(*c, op, light_here(w));
+    for (int i = 0; i < k; ++i) {
+        T a, b = s, r;
+        __builtin_memcpy(&a, x.b + e * i, e);
+        if (y) __builtin_memcpy(&b, y->b + e * i, e);
+        r = light_elem<T, B>(a, b);
+        __builtin_memcpy(dst.b + e * i, &r, e);
+    }
+    if (!merging) __builtin_memset(dst.b + e * k, 0, size_t(a5::kVL - e * k));
+    return true;
+}
+// The scalar forms with a light path, and the operation each is.
+template <ptosim::cce::Sca S>
+inline constexpr bool light_scalar_op = S == ptosim::cce::Sca::Add || S == ptosim::cce::Sca::Mul ||
+                                        S == ptosim::cce::Sca::Max || S == ptosim::cce::Sca::Min;
+template <ptosim::cce::Sca S>
+inline constexpr ptosim::cce::Bin light_scalar_bin = S == ptosim::cce::Sca::Add   ? ptosim::cce::Bin::Add
+                                                     : S == ptosim::cce::Sca::Mul ? ptosim::cce::Bin::Mul
+                                                     : S == ptosim::cce::Sca::Max ? ptosim::cce::Bin::Max
+                                                                                  : ptosim::cce::Bin::Min;
 }  // namespace ptosim_cce
 
 #define PTOSIM_CCE_VBIN(name, op)                                                                                 \
     template <class D, class A, class B>                                                                          \
         requires ptosim_cce::vreg_like<D>                                                                         \
-    inline void name(D&& dst, A&& a, B&& b, const vector_bool& m, Mode mode = MODE_ZEROING,                       \
+    [[gnu::always_inline]] inline void name(D&& dst, A&& a, B&& b, const vector_bool& m, Mode mode = MODE_ZEROING,                       \
                      ptosim_cce::where_t w = ptosim_cce::where_t::current()) {                                    \
+        using T = ptosim_cce::elem_of<D>;                                                                         \
+        if constexpr (ptosim_cce::light_op<T, ptosim::cce::Bin::op>)                                              \
+            if (ptosim_cce::light_bin<T, ptosim::cce::Bin::op>(w, #name, ptosim_cce::vr(dst), ptosim_cce::vr(a),  \
+                                                               &ptosim_cce::vr(b), T{}, m, mode == MODE_MERGING))  \
+                return;                                                                                           \
         ptosim::cce::a5::vbinary(ptosim_cce::here(w), #name, ptosim::cce::Bin::op,                                \
                                  ptosim_cce::dt<ptosim_cce::elem_of<D>>(), ptosim_cce::vr(dst), ptosim_cce::vr(a), \
                                  ptosim_cce::vr(b), m, mode == MODE_MERGING);                                     \
@@ -46,7 +121,7 @@ PTOSIM_CCE_VBIN(vmod, Mod)
 #define PTOSIM_CCE_VUN(name, op)                                                                                  \
     template <class D, class A>                                                                                   \
         requires ptosim_cce::vreg_like<D>                                                                         \
-    inline void name(D&& dst, A&& a, const vector_bool& m, Mode mode = MODE_ZEROING,                              \
+    [[gnu::always_inline]] inline void name(D&& dst, A&& a, const vector_bool& m, Mode mode = MODE_ZEROING,                              \
                      ptosim_cce::where_t w = ptosim_cce::where_t::current()) {                                    \
         ptosim::cce::a5::vunary(ptosim_cce::here(w), #name, ptosim::cce::Una::op,                                 \
                                 ptosim_cce::dt<ptosim_cce::elem_of<D>>(), ptosim_cce::vr(dst), ptosim_cce::vr(a), \
@@ -67,9 +142,15 @@ PTOSIM_CCE_VUN(vmov, Copy)
 #define PTOSIM_CCE_VSCA(name, op)                                                                                 \
     template <class D, class A, class S>                                                                          \
         requires(ptosim_cce::vreg_like<D> && !ptosim_cce::vreg_like<S>)                                           \
-    inline void name(D&& dst, A&& a, S scalar, const vector_bool& m, Mode mode = MODE_ZEROING,                    \
+    [[gnu::always_inline]] inline void name(D&& dst, A&& a, S scalar, const vector_bool& m, Mode mode = MODE_ZEROING,                    \
                      ptosim_cce::where_t w = ptosim_cce::where_t::current()) {                                    \
         using T = ptosim_cce::elem_of<D>;                                                                         \
+        if constexpr (ptosim_cce::light_scalar_op<ptosim::cce::Sca::op> && std::is_arithmetic_v<S> &&            \
+                      ptosim_cce::light_op<T, ptosim_cce::light_scalar_bin<ptosim::cce::Sca::op>>)                \
+            if (ptosim_cce::light_bin<T, ptosim_cce::light_scalar_bin<ptosim::cce::Sca::op>>(                    \
+                    w, #name, ptosim_cce::vr(dst), ptosim_cce::vr(a), nullptr, static_cast<T>(scalar), m,         \
+                    mode == MODE_MERGING))                                                                        \
+                return;                                                                                           \
         ptosim::cce::a5::vscalar(ptosim_cce::here(w), #name, ptosim::cce::Sca::op, ptosim_cce::dt<T>(),           \
                                  ptosim_cce::vr(dst), ptosim_cce::vr(a), ptosim_cce::elem_bits<T>(scalar), m,     \
                                  mode == MODE_MERGING);                                                          \
@@ -98,7 +179,7 @@ inline void vmov(D&& dst, A&& src, ptosim_cce::where_t w = ptosim_cce::where_t::
 #define PTOSIM_CCE_VSHIFT(name, op)                                                                               \
     template <class D, class A>                                                                                   \
         requires ptosim_cce::vreg_like<D>                                                                         \
-    inline void name(D&& dst, A&& a, int16_t count, const vector_bool& m, Mode mode = MODE_ZEROING,              \
+    [[gnu::always_inline]] inline void name(D&& dst, A&& a, int16_t count, const vector_bool& m, Mode mode = MODE_ZEROING,              \
                      ptosim_cce::where_t w = ptosim_cce::where_t::current()) {                                    \
         ptosim::cce::a5::vscalar(ptosim_cce::here(w), #name, ptosim::cce::Sca::op,                                \
                                  ptosim_cce::dt<ptosim_cce::elem_of<D>>(), ptosim_cce::vr(dst), ptosim_cce::vr(a), \
@@ -150,6 +231,20 @@ template <class D, class S>
 inline void vci(D&& dst, S start, IndexOrder order = INC_ORDER,
                 ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
     using T = ptosim_cce::elem_of<D>;
+    // The light path for 32- and 16-bit integer indices, as vindex computes them.
+    if constexpr (std::is_integral_v<T> && (sizeof(T) == 4 || sizeof(T) == 2) && std::is_arithmetic_v<S>) {
+        if (ptosim::Core* c = ptosim::cce::a5::light_core()) {
+            ptosim::cce::a5::light_pass(*c, "vci", ptosim_cce::light_here(w));
+            const T s = static_cast<T>(start);
+            constexpr int n = ptosim::cce::a5::kVL / int(sizeof(T));
+            auto& d = ptosim_cce::vr(dst);
+            for (int i = 0; i < n; ++i) {
+                const T v = static_cast<T>(int64_t(s) + (order == DEC_ORDER ? n - 1 - i : i));
+                __builtin_memcpy(d.b + i * int(sizeof(T)), &v, sizeof(T));
+            }
+            return;
+        }
+    }
     ptosim::cce::a5::vindex(ptosim_cce::here(w), ptosim_cce::dt<T>(), ptosim_cce::vr(dst),
                             ptosim_cce::elem_bits<T>(start), order == DEC_ORDER);
 }
@@ -194,7 +289,7 @@ inline void vsel(D&& dst, A&& a, B&& b, const vector_bool& sel,
 #define PTOSIM_CCE_VRED(name, op)                                                                                 \
     template <class D, class A>                                                                                   \
         requires ptosim_cce::vreg_like<D>                                                                         \
-    inline void name(D&& dst, A&& a, const vector_bool& m, Mode = MODE_ZEROING,                                   \
+    [[gnu::always_inline]] inline void name(D&& dst, A&& a, const vector_bool& m, Mode = MODE_ZEROING,                                   \
                      ptosim_cce::where_t w = ptosim_cce::where_t::current()) {                                    \
         ptosim::cce::a5::vreduce(ptosim_cce::here(w), #name, ptosim::cce::Red::op,                                \
                                  ptosim_cce::dt<ptosim_cce::elem_of<A>>(), ptosim_cce::vr(dst), ptosim_cce::vr(a), \
@@ -209,7 +304,7 @@ PTOSIM_CCE_VRED(vcmin, Min)
 #define PTOSIM_CCE_VGRED(name, op)                                                                                \
     template <class D, class A>                                                                                   \
         requires ptosim_cce::vreg_like<D>                                                                         \
-    inline void name(D&& dst, A&& a, const vector_bool& m, Mode = MODE_ZEROING,                                   \
+    [[gnu::always_inline]] inline void name(D&& dst, A&& a, const vector_bool& m, Mode = MODE_ZEROING,                                   \
                      ptosim_cce::where_t w = ptosim_cce::where_t::current()) {                                    \
         ptosim::cce::a5::vreduce_blocks(ptosim_cce::here(w), #name, ptosim::cce::Red::op,                         \
                                         ptosim_cce::dt<ptosim_cce::elem_of<A>>(), ptosim_cce::vr(dst),            \
@@ -236,7 +331,7 @@ inline void vcpadd(D&& dst, A&& a, const vector_bool& m, Mode = MODE_ZEROING,
 #define PTOSIM_CCE_VCARRY(name, sub)                                                                              \
     template <class D, class A, class B>                                                                          \
         requires ptosim_cce::vreg_like<D>                                                                         \
-    inline void name(vector_bool& carry, D&& dst, A&& a, B&& b, const vector_bool& m,                             \
+    [[gnu::always_inline]] inline void name(vector_bool& carry, D&& dst, A&& a, B&& b, const vector_bool& m,                             \
                      ptosim_cce::where_t w = ptosim_cce::where_t::current()) {                                    \
         static_assert(sizeof(ptosim_cce::elem_of<D>) == 4, #name " takes 32-bit elements");                       \
         ptosim::cce::a5::vcarry(ptosim_cce::here(w), #name, sub, carry, ptosim_cce::vr(dst), ptosim_cce::vr(a),   \

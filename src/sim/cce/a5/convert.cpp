@@ -277,9 +277,17 @@ void vconvert(const SourceLoc& loc, const Cvt& c, VReg& dst, const VReg& src, co
         if (narrow) {
             std::memcpy(wide, src.b, kVL);
             float_to_half_row(wide, reinterpret_cast<uint8_t*>(half_bits), kVL / 4);
-            for (int t = 0; t < kVL / 4; ++t) std::memcpy(out.b + 2 * (t * 2 + c.part), &half_bits[t], 2);
+            // Half t into the low (PART_EVEN) or high (PART_ODD) half of
+            // 32-bit slot t, the other half zero: whole words at once.
+            uint32_t word[kVL / 4];
+            const int shift = 16 * c.part;
+            for (int t = 0; t < kVL / 4; ++t) word[t] = uint32_t(half_bits[t]) << shift;
+            std::memcpy(out.b, word, kVL);
         } else {
-            for (int t = 0; t < kVL / 4; ++t) std::memcpy(&half_bits[t], src.b + 2 * (t * 2 + c.part), 2);
+            uint32_t word[kVL / 4];
+            std::memcpy(word, src.b, kVL);
+            const int shift = 16 * c.part;
+            for (int t = 0; t < kVL / 4; ++t) half_bits[t] = static_cast<uint16_t>(word[t] >> shift);
             half_row_to_float(reinterpret_cast<const uint8_t*>(half_bits), wide, kVL / 4);
             std::memcpy(out.b, wide, kVL);
         }
@@ -301,16 +309,18 @@ void vconvert(const SourceLoc& loc, const Cvt& c, VReg& dst, const VReg& src, co
             put_bits(out, i, db, convert_one(c, decode(c.from, get_bits(src, j, sb)), sat));
         }
     }
-    OpRecord r;
-    r.op = "vcvt";
-    r.pipe = Pipe::V;
-    r.dtype = name_of(c.to);
-    r.src_dtype = name_of(c.from);
-    r.loc = loc;
-    r.elements = n_active;
-    r.bytes = n_active * uint64_t(db) / 8;
-    r.flops = n_active;
-    dispatch(core_, r);
+    dispatch(core_, "vcvt", loc, [&] {
+        OpRecord r;
+        r.op = "vcvt";
+        r.pipe = Pipe::V;
+        r.dtype = name_of(c.to);
+        r.src_dtype = name_of(c.from);
+        r.loc = loc;
+        r.elements = n_active;
+        r.bytes = n_active * uint64_t(db) / 8;
+        r.flops = n_active;
+        return r;
+    });
     dst = out;
 }
 
@@ -337,15 +347,17 @@ void vtruncate(const SourceLoc& loc, Dt d, Round rnd, VReg& dst, const VReg& src
             }
         }
     });
-    OpRecord r;
-    r.op = "vtrc";
-    r.pipe = Pipe::V;
-    r.dtype = to_string(d);
-    r.loc = loc;
-    r.elements = n_active;
-    r.bytes = n_active * uint64_t(e);
-    r.flops = n_active;
-    dispatch(core(), r);
+    dispatch(core(), "vtrc", loc, [&] {
+        OpRecord r;
+        r.op = "vtrc";
+        r.pipe = Pipe::V;
+        r.dtype = to_string(d);
+        r.loc = loc;
+        r.elements = n_active;
+        r.bytes = n_active * uint64_t(e);
+        r.flops = n_active;
+        return r;
+    });
     dst = out;
 }
 

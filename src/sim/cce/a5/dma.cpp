@@ -52,6 +52,13 @@ void each_burst(const Walk& w, const DmaV2& d, F&& f) {
             for (uint32_t b = 0; b < d.n; ++b)
                 f(j * w.gm2 + i * w.gm1 + b * d.gm_stride, j * w.ub2 + i * w.ub1 + uint64_t(b) * d.ub_stride);
 }
+// check_gm of every burst, in the order each_burst visits them: the bursts
+// of one iteration of the outer loops at once (check_gm_bursts: one look up
+// when they lie in one allocation, each burst on its own otherwise).
+void check_bursts(const Walk& w, const DmaV2& d, const uint8_t* gm, const char* op, const SourceLoc& loc) {
+    for (uint64_t j = 0; j < w.n2; ++j)
+        for (uint64_t i = 0; i < w.n1; ++i) check_gm_bursts(gm + j * w.gm2 + i * w.gm1, d.n, d.gm_stride, d.len, op, loc);
+}
 }  // namespace
 
 void set_dma_loop(const SourceLoc& loc, const char* op, bool to_ub, int which, uint64_t value) {
@@ -94,8 +101,8 @@ void copy_gm_to_local_v2(const SourceLoc& loc, const char* op, Space space, DmaD
         local_end = std::max(local_end, padded_end(u));
         gm_end = std::max(gm_end, g + d.len);
         moved += d.len;
-        check_gm(src + g, d.len, op, loc);
     });
+    check_bursts(w, d, src, op, loc);
     if (moved == 0) return;
     check_local(c, space, dst, local_end, op, "dst", loc);
     OpRecord r = detail::dma_record(op, Pipe::MTE2, loc, moved);
@@ -130,8 +137,8 @@ void copy_ub_to_gm_v2(const SourceLoc& loc, void* gm, uint64_t ub, const DmaV2& 
         ub_end = std::max(ub_end, u + d.len);
         gm_end = std::max(gm_end, g + d.len);
         moved += d.len;
-        check_gm(dst + g, d.len, op, loc);
     });
+    check_bursts(w, d, dst, op, loc);
     if (moved == 0) return;
     check_local(c, Space::UB, ub, ub_end, op, "src", loc);
     OpRecord r = detail::dma_record(op, Pipe::MTE3, loc, moved);

@@ -46,14 +46,16 @@ void dispatch_indexed(Core& c, const SourceLoc& loc, const char* op, bool writes
                 hi = std::max(hi, at + elem);
             }
     });
-    OpRecord r = vector_record(op, loc);
-    if (hi > 0) {
-        check_local(c, Space::UB, lo, hi - lo, op, writes ? "dst" : "src", loc);
-        r.bytes = hi - lo;
-        if (writes) r.write(Space::UB, lo, hi - lo);
-        else r.read(Space::UB, lo, hi - lo);
-    }
-    dispatch(c, r);
+    if (hi > 0) check_local(c, Space::UB, lo, hi - lo, op, writes ? "dst" : "src", loc);
+    dispatch(c, op, loc, [&] {
+        OpRecord r = vector_record(op, loc);
+        if (hi > 0) {
+            r.bytes = hi - lo;
+            if (writes) r.write(Space::UB, lo, hi - lo);
+            else r.read(Space::UB, lo, hi - lo);
+        }
+        return r;
+    });
 }
 }  // namespace
 
@@ -68,6 +70,12 @@ void vgather(const SourceLoc& loc, VReg& dst, uint64_t ub, int elem, const VReg&
     // byte zero (documented); inactive slots are zero.
     with_width(idx_width, [&](auto w) {
         with_width(std::min(elem, idx_width), [&](auto e) {
+            // An active prefix: its elements without testing each one's lane.
+            if (const int prefix = active_prefix(mask, w); prefix >= 0) {
+                for (int i = 0; i < prefix; ++i)
+                    std::memcpy(out.b + i * w, mem + ub + index_at(idx, i, w) * uint64_t(elem), e);
+                return;
+            }
             for (int i = 0; i < n; ++i)
                 if (mask.lane(i * w)) std::memcpy(out.b + i * w, mem + ub + index_at(idx, i, w) * uint64_t(elem), e);
         });
@@ -88,6 +96,11 @@ void vscatter(const SourceLoc& loc, const VReg& src, uint64_t ub, int elem, cons
     // even bytes (the low byte of each 16-bit slot, documented).
     with_width(idx_width, [&](auto w) {
         with_width(std::min(elem, idx_width), [&](auto e) {
+            if (const int prefix = active_prefix(mask, w); prefix >= 0) {
+                for (int i = 0; i < prefix; ++i)
+                    std::memcpy(mem + ub + index_at(idx, i, w) * uint64_t(elem), src.b + i * w, e);
+                return;
+            }
             for (int i = 0; i < n; ++i)
                 if (mask.lane(i * w)) std::memcpy(mem + ub + index_at(idx, i, w) * uint64_t(elem), src.b + i * w, e);
         });

@@ -93,7 +93,7 @@ bool compare(Cmp op, T a, T b) {
 }  // namespace
 
 void pset(const SourceLoc& loc, const char* op, Pred& out, int elem, int pattern) {
-    dispatch(core(), vector_record(op, loc));
+    dispatch(core(), op, loc, [&] { return vector_record(op, loc); });
     const int n = kVL / elem;
     static constexpr int kFirst[] = {0, 1, 2, 3, 4, 8, 16, 32, 64, 128};
     // The prefix patterns, lane by lane at once.
@@ -124,7 +124,7 @@ void pset(const SourceLoc& loc, const char* op, Pred& out, int elem, int pattern
 }
 
 void plt(const SourceLoc& loc, const char* op, Pred& out, int elem, uint32_t& count, bool post_update) {
-    dispatch(core(), vector_record(op, loc));
+    dispatch(core(), op, loc, [&] { return vector_record(op, loc); });
     const uint32_t n = static_cast<uint32_t>(kVL / elem);
     const uint32_t on = count < n ? count : n;
     set_prefix(out, static_cast<int>(on) * elem);
@@ -132,7 +132,7 @@ void plt(const SourceLoc& loc, const char* op, Pred& out, int elem, uint32_t& co
 }
 
 void plogic(const SourceLoc& loc, const char* op, PLogic how, Pred& out, const Pred& a, const Pred& b, const Pred& g) {
-    dispatch(core(), vector_record(op, loc));
+    dispatch(core(), op, loc, [&] { return vector_record(op, loc); });
     Pred r;
     for (size_t i = 0; i < sizeof(r.b); ++i) {
         uint8_t v;
@@ -168,10 +168,12 @@ void vload(const SourceLoc& loc, const char* op, VReg& dst, uint64_t ub, Ld how,
     else if (how == Ld::Unpk4) bytes = kVL / 4;
     else if (how == Ld::E2b) bytes = uint64_t(kVL / 32) * elem;
     check_local(c, Space::UB, ub, bytes, op, "src", loc);
-    OpRecord r = vector_record(op, loc);
-    r.bytes = bytes;
-    r.read(Space::UB, ub, bytes);
-    dispatch(c, r);
+    dispatch(c, op, loc, [&] {
+        OpRecord r = vector_record(op, loc);
+        r.bytes = bytes;
+        r.read(Space::UB, ub, bytes);
+        return r;
+    });
     const uint8_t* src = c.mem[static_cast<int>(Space::UB)] + ub;
     if (how == Ld::Norm) {  // UB is never a register: straight in
         std::memcpy(dst.b, src, kVL);
@@ -230,14 +232,16 @@ void vstore(const SourceLoc& loc, const char* op, const VReg& src, uint64_t ub, 
                 last = i;
             }
     }
-    OpRecord r = vector_record(op, loc);
-    if (first >= 0) {
-        const uint64_t lo = ub + uint64_t(first) * out_elem, bytes = uint64_t(last - first + 1) * out_elem;
-        check_local(c, Space::UB, lo, bytes, op, "dst", loc);
-        r.bytes = bytes;
-        r.write(Space::UB, lo, bytes);
-    }
-    dispatch(c, r);
+    const uint64_t lo = ub + uint64_t(first) * out_elem, bytes = uint64_t(last - first + 1) * out_elem;
+    if (first >= 0) check_local(c, Space::UB, lo, bytes, op, "dst", loc);
+    dispatch(c, op, loc, [&] {
+        OpRecord r = vector_record(op, loc);
+        if (first >= 0) {
+            r.bytes = bytes;
+            r.write(Space::UB, lo, bytes);
+        }
+        return r;
+    });
     if (first < 0) return;
     uint8_t* dst = c.mem[static_cast<int>(Space::UB)] + ub;
     if (prefix >= 0 && out_elem == elem) {
@@ -272,13 +276,15 @@ void vstore_blocks(const SourceLoc& loc, const VReg& src, uint64_t ub, uint32_t 
         lo = std::min(lo, at);
         hi = std::max(hi, at + 32);
     }
-    OpRecord r = vector_record(op, loc);
-    if (hi > 0) {
-        check_local(c, Space::UB, lo, hi - lo, op, "dst", loc);
-        r.bytes = hi - lo;
-        r.write(Space::UB, lo, hi - lo);
-    }
-    dispatch(c, r);
+    if (hi > 0) check_local(c, Space::UB, lo, hi - lo, op, "dst", loc);
+    dispatch(c, op, loc, [&] {
+        OpRecord r = vector_record(op, loc);
+        if (hi > 0) {
+            r.bytes = hi - lo;
+            r.write(Space::UB, lo, hi - lo);
+        }
+        return r;
+    });
     uint8_t* mem = c.mem[static_cast<int>(Space::UB)];
     for (int k = 0; k < kVL / 32; ++k) {
         if (!used[k]) continue;
@@ -294,10 +300,12 @@ void vload2(const SourceLoc& loc, const char* op, VReg& lo, VReg& hi, uint64_t u
         fault(loc, std::string(op) + " DINTLV from UB offset " + std::to_string(ub) +
                        ", which is not 32-byte aligned: an aligned load needs a 32-byte aligned address");
     check_local(c, Space::UB, ub, 2 * kVL, op, "src", loc);
-    OpRecord r = vector_record(op, loc);
-    r.bytes = 2 * kVL;
-    r.read(Space::UB, ub, 2 * kVL);
-    dispatch(c, r);
+    dispatch(c, op, loc, [&] {
+        OpRecord r = vector_record(op, loc);
+        r.bytes = 2 * kVL;
+        r.read(Space::UB, ub, 2 * kVL);
+        return r;
+    });
     const uint8_t* src = c.mem[static_cast<int>(Space::UB)] + ub;
     VReg a, b;
     for (int i = 0; i < kVL / elem; ++i) {
@@ -314,14 +322,16 @@ void vstore2(const SourceLoc& loc, const char* op, const VReg& lo, const VReg& h
     int last = -1;
     for (int i = 0; i < kVL / elem; ++i)
         if (active(mask, i, elem)) last = i;
-    OpRecord r = vector_record(op, loc);
-    if (last >= 0) {
-        const uint64_t bytes = uint64_t(last + 1) * 2 * elem;
-        check_local(c, Space::UB, ub, bytes, op, "dst", loc);
-        r.bytes = bytes;
-        r.write(Space::UB, ub, bytes);
-    }
-    dispatch(c, r);
+    const uint64_t bytes = uint64_t(last + 1) * 2 * elem;
+    if (last >= 0) check_local(c, Space::UB, ub, bytes, op, "dst", loc);
+    dispatch(c, op, loc, [&] {
+        OpRecord r = vector_record(op, loc);
+        if (last >= 0) {
+            r.bytes = bytes;
+            r.write(Space::UB, ub, bytes);
+        }
+        return r;
+    });
     uint8_t* dst = c.mem[static_cast<int>(Space::UB)] + ub;
     for (int i = 0; i <= last; ++i)
         if (active(mask, i, elem)) {
@@ -332,7 +342,7 @@ void vstore2(const SourceLoc& loc, const char* op, const VReg& lo, const VReg& h
 
 void vbinary(const SourceLoc& loc, const char* op, Bin b, Dt d, VReg& dst, const VReg& x, const VReg& y,
              const Pred& m, bool merging) {
-    dispatch(core(), reg_record(op, d, loc, count_active(m, size_of(d))));
+    dispatch(core(), op, loc, [&] { return reg_record(op, d, loc, count_active(m, size_of(d))); });
     with_type(d, [&](auto t) {
         using T = decltype(t);
         with_bin(b, [&](auto op) {
@@ -343,7 +353,7 @@ void vbinary(const SourceLoc& loc, const char* op, Bin b, Dt d, VReg& dst, const
 }
 
 void vunary(const SourceLoc& loc, const char* op, Una u, Dt d, VReg& dst, const VReg& x, const Pred& m, bool merging) {
-    dispatch(core(), reg_record(op, d, loc, count_active(m, size_of(d))));
+    dispatch(core(), op, loc, [&] { return reg_record(op, d, loc, count_active(m, size_of(d))); });
     // vexp/vln/vsqrt on floats: the active prefix at once through vmath_f32,
     // as A2A3's vexp does, which gives each element (float)f((double)x) as
     // unary<float> does.
@@ -366,7 +376,7 @@ void vunary(const SourceLoc& loc, const char* op, Una u, Dt d, VReg& dst, const 
 
 void vscalar(const SourceLoc& loc, const char* op, Sca s, Dt d, VReg& dst, const VReg& x, uint64_t scalar,
              const Pred& m, bool merging) {
-    dispatch(core(), reg_record(op, d, loc, count_active(m, size_of(d))));
+    dispatch(core(), op, loc, [&] { return reg_record(op, d, loc, count_active(m, size_of(d))); });
     with_type(d, [&](auto t) {
         using T = decltype(t);
         T sv;
@@ -381,7 +391,7 @@ void vscalar(const SourceLoc& loc, const char* op, Sca s, Dt d, VReg& dst, const
 
 void vcarry(const SourceLoc& loc, const char* op, bool sub, Pred& carry, VReg& dst, const VReg& a, const VReg& b,
             const Pred* carry_in, const Pred& mask) {
-    dispatch(core(), reg_record(op, Dt::U32, loc, count_active(mask, 4)));
+    dispatch(core(), op, loc, [&] { return reg_record(op, Dt::U32, loc, count_active(mask, 4)); });
     Pred c{};
     VReg out{};
     for (int i = 0; i < kVL / 4; ++i) {
@@ -398,7 +408,7 @@ void vcarry(const SourceLoc& loc, const char* op, bool sub, Pred& carry, VReg& d
 }
 
 void vmull(const SourceLoc& loc, bool is_signed, VReg& lo, VReg& hi, const VReg& a, const VReg& b, const Pred& mask) {
-    dispatch(core(), reg_record("vmull", is_signed ? Dt::S32 : Dt::U32, loc, count_active(mask, 4)));
+    dispatch(core(), "vmull", loc, [&] { return reg_record("vmull", is_signed ? Dt::S32 : Dt::U32, loc, count_active(mask, 4)); });
     VReg l{}, h{};
     for (int i = 0; i < kVL / 4; ++i) {
         if (!active(mask, i, 4)) continue;
@@ -413,7 +423,7 @@ void vmull(const SourceLoc& loc, bool is_signed, VReg& lo, VReg& hi, const VReg&
 
 void vcompare(const SourceLoc& loc, const char* op, Cmp c, Dt d, Pred& dst, const VReg& a, const VReg& b,
               const Pred& m) {
-    dispatch(core(), reg_record(op, d, loc, count_active(m, size_of(d))));
+    dispatch(core(), op, loc, [&] { return reg_record(op, d, loc, count_active(m, size_of(d))); });
     Pred out{};
     with_type(d, [&](auto t) {
         using T = decltype(t);
@@ -425,7 +435,7 @@ void vcompare(const SourceLoc& loc, const char* op, Cmp c, Dt d, Pred& dst, cons
 
 void vcompare_scalar(const SourceLoc& loc, const char* op, Cmp c, Dt d, Pred& dst, const VReg& a, uint64_t scalar,
                      const Pred& m) {
-    dispatch(core(), reg_record(op, d, loc, count_active(m, size_of(d))));
+    dispatch(core(), op, loc, [&] { return reg_record(op, d, loc, count_active(m, size_of(d))); });
     Pred out{};
     with_type(d, [&](auto t) {
         using T = decltype(t);
@@ -438,7 +448,7 @@ void vcompare_scalar(const SourceLoc& loc, const char* op, Cmp c, Dt d, Pred& ds
 }
 
 void vselect(const SourceLoc& loc, Dt d, VReg& dst, const VReg& a, const VReg& b, const Pred& sel) {
-    dispatch(core(), reg_record("vsel", d, loc, kVL / size_of(d)));
+    dispatch(core(), "vsel", loc, [&] { return reg_record("vsel", d, loc, kVL / size_of(d)); });
     const int e = size_of(d);
     VReg out;
     for (int i = 0; i < kVL / e; ++i) std::memcpy(out.b + i * e, (active(sel, i, e) ? a : b).b + i * e, e);
@@ -446,7 +456,7 @@ void vselect(const SourceLoc& loc, Dt d, VReg& dst, const VReg& a, const VReg& b
 }
 
 void vreduce(const SourceLoc& loc, const char* op, Red how, Dt d, VReg& dst, const VReg& a, const Pred& m) {
-    dispatch(core(), reg_record(op, d, loc, count_active(m, size_of(d))));
+    dispatch(core(), op, loc, [&] { return reg_record(op, d, loc, count_active(m, size_of(d))); });
     with_type(d, [&](auto t) {
         using T = decltype(t);
         VReg out{};
@@ -481,6 +491,50 @@ void vreduce(const SourceLoc& loc, const char* op, Red how, Dt d, VReg& dst, con
             // integer of the element's width; without an active element,
             // -inf (+inf for the minimum) and index 0 (asc-devkit
             // asc_reduce_max.md / asc_reduce_min.md).
+            if constexpr (std::is_same_v<T, float>) {
+                if (prefix > 0) {
+                    // The loop below over a float prefix, in passes without
+                    // its branches: the first NaN if any; else the extreme
+                    // value, its first index, and for a maximum of zero +0
+                    // when any of the zeros is +0 (the loop's max(-0, +0)).
+                    float v[kVL / 4];
+                    std::memcpy(v, a.b, kVL);
+                    int nan_at = -1;
+                    bool any_nan = false;
+                    for (int i = 0; i < prefix; ++i) any_nan |= v[i] != v[i];
+                    if (any_nan)
+                        for (int i = 0; i < prefix && nan_at < 0; ++i)
+                            if (v[i] != v[i]) nan_at = i;
+                    uint64_t idx = 0;
+                    float acc;
+                    if (nan_at >= 0) {
+                        acc = v[nan_at];
+                        idx = uint64_t(nan_at);
+                    } else {
+                        // The extreme value in eight lanes (exact in any
+                        // order without NaNs; only its value is used).
+                        float lane[8];
+                        for (float& l : lane) l = v[0];
+                        if (how == Red::Max)
+                            for (int i = 1; i < prefix; ++i) lane[i & 7] = v[i] > lane[i & 7] ? v[i] : lane[i & 7];
+                        else
+                            for (int i = 1; i < prefix; ++i) lane[i & 7] = v[i] < lane[i & 7] ? v[i] : lane[i & 7];
+                        float m = lane[0];
+                        for (int j = 1; j < 8; ++j) m = how == Red::Max ? (lane[j] > m ? lane[j] : m) : (lane[j] < m ? lane[j] : m);
+                        int first = 0;
+                        while (v[first] != m) ++first;
+                        idx = uint64_t(first);
+                        acc = v[first];
+                        if (how == Red::Max && m == 0.0f)
+                            for (int i = first; i < prefix; ++i)
+                                if (v[i] == 0.0f && !std::signbit(v[i])) acc = 0.0f;
+                    }
+                    store(out.b, 0, acc);
+                    std::memcpy(out.b + sizeof(T), &idx, sizeof(T));
+                    dst = out;
+                    return;
+                }
+            }
             T acc;
             if constexpr (is_float_v<T>) acc = from_double<T>(how == Red::Max ? -INFINITY : INFINITY);
             else acc = how == Red::Max ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
@@ -515,7 +569,7 @@ void vreduce(const SourceLoc& loc, const char* op, Red how, Dt d, VReg& dst, con
 }
 
 void vreduce_blocks(const SourceLoc& loc, const char* op, Red how, Dt d, VReg& dst, const VReg& a, const Pred& m) {
-    dispatch(core(), reg_record(op, d, loc, count_active(m, size_of(d))));
+    dispatch(core(), op, loc, [&] { return reg_record(op, d, loc, count_active(m, size_of(d))); });
     with_type(d, [&](auto t) {
         using T = decltype(t);
         constexpr int per = 32 / int(sizeof(T));
@@ -546,7 +600,7 @@ void vreduce_blocks(const SourceLoc& loc, const char* op, Red how, Dt d, VReg& d
 void vpair_add(const SourceLoc& loc, Dt d, VReg& dst, const VReg& a, const Pred& m) {
     if (d != Dt::F16 && d != Dt::F32)
         fault(loc, std::string("vcpadd: half or float elements only (asc-devkit PairReduceElem), not ") + to_string(d));
-    dispatch(core(), reg_record("vcpadd", d, loc, count_active(m, size_of(d))));
+    dispatch(core(), "vcpadd", loc, [&] { return reg_record("vcpadd", d, loc, count_active(m, size_of(d))); });
     with_type(d, [&](auto t) {
         using T = decltype(t);
         const int n = kVL / int(sizeof(T));
@@ -563,7 +617,7 @@ void vpair_add(const SourceLoc& loc, Dt d, VReg& dst, const VReg& a, const Pred&
 }
 
 void vindex(const SourceLoc& loc, Dt d, VReg& dst, uint64_t start_bits, bool decreasing) {
-    dispatch(core(), reg_record("vci", d, loc, kVL / size_of(d)));
+    dispatch(core(), "vci", loc, [&] { return reg_record("vci", d, loc, kVL / size_of(d)); });
     with_type(d, [&](auto t) {
         using T = decltype(t);
         T s;
@@ -622,7 +676,7 @@ void vexpdif(const SourceLoc& loc, Dt src_type, int part, VReg& dst, const VReg&
         }
         store(out.b, uint64_t(i) * 4, v);
     }
-    dispatch(core(), reg_record("vexpdif", Dt::F32, loc, active_n));
+    dispatch(core(), "vexpdif", loc, [&] { return reg_record("vexpdif", Dt::F32, loc, active_n); });
     dst = out;
 }
 
