@@ -43,8 +43,12 @@ std::string hex(uint64_t v) {
     return b;
 }
 
-// One entry: opcode 0 copies length bytes. The two targets' entries keep
-// the addresses at bytes 32..47 and differ in where the length is.
+// One entry: opcode 0 copies length bytes; opcode 6, a cache maintenance
+// prefetch of the source into L2 (pto-isa's TPREFETCH_ASYNC), moves no byte:
+// ptosim keeps no data cache in front of GM, so it checks the range and
+// takes its bandwidth, and no checker sees an access (a prefetch changes no
+// value anyone reads). The two targets' entries keep the addresses at bytes
+// 32..47 and differ in where the length is.
 void run_entry(Core& c, const SourceLoc& loc, const Queue& q, uint32_t index) {
     const uint8_t* e = q.sq_base + uint64_t(index) * kSqeBytes;
     const uint32_t opcode = e[16];
@@ -54,10 +58,22 @@ void run_entry(Core& c, const SourceLoc& loc, const Queue& q, uint32_t index) {
     std::string where = "SDMA queue " + std::to_string(q.sq_id) + " entry " + std::to_string(index);
     if (process_ranks() > 1)
         where += " (rank " + std::to_string(process_rank()) + " of " + std::to_string(process_ranks()) + ")";
-    if (opcode != 0)
+    constexpr uint32_t kCopy = 0, kCmoPrefetch = 6;
+    if (opcode != kCopy && opcode != kCmoPrefetch)
         fault(loc, where + ": opcode " + std::to_string(opcode) +
-                       " is not simulated (only 0, a copy); the kernel's SDMA code wrote an entry ptosim cannot run");
+                       " is not simulated (0, a copy, and 6, a prefetch into L2); the kernel's SDMA code wrote an "
+                       "entry ptosim cannot run");
     if (len == 0) return;
+    if (opcode == kCmoPrefetch) {
+        check_gm(reinterpret_cast<const void*>(src), len, (where + " prefetch source").c_str(), loc);
+        OpRecord r;
+        r.op = "SDMA prefetch";
+        r.pipe = Pipe::MTE3;
+        r.loc = loc;
+        r.bytes = len;
+        dispatch(c, r);
+        return;
+    }
     check_gm(reinterpret_cast<const void*>(src), len, (where + " source").c_str(), loc);
     check_gm(reinterpret_cast<const void*>(dst), len, (where + " destination").c_str(), loc);
     OpRecord r;

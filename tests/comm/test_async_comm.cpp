@@ -485,11 +485,14 @@ TEST(AsyncComm, AWorkspaceTheQueryDidNotPrepareFaultsAtTheTransfer) {
 
 // ------------------------------------------------------------ the SDMA engine (pto-isa's own SDMA code)
 
-// Writes one copy entry at `index` of a queue, in the target's layout.
-void write_entry(const ptosim::sdma::ChannelInfo& c, uint32_t index, const void* src, void* dst, uint32_t len) {
+// Writes one entry at `index` of a queue, in the target's layout: a copy, or
+// the operation `opcode` names (6: a prefetch of the source into L2).
+void write_entry(const ptosim::sdma::ChannelInfo& c, uint32_t index, const void* src, void* dst, uint32_t len,
+                 uint8_t opcode = 0) {
     uint8_t* e = reinterpret_cast<uint8_t*>(c.sq_base) + 64 * index;
     std::memset(e, 0, 64);
     e[0] = 11;  // an SDMA entry
+    e[16] = opcode;
     const uint64_t s = reinterpret_cast<uint64_t>(src), d = reinterpret_cast<uint64_t>(dst);
     const uint32_t w[4] = {static_cast<uint32_t>(s), static_cast<uint32_t>(s >> 32), static_cast<uint32_t>(d),
                            static_cast<uint32_t>(d >> 32)};
@@ -550,6 +553,34 @@ TEST(SdmaEngine, AnEntryOutsideThePeersWindowFaultsNamingQueueAndEntry) {
                   c.sq_id, R(), N(), reinterpret_cast<unsigned long>(past), reinterpret_cast<unsigned long>(past) + 64,
                   next);
     EXPECT_NE(st.message.find(want), std::string::npos) << st.message;
+    barrier();
+}
+
+// Opcode 6, pto-isa's TPREFETCH_ASYNC (an L2 prefetch), moves no byte and
+// runs in queue order with the copies; any other opcode faults naming it.
+TEST(SdmaEngine, APrefetchEntryMovesNoByteAndAnUnknownOpcodeFaults) {
+    clear_windows();
+    Sdma s;
+    ASSERT_TRUE(s.init(1)) << s.error;
+    const auto c = s.channel(0);
+    uint8_t* src = win<uint8_t>(R(), 0);
+    uint8_t* dst = win<uint8_t>(R(), 4096);
+    for (int i = 0; i < 64; ++i) src[i] = static_cast<uint8_t>(i + 1);
+    ASSERT_TRUE(testutil::run_vec([&] {
+        write_entry(c, 0, src, dst, 64, 6);
+        write_entry(c, 1, src, dst + 128, 16);
+        ring(c, 2);
+    }).ok());
+    for (int i = 0; i < 64; ++i) ASSERT_EQ(dst[i], 0) << i;
+    for (int i = 0; i < 16; ++i) ASSERT_EQ(dst[128 + i], i + 1) << i;
+    const ptosim::Status st = testutil::run_vec([&] {
+        write_entry(c, 2, src, dst, 64, 9);
+        ring(c, 3);
+    });
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.message.find("SDMA queue " + std::to_string(c.sq_id) + " entry 2"), std::string::npos) << st.message;
+    EXPECT_NE(st.message.find(": opcode 9 is not simulated (0, a copy, and 6, a prefetch into L2)"), std::string::npos)
+        << st.message;
     barrier();
 }
 
