@@ -45,23 +45,10 @@ while [ $# -gt 0 ]; do
     *) echo "allgather_gemm.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
-src="$pto_isa/kernels/manual/a2a3/allgather_gemm"
-[ -f "$src/main.cpp" ] || { echo "allgather_gemm.sh: $src/main.cpp not found: PTO_ISA must be a pto-isa checkout" >&2; exit 2; }
-[ -f "$build/cann/set_env.sh" ] || { echo "allgather_gemm.sh: $build/cann/set_env.sh not found: build the CANN-shaped root first (scripts/build.sh)" >&2; exit 2; }
-command -v mpirun.mpich >/dev/null || { echo "allgather_gemm.sh: mpirun.mpich not found (scripts/install-deps.sh)" >&2; exit 77; }
-mpich_lib=$(/sbin/ldconfig -p | awk '/libmpich\.so\.12 / && !f {print $NF; f = 1}')
-[ -n "$mpich_lib" ] || { echo "allgather_gemm.sh: libmpich.so.12 not found (Debian libmpich12)" >&2; exit 77; }
 /usr/bin/python3 -c 'import numpy' 2>/dev/null || { echo "allgather_gemm.sh: gen_data.py needs numpy for /usr/bin/python3 (apt-get install python3-numpy)" >&2; exit 2; }
-
-# The example's CMakeLists finds pto-isa's include/ and tests/ four levels up:
-# a private copy of those and of the example keeps the checkout untouched.
-rm -rf "$work/pto-isa" "$work/mpich" "$work/profile"
-mkdir -p "$work/pto-isa/kernels/manual/a2a3" "$work/mpich/bin" "$work/mpich/lib"
-cp -r "$pto_isa/include" "$pto_isa/tests" "$work/pto-isa/"
-cp -r "$src" "$work/pto-isa/kernels/manual/a2a3/"
-ln -s "$(command -v mpirun.mpich)" "$work/mpich/bin/mpirun"
-ln -s "$mpich_lib" "$work/mpich/lib/libmpi.so"
-ex="$work/pto-isa/kernels/manual/a2a3/allgather_gemm"
+# shellcheck source=scripts/manual_example.sh
+. "$here/manual_example.sh"
+manual_example_copy allgather_gemm.sh allgather_gemm
 log="$work/run.log"
 : >"$log"
 echo "allgather_gemm.sh: ranks=$ranks M=$gm K=$gk N=$gn base_m=$base_m base_n=$base_n soc=$soc; log: $log"

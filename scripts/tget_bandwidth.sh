@@ -32,22 +32,9 @@ while [ $# -gt 0 ]; do
     *) echo "tget_bandwidth.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
-src="$pto_isa/kernels/manual/a2a3/tget_bandwidth"
-[ -f "$src/main.cpp" ] || { echo "tget_bandwidth.sh: $src/main.cpp not found: PTO_ISA must be a pto-isa checkout" >&2; exit 2; }
-[ -f "$build/cann/set_env.sh" ] || { echo "tget_bandwidth.sh: $build/cann/set_env.sh not found: build the CANN-shaped root first (scripts/build.sh)" >&2; exit 2; }
-command -v mpirun.mpich >/dev/null || { echo "tget_bandwidth.sh: mpirun.mpich not found (scripts/install-deps.sh)" >&2; exit 77; }
-mpich_lib=$(/sbin/ldconfig -p | awk '/libmpich\.so\.12 / && !f {print $NF; f = 1}')
-[ -n "$mpich_lib" ] || { echo "tget_bandwidth.sh: libmpich.so.12 not found (Debian libmpich12)" >&2; exit 77; }
-
-# A private copy of pto-isa's include/, tests/ and the example (its
-# CMakeLists finds them four levels up), so the checkout stays untouched.
-rm -rf "$work/pto-isa" "$work/mpich" "$work/profile"
-mkdir -p "$work/pto-isa/kernels/manual/a2a3" "$work/mpich/bin" "$work/mpich/lib"
-cp -r "$pto_isa/include" "$pto_isa/tests" "$work/pto-isa/"
-cp -r "$src" "$work/pto-isa/kernels/manual/a2a3/"
-ln -s "$(command -v mpirun.mpich)" "$work/mpich/bin/mpirun"
-ln -s "$mpich_lib" "$work/mpich/lib/libmpi.so"
-ex="$work/pto-isa/kernels/manual/a2a3/tget_bandwidth"
+# shellcheck source=scripts/manual_example.sh
+. "$here/manual_example.sh"
+manual_example_copy tget_bandwidth.sh tget_bandwidth
 log="$work/run.log"
 : >"$log"
 echo "tget_bandwidth.sh: 2 ranks, soc=$soc; log: $log"

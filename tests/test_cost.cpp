@@ -40,6 +40,15 @@ cost::Params figures() {
     return p;
 }
 
+// HBM at 100 B/cycle and L2 at 400 for one core, a 400 B/cycle MTE2: the
+// figures of the L2 tests below.
+cost::Params l2_figures() {
+    cost::Params p = figures();
+    p.gm_gbps = 100;
+    p.l2_gbps = 400;
+    p.mte2 = 400;
+    return p;
+}
 OpRecord load(uint64_t bytes, uint64_t gm = 0) {
     OpRecord r;
     r.op = "TLOAD";
@@ -182,10 +191,7 @@ TEST(CostModel, CrossCoreSignalAddsItsLatency) {
 // for one core and a 400 B/cycle MTE2, 12800 B take 100 + 128 cycles the
 // first time and 100 + 32 the second; half new, half old: 100 + 64 + 16.
 TEST(CostModel, RereadLinesComeFromL2) {
-    cost::Params p = figures();
-    p.gm_gbps = 100;
-    p.l2_gbps = 400;
-    p.mte2 = 400;
+    cost::Params p = l2_figures();
     cost::Engine e(p, 1, false);
     e.record(0, load(12800));
     EXPECT_DOUBLE_EQ(e.core_end(0), 1 + 228);
@@ -202,10 +208,7 @@ TEST(CostModel, RereadLinesComeFromL2) {
 // + 70 + 128 = 1299, then 1299 + 100 + 32 = 1431. A block placed at 5000
 // starts its work at 6000: 6001 + 100 + 70 + 64 = 6235.
 TEST(CostModel, BlockStartAndHbmLatencyAreFixedCosts) {
-    cost::Params p = figures();
-    p.gm_gbps = 100;
-    p.l2_gbps = 400;
-    p.mte2 = 400;
+    cost::Params p = l2_figures();
     p.block_start = 1000;
     p.lat_hbm = 70;
     cost::Engine e(p, 1, false);
@@ -225,10 +228,7 @@ TEST(CostModel, BlockStartAndHbmLatencyAreFixedCosts) {
 // share of 400 B/cycle); then load 6400 fresh bytes (118 + 100 + 70 + 64 =
 // 352). The written and the fresh bytes count as HBM traffic, the re-read not.
 TEST(CostModel, WrittenLinesAreL2Hits) {
-    cost::Params p = figures();
-    p.gm_gbps = 100;
-    p.l2_gbps = 400;
-    p.mte2 = 400;
+    cost::Params p = l2_figures();
     p.lat_hbm = 70;
     cost::Engine e(p, 1, false);
     e.record(0, store(6400));
@@ -238,6 +238,25 @@ TEST(CostModel, WrittenLinesAreL2Hits) {
     e.record(0, load(6400, 1 << 20));
     EXPECT_DOUBLE_EQ(e.core_end(0), 352);
     EXPECT_EQ(e.hbm_bytes(), 6400u + 6400u);
+}
+
+// A transfer that reads GM and writes nowhere (the SDMA engine's prefetch,
+// pto-isa's TPREFETCH_ASYNC) leaves its lines in L2: the load after it is a
+// hit, as after a store (WrittenLinesAreL2Hits: 2 + 100 + 16 = 118), and
+// its bytes count as HBM traffic once.
+TEST(CostModel, PrefetchedLinesAreL2Hits) {
+    cost::Params p = l2_figures();
+    p.lat_hbm = 70;
+    cost::Engine e(p, 1, false);
+    OpRecord prefetch;
+    prefetch.op = "SDMA prefetch";
+    prefetch.pipe = Pipe::MTE3;
+    prefetch.read(Space::GM, 0, 6400);
+    prefetch.bytes = 6400;
+    e.record(0, prefetch);
+    e.record(0, load(6400));
+    EXPECT_DOUBLE_EQ(e.pipe_free(0, Pipe::MTE2), 118);
+    EXPECT_EQ(e.hbm_bytes(), 6400u);
 }
 
 // The profiles carry the block start-up and no separate HBM latency

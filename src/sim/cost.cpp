@@ -409,6 +409,9 @@ void Engine::record(int core, const OpRecord& r) {
     const double start = begin_on(s, r.pipe);
     const double miss = c == OpClass::Mte2 ? static_cast<double>(first_touch(r)) : -1;
     if (miss > 0) hbm_bytes_ += static_cast<uint64_t>(miss);
+    // A transfer that reads GM and writes nowhere fills L2 (the SDMA engine's
+    // prefetch, pto-isa's TPREFETCH_ASYNC): a later read of its lines is a hit.
+    if (c != OpClass::Mte2 && r.n_writes == 0 && touches(r.reads, r.n_reads, Space::GM)) hbm_bytes_ += first_touch(r);
     if (touches(r.writes, r.n_writes, Space::GM)) {
         hbm_bytes_ += r.bytes;
         // A written line stays in L2: a later read of it is a hit (write-allocate).

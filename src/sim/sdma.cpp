@@ -45,10 +45,10 @@ std::string hex(uint64_t v) {
 
 // One entry: opcode 0 copies length bytes; opcode 6, a cache maintenance
 // prefetch of the source into L2 (pto-isa's TPREFETCH_ASYNC), moves no byte:
-// ptosim keeps no data cache in front of GM, so it checks the range and
-// takes its bandwidth, and no checker sees an access (a prefetch changes no
-// value anyone reads). The two targets' entries keep the addresses at bytes
-// 32..47 and differ in where the length is.
+// its record reads the source and writes nothing, which the cost model takes
+// as filling L2 (a later TLOAD of those lines is an L2 hit). The two
+// targets' entries keep the addresses at bytes 32..47 and differ in where the
+// length is.
 void run_entry(Core& c, const SourceLoc& loc, const Queue& q, uint32_t index) {
     const uint8_t* e = q.sq_base + uint64_t(index) * kSqeBytes;
     const uint32_t opcode = e[16];
@@ -64,27 +64,18 @@ void run_entry(Core& c, const SourceLoc& loc, const Queue& q, uint32_t index) {
                        " is not simulated (0, a copy, and 6, a prefetch into L2); the kernel's SDMA code wrote an "
                        "entry ptosim cannot run");
     if (len == 0) return;
-    if (opcode == kCmoPrefetch) {
-        check_gm(reinterpret_cast<const void*>(src), len, (where + " prefetch source").c_str(), loc);
-        OpRecord r;
-        r.op = "SDMA prefetch";
-        r.pipe = Pipe::MTE3;
-        r.loc = loc;
-        r.bytes = len;
-        dispatch(c, r);
-        return;
-    }
-    check_gm(reinterpret_cast<const void*>(src), len, (where + " source").c_str(), loc);
-    check_gm(reinterpret_cast<const void*>(dst), len, (where + " destination").c_str(), loc);
+    const bool copy = opcode == kCopy;
+    check_gm(reinterpret_cast<const void*>(src), len, (where + (copy ? " source" : " prefetch source")).c_str(), loc);
+    if (copy) check_gm(reinterpret_cast<const void*>(dst), len, (where + " destination").c_str(), loc);
     OpRecord r;
-    r.op = "SDMA";
+    r.op = copy ? "SDMA" : "SDMA prefetch";
     r.pipe = Pipe::MTE3;
     r.loc = loc;
     r.read(Space::GM, src, len);
-    r.write(Space::GM, dst, len);
+    if (copy) r.write(Space::GM, dst, len);
     r.bytes = len;
     dispatch(c, r);
-    std::memmove(reinterpret_cast<void*>(dst), reinterpret_cast<const void*>(src), len);
+    if (copy) std::memmove(reinterpret_cast<void*>(dst), reinterpret_cast<const void*>(src), len);
 }
 
 }  // namespace
