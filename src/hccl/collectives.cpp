@@ -225,7 +225,11 @@ HcclResult HcclSend(void* sendBuf, uint64_t count, HcclDataType dataType, uint32
                                                                                    std::to_string(a.c->size) +
                                                                                    "-rank communicator"));
     if (!count) return HCCL_SUCCESS;
-    if (!send_bytes(*a.c, sendBuf, count * a.es, destRank)) return mpi_failed(fn);
+    // The sender's simulated clock goes with the data: the receiver's ends
+    // no earlier than it plus the transfer (docs/cost-model.md, "Across ranks").
+    const double sent_at = ptosim::cost::simulated_clock_us();
+    if (!send_bytes(*a.c, sendBuf, count * a.es, destRank) || !send_bytes(*a.c, &sent_at, sizeof sent_at, destRank))
+        return mpi_failed(fn);
     return HCCL_SUCCESS;
 }
 
@@ -240,7 +244,13 @@ HcclResult HcclRecv(void* recvBuf, uint64_t count, HcclDataType dataType, uint32
                                                                                   std::to_string(a.c->size) +
                                                                                   "-rank communicator"));
     if (!count) return HCCL_SUCCESS;
-    if (!recv_bytes(*a.c, recvBuf, count * a.es, srcRank)) return mpi_failed(fn);
+    double sent_at = 0;
+    if (!recv_bytes(*a.c, recvBuf, count * a.es, srcRank) || !recv_bytes(*a.c, &sent_at, sizeof sent_at, srcRank))
+        return mpi_failed(fn);
+    // The transfer starts when both sides are there and takes the link's
+    // start-up and the bytes at its rate, as a collective's share does.
+    ptosim::cost::advance_clock_to(std::max(sent_at, ptosim::cost::simulated_clock_us()) +
+                                   ptosim::cost::collective_us(count * a.es));
     return HCCL_SUCCESS;
 }
 

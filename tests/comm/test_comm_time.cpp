@@ -222,6 +222,34 @@ TEST(CommTime, ABarrierMovesEveryClockToTheLatestPlusTheLink) {
     barrier();
 }
 
+// HcclSend carries the sender's clock: rank 1's HcclRecv ends at the later
+// of the two clocks plus the link's start-up (1000 cycles) and 4096 bytes at
+// 16 a cycle (256): 1.256 us after rank 0's clock, which a 4 KiB load put a
+// launch ahead. The sender's clock does not move.
+TEST(CommTime, ARecvEndsAtTheSendersClockPlusTheTransfer) {
+    clear_windows();
+    Timed timed;
+    double* shared = win<double>(0, 1 << 16);
+    std::vector<float> data(1024, 1.5f);
+    if (R() == 0) {
+        load_4k_us(win<float>(R(), 0));
+        shared[0] = ptosim::cost::simulated_clock_us();
+        ASSERT_EQ(HcclSend(data.data(), 1024, HCCL_DATA_TYPE_FP32, 1, g_comm, nullptr), HCCL_SUCCESS);
+        shared[2] = ptosim::cost::simulated_clock_us();
+    } else if (R() == 1) {
+        shared[1] = ptosim::cost::simulated_clock_us();
+        std::vector<float> got(1024, 0.0f);
+        ASSERT_EQ(HcclRecv(got.data(), 1024, HCCL_DATA_TYPE_FP32, 0, g_comm, nullptr), HCCL_SUCCESS);
+        EXPECT_EQ(got, data);
+        shared[3] = ptosim::cost::simulated_clock_us();
+    }
+    barrier();
+    EXPECT_NEAR(shared[0] - shared[1], 1 + 365 / 1000.0, kNs);  // rank 0 a 4 KiB load ahead
+    EXPECT_NEAR(shared[3], shared[0] + 1.256, kNs);
+    EXPECT_NEAR(shared[2], shared[0], kNs);
+    barrier();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) { return run_rank_tests(argc, argv); }
