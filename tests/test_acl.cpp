@@ -554,6 +554,9 @@ TEST_F(AclDev, CmoAsyncOrdersTheStreamAndChangesNoByte) {
     EXPECT_NE(msg().find("is not device memory"), std::string::npos) << msg();
     EXPECT_EQ(aclrtCmoAsync(d, 0, ACL_RT_CMO_TYPE_PREFETCH, s), ACL_ERROR_INVALID_PARAM);
     EXPECT_NE(msg().find("aclrtCmoAsync: size is 0"), std::string::npos) << msg();
+    EXPECT_EQ(aclrtCmoAsync(nullptr, 64, ACL_RT_CMO_TYPE_PREFETCH, s), ACL_ERROR_INVALID_PARAM);
+    EXPECT_NE(msg().find("aclrtCmoAsync: src is null; pass device memory from aclrtMalloc"), std::string::npos)
+        << msg();
     EXPECT_EQ(aclrtDestroyStream(s), ACL_SUCCESS);
     EXPECT_EQ(aclrtFree(d), ACL_SUCCESS);
 }
