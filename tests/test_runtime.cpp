@@ -875,6 +875,64 @@ TEST(GlobalMemory, SpansRunningIntoOrPastARegisteredBlockFault) {
     ASSERT_TRUE(Device::get().release(block, true).ok());
 }
 
+// An unqualified pointer addresses the core's private space; pto-isa's
+// t_dhrystone keeps its globals at fixed addresses there, and runs on the
+// device. Each test uses addresses of its own: the mapping lasts the process.
+volatile int* fixed(uintptr_t a) { return reinterpret_cast<volatile int*>(a); }
+
+TEST(PrivateSpace, FixedAddressesAreMappedZeroedKeptAndNoted) {
+    int first = -1, again = -1, next_launch = -1;
+    testing::internal::CaptureStderr();
+    Status st = run(KernelKind::Vec, 1, nullptr, [&] {
+        first = *fixed(0x340010);
+        *fixed(0x340010) = 42;
+        again = *fixed(0x340010);
+    });
+    const std::string err = testing::internal::GetCapturedStderr();
+    ASSERT_TRUE(st.ok()) << st.message;
+    EXPECT_EQ(first, 0);
+    EXPECT_EQ(again, 42);
+    EXPECT_NE(err.find("ptosim: memcheck: note: fixed-private-address in kernel 'k' on AIV block 0: the kernel "
+                       "accessed the fixed private address 0x340010, which no allocation or buffer holds"),
+              std::string::npos)
+        << err;
+    ASSERT_TRUE(run(KernelKind::Vec, 1, nullptr, [&] { next_launch = *fixed(0x340010); }).ok());
+    EXPECT_EQ(next_launch, 42);
+}
+
+TEST(PrivateSpace, MemcheckReportsTheKernelsLine) {
+    ASSERT_EQ(check::configure("mem"), "");
+    (void)check::take_reports();
+    testing::internal::CaptureStderr();
+    const int line = __LINE__ + 1;
+    Status st = run(KernelKind::Vec, 1, nullptr, [&] { *fixed(0x350000) = 1; });
+    (void)testing::internal::GetCapturedStderr();
+    std::vector<check::Report> reports = check::take_reports();
+    ASSERT_EQ(check::configure(""), "");
+    ASSERT_TRUE(st.ok()) << st.message;
+    ASSERT_EQ(reports.size(), 1u);
+    EXPECT_EQ(reports[0].kind, "fixed-private-address");
+    EXPECT_EQ(reports[0].severity, "warning");
+    ASSERT_EQ(reports[0].sites.size(), 1u);
+    EXPECT_NE(reports[0].sites[0].loc.str().find("test_runtime.cpp:" + std::to_string(line)), std::string::npos)
+        << reports[0].sites[0].loc.str();
+}
+
+TEST(PrivateSpaceDeathTest, StrictModeAndAddressesPastTheSpaceStillFault) {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    EXPECT_DEATH(
+        {
+            check::set_strict(true);
+            (void)run(KernelKind::Vec, 1, nullptr, [] { *fixed(0x360000) = 1; });
+        },
+        "SIGSEGV \\(address 0x360000\\) in kernel 'k' on AIV 0; no PTO call yet on this core. The address lies "
+        "outside every device allocation and core buffer.* It is a fixed private address, which ptosim maps for the "
+        "kernel unless PTO_SIM_STRICT is set, as it is now.");
+    EXPECT_DEATH({ (void)run(KernelKind::Vec, 1, nullptr, [] { *fixed(uintptr_t{16} << 20) = 1; }); },
+                 "SIGSEGV \\(address 0x1000000\\) in kernel 'k' on AIV 0; no PTO call yet on this core. The address "
+                 "lies outside every device allocation and core buffer");
+}
+
 // Host threads: a launch spreads its physical cores over the threads
 // (physical core p on thread p % threads, block b on physical core
 // b % cores), and the result does not depend on the thread count.

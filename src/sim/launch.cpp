@@ -231,6 +231,43 @@ int local_offset_hint(char* buf, size_t n, const Core& c, uintptr_t addr, void* 
     return std::max(0, std::min<int>(k, static_cast<int>(n) - 1));
 }
 
+// Fixed private addresses (docs/semantics.md, "Fixed private addresses"): an
+// unqualified pointer on an AI core addresses the core's private (stack)
+// space, and kernels that place data at fixed addresses there (pto-isa's
+// t_dhrystone from 0x100000) run on the device. On the host such an address
+// is unmapped; the handler maps zeroed memory there, once per process, and
+// the access is retried. Below the largest core buffer an address is far
+// more often a local-memory offset dereferenced over ptolab's headers (see
+// local_offset_hint), so that still faults, as does everything past the end.
+constexpr uintptr_t kPrivateSpaceEnd = uintptr_t{16} << 20;
+constexpr uintptr_t kPrivateChunk = uintptr_t{64} << 10;
+
+uintptr_t private_space_begin(const Core& c) {
+    return std::max(c.mem_size[static_cast<int>(Space::UB)], c.mem_size[static_cast<int>(Space::L1)]);
+}
+
+bool in_private_space(const Core& c, uintptr_t addr) {
+    return addr >= private_space_begin(c) && addr < kPrivateSpaceEnd;
+}
+
+// Async-signal-safe: mmap and atomics only.
+bool map_private_page(const Core& c, int sig, const siginfo_t* info, void* uctx) {
+    const uintptr_t addr = reinterpret_cast<uintptr_t>(info->si_addr);
+    if (sig != SIGSEGV || info->si_code != SEGV_MAPERR || !in_private_space(c, addr) || strict()) return false;
+    const uintptr_t base = std::max(addr & ~(kPrivateChunk - 1), private_space_begin(c));
+    void* want = reinterpret_cast<void*>(base & ~(uintptr_t{4095}));
+    const size_t bytes = std::min(kPrivateSpaceEnd, (addr & ~(kPrivateChunk - 1)) + kPrivateChunk) -
+                         reinterpret_cast<uintptr_t>(want);
+    void* got = mmap(want, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+    if (got == MAP_FAILED) return errno == EEXIST;  // another core mapped it first: retry the access
+    if (got != want) {  // a kernel without MAP_FIXED_NOREPLACE placed it elsewhere
+        munmap(got, bytes);
+        return false;
+    }
+    if (Launch* l = t_launch) l->note_private_page(c.index, addr, faulting_pc(uctx));
+    return true;
+}
+
 // A kernel that dereferences a bad pointer or overflows its stack still dies,
 // as on hardware, but first says which kernel, core and source line it was
 // in, and which of the three it was: freed device memory, the core's stack,
@@ -239,6 +276,7 @@ int local_offset_hint(char* buf, size_t n, const Core& c, uintptr_t addr, void* 
 // without locks once the libraries are loaded.
 void on_crash(int sig, siginfo_t* info, void* uctx) {
     if (const Core* c = t_core) {
+        if (map_private_page(*c, sig, info, uctx)) return;
         // Device printf text this core collected in a parallel launch: what
         // it printed before dying is not lost.
         if (c->print_buffer && !c->print_buffer->empty())
@@ -307,6 +345,11 @@ void on_crash(int sig, siginfo_t* info, void* uctx) {
                                   "GlobalTensor built over one, went outside its memory.",
                                   sig == SIGSEGV ? "SIGSEGV" : "SIGBUS", info->si_addr, kernel, to_string(c->type),
                                   static_cast<long long>(c->block_idx), sub, last);
+                n = std::max(0, std::min<int>(n, sizeof buf - 1));
+                if (in_private_space(*c, addr) && strict())
+                    n += std::max(0, std::snprintf(buf + n, sizeof buf - n,
+                                                   " It is a fixed private address, which ptosim maps for the kernel "
+                                                   "unless PTO_SIM_STRICT is set, as it is now."));
                 n = std::max(0, std::min<int>(n, sizeof buf - 1));
                 n += local_offset_hint(buf + n, sizeof buf - n, *c, addr, uctx);
                 if (n < static_cast<int>(sizeof buf) - 1) buf[n++] = '\n';
@@ -815,7 +858,32 @@ void Launch::add_tolerated(int core, check::Report r) {
     tolerated_.emplace_back(core, std::move(r));
 }
 
+void Launch::note_private_page(int core, uintptr_t addr, const void* pc) {
+    const int i = private_pages_n_.fetch_add(1);
+    if (i < kPrivatePagesKept) private_pages_[i] = {core, addr, pc};
+}
+
 std::vector<std::pair<int, check::Report>> Launch::take_tolerated() {
+    const int n = std::min(private_pages_n_.exchange(0), kPrivatePagesKept);
+    for (int i = 0; i < n; ++i) {
+        const PrivatePage& p = private_pages_[i];
+        check::Report r;
+        r.tool = "memcheck";
+        r.kind = "fixed-private-address";
+        r.severity = "warning";  // the documented private space, not a contract the device leaves unchecked
+        r.sites = {{p.pc ? caller_loc(static_cast<const uint8_t*>(p.pc) + 1) : SourceLoc{}, "scalar access",
+                    Pipe::S, "", core_name(p.core)}};
+        char what[320];
+        std::snprintf(what, sizeof what,
+                      "the kernel accessed the fixed private address %#lx, which no allocation or buffer holds; an "
+                      "unqualified pointer addresses the core's private (stack) space, and ptosim mapped zeroed "
+                      "memory there, shared by every core of the process",
+                      static_cast<unsigned long>(p.addr));
+        r.message = what;
+        r.fix = "keep the data in a local variable, a tile or global memory if it was not meant to be at a fixed "
+                "address; PTO_SIM_STRICT=1 makes the access a fault";
+        add_tolerated(p.core, std::move(r));
+    }
     std::lock_guard lk(tolerated_mu_);
     return std::exchange(tolerated_, {});
 }

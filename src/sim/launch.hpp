@@ -225,6 +225,11 @@ public:
     void add_tolerated(int core, check::Report r);
     std::vector<std::pair<int, check::Report>> take_tolerated();
 
+    // A fixed private address the kernel touched first (docs/semantics.md,
+    // "Fixed private addresses"): the crash handler mapped its pages and
+    // notes them here; take_tolerated turns them into reports. Async-signal-safe.
+    void note_private_page(int core, uintptr_t addr, const void* pc);
+
 private:
     // The physical group slot a running core occupies: its Cube or Vector
     // core, or in a mix launch its Cube core and Vector core pair.
@@ -330,6 +335,14 @@ private:
     std::atomic<bool> background_{false};
     std::mutex tolerated_mu_;
     std::vector<std::pair<int, check::Report>> tolerated_;
+    struct PrivatePage {
+        int core;
+        uintptr_t addr;
+        const void* pc;
+    };
+    static constexpr int kPrivatePagesKept = 16;
+    std::atomic<int> private_pages_n_{0};
+    PrivatePage private_pages_[kPrivatePagesKept] = {};
 
     alignas(64) std::mutex mu_;
     // Cross-core flag state, with mu_ held. Counters by receiving core index
