@@ -454,9 +454,10 @@ def render_tolerated(results: list[dict], targets: list[str]) -> list[str]:
         return []
     out = ["", "## Passing on tolerated device behaviour", "",
            "These testcases pass, and are counted as passing above, because ptosim does what the device does "
-           "where a rule is not checked by the hardware (docs/semantics.md, \"Faults and reports\"). The "
-           "checker's finding, as the run printed it (`ptolab check` reports it as an error, `PTO_SIM_STRICT=1` "
-           "as a fault):", ""]
+           "where a rule is not checked by the hardware or an address the documents give the kernel "
+           "(docs/semantics.md, \"Faults and reports\"). The checker's finding, as the run printed it "
+           "(`ptolab check` reports it, as an error or for a fixed private address a warning; `PTO_SIM_STRICT=1` "
+           "makes it a fault):", ""]
     for r in rows:
         for note in r["tolerated"]:
             out.append(f"- **{r['target']}/{r['testcase']}**: {_tolerated_text(note)}")
