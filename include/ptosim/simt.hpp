@@ -1,7 +1,7 @@
 // The runtime side of A5's SIMT vector functions (include/cce/a5/simt.hpp):
 // a __simt_vf__ function started by cce::async_invoke runs once per thread
-// of its thread block, one thread after another in thread order, on the
-// calling Vector core (docs/intrinsics/a5-simt.md).
+// of its thread block on the calling Vector core, each thread on its own
+// stack, in thread order until it ends or waits (docs/intrinsics/a5-simt.md).
 #pragma once
 #include <ptosim/core.hpp>
 
@@ -40,8 +40,11 @@ bool simt_running(const Core& c);
 // record leaves those bytes to the atomic's own.
 void simt_note_atomic(const void* gm, int bytes);
 
-// A SIMT builtin ptosim does not run (block barriers, warp reductions):
-// faults at `caller` with the reason.
-[[noreturn]] void simt_unsimulated(const char* name, const char* why, const void* caller);
+// A block barrier (__sync_workitems) at `caller`: the running thread waits
+// until every thread of its block reached one.
+void simt_barrier(const void* caller);
+// A warp's sum (__builtin_cce_redux_add_f32): the running thread waits until
+// every thread of its warp gave its value, and gets the sum.
+float simt_warp_sum(float v, const void* caller);
 
 }  // namespace ptosim::cce

@@ -1,4 +1,5 @@
 #include "bisheng_dialect.hpp"
+#include "rewrite.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -235,6 +236,11 @@ std::optional<PtoIsaTree> pto_isa_tree(const std::string& include_dir) {
     return t;
 }
 
+namespace {
+constexpr int kTreeSiteBase = 1 << 24;
+constexpr int kTreeSitesEach = 1 << 12;
+}  // namespace
+
 std::vector<TranslatedHeader> translate_dialect(const std::string& include_dir) {
     std::vector<TranslatedHeader> out;
     std::error_code ec;
@@ -258,6 +264,22 @@ std::vector<TranslatedHeader> translate_dialect(const std::string& include_dir) 
     }
     std::sort(out.begin(), out.end(),
               [](const TranslatedHeader& a, const TranslatedHeader& b) { return a.relative < b.relative; });
+    // Launches in the tree's headers (pto/npu/kernels/Pto_prefetch.hpp's
+    // PTO_PREFETCH_AIV<<<...>>>): bisheng compiles them wherever they are,
+    // so the copy holds them rewritten as a user's own are. Each header's
+    // sites are numbered in a range of its own, far above any unit's own
+    // sites, and a unit without launches of its own gets a unit id here.
+    int rewritten = 0;
+    for (TranslatedHeader& h : out) {
+        if (!has_launch_syntax(h.text)) continue;
+        const size_t body = h.text.find('\n') + 1;  // past translate's own #line
+        const std::string original = (fs::path(include_dir) / h.relative).string();
+        RewriteResult r = rewrite_launches(h.text.substr(body), original, false, kTreeSiteBase + kTreeSitesEach * rewritten);
+        if (!r.errors.empty() || r.launches == 0) continue;  // a launch in a macro: clang reports it where used
+        ++rewritten;
+        h.text = "#ifndef PTOCC_TU_ID\n#define PTOCC_TU_ID 0ull\n#endif\n" + r.text;
+        h.translated = true;
+    }
     return out;
 }
 

@@ -43,10 +43,32 @@ __simt_vf__ LAUNCH_BOUND(1024) void scatter_body(__gm__ int32_t* table, __gm__ f
     atomicMax(&fmax[idx[t]], static_cast<float>(src[t]));
 }
 
-// Thread (5, 1, 0) of block 1 reaches a block barrier.
+// Thread (5, 1, 0) of block 1 reaches a block barrier the others never do.
 __simt_vf__ void barrier_body(__gm__ int32_t* out) {
     out[threadIdx.y * 8 + threadIdx.x] = 1;
     if (blockIdx.x == 1 && threadIdx.x == 5 && threadIdx.y == 1) __sync_workitems();  // line: barrier
+}
+
+// Each warp sums its threads' values; thread x = 0 of each warp leaves the
+// sum in UB; after the block barrier every thread reads all of them back and
+// adds e^(-1) as the engram kernels' gate does. Values with a fractional part
+// show the sum's order.
+__simt_vf__ LAUNCH_BOUND(1024) void warp_sum_body(__gm__ float* out, __ubuf__ float* scratch) {
+    const uint32_t t = threadIdx.y * 32 + threadIdx.x;
+    const float v = static_cast<float>(t) + 1.0f / static_cast<float>(t + 3);
+    const float warp = __builtin_cce_redux_add_f32(v);
+    if (threadIdx.x == 0) scratch[threadIdx.y] = warp;
+    __sync_workitems();
+    float all = __builtin_cce_expf(-1.0f);
+    for (uint32_t w = 0; w < blockDim.y; ++w) all += scratch[w];
+    out[t * 2] = warp;
+    out[t * 2 + 1] = all;
+}
+
+// Half a warp sums while the other half waits at a barrier: neither goes on.
+__simt_vf__ void mismatch_body(__gm__ int32_t* out) {
+    if (threadIdx.x < 16) out[threadIdx.x] = static_cast<int32_t>(__builtin_cce_redux_add_f32(1.0f));  // line: warp sum
+    else __sync_workitems();  // line: mismatched barrier
 }
 
 __simt_vf__ void empty_body(__gm__ int32_t*) {}
@@ -95,6 +117,14 @@ __global__ __aicore__ void simt_barrier(__gm__ int32_t* out) {
     cce::async_invoke<barrier_body>(cce::dim3{8, 2}, out);  // line: barrier start
 }
 
+__global__ __aicore__ void simt_warp_sum(__gm__ float* out) {
+    cce::async_invoke<warp_sum_body>(cce::dim3{32, 3}, out, ub<float>(kOut));
+}
+
+__global__ __aicore__ void simt_mismatch(__gm__ int32_t* out) {
+    cce::async_invoke<mismatch_body>(cce::dim3{32}, out);  // line: mismatch start
+}
+
 __global__ __aicore__ void simt_outside(__gm__ uint32_t* out) {
     out[0] = threadIdx.x;  // line: outside
 }
@@ -122,6 +152,8 @@ extern "C" void launch_simt_scatter(int32_t* table, float* ftable, float* fmax, 
     simt_scatter<<<1, nullptr, s>>>(table, ftable, fmax, src, idx, n);
 }
 extern "C" void launch_simt_barrier(int32_t* out, void* s) { simt_barrier<<<2, nullptr, s>>>(out); }
+extern "C" void launch_simt_warp_sum(float* out, void* s) { simt_warp_sum<<<1, nullptr, s>>>(out); }
+extern "C" void launch_simt_mismatch(int32_t* out, void* s) { simt_mismatch<<<1, nullptr, s>>>(out); }
 extern "C" void launch_simt_outside(uint32_t* out, void* s) { simt_outside<<<1, nullptr, s>>>(out); }
 extern "C" void launch_simt_too_many(int32_t* out, void* s) { simt_too_many<<<1, nullptr, s>>>(out); }
 extern "C" void launch_simt_crash(int32_t* out, void* s) { simt_crash<<<1, nullptr, s>>>(out); }

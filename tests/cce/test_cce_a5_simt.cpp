@@ -7,6 +7,7 @@
 #include <ptosim/core.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <mutex>
@@ -20,6 +21,8 @@ void launch_simt_gather_unsynced(float*, float*, uint32_t*, uint32_t, void*);
 void launch_simt_ids(uint32_t*, int32_t*, uint32_t, void*);
 void launch_simt_scatter(int32_t*, float*, float*, int32_t*, uint32_t*, uint32_t, void*);
 void launch_simt_barrier(int32_t*, void*);
+void launch_simt_warp_sum(float*, void*);
+void launch_simt_mismatch(int32_t*, void*);
 void launch_simt_outside(uint32_t*, void*);
 void launch_simt_too_many(int32_t*, void*);
 void launch_simt_crash(int32_t*, void*);
@@ -200,20 +203,71 @@ TEST_F(Simt, TheStartIsOneVectorRecord) {
     for (uint32_t t = 0; t < 80; ++t) EXPECT_EQ(got[t], table[idx[t]]) << t;
 }
 
-TEST_F(Simt, ABlockBarrierFaultsNamingTheThreadCoreAndLine) {
+// Three warps: each thread gets its warp's sum (a butterfly over the 32
+// lanes), and after the block barrier every thread sees the three sums the
+// warps' first threads left in UB.
+TEST_F(Simt, WarpSumsAndABlockBarrier) {
+    float* out = device(std::vector<float>(192, -1.0f));
+    launch_simt_warp_sum(out, stream);
+    const std::vector<float> r = back(out, 192);
+    float sums[3];
+    for (uint32_t w = 0; w < 3; ++w) {
+        float lane[32];
+        for (uint32_t x = 0; x < 32; ++x) {
+            const uint32_t t = w * 32 + x;
+            lane[x] = static_cast<float>(t) + 1.0f / static_cast<float>(t + 3);
+        }
+        for (uint32_t k = 16; k > 0; k /= 2) {
+            float next[32];
+            for (uint32_t i = 0; i < 32; ++i) next[i] = lane[i] + lane[i ^ k];
+            std::copy(next, next + 32, lane);
+        }
+        sums[w] = lane[0];
+    }
+    float all = static_cast<float>(std::exp(-1.0));
+    for (float v : sums) all += v;
+    for (uint32_t t = 0; t < 96; ++t) {
+        EXPECT_EQ(r[t * 2], sums[t / 32]) << t;
+        EXPECT_EQ(r[t * 2 + 1], all) << t;
+    }
+    // The reference itself: each warp's sum to float precision.
+    for (uint32_t w = 0; w < 3; ++w) {
+        double exact = 0;
+        for (uint32_t t = w * 32; t < w * 32 + 32; ++t) exact += t + 1.0 / (t + 3);
+        EXPECT_NEAR(sums[w], exact, 1e-3) << w;
+    }
+}
+
+// A thread waits at a barrier the others end without reaching: the start
+// faults, naming the waiting thread's line and the ones that ended.
+TEST_F(Simt, ABlockBarrierNotEveryThreadReachesFaults) {
     int32_t* out = device(std::vector<int32_t>(16, 0));
     launch_simt_barrier(out, stream);
     const std::string m = fault_of_launch();
-    EXPECT_NE(m.find("faulted on AIV block 1"), std::string::npos) << m;
-    EXPECT_NE(m.find(kernel_line("barrier") + ":"), std::string::npos) << m;
-    EXPECT_NE(m.find("__sync_workitems is a barrier of the SIMT thread block: every thread must reach it before any "
-                     "goes on, and ptosim runs a SIMT body one thread after another, so it is not simulated"),
+    EXPECT_NE(m.find("faulted on AIV block 1 at "), std::string::npos) << m;
+    EXPECT_NE(m.find(kernel_line("barrier start") + ": cce::async_invoke<barrier_body> over dim3{8, 2, 1}: its SIMT "
+                     "threads wait for each other forever: thread (0, 0, 0) and 14 more ended without reaching it; "
+                     "thread (5, 1, 0) waits at __sync_workitems ("),
               std::string::npos)
         << m;
-    EXPECT_NE(m.find("(in SIMT thread (5, 1, 0) of barrier_body, started by cce::async_invoke over dim3{8, 2, 1} at "),
+    EXPECT_NE(m.find(kernel_line("barrier") + "). A block barrier goes on once every thread of the block reached it"),
               std::string::npos)
         << m;
-    EXPECT_NE(m.find(kernel_line("barrier start") + ")"), std::string::npos) << m;  // the async_invoke
+}
+
+TEST_F(Simt, AWarpSumAgainstABarrierFaults) {
+    int32_t* out = device(std::vector<int32_t>(32, 0));
+    launch_simt_mismatch(out, stream);
+    const std::string m = fault_of_launch();
+    EXPECT_NE(m.find(kernel_line("mismatch start") + ": cce::async_invoke<mismatch_body> over dim3{32, 1, 1}: its "
+                     "SIMT threads wait for each other forever: thread (0, 0, 0) and 15 more wait at "
+                     "__builtin_cce_redux_add_f32 ("),
+              std::string::npos)
+        << m;
+    EXPECT_NE(m.find(kernel_line("warp sum") + "); thread (16, 0, 0) and 15 more wait at __sync_workitems ("),
+              std::string::npos)
+        << m;
+    EXPECT_NE(m.find(kernel_line("mismatched barrier") + "). A block barrier"), std::string::npos) << m;
 }
 
 TEST_F(Simt, AThreadIndexOutsideASimtBodyFaults) {

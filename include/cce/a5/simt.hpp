@@ -3,12 +3,13 @@
 // threadIdx, blockDim, blockIdx and gridDim; the GM atomics are
 // cce/a5/atomic.hpp's. The body runs once per thread, thread after thread
 // (x fastest), on the calling Vector core, as one vector-pipe record
-// (docs/intrinsics/a5-simt.md). Block barriers and warp reductions need the
-// threads to run side by side and fault where a kernel reaches them.
+// (docs/intrinsics/a5-simt.md); each thread runs on its own stack, so that it
+// can wait at a block barrier or a warp sum for the others.
 #pragma once
 #include <cce/operands.hpp>
 #include <ptosim/simt.hpp>
 
+#include <cmath>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -86,17 +87,15 @@ inline constexpr ptosim_cce::simt_dim3<ptosim::cce::SimtVar::GridDim> gridDim{};
 [[gnu::noinline]] inline uint32_t __cce_simt_get_TID_Z() {
     return ptosim::cce::simt_builtin(ptosim::cce::SimtVar::ThreadIdx, 2, __builtin_return_address(0));
 }
-// A barrier of the thread block and a warp's sum: every thread of the block
-// (or warp) must reach them before any goes on, which thread-after-thread
-// execution cannot give. They fault with that reason.
-[[gnu::noinline]] inline void __sync_workitems() {
-    ptosim::cce::simt_unsimulated("__sync_workitems", "a barrier of the SIMT thread block",
-                                  __builtin_return_address(0));
+// A barrier of the thread block and a warp's sum: the thread waits until
+// every thread of its block (its warp) reached it (docs/intrinsics/a5-simt.md).
+[[gnu::noinline]] inline void __sync_workitems() { ptosim::cce::simt_barrier(__builtin_return_address(0)); }
+[[gnu::noinline]] inline float __builtin_cce_redux_add_f32(float v) {
+    return ptosim::cce::simt_warp_sum(v, __builtin_return_address(0));
 }
-[[gnu::noinline]] inline float __builtin_cce_redux_add_f32(float) {
-    ptosim::cce::simt_unsimulated("__builtin_cce_redux_add_f32", "a sum across the threads of a warp",
-                                  __builtin_return_address(0));
-}
+// e^x in a SIMT body, as the vector pipe's vexp gives it: the exact value
+// rounded once to float.
+inline float __builtin_cce_expf(float x) { return static_cast<float>(std::exp(static_cast<double>(x))); }
 
 namespace cce {
 struct dim3 {

@@ -1,14 +1,21 @@
 // A5's SIMT vector functions (docs/intrinsics/a5-simt.md): cce::async_invoke
-// runs a __simt_vf__ body once per thread of its block, thread after thread,
-// on the calling Vector core, and records the whole start as one
-// vector-pipe instruction.
+// runs a __simt_vf__ body once per thread of its block on the calling Vector
+// core, each thread on a stack of its own: in thread order, each until it
+// ends or waits at a block barrier or a warp sum, which release once every
+// thread they need has arrived. The whole start is one vector-pipe record.
 #include <ptosim/simt.hpp>
 
 #include "records.hpp"
 
 #include <ptosim/runtime.hpp>
 
+#include <sys/mman.h>
+
+#include <boost/context/detail/fcontext.hpp>
+
 #include <algorithm>
+#include <cerrno>
+#include <exception>
 #include <cstdio>
 #include <cstring>
 #include <mutex>
@@ -24,13 +31,90 @@ namespace {
 // product of the three dimensions is at most 2048).
 constexpr uint64_t kMaxThreads = 2048;
 
+using Locked = std::lock_guard<std::mutex>;
+namespace bctx = boost::context::detail;
+
+// A warp: 32 threads of consecutive linear index (x fastest), as the
+// hardware cuts a block ("线程架构", atlasascendc_10_10065).
+constexpr uint32_t kWarp = 32;
+
+struct SimtThread {
+    enum class State : uint8_t { Ready, AtBarrier, AtWarpSum, Done };
+    State state = State::Ready;
+    bctx::fcontext_t ctx = nullptr;  // null until it first runs, and once it ended
+    void* stack = nullptr;
+    const void* at = nullptr;  // the call of the barrier or warp sum it waits at
+    float sum_in = 0, sum_out = 0;
+};
+
 struct SimtState {
-    uint32_t dims[3];
-    uint32_t idx[3];
+    uint32_t dims[3] = {};
+    uint32_t idx[3] = {};
     // The core's "last PTO call" while a thread runs, so that a crash report
     // (SIGSEGV in the body) names the thread.
-    char what[200];
+    char what[200] = {};
+    void (*body)(void*) = nullptr;
+    void* ctx = nullptr;
+    std::vector<SimtThread> threads;
+    uint32_t current = 0;
+    bctx::fcontext_t sched = nullptr;  // simt_run, while a thread runs
+    bool unwinding = false;            // resumed threads throw ThreadUnwind
+    std::exception_ptr fault;          // what the current thread threw
 };
+
+// Thrown at a waiting thread's barrier when the start ends without it (a
+// fault elsewhere): its frames unwind and its stack is given back.
+struct ThreadUnwind {};
+
+// Thread stacks, reused across starts and cores (a core resumes on any host
+// thread). A guard page below each: an overflow faults instead of writing
+// into the next stack.
+constexpr size_t kThreadStackBytes = 256u << 10;
+constexpr size_t kThreadGuardBytes = 4096;
+std::mutex g_stack_mu;
+std::vector<void*>* g_stacks = new std::vector<void*>;
+
+void* take_stack() {
+    {
+        Locked l(g_stack_mu);
+        if (!g_stacks->empty()) {
+            void* p = g_stacks->back();
+            g_stacks->pop_back();
+            return p;
+        }
+    }
+    void* p = mmap(nullptr, kThreadStackBytes + kThreadGuardBytes, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+    if (p == MAP_FAILED) return nullptr;
+    mprotect(p, kThreadGuardBytes, PROT_NONE);
+    return p;
+}
+
+void give_stack(void* p) {
+    Locked l(g_stack_mu);
+    g_stacks->push_back(p);
+}
+
+[[noreturn]] void thread_entry(bctx::transfer_t from) {
+    auto* st = static_cast<SimtState*>(from.data);
+    st->sched = from.fctx;
+    try {
+        st->body(st->ctx);
+    } catch (const ThreadUnwind&) {
+    } catch (...) {
+        st->fault = std::current_exception();
+    }
+    st->threads[st->current].state = SimtThread::State::Done;
+    bctx::jump_fcontext(st->sched, nullptr);
+    __builtin_unreachable();
+}
+
+// The running thread waits (its state says for what) until simt_run resumes it.
+void wait_here(SimtState& st) {
+    const bctx::transfer_t back = bctx::jump_fcontext(st.sched, nullptr);
+    st.sched = back.fctx;
+    if (st.unwinding) throw ThreadUnwind{};
+}
 
 // The SIMT body each core is running. A core runs on a fiber that may pause
 // inside the body (an atomic lets the other cores run) while another core on
@@ -42,8 +126,6 @@ std::unordered_map<const Core*, SimtState*>* g_running = new std::unordered_map<
 // atomic lets the other cores run, whose atomics land in the same tables).
 // Their own records cover them; emptied when no body runs.
 std::unordered_set<uintptr_t>* g_atomic_bytes = new std::unordered_set<uintptr_t>;
-
-using Locked = std::lock_guard<std::mutex>;
 
 SimtState* running(const Core* c) {
     Locked l(g_mu);
@@ -149,6 +231,93 @@ void record_writes(OpRecord& r, const Core& c, const std::vector<Region>& region
     }
 }
 
+// Lets the threads go on whose barrier or warp sum every participant
+// reached: each warp whose threads all wait at a warp sum (the sum given to
+// each), else the block when every thread waits at a barrier. False when no
+// thread can go on.
+bool release_waiters(SimtState& st) {
+    using S = SimtThread::State;
+    bool released = false;
+    const uint32_t n = static_cast<uint32_t>(st.threads.size());
+    for (uint32_t w = 0; w < n; w += kWarp) {
+        const uint32_t end = std::min(n, w + kWarp);
+        bool all = true;
+        for (uint32_t i = w; i < end && all; ++i) all = st.threads[i].state == S::AtWarpSum;
+        if (!all) continue;
+        // A butterfly over the 32 lanes (lane i adds lane i ^ k, k = 16, 8,
+        // 4, 2, 1), a lane the warp lacks adding 0: every lane ends with the
+        // same sum (docs/intrinsics/a5-simt.md, "Warp sums").
+        float lane[kWarp] = {};
+        for (uint32_t i = w; i < end; ++i) lane[i - w] = st.threads[i].sum_in;
+        for (uint32_t k = kWarp / 2; k > 0; k /= 2) {
+            float next[kWarp];
+            for (uint32_t i = 0; i < kWarp; ++i) next[i] = lane[i] + lane[i ^ k];
+            std::copy(next, next + kWarp, lane);
+        }
+        for (uint32_t i = w; i < end; ++i) {
+            st.threads[i].sum_out = lane[i - w];
+            st.threads[i].state = S::Ready;
+        }
+        released = true;
+    }
+    if (released) return true;
+    if (std::all_of(st.threads.begin(), st.threads.end(), [](const SimtThread& t) { return t.state == S::AtBarrier; })) {
+        for (SimtThread& t : st.threads) t.state = S::Ready;
+        return true;
+    }
+    return false;
+}
+
+// "thread (0, 0, 0) and 30 more wait at __sync_workitems (k.cpp:12); thread
+// (5, 1, 0) ended without reaching it" for a deadlock's report.
+template <class Coords>
+std::string describe_deadlock(const SimtState& st, const Coords& coords) {
+    using S = SimtThread::State;
+    struct Group {
+        S state;
+        const void* at;
+        uint32_t first, count;
+    };
+    std::vector<Group> groups;
+    for (uint32_t i = 0; i < st.threads.size(); ++i) {
+        const SimtThread& t = st.threads[i];
+        const void* at = t.state == S::Done ? nullptr : t.at;
+        auto g = std::find_if(groups.begin(), groups.end(),
+                              [&](const Group& x) { return x.state == t.state && x.at == at; });
+        if (g == groups.end()) groups.push_back({t.state, at, i, 1});
+        else ++g->count;
+    }
+    const bool one_wait = std::count_if(groups.begin(), groups.end(), [](const Group& g) { return g.state != S::Done; }) == 1;
+    std::string out;
+    for (const Group& g : groups) {
+        if (!out.empty()) out += "; ";
+        out += "thread " + coords(g.first);
+        if (g.count > 1) out += " and " + std::to_string(g.count - 1) + " more";
+        if (g.state == S::Done) {
+            out += one_wait ? " ended without reaching it" : " ended without reaching them";
+            continue;
+        }
+        out += g.count > 1 ? " wait at " : " waits at ";
+        out += g.state == S::AtBarrier ? "__sync_workitems" : "__builtin_cce_redux_add_f32";
+        const SourceLoc at = caller_loc(g.at);
+        if (at.known()) out += " (" + at.str() + ")";
+    }
+    return out;
+}
+
+// The running thread of core c's SIMT body, for a barrier or warp sum at `caller`.
+SimtState& waiting_state(const char* name, const void* caller) {
+    Core& c = core();
+    SimtState* st = running(&c);
+    if (!st) {
+        SourceLoc at = caller_loc(caller);
+        if (!at.known()) at = c.last_loc;
+        fault(at, std::string(name) + " outside a SIMT vector function: it synchronises the threads of a "
+                                      "__simt_vf__ function started by cce::async_invoke (or asc_vf_call)");
+    }
+    return *st;
+}
+
 }  // namespace
 
 bool simt_running(const Core& c) { return running(&c) != nullptr; }
@@ -195,40 +364,93 @@ void simt_run(const void* caller, const char* function, const uint32_t dims[3], 
     std::vector<Region> regions;
     if (listened) regions = writable_regions(c, args, n_args);
 
-    SimtState st{{dims[0], dims[1], dims[2]}, {0, 0, 0}, {}};
+    SimtState st;
+    std::copy(dims, dims + 3, st.dims);
+    st.body = body;
+    st.ctx = ctx;
+    st.threads.resize(threads);
     {
         Locked l(g_mu);
         (*g_running)[&c] = &st;
     }
     struct Done {
         Core* c;
-        const char* what;
+        SimtState& st;
         ~Done() {
-            if (c->last_op == what) c->last_op = "async_invoke";  // the thread's text dies with this frame
+            if (c->last_op == st.what) c->last_op = "async_invoke";  // the thread's text dies with this frame
+            for (SimtThread& t : st.threads)
+                if (t.stack) give_stack(t.stack);
             Locked l(g_mu);
             g_running->erase(c);
             if (g_running->empty()) g_atomic_bytes->clear();
         }
-    } done{&c, st.what};
-    for (uint32_t z = 0; z < dims[2]; ++z)
-        for (uint32_t y = 0; y < dims[1]; ++y)
-            for (uint32_t x = 0; x < dims[0]; ++x) {
-                st.idx[0] = x;
-                st.idx[1] = y;
-                st.idx[2] = z;
-                std::snprintf(st.what, sizeof st.what, "async_invoke (SIMT thread (%u, %u, %u) of %s)", x, y, z,
-                              name.c_str());
-                c.last_op = st.what;
-                c.last_loc = loc;
-                try {
-                    body(ctx);
-                } catch (KernelFault& f) {
-                    f.what += " (in SIMT thread (" + std::to_string(x) + ", " + std::to_string(y) + ", " +
-                              std::to_string(z) + ") of " + name + ", started by cce::async_invoke over " + shape +
-                              " at " + loc.str() + ")";
-                    throw;
-                }
+    } done{&c, st};
+    const auto coords = [&](uint32_t i) {
+        return "(" + std::to_string(i % dims[0]) + ", " + std::to_string(i / dims[0] % dims[1]) + ", " +
+               std::to_string(i / (dims[0] * dims[1])) + ")";
+    };
+    // Runs thread i until it ends or waits.
+    const auto resume = [&](uint32_t i) {
+        SimtThread& t = st.threads[i];
+        st.current = i;
+        st.idx[0] = i % dims[0];
+        st.idx[1] = i / dims[0] % dims[1];
+        st.idx[2] = i / (dims[0] * dims[1]);
+        std::snprintf(st.what, sizeof st.what, "async_invoke (SIMT thread (%u, %u, %u) of %s)", st.idx[0], st.idx[1],
+                      st.idx[2], name.c_str());
+        c.last_op = st.what;
+        c.last_loc = loc;
+        if (!t.ctx) {
+            t.stack = take_stack();
+            if (!t.stack)
+                fault(loc, "cce::async_invoke<" + name + ">: cannot allocate the stack of SIMT thread " + coords(i) +
+                               ": " + std::strerror(errno) + " (the process is out of memory or of memory mappings)");
+            t.ctx = bctx::make_fcontext(static_cast<char*>(t.stack) + kThreadGuardBytes + kThreadStackBytes,
+                                        kThreadStackBytes, thread_entry);
+        }
+        const bctx::transfer_t back = bctx::jump_fcontext(t.ctx, &st);
+        t.ctx = back.fctx;
+        if (t.state == SimtThread::State::Done) {
+            give_stack(t.stack);
+            t.stack = nullptr;
+            t.ctx = nullptr;
+        }
+    };
+    // Ends every thread still waiting (their frames unwind).
+    const auto unwind = [&] {
+        st.unwinding = true;
+        for (uint32_t i = 0; i < threads; ++i)
+            if (st.threads[i].ctx) resume(i);
+        st.unwinding = false;
+    };
+    for (;;) {
+        for (uint32_t i = 0; i < threads && !st.fault; ++i)
+            if (st.threads[i].state == SimtThread::State::Ready) resume(i);
+        if (st.fault) {
+            const uint32_t who = st.current;
+            std::exception_ptr e = std::exchange(st.fault, nullptr);
+            unwind();
+            try {
+                std::rethrow_exception(e);
+            } catch (KernelFault& f) {
+                f.what += " (in SIMT thread " + coords(who) + " of " + name + ", started by cce::async_invoke over " +
+                          shape + " at " + loc.str() + ")";
+                throw;
             }
+        }
+        if (std::all_of(st.threads.begin(), st.threads.end(),
+                        [](const SimtThread& t) { return t.state == SimtThread::State::Done; }))
+            break;
+        if (!release_waiters(st)) {
+            const std::string why = describe_deadlock(st, coords);
+            unwind();
+            fault(loc, "cce::async_invoke<" + name + "> over " + shape +
+                           ": its SIMT threads wait for each other forever: " + why +
+                           ". A block barrier goes on once every thread of the block reached it, a warp sum once "
+                           "every thread of its warp (32 threads of consecutive index, x fastest) did "
+                           "(docs/intrinsics/a5-simt.md)");
+        }
+    }
     if (listened) record_writes(r, c, regions);
     dispatch(c, r);
 }
@@ -257,14 +479,22 @@ uint32_t simt_builtin(SimtVar v, int axis, const void* caller) {
     return 0;
 }
 
-void simt_unsimulated(const char* name, const char* why, const void* caller) {
-    Core& c = core();
-    SourceLoc at = caller_loc(caller);
-    if (!at.known()) at = c.last_loc;
-    fault(at, std::string(name) + " is " + why +
-                  ": every thread must reach it before any goes on, and ptosim runs a SIMT body one thread after "
-                  "another, so it is not simulated (docs/intrinsics/a5-simt.md); build the kernel with bisheng for "
-                  "the device or CANN's simulator");
+void simt_barrier(const void* caller) {
+    SimtState& st = waiting_state("__sync_workitems", caller);
+    SimtThread& t = st.threads[st.current];
+    t.state = SimtThread::State::AtBarrier;
+    t.at = caller;
+    wait_here(st);
+}
+
+float simt_warp_sum(float v, const void* caller) {
+    SimtState& st = waiting_state("__builtin_cce_redux_add_f32", caller);
+    SimtThread& t = st.threads[st.current];
+    t.state = SimtThread::State::AtWarpSum;
+    t.at = caller;
+    t.sum_in = v;
+    wait_here(st);
+    return st.threads[st.current].sum_out;
 }
 
 }  // namespace ptosim::cce
