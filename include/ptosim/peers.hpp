@@ -97,8 +97,9 @@ void leave_rank_board();
 // fetches those bytes into a private page at the same address for the
 // instruction, and the bytes the instruction changed go back to the peer
 // before the core's next instruction, wait, atomic unlock or kernel end.
-// A plain pointer into a peer's window stays unmapped: the crash handler
-// reports it (remote_window_fault).
+// A plain pointer into a peer's window faults on the unmapped page; the
+// crash handler opens the page for it (remote_open_plain) or, when that
+// fails, reports it (remote_window_fault).
 struct RemoteOps {
     // Bytes [addr, addr + bytes) of rank `rank`'s window, read or written
     // and complete at the target when the call returns. False on failure.
@@ -129,6 +130,12 @@ void remote_close_all(const Core& c);
 // The crash handler's message when `addr` lies in a peer's window under the
 // remote transport (`buf` filled, true); false otherwise.
 bool remote_window_fault(uintptr_t addr, char* buf, size_t n);
+// A plain pointer of core c's kernel touched `addr` in a peer's window under
+// the remote transport (the crash handler, on the faulting access): the page
+// is fetched and open until the core's next record or checked access, as a
+// checked access's bytes are; true when `addr` is such an address. A failed
+// transfer throws KernelFault.
+bool remote_open_plain(const Core& c, uintptr_t addr);
 // Host code's access to [a, a + bytes) (aclrtMemcpy, aclrtMemset): "" when
 // it touches no peer's window under the remote transport; else which peer
 // window and which of its bytes it touches, e.g. "rank 1's windowsIn

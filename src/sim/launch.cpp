@@ -277,6 +277,18 @@ bool map_private_page(const Core& c, int sig, const siginfo_t* info, void* uctx)
 void on_crash(int sig, siginfo_t* info, void* uctx) {
     if (const Core* c = t_core) {
         if (map_private_page(*c, sig, info, uctx)) return;
+        // A plain pointer into a peer's window under the remote transport: the
+        // page is fetched over MPI (a synchronous fault in kernel code, which
+        // holds none of the transport's locks) and the access retried.
+        if (sig == SIGSEGV && remote_windows()) {
+            try {
+                if (remote_open_plain(*c, reinterpret_cast<uintptr_t>(info->si_addr))) return;
+            } catch (const KernelFault& f) {
+                (void)!write(2, "ptosim: ", 8);
+                (void)!write(2, f.what.data(), f.what.size());
+                (void)!write(2, "\n", 1);
+            }
+        }
         // Device printf text this core collected in a parallel launch: what
         // it printed before dying is not lost.
         if (c->print_buffer && !c->print_buffer->empty())
@@ -468,7 +480,7 @@ void install_crash_report() {
         installed = true;
         stack_t cur{};
         if (sigaltstack(nullptr, &cur) == 0 && !(cur.ss_flags & SS_DISABLE) && cur.ss_sp) return;
-        thread_local std::vector<char> alt(1 << 16);
+        thread_local std::vector<char> alt(1 << 18);  // room for an MPI transfer (remote_open_plain)
         stack_t ss{};
         ss.ss_sp = alt.data();
         ss.ss_size = alt.size();

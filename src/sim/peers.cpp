@@ -585,6 +585,24 @@ void remote_close_all(const Core& c) {
     g_open.erase(it);
 }
 
+bool remote_open_plain(const Core& c, uintptr_t addr) {
+    if (!g_ops.load(std::memory_order_relaxed)) return false;
+    const int count = g_fixed_n.load();
+    for (int i = 0; i < count; ++i) {
+        const FixedWindow& w = g_fixed[i];
+        if (addr < w.lo || addr >= w.hi || w.rank == process_rank()) continue;
+        const uintptr_t lo = std::max(addr & ~(kPage - 1), w.lo), hi = std::min(lo + kPage, w.hi);
+        std::lock_guard lk(g_remote_mu);
+        remote_open(c, lo, hi - lo, w.rank, c.last_loc);
+        // Opened as if by the instruction before: the core's next record (a
+        // dcci, a barrier) or checked access sends it back and closes it, so
+        // a spin that invalidates the line between reads sees the peer's writes.
+        g_open[&c].back().tag = c.ops ? c.ops - 1 : 0;
+        return true;
+    }
+    return false;
+}
+
 bool remote_window_fault(uintptr_t addr, char* buf, size_t n) {
     if (!g_ops.load(std::memory_order_relaxed)) return false;
     const int count = g_fixed_n.load();
@@ -595,9 +613,10 @@ bool remote_window_fault(uintptr_t addr, char* buf, size_t n) {
                       "rank %d of %d read or wrote rank %d's %s at 0x%" PRIxPTR " (byte %" PRIuPTR
                       " of the window) through a plain pointer. Under the remote window transport "
                       "(PTOLAB_HCCL_TRANSPORT=mpi, or ranks on several hosts) a peer's window is not mapped in this "
-                      "process: reach it with the communication instructions (TPUT, TGET, TNOTIFY, TWAIT, TTEST, "
-                      "TPUT_ASYNC, ...), TLOAD/TSTORE or the DMA and atomic intrinsics, which carry the access over "
-                      "MPI (docs/many-devices.md, \"Several hosts\")",
+                      "process, and its page could not be fetched for this access: reach it with the communication "
+                      "instructions (TPUT, TGET, TNOTIFY, TWAIT, TTEST, TPUT_ASYNC, ...), TLOAD/TSTORE or the DMA "
+                      "and atomic intrinsics, which carry the access over MPI (docs/many-devices.md, \"Several "
+                      "hosts\")",
                       process_rank(), process_ranks(), w.rank, w.kind, addr, addr - w.lo);
         return true;
     }
