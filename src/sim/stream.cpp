@@ -45,7 +45,8 @@ struct Stream::Impl {
     std::string sink_why;
     std::thread worker;
 
-    explicit Impl(Device& d) : dev(d) {
+    // A new stream's clock starts at its creating host thread's clock.
+    explicit Impl(Device& d) : dev(d), clock_us(cost::host_clock_us()) {
         worker = std::thread([this] { loop(); });
     }
 
