@@ -710,13 +710,25 @@ std::string trace_events(const LaunchInfo& l, const Engine& eng, int number, dou
         o += ",\n{\"ph\":\"M\",\"pid\":" + pid + ",\"tid\":" + tid(core, static_cast<Pipe>(pi)) +
              ",\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":" + tid(core, static_cast<Pipe>(pi)) + "}}";
     }
-    for (const Slice& s : eng.slices()) {
+    // Core by core, each core's events in its own order: the order in which
+    // the host ran the cores (which core a poll let run next) does not show.
+    std::vector<const Slice*> slices;
+    slices.reserve(eng.slices().size());
+    for (const Slice& s : eng.slices()) slices.push_back(&s);
+    std::stable_sort(slices.begin(), slices.end(), [](const Slice* a, const Slice* b) { return a->core < b->core; });
+    std::vector<const Flow*> flows;
+    flows.reserve(eng.flows().size());
+    for (const Flow& f : eng.flows()) flows.push_back(&f);
+    std::stable_sort(flows.begin(), flows.end(), [](const Flow* a, const Flow* b) { return a->to_core < b->to_core; });
+    for (const Slice* sp : slices) {
+        const Slice& s = *sp;
         o += ",\n{\"ph\":\"X\",\"pid\":" + pid + ",\"tid\":" + tid(s.core, s.pipe) + ",\"ts\":" + ts(s.start) +
              ",\"dur\":" + num(s.dur * cyc_us) + ",\"name\":" + json_str(s.op) + ",\"cat\":" +
              json_str(pipe_short_name(s.pipe)) + ",\"args\":{\"loc\":" + json_str(s.loc.file_line()) +
              ",\"bytes\":" + std::to_string(s.bytes) + ",\"flops\":" + std::to_string(s.flops) + "}}";
     }
-    for (const Flow& f : eng.flows()) {
+    for (const Flow* fp : flows) {
+        const Flow& f = *fp;
         const std::string id = std::to_string(next_flow++);
         o += ",\n{\"ph\":\"s\",\"pid\":" + pid + ",\"tid\":" + tid(f.from_core, f.from_pipe) + ",\"ts\":" +
              ts(f.from_t) + ",\"id\":" + id + ",\"name\":\"flag\",\"cat\":\"flag\"}";
