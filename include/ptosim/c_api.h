@@ -97,10 +97,12 @@ double ptosim_last_launch_time_us(void);
 /* Turns timing of later launches on (1) or back to the environment's choice (0); returns 0. */
 int ptosim_enable_timing(int on);
 /*
- * The process's simulated device clock in microseconds: the sum of the
- * simulated times of its completed timed launches (launches run one at a
- * time, so this is one device timeline). Events read it after waiting for
- * their stream; the trace's timestamps use the same clock.
+ * The process's simulated device clock in microseconds: the latest simulated
+ * time that a completed timed launch, a stream's work or a host thread
+ * reached. Each stream has its own clock (its launches add up; streams not
+ * ordered by events run side by side), so read it after synchronising the
+ * streams (docs/semantics.md, "Simulated time of streams"); the trace's
+ * timestamps are on the same axis.
  */
 double ptosim_simulated_time_us(void);
 

@@ -226,11 +226,18 @@ bool enabled();
 void override_params(const Params* p);
 // Simulated time of the last completed timed launch in microseconds, < 0 when none.
 double last_launch_us();
-// The sum of the simulated times of the process's completed timed launches
-// (and of the waits for other ranks, below): the process's simulated clock.
+// The process's simulated clock: the latest simulated time that a
+// completed launch, a stream's work or a host thread reached (launches of
+// one stream add up; streams run side by side, docs/semantics.md).
 double simulated_clock_us();
-// Host collectives (libhccl): every rank's clock moves to `us` when it is
-// behind it (the collective ends after the latest rank arrived).
+// The calling host thread's simulated clock: where the work it issues
+// next starts at the earliest. Launches it runs itself and the
+// synchronisations it makes (stream, device, event) move it; the host's own
+// timing never does (docs/semantics.md, "Simulated time of streams").
+double host_clock_us();
+// Host collectives (libhccl): the calling host thread's clock (and the
+// process's) moves to `us` when it is behind it (the collective ends after
+// the latest rank arrived).
 void advance_clock_to(double us);
 // Microseconds a host collective adds after the last rank arrives: the
 // link's start-up plus `bytes` (what this rank receives) at its rate; 0 when

@@ -138,7 +138,8 @@ HcclResult mpi_failed(const char* fn) { return fail(HCCL_E_INTERNAL, std::string
 // "Across ranks"): each rank's clock moves to the latest rank's, plus the
 // link's start-up and the bytes this rank receives at the link's rate.
 bool meet_clocks(const Comm& c, uint64_t recv_bytes) {
-    const double mine = ptosim::cost::simulated_clock_us();
+    // This host thread's clock: check() synchronised the collective's stream.
+    const double mine = ptosim::cost::host_clock_us();
     std::vector<double> all(c.size);
     if (!allgather_bytes(c, &mine, all.data(), sizeof mine)) return false;
     double latest = 0;
@@ -227,7 +228,7 @@ HcclResult HcclSend(void* sendBuf, uint64_t count, HcclDataType dataType, uint32
     if (!count) return HCCL_SUCCESS;
     // The sender's simulated clock goes with the data: the receiver's ends
     // no earlier than it plus the transfer (docs/cost-model.md, "Across ranks").
-    const double sent_at = ptosim::cost::simulated_clock_us();
+    const double sent_at = ptosim::cost::host_clock_us();
     if (!send_bytes(*a.c, sendBuf, count * a.es, destRank) || !send_bytes(*a.c, &sent_at, sizeof sent_at, destRank))
         return mpi_failed(fn);
     return HCCL_SUCCESS;
@@ -249,7 +250,7 @@ HcclResult HcclRecv(void* recvBuf, uint64_t count, HcclDataType dataType, uint32
         return mpi_failed(fn);
     // The transfer starts when both sides are there and takes the link's
     // start-up and the bytes at its rate, as a collective's share does.
-    ptosim::cost::advance_clock_to(std::max(sent_at, ptosim::cost::simulated_clock_us()) +
+    ptosim::cost::advance_clock_to(std::max(sent_at, ptosim::cost::host_clock_us()) +
                                    ptosim::cost::collective_us(count * a.es));
     return HCCL_SUCCESS;
 }

@@ -11,6 +11,7 @@
 #include "acl_internal.hpp"
 #include "device_impl.hpp"
 #include "hex.hpp"
+#include "timing.hpp"
 
 #include <ptosim/check.hpp>
 #include <ptosim/cost.hpp>
@@ -103,12 +104,23 @@ struct Event {
     std::condition_variable cv;
     uint64_t issued = 0;  // records queued
     uint64_t done = 0;    // records that ran
-    // The simulated clock (ptosim::cost::simulated_clock_us) when the record
-    // `stamp_gen` ran, and whether the cost model was on then: what
+    // The simulated time at which the record `stamp_gen` ran on its stream
+    // (the stream's clock there, docs/semantics.md "Simulated time of
+    // streams"), and whether the cost model was on then: what
     // aclrtEventElapsedTime subtracts (docs/acl.md).
     uint64_t stamp_gen = 0;
     double stamp_us = 0;
     bool stamp_timed = false;
+    // The simulated time of each recent record by its number: a stream
+    // waiting for record n (aclrtStreamWaitEvent) goes on from its time,
+    // whatever later records ran meanwhile. The oldest are dropped beyond
+    // kStamps; a wait for one of those takes the next record's time.
+    static constexpr size_t kStamps = 4096;
+    std::map<uint64_t, double> stamps;
+    double stamp_of(uint64_t gen) const {
+        auto it = stamps.lower_bound(gen);
+        return it != stamps.end() ? it->second : stamp_us;
+    }
     Model* captured = nullptr;  // its latest record is a task of this capture
     Stream* captured_on = nullptr;
 };
@@ -529,8 +541,12 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
                                   fn,
                                   [ev, gen]() -> Status {
                                       const bool timed = ptosim::cost::enabled();
-                                      const double now = ptosim::cost::simulated_clock_us();
+                                      // The recording stream's clock at this point of its work.
+                                      ptosim::cost::TaskClock* task = ptosim::cost::current_task();
+                                      const double now = task ? task->end_us : ptosim::cost::host_clock_us();
                                       std::lock_guard el(ev->mu);
+                                      ev->stamps[gen] = now;
+                                      if (ev->stamps.size() > Event::kStamps) ev->stamps.erase(ev->stamps.begin());
                                       if (gen > ev->stamp_gen) {
                                           ev->stamp_gen = gen;
                                           ev->stamp_us = now;
@@ -568,6 +584,9 @@ aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
                                 "aclrtStreamWaitEvent: event " + ev_name + " was not reached within " +
                                     std::to_string(t) + " s (PTO_SYNC_TIMEOUT_S); the stream that records it is "
                                     "stuck or failed"};
+                    // The waiting stream goes on from the record's time.
+                    if (ptosim::cost::TaskClock* task = ptosim::cost::current_task())
+                        task->end_us = std::max(task->end_us, ev->stamp_of(target));
                     return {};
                 },
                 ev));
@@ -589,6 +608,8 @@ aclError aclrtSynchronizeEvent(aclrtEvent event) {
         return fail(ACL_ERROR_RT_EVENT_SYNC_TIMEOUT, std::string(fn) + ": event " + hex(event) +
                                                          " was not reached within " + std::to_string(t) +
                                                          " s (PTO_SYNC_TIMEOUT_S)");
+    // The host learns that the record ran: its clock joins the record's time.
+    if (target) ptosim::cost::join_host_clock(ev->stamp_of(target));
     return ACL_SUCCESS;
 }
 

@@ -3,6 +3,7 @@
 // running kernel and fails the stream, so that teardown never waits for a
 // kernel that may never finish (docs/acl.md, aclrtSynchronizeStream).
 #include "device_impl.hpp"
+#include "timing.hpp"
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
@@ -26,9 +27,14 @@ struct Stream::Impl {
         Status refused;    // not ok: the launch never runs and fails with this
         std::function<Status()> host;  // host work instead of a launch
         std::shared_ptr<void> keep;
+        double not_before = 0;  // the issuing host thread's clock when it was queued
+        uint64_t ticket = 0;    // a launch's issue ticket (cost::issue_ticket)
     };
     std::deque<Item> queue;
     bool running = false;  // a launch is executing
+    // The stream's simulated clock: where its last task ended
+    // (docs/semantics.md, "Simulated time of streams").
+    double clock_us = 0;
     uint64_t running_id = 0;
     bool stop = false;
     bool orphaned = false;  // the Stream is gone; the worker frees this on exit
@@ -39,7 +45,8 @@ struct Stream::Impl {
     std::string sink_why;
     std::thread worker;
 
-    explicit Impl(Device& d) : dev(d) {
+    // A new stream's clock starts at its creating host thread's clock.
+    explicit Impl(Device& d) : dev(d), clock_us(cost::host_clock_us()) {
         worker = std::thread([this] { loop(); });
     }
 
@@ -53,11 +60,20 @@ struct Stream::Impl {
             queue.pop_front();
             running = true;
             running_id = item.tracked;
+            // The task starts where the stream's clock stands, and not
+            // before the host issued it; never at the host's own time.
+            const double start = std::max(clock_us, item.not_before);
             lk.unlock();
+            cost::TaskClock task{start, start, item.ticket};
+            cost::current_task() = &task;
             Status st = !item.refused.ok() ? item.refused : item.host ? item.host() : run_launch(dev, item.spec, &ctl);
+            cost::current_task() = nullptr;
+            cost::note_clock(task.end_us);
+            cost::retire_ticket(item.ticket);
             if (item.tracked) dev.impl().untrack(item.tracked);
             item = Item{};  // releases `keep` before the stream reports idle
             lk.lock();
+            clock_us = std::max(clock_us, task.end_us);
             running = false;
             if (!st.ok() && first_error.ok() && failure.ok()) first_error = st;
             if (queue.empty()) cv_idle.notify_all();
@@ -72,8 +88,10 @@ struct Stream::Impl {
     // call or scheduling point. With mu held.
     void abandon_locked(const std::string& why) {
         failure = {err::kStreamSyncTimeout, why};
-        for (Item& i : queue)
+        for (Item& i : queue) {
             if (i.tracked) dev.impl().untrack(i.tracked);
+            cost::retire_ticket(i.ticket);
+        }
         queue.clear();
         if (running) dev.impl().mark_abandoned(running_id);
         ctl.abandon = true;
@@ -154,7 +172,8 @@ Status Stream::enqueue_launch(LaunchSpec spec, std::shared_ptr<void> keep) {
             sink = impl_->sink;
         } else {
             const uint64_t id = impl_->dev.impl().track(spec);
-            impl_->queue.push_back({std::move(spec), id, {}, {}, std::move(keep)});
+            impl_->queue.push_back(
+                {std::move(spec), id, {}, {}, std::move(keep), cost::host_clock_us(), cost::issue_ticket()});
         }
     }
     // The sink runs unlocked: it may look at other streams (cross-stream capture).
@@ -170,7 +189,7 @@ Status Stream::enqueue_error(Status error) {
         if (!impl_->failure.ok())
             return {impl_->failure.code, "the stream failed and accepts no more work: " + impl_->failure.message};
         if (impl_->sink) sink = impl_->sink;
-        else impl_->queue.push_back({LaunchSpec{}, 0, std::move(error), {}, {}});
+        else impl_->queue.push_back({LaunchSpec{}, 0, std::move(error), {}, {}, cost::host_clock_us(), 0});
     }
     if (sink) sink(Work{LaunchSpec{}, std::move(error), {}, {}});
     else impl_->cv_work.notify_one();
@@ -188,7 +207,7 @@ Status Stream::enqueue_host(std::string what, std::function<Status()> fn, std::s
             sink = impl_->sink;
         } else {
             const uint64_t id = uses.empty() ? 0 : impl_->dev.impl().track_host(what, std::move(uses));
-            impl_->queue.push_back({LaunchSpec{}, id, {}, std::move(fn), std::move(keep)});
+            impl_->queue.push_back({LaunchSpec{}, id, {}, std::move(fn), std::move(keep), cost::host_clock_us(), 0});
         }
     }
     if (sink) sink(Work{LaunchSpec{}, {}, std::move(what), std::move(fn)});
@@ -247,6 +266,8 @@ Status Stream::synchronize(double timeout_s, OnTimeout on_timeout) {
         impl_->abandon_locked(msg);
         return {err::kStreamSyncTimeout, msg};
     }
+    // The host learns that the stream's work ended: its clock joins the stream's.
+    cost::join_host_clock(impl_->clock_us);
     Status st = impl_->first_error;
     impl_->first_error = {};
     return st;

@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -75,6 +76,26 @@ struct TraceFile {
     bool failed = false;  // reported once: every later launch would fail the same way
 };
 
+struct LaunchInfo {
+    LaunchSpec spec_;  // without its bodies
+    SocProfile soc_;
+    const LaunchSpec& spec() const { return spec_; }
+    const SocProfile& soc() const { return soc_; }
+};
+
+}  // namespace
+
+struct LaunchTiming;
+
+namespace {
+
+// A launch's outputs, held until every launch issued before it has ended.
+struct Pending {
+    bool retired = false;  // nothing more comes for this ticket
+    std::vector<std::shared_ptr<LaunchInfo>> infos;
+    std::vector<std::shared_ptr<LaunchTiming>> timings;
+};
+
 struct Global {
     std::mutex mu;
     bool env_read = false;
@@ -84,8 +105,15 @@ struct Global {
     std::optional<Params> override_p;
     int subscriber = 0;
     int launches = 0;
-    double offset_us = 0;  // where the next launch starts on the process's trace timeline
+    // The process's clock: the latest simulated time any stream, launch or
+    // host thread reached (docs/semantics.md, "Simulated time of streams").
+    double offset_us = 0;
     double last_us = -1;
+    // Launches in the order the host issued them: a launch's outputs wait
+    // here until every launch issued before it has ended, so that numbers,
+    // rows and trace events do not depend on which stream the host ran first.
+    uint64_t next_ticket = 1;
+    std::map<uint64_t, Pending> pending;
     uint64_t next_flow = 1;
     int rank = -1;     // the launcher's rank of a multi-rank run, else -1
     int pid_base = 0;  // added to the trace's process ids
@@ -233,6 +261,37 @@ double simulated_clock_us() {
     return s.offset_us;
 }
 
+namespace {
+thread_local double t_host_us = 0;  // this host thread's clock
+thread_local TaskClock* t_task = nullptr;
+}  // namespace
+
+TaskClock*& current_task() { return t_task; }
+
+double host_clock_us() { return t_host_us; }
+
+void join_host_clock(double us) {
+    if (us <= t_host_us) return;
+    t_host_us = us;
+    Global& s = g();
+    std::lock_guard lk(s.mu);
+    s.offset_us = std::max(s.offset_us, us);
+}
+
+void note_clock(double us) {
+    Global& s = g();
+    std::lock_guard lk(s.mu);
+    s.offset_us = std::max(s.offset_us, us);
+}
+
+uint64_t issue_ticket() {
+    Global& s = g();
+    std::lock_guard lk(s.mu);
+    const uint64_t t = s.next_ticket++;
+    s.pending.emplace(t, Pending{});
+    return t;
+}
+
 // ------------------------------------------------------------ launch state
 
 struct LaunchTiming {
@@ -252,6 +311,11 @@ struct LaunchTiming {
     // window word a spin of it polls (0: none), for the time across ranks.
     double offset_us = 0;
     std::vector<uintptr_t> spin;
+    // The issue ticket whose outputs this launch gives, whether the launch
+    // took it itself (not run by a stream), and the stream task it runs in.
+    uint64_t ticket = 0;
+    bool own_ticket = false;
+    TaskClock* task = nullptr;
 
     void start(const Core& c) {
         if (started[c.index]) return;
@@ -355,7 +419,20 @@ void begin(Launch& l) {
     auto* t = new LaunchTiming(p, groups * per_group, keep, capacity, per_group);
     t->started.assign(static_cast<size_t>(spec.block_dim) * per_group, 0);
     t->spin.assign(static_cast<size_t>(spec.block_dim) * per_group, 0);
-    t->offset_us = s.offset_us;
+    // Where it starts: on a stream, where the stream's task stands (its
+    // clock, the events it waited for, the host's issue); run by a host
+    // thread itself, at that thread's clock. Never the host's own timing.
+    TaskClock* task = t_task;
+    t->task = task;
+    t->offset_us = task ? task->end_us : t_host_us;
+    if (task && task->ticket) {
+        t->ticket = task->ticket;
+        task->ticket = 0;  // a second launch in the same task takes its own
+    } else {
+        t->ticket = s.next_ticket++;
+        t->own_ticket = true;
+        s.pending.emplace(t->ticket, Pending{});
+    }
     l.set_timing(t);
 }
 
@@ -394,9 +471,8 @@ void acquire_all(Launch& l, const Core& c, const Channel& ch) {
 }
 
 void advance_clock_to(double us) {
-    Global& s = g();
-    std::lock_guard lk(s.mu);
-    if (us > s.offset_us) s.offset_us = us;
+    join_host_clock(us);
+    note_clock(us);
 }
 
 double collective_us(uint64_t bytes) {
@@ -438,7 +514,7 @@ std::string human_bytes(uint64_t b) {
     return buf;
 }
 
-Summary summarise(const Launch& l, const Engine& eng, int number) {
+Summary summarise(const LaunchInfo& l, const Engine& eng, int number, double offset_us) {
     const Params& p = eng.params();
     const double cyc_us = 1.0 / (p.clock_ghz * 1000.0);
     const auto& cores = eng.cores();
@@ -507,6 +583,7 @@ Summary summarise(const Launch& l, const Engine& eng, int number) {
                     ",\"soc\":" + json_str(soc.name) + ",\"kind\":" + json_str(to_string(spec.kind)) +
                     ",\"block_dim\":" + std::to_string(spec.block_dim) + ",\"time_us\":" + num(s.time_us) +
                     ",\"cores_time_us\":" + num(span * cyc_us) + ",\"launch_overhead_us\":" + num(overhead_us) +
+                    ",\"starts_at_us\":" + num(offset_us) + ",\"ends_at_us\":" + num(offset_us + s.time_us) +
                     (spec.replay ? ",\"replay\":" + std::to_string(spec.replay) + ",\"replay_note\":" + json_str(spec.replay_note) : std::string()) +
                     ",\"clock_ghz\":" + num(p.clock_ghz, 3) + ",\"bound\":{\"pipe\":" + json_str(s.bound_pipe) +
                     ",\"utilisation\":" + num(s.bound_util) + ",\"core\":" +
@@ -606,7 +683,7 @@ Summary summarise(const Launch& l, const Engine& eng, int number) {
 }
 
 // Trace events of one launch: pid = launch, tid = core x pipe.
-std::string trace_events(const Launch& l, const Engine& eng, int number, double offset_us, uint64_t& next_flow,
+std::string trace_events(const LaunchInfo& l, const Engine& eng, int number, double offset_us, uint64_t& next_flow,
                          int rank, int pid_base) {
     const double cyc_us = 1.0 / (eng.params().clock_ghz * 1000.0);
     const std::string pid = std::to_string(pid_base + number);
@@ -633,13 +710,25 @@ std::string trace_events(const Launch& l, const Engine& eng, int number, double 
         o += ",\n{\"ph\":\"M\",\"pid\":" + pid + ",\"tid\":" + tid(core, static_cast<Pipe>(pi)) +
              ",\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":" + tid(core, static_cast<Pipe>(pi)) + "}}";
     }
-    for (const Slice& s : eng.slices()) {
+    // Core by core, each core's events in its own order: the order in which
+    // the host ran the cores (which core a poll let run next) does not show.
+    std::vector<const Slice*> slices;
+    slices.reserve(eng.slices().size());
+    for (const Slice& s : eng.slices()) slices.push_back(&s);
+    std::stable_sort(slices.begin(), slices.end(), [](const Slice* a, const Slice* b) { return a->core < b->core; });
+    std::vector<const Flow*> flows;
+    flows.reserve(eng.flows().size());
+    for (const Flow& f : eng.flows()) flows.push_back(&f);
+    std::stable_sort(flows.begin(), flows.end(), [](const Flow* a, const Flow* b) { return a->to_core < b->to_core; });
+    for (const Slice* sp : slices) {
+        const Slice& s = *sp;
         o += ",\n{\"ph\":\"X\",\"pid\":" + pid + ",\"tid\":" + tid(s.core, s.pipe) + ",\"ts\":" + ts(s.start) +
              ",\"dur\":" + num(s.dur * cyc_us) + ",\"name\":" + json_str(s.op) + ",\"cat\":" +
              json_str(pipe_short_name(s.pipe)) + ",\"args\":{\"loc\":" + json_str(s.loc.file_line()) +
              ",\"bytes\":" + std::to_string(s.bytes) + ",\"flops\":" + std::to_string(s.flops) + "}}";
     }
-    for (const Flow& f : eng.flows()) {
+    for (const Flow* fp : flows) {
+        const Flow& f = *fp;
         const std::string id = std::to_string(next_flow++);
         o += ",\n{\"ph\":\"s\",\"pid\":" + pid + ",\"tid\":" + tid(f.from_core, f.from_pipe) + ",\"ts\":" +
              ts(f.from_t) + ",\"id\":" + id + ",\"name\":\"flag\",\"cat\":\"flag\"}";
@@ -651,65 +740,121 @@ std::string trace_events(const Launch& l, const Engine& eng, int number, double 
 
 }  // namespace
 
-void end(Launch& l, const Status& st) {
-    LaunchTiming* t = l.timing();
-    if (!t) return;
-    l.set_timing(nullptr);
-    Global& s = g();
-    std::lock_guard lk(s.mu);
-    if (st.ok()) {
-        const int number = ++s.launches;
-        Summary sum = summarise(l, t->eng, number);
-        s.last_us = sum.time_us;
-        if (!s.trace_path.empty() || !s.profile_dir.empty()) {
-            // The launch's cycles count from where it started on the clock
-            // (launches of two streams may overlap, docs/semantics.md).
-            std::string ev = trace_events(l, t->eng, number, t->offset_us, s.next_flow, s.rank, s.pid_base);
-            if (const LaunchSpec& spec = l.spec(); spec.replay) {
-                // The replay as one group on its own track: one slice per kernel
-                // of the replay, named alike, back to back.
-                const std::string rid = std::to_string(spec.replay);
-                const std::string gp = std::to_string(s.pid_base);
-                ev += ",\n{\"ph\":\"M\",\"pid\":" + gp + ",\"name\":\"process_name\",\"args\":{\"name\":" +
-                      json_str(s.rank >= 0 ? "rank " + std::to_string(s.rank) + " ACL graph replays" : "ACL graph replays") +
-                      "}}";
-                ev += ",\n{\"ph\":\"M\",\"pid\":" + gp + ",\"tid\":" + rid + ",\"name\":\"thread_name\",\"args\":{\"name\":" +
-                      json_str("replay " + rid) + "}}";
-                ev += ",\n{\"ph\":\"X\",\"pid\":" + gp + ",\"tid\":" + rid + ",\"ts\":" + num(s.offset_us) + ",\"dur\":" +
-                      num(sum.time_us) + ",\"name\":" + json_str("replay " + rid) + ",\"cat\":\"graph\",\"args\":{\"launch\":" +
-                      std::to_string(number) + ",\"kernel\":" + json_str(spec.kernel) + ",\"note\":" +
-                      json_str(spec.replay_note) + "}}";
-            }
-            if (!s.trace_path.empty()) {
-                s.trace.path = s.trace_path;
-                append_doc(s.trace, kTraceHead, ev, "\n]}\n");
-            }
-            if (!s.profile_dir.empty()) {
-                if (!make_dir(s.profile_dir)) {
-                    std::fprintf(stderr, "ptosim: warning: cannot create PTO_SIM_PROFILE directory %s: %s\n",
-                                 s.profile_dir.c_str(), std::strerror(errno));
-                } else {
-                    s.profile_trace.path = s.profile_dir + "/trace.json";
-                    append_doc(s.profile_trace, kTraceHead, ev, "\n]}\n");
-                    s.profile_summary.path = s.profile_dir + "/summary.json";
-                    append_doc(s.profile_summary, "[\n", sum.json, "\n]\n");
-                    s.profile_text.path = s.profile_dir + "/summary.txt";
-                    append_text(s.profile_text, sum.text);
-                }
-            }
+namespace {
+
+// Writes one ended launch's summary, trace and stderr line, numbered in the
+// order the host issued the launches. With s.mu held.
+void emit_locked(Global& s, const LaunchInfo& l, const LaunchTiming& t) {
+    const int number = ++s.launches;
+    Summary sum = summarise(l, t.eng, number, t.offset_us);
+    if (!s.trace_path.empty() || !s.profile_dir.empty()) {
+        // The launch's cycles count from where it started on the clock
+        // (launches of two streams may overlap, docs/semantics.md).
+        std::string ev = trace_events(l, t.eng, number, t.offset_us, s.next_flow, s.rank, s.pid_base);
+        if (const LaunchSpec& spec = l.spec(); spec.replay) {
+            // The replay as one group on its own track: one slice per kernel
+            // of the replay, named alike, back to back.
+            const std::string rid = std::to_string(spec.replay);
+            const std::string gp = std::to_string(s.pid_base);
+            ev += ",\n{\"ph\":\"M\",\"pid\":" + gp + ",\"name\":\"process_name\",\"args\":{\"name\":" +
+                  json_str(s.rank >= 0 ? "rank " + std::to_string(s.rank) + " ACL graph replays" : "ACL graph replays") +
+                  "}}";
+            ev += ",\n{\"ph\":\"M\",\"pid\":" + gp + ",\"tid\":" + rid + ",\"name\":\"thread_name\",\"args\":{\"name\":" +
+                  json_str("replay " + rid) + "}}";
+            ev += ",\n{\"ph\":\"X\",\"pid\":" + gp + ",\"tid\":" + rid + ",\"ts\":" + num(t.offset_us) + ",\"dur\":" +
+                  num(sum.time_us) + ",\"name\":" + json_str("replay " + rid) + ",\"cat\":\"graph\",\"args\":{\"launch\":" +
+                  std::to_string(number) + ",\"kernel\":" + json_str(spec.kernel) + ",\"note\":" +
+                  json_str(spec.replay_note) + "}}";
         }
-        // The clock: the end of the latest launch (launches one after another
-        // add up; a launch that overlapped another ends where it ends).
-        s.offset_us = std::max(s.offset_us, t->offset_us + sum.time_us);
-        if (s.print) {
-            if (sum.bound_pipe.empty())
-                std::fprintf(stderr, "ptosim: time: %s %.3f us simulated\n", l.spec().kernel.c_str(), sum.time_us);
-            else
-                std::fprintf(stderr, "ptosim: time: %s %.3f us simulated (bound: %s %.0f%%)\n", l.spec().kernel.c_str(),
-                             sum.time_us, sum.bound_pipe.c_str(), sum.bound_util * 100);
+        if (!s.trace_path.empty()) {
+            s.trace.path = s.trace_path;
+            append_doc(s.trace, kTraceHead, ev, "\n]}\n");
+        }
+        if (!s.profile_dir.empty()) {
+            if (!make_dir(s.profile_dir)) {
+                std::fprintf(stderr, "ptosim: warning: cannot create PTO_SIM_PROFILE directory %s: %s\n",
+                             s.profile_dir.c_str(), std::strerror(errno));
+            } else {
+                s.profile_trace.path = s.profile_dir + "/trace.json";
+                append_doc(s.profile_trace, kTraceHead, ev, "\n]}\n");
+                s.profile_summary.path = s.profile_dir + "/summary.json";
+                append_doc(s.profile_summary, "[\n", sum.json, "\n]\n");
+                s.profile_text.path = s.profile_dir + "/summary.txt";
+                append_text(s.profile_text, sum.text);
+            }
         }
     }
-    delete t;
+    if (s.print) {
+        if (sum.bound_pipe.empty())
+            std::fprintf(stderr, "ptosim: time: %s %.3f us simulated\n", l.spec().kernel.c_str(), sum.time_us);
+        else
+            std::fprintf(stderr, "ptosim: time: %s %.3f us simulated (bound: %s %.0f%%)\n", l.spec().kernel.c_str(),
+                         sum.time_us, sum.bound_pipe.c_str(), sum.bound_util * 100);
+    }
+}
+
+// Writes the outputs of the launches whose predecessors all ended. With s.mu held.
+void flush_locked(Global& s) {
+    while (!s.pending.empty() && s.pending.begin()->second.retired) {
+        Pending pd = std::move(s.pending.begin()->second);
+        s.pending.erase(s.pending.begin());
+        for (size_t i = 0; i < pd.infos.size(); ++i) emit_locked(s, *pd.infos[i], *pd.timings[i]);
+    }
+}
+
+// The launch's simulated time (us): its cores' span plus the launch overhead.
+double launch_time_us(const LaunchSpec& spec, const Engine& eng) {
+    double span = 0;
+    for (const auto& [i, c] : eng.cores()) span = std::max(span, eng.core_end(i));
+    const double cyc_us = 1.0 / (eng.params().clock_ghz * 1000.0);  // as summarise computes it
+    return span * cyc_us + (spec.replay_tail ? 0.0 : eng.params().launch_us);
+}
+
+}  // namespace
+
+void retire_ticket(uint64_t ticket) {
+    if (!ticket) return;
+    Global& s = g();
+    std::lock_guard lk(s.mu);
+    if (auto it = s.pending.find(ticket); it != s.pending.end()) it->second.retired = true;
+    flush_locked(s);
+}
+
+void end(Launch& l, const Status& st) {
+    LaunchTiming* raw = l.timing();
+    if (!raw) return;
+    l.set_timing(nullptr);
+    std::shared_ptr<LaunchTiming> t(raw);
+    const double time_us = st.ok() ? launch_time_us(l.spec(), t->eng) : 0;
+    const double end_us = t->offset_us + time_us;
+    if (st.ok()) {
+        // The stream's task, or the host thread that ran the launch, goes on
+        // from its end.
+        if (t->task) t->task->end_us = std::max(t->task->end_us, end_us);
+        else t_host_us = std::max(t_host_us, end_us);
+    }
+    Global& s = g();
+    std::lock_guard lk(s.mu);
+    Pending& pd = s.pending[t->ticket];
+    if (st.ok()) {
+        s.last_us = time_us;
+        s.offset_us = std::max(s.offset_us, end_us);
+        auto info = std::make_shared<LaunchInfo>();
+        const LaunchSpec& spec = l.spec();
+        info->spec_.kernel = spec.kernel;
+        info->spec_.site = spec.site;
+        info->spec_.target = spec.target;
+        info->spec_.kind = spec.kind;
+        info->spec_.block_dim = spec.block_dim;
+        info->spec_.replay_note = spec.replay_note;
+        info->spec_.replay = spec.replay;
+        info->spec_.replay_tail = spec.replay_tail;
+        info->soc_ = l.soc();
+        pd.infos.push_back(std::move(info));
+        pd.timings.push_back(std::move(t));
+    }
+    if (raw->own_ticket) pd.retired = true;
+    flush_locked(s);
 }
 
 }  // namespace ptosim::cost

@@ -3,11 +3,36 @@
 #pragma once
 #include <ptosim/cost.hpp>
 #include <ptosim/runtime.hpp>
+#include <cstdint>
 #include <vector>
 
 namespace ptosim {
 class Launch;
 namespace cost {
+
+// Simulated time of streams (docs/semantics.md, "Simulated time of
+// streams"). A stream's worker runs each task with a TaskClock: the task
+// starts at start_us (the stream's clock, not before the host issued it);
+// a launch in it starts at end_us and moves end_us to its end, an event
+// wait moves it to the record's time; the stream's clock becomes end_us.
+struct TaskClock {
+    double start_us = 0;
+    double end_us = 0;
+    uint64_t ticket = 0;  // the launch's issue ticket (issue_ticket), 0 for other work
+};
+// The task the calling stream worker runs; null on other threads.
+TaskClock*& current_task();
+// The calling host thread's clock moves to `us` if it is behind
+// (synchronisations: the host learns that the work ended by then).
+void join_host_clock(double us);
+// The process's clock moves to `us` if it is behind.
+void note_clock(double us);
+// Launches are numbered, and their profile rows and trace events written,
+// in the order of these tickets (the order the host issued them), each once
+// every earlier ticket was retired: a stream takes one when a launch is
+// queued and retires it when the launch ended or was dropped.
+uint64_t issue_ticket();
+void retire_ticket(uint64_t ticket);
 
 // Before a launch runs: gives it a timeline when timing is on.
 void begin(Launch& l);

@@ -72,7 +72,8 @@ def check_summary(path):
     if not isinstance(doc, list) or not doc:
         fail(path + ": not a non-empty array of launches")
     for l in doc:
-        for k, t in (("launch", int), ("kernel", str), ("soc", str), ("time_us", NUM), ("bound", dict),
+        for k, t in (("launch", int), ("kernel", str), ("soc", str), ("time_us", NUM), ("starts_at_us", NUM),
+                     ("ends_at_us", NUM), ("bound", dict),
                      ("pipes", dict), ("bytes", dict), ("flops", dict), ("roofline", dict), ("cores", list)):
             if not isinstance(l.get(k), t):
                 fail("%s: launch lacks %s of type %s" % (path, k, t))

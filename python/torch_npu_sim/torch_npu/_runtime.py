@@ -167,7 +167,7 @@ def enable_timing():
 
 
 def simulated_time_us():
-    """The simulated device clock: summed simulated time of the timed launches, in us."""
+    """The simulated device clock in us: the latest end of the timed work so far (read it after synchronising)."""
     return float(lib().ptosim_simulated_time_us())
 
 

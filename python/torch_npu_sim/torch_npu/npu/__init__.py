@@ -221,8 +221,9 @@ _warned = []
 class Event:
     """Timing events on ptosim's simulated device clock. Creating a timing
     event turns ptosim's cost model on (docs/cost-model.md); record() waits for
-    the stream and reads the simulated clock (the summed simulated time of the
-    process's timed launches), so elapsed_time() is **simulated** NPU time in
+    the stream and reads the simulated clock (the latest end of the process's
+    timed work so far, docs/semantics.md "Simulated time of streams"), so
+    elapsed_time() is **simulated** NPU time in
     ms: the model's estimate, not a measurement (``time_source ==
     "simulated"``)."""
 
