@@ -44,7 +44,39 @@ Issued issue(const SourceLoc& loc, const char* op, Dt d, const Shape& sh, uint64
 
 }  // namespace
 
+namespace {
+// Float +, -, *, /, max and min over one contiguous run with nothing
+// subscribed (light_run): the chunked loop the general path below runs on
+// that run, without its per-instruction machinery. pto-isa's TCOLSUM is a
+// vadd of one row per source row in counter mode. False: take the general path.
+bool light_float_binary(const SourceLoc& loc, const char* op, Bin b, uint64_t dst, uint64_t s0, uint64_t s1,
+                        const Shape& sh) {
+    if (!(b == Bin::Add || b == Bin::Sub || b == Bin::Mul || b == Bin::Div || b == Bin::Max || b == Bin::Min))
+        return false;
+    Core& c = core();
+    const uint64_t n = light_run<3>(c, sh, 4, {sh.dst_blk, sh.src0_blk, sh.src1_blk}, {sh.dst_rep, sh.src0_rep, sh.src1_rep},
+                                    {4, 4, 4}, {dst, s0, s1});
+    if (n == 0) return false;
+    uint8_t* const ub = c.mem[static_cast<int>(Space::UB)];
+    uint8_t* const d = ub + dst;
+    const uint8_t *const a = ub + s0, *const e = ub + s1;
+    if (!chunkable(d, a, n * 4) || !chunkable(d, e, n * 4)) return false;
+    pass_unrecorded(c, op, loc);
+    const uint32_t count = static_cast<uint32_t>(n);
+    switch (b) {
+    case Bin::Add: float_chunks(d, a, e, 0.0f, count, FloatOp<Bin::Add>{}); break;
+    case Bin::Sub: float_chunks(d, a, e, 0.0f, count, FloatOp<Bin::Sub>{}); break;
+    case Bin::Mul: float_chunks(d, a, e, 0.0f, count, FloatOp<Bin::Mul>{}); break;
+    case Bin::Div: float_chunks(d, a, e, 0.0f, count, FloatOp<Bin::Div>{}); break;
+    case Bin::Max: float_chunks(d, a, e, 0.0f, count, FloatOp<Bin::Max>{}); break;
+    default: float_chunks(d, a, e, 0.0f, count, FloatOp<Bin::Min>{}); break;
+    }
+    return true;
+}
+}  // namespace
+
 void vbinary(const SourceLoc& loc, const char* op, Bin b, Dt d, uint64_t dst, uint64_t s0, uint64_t s1, const Shape& sh) {
+    if (d == Dt::F32 && light_float_binary(loc, op, b, dst, s0, s1, sh)) return;
     const Issued i = issue(loc, op, d, sh, dst, 2, s0, s1);
     with_type(d, [&](auto t) {
         using T = decltype(t);
