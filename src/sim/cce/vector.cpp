@@ -97,6 +97,23 @@ void vbinary(const SourceLoc& loc, const char* op, Bin b, Dt d, uint64_t dst, ui
                             if (chunkable(d, a, bytes) && (c + kBlock <= d || d + bytes <= c)) {
                                 float vals[8], y[256];
                                 std::memcpy(vals, c, sizeof vals);
+                                if (j0 % 8 == 0 && n % 8 == 0) {
+                                    // The run starts at a block: src1's eight
+                                    // values are two vector registers' worth,
+                                    // each taking its half of every block.
+                                    float4_v lo, hi;
+                                    std::memcpy(&lo, vals, sizeof lo);
+                                    std::memcpy(&hi, vals + 4, sizeof hi);
+                                    for (uint64_t k = 0; k < bytes; k += kBlock) {
+                                        float4_v x0, x1;
+                                        std::memcpy(&x0, a + k, sizeof x0);
+                                        std::memcpy(&x1, a + k + 16, sizeof x1);
+                                        const float4_v r0 = float_op<B>(x0, lo), r1 = float_op<B>(x1, hi);
+                                        std::memcpy(d + k, &r0, sizeof r0);
+                                        std::memcpy(d + k + 16, &r1, sizeof r1);
+                                    }
+                                    return;
+                                }
                                 for (uint32_t k = 0; k < n; ++k) y[k] = vals[(j0 + k) % 8];
                                 return float_chunks(d, a, reinterpret_cast<const uint8_t*>(y), 0.0f, n, FloatOp<B>{});
                             }
