@@ -77,7 +77,10 @@ __attribute__((target("avx"))) void float_run_avx(uint8_t* d, const uint8_t* a, 
         std::memcpy(d + k * 4, &r, 4);
     }
 }
-const bool host_has_avx = __builtin_cpu_supports("avx");
+const bool host_has_avx = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx");
+}();
 #endif
 template <Bin B>
 inline void float_run(uint8_t* d, const uint8_t* a, const uint8_t* b, uint32_t n) {
