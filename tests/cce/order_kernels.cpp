@@ -169,3 +169,57 @@ extern "C" void launch_transpose(uint16_t* o16, uint32_t* o32, uint8_t* o8, uint
                                  void* st) {
     transpose<<<1, nullptr, st>>>(o16, o32, o8, m16, m32, m8);
 }
+
+// The address lists of pto-isa's TTRANS over several repeats (docs/speed.md):
+// m32 is 48 rows of 16 words (64 bytes a row), m16 32 rows of 16 halves.
+// o32[0..384): columns 0..7 of m32 as 8 rows of 48 words (3 repeats, each
+// the next 16 rows and the next 16 words of every destination row);
+// o32[384..640): columns 8..15, 3 repeats whose destinations step 8 blocks,
+// so that each repeat overwrites half of the one before; o32[640..768): one
+// repeat with the source rows listed in reverse (lists of no regular form).
+// o16: m16's 16 columns as 16 rows of 32 halves (2 repeats).
+__global__ __aicore__ void transpose_tiles(__gm__ uint32_t* o32, __gm__ uint16_t* o16, __gm__ uint32_t* m32,
+                                           __gm__ uint16_t* m16) {
+    in(kA, m32, 48 * 64);
+    in(kB, m16, 32 * 32);
+    go_v();
+    uint64_t src[16], dst[16];
+    // The source list in VA2/VA3 (VA4/VA5 with `high`), the destination's
+    // in VA0/VA1 (VA6/VA7).
+    const auto lists = [&](bool high) {
+        set_va_reg_sb(high ? VA4 : VA2, src);
+        set_va_reg_sb(high ? VA5 : VA3, src + 8);
+        set_va_reg_sb(high ? VA6 : VA0, dst);
+        set_va_reg_sb(high ? VA7 : VA1, dst + 8);
+    };
+    for (int i = 0; i < 16; ++i) {
+        src[i] = kA + i * 64;
+        dst[i] = kOut + (i / 2) * 192 + (i % 2) * 32;
+    }
+    lists(false);
+    scatter_vnchwconv_b32(VA0, VA2, 3, 2, 32);
+    for (int i = 0; i < 16; ++i) {
+        src[i] = kA + 32 + i * 64;
+        dst[i] = kOut + 1536 + (i / 2) * 64 + (i % 2) * 32;
+    }
+    lists(true);
+    scatter_vnchwconv_b32(VA6, VA4, 3, 8, 32);
+    for (int i = 0; i < 16; ++i) {
+        src[i] = kA + (15 - i) * 64;
+        dst[i] = kOut + 2560 + (i / 2) * 64 + (i % 2) * 32;
+    }
+    lists(false);
+    scatter_vnchwconv_b32(VA0, VA2, 1, 0, 0);
+    for (int i = 0; i < 16; ++i) {
+        src[i] = kB + i * 32;
+        dst[i] = kC + i * 64;
+    }
+    lists(false);
+    scatter_vnchwconv_b16(VA0, VA2, 2, 1, 16);
+    pipe_barrier(PIPE_ALL);
+    copy_ubuf_to_gm_align_b32(o32, ub<uint32_t>(kOut), 0, 1, 768 * 4, 0, 0, 0, 0);
+    copy_ubuf_to_gm_align_b32((__gm__ uint32_t*)o16, ub<uint32_t>(kC), 0, 1, 16 * 64, 0, 0, 0, 0);
+}
+extern "C" void launch_transpose_tiles(uint32_t* o32, uint16_t* o16, uint32_t* m32, uint16_t* m16, void* st) {
+    transpose_tiles<<<1, nullptr, st>>>(o32, o16, m32, m16);
+}

@@ -2,12 +2,16 @@
 // intrinsics alone (vector_kernels.cpp), built by ptocc with clang over
 // include/cce, launched through ACL, results checked to the bit.
 #include "acl_fixture.hpp"
+#include <ptosim/core.hpp>
 #include <ptosim/float16.hpp>
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <limits>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -33,6 +37,7 @@ void launch_float_runs(float*, float*, float*, float*, void*);
 void launch_burst_past_allocation(float*, void*);
 void launch_counted_row_tails(float*, float*, void*);
 void launch_counted_wide_rows(float*, float*, void*);
+void launch_light_paths(float*, float*, int64_t*, float*, float*, void*);
 }
 
 namespace {
@@ -345,6 +350,89 @@ TEST_F(Cce, VcopyInCounterModeContinuesAWideCountWithinTheRepeat) {
     for (int row = 0; row < 3; ++row)
         for (int c = 0; c < 96; ++c)
             EXPECT_EQ(r[row * 96 + c], c < 80 ? static_cast<float>(row * 80 + c) : 0.0f) << row << "," << c;
+}
+
+// The light paths (docs/speed.md, "pto-isa's headers executed"): with
+// nothing subscribed, float vadd/vsub/vmul/vdiv/vmax/vmin over one
+// contiguous run and vconv between float and half skip the per-instruction
+// machinery. With a subscriber every instruction takes the general path: the
+// same bits, the same instruction count, one vector record per instruction;
+// and both give the arithmetic's bits.
+uint32_t bits_of(float f) { return std::bit_cast<uint32_t>(f); }
+
+TEST_F(Cce, LightPathsGiveTheGeneralPathsBitsAndInstructionCount) {
+    const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+    std::vector<float> a(256), b(256);
+    for (int i = 0; i < 256; ++i) {
+        a[i] = 0.37f * static_cast<float>(i * i % 97) - 11.0f + 1.0e-3f * static_cast<float>(i);
+        b[i] = 3.0e4f / static_cast<float>(i + 1) - 3.0f * static_cast<float>(i % 5);
+    }
+    a[3] = nan, b[4] = std::bit_cast<float>(0x7fc00042u);
+    a[5] = -0.0f, b[5] = 0.0f;
+    a[6] = 0.0f, b[6] = -0.0f;
+    a[7] = inf, b[7] = inf;
+    a[8] = 1.0e-40f, b[8] = -1.0e-41f;  // subnormal
+    a[9] = 70000.0f;                    // past half's range
+    a[10] = 1.0f + 1.0f / 2048.0f;      // a tie in half: to even
+    b[11] = 0.0f;                       // a division by zero
+    a[200] = nan, b[201] = -inf;
+    // Two NaNs: which payload comes out is the compiled operation's (the same
+    // on both paths), the reference below checks only that it is a NaN.
+    a[12] = std::bit_cast<float>(0x7fc00011u), b[12] = std::bit_cast<float>(0xffc00022u);
+    a[140] = std::bit_cast<float>(0x7fc00033u), b[140] = std::bit_cast<float>(0x7fc00044u);
+    struct Run {
+        std::vector<float> out, out2;
+        int64_t ops = 0;
+    };
+    const auto run = [&](bool subscribed) {
+        std::mutex mu;
+        int64_t vector_records = 0;
+        const int id = subscribed ? ptosim::subscribe(
+                                        [&](const ptosim::Core&, const ptosim::OpRecord& rec) {
+                                            std::lock_guard lk(mu);
+                                            const std::string op = rec.op;
+                                            vector_records += rec.pipe == ptosim::Pipe::V && op != "set_flag" &&
+                                                              op != "wait_flag" && op != "pipe_barrier";
+                                        },
+                                        false)
+                                  : -1;
+        float* out = device(std::vector<float>(1024, -5.0f));
+        float* out2 = device(std::vector<float>(1280, -5.0f));
+        int64_t* ops = device(std::vector<int64_t>(1, -1));
+        launch_light_paths(out, out2, ops, device(a), device(b), stream);
+        Run r{back(out, 1024), back(out2, 1280), back(ops, 1)[0]};
+        if (subscribed) {
+            ptosim::unsubscribe(id);
+            EXPECT_EQ(vector_records, 12) << "four vadds, four other binaries, two vconvs, the row-expand vsub";
+        }
+        return r;
+    };
+    const Run light = run(false), full = run(true);
+    EXPECT_EQ(light.ops, full.ops);
+    EXPECT_EQ(light.ops, 21);  // the 12 vector instructions, 4 barriers, 5 mask settings
+    for (int i = 0; i < 1024; ++i) EXPECT_EQ(bits_of(light.out[i]), bits_of(full.out[i])) << "out " << i;
+    for (int i = 0; i < 1280; ++i) EXPECT_EQ(bits_of(light.out2[i]), bits_of(full.out2[i])) << "out2 " << i;
+    const std::vector<float>& o = light.out;
+    for (int j = 0; j < 128; ++j) {
+        const float want = ((a[j] + a[128 + j]) + b[j]) + b[128 + j];
+        if (std::isnan(want)) EXPECT_TRUE(std::isnan(o[j])) << j;
+        else EXPECT_EQ(bits_of(o[j]), bits_of(want)) << j;
+        EXPECT_EQ(bits_of(o[128 + j]), bits_of(static_cast<float>(half(a[j])))) << j;
+        EXPECT_EQ(bits_of(o[256 + j]), bits_of(a[j] - b[8 * (j / 64) + j % 8])) << j;
+    }
+    float prefix = 0.0f;  // the shifted destination: each sum reads the one before
+    for (int j = 0; j < 128; ++j) {
+        prefix = prefix + b[j];
+        EXPECT_EQ(bits_of(o[385 + j]), bits_of(prefix)) << j;
+    }
+    for (int i = 0; i < 256; ++i) {
+        const float x = a[i], y = b[i];
+        const float want[5] = {x - y, x * y, x / y, (x != x) | (x > y) ? x : y, (x != x) | (x < y) ? x : y};
+        for (int k = 0; k < 5; ++k) {
+            if (std::isnan(x) && std::isnan(y)) EXPECT_TRUE(std::isnan(light.out2[256 * k + i])) << k << ", " << i;
+            else EXPECT_EQ(bits_of(light.out2[256 * k + i]), bits_of(want[k])) << k << ", " << i;
+        }
+    }
 }
 
 }  // namespace

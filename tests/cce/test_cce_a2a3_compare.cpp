@@ -125,9 +125,11 @@ TEST_F(CceCompare, FloatBlockReductionsUnderAFullMask) {
     a[24] = nan;                                                  // block 3: a NaN first, then numbers
     for (int i = 0; i < 8; ++i) a[32 + i] = std::bit_cast<float>(0x7fc00000u + i);  // block 4: NaNs only
     a[40] = 1e8f, a[41] = 1.0f, a[42] = -1e8f, a[43] = 1.0f;      // block 5: the tree's rounding
-    float* out = device(std::vector<float>(48, -1.0f));
+    a[72] = 1e8f, a[73] = 1.0f, a[74] = -1e8f, a[75] = 1.0f;      // block 9 too, in a NaN-free repeat
+    for (int i = 0; i < 8; ++i) a[80 + i] = -0.0f;                // block 10: -0 only
+    float* out = device(std::vector<float>(56, -1.0f));
     launch_reduce_block_f32(out, device(a), stream);
-    const std::vector<float> r = back(out, 48);
+    const std::vector<float> r = back(out, 56);
     for (int b = 0; b < 16; ++b) {
         const float* v = &a[8 * b];
         float mx = v[0], mn = v[0];
@@ -147,6 +149,13 @@ TEST_F(CceCompare, FloatBlockReductionsUnderAFullMask) {
     EXPECT_FALSE(std::isnan(r[3]));                 // the NaN at slot 0 lost to a number
     EXPECT_EQ(bits_of(r[4]), 0x7fc00000u);          // NaNs only: the first
     EXPECT_EQ(r[5], 1e8f);
+    // The second repeat's sums alone (an instruction with no NaN): the same
+    // bits as within the first instruction, -0 kept.
+    for (int b = 0; b < 8; ++b) EXPECT_EQ(bits_of(r[48 + b]), bits_of(r[40 + b])) << b;
+    // ((1e8 + 1) + (-1e8 + 1)) + ((6 + 0) + (-6 + 1)): each of the first two
+    // pairs rounds to +-1e8, so 1 where the exact sum is 3.
+    EXPECT_EQ(bits_of(r[49]), bits_of(1.0f));
+    EXPECT_EQ(bits_of(r[50]), bits_of(-0.0f));
 }
 
 TEST_F(CceCompare, BlockAndPairReductions) {

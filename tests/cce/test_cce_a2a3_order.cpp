@@ -16,6 +16,7 @@ void launch_gather(uint32_t*, uint32_t*, uint32_t*, uint32_t*, void*);
 void launch_gatherb(uint32_t*, uint32_t*, uint32_t*, void*);
 void launch_transpose(uint16_t*, uint32_t*, uint8_t*, uint16_t*, uint32_t*, uint8_t*, void*);
 void launch_transpose_past_ub(void*);
+void launch_transpose_tiles(uint32_t*, uint16_t*, uint32_t*, uint16_t*, void*);
 }
 
 namespace {
@@ -138,6 +139,37 @@ TEST_F(CceOrder, ScatterVnchwconvTransposesThroughTheVaRegisters) {
     for (int j = 0; j < 16; ++j)
         for (int k = 0; k < 32; ++k)
             EXPECT_EQ(r8[j * 32 + k], k < 16 ? 0xEE : m8[(k - 16) * 32 + j]) << j << "," << k;
+}
+
+// TTRANS's address lists over several repeats (ptosim::transpose, docs/speed.md)
+// give what the block loop gives: destination block j of a repeat is column
+// j / 2 (b32; j for b16) of the repeat's 16 source rows, and a repeat that
+// lands on an earlier one's blocks overwrites them. Lists of no regular form
+// keep the block loop.
+TEST_F(CceOrder, TransposeListsOverSeveralRepeatsGiveTheBlockLoopsBytes) {
+    std::vector<uint32_t> m32(48 * 16);
+    std::vector<uint16_t> m16(32 * 16);
+    for (size_t i = 0; i < m32.size(); ++i) m32[i] = 0x10000u + static_cast<uint32_t>(i);
+    for (size_t i = 0; i < m16.size(); ++i) m16[i] = static_cast<uint16_t>(0x8000u + i);
+    uint32_t* o32 = device(std::vector<uint32_t>(768, 0));
+    uint16_t* o16 = device(std::vector<uint16_t>(512, 0));
+    launch_transpose_tiles(o32, o16, device(m32), device(m16), stream);
+    const std::vector<uint32_t> r32 = back(o32, 768);
+    const std::vector<uint16_t> r16 = back(o16, 512);
+    for (int q = 0; q < 8; ++q)
+        for (int r = 0; r < 48; ++r) EXPECT_EQ(r32[q * 48 + r], m32[r * 16 + q]) << q << "," << r;
+    // The block loop's writes, repeat after repeat: repeat rr's row q at
+    // word 384 + rr * 64 + q * 16.
+    std::vector<uint32_t> want(256, 0);
+    for (int rr = 0; rr < 3; ++rr)
+        for (int q = 0; q < 8; ++q)
+            for (int k = 0; k < 16; ++k) want[rr * 64 + q * 16 + k] = m32[(rr * 16 + k) * 16 + 8 + q];
+    for (int i = 0; i < 256; ++i) EXPECT_EQ(r32[384 + i], want[i]) << i;
+    for (int j = 0; j < 16; ++j)
+        for (int k = 0; k < 8; ++k)
+            EXPECT_EQ(r32[640 + j * 8 + k], m32[(15 - ((j % 2) * 8 + k)) * 16 + j / 2]) << j << "," << k;
+    for (int q = 0; q < 16; ++q)
+        for (int r = 0; r < 32; ++r) EXPECT_EQ(r16[q * 32 + r], m16[r * 16 + q]) << q << "," << r;
 }
 
 }  // namespace

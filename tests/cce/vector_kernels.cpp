@@ -323,3 +323,51 @@ extern "C" void launch_burst_past_allocation(float* src, void* s) { burst_past_a
 extern "C" void launch_adds_under_incoming_mask(float* out, float* src, void* s) {
     adds_under_incoming_mask<<<1, nullptr, s>>>(out, src);
 }
+
+// The forms pto-isa's TCOLSUM, TCVT and TROWEXPAND* issue, which take light
+// paths with nothing subscribed (docs/speed.md): a and b are 256 floats each.
+// out[0..128): the counter-mode column sum of a's two rows and b's two rows
+// into a row of its own (vadd in place); out2: vsub, vmul, vdiv, vmax, vmin
+// of a and b over four full-mask repeats, each into its own 256 floats;
+// out[128..256): a's first 128 through half and back (vconv_f322f16r,
+// vconv_f162f32: two repeats of 64 each); out[256..384): a - (b's first
+// eight values, one a block) over two repeats (src1 block stride 0);
+// out[384..513): vadd into a destination shifted one element against its
+// source (the general path, left to its element order). ops[0]: the
+// instructions counted between two reads of the counter.
+__global__ __aicore__ void light_paths(__gm__ float* out, __gm__ float* out2, __gm__ int64_t* ops, __gm__ float* a,
+                                       __gm__ float* b) {
+    constexpr uint64_t kX = 0x0, kY = 0x400, kO = 0x1000, kO2 = 0x2000, kH = 0x4000;
+    copy_gm_to_ubuf_align_b32(ub<float>(kX), a, 0, 1, 256 * 4, 0, 0, 0, 0);
+    copy_gm_to_ubuf_align_b32(ub<float>(kY), b, 0, 1, 256 * 4, 0, 0, 0, 0);
+    mte2_to_v();
+    const int64_t start = get_sys_cnt();
+    set_mask_count();
+    set_vector_mask(0, 128);
+    vadd(ub<float>(kO), ub<float>(kX), ub<float>(kX + 512), 0, 1, 1, 1, 8, 8, 8);
+    pipe_barrier(PIPE_V);
+    vadd(ub<float>(kO), ub<float>(kO), ub<float>(kY), 0, 1, 1, 1, 8, 8, 8);
+    pipe_barrier(PIPE_V);
+    vadd(ub<float>(kO), ub<float>(kO), ub<float>(kY + 512), 0, 1, 1, 1, 8, 8, 8);
+    pipe_barrier(PIPE_V);
+    set_mask_norm();
+    set_vector_mask(-1, -1);
+    vsub(ub<float>(kO2 + 0 * 1024), ub<float>(kX), ub<float>(kY), 4, 1, 1, 1, 8, 8, 8);
+    vmul(ub<float>(kO2 + 1 * 1024), ub<float>(kX), ub<float>(kY), 4, 1, 1, 1, 8, 8, 8);
+    vdiv(ub<float>(kO2 + 2 * 1024), ub<float>(kX), ub<float>(kY), 4, 1, 1, 1, 8, 8, 8);
+    vmax(ub<float>(kO2 + 3 * 1024), ub<float>(kX), ub<float>(kY), 4, 1, 1, 1, 8, 8, 8);
+    vmin(ub<float>(kO2 + 4 * 1024), ub<float>(kX), ub<float>(kY), 4, 1, 1, 1, 8, 8, 8);
+    vconv_f322f16r(ub<half>(kH), ub<float>(kX), 2, 1, 1, 4, 8);
+    pipe_barrier(PIPE_V);
+    vconv_f162f32(ub<float>(kO + 512), ub<half>(kH), 2, 1, 1, 8, 4);
+    vsub(ub<float>(kO + 1024), ub<float>(kX), ub<float>(kY), 2, 1, 1, 0, 8, 8, 1);
+    vadd(ub<float>(kO + 1536 + 4), ub<float>(kO + 1536), ub<float>(kY), 2, 1, 1, 1, 8, 8, 8);
+    pipe_barrier(PIPE_V);
+    ops[0] = get_sys_cnt() - start;
+    v_to_mte3();
+    copy_ubuf_to_gm_align_b32(out, ub<float>(kO), 0, 1, 1024 * 4, 0, 0, 0, 0);
+    copy_ubuf_to_gm_align_b32(out2, ub<float>(kO2), 0, 1, 5 * 1024, 0, 0, 0, 0);
+}
+extern "C" void launch_light_paths(float* o, float* o2, int64_t* ops, float* a, float* b, void* s) {
+    light_paths<<<1, nullptr, s>>>(o, o2, ops, a, b);
+}

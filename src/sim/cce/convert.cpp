@@ -16,8 +16,34 @@
 namespace ptosim::cce {
 using namespace detail;
 
+namespace {
+// float -> half to nearest even and half -> float over one contiguous run
+// of each operand with nothing subscribed (light_run), source and
+// destination apart: the row conversion the general path below runs a
+// repeat at a time, over the whole run at once (each element converts on
+// its own, so the bits are the same). pto-isa's TCVT converts a row per
+// instruction. False: take the general path.
+bool light_float_half(Core& c, const SourceLoc& loc, const char* op, bool to_half, uint64_t dst, uint64_t src,
+                      const Shape& sh) {
+    const int fs = to_half ? 4 : 2, ts = to_half ? 2 : 4;
+    const uint64_t n = light_run<2>(c, sh, 4, {sh.dst_blk, sh.src0_blk}, {sh.dst_rep, sh.src0_rep}, {ts, fs}, {dst, src});
+    if (n == 0) return false;
+    if (!(dst + n * ts <= src || src + n * fs <= dst)) return false;
+    pass_unrecorded(c, op, loc);
+    uint8_t* const ub = c.mem[static_cast<int>(Space::UB)];
+    if (to_half) float_to_half_row(reinterpret_cast<const float*>(ub + src), ub + dst, static_cast<int>(n));
+    else half_row_to_float(ub + src, reinterpret_cast<float*>(ub + dst), static_cast<int>(n));
+    return true;
+}
+}  // namespace
+
 void vconv(const SourceLoc& loc, const char* op, Dt from, Dt to, Round rnd, uint64_t dst, uint64_t src, const Shape& sh) {
     Core& c = core();
+    if (from == Dt::F32 && to == Dt::F16 && (rnd == Round::None || rnd == Round::Rint)) {
+        if (light_float_half(c, loc, op, true, dst, src, sh)) return;
+    } else if (from == Dt::F16 && to == Dt::F32 && rnd == Round::None) {
+        if (light_float_half(c, loc, op, false, dst, src, sh)) return;
+    }
     const int fs = size_of(from), ts = size_of(to);
     const Plan p = plan(c, sh.repeat, std::max(fs, ts));
     const Operand od{dst, sh.dst_blk, sh.dst_rep, ts}, os{src, sh.src0_blk, sh.src0_rep, fs};

@@ -155,48 +155,90 @@ void vgreduce(const SourceLoc& loc, const char* op, Red red, Dt d, uint64_t dst,
             }
         return true;
     };
-    if (d == Dt::F32 && p.all_slots() && (red != Red::Add || nan_free())) {
-        // Floats under a full mask (pto-isa's TROWMAX/TROWSUM rows): every
-        // block whole, read in place, no slot list or offset table. The
-        // same sums (float addition is add<float>: the double sum of two
-        // floats rounds to float as the exact one does) and the same choice
-        // of the first extreme, NaNs never winning over a number.
-        typedef float f4 __attribute__((vector_size(16)));
-        typedef int i4 __attribute__((vector_size(16)));
-        for (uint32_t r = 0; r < p.repeats; ++r)
-            for (uint32_t b = 0; b < 8; ++b) {
-                const uint8_t* const in = ub + s.base + (uint64_t(r) * s.rep + uint64_t(b) * s.blk) * kBlock;
-                f4 lo, hi;
-                std::memcpy(&lo, in, sizeof lo);
-                std::memcpy(&hi, in + 16, sizeof hi);
-                float out;
-                if (red == Red::Add) {
-                    // The tree's pairs side by side: (v0+v1, v2+v3, v4+v5,
-                    // v6+v7), then ((v0+v1)+(v2+v3), (v4+v5)+(v6+v7)), then
-                    // their sum; no NaN here, so the order of each addition's
-                    // operands does not matter.
-                    const f4 s1 = __builtin_shuffle(lo, hi, i4{0, 2, 4, 6}) + __builtin_shuffle(lo, hi, i4{1, 3, 5, 7});
-                    const f4 s2 = __builtin_shuffle(s1, i4{0, 2, 0, 2}) + __builtin_shuffle(s1, i4{1, 3, 1, 3});
-                    out = s2[0] + s2[1];
-                } else {
-                    float v[8];
-                    std::memcpy(v, in, sizeof v);
-                    const i4 nan = (lo != lo) | (hi != hi);
-                    out = v[0];
-                    if ((nan[0] | nan[1] | nan[2] | nan[3]) == 0) {
-                        // No NaN: a later element replaces the choice only when
-                        // strictly beyond it, so a tie keeps the first.
-                        for (int k = 1; k < 8; ++k)
-                            out = red == Red::Max ? (v[k] > out ? v[k] : out) : (v[k] < out ? v[k] : out);
-                    } else {
-                        for (int k = 1; k < 8; ++k)
-                            if (std::isnan(out) ? !std::isnan(v[k]) : (red == Red::Max ? v[k] > out : v[k] < out))
-                                out = v[k];
+    typedef float f4 __attribute__((vector_size(16)));
+    typedef int i4 __attribute__((vector_size(16)));
+    // One full block of floats read in place (pto-isa's TROWMAX/TROWSUM
+    // rows): the same sums (float addition is add<float>: the double sum of
+    // two floats rounds to float as the exact one does) and the same choice
+    // of the first extreme, NaNs never winning over a number.
+    const auto float_block = [red](const uint8_t* in) {
+        f4 lo, hi;
+        std::memcpy(&lo, in, sizeof lo);
+        std::memcpy(&hi, in + 16, sizeof hi);
+        if (red == Red::Add) {
+            // The tree's pairs side by side: (v0+v1, v2+v3, v4+v5, v6+v7),
+            // then ((v0+v1)+(v2+v3), (v4+v5)+(v6+v7)), then their sum; the
+            // callers pass no NaN here, so the order of each addition's
+            // operands does not matter.
+            const f4 s1 = __builtin_shuffle(lo, hi, i4{0, 2, 4, 6}) + __builtin_shuffle(lo, hi, i4{1, 3, 5, 7});
+            const f4 s2 = __builtin_shuffle(s1, i4{0, 2, 0, 2}) + __builtin_shuffle(s1, i4{1, 3, 1, 3});
+            return s2[0] + s2[1];
+        }
+        float v[8];
+        std::memcpy(v, in, sizeof v);
+        const i4 nan = (lo != lo) | (hi != hi);
+        float out = v[0];
+        if ((nan[0] | nan[1] | nan[2] | nan[3]) == 0) {
+            // No NaN: a later element replaces the choice only when
+            // strictly beyond it, so a tie keeps the first.
+            for (int k = 1; k < 8; ++k)
+                out = red == Red::Max ? (v[k] > out ? v[k] : out) : (v[k] < out ? v[k] : out);
+        } else {
+            for (int k = 1; k < 8; ++k)
+                if (std::isnan(out) ? !std::isnan(v[k]) : (red == Red::Max ? v[k] > out : v[k] < out)) out = v[k];
+        }
+        return out;
+    };
+    const auto block_at = [&](uint32_t r, uint32_t b) {
+        return ub + s.base + (uint64_t(r) * s.rep + uint64_t(b) * s.blk) * kBlock;
+    };
+    const auto result_at = [&](uint32_t r, uint32_t b) { return dst + uint64_t(r) * sh.dst_rep * record + uint64_t(b) * 4; };
+    if (d == Dt::F32 && p.all_slots() && p.repeats > 0) {
+        // Four blocks at a time when no result lands on a source byte (then
+        // the order of reads and writes does not matter): the three levels
+        // of the four trees (or of the left-first comparisons: the first
+        // extreme of a NaN-free block is the left-first tournament's winner)
+        // side by side in vector registers, the four results stored at once.
+        // Four blocks holding a NaN: an extreme goes block by block through
+        // float_block; a sum sends the whole instruction to the general path
+        // below (as nan_free did), which writes every result again, the
+        // NaN-free ones with the bits written here.
+        const uint64_t src_end = s.base + (uint64_t(p.repeats - 1) * s.rep + 7 * uint64_t(s.blk)) * kBlock + kBlock;
+        const uint64_t dst_end = result_at(p.repeats - 1, 7) + 4;
+        const auto grouped = [&] {
+            const auto level = [red](f4 a, f4 b) {
+                const f4 even = __builtin_shuffle(a, b, i4{0, 2, 4, 6}), odd = __builtin_shuffle(a, b, i4{1, 3, 5, 7});
+                if (red == Red::Add) return even + odd;
+                return red == Red::Max ? (odd > even ? odd : even) : (odd < even ? odd : even);
+            };
+            for (uint32_t r = 0; r < p.repeats; ++r)
+                for (uint32_t g = 0; g < 8; g += 4) {
+                    f4 lo[4], hi[4];
+                    i4 nan = {0, 0, 0, 0};
+                    for (int k = 0; k < 4; ++k) {
+                        const uint8_t* const in = block_at(r, g + k);
+                        std::memcpy(&lo[k], in, sizeof lo[k]);
+                        std::memcpy(&hi[k], in + 16, sizeof hi[k]);
+                        nan |= (lo[k] != lo[k]) | (hi[k] != hi[k]);
                     }
+                    if ((nan[0] | nan[1] | nan[2] | nan[3]) != 0) {
+                        if (red == Red::Add) return false;
+                        for (uint32_t k = 0; k < 4; ++k) store(ub, result_at(r, g + k), float_block(block_at(r, g + k)));
+                        continue;
+                    }
+                    const f4 four = level(level(level(lo[0], hi[0]), level(lo[1], hi[1])),
+                                          level(level(lo[2], hi[2]), level(lo[3], hi[3])));
+                    std::memcpy(ub + result_at(r, g), &four, sizeof four);
                 }
-                store(ub, dst + uint64_t(r) * sh.dst_rep * record + uint64_t(b) * 4, out);
-            }
-        return;
+            return true;
+        };
+        if (dst_end <= s.base || src_end <= dst) {
+            if (grouped()) return;
+        } else if (red != Red::Add || nan_free()) {
+            for (uint32_t r = 0; r < p.repeats; ++r)
+                for (uint32_t b = 0; b < 8; ++b) store(ub, result_at(r, b), float_block(block_at(r, b)));
+            return;
+        }
     }
     const SlotOffsets at(s, p.per_repeat);
     with_type(d, [&](auto t) {

@@ -382,6 +382,56 @@ inline void store(uint8_t* ub, uint64_t at, T v) {
     return true;
 }
 
+// The light path of an instruction whose every operand is one contiguous
+// run: with nothing subscribed and the launch going on, every slot active
+// (counter mode, or a full mask in normal mode), each operand's blocks and
+// repeats adjoining (block stride 1, repeat stride the repeat's bytes of its
+// own element size) and each run inside UB. Then the instruction is the
+// element loop over one run of `elements` elements from each operand's base,
+// which is what each_run hands over in that case; the caller passes the
+// dispatch point with pass_unrecorded and computes. Returns 0 when any
+// condition fails: the caller takes its general path, which builds the same
+// plan, faults with its message or dispatches the record.
+// `widest` is the widest element's bytes (a repeat's slot count); `reps`
+// holds each operand's repeat stride in blocks, `sizes` its element bytes
+// and `bases` its start. pto-isa's headers issue many small instructions of
+// this form (docs/speed.md, "pto-isa's headers executed").
+template <size_t N>
+[[gnu::always_inline]] inline uint64_t light_run(const Core& c, const Shape& sh, int widest, const uint16_t (&blks)[N],
+                                                 const uint16_t (&reps)[N], const int (&sizes)[N],
+                                                 const uint64_t (&bases)[N]) {
+    if (::ptosim::detail::g_has_subscribers || (c.abandon && c.abandon->load(std::memory_order_relaxed))) return 0;
+    const VectorState& v = c.vec;
+    const uint32_t per_repeat = static_cast<uint32_t>(kRepeatBytes) / static_cast<uint32_t>(widest);
+    uint64_t n;
+    if (v.counter) {
+        n = v.mask[0];
+    } else {
+        Plan p;
+        p.per_repeat = per_repeat;
+        p.mask[0] = v.mask[0];
+        p.mask[1] = v.mask[1];
+        if (!p.all_slots()) return 0;
+        n = uint64_t(sh.repeat) * per_repeat;
+    }
+    const uint64_t ub_size = c.mem_size[static_cast<int>(Space::UB)];
+    if (n == 0 || ub_size == 0 || n > ub_size) return 0;
+    for (size_t k = 0; k < N; ++k) {
+        if (blks[k] != 1 || uint64_t(reps[k]) * kBlock != uint64_t(per_repeat) * static_cast<uint32_t>(sizes[k]))
+            return 0;
+        const uint64_t bytes = n * static_cast<uint32_t>(sizes[k]);
+        if (!(bases[k] <= ub_size && bytes <= ub_size - bases[k])) return 0;
+    }
+    return n;
+}
+// What dispatch does with nothing subscribed: count the call and keep its
+// location (after light_run said so).
+[[gnu::always_inline]] inline void pass_unrecorded(Core& c, const char* op, const SourceLoc& loc) {
+    ++c.ops;
+    c.last_loc = loc;
+    c.last_op = op;
+}
+
 // The record every vector intrinsic dispatches before it runs.
 [[gnu::always_inline]] inline OpRecord vector_record(const char* op, Dt d, const Plan& p, const SourceLoc& loc) {
     OpRecord r;

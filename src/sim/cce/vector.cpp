@@ -44,7 +44,84 @@ Issued issue(const SourceLoc& loc, const char* op, Dt d, const Shape& sh, uint64
 
 }  // namespace
 
+namespace {
+#if defined(__x86_64__) && defined(__GNUC__)
+// float_chunks eight lanes at a time on hosts with AVX: float_op's
+// expressions (element_ops.hpp) on eight lanes, the tail one by one through
+// float_op itself.
+typedef float float8_v __attribute__((vector_size(32)));
+template <Bin B>
+__attribute__((target("avx"))) inline float8_v float_op8(float8_v a, float8_v b) {
+    if constexpr (B == Bin::Add) return a + b;
+    else if constexpr (B == Bin::Sub) return a - b;
+    else if constexpr (B == Bin::Mul) return a * b;
+    else if constexpr (B == Bin::Div) return a / b;
+    else if constexpr (B == Bin::Max) return (a != a) | (a > b) ? a : b;
+    else return (a != a) | (a < b) ? a : b;
+}
+template <Bin B>
+__attribute__((target("avx"))) void float_run_avx(uint8_t* d, const uint8_t* a, const uint8_t* b, uint32_t n) {
+    uint32_t k = 0;
+    for (; k + 8 <= n; k += 8) {
+        float8_v x, y;
+        std::memcpy(&x, a + k * 4, sizeof x);
+        std::memcpy(&y, b + k * 4, sizeof y);
+        const float8_v r = float_op8<B>(x, y);
+        std::memcpy(d + k * 4, &r, sizeof r);
+    }
+    for (; k < n; ++k) {
+        float x, y;
+        std::memcpy(&x, a + k * 4, 4);
+        std::memcpy(&y, b + k * 4, 4);
+        const float r = float_op<B>(x, y);
+        std::memcpy(d + k * 4, &r, 4);
+    }
+}
+const bool host_has_avx = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx");
+}();
+#endif
+template <Bin B>
+inline void float_run(uint8_t* d, const uint8_t* a, const uint8_t* b, uint32_t n) {
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (host_has_avx) return float_run_avx<B>(d, a, b, n);
+#endif
+    float_chunks(d, a, b, 0.0f, n, FloatOp<B>{});
+}
+
+// Float +, -, *, /, max and min over one contiguous run with nothing
+// subscribed (light_run): the chunked loop the general path below runs on
+// that run, without its per-instruction machinery. pto-isa's TCOLSUM is a
+// vadd of one row per source row in counter mode. False: take the general path.
+bool light_float_binary(const SourceLoc& loc, const char* op, Bin b, uint64_t dst, uint64_t s0, uint64_t s1,
+                        const Shape& sh) {
+    if (!(b == Bin::Add || b == Bin::Sub || b == Bin::Mul || b == Bin::Div || b == Bin::Max || b == Bin::Min))
+        return false;
+    Core& c = core();
+    const uint64_t n = light_run<3>(c, sh, 4, {sh.dst_blk, sh.src0_blk, sh.src1_blk}, {sh.dst_rep, sh.src0_rep, sh.src1_rep},
+                                    {4, 4, 4}, {dst, s0, s1});
+    if (n == 0) return false;
+    uint8_t* const ub = c.mem[static_cast<int>(Space::UB)];
+    uint8_t* const d = ub + dst;
+    const uint8_t *const a = ub + s0, *const e = ub + s1;
+    if (!chunkable(d, a, n * 4) || !chunkable(d, e, n * 4)) return false;
+    pass_unrecorded(c, op, loc);
+    const uint32_t count = static_cast<uint32_t>(n);
+    switch (b) {
+    case Bin::Add: float_run<Bin::Add>(d, a, e, count); break;
+    case Bin::Sub: float_run<Bin::Sub>(d, a, e, count); break;
+    case Bin::Mul: float_run<Bin::Mul>(d, a, e, count); break;
+    case Bin::Div: float_run<Bin::Div>(d, a, e, count); break;
+    case Bin::Max: float_run<Bin::Max>(d, a, e, count); break;
+    default: float_run<Bin::Min>(d, a, e, count); break;
+    }
+    return true;
+}
+}  // namespace
+
 void vbinary(const SourceLoc& loc, const char* op, Bin b, Dt d, uint64_t dst, uint64_t s0, uint64_t s1, const Shape& sh) {
+    if (d == Dt::F32 && light_float_binary(loc, op, b, dst, s0, s1, sh)) return;
     const Issued i = issue(loc, op, d, sh, dst, 2, s0, s1);
     with_type(d, [&](auto t) {
         using T = decltype(t);
@@ -65,6 +142,23 @@ void vbinary(const SourceLoc& loc, const char* op, Bin b, Dt d, uint64_t dst, ui
                             if (chunkable(d, a, bytes) && (c + kBlock <= d || d + bytes <= c)) {
                                 float vals[8], y[256];
                                 std::memcpy(vals, c, sizeof vals);
+                                if (j0 % 8 == 0 && n % 8 == 0) {
+                                    // The run starts at a block: src1's eight
+                                    // values are two vector registers' worth,
+                                    // each taking its half of every block.
+                                    float4_v lo, hi;
+                                    std::memcpy(&lo, vals, sizeof lo);
+                                    std::memcpy(&hi, vals + 4, sizeof hi);
+                                    for (uint64_t k = 0; k < bytes; k += kBlock) {
+                                        float4_v x0, x1;
+                                        std::memcpy(&x0, a + k, sizeof x0);
+                                        std::memcpy(&x1, a + k + 16, sizeof x1);
+                                        const float4_v r0 = float_op<B>(x0, lo), r1 = float_op<B>(x1, hi);
+                                        std::memcpy(d + k, &r0, sizeof r0);
+                                        std::memcpy(d + k + 16, &r1, sizeof r1);
+                                    }
+                                    return;
+                                }
                                 for (uint32_t k = 0; k < n; ++k) y[k] = vals[(j0 + k) % 8];
                                 return float_chunks(d, a, reinterpret_cast<const uint8_t*>(y), 0.0f, n, FloatOp<B>{});
                             }
