@@ -52,12 +52,20 @@ constexpr uint32_t simt_elem() {
     if constexpr (std::is_void_v<T>) return 1;
     else return sizeof(T);
 }
+#if defined(PTOSIM_CCE)
 template <class T>
 struct simt_arg_of<__ubuf__ T*> {
     static ptosim::cce::SimtArg get(__ubuf__ T* p) {
         return {ptosim::Space::UB, !std::is_const_v<T>, simt_elem<T>(), off(p)};
     }
 };
+#endif
+// Over ptolab's own headers (GCC, no address spaces) __ubuf__ T* and
+// __gm__ T* are the same type, so one of the two can be told: the GM one,
+// since a GM pointer is a host address the SIMT body can dereference and a
+// UB pointer, an offset into the core's buffer, is not (a body that
+// dereferences one stops with the crash report's local-memory hint;
+// docs/intrinsics/README.md, "One family list, two preludes").
 template <class T>
 struct simt_arg_of<__gm__ T*> {
     static ptosim::cce::SimtArg get(__gm__ T* p) {
