@@ -12,6 +12,9 @@ extern "C" {
 void launch_a5_add_scale(float*, float*, float*, void*);
 void launch_a5_to_half(void*, float*, void*);
 void launch_a5_past_ub(float*, void*);
+void launch_a5_simt_after_tstore(float*, float*, void*);
+void launch_a5_simt_ub_argument(float*, void*);
+void launch_a5_hadamard(float*, float*, void*);
 }
 
 namespace {
@@ -53,6 +56,46 @@ TEST_F(CceMixedA5, ARegisterStorePastUbFaultsAtTheKernelsLine) {
     const std::string m = aclGetRecentErrMsg();
     EXPECT_NE(m.find("vsts dst: bytes [0x3ffc0, 0x400c0) lie outside UB (262144 bytes"), std::string::npos) << m;
     EXPECT_NE(m.find("mixed_a5_kernels.cpp:92: "), std::string::npos) << m;
+}
+
+TEST_F(CceMixedA5, ASimtFunctionOnGmRunsAfterTstore) {
+    std::vector<float> a(kN);
+    for (int i = 0; i < kN; ++i) a[i] = static_cast<float>(i % 29) - 10.5f;
+    float* out = device(std::vector<float>(kN, -1.0f));
+    launch_a5_simt_after_tstore(out, device(a), stream);
+    const std::vector<float> r = back(out, kN);
+    for (int i = 0; i < kN; ++i) ASSERT_EQ(r[i], a[i] * 3.0f + (i < 64 ? static_cast<float>(i) : 0.0f)) << i;
+}
+
+TEST_F(CceMixedA5, ASimtFunctionHandedAUbAddressIsRefusedAtItsStart) {
+    float* out = device(std::vector<float>(kN, 0.0f));
+    launch_a5_simt_ub_argument(out, stream);
+    EXPECT_NE(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    const std::string m = aclGetRecentErrMsg();
+    EXPECT_NE(m.find("mixed_a5_kernels.cpp:124: cce::async_invoke: argument 1 holds 0x100, an offset into this "
+                     "core's UB (a __ubuf__ pointer)"),
+              std::string::npos)
+        << m;
+    EXPECT_NE(m.find("--pto-headers=pto-isa"), std::string::npos) << m;
+}
+
+// The public-style Hadamard kernel against the definition: out[r][i] =
+// sum_j (-1)^popcount(i & j) x[r][j] / 16. Inputs are multiples of 1/4 below
+// 64 in magnitude, so every partial sum is exact in float and the result
+// must match bit for bit.
+TEST_F(CceMixedA5, APublicStyleHadamardKernelMatchesTheDefinition) {
+    constexpr int kRows = 4, kN = 256;
+    std::vector<float> x(kRows * kN);
+    for (int i = 0; i < kRows * kN; ++i) x[i] = static_cast<float>((i * 37 + 11) % 251 - 125) * 0.25f;
+    float* out = device(std::vector<float>(kRows * kN, -1.0f));
+    launch_a5_hadamard(out, device(x), stream);
+    const std::vector<float> r = back(out, kRows * kN);
+    for (int row = 0; row < kRows; ++row)
+        for (int i = 0; i < kN; ++i) {
+            double want = 0;
+            for (int j = 0; j < kN; ++j) want += (__builtin_popcount(i & j) % 2 ? -1.0 : 1.0) * x[row * kN + j];
+            ASSERT_EQ(r[row * kN + i], static_cast<float>(want / 16)) << row << ", " << i;
+        }
 }
 
 }  // namespace
