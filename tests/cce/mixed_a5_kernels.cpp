@@ -176,9 +176,90 @@ __global__ __aicore__ void a5_hadamard(__gm__ float* out, __gm__ float* x) {
     TSTORE(go, t);
 }
 
+// An MXFP4 quantisation written as public A5 kernels write one: blocks of
+// 32 floats share an E8M0 scale 2^X, X = floor(log2(max |x|)) - 2 (E2M1's
+// largest exponent), and each element becomes x / 2^X in E2M1, through
+// bfloat16 (A5 converts to fp4 from 16-bit floats), two elements a byte,
+// the first in the low nibble. Pass 1 scales each block into a scratch tile
+// and writes its E8M0 byte; pass 2 converts 128 scaled floats at a time
+// (even and odd elements into the two halves of each 32-bit slot, then
+// pairs into one byte a slot) and packs the bytes.
+namespace {
+constexpr int kQRows = 4, kQCols = 128, kQBlocks = kQRows * kQCols / 32;
+using QIn = Tile<TileType::Vec, float, kQRows, kQCols>;
+using QOut = Tile<TileType::Vec, uint8_t, kQRows, kQCols / 2>;
+using QScale = Tile<TileType::Vec, uint8_t, 1, 32>;
+using QInGm = GlobalTensor<float, Shape<1, 1, 1, kQRows, kQCols>, Stride<1, 1, 1, kQCols, 1>>;
+using QOutGm = GlobalTensor<uint8_t, Shape<1, 1, 1, kQRows, kQCols / 2>, Stride<1, 1, 1, kQCols / 2, 1>>;
+using QScaleGm = GlobalTensor<uint8_t, Shape<1, 1, 1, 1, 32>, Stride<1, 1, 1, 32, 1>>;
+
+__aicore__ void mxfp4_quantise(__ubuf__ float* x, __ubuf__ float* scaled, __ubuf__ uint8_t* packed,
+                               __ubuf__ uint8_t* scales) {
+    __VEC_SCOPE__ {
+        const MaskReg all = pset_b32(PAT_ALL);
+        const MaskReg all16 = pset_b16(PAT_ALL);
+        uint32_t n32 = 32, n1 = 1;
+        const MaskReg block = plt_b32(n32, POST_UPDATE);
+        const MaskReg first = plt_b32(n1, POST_UPDATE);
+        RegTensor<float> v, y;
+        RegTensor<int32_t> bits, top, exp, factor, e8m0, abs_mask, k256, k2;
+        vdup(abs_mask, 0x7fffffff, all, MODE_ZEROING);
+        vdup(k256, 256, all, MODE_ZEROING);
+        vdup(k2, 2, all, MODE_ZEROING);
+        for (uint16_t b = 0; b < kQBlocks; ++b) {
+            vlds(v, x, b * 32, NORM);
+            vand(bits, (vector_s32&)v.reg, abs_mask, block, MODE_ZEROING);
+            vcmax(top, bits, block, MODE_ZEROING);      // the largest |x| (as bits) in element 0
+            vdup(exp, top, all, POS_LOWEST, MODE_ZEROING);
+            vshrs(exp, exp, 23, all, MODE_ZEROING);     // its biased exponent e
+            vsub(factor, k256, exp, all, MODE_ZEROING);  // 2^-X = 2^(129 - e): bits (256 - e) << 23
+            vshls(factor, factor, 23, all, MODE_ZEROING);
+            vmul(y, v, (vector_f32&)factor.reg, block, MODE_ZEROING);
+            vsts(y, scaled, b * 32, NORM_B32, block);
+            vsub(e8m0, exp, k2, all, MODE_ZEROING);     // E8M0: X + 127 = e - 2
+            vsts(e8m0, scales, b, PK4_B32, first);
+        }
+        RegTensor<float> even, odd;
+        RegTensor<bfloat16_t> lo, hi, both;
+        RegTensor<float4_e2m1x2_t> fp4;
+        for (uint16_t c = 0; c < kQRows * kQCols / 128; ++c) {
+            vlds(even, odd, scaled, c * 128, DINTLV_B32);
+            vcvt(lo, even, all, ROUND_R, RS_DISABLE, PART_EVEN);
+            vcvt(hi, odd, all, ROUND_R, RS_DISABLE, PART_ODD);
+            vor((vector_u16&)both.reg, (vector_u16&)lo.reg, (vector_u16&)hi.reg, all16, MODE_ZEROING);
+            vcvt(fp4, both, all16, ROUND_R, PART_P0);
+            vsts(fp4, packed, c * 64, PK4_B32, all);
+        }
+    }
+}
+}  // namespace
+
+__global__ __aicore__ void a5_mxfp4(__gm__ uint8_t* out, __gm__ uint8_t* scale_out, __gm__ float* x) {
+    QIn tx, scratch;
+    QOut tq;
+    QScale ts;
+    TASSIGN(tx, 0x0);
+    TASSIGN(scratch, 0x800);
+    TASSIGN(tq, 0x1000);
+    TASSIGN(ts, 0x1100);
+    QInGm gx(x);
+    QOutGm gq(out);
+    QScaleGm gs(scale_out);
+    TLOAD(tx, gx);
+    set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    mxfp4_quantise((__ubuf__ float*)tx.data(), (__ubuf__ float*)scratch.data(), (__ubuf__ uint8_t*)tq.data(),
+                   (__ubuf__ uint8_t*)ts.data());
+    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    TSTORE(gq, tq);
+    TSTORE(gs, ts);
+}
+
 extern "C" void launch_a5_add_scale(float* o, float* a, float* b, void* s) { a5_add_scale<<<1, nullptr, s>>>(o, a, b); }
 extern "C" void launch_a5_to_half(void* o, float* x, void* s) { a5_to_half<<<1, nullptr, s>>>((half*)o, x); }
 extern "C" void launch_a5_past_ub(float* o, void* s) { a5_past_ub<<<1, nullptr, s>>>(o); }
 extern "C" void launch_a5_simt_after_tstore(float* o, float* a, void* s) { a5_simt_after_tstore<<<1, nullptr, s>>>(o, a); }
 extern "C" void launch_a5_simt_ub_argument(float* o, void* s) { a5_simt_ub_argument<<<1, nullptr, s>>>(o); }
 extern "C" void launch_a5_hadamard(float* o, float* x, void* s) { a5_hadamard<<<1, nullptr, s>>>(o, x); }
+extern "C" void launch_a5_mxfp4(uint8_t* o, uint8_t* sc, float* x, void* s) { a5_mxfp4<<<1, nullptr, s>>>(o, sc, x); }
