@@ -256,6 +256,21 @@ __global__ __aicore__ void a5_mxfp4(__gm__ uint8_t* out, __gm__ uint8_t* scale_o
     TSTORE(gs, ts);
 }
 
+// What GCC cannot give ptolab's headers: the kernel's own scalar code reads
+// a tile element through a __ubuf__ pointer, which holds the tile's UB
+// offset (0x0 here), so the read is of host address 0xc and the process
+// stops with the crash report's local-memory hint at this line.
+__global__ __aicore__ void a5_ub_deref(__gm__ float* out, __gm__ float* a) {
+    VecF t;
+    TASSIGN(t, 0x0);
+    GmF ga(a);
+    TLOAD(t, ga);
+    set_flag(PIPE_MTE2, PIPE_S, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_S, EVENT_ID0);
+    const __ubuf__ volatile float* p = (__ubuf__ float*)t.data();
+    out[0] = p[3];  // line: a5_ub_deref
+}
+
 extern "C" void launch_a5_add_scale(float* o, float* a, float* b, void* s) { a5_add_scale<<<1, nullptr, s>>>(o, a, b); }
 extern "C" void launch_a5_to_half(void* o, float* x, void* s) { a5_to_half<<<1, nullptr, s>>>((half*)o, x); }
 extern "C" void launch_a5_past_ub(float* o, void* s) { a5_past_ub<<<1, nullptr, s>>>(o); }
@@ -263,3 +278,4 @@ extern "C" void launch_a5_simt_after_tstore(float* o, float* a, void* s) { a5_si
 extern "C" void launch_a5_simt_ub_argument(float* o, void* s) { a5_simt_ub_argument<<<1, nullptr, s>>>(o); }
 extern "C" void launch_a5_hadamard(float* o, float* x, void* s) { a5_hadamard<<<1, nullptr, s>>>(o, x); }
 extern "C" void launch_a5_mxfp4(uint8_t* o, uint8_t* sc, float* x, void* s) { a5_mxfp4<<<1, nullptr, s>>>(o, sc, x); }
+extern "C" void launch_a5_ub_deref(float* o, float* a, void* s) { a5_ub_deref<<<1, nullptr, s>>>(o, a); }

@@ -18,6 +18,7 @@ void launch_a5_simt_after_tstore(float*, float*, void*);
 void launch_a5_simt_ub_argument(float*, void*);
 void launch_a5_hadamard(float*, float*, void*);
 void launch_a5_mxfp4(uint8_t*, uint8_t*, float*, void*);
+void launch_a5_ub_deref(float*, float*, void*);
 }
 
 namespace {
@@ -129,6 +130,20 @@ uint8_t e2m1(float v) {
     }
     return sign | best;
 }
+TEST_F(CceMixedA5, AUbPointerTheKernelDereferencesStopsWithTheLocalMemoryHint) {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    float* out = device(std::vector<float>(kN, 0.0f));
+    float* a = device(std::vector<float>(kN, 1.0f));
+    EXPECT_DEATH(
+        {
+            launch_a5_ub_deref(out, a, stream);
+            (void)aclrtSynchronizeStream(stream);
+        },
+        "SIGSEGV \\(address 0xc\\) in kernel 'a5_ub_deref'.* The faulting access at .*mixed_a5_kernels.cpp:271 is "
+        "to address 0xc, inside the 262144 bytes of this core's UB: if it is a __ubuf__ or __cbuf__ pointer the kernel "
+        "dereferenced itself");
+}
+
 }  // namespace mxfp4_ref
 
 TEST_F(CceMixedA5, APublicStyleMxfp4QuantisationMatchesAReference) {
