@@ -43,32 +43,7 @@
 // loads/stores and arithmetic run; the rest of A5's intrinsics are declared
 // and fault where a kernel reaches them (docs/intrinsics/a5-vreg.md).
 #include <cce/builtins.hpp>
-#include <cce/a2a3/enums.hpp>
-#include <cce/a2a3/registers.hpp>
-#include <cce/a2a3/atomic.hpp>
-#include <cce/a5/enums.hpp>
-#include <cce/a5/registers.hpp>
-#include <cce/a5/simt.hpp>
-#include <cce/a5/mask.hpp>
-#include <cce/a5/ldst.hpp>
-#include <cce/a5/vector.hpp>
-#include <cce/a5/convert.hpp>
-#include <cce/a5/rearrange.hpp>
-#include <cce/a5/pred_move.hpp>
-#include <cce/a5/unaligned.hpp>
-#include <cce/a5/gather.hpp>
-#include <cce/a5/histogram.hpp>
-#include <cce/a5/squeeze.hpp>
-#include <cce/a5/dma.hpp>
-// vbitsort, vmrgsort4 and get_vms4_sr: A5's TSORT32/TMRGSORT call them with
-// A2A3's operands (docs/intrinsics/sort.md).
-#include <cce/a2a3/sort.hpp>
-#include <cce/a5/atomic.hpp>
-#include <cce/a5/cube_dma.hpp>
-#include <cce/a5/load.hpp>
-#include <cce/a5/mad.hpp>
-#include <cce/a5/fixpipe.hpp>
-#include <cce/a5/pending.hpp>
+#include <cce/a5/families.hpp>
 #else
 #error "ptosim: the CCE intrinsic layer covers A2A3 (dav-c220) and A5 (dav-c310); this target is neither"
 #endif

@@ -7,6 +7,7 @@
 #include <pto/common/tassign.hpp>
 #include <pto/common/intrinsics.hpp>
 #include <pto/common/cce_builtins.hpp>
+#include <pto/common/vreg_types.hpp>
 #include <pto/inst/tload_tstore.hpp>
 #include <pto/inst/tmov.hpp>
 #include <pto/inst/tmatmul.hpp>

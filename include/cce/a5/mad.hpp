@@ -65,14 +65,19 @@ template <class C, class A, class B>
 inline void mad_mx(__cc__ C* c, __ca__ A* a, __cb__ B* b, uint16_t m, uint16_t k, uint16_t n, uint8_t unitFlag,
                    bool disableGemv, bool cmatrixSource, bool cmatrixInitVal,
                    ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
-    static_assert(std::is_same_v<C, float> && ptosim_cce::is_mx_operand<A> && ptosim_cce::is_mx_operand<B> &&
-                      (sizeof(A) == 1) && (sizeof(B) == 1),
-                  "mad_mx: float8_e4m3_t/float8_e5m2_t or float4_e2m1x2_t/float4_e1m2x2_t operands into float");
+    using TA = std::remove_cv_t<A>;
+    using TB = std::remove_cv_t<B>;
+    // fp8 pairs with fp8 and fp4 with fp4 (the runtime's rule, src/sim/cce/mad.cpp, told at compile time).
+    static_assert(std::is_same_v<std::remove_cv_t<C>, float> && ptosim_cce::is_mx_operand<TA> &&
+                      ptosim_cce::is_mx_operand<TB> && (sizeof(A) == 1) && (sizeof(B) == 1) &&
+                      (ptosim::is_minifloat4x2<TA>::value == ptosim::is_minifloat4x2<TB>::value),
+                  "mad_mx: a float accumulator with float8_e4m3_t/float8_e5m2_t or float4_e2m1x2_t/float4_e1m2x2_t "
+                  "operands (fp8 with fp8, fp4 with fp4)");
     const uint64_t packed = ptosim_cce::off(c);
     const uint64_t cc = cmatrixSource ? packed & 0xffffffffu : packed;
     ptosim::cce::Mad d{m, k, n, unitFlag, false, cmatrixSource, cmatrixInitVal};
     d.a5 = true;
     d.no_gemv = disableGemv;
-    ptosim::cce::mad_mx(ptosim_cce::here(w), "mad_mx", ptosim_cce::mx_format<A>(), ptosim_cce::mx_format<B>(), cc,
+    ptosim::cce::mad_mx(ptosim_cce::here(w), "mad_mx", ptosim_cce::mx_format<TA>(), ptosim_cce::mx_format<TB>(), cc,
                         ptosim_cce::off(a), ptosim_cce::off(b), packed >> 32, d);
 }

@@ -10,6 +10,7 @@
 #include <ptosim/simt.hpp>
 
 #include <cmath>
+#include <string>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -53,18 +54,47 @@ constexpr uint32_t simt_elem() {
     if constexpr (std::is_void_v<T>) return 1;
     else return sizeof(T);
 }
+#if defined(PTOSIM_CCE)
 template <class T>
 struct simt_arg_of<__ubuf__ T*> {
     static ptosim::cce::SimtArg get(__ubuf__ T* p) {
         return {ptosim::Space::UB, !std::is_const_v<T>, simt_elem<T>(), off(p)};
     }
 };
+#endif
+// Over ptolab's own headers (GCC, no address spaces) __ubuf__ T* and
+// __gm__ T* are the same type, so one of the two can be told: the GM one,
+// since a GM pointer is a host address the SIMT body can dereference and a
+// UB pointer, an offset into the core's buffer, is not (a body that
+// dereferences one stops with the crash report's local-memory hint;
+// docs/intrinsics/README.md, "One family list, two preludes").
 template <class T>
 struct simt_arg_of<__gm__ T*> {
     static ptosim::cce::SimtArg get(__gm__ T* p) {
+#if !defined(PTOSIM_CCE)
+        // A value inside the core's UB is a UB offset (a host address is
+        // never that low): async_invoke refuses it below.
+        const uint64_t at = static_cast<uint64_t>((uintptr_t)p);
+        if (at < ptosim::core().mem_size[static_cast<int>(ptosim::Space::UB)])
+            return {ptosim::Space::UB, !std::is_const_v<T>, simt_elem<T>(), at};
+#endif
         return {ptosim::Space::GM, !std::is_const_v<T>, simt_elem<T>(), static_cast<uint64_t>((uintptr_t)host(p))};
     }
 };
+#if !defined(PTOSIM_CCE)
+// A SIMT body over ptolab's own headers dereferences its pointers as the
+// host's: a UB pointer, an offset into the core's buffer, cannot be one.
+[[noreturn]] inline void simt_ub_argument(const void* caller, int index, uint64_t at) {
+    char what[96];
+    __builtin_snprintf(what, sizeof what, "argument %d holds %#llx, an offset into this core's UB", index + 1,
+                       static_cast<unsigned long long>(at));
+    ptosim::fault(ptosim::caller_loc(caller),
+                  std::string("cce::async_invoke: ") + what +
+                      " (a __ubuf__ pointer): over ptolab's own headers, built with GCC, which has no local address "
+                      "spaces, a SIMT body cannot dereference a UB pointer; pass GM pointers, or build the kernel with "
+                      "--pto-headers=pto-isa (docs/intrinsics/a5-simt.md)");
+}
+#endif
 template <class T>
 struct simt_arg_of<T* __restrict__> : simt_arg_of<T*> {};
 template <class A>
@@ -110,6 +140,11 @@ template <auto Kernel, class... A>
     using Held = decltype(held);
     const uint32_t d[3] = {dims.x, dims.y, dims.z};
     const ptosim::cce::SimtArg described[sizeof...(A) + 1] = {ptosim_cce::simt_arg(args)..., {}};
+#if !defined(PTOSIM_CCE)
+    for (int i = 0; i < static_cast<int>(sizeof...(A)); ++i)
+        if (described[i].space == ptosim::Space::UB)
+            ptosim_cce::simt_ub_argument(__builtin_return_address(0), i, described[i].at);
+#endif
     ptosim::cce::simt_run(
         __builtin_return_address(0), __PRETTY_FUNCTION__, d, described, static_cast<int>(sizeof...(A)),
         [](void* p) { std::apply([](auto&... a) { Kernel(a...); }, *static_cast<Held*>(p)); }, &held);

@@ -77,8 +77,10 @@ inline void bursts(const char* op, ptosim::Pipe pipe, const End& src, const End&
 
 }  // namespace ptosim_cce_dma
 
-// L1 -> UB, in 32-byte blocks with gaps in blocks. On A5 the Cube core writes
-// the UB of Vector sub-block `sid`.
+#if !PTOSIM_TARGET_A5
+// L1 -> UB, in 32-byte blocks with gaps in blocks. (On A5, where the Cube core
+// writes the UB of Vector sub-block `sid`, it is the CCE layer's,
+// cce/a5/cube_dma.hpp.)
 inline void copy_cbuf_to_ubuf(void* dst, void* src, uint8_t sid, uint16_t nBurst, uint16_t lenBurst, uint16_t srcGap,
                               uint16_t dstGap, std::source_location w = std::source_location::current()) {
     using namespace ptosim_cce_dma;
@@ -88,6 +90,7 @@ inline void copy_cbuf_to_ubuf(void* dst, void* src, uint8_t sid, uint16_t nBurst
            sub_block_ub(c, sid, dst, "copy_cbuf_to_ubuf", loc), nBurst, 32ull * lenBurst, 32ull * (lenBurst + srcGap),
            32ull * (lenBurst + dstGap), w);
 }
+#endif
 
 #if PTOSIM_TARGET_A5
 // L1 -> GM is A2A3's (cce/a2a3/cube_dma.hpp); on A5 the name stops the build.
@@ -97,6 +100,9 @@ inline void copy_cbuf_to_gm(D*, S*, uint8_t, uint16_t, uint16_t, uint16_t, uint1
 }
 #endif
 
+#if !PTOSIM_TARGET_A5
+// The byte-stride bursts on A2A3, ptolab's own. On A5 they are the CCE
+// layer's (cce/a5/dma.hpp, cce/a5/cube_dma.hpp), one definition each.
 // UB -> GM (A5): lenBurst bytes per burst; strides are start-to-start bytes.
 template <class D, class S>
 inline void copy_ubuf_to_gm_align_v2(D* dst, S* src, uint8_t /*sid*/, uint16_t nBurst, uint32_t lenBurst,
@@ -117,31 +123,6 @@ inline void copy_gm_to_cbuf_align_v2(D* dst, S* src, uint8_t /*sid*/, uint16_t n
     bursts("copy_gm_to_cbuf_align_v2", ptosim::Pipe::MTE2, gm(src), local(ptosim::core(), ptosim::Space::L1, dst),
            nBurst, lenBurst, srcStride, dstStride, w);
 }
-
-#if PTOSIM_TARGET_A5
-// (On A2A3 create_cbuf_matrix is the CCE layer's, cce/cube_l1.hpp.)
-// Fills L1 with a 16-bit value: config bits [14:0] are the repeat count,
-// [30:16] the 32-byte blocks per repeat, [46:32] the gap in blocks between
-// repeats (pto-isa's A5 TFillPad programs it so).
-template <class T, class V>
-inline void create_cbuf_matrix(T* dst, int64_t config, V value, std::source_location w = std::source_location::current()) {
-    using namespace ptosim_cce_dma;
-    const ptosim::SourceLoc loc{w.file_name(), static_cast<int>(w.line())};
-    const uint64_t cfg = static_cast<uint64_t>(config);
-    const uint64_t repeat = cfg & 0x7fff, blocks = (cfg >> 16) & 0x7fff, gap = (cfg >> 32) & 0x7fff;
-    const End d = local(ptosim::core(), ptosim::Space::L1, dst);
-    ptosim::OpRecord r;
-    r.op = "create_cbuf_matrix";
-    r.pipe = ptosim::Pipe::MTE2;
-    r.loc = loc;
-    r.elements = repeat * blocks * 16;
-    r.bytes = repeat * blocks * 32;
-    if (repeat && blocks) record_span(r, d, ((repeat - 1) * (blocks + gap) + blocks) * 32, true);
-    ptosim::dispatch(ptosim::core(), r);
-    const uint16_t v = static_cast<uint16_t>(value);
-    for (uint64_t i = 0; i < repeat; ++i) {
-        uint8_t* p = bytes_at(d, i * (blocks + gap) * 32, blocks * 32, "create_cbuf_matrix", loc);
-        for (uint64_t k = 0; k < blocks * 16; ++k) std::memcpy(p + 2 * k, &v, 2);
-    }
-}
 #endif
+
+// create_cbuf_matrix is the CCE layer's on both targets (cce/cube_l1.hpp).

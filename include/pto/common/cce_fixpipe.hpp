@@ -1,21 +1,16 @@
-// The raw CCE fixpipe intrinsics on A5 beside ptolab's own headers:
-// set_nd_para, set_quant_pre and set_fpc (ptolab's TSTORE forms read the same
-// QUANT_PRE / FPC state; QuantMode_t is the CCE layer's, cce/a2a3/enums.hpp),
-// and the twelve-argument copy_matrix_cc_to_gm refused, as A2A3's alone. On A2A3 every fixpipe
-// intrinsic is the CCE layer's (cce/a2a3/fixpipe.hpp, through
-// pto/common/intrinsics.hpp; docs/intrinsics/fixpipe.md).
+// The raw CCE fixpipe intrinsics beside ptolab's own headers are the CCE
+// layer's on both targets (cce/a2a3/fixpipe.hpp, cce/a5/fixpipe.hpp, through
+// pto/common/intrinsics.hpp; docs/intrinsics/fixpipe.md): set_quant_pre and
+// set_fpc write the QUANT_PRE / FPC state ptolab's TSTORE forms read. What
+// stays here is A5's: set_nd_para, A2A3's name for the ND_PARA register A5's
+// layer sets as set_loop3_para, and the twelve-argument copy_matrix_cc_to_gm
+// refused, as A2A3's alone.
 #pragma once
 #include <pto/inst/fixpipe.hpp>
 
 #if PTOSIM_TARGET_A5
 inline void set_nd_para(uint64_t config, std::source_location = std::source_location::current()) {
     ptosim::core().nd_para = config;
-}
-inline void set_quant_pre(uint64_t config, std::source_location = std::source_location::current()) {
-    ptosim::core().quant_pre = config;
-}
-inline void set_fpc(uint64_t config, std::source_location = std::source_location::current()) {
-    ptosim::core().fpc = config;
 }
 
 template <class D, class S>
