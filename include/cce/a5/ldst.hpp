@@ -129,7 +129,8 @@ template <class R, class T>
         if (ptosim::Core* c = k >= 0 ? a5::light_core() : nullptr;
             c && (k == 0 || a5::light_in_ub(*c, ub, uint64_t(k) * elem))) {
             a5::light_pass(*c, "vsts", light_here(w));
-            if (k > 0) light_copy(a5::light_ub(*c, ub), vr(src).b, size_t(k) * elem);
+            if (k * elem == a5::kVL) light_copy(a5::light_ub(*c, ub), vr(src).b, a5::kVL);
+            else if (k > 0) light_copy(a5::light_ub(*c, ub), vr(src).b, size_t(k) * elem);
             return;
         }
     }
