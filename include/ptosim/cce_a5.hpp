@@ -27,10 +27,21 @@ struct Pred {
 // pset's PAT_ALL/PAT_VLn and plt make them, and they are by far the most
 // frequent masks, so the register families take a whole-register path for
 // them (the same elements in the same order, the same results).
+// The 32 bytes are built in two 16-byte vector registers and stored whole:
+// byte j is 0xFF below lanes / 8, the partial byte's low lanes % 8 bits at
+// lanes / 8, zero above. Writing them as a variable-length memset and a
+// byte made every later whole-register read of the predicate (its copies,
+// active_prefix) wait for a store forward that cannot happen.
 inline void set_prefix(Pred& p, int lanes) {
-    __builtin_memset(p.b, 0, sizeof(p.b));
-    __builtin_memset(p.b, 0xFF, static_cast<size_t>(lanes >> 3));
-    if (lanes & 7) p.b[lanes >> 3] = static_cast<uint8_t>((1u << (lanes & 7)) - 1);
+    typedef uint8_t bytes16 __attribute__((vector_size(16)));
+    const bytes16 low = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+    const bytes16 high = low + 16;
+    const bytes16 full = bytes16{} + static_cast<uint8_t>(lanes >> 3);
+    const bytes16 part = bytes16{} + static_cast<uint8_t>((1u << (lanes & 7)) - 1);
+    const bytes16 lo = reinterpret_cast<bytes16>(low < full) | (reinterpret_cast<bytes16>(low == full) & part);
+    const bytes16 hi = reinterpret_cast<bytes16>(high < full) | (reinterpret_cast<bytes16>(high == full) & part);
+    __builtin_memcpy(p.b, &lo, 16);
+    __builtin_memcpy(p.b + 16, &hi, 16);
 }
 
 // k when exactly the elements [0, k) of `elem` bytes are active, else -1.

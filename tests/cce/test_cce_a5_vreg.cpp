@@ -50,6 +50,7 @@ void launch_vreg_squeeze(int32_t*, int32_t*, int16_t*, void*);
 void launch_vreg_squeeze_unpaired(int32_t*, void*);
 void launch_vreg_light(float*, uint16_t*, int64_t*, float*, float*, void*);
 void launch_vreg_extremes(uint32_t*, float*, void*);
+void launch_vreg_extremes_all(uint32_t*, float*, void*);
 }
 
 namespace {
@@ -885,6 +886,48 @@ TEST_F(Vreg, ReductionsOfAPrefixKeepTheFirstNaNAndTheZerosSign) {
     EXPECT_EQ(r[257], 5u);
     EXPECT_EQ(r[384], bits(-0.0f));
     EXPECT_EQ(r[385], 8u);
+    for (int k = 0; k < 4; ++k)
+        for (int i = 2; i < 64; ++i) EXPECT_EQ(r[128 * k + i], 0u) << k << " " << i;
+}
+
+// The same rules over whole registers (every element active, which takes
+// vreduce's four-lane pass). Register 0: a NaN at 61 past the ties; 1: NaNs
+// at 9 and 30; 2: zeros of both signs as the maximum (-0 first) and a tie
+// for the minimum at 7 and 60; 3: only -0 and negatives, -0 twice, the
+// minimum last.
+TEST_F(Vreg, ReductionsOfAWholeRegisterKeepTheFirstNaNAndTheZerosSign) {
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    std::vector<float> a(256);
+    for (int i = 0; i < 256; ++i) a[i] = -1.0f - 0.25f * static_cast<float>((i * 29) % 53);
+    a[12] = a[40] = 7.5f;
+    a[2] = a[50] = -40.0f;
+    a[61] = nan;
+    a[64 + 9] = nan;
+    a[64 + 30] = -nan;
+    a[128 + 5] = -0.0f, a[128 + 17] = 0.0f, a[128 + 33] = -0.0f;
+    a[128 + 7] = a[128 + 60] = -50.0f;
+    a[192 + 8] = -0.0f, a[192 + 44] = -0.0f;
+    a[192 + 63] = -60.0f;
+    uint32_t* out = device(std::vector<uint32_t>(512, 0xdead));
+    launch_vreg_extremes_all(out, device(a), stream);
+    const std::vector<uint32_t> r = back(out, 512);
+    const auto bits = [](float f) { return std::bit_cast<uint32_t>(f); };
+    EXPECT_EQ(r[0], bits(a[61]));
+    EXPECT_EQ(r[1], 61u);
+    EXPECT_EQ(r[64], bits(a[61]));
+    EXPECT_EQ(r[65], 61u);
+    EXPECT_EQ(r[128], bits(a[64 + 9]));
+    EXPECT_EQ(r[129], 9u);
+    EXPECT_EQ(r[128 + 64], bits(a[64 + 9]));
+    EXPECT_EQ(r[128 + 65], 9u);
+    EXPECT_EQ(r[256], bits(0.0f));  // +0 although -0 came first
+    EXPECT_EQ(r[257], 5u);
+    EXPECT_EQ(r[256 + 64], bits(-50.0f));
+    EXPECT_EQ(r[256 + 65], 7u);
+    EXPECT_EQ(r[384], bits(-0.0f));
+    EXPECT_EQ(r[385], 8u);
+    EXPECT_EQ(r[384 + 64], bits(-60.0f));
+    EXPECT_EQ(r[384 + 65], 63u);
     for (int k = 0; k < 4; ++k)
         for (int i = 2; i < 64; ++i) EXPECT_EQ(r[128 * k + i], 0u) << k << " " << i;
 }

@@ -935,6 +935,25 @@ __global__ __aicore__ void vreg_extremes(__gm__ uint32_t* out, __gm__ float* a) 
     out_to(out, kOut, 512);
 }
 
+// The same over whole registers (PAT_ALL: every one of the 64 elements).
+__global__ __aicore__ void vreg_extremes_all(__gm__ uint32_t* out, __gm__ float* a) {
+    in(kA, a, 256);
+    mte2_to_v();
+    __VEC_SCOPE__ {
+        vector_f32 x, y;
+        const vector_bool all = pset_b32(PAT_ALL);
+        for (int r = 0; r < 4; ++r) {
+            vlds(x, ub<float>(kA), r * 64, NORM);
+            vcmax(y, x, all, MODE_ZEROING);
+            vsts(y, ub<float>(kOut), r * 128, NORM_B32, all);
+            vcmin(y, x, all, MODE_ZEROING);
+            vsts(y, ub<float>(kOut), r * 128 + 64, NORM_B32, all);
+        }
+    }
+    v_to_mte3();
+    out_to(out, kOut, 512);
+}
+
 extern "C" void launch_vreg_add_f32(float* out, float* a, float* b, uint32_t n, void* s) {
     vreg_add_f32<<<1, nullptr, s>>>(out, a, b, n);
 }
@@ -1009,3 +1028,6 @@ extern "C" void launch_vreg_light(float* out, uint16_t* out16, int64_t* ops, flo
     vreg_light<<<1, nullptr, s>>>(out, out16, ops, a, b);
 }
 extern "C" void launch_vreg_extremes(uint32_t* out, float* a, void* s) { vreg_extremes<<<1, nullptr, s>>>(out, a); }
+extern "C" void launch_vreg_extremes_all(uint32_t* out, float* a, void* s) {
+    vreg_extremes_all<<<1, nullptr, s>>>(out, a);
+}

@@ -78,19 +78,27 @@ template <class D, class S>
         if (!c) return false;
         a5::light_pass(*c, "vcvt", light_here(w));
         const int shift = 16 * o.part;
-        float wide[a5::kVL / 4];
+        // The row conversion reads the source register and writes the
+        // destination's in place, through a buffer of the 64 halves (so a
+        // destination that is the source is read before it is written).
         uint16_t halves[a5::kVL / 4];
-        uint32_t word[a5::kVL / 4];
+        uint8_t* to = vr(dst).b;
+        const uint8_t* from = vr(src).b;
         if constexpr (narrow) {
-            light_copy(wide, vr(src).b, a5::kVL);
-            ptosim::float_to_half_row(wide, reinterpret_cast<uint8_t*>(halves), a5::kVL / 4);
-            for (int t = 0; t < a5::kVL / 4; ++t) word[t] = uint32_t(halves[t]) << shift;
-            light_copy(vr(dst).b, word, a5::kVL);
+            ptosim::float_to_half_row(reinterpret_cast<const float*>(from), reinterpret_cast<uint8_t*>(halves),
+                                      a5::kVL / 4);
+            for (int t = 0; t < a5::kVL / 4; ++t) {
+                const uint32_t word = uint32_t(halves[t]) << shift;
+                __builtin_memcpy(to + 4 * t, &word, 4);
+            }
         } else {
-            light_copy(word, vr(src).b, a5::kVL);
-            for (int t = 0; t < a5::kVL / 4; ++t) halves[t] = static_cast<uint16_t>(word[t] >> shift);
-            ptosim::half_row_to_float(reinterpret_cast<const uint8_t*>(halves), wide, a5::kVL / 4);
-            light_copy(vr(dst).b, wide, a5::kVL);
+            for (int t = 0; t < a5::kVL / 4; ++t) {
+                uint32_t word;
+                __builtin_memcpy(&word, from + 4 * t, 4);
+                halves[t] = static_cast<uint16_t>(word >> shift);
+            }
+            ptosim::half_row_to_float(reinterpret_cast<const uint8_t*>(halves), reinterpret_cast<float*>(to),
+                                      a5::kVL / 4);
         }
         return true;
     }

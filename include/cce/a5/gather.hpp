@@ -18,10 +18,17 @@ template <class E>
     E in[ptosim::cce::a5::kVL / sizeof(E)];
     __builtin_memcpy(in, idx.b, sizeof(in));
     E lo = in[0], hi = in[0];
-    for (int i = 1; i < k; ++i) {
-        lo = in[i] < lo ? in[i] : lo;
-        hi = in[i] > hi ? in[i] : hi;
-    }
+    // A whole register is a loop of fixed length the compiler keeps in
+    // vector registers.
+    const auto span = [&](int n) {
+        for (int i = 1; i < n; ++i) {
+            lo = in[i] < lo ? in[i] : lo;
+            hi = in[i] > hi ? in[i] : hi;
+        }
+    };
+    constexpr int all = ptosim::cce::a5::kVL / int(sizeof(E));
+    if (k == all) span(all);
+    else span(k);
     lo_i = lo;
     hi_i = hi;
     return true;
@@ -32,7 +39,12 @@ template <class E>
     E in[ptosim::cce::a5::kVL / sizeof(E)], at[ptosim::cce::a5::kVL / sizeof(E)];
     __builtin_memcpy(in, src.b, sizeof(in));
     __builtin_memcpy(at, idx.b, sizeof(at));
-    for (int i = 0; i < k; ++i) __builtin_memcpy(ub + uint64_t(at[i]) * sizeof(E), &in[i], sizeof(E));
+    const auto run = [&](int n) {
+        for (int i = 0; i < n; ++i) __builtin_memcpy(ub + uint64_t(at[i]) * sizeof(E), &in[i], sizeof(E));
+    };
+    constexpr int all = ptosim::cce::a5::kVL / int(sizeof(E));
+    if (k == all) run(all);
+    else run(k);
 }
 template <class E>
 [[gnu::always_inline]] inline void light_gather_elems(ptosim::cce::a5::VReg& dst, const uint8_t* ub,

@@ -94,14 +94,18 @@ template <class R, class T>
             uint8_t* to = vr(dst).b;
             // Zero-extending each element to twice its width writes the
             // zero high half with it.
+            // Element by element from UB into the register (they never
+            // overlap), a loop of fixed length the compiler widens in
+            // vector registers.
             const auto unpack = [&](auto narrow, auto wide) {
                 using N = decltype(narrow);
                 using W = decltype(wide);
-                N in[a5::kVL / 2 / sizeof(N)];
-                W out[a5::kVL / sizeof(W)];
-                light_copy(in, from, sizeof(in));
-                for (size_t i = 0; i < sizeof(out) / sizeof(W); ++i) out[i] = static_cast<W>(in[i]);
-                light_copy(to, out, sizeof(out));
+                for (size_t i = 0; i < a5::kVL / sizeof(W); ++i) {
+                    N x;
+                    __builtin_memcpy(&x, from + i * sizeof(N), sizeof(N));
+                    const W y = static_cast<W>(x);
+                    __builtin_memcpy(to + i * sizeof(W), &y, sizeof(W));
+                }
             };
             if (d == DIST_UNPK_B8) unpack(uint8_t{}, uint16_t{});
             else if (d == DIST_UNPK_B16) unpack(uint16_t{}, uint32_t{});
@@ -125,7 +129,8 @@ template <class R, class T>
         if (ptosim::Core* c = k >= 0 ? a5::light_core() : nullptr;
             c && (k == 0 || a5::light_in_ub(*c, ub, uint64_t(k) * elem))) {
             a5::light_pass(*c, "vsts", light_here(w));
-            if (k > 0) light_copy(a5::light_ub(*c, ub), vr(src).b, size_t(k) * elem);
+            if (k * elem == a5::kVL) light_copy(a5::light_ub(*c, ub), vr(src).b, a5::kVL);
+            else if (k > 0) light_copy(a5::light_ub(*c, ub), vr(src).b, size_t(k) * elem);
             return;
         }
     }
@@ -139,14 +144,23 @@ template <class R, class T>
             uint8_t* to = a5::light_ub(*c, ub);
             const uint8_t* from = vr(src).b;
             // The low half of each element is its truncation (little-endian host).
+            // Element by element from the register into UB (they never
+            // overlap); a whole register is a loop of fixed length the
+            // compiler narrows in vector registers.
             const auto pack = [&](auto half, auto whole) {
                 using H = decltype(half);
                 using W = decltype(whole);
-                W in[a5::kVL / sizeof(W)];
-                H out[a5::kVL / sizeof(W)];
-                light_copy(in, from, a5::kVL);
-                for (int i = 0; i < k; ++i) out[i] = static_cast<H>(in[i]);
-                if (k > 0) light_copy(to, out, size_t(k) * sizeof(H));
+                const auto run = [&](int n) {
+                    for (int i = 0; i < n; ++i) {
+                        W x;
+                        __builtin_memcpy(&x, from + i * sizeof(W), sizeof(W));
+                        const H y = static_cast<H>(x);
+                        __builtin_memcpy(to + i * sizeof(H), &y, sizeof(H));
+                    }
+                };
+                constexpr int all = a5::kVL / int(sizeof(W));
+                if (k == all) run(all);
+                else run(k);
             };
             if (elem == 2) pack(uint8_t{}, uint16_t{});
             else if (elem == 4) pack(uint16_t{}, uint32_t{});

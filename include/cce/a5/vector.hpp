@@ -67,13 +67,23 @@ template <class T, ptosim::cce::Bin B>
     ptosim::Core* c = a5::light_core();
     if (!c) return false;
     a5::light_pass(*c, op, light_here(w));
-    for (int i = 0; i < k; ++i) {
-        T a, b = s, r;
-        __builtin_memcpy(&a, x.b + e * i, e);
-        if (y) __builtin_memcpy(&b, y->b + e * i, e);
-        r = light_elem<T, B>(a, b);
-        __builtin_memcpy(dst.b + e * i, &r, e);
+    // A whole register is a loop of fixed length (the compiler keeps it in
+    // vector registers), a shorter prefix one of k.
+    const auto run = [&](int n) {
+        for (int i = 0; i < n; ++i) {
+            T a, b = s, r;
+            __builtin_memcpy(&a, x.b + e * i, e);
+            if (y) __builtin_memcpy(&b, y->b + e * i, e);
+            r = light_elem<T, B>(a, b);
+            __builtin_memcpy(dst.b + e * i, &r, e);
+        }
+    };
+    constexpr int all = a5::kVL / e;
+    if (k == all) {
+        run(all);
+        return true;
     }
+    run(k);
     if (!merging) __builtin_memset(dst.b + e * k, 0, size_t(a5::kVL - e * k));
     return true;
 }

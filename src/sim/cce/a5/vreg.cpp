@@ -501,7 +501,42 @@ void vreduce(const SourceLoc& loc, const char* op, Red how, Dt d, VReg& dst, con
                     std::memcpy(v, a.b, kVL);
                     int nan_at = -1;
                     bool any_nan = false;
-                    for (int i = 0; i < prefix; ++i) any_nan |= v[i] != v[i];
+                    if (prefix == kVL / 4) {
+                        // A whole register, four lanes at a time: whether
+                        // there is a NaN, and if not the extreme value (exact
+                        // in any order without NaNs; below, only its value
+                        // is used, never the sign of a zero).
+                        typedef float f4 __attribute__((vector_size(16)));
+                        typedef int32_t i4 __attribute__((vector_size(16)));
+                        f4 x[kVL / 16];
+                        std::memcpy(x, a.b, kVL);
+                        i4 nan = {};
+                        for (const f4& q : x) nan |= q != q;
+                        any_nan = (nan[0] | nan[1] | nan[2] | nan[3]) != 0;
+                        if (!any_nan) {
+                            f4 l[4] = {x[0], x[1], x[2], x[3]};
+                            if (how == Red::Max)
+                                for (int k = 4; k < kVL / 16; ++k) l[k & 3] = x[k] > l[k & 3] ? x[k] : l[k & 3];
+                            else
+                                for (int k = 4; k < kVL / 16; ++k) l[k & 3] = x[k] < l[k & 3] ? x[k] : l[k & 3];
+                            for (int k = 1; k < 4; ++k) l[0] = how == Red::Max ? (l[k] > l[0] ? l[k] : l[0]) : (l[k] < l[0] ? l[k] : l[0]);
+                            float m = l[0][0];
+                            for (int j = 1; j < 4; ++j) m = how == Red::Max ? (l[0][j] > m ? l[0][j] : m) : (l[0][j] < m ? l[0][j] : m);
+                            int first = 0;
+                            while (v[first] != m) ++first;
+                            float acc = v[first];
+                            if (how == Red::Max && m == 0.0f)
+                                for (int i = first; i < prefix; ++i)
+                                    if (v[i] == 0.0f && !std::signbit(v[i])) acc = 0.0f;
+                            const uint64_t idx = uint64_t(first);
+                            store(out.b, 0, acc);
+                            std::memcpy(out.b + sizeof(T), &idx, sizeof(T));
+                            dst = out;
+                            return;
+                        }
+                    } else {
+                        for (int i = 0; i < prefix; ++i) any_nan |= v[i] != v[i];
+                    }
                     if (any_nan)
                         for (int i = 0; i < prefix && nan_at < 0; ++i)
                             if (v[i] != v[i]) nan_at = i;
