@@ -34,23 +34,23 @@ std::vector<T> l1_elements(uint64_t addr, size_t n) {
     return v;
 }
 
-constexpr int kC0 = 16;  // int16_t: 32 bytes
+constexpr int kConvC0 = 16;  // int16_t: 32 bytes
 
 // A strided GM tensor [2,3,4,5,16] (whole [3,4,6,7,16]) loads densely.
 TEST(ConvLoad, Nc1hwc0CopiesTheShapeThroughTheStrides) {
-    const std::array<int64_t, 5> whole{3, 4, 6, 7, kC0}, shape{2, 3, 4, 5, kC0};
-    const std::array<int64_t, 5> st{4 * 6 * 7 * kC0, 6 * 7 * kC0, 7 * kC0, kC0, 1};
-    std::vector<int16_t> gm(3 * 4 * 6 * 7 * kC0);
+    const std::array<int64_t, 5> whole{3, 4, 6, 7, kConvC0}, shape{2, 3, 4, 5, kConvC0};
+    const std::array<int64_t, 5> st{4 * 6 * 7 * kConvC0, 6 * 7 * kConvC0, 7 * kConvC0, kConvC0, 1};
+    std::vector<int16_t> gm(3 * 4 * 6 * 7 * kConvC0);
     for (size_t i = 0; i < gm.size(); ++i) gm[i] = value_at(i);
     std::vector<int16_t> got;
     auto st_ = run_cube([&] {
-        using Fmap = ConvTile<TileType::Mat, int16_t, 2 * 3 * 4 * 5 * kC0 * 2, Layout::NC1HWC0,
-                              ConvTileShape<2, 3, 4, 5, kC0>>;
+        using Fmap = ConvTile<TileType::Mat, int16_t, 2 * 3 * 4 * 5 * kConvC0 * 2, Layout::NC1HWC0,
+                              ConvTileShape<2, 3, 4, 5, kConvC0>>;
         Fmap t;
         TASSIGN(t, 0x200);
         auto g = gm5<int16_t, Layout::NC1HWC0>(gm.data(), shape, st);
         TLOAD(t, g);
-        got = l1_elements<int16_t>(0x200, 2 * 3 * 4 * 5 * kC0);
+        got = l1_elements<int16_t>(0x200, 2 * 3 * 4 * 5 * kConvC0);
     });
     ASSERT_TRUE(st_.ok()) << st_.message;
     size_t e = 0;
@@ -58,58 +58,58 @@ TEST(ConvLoad, Nc1hwc0CopiesTheShapeThroughTheStrides) {
         for (int c1 = 0; c1 < 3; ++c1)
             for (int h = 0; h < 4; ++h)
                 for (int w = 0; w < 5; ++w)
-                    for (int c0 = 0; c0 < kC0; ++c0, ++e)
+                    for (int c0 = 0; c0 < kConvC0; ++c0, ++e)
                         ASSERT_EQ(got[e], gm[n * st[0] + c1 * st[1] + h * st[2] + w * st[3] + c0]) << e;
 }
 
 // [C1HW=3, N/16=2, 16, C0] weights from GM [1,3,2,16,C0] whose C1HW rows are
 // 3 fractal rows apart; then TMOV and TEXTRACT read them as a K x N Zn matrix.
 TEST(ConvLoad, FractalZ4dLoadsAndMovesIntoRightAsZn) {
-    constexpr int X = 3, N1 = 2, K = X * kC0, N = N1 * 16;
-    const std::array<int64_t, 5> st{X * 3 * 16 * kC0, 3 * 16 * kC0, 16 * kC0, kC0, 1};
-    std::vector<int16_t> gm(X * 3 * 16 * kC0);
+    constexpr int X = 3, N1 = 2, K = X * kConvC0, N = N1 * 16;
+    const std::array<int64_t, 5> st{X * 3 * 16 * kConvC0, 3 * 16 * kConvC0, 16 * kConvC0, kConvC0, 1};
+    std::vector<int16_t> gm(X * 3 * 16 * kConvC0);
     for (size_t i = 0; i < gm.size(); ++i) gm[i] = value_at(i * 7);
-    std::vector<int16_t> l1, l0b_whole(K * N), l0b_part(kC0 * 16);
+    std::vector<int16_t> l1, l0b_whole(K * N), l0b_part(kConvC0 * 16);
     auto st_ = run_cube([&] {
-        using W = ConvTile<TileType::Mat, int16_t, K * N * 2, Layout::FRACTAL_Z, ConvTileShape<X, N1, 16, kC0>>;
+        using W = ConvTile<TileType::Mat, int16_t, K * N * 2, Layout::FRACTAL_Z, ConvTileShape<X, N1, 16, kConvC0>>;
         W w;
         TASSIGN(w, 0);
-        auto g = gm5<int16_t, Layout::FRACTAL_Z>(gm.data(), {1, X, N1, 16, kC0}, st);
+        auto g = gm5<int16_t, Layout::FRACTAL_Z>(gm.data(), {1, X, N1, 16, kConvC0}, st);
         TLOAD(w, g);
         l1 = l1_elements<int16_t>(0, K * N);
         ISA_SYNC(PIPE_MTE2, PIPE_MTE1);
         TileRight<int16_t, K, N> whole;
         TASSIGN(whole, 0);
         TMOV(whole, w);
-        TileRight<int16_t, kC0, 16> part;
+        TileRight<int16_t, kConvC0, 16> part;
         TASSIGN(part, 0x4000);
-        TEXTRACT(part, w, kC0 * 2, 16);
+        TEXTRACT(part, w, kConvC0 * 2, 16);
         const uint8_t* l0b = ptosim::core().mem[static_cast<int>(ptosim::Space::L0B)];
         std::memcpy(l0b_whole.data(), l0b, K * N * 2);
-        std::memcpy(l0b_part.data(), l0b + 0x4000, kC0 * 16 * 2);
+        std::memcpy(l0b_part.data(), l0b + 0x4000, kConvC0 * 16 * 2);
     });
     ASSERT_TRUE(st_.ok()) << st_.message;
     auto weight = [&](int k, int n) {  // K x N view of the GM weights
-        return gm[(k / kC0) * st[1] + (n / 16) * st[2] + (n % 16) * st[3] + k % kC0];
+        return gm[(k / kConvC0) * st[1] + (n / 16) * st[2] + (n % 16) * st[3] + k % kConvC0];
     };
     for (int i = 0; i < X; ++i)
         for (int n = 0; n < N; ++n)
-            for (int c0 = 0; c0 < kC0; ++c0)
-                ASSERT_EQ(l1[(i * N + n) * kC0 + c0], weight(i * kC0 + c0, n));
+            for (int c0 = 0; c0 < kConvC0; ++c0)
+                ASSERT_EQ(l1[(i * N + n) * kConvC0 + c0], weight(i * kConvC0 + c0, n));
     // Zn: C0 x 16 fractals, row-major between fractals, column-major inside.
-    auto zn = [](int k, int n, int cols) { return ((k / kC0) * (cols / 16) + n / 16) * 16 * kC0 + (n % 16) * kC0 + k % kC0; };
+    auto zn = [](int k, int n, int cols) { return ((k / kConvC0) * (cols / 16) + n / 16) * 16 * kConvC0 + (n % 16) * kConvC0 + k % kConvC0; };
     for (int k = 0; k < K; ++k)
         for (int n = 0; n < N; ++n) ASSERT_EQ(l0b_whole[zn(k, n, N)], weight(k, n)) << k << "," << n;
-    for (int k = 0; k < kC0; ++k)
-        for (int n = 0; n < 16; ++n) ASSERT_EQ(l0b_part[zn(k, n, 16)], weight(2 * kC0 + k, 16 + n));
+    for (int k = 0; k < kConvC0; ++k)
+        for (int n = 0; n < 16; ++n) ASSERT_EQ(l0b_part[zn(k, n, 16)], weight(2 * kConvC0 + k, 16 + n));
 }
 
 TEST(ConvLoad, ShapeMismatchFaultsWithTheRule) {
     std::vector<int16_t> gm(4096, 1);
     auto st = run_cube([&] {
-        ConvTile<TileType::Mat, int16_t, 8192, Layout::NC1HWC0, ConvTileShape<1, 2, 4, 4, kC0>> t;
+        ConvTile<TileType::Mat, int16_t, 8192, Layout::NC1HWC0, ConvTileShape<1, 2, 4, 4, kConvC0>> t;
         TASSIGN(t, 0);
-        auto g = gm5<int16_t, Layout::NC1HWC0>(gm.data(), {1, 2, 4, 3, kC0}, {512, 256, 64, 16, 1});
+        auto g = gm5<int16_t, Layout::NC1HWC0>(gm.data(), {1, 2, 4, 3, kConvC0}, {512, 256, 64, 16, 1});
         TLOAD(t, g);
     });
     ASSERT_FALSE(st.ok());
@@ -128,8 +128,8 @@ TEST(ConvLoadA5, NchwAndNhwcConvertToNc1hwc0WithZeroChannels) {
     for (size_t i = 0; i < nchw.size(); ++i) nchw[i] = value_at(i), nhwc[i] = value_at(i + 3);
     std::vector<int16_t> a, b;
     auto st_ = run_cube([&] {
-        using Fmap = ConvTile<TileType::Mat, int16_t, N * C1 * H * W * kC0 * 2, Layout::NC1HWC0,
-                              ConvTileShape<N, C1, H, W, kC0>>;
+        using Fmap = ConvTile<TileType::Mat, int16_t, N * C1 * H * W * kConvC0 * 2, Layout::NC1HWC0,
+                              ConvTileShape<N, C1, H, W, kConvC0>>;
         Fmap ta, tb;
         TASSIGN(ta, 0);
         TASSIGN(tb, 0x8000);
@@ -137,8 +137,8 @@ TEST(ConvLoadA5, NchwAndNhwcConvertToNc1hwc0WithZeroChannels) {
         auto gb = gm5<int16_t, Layout::NHWC>(nhwc.data(), {1, N, H, W, C}, {N * H * W * C, H * W * C, W * C, C, 1});
         TLOAD(ta, ga);
         TLOAD(tb, gb);
-        a = l1_elements<int16_t>(0, N * C1 * H * W * kC0);
-        b = l1_elements<int16_t>(0x8000, N * C1 * H * W * kC0);
+        a = l1_elements<int16_t>(0, N * C1 * H * W * kConvC0);
+        b = l1_elements<int16_t>(0x8000, N * C1 * H * W * kConvC0);
     });
     ASSERT_TRUE(st_.ok()) << st_.message;
     size_t e = 0;
@@ -146,8 +146,8 @@ TEST(ConvLoadA5, NchwAndNhwcConvertToNc1hwc0WithZeroChannels) {
         for (int c1 = 0; c1 < C1; ++c1)
             for (int h = 0; h < H; ++h)
                 for (int w = 0; w < W; ++w)
-                    for (int c0 = 0; c0 < kC0; ++c0, ++e) {
-                        const int c = c1 * kC0 + c0;
+                    for (int c0 = 0; c0 < kConvC0; ++c0, ++e) {
+                        const int c = c1 * kConvC0 + c0;
                         ASSERT_EQ(a[e], c < C ? nchw[((n * C + c) * H + h) * W + w] : 0) << e;
                         ASSERT_EQ(b[e], c < C ? nhwc[((n * H + h) * W + w) * C + c] : 0) << e;
                     }
@@ -160,13 +160,13 @@ TEST(ConvLoadA5, NchwConvertsToFractalZWithZeroPadding) {
     for (size_t i = 0; i < gm.size(); ++i) gm[i] = value_at(i);
     std::vector<int16_t> got;
     auto st_ = run_cube([&] {
-        ConvTile<TileType::Mat, int16_t, C1 * H * W * N1 * 16 * kC0 * 2, Layout::FRACTAL_Z,
-                 ConvTileShape<C1 * H * W, N1, 16, kC0>>
+        ConvTile<TileType::Mat, int16_t, C1 * H * W * N1 * 16 * kConvC0 * 2, Layout::FRACTAL_Z,
+                 ConvTileShape<C1 * H * W, N1, 16, kConvC0>>
             t;
         TASSIGN(t, 0);
         auto g = gm5<int16_t, Layout::NCHW>(gm.data(), {1, N, C, H, W}, {N * C * H * W, C * H * W, H * W, W, 1});
         TLOAD(t, g);
-        got = l1_elements<int16_t>(0, C1 * H * W * N1 * 16 * kC0);
+        got = l1_elements<int16_t>(0, C1 * H * W * N1 * 16 * kConvC0);
     });
     ASSERT_TRUE(st_.ok()) << st_.message;
     size_t e = 0;
@@ -174,8 +174,8 @@ TEST(ConvLoadA5, NchwConvertsToFractalZWithZeroPadding) {
         for (int h = 0; h < H; ++h)
             for (int w = 0; w < W; ++w)
                 for (int n = 0; n < N1 * 16; ++n)
-                    for (int c0 = 0; c0 < kC0; ++c0, ++e) {
-                        const int c = c1 * kC0 + c0;
+                    for (int c0 = 0; c0 < kConvC0; ++c0, ++e) {
+                        const int c = c1 * kConvC0 + c0;
                         ASSERT_EQ(got[e], n < N && c < C ? gm[((n * C + c) * H + h) * W + w] : 0) << e;
                     }
 }
@@ -188,19 +188,19 @@ TEST(ConvLoadA5, NcdhwConvertsToNdc1hwc0AndFractalZ3d) {
     for (size_t i = 0; i < gm.size(); ++i) gm[i] = value_at(i * 5);
     std::vector<int16_t> a, b;
     auto st_ = run_cube([&] {
-        ConvTile<TileType::Mat, int16_t, N * D * C1 * H * W * kC0 * 2, Layout::NDC1HWC0,
-                 ConvTileShape<N, D, C1, H, W, kC0>>
+        ConvTile<TileType::Mat, int16_t, N * D * C1 * H * W * kConvC0 * 2, Layout::NDC1HWC0,
+                 ConvTileShape<N, D, C1, H, W, kConvC0>>
             ta;
-        ConvTile<TileType::Mat, int16_t, C1 * D * H * W * 16 * kC0 * 2, Layout::FRACTAL_Z_3D,
-                 ConvTileShape<C1 * D * H * W, 1, 16, kC0>>
+        ConvTile<TileType::Mat, int16_t, C1 * D * H * W * 16 * kConvC0 * 2, Layout::FRACTAL_Z_3D,
+                 ConvTileShape<C1 * D * H * W, 1, 16, kConvC0>>
             tb;
         TASSIGN(ta, 0);
         TASSIGN(tb, 0x8000);
         auto g = gm5<int16_t, Layout::NCDHW>(gm.data(), {N, C, D, H, W}, st);
         TLOAD(ta, g);
         TLOAD(tb, g);
-        a = l1_elements<int16_t>(0, N * D * C1 * H * W * kC0);
-        b = l1_elements<int16_t>(0x8000, C1 * D * H * W * 16 * kC0);
+        a = l1_elements<int16_t>(0, N * D * C1 * H * W * kConvC0);
+        b = l1_elements<int16_t>(0x8000, C1 * D * H * W * 16 * kConvC0);
     });
     ASSERT_TRUE(st_.ok()) << st_.message;
     auto src = [&](int n, int c, int d, int h, int w) { return gm[n * st[0] + c * st[1] + d * st[2] + h * st[3] + w]; };
@@ -210,8 +210,8 @@ TEST(ConvLoadA5, NcdhwConvertsToNdc1hwc0AndFractalZ3d) {
             for (int c1 = 0; c1 < C1; ++c1)
                 for (int h = 0; h < H; ++h)
                     for (int w = 0; w < W; ++w)
-                        for (int c0 = 0; c0 < kC0; ++c0, ++e) {
-                            const int c = c1 * kC0 + c0;
+                        for (int c0 = 0; c0 < kConvC0; ++c0, ++e) {
+                            const int c = c1 * kConvC0 + c0;
                             ASSERT_EQ(a[e], c < C ? src(n, c, d, h, w) : 0) << e;
                         }
     e = 0;
@@ -220,8 +220,8 @@ TEST(ConvLoadA5, NcdhwConvertsToNdc1hwc0AndFractalZ3d) {
             for (int h = 0; h < H; ++h)
                 for (int w = 0; w < W; ++w)
                     for (int n = 0; n < 16; ++n)
-                        for (int c0 = 0; c0 < kC0; ++c0, ++e) {
-                            const int c = c1 * kC0 + c0;
+                        for (int c0 = 0; c0 < kConvC0; ++c0, ++e) {
+                            const int c = c1 * kConvC0 + c0;
                             ASSERT_EQ(b[e], n < N && c < C ? src(n, c, d, h, w) : 0) << e;
                         }
 }
@@ -249,7 +249,7 @@ TEST(MatLoad, NdToNzZeroesTheC0TailOfValidRows) {
     ASSERT_TRUE(st_.ok()) << st_.message;
     for (int r = 0; r < R; ++r)
         for (int c = 0; c < C; ++c) {
-            const int16_t v = got[(c / kC0) * R * kC0 + r * kC0 + c % kC0];
+            const int16_t v = got[(c / kConvC0) * R * kConvC0 + r * kConvC0 + c % kConvC0];
             const int16_t want = r >= vr || c >= 32 ? 0x5555 : c < vc ? in[r * 24 + c] : 0;
             ASSERT_EQ(v, want) << r << "," << c;
         }
@@ -267,9 +267,9 @@ TEST(MatLoadA5, L1LoadAndFillPadOnTheVectorCoreDoNothing) {
         auto g = gm_nd(in.data(), 16, 16, 16);
         TFILLPAD(t, t);
         TLOAD(t, g);
-        ConvTile<TileType::Mat, int16_t, 512, Layout::NC1HWC0, ConvTileShape<1, 1, 1, 1, kC0>> ct;
+        ConvTile<TileType::Mat, int16_t, 512, Layout::NC1HWC0, ConvTileShape<1, 1, 1, 1, kConvC0>> ct;
         TASSIGN(ct, 0x1000);
-        auto gc = gm5<int16_t, Layout::NC1HWC0>(in.data(), {1, 1, 1, 1, kC0}, {16, 16, 16, 16, 1});
+        auto gc = gm5<int16_t, Layout::NC1HWC0>(in.data(), {1, 1, 1, 1, kConvC0}, {16, 16, 16, 16, 1});
         TLOAD(ct, gc);
     };
     auto st_ = run_mix([&] {
@@ -295,7 +295,7 @@ TEST(MatLoadA5, DnToNz) {
     });
     ASSERT_TRUE(st_.ok()) << st_.message;
     for (int r = 0; r < vr; ++r)
-        for (int c = 0; c < vc; ++c) ASSERT_EQ(got[(c / kC0) * R * kC0 + r * kC0 + c % kC0], in[r + c * ld]) << r << "," << c;
+        for (int c = 0; c < vc; ++c) ASSERT_EQ(got[(c / kConvC0) * R * kConvC0 + r * kConvC0 + c % kConvC0], in[r + c * ld]) << r << "," << c;
 }
 #endif
 

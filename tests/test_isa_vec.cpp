@@ -21,13 +21,13 @@ using ArithTypes = ::testing::Types<half, float, int16_t, int32_t>;
 #endif
 TYPED_TEST_SUITE(Arith, ArithTypes);
 
-constexpr int kR = 16, kC = 64;
+constexpr int kVecR = 16, kVecC = 64;
 
 // Operands: values near the type's ends (for wrap-around), NaN/Inf/zeros
 // and non-trivial fractions for floating types.
 template <class T>
 std::vector<T> arith_input(uint64_t salt) {
-    std::vector<T> v(kR * kC);
+    std::vector<T> v(kVecR * kVecC);
     testutil::Rng rng = testutil::Rng::salted(salt);
     for (size_t i = 0; i < v.size(); ++i) {
         const uint64_t h = rng.next();
@@ -72,10 +72,10 @@ template <class T>
 void check_arith(Op op, int vr, int vc, T scalar) {
     SCOPED_TRACE(std::to_string(vr) + "x" + std::to_string(vc));
     auto a = arith_input<T>(1), b = arith_input<T>(2), dst = arith_input<T>(3);
-    std::vector<T> out(kR * kC);
+    std::vector<T> out(kVecR * kVecC);
     auto st = run_vec([&] {
-        using Dyn = Tile<TileType::Vec, T, kR, kC, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
-        using Full = Tile<TileType::Vec, T, kR, kC>;
+        using Dyn = Tile<TileType::Vec, T, kVecR, kVecC, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+        using Full = Tile<TileType::Vec, T, kVecR, kVecC>;
         Full ta, tb;
         Dyn sa(vr, vc), sb(vr, vc), td(vr, vc);
         Full tdfull;
@@ -85,10 +85,10 @@ void check_arith(Op op, int vr, int vc, T scalar) {
         TASSIGN(sb, 0x2000);
         TASSIGN(td, 0x4000);
         TASSIGN(tdfull, 0x4000);
-        auto ga = gm_nd(a.data(), kR, kC, kC);
-        auto gb = gm_nd(b.data(), kR, kC, kC);
-        auto gd = gm_nd(dst.data(), kR, kC, kC);
-        auto go = gm_nd(out.data(), kR, kC, kC);
+        auto ga = gm_nd(a.data(), kVecR, kVecC, kVecC);
+        auto gb = gm_nd(b.data(), kVecR, kVecC, kVecC);
+        auto gd = gm_nd(dst.data(), kVecR, kVecC, kVecC);
+        auto go = gm_nd(out.data(), kVecR, kVecC, kVecC);
         TLOAD(ta, ga);
         TLOAD(tb, gb);
         TLOAD(tdfull, gd);
@@ -100,9 +100,9 @@ void check_arith(Op op, int vr, int vc, T scalar) {
         TSTORE(go, tdfull);
     });
     ASSERT_TRUE(st.ok()) << st.message;
-    for (int r = 0; r < kR; ++r)
-        for (int c = 0; c < kC; ++c) {
-            const int i = r * kC + c;
+    for (int r = 0; r < kVecR; ++r)
+        for (int c = 0; c < kVecC; ++c) {
+            const int i = r * kVecC + c;
             T want = dst[i];
             if (r < vr && c < vc)
                 want = op == Op::Add ? ref_add(a[i], b[i]) : op == Op::AddS ? ref_add(a[i], scalar) : ref_mul(a[i], scalar);
@@ -143,21 +143,21 @@ TYPED_TEST(Arith, TmulsEveryScalar) {
 
 // Spot checks that do not depend on the reference helpers.
 TEST(ArithWrap, Int16AndInt32WrapAround) {
-    std::vector<int16_t> a(kR * kC, INT16_MAX), o16(kR * kC);
-    std::vector<int32_t> b(kR * kC, INT32_MAX), o32(kR * kC), o32m(kR * kC);
+    std::vector<int16_t> a(kVecR * kVecC, INT16_MAX), o16(kVecR * kVecC);
+    std::vector<int32_t> b(kVecR * kVecC, INT32_MAX), o32(kVecR * kVecC), o32m(kVecR * kVecC);
     auto st = run_vec([&] {
-        Tile<TileType::Vec, int16_t, kR, kC> t16, d16;
-        Tile<TileType::Vec, int32_t, kR, kC> t32, d32, m32;
+        Tile<TileType::Vec, int16_t, kVecR, kVecC> t16, d16;
+        Tile<TileType::Vec, int32_t, kVecR, kVecC> t32, d32, m32;
         TASSIGN(t16, 0);
         TASSIGN(d16, 0x1000);
         TASSIGN(t32, 0x2000);
         TASSIGN(d32, 0x4000);
         TASSIGN(m32, 0x6000);
-        auto ga = gm_nd(a.data(), kR, kC, kC);
-        auto gb = gm_nd(b.data(), kR, kC, kC);
-        auto g16 = gm_nd(o16.data(), kR, kC, kC);
-        auto g32 = gm_nd(o32.data(), kR, kC, kC);
-        auto g32m = gm_nd(o32m.data(), kR, kC, kC);
+        auto ga = gm_nd(a.data(), kVecR, kVecC, kVecC);
+        auto gb = gm_nd(b.data(), kVecR, kVecC, kVecC);
+        auto g16 = gm_nd(o16.data(), kVecR, kVecC, kVecC);
+        auto g32 = gm_nd(o32.data(), kVecR, kVecC, kVecC);
+        auto g32m = gm_nd(o32m.data(), kVecR, kVecC, kVecC);
         TLOAD(t16, ga);
         TLOAD(t32, gb);
         ISA_SYNC(PIPE_MTE2, PIPE_V);
@@ -423,23 +423,23 @@ TEST(TcvtA2A3, Int32ToHalf) { check_tcvt<half>(int32_probes()); }
 
 // Only dst's valid region is converted.
 TEST(Tcvt, DynamicValidRegionLeavesTheRestAlone) {
-    std::vector<float> src(kR * kC);
-    std::vector<half> dst(kR * kC), out(kR * kC);
-    for (int i = 0; i < kR * kC; ++i) {
+    std::vector<float> src(kVecR * kVecC);
+    std::vector<half> dst(kVecR * kVecC), out(kVecR * kVecC);
+    for (int i = 0; i < kVecR * kVecC; ++i) {
         src[i] = static_cast<float>(i) / 3.0f;
         dst[i] = from_float<half>(-7.0f - i);
     }
     const int vr = 7, vc = 13;
     auto st = run_vec([&] {
-        Tile<TileType::Vec, float, kR, kC> ts;
-        Tile<TileType::Vec, half, kR, kC, BLayout::RowMajor, DYNAMIC, DYNAMIC> td(vr, vc);
-        Tile<TileType::Vec, half, kR, kC> tdfull;
+        Tile<TileType::Vec, float, kVecR, kVecC> ts;
+        Tile<TileType::Vec, half, kVecR, kVecC, BLayout::RowMajor, DYNAMIC, DYNAMIC> td(vr, vc);
+        Tile<TileType::Vec, half, kVecR, kVecC> tdfull;
         TASSIGN(ts, 0);
         TASSIGN(td, 0x8000);
         TASSIGN(tdfull, 0x8000);
-        auto gs = gm_nd(src.data(), kR, kC, kC);
-        auto gd = gm_nd(dst.data(), kR, kC, kC);
-        auto go = gm_nd(out.data(), kR, kC, kC);
+        auto gs = gm_nd(src.data(), kVecR, kVecC, kVecC);
+        auto gd = gm_nd(dst.data(), kVecR, kVecC, kVecC);
+        auto go = gm_nd(out.data(), kVecR, kVecC, kVecC);
         TLOAD(ts, gs);
         TLOAD(tdfull, gd);
         ISA_SYNC(PIPE_MTE2, PIPE_V);
@@ -448,9 +448,9 @@ TEST(Tcvt, DynamicValidRegionLeavesTheRestAlone) {
         TSTORE(go, tdfull);
     });
     ASSERT_TRUE(st.ok()) << st.message;
-    for (int r = 0; r < kR; ++r)
-        for (int c = 0; c < kC; ++c) {
-            const int i = r * kC + c;
+    for (int r = 0; r < kVecR; ++r)
+        for (int c = 0; c < kVecC; ++c) {
+            const int i = r * kVecC + c;
             const half want = r < vr && c < vc ? cvt<half>(src[i], RoundMode::CAST_FLOOR) : dst[i];
             ASSERT_TRUE(same(out[i], want)) << r << "," << c;
         }

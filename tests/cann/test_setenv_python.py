@@ -35,6 +35,10 @@ PROBE = textwrap.dedent("""
 def shell(setup: str, env_extra=None, probe=True):
     """Runs `setup` in a clean bash (PATH starting at Debian's python3), then the probe."""
     env = {"PATH": os.path.dirname(PY) + ":/usr/bin:/bin", "HOME": os.environ.get("HOME", "/root")}
+    # The run's build caches (scripts/test.sh, docs/testing.md): the seed's kernels this compiles are
+    # the other seed tests' cache entries.
+    env.update({v: os.environ[v] for v in ("PTOCC_CACHE_DIR", "XDG_CACHE_HOME", "TORCH_EXTENSIONS_DIR")
+                if v in os.environ})
     env.update(env_extra or {})
     script = setup + (f"\nexec {PY} -c {shlex.quote(PROBE)}" if probe else "")
     r = subprocess.run(["bash", "-c", script], env=env, capture_output=True, text=True, timeout=300)
