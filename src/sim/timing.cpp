@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -21,6 +22,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <thread>
 
 namespace ptosim::cost {
 
@@ -311,6 +313,7 @@ struct LaunchTiming {
     // window word a spin of it polls (0: none), for the time across ranks.
     double offset_us = 0;
     std::vector<uintptr_t> spin;
+    std::vector<double> spin_stamp;  // the polled word's stamp when the spin began
     // The issue ticket whose outputs this launch gives, whether the launch
     // took it itself (not run by a stream), and the stream task it runs in.
     uint64_t ticket = 0;
@@ -354,6 +357,19 @@ void observe(LaunchTiming& t, int core, uintptr_t a, uint64_t bytes, const char*
                      op, loc);
 }
 
+// A spin ended on a word whose stamp is still the one it had when the spin
+// began: the value came before its time. A plain store is seen by the
+// other ranks as it happens, but its writer posts the store's time only at
+// the dsb after it (timing_publish), so a spin that polls fast can end in
+// between. The stamp is waited for a little (wall time); a value no one
+// stamps (the host's, a transfer over 64 bytes) costs that wait once.
+void await_stamp(uintptr_t a, double before) {
+    if (read_stamp(a, 4) != before) return;
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(20);
+    while (read_stamp(a, 4) == before && std::chrono::steady_clock::now() < until)
+        std::this_thread::sleep_for(std::chrono::microseconds(20));
+}
+
 // A record of a spin's loop (between two polls): a signal read, ld_dev, a
 // barrier. Its count depends on the host's timing, so it takes no time.
 bool poll_record(const OpRecord& r) {
@@ -382,7 +398,10 @@ void on_record(const Core& c, const OpRecord& r) {
         // the core's own update of the word (TNOTIFY's dcci, st_atomic).
         const uintptr_t a = spin;
         spin = 0;
-        if (!writes_word(r, a)) observe(t, c.index, a, 4, "spin on GM (ended)", r.loc);
+        if (!writes_word(r, a)) {
+            await_stamp(a, t.spin_stamp[c.index]);
+            observe(t, c.index, a, 4, "spin on GM (ended)", r.loc);
+        }
     }
     t.eng.record(c.index, r);
     if (!time_stamps() || !r.n_writes) return;
@@ -419,6 +438,7 @@ void begin(Launch& l) {
     auto* t = new LaunchTiming(p, groups * per_group, keep, capacity, per_group);
     t->started.assign(static_cast<size_t>(spec.block_dim) * per_group, 0);
     t->spin.assign(static_cast<size_t>(spec.block_dim) * per_group, 0);
+    t->spin_stamp.assign(static_cast<size_t>(spec.block_dim) * per_group, -1);
     // Where it starts: on a stream, where the stream's task stands (its
     // clock, the events it waited for, the host's issue); run by a host
     // thread itself, at that thread's clock. Never the host's own timing.
@@ -866,6 +886,7 @@ void timing_poll(Core& c, const void* gm) {
     const auto a = reinterpret_cast<uintptr_t>(gm);
     if (!t || !time_stamps() || !in_window_span(a)) return;
     if (!t->started[c.index]) t->start(c);
+    if (t->spin[c.index] != a) t->spin_stamp[c.index] = read_stamp(a, 4);
     t->spin[c.index] = a;
 }
 
