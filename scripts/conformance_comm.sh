@@ -2,13 +2,16 @@
 # Runs pto-isa's communication system tests (tests/npu/<target>/comm/st) on
 # ptosim through pto-isa's own script, tests/run_comm_test.sh, unmodified:
 # every testcase at 2, 4 and 8 ranks (up to --ranks), each rank a process
-# with one simulated device, started by MPICH's mpirun. Writes a Markdown
+# with one simulated device, started by MPICH's mpirun. Prints a Markdown
 # summary (docs/many-devices.md, "pto-isa's comm suite").
 #
 #   scripts/conformance_comm.sh PTO_ISA [--target a2a3|a5] [--ranks 2|4|8]
 #       [--cases tput,tget] [--headers ptolab|pto-isa] [--out FILE] [--log FILE]
-#       [--work DIR] [--async]
+#       [--work DIR] [--async] [--record docs/conformance-comm.json]
 #
+# --record: merge the results into a recorded file and re-render its page
+# (docs/conformance-comm.md; scripts/conformance_comm.py). The window
+# transport recorded is PTOLAB_HCCL_TRANSPORT's (mpi, else shared memory).
 # --async: also the asynchronous testcases (*_async: TPUT_ASYNC, TGET_ASYNC
 # over SDMA), which run_comm_test.sh leaves out unless given -a.
 # --headers: the PTO headers the kernels compile against (PTOCC_PTO_HEADERS,
@@ -25,10 +28,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 build=${PTOLAB_BUILD_DIR:-$root/build}
 
-usage() { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+usage() { sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 [ $# -ge 1 ] || usage
 pto_isa=$(cd "$1" && pwd); shift
-target=a2a3 ranks=8 cases="" out="" log="" work="" headers=ptolab async=0
+target=a2a3 ranks=8 cases="" out="" log="" work="" headers=ptolab async=0 record=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --target) target=$2; shift 2 ;;
@@ -38,6 +41,7 @@ while [ $# -gt 0 ]; do
     --out) out=$2; shift 2 ;;
     --log) log=$2; shift 2 ;;
     --work) work=$2; shift 2 ;;
+    --record) record=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2 ;;
     --async) async=1; shift ;;
     -h|--help) usage ;;
     *) echo "conformance_comm.sh: unknown argument '$1'" >&2; exit 2 ;;
@@ -61,7 +65,7 @@ rm -rf "$work/pto-isa/tests/npu/$target/comm/st/build"
 ln -s "$(command -v mpirun.mpich)" "$work/mpich/bin/mpirun"
 ln -s "$(command -v hydra_pmi_proxy)" "$work/mpich/bin/hydra_pmi_proxy"
 ln -s "$mpich_lib" "$work/mpich/lib/libmpi.so"
-commit=$(git -C "$pto_isa" rev-parse --short=8 HEAD 2>/dev/null || echo unknown)
+commit=$(git -C "$pto_isa" rev-parse HEAD 2>/dev/null || echo unknown)
 [ -n "$log" ] || log="$build/conformance/comm-$target-$headers.log"
 mkdir -p "$(dirname "$log")"
 
@@ -81,55 +85,17 @@ rc=$?
 set -e
 secs=$(( $(date +%s) - start ))
 
-/usr/bin/python3 - "$log" "$target" "$ranks" "$commit" "$rc" "$secs" "$headers" "${out:-}" <<'PY'
-import re, sys
-log, target, ranks, commit, rc, secs, headers, out = sys.argv[1:9]
-# A run of run_comm_test.sh at N ranks is one or more mpirun invocations
-# (newer run_st.py also runs every lower rank count first, and one
-# invocation per case for the CCU tests): the gtest cases counted are those
-# of the invocations at N ranks: in each, the fewest any rank passed (every
-# rank prints its own count).
-runs, cur, level, inv = [], None, 0, None
-def close_invocation():
-    global inv
-    if cur is not None and inv is not None and level == cur["ranks"]:
-        cur["passed"] += min(inv) if inv else 0
-    inv = None
-for line in open(log, errors="replace"):
-    m = re.search(r"\[INFO\] Running testcase: (\S+)\s+\(nranks=(\d+)", line)
-    if m:
-        close_invocation()
-        cur = {"case": m.group(1), "ranks": int(m.group(2)), "passed": 0, "skipped": 0, "failed": set(), "ok": True}
-        runs.append(cur)
-        continue
-    if cur is None:
-        continue
-    m = re.search(r"run command: \S*mpirun -n (\d+) ", line)
-    if m:
-        close_invocation()
-        level, inv = int(m.group(1)), []
-        continue
-    if "[ERROR] Testcase failed:" in line:
-        cur["ok"] = False
-    for m in re.finditer(r"\[  PASSED  \] (\d+) tests?\.", line):
-        if inv is not None:
-            inv.append(int(m.group(1)))
-    for m in re.finditer(r"\[  SKIPPED \] (\d+) tests?,", line):
-        cur["skipped"] = max(cur["skipped"], int(m.group(1)))
-    for m in re.finditer(r"\[  FAILED  \] (\S+\.\S+)", line):
-        cur["failed"].add(m.group(1))
-close_invocation()
-ok_runs = sum(r["ok"] for r in runs)
-lines = [f"pto-isa {commit}, {target}, {headers} headers, up to {ranks} ranks: {ok_runs} of {len(runs)} runs passed "
-         f"(run_comm_test.sh exit {rc}, {secs} s)", "",
-         "| Testcase | Ranks | Result | gtest cases passed at that rank count (each on every rank) | Failed cases |",
-         "|----------|------:|--------|------:|--------------|"]
-for r in runs:
-    lines.append(f"| {r['case']} | {r['ranks']} | {'pass' if r['ok'] else 'FAIL'} | {r['passed']} | "
-                 f"{', '.join(sorted(r['failed'])) or ''} |")
-text = "\n".join(lines) + "\n"
-print(text, end="")
-if out:
-    open(out, "w").write(text)
-PY
+case "${PTOLAB_HCCL_TRANSPORT:-}" in mpi) transport=mpi ;; *) transport=shm ;; esac
+cmd="scripts/conformance_comm.sh PTO_ISA --target $target --headers $headers --ranks $ranks"
+[ "$async" = 1 ] && cmd+=" --async"
+[ -n "$cases" ] && cmd+=" --cases $cases"
+[ "$transport" = mpi ] && cmd="PTOLAB_HCCL_TRANSPORT=mpi $cmd"
+summarize=(/usr/bin/python3 "$here/conformance_comm.py" summarize "$log" --target "$target" --headers "$headers"
+  --commit "$commit" --commit-date "$(git -C "$pto_isa" log -1 --format=%cI 2>/dev/null || echo unknown)"
+  --transport "$transport" --ranks "$ranks" --exit "$rc" --seconds "$secs" --command "$cmd"
+  --ptolab "$(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)"
+  --mpi "MPICH $(mpichversion 2>/dev/null | awk '/MPICH Version/ {print $3}')")
+[ -n "$out" ] && summarize+=(--out "$out")
+[ -n "$record" ] && summarize+=(--record "$record")
+"${summarize[@]}"
 exit "$rc"
