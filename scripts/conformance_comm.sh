@@ -90,6 +90,7 @@ cmd="scripts/conformance_comm.sh PTO_ISA --target $target --headers $headers --r
 [ "$async" = 1 ] && cmd+=" --async"
 [ -n "$cases" ] && cmd+=" --cases $cases"
 [ "$transport" = mpi ] && cmd="PTOLAB_HCCL_TRANSPORT=mpi $cmd"
+for v in MPIR_CVAR_ASYNC_PROGRESS PTO_SYNC_TIMEOUT_S; do [ -n "${!v:-}" ] && cmd="$v=${!v} $cmd"; done
 summarize=(/usr/bin/python3 "$here/conformance_comm.py" summarize "$log" --target "$target" --headers "$headers"
   --commit "$commit" --commit-date "$(git -C "$pto_isa" log -1 --format=%cI 2>/dev/null || echo unknown)"
   --transport "$transport" --ranks "$ranks" --exit "$rc" --seconds "$secs" --command "$cmd"
