@@ -28,7 +28,7 @@ LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
 # tests and ISA manual pages, whose names are upper case where ptolab's are not;
 # its shared arch/ helpers, which compile errors in the conformance pages quote).
 PTO_ISA_AREAS = re.compile(r"^(include/pto/(npu|cpu|costmodel)/|include/pto/common/(arch/|arch_cce_intrinsic\.hpp)|"
-                           r"include/README\.md|tests/(npu|script|costmodel)/|"
+                           r"include/README\.md|tests/(npu|script|costmodel)/|tests/run_comm_test\.sh$|"
                            r"docs/(api|machine|coding)/|docs/isa/(tile/|conventions\.md|README\.md|[^/]*[A-Z]))")
 SYMBOL = re.compile(r"\bptosim::([A-Za-z_][A-Za-z0-9_]*)(?:::([A-Za-z_][A-Za-z0-9_]*))?")
 
