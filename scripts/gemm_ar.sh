@@ -15,14 +15,12 @@
 #       [--patch]
 #
 # pto-isa 3186c381's example does not build unmodified (docs/many-devices.md,
-# "gemm_ar"). --patch changes the private copy in three places and says so:
+# "gemm_ar"). --patch changes the private copy in two places and says so:
 # comm_kernel.cpp's HcclRemotePtr becomes CommRemotePtr (the name its
-# common.hpp declares since pto-isa renamed it); a kernel_operator.h
+# common.hpp declares since pto-isa renamed it), and a kernel_operator.h
 # declaring only AscendC::GlobalTensor is put beside common.hpp, which
 # includes AscendC's header for that one using-declaration (ptolab has no
-# AscendC); and the CMakeLists' _GLIBCXX_USE_CXX11_ABI=0 is dropped (ptosim's
-# launch interface passes std::string, so a kernel library built with the
-# old ABI crashes at its first launch).
+# AscendC).
 #
 # Defaults: a2a3, 8 ranks, M=5416 K=6144 N=1408 (the README's measured
 # shape), 24 and 24 blocks (gemm_ar_config.h), SOC Ascend910B1 (a2a3) or
@@ -36,7 +34,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 build=${PTOLAB_BUILD_DIR:-$root/build}
 
-usage() { sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+usage() { sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 [ $# -ge 1 ] || usage
 pto_isa=$(cd "$1" && pwd); shift
 target=a2a3 ranks=8 gm=5416 gk=6144 gn=1408 compute_blocks="" comm_blocks="" soc="" work="" patch=0
@@ -71,8 +69,7 @@ if [ "$patch" = 1 ]; then
   sed -i 's/\bHcclRemotePtr\b/CommRemotePtr/g' "$ex/comm_kernel.cpp"
   printf '%s\n' '#pragma once' '// gemm_ar.sh --patch: common.hpp needs only this name from AscendC.' \
     'namespace AscendC { template <typename T> class GlobalTensor; }' >"$ex/kernel_operator.h"
-  sed -i 's/^add_compile_definitions(_GLIBCXX_USE_CXX11_ABI=0)/# gemm_ar.sh --patch: &/' "$ex/CMakeLists.txt"
-  echo "gemm_ar.sh: --patch: HcclRemotePtr -> CommRemotePtr in comm_kernel.cpp, a kernel_operator.h declaring AscendC::GlobalTensor, no _GLIBCXX_USE_CXX11_ABI=0"
+  echo "gemm_ar.sh: --patch: HcclRemotePtr -> CommRemotePtr in comm_kernel.cpp, a kernel_operator.h declaring AscendC::GlobalTensor"
 fi
 # run.sh's HCCL window: the padded output (base blocks 128 x 256) plus 64 MB.
 pad_m=$(( (gm + 127) / 128 * 128 )) pad_n=$(( (gn + 255) / 256 * 256 ))
