@@ -10,7 +10,7 @@
 #
 #   bench/pto_isa_kernels_timing.sh <pto-isa checkout> fa     [CORES,S1[,SOC] ...]   # default: the README's 16
 #   bench/pto_isa_kernels_timing.sh <pto-isa checkout> conv2d [C1,H,W,N ...]   # default: 16,12,64,3072 24,12,96,4608
-#   bench/pto_isa_kernels_timing.sh <pto-isa checkout> topk   [ROWS ...]       # default: 2304
+#   bench/pto_isa_kernels_timing.sh <pto-isa checkout> topk   [ROWS[,half] ...] # default: 2304
 #   bench/pto_isa_kernels_timing.sh <pto-isa checkout> mxfp8  [S ...]          # default: 2048
 #
 # fa: HEAD = 128, S0 = 128 x CORES (one 128-row block per core, as the
@@ -21,7 +21,10 @@
 # conv2d: X = [4, C1, H, W, 16] (NC1HWC0), K = [C1 x 9, N / 16, 16, 16], 3 x 3
 # with padding 1, so m = 4 H W, k = 144 C1, n = N, split 4 x 6 over 24 cores
 # (singleCoreM = m / 4, singleCoreN = n / 6, the README's split).
-# topk: float, validRow = rows = ROWS, validCol = 1024, cols = 1280, topk = 1000.
+# topk: float, validRow = rows = ROWS, validCol = 1024, cols = 1280, topk = 1000;
+# ROWS,half: the README's half row (topk = 1008): main.cpp's Topk<float> becomes
+# Topk<uint16_t> (the kernel runs half for uint16_t), launchTopk<uint16_t> is
+# instantiated and gen_data.py makes float16 data.
 # mxfp8 (A5, Ascend950DT profile): m = k = n = S, the README's 4 x 8 split over
 # 32 cores (singleCoreM = S / 4, singleCoreN = S / 8); its data generator
 # needs ml_dtypes, taken from build/conformance/python (the build's ml_dtypes
@@ -68,10 +71,10 @@ declare -A fa_pub=([1,1024]=42.08 [1,2048]=51.44 [1,4096]=43.80 [1,8192]=74.54
 # conv2d_forward/README.md "Execution Time (ms)" x 1000, keyed C1,H,W,N.
 declare -A conv_pub=([8,8,48,1536]=32.2 [16,12,64,3072]=147.3 [24,12,96,4608]=470.9
     [32,16,96,6144]=1097.9 [40,15,128,7680]=2131.2)
-# topk/README.md "task_duration(us)" (float rows), keyed ROWS.
+# topk/README.md "task_duration(us)", keyed ROWS (float) or ROWS,half.
 # a5/matmul_mxfp8_performance/README.md "Execution time (ms)" x 1000, keyed m = k = n.
 declare -A mxfp8_pub=([2048]=38.3 [4096]=187.9 [6144]=602.0 [8192]=1474.9)
-declare -A topk_pub=([4800]=324.106 [3456]=238.819 [2304]=161.375)
+declare -A topk_pub=([4800]=324.106 [3456]=238.819 [2304]=161.375 [4800,half]=326.886)
 
 # Prints "<launch us> <cores us> <bound>" of the profile's last launch of a
 # kernel whose name starts with $2 (flash attention launches a warm-up kernel
@@ -163,25 +166,34 @@ run_conv2d() {
 
 run_topk() {
     [[ ${#cases[@]} -gt 0 ]] || cases=(2304)
-    local rows d out
-    for rows in "${cases[@]}"; do
+    local c rows type topk d out
+    for c in "${cases[@]}"; do
+        rows=${c%%,*} type=float topk=1000
+        [[ $c == *,half ]] && type=half topk=1008
         d="$tmp/kernels/manual/a2a3/topk"
         rm -rf "$d" "$tmp/prof"
         cp -r "$isa/kernels/manual/a2a3/topk" "$d"
         # Both files carry the row count: main.cpp sizes the buffers, launchTopk
         # (topk_kernel.cpp) splits the rows over the blocks.
-        sed -i -E "s/(gShape3) = [0-9]+;/\1 = $rows;/; s/(gWholeShape3) = [0-9]+;/\1 = $rows;/" "$d/main.cpp" \
-            "$d/topk_kernel.cpp"
-        sed -i -E "s/np.int32, 1, 1, 1, [0-9]+, 1024, 1, 1, 1, [0-9]+, 1280/np.int32, 1, 1, 1, $rows, 1024, 1, 1, 1, $rows, 1280/" \
+        sed -i -E "s/(gShape3) = [0-9]+;/\1 = $rows;/; s/(gWholeShape3) = [0-9]+;/\1 = $rows;/;
+                   s/(constexpr int topk) = [0-9]+;/\1 = $topk;/" "$d/main.cpp" "$d/topk_kernel.cpp"
+        sed -i -E "s/np.int32, 1, 1, 1, [0-9]+, 1024, 1, 1, 1, [0-9]+, 1280, [0-9]+/np.int32, 1, 1, 1, $rows, 1024, 1, 1, 1, $rows, 1280, $topk/" \
             "$d/scripts/gen_data.py"
+        if [[ $type == half ]]; then
+            sed -i -E "s/Topk<float,/Topk<uint16_t,/" "$d/main.cpp"
+            printf '%s\n' '#ifndef __COSTMODEL' \
+                'template void launchTopk<uint16_t>(uint8_t* out, uint8_t* index, uint8_t* src, uint8_t* inIdx, void* stream);' \
+                '#endif' >>"$d/topk_kernel.cpp"
+            sed -i -E "s/TopkParams\(np.float32,/TopkParams(np.float16,/" "$d/scripts/gen_data.py"
+        fi
         (cd "$d" && "$py" scripts/gen_data.py >/dev/null)
         mkdir "$d/build"
         (cd "$d/build" && cmake -DRUN_MODE=sim -DSOC_VERSION=Ascend910_9391 .. >/dev/null && make -j2 >/dev/null 2>&1) ||
-            { echo "topk rows=$rows: the build failed" >&2; continue; }
+            { echo "topk $type rows=$rows: the build failed" >&2; continue; }
         out="$(cd "$d/build" && PTO_SYNC_TIMEOUT_S=7200 PTO_SIM_SOC=Ascend910_93 PTO_SIM_PROFILE="$tmp/prof" \
             ./topk 2>&1 | grep -v 'idx:' || true)"
         grep -m1 'faulted' <<<"$out" >&2 || true
-        report "topk float rows=$rows validCol=1024 cols=1280 topk=1000" "${topk_pub[$rows]:-}" launch "$tmp/prof" Topk "$out"
+        report "topk $type rows=$rows validCol=1024 cols=1280 topk=$topk" "${topk_pub[$c]:-}" launch "$tmp/prof" Topk "$out"
     done
 }
 

@@ -246,6 +246,19 @@ Compile host_flags(const Options& o, const Paths& paths, std::vector<Diag>& diag
                 continue;
             }
             c.flags.insert(c.flags.end(), f.argv.begin(), f.argv.end());
+        } else if (f.argv.back() == "-D_GLIBCXX_USE_CXX11_ABI=0" ||
+                   (f.argv.size() == 2 && f.argv[0] == "-D" && f.argv[1] == "_GLIBCXX_USE_CXX11_ABI=0")) {
+            // CANN builds host code so. The launch code ptocc writes into a
+            // kernel library fills in ptosim's LaunchSpec (std::string and
+            // std::function members), and ptosim, like every C++ library
+            // ptolab links, is built with the C++11 library ABI: with the old
+            // one the library's first launch crashes inside ptosim. Code
+            // built elsewhere with the old ABI that passes a std::string to
+            // a function of this file fails to link instead (the ABI is in
+            // the function's name).
+            diags.push_back({Diag::Note, "-D_GLIBCXX_USE_CXX11_ABI=0 dropped: ptosim's launch interface and the "
+                                         "C++ libraries ptolab links use the C++11 library ABI; a kernel library "
+                                         "built with the old one would crash at its first launch"});
         } else if (f.argv[0].rfind("-std=", 0) == 0) {
             if (std_at_least_20(f.argv[0])) {
                 c.std_flag = f.argv[0];

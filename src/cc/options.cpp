@@ -189,7 +189,12 @@ const std::vector<FlagSpec>& flag_table() {
             {{{"-D", F::Separate}, {"-U", F::Separate}, {"-include", F::Separate}, {"-D", F::Joined}, {"-U", F::Joined}},
              A::Define, true, "-D macro, -Dmacro, -U macro, -Umacro, -include file",
              "passed to the host compiler in order",
-             "passed to the host compiler in order; `-DMEMORY_BASE`/`-DREGISTER_BASE` are checked by the lints"},
+             "passed to the host compiler in order; `-DMEMORY_BASE`/`-DREGISTER_BASE` are checked by the lints; "
+             "`-D_GLIBCXX_USE_CXX11_ABI=0` (as CANN's examples build, pto-isa's gemm_ar among them) is dropped "
+             "with a note: ptosim's launch interface (`LaunchSpec`, with `std::string` members) and every C++ "
+             "library ptolab links use the C++11 library ABI, and a kernel library built with the old one "
+             "crashed at its first launch; code built elsewhere with the old ABI that passes a `std::string` to "
+             "a function ptocc compiled fails to link instead"},
             {{{"-O", F::Prefix}, {"-g", F::Exact}, {"-g0", F::Exact}, {"-g1", F::Exact}, {"-g2", F::Exact},
               {"-g3", F::Exact}},
              A::Compile, true, "-O*, -g, -g0, -g1, -g2, -g3",

@@ -243,6 +243,43 @@ TEST(Plan, MixBuildCompilesBothVariantsWithTheirMacrosAndPtolabHeadersFirst) {
     EXPECT_NE(std::find(link.begin(), link.end(), "-Wl,-rpath,/repo/build/src/sim"), link.end());
 }
 
+TEST(Plan, OldLibraryAbiIsDroppedWithANoteInBothSpellings) {
+    // CANN's examples build with -D_GLIBCXX_USE_CXX11_ABI=0 (pto-isa's
+    // gemm_ar); ptosim's LaunchSpec holds std::string, so a kernel library
+    // built so would crash at its first launch.
+    for (const std::vector<std::string>& def :
+         {std::vector<std::string>{"-D_GLIBCXX_USE_CXX11_ABI=0"}, std::vector<std::string>{"-D", "_GLIBCXX_USE_CXX11_ABI=0"}}) {
+        TempDir t;
+        std::ofstream(t.p / "k.cpp") << "void k(){}\nvoid go(){ k<<<1, nullptr, nullptr>>>(); }\n";
+        std::vector<std::string> args = {"--cce-aicore-arch=dav-c220-vec", "-DMEMORY_BASE", "-DKEEP=1"};
+        args.insert(args.end(), def.begin(), def.end());
+        args.insert(args.end(), {(t.p / "k.cpp").string(), "-c", "-o", (t.p / "k.o").string()});
+        Parsed p = parse(args);
+        ASSERT_TRUE(p.ok);
+        Paths paths{"/repo/include", "/repo/build/src/sim", "g++"};
+        Plan plan;
+        ASSERT_TRUE(plan_build(p.o, paths, true, plan, p.diags));
+        auto c = find_cmd(plan, "-D__DAV_C220_VEC__");
+        ASSERT_FALSE(c.empty());
+        EXPECT_NE(std::find(c.begin(), c.end(), "-DKEEP=1"), c.end());
+        EXPECT_EQ(std::find(c.begin(), c.end(), "-D_GLIBCXX_USE_CXX11_ABI=0"), c.end());
+        EXPECT_EQ(std::find(c.begin(), c.end(), "_GLIBCXX_USE_CXX11_ABI=0"), c.end());
+        EXPECT_TRUE(p.has(Diag::Note, "-D_GLIBCXX_USE_CXX11_ABI=0 dropped"));
+    }
+    // Other values of the macro pass.
+    TempDir t;
+    std::ofstream(t.p / "k.cpp") << "void k(){}\nvoid go(){ k<<<1, nullptr, nullptr>>>(); }\n";
+    Parsed p = parse({"--cce-aicore-arch=dav-c220-vec", "-DMEMORY_BASE", "-D_GLIBCXX_USE_CXX11_ABI=1",
+                      (t.p / "k.cpp").string(), "-c", "-o", (t.p / "k.o").string()});
+    ASSERT_TRUE(p.ok);
+    Paths paths{"/repo/include", "/repo/build/src/sim", "g++"};
+    Plan plan;
+    ASSERT_TRUE(plan_build(p.o, paths, true, plan, p.diags));
+    auto c = find_cmd(plan, "-D__DAV_C220_VEC__");
+    EXPECT_NE(std::find(c.begin(), c.end(), "-D_GLIBCXX_USE_CXX11_ABI=1"), c.end());
+    EXPECT_FALSE(p.has(Diag::Note, "dropped"));
+}
+
 TEST(Plan, A5VecBuildHasOneVariantWithA5Macros) {
     TempDir t;
     std::ofstream(t.p / "k.cpp") << "void k(){}\nvoid go(){ k<<<1, nullptr, nullptr>>>(); }\n";
