@@ -49,6 +49,7 @@ void launch_vreg_store_classes(uint8_t*, uint8_t*, uint8_t*, uint8_t*, void*);
 void launch_vreg_squeeze(int32_t*, int32_t*, int16_t*, void*);
 void launch_vreg_squeeze_unpaired(int32_t*, void*);
 void launch_vreg_light(float*, uint16_t*, int64_t*, float*, float*, void*);
+void launch_vreg_light_more(float*, int64_t*, float*, void*);
 void launch_vreg_extremes(uint32_t*, float*, void*);
 void launch_vreg_extremes_all(uint32_t*, float*, void*);
 }
@@ -852,6 +853,68 @@ TEST_F(Vreg, LightPathsGiveTheFullPathsBitsAndInstructionCount) {
     for (int i = 0; i < 64; ++i)
         EXPECT_EQ(full.out[1536 + i], i < 36 ? std::bit_cast<uint32_t>(a[63 - i]) : 0u) << i;
     for (int i = 0; i < 21; ++i) EXPECT_EQ(full.out[1664 + i], std::bit_cast<uint32_t>(a[64 + (i < 20 ? i : 63)])) << i;
+}
+
+// The light paths of pto-isa's TTRANS, TCVT and row softmax: scatters and
+// gathers whose indices step by a constant, and the forms beside them that
+// take the other paths, give the full path's bits with the same
+// instruction count.
+TEST_F(Vreg, LightPathsOfTransposeConversionAndReductionGiveTheFullPathsBits) {
+    std::vector<float> a(256);
+    for (int i = 0; i < 256; ++i) a[i] = 0.73f * static_cast<float>((i * 37) % 101) - 29.0f + 1.0f / float(i + 3);
+    const auto run = [&](bool subscribed) {
+        LightRun r;
+        std::mutex mu;
+        int64_t vector_records = 0;
+        const int id = subscribed ? ptosim::subscribe(
+                                        [&](const ptosim::Core&, const ptosim::OpRecord& rec) {
+                                            std::lock_guard lk(mu);
+                                            const std::string op = rec.op;
+                                            vector_records += rec.pipe == ptosim::Pipe::V && op != "set_flag" &&
+                                                              op != "wait_flag";
+                                        },
+                                        false)
+                                  : -1;
+        float* out = device(std::vector<float>(2560, -5.0f));
+        int64_t* ops = device(std::vector<int64_t>(1, -1));
+        launch_vreg_light_more(out, ops, device(a), stream);
+        const std::vector<float> f = back(out, 2560);
+        r.out.resize(2560);
+        std::memcpy(r.out.data(), f.data(), 4 * 2560);
+        r.ops = back(ops, 1)[0];
+        if (subscribed) {
+            ptosim::unsubscribe(id);
+            EXPECT_EQ(vector_records, r.ops) << "every instruction between the two counter reads is one vector record";
+        }
+        return r;
+    };
+    const LightRun light = run(false), full = run(true);
+    EXPECT_GT(light.ops, 30);
+    EXPECT_EQ(light.ops, full.ops);
+    for (int i = 0; i < 2560; ++i) EXPECT_EQ(light.out[i], full.out[i]) << "result " << i;
+    const auto bits = [](float f) { return std::bit_cast<uint32_t>(f); };
+    // And the full path's bits are the moves: 5i + 2 and the bent line.
+    for (int i = 0; i < 64; ++i) {
+        EXPECT_EQ(full.out[5 * i + 2], bits(a[i])) << i;
+        if (i < 60) EXPECT_EQ(full.out[896 + 5 * i + 2], bits(a[i])) << i;
+    }
+    EXPECT_EQ(full.out[896 + 300], bits(a[63]));  // 60..63 all clamped to 300: the last stays
+    EXPECT_EQ(full.out[896 + 302], 0u);           // UB as the launch left it
+    for (int i = 0; i < 64; ++i) EXPECT_EQ(full.out[320 + 3 * i + 1], i < 36 ? bits(a[64 + i]) : 0u) << i;
+    EXPECT_EQ(full.out[512 + 7], bits(a[63]));
+    for (int i = 0; i < 64; ++i) EXPECT_EQ(full.out[576 + 300 - 4 * i], bits(a[64 + i])) << i;
+    for (int i = 0; i < 64; ++i) {
+        EXPECT_EQ(full.out[1408 + i], bits(a[3 * i + 1])) << i;
+        EXPECT_EQ(full.out[1472 + i], i < 36 ? bits(a[3 * i + 1]) : 0u) << i;
+    }
+    uint16_t h[512], scattered[384], gathered[128];
+    std::memcpy(h, a.data(), sizeof h);
+    std::memcpy(scattered, full.out.data() + 1216, sizeof scattered);
+    std::memcpy(gathered, full.out.data() + 1536, sizeof gathered);
+    for (int i = 0; i < 128; ++i) {
+        EXPECT_EQ(scattered[3 * i + 1], h[i]) << i;
+        EXPECT_EQ(gathered[i], h[2 * i + 1]) << i;
+    }
 }
 
 // vcmax/vcmin over an active prefix (a5-vreg.md, "Arithmetic", reduce): the

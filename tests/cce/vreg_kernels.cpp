@@ -913,6 +913,79 @@ __global__ __aicore__ void vreg_light(__gm__ float* out, __gm__ uint16_t* out16,
     out_to(out16, kOut + 4096 * 4, 640);
 }
 
+// The light paths of TTRANS, TCVT and the row softmax (a5-vreg.md, "Speed:
+// the light paths"), from a's 256 floats: scatters and gathers whose indices
+// step by a constant (pto-isa's TTRANS builds them with vci, vmuls and
+// vadds) and the forms next to them that do not (a step that wraps, one
+// index off the line, a step of 0); 16-bit ones. out[0..2560) the 32-bit
+// results, ops[0] the instructions counted between the two counter reads.
+__global__ __aicore__ void vreg_light_more(__gm__ float* out, __gm__ int64_t* ops, __gm__ float* a) {
+    constexpr uint64_t kO = kOut;
+    in(kA, a, 256);
+    mte2_to_v();
+    const int64_t start = get_sys_cnt();
+    __VEC_SCOPE__ {
+        const vector_bool all = pset_b32(PAT_ALL);
+        const vector_bool all16 = pset_b16(PAT_ALL);
+        uint32_t left = 36;
+        const vector_bool p36 = plt_b32(left);
+        vector_f32 x, y;
+        vlds(x, ub<float>(kA), 0, NORM);
+        vlds(y, ub<float>(kA), 64, NORM);
+        vector_u32 idx;
+        // [0, 320): 5i + 2, the whole register.
+        vci(idx, 0u, INC_ORDER);
+        vmuls(idx, idx, 5u, all, MODE_ZEROING);
+        vadds(idx, idx, 2u, all, MODE_ZEROING);
+        vscatter(x, ub<float>(kO), idx, all);
+        // [896, 1216): the same with its last index moved to 300 (not a line).
+        vector_u32 bent;
+        vmins(bent, idx, 300u, all, MODE_ZEROING);
+        vscatter(x, ub<float>(kO + 896 * 4), bent, all);
+        // [320, 512): 3i + 1 under a prefix of 36.
+        vci(idx, 0u, INC_ORDER);
+        vmuls(idx, idx, 3u, all, MODE_ZEROING);
+        vadds(idx, idx, 1u, all, MODE_ZEROING);
+        vscatter(y, ub<float>(kO + 320 * 4), idx, p36);
+        // [1408, 1472): gathered from 3i + 1, the whole register; [1472,
+        // 1536): the same indices under the prefix, the rest zero.
+        vector_f32 g;
+        vgather2(g, ub<float>(kA), idx, all);
+        vsts(g, ub<float>(kO), 1408, NORM_B32, all);
+        vgather2(g, ub<float>(kA), idx, p36);
+        vsts(g, ub<float>(kO), 1472, NORM_B32, all);
+        // [512, 576): every index 7, the last element stays.
+        vector_u32 seven;
+        vci(seven, 0u, INC_ORDER);
+        vmuls(seven, seven, 0u, all, MODE_ZEROING);
+        vadds(seven, seven, 7u, all, MODE_ZEROING);
+        vscatter(x, ub<float>(kO + 512 * 4), seven, all);
+        // [576, 896): 300 - 4i, a step that wraps the index type.
+        vector_u32 down;
+        vci(down, 0u, DEC_ORDER);
+        vmuls(down, down, 4u, all, MODE_ZEROING);
+        vadds(down, down, 48u, all, MODE_ZEROING);
+        vscatter(y, ub<float>(kO + 576 * 4), down, all);
+        // [1216, 1408): 16-bit elements at 3i + 1, 128 of them; [1536,
+        // 1600): 16-bit elements gathered from 2i + 1.
+        vector_u16 h, i16;
+        vlds(h, ub<uint16_t>(kA), 0, NORM);
+        vci(i16, uint16_t(0), INC_ORDER);
+        vmuls(i16, i16, uint16_t(3), all16, MODE_ZEROING);
+        vadds(i16, i16, uint16_t(1), all16, MODE_ZEROING);
+        vscatter(h, ub<uint16_t>(kO + 1216 * 4), i16, all16);
+        vci(i16, uint16_t(0), INC_ORDER);
+        vmuls(i16, i16, uint16_t(2), all16, MODE_ZEROING);
+        vadds(i16, i16, uint16_t(1), all16, MODE_ZEROING);
+        vector_u16 gh;
+        vgather2(gh, ub<uint16_t>(kA), i16, all16);
+        vsts(gh, ub<uint16_t>(kO + 1536 * 4), 0, NORM_B16, all16);
+    }
+    ops[0] = get_sys_cnt() - start;
+    v_to_mte3();
+    out_to(out, kO, 2560);
+}
+
 // vcmax and vcmin of four registers (a: 256 floats) over their first 60
 // elements: out[4 * r + 0/1] the maximum's bits and index, out[4 * r + 2/3]
 // the minimum's.
@@ -1026,6 +1099,9 @@ extern "C" void launch_vreg_squeeze(int32_t* out, int32_t* a, int16_t* h, void* 
 extern "C" void launch_vreg_squeeze_unpaired(int32_t* out, void* s) { vreg_squeeze_unpaired<<<1, nullptr, s>>>(out); }
 extern "C" void launch_vreg_light(float* out, uint16_t* out16, int64_t* ops, float* a, float* b, void* s) {
     vreg_light<<<1, nullptr, s>>>(out, out16, ops, a, b);
+}
+extern "C" void launch_vreg_light_more(float* out, int64_t* ops, float* a, void* s) {
+    vreg_light_more<<<1, nullptr, s>>>(out, ops, a);
 }
 extern "C" void launch_vreg_extremes(uint32_t* out, float* a, void* s) { vreg_extremes<<<1, nullptr, s>>>(out, a); }
 extern "C" void launch_vreg_extremes_all(uint32_t* out, float* a, void* s) {
