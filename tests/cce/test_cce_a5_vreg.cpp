@@ -862,6 +862,13 @@ TEST_F(Vreg, LightPathsGiveTheFullPathsBitsAndInstructionCount) {
 TEST_F(Vreg, LightPathsOfTransposeConversionAndReductionGiveTheFullPathsBits) {
     std::vector<float> a(256);
     for (int i = 0; i < 256; ++i) a[i] = 0.73f * static_cast<float>((i * 37) % 101) - 29.0f + 1.0f / float(i + 3);
+    const float inf = std::numeric_limits<float>::infinity();
+    a[128 + 5] = std::bit_cast<float>(0x7fc01234u);  // z0: two NaNs of other payloads, infinities, a subnormal
+    a[128 + 22] = std::bit_cast<float>(0xffc00777u);
+    a[128 + 12] = inf, a[128 + 13] = -inf;
+    a[128 + 3] = 1.0e-40f;
+    for (int i = 192; i < 256; ++i) a[i] = -1.0f - static_cast<float>(i % 7);  // z1: negatives and zeros
+    a[192 + 8] = -0.0f, a[192 + 18] = 0.0f, a[192 + 28] = -0.0f;
     const auto run = [&](bool subscribed) {
         LightRun r;
         std::mutex mu;
@@ -907,6 +914,18 @@ TEST_F(Vreg, LightPathsOfTransposeConversionAndReductionGiveTheFullPathsBits) {
         EXPECT_EQ(full.out[1408 + i], bits(a[3 * i + 1])) << i;
         EXPECT_EQ(full.out[1472 + i], i < 36 ? bits(a[3 * i + 1]) : 0u) << i;
     }
+    // The reductions: the sum in element order; the maximum of z1 +0 at the
+    // first zero's index; z0's first NaN and its index.
+    float sum = a[0];
+    for (int i = 1; i < 64; ++i) sum += a[i];
+    EXPECT_EQ(full.out[1600], bits(sum));
+    EXPECT_EQ(full.out[1601], 0u);
+    EXPECT_EQ(full.out[2240], bits(sum));
+    EXPECT_EQ(full.out[1984], bits(0.0f));
+    EXPECT_EQ(full.out[1985], 8u);
+    EXPECT_EQ(full.out[1920], 0x7fc01234u);
+    EXPECT_EQ(full.out[1921], 5u);
+    for (int i = 2; i < 64; ++i) EXPECT_EQ(full.out[1920 + i], 0u) << i;
     uint16_t h[512], scattered[384], gathered[128];
     std::memcpy(h, a.data(), sizeof h);
     std::memcpy(scattered, full.out.data() + 1216, sizeof scattered);

@@ -980,6 +980,34 @@ __global__ __aicore__ void vreg_light_more(__gm__ float* out, __gm__ int64_t* op
         vector_u16 gh;
         vgather2(gh, ub<uint16_t>(kA), i16, all16);
         vsts(gh, ub<uint16_t>(kO + 1536 * 4), 0, NORM_B16, all16);
+        // Reductions, 64 floats a result from 1600 on: the sum, maximum and
+        // minimum of whole registers and of a prefix of 36; z0 holds NaNs
+        // and infinities, z1 zeros of both signs among negatives.
+        vector_f32 z0, z1, r;
+        vlds(z0, ub<float>(kA), 128, NORM);
+        vlds(z1, ub<float>(kA), 192, NORM);
+        int at = 1600;
+        const auto put = [&](vector_f32& v) {
+            vsts(v, ub<float>(kO), at, NORM_B32, all);
+            at += 64;
+        };
+        vcadd(r, x, all, MODE_ZEROING); put(r);    // 1600
+        vcadd(r, z0, all, MODE_ZEROING); put(r);   // 1664
+        vcadd(r, y, p36, MODE_ZEROING); put(r);    // 1728
+        vcmax(r, x, all, MODE_ZEROING); put(r);    // 1792
+        vcmin(r, x, all, MODE_ZEROING); put(r);    // 1856
+        vcmax(r, z0, all, MODE_ZEROING); put(r);   // 1920
+        vcmax(r, z1, all, MODE_ZEROING); put(r);   // 1984
+        vcmin(r, z1, p36, MODE_ZEROING); put(r);   // 2048
+        vcmax(r, y, p36, MODE_ZEROING); put(r);    // 2112
+        vcmin(r, z0, p36, MODE_ZEROING); put(r);   // 2176
+        r = x;
+        vcadd(r, r, all, MODE_ZEROING); put(r);    // 2240: in place
+        // vexp of whole registers (NaNs and infinities in z0) and of a prefix.
+        vexp(r, x, all, MODE_ZEROING); put(r);     // 2304
+        r = z0;
+        vexp(r, r, all, MODE_ZEROING); put(r);     // 2368: in place
+        vexp(r, y, p36, MODE_ZEROING); put(r);     // 2432
     }
     ops[0] = get_sys_cnt() - start;
     v_to_mte3();

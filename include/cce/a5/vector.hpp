@@ -96,6 +96,84 @@ inline constexpr ptosim::cce::Bin light_scalar_bin = S == ptosim::cce::Sca::Add 
                                                      : S == ptosim::cce::Sca::Mul ? ptosim::cce::Bin::Mul
                                                      : S == ptosim::cce::Sca::Max ? ptosim::cce::Bin::Max
                                                                                   : ptosim::cce::Bin::Min;
+// The light paths of the float reductions (vcadd, vcmax, vcmin) under a
+// prefix predicate of at least one element, computing what vreduce
+// computes (a5-vreg.md, "Arithmetic"): the sum in element order, rounded
+// after every addition; the extreme as the first NaN and its index, else
+// the extreme value at its first index, a maximum of zero +0 when any of
+// the zeros is +0; the result in element 0 (and the index in element 1),
+// the rest of the register zero.
+template <ptosim::cce::Red R>
+[[gnu::always_inline]] inline bool light_reduce(const where_t& w, const char* op, ptosim::cce::a5::VReg& dst,
+                                                const ptosim::cce::a5::VReg& x, const vector_bool& m) {
+    namespace a5 = ptosim::cce::a5;
+    using ptosim::cce::Red;
+    constexpr int all = a5::kVL / 4;
+    const int k = a5::active_prefix(m, 4);
+    if (k <= 0) return false;
+    ptosim::Core* c = a5::light_core();
+    if (!c) return false;
+    a5::light_pass(*c, op, light_here(w));
+    float v[all];
+    __builtin_memcpy(v, x.b, sizeof(v));
+    float acc;
+    uint32_t idx = 0;
+    if constexpr (R == Red::Add) {
+        acc = v[0];
+        for (int i = 1; i < k; ++i) acc += v[i];
+    } else {
+        typedef float f4 __attribute__((vector_size(16)));
+        typedef int32_t i4 __attribute__((vector_size(16)));
+        int nan_at = -1;
+        bool any_nan = false;
+        float ext;
+        if (k == all) {
+            // Four lanes at a time: whether there is a NaN and, without one,
+            // the extreme value (exact in any order; only the value is used).
+            f4 q[all / 4];
+            __builtin_memcpy(q, x.b, sizeof(q));
+            i4 nan = {};
+            for (const f4& e : q) nan |= e != e;
+            any_nan = (nan[0] | nan[1] | nan[2] | nan[3]) != 0;
+            if (!any_nan) {
+                f4 l[4] = {q[0], q[1], q[2], q[3]};
+                for (int j = 4; j < all / 4; ++j) {
+                    const i4 take = R == Red::Max ? q[j] > l[j & 3] : q[j] < l[j & 3];
+                    l[j & 3] = reinterpret_cast<f4>((reinterpret_cast<i4>(q[j]) & take) |
+                                                    (reinterpret_cast<i4>(l[j & 3]) & ~take));
+                }
+                ext = l[0][0];
+                for (int j = 0; j < 4; ++j)
+                    for (int e = 0; e < 4; ++e)
+                        ext = R == Red::Max ? (l[j][e] > ext ? l[j][e] : ext) : (l[j][e] < ext ? l[j][e] : ext);
+            }
+        } else {
+            for (int i = 0; i < k; ++i) any_nan |= v[i] != v[i];
+            if (!any_nan) {
+                ext = v[0];
+                for (int i = 1; i < k; ++i) ext = R == Red::Max ? (v[i] > ext ? v[i] : ext) : (v[i] < ext ? v[i] : ext);
+            }
+        }
+        if (any_nan) {
+            for (int i = 0; i < k && nan_at < 0; ++i)
+                if (v[i] != v[i]) nan_at = i;
+            acc = v[nan_at];
+            idx = uint32_t(nan_at);
+        } else {
+            int first = 0;
+            while (v[first] != ext) ++first;
+            acc = v[first];
+            idx = uint32_t(first);
+            if (R == Red::Max && ext == 0.0f)
+                for (int i = first; i < k; ++i)
+                    if (v[i] == 0.0f && !__builtin_signbit(v[i])) acc = 0.0f;
+        }
+    }
+    __builtin_memset(dst.b, 0, a5::kVL);
+    __builtin_memcpy(dst.b, &acc, 4);
+    if constexpr (R != Red::Add) __builtin_memcpy(dst.b + 4, &idx, 4);
+    return true;
+}
 }  // namespace ptosim_cce
 
 #define PTOSIM_CCE_VBIN(name, op)                                                                                 \
@@ -301,6 +379,9 @@ inline void vsel(D&& dst, A&& a, B&& b, const vector_bool& sel,
         requires ptosim_cce::vreg_like<D>                                                                         \
     [[gnu::always_inline]] inline void name(D&& dst, A&& a, const vector_bool& m, Mode = MODE_ZEROING,                                   \
                      ptosim_cce::where_t w = ptosim_cce::where_t::current()) {                                    \
+        if constexpr (std::is_same_v<ptosim_cce::elem_of<A>, float> && std::is_same_v<ptosim_cce::elem_of<D>, float>) \
+            if (ptosim_cce::light_reduce<ptosim::cce::Red::op>(w, #name, ptosim_cce::vr(dst), ptosim_cce::vr(a), m)) \
+                return;                                                                                           \
         ptosim::cce::a5::vreduce(ptosim_cce::here(w), #name, ptosim::cce::Red::op,                                \
                                  ptosim_cce::dt<ptosim_cce::elem_of<A>>(), ptosim_cce::vr(dst), ptosim_cce::vr(a), \
                                  m);                                                                             \
