@@ -5,6 +5,7 @@
 // destination register's; each call is one operation over the register.
 #pragma once
 #include <cce/a5/registers.hpp>
+#include <ptosim/vmath.hpp>
 
 namespace ptosim_cce {
 template <class T, class S>
@@ -174,6 +175,19 @@ template <ptosim::cce::Red R>
     if constexpr (R != Red::Add) __builtin_memcpy(dst.b + 4, &idx, 4);
     return true;
 }
+// The light path of vexp on a whole float register: vmath_f32 over the 64
+// elements, as vunary computes it.
+[[gnu::always_inline]] inline bool light_exp(const where_t& w, ptosim::cce::a5::VReg& dst,
+                                             const ptosim::cce::a5::VReg& x, const vector_bool& m) {
+    namespace a5 = ptosim::cce::a5;
+    if (a5::active_prefix(m, 4) != a5::kVL / 4) return false;
+    ptosim::Core* c = a5::light_core();
+    if (!c) return false;
+    a5::light_pass(*c, "vexp", light_here(w));
+    ptosim::vmath_f32(ptosim::VMath::Exp, reinterpret_cast<const float*>(x.b), reinterpret_cast<float*>(dst.b),
+                      size_t(a5::kVL / 4));
+    return true;
+}
 }  // namespace ptosim_cce
 
 #define PTOSIM_CCE_VBIN(name, op)                                                                                 \
@@ -215,7 +229,16 @@ PTOSIM_CCE_VBIN(vmod, Mod)
                                 ptosim_cce::dt<ptosim_cce::elem_of<D>>(), ptosim_cce::vr(dst), ptosim_cce::vr(a), \
                                 m, mode == MODE_MERGING);                                                        \
     }
-PTOSIM_CCE_VUN(vexp, Exp)
+// vexp: a whole float register takes the light path.
+template <class D, class A>
+    requires ptosim_cce::vreg_like<D>
+[[gnu::always_inline]] inline void vexp(D&& dst, A&& a, const vector_bool& m, Mode mode = MODE_ZEROING,
+                                        ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    if constexpr (std::is_same_v<ptosim_cce::elem_of<D>, float> && std::is_same_v<ptosim_cce::elem_of<A>, float>)
+        if (ptosim_cce::light_exp(w, ptosim_cce::vr(dst), ptosim_cce::vr(a), m)) return;
+    ptosim::cce::a5::vunary(ptosim_cce::here(w), "vexp", ptosim::cce::Una::Exp, ptosim_cce::dt<ptosim_cce::elem_of<D>>(),
+                            ptosim_cce::vr(dst), ptosim_cce::vr(a), m, mode == MODE_MERGING);
+}
 PTOSIM_CCE_VUN(vln, Ln)
 PTOSIM_CCE_VUN(vabs, Abs)
 PTOSIM_CCE_VUN(vsqrt, Sqrt)
