@@ -867,6 +867,10 @@ TEST_F(Vreg, LightPathsOfTransposeConversionAndReductionGiveTheFullPathsBits) {
     a[128 + 22] = std::bit_cast<float>(0xffc00777u);
     a[128 + 12] = inf, a[128 + 13] = -inf;
     a[128 + 3] = 1.0e-40f;
+    a[128 + 7] = 3.0e-6f;                              // a half subnormal
+    a[128 + 8] = 70000.0f;                             // past half's range
+    a[128 + 9] = std::bit_cast<float>(0x7f800001u);    // a signalling NaN
+    a[128 + 10] = -0.0f;
     for (int i = 192; i < 256; ++i) a[i] = -1.0f - static_cast<float>(i % 7);  // z1: negatives and zeros
     a[192 + 8] = -0.0f, a[192 + 18] = 0.0f, a[192 + 28] = -0.0f;
     const auto run = [&](bool subscribed) {
@@ -882,12 +886,12 @@ TEST_F(Vreg, LightPathsOfTransposeConversionAndReductionGiveTheFullPathsBits) {
                                         },
                                         false)
                                   : -1;
-        float* out = device(std::vector<float>(2560, -5.0f));
+        float* out = device(std::vector<float>(2816, -5.0f));
         int64_t* ops = device(std::vector<int64_t>(1, -1));
         launch_vreg_light_more(out, ops, device(a), stream);
-        const std::vector<float> f = back(out, 2560);
-        r.out.resize(2560);
-        std::memcpy(r.out.data(), f.data(), 4 * 2560);
+        const std::vector<float> f = back(out, 2816);
+        r.out.resize(2816);
+        std::memcpy(r.out.data(), f.data(), 4 * 2816);
         r.ops = back(ops, 1)[0];
         if (subscribed) {
             ptosim::unsubscribe(id);
@@ -898,7 +902,7 @@ TEST_F(Vreg, LightPathsOfTransposeConversionAndReductionGiveTheFullPathsBits) {
     const LightRun light = run(false), full = run(true);
     EXPECT_GT(light.ops, 30);
     EXPECT_EQ(light.ops, full.ops);
-    for (int i = 0; i < 2560; ++i) EXPECT_EQ(light.out[i], full.out[i]) << "result " << i;
+    for (int i = 0; i < 2816; ++i) EXPECT_EQ(light.out[i], full.out[i]) << "result " << i;
     const auto bits = [](float f) { return std::bit_cast<uint32_t>(f); };
     // And the full path's bits are the moves: 5i + 2 and the bent line.
     for (int i = 0; i < 64; ++i) {
@@ -926,6 +930,15 @@ TEST_F(Vreg, LightPathsOfTransposeConversionAndReductionGiveTheFullPathsBits) {
     EXPECT_EQ(full.out[1920], 0x7fc01234u);
     EXPECT_EQ(full.out[1921], 5u);
     for (int i = 2; i < 64; ++i) EXPECT_EQ(full.out[1920 + i], 0u) << i;
+    // The conversions: the halves in the even or odd half of each slot.
+    for (int i = 0; i < 64; ++i) {
+        const uint16_t hx = ptosim::float_to_half_bits(a[i]), hz = ptosim::float_to_half_bits(a[128 + i]);
+        EXPECT_EQ(full.out[2496 + i], uint32_t(hx)) << i;
+        EXPECT_EQ(full.out[2560 + i], uint32_t(hz) << 16) << i;
+        EXPECT_EQ(full.out[2624 + i], bits(ptosim::half_bits_to_float(hx))) << i;
+        EXPECT_EQ(full.out[2688 + i], bits(ptosim::half_bits_to_float(hz))) << i;
+        EXPECT_EQ(full.out[2752 + i], bits(ptosim::half_bits_to_float(ptosim::float_to_half_bits(a[192 + i])))) << i;
+    }
     uint16_t h[512], scattered[384], gathered[128];
     std::memcpy(h, a.data(), sizeof h);
     std::memcpy(scattered, full.out.data() + 1216, sizeof scattered);

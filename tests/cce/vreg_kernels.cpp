@@ -917,7 +917,8 @@ __global__ __aicore__ void vreg_light(__gm__ float* out, __gm__ uint16_t* out16,
 // the light paths"), from a's 256 floats: scatters and gathers whose indices
 // step by a constant (pto-isa's TTRANS builds them with vci, vmuls and
 // vadds) and the forms next to them that do not (a step that wraps, one
-// index off the line, a step of 0); 16-bit ones. out[0..2560) the 32-bit
+// index off the line, a step of 0); 16-bit ones; the float reductions,
+// vexp and float <-> half conversions. out[0..2816) the 32-bit
 // results, ops[0] the instructions counted between the two counter reads.
 __global__ __aicore__ void vreg_light_more(__gm__ float* out, __gm__ int64_t* ops, __gm__ float* a) {
     constexpr uint64_t kO = kOut;
@@ -1008,10 +1009,27 @@ __global__ __aicore__ void vreg_light_more(__gm__ float* out, __gm__ int64_t* op
         r = z0;
         vexp(r, r, all, MODE_ZEROING); put(r);     // 2368: in place
         vexp(r, y, p36, MODE_ZEROING); put(r);     // 2432
+        // float -> half into the even and the odd halves (z0's NaNs,
+        // infinities, subnormals and overflows included) and back; the
+        // halves of z0 hold infinities and NaNs, which the widening leaves
+        // to the row conversion; a conversion in place.
+        vector_f16 hx, hz;
+        vcvt(hx, x, all, ROUND_R, RS_DISABLE, PART_EVEN);
+        vsts((vector_f32&)hx, ub<float>(kO), at, NORM_B32, all);     // 2496
+        vcvt(hz, z0, all, RS_DISABLE, PART_ODD);
+        vsts((vector_f32&)hz, ub<float>(kO), at + 64, NORM_B32, all);  // 2560
+        vcvt(r, hx, all16, PART_EVEN);
+        vsts(r, ub<float>(kO), at + 128, NORM_B32, all);               // 2624
+        vcvt(r, hz, all16, PART_ODD);
+        vsts(r, ub<float>(kO), at + 192, NORM_B32, all);               // 2688
+        vector_f32 q = z1;
+        vcvt((vector_f16&)q, q, all, RS_DISABLE, PART_ODD);
+        vcvt(q, (vector_f16&)q, all16, PART_ODD);
+        vsts(q, ub<float>(kO), at + 256, NORM_B32, all);               // 2752
     }
     ops[0] = get_sys_cnt() - start;
     v_to_mte3();
-    out_to(out, kO, 2560);
+    out_to(out, kO, 2816);
 }
 
 // vcmax and vcmin of four registers (a: 256 floats) over their first 60

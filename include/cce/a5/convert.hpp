@@ -8,6 +8,10 @@
 #include <cce/a5/enums.hpp>
 #include <cce/a5/registers.hpp>
 #include <ptosim/numerics.hpp>
+#if defined(__x86_64__)
+#include <cpuid.h>
+#include <immintrin.h>
+#endif
 
 namespace ptosim_cce {
 // The conversion's element type of T.
@@ -54,10 +58,65 @@ inline void cvt_opt(cvt_opts& o, Mode m) { o.merging = m == MODE_MERGING; }
 template <class O>
 concept cvt_option = requires(cvt_opts& o, O v) { cvt_opt(o, v); };
 
+#if defined(__x86_64__)
+// A whole register's float <-> half conversion in AVX2 and F16C registers,
+// where the host has both: vcvtps2ph rounding to nearest even is the row
+// conversion's own instruction (bit-identical to its element loop for
+// every float); vcvtph2ps quiets a signalling NaN where the row conversion
+// does not, so a register holding a half infinity or NaN is left to the
+// row conversion.
+// (CPUID leaf 1: ECX bit 29 F16C, 28 AVX, 27 OSXSAVE, with XCR0 saying the
+// OS keeps the YMM state; leaf 7: EBX bit 5 AVX2.)
+inline const bool light_cvt_host = [] {
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d)) return false;
+    if ((c & (1u << 29)) == 0 || (c & (1u << 28)) == 0 || (c & (1u << 27)) == 0) return false;
+    unsigned xcr0_lo, xcr0_hi;
+    __asm__("xgetbv" : "=a"(xcr0_lo), "=d"(xcr0_hi) : "c"(0));
+    if ((xcr0_lo & 6u) != 6u) return false;
+    if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return false;
+    return (b & (1u << 5)) != 0;
+}();
+// The 64 floats of `from` to halves in the low (part 0) or high (part 1)
+// half of each 32-bit slot of `to`, the other half zero. Each eight are
+// read before they are written, so `to` may be `from`.
+__attribute__((target("avx2,f16c"))) inline void light_narrow_words(const uint8_t* from, uint8_t* to, int part) {
+    const __m128i shift = _mm_cvtsi32_si128(16 * part);
+    for (int t = 0; t < 64; t += 8) {
+        const __m128i h = _mm256_cvtps_ph(_mm256_loadu_ps(reinterpret_cast<const float*>(from + 4 * t)),
+                                          _MM_FROUND_TO_NEAREST_INT);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(to + 4 * t), _mm256_sll_epi32(_mm256_cvtepu16_epi32(h), shift));
+    }
+    _mm256_zeroupper();
+}
+// The halves in the low (part 0) or high (part 1) half of the 64 slots of
+// `from` to floats in `to`, all read before any is written; false, with
+// nothing written, when one is an infinity or NaN.
+__attribute__((target("avx2,f16c"))) inline bool light_widen_words(const uint8_t* from, uint8_t* to, int part) {
+    const __m128i shift = _mm_cvtsi32_si128(16 * part);
+    const __m256i low = _mm256_set1_epi32(0xffff);
+    const __m128i exp_mask = _mm_set1_epi16(0x7c00);
+    __m128i h[8], special = _mm_setzero_si128();
+    for (int t = 0; t < 8; ++t) {
+        const __m256i w =
+            _mm256_and_si256(_mm256_srl_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(from + 32 * t)), shift), low);
+        h[t] = _mm_packus_epi32(_mm256_castsi256_si128(w), _mm256_extracti128_si256(w, 1));
+        special = _mm_or_si128(special, _mm_cmpeq_epi16(_mm_and_si128(h[t], exp_mask), exp_mask));
+    }
+    if (_mm_movemask_epi8(special) != 0) {
+        _mm256_zeroupper();
+        return false;
+    }
+    for (int t = 0; t < 8; ++t) _mm256_storeu_ps(reinterpret_cast<float*>(to + 32 * t), _mm256_cvtph_ps(h[t]));
+    _mm256_zeroupper();
+    return true;
+}
+#endif
+
 // The light path of vcvt between float and half (ptosim/cce_a5.hpp), as the
 // full path's own fast path computes it: every source element active, no
 // saturation, float -> half rounding to nearest even; through the same row
-// conversions (F16C where the host has it), the halves in the low
+// conversions (F16C where the host has it, above), the halves in the low
 // (PART_EVEN) or high (PART_ODD) half of each 32-bit slot, the other half
 // zero.
 template <class D, class S>
@@ -78,12 +137,22 @@ template <class D, class S>
         if (!c) return false;
         a5::light_pass(*c, "vcvt", light_here(w));
         const int shift = 16 * o.part;
+        uint8_t* to = vr(dst).b;
+        const uint8_t* from = vr(src).b;
+#if defined(__x86_64__)
+        if (light_cvt_host) {
+            if constexpr (narrow) {
+                light_narrow_words(from, to, o.part);
+                return true;
+            } else {
+                if (light_widen_words(from, to, o.part)) return true;
+            }
+        }
+#endif
         // The row conversion reads the source register and writes the
         // destination's in place, through a buffer of the 64 halves (so a
         // destination that is the source is read before it is written).
         uint16_t halves[a5::kVL / 4];
-        uint8_t* to = vr(dst).b;
-        const uint8_t* from = vr(src).b;
         if constexpr (narrow) {
             ptosim::float_to_half_row(reinterpret_cast<const float*>(from), reinterpret_cast<uint8_t*>(halves),
                                       a5::kVL / 4);
@@ -105,7 +174,7 @@ template <class D, class S>
 }
 
 template <class D, class S>
-inline void vcvt_do(D& dst, S& src, const vector_bool& m, const cvt_opts& o, where_t w) {
+[[gnu::always_inline]] inline void vcvt_do(D& dst, S& src, const vector_bool& m, const cvt_opts& o, where_t w) {
     if (light_vcvt(dst, src, m, o, w)) return;
     const ptosim::cce::a5::Cvt c{ct<elem_of<S>>(), ct<elem_of<D>>(), o.round, o.sat, o.part, o.merging};
     ptosim::cce::a5::vconvert(here(w), c, vr(dst), vr(src), m);
