@@ -871,6 +871,7 @@ TEST_F(Vreg, LightPathsOfTransposeConversionAndReductionGiveTheFullPathsBits) {
     a[128 + 8] = 70000.0f;                             // past half's range
     a[128 + 9] = std::bit_cast<float>(0x7f800001u);    // a signalling NaN
     a[128 + 10] = -0.0f;
+    a[128 + 63] = std::bit_cast<float>(0x7f812345u);  // vdup's POS_HIGHEST: a signalling NaN's bits
     for (int i = 192; i < 256; ++i) a[i] = -1.0f - static_cast<float>(i % 7);  // z1: negatives and zeros
     a[192 + 8] = -0.0f, a[192 + 18] = 0.0f, a[192 + 28] = -0.0f;
     const auto run = [&](bool subscribed) {
@@ -886,12 +887,12 @@ TEST_F(Vreg, LightPathsOfTransposeConversionAndReductionGiveTheFullPathsBits) {
                                         },
                                         false)
                                   : -1;
-        float* out = device(std::vector<float>(2816, -5.0f));
+        float* out = device(std::vector<float>(3136, -5.0f));
         int64_t* ops = device(std::vector<int64_t>(1, -1));
         launch_vreg_light_more(out, ops, device(a), stream);
-        const std::vector<float> f = back(out, 2816);
-        r.out.resize(2816);
-        std::memcpy(r.out.data(), f.data(), 4 * 2816);
+        const std::vector<float> f = back(out, 3136);
+        r.out.resize(3136);
+        std::memcpy(r.out.data(), f.data(), 4 * 3136);
         r.ops = back(ops, 1)[0];
         if (subscribed) {
             ptosim::unsubscribe(id);
@@ -902,7 +903,7 @@ TEST_F(Vreg, LightPathsOfTransposeConversionAndReductionGiveTheFullPathsBits) {
     const LightRun light = run(false), full = run(true);
     EXPECT_GT(light.ops, 30);
     EXPECT_EQ(light.ops, full.ops);
-    for (int i = 0; i < 2816; ++i) EXPECT_EQ(light.out[i], full.out[i]) << "result " << i;
+    for (int i = 0; i < 3136; ++i) EXPECT_EQ(light.out[i], full.out[i]) << "result " << i;
     const auto bits = [](float f) { return std::bit_cast<uint32_t>(f); };
     // And the full path's bits are the moves: 5i + 2 and the bent line.
     for (int i = 0; i < 64; ++i) {
@@ -938,6 +939,14 @@ TEST_F(Vreg, LightPathsOfTransposeConversionAndReductionGiveTheFullPathsBits) {
         EXPECT_EQ(full.out[2624 + i], bits(ptosim::half_bits_to_float(hx))) << i;
         EXPECT_EQ(full.out[2688 + i], bits(ptosim::half_bits_to_float(hz))) << i;
         EXPECT_EQ(full.out[2752 + i], bits(ptosim::half_bits_to_float(ptosim::float_to_half_bits(a[192 + i])))) << i;
+    }
+    // The broadcasts.
+    for (int i = 0; i < 64; ++i) {
+        EXPECT_EQ(full.out[2816 + i], 0xff800000u) << i;
+        EXPECT_EQ(full.out[2880 + i], i < 36 ? bits(2.5f) : 0u) << i;
+        EXPECT_EQ(full.out[2944 + i], i < 36 ? bits(-0.0f) : bits(a[i])) << i;
+        EXPECT_EQ(full.out[3008 + i], 0x7f812345u) << i;
+        EXPECT_EQ(full.out[3072 + i], 0xabcdabcdu) << i;
     }
     uint16_t h[512], scattered[384], gathered[128];
     std::memcpy(h, a.data(), sizeof h);

@@ -918,7 +918,7 @@ __global__ __aicore__ void vreg_light(__gm__ float* out, __gm__ uint16_t* out16,
 // step by a constant (pto-isa's TTRANS builds them with vci, vmuls and
 // vadds) and the forms next to them that do not (a step that wraps, one
 // index off the line, a step of 0); 16-bit ones; the float reductions,
-// vexp and float <-> half conversions. out[0..2816) the 32-bit
+// vexp, float <-> half conversions, vbr and vdup. out[0..3136) the 32-bit
 // results, ops[0] the instructions counted between the two counter reads.
 __global__ __aicore__ void vreg_light_more(__gm__ float* out, __gm__ int64_t* ops, __gm__ float* a) {
     constexpr uint64_t kO = kOut;
@@ -1026,10 +1026,28 @@ __global__ __aicore__ void vreg_light_more(__gm__ float* out, __gm__ int64_t* op
         vcvt((vector_f16&)q, q, all, RS_DISABLE, PART_ODD);
         vcvt(q, (vector_f16&)q, all16, PART_ODD);
         vsts(q, ub<float>(kO), at + 256, NORM_B32, all);               // 2752
+        // Broadcasts: vbr of -inf's bits into 32-bit elements; a float
+        // scalar under the prefix, zeroing and merging; element 63 of z0
+        // (a NaN's payload kept) everywhere; a 16-bit scalar.
+        at += 320;
+        vector_u32 b32;
+        vbr(b32, 0xff800000u);
+        vsts(b32, ub<uint32_t>(kO), at, NORM_B32, all);                // 2816
+        vdup(r, 2.5f, p36, MODE_ZEROING);
+        vsts(r, ub<float>(kO), at + 64, NORM_B32, all);                // 2880
+        r = x;
+        vdup(r, -0.0f, p36, MODE_MERGING);
+        vsts(r, ub<float>(kO), at + 128, NORM_B32, all);               // 2944
+        r = z1;
+        vdup(r, z0, all, POS_HIGHEST, MODE_ZEROING);
+        vsts(r, ub<float>(kO), at + 192, NORM_B32, all);               // 3008
+        vector_u16 b16;
+        vdup(b16, uint16_t(0xabcd), all16, MODE_ZEROING);
+        vsts(b16, ub<uint16_t>(kO + 3072 * 4), 0, NORM_B16, all16);    // 3072
     }
     ops[0] = get_sys_cnt() - start;
     v_to_mte3();
-    out_to(out, kO, 2816);
+    out_to(out, kO, 3136);
 }
 
 // vcmax and vcmin of four registers (a: 256 floats) over their first 60

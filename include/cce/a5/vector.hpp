@@ -175,6 +175,35 @@ template <ptosim::cce::Red R>
     if constexpr (R != Red::Add) __builtin_memcpy(dst.b + 4, &idx, 4);
     return true;
 }
+// The light path of vdup and vbr (a scalar's bits in every active
+// element) for 16- and 32-bit elements under a prefix predicate, as
+// vscalar's Dup computes it: the inactive elements zero, or kept when
+// merging.
+template <class T>
+[[gnu::always_inline]] inline bool light_dup(const where_t& w, const char* op, ptosim::cce::a5::VReg& dst,
+                                             uint64_t bits, const vector_bool& m, bool merging) {
+    namespace a5 = ptosim::cce::a5;
+    constexpr int e = sizeof(T);
+    if constexpr (e != 2 && e != 4) {
+        return false;
+    } else {
+        using U = std::conditional_t<e == 2, uint16_t, uint32_t>;
+        const int k = a5::active_prefix(m, e);
+        if (k < 0) return false;
+        ptosim::Core* c = a5::light_core();
+        if (!c) return false;
+        a5::light_pass(*c, op, light_here(w));
+        const U v = static_cast<U>(bits);
+        constexpr int all = a5::kVL / e;
+        if (k == all) {
+            for (int i = 0; i < all; ++i) __builtin_memcpy(dst.b + e * i, &v, e);
+            return true;
+        }
+        for (int i = 0; i < k; ++i) __builtin_memcpy(dst.b + e * i, &v, e);
+        if (!merging) __builtin_memset(dst.b + e * k, 0, size_t(a5::kVL - e * k));
+        return true;
+    }
+}
 // The light path of vexp on a whole float register: vmath_f32 over the 64
 // elements, as vunary computes it.
 [[gnu::always_inline]] inline bool light_exp(const where_t& w, ptosim::cce::a5::VReg& dst,
@@ -303,10 +332,11 @@ PTOSIM_CCE_VSHIFT(vshrs, Shr)
 // vdup(dst, scalar, mask, mode): the scalar in every active element.
 template <class D, class S>
     requires(ptosim_cce::vreg_like<D> && !ptosim_cce::vreg_like<S>)
-inline void vdup(D&& dst, S scalar, const vector_bool& m, Mode mode = MODE_ZEROING,
+[[gnu::always_inline]] inline void vdup(D&& dst, S scalar, const vector_bool& m, Mode mode = MODE_ZEROING,
                  ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
     using T = ptosim_cce::elem_of<D>;
     auto& d = ptosim_cce::vr(dst);
+    if (ptosim_cce::light_dup<T>(w, "vdup", d, ptosim_cce::elem_bits<T>(scalar), m, mode == MODE_MERGING)) return;
     ptosim::cce::a5::vscalar(ptosim_cce::here(w), "vdup", ptosim::cce::Sca::Dup, ptosim_cce::dt<T>(), d, d,
                              ptosim_cce::elem_bits<T>(scalar), m, mode == MODE_MERGING);
 }
@@ -314,7 +344,7 @@ inline void vdup(D&& dst, S scalar, const vector_bool& m, Mode mode = MODE_ZEROI
 // every active element.
 template <class D, class A>
     requires(ptosim_cce::vreg_like<D> && ptosim_cce::vreg_like<A>)
-inline void vdup(D&& dst, A&& src, const vector_bool& m, DupPos pos, Mode mode = MODE_ZEROING,
+[[gnu::always_inline]] inline void vdup(D&& dst, A&& src, const vector_bool& m, DupPos pos, Mode mode = MODE_ZEROING,
                  ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
     using T = ptosim_cce::elem_of<D>;
     const auto& s = ptosim_cce::vr(src);
@@ -322,17 +352,19 @@ inline void vdup(D&& dst, A&& src, const vector_bool& m, DupPos pos, Mode mode =
     uint64_t bits = 0;
     __builtin_memcpy(&bits, s.b + (pos == POS_LOWEST ? 0 : (n - 1) * int(sizeof(T))), sizeof(T));
     auto& d = ptosim_cce::vr(dst);
+    if (ptosim_cce::light_dup<T>(w, "vdup", d, bits, m, mode == MODE_MERGING)) return;
     ptosim::cce::a5::vscalar(ptosim_cce::here(w), "vdup", ptosim::cce::Sca::Dup, ptosim_cce::dt<T>(), d, d, bits, m,
                              mode == MODE_MERGING);
 }
 // vbr(dst, scalar): the scalar in every element.
 template <class D, class S>
     requires ptosim_cce::vreg_like<D>
-inline void vbr(D&& dst, S scalar, ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+[[gnu::always_inline]] inline void vbr(D&& dst, S scalar, ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
     using T = ptosim_cce::elem_of<D>;
     vector_bool all;
     __builtin_memset(all.b, 0xff, sizeof(all.b));
     auto& d = ptosim_cce::vr(dst);
+    if (ptosim_cce::light_dup<T>(w, "vbr", d, ptosim_cce::elem_bits<T>(scalar), all, false)) return;
     ptosim::cce::a5::vscalar(ptosim_cce::here(w), "vbr", ptosim::cce::Sca::Dup, ptosim_cce::dt<T>(), d, d,
                              ptosim_cce::elem_bits<T>(scalar), all, false);
 }
