@@ -45,19 +45,30 @@ template <class E>
     E in[all];
     __builtin_memcpy(in, idx.b, sizeof(in));
     const E f = in[0], d = k > 1 ? E(in[1] - f) : E(0);
-    E off = 0;
-    // Equality in the index type's wrapping arithmetic, a loop of fixed
-    // length for a whole register.
-    const auto check = [&](int n) {
-        E expect = f;
-        for (int i = 0; i < n; ++i) {
+    // Equality in the index type's wrapping arithmetic: a whole register
+    // sixteen bytes of indices at a time, a shorter prefix one by one.
+    if (k == all) {
+        constexpr int lanes = 16 / int(sizeof(E));
+        typedef E vec __attribute__((vector_size(16)));
+        vec expect, off = {};
+        for (int j = 0; j < lanes; ++j) expect[j] = E(f + E(j) * d);
+        const vec step = vec{} + E(E(lanes) * d);
+        for (int i = 0; i < all; i += lanes) {
+            vec q;
+            __builtin_memcpy(&q, in + i, 16);
+            off |= q ^ expect;
+            expect += step;
+        }
+        for (int j = 0; j < lanes; ++j)
+            if (off[j] != 0) return false;
+    } else {
+        E off = 0, expect = f;
+        for (int i = 0; i < k; ++i) {
             off |= E(in[i] ^ expect);
             expect = E(expect + d);
         }
-    };
-    if (k == all) check(all);
-    else check(k);
-    if (off != 0) return false;
+        if (off != 0) return false;
+    }
     first = f;
     step = d;
     // No wrap: the last index, computed without wrapping, is an E.

@@ -371,7 +371,7 @@ template <class D, class S>
 // vci(dst, start, INC_ORDER): element i = start + i; DEC_ORDER: start + n - 1 - i.
 template <class D, class S>
     requires ptosim_cce::vreg_like<D>
-inline void vci(D&& dst, S start, IndexOrder order = INC_ORDER,
+[[gnu::always_inline]] inline void vci(D&& dst, S start, IndexOrder order = INC_ORDER,
                 ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
     using T = ptosim_cce::elem_of<D>;
     // The light path for 32- and 16-bit integer indices, as vindex computes them.
@@ -381,9 +381,19 @@ inline void vci(D&& dst, S start, IndexOrder order = INC_ORDER,
             const T s = static_cast<T>(start);
             constexpr int n = ptosim::cce::a5::kVL / int(sizeof(T));
             auto& d = ptosim_cce::vr(dst);
-            for (int i = 0; i < n; ++i) {
-                const T v = static_cast<T>(int64_t(s) + (order == DEC_ORDER ? n - 1 - i : i));
-                __builtin_memcpy(d.b + i * int(sizeof(T)), &v, sizeof(T));
+            // Element i is s + i (s + n - 1 - i) in T's wrapping
+            // arithmetic, sixteen bytes at a time.
+            using U = std::make_unsigned_t<T>;
+            constexpr int lanes = 16 / int(sizeof(T));
+            typedef U vec __attribute__((vector_size(16)));
+            const U first = order == DEC_ORDER ? U(U(s) + U(n - 1)) : U(s);
+            const U delta = order == DEC_ORDER ? U(~U(0)) : U(1);
+            vec v;
+            for (int j = 0; j < lanes; ++j) v[j] = U(first + U(j) * delta);
+            const vec step = vec{} + U(U(lanes) * delta);
+            for (int i = 0; i < n; i += lanes) {
+                __builtin_memcpy(d.b + i * int(sizeof(T)), &v, 16);
+                v += step;
             }
             return;
         }
