@@ -887,12 +887,12 @@ TEST_F(Vreg, LightPathsOfTransposeConversionAndReductionGiveTheFullPathsBits) {
                                         },
                                         false)
                                   : -1;
-        float* out = device(std::vector<float>(3136, -5.0f));
+        float* out = device(std::vector<float>(3200, -5.0f));
         int64_t* ops = device(std::vector<int64_t>(1, -1));
         launch_vreg_light_more(out, ops, device(a), stream);
-        const std::vector<float> f = back(out, 3136);
-        r.out.resize(3136);
-        std::memcpy(r.out.data(), f.data(), 4 * 3136);
+        const std::vector<float> f = back(out, 3200);
+        r.out.resize(3200);
+        std::memcpy(r.out.data(), f.data(), 4 * 3200);
         r.ops = back(ops, 1)[0];
         if (subscribed) {
             ptosim::unsubscribe(id);
@@ -903,7 +903,7 @@ TEST_F(Vreg, LightPathsOfTransposeConversionAndReductionGiveTheFullPathsBits) {
     const LightRun light = run(false), full = run(true);
     EXPECT_GT(light.ops, 30);
     EXPECT_EQ(light.ops, full.ops);
-    for (int i = 0; i < 3136; ++i) EXPECT_EQ(light.out[i], full.out[i]) << "result " << i;
+    for (int i = 0; i < 3200; ++i) EXPECT_EQ(light.out[i], full.out[i]) << "result " << i;
     const auto bits = [](float f) { return std::bit_cast<uint32_t>(f); };
     // And the full path's bits are the moves: 5i + 2 and the bent line.
     for (int i = 0; i < 64; ++i) {
@@ -948,6 +948,10 @@ TEST_F(Vreg, LightPathsOfTransposeConversionAndReductionGiveTheFullPathsBits) {
         EXPECT_EQ(full.out[3008 + i], 0x7f812345u) << i;
         EXPECT_EQ(full.out[3072 + i], 0xabcdabcdu) << i;
     }
+    // ONEPT: element 0 only where it is active.
+    EXPECT_EQ(full.out[3136], bits(a[0]));
+    EXPECT_EQ(full.out[3137], 0u);
+    EXPECT_EQ(full.out[3138], 0u);
     uint16_t h[512], scattered[384], gathered[128];
     std::memcpy(h, a.data(), sizeof h);
     std::memcpy(scattered, full.out.data() + 1216, sizeof scattered);
@@ -956,6 +960,10 @@ TEST_F(Vreg, LightPathsOfTransposeConversionAndReductionGiveTheFullPathsBits) {
         EXPECT_EQ(scattered[3 * i + 1], h[i]) << i;
         EXPECT_EQ(gathered[i], h[2 * i + 1]) << i;
     }
+    uint16_t onept[2];
+    std::memcpy(onept, full.out.data() + 3139, sizeof onept);
+    EXPECT_EQ(onept[0], 0);
+    EXPECT_EQ(onept[1], h[0]);
 }
 
 // vcmax/vcmin over an active prefix (a5-vreg.md, "Arithmetic", reduce): the

@@ -918,7 +918,7 @@ __global__ __aicore__ void vreg_light(__gm__ float* out, __gm__ uint16_t* out16,
 // step by a constant (pto-isa's TTRANS builds them with vci, vmuls and
 // vadds) and the forms next to them that do not (a step that wraps, one
 // index off the line, a step of 0); 16-bit ones; the float reductions,
-// vexp, float <-> half conversions, vbr and vdup. out[0..3136) the 32-bit
+// vexp, float <-> half conversions, vbr, vdup and ONEPT stores. out[0..3200) the 32-bit
 // results, ops[0] the instructions counted between the two counter reads.
 __global__ __aicore__ void vreg_light_more(__gm__ float* out, __gm__ int64_t* ops, __gm__ float* a) {
     constexpr uint64_t kO = kOut;
@@ -1044,10 +1044,18 @@ __global__ __aicore__ void vreg_light_more(__gm__ float* out, __gm__ int64_t* op
         vector_u16 b16;
         vdup(b16, uint16_t(0xabcd), all16, MODE_ZEROING);
         vsts(b16, ub<uint16_t>(kO + 3072 * 4), 0, NORM_B16, all16);    // 3072
+        // ONEPT stores of element 0: x's under every mask, y's under a
+        // mask without element 0 (nothing stored), 16-bit at an odd place.
+        vsts(x, ub<float>(kO), 3136, ONEPT_B32, all);
+        vsts(y, ub<float>(kO), 3137, ONEPT_B32, pset_b32(PAT_ALLF));
+        vector_bool from1;
+        pxor(from1, all, pset_b32(PAT_VL1), all);  // every element but 0
+        vsts(y, ub<float>(kO), 3138, ONEPT_B32, from1);
+        vsts(h, ub<uint16_t>(kO + 3139 * 4), 1, ONEPT_B16, all16);
     }
     ops[0] = get_sys_cnt() - start;
     v_to_mte3();
-    out_to(out, kO, 3136);
+    out_to(out, kO, 3200);
 }
 
 // vcmax and vcmin of four registers (a: 256 floats) over their first 60
