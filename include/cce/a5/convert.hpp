@@ -183,12 +183,12 @@ template <class D, class S>
 
 template <class D, class S>
     requires(ptosim_cce::vreg_like<D> && ptosim_cce::vreg_like<S>)
-inline void vcvt(D&& dst, S&& src, const vector_bool& m, ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+[[gnu::always_inline]] inline void vcvt(D&& dst, S&& src, const vector_bool& m, ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
     ptosim_cce::vcvt_do(dst, src, m, {}, w);
 }
 template <class D, class S, ptosim_cce::cvt_option A>
     requires(ptosim_cce::vreg_like<D> && ptosim_cce::vreg_like<S>)
-inline void vcvt(D&& dst, S&& src, const vector_bool& m, A a,
+[[gnu::always_inline]] inline void vcvt(D&& dst, S&& src, const vector_bool& m, A a,
                  ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
     ptosim_cce::cvt_opts o;
     cvt_opt(o, a);
@@ -196,7 +196,7 @@ inline void vcvt(D&& dst, S&& src, const vector_bool& m, A a,
 }
 template <class D, class S, ptosim_cce::cvt_option A, ptosim_cce::cvt_option B>
     requires(ptosim_cce::vreg_like<D> && ptosim_cce::vreg_like<S>)
-inline void vcvt(D&& dst, S&& src, const vector_bool& m, A a, B b,
+[[gnu::always_inline]] inline void vcvt(D&& dst, S&& src, const vector_bool& m, A a, B b,
                  ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
     ptosim_cce::cvt_opts o;
     cvt_opt(o, a);
@@ -205,7 +205,7 @@ inline void vcvt(D&& dst, S&& src, const vector_bool& m, A a, B b,
 }
 template <class D, class S, ptosim_cce::cvt_option A, ptosim_cce::cvt_option B, ptosim_cce::cvt_option C>
     requires(ptosim_cce::vreg_like<D> && ptosim_cce::vreg_like<S>)
-inline void vcvt(D&& dst, S&& src, const vector_bool& m, A a, B b, C c,
+[[gnu::always_inline]] inline void vcvt(D&& dst, S&& src, const vector_bool& m, A a, B b, C c,
                  ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
     ptosim_cce::cvt_opts o;
     cvt_opt(o, a);
@@ -216,7 +216,7 @@ inline void vcvt(D&& dst, S&& src, const vector_bool& m, A a, B b, C c,
 template <class D, class S, ptosim_cce::cvt_option A, ptosim_cce::cvt_option B, ptosim_cce::cvt_option C,
           ptosim_cce::cvt_option E>
     requires(ptosim_cce::vreg_like<D> && ptosim_cce::vreg_like<S>)
-inline void vcvt(D&& dst, S&& src, const vector_bool& m, A a, B b, C c, E e,
+[[gnu::always_inline]] inline void vcvt(D&& dst, S&& src, const vector_bool& m, A a, B b, C c, E e,
                  ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
     ptosim_cce::cvt_opts o;
     cvt_opt(o, a);
