@@ -77,15 +77,22 @@ inline const bool light_cvt_host = [] {
     if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return false;
     return (b & (1u << 5)) != 0;
 }();
+// Registers are read and written sixteen bytes at a time, as the kernel's
+// own code (an SSE build) reads and writes them: a 32-byte load of two
+// 16-byte stores still in the store buffer waits for them to reach the
+// cache.
 // The 64 floats of `from` to halves in the low (part 0) or high (part 1)
 // half of each 32-bit slot of `to`, the other half zero. Each eight are
 // read before they are written, so `to` may be `from`.
 __attribute__((target("avx2,f16c"))) inline void light_narrow_words(const uint8_t* from, uint8_t* to, int part) {
     const __m128i shift = _mm_cvtsi32_si128(16 * part);
     for (int t = 0; t < 64; t += 8) {
-        const __m128i h = _mm256_cvtps_ph(_mm256_loadu_ps(reinterpret_cast<const float*>(from + 4 * t)),
-                                          _MM_FROUND_TO_NEAREST_INT);
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(to + 4 * t), _mm256_sll_epi32(_mm256_cvtepu16_epi32(h), shift));
+        const __m256 f = _mm256_set_m128(_mm_loadu_ps(reinterpret_cast<const float*>(from + 4 * t + 16)),
+                                         _mm_loadu_ps(reinterpret_cast<const float*>(from + 4 * t)));
+        const __m128i h = _mm256_cvtps_ph(f, _MM_FROUND_TO_NEAREST_INT);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(to + 4 * t), _mm_sll_epi32(_mm_cvtepu16_epi32(h), shift));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(to + 4 * t + 16),
+                         _mm_sll_epi32(_mm_cvtepu16_epi32(_mm_unpackhi_epi64(h, h)), shift));
     }
     _mm256_zeroupper();
 }
@@ -94,13 +101,14 @@ __attribute__((target("avx2,f16c"))) inline void light_narrow_words(const uint8_
 // nothing written, when one is an infinity or NaN.
 __attribute__((target("avx2,f16c"))) inline bool light_widen_words(const uint8_t* from, uint8_t* to, int part) {
     const __m128i shift = _mm_cvtsi32_si128(16 * part);
-    const __m256i low = _mm256_set1_epi32(0xffff);
+    const __m128i low = _mm_set1_epi32(0xffff);
     const __m128i exp_mask = _mm_set1_epi16(0x7c00);
     __m128i h[8], special = _mm_setzero_si128();
     for (int t = 0; t < 8; ++t) {
-        const __m256i w =
-            _mm256_and_si256(_mm256_srl_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(from + 32 * t)), shift), low);
-        h[t] = _mm_packus_epi32(_mm256_castsi256_si128(w), _mm256_extracti128_si256(w, 1));
+        const __m128i w0 = _mm_and_si128(_mm_srl_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(from + 32 * t)), shift), low);
+        const __m128i w1 =
+            _mm_and_si128(_mm_srl_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(from + 32 * t + 16)), shift), low);
+        h[t] = _mm_packus_epi32(w0, w1);
         special = _mm_or_si128(special, _mm_cmpeq_epi16(_mm_and_si128(h[t], exp_mask), exp_mask));
     }
     if (_mm_movemask_epi8(special) != 0) {
