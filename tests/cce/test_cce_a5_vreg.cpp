@@ -49,6 +49,7 @@ void launch_vreg_store_classes(uint8_t*, uint8_t*, uint8_t*, uint8_t*, void*);
 void launch_vreg_squeeze(int32_t*, int32_t*, int16_t*, void*);
 void launch_vreg_squeeze_unpaired(int32_t*, void*);
 void launch_vreg_light(float*, uint16_t*, int64_t*, float*, float*, void*);
+void launch_vreg_light_more(float*, int64_t*, float*, void*);
 void launch_vreg_extremes(uint32_t*, float*, void*);
 void launch_vreg_extremes_all(uint32_t*, float*, void*);
 }
@@ -852,6 +853,117 @@ TEST_F(Vreg, LightPathsGiveTheFullPathsBitsAndInstructionCount) {
     for (int i = 0; i < 64; ++i)
         EXPECT_EQ(full.out[1536 + i], i < 36 ? std::bit_cast<uint32_t>(a[63 - i]) : 0u) << i;
     for (int i = 0; i < 21; ++i) EXPECT_EQ(full.out[1664 + i], std::bit_cast<uint32_t>(a[64 + (i < 20 ? i : 63)])) << i;
+}
+
+// The light paths of pto-isa's TTRANS, TCVT and row softmax: scatters and
+// gathers whose indices step by a constant, and the forms beside them that
+// take the other paths, give the full path's bits with the same
+// instruction count.
+TEST_F(Vreg, LightPathsOfTransposeConversionAndReductionGiveTheFullPathsBits) {
+    std::vector<float> a(256);
+    for (int i = 0; i < 256; ++i) a[i] = 0.73f * static_cast<float>((i * 37) % 101) - 29.0f + 1.0f / float(i + 3);
+    const float inf = std::numeric_limits<float>::infinity();
+    a[128 + 5] = std::bit_cast<float>(0x7fc01234u);  // z0: two NaNs of other payloads, infinities, a subnormal
+    a[128 + 22] = std::bit_cast<float>(0xffc00777u);
+    a[128 + 12] = inf, a[128 + 13] = -inf;
+    a[128 + 3] = 1.0e-40f;
+    a[128 + 7] = 3.0e-6f;                              // a half subnormal
+    a[128 + 8] = 70000.0f;                             // past half's range
+    a[128 + 9] = std::bit_cast<float>(0x7f800001u);    // a signalling NaN
+    a[128 + 10] = -0.0f;
+    a[128 + 63] = std::bit_cast<float>(0x7f812345u);  // vdup's POS_HIGHEST: a signalling NaN's bits
+    for (int i = 192; i < 256; ++i) a[i] = -1.0f - static_cast<float>(i % 7);  // z1: negatives and zeros
+    a[192 + 8] = -0.0f, a[192 + 18] = 0.0f, a[192 + 28] = -0.0f;
+    const auto run = [&](bool subscribed) {
+        LightRun r;
+        std::mutex mu;
+        int64_t vector_records = 0;
+        const int id = subscribed ? ptosim::subscribe(
+                                        [&](const ptosim::Core&, const ptosim::OpRecord& rec) {
+                                            std::lock_guard lk(mu);
+                                            const std::string op = rec.op;
+                                            vector_records += rec.pipe == ptosim::Pipe::V && op != "set_flag" &&
+                                                              op != "wait_flag";
+                                        },
+                                        false)
+                                  : -1;
+        float* out = device(std::vector<float>(3200, -5.0f));
+        int64_t* ops = device(std::vector<int64_t>(1, -1));
+        launch_vreg_light_more(out, ops, device(a), stream);
+        const std::vector<float> f = back(out, 3200);
+        r.out.resize(3200);
+        std::memcpy(r.out.data(), f.data(), 4 * 3200);
+        r.ops = back(ops, 1)[0];
+        if (subscribed) {
+            ptosim::unsubscribe(id);
+            EXPECT_EQ(vector_records, r.ops) << "every instruction between the two counter reads is one vector record";
+        }
+        return r;
+    };
+    const LightRun light = run(false), full = run(true);
+    EXPECT_GT(light.ops, 30);
+    EXPECT_EQ(light.ops, full.ops);
+    for (int i = 0; i < 3200; ++i) EXPECT_EQ(light.out[i], full.out[i]) << "result " << i;
+    const auto bits = [](float f) { return std::bit_cast<uint32_t>(f); };
+    // And the full path's bits are the moves: 5i + 2 and the bent line.
+    for (int i = 0; i < 64; ++i) {
+        EXPECT_EQ(full.out[5 * i + 2], bits(a[i])) << i;
+        if (i < 60) EXPECT_EQ(full.out[896 + 5 * i + 2], bits(a[i])) << i;
+    }
+    EXPECT_EQ(full.out[896 + 300], bits(a[63]));  // 60..63 all clamped to 300: the last stays
+    EXPECT_EQ(full.out[896 + 302], 0u);           // UB as the launch left it
+    for (int i = 0; i < 64; ++i) EXPECT_EQ(full.out[320 + 3 * i + 1], i < 36 ? bits(a[64 + i]) : 0u) << i;
+    EXPECT_EQ(full.out[512 + 7], bits(a[63]));
+    for (int i = 0; i < 64; ++i) EXPECT_EQ(full.out[576 + 300 - 4 * i], bits(a[64 + i])) << i;
+    for (int i = 0; i < 64; ++i) {
+        EXPECT_EQ(full.out[1408 + i], bits(a[3 * i + 1])) << i;
+        EXPECT_EQ(full.out[1472 + i], i < 36 ? bits(a[3 * i + 1]) : 0u) << i;
+    }
+    // The reductions: the sum in element order; the maximum of z1 +0 at the
+    // first zero's index; z0's first NaN and its index.
+    float sum = a[0];
+    for (int i = 1; i < 64; ++i) sum += a[i];
+    EXPECT_EQ(full.out[1600], bits(sum));
+    EXPECT_EQ(full.out[1601], 0u);
+    EXPECT_EQ(full.out[2240], bits(sum));
+    EXPECT_EQ(full.out[1984], bits(0.0f));
+    EXPECT_EQ(full.out[1985], 8u);
+    EXPECT_EQ(full.out[1920], 0x7fc01234u);
+    EXPECT_EQ(full.out[1921], 5u);
+    for (int i = 2; i < 64; ++i) EXPECT_EQ(full.out[1920 + i], 0u) << i;
+    // The conversions: the halves in the even or odd half of each slot.
+    for (int i = 0; i < 64; ++i) {
+        const uint16_t hx = ptosim::float_to_half_bits(a[i]), hz = ptosim::float_to_half_bits(a[128 + i]);
+        EXPECT_EQ(full.out[2496 + i], uint32_t(hx)) << i;
+        EXPECT_EQ(full.out[2560 + i], uint32_t(hz) << 16) << i;
+        EXPECT_EQ(full.out[2624 + i], bits(ptosim::half_bits_to_float(hx))) << i;
+        EXPECT_EQ(full.out[2688 + i], bits(ptosim::half_bits_to_float(hz))) << i;
+        EXPECT_EQ(full.out[2752 + i], bits(ptosim::half_bits_to_float(ptosim::float_to_half_bits(a[192 + i])))) << i;
+    }
+    // The broadcasts.
+    for (int i = 0; i < 64; ++i) {
+        EXPECT_EQ(full.out[2816 + i], 0xff800000u) << i;
+        EXPECT_EQ(full.out[2880 + i], i < 36 ? bits(2.5f) : 0u) << i;
+        EXPECT_EQ(full.out[2944 + i], i < 36 ? bits(-0.0f) : bits(a[i])) << i;
+        EXPECT_EQ(full.out[3008 + i], 0x7f812345u) << i;
+        EXPECT_EQ(full.out[3072 + i], 0xabcdabcdu) << i;
+    }
+    // ONEPT: element 0 only where it is active.
+    EXPECT_EQ(full.out[3136], bits(a[0]));
+    EXPECT_EQ(full.out[3137], 0u);
+    EXPECT_EQ(full.out[3138], 0u);
+    uint16_t h[512], scattered[384], gathered[128];
+    std::memcpy(h, a.data(), sizeof h);
+    std::memcpy(scattered, full.out.data() + 1216, sizeof scattered);
+    std::memcpy(gathered, full.out.data() + 1536, sizeof gathered);
+    for (int i = 0; i < 128; ++i) {
+        EXPECT_EQ(scattered[3 * i + 1], h[i]) << i;
+        EXPECT_EQ(gathered[i], h[2 * i + 1]) << i;
+    }
+    uint16_t onept[2];
+    std::memcpy(onept, full.out.data() + 3139, sizeof onept);
+    EXPECT_EQ(onept[0], 0);
+    EXPECT_EQ(onept[1], h[0]);
 }
 
 // vcmax/vcmin over an active prefix (a5-vreg.md, "Arithmetic", reduce): the

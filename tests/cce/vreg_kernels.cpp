@@ -913,6 +913,151 @@ __global__ __aicore__ void vreg_light(__gm__ float* out, __gm__ uint16_t* out16,
     out_to(out16, kOut + 4096 * 4, 640);
 }
 
+// The light paths of TTRANS, TCVT and the row softmax (a5-vreg.md, "Speed:
+// the light paths"), from a's 256 floats: scatters and gathers whose indices
+// step by a constant (pto-isa's TTRANS builds them with vci, vmuls and
+// vadds) and the forms next to them that do not (a step that wraps, one
+// index off the line, a step of 0); 16-bit ones; the float reductions,
+// vexp, float <-> half conversions, vbr, vdup and ONEPT stores. out[0..3200) the 32-bit
+// results, ops[0] the instructions counted between the two counter reads.
+__global__ __aicore__ void vreg_light_more(__gm__ float* out, __gm__ int64_t* ops, __gm__ float* a) {
+    constexpr uint64_t kO = kOut;
+    in(kA, a, 256);
+    mte2_to_v();
+    const int64_t start = get_sys_cnt();
+    __VEC_SCOPE__ {
+        const vector_bool all = pset_b32(PAT_ALL);
+        const vector_bool all16 = pset_b16(PAT_ALL);
+        uint32_t left = 36;
+        const vector_bool p36 = plt_b32(left);
+        vector_f32 x, y;
+        vlds(x, ub<float>(kA), 0, NORM);
+        vlds(y, ub<float>(kA), 64, NORM);
+        vector_u32 idx;
+        // [0, 320): 5i + 2, the whole register.
+        vci(idx, 0u, INC_ORDER);
+        vmuls(idx, idx, 5u, all, MODE_ZEROING);
+        vadds(idx, idx, 2u, all, MODE_ZEROING);
+        vscatter(x, ub<float>(kO), idx, all);
+        // [896, 1216): the same with its last index moved to 300 (not a line).
+        vector_u32 bent;
+        vmins(bent, idx, 300u, all, MODE_ZEROING);
+        vscatter(x, ub<float>(kO + 896 * 4), bent, all);
+        // [320, 512): 3i + 1 under a prefix of 36.
+        vci(idx, 0u, INC_ORDER);
+        vmuls(idx, idx, 3u, all, MODE_ZEROING);
+        vadds(idx, idx, 1u, all, MODE_ZEROING);
+        vscatter(y, ub<float>(kO + 320 * 4), idx, p36);
+        // [1408, 1472): gathered from 3i + 1, the whole register; [1472,
+        // 1536): the same indices under the prefix, the rest zero.
+        vector_f32 g;
+        vgather2(g, ub<float>(kA), idx, all);
+        vsts(g, ub<float>(kO), 1408, NORM_B32, all);
+        vgather2(g, ub<float>(kA), idx, p36);
+        vsts(g, ub<float>(kO), 1472, NORM_B32, all);
+        // [512, 576): every index 7, the last element stays.
+        vector_u32 seven;
+        vci(seven, 0u, INC_ORDER);
+        vmuls(seven, seven, 0u, all, MODE_ZEROING);
+        vadds(seven, seven, 7u, all, MODE_ZEROING);
+        vscatter(x, ub<float>(kO + 512 * 4), seven, all);
+        // [576, 896): 300 - 4i, a step that wraps the index type.
+        vector_u32 down;
+        vci(down, 0u, DEC_ORDER);
+        vmuls(down, down, 4u, all, MODE_ZEROING);
+        vadds(down, down, 48u, all, MODE_ZEROING);
+        vscatter(y, ub<float>(kO + 576 * 4), down, all);
+        // [1216, 1408): 16-bit elements at 3i + 1, 128 of them; [1536,
+        // 1600): 16-bit elements gathered from 2i + 1.
+        vector_u16 h, i16;
+        vlds(h, ub<uint16_t>(kA), 0, NORM);
+        vci(i16, uint16_t(0), INC_ORDER);
+        vmuls(i16, i16, uint16_t(3), all16, MODE_ZEROING);
+        vadds(i16, i16, uint16_t(1), all16, MODE_ZEROING);
+        vscatter(h, ub<uint16_t>(kO + 1216 * 4), i16, all16);
+        vci(i16, uint16_t(0), INC_ORDER);
+        vmuls(i16, i16, uint16_t(2), all16, MODE_ZEROING);
+        vadds(i16, i16, uint16_t(1), all16, MODE_ZEROING);
+        vector_u16 gh;
+        vgather2(gh, ub<uint16_t>(kA), i16, all16);
+        vsts(gh, ub<uint16_t>(kO + 1536 * 4), 0, NORM_B16, all16);
+        // Reductions, 64 floats a result from 1600 on: the sum, maximum and
+        // minimum of whole registers and of a prefix of 36; z0 holds NaNs
+        // and infinities, z1 zeros of both signs among negatives.
+        vector_f32 z0, z1, r;
+        vlds(z0, ub<float>(kA), 128, NORM);
+        vlds(z1, ub<float>(kA), 192, NORM);
+        int at = 1600;
+        const auto put = [&](vector_f32& v) {
+            vsts(v, ub<float>(kO), at, NORM_B32, all);
+            at += 64;
+        };
+        vcadd(r, x, all, MODE_ZEROING); put(r);    // 1600
+        vcadd(r, z0, all, MODE_ZEROING); put(r);   // 1664
+        vcadd(r, y, p36, MODE_ZEROING); put(r);    // 1728
+        vcmax(r, x, all, MODE_ZEROING); put(r);    // 1792
+        vcmin(r, x, all, MODE_ZEROING); put(r);    // 1856
+        vcmax(r, z0, all, MODE_ZEROING); put(r);   // 1920
+        vcmax(r, z1, all, MODE_ZEROING); put(r);   // 1984
+        vcmin(r, z1, p36, MODE_ZEROING); put(r);   // 2048
+        vcmax(r, y, p36, MODE_ZEROING); put(r);    // 2112
+        vcmin(r, z0, p36, MODE_ZEROING); put(r);   // 2176
+        r = x;
+        vcadd(r, r, all, MODE_ZEROING); put(r);    // 2240: in place
+        // vexp of whole registers (NaNs and infinities in z0) and of a prefix.
+        vexp(r, x, all, MODE_ZEROING); put(r);     // 2304
+        r = z0;
+        vexp(r, r, all, MODE_ZEROING); put(r);     // 2368: in place
+        vexp(r, y, p36, MODE_ZEROING); put(r);     // 2432
+        // float -> half into the even and the odd halves (z0's NaNs,
+        // infinities, subnormals and overflows included) and back; the
+        // halves of z0 hold infinities and NaNs, which the widening leaves
+        // to the row conversion; a conversion in place.
+        vector_f16 hx, hz;
+        vcvt(hx, x, all, ROUND_R, RS_DISABLE, PART_EVEN);
+        vsts((vector_f32&)hx, ub<float>(kO), at, NORM_B32, all);     // 2496
+        vcvt(hz, z0, all, RS_DISABLE, PART_ODD);
+        vsts((vector_f32&)hz, ub<float>(kO), at + 64, NORM_B32, all);  // 2560
+        vcvt(r, hx, all16, PART_EVEN);
+        vsts(r, ub<float>(kO), at + 128, NORM_B32, all);               // 2624
+        vcvt(r, hz, all16, PART_ODD);
+        vsts(r, ub<float>(kO), at + 192, NORM_B32, all);               // 2688
+        vector_f32 q = z1;
+        vcvt((vector_f16&)q, q, all, RS_DISABLE, PART_ODD);
+        vcvt(q, (vector_f16&)q, all16, PART_ODD);
+        vsts(q, ub<float>(kO), at + 256, NORM_B32, all);               // 2752
+        // Broadcasts: vbr of -inf's bits into 32-bit elements; a float
+        // scalar under the prefix, zeroing and merging; element 63 of z0
+        // (a NaN's payload kept) everywhere; a 16-bit scalar.
+        at += 320;
+        vector_u32 b32;
+        vbr(b32, 0xff800000u);
+        vsts(b32, ub<uint32_t>(kO), at, NORM_B32, all);                // 2816
+        vdup(r, 2.5f, p36, MODE_ZEROING);
+        vsts(r, ub<float>(kO), at + 64, NORM_B32, all);                // 2880
+        r = x;
+        vdup(r, -0.0f, p36, MODE_MERGING);
+        vsts(r, ub<float>(kO), at + 128, NORM_B32, all);               // 2944
+        r = z1;
+        vdup(r, z0, all, POS_HIGHEST, MODE_ZEROING);
+        vsts(r, ub<float>(kO), at + 192, NORM_B32, all);               // 3008
+        vector_u16 b16;
+        vdup(b16, uint16_t(0xabcd), all16, MODE_ZEROING);
+        vsts(b16, ub<uint16_t>(kO + 3072 * 4), 0, NORM_B16, all16);    // 3072
+        // ONEPT stores of element 0: x's under every mask, y's under a
+        // mask without element 0 (nothing stored), 16-bit at an odd place.
+        vsts(x, ub<float>(kO), 3136, ONEPT_B32, all);
+        vsts(y, ub<float>(kO), 3137, ONEPT_B32, pset_b32(PAT_ALLF));
+        vector_bool from1;
+        pxor(from1, all, pset_b32(PAT_VL1), all);  // every element but 0
+        vsts(y, ub<float>(kO), 3138, ONEPT_B32, from1);
+        vsts(h, ub<uint16_t>(kO + 3139 * 4), 1, ONEPT_B16, all16);
+    }
+    ops[0] = get_sys_cnt() - start;
+    v_to_mte3();
+    out_to(out, kO, 3200);
+}
+
 // vcmax and vcmin of four registers (a: 256 floats) over their first 60
 // elements: out[4 * r + 0/1] the maximum's bits and index, out[4 * r + 2/3]
 // the minimum's.
@@ -1026,6 +1171,9 @@ extern "C" void launch_vreg_squeeze(int32_t* out, int32_t* a, int16_t* h, void* 
 extern "C" void launch_vreg_squeeze_unpaired(int32_t* out, void* s) { vreg_squeeze_unpaired<<<1, nullptr, s>>>(out); }
 extern "C" void launch_vreg_light(float* out, uint16_t* out16, int64_t* ops, float* a, float* b, void* s) {
     vreg_light<<<1, nullptr, s>>>(out, out16, ops, a, b);
+}
+extern "C" void launch_vreg_light_more(float* out, int64_t* ops, float* a, void* s) {
+    vreg_light_more<<<1, nullptr, s>>>(out, ops, a);
 }
 extern "C" void launch_vreg_extremes(uint32_t* out, float* a, void* s) { vreg_extremes<<<1, nullptr, s>>>(out, a); }
 extern "C" void launch_vreg_extremes_all(uint32_t* out, float* a, void* s) {

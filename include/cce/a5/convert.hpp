@@ -8,6 +8,10 @@
 #include <cce/a5/enums.hpp>
 #include <cce/a5/registers.hpp>
 #include <ptosim/numerics.hpp>
+#if defined(__x86_64__)
+#include <cpuid.h>
+#include <immintrin.h>
+#endif
 
 namespace ptosim_cce {
 // The conversion's element type of T.
@@ -54,10 +58,73 @@ inline void cvt_opt(cvt_opts& o, Mode m) { o.merging = m == MODE_MERGING; }
 template <class O>
 concept cvt_option = requires(cvt_opts& o, O v) { cvt_opt(o, v); };
 
+#if defined(__x86_64__)
+// A whole register's float <-> half conversion in AVX2 and F16C registers,
+// where the host has both: vcvtps2ph rounding to nearest even is the row
+// conversion's own instruction (bit-identical to its element loop for
+// every float); vcvtph2ps quiets a signalling NaN where the row conversion
+// does not, so a register holding a half infinity or NaN is left to the
+// row conversion.
+// (CPUID leaf 1: ECX bit 29 F16C, 28 AVX, 27 OSXSAVE, with XCR0 saying the
+// OS keeps the YMM state; leaf 7: EBX bit 5 AVX2.)
+inline const bool light_cvt_host = [] {
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d)) return false;
+    if ((c & (1u << 29)) == 0 || (c & (1u << 28)) == 0 || (c & (1u << 27)) == 0) return false;
+    unsigned xcr0_lo, xcr0_hi;
+    __asm__("xgetbv" : "=a"(xcr0_lo), "=d"(xcr0_hi) : "c"(0));
+    if ((xcr0_lo & 6u) != 6u) return false;
+    if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return false;
+    return (b & (1u << 5)) != 0;
+}();
+// Registers are read and written sixteen bytes at a time, as the kernel's
+// own code (an SSE build) reads and writes them: a 32-byte load of two
+// 16-byte stores still in the store buffer waits for them to reach the
+// cache.
+// The 64 floats of `from` to halves in the low (part 0) or high (part 1)
+// half of each 32-bit slot of `to`, the other half zero. Each eight are
+// read before they are written, so `to` may be `from`.
+__attribute__((target("avx2,f16c"))) inline void light_narrow_words(const uint8_t* from, uint8_t* to, int part) {
+    const __m128i shift = _mm_cvtsi32_si128(16 * part);
+    for (int t = 0; t < 64; t += 8) {
+        const __m256 f = _mm256_set_m128(_mm_loadu_ps(reinterpret_cast<const float*>(from + 4 * t + 16)),
+                                         _mm_loadu_ps(reinterpret_cast<const float*>(from + 4 * t)));
+        const __m128i h = _mm256_cvtps_ph(f, _MM_FROUND_TO_NEAREST_INT);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(to + 4 * t), _mm_sll_epi32(_mm_cvtepu16_epi32(h), shift));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(to + 4 * t + 16),
+                         _mm_sll_epi32(_mm_cvtepu16_epi32(_mm_unpackhi_epi64(h, h)), shift));
+    }
+    _mm256_zeroupper();
+}
+// The halves in the low (part 0) or high (part 1) half of the 64 slots of
+// `from` to floats in `to`, all read before any is written; false, with
+// nothing written, when one is an infinity or NaN.
+__attribute__((target("avx2,f16c"))) inline bool light_widen_words(const uint8_t* from, uint8_t* to, int part) {
+    const __m128i shift = _mm_cvtsi32_si128(16 * part);
+    const __m128i low = _mm_set1_epi32(0xffff);
+    const __m128i exp_mask = _mm_set1_epi16(0x7c00);
+    __m128i h[8], special = _mm_setzero_si128();
+    for (int t = 0; t < 8; ++t) {
+        const __m128i w0 = _mm_and_si128(_mm_srl_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(from + 32 * t)), shift), low);
+        const __m128i w1 =
+            _mm_and_si128(_mm_srl_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(from + 32 * t + 16)), shift), low);
+        h[t] = _mm_packus_epi32(w0, w1);
+        special = _mm_or_si128(special, _mm_cmpeq_epi16(_mm_and_si128(h[t], exp_mask), exp_mask));
+    }
+    if (_mm_movemask_epi8(special) != 0) {
+        _mm256_zeroupper();
+        return false;
+    }
+    for (int t = 0; t < 8; ++t) _mm256_storeu_ps(reinterpret_cast<float*>(to + 32 * t), _mm256_cvtph_ps(h[t]));
+    _mm256_zeroupper();
+    return true;
+}
+#endif
+
 // The light path of vcvt between float and half (ptosim/cce_a5.hpp), as the
 // full path's own fast path computes it: every source element active, no
 // saturation, float -> half rounding to nearest even; through the same row
-// conversions (F16C where the host has it), the halves in the low
+// conversions (F16C where the host has it, above), the halves in the low
 // (PART_EVEN) or high (PART_ODD) half of each 32-bit slot, the other half
 // zero.
 template <class D, class S>
@@ -78,12 +145,22 @@ template <class D, class S>
         if (!c) return false;
         a5::light_pass(*c, "vcvt", light_here(w));
         const int shift = 16 * o.part;
+        uint8_t* to = vr(dst).b;
+        const uint8_t* from = vr(src).b;
+#if defined(__x86_64__)
+        if (light_cvt_host) {
+            if constexpr (narrow) {
+                light_narrow_words(from, to, o.part);
+                return true;
+            } else {
+                if (light_widen_words(from, to, o.part)) return true;
+            }
+        }
+#endif
         // The row conversion reads the source register and writes the
         // destination's in place, through a buffer of the 64 halves (so a
         // destination that is the source is read before it is written).
         uint16_t halves[a5::kVL / 4];
-        uint8_t* to = vr(dst).b;
-        const uint8_t* from = vr(src).b;
         if constexpr (narrow) {
             ptosim::float_to_half_row(reinterpret_cast<const float*>(from), reinterpret_cast<uint8_t*>(halves),
                                       a5::kVL / 4);
@@ -105,7 +182,7 @@ template <class D, class S>
 }
 
 template <class D, class S>
-inline void vcvt_do(D& dst, S& src, const vector_bool& m, const cvt_opts& o, where_t w) {
+[[gnu::always_inline]] inline void vcvt_do(D& dst, S& src, const vector_bool& m, const cvt_opts& o, where_t w) {
     if (light_vcvt(dst, src, m, o, w)) return;
     const ptosim::cce::a5::Cvt c{ct<elem_of<S>>(), ct<elem_of<D>>(), o.round, o.sat, o.part, o.merging};
     ptosim::cce::a5::vconvert(here(w), c, vr(dst), vr(src), m);
@@ -114,12 +191,12 @@ inline void vcvt_do(D& dst, S& src, const vector_bool& m, const cvt_opts& o, whe
 
 template <class D, class S>
     requires(ptosim_cce::vreg_like<D> && ptosim_cce::vreg_like<S>)
-inline void vcvt(D&& dst, S&& src, const vector_bool& m, ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+[[gnu::always_inline]] inline void vcvt(D&& dst, S&& src, const vector_bool& m, ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
     ptosim_cce::vcvt_do(dst, src, m, {}, w);
 }
 template <class D, class S, ptosim_cce::cvt_option A>
     requires(ptosim_cce::vreg_like<D> && ptosim_cce::vreg_like<S>)
-inline void vcvt(D&& dst, S&& src, const vector_bool& m, A a,
+[[gnu::always_inline]] inline void vcvt(D&& dst, S&& src, const vector_bool& m, A a,
                  ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
     ptosim_cce::cvt_opts o;
     cvt_opt(o, a);
@@ -127,7 +204,7 @@ inline void vcvt(D&& dst, S&& src, const vector_bool& m, A a,
 }
 template <class D, class S, ptosim_cce::cvt_option A, ptosim_cce::cvt_option B>
     requires(ptosim_cce::vreg_like<D> && ptosim_cce::vreg_like<S>)
-inline void vcvt(D&& dst, S&& src, const vector_bool& m, A a, B b,
+[[gnu::always_inline]] inline void vcvt(D&& dst, S&& src, const vector_bool& m, A a, B b,
                  ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
     ptosim_cce::cvt_opts o;
     cvt_opt(o, a);
@@ -136,7 +213,7 @@ inline void vcvt(D&& dst, S&& src, const vector_bool& m, A a, B b,
 }
 template <class D, class S, ptosim_cce::cvt_option A, ptosim_cce::cvt_option B, ptosim_cce::cvt_option C>
     requires(ptosim_cce::vreg_like<D> && ptosim_cce::vreg_like<S>)
-inline void vcvt(D&& dst, S&& src, const vector_bool& m, A a, B b, C c,
+[[gnu::always_inline]] inline void vcvt(D&& dst, S&& src, const vector_bool& m, A a, B b, C c,
                  ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
     ptosim_cce::cvt_opts o;
     cvt_opt(o, a);
@@ -147,7 +224,7 @@ inline void vcvt(D&& dst, S&& src, const vector_bool& m, A a, B b, C c,
 template <class D, class S, ptosim_cce::cvt_option A, ptosim_cce::cvt_option B, ptosim_cce::cvt_option C,
           ptosim_cce::cvt_option E>
     requires(ptosim_cce::vreg_like<D> && ptosim_cce::vreg_like<S>)
-inline void vcvt(D&& dst, S&& src, const vector_bool& m, A a, B b, C c, E e,
+[[gnu::always_inline]] inline void vcvt(D&& dst, S&& src, const vector_bool& m, A a, B b, C c, E e,
                  ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
     ptosim_cce::cvt_opts o;
     cvt_opt(o, a);

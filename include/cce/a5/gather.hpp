@@ -33,6 +33,47 @@ template <class E>
     hi_i = hi;
     return true;
 }
+// Indices that step by a constant: the first k are first + i * step (i <
+// k) with step >= 0 and no wrap past the index type, as the vci, vmuls,
+// vadds sequence of pto-isa's TTRANS makes them. Then the span is known
+// from the ends, and the elements move at a fixed stride; the same
+// elements in the same order (a step of 0: the last one stays).
+template <class E>
+[[gnu::always_inline]] inline bool light_index_steps(const ptosim::cce::a5::VReg& idx, int k, uint64_t& first,
+                                                     uint64_t& step) {
+    constexpr int all = ptosim::cce::a5::kVL / int(sizeof(E));
+    E in[all];
+    __builtin_memcpy(in, idx.b, sizeof(in));
+    const E f = in[0], d = k > 1 ? E(in[1] - f) : E(0);
+    // Equality in the index type's wrapping arithmetic: a whole register
+    // sixteen bytes of indices at a time, a shorter prefix one by one.
+    if (k == all) {
+        constexpr int lanes = 16 / int(sizeof(E));
+        typedef E vec __attribute__((vector_size(16)));
+        vec expect, off = {};
+        for (int j = 0; j < lanes; ++j) expect[j] = E(f + E(j) * d);
+        const vec step = vec{} + E(E(lanes) * d);
+        for (int i = 0; i < all; i += lanes) {
+            vec q;
+            __builtin_memcpy(&q, in + i, 16);
+            off |= q ^ expect;
+            expect += step;
+        }
+        for (int j = 0; j < lanes; ++j)
+            if (off[j] != 0) return false;
+    } else {
+        E off = 0, expect = f;
+        for (int i = 0; i < k; ++i) {
+            off |= E(in[i] ^ expect);
+            expect = E(expect + d);
+        }
+        if (off != 0) return false;
+    }
+    first = f;
+    step = d;
+    // No wrap: the last index, computed without wrapping, is an E.
+    return first + uint64_t(k - 1) * step <= uint64_t(E(~E(0)));
+}
 template <class E>
 [[gnu::always_inline]] inline void light_scatter_elems(uint8_t* ub, const ptosim::cce::a5::VReg& src,
                                                        const ptosim::cce::a5::VReg& idx, int k) {
@@ -46,6 +87,19 @@ template <class E>
     if (k == all) run(all);
     else run(k);
 }
+// The same for indices first + i * step.
+template <class E>
+[[gnu::always_inline]] inline void light_scatter_steps(uint8_t* ub, const ptosim::cce::a5::VReg& src, int k,
+                                                       uint64_t first, uint64_t step) {
+    constexpr int all = ptosim::cce::a5::kVL / int(sizeof(E));
+    uint8_t* to = ub + first * sizeof(E);
+    const uint64_t stride = step * sizeof(E);
+    const auto run = [&](int n) {
+        for (int i = 0; i < n; ++i) __builtin_memcpy(to + uint64_t(i) * stride, src.b + i * sizeof(E), sizeof(E));
+    };
+    if (k == all) run(all);
+    else run(k);
+}
 template <class E>
 [[gnu::always_inline]] inline void light_gather_elems(ptosim::cce::a5::VReg& dst, const uint8_t* ub,
                                                       const ptosim::cce::a5::VReg& idx, int k) {
@@ -54,19 +108,43 @@ template <class E>
     for (int i = 0; i < k; ++i) __builtin_memcpy(&out[i], ub + uint64_t(at[i]) * sizeof(E), sizeof(E));
     __builtin_memcpy(dst.b, out, sizeof(out));
 }
+template <class E>
+[[gnu::always_inline]] inline void light_gather_steps(ptosim::cce::a5::VReg& dst, const uint8_t* ub, int k,
+                                                      uint64_t first, uint64_t step) {
+    constexpr int all = ptosim::cce::a5::kVL / int(sizeof(E));
+    E out[all] = {};
+    const uint8_t* from = ub + first * sizeof(E);
+    const uint64_t stride = step * sizeof(E);
+    const auto run = [&](int n) {
+        for (int i = 0; i < n; ++i) __builtin_memcpy(&out[i], from + uint64_t(i) * stride, sizeof(E));
+    };
+    if (k == all) run(all);
+    else run(k);
+    __builtin_memcpy(dst.b, out, sizeof(out));
+}
 // The active prefix k and the UB bytes [lo, hi) its indices reach, when the
-// light path applies; k < 0 otherwise.
+// light path applies; k < 0 otherwise. `steps` tells whether the indices
+// are first + i * step.
 [[gnu::always_inline]] inline int light_indexed(ptosim::Core*& c, uint64_t ub, int elem,
                                                 const ptosim::cce::a5::VReg& idx, int idx_width,
-                                                const preg& m) {
+                                                const preg& m, bool& steps, uint64_t& first, uint64_t& step) {
     namespace a5 = ptosim::cce::a5;
+    steps = false;
     if (elem != idx_width || (elem != 2 && elem != 4)) return -1;
     const int k = a5::active_prefix(m, elem);
     if (k < 0 || !(c = a5::light_core())) return -1;
     if (k == 0) return 0;
     uint64_t lo_i = 0, hi_i = 0;
-    if (elem == 4) light_index_span<uint32_t>(idx, k, lo_i, hi_i);
-    else light_index_span<uint16_t>(idx, k, lo_i, hi_i);
+    steps = elem == 4 ? light_index_steps<uint32_t>(idx, k, first, step)
+                      : light_index_steps<uint16_t>(idx, k, first, step);
+    if (steps) {
+        lo_i = first;
+        hi_i = first + uint64_t(k - 1) * step;
+    } else if (elem == 4) {
+        light_index_span<uint32_t>(idx, k, lo_i, hi_i);
+    } else {
+        light_index_span<uint16_t>(idx, k, lo_i, hi_i);
+    }
     const uint64_t lo = ub + lo_i * uint64_t(elem), hi = ub + hi_i * uint64_t(elem) + uint64_t(elem);
     return a5::light_in_ub(*c, lo, hi - lo) ? k : -1;
 }
@@ -76,29 +154,45 @@ template <class E>
     namespace a5 = ptosim::cce::a5;
     if (ub % 32 != 0) return false;
     ptosim::Core* c = nullptr;
-    const int k = light_indexed(c, ub, elem, idx, idx_width, m);
+    bool steps;
+    uint64_t first = 0, step = 0;
+    const int k = light_indexed(c, ub, elem, idx, idx_width, m, steps, first, step);
     if (k < 0) return false;
     a5::light_pass(*c, "vscatter", light_here(w));
-    if (elem == 4) light_scatter_elems<uint32_t>(a5::light_ub(*c, ub), src, idx, k);
-    else light_scatter_elems<uint16_t>(a5::light_ub(*c, ub), src, idx, k);
+    if (steps) {
+        if (elem == 4) light_scatter_steps<uint32_t>(a5::light_ub(*c, ub), src, k, first, step);
+        else light_scatter_steps<uint16_t>(a5::light_ub(*c, ub), src, k, first, step);
+    } else if (elem == 4) {
+        light_scatter_elems<uint32_t>(a5::light_ub(*c, ub), src, idx, k);
+    } else {
+        light_scatter_elems<uint16_t>(a5::light_ub(*c, ub), src, idx, k);
+    }
     return true;
 }
 [[gnu::always_inline]] inline bool light_gather(const where_t& w, ptosim::cce::a5::VReg& dst, uint64_t ub, int elem,
                                                 const ptosim::cce::a5::VReg& idx, int idx_width, const preg& m) {
     namespace a5 = ptosim::cce::a5;
     ptosim::Core* c = nullptr;
-    const int k = light_indexed(c, ub, elem, idx, idx_width, m);
+    bool steps;
+    uint64_t first = 0, step = 0;
+    const int k = light_indexed(c, ub, elem, idx, idx_width, m, steps, first, step);
     if (k < 0) return false;
     a5::light_pass(*c, "vgather2", light_here(w));
-    if (elem == 4) light_gather_elems<uint32_t>(dst, a5::light_ub(*c, ub), idx, k);
-    else light_gather_elems<uint16_t>(dst, a5::light_ub(*c, ub), idx, k);
+    if (steps) {
+        if (elem == 4) light_gather_steps<uint32_t>(dst, a5::light_ub(*c, ub), k, first, step);
+        else light_gather_steps<uint16_t>(dst, a5::light_ub(*c, ub), k, first, step);
+    } else if (elem == 4) {
+        light_gather_elems<uint32_t>(dst, a5::light_ub(*c, ub), idx, k);
+    } else {
+        light_gather_elems<uint16_t>(dst, a5::light_ub(*c, ub), idx, k);
+    }
     return true;
 }
 }  // namespace ptosim_cce
 
 template <class D, class T, class I>
     requires(ptosim_cce::vreg_like<D> && ptosim_cce::vreg_like<I>)
-inline void vgather2(D&& dst, __ubuf__ T* base, I&& index, const vector_bool& m,
+[[gnu::always_inline]] inline void vgather2(D&& dst, __ubuf__ T* base, I&& index, const vector_bool& m,
                      ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
     if (ptosim_cce::light_gather(w, ptosim_cce::vr(dst), ptosim_cce::off(base), sizeof(T), ptosim_cce::vr(index),
                                  sizeof(ptosim_cce::elem_of<I>), m))
@@ -108,7 +202,7 @@ inline void vgather2(D&& dst, __ubuf__ T* base, I&& index, const vector_bool& m,
 }
 template <class S, class T, class I>
     requires(ptosim_cce::vreg_like<S> && ptosim_cce::vreg_like<I>)
-inline void vscatter(S&& src, __ubuf__ T* base, I&& index, const vector_bool& m,
+[[gnu::always_inline]] inline void vscatter(S&& src, __ubuf__ T* base, I&& index, const vector_bool& m,
                      ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
     if (ptosim_cce::light_scatter(w, ptosim_cce::vr(src), ptosim_cce::off(base), sizeof(T), ptosim_cce::vr(index),
                                   sizeof(ptosim_cce::elem_of<I>), m))

@@ -134,6 +134,17 @@ template <class R, class T>
             return;
         }
     }
+    // ONEPT: element 0 when it is active (pto-isa's row reductions store
+    // each row's result so), as vstore does; nothing otherwise.
+    if (how == a5::St::OnePt) {
+        const uint64_t ub = ub_at(base, offset);
+        const bool on = m.lane(0);
+        if (ptosim::Core* c = a5::light_core(); c && (!on || a5::light_in_ub(*c, ub, uint64_t(elem)))) {
+            a5::light_pass(*c, "vsts", light_here(w));
+            if (on) __builtin_memcpy(a5::light_ub(*c, ub), vr(src).b, size_t(elem));
+            return;
+        }
+    }
     // PK_B16/B32/B64 of an active prefix: the low half of each element, packed.
     if (how == a5::St::Pk) {
         const uint64_t ub = ub_at(base, offset);

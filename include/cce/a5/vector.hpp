@@ -5,6 +5,7 @@
 // destination register's; each call is one operation over the register.
 #pragma once
 #include <cce/a5/registers.hpp>
+#include <ptosim/vmath.hpp>
 
 namespace ptosim_cce {
 template <class T, class S>
@@ -96,6 +97,126 @@ inline constexpr ptosim::cce::Bin light_scalar_bin = S == ptosim::cce::Sca::Add 
                                                      : S == ptosim::cce::Sca::Mul ? ptosim::cce::Bin::Mul
                                                      : S == ptosim::cce::Sca::Max ? ptosim::cce::Bin::Max
                                                                                   : ptosim::cce::Bin::Min;
+// The light paths of the float reductions (vcadd, vcmax, vcmin) under a
+// prefix predicate of at least one element, computing what vreduce
+// computes (a5-vreg.md, "Arithmetic"): the sum in element order, rounded
+// after every addition; the extreme as the first NaN and its index, else
+// the extreme value at its first index, a maximum of zero +0 when any of
+// the zeros is +0; the result in element 0 (and the index in element 1),
+// the rest of the register zero.
+template <ptosim::cce::Red R>
+[[gnu::always_inline]] inline bool light_reduce(const where_t& w, const char* op, ptosim::cce::a5::VReg& dst,
+                                                const ptosim::cce::a5::VReg& x, const vector_bool& m) {
+    namespace a5 = ptosim::cce::a5;
+    using ptosim::cce::Red;
+    constexpr int all = a5::kVL / 4;
+    const int k = a5::active_prefix(m, 4);
+    if (k <= 0) return false;
+    ptosim::Core* c = a5::light_core();
+    if (!c) return false;
+    a5::light_pass(*c, op, light_here(w));
+    float v[all];
+    __builtin_memcpy(v, x.b, sizeof(v));
+    float acc;
+    uint32_t idx = 0;
+    if constexpr (R == Red::Add) {
+        acc = v[0];
+        for (int i = 1; i < k; ++i) acc += v[i];
+    } else {
+        typedef float f4 __attribute__((vector_size(16)));
+        typedef int32_t i4 __attribute__((vector_size(16)));
+        int nan_at = -1;
+        bool any_nan = false;
+        float ext;
+        if (k == all) {
+            // Four lanes at a time: whether there is a NaN and, without one,
+            // the extreme value (exact in any order; only the value is used).
+            f4 q[all / 4];
+            __builtin_memcpy(q, x.b, sizeof(q));
+            i4 nan = {};
+            for (const f4& e : q) nan |= e != e;
+            any_nan = (nan[0] | nan[1] | nan[2] | nan[3]) != 0;
+            if (!any_nan) {
+                f4 l[4] = {q[0], q[1], q[2], q[3]};
+                for (int j = 4; j < all / 4; ++j) {
+                    const i4 take = R == Red::Max ? q[j] > l[j & 3] : q[j] < l[j & 3];
+                    l[j & 3] = reinterpret_cast<f4>((reinterpret_cast<i4>(q[j]) & take) |
+                                                    (reinterpret_cast<i4>(l[j & 3]) & ~take));
+                }
+                ext = l[0][0];
+                for (int j = 0; j < 4; ++j)
+                    for (int e = 0; e < 4; ++e)
+                        ext = R == Red::Max ? (l[j][e] > ext ? l[j][e] : ext) : (l[j][e] < ext ? l[j][e] : ext);
+            }
+        } else {
+            for (int i = 0; i < k; ++i) any_nan |= v[i] != v[i];
+            if (!any_nan) {
+                ext = v[0];
+                for (int i = 1; i < k; ++i) ext = R == Red::Max ? (v[i] > ext ? v[i] : ext) : (v[i] < ext ? v[i] : ext);
+            }
+        }
+        if (any_nan) {
+            for (int i = 0; i < k && nan_at < 0; ++i)
+                if (v[i] != v[i]) nan_at = i;
+            acc = v[nan_at];
+            idx = uint32_t(nan_at);
+        } else {
+            int first = 0;
+            while (v[first] != ext) ++first;
+            acc = v[first];
+            idx = uint32_t(first);
+            if (R == Red::Max && ext == 0.0f)
+                for (int i = first; i < k; ++i)
+                    if (v[i] == 0.0f && !__builtin_signbit(v[i])) acc = 0.0f;
+        }
+    }
+    __builtin_memset(dst.b, 0, a5::kVL);
+    __builtin_memcpy(dst.b, &acc, 4);
+    if constexpr (R != Red::Add) __builtin_memcpy(dst.b + 4, &idx, 4);
+    return true;
+}
+// The light path of vdup and vbr (a scalar's bits in every active
+// element) for 16- and 32-bit elements under a prefix predicate, as
+// vscalar's Dup computes it: the inactive elements zero, or kept when
+// merging.
+template <class T>
+[[gnu::always_inline]] inline bool light_dup(const where_t& w, const char* op, ptosim::cce::a5::VReg& dst,
+                                             uint64_t bits, const vector_bool& m, bool merging) {
+    namespace a5 = ptosim::cce::a5;
+    constexpr int e = sizeof(T);
+    if constexpr (e != 2 && e != 4) {
+        return false;
+    } else {
+        using U = std::conditional_t<e == 2, uint16_t, uint32_t>;
+        const int k = a5::active_prefix(m, e);
+        if (k < 0) return false;
+        ptosim::Core* c = a5::light_core();
+        if (!c) return false;
+        a5::light_pass(*c, op, light_here(w));
+        const U v = static_cast<U>(bits);
+        constexpr int all = a5::kVL / e;
+        if (k == all) {
+            for (int i = 0; i < all; ++i) __builtin_memcpy(dst.b + e * i, &v, e);
+            return true;
+        }
+        for (int i = 0; i < k; ++i) __builtin_memcpy(dst.b + e * i, &v, e);
+        if (!merging) __builtin_memset(dst.b + e * k, 0, size_t(a5::kVL - e * k));
+        return true;
+    }
+}
+// The light path of vexp on a whole float register: vmath_f32 over the 64
+// elements, as vunary computes it.
+[[gnu::always_inline]] inline bool light_exp(const where_t& w, ptosim::cce::a5::VReg& dst,
+                                             const ptosim::cce::a5::VReg& x, const vector_bool& m) {
+    namespace a5 = ptosim::cce::a5;
+    if (a5::active_prefix(m, 4) != a5::kVL / 4) return false;
+    ptosim::Core* c = a5::light_core();
+    if (!c) return false;
+    a5::light_pass(*c, "vexp", light_here(w));
+    ptosim::vmath_f32(ptosim::VMath::Exp, reinterpret_cast<const float*>(x.b), reinterpret_cast<float*>(dst.b),
+                      size_t(a5::kVL / 4));
+    return true;
+}
 }  // namespace ptosim_cce
 
 #define PTOSIM_CCE_VBIN(name, op)                                                                                 \
@@ -137,7 +258,16 @@ PTOSIM_CCE_VBIN(vmod, Mod)
                                 ptosim_cce::dt<ptosim_cce::elem_of<D>>(), ptosim_cce::vr(dst), ptosim_cce::vr(a), \
                                 m, mode == MODE_MERGING);                                                        \
     }
-PTOSIM_CCE_VUN(vexp, Exp)
+// vexp: a whole float register takes the light path.
+template <class D, class A>
+    requires ptosim_cce::vreg_like<D>
+[[gnu::always_inline]] inline void vexp(D&& dst, A&& a, const vector_bool& m, Mode mode = MODE_ZEROING,
+                                        ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    if constexpr (std::is_same_v<ptosim_cce::elem_of<D>, float> && std::is_same_v<ptosim_cce::elem_of<A>, float>)
+        if (ptosim_cce::light_exp(w, ptosim_cce::vr(dst), ptosim_cce::vr(a), m)) return;
+    ptosim::cce::a5::vunary(ptosim_cce::here(w), "vexp", ptosim::cce::Una::Exp, ptosim_cce::dt<ptosim_cce::elem_of<D>>(),
+                            ptosim_cce::vr(dst), ptosim_cce::vr(a), m, mode == MODE_MERGING);
+}
 PTOSIM_CCE_VUN(vln, Ln)
 PTOSIM_CCE_VUN(vabs, Abs)
 PTOSIM_CCE_VUN(vsqrt, Sqrt)
@@ -202,10 +332,11 @@ PTOSIM_CCE_VSHIFT(vshrs, Shr)
 // vdup(dst, scalar, mask, mode): the scalar in every active element.
 template <class D, class S>
     requires(ptosim_cce::vreg_like<D> && !ptosim_cce::vreg_like<S>)
-inline void vdup(D&& dst, S scalar, const vector_bool& m, Mode mode = MODE_ZEROING,
+[[gnu::always_inline]] inline void vdup(D&& dst, S scalar, const vector_bool& m, Mode mode = MODE_ZEROING,
                  ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
     using T = ptosim_cce::elem_of<D>;
     auto& d = ptosim_cce::vr(dst);
+    if (ptosim_cce::light_dup<T>(w, "vdup", d, ptosim_cce::elem_bits<T>(scalar), m, mode == MODE_MERGING)) return;
     ptosim::cce::a5::vscalar(ptosim_cce::here(w), "vdup", ptosim::cce::Sca::Dup, ptosim_cce::dt<T>(), d, d,
                              ptosim_cce::elem_bits<T>(scalar), m, mode == MODE_MERGING);
 }
@@ -213,7 +344,7 @@ inline void vdup(D&& dst, S scalar, const vector_bool& m, Mode mode = MODE_ZEROI
 // every active element.
 template <class D, class A>
     requires(ptosim_cce::vreg_like<D> && ptosim_cce::vreg_like<A>)
-inline void vdup(D&& dst, A&& src, const vector_bool& m, DupPos pos, Mode mode = MODE_ZEROING,
+[[gnu::always_inline]] inline void vdup(D&& dst, A&& src, const vector_bool& m, DupPos pos, Mode mode = MODE_ZEROING,
                  ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
     using T = ptosim_cce::elem_of<D>;
     const auto& s = ptosim_cce::vr(src);
@@ -221,24 +352,26 @@ inline void vdup(D&& dst, A&& src, const vector_bool& m, DupPos pos, Mode mode =
     uint64_t bits = 0;
     __builtin_memcpy(&bits, s.b + (pos == POS_LOWEST ? 0 : (n - 1) * int(sizeof(T))), sizeof(T));
     auto& d = ptosim_cce::vr(dst);
+    if (ptosim_cce::light_dup<T>(w, "vdup", d, bits, m, mode == MODE_MERGING)) return;
     ptosim::cce::a5::vscalar(ptosim_cce::here(w), "vdup", ptosim::cce::Sca::Dup, ptosim_cce::dt<T>(), d, d, bits, m,
                              mode == MODE_MERGING);
 }
 // vbr(dst, scalar): the scalar in every element.
 template <class D, class S>
     requires ptosim_cce::vreg_like<D>
-inline void vbr(D&& dst, S scalar, ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+[[gnu::always_inline]] inline void vbr(D&& dst, S scalar, ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
     using T = ptosim_cce::elem_of<D>;
     vector_bool all;
     __builtin_memset(all.b, 0xff, sizeof(all.b));
     auto& d = ptosim_cce::vr(dst);
+    if (ptosim_cce::light_dup<T>(w, "vbr", d, ptosim_cce::elem_bits<T>(scalar), all, false)) return;
     ptosim::cce::a5::vscalar(ptosim_cce::here(w), "vbr", ptosim::cce::Sca::Dup, ptosim_cce::dt<T>(), d, d,
                              ptosim_cce::elem_bits<T>(scalar), all, false);
 }
 // vci(dst, start, INC_ORDER): element i = start + i; DEC_ORDER: start + n - 1 - i.
 template <class D, class S>
     requires ptosim_cce::vreg_like<D>
-inline void vci(D&& dst, S start, IndexOrder order = INC_ORDER,
+[[gnu::always_inline]] inline void vci(D&& dst, S start, IndexOrder order = INC_ORDER,
                 ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
     using T = ptosim_cce::elem_of<D>;
     // The light path for 32- and 16-bit integer indices, as vindex computes them.
@@ -248,9 +381,19 @@ inline void vci(D&& dst, S start, IndexOrder order = INC_ORDER,
             const T s = static_cast<T>(start);
             constexpr int n = ptosim::cce::a5::kVL / int(sizeof(T));
             auto& d = ptosim_cce::vr(dst);
-            for (int i = 0; i < n; ++i) {
-                const T v = static_cast<T>(int64_t(s) + (order == DEC_ORDER ? n - 1 - i : i));
-                __builtin_memcpy(d.b + i * int(sizeof(T)), &v, sizeof(T));
+            // Element i is s + i (s + n - 1 - i) in T's wrapping
+            // arithmetic, sixteen bytes at a time.
+            using U = std::make_unsigned_t<T>;
+            constexpr int lanes = 16 / int(sizeof(T));
+            typedef U vec __attribute__((vector_size(16)));
+            const U first = order == DEC_ORDER ? U(U(s) + U(n - 1)) : U(s);
+            const U delta = order == DEC_ORDER ? U(~U(0)) : U(1);
+            vec v;
+            for (int j = 0; j < lanes; ++j) v[j] = U(first + U(j) * delta);
+            const vec step = vec{} + U(U(lanes) * delta);
+            for (int i = 0; i < n; i += lanes) {
+                __builtin_memcpy(d.b + i * int(sizeof(T)), &v, 16);
+                v += step;
             }
             return;
         }
@@ -301,6 +444,9 @@ inline void vsel(D&& dst, A&& a, B&& b, const vector_bool& sel,
         requires ptosim_cce::vreg_like<D>                                                                         \
     [[gnu::always_inline]] inline void name(D&& dst, A&& a, const vector_bool& m, Mode = MODE_ZEROING,                                   \
                      ptosim_cce::where_t w = ptosim_cce::where_t::current()) {                                    \
+        if constexpr (std::is_same_v<ptosim_cce::elem_of<A>, float> && std::is_same_v<ptosim_cce::elem_of<D>, float>) \
+            if (ptosim_cce::light_reduce<ptosim::cce::Red::op>(w, #name, ptosim_cce::vr(dst), ptosim_cce::vr(a), m)) \
+                return;                                                                                           \
         ptosim::cce::a5::vreduce(ptosim_cce::here(w), #name, ptosim::cce::Red::op,                                \
                                  ptosim_cce::dt<ptosim_cce::elem_of<A>>(), ptosim_cce::vr(dst), ptosim_cce::vr(a), \
                                  m);                                                                             \
