@@ -92,4 +92,8 @@ bool barrier(const Comm& c);
 // collective adds for `recv_bytes` received (collectives.cpp); collective.
 bool meet_clocks(const Comm& c, uint64_t recv_bytes);
 
+// HcclCommDestroy: the channels and memory registrations of `c` are released
+// (resources.cpp).
+void release_resources(Comm& c);
+
 }  // namespace hccl_sim
