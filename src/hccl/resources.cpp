@@ -154,6 +154,17 @@ bool vm_get(int rank, uint64_t remote, void* dst, uint64_t n, std::string* why) 
 }
 const ptosim::urma::Transport kVm{vm_put, vm_get, "the host (process_vm_writev/readv between the ranks' processes)"};
 
+// Under the remote window transport: MPI one-sided communication on the
+// communicator's dynamic window, where every rank attached its registered
+// memory (windows.cpp).
+bool mpi_put(int rank, uint64_t remote, const void* src, uint64_t n, std::string* why) {
+    return hccl_sim::registered_rma(rank, remote, const_cast<void*>(src), n, true, why);
+}
+bool mpi_get(int rank, uint64_t remote, void* dst, uint64_t n, std::string* why) {
+    return hccl_sim::registered_rma(rank, remote, dst, n, false, why);
+}
+const ptosim::urma::Transport kMpi{mpi_put, mpi_get, "MPI (the remote window transport's dynamic window)"};
+
 HcclResult dead(HcclComm comm) { return comm ? HCCL_E_PARA : HCCL_E_PTR; }
 
 std::string host_name() {
@@ -188,6 +199,7 @@ void release_resources(Comm& c) {
         ptosim::urma::remove_channel(ch->sq_doorbell);
         aclrtFree(ch->block);
     }
+    for (auto& g : it->second.regs) detach_registered(c, g->mem.addr);
     g_res.erase(it);
     if (g_res.empty()) {
         ptosim::urma::set_transport(nullptr);
@@ -222,6 +234,9 @@ HcclResult HcclCommMemReg(HcclComm comm, const char* memTag, const CommMem* mem,
     if (r.regs.size() >= kMaxRegions)
         return fail(HCCL_E_NOT_SUPPORT, "HcclCommMemReg: " + std::to_string(kMaxRegions) +
                                             " registrations per communicator are the most ptolab keeps");
+    std::string why;
+    if (!hccl_sim::attach_registered(*c, mem->addr, mem->size, why))
+        return fail(HCCL_E_INTERNAL, "HcclCommMemReg: '" + tag + "': " + why);
     const uint32_t idx = static_cast<uint32_t>(r.regs.size());
     // Token ids are 20 bits in a WQE; the value is ptolab's, fixed per rank
     // and registration so that runs repeat.
@@ -324,10 +339,12 @@ HcclResult HcclChannelAcquire(HcclComm comm, CommEngine engine, const HcclChanne
         if (!hccl_sim::send_bytes(*c, &mine, sizeof mine, peer) || !hccl_sim::recv_bytes(*c, &theirs, sizeof theirs, peer))
             return fail(HCCL_E_INTERNAL, "HcclChannelAcquire: the exchange with rank " + std::to_string(peer) +
                                              " over MPI failed");
-        if (std::strncmp(theirs.host, host.c_str(), sizeof theirs.host) != 0)
+        if (!c->win.remote && std::strncmp(theirs.host, host.c_str(), sizeof theirs.host) != 0)
             return fail(HCCL_E_NOT_SUPPORT, "HcclChannelAcquire: rank " + std::to_string(peer) + " runs on host '" +
                                                 theirs.host + "' and this rank on '" + host +
-                                                "': ptolab's URMA engine reaches a peer's memory on the same host only");
+                                                "': over shared memory windows ptolab's URMA engine reaches a peer's "
+                                                "memory on the same host only (across hosts the ranks use the remote "
+                                                "window transport, PTOLAB_HCCL_TRANSPORT=mpi)");
         auto ch = std::make_unique<Chan>();
         ch->peer = peer;
         ch->peer_pid = theirs.pid;
@@ -406,7 +423,7 @@ HcclResult HcclChannelAcquire(HcclComm comm, CommEngine engine, const HcclChanne
         g_pid[static_cast<int>(peer)] = theirs.pid;
         g_res[c].chans.push_back(std::move(ch));
     }
-    ptosim::urma::set_transport(&kVm);
+    ptosim::urma::set_transport(c->win.remote ? &kMpi : &kVm);
     return HCCL_SUCCESS;
 }
 

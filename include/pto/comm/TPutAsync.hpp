@@ -179,7 +179,7 @@ pto::comm::AsyncEvent urma_copy(const CallSite& cs, GD& dst, GS& src, const pto:
 
 namespace comm {
 
-inline bool AsyncEvent::urma_done(const AsyncSession& s, bool wait) const {
+inline __attribute__((noinline)) bool AsyncEvent::urma_done(const AsyncSession& s, bool wait) const {
     const ptosim::SourceLoc loc = ptosim::caller_loc(__builtin_return_address(0));
     const uint32_t peer = static_cast<uint32_t>(handle >> 32), head = static_cast<uint32_t>(handle);
     return wait ? ptosim::urma::wait(loc, s.contextGm, peer, s.qpIdx, head)

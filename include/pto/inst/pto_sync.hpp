@@ -850,7 +850,7 @@ struct AsyncEvent {
     }
 
 private:
-    __attribute__((noinline)) bool urma_done(const AsyncSession& s, bool wait) const;  // pto/comm/TPutAsync.hpp
+    bool urma_done(const AsyncSession& s, bool wait) const;  // pto/comm/TPutAsync.hpp (not inlined: its caller is the line)
 };
 }  // namespace comm
 
