@@ -13,6 +13,7 @@
 #include <hccl/hcom.h>
 #include <hccl/hccl_rank_graph.h>
 #include <hccl/hccl_res.h>
+#include <ptosim/cce.hpp>
 #include <ptosim/cost.hpp>
 
 #include <gtest/gtest.h>
@@ -283,8 +284,9 @@ TEST(UrmaEngine, PutAndGetMoveExactBytesInExactSimulatedTime) {
 TEST(UrmaEngine, FaultsNameTheChannelTheEntryAndTheRegion) {
     Urma u;
     ASSERT_TRUE(u.init(4096, "urma_faults")) << u.error;
-    Urma u2;  // a channel of its own for the second fault
+    Urma u2, u3;  // channels of their own for the other faults
     ASSERT_TRUE(u2.init(4096, "urma_faults_2")) << u2.error;
+    ASSERT_TRUE(u3.init(4096, "urma_faults_3")) << u3.error;
     barrier();
     if (R() == 0) {
         // 64 bytes at the peer's last 16: outside the registered region.
@@ -317,6 +319,17 @@ TEST(UrmaEngine, FaultsNameTheChannelTheEntryAndTheRegion) {
         ASSERT_FALSE(st.ok());
         EXPECT_NE(st.message.find("send queue entry 0 (WQE 0 at"), std::string::npos) << st.message;
         EXPECT_NE(st.message.find(": opcode 7 (CAS) is not simulated: the engine runs WRITE (3), READ (6) and NOP"),
+                  std::string::npos)
+            << st.message;
+        // The doorbell rung through st_dev (as pto-isa's poster rings it)
+        // with no WQE written: slot 0's owner bit is still 0.
+        const uint64_t sq_row = rd64(static_cast<const uint8_t*>(u3.ws) + 16) + 64 * 1;
+        const uint64_t db = rd64(reinterpret_cast<const uint8_t*>(sq_row) + 48);
+        st = testutil::run_vec([&] { ptosim::cce::st_dev({__FILE__, __LINE__}, reinterpret_cast<void*>(db), 1, 4); });
+        ASSERT_FALSE(st.ok());
+        EXPECT_NE(st.message.find("send queue entry 0 (WQE 0 at"), std::string::npos) << st.message;
+        EXPECT_NE(st.message.find(": its owner bit is 0, not 1 as an entry written on this pass over the queue has: "
+                                  "the doorbell was rung past the entries written"),
                   std::string::npos)
             << st.message;
     }
