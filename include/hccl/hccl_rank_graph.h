@@ -1,9 +1,8 @@
 /*
  * ptolab subset of CANN's hccl/hccl_rank_graph.h: the links between ranks
- * by network layer. ptolab's ranks share one host and reach each other
- * through the communicator windows, with no links, so HcclRankGraphGetLinks
- * refuses with HCCL_E_NOT_SUPPORT and a message. docs/many-devices.md,
- * "Resources and rank graph".
+ * by network layer. ptolab's rank graph has one layer (0) in which every
+ * rank has one UB link (COMM_PROTOCOL_UBC_TP) to every other.
+ * docs/many-devices.md, "Resources and rank graph".
  */
 #ifndef HCCL_RANK_GRAPH_H
 #define HCCL_RANK_GRAPH_H

@@ -1,10 +1,11 @@
 /*
  * ptolab subset of CANN's hccl/hccl_res.h: memory registration and channels
- * between ranks' network endpoints. ptolab's ranks reach each other through
- * the communicator windows (shared memory), with no links, so these calls
- * are declared for host code that names them and refuse with
- * HCCL_E_NOT_SUPPORT and a message. docs/many-devices.md, "Resources and
- * rank graph".
+ * between ranks' network endpoints. ptolab registers device memory per tag
+ * and builds AIV channels over the UB links of its rank graph: each channel
+ * entity (send and completion queues, doorbells, both ends' registered
+ * buffers) lies in device memory, and ptosim's URMA engine runs the work
+ * queue entries a kernel posts. docs/many-devices.md, "Resources and rank
+ * graph" and "URMA".
  */
 #ifndef HCCL_RES_H
 #define HCCL_RES_H
@@ -70,8 +71,11 @@ static inline HcclResult HcclChannelDescInit(HcclChannelDesc *desc, uint32_t des
     return HCCL_SUCCESS;
 }
 
-/* Refused (HCCL_E_NOT_SUPPORT): the memory and channels of HCCL's
- * resource API exist for links ptolab does not simulate. */
+/* HcclCommMemReg: device memory under a tag (the handle names it in a
+ * channel description). HcclChannelAcquire: COMM_ENGINE_AIV channels over
+ * UBC_TP/UBC_CTP links; each handle is the device address of the channel's
+ * entity. HcclChannelGetRemoteMems: the peer's registered memory and tags,
+ * owned by the communicator. docs/many-devices.md. */
 HcclResult HcclCommMemReg(HcclComm comm, const char *memTag, const CommMem *mem, HcclMemHandle *memHandle);
 HcclResult HcclChannelAcquire(HcclComm comm, CommEngine engine, const HcclChannelDesc *channelDescs,
                               uint32_t channelNum, ChannelHandle *channels);

@@ -3,8 +3,8 @@
  * API (endpoints, protocols, engines, memory descriptions, channel and
  * thread handles), with CANN's names and values, so that host code written
  * against it (pto-isa's URMA workspace manager) compiles. ptolab simulates
- * none of the links these describe: docs/many-devices.md, "Resources and
- * rank graph".
+ * the UB links of Ascend950 (AIV channels, the URMA engine), not the others:
+ * docs/many-devices.md, "Resources and rank graph".
  */
 #ifndef HCOMM_RES_DEFS_H
 #define HCOMM_RES_DEFS_H

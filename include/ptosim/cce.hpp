@@ -130,6 +130,9 @@ void scatter_vnchwconv(const SourceLoc&, int bits, int dst_va, int src_va, uint3
 void set_st_atomic_cfg(const SourceLoc&, Dt, int op);
 void st_atomic(const SourceLoc&, void* gm, uint64_t value_bits, int bytes);
 uint64_t ld_dev(const SourceLoc&, const void* gm, int bytes);
+// st_dev stores `bytes` of value_bits at gm, past the data cache; a store to
+// a URMA doorbell rings it (ptosim/urma.hpp).
+void st_dev(const SourceLoc&, void* gm, uint64_t value_bits, int bytes);
 // A5's atomicAdd/atomicMax/atomicMin on one GM element (op 0 sum, 1 max,
 // 2 min): the other cores run first (a kernel polls with atomicAdd(p, 0)),
 // then the update happens under the launch's GM atomic lock; returns the old

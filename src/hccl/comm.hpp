@@ -36,6 +36,7 @@ struct Windows {
     // memory, exposed as MPI windows; peers' windows are not mapped.
     bool remote = false;
     Handle hdr_win = 0, in_win = 0, out_win = 0;
+    Handle dyn_win = 0;  // URMA: the registered memory of every rank, attached where it lies
     bool mapped() const { return span_hi != 0; }
 };
 
@@ -91,5 +92,15 @@ bool barrier(const Comm& c);
 // Every rank's simulated clock moves to the latest one's plus what the
 // collective adds for `recv_bytes` received (collectives.cpp); collective.
 bool meet_clocks(const Comm& c, uint64_t recv_bytes);
+
+// HcclCommDestroy: the channels and memory registrations of `c` are released
+// (resources.cpp).
+void release_resources(Comm& c);
+// Under the remote transport: memory registered for URMA is attached to the
+// communicator's dynamic MPI window, and the URMA engine reaches a peer's
+// registered memory through it (windows.cpp). False with `why`.
+bool attach_registered(Comm& c, void* base, uint64_t bytes, std::string& why);
+void detach_registered(Comm& c, void* base);
+bool registered_rma(int rank, uint64_t addr, void* buf, uint64_t bytes, bool write, std::string* why);
 
 }  // namespace hccl_sim

@@ -140,6 +140,9 @@ const Rma* rma(std::string& why) {
         need(r.accumulate, "MPI_Accumulate");
         need(r.compare_and_swap, "MPI_Compare_and_swap");
         need(r.iprobe, "MPI_Iprobe");
+        need(r.win_create_dynamic, "MPI_Win_create_dynamic");
+        need(r.win_attach, "MPI_Win_attach");
+        need(r.win_detach, "MPI_Win_detach");
         if (name) missing = m.library + " has no " + name + " (MPI-3 one-sided communication)";
         else if (m.abi == Mpi::Abi::OpenMpi && (!r.info_null || !r.int32 || !r.op_replace))
             missing = m.library + " lacks Open MPI's predefined handles";

@@ -52,6 +52,11 @@ struct Rma {
     int (*accumulate)(const void*, int, Handle, int, long, int, Handle, Handle, Handle) = nullptr;
     int (*compare_and_swap)(const void*, const void*, void*, Handle, int, long, Handle) = nullptr;
     int (*iprobe)(int, int, Handle, int*, Handle) = nullptr;
+    // A dynamic window (URMA's registered memory under the remote transport,
+    // resources.cpp): memory attached where it lies, addressed by address.
+    int (*win_create_dynamic)(Handle, Handle, void* win) = nullptr;
+    int (*win_attach)(Handle, void*, long) = nullptr;
+    int (*win_detach)(Handle, const void*) = nullptr;
 };
 // Null (with `why`) when the MPI library lacks a call.
 const Rma* rma(std::string& why);

@@ -157,6 +157,7 @@ void remote_progress() {
     g_rma->win_sync(g_remote->win.hdr_win);
     g_rma->win_sync(g_remote->win.in_win);
     g_rma->win_sync(g_remote->win.out_win);
+    g_rma->win_sync(g_remote->win.dyn_win);
 }
 
 void remote_push_slot(const void* slot, uint64_t bytes) {
@@ -172,6 +173,53 @@ void remote_push_slot(const void* slot, uint64_t bytes) {
                        mpi().byte, g_remote->win.hdr_win);
     g_rma->win_flush_all(g_remote->win.hdr_win);
 }
+
+}  // namespace
+
+bool attach_registered(Comm& c, void* base, uint64_t bytes, std::string& why) {
+    std::lock_guard lk(g_rma_mu);
+    if (!c.win.remote || !g_rma) return true;
+    if (g_rma->win_attach(c.win.dyn_win, base, static_cast<long>(bytes)) != 0) {
+        why = "MPI_Win_attach of the memory failed";
+        return false;
+    }
+    return true;
+}
+
+void detach_registered(Comm& c, void* base) {
+    std::lock_guard lk(g_rma_mu);
+    if (c.win.remote && g_rma) g_rma->win_detach(c.win.dyn_win, base);
+}
+
+// A peer's registered memory over the dynamic window: the displacement is
+// the address (MPI_Aint), as MPI defines for dynamic windows.
+bool registered_rma(int rank, uint64_t addr, void* buf, uint64_t bytes, bool write, std::string* why) {
+    std::lock_guard lk(g_rma_mu);
+    if (!g_remote || rank < 0 || rank >= static_cast<int>(g_remote->size)) {
+        *why = "the communicator's MPI windows are gone";
+        return false;
+    }
+    const Handle byte = mpi().byte, win = g_remote->win.dyn_win;
+    const int target = g_remote->mpi_rank[rank];
+    for (uint64_t off = 0; off < bytes; off += kRmaChunk) {
+        const int n = static_cast<int>(std::min(kRmaChunk, bytes - off));
+        const long disp = static_cast<long>(addr + off);
+        uint8_t* p = static_cast<uint8_t*>(buf) + off;
+        const int rc = write ? g_rma->put(p, n, byte, target, disp, n, byte, win)
+                             : g_rma->get(p, n, byte, target, disp, n, byte, win);
+        if (rc != 0) {
+            *why = std::string(write ? "MPI_Put" : "MPI_Get") + " on the dynamic window returned " + std::to_string(rc);
+            return false;
+        }
+    }
+    if (g_rma->win_flush(target, win) != 0) {
+        *why = "MPI_Win_flush on the dynamic window failed";
+        return false;
+    }
+    return true;
+}
+
+namespace {
 
 const ptosim::RemoteOps kRemoteOps{remote_get, remote_put, remote_lock, remote_unlock, remote_progress,
                                    remote_push_slot};
@@ -223,8 +271,14 @@ std::string map_remote(Comm& c, uintptr_t base, uint64_t span) {
     w.hdr_win = h;
     w.in_win = i;
     w.out_win = o;
+    uint64_t d = 0;
+    if (r->win_create_dynamic(r->info_null, c.mpi_comm, &d) != 0) {
+        munmap(reinterpret_cast<void*>(base), span);
+        return "MPI_Win_create_dynamic (URMA's registered memory) failed";
+    }
+    w.dyn_win = d;
     // One passive-target epoch to every rank for the communicator's life.
-    for (Handle x : {w.hdr_win, w.in_win, w.out_win}) r->win_lock_all(r->mode_nocheck, x);
+    for (Handle x : {w.hdr_win, w.in_win, w.out_win, w.dyn_win}) r->win_lock_all(r->mode_nocheck, x);
     w.remote = true;
     w.span_lo = base;
     w.span_hi = base + span;
@@ -376,7 +430,7 @@ void unmap_windows(Comm& c) {
             std::lock_guard lk(g_rma_mu);
             g_remote = nullptr;
         }
-        for (Handle* x : {&w.hdr_win, &w.in_win, &w.out_win}) {
+        for (Handle* x : {&w.hdr_win, &w.in_win, &w.out_win, &w.dyn_win}) {
             g_rma->win_unlock_all(*x);
             g_rma->win_free(x);
         }

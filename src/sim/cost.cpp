@@ -227,11 +227,16 @@ double Engine::cost(const OpRecord& r, double gm_miss) const {
     // the slower of the link and the pipe; an SDMA entry at the SDMA figures.
     if ((gm_in || gm_out) && (c == OpClass::Mte2 || c == OpClass::Mte3 || c == OpClass::Fix) &&
         (p_.link_gbps > 0 || p_.roce_gbps > 0)) {
-        int peer = gm_in ? remote_rank_of(r, false) : -1;
-        if (peer < 0 && gm_out) peer = remote_rank_of(r, true);
+        // A URMA transfer (urma.cpp) records only its local side; the
+        // peer it reaches is in `event`.
+        const bool urma = std::strncmp(r.op, "URMA ", 5) == 0;
+        int peer = urma ? r.event : gm_in ? remote_rank_of(r, false) : -1;
+        if (peer < 0 && gm_out && !urma) peer = remote_rank_of(r, true);
         double lat = 0, rate = 0;
         if (peer >= 0 && link_between(p_, process_rank(), peer, lat, rate)) {
-            if (std::strcmp(r.op, "SDMA") == 0 && p_.sdma_gbps > 0) {
+            // A URMA WQE is priced as an SDMA entry: the NIC's descriptor
+            // round trip and the link (docs/soc-profiles.md, "Timing", note 15).
+            if ((urma || std::strcmp(r.op, "SDMA") == 0) && p_.sdma_gbps > 0) {
                 // Within a node the SDMA figures stand for the whole transfer
                 // (they were fitted to one); across nodes RoCE's start-up is added.
                 const bool same_node = lat == p_.lat_link && rate == p_.link_gbps / p_.clock_ghz;

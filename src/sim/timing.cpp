@@ -902,6 +902,16 @@ void timing_publish(Core& c) {
     post_stamp(a, 4, t->offset_us + end / cost::cycles_per_us(t->eng));
 }
 
+// The URMA engine (urma.cpp): the doorbell store that ran a WQE returns
+// when its transfer ended, so the completion the kernel polls next is not
+// seen before it.
+void timing_hold_pipe(Core& c, Pipe p, const char* what, const char* op, const SourceLoc& loc) {
+    cost::LaunchTiming* t = c.launch ? c.launch->timing() : nullptr;
+    if (!t) return;
+    if (!t->started[c.index]) t->start(c);
+    t->eng.hold_until(c.index, t->eng.pipe_free(c.index, p), what, op, loc);
+}
+
 void timing_observed(Core& c, const void* gm, uint64_t bytes, const char* op, const SourceLoc& loc) {
     cost::LaunchTiming* t = c.launch ? c.launch->timing() : nullptr;
     if (!t || !time_stamps()) return;

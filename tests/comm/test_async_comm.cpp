@@ -584,34 +584,6 @@ TEST(SdmaEngine, APrefetchEntryMovesNoByteAndAnUnknownOpcodeFaults) {
     barrier();
 }
 
-// ------------------------------------------------------------ HCCL's resource API (links, channels)
-
-TEST(HcclResources, LinksChannelsAndRegistrationsAreRefusedWithAMessage) {
-    CommLink* links = reinterpret_cast<CommLink*>(1);
-    uint32_t n = 7;
-    EXPECT_EQ(HcclRankGraphGetLinks(g_comm, 0, R(), (R() + 1) % N(), &links, &n), HCCL_E_NOT_SUPPORT);
-    EXPECT_EQ(links, nullptr);
-    EXPECT_EQ(n, 0u);
-    EXPECT_NE(std::string(aclGetRecentErrMsg()).find("HcclRankGraphGetLinks: links between the ranks' network "
-                                                     "endpoints are not simulated"),
-              std::string::npos)
-        << aclGetRecentErrMsg();
-    CommMem mem{COMM_MEM_TYPE_DEVICE, win<uint8_t>(R(), 0), 4096};
-    HcclMemHandle h = reinterpret_cast<HcclMemHandle>(1);
-    EXPECT_EQ(HcclCommMemReg(g_comm, "sym", &mem, &h), HCCL_E_NOT_SUPPORT);
-    EXPECT_EQ(h, nullptr);
-    HcclChannelDesc desc;
-    ASSERT_EQ(HcclChannelDescInit(&desc, 1), HCCL_SUCCESS);
-    EXPECT_EQ(desc.header.magicWord, HCCL_CHANNEL_MAGIC_WORD);
-    EXPECT_EQ(desc.header.size, sizeof(HcclChannelDesc));
-    EXPECT_EQ(desc.remoteRank, ~0u);
-    EXPECT_EQ(desc.channelProtocol, COMM_PROTOCOL_RESERVED);
-    EXPECT_EQ(desc.localEndpoint.loc.locType, ENDPOINT_LOC_TYPE_RESERVED);
-    ChannelHandle ch = 0;
-    EXPECT_EQ(HcclChannelAcquire(g_comm, COMM_ENGINE_AIV, &desc, 1, &ch), HCCL_E_NOT_SUPPORT);
-    EXPECT_EQ(HcclChannelAcquire(nullptr, COMM_ENGINE_AIV, &desc, 1, &ch), HCCL_E_PTR);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) { return comm_test::run_rank_tests(argc, argv); }

@@ -1,5 +1,5 @@
 // A2A3's scalar GM atomics (docs/intrinsics/atomic.md): set_st_atomic_cfg,
-// st_atomic, ld_dev. The runtime side is src/sim/cce/atomic.cpp.
+// st_atomic, ld_dev, and st_dev. The runtime side is src/sim/cce/atomic.cpp.
 #pragma once
 #include <cce/operands.hpp>
 
@@ -21,4 +21,11 @@ inline T ld_dev(__gm__ T* addr, int64_t offset, ptosim_cce::where_t w = ptosim_c
     T v;
     __builtin_memcpy(&v, &bits, sizeof(T));
     return v;
+}
+
+// A store past the data cache; `offset` counts elements, as ld_dev's.
+template <class V, class T>
+inline void st_dev(V value, __gm__ T* addr, int64_t offset, ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim::cce::st_dev(ptosim_cce::here(w), ptosim_cce::host(addr + offset), ptosim_cce::scalar_bits<T>(value),
+                        sizeof(T));
 }

@@ -15,5 +15,4 @@
 // and widening arithmetic, group reductions, histograms; predicate moves;
 // the Cube, fixpipe and L1 DMA side; SIMT atomics.
 PTOSIM_CCE_PENDING(copy_matrix_cc_to_ubuf)
-PTOSIM_CCE_PENDING(st_dev)
 #undef PTOSIM_CCE_PENDING

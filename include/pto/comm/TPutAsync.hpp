@@ -11,6 +11,7 @@
 #include <pto/comm/async_common/async_types.hpp>
 #if PTOSIM_DEVICE
 #include <ptosim/sdma.hpp>
+#include <ptosim/urma.hpp>
 #include <cstring>
 #include <algorithm>
 #include <string>
@@ -143,9 +144,61 @@ pto::comm::AsyncEvent async_copy(const CallSite& cs, GD& dst, GS& src, const pto
     return pto::comm::AsyncEvent(++session.posted, pto::comm::DmaEngine::SDMA);
 }
 
+// A transfer over URMA (Ascend950's UB NIC, ptosim/urma.hpp): one WQE on the
+// session's channel to its peer, posted into the send queue pto-isa's
+// UrmaWorkspaceManager described (the session's workspace) and rung; the
+// engine runs it before the doorbell store returns. pto-isa's URMA path
+// adds no comm_block_offset. The event is pto-isa's: the peer in the high
+// word, the producer index after the WQE in the low.
+template <class GD, class GS>
+pto::comm::AsyncEvent urma_copy(const CallSite& cs, GD& dst, GS& src, const pto::comm::AsyncSession& session,
+                                const char* op, bool put) {
+    static_assert(std::is_same_v<typename GD::RawDType, typename GS::RawDType>,
+                  "TPUT_ASYNC/TGET_ASYNC: source and destination element types must be equal");
+    const SourceLoc loc = loc_of(cs);
+    const std::string o(op);
+    if (!session.valid || session.engine != pto::comm::DmaEngine::URMA) return {};
+    if (!flat_1d(src) || !flat_1d(dst))
+        ptosim::fault(loc, o + " (URMA): source and destination must be flat contiguous 1-D tensors (pto-isa's URMA "
+                               "path asserts it)");
+    using T = typename GS::RawDType;
+    const uint64_t n = elements(src), nd = elements(dst);
+    if (nd < n)
+        ptosim::fault(loc, o + " (URMA): the destination holds " + std::to_string(nd) + " elements, the source " +
+                               std::to_string(n));
+    const uint64_t bytes = n * sizeof(T);
+    const auto remote = reinterpret_cast<uint64_t>(put ? dst.data() : src.data());
+    const auto local = reinterpret_cast<uint64_t>(put ? src.data() : dst.data());
+    const uint32_t head = ptosim::urma::post(loc, session.contextGm, session.destRankId, session.qpIdx,
+                                             put ? ptosim::urma::kOpWrite : ptosim::urma::kOpRead, remote, local,
+                                             bytes, op);
+    return pto::comm::AsyncEvent((uint64_t(session.destRankId) << 32) | head, pto::comm::DmaEngine::URMA);
+}
+
 }  // namespace ptosim_impl::comm
 
 namespace comm {
+
+inline __attribute__((noinline)) bool AsyncEvent::urma_done(const AsyncSession& s, bool wait) const {
+    const ptosim::SourceLoc loc = ptosim::caller_loc(__builtin_return_address(0));
+    const uint32_t peer = static_cast<uint32_t>(handle >> 32), head = static_cast<uint32_t>(handle);
+    return wait ? ptosim::urma::wait(loc, s.contextGm, peer, s.qpIdx, head)
+                : ptosim::urma::test(loc, s.contextGm, peer, s.qpIdx, head);
+}
+
+// A URMA session (pto-isa's BuildAsyncSession<DmaEngine::URMA>(workspace,
+// peer, session)): the workspace UrmaWorkspaceManager filled and the peer
+// whose channel the transfers take; false for a null workspace.
+template <DmaEngine engine>
+PTO_INTERNAL bool BuildAsyncSession(__gm__ uint8_t* workspace, uint32_t destRankId, AsyncSession& session) {
+    static_assert(engine == DmaEngine::URMA, "BuildAsyncSession(workspace, peer, session) builds URMA sessions");
+    session = AsyncSession{};
+    session.engine = engine;
+    session.contextGm = workspace;
+    session.destRankId = destRankId;
+    session.valid = workspace != nullptr;
+    return session.valid;
+}
 
 // Builds an SDMA session over the workspace pto-isa's SdmaWorkspaceManager
 // prepared (its queue query, aclnnShmemSdmaStarsQuery, describes the queues
@@ -158,8 +211,8 @@ PTO_INTERNAL bool BuildAsyncSession(ScratchTile& scratchTile, __gm__ uint8_t* wo
                                     uint32_t syncId = 0,
                                     const sdma::SdmaBaseConfig& baseConfig = {sdma::kDefaultSdmaBlockBytes, 0, 1},
                                     uint32_t channelGroupIdx = sdma::kAutoChannelGroupIdx) {
-    static_assert(engine == DmaEngine::SDMA, "ptolab's BuildAsyncSession builds SDMA sessions (URMA and RDMA are "
-                                             "Ascend950 NICs ptosim does not simulate)");
+    static_assert(engine == DmaEngine::SDMA, "BuildAsyncSession(scratchTile, workspace, session, ...) builds SDMA sessions; "
+                                             "URMA sessions are BuildAsyncSession<DmaEngine::URMA>(workspace, peer, session)");
     static_assert(is_tile_data_v<ScratchTile>, "BuildAsyncSession: scratchTile must be a pto::Tile");
     static_assert(ScratchTile::Loc == TileType::Vec, "BuildAsyncSession: scratchTile must be a UB (TileType::Vec) tile");
     static_assert(ScratchTile::Numel * sizeof(typename ScratchTile::DType) >= sizeof(uint64_t),
@@ -186,9 +239,12 @@ PTO_INTERNAL bool BuildAsyncSession(ScratchTile& scratchTile, __gm__ uint8_t* wo
 template <DmaEngine engine = DmaEngine::SDMA, typename GlobalDstData, typename GlobalSrcData, typename... WaitEvents>
 PTO_INST AsyncEvent TPUT_ASYNC(CallSite cs, GlobalDstData& dstGlobalData, GlobalSrcData& srcGlobalData,
                                const AsyncSession& session, WaitEvents&... events) {
-    static_assert(engine == DmaEngine::SDMA, "ptolab simulates TPUT_ASYNC over SDMA only");
+    static_assert(engine != DmaEngine::RDMA, "ptolab simulates TPUT_ASYNC over SDMA and URMA, not RDMA");
     ptosim_impl::wait_events(cs, events...);
-    return ptosim_impl::comm::async_copy(cs, dstGlobalData, srcGlobalData, session, "TPUT_ASYNC", true);
+    if constexpr (engine == DmaEngine::URMA)
+        return ptosim_impl::comm::urma_copy(cs, dstGlobalData, srcGlobalData, session, "TPUT_ASYNC", true);
+    else
+        return ptosim_impl::comm::async_copy(cs, dstGlobalData, srcGlobalData, session, "TPUT_ASYNC", true);
 }
 template <DmaEngine engine = DmaEngine::SDMA, typename GlobalDstData, typename GlobalSrcData, typename... WaitEvents>
 PTO_INST_CALLER AsyncEvent TPUT_ASYNC(GlobalDstData& dstGlobalData, GlobalSrcData& srcGlobalData,
@@ -200,9 +256,12 @@ PTO_INST_CALLER AsyncEvent TPUT_ASYNC(GlobalDstData& dstGlobalData, GlobalSrcDat
 template <DmaEngine engine = DmaEngine::SDMA, typename GlobalDstData, typename GlobalSrcData, typename... WaitEvents>
 PTO_INST AsyncEvent TGET_ASYNC(CallSite cs, GlobalDstData& dstGlobalData, GlobalSrcData& srcGlobalData,
                                const AsyncSession& session, WaitEvents&... events) {
-    static_assert(engine == DmaEngine::SDMA, "ptolab simulates TGET_ASYNC over SDMA only");
+    static_assert(engine != DmaEngine::RDMA, "ptolab simulates TGET_ASYNC over SDMA and URMA, not RDMA");
     ptosim_impl::wait_events(cs, events...);
-    return ptosim_impl::comm::async_copy(cs, dstGlobalData, srcGlobalData, session, "TGET_ASYNC");
+    if constexpr (engine == DmaEngine::URMA)
+        return ptosim_impl::comm::urma_copy(cs, dstGlobalData, srcGlobalData, session, "TGET_ASYNC", false);
+    else
+        return ptosim_impl::comm::async_copy(cs, dstGlobalData, srcGlobalData, session, "TGET_ASYNC");
 }
 template <DmaEngine engine = DmaEngine::SDMA, typename GlobalDstData, typename GlobalSrcData, typename... WaitEvents>
 PTO_INST_CALLER AsyncEvent TGET_ASYNC(GlobalDstData& dstGlobalData, GlobalSrcData& srcGlobalData,

@@ -112,6 +112,11 @@ enum KernelMetaType {
 #ifndef PTO_NPU_ARCH_A5
 #define PTO_NPU_ARCH_A5
 #endif
+// Ascend950's URMA (the UB NIC, ptosim/urma.hpp): TPUT_ASYNC/TGET_ASYNC over
+// DmaEngine::URMA, as pto-isa defines the macro for __NPU_ARCH__ 3510.
+#ifndef PTO_URMA_SUPPORTED
+#define PTO_URMA_SUPPORTED
+#endif
 #elif (defined(__CCE_AICORE__) && __CCE_AICORE__ == 220) || (defined(__NPU_ARCH__) && __NPU_ARCH__ == 2201) || \
     defined(__DAV_C220__)
 #define PTOSIM_DEVICE 1

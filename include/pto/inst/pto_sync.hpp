@@ -823,6 +823,8 @@ struct AsyncSession {
     uint64_t commBlockOffset{0};
     uint32_t queueNum{1};
     mutable uint64_t posted{0};  // transfers issued in this session
+    uint32_t destRankId{0};      // URMA: the peer, and the queue pair
+    uint32_t qpIdx{0};
 };
 struct AsyncEvent {
     uint64_t handle = 0;
@@ -834,8 +836,21 @@ struct AsyncEvent {
     // prefetch has no latency), so a valid event of the session is complete;
     // the invalid event (handle 0) waits for nothing, as in pto-isa. An event
     // the session never issued is not complete (false).
-    bool Wait(const AsyncSession& s) const { return handle == 0 || s.posted == 0 || handle <= s.posted; }
-    bool Test(const AsyncSession& s) const { return Wait(s); }
+    // A URMA event (pto-isa's handle: the peer in the high word, the send
+    // queue's producer index after the WQE in the low) waits on the
+    // channel's completion queue, as pto-isa's poller does: false when a
+    // completion carries an error status.
+    __attribute__((always_inline)) bool Wait(const AsyncSession& s) const {
+        if (engine == DmaEngine::URMA && handle != 0) return urma_done(s, true);
+        return handle == 0 || s.posted == 0 || handle <= s.posted;
+    }
+    __attribute__((always_inline)) bool Test(const AsyncSession& s) const {
+        if (engine == DmaEngine::URMA && handle != 0) return urma_done(s, false);
+        return Wait(s);
+    }
+
+private:
+    bool urma_done(const AsyncSession& s, bool wait) const;  // pto/comm/TPutAsync.hpp (not inlined: its caller is the line)
 };
 }  // namespace comm
 

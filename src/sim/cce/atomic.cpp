@@ -4,6 +4,7 @@
 #include "repeat.hpp"
 
 #include <ptosim/simt.hpp>
+#include <ptosim/urma.hpp>
 
 #include <string>
 
@@ -71,6 +72,20 @@ uint64_t ld_dev(const SourceLoc& loc, const void* gm, int bytes) {
     GmAtomicScope scope(c, true);
     std::memcpy(&v, gm, bytes);
     return v;
+}
+
+// st_dev: a scalar store to GM that bypasses the data cache (pto-isa's URMA
+// code rings doorbells and updates queue indices with it). A store to a URMA
+// doorbell runs the channel's work queue entries (ptosim/urma.hpp).
+void st_dev(const SourceLoc& loc, void* gm, uint64_t value_bits, int bytes) {
+    Core& c = core();
+    check_gm(gm, bytes, "st_dev", loc);
+    dispatch(c, scalar_gm("st_dev", loc, gm, bytes, true));
+    {
+        GmAtomicScope scope(c, true);
+        std::memcpy(gm, &value_bits, bytes);
+    }
+    urma::on_gm_store(c, loc, gm, bytes);
 }
 
 uint64_t atomic_rmw(const SourceLoc& loc, const char* name, void* gm, Dt d, uint64_t value_bits, int op) {
