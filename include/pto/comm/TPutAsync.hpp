@@ -179,13 +179,6 @@ pto::comm::AsyncEvent urma_copy(const CallSite& cs, GD& dst, GS& src, const pto:
 
 namespace comm {
 
-inline __attribute__((noinline)) bool AsyncEvent::urma_done(const AsyncSession& s, bool wait) const {
-    const ptosim::SourceLoc loc = ptosim::caller_loc(__builtin_return_address(0));
-    const uint32_t peer = static_cast<uint32_t>(handle >> 32), head = static_cast<uint32_t>(handle);
-    return wait ? ptosim::urma::wait(loc, s.contextGm, peer, s.qpIdx, head)
-                : ptosim::urma::test(loc, s.contextGm, peer, s.qpIdx, head);
-}
-
 // A URMA session (pto-isa's BuildAsyncSession<DmaEngine::URMA>(workspace,
 // peer, session)): the workspace UrmaWorkspaceManager filled and the peer
 // whose channel the transfers take; false for a null workspace.

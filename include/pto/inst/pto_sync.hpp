@@ -13,6 +13,7 @@
 #include <pto/inst/tmov.hpp>
 #include <ptosim/intrinsics.hpp>
 #include <ptosim/runtime.hpp>
+#include <ptosim/urma.hpp>
 #include <cinttypes>
 #include <cstdio>
 #include <source_location>
@@ -850,7 +851,13 @@ struct AsyncEvent {
     }
 
 private:
-    bool urma_done(const AsyncSession& s, bool wait) const;  // pto/comm/TPutAsync.hpp (not inlined: its caller is the line)
+    // Not inlined: its caller is the kernel's line the engine's faults name.
+    __attribute__((noinline)) bool urma_done(const AsyncSession& s, bool wait) const {
+        const ptosim::SourceLoc loc = ptosim::caller_loc(__builtin_return_address(0));
+        const uint32_t peer = static_cast<uint32_t>(handle >> 32), head = static_cast<uint32_t>(handle);
+        return wait ? ptosim::urma::wait(loc, s.contextGm, peer, s.qpIdx, head)
+                    : ptosim::urma::test(loc, s.contextGm, peer, s.qpIdx, head);
+    }
 };
 }  // namespace comm
 
