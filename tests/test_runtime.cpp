@@ -203,6 +203,90 @@ TEST(Launch, CoresSwitchAtSignalsToTheLowestClock) {
     EXPECT_EQ(order, want);
 }
 
+// ptosim::core() finds the running core from the stack pointer: each core's
+// fiber stack is a slot of one reserved region whose top names the core
+// (include/ptosim/core.hpp, "The running core"). What it finds is the core
+// the thread-local pointer names, at any depth of the stack, after the core
+// waited and resumed, in later waves whose cores reuse the stacks, and on
+// every host thread; the host thread's stack is no fiber's.
+namespace {
+struct CoreSeen {
+    int64_t block = -1;    // core().block_idx
+    bool on_region = false;  // the stack is a slot of the region, naming the thread-local core
+    bool same = false;     // core() and current_core_or_null() are the thread-local core
+};
+CoreSeen see_core() {
+    CoreSeen s;
+    const detail::FiberStackTop* top = detail::fiber_stack_top(detail::stack_pointer());
+    s.on_region = top && top->core && top->core == detail::thread_core();
+    Core& c = core();
+    s.same = &c == detail::thread_core() && current_core_or_null() == &c;
+    s.block = c.block_idx;
+    return s;
+}
+// About 6 MiB down the 8 MiB stack (a kilobyte a frame).
+[[gnu::noinline]] CoreSeen see_core_at_depth(int n) {
+    volatile char frame[1024];
+    frame[0] = static_cast<char>(n);
+    if (n == 0) return see_core();
+    CoreSeen s = see_core_at_depth(n - 1);
+    s.block += frame[0] - static_cast<char>(n);  // keeps the frame
+    return s;
+}
+}  // namespace
+
+TEST(Launch, TheRunningCoreIsFoundFromItsStackAtAnyDepthAfterAWaitAndInEveryWave) {
+    // The host thread: no fiber stack, no core.
+    EXPECT_EQ(detail::fiber_stack_top(detail::stack_pointer()), nullptr);
+    EXPECT_EQ(detail::fiber_core(), nullptr);
+    EXPECT_EQ(current_core_or_null(), nullptr);
+    {
+        // Blocks 1 and 2 run while block 0 waits; block 0 goes on after them.
+        SimThreads serial(1);
+        std::vector<CoreSeen> before(3), deep(3), after(3);
+        auto aic = [&] {
+            intr::set_ffts_base_addr(here(2), Device::get().ffts_ctrl_addr());
+            const int64_t b = core().block_idx;
+            before[b] = see_core();
+            deep[b] = see_core_at_depth(6000);
+            intr::ffts_cross_core_sync(here(3), Pipe::FIX, 1 | (0 << 4) | (5 << 8));
+            if (b == 0) intr::wait_flag_dev(here(4), 5);
+            after[b] = see_core_at_depth(100);
+        };
+        ASSERT_TRUE(run(KernelKind::Cube, 3, aic, nullptr).ok());
+        for (int b = 0; b < 3; ++b)
+            for (const CoreSeen* s : {&before[b], &deep[b], &after[b]}) {
+                EXPECT_EQ(s->block, b);
+                EXPECT_TRUE(s->on_region) << "block " << b;
+                EXPECT_TRUE(s->same) << "block " << b;
+            }
+    }
+    // Two host threads, two waves: the second wave's cores run on the
+    // stacks the first wave's gave back.
+    SimThreads two(2);
+    const int n = Device::get().soc().aiv + 5;
+    std::vector<CoreSeen> seen(n), deep(n);
+    ASSERT_TRUE(run(KernelKind::Vec, n, nullptr, [&] {
+                    const int64_t b = core().block_idx;
+                    seen[b] = see_core();
+                    deep[b] = see_core_at_depth(3000);
+                }).ok());
+    for (int b = 0; b < n; ++b) {
+        EXPECT_EQ(seen[b].block, b);
+        EXPECT_EQ(deep[b].block, b);
+        EXPECT_TRUE(seen[b].on_region && deep[b].on_region) << "block " << b;
+        EXPECT_TRUE(seen[b].same && deep[b].same) << "block " << b;
+    }
+    EXPECT_EQ(current_core_or_null(), nullptr);
+}
+
+TEST(LaunchDeathTest, AnIntrinsicOnTheHostThreadSaysItRanOutsideALaunch) {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    EXPECT_DEATH((void)core(), "ptosim: error: a PTO instruction or core intrinsic ran outside a kernel launch; call "
+                               "kernels through <<<...>>> \\(ptocc\\) or ptosim::run_launch");
+    EXPECT_DEATH(intr::pipe_barrier(here(9), Pipe::V), "ran outside a kernel launch");
+}
+
 TEST(Launch, RejectsZeroBlocksAndTargetMismatch) {
     Status st = run(KernelKind::Vec, 0, nullptr, [] {});
     EXPECT_EQ(st.code, err::kInvalidParam);
