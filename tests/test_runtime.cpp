@@ -2,6 +2,7 @@
 // and the intrinsics' runtime entry points (no PTO headers needed).
 #include <ptosim/intrinsics.hpp>
 #include <ptosim/check.hpp>
+#include <ptosim/cce_cube.hpp>
 #include <ptosim/gemm.hpp>
 #include <ptosim/runtime.hpp>
 #include <gtest/gtest.h>
@@ -285,6 +286,55 @@ TEST(LaunchDeathTest, AnIntrinsicOnTheHostThreadSaysItRanOutsideALaunch) {
     EXPECT_DEATH((void)core(), "ptosim: error: a PTO instruction or core intrinsic ran outside a kernel launch; call "
                                "kernels through <<<...>>> \\(ptocc\\) or ptosim::run_launch");
     EXPECT_DEATH(intr::pipe_barrier(here(9), Pipe::V), "ran outside a kernel launch");
+}
+
+// A5's transposing L1 -> L0B load (ptosim::cce::load_2d_a5, what
+// load_cbuf_to_cb with transpose runs) of 8-, 16- and 32-bit elements from a
+// region that starts inside L1 and has strides on both sides: every
+// destination byte is the documented mapping's (docs/intrinsics/a5-cube.md,
+// "L1 -> L0A/L0B"), written element by element here; bytes outside the
+// destination region keep their value. (The function uses only the core's
+// L1 and L0B, which an A2A3 Cube core has too.)
+TEST(Launch, TransposingL1ToL0BLoadsMoveEveryElementWhereTheMappingSays) {
+    for (int bits : {8, 16, 32}) {
+        const uint64_t c0 = 256 / bits, per_fractal = 512 * 8 / bits, e = bits / 8;
+        cce::Load2dA5 l{};
+        l.m_start = 1;
+        l.k_start = 2;
+        l.m_step = 2;
+        l.k_step = 2;
+        l.src_stride = 5;
+        l.dst_stride = 5;
+        l.transpose = true;
+        const uint64_t src = 1024, dst = 512, bytes = 64 << 10;
+        std::vector<uint8_t> l1(bytes), got, want(bytes, 0xab);
+        for (uint64_t i = 0; i < bytes; ++i) l1[i] = static_cast<uint8_t>(i * 131 + i / 251 + bits);
+        const uint64_t rows = l.m_step * 16, cols = l.k_step * c0;
+        for (uint64_t i = 0; i < rows; ++i)
+            for (uint64_t j = 0; j < cols; ++j) {
+                const uint64_t from = ((l.k_start + j / c0) * l.src_stride + l.m_start + i / 16) * per_fractal +
+                                      (i % 16) * c0 + j % c0;
+                const uint64_t to = ((i / c0) * l.dst_stride + j / 16) * per_fractal + (j % 16) * c0 + i % c0;
+                std::memcpy(&want[dst + to * e], &l1[from * e], e);  // L1 holds l1 from byte src
+            }
+        ASSERT_TRUE(run(KernelKind::Cube, 1, [&] {
+                        Core& c = core();
+                        ASSERT_GE(c.mem_size[static_cast<int>(Space::L1)], src + bytes);
+                        ASSERT_GE(c.mem_size[static_cast<int>(Space::L0B)], bytes);
+                        std::memcpy(c.mem[static_cast<int>(Space::L1)] + src, l1.data(), bytes);
+                        std::memset(c.mem[static_cast<int>(Space::L0B)], 0xab, bytes);
+                        cce::load_2d_a5(here(5), "load_cbuf_to_cb", Space::L0B, dst, src, l, bits);
+                        const uint8_t* b = c.mem[static_cast<int>(Space::L0B)];
+                        got.assign(b, b + bytes);
+                    }, nullptr).ok());
+        ASSERT_EQ(got.size(), want.size());
+        const auto diff = std::mismatch(got.begin(), got.end(), want.begin());
+        EXPECT_TRUE(diff.first == got.end())
+            << bits << "-bit elements: L0B byte " << (diff.first - got.begin()) << " is " << int(*diff.first)
+            << ", the mapping gives " << int(*diff.second) << " ("
+            << std::count_if(got.begin(), got.end(), [&, i = size_t{0}](uint8_t v) mutable { return v != want[i++]; })
+            << " bytes differ)";
+    }
 }
 
 TEST(Launch, RejectsZeroBlocksAndTargetMismatch) {
