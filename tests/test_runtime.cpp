@@ -2,6 +2,7 @@
 // and the intrinsics' runtime entry points (no PTO headers needed).
 #include <ptosim/intrinsics.hpp>
 #include <ptosim/check.hpp>
+#include <ptosim/cce_cube.hpp>
 #include <ptosim/gemm.hpp>
 #include <ptosim/runtime.hpp>
 #include <gtest/gtest.h>
@@ -201,6 +202,139 @@ TEST(Launch, CoresSwitchAtSignalsToTheLowestClock) {
     ASSERT_TRUE(run(KernelKind::Cube, 3, aic, nullptr).ok());
     std::vector<int> want = {0, 1, 2, 101, 102, 100};
     EXPECT_EQ(order, want);
+}
+
+// ptosim::core() finds the running core from the stack pointer: each core's
+// fiber stack is a slot of one reserved region whose top names the core
+// (include/ptosim/core.hpp, "The running core"). What it finds is the core
+// the thread-local pointer names, at any depth of the stack, after the core
+// waited and resumed, in later waves whose cores reuse the stacks, and on
+// every host thread; the host thread's stack is no fiber's.
+namespace {
+struct CoreSeen {
+    int64_t block = -1;    // core().block_idx
+    bool on_region = false;  // the stack is a slot of the region, naming the thread-local core
+    bool same = false;     // core() and current_core_or_null() are the thread-local core
+};
+CoreSeen see_core() {
+    CoreSeen s;
+    const detail::FiberStackTop* top = detail::fiber_stack_top(detail::stack_pointer());
+    s.on_region = top && top->core && top->core == detail::thread_core();
+    Core& c = core();
+    s.same = &c == detail::thread_core() && current_core_or_null() == &c;
+    s.block = c.block_idx;
+    return s;
+}
+// About 6 MiB down the 8 MiB stack (a kilobyte a frame).
+[[gnu::noinline]] CoreSeen see_core_at_depth(int n) {
+    volatile char frame[1024];
+    frame[0] = static_cast<char>(n);
+    if (n == 0) return see_core();
+    CoreSeen s = see_core_at_depth(n - 1);
+    s.block += frame[0] - static_cast<char>(n);  // keeps the frame
+    return s;
+}
+}  // namespace
+
+TEST(Launch, TheRunningCoreIsFoundFromItsStackAtAnyDepthAfterAWaitAndInEveryWave) {
+    // The host thread: no fiber stack, no core.
+    EXPECT_EQ(detail::fiber_stack_top(detail::stack_pointer()), nullptr);
+    EXPECT_EQ(detail::fiber_core(), nullptr);
+    EXPECT_EQ(current_core_or_null(), nullptr);
+    {
+        // Blocks 1 and 2 run while block 0 waits; block 0 goes on after them.
+        SimThreads serial(1);
+        std::vector<CoreSeen> before(3), deep(3), after(3);
+        auto aic = [&] {
+            intr::set_ffts_base_addr(here(2), Device::get().ffts_ctrl_addr());
+            const int64_t b = core().block_idx;
+            before[b] = see_core();
+            deep[b] = see_core_at_depth(6000);
+            intr::ffts_cross_core_sync(here(3), Pipe::FIX, 1 | (0 << 4) | (5 << 8));
+            if (b == 0) intr::wait_flag_dev(here(4), 5);
+            after[b] = see_core_at_depth(100);
+        };
+        ASSERT_TRUE(run(KernelKind::Cube, 3, aic, nullptr).ok());
+        for (int b = 0; b < 3; ++b)
+            for (const CoreSeen* s : {&before[b], &deep[b], &after[b]}) {
+                EXPECT_EQ(s->block, b);
+                EXPECT_TRUE(s->on_region) << "block " << b;
+                EXPECT_TRUE(s->same) << "block " << b;
+            }
+    }
+    // Two host threads, two waves: the second wave's cores run on the
+    // stacks the first wave's gave back.
+    SimThreads two(2);
+    const int n = Device::get().soc().aiv + 5;
+    std::vector<CoreSeen> seen(n), deep(n);
+    ASSERT_TRUE(run(KernelKind::Vec, n, nullptr, [&] {
+                    const int64_t b = core().block_idx;
+                    seen[b] = see_core();
+                    deep[b] = see_core_at_depth(3000);
+                }).ok());
+    for (int b = 0; b < n; ++b) {
+        EXPECT_EQ(seen[b].block, b);
+        EXPECT_EQ(deep[b].block, b);
+        EXPECT_TRUE(seen[b].on_region && deep[b].on_region) << "block " << b;
+        EXPECT_TRUE(seen[b].same && deep[b].same) << "block " << b;
+    }
+    EXPECT_EQ(current_core_or_null(), nullptr);
+}
+
+TEST(LaunchDeathTest, AnIntrinsicOnTheHostThreadSaysItRanOutsideALaunch) {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    EXPECT_DEATH((void)core(), "ptosim: error: a PTO instruction or core intrinsic ran outside a kernel launch; call "
+                               "kernels through <<<...>>> \\(ptocc\\) or ptosim::run_launch");
+    EXPECT_DEATH(intr::pipe_barrier(here(9), Pipe::V), "ran outside a kernel launch");
+}
+
+// A5's transposing L1 -> L0B load (ptosim::cce::load_2d_a5, what
+// load_cbuf_to_cb with transpose runs) of 8-, 16- and 32-bit elements from a
+// region that starts inside L1 and has strides on both sides: every
+// destination byte is the documented mapping's (docs/intrinsics/a5-cube.md,
+// "L1 -> L0A/L0B"), written element by element here; bytes outside the
+// destination region keep their value. (The function uses only the core's
+// L1 and L0B, which an A2A3 Cube core has too.)
+TEST(Launch, TransposingL1ToL0BLoadsMoveEveryElementWhereTheMappingSays) {
+    for (int bits : {8, 16, 32}) {
+        const uint64_t c0 = 256 / bits, per_fractal = 512 * 8 / bits, e = bits / 8;
+        cce::Load2dA5 l{};
+        l.m_start = 1;
+        l.k_start = 2;
+        l.m_step = 2;
+        l.k_step = 2;
+        l.src_stride = 5;
+        l.dst_stride = 5;
+        l.transpose = true;
+        const uint64_t src = 1024, dst = 512, bytes = 64 << 10;
+        std::vector<uint8_t> l1(bytes), got, want(bytes, 0xab);
+        for (uint64_t i = 0; i < bytes; ++i) l1[i] = static_cast<uint8_t>(i * 131 + i / 251 + bits);
+        const uint64_t rows = l.m_step * 16, cols = l.k_step * c0;
+        for (uint64_t i = 0; i < rows; ++i)
+            for (uint64_t j = 0; j < cols; ++j) {
+                const uint64_t from = ((l.k_start + j / c0) * l.src_stride + l.m_start + i / 16) * per_fractal +
+                                      (i % 16) * c0 + j % c0;
+                const uint64_t to = ((i / c0) * l.dst_stride + j / 16) * per_fractal + (j % 16) * c0 + i % c0;
+                std::memcpy(&want[dst + to * e], &l1[from * e], e);  // L1 holds l1 from byte src
+            }
+        ASSERT_TRUE(run(KernelKind::Cube, 1, [&] {
+                        Core& c = core();
+                        ASSERT_GE(c.mem_size[static_cast<int>(Space::L1)], src + bytes);
+                        ASSERT_GE(c.mem_size[static_cast<int>(Space::L0B)], bytes);
+                        std::memcpy(c.mem[static_cast<int>(Space::L1)] + src, l1.data(), bytes);
+                        std::memset(c.mem[static_cast<int>(Space::L0B)], 0xab, bytes);
+                        cce::load_2d_a5(here(5), "load_cbuf_to_cb", Space::L0B, dst, src, l, bits);
+                        const uint8_t* b = c.mem[static_cast<int>(Space::L0B)];
+                        got.assign(b, b + bytes);
+                    }, nullptr).ok());
+        ASSERT_EQ(got.size(), want.size());
+        const auto diff = std::mismatch(got.begin(), got.end(), want.begin());
+        EXPECT_TRUE(diff.first == got.end())
+            << bits << "-bit elements: L0B byte " << (diff.first - got.begin()) << " is " << int(*diff.first)
+            << ", the mapping gives " << int(*diff.second) << " ("
+            << std::count_if(got.begin(), got.end(), [&, i = size_t{0}](uint8_t v) mutable { return v != want[i++]; })
+            << " bytes differ)";
+    }
 }
 
 TEST(Launch, RejectsZeroBlocksAndTargetMismatch) {

@@ -6,10 +6,13 @@
 // one kernel call on each and their ratio.
 //
 //   compare <pto-isa CPU sim library> <ptosim library> [--rounds N] [--quick] [--kernels a,b,...]
-//           [--names "first,second"]
+//           [--names "first,second"] [--dump DIR]
 //
 // --names labels the two libraries (default "pto-isa CPU sim,ptosim"):
 // bench/pto_isa_executed_speed.sh compares two ptosim builds with it.
+// --dump DIR writes each kernel's output bytes, DIR/<kernel>.first.bin and
+// DIR/<kernel>.second.bin: two runs (say, ptosim before and after a change)
+// compared byte for byte with cmp.
 //
 // Per kernel: warm-up calls on both, then N rounds; a round times a batch of
 // calls on one side and then the other, alternating which goes first. The
@@ -159,10 +162,11 @@ int main(int argc, char** argv) {
     const Lib isa = load(argv[1]), sim = load(argv[2]);
     int rounds = 11, warm = 3;
     bool quick = false;
-    std::string only, first = "pto-isa CPU sim", second = "ptosim";
+    std::string only, dump, first = "pto-isa CPU sim", second = "ptosim";
     for (int i = 3; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--rounds") && i + 1 < argc) rounds = std::max(1, std::atoi(argv[++i]));
         else if (!std::strcmp(argv[i], "--quick")) quick = true;
+        else if (!std::strcmp(argv[i], "--dump") && i + 1 < argc) dump = argv[++i];
         else if (!std::strcmp(argv[i], "--kernels") && i + 1 < argc) only = "," + std::string(argv[++i]) + ",";
         else if (!std::strcmp(argv[i], "--names") && i + 1 < argc && std::strchr(argv[i + 1], ',')) {
             const std::string n = argv[++i];
@@ -225,6 +229,15 @@ int main(int argc, char** argv) {
             t_launch.push_back(std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count());
         }
         const Diff d = compare(out_isa, out_sim, s);
+        if (!dump.empty())
+            for (const auto& [side, out] : {std::pair{"first", &out_isa}, std::pair{"second", &out_sim}}) {
+                const std::string path = dump + "/" + s.name + "." + side + ".bin";
+                FILE* f = std::fopen(path.c_str(), "wb");
+                if (!f || std::fwrite(out->data(), 1, out->size(), f) != out->size() || std::fclose(f) != 0) {
+                    std::fprintf(stderr, "compare: cannot write %s\n", path.c_str());
+                    std::exit(2);
+                }
+            }
         const double us_isa = median(t_isa) / 1e3, us_sim = median(t_sim) / 1e3, us_launch = median(t_launch) / 1e3;
         char tol[64];
         if (s.atol == 0 && s.rtol == 0) std::snprintf(tol, sizeof tol, "exact");

@@ -282,9 +282,78 @@ struct GmAtomicScope {
 // written out in core order (docs/semantics.md, "Host threads").
 [[gnu::format(printf, 1, 2)]] int device_printf(const char* format, ...);
 
-// The core the calling kernel code runs on; throws outside a launch.
-Core& core();
-Core* current_core_or_null();
+// The running core, found from the stack pointer (docs/speed.md, "The
+// running core's lookup"). Every simulated core runs on a fiber stack of its
+// own, and so does every A5 SIMT thread; those stacks are carved from one
+// reserved region, each slot aligned to its power-of-two size, and the last
+// bytes of a slot (above the stack, which grows down from below them) name
+// the core that runs on it. One range check against the region and a load
+// replace the thread-local lookup (libptosim is loaded with dlopen, so its
+// thread-local variables are dynamic TLS: a call to __tls_get_addr each).
+// A stack outside the region (the host thread, the scheduler, the crash
+// handler's alternate stack, a stack made when the region was full) falls
+// back to the thread-local pointer, as does a slot whose name is cleared.
+namespace detail {
+inline constexpr uintptr_t kCoreStackBytes = uintptr_t{8} << 20;   // a core's fiber stack slot
+inline constexpr uintptr_t kCoreStackSlots = 1024;
+inline constexpr uintptr_t kSimtStackBytes = uintptr_t{512} << 10;  // an A5 SIMT thread's stack slot
+inline constexpr uintptr_t kSimtStackSlots = 8192;
+inline constexpr uintptr_t kCoreStackArea = kCoreStackBytes * kCoreStackSlots;
+inline constexpr uintptr_t kFiberStackArea = kCoreStackArea + kSimtStackBytes * kSimtStackSlots;
+// The region's first byte; until it is reserved (or when it cannot be), an
+// address in the kernel half of the address space, where no user stack lies.
+inline constexpr uintptr_t kNoFiberStacks = ~uintptr_t{0} - kFiberStackArea;
+extern uintptr_t g_fiber_stack_base;
+// The last bytes of a slot.
+struct alignas(64) FiberStackTop {
+    Core* core = nullptr;  // the core whose code runs on this stack, or nullptr
+};
+inline uintptr_t stack_pointer() {
+    uintptr_t sp;
+#if defined(__x86_64__)
+    asm("mov %%rsp, %0" : "=r"(sp));
+#elif defined(__aarch64__)
+    asm("mov %0, sp" : "=r"(sp));
+#else
+    sp = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
+#endif
+    return sp;
+}
+// The slot top of the fiber stack holding `sp`, or nullptr outside the region.
+inline FiberStackTop* fiber_stack_top(uintptr_t sp) {
+    const uintptr_t off = sp - g_fiber_stack_base;
+    if (off < kCoreStackArea) [[likely]]
+        return reinterpret_cast<FiberStackTop*>((sp | (kCoreStackBytes - 1)) + 1 - sizeof(FiberStackTop));
+    if (off < kFiberStackArea)
+        return reinterpret_cast<FiberStackTop*>((sp | (kSimtStackBytes - 1)) + 1 - sizeof(FiberStackTop));
+    return nullptr;
+}
+inline Core* fiber_core() {
+    const FiberStackTop* top = fiber_stack_top(stack_pointer());
+    return top ? top->core : nullptr;
+}
+Core* thread_core();  // the thread-local pointer: nullptr outside a kernel
+[[noreturn]] void no_core();
+}  // namespace detail
+
+// The core the calling kernel code runs on; aborts outside a launch.
+inline Core& core() {
+    Core* c = detail::fiber_core();
+    if (!c) [[unlikely]] {
+        c = detail::thread_core();
+        if (!c) detail::no_core();
+    }
+    c->touched = true;
+    return *c;
+}
+// The same, or nullptr outside a launch.
+inline Core* current_core_or_null() {
+    Core* c = detail::fiber_core();
+    if (!c) [[unlikely]]
+        c = detail::thread_core();
+    if (c) c->touched = true;
+    return c;
+}
 
 // The source line of a call whose return address is `caller` (an
 // instruction called with explicit template arguments, pto::CallSite), from

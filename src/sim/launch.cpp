@@ -12,6 +12,7 @@
 #include "check.hpp"
 #include "timing.hpp"
 #include "device_impl.hpp"
+#include "fiber_stacks.hpp"
 #include "workers.hpp"
 #include <dlfcn.h>
 #include <sys/auxv.h>
@@ -73,8 +74,11 @@ namespace {
 thread_local Core* t_core = nullptr;
 thread_local Launch* t_launch = nullptr;
 
-constexpr size_t kStackBytes = 8u << 20;
-constexpr uintptr_t kGuardBytes = 4096;
+// A core's fiber stack: a slot of the fiber-stack region (fiber_stacks.hpp),
+// its top naming the core that runs on it, a guard page at its bottom.
+constexpr size_t kStackBytes = detail::kCoreStackBytes;
+constexpr uintptr_t kGuardBytes = detail::kCoreStackBytes - fiber_stack_shape(FiberStackKind::Core).usable;
+static_assert(kGuardBytes == 4096);
 constexpr uintptr_t kStackSlack = 64u << 10;
 thread_local std::vector<void*> t_stack_pool;
 
@@ -133,16 +137,8 @@ void* take_stack() {
         t_stack_pool.pop_back();
         return s;
     }
-    void* s = mmap(nullptr, kStackBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK,
-                   -1, 0);
-    if (s == MAP_FAILED) return nullptr;
-    // guard page: a kernel stack overflow faults instead of corrupting
-    if (mprotect(s, kGuardBytes, PROT_NONE) != 0) {
-        const int e = errno;
-        munmap(s, kStackBytes);
-        errno = e;
-        return nullptr;
-    }
+    void* s = take_fiber_stack(FiberStackKind::Core);  // guard page: a kernel stack overflow faults
+    if (!s) return nullptr;
 #ifdef PTOSIM_TSAN
     {
         std::lock_guard lk(g_tsan_mu);
@@ -171,6 +167,7 @@ void give_slot(std::unique_ptr<CoreSlot> s) {
 }
 
 void give_stack(void* s) {
+    fiber_stack_top_of(FiberStackKind::Core, s).core = nullptr;
 #ifdef PTOSIM_ASAN
     // A fiber abandoned mid-run (a fault ended its launch) left redzones.
     __asan_unpoison_memory_region(s, kStackBytes);
@@ -186,7 +183,7 @@ void give_stack(void* s) {
         g_tsan_fibers.erase(s);
     }
 #endif
-    munmap(s, kStackBytes);
+    release_fiber_stack(FiberStackKind::Core, s);
 }
 
 // The address of the instruction that faulted, from the signal's context.
@@ -528,20 +525,13 @@ struct FiberUnwind {};
 }
 }  // namespace
 
-Core* current_core_or_null() {
-    if (t_core) t_core->touched = true;
-    return t_core;
-}
+Core* detail::thread_core() { return t_core; }
 
-Core& core() {
-    if (!t_core) {
-        std::fprintf(stderr,
-                     "ptosim: error: a PTO instruction or core intrinsic ran outside a kernel launch; call kernels "
-                     "through <<<...>>> (ptocc) or ptosim::run_launch\n");
-        std::abort();
-    }
-    t_core->touched = true;
-    return *t_core;
+void detail::no_core() {
+    std::fprintf(stderr,
+                 "ptosim: error: a PTO instruction or core intrinsic ran outside a kernel launch; call kernels "
+                 "through <<<...>>> (ptocc) or ptosim::run_launch\n");
+    std::abort();
 }
 
 void fault(const SourceLoc& loc, std::string message) { throw KernelFault{std::move(message), loc}; }
@@ -1006,7 +996,10 @@ Status Launch::admit(int group, int phys) {
                                         " (the process is out of memory or of memory mappings, "
                                         "/proc/sys/vm/max_map_count)"};
         }
-        s->fiber.ctx = bctx::make_fcontext(static_cast<char*>(s->fiber.stack) + kStackBytes, kStackBytes, fiber_entry);
+        // The slot's top names the core: ptosim::core() on this stack finds it there.
+        detail::FiberStackTop& top = fiber_stack_top_of(FiberStackKind::Core, s->fiber.stack);
+        top.core = &s->core;
+        s->fiber.ctx = bctx::make_fcontext(&top, fiber_stack_bytes(FiberStackKind::Core), fiber_entry);
         s->state = CoreSlot::State::Runnable;
         made[m] = std::move(s);
     }
@@ -1302,7 +1295,14 @@ Status Launch::run() {
                                           spec_.kind != KernelKind::Cube ? &dev_.impl().cores(soc_, CoreType::AIV) : nullptr};
     Launch* prev_launch = t_launch;
     Core* prev_core = t_core;
+    // A launch run from kernel code schedules on that core's stack with no
+    // running core between its own cores' turns, as the thread-local pointer
+    // says: the stack's top names none meanwhile.
+    detail::FiberStackTop* own_top = detail::fiber_stack_top(detail::stack_pointer());
+    Core* own_core = own_top ? own_top->core : nullptr;
+    if (own_top) own_top->core = nullptr;
     Status result = threads > 1 ? run_parallel(threads) : run_serial();
+    if (own_top) own_top->core = own_core;
     t_launch = prev_launch;
     t_core = prev_core;
     // An arena whose every core was cleared has nothing to clear until a

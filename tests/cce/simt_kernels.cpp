@@ -73,6 +73,33 @@ __simt_vf__ void mismatch_body(__gm__ int32_t* out) {
 
 __simt_vf__ void empty_body(__gm__ int32_t*) {}
 
+// Each thread, 100 frames of a kilobyte down its stack, before and after a
+// block barrier: the core ptosim::core() finds (its block index), whether the
+// stack is a SIMT slot of the fiber-stack region naming the thread-local core
+// (include/ptosim/core.hpp), and blockIdx.x.
+[[gnu::noinline]] __simt_callee__ void deep_core(__gm__ uint32_t* o, int n) {
+    volatile char frame[1024];
+    frame[0] = static_cast<char>(n);
+    if (n > 0) {
+        deep_core(o, n - 1);
+        o[3] += static_cast<uint32_t>(frame[0] - static_cast<char>(n));  // keeps the frame
+        return;
+    }
+    const uintptr_t sp = ptosim::detail::stack_pointer();
+    const ptosim::detail::FiberStackTop* top = ptosim::detail::fiber_stack_top(sp);
+    const bool simt_slot = sp - ptosim::detail::g_fiber_stack_base >= ptosim::detail::kCoreStackArea;
+    o[0] = static_cast<uint32_t>(ptosim::core().block_idx);
+    o[1] = top && simt_slot && top->core == ptosim::detail::thread_core() ? 1u : 0u;
+    o[2] = blockIdx.x;
+}
+__simt_vf__ void core_body(__gm__ uint32_t* out) {
+    const uint32_t t = threadIdx.y * blockDim.x + threadIdx.x;
+    __gm__ uint32_t* o = out + (blockIdx.x * 24 + t) * 8;
+    deep_core(o, 100);
+    __sync_workitems();
+    deep_core(o + 4, 100);
+}
+
 // Thread 3 stores through an address no allocation holds.
 __simt_vf__ void crash_body(__gm__ int32_t* out, uint64_t wild) {
     if (threadIdx.x == 3) out = (__gm__ int32_t*)wild;
@@ -133,6 +160,10 @@ __global__ __aicore__ void simt_too_many(__gm__ int32_t* out) {
     cce::async_invoke<empty_body>(cce::dim3{64, 33}, out);  // line: too many
 }
 
+__global__ __aicore__ void simt_core(__gm__ uint32_t* out) {
+    cce::async_invoke<core_body>(cce::dim3{8, 3}, out);
+}
+
 __global__ __aicore__ void simt_crash(__gm__ int32_t* out) {
     cce::async_invoke<crash_body>(cce::dim3{8}, out, uint64_t{16});  // line: crash
 }
@@ -156,4 +187,5 @@ extern "C" void launch_simt_warp_sum(float* out, void* s) { simt_warp_sum<<<1, n
 extern "C" void launch_simt_mismatch(int32_t* out, void* s) { simt_mismatch<<<1, nullptr, s>>>(out); }
 extern "C" void launch_simt_outside(uint32_t* out, void* s) { simt_outside<<<1, nullptr, s>>>(out); }
 extern "C" void launch_simt_too_many(int32_t* out, void* s) { simt_too_many<<<1, nullptr, s>>>(out); }
+extern "C" void launch_simt_core(uint32_t* out, uint32_t blocks, void* s) { simt_core<<<blocks, nullptr, s>>>(out); }
 extern "C" void launch_simt_crash(int32_t* out, void* s) { simt_crash<<<1, nullptr, s>>>(out); }

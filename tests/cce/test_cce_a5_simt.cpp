@@ -26,6 +26,7 @@ void launch_simt_mismatch(int32_t*, void*);
 void launch_simt_outside(uint32_t*, void*);
 void launch_simt_too_many(int32_t*, void*);
 void launch_simt_crash(int32_t*, void*);
+void launch_simt_core(uint32_t*, uint32_t, void*);
 }
 
 namespace {
@@ -92,6 +93,26 @@ TEST_F(Simt, ThreadIndicesAndOrder) {
             EXPECT_EQ(o[7], x + 10 * y + 100 * z) << b << "/" << t;
         }
     EXPECT_EQ(back(counter, kBlocks), (std::vector<int32_t>{24, 24}));
+}
+
+// ptosim::core() inside a SIMT thread, 100 KiB down the thread's own stack,
+// before and after a block barrier (the threads of four blocks take turns):
+// the thread's stack is a SIMT slot of the fiber-stack region whose top names
+// the Vector core running the start, the one the thread-local pointer names.
+TEST_F(Simt, ThreadsFindTheirCoreFromTheirOwnStack) {
+    constexpr uint32_t kThreads = 24, kBlocks = 4;
+    uint32_t* out = device(std::vector<uint32_t>(kThreads * kBlocks * 8, 0));
+    launch_simt_core(out, kBlocks, stream);
+    const std::vector<uint32_t> r = back(out, kThreads * kBlocks * 8);
+    for (uint32_t b = 0; b < kBlocks; ++b)
+        for (uint32_t t = 0; t < kThreads; ++t)
+            for (uint32_t half = 0; half < 2; ++half) {
+                const uint32_t* o = &r[(b * kThreads + t) * 8 + half * 4];
+                EXPECT_EQ(o[0], b) << b << "/" << t << "/" << half;
+                EXPECT_EQ(o[1], 1u) << b << "/" << t << "/" << half;
+                EXPECT_EQ(o[2], b) << b << "/" << t << "/" << half;
+                EXPECT_EQ(o[3], 0u) << b << "/" << t << "/" << half;
+            }
 }
 
 // 70 threads add into 8 slots with repeats: the int32 sums and the float

@@ -25,7 +25,7 @@ inline uint8_t* local(Core& c, Space s) { return c.mem[static_cast<int>(s)]; }
 // the intrinsic and the operand ("load_cbuf_to_ca dst").
 inline void bounds(const Core& c, Space s, uint64_t off, uint64_t bytes, const char* op, const char* role,
                    const SourceLoc& loc) {
-    check_local(c, s, off, bytes, (std::string(op) + " " + role).c_str(), loc);
+    check_local(c, s, off, bytes, op, role, loc);  // the message is put together only when it faults
 }
 
 template <class T>

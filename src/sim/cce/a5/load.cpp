@@ -60,6 +60,32 @@ void load_2d_a5(const SourceLoc& loc, const char* op, Space dst_space, uint64_t 
     // Source element (row i, column j) of the region; destination element
     // (row j, column i). Offsets in elements of `bits` bits.
     const uint64_t rows = ms * 16, cols = ks * c0, per_fractal = kFractal * 8 / bits;
+    if (bits == 8 || bits == 16 || bits == 32) {
+        // Whole elements: the same mapping with shifts (c0 and a fractal's
+        // element count are powers of two) and moves of a fixed size, where
+        // the general loop below divided and called memcpy per element
+        // (most of pto-isa's A5 matmuls' L1 -> L0B time). Source and
+        // destination are different buffers, so the order does not matter.
+        const int c0s = __builtin_ctzll(c0), pfs = __builtin_ctzll(per_fractal);
+        const auto move = [&](auto unit) {
+            using T = decltype(unit);
+            for (uint64_t i = 0; i < rows; ++i) {
+                const uint64_t from_i = (l.m_start + (i >> 4)) * per_fractal + ((i & 15) << c0s);
+                const uint64_t to_i = ((i >> c0s) * l.dst_stride << pfs) + (i & (c0 - 1));
+                for (uint64_t j = 0; j < cols; ++j) {
+                    const uint64_t from = ((l.k_start + (j >> c0s)) * l.src_stride << pfs) + from_i + (j & (c0 - 1));
+                    const uint64_t to = to_i + ((j >> 4) << pfs) + ((j & 15) << c0s);
+                    T v;
+                    std::memcpy(&v, s + from * sizeof(T), sizeof(T));
+                    std::memcpy(d + to * sizeof(T), &v, sizeof(T));
+                }
+            }
+        };
+        if (bits == 8) move(uint8_t{});
+        else if (bits == 16) move(uint16_t{});
+        else move(uint32_t{});
+        return;
+    }
     auto get = [&](uint64_t at) -> uint32_t {
         if (bits == 4) return (s[at / 2] >> (4 * (at % 2))) & 0xf;
         uint32_t v = 0;

@@ -6,6 +6,7 @@
 #include <ptosim/simt.hpp>
 
 #include "records.hpp"
+#include "../../fiber_stacks.hpp"
 
 #include <ptosim/runtime.hpp>
 
@@ -67,10 +68,10 @@ struct SimtState {
 struct ThreadUnwind {};
 
 // Thread stacks, reused across starts and cores (a core resumes on any host
-// thread). A guard page below each: an overflow faults instead of writing
+// thread): slots of the fiber-stack region (fiber_stacks.hpp), 256 KiB and a
+// page below the slot's top, which names the core the thread runs for; the
+// rest of the slot is a guard below: an overflow faults instead of writing
 // into the next stack.
-constexpr size_t kThreadStackBytes = 256u << 10;
-constexpr size_t kThreadGuardBytes = 4096;
 std::mutex g_stack_mu;
 std::vector<void*>* g_stacks = new std::vector<void*>;
 
@@ -83,14 +84,11 @@ void* take_stack() {
             return p;
         }
     }
-    void* p = mmap(nullptr, kThreadStackBytes + kThreadGuardBytes, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
-    if (p == MAP_FAILED) return nullptr;
-    mprotect(p, kThreadGuardBytes, PROT_NONE);
-    return p;
+    return take_fiber_stack(FiberStackKind::Simt);
 }
 
 void give_stack(void* p) {
+    fiber_stack_top_of(FiberStackKind::Simt, p).core = nullptr;
     Locked l(g_stack_mu);
     g_stacks->push_back(p);
 }
@@ -405,8 +403,10 @@ void simt_run(const void* caller, const char* function, const uint32_t dims[3], 
             if (!t.stack)
                 fault(loc, "cce::async_invoke<" + name + ">: cannot allocate the stack of SIMT thread " + coords(i) +
                                ": " + std::strerror(errno) + " (the process is out of memory or of memory mappings)");
-            t.ctx = bctx::make_fcontext(static_cast<char*>(t.stack) + kThreadGuardBytes + kThreadStackBytes,
-                                        kThreadStackBytes, thread_entry);
+            // The thread's code finds its core (ptosim::core()) from the slot's top.
+            detail::FiberStackTop& top = fiber_stack_top_of(FiberStackKind::Simt, t.stack);
+            top.core = &c;
+            t.ctx = bctx::make_fcontext(&top, fiber_stack_bytes(FiberStackKind::Simt), thread_entry);
         }
         const bctx::transfer_t back = bctx::jump_fcontext(t.ctx, &st);
         t.ctx = back.fctx;
