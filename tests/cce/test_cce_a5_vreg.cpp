@@ -926,6 +926,9 @@ TEST_F(Vreg, LightPathsOfTransposeConversionAndReductionGiveTheFullPathsBits) {
     EXPECT_EQ(full.out[1600], bits(sum));
     EXPECT_EQ(full.out[1601], 0u);
     EXPECT_EQ(full.out[2240], bits(sum));
+    // z0's sum meets its second NaN (0xffc00777) with the first in the
+    // accumulator: the first operand's NaN stays (ptosim/nan_rule.hpp).
+    EXPECT_EQ(full.out[1664], 0x7fc01234u);
     EXPECT_EQ(full.out[1984], bits(0.0f));
     EXPECT_EQ(full.out[1985], 8u);
     EXPECT_EQ(full.out[1920], 0x7fc01234u);

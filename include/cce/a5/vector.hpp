@@ -4,6 +4,7 @@
 // (docs/intrinsics/a5-vreg.md, "Arithmetic"). The element type is the
 // destination register's; each call is one operation over the register.
 #pragma once
+#include <ptosim/nan_rule.hpp>
 #include <cce/a5/registers.hpp>
 #include <ptosim/vmath.hpp>
 
@@ -40,10 +41,10 @@ template <class T, ptosim::cce::Bin B>
 [[gnu::always_inline]] inline T light_elem(T x, T y) {
     using ptosim::cce::Bin;
     if constexpr (std::is_same_v<T, float>) {
-        if constexpr (B == Bin::Add) return x + y;
-        else if constexpr (B == Bin::Sub) return x - y;
-        else if constexpr (B == Bin::Mul) return x * y;
-        else if constexpr (B == Bin::Div) return x / y;
+        if constexpr (B == Bin::Add) return ptosim::first_nan(x + y, x, y);
+        else if constexpr (B == Bin::Sub) return ptosim::first_nan(x - y, x, y);
+        else if constexpr (B == Bin::Mul) return ptosim::first_nan(x * y, x, y);
+        else if constexpr (B == Bin::Div) return ptosim::first_nan(x / y, x, y);
         else if constexpr (B == Bin::Max) return x != x || x > y ? x : y;
         else return x != x || x < y ? x : y;
     } else {
@@ -121,7 +122,7 @@ template <ptosim::cce::Red R>
     uint32_t idx = 0;
     if constexpr (R == Red::Add) {
         acc = v[0];
-        for (int i = 1; i < k; ++i) acc += v[i];
+        for (int i = 1; i < k; ++i) acc = ptosim::first_nan(acc + v[i], acc, v[i]);
     } else {
         typedef float f4 __attribute__((vector_size(16)));
         typedef int32_t i4 __attribute__((vector_size(16)));

@@ -4,6 +4,7 @@
 // touches, then computes over the whole 256-byte register in one call; the
 // per-element arithmetic is A2A3's (element_ops.hpp), so both targets round
 // and wrap alike.
+#include <ptosim/nan_rule.hpp>
 #include <ptosim/cce_a5.hpp>
 #include <ptosim/vmath.hpp>
 
@@ -471,7 +472,7 @@ void vreduce(const SourceLoc& loc, const char* op, Red how, Dt d, VReg& dst, con
             if constexpr (std::is_same_v<T, float>) {
                 if (prefix > 0) {
                     acc = at<T>(a, 0);
-                    for (int i = 1; i < prefix; ++i) acc += at<T>(a, i);
+                    for (int i = 1; i < prefix; ++i) acc = ptosim::first_nan(acc + at<T>(a, i), acc, at<T>(a, i));
                     store(out.b, 0, acc);
                     dst = out;
                     return;
