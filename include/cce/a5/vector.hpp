@@ -41,10 +41,10 @@ template <class T, ptosim::cce::Bin B>
 [[gnu::always_inline]] inline T light_elem(T x, T y) {
     using ptosim::cce::Bin;
     if constexpr (std::is_same_v<T, float>) {
-        if constexpr (B == Bin::Add) return ptosim::first_nan(x + y, x, y);
-        else if constexpr (B == Bin::Sub) return ptosim::first_nan(x - y, x, y);
-        else if constexpr (B == Bin::Mul) return ptosim::first_nan(x * y, x, y);
-        else if constexpr (B == Bin::Div) return ptosim::first_nan(x / y, x, y);
+        if constexpr (B == Bin::Add) return x + y;
+        else if constexpr (B == Bin::Sub) return x - y;
+        else if constexpr (B == Bin::Mul) return x * y;
+        else if constexpr (B == Bin::Div) return x / y;
         else if constexpr (B == Bin::Max) return x != x || x > y ? x : y;
         else return x != x || x < y ? x : y;
     } else {
@@ -70,14 +70,38 @@ template <class T, ptosim::cce::Bin B>
     if (!c) return false;
     a5::light_pass(*c, op, light_here(w));
     // A whole register is a loop of fixed length (the compiler keeps it in
-    // vector registers), a shorter prefix one of k.
+    // vector registers), a shorter prefix one of k. A float result with a
+    // NaN is redone element by element with the rule for two NaN operands
+    // (ptosim/nan_rule.hpp), from the operands, which the destination may
+    // be: the check stays in vector registers.
+    constexpr bool nan_rule = std::is_same_v<T, float> && B != ptosim::cce::Bin::Max && B != ptosim::cce::Bin::Min;
     const auto run = [&](int n) {
-        for (int i = 0; i < n; ++i) {
-            T a, b = s, r;
-            __builtin_memcpy(&a, x.b + e * i, e);
-            if (y) __builtin_memcpy(&b, y->b + e * i, e);
-            r = light_elem<T, B>(a, b);
-            __builtin_memcpy(dst.b + e * i, &r, e);
+        if constexpr (!nan_rule) {
+            for (int i = 0; i < n; ++i) {
+                T a, b = s, r;
+                __builtin_memcpy(&a, x.b + e * i, e);
+                if (y) __builtin_memcpy(&b, y->b + e * i, e);
+                r = light_elem<T, B>(a, b);
+                __builtin_memcpy(dst.b + e * i, &r, e);
+            }
+        } else {
+            T out[a5::kVL / e];
+            bool nan = false;
+            for (int i = 0; i < n; ++i) {
+                T a, b = s;
+                __builtin_memcpy(&a, x.b + e * i, e);
+                if (y) __builtin_memcpy(&b, y->b + e * i, e);
+                out[i] = light_elem<T, B>(a, b);
+                nan |= out[i] != out[i];
+            }
+            if (__builtin_expect(nan, 0))
+                for (int i = 0; i < n; ++i) {
+                    T a, b = s;
+                    __builtin_memcpy(&a, x.b + e * i, e);
+                    if (y) __builtin_memcpy(&b, y->b + e * i, e);
+                    out[i] = ptosim::first_nan(out[i], a, b);
+                }
+            __builtin_memcpy(dst.b, out, size_t(e) * n);
         }
     };
     constexpr int all = a5::kVL / e;
@@ -122,7 +146,12 @@ template <ptosim::cce::Red R>
     uint32_t idx = 0;
     if constexpr (R == Red::Add) {
         acc = v[0];
-        for (int i = 1; i < k; ++i) acc = ptosim::first_nan(acc + v[i], acc, v[i]);
+        for (int i = 1; i < k; ++i) acc += v[i];
+        // A NaN reached the sum: again, keeping the first NaN (nan_rule.hpp).
+        if (__builtin_expect(acc != acc, 0)) {
+            acc = v[0];
+            for (int i = 1; i < k; ++i) acc = ptosim::first_nan(acc + v[i], acc, v[i]);
+        }
     } else {
         typedef float f4 __attribute__((vector_size(16)));
         typedef int32_t i4 __attribute__((vector_size(16)));
