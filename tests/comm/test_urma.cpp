@@ -174,6 +174,8 @@ TEST(HcclResources, LinksRegistrationsAndChannels) {
     EXPECT_NE(std::string(aclGetRecentErrMsg()).find("tag 'res_test' is already registered"), std::string::npos);
     CommMem host{COMM_MEM_TYPE_HOST, buf, 4096};
     EXPECT_EQ(HcclCommMemReg(g_comm, "host", &host, &h2), HCCL_E_NOT_SUPPORT);
+    EXPECT_NE(std::string(aclGetRecentErrMsg()).find("ptolab registers device memory (COMM_MEM_TYPE_DEVICE, from aclrtMalloc)"), std::string::npos)
+        << aclGetRecentErrMsg();
     HcclChannelDesc d;
     ASSERT_EQ(HcclChannelDescInit(&d, 1), HCCL_SUCCESS);
     d.remoteRank = peer;
@@ -185,6 +187,8 @@ TEST(HcclResources, LinksRegistrationsAndChannels) {
     EXPECT_NE(std::string(aclGetRecentErrMsg()).find("CPU, AICPU and CCU engines are not simulated"), std::string::npos);
     d.channelProtocol = COMM_PROTOCOL_ROCE;
     EXPECT_EQ(HcclChannelAcquire(g_comm, COMM_ENGINE_AIV, &d, 1, &ch), HCCL_E_NOT_SUPPORT);
+    EXPECT_NE(std::string(aclGetRecentErrMsg()).find("ptolab's AIV channels run over the UB links of its rank graph"), std::string::npos)
+        << aclGetRecentErrMsg();
     d.channelProtocol = COMM_PROTOCOL_UBC_TP;
     ASSERT_EQ(HcclChannelAcquire(g_comm, COMM_ENGINE_AIV, &d, 1, &ch), HCCL_SUCCESS) << aclGetRecentErrMsg();
     // The handle is the device address of the channel entity: HCCL's magic
@@ -205,6 +209,8 @@ TEST(HcclResources, LinksRegistrationsAndChannels) {
     EXPECT_STREQ(tags[0], "res_test");
     EXPECT_EQ(rm[0].size, 4096u);
     EXPECT_EQ(HcclChannelGetRemoteMems(g_comm, 12345, &num, &rm, &tags), HCCL_E_PARA);
+    EXPECT_NE(std::string(aclGetRecentErrMsg()).find("channel 12345 is not a channel HcclChannelAcquire returned on this communicator"), std::string::npos)
+        << aclGetRecentErrMsg();
     barrier();
 }
 
