@@ -184,14 +184,30 @@ constexpr bool float_fast_v = B == Bin::Add || B == Bin::Sub || B == Bin::Mul ||
 // locals went through the stack (about three times slower on a run of 128).
 typedef float float4_v __attribute__((vector_size(16)));
 
+// `r`, computed from `a` and another operand, with a NaN `a` kept quieted
+// in each lane: the two-NaN rule (ptosim/nan_rule.hpp) without a branch.
+// Where only one operand is a NaN the host's arithmetic already returns it
+// quieted, and a NaN made from numbers is r itself; so only a NaN `a`
+// needs writing out, whichever operand order the compiler chose.
+template <class V>
+[[gnu::always_inline]] inline V keep_first_nan(V r, V a) {
+    if constexpr (std::is_same_v<V, float>) {
+        return a != a ? std::bit_cast<float>(std::bit_cast<uint32_t>(a) | 0x00400000u) : r;
+    } else {
+        typedef int32_t lanes_v __attribute__((vector_size(sizeof(V))));
+        const lanes_v quiet = (lanes_v)a | 0x00400000;
+        return a != a ? (V)quiet : r;
+    }
+}
+
 // float_op on one float or on four lanes at once (the same comparison and
-// select per lane, so the same bits).
+// select per lane, so the same bits as binary<float>, NaNs included).
 template <Bin B, class V>
 inline V float_op(V a, V b) {
-    if constexpr (B == Bin::Add) return a + b;
-    else if constexpr (B == Bin::Sub) return a - b;
-    else if constexpr (B == Bin::Mul) return a * b;
-    else if constexpr (B == Bin::Div) return a / b;
+    if constexpr (B == Bin::Add) return keep_first_nan<V>(a + b, a);
+    else if constexpr (B == Bin::Sub) return keep_first_nan<V>(a - b, a);
+    else if constexpr (B == Bin::Mul) return keep_first_nan<V>(a * b, a);
+    else if constexpr (B == Bin::Div) return keep_first_nan<V>(a / b, a);
     // `|` rather than `||`: one select, no branch, for the vector code.
     else if constexpr (B == Bin::Max) return (a != a) | (a > b) ? a : b;
     else return (a != a) | (a < b) ? a : b;

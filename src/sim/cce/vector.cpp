@@ -52,10 +52,10 @@ namespace {
 typedef float float8_v __attribute__((vector_size(32)));
 template <Bin B>
 __attribute__((target("avx"))) inline float8_v float_op8(float8_v a, float8_v b) {
-    if constexpr (B == Bin::Add) return a + b;
-    else if constexpr (B == Bin::Sub) return a - b;
-    else if constexpr (B == Bin::Mul) return a * b;
-    else if constexpr (B == Bin::Div) return a / b;
+    if constexpr (B == Bin::Add) return keep_first_nan<float8_v>(a + b, a);
+    else if constexpr (B == Bin::Sub) return keep_first_nan<float8_v>(a - b, a);
+    else if constexpr (B == Bin::Mul) return keep_first_nan<float8_v>(a * b, a);
+    else if constexpr (B == Bin::Div) return keep_first_nan<float8_v>(a / b, a);
     else if constexpr (B == Bin::Max) return (a != a) | (a > b) ? a : b;
     else return (a != a) | (a < b) ? a : b;
 }
