@@ -36,8 +36,11 @@ inline void set_prefix(Pred& p, int lanes) {
     typedef uint8_t bytes16 __attribute__((vector_size(16)));
     const bytes16 low = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
     const bytes16 high = low + 16;
-    const bytes16 full = bytes16{} + static_cast<uint8_t>(lanes >> 3);
-    const bytes16 part = bytes16{} + static_cast<uint8_t>((1u << (lanes & 7)) - 1);
+    // Named uint8_t values: under -fsanitize=undefined GCC 12 sees the
+    // casts' operands as int and refuses the truncating broadcast.
+    const uint8_t whole = static_cast<uint8_t>(lanes >> 3), partial = static_cast<uint8_t>((1u << (lanes & 7)) - 1);
+    const bytes16 full = bytes16{} + whole;
+    const bytes16 part = bytes16{} + partial;
     const bytes16 lo = reinterpret_cast<bytes16>(low < full) | (reinterpret_cast<bytes16>(low == full) & part);
     const bytes16 hi = reinterpret_cast<bytes16>(high < full) | (reinterpret_cast<bytes16>(high == full) & part);
     __builtin_memcpy(p.b, &lo, 16);
