@@ -25,7 +25,7 @@ inline double product(double p) {
 // Two NaN operands give the first one's NaN (ptosim/nan_rule.hpp): a NaN
 // element converted to double and back keeps its payload and is quieted.
 template <class T>
-inline T first_nan(T r, T a, T b, double x, double y) {
+inline T first_nan(T r, double x, double y) {
     if (!std::isnan(x) && !std::isnan(y)) return r;
     return from_double<T>(std::isnan(x) ? x : y);
 }
@@ -35,10 +35,10 @@ inline T binary(Bin op, T a, T b, T d) {
     if constexpr (is_float_v<T>) {
         const double x = to_double(a), y = to_double(b), z = to_double(d);
         switch (op) {
-        case Bin::Add: return first_nan(from_double<T>(x + y), a, b, x, y);
-        case Bin::Sub: return first_nan(from_double<T>(x - y), a, b, x, y);
-        case Bin::Mul: return first_nan(from_double<T>(x * y), a, b, x, y);
-        case Bin::Div: return first_nan(from_double<T>(x / y), a, b, x, y);
+        case Bin::Add: return first_nan(from_double<T>(x + y), x, y);
+        case Bin::Sub: return first_nan(from_double<T>(x - y), x, y);
+        case Bin::Mul: return first_nan(from_double<T>(x * y), x, y);
+        case Bin::Div: return first_nan(from_double<T>(x / y), x, y);
         case Bin::Max: return std::isnan(x) || x > y ? a : b;
         case Bin::Min: return std::isnan(x) || x < y ? a : b;
         case Bin::AddRelu: return from_double<T>(std::max(x + y, 0.0));

@@ -50,12 +50,18 @@ namespace {
 // expressions (element_ops.hpp) on eight lanes, the tail one by one through
 // float_op itself.
 typedef float float8_v __attribute__((vector_size(32)));
+// keep_first_nan (element_ops.hpp) on eight lanes, compiled for AVX as
+// its callers are (the generic one would pass 32-byte vectors without AVX).
+__attribute__((target("avx"))) inline float8_v keep_first_nan8(float8_v r, float8_v a) {
+    typedef int32_t lanes8_v __attribute__((vector_size(32)));
+    return a != a ? (float8_v)((lanes8_v)a | 0x00400000) : r;
+}
 template <Bin B>
 __attribute__((target("avx"))) inline float8_v float_op8(float8_v a, float8_v b) {
-    if constexpr (B == Bin::Add) return keep_first_nan<float8_v>(a + b, a);
-    else if constexpr (B == Bin::Sub) return keep_first_nan<float8_v>(a - b, a);
-    else if constexpr (B == Bin::Mul) return keep_first_nan<float8_v>(a * b, a);
-    else if constexpr (B == Bin::Div) return keep_first_nan<float8_v>(a / b, a);
+    if constexpr (B == Bin::Add) return keep_first_nan8(a + b, a);
+    else if constexpr (B == Bin::Sub) return keep_first_nan8(a - b, a);
+    else if constexpr (B == Bin::Mul) return keep_first_nan8(a * b, a);
+    else if constexpr (B == Bin::Div) return keep_first_nan8(a / b, a);
     else if constexpr (B == Bin::Max) return (a != a) | (a > b) ? a : b;
     else return (a != a) | (a < b) ? a : b;
 }
