@@ -7,6 +7,7 @@
 // before a launch or not. The figures are made up (1 GHz, SYS_CNT at 1 GHz,
 // so a reading is nanoseconds) so that every expected time is a sum of them.
 #include <pto/pto-inst.hpp>
+#include <pto/npu/kernels/Pto_prefetch.hpp>
 #include <ptosim/c_api.h>
 #include <ptosim/core.hpp>
 #include <ptosim/cost.hpp>
@@ -368,6 +369,35 @@ TEST_F(StreamClock, APrefetchedRangeIsReadFromL2ByTheLaunchesThatStartAfterIt) {
     EXPECT_READS(stamps[4] - h, 0) << "s3 starts where it stands, beside the prefetch";
     EXPECT_EQ(aclrtDestroyEvent(ev), ACL_SUCCESS);
     for (aclrtStream s : {s1, s2, s3, s4}) EXPECT_EQ(aclrtDestroyStream(s), ACL_SUCCESS);
+}
+
+// pto-isa's host wrapper PTO_PREFETCH (ptolab's pto/npu/kernels/Pto_prefetch.hpp)
+// prefetches by aclrtCmoAsync on its SDMA path, as pto-isa's does; its AIV
+// path leaves nothing in L2 for the next launch.
+TEST_F(StreamClock, PtoPrefetchOnItsSdmaPathIsAnAclPrefetch) {
+    static ptosim::cost::Params q = [] {
+        ptosim::cost::Params p = figures();
+        p.gm_gbps = 32;
+        p.lat_prefetch = 100;
+        return p;
+    }();
+    ptosim::cost::override_params(&q);
+    auto* a = static_cast<float*>(dev(4096));
+    auto* b = static_cast<float*>(dev(4096));
+    auto* stamps = static_cast<int64_t*>(dev(2 * sizeof(int64_t)));
+    aclrtStream s = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
+    const double base = ptosim::cost::host_clock_us();
+    pto::PTO_PREFETCH(a, 4096, s);
+    ptosim::cc::submit(bracketed_load("after PTO_PREFETCH", a, stamps), s);
+    ASSERT_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS) << aclGetRecentErrMsg();
+    EXPECT_NEAR(ptosim_last_launch_time_us(), kWarm, 1e-9);
+    EXPECT_READS(stamps[0] - ns(base), ns(kPrefetch));
+    pto::PTO_PREFETCH<false, 4>(b, 4096, s);
+    ptosim::cc::submit(bracketed_load("after the AIV path", b, stamps), s);
+    ASSERT_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS) << aclGetRecentErrMsg();
+    EXPECT_NEAR(ptosim_last_launch_time_us(), kCold, 1e-9);
+    EXPECT_EQ(aclrtDestroyStream(s), ACL_SUCCESS);
 }
 
 // Without the cost model a prefetch takes no simulated time and leaves
