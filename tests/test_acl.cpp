@@ -553,16 +553,23 @@ TEST_F(AclDev, CmoAsyncPrefetchOrdersTheStreamChangesNoByteAndRefusesTheOtherTyp
     }
     EXPECT_EQ(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, 207000);
 
-    EXPECT_EQ(aclrtCmoAsync(d, size_t{1} << 30, ACL_RT_CMO_TYPE_PREFETCH, s), ACL_ERROR_INVALID_PARAM);
-    EXPECT_NE(msg().find("aclrtCmoAsync: src range " + pointer_text(d) +
-                         " + 1073741824 bytes runs past the end of its aclrtMalloc block"),
-              std::string::npos)
-        << msg();
+    // aclrtMalloc(256) makes a 288-byte block (CANN's rounding: up to a multiple of 32, plus 32).
+    EXPECT_EQ(aclrtCmoAsync(static_cast<uint8_t*>(d) + 64, size_t{1} << 30, ACL_RT_CMO_TYPE_PREFETCH, s),
+              ACL_ERROR_INVALID_PARAM);
+    EXPECT_EQ(msg(), "aclrtCmoAsync: src range " + pointer_text(static_cast<uint8_t*>(d) + 64) +
+                         " + 1073741824 bytes runs past the end of its aclrtMalloc block (base " + pointer_text(d) +
+                         ", 288 bytes, range starts at offset 64); pass a size of at most 224");
     std::vector<uint8_t> host(64);
     EXPECT_EQ(aclrtCmoAsync(host.data(), 64, ACL_RT_CMO_TYPE_PREFETCH, s), ACL_ERROR_INVALID_PARAM);
-    EXPECT_NE(msg().find("aclrtCmoAsync: src " + pointer_text(host.data()) + " is not device memory"),
-              std::string::npos)
-        << msg();
+    EXPECT_EQ(msg(), "aclrtCmoAsync: src " + pointer_text(host.data()) +
+                         " is not device memory; prefetch memory from aclrtMalloc of this device");
+    void* pinned = nullptr;
+    ASSERT_EQ(aclrtMallocHost(&pinned, 64), ACL_SUCCESS);
+    EXPECT_EQ(aclrtCmoAsync(pinned, 64, ACL_RT_CMO_TYPE_PREFETCH, s), ACL_ERROR_INVALID_PARAM);
+    EXPECT_EQ(msg(), "aclrtCmoAsync: src " + pointer_text(pinned) + " is not device memory (it lies in the "
+                         "aclrtMallocHost block at " + pointer_text(pinned) +
+                         "); prefetch memory from aclrtMalloc of this device");
+    EXPECT_EQ(aclrtFreeHost(pinned), ACL_SUCCESS);
     // The pointer and the size are checked before the type, as CANN's ACL layer does.
     EXPECT_EQ(aclrtCmoAsync(d, 0, ACL_RT_CMO_TYPE_FLUSH, s), ACL_ERROR_INVALID_PARAM);
     EXPECT_NE(msg().find("aclrtCmoAsync: size is 0"), std::string::npos) << msg();

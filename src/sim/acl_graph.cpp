@@ -15,6 +15,7 @@
 
 #include <ptosim/check.hpp>
 #include <ptosim/cost.hpp>
+#include <ptosim/peers.hpp>
 
 #include <algorithm>
 #include <atomic>
@@ -25,6 +26,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <thread>
@@ -736,7 +738,28 @@ aclError aclrtCmoAsync(void* src, size_t size, aclrtCmoType cmoType, aclrtStream
                         " is not supported: CANN's aclrtCmoAsync supports only ACL_RT_CMO_TYPE_PREFETCH (0); "
                         "prefetch the range into L2 with it, or drop the call");
     }
-    if (aclError e = check_side(fn, "src", src, size, true, "device memory")) return e;
+    // Device memory of this device (CANN: "only this device's cache"), the
+    // whole range inside its aclrtMalloc block.
+    const std::optional<ptosim::Allocation> blk = Device::get().find(src, 1);
+    if (!blk || !blk->device)
+        return fail(ACL_ERROR_INVALID_PARAM,
+                    std::string(fn) + ": src " + hex(src) + " is not device memory" +
+                        (blk ? " (it lies in the aclrtMallocHost block at " + hex(reinterpret_cast<void*>(blk->base)) + ")"
+                             : "") +
+                        "; prefetch memory from aclrtMalloc of this device");
+    if (blk->window_rank >= 0 && blk->window_rank != ptosim::process_rank())
+        return fail(ACL_ERROR_INVALID_PARAM,
+                    std::string(fn) + ": src " + hex(src) + " lies in rank " + std::to_string(blk->window_rank) +
+                        "'s communicator window, another device's memory; CANN's prefetch works on this device's "
+                        "memory only: prefetch on that rank");
+    const uint64_t offset = reinterpret_cast<uintptr_t>(src) - blk->base;
+    if (size > blk->size - offset)
+        return fail(ACL_ERROR_INVALID_PARAM,
+                    std::string(fn) + ": src range " + hex(src) + " + " + std::to_string(size) +
+                        " bytes runs past the end of its aclrtMalloc block (base " +
+                        hex(reinterpret_cast<void*>(blk->base)) + ", " + std::to_string(blk->size) +
+                        " bytes, range starts at offset " + std::to_string(offset) + "); pass a size of at most " +
+                        std::to_string(blk->size - offset));
     const auto at = reinterpret_cast<uintptr_t>(src);
     std::function<Status()> run = [at, size]() -> Status {
         ptosim::cost::prefetch_to_l2(at, size);
