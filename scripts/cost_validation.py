@@ -155,7 +155,8 @@ def rows():
     for s, us in [(1024, 20.960), (2048, 32.461), (4096, 88.902), (8192, 292.626), (16384, 909.058),
                   (32768, 3262.645)]:
         b = s // 128
-        how = "kernel" if s <= 8192 else "not run: simulation time"
+        how = "kernel" if s <= 16384 else ("not run: memory (the kernel's data generator, gen_data.py, took 5.4 GB "
+                                           "at 16384 and needs about four times that here)")
         r.append(row(f"fa910b2_{s}", "fa910b2", "A2A3", "flash attention (flash_atten)",
                      f"S0=S1={s} ({b} blocks)", "Ascend910B2", us, FA, how, timed="cores",
                      family="flash attention, 910B2 table", run=("fa", f"{b},{s},Ascend910B2")))
@@ -349,6 +350,7 @@ def table(binary):
         r["before_us"] = got.get("before_us") if got else None
         r["bound"] = got.get("bound", "") if got else ""
         r["result"] = got.get("result", "") if got else ""
+        r["run_note"] = got.get("note", "") if got else ""
         # A kernel row not re-run since the fixed costs has only its earlier figure.
         r["stale"] = bool(got) and r["how"] == "kernel" and not got.get("fixed_costs", False)
         if r["stale"]:
@@ -380,6 +382,8 @@ def table(binary):
             how = "reconstruction (ptosim_cost_table)"
         if r["note"]:
             how += f"; {r['note']}"
+        if r["run_note"]:
+            how += f"; {r['run_note']}"
         w(f"| {i} | {r['target']} | {r['kernel']} | {r['shape']} | {r['devices']} | `{r['soc']}` | {pub_s} | "
           f"{fmt(model)} | {ratio} | {before_s} | {how} | {r['fitted'] or 'no'} | `{r['source']}` |")
     w("")
@@ -485,8 +489,10 @@ def run_group(isa, group, cases):
     else:
         cmd = [os.path.join(ROOT, "bench", "pto_isa_kernels_timing.sh"), isa, group, *cases]
     print("+", " ".join(cmd), flush=True)
-    out = subprocess.run(cmd, capture_output=True, text=True).stdout
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    out = proc.stdout
     print(out, end="", flush=True)
+    print(proc.stderr, end="", file=sys.stderr, flush=True)  # a failed build says why there
     got = []
     for ln in out.splitlines():
         m = LINE["gemm"].search(ln) if group == "gemm" else LINE["kern"].search(ln)
@@ -501,6 +507,18 @@ def run_group(isa, group, cases):
             got.append(dict(launch_us=launch, cores_us=cores, bound=m.group(4).replace(":", " "),
                             result=m.group(5).strip()))
     return got
+
+
+def prefetches(isa):
+    """Whether pto-isa's flash-attention host code prefetches its inputs
+    into L2 (PTO_PREFETCH, aclrtCmoAsync; pto-isa a977dd11 and later)."""
+    for d in ("kernels/manual/a2a3/flash_atten", "kernels/manual/common/flash_atten"):
+        try:
+            with open(os.path.join(isa, d, "fa_performance_kernel.cpp")) as f:
+                return "PTO_PREFETCH(" in f.read()
+        except OSError:
+            continue
+    return False
 
 
 def git_head(path, *watch):
@@ -615,11 +633,19 @@ def cmd_run(a):
                 if not ok:
                     print(f"{r['id']}: no result ({g['result']}); kept the stored figure", file=sys.stderr)
                     continue
+                headers = os.environ.get("PTOCC_PTO_HEADERS", "ptolab")
+                if headers == "pto-isa":
+                    extra["headers"] = headers
+                if tool == "fa" and prefetches(isa):
+                    extra["note"] = (f"run at pto-isa {git_head(isa)}" +
+                                     (" over pto-isa's headers" if headers == "pto-isa" else "") +
+                                     "; its host code prefetches Q, K and V into L2 (aclrtCmoAsync) before it")
                 stored[r["id"]] = dict(
                     model_us=model, before_us=prev.get("before_us"), bound=g["bound"], result=g["result"], **extra,
                     fixed_costs=True, ptolab=git_head(ROOT, "src", "include", "bench"), pto_isa=git_head(isa),
                     date=datetime.date.today().isoformat(),
-                    command=" ".join(["bench/" + ("pto_isa_gemm_timing.sh" if tool == "gemm" else
+                    command=" ".join([*(["PTOCC_PTO_HEADERS=pto-isa"] if headers == "pto-isa" else []),
+                                      "bench/" + ("pto_isa_gemm_timing.sh" if tool == "gemm" else
                                                   "pto_isa_kernels_timing.sh"), "<pto-isa>",
                                       *([] if tool == "gemm" else [tool]), case]))
                 with open(JSON, "w") as f:

@@ -211,14 +211,14 @@ TEST_F(Graph, DebugPrintListsTheTasks) {
 // aclrtCmoAsync is a task of a capture like a memset, and replays.
 TEST_F(Graph, CaptureRecordsACacheOperationAndReplaysIt) {
     ASSERT_EQ(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED), ACL_SUCCESS);
-    ASSERT_EQ(aclrtCmoAsync(w, 16, ACL_RT_CMO_TYPE_WRITEBACK, s), ACL_SUCCESS) << msg();
+    ASSERT_EQ(aclrtCmoAsync(w, 16, ACL_RT_CMO_TYPE_PREFETCH, s), ACL_SUCCESS) << msg();
     aclmdlRI m = nullptr;
     ASSERT_EQ(aclmdlRICaptureEnd(s, &m), ACL_SUCCESS);
     testing::internal::CaptureStdout();
     ASSERT_EQ(aclmdlRIDebugPrint(m), ACL_SUCCESS);
     const std::string out = testing::internal::GetCapturedStdout();
     char task[96];
-    std::snprintf(task, sizeof task, "task 0: aclrtCmoAsync(%p, 16 bytes, ACL_RT_CMO_TYPE_WRITEBACK)", w);
+    std::snprintf(task, sizeof task, "task 0: aclrtCmoAsync(%p, 16 bytes, ACL_RT_CMO_TYPE_PREFETCH)", w);
     EXPECT_NE(out.find(task), std::string::npos) << out;
     EXPECT_EQ(aclmdlRIExecuteAsync(m, s), ACL_SUCCESS) << msg();
     EXPECT_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS) << msg();

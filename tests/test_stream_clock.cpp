@@ -7,6 +7,7 @@
 // before a launch or not. The figures are made up (1 GHz, SYS_CNT at 1 GHz,
 // so a reading is nanoseconds) so that every expected time is a sum of them.
 #include <pto/pto-inst.hpp>
+#include <pto/npu/kernels/Pto_prefetch.hpp>
 #include <ptosim/c_api.h>
 #include <ptosim/core.hpp>
 #include <ptosim/cost.hpp>
@@ -271,6 +272,158 @@ TEST_F(StreamClock, AWaitHoldsTheWaiterToTheRecordersTime) {
     EXPECT_EQ(aclrtDestroyEvent(ev), ACL_SUCCESS);
     EXPECT_EQ(aclrtDestroyStream(s1), ACL_SUCCESS);
     EXPECT_EQ(aclrtDestroyStream(s2), ACL_SUCCESS);
+}
+
+// aclrtCmoAsync(ACL_RT_CMO_TYPE_PREFETCH) under the cost model
+// (docs/cost-model.md, "Prefetch into L2"): a task of its stream that takes
+// lat_prefetch plus its bytes at the HBM bandwidth; the range's lines are
+// then L2 hits of every launch that starts at or after the task's end, on
+// its stream or on a stream an event orders after it, and not of a launch
+// that starts before it ends. The figures make L2 and HBM differ for one
+// core: HBM 32 GB/s (32 B/cycle at 1 GHz, below the MTE2 peak of 64), L2
+// 5700 GB/s (above it), a prefetch start-up of 100 cycles. So a 4 KiB load
+// from HBM takes 300 + 4096 / 32 = 428 cycles, one from L2 300 + 4096 / 64 =
+// 364, and the prefetch of 4 KiB 100 + 4096 / 32 = 228. The kernel below
+// adds its issue cycle and the barrier's 4 after the load.
+constexpr double kCold = 1 + (1 + 300 + 4096 / 32 + 4) / 1000.0;  // 1.433 us
+constexpr double kWarm = 1 + (1 + 300 + 4096 / 64 + 4) / 1000.0;  // 1.369 us
+constexpr double kPrefetch = (100 + 4096 / 32) / 1000.0;          // 0.228 us
+
+// A one-block kernel that reads SYS_CNT, loads 4 KiB, waits for the load
+// (pipe_barrier(PIPE_ALL)) and reads SYS_CNT again: stamps[1] - stamps[0]
+// is the load's time plus constant issue and barrier cycles.
+ptosim::LaunchSpec bracketed_load(const char* name, const float* from, int64_t* stamps) {
+    ptosim::LaunchSpec spec = load_spec(name, from, stamps, 1024);
+    spec.aiv_body = [from, stamps] {
+        stamps[0] = static_cast<int64_t>(ptosim::sys_cnt(ptosim::core()));
+        G2<float, 1, 1024> s(const_cast<float*>(from));
+        DynTile<float, 1, 1024> t(1, 1024);
+        TASSIGN(t, 0x0);
+        TLOAD(t, s);
+        pipe_barrier(PIPE_ALL);
+        stamps[1] = static_cast<int64_t>(ptosim::sys_cnt(ptosim::core()));
+    };
+    return spec;
+}
+
+TEST_F(StreamClock, APrefetchedRangeIsReadFromL2ByTheLaunchesThatStartAfterIt) {
+    static ptosim::cost::Params q = [] {
+        ptosim::cost::Params p = figures();
+        p.gm_gbps = 32;
+        p.lat_prefetch = 100;
+        return p;
+    }();
+    ptosim::cost::override_params(&q);
+    auto* a = static_cast<float*>(dev(4096));
+    auto* b = static_cast<float*>(dev(4096));
+    auto* c = static_cast<float*>(dev(4096));
+    auto* stamps = static_cast<int64_t*>(dev(8 * sizeof(int64_t)));
+
+    // One stream: the prefetch, then a launch reading its range; then the
+    // same launch on a range never prefetched.
+    aclrtStream s1 = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&s1), ACL_SUCCESS);
+    const double base = ptosim::cost::host_clock_us();
+    ASSERT_EQ(aclrtCmoAsync(a, 4096, ACL_RT_CMO_TYPE_PREFETCH, s1), ACL_SUCCESS) << aclGetRecentErrMsg();
+    ptosim::cc::submit(bracketed_load("after the prefetch", a, &stamps[0]), s1);
+    ASSERT_EQ(aclrtSynchronizeStream(s1), ACL_SUCCESS) << aclGetRecentErrMsg();
+    EXPECT_NEAR(ptosim_last_launch_time_us(), kWarm, 1e-9) << "its 4 KiB come from L2";
+    EXPECT_READS(stamps[0] - ns(base), ns(kPrefetch)) << "the launch starts where the prefetch ended";
+    EXPECT_NEAR(ptosim::cost::host_clock_us() - base, kPrefetch + kWarm, 1e-9);
+    const double mid = ptosim::cost::host_clock_us();
+    ptosim::cc::submit(bracketed_load("never prefetched", b, &stamps[2]), s1);
+    ASSERT_EQ(aclrtSynchronizeStream(s1), ACL_SUCCESS) << aclGetRecentErrMsg();
+    EXPECT_NEAR(ptosim_last_launch_time_us(), kCold, 1e-9) << "its 4 KiB come from HBM";
+    EXPECT_NEAR(ptosim::cost::host_clock_us() - mid, kCold, 1e-9) << "no prefetch, no time before it";
+    EXPECT_READS(stamps[1] - stamps[0], 1 + 300 + 4096 / 64 + 4) << "from the first read of SYS_CNT to the last";
+    EXPECT_READS(stamps[3] - stamps[2], 1 + 300 + 4096 / 32 + 4) << "64 cycles more: 4096 B at 32 B/cycle, not 64";
+    // A later launch still finds the prefetched lines (L2 keeps them).
+    ptosim::cc::submit(bracketed_load("again", a, &stamps[4]), s1);
+    ASSERT_EQ(aclrtSynchronizeStream(s1), ACL_SUCCESS) << aclGetRecentErrMsg();
+    EXPECT_NEAR(ptosim_last_launch_time_us(), kWarm, 1e-9);
+
+    // Three streams created at one host time H: s2 prefetches c and records
+    // ev; s3 reads c with nothing ordering it after the prefetch, so it
+    // starts at H, before the prefetch ended, and reads HBM; s4 waits for ev
+    // first, so it starts when the prefetch ended and reads L2.
+    aclrtStream s2 = nullptr, s3 = nullptr, s4 = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&s2), ACL_SUCCESS);
+    ASSERT_EQ(aclrtCreateStream(&s3), ACL_SUCCESS);
+    ASSERT_EQ(aclrtCreateStream(&s4), ACL_SUCCESS);
+    aclrtEvent ev = nullptr;
+    ASSERT_EQ(aclrtCreateEvent(&ev), ACL_SUCCESS);
+    const int64_t h = ns(ptosim::cost::host_clock_us());
+    ASSERT_EQ(aclrtCmoAsync(c, 4096, ACL_RT_CMO_TYPE_PREFETCH, s2), ACL_SUCCESS) << aclGetRecentErrMsg();
+    ASSERT_EQ(aclrtRecordEvent(ev, s2), ACL_SUCCESS);
+    // No host synchronisation here: it would move the host's clock, and with
+    // it s3's launch, to the record. Whether the prefetch ran on the host
+    // before s3's launch or after does not matter: only simulated time does.
+    ptosim::cc::submit(bracketed_load("unordered", c, &stamps[4]), s3);
+    ASSERT_EQ(aclrtStreamWaitEvent(s4, ev), ACL_SUCCESS);
+    ptosim::cc::submit(bracketed_load("after the event", c, &stamps[6]), s4);
+    ASSERT_EQ(aclrtSynchronizeStream(s3), ACL_SUCCESS) << aclGetRecentErrMsg();
+    ASSERT_EQ(aclrtSynchronizeStream(s4), ACL_SUCCESS) << aclGetRecentErrMsg();
+    EXPECT_READS(stamps[6] - h, ns(kPrefetch)) << "s4 starts at the record, after the prefetch";
+    EXPECT_READS(stamps[7] - stamps[6], 1 + 300 + 4096 / 64 + 4) << "s4 reads L2, as the first launch did";
+    EXPECT_READS(stamps[5] - stamps[4], 1 + 300 + 4096 / 32 + 4) << "s3 reads HBM, as the launch without a prefetch";
+    EXPECT_READS(stamps[4] - h, 0) << "s3 starts where it stands, beside the prefetch";
+    EXPECT_EQ(aclrtDestroyEvent(ev), ACL_SUCCESS);
+    for (aclrtStream s : {s1, s2, s3, s4}) EXPECT_EQ(aclrtDestroyStream(s), ACL_SUCCESS);
+}
+
+// pto-isa's host wrapper PTO_PREFETCH (ptolab's pto/npu/kernels/Pto_prefetch.hpp)
+// prefetches by aclrtCmoAsync on its SDMA path, as pto-isa's does; its AIV
+// path leaves nothing in L2 for the next launch.
+TEST_F(StreamClock, PtoPrefetchOnItsSdmaPathIsAnAclPrefetch) {
+    static ptosim::cost::Params q = [] {
+        ptosim::cost::Params p = figures();
+        p.gm_gbps = 32;
+        p.lat_prefetch = 100;
+        return p;
+    }();
+    ptosim::cost::override_params(&q);
+    auto* a = static_cast<float*>(dev(4096));
+    auto* b = static_cast<float*>(dev(4096));
+    auto* stamps = static_cast<int64_t*>(dev(2 * sizeof(int64_t)));
+    aclrtStream s = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
+    const double base = ptosim::cost::host_clock_us();
+    pto::PTO_PREFETCH(a, 4096, s);
+    ptosim::cc::submit(bracketed_load("after PTO_PREFETCH", a, stamps), s);
+    ASSERT_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS) << aclGetRecentErrMsg();
+    EXPECT_NEAR(ptosim_last_launch_time_us(), kWarm, 1e-9);
+    EXPECT_READS(stamps[0] - ns(base), ns(kPrefetch));
+    pto::PTO_PREFETCH<false, 4>(b, 4096, s);
+    ptosim::cc::submit(bracketed_load("after the AIV path", b, stamps), s);
+    ASSERT_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS) << aclGetRecentErrMsg();
+    EXPECT_NEAR(ptosim_last_launch_time_us(), kCold, 1e-9);
+    EXPECT_EQ(aclrtDestroyStream(s), ACL_SUCCESS);
+}
+
+// Without the cost model a prefetch takes no simulated time and leaves
+// nothing a later timed launch would find.
+TEST_F(StreamClock, WithoutTimingAPrefetchChangesNothing) {
+    static ptosim::cost::Params q = [] {
+        ptosim::cost::Params p = figures();
+        p.gm_gbps = 32;
+        p.lat_prefetch = 100;
+        return p;
+    }();
+    ptosim::cost::override_params(&q);
+    auto* a = static_cast<float*>(dev(4096));
+    auto* stamps = static_cast<int64_t*>(dev(2 * sizeof(int64_t)));
+    aclrtStream s = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
+    ptosim::cost::enable(false);
+    const double before = ptosim::cost::host_clock_us();
+    ASSERT_EQ(aclrtCmoAsync(a, 4096, ACL_RT_CMO_TYPE_PREFETCH, s), ACL_SUCCESS) << aclGetRecentErrMsg();
+    ASSERT_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS) << aclGetRecentErrMsg();
+    EXPECT_EQ(ptosim::cost::host_clock_us(), before);
+    ptosim::cost::enable(true);
+    ptosim::cc::submit(bracketed_load("timed", a, stamps), s);
+    ASSERT_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS) << aclGetRecentErrMsg();
+    EXPECT_NEAR(ptosim_last_launch_time_us(), kCold, 1e-9) << "the untimed prefetch left no line in L2";
+    EXPECT_EQ(aclrtDestroyStream(s), ACL_SUCCESS);
 }
 
 // For the profile comparison (ctest stream_clock_profile_same_bytes): runs

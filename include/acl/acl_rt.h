@@ -115,9 +115,11 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void *dst, size_t destMax, const v
 ACL_FUNC_VISIBILITY aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count,
                                               aclrtStream stream);
 
-/* Cache maintenance of device memory (CANN's aclrtCmoType values). ptosim
- * simulates no data cache in front of GM, so each is a stream-ordered task
- * that changes no byte; its arguments are checked as CANN documents them. */
+/* Cache maintenance of device memory (CANN's aclrtCmoType values). As CANN
+ * documents, only ACL_RT_CMO_TYPE_PREFETCH is supported; the other types
+ * return ACL_ERROR_RT_FEATURE_NOT_SUPPORT. The prefetch is a stream-ordered
+ * task that changes no byte; under the cost model it puts the range's lines
+ * in the simulated L2 and takes the transfer's time (docs/acl.md). */
 typedef enum aclrtCmoType {
     ACL_RT_CMO_TYPE_PREFETCH = 0,
     ACL_RT_CMO_TYPE_WRITEBACK,

@@ -63,6 +63,10 @@ struct Params {
     double link_gbps = 0, lat_link = 0;  // HCCS: GB/s of one transfer, cycles of start-up
     double roce_gbps = 0, lat_roce = 0;  // between nodes
     double sdma_gbps = 0, lat_sdma = 0;  // an SDMA entry that crosses ranks (TPUT_ASYNC, TGET_ASYNC)
+    // A prefetch of device memory into L2 (aclrtCmoAsync, ACL_RT_CMO_TYPE_PREFETCH):
+    // a task of its stream that takes lat_prefetch cycles plus its bytes at
+    // the HBM bandwidth (gm_gbps); docs/cost-model.md, "Prefetch into L2".
+    double lat_prefetch = 0;
     int ranks_per_node = 8;
     // What one rank's links to its peers carry at once within a node (GB/s
     // per peer link), shared equally by the cores of a launch that run at
@@ -172,6 +176,9 @@ public:
     double cost(const OpRecord& r, double gm_miss = -1) const;
     // GM read bytes of r in lines no earlier record read or wrote; marks them present in L2.
     uint64_t first_touch(const OpRecord& r);
+    // The GM lines of [lo, hi) are present in L2 before the launch's first
+    // instruction (a prefetch, aclrtCmoAsync): a read of them is an L2 hit.
+    void present_in_l2(uint64_t lo, uint64_t hi);
 
 private:
     struct Event {

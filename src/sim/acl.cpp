@@ -12,6 +12,7 @@
 #include "acl_internal.hpp"
 #include "device_impl.hpp"
 #include "hex.hpp"
+#include "timing.hpp"
 
 #include <pthread.h>
 #include <unistd.h>
@@ -525,6 +526,7 @@ aclError aclFinalize(void) {
     t_current_device = kNoDevice;
     destroy_streams(doomed);
     ptosim::check::gm_finalize();
+    ptosim::cost::drop_all_from_l2();
     return ACL_SUCCESS;
 }
 
@@ -561,6 +563,7 @@ aclError aclrtResetDevice(int32_t deviceId) {
     }
     if (t_current_device == deviceId) t_current_device = kNoDevice;
     destroy_streams(doomed);
+    ptosim::cost::drop_all_from_l2();
     // A default stream failed by a sync timeout is replaced, as a reset
     // gives the device a fresh default stream.
     Device& d = Device::get();
@@ -836,8 +839,12 @@ aclError aclrtMallocHost(void** hostPtr, size_t size) {
 
 aclError aclrtFree(void* devPtr) {
     if (aclError e = require_device("aclrtFree")) return e;
+    const Where w = devPtr ? locate(devPtr) : Where{};
     const aclError e = release("aclrtFree", devPtr, true, __builtin_extract_return_addr(__builtin_return_address(0)));
-    if (e == ACL_SUCCESS) ptosim::check::gm_freed(devPtr);
+    if (e == ACL_SUCCESS) {
+        ptosim::check::gm_freed(devPtr);
+        ptosim::cost::drop_from_l2(w.base, w.size);  // what a prefetch left of the block (docs/cost-model.md)
+    }
     return e;
 }
 

@@ -15,6 +15,7 @@
 
 #include <ptosim/check.hpp>
 #include <ptosim/cost.hpp>
+#include <ptosim/peers.hpp>
 
 #include <algorithm>
 #include <atomic>
@@ -25,6 +26,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <thread>
@@ -710,29 +712,63 @@ aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t c
     return enqueue_result(fn, s->enqueue_host(std::move(what), std::move(run), {}, {devPtr}));
 }
 
-// A cache maintenance operation on device memory: ptosim keeps no data cache
-// in front of GM (docs/acl.md), so the task orders the stream and moves no
-// byte. The range must lie in one device allocation, as CANN's "device
-// memory address" and size say.
+// A cache maintenance operation on device memory (docs/acl.md). CANN's
+// reference supports only ACL_RT_CMO_TYPE_PREFETCH; the other types are
+// refused as CANN's runtime refuses a type it does not support. The range
+// must lie in one device allocation. With timing on, the prefetch is a task
+// of the stream that puts the range's lines in the simulated L2 and takes
+// the transfer's time (docs/cost-model.md, "Prefetch into L2"); it changes
+// no byte.
 aclError aclrtCmoAsync(void* src, size_t size, aclrtCmoType cmoType, aclrtStream stream) {
     const char* fn = "aclrtCmoAsync";
     Stream* s = nullptr;
     if (aclError e = require_stream(fn, stream, &s)) return e;
-    if (cmoType < ACL_RT_CMO_TYPE_PREFETCH || cmoType > ACL_RT_CMO_TYPE_FLUSH)
-        return fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": cmoType " + std::to_string(static_cast<int>(cmoType)) +
-                                                 " is not an aclrtCmoType; use ACL_RT_CMO_TYPE_PREFETCH (0), "
-                                                 "WRITEBACK (1), INVALID (2) or FLUSH (3)");
+    // CANN's order: the pointer and the size (ACL's checks), then the type (the runtime's).
     if (!src) return fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": src is null; pass device memory from aclrtMalloc");
     if (size == 0)
         return fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": size is 0; pass the number of bytes to operate on");
-    if (aclError e = check_side(fn, "src", src, size, true, "device memory")) return e;
-    std::function<Status()> run = []() -> Status { return {}; };
+    if (cmoType != ACL_RT_CMO_TYPE_PREFETCH) {
+        static const char* const kNames[] = {"PREFETCH", "WRITEBACK", "INVALID", "FLUSH"};
+        const int t = static_cast<int>(cmoType);
+        const std::string name = t >= 0 && t <= 3 ? std::string("ACL_RT_CMO_TYPE_") + kNames[t] + " (" +
+                                                        std::to_string(t) + ")"
+                                                  : std::to_string(t) + ", which is not an aclrtCmoType,";
+        return fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                    std::string(fn) + ": cmoType " + name +
+                        " is not supported: CANN's aclrtCmoAsync supports only ACL_RT_CMO_TYPE_PREFETCH (0); "
+                        "prefetch the range into L2 with it, or drop the call");
+    }
+    // Device memory of this device (CANN: "only this device's cache"), the
+    // whole range inside its aclrtMalloc block.
+    const std::optional<ptosim::Allocation> blk = Device::get().find(src, 1);
+    if (!blk || !blk->device)
+        return fail(ACL_ERROR_INVALID_PARAM,
+                    std::string(fn) + ": src " + hex(src) + " is not device memory" +
+                        (blk ? " (it lies in the aclrtMallocHost block at " + hex(reinterpret_cast<void*>(blk->base)) + ")"
+                             : "") +
+                        "; prefetch memory from aclrtMalloc of this device");
+    if (blk->window_rank >= 0 && blk->window_rank != ptosim::process_rank())
+        return fail(ACL_ERROR_INVALID_PARAM,
+                    std::string(fn) + ": src " + hex(src) + " lies in rank " + std::to_string(blk->window_rank) +
+                        "'s communicator window, another device's memory; CANN's prefetch works on this device's "
+                        "memory only: prefetch on that rank");
+    const uint64_t offset = reinterpret_cast<uintptr_t>(src) - blk->base;
+    if (size > blk->size - offset)
+        return fail(ACL_ERROR_INVALID_PARAM,
+                    std::string(fn) + ": src range " + hex(src) + " + " + std::to_string(size) +
+                        " bytes runs past the end of its aclrtMalloc block (base " +
+                        hex(reinterpret_cast<void*>(blk->base)) + ", " + std::to_string(blk->size) +
+                        " bytes, range starts at offset " + std::to_string(offset) + "); pass a size of at most " +
+                        std::to_string(blk->size - offset));
+    const auto at = reinterpret_cast<uintptr_t>(src);
+    std::function<Status()> run = [at, size]() -> Status {
+        ptosim::cost::prefetch_to_l2(at, size);
+        return {};
+    };
     Task t;
     t.kind = Kind::Cmo;
     t.host = run;
-    static const char* const kNames[] = {"PREFETCH", "WRITEBACK", "INVALID", "FLUSH"};
-    t.what = std::string(fn) + "(" + hex(src) + ", " + std::to_string(size) + " bytes, ACL_RT_CMO_TYPE_" +
-             kNames[cmoType] + ")";
+    t.what = std::string(fn) + "(" + hex(src) + ", " + std::to_string(size) + " bytes, ACL_RT_CMO_TYPE_PREFETCH)";
     t.ranges = {{src, size}};
     std::string what = t.what;
     if (aclError e = captured_host_call(fn, s, std::move(t), false); e != -1) return e;

@@ -199,6 +199,11 @@ uint64_t Engine::touch_lines(const Access* acc, uint8_t n, const OpRecord& r) {
 
 uint64_t Engine::first_touch(const OpRecord& r) { return touch_lines(r.reads, r.n_reads, r); }
 
+void Engine::present_in_l2(uint64_t lo, uint64_t hi) {
+    const uint64_t line = std::max<uint64_t>(1, static_cast<uint64_t>(p_.l2_line));
+    for (uint64_t l = lo / line; l * line < hi; ++l) lines_.insert(l);
+}
+
 int Engine::remote_rank_of(const OpRecord& r, bool writes) {
     const Access* a = writes ? r.writes : r.reads;
     const uint8_t n = writes ? r.n_writes : r.n_reads;

@@ -47,6 +47,9 @@ Params params_for(const SocProfile& soc) {
     p.sdma_gbps = 20.9;
     p.lat_sdma = 1.78 * soc.clock_ghz * 1000;
     p.link_peak_gbps = 56;
+    // A prefetch into L2 (aclrtCmoAsync): the SDMA entry's start-up, its
+    // bytes at the HBM bandwidth (note 16, an estimate).
+    p.lat_prefetch = p.lat_sdma;
     p.roce_gbps = 25;
     p.lat_roce = 5.0 * soc.clock_ghz * 1000;
     p.ranks_per_node = std::string_view(soc.name) == "Ascend910_93" ? 16 : 8;
@@ -121,6 +124,12 @@ struct Global {
     int pid_base = 0;  // added to the trace's process ids
     TraceFile trace{"", "PTO_SIM_TRACE"}, profile_trace{"", "PTO_SIM_PROFILE"}, profile_summary{"", "PTO_SIM_PROFILE"},
         profile_text{"", "PTO_SIM_PROFILE"};
+    // GM lines a prefetch (aclrtCmoAsync) made present in L2, by the address
+    // of the line's first byte, with the simulated time (us) from which they
+    // are: a launch that starts then or later finds them there
+    // (docs/cost-model.md, "Prefetch into L2"). Lines of `l2_line` bytes.
+    std::map<uint64_t, double> l2_prefetched;
+    uint64_t l2_line = 512;
 };
 
 Global& g() {
@@ -445,6 +454,9 @@ void begin(Launch& l) {
     TaskClock* task = t_task;
     t->task = task;
     t->offset_us = task ? task->end_us : t_host_us;
+    // What a prefetch left in L2 before the launch starts.
+    for (const auto& [lo, at] : s.l2_prefetched)
+        if (at <= t->offset_us) t->eng.present_in_l2(lo, lo + s.l2_line);
     if (task && task->ticket) {
         t->ticket = task->ticket;
         task->ticket = 0;  // a second launch in the same task takes its own
@@ -488,6 +500,46 @@ void contribute(Launch& l, const Core& c, const Channel& ch) {
 }
 void acquire_all(Launch& l, const Core& c, const Channel& ch) {
     if (LaunchTiming* t = l.timing()) t->eng.acquire_all(c.index, ch);
+}
+
+void prefetch_to_l2(uintptr_t addr, uint64_t bytes) {
+    if (!enabled() || bytes == 0) return;
+    const SocProfile& soc = Device::get().soc();
+    Global& s = g();
+    std::lock_guard lk(s.mu);
+    const Params p = s.override_p ? *s.override_p : params_for(soc);
+    // The task starts where its stream stands and moves the stream's clock
+    // by the transfer: its start-up, then its bytes from HBM.
+    TaskClock* task = t_task;
+    const double start = task ? task->end_us : t_host_us;
+    const double end = start + (p.lat_prefetch + static_cast<double>(bytes) / (p.gm_gbps / p.clock_ghz)) /
+                                   (p.clock_ghz * 1000);
+    if (task) task->end_us = end;
+    else t_host_us = end;
+    s.offset_us = std::max(s.offset_us, end);
+    const uint64_t line = std::max<uint64_t>(1, static_cast<uint64_t>(p.l2_line));
+    if (line != s.l2_line) {
+        s.l2_prefetched.clear();  // a profile with another line size: what earlier prefetches left does not map
+        s.l2_line = line;
+    }
+    for (uint64_t l = addr / line; l * line < addr + bytes; ++l) {
+        auto [it, fresh] = s.l2_prefetched.try_emplace(l * line, end);
+        if (!fresh) it->second = std::min(it->second, end);
+    }
+}
+
+void drop_from_l2(uintptr_t addr, uint64_t bytes) {
+    Global& s = g();
+    std::lock_guard lk(s.mu);
+    if (s.l2_prefetched.empty()) return;
+    const uint64_t from = addr / s.l2_line * s.l2_line;
+    s.l2_prefetched.erase(s.l2_prefetched.lower_bound(from), s.l2_prefetched.lower_bound(addr + bytes));
+}
+
+void drop_all_from_l2() {
+    Global& s = g();
+    std::lock_guard lk(s.mu);
+    s.l2_prefetched.clear();
 }
 
 void advance_clock_to(double us) {
