@@ -371,6 +371,41 @@ TEST_F(StreamClock, APrefetchedRangeIsReadFromL2ByTheLaunchesThatStartAfterIt) {
     for (aclrtStream s : {s1, s2, s3, s4}) EXPECT_EQ(aclrtDestroyStream(s), ACL_SUCCESS);
 }
 
+// The other cache operations (docs/cost-model.md, "Prefetch into L2"): a
+// write-back keeps the lines in L2 and takes the prefetch's time; an
+// invalidation takes them out and takes only the start-up (it moves no
+// data); a flush takes them out and takes the transfer's time. Same figures
+// as above.
+TEST_F(StreamClock, InvalidateAndFlushTakeLinesOutOfL2AndWritebackKeepsThem) {
+    static ptosim::cost::Params q = [] {
+        ptosim::cost::Params p = figures();
+        p.gm_gbps = 32;
+        p.lat_prefetch = 100;
+        return p;
+    }();
+    ptosim::cost::override_params(&q);
+    auto* a = static_cast<float*>(dev(4096));
+    auto* stamps = static_cast<int64_t*>(dev(2 * sizeof(int64_t)));
+    aclrtStream s = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
+    const struct {
+        aclrtCmoType type;
+        double task_us, launch_us;
+    } steps[] = {{ACL_RT_CMO_TYPE_PREFETCH, kPrefetch, kWarm},  {ACL_RT_CMO_TYPE_WRITEBACK, kPrefetch, kWarm},
+                 {ACL_RT_CMO_TYPE_INVALID, 100 / 1000.0, kCold}, {ACL_RT_CMO_TYPE_INVALID, 100 / 1000.0, kCold},
+                 {ACL_RT_CMO_TYPE_PREFETCH, kPrefetch, kWarm},  {ACL_RT_CMO_TYPE_FLUSH, kPrefetch, kCold}};
+    for (const auto& step : steps) {
+        const double before = ptosim::cost::host_clock_us();
+        ASSERT_EQ(aclrtCmoAsync(a, 4096, step.type, s), ACL_SUCCESS) << aclGetRecentErrMsg();
+        ptosim::cc::submit(bracketed_load("after the operation", a, stamps), s);
+        ASSERT_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS) << aclGetRecentErrMsg();
+        EXPECT_NEAR(ptosim_last_launch_time_us(), step.launch_us, 1e-9) << "after type " << step.type;
+        EXPECT_NEAR(ptosim::cost::host_clock_us() - before, step.task_us + step.launch_us, 1e-9)
+            << "after type " << step.type;
+    }
+    EXPECT_EQ(aclrtDestroyStream(s), ACL_SUCCESS);
+}
+
 // pto-isa's host wrapper PTO_PREFETCH (ptolab's pto/npu/kernels/Pto_prefetch.hpp)
 // prefetches by aclrtCmoAsync on its SDMA path, as pto-isa's does; its AIV
 // path leaves nothing in L2 for the next launch.

@@ -713,12 +713,13 @@ aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t c
 }
 
 // A cache maintenance operation on device memory (docs/acl.md). CANN's
-// reference supports only ACL_RT_CMO_TYPE_PREFETCH; the other types are
-// refused as CANN's runtime refuses a type it does not support. The range
-// must lie in one device allocation. With timing on, the prefetch is a task
-// of the stream that puts the range's lines in the simulated L2 and takes
-// the transfer's time (docs/cost-model.md, "Prefetch into L2"); it changes
-// no byte.
+// reference says only ACL_RT_CMO_TYPE_PREFETCH is supported, yet pto-isa's
+// own device test (tprefetch_async) invalidates with it too: every type of
+// aclrtCmoType is accepted, a value outside it is refused. The range must
+// lie in one device allocation. With timing on, the operation is a task of
+// the stream that puts the range's lines in the simulated L2 (prefetch) or
+// takes them out (invalidate, flush) and takes the transfer's time
+// (docs/cost-model.md, "Prefetch into L2"); it changes no byte.
 aclError aclrtCmoAsync(void* src, size_t size, aclrtCmoType cmoType, aclrtStream stream) {
     const char* fn = "aclrtCmoAsync";
     Stream* s = nullptr;
@@ -727,17 +728,14 @@ aclError aclrtCmoAsync(void* src, size_t size, aclrtCmoType cmoType, aclrtStream
     if (!src) return fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": src is null; pass device memory from aclrtMalloc");
     if (size == 0)
         return fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": size is 0; pass the number of bytes to operate on");
-    if (cmoType != ACL_RT_CMO_TYPE_PREFETCH) {
-        static const char* const kNames[] = {"PREFETCH", "WRITEBACK", "INVALID", "FLUSH"};
-        const int t = static_cast<int>(cmoType);
-        const std::string name = t >= 0 && t <= 3 ? std::string("ACL_RT_CMO_TYPE_") + kNames[t] + " (" +
-                                                        std::to_string(t) + ")"
-                                                  : std::to_string(t) + ", which is not an aclrtCmoType,";
-        return fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                    std::string(fn) + ": cmoType " + name +
-                        " is not supported: CANN's aclrtCmoAsync supports only ACL_RT_CMO_TYPE_PREFETCH (0); "
-                        "prefetch the range into L2 with it, or drop the call");
-    }
+    static const char* const kNames[] = {"ACL_RT_CMO_TYPE_PREFETCH", "ACL_RT_CMO_TYPE_WRITEBACK",
+                                         "ACL_RT_CMO_TYPE_INVALID", "ACL_RT_CMO_TYPE_FLUSH"};
+    const int type = static_cast<int>(cmoType);
+    if (type < 0 || type > 3)
+        return fail(ACL_ERROR_INVALID_PARAM,
+                    std::string(fn) + ": cmoType " + std::to_string(type) +
+                        " is not an aclrtCmoType; pass ACL_RT_CMO_TYPE_PREFETCH (0), _WRITEBACK (1), _INVALID (2) "
+                        "or _FLUSH (3)");
     // Device memory of this device (CANN: "only this device's cache"), the
     // whole range inside its aclrtMalloc block.
     const std::optional<ptosim::Allocation> blk = Device::get().find(src, 1);
@@ -761,14 +759,15 @@ aclError aclrtCmoAsync(void* src, size_t size, aclrtCmoType cmoType, aclrtStream
                         " bytes, range starts at offset " + std::to_string(offset) + "); pass a size of at most " +
                         std::to_string(blk->size - offset));
     const auto at = reinterpret_cast<uintptr_t>(src);
-    std::function<Status()> run = [at, size]() -> Status {
-        ptosim::cost::prefetch_to_l2(at, size);
+    const auto op = static_cast<ptosim::cost::CacheOp>(type);  // CacheOp lists aclrtCmoType's values in order
+    std::function<Status()> run = [at, size, op]() -> Status {
+        ptosim::cost::cache_operation(at, size, op);
         return {};
     };
     Task t;
     t.kind = Kind::Cmo;
     t.host = run;
-    t.what = std::string(fn) + "(" + hex(src) + ", " + std::to_string(size) + " bytes, ACL_RT_CMO_TYPE_PREFETCH)";
+    t.what = std::string(fn) + "(" + hex(src) + ", " + std::to_string(size) + " bytes, " + kNames[type] + ")";
     t.ranges = {{src, size}};
     std::string what = t.what;
     if (aclError e = captured_host_call(fn, s, std::move(t), false); e != -1) return e;

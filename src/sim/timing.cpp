@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -125,10 +126,14 @@ struct Global {
     TraceFile trace{"", "PTO_SIM_TRACE"}, profile_trace{"", "PTO_SIM_PROFILE"}, profile_summary{"", "PTO_SIM_PROFILE"},
         profile_text{"", "PTO_SIM_PROFILE"};
     // GM lines a prefetch (aclrtCmoAsync) made present in L2, by the address
-    // of the line's first byte, with the simulated time (us) from which they
-    // are: a launch that starts then or later finds them there
-    // (docs/cost-model.md, "Prefetch into L2"). Lines of `l2_line` bytes.
-    std::map<uint64_t, double> l2_prefetched;
+    // of the line's first byte, with the simulated times (us) between which
+    // they are: a launch that starts in [from, until) finds them there
+    // (docs/cost-model.md, "Prefetch into L2"); an invalidation or a flush
+    // sets `until`. Lines of `l2_line` bytes.
+    struct InL2 {
+        double from, until;
+    };
+    std::map<uint64_t, InL2> l2_prefetched;
     uint64_t l2_line = 512;
 };
 
@@ -455,8 +460,8 @@ void begin(Launch& l) {
     t->task = task;
     t->offset_us = task ? task->end_us : t_host_us;
     // What a prefetch left in L2 before the launch starts.
-    for (const auto& [lo, at] : s.l2_prefetched)
-        if (at <= t->offset_us) t->eng.present_in_l2(lo, lo + s.l2_line);
+    for (const auto& [lo, in] : s.l2_prefetched)
+        if (in.from <= t->offset_us && t->offset_us < in.until) t->eng.present_in_l2(lo, lo + s.l2_line);
     if (task && task->ticket) {
         t->ticket = task->ticket;
         task->ticket = 0;  // a second launch in the same task takes its own
@@ -502,18 +507,19 @@ void acquire_all(Launch& l, const Core& c, const Channel& ch) {
     if (LaunchTiming* t = l.timing()) t->eng.acquire_all(c.index, ch);
 }
 
-void prefetch_to_l2(uintptr_t addr, uint64_t bytes) {
+void cache_operation(uintptr_t addr, uint64_t bytes, CacheOp op) {
     if (!enabled() || bytes == 0) return;
     const SocProfile& soc = Device::get().soc();
     Global& s = g();
     std::lock_guard lk(s.mu);
     const Params p = s.override_p ? *s.override_p : params_for(soc);
     // The task starts where its stream stands and moves the stream's clock
-    // by the transfer: its start-up, then its bytes from HBM.
+    // by its start-up and, except an invalidation, which moves no data, its
+    // bytes at the HBM bandwidth (from HBM, or back to it).
     TaskClock* task = t_task;
     const double start = task ? task->end_us : t_host_us;
-    const double end = start + (p.lat_prefetch + static_cast<double>(bytes) / (p.gm_gbps / p.clock_ghz)) /
-                                   (p.clock_ghz * 1000);
+    const double moved = op == CacheOp::Invalidate ? 0.0 : static_cast<double>(bytes) / (p.gm_gbps / p.clock_ghz);
+    const double end = start + (p.lat_prefetch + moved) / (p.clock_ghz * 1000);
     if (task) task->end_us = end;
     else t_host_us = end;
     s.offset_us = std::max(s.offset_us, end);
@@ -522,9 +528,20 @@ void prefetch_to_l2(uintptr_t addr, uint64_t bytes) {
         s.l2_prefetched.clear();  // a profile with another line size: what earlier prefetches left does not map
         s.l2_line = line;
     }
+    constexpr double kForever = std::numeric_limits<double>::infinity();
     for (uint64_t l = addr / line; l * line < addr + bytes; ++l) {
-        auto [it, fresh] = s.l2_prefetched.try_emplace(l * line, end);
-        if (!fresh) it->second = std::min(it->second, end);
+        if (op == CacheOp::Prefetch) {
+            auto [it, fresh] = s.l2_prefetched.try_emplace(l * line, Global::InL2{end, kForever});
+            // Present already at `end`: it stays from its earlier time; else
+            // (never, or dropped by then) from the prefetch's end on.
+            if (!fresh && !(it->second.from <= end && end < it->second.until)) it->second = {end, kForever};
+            continue;
+        }
+        if (op == CacheOp::Writeback) continue;  // the copy stays in L2
+        const auto it = s.l2_prefetched.find(l * line);
+        if (it == s.l2_prefetched.end()) continue;
+        it->second.until = std::min(it->second.until, end);
+        if (it->second.until <= it->second.from) s.l2_prefetched.erase(it);
     }
 }
 

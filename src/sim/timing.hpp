@@ -50,13 +50,15 @@ void acquire_all(Launch& l, const Core& c, const Channel& ch);
 
 const char* pipe_short_name(Pipe p);
 
-// aclrtCmoAsync(ACL_RT_CMO_TYPE_PREFETCH) run as a task of a stream
-// (docs/cost-model.md, "Prefetch into L2"). With timing on, the task takes
-// the transfer's simulated time on its stream (lat_prefetch plus the bytes
-// at the HBM bandwidth), and the GM lines of [addr, addr + bytes) are in L2
-// for every launch that starts at or after the task's end. With timing off
-// it does nothing.
-void prefetch_to_l2(uintptr_t addr, uint64_t bytes);
+// aclrtCmoAsync run as a task of a stream (docs/cost-model.md, "Prefetch
+// into L2"). With timing on, the task takes simulated time on its stream
+// (lat_prefetch, plus the bytes at the HBM bandwidth unless it only
+// invalidates). From the task's end the GM lines of [addr, addr + bytes)
+// are in L2 for the launches that start then or later (Prefetch), stay as
+// they were (Writeback: the copy is kept), or are no longer there
+// (Invalidate, Flush). With timing off it does nothing.
+enum class CacheOp { Prefetch, Writeback, Invalidate, Flush };
+void cache_operation(uintptr_t addr, uint64_t bytes, CacheOp op);
 // The lines of a freed block leave the simulated L2 (aclrtFree); every line
 // leaves it at aclFinalize and aclrtResetDevice.
 void drop_from_l2(uintptr_t addr, uint64_t bytes);
