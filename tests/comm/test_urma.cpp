@@ -64,7 +64,7 @@ struct Urma {
         if (HcclCommMemReg(g_comm, tag, &mem, &h) != HCCL_SUCCESS) return fail("HcclCommMemReg");
         CommLink* links = nullptr;
         uint32_t nl = 0;
-        if (HcclRankGraphGetLinks(g_comm, 0, R(), peer, &links, &nl) != HCCL_SUCCESS || nl != 1)
+        if (HcclRankGraphGetLinks(g_comm, 0, R(), peer, &links, &nl) != HCCL_SUCCESS || nl != 2)
             return fail("HcclRankGraphGetLinks");
         HcclChannelDesc d;
         HcclChannelDescInit(&d, 1);
@@ -155,8 +155,9 @@ TEST(HcclResources, LinksRegistrationsAndChannels) {
     CommLink* links = nullptr;
     uint32_t n = 0;
     ASSERT_EQ(HcclRankGraphGetLinks(g_comm, 0, R(), peer, &links, &n), HCCL_SUCCESS) << aclGetRecentErrMsg();
-    ASSERT_EQ(n, 1u);
+    ASSERT_EQ(n, 2u);
     EXPECT_EQ(links[0].linkAttr.linkProtocol, COMM_PROTOCOL_UBC_TP);
+    EXPECT_EQ(links[1].linkAttr.linkProtocol, COMM_PROTOCOL_UBC_CTP);
     EXPECT_EQ(links[0].header.magicWord, COMM_LINK_MAGIC_WORD);
     EXPECT_EQ(links[0].dstEndpointDesc.loc.device.devPhyId, peer);
     EXPECT_EQ(HcclRankGraphGetLinks(g_comm, 0, R(), R(), &links, &n), HCCL_SUCCESS);
