@@ -103,6 +103,12 @@ std::vector<TokenRange> g_tokens;
 }  // namespace
 
 uint64_t GetTokenInfo(uint64_t va, uint64_t size) {
+    // Under the remote transport the peers reach the range over MPI.
+    std::string why;
+    if (!hccl_sim::attach_ccu(reinterpret_cast<void*>(va), size, why))
+        std::fprintf(stderr, "HCCL: rank %d: GetTokenInfo: [0x%llx, +%llu) cannot be reached by the peers: %s\n",
+                     ptosim::process_rank(), static_cast<unsigned long long>(va), static_cast<unsigned long long>(size),
+                     why.c_str());
     std::lock_guard lk(g_tok_mu);
     for (const TokenRange& t : g_tokens)
         if (t.va == va && t.size == size) return t.token;

@@ -124,6 +124,10 @@ void release_resources(Comm& c);
 // registered memory through it (windows.cpp). False with `why`.
 bool attach_registered(Comm& c, void* base, uint64_t bytes, std::string& why);
 void detach_registered(Comm& c, void* base);
+// Under the remote transport: memory a CCU kernel reaches (GetTokenInfo's
+// ranges) attached to the communicator's dynamic window, once per
+// communicator; true (nothing to do) under shared memory.
+bool attach_ccu(void* base, uint64_t bytes, std::string& why);
 bool registered_rma(int rank, uint64_t addr, void* buf, uint64_t bytes, bool write, std::string* why);
 
 }  // namespace hccl_sim

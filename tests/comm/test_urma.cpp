@@ -184,8 +184,8 @@ TEST(HcclResources, LinksRegistrationsAndChannels) {
     d.memHandles = &h;
     d.memHandleNum = 1;
     ChannelHandle ch = 0;
-    EXPECT_EQ(HcclChannelAcquire(g_comm, COMM_ENGINE_CCU, &d, 1, &ch), HCCL_E_NOT_SUPPORT);
-    EXPECT_NE(std::string(aclGetRecentErrMsg()).find("CPU, AICPU and CCU engines are not simulated"), std::string::npos);
+    EXPECT_EQ(HcclChannelAcquire(g_comm, COMM_ENGINE_CPU, &d, 1, &ch), HCCL_E_NOT_SUPPORT);
+    EXPECT_NE(std::string(aclGetRecentErrMsg()).find("CPU and AICPU engines are not simulated"), std::string::npos);
     d.channelProtocol = COMM_PROTOCOL_ROCE;
     EXPECT_EQ(HcclChannelAcquire(g_comm, COMM_ENGINE_AIV, &d, 1, &ch), HCCL_E_NOT_SUPPORT);
     EXPECT_NE(std::string(aclGetRecentErrMsg()).find("ptolab's AIV channels run over the UB links of its rank graph"), std::string::npos)
