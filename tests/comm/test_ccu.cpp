@@ -151,6 +151,20 @@ public:
     hcomm::CcuRep::CompletedEvent gate;
 };
 
+// A gate, then a wait for a notify the peer never sends.
+class WaitForever : public hcomm::CcuKernel {
+public:
+    explicit WaitForever(const hcomm::CcuKernelArg& a) : CcuKernel(a) {}
+    HcclResult Algorithm() override {
+        gate = CreateCompletedEvent();
+        WaitEvent(gate);
+        NotifyWait(channels_[0], 2, 1u << 5);
+        return HCCL_SUCCESS;
+    }
+    std::vector<uint64_t> GeneArgs(const hcomm::CcuTaskArg&) override { return {}; }
+    hcomm::CcuRep::CompletedEvent gate;
+};
+
 uint64_t slot_of(const hcomm::CcuRep::CompletedEvent& e) {
     uint64_t addr = 0;
     uint32_t len = 0;
@@ -318,6 +332,42 @@ TEST(CcuEngine, FaultsNameTheOperationTheSlotAndTheKernel) {
         << msg;
     EXPECT_NE(msg.find(want), std::string::npos) << msg;
     aclrtFree(dev);
+    aclrtDestroyStream(stream);
+    barrier();
+}
+
+// Both ranks' programs wait for a notify neither sends: the board's
+// cross-rank deadlock report ends the wait (PTO_COMM_DEADLOCK_S, 2 s), and
+// the stream's error names the wait.
+TEST(CcuEngine, AWaitNobodySatisfiesEndsInTheDeadlockReport) {
+    aclrtStream stream = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+    ThreadHandle thread = 0;
+    ASSERT_EQ(HcclThreadAcquireWithStream(g_comm, COMM_ENGINE_CCU, stream, 1, &thread), HCCL_SUCCESS);
+    ReduceArg arg;
+    arg.rank = R();
+    arg.tag = 3;
+    arg.channels = {ccu_channel()};
+    WaitForever* made = nullptr;
+    hcomm::KernelCreator creator = [&](const hcomm::CcuKernelArg& a) {
+        auto k = std::make_unique<WaitForever>(a);
+        made = k.get();
+        return k;
+    };
+    CcuKernelHandle k = 0;
+    ASSERT_EQ(HcclCcuKernelRegister(g_comm, &k, &creator, &arg), HCCL_SUCCESS) << aclGetRecentErrMsg();
+    ASSERT_EQ(HcclCcuKernelRegisterFinish(g_comm), HCCL_SUCCESS);
+    ReduceTask task;
+    ASSERT_EQ(HcclCcuKernelLaunch(g_comm, thread, k, &task), HCCL_SUCCESS) << aclGetRecentErrMsg();
+    ASSERT_TRUE(trigger(slot_of(made->gate), 1).ok());
+    EXPECT_NE(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    const std::string msg = aclGetRecentErrMsg();
+    EXPECT_NE(msg.find("operation 1 (NotifyWait on the channel to rank " + std::to_string(1 - R()) + ")"),
+              std::string::npos)
+        << msg;
+    EXPECT_NE(msg.find("deadlock across ranks: every core of every rank waits on another rank"), std::string::npos)
+        << msg;
+    EXPECT_NE(msg.find("notify register 2 bit 5 (notify 1 from that rank)"), std::string::npos) << msg;
     aclrtDestroyStream(stream);
     barrier();
 }
