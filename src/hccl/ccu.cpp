@@ -563,6 +563,11 @@ ptosim::Status run_program(Run& r, double& clock) {
                 std::string why;
                 if (!local(o, loc, n, !write, &p, &why)) return bad(o, why);
                 const uint64_t ra = v[rem.addr];
+                if (ra == 0)
+                    return bad(o, std::string("the remote ") + (write ? "destination" : "source") + " address on rank " +
+                                      std::to_string(ch.peer) + " is 0, as the launch argument it came from was "
+                                      "(GeneArgs' vector): fill the task argument's peer addresses before "
+                                      "HcclCcuKernelLaunch");
                 const bool reduce = o.k == OpK::WriteReduce || o.k == OpK::ReadReduce;
                 const int es = reduce ? hccl_sim::type_bytes(o.dt) : 1;
                 if (reduce && (es == 0 || n % es))
