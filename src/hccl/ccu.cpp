@@ -375,7 +375,7 @@ struct Cke {
     double when[16] = {};
 };
 
-// Notify counts this process sent, per (channel, index, bit), and consumed.
+// Notify counts this process sent, per (channel serial, index, bit), and consumed.
 std::mutex g_notify_mu;
 std::map<std::tuple<uint64_t, uint32_t, uint32_t>, uint32_t> g_sent, g_seen;
 
@@ -512,7 +512,9 @@ ptosim::Status run_program(Run& r, double& clock) {
                                       std::to_string(ch.notify_num) + " (HcclChannelDesc::notifyNum)");
                 for (uint32_t b = 0; b < 16; ++b) {
                     if (!(o.mask & (1u << b))) continue;
-                    const auto key = std::make_tuple(uint64_t(o.ch), o.idx, b);
+                    // Per channel, not per handle: a later communicator's
+                    // channel may get the same address, and starts from 0.
+                    const auto key = std::make_tuple(ch.serial, o.idx, b);
                     if (o.k == OpK::NotifyRecord) {
                         uint32_t n;
                         {

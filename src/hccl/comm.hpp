@@ -102,6 +102,7 @@ void reduce_into(void* acc, const void* x, uint64_t count, HcclDataType t, HcclR
 // peer, this end's notify registers (device memory: notify_num x 16 bit
 // counters of 4 bytes, each written only by the peer) and the peer's.
 struct CcuChannel {
+    uint64_t serial = 0;  // unique in the process: notify counts are kept per channel, not per address
     uint32_t peer = 0;
     uint32_t notify_num = 0;
     uint32_t* local_notify = nullptr;

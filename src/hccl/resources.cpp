@@ -15,6 +15,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <map>
@@ -96,6 +97,7 @@ struct Wire {
 
 struct Chan {
     bool ccu = false;       // a CCU channel: block is this end's notify registers
+    uint64_t serial = 0;    // a CCU channel's number in the process
     uint32_t notify_num = 0;
     uint64_t remote_notify = 0;  // the peer's notify registers
     uint64_t block_bytes = 0;
@@ -221,6 +223,7 @@ bool ccu_channel(const Comm& c, uint64_t handle, CcuChannel* out) {
     if (it == g_res.end()) return false;
     for (auto& ch : it->second.chans)
         if (ch->ccu && reinterpret_cast<uint64_t>(ch->block) == handle) {
+            out->serial = ch->serial;
             out->peer = ch->peer;
             out->notify_num = ch->notify_num;
             out->local_notify = static_cast<uint32_t*>(ch->block);
@@ -286,7 +289,9 @@ HcclResult acquire_ccu(Comm* c, const HcclChannelDesc* descs, uint32_t n, Channe
                                                 "': over shared memory windows ptolab's CCU engine reaches a peer's "
                                                 "memory on the same host only (PTOLAB_HCCL_TRANSPORT=mpi across hosts)");
         auto ch = std::make_unique<Chan>();
+        static std::atomic<uint64_t> next_serial{0};
         ch->ccu = true;
+        ch->serial = ++next_serial;
         ch->peer = peer;
         ch->peer_pid = theirs.pid;
         ch->notify_num = std::min(num, theirs.notify_num);
