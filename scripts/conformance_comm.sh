@@ -65,6 +65,19 @@ rm -rf "$work/pto-isa/tests/npu/$target/comm/st/build"
 ln -s "$(command -v mpirun.mpich)" "$work/mpich/bin/mpirun"
 ln -s "$(command -v hydra_pmi_proxy)" "$work/mpich/bin/hydra_pmi_proxy"
 ln -s "$mpich_lib" "$work/mpich/lib/libmpi.so"
+# The A5 CCU testcases' CMakeLists (pto_comm_ccu_st) stop at configure
+# unless CCU_GTEST_ROOT names a GoogleTest install prefix (lib/, include/).
+# pto-isa asks for one built with the old C++ ABI because CANN's libhcomm is
+# old-ABI; ptolab's libhccl/libhcomm are new-ABI and ptocc drops
+# -D_GLIBCXX_USE_CXX11_ABI=0 (docs/ptocc.md), so Debian's new-ABI GoogleTest
+# is the consistent one: a prefix in --work that points at it.
+gtest_lib=$(ls /usr/lib/*-linux-gnu/libgtest.a /usr/lib/libgtest.a 2>/dev/null | head -1 || true)
+if [ -n "$gtest_lib" ] && [ -d /usr/include/gtest ]; then
+  rm -rf "$work/gtest" && mkdir -p "$work/gtest/lib" "$work/gtest/include"
+  ln -s "$gtest_lib" "$work/gtest/lib/libgtest.a"
+  ln -s /usr/include/gtest "$work/gtest/include/gtest"
+  export CCU_GTEST_ROOT="$work/gtest"
+fi
 commit=$(git -C "$pto_isa" rev-parse HEAD 2>/dev/null || echo unknown)
 [ -n "$log" ] || log="$build/conformance/comm-$target-$headers.log"
 mkdir -p "$(dirname "$log")"

@@ -460,6 +460,29 @@ TEST_F(AclDev, MallocAlign32AndCachedBlockSizes) {
     EXPECT_EQ(aclrtFree(c), ACL_SUCCESS);
 }
 
+TEST_F(AclDev, MallocWithCfgTakesAModuleIdAndRefusesAnotherDevice) {
+    aclrtMallocAttrValue v{};
+    v.moduleId = 3;
+    aclrtMallocAttribute attr{ACL_RT_MEM_ATTR_MODULE_ID, v};
+    aclrtMallocConfig cfg{&attr, 1};
+    void* p = nullptr;
+    ASSERT_EQ(aclrtMallocWithCfg(&p, 1000, ACL_MEM_TYPE_HIGH_BAND_WIDTH, &cfg), ACL_SUCCESS) << msg();
+    EXPECT_EQ(ptosim::Device::get().find(p, 1)->size, 1056u);  // as aclrtMalloc
+    EXPECT_TRUE(ptosim::Device::get().find(p, 1)->device);
+    void* q = nullptr;
+    ASSERT_EQ(aclrtMallocWithCfg(&q, 64, ACL_MEM_MALLOC_HUGE_FIRST, nullptr), ACL_SUCCESS) << msg();
+    aclrtMallocAttrValue dev{};
+    dev.deviceId = 1;
+    aclrtMallocAttribute attrs[2] = {attr, {ACL_RT_MEM_ATTR_DEVICE_ID, dev}};
+    aclrtMallocConfig two{attrs, 2};
+    void* bad = reinterpret_cast<void*>(1);
+    EXPECT_EQ(aclrtMallocWithCfg(&bad, 64, ACL_MEM_MALLOC_HUGE_FIRST, &two), ACL_ERROR_INVALID_PARAM);
+    EXPECT_MSG_HAS("aclrtMallocWithCfg: attribute 1 asks for device 1; each process simulates one device, 0");
+    EXPECT_EQ(bad, nullptr);
+    EXPECT_EQ(aclrtFree(p), ACL_SUCCESS);
+    EXPECT_EQ(aclrtFree(q), ACL_SUCCESS);
+}
+
 // --- memory lifetime ---------------------------------------------------------
 
 TEST_F(AclDev, FreeWaitsForAQueuedLaunchThatUsesTheBlock) {

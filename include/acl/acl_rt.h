@@ -98,6 +98,28 @@ ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStreamWithTimeout(aclrtStream strea
 
 /* Memory */
 ACL_FUNC_VISIBILITY aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
+/* aclrtMallocWithCfg's attributes (CANN's layout): the module id is
+ * accepted and ignored; a device id must be 0, the process's device. */
+typedef enum {
+    ACL_RT_MEM_ATTR_RSV = 0,
+    ACL_RT_MEM_ATTR_MODULE_ID = 1,
+    ACL_RT_MEM_ATTR_DEVICE_ID = 2,
+} aclrtMallocAttrType;
+typedef union {
+    uint16_t moduleId;
+    uint32_t deviceId;
+    uint8_t rsv[8];
+} aclrtMallocAttrValue;
+typedef struct {
+    aclrtMallocAttrType attr;
+    aclrtMallocAttrValue value;
+} aclrtMallocAttribute;
+typedef struct {
+    aclrtMallocAttribute *attrs;
+    size_t numAttrs;
+} aclrtMallocConfig;
+ACL_FUNC_VISIBILITY aclError aclrtMallocWithCfg(void **devPtr, size_t size, aclrtMemMallocPolicy policy,
+                                                aclrtMallocConfig *cfg);
 /* As aclrtMalloc; the block is the size rounded up to 32 bytes, without aclrtMalloc's extra 32. */
 ACL_FUNC_VISIBILITY aclError aclrtMallocAlign32(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
 /* As aclrtMalloc (the simulator has no cache to bypass). */

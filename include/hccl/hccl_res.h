@@ -73,12 +73,19 @@ static inline HcclResult HcclChannelDescInit(HcclChannelDesc *desc, uint32_t des
 
 /* HcclCommMemReg: device memory under a tag (the handle names it in a
  * channel description). HcclChannelAcquire: COMM_ENGINE_AIV channels over
- * UBC_TP/UBC_CTP links; each handle is the device address of the channel's
- * entity. HcclChannelGetRemoteMems: the peer's registered memory and tags,
+ * UBC_TP/UBC_CTP links, each handle the device address of the channel's
+ * entity; or COMM_ENGINE_CCU channels for CCU kernels (notify registers
+ * of both ends, hcomm/ccu/ccu_kernel.h). HcclChannelGetRemoteMems: the peer's registered memory and tags,
  * owned by the communicator. docs/many-devices.md. */
 HcclResult HcclCommMemReg(HcclComm comm, const char *memTag, const CommMem *mem, HcclMemHandle *memHandle);
 HcclResult HcclChannelAcquire(HcclComm comm, CommEngine engine, const HcclChannelDesc *channelDescs,
                               uint32_t channelNum, ChannelHandle *channels);
+/* A thread of an engine bound to an ACL stream: ptolab supports
+ * COMM_ENGINE_CCU, whose thread runs launched CCU kernels
+ * (hcomm/ccu/hccl_ccu_res.h) in order with the stream's other work.
+ * notifyNum is recorded and not otherwise used. */
+HcclResult HcclThreadAcquireWithStream(HcclComm comm, CommEngine engine, aclrtStream stream, uint32_t notifyNum,
+                                       ThreadHandle *thread);
 HcclResult HcclChannelGetRemoteMems(HcclComm comm, ChannelHandle channel, uint32_t *memNum, CommMem **remoteMems,
                                     char ***memTags);
 

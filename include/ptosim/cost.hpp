@@ -250,5 +250,11 @@ void advance_clock_to(double us);
 // link's start-up plus `bytes` (what this rank receives) at its rate; 0 when
 // timing is off or the profile has no link.
 double collective_us(uint64_t bytes);
+// Microseconds a CCU data move of `bytes` takes (libhccl's CCU engine): to
+// or from rank `peer`, the link's start-up plus the bytes at its rate; on
+// this device (peer < 0), a read and a write of the bytes at the GM rate.
+// 0 when timing is off or the profile has no figure. Estimates
+// (docs/soc-profiles.md).
+double ccu_transfer_us(int peer, uint64_t bytes);
 
 }  // namespace ptosim::cost

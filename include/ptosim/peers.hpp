@@ -149,6 +149,13 @@ std::string remote_window_host_access(uintptr_t a, uint64_t bytes);
 // timeout (comm_timeout_s) naming the rank and core.
 void wait_remote(Core& c, const SourceLoc& loc, const std::function<bool()>& ready,
                  const std::function<std::string()>& describe);
+// The same wait outside a kernel (libhccl's CCU engine on a stream's
+// worker): `who` names the waiter ("rank 0, CCU kernel ..."). Returns "" when
+// ready() holds, else the report: the cross-rank deadlock (every rank
+// waiting, nothing changing for PTO_COMM_DEADLOCK_S), a peer gone, or the
+// communication timeout. `progress` (may be empty) runs between checks.
+std::string wait_cross_rank(const std::string& who, const std::function<bool()>& ready,
+                            const std::function<std::string()>& describe, const std::function<void()>& progress);
 // Seconds a cross-rank wait may take: PTO_COMM_TIMEOUT_S, else half of
 // PTO_SYNC_TIMEOUT_S (so that the wait's own report comes before the
 // stream's synchronisation timeout).

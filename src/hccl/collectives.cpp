@@ -17,7 +17,6 @@
 #include <vector>
 
 namespace hccl_sim {
-namespace {
 
 int type_bytes(HcclDataType t) {
     switch (t) {
@@ -85,6 +84,8 @@ void reduce_into(void* acc, const void* x, uint64_t count, HcclDataType t, HcclR
         default: break;
     }
 }
+
+namespace {
 
 // Checks shared by the calls; 0 bytes per element when the call failed.
 struct Args {

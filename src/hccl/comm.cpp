@@ -251,6 +251,7 @@ HcclResult HcclCommDestroy(HcclComm comm) {
         std::lock_guard lk(g_mu);
         g_comms.erase(c->name);
     }
+    release_ccu(*c);
     release_resources(*c);
     unmap_windows(*c);
     if (c->device_ctx) aclrtFree(c->device_ctx);

@@ -93,6 +93,30 @@ bool barrier(const Comm& c);
 // collective adds for `recv_bytes` received (collectives.cpp); collective.
 bool meet_clocks(const Comm& c, uint64_t recv_bytes);
 
+// Bytes of one element of `t` (0: not a data type), and acc[i] = acc[i] op
+// x[i] for `count` elements, rounding to the type (collectives.cpp).
+int type_bytes(HcclDataType t);
+void reduce_into(void* acc, const void* x, uint64_t count, HcclDataType t, HcclReduceOp op);
+
+// CCU channels (HcclChannelAcquire with COMM_ENGINE_CCU, resources.cpp): the
+// peer, this end's notify registers (device memory: notify_num x 16 bit
+// counters of 4 bytes, each written only by the peer) and the peer's.
+struct CcuChannel {
+    uint64_t serial = 0;  // unique in the process: notify counts are kept per channel, not per address
+    uint32_t peer = 0;
+    uint32_t notify_num = 0;
+    uint32_t* local_notify = nullptr;
+    uint64_t remote_notify = 0;
+};
+bool ccu_channel(const Comm& c, uint64_t handle, CcuChannel* out);
+// Bytes to or from rank `rank`'s memory at `remote` over the transport the
+// communicator's channels use (shared memory: the peer's process; the remote
+// transport: MPI on the dynamic window). False with *why.
+bool peer_move(int rank, uint64_t remote, void* local, uint64_t n, bool write, std::string* why);
+const char* peer_transport_name();
+// HcclCommDestroy: the CCU kernels and threads of `c` go (ccu.cpp).
+void release_ccu(Comm& c);
+
 // HcclCommDestroy: the channels and memory registrations of `c` are released
 // (resources.cpp).
 void release_resources(Comm& c);
@@ -101,6 +125,10 @@ void release_resources(Comm& c);
 // registered memory through it (windows.cpp). False with `why`.
 bool attach_registered(Comm& c, void* base, uint64_t bytes, std::string& why);
 void detach_registered(Comm& c, void* base);
+// Under the remote transport: memory a CCU kernel reaches (GetTokenInfo's
+// ranges) attached to the communicator's dynamic window, once per
+// communicator; true (nothing to do) under shared memory.
+bool attach_ccu(void* base, uint64_t bytes, std::string& why);
 bool registered_rma(int rank, uint64_t addr, void* buf, uint64_t bytes, bool write, std::string* why);
 
 }  // namespace hccl_sim

@@ -15,6 +15,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <map>
@@ -95,6 +96,11 @@ struct Wire {
 };
 
 struct Chan {
+    bool ccu = false;       // a CCU channel: block is this end's notify registers
+    uint64_t serial = 0;    // a CCU channel's number in the process
+    uint32_t notify_num = 0;
+    uint64_t remote_notify = 0;  // the peer's notify registers
+    uint64_t block_bytes = 0;
     void* block = nullptr;  // the device memory of the entity, queues and words
     ChannelEntity* entity = nullptr;
     uint32_t* sq_doorbell = nullptr;
@@ -114,6 +120,7 @@ struct Res {
 std::mutex g_mu;
 std::map<const Comm*, Res> g_res;
 std::map<int, int> g_pid;  // peer rank -> process id, for the transport
+bool g_remote = false;     // the channels' communicator uses the remote window transport
 
 // The peer's memory over the host: process_vm_writev/readv into the peer
 // process (ranks on one host, the same user).
@@ -196,7 +203,11 @@ void release_resources(Comm& c) {
     auto it = g_res.find(&c);
     if (it == g_res.end()) return;
     for (auto& ch : it->second.chans) {
-        ptosim::urma::remove_channel(ch->sq_doorbell);
+        if (ch->ccu) {
+            if (c.win.remote) detach_registered(c, ch->block);
+        } else {
+            ptosim::urma::remove_channel(ch->sq_doorbell);
+        }
         aclrtFree(ch->block);
     }
     for (auto& g : it->second.regs) detach_registered(c, g->mem.addr);
@@ -206,7 +217,97 @@ void release_resources(Comm& c) {
         g_pid.clear();
     }
 }
+bool ccu_channel(const Comm& c, uint64_t handle, CcuChannel* out) {
+    std::lock_guard lk(g_mu);
+    auto it = g_res.find(&c);
+    if (it == g_res.end()) return false;
+    for (auto& ch : it->second.chans)
+        if (ch->ccu && reinterpret_cast<uint64_t>(ch->block) == handle) {
+            out->serial = ch->serial;
+            out->peer = ch->peer;
+            out->notify_num = ch->notify_num;
+            out->local_notify = static_cast<uint32_t*>(ch->block);
+            out->remote_notify = ch->remote_notify;
+            return true;
+        }
+    return false;
+}
+
+bool peer_move(int rank, uint64_t remote, void* local, uint64_t n, bool write, std::string* why) {
+    if (g_remote) return registered_rma(rank, remote, local, n, write, why);
+    return vm_move(rank, remote, local, n, write, why);
+}
+
+const char* peer_transport_name() { return g_remote ? kMpi.name : kVm.name; }
+
 }  // namespace hccl_sim
+
+namespace {
+
+// CCU channels: each end has notify registers in device memory (notifyNum
+// indices of 16 bits, a 4-byte counter per bit that only the peer writes),
+// and the two ends exchange the registers' addresses.
+HcclResult acquire_ccu(Comm* c, const HcclChannelDesc* descs, uint32_t n, ChannelHandle* channels,
+                       const std::string& host) {
+    struct CcuWire {
+        int32_t pid;
+        uint32_t notify_num;
+        uint64_t notify;
+        char host[64];
+    };
+    for (uint32_t i = 0; i < n; ++i)
+        if (descs[i].notifyNum > 16)
+            return fail(HCCL_E_PARA, "HcclChannelAcquire: channelDescs[" + std::to_string(i) + "]: notifyNum " +
+                                         std::to_string(descs[i].notifyNum) +
+                                         ": a CCU channel has at most 16 notify registers");
+    for (uint32_t i = 0; i < n; ++i) {
+        const HcclChannelDesc& d = descs[i];
+        const uint32_t peer = d.remoteRank;
+        const uint32_t num = d.notifyNum ? d.notifyNum : 1;
+        const uint64_t bytes = uint64_t(num) * 16 * 4;
+        void* block = nullptr;
+        if (aclrtMalloc(&block, bytes, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS || !block)
+            return fail(HCCL_E_MEMORY, "HcclChannelAcquire: aclrtMalloc of the notify registers of the CCU channel to "
+                                       "rank " + std::to_string(peer) + " failed");
+        std::memset(block, 0, bytes);
+        std::string why;
+        if (c->win.remote && !hccl_sim::attach_registered(*c, block, bytes, why)) {
+            aclrtFree(block);
+            return fail(HCCL_E_INTERNAL, "HcclChannelAcquire: the CCU channel's notify registers: " + why);
+        }
+        CcuWire mine{}, theirs{};
+        mine.pid = static_cast<int32_t>(getpid());
+        mine.notify_num = num;
+        mine.notify = reinterpret_cast<uint64_t>(block);
+        std::snprintf(mine.host, sizeof mine.host, "%s", host.c_str());
+        if (!hccl_sim::send_bytes(*c, &mine, sizeof mine, peer) || !hccl_sim::recv_bytes(*c, &theirs, sizeof theirs, peer))
+            return fail(HCCL_E_INTERNAL, "HcclChannelAcquire: the exchange with rank " + std::to_string(peer) +
+                                             " over MPI failed");
+        if (!c->win.remote && std::strncmp(theirs.host, host.c_str(), sizeof theirs.host) != 0)
+            return fail(HCCL_E_NOT_SUPPORT, "HcclChannelAcquire: rank " + std::to_string(peer) + " runs on host '" +
+                                                theirs.host + "' and this rank on '" + host +
+                                                "': over shared memory windows ptolab's CCU engine reaches a peer's "
+                                                "memory on the same host only (PTOLAB_HCCL_TRANSPORT=mpi across hosts)");
+        auto ch = std::make_unique<Chan>();
+        static std::atomic<uint64_t> next_serial{0};
+        ch->ccu = true;
+        ch->serial = ++next_serial;
+        ch->peer = peer;
+        ch->peer_pid = theirs.pid;
+        ch->notify_num = std::min(num, theirs.notify_num);
+        ch->remote_notify = theirs.notify;
+        ch->block = block;
+        ch->block_bytes = bytes;
+        channels[i] = reinterpret_cast<uint64_t>(block);
+        std::lock_guard lk(g_mu);
+        g_pid[static_cast<int>(peer)] = theirs.pid;
+        g_remote = c->win.remote;
+        g_res[c].chans.push_back(std::move(ch));
+    }
+    return HCCL_SUCCESS;
+}
+
+}  // namespace
 
 extern "C" {
 
@@ -271,9 +372,12 @@ HcclResult HcclRankGraphGetLinks(HcclComm comm, uint32_t netLayer, uint32_t srcR
     l.dstEndpointDesc = endpoint(dstRank);
     l.linkAttr.linkProtocol = COMM_PROTOCOL_UBC_TP;
     l.linkAttr.hop = 1;
-    r.links.assign(1, l);
+    // The same UB link under its two transport protocols: TP (what the
+    // URMA path picks) and CTP (what CCU channels ask for).
+    r.links.assign(2, l);
+    r.links[1].linkAttr.linkProtocol = COMM_PROTOCOL_UBC_CTP;
     *links = r.links.data();
-    *linkNum = 1;
+    *linkNum = 2;
     return HCCL_SUCCESS;
 }
 
@@ -285,11 +389,11 @@ HcclResult HcclChannelAcquire(HcclComm comm, CommEngine engine, const HcclChanne
         return fail(HCCL_E_PTR, std::string("HcclChannelAcquire: ") + (!channelDescs ? "channelDescs" : "channels") +
                                     " is NULL");
     for (uint32_t i = 0; i < channelNum; ++i) channels[i] = 0;
-    if (engine != COMM_ENGINE_AIV)
+    if (engine != COMM_ENGINE_AIV && engine != COMM_ENGINE_CCU)
         return fail(HCCL_E_NOT_SUPPORT, "HcclChannelAcquire: engine " + std::to_string(engine) +
                                             ": ptolab builds channels for the AI Vector cores (COMM_ENGINE_AIV, URMA "
-                                            "work queues a kernel posts to); CPU, AICPU and CCU engines are not "
-                                            "simulated");
+                                            "work queues a kernel posts to) and for CCU kernels (COMM_ENGINE_CCU); "
+                                            "CPU and AICPU engines are not simulated");
     // Every description first: a refusal leaves no channel half built.
     std::vector<std::vector<Reg*>> mems(channelNum);
     for (uint32_t i = 0; i < channelNum; ++i) {
@@ -322,6 +426,7 @@ HcclResult HcclChannelAcquire(HcclComm comm, CommEngine engine, const HcclChanne
         }
     }
     const std::string host = host_name();
+    if (engine == COMM_ENGINE_CCU) return acquire_ccu(c, channelDescs, channelNum, channels, host);
     for (uint32_t i = 0; i < channelNum; ++i) {
         const HcclChannelDesc& d = channelDescs[i];
         const uint32_t peer = d.remoteRank;
@@ -424,6 +529,7 @@ HcclResult HcclChannelAcquire(HcclComm comm, CommEngine engine, const HcclChanne
         g_res[c].chans.push_back(std::move(ch));
     }
     ptosim::urma::set_transport(c->win.remote ? &kMpi : &kVm);
+    g_remote = c->win.remote;
     return HCCL_SUCCESS;
 }
 

@@ -17,6 +17,8 @@
 #include <cerrno>
 #include <cinttypes>
 #include <cstdio>
+#include <set>
+#include <tuple>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -189,6 +191,23 @@ bool attach_registered(Comm& c, void* base, uint64_t bytes, std::string& why) {
 void detach_registered(Comm& c, void* base) {
     std::lock_guard lk(g_rma_mu);
     if (c.win.remote && g_rma) g_rma->win_detach(c.win.dyn_win, base);
+}
+
+bool attach_ccu(void* base, uint64_t bytes, std::string& why) {
+    static std::mutex mu;
+    static std::set<std::tuple<uint64_t, uintptr_t, uint64_t>> done;  // (communicator id, base, bytes)
+    Comm* c = nullptr;
+    {
+        std::lock_guard lk(g_rma_mu);
+        c = const_cast<Comm*>(g_remote);
+    }
+    if (!c) return true;
+    std::lock_guard lk(mu);
+    const auto key = std::make_tuple(c->id, reinterpret_cast<uintptr_t>(base), bytes);
+    if (done.count(key)) return true;
+    if (!attach_registered(*c, base, bytes, why)) return false;
+    done.insert(key);
+    return true;
 }
 
 // A peer's registered memory over the dynamic window: the displacement is

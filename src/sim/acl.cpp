@@ -822,6 +822,33 @@ aclError aclrtMallocAlign32(void** devPtr, size_t size, aclrtMemMallocPolicy pol
     return e;
 }
 
+// aclrtMallocWithCfg: aclrtMalloc with attributes. The module id is
+// recorded by CANN for its accounting and ignored here; a device id must be
+// the current device's (ptosim simulates one device per process).
+aclError aclrtMallocWithCfg(void** devPtr, size_t size, aclrtMemMallocPolicy policy, aclrtMallocConfig* cfg) {
+    if (devPtr) *devPtr = nullptr;
+    if (aclError e = require_device("aclrtMallocWithCfg")) return e;
+    if (aclError e = check_policy("aclrtMallocWithCfg", policy)) return e;
+    if (cfg && cfg->numAttrs && !cfg->attrs)
+        return fail(ACL_ERROR_INVALID_PARAM, "aclrtMallocWithCfg: cfg names " + std::to_string(cfg->numAttrs) +
+                                                 " attributes but cfg->attrs is null");
+    for (size_t i = 0; cfg && i < cfg->numAttrs; ++i) {
+        const aclrtMallocAttribute& a = cfg->attrs[i];
+        if (a.attr == ACL_RT_MEM_ATTR_DEVICE_ID && a.value.deviceId != 0)
+            return fail(ACL_ERROR_INVALID_PARAM, "aclrtMallocWithCfg: attribute " + std::to_string(i) + " asks for device " +
+                                                     std::to_string(a.value.deviceId) +
+                                                     "; each process simulates one device, 0");
+        if (a.attr != ACL_RT_MEM_ATTR_MODULE_ID && a.attr != ACL_RT_MEM_ATTR_DEVICE_ID &&
+            a.attr != ACL_RT_MEM_ATTR_RSV)
+            return fail(ACL_ERROR_INVALID_PARAM, "aclrtMallocWithCfg: attribute " + std::to_string(i) + " has type " +
+                                                     std::to_string(static_cast<int>(a.attr)) +
+                                                     ", which ptolab does not know (module id, device id)");
+    }
+    const aclError e = allocate("aclrtMallocWithCfg", "devPtr", devPtr, size, true, Padding::Align32Plus32);
+    if (e == ACL_SUCCESS) ptosim::check::gm_allocated(*devPtr, size, __builtin_extract_return_addr(__builtin_return_address(0)));
+    return e;
+}
+
 aclError aclrtMallocCached(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
     if (devPtr) *devPtr = nullptr;
     if (aclError e = require_device("aclrtMallocCached")) return e;

@@ -716,6 +716,66 @@ void wait_remote(Core& c, const SourceLoc& loc, const std::function<bool()>& rea
     }
 }
 
+std::string wait_cross_rank(const std::string& who, const std::function<bool()>& ready,
+                            const std::function<std::string()>& describe, const std::function<void()>& progress) {
+    const double start = now_s(), limit = comm_timeout_s();
+    if (ready()) return {};
+    const SourceLoc none{};
+    // On the board as one waiting unit of this rank, beside any running cores.
+    auto mark = [&](const std::string* what) {
+        std::lock_guard lk(g_board_mu);
+        Slot* s = my_slot();
+        if (!s) return;
+        if (what) {
+            if (__atomic_load_n(&s->state, __ATOMIC_ACQUIRE) == kDeadlocked) {
+                s->waiting = 0;
+                __atomic_store_n(&s->state, kRunning, __ATOMIC_RELEASE);
+            }
+            if (s->waiting++ == 0) {
+                s->since = now_s();
+                std::snprintf(s->what, sizeof s->what, "%s", what->c_str());
+            }
+            const int running = g_running_cores.load();
+            s->cores = static_cast<uint32_t>(running > 0 ? running + 1 : 1);
+        } else if (s->waiting > 0) {
+            --s->waiting;
+        }
+        bump(s);
+    };
+    const std::string mine = who + ": " + describe();
+    mark(&mine);
+    struct Leave {
+        std::function<void(const std::string*)> f;
+        ~Leave() { f(nullptr); }
+    } leave{mark};
+    double quiet_since = start, last_check = start;
+    uint64_t last_seq = ~uint64_t{0};
+    try {
+        while (!ready()) {
+            const double now = now_s();
+            if (now - last_check >= 0.05) {
+                last_check = now;
+                check_board(none, who + ": " + describe(), quiet_since, last_seq, now);
+            }
+            if (progress) progress();
+            if (const RemoteOps* o = g_ops.load()) o->progress();
+            if (ready()) return {};
+            back_off(now_s() - start, true);
+            if (now_s() - start > limit) {
+                char secs[32];
+                std::snprintf(secs, sizeof secs, "%g", limit);
+                const BoardView v = read_board();
+                return "cross-rank wait never satisfied (" + who + "): " + describe() + "; no rank changed it in " +
+                       secs + " s (PTO_COMM_TIMEOUT_S). A peer that never signals or exited leaves this wait "
+                       "unsatisfied" + (v.others.empty() ? "" : ". Ranks:" + v.others);
+            }
+        }
+    } catch (const KernelFault& f) {
+        return f.what;
+    }
+    return {};
+}
+
 void poll_ended(Core& c) {
     c.poll_on_board = false;
     board_wait(c, nullptr);

@@ -584,6 +584,25 @@ double collective_us(uint64_t bytes) {
     return (worst_lat + static_cast<double>(bytes) / worst_rate) / (p.clock_ghz * 1000);
 }
 
+double ccu_transfer_us(int peer, uint64_t bytes) {
+    if (!enabled()) return 0;
+    const SocProfile& soc = Device::get().soc();
+    Global& s = g();
+    Params p;
+    {
+        std::lock_guard lk(s.mu);
+        p = s.override_p ? *s.override_p : params_for(soc);
+    }
+    double lat = 0, rate = 0;
+    if (peer < 0 || peer == process_rank()) {
+        // On the device: HBM read and write of the bytes at the GM rate.
+        if (p.gm_gbps <= 0) return 0;
+        return 2.0 * static_cast<double>(bytes) / (p.gm_gbps / p.clock_ghz) / (p.clock_ghz * 1000);
+    }
+    if (!link_between(p, process_rank(), peer, lat, rate)) return 0;
+    return (lat + static_cast<double>(bytes) / rate) / (p.clock_ghz * 1000);
+}
+
 // ------------------------------------------------------------ outputs
 
 namespace {

@@ -64,7 +64,7 @@ struct Urma {
         if (HcclCommMemReg(g_comm, tag, &mem, &h) != HCCL_SUCCESS) return fail("HcclCommMemReg");
         CommLink* links = nullptr;
         uint32_t nl = 0;
-        if (HcclRankGraphGetLinks(g_comm, 0, R(), peer, &links, &nl) != HCCL_SUCCESS || nl != 1)
+        if (HcclRankGraphGetLinks(g_comm, 0, R(), peer, &links, &nl) != HCCL_SUCCESS || nl != 2)
             return fail("HcclRankGraphGetLinks");
         HcclChannelDesc d;
         HcclChannelDescInit(&d, 1);
@@ -155,8 +155,9 @@ TEST(HcclResources, LinksRegistrationsAndChannels) {
     CommLink* links = nullptr;
     uint32_t n = 0;
     ASSERT_EQ(HcclRankGraphGetLinks(g_comm, 0, R(), peer, &links, &n), HCCL_SUCCESS) << aclGetRecentErrMsg();
-    ASSERT_EQ(n, 1u);
+    ASSERT_EQ(n, 2u);
     EXPECT_EQ(links[0].linkAttr.linkProtocol, COMM_PROTOCOL_UBC_TP);
+    EXPECT_EQ(links[1].linkAttr.linkProtocol, COMM_PROTOCOL_UBC_CTP);
     EXPECT_EQ(links[0].header.magicWord, COMM_LINK_MAGIC_WORD);
     EXPECT_EQ(links[0].dstEndpointDesc.loc.device.devPhyId, peer);
     EXPECT_EQ(HcclRankGraphGetLinks(g_comm, 0, R(), R(), &links, &n), HCCL_SUCCESS);
@@ -183,8 +184,8 @@ TEST(HcclResources, LinksRegistrationsAndChannels) {
     d.memHandles = &h;
     d.memHandleNum = 1;
     ChannelHandle ch = 0;
-    EXPECT_EQ(HcclChannelAcquire(g_comm, COMM_ENGINE_CCU, &d, 1, &ch), HCCL_E_NOT_SUPPORT);
-    EXPECT_NE(std::string(aclGetRecentErrMsg()).find("CPU, AICPU and CCU engines are not simulated"), std::string::npos);
+    EXPECT_EQ(HcclChannelAcquire(g_comm, COMM_ENGINE_CPU, &d, 1, &ch), HCCL_E_NOT_SUPPORT);
+    EXPECT_NE(std::string(aclGetRecentErrMsg()).find("CPU and AICPU engines are not simulated"), std::string::npos);
     d.channelProtocol = COMM_PROTOCOL_ROCE;
     EXPECT_EQ(HcclChannelAcquire(g_comm, COMM_ENGINE_AIV, &d, 1, &ch), HCCL_E_NOT_SUPPORT);
     EXPECT_NE(std::string(aclGetRecentErrMsg()).find("ptolab's AIV channels run over the UB links of its rank graph"), std::string::npos)

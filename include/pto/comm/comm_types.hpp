@@ -49,6 +49,23 @@ enum class NotifyOp : uint8_t { AtomicAdd = 0, Set = 1 };
 enum class WaitCmp : uint8_t { EQ = 0, NE = 1, GT = 2, GE = 3, LT = 4, LE = 5 };
 enum class ReduceOp : uint8_t { Sum = 0, Max = 1, Min = 2 };
 // DmaEngine and AsyncEvent: pto/inst/pto_sync.hpp (TPREFETCH_ASYNC).
+// The engine of a collective (pto-isa's CollEngine): the AI Vector core
+// (the default forms of TBROADCAST, TGATHER, TSCATTER, TREDUCE) or the CCU:
+// the core only triggers a CCU program libhccl launched, by storing the
+// mask into the program's gate CKE (pto/comm/TCcu.hpp).
+enum class CollEngine : uint8_t { AIV = 0, CCU = 1 };
+// Who fills this rank's CCU input: the host (HostManaged), or the trigger
+// itself, storing its tile there first (AivStored).
+enum class CcuInputSource : uint8_t { HostManaged = 0, AivStored = 1 };
+// What a CCU trigger needs: the gate CKE's slot (rtGetDevResAddress), the
+// mask to set, this rank's index in the group, who fills the input.
+struct CcuTriggerContext {
+    uint64_t ckeSlotVA{0};
+    uint32_t mask{0};
+    uint32_t selfIdx{0};
+    CcuInputSource inputSource{CcuInputSource::HostManaged};
+};
+
 
 // One int32 signal, and signal tensors.
 using Signal = GlobalTensor<int32_t, Shape<1, 1, 1, 1, 1>, Stride<1, 1, 1, 1, 1>, Layout::ND>;

@@ -12,3 +12,4 @@
 #include <pto/comm/TScatter.hpp>
 #include <pto/comm/TReduce.hpp>
 #include <pto/comm/TPutAsync.hpp>
+#include <pto/comm/TCcu.hpp>
