@@ -145,8 +145,10 @@ template <class D, class S>
         if (!c) return false;
         a5::light_pass(*c, "vcvt", light_here(w));
         const int shift = 16 * o.part;
-        uint8_t* to = vr(dst).b;
+        // The source is read before the destination, which may be it, is
+        // declared written whole (registers.hpp, vw).
         const uint8_t* from = vr(src).b;
+        uint8_t* to = vw(dst).b;
 #if defined(__x86_64__)
         if (light_cvt_host) {
             if constexpr (narrow) {

@@ -188,12 +188,60 @@ template <class E>
     }
     return true;
 }
+// The same with indices kept as a line (registers.hpp, vci and the scalar
+// arithmetic after it): first + i * step for the active prefix, without
+// reading the index register's bytes; a line that wraps past the index
+// type takes the paths above.
+[[gnu::always_inline]] inline int light_line_indexed(ptosim::Core*& c, uint64_t ub, int elem, const vreg_store& idx,
+                                                     int idx_width, const preg& m) {
+    namespace a5 = ptosim::cce::a5;
+    if (idx.lazy != vreg_store::Line || idx.width != idx_width) return -1;
+    if (elem != idx_width || (elem != 2 && elem != 4)) return -1;
+    const int k = a5::active_prefix(m, elem);
+    if (k < 0) return -1;
+    const uint64_t last = idx.first + uint64_t(k > 0 ? k - 1 : 0) * idx.step;
+    if (last > (elem == 4 ? uint64_t(0xffffffffu) : uint64_t(0xffffu))) return -1;
+    if (!(c = a5::light_core())) return -1;
+    if (k == 0) return 0;
+    const uint64_t lo = ub + idx.first * uint64_t(elem), hi = ub + last * uint64_t(elem) + uint64_t(elem);
+    return a5::light_in_ub(*c, lo, hi - lo) ? k : -1;
+}
+[[gnu::always_inline]] inline bool light_scatter_line(const where_t& w, const ptosim::cce::a5::VReg& src,
+                                                      uint64_t ub, int elem, const vreg_store& idx, int idx_width,
+                                                      const preg& m) {
+    namespace a5 = ptosim::cce::a5;
+    if (ub % 32 != 0) return false;
+    ptosim::Core* c = nullptr;
+    const int k = light_line_indexed(c, ub, elem, idx, idx_width, m);
+    if (k < 0) return false;
+    a5::light_pass(*c, "vscatter", light_here(w));
+    if (elem == 4) light_scatter_steps<uint32_t>(a5::light_ub(*c, ub), src, k, idx.first, idx.step);
+    else light_scatter_steps<uint16_t>(a5::light_ub(*c, ub), src, k, idx.first, idx.step);
+    return true;
+}
+[[gnu::always_inline]] inline bool light_gather_line(const where_t& w, vreg_store& dst, uint64_t ub, int elem,
+                                                     const vreg_store& idx, int idx_width, const preg& m) {
+    namespace a5 = ptosim::cce::a5;
+    ptosim::Core* c = nullptr;
+    const int k = light_line_indexed(c, ub, elem, idx, idx_width, m);
+    if (k < 0) return false;
+    a5::light_pass(*c, "vgather2", light_here(w));
+    // The index line is read (above) before the destination, which may be
+    // the index register, is written whole.
+    const uint64_t first = idx.first, step = idx.step;
+    if (elem == 4) light_gather_steps<uint32_t>(vw(dst), a5::light_ub(*c, ub), k, first, step);
+    else light_gather_steps<uint16_t>(vw(dst), a5::light_ub(*c, ub), k, first, step);
+    return true;
+}
 }  // namespace ptosim_cce
 
 template <class D, class T, class I>
     requires(ptosim_cce::vreg_like<D> && ptosim_cce::vreg_like<I>)
 [[gnu::always_inline]] inline void vgather2(D&& dst, __ubuf__ T* base, I&& index, const vector_bool& m,
                      ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    if (ptosim_cce::light_gather_line(w, ptosim_cce::vs(dst), ptosim_cce::off(base), sizeof(T), ptosim_cce::vs(index),
+                                      sizeof(ptosim_cce::elem_of<I>), m))
+        return;
     if (ptosim_cce::light_gather(w, ptosim_cce::vr(dst), ptosim_cce::off(base), sizeof(T), ptosim_cce::vr(index),
                                  sizeof(ptosim_cce::elem_of<I>), m))
         return;
@@ -204,6 +252,9 @@ template <class S, class T, class I>
     requires(ptosim_cce::vreg_like<S> && ptosim_cce::vreg_like<I>)
 [[gnu::always_inline]] inline void vscatter(S&& src, __ubuf__ T* base, I&& index, const vector_bool& m,
                      ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    if (ptosim_cce::light_scatter_line(w, ptosim_cce::vr(src), ptosim_cce::off(base), sizeof(T),
+                                       ptosim_cce::vs(index), sizeof(ptosim_cce::elem_of<I>), m))
+        return;
     if (ptosim_cce::light_scatter(w, ptosim_cce::vr(src), ptosim_cce::off(base), sizeof(T), ptosim_cce::vr(index),
                                   sizeof(ptosim_cce::elem_of<I>), m))
         return;

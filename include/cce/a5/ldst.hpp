@@ -56,7 +56,7 @@ template <class R, class T>
         const uint64_t ub = ub_at(base, offset);
         if (ptosim::Core* c = a5::light_core(); c && ub % 32 == 0 && a5::light_in_ub(*c, ub, a5::kVL)) {
             a5::light_pass(*c, "vlds", light_here(w));
-            light_copy(vr(dst).b, a5::light_ub(*c, ub), a5::kVL);
+            light_copy(vw(dst).b, a5::light_ub(*c, ub), a5::kVL);
             return;
         }
     }
@@ -68,7 +68,7 @@ template <class R, class T>
         if (ptosim::Core* c = a5::light_core(); c && a5::light_in_ub(*c, ub, uint64_t(e))) {
             a5::light_pass(*c, "vlds", light_here(w));
             const uint8_t* from = a5::light_ub(*c, ub);
-            uint8_t* to = vr(dst).b;
+            uint8_t* to = vw(dst).b;
             const auto fill = [&](auto unit) {
                 decltype(unit) v;
                 __builtin_memcpy(&v, from, sizeof(v));
@@ -91,7 +91,7 @@ template <class R, class T>
         if (ptosim::Core* c = a5::light_core(); c && a5::light_in_ub(*c, ub, a5::kVL / 2)) {
             a5::light_pass(*c, "vlds", light_here(w));
             const uint8_t* from = a5::light_ub(*c, ub);
-            uint8_t* to = vr(dst).b;
+            uint8_t* to = vw(dst).b;
             // Zero-extending each element to twice its width writes the
             // zero high half with it.
             // Element by element from UB into the register (they never

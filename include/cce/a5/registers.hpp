@@ -9,6 +9,7 @@
 #include <ptosim/cce_a5.hpp>
 #include <ptosim/float8.hpp>
 
+#include <new>
 #include <type_traits>
 
 // bisheng compiles a vector function's body for the vector unit; on ptosim
@@ -25,17 +26,56 @@
 
 
 namespace ptosim_cce {
+// A vector register's storage on the kernel side: its 256 bytes and what
+// they hold. A register never written reads as zero (a5-vreg.md), and a
+// register is often declared where the next instruction writes all of it
+// (pto-isa declares them inside its loops), so the bytes are not zeroed
+// when it is created: `lazy` says that they read as zero. The index lines
+// pto-isa builds for its gathers and scatters (vci, then vmuls, vadds,
+// vmins by scalars) are kept as their first element and step, element i
+// being first + i * step in the wrapping arithmetic of `width`-byte
+// integers, without writing the bytes. vr() writes the bytes such a
+// register stands for before anything reads them, so every instruction
+// and the library see the value the register has; vw() gives the bytes of
+// a register the instruction writes whole (its sources already read).
+struct vreg_store {
+    enum Lazy : uint8_t { Bytes = 0, Zero = 1, Line = 2 };
+    alignas(32) uint8_t raw[ptosim::cce::a5::kVL];  // the value when lazy == Bytes
+    uint8_t lazy = Zero;
+    uint8_t width = 0;      // Line: the element width in bytes (2 or 4)
+    uint64_t first = 0;     // Line: element 0, in the low `width` bytes
+    uint64_t step = 0;      // Line: the difference of neighbours, in the low `width` bytes
+};
+// The bytes of a Zero or Line register, written once it is read.
+[[gnu::noinline]] inline void vreg_materialize(vreg_store& v) {
+    if (v.lazy == vreg_store::Zero) {
+        __builtin_memset(v.raw, 0, sizeof(v.raw));
+    } else {
+        const auto line = [&](auto unit) {
+            using U = decltype(unit);
+            U x = static_cast<U>(v.first);
+            const U d = static_cast<U>(v.step);
+            for (size_t i = 0; i < sizeof(v.raw) / sizeof(U); ++i) {
+                __builtin_memcpy(v.raw + i * sizeof(U), &x, sizeof(U));
+                x = static_cast<U>(x + d);
+            }
+        };
+        if (v.width == 4) line(uint32_t{});
+        else line(uint16_t{});
+    }
+    v.lazy = vreg_store::Bytes;
+}
 // A vector register of elements T. Distinct per element type, as bisheng's
 // are, so that overloads and pto-isa's TypeGet can tell them apart; all
 // share one layout, so kernels reinterpret them with a cast
 // ((vector_u32&)f32_reg), as on the device.
 template <class T>
-struct vreg : ptosim::cce::a5::VReg {
+struct vreg : vreg_store {
     using elem = T;
     vreg() = default;
     // (vector_u32)f32_reg: the same bits seen as other elements.
     template <class U>
-    explicit vreg(const vreg<U>& o) : ptosim::cce::a5::VReg(o) {}
+    explicit vreg(const vreg<U>& o) : vreg_store(o) {}
 };
 struct preg : ptosim::cce::a5::Pred {};
 struct align_reg {
@@ -48,13 +88,32 @@ struct address_reg {
 // What a register argument is: one of the types above, or a wrapper that
 // converts to one (pto-isa's RegTensor<T>, which names it RegType).
 template <class R>
-concept vreg_like = std::is_base_of_v<ptosim::cce::a5::VReg, std::remove_cvref_t<R>> ||
+concept vreg_like = std::is_base_of_v<vreg_store, std::remove_cvref_t<R>> ||
                     requires { typename std::remove_cvref_t<R>::RegType; };
 template <class R>
-inline ptosim::cce::a5::VReg& vr(R& r) {
+[[gnu::always_inline]] inline vreg_store& vs(R& r) {
     using B = std::remove_cvref_t<R>;
-    if constexpr (std::is_base_of_v<ptosim::cce::a5::VReg, B>) return const_cast<B&>(r);
+    if constexpr (std::is_base_of_v<vreg_store, B>) return const_cast<B&>(r);
     else return static_cast<typename B::RegType&>(const_cast<B&>(r));
+}
+[[gnu::always_inline]] inline ptosim::cce::a5::VReg& vbytes(vreg_store& v) {
+    return *std::launder(reinterpret_cast<ptosim::cce::a5::VReg*>(v.raw));
+}
+// The register's value as the library's VReg, its bytes written first.
+template <class R>
+[[gnu::always_inline]] inline ptosim::cce::a5::VReg& vr(R& r) {
+    vreg_store& v = vs(r);
+    if (v.lazy != vreg_store::Bytes) [[unlikely]]
+        vreg_materialize(v);
+    return vbytes(v);
+}
+// The bytes of a register the instruction writes whole; call it after its
+// sources are read (vr), since the destination may be one of them.
+template <class R>
+[[gnu::always_inline]] inline ptosim::cce::a5::VReg& vw(R& r) {
+    vreg_store& v = vs(r);
+    v.lazy = vreg_store::Bytes;
+    return vbytes(v);
 }
 // The element type of a register argument.
 template <class R>
@@ -62,7 +121,7 @@ struct elem_of_t {
     using type = typename std::remove_cvref_t<R>::RegType::elem;
 };
 template <class R>
-    requires std::is_base_of_v<ptosim::cce::a5::VReg, std::remove_cvref_t<R>>
+    requires std::is_base_of_v<vreg_store, std::remove_cvref_t<R>>
 struct elem_of_t<R> {
     using type = typename std::remove_cvref_t<R>::elem;
 };

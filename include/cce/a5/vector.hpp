@@ -122,6 +122,44 @@ inline constexpr ptosim::cce::Bin light_scalar_bin = S == ptosim::cce::Sca::Add 
                                                      : S == ptosim::cce::Sca::Mul ? ptosim::cce::Bin::Mul
                                                      : S == ptosim::cce::Sca::Max ? ptosim::cce::Bin::Max
                                                                                   : ptosim::cce::Bin::Min;
+// A scalar add or multiply (or an unsigned minimum that changes nothing)
+// of a line (registers.hpp) of 16- or 32-bit integers with every element
+// active: the result is a line again, first and step in the same wrapping
+// arithmetic as element by element (light_elem), and its bytes are not
+// written. Anything else takes the paths below, which read the bytes.
+template <class T, ptosim::cce::Sca S>
+inline constexpr bool light_line_op = std::is_integral_v<T> && (sizeof(T) == 4 || sizeof(T) == 2) &&
+                                      (S == ptosim::cce::Sca::Add || S == ptosim::cce::Sca::Mul ||
+                                       (S == ptosim::cce::Sca::Min && std::is_unsigned_v<T>));
+template <class T, ptosim::cce::Sca S>
+[[gnu::always_inline]] inline bool light_line_scalar(const where_t& w, const char* op, vreg_store& dst,
+                                                     const vreg_store& x, T s, const vector_bool& m) {
+    namespace a5 = ptosim::cce::a5;
+    using U = std::make_unsigned_t<T>;
+    constexpr int all = a5::kVL / int(sizeof(T));
+    if (x.lazy != vreg_store::Line || x.width != sizeof(T)) return false;
+    if (a5::active_prefix(m, sizeof(T)) != all) return false;
+    uint64_t first = x.first, step = x.step;
+    if constexpr (S == ptosim::cce::Sca::Add) {
+        first = U(first + uint64_t(U(s)));
+    } else if constexpr (S == ptosim::cce::Sca::Mul) {
+        first = U(first * uint64_t(U(s)));
+        step = U(step * uint64_t(U(s)));
+    } else {
+        // Unchanged when no element wraps (the line rises from first) and
+        // the last is at most s.
+        const uint64_t last = first + uint64_t(all - 1) * step;
+        if (last > uint64_t(U(~U(0))) || last > uint64_t(U(s))) return false;
+    }
+    ptosim::Core* c = a5::light_core();
+    if (!c) return false;
+    a5::light_pass(*c, op, light_here(w));
+    dst.lazy = vreg_store::Line;
+    dst.width = sizeof(T);
+    dst.first = first;
+    dst.step = step;
+    return true;
+}
 // The light paths of the float reductions (vcadd, vcmax, vcmin) under a
 // prefix predicate of at least one element, computing what vreduce
 // computes (a5-vreg.md, "Arithmetic"): the sum in element order, rounded
@@ -315,6 +353,10 @@ PTOSIM_CCE_VUN(vmov, Copy)
     [[gnu::always_inline]] inline void name(D&& dst, A&& a, S scalar, const vector_bool& m, Mode mode = MODE_ZEROING,                    \
                      ptosim_cce::where_t w = ptosim_cce::where_t::current()) {                                    \
         using T = ptosim_cce::elem_of<D>;                                                                         \
+        if constexpr (ptosim_cce::light_line_op<T, ptosim::cce::Sca::op> && std::is_arithmetic_v<S>)             \
+            if (ptosim_cce::light_line_scalar<T, ptosim::cce::Sca::op>(w, #name, ptosim_cce::vs(dst),            \
+                                                                      ptosim_cce::vs(a), static_cast<T>(scalar), m)) \
+                return;                                                                                           \
         if constexpr (ptosim_cce::light_scalar_op<ptosim::cce::Sca::op> && std::is_arithmetic_v<S> &&            \
                       ptosim_cce::light_op<T, ptosim_cce::light_scalar_bin<ptosim::cce::Sca::op>>)                \
             if (ptosim_cce::light_bin<T, ptosim_cce::light_scalar_bin<ptosim::cce::Sca::op>>(                    \
@@ -410,21 +452,15 @@ template <class D, class S>
             ptosim::cce::a5::light_pass(*c, "vci", ptosim_cce::light_here(w));
             const T s = static_cast<T>(start);
             constexpr int n = ptosim::cce::a5::kVL / int(sizeof(T));
-            auto& d = ptosim_cce::vr(dst);
             // Element i is s + i (s + n - 1 - i) in T's wrapping
-            // arithmetic, sixteen bytes at a time.
+            // arithmetic: kept as the line's first element and step
+            // (registers.hpp), its bytes written when something reads them.
             using U = std::make_unsigned_t<T>;
-            constexpr int lanes = 16 / int(sizeof(T));
-            typedef U vec __attribute__((vector_size(16)));
-            const U first = order == DEC_ORDER ? U(U(s) + U(n - 1)) : U(s);
-            const U delta = order == DEC_ORDER ? U(~U(0)) : U(1);
-            vec v;
-            for (int j = 0; j < lanes; ++j) v[j] = U(first + U(j) * delta);
-            const vec step = vec{} + U(U(lanes) * delta);
-            for (int i = 0; i < n; i += lanes) {
-                __builtin_memcpy(d.b + i * int(sizeof(T)), &v, 16);
-                v += step;
-            }
+            auto& d = ptosim_cce::vs(dst);
+            d.lazy = ptosim_cce::vreg_store::Line;
+            d.width = sizeof(T);
+            d.first = order == DEC_ORDER ? U(U(s) + U(n - 1)) : U(s);
+            d.step = order == DEC_ORDER ? U(~U(0)) : U(1);
             return;
         }
     }
