@@ -980,6 +980,7 @@ TEST_F(Vreg, LazyRegistersGiveTheFullPathsBitsAndInstructionCount) {
     for (int i = 0; i < 256; ++i) a[i] = 0.61f * static_cast<float>((i * 41) % 89) - 17.0f;
     a[9] = -0.0f;
     a[11] = std::bit_cast<float>(0x7fc04321u);
+    a[128 + 3] = std::bit_cast<float>(0x7c00fe01u);  // as halves: a NaN (0xfe01), an infinity (0x7c00)
     const auto run = [&](bool subscribed) {
         LightRun r;
         std::mutex mu;
@@ -993,10 +994,10 @@ TEST_F(Vreg, LazyRegistersGiveTheFullPathsBitsAndInstructionCount) {
                                         },
                                         false)
                                   : -1;
-        uint32_t* out = device(std::vector<uint32_t>(1088, 0xdeadbeefu));
+        uint32_t* out = device(std::vector<uint32_t>(1696, 0xdeadbeefu));
         int64_t* ops = device(std::vector<int64_t>(1, -1));
         launch_vreg_lazy(out, ops, device(a), stream);
-        r.out = back(out, 1088);
+        r.out = back(out, 1696);
         r.ops = back(ops, 1)[0];
         if (subscribed) {
             ptosim::unsubscribe(id);
@@ -1007,7 +1008,7 @@ TEST_F(Vreg, LazyRegistersGiveTheFullPathsBitsAndInstructionCount) {
     const LightRun light = run(false), full = run(true);
     EXPECT_GT(light.ops, 40);
     EXPECT_EQ(light.ops, full.ops);
-    for (int i = 0; i < 1088; ++i) EXPECT_EQ(light.out[i], full.out[i]) << "result " << i;
+    for (int i = 0; i < 1696; ++i) EXPECT_EQ(light.out[i], full.out[i]) << "result " << i;
     const auto bits = [](float f) { return std::bit_cast<uint32_t>(f); };
     const std::vector<uint32_t>& o = full.out;
     for (int i = 0; i < 64; ++i) {
@@ -1031,6 +1032,29 @@ TEST_F(Vreg, LazyRegistersGiveTheFullPathsBitsAndInstructionCount) {
         EXPECT_EQ(o[960 + i], i < 36 ? uint32_t(1 + i) : 0u) << i;
         EXPECT_EQ(o[1024 + i], i < 36 ? uint32_t(7 + i) : bits(a[i])) << i;
     }
+    // The halves: packed, whole, widened; the halves of a as loaded.
+    uint16_t packed[64], packed36[36], as_halves[512];
+    std::memcpy(packed, o.data() + 1088, sizeof packed);
+    std::memcpy(packed36, o.data() + 1120, sizeof packed36);
+    std::memcpy(as_halves, a.data(), sizeof as_halves);
+    for (int i = 0; i < 64; ++i) {
+        const uint16_t h = ptosim::float_to_half_bits(a[i]);
+        EXPECT_EQ(packed[i], h) << i;
+        if (i < 36) EXPECT_EQ(packed36[i], h) << i;
+        EXPECT_EQ(o[1152 + i], uint32_t(h) << 16) << i;
+        EXPECT_EQ(o[1216 + i], bits(ptosim::half_bits_to_float(h))) << i;
+        EXPECT_EQ(o[1280 + i], 0u) << i;
+        EXPECT_EQ(o[1344 + i], bits(ptosim::half_bits_to_float(as_halves[256 + i]))) << i;
+        EXPECT_EQ(o[1408 + i], bits(ptosim::half_bits_to_float(as_halves[i]))) << i;
+        EXPECT_EQ(o[1504 + i], uint32_t(as_halves[i])) << i;
+        EXPECT_EQ(o[1568 + i], bits(ptosim::half_bits_to_float(as_halves[i]))) << i;
+        EXPECT_EQ(o[1632 + i], 2u * h) << i;
+    }
+    EXPECT_EQ(o[1138], 0u);  // past the 36 packed halves: UB as the launch left it
+    std::memcpy(packed, o.data() + 1472, sizeof packed);
+    for (int i = 0; i < 64; ++i) EXPECT_EQ(packed[i], as_halves[i]) << i;
+    EXPECT_EQ(o[1344 + 7], bits(ptosim::half_bits_to_float(0x7c00))) << "an infinity among the loaded halves";
+    EXPECT_EQ(o[1344 + 6], bits(ptosim::half_bits_to_float(0xfe01))) << "a NaN among the loaded halves";
 }
 
 // vcmax/vcmin over an active prefix (a5-vreg.md, "Arithmetic", reduce): the

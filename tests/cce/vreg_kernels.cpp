@@ -1065,7 +1065,9 @@ __global__ __aicore__ void vreg_light_more(__gm__ float* out, __gm__ int64_t* op
 // never written, and index lines built by vci and scalar arithmetic, read
 // by stores, by arithmetic, under other element widths, as copies, as the
 // destination of a gather through them, and after the forms that end a
-// line (a signed minimum, a prefix predicate). out[0..1088) the 32-bit
+// line (a signed minimum, a prefix predicate); the halves of float <->
+// half conversions and UNPK_B16 loads kept side by side, read by packing
+// and whole stores, by conversions of either part and in place. out[0..1696) the 32-bit
 // results, ops[0] the instructions counted between the two counter reads.
 __global__ __aicore__ void vreg_lazy(__gm__ uint32_t* out, __gm__ int64_t* ops, __gm__ float* a) {
     constexpr uint64_t kO = kOut;
@@ -1156,10 +1158,49 @@ __global__ __aicore__ void vreg_lazy(__gm__ uint32_t* out, __gm__ int64_t* ops, 
         vci(line, 7u, INC_ORDER);
         vsel(sel, line, (vector_u32&)x, p36);
         vsts(sel, ub<uint32_t>(kO), 1024, NORM_B32, all);
+        // Halves kept side by side. [1088, 1120): x to half (the even
+        // part) packed; [1120, 1138): 36 of them packed.
+        vector_f16 hx, hy;
+        vcvt(hx, x, all, ROUND_R, RS_DISABLE, PART_EVEN);
+        vsts((vector_f32&)hx, ub<float>(kO), 1088, PK_B32, all);
+        vsts((vector_f32&)hx, ub<float>(kO + 1120 * 4), 0, PK_B32, p36);
+        // [1152, 1216): the odd part, stored whole; [1216, 1280): widened
+        // from the odd part; [1280, 1344): hx widened from the odd part
+        // (zeros).
+        vcvt(hy, x, all, ROUND_R, RS_DISABLE, PART_ODD);
+        vsts((vector_f32&)hy, ub<float>(kO), 1152, NORM_B32, all);
+        vector_f32 wy;
+        vcvt(wy, hy, all16, PART_ODD);
+        vsts(wy, ub<float>(kO), 1216, NORM_B32, all);
+        vcvt(wy, hx, all16, PART_ODD);
+        vsts(wy, ub<float>(kO), 1280, NORM_B32, all);
+        // [1344, 1408): halves loaded by UNPK_B16 from a[128..160), with an
+        // infinity and a NaN among them, widened; [1408, 1472): from
+        // a[0..32), widened; [1472, 1504): packed back; [1504, 1568):
+        // stored whole.
+        vector_f16 u, u2;
+        vlds(u, ub<half>(kA), 256, UNPK_B16);
+        vcvt(wy, u, all16, PART_EVEN);
+        vsts(wy, ub<float>(kO), 1344, NORM_B32, all);
+        vlds(u2, ub<half>(kA), 0, UNPK_B16);
+        vcvt(wy, u2, all16, PART_EVEN);
+        vsts(wy, ub<float>(kO), 1408, NORM_B32, all);
+        vsts((vector_f32&)u2, ub<float>(kO), 1472, PK_B32, all);
+        vsts((vector_f32&)u2, ub<float>(kO), 1504, NORM_B32, all);
+        // [1568, 1632): widened in place; [1632, 1696): x narrowed in
+        // place, then added to itself as integers.
+        vector_f16 u3;
+        vlds(u3, ub<half>(kA), 0, UNPK_B16);
+        vcvt((vector_f32&)u3, u3, all16, PART_EVEN);
+        vsts((vector_f32&)u3, ub<float>(kO), 1568, NORM_B32, all);
+        vector_f32 q = x;
+        vcvt((vector_f16&)q, q, all, ROUND_R, RS_DISABLE, PART_EVEN);
+        vadd((vector_u32&)q, (vector_u32&)q, (vector_u32&)q, all, MODE_ZEROING);
+        vsts(q, ub<float>(kO), 1632, NORM_B32, all);
     }
     ops[0] = get_sys_cnt() - start;
     v_to_mte3();
-    out_to(out, kO, 1088);
+    out_to(out, kO, 1696);
 }
 
 __global__ __aicore__ void vreg_extremes(__gm__ uint32_t* out, __gm__ float* a) {

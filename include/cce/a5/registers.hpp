@@ -34,15 +34,20 @@ namespace ptosim_cce {
 // pto-isa builds for its gathers and scatters (vci, then vmuls, vadds,
 // vmins by scalars) are kept as their first element and step, element i
 // being first + i * step in the wrapping arithmetic of `width`-byte
-// integers, without writing the bytes. vr() writes the bytes such a
+// integers, without writing the bytes. The halves of a float <-> half
+// conversion (vcvt to half, the UNPK_B16 load) are kept as the 64 halves
+// side by side in the first 128 bytes, slot i of 32 bits holding half i in
+// its low (part 0) or high (part 1) 16 bits and zero in the others; the
+// packing store and the widening vcvt take them from there. vr() writes the bytes such a
 // register stands for before anything reads them, so every instruction
 // and the library see the value the register has; vw() gives the bytes of
 // a register the instruction writes whole (its sources already read).
 struct vreg_store {
-    enum Lazy : uint8_t { Bytes = 0, Zero = 1, Line = 2 };
+    enum Lazy : uint8_t { Bytes = 0, Zero = 1, Line = 2, Halves = 3 };
     alignas(32) uint8_t raw[ptosim::cce::a5::kVL];  // the value when lazy == Bytes
     uint8_t lazy = Zero;
     uint8_t width = 0;      // Line: the element width in bytes (2 or 4)
+    uint8_t part = 0;       // Halves: 0, the low 16 bits of each slot; 1, the high
     uint64_t first = 0;     // Line: element 0, in the low `width` bytes
     uint64_t step = 0;      // Line: the difference of neighbours, in the low `width` bytes
 };
@@ -50,6 +55,13 @@ struct vreg_store {
 [[gnu::noinline]] inline void vreg_materialize(vreg_store& v) {
     if (v.lazy == vreg_store::Zero) {
         __builtin_memset(v.raw, 0, sizeof(v.raw));
+    } else if (v.lazy == vreg_store::Halves) {
+        uint16_t h[sizeof(v.raw) / 4];
+        __builtin_memcpy(h, v.raw, sizeof(h));
+        for (size_t i = 0; i < sizeof(h) / 2; ++i) {
+            const uint32_t word = uint32_t(h[i]) << (16 * v.part);
+            __builtin_memcpy(v.raw + 4 * i, &word, 4);
+        }
     } else {
         const auto line = [&](auto unit) {
             using U = decltype(unit);
