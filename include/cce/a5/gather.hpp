@@ -16,7 +16,7 @@ template <class E>
 [[gnu::always_inline]] inline bool light_index_span(const ptosim::cce::a5::VReg& idx, int k, uint64_t& lo_i,
                                                     uint64_t& hi_i) {
     E in[ptosim::cce::a5::kVL / sizeof(E)];
-    __builtin_memcpy(in, idx.b, sizeof(in));
+    light_copy(in, idx.b, sizeof(in));
     E lo = in[0], hi = in[0];
     // A whole register is a loop of fixed length the compiler keeps in
     // vector registers.
@@ -43,7 +43,7 @@ template <class E>
                                                      uint64_t& step) {
     constexpr int all = ptosim::cce::a5::kVL / int(sizeof(E));
     E in[all];
-    __builtin_memcpy(in, idx.b, sizeof(in));
+    light_copy(in, idx.b, sizeof(in));
     const E f = in[0], d = k > 1 ? E(in[1] - f) : E(0);
     // Equality in the index type's wrapping arithmetic: a whole register
     // sixteen bytes of indices at a time, a shorter prefix one by one.
@@ -78,8 +78,8 @@ template <class E>
 [[gnu::always_inline]] inline void light_scatter_elems(uint8_t* ub, const ptosim::cce::a5::VReg& src,
                                                        const ptosim::cce::a5::VReg& idx, int k) {
     E in[ptosim::cce::a5::kVL / sizeof(E)], at[ptosim::cce::a5::kVL / sizeof(E)];
-    __builtin_memcpy(in, src.b, sizeof(in));
-    __builtin_memcpy(at, idx.b, sizeof(at));
+    light_copy(in, src.b, sizeof(in));
+    light_copy(at, idx.b, sizeof(at));
     const auto run = [&](int n) {
         for (int i = 0; i < n; ++i) __builtin_memcpy(ub + uint64_t(at[i]) * sizeof(E), &in[i], sizeof(E));
     };
@@ -104,9 +104,9 @@ template <class E>
 [[gnu::always_inline]] inline void light_gather_elems(ptosim::cce::a5::VReg& dst, const uint8_t* ub,
                                                       const ptosim::cce::a5::VReg& idx, int k) {
     E out[ptosim::cce::a5::kVL / sizeof(E)] = {}, at[ptosim::cce::a5::kVL / sizeof(E)];
-    __builtin_memcpy(at, idx.b, sizeof(at));
+    light_copy(at, idx.b, sizeof(at));
     for (int i = 0; i < k; ++i) __builtin_memcpy(&out[i], ub + uint64_t(at[i]) * sizeof(E), sizeof(E));
-    __builtin_memcpy(dst.b, out, sizeof(out));
+    light_copy(dst.b, out, sizeof(out));
 }
 template <class E>
 [[gnu::always_inline]] inline void light_gather_steps(ptosim::cce::a5::VReg& dst, const uint8_t* ub, int k,
@@ -120,7 +120,7 @@ template <class E>
     };
     if (k == all) run(all);
     else run(k);
-    __builtin_memcpy(dst.b, out, sizeof(out));
+    light_copy(dst.b, out, sizeof(out));
 }
 // The active prefix k and the UB bytes [lo, hi) its indices reach, when the
 // light path applies; k < 0 otherwise. `steps` tells whether the indices

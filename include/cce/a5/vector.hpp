@@ -101,7 +101,7 @@ template <class T, ptosim::cce::Bin B>
                     if (y) __builtin_memcpy(&b, y->b + e * i, e);
                     out[i] = ptosim::first_nan(out[i], a, b);
                 }
-            __builtin_memcpy(dst.b, out, size_t(e) * n);
+            light_copy(dst.b, out, size_t(e) * n);
         }
     };
     constexpr int all = a5::kVL / e;
@@ -179,7 +179,7 @@ template <ptosim::cce::Red R>
     if (!c) return false;
     a5::light_pass(*c, op, light_here(w));
     float v[all];
-    __builtin_memcpy(v, x.b, sizeof(v));
+    light_copy(v, x.b, sizeof(v));
     float acc;
     uint32_t idx = 0;
     if constexpr (R == Red::Add) {
@@ -200,7 +200,7 @@ template <ptosim::cce::Red R>
             // Four lanes at a time: whether there is a NaN and, without one,
             // the extreme value (exact in any order; only the value is used).
             f4 q[all / 4];
-            __builtin_memcpy(q, x.b, sizeof(q));
+            light_copy(q, x.b, sizeof(q));
             i4 nan = {};
             for (const f4& e : q) nan |= e != e;
             any_nan = (nan[0] | nan[1] | nan[2] | nan[3]) != 0;
@@ -238,7 +238,7 @@ template <ptosim::cce::Red R>
                     if (v[i] == 0.0f && !__builtin_signbit(v[i])) acc = 0.0f;
         }
     }
-    __builtin_memset(dst.b, 0, a5::kVL);
+    light_zero(dst.b, a5::kVL);
     __builtin_memcpy(dst.b, &acc, 4);
     if constexpr (R != Red::Add) __builtin_memcpy(dst.b + 4, &idx, 4);
     return true;
