@@ -994,10 +994,10 @@ TEST_F(Vreg, LazyRegistersGiveTheFullPathsBitsAndInstructionCount) {
                                         },
                                         false)
                                   : -1;
-        uint32_t* out = device(std::vector<uint32_t>(1696, 0xdeadbeefu));
+        uint32_t* out = device(std::vector<uint32_t>(1824, 0xdeadbeefu));
         int64_t* ops = device(std::vector<int64_t>(1, -1));
         launch_vreg_lazy(out, ops, device(a), stream);
-        r.out = back(out, 1696);
+        r.out = back(out, 1824);
         r.ops = back(ops, 1)[0];
         if (subscribed) {
             ptosim::unsubscribe(id);
@@ -1008,7 +1008,7 @@ TEST_F(Vreg, LazyRegistersGiveTheFullPathsBitsAndInstructionCount) {
     const LightRun light = run(false), full = run(true);
     EXPECT_GT(light.ops, 40);
     EXPECT_EQ(light.ops, full.ops);
-    for (int i = 0; i < 1696; ++i) EXPECT_EQ(light.out[i], full.out[i]) << "result " << i;
+    for (int i = 0; i < 1824; ++i) EXPECT_EQ(light.out[i], full.out[i]) << "result " << i;
     const auto bits = [](float f) { return std::bit_cast<uint32_t>(f); };
     const std::vector<uint32_t>& o = full.out;
     for (int i = 0; i < 64; ++i) {
@@ -1049,6 +1049,8 @@ TEST_F(Vreg, LazyRegistersGiveTheFullPathsBitsAndInstructionCount) {
         EXPECT_EQ(o[1504 + i], uint32_t(as_halves[i])) << i;
         EXPECT_EQ(o[1568 + i], bits(ptosim::half_bits_to_float(as_halves[i]))) << i;
         EXPECT_EQ(o[1632 + i], 2u * h) << i;
+        EXPECT_EQ(o[1696 + i], 0u) << i;
+        EXPECT_EQ(o[1760 + i], uint32_t(2 * (5 + i) + 3)) << i;
     }
     EXPECT_EQ(o[1138], 0u);  // past the 36 packed halves: UB as the launch left it
     std::memcpy(packed, o.data() + 1472, sizeof packed);

@@ -1067,7 +1067,8 @@ __global__ __aicore__ void vreg_light_more(__gm__ float* out, __gm__ int64_t* op
 // destination of a gather through them, and after the forms that end a
 // line (a signed minimum, a prefix predicate); the halves of float <->
 // half conversions and UNPK_B16 loads kept side by side, read by packing
-// and whole stores, by conversions of either part and in place. out[0..1696) the 32-bit
+// and whole stores, by conversions of either part and in place; const
+// registers. out[0..1824) the 32-bit
 // results, ops[0] the instructions counted between the two counter reads.
 __global__ __aicore__ void vreg_lazy(__gm__ uint32_t* out, __gm__ int64_t* ops, __gm__ float* a) {
     constexpr uint64_t kO = kOut;
@@ -1197,10 +1198,19 @@ __global__ __aicore__ void vreg_lazy(__gm__ uint32_t* out, __gm__ int64_t* ops, 
         vcvt((vector_f16&)q, q, all, ROUND_R, RS_DISABLE, PART_EVEN);
         vadd((vector_u32&)q, (vector_u32&)q, (vector_u32&)q, all, MODE_ZEROING);
         vsts(q, ub<float>(kO), 1632, NORM_B32, all);
+        // [1696, 1760): a const register never written; [1760, 1824): a
+        // const copy of a line (5 + 2i), read through the const object.
+        const vector_f32 czero;
+        vsts(czero, ub<float>(kO), 1696, NORM_B32, all);
+        vci(line, 5u, INC_ORDER);
+        vmuls(line, line, 2u, all, MODE_ZEROING);
+        vadds(line, line, 3u, all, MODE_ZEROING);
+        const vector_u32 cline = line;
+        vsts(cline, ub<uint32_t>(kO), 1760, NORM_B32, all);
     }
     ops[0] = get_sys_cnt() - start;
     v_to_mte3();
-    out_to(out, kO, 1696);
+    out_to(out, kO, 1824);
 }
 
 __global__ __aicore__ void vreg_extremes(__gm__ uint32_t* out, __gm__ float* a) {

@@ -44,12 +44,13 @@ namespace ptosim_cce {
 // a register the instruction writes whole (its sources already read).
 struct vreg_store {
     enum Lazy : uint8_t { Bytes = 0, Zero = 1, Line = 2, Halves = 3 };
-    alignas(32) uint8_t raw[ptosim::cce::a5::kVL];  // the value when lazy == Bytes
-    uint8_t lazy = Zero;
-    uint8_t width = 0;      // Line: the element width in bytes (2 or 4)
-    uint8_t part = 0;       // Halves: 0, the low 16 bits of each slot; 1, the high
-    uint64_t first = 0;     // Line: element 0, in the low `width` bytes
-    uint64_t step = 0;      // Line: the difference of neighbours, in the low `width` bytes
+    // Mutable: reading a const register may write the bytes it stands for.
+    alignas(32) mutable uint8_t raw[ptosim::cce::a5::kVL];  // the value when lazy == Bytes
+    mutable uint8_t lazy = Zero;
+    mutable uint8_t width = 0;   // Line: the element width in bytes (2 or 4)
+    mutable uint8_t part = 0;    // Halves: 0, the low 16 bits of each slot; 1, the high
+    mutable uint64_t first = 0;  // Line: element 0, in the low `width` bytes
+    mutable uint64_t step = 0;   // Line: the difference of neighbours, in the low `width` bytes
 };
 // The bytes of a Zero or Line register, written once it is read.
 [[gnu::noinline]] inline void vreg_materialize(vreg_store& v) {
@@ -84,7 +85,9 @@ struct vreg_store {
 template <class T>
 struct vreg : vreg_store {
     using elem = T;
-    vreg() = default;
+    // User-provided, so that a const register may be declared without an
+    // initializer (it reads as zero), as with bytes zeroed on creation.
+    vreg() {}
     // (vector_u32)f32_reg: the same bits seen as other elements.
     template <class U>
     explicit vreg(const vreg<U>& o) : vreg_store(o) {}
