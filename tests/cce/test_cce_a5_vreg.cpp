@@ -50,6 +50,7 @@ void launch_vreg_squeeze(int32_t*, int32_t*, int16_t*, void*);
 void launch_vreg_squeeze_unpaired(int32_t*, void*);
 void launch_vreg_light(float*, uint16_t*, int64_t*, float*, float*, void*);
 void launch_vreg_light_more(float*, int64_t*, float*, void*);
+void launch_vreg_lazy(uint32_t*, int64_t*, float*, void*);
 void launch_vreg_extremes(uint32_t*, float*, void*);
 void launch_vreg_extremes_all(uint32_t*, float*, void*);
 }
@@ -967,6 +968,95 @@ TEST_F(Vreg, LightPathsOfTransposeConversionAndReductionGiveTheFullPathsBits) {
     std::memcpy(onept, full.out.data() + 3139, sizeof onept);
     EXPECT_EQ(onept[0], 0);
     EXPECT_EQ(onept[1], h[0]);
+}
+
+// Registers whose bytes are written only when read (include/cce/a5/registers.hpp):
+// a register never written and the index lines of vci and the scalar
+// arithmetic after it give, read by every kind of instruction, the bits
+// the full path gives, which writes them at once; the same instruction
+// count.
+TEST_F(Vreg, LazyRegistersGiveTheFullPathsBitsAndInstructionCount) {
+    std::vector<float> a(256);
+    for (int i = 0; i < 256; ++i) a[i] = 0.61f * static_cast<float>((i * 41) % 89) - 17.0f;
+    a[9] = -0.0f;
+    a[11] = std::bit_cast<float>(0x7fc04321u);
+    a[128 + 3] = std::bit_cast<float>(0x7c00fe01u);  // as halves: a NaN (0xfe01), an infinity (0x7c00)
+    const auto run = [&](bool subscribed) {
+        LightRun r;
+        std::mutex mu;
+        int64_t vector_records = 0;
+        const int id = subscribed ? ptosim::subscribe(
+                                        [&](const ptosim::Core&, const ptosim::OpRecord& rec) {
+                                            std::lock_guard lk(mu);
+                                            const std::string op = rec.op;
+                                            vector_records += rec.pipe == ptosim::Pipe::V && op != "set_flag" &&
+                                                              op != "wait_flag";
+                                        },
+                                        false)
+                                  : -1;
+        uint32_t* out = device(std::vector<uint32_t>(1824, 0xdeadbeefu));
+        int64_t* ops = device(std::vector<int64_t>(1, -1));
+        launch_vreg_lazy(out, ops, device(a), stream);
+        r.out = back(out, 1824);
+        r.ops = back(ops, 1)[0];
+        if (subscribed) {
+            ptosim::unsubscribe(id);
+            EXPECT_EQ(vector_records, r.ops) << "every instruction between the two counter reads is one vector record";
+        }
+        return r;
+    };
+    const LightRun light = run(false), full = run(true);
+    EXPECT_GT(light.ops, 40);
+    EXPECT_EQ(light.ops, full.ops);
+    for (int i = 0; i < 1824; ++i) EXPECT_EQ(light.out[i], full.out[i]) << "result " << i;
+    const auto bits = [](float f) { return std::bit_cast<uint32_t>(f); };
+    const std::vector<uint32_t>& o = full.out;
+    for (int i = 0; i < 64; ++i) {
+        EXPECT_EQ(o[i], 0u) << i;
+        EXPECT_EQ(o[64 + i], bits(a[i] + 0.0f)) << i;
+        EXPECT_EQ(o[128 + i], i < 36 ? bits(a[i] + a[i]) : 0u) << i;
+        EXPECT_EQ(o[192 + i], 0u) << i;
+        EXPECT_EQ(o[256 + i], uint32_t(3 * (5 + i))) << i;
+        EXPECT_EQ(o[320 + i], uint32_t(73 - i)) << i;
+        const uint32_t lo = (65533u + 2 * i) & 0xffffu, hi = (65533u + 2 * i + 1) & 0xffffu;
+        EXPECT_EQ(o[384 + i], lo | hi << 16) << i;
+        const uint32_t w = 0x10002u + i;
+        EXPECT_EQ(o[448 + i], ((w & 0xffffu) + 1) | (((w >> 16) + 1) & 0xffffu) << 16) << i;
+        EXPECT_EQ(o[512 + i], uint32_t(2 * i)) << i;
+        EXPECT_EQ(o[576 + i], bits(a[i])) << i;
+        EXPECT_EQ(o[640 + i], uint32_t(206 - 2 * i)) << i;
+        EXPECT_EQ(o[704 + i], uint32_t(std::min(206 - 2 * i, 100))) << i;
+        EXPECT_EQ(o[768 + i], bits(a[2 * i])) << i;
+        EXPECT_EQ(o[832 + i], bits(a[i])) << i;
+        EXPECT_EQ(o[896 + i], uint32_t(4 * i)) << i;
+        EXPECT_EQ(o[960 + i], i < 36 ? uint32_t(1 + i) : 0u) << i;
+        EXPECT_EQ(o[1024 + i], i < 36 ? uint32_t(7 + i) : bits(a[i])) << i;
+    }
+    // The halves: packed, whole, widened; the halves of a as loaded.
+    uint16_t packed[64], packed36[36], as_halves[512];
+    std::memcpy(packed, o.data() + 1088, sizeof packed);
+    std::memcpy(packed36, o.data() + 1120, sizeof packed36);
+    std::memcpy(as_halves, a.data(), sizeof as_halves);
+    for (int i = 0; i < 64; ++i) {
+        const uint16_t h = ptosim::float_to_half_bits(a[i]);
+        EXPECT_EQ(packed[i], h) << i;
+        if (i < 36) EXPECT_EQ(packed36[i], h) << i;
+        EXPECT_EQ(o[1152 + i], uint32_t(h) << 16) << i;
+        EXPECT_EQ(o[1216 + i], bits(ptosim::half_bits_to_float(h))) << i;
+        EXPECT_EQ(o[1280 + i], 0u) << i;
+        EXPECT_EQ(o[1344 + i], bits(ptosim::half_bits_to_float(as_halves[256 + i]))) << i;
+        EXPECT_EQ(o[1408 + i], bits(ptosim::half_bits_to_float(as_halves[i]))) << i;
+        EXPECT_EQ(o[1504 + i], uint32_t(as_halves[i])) << i;
+        EXPECT_EQ(o[1568 + i], bits(ptosim::half_bits_to_float(as_halves[i]))) << i;
+        EXPECT_EQ(o[1632 + i], 2u * h) << i;
+        EXPECT_EQ(o[1696 + i], 0u) << i;
+        EXPECT_EQ(o[1760 + i], uint32_t(2 * (5 + i) + 3)) << i;
+    }
+    EXPECT_EQ(o[1138], 0u);  // past the 36 packed halves: UB as the launch left it
+    std::memcpy(packed, o.data() + 1472, sizeof packed);
+    for (int i = 0; i < 64; ++i) EXPECT_EQ(packed[i], as_halves[i]) << i;
+    EXPECT_EQ(o[1344 + 7], bits(ptosim::half_bits_to_float(0x7c00))) << "an infinity among the loaded halves";
+    EXPECT_EQ(o[1344 + 6], bits(ptosim::half_bits_to_float(0xfe01))) << "a NaN among the loaded halves";
 }
 
 // vcmax/vcmin over an active prefix (a5-vreg.md, "Arithmetic", reduce): the

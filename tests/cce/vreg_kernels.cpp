@@ -1061,6 +1061,158 @@ __global__ __aicore__ void vreg_light_more(__gm__ float* out, __gm__ int64_t* op
 // vcmax and vcmin of four registers (a: 256 floats) over their first 60
 // elements: out[4 * r + 0/1] the maximum's bits and index, out[4 * r + 2/3]
 // the minimum's.
+// Registers whose bytes are written only when read (registers.hpp): ones
+// never written, and index lines built by vci and scalar arithmetic, read
+// by stores, by arithmetic, under other element widths, as copies, as the
+// destination of a gather through them, and after the forms that end a
+// line (a signed minimum, a prefix predicate); the halves of float <->
+// half conversions and UNPK_B16 loads kept side by side, read by packing
+// and whole stores, by conversions of either part and in place; const
+// registers. out[0..1824) the 32-bit
+// results, ops[0] the instructions counted between the two counter reads.
+__global__ __aicore__ void vreg_lazy(__gm__ uint32_t* out, __gm__ int64_t* ops, __gm__ float* a) {
+    constexpr uint64_t kO = kOut;
+    in(kA, a, 256);
+    mte2_to_v();
+    const int64_t start = get_sys_cnt();
+    __VEC_SCOPE__ {
+        const vector_bool all = pset_b32(PAT_ALL);
+        const vector_bool all16 = pset_b16(PAT_ALL);
+        uint32_t left = 36;
+        const vector_bool p36 = plt_b32(left);
+        vector_f32 x;
+        vlds(x, ub<float>(kA), 0, NORM);
+        // [0, 64): never written; [64, 128): x + a never written register;
+        // [128, 192): merging into one, 36 elements 2x, the rest zero;
+        // [192, 256): copies of one, as floats and as u32.
+        vector_f32 fresh0, fresh1, fresh2, fresh3;
+        vsts(fresh0, ub<float>(kO), 0, NORM_B32, all);
+        vector_f32 r;
+        vadd(r, x, fresh1, all, MODE_ZEROING);
+        vsts(r, ub<float>(kO), 64, NORM_B32, all);
+        vadd(fresh2, x, x, p36, MODE_MERGING);
+        vsts(fresh2, ub<float>(kO), 128, NORM_B32, all);
+        vector_f32 copy = fresh3;
+        vector_u32 seen(copy);
+        vsts(seen, ub<uint32_t>(kO), 192, NORM_B32, p36);
+        vsts(copy, ub<float>(kO), 192 + 36, NORM_B32, all);  // 192 + 36 .. 292, overwritten below from 256
+        // [256, 320): 3(5 + i) stored; [320, 384): 73 - i (DEC_ORDER).
+        vector_u32 line;
+        vci(line, 5u, INC_ORDER);
+        vmuls(line, line, 3u, all, MODE_ZEROING);
+        vsts(line, ub<uint32_t>(kO), 256, NORM_B32, all);
+        vector_u32 down;
+        vci(down, 10u, DEC_ORDER);
+        vsts(down, ub<uint32_t>(kO), 320, NORM_B32, all);
+        // [384, 448): 16-bit 65533 + i, wrapping past 65535.
+        vector_u16 h;
+        vci(h, uint16_t(65530), INC_ORDER);
+        vadds(h, h, uint16_t(3), all16, MODE_ZEROING);
+        vsts(h, ub<uint16_t>(kO + 384 * 4), 0, NORM_B16, all16);
+        // [448, 512): a 32-bit line 0x10002 + i plus 1 in each 16-bit half.
+        vector_u32 wide;
+        vci(wide, 0x10002u, INC_ORDER);
+        vadds((vector_u16&)wide, (vector_u16&)wide, uint16_t(1), all16, MODE_ZEROING);
+        vsts(wide, ub<uint32_t>(kO), 448, NORM_B32, all);
+        // [512, 576): a line added to itself: 2i.
+        vector_u32 twice;
+        vci(line, 0u, INC_ORDER);
+        vadd(twice, line, line, all, MODE_ZEROING);
+        vsts(twice, ub<uint32_t>(kO), 512, NORM_B32, all);
+        // [576, 640): a minimum that changes nothing keeps the line: x
+        // scattered to 576 + i.
+        vci(line, 0u, INC_ORDER);
+        vmins(line, line, 100u, all, MODE_ZEROING);
+        vadds(line, line, 576u, all, MODE_ZEROING);
+        vscatter(x, ub<float>(kO), line, all);
+        // [640, 704): signed 206 - 2i; [704, 768): its minimum with 100
+        // (signed: the bytes' path).
+        vector_s32 sl;
+        vci(sl, -3, INC_ORDER);
+        vmuls(sl, sl, -2, all, MODE_ZEROING);
+        vadds(sl, sl, 200, all, MODE_ZEROING);
+        vsts(sl, ub<int32_t>(kO), 640, NORM_B32, all);
+        vmins(sl, sl, 100, all, MODE_ZEROING);
+        vsts(sl, ub<int32_t>(kO), 704, NORM_B32, all);
+        // [768, 832): gathered from a[2i] into the index register itself.
+        vector_u32 gi;
+        vci(gi, 0u, INC_ORDER);
+        vmuls(gi, gi, 2u, all, MODE_ZEROING);
+        vgather2((vector_f32&)gi, ub<float>(kA), gi, all);
+        vsts(gi, ub<uint32_t>(kO), 768, NORM_B32, all);
+        // [832, 896): x scattered through a copy of a line, to 832 + i.
+        vci(line, 832u, INC_ORDER);
+        vector_u32 cp = line;
+        vscatter(x, ub<float>(kO), cp, all);
+        // [896, 960): 0x40000000 + i times 4 wraps to 4i.
+        vector_u32 wrap;
+        vci(wrap, 0x40000000u, INC_ORDER);
+        vmuls(wrap, wrap, 4u, all, MODE_ZEROING);
+        vsts(wrap, ub<uint32_t>(kO), 896, NORM_B32, all);
+        // [960, 1024): 1 + i under the prefix of 36, the rest zero.
+        vector_u32 part;
+        vci(part, 0u, INC_ORDER);
+        vadds(part, part, 1u, p36, MODE_ZEROING);
+        vsts(part, ub<uint32_t>(kO), 960, NORM_B32, all);
+        // [1024, 1088): a line selected against x where the prefix is on.
+        vector_u32 sel;
+        vci(line, 7u, INC_ORDER);
+        vsel(sel, line, (vector_u32&)x, p36);
+        vsts(sel, ub<uint32_t>(kO), 1024, NORM_B32, all);
+        // Halves kept side by side. [1088, 1120): x to half (the even
+        // part) packed; [1120, 1138): 36 of them packed.
+        vector_f16 hx, hy;
+        vcvt(hx, x, all, ROUND_R, RS_DISABLE, PART_EVEN);
+        vsts((vector_f32&)hx, ub<float>(kO), 1088, PK_B32, all);
+        vsts((vector_f32&)hx, ub<float>(kO + 1120 * 4), 0, PK_B32, p36);
+        // [1152, 1216): the odd part, stored whole; [1216, 1280): widened
+        // from the odd part; [1280, 1344): hx widened from the odd part
+        // (zeros).
+        vcvt(hy, x, all, ROUND_R, RS_DISABLE, PART_ODD);
+        vsts((vector_f32&)hy, ub<float>(kO), 1152, NORM_B32, all);
+        vector_f32 wy;
+        vcvt(wy, hy, all16, PART_ODD);
+        vsts(wy, ub<float>(kO), 1216, NORM_B32, all);
+        vcvt(wy, hx, all16, PART_ODD);
+        vsts(wy, ub<float>(kO), 1280, NORM_B32, all);
+        // [1344, 1408): halves loaded by UNPK_B16 from a[128..160), with an
+        // infinity and a NaN among them, widened; [1408, 1472): from
+        // a[0..32), widened; [1472, 1504): packed back; [1504, 1568):
+        // stored whole.
+        vector_f16 u, u2;
+        vlds(u, ub<half>(kA), 256, UNPK_B16);
+        vcvt(wy, u, all16, PART_EVEN);
+        vsts(wy, ub<float>(kO), 1344, NORM_B32, all);
+        vlds(u2, ub<half>(kA), 0, UNPK_B16);
+        vcvt(wy, u2, all16, PART_EVEN);
+        vsts(wy, ub<float>(kO), 1408, NORM_B32, all);
+        vsts((vector_f32&)u2, ub<float>(kO), 1472, PK_B32, all);
+        vsts((vector_f32&)u2, ub<float>(kO), 1504, NORM_B32, all);
+        // [1568, 1632): widened in place; [1632, 1696): x narrowed in
+        // place, then added to itself as integers.
+        vector_f16 u3;
+        vlds(u3, ub<half>(kA), 0, UNPK_B16);
+        vcvt((vector_f32&)u3, u3, all16, PART_EVEN);
+        vsts((vector_f32&)u3, ub<float>(kO), 1568, NORM_B32, all);
+        vector_f32 q = x;
+        vcvt((vector_f16&)q, q, all, ROUND_R, RS_DISABLE, PART_EVEN);
+        vadd((vector_u32&)q, (vector_u32&)q, (vector_u32&)q, all, MODE_ZEROING);
+        vsts(q, ub<float>(kO), 1632, NORM_B32, all);
+        // [1696, 1760): a const register never written; [1760, 1824): a
+        // const copy of a line (5 + 2i), read through the const object.
+        const vector_f32 czero;
+        vsts(czero, ub<float>(kO), 1696, NORM_B32, all);
+        vci(line, 5u, INC_ORDER);
+        vmuls(line, line, 2u, all, MODE_ZEROING);
+        vadds(line, line, 3u, all, MODE_ZEROING);
+        const vector_u32 cline = line;
+        vsts(cline, ub<uint32_t>(kO), 1760, NORM_B32, all);
+    }
+    ops[0] = get_sys_cnt() - start;
+    v_to_mte3();
+    out_to(out, kO, 1824);
+}
+
 __global__ __aicore__ void vreg_extremes(__gm__ uint32_t* out, __gm__ float* a) {
     in(kA, a, 256);
     mte2_to_v();
@@ -1175,6 +1327,7 @@ extern "C" void launch_vreg_light(float* out, uint16_t* out16, int64_t* ops, flo
 extern "C" void launch_vreg_light_more(float* out, int64_t* ops, float* a, void* s) {
     vreg_light_more<<<1, nullptr, s>>>(out, ops, a);
 }
+extern "C" void launch_vreg_lazy(uint32_t* out, int64_t* ops, float* a, void* s) { vreg_lazy<<<1, nullptr, s>>>(out, ops, a); }
 extern "C" void launch_vreg_extremes(uint32_t* out, float* a, void* s) { vreg_extremes<<<1, nullptr, s>>>(out, a); }
 extern "C" void launch_vreg_extremes_all(uint32_t* out, float* a, void* s) {
     vreg_extremes_all<<<1, nullptr, s>>>(out, a);

@@ -96,6 +96,35 @@ __attribute__((target("avx2,f16c"))) inline void light_narrow_words(const uint8_
     }
     _mm256_zeroupper();
 }
+// The 64 floats of `from` to 64 halves side by side at `to` (a register's
+// compact halves, registers.hpp). Each eight are read before their halves
+// are written, and the halves of the floats [8t, 8t + 8) land on bytes the
+// floats before them held, so `to` may be `from`.
+__attribute__((target("avx2,f16c"))) inline void light_narrow_halves(const uint8_t* from, uint8_t* to) {
+    for (int t = 0; t < 64; t += 8) {
+        const __m256 f = _mm256_set_m128(_mm_loadu_ps(reinterpret_cast<const float*>(from + 4 * t + 16)),
+                                         _mm_loadu_ps(reinterpret_cast<const float*>(from + 4 * t)));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(to + 2 * t), _mm256_cvtps_ph(f, _MM_FROUND_TO_NEAREST_INT));
+    }
+    _mm256_zeroupper();
+}
+// 64 halves side by side at `from` to floats at `to` (`to` is another
+// register); false, with nothing written, when one is an infinity or NaN.
+__attribute__((target("avx2,f16c"))) inline bool light_widen_halves(const uint8_t* from, uint8_t* to) {
+    const __m128i exp_mask = _mm_set1_epi16(0x7c00);
+    __m128i h[8], special = _mm_setzero_si128();
+    for (int t = 0; t < 8; ++t) {
+        h[t] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(from + 16 * t));
+        special = _mm_or_si128(special, _mm_cmpeq_epi16(_mm_and_si128(h[t], exp_mask), exp_mask));
+    }
+    if (_mm_movemask_epi8(special) != 0) {
+        _mm256_zeroupper();
+        return false;
+    }
+    for (int t = 0; t < 8; ++t) _mm256_storeu_ps(reinterpret_cast<float*>(to + 32 * t), _mm256_cvtph_ps(h[t]));
+    _mm256_zeroupper();
+    return true;
+}
 // The halves in the low (part 0) or high (part 1) half of the 64 slots of
 // `from` to floats in `to`, all read before any is written; false, with
 // nothing written, when one is an infinity or NaN.
@@ -145,8 +174,31 @@ template <class D, class S>
         if (!c) return false;
         a5::light_pass(*c, "vcvt", light_here(w));
         const int shift = 16 * o.part;
-        uint8_t* to = vr(dst).b;
+#if defined(__x86_64__)
+        if (light_cvt_host) {
+            if constexpr (narrow) {
+                // The halves side by side, the register's bytes written
+                // when something else reads them (registers.hpp).
+                const uint8_t* from = vr(src).b;
+                vreg_store& d = vs(dst);
+                light_narrow_halves(from, d.raw);
+                d.lazy = vreg_store::Halves;
+                d.part = static_cast<uint8_t>(o.part);
+                return true;
+            } else {
+                // Halves side by side (an UNPK_B16 load, a narrowing vcvt)
+                // of the part asked for are converted from there.
+                vreg_store& f = vs(src);
+                if (f.lazy == vreg_store::Halves && f.part == o.part && &f != &vs(dst) &&
+                    light_widen_halves(f.raw, vw(dst).b))
+                    return true;
+            }
+        }
+#endif
+        // The source is read before the destination, which may be it, is
+        // declared written whole (registers.hpp, vw).
         const uint8_t* from = vr(src).b;
+        uint8_t* to = vw(dst).b;
 #if defined(__x86_64__)
         if (light_cvt_host) {
             if constexpr (narrow) {

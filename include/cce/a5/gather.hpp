@@ -16,7 +16,7 @@ template <class E>
 [[gnu::always_inline]] inline bool light_index_span(const ptosim::cce::a5::VReg& idx, int k, uint64_t& lo_i,
                                                     uint64_t& hi_i) {
     E in[ptosim::cce::a5::kVL / sizeof(E)];
-    __builtin_memcpy(in, idx.b, sizeof(in));
+    light_copy(in, idx.b, sizeof(in));
     E lo = in[0], hi = in[0];
     // A whole register is a loop of fixed length the compiler keeps in
     // vector registers.
@@ -43,7 +43,7 @@ template <class E>
                                                      uint64_t& step) {
     constexpr int all = ptosim::cce::a5::kVL / int(sizeof(E));
     E in[all];
-    __builtin_memcpy(in, idx.b, sizeof(in));
+    light_copy(in, idx.b, sizeof(in));
     const E f = in[0], d = k > 1 ? E(in[1] - f) : E(0);
     // Equality in the index type's wrapping arithmetic: a whole register
     // sixteen bytes of indices at a time, a shorter prefix one by one.
@@ -78,8 +78,8 @@ template <class E>
 [[gnu::always_inline]] inline void light_scatter_elems(uint8_t* ub, const ptosim::cce::a5::VReg& src,
                                                        const ptosim::cce::a5::VReg& idx, int k) {
     E in[ptosim::cce::a5::kVL / sizeof(E)], at[ptosim::cce::a5::kVL / sizeof(E)];
-    __builtin_memcpy(in, src.b, sizeof(in));
-    __builtin_memcpy(at, idx.b, sizeof(at));
+    light_copy(in, src.b, sizeof(in));
+    light_copy(at, idx.b, sizeof(at));
     const auto run = [&](int n) {
         for (int i = 0; i < n; ++i) __builtin_memcpy(ub + uint64_t(at[i]) * sizeof(E), &in[i], sizeof(E));
     };
@@ -104,9 +104,9 @@ template <class E>
 [[gnu::always_inline]] inline void light_gather_elems(ptosim::cce::a5::VReg& dst, const uint8_t* ub,
                                                       const ptosim::cce::a5::VReg& idx, int k) {
     E out[ptosim::cce::a5::kVL / sizeof(E)] = {}, at[ptosim::cce::a5::kVL / sizeof(E)];
-    __builtin_memcpy(at, idx.b, sizeof(at));
+    light_copy(at, idx.b, sizeof(at));
     for (int i = 0; i < k; ++i) __builtin_memcpy(&out[i], ub + uint64_t(at[i]) * sizeof(E), sizeof(E));
-    __builtin_memcpy(dst.b, out, sizeof(out));
+    light_copy(dst.b, out, sizeof(out));
 }
 template <class E>
 [[gnu::always_inline]] inline void light_gather_steps(ptosim::cce::a5::VReg& dst, const uint8_t* ub, int k,
@@ -120,7 +120,7 @@ template <class E>
     };
     if (k == all) run(all);
     else run(k);
-    __builtin_memcpy(dst.b, out, sizeof(out));
+    light_copy(dst.b, out, sizeof(out));
 }
 // The active prefix k and the UB bytes [lo, hi) its indices reach, when the
 // light path applies; k < 0 otherwise. `steps` tells whether the indices
@@ -188,12 +188,60 @@ template <class E>
     }
     return true;
 }
+// The same with indices kept as a line (registers.hpp, vci and the scalar
+// arithmetic after it): first + i * step for the active prefix, without
+// reading the index register's bytes; a line that wraps past the index
+// type takes the paths above.
+[[gnu::always_inline]] inline int light_line_indexed(ptosim::Core*& c, uint64_t ub, int elem, const vreg_store& idx,
+                                                     int idx_width, const preg& m) {
+    namespace a5 = ptosim::cce::a5;
+    if (idx.lazy != vreg_store::Line || idx.width != idx_width) return -1;
+    if (elem != idx_width || (elem != 2 && elem != 4)) return -1;
+    const int k = a5::active_prefix(m, elem);
+    if (k < 0) return -1;
+    const uint64_t last = idx.first + uint64_t(k > 0 ? k - 1 : 0) * idx.step;
+    if (last > (elem == 4 ? uint64_t(0xffffffffu) : uint64_t(0xffffu))) return -1;
+    if (!(c = a5::light_core())) return -1;
+    if (k == 0) return 0;
+    const uint64_t lo = ub + idx.first * uint64_t(elem), hi = ub + last * uint64_t(elem) + uint64_t(elem);
+    return a5::light_in_ub(*c, lo, hi - lo) ? k : -1;
+}
+[[gnu::always_inline]] inline bool light_scatter_line(const where_t& w, const ptosim::cce::a5::VReg& src,
+                                                      uint64_t ub, int elem, const vreg_store& idx, int idx_width,
+                                                      const preg& m) {
+    namespace a5 = ptosim::cce::a5;
+    if (ub % 32 != 0) return false;
+    ptosim::Core* c = nullptr;
+    const int k = light_line_indexed(c, ub, elem, idx, idx_width, m);
+    if (k < 0) return false;
+    a5::light_pass(*c, "vscatter", light_here(w));
+    if (elem == 4) light_scatter_steps<uint32_t>(a5::light_ub(*c, ub), src, k, idx.first, idx.step);
+    else light_scatter_steps<uint16_t>(a5::light_ub(*c, ub), src, k, idx.first, idx.step);
+    return true;
+}
+[[gnu::always_inline]] inline bool light_gather_line(const where_t& w, vreg_store& dst, uint64_t ub, int elem,
+                                                     const vreg_store& idx, int idx_width, const preg& m) {
+    namespace a5 = ptosim::cce::a5;
+    ptosim::Core* c = nullptr;
+    const int k = light_line_indexed(c, ub, elem, idx, idx_width, m);
+    if (k < 0) return false;
+    a5::light_pass(*c, "vgather2", light_here(w));
+    // The index line is read (above) before the destination, which may be
+    // the index register, is written whole.
+    const uint64_t first = idx.first, step = idx.step;
+    if (elem == 4) light_gather_steps<uint32_t>(vw(dst), a5::light_ub(*c, ub), k, first, step);
+    else light_gather_steps<uint16_t>(vw(dst), a5::light_ub(*c, ub), k, first, step);
+    return true;
+}
 }  // namespace ptosim_cce
 
 template <class D, class T, class I>
     requires(ptosim_cce::vreg_like<D> && ptosim_cce::vreg_like<I>)
 [[gnu::always_inline]] inline void vgather2(D&& dst, __ubuf__ T* base, I&& index, const vector_bool& m,
                      ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    if (ptosim_cce::light_gather_line(w, ptosim_cce::vs(dst), ptosim_cce::off(base), sizeof(T), ptosim_cce::vs(index),
+                                      sizeof(ptosim_cce::elem_of<I>), m))
+        return;
     if (ptosim_cce::light_gather(w, ptosim_cce::vr(dst), ptosim_cce::off(base), sizeof(T), ptosim_cce::vr(index),
                                  sizeof(ptosim_cce::elem_of<I>), m))
         return;
@@ -204,6 +252,9 @@ template <class S, class T, class I>
     requires(ptosim_cce::vreg_like<S> && ptosim_cce::vreg_like<I>)
 [[gnu::always_inline]] inline void vscatter(S&& src, __ubuf__ T* base, I&& index, const vector_bool& m,
                      ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    if (ptosim_cce::light_scatter_line(w, ptosim_cce::vr(src), ptosim_cce::off(base), sizeof(T),
+                                       ptosim_cce::vs(index), sizeof(ptosim_cce::elem_of<I>), m))
+        return;
     if (ptosim_cce::light_scatter(w, ptosim_cce::vr(src), ptosim_cce::off(base), sizeof(T), ptosim_cce::vr(index),
                                   sizeof(ptosim_cce::elem_of<I>), m))
         return;

@@ -56,7 +56,7 @@ template <class R, class T>
         const uint64_t ub = ub_at(base, offset);
         if (ptosim::Core* c = a5::light_core(); c && ub % 32 == 0 && a5::light_in_ub(*c, ub, a5::kVL)) {
             a5::light_pass(*c, "vlds", light_here(w));
-            light_copy(vr(dst).b, a5::light_ub(*c, ub), a5::kVL);
+            light_copy(vw(dst).b, a5::light_ub(*c, ub), a5::kVL);
             return;
         }
     }
@@ -68,7 +68,7 @@ template <class R, class T>
         if (ptosim::Core* c = a5::light_core(); c && a5::light_in_ub(*c, ub, uint64_t(e))) {
             a5::light_pass(*c, "vlds", light_here(w));
             const uint8_t* from = a5::light_ub(*c, ub);
-            uint8_t* to = vr(dst).b;
+            uint8_t* to = vw(dst).b;
             const auto fill = [&](auto unit) {
                 decltype(unit) v;
                 __builtin_memcpy(&v, from, sizeof(v));
@@ -90,8 +90,17 @@ template <class R, class T>
         const uint64_t ub = ub_at(base, offset);
         if (ptosim::Core* c = a5::light_core(); c && a5::light_in_ub(*c, ub, a5::kVL / 2)) {
             a5::light_pass(*c, "vlds", light_here(w));
+            if (d == DIST_UNPK_B16) {
+                // 64 halves, each in the low 16 bits of its slot: kept side
+                // by side (registers.hpp, Halves).
+                vreg_store& v = vs(dst);
+                light_copy(v.raw, a5::light_ub(*c, ub), a5::kVL / 2);
+                v.lazy = vreg_store::Halves;
+                v.part = 0;
+                return;
+            }
             const uint8_t* from = a5::light_ub(*c, ub);
-            uint8_t* to = vr(dst).b;
+            uint8_t* to = vw(dst).b;
             // Zero-extending each element to twice its width writes the
             // zero high half with it.
             // Element by element from UB into the register (they never
@@ -143,6 +152,22 @@ template <class R, class T>
             a5::light_pass(*c, "vsts", light_here(w));
             if (on) __builtin_memcpy(a5::light_ub(*c, ub), vr(src).b, size_t(elem));
             return;
+        }
+    }
+    // PK_B32 of halves kept side by side in the low 16 bits of each slot
+    // (registers.hpp): the first k of them as they are.
+    if (how == a5::St::Pk && elem == 4) {
+        const vreg_store& v = vs(src);
+        if (v.lazy == vreg_store::Halves && v.part == 0) {
+            const uint64_t ub = ub_at(base, offset);
+            const int k = a5::active_prefix(m, elem);
+            if (ptosim::Core* c = k >= 0 ? a5::light_core() : nullptr;
+                c && (k == 0 || a5::light_in_ub(*c, ub, uint64_t(k) * 2))) {
+                a5::light_pass(*c, "vsts", light_here(w));
+                if (k == a5::kVL / 4) light_copy(a5::light_ub(*c, ub), v.raw, a5::kVL / 2);
+                else if (k > 0) __builtin_memcpy(a5::light_ub(*c, ub), v.raw, size_t(k) * 2);
+                return;
+            }
         }
     }
     // PK_B16/B32/B64 of an active prefix: the low half of each element, packed.

@@ -9,6 +9,7 @@
 #include <ptosim/cce_a5.hpp>
 #include <ptosim/float8.hpp>
 
+#include <new>
 #include <type_traits>
 
 // bisheng compiles a vector function's body for the vector unit; on ptosim
@@ -25,17 +26,71 @@
 
 
 namespace ptosim_cce {
+// A vector register's storage on the kernel side: its 256 bytes and what
+// they hold. A register never written reads as zero (a5-vreg.md), and a
+// register is often declared where the next instruction writes all of it
+// (pto-isa declares them inside its loops), so the bytes are not zeroed
+// when it is created: `lazy` says that they read as zero. The index lines
+// pto-isa builds for its gathers and scatters (vci, then vmuls, vadds,
+// vmins by scalars) are kept as their first element and step, element i
+// being first + i * step in the wrapping arithmetic of `width`-byte
+// integers, without writing the bytes. The halves of a float <-> half
+// conversion (vcvt to half, the UNPK_B16 load) are kept as the 64 halves
+// side by side in the first 128 bytes, slot i of 32 bits holding half i in
+// its low (part 0) or high (part 1) 16 bits and zero in the others; the
+// packing store and the widening vcvt take them from there. vr() writes the bytes such a
+// register stands for before anything reads them, so every instruction
+// and the library see the value the register has; vw() gives the bytes of
+// a register the instruction writes whole (its sources already read).
+struct vreg_store {
+    enum Lazy : uint8_t { Bytes = 0, Zero = 1, Line = 2, Halves = 3 };
+    // Mutable: reading a const register may write the bytes it stands for.
+    alignas(32) mutable uint8_t raw[ptosim::cce::a5::kVL];  // the value when lazy == Bytes
+    mutable uint8_t lazy = Zero;
+    mutable uint8_t width = 0;   // Line: the element width in bytes (2 or 4)
+    mutable uint8_t part = 0;    // Halves: 0, the low 16 bits of each slot; 1, the high
+    mutable uint64_t first = 0;  // Line: element 0, in the low `width` bytes
+    mutable uint64_t step = 0;   // Line: the difference of neighbours, in the low `width` bytes
+};
+// The bytes of a Zero or Line register, written once it is read.
+[[gnu::noinline]] inline void vreg_materialize(vreg_store& v) {
+    if (v.lazy == vreg_store::Zero) {
+        __builtin_memset(v.raw, 0, sizeof(v.raw));
+    } else if (v.lazy == vreg_store::Halves) {
+        uint16_t h[sizeof(v.raw) / 4];
+        __builtin_memcpy(h, v.raw, sizeof(h));
+        for (size_t i = 0; i < sizeof(h) / 2; ++i) {
+            const uint32_t word = uint32_t(h[i]) << (16 * v.part);
+            __builtin_memcpy(v.raw + 4 * i, &word, 4);
+        }
+    } else {
+        const auto line = [&](auto unit) {
+            using U = decltype(unit);
+            U x = static_cast<U>(v.first);
+            const U d = static_cast<U>(v.step);
+            for (size_t i = 0; i < sizeof(v.raw) / sizeof(U); ++i) {
+                __builtin_memcpy(v.raw + i * sizeof(U), &x, sizeof(U));
+                x = static_cast<U>(x + d);
+            }
+        };
+        if (v.width == 4) line(uint32_t{});
+        else line(uint16_t{});
+    }
+    v.lazy = vreg_store::Bytes;
+}
 // A vector register of elements T. Distinct per element type, as bisheng's
 // are, so that overloads and pto-isa's TypeGet can tell them apart; all
 // share one layout, so kernels reinterpret them with a cast
 // ((vector_u32&)f32_reg), as on the device.
 template <class T>
-struct vreg : ptosim::cce::a5::VReg {
+struct vreg : vreg_store {
     using elem = T;
-    vreg() = default;
+    // User-provided, so that a const register may be declared without an
+    // initializer (it reads as zero), as with bytes zeroed on creation.
+    vreg() {}
     // (vector_u32)f32_reg: the same bits seen as other elements.
     template <class U>
-    explicit vreg(const vreg<U>& o) : ptosim::cce::a5::VReg(o) {}
+    explicit vreg(const vreg<U>& o) : vreg_store(o) {}
 };
 struct preg : ptosim::cce::a5::Pred {};
 struct align_reg {
@@ -48,13 +103,32 @@ struct address_reg {
 // What a register argument is: one of the types above, or a wrapper that
 // converts to one (pto-isa's RegTensor<T>, which names it RegType).
 template <class R>
-concept vreg_like = std::is_base_of_v<ptosim::cce::a5::VReg, std::remove_cvref_t<R>> ||
+concept vreg_like = std::is_base_of_v<vreg_store, std::remove_cvref_t<R>> ||
                     requires { typename std::remove_cvref_t<R>::RegType; };
 template <class R>
-inline ptosim::cce::a5::VReg& vr(R& r) {
+[[gnu::always_inline]] inline vreg_store& vs(R& r) {
     using B = std::remove_cvref_t<R>;
-    if constexpr (std::is_base_of_v<ptosim::cce::a5::VReg, B>) return const_cast<B&>(r);
+    if constexpr (std::is_base_of_v<vreg_store, B>) return const_cast<B&>(r);
     else return static_cast<typename B::RegType&>(const_cast<B&>(r));
+}
+[[gnu::always_inline]] inline ptosim::cce::a5::VReg& vbytes(vreg_store& v) {
+    return *std::launder(reinterpret_cast<ptosim::cce::a5::VReg*>(v.raw));
+}
+// The register's value as the library's VReg, its bytes written first.
+template <class R>
+[[gnu::always_inline]] inline ptosim::cce::a5::VReg& vr(R& r) {
+    vreg_store& v = vs(r);
+    if (v.lazy != vreg_store::Bytes) [[unlikely]]
+        vreg_materialize(v);
+    return vbytes(v);
+}
+// The bytes of a register the instruction writes whole; call it after its
+// sources are read (vr), since the destination may be one of them.
+template <class R>
+[[gnu::always_inline]] inline ptosim::cce::a5::VReg& vw(R& r) {
+    vreg_store& v = vs(r);
+    v.lazy = vreg_store::Bytes;
+    return vbytes(v);
 }
 // The element type of a register argument.
 template <class R>
@@ -62,7 +136,7 @@ struct elem_of_t {
     using type = typename std::remove_cvref_t<R>::RegType::elem;
 };
 template <class R>
-    requires std::is_base_of_v<ptosim::cce::a5::VReg, std::remove_cvref_t<R>>
+    requires std::is_base_of_v<vreg_store, std::remove_cvref_t<R>>
 struct elem_of_t<R> {
     using type = typename std::remove_cvref_t<R>::elem;
 };
@@ -95,6 +169,18 @@ using elem_of = typename elem_of_t<R>::type;
         }
     } else {
         __builtin_memcpy(t, f, bytes);
+    }
+}
+
+// Zeroes up to a register's 256 bytes, in 16-byte stores for a multiple
+// of 16 (the compiler calls memset for a large one otherwise).
+[[gnu::always_inline]] inline void light_zero(void* to, size_t bytes) {
+    auto* t = static_cast<uint8_t*>(to);
+    if (bytes % 16 == 0) {
+        const uint64_t z[2] = {0, 0};
+        for (size_t i = 0; i < bytes; i += 16) __builtin_memcpy(t + i, z, 16);
+    } else {
+        __builtin_memset(t, 0, bytes);
     }
 }
 

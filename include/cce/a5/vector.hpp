@@ -101,7 +101,7 @@ template <class T, ptosim::cce::Bin B>
                     if (y) __builtin_memcpy(&b, y->b + e * i, e);
                     out[i] = ptosim::first_nan(out[i], a, b);
                 }
-            __builtin_memcpy(dst.b, out, size_t(e) * n);
+            light_copy(dst.b, out, size_t(e) * n);
         }
     };
     constexpr int all = a5::kVL / e;
@@ -122,6 +122,44 @@ inline constexpr ptosim::cce::Bin light_scalar_bin = S == ptosim::cce::Sca::Add 
                                                      : S == ptosim::cce::Sca::Mul ? ptosim::cce::Bin::Mul
                                                      : S == ptosim::cce::Sca::Max ? ptosim::cce::Bin::Max
                                                                                   : ptosim::cce::Bin::Min;
+// A scalar add or multiply (or an unsigned minimum that changes nothing)
+// of a line (registers.hpp) of 16- or 32-bit integers with every element
+// active: the result is a line again, first and step in the same wrapping
+// arithmetic as element by element (light_elem), and its bytes are not
+// written. Anything else takes the paths below, which read the bytes.
+template <class T, ptosim::cce::Sca S>
+inline constexpr bool light_line_op = std::is_integral_v<T> && (sizeof(T) == 4 || sizeof(T) == 2) &&
+                                      (S == ptosim::cce::Sca::Add || S == ptosim::cce::Sca::Mul ||
+                                       (S == ptosim::cce::Sca::Min && std::is_unsigned_v<T>));
+template <class T, ptosim::cce::Sca S>
+[[gnu::always_inline]] inline bool light_line_scalar(const where_t& w, const char* op, vreg_store& dst,
+                                                     const vreg_store& x, T s, const vector_bool& m) {
+    namespace a5 = ptosim::cce::a5;
+    using U = std::make_unsigned_t<T>;
+    constexpr int all = a5::kVL / int(sizeof(T));
+    if (x.lazy != vreg_store::Line || x.width != sizeof(T)) return false;
+    if (a5::active_prefix(m, sizeof(T)) != all) return false;
+    uint64_t first = x.first, step = x.step;
+    if constexpr (S == ptosim::cce::Sca::Add) {
+        first = U(first + uint64_t(U(s)));
+    } else if constexpr (S == ptosim::cce::Sca::Mul) {
+        first = U(first * uint64_t(U(s)));
+        step = U(step * uint64_t(U(s)));
+    } else {
+        // Unchanged when no element wraps (the line rises from first) and
+        // the last is at most s.
+        const uint64_t last = first + uint64_t(all - 1) * step;
+        if (last > uint64_t(U(~U(0))) || last > uint64_t(U(s))) return false;
+    }
+    ptosim::Core* c = a5::light_core();
+    if (!c) return false;
+    a5::light_pass(*c, op, light_here(w));
+    dst.lazy = vreg_store::Line;
+    dst.width = sizeof(T);
+    dst.first = first;
+    dst.step = step;
+    return true;
+}
 // The light paths of the float reductions (vcadd, vcmax, vcmin) under a
 // prefix predicate of at least one element, computing what vreduce
 // computes (a5-vreg.md, "Arithmetic"): the sum in element order, rounded
@@ -141,7 +179,7 @@ template <ptosim::cce::Red R>
     if (!c) return false;
     a5::light_pass(*c, op, light_here(w));
     float v[all];
-    __builtin_memcpy(v, x.b, sizeof(v));
+    light_copy(v, x.b, sizeof(v));
     float acc;
     uint32_t idx = 0;
     if constexpr (R == Red::Add) {
@@ -162,7 +200,7 @@ template <ptosim::cce::Red R>
             // Four lanes at a time: whether there is a NaN and, without one,
             // the extreme value (exact in any order; only the value is used).
             f4 q[all / 4];
-            __builtin_memcpy(q, x.b, sizeof(q));
+            light_copy(q, x.b, sizeof(q));
             i4 nan = {};
             for (const f4& e : q) nan |= e != e;
             any_nan = (nan[0] | nan[1] | nan[2] | nan[3]) != 0;
@@ -200,7 +238,7 @@ template <ptosim::cce::Red R>
                     if (v[i] == 0.0f && !__builtin_signbit(v[i])) acc = 0.0f;
         }
     }
-    __builtin_memset(dst.b, 0, a5::kVL);
+    light_zero(dst.b, a5::kVL);
     __builtin_memcpy(dst.b, &acc, 4);
     if constexpr (R != Red::Add) __builtin_memcpy(dst.b + 4, &idx, 4);
     return true;
@@ -315,6 +353,10 @@ PTOSIM_CCE_VUN(vmov, Copy)
     [[gnu::always_inline]] inline void name(D&& dst, A&& a, S scalar, const vector_bool& m, Mode mode = MODE_ZEROING,                    \
                      ptosim_cce::where_t w = ptosim_cce::where_t::current()) {                                    \
         using T = ptosim_cce::elem_of<D>;                                                                         \
+        if constexpr (ptosim_cce::light_line_op<T, ptosim::cce::Sca::op> && std::is_arithmetic_v<S>)             \
+            if (ptosim_cce::light_line_scalar<T, ptosim::cce::Sca::op>(w, #name, ptosim_cce::vs(dst),            \
+                                                                      ptosim_cce::vs(a), static_cast<T>(scalar), m)) \
+                return;                                                                                           \
         if constexpr (ptosim_cce::light_scalar_op<ptosim::cce::Sca::op> && std::is_arithmetic_v<S> &&            \
                       ptosim_cce::light_op<T, ptosim_cce::light_scalar_bin<ptosim::cce::Sca::op>>)                \
             if (ptosim_cce::light_bin<T, ptosim_cce::light_scalar_bin<ptosim::cce::Sca::op>>(                    \
@@ -410,21 +452,15 @@ template <class D, class S>
             ptosim::cce::a5::light_pass(*c, "vci", ptosim_cce::light_here(w));
             const T s = static_cast<T>(start);
             constexpr int n = ptosim::cce::a5::kVL / int(sizeof(T));
-            auto& d = ptosim_cce::vr(dst);
             // Element i is s + i (s + n - 1 - i) in T's wrapping
-            // arithmetic, sixteen bytes at a time.
+            // arithmetic: kept as the line's first element and step
+            // (registers.hpp), its bytes written when something reads them.
             using U = std::make_unsigned_t<T>;
-            constexpr int lanes = 16 / int(sizeof(T));
-            typedef U vec __attribute__((vector_size(16)));
-            const U first = order == DEC_ORDER ? U(U(s) + U(n - 1)) : U(s);
-            const U delta = order == DEC_ORDER ? U(~U(0)) : U(1);
-            vec v;
-            for (int j = 0; j < lanes; ++j) v[j] = U(first + U(j) * delta);
-            const vec step = vec{} + U(U(lanes) * delta);
-            for (int i = 0; i < n; i += lanes) {
-                __builtin_memcpy(d.b + i * int(sizeof(T)), &v, 16);
-                v += step;
-            }
+            auto& d = ptosim_cce::vs(dst);
+            d.lazy = ptosim_cce::vreg_store::Line;
+            d.width = sizeof(T);
+            d.first = order == DEC_ORDER ? U(U(s) + U(n - 1)) : U(s);
+            d.step = order == DEC_ORDER ? U(~U(0)) : U(1);
             return;
         }
     }
