@@ -20,7 +20,10 @@
 #include <pto/common/debug.h>
 #include "test_seed.hpp"
 #include <ptosim/runtime.hpp>
+#include <cstddef>
 #include <functional>
+#include <memory>
+#include <type_traits>
 #include <string>
 #include <vector>
 
@@ -52,10 +55,56 @@ inline void announce_seeded(ptosim::Pipe pipe, ptosim::Space space, uint64_t off
     ptosim::dispatch(ptosim::core(), r);
 }
 
+// A kernel body the launch helpers below run and forget: a reference to the
+// caller's callable, which outlives the synchronous launch. Taking
+// std::function instead instantiated its handler, manager, cloning and
+// destruction for every test lambda (a third of a kernel test unit's
+// functions at -O0); a reference instantiates one small thunk per lambda
+// (docs/testing.md, "Launch helpers take a reference"). An empty
+// std::function or null pointer gives an empty reference, as nullptr does.
+class body_ref {
+public:
+    body_ref() = default;
+    body_ref(std::nullptr_t) {}
+    template <class F>
+        requires(!std::is_same_v<std::remove_cvref_t<F>, body_ref> && std::is_invocable_v<F&>)
+    body_ref(F&& f) {  // NOLINT: implicit, as std::function's
+        if constexpr (std::is_pointer_v<std::remove_cvref_t<F>> ||
+                      std::is_same_v<std::remove_cvref_t<F>, std::function<void()>>) {
+            if (!f) return;
+        }
+        using T = std::remove_reference_t<F>;
+        if constexpr (std::is_function_v<T>) {
+            fn_ = reinterpret_cast<void (*)()>(&f);
+            call_ = &call_function<T>;
+        } else {
+            obj_ = const_cast<void*>(static_cast<const void*>(std::addressof(f)));
+            call_ = &call_object<T>;
+        }
+    }
+    explicit operator bool() const { return call_ != nullptr; }
+    void operator()() const { call_(*this); }
+    // An owning std::function that calls the referenced body (empty if this
+    // is): valid while the body lives, which is the launch's duration.
+    std::function<void()> function() const {
+        if (!call_) return nullptr;
+        return [r = *this] { r(); };
+    }
+
+private:
+    template <class T>
+    static void call_object(const body_ref& r) { (*static_cast<T*>(r.obj_))(); }
+    template <class T>
+    static void call_function(const body_ref& r) { reinterpret_cast<T*>(r.fn_)(); }
+    void* obj_ = nullptr;
+    void (*fn_)() = nullptr;
+    void (*call_)(const body_ref&) = nullptr;
+};
+
 // A launch of the bodies as they are: an A2A3 Vector body starts with the
 // mask mode and mask the last kernel on its core left.
-inline ptosim::Status launch_bare(ptosim::KernelKind kind, uint32_t block_dim, std::function<void()> aic,
-                                  std::function<void()> aiv, const char* name = "test_kernel") {
+inline ptosim::Status launch_bare(ptosim::KernelKind kind, uint32_t block_dim, body_ref aic, body_ref aiv,
+                                  const char* name = "test_kernel") {
     select_target_soc();
     ptosim::LaunchSpec s;
     s.kernel = name;
@@ -63,8 +112,8 @@ inline ptosim::Status launch_bare(ptosim::KernelKind kind, uint32_t block_dim, s
     s.target = compiled_target();
     s.kind = kind;
     s.block_dim = block_dim;
-    s.aic_body = std::move(aic);
-    s.aiv_body = std::move(aiv);
+    s.aic_body = aic.function();
+    s.aiv_body = aiv.function();
     return ptosim::run_launch(ptosim::Device::get(), s);
 }
 
@@ -83,19 +132,19 @@ inline std::function<void()> mask_initialised(std::function<void()> aiv) {
     };
 }
 
-inline ptosim::Status launch(ptosim::KernelKind kind, uint32_t block_dim, std::function<void()> aic,
-                             std::function<void()> aiv, const char* name = "test_kernel") {
-    return launch_bare(kind, block_dim, std::move(aic), mask_initialised(std::move(aiv)), name);
+inline ptosim::Status launch(ptosim::KernelKind kind, uint32_t block_dim, body_ref aic, body_ref aiv,
+                             const char* name = "test_kernel") {
+    return launch_bare(kind, block_dim, aic, mask_initialised(aiv.function()), name);
 }
 
-inline ptosim::Status run_vec(std::function<void()> body, uint32_t block_dim = 1) {
-    return launch(ptosim::KernelKind::Vec, block_dim, nullptr, std::move(body));
+inline ptosim::Status run_vec(body_ref body, uint32_t block_dim = 1) {
+    return launch(ptosim::KernelKind::Vec, block_dim, nullptr, body);
 }
-inline ptosim::Status run_cube(std::function<void()> body, uint32_t block_dim = 1) {
-    return launch(ptosim::KernelKind::Cube, block_dim, std::move(body), nullptr);
+inline ptosim::Status run_cube(body_ref body, uint32_t block_dim = 1) {
+    return launch(ptosim::KernelKind::Cube, block_dim, body, nullptr);
 }
-inline ptosim::Status run_mix(std::function<void()> aic, std::function<void()> aiv, uint32_t block_dim = 1) {
-    return launch(ptosim::KernelKind::Mix, block_dim, std::move(aic), std::move(aiv));
+inline ptosim::Status run_mix(body_ref aic, body_ref aiv, uint32_t block_dim = 1) {
+    return launch(ptosim::KernelKind::Mix, block_dim, aic, aiv);
 }
 
 // Runs body as a one-block vector kernel that must fault; returns the

@@ -70,24 +70,24 @@ protected:
         ptosim::check::configure("");
         ptosim::check::take_reports();
     }
-    Checked run(ptosim::KernelKind kind, std::function<void()> aic, std::function<void()> aiv, uint32_t blocks = 1) {
+    Checked run(ptosim::KernelKind kind, testutil::body_ref aic, testutil::body_ref aiv, uint32_t blocks = 1) {
         Checked c;
         c.st = testutil::launch(kind, blocks, std::move(aic), std::move(aiv), "checked_kernel");
         c.reports = ptosim::check::take_reports();
         return c;
     }
-    Checked vec(std::function<void()> body, uint32_t blocks = 1) {
+    Checked vec(testutil::body_ref body, uint32_t blocks = 1) {
         return run(ptosim::KernelKind::Vec, nullptr, std::move(body), blocks);
     }
     // A vector kernel that starts with the body: no mask initialisation of its own.
-    Checked vec_bare(std::function<void()> body, uint32_t blocks = 1) {
+    Checked vec_bare(testutil::body_ref body, uint32_t blocks = 1) {
         Checked c;
         c.st = testutil::launch_bare(ptosim::KernelKind::Vec, blocks, nullptr, std::move(body), "checked_kernel");
         c.reports = ptosim::check::take_reports();
         return c;
     }
-    Checked cube(std::function<void()> body) { return run(ptosim::KernelKind::Cube, std::move(body), nullptr); }
-    Checked mix(std::function<void()> aic, std::function<void()> aiv) {
+    Checked cube(testutil::body_ref body) { return run(ptosim::KernelKind::Cube, std::move(body), nullptr); }
+    Checked mix(testutil::body_ref aic, testutil::body_ref aiv) {
         return run(ptosim::KernelKind::Mix, std::move(aic), std::move(aiv));
     }
 

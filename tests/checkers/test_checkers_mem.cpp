@@ -76,7 +76,7 @@ protected:
         ptosim::check::configure("");
         ptosim::check::take_reports();
     }
-    Checked run(ptosim::KernelKind kind, std::function<void()> aic, std::function<void()> aiv,
+    Checked run(ptosim::KernelKind kind, testutil::body_ref aic, testutil::body_ref aiv,
                 std::vector<const void*> gm_args = {}, uint32_t blocks = 1) {
         testutil::select_target_soc();
         ptosim::LaunchSpec s;
@@ -85,19 +85,19 @@ protected:
         s.target = testutil::compiled_target();
         s.kind = kind;
         s.block_dim = blocks;
-        s.aic_body = std::move(aic);
-        s.aiv_body = testutil::mask_initialised(std::move(aiv));
+        s.aic_body = aic.function();
+        s.aiv_body = testutil::mask_initialised(aiv.function());
         s.gm_args = std::move(gm_args);
         Checked c;
         c.st = ptosim::run_launch(ptosim::Device::get(), s);
         c.reports = ptosim::check::take_reports();
         return c;
     }
-    Checked vec(std::function<void()> body, std::vector<const void*> gm_args = {}) {
+    Checked vec(testutil::body_ref body, std::vector<const void*> gm_args = {}) {
         return run(ptosim::KernelKind::Vec, nullptr, std::move(body), std::move(gm_args));
     }
-    Checked cube(std::function<void()> body) { return run(ptosim::KernelKind::Cube, std::move(body), nullptr); }
-    Checked mix(std::function<void()> aic, std::function<void()> aiv) {
+    Checked cube(testutil::body_ref body) { return run(ptosim::KernelKind::Cube, std::move(body), nullptr); }
+    Checked mix(testutil::body_ref aic, testutil::body_ref aiv) {
         return run(ptosim::KernelKind::Mix, std::move(aic), std::move(aiv));
     }
     static void expect_bug(const Checked& bad, std::vector<std::string> w,

@@ -34,8 +34,8 @@ struct Outcome {
 };
 
 // Runs one launch with `tools` selected and strict mode as given.
-Outcome launch(const char* tools, bool strict, ptosim::KernelKind kind, std::function<void()> aic,
-               std::function<void()> aiv, std::vector<const void*> gm_args = {}) {
+Outcome launch(const char* tools, bool strict, ptosim::KernelKind kind, testutil::body_ref aic,
+               testutil::body_ref aiv, std::vector<const void*> gm_args = {}) {
     EXPECT_EQ(ptosim::check::configure(tools), "");
     ptosim::check::set_strict(strict);
     ptosim::check::take_reports();
@@ -46,8 +46,8 @@ Outcome launch(const char* tools, bool strict, ptosim::KernelKind kind, std::fun
     s.target = testutil::compiled_target();
     s.kind = kind;
     s.block_dim = 1;
-    s.aic_body = std::move(aic);
-    s.aiv_body = testutil::mask_initialised(std::move(aiv));
+    s.aic_body = aic.function();
+    s.aiv_body = testutil::mask_initialised(aiv.function());
     s.gm_args = std::move(gm_args);
     Outcome o;
     ::testing::internal::CaptureStderr();
@@ -59,7 +59,7 @@ Outcome launch(const char* tools, bool strict, ptosim::KernelKind kind, std::fun
     return o;
 }
 
-Outcome vec(const char* tools, bool strict, std::function<void()> body, std::vector<const void*> gm_args = {}) {
+Outcome vec(const char* tools, bool strict, testutil::body_ref body, std::vector<const void*> gm_args = {}) {
     return launch(tools, strict, ptosim::KernelKind::Vec, nullptr, std::move(body), std::move(gm_args));
 }
 
