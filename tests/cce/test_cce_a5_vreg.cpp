@@ -994,10 +994,10 @@ TEST_F(Vreg, LazyRegistersGiveTheFullPathsBitsAndInstructionCount) {
                                         },
                                         false)
                                   : -1;
-        uint32_t* out = device(std::vector<uint32_t>(1824, 0xdeadbeefu));
+        uint32_t* out = device(std::vector<uint32_t>(2016, 0xdeadbeefu));
         int64_t* ops = device(std::vector<int64_t>(1, -1));
         launch_vreg_lazy(out, ops, device(a), stream);
-        r.out = back(out, 1824);
+        r.out = back(out, 2016);
         r.ops = back(ops, 1)[0];
         if (subscribed) {
             ptosim::unsubscribe(id);
@@ -1008,7 +1008,7 @@ TEST_F(Vreg, LazyRegistersGiveTheFullPathsBitsAndInstructionCount) {
     const LightRun light = run(false), full = run(true);
     EXPECT_GT(light.ops, 40);
     EXPECT_EQ(light.ops, full.ops);
-    for (int i = 0; i < 1824; ++i) EXPECT_EQ(light.out[i], full.out[i]) << "result " << i;
+    for (int i = 0; i < 2016; ++i) EXPECT_EQ(light.out[i], full.out[i]) << "result " << i;
     const auto bits = [](float f) { return std::bit_cast<uint32_t>(f); };
     const std::vector<uint32_t>& o = full.out;
     for (int i = 0; i < 64; ++i) {
@@ -1057,6 +1057,12 @@ TEST_F(Vreg, LazyRegistersGiveTheFullPathsBitsAndInstructionCount) {
     for (int i = 0; i < 64; ++i) EXPECT_EQ(packed[i], as_halves[i]) << i;
     EXPECT_EQ(o[1344 + 7], bits(ptosim::half_bits_to_float(0x7c00))) << "an infinity among the loaded halves";
     EXPECT_EQ(o[1344 + 6], bits(ptosim::half_bits_to_float(0xfe01))) << "a NaN among the loaded halves";
+    for (int i = 0; i < 64; ++i) {
+        const float f = ptosim::half_bits_to_float(static_cast<uint16_t>(1 + 0x1f3 * i));
+        EXPECT_EQ(o[1824 + i], i < 36 ? bits(f) : 0u) << i;
+        EXPECT_EQ(o[1888 + i], bits(f + f)) << i;
+        EXPECT_EQ(o[1952 + i], bits(f)) << i;
+    }
 }
 
 // vcmax/vcmin over an active prefix (a5-vreg.md, "Arithmetic", reduce): the
