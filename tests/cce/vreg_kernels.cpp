@@ -1352,6 +1352,43 @@ extern "C" void launch_vreg_light(float* out, uint16_t* out16, int64_t* ops, flo
 extern "C" void launch_vreg_light_more(float* out, int64_t* ops, float* a, void* s) {
     vreg_light_more<<<1, nullptr, s>>>(out, ops, a);
 }
+// Float add, subtract, multiply and divide of whole registers into a
+// destination that is neither operand, and one in place, with NaNs of
+// several payloads (two in one lane, NaNs made from numbers): x = a[0..64), y = a[64..128); out[0..448) the results (add,
+// sub, mul, div, add of the scalar s, multiply by s, add in place),
+// ops[0] the instructions counted between the two counter reads.
+__global__ __aicore__ void vreg_nan_whole(__gm__ float* out, __gm__ int64_t* ops, __gm__ float* a, float s) {
+    in(kA, a, 128);
+    mte2_to_v();
+    const int64_t start = get_sys_cnt();
+    __VEC_SCOPE__ {
+        const vector_bool all = pset_b32(PAT_ALL);
+        vector_f32 x, y, t;
+        vlds(x, ub<float>(kA), 0, NORM);
+        vlds(y, ub<float>(kA), 64, NORM);
+        vadd(t, x, y, all, MODE_ZEROING);
+        vsts(t, ub<float>(kOut), 0, NORM_B32, all);
+        vsub(t, x, y, all, MODE_ZEROING);
+        vsts(t, ub<float>(kOut), 64, NORM_B32, all);
+        vmul(t, x, y, all, MODE_ZEROING);
+        vsts(t, ub<float>(kOut), 128, NORM_B32, all);
+        vdiv(t, x, y, all, MODE_ZEROING);
+        vsts(t, ub<float>(kOut), 192, NORM_B32, all);
+        vadds(t, x, s, all, MODE_ZEROING);
+        vsts(t, ub<float>(kOut), 256, NORM_B32, all);
+        vmuls(t, x, s, all, MODE_ZEROING);
+        vsts(t, ub<float>(kOut), 320, NORM_B32, all);
+        t = x;
+        vadd(t, t, y, all, MODE_ZEROING);
+        vsts(t, ub<float>(kOut), 384, NORM_B32, all);
+    }
+    ops[0] = get_sys_cnt() - start;
+    v_to_mte3();
+    out_to(out, kOut, 448);
+}
+extern "C" void launch_vreg_nan_whole(float* out, int64_t* ops, float* a, float s, void* st) {
+    vreg_nan_whole<<<1, nullptr, st>>>(out, ops, a, s);
+}
 extern "C" void launch_vreg_lazy(uint32_t* out, int64_t* ops, float* a, void* s) { vreg_lazy<<<1, nullptr, s>>>(out, ops, a); }
 extern "C" void launch_vreg_extremes(uint32_t* out, float* a, void* s) { vreg_extremes<<<1, nullptr, s>>>(out, a); }
 extern "C" void launch_vreg_extremes_all(uint32_t* out, float* a, void* s) {

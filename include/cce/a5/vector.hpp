@@ -105,6 +105,43 @@ template <class T, ptosim::cce::Bin B>
         }
     };
     constexpr int all = a5::kVL / e;
+    if constexpr (nan_rule) {
+        // A whole float register into a destination that is neither
+        // operand (registers are the same object or apart): four lanes at
+        // a time straight into it, the operands left as they were for the
+        // NaN rule's redo.
+        if (k == all && &dst != &x && &dst != y) {
+            typedef float f4 __attribute__((vector_size(16)));
+            typedef int32_t i4 __attribute__((vector_size(16)));
+            const auto whole = [&](auto scalar) {
+                i4 nan = {};
+                const f4 sv = {s, s, s, s};
+                for (int j = 0; j < all / 4; ++j) {
+                    f4 a, b = sv, r;
+                    __builtin_memcpy(&a, x.b + 16 * j, 16);
+                    if constexpr (!decltype(scalar)::value) __builtin_memcpy(&b, y->b + 16 * j, 16);
+                    if constexpr (B == ptosim::cce::Bin::Add) r = a + b;
+                    else if constexpr (B == ptosim::cce::Bin::Sub) r = a - b;
+                    else if constexpr (B == ptosim::cce::Bin::Mul) r = a * b;
+                    else r = a / b;
+                    nan |= r != r;
+                    __builtin_memcpy(dst.b + 16 * j, &r, 16);
+                }
+                return ((nan[0] | nan[1]) | (nan[2] | nan[3])) != 0;
+            };
+            const bool nan = y ? whole(std::false_type{}) : whole(std::true_type{});
+            if (__builtin_expect(nan, 0))
+                for (int i = 0; i < all; ++i) {
+                    T a, b = s, r;
+                    __builtin_memcpy(&a, x.b + e * i, e);
+                    if (y) __builtin_memcpy(&b, y->b + e * i, e);
+                    __builtin_memcpy(&r, dst.b + e * i, e);
+                    r = ptosim::first_nan(r, a, b);
+                    __builtin_memcpy(dst.b + e * i, &r, e);
+                }
+            return true;
+        }
+    }
     if (k == all) {
         run(all);
         return true;
