@@ -6,6 +6,7 @@
 
 #include <ptosim/core.hpp>
 #include <ptosim/float16.hpp>
+#include <ptosim/nan_rule.hpp>
 
 #include <algorithm>
 #include <bit>
@@ -51,6 +52,7 @@ void launch_vreg_squeeze_unpaired(int32_t*, void*);
 void launch_vreg_light(float*, uint16_t*, int64_t*, float*, float*, void*);
 void launch_vreg_light_more(float*, int64_t*, float*, void*);
 void launch_vreg_lazy(uint32_t*, int64_t*, float*, void*);
+void launch_vreg_nan_whole(float*, int64_t*, float*, float, void*);
 void launch_vreg_extremes(uint32_t*, float*, void*);
 void launch_vreg_extremes_all(uint32_t*, float*, void*);
 }
@@ -994,10 +996,10 @@ TEST_F(Vreg, LazyRegistersGiveTheFullPathsBitsAndInstructionCount) {
                                         },
                                         false)
                                   : -1;
-        uint32_t* out = device(std::vector<uint32_t>(1824, 0xdeadbeefu));
+        uint32_t* out = device(std::vector<uint32_t>(2016, 0xdeadbeefu));
         int64_t* ops = device(std::vector<int64_t>(1, -1));
         launch_vreg_lazy(out, ops, device(a), stream);
-        r.out = back(out, 1824);
+        r.out = back(out, 2016);
         r.ops = back(ops, 1)[0];
         if (subscribed) {
             ptosim::unsubscribe(id);
@@ -1008,7 +1010,7 @@ TEST_F(Vreg, LazyRegistersGiveTheFullPathsBitsAndInstructionCount) {
     const LightRun light = run(false), full = run(true);
     EXPECT_GT(light.ops, 40);
     EXPECT_EQ(light.ops, full.ops);
-    for (int i = 0; i < 1824; ++i) EXPECT_EQ(light.out[i], full.out[i]) << "result " << i;
+    for (int i = 0; i < 2016; ++i) EXPECT_EQ(light.out[i], full.out[i]) << "result " << i;
     const auto bits = [](float f) { return std::bit_cast<uint32_t>(f); };
     const std::vector<uint32_t>& o = full.out;
     for (int i = 0; i < 64; ++i) {
@@ -1057,6 +1059,71 @@ TEST_F(Vreg, LazyRegistersGiveTheFullPathsBitsAndInstructionCount) {
     for (int i = 0; i < 64; ++i) EXPECT_EQ(packed[i], as_halves[i]) << i;
     EXPECT_EQ(o[1344 + 7], bits(ptosim::half_bits_to_float(0x7c00))) << "an infinity among the loaded halves";
     EXPECT_EQ(o[1344 + 6], bits(ptosim::half_bits_to_float(0xfe01))) << "a NaN among the loaded halves";
+    for (int i = 0; i < 64; ++i) {
+        const float f = ptosim::half_bits_to_float(static_cast<uint16_t>(1 + 0x1f3 * i));
+        EXPECT_EQ(o[1824 + i], i < 36 ? bits(f) : 0u) << i;
+        EXPECT_EQ(o[1888 + i], bits(f + f)) << i;
+        EXPECT_EQ(o[1952 + i], bits(f)) << i;
+    }
+}
+
+// Whole float registers into a destination that is neither operand (four
+// lanes at a time straight into it) and in place: NaNs keep the rule for
+// two NaN operands (ptosim/nan_rule.hpp), with and without a subscriber.
+// Quiet NaNs only: with a signalling NaN operand the light paths give it
+// quieted and the full path as it was (on the code before this test too;
+// not resolved here).
+TEST_F(Vreg, WholeRegisterFloatArithmeticKeepsTheFirstNaNOnEveryPath) {
+    std::vector<float> a(128);
+    for (int i = 0; i < 128; ++i) a[i] = 0.53f * static_cast<float>((i * 23) % 71) - 13.0f;
+    const float inf = std::numeric_limits<float>::infinity();
+    const auto nan = [](uint32_t u) { return std::bit_cast<float>(u); };
+    a[1] = nan(0x7fc01234u), a[64 + 1] = nan(0xffc00777u);  // two quiet NaNs
+    a[2] = nan(0x7fc00001u), a[64 + 2] = nan(0xffc00005u);  // two quiet NaNs, the signs apart
+    a[3] = 2.0f, a[64 + 3] = nan(0xffc12345u);              // a NaN second only
+    a[4] = nan(0x7fd00000u), a[64 + 4] = 1.0f;
+    a[5] = inf, a[64 + 5] = inf;                            // inf - inf, inf / inf
+    a[6] = 0.0f, a[64 + 6] = -inf;                          // 0 * inf
+    a[7] = 0.0f, a[64 + 7] = 0.0f;                          // 0 / 0
+    a[40] = -0.0f, a[64 + 40] = 0.0f;
+    a[63] = 1.0e-40f, a[64 + 63] = -3.0e-41f;
+    const float s = nan(0x7fd00042u);  // a NaN scalar
+    struct Run {
+        std::vector<uint32_t> out;
+        int64_t ops;
+    };
+    const auto run = [&](bool subscribed) {
+        Run r;
+        const int id =
+            subscribed ? ptosim::subscribe([](const ptosim::Core&, const ptosim::OpRecord&) {}, false) : -1;
+        float* out = device(std::vector<float>(448, -5.0f));
+        int64_t* ops = device(std::vector<int64_t>(1, -1));
+        launch_vreg_nan_whole(out, ops, device(a), s, stream);
+        const std::vector<float> f = back(out, 448);
+        r.out.resize(448);
+        std::memcpy(r.out.data(), f.data(), 4 * 448);
+        r.ops = back(ops, 1)[0];
+        if (subscribed) ptosim::unsubscribe(id);
+        return r;
+    };
+    const Run light = run(false), full = run(true);
+    EXPECT_EQ(light.ops, full.ops);
+    const auto bits = [](float f) { return std::bit_cast<uint32_t>(f); };
+    for (int i = 0; i < 64; ++i) {
+        const float x = a[i], y = a[64 + i];
+        const uint32_t want[7] = {bits(ptosim::first_nan(x + y, x, y)), bits(ptosim::first_nan(x - y, x, y)),
+                                  bits(ptosim::first_nan(x * y, x, y)), bits(ptosim::first_nan(x / y, x, y)),
+                                  bits(ptosim::first_nan(x + s, x, s)), bits(ptosim::first_nan(x * s, x, s)),
+                                  bits(ptosim::first_nan(x + y, x, y))};
+        for (int k = 0; k < 7; ++k) {
+            EXPECT_EQ(light.out[64 * k + i], full.out[64 * k + i]) << "result " << k << ", element " << i;
+            EXPECT_EQ(full.out[64 * k + i], want[k]) << "result " << k << ", element " << i;
+        }
+    }
+    EXPECT_EQ(full.out[1], 0x7fc01234u) << "two NaNs: the first operand's";
+    EXPECT_EQ(full.out[2], 0x7fc00001u) << "two NaNs: the first operand's";
+    EXPECT_EQ(full.out[64 + 3], 0xffc12345u) << "the second operand's NaN when only it is one";
+    EXPECT_EQ(full.out[64 * 4 + 10], 0x7fd00042u) << "the scalar's NaN";
 }
 
 // vcmax/vcmin over an active prefix (a5-vreg.md, "Arithmetic", reduce): the

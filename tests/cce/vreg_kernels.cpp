@@ -1068,7 +1068,8 @@ __global__ __aicore__ void vreg_light_more(__gm__ float* out, __gm__ int64_t* op
 // line (a signed minimum, a prefix predicate); the halves of float <->
 // half conversions and UNPK_B16 loads kept side by side, read by packing
 // and whole stores, by conversions of either part and in place; const
-// registers. out[0..1824) the 32-bit
+// registers; floats widened from finite halves, read by a prefix store,
+// by arithmetic, in place and as a copy. out[0..2016) the 32-bit
 // results, ops[0] the instructions counted between the two counter reads.
 __global__ __aicore__ void vreg_lazy(__gm__ uint32_t* out, __gm__ int64_t* ops, __gm__ float* a) {
     constexpr uint64_t kO = kOut;
@@ -1207,10 +1208,34 @@ __global__ __aicore__ void vreg_lazy(__gm__ uint32_t* out, __gm__ int64_t* ops, 
         vadds(line, line, 3u, all, MODE_ZEROING);
         const vector_u32 cline = line;
         vsts(cline, ub<uint32_t>(kO), 1760, NORM_B32, all);
+        // Floats widened from finite halves (1 + 0x1f3 i: subnormals and
+        // normals, loaded by UNPK_B16 from a line stored at 2016):
+        // [1824, 1888) stored under p36 (the rest as UB was);
+        // [1888, 1952) widened in place, then added to itself;
+        // [1952, 2016) a copy of a widened register, stored whole.
+        vector_u16 fin;
+        vci(fin, uint16_t(0), INC_ORDER);
+        vmuls(fin, fin, uint16_t(0x1f3), all16, MODE_ZEROING);
+        vadds(fin, fin, uint16_t(1), all16, MODE_ZEROING);
+        vsts(fin, ub<uint16_t>(kO + 2016 * 4), 0, NORM_B16, all16);
+        vector_f16 hf, hf2, hf3;
+        vlds(hf, ub<half>(kO + 2016 * 4), 0, UNPK_B16);
+        vector_f32 wf;
+        vcvt(wf, hf, all16, PART_EVEN);
+        vsts(wf, ub<float>(kO), 1824, NORM_B32, p36);
+        vlds(hf2, ub<half>(kO + 2016 * 4), 0, UNPK_B16);
+        vcvt((vector_f32&)hf2, hf2, all16, PART_EVEN);
+        vadd((vector_f32&)hf2, (vector_f32&)hf2, (vector_f32&)hf2, all, MODE_ZEROING);
+        vsts((vector_f32&)hf2, ub<float>(kO), 1888, NORM_B32, all);
+        vlds(hf3, ub<half>(kO + 2016 * 4), 0, UNPK_B16);
+        vector_f32 wf3;
+        vcvt(wf3, hf3, all16, PART_EVEN);
+        const vector_f32 wcopy = wf3;
+        vsts(wcopy, ub<float>(kO), 1952, NORM_B32, all);
     }
     ops[0] = get_sys_cnt() - start;
     v_to_mte3();
-    out_to(out, kO, 1824);
+    out_to(out, kO, 2016);
 }
 
 __global__ __aicore__ void vreg_extremes(__gm__ uint32_t* out, __gm__ float* a) {
@@ -1326,6 +1351,43 @@ extern "C" void launch_vreg_light(float* out, uint16_t* out16, int64_t* ops, flo
 }
 extern "C" void launch_vreg_light_more(float* out, int64_t* ops, float* a, void* s) {
     vreg_light_more<<<1, nullptr, s>>>(out, ops, a);
+}
+// Float add, subtract, multiply and divide of whole registers into a
+// destination that is neither operand, and one in place, with NaNs of
+// several payloads (two in one lane, NaNs made from numbers): x = a[0..64), y = a[64..128); out[0..448) the results (add,
+// sub, mul, div, add of the scalar s, multiply by s, add in place),
+// ops[0] the instructions counted between the two counter reads.
+__global__ __aicore__ void vreg_nan_whole(__gm__ float* out, __gm__ int64_t* ops, __gm__ float* a, float s) {
+    in(kA, a, 128);
+    mte2_to_v();
+    const int64_t start = get_sys_cnt();
+    __VEC_SCOPE__ {
+        const vector_bool all = pset_b32(PAT_ALL);
+        vector_f32 x, y, t;
+        vlds(x, ub<float>(kA), 0, NORM);
+        vlds(y, ub<float>(kA), 64, NORM);
+        vadd(t, x, y, all, MODE_ZEROING);
+        vsts(t, ub<float>(kOut), 0, NORM_B32, all);
+        vsub(t, x, y, all, MODE_ZEROING);
+        vsts(t, ub<float>(kOut), 64, NORM_B32, all);
+        vmul(t, x, y, all, MODE_ZEROING);
+        vsts(t, ub<float>(kOut), 128, NORM_B32, all);
+        vdiv(t, x, y, all, MODE_ZEROING);
+        vsts(t, ub<float>(kOut), 192, NORM_B32, all);
+        vadds(t, x, s, all, MODE_ZEROING);
+        vsts(t, ub<float>(kOut), 256, NORM_B32, all);
+        vmuls(t, x, s, all, MODE_ZEROING);
+        vsts(t, ub<float>(kOut), 320, NORM_B32, all);
+        t = x;
+        vadd(t, t, y, all, MODE_ZEROING);
+        vsts(t, ub<float>(kOut), 384, NORM_B32, all);
+    }
+    ops[0] = get_sys_cnt() - start;
+    v_to_mte3();
+    out_to(out, kOut, 448);
+}
+extern "C" void launch_vreg_nan_whole(float* out, int64_t* ops, float* a, float s, void* st) {
+    vreg_nan_whole<<<1, nullptr, st>>>(out, ops, a, s);
 }
 extern "C" void launch_vreg_lazy(uint32_t* out, int64_t* ops, float* a, void* s) { vreg_lazy<<<1, nullptr, s>>>(out, ops, a); }
 extern "C" void launch_vreg_extremes(uint32_t* out, float* a, void* s) { vreg_extremes<<<1, nullptr, s>>>(out, a); }

@@ -108,22 +108,15 @@ __attribute__((target("avx2,f16c"))) inline void light_narrow_halves(const uint8
     }
     _mm256_zeroupper();
 }
-// 64 halves side by side at `from` to floats at `to` (`to` is another
-// register); false, with nothing written, when one is an infinity or NaN.
-__attribute__((target("avx2,f16c"))) inline bool light_widen_halves(const uint8_t* from, uint8_t* to) {
+// Whether none of the 64 halves side by side at `from` is an infinity or NaN.
+inline bool light_halves_finite(const uint8_t* from) {
     const __m128i exp_mask = _mm_set1_epi16(0x7c00);
-    __m128i h[8], special = _mm_setzero_si128();
+    __m128i special = _mm_setzero_si128();
     for (int t = 0; t < 8; ++t) {
-        h[t] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(from + 16 * t));
-        special = _mm_or_si128(special, _mm_cmpeq_epi16(_mm_and_si128(h[t], exp_mask), exp_mask));
+        const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(from + 16 * t));
+        special = _mm_or_si128(special, _mm_cmpeq_epi16(_mm_and_si128(h, exp_mask), exp_mask));
     }
-    if (_mm_movemask_epi8(special) != 0) {
-        _mm256_zeroupper();
-        return false;
-    }
-    for (int t = 0; t < 8; ++t) _mm256_storeu_ps(reinterpret_cast<float*>(to + 32 * t), _mm256_cvtph_ps(h[t]));
-    _mm256_zeroupper();
-    return true;
+    return _mm_movemask_epi8(special) == 0;
 }
 // The halves in the low (part 0) or high (part 1) half of the 64 slots of
 // `from` to floats in `to`, all read before any is written; false, with
@@ -187,11 +180,16 @@ template <class D, class S>
                 return true;
             } else {
                 // Halves side by side (an UNPK_B16 load, a narrowing vcvt)
-                // of the part asked for are converted from there.
+                // of the part asked for, none an infinity or NaN: the
+                // destination keeps them and stands for their floats
+                // (registers.hpp, Widened).
                 vreg_store& f = vs(src);
-                if (f.lazy == vreg_store::Halves && f.part == o.part && &f != &vs(dst) &&
-                    light_widen_halves(f.raw, vw(dst).b))
+                if (f.lazy == vreg_store::Halves && f.part == o.part && light_halves_finite(f.raw)) {
+                    vreg_store& d = vs(dst);
+                    if (&d != &f) light_copy(d.raw, f.raw, a5::kVL / 2);
+                    d.lazy = vreg_store::Widened;
                     return true;
+                }
             }
         }
 #endif

@@ -138,6 +138,13 @@ template <class R, class T>
         if (ptosim::Core* c = k >= 0 ? a5::light_core() : nullptr;
             c && (k == 0 || a5::light_in_ub(*c, ub, uint64_t(k) * elem))) {
             a5::light_pass(*c, "vsts", light_here(w));
+#if defined(__x86_64__)
+            // The floats of a widening vcvt, converted into UB (registers.hpp).
+            if (k * elem == a5::kVL && vs(src).lazy == vreg_store::Widened) {
+                light_widen_finite(vs(src).raw, a5::light_ub(*c, ub));
+                return;
+            }
+#endif
             if (k * elem == a5::kVL) light_copy(a5::light_ub(*c, ub), vr(src).b, a5::kVL);
             else if (k > 0) light_copy(a5::light_ub(*c, ub), vr(src).b, size_t(k) * elem);
             return;

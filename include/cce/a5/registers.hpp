@@ -8,8 +8,12 @@
 #include <cce/low_precision.hpp>
 #include <ptosim/cce_a5.hpp>
 #include <ptosim/float8.hpp>
+#include <ptosim/numerics.hpp>
 
 #include <new>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 #include <type_traits>
 
 // bisheng compiles a vector function's body for the vector unit; on ptosim
@@ -38,12 +42,16 @@ namespace ptosim_cce {
 // conversion (vcvt to half, the UNPK_B16 load) are kept as the 64 halves
 // side by side in the first 128 bytes, slot i of 32 bits holding half i in
 // its low (part 0) or high (part 1) 16 bits and zero in the others; the
-// packing store and the widening vcvt take them from there. vr() writes the bytes such a
+// packing store and the widening vcvt take them from there. The 64 floats
+// a widening vcvt makes of such halves, none of them an infinity or NaN,
+// are kept as the halves side by side in the first 128 bytes (Widened):
+// a NORM store of the whole register converts them straight into UB,
+// without writing the register's 256 bytes and copying them. vr() writes the bytes such a
 // register stands for before anything reads them, so every instruction
 // and the library see the value the register has; vw() gives the bytes of
 // a register the instruction writes whole (its sources already read).
 struct vreg_store {
-    enum Lazy : uint8_t { Bytes = 0, Zero = 1, Line = 2, Halves = 3 };
+    enum Lazy : uint8_t { Bytes = 0, Zero = 1, Line = 2, Halves = 3, Widened = 4 };
     // Mutable: reading a const register may write the bytes it stands for.
     alignas(32) mutable uint8_t raw[ptosim::cce::a5::kVL];  // the value when lazy == Bytes
     mutable uint8_t lazy = Zero;
@@ -52,10 +60,17 @@ struct vreg_store {
     mutable uint64_t first = 0;  // Line: element 0, in the low `width` bytes
     mutable uint64_t step = 0;   // Line: the difference of neighbours, in the low `width` bytes
 };
-// The bytes of a Zero or Line register, written once it is read.
+// The bytes of a lazy register (Zero, Line, Halves, Widened), written once
+// it is read.
 [[gnu::noinline]] inline void vreg_materialize(vreg_store& v) {
     if (v.lazy == vreg_store::Zero) {
         __builtin_memset(v.raw, 0, sizeof(v.raw));
+    } else if (v.lazy == vreg_store::Widened) {
+        // Finite halves: every conversion of them is exact, so the row
+        // conversion gives the bits F16C gives.
+        uint8_t h[sizeof(v.raw) / 2];
+        __builtin_memcpy(h, v.raw, sizeof(h));
+        ptosim::half_row_to_float(h, reinterpret_cast<float*>(v.raw), int(sizeof(h) / 2));
     } else if (v.lazy == vreg_store::Halves) {
         uint16_t h[sizeof(v.raw) / 4];
         __builtin_memcpy(h, v.raw, sizeof(h));
@@ -156,6 +171,17 @@ using elem_of = typename elem_of_t<R>::type;
     return here(w);
 #endif
 }
+#if defined(__x86_64__)
+// A Widened register's 64 halves (none an infinity or NaN) to their floats
+// at `to`, which is not the register: vcvtph2ps, the widening vcvt's own
+// conversion (convert.hpp, light_widen_words).
+__attribute__((target("avx2,f16c"))) inline void light_widen_finite(const uint8_t* from, uint8_t* to) {
+    for (int t = 0; t < 8; ++t)
+        _mm256_storeu_ps(reinterpret_cast<float*>(to + 32 * t),
+                         _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(from + 16 * t))));
+    _mm256_zeroupper();
+}
+#endif
 // Up to a register's 256 bytes; a multiple of 16 in 16-byte moves the
 // compiler keeps inline (it calls memcpy for a large copy otherwise).
 [[gnu::always_inline]] inline void light_copy(void* to, const void* from, size_t bytes) {

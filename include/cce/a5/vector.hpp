@@ -105,6 +105,43 @@ template <class T, ptosim::cce::Bin B>
         }
     };
     constexpr int all = a5::kVL / e;
+    if constexpr (nan_rule) {
+        // A whole float register into a destination that is neither
+        // operand (registers are the same object or apart): four lanes at
+        // a time straight into it, the operands left as they were for the
+        // NaN rule's redo.
+        if (k == all && &dst != &x && &dst != y) {
+            typedef float f4 __attribute__((vector_size(16)));
+            typedef int32_t i4 __attribute__((vector_size(16)));
+            const auto whole = [&](auto scalar) {
+                i4 nan = {};
+                const f4 sv = {s, s, s, s};
+                for (int j = 0; j < all / 4; ++j) {
+                    f4 a, b = sv, r;
+                    __builtin_memcpy(&a, x.b + 16 * j, 16);
+                    if constexpr (!decltype(scalar)::value) __builtin_memcpy(&b, y->b + 16 * j, 16);
+                    if constexpr (B == ptosim::cce::Bin::Add) r = a + b;
+                    else if constexpr (B == ptosim::cce::Bin::Sub) r = a - b;
+                    else if constexpr (B == ptosim::cce::Bin::Mul) r = a * b;
+                    else r = a / b;
+                    nan |= r != r;
+                    __builtin_memcpy(dst.b + 16 * j, &r, 16);
+                }
+                return ((nan[0] | nan[1]) | (nan[2] | nan[3])) != 0;
+            };
+            const bool nan = y ? whole(std::false_type{}) : whole(std::true_type{});
+            if (__builtin_expect(nan, 0))
+                for (int i = 0; i < all; ++i) {
+                    T a, b = s, r;
+                    __builtin_memcpy(&a, x.b + e * i, e);
+                    if (y) __builtin_memcpy(&b, y->b + e * i, e);
+                    __builtin_memcpy(&r, dst.b + e * i, e);
+                    r = ptosim::first_nan(r, a, b);
+                    __builtin_memcpy(dst.b + e * i, &r, e);
+                }
+            return true;
+        }
+    }
     if (k == all) {
         run(all);
         return true;
@@ -178,37 +215,49 @@ template <ptosim::cce::Red R>
     ptosim::Core* c = a5::light_core();
     if (!c) return false;
     a5::light_pass(*c, op, light_here(w));
-    float v[all];
-    light_copy(v, x.b, sizeof(v));
+    // The elements are read from the source's bytes where they are (the
+    // destination, which may be the source, is written after the last read).
+    const auto v = [&x](int i) {
+        float f;
+        __builtin_memcpy(&f, x.b + 4 * i, 4);
+        return f;
+    };
     float acc;
     uint32_t idx = 0;
     if constexpr (R == Red::Add) {
-        acc = v[0];
-        for (int i = 1; i < k; ++i) acc += v[i];
+        acc = v(0);
+        if (k == all)
+            for (int i = 1; i < all; ++i) acc += v(i);
+        else
+            for (int i = 1; i < k; ++i) acc += v(i);
         // A NaN reached the sum: again, keeping the first NaN (nan_rule.hpp).
         if (__builtin_expect(acc != acc, 0)) {
-            acc = v[0];
-            for (int i = 1; i < k; ++i) acc = ptosim::first_nan(acc + v[i], acc, v[i]);
+            acc = v(0);
+            for (int i = 1; i < k; ++i) acc = ptosim::first_nan(acc + v(i), acc, v(i));
         }
     } else {
         typedef float f4 __attribute__((vector_size(16)));
         typedef int32_t i4 __attribute__((vector_size(16)));
+        const auto q = [&x](int j) {
+            f4 f;
+            __builtin_memcpy(&f, x.b + 16 * j, 16);
+            return f;
+        };
         int nan_at = -1;
         bool any_nan = false;
         float ext;
         if (k == all) {
             // Four lanes at a time: whether there is a NaN and, without one,
             // the extreme value (exact in any order; only the value is used).
-            f4 q[all / 4];
-            light_copy(q, x.b, sizeof(q));
             i4 nan = {};
-            for (const f4& e : q) nan |= e != e;
+            for (int j = 0; j < all / 4; ++j) nan |= q(j) != q(j);
             any_nan = (nan[0] | nan[1] | nan[2] | nan[3]) != 0;
             if (!any_nan) {
-                f4 l[4] = {q[0], q[1], q[2], q[3]};
+                f4 l[4] = {q(0), q(1), q(2), q(3)};
                 for (int j = 4; j < all / 4; ++j) {
-                    const i4 take = R == Red::Max ? q[j] > l[j & 3] : q[j] < l[j & 3];
-                    l[j & 3] = reinterpret_cast<f4>((reinterpret_cast<i4>(q[j]) & take) |
+                    const f4 qj = q(j);
+                    const i4 take = R == Red::Max ? qj > l[j & 3] : qj < l[j & 3];
+                    l[j & 3] = reinterpret_cast<f4>((reinterpret_cast<i4>(qj) & take) |
                                                     (reinterpret_cast<i4>(l[j & 3]) & ~take));
                 }
                 ext = l[0][0];
@@ -217,25 +266,33 @@ template <ptosim::cce::Red R>
                         ext = R == Red::Max ? (l[j][e] > ext ? l[j][e] : ext) : (l[j][e] < ext ? l[j][e] : ext);
             }
         } else {
-            for (int i = 0; i < k; ++i) any_nan |= v[i] != v[i];
+            for (int i = 0; i < k; ++i) any_nan |= v(i) != v(i);
             if (!any_nan) {
-                ext = v[0];
-                for (int i = 1; i < k; ++i) ext = R == Red::Max ? (v[i] > ext ? v[i] : ext) : (v[i] < ext ? v[i] : ext);
+                ext = v(0);
+                for (int i = 1; i < k; ++i) ext = R == Red::Max ? (v(i) > ext ? v(i) : ext) : (v(i) < ext ? v(i) : ext);
             }
         }
         if (any_nan) {
             for (int i = 0; i < k && nan_at < 0; ++i)
-                if (v[i] != v[i]) nan_at = i;
-            acc = v[nan_at];
+                if (v(i) != v(i)) nan_at = i;
+            acc = v(nan_at);
             idx = uint32_t(nan_at);
         } else {
+            // The first index holding the extreme: four lanes at a time
+            // while a whole group of four is active (ext is among the k).
             int first = 0;
-            while (v[first] != ext) ++first;
-            acc = v[first];
+            const f4 e4 = {ext, ext, ext, ext};
+            while (first + 4 <= k) {
+                const i4 eq = q(first / 4) == e4;
+                if ((eq[0] | eq[1] | eq[2] | eq[3]) != 0) break;
+                first += 4;
+            }
+            while (v(first) != ext) ++first;
+            acc = v(first);
             idx = uint32_t(first);
             if (R == Red::Max && ext == 0.0f)
                 for (int i = first; i < k; ++i)
-                    if (v[i] == 0.0f && !__builtin_signbit(v[i])) acc = 0.0f;
+                    if (v(i) == 0.0f && !__builtin_signbit(v(i))) acc = 0.0f;
         }
     }
     light_zero(dst.b, a5::kVL);
