@@ -1069,10 +1069,8 @@ TEST_F(Vreg, LazyRegistersGiveTheFullPathsBitsAndInstructionCount) {
 
 // Whole float registers into a destination that is neither operand (four
 // lanes at a time straight into it) and in place: NaNs keep the rule for
-// two NaN operands (ptosim/nan_rule.hpp), with and without a subscriber.
-// Quiet NaNs only: with a signalling NaN operand the light paths give it
-// quieted and the full path as it was (on the code before this test too;
-// not resolved here).
+// two NaN operands (ptosim/nan_rule.hpp), with and without a subscriber;
+// a signalling NaN comes out quieted on both.
 TEST_F(Vreg, WholeRegisterFloatArithmeticKeepsTheFirstNaNOnEveryPath) {
     std::vector<float> a(128);
     for (int i = 0; i < 128; ++i) a[i] = 0.53f * static_cast<float>((i * 23) % 71) - 13.0f;
@@ -1086,6 +1084,9 @@ TEST_F(Vreg, WholeRegisterFloatArithmeticKeepsTheFirstNaNOnEveryPath) {
     a[6] = 0.0f, a[64 + 6] = -inf;                          // 0 * inf
     a[7] = 0.0f, a[64 + 7] = 0.0f;                          // 0 / 0
     a[40] = -0.0f, a[64 + 40] = 0.0f;
+    a[11] = nan(0x7f800011u), a[64 + 11] = 1.0f;             // a signalling NaN first
+    a[12] = 3.0f, a[64 + 12] = nan(0xff800022u);             // a signalling NaN second
+    a[13] = nan(0x7f800033u), a[64 + 13] = nan(0x7fc00044u);  // two NaNs, the first signalling
     a[63] = 1.0e-40f, a[64 + 63] = -3.0e-41f;
     const float s = nan(0x7fd00042u);  // a NaN scalar
     struct Run {
@@ -1124,6 +1125,9 @@ TEST_F(Vreg, WholeRegisterFloatArithmeticKeepsTheFirstNaNOnEveryPath) {
     EXPECT_EQ(full.out[2], 0x7fc00001u) << "two NaNs: the first operand's";
     EXPECT_EQ(full.out[64 + 3], 0xffc12345u) << "the second operand's NaN when only it is one";
     EXPECT_EQ(full.out[64 * 4 + 10], 0x7fd00042u) << "the scalar's NaN";
+    EXPECT_EQ(full.out[11], 0x7fc00011u) << "a signalling NaN, quieted";
+    EXPECT_EQ(full.out[64 * 2 + 12], 0xffc00022u) << "a signalling NaN second, quieted";
+    EXPECT_EQ(full.out[64 * 3 + 13], 0x7fc00033u) << "two NaNs, the first signalling: it, quieted";
 }
 
 // vcmax/vcmin over an active prefix (a5-vreg.md, "Arithmetic", reduce): the

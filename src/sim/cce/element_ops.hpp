@@ -23,11 +23,15 @@ inline double product(double p) {
 // `RoundProduct`: whether a multiply-add rounds its product to the element
 // type before the sum (A2A3's vector unit) or rounds once (A5's registers).
 // Two NaN operands give the first one's NaN (ptosim/nan_rule.hpp): a NaN
-// element converted to double and back keeps its payload and is quieted.
+// element converted to double and back keeps its payload. The quiet bit is
+// set here, not left to the conversions: GCC, which assumes no signalling
+// NaNs, may fold a float's round trip through double away, and a signalling
+// NaN would then come out as it went in where the light paths quiet it.
 template <class T>
 inline T first_nan(T r, double x, double y) {
     if (!std::isnan(x) && !std::isnan(y)) return r;
-    return from_double<T>(std::isnan(x) ? x : y);
+    const double n = std::isnan(x) ? x : y;
+    return from_double<T>(std::bit_cast<double>(std::bit_cast<uint64_t>(n) | (uint64_t{1} << 51)));
 }
 
 template <class T, bool RoundProduct = true>
