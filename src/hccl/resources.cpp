@@ -244,6 +244,24 @@ const char* peer_transport_name() { return g_remote ? kMpi.name : kVm.name; }
 
 namespace {
 
+// The two ends of a channel swap their descriptions (`End`: a struct with
+// the host's name in `host`) over MPI; over shared memory windows an engine
+// reaches a peer's memory on the same host only.
+template <class End>
+HcclResult exchange_ends(Comm* c, const End& mine, End& theirs, int peer, const std::string& host,
+                         const char* engine) {
+    if (!hccl_sim::send_bytes(*c, &mine, sizeof mine, peer) || !hccl_sim::recv_bytes(*c, &theirs, sizeof theirs, peer))
+        return fail(HCCL_E_INTERNAL,
+                    "HcclChannelAcquire: the exchange with rank " + std::to_string(peer) + " over MPI failed");
+    if (!c->win.remote && std::strncmp(theirs.host, host.c_str(), sizeof theirs.host) != 0)
+        return fail(HCCL_E_NOT_SUPPORT, "HcclChannelAcquire: rank " + std::to_string(peer) + " runs on host '" +
+                                            theirs.host + "' and this rank on '" + host +
+                                            "': over shared memory windows ptolab's " + engine +
+                                            " engine reaches a peer's memory on the same host only (across hosts "
+                                            "the ranks use the remote window transport, PTOLAB_HCCL_TRANSPORT=mpi)");
+    return HCCL_SUCCESS;
+}
+
 // CCU channels: each end has notify registers in device memory (notifyNum
 // indices of 16 bits, a 4-byte counter per bit that only the peer writes),
 // and the two ends exchange the registers' addresses.
@@ -280,14 +298,7 @@ HcclResult acquire_ccu(Comm* c, const HcclChannelDesc* descs, uint32_t n, Channe
         mine.notify_num = num;
         mine.notify = reinterpret_cast<uint64_t>(block);
         std::snprintf(mine.host, sizeof mine.host, "%s", host.c_str());
-        if (!hccl_sim::send_bytes(*c, &mine, sizeof mine, peer) || !hccl_sim::recv_bytes(*c, &theirs, sizeof theirs, peer))
-            return fail(HCCL_E_INTERNAL, "HcclChannelAcquire: the exchange with rank " + std::to_string(peer) +
-                                             " over MPI failed");
-        if (!c->win.remote && std::strncmp(theirs.host, host.c_str(), sizeof theirs.host) != 0)
-            return fail(HCCL_E_NOT_SUPPORT, "HcclChannelAcquire: rank " + std::to_string(peer) + " runs on host '" +
-                                                theirs.host + "' and this rank on '" + host +
-                                                "': over shared memory windows ptolab's CCU engine reaches a peer's "
-                                                "memory on the same host only (PTOLAB_HCCL_TRANSPORT=mpi across hosts)");
+        if (HcclResult e = exchange_ends(c, mine, theirs, peer, host, "CCU")) return e;
         auto ch = std::make_unique<Chan>();
         static std::atomic<uint64_t> next_serial{0};
         ch->ccu = true;
@@ -441,15 +452,7 @@ HcclResult HcclChannelAcquire(HcclComm comm, CommEngine engine, const HcclChanne
             mine.r[k] = {reinterpret_cast<uint64_t>(g.mem.addr), g.mem.size, g.token_id, g.token_value, {}};
             std::snprintf(mine.r[k].tag, kTagBytes, "%s", g.tag.c_str());
         }
-        if (!hccl_sim::send_bytes(*c, &mine, sizeof mine, peer) || !hccl_sim::recv_bytes(*c, &theirs, sizeof theirs, peer))
-            return fail(HCCL_E_INTERNAL, "HcclChannelAcquire: the exchange with rank " + std::to_string(peer) +
-                                             " over MPI failed");
-        if (!c->win.remote && std::strncmp(theirs.host, host.c_str(), sizeof theirs.host) != 0)
-            return fail(HCCL_E_NOT_SUPPORT, "HcclChannelAcquire: rank " + std::to_string(peer) + " runs on host '" +
-                                                theirs.host + "' and this rank on '" + host +
-                                                "': over shared memory windows ptolab's URMA engine reaches a peer's "
-                                                "memory on the same host only (across hosts the ranks use the remote "
-                                                "window transport, PTOLAB_HCCL_TRANSPORT=mpi)");
+        if (HcclResult e = exchange_ends(c, mine, theirs, peer, host, "URMA")) return e;
         auto ch = std::make_unique<Chan>();
         ch->peer = peer;
         ch->peer_pid = theirs.pid;

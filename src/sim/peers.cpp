@@ -119,8 +119,9 @@ uint32_t host_hash() {
 
 std::atomic<int> g_running_cores{0};
 
-// A core of this rank begins (describe != null) or ends waiting.
-void board_wait(const Core& c, const std::string* what) {
+// One waiting unit of this rank begins (what != null) or ends waiting on
+// the board; `cores`: the units of this rank that could still act.
+void board_mark(const std::string* what, uint32_t cores) {
     std::lock_guard lk(g_board_mu);
     Slot* s = my_slot();
     if (!s) return;
@@ -130,16 +131,21 @@ void board_wait(const Core& c, const std::string* what) {
             __atomic_store_n(&s->state, kRunning, __ATOMIC_RELEASE);
         }
         if (s->waiting++ == 0) {
-            s->since = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+            s->since = now_s();
             std::snprintf(s->what, sizeof s->what, "%s", what->c_str());
         }
-        const int running = g_running_cores.load();
-        s->cores = running > 0 ? static_cast<uint32_t>(running)
-                               : c.launch ? static_cast<uint32_t>(c.launch->core_count()) : 1;
+        s->cores = cores;
     } else if (s->waiting > 0) {
         --s->waiting;
     }
     bump(s);
+}
+
+// A core of this rank begins (what != null) or ends waiting.
+void board_wait(const Core& c, const std::string* what) {
+    const int running = g_running_cores.load();
+    board_mark(what, running > 0 ? static_cast<uint32_t>(running)
+                                 : c.launch ? static_cast<uint32_t>(c.launch->core_count()) : 1);
 }
 
 struct BoardView {
@@ -722,25 +728,9 @@ std::string wait_cross_rank(const std::string& who, const std::function<bool()>&
     if (ready()) return {};
     const SourceLoc none{};
     // On the board as one waiting unit of this rank, beside any running cores.
-    auto mark = [&](const std::string* what) {
-        std::lock_guard lk(g_board_mu);
-        Slot* s = my_slot();
-        if (!s) return;
-        if (what) {
-            if (__atomic_load_n(&s->state, __ATOMIC_ACQUIRE) == kDeadlocked) {
-                s->waiting = 0;
-                __atomic_store_n(&s->state, kRunning, __ATOMIC_RELEASE);
-            }
-            if (s->waiting++ == 0) {
-                s->since = now_s();
-                std::snprintf(s->what, sizeof s->what, "%s", what->c_str());
-            }
-            const int running = g_running_cores.load();
-            s->cores = static_cast<uint32_t>(running > 0 ? running + 1 : 1);
-        } else if (s->waiting > 0) {
-            --s->waiting;
-        }
-        bump(s);
+    auto mark = [](const std::string* what) {
+        const int running = g_running_cores.load();
+        board_mark(what, static_cast<uint32_t>(running > 0 ? running + 1 : 1));
     };
     const std::string mine = who + ": " + describe();
     mark(&mine);
