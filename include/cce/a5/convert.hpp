@@ -176,6 +176,7 @@ template <class D, class S>
                 vreg_store& d = vs(dst);
                 light_narrow_halves(from, d.raw);
                 d.lazy = vreg_store::Halves;
+                d.width = 0;  // finiteness not known
                 d.part = static_cast<uint8_t>(o.part);
                 return true;
             } else {
@@ -184,7 +185,8 @@ template <class D, class S>
                 // destination keeps them and stands for their floats
                 // (registers.hpp, Widened).
                 vreg_store& f = vs(src);
-                if (f.lazy == vreg_store::Halves && f.part == o.part && light_halves_finite(f.raw)) {
+                if (f.lazy == vreg_store::Halves && f.part == o.part &&
+                    (f.width == 1 || light_halves_finite(f.raw))) {
                     vreg_store& d = vs(dst);
                     if (&d != &f) light_copy(d.raw, f.raw, a5::kVL / 2);
                     d.lazy = vreg_store::Widened;

@@ -94,7 +94,12 @@ template <class R, class T>
                 // 64 halves, each in the low 16 bits of its slot: kept side
                 // by side (registers.hpp, Halves).
                 vreg_store& v = vs(dst);
+#if defined(__x86_64__)
+                v.width = light_copy_halves_finite(v.raw, a5::light_ub(*c, ub)) ? 1 : 0;
+#else
                 light_copy(v.raw, a5::light_ub(*c, ub), a5::kVL / 2);
+                v.width = 0;
+#endif
                 v.lazy = vreg_store::Halves;
                 v.part = 0;
                 return;

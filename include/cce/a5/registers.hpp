@@ -55,7 +55,9 @@ struct vreg_store {
     // Mutable: reading a const register may write the bytes it stands for.
     alignas(32) mutable uint8_t raw[ptosim::cce::a5::kVL];  // the value when lazy == Bytes
     mutable uint8_t lazy = Zero;
-    mutable uint8_t width = 0;   // Line: the element width in bytes (2 or 4)
+    mutable uint8_t width = 0;   // Line: the element width in bytes (2 or 4); Halves: 1
+                                 // when none is an infinity or NaN (seen as they were
+                                 // loaded), 0 when not known
     mutable uint8_t part = 0;    // Halves: 0, the low 16 bits of each slot; 1, the high
     mutable uint64_t first = 0;  // Line: element 0, in the low `width` bytes
     mutable uint64_t step = 0;   // Line: the difference of neighbours, in the low `width` bytes
@@ -197,6 +199,21 @@ __attribute__((target("avx2,f16c"))) inline void light_widen_finite(const uint8_
         __builtin_memcpy(t, f, bytes);
     }
 }
+#if defined(__x86_64__)
+// light_copy of the 64 halves of an UNPK_B16 load (128 bytes), telling
+// whether none is an infinity or NaN: checked on the 16-byte vectors as they
+// are moved (a check of the register afterwards waited for those stores).
+[[gnu::always_inline]] inline bool light_copy_halves_finite(uint8_t* to, const uint8_t* from) {
+    const __m128i exp_mask = _mm_set1_epi16(0x7c00);
+    __m128i special = _mm_setzero_si128();
+    for (int t = 0; t < 8; ++t) {
+        const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(from + 16 * t));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(to + 16 * t), h);
+        special = _mm_or_si128(special, _mm_cmpeq_epi16(_mm_and_si128(h, exp_mask), exp_mask));
+    }
+    return _mm_movemask_epi8(special) == 0;
+}
+#endif
 
 // Zeroes up to a register's 256 bytes, in 16-byte stores for a multiple
 // of 16 (the compiler calls memset for a large one otherwise).
