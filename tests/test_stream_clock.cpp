@@ -306,7 +306,9 @@ ptosim::LaunchSpec bracketed_load(const char* name, const float* from, int64_t* 
     return spec;
 }
 
-TEST_F(StreamClock, APrefetchedRangeIsReadFromL2ByTheLaunchesThatStartAfterIt) {
+// The figures of the comment above: HBM at 32 GB/s, a prefetch start-up of
+// 100 cycles, the rest as figures().
+void use_prefetch_figures() {
     static ptosim::cost::Params q = [] {
         ptosim::cost::Params p = figures();
         p.gm_gbps = 32;
@@ -314,6 +316,10 @@ TEST_F(StreamClock, APrefetchedRangeIsReadFromL2ByTheLaunchesThatStartAfterIt) {
         return p;
     }();
     ptosim::cost::override_params(&q);
+}
+
+TEST_F(StreamClock, APrefetchedRangeIsReadFromL2ByTheLaunchesThatStartAfterIt) {
+    use_prefetch_figures();
     auto* a = static_cast<float*>(dev(4096));
     auto* b = static_cast<float*>(dev(4096));
     auto* c = static_cast<float*>(dev(4096));
@@ -377,13 +383,7 @@ TEST_F(StreamClock, APrefetchedRangeIsReadFromL2ByTheLaunchesThatStartAfterIt) {
 // data); a flush takes them out and takes the transfer's time. Same figures
 // as above.
 TEST_F(StreamClock, InvalidateAndFlushTakeLinesOutOfL2AndWritebackKeepsThem) {
-    static ptosim::cost::Params q = [] {
-        ptosim::cost::Params p = figures();
-        p.gm_gbps = 32;
-        p.lat_prefetch = 100;
-        return p;
-    }();
-    ptosim::cost::override_params(&q);
+    use_prefetch_figures();
     auto* a = static_cast<float*>(dev(4096));
     auto* stamps = static_cast<int64_t*>(dev(2 * sizeof(int64_t)));
     aclrtStream s = nullptr;
@@ -410,13 +410,7 @@ TEST_F(StreamClock, InvalidateAndFlushTakeLinesOutOfL2AndWritebackKeepsThem) {
 // prefetches by aclrtCmoAsync on its SDMA path, as pto-isa's does; its AIV
 // path leaves nothing in L2 for the next launch.
 TEST_F(StreamClock, PtoPrefetchOnItsSdmaPathIsAnAclPrefetch) {
-    static ptosim::cost::Params q = [] {
-        ptosim::cost::Params p = figures();
-        p.gm_gbps = 32;
-        p.lat_prefetch = 100;
-        return p;
-    }();
-    ptosim::cost::override_params(&q);
+    use_prefetch_figures();
     auto* a = static_cast<float*>(dev(4096));
     auto* b = static_cast<float*>(dev(4096));
     auto* stamps = static_cast<int64_t*>(dev(2 * sizeof(int64_t)));
@@ -438,13 +432,7 @@ TEST_F(StreamClock, PtoPrefetchOnItsSdmaPathIsAnAclPrefetch) {
 // Without the cost model a prefetch takes no simulated time and leaves
 // nothing a later timed launch would find.
 TEST_F(StreamClock, WithoutTimingAPrefetchChangesNothing) {
-    static ptosim::cost::Params q = [] {
-        ptosim::cost::Params p = figures();
-        p.gm_gbps = 32;
-        p.lat_prefetch = 100;
-        return p;
-    }();
-    ptosim::cost::override_params(&q);
+    use_prefetch_figures();
     auto* a = static_cast<float*>(dev(4096));
     auto* stamps = static_cast<int64_t*>(dev(2 * sizeof(int64_t)));
     aclrtStream s = nullptr;
