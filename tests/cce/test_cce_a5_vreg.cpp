@@ -774,6 +774,18 @@ namespace {
 // own code. The same kernel run with a subscriber (every instruction takes
 // the full path and passes a record) and without gives the same bits, and
 // the core counts the same instructions either way: one a vector record.
+// Subscribes a counter of the vector instructions' records into `n`
+// (the flags around a vector function are V records too, and not counted).
+int count_vector_records(std::mutex& mu, int64_t& n) {
+    return ptosim::subscribe(
+        [&mu, &n](const ptosim::Core&, const ptosim::OpRecord& rec) {
+            std::lock_guard lk(mu);
+            const std::string op = rec.op;
+            n += rec.pipe == ptosim::Pipe::V && op != "set_flag" && op != "wait_flag";
+        },
+        false);
+}
+
 struct LightRun {
     std::vector<uint32_t> out;
     std::vector<uint16_t> out16;
@@ -800,16 +812,7 @@ TEST_F(Vreg, LightPathsGiveTheFullPathsBitsAndInstructionCount) {
         LightRun r;
         std::mutex mu;
         int64_t vector_records = 0;
-        const int id = subscribed ? ptosim::subscribe(
-                                        [&](const ptosim::Core&, const ptosim::OpRecord& rec) {
-                                            std::lock_guard lk(mu);
-                                            // The flags around the vector function are V records too.
-                                            const std::string op = rec.op;
-                                            vector_records += rec.pipe == ptosim::Pipe::V && op != "set_flag" &&
-                                                              op != "wait_flag";
-                                        },
-                                        false)
-                                  : -1;
+        const int id = subscribed ? count_vector_records(mu, vector_records) : -1;
         float* out = device(std::vector<float>(1792, -5.0f));
         uint16_t* out16 = device(std::vector<uint16_t>(640, 7));
         int64_t* ops = device(std::vector<int64_t>(1, -1));
@@ -881,15 +884,7 @@ TEST_F(Vreg, LightPathsOfTransposeConversionAndReductionGiveTheFullPathsBits) {
         LightRun r;
         std::mutex mu;
         int64_t vector_records = 0;
-        const int id = subscribed ? ptosim::subscribe(
-                                        [&](const ptosim::Core&, const ptosim::OpRecord& rec) {
-                                            std::lock_guard lk(mu);
-                                            const std::string op = rec.op;
-                                            vector_records += rec.pipe == ptosim::Pipe::V && op != "set_flag" &&
-                                                              op != "wait_flag";
-                                        },
-                                        false)
-                                  : -1;
+        const int id = subscribed ? count_vector_records(mu, vector_records) : -1;
         float* out = device(std::vector<float>(3200, -5.0f));
         int64_t* ops = device(std::vector<int64_t>(1, -1));
         launch_vreg_light_more(out, ops, device(a), stream);
@@ -989,15 +984,7 @@ TEST_F(Vreg, LazyRegistersGiveTheFullPathsBitsAndInstructionCount) {
         LightRun r;
         std::mutex mu;
         int64_t vector_records = 0;
-        const int id = subscribed ? ptosim::subscribe(
-                                        [&](const ptosim::Core&, const ptosim::OpRecord& rec) {
-                                            std::lock_guard lk(mu);
-                                            const std::string op = rec.op;
-                                            vector_records += rec.pipe == ptosim::Pipe::V && op != "set_flag" &&
-                                                              op != "wait_flag";
-                                        },
-                                        false)
-                                  : -1;
+        const int id = subscribed ? count_vector_records(mu, vector_records) : -1;
         uint32_t* out = device(std::vector<uint32_t>(2016, 0xdeadbeefu));
         int64_t* ops = device(std::vector<int64_t>(1, -1));
         launch_vreg_lazy(out, ops, device(a), stream);
