@@ -49,7 +49,7 @@ void check_row_reduce(Rop op, Call call, int vr, int vc, bool dn, std::vector<T>
     expect_region(out, sentinel, dc, [&](int r, int c, T& w) {
         const int row = dn ? c : r;
         if ((dn ? r == 0 : c == 0) && row < vr)
-            w = ref_fold(op, std::vector<T>(src.begin() + row * kC, src.begin() + row * kC + vc));
+            w = ref_row_fold(op, std::vector<T>(src.begin() + row * kC, src.begin() + row * kC + vc));
     });
 }
 

@@ -35,6 +35,26 @@ inline bool takes_min(float cur, float v) { return !std::isnan(cur) && (std::isn
 template <class T>
 uint64_t wide(T v) { return static_cast<uint64_t>(static_cast<int64_t>(v)); }
 
+// A5's TROWSUM (docs/isa/reduce.md): each 256-byte part of the row summed
+// as a binary tree of adjacent pairs, the part's elements past the row as
+// +0, the parts' sums added in order to +0, every addition in the element
+// type (_Float16 for half).
+template <class T>
+T ref_a5_row_sum(const std::vector<T>& v) {
+    using E = std::conditional_t<is_half<T>, _Float16, float>;
+    constexpr size_t part = 256 / sizeof(T);
+    E acc = 0;
+    for (size_t c0 = 0; c0 < v.size(); c0 += part) {
+        E t[part];
+        for (size_t j = 0; j < part; ++j) t[j] = c0 + j < v.size() ? E(fval(v[c0 + j])) : E(0);
+        for (size_t n = part; n > 1; n /= 2)
+            for (size_t i = 0; i < n / 2; ++i) t[i] = t[2 * i] + t[2 * i + 1];
+        acc = acc + t[0];
+    }
+    if constexpr (is_half<T>) return half_from_bits(f16_bits(acc));
+    else return from_float<T>(acc);
+}
+
 template <class T>
 T ref_fold(Rop op, const std::vector<T>& v) {
     if constexpr (is_fp<T>) {
@@ -56,6 +76,16 @@ T ref_fold(Rop op, const std::vector<T>& v) {
         }
         return op == Rop::Max || op == Rop::Min ? best : static_cast<T>(acc);
     }
+}
+
+// A row reduction's fold: ref_fold, except A5's float sums (ref_a5_row_sum).
+template <class T>
+T ref_row_fold(Rop op, const std::vector<T>& v) {
+#if PTOSIM_TARGET_A5
+    if constexpr (is_fp<T>)
+        if (op == Rop::Sum) return ref_a5_row_sum(v);
+#endif
+    return ref_fold(op, v);
 }
 
 template <class T>

@@ -4,7 +4,8 @@
 // Sum and Prod any NaN where the fold gives a NaN): every
 // shape from 1 x 1 to 20 x 40 (rows beyond the eight-row groups, columns
 // beyond the 8 x 8 blocks), strided rows, and data with NaNs of distinct
-// payloads, signed zeros, infinities and ties.
+// payloads, signed zeros, infinities and ties. ptosim::float_row_tree_sum
+// (A5's TROWSUM) against its scalar definition, NaN payloads included.
 #include <ptosim/numerics.hpp>
 #include <gtest/gtest.h>
 #include <bit>
@@ -108,6 +109,57 @@ TEST(RowFold, KeepsTheFirstNaNAndTheFirstOfEqualZeros) {
     EXPECT_EQ(mx[5], -1.f);
     EXPECT_EQ(mn[5], -INFINITY);
     EXPECT_EQ(mx[7], 9.f);
+}
+
+// A5's TROWSUM order, written out: per 64 columns a binary tree of adjacent
+// pairs (past the row's end +0), the parts' sums added in order to +0; two
+// NaNs give the first's, quieted.
+float tree_row(const float* row, int cols) {
+    const auto add = [](float a, float b) {
+        const float r = a + b;
+        if (r == r) return r;
+        return from_bits(bits(std::isnan(a) ? a : std::isnan(b) ? b : r) | 0x00400000u);
+    };
+    float acc = 0.0f;
+    for (int c0 = 0; c0 < cols; c0 += 64) {
+        float t[64];
+        for (int j = 0; j < 64; ++j) t[j] = c0 + j < cols ? row[c0 + j] : 0.0f;
+        for (int n = 64; n > 1; n /= 2)
+            for (int i = 0; i < n / 2; ++i) t[i] = add(t[2 * i], t[2 * i + 1]);
+        acc = add(acc, t[0]);
+    }
+    return acc;
+}
+
+// Every shape up to 19 rows (the eight-row groups and the rest) and 200
+// columns (whole and partial parts and blocks), bit for bit; values whose
+// sum depends on the order, and the specials.
+TEST(RowTreeSum, MatchesTheTreeOfEachPartAddedInOrder) {
+    std::mt19937 rng(7);
+    const float pool[] = {0.f, -0.f, INFINITY, -INFINITY, from_bits(0x7fc00001u), from_bits(0xffc00002u),
+                          from_bits(0x7f800003u), 1.0e8f, -1.0e8f, 1.f};
+    for (const bool specials : {false, true})
+        for (int rows = 1; rows <= 19; rows += 3)
+            for (int cols = 1; cols <= 200; cols += cols < 20 ? 1 : 7) {
+                const int stride = cols + static_cast<int>(rng() % 5);
+                std::vector<float> m(static_cast<size_t>(rows) * stride);
+                for (float& x : m)
+                    x = specials && rng() % 8 == 0 ? pool[rng() % (sizeof pool / sizeof pool[0])]
+                                                  : std::ldexp(static_cast<float>(static_cast<int>(rng() % 2001) - 1000), -int(rng() % 30));
+                std::vector<float> out(rows, from_bits(0x7fbadbadu));
+                ptosim::float_row_tree_sum(reinterpret_cast<const uint8_t*>(m.data()), stride * sizeof(float), rows, cols,
+                                           out.data());
+                for (int r = 0; r < rows; ++r)
+                    ASSERT_EQ(bits(out[r]), bits(tree_row(&m[static_cast<size_t>(r) * stride], cols)))
+                        << "row " << r << " of " << rows << " x " << cols << (specials ? " with special values" : "");
+            }
+    // The order shows: (1e8 + 1) + (-1e8 + 1) is 0 in the tree, 1 in turn;
+    // a lone -0 is +0 (the rest of the part is +0).
+    const float order[2][4] = {{1.0e8f, 1.f, -1.0e8f, 1.f}, {-0.f, -0.f, -0.f, -0.f}};
+    float two[2];
+    ptosim::float_row_tree_sum(reinterpret_cast<const uint8_t*>(order), sizeof order[0], 2, 4, two);
+    EXPECT_EQ(bits(two[0]), bits(0.f));
+    EXPECT_EQ(bits(two[1]), bits(0.f));
 }
 
 }  // namespace

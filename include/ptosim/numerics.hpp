@@ -47,5 +47,12 @@ void float_row_fold(RowFold op, const uint8_t* in, size_t row_bytes, int rows, i
 // ascending order from row 0 (the column reductions), eight columns at a
 // time with AVX.
 void float_col_fold(RowFold op, const uint8_t* in, size_t row_bytes, int rows, int cols, float* out);
+// out[r] = row r's sum as pto-isa's A5 TROWSUM forms it on the device: each
+// 64-element part of the row (one vector register) summed as vcadd sums it,
+// a binary tree of adjacent pairs with the columns past the row's end as
+// +0, and the parts' sums added in order to +0; every addition in float,
+// two NaNs giving the first's, quieted (ptosim/nan_rule.hpp). Eight rows at
+// a time with the host's AVX where it has it, bit for bit the same.
+void float_row_tree_sum(const uint8_t* in, size_t row_bytes, int rows, int cols, float* out);
 
 }  // namespace ptosim

@@ -2,6 +2,7 @@
 // every rounding mode the TCVT page lists (docs/semantics.md, "TCVT"), and
 // the binary16 row conversions under every fp16 element-wise op.
 #include <ptosim/float16.hpp>
+#include <ptosim/nan_rule.hpp>
 #include <ptosim/numerics.hpp>
 #include <cmath>
 #include <cstring>
@@ -299,9 +300,32 @@ __attribute__((target("avx"))) inline __m256 fold_step8_no_nan(__m256 acc, __m25
     else if constexpr (Op == RowFold::Min) return _mm256_min_ps(v, acc);
     else return fold_step8<Op>(acc, v);
 }
+// Columns c .. c + 7 of eight rows starting at p, one vector per column
+// with lane k from row k: the 8 x 8 block transposed (moves only, every bit
+// kept).
+__attribute__((target("avx"))) inline void load_columns8(const uint8_t* p, size_t row_bytes, int c, __m256 col[8]) {
+    __m256 x[8];
+    for (int k = 0; k < 8; ++k) x[k] = _mm256_loadu_ps(reinterpret_cast<const float*>(p + k * row_bytes + 4 * c));
+    const __m256 t0 = _mm256_unpacklo_ps(x[0], x[1]), t1 = _mm256_unpackhi_ps(x[0], x[1]);
+    const __m256 t2 = _mm256_unpacklo_ps(x[2], x[3]), t3 = _mm256_unpackhi_ps(x[2], x[3]);
+    const __m256 t4 = _mm256_unpacklo_ps(x[4], x[5]), t5 = _mm256_unpackhi_ps(x[4], x[5]);
+    const __m256 t6 = _mm256_unpacklo_ps(x[6], x[7]), t7 = _mm256_unpackhi_ps(x[6], x[7]);
+    const __m256 u0 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0));
+    const __m256 u1 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
+    const __m256 u2 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0));
+    const __m256 u3 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
+    const __m256 u4 = _mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(1, 0, 1, 0));
+    const __m256 u5 = _mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(3, 2, 3, 2));
+    const __m256 u6 = _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(1, 0, 1, 0));
+    const __m256 u7 = _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(3, 2, 3, 2));
+    col[0] = _mm256_permute2f128_ps(u0, u4, 0x20), col[1] = _mm256_permute2f128_ps(u1, u5, 0x20);
+    col[2] = _mm256_permute2f128_ps(u2, u6, 0x20), col[3] = _mm256_permute2f128_ps(u3, u7, 0x20);
+    col[4] = _mm256_permute2f128_ps(u0, u4, 0x31), col[5] = _mm256_permute2f128_ps(u1, u5, 0x31);
+    col[6] = _mm256_permute2f128_ps(u2, u6, 0x31), col[7] = _mm256_permute2f128_ps(u3, u7, 0x31);
+}
 // Lane k of the accumulator is row k of a group of eight; each 8 x 8 block
-// of the group is transposed (moves only, every bit kept) so that a column
-// is one vector, and the columns are folded in order.
+// of the group is transposed so that a column is one vector, and the
+// columns are folded in order.
 template <RowFold Op>
 __attribute__((target("avx"))) void float_row_fold_avx(const uint8_t* in, size_t row_bytes, int rows, int cols,
                                                        float* out) {
@@ -311,30 +335,14 @@ __attribute__((target("avx"))) void float_row_fold_avx(const uint8_t* in, size_t
         __m256 acc = _mm256_setzero_ps();
         int c = 0;
         for (; c + 8 <= cols; c += 8) {
-            __m256 x[8];
-            for (int k = 0; k < 8; ++k) x[k] = _mm256_loadu_ps(reinterpret_cast<const float*>(p + k * row_bytes + 4 * c));
-            const __m256 t0 = _mm256_unpacklo_ps(x[0], x[1]), t1 = _mm256_unpackhi_ps(x[0], x[1]);
-            const __m256 t2 = _mm256_unpacklo_ps(x[2], x[3]), t3 = _mm256_unpackhi_ps(x[2], x[3]);
-            const __m256 t4 = _mm256_unpacklo_ps(x[4], x[5]), t5 = _mm256_unpackhi_ps(x[4], x[5]);
-            const __m256 t6 = _mm256_unpacklo_ps(x[6], x[7]), t7 = _mm256_unpackhi_ps(x[6], x[7]);
-            const __m256 u0 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0));
-            const __m256 u1 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
-            const __m256 u2 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0));
-            const __m256 u3 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
-            const __m256 u4 = _mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(1, 0, 1, 0));
-            const __m256 u5 = _mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(3, 2, 3, 2));
-            const __m256 u6 = _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(1, 0, 1, 0));
-            const __m256 u7 = _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(3, 2, 3, 2));
-            const __m256 col[8] = {_mm256_permute2f128_ps(u0, u4, 0x20), _mm256_permute2f128_ps(u1, u5, 0x20),
-                                   _mm256_permute2f128_ps(u2, u6, 0x20), _mm256_permute2f128_ps(u3, u7, 0x20),
-                                   _mm256_permute2f128_ps(u0, u4, 0x31), _mm256_permute2f128_ps(u1, u5, 0x31),
-                                   _mm256_permute2f128_ps(u2, u6, 0x31), _mm256_permute2f128_ps(u3, u7, 0x31)};
+            __m256 col[8];
+            load_columns8(p, row_bytes, c, col);
             int k = 0;
             if (c == 0) acc = col[0], k = 1;
             bool nan = false;
             if constexpr (Op == RowFold::Max || Op == RowFold::Min) {
-                __m256 any = _mm256_cmp_ps(x[0], x[1], _CMP_UNORD_Q);
-                for (int j = 2; j < 8; j += 2) any = _mm256_or_ps(any, _mm256_cmp_ps(x[j], x[j + 1], _CMP_UNORD_Q));
+                __m256 any = _mm256_cmp_ps(col[0], col[1], _CMP_UNORD_Q);
+                for (int j = 2; j < 8; j += 2) any = _mm256_or_ps(any, _mm256_cmp_ps(col[j], col[j + 1], _CMP_UNORD_Q));
                 nan = _mm256_movemask_ps(any) != 0;
             }
             if (nan)
@@ -397,6 +405,64 @@ void float_col_fold_as(const uint8_t* in, size_t row_bytes, int rows, int cols, 
     float_col_fold_plain<Op>(in, row_bytes, rows, cols, out);
 }
 
+// One row of float_row_tree_sum.
+float row_tree_sum(const uint8_t* p, int cols) {
+    constexpr int kPart = 64;  // the floats of one 256-byte vector register
+    float acc = 0.0f;
+    for (int c0 = 0; c0 < cols; c0 += kPart) {
+        float v[kPart];
+        for (int j = 0; j < kPart; ++j) v[j] = c0 + j < cols ? load_float(p + 4 * (c0 + j)) : 0.0f;
+        for (int n = kPart; n > 1; n /= 2)
+            for (int i = 0; i < n / 2; ++i) v[i] = first_nan(v[2 * i] + v[2 * i + 1], v[2 * i], v[2 * i + 1]);
+        acc = first_nan(acc + v[0], acc, v[0]);
+    }
+    return acc;
+}
+
+#ifdef PTOSIM_HAVE_F16C_PATH
+// ((v0 + v1) + (v2 + v3)) + ((v4 + v5) + (v6 + v7)): three levels of the tree.
+__attribute__((target("avx"))) inline __m256 tree8(const __m256 v[8]) {
+    return _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(v[0], v[1]), _mm256_add_ps(v[2], v[3])),
+                         _mm256_add_ps(_mm256_add_ps(v[4], v[5]), _mm256_add_ps(v[6], v[7])));
+}
+// Lane k is row k of a group of eight: a part's 64 columns as eight blocks
+// of eight (load_columns8), each block's tree, then the tree of the eight
+// (the six levels of the part's tree). A row whose sum is NaN is summed
+// again by row_tree_sum, which keeps the first NaN where the compiler may
+// have swapped an addition's operands.
+__attribute__((target("avx"))) void float_row_tree_sum_avx(const uint8_t* in, size_t row_bytes, int rows, int cols,
+                                                           float* out) {
+    int r = 0;
+    for (; r + 8 <= rows; r += 8) {
+        const uint8_t* p = in + r * row_bytes;
+        __m256 acc = _mm256_setzero_ps();
+        for (int c0 = 0; c0 < cols; c0 += 64) {
+            __m256 block[8];
+            for (int b = 0; b < 8; ++b) {
+                const int c = c0 + 8 * b;
+                __m256 col[8];
+                if (c + 8 <= cols) {
+                    load_columns8(p, row_bytes, c, col);
+                } else {
+                    for (int j = 0; j < 8; ++j) {
+                        float v[8];
+                        for (int k = 0; k < 8; ++k) v[k] = c + j < cols ? load_float(p + k * row_bytes + 4 * (c + j)) : 0.0f;
+                        col[j] = _mm256_loadu_ps(v);
+                    }
+                }
+                block[b] = tree8(col);
+            }
+            acc = _mm256_add_ps(acc, tree8(block));
+        }
+        float sums[8];
+        _mm256_storeu_ps(sums, acc);
+        for (int k = 0; k < 8; ++k) out[r + k] = sums[k] == sums[k] ? sums[k] : row_tree_sum(p + k * row_bytes, cols);
+    }
+    _mm256_zeroupper();  // see half_binary_row_f16c
+    for (; r < rows; ++r) out[r] = row_tree_sum(in + r * row_bytes, cols);
+}
+#endif
+
 template <RowFold Op>
 void float_row_fold_as(const uint8_t* in, size_t row_bytes, int rows, int cols, float* out) {
     if (rows <= 0 || cols <= 0) return;
@@ -414,6 +480,14 @@ void float_row_fold(RowFold op, const uint8_t* in, size_t row_bytes, int rows, i
         case RowFold::Max: return float_row_fold_as<RowFold::Max>(in, row_bytes, rows, cols, out);
         case RowFold::Min: return float_row_fold_as<RowFold::Min>(in, row_bytes, rows, cols, out);
     }
+}
+
+void float_row_tree_sum(const uint8_t* in, size_t row_bytes, int rows, int cols, float* out) {
+    if (rows <= 0 || cols <= 0) return;
+#ifdef PTOSIM_HAVE_F16C_PATH
+    if (host_has_avx) return float_row_tree_sum_avx(in, row_bytes, rows, cols, out);
+#endif
+    for (int r = 0; r < rows; ++r) out[r] = row_tree_sum(in + r * row_bytes, cols);
 }
 
 void float_col_fold(RowFold op, const uint8_t* in, size_t row_bytes, int rows, int cols, float* out) {

@@ -74,6 +74,16 @@ T from_bits(uint16_t b) {
     return v;
 }
 
+// vcadd's order (asc-devkit asc_reduce_sum for the 950): the first `active`
+// of 64 floats, the rest as +0, adjacent pairs added level by level.
+float tree_sum64(const float* v, int active = 64) {
+    float t[64];
+    for (int i = 0; i < 64; ++i) t[i] = i < active ? v[i] : 0.0f;
+    for (int n = 64; n > 1; n /= 2)
+        for (int i = 0; i < n / 2; ++i) t[i] = t[2 * i] + t[2 * i + 1];
+    return t[0];
+}
+
 // 300 floats: four full registers and a tail of 44; the store leaves the
 // elements past n as they were in UB (zero at launch), and GM past the
 // copy untouched.
@@ -419,18 +429,22 @@ TEST_F(Vreg, GatherAndScatterByIndex) {
 TEST_F(Vreg, BlockReductionsOnePerBlock) {
     std::vector<float> a(64);
     for (int i = 0; i < 64; ++i) a[i] = static_cast<float>((i * 29) % 64) - 31.5f;
+    // Block 0's sum depends on the order: the block's binary tree gives
+    // (1e8 + 1) + (-1e8 + 1) = 0 and then the other four; in turn, 1 more.
+    a[0] = 1.0e8f, a[1] = 1.0f, a[2] = -1.0e8f, a[3] = 1.0f;
     float* dout = device(std::vector<float>(192, -1.0f));
     launch_vreg_block_reduce(dout, device(a), stream);
     const std::vector<float> r = back(dout, 192);
     for (int k = 0; k < 8; ++k) {
-        float sum = 0.0f, mx = -INFINITY, mn = INFINITY;
+        float t[8], mx = -INFINITY, mn = INFINITY;
         for (int j = 0; j < 8; ++j) {
             const int i = 8 * k + j;
+            t[j] = i < 60 ? a[i] : 0.0f;
             if (i >= 60) continue;
-            sum += a[i];  // exact: halves far below 2^24
             mx = std::max(mx, a[i]);
             mn = std::min(mn, a[i]);
         }
+        const float sum = ((t[0] + t[1]) + (t[2] + t[3])) + ((t[4] + t[5]) + (t[6] + t[7]));
         EXPECT_EQ(r[k], sum) << k;
         EXPECT_EQ(r[64 + k], mx) << k;
         EXPECT_EQ(r[128 + k], mn) << k;
@@ -793,6 +807,33 @@ struct LightRun {
 };
 }  // namespace
 
+// The sum's order is the device's binary tree, not the elements in turn:
+// (1e8 + 1) + (-1e8 + 1) is 1e8 - 1e8 = 0 in float, where a running sum
+// ends at 1. Both paths: with nothing subscribed (the light path in the
+// kernel's code) and with a subscriber (the full path).
+TEST_F(Vreg, VcaddSumsAsTheDocumentedBinaryTree) {
+    std::vector<float> a(64, 0.0f), b(64, 1.0f);
+    a[0] = 1.0e8f, a[1] = 1.0f, a[2] = -1.0e8f, a[3] = 1.0f;
+    for (int i = 4; i < 64; ++i) a[i] = (i % 2 ? -0.5f : 0.5f) * float(i / 2);  // pairs that cancel
+    float running = a[0];
+    for (int i = 1; i < 64; ++i) running += a[i];
+    ASSERT_EQ(tree_sum64(a.data()), 0.0f);
+    ASSERT_EQ(running, 1.0f);
+    for (const bool subscribed : {false, true}) {
+        std::mutex mu;
+        int64_t records = 0;
+        const int id = subscribed ? count_vector_records(mu, records) : -1;
+        float* dout = device(std::vector<float>(192, -7.0f));
+        launch_vreg_reduce(dout, device(a), device(b), stream);
+        const std::vector<float> r = back(dout, 192);
+        if (subscribed) {
+            ptosim::unsubscribe(id);
+            EXPECT_GT(records, 0);
+        }
+        EXPECT_EQ(std::bit_cast<uint32_t>(r[0]), 0u) << "subscribed " << subscribed;
+    }
+}
+
 TEST_F(Vreg, LightPathsGiveTheFullPathsBitsAndInstructionCount) {
     std::vector<float> a(128), b(128);
     for (int i = 0; i < 128; ++i) {
@@ -917,15 +958,14 @@ TEST_F(Vreg, LightPathsOfTransposeConversionAndReductionGiveTheFullPathsBits) {
         EXPECT_EQ(full.out[1408 + i], bits(a[3 * i + 1])) << i;
         EXPECT_EQ(full.out[1472 + i], i < 36 ? bits(a[3 * i + 1]) : 0u) << i;
     }
-    // The reductions: the sum in element order; the maximum of z1 +0 at the
+    // The reductions: the sum as a binary tree; the maximum of z1 +0 at the
     // first zero's index; z0's first NaN and its index.
-    float sum = a[0];
-    for (int i = 1; i < 64; ++i) sum += a[i];
+    const float sum = tree_sum64(a.data());
     EXPECT_EQ(full.out[1600], bits(sum));
     EXPECT_EQ(full.out[1601], 0u);
     EXPECT_EQ(full.out[2240], bits(sum));
-    // z0's sum meets its second NaN (0xffc00777) with the first in the
-    // accumulator: the first operand's NaN stays (ptosim/nan_rule.hpp).
+    // z0's sum meets its second NaN (0xffc00777) in the subtree right of the
+    // first's: the first operand's NaN stays (ptosim/nan_rule.hpp).
     EXPECT_EQ(full.out[1664], 0x7fc01234u);
     EXPECT_EQ(full.out[1984], bits(0.0f));
     EXPECT_EQ(full.out[1985], 8u);

@@ -184,17 +184,28 @@ __attribute__((target("avx2,f16c"))) inline void light_widen_finite(const uint8_
     _mm256_zeroupper();
 }
 #endif
-// Up to a register's 256 bytes; a multiple of 16 in 16-byte moves the
-// compiler keeps inline (it calls memcpy for a large copy otherwise).
+// Up to a register's 256 bytes; a multiple of 16 in 16-byte moves and one
+// element (a ONEPT store) in one move, which the compiler keeps inline (it
+// calls memcpy for a large copy or one whose size it does not know).
 [[gnu::always_inline]] inline void light_copy(void* to, const void* from, size_t bytes) {
     auto* t = static_cast<uint8_t*>(to);
     auto* f = static_cast<const uint8_t*>(from);
+    const auto move = [t, f](auto word) {
+        __builtin_memcpy(&word, f, sizeof word);
+        __builtin_memcpy(t, &word, sizeof word);
+    };
     if (bytes % 16 == 0) {
         for (size_t i = 0; i < bytes; i += 16) {
             uint64_t v[2];
             __builtin_memcpy(v, f + i, 16);
             __builtin_memcpy(t + i, v, 16);
         }
+    } else if (bytes == 4) {
+        move(uint32_t{});
+    } else if (bytes == 2) {
+        move(uint16_t{});
+    } else if (bytes == 8) {
+        move(uint64_t{});
     } else {
         __builtin_memcpy(t, f, bytes);
     }

@@ -199,8 +199,8 @@ template <class T, ptosim::cce::Sca S>
 }
 // The light paths of the float reductions (vcadd, vcmax, vcmin) under a
 // prefix predicate of at least one element, computing what vreduce
-// computes (a5-vreg.md, "Arithmetic"): the sum in element order, rounded
-// after every addition; the extreme as the first NaN and its index, else
+// computes (a5-vreg.md, "Arithmetic"): the sum as a binary tree, the
+// inactive elements as +0, rounded after every addition; the extreme as the first NaN and its index, else
 // the extreme value at its first index, a maximum of zero +0 when any of
 // the zeros is +0; the result in element 0 (and the index in element 1),
 // the rest of the register zero.
@@ -225,15 +225,26 @@ template <ptosim::cce::Red R>
     float acc;
     uint32_t idx = 0;
     if constexpr (R == Red::Add) {
-        acc = v(0);
-        if (k == all)
-            for (int i = 1; i < all; ++i) acc += v(i);
-        else
-            for (int i = 1; i < k; ++i) acc += v(i);
+        // vreduce's binary tree, four lanes at a time: each level adds the
+        // even lanes to the odd ones, pairs side by side, so the level's
+        // sums come out in order (16 vectors, then 8, 4, 2, 1; then the last
+        // four values).
+        typedef float f4 __attribute__((vector_size(16)));
+        f4 q[all / 4];
+        for (int j = 0; j < all / 4; ++j) __builtin_memcpy(&q[j], x.b + 16 * j, 16);
+        for (int i = k; i < all; ++i) q[i / 4][i % 4] = 0.0f;
+        for (int n = all / 4; n > 1; n /= 2)
+            for (int j = 0; j < n / 2; ++j)
+                q[j] = __builtin_shufflevector(q[2 * j], q[2 * j + 1], 0, 2, 4, 6) +
+                       __builtin_shufflevector(q[2 * j], q[2 * j + 1], 1, 3, 5, 7);
+        acc = (q[0][0] + q[0][1]) + (q[0][2] + q[0][3]);
         // A NaN reached the sum: again, keeping the first NaN (nan_rule.hpp).
         if (__builtin_expect(acc != acc, 0)) {
-            acc = v(0);
-            for (int i = 1; i < k; ++i) acc = ptosim::first_nan(acc + v(i), acc, v(i));
+            float t[all];
+            for (int i = 0; i < all; ++i) t[i] = i < k ? v(i) : 0.0f;
+            for (int n = all; n > 1; n /= 2)
+                for (int i = 0; i < n / 2; ++i) t[i] = ptosim::first_nan(t[2 * i] + t[2 * i + 1], t[2 * i], t[2 * i + 1]);
+            acc = t[0];
         }
     } else {
         typedef float f4 __attribute__((vector_size(16)));

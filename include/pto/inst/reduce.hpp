@@ -7,6 +7,7 @@
 #error "pto/inst/reduce.hpp is included after pto/call_sites.hpp, whose call-site macros would rewrite its declarations: include the instruction headers first"
 #endif
 #include <pto/common/vec_op.hpp>
+#include <ptosim/nan_rule.hpp>
 #include <array>
 #include <tuple>
 #include <vector>
@@ -73,10 +74,52 @@ namespace rd = vop::rd;
 // ------------------------------------------------------------ reductions
 
 // Which ptosim::RowFold computes a row reduction's fold on float rows in
-// libptosim (the same operations in the same order), or none.
-enum class FastFold : int { None = -1, Sum = 0, Prod = 1, Max = 2, Min = 3 };
+// libptosim (the same operations in the same order), or none. TreeSum is
+// A5's TROWSUM order instead of the columns in order (row_tree_sum).
+enum class FastFold : int { None = -1, Sum = 0, Prod = 1, Max = 2, Min = 3, TreeSum = 4 };
 static_assert(static_cast<int>(ptosim::RowFold::Sum) == 0 && static_cast<int>(ptosim::RowFold::Prod) == 1 &&
               static_cast<int>(ptosim::RowFold::Max) == 2 && static_cast<int>(ptosim::RowFold::Min) == 3);
+
+// A5's TROWSUM, as pto-isa's A5 implementation forms each row's sum on the
+// device: one vcadd per 256-byte part of the row (a binary tree of adjacent
+// pairs, the columns past the valid ones as +0: asc-devkit's asc_reduce_sum
+// for the 950), the parts' sums added in order to +0, every addition
+// rounded to the element type (docs/isa/reduce.md). Floats in libptosim
+// (ptosim::float_row_tree_sum); half here, each sum of two halves computed
+// in float and rounded once (exact: float has more than twice half's
+// precision).
+template <class Dst, class Src>
+void row_tree_sum(uint8_t* d, const uint8_t* base, int vr, int vc) {
+    using T = typename Src::DType;
+    constexpr size_t row_bytes = Src::Cols * sizeof(T);
+    if constexpr (std::is_same_v<T, float>) {
+        constexpr int kChunk = 256;
+        float sums[kChunk];
+        for (int r0 = 0; r0 < vr; r0 += kChunk) {
+            const int n = std::min(kChunk, vr - r0);
+            ptosim::float_row_tree_sum(base + r0 * row_bytes, row_bytes, n, vc, sums);
+            for (int r = 0; r < n; ++r) put<Dst>(d, r0 + r, 0, sums[r]);
+        }
+    } else {
+        constexpr int kPart = 256 / int(sizeof(T));
+        const auto add = [](float a, float b) { return float(T(ptosim::first_nan(a + b, a, b))); };
+        for (int r = 0; r < vr; ++r) {
+            float acc = 0.0f;
+            for (int c0 = 0; c0 < vc; c0 += kPart) {
+                float part[kPart];
+                for (int j = 0; j < kPart; ++j) {
+                    T e{};
+                    if (c0 + j < vc) std::memcpy(&e, base + r * row_bytes + (c0 + j) * sizeof(T), sizeof(T));
+                    part[j] = float(e);
+                }
+                for (int n = kPart; n > 1; n /= 2)
+                    for (int i = 0; i < n / 2; ++i) part[i] = add(part[2 * i], part[2 * i + 1]);
+                acc = add(acc, part[0]);
+            }
+            put<Dst>(d, r, 0, acc);
+        }
+    }
+}
 
 // dst(r, 0) = out(fold of src(r, c) over c), for r < src.GetValidRow(): the
 // accumulator is init(src(r, 0)) and takes columns in ascending order via
@@ -94,6 +137,10 @@ void row_reduce(CallSite cs, const char* op, Dst& dst, Src& src, Tmp* tmp, Init 
                          "set dst's valid shape to " + shape_str(vr, dst.GetValidCol()));
     auto [d, v] = begin_op(cs, op, static_cast<uint64_t>(vr) * vc, tmp, dst, src);
     const auto& s = std::get<0>(v);
+    if constexpr (Fast == FastFold::TreeSum) {
+        row_tree_sum<Dst, Src>(d, s.base, vr, vc);
+        return;
+    }
     if constexpr (Fast != FastFold::None && std::is_same_v<typename Src::DType, float> &&
                   std::is_same_v<typename Dst::DType, float>) {
         constexpr int kChunk = 256;
@@ -939,8 +986,13 @@ void part_arg(CallSite cs, const char* op, DV& dst, S0& src0, S1& src1, DI& dst_
         return NAME(PTOSIM_CALLER, dst, src, e...);                                                                \
     }
 
-// Integers wrap; half/bf16 are computed in float and rounded once.
+// Integers wrap; half/bf16 are computed in float and rounded once, except
+// A5's TROWSUM, which adds as the device does (row_tree_sum).
+#if PTOSIM_TARGET_A5
+PTOSIM_ROW_REDUCE_OP(TROWSUM, f16f32_type, acc + v, TreeSum)
+#else
 PTOSIM_ROW_REDUCE_OP(TROWSUM, f16f32_type, acc + v, Sum)
+#endif
 PTOSIM_ROW_REDUCE_OP(TROWMAX, row_minmax_type, ptosim_impl::vop::rd::max(acc, v), Max)
 PTOSIM_ROW_REDUCE_OP(TROWMIN, row_minmax_type, ptosim_impl::vop::rd::min(acc, v), Min)
 PTOSIM_ROW_REDUCE_OP(TROWPROD, base4_type, ptosim_impl::vop::rd::mul(acc, v), Prod)

@@ -463,24 +463,25 @@ void vreduce(const SourceLoc& loc, const char* op, Red how, Dt d, VReg& dst, con
         VReg out{};
         const int prefix = active_prefix(m, sizeof(T));
         if (how == Red::Add) {
+            if constexpr (is_float_v<T>) {
+                // The documented binary tree (asc-devkit asc_reduce_sum for
+                // the 950: "指令内累加顺序采用二叉树累加方式"): the inactive
+                // elements as +0, adjacent pairs added level by level, every
+                // addition rounded to the element type.
+                constexpr int n = kVL / int(sizeof(T));
+                T v[n];
+                for (int i = 0; i < n; ++i) v[i] = active(m, i, sizeof(T)) ? at<T>(a, i) : from_double<T>(0.0);
+                for (int w = n; w > 1; w /= 2)
+                    for (int i = 0; i < w / 2; ++i) v[i] = binary<T>(Bin::Add, v[2 * i], v[2 * i + 1], v[2 * i]);
+                store(out.b, 0, v[0]);
+                dst = out;
+                return;
+            }
+            // Integers wrap: any order gives the same sum.
             bool any = false;
             T acc{};
-            // In element order; a float sum rounds after every addition (the
-            // device's adder tree order is not documented). A float sum of
-            // an active prefix adds in float, which rounds as binary's
-            // double sum rounded to float does.
-            if constexpr (std::is_same_v<T, float>) {
-                if (prefix > 0) {
-                    acc = at<T>(a, 0);
-                    for (int i = 1; i < prefix; ++i) acc = ptosim::first_nan(acc + at<T>(a, i), acc, at<T>(a, i));
-                    store(out.b, 0, acc);
-                    dst = out;
-                    return;
-                }
-            }
-            const int n = prefix >= 0 ? prefix : kVL / int(sizeof(T));
-            for (int i = 0; i < n; ++i) {
-                if (prefix < 0 && !active(m, i, sizeof(T))) continue;
+            for (int i = 0; i < kVL / int(sizeof(T)); ++i) {
+                if (!active(m, i, sizeof(T))) continue;
                 const T v = at<T>(a, i);
                 acc = any ? binary<T>(Bin::Add, acc, v, acc) : v;
                 any = true;
@@ -619,8 +620,21 @@ void vreduce_blocks(const SourceLoc& loc, const char* op, Red how, Dt d, VReg& d
         const int prefix = active_prefix(m, sizeof(T));
         with_bin(how == Red::Add ? Bin::Add : how == Red::Max ? Bin::Max : Bin::Min, [&](auto op) {
             for (int k = 0; k < kVL / 32; ++k) {
+                if constexpr (is_float_v<T>) {
+                    if (how == Red::Add) {
+                        // Each block's binary tree, as vreduce's sum
+                        // (asc-devkit asc_reduce_sum_datablock: "在每个
+                        // DataBlock（32B）内两两相加逐层归约求和").
+                        T v[per];
+                        for (int j = 0; j < per; ++j) v[j] = active(m, k * per + j, sizeof(T)) ? at<T>(a, k * per + j) : ident;
+                        for (int w = per; w > 1; w /= 2)
+                            for (int i = 0; i < w / 2; ++i) v[i] = binary<T>(op, v[2 * i], v[2 * i + 1], v[2 * i]);
+                        store(out.b, uint64_t(k) * sizeof(T), v[0]);
+                        continue;
+                    }
+                }
                 T acc = ident;
-                // In element order; a float sum rounds after every addition (chosen).
+                // The extremes (and integer sums) in element order.
                 for (int j = 0; j < per; ++j) {
                     const int i = k * per + j;
                     if (prefix >= 0 ? i >= prefix : !active(m, i, sizeof(T))) continue;
