@@ -64,10 +64,28 @@ def test_a_later_run_replaces_only_its_testcases_in_its_block():
     assert [r["command"] for r in shm["runs"]] == ["cmd", "cmd2"]
 
 
+def test_colours_in_the_log_are_ignored():
+    coloured = LOG.replace("[  PASSED  ] ", "\x1b[0;32m[  PASSED  ] \x1b[m").replace("[  FAILED  ] ", "\x1b[0;31m[  FAILED  ] \x1b[m")
+    assert coloured != LOG
+    assert cc.parse_log(coloured.splitlines()) == cc.parse_log(LOG.splitlines())
+
+
+def test_open_mpi_runs_are_a_block_of_their_own_and_older_blocks_are_mpich():
+    doc = cc.merge({}, run_record(cc.parse_log(LOG.splitlines())))
+    fixed = [{"testcase": "twait", "ranks": 2, "passed": 7, "skipped": 0, "failed": [], "ok": True}]
+    cc.merge(doc, run_record(fixed, launcher="openmpi", mpi="Open MPI 4.1.4"))
+    assert [(cc.launcher(b), len(b["results"])) for b in doc["blocks"]] == [("mpich", 2), ("openmpi", 1)]
+    assert "launcher" not in doc["blocks"][0]
+    page = cc.render(doc)
+    assert ("| 3186c381 (2026-08-21) | a2a3 | ptolab | shared memory | Open MPI (the tests' MPICH calls through "
+            "libptolab_mpich_abi) | 1 of 1 | 7 |") in page
+    assert "## 3186c381, a2a3, ptolab headers, shared memory, Open MPI" in page
+
+
 def test_the_page_shows_failures_by_name_and_which_run_each_row_comes_from():
     doc = cc.merge({}, run_record(cc.parse_log(LOG.splitlines())))
     page = cc.render(doc)
-    assert "| 3186c381 (2026-08-21) | a2a3 | ptolab | shared memory | 1 of 2 | 1 |" in page
+    assert "| 3186c381 (2026-08-21) | a2a3 | ptolab | shared memory | MPICH | 1 of 2 | 1 |" in page
     assert "| tput | — | 1 | — | 1 |" in page
     assert "| twait | FAIL | — | — | 1 |" in page
     assert "- twait at 2 ranks: `TWait.SignalGreaterThan`" in page
