@@ -200,10 +200,10 @@ template <class T, ptosim::cce::Sca S>
 // The light paths of the float reductions (vcadd, vcmax, vcmin) under a
 // prefix predicate of at least one element, computing what vreduce
 // computes (a5-vreg.md, "Arithmetic"): the sum as a binary tree, the
-// inactive elements as +0, rounded after every addition; the extreme as the first NaN and its index, else
-// the extreme value at its first index, a maximum of zero +0 when any of
-// the zeros is +0; the result in element 0 (and the index in element 1),
-// the rest of the register zero.
+// inactive elements as +0, rounded after every addition; the extreme as
+// the first NaN and its index, else the extreme value at its first index,
+// a maximum of zero +0 when any of the zeros is +0; the result in element
+// 0 (and the index in element 1), the rest of the register zero.
 template <ptosim::cce::Red R>
 [[gnu::always_inline]] inline bool light_reduce(const where_t& w, const char* op, ptosim::cce::a5::VReg& dst,
                                                 const ptosim::cce::a5::VReg& x, const vector_bool& m) {
