@@ -34,6 +34,7 @@ void launch_vreg_rearrange(int32_t*, uint8_t*, void*);
 void launch_vreg_unaligned(float*, float*, void*);
 void launch_vreg_gather(float*, uint16_t*, float*, uint8_t*, void*);
 void launch_vreg_block_reduce(float*, float*, void*);
+void launch_vreg_reduce16(int32_t*, int16_t*, void*);
 void launch_vreg_fp4(uint8_t*, uint16_t*, uint16_t*, void*);
 void launch_vreg_pack(int16_t*, int32_t*, void*);
 void launch_vreg_histogram(uint16_t*, uint8_t*, void*);
@@ -454,6 +455,38 @@ TEST_F(Vreg, BlockReductionsOnePerBlock) {
         EXPECT_EQ(r[64 + i], 0.0f) << i;
         EXPECT_EQ(r[128 + i], 0.0f) << i;
     }
+}
+
+// vcadd and vcgadd of 16-bit integers sum in 32 bits into 32-bit elements
+// (asc-devkit asc_reduce_sum / asc_reduce_sum_datablock: int16_t -> int32_t,
+// uint16_t -> uint32_t): sums past int16's range and negative ones come out
+// whole, not wrapped to 16 bits.
+TEST_F(Vreg, SixteenBitIntegerSumsWidenTo32Bits) {
+    std::vector<int16_t> a(128);
+    for (int i = 0; i < 128; ++i) a[i] = static_cast<int16_t>(i % 3 == 0 ? 30000 - 7 * i : -(i * 211) % 32000);
+    int32_t all = 0, first100 = 0;
+    uint32_t as_unsigned = 0;
+    int32_t blocks[8] = {};
+    for (int i = 0; i < 128; ++i) {
+        all += a[i];
+        if (i < 100) first100 += a[i];
+        as_unsigned += static_cast<uint16_t>(a[i]);
+        blocks[i / 16] += a[i];
+    }
+    ASSERT_TRUE(all > 32767 || all < -32768) << "the sum must not fit in 16 bits: " << all;
+    int32_t* dout = device(std::vector<int32_t>(256, -9));
+    launch_vreg_reduce16(dout, device(a), stream);
+    const std::vector<int32_t> r = back(dout, 256);
+    EXPECT_EQ(r[0], all);
+    EXPECT_EQ(r[64], first100);
+    EXPECT_EQ(static_cast<uint32_t>(r[128]), as_unsigned);
+    for (int i = 1; i < 64; ++i) {
+        EXPECT_EQ(r[i], 0) << i;
+        EXPECT_EQ(r[64 + i], 0) << i;
+        EXPECT_EQ(r[128 + i], 0) << i;
+    }
+    for (int k = 0; k < 8; ++k) EXPECT_EQ(r[192 + k], blocks[k]) << k;
+    for (int i = 8; i < 64; ++i) EXPECT_EQ(r[192 + i], 0) << i;
 }
 
 // bfloat16 -> fp4 E2M1 in pairs (nearest even, saturating: the format has

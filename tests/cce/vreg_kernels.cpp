@@ -448,6 +448,35 @@ __global__ __aicore__ void vreg_block_reduce(__gm__ float* out, __gm__ float* a)
     out_to(out, kOut, 192);
 }
 
+// 16-bit integer sums into 32-bit elements: vcadd of 128 int16 (all, then
+// a prefix of 100) and of 128 uint16, and vcgadd of the int16, each stored
+// as 64 int32.
+__global__ __aicore__ void vreg_reduce16(__gm__ int32_t* out, __gm__ int16_t* a) {
+    in(kA, a, 128);
+    mte2_to_v();
+    __VEC_SCOPE__ {
+        const vector_bool all16 = pset_b16(PAT_ALL), all32 = pset_b32(PAT_ALL);
+        uint32_t hundred = 100;
+        const vector_bool first100 = plt_b16(hundred);
+        vector_s16 x;
+        vector_u16 u;
+        vector_s32 d;
+        vector_u32 du;
+        vlds(x, ub<int16_t>(kA), 0, NORM);
+        vlds(u, ub<uint16_t>(kA), 0, NORM);
+        vcadd(d, x, all16, MODE_ZEROING);
+        vsts(d, ub<int32_t>(kOut), 0, NORM_B32, all32);
+        vcadd(d, x, first100, MODE_ZEROING);
+        vsts(d, ub<int32_t>(kOut), 64, NORM_B32, all32);
+        vcadd(du, u, all16, MODE_ZEROING);
+        vsts(du, ub<uint32_t>(kOut), 128, NORM_B32, all32);
+        vcgadd(d, x, all16, MODE_ZEROING);
+        vsts(d, ub<int32_t>(kOut), 192, NORM_B32, all32);
+    }
+    v_to_mte3();
+    out_to(out, kOut, 256);
+}
+
 // bfloat16 <-> fp4 (E2M1) pairs: PART_P0 puts each pair's byte at 4i.
 __global__ __aicore__ void vreg_fp4(__gm__ uint8_t* out, __gm__ bfloat16_t* back_out, __gm__ bfloat16_t* a) {
     in(kA, a, 128);
@@ -1313,6 +1342,7 @@ extern "C" void launch_vreg_gather(float* out, uint16_t* out16, float* a, uint8_
     vreg_gather<<<1, nullptr, s>>>(out, out16, a, b);
 }
 extern "C" void launch_vreg_block_reduce(float* out, float* a, void* s) { vreg_block_reduce<<<1, nullptr, s>>>(out, a); }
+extern "C" void launch_vreg_reduce16(int32_t* out, int16_t* a, void* s) { vreg_reduce16<<<1, nullptr, s>>>(out, a); }
 extern "C" void launch_vreg_fp4(uint8_t* out, uint16_t* back_out, uint16_t* a, void* s) {
     vreg_fp4<<<1, nullptr, s>>>(out, (bfloat16_t*)back_out, (bfloat16_t*)a);
 }

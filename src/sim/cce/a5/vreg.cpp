@@ -477,7 +477,20 @@ void vreduce(const SourceLoc& loc, const char* op, Red how, Dt d, VReg& dst, con
                 dst = out;
                 return;
             }
-            // Integers wrap: any order gives the same sum.
+            if constexpr (std::is_integral_v<T> && sizeof(T) == 2) {
+                // 16-bit integers are summed in 32 bits into a 32-bit
+                // element 0 (asc-devkit asc_reduce_sum: int16_t -> int32_t,
+                // uint16_t -> uint32_t, "会提升精度到uint32_t/int32_t进行计算");
+                // 128 of them cannot overflow it.
+                using W = std::conditional_t<std::is_signed_v<T>, int32_t, uint32_t>;
+                W acc = 0;
+                for (int i = 0; i < kVL / 2; ++i)
+                    if (active(m, i, 2)) acc = static_cast<W>(acc + static_cast<W>(at<T>(a, i)));
+                store(out.b, 0, acc);
+                dst = out;
+                return;
+            }
+            // 32-bit integers wrap: any order gives the same sum.
             bool any = false;
             T acc{};
             for (int i = 0; i < kVL / int(sizeof(T)); ++i) {
@@ -620,6 +633,19 @@ void vreduce_blocks(const SourceLoc& loc, const char* op, Red how, Dt d, VReg& d
         const int prefix = active_prefix(m, sizeof(T));
         with_bin(how == Red::Add ? Bin::Add : how == Red::Max ? Bin::Max : Bin::Min, [&](auto op) {
             for (int k = 0; k < kVL / 32; ++k) {
+                if constexpr (std::is_integral_v<T> && sizeof(T) == 2) {
+                    if (how == Red::Add) {
+                        // In 32 bits, into 32-bit element k, as vreduce's
+                        // sum (asc-devkit asc_reduce_sum_datablock: int16_t
+                        // -> int32_t, uint16_t -> uint32_t).
+                        using W = std::conditional_t<std::is_signed_v<T>, int32_t, uint32_t>;
+                        W acc = 0;
+                        for (int j = 0; j < per; ++j)
+                            if (active(m, k * per + j, 2)) acc = static_cast<W>(acc + static_cast<W>(at<T>(a, k * per + j)));
+                        store(out.b, uint64_t(k) * sizeof(W), acc);
+                        continue;
+                    }
+                }
                 if constexpr (is_float_v<T>) {
                     if (how == Red::Add) {
                         // Each block's binary tree, as vreduce's sum
