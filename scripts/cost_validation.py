@@ -584,7 +584,8 @@ def run_ag_gemm(isa, items, stored):
             comm_us=float(comm.group(1)) if comm else None, bound="", result="Verification PASSED",
             fixed_costs=True, ptolab=git_head(ROOT, "src", "include", "bench", "scripts"), pto_isa=git_head(isa),
             date=datetime.date.today().isoformat(),
-            command=f"scripts/allgather_gemm.sh <pto-isa> --ranks {ranks} --gm {m} --gk {k} --gn {n}")
+            command=(f"PTO_SYNC_TIMEOUT_S={os.environ['PTO_SYNC_TIMEOUT_S']} " if os.environ.get("PTO_SYNC_TIMEOUT_S")
+                     else "") + f"scripts/allgather_gemm.sh <pto-isa> --ranks {ranks} --gm {m} --gk {k} --gn {n}")
         data = load_json()
         data["rows"] = stored
         with open(JSON, "w") as f:
