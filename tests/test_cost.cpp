@@ -326,8 +326,8 @@ TEST(CostModel, AWorkingSetPastTheL2PaysHbm) {
 
 // Eviction takes the least recently used lines first, and a dirty victim
 // costs its write-back at the HBM share to the instruction that evicted it.
-// A = 16 lines stored at 0 (dirty, used at cycle 1), B = 16 lines loaded
-// (clean, used at 2): L2 is full. Loading C (16 lines, starting at 166)
+// A = 16 lines stored at 0 (dirty), then B = 16 lines loaded (clean): L2
+// is full. Loading C (16 lines, starting at 166)
 // evicts A, the older: 100 + 64 + 64 of write-back = 228 -> 394; B is still
 // an L2 hit (394 + 116 = 510).
 TEST(CostModel, TheLeastRecentlyUsedLinesLeaveTheL2AndDirtyOnesAreWrittenBack) {
@@ -363,12 +363,13 @@ TEST(CostModel, AReadKeepsItsLinesInTheL2) {
     EXPECT_EQ(e.hbm_bytes(), 8192u + 8192u + 8192u + 8192u);
 }
 
-// Recency is simulated time, not the order the engine receives the
-// records: core 1, placed at 10000, stores A (used at 10001) before core 0
-// loads B (used at 1) and C (from 165). C evicts B, used earlier in
-// simulated time though received later, not A: no write-back (165 + 164 =
-// 329), and A is a hit (329 + 116 = 445).
-TEST(CostModel, RecencyIsSimulatedTime) {
+// Recency is the order the engine receives the records, not simulated
+// time (docs/cost-model.md, "The write-back L2"): core 1, placed at 10000,
+// stores A (dirty) before core 0 loads B and C. C evicts A, received
+// first though used later in simulated time: its write-back takes 64
+// cycles (165 + 100 + 64 + 64 = 393). A read back is an HBM read again and
+// evicts B, clean (393 + 164 = 557).
+TEST(CostModel, RecencyIsTheOrderOfTheRecords) {
     cost::Engine e(wb_figures(), 1, false);
     e.start_core(1, 10000, "block 1");
     e.record(1, store_at(8192, 0));
@@ -376,14 +377,15 @@ TEST(CostModel, RecencyIsSimulatedTime) {
     e.record(0, load(8192, 1 << 20));
     EXPECT_DOUBLE_EQ(e.pipe_free(0, Pipe::MTE2), 165);
     e.record(0, load(8192, 2 << 20));
-    EXPECT_DOUBLE_EQ(e.pipe_free(0, Pipe::MTE2), 329);
-    EXPECT_EQ(e.written_back_bytes(), 0u);
+    EXPECT_DOUBLE_EQ(e.pipe_free(0, Pipe::MTE2), 393);
+    EXPECT_EQ(e.written_back_bytes(), 8192u);
     e.record(0, load(8192, 0));
-    EXPECT_DOUBLE_EQ(e.pipe_free(0, Pipe::MTE2), 445);
+    EXPECT_DOUBLE_EQ(e.pipe_free(0, Pipe::MTE2), 557);
+    EXPECT_EQ(e.written_back_bytes(), 8192u);
 }
 
 // Lines a prefetch put in L2 before the launch are older than any use in
-// it: they leave first. 32 prefetched lines fill the L2; B's 16 evict the
+// it: they leave first, in the order of their addresses. 32 prefetched lines fill the L2; B's 16 evict the
 // first 16 of them (clean: 1 + 164 = 165), C's the other 16 (165 + 164 =
 // 329); the prefetched range is then read from HBM (329 + 100 + 128 = 557).
 TEST(CostModel, PrefetchedLinesLeaveTheL2First) {

@@ -11,7 +11,6 @@
 #include <map>
 #include <set>
 #include <string>
-#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -37,8 +36,8 @@ struct Params {
     // The write-back L2 (docs/cost-model.md, "The model"): its capacity in
     // bytes. Above 0, a GM write goes at the L2 share and leaves its lines
     // dirty in L2, and once the lines in L2 exceed the capacity the least
-    // recently used (by simulated time) leave it, the dirty ones written
-    // back at the HBM share. 0 here so hand-made sequences keep their
+    // recently used (in the order the engine receives the records) leave
+    // it, the dirty ones written back at the HBM share. 0 here so hand-made sequences keep their
     // hand-computed times (no capacity, writes at the HBM share); set by
     // params_for from the profile (docs/soc-profiles.md, "Timing").
     double l2_bytes = 0;
@@ -192,8 +191,8 @@ public:
     // of dirty lines its own lines evicted from L2 to reach HBM.
     double cost(const OpRecord& r, double gm_miss = -1, double writeback = 0) const;
     // GM read bytes of r in lines not present in L2; marks them present
-    // (used at simulated time `at`, cycles). No eviction here.
-    uint64_t first_touch(const OpRecord& r, double at = 0);
+    // and most recently used. No eviction here.
+    uint64_t first_touch(const OpRecord& r);
     // The GM lines of [lo, hi) are present in L2 before the launch's first
     // instruction (a prefetch, aclrtCmoAsync): a read of them is an L2 hit.
     void present_in_l2(uint64_t lo, uint64_t hi);
@@ -219,9 +218,9 @@ private:
     double begin_on(CoreState& s, Pipe p) const;
     void place(int core, CoreState& s, Pipe p, double start, double dur, const OpRecord& r);
     void block(int core, CoreState& s, Pipe p, double from, double until, const std::string& what);
-    // Marks the GM lines of the accesses present in L2 (dirty when `write`),
-    // used at `at` cycles; returns the bytes in lines that were not present.
-    uint64_t touch_lines(const Access* acc, uint8_t n, const OpRecord& r, bool write, double at);
+    // Marks the GM lines of the accesses present in L2 (dirty when `write`)
+    // and most recently used; returns the bytes in lines that were not present.
+    uint64_t touch_lines(const Access* acc, uint8_t n, const OpRecord& r, bool write);
     // With a capacity: evicts least recently used lines until the lines in
     // L2 fit, never one the current record touched (sequence >= protect_from_);
     // returns the bytes of the dirty ones (written back to HBM).
@@ -234,18 +233,17 @@ private:
     double write_share() const { return capacity_lines_ > 0 ? l2_share_ : gm_share_; }
     double link_share_ = 0;  // and from the links to the peers (0: no limit)
     // GM lines present in L2 (read, written or prefetched so far, not
-    // evicted), by line index: when the line was last used (simulated
-    // cycles, then the order of the records as the engine received them)
-    // and whether it holds a write not yet in HBM.
+    // evicted), by line index: when the line was last used (a count of the
+    // line uses in the order the engine received the records) and whether
+    // it holds a write not yet in HBM.
     struct Line {
-        double stamp;
         uint64_t seq;
         bool dirty;
     };
     std::unordered_map<uint64_t, Line> lines_;
-    // The same lines least recently used first; kept only once the lines
-    // first reach the capacity (until then nothing is evicted).
-    std::set<std::tuple<double, uint64_t, uint64_t>> lru_;
+    // The same lines least recently used first, (seq, line); kept only once
+    // the lines first exceed the capacity (until then nothing is evicted).
+    std::set<std::pair<uint64_t, uint64_t>> lru_;
     bool lru_on_ = false;
     uint64_t capacity_lines_ = 0;  // 0: no capacity
     uint64_t seq_ = 0, protect_from_ = 0;

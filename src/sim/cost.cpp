@@ -172,32 +172,30 @@ double Engine::core_end(int core) const {
     return e;
 }
 
-uint64_t Engine::touch_lines(const Access* acc, uint8_t n, const OpRecord& r, bool write, double at) {
+uint64_t Engine::touch_lines(const Access* acc, uint8_t n, const OpRecord& r, bool write) {
     const uint64_t line = std::max<uint64_t>(1, static_cast<uint64_t>(p_.l2_line));
     uint64_t miss = 0;
     auto range = [&](uint64_t lo, uint64_t hi) {
         for (uint64_t l = lo / line; l * line < hi; ++l) {
-            auto [it, fresh] = lines_.try_emplace(l, Line{at, seq_ + 1, write});
+            auto [it, fresh] = lines_.try_emplace(l, Line{seq_ + 1, write});
             Line& x = it->second;
             if (fresh) {
                 ++seq_;
                 miss += std::min(hi, (l + 1) * line) - std::max(lo, l * line);
                 if (write) ++dirty_lines_;
-                if (lru_on_) lru_.emplace(x.stamp, x.seq, l);
+                if (lru_on_) lru_.emplace(x.seq, l);
                 continue;
             }
             if (write && !x.dirty) {
                 x.dirty = true;
                 ++dirty_lines_;
             }
-            // Least recently used by simulated time: a use the engine
-            // receives late but that happened earlier does not refresh it.
-            if (at >= x.stamp) {
-                if (lru_on_) lru_.erase({x.stamp, x.seq, l});
-                x.stamp = at;
-                x.seq = ++seq_;
-                if (lru_on_) lru_.emplace(x.stamp, x.seq, l);
-            }
+            // Least recently used in the order the engine receives the
+            // records (docs/cost-model.md, "The write-back L2", says why not
+            // by simulated time).
+            if (lru_on_) lru_.erase({x.seq, l});
+            x.seq = ++seq_;
+            if (lru_on_) lru_.emplace(x.seq, l);
         }
     };
     for (uint8_t i = 0; i < n; ++i) {
@@ -213,9 +211,9 @@ uint64_t Engine::touch_lines(const Access* acc, uint8_t n, const OpRecord& r, bo
         uint64_t k = 1;
         for (int d = 0; d < x.dims; ++d) k *= x.count[d];
         for (; k > 0; --k) {
-            uint64_t at_ = a.offset;
-            for (int d = 0; d < x.dims; ++d) at_ += idx[d] * x.pitch[d];
-            range(at_, at_ + x.run);
+            uint64_t at = a.offset;
+            for (int d = 0; d < x.dims; ++d) at += idx[d] * x.pitch[d];
+            range(at, at + x.run);
             for (int d = x.dims - 1; d >= 0 && ++idx[d] == x.count[d]; --d) idx[d] = 0;
         }
     }
@@ -225,15 +223,14 @@ uint64_t Engine::touch_lines(const Access* acc, uint8_t n, const OpRecord& r, bo
 uint64_t Engine::evict() {
     if (capacity_lines_ == 0 || lines_.size() <= capacity_lines_) return 0;
     if (!lru_on_) {
-        for (const auto& [l, x] : lines_) lru_.emplace(x.stamp, x.seq, l);
+        for (const auto& [l, x] : lines_) lru_.emplace(x.seq, l);
         lru_on_ = true;
     }
     const uint64_t line = std::max<uint64_t>(1, static_cast<uint64_t>(p_.l2_line));
     uint64_t dirty = 0;
     auto it = lru_.begin();
     while (lines_.size() > capacity_lines_ && it != lru_.end()) {
-        const auto [stamp, seq, l] = *it;
-        (void)stamp;
+        const auto [seq, l] = *it;
         if (seq >= protect_from_) {  // the current record's own lines stay
             ++it;
             continue;
@@ -256,16 +253,16 @@ uint64_t Engine::hbm_bytes() const {
     return hbm_bytes_ + dirty_lines_ * std::max<uint64_t>(1, static_cast<uint64_t>(p_.l2_line));
 }
 
-uint64_t Engine::first_touch(const OpRecord& r, double at) { return touch_lines(r.reads, r.n_reads, r, false, at); }
+uint64_t Engine::first_touch(const OpRecord& r) { return touch_lines(r.reads, r.n_reads, r, false); }
 
 void Engine::present_in_l2(uint64_t lo, uint64_t hi) {
     // Before the launch's first instruction: older than any use in it.
     const uint64_t line = std::max<uint64_t>(1, static_cast<uint64_t>(p_.l2_line));
     for (uint64_t l = lo / line; l * line < hi; ++l) {
-        auto [it, fresh] = lines_.try_emplace(l, Line{-1, seq_ + 1, false});
+        auto [it, fresh] = lines_.try_emplace(l, Line{seq_ + 1, false});
         if (!fresh) continue;
         ++seq_;
-        if (lru_on_) lru_.emplace(it->second.stamp, it->second.seq, l);
+        if (lru_on_) lru_.emplace(it->second.seq, l);
     }
     protect_from_ = seq_ + 1;
     evict();
@@ -490,18 +487,18 @@ void Engine::record(int core, const OpRecord& r) {
     if (c == OpClass::Scalar) return;
     const double start = begin_on(s, r.pipe);
     protect_from_ = seq_ + 1;
-    const double miss = c == OpClass::Mte2 ? static_cast<double>(first_touch(r, start)) : -1;
+    const double miss = c == OpClass::Mte2 ? static_cast<double>(first_touch(r)) : -1;
     if (miss > 0) hbm_bytes_ += static_cast<uint64_t>(miss);
     // A transfer that reads GM and writes nowhere fills L2 (the SDMA engine's
     // prefetch, pto-isa's TPREFETCH_ASYNC): a later read of its lines is a hit.
     if (c != OpClass::Mte2 && r.n_writes == 0 && touches(r.reads, r.n_reads, Space::GM))
-        hbm_bytes_ += first_touch(r, start);
+        hbm_bytes_ += first_touch(r);
     if (touches(r.writes, r.n_writes, Space::GM)) {
         // Without the write-back L2 a write is HBM traffic as it happens;
         // with it, when its dirty line is written back (evict, hbm_bytes).
         if (capacity_lines_ == 0) hbm_bytes_ += r.bytes;
         // A written line stays in L2: a later read of it is a hit (write-allocate).
-        touch_lines(r.writes, r.n_writes, r, true, start);
+        touch_lines(r.writes, r.n_writes, r, true);
     }
     const uint64_t writeback = evict();
     place(core, s, r.pipe, start, cost(r, miss, static_cast<double>(writeback)), r);
