@@ -259,6 +259,147 @@ TEST(CostModel, PrefetchedLinesAreL2Hits) {
     EXPECT_EQ(e.hbm_bytes(), 6400u);
 }
 
+// The write-back L2 (docs/cost-model.md, "The model"): 128 B/cycle of HBM
+// and 512 of L2 for one core, 512 B/cycle movers, 512-byte lines and a
+// capacity of 32 lines (16 KiB). 8192 B (16 lines) take 16 cycles at the
+// L2 share and 64 at the HBM share.
+cost::Params wb_figures() {
+    cost::Params p = figures();
+    p.gm_gbps = 128;
+    p.l2_gbps = 512;
+    p.mte2 = 512;
+    p.mte3 = 512;
+    p.l2_line = 512;
+    p.l2_bytes = 16384;
+    return p;
+}
+OpRecord store_at(uint64_t bytes, uint64_t gm) {
+    OpRecord r = store(bytes);
+    r.writes[0].offset = gm;
+    return r;
+}
+
+// A write then a read within the capacity: the store goes at the L2 share
+// (1 + 50 + 16 = 67, where without the write-back L2 it takes 1 + 50 + 64 =
+// 115) and the load of the same bytes is a hit (issue 2: 2 + 100 + 16 =
+// 118). Nothing is written back during the launch; the 16 dirty lines are
+// the launch's HBM traffic (written back after it).
+TEST(CostModel, WriteThenReadWithinTheL2IsL2Speed) {
+    cost::Engine e(wb_figures(), 1, false);
+    e.record(0, store_at(8192, 0));
+    EXPECT_DOUBLE_EQ(e.pipe_free(0, Pipe::MTE3), 67);
+    e.record(0, load(8192, 0));
+    EXPECT_DOUBLE_EQ(e.pipe_free(0, Pipe::MTE2), 118);
+    EXPECT_EQ(e.written_back_bytes(), 0u);
+    EXPECT_EQ(e.hbm_bytes(), 8192u);
+
+    cost::Params old = wb_figures();
+    old.l2_bytes = 0;
+    cost::Engine o(old, 1, false);
+    o.record(0, store_at(8192, 0));
+    EXPECT_DOUBLE_EQ(o.pipe_free(0, Pipe::MTE3), 115);
+    o.record(0, load(8192, 0));
+    EXPECT_DOUBLE_EQ(o.pipe_free(0, Pipe::MTE2), 118);
+}
+
+// A working set past the capacity pays HBM: 16 KiB from 0 (1 + 100 + 128 =
+// 229), 16 KiB from 16 KiB (229 + 228 = 457, evicting the first, clean, so
+// no write-back), then the first 16 KiB again: evicted, so HBM again (457 +
+// 228 = 685), where without a capacity it would be an L2 hit (457 + 100 + 32).
+TEST(CostModel, AWorkingSetPastTheL2PaysHbm) {
+    cost::Engine e(wb_figures(), 1, false);
+    e.record(0, load(16384, 0));
+    EXPECT_DOUBLE_EQ(e.core_end(0), 229);
+    e.record(0, load(16384, 16384));
+    EXPECT_DOUBLE_EQ(e.core_end(0), 457);
+    e.record(0, load(16384, 0));
+    EXPECT_DOUBLE_EQ(e.core_end(0), 685);
+    EXPECT_EQ(e.hbm_bytes(), 3u * 16384);
+    EXPECT_EQ(e.written_back_bytes(), 0u);
+
+    cost::Params unbounded = wb_figures();
+    unbounded.l2_bytes = 1 << 20;
+    cost::Engine u(unbounded, 1, false);
+    for (uint64_t at : {0, 16384, 0}) u.record(0, load(16384, at));
+    EXPECT_DOUBLE_EQ(u.core_end(0), 457 + 132);
+}
+
+// Eviction takes the least recently used lines first, and a dirty victim
+// costs its write-back at the HBM share to the instruction that evicted it.
+// A = 16 lines stored at 0 (dirty), then B = 16 lines loaded (clean): L2
+// is full. Loading C (16 lines, starting at 166)
+// evicts A, the older: 100 + 64 + 64 of write-back = 228 -> 394; B is still
+// an L2 hit (394 + 116 = 510).
+TEST(CostModel, TheLeastRecentlyUsedLinesLeaveTheL2AndDirtyOnesAreWrittenBack) {
+    cost::Engine e(wb_figures(), 1, false);
+    e.record(0, store_at(8192, 0));
+    e.record(0, load(8192, 1 << 20));
+    EXPECT_DOUBLE_EQ(e.pipe_free(0, Pipe::MTE2), 166);
+    e.record(0, load(8192, 2 << 20));
+    EXPECT_DOUBLE_EQ(e.pipe_free(0, Pipe::MTE2), 394);
+    EXPECT_EQ(e.written_back_bytes(), 8192u);
+    e.record(0, load(8192, 1 << 20));
+    EXPECT_DOUBLE_EQ(e.pipe_free(0, Pipe::MTE2), 510);
+    EXPECT_EQ(e.hbm_bytes(), 3u * 8192);
+}
+
+// The same with A read again (a hit, 166 -> 282) before C: now B is the
+// least recently used and leaves, clean (282 + 164 = 446); A stays (446 +
+// 116 = 562) and B is read from HBM again (562 + 164 = 726). A is still
+// dirty at the end: its 8192 B count as HBM traffic, written back after.
+TEST(CostModel, AReadKeepsItsLinesInTheL2) {
+    cost::Engine e(wb_figures(), 1, false);
+    e.record(0, store_at(8192, 0));
+    e.record(0, load(8192, 1 << 20));
+    e.record(0, load(8192, 0));
+    EXPECT_DOUBLE_EQ(e.pipe_free(0, Pipe::MTE2), 282);
+    e.record(0, load(8192, 2 << 20));
+    EXPECT_DOUBLE_EQ(e.pipe_free(0, Pipe::MTE2), 446);
+    EXPECT_EQ(e.written_back_bytes(), 0u);
+    e.record(0, load(8192, 0));
+    EXPECT_DOUBLE_EQ(e.pipe_free(0, Pipe::MTE2), 562);
+    e.record(0, load(8192, 1 << 20));
+    EXPECT_DOUBLE_EQ(e.pipe_free(0, Pipe::MTE2), 726);
+    EXPECT_EQ(e.hbm_bytes(), 8192u + 8192u + 8192u + 8192u);
+}
+
+// Recency is the order the engine receives the records, not simulated
+// time (docs/cost-model.md, "The write-back L2"): core 1, placed at 10000,
+// stores A (dirty) before core 0 loads B and C. C evicts A, received
+// first though used later in simulated time: its write-back takes 64
+// cycles (165 + 100 + 64 + 64 = 393). A read back is an HBM read again and
+// evicts B, clean (393 + 164 = 557).
+TEST(CostModel, RecencyIsTheOrderOfTheRecords) {
+    cost::Engine e(wb_figures(), 1, false);
+    e.start_core(1, 10000, "block 1");
+    e.record(1, store_at(8192, 0));
+    EXPECT_DOUBLE_EQ(e.pipe_free(1, Pipe::MTE3), 10067);
+    e.record(0, load(8192, 1 << 20));
+    EXPECT_DOUBLE_EQ(e.pipe_free(0, Pipe::MTE2), 165);
+    e.record(0, load(8192, 2 << 20));
+    EXPECT_DOUBLE_EQ(e.pipe_free(0, Pipe::MTE2), 393);
+    EXPECT_EQ(e.written_back_bytes(), 8192u);
+    e.record(0, load(8192, 0));
+    EXPECT_DOUBLE_EQ(e.pipe_free(0, Pipe::MTE2), 557);
+    EXPECT_EQ(e.written_back_bytes(), 8192u);
+}
+
+// Lines a prefetch put in L2 before the launch are older than any use in
+// it: they leave first, in the order of their addresses. 32 prefetched lines fill the L2; B's 16 evict the
+// first 16 of them (clean: 1 + 164 = 165), C's the other 16 (165 + 164 =
+// 329); the prefetched range is then read from HBM (329 + 100 + 128 = 557).
+TEST(CostModel, PrefetchedLinesLeaveTheL2First) {
+    cost::Engine e(wb_figures(), 1, false);
+    e.present_in_l2(0, 16384);
+    e.record(0, load(8192, 1 << 20));
+    EXPECT_DOUBLE_EQ(e.pipe_free(0, Pipe::MTE2), 165);
+    e.record(0, load(8192, 2 << 20));
+    EXPECT_DOUBLE_EQ(e.pipe_free(0, Pipe::MTE2), 329);
+    e.record(0, load(16384, 0));
+    EXPECT_DOUBLE_EQ(e.pipe_free(0, Pipe::MTE2), 557);
+    EXPECT_EQ(e.written_back_bytes(), 0u);
+}
+
 // The profiles carry the block start-up and no separate HBM latency
 // (docs/soc-profiles.md, "Timing", notes 8 and 9).
 TEST(CostModel, ProfilesCarryTheFixedCosts) {
@@ -266,7 +407,11 @@ TEST(CostModel, ProfilesCarryTheFixedCosts) {
         const cost::Params p = cost::params_for(*ptosim::find_soc(soc));
         EXPECT_DOUBLE_EQ(p.block_start, 2000) << soc;
         EXPECT_DOUBLE_EQ(p.lat_hbm, 0) << soc;
+        EXPECT_DOUBLE_EQ(p.l2_bytes, 192.0 * 1024 * 1024) << soc;
     }
+    // The 910B4's platform ini gives half the L2 of the other 910B parts
+    // (docs/soc-profiles.md, "Timing", note 18).
+    EXPECT_DOUBLE_EQ(cost::params_for(*ptosim::find_soc("Ascend910B4")).l2_bytes, 96.0 * 1024 * 1024);
 }
 
 TEST(CostModel, CubeRateFollowsTheInputType) {

@@ -9,8 +9,9 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
-#include <unordered_set>
+#include <unordered_map>
 #include <vector>
 
 namespace ptosim {
@@ -32,6 +33,14 @@ struct Params {
     // L2: serves GM reads of lines the launch already read (docs/cost-model.md).
     double l2_gbps = 5700;
     double l2_line = 512;  // bytes per line of the first-touch tracking
+    // The write-back L2 (docs/cost-model.md, "The model"): its capacity in
+    // bytes. Above 0, a GM write goes at the L2 share and leaves its lines
+    // dirty in L2, and once the lines in L2 exceed the capacity the least
+    // recently used (in the order the engine receives the records) leave
+    // it, the dirty ones written back at the HBM share. 0 here so hand-made sequences keep their
+    // hand-computed times (no capacity, writes at the HBM share); set by
+    // params_for from the profile (docs/soc-profiles.md, "Timing").
+    double l2_bytes = 0;
     // Cube MACs per cycle by input type.
     double cube_fp16 = 4096, cube_fp32 = 2048, cube_int8 = 8192, cube_fp8 = 8192, cube_fp4 = 8192;
     // Vector bytes per cycle (of the widest operand) by op class.
@@ -165,16 +174,24 @@ public:
     const std::vector<Flow>& flows() const { return flows_; }
     // Bytes moved by (source space, destination space).
     const std::array<std::array<uint64_t, kSpaceCount>, kSpaceCount>& moved() const { return moved_; }
-    // GM bytes read from HBM (first touches) and written; the rest of the GM reads were L2 hits.
-    uint64_t hbm_bytes() const { return hbm_bytes_; }
+    // GM bytes read from HBM (first touches) and written; the rest of the GM
+    // reads were L2 hits. With the write-back L2 (l2_bytes > 0) the written
+    // bytes are the dirty lines: those evicted (written back during the
+    // launch) and those still dirty at its end (written back after it).
+    uint64_t hbm_bytes() const;
+    // With the write-back L2: the bytes of dirty lines evicted and written
+    // back to HBM during the launch so far (0 without it).
+    uint64_t written_back_bytes() const { return written_back_; }
     uint64_t cube_flops() const { return cube_flops_; }
     uint64_t vector_flops() const { return vec_flops_; }
     const std::map<int, CoreTimes>& cores() const { return times_; }
     // Cycles an instruction of this record takes on its pipe, from its start,
     // when `gm_miss` of its GM read bytes come from HBM and the rest from L2
-    // (negative: all of them from HBM).
-    double cost(const OpRecord& r, double gm_miss = -1) const;
-    // GM read bytes of r in lines no earlier record read or wrote; marks them present in L2.
+    // (negative: all of them from HBM), and it waits for `writeback` bytes
+    // of dirty lines its own lines evicted from L2 to reach HBM.
+    double cost(const OpRecord& r, double gm_miss = -1, double writeback = 0) const;
+    // GM read bytes of r in lines not present in L2; marks them present
+    // and most recently used. No eviction here.
     uint64_t first_touch(const OpRecord& r);
     // The GM lines of [lo, hi) are present in L2 before the launch's first
     // instruction (a prefetch, aclrtCmoAsync): a read of them is an L2 hit.
@@ -201,14 +218,36 @@ private:
     double begin_on(CoreState& s, Pipe p) const;
     void place(int core, CoreState& s, Pipe p, double start, double dur, const OpRecord& r);
     void block(int core, CoreState& s, Pipe p, double from, double until, const std::string& what);
-    // Marks the GM lines of the accesses present in L2; returns the bytes in lines that were not.
-    uint64_t touch_lines(const Access* acc, uint8_t n, const OpRecord& r);
+    // Marks the GM lines of the accesses present in L2 (dirty when `write`)
+    // and most recently used; returns the bytes in lines that were not present.
+    uint64_t touch_lines(const Access* acc, uint8_t n, const OpRecord& r, bool write);
+    // With a capacity: evicts least recently used lines until the lines in
+    // L2 fit, never one the current record touched (sequence >= protect_from_);
+    // returns the bytes of the dirty ones (written back to HBM).
+    uint64_t evict();
 
     Params p_;
     double gm_share_;  // bytes per cycle one core gets from HBM
     double l2_share_;  // and from L2
+    // What a GM write gets: the L2 share with the write-back L2, else the HBM share.
+    double write_share() const { return capacity_lines_ > 0 ? l2_share_ : gm_share_; }
     double link_share_ = 0;  // and from the links to the peers (0: no limit)
-    std::unordered_set<uint64_t> lines_;  // GM lines read or written so far (present in L2)
+    // GM lines present in L2 (read, written or prefetched so far, not
+    // evicted), by line index: when the line was last used (a count of the
+    // line uses in the order the engine received the records) and whether
+    // it holds a write not yet in HBM.
+    struct Line {
+        uint64_t seq;
+        bool dirty;
+    };
+    std::unordered_map<uint64_t, Line> lines_;
+    // The same lines least recently used first, (seq, line); kept only once
+    // the lines first exceed the capacity (until then nothing is evicted).
+    std::set<std::pair<uint64_t, uint64_t>> lru_;
+    bool lru_on_ = false;
+    uint64_t capacity_lines_ = 0;  // 0: no capacity
+    uint64_t seq_ = 0, protect_from_ = 0;
+    uint64_t dirty_lines_ = 0, written_back_ = 0;
     bool keep_;
     std::map<int, CoreState> cores_;
     std::map<int, CoreTimes> times_;

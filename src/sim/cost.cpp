@@ -134,6 +134,10 @@ Engine::Engine(const Params& p, int active_cores, bool keep_slices) : p_(p), kee
     // the links together carry link_peak_gbps per peer.
     const int peers = std::min(std::max(1, process_ranks() - 1), std::max(1, p.ranks_per_node - 1));
     if (p.link_peak_gbps > 0) link_share_ = p.link_peak_gbps * peers / p.clock_ghz / std::max(1, active_cores);
+    if (p.l2_bytes > 0) {
+        const uint64_t line = std::max<uint64_t>(1, static_cast<uint64_t>(p.l2_line));
+        capacity_lines_ = std::max<uint64_t>(1, static_cast<uint64_t>(p.l2_bytes) / line);
+    }
 }
 
 Engine::CoreState& Engine::state(int core) {
@@ -168,12 +172,31 @@ double Engine::core_end(int core) const {
     return e;
 }
 
-uint64_t Engine::touch_lines(const Access* acc, uint8_t n, const OpRecord& r) {
+uint64_t Engine::touch_lines(const Access* acc, uint8_t n, const OpRecord& r, bool write) {
     const uint64_t line = std::max<uint64_t>(1, static_cast<uint64_t>(p_.l2_line));
     uint64_t miss = 0;
     auto range = [&](uint64_t lo, uint64_t hi) {
-        for (uint64_t l = lo / line; l * line < hi; ++l)
-            if (lines_.insert(l).second) miss += std::min(hi, (l + 1) * line) - std::max(lo, l * line);
+        for (uint64_t l = lo / line; l * line < hi; ++l) {
+            auto [it, fresh] = lines_.try_emplace(l, Line{seq_ + 1, write});
+            Line& x = it->second;
+            if (fresh) {
+                ++seq_;
+                miss += std::min(hi, (l + 1) * line) - std::max(lo, l * line);
+                if (write) ++dirty_lines_;
+                if (lru_on_) lru_.emplace(x.seq, l);
+                continue;
+            }
+            if (write && !x.dirty) {
+                x.dirty = true;
+                ++dirty_lines_;
+            }
+            // Least recently used in the order the engine receives the
+            // records (docs/cost-model.md, "The write-back L2", says why not
+            // by simulated time).
+            if (lru_on_) lru_.erase({x.seq, l});
+            x.seq = ++seq_;
+            if (lru_on_) lru_.emplace(x.seq, l);
+        }
     };
     for (uint8_t i = 0; i < n; ++i) {
         const Access& a = acc[i];
@@ -197,11 +220,52 @@ uint64_t Engine::touch_lines(const Access* acc, uint8_t n, const OpRecord& r) {
     return miss;
 }
 
-uint64_t Engine::first_touch(const OpRecord& r) { return touch_lines(r.reads, r.n_reads, r); }
+uint64_t Engine::evict() {
+    if (capacity_lines_ == 0 || lines_.size() <= capacity_lines_) return 0;
+    if (!lru_on_) {
+        for (const auto& [l, x] : lines_) lru_.emplace(x.seq, l);
+        lru_on_ = true;
+    }
+    const uint64_t line = std::max<uint64_t>(1, static_cast<uint64_t>(p_.l2_line));
+    uint64_t dirty = 0;
+    auto it = lru_.begin();
+    while (lines_.size() > capacity_lines_ && it != lru_.end()) {
+        const auto [seq, l] = *it;
+        if (seq >= protect_from_) {  // the current record's own lines stay
+            ++it;
+            continue;
+        }
+        const auto x = lines_.find(l);
+        if (x->second.dirty) {
+            dirty += line;
+            --dirty_lines_;
+        }
+        lines_.erase(x);
+        it = lru_.erase(it);
+    }
+    written_back_ += dirty;
+    hbm_bytes_ += dirty;
+    return dirty;
+}
+
+uint64_t Engine::hbm_bytes() const {
+    if (capacity_lines_ == 0) return hbm_bytes_;
+    return hbm_bytes_ + dirty_lines_ * std::max<uint64_t>(1, static_cast<uint64_t>(p_.l2_line));
+}
+
+uint64_t Engine::first_touch(const OpRecord& r) { return touch_lines(r.reads, r.n_reads, r, false); }
 
 void Engine::present_in_l2(uint64_t lo, uint64_t hi) {
+    // Before the launch's first instruction: older than any use in it.
     const uint64_t line = std::max<uint64_t>(1, static_cast<uint64_t>(p_.l2_line));
-    for (uint64_t l = lo / line; l * line < hi; ++l) lines_.insert(l);
+    for (uint64_t l = lo / line; l * line < hi; ++l) {
+        auto [it, fresh] = lines_.try_emplace(l, Line{seq_ + 1, false});
+        if (!fresh) continue;
+        ++seq_;
+        if (lru_on_) lru_.emplace(it->second.seq, l);
+    }
+    protect_from_ = seq_ + 1;
+    evict();
 }
 
 int Engine::remote_rank_of(const OpRecord& r, bool writes) {
@@ -223,7 +287,10 @@ bool link_between(const Params& p, int me, int peer, double& latency, double& by
     return true;
 }
 
-double Engine::cost(const OpRecord& r, double gm_miss) const {
+double Engine::cost(const OpRecord& r, double gm_miss, double writeback) const {
+    // Dirty lines this instruction's lines pushed out of L2 go to HBM at the
+    // core's HBM share before it is done (docs/cost-model.md, "The model").
+    if (writeback > 0) return cost(r, gm_miss) + writeback / gm_share_;
     const OpClass c = classify(r);
     const bool gm_in = touches(r.reads, r.n_reads, Space::GM), gm_out = touches(r.writes, r.n_writes, Space::GM);
     const double bytes = static_cast<double>(r.bytes);
@@ -298,9 +365,11 @@ double Engine::cost(const OpRecord& r, double gm_miss) const {
             return p_.lat_mte2 + (miss > 0 ? p_.lat_hbm : 0) + miss / std::min(p_.mte2, gm_share_) +
                    (bytes - miss) / std::min(p_.mte2, l2_share_);
         }
-        case OpClass::Mte3: return p_.lat_mte3 + bytes / (gm_out ? std::min(p_.mte3, gm_share_) : p_.mte3);
+        // A GM write goes to the write-back L2 at the L2 share when the
+        // figures have one (l2_bytes > 0), else at the HBM share.
+        case OpClass::Mte3: return p_.lat_mte3 + bytes / (gm_out ? std::min(p_.mte3, write_share()) : p_.mte3);
         case OpClass::Mte1: return p_.lat_mte1 + bytes / p_.mte1;
-        case OpClass::Fix: return p_.lat_fix + bytes / (gm_out ? std::min(p_.fix, gm_share_) : p_.fix);
+        case OpClass::Fix: return p_.lat_fix + bytes / (gm_out ? std::min(p_.fix, write_share()) : p_.fix);
         case OpClass::Scalar:
         case OpClass::Sync: return 0;
     }
@@ -417,17 +486,22 @@ void Engine::record(int core, const OpRecord& r) {
     const OpClass c = classify(r);
     if (c == OpClass::Scalar) return;
     const double start = begin_on(s, r.pipe);
+    protect_from_ = seq_ + 1;
     const double miss = c == OpClass::Mte2 ? static_cast<double>(first_touch(r)) : -1;
     if (miss > 0) hbm_bytes_ += static_cast<uint64_t>(miss);
     // A transfer that reads GM and writes nowhere fills L2 (the SDMA engine's
     // prefetch, pto-isa's TPREFETCH_ASYNC): a later read of its lines is a hit.
-    if (c != OpClass::Mte2 && r.n_writes == 0 && touches(r.reads, r.n_reads, Space::GM)) hbm_bytes_ += first_touch(r);
+    if (c != OpClass::Mte2 && r.n_writes == 0 && touches(r.reads, r.n_reads, Space::GM))
+        hbm_bytes_ += first_touch(r);
     if (touches(r.writes, r.n_writes, Space::GM)) {
-        hbm_bytes_ += r.bytes;
+        // Without the write-back L2 a write is HBM traffic as it happens;
+        // with it, when its dirty line is written back (evict, hbm_bytes).
+        if (capacity_lines_ == 0) hbm_bytes_ += r.bytes;
         // A written line stays in L2: a later read of it is a hit (write-allocate).
-        touch_lines(r.writes, r.n_writes, r);
+        touch_lines(r.writes, r.n_writes, r, true);
     }
-    place(core, s, r.pipe, start, cost(r, miss), r);
+    const uint64_t writeback = evict();
+    place(core, s, r.pipe, start, cost(r, miss, static_cast<double>(writeback)), r);
     (void)pi;
     if (c == OpClass::Cube) cube_flops_ += r.flops;
     else if (c >= OpClass::VecPlain && c <= OpClass::VecSort) vec_flops_ += r.flops;

@@ -73,7 +73,12 @@ bool no_fixed_costs = false;
 
 double run_gemm(const SocProfile& soc, const Gemm& g) {
     cost::Params p = cost::params_for(soc);
-    if (no_fixed_costs) p.block_start = p.lat_hbm = 0;
+    // Before the fixed costs also means before the write-back L2 (writes at
+    // the HBM share), the model the column's kernel figures were run with.
+    if (no_fixed_costs) {
+        p.block_start = p.lat_hbm = 0;
+        p.l2_bytes = 0;
+    }
     const int cores = g.grid_m * g.grid_n;
     cost::Engine e(p, cores, false);
     const int scm = (g.m + g.grid_m - 1) / g.grid_m, scn = (g.n + g.grid_n - 1) / g.grid_n;

@@ -40,6 +40,10 @@ Params params_for(const SocProfile& soc) {
     // start-up; no separate HBM latency (lat_mte2 already stands for a DMA from HBM).
     p.block_start = 2000;
     p.lat_hbm = 0;
+    // The write-back L2's capacity (docs/soc-profiles.md, "Timing", note 18):
+    // the platform ini's l2_size where it is known (192 MiB on the 910B1-B3,
+    // 96 MiB on the 910B4); the 910B's 192 MiB as an estimate elsewhere.
+    p.l2_bytes = std::string_view(soc.name) == "Ascend910B4" ? 96.0 * 1024 * 1024 : 192.0 * 1024 * 1024;
     // The link between ranks (docs/soc-profiles.md, "Timing", notes 10 to
     // 14): HCCS within a node, fitted to pto-isa's tget_bandwidth
     // measurements; the links' total and RoCE between nodes, estimates.
