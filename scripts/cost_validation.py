@@ -262,6 +262,19 @@ def load_json():
         return json.load(f)
 
 
+def save_rows(fresh):
+    """Writes these rows into the results file as it is now, not as this run
+    read it: another run may have recorded other rows since (a long run of
+    several ranks would otherwise put its stale copy back)."""
+    data = load_json()
+    data["rows"].update(fresh)
+    tmp = JSON + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(data, f, indent=1, sort_keys=True)
+        f.write("\n")
+    os.replace(tmp, JSON)
+
+
 def cost_table(binary, *extra):
     out = subprocess.run([binary, *extra], check=True, capture_output=True, text=True).stdout
     res = {}
@@ -586,11 +599,7 @@ def run_ag_gemm(isa, items, stored):
             date=datetime.date.today().isoformat(),
             command=(f"PTO_SYNC_TIMEOUT_S={os.environ['PTO_SYNC_TIMEOUT_S']} " if os.environ.get("PTO_SYNC_TIMEOUT_S")
                      else "") + f"scripts/allgather_gemm.sh <pto-isa> --ranks {ranks} --gm {m} --gk {k} --gn {n}")
-        data = load_json()
-        data["rows"] = stored
-        with open(JSON, "w") as f:
-            json.dump(data, f, indent=1, sort_keys=True)
-            f.write("\n")
+        save_rows({r["id"]: stored[r["id"]]})
 
 
 def cmd_run(a):
@@ -605,13 +614,10 @@ def cmd_run(a):
         by_tool.setdefault(tool, []).append((r, case))
     if "ag_gemm" in by_tool:
         run_ag_gemm(isa, by_tool.pop("ag_gemm"), stored)
-        data = load_json()
-        stored = data["rows"]
     if "tget" in by_tool:
-        run_tget(isa, by_tool.pop("tget"), stored)
-        with open(JSON, "w") as f:
-            json.dump(data, f, indent=1, sort_keys=True)
-            f.write("\n")
+        items = by_tool.pop("tget")
+        run_tget(isa, items, stored)
+        save_rows({r["id"]: stored[r["id"]] for r, _ in items if r["id"] in stored})
     for tool, items in by_tool.items():
         # fa builds every case in one build; the others build per case.
         batches = [items] if tool == "fa" else [[x] for x in items]
@@ -649,9 +655,7 @@ def cmd_run(a):
                                       "bench/" + ("pto_isa_gemm_timing.sh" if tool == "gemm" else
                                                   "pto_isa_kernels_timing.sh"), "<pto-isa>",
                                       *([] if tool == "gemm" else [tool]), case]))
-                with open(JSON, "w") as f:
-                    json.dump(data, f, indent=1, sort_keys=True)
-                    f.write("\n")
+                save_rows({r["id"]: stored[r["id"]]})
     return 0
 
 
