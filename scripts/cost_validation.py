@@ -239,7 +239,8 @@ def rows():
                          "kernel" if ran else AG_NOT_RUN, devices=ranks, timed="events",
                          note=("rank 0's \"compute done\" (aclrtEventElapsedTime around the GEMM)" +
                                ("; run before the link sharing was added (docs/soc-profiles.md, Timing, note 14)"
-                                if (ranks, m) == (2, 2048) else "")) if ran else "",
+                                if (ranks, m) == (2, 2048) else "") +
+                               "; run before the write-back L2 (docs/cost-model.md, \"The model\")") if ran else "",
                          family="AllGather + GEMM, A3", run=("ag_gemm", f"{ranks},{m},{k},{n}")))
     # The README gives SYS_CNT cycles, 50 MHz on A2/A3: microseconds = cycles / 50.
     for size, a, b in [("4 KB", 36.28, 136.51), ("16 KB", 149.98, 161.40), ("64 KB", 579.62, 277.25),
