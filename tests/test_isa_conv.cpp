@@ -119,6 +119,31 @@ TEST(ConvLoad, ShapeMismatchFaultsWithTheRule) {
     EXPECT_NE(st.message.find("test_isa_conv.cpp"), std::string::npos) << st.message;
 }
 
+// BufferSize counts elements (pto-isa declares the storage as BufferSize
+// elements): a kernel sizing it in bytes declares twice the room an int16
+// shape needs, and the load runs; one element fewer than the shape faults.
+TEST(ConvLoad, BufferSizeCountsElements) {
+    std::vector<int16_t> gm(2 * 4 * 4 * kConvC0, 3);
+    constexpr int kElems = 2 * 4 * 4 * kConvC0;
+    auto load = [&](auto tile) {
+        return run_cube([&] {
+            decltype(tile) t;
+            TASSIGN(t, 0);
+            auto g = gm5<int16_t, Layout::NC1HWC0>(gm.data(), {1, 2, 4, 4, kConvC0}, {512, 256, 64, 16, 1});
+            TLOAD(t, g);
+        });
+    };
+    using Shape = ConvTileShape<1, 2, 4, 4, kConvC0>;
+    EXPECT_TRUE(load(ConvTile<TileType::Mat, int16_t, kElems, Layout::NC1HWC0, Shape>{}).ok());
+    auto st = load(ConvTile<TileType::Mat, int16_t, kElems - 1, Layout::NC1HWC0, Shape>{});
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.message.find("TLOAD: the ConvTile shape [1,2,4,4,16] holds 512 elements but its BufferSize declares "
+                              "storage for 511 (BufferSize counts elements of the tile's type, not bytes)"),
+              std::string::npos)
+        << st.message;
+    EXPECT_NE(st.message.find("test_isa_conv.cpp"), std::string::npos) << st.message;
+}
+
 #if PTOSIM_TARGET_A5
 
 // C = 20 channels fill C1 = 2 blocks of 16; channels 20..31 are zeros.

@@ -226,9 +226,14 @@ RecordEvent tload_conv(CallSite cs, Conv& dst, G& src) {
         ptosim::fault(loc, "TLOAD: GlobalTensor shape " + shape_str(s, 5) + " does not fit ConvTile shape " +
                                shape_str(t, dims) + ": " + rule);
     const uint64_t bytes = static_cast<uint64_t>(numel) * sizeof(T);
-    if (bytes > static_cast<uint64_t>(Conv::bufferSize))
-        ptosim::fault(loc, "TLOAD: the ConvTile shape " + shape_str(t, dims) + " needs " + std::to_string(bytes) +
-                               " bytes but its BufferSize is " + std::to_string(Conv::bufferSize));
+    // BufferSize counts elements: pto-isa declares the tile's storage as
+    // BufferSize elements of T (tile_size(bufferSize)) and sizes it so for
+    // TASSIGN's checks (docs/semantics.md, "ConvTile loads").
+    if (numel > static_cast<int64_t>(Conv::bufferSize))
+        ptosim::fault(loc, "TLOAD: the ConvTile shape " + shape_str(t, dims) + " holds " + std::to_string(numel) +
+                               " elements but its BufferSize declares storage for " +
+                               std::to_string(Conv::bufferSize) +
+                               " (BufferSize counts elements of the tile's type, not bytes)");
     ptosim::check_local(c, Space::L1, dst.address(), bytes, "TLOAD destination ConvTile", loc);
     // Every GM coordinate runs over [0, shape): the far corner bounds the read.
     int64_t last = 0;
