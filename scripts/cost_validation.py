@@ -164,8 +164,6 @@ def rows():
             ((40, 15, 128, 7680), "[4,40,15,128,16]", 2131.2)]
     for (c1, h, w, n), x, us in conv:
         how = "kernel"
-        if c1 == 40:
-            how = "not run: simulation time (about ten minutes)"
         r.append(row(f"conv2d_{c1}_{h}_{w}_{n}", "conv2d", "A2A3", "conv2d forward (conv2d_forward)", f"X={x}",
                      "Ascend910_93", us, CONV, how, family="conv2d, A3", run=("conv2d", f"{c1},{h},{w},{n}")))
     for rows_, us in [(2304, 161.375), (3456, 238.819), (4800, 324.106)]:
