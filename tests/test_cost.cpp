@@ -656,6 +656,42 @@ TEST(CostCalibration, SortUnitTakesTheIntrinsicFigures) {
     EXPECT_FALSE(cost::calibrated_cost(cost::Calibration::A5, bitsort, c));
 }
 
+// The measured A2A3 vector intrinsics (pto-isa's per-intrinsic model, 910B3
+// fp32): vadd = 10 + 2 a repeat + 14, so a full-mask vadd of 8 fp32 repeats
+// (512 elements) takes 40, and 16 more in counter mode; in counter mode the
+// repeats are the count's, rounded up (100 floats: 2 repeats, 28 + 16).
+// vexp = 13 + 2 a repeat + 18 (128 repeats: 287, pto-isa's "real 287");
+// vmuls = 11 + 1 a repeat + 15, the same per repeat for half (128 a repeat).
+// A5 records of the same names keep their class rate.
+TEST(CostCalibration, A2A3VectorIntrinsicsTakeTheMeasuredFigures) {
+    cost::Calibrated c;
+    OpRecord add = vec_record("vadd", "float", 0, 0, 0, 0);
+    add.elements = 8 * 64;
+    ASSERT_TRUE(cost::calibrated_cost(cost::Calibration::A2A3, add, c));
+    EXPECT_DOUBLE_EQ(c.cycles, 40);
+    EXPECT_EQ(c.source, "a2a3 intrinsic vadd (2 x repeat + 24)");
+    add.counter = true;
+    ASSERT_TRUE(cost::calibrated_cost(cost::Calibration::A2A3, add, c));
+    EXPECT_DOUBLE_EQ(c.cycles, 56);
+    EXPECT_EQ(c.source, "a2a3 intrinsic vadd (2 x repeat + 24, counter mode +16)");
+    add.elements = 100;
+    ASSERT_TRUE(cost::calibrated_cost(cost::Calibration::A2A3, add, c));
+    EXPECT_DOUBLE_EQ(c.cycles, 44);
+    OpRecord ex = vec_record("vexp", "float", 0, 0, 0, 0);
+    ex.elements = 128 * 64;
+    ex.counter = true;  // no counter-mode floor outside the binary ALU ops
+    ASSERT_TRUE(cost::calibrated_cost(cost::Calibration::A2A3, ex, c));
+    EXPECT_DOUBLE_EQ(c.cycles, 287);
+    OpRecord muls = vec_record("vmuls", "half", 0, 0, 0, 0);
+    muls.elements = 4 * 128;
+    ASSERT_TRUE(cost::calibrated_cost(cost::Calibration::A2A3, muls, c));
+    EXPECT_DOUBLE_EQ(c.cycles, 30);
+    EXPECT_FALSE(cost::calibrated_cost(cost::Calibration::A5, add, c));
+    OpRecord adds = vec_record("vadds", "float", 0, 0, 0, 0);  // not measured: the class rate
+    adds.elements = 64;
+    EXPECT_FALSE(cost::calibrated_cost(cost::Calibration::A2A3, adds, c));
+}
+
 // The list form of TMRGSORT is priced as the instructions pto-isa issues for
 // it: the merge into tmp (1024 structures: 644), a V barrier (4) and the
 // copy of dst's 8192 bytes (16 + 8192 / 256 = 48): 696, the sum of the

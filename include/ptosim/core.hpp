@@ -108,6 +108,10 @@ struct OpRecord {
     // GM writes that accumulate in hardware (TSTORE with AtomicAdd): several
     // cores may do them to the same bytes without ordering.
     bool atomic = false;
+    // An A2A3 vector intrinsic run in counter mode (set_mask_count): its
+    // elements are the count, not whole repeats (docs/cost-model.md, "A2A3:
+    // the measured vector intrinsics").
+    bool counter = false;
     // The unit flag of a phased TMATMUL/TGEMV (AccPhase) or TSTORE from L0C
     // (STPhase): 0 none, 2 partial, 3 final. The Cube and the fixpipe hand
     // the accumulator over through it without set_flag (docs/checkers.md).

@@ -197,6 +197,63 @@ bool a2a3_sort(const OpRecord& r, double& cycles, std::string* source) {
     return true;
 }
 
+// ------------------------------------------------------------ A2A3 vector intrinsics
+
+// The A2A3 vector intrinsics pto-isa's per-intrinsic model prices from
+// measurements (cce_costmodel_vector_compute.hpp at 3186c381: fp32 on a
+// 910B3, "measured = slope x repeat + fixed" in its comments, the fixed part
+// split there into a head and a tail): cycles = head + slope x repeat +
+// tail, and 16 more for the binary ALU ops in counter mode
+// (kCountModeFloorCycles, "count-mask dispatch"). vmin takes vmax's figures,
+// as pto-isa's model does ("by symmetry"; TMIN was not measured). The repeat
+// is what the instruction runs: its elements over a repeat's 256 bytes of
+// the element type. ptosim charges the whole fixed part on every call (no
+// head saving when the vector queue is busy) and applies the fp32 figures
+// to every element type, as pto-isa's model does.
+struct IntrinsicFigure {
+    const char* op;
+    double head, slope, tail;
+    bool count_floor;
+};
+constexpr IntrinsicFigure kA2A3Intrinsics[] = {
+    {"vadd", 10, 2, 14, true},   {"vsub", 10, 2, 14, true},   {"vmul", 10, 2, 15, true},
+    {"vdiv", 11, 4, 19, true},   {"vmax", 10, 2, 14, true},   {"vmin", 10, 2, 14, true},
+    {"vand", 8, 2, 12, true},    {"vor", 8, 2, 12, true},     {"vmuls", 11, 1, 15, false},
+    {"vmaxs", 10, 1, 13, false}, {"vexp", 13, 2, 18, false},  {"vln", 13, 2, 20, false},
+    {"vlrelu", 11, 1, 15, false}, {"vrelu", 10, 1, 13, false}, {"vrsqrt", 10, 1, 14, false},
+};
+constexpr double kCountModeFloor = 16;
+
+// Keyed by the name's address, as sort_op.
+const IntrinsicFigure* intrinsic_figure(const char* name) {
+    thread_local std::unordered_map<const char*, const IntrinsicFigure*> cache;
+    auto [it, fresh] = cache.try_emplace(name, nullptr);
+    if (fresh) {
+        const std::string_view op(name ? name : "");
+        for (const IntrinsicFigure& f : kA2A3Intrinsics)
+            if (op == f.op) it->second = &f;
+    }
+    return it->second;
+}
+
+bool a2a3_intrinsic(const OpRecord& r, double& cycles, std::string* source) {
+    const IntrinsicFigure* f = intrinsic_figure(r.op);
+    if (!f) return false;
+    const double e = dtype_bytes(r.dtype);
+    if (e <= 0) return false;
+    const uint64_t per_repeat = static_cast<uint64_t>(256 / e);
+    const uint64_t repeat = per_repeat ? (r.elements + per_repeat - 1) / per_repeat : 0;
+    cycles = round_cycles(f->head + f->slope * static_cast<double>(repeat) + f->tail +
+                          (f->count_floor && r.counter ? kCountModeFloor : 0));
+    if (source) {
+        char buf[96];
+        std::snprintf(buf, sizeof buf, "a2a3 intrinsic %s (%g x repeat + %g%s)", f->op, f->slope, f->head + f->tail,
+                      f->count_floor && r.counter ? ", counter mode +16" : "");
+        *source = buf;
+    }
+    return true;
+}
+
 // ------------------------------------------------------------ A5
 
 // Elements one loop (one vector register of 256 bytes) takes, by the type
@@ -281,7 +338,7 @@ bool lookup(Calibration c, const OpRecord& r, double& cycles, std::string* sourc
     if (r.pipe != Pipe::V && r.pipe != Pipe::V2) return false;
     switch (c) {
         case Calibration::A2A3:
-            if (a2a3_sort(r, cycles, source)) {
+            if (a2a3_sort(r, cycles, source) || a2a3_intrinsic(r, cycles, source)) {
                 if (interpolated) *interpolated = false;
                 return true;
             }

@@ -440,6 +440,7 @@ template <size_t N>
     r.dtype = to_string(d);
     r.loc = loc;
     r.elements = p.counter ? p.count : uint64_t(p.repeats) * p.per_repeat;
+    r.counter = p.counter;
     r.bytes = r.elements * size_of(d);
     r.flops = r.elements;
     return r;
