@@ -377,6 +377,99 @@ void print_sort() {
     std::printf("\n%d of %zu shapes within 5%% of the figure.\n\n", within, rows.size());
 }
 
+// The measured vector intrinsics (docs/cost-model.md, "A2A3: the measured
+// vector intrinsics"): each as a one-intrinsic kernel on tiles' UB
+// addresses, full mask, repeats 1, 8, 64 and 255, and vadd in counter mode
+// over 100 floats (two repeats and the counter-mode floor), against
+// head + slope x repeat + tail (+ 16).
+struct IntrinsicCase {
+    const char* op;
+    double fixed, slope;
+    bool counter_floor;
+};
+template <class T, class F>
+double run_intrinsic(F issue, bool counter, bool calibrated) {
+    return cycles_of([&] {
+        Tile<TileType::Vec, T, 1, 255 * 256 / int(sizeof(T))> a;
+        TASSIGN(a, 0);
+        auto* u = (__ubuf__ T*)a.data();
+        if (counter) {
+            set_mask_count();
+            set_vector_mask(0, 100);
+        } else {
+            set_vector_mask(-1, -1);
+        }
+        issue(u);
+        if (counter) set_mask_norm();
+    }, calibrated);
+}
+void print_intrinsics() {
+    struct Row {
+        std::string op, shape;
+        double model, figure, before;
+    };
+    std::vector<Row> rows;
+    auto add = [&](const IntrinsicCase& c, const char* ty, auto run) {
+        for (int rep : {1, 8, 64, 255})
+            rows.push_back({c.op, std::string(ty) + ", repeat " + std::to_string(rep), run(rep, false, true),
+                            c.fixed + c.slope * rep, run(rep, false, false)});
+        if (c.counter_floor)
+            rows.push_back({c.op, std::string(ty) + ", counter mode, 100 elements", run(0, true, true),
+                            c.fixed + c.slope * std::ceil(100.0 / (std::string(ty) == "fp32" ? 64 : 128)) + 16,
+                            run(0, true, false)});
+    };
+    const auto binary = [](auto op) {
+        return [op](int rep, bool counter, bool cal) {
+            return run_intrinsic<float>([&](auto* u) { op(u, u + 64 * 255, u, rep); }, counter, cal);
+        };
+    };
+#define PTOSIM_BENCH_BINARY(name) binary([](auto* d, auto* a, auto* b, int r) { name(d, a, b, r, 1, 1, 1, 8, 8, 8); })
+#define PTOSIM_BENCH_UNARY(name)                                                                                  \
+    [](int rep, bool counter, bool cal) {                                                                        \
+        return run_intrinsic<float>([&](auto* u) { name(u, u, rep, 1, 1, 8, 8); }, counter, cal);                \
+    }
+#define PTOSIM_BENCH_SCALAR(name)                                                                                 \
+    [](int rep, bool counter, bool cal) {                                                                        \
+        return run_intrinsic<float>([&](auto* u) { name(u, u, 0.5f, rep, 1, 1, 8, 8); }, counter, cal);          \
+    }
+    add({"vadd", 24, 2, true}, "fp32", PTOSIM_BENCH_BINARY(vadd));
+    add({"vsub", 24, 2, true}, "fp32", PTOSIM_BENCH_BINARY(vsub));
+    add({"vmul", 25, 2, true}, "fp32", PTOSIM_BENCH_BINARY(vmul));
+    add({"vdiv", 30, 4, true}, "fp32", PTOSIM_BENCH_BINARY(vdiv));
+    add({"vmax", 24, 2, true}, "fp32", PTOSIM_BENCH_BINARY(vmax));
+    add({"vmin", 24, 2, true}, "fp32", PTOSIM_BENCH_BINARY(vmin));
+    add({"vexp", 31, 2, false}, "fp32", PTOSIM_BENCH_UNARY(vexp));
+    add({"vln", 33, 2, false}, "fp32", PTOSIM_BENCH_UNARY(vln));
+    add({"vrelu", 23, 1, false}, "fp32", PTOSIM_BENCH_UNARY(vrelu));
+    add({"vrsqrt", 24, 1, false}, "fp32", PTOSIM_BENCH_UNARY(vrsqrt));
+    add({"vmuls", 26, 1, false}, "fp32", PTOSIM_BENCH_SCALAR(vmuls));
+    add({"vmaxs", 23, 1, false}, "fp32", PTOSIM_BENCH_SCALAR(vmaxs));
+    add({"vlrelu", 26, 1, false}, "fp32", PTOSIM_BENCH_SCALAR(vlrelu));
+#undef PTOSIM_BENCH_BINARY
+#undef PTOSIM_BENCH_UNARY
+#undef PTOSIM_BENCH_SCALAR
+    for (const char* name : {"vand", "vor"}) {
+        const bool is_and = std::strcmp(name, "vand") == 0;
+        add({name, 20, 2, true}, "int16", [is_and](int rep, bool counter, bool cal) {
+            return run_intrinsic<int16_t>([&](auto* u) {
+                if (is_and) vand(u, u + 128 * 255, u, rep, 1, 1, 1, 8, 8, 8);
+                else vor(u, u + 128 * 255, u, rep, 1, 1, 1, 8, 8, 8);
+            }, counter, cal);
+        });
+    }
+    std::printf("A2A3: the measured vector intrinsics, one intrinsic a kernel, against pto-isa's figures (910B3 "
+                "measurements; vmin by symmetry with vmax)\n\n");
+    std::printf("| Intrinsic | Case | Model (cycles) | Figure (cycles) | Model / figure | Class rate (cycles) |\n");
+    std::printf("|---|---|--:|--:|--:|--:|\n");
+    int within = 0;
+    for (const Row& r : rows) {
+        std::printf("| %s | %s | %.0f | %.0f | %.3f | %.0f |\n", r.op.c_str(), r.shape.c_str(), r.model, r.figure,
+                    r.model / r.figure, r.before);
+        if (std::fabs(r.model / r.figure - 1) <= 0.05) ++within;
+    }
+    std::printf("\n%d of %zu cases within 5%% of the figure.\n\n", within, rows.size());
+}
+
 int run(bool all) {
     std::vector<Point> pts;
     for (const Formula& f : kFormulas) {
@@ -408,6 +501,7 @@ int run(bool all) {
     }
     print_st(st);
     print_sort();
+    print_intrinsics();
     return 0;
 }
 
