@@ -158,23 +158,7 @@ double merge_cycles(uint64_t structures) {
 
 enum class SortOp : uint8_t { None, Vbitsort, Tsort32, Merge };
 
-// Keyed by the name's address, as rows_of: every record of an instruction
-// passes the same literal, so the engine's hot path compares no strings.
-SortOp sort_op(const char* name) {
-    thread_local std::unordered_map<const char*, SortOp> cache;
-    auto [it, fresh] = cache.try_emplace(name, SortOp::None);
-    if (fresh) {
-        const std::string_view op(name ? name : "");
-        it->second = op == "vbitsort"                       ? SortOp::Vbitsort
-                     : op == "TSORT32"                      ? SortOp::Tsort32
-                     : op == "vmrgsort4" || op == "TMRGSORT" ? SortOp::Merge
-                                                            : SortOp::None;
-    }
-    return it->second;
-}
-
-bool a2a3_sort(const OpRecord& r, double& cycles, std::string* source) {
-    const SortOp op = sort_op(r.op);
+bool a2a3_sort(SortOp op, const OpRecord& r, double& cycles, std::string* source) {
     if (op == SortOp::None) return false;
     if (op == SortOp::Vbitsort) {
         // One instruction: its records count 32 structures a repeat.
@@ -224,21 +208,30 @@ constexpr IntrinsicFigure kA2A3Intrinsics[] = {
 };
 constexpr double kCountModeFloor = 16;
 
-// Keyed by the name's address, as sort_op.
-const IntrinsicFigure* intrinsic_figure(const char* name) {
-    thread_local std::unordered_map<const char*, const IntrinsicFigure*> cache;
-    auto [it, fresh] = cache.try_emplace(name, nullptr);
+// What an A2A3 record's name is to the figures above: a sort-unit
+// instruction, a measured intrinsic, or neither (the formulas' ops).
+struct A2A3Name {
+    SortOp sort = SortOp::None;
+    const IntrinsicFigure* figure = nullptr;
+};
+// Keyed by the name's address, as rows_of: every record of an instruction
+// passes the same literal, so the engine's hot path compares no strings.
+const A2A3Name& a2a3_name(const char* name) {
+    thread_local std::unordered_map<const char*, A2A3Name> cache;
+    auto [it, fresh] = cache.try_emplace(name);
     if (fresh) {
         const std::string_view op(name ? name : "");
+        it->second.sort = op == "vbitsort"                       ? SortOp::Vbitsort
+                          : op == "TSORT32"                      ? SortOp::Tsort32
+                          : op == "vmrgsort4" || op == "TMRGSORT" ? SortOp::Merge
+                                                                 : SortOp::None;
         for (const IntrinsicFigure& f : kA2A3Intrinsics)
-            if (op == f.op) it->second = &f;
+            if (op == f.op) it->second.figure = &f;
     }
     return it->second;
 }
 
-bool a2a3_intrinsic(const OpRecord& r, double& cycles, std::string* source) {
-    const IntrinsicFigure* f = intrinsic_figure(r.op);
-    if (!f) return false;
+bool a2a3_intrinsic(const IntrinsicFigure* f, const OpRecord& r, double& cycles, std::string* source) {
     const double e = dtype_bytes(r.dtype);
     if (e <= 0) return false;
     const uint64_t per_repeat = static_cast<uint64_t>(256 / e);
@@ -337,12 +330,15 @@ bool a5(const OpRecord& r, double& cycles, std::string* source, bool* interpolat
 bool lookup(Calibration c, const OpRecord& r, double& cycles, std::string* source, bool* interpolated) {
     if (r.pipe != Pipe::V && r.pipe != Pipe::V2) return false;
     switch (c) {
-        case Calibration::A2A3:
-            if (a2a3_sort(r, cycles, source) || a2a3_intrinsic(r, cycles, source)) {
+        case Calibration::A2A3: {
+            const A2A3Name& n = a2a3_name(r.op);
+            if ((n.sort != SortOp::None && a2a3_sort(n.sort, r, cycles, source)) ||
+                (n.figure && a2a3_intrinsic(n.figure, r, cycles, source))) {
                 if (interpolated) *interpolated = false;
                 return true;
             }
             return a2a3(r, cycles, source, interpolated);
+        }
         case Calibration::A5: return a5(r, cycles, source, interpolated);
         case Calibration::None: break;
     }
