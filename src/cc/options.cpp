@@ -588,12 +588,20 @@ bool resolve(Options& o, std::vector<Diag>& diags) {
     o.infer_kind = !type_kind && (!arch_kind || *arch_kind == Kind::Mix);
 
     const bool a5 = o.target == Target::A5;
+    // The other target's macro is a warning: bisheng builds the kernel
+    // whatever it defines, and neither pto-isa's headers nor ptolab's read
+    // it (pto-isa's A5 moe_combine builds with -DMEMORY_BASE).
+    const char* kMacroIsInert = " (the kernel builds as it would with bisheng: no PTO header reads the macro)";
     if (!a5 && o.register_base)
-        error("-DREGISTER_BASE is the A5 memory macro but the target is A2A3; " + std::string(kTable) + ", " + kRowA2A3 +
-              ", says A2A3 builds use -DMEMORY_BASE: replace -DREGISTER_BASE with -DMEMORY_BASE");
+        diags.push_back({Diag::Warning, "-DREGISTER_BASE is the A5 memory macro but the target is A2A3; " +
+                                            std::string(kTable) + ", " + kRowA2A3 +
+                                            ", says A2A3 builds use -DMEMORY_BASE: replace -DREGISTER_BASE with "
+                                            "-DMEMORY_BASE" + kMacroIsInert});
     if (a5 && o.memory_base)
-        error("-DMEMORY_BASE is the A2A3 memory macro but the target is A5; " + std::string(kTable) + ", " + kRowA5 +
-              ", says A5 builds use -DREGISTER_BASE: replace -DMEMORY_BASE with -DREGISTER_BASE");
+        diags.push_back({Diag::Warning, "-DMEMORY_BASE is the A2A3 memory macro but the target is A5; " +
+                                            std::string(kTable) + ", " + kRowA5 +
+                                            ", says A5 builds use -DREGISTER_BASE: replace -DMEMORY_BASE with "
+                                            "-DREGISTER_BASE" + kMacroIsInert});
     if (ok && !o.memory_base && !o.register_base)
         diags.push_back({Diag::Warning, std::string("no memory macro: ") + kTable + ", " + (a5 ? kRowA5 : kRowA2A3) +
                                             ", builds " + (a5 ? "A5" : "A2A3") + " kernels with " +

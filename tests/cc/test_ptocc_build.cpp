@@ -546,9 +546,18 @@ TEST(Diagnostics, UnknownFlagIsAnErrorNamingIt) {
 }
 
 TEST(Diagnostics, LintErrorStopsTheBuild) {
-    CmdResult r = sh(kPtocc + " --dry-run --cce-aicore-arch=dav-c310-vec -DMEMORY_BASE " + kKernels + "/vec_add.cpp");
+    CmdResult r = sh(kPtocc + " --dry-run --cce-aicore-arch=dav-c220-vec --npu-arch=dav-3510 -DMEMORY_BASE " + kKernels +
+                     "/vec_add.cpp");
     EXPECT_NE(r.status, 0);
-    EXPECT_NE(r.output.find("row 'A5 / DAV_3510'"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("row 'A2A3 / DAV_2201'"), std::string::npos) << r.output;
+}
+
+TEST(Diagnostics, TheOtherTargetsMemoryMacroOnlyWarns) {
+    CmdResult r = sh(kPtocc + " --dry-run --cce-aicore-arch=dav-c310-vec -DMEMORY_BASE " + kKernels + "/vec_add.cpp");
+    EXPECT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("ptocc: warning: -DMEMORY_BASE is the A2A3 memory macro but the target is A5"),
+              std::string::npos)
+        << r.output;
 }
 
 TEST(DryRun, PrintsTheCommandsAndBuildsNothing) {

@@ -52,13 +52,18 @@ TEST_P(FlagTable, RowResolvesWithItsMemoryMacroAndNoDiagnostics) {
     EXPECT_EQ(p.count(Diag::Error), 0);
 }
 
-TEST_P(FlagTable, RowWithTheOtherTargetsMemoryMacroIsAnErrorCitingTheRow) {
+// bisheng builds a kernel whatever memory macro it defines (pto-isa's A5
+// moe_combine passes -DMEMORY_BASE), so the other target's macro warns,
+// citing the row, and the build goes on.
+TEST_P(FlagTable, RowWithTheOtherTargetsMemoryMacroWarnsCitingTheRow) {
     const Row& r = GetParam();
     const bool a5 = r.target == Target::A5;
     Parsed p = parse({std::string("--cce-aicore-arch=") + r.arch, a5 ? "-DMEMORY_BASE" : "-DREGISTER_BASE", "k.cpp"});
-    EXPECT_FALSE(p.ok);
-    EXPECT_TRUE(p.has(Diag::Error, a5 ? "row 'A5 / DAV_3510'" : "row 'A2A3 / DAV_2201'"));
-    EXPECT_TRUE(p.has(Diag::Error, a5 ? "replace -DMEMORY_BASE with -DREGISTER_BASE" : "replace -DREGISTER_BASE with -DMEMORY_BASE"));
+    EXPECT_TRUE(p.ok);
+    EXPECT_EQ(p.count(Diag::Error), 0);
+    EXPECT_TRUE(p.has(Diag::Warning, a5 ? "row 'A5 / DAV_3510'" : "row 'A2A3 / DAV_2201'"));
+    EXPECT_TRUE(p.has(Diag::Warning, a5 ? "replace -DMEMORY_BASE with -DREGISTER_BASE" : "replace -DREGISTER_BASE with -DMEMORY_BASE"));
+    EXPECT_TRUE(p.has(Diag::Warning, "the kernel builds as it would with bisheng: no PTO header reads the macro"));
 }
 
 TEST_P(FlagTable, RowWithoutMemoryMacroWarnsWithTheMacroToAdd) {
