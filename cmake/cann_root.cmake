@@ -32,8 +32,11 @@ function(link_to target name)  # a symlink, replaced when it points elsewhere
   file(CREATE_LINK "${target}" "${name}" SYMBOLIC)
 endfunction()
 
+# <arch>-linux/asc: CANN's kernel root, which CMake projects look for before
+# they configure (pto-isa's A5 moe_combine); empty, like pkg_inc (docs/drop-in.md).
+cmake_host_system_information(RESULT _arch QUERY OS_PLATFORM)
 file(MAKE_DIRECTORY "${ROOT}/bin" "${ROOT}/compiler/ccec_compiler/bin" "${ROOT}/lib64" "${ROOT}/runtime/lib64/stub"
-     "${ROOT}/pkg_inc/runtime/runtime" "${ROOT}/pkg_inc/profiling" "${ROOT}/tools/simulator")
+     "${ROOT}/pkg_inc/runtime/runtime" "${ROOT}/pkg_inc/profiling" "${ROOT}/tools/simulator" "${ROOT}/${_arch}-linux/asc")
 
 link_to("${PTOCC}" "${ROOT}/bin/bisheng")
 link_to("${PTOCC}" "${ROOT}/compiler/ccec_compiler/bin/bisheng")
