@@ -76,6 +76,7 @@ struct OpenMpi {
     int (*barrier)(Handle) = nullptr;
     int (*bcast)(void*, int, Handle, int, Handle) = nullptr;
     int (*allgather)(const void*, int, Handle, void*, int, Handle, Handle) = nullptr;
+    int (*gather)(const void*, int, Handle, void*, int, Handle, int, Handle) = nullptr;
     Handle comms[sizeof kComms / sizeof kComms[0]] = {};
     Handle types[sizeof kTypes / sizeof kTypes[0]] = {};
 };
@@ -108,7 +109,7 @@ const OpenMpi* open_mpi() {
              bind(m.lib, m.finalize, "PMPI_Finalize") && bind(m.lib, m.abort, "PMPI_Abort") &&
              bind(m.lib, m.comm_rank, "PMPI_Comm_rank") && bind(m.lib, m.comm_size, "PMPI_Comm_size") &&
              bind(m.lib, m.barrier, "PMPI_Barrier") && bind(m.lib, m.bcast, "PMPI_Bcast") &&
-             bind(m.lib, m.allgather, "PMPI_Allgather");
+             bind(m.lib, m.allgather, "PMPI_Allgather") && bind(m.lib, m.gather, "PMPI_Gather");
         for (size_t i = 0; ok && i < sizeof kComms / sizeof kComms[0]; ++i) ok = (m.comms[i] = dlsym(m.lib, kComms[i].ompi));
         for (size_t i = 0; ok && i < sizeof kTypes / sizeof kTypes[0]; ++i) ok = (m.types[i] = dlsym(m.lib, kTypes[i].ompi));
         if (!ok)
@@ -229,6 +230,26 @@ __attribute__((visibility("default"))) int MPI_Allgather(const void* send, int s
         return m->allgather(reinterpret_cast<const void*>(intptr_t{1}), 0, rt, recv, recv_count, rt, c);
     Handle st = type_of(*m, "MPI_Allgather", send_type);
     return st ? m->allgather(send, send_count, st, recv, recv_count, rt, c) : kErrType;
+}
+
+__attribute__((visibility("default"))) int MPI_Gather(const void* send, int send_count, int send_type, void* recv,
+                                                      int recv_count, int recv_type, int root, int comm) {
+    const OpenMpi* m = open_mpi();
+    if (!m) return kErrOther;
+    Handle c = comm_of(*m, "MPI_Gather", comm);
+    if (!c) return kErrComm;
+    int rank = -1;
+    if (const int rc = m->comm_rank(c, &rank)) return rc;
+    // The receive buffer, count and type count only at the root (the MPI
+    // standard's MPI_Gather): other ranks may pass any type.
+    Handle rt = nullptr;
+    if (rank == root && !(rt = type_of(*m, "MPI_Gather", recv_type))) return kErrType;
+    // MPICH's MPI_IN_PLACE (the root's own block already in place).
+    if (send == reinterpret_cast<const void*>(intptr_t{-1}))
+        return m->gather(reinterpret_cast<const void*>(intptr_t{1}), 0, rt, recv, recv_count, rt, root, c);
+    Handle st = type_of(*m, "MPI_Gather", send_type);
+    if (!st) return kErrType;
+    return m->gather(send, send_count, st, recv, recv_count, rt ? rt : st, root, c);
 }
 
 }  // extern "C"

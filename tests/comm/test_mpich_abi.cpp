@@ -16,7 +16,7 @@ namespace {
 // MPICH's values (mpi.h of MPICH 4), written out as a program built against
 // MPICH has them.
 constexpr int kCommWorld = 0x44000000, kCommSelf = 0x44000001, kCommNull = 0x04000000;
-constexpr int kChar = 0x4c000101, kInt = 0x4c000405, kDouble = 0x4c00080b, kUint64 = 0x4c00083e;
+constexpr int kChar = 0x4c000101, kInt = 0x4c000405, kDouble = 0x4c00080b, kUint64 = 0x4c00083e, kInt64 = 0x4c00083a;
 constexpr int kLongDouble = 0x4c00100c;  // predefined in MPICH, not translated by the bridge
 void* const kMpichInPlace = reinterpret_cast<void*>(intptr_t{-1});
 
@@ -29,6 +29,7 @@ struct Mpi {
     int (*barrier)(int);
     int (*bcast)(void*, int, int, int, int);
     int (*allgather)(const void*, int, int, void*, int, int, int);
+    int (*gather)(const void*, int, int, void*, int, int, int, int);
 };
 
 Mpi& mpi() {
@@ -54,6 +55,7 @@ Mpi& mpi() {
         x.barrier = reinterpret_cast<int (*)(int)>(get("MPI_Barrier"));
         x.bcast = reinterpret_cast<int (*)(void*, int, int, int, int)>(get("MPI_Bcast"));
         x.allgather = reinterpret_cast<int (*)(const void*, int, int, void*, int, int, int)>(get("MPI_Allgather"));
+        x.gather = reinterpret_cast<int (*)(const void*, int, int, void*, int, int, int, int)>(get("MPI_Gather"));
         return x;
     }();
     return m;
@@ -99,6 +101,23 @@ TEST(MpichAbi, BroadcastAndAllgatherCarryEveryType) {
     ASSERT_EQ(mpi().allgather(kMpichInPlace, 0, kInt, ints.data(), 1, kInt, kCommWorld), 0);
     for (int i = 0; i < n; ++i) EXPECT_EQ(ints[i], 100 + i) << i;
     EXPECT_EQ(mpi().barrier(kCommWorld), 0);
+}
+
+// MPI_Gather as pto-isa's MoE kernels call it: every rank's block at the
+// root, in rank order; the receive type counts only there (the others pass
+// one the bridge does not translate), and the root may send in place.
+TEST(MpichAbi, GatherCollectsAtTheRoot) {
+    const int r = rank(), n = size(), root = n - 1;
+    const int64_t mine[2] = {int64_t(r) * 10, int64_t(r) * 10 + 1};
+    std::vector<int64_t> all(2 * n, -1);
+    ASSERT_EQ(mpi().gather(mine, 2, kInt64, all.data(), 2, r == root ? kInt64 : kLongDouble, root, kCommWorld), 0);
+    for (int i = 0; i < 2 * n; ++i) EXPECT_EQ(all[i], r == root ? int64_t(i / 2) * 10 + i % 2 : -1) << i;
+    std::vector<int> ints(n, -1);
+    if (r == root) ints[r] = 300 + r;
+    const int one = 300 + r;
+    ASSERT_EQ(mpi().gather(r == root ? kMpichInPlace : &one, 1, kInt, ints.data(), 1, kInt, root, kCommWorld), 0);
+    if (r == root)
+        for (int i = 0; i < n; ++i) EXPECT_EQ(ints[i], 300 + i) << i;
 }
 
 TEST(MpichAbi, AHandleItDoesNotTranslateIsRefusedWithItsName) {
