@@ -255,7 +255,9 @@ def rows():
                          "kernel" if ran else AG_NOT_RUN, devices=ranks, timed="events",
                          note=("rank 0's \"compute done\" (aclrtEventElapsedTime around the GEMM)" +
                                ("; first run before the link sharing was added (docs/soc-profiles.md, Timing, "
-                                "note 14)" if (ranks, m) == (2, 2048) else "") +
+                                "note 14); in range because 16 of the 48 communication blocks send, each at 1/48 of "
+                                "the link's 56 GB/s, 18 GB/s together, near the 14 GB/s the device's time implies "
+                                "(docs/cost-model.md, \"Why the AllGather + GEMM rows are off\")" if (ranks, m) == (2, 2048) else "") +
                                ("; run before the write-back L2 (docs/cost-model.md, \"The model\")"
                                 if (ranks, m, k, n) in AG_BEFORE_WB_L2 else "")) if ran else "",
                          why_off=AG_WHY[ranks] if ran else "",
