@@ -84,7 +84,7 @@ MOE_NOT_RUN = ("not run: its sources include AscendC's kernel_operator.h (kernel
 AG_RUN = {(2, 2048, 2048, 1024), (2, 4096, 4096, 2048), (4, 4096, 4096, 4096), (8, 8192, 4096, 4096)}
 AG_NOT_RUN = "not run: simulation time (every rank computes the whole product 31 times, below)"
 # The runs made before the write-back L2 and not repeated since.
-AG_BEFORE_WB_L2 = {(8, 8192, 4096, 4096)}
+AG_BEFORE_WB_L2 = set()
 # Why the AllGather + GEMM rows outside +-15% are off (docs/cost-model.md, "Why the AllGather + GEMM rows are off").
 AG_WHY = {
     2: ("off: the published 2-rank times all move A to the peer at 13-15 GB/s (4 to 32 MiB a rank); the model's "
