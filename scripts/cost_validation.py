@@ -151,6 +151,8 @@ def rows():
                  "Ascend950DT", 38.3, MX8, "kernel", family="GEMM mxfp8, A5", run=("mxfp8", "2048")))
     r.append(row("mxfp8_4096_kernel", "mxfp8", "A5", "GEMM mxfp8 (matmul_mxfp8_performance)", "m=k=n=4096",
                  "Ascend950DT", 187.9, MX8, "kernel", family="GEMM mxfp8, A5", run=("mxfp8", "4096")))
+    r.append(row("mxfp8_6144_kernel", "mxfp8", "A5", "GEMM mxfp8 (matmul_mxfp8_performance)", "m=k=n=6144",
+                 "Ascend950DT", 602.0, MX8, "kernel", family="GEMM mxfp8, A5", run=("mxfp8", "6144")))
     for m, k, n, us in [(2048, 2048, 2048, 42.5), (2048, 4096, 4096, 100.3), (4096, 1024, 8192, 122.6),
                         (1024, 12288, 4096, 137.7), (2048, 8192, 8192, 348.9), (2040, 8192, 8100, 377.3)]:
         r.append(row(f"mxfp4_{m}x{k}x{n}", "mxfp4", "A5", "GEMM mxfp4 (matmul_mxfp4_performance)",
