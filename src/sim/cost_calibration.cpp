@@ -332,7 +332,7 @@ bool lookup(Calibration c, const OpRecord& r, double& cycles, std::string* sourc
     switch (c) {
         case Calibration::A2A3: {
             const A2A3Name& n = a2a3_name(r.op);
-            if ((n.sort != SortOp::None && a2a3_sort(n.sort, r, cycles, source)) ||
+            if (a2a3_sort(n.sort, r, cycles, source) ||
                 (n.figure && a2a3_intrinsic(n.figure, r, cycles, source))) {
                 if (interpolated) *interpolated = false;
                 return true;
