@@ -105,6 +105,11 @@ inline bool light_in_ub(const Core& c, uint64_t ub, uint64_t bytes) {
 }
 inline uint8_t* light_ub(Core& c, uint64_t ub) { return c.mem[static_cast<int>(Space::UB)] + ub; }
 
+// An instruction read a vector register no instruction wrote since it was
+// declared (operand `operand` of `op`): initcheck's unwritten-register
+// report when initcheck is on, nothing otherwise.
+void unwritten_register(const SourceLoc&, const char* op, int operand);
+
 // pset_b<8,16,32>: the documented patterns (PAT_ALL, PAT_VL1..VL128, PAT_M3,
 // PAT_M4, PAT_H, PAT_Q, PAT_ALLF) over elements of `elem` bytes.
 void pset(const SourceLoc&, const char* op, Pred& out, int elem, int pattern);

@@ -987,6 +987,23 @@ Status begin(Launch& l) {
     return {};
 }
 
+void unwritten_register(Launch& l, const Core& c, const SourceLoc& loc, const char* op, int operand) {
+    LaunchState* st = l.checker();
+    if (!st || !(st->tools & kInit)) return;
+    if (st->repeat(LaunchState::key_of("initcheck", "unwritten-register", loc, SourceLoc{}))) return;
+    Report r;
+    r.tool = "initcheck";
+    r.kind = "unwritten-register";
+    r.sites = {{loc, op, Pipe::V, "read", c.name()}};
+    r.message = std::string(op) + " (" + to_string(Pipe::V) + ") at " + loc.str() + " reads a vector register (operand " +
+                std::to_string(operand) + ") that no instruction wrote since it was declared; ptosim reads it as "
+                "zero, the device reads whatever the register last held";
+    r.fix = "write the register before " + loc.str() +
+            " (vbr or vdup for a constant, vlds, or an instruction that writes it whole); a register holds nothing "
+            "defined when it is declared";
+    st->add(c, std::move(r));
+}
+
 void core_done(Launch& l, const Core& c) {
     if (LaunchState* st = l.checker()) st->core_done(c);
 }

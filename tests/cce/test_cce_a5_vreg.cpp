@@ -4,6 +4,7 @@
 // host reference.
 #include "acl_fixture.hpp"
 
+#include <ptosim/check.hpp>
 #include <ptosim/core.hpp>
 #include <ptosim/float16.hpp>
 #include <ptosim/nan_rule.hpp>
@@ -21,6 +22,7 @@
 extern "C" {
 void launch_vreg_add_f32(float*, float*, float*, uint32_t, void*);
 void launch_vreg_unwritten(float*, void*);
+void launch_vreg_unset_mask(uint32_t*, uint32_t*, void*);
 void launch_vreg_chain_f16(uint16_t*, uint16_t*, uint16_t*, uint32_t, void*);
 void launch_vreg_exp_bf16(uint16_t*, uint16_t*, uint16_t*, void*);
 void launch_vreg_int32(int32_t*, int32_t*, int32_t*, void*);
@@ -95,6 +97,57 @@ TEST_F(Vreg, ARegisterNeverWrittenReadsAsZero) {
     float* dout = device(std::vector<float>(64, -3.0f));
     launch_vreg_unwritten(dout, stream);
     EXPECT_EQ(back(dout, 64), std::vector<float>(64, 0.0f));
+}
+
+// initcheck (docs/checkers.md): a source register no instruction wrote is
+// named with the intrinsic, its operand and the line; the launch fails as
+// under every initcheck error. Without initcheck the same kernel runs, the
+// register reading as zero.
+TEST_F(Vreg, InitcheckNamesARegisterReadBeforeAnyWrite) {
+    std::vector<uint32_t> a(64);
+    for (uint32_t i = 0; i < 64; ++i) a[i] = (i % 3 == 0 ? 0x80000000u : 0u) | (0x3f800000u + i);
+    std::vector<uint32_t> want(128, 0);
+    for (uint32_t i = 0; i < 64; ++i) want[64 + i] = a[i] & 0x7fffffffu;
+    uint32_t* da = device(a);
+    uint32_t* dout = device(std::vector<uint32_t>(128, 7));
+    launch_vreg_unset_mask(dout, da, stream);
+    ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS) << aclGetRecentErrMsg();
+    EXPECT_EQ(back(dout, 128), want);
+    EXPECT_TRUE(ptosim::check::take_reports().empty());
+
+    ASSERT_EQ(ptosim::check::configure("init"), "");
+    launch_vreg_unset_mask(dout, da, stream);
+    EXPECT_NE(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    launch_vreg_unwritten(reinterpret_cast<float*>(dout), stream);
+    EXPECT_NE(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    const std::vector<ptosim::check::Report> reps = ptosim::check::take_reports();
+    ASSERT_EQ(ptosim::check::configure(""), "");
+    EXPECT_EQ(back(dout, 64), std::vector<uint32_t>(64, 0));
+    ASSERT_EQ(reps.size(), 2u);
+    const struct {
+        const char* op;
+        int line, operand;
+    } expected[] = {{"vand", 72, 3}, {"vsts", 55, 1}};
+    for (size_t i = 0; i < 2; ++i) {
+        const ptosim::check::Report& r = reps[i];
+        ASSERT_EQ(r.sites.size(), 1u);
+        const ptosim::SourceLoc& at = r.sites[0].loc;
+        EXPECT_EQ(r.tool, "initcheck");
+        EXPECT_EQ(r.kind, "unwritten-register");
+        EXPECT_EQ(r.severity, "error");
+        EXPECT_EQ(r.sites[0].op, expected[i].op);
+        EXPECT_EQ(r.sites[0].pipe, ptosim::Pipe::V);
+        EXPECT_EQ(r.count, 1u);
+        EXPECT_TRUE(std::string(at.file).ends_with("tests/cce/vreg_kernels.cpp")) << at.file;
+        EXPECT_EQ(at.line, expected[i].line);
+        EXPECT_EQ(r.message, std::string(expected[i].op) + " (PIPE_V) at " + at.str() +
+                                 " reads a vector register (operand " + std::to_string(expected[i].operand) +
+                                 ") that no instruction wrote since it was declared; ptosim reads it as zero, the "
+                                 "device reads whatever the register last held");
+        EXPECT_EQ(r.fix, "write the register before " + at.str() +
+                             " (vbr or vdup for a constant, vlds, or an instruction that writes it whole); a register "
+                             "holds nothing defined when it is declared");
+    }
 }
 
 TEST_F(Vreg, F32AddHandlesTheTailWithPlt) {

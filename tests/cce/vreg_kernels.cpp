@@ -58,6 +58,27 @@ __global__ __aicore__ void vreg_unwritten(__gm__ float* out) {
     out_to(out, kOut, 64);
 }
 
+// |a| through a mask register the kernel declares and never sets: the
+// shape of pto-isa's own TQUANT bug (docs/conformance-pto-isa-a5.md). The
+// second half is the same with the mask set, and a register copied from a
+// never-written one.
+__global__ __aicore__ void vreg_unset_mask(__gm__ uint32_t* out, __gm__ uint32_t* a) {
+    in(kA, a, 64);
+    mte2_to_v();
+    __VEC_SCOPE__ {
+        vector_u32 x, r, abs_mask, set_mask;
+        vector_bool all = pset_b32(PAT_ALL);
+        vlds(x, ub<uint32_t>(kA), 0, NORM);
+        vand(r, x, abs_mask, all, MODE_ZEROING);
+        vsts(r, ub<uint32_t>(kOut), 0, NORM_B32, all);
+        vbr(set_mask, 0x7fffffffu);
+        vand(r, x, set_mask, all, MODE_ZEROING);
+        vsts(r, ub<uint32_t>(kOut), 64, NORM_B32, all);
+    }
+    v_to_mte3();
+    out_to(out, kOut, 128);
+}
+
 // half: out = max(a * b, a) * 0.5 + 1 over n elements, pointers post-updated.
 __global__ __aicore__ void vreg_chain_f16(__gm__ half* out, __gm__ half* a, __gm__ half* b, uint32_t n) {
     in(kA, a, n);
@@ -809,6 +830,9 @@ __global__ __aicore__ void vreg_store_classes(__gm__ float8_e4m3_t* out8, __gm__
 }
 
 extern "C" void launch_vreg_unwritten(float* out, void* s) { vreg_unwritten<<<1, nullptr, s>>>(out); }
+extern "C" void launch_vreg_unset_mask(uint32_t* out, uint32_t* a, void* s) {
+    vreg_unset_mask<<<1, nullptr, s>>>(out, a);
+}
 // Every form with a light path (ptosim/cce_a5.hpp) next to forms without one,
 // under prefix, empty and non-prefix masks, zeroing and merging: float
 // arithmetic with NaN and signed zeros among the inputs (a, b: 128 floats),

@@ -235,6 +235,7 @@ template <class D, class S>
 
 template <class D, class S>
 [[gnu::always_inline]] inline void vcvt_do(D& dst, S& src, const vector_bool& m, const cvt_opts& o, where_t w) {
+    read_src(w, "vcvt", 2, src);
     if (light_vcvt(dst, src, m, o, w)) return;
     const ptosim::cce::a5::Cvt c{ct<elem_of<S>>(), ct<elem_of<D>>(), o.round, o.sat, o.part, o.merging};
     ptosim::cce::a5::vconvert(here(w), c, vr(dst), vr(src), m);
@@ -294,6 +295,7 @@ inline void vtrc(D&& dst, S&& src, R r, const vector_bool& m, Mode mode = MODE_Z
                  ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
     ptosim_cce::cvt_opts o;
     cvt_opt(o, r);
+    ptosim_cce::read_src(w, "vtrc", 2, src);
     ptosim::cce::a5::vtruncate(ptosim_cce::here(w), ptosim_cce::dt<ptosim_cce::elem_of<D>>(), o.round,
                                ptosim_cce::vr(dst), ptosim_cce::vr(src), m, mode == MODE_MERGING);
 }

@@ -239,6 +239,7 @@ template <class D, class T, class I>
     requires(ptosim_cce::vreg_like<D> && ptosim_cce::vreg_like<I>)
 [[gnu::always_inline]] inline void vgather2(D&& dst, __ubuf__ T* base, I&& index, const vector_bool& m,
                      ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim_cce::read_src(w, "vgather2", 3, index);
     if (ptosim_cce::light_gather_line(w, ptosim_cce::vs(dst), ptosim_cce::off(base), sizeof(T), ptosim_cce::vs(index),
                                       sizeof(ptosim_cce::elem_of<I>), m))
         return;
@@ -252,6 +253,8 @@ template <class S, class T, class I>
     requires(ptosim_cce::vreg_like<S> && ptosim_cce::vreg_like<I>)
 [[gnu::always_inline]] inline void vscatter(S&& src, __ubuf__ T* base, I&& index, const vector_bool& m,
                      ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim_cce::read_src(w, "vscatter", 1, src);
+    ptosim_cce::read_src(w, "vscatter", 3, index);
     if (ptosim_cce::light_scatter_line(w, ptosim_cce::vr(src), ptosim_cce::off(base), sizeof(T),
                                        ptosim_cce::vs(index), sizeof(ptosim_cce::elem_of<I>), m))
         return;
@@ -269,6 +272,7 @@ template <class D, class T, class I>
 inline void vgatherb(D&& dst, __ubuf__ T* base, I&& index, const vector_bool& m,
                      ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
     static_assert(sizeof(ptosim_cce::elem_of<I>) == 4, "vgatherb: the indices are uint32_t byte offsets");
+    ptosim_cce::read_src(w, "vgatherb", 3, index);
     ptosim::cce::a5::vgatherb(ptosim_cce::here(w), ptosim_cce::vr(dst), ptosim_cce::off(base),
                               int(sizeof(ptosim_cce::elem_of<D>)), ptosim_cce::vr(index), m);
 }

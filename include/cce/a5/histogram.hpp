@@ -11,6 +11,8 @@
         requires(ptosim_cce::vreg_like<D> && ptosim_cce::vreg_like<S>)                                          \
     inline void name(D&& dst, S&& src, const vector_bool& m, HistBin bin,                                       \
                      ptosim_cce::where_t w = ptosim_cce::where_t::current()) {                                  \
+        ptosim_cce::read_src(w, #name, 1, dst);                                                                 \
+        ptosim_cce::read_src(w, #name, 2, src);                                                                 \
         ptosim::cce::a5::vhistogram(ptosim_cce::here(w), #name, cumulative, bin == Bin_N1, ptosim_cce::vr(dst), \
                                     ptosim_cce::vr(src), m);                                                    \
     }

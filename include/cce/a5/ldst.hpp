@@ -134,6 +134,7 @@ template <class R, class T>
 template <class R, class T>
 [[gnu::always_inline]] inline void store(const where_t& w, R& src, __ubuf__ T* base, int64_t offset, DistVST d, const vector_bool& m) {
     namespace a5 = ptosim::cce::a5;
+    read_src(w, "vsts", 1, src);
     int elem = sizeof(T);
     const a5::St how = st_dist(d, elem);
     // The light path: a NORM store of an active prefix inside UB.
@@ -258,6 +259,7 @@ template <class R, class T>
     requires ptosim_cce::vreg_like<R>
 inline void vsstb(R&& src, __ubuf__ T* base, uint32_t config, const vector_bool& m,
                   ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim_cce::read_src(w, "vsstb", 1, src);
     ptosim::cce::a5::vstore_blocks(ptosim_cce::here(w), ptosim_cce::vr(src), ptosim_cce::off(base), config >> 16,
                                    int(sizeof(ptosim_cce::elem_of<R>)), m);
 }
@@ -265,6 +267,7 @@ template <class R, class T>
     requires ptosim_cce::vreg_like<R>
 inline void vsstb(R&& src, __ubuf__ T*& base, uint32_t config, const vector_bool& m, PostUpdate,
                   ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim_cce::read_src(w, "vsstb", 1, src);
     ptosim::cce::a5::vstore_blocks(ptosim_cce::here(w), ptosim_cce::vr(src), ptosim_cce::off(base), config >> 16,
                                    int(sizeof(ptosim_cce::elem_of<R>)), m);
     base += (config & 0xffffu) * 32 / sizeof(T);
@@ -289,6 +292,8 @@ inline void vsts(L&& lo, H&& hi, __ubuf__ T* base, int64_t offset, DistVST d, co
     const int elem = d == VST_INTLV_B8 ? 1 : d == VST_INTLV_B16 ? 2 : d == VST_INTLV_B32 ? 4 : 0;
     if (elem == 0)
         ptosim::fault(ptosim_cce::here(w), "vsts from two registers takes INTLV_B8, INTLV_B16 or INTLV_B32");
+    ptosim_cce::read_src(w, "vsts", 1, lo);
+    ptosim_cce::read_src(w, "vsts", 2, hi);
     ptosim::cce::a5::vstore2(ptosim_cce::here(w), "vsts", ptosim_cce::vr(lo), ptosim_cce::vr(hi),
                              ptosim_cce::ub_at(base, offset), elem, m);
 }

@@ -10,6 +10,8 @@
     template <class D0, class D1, class S0, class S1>                                                            \
         requires(ptosim_cce::vreg_like<D0> && ptosim_cce::vreg_like<D1>)                                          \
     inline void name(D0&& d0, D1&& d1, S0&& s0, S1&& s1, ptosim_cce::where_t w = ptosim_cce::where_t::current()) { \
+        ptosim_cce::read_src(w, #name, 3, s0);                                                                    \
+        ptosim_cce::read_src(w, #name, 4, s1);                                                                    \
         const ptosim::cce::a5::VReg a = ptosim_cce::vr(s0), b = ptosim_cce::vr(s1);                               \
         ptosim::cce::a5::vinterleave(ptosim_cce::here(w), #name, de, int(sizeof(ptosim_cce::elem_of<D0>)),        \
                                      ptosim_cce::vr(d0), ptosim_cce::vr(d1), a, b);                               \
@@ -36,6 +38,8 @@ PTOSIM_CCE_PINTLV(pdintlv_b32, true, 4)
 template <class D, class S, class I>
     requires(ptosim_cce::vreg_like<D> && ptosim_cce::vreg_like<I>)
 inline void vselr(D&& dst, S&& src, I&& idx, ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim_cce::read_src(w, "vselr", 2, src);
+    ptosim_cce::read_src(w, "vselr", 3, idx);
     ptosim::cce::a5::vselect_index(ptosim_cce::here(w), int(sizeof(ptosim_cce::elem_of<D>)), ptosim_cce::vr(dst),
                                    ptosim_cce::vr(src), ptosim_cce::vr(idx));
 }
@@ -48,6 +52,7 @@ template <class D, class S>
     requires(ptosim_cce::vreg_like<D> && ptosim_cce::vreg_like<S>)
 inline void vpack(D&& dst, S&& src, PackHalf h, ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
     using T = ptosim_cce::elem_of<S>;
+    ptosim_cce::read_src(w, "vpack", 2, src);
     ptosim::cce::a5::vpack(ptosim_cce::here(w), "vpack", false, h == HIGHER, int(sizeof(T)), false,
                            ptosim_cce::vr(dst), ptosim_cce::vr(src));
 }
@@ -55,6 +60,7 @@ template <class D, class S>
     requires(ptosim_cce::vreg_like<D> && ptosim_cce::vreg_like<S>)
 inline void vunpack(D&& dst, S&& src, PackHalf h, ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
     using T = ptosim_cce::elem_of<S>;
+    ptosim_cce::read_src(w, "vunpack", 2, src);
     ptosim::cce::a5::vpack(ptosim_cce::here(w), "vunpack", true, h == HIGHER, int(sizeof(T)),
                            std::is_signed_v<T> && std::is_integral_v<T>, ptosim_cce::vr(dst), ptosim_cce::vr(src));
 }

@@ -147,6 +147,17 @@ template <class R>
     v.lazy = vreg_store::Bytes;
     return vbytes(v);
 }
+// A source operand still as it was declared: no instruction wrote it, so
+// on the device it holds whatever the register last held (ptosim reads it
+// as zero). initcheck reports the read (docs/checkers.md, "initcheck"). A
+// test of its own, before any operand is read: vr() of a destination that
+// is also a source writes the register's zeros first. `operand` is the
+// register's position in the intrinsic's arguments.
+template <class R>
+[[gnu::always_inline]] inline void read_src(const where_t& w, const char* op, int operand, R& r) {
+    if (vs(r).lazy == vreg_store::Zero) [[unlikely]]
+        ptosim::cce::a5::unwritten_register(here(w), op, operand);
+}
 // The element type of a register argument.
 template <class R>
 struct elem_of_t {

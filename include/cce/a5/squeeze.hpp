@@ -13,12 +13,14 @@ template <class D, class S>
     requires(ptosim_cce::vreg_like<D> && ptosim_cce::vreg_like<S>)
 inline void vsqz(D&& dst, S&& src, const vector_bool& m, Mode mode,
                  ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim_cce::read_src(w, "vsqz", 2, src);
     ptosim::cce::a5::vsqueeze(ptosim_cce::here(w), ptosim_cce::vr(dst), ptosim_cce::vr(src),
                               int(sizeof(ptosim_cce::elem_of<D>)), m, mode == MODE_STORED);
 }
 template <class R, class T>
     requires ptosim_cce::vreg_like<R>
 inline void vstur(vector_align&, R&& src, __ubuf__ T* base, ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim_cce::read_src(w, "vstur", 2, src);
     ptosim::cce::a5::vstore_squeezed(ptosim_cce::here(w), ptosim_cce::vr(src), ptosim_cce::off(base), false);
 }
 // POST_UPDATE advances AR, not base (base + AR is the next address).
@@ -26,6 +28,7 @@ template <class R, class T>
     requires ptosim_cce::vreg_like<R>
 inline void vstur(vector_align&, R&& src, __ubuf__ T* base, PostUpdate,
                   ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim_cce::read_src(w, "vstur", 2, src);
     ptosim::cce::a5::vstore_squeezed(ptosim_cce::here(w), ptosim_cce::vr(src), ptosim_cce::off(base), true);
 }
 template <class T>

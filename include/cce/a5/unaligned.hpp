@@ -19,6 +19,7 @@ template <class R, class T>
     requires ptosim_cce::vreg_like<R>
 inline void vstus(vector_align&, uint32_t count, R&& src, __ubuf__ T* base,
                   ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim_cce::read_src(w, "vstus", 3, src);
     ptosim::cce::a5::vstore_unaligned(ptosim_cce::here(w), ptosim_cce::vr(src), ptosim_cce::off(base),
                                       uint64_t(count) * sizeof(ptosim_cce::elem_of<R>));
 }
@@ -28,6 +29,7 @@ template <class R, class T>
 inline void vstus(vector_align&, uint32_t count, R&& src, __ubuf__ T*& base, PostUpdate,
                   ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
     const uint64_t bytes = uint64_t(count) * sizeof(ptosim_cce::elem_of<R>);
+    ptosim_cce::read_src(w, "vstus", 3, src);
     ptosim::cce::a5::vstore_unaligned(ptosim_cce::here(w), ptosim_cce::vr(src), ptosim_cce::off(base), bytes);
     base = (__ubuf__ T*)((__ubuf__ uint8_t*)base + bytes);
 }

@@ -361,6 +361,8 @@ template <class T>
     [[gnu::always_inline]] inline void name(D&& dst, A&& a, B&& b, const vector_bool& m, Mode mode = MODE_ZEROING,                       \
                      ptosim_cce::where_t w = ptosim_cce::where_t::current()) {                                    \
         using T = ptosim_cce::elem_of<D>;                                                                         \
+        ptosim_cce::read_src(w, #name, 2, a);                                                                     \
+        ptosim_cce::read_src(w, #name, 3, b);                                                                     \
         if constexpr (ptosim_cce::light_op<T, ptosim::cce::Bin::op>)                                              \
             if (ptosim_cce::light_bin<T, ptosim::cce::Bin::op>(w, #name, ptosim_cce::vr(dst), ptosim_cce::vr(a),  \
                                                                &ptosim_cce::vr(b), T{}, m, mode == MODE_MERGING))  \
@@ -390,6 +392,7 @@ PTOSIM_CCE_VBIN(vmod, Mod)
         requires ptosim_cce::vreg_like<D>                                                                         \
     [[gnu::always_inline]] inline void name(D&& dst, A&& a, const vector_bool& m, Mode mode = MODE_ZEROING,                              \
                      ptosim_cce::where_t w = ptosim_cce::where_t::current()) {                                    \
+        ptosim_cce::read_src(w, #name, 2, a);                                                                     \
         ptosim::cce::a5::vunary(ptosim_cce::here(w), #name, ptosim::cce::Una::op,                                 \
                                 ptosim_cce::dt<ptosim_cce::elem_of<D>>(), ptosim_cce::vr(dst), ptosim_cce::vr(a), \
                                 m, mode == MODE_MERGING);                                                        \
@@ -399,6 +402,7 @@ template <class D, class A>
     requires ptosim_cce::vreg_like<D>
 [[gnu::always_inline]] inline void vexp(D&& dst, A&& a, const vector_bool& m, Mode mode = MODE_ZEROING,
                                         ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim_cce::read_src(w, "vexp", 2, a);
     if constexpr (std::is_same_v<ptosim_cce::elem_of<D>, float> && std::is_same_v<ptosim_cce::elem_of<A>, float>)
         if (ptosim_cce::light_exp(w, ptosim_cce::vr(dst), ptosim_cce::vr(a), m)) return;
     ptosim::cce::a5::vunary(ptosim_cce::here(w), "vexp", ptosim::cce::Una::Exp, ptosim_cce::dt<ptosim_cce::elem_of<D>>(),
@@ -421,6 +425,8 @@ PTOSIM_CCE_VUN(vmov, Copy)
     [[gnu::always_inline]] inline void name(D&& dst, A&& a, S scalar, const vector_bool& m, Mode mode = MODE_ZEROING,                    \
                      ptosim_cce::where_t w = ptosim_cce::where_t::current()) {                                    \
         using T = ptosim_cce::elem_of<D>;                                                                         \
+        if constexpr (ptosim::cce::Sca::op == ptosim::cce::Sca::Axpy) ptosim_cce::read_src(w, #name, 1, dst);     \
+        ptosim_cce::read_src(w, #name, 2, a);                                                                     \
         if constexpr (ptosim_cce::light_line_op<T, ptosim::cce::Sca::op> && std::is_arithmetic_v<S>)             \
             if (ptosim_cce::light_line_scalar<T, ptosim::cce::Sca::op>(w, #name, ptosim_cce::vs(dst),            \
                                                                       ptosim_cce::vs(a), static_cast<T>(scalar), m)) \
@@ -448,6 +454,7 @@ PTOSIM_CCE_VSCA(vaxpy, Axpy)
 template <class D, class A>
     requires(ptosim_cce::vreg_like<D> && ptosim_cce::vreg_like<A>)
 inline void vmov(D&& dst, A&& src, ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim_cce::read_src(w, "vmov", 2, src);
     vector_bool all;
     __builtin_memset(all.b, 0xff, sizeof(all.b));
     ptosim::cce::a5::vunary(ptosim_cce::here(w), "vmov", ptosim::cce::Una::Copy,
@@ -461,6 +468,7 @@ inline void vmov(D&& dst, A&& src, ptosim_cce::where_t w = ptosim_cce::where_t::
         requires ptosim_cce::vreg_like<D>                                                                         \
     [[gnu::always_inline]] inline void name(D&& dst, A&& a, int16_t count, const vector_bool& m, Mode mode = MODE_ZEROING,              \
                      ptosim_cce::where_t w = ptosim_cce::where_t::current()) {                                    \
+        ptosim_cce::read_src(w, #name, 2, a);                                                                     \
         ptosim::cce::a5::vscalar(ptosim_cce::here(w), #name, ptosim::cce::Sca::op,                                \
                                  ptosim_cce::dt<ptosim_cce::elem_of<D>>(), ptosim_cce::vr(dst), ptosim_cce::vr(a), \
                                  static_cast<uint64_t>(static_cast<int64_t>(count)), m, mode == MODE_MERGING);    \
@@ -487,6 +495,7 @@ template <class D, class A>
 [[gnu::always_inline]] inline void vdup(D&& dst, A&& src, const vector_bool& m, DupPos pos, Mode mode = MODE_ZEROING,
                  ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
     using T = ptosim_cce::elem_of<D>;
+    ptosim_cce::read_src(w, "vdup", 2, src);
     const auto& s = ptosim_cce::vr(src);
     const int n = ptosim::cce::a5::kVL / int(sizeof(T));
     uint64_t bits = 0;
@@ -542,6 +551,8 @@ template <class D, class S>
         requires(ptosim_cce::vreg_like<A> && ptosim_cce::vreg_like<B>)                                            \
     inline void vcmp_##suffix(vector_bool& dst, A&& a, B&& b, const vector_bool& m,                              \
                               ptosim_cce::where_t w = ptosim_cce::where_t::current()) {                           \
+        ptosim_cce::read_src(w, "vcmp_" #suffix, 2, a);                                                           \
+        ptosim_cce::read_src(w, "vcmp_" #suffix, 3, b);                                                           \
         ptosim::cce::a5::vcompare(ptosim_cce::here(w), "vcmp_" #suffix, ptosim::cce::Cmp::op,                     \
                                   ptosim_cce::dt<ptosim_cce::elem_of<A>>(), dst, ptosim_cce::vr(a),               \
                                   ptosim_cce::vr(b), m);                                                         \
@@ -551,6 +562,7 @@ template <class D, class S>
     inline void vcmps_##suffix(vector_bool& dst, A&& a, S scalar, const vector_bool& m,                          \
                                ptosim_cce::where_t w = ptosim_cce::where_t::current()) {                          \
         using T = ptosim_cce::elem_of<A>;                                                                         \
+        ptosim_cce::read_src(w, "vcmps_" #suffix, 2, a);                                                          \
         ptosim::cce::a5::vcompare_scalar(ptosim_cce::here(w), "vcmps_" #suffix, ptosim::cce::Cmp::op,             \
                                          ptosim_cce::dt<T>(), dst, ptosim_cce::vr(a),                             \
                                          ptosim_cce::elem_bits<T>(scalar), m);                                   \
@@ -568,6 +580,8 @@ template <class D, class A, class B>
     requires ptosim_cce::vreg_like<D>
 inline void vsel(D&& dst, A&& a, B&& b, const vector_bool& sel,
                  ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim_cce::read_src(w, "vsel", 2, a);
+    ptosim_cce::read_src(w, "vsel", 3, b);
     ptosim::cce::a5::vselect(ptosim_cce::here(w), ptosim_cce::dt<ptosim_cce::elem_of<D>>(), ptosim_cce::vr(dst),
                              ptosim_cce::vr(a), ptosim_cce::vr(b), sel);
 }
@@ -578,6 +592,7 @@ inline void vsel(D&& dst, A&& a, B&& b, const vector_bool& sel,
         requires ptosim_cce::vreg_like<D>                                                                         \
     [[gnu::always_inline]] inline void name(D&& dst, A&& a, const vector_bool& m, Mode = MODE_ZEROING,                                   \
                      ptosim_cce::where_t w = ptosim_cce::where_t::current()) {                                    \
+        ptosim_cce::read_src(w, #name, 2, a);                                                                     \
         if constexpr (std::is_same_v<ptosim_cce::elem_of<A>, float> && std::is_same_v<ptosim_cce::elem_of<D>, float>) \
             if (ptosim_cce::light_reduce<ptosim::cce::Red::op>(w, #name, ptosim_cce::vr(dst), ptosim_cce::vr(a), m)) \
                 return;                                                                                           \
@@ -596,6 +611,7 @@ PTOSIM_CCE_VRED(vcmin, Min)
         requires ptosim_cce::vreg_like<D>                                                                         \
     [[gnu::always_inline]] inline void name(D&& dst, A&& a, const vector_bool& m, Mode = MODE_ZEROING,                                   \
                      ptosim_cce::where_t w = ptosim_cce::where_t::current()) {                                    \
+        ptosim_cce::read_src(w, #name, 2, a);                                                                     \
         ptosim::cce::a5::vreduce_blocks(ptosim_cce::here(w), #name, ptosim::cce::Red::op,                         \
                                         ptosim_cce::dt<ptosim_cce::elem_of<A>>(), ptosim_cce::vr(dst),            \
                                         ptosim_cce::vr(a), m);                                                   \
@@ -611,6 +627,7 @@ template <class D, class A>
     requires ptosim_cce::vreg_like<D>
 inline void vcpadd(D&& dst, A&& a, const vector_bool& m, Mode = MODE_ZEROING,
                    ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim_cce::read_src(w, "vcpadd", 2, a);
     ptosim::cce::a5::vpair_add(ptosim_cce::here(w), ptosim_cce::dt<ptosim_cce::elem_of<A>>(), ptosim_cce::vr(dst),
                                ptosim_cce::vr(a), m);
 }
@@ -624,6 +641,8 @@ inline void vcpadd(D&& dst, A&& a, const vector_bool& m, Mode = MODE_ZEROING,
     [[gnu::always_inline]] inline void name(vector_bool& carry, D&& dst, A&& a, B&& b, const vector_bool& m,                             \
                      ptosim_cce::where_t w = ptosim_cce::where_t::current()) {                                    \
         static_assert(sizeof(ptosim_cce::elem_of<D>) == 4, #name " takes 32-bit elements");                       \
+        ptosim_cce::read_src(w, #name, 3, a);                                                                     \
+        ptosim_cce::read_src(w, #name, 4, b);                                                                     \
         ptosim::cce::a5::vcarry(ptosim_cce::here(w), #name, sub, carry, ptosim_cce::vr(dst), ptosim_cce::vr(a),   \
                                 ptosim_cce::vr(b), nullptr, m);                                                  \
     }                                                                                                             \
@@ -632,6 +651,8 @@ inline void vcpadd(D&& dst, A&& a, const vector_bool& m, Mode = MODE_ZEROING,
     inline void name##s(vector_bool& carry, D&& dst, A&& a, B&& b, const vector_bool& in, const vector_bool& m,   \
                         ptosim_cce::where_t w = ptosim_cce::where_t::current()) {                                 \
         static_assert(sizeof(ptosim_cce::elem_of<D>) == 4, #name "s takes 32-bit elements");                      \
+        ptosim_cce::read_src(w, #name "s", 3, a);                                                                 \
+        ptosim_cce::read_src(w, #name "s", 4, b);                                                                 \
         const vector_bool carry_in = in;                                                                          \
         ptosim::cce::a5::vcarry(ptosim_cce::here(w), #name "s", sub, carry, ptosim_cce::vr(dst),                  \
                                 ptosim_cce::vr(a), ptosim_cce::vr(b), &carry_in, m);                             \
@@ -647,6 +668,8 @@ inline void vmull(L&& lo, H&& hi, A&& a, B&& b, const vector_bool& m,
                   ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
     using T = ptosim_cce::elem_of<A>;
     static_assert(sizeof(T) == 4, "vmull takes 32-bit elements");
+    ptosim_cce::read_src(w, "vmull", 3, a);
+    ptosim_cce::read_src(w, "vmull", 4, b);
     ptosim::cce::a5::vmull(ptosim_cce::here(w), std::is_signed_v<T>, ptosim_cce::vr(lo), ptosim_cce::vr(hi),
                            ptosim_cce::vr(a), ptosim_cce::vr(b), m);
 }
@@ -655,6 +678,9 @@ template <class D, class A, class B>
     requires ptosim_cce::vreg_like<D>
 inline void vmadd(D&& dst, A&& a, B&& b, const vector_bool& m, Mode mode = MODE_ZEROING,
                   ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim_cce::read_src(w, "vmadd", 1, dst);
+    ptosim_cce::read_src(w, "vmadd", 2, a);
+    ptosim_cce::read_src(w, "vmadd", 3, b);
     ptosim::cce::a5::vbinary(ptosim_cce::here(w), "vmadd", ptosim::cce::Bin::MulAdd,
                              ptosim_cce::dt<ptosim_cce::elem_of<D>>(), ptosim_cce::vr(dst), ptosim_cce::vr(a),
                              ptosim_cce::vr(b), m, mode == MODE_MERGING);
@@ -664,6 +690,9 @@ template <class D, class A, class B>
     requires ptosim_cce::vreg_like<D>
 inline void vmula(D&& dst, A&& a, B&& b, const vector_bool& m, Mode mode = MODE_ZEROING,
                   ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim_cce::read_src(w, "vmula", 1, dst);
+    ptosim_cce::read_src(w, "vmula", 2, a);
+    ptosim_cce::read_src(w, "vmula", 3, b);
     ptosim::cce::a5::vbinary(ptosim_cce::here(w), "vmula", ptosim::cce::Bin::MulAddDst,
                              ptosim_cce::dt<ptosim_cce::elem_of<D>>(), ptosim_cce::vr(dst), ptosim_cce::vr(a),
                              ptosim_cce::vr(b), m, mode == MODE_MERGING);
@@ -675,6 +704,8 @@ template <class D, class A, class B>
     requires(ptosim_cce::vreg_like<D> && ptosim_cce::vreg_like<A>)
 inline void vexpdif(D&& dst, A&& a, B&& b, const vector_bool& m, PartMode part, Mode mode = MODE_ZEROING,
                     ptosim_cce::where_t w = ptosim_cce::where_t::current()) {
+    ptosim_cce::read_src(w, "vexpdif", 2, a);
+    ptosim_cce::read_src(w, "vexpdif", 3, b);
     ptosim::cce::a5::vexpdif(ptosim_cce::here(w), ptosim_cce::dt<ptosim_cce::elem_of<A>>(), part == PART_ODD ? 1 : 0,
                              ptosim_cce::vr(dst), ptosim_cce::vr(a), ptosim_cce::vr(b), m, mode == MODE_MERGING);
 }

@@ -8,6 +8,8 @@
 #include <ptosim/cce_a5.hpp>
 #include <ptosim/vmath.hpp>
 
+#include "../../check.hpp"
+#include "../../launch.hpp"
 #include "../element_ops.hpp"
 #include "../repeat.hpp"
 #include "fast_paths.hpp"
@@ -92,6 +94,11 @@ bool compare(Cmp op, T a, T b) {
     }
 }
 }  // namespace
+
+void unwritten_register(const SourceLoc& loc, const char* op, int operand) {
+    Core* c = current_core_or_null();
+    if (c && c->launch) check::unwritten_register(*c->launch, *c, loc, op, operand);
+}
 
 void pset(const SourceLoc& loc, const char* op, Pred& out, int elem, int pattern) {
     dispatch(core(), op, loc, [&] { return vector_record(op, loc); });
