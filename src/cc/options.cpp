@@ -205,8 +205,13 @@ const std::vector<FlagSpec>& flag_table() {
             {{{"-std=", F::Prefix}}, A::Compile, true, "-std=*", "kept if C++20 or newer, else raised to C++20",
              "kept if C++20 or newer, else raised to `-std=c++20` (`gnu++NN` to `-std=gnu++20`) with a note: ptolab's "
              "headers need C++20, so `-std=c++17` lines still build"},
-            {{{"-s", F::Exact}, {"-rdynamic", F::Exact}, {"-static-libstdc++", F::Exact}, {"-static-libgcc", F::Exact}},
-             A::Link, true, "-s, -rdynamic, -static-libstdc++, -static-libgcc", "passed to the link",
+            {{{"-s", F::Exact}},
+             A::Link, true, "-s", "not passed to the link, with a note: the library keeps its line tables",
+             "not passed to the link, with a note: ptosim names the user's call of a PTO instruction (a fault's or a "
+             "checker report's `kernel.cpp:31 (via <pto-isa>/.../TAdd.hpp:45)`) from the kernel library's line "
+             "tables (`-g1`, which ptocc adds), and `-s` would strip them; pto-isa's test CMake links with `-s`"},
+            {{{"-rdynamic", F::Exact}, {"-static-libstdc++", F::Exact}, {"-static-libgcc", F::Exact}},
+             A::Link, true, "-rdynamic, -static-libstdc++, -static-libgcc", "passed to the link",
              "passed to the link"},
             // Code generation options (-fstack-protector-strong, -fno-rtti,
             // -fvisibility=...): the compile and the link both receive them.

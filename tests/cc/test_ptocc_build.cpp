@@ -669,11 +669,12 @@ struct PtoIsaLikeTree {
                "}  // namespace pto\n";
     }
     // Writes `src` (the tree's header, then `body`: the PTO call on line 3),
-    // builds it over the tree with ptocc and loads it.
+    // builds it over the tree with ptocc and loads it. Linked with -s, as
+    // pto-isa's test CMake links: the library keeps its line tables.
     void* build(const std::string& src, const std::string& body) const {
         std::ofstream(src) << "#include <pto/pto-inst.hpp>\n" << body;
         const std::string lib = (fs::path(src).parent_path() / ("lib" + fs::path(src).stem().string() + ".so")).string();
-        const CmdResult r = sh(kPtocc + " -fPIC -shared -xcce --cce-aicore-arch=dav-c220-vec -DMEMORY_BASE -O2 -I" +
+        const CmdResult r = sh(kPtocc + " -fPIC -shared -s -xcce --cce-aicore-arch=dav-c220-vec -DMEMORY_BASE -O2 -I" +
                                include.string() + " " + src + " -o " + lib);
         EXPECT_EQ(r.status, 0) << r.output;
         return open_lib(lib);
