@@ -614,9 +614,12 @@ bool plan_jobs(const Options& o, const Paths& paths, const std::vector<Classifie
             colour = false;
     std::vector<std::string> lib_flags = {"-L" + paths.lib_dir, "-Wl,-rpath," + paths.lib_dir, "-lptosim"};
     std::vector<std::string> user_link = cann_link_flags(o.link);
-    if (std::erase(user_link, std::string("-s")) > 0)
-        diags.push_back({Diag::Note, "-s not passed to the link: ptosim names the user's call of a PTO instruction in "
-                                     "faults and checker reports from the library's line tables, which -s strips"});
+    for (const char* strip : {"-s", "-Wl,-s", "-Wl,--strip-all", "-Wl,-S", "-Wl,--strip-debug"})
+        if (std::erase(user_link, std::string(strip)) > 0)
+            diags.push_back({Diag::Note, std::string(strip) +
+                                             " not passed to the link: ptosim names the user's call of a PTO "
+                                             "instruction in faults and checker reports from the library's line "
+                                             "tables, which it strips"});
     lib_flags.insert(lib_flags.end(), user_link.begin(), user_link.end());
     lib_flags.push_back("-pthread");
 

@@ -209,7 +209,8 @@ const std::vector<FlagSpec>& flag_table() {
              A::Link, true, "-s", "not passed to the link, with a note: the library keeps its line tables",
              "not passed to the link, with a note: ptosim names the user's call of a PTO instruction (a fault's or a "
              "checker report's `kernel.cpp:31 (via <pto-isa>/.../TAdd.hpp:45)`) from the kernel library's line "
-             "tables (`-g1`, which ptocc adds), and `-s` would strip them; pto-isa's test CMake links with `-s`"},
+             "tables (`-g1`, which ptocc adds), and `-s` would strip them; pto-isa's test CMake links with `-s`. "
+             "`-Wl,-s`, `-Wl,--strip-all`, `-Wl,-S` and `-Wl,--strip-debug` are not passed on either"},
             {{{"-rdynamic", F::Exact}, {"-static-libstdc++", F::Exact}, {"-static-libgcc", F::Exact}},
              A::Link, true, "-rdynamic, -static-libstdc++, -static-libgcc", "passed to the link",
              "passed to the link"},

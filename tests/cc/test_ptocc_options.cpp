@@ -287,21 +287,26 @@ TEST(Plan, OldLibraryAbiIsDroppedWithANoteInBothSpellings) {
 
 // pto-isa's test CMake links its kernel libraries with -s; ptosim names the
 // user's line of a PTO instruction from the library's line tables, so the
-// link keeps them, and says so.
+// link keeps them (-s and the linker's own strip options), and says so.
 TEST(Plan, StripAllIsNotPassedToTheLinkWithANote) {
     TempDir t;
     std::ofstream(t.p / "k.cpp") << "void k(){}\nvoid go(){ k<<<1, nullptr, nullptr>>>(); }\n";
-    Parsed p = parse({"--cce-aicore-arch=dav-c220-vec", "-DMEMORY_BASE", "-fPIC", "-s", "-rdynamic", "-shared",
-                      (t.p / "k.cpp").string(), "-o", (t.p / "libk.so").string()});
+    Parsed p = parse({"--cce-aicore-arch=dav-c220-vec", "-DMEMORY_BASE", "-fPIC", "-s", "-Wl,--strip-debug",
+                      "-rdynamic", "-Wl,-z,now", "-shared", (t.p / "k.cpp").string(), "-o",
+                      (t.p / "libk.so").string()});
     ASSERT_TRUE(p.ok);
     Plan plan;
     ASSERT_TRUE(plan_build(p.o, Paths{"/repo/include", "/repo/build/src/sim", "g++"}, true, plan, p.diags));
     auto link = find_cmd(plan, plan.temp_dir + "/linked-libk.so");
     ASSERT_FALSE(link.empty());
     EXPECT_EQ(std::find(link.begin(), link.end(), "-s"), link.end());
+    EXPECT_EQ(std::find(link.begin(), link.end(), "-Wl,--strip-debug"), link.end());
     EXPECT_NE(std::find(link.begin(), link.end(), "-rdynamic"), link.end());
-    EXPECT_TRUE(p.has(Diag::Note, "-s not passed to the link: ptosim names the user's call of a PTO instruction in "
-                                  "faults and checker reports from the library's line tables, which -s strips"));
+    EXPECT_NE(std::find(link.begin(), link.end(), "-Wl,-z,now"), link.end());
+    for (const std::string strip : {"-s", "-Wl,--strip-debug"})
+        EXPECT_TRUE(p.has(Diag::Note, strip + " not passed to the link: ptosim names the user's call of a PTO "
+                                              "instruction in faults and checker reports from the library's line "
+                                              "tables, which it strips"));
 }
 
 TEST(Plan, A5VecBuildHasOneVariantWithA5Macros) {
