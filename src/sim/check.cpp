@@ -989,8 +989,15 @@ Status begin(Launch& l) {
 
 void unwritten_register(Launch& l, const Core& c, const SourceLoc& loc, const char* op, int operand) {
     LaunchState* st = l.checker();
-    if (!st || !(st->tools & kInit)) return;
-    if (st->repeat(LaunchState::key_of("initcheck", "unwritten-register", loc, SourceLoc{}))) return;
+    const bool checked = st && (st->tools & kInit);
+    if (checked && st->repeat(LaunchState::key_of("initcheck", "unwritten-register", loc, SourceLoc{}))) return;
+    if (!checked) {
+        // Without initcheck, one line on stderr per site in the process, as
+        // for what the device tolerates (note_tolerated): the register costs
+        // no tracking, and the run reads zeros the device would not have.
+        std::lock_guard lk(g_noted_mu);
+        if (!g_noted.emplace("unwritten-register", loc.file_line()).second) return;
+    }
     Report r;
     r.tool = "initcheck";
     r.kind = "unwritten-register";
@@ -1001,7 +1008,15 @@ void unwritten_register(Launch& l, const Core& c, const SourceLoc& loc, const ch
     r.fix = "write the register before " + loc.str() +
             " (vbr or vdup for a constant, vlds, or an instruction that writes it whole); a register holds nothing "
             "defined when it is declared";
-    st->add(c, std::move(r));
+    if (checked) {
+        st->add(c, std::move(r));
+        return;
+    }
+    std::fprintf(stderr,
+                 "ptosim: initcheck: note: unwritten-register in kernel '%s' on %s: %s; the device does not check "
+                 "this, so the launch went on (PTO_SIM_CHECK=init, or ptolab check --tool=init, reports it with the "
+                 "fix)\n",
+                 l.spec().kernel.c_str(), c.name().c_str(), r.message.c_str());
 }
 
 void core_done(Launch& l, const Core& c) {
