@@ -107,7 +107,7 @@ inline uint8_t* light_ub(Core& c, uint64_t ub) { return c.mem[static_cast<int>(S
 
 // An instruction read a vector register no instruction wrote since it was
 // declared (operand `operand` of `op`): initcheck's unwritten-register
-// report when initcheck is on, nothing otherwise.
+// report when initcheck is on, else a note on stderr once per site.
 void unwritten_register(const SourceLoc&, const char* op, int operand);
 
 // pset_b<8,16,32>: the documented patterns (PAT_ALL, PAT_VL1..VL128, PAT_M3,

@@ -35,7 +35,8 @@ void contribute(Launch& l, const Core& c, const Channel& ch);
 void acquire_all(Launch& l, const Core& c, const Channel& ch);
 
 // initcheck: an instruction of `c` read a vector register (operand `operand`
-// of `op`) that nothing wrote since it was declared. No-op unless initcheck runs.
+// of `op`) that nothing wrote since it was declared. A report under
+// initcheck, else one note on stderr per site in the process.
 void unwritten_register(Launch& l, const Core& c, const SourceLoc& loc, const char* op, int operand);
 
 // memcheck and initcheck of one launch (check_mem.cpp).

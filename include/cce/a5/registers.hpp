@@ -149,7 +149,8 @@ template <class R>
 }
 // A source operand still as it was declared: no instruction wrote it, so
 // on the device it holds whatever the register last held (ptosim reads it
-// as zero). initcheck reports the read (docs/checkers.md, "initcheck"). A
+// as zero). The read is initcheck's unwritten-register (docs/checkers.md,
+// "initcheck"), a note on stderr without initcheck. A
 // test of its own, before any operand is read: vr() of a destination that
 // is also a source writes the register's zeros first. `operand` is the
 // register's position in the intrinsic's arguments.
