@@ -41,6 +41,10 @@ bool object_and_address(const void* pc, std::string& object, uintptr_t& address)
     Dl_info info{};
     if (!pc || !dladdr(pc, &info) || !info.dli_fname || !*info.dli_fname) return false;
     object = info.dli_fname;
+    // A kernel image loaded from memory (a mix kernel's second variant,
+    // kernel_registry.cpp) is /proc/self/fd/N: addr2line, a child process,
+    // reads it through this process's /proc entry instead of its own.
+    if (object.rfind("/proc/self/", 0) == 0) object = "/proc/" + std::to_string(getpid()) + object.substr(10);
     if (object.find('/') == std::string::npos) {
         // The main program is named as it was started; /proc knows its path.
         char self[4096];

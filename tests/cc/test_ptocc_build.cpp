@@ -671,10 +671,10 @@ struct PtoIsaLikeTree {
     // Writes `src` (the tree's header, then `body`: the PTO call on line 3),
     // builds it over the tree with ptocc and loads it. Linked with -s, as
     // pto-isa's test CMake links: the library keeps its line tables.
-    void* build(const std::string& src, const std::string& body) const {
+    void* build(const std::string& src, const std::string& body, const std::string& arch = "dav-c220-vec") const {
         std::ofstream(src) << "#include <pto/pto-inst.hpp>\n" << body;
         const std::string lib = (fs::path(src).parent_path() / ("lib" + fs::path(src).stem().string() + ".so")).string();
-        const CmdResult r = sh(kPtocc + " -fPIC -shared -s -xcce --cce-aicore-arch=dav-c220-vec -DMEMORY_BASE -O2 -I" +
+        const CmdResult r = sh(kPtocc + " -fPIC -shared -s -xcce --cce-aicore-arch=" + arch + " -DMEMORY_BASE -O2 -I" +
                                include.string() + " " + src + " -o " + lib);
         EXPECT_EQ(r.status, 0) << r.output;
         return open_lib(lib);
@@ -709,6 +709,29 @@ TEST_F(Acl, FaultInsideAPtoIsaInstructionNamesTheUsersCallAndTheHeaderLine) {
     EXPECT_NE(msg.find("faulted on AIV block 0 at " + src + ":3 (via " + header + ":22): "), std::string::npos)
         << msg;
     EXPECT_NE(msg.find("vadds dst"), std::string::npos) << msg;
+}
+
+// The same in a mix kernel's Vector variant, which ptosim loads from memory
+// (/proc/self/fd/N): addr2line, run as a child process, reads the image
+// through this process's /proc entry.
+TEST_F(Acl, FaultInTheVectorVariantOfAMixKernelNamesTheUsersCall) {
+    PtoIsaLikeTree tree;
+    const std::string src = (out_dir() / "overrun_mix.cpp").string();
+    void* h = tree.build(src,
+                         "__global__ __aicore__ __mix__(1, 2) void overrun_mix() {\n"
+                         "#if defined(__DAV_VEC__)\n"
+                         "    pto::OVERRUN();\n"
+                         "#endif\n"
+                         "}\n"
+                         "extern \"C\" void call_overrun_mix(void* stream) { overrun_mix<<<1, nullptr, stream>>>(); }\n",
+                         "dav-c220");
+    sym<void (*)(void*)>(h, "call_overrun_mix")(nullptr);
+    ASSERT_NE(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
+    const std::string msg = aclGetRecentErrMsg();
+    const std::string header = (tree.include / "pto" / "pto-inst.hpp").string();
+    EXPECT_NE(msg.find("faulted on AIV block 0 sub 0 at " + src + ":4 (via " + header + ":22): vadds dst"),
+              std::string::npos)
+        << msg;
 }
 
 // racecheck's report of a race inside a pto-isa instruction: both sides at
