@@ -438,7 +438,13 @@ private:
         // accumulator moved whole for the dual split (reference cookbook,
         // cube_tile.hpp, matmul_add.cpp). Such a move is reported only when
         // nothing at all was written to what it reads.
-        const bool mover = (r.pipe == Pipe::MTE1 || r.pipe == Pipe::MTE3 || r.pipe == Pipe::FIX) && writes_local(r);
+        // A5's loads into registers (vlds, vldus, plds, vgather2: a vector
+        // record that writes no buffer) read whole registers over a tile's
+        // tail and padding, the lanes past the valid ones masked off later;
+        // what the register's lanes are used for is not tracked, so they are
+        // judged like the movers.
+        const bool mover = ((r.pipe == Pipe::MTE1 || r.pipe == Pipe::MTE3 || r.pipe == Pipe::FIX) && writes_local(r)) ||
+                           (r.pipe == Pipe::V && r.n_writes == 0);
         int owners[2];
         const int n = access_cores(launch_, c, r, a.space, owners);
         for (int i = 0; i < n; ++i) {

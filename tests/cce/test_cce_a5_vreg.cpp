@@ -160,6 +160,25 @@ TEST_F(Vreg, InitcheckNamesARegisterReadBeforeAnyWrite) {
                          "check --tool=init, reports it with the fix)\n");
 }
 
+// A register load over a tile's tail reads bytes nothing wrote into lanes
+// the store then masks off: under initcheck it is judged as the data movers
+// are, reported only when nothing at all in what it reads was written
+// (docs/checkers.md). The add's last two loads cover 44 written floats and
+// 20 unwritten ones each: no report; the launch passes.
+TEST_F(Vreg, InitcheckTakesARegisterLoadOverATailAsTheMoversAre) {
+    const uint32_t n = 300;
+    std::vector<float> a(n, 1.5f), b(n, 2.0f);
+    float* dout = device(std::vector<float>(n, 0.0f));
+    ASSERT_EQ(ptosim::check::configure("init"), "");
+    launch_vreg_add_f32(dout, device(a), device(b), n, stream);
+    const aclError rc = aclrtSynchronizeStream(stream);
+    const std::vector<ptosim::check::Report> reps = ptosim::check::take_reports();
+    ASSERT_EQ(ptosim::check::configure(""), "");
+    EXPECT_EQ(rc, ACL_SUCCESS) << aclGetRecentErrMsg();
+    for (const auto& r : reps) ADD_FAILURE() << ptosim::check::format_text(r);
+    EXPECT_EQ(back(dout, n), std::vector<float>(n, 3.5f));
+}
+
 TEST_F(Vreg, F32AddHandlesTheTailWithPlt) {
     const uint32_t n = 300;
     std::vector<float> a(n + 20), b(n + 20);
@@ -664,6 +683,54 @@ TEST_F(Vreg, ConstantsKeepTheirValueThroughTheirTypeAndReductionsGiveTheIndex) {
 // Loop 1's GM stride sits in the low 40 bits of its register and its UB
 // stride above them; with the data select bit a burst of 10 floats is
 // padded with set_mov_pad_val's value to its 32-byte boundary.
+// The loop's two bursts as the record's runs: 40 bytes of GM 64 apart, each
+// padded to 64 bytes of UB 128 apart, so the checkers and the cost model
+// see the bytes moved, not the span with its gaps. initcheck then names the
+// first gap the contiguous store reads, UB [0x40, 0x80) (the span named the
+// tail past the second burst instead).
+TEST_F(Vreg, DmaLoopRecordsCarryTheirBurstsAsRuns) {
+    std::vector<ptosim::OpRecord> seen;
+    const int id = ptosim::subscribe([&seen](const ptosim::Core&, const ptosim::OpRecord& r) {
+        if (std::string(r.op).rfind("copy_", 0) == 0) seen.push_back(r);
+    });
+    ASSERT_EQ(ptosim::check::configure("init"), "");
+    float* dout = device(std::vector<float>(64, -1.0f));
+    launch_vreg_dma_loops(dout, device(std::vector<float>(64, 1.0f)), stream);
+    EXPECT_NE(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    const std::vector<ptosim::check::Report> reps = ptosim::check::take_reports();
+    ASSERT_EQ(ptosim::check::configure(""), "");
+    ptosim::unsubscribe(id);
+    ASSERT_EQ(seen.size(), 2u);
+    const ptosim::OpRecord& load = seen[0];
+    EXPECT_STREQ(load.op, "copy_gm_to_ubuf_align_v2");
+    ASSERT_EQ(load.n_writes, 1);
+    ASSERT_EQ(load.n_reads, 1);
+    const auto runs_of = [](const ptosim::OpRecord& r, const ptosim::Access& a) {
+        EXPECT_GT(a.runs, 0);
+        return a.runs ? r.runs[a.runs - 1] : ptosim::Runs{};
+    };
+    const ptosim::Runs ub = runs_of(load, load.writes[0]), gm = runs_of(load, load.reads[0]);
+    EXPECT_EQ(load.writes[0].offset, 0u);
+    EXPECT_EQ(load.writes[0].bytes, 192u);
+    EXPECT_EQ(ub.run, 64u);
+    ASSERT_EQ(ub.dims, 1);
+    EXPECT_EQ(ub.count[0], 2u);
+    EXPECT_EQ(ub.pitch[0], 128u);
+    EXPECT_EQ(load.reads[0].bytes, 104u);
+    EXPECT_EQ(gm.run, 40u);
+    ASSERT_EQ(gm.dims, 1);
+    EXPECT_EQ(gm.count[0], 2u);
+    EXPECT_EQ(gm.pitch[0], 64u);
+    const ptosim::OpRecord& store = seen[1];
+    EXPECT_STREQ(store.op, "copy_ubuf_to_gm_align_v2");
+    EXPECT_EQ(store.reads[0].runs, 0);  // one burst: the whole range
+    ASSERT_EQ(reps.size(), 1u);
+    EXPECT_EQ(reps[0].kind, "uninitialized-read");
+    EXPECT_EQ(reps[0].buffer, "UB");
+    EXPECT_EQ(reps[0].lo, 0x40u);
+    EXPECT_EQ(reps[0].hi, 0x80u);
+}
+
 TEST_F(Vreg, DmaLoopsTakeEachStrideFromItsFieldAndPadToTheBlock) {
     std::vector<float> a(64);
     for (int i = 0; i < 64; ++i) a[i] = static_cast<float>(i) + 0.5f;

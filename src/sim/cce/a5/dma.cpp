@@ -52,6 +52,25 @@ void each_burst(const Walk& w, const DmaV2& d, F&& f) {
             for (uint32_t b = 0; b < d.n; ++b)
                 f(j * w.gm2 + i * w.gm1 + b * d.gm_stride, j * w.ub2 + i * w.ub1 + uint64_t(b) * d.ub_stride);
 }
+// The bytes one side of the transfer touches, for the record: `run` bytes a
+// burst, d.n bursts that side's burst stride apart, in the two outer loops.
+// Without them a strided transfer's record covered its whole span, gaps
+// between rows included, so initcheck took the gaps for reads of bytes
+// nothing wrote, racecheck for overlaps, and the cost model for GM lines.
+Runs burst_runs(const Walk& w, const DmaV2& d, uint64_t run, bool local) {
+    Runs r{};
+    r.run = run;
+    const auto dim = [&r](uint64_t count, uint64_t pitch) {
+        if (count <= 1) return;
+        r.count[r.dims] = count;
+        r.pitch[r.dims] = pitch;
+        ++r.dims;
+    };
+    dim(w.n2, local ? w.ub2 : w.gm2);
+    dim(w.n1, local ? w.ub1 : w.gm1);
+    dim(d.n, local ? d.ub_stride : d.gm_stride);
+    return r;
+}
 // check_gm of every burst, in the order each_burst visits them: the bursts
 // of one iteration of the outer loops at once (check_gm_bursts: one look up
 // when they lie in one allocation, each burst on its own otherwise).
@@ -96,18 +115,24 @@ void copy_gm_to_local_v2(const SourceLoc& loc, const char* op, Space space, DmaD
         return d.pad ? (u + d.len + uint64_t(right_pad) * elem + 31) / 32 * 32 : u + d.len;
     };
     uint64_t local_end = 0, gm_end = 0, moved = 0;
+    // A padded burst ends at a 32-byte boundary: its length in UB is the
+    // same for every burst when the bursts start 32-byte aligned.
+    const uint64_t local_run = padded_end(0);
+    bool same_runs = true;
     const auto* src = static_cast<const uint8_t*>(gm);
     each_burst(w, d, [&](uint64_t g, uint64_t u) {
         local_end = std::max(local_end, padded_end(u));
         gm_end = std::max(gm_end, g + d.len);
         moved += d.len;
+        same_runs = same_runs && padded_end(u) - u == local_run;
     });
     check_bursts(w, d, src, op, loc);
     if (moved == 0) return;
     check_local(c, space, dst, local_end, op, "dst", loc);
     OpRecord r = detail::dma_record(op, Pipe::MTE2, loc, moved);
-    r.write(space, dst, local_end);
-    r.read(Space::GM, reinterpret_cast<uintptr_t>(gm), gm_end);
+    if (same_runs) r.write(Access{space, 0, dst, local_end}, burst_runs(w, d, local_run, true));
+    else r.write(space, dst, local_end);
+    r.read(Access{Space::GM, 0, reinterpret_cast<uintptr_t>(gm), gm_end}, burst_runs(w, d, d.len, false));
     dispatch(c, r);
     uint8_t* base = c.mem[static_cast<int>(space)] + dst;
     const uint64_t pad_val = space == Space::L1 ? l.l1_pad : c.vec.pad_val;
@@ -142,8 +167,8 @@ void copy_ub_to_gm_v2(const SourceLoc& loc, void* gm, uint64_t ub, const DmaV2& 
     if (moved == 0) return;
     check_local(c, Space::UB, ub, ub_end, op, "src", loc);
     OpRecord r = detail::dma_record(op, Pipe::MTE3, loc, moved);
-    r.read(Space::UB, ub, ub_end);
-    r.write(Space::GM, reinterpret_cast<uintptr_t>(gm), gm_end);
+    r.read(Access{Space::UB, 0, ub, ub_end}, burst_runs(w, d, d.len, true));
+    r.write(Access{Space::GM, 0, reinterpret_cast<uintptr_t>(gm), gm_end}, burst_runs(w, d, d.len, false));
     // set_atomic_add: the store adds into GM, in the type set_atomic_<type>
     // chose, under the atomic lock (the A2A3 form's rule).
     const int atomic = c.vec.atomic_add ? (c.vec.atomic_type ? c.vec.atomic_type : 1) : 0;
