@@ -2,6 +2,7 @@
 // intrinsics alone (vector_kernels.cpp), built by ptocc with clang over
 // include/cce, launched through ACL, results checked to the bit.
 #include "acl_fixture.hpp"
+#include <ptosim/check.hpp>
 #include <ptosim/core.hpp>
 #include <ptosim/float16.hpp>
 #include <ptosim/nan_rule.hpp>
@@ -120,6 +121,43 @@ TEST_F(Cce, AlignedCopiesPadTheirRowsAndSkipTheGap) {
     for (int row = 0; row < 2; ++row)
         for (int c = 0; c < 24; ++c)
             EXPECT_EQ(r[row * 24 + c], c < 20 ? 1.0f + row * 20 + c : 7.0f) << row << "," << c;
+}
+
+// The same copies' records name their bursts (runs), not the span with the
+// one-block gap: UB 96 bytes a row 128 apart, GM 80 (in) and 96 (out) bytes
+// end to end. The store reads only the rows the load wrote, so initcheck
+// has nothing to say (the span took the gap for a read of unwritten bytes).
+TEST_F(Cce, AlignedCopyRecordsCarryTheirBurstsAsRuns) {
+    std::vector<ptosim::OpRecord> seen;
+    const int id = ptosim::subscribe([&seen](const ptosim::Core&, const ptosim::OpRecord& r) {
+        if (std::string(r.op).rfind("copy_", 0) == 0) seen.push_back(r);
+    });
+    ASSERT_EQ(ptosim::check::configure("init"), "");
+    float* out = device(std::vector<float>(48, -5.0f));
+    launch_padded_rows(out, device(iota(40, 1.0f)), stream);
+    const aclError rc = aclrtSynchronizeStream(stream);
+    const std::vector<ptosim::check::Report> reps = ptosim::check::take_reports();
+    ASSERT_EQ(ptosim::check::configure(""), "");
+    ptosim::unsubscribe(id);
+    EXPECT_EQ(rc, ACL_SUCCESS) << aclGetRecentErrMsg();
+    for (const auto& r : reps) ADD_FAILURE() << ptosim::check::format_text(r);
+    ASSERT_EQ(seen.size(), 2u);
+    const auto expect_runs = [](const ptosim::OpRecord& r, const ptosim::Access& a, uint64_t span, uint64_t run,
+                                uint64_t pitch) {
+        EXPECT_EQ(a.bytes, span) << r.op;
+        ASSERT_GT(a.runs, 0) << r.op;
+        const ptosim::Runs& x = r.runs[a.runs - 1];
+        EXPECT_EQ(x.run, run) << r.op;
+        ASSERT_EQ(x.dims, 1) << r.op;
+        EXPECT_EQ(x.count[0], 2u) << r.op;
+        EXPECT_EQ(x.pitch[0], pitch) << r.op;
+    };
+    EXPECT_STREQ(seen[0].op, "copy_gm_to_ubuf_align_b32");
+    expect_runs(seen[0], seen[0].writes[0], 224, 96, 128);
+    expect_runs(seen[0], seen[0].reads[0], 160, 80, 80);
+    EXPECT_STREQ(seen[1].op, "copy_ubuf_to_gm_align_b32");
+    expect_runs(seen[1], seen[1].reads[0], 224, 96, 128);
+    expect_runs(seen[1], seen[1].writes[0], 192, 96, 96);
 }
 
 TEST_F(Cce, ConversionsRoundAsTheirSuffixSays) {
