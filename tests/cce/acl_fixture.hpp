@@ -4,8 +4,11 @@
 #pragma once
 #include <acl/acl.h>
 #include <gtest/gtest.h>
+#include <ptosim/core.hpp>
 
 #include <cstddef>
+#include <string>
+#include <string_view>
 #include <vector>
 
 namespace cce_test {
@@ -39,6 +42,22 @@ protected:
     }
     aclrtStream stream = nullptr;
     std::vector<void*> blocks;
+};
+
+// The dispatch point's records whose op starts with `prefix`, while it lives.
+class RecordsSeen {
+public:
+    explicit RecordsSeen(std::string prefix)
+        : id_(ptosim::subscribe([this, p = std::move(prefix)](const ptosim::Core&, const ptosim::OpRecord& r) {
+              if (std::string_view(r.op).starts_with(p)) seen.push_back(r);
+          })) {}
+    RecordsSeen(const RecordsSeen&) = delete;
+    RecordsSeen& operator=(const RecordsSeen&) = delete;
+    ~RecordsSeen() { ptosim::unsubscribe(id_); }
+    std::vector<ptosim::OpRecord> seen;
+
+private:
+    int id_;
 };
 
 }  // namespace cce_test

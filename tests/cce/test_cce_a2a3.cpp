@@ -128,17 +128,14 @@ TEST_F(Cce, AlignedCopiesPadTheirRowsAndSkipTheGap) {
 // end to end. The store reads only the rows the load wrote, so initcheck
 // has nothing to say (the span took the gap for a read of unwritten bytes).
 TEST_F(Cce, AlignedCopyRecordsCarryTheirBurstsAsRuns) {
-    std::vector<ptosim::OpRecord> seen;
-    const int id = ptosim::subscribe([&seen](const ptosim::Core&, const ptosim::OpRecord& r) {
-        if (std::string(r.op).rfind("copy_", 0) == 0) seen.push_back(r);
-    });
+    cce_test::RecordsSeen copies("copy_");
+    const std::vector<ptosim::OpRecord>& seen = copies.seen;
     ASSERT_EQ(ptosim::check::configure("init"), "");
     float* out = device(std::vector<float>(48, -5.0f));
     launch_padded_rows(out, device(iota(40, 1.0f)), stream);
     const aclError rc = aclrtSynchronizeStream(stream);
     const std::vector<ptosim::check::Report> reps = ptosim::check::take_reports();
     ASSERT_EQ(ptosim::check::configure(""), "");
-    ptosim::unsubscribe(id);
     EXPECT_EQ(rc, ACL_SUCCESS) << aclGetRecentErrMsg();
     for (const auto& r : reps) ADD_FAILURE() << ptosim::check::format_text(r);
     ASSERT_EQ(seen.size(), 2u);

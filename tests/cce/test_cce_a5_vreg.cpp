@@ -689,17 +689,14 @@ TEST_F(Vreg, ConstantsKeepTheirValueThroughTheirTypeAndReductionsGiveTheIndex) {
 // first gap the contiguous store reads, UB [0x40, 0x80) (the span named the
 // tail past the second burst instead).
 TEST_F(Vreg, DmaLoopRecordsCarryTheirBurstsAsRuns) {
-    std::vector<ptosim::OpRecord> seen;
-    const int id = ptosim::subscribe([&seen](const ptosim::Core&, const ptosim::OpRecord& r) {
-        if (std::string(r.op).rfind("copy_", 0) == 0) seen.push_back(r);
-    });
+    cce_test::RecordsSeen copies("copy_");
+    const std::vector<ptosim::OpRecord>& seen = copies.seen;
     ASSERT_EQ(ptosim::check::configure("init"), "");
     float* dout = device(std::vector<float>(64, -1.0f));
     launch_vreg_dma_loops(dout, device(std::vector<float>(64, 1.0f)), stream);
     EXPECT_NE(aclrtSynchronizeStream(stream), ACL_SUCCESS);
     const std::vector<ptosim::check::Report> reps = ptosim::check::take_reports();
     ASSERT_EQ(ptosim::check::configure(""), "");
-    ptosim::unsubscribe(id);
     ASSERT_EQ(seen.size(), 2u);
     const ptosim::OpRecord& load = seen[0];
     EXPECT_STREQ(load.op, "copy_gm_to_ubuf_align_v2");
