@@ -17,20 +17,6 @@ void pad(uint8_t* at, uint64_t pad_val, int bytes, uint32_t count) {
 }
 
 
-// A side of a transfer as the record's runs: n bursts of `run` bytes,
-// `pitch` apart, so the checkers and the cost model see the bytes moved and
-// not the gaps between them (a plain range for one burst).
-Access bursts(Space space, uint64_t offset, uint64_t span, uint32_t n, uint64_t run, uint64_t pitch, Runs& runs) {
-    runs = Runs{};
-    if (n > 1) {
-        runs.dims = 1;
-        runs.run = run;
-        runs.count[0] = n;
-        runs.pitch[0] = pitch;
-    }
-    return Access{space, 0, offset, span};
-}
-
 }  // namespace
 
 void copy_gm_to_ub(const SourceLoc& loc, const char* op, uint64_t ub, const void* gm, const Burst& b, int elem_bytes,
@@ -48,9 +34,8 @@ void copy_gm_to_ub(const SourceLoc& loc, const char* op, uint64_t ub, const void
     const auto* src = static_cast<const uint8_t*>(gm);
     check_gm_bursts(src, b.n, src_pitch, len, op, loc);
     OpRecord r = dma_record(op, Pipe::MTE2, loc, uint64_t(b.n) * len);
-    Runs runs;
-    r.write(bursts(Space::UB, ub, ub_bytes, b.n, lead + len + tail, dst_pitch, runs), runs);
-    r.read(bursts(Space::GM, reinterpret_cast<uintptr_t>(gm), gm_bytes, b.n, len, src_pitch, runs), runs);
+    r.write(Access{Space::UB, 0, ub, ub_bytes}, burst_runs(lead + len + tail, {{b.n, dst_pitch}}));
+    r.read(Access{Space::GM, 0, reinterpret_cast<uintptr_t>(gm), gm_bytes}, burst_runs(len, {{b.n, src_pitch}}));
     dispatch(c, r);
     uint8_t* base = c.mem[static_cast<int>(Space::UB)] + ub;
     for (uint32_t i = 0; i < b.n; ++i) {
@@ -73,9 +58,8 @@ void copy_ub_to_gm(const SourceLoc& loc, const char* op, void* gm, uint64_t ub, 
     auto* dst = static_cast<uint8_t*>(gm);
     check_gm_bursts(dst, b.n, dst_pitch, len, op, loc);
     OpRecord r = dma_record(op, Pipe::MTE3, loc, uint64_t(b.n) * len);
-    Runs runs;
-    r.read(bursts(Space::UB, ub, ub_bytes, b.n, len, src_pitch, runs), runs);
-    r.write(bursts(Space::GM, reinterpret_cast<uintptr_t>(gm), gm_bytes, b.n, len, dst_pitch, runs), runs);
+    r.read(Access{Space::UB, 0, ub, ub_bytes}, burst_runs(len, {{b.n, src_pitch}}));
+    r.write(Access{Space::GM, 0, reinterpret_cast<uintptr_t>(gm), gm_bytes}, burst_runs(len, {{b.n, dst_pitch}}));
     const int atomic = c.vec.atomic_add ? (c.vec.atomic_type ? c.vec.atomic_type : 1) : 0;
     r.atomic = atomic != 0;
     dispatch(c, r);
@@ -105,9 +89,8 @@ void copy_ub_to_ub(const SourceLoc& loc, const char* op, uint64_t dst, uint64_t 
     check_local(c, Space::UB, src, src_bytes, op, "src", loc);
     check_local(c, Space::UB, dst, dst_bytes, op, "dst", loc);
     OpRecord r = dma_record(op, Pipe::V, loc, uint64_t(b.n) * len);
-    Runs runs;
-    r.read(bursts(Space::UB, src, src_bytes, b.n, len, src_pitch, runs), runs);
-    r.write(bursts(Space::UB, dst, dst_bytes, b.n, len, dst_pitch, runs), runs);
+    r.read(Access{Space::UB, 0, src, src_bytes}, burst_runs(len, {{b.n, src_pitch}}));
+    r.write(Access{Space::UB, 0, dst, dst_bytes}, burst_runs(len, {{b.n, dst_pitch}}));
     dispatch(c, r);
     uint8_t* ubm = c.mem[static_cast<int>(Space::UB)];
     for (uint32_t i = 0; i < b.n; ++i) std::memmove(ubm + dst + i * dst_pitch, ubm + src + i * src_pitch, len);

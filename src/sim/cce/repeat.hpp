@@ -15,6 +15,7 @@
 #include <initializer_list>
 #include <span>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace ptosim::cce::detail {
@@ -443,6 +444,23 @@ template <size_t N>
     r.counter = p.counter;
     r.bytes = r.elements * size_of(d);
     r.flops = r.elements;
+    return r;
+}
+
+// The bytes of a transfer in bursts, as a record's runs: `run` bytes at each
+// index of the (count, pitch) loops, outermost first; a loop of one
+// iteration adds no dimension, and with none the access is its whole range.
+// A record of the span instead would show the checkers and the cost model
+// the gaps between a tile's rows as bytes moved.
+inline Runs burst_runs(uint64_t run, std::initializer_list<std::pair<uint64_t, uint64_t>> loops) {
+    Runs r{};
+    r.run = run;
+    for (const auto& [count, pitch] : loops) {
+        if (count <= 1 || r.dims == Runs::kMaxDims) continue;
+        r.count[r.dims] = count;
+        r.pitch[r.dims] = pitch;
+        ++r.dims;
+    }
     return r;
 }
 

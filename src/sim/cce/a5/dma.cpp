@@ -52,24 +52,11 @@ void each_burst(const Walk& w, const DmaV2& d, F&& f) {
             for (uint32_t b = 0; b < d.n; ++b)
                 f(j * w.gm2 + i * w.gm1 + b * d.gm_stride, j * w.ub2 + i * w.ub1 + uint64_t(b) * d.ub_stride);
 }
-// The bytes one side of the transfer touches, for the record: `run` bytes a
-// burst, d.n bursts that side's burst stride apart, in the two outer loops.
-// Without them a strided transfer's record covered its whole span, gaps
-// between rows included, so initcheck took the gaps for reads of bytes
-// nothing wrote, racecheck for overlaps, and the cost model for GM lines.
-Runs burst_runs(const Walk& w, const DmaV2& d, uint64_t run, bool local) {
-    Runs r{};
-    r.run = run;
-    const auto dim = [&r](uint64_t count, uint64_t pitch) {
-        if (count <= 1) return;
-        r.count[r.dims] = count;
-        r.pitch[r.dims] = pitch;
-        ++r.dims;
-    };
-    dim(w.n2, local ? w.ub2 : w.gm2);
-    dim(w.n1, local ? w.ub1 : w.gm1);
-    dim(d.n, local ? d.ub_stride : d.gm_stride);
-    return r;
+// One side of the transfer as the record's runs (burst_runs): d.n bursts
+// that side's stride apart, in the two outer loops.
+Runs side_runs(const Walk& w, const DmaV2& d, uint64_t run, bool local) {
+    return local ? burst_runs(run, {{w.n2, w.ub2}, {w.n1, w.ub1}, {d.n, d.ub_stride}})
+                 : burst_runs(run, {{w.n2, w.gm2}, {w.n1, w.gm1}, {d.n, d.gm_stride}});
 }
 // check_gm of every burst, in the order each_burst visits them: the bursts
 // of one iteration of the outer loops at once (check_gm_bursts: one look up
@@ -130,9 +117,9 @@ void copy_gm_to_local_v2(const SourceLoc& loc, const char* op, Space space, DmaD
     if (moved == 0) return;
     check_local(c, space, dst, local_end, op, "dst", loc);
     OpRecord r = detail::dma_record(op, Pipe::MTE2, loc, moved);
-    if (same_runs) r.write(Access{space, 0, dst, local_end}, burst_runs(w, d, local_run, true));
+    if (same_runs) r.write(Access{space, 0, dst, local_end}, side_runs(w, d, local_run, true));
     else r.write(space, dst, local_end);
-    r.read(Access{Space::GM, 0, reinterpret_cast<uintptr_t>(gm), gm_end}, burst_runs(w, d, d.len, false));
+    r.read(Access{Space::GM, 0, reinterpret_cast<uintptr_t>(gm), gm_end}, side_runs(w, d, d.len, false));
     dispatch(c, r);
     uint8_t* base = c.mem[static_cast<int>(space)] + dst;
     const uint64_t pad_val = space == Space::L1 ? l.l1_pad : c.vec.pad_val;
@@ -167,8 +154,8 @@ void copy_ub_to_gm_v2(const SourceLoc& loc, void* gm, uint64_t ub, const DmaV2& 
     if (moved == 0) return;
     check_local(c, Space::UB, ub, ub_end, op, "src", loc);
     OpRecord r = detail::dma_record(op, Pipe::MTE3, loc, moved);
-    r.read(Access{Space::UB, 0, ub, ub_end}, burst_runs(w, d, d.len, true));
-    r.write(Access{Space::GM, 0, reinterpret_cast<uintptr_t>(gm), gm_end}, burst_runs(w, d, d.len, false));
+    r.read(Access{Space::UB, 0, ub, ub_end}, side_runs(w, d, d.len, true));
+    r.write(Access{Space::GM, 0, reinterpret_cast<uintptr_t>(gm), gm_end}, side_runs(w, d, d.len, false));
     // set_atomic_add: the store adds into GM, in the type set_atomic_<type>
     // chose, under the atomic lock (the A2A3 form's rule).
     const int atomic = c.vec.atomic_add ? (c.vec.atomic_type ? c.vec.atomic_type : 1) : 0;
